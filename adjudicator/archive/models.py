@@ -1,0 +1,61 @@
+"""The archive's tables (sqlmodel). Every turn is stored with its inputs so that it can be replayed."""
+
+from __future__ import annotations
+
+from sqlmodel import Field, SQLModel, UniqueConstraint
+
+
+class Game(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    ruleset: str
+    pace: str = "turn"  # "turn": one player-turn per deadline; "round": a whole round per deadline
+    seed: str  # secret dice seed (hex); revealed only turn key by turn key
+    commitment: str  # sha256 chain end published in the turn-0 report
+    status: str = "running"  # "running" | "ended"
+    created: str
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str
+    email: str
+    password_hash: str  # scrypt, never the password itself
+    language: str = "en"
+
+
+class Turn(SQLModel, table=True):
+    """One adjudicated player-turn (number 0 is the setup): the resulting state and all its inputs."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    number: int
+    seat: str | None  # whose player-turn it was (None for the setup)
+    round: int
+    orders_text: str = ""  # the order set resolved ("" when none was received)
+    orders_hash: str = ""
+    dice_source: str = "keyed"  # "keyed" (verifiable stream) | "given" (dice file)
+    given_dice: str = ""  # the dice file's rolls when dice_source is "given"
+    turn_key: str = ""  # revealed key of the dice chain (hex)
+    state_json: str
+    state_hash: str
+    events_json: str = "[]"
+    results_json: str = "[]"
+    dice_json: str = "[]"
+    created: str
+
+
+class OrderSet(SQLModel, table=True):
+    """An order set received for a seat's coming player-turn; a later one replaces it."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn: int
+    seat: str
+    text: str
+    received: str
+    replaced: bool = False
+    source: str = "file"  # "file" | "turn-file" | "mail"

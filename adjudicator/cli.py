@@ -1,0 +1,251 @@
+"""The `pbem` command: argument parsing and printing only; the work is done in adjudicator.moderator."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+app = typer.Typer(
+    help="Play-by-email adjudicator for Conquest of the Empire and other ancient-world conquest games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+DataOption = Annotated[
+    Path,
+    typer.Option("--data", envvar="PBEM_HOME", help="Folder of the archive and the game files.",
+                 show_default=True),
+]
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", envvar="PBEM_DB",
+                 help="Archive database URL (default: SQLite file archive.sqlite in the data folder)."),
+]
+DEFAULT_DATA = Path("pbem-data")
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(1)
+
+
+def _archive(data: Path, db: str | None):  # type: ignore[no-untyped-def]
+    from adjudicator.archive import Archive
+
+    return Archive(db) if db else Archive.in_folder(data)
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    from adjudicator.archive import ArchiveError
+    from adjudicator.engine.dice import DiceError
+    from adjudicator.engine.state import SnapshotError
+    from adjudicator.engine.turn import NotDue
+    from adjudicator.moderator import PbemError
+    from adjudicator.rulesets import UnknownRuleset
+
+    return (PbemError, ArchiveError, SnapshotError, UnknownRuleset, DiceError, NotDue)
+
+
+def _read(path: Path, what: str) -> str:
+    from adjudicator.moderator import read_text_file
+
+    return read_text_file(path, what)
+
+
+@app.command()
+def rulesets() -> None:
+    """List the rulesets this adjudicator knows."""
+    from adjudicator.rulesets import load_ruleset, ruleset_names
+
+    for name in ruleset_names():
+        ruleset = load_ruleset(name)
+        typer.echo(f"{name:14} {ruleset.description}")
+
+
+@app.command()
+def new(
+    game: Annotated[str, typer.Argument(help="Name of the new game, e.g. rome1.")],
+    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
+    seat: Annotated[list[str] | None, typer.Option(
+        help="SEAT=EMAIL, once per player, e.g. --seat Italia=alice@example.org.")] = None,
+    pace: Annotated[str, typer.Option(
+        help="'turn': one player-turn per deadline; 'round': every seat orders its coming turn at once.")] = "turn",
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Create a game: check the seats, make passwords and the dice commitment, write turn 0."""
+    from adjudicator.moderator import new_game
+
+    seats: dict[str, str] = {}
+    for entry in seat or []:
+        name, sep, email = entry.partition("=")
+        if not sep or not name or not email:
+            fail(f"--seat {entry!r}: write SEAT=EMAIL, e.g. --seat Italia=alice@example.org")
+        seats[name] = email
+    if not seats:
+        fail("name the players with --seat SEAT=EMAIL, one per player")
+    try:
+        created = new_game(_archive(data, db), data, game, ruleset, seats, pace)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
+    for name, password in created.passwords.items():
+        typer.echo(f"  {name:12} {password}")
+    typer.echo(f"Turn 0 report: {created.folder / 'turn-0000' / 'report.txt'}")
+    typer.echo(f"Welcome messages: {created.folder / 'outbox'}")
+
+
+@app.command()
+def check(
+    file: Annotated[Path, typer.Argument(help="The order file to check.")],
+    game: Annotated[str | None, typer.Option(help="Check against this archived game's position.")] = None,
+    state: Annotated[Path | None, typer.Option(help="Check against this snapshot.json instead.")] = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Check an order set without storing it: one verdict per order. Exit 1 if any order fails."""
+    from adjudicator.moderator import check_game_orders, check_state_orders
+
+    if (game is None) == (state is None):
+        fail("give either --game GAME or --state SNAPSHOT.json")
+    try:
+        text = _read(file, "order file")
+        if game is not None:
+            receipt = check_game_orders(_archive(data, db), game, text)
+        else:
+            assert state is not None
+            receipt = check_state_orders(_read(state, "state file"), text)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(receipt.text, nl=False)
+    if receipt.errors or any(not r.accepted for r in receipt.results):
+        raise typer.Exit(1)
+
+
+@app.command()
+def submit(
+    game: Annotated[str, typer.Argument(help="The game the orders are for.")],
+    file: Annotated[Path, typer.Argument(help="The order file, headed GAME .. TURN .. PLAYER .. PASSWORD ..")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Authenticate, check and store an order set; print the receipt."""
+    from adjudicator.moderator import submit as submit_orders
+
+    try:
+        receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(receipt.text, nl=False)
+    if not receipt.stored:
+        raise typer.Exit(1)
+
+
+@app.command()
+def adjudicate(
+    game: Annotated[str, typer.Argument(help="The game to adjudicate.")],
+    turn_file: Annotated[Path | None, typer.Option(
+        help="A file of several seats' order blocks, stored before resolving.")] = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Resolve the due player-turn(s), archive them and write the reports."""
+    from adjudicator.moderator import adjudicate as adjudicate_game
+
+    try:
+        text = _read(turn_file, "turn file") if turn_file else None
+        done = adjudicate_game(_archive(data, db), data, game, text)
+    except _errors() as problem:
+        fail(str(problem))
+    if done.stored_blocks:
+        typer.echo(f"Stored orders from the turn file: {', '.join(done.stored_blocks)}")
+    for row in done.turns:
+        typer.echo(f"Turn {row.number} ({row.seat}) resolved{'' if row.orders_text else ': no orders received'}")
+    for path in done.files:
+        typer.echo(f"  wrote {path}")
+
+
+@app.command()
+def resolve(
+    state: Annotated[Path, typer.Option(help="The snapshot.json to start from.")],
+    orders: Annotated[Path, typer.Option(help="The turn file: one order block per seat.")],
+    out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
+    dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
+) -> None:
+    """Resolve the due player-turn(s) from files alone, with no archive."""
+    from adjudicator.moderator import resolve_files
+
+    try:
+        done = resolve_files(_read(state, "state file"), _read(orders, "orders file"),
+                             _read(dice, "dice file") if dice else None, out)
+    except _errors() as problem:
+        fail(str(problem))
+    for row in done.turns:
+        typer.echo(f"Turn {row.number} ({row.seat}) resolved")
+    for path in done.files:
+        typer.echo(f"  wrote {path}")
+
+
+@app.command()
+def verify(
+    game: Annotated[str, typer.Argument(help="The game to verify.")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Replay every stored turn from its archived inputs and report any difference."""
+    from adjudicator.moderator import verify as verify_game
+
+    try:
+        passed, problems = verify_game(_archive(data, db), game)
+    except _errors() as problem:
+        fail(str(problem))
+    for line in passed:
+        typer.echo(f"ok       {line}")
+    for line in problems:
+        typer.echo(f"PROBLEM  {line}")
+    typer.echo(f"{len(passed)} checks passed, {len(problems)} problems")
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def report(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    turn: Annotated[int | None, typer.Option(help="Turn number (default: the latest).")] = None,
+    seat: Annotated[str | None, typer.Option(help="Show this seat's private report instead.")] = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Print a stored turn's report."""
+    from adjudicator.moderator import stored_report
+
+    try:
+        typer.echo(stored_report(_archive(data, db), game, turn, seat), nl=False)
+    except _errors() as problem:
+        fail(str(problem))
+
+
+@app.command()
+def demo(
+    data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
+) -> None:
+    """Play a scripted 3-seat Classic game from bundled order files and print where the reports are."""
+    from adjudicator.demo import run_demo
+
+    try:
+        run_demo(data, typer.echo)
+    except _errors() as problem:
+        fail(str(problem))
+
+
+def main() -> None:
+    os.environ.setdefault("PYTHONIOENCODING", "utf-8")
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""Game state and its snapshot JSON (the contract of DESIGN.md, schema version 1).
+
+The state is a plain value: the turn function copies it and returns a new one. Fields of the snapshot
+may be added, never renamed or removed; the additions of this implementation are marked below.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = 1
+
+
+class SnapshotError(ValueError):
+    """A snapshot that does not follow the schema; the message names the field."""
+
+
+@dataclass
+class Force:
+    """One seat's pieces in one area."""
+
+    caesar: int = 0
+    generals: list[int] = field(default_factory=list)
+    infantry: int = 0
+    cavalry: int = 0
+    catapult: int = 0
+    galleys: list[int] = field(default_factory=list)
+    galley_coasts: dict[int, str] = field(default_factory=dict)  # added: coast of a galley in a split-coast province
+
+    @property
+    def units(self) -> int:
+        return self.infantry + self.cavalry + self.catapult
+
+    @property
+    def leaders(self) -> list[int]:
+        return ([0] if self.caesar else []) + self.generals
+
+    def is_empty(self) -> bool:
+        return not (self.caesar or self.generals or self.units or self.galleys)
+
+
+@dataclass
+class Area:
+    owner: str | None = None
+    city: str | None = None  # None | "city" | "fortified"
+    roads: list[str] = field(default_factory=list)
+    units: dict[str, Force] = field(default_factory=dict)
+
+    def force(self, seat: str) -> Force:
+        """The seat's force here, created empty if absent (call `prune` after removing pieces)."""
+        return self.units.setdefault(seat, Force())
+
+    def prune(self) -> None:
+        self.units = {s: f for s, f in self.units.items() if not f.is_empty()}
+
+
+@dataclass
+class Captive:
+    owner: str
+    general: int
+
+
+@dataclass
+class Player:
+    home: str
+    treasury: int = 0
+    tribute: int = 0
+    eliminated: bool = False
+    captives: list[Captive] = field(default_factory=list)
+    standing: dict[str, Any] = field(default_factory=dict)  # added: standing orders by kind
+
+
+@dataclass
+class GameState:
+    game: str
+    ruleset: str
+    turn: int
+    round: int
+    active: str | None
+    inflation: int
+    players: dict[str, Player]  # in turn order
+    areas: dict[str, Area]
+    inflation_pending: list[dict[str, Any]] = field(default_factory=list)  # added: C-11.7 levels not yet in force
+    winner: str | None = None  # added
+
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    def area(self, code: str) -> Area:
+        return self.areas.setdefault(code, Area())
+
+    def force(self, code: str, seat: str) -> Force:
+        return self.area(code).force(seat)
+
+    def in_play(self) -> list[str]:
+        return [s for s, p in self.players.items() if not p.eliminated]
+
+
+def _force_json(f: Force) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "caesar": f.caesar, "generals": sorted(f.generals), "infantry": f.infantry,
+        "cavalry": f.cavalry, "catapult": f.catapult, "galleys": sorted(f.galleys),
+    }
+    if f.galley_coasts:
+        out["galley_coasts"] = {str(g): c for g, c in sorted(f.galley_coasts.items())}
+    return out
+
+
+def to_snapshot(state: GameState) -> dict[str, Any]:
+    """The state as snapshot JSON data (schema 1)."""
+    areas = {}
+    for code in sorted(state.areas):
+        a = state.areas[code]
+        if a.owner is None and a.city is None and not a.roads and not a.units:
+            continue
+        areas[code] = {
+            "owner": a.owner, "city": a.city, "roads": sorted(a.roads),
+            "units": {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()},
+        }
+    return {
+        "schema": SCHEMA, "game": state.game, "ruleset": state.ruleset, "turn": state.turn,
+        "round": state.round, "active": state.active, "inflation": state.inflation,
+        "inflation_pending": state.inflation_pending, "winner": state.winner,
+        "players": {
+            s: {
+                "home": p.home, "treasury": p.treasury, "tribute": p.tribute, "eliminated": p.eliminated,
+                "captives": [{"owner": c.owner, "general": c.general} for c in p.captives],
+                "standing": p.standing,
+            }
+            for s, p in state.players.items()
+        },
+        "areas": areas,
+    }
+
+
+def snapshot_text(state: GameState) -> str:
+    """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally)."""
+    return json.dumps(to_snapshot(state), indent=1, ensure_ascii=False) + "\n"
+
+
+def state_hash(state: GameState) -> str:
+    return hashlib.sha256(snapshot_text(state).encode()).hexdigest()
+
+
+def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise SnapshotError(f"{where}: missing field {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise SnapshotError(f"{where}.{key}: expected {_kind_name(kind)}, got {value!r}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+
+
+def _count(data: dict[str, Any], key: str, where: str) -> int:
+    value = _get(data, key, int, where) if key in data else 0
+    if value < 0:
+        raise SnapshotError(f"{where}.{key}: must not be negative, got {value}")
+    return value
+
+
+def _force_from(data: Any, where: str) -> Force:
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{where}: expected an object")
+    coasts = data.get("galley_coasts", {})
+    if not isinstance(coasts, dict):
+        raise SnapshotError(f"{where}.galley_coasts: expected an object")
+    return Force(
+        caesar=_count(data, "caesar", where),
+        generals=[int(g) for g in _get(data, "generals", list, where)] if "generals" in data else [],
+        infantry=_count(data, "infantry", where),
+        cavalry=_count(data, "cavalry", where),
+        catapult=_count(data, "catapult", where),
+        galleys=[int(g) for g in _get(data, "galleys", list, where)] if "galleys" in data else [],
+        galley_coasts={int(g): str(c) for g, c in coasts.items()},
+    )
+
+
+def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
+    """Read snapshot JSON data; raise SnapshotError naming the first field that breaks the schema."""
+    if not isinstance(data, dict):
+        raise SnapshotError("snapshot: expected a JSON object")
+    if data.get("schema") != SCHEMA:
+        raise SnapshotError(f"snapshot: unsupported schema {data.get('schema')!r} (this version reads {SCHEMA})")
+    players = {}
+    for seat, p in _get(data, "players", dict, "snapshot").items():
+        where = f"players.{seat}"
+        if not isinstance(p, dict):
+            raise SnapshotError(f"{where}: expected an object")
+        captives = []
+        for c in p.get("captives", []):
+            if not isinstance(c, dict) or not isinstance(c.get("owner"), str) or not isinstance(c.get("general"), int):
+                raise SnapshotError(f"{where}.captives: each entry needs 'owner' (seat) and 'general' (number)")
+            captives.append(Captive(c["owner"], c["general"]))
+        players[seat] = Player(
+            home=_get(p, "home", str, where),
+            treasury=_count(p, "treasury", where),
+            tribute=_count(p, "tribute", where),
+            eliminated=_get(p, "eliminated", bool, where),
+            captives=captives,
+            standing=dict(p.get("standing", {})),
+        )
+    areas = {}
+    for code, a in _get(data, "areas", dict, "snapshot").items():
+        where = f"areas.{code}"
+        if area_codes is not None and code not in area_codes:
+            raise SnapshotError(f"{where}: unknown area code {code!r}")
+        if not isinstance(a, dict):
+            raise SnapshotError(f"{where}: expected an object")
+        city = a.get("city")
+        if city not in (None, "city", "fortified"):
+            raise SnapshotError(f"{where}.city: expected null, \"city\" or \"fortified\", got {city!r}")
+        owner = a.get("owner")
+        if owner is not None and owner not in players:
+            raise SnapshotError(f"{where}.owner: {owner!r} is not a player of this game")
+        units = {}
+        for seat, f in a.get("units", {}).items():
+            if seat not in players:
+                raise SnapshotError(f"{where}.units: {seat!r} is not a player of this game")
+            units[seat] = _force_from(f, f"{where}.units.{seat}")
+        areas[code] = Area(owner=owner, city=city, roads=list(a.get("roads", [])), units=units)
+    active = data.get("active")
+    if active is not None and active not in players:
+        raise SnapshotError(f"snapshot.active: {active!r} is not a player of this game")
+    inflation = _get(data, "inflation", int, "snapshot")
+    if inflation not in (0, 1, 2):
+        raise SnapshotError(f"snapshot.inflation: expected 0, 1 or 2, got {inflation}")
+    return GameState(
+        game=_get(data, "game", str, "snapshot"),
+        ruleset=_get(data, "ruleset", str, "snapshot"),
+        turn=_count(data, "turn", "snapshot"),
+        round=_count(data, "round", "snapshot"),
+        active=active,
+        inflation=inflation,
+        players=players,
+        areas=areas,
+        inflation_pending=list(data.get("inflation_pending", [])),
+        winner=data.get("winner"),
+    )

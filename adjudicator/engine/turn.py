@@ -1,0 +1,110 @@
+"""The pure turn function: resolve(ruleset, state, orders, dice, answers) -> TurnResult.
+
+No I/O, no clock, no global randomness: the same inputs give the same outputs, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from adjudicator.engine.dice import Dice
+from adjudicator.engine.orders import Order, OrderSet
+from adjudicator.engine.state import GameState
+from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
+
+
+class Rules(Protocol):
+    """What a ruleset supplies to the engine (see adjudicator.rulesets)."""
+
+    name: str
+
+    def rule(self, number: str) -> str: ...
+
+    def play_turn(self, turn: Turn) -> None: ...
+
+
+@dataclass
+class Turn:
+    """The working context of one player-turn: a copy of the state plus what the turn produced."""
+
+    rules: Rules
+    state: GameState
+    seat: str
+    orders: tuple[Order, ...]
+    dice: Dice
+    answers: Mapping[str, Any]
+    events: list[Event] = field(default_factory=list)
+    results: list[OrderResult] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+
+    def event(self, kind: str, seat: str | None = None, **data: Any) -> None:
+        self.events.append(Event(kind, seat, data))
+
+    def accept(self, order: Order, note: str = "", text: str | None = None) -> None:
+        self.results.append(OrderResult(order.line, text or order.text, True, note))
+
+    def reject(self, order: Order, rule: str, reason: str, text: str | None = None) -> None:
+        self.results.append(OrderResult(order.line, text or order.text, False, reason, rule))
+
+    def attempt(self, order: Order, action: Callable[[], str | None], text: str | None = None) -> bool:
+        """Run one order's action; a Rejected check becomes the order's verdict and changes nothing."""
+        try:
+            note = action()
+        except Rejected as no:
+            self.reject(order, no.rule, no.reason, text)
+            return False
+        self.accept(order, note or "", text)
+        return True
+
+    def of_kind(self, *kinds: type[Order]) -> list[Order]:
+        return [o for o in self.orders if isinstance(o, kinds)]
+
+
+@dataclass
+class TurnResult:
+    state: GameState
+    events: list[Event]
+    order_results: list[OrderResult]
+    pending: list[dict[str, Any]]
+    dice: list[tuple[str, int]]
+
+
+class NotDue(ValueError):
+    """Orders for a seat whose player-turn is not the one being resolved."""
+
+
+def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
+            answers: Mapping[str, Any] | None = None) -> TurnResult:
+    """Resolve the active seat's player-turn with its orders (None: no orders received)."""
+    if state.active is None:
+        raise NotDue(f"game {state.game} has ended; there is no turn to resolve")
+    seat = state.active
+    if orders is not None and orders.header is not None and orders.header.player != seat:
+        raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {seat}'s")
+    turn = Turn(rules, state.copy(), seat, orders.orders if orders else (), dice, answers or {})
+    rules.play_turn(turn)
+    turn.results.sort(key=lambda r: r.line)
+    return TurnResult(turn.state, turn.events, turn.results, turn.pending, list(dice.log))
+
+
+def next_seat(state: GameState) -> tuple[str | None, bool]:
+    """The seat after the active one in turn order, skipping eliminated seats; and whether a round ends."""
+    seats = list(state.players)
+    start = seats.index(state.active) if state.active in seats else -1
+    for step in range(1, len(seats) + 1):
+        index = (start + step) % len(seats)
+        if not state.players[seats[index]].eliminated:
+            return seats[index], start + step >= len(seats)
+    return None, True
+
+
+def schedule(state: GameState) -> list[tuple[int, str]]:
+    """The coming player-turns of the current round: (turn number, seat), starting with the active seat."""
+    if state.active is None:
+        return []
+    seats = [s for s in state.players if not state.players[s].eliminated]
+    order = list(state.players)
+    rest = [s for s in seats if order.index(s) >= order.index(state.active)]
+    return [(state.turn + 1 + i, s) for i, s in enumerate(rest)]

@@ -1,0 +1,481 @@
+"""The moderator's operations: the glue between orders, engine, archive and rendering.
+
+The CLI calls these and prints what they return; the engine below them knows nothing of files or databases.
+Every operation that stores something does it in one archive transaction, and writes files only after the
+commit, so that a failure leaves the archive as it was.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Game, Seat, Turn
+from adjudicator.engine.dice import (
+    GivenDice, KeyedDice, chain_keys, commitment, key_follows, orders_digest, parse_dice_file, turn_key,
+)
+from adjudicator.engine.orders import OrderError, OrderSet
+from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
+from adjudicator.engine.turn import TurnResult, resolve, schedule
+from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.orders import parse_orders, parse_turn_file
+from adjudicator.render import render, write_atomically
+from adjudicator.rulesets import Ruleset, load_ruleset
+
+MAX_ORDER_BYTES = 256 * 1024
+PACES = ("turn", "round")
+
+
+class PbemError(Exception):
+    """A problem with the user's input or request; the message says what and where."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# -- input -------------------------------------------------------------------------------------------------
+
+def read_text_file(path: Path, what: str = "order file", limit: int = MAX_ORDER_BYTES) -> str:
+    """Read a user's text file, refusing missing, empty, oversized, binary or non-UTF-8 ones clearly."""
+    if not path.is_file():
+        raise PbemError(f"{what} {path}: no such file")
+    size = path.stat().st_size
+    if size > limit:
+        raise PbemError(f"{what} {path}: {size} bytes is too large (the limit is {limit // 1024} KB)")
+    data = path.read_bytes()
+    if b"\0" in data:
+        raise PbemError(f"{what} {path}: this is a binary file, not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as bad:
+        line = data[: bad.start].count(b"\n") + 1
+        raise PbemError(f"{what} {path}: line {line} is not UTF-8 text") from None
+    if not text.strip():
+        raise PbemError(f"{what} {path}: the file is empty")
+    return text
+
+
+# -- passwords ---------------------------------------------------------------------------------------------
+
+def hash_password(password: str) -> str:
+    """A slow salted hash (scrypt); the password itself is never stored."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1)
+    return f"scrypt$16384$8$1${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def password_matches(password: str, stored: str) -> bool:
+    _, n, r, p, salt, digest = stored.split("$")
+    candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p))
+    return hmac.compare_digest(candidate, base64.b64decode(digest))
+
+
+# -- new game ----------------------------------------------------------------------------------------------
+
+@dataclass
+class NewGame:
+    game: str
+    passwords: dict[str, str]
+    folder: Path
+    files: list[Path]
+
+
+def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
+             pace: str = "turn") -> NewGame:
+    """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot)."""
+    ruleset = load_ruleset(ruleset_name)
+    if pace not in PACES:
+        raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
+    if not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise PbemError(f"game name {name!r}: use letters, digits, '-' and '_' only")
+    canonical = {}
+    for seat, email in seats.items():
+        matches = ruleset.lookup_seat(seat)
+        if len(matches) != 1:
+            raise PbemError(f"unknown seat {seat!r}; seats of {ruleset.name}: {', '.join(ruleset.seat_names)}")
+        if "@" not in email:
+            raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address")
+        canonical[matches[0]] = email
+    try:
+        state = ruleset.initial_state(name, list(canonical))
+    except ValueError as refused:
+        raise PbemError(str(refused)) from None
+    seed = secrets.token_bytes(32)
+    passwords = {seat: secrets.token_urlsafe(9) for seat in state.players}
+    with archive.session() as session:
+        if session.exec(select(Game).where(Game.name == name)).first():
+            raise PbemError(f"a game named {name!r} already exists in this archive")
+        game = Game(name=name, ruleset=ruleset.name, pace=pace, seed=seed.hex(), commitment=commitment(seed),
+                    created=now())
+        session.add(game)
+        session.flush()
+        assert game.id is not None
+        for seat in state.players:
+            session.add(Seat(game_id=game.id, seat=seat, email=canonical[seat],
+                             password_hash=hash_password(passwords[seat])))
+        row = Turn(game_id=game.id, number=0, seat=None, round=0, state_json=snapshot_text(state),
+                   state_hash=state_hash(state), created=now())
+        session.add(row)
+    folder = game_folder(data, name)
+    files = write_turn_files(folder, ruleset, game, [row], state)
+    for seat, password in passwords.items():
+        path = folder / "outbox" / f"welcome-{seat}.txt"
+        write_atomically(path, render(
+            "welcome.txt.j2", email=canonical[seat], game=name, title=ruleset.title, seat=seat,
+            home=state.players[seat].home, seats=list(state.players), pace=pace, password=password,
+            commitment=game.commitment))
+        files.append(path)
+    return NewGame(name, passwords, folder, files)
+
+
+# -- checking and storing orders ---------------------------------------------------------------------------
+
+@dataclass
+class Receipt:
+    game: str
+    seat: str
+    turn: int
+    errors: list[OrderError]
+    results: list[OrderResult]
+    stored: bool = False
+    replaced: bool = False
+    provisional: bool = False
+    check_only: bool = False
+
+    @property
+    def text(self) -> str:
+        return render("receipt.txt.j2", **self.__dict__,
+                      accepted=sum(r.accepted for r in self.results),
+                      rejected=sum(not r.accepted for r in self.results))
+
+
+def due_turns(state: GameState, pace: str) -> list[tuple[int, str]]:
+    """The player-turns open for orders: the active seat's, or the rest of the round (round pace)."""
+    coming = schedule(state)
+    return coming if pace == "round" else coming[:1]
+
+
+def check_against(ruleset: Ruleset, state: GameState, orders: OrderSet, seat: str, number: int) -> list[OrderResult]:
+    """Verdicts for `seat`'s orders as the position stands, with throwaway dice (nothing is stored)."""
+    position = state.copy()
+    position.active, position.turn = seat, number - 1
+    result = resolve(ruleset, position, orders, KeyedDice(key=secrets.token_bytes(32)))
+    return result.order_results
+
+
+def _expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
+    due = dict((s, n) for n, s in due_turns(state, pace))
+    if state.active is None:
+        raise PbemError(f"game {state.game} has ended; no orders are taken")
+    if seat not in due:
+        first_number, first_seat = due_turns(state, pace)[0]
+        raise PbemError(f"{seat}: no player-turn of yours is open for orders now; the turn due is "
+                        f"turn {first_number}, {first_seat}'s")
+    if header_turn != due[seat]:
+        raise PbemError(f"header says TURN {header_turn}, but {seat}'s coming player-turn is turn {due[seat]}")
+    return due[seat]
+
+
+def _authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
+    header = orders.header
+    if header is None:
+        problems = "; ".join(f"line {e.line}: {e.message}" for e in orders.errors) or "no header"
+        raise PbemError(f"the order set has no valid header ({problems})")
+    if header.game.casefold() != game.name.casefold():
+        raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
+    seat = db.find_seat(session, game, header.player)
+    if not password_matches(header.password, seat.password_hash):
+        raise PbemError(f"line {header.line}: wrong password for {seat.seat} in game {game.name}")
+    return seat
+
+
+def _current(session: Session, name: str) -> tuple[Game, Ruleset, GameState]:
+    game = db.find_game(session, name)
+    ruleset = load_ruleset(game.ruleset)
+    state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
+    return game, ruleset, state
+
+
+def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
+    """`pbem check --game`: verdicts against the game's current position; the password is not needed."""
+    with archive.session() as session:
+        game, ruleset, state = _current(session, name)
+    orders = parse_orders(text, ruleset)
+    if orders.header is None:
+        return Receipt(name, "?", state.turn + 1, list(orders.errors), [], check_only=True)
+    seat = orders.header.player
+    if seat not in state.players:
+        raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(state.players)}")
+    number = _expected_turn(state, game.pace, seat, orders.header.turn)
+    results = check_against(ruleset, state, orders, seat, number)
+    return Receipt(name, seat, number, list(orders.errors), results, check_only=True,
+                   provisional=number != state.turn + 1)
+
+
+def check_state_orders(state_text: str, text: str) -> Receipt:
+    """`pbem check --state`: verdicts against a snapshot file; header checks are the file's own."""
+    state, ruleset = load_snapshot(state_text)
+    orders = parse_orders(text, ruleset)
+    if orders.header is None:
+        return Receipt(state.game, "?", state.turn + 1, list(orders.errors), [], check_only=True)
+    seat = orders.header.player
+    number = _expected_turn(state, "round", seat, orders.header.turn)
+    return Receipt(state.game, seat, number, list(orders.errors),
+                   check_against(ruleset, state, orders, seat, number), check_only=True)
+
+
+def submit(archive: Archive, name: str, text: str, source: str = "file") -> Receipt:
+    """Authenticate an order set, check it and store it (replacing an earlier set for the same turn)."""
+    with archive.session() as session:
+        game, ruleset, state = _current(session, name)
+        orders = parse_orders(text, ruleset)
+        seat = _authenticate(session, game, orders).seat
+        assert orders.header is not None
+        number = _expected_turn(state, game.pace, seat, orders.header.turn)
+        results = check_against(ruleset, state, orders, seat, number)
+        receipt = Receipt(name, seat, number, list(orders.errors), results, provisional=number != state.turn + 1)
+        if orders.errors and not orders.orders:
+            return receipt  # nothing understood: an earlier set stays as it was
+        receipt.replaced = db.store_orders(session, game, number, seat, text, now(), source)
+        receipt.stored = True
+    return receipt
+
+
+# -- adjudication ------------------------------------------------------------------------------------------
+
+def game_folder(data: Path, name: str) -> Path:
+    return data / "games" / name
+
+
+def turn_context(row: Turn) -> dict[str, Any]:
+    """What the report templates see of one stored turn."""
+    return {
+        "number": row.number, "seat": row.seat, "round": row.round, "turn_key": row.turn_key,
+        "orders_hash": row.orders_hash, "orders_received": bool(row.orders_text),
+        "events": [Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)],
+        "results": [OrderResult(**r) for r in json.loads(row.results_json)],
+        "dice": json.loads(row.dice_json),
+    }
+
+
+def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn], state: GameState) -> list[Path]:
+    """Report, private reports and snapshot of each turn (written after the commit, atomically)."""
+    written = []
+    for row in rows:
+        snapshot = json.loads(row.state_json)
+        turn_folder = folder / f"turn-{row.number:04d}"
+        common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
+                  "commitment": game.commitment, "seats": list(snapshot["players"])}
+        outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": row.state_json}
+        for seat in snapshot["players"]:
+            outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common)
+        for filename, text in outputs.items():
+            write_atomically(turn_folder / filename, text)
+            written.append(turn_folder / filename)
+    return written
+
+
+def play(ruleset: Ruleset, state: GameState, orders_text: str, dice: KeyedDice | GivenDice) -> TurnResult:
+    orders = parse_orders(orders_text, ruleset) if orders_text else None
+    return resolve(ruleset, state, orders, dice)
+
+
+def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, result: TurnResult,
+             dice: KeyedDice | GivenDice) -> Turn:
+    assert game.id is not None
+    return Turn(
+        game_id=game.id, number=number, seat=seat, round=round_, orders_text=orders_text,
+        orders_hash=dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
+        dice_source="keyed" if isinstance(dice, KeyedDice) else "given",
+        given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
+        turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
+        state_json=snapshot_text(result.state), state_hash=state_hash(result.state),
+        events_json=json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
+        results_json=json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
+        dice_json=json.dumps(result.dice), created=now(),
+    )
+
+
+@dataclass
+class Adjudication:
+    turns: list[Turn] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    stored_blocks: list[str] = field(default_factory=list)
+
+
+def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None) -> Adjudication:
+    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction."""
+    done = Adjudication()
+    with archive.session() as session:
+        game, ruleset, state = _current(session, name)
+        if state.active is None:
+            raise PbemError(f"game {name} has ended")
+        due = due_turns(state, game.pace)
+        if turn_file is not None:
+            for block in parse_turn_file(turn_file, ruleset):
+                seat = _authenticate(session, game, block).seat
+                assert block.header is not None
+                if seat not in {s for _, s in due}:
+                    raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
+                                    f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
+                number = _expected_turn(state, game.pace, seat, block.header.turn)
+                db.store_orders(session, game, number, seat, block.source, now(), "turn-file")
+                done.stored_blocks.append(seat)
+        seed = bytes.fromhex(game.seed)
+        for number, seat in due:
+            if state.active != seat or state.turn + 1 != number:
+                break  # a seat eliminated earlier in the round
+            stored = db.current_orders(session, game, number, seat)
+            text = stored.text if stored else ""
+            dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+            result = play(ruleset, state, text, dice)
+            row = turn_row(game, number, seat, state.round, text, result, dice)
+            session.add(row)
+            done.turns.append(row)
+            state = result.state
+        if state.active is None:
+            game.status = "ended"
+            session.add(game)
+    done.files = write_turn_files(game_folder(data, name), ruleset, game, done.turns, state)
+    return done
+
+
+# -- files only --------------------------------------------------------------------------------------------
+
+def load_snapshot(text: str) -> tuple[GameState, Ruleset]:
+    """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise PbemError(f"state file: not JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})") from None
+    ruleset_name = data.get("ruleset") if isinstance(data, dict) else None
+    if not isinstance(ruleset_name, str):
+        raise PbemError("state file: missing field 'ruleset'")
+    ruleset = load_ruleset(ruleset_name)
+    return from_snapshot(data, set(ruleset.board.areas)), ruleset
+
+
+@dataclass
+class FileResolution:
+    turns: list[Turn]
+    files: list[Path]
+    state: GameState
+
+
+def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out: Path) -> FileResolution:
+    """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
+
+    Turns are resolved in turn order from the active seat up to the last seat of the round with an order
+    block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
+    Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
+    """
+    state, ruleset = load_snapshot(state_text)
+    blocks = parse_turn_file(orders_text, ruleset)
+    coming = schedule(state)
+    numbers = {s: n for n, s in coming}
+    by_seat: dict[str, str] = {}
+    for block in blocks:
+        if block.header is None:
+            raise PbemError("orders file: " + "; ".join(f"line {e.line}: {e.message}" for e in block.errors))
+        seat = block.header.player
+        if block.header.game.casefold() != state.game.casefold():
+            raise PbemError(f"orders file line {block.header.line}: game {block.header.game!r}, but the state "
+                            f"is of game {state.game!r}")
+        if seat not in numbers:
+            raise PbemError(f"orders file line {block.header.line}: {seat}'s player-turn is not due in this "
+                            f"round (due: {', '.join(f'{n} {s}' for n, s in coming)})")
+        if block.header.turn != numbers[seat]:
+            raise PbemError(f"orders file line {block.header.line}: TURN {block.header.turn}, but {seat}'s "
+                            f"coming player-turn is turn {numbers[seat]}")
+        if seat in by_seat:
+            raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
+        by_seat[seat] = block.source
+    last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
+    given = GivenDice(values=parse_dice_file(dice_text)) if dice_text is not None else None
+    game = Game(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
+    rows = []
+    for number, seat in coming:
+        if number > last or state.active != seat:
+            break
+        text = by_seat.get(seat, "")
+        dice = given or KeyedDice(key=bytes.fromhex(state_hash(state)), orders_hash=orders_digest([text]))
+        result = play(ruleset, state, text, dice)
+        rows.append(turn_row(game, number, seat, state.round, text, result, dice))
+        state = result.state
+    report = render("report.txt.j2", title=ruleset.title, game=state.game, turns=[turn_context(r) for r in rows],
+                    state=json.loads(snapshot_text(state)), commitment="", seats=list(state.players))
+    write_atomically(out / "report.txt", report)
+    write_atomically(out / "snapshot.json", snapshot_text(state))
+    return FileResolution(rows, [out / "report.txt", out / "snapshot.json"], state)
+
+
+# -- verification ------------------------------------------------------------------------------------------
+
+def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
+    """Replay every stored turn from its archived inputs; returns (checks passed, problems found)."""
+    passed: list[str] = []
+    problems: list[str] = []
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        rows = db.turns(session, game)
+        seats = [s.seat for s in db.game_seats(session, game)]
+    ruleset = load_ruleset(game.ruleset)
+    seed = bytes.fromhex(game.seed)
+    keys = chain_keys(seed, rows[-1].number if rows else 0)
+    if keys[0].hex() != game.commitment:
+        problems.append("the dice seed does not match the published commitment")
+    for row in rows:
+        if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
+            problems.append(f"turn {row.number}: the stored state does not match its hash")
+    previous: GameState | None = None
+    for row in rows:
+        if row.number == 0:
+            expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
+            same = state_hash(expected) == row.state_hash
+            (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} "
+                                                  "the setup rules")
+            previous = expected
+            continue
+        assert previous is not None
+        if row.dice_source == "keyed":
+            if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
+                problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
+            dice: KeyedDice | GivenDice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
+        else:
+            dice = GivenDice(values=parse_dice_file(row.given_dice))
+        result = play(ruleset, previous, row.orders_text, dice)
+        replay = turn_row(game, row.number, row.seat or "", row.round, row.orders_text, result, dice)
+        differences = [what for what in ("state_hash", "events_json", "results_json", "dice_json", "orders_hash")
+                       if getattr(replay, what) != getattr(row, what)]
+        if differences:
+            problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
+        else:
+            passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice)")
+        previous = from_snapshot(json.loads(row.state_json))
+    return passed, problems
+
+
+def stored_report(archive: Archive, name: str, number: int | None, seat: str | None) -> str:
+    """Render a stored turn's public (or a seat's private) report again from the archive."""
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        row = db.latest_turn(session, game) if number is None else db.get_turn(session, game, number)
+        if seat is not None:
+            seat = db.find_seat(session, game, seat).seat
+    ruleset = load_ruleset(game.ruleset)
+    snapshot = json.loads(row.state_json)
+    common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
+              "commitment": game.commitment, "seats": list(snapshot["players"])}
+    return render("report-seat.txt.j2", seat=seat, **common) if seat else render("report.txt.j2", **common)

@@ -1,0 +1,61 @@
+"""The keyword table (grammar/keywords.toml): accepted spellings of every keyword in every language."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+
+from adjudicator.resources import resource_dir
+
+KEYWORD_LANGUAGES = ("en", "de", "it", "nl")
+
+
+class KeywordTableError(ValueError):
+    pass
+
+
+@cache
+def keyword_table() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Terminal name (MOVE) -> language -> spellings (upper case), checked for clashes."""
+    raw = tomllib.loads((resource_dir("grammar") / "keywords.toml").read_text(encoding="utf-8"))
+    table: dict[str, dict[str, tuple[str, ...]]] = {}
+    owner: dict[str, str] = {}
+    for key, langs in raw.items():
+        name = key.upper()
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+            raise KeywordTableError(f"keywords.toml: bad keyword name {key!r}")
+        unknown = set(langs) - set(KEYWORD_LANGUAGES)
+        if unknown:
+            raise KeywordTableError(f"keywords.toml: [{key}] has unknown languages {sorted(unknown)}")
+        table[name] = {lang: tuple(s.upper() for s in langs.get(lang, ())) for lang in KEYWORD_LANGUAGES}
+        for spelling in {s.casefold() for spellings in table[name].values() for s in spellings}:
+            if not re.fullmatch(r"\w+", spelling):
+                raise KeywordTableError(f"keywords.toml: [{key}] spelling {spelling!r} is not one word")
+            if owner.setdefault(spelling, name) != name:
+                raise KeywordTableError(
+                    f"keywords.toml: {spelling.upper()!r} spells both {owner[spelling]} and {name}"
+                )
+    return table
+
+
+def spellings(name: str) -> tuple[str, ...]:
+    """Every accepted spelling of keyword `name`, English first, without repeats."""
+    seen = dict.fromkeys(s for lang in KEYWORD_LANGUAGES for s in keyword_table()[name][lang])
+    return tuple(seen)
+
+
+def display(name: str) -> str:
+    """How errors show keyword `name`: its first English spelling."""
+    return spellings(name)[0]
+
+
+def terminal_definitions() -> str:
+    """Lark terminal definitions for every keyword: whole words, any case, above names in priority."""
+    lines = []
+    for name in keyword_table():
+        # Longest first, and a word-end check, so that a keyword never matches the start of a longer word.
+        words = sorted(spellings(name), key=lambda s: (-len(s), s))
+        alternation = "|".join(re.escape(w) for w in words)
+        lines.append(f"{name}.2: /(?:{alternation})(?!\\w)/i")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,96 @@
+"""Ruleset registry: a ruleset is a folder games/<name>/ of data plus a small module of rule hooks."""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from adjudicator.engine.board import Board
+from adjudicator.engine.state import GameState
+from adjudicator.engine.turn import Turn
+from adjudicator.resources import resource_dir
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    home: str
+
+
+@dataclass
+class Ruleset:
+    """A ruleset's data (from games/<name>/ruleset.toml and board.toml)."""
+
+    name: str
+    title: str
+    description: str
+    aliases: tuple[str, ...]
+    board: Board
+    seats: tuple[SeatInfo, ...]
+    data: dict[str, Any] = field(repr=False)
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    def seat(self, name: str) -> SeatInfo:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def seat_of_home(self, home: str) -> str | None:
+        return next((s.name for s in self.seats if s.home == home), None)
+
+    def lookup_seat(self, text: str) -> list[str]:
+        """Seat names matching `text`: a seat name, its home province code, or a unique prefix."""
+        key = text.strip().casefold()
+        exact = [s.name for s in self.seats if key in (s.name.casefold(), s.home.casefold())]
+        return exact or [s.name for s in self.seats if s.name.casefold().startswith(key)]
+
+    def rule(self, number: str) -> str:
+        """A rule ID of this ruleset, e.g. rule('5.3') -> 'C-5.3'."""
+        return f"{self.data['rules_prefix']}-{number}"
+
+    @property
+    def hooks(self) -> Any:
+        """The module of rule functions named by `engine` in ruleset.toml."""
+        return importlib.import_module(f"adjudicator.rulesets.{self.data['engine']}")
+
+    def initial_state(self, game: str, seats: list[str]) -> GameState:
+        """Turn 0 of a new game with these seats (raises ValueError on a seat list the setup rules refuse)."""
+        return self.hooks.initial_state(self, game, seats)
+
+    def play_turn(self, turn: Turn) -> None:
+        self.hooks.play_turn(turn)
+
+
+class UnknownRuleset(LookupError):
+    pass
+
+
+def ruleset_names() -> list[str]:
+    return sorted(p.name for p in resource_dir("games").iterdir() if (p / "ruleset.toml").is_file())
+
+
+@cache
+def load_ruleset(name: str) -> Ruleset:
+    """Find a ruleset by name or alias; raise UnknownRuleset naming the known ones."""
+    for candidate in ruleset_names():
+        folder = resource_dir("games") / candidate
+        data = tomllib.loads((folder / "ruleset.toml").read_text(encoding="utf-8"))
+        if name == candidate or name in data.get("aliases", ()):
+            board_data = tomllib.loads((folder / data["board"]).read_text(encoding="utf-8"))
+            return Ruleset(
+                name=data["name"],
+                title=data["title"],
+                description=data["description"],
+                aliases=tuple(data.get("aliases", ())),
+                board=Board.from_data(board_data, data.get("straits_adjacent")),
+                seats=tuple(SeatInfo(s["name"], s["home"]) for s in data["seat"]),
+                data=data,
+            )
+    raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {', '.join(ruleset_names())}")

@@ -1,0 +1,289 @@
+"""Money and building: tribute (C-9), city destruction (C-10), purchases and inflation (C-11),
+placement of new pieces (C-12)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.orders import Buy, DestroyCity, Purchase
+from adjudicator.engine.state import GameState
+from adjudicator.engine.turn import Turn
+from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+
+def tribute_value(ruleset: Ruleset, state: GameState, seat: str) -> int:
+    """Provinces controlled plus 5 per city controlled; fortifications add nothing (C-9.1)."""
+    city = ruleset.data["city"]["tribute"]
+    return sum(
+        ruleset.board.value(code) + (city if area.city else 0)
+        for code, area in state.areas.items()
+        if area.owner == seat
+    )
+
+
+def refresh_tribute(turn: Turn) -> None:
+    """Move every tribute marker to its value (C-9.2) and note inflation triggers (C-11.6)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    state = turn.state
+    for seat, player in state.players.items():
+        if not player.eliminated:
+            player.tribute = tribute_value(ruleset, state, seat)
+    thresholds: list[int] = ruleset.data["inflation"]["thresholds"]
+    for level, threshold in enumerate(thresholds, 1):
+        triggered = level <= state.inflation or any(p["level"] == level for p in state.inflation_pending)
+        if triggered:
+            continue
+        for seat in state.in_play():
+            if state.players[seat].tribute >= threshold:
+                state.inflation_pending.append({"level": level, "seat": seat})
+                turn.event("inflation_triggered", seat, level=level, threshold=threshold,
+                           tribute=state.players[seat].tribute, rule=ruleset.rule("11.6"))
+                break
+
+
+def start_inflation(turn: Turn) -> None:
+    """Levels triggered by the active seat take effect as its turn begins (C-11.7, C-11.8)."""
+    state = turn.state
+    due = [p for p in state.inflation_pending if p["seat"] == turn.seat]
+    for level in sorted(p["level"] for p in due):
+        if level > state.inflation:
+            state.inflation = level
+            turn.event("inflation", turn.seat, level=level, rule=turn.rules.rule("11.7"))
+    state.inflation_pending = [p for p in state.inflation_pending if p["seat"] != turn.seat]
+
+
+def collect_tribute(turn: Turn) -> None:
+    """Phase 3: the treasury grows by the tribute value (C-9.3)."""
+    player = turn.state.players[turn.seat]
+    player.treasury += player.tribute
+    turn.event("tribute", turn.seat, amount=player.tribute, treasury=player.treasury)
+
+
+def destroy_city(turn: Turn, order: DestroyCity) -> str:
+    """Phase 4: remove an own city with its fortification and roads; tribute falls by 5 (C-10.1, C-10.2)."""
+    area = turn.state.areas.get(order.area)
+    if area is None or area.city is None:
+        raise Rejected(turn.rules.rule("10.1"), f"there is no city in {order.area}")
+    if area.owner != turn.seat:
+        raise Rejected(turn.rules.rule("10.1"), f"the city in {order.area} is not yours")
+    for other in area.roads:
+        turn.state.area(other).roads.remove(order.area)
+    turn.event("city_destroyed", turn.seat, area=order.area, fortified=area.city == "fortified",
+               roads=sorted(area.roads))
+    area.city = None
+    area.roads = []
+    refresh_tribute(turn)
+    return "city destroyed"
+
+
+# -- Phase 5 and 6: purchase and placement ---------------------------------------------------------------
+
+def item_text(item: Purchase) -> str:
+    """How a purchase item reads in a verdict."""
+    name = UNIT_ABBREVIATIONS.get(item.piece, item.piece.replace("_", " ").upper())
+    if item.piece == "road":
+        return f"ROAD {item.at}-{item.to}"
+    where = f" AT {item.at}" if item.at else ""
+    coast = f" COAST {item.coast}" if item.coast else ""
+    return f"{item.count} {name}{where}{coast}" if item.piece in (*UNIT_KINDS, "galley") else f"{name}{where}"
+
+
+def price(ruleset: Ruleset, state: GameState, piece: str) -> int:
+    """Current price: base price times the multiplier of the level in force (C-11.9)."""
+    return ruleset.data["prices"][piece] * ruleset.data["inflation"]["multipliers"][state.inflation]
+
+
+def on_board(state: GameState, seat: str, kind: str) -> int:
+    """How many pieces of `kind` of the seat's colour are on the board (C-1.1)."""
+    if kind == "galley":
+        return sum(len(a.units[seat].galleys) for a in state.areas.values() if seat in a.units)
+    return sum(getattr(a.units[seat], kind) for a in state.areas.values() if seat in a.units)
+
+
+def shared_on_board(state: GameState, kind: str) -> int:
+    """Shared pieces on the board: cities, fortifications, roads (C-1.2)."""
+    if kind == "city":
+        return sum(1 for a in state.areas.values() if a.city)
+    if kind == "fortification":
+        return sum(1 for a in state.areas.values() if a.city == "fortified")
+    return sum(len(a.roads) for a in state.areas.values()) // 2
+
+
+def buy(turn: Turn, order: Buy) -> None:
+    """Each item of a BUY order is paid and placed at once, in the order written (C-11, C-12.9)."""
+    for item in order.items:
+        turn.attempt(order, lambda item=item: buy_item(turn, item), text=f"BUY {item_text(item)}")
+
+
+def buy_item(turn: Turn, item: Purchase) -> str:
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    state, seat = turn.state, turn.seat
+    player = state.players[seat]
+    if item.count < 1:
+        raise Rejected(ruleset.rule("11.1"), "the number bought must be at least 1")
+    if item.piece not in (*UNIT_KINDS, "galley") and item.count != 1:
+        raise Rejected(ruleset.rule("12.6"), f"buy one {item.piece.replace('_', ' ')} per site, naming its site")
+    cost = price(ruleset, state, item.piece) * item.count
+    place = PLACERS[item.piece]
+    place(turn, item, dry_run=True)  # C-11.5: only what can be placed legally may be bought
+    if cost > player.treasury:
+        raise Rejected(ruleset.rule("11.1"), f"costs {cost} talents, treasury holds {player.treasury}")
+    player.treasury -= cost
+    where = place(turn, item, dry_run=False)
+    turn.event("bought", seat, piece=item.piece, count=item.count, cost=cost, where=where,
+               treasury=player.treasury)
+    return f"{cost} talents, placed {where}"
+
+
+def _check_supply(turn: Turn, kind: str, count: int) -> None:
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    limit = ruleset.data["limits"][kind]
+    if kind in ("city", "fortification", "road"):
+        free = limit - shared_on_board(turn.state, kind)
+        pool = "the shared pool"
+        rule = ruleset.rule("1.2")
+    else:
+        free = limit - on_board(turn.state, turn.seat, kind)
+        pool = "your supply"
+        rule = ruleset.rule("1.1")
+    if count > free:
+        raise Rejected(ruleset.rule("11.4"), f"{pool} has only {max(free, 0)} {kind} left "
+                                            f"(limit {limit}, {rule})")
+
+
+def _home_held(turn: Turn, what: str) -> str:
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    home = turn.state.players[turn.seat].home
+    if turn.state.area(home).owner != turn.seat:
+        raise Rejected(ruleset.rule("12.5"), f"new {what} are placed only in your home province {home}, "
+                                             "which you do not control")
+    return home
+
+
+def place_units(turn: Turn, item: Purchase, dry_run: bool) -> str:
+    """New combat units go to the original home province while it is controlled (C-12.2, C-12.5)."""
+    home = _home_held(turn, "combat units")
+    if item.at not in (None, home):
+        raise Rejected(turn.rules.rule("12.2"), f"new combat units are placed in your home province {home}, "
+                                                f"not {item.at}")
+    _check_supply(turn, item.piece, item.count)
+    if not dry_run:
+        force = turn.state.force(home, turn.seat)
+        setattr(force, item.piece, getattr(force, item.piece) + item.count)
+    return home
+
+
+def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
+    """Province and coast for new galleys (C-12.3, C-12.4, defaults C-15.16)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    board, state = ruleset.board, turn.state
+    home = state.players[turn.seat].home
+    sites: list[str] = ruleset.data.get("galley_sites", {}).get(home, [])
+    if sites:  # C-12.4: Mesopotamia builds its galleys in Syria or Armenia, whichever it controls
+        held = [s for s in sites if state.area(s).owner == turn.seat]
+        if item.at is not None and item.at not in sites:
+            raise Rejected(ruleset.rule("12.4"), f"your galleys are placed in {' or '.join(sites)}, not {item.at}")
+        if item.at is not None and item.at not in held:
+            raise Rejected(ruleset.rule("12.4"), f"you do not control {item.at}")
+        if not held:
+            raise Rejected(ruleset.rule("12.4"), f"you control none of {', '.join(sites)}, so you cannot "
+                                                 "place galleys")
+        province = item.at or held[0]
+    else:
+        province = _home_held(turn, "galleys")
+        if item.at not in (None, province):
+            raise Rejected(ruleset.rule("12.3"), f"new galleys are placed in your home province {province}, "
+                                                 f"not {item.at}")
+    coasts = board.coasts(province)
+    if not coasts:
+        raise Rejected(ruleset.rule("12.3"), f"{province} has no coast")
+    if item.coast is None:
+        return province, min(coasts[0])  # C-15.16: the first coast in the board data
+    coast = board.coast_of(province, item.coast)
+    if coast is None:
+        raise Rejected(ruleset.rule("12.3"), f"{province} has no coast on {item.coast}")
+    return province, coast
+
+
+def place_galleys(turn: Turn, item: Purchase, dry_run: bool) -> str:
+    province, coast = galley_site(turn, item)
+    _check_supply(turn, "galley", item.count)
+    limit = turn.rules.data["limits"]["galley"]  # type: ignore[attr-defined]
+    if not dry_run:
+        used = {g for a in turn.state.areas.values() if turn.seat in a.units for g in a.units[turn.seat].galleys}
+        free = [n for n in range(1, limit + 1) if n not in used][: item.count]
+        force = turn.state.force(province, turn.seat)
+        force.galleys.extend(free)
+        if len(turn.rules.board.coasts(province)) > 1 and coast:  # type: ignore[attr-defined]
+            force.galley_coasts.update({n: coast for n in free})
+    split = len(turn.rules.board.coasts(province)) > 1  # type: ignore[attr-defined]
+    return f"{province} (coast {coast})" if split else province
+
+
+def _own_land(turn: Turn, area: str | None, what: str, rule: str) -> str:
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    if area is None:
+        raise Rejected(ruleset.rule("15.16"), f"name the site: {what} AT <province>")
+    if not ruleset.board.is_land(area):
+        raise Rejected(ruleset.rule(rule), f"{area} is a sea zone")
+    if turn.state.area(area).owner != turn.seat:
+        raise Rejected(ruleset.rule(rule), f"you do not control {area}")
+    return area
+
+
+def place_city(turn: Turn, item: Purchase, dry_run: bool) -> str:
+    """A city goes to a controlled province without one; tribute +5 at once (C-12.6, C-9.2)."""
+    site = _own_land(turn, item.at, "CITY", "12.6")
+    if turn.state.area(site).city:
+        raise Rejected(turn.rules.rule("12.6"), f"{site} already has a city")
+    _check_supply(turn, "city", 1)
+    if item.piece == "fortified_city":
+        _check_supply(turn, "fortification", 1)
+    if not dry_run:
+        turn.state.area(site).city = "fortified" if item.piece == "fortified_city" else "city"
+        refresh_tribute(turn)
+    return site
+
+
+def place_fortification(turn: Turn, item: Purchase, dry_run: bool) -> str:
+    """A fortification goes under an own city that has none (C-11.3, C-12.7)."""
+    site = _own_land(turn, item.at, "FORTIFICATION", "12.7")
+    city = turn.state.area(site).city
+    if city is None:
+        raise Rejected(turn.rules.rule("12.7"), f"{site} has no city to fortify")
+    if city == "fortified":
+        raise Rejected(turn.rules.rule("12.7"), f"the city in {site} is already fortified")
+    _check_supply(turn, "fortification", 1)
+    if not dry_run:
+        turn.state.area(site).city = "fortified"
+    return site
+
+
+def place_road(turn: Turn, item: Purchase, dry_run: bool) -> str:
+    """A road joins two own cities across a land border, never a strait or the sea (C-12.8)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    if item.at is None or item.to is None:
+        raise Rejected(ruleset.rule("15.16"), "name both cities: ROAD <province>-<province>")
+    for end in (item.at, item.to):
+        _own_land(turn, end, "ROAD", "12.8")
+        if not turn.state.area(end).city:
+            raise Rejected(ruleset.rule("12.8"), f"{end} has no city")
+    if not ruleset.board.land_border(item.at, item.to):
+        raise Rejected(ruleset.rule("12.8"), f"{item.at} and {item.to} share no land border "
+                                             "(roads never cross straits or the sea)")
+    if item.to in turn.state.area(item.at).roads:
+        raise Rejected(ruleset.rule("12.8"), f"a road already joins {item.at} and {item.to}")
+    _check_supply(turn, "road", 1)
+    if not dry_run:
+        turn.state.area(item.at).roads.append(item.to)
+        turn.state.area(item.to).roads.append(item.at)
+    return f"{item.at}-{item.to}"
+
+
+PLACERS = {
+    "infantry": place_units, "cavalry": place_units, "catapult": place_units, "galley": place_galleys,
+    "city": place_city, "fortified_city": place_city, "fortification": place_fortification, "road": place_road,
+}

@@ -1,0 +1,61 @@
+"""Tiny builders for rule tests: a Classic position, orders without the parser, one resolved turn."""
+
+from __future__ import annotations
+
+from adjudicator.engine.dice import GivenDice
+from adjudicator.engine.orders import Buy, Header, Move, Order, OrderSet, Purchase, Step, Troops
+from adjudicator.engine.state import Force, GameState
+from adjudicator.engine.turn import TurnResult, resolve
+from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.economy import tribute_value
+
+THREE = ["Macedonia", "Egyptus", "Hispania"]
+
+
+def classic() -> Ruleset:
+    return load_ruleset("coe-classic")
+
+
+def start(seats: list[str] | None = None) -> GameState:
+    """Turn 0 of a Classic game (3 seats unless named)."""
+    return classic().initial_state("test", seats or THREE)
+
+
+def place(state: GameState, area: str, seat: str, owner: bool = True, **pieces: object) -> GameState:
+    """Put pieces of `seat` in `area` (and give him control unless owner=False)."""
+    force = state.force(area, seat)
+    for kind, value in pieces.items():
+        setattr(force, kind, value)
+    if owner:
+        state.area(area).owner = seat
+    return state
+
+
+def march(leaders: tuple[int, ...], start: str, *path: str, inf: int = 0, cav: int = 0, cat: int = 0,
+          line: int = 1) -> Move:
+    """MOVE <leaders> WITH <units>: start -> path..."""
+    steps = tuple(Step("road", p[1:]) if p.startswith("=") else Step("land", p) for p in path)
+    return Move(Troops(leaders, inf, cav, cat), start, steps, line=line, text=f"move {start} {path}")
+
+
+def buy(*items: Purchase, line: int = 1) -> Buy:
+    return Buy(items, line=line, text="buy")
+
+
+def play(state: GameState, *orders: Order, dice: list[int] | None = None) -> TurnResult:
+    """Resolve the active seat's turn with these orders (tribute markers first set to match the board)."""
+    seat = state.active
+    assert seat is not None
+    ruleset = classic()
+    for name, player in state.players.items():
+        player.tribute = tribute_value(ruleset, state, name)
+    order_set = OrderSet(Header("test", state.turn + 1, seat, "x"), orders)
+    return resolve(ruleset, state, order_set, GivenDice(values=dice or []))
+
+
+def verdicts(result: TurnResult) -> list[tuple[bool, str]]:
+    return [(r.accepted, r.rule) for r in result.order_results]
+
+
+def force(result: TurnResult, area: str, seat: str) -> Force:
+    return result.state.areas[area].units.get(seat, Force()) if area in result.state.areas else Force()
