@@ -13,7 +13,7 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,14 @@ from adjudicator.archive import Archive
 from adjudicator.archive import store as db
 from adjudicator.archive.models import Game, Seat, Turn
 from adjudicator.engine.dice import (
-    GivenDice, KeyedDice, chain_keys, commitment, key_follows, orders_digest, parse_dice_file, turn_key,
+    GivenDice,
+    KeyedDice,
+    chain_keys,
+    commitment,
+    key_follows,
+    orders_digest,
+    parse_dice_file,
+    turn_key,
 )
 from adjudicator.engine.orders import OrderError, OrderSet
 from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
@@ -42,7 +49,7 @@ class PbemError(Exception):
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # -- input -------------------------------------------------------------------------------------------------
@@ -191,7 +198,7 @@ def _expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> 
 def _authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     header = orders.header
     if header is None:
-        problems = "; ".join(f"line {e.line}: {e.message}" for e in orders.errors) or "no header"
+        problems = "; ".join(e.located for e in orders.errors) or "no header"
         raise PbemError(f"the order set has no valid header ({problems})")
     if header.game.casefold() != game.name.casefold():
         raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
@@ -388,7 +395,7 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     by_seat: dict[str, str] = {}
     for block in blocks:
         if block.header is None:
-            raise PbemError("orders file: " + "; ".join(f"line {e.line}: {e.message}" for e in block.errors))
+            raise PbemError("orders file: " + "; ".join(e.located for e in block.errors))
         seat = block.header.player
         if block.header.game.casefold() != state.game.casefold():
             raise PbemError(f"orders file line {block.header.line}: game {block.header.game!r}, but the state "

@@ -169,6 +169,11 @@ class OrderError:
     kind: str = "invalid"  # "invalid" | "ambiguous"
     text: str = ""
 
+    @property
+    def located(self) -> str:
+        """The message with its place: 'line 4, column 7: unexpected ...'."""
+        return f"line {self.line}, column {self.column}: {self.message}"
+
 
 @dataclass(frozen=True)
 class OrderSet:

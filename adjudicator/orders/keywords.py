@@ -50,12 +50,12 @@ def display(name: str) -> str:
     return spellings(name)[0]
 
 
-def terminal_definitions() -> str:
-    """Lark terminal definitions for every keyword: whole words, any case, above names in priority."""
-    lines = []
-    for name in keyword_table():
-        # Longest first, and a word-end check, so that a keyword never matches the start of a longer word.
-        words = sorted(spellings(name), key=lambda s: (-len(s), s))
-        alternation = "|".join(re.escape(w) for w in words)
-        lines.append(f"{name}.2: /(?:{alternation})(?!\\w)/i")
-    return "\n".join(lines) + "\n"
+@cache
+def keyword_of() -> dict[str, str]:
+    """Case-folded spelling -> terminal name; casefold also makes STRAßE and STRASSE one word."""
+    return {s.casefold(): name for name in keyword_table() for s in spellings(name)}
+
+
+def terminal_declarations() -> str:
+    """The Lark declaration of every keyword terminal; the order lexer produces them from keyword_of()."""
+    return "%declare " + " ".join(keyword_table()) + "\n"

@@ -5,8 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.orders import (
-    BattleOrder, Buy, Captives, Concede, DestroyCity, FreedTo, Homes, Move, NavalBattle, Order, Press,
-    Priority, RansomAccept, RansomOffer, RetreatRule, Sail,
+    BattleOrder,
+    Buy,
+    Captives,
+    Concede,
+    DestroyCity,
+    FreedTo,
+    Homes,
+    Move,
+    NavalBattle,
+    Order,
+    Press,
+    Priority,
+    RansomAccept,
+    RansomOffer,
+    RetreatRule,
+    Sail,
 )
 from adjudicator.engine.turn import Turn, next_seat
 from adjudicator.engine.vocabulary import NotSupportedYet
