@@ -162,8 +162,15 @@ class Receipt:
     check_only: bool = False
 
     @property
+    def lines(self) -> list[tuple[int, str, str]]:
+        """(line, order text, verdict) for every order and every line not understood, in line order."""
+        verdicts = [(e.line, e.text, f"not understood (column {e.column}): {e.message}") for e in self.errors]
+        verdicts += [(r.line, r.text, r.verdict) for r in self.results]
+        return sorted(verdicts, key=lambda v: v[0])
+
+    @property
     def text(self) -> str:
-        return render("receipt.txt.j2", **self.__dict__,
+        return render("receipt.txt.j2", **self.__dict__, lines=self.lines,
                       accepted=sum(r.accepted for r in self.results),
                       rejected=sum(not r.accepted for r in self.results))
 
