@@ -20,8 +20,27 @@ class SnapshotError(ValueError):
 
 
 @dataclass
+class Cargo:
+    """The land pieces aboard one galley (C-5.22: at most 7 combat units plus any leaders)."""
+
+    caesar: int = 0
+    generals: list[int] = field(default_factory=list)
+    infantry: int = 0
+    cavalry: int = 0
+    catapult: int = 0
+
+    @property
+    def units(self) -> int:
+        return self.infantry + self.cavalry + self.catapult
+
+    def is_empty(self) -> bool:
+        return not (self.caesar or self.generals or self.units)
+
+
+@dataclass
 class Force:
-    """One seat's pieces in one area."""
+    """One seat's pieces in one area. Pieces aboard galleys are counted here too; `aboard` says which
+    galley carries which of them."""
 
     caesar: int = 0
     generals: list[int] = field(default_factory=list)
@@ -30,6 +49,7 @@ class Force:
     catapult: int = 0
     galleys: list[int] = field(default_factory=list)
     galley_coasts: dict[int, str] = field(default_factory=dict)  # added: coast of a galley in a split-coast province
+    aboard: dict[int, Cargo] = field(default_factory=dict)  # added: what each galley carries
 
     @property
     def units(self) -> int:
@@ -107,6 +127,10 @@ def _force_json(f: Force) -> dict[str, Any]:
     }
     if f.galley_coasts:
         out["galley_coasts"] = {str(g): c for g, c in sorted(f.galley_coasts.items())}
+    cargo = {g: c for g, c in sorted(f.aboard.items()) if not c.is_empty()}
+    if cargo:
+        out["aboard"] = {str(g): {"caesar": c.caesar, "generals": sorted(c.generals), "infantry": c.infantry,
+                                  "cavalry": c.cavalry, "catapult": c.catapult} for g, c in cargo.items()}
     return out
 
 
@@ -173,6 +197,9 @@ def _force_from(data: Any, where: str) -> Force:
     coasts = data.get("galley_coasts", {})
     if not isinstance(coasts, dict):
         raise SnapshotError(f"{where}.galley_coasts: expected an object")
+    aboard = data.get("aboard", {})
+    if not isinstance(aboard, dict) or not all(isinstance(c, dict) for c in aboard.values()):
+        raise SnapshotError(f"{where}.aboard: expected an object of galley number -> cargo")
     return Force(
         caesar=_count(data, "caesar", where),
         generals=[int(g) for g in _get(data, "generals", list, where)] if "generals" in data else [],
@@ -181,6 +208,16 @@ def _force_from(data: Any, where: str) -> Force:
         catapult=_count(data, "catapult", where),
         galleys=[int(g) for g in _get(data, "galleys", list, where)] if "galleys" in data else [],
         galley_coasts={int(g): str(c) for g, c in coasts.items()},
+        aboard={
+            int(g): Cargo(
+                caesar=_count(c, "caesar", f"{where}.aboard.{g}"),
+                generals=[int(n) for n in c.get("generals", [])],
+                infantry=_count(c, "infantry", f"{where}.aboard.{g}"),
+                cavalry=_count(c, "cavalry", f"{where}.aboard.{g}"),
+                catapult=_count(c, "catapult", f"{where}.aboard.{g}"),
+            )
+            for g, c in aboard.items()
+        },
     )
 
 

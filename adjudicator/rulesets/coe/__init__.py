@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from adjudicator.engine.orders import (
     BattleOrder,
     Buy,
@@ -12,7 +10,6 @@ from adjudicator.engine.orders import (
     DestroyCity,
     FreedTo,
     Homes,
-    Move,
     NavalBattle,
     Order,
     Press,
@@ -20,16 +17,12 @@ from adjudicator.engine.orders import (
     RansomAccept,
     RansomOffer,
     RetreatRule,
-    Sail,
 )
 from adjudicator.engine.turn import Turn, next_seat
 from adjudicator.engine.vocabulary import NotSupportedYet
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
-from adjudicator.rulesets.coe.movement import MovementPoints, conquer_empty_provinces, move
+from adjudicator.rulesets.coe.movement import conquer_empty_provinces, movement_phase
 from adjudicator.rulesets.coe.setup import initial_state
-
-if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
 
 __all__ = ["initial_state", "play_turn"]
 
@@ -37,7 +30,6 @@ STANDING = (Priority, RetreatRule, Captives, FreedTo)
 
 # Orders the parser understands whose rules come with the next version: (rule number, what).
 NOT_YET: dict[type[Order], tuple[str, str]] = {
-    Sail: ("5.18", "galley movement and transport"),
     NavalBattle: ("7.1", "naval battles"),
     BattleOrder: ("6.2", "land battles and their order"),
     RansomOffer: ("13.1", "ransom agreements"),
@@ -51,6 +43,7 @@ def play_turn(turn: Turn) -> None:
     record_standing_orders(turn)
     start_inflation(turn)
     movement_phase(turn)
+    conquer_empty_provinces(turn)
     combat_phase(turn)
     collect_tribute(turn)
     destroy_cities_phase(turn)
@@ -79,16 +72,6 @@ def record_standing_orders(turn: Turn) -> None:
         turn.event("standing_order", turn.seat, text=order.text)
     for order in turn.of_kind(Homes):
         turn.reject(order, turn.rules.rule("15.1"), "home provinces are assigned when the game is created")
-
-
-def movement_phase(turn: Turn) -> None:
-    """Phase 1 (C-5): moves in the order written, each checked against the position so far (C-5.4)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
-    turn.event("phase", turn.seat, number=1, name="movement")
-    points = MovementPoints(ruleset.data["movement"])
-    for order in turn.of_kind(Move):
-        turn.attempt(order, lambda order=order: move(turn, points, order))
-    conquer_empty_provinces(turn)
 
 
 def combat_phase(turn: Turn) -> None:

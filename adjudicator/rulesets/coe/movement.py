@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.orders import Move, Troops
+from adjudicator.engine.orders import Move, Sail, Troops
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, NotSupportedYet, Rejected, leader_name
 from adjudicator.rulesets.coe.economy import refresh_tribute
@@ -136,6 +136,19 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     state.area(order.start).prune()
     turn.event("moved", seat, troops=troops_text(troops), path=path)
     return " -> ".join(path)
+
+
+def movement_phase(turn: Turn) -> None:
+    """Phase 1 (C-5): moves and sailings in the order written, each checked against the position so far
+    (C-5.4)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    turn.event("phase", turn.seat, number=1, name="movement")
+    points = MovementPoints(ruleset.data["movement"])
+    for order in turn.of_kind(Move, Sail):
+        if isinstance(order, Move):
+            turn.attempt(order, lambda order=order: move(turn, points, order))
+        else:
+            turn.reject(order, ruleset.rule("5.18"), "galley movement and transport are not supported yet")
 
 
 def conquer_empty_provinces(turn: Turn) -> None:
