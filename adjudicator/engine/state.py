@@ -92,6 +92,9 @@ class Player:
     eliminated: bool = False
     captives: list[Captive] = field(default_factory=list)
     standing: dict[str, Any] = field(default_factory=dict)  # added: standing orders by kind
+    captor: str | None = None  # added: who captured this player's Caesar (C-8.8)
+    inherited: dict[str, int] = field(default_factory=dict)  # added: pieces taken over, outside the limits (C-1.7)
+    conceded_to: str | None = None  # added: this player's concession (C-14.2)
 
 
 @dataclass
@@ -153,7 +156,8 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
             s: {
                 "home": p.home, "treasury": p.treasury, "tribute": p.tribute, "eliminated": p.eliminated,
                 "captives": [{"owner": c.owner, "general": c.general} for c in p.captives],
-                "standing": p.standing,
+                "standing": p.standing, "captor": p.captor, "inherited": p.inherited,
+                "conceded_to": p.conceded_to,
             }
             for s, p in state.players.items()
         },
@@ -244,6 +248,9 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
             eliminated=_get(p, "eliminated", bool, where),
             captives=captives,
             standing=dict(p.get("standing", {})),
+            captor=p.get("captor"),
+            inherited=dict(p.get("inherited", {})),
+            conceded_to=p.get("conceded_to"),
         )
     areas = {}
     for code, a in _get(data, "areas", dict, "snapshot").items():

@@ -34,7 +34,8 @@ class Turn:
     seat: str
     orders: tuple[Order, ...]
     dice: Dice
-    answers: Mapping[str, Any]
+    answers: Mapping[str, Mapping[str, str]]  # seat -> decision key -> answer text
+    ask: bool = False  # a decision with no answer and no standing order is pending (else: default)
     events: list[Event] = field(default_factory=list)
     results: list[OrderResult] = field(default_factory=list)
     pending: list[dict[str, Any]] = field(default_factory=list)
@@ -76,14 +77,19 @@ class NotDue(ValueError):
 
 
 def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
-            answers: Mapping[str, Any] | None = None) -> TurnResult:
-    """Resolve the active seat's player-turn with its orders (None: no orders received)."""
+            answers: Mapping[str, Mapping[str, str]] | None = None, ask: bool = False) -> TurnResult:
+    """Resolve the active seat's player-turn with its orders (None: no orders received).
+
+    `answers` are players' answers to decisions (seat -> key -> text). With `ask`, a decision that has
+    neither an answer nor a standing order is listed in `pending` (the default is used meanwhile), so
+    that the caller can ask the player and resolve again from the same inputs.
+    """
     if state.active is None:
         raise NotDue(f"game {state.game} has ended; there is no turn to resolve")
     seat = state.active
     if orders is not None and orders.header is not None and orders.header.player != seat:
         raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {seat}'s")
-    turn = Turn(rules, state.copy(), seat, orders.orders if orders else (), dice, answers or {})
+    turn = Turn(rules, state.copy(), seat, orders.orders if orders else (), dice, answers or {}, ask)
     rules.play_turn(turn)
     turn.results.sort(key=lambda r: r.line)
     return TurnResult(turn.state, turn.events, turn.results, turn.pending, list(dice.log))

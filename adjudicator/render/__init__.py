@@ -25,7 +25,16 @@ def environment() -> Environment:
         autoescape=False,  # plain-text outputs; the HTML site will use an escaping environment
     )
     env.filters["leader"] = leader_name
+    env.filters["die"] = die_face
     return env
+
+
+DIE_FACES = {1: "inf", 2: "inf", 3: "cav", 4: "cat", 5: "gal", 6: "blank"}
+
+
+def die_face(value: int) -> str:
+    """A Classic combat die as reports show it: '3=cav' (C-1.8)."""
+    return f"{value}={DIE_FACES.get(value, '?')}"
 
 
 def render(template: str, **context: Any) -> str:

@@ -19,23 +19,19 @@ from adjudicator.engine.orders import (
     RetreatRule,
 )
 from adjudicator.engine.turn import Turn, next_seat
-from adjudicator.engine.vocabulary import NotSupportedYet
+from adjudicator.engine.vocabulary import Rejected
+from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
+from adjudicator.rulesets.coe.battle import LandBattle
+from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
-from adjudicator.rulesets.coe.movement import conquer_empty_provinces, movement_phase
+from adjudicator.rulesets.coe.movement import movement_phase
+from adjudicator.rulesets.coe.naval import fight_naval_battle, naval_opponent
 from adjudicator.rulesets.coe.setup import initial_state
 
 __all__ = ["initial_state", "play_turn"]
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
-
-# Orders the parser understands whose rules come with the next version: (rule number, what).
-NOT_YET: dict[type[Order], tuple[str, str]] = {
-    NavalBattle: ("7.1", "naval battles"),
-    BattleOrder: ("6.2", "land battles and their order"),
-    RansomOffer: ("13.1", "ransom agreements"),
-    RansomAccept: ("13.1", "ransom agreements"),
-    Concede: ("14.2", "concession"),
-}
+AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer)  # skipped if the mover falls (C-8.10)
 
 
 def play_turn(turn: Turn) -> None:
@@ -43,14 +39,24 @@ def play_turn(turn: Turn) -> None:
     record_standing_orders(turn)
     start_inflation(turn)
     movement_phase(turn)
-    conquer_empty_provinces(turn)
+    end_of_movement(turn)
     combat_phase(turn)
-    collect_tribute(turn)
-    destroy_cities_phase(turn)
-    buy_and_place_phase(turn)
+    if still_playing(turn):
+        collect_tribute(turn)
+        destroy_cities_phase(turn)
+        buy_and_place_phase(turn)
+        agreements_phase(turn)
     relay_press(turn)
-    reject_unsupported(turn)
     end_turn(turn)
+
+
+def still_playing(turn: Turn) -> bool:
+    """Phases 3 to 6 are skipped when the active player was eliminated in his own turn (C-8.10)."""
+    if not turn.state.players[turn.seat].eliminated and turn.state.winner is None:
+        return True
+    for order in turn.of_kind(*AFTER_COMBAT):
+        turn.reject(order, turn.rules.rule("8.10"), "you were eliminated in your combat phase")
+    return False
 
 
 def record_standing_orders(turn: Turn) -> None:
@@ -75,8 +81,57 @@ def record_standing_orders(turn: Turn) -> None:
 
 
 def combat_phase(turn: Turn) -> None:
-    """Phase 2 (C-6, C-7). Moves that would start a battle are rejected in this version, so none arise."""
+    """Phase 2 (C-6.1, C-6.2, C-7.1): every contested province, and the declared naval battles, one by one
+    in the order the mover gives (C-15.4: BATTLES order first, then land battles by area code, then
+    naval battles as written)."""
+    ruleset = turn.rules
     turn.event("phase", turn.seat, number=2, name="combat")
+    naval: dict[str, list[str]] = {}
+    for order in turn.of_kind(NavalBattle):
+        assert isinstance(order, NavalBattle)
+        turn.attempt(order, lambda order=order: _declare(turn, order, naval))
+    land = [code for code in sorted(turn.state.areas) if ruleset.board.is_land(code)  # type: ignore[attr-defined]
+            and turn.seat in turn.state.areas[code].units and turn.state.areas[code].units[turn.seat].units
+            and others_with_units(turn.state, code, turn.seat)]
+    sequence: list[str] = []
+    for order in turn.of_kind(BattleOrder):
+        assert isinstance(order, BattleOrder)
+        unknown = [c for c in order.areas if c not in land and c not in naval]
+        if unknown:
+            turn.reject(order, ruleset.rule("6.2"), f"no battle of yours in {', '.join(unknown)}")
+        else:
+            turn.accept(order)
+            sequence += [c for c in order.areas if c not in sequence]
+    sequence += [c for c in land if c not in sequence] + [c for c in naval if c not in sequence]
+    for code in sequence:
+        attacker = controller(turn, turn.seat)  # C-8.10: the captor fights on
+        if code in naval:
+            for defender in naval[code]:
+                if defender != attacker and not turn.state.players[defender].eliminated:
+                    fight_naval_battle(turn, code, attacker, defender)
+        else:
+            defenders = others_with_units(turn.state, code, attacker)
+            if defenders and turn.state.area(code).units.get(attacker):
+                LandBattle(turn, code, attacker, defenders[0]).fight()
+        if turn.state.winner is not None:
+            break
+
+
+def _declare(turn: Turn, order: NavalBattle, naval: dict[str, list[str]]) -> str:
+    opponent = naval_opponent(turn, order)
+    if opponent in naval.get(order.zone, []):
+        raise Rejected(turn.rules.rule("7.1"), f"a naval battle against {opponent} in {order.zone} is declared already")
+    naval.setdefault(order.zone, []).append(opponent)
+    return f"naval battle against {opponent}"
+
+
+def controller(turn: Turn, seat: str) -> str:
+    """Who now plays a seat's pieces: the seat, or whoever took it over (C-8.8)."""
+    player = turn.state.players[seat]
+    while player.eliminated and player.captor:
+        seat = player.captor
+        player = turn.state.players[seat]
+    return seat
 
 
 def destroy_cities_phase(turn: Turn) -> None:
@@ -100,13 +155,17 @@ def relay_press(turn: Turn) -> None:
         turn.accept(order, "relayed" if order.to is None else f"relayed to {order.to}")
 
 
-def reject_unsupported(turn: Turn) -> None:
-    for order in turn.orders:
-        known = NOT_YET.get(type(order))
-        if known:
-            number, what = known
-            no = NotSupportedYet(turn.rules.rule(number), f"{what} are not supported yet by this adjudicator")
-            turn.reject(order, no.rule, no.reason)
+def agreements_phase(turn: Turn) -> None:
+    """Phase 6 agreements (C-13.1): ransom offers, acceptances and concession."""
+    for order in turn.of_kind(RansomAccept):
+        assert isinstance(order, RansomAccept)
+        turn.attempt(order, lambda order=order: record_acceptance(turn, order))
+    for order in turn.of_kind(RansomOffer):
+        assert isinstance(order, RansomOffer)
+        turn.attempt(order, lambda order=order: ransom(turn, order))
+    for order in turn.of_kind(Concede):
+        assert isinstance(order, Concede)
+        turn.attempt(order, lambda order=order: concede(turn, order))
 
 
 def end_turn(turn: Turn) -> None:
@@ -115,7 +174,7 @@ def end_turn(turn: Turn) -> None:
     refresh_tribute(turn)
     state.turn += 1
     following, new_round = next_seat(state)
-    state.active = following
+    state.active = None if state.winner else following
     if new_round:
         state.round += 1
     turn.event("turn_end", turn.seat, next=following, round=state.round)

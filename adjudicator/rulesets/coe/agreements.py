@@ -1,0 +1,94 @@
+"""Ransom agreements (C-13.1 to C-13.3, C-15.17) and concession (C-14.2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.orders import Concede, RansomAccept, RansomOffer
+from adjudicator.engine.state import Captive
+from adjudicator.engine.turn import Turn
+from adjudicator.engine.vocabulary import Rejected
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+
+def record_acceptance(turn: Turn, order: RansomAccept) -> str:
+    """A standing acceptance: as holder, the least talents taken; as owner, the most talents paid."""
+    accepts = turn.state.players[turn.seat].standing.setdefault("ransom_accept", [])
+    accepts[:] = [a for a in accepts if (a["owner"], a["general"]) != (order.owner, order.general)]
+    accepts.append({"owner": order.owner, "general": order.general, "talents": order.min_talents})
+    return "standing acceptance recorded"
+
+
+def holder_of(turn: Turn, owner: str, general: int) -> str | None:
+    for seat, player in turn.state.players.items():
+        if any((c.owner, c.general) == (owner, general) for c in player.captives):
+            return seat
+    return None
+
+
+def ransom(turn: Turn, order: RansomOffer) -> str:
+    """Phase 6: the offer is executed at once when it meets the other party's standing acceptance.
+
+    The general goes back to its owner; in return the owner's side pays the talents. Prisoners named in
+    the offer must be held by the active player, who returns them with the deal (C-13.2).
+    """
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    state, seat = turn.state, turn.seat
+    rule = ruleset.rule
+    holder = holder_of(turn, order.owner, order.general)
+    if holder is None:
+        raise Rejected(rule("13.1"), f"nobody holds {order.owner}'s G{order.general} prisoner")
+    if seat not in (holder, order.owner):
+        raise Rejected(rule("13.1"), f"you are neither the holder ({holder}) nor the owner of {order.owner}'s "
+                                     f"G{order.general}")
+    other = order.owner if seat == holder else holder
+    mine = state.players[seat].captives
+    for owner, general in order.prisoners:
+        if Captive(owner, general) not in mine:
+            raise Rejected(rule("13.2"), f"you do not hold {owner}'s G{general}")
+    payer = order.owner
+    if state.players[payer].treasury < order.talents:
+        raise Rejected(rule("13.3"), f"{payer} does not have {order.talents} talents")
+    returned = [(order.owner, order.general), *order.prisoners]
+    for owner, _ in returned:
+        home = state.players[owner].home
+        if state.area(home).owner != owner:
+            raise Rejected(rule("13.3"), f"{owner} does not control his home province {home}: a returned "
+                                         f"general cannot be placed there ({rule('12.5')})")
+    accepted = next((a for a in state.players[other].standing.get("ransom_accept", [])
+                     if (a["owner"], a["general"]) == (order.owner, order.general)), None)
+    if accepted is None:
+        raise Rejected(rule("15.17"), f"{other} has no standing acceptance for {order.owner}'s G{order.general}")
+    fair = order.talents >= accepted["talents"] if other == holder else order.talents <= accepted["talents"]
+    if not fair:
+        raise Rejected(rule("15.17"), f"{other} accepts {'at least' if other == holder else 'at most'} "
+                                      f"{accepted['talents']} talents")
+    state.players[payer].treasury -= order.talents
+    state.players[holder].treasury += order.talents
+    for owner, general in returned:
+        keeper = holder_of(turn, owner, general)
+        assert keeper is not None
+        state.players[keeper].captives.remove(Captive(owner, general))
+        state.force(state.players[owner].home, owner).generals.append(general)
+    state.players[other].standing["ransom_accept"].remove(accepted)
+    turn.event("ransomed", seat, other=other, talents=order.talents, payer=payer,
+               generals=[f"{o} G{g}" for o, g in returned], rule=rule("13.3"))
+    return f"agreed with {other}"
+
+
+def concede(turn: Turn, order: Concede) -> str:
+    """C-14.2: the game ends when every other remaining player has conceded to the same player."""
+    state = turn.state
+    if order.to == turn.seat:
+        raise Rejected(turn.rules.rule("14.2"), "you cannot concede to yourself")
+    if order.to not in state.players or state.players[order.to].eliminated:
+        raise Rejected(turn.rules.rule("14.2"), f"{order.to} is not in the game")
+    state.players[turn.seat].conceded_to = order.to
+    turn.event("conceded", turn.seat, to=order.to, rule=turn.rules.rule("14.2"))
+    others = [s for s in state.in_play() if s != order.to]
+    if all(state.players[s].conceded_to == order.to for s in others):
+        state.winner = order.to
+        turn.event("victory", order.to, rule=turn.rules.rule("14.2"))
+    return f"conceded to {order.to}"

@@ -1,0 +1,266 @@
+"""Phase 2, land battles (C-6): battle legions, symbol dice, hits, continue or retreat, pursuit.
+
+Dice order (the contract for dice files, C-6.12): in each round all the attacker's dice, then all the
+defender's dice (fortress dice last); after a round in which a side retreats, the pursuer's dice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.state import Force
+from adjudicator.engine.turn import Turn
+from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
+from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
+from adjudicator.rulesets.coe.decisions import (
+    BadAnswer,
+    complete_priority,
+    decide,
+    parse_unit_priority,
+    show_priority,
+    standing,
+)
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "catapult", 5: "galley", 6: "blank"}
+Units = dict[str, int]
+
+
+def units_of(force: Force) -> Units:
+    return {k: getattr(force, k) for k in UNIT_KINDS}
+
+
+def units_text(units: Units) -> str:
+    return " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in units.items() if n) or "none"
+
+
+def legion_size(force: Force) -> int:
+    """min(U, 5 + L): as large as possible, 5 plus one per leader present (C-6.5, C-16.28)."""
+    return min(force.units, 5 + len(force.leaders))
+
+
+def fill(units: Units, size: int, priority: list[str]) -> Units:
+    """Take `size` units from `units`, kinds in priority order."""
+    chosen = dict.fromkeys(UNIT_KINDS, 0)
+    for kind in priority:
+        take = min(units[kind], size - sum(chosen.values()))
+        chosen[kind] += take
+    return chosen
+
+
+def default_legion(units: Units, size: int) -> Units:
+    """C-15.5 default: one cavalry if any, then infantry, then the other cavalry, then catapults."""
+    first = min(units["cavalry"], 1, size)
+    rest = fill({**units, "cavalry": units["cavalry"] - first}, size - first, ["infantry", "cavalry", "catapult"])
+    return {**rest, "cavalry": rest["cavalry"] + first}
+
+
+def matched_hits(faces: list[int], legion: Units, catapults: int) -> int:
+    """Symbols count only when matched with own units (C-6.8): catapult faces with any own catapult."""
+    rolled = Counter(FACES[f] for f in faces)
+    return (min(rolled["infantry"], legion["infantry"]) + min(rolled["cavalry"], legion["cavalry"])
+            + min(rolled["catapult"], catapults))
+
+
+def choose_units(turn: Turn, seat: str, key: str, question: str, pool: Units, count: int,
+                 standing_kind: str, default_priority: list[str], rule: str) -> Units:
+    """Which `count` of `pool` are lost: a priority of unit kinds by answer, standing order or default."""
+    if count == 0 or count >= sum(pool.values()) or sum(1 for n in pool.values() if n) == 1:
+        return fill(pool, count, list(UNIT_KINDS))  # no choice to make
+    preset = standing(turn, seat, standing_kind)
+    priority = decide(turn, seat, key, question, default_priority, complete_priority(preset) if preset else None,
+                      parse_unit_priority, rule, show_priority)
+    return fill(pool, count, priority)
+
+
+class LandBattle:
+    """One land battle in `code` between the active player (attacker) and the defender (C-6.1 to C-6.24)."""
+
+    def __init__(self, turn: Turn, code: str, attacker: str, defender: str) -> None:
+        self.turn, self.code, self.attacker, self.defender = turn, code, attacker, defender
+        self.ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+        self.rule = self.ruleset.rule
+
+    def force(self, seat: str) -> Force:
+        return self.turn.state.area(self.code).units.get(seat) or Force()
+
+    def roll(self, count: int, purpose: str) -> list[int]:
+        return [self.turn.dice.roll(f"{self.code} {purpose}") for _ in range(count)]
+
+    def fight(self) -> None:
+        turn, code = self.turn, self.code
+        turn.event("battle", self.attacker, area=code, defender=self.defender,
+                   attacker_forces=units_text(units_of(self.force(self.attacker))),
+                   defender_forces=units_text(units_of(self.force(self.defender))), rule=self.rule("6.1"))
+        number = 0
+        while True:
+            number += 1
+            attack, defence = self.force(self.attacker), self.force(self.defender)
+            # Step 1 (C-6.5, C-6.6): the defender forms his battle legion first, then the attacker.
+            d_legion = self.battle_legion(self.defender, defence, number)
+            a_legion = self.battle_legion(self.attacker, attack, number)
+            # Step 2 (C-6.7 to C-6.11).
+            fortress = self.fortress_dice(attack)
+            a_faces = self.roll(sum(a_legion.values()), f"round {number}: attacker")
+            d_hits = min(matched_hits(a_faces, a_legion, attack.catapult), sum(d_legion.values()))
+            d_losses = choose_units(turn, self.defender, f"battle.{code}.{number}.losses",
+                                    f"which units of your battle legion in {code} take {d_hits} hit(s)?",
+                                    d_legion, d_hits, "losses", list(UNIT_KINDS), self.rule("15.6"))
+            d_faces = self.roll(sum(d_legion.values()) + fortress, f"round {number}: defender")
+            a_hits = min(matched_hits(d_faces, d_legion, defence.catapult), sum(a_legion.values()))
+            a_losses = choose_units(turn, self.attacker, f"battle.{code}.{number}.losses",
+                                    f"which units of your battle legion in {code} take {a_hits} hit(s)?",
+                                    a_legion, a_hits, "losses", list(UNIT_KINDS), self.rule("15.6"))
+            for seat, force, losses in ((self.defender, defence, d_losses), (self.attacker, attack, a_losses)):
+                for kind, count in losses.items():
+                    remove_units(turn.state, seat, force, kind, count)
+            turn.event("battle_round", self.attacker, area=code, round=number, defender=self.defender,
+                       attacker_legion=units_text(a_legion), defender_legion=units_text(d_legion),
+                       attacker_dice=a_faces, defender_dice=d_faces, fortress_dice=fortress,
+                       attacker_hits=d_hits, defender_hits=a_hits, defender_losses=units_text(d_losses),
+                       attacker_losses=units_text(a_losses))
+            # Step 3 (C-6.13): elimination ends the battle at once; else the defender, then the attacker.
+            if not attack.units or not defence.units:
+                self.end_by_elimination(attack.units > 0, defence.units > 0)
+                return
+            for seat, other in ((self.defender, self.attacker), (self.attacker, self.defender)):
+                retreat, destination = self.continue_or_retreat(seat, other, number)
+                if retreat:
+                    self.retreat(seat, other, destination)
+                    return
+
+    def battle_legion(self, seat: str, force: Force, number: int) -> Units:
+        units, size = units_of(force), legion_size(force)
+        preset = standing(self.turn, seat, "battlelegion")
+        default = default_legion(units, size)
+        if size == force.units or sum(1 for n in units.values() if n) == 1:
+            return default  # every unit fights, or all are alike: no choice to make
+
+        def parse(text: str) -> Units:
+            return fill(units, size, parse_unit_priority(text))
+
+        return decide(self.turn, seat, f"battle.{self.code}.{number}.legion",
+                      f"which {size} units form your battle legion in {self.code}?", default,
+                      fill(units, size, complete_priority(preset)) if preset else None, parse,
+                      self.rule("15.5"), units_text)
+
+    def fortress_dice(self, attack: Force) -> int:
+        """2 extra defender dice for a fortified city, 1 if the attacker has a catapult there (C-6.7)."""
+        area = self.turn.state.area(self.code)
+        if area.city != "fortified" or area.owner != self.defender:
+            return 0
+        return 1 if attack.catapult else 2
+
+    def destinations(self, seat: str) -> list[str]:
+        """Adjacent land provinces without other players' combat units, in C-15.8 default order (C-6.17)."""
+        state, board = self.turn.state, self.ruleset.board
+        eligible = [c for c in board.land_neighbours(self.code) if not others_with_units(state, c, seat)]
+        return sorted(eligible, key=lambda c: (state.area(c).owner != seat,
+                                               -state.area(c).units.get(seat, Force()).units,
+                                               -board.value(c), c))
+
+    def continue_or_retreat(self, seat: str, enemy: str, number: int) -> tuple[bool, str | None]:
+        """C-6.13, C-6.15, C-15.7, C-15.8: (retreat?, destination or None for C-6.20)."""
+        own, foe = self.force(seat), self.force(enemy)
+        eligible = self.destinations(seat)
+        preset: tuple[bool, str | None] | None = None
+        for rule in sorted(standing(self.turn, seat, "retreat") or [], key=lambda r: r.get("from") is None):
+            if rule.get("from") not in (None, self.code):
+                continue
+            if retreat_wanted(rule, own, foe):
+                wished = [c for c in rule.get("to") or [] if c in eligible] or ([] if rule.get("to") else eligible)
+                preset = (True, wished[0]) if wished else (False, None)  # never into C-6.20 by standing order
+            else:
+                preset = (False, None)
+            break
+
+        def parse(text: str) -> tuple[bool, str | None]:
+            words = text.replace(",", " ").split()
+            if words and words[0].casefold() == "continue":
+                return False, None
+            if not words or words[0].casefold() != "retreat":
+                raise BadAnswer("answer CONTINUE or RETREAT [TO] <area>")
+            named = [w.upper() for w in words[1:] if w.casefold() != "to"]
+            if not named:
+                return True, eligible[0] if eligible else None
+            if named[0] not in eligible:
+                raise BadAnswer(f"{named[0]} is no retreat destination from {self.code}: "
+                                f"{', '.join(eligible) or 'none'}")
+            return True, named[0]
+
+        return decide(self.turn, seat, f"battle.{self.code}.{number}.retreat",
+                      f"continue the battle in {self.code} or retreat (to {', '.join(eligible) or 'nowhere'})?",
+                      (False, None), preset, parse, self.rule("15.7"),
+                      lambda v: f"retreat to {v[1] or 'nowhere (C-6.20)'}" if v[0] else "continue")
+
+    def retreat(self, seat: str, winner: str, destination: str | None) -> None:
+        """C-6.15 to C-6.21: pursuit, then all survivors move together (or perish, C-6.20)."""
+        turn, state, code = self.turn, self.turn.state, self.code
+        force = self.force(seat)
+        turn.event("retreat", seat, area=code, to=destination, rule=self.rule("6.17"))
+        if destination is None:  # C-6.20: no eligible destination
+            for kind in UNIT_KINDS:
+                remove_units(state, seat, force, kind, getattr(force, kind))
+            turn.event("retreat_failed", seat, area=code, rule=self.rule("6.20"))
+            capture_leaders(turn, winner, code, seat, force.leaders, self.rule("6.20"))
+        else:
+            self.pursue(seat, winner)
+            target = state.force(destination, seat)
+            for kind in UNIT_KINDS:
+                setattr(target, kind, getattr(target, kind) + getattr(force, kind))
+                setattr(force, kind, 0)
+            target.caesar, force.caesar = target.caesar or force.caesar, 0
+            target.generals += force.generals
+            force.generals = []
+            state.area(code).prune()
+            if target.units and state.area(destination).owner != seat:
+                conquer(turn, seat, destination, self.rule("6.19"))
+        if seat == self.defender:  # C-6.21
+            conquer(turn, self.attacker, code, self.rule("6.21"))
+        else:
+            destroy_galleys(turn, code, [self.attacker], self.rule("6.24"))
+        turn.event("battle_end", self.attacker, area=code, winner=winner, how="retreat")
+
+    def pursue(self, seat: str, winner: str) -> None:
+        """C-6.16: one die per pursuing combat unit; matched cavalry faces eliminate retreating units."""
+        pursuer, fleeing = self.force(winner), self.force(seat)
+        if not pursuer.cavalry or not fleeing.units:
+            return
+        faces = self.roll(pursuer.units, "pursuit")
+        hits = min(Counter(FACES[f] for f in faces)["cavalry"], pursuer.cavalry, fleeing.units)
+        losses = choose_units(self.turn, winner, f"battle.{self.code}.pursuit",
+                              f"which retreating units in {self.code} does your pursuit eliminate?",
+                              units_of(fleeing), hits, "pursuit", ["catapult", "cavalry", "infantry"],
+                              self.rule("15.9"))
+        for kind, count in losses.items():
+            remove_units(self.turn.state, seat, fleeing, kind, count)
+        self.turn.event("pursuit", winner, area=self.code, dice=faces, hits=hits, losses=units_text(losses),
+                        rule=self.rule("6.16"))
+
+    def end_by_elimination(self, attacker_left: bool, defender_left: bool) -> None:
+        """C-6.14 (a) attacker conquers, (b) defender keeps, (c) both gone: the defender keeps it."""
+        turn, code = self.turn, self.code
+        if attacker_left:
+            turn.event("battle_end", self.attacker, area=code, winner=self.attacker, how="elimination")
+            conquer(turn, self.attacker, code, self.rule("6.14"))
+            return
+        turn.event("battle_end", self.attacker, area=code, winner=self.defender, how="elimination")
+        destroy_galleys(turn, code, [self.attacker], self.rule("6.24"))
+        leaders = self.force(self.attacker).leaders
+        if leaders:
+            capture_leaders(turn, self.defender, code, self.attacker, leaders, self.rule("6.14"))
+
+
+def retreat_wanted(rule: dict[str, object], own: Force, foe: Force) -> bool:
+    """Whether a standing RETREAT rule's condition holds now (C-15.7)."""
+    condition, threshold = rule.get("condition"), rule.get("threshold")
+    if condition == "units_below":
+        return own.units < int(threshold or 0)  # type: ignore[call-overload]
+    if condition == "below_enemy":
+        return own.units < foe.units
+    if condition == "caesar_and_units_below":
+        return bool(own.caesar) and own.units < int(threshold or 0)  # type: ignore[call-overload]
+    return False

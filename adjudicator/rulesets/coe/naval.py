@@ -1,0 +1,135 @@
+"""Phase 2, naval battles (C-7): optional for the mover, two dice per galley, galley faces hit, three rounds.
+
+Dice order: in each round the attacker's dice (two per galley, by galley number), then the defender's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.orders import NavalBattle
+from adjudicator.engine.state import Cargo, Force
+from adjudicator.engine.turn import Turn
+from adjudicator.engine.vocabulary import UNIT_KINDS, Rejected
+from adjudicator.rulesets.coe.capture import capture_leaders, remove_galleys, remove_units
+from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+GALLEY_FACE = 5
+ROUNDS = 3
+CATEGORIES = ("empty", "loaded", "generals", "caesar")  # C-15.10 default order of losses
+
+
+def naval_opponent(turn: Turn, order: NavalBattle) -> str:
+    """The player fought in a declared naval battle (C-7.1, C-16.15, C-16.30)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    area = turn.state.areas.get(order.zone)
+    if ruleset.board.is_land(order.zone):
+        raise Rejected(ruleset.rule("7.1"), f"{order.zone} is not a sea zone")
+    mine = area.units.get(turn.seat) if area else None
+    if area is None or mine is None or not mine.galleys:
+        raise Rejected(ruleset.rule("7.1"), f"you have no galley in {order.zone} at the end of movement")
+    others = sorted(s for s, f in area.units.items() if s != turn.seat and f.galleys)
+    if order.against is not None:
+        if order.against not in others:
+            raise Rejected(ruleset.rule("7.1"), f"{order.against} has no galley in {order.zone}")
+        return order.against
+    if not others:
+        raise Rejected(ruleset.rule("7.1"), f"no other player has a galley in {order.zone}")
+    if len(others) > 1:
+        raise Rejected(ruleset.rule("7.1"), f"several players have galleys in {order.zone} "
+                                            f"({', '.join(others)}): name one, NAVAL {order.zone} VS <seat>")
+    return others[0]
+
+
+def category(cargo: Cargo | None) -> str:
+    if cargo is None or cargo.is_empty():
+        return "empty"
+    if cargo.caesar:
+        return "caesar"
+    return "generals" if cargo.generals else "loaded"
+
+
+def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) -> list[int]:
+    """Which own galleys sink (C-7.4, C-15.10): by answer (galley numbers), standing order or default."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    preset = standing(turn, seat, "naval_losses")
+    order = list(dict.fromkeys([*(preset or []), *CATEGORIES]))
+
+    def ranked(priority: list[str]) -> list[int]:
+        return sorted(force.galleys, key=lambda g: (priority.index(category(force.aboard.get(g))),
+                                                    (force.aboard.get(g) or Cargo()).units, g))[:hits]
+
+    def parse(text: str) -> list[int]:
+        numbers = [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
+        if len(set(numbers)) != min(hits, len(force.galleys)) or not set(numbers) <= set(force.galleys):
+            raise BadAnswer(f"name {hits} of your galleys there: {', '.join(map(str, sorted(force.galleys)))}")
+        return numbers
+
+    return decide(turn, seat, key, f"which {hits} of your galleys sink?", ranked(list(CATEGORIES)),
+                  ranked(order) if preset else None, parse, ruleset.rule("15.10"),
+                  lambda v: ", ".join(f"galley {g}" for g in v) or "none")
+
+
+def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> None:
+    """Up to three rounds, no retreat; sunk galleys take their cargo with them (C-7.2 to C-7.7, C-8.13)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    state = turn.state
+    turn.event("naval_battle", attacker, area=zone, defender=defender, rule=ruleset.rule("7.1"))
+    for number in range(1, ROUNDS + 1):
+        area = state.area(zone)
+        attack, defence = area.units.get(attacker), area.units.get(defender)
+        if attack is None or defence is None or not attack.galleys or not defence.galleys:
+            break
+        a_faces = [turn.dice.roll(f"{zone} naval round {number}: attacker") for _ in range(2 * len(attack.galleys))]
+        d_sunk = galleys_to_sink(turn, defender, defence, a_faces.count(GALLEY_FACE),
+                                 f"naval.{zone}.{number}.losses")
+        d_faces = [turn.dice.roll(f"{zone} naval round {number}: defender") for _ in range(2 * len(defence.galleys))]
+        a_sunk = galleys_to_sink(turn, attacker, attack, d_faces.count(GALLEY_FACE),
+                                 f"naval.{zone}.{number}.losses")
+        turn.event("naval_round", attacker, area=zone, round=number, defender=defender, attacker_dice=a_faces,
+                   defender_dice=d_faces, attacker_sunk=a_sunk, defender_sunk=d_sunk)
+        # C-8.13: the attacker's losses are applied first.
+        sink(turn, zone, attacker, attack, a_sunk, defender)
+        if state.players[attacker].eliminated:
+            defence = state.area(zone).units.get(defender)  # the captor's galleys (merged) still sink
+            if defence is not None:
+                sink(turn, zone, defender, defence, d_sunk, None)
+            break
+        sink(turn, zone, defender, defence, d_sunk, attacker)
+    turn.event("naval_end", attacker, area=zone, defender=defender)
+
+
+def sink(turn: Turn, zone: str, seat: str, force: Force, galleys: list[int], captor: str | None) -> None:
+    """Galleys sink: carried units are lost, carried leaders captured by `captor` (or freed, C-8.13)."""
+    from adjudicator.rulesets.coe.capture import place_freed_general
+
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    leaders: list[int] = []
+    for number in galleys:
+        if number not in force.galleys:
+            continue
+        cargo = force.aboard.get(number) or Cargo()
+        for kind in UNIT_KINDS:
+            remove_units(turn.state, seat, force, kind, getattr(cargo, kind))
+        leaders += ([0] if cargo.caesar else []) + cargo.generals
+        remove_galleys(turn.state, seat, force, [number])
+    if galleys:
+        turn.event("galleys_sunk", seat, area=zone, galleys=galleys, rule=ruleset.rule("7.6"))
+    if not leaders:
+        turn.state.area(zone).prune()
+        return
+    if captor is None:  # C-8.13: the would-be captor was eliminated in the same instant
+        for general in [g for g in leaders if g]:
+            force.generals.remove(general)
+            place_freed_general(turn, seat, general)
+        if 0 in leaders:
+            force.caesar = 0
+            turn.state.force(turn.state.players[seat].home, seat).caesar = 1
+            turn.event("freed", seat, leader="Caesar", area=turn.state.players[seat].home,
+                       rule=ruleset.rule("8.13"))
+        turn.state.area(zone).prune()
+        return
+    capture_leaders(turn, captor, zone, seat, leaders, ruleset.rule("7.6"), force=force)
