@@ -74,6 +74,10 @@ def new(
         help="SEAT=EMAIL, once per player, e.g. --seat Italia=alice@example.org.")] = None,
     pace: Annotated[str, typer.Option(
         help="'turn': one player-turn per deadline; 'round': every seat orders its coming turn at once.")] = "turn",
+    decisions: Annotated[str, typer.Option(
+        help="Decisions outside one's turn with no answer or standing order: 'default' applies the default "
+             "at once; 'ask' suspends the turn and asks the player.")] = "default",
+    decision_hours: Annotated[int, typer.Option(help="With --decisions ask: hours before the default applies.")] = 48,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -89,7 +93,7 @@ def new(
     if not seats:
         fail("name the players with --seat SEAT=EMAIL, one per player")
     try:
-        created = new_game(_archive(data, db), data, game, ruleset, seats, pace)
+        created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours)
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
@@ -150,6 +154,8 @@ def adjudicate(
     game: Annotated[str, typer.Argument(help="The game to adjudicate.")],
     turn_file: Annotated[Path | None, typer.Option(
         help="A file of several seats' order blocks, stored before resolving.")] = None,
+    defaults: Annotated[bool, typer.Option(
+        "--defaults", help="Apply the defaults to decisions still unanswered (the waiting time is over).")] = False,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -158,15 +164,41 @@ def adjudicate(
 
     try:
         text = _read(turn_file, "turn file") if turn_file else None
-        done = adjudicate_game(_archive(data, db), data, game, text)
+        done = adjudicate_game(_archive(data, db), data, game, text, defaults)
     except _errors() as problem:
         fail(str(problem))
     if done.stored_blocks:
         typer.echo(f"Stored orders from the turn file: {', '.join(done.stored_blocks)}")
     for row in done.turns:
         typer.echo(f"Turn {row.number} ({row.seat}) resolved{'' if row.orders_text else ': no orders received'}")
+    for decision in done.waiting:
+        typer.echo(f"Waiting for {decision.seat}: {decision.key} ({decision.question}; default {decision.default})")
     for path in done.files:
         typer.echo(f"  wrote {path}")
+
+
+@app.command()
+def answer(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    file: Annotated[Path, typer.Argument(help="Header line plus ANSWER <key>: <choice> lines.")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Store a seat's answers to the decisions its turn is waiting for (then run adjudicate again)."""
+    from adjudicator.moderator import answer as store_answers
+
+    try:
+        receipt = store_answers(_archive(data, db), game, _read(file, "answer file"))
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"Answers of {receipt.seat} for turn {receipt.turn} of {receipt.game}:")
+    for key in receipt.stored:
+        typer.echo(f"  stored   {key}")
+    for problem in receipt.problems:
+        typer.echo(f"  refused  {problem}")
+    typer.echo(f"Still open: {', '.join(receipt.open) or 'nothing'}")
+    if receipt.problems:
+        raise typer.Exit(1)
 
 
 @app.command()

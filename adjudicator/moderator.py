@@ -13,7 +13,7 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from adjudicator.archive import Archive
 from adjudicator.archive import store as db
-from adjudicator.archive.models import Game, Seat, Turn
+from adjudicator.archive.models import Decision, Game, Seat, Turn
 from adjudicator.engine.dice import (
     GivenDice,
     KeyedDice,
@@ -32,6 +32,7 @@ from adjudicator.engine.dice import (
     parse_dice_file,
     turn_key,
 )
+from adjudicator.engine.orders import Answer as AnswerOrder
 from adjudicator.engine.orders import OrderError, OrderSet
 from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
 from adjudicator.engine.turn import TurnResult, resolve, schedule
@@ -100,11 +101,15 @@ class NewGame:
 
 
 def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
-             pace: str = "turn") -> NewGame:
+             pace: str = "turn", decisions: str = "default", decision_hours: int = 48) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot)."""
     ruleset = load_ruleset(ruleset_name)
     if pace not in PACES:
         raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
+    if decisions not in ("default", "ask"):
+        raise PbemError(f"unknown decision mode {decisions!r}: choose 'default' (at once) or 'ask' (and wait)")
+    if decision_hours < 1:
+        raise PbemError("the waiting time for decisions must be at least 1 hour")
     if not name or not all(c.isalnum() or c in "-_" for c in name):
         raise PbemError(f"game name {name!r}: use letters, digits, '-' and '_' only")
     canonical = {}
@@ -125,7 +130,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         if session.exec(select(Game).where(Game.name == name)).first():
             raise PbemError(f"a game named {name!r} already exists in this archive")
         game = Game(name=name, ruleset=ruleset.name, pace=pace, seed=seed.hex(), commitment=commitment(seed),
-                    created=now())
+                    decisions=decisions, decision_hours=decision_hours, created=now())
         session.add(game)
         session.flush()
         assert game.id is not None
@@ -301,13 +306,17 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
     return written
 
 
-def play(ruleset: Ruleset, state: GameState, orders_text: str, dice: KeyedDice | GivenDice) -> TurnResult:
+Answers = dict[str, dict[str, str]]
+
+
+def play(ruleset: Ruleset, state: GameState, orders_text: str, dice: KeyedDice | GivenDice,
+         answers: Answers | None = None, ask: bool = False) -> TurnResult:
     orders = parse_orders(orders_text, ruleset) if orders_text else None
-    return resolve(ruleset, state, orders, dice)
+    return resolve(ruleset, state, orders, dice, answers or {}, ask)
 
 
 def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, result: TurnResult,
-             dice: KeyedDice | GivenDice) -> Turn:
+             dice: KeyedDice | GivenDice, answers: Answers | None = None) -> Turn:
     assert game.id is not None
     return Turn(
         game_id=game.id, number=number, seat=seat, round=round_, orders_text=orders_text,
@@ -318,7 +327,7 @@ def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, 
         state_json=snapshot_text(result.state), state_hash=state_hash(result.state),
         events_json=json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
         results_json=json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
-        dice_json=json.dumps(result.dice), created=now(),
+        dice_json=json.dumps(result.dice), answers_json=json.dumps(answers or {}, sort_keys=True), created=now(),
     )
 
 
@@ -327,10 +336,17 @@ class Adjudication:
     turns: list[Turn] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     stored_blocks: list[str] = field(default_factory=list)
+    waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
 
 
-def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None) -> Adjudication:
-    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction."""
+def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None,
+               defaults: bool = False) -> Adjudication:
+    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction.
+
+    In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the
+    questions are stored and written as notices, and a later call resolves the turn again from the same
+    inputs with the answers (or, with `defaults` or once the waiting time is over, with the defaults).
+    """
     done = Adjudication()
     with archive.session() as session:
         game, ruleset, state = _current(session, name)
@@ -353,17 +369,104 @@ def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = 
                 break  # a seat eliminated earlier in the round
             stored = db.current_orders(session, game, number, seat)
             text = stored.text if stored else ""
+            asked = db.decisions(session, game, number)
+            answers: Answers = {}
+            for decision in asked:
+                if decision.answer is not None:
+                    answers.setdefault(decision.seat, {})[decision.key] = decision.answer
             dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
-            result = play(ruleset, state, text, dice)
-            row = turn_row(game, number, seat, state.round, text, result, dice)
+            result = play(ruleset, state, text, dice, answers, ask=_still_asking(game, asked, defaults))
+            if result.pending:
+                done.waiting = _ask(session, game, number, asked, result.pending)
+                waiting_on = (number, result)
+                break
+            row = turn_row(game, number, seat, state.round, text, result, dice, answers)
             session.add(row)
             done.turns.append(row)
             state = result.state
         if state.active is None:
             game.status = "ended"
             session.add(game)
-    done.files = write_turn_files(game_folder(data, name), ruleset, game, done.turns, state)
+    folder = game_folder(data, name)
+    done.files = write_turn_files(folder, ruleset, game, done.turns, state)
+    if done.waiting:
+        done.files += write_decision_notices(folder, ruleset, game, *waiting_on, done.waiting)
     return done
+
+
+def _still_asking(game: Game, asked: list[Decision], defaults: bool) -> bool:
+    """Ask-and-wait applies until the moderator forces defaults or the oldest question is too old."""
+    if game.decisions != "ask" or defaults:
+        return False
+    open_since = [datetime.fromisoformat(d.asked) for d in asked if d.answer is None]
+    return not open_since or datetime.now(UTC) - min(open_since) < timedelta(hours=game.decision_hours)
+
+
+def _ask(session: Session, game: Game, number: int, asked: list[Decision],
+         pending: list[dict[str, Any]]) -> list[Decision]:
+    """Store the decisions the turn needs (once each) and return those still unanswered."""
+    known = {(d.seat, d.key): d for d in asked}
+    waiting = []
+    for need in pending:
+        decision = known.get((need["seat"], need["key"]))
+        if decision is None:
+            assert game.id is not None
+            decision = Decision(game_id=game.id, turn=number, seat=need["seat"], key=need["key"],
+                                question=need["question"], default=need["default"], rule=need["rule"], asked=now())
+            session.add(decision)
+        waiting.append(decision)
+    return waiting
+
+
+def write_decision_notices(folder: Path, ruleset: Ruleset, game: Game, number: int, result: TurnResult,
+                           waiting: list[Decision]) -> list[Path]:
+    """One notice per asked seat: the turn so far and the questions, with how to answer them."""
+    written = []
+    for seat in sorted({d.seat for d in waiting}):
+        path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
+        write_atomically(path, render(
+            "decisions.txt.j2", title=ruleset.title, game=game.name, turn=number, seat=seat,
+            events=result.events, questions=[d for d in waiting if d.seat == seat], hours=game.decision_hours))
+        written.append(path)
+    return written
+
+
+@dataclass
+class AnswerReceipt:
+    game: str
+    seat: str
+    turn: int
+    stored: list[str]
+    problems: list[str]
+    open: list[str]
+
+
+def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
+    """`pbem answer`: store a seat's answers to the decisions asked for the turn being resolved."""
+    with archive.session() as session:
+        game, ruleset, state = _current(session, name)
+        orders = parse_orders(text, ruleset)
+        seat = _authenticate(session, game, orders).seat
+        assert orders.header is not None
+        number = state.turn + 1
+        if orders.header.turn != number:
+            raise PbemError(f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "
+                            f"not TURN {orders.header.turn}")
+        asked = {d.key: d for d in db.decisions(session, game, number) if d.seat == seat}
+        stored, problems = [], [e.located for e in orders.errors]
+        for order in orders.orders:
+            if not isinstance(order, AnswerOrder):
+                problems.append(f"line {order.line}: only ANSWER lines are taken here ({order.text})")
+            elif order.key not in asked:
+                problems.append(f"line {order.line}: no decision {order.key!r} is asked of {seat}; asked: "
+                                f"{', '.join(asked) or 'none'}")
+            else:
+                decision = asked[order.key]
+                decision.answer, decision.answered = order.value, now()
+                session.add(decision)
+                stored.append(order.key)
+        still_open = [k for k, d in asked.items() if d.answer is None]
+    return AnswerReceipt(name, seat, number, stored, problems, still_open)
 
 
 # -- files only --------------------------------------------------------------------------------------------
@@ -469,8 +572,9 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
             dice: KeyedDice | GivenDice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
         else:
             dice = GivenDice(values=parse_dice_file(row.given_dice))
-        result = play(ruleset, previous, row.orders_text, dice)
-        replay = turn_row(game, row.number, row.seat or "", row.round, row.orders_text, result, dice)
+        answers = json.loads(row.answers_json)
+        result = play(ruleset, previous, row.orders_text, dice, answers)
+        replay = turn_row(game, row.number, row.seat or "", row.round, row.orders_text, result, dice, answers)
         differences = [what for what in ("state_hash", "events_json", "results_json", "dice_json", "orders_hash")
                        if getattr(replay, what) != getattr(row, what)]
         if differences:

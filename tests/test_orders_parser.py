@@ -322,7 +322,7 @@ def test_ambiguous_seat() -> None:
         ("RANSOM OFFER Egyptus G2 FOR 30 AND 40", "talents are given twice"),
         ("PRESS TO Egyptus", "expected ':' and the message or one of: AND, ',' after 'Egyptus'"),
         ("PRESS TO Egyptus:   ", "the message after ':' is empty"),
-        ("HELLO there", "unexpected 'HELLO': expected one of: BATTLELEGION, BATTLES, BROADCAST, BUY"),
+        ("HELLO there", "unexpected 'HELLO': expected one of: ANSWER, BATTLELEGION, BATTLES, BROADCAST, BUY"),
         ("\x00\x00garbage", r"column 1: unexpected '\x00\x00garbage'"),
         ('NAVAL "Mare', "unexpected '\"Mare'"),
         ("GAME rome1 TURN 4 PLAYER Italia PASSWORD x", "a second header"),

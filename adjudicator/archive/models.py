@@ -13,6 +13,8 @@ class Game(SQLModel, table=True):
     seed: str  # secret dice seed (hex); revealed only turn key by turn key
     commitment: str  # sha256 chain end published in the turn-0 report
     status: str = "running"  # "running" | "ended"
+    decisions: str = "default"  # "default": a missing decision takes the default at once; "ask": wait
+    decision_hours: int = 48  # how long "ask" waits for an answer before the default applies
     created: str
 
 
@@ -45,6 +47,7 @@ class Turn(SQLModel, table=True):
     events_json: str = "[]"
     results_json: str = "[]"
     dice_json: str = "[]"
+    answers_json: str = "{}"  # answers to decisions used in this turn (seat -> key -> text)
     created: str
 
 
@@ -59,3 +62,19 @@ class OrderSet(SQLModel, table=True):
     received: str
     replaced: bool = False
     source: str = "file"  # "file" | "turn-file" | "mail"
+
+
+class Decision(SQLModel, table=True):
+    """A decision a seat was asked to take for a turn being resolved, and its answer once given."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn: int
+    seat: str
+    key: str
+    question: str
+    default: str
+    rule: str
+    asked: str
+    answer: str | None = None
+    answered: str | None = None

@@ -10,7 +10,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from adjudicator.archive.models import Game, OrderSet, Seat, Turn
+from adjudicator.archive.models import Decision, Game, OrderSet, Seat, Turn
 
 
 class ArchiveError(LookupError):
@@ -107,3 +107,8 @@ def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, 
     assert game.id is not None
     session.add(OrderSet(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source))
     return earlier is not None
+
+
+def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
+    return list(session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn == turn)
+                             .order_by(Decision.id)).all())  # type: ignore[arg-type]

@@ -151,6 +151,14 @@ class Press(Order):
 
 
 @dataclass(frozen=True)
+class Answer(Order):
+    """An answer to a pending decision (C-15), by its key: ANSWER battle.NAR.1.retreat: retreat to ITA."""
+
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
 class Header:
     game: str
     turn: int

@@ -16,6 +16,7 @@ from lark.lexer import Lexer, LexerState
 
 from adjudicator.engine.orders import (
     CAESAR,
+    Answer,
     BattleOrder,
     Buy,
     Captives,
@@ -58,7 +59,8 @@ _NAVAL_KINDS = {"EMPTY": "empty", "LOADED": "loaded", "GENERALS": "generals", "C
 # How errors name the terminals that are not keywords.
 _DESCRIBED = {
     "AREA": "an area", "SEAT": "a seat", "NUMBER": "a number", "GEN_ID": "a general (G1, G2, ...)",
-    "GAME_NAME": "a game name", "SECRET": "a password", "MESSAGE": "':' and the message",
+    "GAME_NAME": "a game name", "DECISION_KEY": "a decision key (e.g. battle.NAR.1.retreat)",
+    "SECRET": "a password", "MESSAGE": "':' and the message",
 }
 _SYMBOLS = {"_COMMA": "','", "_COLON": ":", "_ARROW": "->", "_ROAD_ARROW": "=>", "_DASH": "-", "_LESS": "<"}
 
@@ -405,6 +407,12 @@ class _Builder(Transformer):
             raise _Problem(message.column, "the message after ':' is empty")
         seats: tuple[str | None, ...] = c[2] if len(c) > 3 else (None,)
         return [partial(Press, to=seat, message=text) for seat in dict.fromkeys(seats)]
+
+    def answer(self, c: list[Any]) -> Callable[..., Order]:
+        text = c[2][1:].strip()
+        if not text:
+            raise _Problem(c[2].column, "the answer after ':' is empty")
+        return partial(Answer, key=str(c[1]), value=text)
 
     def header(self, c: list[Any]) -> Callable[..., Header]:
         return partial(Header, game=str(c[1]), turn=_number(c[3], minimum=0), player=c[5], password=str(c[7]))

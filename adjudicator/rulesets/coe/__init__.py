@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.engine.orders import (
+    Answer,
     BattleOrder,
     Buy,
     Captives,
@@ -76,6 +77,10 @@ def record_standing_orders(turn: Turn) -> None:
             standing["freed"] = list(order.areas)
         turn.accept(order, "standing order recorded")
         turn.event("standing_order", turn.seat, text=order.text)
+    for order in turn.of_kind(Answer):  # the mover may answer his own turn's decisions in advance
+        assert isinstance(order, Answer)
+        turn.answers = {**turn.answers, turn.seat: {**turn.answers.get(turn.seat, {}), order.key: order.value}}
+        turn.accept(order, "answer recorded for this turn")
     for order in turn.of_kind(Homes):
         turn.reject(order, turn.rules.rule("15.1"), "home provinces are assigned when the game is created")
 
