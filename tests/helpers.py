@@ -8,6 +8,7 @@ from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import TurnResult, resolve
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
+from adjudicator.rulesets.coe.invariants import broken_invariants
 
 THREE = ["Macedonia", "Egyptus", "Hispania"]
 
@@ -42,15 +43,19 @@ def buy(*items: Purchase, line: int = 1) -> Buy:
     return Buy(items, line=line, text="buy")
 
 
-def play(state: GameState, *orders: Order, dice: list[int] | None = None) -> TurnResult:
-    """Resolve the active seat's turn with these orders (tribute markers first set to match the board)."""
+def play(state: GameState, *orders: Order, dice: list[int] | None = None,
+         answers: dict[str, dict[str, str]] | None = None) -> TurnResult:
+    """Resolve the active seat's turn (tribute markers first set to match the board); the invariants must
+    hold afterwards."""
     seat = state.active
     assert seat is not None
     ruleset = classic()
     for name, player in state.players.items():
         player.tribute = tribute_value(ruleset, state, name)
     order_set = OrderSet(Header("test", state.turn + 1, seat, "x"), orders)
-    return resolve(ruleset, state, order_set, GivenDice(values=dice or []))
+    result = resolve(ruleset, state, order_set, GivenDice(values=dice or []), answers or {})
+    assert not broken_invariants(ruleset, result.state)
+    return result
 
 
 def verdicts(result: TurnResult) -> list[tuple[bool, str]]:

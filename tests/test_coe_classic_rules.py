@@ -158,6 +158,7 @@ def test_C_5_11_passing_through_does_not_conquer_C_5_28() -> None:
 
 def test_C_5_11_leaders_pass_through_enemy_leaders_and_C_5_9_do_not_stop() -> None:
     state = place(start(), "MOE", "Egyptus", owner=False, generals=[3])
+    state.force("EGY", "Egyptus").generals.remove(3)
     result = play(state, march((1,), "MAC", "MOE", "DAC"))
     assert verdicts(result) == [(True, "")]
 
