@@ -577,10 +577,14 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         replay = turn_row(game, row.number, row.seat or "", row.round, row.orders_text, result, dice, answers)
         differences = [what for what in ("state_hash", "events_json", "results_json", "dice_json", "orders_hash")
                        if getattr(replay, what) != getattr(row, what)]
+        broken = ruleset.broken_invariants(result.state)
         if differences:
             problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
+        elif broken:
+            problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
         else:
-            passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice)")
+            passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
+                          "invariants hold")
         previous = from_snapshot(json.loads(row.state_json))
     return passed, problems
 

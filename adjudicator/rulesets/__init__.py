@@ -67,6 +67,10 @@ class Ruleset:
     def play_turn(self, turn: Turn) -> None:
         self.hooks.play_turn(turn)
 
+    def broken_invariants(self, state: GameState) -> list[str]:
+        """What in `state` breaks the ruleset's invariants (piece limits, tribute, one place per piece...)."""
+        return self.hooks.broken_invariants(self, state)
+
 
 class UnknownRuleset(LookupError):
     pass

@@ -25,11 +25,12 @@ from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptan
 from adjudicator.rulesets.coe.battle import LandBattle
 from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
+from adjudicator.rulesets.coe.invariants import broken_invariants
 from adjudicator.rulesets.coe.movement import movement_phase
 from adjudicator.rulesets.coe.naval import fight_naval_battle, naval_opponent
 from adjudicator.rulesets.coe.setup import initial_state
 
-__all__ = ["initial_state", "play_turn"]
+__all__ = ["broken_invariants", "initial_state", "play_turn"]
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
 AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer)  # skipped if the mover falls (C-8.10)

@@ -1,0 +1,64 @@
+"""Rule coverage: which tests cover each rule ID of a ruleset's rules spec (games/<ruleset>/rules.md).
+
+A test covers a rule when its name carries the rule ID: test_C_5_3_... covers C-5.3 (a name may carry
+several IDs). Run `python -m tests.rule_coverage coe-classic` to print the table; exit status 1 when a
+rule has no test.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+from adjudicator.resources import resource_dir
+
+TESTS = Path(__file__).resolve().parent
+
+
+def rule_ids(ruleset: str) -> list[str]:
+    """Rule IDs defined in the spec: list items starting with the ID (table rows for section 15)."""
+    text = (resource_dir("games") / ruleset / "rules.md").read_text(encoding="utf-8")
+    found = re.findall(r"^(?:- |\| )([A-Z]+-\d+\.\d+)\b", text, flags=re.MULTILINE)
+    return list(dict.fromkeys(found))
+
+
+def test_names() -> list[str]:
+    names = []
+    for path in sorted(TESTS.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names += [f"{path.stem}::{node.name}" for node in ast.walk(tree)
+                  if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
+    return names
+
+
+def coverage(ruleset: str) -> dict[str, list[str]]:
+    """Rule ID -> the tests whose names carry it."""
+    table: dict[str, list[str]] = {rule: [] for rule in rule_ids(ruleset)}
+    for name in test_names():
+        for prefix, section, number in re.findall(r"(?<![A-Za-z])([A-Z]+)_(\d+)_(\d+)", name.split("::")[1]):
+            rule = f"{prefix}-{section}.{number}"
+            if rule in table:
+                table[rule].append(name)
+    return table
+
+
+def report(ruleset: str) -> tuple[str, list[str]]:
+    table = coverage(ruleset)
+    lines = [f"{rule:8} {len(tests):3}  {tests[0] if tests else 'NOT COVERED'}" for rule, tests in table.items()]
+    missing = [rule for rule, tests in table.items() if not tests]
+    lines.append(f"{len(table) - len(missing)} of {len(table)} rules of {ruleset} covered")
+    return "\n".join(lines), missing
+
+
+def main(argv: list[str]) -> int:
+    text, missing = report(argv[1] if len(argv) > 1 else "coe-classic")
+    print(text)
+    if missing:
+        print(f"rules without a test: {', '.join(missing)}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
