@@ -78,6 +78,8 @@ def new(
         help="Decisions outside one's turn with no answer or standing order: 'default' applies the default "
              "at once; 'ask' suspends the turn and asks the player.")] = "default",
     decision_hours: Annotated[int, typer.Option(help="With --decisions ask: hours before the default applies.")] = 48,
+    from_snapshot: Annotated[Path | None, typer.Option(
+        help="Start from this position (snapshot.json), e.g. a game played so far by hand.")] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -93,13 +95,14 @@ def new(
     if not seats:
         fail("name the players with --seat SEAT=EMAIL, one per player")
     try:
-        created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours)
+        position = _read(from_snapshot, "snapshot") if from_snapshot else None
+        created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours, position)
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
     for name, password in created.passwords.items():
         typer.echo(f"  {name:12} {password}")
-    typer.echo(f"Turn 0 report: {created.folder / 'turn-0000' / 'report.txt'}")
+    typer.echo(f"Starting report: {created.files[0]}")
     typer.echo(f"Welcome messages: {created.folder / 'outbox'}")
 
 

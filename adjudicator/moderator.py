@@ -101,8 +101,12 @@ class NewGame:
 
 
 def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
-             pace: str = "turn", decisions: str = "default", decision_hours: int = 48) -> NewGame:
-    """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot)."""
+             pace: str = "turn", decisions: str = "default", decision_hours: int = 48,
+             position: str | None = None) -> NewGame:
+    """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
+
+    `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand.
+    """
     ruleset = load_ruleset(ruleset_name)
     if pace not in PACES:
         raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
@@ -120,10 +124,21 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         if "@" not in email:
             raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address")
         canonical[matches[0]] = email
-    try:
-        state = ruleset.initial_state(name, list(canonical))
-    except ValueError as refused:
-        raise PbemError(str(refused)) from None
+    if position is not None:
+        state, imported = load_snapshot(position)
+        if imported.name != ruleset.name:
+            raise PbemError(f"the position is of ruleset {imported.name}, not {ruleset.name}")
+        if sorted(state.players) != sorted(canonical):
+            raise PbemError(f"the position's seats are {', '.join(state.players)}; name each once with --seat")
+        broken = ruleset.broken_invariants(state)
+        if broken:
+            raise PbemError("the position breaks the rules: " + "; ".join(broken))
+        state.game = name
+    else:
+        try:
+            state = ruleset.initial_state(name, list(canonical))
+        except ValueError as refused:
+            raise PbemError(str(refused)) from None
     seed = secrets.token_bytes(32)
     passwords = {seat: secrets.token_urlsafe(9) for seat in state.players}
     with archive.session() as session:
@@ -137,8 +152,8 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         for seat in state.players:
             session.add(Seat(game_id=game.id, seat=seat, email=canonical[seat],
                              password_hash=hash_password(passwords[seat])))
-        row = Turn(game_id=game.id, number=0, seat=None, round=0, state_json=snapshot_text(state),
-                   state_hash=state_hash(state), created=now())
+        row = Turn(game_id=game.id, number=state.turn, seat=None, round=0, state_json=snapshot_text(state),
+                   state_hash=state_hash(state), dice_source="imported" if position else "keyed", created=now())
         session.add(row)
     folder = game_folder(data, name)
     files = write_turn_files(folder, ruleset, game, [row], state)
@@ -558,6 +573,10 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
             problems.append(f"turn {row.number}: the stored state does not match its hash")
     previous: GameState | None = None
     for row in rows:
+        if row.dice_source == "imported":
+            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
+            previous = from_snapshot(json.loads(row.state_json))
+            continue
         if row.number == 0:
             expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
             same = state_hash(expected) == row.state_hash

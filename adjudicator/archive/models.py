@@ -39,7 +39,7 @@ class Turn(SQLModel, table=True):
     round: int
     orders_text: str = ""  # the order set resolved ("" when none was received)
     orders_hash: str = ""
-    dice_source: str = "keyed"  # "keyed" (verifiable stream) | "given" (dice file)
+    dice_source: str = "keyed"  # "keyed" (verifiable stream) | "given" (dice file) | "imported" (start position)
     given_dice: str = ""  # the dice file's rolls when dice_source is "given"
     turn_key: str = ""  # revealed key of the dice chain (hex)
     state_json: str
