@@ -64,3 +64,23 @@ def verdicts(result: TurnResult) -> list[tuple[bool, str]]:
 
 def force(result: TurnResult, area: str, seat: str) -> Force:
     return result.state.areas[area].units.get(seat, Force()) if area in result.state.areas else Force()
+
+
+def sail(galleys: tuple[int, ...], start: str, *route: str, leaders: tuple[int, ...] | None = None, inf: int = 0,
+         cav: int = 0, cat: int = 0, line: int = 1) -> Order:
+    """SAIL GALLEYS <galleys>: start -> route... [CARRYING <leaders> WITH <units>] (cargo only when named)."""
+    from adjudicator.engine.orders import Sail
+
+    named = leaders is not None or inf or cav or cat
+    cargo = Troops(leaders or (), inf, cav, cat) if named else None
+    return Sail(galleys, start, route, cargo, line=line, text=f"sail {galleys} {start} {route}")
+
+
+def road(state: GameState, *cities: str) -> GameState:
+    """Roads along a chain of provinces, each end getting a city if it has none (owners are not changed)."""
+    for code in cities:
+        state.area(code).city = state.area(code).city or "city"
+    for a, b in zip(cities, cities[1:], strict=False):
+        state.area(a).roads.append(b)
+        state.area(b).roads.append(a)
+    return state

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.orders import CAESAR, DestroyCity, Purchase, Sail
+from adjudicator.engine.orders import CAESAR, DestroyCity, Purchase
 from adjudicator.engine.state import Force
 from adjudicator.rulesets.coe.setup import SetupError
 from tests.helpers import THREE, buy, classic, force, march, place, play, start, verdicts
@@ -204,18 +204,8 @@ def test_C_5_3_only_own_pieces_move() -> None:
     assert force(result, "EGY", "Egyptus").infantry == 5
 
 
-def test_C_6_1_moves_into_enemy_units_are_not_adjudicated_yet() -> None:
-    state = place(start(), "THR", "Egyptus", infantry=1)
-    result = play(state, march((1,), "MAC", "THR", inf=2))
-    (verdict,) = result.order_results
-    assert not verdict.accepted and verdict.rule == "C-6.1" and "not supported yet" in verdict.reason
-    assert force(result, "MAC", "Macedonia").infantry == 5
 
 
-def test_C_5_18_galley_orders_are_recognised_but_not_supported_yet() -> None:
-    result = play(start(), Sail((1,), "MAC", ("AEG",), line=1, text="sail"))
-    (verdict,) = result.order_results
-    assert not verdict.accepted and "not supported yet" in verdict.reason
 
 
 # -- C-9, C-10: tribute and city destruction ---------------------------------------------------------------

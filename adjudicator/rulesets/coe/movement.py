@@ -1,14 +1,16 @@
-"""Phase 1, movement on land (C-5.1 to C-5.14), and what the end of movement brings (C-5.28 to C-5.31)."""
+"""Phase 1, movement on land and along roads (C-5.1 to C-5.14), the phase driver (C-5.4, C-5.26), and what the
+end of movement brings (C-5.28 to C-5.31). Galleys and transport are in galleys.py."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.orders import Move, Sail, Troops
+from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, NotSupportedYet, Rejected, leader_name
+from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
 from adjudicator.rulesets.coe.economy import refresh_tribute
 
 if TYPE_CHECKING:
@@ -26,72 +28,204 @@ def troops_text(troops: Troops) -> str:
 
 @dataclass
 class MovementPoints:
-    """MP left to the active seat's pieces this phase (C-5.1, C-5.2, C-5.8: MP never pass between pieces)."""
+    """The active seat's movement book for this phase.
+
+    MP left to pieces (C-5.1, C-5.2, C-5.8: MP never pass between pieces): leaders by number, galleys by
+    number, combat units as counts per (area, kind) since units of a kind are interchangeable. Only land moves
+    (ordinary moves and road journeys) spend the MP of leaders and combat units, so a leader listed in
+    `leaders` or a unit listed in `moved_units` has made a land move this turn. Pieces that embarked or
+    disembarked this turn (C-5.25) are in `shipped_leaders` and, for units now ashore, `shipped_units`.
+    """
 
     allowance: dict[str, int]
     leaders: dict[int, int] = field(default_factory=dict)
     moved_units: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(list))
+    galleys: dict[int, int] = field(default_factory=dict)
+    shipped_leaders: set[int] = field(default_factory=set)
+    shipped_units: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
 
     def leader_left(self, leader: int) -> int:
         return self.leaders.get(leader, self.allowance["caesar" if leader == 0 else "general"])
 
-    def units_able(self, area: str, kind: str, present: int, cost: int) -> int:
-        """How many of the `present` units of `kind` in `area` still have `cost` MP."""
+    def galley_left(self, galley: int) -> int:
+        return self.galleys.get(galley, self.allowance["galley"])
+
+    def land_moved_leader(self, leader: int) -> bool:
+        return leader in self.leaders
+
+    def units_free(self, area: str, kind: str, ashore: int) -> int:
+        """Units of `kind` ashore in `area` that neither embarked nor disembarked this turn (C-5.25)."""
+        return ashore - self.shipped_units[(area, kind)]
+
+    def units_able(self, area: str, kind: str, ashore: int, cost: int) -> int:
+        """How many of the `ashore` units of `kind` in `area` may make a land move costing `cost` MP."""
         moved = self.moved_units[(area, kind)]
-        fresh = present - len(moved)
+        fresh = self.units_free(area, kind, ashore) - len(moved)
         return (fresh if self.allowance[kind] >= cost else 0) + sum(1 for mp in moved if mp >= cost)
 
-    def spend_units(self, origin: str, destination: str, kind: str, count: int, present: int, cost: int) -> None:
+    def spend_units(self, origin: str, destination: str, kind: str, count: int, ashore: int, cost: int) -> None:
         """Move `count` units, taking those with the fewest sufficient MP first to keep fresh ones fresh."""
         full = self.allowance[kind]
         moved = self.moved_units[(origin, kind)]
-        pool = [mp for mp in moved if mp >= cost] + [full] * (present - len(moved))
+        fresh = self.units_free(origin, kind, ashore) - len(moved)
+        pool = [mp for mp in moved if mp >= cost] + [full] * fresh
         for mp in sorted(pool)[:count]:
             if mp < full:  # a unit that moved before this order (moved units always have less than full MP)
                 moved.remove(mp)
             self.moved_units[(destination, kind)].append(mp - cost)
 
+    def embarkable_units(self, area: str, kind: str, ashore: int) -> int:
+        """Units ashore in `area` that made no land move this turn and so may embark (C-5.25)."""
+        return ashore - len(self.moved_units[(area, kind)])
+
+    def embark_units(self, area: str, kind: str, count: int) -> None:
+        """Units leave `area` aboard a galley: those that already landed this turn go first (C-5.25)."""
+        shipped = self.shipped_units[(area, kind)]
+        self.shipped_units[(area, kind)] = shipped - min(shipped, count)
+
+    def disembark_units(self, area: str, kind: str, count: int) -> None:
+        self.shipped_units[(area, kind)] += count
+
+
+# -- what stands where ---------------------------------------------------------------------------------------
+
+def enemy_armies(state: GameState, code: str, seat: str) -> list[str]:
+    """Other players with combat units in `code` (they stop movement there, C-5.9)."""
+    area = state.areas.get(code)
+    return sorted(s for s, f in area.units.items() if s != seat and f.units) if area else []
+
+
+def ashore(force: Force | None) -> Troops:
+    """The pieces of a force that are not aboard one of its galleys."""
+    if force is None:
+        return Troops()
+    aboard = list(force.aboard.values())
+    on_galleys = {g for c in aboard for g in c.generals} | ({0} if any(c.caesar for c in aboard) else set())
+    return Troops(
+        tuple(n for n in force.leaders if n not in on_galleys),
+        *(getattr(force, k) - sum(getattr(c, k) for c in aboard) for k in UNIT_KINDS),
+    )
+
+
+# -- land moves and road journeys ----------------------------------------------------------------------------
+
+def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, target: str) -> list[str]:
+    """The cities a road journey from `origin` to `target` passes, ends included (C-5.12, C-5.13, C-16.18).
+
+    Roads usable by the mover join two cities he controls; every city on the way must be his; a city holding
+    other players' combat units stops the journey there (C-5.9)."""
+    rule = ruleset.rule
+    start = state.areas.get(origin)
+    if start is None or not start.city or start.owner != seat:
+        what = "no city" if start is None or not start.city else "a city you do not control"
+        raise Rejected(rule("5.12"), f"a road journey starts in a province with a city you control; {origin} has "
+                                     f"{what}")
+    if target == origin:
+        raise Rejected(rule("5.12"), f"the road journey ends where it starts, in {origin}")
+    end = state.areas.get(target)
+    if end is None or not end.city:
+        raise Rejected(rule("5.12"), f"{target} has no city: road journeys go from city to city")
+    if end.owner != seat:
+        raise Rejected(rule("5.12"), f"the city in {target} is not yours: every city of a road journey must be "
+                                     "controlled by you")
+
+    def search(stop_at_enemies: bool) -> list[str] | None:
+        came_from: dict[str, str | None] = {origin: None}
+        queue = deque([origin])
+        while queue:
+            city = queue.popleft()
+            if city == target:
+                chain = [city]
+                while (previous := came_from[chain[-1]]) is not None:
+                    chain.append(previous)
+                return chain[::-1]
+            if city != origin and stop_at_enemies and enemy_armies(state, city, seat):
+                continue  # the journey would have to stop here (C-5.9)
+            for other in sorted(state.areas[city].roads):
+                far = state.areas.get(other)
+                usable = far is not None and far.owner == seat and far.city  # C-5.13: both ends his
+                if usable and other not in came_from:
+                    came_from[other] = city
+                    queue.append(other)
+        return None
+
+    chain = search(stop_at_enemies=True)
+    if chain is None:
+        if search(stop_at_enemies=False) is not None:
+            raise Rejected(rule("5.9"), f"the road journey to {target} would pass cities holding other players' "
+                                        "combat units, where it must stop")
+        raise Rejected(rule("5.13"), f"no chain of roads between cities you control joins {origin} to {target} "
+                                     "(a road serves only the player who controls both its cities)")
+    return chain
+
 
 def move(turn: Turn, points: MovementPoints, order: Move) -> str:
-    """One MOVE order: a group of leaders and combat units walking along a path (C-5.2 to C-5.11)."""
+    """One MOVE order: a group of leaders and combat units making ordinary moves and road journeys
+    (C-5.2 to C-5.14, C-5.25)."""
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     board, state, seat = ruleset.board, turn.state, turn.seat
     troops = order.troops
     rule = ruleset.rule
+    if order.start not in board.areas:
+        raise Rejected(rule("2.2"), f"{order.start} is not an area of the board")
     if not board.is_land(order.start):
-        raise NotSupportedYet(rule("5.17"), f"pieces in the sea zone {order.start} move only aboard galleys "
-                                            "(SAIL), which is not supported yet")
+        raise Rejected(rule("5.17"), f"pieces in the sea zone {order.start} are aboard galleys and move only "
+                                     "with them (SAIL)")
     here = state.areas.get(order.start)
     force = here.units.get(seat) if here else None
     if force is None or force.is_empty():
         raise Rejected(rule("5.3"), f"you have no pieces in {order.start}")
+    present = ashore(force)
     for leader in troops.leaders:
-        if leader not in force.leaders:
+        if leader not in present.leaders:
             raise Rejected(rule("5.3"), f"your {leader_name(leader)} is not in {order.start}")
     if len(set(troops.leaders)) != len(troops.leaders):
         raise Rejected(rule("5.3"), "a leader is named twice")
     for kind in UNIT_KINDS:
-        if getattr(troops, kind) > getattr(force, kind):
-            raise Rejected(rule("5.3"), f"you have only {getattr(force, kind)} {kind} in {order.start}")
+        if getattr(troops, kind) > getattr(present, kind):
+            raise Rejected(rule("5.3"), f"you have only {getattr(present, kind)} {kind} in {order.start}")
     if troops.units and not troops.leaders:
         raise Rejected(rule("5.5"), "combat units move only together with a leader")
-    if troops.units > ruleset.data["movement"]["units_per_leader"] * len(troops.leaders):
+    per_leader = ruleset.data["movement"]["units_per_leader"]
+    if troops.units > per_leader * len(troops.leaders):
         raise Rejected(rule("5.6"), f"{len(troops.leaders)} leader(s) can move at most "
-                                    f"{ruleset.data['movement']['units_per_leader'] * len(troops.leaders)} "
-                                    f"combat units, not {troops.units}")
+                                    f"{per_leader * len(troops.leaders)} combat units, not {troops.units}")
     if not order.steps:
         raise Rejected(rule("5.2"), "the move names no destination")
+    enemies = enemy_armies(state, order.start, seat)
+    if enemies:
+        raise Rejected(rule("5.9"), f"your pieces in {order.start} must stay there: it holds "
+                                    f"{', '.join(enemies)}'s combat units")
+    for leader in troops.leaders:
+        if leader in points.shipped_leaders:
+            raise Rejected(rule("5.25"), f"{leader_name(leader)} embarked or disembarked this turn and may make "
+                                         "no land move")
+    for kind in UNIT_KINDS:
+        wanted, free = getattr(troops, kind), points.units_free(order.start, kind, getattr(present, kind))
+        if wanted > free:
+            raise Rejected(rule("5.25"), f"only {free} {kind} in {order.start} may make a land move: the others "
+                                         "embarked or disembarked this turn")
+
     cost = len(order.steps)
     path = [order.start]
+    route = order.start
     for number, step in enumerate(order.steps, 1):
-        if step.kind == "road":
-            raise NotSupportedYet(rule("5.12"), "road journeys (=>) are not supported yet")
         current = path[-1]
-        if step.to in board.sea_neighbours(current):
-            raise Rejected(rule("5.17"), f"{step.to} is a sea zone: land pieces go to sea only aboard a galley")
-        if step.to not in board.land_neighbours(current):
-            raise Rejected(rule("2.2"), f"{step.to} is not adjacent to {current}")
-        enemies = [s for s, f in state.area(step.to).units.items() if s != seat and f.units]
+        if step.to not in board.areas:
+            raise Rejected(rule("2.2"), f"{step.to} is not an area of the board")
+        if step.kind == "road":
+            if not board.is_land(step.to):
+                raise Rejected(rule("5.17"), f"{step.to} is a sea zone: land pieces go to sea only aboard a galley")
+            chain = road_journey(ruleset, state, seat, current, step.to)
+            route += f" => {step.to}"
+        else:
+            if step.to in board.sea_neighbours(current) or not board.is_land(step.to):
+                raise Rejected(rule("5.17"), f"{step.to} is a sea zone: land pieces go to sea only aboard a galley")
+            if step.to not in board.land_neighbours(current):
+                raise Rejected(rule("2.2"), f"{step.to} is not adjacent to {current}")
+            chain = [current, step.to]
+            route += f" -> {step.to}"
+        enemies = enemy_armies(state, step.to, seat)
         if enemies:
             if not troops.units:
                 raise Rejected(rule("5.10"), f"leaders without combat units may not enter {step.to}, "
@@ -99,25 +233,20 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
             if number < len(order.steps):
                 raise Rejected(rule("5.9"), f"the move must stop in {step.to}, which holds "
                                             f"{', '.join(enemies)}'s combat units")
-            raise NotSupportedYet(rule("6.1"), f"entering {step.to}, held by {', '.join(enemies)}'s combat "
-                                               "units, starts a land battle; land battles are not supported yet")
-        path.append(step.to)
+        for code in chain[1:]:
+            state.area(code)  # every area passed has its entry in the state, as before
+        path.append(chain[-1])
     destination = path[-1]
-    others = [s for s, f in state.area(destination).units.items() if s != seat and not f.is_empty()]
-    if troops.units and others:
-        raise NotSupportedYet(rule("5.31"), f"combat units ending in {destination} would capture "
-                                            f"{', '.join(others)}'s leaders or galleys there; capture is not "
-                                            "supported yet")
     for leader in troops.leaders:
         if points.leader_left(leader) < cost:
             raise Rejected(rule("5.2"), f"{leader_name(leader)} has {points.leader_left(leader)} MP left, "
                                         f"the move needs {cost}")
     for kind in UNIT_KINDS:
         wanted = getattr(troops, kind)
-        if wanted and points.units_able(order.start, kind, getattr(force, kind), cost) < wanted:
-            raise Rejected(rule("5.2"), f"only {points.units_able(order.start, kind, getattr(force, kind), cost)} "
-                                        f"{kind} in {order.start} have the {cost} MP this move needs "
-                                        f"({kind} move {ruleset.data['movement'][kind]})")
+        able = points.units_able(order.start, kind, getattr(present, kind), cost)
+        if wanted and able < wanted:
+            raise Rejected(rule("5.2"), f"only {able} {kind} in {order.start} have the {cost} MP this move needs "
+                                        f"({kind} move {ruleset.data['movement'][kind]}; a road journey costs 1)")
 
     target = state.force(destination, seat)
     for leader in troops.leaders:
@@ -130,17 +259,22 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     for kind in UNIT_KINDS:
         count = getattr(troops, kind)
         if count:
-            points.spend_units(order.start, destination, kind, count, getattr(force, kind), cost)
+            points.spend_units(order.start, destination, kind, count, getattr(present, kind), cost)
             setattr(force, kind, getattr(force, kind) - count)
             setattr(target, kind, getattr(target, kind) + count)
     state.area(order.start).prune()
-    turn.event("moved", seat, troops=troops_text(troops), path=path)
-    return " -> ".join(path)
+    turn.event("moved", seat, troops=troops_text(troops), path=path, route=route)
+    return route
 
+
+# -- the phase -----------------------------------------------------------------------------------------------
 
 def movement_phase(turn: Turn) -> None:
     """Phase 1 (C-5): moves and sailings in the order written, each checked against the position so far
-    (C-5.4)."""
+    (C-5.4); an illegal order changes nothing. At the end, pieces aboard galleys lying in a province go
+    ashore (C-5.26)."""
+    from adjudicator.rulesets.coe.galleys import disembark_in_provinces, sail
+
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     turn.event("phase", turn.seat, number=1, name="movement")
     points = MovementPoints(ruleset.data["movement"])
@@ -148,7 +282,9 @@ def movement_phase(turn: Turn) -> None:
         if isinstance(order, Move):
             turn.attempt(order, lambda order=order: move(turn, points, order))
         else:
-            turn.reject(order, ruleset.rule("5.18"), "galley movement and transport are not supported yet")
+            assert isinstance(order, Sail)
+            turn.attempt(order, lambda order=order: sail(turn, points, order))
+    disembark_in_provinces(turn)
 
 
 def conquer_empty_provinces(turn: Turn) -> None:

@@ -1,0 +1,266 @@
+"""Phase 1, galleys and transport (C-5.15 to C-5.27, C-2.6 split coasts): the SAIL order.
+
+A SAIL order moves one or more galleys of the mover together along a route, each leg costing every galley
+1 MP (C-5.18). Cargo named with CARRYING embarks at the start when the galleys lie in a land province
+(C-5.24), or must already be aboard when they are at sea. When the route ends in a land province everything
+aboard the galleys disembarks there (a landing, if combat units come ashore); when it ends at sea the pieces
+stay aboard. Pieces aboard are counted in the force of the area where their galley is and listed in
+`Force.aboard` (engine/state.py).
+
+A route ends where it enters a land province holding other players' combat units (C-5.9): the pieces aboard
+land there and fight after movement. The emptied galley may put out to sea again with its MP left, in a
+later SAIL order (C-16.10: such a galley is then not destroyed if the attack fails); the landed pieces may not
+re-embark there (C-5.9). A route may pass through an own or neutral province; pieces aboard stay aboard.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.orders import Sail, Troops
+from adjudicator.engine.state import Cargo, Force
+from adjudicator.engine.turn import Turn
+from adjudicator.engine.vocabulary import UNIT_KINDS, Rejected, leader_name
+from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, troops_text
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+
+def cargo_troops(cargoes: list[Cargo]) -> Troops:
+    """What several galleys carry, as one group of pieces."""
+    leaders = sorted(({0} if any(c.caesar for c in cargoes) else set()) | {g for c in cargoes for g in c.generals})
+    return Troops(tuple(leaders), *(sum(getattr(c, k) for c in cargoes) for k in UNIT_KINDS))
+
+
+def add_to(cargo: Cargo, leaders: list[int], kinds: list[str]) -> None:
+    for leader in leaders:
+        if leader == 0:
+            cargo.caesar = 1
+        else:
+            cargo.generals.append(leader)
+    for kind in kinds:
+        setattr(cargo, kind, getattr(cargo, kind) + 1)
+
+
+def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo], troops: Troops) -> dict[int, Cargo]:
+    """Spread embarking pieces over the galleys (C-5.22: at most 7 combat units each; C-5.23: combat units only
+    on a galley with one of their leaders). Deterministic: galleys that already carry a leader first, then the
+    emptiest, then by number; each is filled with infantry, cavalry, catapults in that order and takes the next
+    named leader if it needs one; leaders not needed go to the first galley loaded."""
+    per_galley: int = ruleset.data["movement"]["units_per_leader"]
+    leaders = list(troops.leaders)
+    units = [k for k in UNIT_KINDS for _ in range(getattr(troops, k))]
+    loads = {g: Cargo() for g in galleys}
+    room = {g: per_galley - existing[g].units for g in galleys}
+    if len(units) > sum(max(r, 0) for r in room.values()):
+        raise Rejected(ruleset.rule("5.22"), f"galley(s) {', '.join(map(str, galleys))} can carry at most "
+                                             f"{sum(max(r, 0) for r in room.values())} more combat units "
+                                             f"({per_galley} per galley), not {len(units)}")
+
+    def led(g: int) -> bool:
+        return bool(existing[g].caesar or existing[g].generals or loads[g].caesar or loads[g].generals)
+
+    order = sorted(galleys, key=lambda g: (not led(g), -room[g], g))
+    for galley in order:
+        if not units:
+            break
+        if room[galley] <= 0:
+            continue
+        if not led(galley):
+            if not leaders:
+                break
+            add_to(loads[galley], [leaders.pop(0)], [])
+        add_to(loads[galley], [], units[: room[galley]])
+        units = units[room[galley]:]
+    if units:
+        raise Rejected(ruleset.rule("5.23"), f"combat units travel only on a galley with one of their leaders: "
+                                             f"{troops.units} combat units on {len(galleys)} galley(s) of "
+                                             f"{per_galley} need more leaders than {len(troops.leaders)}")
+    add_to(loads[order[0]], leaders, [])
+    return loads
+
+
+def _check_embarking(ruleset: Ruleset, points: MovementPoints, start: str, force: Force, cargo: Troops) -> None:
+    """Pieces boarding in `start` must be there, ashore, and must not have made a land move (C-5.24, C-5.25)."""
+    rule = ruleset.rule
+    present = ashore(force)
+    if len(set(cargo.leaders)) != len(cargo.leaders):
+        raise Rejected(rule("5.3"), "a leader is named twice")
+    for leader in cargo.leaders:
+        if leader not in present.leaders:
+            raise Rejected(rule("5.24"), f"your {leader_name(leader)} is not in {start} to embark there")
+        if points.land_moved_leader(leader):
+            raise Rejected(rule("5.25"), f"{leader_name(leader)} made a land move this turn and may not embark")
+    for kind in UNIT_KINDS:
+        wanted = getattr(cargo, kind)
+        if wanted > getattr(present, kind):
+            raise Rejected(rule("5.24"), f"you have only {getattr(present, kind)} {kind} in {start} to embark")
+        able = points.embarkable_units(start, kind, getattr(present, kind))
+        if wanted > able:
+            raise Rejected(rule("5.25"), f"only {able} {kind} in {start} may embark: the others made a land move "
+                                         "this turn")
+
+
+def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troops, cargo: Troops) -> None:
+    """At sea, the cargo named must already be aboard these galleys (C-5.24)."""
+    missing = [leader_name(n) for n in cargo.leaders if n not in aboard.leaders]
+    missing += [f"{getattr(cargo, k)} {k}" for k in UNIT_KINDS if getattr(cargo, k) > getattr(aboard, k)]
+    if missing:
+        raise Rejected(ruleset.rule("5.24"), f"{', '.join(missing)} not aboard galley(s) "
+                                             f"{', '.join(map(str, galleys))} in {start}; pieces never board or "
+                                             "leave a galley at sea")
+
+
+def _coast_seas(ruleset: Ruleset, province: str, coast: str | None) -> frozenset[str]:
+    """The sea zones a galley lying in `province` on `coast` may put out into (C-2.6, C-5.20)."""
+    board = ruleset.board
+    coasts = board.coasts(province)
+    if len(coasts) > 1 and coast is not None:
+        for seas in coasts:
+            if coast in seas:  # a coast is named after one of its sea zones (engine/board.py coast_name)
+                return seas
+    return board.sea_neighbours(province)
+
+
+def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
+    """One SAIL order (C-5.15 to C-5.27): checked completely first, then carried out."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    board, state, seat, rule = ruleset.board, turn.state, turn.seat, ruleset.rule
+    galleys = list(order.galleys)
+    if not galleys:
+        raise Rejected(rule("5.15"), "name the galleys that sail")
+    if len(set(galleys)) != len(galleys):
+        raise Rejected(rule("5.3"), "a galley is named twice")
+    if order.start not in board.areas:
+        raise Rejected(rule("2.2"), f"{order.start} is not an area of the board")
+    here = state.areas.get(order.start)
+    force = here.units.get(seat) if here else None
+    for galley in galleys:
+        if force is None or galley not in force.galleys:
+            raise Rejected(rule("5.3"), f"you have no galley {galley} in {order.start}")
+    assert force is not None
+    if not order.route:
+        raise Rejected(rule("5.18"), "the route names no destination")
+    start_land = board.is_land(order.start)
+    enemies = enemy_armies(state, order.start, seat) if start_land else []
+    if enemies and order.cargo is not None:  # the galley itself may put out again (C-16.10)
+        raise Rejected(rule("5.9"), f"your pieces in {order.start} must stay there: it holds "
+                                    f"{', '.join(enemies)}'s combat units")
+    for galley in galleys:
+        if points.galley_left(galley) < len(order.route):
+            raise Rejected(rule("5.2"), f"galley {galley} has {points.galley_left(galley)} MP left, the route "
+                                        f"needs {len(order.route)} (each leg costs 1 MP, C-5.18)")
+
+    # what the galleys will carry
+    existing = {g: force.aboard.get(g, Cargo()) for g in galleys}
+    loads: dict[int, Cargo] = {}
+    if order.cargo is not None:
+        if start_land:
+            _check_embarking(ruleset, points, order.start, force, order.cargo)
+            loads = load_galleys(ruleset, galleys, existing, order.cargo)
+        else:
+            _check_aboard(ruleset, order.start, galleys, cargo_troops(list(existing.values())), order.cargo)
+    carried = cargo_troops([*existing.values(), *loads.values()])
+
+    # the route, leg by leg (C-5.18 to C-5.21)
+    coasts = {g: force.galley_coasts.get(g) if start_land else None for g in galleys}
+    path = [order.start]
+    for number, to in enumerate(order.route, 1):
+        current, last = path[-1], number == len(order.route)
+        if to not in board.areas:
+            raise Rejected(rule("2.2"), f"{to} is not an area of the board")
+        if board.is_land(current) and board.is_land(to):
+            raise Rejected(rule("5.18"), f"a galley never moves from one land province to another ({current} to "
+                                         f"{to}), not even across a strait: it must put out to sea first")
+        if to not in board.adjacency[current]:
+            raise Rejected(rule("5.18"), f"{to} is not adjacent to {current}")
+        if board.is_land(current):
+            for galley in galleys:
+                seas = _coast_seas(ruleset, current, coasts[galley])
+                if to not in seas:
+                    raise Rejected(rule("5.20"), f"galley {galley} lies on the coast of {current} facing "
+                                                 f"{', '.join(sorted(seas))} and can put out only there, not into {to}")
+                coasts[galley] = None
+        if board.is_land(to):
+            landing = last and carried.units > 0
+            owner = state.areas[to].owner if to in state.areas else None
+            if owner not in (seat, None) and not landing:
+                raise Rejected(rule("5.21"), f"{to} is controlled by {owner}: a galley enters it only to land "
+                                             "combat units there, at the end of its route")
+            enemies = enemy_armies(state, to, seat)
+            if enemies:
+                if not last:
+                    raise Rejected(rule("5.9"), f"the galleys must stop in {to}, which holds "
+                                                f"{', '.join(enemies)}'s combat units")
+                if carried.leaders and not carried.units:
+                    raise Rejected(rule("5.10"), f"leaders without combat units may not land in {to}, held by "
+                                                 f"{', '.join(enemies)}'s combat units")
+            if len(board.coasts(to)) > 1:
+                for galley in galleys:
+                    coasts[galley] = board.coast_of(to, current)
+        path.append(to)
+
+    # carry it out: embark, sail, disembark
+    for galley, load in loads.items():
+        force.aboard[galley] = cargo = existing[galley]
+        add_to(cargo, [*([0] if load.caesar else []), *load.generals],
+               [k for k in UNIT_KINDS for _ in range(getattr(load, k))])
+        points.shipped_leaders.update(([0] if load.caesar else []) + load.generals)
+        for kind in UNIT_KINDS:
+            points.embark_units(order.start, kind, getattr(load, kind))
+    destination = path[-1]
+    target = state.force(destination, seat)
+    for galley in galleys:
+        force.galleys.remove(galley)
+        force.galley_coasts.pop(galley, None)
+        cargo = force.aboard.pop(galley, Cargo())
+        _shift(force, target, cargo)
+        target.galleys.append(galley)
+        coast = coasts[galley]
+        if coast is not None:
+            target.galley_coasts[galley] = coast
+        if not cargo.is_empty():
+            target.aboard[galley] = cargo
+        points.galleys[galley] = points.galley_left(galley) - len(order.route)
+    landed = board.is_land(destination) and carried != Troops()
+    if board.is_land(destination):
+        for galley in galleys:
+            cargo = target.aboard.pop(galley, Cargo())
+            points.shipped_leaders.update(([0] if cargo.caesar else []) + cargo.generals)
+            for kind in UNIT_KINDS:
+                points.disembark_units(destination, kind, getattr(cargo, kind))
+    state.area(order.start).prune()
+    text = troops_text(carried) if carried != Troops() else ""
+    turn.event("sailed", seat, galleys=sorted(galleys), path=path, cargo=text, landed=landed)
+    note = " -> ".join(path)
+    if text:
+        note += f", {'landing' if landed else 'carrying'} {text}"
+    return note
+
+
+def _shift(source: Force, target: Force, cargo: Cargo) -> None:
+    """The pieces aboard a galley go with it from one area's force to another's."""
+    if cargo.caesar:
+        source.caesar, target.caesar = 0, 1
+    for general in cargo.generals:
+        source.generals.remove(general)
+        target.generals.append(general)
+    for kind in UNIT_KINDS:
+        count = getattr(cargo, kind)
+        setattr(source, kind, getattr(source, kind) - count)
+        setattr(target, kind, getattr(target, kind) + count)
+
+
+def disembark_in_provinces(turn: Turn) -> None:
+    """End of Phase 1: pieces aboard a galley lying in a land province go ashore there (C-5.26)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    for code in sorted(turn.state.areas):
+        if not ruleset.board.is_land(code):
+            continue
+        for seat, force in sorted(turn.state.areas[code].units.items()):
+            for galley, cargo in sorted(force.aboard.items()):
+                if not cargo.is_empty():
+                    turn.event("disembarked", seat, area=code, galleys=[galley],
+                               troops=troops_text(cargo_troops([cargo])), rule=ruleset.rule("5.26"))
+            force.aboard.clear()
