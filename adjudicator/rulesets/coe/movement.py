@@ -11,7 +11,6 @@ from adjudicator.engine.orders import Move, Sail, Troops
 from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
-from adjudicator.rulesets.coe.economy import refresh_tribute
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -285,21 +284,3 @@ def movement_phase(turn: Turn) -> None:
             assert isinstance(order, Sail)
             turn.attempt(order, lambda order=order: sail(turn, points, order))
     disembark_in_provinces(turn)
-
-
-def conquer_empty_provinces(turn: Turn) -> None:
-    """End of Phase 1: own combat units alone in a province not yet controlled conquer it (C-5.28, C-8.1)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
-    seat = turn.seat
-    for code in sorted(turn.state.areas):
-        area = turn.state.areas[code]
-        mine = area.units.get(seat)
-        if not ruleset.board.is_land(code) or mine is None or not mine.units or area.owner == seat:
-            continue
-        if any(f.units for s, f in area.units.items() if s != seat):
-            continue  # a battle decides this province (C-6.1)
-        previous = area.owner
-        area.owner = seat
-        turn.event("conquered", seat, area=code, previous=previous, value=ruleset.board.value(code),
-                   city=area.city, rule=ruleset.rule("5.28"))
-    refresh_tribute(turn)
