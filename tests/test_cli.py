@@ -265,4 +265,4 @@ def test_demo_plays_and_verifies(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["demo", "--data", str(tmp_path / "demo")])
     assert result.exit_code == 0, result.output
     assert "0 problems" in result.output
-    assert (tmp_path / "demo/games/demo/turn-0009/report.txt").is_file()
+    assert (tmp_path / "demo/games/demo/turn-0012/report.txt").is_file()
