@@ -45,9 +45,14 @@ def ransom(turn: Turn, order: RansomOffer) -> str:
                                      f"G{order.general}")
     other = order.owner if seat == holder else holder
     mine = state.players[seat].captives
+    named = [(order.owner, order.general), *order.prisoners]
+    if len(set(named)) != len(named):
+        raise Rejected(rule("13.2"), "a general is named twice in the offer")
     for owner, general in order.prisoners:
         if Captive(owner, general) not in mine:
             raise Rejected(rule("13.2"), f"you do not hold {owner}'s G{general}")
+        if owner != other:  # C-13.1, C-13.2: an agreement between two players returns only their prisoners
+            raise Rejected(rule("13.2"), f"{owner}'s G{general} is no part of an agreement with {other}")
     payer = order.owner
     if state.players[payer].treasury < order.talents:
         raise Rejected(rule("13.3"), f"{payer} does not have {order.talents} talents")

@@ -146,7 +146,9 @@ def _check_supply(turn: Turn, kind: str, count: int) -> None:
         pool = "the shared pool"
         rule = ruleset.rule("1.2")
     else:
-        free = limit - on_board(turn.state, turn.seat, kind)
+        # C-1.7: pieces taken over from an eliminated player do not count against the own colour's limits
+        taken_over = turn.state.players[turn.seat].inherited.get(kind, 0)
+        free = limit - (on_board(turn.state, turn.seat, kind) - taken_over)
         pool = "your supply"
         rule = ruleset.rule("1.1")
     if count > free:
@@ -214,7 +216,8 @@ def place_galleys(turn: Turn, item: Purchase, dry_run: bool) -> str:
     limit = turn.rules.data["limits"]["galley"]  # type: ignore[attr-defined]
     if not dry_run:
         used = {g for a in turn.state.areas.values() if turn.seat in a.units for g in a.units[turn.seat].galleys}
-        free = [n for n in range(1, limit + 1) if n not in used][: item.count]
+        # C-1.7: galleys taken over carry numbers too, so new ones may need numbers above the limit
+        free = [n for n in range(1, limit + len(used) + item.count + 1) if n not in used][: item.count]
         force = turn.state.force(province, turn.seat)
         force.galleys.extend(free)
         if len(turn.rules.board.coasts(province)) > 1 and coast:  # type: ignore[attr-defined]
