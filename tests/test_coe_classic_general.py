@@ -792,6 +792,13 @@ def test_C_13_1_only_the_holder_or_the_owner_may_agree() -> None:
     assert result.state.players[HIS].captives == [Captive(EGY, 1)]
 
 
+def test_C_13_1_acceptances_only_from_the_holder_or_the_owner_of_a_prisoner() -> None:
+    state = prisoner(start(), HIS, EGY, 1)  # Hispania holds Egyptus's G1; Macedonia is a third party
+    result = play(state, accept(EGY, 1, 30, line=1), accept(EGY, 2, 30, line=2))
+    assert verdicts(result) == [(False, "C-13.1"), (False, "C-13.1")]
+    assert "ransom_accept" not in result.state.players[MAC].standing
+
+
 def test_C_13_1_several_agreements_in_one_phase_6() -> None:
     state = prisoner(start(), MAC, EGY, 1)
     prisoner(state, MAC, HIS, 3)

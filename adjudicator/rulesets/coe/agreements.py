@@ -15,6 +15,12 @@ if TYPE_CHECKING:
 
 def record_acceptance(turn: Turn, order: RansomAccept) -> str:
     """A standing acceptance: as holder, the least talents taken; as owner, the most talents paid."""
+    holder = holder_of(turn, order.owner, order.general)
+    if holder is None:
+        raise Rejected(turn.rules.rule("13.1"), f"nobody holds {order.owner}'s G{order.general} prisoner")
+    if turn.seat not in (holder, order.owner):
+        raise Rejected(turn.rules.rule("13.1"), f"you are neither the holder ({holder}) nor the owner of "
+                                                f"{order.owner}'s G{order.general}")
     accepts = turn.state.players[turn.seat].standing.setdefault("ransom_accept", [])
     accepts[:] = [a for a in accepts if (a["owner"], a["general"]) != (order.owner, order.general)]
     accepts.append({"owner": order.owner, "general": order.general, "talents": order.min_talents})
