@@ -33,7 +33,7 @@ from adjudicator.rulesets.coe.setup import initial_state
 __all__ = ["broken_invariants", "initial_state", "play_turn"]
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
-AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer)  # skipped if the mover falls (C-8.10)
+AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer, RansomAccept, Concede)
 
 
 def play_turn(turn: Turn) -> None:
@@ -56,8 +56,12 @@ def still_playing(turn: Turn) -> bool:
     """Phases 3 to 6 are skipped when the active player was eliminated in his own turn (C-8.10)."""
     if not turn.state.players[turn.seat].eliminated and turn.state.winner is None:
         return True
+    if turn.state.winner is not None and not turn.state.players[turn.seat].eliminated:
+        rule, reason = turn.rules.rule("14.1"), f"the game is over: {turn.state.winner} wins"
+    else:
+        rule, reason = turn.rules.rule("8.10"), "you were eliminated in your combat phase"
     for order in turn.of_kind(*AFTER_COMBAT):
-        turn.reject(order, turn.rules.rule("8.10"), "you were eliminated in your combat phase")
+        turn.reject(order, rule, reason)
     return False
 
 
@@ -115,6 +119,9 @@ def combat_phase(turn: Turn) -> None:
             for defender in naval[code]:
                 if defender != attacker and not turn.state.players[defender].eliminated:
                     fight_naval_battle(turn, code, attacker, defender)
+                else:
+                    turn.event("battle_skipped", attacker, area=code, defender=defender,
+                               reason="both fleets now belong to the same player", rule=ruleset.rule("8.10"))
         else:
             defenders = others_with_units(turn.state, code, attacker)
             if defenders and turn.state.area(code).units.get(attacker):

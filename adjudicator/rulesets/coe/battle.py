@@ -205,7 +205,15 @@ class LandBattle:
             for kind in UNIT_KINDS:
                 remove_units(state, seat, force, kind, getattr(force, kind))
             turn.event("retreat_failed", seat, area=code, rule=self.rule("6.20"))
-            capture_leaders(turn, winner, code, seat, force.leaders, self.rule("6.20"))
+            # C-6.23, C-6.24: the loser's galleys in the battle province are destroyed before his leaders are
+            # captured (as in an end by elimination, C-6.14), so that a captured Caesar's galleys there are not
+            # taken over by the winner (C-8.8).
+            if seat == self.defender:
+                destroy_galleys(turn, code, [s for s in state.area(code).units if s != self.attacker],
+                                self.rule("6.23"))
+            else:
+                destroy_galleys(turn, code, [self.attacker], self.rule("6.24"))
+            capture_leaders(turn, winner, code, seat, force.leaders, self.rule("6.20"), force=force)
         else:
             self.pursue(seat, winner)
             target = state.force(destination, seat)
@@ -218,11 +226,26 @@ class LandBattle:
             state.area(code).prune()
             if target.units and state.area(destination).owner != seat:
                 conquer(turn, seat, destination, self.rule("6.19"))
-        if seat == self.defender:  # C-6.21
-            conquer(turn, self.attacker, code, self.rule("6.21"))
-        else:
+            elif target.units:  # C-8.3: other players' leaders alone there are captured by the units entering
+                for other, lone in list(state.area(destination).units.items()):
+                    if other != seat and lone.leaders and not lone.units:
+                        capture_leaders(turn, seat, destination, other, lone.leaders, self.rule("8.3"))
+        # C-6.21, C-6.24. A Caesar captured during the retreat (C-6.20, C-6.19, C-8.3) may have eliminated a
+        # side: its captor now holds its pieces (C-8.8), and an eliminated player never conquers.
+        if seat == self.defender:
+            if self.holder(self.attacker) == self.attacker:  # else the defender took him over and keeps it
+                conquer(turn, self.attacker, code, self.rule("6.21"))
+        elif self.holder(self.defender) == self.defender:
             destroy_galleys(turn, code, [self.attacker], self.rule("6.24"))
         turn.event("battle_end", self.attacker, area=code, winner=winner, how="retreat")
+
+    def holder(self, seat: str) -> str:
+        """Who now plays `seat`'s pieces: the seat, or the captor who took it over (C-8.8)."""
+        player = self.turn.state.players[seat]
+        while player.eliminated and player.captor:
+            seat = player.captor
+            player = self.turn.state.players[seat]
+        return seat
 
     def pursue(self, seat: str, winner: str) -> None:
         """C-6.16: one die per pursuing combat unit; matched cavalry faces eliminate retreating units."""

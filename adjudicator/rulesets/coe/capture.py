@@ -196,7 +196,8 @@ def _merge_force(state: GameState, target: Force, force: Force, captor: str, ren
 
 
 def place_freed_general(turn: Turn, seat: str, general: int) -> None:
-    """A player's own general freed by C-8.8/C-8.13 goes home, or where C-15.12 says (C-8.9)."""
+    """A player's own leader (a general, or the Caesar: 0) freed by C-8.8/C-8.13 goes home, or where C-15.12
+    says (C-8.9)."""
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     state = turn.state
     home = state.players[seat].home
@@ -216,9 +217,13 @@ def place_freed_general(turn: Turn, seat: str, general: int) -> None:
             return code
 
         wished = [c for c in standing(turn, seat, "freed") or [] if c in options]
-        where = decide(turn, seat, f"freed.G{general}", f"where to place your freed general G{general}?",
+        name = leader_name(general)
+        where = decide(turn, seat, f"freed.{name}", f"where to place your freed {name}?",
                        options[0], wished[0] if wished else None, parse, ruleset.rule("15.12"))
-    state.force(where, seat).generals.append(general)
+    if general:
+        state.force(where, seat).generals.append(general)
+    else:
+        state.force(where, seat).caesar = 1
     turn.event("freed", seat, leader=leader_name(general), area=where, rule=ruleset.rule("8.9"))
 
 

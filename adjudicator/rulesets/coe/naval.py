@@ -62,6 +62,9 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
         return sorted(force.galleys, key=lambda g: (priority.index(category(force.aboard.get(g))),
                                                     (force.aboard.get(g) or Cargo()).units, g))[:hits]
 
+    if hits == 0 or hits >= len(force.galleys):  # C-15.10: nothing to choose, so no decision (and no question)
+        return ranked(list(CATEGORIES))
+
     def parse(text: str) -> list[int]:
         numbers = [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
         if len(set(numbers)) != min(hits, len(force.galleys)) or not set(numbers) <= set(force.galleys):
@@ -122,14 +125,14 @@ def sink(turn: Turn, zone: str, seat: str, force: Force, galleys: list[int], cap
         turn.state.area(zone).prune()
         return
     if captor is None:  # C-8.13: the would-be captor was eliminated in the same instant
-        for general in [g for g in leaders if g]:
-            force.generals.remove(general)
-            place_freed_general(turn, seat, general)
-        if 0 in leaders:
-            force.caesar = 0
-            turn.state.force(turn.state.players[seat].home, seat).caesar = 1
-            turn.event("freed", seat, leader="Caesar", area=turn.state.players[seat].home,
-                       rule=ruleset.rule("8.13"))
+        # C-8.9, C-16.13: the Caesar is placed like the generals (home if controlled, else by C-15.12), not
+        # always at home, which may be another player's province.
+        for leader in sorted(leaders, reverse=True):
+            if leader:
+                force.generals.remove(leader)
+            else:
+                force.caesar = 0
+            place_freed_general(turn, seat, leader)
         turn.state.area(zone).prune()
         return
     capture_leaders(turn, captor, zone, seat, leaders, ruleset.rule("7.6"), force=force)
