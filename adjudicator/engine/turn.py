@@ -39,6 +39,7 @@ class Turn:
     events: list[Event] = field(default_factory=list)
     results: list[OrderResult] = field(default_factory=list)
     pending: list[dict[str, Any]] = field(default_factory=list)
+    scratch: dict[str, Any] = field(default_factory=dict)  # the ruleset's bookkeeping within this turn
 
     def event(self, kind: str, seat: str | None = None, **data: Any) -> None:
         self.events.append(Event(kind, seat, data))

@@ -62,7 +62,7 @@ _DESCRIBED = {
     "GAME_NAME": "a game name", "DECISION_KEY": "a decision key (e.g. battle.NAR.1.retreat)",
     "SECRET": "a password", "MESSAGE": "':' and the message",
 }
-_SYMBOLS = {"_COMMA": "','", "_COLON": ":", "_ARROW": "->", "_ROAD_ARROW": "=>", "_DASH": "-", "_LESS": "<"}
+_SYMBOLS = {"_AT_LEAST": ">=", "_COMMA": "','", "_COLON": ":", "_ARROW": "->", "_ROAD_ARROW": "=>", "_DASH": "-", "_LESS": "<"}
 
 
 class _Problem(Exception):
@@ -347,6 +347,12 @@ class _Builder(Transformer):
 
     def priority(self, c: list[Any]) -> Callable[..., Order]:
         return partial(Priority, kind=c[0].type.lower(), values=_kinds(c[1:], _UNIT_KINDS))
+
+    def targets(self, c: list[Any]) -> Callable[..., Order]:
+        return partial(Priority, kind="targets", values=_kinds(c[1:], {**_UNIT_KINDS, "GALLEY": "galley"}))
+
+    def enemy_advantage_at_least(self, c: list[Token]) -> tuple[str, int]:
+        return "enemy_advantage_at_least", _number(c[-1], minimum=0)
 
     def units_below(self, c: list[Token]) -> tuple[str, int]:
         return "units_below", _number(c[-1])

@@ -52,8 +52,15 @@ class Ruleset:
         return exact or [s.name for s in self.seats if s.name.casefold().startswith(key)]
 
     def rule(self, number: str) -> str:
-        """A rule ID of this ruleset, e.g. rule('5.3') -> 'C-5.3'."""
-        return f"{self.data['rules_prefix']}-{number}"
+        """This ruleset's ID of a rule the engine cites by its Classic number: rule('5.3') -> 'C-5.3'.
+
+        An edition whose numbering differs maps the Classic numbers to its own IDs ([rule_map])."""
+        mapped = self.data.get("rule_map", {}).get(number)
+        return mapped or f"{self.data['rules_prefix']}-{number}"
+
+    def edition(self, switch: str, default: Any = None) -> Any:
+        """An [edition] switch of ruleset.toml (absent: the Classic behaviour, `default`)."""
+        return self.data.get("edition", {}).get(switch, default)
 
     @property
     def hooks(self) -> Any:

@@ -21,6 +21,7 @@ from adjudicator.engine.orders import (
 )
 from adjudicator.engine.turn import Turn, next_seat
 from adjudicator.engine.vocabulary import Rejected
+from adjudicator.rulesets.coe import battle1984
 from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
 from adjudicator.rulesets.coe.battle import LandBattle
 from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
@@ -118,16 +119,32 @@ def combat_phase(turn: Turn) -> None:
         if code in naval:
             for defender in naval[code]:
                 if defender != attacker and not turn.state.players[defender].eliminated:
-                    fight_naval_battle(turn, code, attacker, defender)
+                    fight_naval(turn, code, attacker, defender)
                 else:
                     turn.event("battle_skipped", attacker, area=code, defender=defender,
                                reason="both fleets now belong to the same player", rule=ruleset.rule("8.10"))
         else:
             defenders = others_with_units(turn.state, code, attacker)
             if defenders and turn.state.area(code).units.get(attacker):
-                LandBattle(turn, code, attacker, defenders[0]).fight()
+                fight_land(turn, code, attacker, defenders[0])
         if turn.state.winner is not None:
             break
+
+
+def fight_land(turn: Turn, code: str, attacker: str, defender: str) -> None:
+    """The edition's land battle: symbol dice (C-6) or target numbers (1984, O-6.4 to O-6.22)."""
+    if turn.rules.edition("combat") == "target_number":  # type: ignore[attr-defined]
+        battle1984.fight_land_battle(turn, code, attacker, defender)
+    else:
+        LandBattle(turn, code, attacker, defender).fight()
+
+
+def fight_naval(turn: Turn, zone: str, attacker: str, defender: str) -> None:
+    """The edition's naval battle: galley dice (C-7) or target numbers (1984, O-6.23 to O-6.27)."""
+    if turn.rules.edition("combat") == "target_number":  # type: ignore[attr-defined]
+        battle1984.fight_naval_battle(turn, zone, attacker, defender)
+    else:
+        fight_naval_battle(turn, zone, attacker, defender)
 
 
 def _declare(turn: Turn, order: NavalBattle, naval: dict[str, list[str]]) -> str:
