@@ -62,7 +62,9 @@ _DESCRIBED = {
     "GAME_NAME": "a game name", "DECISION_KEY": "a decision key (e.g. battle.NAR.1.retreat)",
     "SECRET": "a password", "MESSAGE": "':' and the message",
 }
-_SYMBOLS = {"_AT_LEAST": ">=", "_COMMA": "','", "_COLON": ":", "_ARROW": "->", "_ROAD_ARROW": "=>", "_DASH": "-", "_LESS": "<"}
+_SYMBOLS = {
+    "_AT_LEAST": ">=", "_COMMA": "','", "_COLON": ":", "_ARROW": "->", "_ROAD_ARROW": "=>", "_DASH": "-", "_LESS": "<",
+}
 
 
 class _Problem(Exception):
