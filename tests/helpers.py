@@ -17,9 +17,9 @@ def classic() -> Ruleset:
     return load_ruleset("coe-classic")
 
 
-def start(seats: list[str] | None = None) -> GameState:
-    """Turn 0 of a Classic game (3 seats unless named)."""
-    return classic().initial_state("test", seats or THREE)
+def start(seats: list[str] | None = None, ruleset: str = "coe-classic") -> GameState:
+    """Turn 0 of a game (Classic and 3 seats unless named)."""
+    return load_ruleset(ruleset).initial_state("test", seats or THREE)
 
 
 def place(state: GameState, area: str, seat: str, owner: bool = True, **pieces: object) -> GameState:
@@ -49,7 +49,7 @@ def play(state: GameState, *orders: Order, dice: list[int] | None = None,
     hold afterwards."""
     seat = state.active
     assert seat is not None
-    ruleset = classic()
+    ruleset = load_ruleset(state.ruleset)
     for name, player in state.players.items():
         player.tribute = tribute_value(ruleset, state, name)
     order_set = OrderSet(Header("test", state.turn + 1, seat, "x"), orders)

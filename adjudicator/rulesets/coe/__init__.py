@@ -19,6 +19,7 @@ from adjudicator.engine.orders import (
     RansomOffer,
     RetreatRule,
 )
+from adjudicator.engine.state import Force
 from adjudicator.engine.turn import Turn, next_seat
 from adjudicator.engine.vocabulary import Rejected
 from adjudicator.rulesets.coe import battle1984
@@ -98,6 +99,8 @@ def combat_phase(turn: Turn) -> None:
     ruleset = turn.rules
     turn.event("phase", turn.seat, number=2, name="combat")
     naval: dict[str, list[str]] = {}
+    if turn.rules.edition("naval_battles") == "compulsory":  # type: ignore[attr-defined]
+        compulsory_naval_battles(turn, naval)
     for order in turn.of_kind(NavalBattle):
         assert isinstance(order, NavalBattle)
         turn.attempt(order, lambda order=order: _declare(turn, order, naval))
@@ -129,6 +132,18 @@ def combat_phase(turn: Turn) -> None:
                 fight_land(turn, code, attacker, defenders[0])
         if turn.state.winner is not None:
             break
+
+
+def compulsory_naval_battles(turn: Turn, naval: dict[str, list[str]]) -> None:
+    """1984 (O-6.2): a battle against every other player with galleys in each sea zone the mover entered
+    with a galley this turn (movement records the zones in turn.scratch["entered_zones"])."""
+    for zone in sorted(turn.scratch.get("entered_zones", ())):
+        area = turn.state.areas.get(zone)
+        if area is None or not area.units.get(turn.seat, Force()).galleys:
+            continue
+        naval[zone] = sorted(s for s, f in area.units.items() if s != turn.seat and f.galleys)
+        if not naval[zone]:
+            del naval[zone]
 
 
 def fight_land(turn: Turn, code: str, attacker: str, defender: str) -> None:
