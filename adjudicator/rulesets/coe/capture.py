@@ -8,7 +8,7 @@ from adjudicator.engine.state import Captive, Force, GameState
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_KINDS, leader_name
 from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
-from adjudicator.rulesets.coe.economy import refresh_tribute
+from adjudicator.rulesets.coe.economy import refresh_tribute, shared_units
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -43,11 +43,24 @@ def conquer(turn: Turn, seat: str, code: str, rule: str) -> None:
     area.owner = seat
     turn.event("conquered", seat, area=code, previous=previous, value=ruleset.board.value(code), city=area.city,
                rule=rule)
+    if ruleset.edition("roads_survive_conquest", True) is False:
+        remove_roads(turn, code)
     destroy_galleys(turn, code, [s for s in area.units if s != seat], ruleset.rule("8.1"))
     for other, force in list(area.units.items()):
         if other != seat and force.leaders and not force.units:
             capture_leaders(turn, seat, code, other, force.leaders, ruleset.rule("8.1"))
     refresh_tribute(turn)
+
+
+def remove_roads(turn: Turn, code: str) -> None:
+    """1984 (O-6.22, O-15.15): a conquest removes every road leading to the province; the city stays."""
+    area = turn.state.area(code)
+    if not area.roads:
+        return
+    for other in area.roads:
+        turn.state.area(other).roads.remove(code)
+    turn.event("roads_removed", turn.seat, area=code, roads=sorted(area.roads), rule=turn.rules.rule("8.1"))
+    area.roads = []
 
 
 def destroy_galleys(turn: Turn, code: str, seats: list[str], rule: str) -> None:
@@ -126,14 +139,14 @@ def eliminate(turn: Turn, loser: str, captor: str) -> None:
                rule=ruleset.rule("8.8"))
     winner.treasury += lost.treasury
     lost.treasury = 0
-    renumber = _renumber_generals(state, loser, captor)
+    renumber = _renumber_generals(state, loser, captor, ruleset.data["limits"]["generals"])
     for _, area in sorted(state.areas.items()):
         if area.owner == loser:
             area.owner = captor
         force = area.units.pop(loser, None)
         if force is None:
             continue
-        _merge_force(state, area.force(captor), force, captor, renumber)
+        _merge_force(state, area.force(captor), force, captor, renumber, shared_units(ruleset))
         area.prune()
     freed = []
     for captive in lost.captives:  # the loser's prisoners: the captor's own generals among them go free
@@ -160,23 +173,26 @@ def eliminate(turn: Turn, loser: str, captor: str) -> None:
     check_victory(turn)
 
 
-def _renumber_generals(state: GameState, loser: str, captor: str) -> dict[int, int]:
+def _renumber_generals(state: GameState, loser: str, captor: str, own: int) -> dict[int, int]:
     """The loser's generals become the captor's, numbered after the captor's own (C-8.8)."""
     used = {g for a in state.areas.values() if captor in a.units for g in a.units[captor].generals}
     used |= {c.general for p in state.players.values() for c in p.captives if c.owner == captor}
-    used |= set(range(1, 5))
+    used |= set(range(1, own + 1))  # the captor's own numbers (4 Classic, 6 in 1984: O-1.1)
     theirs = sorted({g for a in state.areas.values() if loser in a.units for g in a.units[loser].generals}
                     | {c.general for p in state.players.values() for c in p.captives if c.owner == loser})
     numbers = iter(n for n in range(max(used) + 1, max(used) + 2 + len(theirs)))
     return {g: next(numbers) for g in theirs}
 
 
-def _merge_force(state: GameState, target: Force, force: Force, captor: str, renumber: dict[int, int]) -> None:
+def _merge_force(state: GameState, target: Force, force: Force, captor: str, renumber: dict[int, int],
+                 shared: bool = False) -> None:
+    """The loser's pieces in one area join the captor's. Pieces of the loser's colour are recorded as taken over
+    (C-1.7); uncoloured units of the shared pools (1984, O-1.10) simply change owner."""
     inherited = state.players[captor].inherited
     for kind in UNIT_KINDS:
         count = getattr(force, kind)
         setattr(target, kind, getattr(target, kind) + count)
-        if count:
+        if count and not shared:
             inherited[kind] = inherited.get(kind, 0) + count
     target.generals += [renumber[g] for g in force.generals]
     used = {g for a in state.areas.values() if captor in a.units for g in a.units[captor].galleys}

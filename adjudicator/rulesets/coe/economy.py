@@ -9,6 +9,7 @@ from adjudicator.engine.orders import Buy, DestroyCity, Purchase
 from adjudicator.engine.state import GameState
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected
+from adjudicator.rulesets.coe.movement import stacking_leaders
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -45,14 +46,20 @@ def refresh_tribute(turn: Turn) -> None:
 
 
 def start_inflation(turn: Turn) -> None:
-    """Levels triggered by the active seat take effect as its turn begins (C-11.7, C-11.8)."""
+    """Levels triggered by the active seat take effect as its turn begins (C-11.7, C-11.8). In the 1984 edition
+    (inflation_timing "next_turn", O-10.8) every level triggered before this player-turn takes effect as it
+    begins, whoever triggered it: so from the turn after the trigger, and both levels at once mean triple
+    prices at once."""
     state = turn.state
-    due = [p for p in state.inflation_pending if p["seat"] == turn.seat]
+    if turn.rules.edition("inflation_timing") == "next_turn":  # type: ignore[attr-defined]
+        due = list(state.inflation_pending)
+    else:
+        due = [p for p in state.inflation_pending if p["seat"] == turn.seat]
     for level in sorted(p["level"] for p in due):
         if level > state.inflation:
             state.inflation = level
             turn.event("inflation", turn.seat, level=level, rule=turn.rules.rule("11.7"))
-    state.inflation_pending = [p for p in state.inflation_pending if p["seat"] != turn.seat]
+    state.inflation_pending = [p for p in state.inflation_pending if p not in due]
 
 
 def collect_tribute(turn: Turn) -> None:
@@ -69,6 +76,8 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
         raise Rejected(turn.rules.rule("10.1"), f"there is no city in {order.area}")
     if area.owner != turn.seat:
         raise Rejected(turn.rules.rule("10.1"), f"the city in {order.area} is not yours")
+    if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
+        check_city_not_needed(turn, order.area)
     for other in area.roads:
         turn.state.area(other).roads.remove(order.area)
     turn.event("city_destroyed", turn.seat, area=order.area, fortified=area.city == "fortified",
@@ -77,6 +86,19 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
     area.roads = []
     refresh_tribute(turn)
     return "city destroyed"
+
+
+def check_city_not_needed(turn: Turn, code: str) -> None:
+    """1984 (O-9.2): a city that leads combat units beyond its owner's Caesar and generals there (O-5.7) may
+    not be destroyed."""
+    per_leader: int = turn.rules.data["movement"]["units_per_leader"]  # type: ignore[attr-defined]
+    force = turn.state.area(code).units.get(turn.seat)
+    units = force.units if force else 0
+    leaders = stacking_leaders(turn.state, turn.seat, code, city=False)
+    if units > per_leader * leaders:
+        raise Rejected("O-9.2", f"the city in {code} leads your combat units there: {units} combat units with "
+                                f"{leaders} Caesar or general(s) would break the limit of {per_leader} per leader "
+                                "(O-5.7)")
 
 
 # -- Phase 5 and 6: purchase and placement ---------------------------------------------------------------
@@ -94,6 +116,16 @@ def item_text(item: Purchase) -> str:
 def price(ruleset: Ruleset, state: GameState, piece: str) -> int:
     """Current price: base price times the multiplier of the level in force (C-11.9)."""
     return ruleset.data["prices"][piece] * ruleset.data["inflation"]["multipliers"][state.inflation]
+
+
+def shared_units(ruleset: Ruleset) -> bool:
+    """1984 (O-1.2): infantry, cavalry and catapults are uncoloured, one supply for all players."""
+    return ruleset.edition("units_pool") == "shared"
+
+
+def units_on_board(state: GameState, kind: str) -> int:
+    """Combat units of `kind` of every player on the board (the shared pools of O-1.2)."""
+    return sum(getattr(f, kind) for a in state.areas.values() for f in a.units.values())
 
 
 def on_board(state: GameState, seat: str, kind: str) -> int:
@@ -145,6 +177,10 @@ def _check_supply(turn: Turn, kind: str, count: int) -> None:
         free = limit - shared_on_board(turn.state, kind)
         pool = "the shared pool"
         rule = ruleset.rule("1.2")
+    elif kind in UNIT_KINDS and shared_units(ruleset):  # O-1.2, O-10.4: every player's units count
+        free = limit - units_on_board(turn.state, kind)
+        pool = "the shared supply"
+        rule = "O-1.2"
     else:
         # C-1.7: pieces taken over from an eliminated player do not count against the own colour's limits
         taken_over = turn.state.players[turn.seat].inherited.get(kind, 0)
@@ -172,10 +208,24 @@ def place_units(turn: Turn, item: Purchase, dry_run: bool) -> str:
         raise Rejected(turn.rules.rule("12.2"), f"new combat units are placed in your home province {home}, "
                                                 f"not {item.at}")
     _check_supply(turn, item.piece, item.count)
+    if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
+        check_room_at_home(turn, home, item.count)
     if not dry_run:
         force = turn.state.force(home, turn.seat)
         setattr(force, item.piece, getattr(force, item.piece) + item.count)
     return home
+
+
+def check_room_at_home(turn: Turn, home: str, count: int) -> None:
+    """1984 (O-11.2): new combat units at home stay within 7 per leader there, the city counting as one."""
+    per_leader: int = turn.rules.data["movement"]["units_per_leader"]  # type: ignore[attr-defined]
+    force = turn.state.area(home).units.get(turn.seat)
+    units = force.units if force else 0
+    leaders = stacking_leaders(turn.state, turn.seat, home)
+    room = max(per_leader * leaders - units, 0)
+    if count > room:
+        raise Rejected("O-11.2", f"{home} has room for {room} more combat units: {units} there with {leaders} "
+                                 f"leader(s), at most {per_leader} per leader, your city counting as one (O-5.7)")
 
 
 def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:

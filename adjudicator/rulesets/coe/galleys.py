@@ -21,7 +21,7 @@ from adjudicator.engine.orders import Sail, Troops
 from adjudicator.engine.state import Cargo, Force
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_KINDS, Rejected, leader_name
-from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, troops_text
+from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, record_entry, troops_text
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -53,10 +53,12 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
     units = [k for k in UNIT_KINDS for _ in range(getattr(troops, k))]
     loads = {g: Cargo() for g in galleys}
     room = {g: per_galley - existing[g].units for g in galleys}
+    capacity = (f"one legion per galley: 1 to {per_galley} combat units with a Caesar or general aboard"
+                if ruleset.edition("galley_capacity") == "one_legion" else f"{per_galley} per galley")
     if len(units) > sum(max(r, 0) for r in room.values()):
         raise Rejected(ruleset.rule("5.22"), f"galley(s) {', '.join(map(str, galleys))} can carry at most "
                                              f"{sum(max(r, 0) for r in room.values())} more combat units "
-                                             f"({per_galley} per galley), not {len(units)}")
+                                             f"({capacity}), not {len(units)}")
 
     def led(g: int) -> bool:
         return bool(existing[g].caesar or existing[g].generals or loads[g].caesar or loads[g].generals)
@@ -75,8 +77,8 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
         units = units[room[galley]:]
     if units:
         raise Rejected(ruleset.rule("5.23"), f"combat units travel only on a galley with one of their leaders: "
-                                             f"{troops.units} combat units on {len(galleys)} galley(s) of "
-                                             f"{per_galley} need more leaders than {len(troops.leaders)}")
+                                             f"{troops.units} combat units on {len(galleys)} galley(s) "
+                                             f"({capacity}) need more leaders than {len(troops.leaders)}")
     add_to(loads[order[0]], leaders, [])
     return loads
 
@@ -148,9 +150,12 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
         raise Rejected(rule("5.9"), f"your pieces in {order.start} must stay there: it holds "
                                     f"{', '.join(enemies)}'s combat units")
     for galley in galleys:
+        if galley in points.stopped_galleys:
+            raise Rejected(rule("5.19"), f"galley {galley} entered a sea zone holding other players' galleys "
+                                         "this turn and must end its movement there")
         if points.galley_left(galley) < len(order.route):
             raise Rejected(rule("5.2"), f"galley {galley} has {points.galley_left(galley)} MP left, the route "
-                                        f"needs {len(order.route)} (each leg costs 1 MP, C-5.18)")
+                                        f"needs {len(order.route)} (each leg costs 1 MP, {rule('5.18')})")
 
     # what the galleys will carry
     existing = {g: force.aboard.get(g, Cargo()) for g in galleys}
@@ -182,6 +187,9 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
                     raise Rejected(rule("5.20"), f"galley {galley} lies on the coast of {current} facing "
                                                  f"{', '.join(sorted(seas))} and can put out only there, not into {to}")
                 coasts[galley] = None
+        if not board.is_land(to) and stops_at_enemy_galleys(turn, to) and not last:
+            raise Rejected(rule("5.19"), f"the galleys must end their movement in {to}, which holds "
+                                         f"{', '.join(stops_at_enemy_galleys(turn, to))}'s galleys")
         if board.is_land(to):
             landing = last and carried.units > 0
             owner = state.areas[to].owner if to in state.areas else None
@@ -223,6 +231,11 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
         if not cargo.is_empty():
             target.aboard[galley] = cargo
         points.galleys[galley] = points.galley_left(galley) - len(order.route)
+        if stops_at_enemy_galleys(turn, destination):
+            points.stopped_galleys.add(galley)
+    turn.scratch.setdefault("entered_zones", set()).update(to for to in order.route if not board.is_land(to))
+    if board.is_land(destination):
+        record_entry(turn, "by_sea", destination, carried)
     landed = board.is_land(destination) and carried != Troops()
     if board.is_land(destination):
         for galley in galleys:
@@ -237,6 +250,16 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     if text:
         note += f", {'landing' if landed else 'carrying'} {text}"
     return note
+
+
+def stops_at_enemy_galleys(turn: Turn, zone: str) -> list[str]:
+    """1984 (O-5.28): the other players whose galleys lie in the sea zone `zone`; a galley entering it must end
+    its movement there (and fight, O-6.2). Classic galleys pass freely (C-5.19): always empty."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    if not ruleset.edition("galleys_stop_at_enemy") or ruleset.board.is_land(zone):
+        return []
+    area = turn.state.areas.get(zone)
+    return sorted(s for s, f in area.units.items() if s != turn.seat and f.galleys) if area else []
 
 
 def _shift(source: Force, target: Force, cargo: Cargo) -> None:

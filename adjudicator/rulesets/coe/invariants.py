@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import GameState
 from adjudicator.engine.vocabulary import UNIT_KINDS
-from adjudicator.rulesets.coe.economy import shared_on_board, tribute_value
+from adjudicator.rulesets.coe.economy import shared_on_board, shared_units, tribute_value, units_on_board
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -17,6 +17,7 @@ def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
     """Every invariant the state breaks, in words (an empty list when all hold)."""
     board, limits = ruleset.board, ruleset.data["limits"]
     units_per_galley = ruleset.data["movement"]["units_per_leader"]
+    shared = shared_units(ruleset)
     problems = []
     for seat, player in state.players.items():
         if player.treasury < 0:
@@ -26,7 +27,7 @@ def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
                             f"({tribute_value(ruleset, state, seat)}) (C-9.1)")
         if player.eliminated and any(seat in a.units for a in state.areas.values()):
             problems.append(f"{seat}: eliminated but still has pieces on the board (C-8.8)")
-        for kind in UNIT_KINDS:
+        for kind in UNIT_KINDS if not shared else ():
             count = sum(getattr(a.units[seat], kind) for a in state.areas.values() if seat in a.units)
             if count > limits[kind] + player.inherited.get(kind, 0):
                 problems.append(f"{seat}: {count} {kind} exceed the limit {limits[kind]} (C-1.1)")
@@ -46,6 +47,10 @@ def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
             problems.append(f"{seat}: {caesars} Caesars on the board")
         if any(c.owner == seat for c in player.captives):
             problems.append(f"{seat}: holds his own general prisoner (C-8.9)")
+    for kind in UNIT_KINDS if shared else ():  # O-1.2: one supply of uncoloured units for all players
+        if units_on_board(state, kind) > limits[kind]:
+            problems.append(f"{units_on_board(state, kind)} {kind} exceed the shared supply of {limits[kind]} "
+                            "(O-1.2)")
     for kind in ("city", "fortification", "road"):
         if shared_on_board(state, kind) > limits[kind]:
             problems.append(f"{shared_on_board(state, kind)} {kind} pieces exceed the pool of {limits[kind]} (C-1.2)")

@@ -3,11 +3,12 @@ end of movement brings (C-5.28 to C-5.31). Galleys and transport are in galleys.
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.orders import Move, Sail, Troops
+from adjudicator.engine.orders import Move, Order, Sail, Troops
 from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
@@ -30,21 +31,30 @@ class MovementPoints:
     """The active seat's movement book for this phase.
 
     MP left to pieces (C-5.1, C-5.2, C-5.8: MP never pass between pieces): leaders by number, galleys by
-    number, combat units as counts per (area, kind) since units of a kind are interchangeable. Only land moves
-    (ordinary moves and road journeys) spend the MP of leaders and combat units, so a leader listed in
-    `leaders` or a unit listed in `moved_units` has made a land move this turn. Pieces that embarked or
-    disembarked this turn (C-5.25) are in `shipped_leaders` and, for units now ashore, `shipped_units`.
+    number, combat units as (MP left, road journeys made) per (area, kind) since units of a kind are
+    interchangeable. Only land moves (ordinary moves and road journeys) spend the MP of leaders and combat
+    units, so a leader listed in `leaders` or a unit listed in `moved_units` has made a land move this turn.
+    Pieces that embarked or disembarked this turn (C-5.25) are in `shipped_leaders` and, for units now ashore,
+    `shipped_units`. `road_limit` is the number of road journeys a piece may make in a turn (None: as MP
+    allow, C-5.14; 1984: one, O-5.15). Galleys that had to stop in a sea zone holding other players'
+    galleys (O-5.28) are in `stopped_galleys`.
     """
 
     allowance: dict[str, int]
+    road_limit: int | None = None
     leaders: dict[int, int] = field(default_factory=dict)
-    moved_units: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(list))
+    leader_roads: dict[int, int] = field(default_factory=dict)
+    moved_units: dict[tuple[str, str], list[tuple[int, int]]] = field(default_factory=lambda: defaultdict(list))
     galleys: dict[int, int] = field(default_factory=dict)
     shipped_leaders: set[int] = field(default_factory=set)
     shipped_units: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    stopped_galleys: set[int] = field(default_factory=set)
 
     def leader_left(self, leader: int) -> int:
         return self.leaders.get(leader, self.allowance["caesar" if leader == 0 else "general"])
+
+    def leader_may_take_roads(self, leader: int, roads: int) -> bool:
+        return self.road_limit is None or self.leader_roads.get(leader, 0) + roads <= self.road_limit
 
     def galley_left(self, galley: int) -> int:
         return self.galleys.get(galley, self.allowance["galley"])
@@ -56,22 +66,30 @@ class MovementPoints:
         """Units of `kind` ashore in `area` that neither embarked nor disembarked this turn (C-5.25)."""
         return ashore - self.shipped_units[(area, kind)]
 
-    def units_able(self, area: str, kind: str, ashore: int, cost: int) -> int:
-        """How many of the `ashore` units of `kind` in `area` may make a land move costing `cost` MP."""
+    def _fits(self, mp: int, roads_made: int, cost: int, roads: int) -> bool:
+        return mp >= cost and (self.road_limit is None or roads_made + roads <= self.road_limit)
+
+    def units_able(self, area: str, kind: str, ashore: int, cost: int, roads: int = 0) -> int:
+        """How many of the `ashore` units of `kind` in `area` may make a land move costing `cost` MP that
+        includes `roads` road journeys."""
         moved = self.moved_units[(area, kind)]
         fresh = self.units_free(area, kind, ashore) - len(moved)
-        return (fresh if self.allowance[kind] >= cost else 0) + sum(1 for mp in moved if mp >= cost)
+        return (fresh if self._fits(self.allowance[kind], 0, cost, roads) else 0) + \
+            sum(1 for mp, made in moved if self._fits(mp, made, cost, roads))
 
-    def spend_units(self, origin: str, destination: str, kind: str, count: int, ashore: int, cost: int) -> None:
-        """Move `count` units, taking those with the fewest sufficient MP first to keep fresh ones fresh."""
+    def spend_units(self, origin: str, destination: str, kind: str, count: int, ashore: int, cost: int,
+                    roads: int = 0) -> None:
+        """Move `count` units, taking those with the fewest sufficient MP (and, among them, the most road
+        journeys made) first to keep fresh ones fresh."""
         full = self.allowance[kind]
         moved = self.moved_units[(origin, kind)]
         fresh = self.units_free(origin, kind, ashore) - len(moved)
-        pool = [mp for mp in moved if mp >= cost] + [full] * fresh
-        for mp in sorted(pool)[:count]:
-            if mp < full:  # a unit that moved before this order (moved units always have less than full MP)
-                moved.remove(mp)
-            self.moved_units[(destination, kind)].append(mp - cost)
+        pool = [(mp, made, True) for mp, made in moved if self._fits(mp, made, cost, roads)]
+        pool += [(full, 0, False)] * fresh
+        for mp, made, before in sorted(pool, key=lambda p: (p[0], -p[1], p[2]))[:count]:
+            if before:  # a unit that moved before this order
+                moved.remove((mp, made))
+            self.moved_units[(destination, kind)].append((mp - cost, made + roads))
 
     def embarkable_units(self, area: str, kind: str, ashore: int) -> int:
         """Units ashore in `area` that made no land move this turn and so may embark (C-5.25)."""
@@ -236,20 +254,28 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
             state.area(code)  # every area passed has its entry in the state, as before
         path.append(chain[-1])
     destination = path[-1]
+    roads = sum(1 for step in order.steps if step.kind == "road")
     for leader in troops.leaders:
         if points.leader_left(leader) < cost:
             raise Rejected(rule("5.2"), f"{leader_name(leader)} has {points.leader_left(leader)} MP left, "
                                         f"the move needs {cost}")
+        if not points.leader_may_take_roads(leader, roads):
+            raise Rejected(rule("5.14"), f"{leader_name(leader)} may make only {points.road_limit} road journey "
+                                         "in a turn")
     for kind in UNIT_KINDS:
         wanted = getattr(troops, kind)
-        able = points.units_able(order.start, kind, getattr(present, kind), cost)
+        able = points.units_able(order.start, kind, getattr(present, kind), cost, roads)
         if wanted and able < wanted:
+            if points.units_able(order.start, kind, getattr(present, kind), cost) >= wanted:
+                raise Rejected(rule("5.14"), f"only {able} {kind} in {order.start} may still make this move: a "
+                                             f"piece makes at most {points.road_limit} road journey in a turn")
             raise Rejected(rule("5.2"), f"only {able} {kind} in {order.start} have the {cost} MP this move needs "
                                         f"({kind} move {ruleset.data['movement'][kind]}; a road journey costs 1)")
 
     target = state.force(destination, seat)
     for leader in troops.leaders:
         points.leaders[leader] = points.leader_left(leader) - cost
+        points.leader_roads[leader] = points.leader_roads.get(leader, 0) + roads
         if leader == 0:
             force.caesar, target.caesar = 0, 1
         else:
@@ -258,12 +284,60 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     for kind in UNIT_KINDS:
         count = getattr(troops, kind)
         if count:
-            points.spend_units(order.start, destination, kind, count, getattr(present, kind), cost)
+            points.spend_units(order.start, destination, kind, count, getattr(present, kind), cost, roads)
             setattr(force, kind, getattr(force, kind) - count)
             setattr(target, kind, getattr(target, kind) + count)
+    record_entry(turn, "by_land", destination, troops)
     state.area(order.start).prune()
     turn.event("moved", seat, troops=troops_text(troops), path=path, route=route)
     return route
+
+
+# -- bookkeeping for combat and the stacking limit (O-5.7) --------------------------------------------------
+
+def record_entry(turn: Turn, key: str, area: str, troops: Troops) -> None:
+    """Count the active seat's combat units entering a land area this turn, in turn.scratch[key]: "by_land"
+    (ordinary move or road journey) or "by_sea" (landing from galleys). The 1984 combat asks how the
+    attacking units came (O-6.17). Units in a battle province cannot leave it again this turn (C-5.9), so
+    there the counts are exactly the units that came each way."""
+    if not troops.units:
+        return
+    entry = turn.scratch.setdefault(key, {}).setdefault(area, dict.fromkeys(UNIT_KINDS, 0))
+    for kind in UNIT_KINDS:
+        entry[kind] += getattr(troops, kind)
+
+
+def stacking_leaders(state: GameState, seat: str, code: str, city: bool = True) -> int:
+    """The seat's leaders in `code` for the stacking limit (O-5.7): Caesar and generals there, plus 1 for a city
+    he controls (`city`). Prisoners are off the board and count for nothing (O-7.2)."""
+    area = state.areas.get(code)
+    if area is None:
+        return 0
+    force = area.units.get(seat)
+    return (len(force.leaders) if force else 0) + (1 if city and area.city and area.owner == seat else 0)
+
+
+def stacking_breaches(ruleset: Ruleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
+    """Land provinces where the seat's combat units exceed 7 per leader at the end of the movement phase
+    (O-5.7), as {code: (units, leaders)}. A city in a province the seat conquers without battle at the end of
+    the phase (he has combat units there and nobody else has) already counts as his leader (O-5.31)."""
+    per_leader: int = ruleset.data["movement"]["units_per_leader"]
+    breaches = {}
+    for code, area in state.areas.items():
+        force = area.units.get(seat)
+        if force is None or not force.units or not ruleset.board.is_land(code):
+            continue
+        conquers = not any(s != seat and f.units for s, f in area.units.items())
+        leaders = len(force.leaders) + (1 if area.city and (area.owner == seat or conquers) else 0)
+        if force.units > per_leader * leaders:
+            breaches[code] = (force.units, leaders)
+    return breaches
+
+
+def _land_view(ruleset: Ruleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
+    """(combat units, Caesar and generals) of the seat in every land province where he has pieces."""
+    return {code: (f.units, len(f.leaders)) for code, area in state.areas.items()
+            if (f := area.units.get(seat)) is not None and ruleset.board.is_land(code)}
 
 
 # -- the phase -----------------------------------------------------------------------------------------------
@@ -271,16 +345,63 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
 def movement_phase(turn: Turn) -> None:
     """Phase 1 (C-5): moves and sailings in the order written, each checked against the position so far
     (C-5.4); an illegal order changes nothing. At the end, pieces aboard galleys lying in a province go
-    ashore (C-5.26)."""
+    ashore (C-5.26).
+
+    With the stacking limit (1984, O-5.7) every province is checked once more at the end of the phase: while
+    one holds more combat units than 7 per leader, the last accepted order that brought combat units into it
+    or took leaders out of it is rejected and the phase is played again from its start without that order (the
+    resolution of O-5.7: drop-offs and pick-ups during the phase stay possible)."""
+    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    turn.event("phase", turn.seat, number=1, name="movement")
+    orders = turn.of_kind(Move, Sail)
+    if not ruleset.edition("stacking"):
+        _run_movement(turn, orders, {})
+        return
+    begin: tuple[GameState, int, int, dict[str, Any]] = (
+        turn.state.copy(), len(turn.events), len(turn.results), copy.deepcopy(turn.scratch))
+    refused: dict[int, str] = {}
+    per_leader = ruleset.data["movement"]["units_per_leader"]
+    while True:
+        touched = _run_movement(turn, orders, refused)
+        breaches = stacking_breaches(ruleset, turn.state, turn.seat)
+        culprit = next(((index, sorted(areas & breaches.keys())[0]) for index, areas in reversed(touched)
+                        if areas & breaches.keys()), None)
+        if culprit is None:
+            return
+        index, code = culprit
+        units, leaders = breaches[code]
+        refused[index] = (f"at the end of the movement phase {code} would hold {units} of your combat units with "
+                          f"{leaders} leader(s): at most {per_leader} per Caesar or general there, a city you "
+                          "control counting as one")
+        state, events, results, scratch = begin
+        turn.state = state.copy()
+        del turn.events[events:]
+        del turn.results[results:]
+        turn.scratch = copy.deepcopy(scratch)
+
+
+def _run_movement(turn: Turn, orders: list[Order], refused: dict[int, str]) -> list[tuple[int, set[str]]]:
+    """Carry out the orders (those in `refused` are rejected for the stacking limit); return, per accepted
+    order, the land provinces it brought combat units into or took leaders out of."""
     from adjudicator.rulesets.coe.galleys import disembark_in_provinces, sail
 
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
-    turn.event("phase", turn.seat, number=1, name="movement")
-    points = MovementPoints(ruleset.data["movement"])
-    for order in turn.of_kind(Move, Sail):
+    points = MovementPoints(ruleset.data["movement"], ruleset.edition("road_journeys_per_turn"))
+    touched: list[tuple[int, set[str]]] = []
+    for index, order in enumerate(orders):
+        if index in refused:
+            turn.reject(order, ruleset.rule("5.6"), refused[index])
+            continue
+        before = _land_view(ruleset, turn.state, turn.seat)
         if isinstance(order, Move):
-            turn.attempt(order, lambda order=order: move(turn, points, order))
+            accepted = turn.attempt(order, lambda order=order: move(turn, points, order))
         else:
             assert isinstance(order, Sail)
-            turn.attempt(order, lambda order=order: sail(turn, points, order))
+            accepted = turn.attempt(order, lambda order=order: sail(turn, points, order))
+        if accepted:
+            after = _land_view(ruleset, turn.state, turn.seat)
+            touched.append((index, {code for code in before.keys() | after.keys()
+                                    if after.get(code, (0, 0))[0] > before.get(code, (0, 0))[0]
+                                    or after.get(code, (0, 0))[1] < before.get(code, (0, 0))[1]}))
     disembark_in_provinces(turn)
+    return touched
