@@ -124,6 +124,11 @@ def test_move_several_leaders_roads_and_long_words() -> None:
     same(one("MOVE CAESAR: ITA => NEA"), Move(Troops((CAESAR,)), "ITA", (Step("road", "NEA"),)))
 
 
+def test_C_8_8_generals_taken_over_are_numbered_on_and_can_be_ordered() -> None:
+    (order,) = parse("MOVE G5 WITH 2 INF: ITA -> NAR").orders
+    assert isinstance(order, Move) and order.troops.leaders == (5,)
+
+
 def test_move_without_leader_parses() -> None:
     # the engine rejects it (C-5.5); the parser must not
     same(one("MOVE 3 INF: ITA -> NAR"), Move(Troops(infantry=3), "ITA", (Step("land", "NAR"),)))
@@ -300,8 +305,8 @@ def test_ambiguous_seat() -> None:
 @pytest.mark.parametrize(
     ("line", "fragment"),
     [
-        ("MOVE G5: ITA -> NAR", "column 6: unknown leader 'G5': generals are G1 to G4"),
-        ("MOVE GENERAL 7: ITA -> NAR", "unknown leader 'GENERAL 7': generals are G1 to G4"),
+        ("MOVE G29: ITA -> NAR", "column 6: unknown leader 'G29': generals are G1 to G4 (G5 to G28 when taken over)"),
+        ("MOVE GENERAL 0: ITA -> NAR", "unknown leader 'GENERAL 0': generals are G1 to G4"),
         ("MOVE G1 WTH 3 INF: ITA -> NAR", "unexpected 'WTH' (did you mean WITH?)"),
         ("MOVE G1 3 INF: ITA -> NAR", "unexpected '3': expected one of: AND, WITH, ',', :"),
         ("MOVE G1 WITH 3 INF: ITA NAR", "unexpected 'NAR': expected one of: ->, =>"),

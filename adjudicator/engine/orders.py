@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-CAESAR = 0  # leader number of the Caesar; generals are 1-4
+CAESAR = 0  # leader number of the Caesar; generals are 1, 2, ... (taken-over ones numbered on, C-8.8)
 
 
 @dataclass(frozen=True)

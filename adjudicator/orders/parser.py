@@ -178,7 +178,9 @@ class _Builder(Transformer):
         super().__init__()
         self.ruleset = ruleset
         self.board = ruleset.board
-        self.generals = int(ruleset.data.get("limits", {}).get("generals", 4))
+        own = int(ruleset.data.get("limits", {}).get("generals", 4))
+        # generals taken over from eliminated players are numbered on after one's own (C-8.8)
+        self.generals, self.most_generals = own, own * len(ruleset.seats)
         self.area_cache: dict[str, list[str]] = {}
         self.area_words = self._area_words()
 
@@ -255,9 +257,10 @@ class _Builder(Transformer):
             shown, number = str(c[0]), _int(c[0][1:])
         else:
             shown, number = f"{c[0]} {c[1]}", _number(c[1], minimum=0)
-        if not 1 <= number <= self.generals:
+        if not 1 <= number <= self.most_generals:
             raise _Problem(
-                c[0].column, f"unknown leader {_quote(shown)}: generals are G1 to G{self.generals}"
+                c[0].column, f"unknown leader {_quote(shown)}: generals are G1 to G{self.generals} "
+                             f"(G{self.generals + 1} to G{self.most_generals} when taken over)"
             )
         return number, c[0].column
 
