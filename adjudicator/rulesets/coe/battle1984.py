@@ -19,9 +19,8 @@ choose from, a retreat decision only when a retreat is possible (otherwise a "re
 why, once per battle and reason).
 
 Retreat destinations (O-14.7): the default is the adjacent province he controls from which most attacking
-units entered the battle province this turn (read from the turn's "moved" events: the province before the
-battle province on the path of each move ending there), then the one with most of his units, then the highest
-value, then the area code. A standing RETREAT ... TO list restricts the destinations; when none of them is
+units entered the battle province this turn (recorded by movement in turn.scratch["came_from"]), then the
+one with most of his units, then the highest value, then the area code. A standing RETREAT ... TO list restricts the destinations; when none of them is
 open the battle continues, as in the Classic edition (C-15.7).
 
 At sea each side shoots once per cycle as long as it has a galley in the zone (galleys fight at sea, O-0.4),
@@ -38,14 +37,12 @@ having come by land.
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import Cargo, Force
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
+from adjudicator.engine.vocabulary import UNIT_KINDS
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, standing
@@ -57,7 +54,6 @@ if TYPE_CHECKING:
 TIES = ("catapult", "cavalry", "galley", "infantry")  # O-14.4: equal target numbers
 TARGET_WORDS = {**UNIT_WORDS, "gal": "galley", "galley": "galley", "galleys": "galley"}
 CONTINUE = "continue"
-_UNITS_IN_TEXT = re.compile(r"(\d+) (" + "|".join(UNIT_ABBREVIATIONS.values()) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -73,11 +69,6 @@ class Target:
             return f"galley {self.galley}"
         text = self.kind + (f" aboard galley {self.galley}" if self.galley is not None else "")
         return text + (f" (came by {self.origin})" if self.origin else "")
-
-
-def units_in(text: str) -> int:
-    """Combat units named in a report text such as 'G2 with 3 INF 2 CAV' (movement's troops_text)."""
-    return sum(int(n) for n, _ in _UNITS_IN_TEXT.findall(text))
 
 
 class Combat:
@@ -204,15 +195,11 @@ class LandBattle1984(Combat):
         return dict(self.turn.scratch.get("by_sea", {}).get(self.area, {}))
 
     def came_from(self) -> dict[str, int]:
-        """Attacking units per adjacent province they entered the battle province from (O-14.7)."""
-        counts: dict[str, int] = defaultdict(int)
+        """Attacking units per adjacent province they entered the battle province from (O-14.7), as
+        movement recorded them in turn.scratch["came_from"]."""
         neighbours = self.ruleset.board.land_neighbours(self.area)
-        for e in self.turn.events:
-            path = e.data.get("path") or []
-            if e.kind == "moved" and e.seat in (self.turn.seat, self.attacker) and len(path) > 1 \
-                    and path[-1] == self.area and path[-2] in neighbours:
-                counts[path[-2]] += units_in(e.data.get("troops", ""))
-        return counts
+        came = self.turn.scratch.get("came_from", {}).get(self.area, {})
+        return {origin: count for origin, count in came.items() if origin in neighbours}
 
     def strength(self, seat: str) -> int:
         """Own catapults, +1 for the defender with a fortified city he controls here (O-6.5)."""

@@ -288,6 +288,9 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
             setattr(force, kind, getattr(force, kind) - count)
             setattr(target, kind, getattr(target, kind) + count)
     record_entry(turn, "by_land", destination, troops)
+    if troops.units:  # where the units entered from (the 1984 default retreat destination, O-14.7)
+        came = turn.scratch.setdefault("came_from", {}).setdefault(destination, {})
+        came[path[-2]] = came.get(path[-2], 0) + troops.units
     state.area(order.start).prune()
     turn.event("moved", seat, troops=troops_text(troops), path=path, route=route)
     return route
