@@ -20,8 +20,9 @@ why, once per battle and reason).
 
 Retreat destinations (O-14.7): the default is the adjacent province he controls from which most attacking
 units entered the battle province this turn (recorded by movement in turn.scratch["came_from"]), then the
-one with most of his units, then the highest value, then the area code. A standing RETREAT ... TO list restricts the destinations; when none of them is
-open the battle continues, as in the Classic edition (C-15.7).
+one with most of his units, then the highest value, then the area code. A standing RETREAT ... TO list
+restricts the destinations; when none of them is open the battle continues, as in the Classic edition
+(C-15.7).
 
 At sea each side shoots once per cycle as long as it has a galley in the zone (galleys fight at sea, O-0.4),
 whether or not combat units are aboard; a side whose galleys are all gone has lost (O-6.26).
