@@ -7,7 +7,7 @@ import pytest
 from tests.rule_coverage import report, rule_ids
 
 
-@pytest.mark.parametrize("ruleset", ["coe-classic"])
+@pytest.mark.parametrize("ruleset", ["coe-classic", "coe-1984"])
 def test_every_rule_has_a_test(ruleset: str) -> None:
     table, missing = report(ruleset)
     print(table)  # shown with pytest -s; `python -m tests.rule_coverage <ruleset>` prints it too

@@ -19,7 +19,7 @@ def check_seats(ruleset: Ruleset, seats: list[str]) -> None:
     """The seats must be exactly the home provinces in play for their number (C-1.6, C-3.1, C-3.2)."""
     homes_by_count: dict[str, list[str]] = ruleset.data["setup"]["homes"]
     if len(set(seats)) != len(seats):
-        raise SetupError("a seat is named twice")
+        raise SetupError(f"a seat is named twice: each player gets one home province ({ruleset.rule('3.2')})")
     if str(len(seats)) not in homes_by_count:
         counts = sorted(int(n) for n in homes_by_count)
         raise SetupError(f"{len(seats)} seats: {ruleset.title} is for {counts[0]} to {counts[-1]} players "
