@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from click.testing import Result
+from typer.testing import Result
 
 from tests.conftest import Pbem
 
