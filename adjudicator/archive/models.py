@@ -15,6 +15,14 @@ class Game(SQLModel, table=True):
     status: str = "running"  # "running" | "ended"
     decisions: str = "default"  # "default": a missing decision takes the default at once; "ask": wait
     decision_hours: int = 48  # how long "ask" waits for an answer before the default applies
+    moderator: str = ""  # the moderator's mail address (alerts, copies)
+    deadline: str | None = None  # when the due turn(s) will be adjudicated (ISO time, UTC)
+    turn_hours: int = 72  # time from one adjudication to the next deadline
+    reminder_hours: int = 24  # remind seats without orders this long before the deadline
+    check_sender: bool = True  # order mail must come from the seat's registered address
+    anonymous_press: bool = False  # relayed press does not name its sender
+    nmr_alert: int = 2  # alert the moderator after this many missed turns in a row
+    paused: bool = False
     created: str
 
 
@@ -26,6 +34,8 @@ class Seat(SQLModel, table=True):
     email: str
     password_hash: str  # scrypt, never the password itself
     language: str = "en"
+    missed: int = 0  # player-turns in a row resolved without orders from this seat (NMR)
+    reminded_for: int = 0  # the turn number of the last reminder sent
 
 
 class Turn(SQLModel, table=True):
@@ -78,3 +88,31 @@ class Decision(SQLModel, table=True):
     asked: str
     answer: str | None = None
     answered: str | None = None
+
+
+class Message(SQLModel, table=True):
+    """A received mail, stored once per Message-ID with what became of it."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(index=True, unique=True)
+    received: str
+    sender: str
+    subject: str = ""
+    raw: str  # the whole message as received
+    game: str | None = None
+    seat: str | None = None
+    outcome: str = ""  # "orders", "answers", "press", "refused: <why>", ...
+
+
+class Outbox(SQLModel, table=True):
+    """A mail to send: receipts, reports, notices. It stays queued until delivered."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str | None = None
+    to: str
+    subject: str
+    body: str
+    created: str
+    sent: str | None = None
+    attempts: int = 0
+    error: str = ""
