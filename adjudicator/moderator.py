@@ -209,7 +209,7 @@ def check_against(ruleset: Ruleset, state: GameState, orders: OrderSet, seat: st
     return result.order_results
 
 
-def _expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
+def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
     due = dict((s, n) for n, s in due_turns(state, pace))
     if state.active is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
@@ -222,7 +222,7 @@ def _expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> 
     return due[seat]
 
 
-def _authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
+def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     header = orders.header
     if header is None:
         problems = "; ".join(e.located for e in orders.errors) or "no header"
@@ -235,7 +235,7 @@ def _authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     return seat
 
 
-def _current(session: Session, name: str) -> tuple[Game, Ruleset, GameState]:
+def current_game(session: Session, name: str) -> tuple[Game, Ruleset, GameState]:
     game = db.find_game(session, name)
     ruleset = load_ruleset(game.ruleset)
     state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
@@ -245,14 +245,14 @@ def _current(session: Session, name: str) -> tuple[Game, Ruleset, GameState]:
 def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
     """`pbem check --game`: verdicts against the game's current position; the password is not needed."""
     with archive.session() as session:
-        game, ruleset, state = _current(session, name)
+        game, ruleset, state = current_game(session, name)
     orders = parse_orders(text, ruleset)
     if orders.header is None:
         return Receipt(name, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
     if seat not in state.players:
         raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(state.players)}")
-    number = _expected_turn(state, game.pace, seat, orders.header.turn)
+    number = expected_turn(state, game.pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
     return Receipt(name, seat, number, list(orders.errors), results, check_only=True,
                    provisional=number != state.turn + 1)
@@ -265,7 +265,7 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
     if orders.header is None:
         return Receipt(state.game, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
-    number = _expected_turn(state, "round", seat, orders.header.turn)
+    number = expected_turn(state, "round", seat, orders.header.turn)
     return Receipt(state.game, seat, number, list(orders.errors),
                    check_against(ruleset, state, orders, seat, number), check_only=True)
 
@@ -273,17 +273,23 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
 def submit(archive: Archive, name: str, text: str, source: str = "file") -> Receipt:
     """Authenticate an order set, check it and store it (replacing an earlier set for the same turn)."""
     with archive.session() as session:
-        game, ruleset, state = _current(session, name)
+        game, ruleset, state = current_game(session, name)
         orders = parse_orders(text, ruleset)
-        seat = _authenticate(session, game, orders).seat
-        assert orders.header is not None
-        number = _expected_turn(state, game.pace, seat, orders.header.turn)
-        results = check_against(ruleset, state, orders, seat, number)
-        receipt = Receipt(name, seat, number, list(orders.errors), results, provisional=number != state.turn + 1)
-        if orders.errors and not orders.orders:
-            return receipt  # nothing understood: an earlier set stays as it was
-        receipt.replaced = db.store_orders(session, game, number, seat, text, now(), source)
-        receipt.stored = True
+        seat = authenticate(session, game, orders).seat
+        return store_order_set(session, game, ruleset, state, orders, seat, source)
+
+
+def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet,
+                    seat: str, source: str) -> Receipt:
+    """Check an authenticated order set and store it, unless nothing in it was understood."""
+    assert orders.header is not None
+    number = expected_turn(state, game.pace, seat, orders.header.turn)
+    results = check_against(ruleset, state, orders, seat, number)
+    receipt = Receipt(game.name, seat, number, list(orders.errors), results, provisional=number != state.turn + 1)
+    if orders.errors and not orders.orders:
+        return receipt  # nothing understood: an earlier set stays as it was
+    receipt.replaced = db.store_orders(session, game, number, seat, orders.source, now(), source)
+    receipt.stored = True
     return receipt
 
 
@@ -364,18 +370,18 @@ def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = 
     """
     done = Adjudication()
     with archive.session() as session:
-        game, ruleset, state = _current(session, name)
+        game, ruleset, state = current_game(session, name)
         if state.active is None:
             raise PbemError(f"game {name} has ended")
         due = due_turns(state, game.pace)
         if turn_file is not None:
             for block in parse_turn_file(turn_file, ruleset):
-                seat = _authenticate(session, game, block).seat
+                seat = authenticate(session, game, block).seat
                 assert block.header is not None
                 if seat not in {s for _, s in due}:
                     raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
                                     f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
-                number = _expected_turn(state, game.pace, seat, block.header.turn)
+                number = expected_turn(state, game.pace, seat, block.header.turn)
                 db.store_orders(session, game, number, seat, block.source, now(), "turn-file")
                 done.stored_blocks.append(seat)
         seed = bytes.fromhex(game.seed)
@@ -459,29 +465,34 @@ class AnswerReceipt:
 def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
     """`pbem answer`: store a seat's answers to the decisions asked for the turn being resolved."""
     with archive.session() as session:
-        game, ruleset, state = _current(session, name)
+        game, ruleset, state = current_game(session, name)
         orders = parse_orders(text, ruleset)
-        seat = _authenticate(session, game, orders).seat
-        assert orders.header is not None
-        number = state.turn + 1
-        if orders.header.turn != number:
-            raise PbemError(f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "
-                            f"not TURN {orders.header.turn}")
-        asked = {d.key: d for d in db.decisions(session, game, number) if d.seat == seat}
-        stored, problems = [], [e.located for e in orders.errors]
-        for order in orders.orders:
-            if not isinstance(order, AnswerOrder):
-                problems.append(f"line {order.line}: only ANSWER lines are taken here ({order.text})")
-            elif order.key not in asked:
-                problems.append(f"line {order.line}: no decision {order.key!r} is asked of {seat}; asked: "
-                                f"{', '.join(asked) or 'none'}")
-            else:
-                decision = asked[order.key]
-                decision.answer, decision.answered = order.value, now()
-                session.add(decision)
-                stored.append(order.key)
-        still_open = [k for k, d in asked.items() if d.answer is None]
-    return AnswerReceipt(name, seat, number, stored, problems, still_open)
+        seat = authenticate(session, game, orders).seat
+        return store_answers(session, game, state, orders, seat)
+
+
+def store_answers(session: Session, game: Game, state: GameState, orders: OrderSet, seat: str) -> AnswerReceipt:
+    """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
+    assert orders.header is not None
+    number = state.turn + 1
+    if orders.header.turn != number:
+        raise PbemError(f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "
+                        f"not TURN {orders.header.turn}")
+    asked = {d.key: d for d in db.decisions(session, game, number) if d.seat == seat}
+    stored, problems = [], [e.located for e in orders.errors]
+    for order in orders.orders:
+        if not isinstance(order, AnswerOrder):
+            problems.append(f"line {order.line}: only ANSWER lines are taken here ({order.text})")
+        elif order.key not in asked:
+            problems.append(f"line {order.line}: no decision {order.key!r} is asked of {seat}; asked: "
+                            f"{', '.join(asked) or 'none'}")
+        else:
+            decision = asked[order.key]
+            decision.answer, decision.answered = order.value, now()
+            session.add(decision)
+            stored.append(order.key)
+    still_open = [k for k, d in asked.items() if d.answer is None]
+    return AnswerReceipt(game.name, seat, number, stored, problems, still_open)
 
 
 # -- files only --------------------------------------------------------------------------------------------
