@@ -35,7 +35,7 @@ from adjudicator.engine.dice import (
 from adjudicator.engine.orders import Answer as AnswerOrder
 from adjudicator.engine.orders import OrderError, OrderSet
 from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
-from adjudicator.engine.turn import TurnResult, resolve, schedule
+from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.render import render, write_atomically
@@ -310,6 +310,13 @@ def turn_context(row: Turn) -> dict[str, Any]:
     }
 
 
+def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
+    """What the orders template at the end of each private report needs: next turn numbers and prices."""
+    multiplier = ruleset.data["inflation"]["multipliers"][state.inflation]
+    prices = {piece: price * multiplier for piece, price in ruleset.data["prices"].items()}
+    return {"coming": coming_turns(state), "prices": prices}
+
+
 def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn], state: GameState) -> list[Path]:
     """Report, private reports and snapshot of each turn (written after the commit, atomically)."""
     written = []
@@ -319,8 +326,9 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
         common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
                   "commitment": game.commitment, "seats": list(snapshot["players"])}
         outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": row.state_json}
+        template = orders_template_context(ruleset, from_snapshot(snapshot))
         for seat in snapshot["players"]:
-            outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common)
+            outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common, **template)
         for filename, text in outputs.items():
             write_atomically(turn_folder / filename, text)
             written.append(turn_folder / filename)
@@ -630,4 +638,7 @@ def stored_report(archive: Archive, name: str, number: int | None, seat: str | N
     snapshot = json.loads(row.state_json)
     common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
               "commitment": game.commitment, "seats": list(snapshot["players"])}
-    return render("report-seat.txt.j2", seat=seat, **common) if seat else render("report.txt.j2", **common)
+    if seat:
+        template = orders_template_context(ruleset, from_snapshot(snapshot))
+        return render("report-seat.txt.j2", seat=seat, **common, **template)
+    return render("report.txt.j2", **common)

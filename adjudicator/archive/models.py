@@ -39,9 +39,9 @@ class Seat(SQLModel, table=True):
 
 
 class Turn(SQLModel, table=True):
-    """One adjudicated player-turn (number 0 is the setup): the resulting state and all its inputs."""
+    """One adjudicated player-turn (number 0 is the setup): the resulting state and all its inputs.
+    A turn withdrawn by a roll-back stays archived, marked superseded."""
 
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     number: int
@@ -58,6 +58,7 @@ class Turn(SQLModel, table=True):
     results_json: str = "[]"
     dice_json: str = "[]"
     answers_json: str = "{}"  # answers to decisions used in this turn (seat -> key -> text)
+    superseded: bool = False  # withdrawn by `pbem gm rollback`
     created: str
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from adjudicator.archive.models import Decision, Game, OrderSet, Seat, Turn
+from adjudicator.archive.models import Decision, Game, Message, OrderSet, Outbox, Seat, Turn
 
 
 class ArchiveError(LookupError):
@@ -72,19 +72,24 @@ def find_seat(session: Session, game: Game, seat: str) -> Seat:
     return row
 
 
+def _live(game: Game):  # type: ignore[no-untyped-def]
+    return select(Turn).where(Turn.game_id == game.id, Turn.superseded == False)  # noqa: E712 (SQL)
+
+
 def turns(session: Session, game: Game) -> list[Turn]:
-    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all())
+    """The game's turns in order (without those withdrawn by a roll-back)."""
+    return list(session.exec(_live(game).order_by(Turn.number)).all())
 
 
 def latest_turn(session: Session, game: Game) -> Turn:
-    row = session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number.desc())).first()  # type: ignore[attr-defined]
+    row = session.exec(_live(game).order_by(Turn.number.desc())).first()  # type: ignore[attr-defined]
     if row is None:
         raise ArchiveError(f"game {game.name} has no turns stored")
     return row
 
 
 def get_turn(session: Session, game: Game, number: int) -> Turn:
-    row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == number)).first()
+    row = session.exec(_live(game).where(Turn.number == number)).first()
     if row is None:
         raise ArchiveError(f"game {game.name} has no turn {number}")
     return row
@@ -112,3 +117,14 @@ def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, 
 def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
     return list(session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn == turn)
                              .order_by(Decision.id)).all())  # type: ignore[arg-type]
+
+
+def queue_mail(session: Session, to: str, subject: str, body: str, created: str, game: str | None = None) -> Outbox:
+    """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it."""
+    row = Outbox(game=game, to=to, subject=subject, body=body, created=created)
+    session.add(row)
+    return row
+
+
+def message_seen(session: Session, message_id: str) -> bool:
+    return session.exec(select(Message).where(Message.message_id == message_id)).first() is not None

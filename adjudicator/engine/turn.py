@@ -115,3 +115,14 @@ def schedule(state: GameState) -> list[tuple[int, str]]:
     order = list(state.players)
     rest = [s for s in seats if order.index(s) >= order.index(state.active)]
     return [(state.turn + 1 + i, s) for i, s in enumerate(rest)]
+
+
+def coming_turns(state: GameState) -> dict[str, int]:
+    """Each seat still in play -> the number of its next player-turn (this round or the next)."""
+    coming = {seat: number for number, seat in schedule(state)}
+    last = max(coming.values(), default=state.turn)
+    for seat in state.players:
+        if seat not in coming and not state.players[seat].eliminated:
+            last += 1
+            coming[seat] = last
+    return coming

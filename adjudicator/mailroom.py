@@ -1,0 +1,313 @@
+"""Play by mail: order mail in, receipts and reports out (to the outbox), deadlines, game-master tools.
+
+Every incoming message is handled in one archive transaction together with the record of its Message-ID,
+so that the same message again changes nothing and a crash in the middle leaves no trace to repair.
+Replies go to the seat's registered address, never to the sender of a refused message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Decision, Game, Message, OrderSet, Seat
+from adjudicator.engine.orders import Answer, Press
+from adjudicator.moderator import (
+    PbemError,
+    adjudicate,
+    authenticate,
+    current_game,
+    due_turns,
+    game_folder,
+    hash_password,
+    now,
+    store_answers,
+    store_order_set,
+)
+from adjudicator.orders import parse_orders
+
+HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Mail:
+    """What the mailroom needs of a received message."""
+
+    message_id: str
+    sender: str
+    subject: str
+    text: str
+    raw: str
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _later(hours: int) -> str:
+    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat(timespec="seconds")
+
+
+def ingest(archive: Archive, mail: Mail) -> str:
+    """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known)."""
+    with archive.session() as session:
+        if db.message_seen(session, mail.message_id):
+            return "duplicate"
+        record = Message(message_id=mail.message_id, received=now(), sender=mail.sender.lower(),
+                         subject=mail.subject, raw=mail.raw)
+        session.add(record)
+        record.outcome = _handle(session, mail, record)
+    return record.outcome
+
+
+def _handle(session: Session, mail: Mail, record: Message) -> str:
+    header = HEADER_WORD.search(mail.text)
+    if header is None:
+        db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator",
+                      "No order header was found in your mail. Orders start with a line\n"
+                      "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n", now())
+        return "refused: no header"
+    try:
+        game, ruleset, state = current_game(session, header.group(2))
+    except LookupError as unknown:
+        db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator", f"{unknown}\n", now())
+        return "refused: unknown game"
+    record.game = game.name
+    orders = parse_orders(mail.text, ruleset)
+    if orders.header is None:
+        return _refuse_openly(session, mail, game, "the header line is not complete: " +
+                              "; ".join(e.located for e in orders.errors))
+    try:
+        seat_row = db.find_seat(session, game, orders.header.player)
+    except LookupError as unknown:
+        return _refuse_openly(session, mail, game, str(unknown))
+    record.seat = seat_row.seat
+    try:
+        authenticate(session, game, orders)
+    except PbemError:
+        return _warn_seat(session, game, seat_row, mail, "a wrong password")
+    if game.check_sender and mail.sender.lower() != seat_row.email.lower():
+        return _warn_seat(session, game, seat_row, mail, f"an address that is not yours ({mail.sender})")
+    if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
+        _reply(session, game, seat_row, f"Late orders for turn {orders.header.turn}",
+               f"Your orders for turn {orders.header.turn} arrived after that turn was resolved; nothing was "
+               f"stored. The turn now open for your orders is announced in the latest report.\n")
+        return "refused: late"
+    try:
+        if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
+            receipt = store_answers(session, game, state, orders, seat_row.seat)
+            lines = [f"stored   {k}" for k in receipt.stored] + [f"refused  {p}" for p in receipt.problems]
+            _reply(session, game, seat_row, f"Answers received for turn {receipt.turn}",
+                   "\n".join(lines) + f"\nStill open: {', '.join(receipt.open) or 'nothing'}\n")
+            return "answers"
+        receipt = store_order_set(session, game, ruleset, state, orders, seat_row.seat, "mail")
+    except PbemError as problem:
+        _reply(session, game, seat_row, "Your orders were not stored", f"{problem}\n")
+        return f"refused: {problem}"
+    _reply(session, game, seat_row, f"Receipt for turn {receipt.turn}", receipt.text)
+    if receipt.stored:
+        relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)])
+    return "orders stored" if receipt.stored else "orders not understood"
+
+
+def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str) -> None:
+    db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name)
+
+
+def _refuse_openly(session: Session, mail: Mail, game: Game, why: str) -> str:
+    """No seat could be identified: the sender learns why (he cannot be impersonating anybody)."""
+    db.queue_mail(session, mail.sender, f"[{game.name}] Your mail could not be read", f"{why}\n", now(), game.name)
+    return f"refused: {why}"
+
+
+def _warn_seat(session: Session, game: Game, seat: Seat, mail: Mail, what: str) -> str:
+    """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
+    _reply(session, game, seat, "Orders for your seat were refused",
+           f"A mail with orders for {seat.seat} arrived with {what} (from {mail.sender}, subject "
+           f"{mail.subject!r}). Nothing was stored. If it was you, send your orders again from your registered "
+           "address with your password.\n")
+    if game.moderator:
+        db.queue_mail(session, game.moderator, f"[{game.name}] refused mail for {seat.seat}",
+                      f"From {mail.sender}: {what}.\n", now(), game.name)
+    return f"refused: {what}"
+
+
+def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -> None:
+    """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
+    seats = db.game_seats(session, game)
+    signed = "Anonymous" if game.anonymous_press else sender
+    for item in press:
+        for seat in seats:
+            if seat.seat != sender and (item.to is None or item.to == seat.seat):
+                kind = "Broadcast" if item.to is None else "Press"
+                _reply(session, game, seat, f"{kind} from {signed}", f"{item.message}\n")
+
+
+# -- deadlines ---------------------------------------------------------------------------------------------
+
+@dataclass
+class TickReport:
+    lines: list[str] = field(default_factory=list)
+
+
+def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport:
+    """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron)."""
+    moment = at or datetime.now(UTC)
+    report = TickReport()
+    with archive.session() as session:
+        names = [g.name for g in session.exec(select(Game).where(Game.status == "running")).all()]
+    for name in names:
+        report.lines += _tick_game(archive, data, name, moment)
+    return report
+
+
+def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> list[str]:
+    with archive.session() as session:
+        game, _, state = current_game(session, name)
+        if game.paused:
+            return [f"{name}: paused"]
+        if game.deadline is None:
+            game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
+            session.add(game)
+        due = due_turns(state, game.pace)
+        missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
+        deadline = _time(game.deadline)
+        if missing and moment < deadline:
+            return _remind(session, game, missing, moment, deadline)
+    done = adjudicate(archive, data, name, defaults=moment >= deadline)
+    lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
+    with archive.session() as session:
+        game, _, state = current_game(session, name)
+        seats = {s.seat: s for s in db.game_seats(session, game)}
+        for row in done.turns:
+            seat = seats[row.seat or ""]
+            seat.missed = 0 if row.orders_text else seat.missed + 1
+            session.add(seat)
+            if seat.missed >= game.nmr_alert and game.moderator:
+                db.queue_mail(session, game.moderator, f"[{name}] {seat.seat} missed {seat.missed} turns",
+                              f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
+                              "(NMR: the seat does nothing in such a turn).\n", now(), name)
+        if done.turns:
+            _mail_reports(session, game, data, [row.number for row in done.turns])
+            game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
+        for path in done.files:
+            if path.parent.name == "outbox" and path.name.startswith("decisions-"):
+                seat = path.stem.rsplit("-", 1)[1]
+                db.queue_mail(session, seats[seat].email, f"[{name}] decisions needed", path.read_text(), now(),
+                              name)
+        if state.active is None:
+            game.status = "ended"
+        session.add(game)
+    return lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+
+
+def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime,
+            deadline: datetime) -> list[str]:
+    if moment < deadline - timedelta(hours=game.reminder_hours):
+        return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
+    lines = []
+    for number, seat_name in missing:
+        seat = db.find_seat(session, game, seat_name)
+        if seat.reminded_for == number:
+            continue
+        seat.reminded_for = number
+        session.add(seat)
+        _reply(session, game, seat, f"Reminder: orders for turn {number} are due",
+               f"No orders of yours are stored for turn {number}; the deadline is {game.deadline} (UTC).\n")
+        lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
+    return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
+
+
+def _mail_reports(session: Session, game: Game, data: Path, numbers: list[int]) -> None:
+    """Each seat gets the public report of every resolved turn and its private report of the last one."""
+    folder = game_folder(data, game.name)
+    public = "\n".join((folder / f"turn-{n:04d}" / "report.txt").read_text() for n in numbers)
+    for seat in db.game_seats(session, game):
+        private = (folder / f"turn-{numbers[-1]:04d}" / f"report-{seat.seat}.txt").read_text()
+        _reply(session, game, seat, f"Report, turn {numbers[-1]}", public + "\n" + private)
+
+
+# -- game-master tools ---------------------------------------------------------------------------------------
+
+def extend_deadline(archive: Archive, name: str, hours: int) -> str:
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        base = _time(game.deadline) if game.deadline else datetime.now(UTC)
+        game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            _reply(session, game, seat, "Deadline extended", f"The deadline is now {game.deadline} (UTC).\n")
+    return game.deadline
+
+
+def replace_player(archive: Archive, name: str, seat_name: str, email: str) -> str:
+    """A new player takes a seat: new address, new password (returned, and mailed to him)."""
+    import secrets
+
+    if "@" not in email:
+        raise PbemError(f"{email!r} is not a mail address")
+    password = secrets.token_urlsafe(9)
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        seat = db.find_seat(session, game, seat_name)
+        seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
+        session.add(seat)
+        _reply(session, game, seat, f"You now play {seat.seat}",
+               f"You take over {seat.seat} in game {name}. Your password is: {password}\n")
+    return password
+
+
+def set_paused(archive: Archive, name: str, paused: bool) -> None:
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        game.paused = paused
+        session.add(game)
+
+
+def end_game(archive: Archive, name: str) -> None:
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        game.status = "ended"
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            _reply(session, game, seat, "The game has been ended", "The moderator has ended the game.\n")
+
+
+def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
+    """Return the game to the position after turn `to`: later turns stay archived, marked superseded, and
+    their files are kept under turn-NNNN-withdrawn-K."""
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        later = [t for t in db.turns(session, game) if t.number > to]
+        if not later:
+            raise PbemError(f"game {name} has no turn after {to} to roll back")
+        db.get_turn(session, game, to)  # the turn rolled back to must exist
+        for row in later:
+            row.superseded = True
+            session.add(row)
+        for decision in session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn > to)):
+            session.delete(decision)
+        for orders in session.exec(select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn > to)):
+            orders.replaced = True
+            session.add(orders)
+        game.status, game.deadline = "running", None
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            _reply(session, game, seat, f"Rolled back to turn {to}",
+                   f"The moderator rolled the game back to the position after turn {to}; turns "
+                   f"{', '.join(str(t.number) for t in later)} are withdrawn. Orders for them must be sent again.\n")
+    folder = game_folder(data, name)
+    for row in later:
+        old = folder / f"turn-{row.number:04d}"
+        if old.exists():
+            k = 1
+            while (folder / f"{old.name}-withdrawn-{k}").exists():
+                k += 1
+            old.rename(folder / f"{old.name}-withdrawn-{k}")
+    return [t.number for t in later]
