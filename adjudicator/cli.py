@@ -80,6 +80,13 @@ def new(
     decision_hours: Annotated[int, typer.Option(help="With --decisions ask: hours before the default applies.")] = 48,
     from_snapshot: Annotated[Path | None, typer.Option(
         help="Start from this position (snapshot.json), e.g. a game played so far by hand.")] = None,
+    moderator: Annotated[str, typer.Option(help="Moderator's mail address (NMR alerts, refused mail).")] = "",
+    turn_hours: Annotated[int, typer.Option(help="Hours from one adjudication to the next deadline.")] = 72,
+    reminder_hours: Annotated[int, typer.Option(help="Remind seats without orders this long before.")] = 24,
+    sender_check: Annotated[bool, typer.Option(
+        help="Order mail must come from the seat's registered address.")] = True,
+    anonymous_press: Annotated[bool, typer.Option(help="Relay press without the sender's name.")] = False,
+    nmr_alert: Annotated[int, typer.Option(help="Alert the moderator after this many missed turns.")] = 2,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -96,7 +103,10 @@ def new(
         fail("name the players with --seat SEAT=EMAIL, one per player")
     try:
         position = _read(from_snapshot, "snapshot") if from_snapshot else None
-        created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours, position)
+        mail = {"moderator": moderator, "turn_hours": turn_hours, "reminder_hours": reminder_hours,
+                "check_sender": sender_check, "anonymous_press": anonymous_press, "nmr_alert": nmr_alert}
+        created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours, position,
+                           mail)
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
@@ -275,6 +285,101 @@ def demo(
         run_demo(data, typer.echo)
     except _errors() as problem:
         fail(str(problem))
+
+
+@app.command()
+def tick(
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """For cron: adjudicate every game whose deadline passed or whose orders are all in; send reminders.
+    Reports and notices are queued in the outbox (`pbem send` delivers them)."""
+    from adjudicator.mailroom import tick as tick_games
+
+    try:
+        report = tick_games(_archive(data, db), data)
+    except _errors() as problem:
+        fail(str(problem))
+    for line in report.lines:
+        typer.echo(line)
+
+
+gm = typer.Typer(help="Game-master tools: deadlines, players, pause, roll-back, end.", no_args_is_help=True)
+app.add_typer(gm, name="gm")
+
+
+@gm.command()
+def extend(game: str, hours: Annotated[int, typer.Option(help="Hours to add.")] = 24,
+           data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Extend the game's deadline (all seats are told)."""
+    from adjudicator.mailroom import extend_deadline
+
+    try:
+        typer.echo(f"Deadline of {game}: {extend_deadline(_archive(data, db), game, hours)}")
+    except _errors() as problem:
+        fail(str(problem))
+
+
+@gm.command()
+def replace(game: str, seat: str, email: Annotated[str, typer.Option(help="The new player's address.")],
+            data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Give a seat to a new player: new address and password (mailed to him, shown once here)."""
+    from adjudicator.mailroom import replace_player
+
+    try:
+        password = replace_player(_archive(data, db), game, seat, email)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{seat} of {game} now belongs to {email}; new password: {password}")
+
+
+@gm.command()
+def pause(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Pause a game: `pbem tick` leaves it alone."""
+    from adjudicator.mailroom import set_paused
+
+    try:
+        set_paused(_archive(data, db), game, True)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{game} paused")
+
+
+@gm.command()
+def resume(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Resume a paused game."""
+    from adjudicator.mailroom import set_paused
+
+    try:
+        set_paused(_archive(data, db), game, False)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{game} resumed")
+
+
+@gm.command()
+def rollback(game: str, to: Annotated[int, typer.Option(help="The turn whose position is restored.")],
+             data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Return to the position after turn TO; later turns stay archived as withdrawn."""
+    from adjudicator.mailroom import rollback as roll_back
+
+    try:
+        withdrawn = roll_back(_archive(data, db), data, game, to)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{game} is back after turn {to}; withdrawn turns: {', '.join(map(str, withdrawn))}")
+
+
+@gm.command()
+def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """End a game now."""
+    from adjudicator.mailroom import end_game
+
+    try:
+        end_game(_archive(data, db), game)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{game} ended")
 
 
 def main() -> None:

@@ -102,10 +102,12 @@ class NewGame:
 
 def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
              pace: str = "turn", decisions: str = "default", decision_hours: int = 48,
-             position: str | None = None) -> NewGame:
+             position: str | None = None, mail: dict[str, Any] | None = None) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
 
     `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand.
+    `mail` sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
+    anonymous_press, nmr_alert).
     """
     ruleset = load_ruleset(ruleset_name)
     if pace not in PACES:
@@ -145,7 +147,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         if session.exec(select(Game).where(Game.name == name)).first():
             raise PbemError(f"a game named {name!r} already exists in this archive")
         game = Game(name=name, ruleset=ruleset.name, pace=pace, seed=seed.hex(), commitment=commitment(seed),
-                    decisions=decisions, decision_hours=decision_hours, created=now())
+                    decisions=decisions, decision_hours=decision_hours, created=now(), **(mail or {}))
         session.add(game)
         session.flush()
         assert game.id is not None

@@ -1,0 +1,149 @@
+"""The mailroom against a real SQLite archive: ingest, receipts and notices in the outbox, deadlines."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from adjudicator.archive import Archive
+from adjudicator.archive.models import Message, Outbox, Seat
+from adjudicator.mailroom import Mail, extend_deadline, ingest, replace_player, rollback, set_paused, tick
+from adjudicator.moderator import new_game, verify
+
+SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> tuple[Archive, Path, dict[str, str]]:
+    archive = Archive.in_folder(tmp_path)
+    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS,
+                       mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1})
+    return archive, tmp_path, created.passwords
+
+
+def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | None = None, mid: str = "1") -> Mail:
+    text = "\n".join([f"GAME rome1 TURN {turn} PLAYER {seat} PASSWORD {password}", *lines]) + "\n"
+    return Mail(message_id=f"<{mid}@test>", sender=sender or SEATS[seat], subject="orders", text=text, raw=text)
+
+
+def outbox(archive: Archive) -> list[Outbox]:
+    with archive.session() as session:
+        return list(session.exec(select(Outbox).order_by(Outbox.id)).all())  # type: ignore[arg-type]
+
+
+def test_orders_by_mail_get_a_receipt_to_the_registered_address(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR",
+                                   "MOVE G2 WITH 9 INF: MAC -> MOE"))
+    assert outcome == "orders stored"
+    (receipt,) = outbox(archive)
+    assert receipt.to == "mac@example.org" and "Receipt for turn 1" in receipt.subject
+    assert "accepted: MAC -> THR" in receipt.body and "rejected (C-5.3)" in receipt.body
+
+
+def test_the_same_message_twice_changes_nothing(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    message = mail("Macedonia", passwords["Macedonia"], "BUY 1 INF")
+    assert ingest(archive, message) == "orders stored"
+    assert ingest(archive, message) == "duplicate"
+    assert len(outbox(archive)) == 1
+    with archive.session() as session:
+        assert len(session.exec(select(Message)).all()) == 1
+
+
+def test_a_forged_password_is_reported_to_the_seat_never_to_the_forger(
+        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, _ = game
+    outcome = ingest(archive, mail("Macedonia", "guess", "BUY 1 INF", sender="evil@example.net"))
+    assert outcome == "refused: a wrong password"
+    recipients = [m.to for m in outbox(archive)]
+    assert "evil@example.net" not in recipients
+    assert "mac@example.org" in recipients and "gm@example.org" in recipients
+
+
+def test_the_registered_sender_is_checked(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF", sender="other@example.net"))
+    assert outcome.startswith("refused: an address that is not yours")
+    assert all(m.to != "other@example.net" for m in outbox(archive))
+
+
+def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path) -> None:
+    archive = Archive.in_folder(tmp_path)
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: meet me in Thracia",
+                         "BROADCAST: peace to all"))
+    relayed = [(m.to, m.subject, m.body.strip()) for m in outbox(archive) if "Receipt" not in m.subject]
+    assert ("egy@example.org", "[rome1] Press from Anonymous", "meet me in Thracia") in relayed
+    assert ("his@example.org", "[rome1] Broadcast from Anonymous", "peace to all") in relayed
+    assert not any(to == "his@example.org" and "Thracia" in body for to, _, body in relayed)
+
+
+def test_unknown_game_and_no_header_are_answered_to_the_sender(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, _ = game
+    stray = Mail("<x@test>", "who@example.net", "hi", "hello there\n", "hello there\n")
+    assert ingest(archive, stray) == "refused: no header"
+    other = Mail("<y@test>", "who@example.net", "hi", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x\n", "")
+    assert ingest(archive, other) == "refused: unknown game"
+    assert [m.to for m in outbox(archive)] == ["who@example.net", "who@example.net"]
+
+
+def test_tick_adjudicates_when_all_orders_are_in_and_mails_the_reports(
+        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, data, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR"))
+    report = tick(archive, data)
+    assert "rome1: turn 1 (Macedonia) resolved" in report.lines
+    reports = [m for m in outbox(archive) if "Report, turn 1" in m.subject]
+    assert sorted(m.to for m in reports) == sorted(SEATS.values())
+    mac = next(m for m in reports if m.to == "mac@example.org")
+    assert "conquers THR" in mac.body and "GAME rome1 TURN 4 PLAYER Macedonia" in mac.body
+
+
+def test_late_orders_get_a_receipt_saying_so(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, data, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
+    tick(archive, data)
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 CAV", mid="2"))
+    assert outcome == "refused: late"
+    assert "arrived after that turn was resolved" in outbox(archive)[-1].body
+
+
+def test_deadline_reminder_and_nmr(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, data, _ = game
+    start = datetime.now(UTC)
+    assert tick(archive, data, start).lines == [f"rome1: waiting for Macedonia until "
+                                                f"{(start + timedelta(hours=48)).isoformat(timespec='seconds')}"]
+    reminded = tick(archive, data, start + timedelta(hours=40)).lines
+    assert reminded == ["rome1: reminded Macedonia (turn 1)"]
+    assert tick(archive, data, start + timedelta(hours=41)).lines[0].startswith("rome1: waiting")  # once only
+    resolved = tick(archive, data, start + timedelta(hours=49)).lines
+    assert resolved == ["rome1: turn 1 (Macedonia) resolved"]
+    alerts = [m for m in outbox(archive) if m.to == "gm@example.org"]
+    assert alerts and "Macedonia missed 1 turns" in alerts[0].subject
+    with archive.session() as session:
+        assert session.exec(select(Seat).where(Seat.seat == "Macedonia")).one().missed == 1
+
+
+def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, data, passwords = game
+    tick(archive, data)
+    first = extend_deadline(archive, "rome1", 24)
+    assert first > datetime.now(UTC).isoformat()
+    new_password = replace_player(archive, "rome1", "Egyptus", "new@example.org")
+    assert new_password != passwords["Egyptus"]
+    set_paused(archive, "rome1", True)
+    assert tick(archive, data).lines == ["rome1: paused"]
+    set_paused(archive, "rome1", False)
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
+    tick(archive, data)
+    withdrawn = rollback(archive, data, "rome1", 0)
+    assert withdrawn == [1]
+    assert (data / "games/rome1/turn-0001-withdrawn-1/report.txt").exists()
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")) == "orders stored"
+    tick(archive, data)
+    passed, problems = verify(archive, "rome1")
+    assert not problems and len(passed) == 2  # the withdrawn turn stays archived but is not replayed
