@@ -304,6 +304,31 @@ def tick(
         typer.echo(line)
 
 
+@app.command()
+def send(
+    eml_dir: Annotated[Path | None, typer.Option(help="Write .eml files here instead of sending by SMTP.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Send at most this many mails.")] = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Deliver the outbox: by SMTP (PBEM_SMTP_HOST, _PORT, _SECURITY starttls|tls|none, _USER, _PASSWORD,
+    _FROM) or as .eml files. A failed mail stays queued and is tried again next time."""
+    from adjudicator.mail.outbound import send_outbox, smtp_settings_from_env
+
+    try:
+        smtp = None if eml_dir else smtp_settings_from_env()
+        if smtp is None and eml_dir is None:
+            fail("set PBEM_SMTP_HOST (and PBEM_SMTP_USER/_PASSWORD...) or give --eml-dir")
+        report = send_outbox(_archive(data, db), smtp, eml_dir, limit)
+    except (*_errors(), ValueError) as problem:
+        fail(str(problem))
+    typer.echo(f"{report.sent} sent, {report.failed} failed (still queued)")
+    for error in report.errors:
+        typer.echo(f"  {error}")
+    if report.failed:
+        raise typer.Exit(1)
+
+
 gm = typer.Typer(help="Game-master tools: deadlines, players, pause, roll-back, end.", no_args_is_help=True)
 app.add_typer(gm, name="gm")
 

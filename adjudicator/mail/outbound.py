@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import re
@@ -16,7 +17,7 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import Outbox
-from adjudicator.archive.store import Archive
+from adjudicator.archive.store import Archive, queue_mail
 from adjudicator.render import write_atomically
 
 SECURITY_MODES = ("starttls", "tls", "none")
@@ -97,10 +98,8 @@ def build_message(row: Outbox, sender: str) -> EmailMessage:
 
 
 def queue(session: Session, to: str, subject: str, body: str, game: str | None = None) -> Outbox:
-    """Put a mail in the outbox; the caller's transaction commits it."""
-    row = Outbox(game=game, to=to, subject=subject, body=body, created=now())
-    session.add(row)
-    return row
+    """Put a mail in the outbox now; the caller's transaction commits it."""
+    return queue_mail(session, to, subject, body, now(), game)
 
 
 @dataclass
@@ -139,7 +138,7 @@ class _SmtpLink:
                 client.starttls(context=context)
                 client.ehlo()
             if s.user:
-                client.login(s.user, s.password or "")
+                _login(client, s.user, s.password or "")
         except BaseException:
             _close(client)
             raise
@@ -167,6 +166,31 @@ class _SmtpLink:
             finally:
                 _close(self.client)
                 self.client = None
+
+
+def _login(client: smtplib.SMTP, user: str, password: str) -> None:
+    """AUTH; smtplib's own login encodes as ASCII only, so a non-ASCII user or password goes as UTF-8 here."""
+    if (user + password).isascii():
+        client.login(user, password)
+        return
+    client.ehlo_or_helo_if_needed()
+    if not client.has_extn("auth"):
+        raise smtplib.SMTPNotSupportedError("SMTP AUTH extension not supported by server.")
+    mechanisms = client.esmtp_features["auth"].upper().split()
+
+    def b64(text: str) -> str:
+        return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+    if "PLAIN" in mechanisms:
+        code, reply = client.docmd("AUTH", "PLAIN " + b64(f"\0{user}\0{password}"))
+    elif "LOGIN" in mechanisms:
+        code, reply = client.docmd("AUTH", "LOGIN " + b64(user))
+        if code == 334:
+            code, reply = client.docmd(b64(password))
+    else:
+        raise smtplib.SMTPException(f"no AUTH mechanism for a non-ASCII user or password among {mechanisms}")
+    if code not in (235, 503):  # 503: already authenticated
+        raise smtplib.SMTPAuthenticationError(code, reply)
 
 
 def _close(client: smtplib.SMTP) -> None:
