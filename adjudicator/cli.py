@@ -305,6 +305,58 @@ def tick(
 
 
 @app.command()
+def ingest(
+    eml: Annotated[Path | None, typer.Argument(help="One message as a .eml file (default: read stdin).")] = None,
+    mbox: Annotated[Path | None, typer.Option(help="Read every message of this mbox file.")] = None,
+    maildir: Annotated[Path | None, typer.Option(help="Read the new messages of this Maildir.")] = None,
+    imap: Annotated[str | None, typer.Option(help="IMAP host: fetch the unseen messages over TLS.")] = None,
+    imap_port: Annotated[int, typer.Option(help="IMAP port (993 for TLS, 143 with --imap-starttls).")] = 993,
+    imap_user: Annotated[str | None, typer.Option(envvar="PBEM_IMAP_USER", help="IMAP login.")] = None,
+    imap_starttls: Annotated[bool, typer.Option(help="Plain IMAP upgraded with STARTTLS.")] = False,
+    imap_mailbox: Annotated[str, typer.Option(help="IMAP mailbox.")] = "INBOX",
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Read order mail, check and store it, and queue a receipt for each (password from PBEM_IMAP_PASSWORD).
+    A message is marked done (IMAP: seen) only after the archive commit; the same Message-ID twice changes
+    nothing."""
+    import sys
+
+    from adjudicator.mail.inbound import MailError
+    from adjudicator.mail.sources import MailSourceError, from_bytes, from_imap, from_maildir, from_mbox
+    from adjudicator.mailroom import ingest as ingest_mail
+
+    if sum(x is not None for x in (eml, mbox, maildir, imap)) > 1:
+        fail("give one source: a .eml file, --mbox, --maildir or --imap")
+    if imap and not imap_user:
+        fail("--imap needs --imap-user (or PBEM_IMAP_USER) and PBEM_IMAP_PASSWORD")
+    try:
+        archive = _archive(data, db)
+        if mbox:
+            deliveries = from_mbox(mbox)
+        elif maildir:
+            deliveries = from_maildir(maildir)
+        elif imap:
+            deliveries = from_imap(imap, imap_port, imap_user or "", os.environ.get("PBEM_IMAP_PASSWORD", ""),
+                                   imap_mailbox, starttls=imap_starttls)
+        else:
+            deliveries = from_bytes(eml.read_bytes() if eml else sys.stdin.buffer.read(), str(eml or "stdin"))
+        unreadable = 0
+        for message, mark_done in deliveries:
+            if isinstance(message, MailError):
+                unreadable += 1
+                typer.echo(f"unreadable: {message}")
+                continue
+            outcome = ingest_mail(archive, message)
+            mark_done()
+            typer.echo(f"{message.message_id} from {message.sender}: {outcome}")
+    except (*_errors(), MailSourceError, OSError) as problem:
+        fail(str(problem))
+    if unreadable and not (mbox or maildir or imap):
+        raise typer.Exit(1)
+
+
+@app.command()
 def send(
     eml_dir: Annotated[Path | None, typer.Option(help="Write .eml files here instead of sending by SMTP.")] = None,
     limit: Annotated[int | None, typer.Option(help="Send at most this many mails.")] = None,

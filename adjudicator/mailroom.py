@@ -18,6 +18,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import store as db
 from adjudicator.archive.models import Decision, Game, Message, OrderSet, Seat
 from adjudicator.engine.orders import Answer, Press
+from adjudicator.mail.inbound import Incoming
 from adjudicator.moderator import (
     PbemError,
     adjudicate,
@@ -35,17 +36,6 @@ from adjudicator.orders import parse_orders
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Mail:
-    """What the mailroom needs of a received message."""
-
-    message_id: str
-    sender: str
-    subject: str
-    text: str
-    raw: str
-
-
 def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
@@ -54,7 +44,7 @@ def _later(hours: int) -> str:
     return (datetime.now(UTC) + timedelta(hours=hours)).isoformat(timespec="seconds")
 
 
-def ingest(archive: Archive, mail: Mail) -> str:
+def ingest(archive: Archive, mail: Incoming) -> str:
     """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known)."""
     with archive.session() as session:
         if db.message_seen(session, mail.message_id):
@@ -66,7 +56,7 @@ def ingest(archive: Archive, mail: Mail) -> str:
     return record.outcome
 
 
-def _handle(session: Session, mail: Mail, record: Message) -> str:
+def _handle(session: Session, mail: Incoming, record: Message) -> str:
     header = HEADER_WORD.search(mail.text)
     if header is None:
         db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator",
@@ -120,13 +110,13 @@ def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str) ->
     db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name)
 
 
-def _refuse_openly(session: Session, mail: Mail, game: Game, why: str) -> str:
+def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
     """No seat could be identified: the sender learns why (he cannot be impersonating anybody)."""
     db.queue_mail(session, mail.sender, f"[{game.name}] Your mail could not be read", f"{why}\n", now(), game.name)
     return f"refused: {why}"
 
 
-def _warn_seat(session: Session, game: Game, seat: Seat, mail: Mail, what: str) -> str:
+def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
     _reply(session, game, seat, "Orders for your seat were refused",
            f"A mail with orders for {seat.seat} arrived with {what} (from {mail.sender}, subject "

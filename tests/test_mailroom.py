@@ -10,7 +10,8 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, Outbox, Seat
-from adjudicator.mailroom import Mail, extend_deadline, ingest, replace_player, rollback, set_paused, tick
+from adjudicator.mail.inbound import Incoming
+from adjudicator.mailroom import extend_deadline, ingest, replace_player, rollback, set_paused, tick
 from adjudicator.moderator import new_game, verify
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
@@ -24,9 +25,11 @@ def game(tmp_path: Path) -> tuple[Archive, Path, dict[str, str]]:
     return archive, tmp_path, created.passwords
 
 
-def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | None = None, mid: str = "1") -> Mail:
+def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | None = None,
+         mid: str = "1") -> Incoming:
     text = "\n".join([f"GAME rome1 TURN {turn} PLAYER {seat} PASSWORD {password}", *lines]) + "\n"
-    return Mail(message_id=f"<{mid}@test>", sender=sender or SEATS[seat], subject="orders", text=text, raw=text)
+    return Incoming(message_id=f"<{mid}@test>", sender=sender or SEATS[seat], sender_name="", subject="orders",
+                    text=text, raw=text)
 
 
 def outbox(archive: Archive) -> list[Outbox]:
@@ -84,9 +87,9 @@ def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path) -> None:
 
 def test_unknown_game_and_no_header_are_answered_to_the_sender(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, _ = game
-    stray = Mail("<x@test>", "who@example.net", "hi", "hello there\n", "hello there\n")
+    stray = Incoming("<x@test>", "who@example.net", "", "hi", "hello there\n", "hello there\n")
     assert ingest(archive, stray) == "refused: no header"
-    other = Mail("<y@test>", "who@example.net", "hi", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x\n", "")
+    other = Incoming("<y@test>", "who@example.net", "", "hi", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x\n", "")
     assert ingest(archive, other) == "refused: unknown game"
     assert [m.to for m in outbox(archive)] == ["who@example.net", "who@example.net"]
 

@@ -1,0 +1,361 @@
+"""Reading one order mail: sender, Message-ID, subject and the order text found in it."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from email import errors as email_errors
+from email.headerregistry import Address
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.policy import default as default_policy
+from functools import cache
+from html.parser import HTMLParser
+from typing import cast
+
+from adjudicator.orders.keywords import spellings
+
+
+class MailError(ValueError):
+    """A mail that cannot be read as an order mail: garbage, truncated, or without a sender."""
+
+    def __init__(self, reason: str, *, where: str = "", data: bytes | None = None) -> None:
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.reason = reason
+        self.where = where  # which mail: "mbox /x/y message 3", "IMAP imap.x.org INBOX UID 17", ...
+        self.data = data  # the bytes received, when the caller wants to keep or show them
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One mail as the moderator needs it: who sent it, its Message-ID, and the order text it holds."""
+
+    message_id: str
+    sender: str  # bare address, lower case
+    sender_name: str
+    subject: str
+    text: str  # the order text found (see order_text)
+    raw: str  # the whole message as text (UTF-8, or Latin-1 when the bytes are not UTF-8), for the archive
+
+
+# Structural defects the parser reports for input that is not a whole mail message.
+_TRUNCATED = (
+    email_errors.StartBoundaryNotFoundDefect,
+    email_errors.CloseBoundaryNotFoundDefect,
+    email_errors.MultipartInvariantViolationDefect,
+    email_errors.NoBoundaryInMultipartDefect,
+)
+_BAD_BASE64 = (email_errors.InvalidBase64PaddingDefect, email_errors.InvalidBase64LengthDefect)
+
+
+def read_message(data: bytes) -> Incoming:
+    """Parse a mail given as bytes; MailError when it is empty, garbled, truncated or has no sender."""
+    if not data.strip():
+        raise MailError("empty message")
+    try:
+        message = cast(EmailMessage, BytesParser(policy=default_policy).parsebytes(data))
+    except Exception as e:  # the parser is lenient; anything it still cannot take is garbage
+        raise MailError(f"not a mail message ({e})") from e
+    if not message.keys():
+        raise MailError("not a mail message: it has no header fields")
+    if any(isinstance(d, email_errors.MissingHeaderBodySeparatorDefect) for d in message.defects):
+        raise MailError("the header ends in a line that is no header field: the mail is truncated or garbled")
+    try:
+        sender, sender_name = _sender(message)
+        subject = " ".join(str(message.get("Subject", "")).split())
+        text = order_text(message)
+    except MailError:
+        raise
+    except Exception as e:  # malformed headers can make the header parser itself fail
+        raise MailError(f"cannot read the mail: {type(e).__name__}: {e}") from e
+    for part in message.walk():
+        for defect in part.defects:
+            if isinstance(defect, _TRUNCATED):
+                raise MailError(f"the MIME structure is broken, the mail is probably truncated ({_name(defect)})")
+            if isinstance(defect, _BAD_BASE64):
+                raise MailError(f"a base64 part ends early, the mail is probably truncated ({_name(defect)})")
+    return Incoming(
+        message_id=_message_id(message, data),
+        sender=sender,
+        sender_name=sender_name,
+        subject=subject,
+        text=text,
+        raw=_as_text(data),
+    )
+
+
+def _name(defect: Exception) -> str:
+    return type(defect).__name__
+
+
+def _sender(message: EmailMessage) -> tuple[str, str]:
+    """The first From: address (bare, lower case) and its display name."""
+    header = message.get("From")
+    if header is None:
+        raise MailError("no From: header, so there is no sender to answer")
+    addresses: tuple[Address, ...] = getattr(header, "addresses", ())
+    for address in addresses:
+        if address.username and address.domain:
+            return address.addr_spec.lower(), address.display_name
+    raise MailError(f"the From: header holds no usable address: {str(header)!r}")
+
+
+def _message_id(message: EmailMessage, data: bytes) -> str:
+    """The Message-ID as given; a stable one made from the bytes' SHA-256 when there is none."""
+    given = " ".join(str(message.get("Message-ID", "")).split())
+    return given or f"<sha256:{hashlib.sha256(data).hexdigest()}@pbem>"
+
+
+def _as_text(data: bytes) -> str:
+    """The bytes as text: UTF-8 (which covers 7-bit mail), else Latin-1, which keeps every byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+# ---------------------------------------------------------------- finding the text
+
+
+def order_text(message: Message) -> str:
+    """The order text of a mail: a .txt attachment with a GAME line, else the body (plain preferred), cut."""
+    attachments = [_cut(_part_text(p)) for p in _txt_attachments(message)]
+    with_header = [t for t in attachments if _header_index(t.split("\n")) is not None]
+    if with_header:
+        return with_header[0]
+    body = _body(message)
+    text = _cut(_part_text(body)) if body is not None else ""
+    if not text and body is not None and body.get_content_type() == "text/plain" and isinstance(message, EmailMessage):
+        html = message.get_body(preferencelist=("html",))  # some mailers send an empty plain alternative
+        text = _cut(_part_text(html)) if html is not None else ""
+    if not text and attachments:
+        return next((t for t in attachments if t), "")
+    return text
+
+
+def _body(message: Message) -> Message | None:
+    """The main text part: text/plain preferred over text/html."""
+    if isinstance(message, EmailMessage):
+        return message.get_body(preferencelist=("plain", "html"))
+    candidates = [p for p in message.walk() if p.get_content_maintype() == "text" and not _is_attachment(p)]
+    plain = [p for p in candidates if p.get_content_subtype() == "plain"]
+    return (plain or candidates or [None])[0]
+
+
+def _is_attachment(part: Message) -> bool:
+    return part.get_content_disposition() == "attachment"
+
+
+def _txt_attachments(message: Message) -> list[Message]:
+    """Attached files named *.txt (any disposition), in message order."""
+    found = []
+    for part in message.walk():
+        if part.is_multipart() or part.get_content_maintype() not in ("text", "application"):
+            continue
+        name = part.get_filename() or ""
+        if name.lower().endswith(".txt"):
+            found.append(part)
+    return found
+
+
+def _part_text(part: Message) -> str:
+    """A part's text: transfer encoding undone, charset decoded, HTML turned into text, flowed lines joined."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    text = _decode(payload, part.get_content_charset())
+    if part.get_content_type() == "text/html":
+        return html_to_text(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if str(part.get_param("format") or "").lower() == "flowed":
+        text = _unflow(text, delsp=str(part.get_param("delsp") or "").lower() == "yes")
+    return text
+
+
+def _decode(payload: bytes, charset: str | None) -> str:
+    """Decode with the declared charset; when it is unknown or wrong, UTF-8, then Windows-1252, then Latin-1."""
+    for candidate in (charset, "utf-8", "cp1252"):
+        if not candidate:
+            continue
+        try:
+            return payload.decode(candidate)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("latin-1")
+
+
+def _unflow(text: str, delsp: bool) -> str:
+    """Undo format=flowed (RFC 3676): a line ending in a space continues on the next line of the same depth."""
+    out: list[str] = []
+    para: str | None = None
+    para_depth = 0
+
+    def emit() -> None:
+        out.append(("> " * para_depth if para_depth else "") + (para or ""))
+
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        body = line[depth:]
+        if body.startswith(" "):
+            body = body[1:]  # space-stuffing
+        if para is not None and depth != para_depth:
+            emit()
+            para = None
+        flowed = body.endswith(" ") and body != "-- "
+        piece = body[:-1] if flowed and delsp else body
+        para = piece if para is None else para + piece
+        para_depth = depth
+        if not flowed:
+            emit()
+            para = None
+    if para is not None:
+        emit()
+    return "\n".join(out)
+
+
+class _HtmlText(HTMLParser):
+    """Text of an HTML body: block elements and <br> break lines; quotes, scripts and styles are left out."""
+
+    BLOCKS = frozenset(
+        "p div tr li ul ol table h1 h2 h3 h4 h5 h6 pre hr dl dt dd address section article header footer".split()
+    )
+    SKIP = frozenset(("script", "style", "head", "title", "template"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.quote = 0
+        self.pre = 0
+
+    def _break(self, always: bool = False) -> None:
+        """End the line: always for <br>, else only when it holds something (block boundaries)."""
+        if always or (self.parts and not self.parts[-1].endswith("\n")):
+            self.parts.append("\n")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIP:
+            self.skip += 1
+        elif tag == "body":
+            self.skip = 0  # a <head> left open ends here
+        elif tag == "br":
+            self._break(always=not (self.skip or self.quote))
+        elif tag == "blockquote":
+            self.quote += 1
+            self._break()
+        elif tag in self.BLOCKS:
+            self.pre += tag == "pre"
+            self._break()
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br":
+            self._break(always=not (self.skip or self.quote))
+        elif tag in self.BLOCKS:
+            self._break()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self.skip = max(0, self.skip - 1)
+        elif tag == "blockquote":
+            self.quote = max(0, self.quote - 1)
+            self._break()
+        elif tag in self.BLOCKS:
+            self.pre = max(0, self.pre - (tag == "pre"))
+            self._break()
+
+    def handle_data(self, data: str) -> None:
+        if self.skip or self.quote:
+            return
+        if not self.pre:
+            data = re.sub(r"[ \t\r\n\f]+", " ", data)
+            if not self.parts or self.parts[-1].endswith("\n"):
+                data = data.lstrip(" ")
+        if data:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """Plain text of an HTML mail body, one line per block or <br>, entities unescaped."""
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    text = "".join(parser.parts).replace("\xa0", " ")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+# ---------------------------------------------------------------- cutting
+
+
+_QUOTED = re.compile(r"^\s*>")
+_SIGNATURE = re.compile(r"^--\s*$")
+_ORIGINAL = re.compile(r"^\s*-{2,}\s*(Original Message|Ursprüngliche Nachricht|Messaggio originale)\s*-{2,}\s*$", re.I)
+_ATTRIBUTION_END = re.compile(r"(wrote|writes|schrieb|ha scritto|schreef|a écrit)\s*:\s*$", re.I)
+_ATTRIBUTION_START = re.compile(r"^\s*(On|Am|Il|Op|Le)\s", re.I)
+_OUTLOOK_FROM = re.compile(r"^\s*(From|Von|Da|Van):\s*\S", re.I)
+_OUTLOOK_NEXT = re.compile(r"^\s*(Sent|Date|Gesendet|Datum|Inviato|Data|Verzonden):\s*\S", re.I)
+_FIRST_WORD = re.compile(r"\s*(\w+)")
+
+
+@cache
+def _keywords(name: str) -> frozenset[str]:
+    return frozenset(s.casefold() for s in spellings(name))
+
+
+def _header_index(lines: list[str]) -> int | None:
+    """The first GAME header line (its first word is GAME, SPIEL, ... as for the parser), preferring a full one."""
+    starts = []
+    for i, line in enumerate(lines):
+        first = _FIRST_WORD.match(line)
+        if first is None or first.group(1).casefold() not in _keywords("GAME"):
+            continue
+        tokens = line.split()
+        if len(tokens) > 2 and tokens[2].casefold() in _keywords("TURN"):
+            return i  # GAME <name> TURN ...: surely the header, not a greeting that starts with "Game"
+        starts.append(i)
+    return starts[0] if starts else None
+
+
+def _is_attribution(lines: list[str], i: int) -> int:
+    """How many lines (0, 1 or 2) before and at line i form an "On ... wrote:" attribution."""
+    if not _ATTRIBUTION_END.search(lines[i]):
+        return 0
+    if _ATTRIBUTION_START.match(lines[i]):
+        return 1
+    if i > 0 and _ATTRIBUTION_START.match(lines[i - 1]) and not _QUOTED.match(lines[i - 1]):
+        return 2
+    return 0
+
+
+def _drop_attributions(lines: list[str]) -> list[str]:
+    """Drop "On ... wrote:" lines that introduce quoted lines or end the text."""
+    drop: set[int] = set()
+    for i in range(len(lines)):
+        size = _is_attribution(lines, i)
+        if not size:
+            continue
+        following = next((line for line in lines[i + 1 :] if line.strip()), None)
+        if following is None or _QUOTED.match(following):
+            drop.update(range(i - size + 1, i + 1))
+    return [line for i, line in enumerate(lines) if i not in drop]
+
+
+def _cut(text: str) -> str:
+    """Keep the orders: drop quoted lines, attributions, signature and reply history, and text before GAME."""
+    text = text.lstrip("\ufeff").replace("\xa0", " ").replace("\r\n", "\n").replace("\r", "\n")
+    lines = _drop_attributions([line.rstrip() for line in text.split("\n")])
+    lines = [line for line in lines if not _QUOTED.match(line)]
+    for i, line in enumerate(lines):
+        outlook = _OUTLOOK_FROM.match(line) and i + 1 < len(lines) and _OUTLOOK_NEXT.match(lines[i + 1])
+        if _SIGNATURE.match(line) or _ORIGINAL.match(line) or outlook:
+            lines = lines[:i]
+            break
+    lines = _drop_attributions(lines)  # now those that end the text
+    header = _header_index(lines)
+    if header is not None:
+        lines = lines[header:]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines)
