@@ -314,12 +314,15 @@ def ingest(
     imap_user: Annotated[str | None, typer.Option(envvar="PBEM_IMAP_USER", help="IMAP login.")] = None,
     imap_starttls: Annotated[bool, typer.Option(help="Plain IMAP upgraded with STARTTLS.")] = False,
     imap_mailbox: Annotated[str, typer.Option(help="IMAP mailbox.")] = "INBOX",
+    imap_cafile: Annotated[Path | None, typer.Option(
+        help="Trust the IMAP server's certificate from this PEM file (default: the system's CAs).")] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
     """Read order mail, check and store it, and queue a receipt for each (password from PBEM_IMAP_PASSWORD).
     A message is marked done (IMAP: seen) only after the archive commit; the same Message-ID twice changes
     nothing."""
+    import ssl
     import sys
 
     from adjudicator.mail.inbound import MailError
@@ -337,8 +340,9 @@ def ingest(
         elif maildir:
             deliveries = from_maildir(maildir)
         elif imap:
+            context = ssl.create_default_context(cafile=str(imap_cafile)) if imap_cafile else None
             deliveries = from_imap(imap, imap_port, imap_user or "", os.environ.get("PBEM_IMAP_PASSWORD", ""),
-                                   imap_mailbox, starttls=imap_starttls)
+                                   imap_mailbox, ssl_context=context, starttls=imap_starttls)
         else:
             deliveries = from_bytes(eml.read_bytes() if eml else sys.stdin.buffer.read(), str(eml or "stdin"))
         unreadable = 0

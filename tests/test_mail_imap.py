@@ -307,3 +307,32 @@ def test_imap_refuses_an_untrusted_certificate_a_wrong_password_and_a_missing_ma
     # last: after a failed login Dovecot delays further logins from the address
     with pytest.raises(MailSourceError, match="login failed"):
         list(from_imap("127.0.0.1", dovecot.tls_port, USER, "wrong", ssl_context=dovecot.context()))
+
+
+def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
+        dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+
+    runner = CliRunner()
+    data = str(tmp_path / "data")
+    created = runner.invoke(app, ["new", "nile", "--seat", "Egyptus=egy@example.org", "--seat",
+                                  "Hispania=his@example.org", "--data", data])
+    assert created.exit_code == 0, created.output
+    password = next(line.split()[1] for line in created.output.splitlines() if line.split()[:1] == ["Egyptus"])
+    message = EmailMessage()
+    message["From"] = "Egyptus <egy@example.org>"
+    message["To"] = "moderator@example.net"
+    message["Subject"] = "my orders"
+    message["Message-ID"] = "<nile-1@example.org>"
+    message.set_content(f"GAME nile TURN 1 PLAYER Ägypten PASSWORD {password}\nMOVE G1 WITH 2 INF: EGY -> PAL\n")
+    dovecot.deliver(message)
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+    args = ["ingest", "--imap", "127.0.0.1", "--imap-port", str(dovecot.tls_port), "--imap-user", USER,
+            "--imap-cafile", str(dovecot.cafile), "--data", data]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "<nile-1@example.org> from egy@example.org: orders stored" in result.output
+    assert dovecot.seen() == {"<nile-1@example.org>": True}
+    assert runner.invoke(app, args).output == ""  # nothing unseen is left

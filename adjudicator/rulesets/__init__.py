@@ -46,10 +46,14 @@ class Ruleset:
         return next((s.name for s in self.seats if s.home == home), None)
 
     def lookup_seat(self, text: str) -> list[str]:
-        """Seat names matching `text`: a seat name, its home province code, or a unique prefix."""
+        """Seat names matching `text`: a seat name, its home province's code, name or alias, or a prefix."""
         key = text.strip().casefold()
         exact = [s.name for s in self.seats if key in (s.name.casefold(), s.home.casefold())]
-        return exact or [s.name for s in self.seats if s.name.casefold().startswith(key)]
+        if exact:
+            return exact
+        homes = [self.seat_of_home(code) for code in self.board.lookup(text)]  # "Ägypten": the home's alias
+        named = [s.name for s in self.seats if s.name.casefold().startswith(key)]
+        return list(dict.fromkeys(named + [h for h in homes if h]))
 
     def rule(self, number: str) -> str:
         """This ruleset's ID of a rule the engine cites by its Classic number: rule('5.3') -> 'C-5.3'.
