@@ -168,14 +168,25 @@ def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> lis
         due = due_turns(state, game.pace)
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = _time(game.deadline)
-        if missing and moment < deadline:
-            return _remind(session, game, missing, moment, deadline)
-    done = adjudicate(archive, data, name, defaults=moment >= deadline)
-    lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
+        waiting = missing and moment < deadline
+        lines = _remind(session, game, missing, moment, deadline) if waiting else []
+    if not waiting:
+        done = adjudicate(archive, data, name, defaults=moment >= deadline)
+        lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
+        lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+    return lines + mail_news(archive, data, name, moment)
+
+
+def mail_news(archive: Archive, data: Path, name: str, moment: datetime) -> list[str]:
+    """Queue what the archive holds but the players were not sent yet: reports of resolved turns (with the NMR
+    count) and questions of pending decisions. The flags are set in the same transaction as the queueing,
+    so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
+    lines = []
     with archive.session() as session:
         game, _, state = current_game(session, name)
         seats = {s.seat: s for s in db.game_seats(session, game)}
-        for row in done.turns:
+        news = [row for row in db.turns(session, game) if row.number > 0 and not row.mailed]
+        for row in news:
             seat = seats[row.seat or ""]
             seat.missed = 0 if row.orders_text else seat.missed + 1
             session.add(seat)
@@ -183,18 +194,26 @@ def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> lis
                 db.queue_mail(session, game.moderator, f"[{name}] {seat.seat} missed {seat.missed} turns",
                               f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
                               "(NMR: the seat does nothing in such a turn).\n", now(), name)
-        if done.turns:
-            _mail_reports(session, game, data, [row.number for row in done.turns])
+            row.mailed = True
+            session.add(row)
+        if news:
+            _mail_reports(session, game, data, [row.number for row in news])
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
-        for path in done.files:
-            if path.parent.name == "outbox" and path.name.startswith("decisions-"):
-                seat = path.stem.rsplit("-", 1)[1]
-                db.queue_mail(session, seats[seat].email, f"[{name}] decisions needed", path.read_text(), now(),
-                              name)
+            lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
+        unasked = [d for d in db.decisions(session, game, state.turn + 1) if not d.notified and d.answer is None]
+        for seat_name in sorted({d.seat for d in unasked}):
+            questions = [d for d in unasked if d.seat == seat_name]
+            notice = game_folder(data, name) / "outbox" / f"decisions-turn-{state.turn + 1:04d}-{seat_name}.txt"
+            body = notice.read_text() if notice.exists() else "".join(
+                f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
+            db.queue_mail(session, seats[seat_name].email, f"[{name}] decisions needed", body, now(), name)
+            for decision in questions:
+                decision.notified = True
+                session.add(decision)
         if state.active is None:
             game.status = "ended"
         session.add(game)
-    return lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+    return lines
 
 
 def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime,

@@ -12,7 +12,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, Outbox, Seat
 from adjudicator.mail.inbound import Incoming
 from adjudicator.mailroom import extend_deadline, ingest, replace_player, rollback, set_paused, tick
-from adjudicator.moderator import new_game, verify
+from adjudicator.moderator import adjudicate, new_game, verify
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
@@ -100,6 +100,7 @@ def test_tick_adjudicates_when_all_orders_are_in_and_mails_the_reports(
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR"))
     report = tick(archive, data)
     assert "rome1: turn 1 (Macedonia) resolved" in report.lines
+    assert tick(archive, data).lines[-1] != "rome1: reports of turn(s) 1 queued"  # queued once only
     reports = [m for m in outbox(archive) if "Report, turn 1" in m.subject]
     assert sorted(m.to for m in reports) == sorted(SEATS.values())
     mac = next(m for m in reports if m.to == "mac@example.org")
@@ -124,7 +125,7 @@ def test_deadline_reminder_and_nmr(game: tuple[Archive, Path, dict[str, str]]) -
     assert reminded == ["rome1: reminded Macedonia (turn 1)"]
     assert tick(archive, data, start + timedelta(hours=41)).lines[0].startswith("rome1: waiting")  # once only
     resolved = tick(archive, data, start + timedelta(hours=49)).lines
-    assert resolved == ["rome1: turn 1 (Macedonia) resolved"]
+    assert resolved == ["rome1: turn 1 (Macedonia) resolved", "rome1: reports of turn(s) 1 queued"]
     alerts = [m for m in outbox(archive) if m.to == "gm@example.org"]
     assert alerts and "Macedonia missed 1 turns" in alerts[0].subject
     with archive.session() as session:
@@ -150,3 +151,32 @@ def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
     tick(archive, data)
     passed, problems = verify(archive, "rome1")
     assert not problems and len(passed) == 2  # the withdrawn turn stays archived but is not replayed
+
+
+def test_a_turn_resolved_but_not_yet_mailed_is_mailed_by_the_next_tick(
+        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, data, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
+    adjudicate(archive, data, "rome1")  # e.g. by hand, or a tick that died after its commit
+    assert not [m for m in outbox(archive) if "Report" in m.subject]
+    assert "rome1: reports of turn(s) 1 queued" in tick(archive, data).lines
+    assert len([m for m in outbox(archive) if "Report, turn 1" in m.subject]) == 3
+
+
+def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
+        game: tuple[Archive, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    import adjudicator.mailroom as mailroom
+
+    archive, _, passwords = game
+    message = mail("Macedonia", passwords["Macedonia"], "BUY 1 INF")
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(mailroom, "store_order_set", crash)
+    with pytest.raises(OSError):
+        ingest(archive, message)
+    with archive.session() as session:
+        assert not session.exec(select(Message)).all() and not outbox(archive)
+    monkeypatch.undo()
+    assert ingest(archive, message) == "orders stored"

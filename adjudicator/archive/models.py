@@ -59,6 +59,7 @@ class Turn(SQLModel, table=True):
     dice_json: str = "[]"
     answers_json: str = "{}"  # answers to decisions used in this turn (seat -> key -> text)
     superseded: bool = False  # withdrawn by `pbem gm rollback`
+    mailed: bool = False  # its reports are in the outbox (set in the transaction that queues them)
     created: str
 
 
@@ -89,6 +90,7 @@ class Decision(SQLModel, table=True):
     asked: str
     answer: str | None = None
     answered: str | None = None
+    notified: bool = False  # the question is in the outbox
 
 
 class Message(SQLModel, table=True):
