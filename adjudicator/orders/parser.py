@@ -508,7 +508,7 @@ def _parser(ruleset: Ruleset) -> Lark:
             entry = _PARSERS.get(id(ruleset))
             if entry is None or entry[0] is not ruleset:
                 parser = Lark(
-                    grammar_text(), parser="lalr", lexer=_OrderLexer, start=["header", "order"],
+                    grammar_text(), parser="lalr", lexer=_OrderLexer, start=["header", "order"], cache=True,
                     transformer=_Builder(ruleset),
                 )
                 # keeping the ruleset in the entry keeps its id from being reused by another

@@ -1,0 +1,51 @@
+"""Order parsing throughput on a 10,000-line turn file. Target (issue 6): at least 20,000 orders/s.
+
+Run from the repository root: python -m bench.parse [--lines 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from adjudicator.orders import parse_turn_file
+from adjudicator.rulesets import load_ruleset
+
+LINES = [
+    "MOVE G2 WITH 3 INF 2 CAV: ITA -> NAR -> GER",
+    "MOVE CAESAR: ITA => NEA",
+    "SAIL GALLEY 1: ITA -> TYR -> SIC CARRYING G1 WITH 4 INF",
+    "BUY 4 INF, 1 GALLEY AT ITA COAST ADR, CITY AT NAR, ROAD NAR-ITA",
+    "DESTROY CITY NEA",
+    "LOSSES CAV, INF, CAT",
+    "RETREAT FROM NAR TO ITA WHEN UNITS < 3",
+    "CAPTIVES RANSOM",
+    "NAVAL TYR VS Egyptus",
+    "PRESS TO Egyptus: shall we talk?",
+]
+
+
+def turn_file(lines: int) -> str:
+    header = "GAME bench TURN 1 PLAYER Italia PASSWORD x"
+    body = [LINES[i % len(LINES)] for i in range(lines - 1)]
+    return "\n".join([header, *body]) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--lines", type=int, default=10_000)
+    lines = parser.parse_args().lines
+    ruleset = load_ruleset("coe-classic")
+    text = turn_file(lines)
+    parse_turn_file("GAME b TURN 1 PLAYER Italia PASSWORD x\nBUY 1 INF\n", ruleset)  # build the parser once
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        (block,) = parse_turn_file(text, ruleset)
+        best = min(best, time.perf_counter() - start)
+    assert not block.errors and len(block.orders) == lines - 1
+    print(f"{lines - 1} orders in {best * 1000:.0f} ms: {(lines - 1) / best:,.0f} orders/s (target >= 20,000)")
+
+
+if __name__ == "__main__":
+    main()
