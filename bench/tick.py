@@ -1,0 +1,67 @@
+"""`pbem tick` over many games due at once (deadline passed): adjudicate, write reports, queue the mail.
+
+Target (issue 6): 1,000 games in under 60 s, on SQLite and on PostgreSQL.
+Run from the repository root: python -m bench.tick [--games 1000] [--db postgresql://...]
+(Without --db a SQLite archive in a temporary folder is used.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlmodel import select
+
+from adjudicator.archive import Archive
+from adjudicator.archive.models import Game, Seat, Turn
+from adjudicator.mailroom import tick
+from adjudicator.moderator import new_game
+
+SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+
+
+def populate(archive: Archive, data: Path, games: int) -> None:
+    """One real game, then copies of its rows under other names (password hashing is slow by design)."""
+    new_game(archive, data, "g0", "coe-classic", SEATS)
+    past = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="seconds")
+    with archive.session() as session:
+        model = session.exec(select(Game).where(Game.name == "g0")).one()
+        seats = session.exec(select(Seat).where(Seat.game_id == model.id)).all()
+        turn = session.exec(select(Turn).where(Turn.game_id == model.id)).one()
+        model.deadline = past
+        session.add(model)
+        for n in range(1, games):
+            game = Game(**{**model.model_dump(exclude={"id"}), "name": f"g{n}"})
+            session.add(game)
+            session.flush()
+            for seat in seats:
+                session.add(Seat(**{**seat.model_dump(exclude={"id"}), "game_id": game.id}))
+            session.add(Turn(**{**turn.model_dump(exclude={"id"}), "game_id": game.id,
+                                "state_json": turn.state_json.replace('"game": "g0"', f'"game": "g{n}"')}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--db", default=None, help="SQLAlchemy URL of an empty database (default: SQLite)")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        archive = Archive(options.db) if options.db else Archive.in_folder(data)
+        start = time.perf_counter()
+        populate(archive, data, options.games)
+        setup = time.perf_counter() - start
+        start = time.perf_counter()
+        report = tick(archive, data)
+        elapsed = time.perf_counter() - start
+    resolved = sum(1 for line in report.lines if "resolved" in line)
+    backend = "PostgreSQL" if options.db else "SQLite"
+    print(f"{backend}: set up {options.games} games in {setup:.1f} s; pbem tick resolved {resolved} turns in "
+          f"{elapsed:.1f} s ({elapsed / max(resolved, 1) * 1000:.1f} ms a game; target: 1,000 games < 60 s)")
+
+
+if __name__ == "__main__":
+    main()
