@@ -84,3 +84,32 @@ def road(state: GameState, *cities: str) -> GameState:
         state.area(a).roads.append(b)
         state.area(b).roads.append(a)
     return state
+
+
+def own(state: GameState, *codes: str, seat: str = "Macedonia", city: str | None = None) -> GameState:
+    """Give `seat` control of provinces (and a city there if `city` is named)."""
+    for code in codes:
+        state.area(code).owner = seat
+        if city:
+            state.area(code).city = city
+    return state
+
+
+def legion(state: GameState, area: str, *leaders: int, inf: int = 0, cav: int = 0, cat: int = 0,
+           seat: str = "Macedonia", owner: bool = True) -> GameState:
+    """Move `leaders` of `seat` from his home into `area` and put new combat units with them there."""
+    home = state.force(state.players[seat].home, seat)
+    for leader in leaders:
+        if leader == 0:
+            home.caesar = 0
+        else:
+            home.generals.remove(leader)
+    here = state.force(area, seat)
+    here.caesar = here.caesar or int(0 in leaders)
+    here.generals += [n for n in leaders if n]
+    here.infantry += inf
+    here.cavalry += cav
+    here.catapult += cat
+    if owner:
+        state.area(area).owner = seat
+    return state

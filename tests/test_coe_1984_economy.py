@@ -14,7 +14,7 @@ from adjudicator.engine.vocabulary import PIECES
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.setup import SetupError
-from tests.helpers import buy, force, march, play, sail, start, verdicts
+from tests.helpers import buy, force, legion, march, own, play, sail, start, verdicts
 
 OK = (True, "")
 MAC, EGY, HIS = "Macedonia", "Egyptus", "Hispania"
@@ -31,32 +31,6 @@ def rules1984() -> Ruleset:
     return load_ruleset("coe-1984")
 
 
-def own(state: GameState, *codes: str, seat: str = MAC, city: str | None = None) -> GameState:
-    for code in codes:
-        state.area(code).owner = seat
-        if city:
-            state.area(code).city = city
-    return state
-
-
-def legion(state: GameState, area: str, *leaders: int, inf: int = 0, cav: int = 0, cat: int = 0,
-           seat: str = MAC, owner: bool = True) -> GameState:
-    """Move `leaders` of `seat` from his home into `area` and put new combat units with them there."""
-    home = state.force(state.players[seat].home, seat)
-    for leader in leaders:
-        if leader == CAESAR:
-            home.caesar = 0
-        else:
-            home.generals.remove(leader)
-    here = state.force(area, seat)
-    here.caesar = here.caesar or int(CAESAR in leaders)
-    here.generals += [n for n in leaders if n]
-    here.infantry += inf
-    here.cavalry += cav
-    here.catapult += cat
-    if owner:
-        state.area(area).owner = seat
-    return state
 
 
 def away(state: GameState, seat: str = MAC, to: str = "THR") -> GameState:

@@ -12,7 +12,7 @@ from adjudicator.engine.turn import Turn
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.capture import end_of_movement
 from adjudicator.rulesets.coe.movement import movement_phase
-from tests.helpers import force, march, place, play, road, sail, start, verdicts
+from tests.helpers import force, legion, march, own, place, play, road, sail, start, verdicts
 
 OK = (True, "")
 MAC, EGY = "Macedonia", "Egyptus"
@@ -24,33 +24,6 @@ def game() -> GameState:
     return start(ruleset="coe-1984")
 
 
-def own(state: GameState, *codes: str, seat: str = MAC, city: str | None = None) -> GameState:
-    """Give `seat` control of provinces (and a city there if `city` is named)."""
-    for code in codes:
-        state.area(code).owner = seat
-        if city:
-            state.area(code).city = city
-    return state
-
-
-def legion(state: GameState, area: str, *leaders: int, inf: int = 0, cav: int = 0, cat: int = 0,
-           seat: str = MAC, owner: bool = True) -> GameState:
-    """Move `leaders` of `seat` from his home into `area` and put new combat units with them there."""
-    home = state.force(state.players[seat].home, seat)
-    for leader in leaders:
-        if leader == CAESAR:
-            home.caesar = 0
-        else:
-            home.generals.remove(leader)
-    here = state.force(area, seat)
-    here.caesar = here.caesar or int(CAESAR in leaders)
-    here.generals += [n for n in leaders if n]
-    here.infantry += inf
-    here.cavalry += cav
-    here.catapult += cat
-    if owner:
-        state.area(area).owner = seat
-    return state
 
 
 def galley(state: GameState, area: str, *numbers: int, coast: str | None = None, seat: str = MAC) -> GameState:

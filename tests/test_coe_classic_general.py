@@ -31,7 +31,7 @@ from adjudicator.engine.vocabulary import PIECES, UNIT_KINDS
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.setup import SetupError
-from tests.helpers import buy, classic, force, march, place, play, sail, start, verdicts
+from tests.helpers import buy, classic, force, march, own, place, play, sail, start, verdicts
 from tests.rule_coverage import rule_ids
 
 OK = (True, "")
@@ -43,12 +43,6 @@ WORTH_85 = ["BRI", "BEL", "GER", "LUG", "AQU", "NAR", "RAE", "NOR", "CAE", "AFR"
 
 # -- tiny helpers ------------------------------------------------------------------------------------------------
 
-
-def own(state: GameState, *codes: str, seat: str = MAC) -> GameState:
-    """Give `seat` control of provinces (no pieces)."""
-    for code in codes:
-        state.area(code).owner = seat
-    return state
 
 
 def relocate(state: GameState, seat: str, leader: int, to: str) -> GameState:

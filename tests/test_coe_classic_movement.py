@@ -6,17 +6,11 @@ from __future__ import annotations
 
 from adjudicator.engine.orders import CAESAR
 from adjudicator.engine.state import Cargo, Force, GameState
-from tests.helpers import force, march, place, play, road, sail, start, verdicts
+from tests.helpers import force, march, own, place, play, road, sail, start, verdicts
 
 OK = (True, "")
 MAC = "Macedonia"
 
-
-def own(state: GameState, *codes: str, seat: str = MAC) -> GameState:
-    """Give `seat` control of provinces (no pieces)."""
-    for code in codes:
-        state.area(code).owner = seat
-    return state
 
 
 def galley(state: GameState, area: str, *numbers: int, coast: str | None = None, seat: str = MAC) -> GameState:

@@ -62,6 +62,15 @@ class Force:
     def is_empty(self) -> bool:
         return not (self.caesar or self.generals or self.units or self.galleys)
 
+    def move_land_pieces_to(self, target: Force) -> None:
+        """All combat units and leaders of this force join `target` (a retreat); galleys stay."""
+        for kind in ("infantry", "cavalry", "catapult"):
+            setattr(target, kind, getattr(target, kind) + getattr(self, kind))
+            setattr(self, kind, 0)
+        target.caesar, self.caesar = target.caesar or self.caesar, 0
+        target.generals += self.generals
+        self.generals = []
+
 
 @dataclass
 class Area:

@@ -217,12 +217,7 @@ class LandBattle:
         else:
             self.pursue(seat, winner)
             target = state.force(destination, seat)
-            for kind in UNIT_KINDS:
-                setattr(target, kind, getattr(target, kind) + getattr(force, kind))
-                setattr(force, kind, 0)
-            target.caesar, force.caesar = target.caesar or force.caesar, 0
-            target.generals += force.generals
-            force.generals = []
+            force.move_land_pieces_to(target)
             state.area(code).prune()
             if target.units and state.area(destination).owner != seat:
                 conquer(turn, seat, destination, self.rule("6.19"))

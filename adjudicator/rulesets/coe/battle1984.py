@@ -331,12 +331,7 @@ class LandBattle1984(Combat):
         turn, state = self.turn, self.turn.state
         force, target = self.force(self.attacker), state.force(destination, self.attacker)
         turn.event("retreat", self.attacker, area=self.area, to=destination, rule=self.rule("6.17"))
-        for kind in UNIT_KINDS:
-            setattr(target, kind, getattr(target, kind) + getattr(force, kind))
-            setattr(force, kind, 0)
-        target.caesar, force.caesar = target.caesar or force.caesar, 0
-        target.generals += force.generals
-        force.generals = []
+        force.move_land_pieces_to(target)
         destroy_galleys(turn, self.area, [self.attacker], self.rule("6.24"))
         state.area(self.area).prune()
         for other, lone in list(state.area(destination).units.items()):  # O-7.1: lone leaders there
