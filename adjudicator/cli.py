@@ -360,6 +360,66 @@ def ingest(
         raise typer.Exit(1)
 
 
+FORCE_WORDS = {"inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cavalry": "cavalry",
+               "cat": "catapult", "catapult": "catapult", "catapults": "catapult", "leader": "leaders",
+               "leaders": "leaders", "galley": "galleys", "galleys": "galleys"}
+
+
+def _force_spec(text: str, what: str) -> dict[str, int | bool]:
+    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' -> the dict adjudicator.odds takes."""
+    force: dict[str, int | bool] = {}
+    words = text.replace(",", " ").split()
+    i = 0
+    while i < len(words):
+        word = words[i].casefold()
+        if word in ("fortified", "caesar"):
+            force[word] = True
+            i += 1
+        elif word.isdigit() and i + 1 < len(words) and words[i + 1].casefold() in FORCE_WORDS:
+            force[FORCE_WORDS[words[i + 1].casefold()]] = int(word)
+            i += 2
+        else:
+            fail(f"--{what} {text!r}: write e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (FORTIFIED, CAESAR; "
+                 f"'4 GALLEYS' for --naval); {words[i]!r} is not understood")
+    return force
+
+
+@app.command()
+def odds(
+    attacker: Annotated[str, typer.Option(help="e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (naval: '4 GALLEYS').")],
+    defender: Annotated[str, typer.Option(help="e.g. '12 INF 2 CAT 1 LEADER FORTIFIED'.")],
+    ruleset: Annotated[str, typer.Option(help="coe-classic or coe-1984.")] = "coe-classic",
+    naval: Annotated[bool, typer.Option("--naval", help="A naval battle of empty galleys.")] = False,
+    attacker_orders: Annotated[Path | None, typer.Option(
+        help="File of the attacker's standing orders (LOSSES, RETREAT ..., TARGETS, ...).")] = None,
+    defender_orders: Annotated[Path | None, typer.Option(help="File of the defender's standing orders.")] = None,
+) -> None:
+    """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses."""
+    from adjudicator.odds import land_odds, naval_odds, odds_text, standing_from_orders
+    from adjudicator.orders import parse_orders
+    from adjudicator.rulesets import load_ruleset
+
+    def standing(path: Path | None) -> dict | None:  # type: ignore[type-arg]
+        if path is None:
+            return None
+        text = "GAME odds TURN 1 PLAYER Egyptus PASSWORD x\n" + _read(path, "orders file")
+        parsed = parse_orders(text, load_ruleset(ruleset))
+        for error in parsed.errors:
+            fail(f"{path}: {error.located}")
+        return standing_from_orders(parsed.orders)
+
+    try:
+        a, d = _force_spec(attacker, "attacker"), _force_spec(defender, "defender")
+        if naval:
+            result = naval_odds(ruleset, int(a.get("galleys", 0)), int(d.get("galleys", 0)),
+                                standing(attacker_orders), standing(defender_orders))
+        else:
+            result = land_odds(ruleset, a, d, standing(attacker_orders), standing(defender_orders))
+    except (*_errors(), ValueError) as problem:
+        fail(str(problem))
+    typer.echo(odds_text(result))
+
+
 @app.command()
 def send(
     eml_dir: Annotated[Path | None, typer.Option(help="Write .eml files here instead of sending by SMTP.")] = None,

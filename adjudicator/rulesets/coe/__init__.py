@@ -26,6 +26,7 @@ from adjudicator.rulesets.coe import battle1984
 from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
 from adjudicator.rulesets.coe.battle import LandBattle
 from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
+from adjudicator.rulesets.coe.decisions import record_standing_order
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
 from adjudicator.rulesets.coe.invariants import broken_invariants
 from adjudicator.rulesets.coe.movement import movement_phase
@@ -71,17 +72,7 @@ def record_standing_orders(turn: Turn) -> None:
     """Standing orders are kept until replaced and answer decisions outside one's turn (C-15)."""
     standing = turn.state.players[turn.seat].standing
     for order in turn.of_kind(*STANDING):
-        if isinstance(order, Priority):
-            standing[order.kind] = list(order.values)
-        elif isinstance(order, RetreatRule):
-            rules = [r for r in standing.get("retreat", []) if r.get("from") != order.origin]
-            rules.append({"from": order.origin, "condition": order.condition, "threshold": order.threshold,
-                          "to": list(order.destinations)})
-            standing["retreat"] = rules
-        elif isinstance(order, Captives):
-            standing.setdefault("captives", {})[order.owner or "*"] = order.choice
-        elif isinstance(order, FreedTo):
-            standing["freed"] = list(order.areas)
+        record_standing_order(standing, order)
         turn.accept(order, "standing order recorded")
         turn.event("standing_order", turn.seat, text=order.text)
     for order in turn.of_kind(Answer):  # the mover may answer his own turn's decisions in advance

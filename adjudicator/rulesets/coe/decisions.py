@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from adjudicator.engine.orders import Captives, FreedTo, Order, Priority, RetreatRule
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import UNIT_KINDS
 
@@ -69,3 +70,18 @@ def show_priority(kinds: Sequence[str]) -> str:
 def standing(turn: Turn, seat: str, kind: str) -> Any:
     """A seat's standing order of one kind (None when it gave none)."""
     return turn.state.players[seat].standing.get(kind)
+
+
+def record_standing_order(standing: dict[str, Any], order: Order) -> None:
+    """Keep a standing order in a player's `standing` dict, replacing the earlier one of its kind (C-15)."""
+    if isinstance(order, Priority):
+        standing[order.kind] = list(order.values)
+    elif isinstance(order, RetreatRule):
+        rules = [r for r in standing.get("retreat", []) if r.get("from") != order.origin]
+        rules.append({"from": order.origin, "condition": order.condition, "threshold": order.threshold,
+                      "to": list(order.destinations)})
+        standing["retreat"] = rules
+    elif isinstance(order, Captives):
+        standing.setdefault("captives", {})[order.owner or "*"] = order.choice
+    elif isinstance(order, FreedTo):
+        standing["freed"] = list(order.areas)
