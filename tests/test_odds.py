@@ -7,9 +7,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from pathlib import Path
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
