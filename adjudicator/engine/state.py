@@ -151,12 +151,10 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
     areas = {}
     for code in sorted(state.areas):
         a = state.areas[code]
-        if a.owner is None and a.city is None and not a.roads and not a.units:
-            continue
-        areas[code] = {
-            "owner": a.owner, "city": a.city, "roads": sorted(a.roads),
-            "units": {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()},
-        }
+        units = {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()}
+        if a.owner is None and a.city is None and not a.roads and not units:
+            continue  # an empty area is written as absent, so that a reloaded state writes the same text
+        areas[code] = {"owner": a.owner, "city": a.city, "roads": sorted(a.roads), "units": units}
     return {
         "schema": SCHEMA, "game": state.game, "ruleset": state.ruleset, "turn": state.turn,
         "round": state.round, "active": state.active, "inflation": state.inflation,

@@ -219,6 +219,9 @@ class LandBattle:
             target = state.force(destination, seat)
             force.move_land_pieces_to(target)
             state.area(code).prune()
+            # C-6.16, C-6.17: a pursuit may eliminate every retreating unit, leaving nothing to move; no empty
+            # force may stay behind in the destination (the snapshot would then differ from its own reload).
+            state.area(destination).prune()
             if target.units and state.area(destination).owner != seat:
                 conquer(turn, seat, destination, self.rule("6.19"))
             elif target.units:  # C-8.3: other players' leaders alone there are captured by the units entering

@@ -1,0 +1,94 @@
+"""Build an archived game of N player-turns by self-play (for benchmarking `pbem verify`), and time it.
+
+Every turn goes through the moderator's operations as a real game's would: the bot's orders (adjudicator/selfplay.py)
+are submitted with the seat's password, then adjudicated (reports and snapshot written). Prints the time per turn.
+A game that ends (somebody wins) before N player-turns is kept and another is started, until one has N turns.
+
+Run from the repository root:
+    python -m bench.selfplay_archive --data /tmp/pbem-bench [--turns 200] [--seats 6] [--ruleset coe-classic]
+then e.g.  time pbem verify selfplay --data /tmp/pbem-bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from adjudicator.archive import Archive
+from adjudicator.moderator import verify
+from adjudicator.rulesets import load_ruleset
+from adjudicator.selfplay import ArchivedTurn, play_archived_game
+
+ATTEMPTS = 5
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, required=True, help="folder of the archive (must be empty or new)")
+    parser.add_argument("--turns", type=int, default=200, help="player-turns to play (default 200)")
+    parser.add_argument("--ruleset", default="coe-classic")
+    parser.add_argument("--seats", type=int, default=6, help="number of seats (Classic: 2 to 6; default 6)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the bot's orders (the dice are the game's own)")
+    parser.add_argument("--name", default="selfplay", help="game name (default selfplay)")
+    parser.add_argument("--pace", choices=["turn", "round"], default="turn")
+    parser.add_argument("--verify", action="store_true", help="then run the moderator's verify and time it")
+    args = parser.parse_args(argv)
+
+    if args.data.exists() and any(args.data.iterdir()):
+        parser.error(f"{args.data} is not empty: choose a new folder")
+    ruleset = load_ruleset(args.ruleset)
+    homes = ruleset.data["setup"]["homes"]
+    if str(args.seats) not in homes:
+        parser.error(f"{ruleset.name} has {min(map(int, homes))} to {max(map(int, homes))} seats, not {args.seats}")
+    seats = [ruleset.seat_of_home(home) or home for home in homes[str(args.seats)]]
+    archive = Archive.in_folder(args.data)
+    print(f"{ruleset.name}, {len(seats)} seats ({', '.join(seats)}), {args.turns} player-turns, pace {args.pace}, "
+          f"into {args.data}")
+
+    for attempt in range(ATTEMPTS):
+        name = args.name if attempt == 0 else f"{args.name}-{attempt + 1}"
+        times: list[float] = []
+        clock = [time.perf_counter()]
+
+        def lap(turn: ArchivedTurn, times: list[float] = times, clock: list[float] = clock) -> None:
+            now = time.perf_counter()
+            times.append(now - clock[0])
+            clock[0] = now
+            if turn.number % 25 == 0:
+                print(f"  turn {turn.number:4}: {statistics.mean(times[-25:]) * 1000:7.1f} ms/turn (last 25)",
+                      flush=True)
+
+        begin = time.perf_counter()
+        turns = play_archived_game(archive, args.data, name, ruleset.name, seats, args.seed + attempt, args.turns,
+                                   on_turn=lap, pace=args.pace)
+        total = time.perf_counter() - begin
+        accepted, rejected = sum(t.accepted for t in turns), sum(t.rejected for t in turns)
+        print(f"game {name}: {len(turns)} player-turns in {total:.1f} s, {total / max(len(turns), 1) * 1000:.1f} ms "
+              f"per turn (median {statistics.median(times or [0]) * 1000:.1f} ms, incl. new game); "
+              f"{accepted} orders accepted, {rejected} rejected, {sum(t.battles for t in turns)} battles")
+        if len(turns) >= args.turns:
+            break
+        winner = turns[-1].state.winner if turns else None
+        print(f"  the game ended early ({winner} won); starting another")
+    else:
+        print(f"no game reached {args.turns} player-turns in {ATTEMPTS} attempts", file=sys.stderr)
+        return 1
+
+    if args.verify:
+        begin = time.perf_counter()
+        passed, problems = verify(archive, name)
+        took = time.perf_counter() - begin
+        print(f"verify {name}: {len(passed)} checks passed, {len(problems)} problems in {took:.2f} s "
+              f"({took / len(turns) * 1000:.1f} ms per turn)")
+        if problems:
+            print("\n".join(problems[:10]), file=sys.stderr)
+            return 1
+    print(f"benchmark: time pbem verify {name} --data {args.data}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
