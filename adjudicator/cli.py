@@ -36,7 +36,7 @@ def fail(message: str) -> NoReturn:
 def _archive(data: Path, db: str | None):  # type: ignore[no-untyped-def]
     from adjudicator.archive import Archive
 
-    return Archive(db) if db else Archive.in_folder(data)
+    return Archive.open(data, db)
 
 
 def _errors() -> tuple[type[Exception], ...]:

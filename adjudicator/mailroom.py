@@ -12,16 +12,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from adjudicator.archive import Archive
 from adjudicator.archive import store as db
-from adjudicator.archive.models import Decision, Game, Message, OrderSet, Seat
+from adjudicator.archive.models import Decision, Game, Message, OrderSet, Seat, Turn
 from adjudicator.engine.orders import Answer, Press
 from adjudicator.mail.inbound import Incoming
 from adjudicator.moderator import (
     PbemError,
-    adjudicate,
+    adjudicate_locked,
     authenticate,
     current_game,
     due_turns,
@@ -30,8 +31,10 @@ from adjudicator.moderator import (
     now,
     store_answers,
     store_order_set,
+    turn_reports,
 )
 from adjudicator.orders import parse_orders
+from adjudicator.rulesets import Ruleset
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
 
@@ -45,14 +48,23 @@ def _later(hours: int) -> str:
 
 
 def ingest(archive: Archive, mail: Incoming) -> str:
-    """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known)."""
-    with archive.session() as session:
-        if db.message_seen(session, mail.message_id):
-            return "duplicate"
-        record = Message(message_id=mail.message_id, received=now(), sender=mail.sender.lower(),
-                         subject=mail.subject, raw=mail.raw)
-        session.add(record)
-        record.outcome = _handle(session, mail, record)
+    """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known).
+
+    Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
+    store it: the Message-ID is unique in the archive, so the later commit fails and is rolled back whole."""
+    try:
+        with archive.session() as session:
+            if db.message_seen(session, mail.message_id):
+                return "duplicate"
+            record = Message(message_id=mail.message_id, received=now(), sender=mail.sender.lower(),
+                             subject=mail.subject, raw=mail.raw)
+            session.add(record)
+            record.outcome = _handle(session, mail, record)
+    except IntegrityError:
+        with archive.session() as session:
+            if db.message_seen(session, mail.message_id):
+                return "duplicate"
+        raise
     return record.outcome
 
 
@@ -64,7 +76,7 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
                       "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n", now())
         return "refused: no header"
     try:
-        game, ruleset, state = current_game(session, header.group(2))
+        game, ruleset, state = current_game(session, header.group(2), lock=True)
     except LookupError as unknown:
         db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator", f"{unknown}\n", now())
         return "refused: unknown game"
@@ -158,22 +170,27 @@ def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport
 
 
 def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> list[str]:
+    """Remind or adjudicate one game, deciding and acting under the game's lock: a second tick running at the
+    same time waits, then finds the turn resolved and its deadline moved on."""
+    done = None
     with archive.session() as session:
-        game, _, state = current_game(session, name)
-        if game.paused:
-            return [f"{name}: paused"]
+        game, ruleset, state = current_game(session, name, lock=True)
+        if game.paused or game.status != "running":
+            return [f"{name}: {'paused' if game.paused else game.status}"]
         if game.deadline is None:
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             session.add(game)
         due = due_turns(state, game.pace)
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = _time(game.deadline)
-        waiting = missing and moment < deadline
-        lines = _remind(session, game, missing, moment, deadline) if waiting else []
-    if not waiting:
-        done = adjudicate(archive, data, name, defaults=moment >= deadline)
-        lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
-        lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+        if missing and moment < deadline:
+            lines = _remind(session, game, missing, moment, deadline)
+        else:
+            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline)
+            lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
+            lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+    if done is not None:
+        done.write_files(data)
     return lines + mail_news(archive, data, name, moment)
 
 
@@ -183,7 +200,7 @@ def mail_news(archive: Archive, data: Path, name: str, moment: datetime) -> list
     so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
     lines = []
     with archive.session() as session:
-        game, _, state = current_game(session, name)
+        game, ruleset, state = current_game(session, name, lock=True)
         seats = {s.seat: s for s in db.game_seats(session, game)}
         news = [row for row in db.turns(session, game) if row.number > 0 and not row.mailed]
         for row in news:
@@ -197,7 +214,7 @@ def mail_news(archive: Archive, data: Path, name: str, moment: datetime) -> list
             row.mailed = True
             session.add(row)
         if news:
-            _mail_reports(session, game, data, [row.number for row in news])
+            _mail_reports(session, game, ruleset, news)
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
         unasked = [d for d in db.decisions(session, game, state.turn + 1) if not d.notified and d.answer is None]
@@ -233,20 +250,22 @@ def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
 
-def _mail_reports(session: Session, game: Game, data: Path, numbers: list[int]) -> None:
-    """Each seat gets the public report of every resolved turn and its private report of the last one."""
-    folder = game_folder(data, game.name)
-    public = "\n".join((folder / f"turn-{n:04d}" / "report.txt").read_text() for n in numbers)
-    for seat in db.game_seats(session, game):
-        private = (folder / f"turn-{numbers[-1]:04d}" / f"report-{seat.seat}.txt").read_text()
-        _reply(session, game, seat, f"Report, turn {numbers[-1]}", public + "\n" + private)
+def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Turn]) -> None:
+    """Each seat gets the public report of every resolved turn and its private report of the last one
+    (rendered from the archive, so a report file not yet written by another process is no obstacle)."""
+    public = "\n".join(turn_reports(ruleset, game, row, [])["report.txt"] for row in news)
+    seats = db.game_seats(session, game)
+    private = turn_reports(ruleset, game, news[-1], [s.seat for s in seats])
+    for seat in seats:
+        body = public + "\n" + private[f"report-{seat.seat}.txt"]
+        _reply(session, game, seat, f"Report, turn {news[-1].number}", body)
 
 
 # -- game-master tools ---------------------------------------------------------------------------------------
 
 def extend_deadline(archive: Archive, name: str, hours: int) -> str:
     with archive.session() as session:
-        game = db.find_game(session, name)
+        game = db.find_game(session, name, lock=True)
         base = _time(game.deadline) if game.deadline else datetime.now(UTC)
         game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
         session.add(game)
@@ -263,7 +282,7 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str) -> s
         raise PbemError(f"{email!r} is not a mail address")
     password = secrets.token_urlsafe(9)
     with archive.session() as session:
-        game = db.find_game(session, name)
+        game = db.find_game(session, name, lock=True)
         seat = db.find_seat(session, game, seat_name)
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
         session.add(seat)
@@ -274,14 +293,14 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str) -> s
 
 def set_paused(archive: Archive, name: str, paused: bool) -> None:
     with archive.session() as session:
-        game = db.find_game(session, name)
+        game = db.find_game(session, name, lock=True)
         game.paused = paused
         session.add(game)
 
 
 def end_game(archive: Archive, name: str) -> None:
     with archive.session() as session:
-        game = db.find_game(session, name)
+        game = db.find_game(session, name, lock=True)
         game.status = "ended"
         session.add(game)
         for seat in db.game_seats(session, game):
@@ -292,7 +311,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
     """Return the game to the position after turn `to`: later turns stay archived, marked superseded, and
     their files are kept under turn-NNNN-withdrawn-K."""
     with archive.session() as session:
-        game = db.find_game(session, name)
+        game = db.find_game(session, name, lock=True)
         later = [t for t in db.turns(session, game) if t.number > to]
         if not later:
             raise PbemError(f"game {name} has no turn after {to} to roll back")

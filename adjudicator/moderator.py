@@ -158,7 +158,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
                    state_hash=state_hash(state), dice_source="imported" if position else "keyed", created=now())
         session.add(row)
     folder = game_folder(data, name)
-    files = write_turn_files(folder, ruleset, game, [row], state)
+    files = write_turn_files(folder, ruleset, game, [row])
     for seat, password in passwords.items():
         path = folder / "outbox" / f"welcome-{seat}.txt"
         write_atomically(path, render(
@@ -237,8 +237,10 @@ def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     return seat
 
 
-def current_game(session: Session, name: str) -> tuple[Game, Ruleset, GameState]:
-    game = db.find_game(session, name)
+def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:
+    """The game, its ruleset and its current position; with `lock`, the game stays locked until the
+    transaction ends (every operation that changes a game takes it first, before reading the position)."""
+    game = db.find_game(session, name, lock)
     ruleset = load_ruleset(game.ruleset)
     state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
     return game, ruleset, state
@@ -275,7 +277,7 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
 def submit(archive: Archive, name: str, text: str, source: str = "file") -> Receipt:
     """Authenticate an order set, check it and store it (replacing an earlier set for the same turn)."""
     with archive.session() as session:
-        game, ruleset, state = current_game(session, name)
+        game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
         seat = authenticate(session, game, orders).seat
         return store_order_set(session, game, ruleset, state, orders, seat, source)
@@ -319,19 +321,25 @@ def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any
     return {"coming": coming_turns(state), "prices": prices}
 
 
-def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn], state: GameState) -> list[Path]:
+def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: list[str] | None = None) -> dict[str, str]:
+    """A stored turn's files, rendered from the archive alone: report.txt, report-<seat>.txt (of `seats`,
+    default all) and snapshot.json."""
+    snapshot = json.loads(row.state_json)
+    common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
+              "commitment": game.commitment, "seats": list(snapshot["players"])}
+    outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": row.state_json}
+    template = orders_template_context(ruleset, from_snapshot(snapshot))
+    for seat in snapshot["players"] if seats is None else seats:
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common, **template)
+    return outputs
+
+
+def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn]) -> list[Path]:
     """Report, private reports and snapshot of each turn (written after the commit, atomically)."""
     written = []
     for row in rows:
-        snapshot = json.loads(row.state_json)
         turn_folder = folder / f"turn-{row.number:04d}"
-        common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
-                  "commitment": game.commitment, "seats": list(snapshot["players"])}
-        outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": row.state_json}
-        template = orders_template_context(ruleset, from_snapshot(snapshot))
-        for seat in snapshot["players"]:
-            outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common, **template)
-        for filename, text in outputs.items():
+        for filename, text in turn_reports(ruleset, game, row).items():
             write_atomically(turn_folder / filename, text)
             written.append(turn_folder / filename)
     return written
@@ -364,64 +372,80 @@ def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, 
 
 @dataclass
 class Adjudication:
+    game: Game
+    ruleset: Ruleset
     turns: list[Turn] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     stored_blocks: list[str] = field(default_factory=list)
     waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
+    waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
+
+    def write_files(self, data: Path) -> list[Path]:
+        """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
+        folder = game_folder(data, self.game.name)
+        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns)
+        if self.waiting_on is not None:
+            self.files += write_decision_notices(folder, self.ruleset, self.game, *self.waiting_on, self.waiting)
+        return self.files
 
 
 def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None,
                defaults: bool = False) -> Adjudication:
-    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction.
+    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
+    that holds the game's lock; write the files after the commit."""
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults)
+    done.write_files(data)
+    return done
+
+
+def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: GameState,
+                      turn_file: str | None = None, defaults: bool = False) -> Adjudication:
+    """The work of `adjudicate` inside the caller's transaction, which holds the game's lock.
 
     In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the
-    questions are stored and written as notices, and a later call resolves the turn again from the same
+    questions are stored (and written as notices), and a later call resolves the turn again from the same
     inputs with the answers (or, with `defaults` or once the waiting time is over, with the defaults).
     """
-    done = Adjudication()
-    with archive.session() as session:
-        game, ruleset, state = current_game(session, name)
-        if state.active is None:
-            raise PbemError(f"game {name} has ended")
-        due = due_turns(state, game.pace)
-        if turn_file is not None:
-            for block in parse_turn_file(turn_file, ruleset):
-                seat = authenticate(session, game, block).seat
-                assert block.header is not None
-                if seat not in {s for _, s in due}:
-                    raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
-                                    f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
-                number = expected_turn(state, game.pace, seat, block.header.turn)
-                db.store_orders(session, game, number, seat, block.source, now(), "turn-file")
-                done.stored_blocks.append(seat)
-        seed = bytes.fromhex(game.seed)
-        for number, seat in due:
-            if state.active != seat or state.turn + 1 != number:
-                break  # a seat eliminated earlier in the round
-            stored = db.current_orders(session, game, number, seat)
-            text = stored.text if stored else ""
-            asked = db.decisions(session, game, number)
-            answers: Answers = {}
-            for decision in asked:
-                if decision.answer is not None:
-                    answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-            dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
-            result = play(ruleset, state, text, dice, answers, ask=_still_asking(game, asked, defaults))
-            if result.pending:
-                done.waiting = _ask(session, game, number, asked, result.pending)
-                waiting_on = (number, result)
-                break
-            row = turn_row(game, number, seat, state.round, text, result, dice, answers)
-            session.add(row)
-            done.turns.append(row)
-            state = result.state
-        if state.active is None:
-            game.status = "ended"
-            session.add(game)
-    folder = game_folder(data, name)
-    done.files = write_turn_files(folder, ruleset, game, done.turns, state)
-    if done.waiting:
-        done.files += write_decision_notices(folder, ruleset, game, *waiting_on, done.waiting)
+    done = Adjudication(game, ruleset)
+    if state.active is None:
+        raise PbemError(f"game {game.name} has ended")
+    due = due_turns(state, game.pace)
+    if turn_file is not None:
+        for block in parse_turn_file(turn_file, ruleset):
+            seat = authenticate(session, game, block).seat
+            assert block.header is not None
+            if seat not in {s for _, s in due}:
+                raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
+                                f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
+            number = expected_turn(state, game.pace, seat, block.header.turn)
+            db.store_orders(session, game, number, seat, block.source, now(), "turn-file")
+            done.stored_blocks.append(seat)
+    seed = bytes.fromhex(game.seed)
+    for number, seat in due:
+        if state.active != seat or state.turn + 1 != number:
+            break  # a seat eliminated earlier in the round
+        stored = db.current_orders(session, game, number, seat)
+        text = stored.text if stored else ""
+        asked = db.decisions(session, game, number)
+        answers: Answers = {}
+        for decision in asked:
+            if decision.answer is not None:
+                answers.setdefault(decision.seat, {})[decision.key] = decision.answer
+        dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+        result = play(ruleset, state, text, dice, answers, ask=_still_asking(game, asked, defaults))
+        if result.pending:
+            done.waiting = _ask(session, game, number, asked, result.pending)
+            done.waiting_on = (number, result)
+            break
+        row = turn_row(game, number, seat, state.round, text, result, dice, answers)
+        session.add(row)
+        done.turns.append(row)
+        state = result.state
+    if state.active is None:
+        game.status = "ended"
+        session.add(game)
     return done
 
 
@@ -475,7 +499,7 @@ class AnswerReceipt:
 def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
     """`pbem answer`: store a seat's answers to the decisions asked for the turn being resolved."""
     with archive.session() as session:
-        game, ruleset, state = current_game(session, name)
+        game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
         seat = authenticate(session, game, orders).seat
         return store_answers(session, game, state, orders, seat)
@@ -636,11 +660,5 @@ def stored_report(archive: Archive, name: str, number: int | None, seat: str | N
         row = db.latest_turn(session, game) if number is None else db.get_turn(session, game, number)
         if seat is not None:
             seat = db.find_seat(session, game, seat).seat
-    ruleset = load_ruleset(game.ruleset)
-    snapshot = json.loads(row.state_json)
-    common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
-              "commitment": game.commitment, "seats": list(snapshot["players"])}
-    if seat:
-        template = orders_template_context(ruleset, from_snapshot(snapshot))
-        return render("report-seat.txt.j2", seat=seat, **common, **template)
-    return render("report.txt.j2", **common)
+    reports = turn_reports(load_ruleset(game.ruleset), game, row, [seat] if seat else [])
+    return reports[f"report-{seat}.txt" if seat else "report.txt"]

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from sqlalchemy import Index, text
 from sqlmodel import Field, SQLModel, UniqueConstraint
+
+
+def _unique_where(name: str, columns: tuple[str, ...], condition: str) -> Index:
+    """A partial unique index (SQLite and PostgreSQL both have them): a race that slips past the game lock
+    fails on it instead of storing a duplicate."""
+    return Index(name, *columns, unique=True, sqlite_where=text(condition), postgresql_where=text(condition))
 
 
 class Game(SQLModel, table=True):
@@ -42,6 +49,7 @@ class Turn(SQLModel, table=True):
     """One adjudicated player-turn (number 0 is the setup): the resulting state and all its inputs.
     A turn withdrawn by a roll-back stays archived, marked superseded."""
 
+    __table_args__ = (_unique_where("one_live_turn", ("game_id", "number"), "superseded = false"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     number: int
@@ -66,6 +74,7 @@ class Turn(SQLModel, table=True):
 class OrderSet(SQLModel, table=True):
     """An order set received for a seat's coming player-turn; a later one replaces it."""
 
+    __table_args__ = (_unique_where("one_current_order_set", ("game_id", "turn", "seat"), "replaced = false"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     turn: int

@@ -1,4 +1,12 @@
-"""Reading and writing the archive. A SQLite file by default; any SQLAlchemy URL by option."""
+"""Reading and writing the archive. A SQLite file by default; PostgreSQL (or any SQLAlchemy URL) by option.
+
+Concurrency: every operation that changes a game first takes that game's lock (`find_game(..., lock=True)`),
+so two processes (an ingest and a tick, two ticks) never work on one game at once. On PostgreSQL the lock is
+the game row's `SELECT ... FOR UPDATE`; on SQLite every transaction starts with `BEGIN IMMEDIATE`, which
+takes the database's write lock at once, so writers queue (busy_timeout 30 s) instead of failing half-way.
+Unique indexes (one Message-ID, one live turn per number, one current order set per seat and turn) back the
+locks up: a race that slipped past them would fail and roll back rather than store a duplicate.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from adjudicator.archive.models import Decision, Game, Message, OrderSet, Outbox, Seat, Turn
@@ -17,27 +26,89 @@ class ArchiveError(LookupError):
     pass
 
 
-def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
+def database_url(url: str) -> str:
+    """Accept the usual spellings of a PostgreSQL URL and use the psycopg (version 3) driver for them."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _sqlite_connect(connection, _record) -> None:  # type: ignore[no-untyped-def]
+    connection.isolation_level = None  # the driver's own BEGIN is replaced by _sqlite_begin's
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 
+def _sqlite_begin(connection) -> None:  # type: ignore[no-untyped-def]
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _create_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+    elif url.startswith("postgresql"):
+        engine = create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url)
+    _create_tables(engine)
+    return engine
+
+
+def _create_tables(engine: Engine) -> None:
+    """Create missing tables. Two processes starting on a new PostgreSQL database may race here; the loser
+    finds the tables made by the winner."""
+    for attempt in range(3):
+        try:
+            SQLModel.metadata.create_all(engine)
+            return
+        except (IntegrityError, ProgrammingError, OperationalError):
+            if attempt == 2:
+                raise
+
+
+_engines: dict[str, Engine] = {}
+
+
 class Archive:
-    """One archive database. Use `session()` for a unit of work that commits all or nothing."""
+    """One archive database. Use `session()` for a unit of work that commits all or nothing.
+
+    Archives of one URL share an engine (and its connection pool) within a process."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.engine: Engine = create_engine(url)
-        if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(self.engine)
+        self.url = database_url(url)
+        if self.url not in _engines:
+            try:
+                _engines[self.url] = _create_engine(self.url)
+            except OperationalError as down:
+                raise ArchiveError(f"cannot open the archive database {url}: {down.orig}") from None
+            except ModuleNotFoundError as missing:
+                raise ArchiveError(f"the database driver for {url} is not installed ({missing.name})") from None
+        self.engine: Engine = _engines[self.url]
 
     @classmethod
     def in_folder(cls, folder: Path) -> Archive:
         folder.mkdir(parents=True, exist_ok=True)
         return cls(f"sqlite:///{folder / 'archive.sqlite'}")
+
+    @classmethod
+    def open(cls, folder: Path, url: str | None) -> Archive:
+        """The archive at `url`, or else the SQLite file in the data folder."""
+        return cls(url) if url else cls.in_folder(folder)
+
+    @property
+    def backend(self) -> str:
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        """Close this URL's pooled connections (a later Archive of the URL opens new ones)."""
+        engine = _engines.pop(self.url, None)
+        if engine is not None:
+            engine.dispose()
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -50,9 +121,20 @@ class Archive:
                 session.rollback()
                 raise
 
+    def dump(self) -> list[tuple[str, tuple[object, ...]]]:
+        """Every row of every table, in key order: to show that a refused command changed nothing."""
+        rows = []
+        with self.engine.connect() as connection:
+            for table in SQLModel.metadata.sorted_tables:
+                for row in connection.execute(table.select().order_by(*table.primary_key.columns)):
+                    rows.append((table.name, tuple(row)))
+        return rows
 
-def find_game(session: Session, name: str) -> Game:
-    game = session.exec(select(Game).where(Game.name == name)).first()
+
+def find_game(session: Session, name: str, lock: bool = False) -> Game:
+    """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
+    query = select(Game).where(Game.name == name)
+    game = session.exec(query.with_for_update() if lock else query).first()
     if game is None:
         names = session.exec(select(Game.name)).all()
         known = f"; games in this archive: {', '.join(sorted(names))}" if names else "; the archive has no games"
@@ -61,7 +143,7 @@ def find_game(session: Session, name: str) -> Game:
 
 
 def game_seats(session: Session, game: Game) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game.id)).all())
+    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all())  # type: ignore[arg-type]
 
 
 def find_seat(session: Session, game: Game, seat: str) -> Seat:
@@ -109,6 +191,7 @@ def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, 
     if earlier is not None:
         earlier.replaced = True
         session.add(earlier)
+        session.flush()  # the earlier set stops being current before the new one is (unique index)
     assert game.id is not None
     session.add(OrderSet(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source))
     return earlier is not None
@@ -128,3 +211,4 @@ def queue_mail(session: Session, to: str, subject: str, body: str, created: str,
 
 def message_seen(session: Session, message_id: str) -> bool:
     return session.exec(select(Message).where(Message.message_id == message_id)).first() is not None
+

@@ -79,10 +79,15 @@ def read_message(data: bytes) -> Incoming:
         message_id=_message_id(message, data),
         sender=sender,
         sender_name=sender_name,
-        subject=subject,
-        text=text,
-        raw=_as_text(data),
+        subject=_no_nul(subject),
+        text=_no_nul(text),
+        raw=_no_nul(_as_text(data)),
     )
+
+
+def _no_nul(text: str) -> str:
+    """A garbled mail may hold NUL characters, which a PostgreSQL text column refuses: keep them as U+FFFD."""
+    return text.replace("\0", "\ufffd")
 
 
 def _name(defect: Exception) -> str:
