@@ -186,15 +186,15 @@ def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> lis
         if missing and moment < deadline:
             lines = _remind(session, game, missing, moment, deadline)
         else:
-            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline)
+            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, moment=moment)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
     if done is not None:
         done.write_files(data)
-    return lines + mail_news(archive, data, name, moment)
+    return lines + mail_news(archive, data, name)
 
 
-def mail_news(archive: Archive, data: Path, name: str, moment: datetime) -> list[str]:
+def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
     """Queue what the archive holds but the players were not sent yet: reports of resolved turns (with the NMR
     count) and questions of pending decisions. The flags are set in the same transaction as the queueing,
     so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
@@ -215,7 +215,6 @@ def mail_news(archive: Archive, data: Path, name: str, moment: datetime) -> list
             session.add(row)
         if news:
             _mail_reports(session, game, ruleset, news)
-            game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
         unasked = [d for d in db.decisions(session, game, state.turn + 1) if not d.notified and d.answer is None]
         for seat_name in sorted({d.seat for d in unasked}):

@@ -401,8 +401,10 @@ def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = 
 
 
 def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: GameState,
-                      turn_file: str | None = None, defaults: bool = False) -> Adjudication:
-    """The work of `adjudicate` inside the caller's transaction, which holds the game's lock.
+                      turn_file: str | None = None, defaults: bool = False,
+                      moment: datetime | None = None) -> Adjudication:
+    """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
+    resolved, the next deadline is set from `moment` (default now) in the same transaction.
 
     In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the
     questions are stored (and written as notices), and a later call resolves the turn again from the same
@@ -443,9 +445,12 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
         session.add(row)
         done.turns.append(row)
         state = result.state
+    if done.turns:
+        game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(
+            timespec="seconds")
     if state.active is None:
         game.status = "ended"
-        session.add(game)
+    session.add(game)
     return done
 
 

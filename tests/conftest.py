@@ -1,15 +1,25 @@
-"""Shared fixtures: a real SQLite archive in a temporary folder, driven through the real CLI."""
+"""Shared fixtures: a real archive (a SQLite file in a temporary folder, or a fresh database on a private
+PostgreSQL server), driven through the real CLI.
+
+Tests that use the `database` fixture (directly, or through `pbem` and `archive`) run once per backend:
+test_x[sqlite] and test_x[postgresql]. The PostgreSQL server is started once per session
+(tests/postgres.py), or taken from PBEM_TEST_POSTGRES (a URL of a server's maintenance database).
+"""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
+import os
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from typer.testing import CliRunner, Result
 
+from adjudicator.archive import Archive
 from adjudicator.cli import app
+from tests.postgres import fresh_database, private_server
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
@@ -17,13 +27,15 @@ SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania
 class Pbem:
     """Runs `pbem` commands against one data folder, as a moderator would."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, db: str | None = None) -> None:
         self.data = data
+        self.db = db  # the archive's URL; None for the SQLite file in the data folder (the CLI's default)
         self.runner = CliRunner()
         self.passwords: dict[str, str] = {}
 
     def __call__(self, *args: str, data: bool = True) -> Result:
         extra = ["--data", str(self.data)] if data else []
+        extra += ["--db", self.db] if data and self.db else []
         return self.runner.invoke(app, [*args, *extra])
 
     def new_game(self, name: str = "rome1", pace: str = "turn", seats: dict[str, str] | None = None) -> Result:
@@ -43,15 +55,64 @@ class Pbem:
         path.write_text("\n".join([header, *lines]) + "\n", encoding="utf-8")
         return path
 
-    def dump(self) -> list[str]:
+    def dump(self) -> list[tuple[str, tuple[object, ...]]]:
         """Every row of the archive, to show that a refused command changed nothing."""
-        with sqlite3.connect(self.data / "archive.sqlite") as connection:
-            return list(connection.iterdump())
+        return Archive.open(self.data, self.db).dump()
+
+    def sql(self, statement: str) -> list[tuple[object, ...]]:
+        """Run one SQL statement on the archive (committed); the rows it gives, if any."""
+        with Archive.open(self.data, self.db).engine.begin() as connection:
+            result = connection.execute(text(statement))
+            return [tuple(row) for row in result] if result.returns_rows else []
+
+
+def _missing_server(reason: str) -> None:
+    """Skip without a PostgreSQL server on a developer machine; in CI (CI set) its absence is a failure."""
+    if os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL tests need a server in CI: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL tests need a server: {reason}")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[tuple[str | None, str]]:
+    """(URL of a PostgreSQL server's maintenance database, "") or (None, why there is none)."""
+    given = os.environ.get("PBEM_TEST_POSTGRES")
+    if given:
+        yield given, ""
+        return
+    try:
+        with private_server() as url:
+            yield url, ""
+    except (OSError, subprocess.SubprocessError) as trouble:
+        detail = getattr(trouble, "stderr", b"") or b""
+        yield None, f"{trouble} {detail.decode(errors='replace')}".strip()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str | None]:
+    """The archive URL for one test: None (SQLite file in the data folder) or a fresh PostgreSQL database.
+    PBEM_DB is set to it too, so that CLI runs and subprocesses use the same archive."""
+    if request.param == "sqlite":
+        monkeypatch.delenv("PBEM_DB", raising=False)
+        yield None
+        return
+    server, trouble = request.getfixturevalue("postgres_server")
+    if server is None:
+        _missing_server(trouble)
+    with fresh_database(server) as url:
+        monkeypatch.setenv("PBEM_DB", url)
+        yield url
+        Archive(url).close()  # the pooled connections go before the database does
 
 
 @pytest.fixture
-def pbem(tmp_path: Path) -> Pbem:
-    return Pbem(tmp_path / "data")
+def pbem(tmp_path: Path, database: str | None) -> Pbem:
+    return Pbem(tmp_path / "data", database)
+
+
+@pytest.fixture
+def archive(tmp_path: Path, database: str | None) -> Archive:
+    return Archive.open(tmp_path, database)
 
 
 @pytest.fixture

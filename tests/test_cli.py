@@ -1,9 +1,8 @@
-"""The moderator's commands end to end: the real CLI against a real SQLite archive and real files."""
+"""The moderator's commands end to end: the real CLI against a real archive (SQLite and PostgreSQL) and real files."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,8 +32,7 @@ def test_new_game_writes_turn_zero_and_welcome_messages(pbem: Pbem) -> None:
     welcome = (folder / "outbox" / "welcome-Egyptus.txt").read_text()
     assert pbem.passwords["Egyptus"] in welcome and "egy@example.org" in welcome
     assert "Passwords" in result.output
-    with sqlite3.connect(pbem.data / "archive.sqlite") as db:
-        hashes = [row[0] for row in db.execute("select password_hash from seat")]
+    hashes = [row[0] for row in pbem.sql("select password_hash from seat")]
     assert all(h.startswith("scrypt$") and pbem.passwords["Egyptus"] not in h for h in hashes)
 
 
@@ -172,8 +170,7 @@ def test_verify_finds_a_tampered_turn(pbem: Pbem) -> None:
     pbem.new_game()
     pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF")))
     pbem("adjudicate", "rome1")
-    with sqlite3.connect(pbem.data / "archive.sqlite") as db:
-        db.execute("update turn set orders_text = replace(orders_text, 'BUY 1 INF', 'BUY 1 CAV') where number = 1")
+    pbem.sql("update turn set orders_text = replace(orders_text, 'BUY 1 INF', 'BUY 1 CAV') where number = 1")
     result = pbem("verify", "rome1")
     assert result.exit_code == 1 and "turn 1 (Macedonia): replay differs" in result.output
 

@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 from adjudicator.cli import app
 from adjudicator.demo import SEATS, demo_orders
 
+pytestmark = pytest.mark.usefixtures("database")  # each test runs on SQLite and PostgreSQL
+
 
 class Collect:
     """aiosmtpd handler keeping every delivered message."""

@@ -309,6 +309,7 @@ def test_imap_refuses_an_untrusted_certificate_a_wrong_password_and_a_missing_ma
         list(from_imap("127.0.0.1", dovecot.tls_port, USER, "wrong", ssl_context=dovecot.context()))
 
 
+@pytest.mark.usefixtures("database")  # on SQLite and PostgreSQL
 def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
         dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner

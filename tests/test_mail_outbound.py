@@ -148,11 +148,6 @@ def client_context(certificate: tuple[Path, Path]) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(certificate[0]))
 
 
-@pytest.fixture
-def archive(tmp_path: Path) -> Archive:
-    return Archive.in_folder(tmp_path)
-
-
 def fill(archive: Archive, *mails: tuple[str, str, str]) -> list[int]:
     """Queue (to, subject, body) mails and commit; returns their ids."""
     with archive.session() as session:

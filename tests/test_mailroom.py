@@ -1,4 +1,4 @@
-"""The mailroom against a real SQLite archive: ingest, receipts and notices in the outbox, deadlines."""
+"""The mailroom against a real archive (SQLite and PostgreSQL): ingest, receipts, notices, deadlines."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> tuple[Archive, Path, dict[str, str]]:
-    archive = Archive.in_folder(tmp_path)
+def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str]]:
     created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS,
                        mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1})
     return archive, tmp_path, created.passwords
@@ -74,8 +73,7 @@ def test_the_registered_sender_is_checked(game: tuple[Archive, Path, dict[str, s
     assert all(m.to != "other@example.net" for m in outbox(archive))
 
 
-def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path) -> None:
-    archive = Archive.in_folder(tmp_path)
+def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path, archive: Archive) -> None:
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: meet me in Thracia",
                          "BROADCAST: peace to all"))
