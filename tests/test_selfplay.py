@@ -147,9 +147,9 @@ def test_selfplay_stops_at_a_winner() -> None:
 
 @pytest.mark.parametrize(("ruleset", "count", "pace"), [("coe-classic", 6, "turn"), ("coe-1984", 4, "turn"),
                                                         ("coe-classic", 3, "round")])
-def test_selfplay_through_the_archive_verifies(tmp_path: Path, ruleset: str, count: int, pace: str) -> None:
+def test_selfplay_through_the_archive_verifies(tmp_path: Path, archive: Archive, ruleset: str, count: int,
+                                               pace: str) -> None:
     data = tmp_path / "data"
-    archive = Archive.in_folder(data)
     rules = load_ruleset(ruleset)
     turns = play_archived_game(archive, data, "auto", ruleset, seats(rules, count), 11, 14, pace=pace)
     assert len(turns) >= 14 and [t.number for t in turns] == list(range(1, len(turns) + 1))
