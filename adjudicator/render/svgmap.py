@@ -1,0 +1,491 @@
+"""A schematic SVG map of one position (`map.svg`): areas at their board centres, owners, pieces, the turn's moves.
+
+There is no picture of the board to draw on, so the map is drawn from board.toml alone: land areas as rounded
+rectangles and sea zones as ellipses at their centres, borders and coasts as thin lines, roads as thick ones.
+The geometry is computed here; templates/map.svg.j2 writes the elements, escaping every text.
+Same inputs, same bytes: nothing below depends on set or hash order, and every coordinate is rounded.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from adjudicator.engine.board import Board
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import Ruleset, load_ruleset
+
+# The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
+WIDTH, MAP_HEIGHT, LEGEND_HEIGHT = 3800, 2000, 170
+HEIGHT = MAP_HEIGHT + LEGEND_HEIGHT
+
+# A fixed colour per seat name, so that a seat keeps its colour from turn to turn and game to game.
+# Dark enough to be read as text on white (army labels are written in them).
+SEAT_COLOURS: dict[str, str] = {
+    "Macedonia": "#1f5fbf",
+    "Galatia": "#7b3fa0",
+    "Mesopotamia": "#d35400",
+    "Egyptus": "#a67c00",
+    "Numidia": "#2e8b57",
+    "Hispania": "#c0392b",
+    "Italia": "#138d90",
+}
+# For seats of other rulesets or renamed seats: handed out in turn order, after the named ones.
+SPARE_COLOURS = ("#8e2f5d", "#4d5d1a", "#2c3e8f", "#8a4b08", "#006d6f", "#6b2fb3", "#555555")
+NEUTRAL_FILL, NEUTRAL_STROKE = "#e6e2d8", "#a39e92"
+BATTLE_RED = "#d0021b"
+
+CODE_FONT, NAME_FONT, SEA_NAME_FONT, LABEL_FONT = 42, 27, 25, 32
+LABEL_LINE = 42  # the height of one army label line
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where an area is drawn: its centre after overlap removal and its shape's half width and height."""
+
+    code: str
+    x: float
+    y: float
+    hw: float
+    hh: float
+    land: bool
+
+    def edge(self, ux: float, uy: float) -> float:
+        """Distance from the centre to the shape's outline in the unit direction (ux, uy)."""
+        if self.land:
+            return min(self.hw / abs(ux) if ux else math.inf, self.hh / abs(uy) if uy else math.inf)
+        return 1 / math.hypot(ux / self.hw, uy / self.hh)
+
+
+def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """A rough width of a line of sans-serif text (no font metrics here; enough to size boxes)."""
+    return len(text) * size * (0.62 if bold else 0.56)
+
+
+def _shape_size(name: str, land: bool) -> tuple[float, float]:
+    if land:
+        return max(95.0, _text_width(name, NAME_FONT) / 2 + 20), 52.0
+    return max(125.0, _text_width(name, SEA_NAME_FONT) / 2 + 34), 58.0
+
+
+@cache
+def _layout(areas: tuple[tuple[str, str, bool, int, int], ...]) -> dict[str, Spot]:
+    """Centres moved apart until no two shapes (with room for a label line below) overlap.
+
+    Depends on the board only, so that an area stays in the same place on every turn's map. Some board
+    centres nearly coincide (Britannia lies inside Oceanus Britannicus), hence the pushing."""
+    pad_x, pad_y, apart = 26.0, 58.0, 270.0
+    sizes = [_shape_size(name, land) for _, name, land, _, _ in areas]
+    xs = [float(x) for *_, x, _ in areas]
+    ys = [float(y) for *_, y in areas]
+    for _ in range(400):
+        moved = False
+        for i in range(len(areas)):
+            for j in range(i + 1, len(areas)):
+                dx, dy = xs[j] - xs[i], ys[j] - ys[i]
+                over_x = sizes[i][0] + sizes[j][0] + pad_x - abs(dx)
+                over_y = sizes[i][1] + sizes[j][1] + pad_y - abs(dy)
+                if over_x <= 0 or over_y <= 0:
+                    # no overlap, but centres this close leave no room for an arrow between diagonal neighbours:
+                    # move both apart along the line joining them
+                    distance = math.hypot(dx, dy)
+                    if 0 < distance < apart - 0.5:
+                        step = (apart - distance) / 2 / distance
+                        xs[i], ys[i] = xs[i] - dx * step, ys[i] - dy * step
+                        xs[j], ys[j] = xs[j] + dx * step, ys[j] + dy * step
+                        moved = True
+                    continue
+                moved = True
+                # push along the axis that needs the smaller move, half each, the way they already lie;
+                # sideways a little more readily, as the shapes are wider than tall
+                if over_x * 0.6 < over_y:
+                    step = (over_x / 2 + 0.5) * (1 if dx >= 0 else -1)
+                    xs[i], xs[j] = xs[i] - step, xs[j] + step
+                else:
+                    step = (over_y / 2 + 0.5) * (1 if dy >= 0 else -1)
+                    ys[i], ys[j] = ys[i] - step, ys[j] + step
+        for i, (hw, hh) in enumerate(sizes):  # keep everything on the picture, below the heading
+            xs[i] = min(max(xs[i], hw + 12), WIDTH - hw - 12)
+            ys[i] = min(max(ys[i], hh + 100), MAP_HEIGHT - hh - 60)
+        if not moved:
+            break
+    return {code: Spot(code, round(xs[i]), round(ys[i]), sizes[i][0], sizes[i][1], land)
+            for i, (code, _, land, _, _) in enumerate(areas)}
+
+
+def layout(board: Board) -> dict[str, Spot]:
+    """Where each area of `board` is drawn (cached per board data)."""
+    key = tuple((a.code, a.name, a.is_land, a.x, a.y) for a in sorted(board.areas.values(), key=lambda a: a.code))
+    return _layout(key)
+
+
+def seat_colours(seats: Iterable[str], colours: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A colour for every seat: the caller's, else the seat name's fixed one, else a spare one in order."""
+    chosen: dict[str, str] = {}
+    spare = iter(SPARE_COLOURS)
+    for seat in seats:
+        if seat in chosen:
+            continue
+        if colours and seat in colours:
+            chosen[seat] = colours[seat]
+        elif seat in SEAT_COLOURS:
+            chosen[seat] = SEAT_COLOURS[seat]
+        else:
+            chosen[seat] = next(spare, "#555555")
+    return chosen
+
+
+# -- texts --------------------------------------------------------------------------------------------------------
+
+
+def _leaders(force: Mapping[str, Any]) -> list[str]:
+    return (["C"] if force.get("caesar") else []) + [f"G{g}" for g in force.get("generals", [])]
+
+
+def _units(force: Mapping[str, Any]) -> list[str]:
+    return [f"{force[kind]} {abbr}" for kind, abbr in (("infantry", "INF"), ("cavalry", "CAV"), ("catapult", "CAT"))
+            if force.get(kind)]
+
+
+def army_label(force: Mapping[str, Any]) -> str:
+    """One seat's pieces in one area, short: 'C G2 · 5 INF 2 CAV 1 CAT · gal 1 2'."""
+    parts = [" ".join(_leaders(force)), " ".join(_units(force))]
+    galleys = force.get("galleys", [])
+    if galleys:
+        parts.append(("gal " if len(galleys) == 1 else "gals ") + " ".join(str(g) for g in galleys))
+    return " · ".join(p for p in parts if p)
+
+
+def _army_words(force: Mapping[str, Any]) -> str:
+    """The same in words, for tooltips."""
+    leaders = ["Caesar" if n == "C" else n for n in _leaders(force)]
+    units = [f"{force[kind]} {kind}" for kind in ("infantry", "cavalry", "catapult") if force.get(kind)]
+    galleys = force.get("galleys", [])
+    words = leaders + units
+    if galleys:
+        words.append(("galley " if len(galleys) == 1 else "galleys ") + ", ".join(str(g) for g in galleys))
+    for number, cargo in sorted(force.get("aboard", {}).items()):
+        aboard = _leaders(cargo) + _units(cargo)
+        if aboard:
+            words.append(f"aboard galley {number}: {' '.join(aboard)}")
+    return ", ".join(words)
+
+
+def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[str]) -> str:
+    info = board.areas[code]
+    head = f"{info.name} ({code})"
+    if info.is_land:
+        head += f", province worth {info.value}"
+        head += f"; owner {area.get('owner')}" if area.get("owner") else "; neutral"
+    else:
+        head += ", sea zone"
+    lines = [head]
+    if area.get("city"):
+        lines.append("fortified city" if area["city"] == "fortified" else "city")
+    if area.get("roads"):
+        lines.append("roads to " + ", ".join(sorted(area["roads"])))
+    for seat, force in area.get("units", {}).items():
+        lines.append(f"{seat}: {_army_words(force)}")
+    return "\n".join(lines + notes)
+
+
+# -- geometry -----------------------------------------------------------------------------------------------------
+
+
+def _point(x: float, y: float) -> str:
+    return f"{round(x)},{round(y)}"
+
+
+def _links(board: Board, spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
+    """Borders (land-land), coasts (land-sea) and sea lanes (sea-sea), each pair once; then the straits."""
+    out = []
+    for a in sorted(board.adjacency):
+        for b in sorted(board.adjacency[a]):
+            if a >= b or a not in spots or b not in spots:
+                continue
+            lands = board.is_land(a) + board.is_land(b)
+            kind = {2: "border", 1: "coast", 0: "lane"}[lands]
+            out.append({"kind": kind, "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
+    for a, b in sorted(tuple(sorted(pair)) for pair in board.straits):
+        if a in spots and b in spots:
+            out.append({"kind": "strait", "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
+    return out
+
+
+def _roads(areas: Mapping[str, Mapping[str, Any]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
+    pairs = sorted({tuple(sorted((code, other))) for code, a in areas.items() for other in a.get("roads", [])})
+    return [{"x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y, "between": f"{a}-{b}"}
+            for a, b in pairs if a in spots and b in spots]
+
+
+def _arrow(path: list[Spot], shift: float) -> tuple[str, str] | None:
+    """The polyline and arrowhead of a move along `path`: through the centres to the last shape's outline,
+    moved sideways by `shift` so that moves along the same line stay apart."""
+    if len(path) < 2:
+        return None
+    points = [[float(s.x), float(s.y)] for s in path]
+    if shift:
+        normals = []
+        for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
+            length = math.hypot(x2 - x1, y2 - y1) or 1.0
+            normals.append(((y1 - y2) / length, (x2 - x1) / length))
+        for i, point in enumerate(points):
+            near = [normals[j] for j in (i - 1, i) if 0 <= j < len(normals)]
+            nx, ny = sum(n[0] for n in near), sum(n[1] for n in near)
+            length = math.hypot(nx, ny) or 1.0
+            point[0] += shift * nx / length
+            point[1] += shift * ny / length
+    # the line runs beneath the shapes from centre to centre (hidden inside the areas it passes) and ends at the
+    # destination's outline, where its head is drawn above the shapes, so that a short hop still shows
+    dx, dy = points[-1][0] - points[-2][0], points[-1][1] - points[-2][1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return None
+    ux, uy = dx / length, dy / length
+    cut = min(path[-1].edge(ux, uy) + 6, length - 50)
+    points[-1][0] -= ux * cut
+    points[-1][1] -= uy * cut
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    head_length, half = 52.0, 17.0
+    bx, by = x2 - ux * head_length, y2 - uy * head_length
+    points[-1] = [x2 - ux * head_length * 0.6, y2 - uy * head_length * 0.6]  # the line stops inside the head
+    head = " ".join(_point(*p) for p in ((x2, y2), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)))
+    return " ".join(_point(*p) for p in points), head
+
+
+def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str]) -> list[dict[str, Any]]:
+    """An arrow for every move, voyage and retreat of the turn, in the mover's colour."""
+    out = []
+    used: dict[tuple[str, str], int] = {}
+    for event in events:
+        kind, seat, data = event.get("kind"), event.get("seat") or "", event.get("data") or {}
+        if kind in ("moved", "sailed"):
+            codes = [c for c in data.get("path", []) if c in spots]
+            what = data.get("troops") if kind == "moved" else _voyage(data)
+        elif kind == "retreat" and data.get("to") in spots and data.get("area") in spots:
+            codes, what = [data["area"], data["to"]], "retreat"
+        else:
+            continue
+        if len(codes) < 2:
+            continue
+        # beside the line between the areas, not on it, so that the road or border under it stays visible: every
+        # arrow keeps to one side of its way (a move there and a retreat back lie side by side), and a further
+        # arrow the same way lies further out
+        key = (codes[0], codes[-1])
+        count = used.get(key, 0)
+        used[key] = count + 1
+        shift = 16.0 + 20.0 * count
+        drawn = _arrow([spots[c] for c in codes], shift)
+        if drawn is None:
+            continue
+        names = " → ".join(codes)
+        style = {"moved": "land", "sailed": "sea", "retreat": "retreat"}[kind]
+        verb = {"moved": "move", "sailed": "voyage", "retreat": "retreat"}[kind]
+        out.append({"points": drawn[0], "head": drawn[1], "colour": colour.get(seat, NEUTRAL_STROKE),
+                    "style": style, "path": " ".join(codes),
+                    "tooltip": f"{seat} {verb}: {names}" + (f" ({what})" if what else "")})
+    return out
+
+
+def _voyage(data: Mapping[str, Any]) -> str:
+    galleys = data.get("galleys", [])
+    text = ("galley " if len(galleys) == 1 else "galleys ") + ", ".join(str(g) for g in galleys)
+    if data.get("cargo"):
+        text += (", landing " if data.get("landed") else ", carrying ") + str(data["cargo"])
+    return text
+
+
+def _battles(events: list[dict[str, Any]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
+    """A red ring and crossed swords on every area fought over this turn (land and naval battles)."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for event in events:
+        kind, data = event.get("kind"), event.get("data") or {}
+        code = data.get("area")
+        if kind not in ("battle", "naval_battle") or code not in spots or code in seen:
+            continue
+        seen.add(code)
+        s = spots[code]
+        what = "naval battle" if kind == "naval_battle" else "battle"
+        out.append({"area": code, "x": s.x, "y": s.y, "rx": round(s.hw + 20), "ry": round(s.hh + 20),
+                    "sx": round(s.x - s.hw - 2), "sy": round(s.y - s.hh - 4),
+                    "kind": "naval-battle" if kind == "naval_battle" else "land-battle",
+                    "tooltip": f"{what} in {code}: {event.get('seat')} attacked {data.get('defender')}"})
+    return out
+
+
+def _notes(events: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """What happened in each area this turn, for its tooltip."""
+    notes: dict[str, list[str]] = {}
+    for event in events:
+        kind, seat, data = event.get("kind"), event.get("seat"), event.get("data") or {}
+        code = data.get("area")
+        if kind == "battle":
+            text = f"battle this turn: {seat} attacked {data.get('defender')}"
+        elif kind == "naval_battle":
+            text = f"naval battle this turn: {seat} attacked {data.get('defender')}"
+        elif kind == "conquered":
+            text = f"conquered this turn by {seat}"
+        elif kind == "city_destroyed":
+            text = f"city destroyed this turn by {seat}"
+        else:
+            continue
+        notes.setdefault(str(code), []).append(text)
+    return notes
+
+
+def _legend(seats: list[tuple[str, str, bool]]) -> list[dict[str, Any]]:
+    """Legend entries in two rows, left to right: the seats' colours, then the symbols."""
+    out: list[dict[str, Any]] = []
+    x = 40.0
+    for seat, colour, eliminated in seats:
+        text = seat + (" (eliminated)" if eliminated else "")
+        out.append({"kind": "seat", "x": round(x), "y": -34, "text": text, "colour": colour})
+        x += 76 + _text_width(text, 30) + 44
+    out.append({"kind": "neutral", "x": round(x), "y": -34, "text": "neutral", "colour": ""})
+    x = 40.0
+    for kind, text, width in (("city", "city", 40), ("fortified", "fortified city", 40), ("road", "road", 80),
+                              ("strait", "strait", 80), ("land", "move", 90), ("sea", "voyage", 90),
+                              ("retreat", "retreat", 90), ("battle", "battle", 70),
+                              ("key", "C Caesar · G1 general 1 · gal galley", -16)):
+        out.append({"kind": kind, "x": round(x), "y": 34, "text": text, "colour": ""})
+        x += width + 16 + _text_width(text, 30) + 44
+    return out
+
+
+def points_of(text: str) -> list[tuple[float, float]]:
+    """The points of an SVG points attribute."""
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in text.split())]
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes (left, top, right, bottom) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str],
+                  battles: list[dict[str, Any]], moves: list[dict[str, Any]]) -> None:
+    """Put each area's army labels below its shape, or above, right or left of it, wherever they cover the
+    least of the other shapes and of the labels placed before (areas in code order, so always the same)."""
+    obstacles = [(s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh) for s in spots.values()]
+    obstacles.append((0.0, 0.0, 1000.0, 125.0))  # the heading
+    obstacles += [(b["sx"] - 32.0, b["sy"] - 32.0, b["sx"] + 32.0, b["sy"] + 32.0) for b in battles]  # swords
+    for move in moves:  # arrowheads: a short hop between neighbours may show nothing else
+        head = points_of(move["head"])
+        obstacles.append((min(x for x, _ in head), min(y for _, y in head),
+                          max(x for x, _ in head), max(y for _, y in head)))
+    placed: list[tuple[float, float, float, float]] = []
+    for block in forces:
+        s = spots[block["code"]]
+        widths = [_text_width(text, LABEL_FONT, bold=True) + 18 for _, text in block["texts"]]
+        width, height = max(widths), len(widths) * LABEL_LINE
+        candidates = [  # (left, top) of the block, in order of preference
+            (s.x - width / 2, s.y + s.hh + 6),
+            (s.x - width / 2, s.y - s.hh - 6 - height),
+            (s.x + s.hw + 8, s.y - height / 2),
+            (s.x - s.hw - 8 - width, s.y - height / 2),
+        ]
+        best: tuple[float, int, float, float] | None = None
+        for rank, (left, top) in enumerate(candidates):
+            left = min(max(left, 6.0), WIDTH - width - 6)
+            top = min(max(top, 6.0), MAP_HEIGHT - height - 6)
+            box = (left, top, left + width, top + height)
+            own = (s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh)
+            cost = sum(_overlap(box, o) for o in obstacles if o != own) + sum(_overlap(box, p) for p in placed)
+            cost += _overlap(box, own) * 4  # a label clamped onto its own area hides its name
+            if best is None or (cost, rank) < best[:2]:
+                best = (cost, rank, left, top)
+        assert best is not None
+        _, _, left, top = best
+        placed.append((left, top, left + width, top + height))
+        block["lines"] = [
+            {"text": text, "seat": seat, "colour": colour.get(seat, NEUTRAL_STROKE), "x": round(left + width / 2),
+             "y": round(top + i * LABEL_LINE + LABEL_LINE / 2 + LABEL_FONT * 0.35),
+             "left": round(left + (width - w) / 2), "top": round(top + i * LABEL_LINE + 2), "w": round(w),
+             "h": LABEL_LINE - 4}
+            for i, ((seat, text), w) in enumerate(zip(block["texts"], widths, strict=True))
+        ]
+
+
+# -- the map -------------------------------------------------------------------------------------------------------
+
+
+@cache
+def _environment() -> Environment:
+    """An escaping environment of its own: the report environment writes plain text and must not escape."""
+    return Environment(
+        loader=FileSystemLoader(resource_dir("templates")),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=True,
+    )
+
+
+def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, Any]],
+               colours: dict[str, str] | None = None, title: str = "") -> str:
+    """The SVG map of `snapshot` on `board`, with the moves and battles of `events` (the turn's stored events)."""
+    spots = layout(board)
+    areas: dict[str, dict[str, Any]] = snapshot.get("areas", {})
+    players: dict[str, dict[str, Any]] = snapshot.get("players", {})
+    others = sorted({a.get("owner") for a in areas.values() if a.get("owner")} |
+                    {seat for a in areas.values() for seat in a.get("units", {})} |
+                    {e.get("seat") for e in events if e.get("seat")})
+    colour = seat_colours([*players, *others], colours)
+    notes = _notes(events)
+
+    shapes, forces = [], []
+    for code in sorted(board.areas):
+        info, s = board.areas[code], spots[code]
+        area = areas.get(code, {})
+        owner = area.get("owner")
+        fill = colour.get(owner, NEUTRAL_FILL) if owner else NEUTRAL_FILL
+        stroke = colour.get(owner, NEUTRAL_STROKE) if owner else NEUTRAL_STROKE
+        shapes.append({
+            "code": code, "name": info.name, "land": info.is_land, "x": s.x, "y": s.y,
+            "left": round(s.x - s.hw), "top": round(s.y - s.hh), "w": round(2 * s.hw), "h": round(2 * s.hh),
+            "rx": round(s.hw), "ry": round(s.hh), "owned": bool(owner), "fill": fill, "stroke": stroke,
+            "owner": owner or "", "city": area.get("city") or "",
+            "cx": round(s.x + s.hw - 4), "cy": round(s.y - s.hh + 4),
+            "tooltip": _area_tooltip(board, code, area, notes.get(code, [])),
+        })
+        texts = [(seat, army_label(force)) for seat, force in area.get("units", {}).items()]
+        texts = [(seat, text) for seat, text in texts if text]
+        if texts:
+            forces.append({"code": code, "texts": texts,
+                           "tooltip": "\n".join(f"{seat}: {_army_words(force)}"
+                                                for seat, force in area.get("units", {}).items())})
+    battles, moves = _battles(events, spots), _moves(events, spots, colour)
+    _place_labels(forces, spots, colour, battles, moves)
+
+    heading = title or f"{snapshot.get('game', '')} — turn {snapshot.get('turn', '')}"
+    details = [f"{snapshot.get('ruleset', '')}", f"round {snapshot.get('round', '')}"]
+    if snapshot.get("active"):
+        details.append(f"next: {snapshot['active']}")
+    if snapshot.get("winner"):
+        details.append(f"winner: {snapshot['winner']}")
+    legend_seats = [(seat, colour[seat], bool(p.get("eliminated"))) for seat, p in players.items()]
+    return _environment().get_template("map.svg.j2").render(
+        width=WIDTH, height=HEIGHT, map_height=MAP_HEIGHT, heading=heading, details=" · ".join(details),
+        links=_links(board, spots), roads=_roads(areas, spots), shapes=shapes, forces=forces,
+        moves=moves, battles=battles,
+        legend=_legend(legend_seats), legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2, battle_red=BATTLE_RED,
+        neutral_fill=NEUTRAL_FILL, neutral_stroke=NEUTRAL_STROKE,
+    )
+
+
+def render_map_for_turn(ruleset: Ruleset | str, state_json: str, events_json: str, title: str = "") -> str:
+    """The map of a stored turn (the archive's Turn row: state_json, events_json); `ruleset` is a Ruleset or its
+    name."""
+    if isinstance(ruleset, str):
+        ruleset = load_ruleset(ruleset)
+    return render_map(ruleset.board, json.loads(state_json), json.loads(events_json or "[]"), title=title)
