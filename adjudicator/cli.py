@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -40,14 +41,17 @@ def _archive(data: Path, db: str | None):  # type: ignore[no-untyped-def]
 
 
 def _errors() -> tuple[type[Exception], ...]:
-    from adjudicator.archive import ArchiveError
     from adjudicator.engine.dice import DiceError
     from adjudicator.engine.state import SnapshotError
     from adjudicator.engine.turn import NotDue
     from adjudicator.moderator import PbemError
     from adjudicator.rulesets import UnknownRuleset
 
-    return (PbemError, ArchiveError, SnapshotError, UnknownRuleset, DiceError, NotDue)
+    # The archive (sqlmodel, SQLAlchemy) is slow to import and commands on files alone never load it; an
+    # ArchiveError can only have been raised once it is loaded (this runs when an exception is matched).
+    store = sys.modules.get("adjudicator.archive.store")
+    archive_errors = (store.ArchiveError,) if store is not None else ()
+    return (PbemError, *archive_errors, SnapshotError, UnknownRuleset, DiceError, NotDue)
 
 
 def _read(path: Path, what: str) -> str:
@@ -275,6 +279,55 @@ def report(
 
 
 @app.command()
+def site(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    out: Annotated[Path, typer.Option(help="Folder for the HTML files (made if missing).")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Write a static HTML archive of a game: its turns' public reports, maps, battles and dice keys, with how to
+    check the dice. Nothing private to a seat is included."""
+    from adjudicator.moderator import write_game_site
+
+    try:
+        files = write_game_site(_archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True))
+    except (*_errors(), OSError) as problem:
+        fail(str(problem))
+    typer.echo(f"Wrote {len(files)} files; open {out / 'index.html'}")
+
+
+@app.command()
+def selfplay(
+    game: Annotated[str, typer.Argument(help="Name of the new game the bot plays.")],
+    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
+    players: Annotated[int, typer.Option(help="Number of seats (Classic: 2 to 6).")] = 3,
+    turns: Annotated[int, typer.Option(help="Player-turns to play at most (a winner ends the game sooner).")] = 30,
+    seed: Annotated[int, typer.Option(help="Seed of the bot's orders (the dice are the game's own).")] = 1,
+    pace: Annotated[str, typer.Option(help="'turn' or 'round', as for `pbem new`.")] = "turn",
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Let a bot play a new game with legal random orders, submitted and adjudicated like a real game's: to try
+    the tool, or to make archives for benchmarks. Prints one line per player-turn."""
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.selfplay import ArchivedTurn, play_archived_game, seats_in_play
+
+    def say(turn: ArchivedTurn) -> None:
+        typer.echo(f"turn {turn.number:4} {turn.seat:12} {turn.accepted:3} orders accepted, {turn.rejected:2} "
+                   f"rejected, {turn.battles} battle(s)")
+
+    try:
+        rules = load_ruleset(ruleset)
+        seats = seats_in_play(rules, players)
+        played = play_archived_game(_archive(data, db), data, game, rules.name, seats, seed, turns, say, pace)
+    except (*_errors(), ValueError) as problem:
+        fail(str(problem))
+    winner = played[-1].state.winner if played else None
+    typer.echo(f"Game {game}: {len(played)} player-turns played" + (f"; {winner} wins" if winner else "") +
+               f". Reports in {data / 'games' / game}; check it with `pbem verify {game}`.")
+
+
+@app.command()
 def demo(
     data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
 ) -> None:
@@ -323,7 +376,6 @@ def ingest(
     A message is marked done (IMAP: seen) only after the archive commit; the same Message-ID twice changes
     nothing."""
     import ssl
-    import sys
 
     from adjudicator.mail.inbound import MailError
     from adjudicator.mail.sources import MailSourceError, from_bytes, from_imap, from_maildir, from_mbox

@@ -31,9 +31,11 @@ from adjudicator.moderator import (
     now,
     store_answers,
     store_order_set,
+    turn_map,
     turn_reports,
 )
 from adjudicator.orders import parse_orders
+from adjudicator.render import markup_environment
 from adjudicator.rulesets import Ruleset
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
@@ -255,9 +257,13 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
     public = "\n".join(turn_reports(ruleset, game, row, [])["report.txt"] for row in news)
     seats = db.game_seats(session, game)
     private = turn_reports(ruleset, game, news[-1], [s.seat for s in seats])
+    map_svg = turn_map(ruleset, game, news[-1])
+    subject = f"[{game.name}] Report, turn {news[-1].number}"
     for seat in seats:
         body = public + "\n" + private[f"report-{seat.seat}.txt"]
-        _reply(session, game, seat, f"Report, turn {news[-1].number}", body)
+        html = markup_environment().get_template("report-mail.html.j2").render(subject=subject, text=body,
+                                                                               map_svg=map_svg)
+        db.queue_mail(session, seat.email, subject, body, now(), game.name, html=html, map_svg=map_svg)
 
 
 # -- game-master tools ---------------------------------------------------------------------------------------

@@ -8,20 +8,20 @@ commit, so that a failure leaves the archive as it was.
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import hmac
 import json
+import os
 import secrets
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlmodel import Session, select
-
-from adjudicator.archive import Archive
-from adjudicator.archive import store as db
-from adjudicator.archive.models import Decision, Game, Seat, Turn
 from adjudicator.engine.dice import (
     GivenDice,
     KeyedDice,
@@ -39,7 +39,18 @@ from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.render import render, write_atomically
+from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset, load_ruleset
+
+# The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from sqlmodel import Session
+
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import Decision, Game, Seat, Turn
 
 MAX_ORDER_BYTES = 256 * 1024
 PACES = ("turn", "round")
@@ -109,6 +120,10 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
     `mail` sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
     anonymous_press, nmr_alert).
     """
+    from sqlmodel import select
+
+    from adjudicator.archive.models import Game, Seat, Turn
+
     ruleset = load_ruleset(ruleset_name)
     if pace not in PACES:
         raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
@@ -225,6 +240,8 @@ def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> i
 
 
 def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
+    from adjudicator.archive import store as db
+
     header = orders.header
     if header is None:
         problems = "; ".join(e.located for e in orders.errors) or "no header"
@@ -240,6 +257,8 @@ def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
 def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:
     """The game, its ruleset and its current position; with `lock`, the game stays locked until the
     transaction ends (every operation that changes a game takes it first, before reading the position)."""
+    from adjudicator.archive import store as db
+
     game = db.find_game(session, name, lock)
     ruleset = load_ruleset(game.ruleset)
     state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
@@ -286,6 +305,8 @@ def submit(archive: Archive, name: str, text: str, source: str = "file") -> Rece
 def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet,
                     seat: str, source: str) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood."""
+    from adjudicator.archive import store as db
+
     assert orders.header is not None
     number = expected_turn(state, game.pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
@@ -334,12 +355,19 @@ def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: list[str] | Non
     return outputs
 
 
+def turn_map(ruleset: Ruleset, game: Game, row: Turn) -> str:
+    """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
+    heading = f"{game.name}, turn {row.number}" + (f" ({row.seat})" if row.seat else " (setup)")
+    return render_map_for_turn(ruleset, row.state_json, row.events_json, heading)
+
+
 def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn]) -> list[Path]:
-    """Report, private reports and snapshot of each turn (written after the commit, atomically)."""
+    """Report, private reports, snapshot and map of each turn (written after the commit, atomically)."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
-        for filename, text in turn_reports(ruleset, game, row).items():
+        outputs = {**turn_reports(ruleset, game, row), "map.svg": turn_map(ruleset, game, row)}
+        for filename, text in outputs.items():
             write_atomically(turn_folder / filename, text)
             written.append(turn_folder / filename)
     return written
@@ -356,6 +384,8 @@ def play(ruleset: Ruleset, state: GameState, orders_text: str, dice: KeyedDice |
 
 def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, result: TurnResult,
              dice: KeyedDice | GivenDice, answers: Answers | None = None) -> Turn:
+    from adjudicator.archive.models import Turn
+
     assert game.id is not None
     return Turn(
         game_id=game.id, number=number, seat=seat, round=round_, orders_text=orders_text,
@@ -410,6 +440,8 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     questions are stored (and written as notices), and a later call resolves the turn again from the same
     inputs with the answers (or, with `defaults` or once the waiting time is over, with the defaults).
     """
+    from adjudicator.archive import store as db
+
     done = Adjudication(game, ruleset)
     if state.active is None:
         raise PbemError(f"game {game.name} has ended")
@@ -465,6 +497,8 @@ def _still_asking(game: Game, asked: list[Decision], defaults: bool) -> bool:
 def _ask(session: Session, game: Game, number: int, asked: list[Decision],
          pending: list[dict[str, Any]]) -> list[Decision]:
     """Store the decisions the turn needs (once each) and return those still unanswered."""
+    from adjudicator.archive.models import Decision
+
     known = {(d.seat, d.key): d for d in asked}
     waiting = []
     for need in pending:
@@ -512,6 +546,8 @@ def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
 
 def store_answers(session: Session, game: Game, state: GameState, orders: OrderSet, seat: str) -> AnswerReceipt:
     """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
+    from adjudicator.archive import store as db
+
     assert orders.header is not None
     number = state.turn + 1
     if orders.header.turn != number:
@@ -563,6 +599,8 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
     Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
     """
+    from adjudicator.archive.models import Game
+
     state, ruleset = load_snapshot(state_text)
     blocks = parse_turn_file(orders_text, ruleset)
     coming = schedule(state)
@@ -607,6 +645,8 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
 
 def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     """Replay every stored turn from its archived inputs; returns (checks passed, problems found)."""
+    from adjudicator.archive import store as db
+
     passed: list[str] = []
     problems: list[str] = []
     with archive.session() as session:
@@ -621,45 +661,160 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     for row in rows:
         if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
             problems.append(f"turn {row.number}: the stored state does not match its hash")
-    previous: GameState | None = None
-    for row in rows:
+    for ok, line in _replay_checks(_Replay(ruleset, game.name, rows, seats, keys)):
+        (passed if ok else problems).append(line)
+    return passed, problems
+
+
+# From this many stored turns on, verify replays the later half of them in a second process meanwhile.
+VERIFY_PARALLEL_TURNS = 100
+
+
+@dataclass
+class _Replay:
+    """What verify replays: a game's stored turns (rows), its seats and its dice keys."""
+
+    ruleset: Ruleset
+    game: str
+    rows: list[Turn]
+    seats: list[str]
+    keys: list[bytes]
+
+
+def _replay_checks(replay: _Replay) -> list[tuple[bool, str]]:
+    """verify's checks of every stored turn, in turn order: (passed, what). Each turn is replayed from the position
+    stored before it, so the turns need not be replayed one after the other: with many turns, a second process
+    (a fork: nothing is loaded again) replays the later half meanwhile, on a second core."""
+    count = len(replay.rows)
+    if count < VERIFY_PARALLEL_TURNS or not _can_fork():
+        return _replay_rows(replay, 0, count)
+    import multiprocessing  # only here: it takes a while to import
+
+    half = _middle(replay.rows)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    helper = context.Process(target=_replay_rows_into, args=(send, replay, half, count), daemon=True)
+    gc.freeze()  # the helper's garbage collections leave what it shares with this process alone (no copies)
+    try:
+        helper.start()
+    except OSError:  # no process to be had: all of it here
+        receive.close()
+        send.close()
+        return _replay_rows(replay, 0, count)
+    finally:
+        gc.unfreeze()
+    send.close()
+    try:
+        first = _replay_rows(replay, 0, half)
+        try:
+            later: list[tuple[bool, str]] | None = receive.recv()
+        except EOFError:
+            later = None
+    finally:
+        receive.close()
+        helper.terminate()  # done by now, or not wanted any more (this replay failed)
+        helper.join()
+    if later is None:  # the helper failed: replay the later half here, which fails as it would have alone
+        later = _replay_rows(replay, half, count)
+    return first + later
+
+
+def _middle(rows: list[Turn]) -> int:
+    """Where to split the turns into two halves of about equal work: a turn's replay takes time about in
+    proportion to the size of its position (later turns have more pieces) and of its orders."""
+    weights = [len(row.state_json) + 20 * len(row.orders_text) for row in rows]
+    total, running = sum(weights), 0
+    for index, weight in enumerate(weights):
+        running += weight
+        if 2 * running >= total:
+            return max(1, index)
+    return len(rows) // 2
+
+
+def _can_fork() -> bool:
+    """A second process helps on a second core; a fork is safe on Linux, where there are no other threads (one
+    of them could hold a lock that the forked process would wait for)."""
+    return sys.platform == "linux" and len(os.sched_getaffinity(0)) > 1 and threading.active_count() == 1
+
+
+def _replay_rows_into(send: Connection, replay: _Replay, begin: int, end: int) -> None:
+    """In the helper process: send _replay_rows(replay, begin, end), or None if it raised."""
+    try:
+        checks: list[tuple[bool, str]] | None = _replay_rows(replay, begin, end)
+    except BaseException:  # noqa: BLE001 - the parent replays these turns itself and fails as they fail
+        checks = None
+    send.send(checks)
+    send.close()
+
+
+def _replay_rows(replay: _Replay, begin: int, end: int) -> list[tuple[bool, str]]:
+    """The checks of stored turns rows[begin:end], each replayed from the position stored before it."""
+    ruleset, keys = replay.ruleset, replay.keys
+    checks: list[tuple[bool, str]] = []
+    previous = _position_after(replay, replay.rows[begin - 1]) if begin else None
+    for row in replay.rows[begin:end]:
         if row.dice_source == "imported":
-            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
-            previous = from_snapshot(json.loads(row.state_json))
+            checks.append((True, f"turn {row.number}: the game starts from an imported position (not replayed)"))
+            previous = _position_after(replay, row)
             continue
         if row.number == 0:
-            expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
+            expected = _position_after(replay, row)
             same = state_hash(expected) == row.state_hash
-            (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} "
-                                                  "the setup rules")
+            checks.append((same, f"turn 0: setup {'matches' if same else 'differs from'} the setup rules"))
             previous = expected
             continue
         assert previous is not None
         if row.dice_source == "keyed":
             if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
-                problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
+                checks.append((False, f"turn {row.number}: the revealed turn key is not the chain's"))
             dice: KeyedDice | GivenDice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
         else:
             dice = GivenDice(values=parse_dice_file(row.given_dice))
         answers = json.loads(row.answers_json)
-        result = play(ruleset, previous, row.orders_text, dice, answers)
-        replay = turn_row(game, row.number, row.seat or "", row.round, row.orders_text, result, dice, answers)
-        differences = [what for what in ("state_hash", "events_json", "results_json", "dice_json", "orders_hash")
-                       if getattr(replay, what) != getattr(row, what)]
+        # as play(ruleset, previous, row.orders_text, dice, answers) does, but on `previous` itself, which is
+        # a freshly loaded position that is not used again: no copy of it is needed
+        orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
+        result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
+        replayed = _replayed(row.orders_text, result, dice)
+        differences = [what for what, value in replayed.items() if value != getattr(row, what)]
         broken = ruleset.broken_invariants(result.state)
         if differences:
-            problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
+            checks.append((False, f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}"))
         elif broken:
-            problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
+            checks.append((False, f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}"))
         else:
-            passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
-                          "invariants hold")
-        previous = from_snapshot(json.loads(row.state_json))
-    return passed, problems
+            checks.append((True, f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
+                                 "invariants hold"))
+        previous = _position_after(replay, row)
+    return checks
+
+
+def _position_after(replay: _Replay, row: Turn) -> GameState:
+    """The position the turn after `row` is replayed from: the setup rules' for turn 0 (which verify checks
+    against them), else the stored one."""
+    if row.number == 0 and row.dice_source != "imported":
+        ruleset = replay.ruleset
+        return ruleset.initial_state(replay.game, sorted(replay.seats, key=ruleset.seat_names.index))
+    return from_snapshot(json.loads(row.state_json))
+
+
+def _replayed(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice) -> dict[str, str]:
+    """The fields of `turn_row(..., orders_text, result, dice, ...)` that verify compares with the stored row,
+    computed as turn_row computes them, but only these: turn_row also writes the state's JSON text a second
+    time and builds the table row, which verify does not need (tests/test_fast_paths.py keeps the two in step)."""
+    return {
+        "state_hash": state_hash(result.state),
+        "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
+        "results_json": json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
+        "dice_json": json.dumps(result.dice),
+        "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
+    }
 
 
 def stored_report(archive: Archive, name: str, number: int | None, seat: str | None) -> str:
     """Render a stored turn's public (or a seat's private) report again from the archive."""
+    from adjudicator.archive import store as db
+
     with archive.session() as session:
         game = db.find_game(session, name)
         row = db.latest_turn(session, game) if number is None else db.get_turn(session, game, number)
@@ -667,3 +822,28 @@ def stored_report(archive: Archive, name: str, number: int | None, seat: str | N
             seat = db.find_seat(session, game, seat).seat
     reports = turn_reports(load_ruleset(game.ruleset), game, row, [seat] if seat else [])
     return reports[f"report-{seat}.txt" if seat else "report.txt"]
+
+
+def write_game_site(archive: Archive, name: str, out: Path,
+                    progress: Callable[[str], None] | None = None) -> list[Path]:
+    """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`."""
+    from adjudicator.archive import store as db
+    from adjudicator.render.site import SiteTurn, write_site
+
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        rows = db.turns(session, game)
+    ruleset = load_ruleset(game.ruleset)
+    pages = [SiteTurn(number=row.number, seat=row.seat, round=row.round,
+                      report=turn_reports(ruleset, game, row, [])["report.txt"], map_svg=turn_map(ruleset, game, row),
+                      events=[e for e in json.loads(row.events_json) if not _private(e)], turn_key=row.turn_key,
+                      orders_hash=row.orders_hash, dice=json.loads(row.dice_json), dice_source=row.dice_source)
+             for row in rows]
+    about = {"name": game.name, "title": ruleset.title, "status": game.status, "commitment": game.commitment,
+             "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else []}
+    return write_site(out, about, pages, progress)
+
+
+def _private(event: dict[str, Any]) -> bool:
+    """What the public report leaves out: press to one seat and standing orders."""
+    return (event["kind"] == "press" and bool(event["data"].get("to"))) or event["kind"] == "standing_order"

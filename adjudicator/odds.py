@@ -378,8 +378,9 @@ class _ClassicSide:
 
 def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _ClassicSide,
                   exact: bool) -> tuple[_Tally, int]:
-    """C-6.4 to C-6.21, round by round. A battle state is ia * nd + id (the two sides' composition ids), its
-    probability kept in one flat list; states are visited in order of decreasing number of units."""
+    """C-6.4 to C-6.21, round by round. A battle state is a pair of composition ids (ia, id), its probability
+    kept in mass[id][ia] (a round's moves into one defender composition then update one list); states are visited
+    in order of decreasing number of units."""
     zero: Prob = Fraction(0) if exact else 0.0
     one = zero + 1
     a0, d0 = attacker.comp, defender.comp
@@ -397,8 +398,8 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
     a_retreats = att.retreat_table(sum(a0), sum(d0))
     d_retreats = dfn.retreat_table(sum(d0), sum(a0))
     fortress = [(1 if c[2] else 2) if defender.fortified else 0 for c in a_comps[:na]]  # C-6.7
-    mass: list[Prob] = [zero] * (na * nd)
-    mass[ia0 * nd + id0] = one
+    mass: list[list[Prob]] = [[zero] * na for _ in range(nd)]  # by defender id, then attacker id
+    mass[id0][ia0] = one
     to_def_cache: dict[int, list[Prob]] = {}
     to_att_cache: dict[int, list[Prob]] = {}
     outcome: dict[str, Prob] = {}
@@ -445,12 +446,11 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
             over = not ta or not td  # C-6.14
             leaves = (d_retreats is not None and d_retreats[td][ta]) or (a_retreats is not None and a_retreats[ta][td])
             for ia in a_ids:
-                row = ia * nd
                 (a_inf, a_cav, _), a_size, a_after = a_info[ia]
                 a_cat = a_comps[ia][2]
                 fort = fortress[ia]
                 for id_ in d_ids:
-                    m = mass[row + id_]
+                    m = mass[id_][ia]
                     if not m:
                         continue
                     states += 1
@@ -458,8 +458,11 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
                         end("attacker" if ta else "defender" if td else "both", m, ia, id_)
                         continue
                     initial = ia == ia0 and id_ == id0
-                    if leaves and not initial:
-                        step3(ia, id_, m)
+                    if leaves and not initial:  # step3(ia, id_, m), inlined: most states of a battle with retreats
+                        if d_retreats is not None and d_retreats[td][ta]:
+                            retreat("defender_retreats", m, ia, id_, a_comps[ia], dfn, (a_final, d_final))
+                        else:
+                            retreat("attacker_retreats", m, id_, ia, d_comps[id_], att, (d_final, a_final))
                         continue
                     (d_inf, d_cav, _), d_size, d_after = d_info[id_]
                     to_def = to_def_cache.get(ia * 64 + d_size)
@@ -479,14 +482,14 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
                     else:
                         visits = m / (1 - stay)
                     rounds += visits
-                    moves = [(a_after[h] * nd, p) for h, p in enumerate(to_att) if p]
+                    moves = [(a_after[h], p) for h, p in enumerate(to_att) if p]
                     hits_only = moves[1:] if to_att[0] else moves
                     for h_d, p_d in enumerate(to_def):
                         if p_d:
-                            d_next = d_after[h_d]
+                            column = mass[d_after[h_d]]
                             pv = visits * p_d
-                            for offset, p in moves if h_d else hits_only:
-                                mass[offset + d_next] += pv * p
+                            for a_next, p in moves if h_d else hits_only:
+                                column[a_next] += pv * p
     tally = _Tally(zero, UNIT_KINDS, (lambda c: _minus(a0, c), lambda c: _minus(d0, c)))
     tally.outcome, tally.rounds = outcome, rounds
     tally.finals[0].update((a_comps[i], p) for i, p in a_final.items())

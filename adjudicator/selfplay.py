@@ -732,6 +732,14 @@ class SelfPlayResult:
         return sum(t.battles for t in self.turns)
 
 
+def seats_in_play(ruleset: Ruleset, count: int) -> list[str]:
+    """The seats in play for `count` players (C-3.1, O-3.1)."""
+    homes = ruleset.data["setup"]["homes"]
+    if str(count) not in homes:
+        raise ValueError(f"{ruleset.name} is for {min(map(int, homes))} to {max(map(int, homes))} players, not {count}")
+    return [ruleset.seat_of_home(home) or home for home in homes[str(count)]]
+
+
 def turn_rng(seed: int, number: int) -> random.Random:
     """The bot's random stream for one player-turn of a game (independent of the dice)."""
     return random.Random(f"pbem-selfplay:{seed}:{number}")

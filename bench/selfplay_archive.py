@@ -4,15 +4,19 @@ Every turn goes through the moderator's operations as a real game's would: the b
 are submitted with the seat's password, then adjudicated (reports and snapshot written). Prints the time per turn.
 A game that ends (somebody wins) before N player-turns is kept and another is started, until one has N turns.
 
+Then times `pbem verify` of the game (a new process each run, as a moderator runs it; the median of --runs runs);
+target (issue 6): under 2 s for 200 player-turns.
+
 Run from the repository root:
     python -m bench.selfplay_archive --data /tmp/pbem-bench [--turns 200] [--seats 6] [--ruleset coe-classic]
-then e.g.  time pbem verify selfplay --data /tmp/pbem-bench
+    python -m bench.selfplay_archive --data /tmp/pbem-bench --time-only     # time verify of the game built before
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,9 +24,29 @@ from pathlib import Path
 from adjudicator.archive import Archive
 from adjudicator.moderator import verify
 from adjudicator.rulesets import load_ruleset
-from adjudicator.selfplay import ArchivedTurn, play_archived_game
+from adjudicator.selfplay import ArchivedTurn, play_archived_game, seats_in_play
 
 ATTEMPTS = 5
+TARGET = 2.0  # seconds for `pbem verify` of a game of 200 player-turns
+
+
+def time_pbem_verify(data: Path, name: str, runs: int) -> int:
+    """Run `pbem verify NAME --data DATA` `runs` times in new processes; print the median and best against the
+    target. Returns 1 if verify found a problem."""
+    command = [sys.executable, "-m", "adjudicator.cli", "verify", name, "--data", str(data)]
+    times = []
+    for _ in range(max(1, runs)):
+        began = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        times.append(time.perf_counter() - began)
+        if done.returncode != 0:
+            print(done.stdout[-2000:] + done.stderr[-2000:], file=sys.stderr)
+            return 1
+    median = statistics.median(times)
+    checks = done.stdout.strip().splitlines()[-1]
+    print(f"pbem verify {name}: {checks}; median {median:.2f} s, best {min(times):.2f} s of {len(times)} runs "
+          f"(target < {TARGET:g} s: {'met' if median < TARGET else 'NOT met'})")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,16 +58,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the bot's orders (the dice are the game's own)")
     parser.add_argument("--name", default="selfplay", help="game name (default selfplay)")
     parser.add_argument("--pace", choices=["turn", "round"], default="turn")
-    parser.add_argument("--verify", action="store_true", help="then run the moderator's verify and time it")
+    parser.add_argument("--verify", action="store_true", help="also time the moderator's verify in this process")
+    parser.add_argument("--runs", type=int, default=5, help="runs of `pbem verify` to time (default 5; 0: none)")
+    parser.add_argument("--time-only", action="store_true", help="only time `pbem verify` of the game in --data")
     args = parser.parse_args(argv)
+    if args.time_only:
+        return time_pbem_verify(args.data, args.name, args.runs)
 
     if args.data.exists() and any(args.data.iterdir()):
         parser.error(f"{args.data} is not empty: choose a new folder")
     ruleset = load_ruleset(args.ruleset)
-    homes = ruleset.data["setup"]["homes"]
-    if str(args.seats) not in homes:
-        parser.error(f"{ruleset.name} has {min(map(int, homes))} to {max(map(int, homes))} seats, not {args.seats}")
-    seats = [ruleset.seat_of_home(home) or home for home in homes[str(args.seats)]]
+    try:
+        seats = seats_in_play(ruleset, args.seats)
+    except ValueError as wrong:
+        parser.error(str(wrong))
     archive = Archive.in_folder(args.data)
     print(f"{ruleset.name}, {len(seats)} seats ({', '.join(seats)}), {args.turns} player-turns, pace {args.pace}, "
           f"into {args.data}")
@@ -86,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         if problems:
             print("\n".join(problems[:10]), file=sys.stderr)
             return 1
-    print(f"benchmark: time pbem verify {name} --data {args.data}")
-    return 0
+    return time_pbem_verify(args.data, name, args.runs) if args.runs else 0
 
 
 if __name__ == "__main__":

@@ -81,6 +81,10 @@ def test_a_game_played_through_mail_only(tmp_path: Path, smtp: Collect) -> None:
     assert ("mac@example.org", "[demo] Receipt for turn 1") in subjects
     assert sum(1 for to, subject in subjects if subject == "[demo] Report, turn 6") == 3
     his = next(m for m in smtp.messages if m["To"] == "his@example.org" and m["Subject"] == "[demo] Report, turn 6")
-    assert "GAME demo TURN 9 PLAYER Hispania" in his.get_content()
+    assert "GAME demo TURN 9 PLAYER Hispania" in his.get_body(("plain",)).get_content()  # text for text readers
+    html = his.get_body(("html",)).get_content()
+    assert "<svg" in html and 'id="area-HIS"' in html and "GAME demo TURN 9 PLAYER Hispania" in html
+    attached = [part for part in his.iter_attachments() if part.get_filename() == "map.svg"]
+    assert attached and attached[0].get_content_type() == "image/svg+xml"
     verified = runner.invoke(app, ["verify", "demo", "--data", data])
     assert verified.exit_code == 0 and "0 problems" in verified.output

@@ -18,8 +18,8 @@ from adjudicator.archive import Archive
 from adjudicator.engine.state import from_snapshot, snapshot_text, state_hash
 from adjudicator.moderator import verify
 from adjudicator.orders import parse_orders
-from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.selfplay import SelfPlayTurn, play_archived_game, play_game, random_orders
+from adjudicator.rulesets import load_ruleset
+from adjudicator.selfplay import SelfPlayTurn, play_archived_game, play_game, random_orders, seats_in_play
 from tests.helpers import force, place, play, start
 
 TURN_LIMIT = 60  # player-turns per game, unless somebody wins before
@@ -27,9 +27,6 @@ CLASSIC = [(seed, 3 + seed % 4) for seed in range(20)]  # 3 to 6 seats
 ORIGINAL = [(seed, 2 + seed % 5) for seed in range(100, 120)]  # 2 to 6 seats
 
 
-def seats(ruleset: Ruleset, count: int) -> list[str]:
-    """The seats in play for `count` players (C-3.1, O-3.1)."""
-    return [ruleset.seat_of_home(home) or home for home in ruleset.data["setup"]["homes"][str(count)]]
 
 
 @dataclass
@@ -68,7 +65,7 @@ def game(ruleset_name: str, seed: int, count: int) -> Game:
         if turn.not_understood:
             problems.append(f"{where}\n{turn.not_understood} order line(s) not understood")
 
-    played = play_game(ruleset_name, seats(ruleset, count), seed, TURN_LIMIT, on_turn=check)
+    played = play_game(ruleset_name, seats_in_play(ruleset, count), seed, TURN_LIMIT, on_turn=check)
     return Game(played.turns, problems)
 
 
@@ -151,7 +148,7 @@ def test_selfplay_through_the_archive_verifies(tmp_path: Path, archive: Archive,
                                                pace: str) -> None:
     data = tmp_path / "data"
     rules = load_ruleset(ruleset)
-    turns = play_archived_game(archive, data, "auto", ruleset, seats(rules, count), 11, 14, pace=pace)
+    turns = play_archived_game(archive, data, "auto", ruleset, seats_in_play(rules, count), 11, 14, pace=pace)
     assert len(turns) >= 14 and [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert all(not rules.broken_invariants(t.state) for t in turns)
     assert sum(t.accepted for t in turns) >= 0.6 * sum(t.accepted + t.rejected for t in turns)

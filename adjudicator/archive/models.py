@@ -123,7 +123,9 @@ class Outbox(SQLModel, table=True):
     game: str | None = None
     to: str
     subject: str
-    body: str
+    body: str  # plain text: every mail has it
+    html: str = ""  # an HTML alternative of the body (report mails: the report with its map)
+    map_svg: str = ""  # attached as map.svg
     created: str
     sent: str | None = None
     attempts: int = 0

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, inspect, literal, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
@@ -60,15 +60,36 @@ def _create_engine(url: str) -> Engine:
 
 
 def _create_tables(engine: Engine) -> None:
-    """Create missing tables. Two processes starting on a new PostgreSQL database may race here; the loser
-    finds the tables made by the winner."""
+    """Create missing tables and columns. Two processes starting on a new PostgreSQL database may race here; the
+    loser finds the tables made by the winner."""
     for attempt in range(3):
         try:
             SQLModel.metadata.create_all(engine)
+            _add_missing_columns(engine)
             return
         except (IntegrityError, ProgrammingError, OperationalError):
             if attempt == 2:
                 raise
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """An archive made by an earlier version lacks the columns added since (all of them have defaults): add
+    them, so that upgrading the tool keeps every game."""
+    with engine.begin() as connection:
+        inspector = inspect(connection)
+        for table in SQLModel.metadata.sorted_tables:
+            present = {column["name"] for column in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if column.name in present:
+                    continue
+                default = column.default.arg if column.default is not None else None  # type: ignore[attr-defined]
+                if default is None or callable(default):
+                    raise ArchiveError(f"the archive's table {table.name} lacks column {column.name}, which has no "
+                                       "default to fill it with")
+                kind = column.type.compile(dialect=engine.dialect)
+                value = literal(default).compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True})
+                connection.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind} "
+                                        f"NOT NULL DEFAULT {value}"))
 
 
 _engines: dict[str, Engine] = {}
@@ -202,9 +223,10 @@ def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
                              .order_by(Decision.id)).all())  # type: ignore[arg-type]
 
 
-def queue_mail(session: Session, to: str, subject: str, body: str, created: str, game: str | None = None) -> Outbox:
+def queue_mail(session: Session, to: str, subject: str, body: str, created: str, game: str | None = None,
+               html: str = "", map_svg: str = "") -> Outbox:
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it."""
-    row = Outbox(game=game, to=to, subject=subject, body=body, created=created)
+    row = Outbox(game=game, to=to, subject=subject, body=body, html=html, map_svg=map_svg, created=created)
     session.add(row)
     return row
 

@@ -78,19 +78,25 @@ class NotDue(ValueError):
 
 
 def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
-            answers: Mapping[str, Mapping[str, str]] | None = None, ask: bool = False) -> TurnResult:
+            answers: Mapping[str, Mapping[str, str]] | None = None, ask: bool = False, *,
+            in_place: bool = False) -> TurnResult:
     """Resolve the active seat's player-turn with its orders (None: no orders received).
 
     `answers` are players' answers to decisions (seat -> key -> text). With `ask`, a decision that has
     neither an answer nor a standing order is listed in `pending` (the default is used meanwhile), so
     that the caller can ask the player and resolve again from the same inputs.
+
+    The turn is played on a copy of `state`; with `in_place`, on `state` itself, which the turn changes:
+    for a caller that never uses `state` again (`pbem verify` replays each turn from a freshly loaded
+    position), so that the copy is saved.
     """
     if state.active is None:
         raise NotDue(f"game {state.game} has ended; there is no turn to resolve")
     seat = state.active
     if orders is not None and orders.header is not None and orders.header.player != seat:
         raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {seat}'s")
-    turn = Turn(rules, state.copy(), seat, orders.orders if orders else (), dice, answers or {}, ask)
+    turn = Turn(rules, state if in_place else state.copy(), seat, orders.orders if orders else (), dice,
+                answers or {}, ask)
     rules.play_turn(turn)
     turn.results.sort(key=lambda r: r.line)
     return TurnResult(turn.state, turn.events, turn.results, turn.pending, list(dice.log))

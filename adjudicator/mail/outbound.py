@@ -80,7 +80,8 @@ def message_id(row: Outbox, sender: str) -> str:
 
 
 def build_message(row: Outbox, sender: str) -> EmailMessage:
-    """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body."""
+    """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
+    alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers)."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = row.to
@@ -94,6 +95,10 @@ def build_message(row: Outbox, sender: str) -> EmailMessage:
         message.set_content(body, charset="utf-8")
     else:  # quoted-printable: readable, and safe through servers without 8BITMIME
         message.set_content(body, charset="utf-8", cte="quoted-printable")
+    if row.html:
+        message.add_alternative(row.html, subtype="html", charset="utf-8", cte="quoted-printable")
+    if row.map_svg:
+        message.add_attachment(row.map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
     return message
 
 

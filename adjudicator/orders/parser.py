@@ -13,6 +13,8 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
+from lark.parse_tree_builder import ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
 
 from adjudicator.engine.orders import (
     CAESAR,
@@ -127,7 +129,7 @@ class _OrderLexer(Lexer):
         # Terminals that can read a keyword (AREA, SECRET, ...): the lexer decides which one it is.
         self.wordish = frozenset(
             t.name for t in self.terminals
-            if any(re.fullmatch(t.pattern.to_regexp(), s) for s in self.keywords)
+            if any(map(re.compile(t.pattern.to_regexp()).fullmatch, self.keywords))  # one compile per terminal
         )
         self.scanners: dict[Any, tuple[re.Pattern[str], frozenset[str]]] = {}
 
@@ -496,12 +498,13 @@ def grammar_text() -> str:
     return "\n".join(parts)
 
 
-_PARSERS: dict[int, tuple[Ruleset, Lark]] = {}
+_PARSERS: dict[int, tuple[Ruleset, Lark, _Driver]] = {}
 _PARSERS_LOCK = threading.Lock()
 
 
-def _parser(ruleset: Ruleset) -> Lark:
-    """The LALR parser for `ruleset`, built once (its builder resolves that ruleset's areas and seats)."""
+def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, _Driver]:
+    """The LALR parser for `ruleset` and its driver, built once (its builder resolves that ruleset's areas and
+    seats)."""
     entry = _PARSERS.get(id(ruleset))
     if entry is None or entry[0] is not ruleset:
         with _PARSERS_LOCK:
@@ -512,8 +515,111 @@ def _parser(ruleset: Ruleset) -> Lark:
                     transformer=_Builder(ruleset),
                 )
                 # keeping the ruleset in the entry keeps its id from being reused by another
-                entry = _PARSERS[id(ruleset)] = (ruleset, parser)
-    return entry[1]
+                entry = _PARSERS[id(ruleset)] = (ruleset, parser, _Driver(parser))
+    return entry
+
+
+def _parser(ruleset: Ruleset) -> Lark:
+    """The Lark LALR parser for `ruleset`."""
+    return _entry(ruleset)[1]
+
+
+# A reduction, precomputed: (number of children, the rule's name, the rule's callback or None for no call).
+_Reduce = tuple[int, str, Callable[[list[Any]], Any] | None]
+
+
+class _Driver:
+    """Lark's LALR loop and _OrderLexer fused into one loop, over Lark's own parse table and rule callbacks.
+
+    Per token, Lark's loop resumes the lexer's generator and calls feed_token, which asserts, hashes the
+    Rule objects to find their callbacks and reads attributes: about half of all parsing time. This does
+    the same shifts and reductions, with the same lexer decisions and callbacks, from plain precomputed
+    tables. A line it cannot lex or parse is parsed again by Lark itself, so that every syntax error, its
+    message and its interactive parser (used to explain it) are exactly Lark's.
+    """
+
+    def __init__(self, lark: Lark) -> None:
+        self.lark = lark
+        frontend = lark.parser
+        self.lexer: _OrderLexer = frontend.lexer
+        parser = frontend.parser.parser  # lark.parsers.lalr_parser._Parser
+        table, callbacks = parser.parse_table, parser.callbacks
+        # the lexer's checks need no token callbacks (Lark calls them at a shift; there are none)
+        assert not any(isinstance(key, str) for key in callbacks), "token callbacks are not supported"
+        self.lark_states = table.states
+        self.start_states: dict[str, int] = dict(table.start_states)
+        self.end_states: dict[str, int] = dict(table.end_states)
+        ends = set(self.end_states.values())
+        # state -> symbol -> the next state (a shift or goto) or a _Reduce; None where Lark's loop would
+        # fail an assertion (a token shifted into an end state), so that Lark reports it.
+        self.actions: dict[int, dict[str, int | _Reduce | None]] = {}
+        for state, acts in table.states.items():
+            row: dict[str, int | _Reduce | None] = {}
+            for symbol, (action, arg) in acts.items():
+                if action is Shift:
+                    row[symbol] = None if symbol.isupper() and arg in ends else arg
+                else:
+                    size, callback = len(arg.expansion), callbacks[arg]
+                    # a ?rule reduced from its single child returns that child: nothing to call
+                    row[symbol] = (size, arg.origin.name, None if size == 1 and type(callback) is ExpandSingleChild
+                                   else callback)
+            self.actions[state] = row
+
+    def parse(self, line: str, start: str) -> Any:
+        """What `self.lark.parse(line, start=start)` returns; raises what it raises."""
+        # Hot loop: names are bound to locals on purpose. The lexing part is _OrderLexer.lex, inlined.
+        lexer = self.lexer
+        scanners, ignore, wordish, keywords = lexer.scanners, lexer.ignore, lexer.wordish, lexer.keywords
+        actions = self.actions
+        end_state = self.end_states[start]
+        state = self.start_states[start]
+        state_stack = [state]
+        value_stack: list[Any] = []
+        text = line.rstrip()  # as in _OrderLexer.lex
+        end = len(text)
+        pos = 0
+        while True:
+            if pos < end:
+                scanner, accepts = scanners.get(state) or lexer._scanner(state, self.lark_states[state])
+                m = scanner.match(text, pos)
+                if m is None:
+                    return self.lark.parse(line, start=start)  # raises Lark's UnexpectedCharacters
+                kind = m.lastgroup
+                pos = m.end()
+                if kind in ignore:
+                    continue
+                value = m.group(kind)
+                if kind in wordish:
+                    keyword = keywords.get(value.casefold())
+                    if keyword is not None and (keyword in accepts or kind not in accepts):
+                        kind = keyword
+                token = _Token(kind, value, pos - len(value), pos)
+            else:
+                kind = "$END"
+            # feed the token: reduce as often as needed, then shift it (at the end: accept)
+            action = actions[state].get(kind)
+            while type(action) is tuple:
+                size, origin, callback = action
+                if callback is None:  # the value on the stack stays
+                    del state_stack[-1]
+                elif size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                    value_stack.append(callback(children))
+                else:
+                    value_stack.append(callback([]))
+                state = actions[state_stack[-1]][origin]  # type: ignore[assignment]
+                state_stack.append(state)
+                if state == end_state and kind == "$END":
+                    return value_stack[-1]
+                action = actions[state].get(kind)
+            if action is None or kind == "$END":
+                # a syntax error, or what Lark's loop would fail an assertion on (a shifted $END)
+                return self.lark.parse(line, start=start)  # raises Lark's exception
+            state = action
+            state_stack.append(state)
+            value_stack.append(token)
 
 
 def shadowed_names(ruleset: Ruleset) -> list[str]:
@@ -601,7 +707,7 @@ def _syntax_problem(e: UnexpectedInput, line: str, start: str) -> _Problem:
     return _Problem(1, "this line could not be understood")
 
 
-def _parse_line(parser: Lark, line: str, start: str) -> Any:
+def _parse_line(parser: _Driver, line: str, start: str) -> Any:
     """Parse one line; raises _Problem for anything wrong with it."""
     try:
         return parser.parse(line, start=start)
@@ -644,7 +750,7 @@ class _SetBuilder:
     """Collects one seat's header, orders and errors."""
 
     def __init__(self, ruleset: Ruleset) -> None:
-        self.parser = _parser(ruleset)
+        self.parser = _entry(ruleset)[2]
         self.header: Header | None = None
         self.orders: list[Order] = []
         self.errors: list[OrderError] = []

@@ -6,16 +6,20 @@ import os
 import tempfile
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.vocabulary import leader_name
 from adjudicator.resources import resource_dir
 
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
 
 @cache
 def environment() -> Environment:
+    # imported here: commands that render nothing (pbem verify) need not load Jinja
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
     env = Environment(
         loader=FileSystemLoader(resource_dir("templates")),
         undefined=StrictUndefined,
@@ -27,6 +31,32 @@ def environment() -> Environment:
     env.filters["leader"] = leader_name
     env.filters["die"] = die_face
     return env
+
+
+@cache
+def markup_environment() -> Environment:
+    """The escaping environment for HTML and SVG (the site, the map): every value is escaped unless marked safe."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    env = Environment(
+        loader=FileSystemLoader(resource_dir("templates")),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=True,
+    )
+    env.filters["svg_inline"] = svg_inline
+    return env
+
+
+def svg_inline(svg: str) -> Any:
+    """An SVG document of ours (rendered by the escaping environment) for inclusion in an HTML page."""
+    from markupsafe import Markup
+
+    if svg.startswith("<?xml"):
+        svg = svg[svg.index("?>") + 2:].lstrip()
+    return Markup(svg)  # noqa: S704 (made by our own escaping template)
 
 
 DIE_FACES = {1: "inf", 2: "inf", 3: "cav", 4: "cat", 5: "gal", 6: "blank"}

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
 from adjudicator.engine.board import Board
-from adjudicator.resources import resource_dir
+from adjudicator.render import markup_environment
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 # The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
@@ -418,19 +416,6 @@ def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colou
 # -- the map -------------------------------------------------------------------------------------------------------
 
 
-@cache
-def _environment() -> Environment:
-    """An escaping environment of its own: the report environment writes plain text and must not escape."""
-    return Environment(
-        loader=FileSystemLoader(resource_dir("templates")),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=True,
-    )
-
-
 def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, Any]],
                colours: dict[str, str] | None = None, title: str = "") -> str:
     """The SVG map of `snapshot` on `board`, with the moves and battles of `events` (the turn's stored events)."""
@@ -474,7 +459,7 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
     if snapshot.get("winner"):
         details.append(f"winner: {snapshot['winner']}")
     legend_seats = [(seat, colour[seat], bool(p.get("eliminated"))) for seat, p in players.items()]
-    return _environment().get_template("map.svg.j2").render(
+    return markup_environment().get_template("map.svg.j2").render(
         width=WIDTH, height=HEIGHT, map_height=MAP_HEIGHT, heading=heading, details=" · ".join(details),
         links=_links(board, spots), roads=_roads(areas, spots), shapes=shapes, forces=forces,
         moves=moves, battles=battles,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import GameState
@@ -13,36 +14,59 @@ if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
 
 
+@dataclass
+class _Pieces:
+    """One seat's pieces on the board, summed over the areas."""
+
+    units: dict[str, int] = field(default_factory=lambda: dict.fromkeys(UNIT_KINDS, 0))
+    galleys: list[int] = field(default_factory=list)
+    generals: list[int] = field(default_factory=list)
+    caesars: int = 0
+
+
 def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
     """Every invariant the state breaks, in words (an empty list when all hold)."""
     board, limits = ruleset.board, ruleset.data["limits"]
     units_per_galley = ruleset.data["movement"]["units_per_leader"]
     shared = shared_units(ruleset)
     problems = []
+    # Each seat's pieces on the board, gathered in one pass over the areas (instead of one pass per seat and
+    # count: pbem verify checks every turn); lists are in area order, as the passes per seat made them.
+    on_board: dict[str, _Pieces] = {}
+    for area in state.areas.values():
+        for seat, force in area.units.items():
+            pieces = on_board.get(seat)
+            if pieces is None:
+                pieces = on_board[seat] = _Pieces()
+            for kind in UNIT_KINDS:
+                pieces.units[kind] += getattr(force, kind)
+            pieces.galleys += force.galleys
+            pieces.generals += force.generals
+            pieces.caesars += force.caesar
     for seat, player in state.players.items():
+        mine = on_board.get(seat, _Pieces())  # empty: the seat has no force on the board
         if player.treasury < 0:
             problems.append(f"{seat}: treasury {player.treasury} is negative")
         if not player.eliminated and player.tribute != tribute_value(ruleset, state, seat):
             problems.append(f"{seat}: tribute {player.tribute} is not provinces + cities "
                             f"({tribute_value(ruleset, state, seat)}) (C-9.1)")
-        if player.eliminated and any(seat in a.units for a in state.areas.values()):
+        if player.eliminated and seat in on_board:
             problems.append(f"{seat}: eliminated but still has pieces on the board (C-8.8)")
         for kind in UNIT_KINDS if not shared else ():
-            count = sum(getattr(a.units[seat], kind) for a in state.areas.values() if seat in a.units)
+            count = mine.units[kind]
             if count > limits[kind] + player.inherited.get(kind, 0):
                 problems.append(f"{seat}: {count} {kind} exceed the limit {limits[kind]} (C-1.1)")
-        galleys = [g for a in state.areas.values() if seat in a.units for g in a.units[seat].galleys]
+        galleys = mine.galleys
         if len(galleys) > limits["galley"] + player.inherited.get("galley", 0):
             problems.append(f"{seat}: {len(galleys)} galleys exceed the limit (C-1.1)")
         for number, times in Counter(galleys).items():
             if times > 1:
                 problems.append(f"{seat}: galley {number} is in {times} places")
-        generals = [g for a in state.areas.values() if seat in a.units for g in a.units[seat].generals]
-        generals += [c.general for p in state.players.values() for c in p.captives if c.owner == seat]
+        generals = mine.generals + [c.general for p in state.players.values() for c in p.captives if c.owner == seat]
         for number, times in Counter(generals).items():
             if times > 1:
                 problems.append(f"{seat}: general G{number} is in {times} places")
-        caesars = sum(a.units[seat].caesar for a in state.areas.values() if seat in a.units)
+        caesars = mine.caesars
         if caesars > 1 or (caesars == 0 and not player.eliminated) or (caesars and player.eliminated):
             problems.append(f"{seat}: {caesars} Caesars on the board")
         if any(c.owner == seat for c in player.captives):

@@ -1,0 +1,79 @@
+"""`pbem site`: a static HTML archive of a game, from its public material only.
+
+Each turn page shows the public report, the map, the battles in detail and the turn's dice key; the index lists
+the turns and explains how anyone can check the dice. Nothing private to a seat is used: no private reports,
+no private press, no passwords, no dice seed. All text passes through an escaping Jinja environment, so player
+text (press, names) cannot inject markup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adjudicator.render import markup_environment, render, write_atomically
+
+BATTLE_KINDS = {"battle", "battle_round", "shot", "decision", "answer_refused", "retreat", "retreat_failed",
+                "retreat_impossible", "pursuit", "battle_end", "captured", "naval_battle", "naval_round",
+                "galleys_sunk", "naval_end", "galleys_destroyed", "battle_skipped"}
+
+
+@dataclass
+class SiteTurn:
+    """What the site shows of one turn; built by the moderator from an archived Turn row."""
+
+    number: int
+    seat: str | None
+    round: int
+    report: str  # the public report (report.txt)
+    map_svg: str
+    events: list[dict[str, Any]]
+    turn_key: str
+    orders_hash: str
+    dice: list[Any]
+    dice_source: str
+
+
+def _sentence(event: dict[str, Any]) -> str:
+    """An event as the reports word it (the plain-text macro of _events.j2), escaped later by the page."""
+    return render("_sentence.txt.j2", event=event).strip()
+
+
+def battles(turn: SiteTurn) -> list[list[str]]:
+    """The turn's battles, each as its report lines (start to end)."""
+    found: list[list[str]] = []
+    for event in turn.events:
+        if event["kind"] in ("battle", "naval_battle", "battle_skipped"):
+            found.append([])
+        if event["kind"] in BATTLE_KINDS and found:
+            found[-1].append(_sentence(event))
+    return found
+
+
+def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
+               progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write index.html, one page and one map per turn, and style.css into `out`; returns the files written."""
+    env = markup_environment()
+    written = []
+
+    def write(name: str, text: str) -> None:
+        write_atomically(out / name, text)
+        written.append(out / name)
+
+    write("style.css", env.get_template("site/style.css").render())
+    for i, turn in enumerate(turns):
+        previous = turns[i - 1].number if i else None
+        following = turns[i + 1].number if i + 1 < len(turns) else None
+        write(f"turn-{turn.number:04d}.svg", turn.map_svg)
+        write(f"turn-{turn.number:04d}.html", env.get_template("site/turn.html.j2").render(
+            game=game, turn=turn, battles=battles(turn), previous=previous, following=following,
+            previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"]))
+        if progress is not None:
+            progress(f"turn {turn.number}")
+    write("index.html", env.get_template("site/index.html.j2").render(
+        game=game, turns=[{"number": t.number, "seat": t.seat, "round": t.round, "battles": len(battles(t)),
+                           "key": t.turn_key} for t in turns], json=json))
+    return written
