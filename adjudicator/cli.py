@@ -26,6 +26,8 @@ DbOption = Annotated[
     typer.Option("--db", envvar="PBEM_DB",
                  help="Archive database URL (default: SQLite file archive.sqlite in the data folder)."),
 ]
+LanguageOption = Annotated[
+    str | None, typer.Option(help="Language: en, de, it or nl (English, Deutsch, Italiano, Nederlands).")]
 DEFAULT_DATA = Path("pbem-data")
 
 
@@ -54,6 +56,15 @@ def _errors() -> tuple[type[Exception], ...]:
     return (PbemError, *archive_errors, SnapshotError, UnknownRuleset, DiceError, NotDue)
 
 
+def _language(name: str | None) -> str | None:
+    from adjudicator.orders.keywords import UnknownLanguage, language_code
+
+    try:
+        return language_code(name) if name else None
+    except UnknownLanguage as unknown:
+        fail(str(unknown))
+
+
 def _read(path: Path, what: str) -> str:
     from adjudicator.moderator import read_text_file
 
@@ -76,6 +87,9 @@ def new(
     ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
     seat: Annotated[list[str] | None, typer.Option(
         help="SEAT=EMAIL, once per player, e.g. --seat Italia=alice@example.org.")] = None,
+    language: Annotated[list[str] | None, typer.Option(
+        help="SEAT=LANGUAGE for a seat's mail and reports in de, it or nl (default en), e.g. --language "
+             "Italia=it. Players can change it with a LANGUAGE order.")] = None,
     pace: Annotated[str, typer.Option(
         help="'turn': one player-turn per deadline; 'round': every seat orders its coming turn at once.")] = "turn",
     decisions: Annotated[str, typer.Option(
@@ -105,12 +119,18 @@ def new(
         seats[name] = email
     if not seats:
         fail("name the players with --seat SEAT=EMAIL, one per player")
+    languages: dict[str, str] = {}
+    for entry in language or []:
+        name, sep, code = entry.partition("=")
+        if not sep or not name or not code:
+            fail(f"--language {entry!r}: write SEAT=LANGUAGE, e.g. --language Italia=it")
+        languages[name] = code
     try:
         position = _read(from_snapshot, "snapshot") if from_snapshot else None
         mail = {"moderator": moderator, "turn_hours": turn_hours, "reminder_hours": reminder_hours,
                 "check_sender": sender_check, "anonymous_press": anonymous_press, "nmr_alert": nmr_alert}
         created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours, position,
-                           mail)
+                           mail, languages)
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
@@ -266,14 +286,15 @@ def report(
     game: Annotated[str, typer.Argument(help="The game.")],
     turn: Annotated[int | None, typer.Option(help="Turn number (default: the latest).")] = None,
     seat: Annotated[str | None, typer.Option(help="Show this seat's private report instead.")] = None,
+    language: LanguageOption = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Print a stored turn's report."""
+    """Print a stored turn's report (a private report comes in the seat's language unless --language is given)."""
     from adjudicator.moderator import stored_report
 
     try:
-        typer.echo(stored_report(_archive(data, db), game, turn, seat), nl=False)
+        typer.echo(stored_report(_archive(data, db), game, turn, seat, _language(language)), nl=False)
     except _errors() as problem:
         fail(str(problem))
 
@@ -282,6 +303,7 @@ def report(
 def site(
     game: Annotated[str, typer.Argument(help="The game.")],
     out: Annotated[Path, typer.Option(help="Folder for the HTML files (made if missing).")],
+    language: LanguageOption = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -290,7 +312,8 @@ def site(
     from adjudicator.moderator import write_game_site
 
     try:
-        files = write_game_site(_archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True))
+        files = write_game_site(_archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True),
+                                _language(language) or "en")
     except (*_errors(), OSError) as problem:
         fail(str(problem))
     typer.echo(f"Wrote {len(files)} files; open {out / 'index.html'}")

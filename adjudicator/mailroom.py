@@ -36,6 +36,7 @@ from adjudicator.moderator import (
 )
 from adjudicator.orders import parse_orders
 from adjudicator.render import markup_environment
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
@@ -95,26 +96,30 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
     try:
         authenticate(session, game, orders)
     except PbemError:
-        return _warn_seat(session, game, seat_row, mail, "a wrong password")
+        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"))
     if game.check_sender and mail.sender.lower() != seat_row.email.lower():
-        return _warn_seat(session, game, seat_row, mail, f"an address that is not yours ({mail.sender})")
+        return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"))
     if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
-        _reply(session, game, seat_row, f"Late orders for turn {orders.header.turn}",
-               f"Your orders for turn {orders.header.turn} arrived after that turn was resolved; nothing was "
-               f"stored. The turn now open for your orders is announced in the latest report.\n")
+        _tell(session, game, seat_row, N_("Late orders for turn %(turn)s"),
+              N_("Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
+                 "now open for your orders is announced in the latest report."), turn=orders.header.turn)
         return "refused: late"
     try:
         if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
             receipt = store_answers(session, game, state, orders, seat_row.seat)
-            lines = [f"stored   {k}" for k in receipt.stored] + [f"refused  {p}" for p in receipt.problems]
-            _reply(session, game, seat_row, f"Answers received for turn {receipt.turn}",
-                   "\n".join(lines) + f"\nStill open: {', '.join(receipt.open) or 'nothing'}\n")
+            say = seat_row.language
+            lines = [gettext(say, "stored   %(key)s", key=k) for k in receipt.stored]
+            lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
+            lines.append(gettext(say, "Still open: %(keys)s", keys=", ".join(receipt.open) or gettext(say, "nothing")))
+            _reply(session, game, seat_row, gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
+                   "\n".join(lines) + "\n")
             return "answers"
-        receipt = store_order_set(session, game, ruleset, state, orders, seat_row.seat, "mail")
+        receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail")
     except PbemError as problem:
-        _reply(session, game, seat_row, "Your orders were not stored", f"{problem}\n")
+        _tell(session, game, seat_row, N_("Your orders were not stored"), "%(problem)s", problem=problem)
         return f"refused: {problem}"
-    _reply(session, game, seat_row, f"Receipt for turn {receipt.turn}", receipt.text)
+    _reply(session, game, seat_row, gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
+           receipt.text_in(seat_row.language))
     if receipt.stored:
         relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)])
     return "orders stored" if receipt.stored else "orders not understood"
@@ -122,6 +127,11 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
 
 def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str) -> None:
     db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name)
+
+
+def _tell(session: Session, game: Game, to: Seat, subject: str, body: str, /, **values: object) -> None:
+    """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
+    _reply(session, game, to, gettext(to.language, subject, **values), gettext(to.language, body, **values) + "\n")
 
 
 def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
@@ -132,14 +142,14 @@ def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> st
 
 def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
-    _reply(session, game, seat, "Orders for your seat were refused",
-           f"A mail with orders for {seat.seat} arrived with {what} (from {mail.sender}, subject "
-           f"{mail.subject!r}). Nothing was stored. If it was you, send your orders again from your registered "
-           "address with your password.\n")
+    _tell(session, game, seat, N_("Orders for your seat were refused"),
+          N_("A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing "
+             "was stored. If it was you, send your orders again from your registered address with your password."),
+          seat=seat.seat, what=gettext(seat.language, what), sender=mail.sender, subject=repr(mail.subject))
     if game.moderator:
         db.queue_mail(session, game.moderator, f"[{game.name}] refused mail for {seat.seat}",
                       f"From {mail.sender}: {what}.\n", now(), game.name)
-    return f"refused: {what}"
+    return f"refused: {what} ({mail.sender})" if what != "a wrong password" else f"refused: {what}"
 
 
 def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -> None:
@@ -149,8 +159,8 @@ def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -
     for item in press:
         for seat in seats:
             if seat.seat != sender and (item.to is None or item.to == seat.seat):
-                kind = "Broadcast" if item.to is None else "Press"
-                _reply(session, game, seat, f"{kind} from {signed}", f"{item.message}\n")
+                subject = N_("Broadcast from %(seat)s") if item.to is None else N_("Press from %(seat)s")
+                _reply(session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n")
 
 
 # -- deadlines ---------------------------------------------------------------------------------------------
@@ -224,7 +234,8 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
             notice = game_folder(data, name) / "outbox" / f"decisions-turn-{state.turn + 1:04d}-{seat_name}.txt"
             body = notice.read_text() if notice.exists() else "".join(
                 f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
-            db.queue_mail(session, seats[seat_name].email, f"[{name}] decisions needed", body, now(), name)
+            subject = gettext(seats[seat_name].language, "decisions needed")
+            db.queue_mail(session, seats[seat_name].email, f"[{name}] {subject}", body, now(), name)
             for decision in questions:
                 decision.notified = True
                 session.add(decision)
@@ -245,8 +256,9 @@ def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment
             continue
         seat.reminded_for = number
         session.add(seat)
-        _reply(session, game, seat, f"Reminder: orders for turn {number} are due",
-               f"No orders of yours are stored for turn {number}; the deadline is {game.deadline} (UTC).\n")
+        _tell(session, game, seat, N_("Reminder: orders for turn %(turn)s are due"),
+              N_("No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC)."),
+              turn=number, deadline=game.deadline)
         lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
@@ -254,15 +266,17 @@ def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment
 def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Turn]) -> None:
     """Each seat gets the public report of every resolved turn and its private report of the last one
     (rendered from the archive, so a report file not yet written by another process is no obstacle)."""
-    public = "\n".join(turn_reports(ruleset, game, row, [])["report.txt"] for row in news)
     seats = db.game_seats(session, game)
-    private = turn_reports(ruleset, game, news[-1], [s.seat for s in seats])
-    map_svg = turn_map(ruleset, game, news[-1])
-    subject = f"[{game.name}] Report, turn {news[-1].number}"
+    maps = {say: turn_map(ruleset, game, news[-1], say) for say in {seat.language for seat in seats}}
     for seat in seats:
-        body = public + "\n" + private[f"report-{seat.seat}.txt"]
-        html = markup_environment().get_template("report-mail.html.j2").render(subject=subject, text=body,
-                                                                               map_svg=map_svg)
+        say = seat.language
+        map_svg = maps[say]
+        public = "\n".join(turn_reports(ruleset, game, row, {}, say)["report.txt"] for row in news)
+        private = turn_reports(ruleset, game, news[-1], {seat.seat: say})[f"report-{seat.seat}.txt"]
+        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
+        body = public + "\n" + private
+        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body,
+                                                                                  map_svg=map_svg)
         db.queue_mail(session, seat.email, subject, body, now(), game.name, html=html, map_svg=map_svg)
 
 
@@ -275,7 +289,8 @@ def extend_deadline(archive: Archive, name: str, hours: int) -> str:
         game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
         session.add(game)
         for seat in db.game_seats(session, game):
-            _reply(session, game, seat, "Deadline extended", f"The deadline is now {game.deadline} (UTC).\n")
+            _tell(session, game, seat, N_("Deadline extended"), N_("The deadline is now %(deadline)s (UTC)."),
+                  deadline=game.deadline)
     return game.deadline
 
 
@@ -291,8 +306,9 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str) -> s
         seat = db.find_seat(session, game, seat_name)
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
         session.add(seat)
-        _reply(session, game, seat, f"You now play {seat.seat}",
-               f"You take over {seat.seat} in game {name}. Your password is: {password}\n")
+        _tell(session, game, seat, N_("You now play %(seat)s"),
+              N_("You take over %(seat)s in game %(game)s. Your password is: %(password)s"), seat=seat.seat,
+              game=name, password=password)
     return password
 
 
@@ -309,7 +325,7 @@ def end_game(archive: Archive, name: str) -> None:
         game.status = "ended"
         session.add(game)
         for seat in db.game_seats(session, game):
-            _reply(session, game, seat, "The game has been ended", "The moderator has ended the game.\n")
+            _tell(session, game, seat, N_("The game has been ended"), N_("The moderator has ended the game."))
 
 
 def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
@@ -332,9 +348,10 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
         game.status, game.deadline = "running", None
         session.add(game)
         for seat in db.game_seats(session, game):
-            _reply(session, game, seat, f"Rolled back to turn {to}",
-                   f"The moderator rolled the game back to the position after turn {to}; turns "
-                   f"{', '.join(str(t.number) for t in later)} are withdrawn. Orders for them must be sent again.\n")
+            _tell(session, game, seat, N_("Rolled back to turn %(turn)s"),
+                  N_("The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are "
+                     "withdrawn. Orders for them must be sent again."),
+                  turn=to, turns=", ".join(str(t.number) for t in later))
     folder = game_folder(data, name)
     for row in later:
         old = folder / f"turn-{row.number:04d}"

@@ -8,15 +8,11 @@ commit, so that a failure leaves the archive as it was.
 from __future__ import annotations
 
 import base64
-import gc
 import hashlib
 import hmac
 import json
-import os
 import secrets
-import sys
-import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -33,20 +29,20 @@ from adjudicator.engine.dice import (
     turn_key,
 )
 from adjudicator.engine.orders import Answer as AnswerOrder
-from adjudicator.engine.orders import OrderError, OrderSet
+from adjudicator.engine.orders import Language, OrderError, OrderSet
 from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.orders import parse_orders, parse_turn_file
+from adjudicator.orders.keywords import UnknownLanguage, language_code
 from adjudicator.render import render, write_atomically
+from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
@@ -113,8 +109,12 @@ class NewGame:
 
 def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
              pace: str = "turn", decisions: str = "default", decision_hours: int = 48,
-             position: str | None = None, mail: dict[str, Any] | None = None) -> NewGame:
+             position: str | None = None, mail: dict[str, Any] | None = None,
+             languages: dict[str, str] | None = None) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
+
+    `languages` gives seats a language other than English (seat -> code or name, e.g. "de" or "Deutsch") for
+    their welcome message, private reports, receipts and notices.
 
     `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand.
     `mail` sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
@@ -141,6 +141,15 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         if "@" not in email:
             raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address")
         canonical[matches[0]] = email
+    spoken = {seat: "en" for seat in canonical}
+    for seat, language in (languages or {}).items():
+        matches = [s for s in ruleset.lookup_seat(seat) if s in canonical]
+        if len(matches) != 1:
+            raise PbemError(f"a language is given for {seat!r}, which is not a seat of this game")
+        try:
+            spoken[matches[0]] = language_code(language)
+        except UnknownLanguage as unknown:
+            raise PbemError(f"seat {matches[0]}: {unknown}") from None
     if position is not None:
         state, imported = load_snapshot(position)
         if imported.name != ruleset.name:
@@ -167,17 +176,17 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         session.flush()
         assert game.id is not None
         for seat in state.players:
-            session.add(Seat(game_id=game.id, seat=seat, email=canonical[seat],
+            session.add(Seat(game_id=game.id, seat=seat, email=canonical[seat], language=spoken[seat],
                              password_hash=hash_password(passwords[seat])))
         row = Turn(game_id=game.id, number=state.turn, seat=None, round=0, state_json=snapshot_text(state),
                    state_hash=state_hash(state), dice_source="imported" if position else "keyed", created=now())
         session.add(row)
     folder = game_folder(data, name)
-    files = write_turn_files(folder, ruleset, game, [row])
+    files = write_turn_files(folder, ruleset, game, [row], spoken)
     for seat, password in passwords.items():
         path = folder / "outbox" / f"welcome-{seat}.txt"
         write_atomically(path, render(
-            "welcome.txt.j2", email=canonical[seat], game=name, title=ruleset.title, seat=seat,
+            "welcome.txt.j2", spoken[seat], email=canonical[seat], game=name, title=ruleset.title, seat=seat,
             home=state.players[seat].home, seats=list(state.players), pace=pace, password=password,
             commitment=game.commitment))
         files.append(path)
@@ -199,15 +208,18 @@ class Receipt:
     check_only: bool = False
 
     @property
-    def lines(self) -> list[tuple[int, str, str]]:
-        """(line, order text, verdict) for every order and every line not understood, in line order."""
-        verdicts = [(e.line, e.text, f"not understood (column {e.column}): {e.message}") for e in self.errors]
-        verdicts += [(r.line, r.text, r.verdict) for r in self.results]
-        return sorted(verdicts, key=lambda v: v[0])
+    def lines(self) -> list[tuple[int, str, OrderResult | OrderError]]:
+        """(line, order text, result or error) for every order and every line not understood, in line order."""
+        items: list[tuple[int, str, OrderResult | OrderError]] = [(e.line, e.text, e) for e in self.errors]
+        items += [(r.line, r.text, r) for r in self.results]
+        return sorted(items, key=lambda item: item[0])
 
     @property
     def text(self) -> str:
-        return render("receipt.txt.j2", **self.__dict__, lines=self.lines,
+        return self.text_in("en")
+
+    def text_in(self, language: str) -> str:
+        return render("receipt.txt.j2", language, **self.__dict__, lines=self.lines,
                       accepted=sum(r.accepted for r in self.results),
                       rejected=sum(not r.accepted for r in self.results))
 
@@ -298,23 +310,29 @@ def submit(archive: Archive, name: str, text: str, source: str = "file") -> Rece
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
-        seat = authenticate(session, game, orders).seat
+        seat = authenticate(session, game, orders)
         return store_order_set(session, game, ruleset, state, orders, seat, source)
 
 
 def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet,
-                    seat: str, source: str) -> Receipt:
-    """Check an authenticated order set and store it, unless nothing in it was understood."""
+                    seat: Seat, source: str) -> Receipt:
+    """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
+    takes effect at once: this receipt already comes in the new language."""
     from adjudicator.archive import store as db
 
     assert orders.header is not None
-    number = expected_turn(state, game.pace, seat, orders.header.turn)
-    results = check_against(ruleset, state, orders, seat, number)
-    receipt = Receipt(game.name, seat, number, list(orders.errors), results, provisional=number != state.turn + 1)
+    number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
+    results = check_against(ruleset, state, orders, seat.seat, number)
+    receipt = Receipt(game.name, seat.seat, number, list(orders.errors), results,
+                      provisional=number != state.turn + 1)
     if orders.errors and not orders.orders:
         return receipt  # nothing understood: an earlier set stays as it was
-    receipt.replaced = db.store_orders(session, game, number, seat, orders.source, now(), source)
+    receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, now(), source)
     receipt.stored = True
+    for order in orders.orders:
+        if isinstance(order, Language):
+            seat.language = order.code
+            session.add(seat)
     return receipt
 
 
@@ -342,31 +360,39 @@ def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any
     return {"coming": coming_turns(state), "prices": prices}
 
 
-def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: list[str] | None = None) -> dict[str, str]:
-    """A stored turn's files, rendered from the archive alone: report.txt, report-<seat>.txt (of `seats`,
-    default all) and snapshot.json."""
+def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: Mapping[str, str] | None = None,
+                 language: str = "en") -> dict[str, str]:
+    """A stored turn's files, rendered from the archive alone: report.txt (in `language`), snapshot.json and
+    report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English)."""
     snapshot = json.loads(row.state_json)
     common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
               "commitment": game.commitment, "seats": list(snapshot["players"])}
-    outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": row.state_json}
+    outputs = {"report.txt": render("report.txt.j2", language, **common), "snapshot.json": row.state_json}
     template = orders_template_context(ruleset, from_snapshot(snapshot))
-    for seat in snapshot["players"] if seats is None else seats:
-        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common, **template)
+    for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, **common, **template)
     return outputs
 
 
-def turn_map(ruleset: Ruleset, game: Game, row: Turn) -> str:
+def turn_map(ruleset: Ruleset, game: Game, row: Turn, language: str = "en") -> str:
     """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
-    heading = f"{game.name}, turn {row.number}" + (f" ({row.seat})" if row.seat else " (setup)")
-    return render_map_for_turn(ruleset, row.state_json, row.events_json, heading)
+    if row.seat:
+        heading = gettext(language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number,
+                          seat=row.seat)
+    else:
+        heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
+    return render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
 
 
-def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn]) -> list[Path]:
-    """Report, private reports, snapshot and map of each turn (written after the commit, atomically)."""
+def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn],
+                     languages: Mapping[str, str]) -> list[Path]:
+    """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
+    commit, atomically)."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
-        outputs = {**turn_reports(ruleset, game, row), "map.svg": turn_map(ruleset, game, row)}
+        seats = {seat: languages.get(seat, "en") for seat in json.loads(row.state_json)["players"]}
+        outputs = {**turn_reports(ruleset, game, row, seats), "map.svg": turn_map(ruleset, game, row)}
         for filename, text in outputs.items():
             write_atomically(turn_folder / filename, text)
             written.append(turn_folder / filename)
@@ -409,13 +435,15 @@ class Adjudication:
     stored_blocks: list[str] = field(default_factory=list)
     waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
     waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
+    languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
         folder = game_folder(data, self.game.name)
-        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns)
+        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns, self.languages)
         if self.waiting_on is not None:
-            self.files += write_decision_notices(folder, self.ruleset, self.game, *self.waiting_on, self.waiting)
+            self.files += write_decision_notices(folder, self.ruleset, self.game, *self.waiting_on, self.waiting,
+                                                 self.languages)
         return self.files
 
 
@@ -442,7 +470,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     """
     from adjudicator.archive import store as db
 
-    done = Adjudication(game, ruleset)
+    done = Adjudication(game, ruleset, languages={s.seat: s.language for s in db.game_seats(session, game)})
     if state.active is None:
         raise PbemError(f"game {game.name} has ended")
     due = due_turns(state, game.pace)
@@ -513,13 +541,13 @@ def _ask(session: Session, game: Game, number: int, asked: list[Decision],
 
 
 def write_decision_notices(folder: Path, ruleset: Ruleset, game: Game, number: int, result: TurnResult,
-                           waiting: list[Decision]) -> list[Path]:
-    """One notice per asked seat: the turn so far and the questions, with how to answer them."""
+                           waiting: list[Decision], languages: Mapping[str, str]) -> list[Path]:
+    """One notice per asked seat, in its language: the turn so far and the questions, with how to answer them."""
     written = []
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
         write_atomically(path, render(
-            "decisions.txt.j2", title=ruleset.title, game=game.name, turn=number, seat=seat,
+            "decisions.txt.j2", languages.get(seat, "en"), title=ruleset.title, game=game.name, turn=number, seat=seat,
             events=result.events, questions=[d for d in waiting if d.seat == seat], hours=game.decision_hours))
         written.append(path)
     return written
@@ -661,112 +689,23 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     for row in rows:
         if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
             problems.append(f"turn {row.number}: the stored state does not match its hash")
-    for ok, line in _replay_checks(_Replay(ruleset, game.name, rows, seats, keys)):
-        (passed if ok else problems).append(line)
-    return passed, problems
-
-
-# From this many stored turns on, verify replays the later half of them in a second process meanwhile.
-VERIFY_PARALLEL_TURNS = 100
-
-
-@dataclass
-class _Replay:
-    """What verify replays: a game's stored turns (rows), its seats and its dice keys."""
-
-    ruleset: Ruleset
-    game: str
-    rows: list[Turn]
-    seats: list[str]
-    keys: list[bytes]
-
-
-def _replay_checks(replay: _Replay) -> list[tuple[bool, str]]:
-    """verify's checks of every stored turn, in turn order: (passed, what). Each turn is replayed from the position
-    stored before it, so the turns need not be replayed one after the other: with many turns, a second process
-    (a fork: nothing is loaded again) replays the later half meanwhile, on a second core."""
-    count = len(replay.rows)
-    if count < VERIFY_PARALLEL_TURNS or not _can_fork():
-        return _replay_rows(replay, 0, count)
-    import multiprocessing  # only here: it takes a while to import
-
-    half = _middle(replay.rows)
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    helper = context.Process(target=_replay_rows_into, args=(send, replay, half, count), daemon=True)
-    gc.freeze()  # the helper's garbage collections leave what it shares with this process alone (no copies)
-    try:
-        helper.start()
-    except OSError:  # no process to be had: all of it here
-        receive.close()
-        send.close()
-        return _replay_rows(replay, 0, count)
-    finally:
-        gc.unfreeze()
-    send.close()
-    try:
-        first = _replay_rows(replay, 0, half)
-        try:
-            later: list[tuple[bool, str]] | None = receive.recv()
-        except EOFError:
-            later = None
-    finally:
-        receive.close()
-        helper.terminate()  # done by now, or not wanted any more (this replay failed)
-        helper.join()
-    if later is None:  # the helper failed: replay the later half here, which fails as it would have alone
-        later = _replay_rows(replay, half, count)
-    return first + later
-
-
-def _middle(rows: list[Turn]) -> int:
-    """Where to split the turns into two halves of about equal work: a turn's replay takes time about in
-    proportion to the size of its position (later turns have more pieces) and of its orders."""
-    weights = [len(row.state_json) + 20 * len(row.orders_text) for row in rows]
-    total, running = sum(weights), 0
-    for index, weight in enumerate(weights):
-        running += weight
-        if 2 * running >= total:
-            return max(1, index)
-    return len(rows) // 2
-
-
-def _can_fork() -> bool:
-    """A second process helps on a second core; a fork is safe on Linux, where there are no other threads (one
-    of them could hold a lock that the forked process would wait for)."""
-    return sys.platform == "linux" and len(os.sched_getaffinity(0)) > 1 and threading.active_count() == 1
-
-
-def _replay_rows_into(send: Connection, replay: _Replay, begin: int, end: int) -> None:
-    """In the helper process: send _replay_rows(replay, begin, end), or None if it raised."""
-    try:
-        checks: list[tuple[bool, str]] | None = _replay_rows(replay, begin, end)
-    except BaseException:  # noqa: BLE001 - the parent replays these turns itself and fails as they fail
-        checks = None
-    send.send(checks)
-    send.close()
-
-
-def _replay_rows(replay: _Replay, begin: int, end: int) -> list[tuple[bool, str]]:
-    """The checks of stored turns rows[begin:end], each replayed from the position stored before it."""
-    ruleset, keys = replay.ruleset, replay.keys
-    checks: list[tuple[bool, str]] = []
-    previous = _position_after(replay, replay.rows[begin - 1]) if begin else None
-    for row in replay.rows[begin:end]:
+    previous: GameState | None = None
+    for row in rows:
         if row.dice_source == "imported":
-            checks.append((True, f"turn {row.number}: the game starts from an imported position (not replayed)"))
-            previous = _position_after(replay, row)
+            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
+            previous = from_snapshot(json.loads(row.state_json))
             continue
         if row.number == 0:
-            expected = _position_after(replay, row)
+            expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
             same = state_hash(expected) == row.state_hash
-            checks.append((same, f"turn 0: setup {'matches' if same else 'differs from'} the setup rules"))
+            (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} "
+                                                  "the setup rules")
             previous = expected
             continue
         assert previous is not None
         if row.dice_source == "keyed":
             if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
-                checks.append((False, f"turn {row.number}: the revealed turn key is not the chain's"))
+                problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
             dice: KeyedDice | GivenDice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
         else:
             dice = GivenDice(values=parse_dice_file(row.given_dice))
@@ -775,27 +714,18 @@ def _replay_rows(replay: _Replay, begin: int, end: int) -> list[tuple[bool, str]
         # a freshly loaded position that is not used again: no copy of it is needed
         orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
         result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
-        replayed = _replayed(row.orders_text, result, dice)
-        differences = [what for what, value in replayed.items() if value != getattr(row, what)]
+        replay = _replayed(row.orders_text, result, dice)
+        differences = [what for what, value in replay.items() if value != getattr(row, what)]
         broken = ruleset.broken_invariants(result.state)
         if differences:
-            checks.append((False, f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}"))
+            problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
         elif broken:
-            checks.append((False, f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}"))
+            problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
         else:
-            checks.append((True, f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
-                                 "invariants hold"))
-        previous = _position_after(replay, row)
-    return checks
-
-
-def _position_after(replay: _Replay, row: Turn) -> GameState:
-    """The position the turn after `row` is replayed from: the setup rules' for turn 0 (which verify checks
-    against them), else the stored one."""
-    if row.number == 0 and row.dice_source != "imported":
-        ruleset = replay.ruleset
-        return ruleset.initial_state(replay.game, sorted(replay.seats, key=ruleset.seat_names.index))
-    return from_snapshot(json.loads(row.state_json))
+            passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
+                          "invariants hold")
+        previous = from_snapshot(json.loads(row.state_json))
+    return passed, problems
 
 
 def _replayed(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice) -> dict[str, str]:
@@ -811,21 +741,25 @@ def _replayed(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice)
     }
 
 
-def stored_report(archive: Archive, name: str, number: int | None, seat: str | None) -> str:
-    """Render a stored turn's public (or a seat's private) report again from the archive."""
+def stored_report(archive: Archive, name: str, number: int | None, seat: str | None,
+                  language: str | None = None) -> str:
+    """Render a stored turn's public (or a seat's private) report again from the archive, in `language` (default:
+    English, or the seat's language)."""
     from adjudicator.archive import store as db
 
     with archive.session() as session:
         game = db.find_game(session, name)
         row = db.latest_turn(session, game) if number is None else db.get_turn(session, game, number)
+        spoken = {}
         if seat is not None:
-            seat = db.find_seat(session, game, seat).seat
-    reports = turn_reports(load_ruleset(game.ruleset), game, row, [seat] if seat else [])
+            found = db.find_seat(session, game, seat)
+            seat, spoken = found.seat, {found.seat: language or found.language}
+    reports = turn_reports(load_ruleset(game.ruleset), game, row, spoken, language or "en")
     return reports[f"report-{seat}.txt" if seat else "report.txt"]
 
 
-def write_game_site(archive: Archive, name: str, out: Path,
-                    progress: Callable[[str], None] | None = None) -> list[Path]:
+def write_game_site(archive: Archive, name: str, out: Path, progress: Callable[[str], None] | None = None,
+                    language: str = "en") -> list[Path]:
     """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`."""
     from adjudicator.archive import store as db
     from adjudicator.render.site import SiteTurn, write_site
@@ -835,13 +769,14 @@ def write_game_site(archive: Archive, name: str, out: Path,
         rows = db.turns(session, game)
     ruleset = load_ruleset(game.ruleset)
     pages = [SiteTurn(number=row.number, seat=row.seat, round=row.round,
-                      report=turn_reports(ruleset, game, row, [])["report.txt"], map_svg=turn_map(ruleset, game, row),
+                      report=turn_reports(ruleset, game, row, {}, language)["report.txt"],
+                      map_svg=turn_map(ruleset, game, row, language),
                       events=[e for e in json.loads(row.events_json) if not _private(e)], turn_key=row.turn_key,
                       orders_hash=row.orders_hash, dice=json.loads(row.dice_json), dice_source=row.dice_source)
              for row in rows]
     about = {"name": game.name, "title": ruleset.title, "status": game.status, "commitment": game.commitment,
              "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else []}
-    return write_site(out, about, pages, progress)
+    return write_site(out, about, pages, progress, language)
 
 
 def _private(event: dict[str, Any]) -> bool:

@@ -10,16 +10,12 @@ import json
 import random
 from collections import Counter
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
 from lark.exceptions import UnexpectedInput
-from sqlmodel import select
 
-from adjudicator import moderator
-from adjudicator.archive import Archive
-from adjudicator.archive.models import Game, Turn
+from adjudicator.archive.models import Game
 from adjudicator.engine.dice import KeyedDice, orders_digest
 from adjudicator.engine.state import GameState, _json_text, from_snapshot, snapshot_text, to_snapshot
 from adjudicator.engine.turn import resolve
@@ -30,7 +26,7 @@ from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import shared_on_board, shared_units, tribute_value, units_on_board
 from adjudicator.rulesets.coe.invariants import broken_invariants
-from adjudicator.selfplay import SelfPlayResult, play_archived_game, play_game, random_orders
+from adjudicator.selfplay import SelfPlayResult, play_game, random_orders
 from tests.helpers import place, start
 from tests.test_orders_parser import TURN_FILE
 
@@ -170,30 +166,6 @@ def test_a_turn_played_in_place_ends_as_on_a_copy(ruleset: str) -> None:
         assert snapshot_text(in_place.state) == snapshot_text(on_copy.state)
         assert (in_place.events, in_place.order_results, in_place.dice) == (on_copy.events, on_copy.order_results,
                                                                            on_copy.dice)
-
-
-def test_verify_with_a_helper_process_checks_as_alone(tmp_path: Path, archive: Archive,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """With many turns verify replays the later half in a forked process: the same checks, in the same order, a
-    problem in either half included, and when the helper fails its half is replayed in the main process."""
-    rules = load_ruleset("coe-classic")
-    seats = [rules.seat_of_home(home) or home for home in rules.data["setup"]["homes"]["4"]]
-    turns = play_archived_game(archive, tmp_path / "data", "auto", "coe-classic", seats, 5, 16)
-    with archive.session() as session:  # spoil two stored turns: one early, one late
-        for number in (3, len(turns) - 2):
-            row = session.exec(select(Turn).where(Turn.number == number)).one()
-            row.events_json = "[]"  # every turn has events: the replay differs
-            session.add(row)
-    monkeypatch.setattr(moderator, "VERIFY_PARALLEL_TURNS", 10**9)
-    alone = moderator.verify(archive, "auto")
-    assert len(alone[1]) == 2 and len(alone[0]) == len(turns) - 1
-    assert moderator._can_fork(), "this test needs Linux, two cores and no other threads"
-    monkeypatch.setattr(moderator, "VERIFY_PARALLEL_TURNS", 2)
-    middles: list[int] = []
-    monkeypatch.setattr(moderator, "_middle", lambda rows: middles.append(len(rows) // 2) or middles[-1])
-    assert moderator.verify(archive, "auto") == alone and middles
-    monkeypatch.setattr(moderator, "_replay_rows_into", lambda send, *args: send.send(None))  # a failing helper
-    assert moderator.verify(archive, "auto") == alone
 
 
 # -- invariants ----------------------------------------------------------------------------------------------------

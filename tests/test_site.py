@@ -73,7 +73,7 @@ def test_each_turn_page_tells_how_its_dice_key_is_checked(press_game: tuple[Path
     site, _ = press_game
     index, page = (site / "index.html").read_text(), (site / "turn-0001.html").read_text()
     commitment = index.split('<p class="key">', 1)[1].split("</p>", 1)[0]
-    assert f"SHA-256 of this key must be <span class=\"key\">{commitment}</span>" in page
+    assert f"SHA-256 of this key must be <span class=\"key\">{commitment}</span> (the commitment)" in page
 
 
 # -- in a real browser ---------------------------------------------------------------------------------------------

@@ -151,6 +151,14 @@ class Press(Order):
 
 
 @dataclass(frozen=True)
+class Language(Order):
+    """LANGUAGE de: the seat's reports, receipts and notices come in this language from now on (a code of
+    adjudicator.render.i18n.LANGUAGES). The moderator records it; the engine only confirms it."""
+
+    code: str
+
+
+@dataclass(frozen=True)
 class Answer(Order):
     """An answer to a pending decision (C-15), by its key: ANSWER battle.NAR.1.retreat: retreat to ITA."""
 

@@ -8,11 +8,29 @@ from functools import cache
 
 from adjudicator.resources import resource_dir
 
-KEYWORD_LANGUAGES = ("en", "de", "it", "nl")
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano", "nl": "Nederlands"}
+KEYWORD_LANGUAGES = tuple(LANGUAGE_NAMES)
+_ENGLISH_NAMES = {"english": "en", "german": "de", "italian": "it", "dutch": "nl"}
 
 
 class KeywordTableError(ValueError):
     pass
+
+
+class UnknownLanguage(ValueError):
+    pass
+
+
+def language_code(name: str) -> str:
+    """'de', 'DE', 'Deutsch' or 'German' -> 'de'; anything else is refused, naming the choices."""
+    wanted = name.strip().casefold()
+    for code, native in LANGUAGE_NAMES.items():
+        if wanted in (code, native.casefold()):
+            return code
+    if wanted in _ENGLISH_NAMES:
+        return _ENGLISH_NAMES[wanted]
+    raise UnknownLanguage(f"unknown language {name!r}; choose one of "
+                          + ", ".join(f"{code} ({native})" for code, native in LANGUAGE_NAMES.items()))
 
 
 @cache
@@ -43,6 +61,13 @@ def spellings(name: str) -> tuple[str, ...]:
     """Every accepted spelling of keyword `name`, English first, without repeats."""
     seen = dict.fromkeys(s for lang in KEYWORD_LANGUAGES for s in keyword_table()[name][lang])
     return tuple(seen)
+
+
+def written(language: str, name: str) -> str:
+    """Keyword `name` as a reader of `language` writes it: written("de", "MOVE") -> "ZIEHE" (the shortest
+    spelling: INF rather than INFANTRY)."""
+    spellings = keyword_table()[name.upper()]
+    return min(spellings[language] or spellings["en"], key=len)
 
 
 def display(name: str) -> str:

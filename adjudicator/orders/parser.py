@@ -27,6 +27,7 @@ from adjudicator.engine.orders import (
     FreedTo,
     Header,
     Homes,
+    Language,
     Move,
     NavalBattle,
     Order,
@@ -42,7 +43,15 @@ from adjudicator.engine.orders import (
     Step,
     Troops,
 )
-from adjudicator.orders.keywords import display, keyword_of, keyword_table, spellings, terminal_declarations
+from adjudicator.orders.keywords import (
+    UnknownLanguage,
+    display,
+    keyword_of,
+    keyword_table,
+    language_code,
+    spellings,
+    terminal_declarations,
+)
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import Ruleset
 
@@ -420,6 +429,12 @@ class _Builder(Transformer):
             raise _Problem(message.column, "the message after ':' is empty")
         seats: tuple[str | None, ...] = c[2] if len(c) > 3 else (None,)
         return [partial(Press, to=seat, message=text) for seat in dict.fromkeys(seats)]
+
+    def language(self, c: list[Any]) -> Callable[..., Order]:
+        try:
+            return partial(Language, code=language_code(str(c[1])))
+        except UnknownLanguage as unknown:
+            raise _Problem(c[1].column, str(unknown)) from None
 
     def answer(self, c: list[Any]) -> Callable[..., Order]:
         text = c[2][1:].strip()

@@ -16,27 +16,28 @@ if TYPE_CHECKING:
 
 
 @cache
-def environment() -> Environment:
-    # imported here: commands that render nothing (pbem verify) need not load Jinja
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-    env = Environment(
-        loader=FileSystemLoader(resource_dir("templates")),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,  # plain-text outputs; the HTML site will use an escaping environment
-    )
+def environment(language: str = "en") -> Environment:
+    """The plain-text environment (reports, receipts, notices) of one language."""
+    env = _environment(language, autoescape=False)
     env.filters["leader"] = leader_name
     env.filters["die"] = die_face
     return env
 
 
 @cache
-def markup_environment() -> Environment:
+def markup_environment(language: str = "en") -> Environment:
     """The escaping environment for HTML and SVG (the site, the map): every value is escaped unless marked safe."""
+    env = _environment(language, autoescape=True)
+    env.filters["svg_inline"] = svg_inline
+    return env
+
+
+def _environment(language: str, autoescape: bool) -> Environment:
+    # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    from adjudicator.orders.keywords import written
+    from adjudicator.render.i18n import translations
 
     env = Environment(
         loader=FileSystemLoader(resource_dir("templates")),
@@ -44,10 +45,29 @@ def markup_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=True,
+        autoescape=autoescape,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.filters["svg_inline"] = svg_inline
+    env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["language"] = language
+    env.filters["kw"] = lambda name: written(language, name)  # order keywords in the reader's language
+    env.filters["verdict"] = lambda item: verdict(item, language)
     return env
+
+
+def verdict(item: Any, language: str = "en") -> str:
+    """The verdict on an order (OrderResult) or a line not understood (OrderError), in `language`. The reasons
+    themselves come from the engine and the parser, in English."""
+    from adjudicator.render.i18n import gettext
+
+    if hasattr(item, "column"):
+        return gettext(language, "not understood (column %(column)s): %(problem)s", column=item.column,
+                       problem=item.message)
+    if item.accepted:
+        return gettext(language, "accepted") + (f": {item.reason}" if item.reason else "")
+    if item.rule:
+        return gettext(language, "rejected (%(rule)s): %(reason)s", rule=item.rule, reason=item.reason)
+    return gettext(language, "rejected: %(reason)s", reason=item.reason)
 
 
 def svg_inline(svg: str) -> Any:
@@ -67,8 +87,8 @@ def die_face(value: int) -> str:
     return f"{value}={DIE_FACES.get(value, '?')}"
 
 
-def render(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
+def render(template: str, language: str = "en", **context: Any) -> str:
+    return environment(language).get_template(template).render(**context)
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -37,26 +37,27 @@ class SiteTurn:
     dice_source: str
 
 
-def _sentence(event: dict[str, Any]) -> str:
+def _sentence(event: dict[str, Any], language: str) -> str:
     """An event as the reports word it (the plain-text macro of _events.j2), escaped later by the page."""
-    return render("_sentence.txt.j2", event=event).strip()
+    return render("_sentence.txt.j2", language, event=event).strip()
 
 
-def battles(turn: SiteTurn) -> list[list[str]]:
+def battles(turn: SiteTurn, language: str = "en") -> list[list[str]]:
     """The turn's battles, each as its report lines (start to end)."""
     found: list[list[str]] = []
     for event in turn.events:
         if event["kind"] in ("battle", "naval_battle", "battle_skipped"):
             found.append([])
         if event["kind"] in BATTLE_KINDS and found:
-            found[-1].append(_sentence(event))
+            found[-1].append(_sentence(event, language))
     return found
 
 
 def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
-               progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Write index.html, one page and one map per turn, and style.css into `out`; returns the files written."""
-    env = markup_environment()
+               progress: Callable[[str], None] | None = None, language: str = "en") -> list[Path]:
+    """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
+    files written."""
+    env = markup_environment(language)
     written = []
 
     def write(name: str, text: str) -> None:
@@ -69,11 +70,11 @@ def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
         following = turns[i + 1].number if i + 1 < len(turns) else None
         write(f"turn-{turn.number:04d}.svg", turn.map_svg)
         write(f"turn-{turn.number:04d}.html", env.get_template("site/turn.html.j2").render(
-            game=game, turn=turn, battles=battles(turn), previous=previous, following=following,
+            game=game, turn=turn, battles=battles(turn, language), previous=previous, following=following,
             previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"]))
         if progress is not None:
             progress(f"turn {turn.number}")
     write("index.html", env.get_template("site/index.html.j2").render(
-        game=game, turns=[{"number": t.number, "seat": t.seat, "round": t.round, "battles": len(battles(t)),
+        game=game, turns=[{"number": t.number, "seat": t.seat, "round": t.round, "battles": len(battles(t, language)),
                            "key": t.turn_key} for t in turns], json=json))
     return written

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from adjudicator.engine.board import Board
 from adjudicator.render import markup_environment
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 # The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
@@ -340,20 +341,22 @@ def _notes(events: list[dict[str, Any]]) -> dict[str, list[str]]:
     return notes
 
 
-def _legend(seats: list[tuple[str, str, bool]]) -> list[dict[str, Any]]:
-    """Legend entries in two rows, left to right: the seats' colours, then the symbols."""
+def _legend(seats: list[tuple[str, str, bool]], tr: Callable[[str], str]) -> list[dict[str, Any]]:
+    """Legend entries in two rows, left to right: the seats' colours, then the symbols (words translated by
+    `tr` before they are measured)."""
     out: list[dict[str, Any]] = []
     x = 40.0
     for seat, colour, eliminated in seats:
-        text = seat + (" (eliminated)" if eliminated else "")
+        text = seat + (f" ({tr('eliminated')})" if eliminated else "")
         out.append({"kind": "seat", "x": round(x), "y": -34, "text": text, "colour": colour})
         x += 76 + _text_width(text, 30) + 44
-    out.append({"kind": "neutral", "x": round(x), "y": -34, "text": "neutral", "colour": ""})
+    out.append({"kind": "neutral", "x": round(x), "y": -34, "text": tr("neutral"), "colour": ""})
     x = 40.0
-    for kind, text, width in (("city", "city", 40), ("fortified", "fortified city", 40), ("road", "road", 80),
-                              ("strait", "strait", 80), ("land", "move", 90), ("sea", "voyage", 90),
-                              ("retreat", "retreat", 90), ("battle", "battle", 70),
-                              ("key", "C Caesar · G1 general 1 · gal galley", -16)):
+    for kind, text, width in (("city", N_("city"), 40), ("fortified", N_("fortified city"), 40),
+                              ("road", N_("road"), 80), ("strait", N_("strait"), 80), ("land", N_("move"), 90),
+                              ("sea", N_("voyage"), 90), ("retreat", N_("retreat"), 90), ("battle", N_("battle"), 70),
+                              ("key", N_("C Caesar · G1 general 1 · gal galley"), -16)):
+        text = tr(text)
         out.append({"kind": kind, "x": round(x), "y": 34, "text": text, "colour": ""})
         x += width + 16 + _text_width(text, 30) + 44
     return out
@@ -417,8 +420,9 @@ def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colou
 
 
 def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, Any]],
-               colours: dict[str, str] | None = None, title: str = "") -> str:
-    """The SVG map of `snapshot` on `board`, with the moves and battles of `events` (the turn's stored events)."""
+               colours: dict[str, str] | None = None, title: str = "", language: str = "en") -> str:
+    """The SVG map of `snapshot` on `board`, with the moves and battles of `events` (the turn's stored events);
+    the legend and heading in `language`."""
     spots = layout(board)
     areas: dict[str, dict[str, Any]] = snapshot.get("areas", {})
     players: dict[str, dict[str, Any]] = snapshot.get("players", {})
@@ -453,24 +457,29 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
     _place_labels(forces, spots, colour, battles, moves)
 
     heading = title or f"{snapshot.get('game', '')} — turn {snapshot.get('turn', '')}"
-    details = [f"{snapshot.get('ruleset', '')}", f"round {snapshot.get('round', '')}"]
+    def tr(msgid: str, **values: object) -> str:
+        return gettext(language, msgid, **values)
+
+    details = [f"{snapshot.get('ruleset', '')}", tr("round %(round)s", round=snapshot.get("round", ""))]
     if snapshot.get("active"):
-        details.append(f"next: {snapshot['active']}")
+        details.append(tr("next: %(seat)s", seat=snapshot["active"]))
     if snapshot.get("winner"):
-        details.append(f"winner: {snapshot['winner']}")
+        details.append(tr("winner: %(seat)s", seat=snapshot["winner"]))
     legend_seats = [(seat, colour[seat], bool(p.get("eliminated"))) for seat, p in players.items()]
-    return markup_environment().get_template("map.svg.j2").render(
+    return markup_environment(language).get_template("map.svg.j2").render(
         width=WIDTH, height=HEIGHT, map_height=MAP_HEIGHT, heading=heading, details=" · ".join(details),
         links=_links(board, spots), roads=_roads(areas, spots), shapes=shapes, forces=forces,
         moves=moves, battles=battles,
-        legend=_legend(legend_seats), legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2, battle_red=BATTLE_RED,
+        legend=_legend(legend_seats, tr), legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2, battle_red=BATTLE_RED,
         neutral_fill=NEUTRAL_FILL, neutral_stroke=NEUTRAL_STROKE,
     )
 
 
-def render_map_for_turn(ruleset: Ruleset | str, state_json: str, events_json: str, title: str = "") -> str:
+def render_map_for_turn(ruleset: Ruleset | str, state_json: str, events_json: str, title: str = "",
+                        language: str = "en") -> str:
     """The map of a stored turn (the archive's Turn row: state_json, events_json); `ruleset` is a Ruleset or its
     name."""
     if isinstance(ruleset, str):
         ruleset = load_ruleset(ruleset)
-    return render_map(ruleset.board, json.loads(state_json), json.loads(events_json or "[]"), title=title)
+    return render_map(ruleset.board, json.loads(state_json), json.loads(events_json or "[]"), title=title,
+                      language=language)

@@ -11,6 +11,7 @@ from adjudicator.engine.orders import (
     DestroyCity,
     FreedTo,
     Homes,
+    Language,
     NavalBattle,
     Order,
     Press,
@@ -185,10 +186,14 @@ def buy_and_place_phase(turn: Turn) -> None:
 
 
 def relay_press(turn: Turn) -> None:
-    """Press goes into the reports: broadcasts publicly, the rest to the addressee only (C-15.19)."""
+    """Press goes into the reports: broadcasts publicly, the rest to the addressee only (C-15.19). A LANGUAGE
+    order is no game order: the moderator records it when the orders arrive; here it is only confirmed."""
     for order in turn.of_kind(Press):
         turn.event("press", turn.seat, to=order.to, message=order.message)
         turn.accept(order, "relayed" if order.to is None else f"relayed to {order.to}")
+    for order in turn.of_kind(Language):
+        assert isinstance(order, Language)
+        turn.accept(order, f"your reports and receipts come in language '{order.code}'")
 
 
 def agreements_phase(turn: Turn) -> None:
