@@ -267,11 +267,13 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
     """Each seat gets the public report of every resolved turn and its private report of the last one
     (rendered from the archive, so a report file not yet written by another process is no obstacle)."""
     seats = db.game_seats(session, game)
-    maps = {say: turn_map(ruleset, game, news[-1], say) for say in {seat.language for seat in seats}}
+    languages = {seat.language for seat in seats}
+    maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
+    publics = {say: "\n".join(turn_reports(ruleset, game, row, {}, say)["report.txt"] for row in news)
+               for say in languages}
     for seat in seats:
         say = seat.language
-        map_svg = maps[say]
-        public = "\n".join(turn_reports(ruleset, game, row, {}, say)["report.txt"] for row in news)
+        map_svg, public = maps[say], publics[say]
         private = turn_reports(ruleset, game, news[-1], {seat.seat: say})[f"report-{seat.seat}.txt"]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private

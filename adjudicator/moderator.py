@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -381,7 +382,13 @@ def turn_map(ruleset: Ruleset, game: Game, row: Turn, language: str = "en") -> s
                           seat=row.seat)
     else:
         heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
-    return render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
+    return _map(ruleset.name, row.state_json, row.events_json, heading, language)
+
+
+@lru_cache(maxsize=8)
+def _map(ruleset: str, state_json: str, events_json: str, heading: str, language: str) -> str:
+    """The map is drawn for the turn's files and again for its report mails: once is enough."""
+    return render_map_for_turn(ruleset, state_json, events_json, heading, language)
 
 
 def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn],
