@@ -422,15 +422,23 @@ def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, 
     assert game.id is not None
     return Turn(
         game_id=game.id, number=number, seat=seat, round=round_, orders_text=orders_text,
-        orders_hash=dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
         dice_source="keyed" if isinstance(dice, KeyedDice) else "given",
         given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
         turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
-        state_json=snapshot_text(result.state), state_hash=state_hash(result.state),
-        events_json=json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
-        results_json=json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
-        dice_json=json.dumps(result.dice), answers_json=json.dumps(answers or {}, sort_keys=True), created=now(),
+        state_json=snapshot_text(result.state), **replayed_fields(orders_text, result, dice),
+        answers_json=json.dumps(answers or {}, sort_keys=True), created=now(),
     )
+
+
+def replayed_fields(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice) -> dict[str, str]:
+    """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares)."""
+    return {
+        "state_hash": state_hash(result.state),
+        "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
+        "results_json": json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
+        "dice_json": json.dumps(result.dice),
+        "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
+    }
 
 
 @dataclass
@@ -721,7 +729,7 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         # a freshly loaded position that is not used again: no copy of it is needed
         orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
         result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
-        replay = _replayed(row.orders_text, result, dice)
+        replay = replayed_fields(row.orders_text, result, dice)
         differences = [what for what, value in replay.items() if value != getattr(row, what)]
         broken = ruleset.broken_invariants(result.state)
         if differences:
@@ -734,18 +742,6 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         previous = from_snapshot(json.loads(row.state_json))
     return passed, problems
 
-
-def _replayed(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice) -> dict[str, str]:
-    """The fields of `turn_row(..., orders_text, result, dice, ...)` that verify compares with the stored row,
-    computed as turn_row computes them, but only these: turn_row also writes the state's JSON text a second
-    time and builds the table row, which verify does not need (tests/test_fast_paths.py keeps the two in step)."""
-    return {
-        "state_hash": state_hash(result.state),
-        "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
-        "results_json": json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
-        "dice_json": json.dumps(result.dice),
-        "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
-    }
 
 
 def stored_report(archive: Archive, name: str, number: int | None, seat: str | None,

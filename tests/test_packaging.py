@@ -1,4 +1,4 @@
-"""The installed package carries its data: grammar/, templates/ and games/ (run outside the source tree)."""
+"""The installed package carries its data: grammar/, templates/, games/ and locale/ (run outside the source tree)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from adjudicator.render.i18n import gettext
 
 
 def installed_pbem() -> str:
@@ -32,3 +34,7 @@ def test_installed_pbem_plays_the_demo_outside_the_source_tree(tmp_path: Path) -
     assert "0 problems" in run.stdout
     listed = subprocess.run([pbem, "rulesets"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert "coe-classic" in listed.stdout
+    german = subprocess.run([pbem, "report", "demo", "--turn", "1", "--language", "de", "--data",
+                             str(tmp_path / "demo")], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert german.returncode == 0, german.stderr  # the catalogues (locale/) are installed too
+    assert gettext("de", "Game %(game)s - public report", game="demo") in german.stdout
