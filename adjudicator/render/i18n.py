@@ -2,8 +2,10 @@
 read with Babel. The languages themselves and their order keywords are in adjudicator/orders/keywords.py.
 
 The .po files are the source: they are compiled in memory when first needed, so no binary .mo file is kept in
-the tree. To add or update strings: `pybabel extract -F locale/babel.cfg -o locale/messages.pot .` then
-`pybabel update -i locale/messages.pot -d locale` and translate the new entries.
+the tree. To add or update strings:
+    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output -o locale/messages.pot .
+    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching
+then translate the new entries (tests/test_i18n.py fails while any is missing).
 """
 
 from __future__ import annotations
