@@ -112,20 +112,10 @@ def new(
     """Create a game: check the seats, make passwords and the dice commitment, write turn 0."""
     from adjudicator.moderator import new_game
 
-    seats: dict[str, str] = {}
-    for entry in seat or []:
-        name, sep, email = entry.partition("=")
-        if not sep or not name or not email:
-            fail(f"--seat {entry!r}: write SEAT=EMAIL, e.g. --seat Italia=alice@example.org")
-        seats[name] = email
+    seats = _seat_pairs("--seat", seat, "SEAT=EMAIL", "Italia=alice@example.org")
     if not seats:
         fail("name the players with --seat SEAT=EMAIL, one per player")
-    languages: dict[str, str] = {}
-    for entry in language or []:
-        name, sep, code = entry.partition("=")
-        if not sep or not name or not code:
-            fail(f"--language {entry!r}: write SEAT=LANGUAGE, e.g. --language Italia=it")
-        languages[name] = code
+    languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "Italia=it")
     try:
         position = _read(from_snapshot, "snapshot") if from_snapshot else None
         mail = {"moderator": moderator, "turn_hours": turn_hours, "reminder_hours": reminder_hours,
@@ -139,6 +129,17 @@ def new(
         typer.echo(f"  {name:12} {password}")
     typer.echo(f"Starting report: {created.files[0]}")
     typer.echo(f"Welcome messages: {created.folder / 'outbox'}")
+
+
+def _seat_pairs(option: str, entries: list[str] | None, form: str, example: str) -> dict[str, str]:
+    """Repeated SEAT=VALUE options as a dict, refusing a malformed one with the form it should have."""
+    pairs: dict[str, str] = {}
+    for entry in entries or []:
+        name, sep, value = entry.partition("=")
+        if not sep or not name or not value:
+            fail(f"{option} {entry!r}: write {form}, e.g. {option} {example}")
+        pairs[name] = value
+    return pairs
 
 
 @app.command()
