@@ -277,8 +277,7 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
         private = turn_reports(ruleset, game, news[-1], {seat.seat: say})[f"report-{seat.seat}.txt"]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private
-        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body,
-                                                                                  map_svg=map_svg)
+        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
         db.queue_mail(session, seat.email, subject, body, now(), game.name, html=html, map_svg=map_svg)
 
 

@@ -13,15 +13,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import COMMAND_ENV
+
 TARGET = 3.0  # at most this many times the start of a bare interpreter
 
 def timed(command: list[str], runs: int) -> float:
     """Median wall time of `command` over `runs` runs (after one warm-up run for the file cache)."""
-    subprocess.run(command, capture_output=True, check=False)
+    subprocess.run(command, capture_output=True, check=False, env=COMMAND_ENV)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=False)
+        subprocess.run(command, capture_output=True, check=False, env=COMMAND_ENV)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 

@@ -25,6 +25,7 @@ from adjudicator.archive import Archive
 from adjudicator.moderator import verify
 from adjudicator.rulesets import load_ruleset
 from adjudicator.selfplay import ArchivedTurn, play_archived_game, seats_in_play
+from bench import COMMAND_ENV
 
 ATTEMPTS = 5
 TARGET = 2.0  # seconds for `pbem verify` of a game of 200 player-turns
@@ -37,7 +38,7 @@ def time_pbem_verify(data: Path, name: str, runs: int) -> int:
     times = []
     for _ in range(max(1, runs)):
         began = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=COMMAND_ENV)
         times.append(time.perf_counter() - began)
         if done.returncode != 0:
             print(done.stdout[-2000:] + done.stderr[-2000:], file=sys.stderr)

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from adjudicator.archive.models import Outbox
 from adjudicator.archive.store import Archive, queue_mail
-from adjudicator.render import write_atomically
+from adjudicator.render import svg_inline, write_atomically
 
 SECURITY_MODES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
@@ -79,6 +79,9 @@ def message_id(row: Outbox, sender: str) -> str:
     return f"<pbem.{row.id}.{digest}@{domain}>"
 
 
+MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
+
+
 def build_message(row: Outbox, sender: str) -> EmailMessage:
     """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
     alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers)."""
@@ -96,7 +99,8 @@ def build_message(row: Outbox, sender: str) -> EmailMessage:
     else:  # quoted-printable: readable, and safe through servers without 8BITMIME
         message.set_content(body, charset="utf-8", cte="quoted-printable")
     if row.html:
-        message.add_alternative(row.html, subtype="html", charset="utf-8", cte="quoted-printable")
+        html = row.html.replace(MAP_PLACE, str(svg_inline(row.map_svg)), 1) if row.map_svg else row.html
+        message.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
     if row.map_svg:
         message.add_attachment(row.map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
     return message
