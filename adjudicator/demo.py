@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from adjudicator.archive import Archive
-from adjudicator.moderator import PbemError, adjudicate, new_game, submit, verify
+from adjudicator.moderator import PbemError, adjudicate, new_game, submit, verify, write_game_site
 from adjudicator.resources import resource_dir
 
 MARKER = ".pbem-demo"
@@ -44,7 +44,9 @@ def run_demo(data: Path, say: Callable[[str], None]) -> Path:
     say(f"Verified by replay: {len(passed)} checks passed, {len(problems)} problems")
     for problem in problems:
         say(f"  PROBLEM {problem}")
-    say(f"Reports are in {game.folder} (turn-NNNN/report.txt, report-<seat>.txt, snapshot.json)")
+    say(f"Reports are in {game.folder} (turn-NNNN/report.txt, report-<seat>.txt, snapshot.json, map.svg)")
     if problems:
         raise PbemError("the demo game did not verify")
+    site = write_game_site(archive, "demo", data / "site")
+    say(f"The game as a web site: {site[-1]}")
     return game.folder
