@@ -96,7 +96,7 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
     try:
         authenticate(session, game, orders)
     except PbemError:
-        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"))
+        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False)
     if game.check_sender and mail.sender.lower() != seat_row.email.lower():
         return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"))
     if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
@@ -140,7 +140,7 @@ def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> st
     return f"refused: {why}"
 
 
-def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str) -> str:
+def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str, show_sender: bool = True) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
     _tell(session, game, seat, N_("Orders for your seat were refused"),
           N_("A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing "
@@ -149,16 +149,16 @@ def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: s
     if game.moderator:
         db.queue_mail(session, game.moderator, f"[{game.name}] refused mail for {seat.seat}",
                       f"From {mail.sender}: {what}.\n", now(), game.name)
-    return f"refused: {what} ({mail.sender})" if what != "a wrong password" else f"refused: {what}"
+    return f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
 
 
 def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -> None:
     """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
     seats = db.game_seats(session, game)
-    signed = "Anonymous" if game.anonymous_press else sender
     for item in press:
         for seat in seats:
             if seat.seat != sender and (item.to is None or item.to == seat.seat):
+                signed = gettext(seat.language, "Anonymous") if game.anonymous_press else sender
                 subject = N_("Broadcast from %(seat)s") if item.to is None else N_("Press from %(seat)s")
                 _reply(session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n")
 
@@ -232,17 +232,27 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
         for seat_name in sorted({d.seat for d in unasked}):
             questions = [d for d in unasked if d.seat == seat_name]
             notice = game_folder(data, name) / "outbox" / f"decisions-turn-{state.turn + 1:04d}-{seat_name}.txt"
-            body = notice.read_text() if notice.exists() else "".join(
-                f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
+            body = _notice_text(notice, questions)
+            if body is None:
+                continue  # the process that asked writes the notice after its commit: the next tick mails it
             subject = gettext(seats[seat_name].language, "decisions needed")
             db.queue_mail(session, seats[seat_name].email, f"[{name}] {subject}", body, now(), name)
             for decision in questions:
                 decision.notified = True
                 session.add(decision)
-        if state.active is None:
-            game.status = "ended"
-        session.add(game)
     return lines
+
+
+def _notice_text(notice: Path, questions: list[Decision]) -> str | None:
+    """The decisions notice written when the questions were asked (it tells the turn so far); None while it is
+    not written yet. A notice older than the questions is from an earlier, rolled-back asking; when none comes
+    within 10 minutes (its writer died after the commit), the bare questions are sent."""
+    asked = max(datetime.fromisoformat(d.asked) for d in questions)
+    if notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked - timedelta(seconds=1):
+        return notice.read_text(encoding="utf-8")
+    if datetime.now(UTC) - asked < timedelta(minutes=10):
+        return None
+    return "".join(f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
 
 
 def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime,
@@ -274,7 +284,7 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
     for seat in seats:
         say = seat.language
         map_svg, public = maps[say], publics[say]
-        private = turn_reports(ruleset, game, news[-1], {seat.seat: say})[f"report-{seat.seat}.txt"]
+        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None)[f"report-{seat.seat}.txt"]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)

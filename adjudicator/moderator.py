@@ -362,13 +362,15 @@ def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any
 
 
 def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: Mapping[str, str] | None = None,
-                 language: str = "en") -> dict[str, str]:
-    """A stored turn's files, rendered from the archive alone: report.txt (in `language`), snapshot.json and
-    report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English)."""
+                 language: str | None = "en") -> dict[str, str]:
+    """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
+    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English)."""
     snapshot = json.loads(row.state_json)
     common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
               "commitment": game.commitment, "seats": list(snapshot["players"])}
-    outputs = {"report.txt": render("report.txt.j2", language, **common), "snapshot.json": row.state_json}
+    outputs = {"snapshot.json": row.state_json}
+    if language is not None:
+        outputs["report.txt"] = render("report.txt.j2", language, **common)
     template = orders_template_context(ruleset, from_snapshot(snapshot))
     for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
         outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, **common, **template)
@@ -479,8 +481,8 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
     resolved, the next deadline is set from `moment` (default now) in the same transaction.
 
-    In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the
-    questions are stored (and written as notices), and a later call resolves the turn again from the same
+    In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the questions
+    are (Adjudication.write_files writes the notices), and a later call resolves the turn again from the same
     inputs with the answers (or, with `defaults` or once the waiting time is over, with the defaults).
     """
     from adjudicator.archive import store as db
@@ -511,7 +513,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
             if decision.answer is not None:
                 answers.setdefault(decision.seat, {})[decision.key] = decision.answer
         dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
-        result = play(ruleset, state, text, dice, answers, ask=_still_asking(game, asked, defaults))
+        result = play(ruleset, state, text, dice, answers, ask=_still_asking(game, asked, defaults, moment))
         if result.pending:
             done.waiting = _ask(session, game, number, asked, result.pending)
             done.waiting_on = (number, result)
@@ -529,12 +531,12 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     return done
 
 
-def _still_asking(game: Game, asked: list[Decision], defaults: bool) -> bool:
+def _still_asking(game: Game, asked: list[Decision], defaults: bool, moment: datetime | None) -> bool:
     """Ask-and-wait applies until the moderator forces defaults or the oldest question is too old."""
     if game.decisions != "ask" or defaults:
         return False
     open_since = [datetime.fromisoformat(d.asked) for d in asked if d.answer is None]
-    return not open_since or datetime.now(UTC) - min(open_since) < timedelta(hours=game.decision_hours)
+    return not open_since or (moment or datetime.now(UTC)) - min(open_since) < timedelta(hours=game.decision_hours)
 
 
 def _ask(session: Session, game: Game, number: int, asked: list[Decision],

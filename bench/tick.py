@@ -67,7 +67,7 @@ def main() -> None:
         archive.close()
     resolved = sum(1 for line in report.lines if "resolved" in line)
     backend = "PostgreSQL" if options.db else "SQLite"
-    verdict = "met" if elapsed / options.games * 1000 < 60 else "NOT met"
+    verdict = "met" if resolved == options.games and elapsed / options.games * 1000 < 60 else "NOT met"
     print(f"{backend}: set up {options.games} games in {setup:.1f} s; pbem tick resolved {resolved} turns in "
           f"{elapsed:.1f} s ({elapsed / max(resolved, 1) * 1000:.1f} ms a game; target: 1,000 games < 60 s: "
           f"{verdict})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner, Result
 
 from adjudicator.archive import Archive
+from adjudicator.archive.store import close_archives
 from adjudicator.cli import app
 from tests.postgres import fresh_database, private_server
 
@@ -80,12 +82,21 @@ def postgres_server() -> Iterator[tuple[str | None, str]]:
     if given:
         yield given, ""
         return
-    try:
-        with private_server() as url:
-            yield url, ""
-    except (OSError, subprocess.SubprocessError) as trouble:
-        detail = getattr(trouble, "stderr", b"") or b""
-        yield None, f"{trouble} {detail.decode(errors='replace')}".strip()
+    with ExitStack() as stack:
+        try:
+            url = stack.enter_context(private_server())
+        except (OSError, subprocess.SubprocessError) as trouble:
+            detail = getattr(trouble, "stderr", b"") or b""
+            yield None, f"{trouble} {detail.decode(errors='replace')}".strip()
+            return
+        yield url, ""
+
+
+@pytest.fixture(autouse=True)
+def _close_archives() -> Iterator[None]:
+    """Each test's archives are closed after it (the engines are shared within a process)."""
+    yield
+    close_archives()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -102,7 +113,7 @@ def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     with fresh_database(server) as url:
         monkeypatch.setenv("PBEM_DB", url)
         yield url
-        Archive(url).close()  # the pooled connections go before the database does
+        close_archives(url)  # the pooled connections go before the database does
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from adjudicator.archive import Archive
 from adjudicator.archive.store import queue_mail
@@ -27,3 +27,13 @@ def test_an_archive_of_an_earlier_version_gains_the_new_columns_and_keeps_its_ro
     with upgraded.session() as session:
         queue_mail(session, "egy@example.org", "New mail", "text\n", "2026-01-02T00:00:00", html="<p>text</p>")
     assert len(upgraded.dump()) == 2
+
+
+def test_an_archive_of_an_earlier_version_gains_the_unique_indexes(tmp_path: Path, database: str | None) -> None:
+    archive = Archive.open(tmp_path, database)
+    with archive.engine.begin() as connection:
+        connection.execute(text("DROP INDEX one_live_turn"))
+    archive.close()
+
+    upgraded = Archive.open(tmp_path, database)
+    assert "one_live_turn" in {index["name"] for index in inspect(upgraded.engine).get_indexes("turn")}

@@ -1,5 +1,7 @@
 """Real `pbem` processes running at once on one archive (SQLite and PostgreSQL): ingests racing each other, and
 ticks racing ingests. Nothing may be lost or stored twice, and every game is adjudicated by one process at a time.
+(On SQLite every transaction takes the write lock at its start, so the unique Message-ID's "duplicate" path after a
+failed commit is reached on PostgreSQL only; there, without the game lock (FOR UPDATE), these tests fail.)
 """
 
 from __future__ import annotations
@@ -35,10 +37,15 @@ def run_at_once(data: Path, *commands: list[str]) -> list[str]:
     started = [subprocess.Popen([sys.executable, "-m", "adjudicator.cli", *command, "--data", str(data)],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for command in commands]
     outputs = []
-    for process in started:
-        output, _ = process.communicate(timeout=300)
-        assert process.returncode == 0, output
-        outputs.append(output)
+    try:
+        for process in started:
+            output, _ = process.communicate(timeout=300)
+            assert process.returncode == 0, output
+            outputs.append(output)
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.kill()
     return outputs
 
 

@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, Outbox, Seat
-from adjudicator.mail.inbound import Incoming
+from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mailroom import extend_deadline, ingest, replace_player, rollback, set_paused, tick
 from adjudicator.moderator import adjudicate, new_game, verify
 
@@ -179,3 +179,16 @@ def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
     assert not outbox(archive)
     monkeypatch.undo()
     assert ingest(archive, message) == "orders stored"
+
+
+def test_a_mail_with_nul_characters_is_stored_and_answered(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    raw = (f"From: {SEATS['Macedonia']}\r\nMessage-ID: <nul\0id@test>\r\nSubject: orders\0\r\n\r\n"
+           f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {passwords['Macedonia']}\r\nBUY 1 INF\r\nBUY\0 1 CAV\r\n")
+    mail = read_message(raw.encode())
+    assert ingest(archive, mail) == "orders stored"  # PostgreSQL text refuses NUL: it is kept as U+FFFD
+    assert ingest(archive, read_message(raw.encode())) == "duplicate"
+    with archive.session() as session:
+        stored = session.exec(select(Message)).one()
+    assert stored.message_id == "<nul\ufffdid@test>" and "BUY\ufffd 1 CAV" in stored.raw
+    assert "not understood" in outbox(archive)[-1].body  # the garbled line is named in the receipt

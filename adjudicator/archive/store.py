@@ -73,8 +73,8 @@ def _create_tables(engine: Engine) -> None:
 
 
 def _add_missing_columns(engine: Engine) -> None:
-    """An archive made by an earlier version lacks the columns added since (all of them have defaults): add
-    them, so that upgrading the tool keeps every game."""
+    """An archive made by an earlier version lacks the columns and indexes added since (every new column has a
+    default): add them, so that upgrading the tool keeps every game."""
     with engine.begin() as connection:
         inspector = inspect(connection)
         for table in SQLModel.metadata.sorted_tables:
@@ -90,6 +90,15 @@ def _add_missing_columns(engine: Engine) -> None:
                 value = literal(default).compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True})
                 connection.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind} "
                                         f"NOT NULL DEFAULT {value}"))
+            indexes = {index["name"] for index in inspector.get_indexes(table.name)}
+            for index in table.indexes:
+                if index.name not in indexes:
+                    try:
+                        with connection.begin_nested():
+                            index.create(connection)
+                    except IntegrityError:
+                        raise ArchiveError(f"the archive's table {table.name} holds rows that break the rule of "
+                                           f"index {index.name}; repair them before using this version") from None
 
 
 _engines: dict[str, Engine] = {}
@@ -127,9 +136,7 @@ class Archive:
 
     def close(self) -> None:
         """Close this URL's pooled connections (a later Archive of the URL opens new ones)."""
-        engine = _engines.pop(self.url, None)
-        if engine is not None:
-            engine.dispose()
+        close_archives(self.url)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -150,6 +157,14 @@ class Archive:
                 for row in connection.execute(table.select().order_by(*table.primary_key.columns)):
                     rows.append((table.name, tuple(row)))
         return rows
+
+
+def close_archives(url: str | None = None) -> None:
+    """Close the pooled connections of the archive at `url` (of every archive when None)."""
+    for key in [database_url(url)] if url else list(_engines):
+        engine = _engines.pop(key, None)
+        if engine is not None:
+            engine.dispose()
 
 
 def find_game(session: Session, name: str, lock: bool = False) -> Game:

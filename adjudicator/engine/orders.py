@@ -153,7 +153,7 @@ class Press(Order):
 @dataclass(frozen=True)
 class Language(Order):
     """LANGUAGE de: the seat's reports, receipts and notices come in this language from now on (a code of
-    adjudicator.render.i18n.LANGUAGES). The moderator records it; the engine only confirms it."""
+    adjudicator.orders.keywords.LANGUAGE_NAMES). The moderator records it; the engine only confirms it."""
 
     code: str
 

@@ -76,9 +76,9 @@ def read_message(data: bytes) -> Incoming:
             if isinstance(defect, _BAD_BASE64):
                 raise MailError(f"a base64 part ends early, the mail is probably truncated ({_name(defect)})")
     return Incoming(
-        message_id=_message_id(message, data),
-        sender=sender,
-        sender_name=sender_name,
+        message_id=_no_nul(_message_id(message, data)),
+        sender=_no_nul(sender),
+        sender_name=_no_nul(sender_name),
         subject=_no_nul(subject),
         text=_no_nul(text),
         raw=_no_nul(_as_text(data)),

@@ -8,7 +8,6 @@ text (press, names) cannot inject markup.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,16 +64,17 @@ def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
         written.append(out / name)
 
     write("style.css", env.get_template("site/style.css").render())
+    fights = [battles(turn, language) for turn in turns]
     for i, turn in enumerate(turns):
         previous = turns[i - 1].number if i else None
         following = turns[i + 1].number if i + 1 < len(turns) else None
         write(f"turn-{turn.number:04d}.svg", turn.map_svg)
         write(f"turn-{turn.number:04d}.html", env.get_template("site/turn.html.j2").render(
-            game=game, turn=turn, battles=battles(turn, language), previous=previous, following=following,
+            game=game, turn=turn, battles=fights[i], previous=previous, following=following,
             previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"]))
         if progress is not None:
             progress(f"turn {turn.number}")
     write("index.html", env.get_template("site/index.html.j2").render(
-        game=game, turns=[{"number": t.number, "seat": t.seat, "round": t.round, "battles": len(battles(t, language)),
-                           "key": t.turn_key} for t in turns], json=json))
+        game=game, turns=[{"number": t.number, "seat": t.seat, "round": t.round, "battles": len(fight),
+                           "key": t.turn_key} for t, fight in zip(turns, fights, strict=True)]))
     return written
