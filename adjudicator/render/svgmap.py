@@ -161,36 +161,46 @@ def army_label(force: Mapping[str, Any]) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def _army_words(force: Mapping[str, Any]) -> str:
+Translate = Callable[..., str]  # gettext of the map's language: tr(msgid, **values)
+
+
+def _galleys(numbers: list[Any], tr: Translate) -> str:
+    listed = ", ".join(str(g) for g in numbers)
+    return tr("galley %(numbers)s", numbers=listed) if len(numbers) == 1 else tr("galleys %(numbers)s", numbers=listed)
+
+
+def _army_words(force: Mapping[str, Any], tr: Translate) -> str:
     """The same in words, for tooltips."""
-    leaders = ["Caesar" if n == "C" else n for n in _leaders(force)]
-    units = [f"{force[kind]} {kind}" for kind in ("infantry", "cavalry", "catapult") if force.get(kind)]
+    leaders = [tr("Caesar") if n == "C" else n for n in _leaders(force)]
+    units = [f"{force[kind]} {tr(kind)}" for kind in ("infantry", "cavalry", "catapult") if force.get(kind)]
     galleys = force.get("galleys", [])
     words = leaders + units
     if galleys:
-        words.append(("galley " if len(galleys) == 1 else "galleys ") + ", ".join(str(g) for g in galleys))
+        words.append(_galleys(galleys, tr))
     for number, cargo in sorted(force.get("aboard", {}).items()):
         aboard = _leaders(cargo) + _units(cargo)
         if aboard:
-            words.append(f"aboard galley {number}: {' '.join(aboard)}")
+            words.append(tr("aboard galley %(number)s: %(pieces)s", number=number, pieces=" ".join(aboard)))
     return ", ".join(words)
 
 
-def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[str]) -> str:
+def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[str], tr: Translate) -> str:
     info = board.areas[code]
-    head = f"{info.name} ({code})"
-    if info.is_land:
-        head += f", province worth {info.value}"
-        head += f"; owner {area.get('owner')}" if area.get("owner") else "; neutral"
+    if not info.is_land:
+        head = tr("%(name)s (%(code)s), sea zone", name=info.name, code=code)
+    elif area.get("owner"):
+        head = tr("%(name)s (%(code)s), province worth %(value)s; owner %(seat)s", name=info.name, code=code,
+                  value=info.value, seat=area["owner"])
     else:
-        head += ", sea zone"
+        head = tr("%(name)s (%(code)s), province worth %(value)s; neutral", name=info.name, code=code,
+                  value=info.value)
     lines = [head]
     if area.get("city"):
-        lines.append("fortified city" if area["city"] == "fortified" else "city")
+        lines.append(tr("fortified city") if area["city"] == "fortified" else tr("city"))
     if area.get("roads"):
-        lines.append("roads to " + ", ".join(sorted(area["roads"])))
+        lines.append(tr("roads to %(areas)s", areas=", ".join(sorted(area["roads"]))))
     for seat, force in area.get("units", {}).items():
-        lines.append(f"{seat}: {_army_words(force)}")
+        lines.append(f"{seat}: {_army_words(force, tr)}")
     return "\n".join(lines + notes)
 
 
@@ -260,7 +270,8 @@ def _arrow(path: list[Spot], shift: float) -> tuple[str, str] | None:
     return " ".join(_point(*p) for p in points), head
 
 
-def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str]) -> list[dict[str, Any]]:
+def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str],
+           tr: Translate) -> list[dict[str, Any]]:
     """An arrow for every move, voyage and retreat of the turn, in the mover's colour."""
     out = []
     used: dict[tuple[str, str], int] = {}
@@ -268,9 +279,9 @@ def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapp
         kind, seat, data = event.get("kind"), event.get("seat") or "", event.get("data") or {}
         if kind in ("moved", "sailed"):
             codes = [c for c in data.get("path", []) if c in spots]
-            what = data.get("troops") if kind == "moved" else _voyage(data)
+            what = data.get("troops") if kind == "moved" else _voyage(data, tr)
         elif kind == "retreat" and data.get("to") in spots and data.get("area") in spots:
-            codes, what = [data["area"], data["to"]], "retreat"
+            codes, what = [data["area"], data["to"]], ""
         else:
             continue
         if len(codes) < 2:
@@ -287,22 +298,23 @@ def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapp
             continue
         names = " → ".join(codes)
         style = {"moved": "land", "sailed": "sea", "retreat": "retreat"}[kind]
-        verb = {"moved": "move", "sailed": "voyage", "retreat": "retreat"}[kind]
+        verb = {"moved": N_("%(seat)s move: %(path)s"), "sailed": N_("%(seat)s voyage: %(path)s"),
+                "retreat": N_("%(seat)s retreat: %(path)s")}[kind]
         out.append({"points": drawn[0], "head": drawn[1], "colour": colour.get(seat, NEUTRAL_STROKE),
                     "style": style, "path": " ".join(codes),
-                    "tooltip": f"{seat} {verb}: {names}" + (f" ({what})" if what else "")})
+                    "tooltip": tr(verb, seat=seat, path=names) + (f" ({what})" if what else "")})
     return out
 
 
-def _voyage(data: Mapping[str, Any]) -> str:
-    galleys = data.get("galleys", [])
-    text = ("galley " if len(galleys) == 1 else "galleys ") + ", ".join(str(g) for g in galleys)
+def _voyage(data: Mapping[str, Any], tr: Translate) -> str:
+    text = _galleys(data.get("galleys", []), tr)
     if data.get("cargo"):
-        text += (", landing " if data.get("landed") else ", carrying ") + str(data["cargo"])
+        text += (tr(", landing %(cargo)s", cargo=data["cargo"]) if data.get("landed")
+                 else tr(", carrying %(cargo)s", cargo=data["cargo"]))
     return text
 
 
-def _battles(events: list[dict[str, Any]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
+def _battles(events: list[dict[str, Any]], spots: Mapping[str, Spot], tr: Translate) -> list[dict[str, Any]]:
     """A red ring and crossed swords on every area fought over this turn (land and naval battles)."""
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -313,31 +325,26 @@ def _battles(events: list[dict[str, Any]], spots: Mapping[str, Spot]) -> list[di
             continue
         seen.add(code)
         s = spots[code]
-        what = "naval battle" if kind == "naval_battle" else "battle"
+        what = (N_("naval battle in %(area)s: %(seat)s attacked %(defender)s") if kind == "naval_battle"
+                else N_("battle in %(area)s: %(seat)s attacked %(defender)s"))
         out.append({"area": code, "x": s.x, "y": s.y, "rx": round(s.hw + 20), "ry": round(s.hh + 20),
                     "sx": round(s.x - s.hw - 2), "sy": round(s.y - s.hh - 4),
                     "kind": "naval-battle" if kind == "naval_battle" else "land-battle",
-                    "tooltip": f"{what} in {code}: {event.get('seat')} attacked {data.get('defender')}"})
+                    "tooltip": tr(what, area=code, seat=event.get("seat"), defender=data.get("defender"))})
     return out
 
 
-def _notes(events: list[dict[str, Any]]) -> dict[str, list[str]]:
+def _notes(events: list[dict[str, Any]], tr: Translate) -> dict[str, list[str]]:
     """What happened in each area this turn, for its tooltip."""
+    said = {"battle": N_("battle this turn: %(seat)s attacked %(defender)s"),
+            "naval_battle": N_("naval battle this turn: %(seat)s attacked %(defender)s"),
+            "conquered": N_("conquered this turn by %(seat)s"),
+            "city_destroyed": N_("city destroyed this turn by %(seat)s")}
     notes: dict[str, list[str]] = {}
     for event in events:
         kind, seat, data = event.get("kind"), event.get("seat"), event.get("data") or {}
-        code = data.get("area")
-        if kind == "battle":
-            text = f"battle this turn: {seat} attacked {data.get('defender')}"
-        elif kind == "naval_battle":
-            text = f"naval battle this turn: {seat} attacked {data.get('defender')}"
-        elif kind == "conquered":
-            text = f"conquered this turn by {seat}"
-        elif kind == "city_destroyed":
-            text = f"city destroyed this turn by {seat}"
-        else:
-            continue
-        notes.setdefault(str(code), []).append(text)
+        if kind in said:
+            notes.setdefault(str(data.get("area")), []).append(tr(said[kind], seat=seat, defender=data.get("defender")))
     return notes
 
 
@@ -430,7 +437,11 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
                     {seat for a in areas.values() for seat in a.get("units", {})} |
                     {e.get("seat") for e in events if e.get("seat")})
     colour = seat_colours([*players, *others], colours)
-    notes = _notes(events)
+
+    def tr(msgid: str, **values: object) -> str:
+        return gettext(language, msgid, **values)
+
+    notes = _notes(events, tr)
 
     shapes, forces = [], []
     for code in sorted(board.areas):
@@ -445,21 +456,18 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
             "rx": round(s.hw), "ry": round(s.hh), "owned": bool(owner), "fill": fill, "stroke": stroke,
             "owner": owner or "", "city": area.get("city") or "",
             "cx": round(s.x + s.hw - 4), "cy": round(s.y - s.hh + 4),
-            "tooltip": _area_tooltip(board, code, area, notes.get(code, [])),
+            "tooltip": _area_tooltip(board, code, area, notes.get(code, []), tr),
         })
         texts = [(seat, army_label(force)) for seat, force in area.get("units", {}).items()]
         texts = [(seat, text) for seat, text in texts if text]
         if texts:
             forces.append({"code": code, "texts": texts,
-                           "tooltip": "\n".join(f"{seat}: {_army_words(force)}"
+                           "tooltip": "\n".join(f"{seat}: {_army_words(force, tr)}"
                                                 for seat, force in area.get("units", {}).items())})
-    battles, moves = _battles(events, spots), _moves(events, spots, colour)
+    battles, moves = _battles(events, spots, tr), _moves(events, spots, colour, tr)
     _place_labels(forces, spots, colour, battles, moves)
 
     heading = title or f"{snapshot.get('game', '')} — turn {snapshot.get('turn', '')}"
-    def tr(msgid: str, **values: object) -> str:
-        return gettext(language, msgid, **values)
-
     details = [f"{snapshot.get('ruleset', '')}", tr("round %(round)s", round=snapshot.get("round", ""))]
     if snapshot.get("active"):
         details.append(tr("next: %(seat)s", seat=snapshot["active"]))
