@@ -116,7 +116,7 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
             return "answers"
         receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail")
     except PbemError as problem:
-        _tell(session, game, seat_row, N_("Your orders were not stored"), "%(problem)s", problem=problem)
+        _reply(session, game, seat_row, gettext(seat_row.language, "Your orders were not stored"), f"{problem}\n")
         return f"refused: {problem}"
     _reply(session, game, seat_row, gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
            receipt.text_in(seat_row.language))

@@ -422,20 +422,23 @@ def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, 
     from adjudicator.archive.models import Turn
 
     assert game.id is not None
+    state_json = snapshot_text(result.state)
     return Turn(
         game_id=game.id, number=number, seat=seat, round=round_, orders_text=orders_text,
         dice_source="keyed" if isinstance(dice, KeyedDice) else "given",
         given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
         turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
-        state_json=snapshot_text(result.state), **replayed_fields(orders_text, result, dice),
+        state_json=state_json, **replayed_fields(orders_text, result, dice, state_json),
         answers_json=json.dumps(answers or {}, sort_keys=True), created=now(),
     )
 
 
-def replayed_fields(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice) -> dict[str, str]:
-    """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares)."""
+def replayed_fields(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice,
+                    state_json: str) -> dict[str, str]:
+    """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares);
+    `state_json` is the snapshot text of the resulting state."""
     return {
-        "state_hash": state_hash(result.state),
+        "state_hash": hashlib.sha256(state_json.encode()).hexdigest(),
         "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
         "results_json": json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
         "dice_json": json.dumps(result.dice),
@@ -731,7 +734,7 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         # a freshly loaded position that is not used again: no copy of it is needed
         orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
         result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
-        replay = replayed_fields(row.orders_text, result, dice)
+        replay = replayed_fields(row.orders_text, result, dice, snapshot_text(result.state))
         differences = [what for what, value in replay.items() if value != getattr(row, what)]
         broken = ruleset.broken_invariants(result.state)
         if differences:
@@ -743,7 +746,6 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
                           "invariants hold")
         previous = from_snapshot(json.loads(row.state_json))
     return passed, problems
-
 
 
 def stored_report(archive: Archive, name: str, number: int | None, seat: str | None,
@@ -776,14 +778,9 @@ def write_game_site(archive: Archive, name: str, out: Path, progress: Callable[[
     pages = [SiteTurn(number=row.number, seat=row.seat, round=row.round,
                       report=turn_reports(ruleset, game, row, {}, language)["report.txt"],
                       map_svg=turn_map(ruleset, game, row, language),
-                      events=[e for e in json.loads(row.events_json) if not _private(e)], turn_key=row.turn_key,
+                      events=[e for e in turn_context(row)["events"] if e.public], turn_key=row.turn_key,
                       orders_hash=row.orders_hash, dice=json.loads(row.dice_json), dice_source=row.dice_source)
              for row in rows]
     about = {"name": game.name, "title": ruleset.title, "status": game.status, "commitment": game.commitment,
              "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else []}
     return write_site(out, about, pages, progress, language)
-
-
-def _private(event: dict[str, Any]) -> bool:
-    """What the public report leaves out: press to one seat and standing orders."""
-    return (event["kind"] == "press" and bool(event["data"].get("to"))) or event["kind"] == "standing_order"

@@ -458,11 +458,8 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
                         end("attacker" if ta else "defender" if td else "both", m, ia, id_)
                         continue
                     initial = ia == ia0 and id_ == id0
-                    if leaves and not initial:  # step3(ia, id_, m), inlined: most states of a battle with retreats
-                        if d_retreats is not None and d_retreats[td][ta]:
-                            retreat("defender_retreats", m, ia, id_, a_comps[ia], dfn, (a_final, d_final))
-                        else:
-                            retreat("attacker_retreats", m, id_, ia, d_comps[id_], att, (d_final, a_final))
+                    if leaves and not initial:
+                        step3(ia, id_, m)
                         continue
                     (d_inf, d_cav, _), d_size, d_after = d_info[id_]
                     to_def = to_def_cache.get(ia * 64 + d_size)

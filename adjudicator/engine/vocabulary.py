@@ -25,6 +25,11 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "data": self.data}
 
+    @property
+    def public(self) -> bool:
+        """Whether every player may read it: not press to one seat (C-15.19), not a standing order."""
+        return not (self.kind == "press" and self.data.get("to")) and self.kind != "standing_order"
+
 
 @dataclass(frozen=True)
 class OrderResult:

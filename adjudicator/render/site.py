@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adjudicator.engine.vocabulary import Event
 from adjudicator.render import markup_environment, render, write_atomically
 
 BATTLE_KINDS = {"battle", "battle_round", "shot", "decision", "answer_refused", "retreat", "retreat_failed",
@@ -29,14 +30,14 @@ class SiteTurn:
     round: int
     report: str  # the public report (report.txt)
     map_svg: str
-    events: list[dict[str, Any]]
+    events: list[Event]  # the public ones
     turn_key: str
     orders_hash: str
     dice: list[Any]
     dice_source: str
 
 
-def _sentence(event: dict[str, Any], language: str) -> str:
+def _sentence(event: Event, language: str) -> str:
     """An event as the reports word it (the plain-text macro of _events.j2), escaped later by the page."""
     return render("_sentence.txt.j2", language, event=event).strip()
 
@@ -45,9 +46,9 @@ def battles(turn: SiteTurn, language: str = "en") -> list[list[str]]:
     """The turn's battles, each as its report lines (start to end)."""
     found: list[list[str]] = []
     for event in turn.events:
-        if event["kind"] in ("battle", "naval_battle", "battle_skipped"):
+        if event.kind in ("battle", "naval_battle", "battle_skipped"):
             found.append([])
-        if event["kind"] in BATTLE_KINDS and found:
+        if event.kind in BATTLE_KINDS and found:
             found[-1].append(_sentence(event, language))
     return found
 
