@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,7 @@ from adjudicator.orders.keywords import UnknownLanguage, language_code
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
+from adjudicator.render.told import losses_of, told
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -348,17 +350,23 @@ def turn_context(row: Turn) -> dict[str, Any]:
     return {
         "number": row.number, "seat": row.seat, "round": row.round, "turn_key": row.turn_key,
         "orders_hash": row.orders_hash, "orders_received": bool(row.orders_text),
-        "events": [Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)],
+        "events": told(Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],
         "dice": json.loads(row.dice_json),
     }
 
 
+def symbol_dice(ruleset: Ruleset) -> bool:
+    """Whether the edition rolls the symbol die (Classic, C-1.8) rather than numbers (1984, O-6.13)."""
+    return ruleset.edition("combat") != "target_number"
+
+
 def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
-    """What the orders template at the end of each private report needs: next turn numbers and prices."""
+    """What the orders template at the end of each private report needs: next turn numbers, prices, and whether
+    the edition's standing battle order is TARGETS (1984, O-14.4; LOSSES does nothing there) or LOSSES."""
     multiplier = ruleset.data["inflation"]["multipliers"][state.inflation]
     prices = {piece: price * multiplier for piece, price in ruleset.data["prices"].items()}
-    return {"coming": coming_turns(state), "prices": prices}
+    return {"coming": coming_turns(state), "prices": prices, "targets": not symbol_dice(ruleset)}
 
 
 def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: Mapping[str, str] | None = None,
@@ -373,7 +381,8 @@ def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: Mapping[str, st
         outputs["report.txt"] = render("report.txt.j2", language, **common)
     template = orders_template_context(ruleset, from_snapshot(snapshot))
     for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
-        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, **common, **template)
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common,
+                                               **template)
     return outputs
 
 
@@ -412,9 +421,10 @@ Answers = dict[str, dict[str, str]]
 
 
 def play(ruleset: Ruleset, state: GameState, orders_text: str, dice: KeyedDice | GivenDice,
-         answers: Answers | None = None, ask: bool = False) -> TurnResult:
+         answers: Answers | None = None, ask: bool = False,
+         settled: frozenset[tuple[str, str]] = frozenset()) -> TurnResult:
     orders = parse_orders(orders_text, ruleset) if orders_text else None
-    return resolve(ruleset, state, orders, dice, answers or {}, ask)
+    return resolve(ruleset, state, orders, dice, answers or {}, ask, settled=settled)
 
 
 def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, result: TurnResult,
@@ -516,9 +526,10 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
             if decision.answer is not None:
                 answers.setdefault(decision.seat, {})[decision.key] = decision.answer
         dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
-        result = play(ruleset, state, text, dice, answers, ask=_still_asking(game, asked, defaults, moment))
+        result = play(ruleset, state, text, dice, answers, ask=game.decisions == "ask" and not defaults,
+                      settled=_settled(game, asked, moment))
         if result.pending:
-            done.waiting = _ask(session, game, number, asked, result.pending)
+            done.waiting = _ask(session, game, number, asked, questions_now(result.pending))
             done.waiting_on = (number, result)
             break
         row = turn_row(game, number, seat, state.round, text, result, dice, answers)
@@ -534,12 +545,24 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     return done
 
 
-def _still_asking(game: Game, asked: list[Decision], defaults: bool, moment: datetime | None) -> bool:
-    """Ask-and-wait applies until the moderator forces defaults or the oldest question is too old."""
-    if game.decisions != "ask" or defaults:
-        return False
-    open_since = [datetime.fromisoformat(d.asked) for d in asked if d.answer is None]
-    return not open_since or (moment or datetime.now(UTC)) - min(open_since) < timedelta(hours=game.decision_hours)
+def _settled(game: Game, asked: list[Decision], moment: datetime | None) -> frozenset[tuple[str, str]]:
+    """The questions asked and left unanswered longer than the waiting time: they take their defaults (C-15),
+    while the decisions after them are still asked in their turn."""
+    late = (moment or datetime.now(UTC)) - timedelta(hours=game.decision_hours)
+    return frozenset((d.seat, d.key) for d in asked if d.answer is None and datetime.fromisoformat(d.asked) <= late)
+
+
+def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions to ask now: the first one the turn needed, and those right after it with no die rolled and
+    nothing else happening in between. A later decision may depend on a roll not yet made or on the first
+    answer: asking it now would tell the players what the dice or the defaults did (issue 11, fairness)."""
+    now_asked = pending[:1]
+    for need in pending[1:]:
+        last = now_asked[-1]
+        if need["rolls"] != last["rolls"] or need["event"] != last["event"] + 1:
+            break
+        now_asked.append(need)
+    return now_asked
 
 
 def _ask(session: Session, game: Game, number: int, asked: list[Decision],
@@ -562,13 +585,19 @@ def _ask(session: Session, game: Game, number: int, asked: list[Decision],
 
 def write_decision_notices(folder: Path, ruleset: Ruleset, game: Game, number: int, result: TurnResult,
                            waiting: list[Decision], languages: Mapping[str, str]) -> list[Path]:
-    """One notice per asked seat, in its language: the turn so far and the questions, with how to answer them."""
+    """One notice per asked seat, in its language: the turn up to the point where the first question arose and
+    the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
+    point = result.pending[0]
+    events = [e for e in told(result.events[:point["event"]]) if e.public]
+    rolls = [(purpose, [value for _, value in group])
+             for purpose, group in groupby(result.dice[:point["rolls"]], key=lambda roll: roll[0])]
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
         write_atomically(path, render(
             "decisions.txt.j2", languages.get(seat, "en"), title=ruleset.title, game=game.name, turn=number, seat=seat,
-            events=result.events, questions=[d for d in waiting if d.seat == seat], hours=game.decision_hours))
+            events=events, rolls=rolls, symbols=symbol_dice(ruleset),
+            questions=[d for d in waiting if d.seat == seat], hours=game.decision_hours))
         written.append(path)
     return written
 

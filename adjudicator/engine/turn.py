@@ -36,6 +36,7 @@ class Turn:
     dice: Dice
     answers: Mapping[str, Mapping[str, str]]  # seat -> decision key -> answer text
     ask: bool = False  # a decision with no answer and no standing order is pending (else: default)
+    settled: frozenset[tuple[str, str]] = frozenset()  # (seat, key) asked too long ago: the default, not pending
     events: list[Event] = field(default_factory=list)
     results: list[OrderResult] = field(default_factory=list)
     pending: list[dict[str, Any]] = field(default_factory=list)
@@ -79,12 +80,13 @@ class NotDue(ValueError):
 
 def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
             answers: Mapping[str, Mapping[str, str]] | None = None, ask: bool = False, *,
-            in_place: bool = False) -> TurnResult:
+            in_place: bool = False, settled: frozenset[tuple[str, str]] = frozenset()) -> TurnResult:
     """Resolve the active seat's player-turn with its orders (None: no orders received).
 
     `answers` are players' answers to decisions (seat -> key -> text). With `ask`, a decision that has
     neither an answer nor a standing order is listed in `pending` (the default is used meanwhile), so
-    that the caller can ask the player and resolve again from the same inputs.
+    that the caller can ask the player and resolve again from the same inputs. `settled` decisions (seat, key)
+    were asked and their waiting time is over: they take the default without being pending again.
 
     The turn is played on a copy of `state`; with `in_place`, on `state` itself, which the turn changes:
     for a caller that never uses `state` again (`pbem verify` replays each turn from a freshly loaded
@@ -96,7 +98,7 @@ def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
     if orders is not None and orders.header is not None and orders.header.player != seat:
         raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {seat}'s")
     turn = Turn(rules, state if in_place else state.copy(), seat, orders.orders if orders else (), dice,
-                answers or {}, ask)
+                answers or {}, ask, settled=settled)
     rules.play_turn(turn)
     turn.results.sort(key=lambda r: r.line)
     return TurnResult(turn.state, turn.events, turn.results, turn.pending, list(dice.log))

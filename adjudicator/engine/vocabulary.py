@@ -27,8 +27,19 @@ class Event:
 
     @property
     def public(self) -> bool:
-        """Whether every player may read it: not press to one seat (C-15.19), not a standing order."""
-        return not (self.kind == "press" and self.data.get("to")) and self.kind != "standing_order"
+        """Whether every player may read it: not press to one seat (C-15.19), not a standing order, not a
+        decision (its source, a priority list or an answer's text are the seat's own; what it made happen is
+        public through the events that follow it)."""
+        return not (self.kind == "press" and self.data.get("to")) and self.kind not in PRIVATE_KINDS
+
+    def private_to(self, seat: str) -> bool:
+        """Whether it belongs in `seat`'s private report: press to it, its own standing orders and decisions."""
+        if self.kind == "press":
+            return self.data.get("to") == seat
+        return self.kind in PRIVATE_KINDS and self.seat == seat
+
+
+PRIVATE_KINDS = ("standing_order", "decision", "answer_refused")
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,11 @@ def decide(turn: Turn, seat: str, key: str, question: str, default: T, standing:
             value, source = standing, "standing order"
         else:
             value, source = default, "default"
-            if turn.ask:
+            if turn.ask and (seat, key) not in turn.settled:
+                # where the turn stood when the question arose (events and dice before it), so that a notice
+                # can show the turn up to this point and nothing after it
                 turn.pending.append({"seat": seat, "key": key, "question": question, "default": show(default),
-                                     "rule": rule})
+                                     "rule": rule, "event": len(turn.events), "rolls": len(turn.dice.log)})
     turn.event("decision", seat, key=key, question=question, choice=show(value), source=source, rule=rule)
     return value
 
