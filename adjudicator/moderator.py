@@ -711,11 +711,17 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
         result = play(ruleset, state, text, dice)
         rows.append(turn_row(game, number, seat, state.round, text, result, dice))
         state = result.state
-    report = render("report.txt.j2", title=ruleset.title, game=state.game, turns=[turn_context(r) for r in rows],
-                    state=json.loads(snapshot_text(state)), commitment="", seats=list(state.players))
-    write_atomically(out / "report.txt", report)
-    write_atomically(out / "snapshot.json", snapshot_text(state))
-    return FileResolution(rows, [out / "report.txt", out / "snapshot.json"], state)
+    common = {"title": ruleset.title, "game": state.game, "turns": [turn_context(r) for r in rows],
+              "state": json.loads(snapshot_text(state)), "commitment": "", "seats": list(state.players)}
+    outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": snapshot_text(state)}
+    # each seat's orders, verdicts and decisions are its own: in its private report, not the public one
+    template = orders_template_context(ruleset, state)
+    for seat in state.players:
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common,
+                                               **template)
+    for filename, text in outputs.items():
+        write_atomically(out / filename, text)
+    return FileResolution(rows, [out / filename for filename in outputs], state)
 
 
 # -- verification ------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ ATTACK = ("MOVE G1 WITH 4 INF 2 CAV: MOE -> THR",)
 
 def test_C_15_ask_and_wait_until_answered_then_resolve_with_the_answers(pbem: Pbem, write: Write) -> None:
     new_from(pbem, contested_position(pbem, write), "--decisions", "ask")
-    answered = 0
+    answered, seats = 0, set()
     for _ in range(30):
         result = pbem("adjudicate", "rome1")
         assert result.exit_code == 0, result.output
@@ -61,10 +61,13 @@ def test_C_15_ask_and_wait_until_answered_then_resolve_with_the_answers(pbem: Pb
             answer = pbem("answer", "rome1", str(write(f"a{answered}.txt", f"{header}\nANSWER {key}: {default}\n")))
             assert answer.exit_code == 0 and f"stored   {key}" in answer.output, answer.output
             answered += 1
+            seats.add(seat)
     assert "Turn 1 (Macedonia) resolved" in result.output
     assert answered > 0
     report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text()
-    assert "Land battle in THR" in report and "(answer, C-15." in report
+    assert "Land battle in THR" in report and "(answer, C-15." not in report  # a decision is the seat's own
+    for seat in seats:
+        assert "(answer, C-15." in (pbem.data / f"games/rome1/turn-0001/report-{seat}.txt").read_text()
     verify = pbem("verify", "rome1")
     assert verify.exit_code == 0 and "0 problems" in verify.output, verify.output
 
@@ -75,8 +78,8 @@ def test_C_15_ask_mode_defaults_when_the_moderator_says_so(pbem: Pbem, write: Wr
     assert "Waiting for" in first.output
     result = pbem("adjudicate", "rome1", "--defaults")
     assert result.exit_code == 0 and "Turn 1 (Macedonia) resolved" in result.output
-    report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text()
-    assert "(default, C-15." in report and "(answer," not in report
+    reports = "".join((pbem.data / f"games/rome1/turn-0001/report-{s}.txt").read_text() for s in SEATS)
+    assert "(default, C-15." in reports and "(answer," not in reports
     assert pbem("verify", "rome1").exit_code == 0
 
 
@@ -88,7 +91,8 @@ def test_C_15_default_mode_resolves_at_once_and_names_the_sources(pbem: Pbem, wr
     assert result.exit_code == 0 and "Waiting" not in result.output
     report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text()
     assert "Land battle in THR" in report and "Round 1:" in report
-    assert re.search(r"decides \((default|standing order), C-15\.\d+\)", report)
+    reports = "".join((pbem.data / f"games/rome1/turn-0001/report-{s}.txt").read_text() for s in SEATS)
+    assert re.search(r"decides \((default|standing order), C-15\.\d+\)", reports)
 
 
 def test_answers_are_refused_for_the_wrong_turn_or_an_unknown_key(pbem: Pbem, write: Write) -> None:
