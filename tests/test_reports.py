@@ -117,3 +117,120 @@ def test_standing_orders_comments_and_priorities_stay_out_of_every_public_output
     assert all(s in own for s in SECRETS[:4])
     assert "RETREAT FROM MOE TO MAC IF UNITS < 2" in own.split("standing orders in force")[1]
     assert all(s in "".join(mails[SEATS["Macedonia"]]) for s in SECRETS[:4])
+
+
+def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_are_still_asked(
+        pbem: Pbem, write: Write) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from adjudicator.archive import Archive
+    from adjudicator.moderator import adjudicate_locked, current_game
+
+    new_from(pbem, big_defence(pbem, write), "--decisions", "ask")
+    archive, asked, start_time = Archive.open(pbem.data, pbem.db), set(), datetime.now(UTC)
+    for step in range(1, 30):
+        with archive.session() as session:
+            game, ruleset, state = current_game(session, "rome1", lock=True)
+            done = adjudicate_locked(session, game, ruleset, state, moment=start_time + timedelta(hours=49 * step))
+            waiting = [(d.seat, d.key) for d in done.waiting]
+            resolved = [row.events_json for row in done.turns]
+        if resolved:
+            break
+        assert waiting and not set(waiting) & asked  # each time a new question: the late one took its default
+        asked |= set(waiting)
+    [events] = resolved
+    defaulted = {(e["seat"], e["data"]["key"]) for e in json.loads(events)
+                 if e["kind"] == "decision" and e["data"]["source"] == "default"}
+    assert ("Egyptus", "battle.THR.1.legion") in defaulted and defaulted <= asked  # no default without a question
+
+
+# -- items 17, 18, 19: prisoners, the 1984 template, battle reports and the private report -----------------
+
+def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -> Path:
+    """`pbem resolve` of the active seat's turn from `state` (a GameState), with a dice file; the out folder."""
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+    from adjudicator.engine.state import snapshot_text
+
+    folder.mkdir(exist_ok=True)
+    (folder / "state.json").write_text(snapshot_text(state))
+    (folder / "orders.txt").write_text(orders)
+    (folder / "dice.txt").write_text(dice or "1")
+    result = CliRunner().invoke(app, ["resolve", "--state", str(folder / "state.json"), "--orders",
+                                      str(folder / "orders.txt"), "--out", str(folder / "out"),
+                                      *(["--dice", str(folder / "dice.txt")] if dice else [])])
+    assert result.exit_code == 0, result.output
+    return folder / "out"
+
+
+def captive_g1(ruleset: str) -> object:
+    """Turn 0, but Egyptus holds Macedonia's G1 prisoner (C-8.4, O-7.2)."""
+    from adjudicator.engine.state import Captive
+
+    state = start(ruleset=ruleset)
+    home = state.players["Macedonia"].home
+    state.force(home, "Macedonia").generals.remove(1)
+    state.players["Egyptus"].captives.append(Captive("Macedonia", 1))
+    return state
+
+
+def template_part(report: str) -> str:
+    return report.split("--- ")[1]
+
+
+def test_C_8_5_prisoners_in_the_public_report_and_both_private_reports(tmp_path: Path) -> None:
+    out = resolve_position(tmp_path, captive_g1("coe-classic"), "GAME test TURN 1 PLAYER Macedonia PASSWORD x\n")
+    assert "Egyptus holds prisoner: Macedonia's G1 (off the board, C-8.5)" in (out / "report.txt").read_text()
+    assert "Your prisoners: Macedonia's G1" in (out / "report-Egyptus.txt").read_text()
+    macedonia = (out / "report-Macedonia.txt").read_text()
+    assert "Your G1 is held prisoner by Egyptus" in macedonia
+    assert "G1" not in template_part(macedonia)  # no order suggested for a captured general
+    assert "MOVE " in template_part(macedonia)  # but one for a leader on the board
+
+
+def test_O_7_2_a_prisoner_lies_in_the_captors_home_and_the_1984_template_explains_targets(tmp_path: Path) -> None:
+    out = resolve_position(tmp_path / "1984", captive_g1("coe-1984"), "GAME test TURN 1 PLAYER Macedonia PASSWORD x\n")
+    home = "EGY"
+    assert f"Egyptus holds prisoner: Macedonia's G1 (in {home}, O-7.2)" in (out / "report.txt").read_text()
+    macedonia = (out / "report-Macedonia.txt").read_text()
+    assert f"Your G1 is held prisoner by Egyptus (in {home}, O-7.2)" in macedonia
+    template = template_part(macedonia)
+    assert "TARGETS CAT, CAV, INF, GAL" in template and "(O-14.4" in template and "LOSSES" not in template
+    classic = template_part((resolve_position(tmp_path / "classic", start(), "GAME test TURN 1 PLAYER Macedonia "
+                                              "PASSWORD x\n") / "report-Macedonia.txt").read_text())
+    assert "LOSSES INF, CAV, CAT" in classic and "TARGETS" not in classic
+
+
+def test_C_6_9_a_battle_report_tells_hits_rolled_and_applied_and_the_private_report_the_losses(
+        tmp_path: Path) -> None:
+    state = start()
+    legion(state, "MOE", 1, inf=6)
+    legion(state, "THR", seat="Egyptus", inf=2)
+    orders = ("GAME test TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 6 INF: MOE -> THR\n"
+              "RETREAT FROM THR WHEN UNITS < 2\n")
+    out = resolve_position(tmp_path, state, orders, dice="1 1 1 1 1 1 6 6")
+    report = (out / "report.txt").read_text()
+    assert "Macedonia rolls 1=inf 1=inf 1=inf 1=inf 1=inf 1=inf: 6 hit(s), 2 applied; Egyptus loses 2 INF" in report
+    assert "Egyptus rolls 6=blank 6=blank: 0 hit(s); Macedonia loses none" in report
+    assert "Phase 3: collect tribute" in report
+    phases = re.findall(r"Phase (\d):", report)
+    assert phases == ["1", "2", "3", "4", "5"]  # phase 5 covers buying and placing (phases 5 and 6)
+    egyptus = (out / "report-Egyptus.txt").read_text()
+    assert "Your losses: 2 INF; provinces THR" in egyptus
+    macedonia = (out / "report-Macedonia.txt").read_text()
+    assert "Your standing orders in force:\n  RETREAT FROM THR IF UNITS < 2\n" in macedonia
+
+
+def test_O_6_22_removed_roads_are_told_as_a_sentence(tmp_path: Path) -> None:
+    from tests.helpers import road
+
+    state = start(ruleset="coe-1984")
+    legion(state, "MOE", 1, inf=2)
+    road(state, "THR", "MAC")
+    state.area("THR").owner = "Egyptus"
+    out = resolve_position(tmp_path, state, "GAME test TURN 1 PLAYER Macedonia PASSWORD x\n"
+                                               "MOVE G1 WITH 2 INF: MOE -> THR\n")
+    report = (out / "report.txt").read_text()
+    assert "The roads from THR to MAC are removed [O-" in report
+    assert "roads_removed" not in report and "{" not in report
