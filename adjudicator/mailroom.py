@@ -279,8 +279,9 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
     seats = db.game_seats(session, game)
     languages = {seat.language for seat in seats}
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    publics = {say: "\n".join(turn_reports(ruleset, game, row, {}, say)["report.txt"] for row in news)
-               for say in languages}
+    states = {row.number: row.state_json for row in db.turns(session, game)}  # the battle headers name leaders
+    publics = {say: "\n".join(turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"]
+                              for row in news) for say in languages}
     for seat in seats:
         say = seat.language
         map_svg, public = maps[say], publics[say]

@@ -345,12 +345,14 @@ def game_folder(data: Path, name: str) -> Path:
     return data / "games" / name
 
 
-def turn_context(row: Turn) -> dict[str, Any]:
-    """What the report templates see of one stored turn."""
+def turn_context(row: Turn, before: str | None = None) -> dict[str, Any]:
+    """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
+    in its battles."""
     return {
         "number": row.number, "seat": row.seat, "round": row.round, "turn_key": row.turn_key,
         "orders_hash": row.orders_hash, "orders_received": bool(row.orders_text),
-        "events": told(Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
+        "events": told((Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
+                       json.loads(before) if before else None),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],
         "dice": json.loads(row.dice_json),
     }
@@ -370,11 +372,12 @@ def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any
 
 
 def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: Mapping[str, str] | None = None,
-                 language: str | None = "en") -> dict[str, str]:
+                 language: str | None = "en", before: str | None = None) -> dict[str, str]:
     """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
-    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English)."""
+    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English).
+    `before` is the snapshot text of the turn before (its battles then name their leaders)."""
     snapshot = json.loads(row.state_json)
-    common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row)], "state": snapshot,
+    common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row, before)], "state": snapshot,
               "commitment": game.commitment, "seats": list(snapshot["players"])}
     outputs = {"snapshot.json": row.state_json}
     if language is not None:
@@ -403,14 +406,15 @@ def _map(ruleset: str, state_json: str, events_json: str, heading: str, language
 
 
 def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn],
-                     languages: Mapping[str, str]) -> list[Path]:
+                     languages: Mapping[str, str], before: str | None = None) -> list[Path]:
     """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
-    commit, atomically)."""
+    commit, atomically); `before` is the snapshot text before the first of them."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
         seats = {seat: languages.get(seat, "en") for seat in json.loads(row.state_json)["players"]}
-        outputs = {**turn_reports(ruleset, game, row, seats), "map.svg": turn_map(ruleset, game, row)}
+        outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
+        before = row.state_json
         for filename, text in outputs.items():
             write_atomically(turn_folder / filename, text)
             written.append(turn_folder / filename)
@@ -466,14 +470,16 @@ class Adjudication:
     waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
     waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
+    before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
         folder = game_folder(data, self.game.name)
-        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns, self.languages)
+        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns, self.languages, self.before)
         if self.waiting_on is not None:
+            before = self.turns[-1].state_json if self.turns else self.before
             self.files += write_decision_notices(folder, self.ruleset, self.game, *self.waiting_on, self.waiting,
-                                                 self.languages)
+                                                 self.languages, before)
         return self.files
 
 
@@ -504,6 +510,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     if state.active is None:
         raise PbemError(f"game {game.name} has ended")
     due = due_turns(state, game.pace)
+    done.before = snapshot_text(state)
     if turn_file is not None:
         for block in parse_turn_file(turn_file, ruleset):
             seat = authenticate(session, game, block).seat
@@ -584,12 +591,13 @@ def _ask(session: Session, game: Game, number: int, asked: list[Decision],
 
 
 def write_decision_notices(folder: Path, ruleset: Ruleset, game: Game, number: int, result: TurnResult,
-                           waiting: list[Decision], languages: Mapping[str, str]) -> list[Path]:
+                           waiting: list[Decision], languages: Mapping[str, str],
+                           before: str | None = None) -> list[Path]:
     """One notice per asked seat, in its language: the turn up to the point where the first question arose and
     the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
     point = result.pending[0]
-    events = [e for e in told(result.events[:point["event"]]) if e.public]
+    events = [e for e in told(result.events[:point["event"]], json.loads(before) if before else None) if e.public]
     rolls = [(purpose, [value for _, value in group])
              for purpose, group in groupby(result.dice[:point["rolls"]], key=lambda roll: roll[0])]
     for seat in sorted({d.seat for d in waiting}):
@@ -702,16 +710,18 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
     given = GivenDice(values=parse_dice_file(dice_text)) if dice_text is not None else None
     game = Game(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
-    rows = []
+    rows, befores = [], []
     for number, seat in coming:
         if number > last or state.active != seat:
             break
+        befores.append(snapshot_text(state))
         text = by_seat.get(seat, "")
         dice = given or KeyedDice(key=bytes.fromhex(state_hash(state)), orders_hash=orders_digest([text]))
         result = play(ruleset, state, text, dice)
         rows.append(turn_row(game, number, seat, state.round, text, result, dice))
         state = result.state
-    common = {"title": ruleset.title, "game": state.game, "turns": [turn_context(r) for r in rows],
+    common = {"title": ruleset.title, "game": state.game,
+              "turns": [turn_context(r, b) for r, b in zip(rows, befores, strict=True)],
               "state": json.loads(snapshot_text(state)), "commitment": "", "seats": list(state.players)}
     outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": snapshot_text(state)}
     # each seat's orders, verdicts and decisions are its own: in its private report, not the public one
@@ -792,11 +802,12 @@ def stored_report(archive: Archive, name: str, number: int | None, seat: str | N
     with archive.session() as session:
         game = db.find_game(session, name)
         row = db.latest_turn(session, game) if number is None else db.get_turn(session, game, number)
+        before = next((r.state_json for r in reversed(db.turns(session, game)) if r.number < row.number), None)
         spoken = {}
         if seat is not None:
             found = db.find_seat(session, game, seat)
             seat, spoken = found.seat, {found.seat: language or found.language}
-    reports = turn_reports(load_ruleset(game.ruleset), game, row, spoken, language or "en")
+    reports = turn_reports(load_ruleset(game.ruleset), game, row, spoken, language or "en", before)
     return reports[f"report-{seat}.txt" if seat else "report.txt"]
 
 
@@ -810,12 +821,13 @@ def write_game_site(archive: Archive, name: str, out: Path, progress: Callable[[
         game = db.find_game(session, name)
         rows = db.turns(session, game)
     ruleset = load_ruleset(game.ruleset)
+    befores = [None, *(row.state_json for row in rows[:-1])]
     pages = [SiteTurn(number=row.number, seat=row.seat, round=row.round,
-                      report=turn_reports(ruleset, game, row, {}, language)["report.txt"],
+                      report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
                       map_svg=turn_map(ruleset, game, row, language),
-                      events=[e for e in turn_context(row)["events"] if e.public], turn_key=row.turn_key,
+                      events=[e for e in turn_context(row, before)["events"] if e.public], turn_key=row.turn_key,
                       orders_hash=row.orders_hash, dice=json.loads(row.dice_json), dice_source=row.dice_source)
-             for row in rows]
+             for row, before in zip(rows, befores, strict=True)]
     about = {"name": game.name, "title": ruleset.title, "status": game.status, "commitment": game.commitment,
              "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else []}
     return write_site(out, about, pages, progress, language)

@@ -41,7 +41,8 @@ def test_C_15_5_notice_before_the_first_roll_shows_no_die_and_asks_nothing_later
     outbox = pbem.data / "games/rome1/outbox"                              # would tell how the dice fell
     assert sorted(p.name for p in outbox.glob("decisions-*")) == ["decisions-turn-0001-Egyptus.txt"]
     notice = (outbox / "decisions-turn-0001-Egyptus.txt").read_text()
-    assert "Land battle in THR" in notice and "ANSWER battle.THR.1.legion:" in notice
+    assert "Land battle in THR: Macedonia (G1; 4 INF 2 CAV) attacks Egyptus (G1; 5 INF 3 CAV)" in notice
+    assert "ANSWER battle.THR.1.legion:" in notice
     assert not FACE_WORDS.search(notice) and "Round 1" not in notice and "rolls:" not in notice
     assert "Phase 3" not in notice and "conquers" not in notice and "Next:" not in notice
     assert "the same dice will be used" not in notice
@@ -202,7 +203,7 @@ def test_O_7_2_a_prisoner_lies_in_the_captors_home_and_the_1984_template_explain
     assert "LOSSES INF, CAV, CAT" in classic and "TARGETS" not in classic
 
 
-def test_C_6_9_a_battle_report_tells_hits_rolled_and_applied_and_the_private_report_the_losses(
+def test_C_6_9_a_battle_report_names_the_leaders_tells_hits_rolled_and_applied_and_the_seats_losses(
         tmp_path: Path) -> None:
     state = start()
     legion(state, "MOE", 1, inf=6)
@@ -211,6 +212,7 @@ def test_C_6_9_a_battle_report_tells_hits_rolled_and_applied_and_the_private_rep
               "RETREAT FROM THR WHEN UNITS < 2\n")
     out = resolve_position(tmp_path, state, orders, dice="1 1 1 1 1 1 6 6")
     report = (out / "report.txt").read_text()
+    assert "Land battle in THR: Macedonia (G1; 6 INF) attacks Egyptus (2 INF)" in report  # the leaders by name
     assert "Macedonia rolls 1=inf 1=inf 1=inf 1=inf 1=inf 1=inf: 6 hit(s), 2 applied; Egyptus loses 2 INF" in report
     assert "Egyptus rolls 6=blank 6=blank: 0 hit(s); Macedonia loses none" in report
     assert "Phase 3: collect tribute" in report

@@ -1,8 +1,9 @@
 """What the reports tell beyond the stored events, derived from them at rendering time.
 
 The stored events of a turn are what `pbem verify` replays byte for byte, so nothing is added to them; the
-reports derive what they need instead: the heading of the tribute phase (C-4.2, O-4.2), and in Classic land
-battles the hits rolled beside the hits applied (C-6.8, C-6.9: a legion cannot lose more units than it has).
+reports derive what they need instead: the heading of the tribute phase (C-4.2, O-4.2), in Classic land battles
+the hits rolled beside the hits applied (C-6.8, C-6.9: a legion cannot lose more units than it has), and the
+leaders on each side of a land battle (from the position before the turn and the turn's moves).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "catapult", 5: "galley",
 KINDS = {abbreviation: kind for kind, abbreviation in UNIT_ABBREVIATIONS.items()}
 
 
-def told(events: Iterable[Event]) -> list[Event]:
-    """The events as the reports tell them: with every phase heading and the hits rolled in land battles."""
-    return with_rolled_hits(with_headings(events))
+def told(events: Iterable[Event], before: dict[str, Any] | None = None) -> list[Event]:
+    """The events as the reports tell them: with every phase heading, the hits rolled in land battles and, given
+    the position before the turn, the leaders in each land battle."""
+    return with_leaders(with_rolled_hits(with_headings(events)), before)
 
 
 def with_headings(events: Iterable[Event]) -> list[Event]:
@@ -118,3 +120,43 @@ def _lose(lost: dict[str, Any], left: dict[str, Counter[str]], seat: str, side: 
             left[side][kind] -= count
         if side == seat:
             lost["units"][kind] += count
+
+
+def with_leaders(events: list[Event], before: dict[str, Any] | None) -> list[Event]:
+    """Battle headers name each side's leaders (`attacker_leaders`, `defender_leaders`): those in the province
+    when the turn began (`before`, the snapshot before it), less those the mover moved out of it, plus those he
+    moved or shipped into it (the 'moved' and 'sailed' events). Without `before` the headers stay as stored."""
+    if before is None:
+        return events
+    present: dict[tuple[str, str], list[str]] = {}
+    for code, area in before.get("areas", {}).items():
+        for seat, force in area.get("units", {}).items():
+            present[(code, seat)] = ["Caesar"] * force.get("caesar", 0) + [f"G{g}" for g in force.get("generals", [])]
+    shown: list[Event] = []
+    for event in events:
+        data = event.data
+        path = data.get("path") or []
+        if event.kind in ("moved", "sailed") and len(path) > 1:
+            moving = leaders_in(data.get("troops") or data.get("cargo") or "")
+            start = present.setdefault((path[0], event.seat or ""), [])
+            present[(path[0], event.seat or "")] = [name for name in start if name not in moving]
+            present.setdefault((path[-1], event.seat or ""), []).extend(moving)
+        if event.kind == "battle":
+            area = data.get("area", "")
+            event = Event(event.kind, event.seat, {
+                **data, "attacker_leaders": ", ".join(ordered(present.get((area, event.seat or ""), []))),
+                "defender_leaders": ", ".join(ordered(present.get((area, data.get("defender", "")), [])))})
+        shown.append(event)
+    return shown
+
+
+def leaders_in(troops: str) -> list[str]:
+    """'Caesar, G2 with 3 INF' (the events' troop lists) -> ['Caesar', 'G2']."""
+    return [word for word in troops.split(" with ")[0].replace(",", " ").split() if word == "Caesar"
+            or (word[:1] == "G" and word[1:].isdigit())]
+
+
+def ordered(leaders: list[str]) -> list[str]:
+    """Caesar first, then the generals by number, each once."""
+    unique = set(leaders)
+    return sorted(unique, key=lambda name: (name != "Caesar", int(name[1:]) if name != "Caesar" else 0))
