@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, Event
+from adjudicator.render.i18n import N_
 
 FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "catapult", 5: "galley", 6: "blank"}  # C-1.8
 KINDS = {abbreviation: kind for kind, abbreviation in UNIT_ABBREVIATIONS.items()}
@@ -29,7 +30,7 @@ def with_headings(events: Iterable[Event]) -> list[Event]:
     shown: list[Event] = []
     for event in events:
         if event.kind == "tribute":
-            shown.append(Event("phase", event.seat, {"number": 3, "name": "collect tribute"}))
+            shown.append(Event("phase", event.seat, {"number": 3, "name": N_("collect tribute")}))
         shown.append(event)
     return shown
 
