@@ -136,9 +136,9 @@ def engine_msgids() -> set[str]:
     """Every message the engine and the rule functions build their texts from (N_ in engine/ and rulesets/)."""
     from babel.messages.extract import extract_from_dir
 
-    package = resource_dir("templates").parent / "adjudicator"
-    if not (package / "rulesets").is_dir():  # an installed package keeps its data beside adjudicator/
-        package = Path(__file__).resolve().parents[1] / "adjudicator"
+    import adjudicator
+
+    package = Path(adjudicator.__file__).parent
     found = set()
     for folder in ("engine", "rulesets"):
         for _, _, message, _, _ in extract_from_dir(package / folder, [("**.py", "python")], keywords={"N_": None}):

@@ -3,8 +3,10 @@ read with Babel. The languages themselves and their order keywords are in adjudi
 
 The .po files are the source: they are compiled in memory when first needed, so no binary .mo file is kept in
 the tree. To add or update strings:
-    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output -o locale/messages.pot .
-    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching
+    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output --project pbem \
+        --copyright-holder "pbem maintainers" -o locale/messages.pot .
+    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching -w 120
+(the options keep the files' header and line width as they are, so that the diffs show only what changed)
 then translate the new entries (tests/test_i18n.py fails while any is missing).
 
 What the engine writes into events and verdicts (a rejection's reason, a decision's question, troop lists) is stored
