@@ -14,14 +14,17 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Outbox, Seat
+from adjudicator.engine.state import snapshot_text
 from adjudicator.mail.inbound import Incoming
 from adjudicator.mailroom import ingest, tick
-from adjudicator.moderator import new_game, stored_report, submit, write_game_site
+from adjudicator.moderator import adjudicate, new_game, stored_report, submit, write_game_site
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, written
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import engine_text, gettext
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.economy import tribute_value
+from tests.helpers import classic, place, start
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -91,7 +94,8 @@ def test_a_language_order_changes_the_seats_language_from_that_receipt_on(game: 
         receipt = session.exec(select(Outbox)).all()[-1]
     assert receipt.subject == "[rome1] " + gettext("it", "Receipt for turn %(turn)s", turn=1)
     assert gettext("it", "Your order set is stored.") in receipt.body
-    assert gettext("it", "accepted") + ": 10 talents" in receipt.body  # the engine's reason stays English
+    assert gettext("it", "accepted") + ": " + gettext("it", "%(cost)s talents, placed %(where)s", cost=10,
+                                                     where="MAC") in receipt.body  # the engine's reason too
 
 
 def test_report_mails_come_in_each_seats_language(tmp_path: Path, game: Game) -> None:
@@ -124,3 +128,117 @@ def test_an_unknown_language_is_refused_naming_the_choices(tmp_path: Path) -> No
     assert [e.located for e in orders.errors] == [
         "line 2, column 10: unknown language 'klingon'; choose one of en (English), de (Deutsch), it (Italiano), "
         "nl (Nederlands)"]
+
+
+# -- the engine's texts (verdicts, questions, troop lists): stored in English, shown in the reader's language ----
+
+def engine_msgids() -> set[str]:
+    """Every message the engine and the rule functions build their texts from (N_ in engine/ and rulesets/)."""
+    from babel.messages.extract import extract_from_dir
+
+    import adjudicator
+
+    package = Path(adjudicator.__file__).parent
+    found = set()
+    for folder in ("engine", "rulesets"):
+        for _, _, message, _, _ in extract_from_dir(package / folder, [("**.py", "python")], keywords={"N_": None}):
+            found.add(message)
+    return found
+
+
+@pytest.mark.parametrize("language", [lang for lang in KEYWORD_LANGUAGES if lang != "en"])
+def test_every_engine_text_translates_back_from_its_english_form(language: str) -> None:
+    messages = {m.id: m.string for m in catalogue(language) if m.id}
+    msgids = engine_msgids()
+    assert len(msgids) > 100 and "you have only %(count)s %(kind)s in %(area)s" in msgids
+    for msgid in msgids:
+        assert messages.get(msgid), f"{language}: {msgid!r} is not translated"
+        assert sorted(PLACEHOLDER.findall(messages[msgid])) == sorted(PLACEHOLDER.findall(msgid)), msgid
+        values = {name: f"X{index}" for index, name in enumerate(dict.fromkeys(PLACEHOLDER.findall(msgid)))}
+        english = msgid % values  # as the archive stores it; the renderer finds its msgid and values again
+        assert engine_text(language, english) == messages[msgid] % values, msgid
+
+
+def test_values_inside_engine_texts_are_translated_too_and_english_stays_as_stored() -> None:
+    stored = "only 2 infantry in MAC may embark: the others made a land move this turn"
+    assert engine_text("en", stored) == stored
+    assert engine_text("de", stored) == gettext("de", "only %(count)s %(kind)s in %(area)s may embark: the others "
+                                                      "made a land move this turn", count=2,
+                                                kind=gettext("de", "infantry"), area="MAC")
+    troops = f"{gettext('de', 'Caesar')}, G2 {written('de', 'with').lower()} 3 {written('de', 'infantry')} " \
+             f"1 {written('de', 'cavalry')}"
+    assert engine_text("de", "Caesar, G2 with 3 INF 1 CAV") == troops  # a troop list in the reader's keywords
+    assert engine_text("nl", "galley 1, galley 3") == ", ".join(gettext("nl", "galley %(number)s", number=n)
+                                                                for n in (1, 3))
+    assert engine_text("it", "Egyptus, Hispania") == "Egyptus, Hispania"  # names and codes are no engine text
+
+
+def two_german_seats(tmp_path: Path) -> Game:
+    """rome1 asking for decisions, Macedonia and Egyptus reading German: Macedonia's G1 with 4 INF 2 CAV in
+    Moesia next to Egyptus's G1 with 5 INF 2 CAV in Thracia (Egyptus must choose 6 of 7 for his battle legion,
+    C-6.5), and Egyptus's G2 alone in Dalmatia, where Macedonia's G3 can capture him (C-5.31)."""
+    state = start()
+    state.areas["MAC"].units["Macedonia"].generals = [3, 4]
+    state.areas["EGY"].units["Egyptus"].generals = [3, 4]
+    place(state, "MOE", "Macedonia", generals=[1], infantry=4, cavalry=2)
+    place(state, "THR", "Egyptus", generals=[1], infantry=5, cavalry=2)
+    place(state, "DAL", "Egyptus", generals=[2])
+    for seat in state.players:
+        state.players[seat].tribute = tribute_value(classic(), state, seat)
+    archive = Archive.in_folder(tmp_path)
+    made = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, decisions="ask", position=snapshot_text(state),
+                    languages={"Macedonia": "de", "Egyptus": "de"})
+    return Game(archive, made.passwords)
+
+
+def mails_to(archive: Archive, seat: str) -> list[Outbox]:
+    with archive.session() as session:
+        return list(session.exec(select(Outbox).where(Outbox.to == SEATS[seat]).order_by(Outbox.id)).all())
+
+
+ENGLISH_ENGINE_TEXT = ("you have only", "talents, placed", "treasury holds", " with 4 INF", "which 6 units",
+                       "battle legion", "captured general", "or retreat", "hit(s)", "-> continue")
+
+
+def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path) -> None:
+    archive, passwords = two_german_seats(tmp_path)
+    de = {k: written("de", k) for k in ("infantry", "cavalry", "buy", "with")}
+    orders = (f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\n"
+              "ZIEHE G1 MIT 4 INF 2 KAV: MOE -> THR\nZIEHE G3 MIT 1 INF: MAC -> DAL\nZIEHE G4 MIT 9 INF: MAC -> THR\n"
+              "KAUFE 1 INF, STADT IN HIS\n")
+    assert ingest(archive, Incoming("<de@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
+    receipt = mails_to(archive, "Macedonia")[-1].body
+    assert gettext("de", "you have only %(count)s %(kind)s in %(area)s", count=4, kind=gettext("de", "infantry"),
+                   area="MAC") in receipt  # C-5.3
+    assert f"{de['buy']} 1 {de['infantry']}" in receipt  # the item the tool composed, in German keywords
+    assert gettext("de", "%(cost)s talents, placed %(where)s", cost=10, where="MAC") in receipt
+    assert gettext("de", "you do not control %(area)s", area="HIS") in receipt  # C-12.6
+
+    assert "waiting for decisions" in " ".join(tick(archive, tmp_path).lines)  # C-15: the turn asks first
+    legion = gettext("de", "which %(count)s units form your battle legion in %(area)s?", count=6, area="THR")
+    capture = gettext("de", "kill %(owner)s's captured general G%(general)s or hold him for ransom?",
+                      owner="Egyptus", general=2)
+    troops = gettext("de", "%(leaders)s with %(units)s", leaders="G1",
+                     units=f"4 {de['infantry']} 2 {written('de', 'cavalry')}")
+    notice_egyptus, notice_macedonia = mails_to(archive, "Egyptus")[-1].body, mails_to(archive, "Macedonia")[-1].body
+    assert legion in notice_egyptus and f"5 {de['infantry']} 1 {de['cavalry']}" in notice_egyptus  # C-6.5
+    assert capture in notice_macedonia  # C-8.4
+    assert gettext("de", "%(seat)s moves %(troops)s: %(route)s", seat="Macedonia", troops=troops,
+                   route="MOE -> THR") in notice_egyptus
+
+    adjudicate(archive, tmp_path, "rome1", defaults=True)
+    tick(archive, tmp_path)
+    mail = mails_to(archive, "Egyptus")[-1]
+    assert mail.subject == "[rome1] " + gettext("de", "Report, turn %(turn)s", turn=1)
+    private = stored_report(archive, "rome1", 1, "Macedonia")
+    assert gettext("de", "Round %(round)s: battle legions %(seat)s %(legion)s, %(defender)s %(defender_legion)s",
+                   round=1, seat="Macedonia", legion=f"4 {de['infantry']} 2 {de['cavalry']}", defender="Egyptus",
+                   defender_legion=f"5 {de['infantry']} 1 {de['cavalry']}") in mail.body
+    assert legion in mail.body and capture in mail.body and troops in mail.map_svg
+    assert gettext("de", "you have only %(count)s %(kind)s in %(area)s", count=4, kind=gettext("de", "infantry"),
+                   area="MAC") in private
+    for text in (receipt, notice_egyptus, notice_macedonia, mail.body, private):
+        assert not [phrase for phrase in ENGLISH_ENGINE_TEXT if phrase in text]
+    english = mails_to(archive, "Hispania")[-1].body  # an English reader gets the engine's texts as stored
+    assert "Macedonia moves G1 with 4 INF 2 CAV: MOE -> THR" in english
+    assert "which 6 units form your battle legion in THR? -> 5 INF 1 CAV" in english

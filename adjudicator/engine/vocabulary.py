@@ -10,6 +10,12 @@ PIECES = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", 
 UNIT_ABBREVIATIONS = {"infantry": "INF", "cavalry": "CAV", "catapult": "CAT"}
 
 
+def N_(msgid: str, **values: object) -> str:  # noqa: N802 (the gettext mark, so that pybabel extracts msgid)
+    """An engine text in English: `msgid` with its %(name)s placeholders filled. The archive stores this English;
+    the renderer translates it by matching it against the msgids (adjudicator/render/i18n.py `engine_text`)."""
+    return msgid % values if values else msgid
+
+
 def leader_name(number: int) -> str:
     return "Caesar" if number == 0 else f"G{number}"
 

@@ -37,7 +37,7 @@ def _environment(language: str, autoescape: bool) -> Environment:
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     from adjudicator.orders.keywords import written
-    from adjudicator.render.i18n import translations
+    from adjudicator.render.i18n import engine_data, engine_text, order_echo, translations
 
     env = Environment(
         loader=FileSystemLoader(resource_dir("templates")),
@@ -52,22 +52,26 @@ def _environment(language: str, autoescape: bool) -> Environment:
     env.globals["language"] = language
     env.filters["kw"] = lambda name: written(language, name)  # order keywords in the reader's language
     env.filters["verdict"] = lambda item: verdict(item, language)
+    env.filters["engine"] = lambda text: engine_text(language, text)  # an engine text (question, ...) translated
+    env.filters["engine_data"] = lambda event: engine_data(language, event)
+    env.filters["echo"] = lambda text: order_echo(language, text)  # an order line the tool composed
     return env
 
 
 def verdict(item: Any, language: str = "en") -> str:
-    """The verdict on an order (OrderResult) or a line not understood (OrderError), in `language`. The reasons
-    themselves come from the engine and the parser, in English."""
-    from adjudicator.render.i18n import gettext
+    """The verdict on an order (OrderResult) or a line not understood (OrderError), in `language`: the engine's
+    reasons are translated (engine_text); the parser's stay English."""
+    from adjudicator.render.i18n import engine_text, gettext
 
     if hasattr(item, "column"):
         return gettext(language, "not understood (column %(column)s): %(problem)s", column=item.column,
                        problem=item.message)
+    reason = engine_text(language, item.reason)
     if item.accepted:
-        return gettext(language, "accepted") + (f": {item.reason}" if item.reason else "")
+        return gettext(language, "accepted") + (f": {reason}" if reason else "")
     if item.rule:
-        return gettext(language, "rejected (%(rule)s): %(reason)s", rule=item.rule, reason=item.reason)
-    return gettext(language, "rejected: %(reason)s", reason=item.reason)
+        return gettext(language, "rejected (%(rule)s): %(reason)s", rule=item.rule, reason=reason)
+    return gettext(language, "rejected: %(reason)s", reason=reason)
 
 
 def svg_inline(svg: str) -> Any:

@@ -3,20 +3,32 @@ read with Babel. The languages themselves and their order keywords are in adjudi
 
 The .po files are the source: they are compiled in memory when first needed, so no binary .mo file is kept in
 the tree. To add or update strings:
-    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output -o locale/messages.pot .
-    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching
+    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output --project pbem \
+        --copyright-holder "pbem maintainers" -o locale/messages.pot .
+    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching -w 120
+(the options keep the files' header and line width as they are, so that the diffs show only what changed)
 then translate the new entries (tests/test_i18n.py fails while any is missing).
+
+What the engine writes into events and verdicts (a rejection's reason, a decision's question, troop lists) is stored
+in English, so that archives replay and verify byte for byte. Those texts are built from msgids with named
+placeholders (`N_` in adjudicator/engine/vocabulary.py), and `engine_text` translates them when rendering: it
+matches a stored text against the msgids (most literal text first) and translates the values it finds the same
+way, so that texts in older archives translate too. Unit abbreviations and piece words the tool composes from
+orders come back in the reader's order keywords (`written`).
 """
 
 from __future__ import annotations
 
 import io
+import re
+from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.resources import resource_dir
 
 if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
     from babel.support import NullTranslations
 
 
@@ -31,6 +43,7 @@ EVENT_WORDS = (
     N_("fortified city"), N_("road"),  # pieces bought, targets shot at
     N_("answer"), N_("standing order"), N_("default"),  # where a decision came from
     N_("land"), N_("sea"),  # how attacking units came (O-6.17)
+    N_("kill"), N_("ransom"),  # what happens to a captured general (C-8.4)
 )
 
 
@@ -38,21 +51,152 @@ EVENT_WORDS = (
 def translations(language: str) -> NullTranslations:
     """The catalogue of `language` (English is the source language: no catalogue)."""
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
     from babel.support import NullTranslations, Translations
 
     if language == "en":
         return NullTranslations()
-    path = resource_dir("locale") / language / "LC_MESSAGES" / "messages.po"
-    with path.open("rb") as source:
-        catalogue = read_po(source, locale=language)
     compiled = io.BytesIO()
-    write_mo(compiled, catalogue)
+    write_mo(compiled, _catalogue(language))
     compiled.seek(0)
     return Translations(compiled)
+
+
+@cache
+def _catalogue(language: str) -> Catalog:
+    from babel.messages.pofile import read_po
+
+    path = resource_dir("locale") / language / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as source:
+        return read_po(source, locale=language)
 
 
 def gettext(language: str, msgid: str, **values: object) -> str:
     """A message in `language`, with %(name)s values filled in (for text made outside the templates)."""
     text = translations(language).ugettext(msgid)
     return text % values if values else text
+
+
+# -- engine texts: stored in English, translated when rendered -------------------------------------------------
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+# Event data that holds engine text (the rest are codes, seats, numbers, the player's own words, or words that the
+# sentences translate themselves); a captured general's `choice` is a switch of the sentence, not a text.
+ENGINE_TEXT_KEYS = frozenset({"troops", "cargo", "reason", "question", "losses", "where", "leader",
+                              "attacker_forces", "defender_forces", "attacker_legion", "defender_legion",
+                              "attacker_losses", "defender_losses"})
+PIECE_KEYWORDS = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified", "road")
+UNIT_COUNT = re.compile(r"(\d+) (\w+)")
+
+
+class _Pattern:
+    """A msgid with placeholders as a pattern that matches the whole English text it makes."""
+
+    def __init__(self, msgid: str, translation: str) -> None:
+        parts = PLACEHOLDER.split(msgid)  # literal, name, literal, name, ..., literal
+        regex, seen = "", set()
+        for index, part in enumerate(parts):
+            if index % 2 == 0:
+                regex += re.escape(part.replace("%%", "%"))
+            else:
+                regex += f"(?P={part})" if part in seen else f"(?P<{part}>.+?)"
+                seen.add(part)
+        self.regex = re.compile(regex, re.DOTALL)
+        self.translation = translation
+        literals = parts[::2]
+        self.needle = max(literals, key=len)  # a cheap test before the regular expression
+        self.weight = sum(len(literal) for literal in literals)
+
+
+@cache
+def _patterns(language: str) -> tuple[list[_Pattern], dict[str, str]]:
+    """The catalogue as patterns (msgids with placeholders and some words around them, most literal text first)
+    and as plain texts (msgids without placeholders)."""
+    patterns, plain = [], {}
+    for message in _catalogue(language):
+        if not message.id or not message.string or not isinstance(message.id, str):
+            continue
+        if not PLACEHOLDER.search(message.id):
+            plain[message.id] = message.string
+        elif len(re.sub(r"\W", "", PLACEHOLDER.sub("", message.id))) >= 3:  # not a bare "%(a)s %(b)s"
+            patterns.append(_Pattern(message.id, message.string))
+    patterns.sort(key=lambda p: -p.weight)
+    return patterns, plain
+
+
+@cache
+def _piece_keywords() -> dict[str, str]:
+    """English spellings of the piece keywords (INF, CAV, CITY, ...) -> keyword name."""
+    from adjudicator.orders.keywords import keyword_table
+
+    return {spelling: name for name in PIECE_KEYWORDS for spelling in keyword_table()[name.upper()]["en"]}
+
+
+def engine_text(language: str, text: str) -> str:
+    """An English text of the engine (a verdict's reason, a question, a troop list) in `language`; a text that is
+    not one of the engine's stays as it is."""
+    if language == "en" or not text:
+        return text
+    return _translate(language, text, 0)
+
+
+def _translate(language: str, text: str, depth: int) -> str:
+    patterns, plain = _patterns(language)
+    if text in plain:
+        return plain[text]
+    if depth < 6:
+        for pattern in patterns:
+            if pattern.needle in text and (match := pattern.regex.fullmatch(text)):
+                values = {name: _translate(language, value, depth + 1) for name, value in match.groupdict().items()}
+                return pattern.translation % values
+        for separator in (", ", " "):  # a list of texts ("galley 1, galley 2") or of unit counts ("2 INF 1 CAV")
+            if separator in text:
+                parts = text.split(separator)
+                translated = [_translate(language, part, depth + 1) for part in parts]
+                if translated != parts and (separator == ", " or _unit_list(parts)):
+                    return separator.join(translated)
+    return _keyword(language, text)
+
+
+def _unit_list(words: list[str]) -> bool:
+    """'2 INF 1 CAV' split into words: counts and piece keywords in turn."""
+    pairs = [" ".join(words[i:i + 2]) for i in range(0, len(words), 2)]
+    return len(words) % 2 == 0 and all((m := UNIT_COUNT.fullmatch(p)) and m[2] in _piece_keywords() for p in pairs)
+
+
+def _keyword(language: str, text: str) -> str:
+    """A piece keyword (CITY, INF) as the reader writes it, or a count of a piece ('2 INF', '3 infantry')."""
+    from adjudicator.orders.keywords import written
+
+    if text in _piece_keywords():
+        return written(language, _piece_keywords()[text])
+    count = UNIT_COUNT.fullmatch(text)
+    if count and count[2] in _piece_keywords():
+        return f"{count[1]} {written(language, _piece_keywords()[count[2]])}"
+    if count and count[2] in _patterns(language)[1]:
+        return f"{count[1]} {_patterns(language)[1][count[2]]}"
+    return text
+
+
+def engine_data(language: str, event: Any) -> Mapping[str, Any]:
+    """An event's data with its engine texts in `language` (what the report sentences show)."""
+    kind, data = (event["kind"], event["data"]) if isinstance(event, Mapping) else (event.kind, event.data)
+    if language == "en":
+        return data
+    keys = ENGINE_TEXT_KEYS | ({"choice"} if kind == "decision" else set())
+    return {key: engine_text(language, value) if key in keys and isinstance(value, str) else value
+            for key, value in data.items()}
+
+
+def order_echo(language: str, text: str) -> str:
+    """A line the tool composed from an order (each item of a BUY order: 'BUY 2 INF AT MAC') in the reader's order
+    keywords; a line the player wrote stays as written."""
+    if language == "en" or not text.startswith("BUY "):
+        return text
+    return " ".join(_echoed_word(language, word) for word in text.split(" "))
+
+
+def _echoed_word(language: str, word: str) -> str:
+    from adjudicator.orders.keywords import keyword_table, written
+
+    english = {s: name for name, spellings in keyword_table().items() for s in spellings["en"]}
+    return written(language, english[word]) if word in english else word

@@ -17,7 +17,7 @@ from typing import Any
 
 from adjudicator.engine.board import Board
 from adjudicator.render import markup_environment
-from adjudicator.render.i18n import N_, gettext
+from adjudicator.render.i18n import N_, engine_data, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 # The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
@@ -441,6 +441,7 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
     def tr(msgid: str, **values: object) -> str:
         return gettext(language, msgid, **values)
 
+    events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
     notes = _notes(events, tr)
 
     shapes, forces = [], []

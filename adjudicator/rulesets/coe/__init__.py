@@ -22,7 +22,7 @@ from adjudicator.engine.orders import (
 )
 from adjudicator.engine.state import Force
 from adjudicator.engine.turn import Turn, next_seat
-from adjudicator.engine.vocabulary import Rejected
+from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe import battle1984
 from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
 from adjudicator.rulesets.coe.battle import LandBattle
@@ -61,9 +61,9 @@ def still_playing(turn: Turn) -> bool:
     if not turn.state.players[turn.seat].eliminated and turn.state.winner is None:
         return True
     if turn.state.winner is not None and not turn.state.players[turn.seat].eliminated:
-        rule, reason = turn.rules.rule("14.1"), f"the game is over: {turn.state.winner} wins"
+        rule, reason = turn.rules.rule("14.1"), N_("the game is over: %(seat)s wins", seat=turn.state.winner)
     else:
-        rule, reason = turn.rules.rule("8.10"), "you were eliminated in your combat phase"
+        rule, reason = turn.rules.rule("8.10"), N_("you were eliminated in your combat phase")
     for order in turn.of_kind(*AFTER_COMBAT):
         turn.reject(order, rule, reason)
     return False
@@ -74,14 +74,14 @@ def record_standing_orders(turn: Turn) -> None:
     standing = turn.state.players[turn.seat].standing
     for order in turn.of_kind(*STANDING):
         record_standing_order(standing, order)
-        turn.accept(order, "standing order recorded")
+        turn.accept(order, N_("standing order recorded"))
         turn.event("standing_order", turn.seat, text=order.text)
     for order in turn.of_kind(Answer):  # the mover may answer his own turn's decisions in advance
         assert isinstance(order, Answer)
         turn.answers = {**turn.answers, turn.seat: {**turn.answers.get(turn.seat, {}), order.key: order.value}}
-        turn.accept(order, "answer recorded for this turn")
+        turn.accept(order, N_("answer recorded for this turn"))
     for order in turn.of_kind(Homes):
-        turn.reject(order, turn.rules.rule("15.1"), "home provinces are assigned when the game is created")
+        turn.reject(order, turn.rules.rule("15.1"), N_("home provinces are assigned when the game is created"))
 
 
 def combat_phase(turn: Turn) -> None:
@@ -104,7 +104,7 @@ def combat_phase(turn: Turn) -> None:
         assert isinstance(order, BattleOrder)
         unknown = [c for c in order.areas if c not in land and c not in naval]
         if unknown:
-            turn.reject(order, ruleset.rule("6.2"), f"no battle of yours in {', '.join(unknown)}")
+            turn.reject(order, ruleset.rule("6.2"), N_("no battle of yours in %(areas)s", areas=", ".join(unknown)))
         else:
             turn.accept(order)
             sequence += [c for c in order.areas if c not in sequence]
@@ -117,7 +117,7 @@ def combat_phase(turn: Turn) -> None:
                     fight_naval(turn, code, attacker, defender)
                 else:
                     turn.event("battle_skipped", attacker, area=code, defender=defender,
-                               reason="both fleets now belong to the same player", rule=ruleset.rule("8.10"))
+                               reason=N_("both fleets now belong to the same player"), rule=ruleset.rule("8.10"))
         else:
             defenders = others_with_units(turn.state, code, attacker)
             if defenders and turn.state.area(code).units.get(attacker):
@@ -157,9 +157,10 @@ def fight_naval(turn: Turn, zone: str, attacker: str, defender: str) -> None:
 def _declare(turn: Turn, order: NavalBattle, naval: dict[str, list[str]]) -> str:
     opponent = naval_opponent(turn, order)
     if opponent in naval.get(order.zone, []):
-        raise Rejected(turn.rules.rule("7.1"), f"a naval battle against {opponent} in {order.zone} is declared already")
+        raise Rejected(turn.rules.rule("7.1"), N_("a naval battle against %(seat)s in %(area)s is declared already",
+                                                   seat=opponent, area=order.zone))
     naval.setdefault(order.zone, []).append(opponent)
-    return f"naval battle against {opponent}"
+    return N_("naval battle against %(seat)s", seat=opponent)
 
 
 def controller(turn: Turn, seat: str) -> str:
@@ -190,10 +191,10 @@ def relay_press(turn: Turn) -> None:
     order is no game order: the moderator records it when the orders arrive; here it is only confirmed."""
     for order in turn.of_kind(Press):
         turn.event("press", turn.seat, to=order.to, message=order.message)
-        turn.accept(order, "relayed" if order.to is None else f"relayed to {order.to}")
+        turn.accept(order, N_("relayed") if order.to is None else N_("relayed to %(seat)s", seat=order.to))
     for order in turn.of_kind(Language):
         assert isinstance(order, Language)
-        turn.accept(order, f"your reports and receipts come in language '{order.code}'")
+        turn.accept(order, N_("your reports and receipts come in language '%(code)s'", code=order.code))
 
 
 def agreements_phase(turn: Turn) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import Force
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
+from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import (
     BadAnswer,
@@ -34,7 +34,7 @@ def units_of(force: Force) -> Units:
 
 
 def units_text(units: Units) -> str:
-    return " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in units.items() if n) or "none"
+    return " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in units.items() if n) or N_("none")
 
 
 def legion_size(force: Force) -> int:
@@ -107,12 +107,14 @@ class LandBattle:
             a_faces = self.roll(sum(a_legion.values()), f"round {number}: attacker")
             d_hits = min(matched_hits(a_faces, a_legion, attack.catapult), sum(d_legion.values()))
             d_losses = choose_units(turn, self.defender, f"battle.{code}.{number}.losses",
-                                    f"which units of your battle legion in {code} take {d_hits} hit(s)?",
+                                    N_("which units of your battle legion in %(area)s take %(hits)s hit(s)?",
+                                       area=code, hits=d_hits),
                                     d_legion, d_hits, "losses", list(UNIT_KINDS), self.rule("15.6"))
             d_faces = self.roll(sum(d_legion.values()) + fortress, f"round {number}: defender")
             a_hits = min(matched_hits(d_faces, d_legion, defence.catapult), sum(a_legion.values()))
             a_losses = choose_units(turn, self.attacker, f"battle.{code}.{number}.losses",
-                                    f"which units of your battle legion in {code} take {a_hits} hit(s)?",
+                                    N_("which units of your battle legion in %(area)s take %(hits)s hit(s)?",
+                                       area=code, hits=a_hits),
                                     a_legion, a_hits, "losses", list(UNIT_KINDS), self.rule("15.6"))
             for seat, force, losses in ((self.defender, defence, d_losses), (self.attacker, attack, a_losses)):
                 for kind, count in losses.items():
@@ -143,7 +145,8 @@ class LandBattle:
             return fill(units, size, parse_unit_priority(text))
 
         return decide(self.turn, seat, f"battle.{self.code}.{number}.legion",
-                      f"which {size} units form your battle legion in {self.code}?", default,
+                      N_("which %(count)s units form your battle legion in %(area)s?", count=size, area=self.code),
+                      default,
                       fill(units, size, complete_priority(preset)) if preset else None, parse,
                       self.rule("15.5"), units_text)
 
@@ -182,19 +185,21 @@ class LandBattle:
             if words and words[0].casefold() == "continue":
                 return False, None
             if not words or words[0].casefold() != "retreat":
-                raise BadAnswer("answer CONTINUE or RETREAT [TO] <area>")
+                raise BadAnswer(N_("answer CONTINUE or RETREAT [TO] <area>"))
             named = [w.upper() for w in words[1:] if w.casefold() != "to"]
             if not named:
                 return True, eligible[0] if eligible else None
             if named[0] not in eligible:
-                raise BadAnswer(f"{named[0]} is no retreat destination from {self.code}: "
-                                f"{', '.join(eligible) or 'none'}")
+                raise BadAnswer(N_("%(area)s is no retreat destination from %(origin)s: %(areas)s", area=named[0],
+                                   origin=self.code, areas=", ".join(eligible) or N_("none")))
             return True, named[0]
 
         return decide(self.turn, seat, f"battle.{self.code}.{number}.retreat",
-                      f"continue the battle in {self.code} or retreat (to {', '.join(eligible) or 'nowhere'})?",
+                      N_("continue the battle in %(area)s or retreat (to %(areas)s)?", area=self.code,
+                         areas=", ".join(eligible) or N_("nowhere")),
                       (False, None), preset, parse, self.rule("15.7"),
-                      lambda v: f"retreat to {v[1] or 'nowhere (C-6.20)'}" if v[0] else "continue")
+                      lambda v: (N_("retreat to %(area)s", area=v[1]) if v[1] else N_("retreat to nowhere (C-6.20)"))
+                      if v[0] else N_("continue"))
 
     def retreat(self, seat: str, winner: str, destination: str | None) -> None:
         """C-6.15 to C-6.21: pursuit, then all survivors move together (or perish, C-6.20)."""
@@ -253,7 +258,7 @@ class LandBattle:
         faces = self.roll(pursuer.units, "pursuit")
         hits = min(Counter(FACES[f] for f in faces)["cavalry"], pursuer.cavalry, fleeing.units)
         losses = choose_units(self.turn, winner, f"battle.{self.code}.pursuit",
-                              f"which retreating units in {self.code} does your pursuit eliminate?",
+                              N_("which retreating units in %(area)s does your pursuit eliminate?", area=self.code),
                               units_of(fleeing), hits, "pursuit", ["catapult", "cavalry", "infantry"],
                               self.rule("15.9"))
         for kind, count in losses.items():

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import Cargo, Force
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_KINDS
+from adjudicator.engine.vocabulary import N_, UNIT_KINDS
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, standing
@@ -67,9 +67,10 @@ class Target:
 
     def show(self) -> str:
         if self.kind == "galley":
-            return f"galley {self.galley}"
-        text = self.kind + (f" aboard galley {self.galley}" if self.galley is not None else "")
-        return text + (f" (came by {self.origin})" if self.origin else "")
+            return N_("galley %(number)s", number=self.galley)
+        text = (self.kind if self.galley is None else
+                N_("%(kind)s aboard galley %(number)s", kind=self.kind, number=self.galley))
+        return N_("%(target)s (came by %(way)s)", target=text, way=self.origin) if self.origin else text
 
 
 class Combat:
@@ -138,21 +139,22 @@ class Combat:
         def parse(text: str) -> Target:
             words = text.replace(",", " ").casefold().split()
             if not words or words[0] not in TARGET_WORDS:
-                raise BadAnswer(f"name one of: {', '.join(t.show() for t in candidates)}")
+                raise BadAnswer(N_("name one of: %(targets)s", targets=", ".join(t.show() for t in candidates)))
             kind = TARGET_WORDS[words[0]]
             numbers = [int(w) for w in words[1:] if w.isdigit()]
             origins = [w for w in words[1:] if w in ("land", "sea")]
             matching = [t for t in candidates if t.kind == kind and (not numbers or t.galley == numbers[0])
                         and (not origins or t.origin in ("", origins[0]))]
             if not matching:
-                raise BadAnswer(f"{text.strip()!r} is no target now; name one of: "
-                                f"{', '.join(t.show() for t in candidates)}")
+                raise BadAnswer(N_("%(answer)s is no target now; name one of: %(targets)s", answer=repr(text.strip()),
+                                   targets=", ".join(t.show() for t in candidates)))
             return matching[0]
 
         rule = "O-14.4" if seat == self.attacker else "O-14.5"
         return decide(self.turn, seat, f"{self.prefix}.{self.area}.{cycle}.target",
-                      f"what does your shot at {self.enemy(seat)} in {self.area} aim at? "
-                      f"({', '.join(t.show() for t in candidates)})", candidates[0], preset, parse, rule,
+                      N_("what does your shot at %(seat)s in %(area)s aim at? (%(targets)s)", seat=self.enemy(seat),
+                         area=self.area, targets=", ".join(t.show() for t in candidates)),
+                      candidates[0], preset, parse, rule,
                       Target.show)
 
     # -- O-6.8: one shot ----------------------------------------------------------------------------------
@@ -275,11 +277,11 @@ class LandBattle1984(Combat):
     def no_retreat(self, eligible: list[str]) -> tuple[str, str] | None:
         """Why the attacker cannot retreat now (rule, reason), or None."""
         if self.all_by_sea:
-            return "O-6.17", "every attacking unit came by sea: the battle is fought to the end"
+            return "O-6.17", N_("every attacking unit came by sea: the battle is fought to the end")
         if not self.land_borne():
-            return "O-6.17", "every attacking unit that came by land is eliminated: no retreat any more"
+            return "O-6.17", N_("every attacking unit that came by land is eliminated: no retreat any more")
         if not eligible:
-            return "O-6.16", f"no adjacent province of {self.attacker}'s to retreat into"
+            return "O-6.16", N_("no adjacent province of %(seat)s's to retreat into", seat=self.attacker)
         return None
 
     def continue_or_retreat(self, cycle: int) -> str:
@@ -313,17 +315,18 @@ class LandBattle1984(Combat):
             if words and words[0].casefold() == "continue":
                 return CONTINUE
             if not words or words[0].casefold() != "retreat":
-                raise BadAnswer("answer CONTINUE or RETREAT [TO] <area>")
+                raise BadAnswer(N_("answer CONTINUE or RETREAT [TO] <area>"))
             if len(words) == 1:
                 return eligible[0]
             if words[1].upper() not in eligible:
-                raise BadAnswer(f"{words[1].upper()} is no retreat destination from {self.area}: "
-                                f"{', '.join(eligible)}")
+                raise BadAnswer(N_("%(area)s is no retreat destination from %(origin)s: %(areas)s",
+                                   area=words[1].upper(), origin=self.area, areas=", ".join(eligible)))
             return words[1].upper()
 
         return decide(self.turn, self.attacker, f"battle.{self.area}.{cycle}.retreat",
-                      f"continue the battle in {self.area} or retreat (to {', '.join(eligible)})?", CONTINUE,
-                      preset, parse, "O-14.6", lambda v: v if v == CONTINUE else f"retreat to {v}")
+                      N_("continue the battle in %(area)s or retreat (to %(areas)s)?", area=self.area,
+                         areas=", ".join(eligible)), CONTINUE,
+                      preset, parse, "O-14.6", lambda v: v if v == CONTINUE else N_("retreat to %(area)s", area=v))
 
     def retreat(self, destination: str) -> None:
         """O-6.16: all surviving units and leaders together into one province; O-6.18: galleys left on the
@@ -395,8 +398,9 @@ class NavalBattle1984(Combat):
         turn, zone = self.turn, self.area
         if not self.fleet(self.attacker) or not self.fleet(self.defender):
             turn.event("battle_skipped", self.attacker, area=zone, defender=self.defender,
-                       reason=f"{self.attacker if not self.fleet(self.attacker) else self.defender} has no galley "
-                              "there any more", rule=self.rule("7.1"))
+                       reason=N_("%(seat)s has no galley there any more",
+                                 seat=self.attacker if not self.fleet(self.attacker) else self.defender),
+                       rule=self.rule("7.1"))
             return
         turn.event("naval_battle", self.attacker, area=zone, defender=self.defender, rule=self.rule("7.1"))
         cycle, winner = 0, None

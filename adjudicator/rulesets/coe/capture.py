@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import Captive, Force, GameState
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_KINDS, leader_name
+from adjudicator.engine.vocabulary import N_, UNIT_KINDS, leader_name
 from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
 from adjudicator.rulesets.coe.economy import refresh_tribute, shared_units
 
@@ -100,7 +100,7 @@ def _spend_inherited(state: GameState, seat: str, kind: str, count: int) -> None
 def parse_captive_choice(text: str) -> str:
     word = text.strip().casefold()
     if word not in ("kill", "ransom", "hold"):
-        raise BadAnswer("answer KILL or RANSOM")
+        raise BadAnswer(N_("answer KILL or RANSOM"))
     return "kill" if word == "kill" else "ransom"
 
 
@@ -115,7 +115,8 @@ def capture_leaders(turn: Turn, captor: str, code: str, owner: str, leaders: lis
         standing_choice = (standing(turn, captor, "captives") or {})
         preset = standing_choice.get(owner, standing_choice.get("*"))
         choice = decide(turn, captor, f"captive.{owner}.G{number}",
-                        f"kill {owner}'s captured general G{number} or hold him for ransom?", "ransom",
+                        N_("kill %(owner)s's captured general G%(general)s or hold him for ransom?", owner=owner,
+                           general=number), "ransom",
                         preset, parse_captive_choice, ruleset.rule("15.11"))
         turn.event("captured", captor, owner=owner, leader=leader_name(number), area=code, choice=choice, rule=rule)
         if choice == "ransom":
@@ -229,12 +230,13 @@ def place_freed_general(turn: Turn, seat: str, general: int) -> None:
         def parse(text: str) -> str:
             code = text.strip().upper()
             if code not in options:
-                raise BadAnswer(f"{code} is not a place for a freed leader: {', '.join(options)}")
+                raise BadAnswer(N_("%(area)s is not a place for a freed leader: %(areas)s", area=code,
+                                   areas=", ".join(options)))
             return code
 
         wished = [c for c in standing(turn, seat, "freed") or [] if c in options]
         name = leader_name(general)
-        where = decide(turn, seat, f"freed.{name}", f"where to place your freed {name}?",
+        where = decide(turn, seat, f"freed.{name}", N_("where to place your freed %(leader)s?", leader=name),
                        options[0], wished[0] if wished else None, parse, ruleset.rule("15.12"))
     if general:
         state.force(where, seat).generals.append(general)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from adjudicator.engine.orders import Captives, FreedTo, Order, Priority, RetreatRule
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_KINDS
+from adjudicator.engine.vocabulary import N_, UNIT_KINDS
 
 T = TypeVar("T")
 
@@ -54,7 +54,7 @@ def parse_unit_priority(text: str) -> list[str]:
     for word in text.replace(",", " ").split():
         kind = UNIT_WORDS.get(word.casefold())
         if kind is None:
-            raise BadAnswer(f"{word!r} is not a unit kind (INF, CAV, CAT)")
+            raise BadAnswer(N_("%(word)s is not a unit kind (INF, CAV, CAT)", word=repr(word)))
         kinds.append(kind)
     return complete_priority(kinds)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.orders import Buy, DestroyCity, Purchase
 from adjudicator.engine.state import GameState
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected
+from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected
 from adjudicator.rulesets.coe.movement import stacking_leaders
 
 if TYPE_CHECKING:
@@ -73,9 +73,9 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
     """Phase 4: remove an own city with its fortification and roads; tribute falls by 5 (C-10.1, C-10.2)."""
     area = turn.state.areas.get(order.area)
     if area is None or area.city is None:
-        raise Rejected(turn.rules.rule("10.1"), f"there is no city in {order.area}")
+        raise Rejected(turn.rules.rule("10.1"), N_("there is no city in %(area)s", area=order.area))
     if area.owner != turn.seat:
-        raise Rejected(turn.rules.rule("10.1"), f"the city in {order.area} is not yours")
+        raise Rejected(turn.rules.rule("10.1"), N_("the city in %(area)s is not yours", area=order.area))
     if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
         check_city_not_needed(turn, order.area)
     for other in area.roads:
@@ -85,7 +85,7 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
     area.city = None
     area.roads = []
     refresh_tribute(turn)
-    return "city destroyed"
+    return N_("city destroyed")
 
 
 def check_city_not_needed(turn: Turn, code: str) -> None:
@@ -96,9 +96,9 @@ def check_city_not_needed(turn: Turn, code: str) -> None:
     units = force.units if force else 0
     leaders = stacking_leaders(turn.state, turn.seat, code, city=False)
     if units > per_leader * leaders:
-        raise Rejected("O-9.2", f"the city in {code} leads your combat units there: {units} combat units with "
-                                f"{leaders} Caesar or general(s) would break the limit of {per_leader} per leader "
-                                "(O-5.7)")
+        raise Rejected("O-9.2", N_("the city in %(area)s leads your combat units there: %(units)s combat units "
+                                   "with %(leaders)s Caesar or general(s) would break the limit of %(most)s per "
+                                   "leader (O-5.7)", area=code, units=units, leaders=leaders, most=per_leader))
 
 
 # -- Phase 5 and 6: purchase and placement ---------------------------------------------------------------
@@ -155,19 +155,21 @@ def buy_item(turn: Turn, item: Purchase) -> str:
     state, seat = turn.state, turn.seat
     player = state.players[seat]
     if item.count < 1:
-        raise Rejected(ruleset.rule("11.1"), "the number bought must be at least 1")
+        raise Rejected(ruleset.rule("11.1"), N_("the number bought must be at least 1"))
     if item.piece not in (*UNIT_KINDS, "galley") and item.count != 1:
-        raise Rejected(ruleset.rule("12.6"), f"buy one {item.piece.replace('_', ' ')} per site, naming its site")
+        raise Rejected(ruleset.rule("12.6"), N_("buy one %(piece)s per site, naming its site",
+                                                piece=item.piece.replace("_", " ")))
     cost = price(ruleset, state, item.piece) * item.count
     place = PLACERS[item.piece]
     place(turn, item, dry_run=True)  # C-11.5: only what can be placed legally may be bought
     if cost > player.treasury:
-        raise Rejected(ruleset.rule("11.1"), f"costs {cost} talents, treasury holds {player.treasury}")
+        raise Rejected(ruleset.rule("11.1"), N_("costs %(cost)s talents, treasury holds %(treasury)s", cost=cost,
+                                                treasury=player.treasury))
     player.treasury -= cost
     where = place(turn, item, dry_run=False)
     turn.event("bought", seat, piece=item.piece, count=item.count, cost=cost, where=where,
                treasury=player.treasury)
-    return f"{cost} talents, placed {where}"
+    return N_("%(cost)s talents, placed %(where)s", cost=cost, where=where)
 
 
 def _check_supply(turn: Turn, kind: str, count: int) -> None:
@@ -175,38 +177,38 @@ def _check_supply(turn: Turn, kind: str, count: int) -> None:
     limit = ruleset.data["limits"][kind]
     if kind in ("city", "fortification", "road"):
         free = limit - shared_on_board(turn.state, kind)
-        pool = "the shared pool"
+        pool = N_("the shared pool")
         rule = ruleset.rule("1.2")
     elif kind in UNIT_KINDS and shared_units(ruleset):  # O-1.2, O-10.4: every player's units count
         free = limit - units_on_board(turn.state, kind)
-        pool = "the shared supply"
+        pool = N_("the shared supply")
         rule = "O-1.2"
     else:
         # C-1.7: pieces taken over from an eliminated player do not count against the own colour's limits
         taken_over = turn.state.players[turn.seat].inherited.get(kind, 0)
         free = limit - (on_board(turn.state, turn.seat, kind) - taken_over)
-        pool = "your supply"
+        pool = N_("your supply")
         rule = ruleset.rule("1.1")
     if count > free:
-        raise Rejected(ruleset.rule("11.4"), f"{pool} has only {max(free, 0)} {kind} left "
-                                            f"(limit {limit}, {rule})")
+        raise Rejected(ruleset.rule("11.4"), N_("%(pool)s has only %(count)s %(kind)s left (limit %(limit)s, %(rule)s)",
+                                               pool=pool, count=max(free, 0), kind=kind, limit=limit, rule=rule))
 
 
 def _home_held(turn: Turn, what: str) -> str:
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     home = turn.state.players[turn.seat].home
     if turn.state.area(home).owner != turn.seat:
-        raise Rejected(ruleset.rule("12.5"), f"new {what} are placed only in your home province {home}, "
-                                             "which you do not control")
+        raise Rejected(ruleset.rule("12.5"), N_("new %(what)s are placed only in your home province %(home)s, "
+                                                "which you do not control", what=what, home=home))
     return home
 
 
 def place_units(turn: Turn, item: Purchase, dry_run: bool) -> str:
     """New combat units go to the original home province while it is controlled (C-12.2, C-12.5)."""
-    home = _home_held(turn, "combat units")
+    home = _home_held(turn, N_("combat units"))
     if item.at not in (None, home):
-        raise Rejected(turn.rules.rule("12.2"), f"new combat units are placed in your home province {home}, "
-                                                f"not {item.at}")
+        raise Rejected(turn.rules.rule("12.2"), N_("new combat units are placed in your home province %(home)s, "
+                                                   "not %(area)s", home=home, area=item.at))
     _check_supply(turn, item.piece, item.count)
     if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
         check_room_at_home(turn, home, item.count)
@@ -224,8 +226,9 @@ def check_room_at_home(turn: Turn, home: str, count: int) -> None:
     leaders = stacking_leaders(turn.state, turn.seat, home)
     room = max(per_leader * leaders - units, 0)
     if count > room:
-        raise Rejected("O-11.2", f"{home} has room for {room} more combat units: {units} there with {leaders} "
-                                 f"leader(s), at most {per_leader} per leader, your city counting as one (O-5.7)")
+        raise Rejected("O-11.2", N_("%(home)s has room for %(room)s more combat units: %(units)s there with "
+                                    "%(leaders)s leader(s), at most %(most)s per leader, your city counting as one "
+                                    "(O-5.7)", home=home, room=room, units=units, leaders=leaders, most=per_leader))
 
 
 def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
@@ -237,26 +240,28 @@ def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
     if sites:  # C-12.4: Mesopotamia builds its galleys in Syria or Armenia, whichever it controls
         held = [s for s in sites if state.area(s).owner == turn.seat]
         if item.at is not None and item.at not in sites:
-            raise Rejected(ruleset.rule("12.4"), f"your galleys are placed in {' or '.join(sites)}, not {item.at}")
+            raise Rejected(ruleset.rule("12.4"), N_("your galleys are placed in %(sites)s, not %(area)s",
+                                                    sites=" or ".join(sites), area=item.at))
         if item.at is not None and item.at not in held:
-            raise Rejected(ruleset.rule("12.4"), f"you do not control {item.at}")
+            raise Rejected(ruleset.rule("12.4"), N_("you do not control %(area)s", area=item.at))
         if not held:
-            raise Rejected(ruleset.rule("12.4"), f"you control none of {', '.join(sites)}, so you cannot "
-                                                 "place galleys")
+            raise Rejected(ruleset.rule("12.4"), N_("you control none of %(sites)s, so you cannot place galleys",
+                                                    sites=", ".join(sites)))
         province = item.at or held[0]
     else:
-        province = _home_held(turn, "galleys")
+        province = _home_held(turn, N_("galleys"))
         if item.at not in (None, province):
-            raise Rejected(ruleset.rule("12.3"), f"new galleys are placed in your home province {province}, "
-                                                 f"not {item.at}")
+            raise Rejected(ruleset.rule("12.3"), N_("new galleys are placed in your home province %(home)s, "
+                                                    "not %(area)s", home=province, area=item.at))
     coasts = board.coasts(province)
     if not coasts:
-        raise Rejected(ruleset.rule("12.3"), f"{province} has no coast")
+        raise Rejected(ruleset.rule("12.3"), N_("%(area)s has no coast", area=province))
     if item.coast is None:
         return province, min(coasts[0])  # C-15.16: the first coast in the board data
     coast = board.coast_of(province, item.coast)
     if coast is None:
-        raise Rejected(ruleset.rule("12.3"), f"{province} has no coast on {item.coast}")
+        raise Rejected(ruleset.rule("12.3"), N_("%(area)s has no coast on %(sea)s", area=province,
+                                                   sea=item.coast))
     return province, coast
 
 
@@ -273,17 +278,17 @@ def place_galleys(turn: Turn, item: Purchase, dry_run: bool) -> str:
         if len(turn.rules.board.coasts(province)) > 1 and coast:  # type: ignore[attr-defined]
             force.galley_coasts.update({n: coast for n in free})
     split = len(turn.rules.board.coasts(province)) > 1  # type: ignore[attr-defined]
-    return f"{province} (coast {coast})" if split else province
+    return N_("%(area)s (coast %(sea)s)", area=province, sea=coast) if split else province
 
 
 def _own_land(turn: Turn, area: str | None, what: str, rule: str) -> str:
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     if area is None:
-        raise Rejected(ruleset.rule("15.16"), f"name the site: {what} AT <province>")
+        raise Rejected(ruleset.rule("15.16"), N_("name the site: %(what)s AT <province>", what=what))
     if not ruleset.board.is_land(area):
-        raise Rejected(ruleset.rule(rule), f"{area} is a sea zone")
+        raise Rejected(ruleset.rule(rule), N_("%(area)s is a sea zone", area=area))
     if turn.state.area(area).owner != turn.seat:
-        raise Rejected(ruleset.rule(rule), f"you do not control {area}")
+        raise Rejected(ruleset.rule(rule), N_("you do not control %(area)s", area=area))
     return area
 
 
@@ -291,7 +296,7 @@ def place_city(turn: Turn, item: Purchase, dry_run: bool) -> str:
     """A city goes to a controlled province without one; tribute +5 at once (C-12.6, C-9.2)."""
     site = _own_land(turn, item.at, "CITY", "12.6")
     if turn.state.area(site).city:
-        raise Rejected(turn.rules.rule("12.6"), f"{site} already has a city")
+        raise Rejected(turn.rules.rule("12.6"), N_("%(area)s already has a city", area=site))
     _check_supply(turn, "city", 1)
     if item.piece == "fortified_city":
         _check_supply(turn, "fortification", 1)
@@ -306,9 +311,9 @@ def place_fortification(turn: Turn, item: Purchase, dry_run: bool) -> str:
     site = _own_land(turn, item.at, "FORTIFICATION", "12.7")
     city = turn.state.area(site).city
     if city is None:
-        raise Rejected(turn.rules.rule("12.7"), f"{site} has no city to fortify")
+        raise Rejected(turn.rules.rule("12.7"), N_("%(area)s has no city to fortify", area=site))
     if city == "fortified":
-        raise Rejected(turn.rules.rule("12.7"), f"the city in {site} is already fortified")
+        raise Rejected(turn.rules.rule("12.7"), N_("the city in %(area)s is already fortified", area=site))
     _check_supply(turn, "fortification", 1)
     if not dry_run:
         turn.state.area(site).city = "fortified"
@@ -319,16 +324,17 @@ def place_road(turn: Turn, item: Purchase, dry_run: bool) -> str:
     """A road joins two own cities across a land border, never a strait or the sea (C-12.8)."""
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     if item.at is None or item.to is None:
-        raise Rejected(ruleset.rule("15.16"), "name both cities: ROAD <province>-<province>")
+        raise Rejected(ruleset.rule("15.16"), N_("name both cities: ROAD <province>-<province>"))
     for end in (item.at, item.to):
         _own_land(turn, end, "ROAD", "12.8")
         if not turn.state.area(end).city:
-            raise Rejected(ruleset.rule("12.8"), f"{end} has no city")
+            raise Rejected(ruleset.rule("12.8"), N_("%(area)s has no city", area=end))
     if not ruleset.board.land_border(item.at, item.to):
-        raise Rejected(ruleset.rule("12.8"), f"{item.at} and {item.to} share no land border "
-                                             "(roads never cross straits or the sea)")
+        raise Rejected(ruleset.rule("12.8"), N_("%(area)s and %(other)s share no land border "
+                                                "(roads never cross straits or the sea)", area=item.at, other=item.to))
     if item.to in turn.state.area(item.at).roads:
-        raise Rejected(ruleset.rule("12.8"), f"a road already joins {item.at} and {item.to}")
+        raise Rejected(ruleset.rule("12.8"), N_("a road already joins %(area)s and %(other)s", area=item.at,
+                                                other=item.to))
     _check_supply(turn, "road", 1)
     if not dry_run:
         turn.state.area(item.at).roads.append(item.to)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.orders import Sail, Troops
 from adjudicator.engine.state import Cargo, Force
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_KINDS, Rejected, leader_name
+from adjudicator.engine.vocabulary import N_, UNIT_KINDS, Rejected, leader_name
 from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, record_entry, troops_text
 
 if TYPE_CHECKING:
@@ -53,12 +53,14 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
     units = [k for k in UNIT_KINDS for _ in range(getattr(troops, k))]
     loads = {g: Cargo() for g in galleys}
     room = {g: per_galley - existing[g].units for g in galleys}
-    capacity = (f"one legion per galley: 1 to {per_galley} combat units with a Caesar or general aboard"
-                if ruleset.edition("galley_capacity") == "one_legion" else f"{per_galley} per galley")
+    capacity = (N_("one legion per galley: 1 to %(most)s combat units with a Caesar or general aboard",
+                   most=per_galley)
+                if ruleset.edition("galley_capacity") == "one_legion" else N_("%(most)s per galley", most=per_galley))
     if len(units) > sum(max(r, 0) for r in room.values()):
-        raise Rejected(ruleset.rule("5.22"), f"galley(s) {', '.join(map(str, galleys))} can carry at most "
-                                             f"{sum(max(r, 0) for r in room.values())} more combat units "
-                                             f"({capacity}), not {len(units)}")
+        raise Rejected(ruleset.rule("5.22"), N_("galley(s) %(galleys)s can carry at most %(room)s more combat units "
+                                                "(%(capacity)s), not %(units)s", galleys=", ".join(map(str, galleys)),
+                                                room=sum(max(r, 0) for r in room.values()), capacity=capacity,
+                                                units=len(units)))
 
     def led(g: int) -> bool:
         return bool(existing[g].caesar or existing[g].generals or loads[g].caesar or loads[g].generals)
@@ -76,9 +78,10 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
         add_to(loads[galley], [], units[: room[galley]])
         units = units[room[galley]:]
     if units:
-        raise Rejected(ruleset.rule("5.23"), f"combat units travel only on a galley with one of their leaders: "
-                                             f"{troops.units} combat units on {len(galleys)} galley(s) "
-                                             f"({capacity}) need more leaders than {len(troops.leaders)}")
+        raise Rejected(ruleset.rule("5.23"), N_("combat units travel only on a galley with one of their leaders: "
+                                                "%(units)s combat units on %(count)s galley(s) (%(capacity)s) need "
+                                                "more leaders than %(leaders)s", units=troops.units,
+                                                count=len(galleys), capacity=capacity, leaders=len(troops.leaders)))
     add_to(loads[order[0]], leaders, [])
     return loads
 
@@ -88,20 +91,23 @@ def _check_embarking(ruleset: Ruleset, points: MovementPoints, start: str, force
     rule = ruleset.rule
     present = ashore(force)
     if len(set(cargo.leaders)) != len(cargo.leaders):
-        raise Rejected(rule("5.3"), "a leader is named twice")
+        raise Rejected(rule("5.3"), N_("a leader is named twice"))
     for leader in cargo.leaders:
         if leader not in present.leaders:
-            raise Rejected(rule("5.24"), f"your {leader_name(leader)} is not in {start} to embark there")
+            raise Rejected(rule("5.24"), N_("your %(leader)s is not in %(area)s to embark there",
+                                            leader=leader_name(leader), area=start))
         if points.land_moved_leader(leader):
-            raise Rejected(rule("5.25"), f"{leader_name(leader)} made a land move this turn and may not embark")
+            raise Rejected(rule("5.25"), N_("%(leader)s made a land move this turn and may not embark",
+                                            leader=leader_name(leader)))
     for kind in UNIT_KINDS:
         wanted = getattr(cargo, kind)
         if wanted > getattr(present, kind):
-            raise Rejected(rule("5.24"), f"you have only {getattr(present, kind)} {kind} in {start} to embark")
+            raise Rejected(rule("5.24"), N_("you have only %(count)s %(kind)s in %(area)s to embark",
+                                            count=getattr(present, kind), kind=kind, area=start))
         able = points.embarkable_units(start, kind, getattr(present, kind))
         if wanted > able:
-            raise Rejected(rule("5.25"), f"only {able} {kind} in {start} may embark: the others made a land move "
-                                         "this turn")
+            raise Rejected(rule("5.25"), N_("only %(count)s %(kind)s in %(area)s may embark: the others made a land "
+                                            "move this turn", count=able, kind=kind, area=start))
 
 
 def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troops, cargo: Troops) -> None:
@@ -109,9 +115,9 @@ def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troo
     missing = [leader_name(n) for n in cargo.leaders if n not in aboard.leaders]
     missing += [f"{getattr(cargo, k)} {k}" for k in UNIT_KINDS if getattr(cargo, k) > getattr(aboard, k)]
     if missing:
-        raise Rejected(ruleset.rule("5.24"), f"{', '.join(missing)} not aboard galley(s) "
-                                             f"{', '.join(map(str, galleys))} in {start}; pieces never board or "
-                                             "leave a galley at sea")
+        raise Rejected(ruleset.rule("5.24"), N_("%(pieces)s not aboard galley(s) %(galleys)s in %(area)s; pieces "
+                                                "never board or leave a galley at sea", pieces=", ".join(missing),
+                                                galleys=", ".join(map(str, galleys)), area=start))
 
 
 def _coast_seas(ruleset: Ruleset, province: str, coast: str | None) -> frozenset[str]:
@@ -131,31 +137,33 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     board, state, seat, rule = ruleset.board, turn.state, turn.seat, ruleset.rule
     galleys = list(order.galleys)
     if not galleys:
-        raise Rejected(rule("5.15"), "name the galleys that sail")
+        raise Rejected(rule("5.15"), N_("name the galleys that sail"))
     if len(set(galleys)) != len(galleys):
-        raise Rejected(rule("5.3"), "a galley is named twice")
+        raise Rejected(rule("5.3"), N_("a galley is named twice"))
     if order.start not in board.areas:
-        raise Rejected(rule("2.2"), f"{order.start} is not an area of the board")
+        raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=order.start))
     here = state.areas.get(order.start)
     force = here.units.get(seat) if here else None
     for galley in galleys:
         if force is None or galley not in force.galleys:
-            raise Rejected(rule("5.3"), f"you have no galley {galley} in {order.start}")
+            raise Rejected(rule("5.3"), N_("you have no galley %(galley)s in %(area)s", galley=galley,
+                                           area=order.start))
     assert force is not None
     if not order.route:
-        raise Rejected(rule("5.18"), "the route names no destination")
+        raise Rejected(rule("5.18"), N_("the route names no destination"))
     start_land = board.is_land(order.start)
     enemies = enemy_armies(state, order.start, seat) if start_land else []
     if enemies and order.cargo is not None:  # the galley itself may put out again (C-16.10)
-        raise Rejected(rule("5.9"), f"your pieces in {order.start} must stay there: it holds "
-                                    f"{', '.join(enemies)}'s combat units")
+        raise Rejected(rule("5.9"), N_("your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
+                                       area=order.start, seats=", ".join(enemies)))
     for galley in galleys:
         if galley in points.stopped_galleys:
-            raise Rejected(rule("5.19"), f"galley {galley} entered a sea zone holding other players' galleys "
-                                         "this turn and must end its movement there")
+            raise Rejected(rule("5.19"), N_("galley %(galley)s entered a sea zone holding other players' galleys "
+                                            "this turn and must end its movement there", galley=galley))
         if points.galley_left(galley) < len(order.route):
-            raise Rejected(rule("5.2"), f"galley {galley} has {points.galley_left(galley)} MP left, the route "
-                                        f"needs {len(order.route)} (each leg costs 1 MP, {rule('5.18')})")
+            raise Rejected(rule("5.2"), N_("galley %(galley)s has %(left)s MP left, the route needs %(cost)s (each "
+                                           "leg costs 1 MP, %(rule)s)", galley=galley, left=points.galley_left(galley),
+                                           cost=len(order.route), rule=rule("5.18")))
 
     # what the galleys will carry
     existing = {g: force.aboard.get(g, Cargo()) for g in galleys}
@@ -174,36 +182,40 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     for number, to in enumerate(order.route, 1):
         current, last = path[-1], number == len(order.route)
         if to not in board.areas:
-            raise Rejected(rule("2.2"), f"{to} is not an area of the board")
+            raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=to))
         if board.is_land(current) and board.is_land(to):
-            raise Rejected(rule("5.18"), f"a galley never moves from one land province to another ({current} to "
-                                         f"{to}), not even across a strait: it must put out to sea first")
+            raise Rejected(rule("5.18"), N_("a galley never moves from one land province to another (%(area)s to "
+                                            "%(other)s), not even across a strait: it must put out to sea first",
+                                            area=current, other=to))
         if to not in board.adjacency[current]:
-            raise Rejected(rule("5.18"), f"{to} is not adjacent to {current}")
+            raise Rejected(rule("5.18"), N_("%(area)s is not adjacent to %(other)s", area=to, other=current))
         if board.is_land(current):
             for galley in galleys:
                 seas = _coast_seas(ruleset, current, coasts[galley])
                 if to not in seas:
-                    raise Rejected(rule("5.20"), f"galley {galley} lies on the coast of {current} facing "
-                                                 f"{', '.join(sorted(seas))} and can put out only there, not into {to}")
+                    raise Rejected(rule("5.20"), N_("galley %(galley)s lies on the coast of %(area)s facing "
+                                                    "%(seas)s and can put out only there, not into %(other)s",
+                                                    galley=galley, area=current, seas=", ".join(sorted(seas)),
+                                                    other=to))
                 coasts[galley] = None
         if not board.is_land(to) and stops_at_enemy_galleys(turn, to) and not last:
-            raise Rejected(rule("5.19"), f"the galleys must end their movement in {to}, which holds "
-                                         f"{', '.join(stops_at_enemy_galleys(turn, to))}'s galleys")
+            raise Rejected(rule("5.19"), N_("the galleys must end their movement in %(area)s, which holds "
+                                            "%(seats)s's galleys", area=to,
+                                            seats=", ".join(stops_at_enemy_galleys(turn, to))))
         if board.is_land(to):
             landing = last and carried.units > 0
             owner = state.areas[to].owner if to in state.areas else None
             if owner not in (seat, None) and not landing:
-                raise Rejected(rule("5.21"), f"{to} is controlled by {owner}: a galley enters it only to land "
-                                             "combat units there, at the end of its route")
+                raise Rejected(rule("5.21"), N_("%(area)s is controlled by %(seat)s: a galley enters it only to land "
+                                                "combat units there, at the end of its route", area=to, seat=owner))
             enemies = enemy_armies(state, to, seat)
             if enemies:
                 if not last:
-                    raise Rejected(rule("5.9"), f"the galleys must stop in {to}, which holds "
-                                                f"{', '.join(enemies)}'s combat units")
+                    raise Rejected(rule("5.9"), N_("the galleys must stop in %(area)s, which holds %(seats)s's combat "
+                                                   "units", area=to, seats=", ".join(enemies)))
                 if carried.leaders and not carried.units:
-                    raise Rejected(rule("5.10"), f"leaders without combat units may not land in {to}, held by "
-                                                 f"{', '.join(enemies)}'s combat units")
+                    raise Rejected(rule("5.10"), N_("leaders without combat units may not land in %(area)s, held by "
+                                                    "%(seats)s's combat units", area=to, seats=", ".join(enemies)))
             if len(board.coasts(to)) > 1:
                 for galley in galleys:
                     coasts[galley] = board.coast_of(to, current)
@@ -248,7 +260,8 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     turn.event("sailed", seat, galleys=sorted(galleys), path=path, cargo=text, landed=landed)
     note = " -> ".join(path)
     if text:
-        note += f", {'landing' if landed else 'carrying'} {text}"
+        note = (N_("%(path)s, landing %(troops)s", path=note, troops=text) if landed else
+                N_("%(path)s, carrying %(troops)s", path=note, troops=text))
     return note
 
 

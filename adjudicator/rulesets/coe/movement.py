@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.orders import Move, Order, Sail, Troops
 from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
+from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -22,8 +22,8 @@ def troops_text(troops: Troops) -> str:
     leaders = ", ".join(leader_name(n) for n in troops.leaders)
     units = " ".join(f"{getattr(troops, k)} {UNIT_ABBREVIATIONS[k]}" for k in UNIT_KINDS if getattr(troops, k))
     if leaders and units:
-        return f"{leaders} with {units}"
-    return leaders or units or "nothing"
+        return N_("%(leaders)s with %(units)s", leaders=leaders, units=units)
+    return leaders or units or N_("nothing")
 
 
 @dataclass
@@ -134,17 +134,19 @@ def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, tar
     rule = ruleset.rule
     start = state.areas.get(origin)
     if start is None or not start.city or start.owner != seat:
-        what = "no city" if start is None or not start.city else "a city you do not control"
-        raise Rejected(rule("5.12"), f"a road journey starts in a province with a city you control; {origin} has "
-                                     f"{what}")
+        what = (N_("a road journey starts in a province with a city you control; %(area)s has no city", area=origin)
+                if start is None or not start.city else
+                N_("a road journey starts in a province with a city you control; %(area)s has a city you do not "
+                   "control", area=origin))
+        raise Rejected(rule("5.12"), what)
     if target == origin:
-        raise Rejected(rule("5.12"), f"the road journey ends where it starts, in {origin}")
+        raise Rejected(rule("5.12"), N_("the road journey ends where it starts, in %(area)s", area=origin))
     end = state.areas.get(target)
     if end is None or not end.city:
-        raise Rejected(rule("5.12"), f"{target} has no city: road journeys go from city to city")
+        raise Rejected(rule("5.12"), N_("%(area)s has no city: road journeys go from city to city", area=target))
     if end.owner != seat:
-        raise Rejected(rule("5.12"), f"the city in {target} is not yours: every city of a road journey must be "
-                                     "controlled by you")
+        raise Rejected(rule("5.12"), N_("the city in %(area)s is not yours: every city of a road journey must be "
+                                        "controlled by you", area=target))
 
     def search(stop_at_enemies: bool) -> list[str] | None:
         came_from: dict[str, str | None] = {origin: None}
@@ -169,10 +171,11 @@ def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, tar
     chain = search(stop_at_enemies=True)
     if chain is None:
         if search(stop_at_enemies=False) is not None:
-            raise Rejected(rule("5.9"), f"the road journey to {target} would pass cities holding other players' "
-                                        "combat units, where it must stop")
-        raise Rejected(rule("5.13"), f"no chain of roads between cities you control joins {origin} to {target} "
-                                     "(a road serves only the player who controls both its cities)")
+            raise Rejected(rule("5.9"), N_("the road journey to %(area)s would pass cities holding other players' "
+                                           "combat units, where it must stop", area=target))
+        raise Rejected(rule("5.13"), N_("no chain of roads between cities you control joins %(origin)s to %(target)s "
+                                        "(a road serves only the player who controls both its cities)", origin=origin,
+                                        target=target))
     return chain
 
 
@@ -184,44 +187,48 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     troops = order.troops
     rule = ruleset.rule
     if order.start not in board.areas:
-        raise Rejected(rule("2.2"), f"{order.start} is not an area of the board")
+        raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=order.start))
     if not board.is_land(order.start):
-        raise Rejected(rule("5.17"), f"pieces in the sea zone {order.start} are aboard galleys and move only "
-                                     "with them (SAIL)")
+        raise Rejected(rule("5.17"), N_("pieces in the sea zone %(area)s are aboard galleys and move only "
+                                        "with them (SAIL)", area=order.start))
     here = state.areas.get(order.start)
     force = here.units.get(seat) if here else None
     if force is None or force.is_empty():
-        raise Rejected(rule("5.3"), f"you have no pieces in {order.start}")
+        raise Rejected(rule("5.3"), N_("you have no pieces in %(area)s", area=order.start))
     present = ashore(force)
     for leader in troops.leaders:
         if leader not in present.leaders:
-            raise Rejected(rule("5.3"), f"your {leader_name(leader)} is not in {order.start}")
+            raise Rejected(rule("5.3"), N_("your %(leader)s is not in %(area)s", leader=leader_name(leader),
+                                           area=order.start))
     if len(set(troops.leaders)) != len(troops.leaders):
-        raise Rejected(rule("5.3"), "a leader is named twice")
+        raise Rejected(rule("5.3"), N_("a leader is named twice"))
     for kind in UNIT_KINDS:
         if getattr(troops, kind) > getattr(present, kind):
-            raise Rejected(rule("5.3"), f"you have only {getattr(present, kind)} {kind} in {order.start}")
+            raise Rejected(rule("5.3"), N_("you have only %(count)s %(kind)s in %(area)s",
+                                           count=getattr(present, kind), kind=kind, area=order.start))
     if troops.units and not troops.leaders:
-        raise Rejected(rule("5.5"), "combat units move only together with a leader")
+        raise Rejected(rule("5.5"), N_("combat units move only together with a leader"))
     per_leader = ruleset.data["movement"]["units_per_leader"]
     if troops.units > per_leader * len(troops.leaders):
-        raise Rejected(rule("5.6"), f"{len(troops.leaders)} leader(s) can move at most "
-                                    f"{per_leader * len(troops.leaders)} combat units, not {troops.units}")
+        raise Rejected(rule("5.6"), N_("%(leaders)s leader(s) can move at most %(most)s combat units, not %(units)s",
+                                       leaders=len(troops.leaders), most=per_leader * len(troops.leaders),
+                                       units=troops.units))
     if not order.steps:
-        raise Rejected(rule("5.2"), "the move names no destination")
+        raise Rejected(rule("5.2"), N_("the move names no destination"))
     enemies = enemy_armies(state, order.start, seat)
     if enemies:
-        raise Rejected(rule("5.9"), f"your pieces in {order.start} must stay there: it holds "
-                                    f"{', '.join(enemies)}'s combat units")
+        raise Rejected(rule("5.9"), N_("your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
+                                       area=order.start, seats=", ".join(enemies)))
     for leader in troops.leaders:
         if leader in points.shipped_leaders:
-            raise Rejected(rule("5.25"), f"{leader_name(leader)} embarked or disembarked this turn and may make "
-                                         "no land move")
+            raise Rejected(rule("5.25"), N_("%(leader)s embarked or disembarked this turn and may make "
+                                            "no land move", leader=leader_name(leader)))
     for kind in UNIT_KINDS:
         wanted, free = getattr(troops, kind), points.units_free(order.start, kind, getattr(present, kind))
         if wanted > free:
-            raise Rejected(rule("5.25"), f"only {free} {kind} in {order.start} may make a land move: the others "
-                                         "embarked or disembarked this turn")
+            raise Rejected(rule("5.25"), N_("only %(count)s %(kind)s in %(area)s may make a land move: the others "
+                                            "embarked or disembarked this turn", count=free, kind=kind,
+                                            area=order.start))
 
     cost = len(order.steps)
     path = [order.start]
@@ -229,27 +236,29 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     for number, step in enumerate(order.steps, 1):
         current = path[-1]
         if step.to not in board.areas:
-            raise Rejected(rule("2.2"), f"{step.to} is not an area of the board")
+            raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=step.to))
         if step.kind == "road":
             if not board.is_land(step.to):
-                raise Rejected(rule("5.17"), f"{step.to} is a sea zone: land pieces go to sea only aboard a galley")
+                raise Rejected(rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley",
+                                                area=step.to))
             chain = road_journey(ruleset, state, seat, current, step.to)
             route += f" => {step.to}"
         else:
             if step.to in board.sea_neighbours(current) or not board.is_land(step.to):
-                raise Rejected(rule("5.17"), f"{step.to} is a sea zone: land pieces go to sea only aboard a galley")
+                raise Rejected(rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley",
+                                                area=step.to))
             if step.to not in board.land_neighbours(current):
-                raise Rejected(rule("2.2"), f"{step.to} is not adjacent to {current}")
+                raise Rejected(rule("2.2"), N_("%(area)s is not adjacent to %(other)s", area=step.to, other=current))
             chain = [current, step.to]
             route += f" -> {step.to}"
         enemies = enemy_armies(state, step.to, seat)
         if enemies:
             if not troops.units:
-                raise Rejected(rule("5.10"), f"leaders without combat units may not enter {step.to}, "
-                                             f"held by {', '.join(enemies)}'s combat units")
+                raise Rejected(rule("5.10"), N_("leaders without combat units may not enter %(area)s, held by "
+                                                "%(seats)s's combat units", area=step.to, seats=", ".join(enemies)))
             if number < len(order.steps):
-                raise Rejected(rule("5.9"), f"the move must stop in {step.to}, which holds "
-                                            f"{', '.join(enemies)}'s combat units")
+                raise Rejected(rule("5.9"), N_("the move must stop in %(area)s, which holds %(seats)s's combat units",
+                                               area=step.to, seats=", ".join(enemies)))
         for code in chain[1:]:
             state.area(code)  # every area passed has its entry in the state, as before
         path.append(chain[-1])
@@ -257,20 +266,22 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     roads = sum(1 for step in order.steps if step.kind == "road")
     for leader in troops.leaders:
         if points.leader_left(leader) < cost:
-            raise Rejected(rule("5.2"), f"{leader_name(leader)} has {points.leader_left(leader)} MP left, "
-                                        f"the move needs {cost}")
+            raise Rejected(rule("5.2"), N_("%(leader)s has %(left)s MP left, the move needs %(cost)s",
+                                           leader=leader_name(leader), left=points.leader_left(leader), cost=cost))
         if not points.leader_may_take_roads(leader, roads):
-            raise Rejected(rule("5.14"), f"{leader_name(leader)} may make only {points.road_limit} road journey "
-                                         "in a turn")
+            raise Rejected(rule("5.14"), N_("%(leader)s may make only %(limit)s road journey in a turn",
+                                            leader=leader_name(leader), limit=points.road_limit))
     for kind in UNIT_KINDS:
         wanted = getattr(troops, kind)
         able = points.units_able(order.start, kind, getattr(present, kind), cost, roads)
         if wanted and able < wanted:
             if points.units_able(order.start, kind, getattr(present, kind), cost) >= wanted:
-                raise Rejected(rule("5.14"), f"only {able} {kind} in {order.start} may still make this move: a "
-                                             f"piece makes at most {points.road_limit} road journey in a turn")
-            raise Rejected(rule("5.2"), f"only {able} {kind} in {order.start} have the {cost} MP this move needs "
-                                        f"({kind} move {ruleset.data['movement'][kind]}; a road journey costs 1)")
+                raise Rejected(rule("5.14"), N_("only %(count)s %(kind)s in %(area)s may still make this move: a piece "
+                                                "makes at most %(limit)s road journey in a turn", count=able,
+                                                kind=kind, area=order.start, limit=points.road_limit))
+            raise Rejected(rule("5.2"), N_("only %(count)s %(kind)s in %(area)s have the %(cost)s MP this move needs "
+                                           "(%(kind)s move %(points)s; a road journey costs 1)", count=able, kind=kind,
+                                           area=order.start, cost=cost, points=ruleset.data["movement"][kind]))
 
     target = state.force(destination, seat)
     for leader in troops.leaders:
@@ -373,9 +384,9 @@ def movement_phase(turn: Turn) -> None:
             return
         index, code = culprit
         units, leaders = breaches[code]
-        refused[index] = (f"at the end of the movement phase {code} would hold {units} of your combat units with "
-                          f"{leaders} leader(s): at most {per_leader} per Caesar or general there, a city you "
-                          "control counting as one")
+        refused[index] = N_("at the end of the movement phase %(area)s would hold %(units)s of your combat units "
+                            "with %(leaders)s leader(s): at most %(most)s per Caesar or general there, a city you "
+                            "control counting as one", area=code, units=units, leaders=leaders, most=per_leader)
         state, events, results, scratch = begin
         turn.state = state.copy()
         del turn.events[events:]

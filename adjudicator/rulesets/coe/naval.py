@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.orders import NavalBattle
 from adjudicator.engine.state import Cargo, Force
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import UNIT_KINDS, Rejected
+from adjudicator.engine.vocabulary import N_, UNIT_KINDS, Rejected
 from adjudicator.rulesets.coe.capture import capture_leaders, remove_galleys, remove_units
 from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
 
@@ -27,20 +27,22 @@ def naval_opponent(turn: Turn, order: NavalBattle) -> str:
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     area = turn.state.areas.get(order.zone)
     if ruleset.board.is_land(order.zone):
-        raise Rejected(ruleset.rule("7.1"), f"{order.zone} is not a sea zone")
+        raise Rejected(ruleset.rule("7.1"), N_("%(area)s is not a sea zone", area=order.zone))
     mine = area.units.get(turn.seat) if area else None
     if area is None or mine is None or not mine.galleys:
-        raise Rejected(ruleset.rule("7.1"), f"you have no galley in {order.zone} at the end of movement")
+        raise Rejected(ruleset.rule("7.1"), N_("you have no galley in %(area)s at the end of movement",
+                                               area=order.zone))
     others = sorted(s for s, f in area.units.items() if s != turn.seat and f.galleys)
     if order.against is not None:
         if order.against not in others:
-            raise Rejected(ruleset.rule("7.1"), f"{order.against} has no galley in {order.zone}")
+            raise Rejected(ruleset.rule("7.1"), N_("%(seat)s has no galley in %(area)s", seat=order.against,
+                                                   area=order.zone))
         return order.against
     if not others:
-        raise Rejected(ruleset.rule("7.1"), f"no other player has a galley in {order.zone}")
+        raise Rejected(ruleset.rule("7.1"), N_("no other player has a galley in %(area)s", area=order.zone))
     if len(others) > 1:
-        raise Rejected(ruleset.rule("7.1"), f"several players have galleys in {order.zone} "
-                                            f"({', '.join(others)}): name one, NAVAL {order.zone} VS <seat>")
+        raise Rejected(ruleset.rule("7.1"), N_("several players have galleys in %(area)s (%(seats)s): name one, "
+                                               "NAVAL %(area)s VS <seat>", area=order.zone, seats=", ".join(others)))
     return others[0]
 
 
@@ -68,12 +70,13 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
     def parse(text: str) -> list[int]:
         numbers = [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
         if len(set(numbers)) != min(hits, len(force.galleys)) or not set(numbers) <= set(force.galleys):
-            raise BadAnswer(f"name {hits} of your galleys there: {', '.join(map(str, sorted(force.galleys)))}")
+            raise BadAnswer(N_("name %(count)s of your galleys there: %(galleys)s", count=hits,
+                               galleys=", ".join(map(str, sorted(force.galleys)))))
         return numbers
 
-    return decide(turn, seat, key, f"which {hits} of your galleys sink?", ranked(list(CATEGORIES)),
+    return decide(turn, seat, key, N_("which %(count)s of your galleys sink?", count=hits), ranked(list(CATEGORIES)),
                   ranked(order) if preset else None, parse, ruleset.rule("15.10"),
-                  lambda v: ", ".join(f"galley {g}" for g in v) or "none")
+                  lambda v: ", ".join(N_("galley %(number)s", number=g) for g in v) or N_("none"))
 
 
 def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> None:
