@@ -25,8 +25,7 @@ Game = tuple[Archive, Path, dict[str, str]]
 
 @pytest.fixture
 def game(tmp_path: Path, archive: Archive) -> Game:
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"},
-                       timezones={"Macedonia": "Europe/Berlin"})
+    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
     return archive, tmp_path, created.passwords
 
 
@@ -212,13 +211,14 @@ def test_an_observer_gets_the_public_reports_only_until_unobserve(game: Game) ->
 
 def test_a_closed_game_takes_no_observer_by_mail_but_by_the_moderator(pbem: Pbem, tmp_path: Path) -> None:
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
-    assert pbem("new", "rome1", *seats, "--observers", "closed").exit_code == 0
+    assert pbem("new", "rome1", *seats, "--observers", "closed", "--timezone", "egy=europe/berlin").exit_code == 0
     archive = Archive.open(pbem.data, pbem.db)
     assert ingest(archive, letter("fan@example.net", "OBSERVE rome1")) == \
         "not answered (stranger): refused: observers are closed"
     added = pbem("gm", "observe", "rome1", "fan@example.net", "--language", "it")
     assert added.exit_code == 0 and "fan@example.net observes rome1" in added.output
-    assert "observers: fan@example.net" in pbem("status", "rome1").output
+    status = pbem("status", "rome1").output
+    assert "observers: fan@example.net" in status and "egy@example.org (en, Europe/Berlin)" in status
     assert "DISISCRIVI rome1" in queued(archive)[-1].body
 
 
@@ -226,8 +226,10 @@ def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: 
     archive, data, passwords = game
     tick(archive, data)
     mark = last_id(archive)
-    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
-    (receipt,) = queued(archive, mark)
+    outcome = ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF"))
+    assert outcome == "orders stored"
+    answer, receipt = queued(archive, mark)
+    assert "Your time zone is now Europe/Berlin." in answer.body
     assert "UTC (Europe/Berlin: " in receipt.body and receipt.in_reply_to == "<1@players.example.org>"
     assert ingest(archive, orders("Egyptus", passwords["Egyptus"], "TIMEZONE america/new_york", turn=2,
                                   mid="2")) == "commands: TIMEZONE"
@@ -281,7 +283,8 @@ def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(
 
 def test_report_mails_state_the_deadline_and_thread_with_the_players_order_mail(game: Game) -> None:
     archive, data, passwords = game
-    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="m1", references="<0@x>"))
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF", mid="m1",
+                           references="<0@x>"))
     receipt = queued(archive)[-1]
     assert receipt.references == "<0@x> <m1@players.example.org>"
     sent = build_message(receipt, "judge@example.org")
