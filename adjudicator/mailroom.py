@@ -152,7 +152,7 @@ def _thread(mail: Incoming | None) -> dict[str, str]:
     """In-Reply-To and References of an answer to `mail`, so that it threads with the player's mail."""
     if mail is None:
         return {}
-    return {"in_reply_to": mail.message_id, "references": f"{mail.references} {mail.message_id}".strip()}
+    return {"in_reply_to": mail.message_id, "thread": f"{mail.references} {mail.message_id}".strip()}
 
 
 def _deadline(game: Game, seat: Seat) -> str:
@@ -536,9 +536,10 @@ def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment
             continue
         seat.reminded_for = number
         session.add(seat)
-        _tell(session, game, seat, N_("Reminder: orders for turn %(turn)s are due"),
-              N_("No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC)."),
-              turn=number, deadline=game.deadline)
+        say = seat.language
+        _reply(session, game, seat, gettext(say, "Reminder: orders for turn %(turn)s are due", turn=number),
+               gettext(say, "No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC).",
+                       turn=number, deadline=game.deadline) + "\n" + _deadline(game, seat))
         lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
@@ -577,7 +578,7 @@ def _last_order_mail(session: Session, game: Game, seat: Seat) -> Message | None
 
 
 def _thread_of(message: Message | None) -> dict[str, str]:
-    return {"in_reply_to": message.message_id, "references": message.message_id} if message else {}
+    return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}
 
 
 # -- game-master tools ---------------------------------------------------------------------------------------

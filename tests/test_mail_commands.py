@@ -8,6 +8,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlmodel import select
 
 from adjudicator.archive import Archive
@@ -286,7 +287,7 @@ def test_report_mails_state_the_deadline_and_thread_with_the_players_order_mail(
     ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF", mid="m1",
                            references="<0@x>"))
     receipt = queued(archive)[-1]
-    assert receipt.references == "<0@x> <m1@players.example.org>"
+    assert receipt.thread == "<0@x> <m1@players.example.org>"
     sent = build_message(receipt, "judge@example.org")
     assert sent["In-Reply-To"] == "<m1@players.example.org>"
     assert sent["References"] == "<0@x> <m1@players.example.org>"
@@ -303,3 +304,20 @@ def test_self_play_games_are_neither_ticked_nor_mailed(tmp_path: Path, archive: 
     assert queued(archive) == []
     assert tick(archive, tmp_path).lines == []
     assert queued(archive) == []
+
+
+def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_game(
+        tmp_path: Path, database: str | None) -> None:
+    archive = Archive.open(tmp_path, database)
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    with archive.engine.begin() as connection:  # as the tables were before issue 11
+        for table, column in (("outbox", "in_reply_to"), ("outbox", "thread"), ("seat", "timezone"),
+                              ("game", "observers"), ("game", "selfplay")):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+        connection.execute(text("DROP TABLE observer"))
+    archive.close()
+    upgraded = Archive.open(tmp_path, database)
+    assert ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Rome", "BUY 1 INF")) == \
+        "orders stored"
+    assert ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "observer added"
+    assert queued(upgraded)[-1].in_reply_to == "<2@players.example.org>"

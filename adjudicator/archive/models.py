@@ -134,7 +134,7 @@ class Outbox(SQLModel, table=True):
     attempts: int = 0
     error: str = ""
     in_reply_to: str = ""  # Message-ID of the player's mail this one answers (threading)
-    references: str = ""  # the thread's Message-IDs, space separated
+    thread: str = ""  # the thread's Message-IDs for References: (space separated; "references" is an SQL word)
 
 
 class Observer(SQLModel, table=True):
