@@ -2,7 +2,9 @@
 
 Every incoming message is handled in one archive transaction together with the record of its Message-ID,
 so that the same message again changes nothing and a crash in the middle leaves no trace to repair.
-Replies go to the seat's registered address, never to the sender of a refused message.
+Replies go to the seat's registered address, never to the sender of a refused message; an address registered
+nowhere (no seat, observer or moderator of any game) gets no answer at all: its mail is stored with its outcome,
+which `pbem ingest` prints and `pbem log` lists. Answers thread with the mail they answer (In-Reply-To).
 """
 
 from __future__ import annotations
