@@ -4,6 +4,7 @@ Against a real archive (SQLite and PostgreSQL) through `ingest`, `tick` and the 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -321,3 +322,13 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
         "orders stored"
     assert ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "observer added"
     assert queued(upgraded)[-1].in_reply_to == "<2@players.example.org>"
+
+
+def test_a_reminder_states_the_deadline_in_the_seats_time_zone(game: Game) -> None:
+    archive, data, passwords = game
+    start = datetime.now(UTC)
+    tick(archive, data, start)
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Asia/Tokyo")) == "commands: TIMEZONE"
+    assert tick(archive, data, start + timedelta(hours=71)).lines == ["rome1: reminded Macedonia (turn 1)"]
+    reminder = queued(archive)[-1]
+    assert reminder.to == "mac@example.org" and "Reminder" in reminder.subject and "(Asia/Tokyo: " in reminder.body
