@@ -106,29 +106,37 @@ def new(
         help="Order mail must come from the seat's registered address.")] = True,
     anonymous_press: Annotated[bool, typer.Option(help="Relay press without the sender's name.")] = False,
     nmr_alert: Annotated[int, typer.Option(help="Alert the moderator after this many missed turns.")] = 2,
+    timezone: Annotated[list[str] | None, typer.Option(
+        help="SEAT=ZONE: the seat's mails also state deadlines in this IANA time zone, e.g. --timezone "
+             "Egyptus=Europe/Berlin. Players can change it with a TIMEZONE line.")] = None,
+    observers: Annotated[str, typer.Option(
+        help="'open': anybody may OBSERVE by mail (public reports only); 'closed': only `pbem gm observe`.")] = "open",
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Create a game: check the seats, make passwords and the dice commitment, write turn 0."""
+    """Create a game: check the seats, make passwords and the dice commitment, write turn 0, queue the welcome
+    mails (with the passwords) for `pbem send`."""
     from adjudicator.moderator import new_game
 
     seats = _seat_pairs("--seat", seat, "SEAT=EMAIL", "Italia=alice@example.org")
     if not seats:
         fail("name the players with --seat SEAT=EMAIL, one per player")
     languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "Italia=it")
+    zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "Italia=Europe/Rome")
     try:
         position = _read(from_snapshot, "snapshot") if from_snapshot else None
         mail = {"moderator": moderator, "turn_hours": turn_hours, "reminder_hours": reminder_hours,
-                "check_sender": sender_check, "anonymous_press": anonymous_press, "nmr_alert": nmr_alert}
+                "check_sender": sender_check, "anonymous_press": anonymous_press, "nmr_alert": nmr_alert,
+                "observers": observers}
         created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours, position,
-                           mail, languages)
+                           mail, languages, zones)
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
     for name, password in created.passwords.items():
         typer.echo(f"  {name:12} {password}")
     typer.echo(f"Starting report: {created.files[0]}")
-    typer.echo(f"Welcome messages: {created.folder / 'outbox'}")
+    typer.echo(f"Welcome messages: {created.folder / 'outbox'} (queued: `pbem send` mails them)")
 
 
 def _seat_pairs(option: str, entries: list[str] | None, form: str, example: str) -> dict[str, str]:
@@ -522,6 +530,64 @@ def send(
         raise typer.Exit(1)
 
 
+@app.command()
+def games(data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """One line per game: turn, due seat(s), deadline (UTC), missing orders, state."""
+    from adjudicator.mailroom import all_games
+
+    try:
+        found = all_games(_archive(data, db))
+    except _errors() as problem:
+        fail(str(problem))
+    for s in found:
+        due = ", ".join(f"{x.due} {x.seat}" for x in s.due) or "-"
+        missing = ", ".join(x.seat for x in s.missing) or "none"
+        state = s.status + (" (self-play)" if s.selfplay else "")
+        typer.echo(f"{s.game}: after turn {s.turn}; due {due}; deadline {s.deadline or 'not set'}; "
+                   f"missing orders: {missing}; {state}")
+    if not found:
+        typer.echo("no games")
+
+
+@app.command()
+def status(game: str, messages: Annotated[int, typer.Option(help="How many of the latest mails to list.")] = 5,
+           data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """What a player's STATUS mail says, and for the moderator: addresses, zones, observers, latest mails."""
+    from adjudicator.mailroom import message_log, read_status
+
+    try:
+        archive = _archive(data, db)
+        s = read_status(archive, game)
+        log = message_log(archive, game, messages)
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{s.game} ({s.ruleset}): {s.status}{' (self-play)' if s.selfplay else ''}; after turn {s.turn}; "
+               f"deadline {s.deadline or 'not set'} UTC")
+    for x in s.seats:
+        due = (f"turn {x.due}: " + (f"orders received {x.orders}" if x.orders else "NO ORDERS YET")) \
+            if x.due is not None else "not due"
+        typer.echo(f"  {x.seat:12} {due}; missed {x.missed}; {x.email} ({x.language}"
+                   f"{', ' + x.timezone if x.timezone else ''})")
+    typer.echo(f"  observers: {', '.join(s.observers) or 'none'}")
+    for m in log:
+        typer.echo(f"  {m.received} {m.sender} {m.seat or '-'}: {m.outcome}")
+
+
+@app.command()
+def log(game: Annotated[str | None, typer.Option(help="Only the mail of this game.")] = None,
+        limit: Annotated[int, typer.Option(help="How many of the latest mails.")] = 50,
+        data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """The mails received and what became of each (also those of strangers, who are never answered)."""
+    from adjudicator.mailroom import message_log
+
+    try:
+        rows = message_log(_archive(data, db), game, limit)
+    except _errors() as problem:
+        fail(str(problem))
+    for m in rows:
+        typer.echo(f"{m.received} {m.sender} {m.game or '-'} {m.seat or '-'} {m.message_id}: {m.outcome}")
+
+
 gm = typer.Typer(help="Game-master tools: deadlines, players, pause, roll-back, end.", no_args_is_help=True)
 app.add_typer(gm, name="gm")
 
@@ -540,15 +606,29 @@ def extend(game: str, hours: Annotated[int, typer.Option(help="Hours to add.")] 
 
 @gm.command()
 def replace(game: str, seat: str, email: Annotated[str, typer.Option(help="The new player's address.")],
-            data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
-    """Give a seat to a new player: new address and password (mailed to him, shown once here)."""
+            language: LanguageOption = None, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Give a seat to a new player: new address and password (mailed to him with the position and his orders
+    template, in his language; shown once here). The old player is told."""
     from adjudicator.mailroom import replace_player
 
     try:
-        password = replace_player(_archive(data, db), game, seat, email)
+        password = replace_player(_archive(data, db), game, seat, email, _language(language))
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"{seat} of {game} now belongs to {email}; new password: {password}")
+
+
+@gm.command()
+def observe(game: str, email: str, remove: Annotated[bool, typer.Option(help="Remove the observer.")] = False,
+            language: LanguageOption = None, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Add an observer (public reports only; also in a game with closed observers), or remove one."""
+    from adjudicator.mailroom import set_observer
+
+    try:
+        changed = set_observer(_archive(data, db), game, email, not remove, _language(language) or "en")
+    except _errors() as problem:
+        fail(str(problem))
+    typer.echo(f"{email} {'removed from' if remove else 'observes'} {game}" if changed else "nothing to do")
 
 
 @gm.command()

@@ -2,12 +2,16 @@
 
 Every incoming message is handled in one archive transaction together with the record of its Message-ID,
 so that the same message again changes nothing and a crash in the middle leaves no trace to repair.
-Replies go to the seat's registered address, never to the sender of a refused message.
+Replies go to the seat's registered address, never to the sender of a refused message; an address registered
+nowhere (no seat, observer or moderator of any game) gets no answer at all: its mail is stored with its outcome,
+which `pbem ingest` prints and `pbem log` lists. Answers thread with the mail they answer (In-Reply-To).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,8 +21,11 @@ from sqlmodel import Session, select
 
 from adjudicator.archive import Archive
 from adjudicator.archive import store as db
-from adjudicator.archive.models import Decision, Game, Message, OrderSet, Seat, Turn
+from adjudicator.archive.models import Decision, Game, Message, Observer, OrderSet, Seat, Turn
 from adjudicator.engine.orders import Answer, Press
+from adjudicator.engine.state import GameState
+from adjudicator.mail.clock import UnknownZone, deadline_line, zone_name
+from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import Incoming
 from adjudicator.moderator import (
     PbemError,
@@ -35,7 +42,8 @@ from adjudicator.moderator import (
     turn_reports,
 )
 from adjudicator.orders import parse_orders
-from adjudicator.render import markup_environment
+from adjudicator.orders.keywords import written
+from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 
@@ -72,19 +80,27 @@ def ingest(archive: Archive, mail: Incoming) -> str:
 
 
 def _handle(session: Session, mail: Incoming, record: Message) -> str:
-    header = HEADER_WORD.search(mail.text)
+    text, commands = split_commands(mail.text)
+    header = HEADER_WORD.search(text)
     if header is None:
+        if commands:
+            return _commands_without_header(session, mail, record, commands)
+        if not db.games_of_address(session, mail.sender):
+            return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
         db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator",
                       "No order header was found in your mail. Orders start with a line\n"
-                      "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n", now())
+                      "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
+                      "A mail with the single word HELP is answered with what one can write.\n", now(),
+                      **_thread(mail))
         return "refused: no header"
     try:
         game, ruleset, state = current_game(session, header.group(2), lock=True)
-    except LookupError as unknown:
-        db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator", f"{unknown}\n", now())
-        return "refused: unknown game"
+    except LookupError:
+        return _unknown_game(session, mail, header.group(2))
     record.game = game.name
-    orders = parse_orders(mail.text, ruleset)
+    if game.selfplay:
+        return STRANGER + "refused: a self-play game takes no mail"
+    orders = parse_orders(text, ruleset)
     if orders.header is None:
         return _refuse_openly(session, mail, game, "the header line is not complete: " +
                               "; ".join(e.located for e in orders.errors))
@@ -99,10 +115,15 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
         return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False)
     if game.check_sender and mail.sender.lower() != seat_row.email.lower():
         return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"))
+    if commands:  # first, so that a TIMEZONE command already shapes the receipt of the same mail
+        _seat_commands(session, game, state, seat_row, mail, commands)
+        if not orders.orders and not orders.errors:
+            return "commands: " + ", ".join(c.name for c in commands)
     if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
         _tell(session, game, seat_row, N_("Late orders for turn %(turn)s"),
               N_("Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
-                 "now open for your orders is announced in the latest report."), turn=orders.header.turn)
+                 "now open for your orders is announced in the latest report."), turn=orders.header.turn,
+              reply_to=mail)
         return "refused: late"
     try:
         if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
@@ -112,31 +133,279 @@ def _handle(session: Session, mail: Incoming, record: Message) -> str:
             lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
             lines.append(gettext(say, "Still open: %(keys)s", keys=", ".join(receipt.open) or gettext(say, "nothing")))
             _reply(session, game, seat_row, gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
-                   "\n".join(lines) + "\n")
+                   "\n".join(lines) + "\n" + _deadline(game, seat_row), reply_to=mail)
             return "answers"
         receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail")
     except PbemError as problem:
-        _reply(session, game, seat_row, gettext(seat_row.language, "Your orders were not stored"), f"{problem}\n")
+        _reply(session, game, seat_row, gettext(seat_row.language, "Your orders were not stored"),
+               f"{problem}\n" + _deadline(game, seat_row), reply_to=mail)
         return f"refused: {problem}"
     _reply(session, game, seat_row, gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
-           receipt.text_in(seat_row.language))
+           receipt.text_in(seat_row.language) + "\n" + _deadline(game, seat_row), reply_to=mail)
     if receipt.stored:
         relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)])
     return "orders stored" if receipt.stored else "orders not understood"
 
 
-def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str) -> None:
-    db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name)
+STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
 
 
-def _tell(session: Session, game: Game, to: Seat, subject: str, body: str, /, **values: object) -> None:
+def _thread(mail: Incoming | None) -> dict[str, str]:
+    """In-Reply-To and References of an answer to `mail`, so that it threads with the player's mail."""
+    if mail is None:
+        return {}
+    return {"in_reply_to": mail.message_id, "thread": f"{mail.references} {mail.message_id}".strip()}
+
+
+def _deadline(game: Game, seat: Seat) -> str:
+    """The deadline line every receipt and report ends with: UTC and the seat's time zone."""
+    return deadline_line(seat.language, game.deadline, seat.timezone) + "\n"
+
+
+def _unknown_game(session: Session, mail: Incoming, name: str) -> str:
+    """A registered address learns that the game is unknown and which games are its own; a stranger nothing
+    (the list of games is nobody else's business)."""
+    own = db.games_of_address(session, mail.sender)
+    if not own:
+        return STRANGER + "refused: unknown game"
+    db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator",
+                  f"There is no game {name!r} here. Your games: {', '.join(own)}.\n", now(), **_thread(mail))
+    return "refused: unknown game"
+
+
+# -- mail commands (adjudicator/mail/commands.py) ----------------------------------------------------------
+
+def _commands_without_header(session: Session, mail: Incoming, record: Message, commands: list[Command]) -> str:
+    """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
+    stranger gets nothing (except the confirmation of his own OBSERVE in an open game), and a new password
+    only ever goes to the seat's registered address."""
+    outcomes = []
+    for command in commands:
+        if command.name == "RESET":
+            outcomes.append(_reset_password(session, mail, record, command))
+        elif command.name in ("OBSERVE", "UNOBSERVE"):
+            outcomes.append(_observe(session, mail, record, command))
+        elif command.name == "HELP":
+            outcomes.append(_help(session, mail, command))
+        else:  # STATUS, TIMEZONE: a seat's commands, which need the order header and its password
+            outcomes.append(_answer_registered(
+                session, mail, f"line {command.line}: {command.name} needs the order header with your password "
+                               "above it: GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>",
+                f"refused: {command.name} without a header"))
+    return "; ".join(outcomes)
+
+
+def _answer_registered(session: Session, mail: Incoming, text: str, outcome: str) -> str:
+    """Answer a refused command to a registered sender; a stranger gets nothing."""
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + outcome
+    db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator", text + "\n", now(), **_thread(mail))
+    return outcome
+
+
+def _help(session: Session, mail: Incoming, command: Command) -> str:
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + "HELP"
+    say = command.language
+    db.queue_mail(session, mail.sender, gettext(say, "How to write to the PBEM moderator"),
+                  render("help.txt.j2", say), now(), **_thread(mail))
+    return "HELP answered"
+
+
+def _reset_password(session: Session, mail: Incoming, record: Message, command: Command) -> str:
+    """PASSWORD RESET <game> <seat>: only from the seat's registered address, and the new password goes to that
+    address alone, so a forger learns nothing (the seat's player simply gets a new password)."""
+    if len(command.args) != 2:
+        return _answer_registered(session, mail, f"line {command.line}: write PASSWORD RESET <game> <seat>",
+                                  "refused: PASSWORD RESET needs a game and a seat")
+    try:
+        game = db.find_game(session, command.args[0], lock=True)
+    except LookupError:
+        return _unknown_game(session, mail, command.args[0])
+    record.game = game.name
+    seat = next((s for s in db.game_seats(session, game) if s.seat.casefold() == command.args[1].casefold()), None)
+    if seat is None or seat.email.lower() != mail.sender.lower():
+        return STRANGER + "refused: PASSWORD RESET not from the seat's registered address"
+    record.seat = seat.seat
+    password = secrets.token_urlsafe(9)
+    seat.password_hash = hash_password(password)
+    session.add(seat)
+    _tell(session, game, seat, N_("A new password for %(seat)s"),
+          N_("As asked, %(seat)s in game %(game)s has a new password: %(password)s\nThe old one no longer works. "
+             "Head your order mails with:\n  %(header)s"), reply_to=mail, seat=seat.seat, game=game.name,
+          password=password, header=_header_line(seat.language, game.name, seat.seat, password))
+    return f"password reset for {seat.seat}"
+
+
+def _header_line(language: str, game: str, seat: str, password: str) -> str:
+    return render("_header.txt.j2", language, game=game, seat=seat, password=password).strip()
+
+
+def _observe(session: Session, mail: Incoming, record: Message, command: Command) -> str:
+    """OBSERVE <game>: the sender receives the public reports (never private ones). Open games take anybody:
+    the public report holds nothing that `pbem site` would not publish; closed games take only the moderator's
+    choice (`pbem gm observe`)."""
+    if len(command.args) != 1:
+        return _answer_registered(session, mail, f"line {command.line}: write {command.name} <game>",
+                                  f"refused: {command.name} needs a game")
+    try:
+        game = db.find_game(session, command.args[0], lock=True)
+    except LookupError:
+        return _unknown_game(session, mail, command.args[0])
+    record.game = game.name
+    say = command.language
+    watching = next((o for o in db.observers(session, game) if o.email.lower() == mail.sender.lower()), None)
+    if command.name == "UNOBSERVE":
+        if watching is None:
+            return _answer_registered(session, mail, gettext(say, "You do not observe game %(game)s.", game=game.name),
+                                      "refused: UNOBSERVE by an address that does not observe")
+        session.delete(watching)
+        body = gettext(say, "You no longer receive the reports of game %(game)s.", game=game.name)
+        db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Observing ended"), body + "\n", now(),
+                      game.name, **_thread(mail))
+        return "observer removed"
+    if game.observers != "open" and watching is None:
+        return _answer_registered(session, mail, gettext(say, "Game %(game)s takes observers only by the "
+                                                              "moderator's invitation.", game=game.name),
+                                  "refused: observers are closed")
+    if watching is None:
+        assert game.id is not None
+        session.add(Observer(game_id=game.id, email=mail.sender.lower(), language=say, since=now()))
+    body = gettext(say, "You observe game %(game)s: its public reports will come to this address. To stop, send "
+                        "%(command)s %(game)s.", game=game.name, command=written(say, "UNOBSERVE"))
+    db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Observing"), body + "\n", now(), game.name,
+                  **_thread(mail))
+    return "observer added" if watching is None else "observer already"
+
+
+def _seat_commands(session: Session, game: Game, state: GameState, seat: Seat, mail: Incoming,
+                   commands: list[Command]) -> None:
+    """The commands of an authenticated seat, answered in one mail to its registered address."""
+    say = seat.language
+    answers = []
+    for command in commands:
+        if command.name == "TIMEZONE":
+            answers.append(_set_zone(session, game, seat, command))
+        elif command.name == "STATUS":
+            answers.append(status_text(say, game_status(session, game, state), seat.timezone))
+        elif command.name == "HELP":
+            answers.append(render("help.txt.j2", say))
+        else:  # OBSERVE, UNOBSERVE, PASSWORD RESET: written without the header
+            answers.append(gettext(say, "line %(line)s: %(command)s is written in a mail without the order header.",
+                                   line=command.line, command=command.name))
+    _reply(session, game, seat, gettext(say, "Your commands"), "\n".join(a.rstrip("\n") + "\n" for a in answers),
+           reply_to=mail)
+
+
+def _set_zone(session: Session, game: Game, seat: Seat, command: Command) -> str:
+    say = seat.language
+    try:
+        if len(command.args) != 1:
+            raise UnknownZone("one zone name is needed")
+        seat.timezone = zone_name(command.args[0])
+    except UnknownZone:
+        return gettext(say, "line %(line)s: write an IANA time zone such as Europe/Berlin; nothing was changed.",
+                       line=command.line)
+    session.add(seat)
+    return gettext(say, "Your time zone is now %(zone)s.", zone=seat.timezone) + "\n" + _deadline(game, seat)
+
+
+# -- the game's status: the STATUS mail, `pbem status` and `pbem games` --------------------------------------
+
+@dataclass
+class SeatStatus:
+    seat: str
+    email: str
+    language: str
+    timezone: str
+    missed: int
+    due: int | None  # the number of the seat's player-turn open for orders now, if any
+    orders: str | None  # when its orders for that turn arrived; None when none are stored
+
+
+@dataclass
+class GameStatus:
+    game: str
+    ruleset: str
+    turn: int  # the last resolved player-turn
+    status: str  # running | paused | ended | waiting for decisions
+    deadline: str | None
+    seats: list[SeatStatus]
+    observers: list[str]
+    selfplay: bool
+
+    @property
+    def due(self) -> list[SeatStatus]:
+        return [s for s in self.seats if s.due is not None]
+
+    @property
+    def missing(self) -> list[SeatStatus]:
+        return [s for s in self.due if s.orders is None]
+
+
+def game_status(session: Session, game: Game, state: GameState) -> GameStatus:
+    """Deadline, due player-turns and whose orders are in, missed turns, observers."""
+    due = {seat: number for number, seat in due_turns(state, game.pace)} if state.active else {}
+    seats = []
+    for row in db.game_seats(session, game):
+        number = due.get(row.seat)
+        stored = db.current_orders(session, game, number, row.seat) if number is not None else None
+        seats.append(SeatStatus(row.seat, row.email, row.language, row.timezone, row.missed, number,
+                                stored.received if stored else None))
+    waiting = any(d.answer is None for d in db.decisions(session, game, state.turn + 1))
+    status = "paused" if game.paused and game.status == "running" else game.status
+    if status == "running" and waiting:
+        status = "waiting for decisions"
+    return GameStatus(game.name, game.ruleset, state.turn, status, game.deadline, seats,
+                      [o.email for o in db.observers(session, game)], game.selfplay)
+
+
+def status_text(language: str, status: GameStatus, zone: str) -> str:
+    """The STATUS answer: what every player may know (no addresses)."""
+    return render("status.txt.j2", language, s=status, deadline=deadline_line(language, status.deadline, zone))
+
+
+def read_status(archive: Archive, name: str) -> GameStatus:
+    with archive.session() as session:
+        game, _, state = current_game(session, name)
+        return game_status(session, game, state)
+
+
+def all_games(archive: Archive) -> list[GameStatus]:
+    """`pbem games`: every game's status, by name."""
+    with archive.session() as session:
+        found = []
+        for name in sorted(session.exec(select(Game.name)).all()):
+            game, _, state = current_game(session, name)
+            found.append(game_status(session, game, state))
+    return found
+
+
+def message_log(archive: Archive, game: str | None, limit: int) -> list[Message]:
+    """`pbem log`: the latest mails received and what became of each (a stranger's mail included)."""
+    with archive.session() as session:
+        return db.messages(session, game, limit)
+
+
+def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str, reply_to: Incoming | None = None) -> None:
+    """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded)."""
+    db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name, **_thread(reply_to))
+
+
+def _tell(session: Session, game: Game, to: Seat, subject: str, body: str, /, reply_to: Incoming | None = None,
+          **values: object) -> None:
     """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
-    _reply(session, game, to, gettext(to.language, subject, **values), gettext(to.language, body, **values) + "\n")
+    _reply(session, game, to, gettext(to.language, subject, **values), gettext(to.language, body, **values) + "\n",
+           reply_to)
 
 
 def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
-    """No seat could be identified: the sender learns why (he cannot be impersonating anybody)."""
-    db.queue_mail(session, mail.sender, f"[{game.name}] Your mail could not be read", f"{why}\n", now(), game.name)
+    """No seat could be identified: a registered sender learns why (he cannot be impersonating anybody); a
+    stranger learns nothing."""
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + f"refused: {why}"
+    db.queue_mail(session, mail.sender, f"[{game.name}] Your mail could not be read", f"{why}\n", now(), game.name,
+                  **_thread(mail))
     return f"refused: {why}"
 
 
@@ -175,7 +444,8 @@ def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport
     moment = at or datetime.now(UTC)
     report = TickReport()
     with archive.session() as session:
-        names = [g.name for g in session.exec(select(Game).where(Game.status == "running")).all()]
+        running = select(Game).where(Game.status == "running", Game.selfplay == False)  # noqa: E712 (SQL)
+        names = [g.name for g in session.exec(running).all()]  # self-play games are the bot's: never ticked
     for name in names:
         report.lines += _tick_game(archive, data, name, moment)
     return report
@@ -213,6 +483,8 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
     lines = []
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
+        if game.selfplay:
+            return lines  # the bot's game: nobody to mail
         seats = {s.seat: s for s in db.game_seats(session, game)}
         news = [row for row in db.turns(session, game) if row.number > 0 and not row.mailed]
         for row in news:
@@ -266,18 +538,21 @@ def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment
             continue
         seat.reminded_for = number
         session.add(seat)
-        _tell(session, game, seat, N_("Reminder: orders for turn %(turn)s are due"),
-              N_("No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC)."),
-              turn=number, deadline=game.deadline)
+        say = seat.language
+        _reply(session, game, seat, gettext(say, "Reminder: orders for turn %(turn)s are due", turn=number),
+               gettext(say, "No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC).",
+                       turn=number, deadline=game.deadline) + "\n" + _deadline(game, seat))
         lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
 
 def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Turn]) -> None:
     """Each seat gets the public report of every resolved turn and its private report of the last one
-    (rendered from the archive, so a report file not yet written by another process is no obstacle)."""
+    (rendered from the archive, so a report file not yet written by another process is no obstacle), with the
+    new deadline, threaded with its latest order mail; each observer gets the public reports only."""
     seats = db.game_seats(session, game)
-    languages = {seat.language for seat in seats}
+    watchers = db.observers(session, game)
+    languages = {seat.language for seat in seats} | {o.language for o in watchers}
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
     states = {row.number: row.state_json for row in db.turns(session, game)}  # the battle headers name leaders
     publics = {say: "\n".join(turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"]
@@ -287,9 +562,26 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
         map_svg, public = maps[say], publics[say]
         private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None)[f"report-{seat.seat}.txt"]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
-        body = public + "\n" + private
+        body = public + "\n" + private + ("\n" + _deadline(game, seat) if game.status == "running" else "")
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
-        db.queue_mail(session, seat.email, subject, body, now(), game.name, html=html, map_svg=map_svg)
+        db.queue_mail(session, seat.email, subject, body, now(), game.name, html=html, map_svg=map_svg,
+                      **_thread_of(_last_order_mail(session, game, seat)))
+    for watcher in watchers:
+        say = watcher.language
+        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
+        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=publics[say])
+        db.queue_mail(session, watcher.email, subject, publics[say], now(), game.name, html=html, map_svg=maps[say])
+
+
+def _last_order_mail(session: Session, game: Game, seat: Seat) -> Message | None:
+    """The seat's latest order mail that was stored: its report answers it."""
+    query = select(Message).where(Message.game == game.name, Message.seat == seat.seat,
+                                  Message.outcome == "orders stored")
+    return session.exec(query.order_by(Message.id.desc())).first()  # type: ignore[union-attr]
+
+
+def _thread_of(message: Message | None) -> dict[str, str]:
+    return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}
 
 
 # -- game-master tools ---------------------------------------------------------------------------------------
@@ -306,22 +598,73 @@ def extend_deadline(archive: Archive, name: str, hours: int) -> str:
     return game.deadline
 
 
-def replace_player(archive: Archive, name: str, seat_name: str, email: str) -> str:
-    """A new player takes a seat: new address, new password (returned, and mailed to him)."""
-    import secrets
-
+def replace_player(archive: Archive, name: str, seat_name: str, email: str, language: str | None = None) -> str:
+    """A new player takes a seat: new address, new password (returned). The old player is told; the new one gets
+    a welcome in his language (`language`, else the seat's) with the position and his orders template."""
     if "@" not in email:
         raise PbemError(f"{email!r} is not a mail address")
     password = secrets.token_urlsafe(9)
     with archive.session() as session:
-        game = db.find_game(session, name, lock=True)
+        game, ruleset, _ = current_game(session, name, lock=True)
         seat = db.find_seat(session, game, seat_name)
+        if seat.email.lower() != email.lower():
+            _tell(session, game, seat, N_("You no longer play %(seat)s"),
+                  N_("The moderator has given %(seat)s in game %(game)s to another player. Thank you for playing; "
+                     "no more mail of this game will come to you."), seat=seat.seat, game=name)
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
+        seat.language = language or seat.language
         session.add(seat)
-        _tell(session, game, seat, N_("You now play %(seat)s"),
-              N_("You take over %(seat)s in game %(game)s. Your password is: %(password)s"), seat=seat.seat,
-              game=name, password=password)
+        queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password)
     return password
+
+
+def queue_welcome(session: Session, ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str,
+                  welcome: str | None = None) -> None:
+    """Queue the welcome mail with the password to the seat's registered address: the welcome, the position (the
+    public report of the latest turn), the seat's private report with its orders template, and the deadline."""
+    say = seat.language
+    if welcome is None:
+        welcome = render_welcome(ruleset, game, row, seat, password)
+    heading, _, text = welcome.partition("\n\n")
+    subject = next((line[len("Subject:"):].strip() for line in heading.split("\n") if line.startswith("Subject:")),
+                   f"[{game.name}] {seat.seat}")
+    reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
+    parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
+    body = "\n".join(parts + ([_deadline(game, seat)] if game.deadline else []))
+    db.queue_mail(session, seat.email, subject, body, now(), game.name)
+
+
+def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str) -> str:
+    """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
+    players = json.loads(row.state_json)["players"]
+    return render("welcome.txt.j2", seat.language, email=seat.email, game=game.name, title=ruleset.title,
+                  seat=seat.seat, home=players[seat.seat]["home"], seats=list(players), pace=game.pace,
+                  password=password, commitment=game.commitment)
+
+
+def set_observer(archive: Archive, name: str, email: str, add: bool = True, language: str = "en") -> bool:
+    """`pbem gm observe`: the moderator adds (or removes) an observer, in open and closed games alike; the
+    observer is told. Returns False when there was nothing to do."""
+    if "@" not in email:
+        raise PbemError(f"{email!r} is not a mail address")
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        watching = next((o for o in db.observers(session, game) if o.email.lower() == email.lower()), None)
+        if add == (watching is not None):
+            return False
+        if watching is not None:
+            session.delete(watching)
+            say, body = watching.language, gettext(watching.language, "You no longer receive the reports of game "
+                                                                      "%(game)s.", game=name)
+        else:
+            assert game.id is not None
+            session.add(Observer(game_id=game.id, email=email.lower(), language=language, since=now()))
+            say, body = language, gettext(language, "You observe game %(game)s: its public reports will come to this "
+                                                    "address. To stop, send %(command)s %(game)s.", game=name,
+                                          command=written(language, "UNOBSERVE"))
+        subject = gettext(say, "Observing") if add else gettext(say, "Observing ended")
+        db.queue_mail(session, email, f"[{name}] {subject}", body + "\n", now(), name)
+    return True
 
 
 def set_paused(archive: Archive, name: str, paused: bool) -> None:

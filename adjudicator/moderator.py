@@ -113,7 +113,7 @@ class NewGame:
 def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
              pace: str = "turn", decisions: str = "default", decision_hours: int = 48,
              position: str | None = None, mail: dict[str, Any] | None = None,
-             languages: dict[str, str] | None = None) -> NewGame:
+             languages: dict[str, str] | None = None, timezones: dict[str, str] | None = None) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
 
     `languages` gives seats a language other than English (seat -> code or name, e.g. "de" or "Deutsch") for
@@ -121,11 +121,17 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
 
     `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand.
     `mail` sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
-    anonymous_press, nmr_alert).
+    anonymous_press, nmr_alert, observers, selfplay). `timezones` (seat -> IANA zone) makes the seat's mails
+    state deadlines in its own time too.
+
+    The welcome messages (with the passwords) are queued in the outbox in the same transaction, except in a
+    self-play game, which mails nobody.
     """
     from sqlmodel import select
 
     from adjudicator.archive.models import Game, Seat, Turn
+    from adjudicator.mail.clock import UnknownZone, zone_name
+    from adjudicator.mailroom import queue_welcome, render_welcome
 
     ruleset = load_ruleset(ruleset_name)
     if pace not in PACES:
@@ -153,6 +159,17 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
             spoken[matches[0]] = language_code(language)
         except UnknownLanguage as unknown:
             raise PbemError(f"seat {matches[0]}: {unknown}") from None
+    zones = {}
+    for seat, zone in (timezones or {}).items():
+        matches = [s for s in ruleset.lookup_seat(seat) if s in canonical]
+        if len(matches) != 1:
+            raise PbemError(f"a time zone is given for {seat!r}, which is not a seat of this game")
+        try:
+            zones[matches[0]] = zone_name(zone)
+        except UnknownZone as unknown:
+            raise PbemError(f"seat {matches[0]}: {unknown}") from None
+    if (mail or {}).get("observers", "open") not in ("open", "closed"):
+        raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
     if position is not None:
         state, imported = load_snapshot(position)
         if imported.name != ruleset.name:
@@ -178,20 +195,22 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         session.add(game)
         session.flush()
         assert game.id is not None
-        for seat in state.players:
-            session.add(Seat(game_id=game.id, seat=seat, email=canonical[seat], language=spoken[seat],
-                             password_hash=hash_password(passwords[seat])))
+        seat_rows = [Seat(game_id=game.id, seat=seat, email=canonical[seat], language=spoken[seat],
+                          timezone=zones.get(seat, ""), password_hash=hash_password(passwords[seat]))
+                     for seat in state.players]
+        session.add_all(seat_rows)
         row = Turn(game_id=game.id, number=state.turn, seat=None, round=0, state_json=snapshot_text(state),
                    state_hash=state_hash(state), dice_source="imported" if position else "keyed", created=now())
         session.add(row)
+        welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
+        if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
+            for seat_row in seat_rows:
+                queue_welcome(session, ruleset, game, row, seat_row, passwords[seat_row.seat], welcomes[seat_row.seat])
     folder = game_folder(data, name)
     files = write_turn_files(folder, ruleset, game, [row], spoken)
-    for seat, password in passwords.items():
+    for seat, text in welcomes.items():
         path = folder / "outbox" / f"welcome-{seat}.txt"
-        write_atomically(path, render(
-            "welcome.txt.j2", spoken[seat], email=canonical[seat], game=name, title=ruleset.title, seat=seat,
-            home=state.players[seat].home, seats=list(state.players), pace=pace, password=password,
-            commitment=game.commitment))
+        write_atomically(path, text)
         files.append(path)
     return NewGame(name, passwords, folder, files)
 

@@ -796,7 +796,7 @@ def play_archived_game(archive: Archive, data: Path, name: str, ruleset_name: st
 
     ruleset = load_ruleset(ruleset_name)
     made = new_game(archive, data, name, ruleset.name, {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
-                    pace=pace)
+                    pace=pace, mail={"selfplay": True})
     state = ruleset.initial_state(name, list(seats))
     turns: list[ArchivedTurn] = []
     while state.active is not None and len(turns) < max_turns:

@@ -88,3 +88,30 @@ def test_a_game_played_through_mail_only(tmp_path: Path, smtp: Collect) -> None:
     assert attached and attached[0].get_content_type() == "image/svg+xml"
     verified = runner.invoke(app, ["verify", "demo", "--data", data])
     assert verified.exit_code == 0 and "0 problems" in verified.output
+
+
+def test_welcomes_are_mailed_and_receipts_thread_with_the_order_mail_over_smtp(tmp_path: Path, smtp: Collect) -> None:
+    """Issue 11: `pbem send` delivers the welcome (with the password) to each seat, and the receipt of an order
+    mail answers it (In-Reply-To, References) and states the deadline in UTC and the seat's time zone."""
+    runner = CliRunner()
+    data = str(tmp_path / "data")
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    created = runner.invoke(app, ["new", "demo", *seats, "--timezone", "Macedonia=Asia/Tokyo", "--data", data])
+    assert created.exit_code == 0, created.output
+    passwords = {line.split()[0]: line.split()[1] for line in created.output.splitlines()
+                 if len(line.split()) == 2 and line.split()[0] in SEATS}
+    assert "0 failed" in runner.invoke(app, ["send", "--data", data]).output
+    welcomes = {m["To"]: m.get_body(("plain",)).get_content() for m in smtp.messages}
+    assert sorted(welcomes) == sorted(SEATS.values())
+    assert all(f"PASSWORD {passwords[seat]}" in welcomes[mail] for seat, mail in SEATS.items())
+    runner.invoke(app, ["tick", "--data", data])  # the clock starts: the deadline is set
+    inbox = mailbox.Maildir(tmp_path / "inbox", create=True)
+    seat = demo_orders()[0].stem.split("-", 1)[1]
+    inbox.add(order_mail(seat, demo_orders()[0].read_text().replace("{password}", passwords[seat]), 1))
+    ingested = runner.invoke(app, ["ingest", "--maildir", str(tmp_path / "inbox"), "--data", data])
+    assert "orders stored" in ingested.output
+    assert "0 failed" in runner.invoke(app, ["send", "--data", data]).output
+    (receipt,) = [m for m in smtp.messages if m["Subject"] == "[demo] Receipt for turn 1"]
+    assert receipt["To"] == SEATS[seat]
+    assert receipt["In-Reply-To"] == f"<turn1.{seat}@players.example.org>" == receipt["References"]
+    assert "UTC (Asia/Tokyo: " in receipt.get_body(("plain",)).get_content()

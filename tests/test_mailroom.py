@@ -31,9 +31,11 @@ def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | Non
                     text=text, raw=text)
 
 
-def outbox(archive: Archive) -> list[Outbox]:
+def outbox(archive: Archive, welcomes: bool = False) -> list[Outbox]:
+    """The queued mails in order (without the welcome mails new_game queues, unless asked for)."""
     with archive.session() as session:
-        return list(session.exec(select(Outbox).order_by(Outbox.id)).all())  # type: ignore[arg-type]
+        rows = list(session.exec(select(Outbox).order_by(Outbox.id)).all())  # type: ignore[arg-type]
+    return [m for m in rows if welcomes or "Welcome to" not in m.subject]
 
 
 def test_orders_by_mail_get_a_receipt_to_the_registered_address(game: tuple[Archive, Path, dict[str, str]]) -> None:
@@ -83,13 +85,15 @@ def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path, archive: Archive)
     assert not any(to == "his@example.org" and "Thracia" in body for to, _, body in relayed)
 
 
-def test_unknown_game_and_no_header_are_answered_to_the_sender(game: tuple[Archive, Path, dict[str, str]]) -> None:
+def test_unknown_game_and_no_header_are_answered_to_a_registered_sender(
+        game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, _ = game
-    stray = Incoming("<x@test>", "who@example.net", "", "hi", "hello there\n", "hello there\n")
+    stray = Incoming("<x@test>", "mac@example.org", "", "hi", "hello there\n", "hello there\n")
     assert ingest(archive, stray) == "refused: no header"
-    other = Incoming("<y@test>", "who@example.net", "", "hi", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x\n", "")
+    other = Incoming("<y@test>", "mac@example.org", "", "hi", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x\n", "")
     assert ingest(archive, other) == "refused: unknown game"
-    assert [m.to for m in outbox(archive)] == ["who@example.net", "who@example.net"]
+    assert [m.to for m in outbox(archive)] == ["mac@example.org", "mac@example.org"]
+    assert "Your games: rome1" in outbox(archive)[-1].body
 
 
 def test_tick_adjudicates_when_all_orders_are_in_and_mails_the_reports(

@@ -31,6 +31,8 @@ class Game(SQLModel, table=True):
     nmr_alert: int = 2  # alert the moderator after this many missed turns in a row
     paused: bool = False
     created: str
+    observers: str = "open"  # "open": anybody may OBSERVE (public reports only); "closed": the moderator adds them
+    selfplay: bool = False  # played by `pbem selfplay`: never ticked, never mailed
 
 
 class Seat(SQLModel, table=True):
@@ -43,6 +45,7 @@ class Seat(SQLModel, table=True):
     language: str = "en"
     missed: int = 0  # player-turns in a row resolved without orders from this seat (NMR)
     reminded_for: int = 0  # the turn number of the last reminder sent
+    timezone: str = ""  # IANA zone (Europe/Berlin) in which mails also state the deadline; "" for UTC only
 
 
 class Turn(SQLModel, table=True):
@@ -130,3 +133,16 @@ class Outbox(SQLModel, table=True):
     sent: str | None = None
     attempts: int = 0
     error: str = ""
+    in_reply_to: str = ""  # Message-ID of the player's mail this one answers (threading)
+    thread: str = ""  # the thread's Message-IDs for References: (space separated; "references" is an SQL word)
+
+
+class Observer(SQLModel, table=True):
+    """An address that receives a game's public reports (never private ones) after OBSERVE."""
+
+    __table_args__ = (UniqueConstraint("game_id", "email"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    email: str
+    language: str = "en"
+    since: str

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from adjudicator.archive.models import Decision, Game, Message, OrderSet, Outbox, Seat, Turn
+from adjudicator.archive.models import Decision, Game, Message, Observer, OrderSet, Outbox, Seat, Turn
 
 
 class ArchiveError(LookupError):
@@ -239,9 +239,11 @@ def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
 
 
 def queue_mail(session: Session, to: str, subject: str, body: str, created: str, game: str | None = None,
-               html: str = "", map_svg: str = "") -> Outbox:
-    """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it."""
-    row = Outbox(game=game, to=to, subject=subject, body=body, html=html, map_svg=map_svg, created=created)
+               html: str = "", map_svg: str = "", in_reply_to: str = "", thread: str = "") -> Outbox:
+    """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
+    and `thread` (the References: Message-IDs) thread it with the player's mail."""
+    row = Outbox(game=game, to=to, subject=subject, body=body, html=html, map_svg=map_svg, created=created,
+                 in_reply_to=in_reply_to, thread=thread)
     session.add(row)
     return row
 
@@ -249,3 +251,27 @@ def queue_mail(session: Session, to: str, subject: str, body: str, created: str,
 def message_seen(session: Session, message_id: str) -> bool:
     return session.exec(select(Message).where(Message.message_id == message_id)).first() is not None
 
+
+
+def observers(session: Session, game: Game) -> list[Observer]:
+    return list(session.exec(select(Observer).where(Observer.game_id == game.id).order_by(Observer.id)).all())  # type: ignore[arg-type]
+
+
+def games_of_address(session: Session, address: str) -> list[str]:
+    """The games in which `address` is registered: as a seat's player, an observer or the moderator."""
+    wanted = address.lower()
+    found = {g.name for g in session.exec(select(Game)).all() if g.moderator.lower() == wanted}
+    seats = session.exec(select(Game.name, Seat.email).join(Seat, Seat.game_id == Game.id)).all()  # type: ignore[arg-type]
+    found |= {name for name, email in seats if email.lower() == wanted}
+    watching = session.exec(select(Game.name, Observer.email).join(Observer, Observer.game_id == Game.id)).all()  # type: ignore[arg-type]
+    found |= {name for name, email in watching if email.lower() == wanted}
+    return sorted(found)
+
+
+def messages(session: Session, game: str | None = None, limit: int = 50) -> list[Message]:
+    """The latest stored messages (of one game, or of all and of none), newest last: the moderator's log."""
+    query = select(Message)
+    if game is not None:
+        query = query.where(Message.game == game)
+    rows = session.exec(query.order_by(Message.id.desc()).limit(limit)).all()  # type: ignore[union-attr]
+    return list(reversed(rows))

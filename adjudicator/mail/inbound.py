@@ -37,6 +37,7 @@ class Incoming:
     subject: str
     text: str  # the order text found (see order_text)
     raw: str  # the whole message as text (UTF-8, or Latin-1 when the bytes are not UTF-8), for the archive
+    references: str = ""  # its References: header (Message-IDs, space separated), so that answers thread with it
 
 
 # Structural defects the parser reports for input that is not a whole mail message.
@@ -82,6 +83,7 @@ def read_message(data: bytes) -> Incoming:
         subject=_no_nul(subject),
         text=_no_nul(text),
         raw=_no_nul(_as_text(data)),
+        references=_no_nul(_references(message)),
     )
 
 
@@ -110,6 +112,15 @@ def _message_id(message: EmailMessage, data: bytes) -> str:
     """The Message-ID as given; a stable one made from the bytes' SHA-256 when there is none."""
     given = " ".join(str(message.get("Message-ID", "")).split())
     return given or f"<sha256:{hashlib.sha256(data).hexdigest()}@pbem>"
+
+
+def _references(message: EmailMessage) -> str:
+    """The References: header as Message-IDs (the last 20: enough to thread, never a huge header)."""
+    try:
+        given = str(message.get("References", "") or "")
+    except Exception:  # a malformed header is no reason to refuse the orders
+        return ""
+    return " ".join(re.findall(r"<[^<>\s]+>", given)[-20:])
 
 
 def _as_text(data: bytes) -> str:

@@ -93,6 +93,9 @@ def build_message(row: Outbox, sender: str) -> EmailMessage:
     message["Message-ID"] = message_id(row, sender)
     if row.game:
         message["X-PBEM-Game"] = row.game
+    if row.in_reply_to:  # threads with the player's mail (RFC 5322 section 3.6.4)
+        message["In-Reply-To"] = row.in_reply_to
+        message["References"] = row.thread or row.in_reply_to
     body = row.body if row.body.endswith("\n") else row.body + "\n"
     if body.isascii():
         message.set_content(body, charset="utf-8")
