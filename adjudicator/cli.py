@@ -380,6 +380,10 @@ def tick(
         fail(str(problem))
     for line in report.lines:
         typer.echo(line)
+    for name, trace in report.failures.items():
+        typer.echo(f"{name}: tick failed, the other games were ticked:\n{trace}", err=True)
+    if report.failures:
+        raise typer.Exit(1)
 
 
 @app.command()

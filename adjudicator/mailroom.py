@@ -8,6 +8,7 @@ Replies go to the seat's registered address, never to the sender of a refused me
 from __future__ import annotations
 
 import re
+import traceback
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -168,16 +169,24 @@ def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -
 @dataclass
 class TickReport:
     lines: list[str] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)  # game -> traceback of what stopped it
 
 
 def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport:
-    """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron)."""
+    """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron).
+
+    Games are ticked one by one, each in its own transactions: a game that fails (a damaged archive row, a
+    bug) is rolled back and reported with its name, and the other games are ticked all the same."""
     moment = at or datetime.now(UTC)
     report = TickReport()
     with archive.session() as session:
         names = [g.name for g in session.exec(select(Game).where(Game.status == "running")).all()]
     for name in names:
-        report.lines += _tick_game(archive, data, name, moment)
+        try:
+            report.lines += _tick_game(archive, data, name, moment)
+        except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
+            report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
+            report.failures[name] = traceback.format_exc()
     return report
 
 
@@ -214,9 +223,10 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         seats = {s.seat: s for s in db.game_seats(session, game)}
-        news = [row for row in db.turns(session, game) if row.number > 0 and not row.mailed]
+        # a turn without a seat is the setup or a position imported with `pbem new --from-snapshot`: no news
+        news = [row for row in db.turns(session, game) if row.seat is not None and not row.mailed]
         for row in news:
-            seat = seats[row.seat or ""]
+            seat = seats[row.seat]
             seat.missed = 0 if row.orders_text else seat.missed + 1
             session.add(seat)
             if seat.missed >= game.nmr_alert and game.moderator:

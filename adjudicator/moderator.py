@@ -403,7 +403,7 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
         seats = {seat: languages.get(seat, "en") for seat in json.loads(row.state_json)["players"]}
         outputs = {**turn_reports(ruleset, game, row, seats), "map.svg": turn_map(ruleset, game, row)}
         for filename, text in outputs.items():
-            write_atomically(turn_folder / filename, text)
+            write_atomically(turn_folder / filename, text, public=not filename.startswith("report-"))
             written.append(turn_folder / filename)
     return written
 
@@ -684,8 +684,8 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
         state = result.state
     report = render("report.txt.j2", title=ruleset.title, game=state.game, turns=[turn_context(r) for r in rows],
                     state=json.loads(snapshot_text(state)), commitment="", seats=list(state.players))
-    write_atomically(out / "report.txt", report)
-    write_atomically(out / "snapshot.json", snapshot_text(state))
+    write_atomically(out / "report.txt", report, public=True)
+    write_atomically(out / "snapshot.json", snapshot_text(state), public=True)
     return FileResolution(rows, [out / "report.txt", out / "snapshot.json"], state)
 
 
