@@ -246,15 +246,23 @@ def resolve(
     orders: Annotated[Path, typer.Option(help="The turn file: one order block per seat.")],
     out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
     dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
+    strict_dice: Annotated[bool, typer.Option(
+        "--strict-dice", help="Rolls of the dice file left over are an error (nothing is written).")] = False,
 ) -> None:
-    """Resolve the due player-turn(s) from files alone, with no archive."""
+    """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
+    are reported (on stderr and in report.txt)."""
     from adjudicator.moderator import resolve_files
 
     try:
         done = resolve_files(_read(state, "state file"), _read(orders, "orders file"),
-                             _read(dice, "dice file") if dice else None, out)
+                             _read(dice, "dice file") if dice else None, out, strict_dice)
     except _errors() as problem:
         fail(str(problem))
+    for seat, error in done.not_understood:
+        typer.echo(f"warning: {seat}, orders file line {error.line}: not understood (column {error.column}: "
+                   f"{error.message}): {error.text}", err=True)
+    if done.spare_dice:
+        typer.echo(f"warning: {done.spare_dice} rolls of the dice file were not used", err=True)
     for row in done.turns:
         typer.echo(f"Turn {row.number} ({row.seat}) resolved")
     for path in done.files:

@@ -638,14 +638,19 @@ class FileResolution:
     turns: list[Turn]
     files: list[Path]
     state: GameState
+    not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # (seat, line of the turn file)
+    spare_dice: int = 0  # rolls of the dice file that no battle needed
 
 
-def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out: Path) -> FileResolution:
+def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out: Path,
+                  strict_dice: bool = False) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
     Turns are resolved in turn order from the active seat up to the last seat of the round with an order
     block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
     Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
+    Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
+    of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
     """
     from adjudicator.archive.models import Game
 
@@ -654,6 +659,7 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     coming = schedule(state)
     numbers = {s: n for n, s in coming}
     by_seat: dict[str, str] = {}
+    not_understood = [(block.header.player, e) for block in blocks if block.header for e in block.errors]
     for block in blocks:
         if block.header is None:
             raise PbemError("orders file: " + "; ".join(e.located for e in block.errors))
@@ -682,11 +688,26 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
         result = play(ruleset, state, text, dice)
         rows.append(turn_row(game, number, seat, state.round, text, result, dice))
         state = result.state
-    report = render("report.txt.j2", title=ruleset.title, game=state.game, turns=[turn_context(r) for r in rows],
+    spare = given.unused if given is not None else 0
+    if spare and strict_dice:
+        raise PbemError(gettext("en", "%(count)s rolls of the dice file were not used.", count=spare))
+    contexts = [with_lines_not_understood(turn_context(row), row.orders_text, ruleset) for row in rows]
+    report = render("report.txt.j2", title=ruleset.title, game=state.game, turns=contexts,
                     state=json.loads(snapshot_text(state)), commitment="", seats=list(state.players))
+    if spare:
+        report += "\n" + gettext("en", "%(count)s rolls of the dice file were not used.", count=spare) + "\n"
     write_atomically(out / "report.txt", report, public=True)
     write_atomically(out / "snapshot.json", snapshot_text(state), public=True)
-    return FileResolution(rows, [out / "report.txt", out / "snapshot.json"], state)
+    return FileResolution(rows, [out / "report.txt", out / "snapshot.json"], state, not_understood, spare)
+
+
+def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
+    """A turn's report context whose verdicts include the lines of its order set that were not understood (they
+    did nothing), in line order, so that every line sent gets a verdict."""
+    errors = list(parse_orders(orders_text, ruleset).errors) if orders_text else []
+    if errors:
+        context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+    return context
 
 
 # -- verification ------------------------------------------------------------------------------------------
