@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from adjudicator.archive.models import Decision, Game, Message, OrderSet, Seat, 
 from adjudicator.engine.orders import Answer, Press
 from adjudicator.mail.inbound import Incoming
 from adjudicator.moderator import (
+    PASSWORD_MARK,
     PbemError,
     adjudicate_locked,
     authenticate,
@@ -30,10 +31,12 @@ from adjudicator.moderator import (
     game_folder,
     hash_password,
     now,
+    passwords_in,
     store_answers,
     store_order_set,
     turn_map,
     turn_reports,
+    without_passwords,
 )
 from adjudicator.orders import parse_orders
 from adjudicator.render import markup_environment
@@ -56,12 +59,14 @@ def ingest(archive: Archive, mail: Incoming) -> str:
 
     Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
     store it: the Message-ID is unique in the archive, so the later commit fails and is rolled back whole."""
+    secrets = passwords_in(mail.text)
+    mail = replace(mail, subject=_without(mail.subject, secrets))  # the order text keeps its password: checked
     try:
         with archive.session() as session:
             if db.message_seen(session, mail.message_id):
                 return "duplicate"
             record = Message(message_id=mail.message_id, received=now(), sender=mail.sender.lower(),
-                             subject=mail.subject, raw=mail.raw)
+                             subject=mail.subject, raw=archived_raw(mail, secrets))
             session.add(record)
             record.outcome = _handle(session, mail, record)
     except IntegrityError:
@@ -70,6 +75,21 @@ def ingest(archive: Archive, mail: Incoming) -> str:
                 return "duplicate"
         raise
     return record.outcome
+
+
+def archived_raw(mail: Incoming, secrets: set[str]) -> str:
+    """What the archive keeps of a mail (item 3): its header fields as received and the order text read from it,
+    with the passwords replaced by the mark. The body as sent is not kept: whatever its encoding
+    (quoted-printable, base64, HTML) it holds the password, and so may the earlier mails it quotes."""
+    head, blank, _ = mail.raw.replace("\r\n", "\n").partition("\n\n")
+    return f"{_without(head, secrets) if blank else ''}\n\n{without_passwords(mail.text)}"
+
+
+def _without(text: str, secrets: set[str]) -> str:
+    """`text` with every word that is one of `secrets` replaced by the mark."""
+    for secret in secrets:
+        text = re.sub(rf"(?<!\S){re.escape(secret)}(?!\S)", PASSWORD_MARK, text)
+    return text
 
 
 def _handle(session: Session, mail: Incoming, record: Message) -> str:

@@ -11,9 +11,10 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -93,9 +94,44 @@ def hash_password(password: str) -> str:
 
 
 def password_matches(password: str, stored: str) -> bool:
+    if password == PASSWORD_MARK:
+        return False  # the mark stands for a password removed from a stored text: it is never one itself
     _, n, r, p, salt, digest = stored.split("$")
     candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p))
     return hmac.compare_digest(candidate, base64.b64decode(digest))
+
+
+# The password of every header line is replaced by this mark before an order text is stored (order sets, turns,
+# mails): the archive holds no password but its hash. The mark parses as a password, so a stored text replays.
+PASSWORD_MARK = "[removed]"
+
+
+@lru_cache(maxsize=1)
+def _header_password() -> re.Pattern[str]:
+    """A header line (first word GAME in any language) up to its password word, and the password after it."""
+    from adjudicator.orders.keywords import spellings
+
+    game = "|".join(map(re.escape, spellings("GAME")))
+    password = "|".join(map(re.escape, spellings("PASSWORD")))
+    return re.compile(rf"^(\ufeff?[ \t]*(?:{game})\b[^\n]*\b(?:{password})[ \t]+)([^\s]+)",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def without_passwords(text: str) -> str:
+    """`text` with the password of each header line replaced by PASSWORD_MARK (everything else as it was)."""
+    return _header_password().sub(lambda m: m.group(1) + PASSWORD_MARK, text)
+
+
+def passwords_in(text: str) -> set[str]:
+    """The passwords written in the header lines of `text` (right or wrong), to be removed wherever they are."""
+    return {m.group(2) for m in _header_password().finditer(text)} - {PASSWORD_MARK}
+
+
+def redacted(orders: OrderSet) -> OrderSet:
+    """The order set as it may be stored and shown: no password in its text, its header or its errors."""
+    header = replace(orders.header, password=PASSWORD_MARK) if orders.header is not None else None
+    errors = tuple(replace(e, text=without_passwords(e.text)) for e in orders.errors)
+    return OrderSet(header, orders.orders, errors, without_passwords(orders.source))
 
 
 # -- new game ----------------------------------------------------------------------------------------------
@@ -282,7 +318,7 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
     """`pbem check --game`: verdicts against the game's current position; the password is not needed."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name)
-    orders = parse_orders(text, ruleset)
+    orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
         return Receipt(name, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
@@ -297,7 +333,7 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
 def check_state_orders(state_text: str, text: str) -> Receipt:
     """`pbem check --state`: verdicts against a snapshot file; header checks are the file's own."""
     state, ruleset = load_snapshot(state_text)
-    orders = parse_orders(text, ruleset)
+    orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
         return Receipt(state.game, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
@@ -322,6 +358,7 @@ def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameS
     from adjudicator.archive import store as db
 
     assert orders.header is not None
+    orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
     number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat.seat, number)
     receipt = Receipt(game.name, seat.seat, number, list(orders.errors), results,
@@ -502,7 +539,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
                 raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
                                 f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
             number = expected_turn(state, game.pace, seat, block.header.turn)
-            db.store_orders(session, game, number, seat, block.source, now(), "turn-file")
+            db.store_orders(session, game, number, seat, without_passwords(block.source), now(), "turn-file")
             done.stored_blocks.append(seat)
     seed = bytes.fromhex(game.seed)
     for number, seat in due:
@@ -659,7 +696,7 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     coming = schedule(state)
     numbers = {s: n for n, s in coming}
     by_seat: dict[str, str] = {}
-    not_understood = [(block.header.player, e) for block in blocks if block.header for e in block.errors]
+    not_understood = [(block.header.player, e) for block in map(redacted, blocks) if block.header for e in block.errors]
     for block in blocks:
         if block.header is None:
             raise PbemError("orders file: " + "; ".join(e.located for e in block.errors))
