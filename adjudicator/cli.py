@@ -173,14 +173,21 @@ def check(
 def submit(
     game: Annotated[str, typer.Argument(help="The game the orders are for.")],
     file: Annotated[Path, typer.Argument(help="The order file, headed GAME .. TURN .. PLAYER .. PASSWORD ..")],
+    for_seat: Annotated[str | None, typer.Option(
+        "--for", help="Enter the orders for this seat without its password (orders by phone): stored marked "
+                      "as the moderator's, and the seat is mailed the receipt.")] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
     """Authenticate, check and store an order set; print the receipt."""
     from adjudicator.moderator import submit as submit_orders
+    from adjudicator.moderator import submit_for
 
     try:
-        receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
+        if for_seat is not None:
+            receipt = submit_for(_archive(data, db), game, for_seat, _read(file, "order file"))
+        else:
+            receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
     except _errors() as problem:
         fail(str(problem))
     typer.echo(receipt.text, nl=False)
@@ -195,17 +202,23 @@ def adjudicate(
         help="A file of several seats' order blocks, stored before resolving.")] = None,
     defaults: Annotated[bool, typer.Option(
         "--defaults", help="Apply the defaults to decisions still unanswered (the waiting time is over).")] = False,
+    now: Annotated[bool, typer.Option(
+        "--now", help="Resolve before the deadline although due seats have sent no orders.")] = False,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Resolve the due player-turn(s), archive them and write the reports."""
+    """Resolve the due player-turn(s), archive them and write the reports. Before the deadline, seats without
+    orders make it refuse (naming them) unless --now is given."""
     from adjudicator.moderator import adjudicate as adjudicate_game
 
     try:
         text = _read(turn_file, "turn file") if turn_file else None
-        done = adjudicate_game(_archive(data, db), data, game, text, defaults)
+        done = adjudicate_game(_archive(data, db), data, game, text, defaults, early=now)
     except _errors() as problem:
         fail(str(problem))
+    for seat, error in done.not_understood:
+        typer.echo(f"warning: {seat}, turn file line {error.line}: not understood (column {error.column}: "
+                   f"{error.message}): {error.text}", err=True)
     if done.stored_blocks:
         typer.echo(f"Stored orders from the turn file: {', '.join(done.stored_blocks)}")
     for row in done.turns:
@@ -546,6 +559,18 @@ def extend(game: str, hours: Annotated[int, typer.Option(help="Hours to add.")] 
 
     try:
         typer.echo(f"Deadline of {game}: {extend_deadline(_archive(data, db), game, hours)}")
+    except _errors() as problem:
+        fail(str(problem))
+
+
+@gm.command()
+def deadline(game: str, when: Annotated[str, typer.Argument(help="The new deadline, e.g. 2026-12-01T18:00Z (UTC).")],
+             data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Set the game's deadline to a fixed time ahead (all seats are told)."""
+    from adjudicator.mailroom import set_deadline
+
+    try:
+        typer.echo(f"Deadline of {game}: {set_deadline(_archive(data, db), game, when)}")
     except _errors() as problem:
         fail(str(problem))
 

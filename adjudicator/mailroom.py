@@ -327,12 +327,41 @@ def extend_deadline(archive: Archive, name: str, hours: int) -> str:
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
         base = _time(game.deadline) if game.deadline else datetime.now(UTC)
+        _refuse_past(base + timedelta(hours=hours), f"the deadline {game.deadline} plus {hours} hours")
         game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
         session.add(game)
         for seat in db.game_seats(session, game):
             _tell(session, game, seat, N_("Deadline extended"), N_("The deadline is now %(deadline)s (UTC)."),
                   deadline=game.deadline)
     return game.deadline
+
+
+def set_deadline(archive: Archive, name: str, when: str) -> str:
+    """`pbem gm deadline`: the deadline at a fixed time (ISO 8601, e.g. 2026-12-01T18:00Z; UTC when no zone is
+    given), which must lie ahead; every seat is told."""
+    try:
+        moment = datetime.fromisoformat(when.strip())
+    except ValueError:
+        raise PbemError(f"{when!r} is not a time: write e.g. 2026-12-01T18:00Z (ISO 8601, UTC)") from None
+    moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    _refuse_past(moment, when)
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        if game.status != "running":
+            raise PbemError(f"game {name} has ended; it has no deadline")
+        game.deadline = moment.isoformat(timespec="seconds")
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            _tell(session, game, seat, N_("New deadline"), N_("The deadline is now %(deadline)s (UTC)."),
+                  deadline=game.deadline)
+    return game.deadline
+
+
+def _refuse_past(moment: datetime, what: str) -> None:
+    """A deadline in the past would let the next tick adjudicate at once, cutting every seat's time short."""
+    if moment <= datetime.now(UTC):
+        raise PbemError(f"{what} is {moment.isoformat(timespec='seconds')}, which is past: a deadline must lie "
+                        "ahead")
 
 
 def replace_player(archive: Archive, name: str, seat_name: str, email: str) -> str:

@@ -243,6 +243,9 @@ class Receipt:
     replaced: bool = False
     provisional: bool = False
     check_only: bool = False
+    ahead: bool = False  # sent ahead for the seat's next player-turn (turn pace): checked again when it opens
+    rechecked: bool = False  # orders sent ahead, checked again now that their turn is open
+    by_moderator: bool = False  # entered for the seat by the moderator (`pbem submit --for`)
 
     @property
     def lines(self) -> list[tuple[int, str, OrderResult | OrderError]]:
@@ -276,9 +279,13 @@ def check_against(ruleset: Ruleset, state: GameState, orders: OrderSet, seat: st
 
 
 def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
+    """The player-turn an order set is for: a due one, or in turn pace the seat's next player-turn (the one its
+    report's orders template names), for which orders may be sent ahead; any other is refused."""
     due = dict((s, n) for n, s in due_turns(state, pace))
     if state.active is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
+    if pace == "turn" and seat not in due:
+        due = coming_turns(state)  # orders ahead (item 8): only for the seat's very next player-turn
     if seat not in due:
         first_number, first_seat = due_turns(state, pace)[0]
         raise PbemError(f"{seat}: no player-turn of yours is open for orders now; the turn due is "
@@ -326,8 +333,9 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
         raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(state.players)}")
     number = expected_turn(state, game.pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
+    later = number != state.turn + 1
     return Receipt(name, seat, number, list(orders.errors), results, check_only=True,
-                   provisional=number != state.turn + 1)
+                   provisional=later and game.pace == "round", ahead=later and game.pace == "turn")
 
 
 def check_state_orders(state_text: str, text: str) -> Receipt:
@@ -351,6 +359,38 @@ def submit(archive: Archive, name: str, text: str, source: str = "file") -> Rece
         return store_order_set(session, game, ruleset, state, orders, seat, source)
 
 
+def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receipt:
+    """`pbem submit --for SEAT`: orders the moderator enters for a seat without its password (orders given by
+    phone). They are checked and stored like the seat's own, marked "moderator" in the archive, and the seat
+    gets the receipt by mail, so that it sees what was entered in its name. The header's password is not
+    checked (any word will do) and is not stored."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        seat = db.find_seat(session, game, seat_name)
+        orders = parse_orders(text, ruleset)
+        header = orders.header
+        if header is None:
+            number = coming_turns(state).get(seat.seat, state.turn + 1)
+            problems = "; ".join(e.located for e in orders.errors)
+            raise PbemError(f"the order file needs a header line such as 'GAME {game.name} TURN {number} PLAYER "
+                            f"{seat.seat} PASSWORD -' (with --for the password is not checked): {problems}")
+        if header.game.casefold() != game.name.casefold():
+            raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
+        if db.find_seat(session, game, header.player).seat != seat.seat:
+            raise PbemError(f"line {header.line}: the header names {header.player}, but the orders are entered "
+                            f"--for {seat.seat}")
+        receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator")
+        receipt.by_moderator = True
+        if receipt.stored:
+            say = seat.language
+            db.queue_mail(session, seat.email, f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s",
+                                                                           turn=receipt.turn),
+                          receipt.text_in(say), now(), game.name)
+        return receipt
+
+
 def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet,
                     seat: Seat, source: str) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
@@ -361,8 +401,9 @@ def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameS
     orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
     number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat.seat, number)
+    later = number != state.turn + 1
     receipt = Receipt(game.name, seat.seat, number, list(orders.errors), results,
-                      provisional=number != state.turn + 1)
+                      provisional=later and game.pace == "round", ahead=later and game.pace == "turn")
     if orders.errors and not orders.orders:
         return receipt  # nothing understood: an earlier set stays as it was
     receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, now(), source)
@@ -493,6 +534,7 @@ class Adjudication:
     waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
     waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
+    not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -505,19 +547,20 @@ class Adjudication:
 
 
 def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None,
-               defaults: bool = False) -> Adjudication:
+               defaults: bool = False, early: bool = True) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
-    that holds the game's lock; write the files after the commit."""
+    that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
+    not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
-        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults)
+        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early)
     done.write_files(data)
     return done
 
 
 def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: GameState,
                       turn_file: str | None = None, defaults: bool = False,
-                      moment: datetime | None = None) -> Adjudication:
+                      moment: datetime | None = None, early: bool = True) -> Adjudication:
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
     resolved, the next deadline is set from `moment` (default now) in the same transaction.
 
@@ -541,6 +584,9 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
             number = expected_turn(state, game.pace, seat, block.header.turn)
             db.store_orders(session, game, number, seat, without_passwords(block.source), now(), "turn-file")
             done.stored_blocks.append(seat)
+            done.not_understood += [(seat, e) for e in redacted(block).errors]
+    if not early:
+        refuse_before_deadline(session, game, due, moment)
     seed = bytes.fromhex(game.seed)
     for number, seat in due:
         if state.active != seat or state.turn + 1 != number:
@@ -565,10 +611,44 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     if done.turns:
         game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(
             timespec="seconds")
+        recheck_orders_sent_ahead(session, game, ruleset, state)
     if state.active is None:
         game.status = "ended"
     session.add(game)
     return done
+
+
+def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]],
+                           moment: datetime | None) -> None:
+    """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
+    naming them (the moderator may insist with `pbem adjudicate --now`)."""
+    from adjudicator.archive import store as db
+
+    if game.deadline is None or (moment or datetime.now(UTC)) >= datetime.fromisoformat(game.deadline):
+        return
+    missing = [f"{seat} (turn {number})" for number, seat in due
+               if db.current_orders(session, game, number, seat) is None]
+    if missing:
+        raise PbemError(f"the deadline {game.deadline} (UTC) has not passed and no orders are stored for "
+                        f"{', '.join(missing)}; wait, or adjudicate with --now to resolve without them")
+
+
+def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, state: GameState) -> None:
+    """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
+    now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
+    from adjudicator.archive import store as db
+
+    for number, seat_name in due_turns(state, game.pace):
+        stored = db.current_orders(session, game, number, seat_name)
+        if stored is None:
+            continue
+        seat = db.find_seat(session, game, seat_name)
+        orders = parse_orders(stored.text, ruleset)
+        receipt = Receipt(game.name, seat_name, number, list(orders.errors),
+                          check_against(ruleset, state, orders, seat_name, number), stored=True, rechecked=True)
+        say = seat.language
+        db.queue_mail(session, seat.email, f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
+                      receipt.text_in(say), now(), game.name)
 
 
 def _still_asking(game: Game, asked: list[Decision], defaults: bool, moment: datetime | None) -> bool:
