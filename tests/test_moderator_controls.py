@@ -8,7 +8,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.conftest import Pbem
+from sqlmodel import select
+
+from adjudicator.archive import Archive
+from adjudicator.archive.models import Outbox
+from adjudicator.mail.inbound import Incoming
+from adjudicator.mailroom import ingest
+from adjudicator.moderator import new_game
+from tests.conftest import SEATS, Pbem
 
 Write = Callable[[str, str | bytes], Path]
 
@@ -43,6 +50,16 @@ def test_in_turn_pace_a_seat_sends_orders_ahead_for_its_next_player_turn(pbem: P
     assert "no orders received" not in resolved.output
     snapshot = json.loads((pbem.data / "games/rome1/turn-0002/snapshot.json").read_text())
     assert snapshot["areas"]["PAL"]["owner"] == "Egyptus"
+
+
+def test_orders_ahead_by_mail_get_a_receipt_saying_so(tmp_path: Path, archive: Archive) -> None:
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    text = f"GAME rome1 TURN 2 PLAYER Egyptus PASSWORD {passwords['Egyptus']}\nBUY 1 INF\n"
+    assert ingest(archive, Incoming("<ahead@test>", "egy@example.org", "", "orders", text, text)) == "orders stored"
+    with archive.session() as session:
+        (receipt,) = session.exec(select(Outbox)).all()
+    assert receipt.to == "egy@example.org" and receipt.subject == "[rome1] Receipt for turn 2"
+    assert "These orders are for your next player-turn, turn 2" in receipt.body
 
 
 def test_orders_for_a_turn_beyond_the_seats_next_are_refused(pbem: Pbem) -> None:

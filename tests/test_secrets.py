@@ -68,6 +68,22 @@ def test_the_mark_itself_never_authenticates(pbem: Pbem) -> None:
     assert pbem.dump() == before
 
 
+def test_no_password_reaches_the_output_of_ingest(pbem: Pbem, write) -> None:  # type: ignore[no-untyped-def]
+    pbem.new_game()
+    secret = pbem.passwords["Macedonia"]
+    second_header = f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}"  # a second header: not understood
+    body = f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n{second_header}\n"
+    result = pbem("ingest", str(write("m.eml", order_mail(body, cte="base64"))))
+    assert result.exit_code == 0 and "orders stored" in result.output and secret not in result.output
+    wrong = pbem("ingest", str(write("w.eml", order_mail(body.replace(secret, "s3cr3t-guess"), cte="base64",
+                                                          mid="<w@test>"))))
+    assert "refused" in wrong.output and "s3cr3t-guess" not in wrong.output
+    ((receipt,),) = pbem.sql("select body from outbox where subject like '%Receipt%'")
+    assert "a second header" in str(receipt) and secret not in str(receipt)
+    dump = repr(pbem.dump())
+    assert secret not in dump and "s3cr3t-guess" not in dump
+
+
 def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Path, archive: Archive) -> None:
     secret = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords["Macedonia"]
     orders = f"Hello,\nGAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n"
