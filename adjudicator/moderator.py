@@ -611,7 +611,8 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     if done.turns:
         game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(
             timespec="seconds")
-        recheck_orders_sent_ahead(session, game, ruleset, state)
+        if game.pace == "turn":
+            recheck_orders_sent_ahead(session, game, ruleset, state)
     if state.active is None:
         game.status = "ended"
     session.add(game)

@@ -140,3 +140,4 @@ def test_adjudicate_before_the_deadline_with_seats_missing_needs_now(pbem: Pbem)
     assert pbem.dump() == before and not (pbem.data / "games/rome1/turn-0001").exists()
     forced = pbem("adjudicate", "rome1", "--now")
     assert forced.exit_code == 0 and "Turn 3 (Hispania) resolved: no orders received" in forced.output
+    assert not pbem.sql("select id from outbox where subject like '%Receipt%'")  # round pace: no orders ahead
