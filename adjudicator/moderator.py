@@ -131,7 +131,7 @@ def redacted(orders: OrderSet) -> OrderSet:
     """The order set as it may be stored and shown: no password in its text, its header or its errors."""
     header = replace(orders.header, password=PASSWORD_MARK) if orders.header is not None else None
     errors = tuple(replace(e, text=without_passwords(e.text)) for e in orders.errors)
-    return OrderSet(header, orders.orders, errors, without_passwords(orders.source))
+    return replace(orders, header=header, errors=errors, source=without_passwords(orders.source))
 
 
 # -- new game ----------------------------------------------------------------------------------------------
