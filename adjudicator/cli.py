@@ -181,14 +181,21 @@ def check(
 def submit(
     game: Annotated[str, typer.Argument(help="The game the orders are for.")],
     file: Annotated[Path, typer.Argument(help="The order file, headed GAME .. TURN .. PLAYER .. PASSWORD ..")],
+    for_seat: Annotated[str | None, typer.Option(
+        "--for", help="Enter the orders for this seat without its password (orders by phone): stored marked "
+                      "as the moderator's, and the seat is mailed the receipt.")] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
     """Authenticate, check and store an order set; print the receipt."""
     from adjudicator.moderator import submit as submit_orders
+    from adjudicator.moderator import submit_for
 
     try:
-        receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
+        if for_seat is not None:
+            receipt = submit_for(_archive(data, db), game, for_seat, _read(file, "order file"))
+        else:
+            receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
     except _errors() as problem:
         fail(str(problem))
     typer.echo(receipt.text, nl=False)
@@ -203,17 +210,23 @@ def adjudicate(
         help="A file of several seats' order blocks, stored before resolving.")] = None,
     defaults: Annotated[bool, typer.Option(
         "--defaults", help="Apply the defaults to decisions still unanswered (the waiting time is over).")] = False,
+    now: Annotated[bool, typer.Option(
+        "--now", help="Resolve before the deadline although due seats have sent no orders.")] = False,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Resolve the due player-turn(s), archive them and write the reports."""
+    """Resolve the due player-turn(s), archive them and write the reports. Before the deadline, seats without
+    orders make it refuse (naming them) unless --now is given."""
     from adjudicator.moderator import adjudicate as adjudicate_game
 
     try:
         text = _read(turn_file, "turn file") if turn_file else None
-        done = adjudicate_game(_archive(data, db), data, game, text, defaults)
+        done = adjudicate_game(_archive(data, db), data, game, text, defaults, early=now)
     except _errors() as problem:
         fail(str(problem))
+    for seat, error in done.not_understood:
+        typer.echo(f"warning: {seat}, turn file line {error.line}: not understood (column {error.column}: "
+                   f"{error.message}): {error.text}", err=True)
     if done.stored_blocks:
         typer.echo(f"Stored orders from the turn file: {', '.join(done.stored_blocks)}")
     for row in done.turns:
@@ -254,15 +267,23 @@ def resolve(
     orders: Annotated[Path, typer.Option(help="The turn file: one order block per seat.")],
     out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
     dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
+    strict_dice: Annotated[bool, typer.Option(
+        "--strict-dice", help="Rolls of the dice file left over are an error (nothing is written).")] = False,
 ) -> None:
-    """Resolve the due player-turn(s) from files alone, with no archive."""
+    """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
+    are reported (on stderr and in report.txt)."""
     from adjudicator.moderator import resolve_files
 
     try:
         done = resolve_files(_read(state, "state file"), _read(orders, "orders file"),
-                             _read(dice, "dice file") if dice else None, out)
+                             _read(dice, "dice file") if dice else None, out, strict_dice)
     except _errors() as problem:
         fail(str(problem))
+    for seat, error in done.not_understood:
+        typer.echo(f"warning: {seat}, orders file line {error.line}: not understood (column {error.column}: "
+                   f"{error.message}): {error.text}", err=True)
+    if done.spare_dice:
+        typer.echo(f"warning: {done.spare_dice} rolls of the dice file were not used", err=True)
     for row in done.turns:
         typer.echo(f"Turn {row.number} ({row.seat}) resolved")
     for path in done.files:
@@ -388,6 +409,10 @@ def tick(
         fail(str(problem))
     for line in report.lines:
         typer.echo(line)
+    for name, trace in report.failures.items():
+        typer.echo(f"{name}: tick failed, the other games were ticked:\n{trace}", err=True)
+    if report.failures:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -600,6 +625,18 @@ def extend(game: str, hours: Annotated[int, typer.Option(help="Hours to add.")] 
 
     try:
         typer.echo(f"Deadline of {game}: {extend_deadline(_archive(data, db), game, hours)}")
+    except _errors() as problem:
+        fail(str(problem))
+
+
+@gm.command()
+def deadline(game: str, when: Annotated[str, typer.Argument(help="The new deadline, e.g. 2026-12-01T18:00Z (UTC).")],
+             data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+    """Set the game's deadline to a fixed time ahead (all seats are told)."""
+    from adjudicator.mailroom import set_deadline
+
+    try:
+        typer.echo(f"Deadline of {game}: {set_deadline(_archive(data, db), game, when)}")
     except _errors() as problem:
         fail(str(problem))
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass, field
+import traceback
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from adjudicator.mail.clock import UnknownZone, deadline_line, zone_name
 from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import Incoming
 from adjudicator.moderator import (
+    PASSWORD_MARK,
     PbemError,
     adjudicate_locked,
     authenticate,
@@ -36,10 +38,12 @@ from adjudicator.moderator import (
     game_folder,
     hash_password,
     now,
+    passwords_in,
     store_answers,
     store_order_set,
     turn_map,
     turn_reports,
+    without_passwords,
 )
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import written
@@ -63,12 +67,14 @@ def ingest(archive: Archive, mail: Incoming) -> str:
 
     Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
     store it: the Message-ID is unique in the archive, so the later commit fails and is rolled back whole."""
+    secrets = passwords_in(mail.text)
+    mail = replace(mail, subject=_without(mail.subject, secrets))  # the order text keeps its password: checked
     try:
         with archive.session() as session:
             if db.message_seen(session, mail.message_id):
                 return "duplicate"
             record = Message(message_id=mail.message_id, received=now(), sender=mail.sender.lower(),
-                             subject=mail.subject, raw=mail.raw)
+                             subject=mail.subject, raw=archived_raw(mail, secrets))
             session.add(record)
             record.outcome = _handle(session, mail, record)
     except IntegrityError:
@@ -77,6 +83,21 @@ def ingest(archive: Archive, mail: Incoming) -> str:
                 return "duplicate"
         raise
     return record.outcome
+
+
+def archived_raw(mail: Incoming, secrets: set[str]) -> str:
+    """What the archive keeps of a mail (item 3): its header fields as received and the order text read from it,
+    with the passwords replaced by the mark. The body as sent is not kept: whatever its encoding
+    (quoted-printable, base64, HTML) it holds the password, and so may the earlier mails it quotes."""
+    head, blank, _ = mail.raw.replace("\r\n", "\n").partition("\n\n")
+    return f"{_without(head, secrets) if blank else ''}\n\n{without_passwords(mail.text)}"
+
+
+def _without(text: str, secrets: set[str]) -> str:
+    """`text` with every word that is one of `secrets` replaced by the mark."""
+    for secret in secrets:
+        text = re.sub(rf"(?<!\S){re.escape(secret)}(?!\S)", PASSWORD_MARK, text)
+    return text
 
 
 def _handle(session: Session, mail: Incoming, record: Message) -> str:
@@ -437,17 +458,25 @@ def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -
 @dataclass
 class TickReport:
     lines: list[str] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)  # game -> traceback of what stopped it
 
 
 def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport:
-    """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron)."""
+    """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron).
+
+    Games are ticked one by one, each in its own transactions: a game that fails (a damaged archive row, a
+    bug) is rolled back and reported with its name, and the other games are ticked all the same."""
     moment = at or datetime.now(UTC)
     report = TickReport()
     with archive.session() as session:
         running = select(Game).where(Game.status == "running", Game.selfplay == False)  # noqa: E712 (SQL)
         names = [g.name for g in session.exec(running).all()]  # self-play games are the bot's: never ticked
     for name in names:
-        report.lines += _tick_game(archive, data, name, moment)
+        try:
+            report.lines += _tick_game(archive, data, name, moment)
+        except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
+            report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
+            report.failures[name] = traceback.format_exc()
     return report
 
 
@@ -486,9 +515,10 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
         if game.selfplay:
             return lines  # the bot's game: nobody to mail
         seats = {s.seat: s for s in db.game_seats(session, game)}
-        news = [row for row in db.turns(session, game) if row.number > 0 and not row.mailed]
+        # a turn without a seat is the setup or a position imported with `pbem new --from-snapshot`: no news
+        news = [row for row in db.turns(session, game) if row.seat is not None and not row.mailed]
         for row in news:
-            seat = seats[row.seat or ""]
+            seat = seats[row.seat]
             seat.missed = 0 if row.orders_text else seat.missed + 1
             session.add(seat)
             if seat.missed >= game.nmr_alert and game.moderator:
@@ -590,12 +620,41 @@ def extend_deadline(archive: Archive, name: str, hours: int) -> str:
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
         base = _time(game.deadline) if game.deadline else datetime.now(UTC)
+        _refuse_past(base + timedelta(hours=hours), f"the deadline {game.deadline} plus {hours} hours")
         game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
         session.add(game)
         for seat in db.game_seats(session, game):
             _tell(session, game, seat, N_("Deadline extended"), N_("The deadline is now %(deadline)s (UTC)."),
                   deadline=game.deadline)
     return game.deadline
+
+
+def set_deadline(archive: Archive, name: str, when: str) -> str:
+    """`pbem gm deadline`: the deadline at a fixed time (ISO 8601, e.g. 2026-12-01T18:00Z; UTC when no zone is
+    given), which must lie ahead; every seat is told."""
+    try:
+        moment = datetime.fromisoformat(when.strip())
+    except ValueError:
+        raise PbemError(f"{when!r} is not a time: write e.g. 2026-12-01T18:00Z (ISO 8601, UTC)") from None
+    moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    _refuse_past(moment, when)
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        if game.status != "running":
+            raise PbemError(f"game {name} has ended; it has no deadline")
+        game.deadline = moment.isoformat(timespec="seconds")
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            _tell(session, game, seat, N_("New deadline"), N_("The deadline is now %(deadline)s (UTC)."),
+                  deadline=game.deadline)
+    return game.deadline
+
+
+def _refuse_past(moment: datetime, what: str) -> None:
+    """A deadline in the past would let the next tick adjudicate at once, cutting every seat's time short."""
+    if moment <= datetime.now(UTC):
+        raise PbemError(f"{what} is {moment.isoformat(timespec='seconds')}, which is past: a deadline must lie "
+                        "ahead")
 
 
 def replace_player(archive: Archive, name: str, seat_name: str, email: str, language: str | None = None) -> str:

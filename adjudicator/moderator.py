@@ -11,9 +11,10 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from itertools import groupby
@@ -95,9 +96,44 @@ def hash_password(password: str) -> str:
 
 
 def password_matches(password: str, stored: str) -> bool:
+    if password == PASSWORD_MARK:
+        return False  # the mark stands for a password removed from a stored text: it is never one itself
     _, n, r, p, salt, digest = stored.split("$")
     candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p))
     return hmac.compare_digest(candidate, base64.b64decode(digest))
+
+
+# The password of every header line is replaced by this mark before an order text is stored (order sets, turns,
+# mails): the archive holds no password but its hash. The mark parses as a password, so a stored text replays.
+PASSWORD_MARK = "[removed]"
+
+
+@lru_cache(maxsize=1)
+def _header_password() -> re.Pattern[str]:
+    """A header line (first word GAME in any language) up to its password word, and the password after it."""
+    from adjudicator.orders.keywords import spellings
+
+    game = "|".join(map(re.escape, spellings("GAME")))
+    password = "|".join(map(re.escape, spellings("PASSWORD")))
+    return re.compile(rf"^(\ufeff?[ \t]*(?:{game})\b[^\n]*\b(?:{password})[ \t]+)([^\s]+)",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def without_passwords(text: str) -> str:
+    """`text` with the password of each header line replaced by PASSWORD_MARK (everything else as it was)."""
+    return _header_password().sub(lambda m: m.group(1) + PASSWORD_MARK, text)
+
+
+def passwords_in(text: str) -> set[str]:
+    """The passwords written in the header lines of `text` (right or wrong), to be removed wherever they are."""
+    return {m.group(2) for m in _header_password().finditer(text)} - {PASSWORD_MARK}
+
+
+def redacted(orders: OrderSet) -> OrderSet:
+    """The order set as it may be stored and shown: no password in its text, its header or its errors."""
+    header = replace(orders.header, password=PASSWORD_MARK) if orders.header is not None else None
+    errors = tuple(replace(e, text=without_passwords(e.text)) for e in orders.errors)
+    return replace(orders, header=header, errors=errors, source=without_passwords(orders.source))
 
 
 # -- new game ----------------------------------------------------------------------------------------------
@@ -228,6 +264,9 @@ class Receipt:
     replaced: bool = False
     provisional: bool = False
     check_only: bool = False
+    ahead: bool = False  # sent ahead for the seat's next player-turn (turn pace): checked again when it opens
+    rechecked: bool = False  # orders sent ahead, checked again now that their turn is open
+    by_moderator: bool = False  # entered for the seat by the moderator (`pbem submit --for`)
 
     @property
     def lines(self) -> list[tuple[int, str, OrderResult | OrderError]]:
@@ -261,9 +300,13 @@ def check_against(ruleset: Ruleset, state: GameState, orders: OrderSet, seat: st
 
 
 def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
+    """The player-turn an order set is for: a due one, or in turn pace the seat's next player-turn (the one its
+    report's orders template names), for which orders may be sent ahead; any other is refused."""
     due = dict((s, n) for n, s in due_turns(state, pace))
     if state.active is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
+    if pace == "turn" and seat not in due:
+        due = coming_turns(state)  # orders ahead (item 8): only for the seat's very next player-turn
     if seat not in due:
         first_number, first_seat = due_turns(state, pace)[0]
         raise PbemError(f"{seat}: no player-turn of yours is open for orders now; the turn due is "
@@ -303,7 +346,7 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
     """`pbem check --game`: verdicts against the game's current position; the password is not needed."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name)
-    orders = parse_orders(text, ruleset)
+    orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
         return Receipt(name, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
@@ -311,14 +354,15 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
         raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(state.players)}")
     number = expected_turn(state, game.pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
+    later = number != state.turn + 1
     return Receipt(name, seat, number, list(orders.errors), results, check_only=True,
-                   provisional=number != state.turn + 1)
+                   provisional=later and game.pace == "round", ahead=later and game.pace == "turn")
 
 
 def check_state_orders(state_text: str, text: str) -> Receipt:
     """`pbem check --state`: verdicts against a snapshot file; header checks are the file's own."""
     state, ruleset = load_snapshot(state_text)
-    orders = parse_orders(text, ruleset)
+    orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
         return Receipt(state.game, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
@@ -336,6 +380,38 @@ def submit(archive: Archive, name: str, text: str, source: str = "file") -> Rece
         return store_order_set(session, game, ruleset, state, orders, seat, source)
 
 
+def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receipt:
+    """`pbem submit --for SEAT`: orders the moderator enters for a seat without its password (orders given by
+    phone). They are checked and stored like the seat's own, marked "moderator" in the archive, and the seat
+    gets the receipt by mail, so that it sees what was entered in its name. The header's password is not
+    checked (any word will do) and is not stored."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        seat = db.find_seat(session, game, seat_name)
+        orders = parse_orders(text, ruleset)
+        header = orders.header
+        if header is None:
+            number = coming_turns(state).get(seat.seat, state.turn + 1)
+            problems = "; ".join(e.located for e in orders.errors)
+            raise PbemError(f"the order file needs a header line such as 'GAME {game.name} TURN {number} PLAYER "
+                            f"{seat.seat} PASSWORD -' (with --for the password is not checked): {problems}")
+        if header.game.casefold() != game.name.casefold():
+            raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
+        if db.find_seat(session, game, header.player).seat != seat.seat:
+            raise PbemError(f"line {header.line}: the header names {header.player}, but the orders are entered "
+                            f"--for {seat.seat}")
+        receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator")
+        receipt.by_moderator = True
+        if receipt.stored:
+            say = seat.language
+            db.queue_mail(session, seat.email, f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s",
+                                                                           turn=receipt.turn),
+                          receipt.text_in(say), now(), game.name)
+        return receipt
+
+
 def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet,
                     seat: Seat, source: str) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
@@ -343,10 +419,12 @@ def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameS
     from adjudicator.archive import store as db
 
     assert orders.header is not None
+    orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
     number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat.seat, number)
+    later = number != state.turn + 1
     receipt = Receipt(game.name, seat.seat, number, list(orders.errors), results,
-                      provisional=number != state.turn + 1)
+                      provisional=later and game.pace == "round", ahead=later and game.pace == "turn")
     if orders.errors and not orders.orders:
         return receipt  # nothing understood: an earlier set stays as it was
     receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, now(), source)
@@ -435,7 +513,7 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
         outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
         before = row.state_json
         for filename, text in outputs.items():
-            write_atomically(turn_folder / filename, text)
+            write_atomically(turn_folder / filename, text, public=not filename.startswith("report-"))
             written.append(turn_folder / filename)
     return written
 
@@ -490,6 +568,7 @@ class Adjudication:
     waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
+    not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -503,19 +582,20 @@ class Adjudication:
 
 
 def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None,
-               defaults: bool = False) -> Adjudication:
+               defaults: bool = False, early: bool = True) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
-    that holds the game's lock; write the files after the commit."""
+    that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
+    not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
-        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults)
+        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early)
     done.write_files(data)
     return done
 
 
 def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: GameState,
                       turn_file: str | None = None, defaults: bool = False,
-                      moment: datetime | None = None) -> Adjudication:
+                      moment: datetime | None = None, early: bool = True) -> Adjudication:
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
     resolved, the next deadline is set from `moment` (default now) in the same transaction.
 
@@ -538,8 +618,11 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
                 raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
                                 f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
             number = expected_turn(state, game.pace, seat, block.header.turn)
-            db.store_orders(session, game, number, seat, block.source, now(), "turn-file")
+            db.store_orders(session, game, number, seat, without_passwords(block.source), now(), "turn-file")
             done.stored_blocks.append(seat)
+            done.not_understood += [(seat, e) for e in redacted(block).errors]
+    if not early:
+        refuse_before_deadline(session, game, due, moment)
     seed = bytes.fromhex(game.seed)
     for number, seat in due:
         if state.active != seat or state.turn + 1 != number:
@@ -565,6 +648,8 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     if done.turns:
         game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(
             timespec="seconds")
+        if game.pace == "turn":
+            recheck_orders_sent_ahead(session, game, ruleset, state)
     if state.active is None:
         game.status = "ended"
     session.add(game)
@@ -589,6 +674,39 @@ def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
             break
         now_asked.append(need)
     return now_asked
+
+
+def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]],
+                           moment: datetime | None) -> None:
+    """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
+    naming them (the moderator may insist with `pbem adjudicate --now`)."""
+    from adjudicator.archive import store as db
+
+    if game.deadline is None or (moment or datetime.now(UTC)) >= datetime.fromisoformat(game.deadline):
+        return
+    missing = [f"{seat} (turn {number})" for number, seat in due
+               if db.current_orders(session, game, number, seat) is None]
+    if missing:
+        raise PbemError(f"the deadline {game.deadline} (UTC) has not passed and no orders are stored for "
+                        f"{', '.join(missing)}; wait, or adjudicate with --now to resolve without them")
+
+
+def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, state: GameState) -> None:
+    """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
+    now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
+    from adjudicator.archive import store as db
+
+    for number, seat_name in due_turns(state, game.pace):
+        stored = db.current_orders(session, game, number, seat_name)
+        if stored is None:
+            continue
+        seat = db.find_seat(session, game, seat_name)
+        orders = parse_orders(stored.text, ruleset)
+        receipt = Receipt(game.name, seat_name, number, list(orders.errors),
+                          check_against(ruleset, state, orders, seat_name, number), stored=True, rechecked=True)
+        say = seat.language
+        db.queue_mail(session, seat.email, f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
+                      receipt.text_in(say), now(), game.name)
 
 
 def _ask(session: Session, game: Game, number: int, asked: list[Decision],
@@ -694,14 +812,19 @@ class FileResolution:
     turns: list[Turn]
     files: list[Path]
     state: GameState
+    not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # (seat, line of the turn file)
+    spare_dice: int = 0  # rolls of the dice file that no battle needed
 
 
-def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out: Path) -> FileResolution:
+def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out: Path,
+                  strict_dice: bool = False) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
     Turns are resolved in turn order from the active seat up to the last seat of the round with an order
     block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
     Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
+    Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
+    of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
     """
     from adjudicator.archive.models import Game
 
@@ -710,6 +833,7 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     coming = schedule(state)
     numbers = {s: n for n, s in coming}
     by_seat: dict[str, str] = {}
+    not_understood = [(block.header.player, e) for block in map(redacted, blocks) if block.header for e in block.errors]
     for block in blocks:
         if block.header is None:
             raise PbemError("orders file: " + "; ".join(e.located for e in block.errors))
@@ -739,18 +863,35 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
         result = play(ruleset, state, text, dice)
         rows.append(turn_row(game, number, seat, state.round, text, result, dice))
         state = result.state
-    common = {"title": ruleset.title, "game": state.game,
-              "turns": [turn_context(r, b) for r, b in zip(rows, befores, strict=True)],
+    spare = given.unused if given is not None else 0
+    if spare and strict_dice:
+        raise PbemError(gettext("en", "%(count)s rolls of the dice file were not used.", count=spare))
+    contexts = [with_lines_not_understood(turn_context(r, b), r.orders_text, ruleset)
+                for r, b in zip(rows, befores, strict=True)]
+    common = {"title": ruleset.title, "game": state.game, "turns": contexts,
               "state": json.loads(snapshot_text(state)), "commitment": "", "seats": list(state.players)}
-    outputs = {"report.txt": render("report.txt.j2", **common), "snapshot.json": snapshot_text(state)}
-    # each seat's orders, verdicts and decisions are its own: in its private report, not the public one
+    # report.txt of `pbem resolve` is the moderator's (the interface keeps each seat's verdicts there); what the
+    # public may read is public.txt, and each seat's orders, verdicts and decisions are in its private report
+    outputs = {"report.txt": render("report.txt.j2", **common, moderator=True),
+               "public.txt": render("report.txt.j2", **common), "snapshot.json": snapshot_text(state)}
+    if spare:
+        outputs["report.txt"] += "\n" + gettext("en", "%(count)s rolls of the dice file were not used.", count=spare) + "\n"
     template = orders_template_context(ruleset, state)
     for seat in state.players:
         outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common,
                                                **template)
     for filename, text in outputs.items():
-        write_atomically(out / filename, text)
-    return FileResolution(rows, [out / filename for filename in outputs], state)
+        write_atomically(out / filename, text, public=filename in ("public.txt", "snapshot.json"))
+    return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
+
+
+def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
+    """A turn's report context whose verdicts include the lines of its order set that were not understood (they
+    did nothing), in line order, so that every line sent gets a verdict."""
+    errors = list(parse_orders(orders_text, ruleset).errors) if orders_text else []
+    if errors:
+        context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+    return context
 
 
 # -- verification ------------------------------------------------------------------------------------------

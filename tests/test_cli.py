@@ -97,8 +97,8 @@ def test_bad_input_is_refused_and_the_archive_is_unchanged(pbem: Pbem, write: Wr
                                  "names game 'x'"),
         "unknown seat": (["submit", "rome1", str(write("seat.txt", "GAME rome1 TURN 1 PLAYER Italia PASSWORD x\n"))],
                          "Italia"),
-        "not this seat's turn": (["submit", "rome1", str(pbem.orders("Egyptus", 2, "BUY 1 INF"))],
-                                 "no player-turn of yours is open"),
+        "beyond the seat's next turn": (["submit", "rome1", str(pbem.orders("Egyptus", 5, "BUY 1 INF"))],
+                                        "header says TURN 5, but Egyptus's coming player-turn is turn 2"),
         "wrong turn": (["submit", "rome1", str(pbem.orders("Macedonia", 4, "BUY 1 INF"))],
                        "header says TURN 4, but Macedonia's coming player-turn is turn 1"),
         "empty file": (["submit", "rome1", str(write("empty.txt", "  \n\n"))], "the file is empty"),
@@ -159,7 +159,7 @@ def test_adjudicate_writes_reports_and_verify_replays(pbem: Pbem) -> None:
     assert "hello all" in report and "a secret" not in report
     assert "a secret" in (folder / "report-Egyptus.txt").read_text()
     assert "a secret" not in (folder / "report-Hispania.txt").read_text()
-    result = pbem("adjudicate", "rome1")  # Egyptus sent nothing: the seat does nothing this turn
+    result = pbem("adjudicate", "rome1", "--now")  # Egyptus sent nothing: the seat does nothing this turn
     assert result.exit_code == 0 and "no orders received" in result.output
     result = pbem("verify", "rome1")
     assert result.exit_code == 0 and "0 problems" in result.output, result.output

@@ -106,6 +106,11 @@ class GivenDice(Dice):
         self.position += 1
         return self.values[self.position - 1]
 
+    @property
+    def unused(self) -> int:
+        """Rolls given but not needed (a dice file that does not fit the battles fought)."""
+        return len(self.values) - self.position
+
 
 def parse_dice_file(text: str) -> list[int]:
     """Integers 1-6 (or the Classic symbol words), whitespace separated; '#' starts a comment."""

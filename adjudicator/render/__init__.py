@@ -95,14 +95,27 @@ def render(template: str, language: str = "en", **context: Any) -> str:
     return environment(language).get_template(template).render(**context)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so that a reader never sees half a file."""
+def write_atomically(path: Path, text: str, public: bool = False) -> None:
+    """Write via a temporary file and rename, so that a reader never sees half a file.
+
+    A private file (welcome messages, private reports, notices, mail) is readable by its owner only; a
+    `public` one (the public report, snapshot, map, the site) gets the mode a new file gets under the umask,
+    so that a web server may serve it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
     try:
+        if public:
+            os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: it is set back at once)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask

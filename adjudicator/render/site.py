@@ -61,7 +61,7 @@ def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
     written = []
 
     def write(name: str, text: str) -> None:
-        write_atomically(out / name, text)
+        write_atomically(out / name, text, public=True)  # the site is for a web server
         written.append(out / name)
 
     write("style.css", env.get_template("site/style.css").render())
