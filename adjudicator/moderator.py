@@ -865,7 +865,7 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
         state = result.state
     spare = given.unused if given is not None else 0
     if spare and strict_dice:
-        raise PbemError(gettext("en", "%(count)s rolls of the dice file were not used.", count=spare))
+        raise PbemError(f"{spare} rolls of the dice file were not used (--strict-dice)")
     contexts = [with_lines_not_understood(turn_context(r, b), r.orders_text, ruleset)
                 for r, b in zip(rows, befores, strict=True)]
     common = {"title": ruleset.title, "game": state.game, "turns": contexts,
@@ -875,7 +875,8 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     outputs = {"report.txt": render("report.txt.j2", **common, moderator=True),
                "public.txt": render("report.txt.j2", **common), "snapshot.json": snapshot_text(state)}
     if spare:
-        outputs["report.txt"] += "\n" + gettext("en", "%(count)s rolls of the dice file were not used.", count=spare) + "\n"
+        unused = gettext("en", "%(count)s rolls of the dice file were not used.", count=spare)
+        outputs["report.txt"] += f"\n{unused}\n"
     template = orders_template_context(ruleset, state)
     for seat in state.players:
         outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common,
