@@ -408,16 +408,19 @@ def message_log(archive: Archive, game: str | None, limit: int) -> list[Message]
         return db.messages(session, game, limit)
 
 
-def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str, reply_to: Incoming | None = None) -> None:
-    """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded)."""
-    db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name, **_thread(reply_to))
+def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str, reply_to: Incoming | None = None,
+           secret: str = "") -> None:
+    """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded); `secret`: the
+    password it carries, kept in the archive only until the mail is sent."""
+    db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name, **_thread(reply_to),
+                  secret=secret)
 
 
 def _tell(session: Session, game: Game, to: Seat, subject: str, body: str, /, reply_to: Incoming | None = None,
           **values: object) -> None:
     """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
     _reply(session, game, to, gettext(to.language, subject, **values), gettext(to.language, body, **values) + "\n",
-           reply_to)
+           reply_to, secret=str(values.get("password", "")))
 
 
 def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
@@ -690,7 +693,7 @@ def queue_welcome(session: Session, ruleset: Ruleset, game: Game, row: Turn, sea
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
     body = "\n".join(parts + ([_deadline(game, seat)] if game.deadline else []))
-    db.queue_mail(session, seat.email, subject, body, now(), game.name)
+    db.queue_mail(session, seat.email, subject, body, now(), game.name, secret=password)
 
 
 def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str) -> str:

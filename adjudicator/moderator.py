@@ -31,8 +31,8 @@ from adjudicator.engine.dice import (
     parse_dice_file,
     turn_key,
 )
+from adjudicator.engine.orders import PASSWORD_MARK, Language, OrderError, OrderSet
 from adjudicator.engine.orders import Answer as AnswerOrder
-from adjudicator.engine.orders import Language, OrderError, OrderSet
 from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
@@ -101,11 +101,6 @@ def password_matches(password: str, stored: str) -> bool:
     _, n, r, p, salt, digest = stored.split("$")
     candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p))
     return hmac.compare_digest(candidate, base64.b64decode(digest))
-
-
-# The password of every header line is replaced by this mark before an order text is stored (order sets, turns,
-# mails): the archive holds no password but its hash. The mark parses as a password, so a stored text replays.
-PASSWORD_MARK = "[removed]"
 
 
 @lru_cache(maxsize=1)

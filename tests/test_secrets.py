@@ -12,6 +12,7 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, OrderSet, Outbox, Turn
 from adjudicator.mail.inbound import read_message
+from adjudicator.mail.outbound import send_outbox
 from adjudicator.mailroom import ingest, tick
 from adjudicator.moderator import PASSWORD_MARK, new_game, verify
 from tests.conftest import SEATS, Pbem
@@ -19,6 +20,24 @@ from tests.conftest import SEATS, Pbem
 
 def everything_stored(archive: Archive) -> str:
     return repr(archive.dump())
+
+
+def new_game_welcomed(pbem: Pbem, pace: str = "turn") -> None:
+    """A new game whose welcome mails (which carry the passwords until they are sent) are delivered."""
+    pbem.new_game(pace=pace)
+    assert pbem("send", "--eml-dir", str(pbem.data.parent / "sent")).exit_code == 0
+
+
+def test_a_welcome_mail_holds_the_password_only_until_it_is_sent(pbem: Pbem) -> None:
+    pbem.new_game()
+    secret = pbem.passwords["Macedonia"]
+    assert secret in repr(pbem.dump())  # queued: the mail must still carry it
+    assert pbem("send", "--eml-dir", str(pbem.data.parent / "sent")).exit_code == 0
+    (welcome,) = [p for p in (pbem.data.parent / "sent").iterdir() if "mac@example.org" in p.read_text()]
+    assert secret in welcome.read_text()  # the player got it
+    assert secret not in repr(pbem.dump())  # the archive kept only the mark
+    ((body,),) = pbem.sql("select body from outbox where \"to\" = 'mac@example.org'")
+    assert PASSWORD_MARK in str(body)
 
 
 def order_mail(body: str, *, cte: str, html: bool = False, mid: str = "<m1@test>",
@@ -37,7 +56,7 @@ def order_mail(body: str, *, cte: str, html: bool = False, mid: str = "<m1@test>
 
 
 def test_submitted_orders_are_stored_with_the_mark_and_verify_replays_them(pbem: Pbem) -> None:
-    pbem.new_game()
+    new_game_welcomed(pbem)
     secret = pbem.passwords["Macedonia"]
     result = pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "MOVE G1 WITH 2 INF: MAC -> THR")))
     assert result.exit_code == 0 and secret not in result.output
@@ -51,7 +70,7 @@ def test_submitted_orders_are_stored_with_the_mark_and_verify_replays_them(pbem:
 
 
 def test_a_turn_file_is_stored_with_the_mark(pbem: Pbem, write) -> None:  # type: ignore[no-untyped-def]
-    pbem.new_game(pace="round")
+    new_game_welcomed(pbem, pace="round")
     blocks = "".join(f"GAME rome1 TURN {n} PLAYER {seat} PASSWORD {pbem.passwords[seat]}\nBUY 1 INF\n"
                      for n, seat in enumerate(SEATS, 1))
     assert pbem("adjudicate", "rome1", "--turn-file", str(write("turn.txt", blocks))).exit_code == 0
@@ -69,7 +88,7 @@ def test_the_mark_itself_never_authenticates(pbem: Pbem) -> None:
 
 
 def test_no_password_reaches_the_output_of_ingest(pbem: Pbem, write) -> None:  # type: ignore[no-untyped-def]
-    pbem.new_game()
+    new_game_welcomed(pbem)
     secret = pbem.passwords["Macedonia"]
     second_header = f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}"  # a second header: not understood
     body = f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n{second_header}\n"
@@ -86,6 +105,7 @@ def test_no_password_reaches_the_output_of_ingest(pbem: Pbem, write) -> None:  #
 
 def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Path, archive: Archive) -> None:
     secret = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords["Macedonia"]
+    send_outbox(archive, None, tmp_path / "sent")  # the welcome mails, which carry the passwords until sent
     orders = f"Hello,\nGAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n"
     mails = [order_mail(orders, cte="quoted-printable", mid="<qp@test>"),
              order_mail(orders.replace("1 INF", "2 INF"), cte="base64", html=True, mid="<b64@test>"),

@@ -92,4 +92,7 @@ def test_public_files_follow_the_umask_and_private_files_stay_private(
     result = pbem("resolve", "--state", str(game / "turn-0001/snapshot.json"), "--orders", str(orders),
                   "--out", str(out), data=False)
     assert result.exit_code == 0, result.output
-    assert {mode(p) for p in out.iterdir()} == {public}
+    # the public report and the snapshot follow the umask; the moderator's report and the seats' reports do not
+    assert {p.name: mode(p) for p in out.iterdir()} == {"public.txt": public, "snapshot.json": public,
+                                                       "report.txt": 0o600,
+                                                       **{f"report-{seat}.txt": 0o600 for seat in SEATS}}

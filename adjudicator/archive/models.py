@@ -133,6 +133,7 @@ class Outbox(SQLModel, table=True):
     sent: str | None = None
     attempts: int = 0
     error: str = ""
+    secret: str = ""  # the password a welcome or reset mail carries: blanked in its body once it is sent
     in_reply_to: str = ""  # Message-ID of the player's mail this one answers (threading)
     thread: str = ""  # the thread's Message-IDs for References: (space separated; "references" is an SQL word)
 

@@ -239,11 +239,12 @@ def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
 
 
 def queue_mail(session: Session, to: str, subject: str, body: str, created: str, game: str | None = None,
-               html: str = "", map_svg: str = "", in_reply_to: str = "", thread: str = "") -> Outbox:
+               html: str = "", map_svg: str = "", in_reply_to: str = "", thread: str = "", secret: str = "") -> Outbox:
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
-    and `thread` (the References: Message-IDs) thread it with the player's mail."""
+    and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
+    carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
     row = Outbox(game=game, to=to, subject=subject, body=body, html=html, map_svg=map_svg, created=created,
-                 in_reply_to=in_reply_to, thread=thread)
+                 in_reply_to=in_reply_to, thread=thread, secret=secret)
     session.add(row)
     return row
 

@@ -166,6 +166,11 @@ class Answer(Order):
     value: str
 
 
+# The password of every header line is replaced by this mark before an order text is stored (order sets, turns,
+# mails): the archive holds no password but its hash. The mark parses as a password, so a stored text replays.
+PASSWORD_MARK = "[removed]"
+
+
 @dataclass(frozen=True)
 class Header:
     game: str

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 from adjudicator.archive.models import Outbox
 from adjudicator.archive.store import Archive, queue_mail
+from adjudicator.engine.orders import PASSWORD_MARK
 from adjudicator.render import svg_inline, write_atomically
 
 SECURITY_MODES = ("starttls", "tls", "none")
@@ -227,6 +228,14 @@ def _error_text(error: BaseException) -> str:
     return " ".join(text.split())[:MAX_ERROR_TEXT]
 
 
+def forget_secret(row: Outbox) -> None:
+    """A delivered mail keeps no password in the archive: the player has it, the archive only its hash."""
+    if row.secret:
+        row.body = row.body.replace(row.secret, PASSWORD_MARK)
+        row.html = row.html.replace(row.secret, PASSWORD_MARK)
+        row.secret = ""
+
+
 def send_outbox(archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | None,
                 limit: int | None = None) -> SendReport:
     """Deliver the unsent outbox rows in id order (as .eml files when eml_dir is given), committing each one."""
@@ -271,6 +280,7 @@ def send_outbox(archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | Non
                 stored = session.get(Outbox, row_id)
                 if stored is not None:
                     stored.sent = now()
+                    forget_secret(stored)
                     stored.error = _error_text(smtplib.SMTPRecipientsRefused(refused)) if refused else ""
                     session.add(stored)
             report.sent += 1
