@@ -192,6 +192,11 @@ def _describe(army: _Army) -> str:
     return text
 
 
+def retreat_areas(standing: Mapping[str, Any]) -> set[str]:
+    """The areas that RETREAT FROM <area> orders of a standing dict name."""
+    return {rule["from"] for rule in standing.get("retreat") or [] if rule.get("from")}
+
+
 def standing_from_orders(orders: Iterable[Order]) -> dict[str, Any]:
     """Standing orders (parsed LOSSES, BATTLELEGION, PURSUIT, TARGETS, NAVAL LOSSES, RETREAT orders) as the dict
     Player.standing holds, the later order of a kind replacing the earlier one (as in a turn, C-15)."""
