@@ -552,3 +552,10 @@ def test_C_6_9_losses_with_counts() -> None:
                                                   counts=(1, None)))
     assert error("LOSSES INF, 2 INF") == "line 2, column 15: 'INF' is listed twice"
     assert "is not a positive number" in error("LOSSES 0 INF")
+
+
+def test_the_tool_writes_the_first_spelling_or_its_abbreviation_and_only_reads_the_others() -> None:
+    from adjudicator.orders.keywords import written
+
+    assert [written("de", "TO"), written("it", "TO"), written("nl", "TO")] == ["NACH", "VERSO", "NAAR"]
+    assert [written("en", "INFANTRY"), written("de", "CAVALRY"), written("en", "WHEN")] == ["INF", "KAV", "WHEN"]
