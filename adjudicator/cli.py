@@ -475,8 +475,11 @@ FORCE_WORDS = {"inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cav
                "leaders": "leaders", "galley": "galleys", "galleys": "galleys"}
 
 
-def _force_spec(text: str, what: str) -> dict[str, int | bool]:
-    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' -> the dict adjudicator.odds takes."""
+def _force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
+    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' (or with --naval '4 GALLEYS') -> the dict adjudicator.odds
+    takes; anything else is refused with the form the option takes."""
+    form = ("'4 GALLEYS' (a naval battle of empty galleys)" if naval else
+            "e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (also CAESAR; the defender also FORTIFIED)")
     force: dict[str, int | bool] = {}
     words = text.replace(",", " ").split()
     i = 0
@@ -489,20 +492,50 @@ def _force_spec(text: str, what: str) -> dict[str, int | bool]:
             force[FORCE_WORDS[words[i + 1].casefold()]] = int(word)
             i += 2
         else:
-            fail(f"--{what} {text!r}: write e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (FORTIFIED, CAESAR; "
-                 f"'4 GALLEYS' for --naval); {words[i]!r} is not understood")
+            bad = " ".join(words[i:i + 2]) if word.isdigit() else words[i]  # a count names what it counts
+            fail(f"--{what} {text!r}: {bad!r} is not understood; write {form}")
+    if "galleys" in force and not naval:
+        fail(f"--{what} {text!r}: galleys fight at sea: add --naval for a naval battle ('4 GALLEYS' on both sides)")
+    if naval and set(force) - {"galleys"}:
+        fail(f"--{what} {text!r}: with --naval write only {form}; units and leaders fight on land (without --naval)")
     return force
+
+
+def _battle_area(ruleset: str, given: str | None, standings: list[dict | None]) -> str | None:  # type: ignore[type-arg]
+    """The battle province for RETREAT FROM <area> orders: --area, else the one area such orders name."""
+    from adjudicator.odds import retreat_areas
+    from adjudicator.rulesets import load_ruleset
+
+    if given is not None:
+        found = load_ruleset(ruleset).board.lookup(given)
+        if len(found) != 1:
+            fail(f"--area {given!r}: {'ambiguous: ' + ', '.join(found) if found else 'no such area'}")
+        return found[0]
+    named = sorted(set().union(*(retreat_areas(s) for s in standings if s)))
+    if len(named) > 1:
+        fail(f"the standing orders say RETREAT FROM {' and '.join(named)}: name the battle province with --area")
+    return named[0] if named else None
 
 
 @app.command()
 def odds(
-    attacker: Annotated[str, typer.Option(help="e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (naval: '4 GALLEYS').")],
-    defender: Annotated[str, typer.Option(help="e.g. '12 INF 2 CAT 1 LEADER FORTIFIED'.")],
+    attacker: Annotated[str, typer.Option(
+        help="The attacker's pieces: 'N INF', 'N CAV', 'N CAT', 'N LEADERS', CAESAR, e.g. '10 INF 7 CAV 3 CAT 2 "
+             "LEADERS CAESAR'; with --naval 'N GALLEYS'.")],
+    defender: Annotated[str, typer.Option(
+        help="The defender's pieces, as --attacker, plus FORTIFIED for a fortified city, e.g. '12 INF 2 CAT 1 "
+             "LEADER FORTIFIED'; with --naval 'N GALLEYS'.")],
     ruleset: Annotated[str, typer.Option(help="coe-classic or coe-1984.")] = "coe-classic",
     naval: Annotated[bool, typer.Option("--naval", help="A naval battle of empty galleys.")] = False,
     attacker_orders: Annotated[Path | None, typer.Option(
-        help="File of the attacker's standing orders (LOSSES, RETREAT ..., TARGETS, ...).")] = None,
-    defender_orders: Annotated[Path | None, typer.Option(help="File of the defender's standing orders.")] = None,
+        help="File of the attacker's standing orders, one a line, as in a player's orders: LOSSES 4 INF, CAV; "
+             "BATTLELEGION 1 CAV, INF; PURSUIT CAT, CAV; RETREAT [FROM <area>] [TO <areas>] WHEN UNITS < 3 (or "
+             "UNITS < ENEMY, CAESAR AND UNITS < 3; 1984: ENEMY ADVANTAGE >= 2); RETREAT NEVER; TARGETS CAT, INF; "
+             "NAVAL LOSSES EMPTY, LOADED.")] = None,
+    defender_orders: Annotated[Path | None, typer.Option(
+        help="File of the defender's standing orders (as --attacker-orders).")] = None,
+    area: Annotated[str | None, typer.Option(
+        help="The battle province, for RETREAT FROM <area> orders (default: the one area they name).")] = None,
 ) -> None:
     """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses."""
     from adjudicator.odds import land_odds, naval_odds, odds_text, standing_from_orders
@@ -519,12 +552,13 @@ def odds(
         return standing_from_orders(parsed.orders)
 
     try:
-        a, d = _force_spec(attacker, "attacker"), _force_spec(defender, "defender")
+        a, d = _force_spec(attacker, "attacker", naval), _force_spec(defender, "defender", naval)
+        a_standing, d_standing = standing(attacker_orders), standing(defender_orders)
         if naval:
-            result = naval_odds(ruleset, int(a.get("galleys", 0)), int(d.get("galleys", 0)),
-                                standing(attacker_orders), standing(defender_orders))
+            result = naval_odds(ruleset, int(a.get("galleys", 0)), int(d.get("galleys", 0)), a_standing, d_standing)
         else:
-            result = land_odds(ruleset, a, d, standing(attacker_orders), standing(defender_orders))
+            result = land_odds(ruleset, a, d, a_standing, d_standing,
+                               area=_battle_area(ruleset, area, [a_standing, d_standing]))
     except (*_errors(), ValueError) as problem:
         fail(str(problem))
     typer.echo(odds_text(result))

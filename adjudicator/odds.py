@@ -32,7 +32,7 @@ from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.battle import default_legion, fill, retreat_wanted
 from adjudicator.rulesets.coe.battle1984 import TIES
-from adjudicator.rulesets.coe.decisions import UNIT_WORDS, complete_priority, record_standing_order
+from adjudicator.rulesets.coe.decisions import UNIT_WORDS, Pick, complete_choice, record_standing_order
 from adjudicator.rulesets.coe.naval import CATEGORIES, ROUNDS
 
 Prob = Fraction | float
@@ -138,6 +138,18 @@ def _priority(values: Iterable[str] | None) -> list[str] | None:
     return [KIND_WORDS.get(str(v).casefold(), str(v).casefold()) for v in values]
 
 
+def _picks(values: Iterable[Any] | None) -> list[Pick] | None:
+    """A standing LOSSES, BATTLELEGION or PURSUIT priority as picks (an entry with a count is kept as {"kind",
+    "count"} in Player.standing, C-6.9), or None when none was given."""
+    if not values:
+        return None
+
+    def kind(word: Any) -> str:
+        return KIND_WORDS.get(str(word).casefold(), str(word).casefold())
+
+    return [(kind(v["kind"]), int(v["count"])) if isinstance(v, dict) else (kind(v), None) for v in values]
+
+
 def _retreat_rule(standing: Mapping[str, Any], area: str | None) -> dict[str, Any] | None:
     """The RETREAT rule the engine applies: one FROM this area first, else the general one (C-15.7)."""
     for rule in sorted(standing.get("retreat") or [], key=lambda r: r.get("from") is None):
@@ -178,6 +190,11 @@ def _describe(army: _Army) -> str:
         text += ", by sea: " + " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}"
                                         for k, n in zip(UNIT_KINDS, army.by_sea, strict=True) if n)
     return text
+
+
+def retreat_areas(standing: Mapping[str, Any]) -> set[str]:
+    """The areas that RETREAT FROM <area> orders of a standing dict name."""
+    return {rule["from"] for rule in standing.get("retreat") or [] if rule.get("from")}
 
 
 def standing_from_orders(orders: Iterable[Order]) -> dict[str, Any]:
@@ -280,13 +297,16 @@ class _Tally:
 # -- Classic land battle (C-6) ---------------------------------------------------------------------------------
 
 
-def _one_by_one(pool: Comp, priority: Sequence[str]) -> list[Comp]:
-    """What fill(pool, h, priority) takes, for h = 0 .. all of the pool: units one by one in priority order."""
+def _one_by_one(pool: Comp, priority: Sequence[str | Pick]) -> list[Comp]:
+    """What fill(pool, h, priority) takes, for h = 0 .. all of the pool: units one by one in priority order (an
+    entry with a count takes at most that many of its kind)."""
     taken = [0, 0, 0]
     found = [(0, 0, 0)]
-    for kind in priority:
+    for entry in priority:
+        kind, limit = (entry, None) if isinstance(entry, str) else entry
         index = UNIT_KINDS.index(kind)
-        for _ in range(pool[index]):
+        left = pool[index] - taken[index]
+        for _ in range(left if limit is None else min(limit, left)):
             taken[index] += 1
             found.append((taken[0], taken[1], taken[2]))
     return found
@@ -302,24 +322,24 @@ class _ClassicSide:
     standing: Mapping[str, Any]
     area: str | None
     can_retreat: bool
-    legion_priority: list[str] | None = None
-    loss_priority: list[str] = field(default_factory=list)
-    pursuit_priority: list[str] = field(default_factory=list)
+    legion_priority: list[Pick] | None = None
+    loss_priority: list[str | Pick] = field(default_factory=list)
+    pursuit_priority: list[str | Pick] = field(default_factory=list)
     retreat: dict[str, Any] | None = None
     ids: dict[Comp, int] = field(default_factory=dict)
     comps: list[Comp] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     infos: dict[int, tuple[Comp, int, list[int]]] = field(default_factory=dict)
     pursuits: dict[int, list[int]] = field(default_factory=dict)  # ids left after h pursuit hits
-    pursuit_by: list[str] = field(default_factory=list)  # the enemy's PURSUIT priority
+    pursuit_by: list[str | Pick] = field(default_factory=list)  # the enemy's PURSUIT priority
 
     def __post_init__(self) -> None:
-        legion = _priority(self.standing.get("battlelegion"))
-        self.legion_priority = complete_priority(legion) if legion else None
-        losses = _priority(self.standing.get("losses"))
-        self.loss_priority = complete_priority(losses) if losses else list(UNIT_KINDS)  # C-15.6
-        pursuit = _priority(self.standing.get("pursuit"))
-        self.pursuit_priority = complete_priority(pursuit) if pursuit else PURSUIT_DEFAULT  # C-15.9
+        legion = _picks(self.standing.get("battlelegion"))
+        self.legion_priority = complete_choice(legion) if legion else None
+        losses = _picks(self.standing.get("losses"))
+        self.loss_priority = list(complete_choice(losses)) if losses else list(UNIT_KINDS)  # C-15.6
+        pursuit = _picks(self.standing.get("pursuit"))
+        self.pursuit_priority = list(complete_choice(pursuit)) if pursuit else list(PURSUIT_DEFAULT)  # C-15.9
         self.retreat = _retreat_rule(self.standing, self.area)
 
     def ident(self, comp: Comp) -> int:

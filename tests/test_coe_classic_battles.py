@@ -647,3 +647,85 @@ def test_C_15_8_and_C_16_9_the_default_never_retreats_into_nothing() -> None:
         (DEF, "continue"), (ATT, "continue")]
     assert not events(result, "retreat") and len(rounds(result)) == 2
     assert result.state.areas["ACH"].owner == ATT
+
+
+# -- C-6.9: any mix of units takes the hits; counts in answers and standing orders (issue 11) ---------------
+
+
+def _losses_standing(line: str) -> list[Any]:
+    """The standing dict entry a parsed LOSSES/BATTLELEGION order leaves (as a turn records it)."""
+    from adjudicator.orders import parse_orders
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.coe.decisions import record_standing_order
+
+    parsed = parse_orders(f"GAME g TURN 1 PLAYER Egyptus PASSWORD x\n{line}", load_ruleset("coe-classic"))
+    assert not parsed.errors, parsed.errors
+    standing: dict[str, Any] = {}
+    record_standing_order(standing, parsed.orders[0])
+    return next(iter(standing.values()))
+
+
+@pytest.mark.parametrize(("standing", "answers", "lost", "source"), [
+    (None, {"battle.THR.1.losses": "1 INF 1 CAT"}, "1 INF 1 CAT", "answer"),
+    (None, {"battle.THR.1.losses": "1 cat, 1 cav"}, "1 CAV 1 CAT", "answer"),
+    ("LOSSES 1 CAV, CAT", {}, "1 CAV 1 CAT", "standing order"),
+    ("LOSSES 1 INF, 1 CAT", {}, "1 INF 1 CAT", "standing order"),
+    ("LOSSES 1 INF, CAT", {"battle.THR.1.losses": "2 INF"}, "2 INF", "answer"),
+])
+def test_C_6_9_the_owner_names_any_mix_of_units_with_counts(standing: str | None, answers: dict[str, str],
+                                                              lost: str, source: str) -> None:
+    state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 2, "cavalry": 1, "catapult": 1})
+    if standing:
+        state.players[DEF].standing["losses"] = _losses_standing(standing)
+    result = play(state, dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,
+                  answers={**ATT_RETREATS, DEF: answers})
+    assert rounds(result)[0]["defender_losses"] == lost
+    assert [(seat, src) for seat, _, _, src in decisions(result, "losses")] == [(DEF, source)]
+    assert not events(result, "answer_refused")
+
+
+@pytest.mark.parametrize(("given", "reason"), [
+    ("3 INF", "3 infantry named, but your battle legion has only 2"),
+    ("1 INF", "name 2 unit(s), not 1"),
+    ("2 CAT", "2 catapult named, but your battle legion has only 1"),
+    ("2 INF 1", "the count 1 names no unit kind (INF, CAV, CAT)"),
+])
+def test_C_6_9_an_answer_naming_units_that_are_not_there_is_refused_and_the_default_applies(
+        given: str, reason: str) -> None:
+    state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 2, "cavalry": 1, "catapult": 1})
+    result = play(state, dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,
+                  answers={**ATT_RETREATS, DEF: {"battle.THR.1.losses": given}})
+    assert rounds(result)[0]["defender_losses"] == "2 INF"
+    (refused,) = events(result, "answer_refused")
+    assert refused["reason"] == reason
+    assert decisions(result, "losses")[0][3] == "default"
+
+
+@pytest.mark.parametrize(("standing", "answers", "legion", "source"), [
+    (None, {"battle.THR.1.legion": "3 INF 2 CAV"}, "3 INF 2 CAV", "answer"),
+    (None, {"battle.THR.1.legion": "4 INF 1 CAV"}, "4 INF 1 CAV", "answer"),  # the default, as a notice shows it
+    ("BATTLELEGION 1 CAT, 2 CAV, INF", {}, "2 INF 2 CAV 1 CAT", "standing order"),
+    ("BATTLELEGION 1 CAV, INF", {}, "4 INF 1 CAV", "standing order"),  # C-15.5's default, written out
+])
+def test_C_6_5_and_C_15_5_a_battle_legion_named_with_counts(standing: str | None, answers: dict[str, str],
+                                                              legion: str, source: str) -> None:
+    state = contest(att={"generals": [1], "infantry": 3}, dfn={"infantry": 4, "cavalry": 2, "catapult": 1})
+    if standing:
+        state.players[DEF].standing["battlelegion"] = _losses_standing(standing)
+    result = play(state, dice=[BLANK] * 3 + [CAT, BLANK, BLANK, BLANK, BLANK] + [BLANK] * 7,
+                  answers={**ATT_RETREATS, DEF: answers})
+    (first,) = rounds(result)
+    assert first["defender_legion"] == legion
+    assert decisions(result, "legion") == [(DEF, "battle.THR.1.legion", legion, source)]
+    assert not events(result, "answer_refused")
+
+
+def test_C_15_a_priority_with_counts_is_kept_in_the_snapshot_and_old_priorities_keep_their_form() -> None:
+    from adjudicator.engine.state import from_snapshot, to_snapshot
+
+    assert _losses_standing("LOSSES CAV, INF") == ["cavalry", "infantry"]  # as every snapshot so far holds it
+    counted = _losses_standing("LOSSES 4 INF, 1 CAV, INF")
+    assert counted == [{"kind": "infantry", "count": 4}, {"kind": "cavalry", "count": 1}, "infantry"]
+    state = start()
+    state.players[DEF].standing["losses"] = counted
+    assert from_snapshot(to_snapshot(state)).players[DEF].standing["losses"] == counted

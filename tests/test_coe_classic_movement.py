@@ -438,3 +438,67 @@ def test_C_5_4_sailings_and_moves_run_in_the_written_order() -> None:
                   sail((1,), "ACH", "AEG", line=4))  # the galley has spent its 2 MP
     assert verdicts(result) == [OK, (False, "C-5.24"), OK, (False, "C-5.2")]
     assert force(result, "ACH", MAC) == Force(generals=[3], infantry=5, galleys=[1])
+
+
+# -- C-5.12: drop-offs within one road journey (issue 11) --------------------------------------------------------
+
+
+def moves(*lines: str) -> list[object]:
+    """MOVE orders as a player writes them (through the parser), numbered from line 2."""
+    from adjudicator.orders import parse_orders
+    from tests.helpers import classic
+
+    parsed = parse_orders("\n".join(["GAME g TURN 1 PLAYER Macedonia PASSWORD x", *lines]), classic())
+    assert not parsed.errors, parsed.errors
+    return list(parsed.orders)
+
+
+def test_C_5_12_a_leader_drops_units_at_a_city_he_passes_and_the_journey_costs_one_mp() -> None:
+    result = play(road_net(), *moves("MOVE G1 WITH 4 INF: MAC => MOE LEAVING 2 INF => PAN",
+                                     "MOVE G1: PAN -> NOR"))  # G1 has 1 MP left for an ordinary move
+    assert verdicts(result) == [OK, OK]
+    assert force(result, "MOE", MAC) == Force(infantry=2)
+    assert force(result, "PAN", MAC) == Force(infantry=2) and force(result, "NOR", MAC) == Force(generals=[1])
+    moved = next(e.data for e in result.events if e.kind == "moved")
+    assert moved["path"] == ["MAC", "MOE", "PAN"] and moved["route"] == "MAC => MOE leaving 2 INF => PAN"
+
+
+def test_C_5_12_two_journeys_written_without_leaving_still_cost_two_mp() -> None:
+    result = play(road_net(), *moves("MOVE G1: MAC => MOE => PAN", "MOVE G1: PAN -> NOR"))
+    assert verdicts(result) == [OK, (False, "C-5.2")]
+
+
+def test_C_5_12_and_C_5_8_several_drops_and_an_ordinary_move_after_the_journey() -> None:
+    state = place(road_net(), "MAC", MAC, cavalry=2)
+    result = play(state, *moves("MOVE G1 AND G2 WITH 3 INF 2 CAV: MAC => MOE LEAVING 1 INF => DAC LEAVING G2 "
+                                "WITH 2 INF => PAN -> NOR"))
+    assert verdicts(result) == [OK]
+    assert force(result, "MOE", MAC) == Force(infantry=1) and force(result, "DAC", MAC) == Force(generals=[2],
+                                                                                                   infantry=2)
+    assert force(result, "NOR", MAC) == Force(generals=[1], cavalry=2)
+
+
+def test_C_5_12_infantry_dropped_after_an_ordinary_move_has_no_mp_for_a_road_journey() -> None:
+    result = play(road_net(), *moves("MOVE G1 WITH 2 INF: MAC -> MOE LEAVING 1 INF => PAN"))
+    assert verdicts(result) == [(False, "C-5.2")]
+    assert force(result, "MAC", MAC).infantry == 5 and force(result, "MOE", MAC) == Force()
+
+
+def test_C_5_5_C_5_6_and_C_5_3_drops_that_leave_an_illegal_group_are_refused_and_change_nothing() -> None:
+    state = place(road_net(), "MAC", MAC, infantry=10)
+    before = state.copy()
+    result = play(state, *moves("MOVE G1 WITH 2 INF: MAC => MOE LEAVING G1 => PAN",  # units without a leader
+                                "MOVE G1 AND G2 WITH 9 INF: MAC => MOE LEAVING G2 => PAN",  # 9 units, 1 leader
+                                "MOVE G1 WITH 2 INF: MAC => MOE LEAVING 3 INF => PAN",  # more than travel
+                                "MOVE G1 WITH 2 INF: MAC => MOE LEAVING G3 => PAN"))  # G3 does not travel
+    assert verdicts(result) == [(False, "C-5.5"), (False, "C-5.6"), (False, "C-5.3"), (False, "C-5.3")]
+    assert result.state.areas["MAC"].units[MAC] == before.areas["MAC"].units[MAC]
+
+
+def test_C_5_12_in_the_1984_edition_a_journey_with_drops_is_its_one_road_journey_O_5_13_O_5_15() -> None:
+    state = road(own(start(ruleset="coe-1984"), "MOE", "DAC", "PAN"), "MAC", "MOE", "DAC", "PAN")
+    result = play(state, *moves("MOVE G1 WITH 2 INF: MAC => MOE LEAVING 1 INF => PAN",
+                                "MOVE G2: MAC => MOE => PAN"))  # two journeys: one too many (O-5.15)
+    assert verdicts(result) == [OK, (False, "O-5.15")]
+    assert force(result, "MOE", MAC) == Force(infantry=1) and force(result, "PAN", MAC) == Force(generals=[1],
+                                                                                                   infantry=1)

@@ -107,3 +107,52 @@ def test_answers_are_refused_for_the_wrong_turn_or_an_unknown_key(pbem: Pbem, wr
     forged = pbem("answer", "rome1", str(write("f.txt", "GAME rome1 TURN 1 PLAYER Egyptus PASSWORD x\n"
                                                          "ANSWER battle.THR.1.losses: inf\n")))
     assert forged.exit_code == 1 and "wrong password" in forged.output
+
+
+def crowded_position(pbem: Pbem, write: Write) -> Path:
+    """As contested_position, but both armies are larger than their battle legions, so that every land-battle
+    decision is asked: Macedonia's G1 and G2 with 8 INF 2 CAV in Moesia (a legion of 7) against Egyptus's G1
+    with 6 INF 2 CAV in Thracia (a legion of 6)."""
+    path = contested_position(pbem, write)
+    snapshot = json.loads(path.read_text())
+    areas = snapshot["areas"]
+    areas["MAC"]["units"]["Macedonia"]["generals"] = [3, 4]
+    areas["MOE"]["units"]["Macedonia"].update(generals=[1, 2], infantry=8, cavalry=2)
+    areas["THR"]["units"]["Egyptus"].update(infantry=6, cavalry=2)
+    return write("crowded.json", json.dumps(snapshot))
+
+
+def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_it_stands(
+        pbem: Pbem, write: Write) -> None:
+    """Issue 11: the notice's ANSWER lines (read from the notice file the tool writes) fed back unchanged are
+    all used (C-6.5, C-6.9, C-15.5 to C-15.11): none is refused when the turn is resolved."""
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    result = pbem("new", "rome1", "--from-snapshot", str(crowded_position(pbem, write)), *seats,
+                  "--decisions", "ask")
+    assert result.exit_code == 0, result.output
+    pbem.passwords = {line.split()[0]: line.split()[1] for line in result.output.splitlines()
+                      if len(line.split()) == 2 and line.split()[0] in SEATS}
+    attack = pbem.orders("Macedonia", 1, "MOVE G1 G2 WITH 8 INF 2 CAV: MOE -> THR")
+    assert pbem("submit", "rome1", str(attack)).exit_code == 0
+    sent: set[tuple[str, str]] = set()
+    for _ in range(40):
+        result = pbem("adjudicate", "rome1")
+        assert result.exit_code == 0, result.output
+        asked = sorted(set(re.findall(r"Waiting for (\w+):", result.output)))
+        if not asked:
+            break
+        for seat in asked:
+            notice = (pbem.data / f"games/rome1/outbox/decisions-turn-0001-{seat}.txt").read_text()
+            lines = [f"ANSWER {key}: {value}" for key, value in
+                     re.findall(r"^\s*ANSWER (\S+): (.+?)\s*$", notice, re.MULTILINE) if (seat, key) not in sent]
+            assert lines, notice
+            header = f"GAME rome1 TURN 1 PLAYER {seat} PASSWORD {pbem.passwords[seat]}"
+            answer = pbem("answer", "rome1", str(write(f"answer-{len(sent)}.txt", "\n".join([header, *lines]))))
+            assert answer.exit_code == 0, answer.output
+            sent |= {(seat, line.split()[1].rstrip(":")) for line in lines}
+    assert "Turn 1 (Macedonia) resolved" in result.output
+    assert {key.rsplit(".", 1)[1] for _, key in sent} >= {"legion", "losses", "retreat"}
+    report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text()
+    assert "is not usable" not in report
+    assert report.count("(answer, C-15.") >= len(sent)
+    assert pbem("verify", "rome1").exit_code == 0

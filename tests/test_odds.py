@@ -416,3 +416,49 @@ def test_pbem_odds_prints_the_exact_odds(tmp_path: Path) -> None:
     assert result.output == odds_text(expected) + "\n"
     bad = CliRunner().invoke(app, ["odds", "--attacker", "four INF", "--defender", "5 INF"])
     assert bad.exit_code == 1 and "'four' is not understood" in bad.output
+
+
+def _pbem_odds(*args: str) -> Any:
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+
+    return CliRunner().invoke(app, ["odds", *args])
+
+
+def test_pbem_odds_reads_retreat_from_as_the_readme_writes_it_C_15_7(tmp_path: Path) -> None:
+    """Issue 11: `RETREAT FROM SYR TO PAL WHEN UNITS < 2` counts: the battle is taken to be in the one area the
+    RETREAT FROM orders name, or in --area."""
+    forces = ["--attacker", "6 INF 2 CAV 1 LEADER", "--defender", "4 INF 1 LEADER"]
+    with_from, without_from = tmp_path / "from.txt", tmp_path / "plain.txt"
+    with_from.write_text("RETREAT FROM SYR TO PAL WHEN UNITS < 2\n")
+    without_from.write_text("RETREAT TO PAL WHEN UNITS < 2\n")
+    plain = _pbem_odds(*forces, "--defender-orders", str(without_from))
+    named = _pbem_odds(*forces, "--defender-orders", str(with_from))
+    assert plain.exit_code == 0 and named.exit_code == 0, named.output
+    assert named.output == plain.output and "defender retreats" in plain.output
+    assert _pbem_odds(*forces, "--defender-orders", str(with_from), "--area", "Syria").output == plain.output
+    elsewhere = _pbem_odds(*forces, "--defender-orders", str(with_from), "--area", "EGY")
+    assert elsewhere.exit_code == 0 and elsewhere.output == _pbem_odds(*forces).output
+    both = tmp_path / "both.txt"
+    both.write_text("RETREAT FROM SYR WHEN UNITS < 2\nRETREAT FROM EGY WHEN UNITS < 3\n")
+    several = _pbem_odds(*forces, "--defender-orders", str(both))
+    assert several.exit_code == 1 and "--area" in several.output
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--attacker", "4 GALLEYS", "--defender", "3 GALLEYS"], "add --naval"),
+    (["--attacker", "4 INF 1 LEADER", "--defender", "3 GALLEYS"], "add --naval"),
+    (["--naval", "--attacker", "4 INF", "--defender", "3 GALLEYS"], "without --naval"),
+    (["--attacker", "4 INF 1 LEADERZ", "--defender", "3 INF"], "'1 LEADERZ' is not understood; write e.g."),
+])
+def test_pbem_odds_errors_name_the_forms_and_options_the_command_takes(args: list[str], says: str) -> None:
+    result = _pbem_odds(*args)
+    assert result.exit_code == 1 and says in result.output
+    assert "by_sea" not in result.output and "unknown key" not in result.output
+
+
+def test_pbem_odds_help_shows_the_accepted_forms() -> None:
+    shown = " ".join(_pbem_odds("--help").output.split())
+    for form in ("'N GALLEYS'", "FORTIFIED", "CAESAR", "RETREAT [FROM <area>] [TO <areas>] WHEN UNITS < 3", "--area"):
+        assert form in shown

@@ -308,7 +308,7 @@ def test_ambiguous_seat() -> None:
         ("MOVE G29: ITA -> NAR", "column 6: unknown leader 'G29': generals are G1 to G4 (G5 to G28 when taken over)"),
         ("MOVE GENERAL 0: ITA -> NAR", "unknown leader 'GENERAL 0': generals are G1 to G4"),
         ("MOVE G1 WTH 3 INF: ITA -> NAR", "unexpected 'WTH' (did you mean WITH?)"),
-        ("MOVE G1 3 INF: ITA -> NAR", "unexpected '3': expected one of: AND, WITH, ',', :"),
+        ("MOVE G1 3 INF ITA -> NAR", "unexpected 'ITA': expected a number or one of: AND, ',', :"),
         ("MOVE G1 WITH 3 INF: ITA NAR", "unexpected 'NAR': expected one of: ->, =>"),
         ("MOVE G1 WITH", "column 13: incomplete order: expected a number after 'WITH'"),
         ("MOVE G1 WITH 0 INF: ITA -> NAR", "'0' is not a positive number"),
@@ -403,3 +403,159 @@ def test_keyword_table_covers_every_language() -> None:
 
 def test_no_keyword_hides_an_area_or_seat() -> None:
     assert shadowed_names(RULES) == []
+
+
+# -- issue 11: every keyword in every language, the end mark, what reports print parses back ----------
+
+# One English sample per order form; together they use every keyword of the table.
+KEYWORD_SAMPLES = (
+    HEADER,
+    "MOVE G1 AND GENERAL 2 WITH 3 INFANTRY 2 CAVALRY 1 CATAPULT: ITA -> NAR",
+    "MOVE CAESAR WITH 4 INF: ITA => NEA LEAVING 2 INF => NAR",
+    "SAIL GALLEY 1: ITA -> TYR CARRYING G1 WITH 4 INF",
+    "NAVAL TYR VS Egyptus",
+    "NAVAL LOSSES EMPTY, LOADED, GENERALS, CAESAR",
+    "BATTLES NAR, TYR",
+    "DESTROY CITY NEA",
+    "BUY 4 INF, 1 GALLEY AT ITA COAST ADR, FORTIFIED CITY AT NAR, FORTIFICATION AT NEA, ROAD FROM NAR TO ITA",
+    "LOSSES 4 CAV, INF, CAT",
+    "BATTLELEGION CAV, INF",
+    "PURSUIT CAT, CAV",
+    "TARGETS CAT, GALLEY",
+    "RETREAT FROM NAR TO ITA WHEN UNITS < 3",
+    "RETREAT NEVER",
+    "RETREAT WHEN UNITS < ENEMY",
+    "RETREAT WHEN CAESAR AND UNITS < 3",
+    "RETREAT FROM NAR WHEN ENEMY ADVANTAGE >= 2",
+    "CAPTIVES RANSOM OF Egyptus",
+    "CAPTIVES KILL",
+    "FREED TO ITA, NAR",
+    "HOMES ITA",
+    "RANSOM OFFER Egyptus G2 FOR 30 TALENTS AND Egyptus G1",
+    "RANSOM ACCEPT Egyptus G1 MIN 20 TALENTS",
+    "CONCEDE TO Egyptus",
+    "PRESS TO Egyptus: x1",
+    "BROADCAST: x1",
+    "LANGUAGE de",
+    "ANSWER battle.NAR.1.retreat: continue",
+    "END",
+)
+
+
+def _keyword_words(line: str) -> list[tuple[int, str]]:
+    """(index, keyword name) of the whitespace-separated words of `line` that are keywords (a ',' or ':'
+    after the word allowed); text after a ':' that ends a word is a message and not looked at."""
+    from adjudicator.orders.keywords import keyword_of
+
+    found = []
+    for index, word in enumerate(line.split()):
+        name = keyword_of().get(word.rstrip(",:").casefold())
+        if name is not None:
+            found.append((index, name))
+        if word.endswith(":") and "." in word or word == "BROADCAST:" or word == "Egyptus:":
+            break
+    return found
+
+
+def _translated(line: str, language: str, choice: dict[str, str]) -> str:
+    words = line.split()
+    for index, name in _keyword_words(line):
+        word = words[index]
+        tail = word[len(word.rstrip(",:")):]
+        words[index] = choice.get(name, keyword_table()[name][language][0]) + tail
+    return " ".join(words)
+
+
+def _parsed(line: str) -> object:
+    if line.split()[0] in keyword_table()["GAME"]["en"] + keyword_table()["GAME"]["de"] + keyword_table()["GAME"][
+            "it"] + keyword_table()["GAME"]["nl"]:
+        result = parse_orders(line, RULES)
+        assert not result.errors, result.errors
+        return result.header
+    result = parse_orders(f"{HEADER}\n{line}", RULES)
+    assert not result.errors, (line, result.errors)
+    return [{k: v for k, v in vars(o).items() if k not in ("line", "text")} for o in result.orders]
+
+
+def test_samples_use_every_keyword_of_the_table() -> None:
+    used = {name for line in KEYWORD_SAMPLES for _, name in _keyword_words(line)}
+    assert used == set(keyword_table())
+
+
+@pytest.mark.parametrize("language", ["de", "it", "nl"])
+def test_every_keyword_spelling_of_every_language_parses_like_english(language: str) -> None:
+    for line in KEYWORD_SAMPLES:
+        english = _parsed(line)
+        for _, name in _keyword_words(line):
+            for spelling in keyword_table()[name][language]:
+                translated = _translated(line, language, {name: spelling})
+                assert _parsed(translated) == english, translated
+
+
+@pytest.mark.parametrize("line", ["NACHRICHT AN Egyptus: ciao", "MESSAGGIO A Egyptus: ciao",
+                                  "BERICHT AAN Egyptus: ciao", "KAPITULIERE AN Egyptus", "CONCEDI A Egyptus"])
+def test_press_and_concede_read_naturally_in_german_italian_and_dutch(line: str) -> None:
+    order = one(line)
+    assert isinstance(order, Press | Concede)
+
+
+@pytest.mark.parametrize("mark", ["END", "ende", "FINE", "Einde", "END."])
+def test_an_end_mark_ends_the_orders_and_a_signature_after_it_is_not_read(mark: str) -> None:
+    result = parse("MOVE G1: ITA -> NAR", mark, "-- ", "Marcus Aurelius", "GAME over, see you", "Tel. 555 1234")
+    assert not result.errors
+    assert [type(o) for o in result.orders] == [Move]
+
+
+def test_an_end_mark_in_a_turn_file_ends_its_block_only() -> None:
+    text = (f"{HEADER}\nMOVE G1: ITA -> NAR\nEND\nregards, the Italia player\n"
+            "GAME rome1 TURN 3 PLAYER Egyptus PASSWORD pw\nBROADCAST: hi\nENDE\nGruss\n")
+    first, second = parse_turn_file(text, RULES)
+    assert not first.errors and not second.errors
+    assert [type(o) for o in first.orders] == [Move] and [type(o) for o in second.orders] == [Press]
+
+
+@pytest.mark.parametrize(("line", "leaders", "infantry"), [
+    ("MOVE G2 G3 G4: ITA -> NAR", (2, 3, 4), 0),
+    ("MOVE G2, G3: ITA -> NAR", (2, 3), 0),
+    ("MOVE CAESAR G2 G3 WITH 5 INF: ITA -> NAR", (CAESAR, 2, 3), 5),
+    ("MOVE G2 G3 5 INFANTRY: ITA -> NAR", (2, 3), 5),
+    ("MOVE G2, G3 with 2 INF: ITA -> NAR", (2, 3), 2),
+])
+def test_troop_lists_as_reports_print_them_parse_back(line: str, leaders: tuple[int, ...], infantry: int) -> None:
+    order = one(line)
+    assert isinstance(order, Move) and order.troops == Troops(leaders, infantry)
+
+
+@pytest.mark.parametrize("line", ["SAIL GALLEYS 1 2: ITA -> TYR", "SAIL GALLEY 1, GALLEY 2: ITA -> TYR",
+                                  "SAIL GALLEYS 1, 2: ITA -> TYR"])
+def test_galley_lists_as_reports_print_them_parse_back(line: str) -> None:
+    order = one(line)
+    assert isinstance(order, Sail) and order.galleys == (1, 2)
+
+
+def test_C_5_12_a_road_journey_drops_units_at_a_city_it_passes() -> None:
+    order = one("MOVE G1 WITH 4 INF: ITA => NEA LEAVING 2 INF => NAR")
+    assert isinstance(order, Move)
+    assert order.steps == (Step("road", "NEA", Troops(infantry=2)), Step("road", "NAR"))
+
+
+def test_C_5_12_leaving_at_the_end_of_a_move_is_refused_naming_the_place() -> None:
+    assert error("MOVE G1 WITH 4 INF: ITA => NEA LEAVING 2 INF") == (
+        "line 2, column 32: LEAVING drops pieces on the way; at the end of the move every piece stops anyway")
+
+
+def test_C_6_9_losses_with_counts() -> None:
+    same(one("LOSSES 4 INF 1 CAV"), Priority(kind="losses", values=("infantry", "cavalry"), counts=(4, 1)))
+    same(one("LOSSES 4 INF, INF, CAV"), Priority(kind="losses", values=("infantry", "infantry", "cavalry"),
+                                                 counts=(4, None, None)))
+    same(one("BATTLELEGION 1 CAV, INF"), Priority(kind="battlelegion", values=("cavalry", "infantry"),
+                                                  counts=(1, None)))
+    assert error("LOSSES INF, 2 INF") == "line 2, column 15: 'INF' is listed twice"
+    assert "is not a positive number" in error("LOSSES 0 INF")
+
+
+def test_the_tool_writes_the_first_spelling_or_its_abbreviation_and_only_reads_the_others() -> None:
+    from adjudicator.orders.keywords import written
+
+    assert [written("de", "TO"), written("it", "TO"), written("nl", "TO")] == ["NACH", "VERSO", "NAAR"]
+    assert [written("en", "INFANTRY"), written("de", "CAVALRY"), written("en", "WHEN")] == ["INF", "KAV", "WHEN"]

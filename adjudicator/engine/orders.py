@@ -33,10 +33,13 @@ class Order:
 
 @dataclass(frozen=True)
 class Step:
-    """One leg of a move: `land` into an adjacent area (->), or a `road` journey to a city (=>)."""
+    """One leg of a move: `land` into an adjacent area (->), or a `road` journey to a city (=>). `leave`: pieces
+    dropped there (LEAVING); a road leg after a road leg that dropped pieces goes on with the same journey
+    (C-5.12)."""
 
     kind: str
     to: str
+    leave: Troops | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class Priority(Order):
 
     kind: str  # "losses" | "battlelegion" | "pursuit" | "naval_losses"
     values: tuple[str, ...]
+    counts: tuple[int | None, ...] = ()  # a count per value limits that kind there (LOSSES 4 INF, CAV); () none
 
 
 @dataclass(frozen=True)

@@ -64,10 +64,12 @@ def spellings(name: str) -> tuple[str, ...]:
 
 
 def written(language: str, name: str) -> str:
-    """Keyword `name` as a reader of `language` writes it: written("de", "MOVE") -> "ZIEHE" (the shortest
-    spelling: INF rather than INFANTRY)."""
+    """Keyword `name` as a reader of `language` writes it: written("de", "MOVE") -> "ZIEHE". The first spelling,
+    or the shortest abbreviation of it (INF rather than INFANTRY); other spellings are only read (NACHRICHT AN
+    is read, but a retreat is written RÜCKZUG ... NACH)."""
     spellings = keyword_table()[name.upper()]
-    return min(spellings[language] or spellings["en"], key=len)
+    words = spellings[language] or spellings["en"]
+    return min((w for w in words if words[0].startswith(w)), key=len)
 
 
 def display(name: str) -> str:

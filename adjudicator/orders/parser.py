@@ -308,14 +308,24 @@ class _Builder(Transformer):
 
     # orders -------------------------------------------------------------------------------------
 
-    def land_step(self, c: list[str]) -> Step:
-        return Step("land", c[0])
+    def leaving(self, c: list[Any]) -> tuple[Troops, int]:
+        return c[1], c[0].column
 
-    def road_step(self, c: list[str]) -> Step:
-        return Step("road", c[0])
+    # a step is (Step, column of its LEAVING or 0)
+    def land_step(self, c: list[Any]) -> tuple[Step, int]:
+        leave, column = c[1] if len(c) > 1 else (None, 0)
+        return Step("land", c[0], leave), column
+
+    def road_step(self, c: list[Any]) -> tuple[Step, int]:
+        leave, column = c[1] if len(c) > 1 else (None, 0)
+        return Step("road", c[0], leave), column
 
     def move(self, c: list[Any]) -> Callable[..., Order]:
-        return partial(Move, troops=c[1], start=c[2], steps=tuple(c[3:]))
+        last, column = c[-1]
+        if last.leave is not None:
+            raise _Problem(column, f"{display('LEAVING')} drops pieces on the way; at the end of the move every "
+                                   "piece stops anyway")
+        return partial(Move, troops=c[1], start=c[2], steps=tuple(step for step, _ in c[3:]))
 
     def sail(self, c: list[Any]) -> Callable[..., Order]:
         galleys = tuple(_number(t) for t in c if isinstance(t, Token) and t.type == "NUMBER")
@@ -361,8 +371,22 @@ class _Builder(Transformer):
     def buy(self, c: list[Any]) -> Callable[..., Order]:
         return partial(Buy, items=tuple(x for x in c[1:] if isinstance(x, Purchase)))
 
+    def pick(self, c: list[Token]) -> tuple[int | None, Token]:
+        """One entry of a priority: a unit kind with an optional count (4 INF)."""
+        return (None, c[0]) if len(c) == 1 else (_number(c[0]), c[1])
+
     def priority(self, c: list[Any]) -> Callable[..., Order]:
-        return partial(Priority, kind=c[0].type.lower(), values=_kinds(c[1:], _UNIT_KINDS))
+        picks = [x for x in c[1:] if isinstance(x, tuple)]
+        unlimited: set[str] = set()
+        for count, token in picks:  # after an entry without a count no unit of that kind is left
+            kind = _UNIT_KINDS[token.type]
+            if kind in unlimited:
+                raise _Problem(token.column, f"{_quote(str(token))} is listed twice")
+            if count is None:
+                unlimited.add(kind)
+        counts = tuple(count for count, _ in picks)
+        return partial(Priority, kind=c[0].type.lower(), values=tuple(_UNIT_KINDS[t.type] for _, t in picks),
+                       counts=counts if any(n is not None for n in counts) else ())
 
     def targets(self, c: list[Any]) -> Callable[..., Order]:
         return partial(Priority, kind="targets", values=_kinds(c[1:], {**_UNIT_KINDS, "GALLEY": "galley"}))
@@ -757,6 +781,21 @@ def _is_header(line: str) -> bool:
     return m is not None and keyword_of().get(m.group(1).casefold()) == "GAME"
 
 
+_END_MARK = re.compile(r"\s*(\w+)\s*\.?\s*(#.*)?")
+
+
+def _is_end(line: str) -> bool:
+    """END (ENDE, FINE, EINDE) alone on a line: the orders end there, a signature may follow."""
+    m = _END_MARK.fullmatch(line)
+    return m is not None and keyword_of().get(m.group(1).casefold()) == "END"
+
+
+def _before_end(lines: list[str], start: int = 0) -> list[str]:
+    """The lines up to the first end mark at or after `start` (all lines when there is none)."""
+    end = next((i for i in range(start, len(lines)) if _is_end(lines[i])), len(lines))
+    return lines[:end]
+
+
 def _error(number: int, column: int, message: str, line: str, kind: str = "invalid") -> OrderError:
     return OrderError(number, column, message, kind, line.strip())
 
@@ -809,6 +848,7 @@ def parse_orders(text: str, ruleset: Ruleset) -> OrderSet:
     lines = _lines(text)
     builder = _SetBuilder(ruleset)
     header_at = next((i for i, line in enumerate(lines) if _is_header(line)), None)
+    lines = _before_end(lines, header_at or 0)
     if header_at is None:
         _missing_header(builder, lines, 1)
     for i, line in enumerate(lines):
@@ -854,7 +894,7 @@ def parse_turn_file(text: str, ruleset: Ruleset) -> list[OrderSet]:
         stray = [(first + i, line) for i, line in enumerate(preamble.split("\n")) if _is_content(line)]
     sets = []
     for first, block in blocks:
-        lines = block.split("\n")
+        lines = _before_end(block.split("\n"))
         builder = _SetBuilder(ruleset)
         for number, line in stray:
             _stray(builder, number, line)

@@ -7,6 +7,7 @@ defender's dice (fortress dice last); after a round in which a side retreats, th
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.state import Force
@@ -15,11 +16,14 @@ from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import (
     BadAnswer,
-    complete_priority,
+    Pick,
+    check_choice,
+    complete_choice,
     decide,
-    parse_unit_priority,
-    show_priority,
+    parse_unit_choice,
+    show_choice,
     standing,
+    standing_picks,
 )
 
 if TYPE_CHECKING:
@@ -42,12 +46,13 @@ def legion_size(force: Force) -> int:
     return min(force.units, 5 + len(force.leaders))
 
 
-def fill(units: Units, size: int, priority: list[str]) -> Units:
-    """Take `size` units from `units`, kinds in priority order."""
+def fill(units: Units, size: int, priority: Sequence[str | Pick]) -> Units:
+    """Take `size` units from `units`, kinds in priority order; an entry (kind, n) takes at most n of its kind."""
     chosen = dict.fromkeys(UNIT_KINDS, 0)
-    for kind in priority:
-        take = min(units[kind], size - sum(chosen.values()))
-        chosen[kind] += take
+    for entry in priority:
+        kind, limit = (entry, None) if isinstance(entry, str) else entry
+        take = min(units[kind] - chosen[kind], size - sum(chosen.values()))
+        chosen[kind] += take if limit is None else min(take, limit)
     return chosen
 
 
@@ -67,12 +72,20 @@ def matched_hits(faces: list[int], legion: Units, catapults: int) -> int:
 
 def choose_units(turn: Turn, seat: str, key: str, question: str, pool: Units, count: int,
                  standing_kind: str, default_priority: list[str], rule: str) -> Units:
-    """Which `count` of `pool` are lost: a priority of unit kinds by answer, standing order or default."""
+    """Which `count` of `pool` are lost: a priority of unit kinds, any of them with a count (C-6.9: "4 INF
+    1 CAV"), by answer, standing order or default."""
     if count == 0 or count >= sum(pool.values()) or sum(1 for n in pool.values() if n) == 1:
         return fill(pool, count, list(UNIT_KINDS))  # no choice to make
     preset = standing(turn, seat, standing_kind)
-    priority = decide(turn, seat, key, question, default_priority, complete_priority(preset) if preset else None,
-                      parse_unit_priority, rule, show_priority)
+
+    def parse(text: str) -> list[Pick]:
+        picks = parse_unit_choice(text)
+        check_choice(picks, pool, count, N_("the retreating force") if standing_kind == "pursuit"
+                     else N_("your battle legion"))
+        return complete_choice(picks)
+
+    priority = decide(turn, seat, key, question, [(k, None) for k in default_priority],
+                      complete_choice(standing_picks(preset)) if preset else None, parse, rule, show_choice)
     return fill(pool, count, priority)
 
 
@@ -141,13 +154,15 @@ class LandBattle:
         if size == force.units or sum(1 for n in units.values() if n) == 1:
             return default  # every unit fights, or all are alike: no choice to make
 
-        def parse(text: str) -> Units:
-            return fill(units, size, parse_unit_priority(text))
+        def parse(text: str) -> Units:  # a priority, or the legion itself: "6 INF 1 CAV" (C-6.5)
+            picks = parse_unit_choice(text)
+            check_choice(picks, units, size, N_("your force"))
+            return fill(units, size, complete_choice(picks))
 
         return decide(self.turn, seat, f"battle.{self.code}.{number}.legion",
                       N_("which %(count)s units form your battle legion in %(area)s?", count=size, area=self.code),
                       default,
-                      fill(units, size, complete_priority(preset)) if preset else None, parse,
+                      fill(units, size, complete_choice(standing_picks(preset))) if preset else None, parse,
                       self.rule("15.5"), units_text)
 
     def fortress_dice(self, attack: Force) -> int:

@@ -137,7 +137,8 @@ class Combat:
                 break
 
         def parse(text: str) -> Target:
-            words = text.replace(",", " ").casefold().split()
+            # also as Target.show writes it: "infantry aboard galley 2", "cavalry (came by sea)"
+            words = text.replace(",", " ").replace("(", " ").replace(")", " ").casefold().split()
             if not words or words[0] not in TARGET_WORDS:
                 raise BadAnswer(N_("name one of: %(targets)s", targets=", ".join(t.show() for t in candidates)))
             kind = TARGET_WORDS[words[0]]

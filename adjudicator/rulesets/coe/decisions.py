@@ -14,9 +14,11 @@ from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, UNIT_KINDS
 
 T = TypeVar("T")
+Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)
 
 UNIT_WORDS = {"inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cavalry": "cavalry",
               "cat": "catapult", "catapult": "catapult", "catapults": "catapult"}
+_UNIT_KEYWORDS = {"INFANTRY": "infantry", "CAVALRY": "cavalry", "CATAPULT": "catapult"}
 
 
 class BadAnswer(ValueError):
@@ -69,6 +71,76 @@ def show_priority(kinds: Sequence[str]) -> str:
     return ", ".join(kinds)
 
 
+def unit_kind(word: str) -> str | None:
+    """The unit kind a word of an answer names: inf, cavalry, or a keyword of any language (KAV, FANTERIA)."""
+    from adjudicator.orders.keywords import keyword_of  # the keyword table is plain data; no parser is loaded
+
+    kind = UNIT_WORDS.get(word.casefold())
+    return kind if kind is not None else _UNIT_KEYWORDS.get(keyword_of().get(word.casefold(), ""))
+
+
+def parse_unit_choice(text: str) -> list[Pick]:
+    """'cav, inf' or '4 inf 1 cav' or '4 infantry, 1 cavalry, infantry': unit kinds in order, each with an
+    optional count (C-6.9: any mix of units)."""
+    picks: list[Pick] = []
+    count: int | None = None
+    for word in text.replace(",", " ").split():
+        if word.isdigit() and count is None:
+            count = int(word)
+            continue
+        kind = unit_kind(word)
+        if kind is None:
+            raise BadAnswer(N_("%(word)s is not a unit kind (INF, CAV, CAT)", word=repr(word)))
+        picks.append((kind, count))
+        count = None
+    if count is not None:
+        raise BadAnswer(N_("the count %(count)s names no unit kind (INF, CAV, CAT)", count=count))
+    return picks
+
+
+def check_choice(picks: Sequence[Pick], pool: dict[str, int], count: int, what: str) -> None:
+    """An answer with counts must fit: no more of a kind than `pool` has, and exactly `count` units when every
+    entry has a count (C-6.9, C-6.5)."""
+    for kind in UNIT_KINDS:
+        named = sum(n or 0 for k, n in picks if k == kind)
+        if named > pool.get(kind, 0):
+            raise BadAnswer(N_("%(count)s %(kind)s named, but %(what)s has only %(have)s", count=named, kind=kind,
+                               what=what, have=pool.get(kind, 0)))
+    if picks and all(n is not None for _, n in picks) and sum(n or 0 for _, n in picks) != count:
+        raise BadAnswer(N_("name %(count)s unit(s), not %(named)s", count=count, named=sum(n or 0 for _, n in picks)))
+
+
+def complete_choice(picks: Sequence[Pick]) -> list[Pick]:
+    """Picks followed by every unit kind not yet named without a count, in the order INF, CAV, CAT: so that
+    units beyond the counts are still chosen (C-15.5, C-15.6, C-15.9)."""
+    chosen: list[Pick] = []
+    unlimited: set[str] = set()
+    for kind, n in picks:
+        if kind in unlimited or kind not in UNIT_KINDS:
+            continue  # none of that kind is left after an entry without a count
+        chosen.append((kind, n))
+        if n is None:
+            unlimited.add(kind)
+    return chosen + [(k, None) for k in UNIT_KINDS if k not in unlimited]
+
+
+def show_choice(picks: Sequence[Pick]) -> str:
+    """'infantry, cavalry, catapult', or with counts '4 infantry, 1 cavalry, infantry, ...'."""
+    return ", ".join(kind if n is None else f"{n} {kind}" for kind, n in picks)
+
+
+def standing_picks(values: Sequence[Any]) -> list[Pick]:
+    """A stored standing priority as picks: a kind name, or {"kind": ..., "count": n} for an entry with a count."""
+    return [(v["kind"], int(v["count"])) if isinstance(v, dict) else (str(v), None) for v in values]
+
+
+def stored_priority(order: Priority) -> list[Any]:
+    """How Player.standing keeps a priority: kind names as ever; an entry with a count as {"kind", "count"}."""
+    if not order.counts:
+        return list(order.values)
+    return [v if n is None else {"kind": v, "count": n} for v, n in zip(order.values, order.counts, strict=True)]
+
+
 def standing(turn: Turn, seat: str, kind: str) -> Any:
     """A seat's standing order of one kind (None when it gave none)."""
     return turn.state.players[seat].standing.get(kind)
@@ -77,7 +149,7 @@ def standing(turn: Turn, seat: str, kind: str) -> Any:
 def record_standing_order(standing: dict[str, Any], order: Order) -> None:
     """Keep a standing order in a player's `standing` dict, replacing the earlier one of its kind (C-15)."""
     if isinstance(order, Priority):
-        standing[order.kind] = list(order.values)
+        standing[order.kind] = stored_priority(order)
     elif isinstance(order, RetreatRule):
         rules = [r for r in standing.get("retreat", []) if r.get("from") != order.origin]
         rules.append({"from": order.origin, "condition": order.condition, "threshold": order.threshold,

@@ -230,9 +230,10 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
                                             "embarked or disembarked this turn", count=free, kind=kind,
                                             area=order.start))
 
-    cost = len(order.steps)
     path = [order.start]
     route = order.start
+    moving, spent, journeys = troops, 0, 0  # the pieces still travelling, and what they have spent so far
+    groups: list[_Group] = []  # pieces dropped on the way (LEAVING, C-5.8, C-5.12), then the rest
     for number, step in enumerate(order.steps, 1):
         current = path[-1]
         if step.to not in board.areas:
@@ -243,6 +244,10 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
                                                 area=step.to))
             chain = road_journey(ruleset, state, seat, current, step.to)
             route += f" => {step.to}"
+            # C-5.12: after dropping pieces at a city passed, the same road journey goes on (no further MP)
+            going_on = number > 1 and order.steps[number - 2].kind == "road" and order.steps[number - 2].leave
+            spent += 0 if going_on else 1
+            journeys += 0 if going_on else 1
         else:
             if step.to in board.sea_neighbours(current) or not board.is_land(step.to):
                 raise Rejected(rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley",
@@ -251,9 +256,10 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
                 raise Rejected(rule("2.2"), N_("%(area)s is not adjacent to %(other)s", area=step.to, other=current))
             chain = [current, step.to]
             route += f" -> {step.to}"
+            spent += 1
         enemies = enemy_armies(state, step.to, seat)
         if enemies:
-            if not troops.units:
+            if not moving.units:
                 raise Rejected(rule("5.10"), N_("leaders without combat units may not enter %(area)s, held by "
                                                 "%(seats)s's combat units", area=step.to, seats=", ".join(enemies)))
             if number < len(order.steps):
@@ -262,49 +268,106 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
         for code in chain[1:]:
             state.area(code)  # every area passed has its entry in the state, as before
         path.append(chain[-1])
-    destination = path[-1]
-    roads = sum(1 for step in order.steps if step.kind == "road")
-    for leader in troops.leaders:
-        if points.leader_left(leader) < cost:
-            raise Rejected(rule("5.2"), N_("%(leader)s has %(left)s MP left, the move needs %(cost)s",
-                                           leader=leader_name(leader), left=points.leader_left(leader), cost=cost))
-        if not points.leader_may_take_roads(leader, roads):
-            raise Rejected(rule("5.14"), N_("%(leader)s may make only %(limit)s road journey in a turn",
-                                            leader=leader_name(leader), limit=points.road_limit))
-    for kind in UNIT_KINDS:
-        wanted = getattr(troops, kind)
-        able = points.units_able(order.start, kind, getattr(present, kind), cost, roads)
-        if wanted and able < wanted:
-            if points.units_able(order.start, kind, getattr(present, kind), cost) >= wanted:
-                raise Rejected(rule("5.14"), N_("only %(count)s %(kind)s in %(area)s may still make this move: a piece "
-                                                "makes at most %(limit)s road journey in a turn", count=able,
-                                                kind=kind, area=order.start, limit=points.road_limit))
-            raise Rejected(rule("5.2"), N_("only %(count)s %(kind)s in %(area)s have the %(cost)s MP this move needs "
-                                           "(%(kind)s move %(points)s; a road journey costs 1)", count=able, kind=kind,
-                                           area=order.start, cost=cost, points=ruleset.data["movement"][kind]))
+        if step.leave is not None:
+            moving = _drop(ruleset, moving, step.leave, step.to)
+            groups.append(_Group(step.leave, step.to, path[-2], spent, journeys))
+            route += f" leaving {troops_text(step.leave)}"
+    groups.append(_Group(moving, path[-1], path[-2], spent, journeys))
+    for group in groups:
+        for leader in group.troops.leaders:
+            if points.leader_left(leader) < group.cost:
+                raise Rejected(rule("5.2"), N_("%(leader)s has %(left)s MP left, the move needs %(cost)s",
+                                               leader=leader_name(leader), left=points.leader_left(leader),
+                                               cost=group.cost))
+            if not points.leader_may_take_roads(leader, group.roads):
+                raise Rejected(rule("5.14"), N_("%(leader)s may make only %(limit)s road journey in a turn",
+                                                leader=leader_name(leader), limit=points.road_limit))
+    if len(groups) > 1:  # check on a copy first: a refused order changes nothing
+        _spend_units(ruleset, copy.deepcopy(points), order.start, present, groups)
+    _spend_units(ruleset, points, order.start, present, groups)
 
-    target = state.force(destination, seat)
-    for leader in troops.leaders:
-        points.leaders[leader] = points.leader_left(leader) - cost
-        points.leader_roads[leader] = points.leader_roads.get(leader, 0) + roads
-        if leader == 0:
-            force.caesar, target.caesar = 0, 1
-        else:
-            force.generals.remove(leader)
-            target.generals.append(leader)
-    for kind in UNIT_KINDS:
-        count = getattr(troops, kind)
-        if count:
-            points.spend_units(order.start, destination, kind, count, getattr(present, kind), cost, roads)
-            setattr(force, kind, getattr(force, kind) - count)
-            setattr(target, kind, getattr(target, kind) + count)
-    record_entry(turn, "by_land", destination, troops)
-    if troops.units:  # where the units entered from (the 1984 default retreat destination, O-14.7)
-        came = turn.scratch.setdefault("came_from", {}).setdefault(destination, {})
-        came[path[-2]] = came.get(path[-2], 0) + troops.units
+    for group in groups:
+        target = state.force(group.destination, seat)
+        for leader in group.troops.leaders:
+            points.leaders[leader] = points.leader_left(leader) - group.cost
+            points.leader_roads[leader] = points.leader_roads.get(leader, 0) + group.roads
+            if leader == 0:
+                force.caesar, target.caesar = 0, 1
+            else:
+                force.generals.remove(leader)
+                target.generals.append(leader)
+        for kind in UNIT_KINDS:
+            count = getattr(group.troops, kind)
+            if count:
+                setattr(force, kind, getattr(force, kind) - count)
+                setattr(target, kind, getattr(target, kind) + count)
+        record_entry(turn, "by_land", group.destination, group.troops)
+        if group.troops.units:  # where the units entered from (the 1984 default retreat destination, O-14.7)
+            came = turn.scratch.setdefault("came_from", {}).setdefault(group.destination, {})
+            came[group.came_from] = came.get(group.came_from, 0) + group.troops.units
     state.area(order.start).prune()
     turn.event("moved", seat, troops=troops_text(troops), path=path, route=route)
     return route
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Pieces of one MOVE order that end in one place: dropped on the way (LEAVING) or going to the end."""
+
+    troops: Troops
+    destination: str
+    came_from: str  # the area they entered the destination from
+    cost: int  # MP each piece of the group spends (C-5.2, C-5.12: a road journey costs 1 however far)
+    roads: int  # road journeys each makes (C-5.14, O-5.15)
+
+
+def _drop(ruleset: Ruleset, moving: Troops, leave: Troops, where: str) -> Troops:
+    """The pieces going on after dropping `leave` at `where` (C-5.8, C-5.12); they must still be a legion that
+    may move (C-5.5, C-5.6)."""
+    rule = ruleset.rule
+    for leader in leave.leaders:
+        if leader not in moving.leaders:
+            raise Rejected(rule("5.3"), N_("%(leader)s is not in the group that reaches %(area)s",
+                                           leader=leader_name(leader), area=where))
+    for kind in UNIT_KINDS:
+        if getattr(leave, kind) > getattr(moving, kind):
+            raise Rejected(rule("5.3"), N_("only %(count)s %(kind)s of the group reach %(area)s: it cannot leave "
+                                           "%(left)s", count=getattr(moving, kind), kind=kind, area=where,
+                                           left=getattr(leave, kind)))
+    rest = Troops(tuple(n for n in moving.leaders if n not in leave.leaders),
+                  *(getattr(moving, k) - getattr(leave, k) for k in UNIT_KINDS))
+    if rest.units and not rest.leaders:
+        raise Rejected(rule("5.5"), N_("the combat units going on from %(area)s have no leader with them", area=where))
+    per_leader = ruleset.data["movement"]["units_per_leader"]
+    if rest.units > per_leader * len(rest.leaders):
+        raise Rejected(rule("5.6"), N_("%(leaders)s leader(s) can move at most %(limit)s combat units on from "
+                                       "%(area)s, not %(count)s", leaders=len(rest.leaders),
+                                       limit=per_leader * len(rest.leaders), area=where, count=rest.units))
+    return rest
+
+
+def _spend_units(ruleset: Ruleset, points: MovementPoints, start: str, present: Troops, groups: list[_Group]) -> None:
+    """Spend the MP of the combat units of every group (C-5.2, C-5.12, C-5.14), the longest way first so that the
+    units with most MP go furthest; raises Rejected when a kind has too few units with the MP needed."""
+    rule = ruleset.rule
+    taken = dict.fromkeys(UNIT_KINDS, 0)
+    for group in sorted(groups, key=lambda g: (-g.cost, -g.roads)):
+        cost, roads = group.cost, group.roads
+        for kind in UNIT_KINDS:
+            wanted, ashore_now = getattr(group.troops, kind), getattr(present, kind) - taken[kind]
+            able = points.units_able(start, kind, ashore_now, cost, roads)
+            if wanted and able < wanted:
+                if points.units_able(start, kind, ashore_now, cost) >= wanted:
+                    raise Rejected(rule("5.14"), N_("only %(count)s %(kind)s in %(area)s may still make this move: "
+                                                    "a piece makes at most %(limit)s road journey in a turn",
+                                                    count=able, kind=kind, area=start, limit=points.road_limit))
+                raise Rejected(rule("5.2"), N_("only %(count)s %(kind)s in %(area)s have the %(cost)s MP this move "
+                                               "needs (%(kind)s move %(points)s; a road journey costs 1)", count=able,
+                                               kind=kind, area=start, cost=cost,
+                                               points=ruleset.data["movement"][kind]))
+            if wanted:
+                points.spend_units(start, group.destination, kind, wanted, ashore_now, cost, roads)
+                taken[kind] += wanted
 
 
 # -- bookkeeping for combat and the stacking limit (O-5.7) --------------------------------------------------
