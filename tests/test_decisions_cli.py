@@ -152,7 +152,9 @@ def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_i
             sent |= {(seat, line.split()[1].rstrip(":")) for line in lines}
     assert "Turn 1 (Macedonia) resolved" in result.output
     assert {key.rsplit(".", 1)[1] for _, key in sent} >= {"legion", "losses", "retreat"}
-    report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text()
-    assert "is not usable" not in report
-    assert report.count("(answer, C-15.") >= len(sent)
+    # each seat's decisions, with their source, are in its private report (issue 11 item 2)
+    private = "".join((pbem.data / f"games/rome1/turn-0001/report-{seat}.txt").read_text()
+                      for seat in {seat for seat, _ in sent})
+    assert "is not usable" not in private
+    assert private.count("(answer, C-15.") >= len(sent)
     assert pbem("verify", "rome1").exit_code == 0
