@@ -168,7 +168,7 @@ def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_t
     assert ingest(archive, letter("his@example.org", "HILFE", mid="2")) == "HELP answered"
     (answer,) = queued(archive, mark)
     assert answer.to == "his@example.org" and "BEOBACHTE <Partie>" in answer.body
-    assert "PASSWORT NEU <Partie> <Sitz>" in answer.body
+    assert "PASSWORT ZURÜCKSETZEN <Partie> <Sitz>" in answer.body
 
 
 def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: Game) -> None:

@@ -28,6 +28,7 @@ from adjudicator.engine.orders import (
     Step,
     Troops,
 )
+from adjudicator.mail.commands import COMMANDS, WITHOUT_HEADER
 from adjudicator.orders import KEYWORD_LANGUAGES, parse_orders, parse_turn_file, split_blocks
 from adjudicator.orders.keywords import keyword_table
 from adjudicator.orders.parser import MISSING_HEADER, shadowed_names
@@ -479,7 +480,8 @@ def _parsed(line: str) -> object:
 
 def test_samples_use_every_keyword_of_the_table() -> None:
     used = {name for line in KEYWORD_SAMPLES for _, name in _keyword_words(line)}
-    assert used == set(keyword_table())
+    mail_commands = {*COMMANDS, *WITHOUT_HEADER}  # read by the mailroom, not the grammar
+    assert used == set(keyword_table()) - mail_commands
 
 
 @pytest.mark.parametrize("language", ["de", "it", "nl"])

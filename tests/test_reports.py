@@ -116,7 +116,7 @@ def test_standing_orders_comments_and_priorities_stay_out_of_every_public_output
     assert "press to Egyptus only" in "".join(mails["egy@example.org"])  # press reaches its addressee
     own = (turn / "report-Macedonia.txt").read_text()
     assert all(s in own for s in SECRETS[:4])
-    assert "RETREAT FROM MOE TO MAC IF UNITS < 2" in own.split("standing orders in force")[1]
+    assert "RETREAT FROM MOE TO MAC WHEN UNITS < 2" in own.split("standing orders in force")[1]
     assert all(s in "".join(mails[SEATS["Macedonia"]]) for s in SECRETS[:4])
 
 
@@ -221,7 +221,7 @@ def test_C_6_9_a_battle_report_names_the_leaders_tells_hits_rolled_and_applied_a
     egyptus = (out / "report-Egyptus.txt").read_text()
     assert "Your losses: 2 INF; provinces THR" in egyptus
     macedonia = (out / "report-Macedonia.txt").read_text()
-    assert "Your standing orders in force:\n  RETREAT FROM THR IF UNITS < 2\n" in macedonia
+    assert "Your standing orders in force:\n  RETREAT FROM THR WHEN UNITS < 2\n" in macedonia
 
 
 def test_O_6_22_removed_roads_are_told_as_a_sentence(tmp_path: Path) -> None:
