@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from adjudicator.engine.state import snapshot_text
+from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.selfplay import play_game, seats_in_play
+from tests.helpers import classic, play, start
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 TYPES = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool, "null": type(None)}
@@ -22,9 +24,12 @@ TYPES = {"object": dict, "array": list, "string": str, "integer": int, "boolean"
 
 def problems(value: Any, schema: dict[str, Any], root: dict[str, Any], where: str = "$") -> list[str]:
     """What breaks `schema` in `value`: the subset of JSON Schema that docs/snapshot.schema.json uses ($ref,
-    type, const, enum, pattern, minimum, properties, required, additionalProperties, propertyNames, items)."""
+    type, const, enum, pattern, minimum, properties, required, additionalProperties, propertyNames, items, anyOf)."""
     if "$ref" in schema:
         return problems(value, root["$defs"][schema["$ref"].split("/")[-1]], root, where)
+    if "anyOf" in schema:
+        tried = [problems(value, option, root, where) for option in schema["anyOf"]]
+        return [] if any(not found for found in tried) else [f"{where}: {value!r} fits none of the documented forms"]
     found: list[str] = []
     kinds = schema.get("type")
     if kinds is not None:
@@ -112,3 +117,11 @@ def test_O_7_2_a_prisoners_place_is_read_from_the_snapshot(tmp_path: Path) -> No
     assert f"{holder} holds prisoner: Macedonia's G1 (in {home}, O-7.2)" in (out / "report.txt").read_text()
     header = re.search(r"TURN (\d+) PLAYER Egyptus", (out / "report-Egyptus.txt").read_text())
     assert header and int(header.group(1)) == snapshot["turn"] + 1  # Egyptus moves next: TURN = turn + 1
+
+
+def test_C_6_9_a_standing_order_with_counts_is_kept_in_the_documented_form() -> None:
+    orders = parse_orders("GAME test TURN 1 PLAYER Macedonia PASSWORD x\nLOSSES 4 INF, CAV\n", classic())
+    snapshot = json.loads(snapshot_text(play(start(), *orders.orders).state))
+    assert snapshot["players"]["Macedonia"]["standing"]["losses"][:2] == [{"kind": "infantry", "count": 4},
+                                                                          "cavalry"]
+    assert problems(snapshot, schema(), schema()) == []
