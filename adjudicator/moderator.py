@@ -37,7 +37,7 @@ from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, st
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.orders import parse_orders, parse_turn_file
-from adjudicator.orders.keywords import UnknownLanguage, language_code
+from adjudicator.orders.keywords import language_code
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
@@ -161,7 +161,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
     from sqlmodel import select
 
     from adjudicator.archive.models import Game, Seat, Turn
-    from adjudicator.mail.clock import UnknownZone, zone_name
+    from adjudicator.mail.clock import zone_name
     from adjudicator.mailroom import queue_welcome, render_welcome
 
     ruleset = load_ruleset(ruleset_name)
@@ -181,24 +181,9 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         if "@" not in email:
             raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address")
         canonical[matches[0]] = email
-    spoken = {seat: "en" for seat in canonical}
-    for seat, language in (languages or {}).items():
-        matches = [s for s in ruleset.lookup_seat(seat) if s in canonical]
-        if len(matches) != 1:
-            raise PbemError(f"a language is given for {seat!r}, which is not a seat of this game")
-        try:
-            spoken[matches[0]] = language_code(language)
-        except UnknownLanguage as unknown:
-            raise PbemError(f"seat {matches[0]}: {unknown}") from None
-    zones = {}
-    for seat, zone in (timezones or {}).items():
-        matches = [s for s in ruleset.lookup_seat(seat) if s in canonical]
-        if len(matches) != 1:
-            raise PbemError(f"a time zone is given for {seat!r}, which is not a seat of this game")
-        try:
-            zones[matches[0]] = zone_name(zone)
-        except UnknownZone as unknown:
-            raise PbemError(f"seat {matches[0]}: {unknown}") from None
+    spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language",
+                                                                 language_code)
+    zones = _seat_option(ruleset, canonical, timezones, "time zone", zone_name)
     if (mail or {}).get("observers", "open") not in ("open", "closed"):
         raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
     if position is not None:
@@ -244,6 +229,21 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         write_atomically(path, text)
         files.append(path)
     return NewGame(name, passwords, folder, files)
+
+
+def _seat_option(ruleset: Ruleset, seats: Mapping[str, str], given: Mapping[str, str] | None, what: str,
+                 read: Callable[[str], str]) -> dict[str, str]:
+    """A per-seat option of `pbem new` (seat or its alias -> value), each value checked by `read`."""
+    values = {}
+    for seat, value in (given or {}).items():
+        matches = [s for s in ruleset.lookup_seat(seat) if s in seats]
+        if len(matches) != 1:
+            raise PbemError(f"a {what} is given for {seat!r}, which is not a seat of this game")
+        try:
+            values[matches[0]] = read(value)
+        except ValueError as unknown:  # an unknown language or time zone
+            raise PbemError(f"seat {matches[0]}: {unknown}") from None
+    return values
 
 
 # -- checking and storing orders ---------------------------------------------------------------------------

@@ -4,6 +4,8 @@ turn resolved with those answers ends exactly as the same turn resolved with the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from adjudicator.engine.dice import GivenDice, KeyedDice
@@ -36,16 +38,8 @@ def _answered(ruleset_name: str, seed: int, turns: int) -> tuple[set[str], list[
             return resolve(ruleset, state, orders, KeyedDice(key=key, orders_hash=digest), answers, ask=ask)
 
         plain = run({}, False)
-        answers: dict[str, dict[str, str]] = {}
-        result = run(answers, True)
-        for _ in range(100):  # a refused answer would be asked again and again
-            if not result.pending:
-                break
-            for need in result.pending:
-                answers.setdefault(need["seat"], {})[need["key"]] = need["default"]
-                kinds.add(need["key"].split(".")[0] + "." + need["key"].split(".")[-1])
-            result = run(answers, True)
-        assert not result.pending, result.pending
+        answers, result = _answered_with_defaults(run)
+        kinds |= {key.split(".")[0] + "." + key.split(".")[-1] for given in answers.values() for key in given}
         refused += [e.data for e in result.events if e.kind == "answer_refused"]
         assert snapshot_text(result.state) == snapshot_text(plain.state), (number, answers)
         state = result.state
@@ -60,6 +54,22 @@ def test_C_15_and_O_14_every_suggested_answer_is_accepted_and_means_the_default(
     assert kinds  # decisions were asked
 
 
+
+def _answered_with_defaults(run: Callable[[dict[str, dict[str, str]], bool], TurnResult]
+                            ) -> tuple[dict[str, dict[str, str]], TurnResult]:
+    """Resolve asking, and answer every pending decision with the default it shows until nothing is pending."""
+    answers: dict[str, dict[str, str]] = {}
+    result = run(answers, True)
+    for _ in range(100):  # a refused answer would be asked again and again
+        if not result.pending:
+            break
+        for need in result.pending:
+            answers.setdefault(need["seat"], {})[need["key"]] = need["default"]
+        result = run(answers, True)
+    assert not result.pending, result.pending
+    return answers, result
+
+
 def _fed_back(state: GameState, orders: list[Order], dice: list[int]) -> tuple[set[str], TurnResult]:
     """Resolve the active seat's turn asking; answer every pending decision with the default it shows, until
     nothing is pending. The answered keys, and the result, which must equal the defaults' result."""
@@ -70,15 +80,7 @@ def _fed_back(state: GameState, orders: list[Order], dice: list[int]) -> tuple[s
         return resolve(ruleset, state, order_set, GivenDice(values=list(dice)), answers, ask=ask)
 
     plain = run({}, False)
-    answers: dict[str, dict[str, str]] = {}
-    result = run(answers, True)
-    for _ in range(100):  # a refused answer would be asked again and again
-        if not result.pending:
-            break
-        for need in result.pending:
-            answers.setdefault(need["seat"], {})[need["key"]] = need["default"]
-        result = run(answers, True)
-    assert not result.pending, result.pending
+    answers, result = _answered_with_defaults(run)
     assert not [e.data for e in result.events if e.kind == "answer_refused"]
     assert snapshot_text(result.state) == snapshot_text(plain.state)
     return {key for seat in answers.values() for key in seat}, result
