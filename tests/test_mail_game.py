@@ -57,14 +57,19 @@ def order_mail(seat: str, text: str, number: int) -> bytes:
     return bytes(message)
 
 
+def new_demo_game(runner: CliRunner, data: str, *options: str) -> dict[str, str]:
+    """`pbem new demo` with the three seats; the passwords it prints."""
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    created = runner.invoke(app, ["new", "demo", *seats, *options, "--data", data])
+    assert created.exit_code == 0, created.output
+    return {line.split()[0]: line.split()[1] for line in created.output.splitlines()
+            if len(line.split()) == 2 and line.split()[0] in SEATS}
+
+
 def test_a_game_played_through_mail_only(tmp_path: Path, smtp: Collect) -> None:
     runner = CliRunner()
     data = str(tmp_path / "data")
-    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
-    created = runner.invoke(app, ["new", "demo", *seats, "--moderator", "gm@example.org", "--data", data])
-    assert created.exit_code == 0, created.output
-    passwords = {line.split()[0]: line.split()[1] for line in created.output.splitlines()
-                 if len(line.split()) == 2 and line.split()[0] in SEATS}
+    passwords = new_demo_game(runner, data, "--moderator", "gm@example.org")
     inbox = mailbox.Maildir(tmp_path / "inbox", create=True)
     for number, path in enumerate(demo_orders()[:6], 1):
         seat = path.stem.split("-", 1)[1]
@@ -95,11 +100,7 @@ def test_welcomes_are_mailed_and_receipts_thread_with_the_order_mail_over_smtp(t
     mail answers it (In-Reply-To, References) and states the deadline in UTC and the seat's time zone."""
     runner = CliRunner()
     data = str(tmp_path / "data")
-    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
-    created = runner.invoke(app, ["new", "demo", *seats, "--timezone", "Macedonia=Asia/Tokyo", "--data", data])
-    assert created.exit_code == 0, created.output
-    passwords = {line.split()[0]: line.split()[1] for line in created.output.splitlines()
-                 if len(line.split()) == 2 and line.split()[0] in SEATS}
+    passwords = new_demo_game(runner, data, "--timezone", "Macedonia=Asia/Tokyo")
     assert "0 failed" in runner.invoke(app, ["send", "--data", data]).output
     welcomes = {m["To"]: m.get_body(("plain",)).get_content() for m in smtp.messages}
     assert sorted(welcomes) == sorted(SEATS.values())
