@@ -110,7 +110,8 @@ def _header_password() -> re.Pattern[str]:
 
     game = "|".join(map(re.escape, spellings("GAME")))
     password = "|".join(map(re.escape, spellings("PASSWORD")))
-    return re.compile(rf"^(\ufeff?[ \t]*(?:{game})\b[^\n]*\b(?:{password})[ \t]+)([^\s]+)",
+    # the first password word after GAME: a comment later on the line may say "password" again
+    return re.compile(rf"^(\ufeff?[ \t]*(?:{game})\b[^\n]*?\b(?:{password})[ \t]+)([^\s]+)",
                       re.IGNORECASE | re.MULTILINE)
 
 
@@ -224,9 +225,9 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
                 queue_welcome(session, ruleset, game, row, seat_row, passwords[seat_row.seat], welcomes[seat_row.seat])
     folder = game_folder(data, name)
     files = write_turn_files(folder, ruleset, game, [row], spoken)
-    for seat, text in welcomes.items():
+    for seat, text in welcomes.items():  # the moderator's copy: the password travels only in the queued mail
         path = folder / "outbox" / f"welcome-{seat}.txt"
-        write_atomically(path, text)
+        write_atomically(path, text.replace(passwords[seat], PASSWORD_MARK))
         files.append(path)
     return NewGame(name, passwords, folder, files)
 
@@ -416,6 +417,10 @@ def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameS
     assert orders.header is not None
     orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
     number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
+    if db.decisions(session, game, number):
+        # the turn's dice are keyed by its orders: new orders now would roll again what the notice has shown
+        raise PbemError(f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
+                        "with: they cannot be replaced now; only ANSWER lines are taken (C-15)")
     results = check_against(ruleset, state, orders, seat.seat, number)
     later = number != state.turn + 1
     receipt = Receipt(game.name, seat.seat, number, list(orders.errors), results,
@@ -508,7 +513,9 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
         outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
         before = row.state_json
         for filename, text in outputs.items():
-            write_atomically(turn_folder / filename, text, public=not filename.startswith("report-"))
+            # the public report and map follow the umask; private reports and the snapshot (which holds every
+            # seat's standing orders) stay the moderator's
+            write_atomically(turn_folder / filename, text, public=filename in ("report.txt", "map.svg"))
             written.append(turn_folder / filename)
     return written
 
@@ -877,7 +884,7 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
         outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common,
                                                **template)
     for filename, text in outputs.items():
-        write_atomically(out / filename, text, public=filename in ("public.txt", "snapshot.json"))
+        write_atomically(out / filename, text, public=filename == "public.txt")
     return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
 
 

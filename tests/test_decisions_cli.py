@@ -158,3 +158,13 @@ def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_i
     assert "is not usable" not in private
     assert private.count("(answer, C-15.") >= len(sent)
     assert pbem("verify", "rome1").exit_code == 0
+
+
+def test_C_15_orders_of_a_turn_waiting_for_decisions_cannot_be_replaced(pbem: Pbem, write: Write) -> None:
+    """The dice are keyed by the turn's orders: replacing them after a notice showed rolls would roll again."""
+    new_from(pbem, contested_position(pbem, write), "--decisions", "ask")
+    assert "Waiting for" in pbem("adjudicate", "rome1").output
+    before = pbem.dump()
+    again = pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, *ATTACK, "# the same orders again")))
+    assert again.exit_code == 1 and "waiting for decisions" in again.output and "only ANSWER" in again.output
+    assert pbem.dump() == before

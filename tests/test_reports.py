@@ -236,3 +236,11 @@ def test_O_6_22_removed_roads_are_told_as_a_sentence(tmp_path: Path) -> None:
     report = (out / "report.txt").read_text()
     assert "The roads from THR to MAC are removed [O-" in report
     assert "roads_removed" not in report and "{" not in report
+
+
+def test_C_6_9_a_standing_priority_with_counts_is_written_back_in_the_private_report(pbem: Pbem) -> None:
+    pbem.new_game()
+    assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "LOSSES 2 INF, CAV"))).exit_code == 0
+    assert pbem("adjudicate", "rome1", "--now").exit_code == 0
+    own = (pbem.data / "games/rome1/turn-0001/report-Macedonia.txt").read_text()
+    assert "Your standing orders in force:\n  LOSSES 2 INF, CAV\n" in own

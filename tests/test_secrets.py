@@ -128,3 +128,14 @@ def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Pat
     passed, problems = verify(archive, "rome1")
     assert not problems and len(passed) == 2
     assert secret not in everything_stored(archive)
+
+
+def test_a_comment_naming_the_password_on_the_header_line_does_not_hide_it(pbem: Pbem) -> None:
+    new_game_welcomed(pbem)
+    secret = pbem.passwords["Macedonia"]
+    orders = pbem.orders("Macedonia", 1, "BUY 1 INF")
+    orders.write_text(orders.read_text().replace(secret, f"{secret}   # the password from the welcome mail", 1))
+    assert pbem("submit", "rome1", str(orders)).exit_code == 0
+    ((stored,),) = pbem.sql("select text from orderset")
+    assert f"PASSWORD {PASSWORD_MARK}   # the password from the welcome mail" in str(stored)
+    assert secret not in repr(pbem.dump())

@@ -74,8 +74,9 @@ def test_public_files_follow_the_umask_and_private_files_stay_private(
     assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF"))).exit_code == 0
     assert pbem("adjudicate", "rome1").exit_code == 0
     game = pbem.data / "games/rome1"
-    for name in ("report.txt", "snapshot.json", "map.svg"):
+    for name in ("report.txt", "map.svg"):
         assert mode(game / "turn-0001" / name) == public, name
+    assert mode(game / "turn-0001/snapshot.json") == 0o600  # it holds every seat's standing orders
     assert mode(game / "turn-0000/report.txt") == public
     for seat in SEATS:
         assert mode(game / f"turn-0001/report-{seat}.txt") == 0o600
@@ -92,7 +93,7 @@ def test_public_files_follow_the_umask_and_private_files_stay_private(
     result = pbem("resolve", "--state", str(game / "turn-0001/snapshot.json"), "--orders", str(orders),
                   "--out", str(out), data=False)
     assert result.exit_code == 0, result.output
-    # the public report and the snapshot follow the umask; the moderator's report and the seats' reports do not
-    assert {p.name: mode(p) for p in out.iterdir()} == {"public.txt": public, "snapshot.json": public,
+    # the public report follows the umask; the moderator's report, the snapshot and the seats' reports do not
+    assert {p.name: mode(p) for p in out.iterdir()} == {"public.txt": public, "snapshot.json": 0o600,
                                                        "report.txt": 0o600,
                                                        **{f"report-{seat}.txt": 0o600 for seat in SEATS}}
