@@ -313,6 +313,7 @@ def test_observing_starts_only_when_the_address_sends_back_its_token(game: Game)
     confirmation = queued(archive)[-1]
     token = confirmation_token(confirmation)
     assert f"BEOBACHTE rome1 {token}" in confirmation.body and confirmation.secret == token  # German, as asked
+    assert "Beobachtung bestätigen" in confirmation.subject
     before, mark = without_messages(archive), last_id(archive)
     assert ingest(archive, letter("fan@example.net", "OBSERVE rome1 0123456789abcdef", mid="2")) == \
         "not answered (stranger): refused: OBSERVE with a wrong token"
