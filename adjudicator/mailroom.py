@@ -288,7 +288,7 @@ def _observe(session: Session, mail: Incoming, record: Message, command: Command
     if command.name == "UNOBSERVE":
         return _unobserve(session, mail, game, row, say)
     if row is not None and row.confirmed:
-        _observing_begins(session, game, mail.sender, say, mail)
+        _tell_observing(session, game, mail.sender, say, mail)
         return "observer already"
     if game.observers != "open":
         return _answer_registered(session, mail, gettext(say, "Game %(game)s takes observers only by the "
@@ -343,7 +343,7 @@ def _confirm_observer(session: Session, mail: Incoming, game: Game, row: Observe
             "refused: OBSERVE with a wrong token")
     row.confirmed, row.token_hash, row.since = True, "", now()
     session.add(row)
-    _observing_begins(session, game, mail.sender, command.language, mail)
+    _tell_observing(session, game, mail.sender, command.language, mail)
     return "observer added"
 
 
@@ -351,7 +351,7 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _observing_begins(session: Session, game: Game, address: str, say: str, mail: Incoming | None) -> None:
+def _tell_observing(session: Session, game: Game, address: str, say: str, mail: Incoming | None) -> None:
     body = gettext(say, "You observe game %(game)s: its public reports will come to this address. To stop, send "
                         "%(command)s %(game)s.", game=game.name, command=written(say, "UNOBSERVE"))
     db.queue_mail(session, address, f"[{game.name}] " + gettext(say, "Observing"), body + "\n", now(), game.name,
