@@ -9,6 +9,8 @@ which `pbem ingest` prints and `pbem log` lists. Answers thread with the mail th
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -235,7 +237,8 @@ def _help(session: Session, mail: Incoming, command: Command) -> str:
 
 def _reset_password(session: Session, mail: Incoming, record: Message, command: Command) -> str:
     """PASSWORD RESET <game> <seat>: only from the seat's registered address, and the new password goes to that
-    address alone, so a forger learns nothing (the seat's player simply gets a new password)."""
+    address alone, so a forger learns nothing. The new password is pending: the old one keeps working until the
+    new one is first used (`authenticate`), so a forged reset cannot lock the player out before a deadline."""
     if len(command.args) != 2:
         return _answer_registered(session, mail, f"line {command.line}: write PASSWORD RESET <game> <seat>",
                                   "refused: PASSWORD RESET needs a game and a seat")
@@ -249,12 +252,14 @@ def _reset_password(session: Session, mail: Incoming, record: Message, command: 
         return STRANGER + "refused: PASSWORD RESET not from the seat's registered address"
     record.seat = seat.seat
     password = secrets.token_urlsafe(9)
-    seat.password_hash = hash_password(password)
+    seat.pending_password_hash = hash_password(password)  # a later reset replaces an unused earlier one
     session.add(seat)
     _tell(session, game, seat, N_("A new password for %(seat)s"),
-          N_("As asked, %(seat)s in game %(game)s has a new password: %(password)s\nThe old one no longer works. "
-             "Head your order mails with:\n  %(header)s"), reply_to=mail, seat=seat.seat, game=game.name,
-          password=password, header=_header_line(seat.language, game.name, seat.seat, password))
+          N_("As asked, %(seat)s in game %(game)s has a new password: %(password)s\nYour old password keeps "
+             "working until you first use the new one; from then on only the new one works. If you did not ask for "
+             "it, ignore this mail and keep your old password. Head your order mails with:\n  %(header)s"),
+          reply_to=mail, seat=seat.seat, game=game.name, password=password,
+          header=_header_line(seat.language, game.name, seat.seat, password))
     return f"password reset for {seat.seat}"
 
 
@@ -262,11 +267,15 @@ def _header_line(language: str, game: str, seat: str, password: str) -> str:
     return render("_header.txt.j2", language, game=game, seat=seat, password=password).strip()
 
 
+CONFIRMATION_HOURS = 24  # at most one OBSERVE confirmation per address and game in this time: no flooding
+
+
 def _observe(session: Session, mail: Incoming, record: Message, command: Command) -> str:
     """OBSERVE <game>: the sender receives the public reports (never private ones). Open games take anybody:
     the public report holds nothing that `pbem site` would not publish; closed games take only the moderator's
-    choice (`pbem gm observe`)."""
-    if len(command.args) != 1:
+    choice (`pbem gm observe`). A From can be forged, so observing starts only when the address sends back the
+    token of the one confirmation mailed to it (double opt-in): OBSERVE <game> <token>."""
+    if len(command.args) not in ((1, 2) if command.name == "OBSERVE" else (1,)):
         return _answer_registered(session, mail, f"line {command.line}: write {command.name} <game>",
                                   f"refused: {command.name} needs a game")
     try:
@@ -275,28 +284,78 @@ def _observe(session: Session, mail: Incoming, record: Message, command: Command
         return _unknown_game(session, mail, command.args[0])
     record.game = game.name
     say = command.language
-    watching = next((o for o in db.observers(session, game) if o.email.lower() == mail.sender.lower()), None)
+    row = db.observer(session, game, mail.sender)
     if command.name == "UNOBSERVE":
-        if watching is None:
-            return _answer_registered(session, mail, gettext(say, "You do not observe game %(game)s.", game=game.name),
-                                      "refused: UNOBSERVE by an address that does not observe")
-        session.delete(watching)
-        body = gettext(say, "You no longer receive the reports of game %(game)s.", game=game.name)
-        db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Observing ended"), body + "\n", now(),
-                      game.name, **_thread(mail))
-        return "observer removed"
-    if game.observers != "open" and watching is None:
+        return _unobserve(session, mail, game, row, say)
+    if row is not None and row.confirmed:
+        _tell_observing(session, game, mail.sender, say, mail)
+        return "observer already"
+    if game.observers != "open":
         return _answer_registered(session, mail, gettext(say, "Game %(game)s takes observers only by the "
                                                               "moderator's invitation.", game=game.name),
                                   "refused: observers are closed")
-    if watching is None:
+    if len(command.args) == 2:
+        return _confirm_observer(session, mail, game, row, command)
+    return _ask_confirmation(session, mail, game, row, say)
+
+
+def _unobserve(session: Session, mail: Incoming, game: Game, row: Observer | None, say: str) -> str:
+    """UNOBSERVE <game>: a confirmed observer stops. A pending request stays until it is old, so that OBSERVE and
+    UNOBSERVE in turn cannot mail one confirmation after another."""
+    if row is None or not row.confirmed:
+        return _answer_registered(session, mail, gettext(say, "You do not observe game %(game)s.", game=game.name),
+                                  "refused: UNOBSERVE by an address that does not observe")
+    session.delete(row)
+    body = gettext(say, "You no longer receive the reports of game %(game)s.", game=game.name)
+    db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Observing ended"), body + "\n", now(),
+                  game.name, **_thread(mail))
+    return "observer removed"
+
+
+def _ask_confirmation(session: Session, mail: Incoming, game: Game, row: Observer | None, say: str) -> str:
+    """Store a pending observer with a new token and mail the token to the address; not again within
+    CONFIRMATION_HOURS (the address may be a victim's, forged)."""
+    moment = now()
+    if row is not None and _time(moment) - _time(row.since) < timedelta(hours=CONFIRMATION_HOURS):
+        return STRANGER + f"refused: OBSERVE, a confirmation was mailed less than {CONFIRMATION_HOURS} hours ago"
+    token = secrets.token_hex(8)
+    if row is None:
         assert game.id is not None
-        session.add(Observer(game_id=game.id, email=mail.sender.lower(), language=say, since=now()))
+        row = Observer(game_id=game.id, email=mail.sender.lower(), since=moment, confirmed=False)
+    row.language, row.since, row.token_hash = say, moment, _token_hash(token)
+    session.add(row)
+    body = gettext(say, "Somebody, perhaps you, asked that the public reports of game %(game)s be mailed to this "
+                        "address. To receive them, reply with this line:\n  %(line)s\nIf it was not you, ignore this "
+                        "mail: nothing more will come.", game=game.name,
+                   line=f"{written(say, 'OBSERVE')} {game.name} {token}")
+    db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Confirm observing"), body + "\n", moment,
+                  game.name, secret=token, **_thread(mail))
+    return "confirmation of OBSERVE mailed"
+
+
+def _confirm_observer(session: Session, mail: Incoming, game: Game, row: Observer | None, command: Command) -> str:
+    """OBSERVE <game> <token> from the address the token was mailed to: observing begins."""
+    given = _token_hash(command.args[1].lower())
+    if row is None or not row.token_hash or not hmac.compare_digest(row.token_hash, given):
+        return _answer_registered(session, mail, gettext(
+            command.language, "line %(line)s: that is not the token mailed to this address for game %(game)s; "
+                              "nothing was changed.", line=command.line, game=game.name),
+            "refused: OBSERVE with a wrong token")
+    row.confirmed, row.token_hash, row.since = True, "", now()
+    session.add(row)
+    _tell_observing(session, game, mail.sender, command.language, mail)
+    return "observer added"
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _tell_observing(session: Session, game: Game, address: str, say: str, mail: Incoming | None) -> None:
     body = gettext(say, "You observe game %(game)s: its public reports will come to this address. To stop, send "
                         "%(command)s %(game)s.", game=game.name, command=written(say, "UNOBSERVE"))
-    db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Observing"), body + "\n", now(), game.name,
+    db.queue_mail(session, address, f"[{game.name}] " + gettext(say, "Observing"), body + "\n", now(), game.name,
                   **_thread(mail))
-    return "observer added" if watching is None else "observer already"
 
 
 def _seat_commands(session: Session, game: Game, state: GameState, seat: Seat, mail: Incoming,
@@ -674,6 +733,7 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str, lang
                   N_("The moderator has given %(seat)s in game %(game)s to another player. Thank you for playing; "
                      "no more mail of this game will come to you."), seat=seat.seat, game=name)
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
+        seat.pending_password_hash = ""  # a reset password the old player asked for must not let him in
         seat.language = language or seat.language
         session.add(seat)
         queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password)
@@ -706,13 +766,17 @@ def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password
 
 def set_observer(archive: Archive, name: str, email: str, add: bool = True, language: str = "en") -> bool:
     """`pbem gm observe`: the moderator adds (or removes) an observer, in open and closed games alike; the
-    observer is told. Returns False when there was nothing to do."""
+    observer is told. He needs no confirmation (a pending OBSERVE of the address is confirmed), and removing an
+    address also drops its pending request. Returns False when there was nothing to do."""
     if "@" not in email:
         raise PbemError(f"{email!r} is not a mail address")
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
-        watching = next((o for o in db.observers(session, game) if o.email.lower() == email.lower()), None)
+        row = db.observer(session, game, email)
+        watching = row if row is not None and row.confirmed else None
         if add == (watching is not None):
+            if not add and row is not None:
+                session.delete(row)  # a pending request: nothing was mailed to confirm, so nobody is told
             return False
         if watching is not None:
             session.delete(watching)
@@ -720,7 +784,9 @@ def set_observer(archive: Archive, name: str, email: str, add: bool = True, lang
                                                                       "%(game)s.", game=name)
         else:
             assert game.id is not None
-            session.add(Observer(game_id=game.id, email=email.lower(), language=language, since=now()))
+            row = row or Observer(game_id=game.id, email=email.lower(), since=now())
+            row.language, row.since, row.confirmed, row.token_hash = language, now(), True, ""
+            session.add(row)
             say, body = language, gettext(language, "You observe game %(game)s: its public reports will come to this "
                                                     "address. To stop, send %(command)s %(game)s.", game=name,
                                           command=written(language, "UNOBSERVE"))

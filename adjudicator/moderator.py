@@ -322,9 +322,14 @@ def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     if header.game.casefold() != game.name.casefold():
         raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
     seat = db.find_seat(session, game, header.player)
-    if not password_matches(header.password, seat.password_hash):
-        raise PbemError(f"line {header.line}: wrong password for {seat.seat} in game {game.name}")
-    return seat
+    if password_matches(header.password, seat.password_hash):
+        return seat
+    if seat.pending_password_hash and password_matches(header.password, seat.pending_password_hash):
+        # a reset password's first use: only now does it replace the old one (a forged reset locks nobody out)
+        seat.password_hash, seat.pending_password_hash = seat.pending_password_hash, ""
+        session.add(seat)
+        return seat
+    raise PbemError(f"line {header.line}: wrong password for {seat.seat} in game {game.name}")
 
 
 def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:

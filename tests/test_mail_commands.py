@@ -4,6 +4,7 @@ Against a real archive (SQLite and PostgreSQL) through `ingest`, `tick` and the 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -13,10 +14,11 @@ from sqlalchemy import text
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Message, Outbox, Seat
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Message, Observer, Outbox, Seat
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
-from adjudicator.mailroom import ingest, replace_player, tick
+from adjudicator.mailroom import ingest, replace_player, set_observer, tick
 from adjudicator.moderator import new_game
 from adjudicator.selfplay import play_archived_game
 from tests.conftest import Pbem
@@ -73,6 +75,25 @@ def stored_messages(archive: Archive) -> list[Message]:
 def without_messages(archive: Archive) -> list[tuple[str, tuple[object, ...]]]:
     """Every row of the archive except the stored messages (a refused mail adds only its Message row)."""
     return [row for row in archive.dump() if row[0] != "message"]
+
+
+def confirmation_token(mail: Outbox, game: str = "rome1") -> str:
+    """The token of an OBSERVE confirmation mail: the line to send back is `OBSERVE <game> <token>`."""
+    found = re.search(rf"^\s*\S+ {game} (\S+)$", mail.body, re.MULTILINE)
+    assert found is not None, mail.body
+    return found.group(1)
+
+
+def observe_confirmed(archive: Archive, address: str, mid: str = "obs") -> None:
+    """An address asks to observe rome1 and answers the confirmation mail with its token."""
+    assert ingest(archive, letter(address, "OBSERVE rome1", mid=f"{mid}1")) == "confirmation of OBSERVE mailed"
+    token = confirmation_token(queued(archive)[-1])
+    assert ingest(archive, letter(address, f"OBSERVE rome1 {token}", mid=f"{mid}2")) == "observer added"
+
+
+def reports_to(archive: Archive, address: str, since: int = 0) -> list[Outbox]:
+    """The report mails (in any language: those with a map) queued for `address`."""
+    return [m for m in queued(archive, since) if m.to == address and m.map_svg]
 
 
 # -- item 5: strangers get nothing ---------------------------------------------------------------------------
@@ -143,8 +164,6 @@ def test_password_reset_mails_a_new_password_to_the_registered_address(game: Gam
     (mail,) = queued(archive, mark)
     assert mail.to == "mac@example.org" and mail.in_reply_to == "<1@players.example.org>"
     new_password = mail.body.split("new password: ")[1].split()[0]
-    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="2")) == \
-        "refused: a wrong password"
     assert ingest(archive, orders("Macedonia", new_password, "BUY 1 INF", mid="3")) == "orders stored"
 
 
@@ -156,6 +175,45 @@ def test_password_reset_from_another_address_changes_nothing_and_mails_nobody(ga
     outcome = ingest(archive, letter("egy@example.org", "PASSWORD RESET rome1 Macedonia", mid="2"))
     assert outcome.endswith("not from the seat's registered address")
     assert queued(archive, mark) == [] and without_messages(archive) == before
+
+
+def test_a_forged_password_reset_leaves_the_old_password_working(game: Game) -> None:
+    archive, _, passwords = game
+    mark = last_id(archive)
+    forged = letter("mac@example.org", "PASSWORD RESET rome1 Macedonia")  # a rival forging the seat's address
+    assert ingest(archive, forged) == "password reset for Macedonia"
+    (mail,) = queued(archive, mark)
+    assert mail.to == "mac@example.org" and "keeps working until you first use the new one" in mail.body
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="2")) == "orders stored"
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")) == "orders stored"
+
+
+def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: Game) -> None:
+    archive, _, passwords = game
+    mark = last_id(archive)
+    ingest(archive, letter("mac@example.org", "PASSWORD RESET rome1 Macedonia"))
+    first = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
+    ingest(archive, letter("mac@example.org", "PASSWORD RESET rome1 Macedonia", mid="2"))
+    second = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
+    assert ingest(archive, orders("Macedonia", first, "BUY 1 INF", mid="3")) == "refused: a wrong password"
+    assert ingest(archive, orders("Macedonia", second, "BUY 1 INF", mid="4")) == "orders stored"
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="5")) == \
+        "refused: a wrong password"
+    assert ingest(archive, orders("Macedonia", second, "BUY 2 INF", mid="6")) == "orders stored"
+    with archive.session() as session:
+        assert db.find_seat(session, db.find_game(session, "rome1"), "Macedonia").pending_password_hash == ""
+
+
+def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game: Game) -> None:
+    archive, _, _ = game
+    mark = last_id(archive)
+    ingest(archive, letter("his@example.org", "PASSWORD RESET rome1 Hispania"))
+    pending = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
+    password = replace_player(archive, "rome1", "Hispania", "neu@example.org")
+    assert ingest(archive, orders("Hispania", pending, "BUY 1 INF", turn=3, mid="2", sender="neu@example.org")) == \
+        "refused: a wrong password"
+    assert ingest(archive, orders("Hispania", password, "BUY 1 INF", turn=3, mid="3", sender="neu@example.org")) == \
+        "orders stored"
 
 
 # -- item 9: HELP, STATUS, OBSERVE / UNOBSERVE, TIMEZONE -----------------------------------------------------
@@ -197,7 +255,7 @@ def test_status_needs_the_password(game: Game) -> None:
 
 def test_an_observer_gets_the_public_reports_only_until_unobserve(game: Game) -> None:
     archive, data, passwords = game
-    assert ingest(archive, letter("fan@example.net", "OBSERVE rome1")) == "observer added"
+    observe_confirmed(archive, "fan@example.net")
     assert "UNOBSERVE rome1" in queued(archive)[-1].body
     ingest(archive, orders("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR", mid="2"))
     tick(archive, data)
@@ -222,6 +280,107 @@ def test_a_closed_game_takes_no_observer_by_mail_but_by_the_moderator(pbem: Pbem
     status = pbem("status", "rome1").output
     assert "observers: fan@example.net" in status and "egy@example.org (en, Europe/Berlin)" in status
     assert "DISISCRIVI rome1" in queued(archive)[-1].body
+
+
+def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(game: Game) -> None:
+    archive, data, passwords = game
+    mark = last_id(archive)
+    assert ingest(archive, letter("victim@example.net", "OBSERVE rome1")) == "confirmation of OBSERVE mailed"
+    (confirmation,) = queued(archive, mark)
+    assert confirmation.to == "victim@example.net" and "Confirm" in confirmation.subject
+    assert f"OBSERVE rome1 {confirmation_token(confirmation)}" in confirmation.body
+    assert "If it was not you, ignore this mail" in confirmation.body
+    before, mark = without_messages(archive), last_id(archive)
+    for n in range(5):  # more forged requests within 24 hours: no second confirmation, nothing stored
+        assert ingest(archive, letter("Victim@example.net", "OBSERVE rome1", mid=f"again{n}")).startswith(
+            "not answered (stranger): refused: OBSERVE")
+    assert ingest(archive, letter("victim@example.net", "UNOBSERVE rome1", mid="u")).startswith(
+        "not answered (stranger)")  # nor does UNOBSERVE clear the way for another confirmation
+    assert ingest(archive, letter("victim@example.net", "OBSERVE rome1", mid="again")).startswith(
+        "not answered (stranger)")
+    assert ingest(archive, letter("victim@example.net", "HELP", mid="h")) == "not answered (stranger): HELP"
+    assert queued(archive, mark) == [] and without_messages(archive) == before
+    with archive.session() as session:
+        assert db.games_of_address(session, "victim@example.net") == []
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="o"))
+    tick(archive, data)
+    assert reports_to(archive, "victim@example.net") == []
+
+
+def test_observing_starts_only_when_the_address_sends_back_its_token(game: Game) -> None:
+    archive, data, passwords = game
+    assert ingest(archive, letter("fan@example.net", "BEOBACHTE rome1")) == "confirmation of OBSERVE mailed"
+    confirmation = queued(archive)[-1]
+    token = confirmation_token(confirmation)
+    assert f"BEOBACHTE rome1 {token}" in confirmation.body and confirmation.secret == token  # German, as asked
+    assert "Beobachtung bestätigen" in confirmation.subject
+    before, mark = without_messages(archive), last_id(archive)
+    assert ingest(archive, letter("fan@example.net", "OBSERVE rome1 0123456789abcdef", mid="2")) == \
+        "not answered (stranger): refused: OBSERVE with a wrong token"
+    assert ingest(archive, letter("other@example.net", f"OBSERVE rome1 {token}", mid="3")) == \
+        "not answered (stranger): refused: OBSERVE with a wrong token"  # the token is for fan@ alone
+    assert queued(archive, mark) == [] and without_messages(archive) == before
+    assert ingest(archive, letter("FAN@example.net", f"OBSERVE rome1 {token.upper()}", mid="4")) == "observer added"
+    (welcome,) = queued(archive, mark)
+    assert welcome.to == "fan@example.net" and "UNOBSERVE rome1" in welcome.body
+    with archive.session() as session:
+        assert db.games_of_address(session, "fan@example.net") == ["rome1"]
+    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {token}", mid="5")) == "observer already"
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="o"))
+    tick(archive, data)
+    assert len(reports_to(archive, "fan@example.net")) == 1
+
+
+def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game: Game) -> None:
+    archive, _, _ = game
+    ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
+    old_token = confirmation_token(queued(archive)[-1])
+    with archive.session() as session:  # the confirmation was mailed 25 hours ago
+        row = session.exec(select(Observer)).one()
+        row.since = (datetime.now(UTC) - timedelta(hours=25)).isoformat(timespec="seconds")
+        session.add(row)
+    mark = last_id(archive)
+    assert ingest(archive, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "confirmation of OBSERVE mailed"
+    (again,) = queued(archive, mark)
+    new_token = confirmation_token(again)
+    assert new_token != old_token
+    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {old_token}", mid="3")) == \
+        "not answered (stranger): refused: OBSERVE with a wrong token"
+    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {new_token}", mid="4")) == "observer added"
+
+
+def test_the_moderator_adds_a_confirmed_observer_also_over_a_pending_request(game: Game) -> None:
+    archive, data, passwords = game
+    ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
+    mark = last_id(archive)
+    assert set_observer(archive, "rome1", "fan@example.net", language="it")
+    (told,) = queued(archive, mark)
+    assert told.to == "fan@example.net" and "DISISCRIVI rome1" in told.body
+    assert not set_observer(archive, "rome1", "fan@example.net")  # nothing to do: it observes
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="o"))
+    tick(archive, data)
+    assert len(reports_to(archive, "fan@example.net")) == 1
+    with archive.session() as session:
+        (row,) = session.exec(select(Observer)).all()
+        assert row.confirmed and row.token_hash == "" and row.language == "it"
+
+
+def test_an_archive_made_before_the_opt_in_keeps_its_observers_and_passwords(
+        tmp_path: Path, database: str | None) -> None:
+    archive = Archive.open(tmp_path, database)
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    set_observer(archive, "rome1", "fan@example.net")
+    with archive.engine.begin() as connection:  # as the tables were before the opt-in
+        for table, column in (("observer", "confirmed"), ("observer", "token_hash"),
+                              ("seat", "pending_password_hash")):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+    archive.close()
+    upgraded = Archive.open(tmp_path, database)
+    with upgraded.session() as session:
+        assert db.games_of_address(session, "fan@example.net") == ["rome1"]
+    assert ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF")) == "orders stored"
+    tick(upgraded, tmp_path)
+    assert len(reports_to(upgraded, "fan@example.net")) == 1
 
 
 def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: Game) -> None:
@@ -320,7 +479,7 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
     upgraded = Archive.open(tmp_path, database)
     assert ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Rome", "BUY 1 INF")) == \
         "orders stored"
-    assert ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "observer added"
+    assert ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "confirmation of OBSERVE mailed"
     assert queued(upgraded)[-1].in_reply_to == "<2@players.example.org>"
 
 

@@ -42,6 +42,7 @@ class Seat(SQLModel, table=True):
     seat: str
     email: str
     password_hash: str  # scrypt, never the password itself
+    pending_password_hash: str = ""  # a reset's new password (scrypt): it replaces the old one when first used
     language: str = "en"
     missed: int = 0  # player-turns in a row resolved without orders from this seat (NMR)
     reminded_for: int = 0  # the turn number of the last reminder sent
@@ -139,11 +140,14 @@ class Outbox(SQLModel, table=True):
 
 
 class Observer(SQLModel, table=True):
-    """An address that receives a game's public reports (never private ones) after OBSERVE."""
+    """An address that receives a game's public reports (never private ones) after OBSERVE, once it has sent back
+    the token of its confirmation mail (or the moderator added it); until then it is pending and gets nothing."""
 
     __table_args__ = (UniqueConstraint("game_id", "email"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     email: str
     language: str = "en"
-    since: str
+    since: str  # when observing began; while pending, when the confirmation was mailed
+    confirmed: bool = True  # False while pending (observers of archives made before the opt-in stay confirmed)
+    token_hash: str = ""  # sha256 of the confirmation token while pending

@@ -255,16 +255,25 @@ def message_seen(session: Session, message_id: str) -> bool:
 
 
 def observers(session: Session, game: Game) -> list[Observer]:
-    return list(session.exec(select(Observer).where(Observer.game_id == game.id).order_by(Observer.id)).all())  # type: ignore[arg-type]
+    """The confirmed observers of a game (those who get its public reports)."""
+    query = select(Observer).where(Observer.game_id == game.id, Observer.confirmed == True)  # noqa: E712 (SQL)
+    return list(session.exec(query.order_by(Observer.id)).all())  # type: ignore[arg-type]
+
+
+def observer(session: Session, game: Game, address: str) -> Observer | None:
+    """The observer row of `address` in a game, confirmed or pending."""
+    return session.exec(select(Observer).where(Observer.game_id == game.id,
+                                               Observer.email == address.lower())).first()
 
 
 def games_of_address(session: Session, address: str) -> list[str]:
-    """The games in which `address` is registered: as a seat's player, an observer or the moderator."""
+    """The games in which `address` is registered: as a seat's player, a confirmed observer or the moderator."""
     wanted = address.lower()
     found = {g.name for g in session.exec(select(Game)).all() if g.moderator.lower() == wanted}
     seats = session.exec(select(Game.name, Seat.email).join(Seat, Seat.game_id == Game.id)).all()  # type: ignore[arg-type]
     found |= {name for name, email in seats if email.lower() == wanted}
-    watching = session.exec(select(Game.name, Observer.email).join(Observer, Observer.game_id == Game.id)).all()  # type: ignore[arg-type]
+    watching = session.exec(select(Game.name, Observer.email).join(Observer, Observer.game_id == Game.id)  # type: ignore[arg-type]
+                            .where(Observer.confirmed == True)).all()  # noqa: E712 (SQL); a pending one is nobody
     found |= {name for name, email in watching if email.lower() == wanted}
     return sorted(found)
 
