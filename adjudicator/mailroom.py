@@ -200,8 +200,9 @@ def _unknown_game(session: Session, mail: Incoming, name: str) -> str:
 
 def _commands_without_header(session: Session, mail: Incoming, record: Message, commands: list[Command]) -> str:
     """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
-    stranger gets nothing (except the confirmation of his own OBSERVE in an open game), and a new password
-    only ever goes to the seat's registered address."""
+    stranger gets nothing but one OBSERVE confirmation a day per address and game (observing starts only when
+    that address sends its token back), and a new password only ever goes to the seat's registered address,
+    the old one working until the new one is used."""
     outcomes = []
     for command in commands:
         if command.name == "RESET":

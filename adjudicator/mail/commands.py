@@ -1,8 +1,11 @@
 """Mail commands: lines of an order mail that ask the judge something instead of ordering the game.
 
     HELP [game]                      what one can write (answered to registered addresses only)
-    PASSWORD RESET <game> <seat>     a new password, mailed to the seat's registered address only
-    OBSERVE <game> / UNOBSERVE <game>   receive a game's public reports (or stop)
+    PASSWORD RESET <game> <seat>     a new password, mailed to the seat's registered address only (the old one
+                                     works until the new one is first used)
+    OBSERVE <game> [token]           receive a game's public reports: without the token, a confirmation with
+                                     the token is mailed; with it, observing starts
+    UNOBSERVE <game>                 stop receiving them
     STATUS                           (after an order header) deadline, who has sent orders, missed turns
     TIMEZONE <zone>                  (after an order header) the seat's time zone for deadlines
 
