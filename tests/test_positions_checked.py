@@ -133,11 +133,12 @@ def test_a_bad_position_is_refused_by_check_and_resolve_state(tmp_path: Path, wr
 def test_a_stored_position_that_breaks_the_schema_is_named_not_a_traceback(pbem: Pbem) -> None:
     """A position edited in the archive is checked when it is read again, by the same checks."""
     pbem.new_game()
-    pbem.sql("update turn set state_json = replace(state_json, '\"treasury\": 0', '\"treasury\": -5')")
+    pbem.sql("update turn set state_json = replace(state_json, '\"inflation_pending\": []', "
+             "'\"inflation_pending\": 3')")  # today's main: TypeError, 'int' object is not iterable
     orders = pbem.orders("Macedonia", 1, "BUY 1 INF")
     before = pbem.dump()
     for args in (["check", "--game", "rome1", str(orders)], ["submit", "rome1", str(orders)]):
-        refused(pbem(*args), "snapshot.players.Macedonia.treasury: -5 is below 0", args[0])
+        refused(pbem(*args), "snapshot.inflation_pending: 3 is not of type array", args[0])
     assert pbem.dump() == before
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from adjudicator.engine.snapshot_check import schema_problems as problems
+from adjudicator.engine.snapshot_check import snapshot_problems
 from adjudicator.engine.snapshot_check import snapshot_schema as schema
 from adjudicator.engine.state import snapshot_text
 from adjudicator.orders import parse_orders
@@ -35,6 +36,7 @@ def test_self_played_snapshots_match_the_documented_schema(ruleset: str) -> None
     snapshots = self_played(ruleset)
     for snapshot in snapshots:
         assert problems(snapshot, schema(), schema()) == [], snapshot["turn"]
+        assert snapshot_problems(snapshot, load_ruleset(ruleset)) == [], snapshot["turn"]  # and the ruleset's bounds
     text = json.dumps(snapshots)
     for part in ('"aboard"', '"galley_coasts"', '"captives": [{', '"retreat"', '"losses"', '"ransom_accept"'):
         assert part in text  # the game shows the optional parts, so that they are checked too

@@ -16,7 +16,8 @@ from adjudicator.resources import resource_dir
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
 
-TYPES = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool, "null": type(None)}
+JSON_TYPES = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean", type(None): "null",
+              float: "number"}  # what json.loads makes, by Python type
 SHOWN_PROBLEMS = 12  # a broken file can have thousands; the first ones are enough to find the trouble
 
 
@@ -53,14 +54,14 @@ def schema_problems(value: Any, schema: dict[str, Any], root: dict[str, Any], wh
     kinds = schema.get("type")
     if kinds is not None:
         kinds = [kinds] if isinstance(kinds, str) else kinds
-        if isinstance(value, bool) and "boolean" not in kinds or not any(isinstance(value, TYPES[k]) for k in kinds):
+        if JSON_TYPES.get(type(value)) not in kinds:
             return [f"{where}: {shown(value)} is not of type {' or '.join(kinds)}"]
     found: list[str] = []
     if "const" in schema and not _same(value, schema["const"]):
         found.append(f"{where}: {shown(value)} is not {schema['const']!r}")
     if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
         found.append(f"{where}: {shown(value)} is not one of {', '.join(map(json.dumps, schema['enum']))}")
-    if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
+    if isinstance(value, str) and "pattern" in schema and not _compiled(schema["pattern"]).search(value):
         found.append(f"{where}: {shown(value)} is not of the form {schema['pattern']}")
     if isinstance(value, int) and not isinstance(value, bool):
         if value < schema.get("minimum", value):
@@ -72,9 +73,14 @@ def schema_problems(value: Any, schema: dict[str, Any], root: dict[str, Any], wh
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
             found += schema_problems(item, schema["items"], root, f"{where}[{i}]")
-        if schema.get("uniqueItems") and not found and len(set(map(json.dumps, value))) != len(value):
+        if schema.get("uniqueItems") and not found and len(set(value)) != len(value):  # numbers or codes
             found.append(f"{where}: an entry is listed twice")
     return found
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _same(value: Any, option: Any) -> bool:
@@ -85,8 +91,8 @@ def _same(value: Any, option: Any) -> bool:
 def _object_problems(value: dict[str, Any], schema: dict[str, Any], root: dict[str, Any], where: str) -> list[str]:
     found = [f"{where}: {name!r} is missing" for name in schema.get("required", []) if name not in value]
     for name, item in value.items():
-        if "propertyNames" in schema:
-            found += schema_problems(name, schema["propertyNames"], root, f"{where} key {shown(name)}")
+        if "propertyNames" in schema:  # a bad key is named by the object's path: "snapshot.areas: 'X' is not..."
+            found += schema_problems(name, schema["propertyNames"], root, where)
         if name in schema.get("properties", {}):
             found += schema_problems(item, schema["properties"][name], root, f"{where}.{name}")
         elif schema.get("additionalProperties") is False:
