@@ -75,7 +75,8 @@ def read_text_file(path: Path, what: str = "order file", limit: int = MAX_ORDER_
         raise PbemError(f"{what} {path}: {size} bytes is too large (the limit is {limit // 1024} KB)")
     data = path.read_bytes()
     if b"\0" in data:
-        raise PbemError(f"{what} {path}: this is a binary file, not text")
+        line = data[: data.index(b"\0")].count(b"\n") + 1
+        raise PbemError(f"{what} {path}: line {line} holds a NUL byte: this is a binary file, not text")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as bad:
@@ -801,12 +802,42 @@ def store_answers(session: Session, game: Game, state: GameState, orders: OrderS
 
 # -- files only --------------------------------------------------------------------------------------------
 
-def load_snapshot(text: str) -> tuple[GameState, Ruleset]:
-    """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema."""
+def snapshot_json(text: str) -> Any:
+    """The JSON data of a state file, or a PbemError naming the line where it stops being JSON we can read."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as bad:
         raise PbemError(f"state file: not JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})") from None
+    except RecursionError:  # json.loads recurses once per level of nesting
+        line = text.count("\n", 0, _deep_nesting(text)) + 1
+        raise PbemError(f"state file line {line}: arrays or objects nested too deeply (a snapshot has 7 levels)") \
+            from None
+    except ValueError:  # a number of more than 4,300 digits (Python's limit on converting text to int)
+        found = re.search(r"\d{4300,}", text)
+        line = text.count("\n", 0, found.start() if found else 0) + 1
+        raise PbemError(f"state file line {line}: a number of more than 4,300 digits") from None
+
+
+def _deep_nesting(text: str, limit: int = 100) -> int:
+    """Where `text` opens its `limit`-th nested array or object (strings skipped), else its end."""
+    depth, inside, escaped = 0, False, False
+    for at, char in enumerate(text):
+        if inside:
+            escaped, inside = char == "\\" and not escaped, inside and (char != '"' or escaped)
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            if depth >= limit:
+                return at
+        elif char in "]}":
+            depth -= 1
+    return len(text)
+
+
+def load_snapshot(text: str) -> tuple[GameState, Ruleset]:
+    """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema."""
+    data = snapshot_json(text)
     ruleset_name = data.get("ruleset") if isinstance(data, dict) else None
     if not isinstance(ruleset_name, str):
         raise PbemError("state file: missing field 'ruleset'")

@@ -56,7 +56,9 @@ def test_a_dice_file_used_up_exactly_passes_strict_dice_C_6_12(pbem: Pbem, write
     pbem.new_game()
     snapshot = json.loads((pbem.data / "games/rome1/turn-0000/snapshot.json").read_text())
     snapshot["areas"]["THR"] = {"owner": "Egyptus", "city": None, "roads": [],
-                                "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 1}}}
+                                "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 1, "cavalry": 0,
+                                                     "catapult": 0, "galleys": []}}}
+    snapshot["areas"]["EGY"]["units"]["Egyptus"]["generals"].remove(1)  # G1 is in THR (one place, C-1.1)
     state = write("state.json", json.dumps(snapshot))
     orders = write("t.txt", f"{HEADER}\nMOVE G1 WITH 1 INF: MAC -> THR\n")
     # one round: the attacker's die (1 = inf: a hit), then the defender's (6 = blank: no hit)

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from adjudicator.engine.snapshot_check import schema_problems as problems
+from adjudicator.engine.snapshot_check import snapshot_problems
+from adjudicator.engine.snapshot_check import snapshot_schema as schema
 from adjudicator.engine.state import snapshot_text
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
@@ -19,52 +22,6 @@ from adjudicator.selfplay import play_game, seats_in_play
 from tests.helpers import classic, play, start
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-TYPES = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool, "null": type(None)}
-
-
-def problems(value: Any, schema: dict[str, Any], root: dict[str, Any], where: str = "$") -> list[str]:
-    """What breaks `schema` in `value`: the subset of JSON Schema that docs/snapshot.schema.json uses ($ref,
-    type, const, enum, pattern, minimum, properties, required, additionalProperties, propertyNames, items, anyOf)."""
-    if "$ref" in schema:
-        return problems(value, root["$defs"][schema["$ref"].split("/")[-1]], root, where)
-    if "anyOf" in schema:
-        tried = [problems(value, option, root, where) for option in schema["anyOf"]]
-        return [] if any(not found for found in tried) else [f"{where}: {value!r} fits none of the documented forms"]
-    found: list[str] = []
-    kinds = schema.get("type")
-    if kinds is not None:
-        kinds = [kinds] if isinstance(kinds, str) else kinds
-        if isinstance(value, bool) and "boolean" not in kinds or not any(
-                isinstance(value, TYPES[k]) for k in kinds):
-            return [f"{where}: {value!r} is not of type {kinds}"]
-    if "const" in schema and value != schema["const"]:
-        found.append(f"{where}: {value!r} is not {schema['const']!r}")
-    if "enum" in schema and value not in schema["enum"]:
-        found.append(f"{where}: {value!r} is not one of {schema['enum']}")
-    if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
-        found.append(f"{where}: {value!r} does not match {schema['pattern']}")
-    if isinstance(value, int) and not isinstance(value, bool) and value < schema.get("minimum", value):
-        found.append(f"{where}: {value} is below {schema['minimum']}")
-    if isinstance(value, dict):
-        found += [f"{where}: {name!r} is missing" for name in schema.get("required", []) if name not in value]
-        for name, item in value.items():
-            if "propertyNames" in schema:
-                found += problems(name, schema["propertyNames"], root, f"{where} key {name!r}")
-            if name in schema.get("properties", {}):
-                found += problems(item, schema["properties"][name], root, f"{where}.{name}")
-            elif schema.get("additionalProperties") is False:
-                found.append(f"{where}.{name}: not documented")
-            elif isinstance(schema.get("additionalProperties"), dict):
-                found += problems(item, schema["additionalProperties"], root, f"{where}.{name}")
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            found += problems(item, schema["items"], root, f"{where}[{i}]")
-    return found
-
-
-@cache
-def schema() -> dict[str, Any]:
-    return json.loads((DOCS / "snapshot.schema.json").read_text())
 
 
 @cache
@@ -79,6 +36,7 @@ def test_self_played_snapshots_match_the_documented_schema(ruleset: str) -> None
     snapshots = self_played(ruleset)
     for snapshot in snapshots:
         assert problems(snapshot, schema(), schema()) == [], snapshot["turn"]
+        assert snapshot_problems(snapshot, load_ruleset(ruleset)) == [], snapshot["turn"]  # and the ruleset's bounds
     text = json.dumps(snapshots)
     for part in ('"aboard"', '"galley_coasts"', '"captives": [{', '"retreat"', '"losses"', '"ransom_accept"'):
         assert part in text  # the game shows the optional parts, so that they are checked too
@@ -89,8 +47,8 @@ def test_the_schema_refuses_what_it_does_not_document() -> None:
     snapshot["players"]["Macedonia"]["secret"] = 1
     snapshot["areas"]["MAC"]["city"] = "castle"
     assert sorted(problems(snapshot, schema(), schema())) == [
-        "$.areas.MAC.city: 'castle' is not one of [None, 'city', 'fortified']",
-        "$.players.Macedonia.secret: not documented"]
+        'snapshot.areas.MAC.city: \'castle\' is not one of null, "city", "fortified"',
+        "snapshot.players.Macedonia.secret: not documented"]
 
 
 def test_documented_relations_hold_turn_header_turn_order_and_empty_areas() -> None:

@@ -112,18 +112,23 @@ class GivenDice(Dice):
         return len(self.values) - self.position
 
 
+# The faces as written: str.isdigit() also takes '²' or '٣', which int() refuses or reads as another number
+FACE_WORDS = frozenset(str(face) for face in range(1, FACES + 1))
+
+
 def parse_dice_file(text: str) -> list[int]:
     """Integers 1-6 (or the Classic symbol words), whitespace separated; '#' starts a comment."""
     values = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # lines as an editor counts them
         for word in line.split("#", 1)[0].split():
             token = word.casefold()
             if token in SYMBOLS:
                 values.append(SYMBOLS[token])
-            elif token.isdigit() and 1 <= int(token) <= FACES:
-                values.append(int(token))
+            elif token.lstrip("0") in FACE_WORDS:
+                values.append(int(token.lstrip("0")))
             else:
-                raise DiceError(f"dice file line {number}: {word!r} is not a die roll (1-6 or inf cav cat gal blank)")
+                shown = repr(word) if len(word) <= 20 else repr(word[:17]) + "..."  # a 10,000-digit word too
+                raise DiceError(f"dice file line {number}: {shown} is not a die roll (1-6 or inf cav cat gal blank)")
     return values
 
 

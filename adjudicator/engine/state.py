@@ -10,7 +10,12 @@ import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
 
 SCHEMA = 1
 
@@ -343,12 +348,27 @@ def _force_from(data: Any, where: str) -> Force:
     )
 
 
+def _ruleset_of(data: dict[str, Any]) -> Ruleset | None:
+    """The snapshot's ruleset, for the checks of its numbers and names (None: not one the schema allows)."""
+    from adjudicator.rulesets import UnknownRuleset, load_ruleset  # here: the rulesets import this module
+
+    try:
+        return load_ruleset(data["ruleset"]) if isinstance(data.get("ruleset"), str) else None
+    except UnknownRuleset:
+        return None
+
+
 def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
-    """Read snapshot JSON data; raise SnapshotError naming the first field that breaks the schema."""
+    """Read snapshot JSON data; raise SnapshotError naming each field that breaks the schema (docs/snapshot.md) or
+    does not fit the ruleset (adjudicator/engine/snapshot_check.py)."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
-        raise SnapshotError(f"snapshot: unsupported schema {data.get('schema')!r} (this version reads {SCHEMA})")
+        raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
+    problems = snapshot_problems(data, _ruleset_of(data))
+    if problems:  # issue 12: the whole snapshot is checked before any of it is used
+        more = len(problems) - SHOWN_PROBLEMS
+        raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
     players = {}
     for seat, p in _get(data, "players", dict, "snapshot").items():
         where = f"players.{seat}"

@@ -1,0 +1,239 @@
+"""Checks of a snapshot before it is used (issue 12, item 4): its shape against the documented JSON Schema
+(docs/snapshot.schema.json, shipped in the package), then its numbers and names against the ruleset (real
+areas, seats of the game, general and galley numbers, piece pools). Every problem names its field path."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.vocabulary import UNIT_KINDS
+from adjudicator.resources import resource_dir
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+JSON_TYPES = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean", type(None): "null",
+              float: "number"}  # what json.loads makes, by Python type
+SHOWN_PROBLEMS = 12  # a broken file can have thousands; the first ones are enough to find the trouble
+
+
+@cache
+def snapshot_schema() -> dict[str, Any]:
+    """docs/snapshot.schema.json (inside the installed package, or beside it in the source tree)."""
+    return json.loads((resource_dir("docs") / "snapshot.schema.json").read_text(encoding="utf-8"))
+
+
+def shown(value: Any) -> str:
+    """A short repr for a message: a 100,000-deep list or a 5,000-digit number is named, not printed."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):  # repr() itself refuses more than 4,300 digits
+        return repr(value) if abs(value) < 10**12 else f"a number of about {value.bit_length() * 3 // 10} digits"
+    if isinstance(value, (dict, list)):
+        return f"{'an object' if isinstance(value, dict) else 'a list'} of {len(value)} entries" if value else (
+            "{}" if isinstance(value, dict) else "[]")
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def schema_problems(value: Any, schema: dict[str, Any], root: dict[str, Any], where: str = "snapshot") -> list[str]:
+    """What breaks `schema` in `value`: the subset of JSON Schema that docs/snapshot.schema.json uses ($ref, type,
+    const, enum, pattern, minimum, maximum, properties, required, additionalProperties, propertyNames, items,
+    uniqueItems, anyOf). It descends only as deep as the schema does, so a deep array costs one type check."""
+    if "$ref" in schema:
+        return schema_problems(value, root["$defs"][schema["$ref"].split("/")[-1]], root, where)
+    if "anyOf" in schema:
+        tried = [schema_problems(value, option, root, where) for option in schema["anyOf"]]
+        if any(not found for found in tried):
+            return []
+        return [f"{where}: {shown(value)} fits none of the documented forms"]
+    kinds = schema.get("type")
+    if kinds is not None:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if JSON_TYPES.get(type(value)) not in kinds:
+            return [f"{where}: {shown(value)} is not of type {' or '.join(kinds)}"]
+    found: list[str] = []
+    if "const" in schema and not _same(value, schema["const"]):
+        found.append(f"{where}: {shown(value)} is not {schema['const']!r}")
+    if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
+        found.append(f"{where}: {shown(value)} is not one of {', '.join(map(json.dumps, schema['enum']))}")
+    if isinstance(value, str) and "pattern" in schema and not _compiled(schema["pattern"]).search(value):
+        found.append(f"{where}: {shown(value)} is not of the form {schema['pattern']}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < schema.get("minimum", value):
+            found.append(f"{where}: {shown(value)} is below {schema['minimum']}")
+        if value > schema.get("maximum", value):
+            found.append(f"{where}: {shown(value)} is above {schema['maximum']}")
+    if isinstance(value, dict):
+        found += _object_problems(value, schema, root, where)
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            found += schema_problems(item, schema["items"], root, f"{where}[{i}]")
+        if schema.get("uniqueItems") and not found and len(set(value)) != len(value):  # numbers or codes
+            found.append(f"{where}: an entry is listed twice")
+    return found
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _same(value: Any, option: Any) -> bool:
+    """JSON equality: true is not 1 and 1.0 is not 1, as Python's == would have it."""
+    return type(value) is type(option) and value == option
+
+
+def _object_problems(value: dict[str, Any], schema: dict[str, Any], root: dict[str, Any], where: str) -> list[str]:
+    found = [f"{where}: {name!r} is missing" for name in schema.get("required", []) if name not in value]
+    for name, item in value.items():
+        if "propertyNames" in schema:  # a bad key is named by the object's path: "snapshot.areas: 'X' is not..."
+            found += schema_problems(name, schema["propertyNames"], root, where)
+        if name in schema.get("properties", {}):
+            found += schema_problems(item, schema["properties"][name], root, f"{where}.{name}")
+        elif schema.get("additionalProperties") is False:
+            found.append(f"{where}.{name}: not documented")
+        elif isinstance(schema.get("additionalProperties"), dict):
+            found += schema_problems(item, schema["additionalProperties"], root, f"{where}.{name}")
+    return found
+
+
+def snapshot_problems(data: Any, ruleset: Ruleset | None) -> list[str]:
+    """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset."""
+    found = _unknown_areas(data, ruleset) if ruleset is not None else []
+    found += schema_problems(data, snapshot_schema(), snapshot_schema())
+    if not found and ruleset is not None:
+        found = position_problems(data, ruleset)
+    return found
+
+
+def _unknown_areas(data: Any, ruleset: Ruleset) -> list[str]:
+    """Area keys that are no board code (named first: the other problems of such an area follow from it)."""
+    areas = data.get("areas") if isinstance(data, dict) else None
+    return [f"snapshot.areas: unknown area code {shown(code)}" for code in areas
+            if code not in ruleset.board.areas] if isinstance(areas, dict) else []
+
+
+def position_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
+    """What in a well-formed snapshot does not fit its ruleset: seats, homes and turn order (C-0.11, C-4.1),
+    areas and roads of the board (C-12.8), general and galley numbers and the piece pools (C-1.1, C-1.2)."""
+    players = data["players"]
+    found = _seat_problems(data, ruleset)
+    for seat, player in players.items():
+        found += _player_problems(f"snapshot.players.{seat}", seat, player, players, ruleset)
+    for code, area in data["areas"].items():
+        found += _area_problems(f"snapshot.areas.{code}", code, area, players, ruleset)
+    return found + _piece_problems(data, ruleset)
+
+
+def _seat_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
+    players = data["players"]
+    found = [f"snapshot.players key {seat!r}: not a seat of {ruleset.name} ({', '.join(ruleset.seat_names)})"
+             for seat in players if seat not in ruleset.seat_names]
+    if not found and list(players) != [s for s in ruleset.seat_names if s in players]:
+        found.append(f"snapshot.players: the seats must be listed in turn order (C-4.1): "
+                     f"{', '.join(s for s in ruleset.seat_names if s in players)}")
+    for name in ("active", "winner"):
+        if data[name] is not None and data[name] not in players:
+            found.append(f"snapshot.{name}: {data[name]!r} is not a player of this game")
+    for i, pending in enumerate(data["inflation_pending"]):
+        if pending["seat"] not in players:
+            found.append(f"snapshot.inflation_pending[{i}].seat: {pending['seat']!r} is not a player of this game")
+    return found
+
+
+def _player_problems(where: str, seat: str, player: dict[str, Any], players: dict[str, Any],
+                     ruleset: Ruleset) -> list[str]:
+    found = []
+    if seat in ruleset.seat_names and player["home"] != ruleset.seat(seat).home:
+        found.append(f"{where}.home: {player['home']!r} is not {seat}'s home province "
+                     f"{ruleset.seat(seat).home} (C-0.11)")
+    for name in ("captor", "conceded_to"):
+        if player[name] is not None and (player[name] not in players or player[name] == seat):
+            found.append(f"{where}.{name}: {player[name]!r} is not another player of this game")
+    for i, captive in enumerate(player["captives"]):
+        if captive["owner"] not in players or captive["owner"] == seat:
+            found.append(f"{where}.captives[{i}].owner: {captive['owner']!r} is not another player of this game")
+        found += _number_problems(f"{where}.captives[{i}].general", [captive["general"]], "generals", ruleset)
+    standing = player["standing"]
+    for i, rule in enumerate(standing.get("retreat", [])):
+        found += _code_problems(f"{where}.standing.retreat[{i}]", [rule["from"]] if rule["from"] else [], ruleset)
+        found += _code_problems(f"{where}.standing.retreat[{i}].to", rule["to"], ruleset)
+    found += _code_problems(f"{where}.standing.freed", standing.get("freed", []), ruleset)
+    for name in standing.get("captives", {}):
+        if name != "*" and name not in ruleset.seat_names:
+            found.append(f"{where}.standing.captives key {name!r}: not a seat of {ruleset.name}")
+    for i, offer in enumerate(standing.get("ransom_accept", [])):
+        if offer["owner"] not in ruleset.seat_names:
+            found.append(f"{where}.standing.ransom_accept[{i}].owner: {offer['owner']!r} is not a seat")
+        found += _number_problems(f"{where}.standing.ransom_accept[{i}].general", [offer["general"]], "generals",
+                                  ruleset)
+    return found
+
+
+def _area_problems(where: str, code: str, area: dict[str, Any], players: dict[str, Any], ruleset: Ruleset) -> list[str]:
+    board = ruleset.board
+    found = []
+    if area["owner"] is not None and area["owner"] not in players:
+        found.append(f"{where}.owner: {area['owner']!r} is not a player of this game")
+    for other in area["roads"]:
+        if other not in board.areas or not board.land_border(code, other):
+            found.append(f"{where}.roads: {other!r} is not a province with a land border to {code} (C-12.8)")
+    for seat, force in area["units"].items():
+        if seat not in players:
+            found.append(f"{where}.units key {seat!r}: not a player of this game")
+        found += _force_problems(f"{where}.units.{seat}", code, force, ruleset)
+    return found
+
+
+def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: Ruleset) -> list[str]:
+    found = _number_problems(f"{where}.generals", force["generals"], "generals", ruleset)
+    found += _number_problems(f"{where}.galleys", force["galleys"], "galley", ruleset)
+    seas = set().union(*ruleset.board.coasts(code)) if ruleset.board.is_land(code) else set()
+    for number, sea in force.get("galley_coasts", {}).items():
+        if int(number) not in force["galleys"]:
+            found.append(f"{where}.galley_coasts key {number!r}: no such galley here")
+        if sea not in seas:
+            found.append(f"{where}.galley_coasts.{number}: {sea!r} is not a sea zone on the coast of {code}")
+    for number, cargo in force.get("aboard", {}).items():
+        if int(number) not in force["galleys"]:
+            found.append(f"{where}.aboard key {number!r}: no such galley here")
+        if any(cargo[k] > force[k] for k in ("caesar", *UNIT_KINDS)) or not set(cargo["generals"]) <= set(
+                force["generals"]):
+            found.append(f"{where}.aboard.{number}: more pieces aboard than the force has")
+    return found
+
+
+def _number_problems(where: str, numbers: list[int], kind: str, ruleset: Ruleset) -> list[str]:
+    """General or galley numbers: 1 up to the pieces of all colours (taken-over pieces are numbered on, C-8.8)."""
+    highest = ruleset.data["limits"][kind] * len(ruleset.seat_names)
+    return [f"{where}: {shown(n)} is not a {kind.rstrip('s')} number (1-{highest})" for n in numbers
+            if not 1 <= n <= highest]
+
+
+def _code_problems(where: str, codes: list[str], ruleset: Ruleset) -> list[str]:
+    return [f"{where}: unknown area code {code!r}" for code in codes if code not in ruleset.board.areas]
+
+
+def _piece_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
+    """Each seat's pieces over the board: one Caesar at most, each general and galley in one place, and no more
+    combat units than every colour's pool together (the exact limits are invariants, C-1.1, O-1.2)."""
+    limits, seats = ruleset.data["limits"], len(ruleset.seat_names)
+    found = []
+    for seat in data["players"]:
+        forces = [a["units"][seat] for a in data["areas"].values() if seat in a["units"]]
+        captive = [c["general"] for p in data["players"].values() for c in p["captives"] if c["owner"] == seat]
+        if sum(f["caesar"] for f in forces) > 1:
+            found.append(f"snapshot: {seat} has more than one Caesar on the board")
+        for kind, numbers in (("general", [g for f in forces for g in f["generals"]] + captive),
+                              ("galley", [g for f in forces for g in f["galleys"]])):
+            found += [f"snapshot: {seat}'s {kind} {n} is in {times} places" for n, times in Counter(numbers).items()
+                      if times > 1]
+        for kind in UNIT_KINDS:
+            if sum(f[kind] for f in forces) > limits[kind] * seats:
+                found.append(f"snapshot: {seat} has more {kind} than the game has ({limits[kind] * seats})")
+    return found
