@@ -102,6 +102,45 @@ def _object_problems(value: dict[str, Any], schema: dict[str, Any], root: dict[s
     return found
 
 
+# What a reader fills in when a snapshot leaves it out: the contract of schema 1 (DESIGN.md) names fewer fields than
+# this version writes, and positions made by hand or by other tools may rely on that. Written snapshots have all.
+READER_DEFAULTS: dict[str, dict[str, Any]] = {
+    "snapshot": {"turn": 0, "round": 0, "active": None, "inflation_pending": [], "winner": None},
+    "player": {"treasury": 0, "tribute": 0, "captives": [], "standing": {}, "captor": None, "inherited": {},
+               "conceded_to": None},
+    "area": {"owner": None, "city": None, "roads": [], "units": {}},
+    "force": {"caesar": 0, "generals": [], "infantry": 0, "cavalry": 0, "catapult": 0, "galleys": []},
+    "cargo": {"caesar": 0, "generals": [], "infantry": 0, "cavalry": 0, "catapult": 0},
+}
+
+
+def with_reader_defaults(data: Any) -> Any:
+    """`data` with the fields a writer always gives and a reader may miss filled in (a copy; `data` is kept)."""
+    def filled(value: Any, kind: str) -> Any:
+        return {**READER_DEFAULTS[kind], **value} if isinstance(value, dict) else value
+
+    def each(mapping: Any, fill: Any) -> Any:
+        return {key: fill(value) for key, value in mapping.items()} if isinstance(mapping, dict) else mapping
+
+    def force(value: Any) -> Any:
+        value = filled(value, "force")
+        if isinstance(value, dict) and isinstance(value.get("aboard"), dict):
+            value["aboard"] = each(value["aboard"], lambda cargo: filled(cargo, "cargo"))
+        return value
+
+    def area(value: Any) -> Any:
+        value = filled(value, "area")
+        if isinstance(value, dict):
+            value["units"] = each(value["units"], force)
+        return value
+
+    result = filled(data, "snapshot")
+    if isinstance(result, dict):
+        result["players"] = each(result.get("players"), lambda player: filled(player, "player"))
+        result["areas"] = each(result.get("areas"), area)
+    return result
+
+
 def snapshot_problems(data: Any, ruleset: Ruleset | None) -> list[str]:
     """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset."""
     found = _unknown_areas(data, ruleset) if ruleset is not None else []

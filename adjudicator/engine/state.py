@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems
+from adjudicator.engine.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -365,6 +365,7 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
+    data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
     problems = snapshot_problems(data, _ruleset_of(data))
     if problems:  # issue 12: the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
