@@ -33,6 +33,7 @@ from adjudicator.moderator import (
     PbemError,
     adjudicate_locked,
     authenticate,
+    chain_head,
     current_game,
     due_turns,
     game_folder,
@@ -757,6 +758,9 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
         for row in later:
             row.superseded = True
             session.add(row)
+        session.flush()  # the withdrawn turns leave the live chain: its head is again the link of turn `to`
+        game.chain_head, game.chain_turn = "", to
+        game.chain_head = chain_head(session, game)
         for decision in session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn > to)):
             session.delete(decision)
         for orders in session.exec(select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn > to)):
