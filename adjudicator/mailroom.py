@@ -45,6 +45,7 @@ from adjudicator.moderator import (
     turn_map,
     turn_reports,
     without_passwords,
+    write_missing_files,
 )
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import written
@@ -506,7 +507,14 @@ def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> lis
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
     if done is not None:
         done.write_files(data)
-    return lines + mail_news(archive, data, name)
+    return lines + _repair_lines(archive, data, name) + mail_news(archive, data, name)
+
+
+def _repair_lines(archive: Archive, data: Path, name: str) -> list[str]:
+    """Write the files of stored turns that the disk lacks (their writer died after its commit), saying which."""
+    folder = game_folder(data, name)
+    written = write_missing_files(archive, data, name)
+    return [f"{name}: wrote missing {', '.join(str(path.relative_to(folder)) for path in written)}"] if written else []
 
 
 def mail_news(archive: Archive, data: Path, name: str) -> list[str]:

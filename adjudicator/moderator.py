@@ -13,7 +13,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -501,9 +501,10 @@ def _map(ruleset: str, state_json: str, events_json: str, heading: str, language
 
 
 def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn],
-                     languages: Mapping[str, str], before: str | None = None) -> list[Path]:
+                     languages: Mapping[str, str], before: str | None = None,
+                     only: Collection[str] | None = None) -> list[Path]:
     """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
-    commit, atomically); `before` is the snapshot text before the first of them."""
+    commit, atomically); `before` is the snapshot text before the first of them. `only`: just these file names."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
@@ -511,6 +512,8 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
         outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
         before = row.state_json
         for filename, text in outputs.items():
+            if only is not None and filename not in only:
+                continue
             write_atomically(turn_folder / filename, text, public=not filename.startswith("report-"))
             written.append(turn_folder / filename)
     return written
@@ -599,6 +602,7 @@ class Adjudication:
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
+    repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -616,10 +620,12 @@ def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = 
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
     that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
     not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
+    repaired = write_missing_files(archive, data, name)  # item 8: files of a turn whose writer died after its commit
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early)
     done.write_files(data)
+    done.repaired = repaired
     return done
 
 
@@ -657,14 +663,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     for number, seat in due:
         if state.active != seat or state.turn + 1 != number:
             break  # a seat eliminated earlier in the round
-        stored = db.current_orders(session, game, number, seat)
-        text = stored.text if stored else ""
-        asked = db.decisions(session, game, number)
-        answers: Answers = {}
-        for decision in asked:
-            if decision.answer is not None:
-                answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-        dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat)
         result = play(ruleset, state, text, dice, answers, ask=game.decisions == "ask" and not defaults,
                       settled=_settled(game, asked, moment))
         if result.pending:
@@ -685,6 +684,95 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
         game.status = "ended"
     session.add(game)
     return done
+
+
+def _turn_inputs(session: Session, game: Game, seed: bytes, number: int,
+                 seat: str) -> tuple[str, list[Decision], Answers, KeyedDice]:
+    """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
+    the turn's dice stream."""
+    from adjudicator.archive import store as db
+
+    stored = db.current_orders(session, game, number, seat)
+    text = stored.text if stored else ""
+    asked = db.decisions(session, game, number)
+    answers: Answers = {}
+    for decision in asked:
+        if decision.answer is not None:
+            answers.setdefault(decision.seat, {})[decision.key] = decision.answer
+    return text, asked, answers, KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+
+
+def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
+    """Write what the archive holds and the disk lacks (item 8 of issue 12): the files of every stored turn and the
+    decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
+    Nothing is stored; returns the files written."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name)
+        rows = db.turns(session, game)
+        languages = {s.seat: s.language for s in db.game_seats(session, game)}
+        waiting = _waiting_turn(session, game, ruleset, state)
+    folder = game_folder(data, name)
+    names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+    written: list[Path] = []
+    before = None
+    for row in rows:
+        lacking = {n for n in names if not (folder / f"turn-{row.number:04d}" / n).exists()}
+        if lacking:
+            written += write_turn_files(folder, ruleset, game, [row], languages, before, only=lacking)
+        before = row.state_json
+    if waiting is not None:
+        number, result, questions = waiting
+        lacking_seats = {d.seat for d in questions if not _notice_written(folder, number, d)}
+        if lacking_seats:
+            written += write_decision_notices(folder, ruleset, game, number, result,
+                                              [d for d in questions if d.seat in lacking_seats], languages, before)
+    return written
+
+
+def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[str, list[Path]], dict[str, str]]:
+    """`pbem repair [GAME]`: write what the archive holds and the disk lacks, for one game or every game; returns
+    the files written per game, and the games that could not be repaired with the reason."""
+    from sqlmodel import select
+
+    from adjudicator.archive import store as db
+    from adjudicator.archive.models import Game
+
+    with archive.session() as session:
+        every = session.exec(select(Game.name).order_by(Game.name))  # type: ignore[arg-type]
+        names = [db.find_game(session, name).name] if name else list(every)
+    written, failed = {}, {}
+    for game in names:
+        try:
+            written[game] = write_missing_files(archive, data, game)
+        except Exception as trouble:  # noqa: BLE001 (a damaged game must not keep the others from their files)
+            failed[game] = f"{type(trouble).__name__}: {trouble}"
+    return written, failed
+
+
+def _waiting_turn(session: Session, game: Game, ruleset: Ruleset,
+                  state: GameState) -> tuple[int, TurnResult, list[Decision]] | None:
+    """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
+    adjudicate_locked asks them); None when no turn waits."""
+    number, seat = state.turn + 1, state.active
+    if seat is None or game.decisions != "ask":
+        return None
+    text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, seat)
+    if all(d.answer is not None for d in asked):
+        return None
+    result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, None))
+    now_asked = {(need["seat"], need["key"]) for need in questions_now(result.pending)}
+    questions = [d for d in asked if d.answer is None and (d.seat, d.key) in now_asked]
+    return (number, result, questions) if questions else None
+
+
+def _notice_written(folder: Path, number: int, decision: Decision) -> bool:
+    """Whether the seat's notice of this turn was written when (or after) the decision was asked; an older one is
+    from an asking that a roll-back withdrew."""
+    notice = folder / "outbox" / f"decisions-turn-{number:04d}-{decision.seat}.txt"
+    asked = datetime.fromisoformat(decision.asked) - timedelta(seconds=1)
+    return notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked
 
 
 def _settled(game: Game, asked: list[Decision], moment: datetime | None) -> frozenset[tuple[str, str]]:
