@@ -712,8 +712,11 @@ def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
         game, ruleset, state = current_game(session, name)
         rows = db.turns(session, game)
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
-        waiting = _waiting_turn(session, game, ruleset, state)
-    folder = game_folder(data, name)
+        folder = game_folder(data, name)
+        unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
+        # the turn is resolved again (as far as it gets) only when a notice is missing
+        lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
+        waiting = _waiting_turn(session, game, ruleset, state) if lacking_seats else None
     names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
     written: list[Path] = []
     before = None
@@ -724,10 +727,9 @@ def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
         before = row.state_json
     if waiting is not None:
         number, result, questions = waiting
-        lacking_seats = {d.seat for d in questions if not _notice_written(folder, number, d)}
-        if lacking_seats:
-            written += write_decision_notices(folder, ruleset, game, number, result,
-                                              [d for d in questions if d.seat in lacking_seats], languages, before)
+        lacking = [d for d in questions if d.seat in lacking_seats]
+        if lacking:
+            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, before)
     return written
 
 
@@ -767,10 +769,10 @@ def _waiting_turn(session: Session, game: Game, ruleset: Ruleset,
     return (number, result, questions) if questions else None
 
 
-def _notice_written(folder: Path, number: int, decision: Decision) -> bool:
-    """Whether the seat's notice of this turn was written when (or after) the decision was asked; an older one is
-    from an asking that a roll-back withdrew."""
-    notice = folder / "outbox" / f"decisions-turn-{number:04d}-{decision.seat}.txt"
+def _notice_written(folder: Path, decision: Decision) -> bool:
+    """Whether the seat's notice of the decision's turn was written when (or after) the decision was asked; an
+    older one is from an asking that a roll-back withdrew."""
+    notice = folder / "outbox" / f"decisions-turn-{decision.turn:04d}-{decision.seat}.txt"
     asked = datetime.fromisoformat(decision.asked) - timedelta(seconds=1)
     return notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked
 
@@ -1144,7 +1146,10 @@ def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: lis
     if unstored:
         passed.append(f"turns {unstored[0]}-{unstored[-1]}: no chain hash stored (an archive of an older version); "
                       "computed")
-    last = rows[-1].number if rows else -1
+    if not rows:
+        problems.append(f"the game has no stored turn (its chain head is turn {game.chain_turn}'s)")
+        return
+    last = rows[-1].number
     if not game.chain_head:
         if stored:
             problems.append("the game's chain head is missing, though its turns have chain hashes")

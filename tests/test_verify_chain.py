@@ -310,3 +310,21 @@ def test_repair_writes_the_notice_of_a_turn_waiting_for_decisions(pbem: Pbem, wr
     assert notice.read_text() == text
     assert json.loads((pbem.data / "games/rome1/turn-0000/snapshot.json").read_text()) == snapshot
     assert pbem("repair", "rome1").output == "rome1: no file missing\n"
+
+
+def test_a_turn_whose_files_could_not_be_written_after_its_commit_gets_them_later(pbem: Pbem) -> None:
+    """The other way to lose a turn's files: writing them fails after the commit (here a file stands where the
+    turn's folder goes). The turn stays stored, and the next adjudicate writes its files once the disk allows."""
+    pbem.new_game()
+    assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF"))).exit_code == 0
+    obstacle = pbem.data / "games/rome1/turn-0001"
+    obstacle.write_text("in the way")
+    failed = pbem("adjudicate", "rome1")
+    assert failed.exit_code != 0
+    assert sql(pbem, "select number from turn where superseded = false order by number") == [(0,), (1,)]
+    obstacle.unlink()
+    result = pbem("adjudicate", "rome1", "--now")
+    assert result.exit_code == 0 and "Turn 2 (Egyptus) resolved" in result.output, result.output
+    assert f"wrote {obstacle / 'report.txt'} (missing" in result.output
+    assert "Archive chain after this turn" in (obstacle / "report.txt").read_text()
+    assert verified(pbem).exit_code == 0
