@@ -235,6 +235,32 @@ def adjudicate(
         typer.echo(f"Waiting for {decision.seat}: {decision.key} ({decision.question}; default {decision.default})")
     for path in done.files:
         typer.echo(f"  wrote {path}")
+    for path in done.repaired:
+        typer.echo(f"  wrote {path} (missing: its turn was stored, its file never written)")
+
+
+@app.command()
+def repair(
+    game: Annotated[str | None, typer.Argument(help="The game (default: every game).")] = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Write what the archive holds and the disk lacks: the files of stored turns (reports, private reports,
+    snapshot, map) and the decision notices of a waiting turn, e.g. after a crash between a commit and its files."""
+    from adjudicator.moderator import repair as repair_games
+
+    try:
+        written, failed = repair_games(_archive(data, db), data, game)
+    except _errors() as problem:
+        fail(str(problem))
+    for name, paths in written.items():
+        for path in paths:
+            typer.echo(f"  wrote {path}")
+        typer.echo(f"{name}: {len(paths)} missing file(s) written" if paths else f"{name}: no file missing")
+    for name, why in failed.items():
+        typer.echo(f"{name}: FAILED ({why})")
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -35,6 +35,7 @@ from adjudicator.moderator import (
     PbemError,
     adjudicate_locked,
     authenticate,
+    chain_head,
     current_game,
     due_turns,
     game_folder,
@@ -46,6 +47,7 @@ from adjudicator.moderator import (
     turn_map,
     turn_reports,
     without_passwords,
+    write_missing_files,
 )
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import written
@@ -565,7 +567,14 @@ def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> lis
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
     if done is not None:
         done.write_files(data)
-    return lines + mail_news(archive, data, name)
+    return lines + _repair_lines(archive, data, name) + mail_news(archive, data, name)
+
+
+def _repair_lines(archive: Archive, data: Path, name: str) -> list[str]:
+    """Write the files of stored turns that the disk lacks (their writer died after its commit), saying which."""
+    folder = game_folder(data, name)
+    written = write_missing_files(archive, data, name)
+    return [f"{name}: wrote missing {', '.join(str(path.relative_to(folder)) for path in written)}"] if written else []
 
 
 def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
@@ -824,6 +833,9 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
         for row in later:
             row.superseded = True
             session.add(row)
+        session.flush()  # the withdrawn turns leave the live chain: its head is again the link of turn `to`
+        game.chain_head, game.chain_turn = "", to
+        game.chain_head = chain_head(session, game)
         for decision in session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn > to)):
             session.delete(decision)
         for orders in session.exec(select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn > to)):

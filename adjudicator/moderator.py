@@ -13,7 +13,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.dice import (
+    CHAIN_LENGTH,
     GivenDice,
     KeyedDice,
     chain_keys,
@@ -219,6 +220,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         session.add_all(seat_rows)
         row = Turn(game_id=game.id, number=state.turn, seat=None, round=0, state_json=snapshot_text(state),
                    state_hash=state_hash(state), dice_source="imported" if position else "keyed", created=now())
+        link_turn(None, game, row)
         session.add(row)
         welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
         if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
@@ -458,6 +460,7 @@ def turn_context(row: Turn, before: str | None = None) -> dict[str, Any]:
                        json.loads(before) if before else None),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],
         "dice": json.loads(row.dice_json),
+        "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
 
 
@@ -509,9 +512,10 @@ def _map(ruleset: str, state_json: str, events_json: str, heading: str, language
 
 
 def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn],
-                     languages: Mapping[str, str], before: str | None = None) -> list[Path]:
+                     languages: Mapping[str, str], before: str | None = None,
+                     only: Collection[str] | None = None) -> list[Path]:
     """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
-    commit, atomically); `before` is the snapshot text before the first of them."""
+    commit, atomically); `before` is the snapshot text before the first of them. `only`: just these file names."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
@@ -519,6 +523,8 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
         outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
         before = row.state_json
         for filename, text in outputs.items():
+            if only is not None and filename not in only:
+                continue
             # the public report and map follow the umask; private reports and the snapshot (which holds every
             # seat's standing orders) stay the moderator's
             write_atomically(turn_folder / filename, text, public=filename in ("report.txt", "map.svg"))
@@ -565,6 +571,38 @@ def replayed_fields(orders_text: str, result: TurnResult, dice: KeyedDice | Give
     }
 
 
+# What a turn's chain hash covers (item 2 of issue 12): its place, its inputs and its outputs. The state is covered
+# by its hash, which verify checks against the stored state.
+CHAINED = ("number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice", "turn_key",
+           "answers_json", "state_hash", "events_json", "results_json", "dice_json")
+
+
+def chain_hash(previous: str, row: Turn) -> str:
+    """A turn's link in its game's chain: sha256 over the previous turn's link (the dice commitment before the first
+    turn) and the turn's fields, so that editing, deleting or moving a turn breaks the links from there on."""
+    fields = [previous, *(getattr(row, name) for name in CHAINED)]
+    return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
+
+
+def chain_head(session: Session, game: Game) -> str:
+    """The link of the game's latest live turn: stored in the game row, or computed (archives of older versions)."""
+    from adjudicator.archive import store as db
+
+    if game.chain_head:
+        return game.chain_head
+    link = game.commitment
+    for row in db.turns(session, game):
+        link = row.chain or chain_hash(link, row)
+    return link
+
+
+def link_turn(session: Session | None, game: Game, row: Turn) -> None:
+    """Chain a new turn to the game's latest and make it the game's head, in the transaction that stores it
+    (`session` None: the game's first turn)."""
+    row.chain = chain_hash(chain_head(session, game) if session is not None else game.commitment, row)
+    game.chain_head, game.chain_turn = row.chain, row.number
+
+
 @dataclass
 class Adjudication:
     game: Game
@@ -577,6 +615,7 @@ class Adjudication:
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
+    repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -594,10 +633,12 @@ def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = 
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
     that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
     not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
+    repaired = write_missing_files(archive, data, name)  # item 8: files of a turn whose writer died after its commit
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early)
     done.write_files(data)
+    done.repaired = repaired
     return done
 
 
@@ -635,14 +676,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     for number, seat in due:
         if state.active != seat or state.turn + 1 != number:
             break  # a seat eliminated earlier in the round
-        stored = db.current_orders(session, game, number, seat)
-        text = stored.text if stored else ""
-        asked = db.decisions(session, game, number)
-        answers: Answers = {}
-        for decision in asked:
-            if decision.answer is not None:
-                answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-        dice = KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat)
         result = play(ruleset, state, text, dice, answers, ask=game.decisions == "ask" and not defaults,
                       settled=_settled(game, asked, moment))
         if result.pending:
@@ -650,6 +684,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
             done.waiting_on = (number, result)
             break
         row = turn_row(game, number, seat, state.round, text, result, dice, answers)
+        link_turn(session, game, row)
         session.add(row)
         done.turns.append(row)
         state = result.state
@@ -662,6 +697,97 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
         game.status = "ended"
     session.add(game)
     return done
+
+
+def _turn_inputs(session: Session, game: Game, seed: bytes, number: int,
+                 seat: str) -> tuple[str, list[Decision], Answers, KeyedDice]:
+    """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
+    the turn's dice stream."""
+    from adjudicator.archive import store as db
+
+    stored = db.current_orders(session, game, number, seat)
+    text = stored.text if stored else ""
+    asked = db.decisions(session, game, number)
+    answers: Answers = {}
+    for decision in asked:
+        if decision.answer is not None:
+            answers.setdefault(decision.seat, {})[decision.key] = decision.answer
+    return text, asked, answers, KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+
+
+def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
+    """Write what the archive holds and the disk lacks (item 8 of issue 12): the files of every stored turn and the
+    decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
+    Nothing is stored; returns the files written."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name)
+        rows = db.turns(session, game)
+        languages = {s.seat: s.language for s in db.game_seats(session, game)}
+        folder = game_folder(data, name)
+        unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
+        # the turn is resolved again (as far as it gets) only when a notice is missing
+        lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
+        waiting = _waiting_turn(session, game, ruleset, state) if lacking_seats else None
+    names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+    written: list[Path] = []
+    before = None
+    for row in rows:
+        lacking = {n for n in names if not (folder / f"turn-{row.number:04d}" / n).exists()}
+        if lacking:
+            written += write_turn_files(folder, ruleset, game, [row], languages, before, only=lacking)
+        before = row.state_json
+    if waiting is not None:
+        number, result, questions = waiting
+        lacking = [d for d in questions if d.seat in lacking_seats]
+        if lacking:
+            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, before)
+    return written
+
+
+def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[str, list[Path]], dict[str, str]]:
+    """`pbem repair [GAME]`: write what the archive holds and the disk lacks, for one game or every game; returns
+    the files written per game, and the games that could not be repaired with the reason."""
+    from sqlmodel import select
+
+    from adjudicator.archive import store as db
+    from adjudicator.archive.models import Game
+
+    with archive.session() as session:
+        every = session.exec(select(Game.name).order_by(Game.name))  # type: ignore[arg-type]
+        names = [db.find_game(session, name).name] if name else list(every)
+    written, failed = {}, {}
+    for game in names:
+        try:
+            written[game] = write_missing_files(archive, data, game)
+        except Exception as trouble:  # noqa: BLE001 (a damaged game must not keep the others from their files)
+            failed[game] = f"{type(trouble).__name__}: {trouble}"
+    return written, failed
+
+
+def _waiting_turn(session: Session, game: Game, ruleset: Ruleset,
+                  state: GameState) -> tuple[int, TurnResult, list[Decision]] | None:
+    """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
+    adjudicate_locked asks them); None when no turn waits."""
+    number, seat = state.turn + 1, state.active
+    if seat is None or game.decisions != "ask":
+        return None
+    text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, seat)
+    if all(d.answer is not None for d in asked):
+        return None
+    result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, None))
+    now_asked = {(need["seat"], need["key"]) for need in questions_now(result.pending)}
+    questions = [d for d in asked if d.answer is None and (d.seat, d.key) in now_asked]
+    return (number, result, questions) if questions else None
+
+
+def _notice_written(folder: Path, decision: Decision) -> bool:
+    """Whether the seat's notice of the decision's turn was written when (or after) the decision was asked; an
+    older one is from an asking that a roll-back withdrew."""
+    notice = folder / "outbox" / f"decisions-turn-{decision.turn:04d}-{decision.seat}.txt"
+    asked = datetime.fromisoformat(decision.asked) - timedelta(seconds=1)
+    return notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked
 
 
 def _settled(game: Game, asked: list[Decision], moment: datetime | None) -> frozenset[tuple[str, str]]:
@@ -936,60 +1062,147 @@ def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset
 # -- verification ------------------------------------------------------------------------------------------
 
 def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
-    """Replay every stored turn from its archived inputs; returns (checks passed, problems found)."""
+    """Replay every stored turn from its archived inputs and follow the turns' chain; returns (checks passed,
+    problems found). A damaged row is a problem line naming its turn, and the check goes on to the end."""
     from adjudicator.archive import store as db
 
-    passed: list[str] = []
-    problems: list[str] = []
     with archive.session() as session:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
         seats = [s.seat for s in db.game_seats(session, game)]
     ruleset = load_ruleset(game.ruleset)
-    seed = bytes.fromhex(game.seed)
-    keys = chain_keys(seed, rows[-1].number if rows else 0)
+    passed: list[str] = []
+    problems: list[str] = []
+    keys = _dice_keys(game, rows, problems)
+    previous: GameState | None = None
+    for index, row in enumerate(rows):
+        try:
+            _verify_turn(ruleset, game, seats, rows, index, previous, keys, passed, problems)
+        except Exception as broken:  # noqa: BLE001 (a damaged row is a problem of its turn, not the end of verify)
+            problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
+        previous = _stored_state(row, problems)
+    _verify_chain(game, rows, passed, problems)
+    return passed, problems
+
+
+def _dice_keys(game: Game, rows: list[Turn], problems: list[str]) -> list[bytes]:
+    """The game's turn keys up to its last turn (at most the chain's length); none when the seed is unreadable."""
+    try:
+        seed = bytes.fromhex(game.seed)
+    except ValueError:
+        problems.append("the game's dice seed is not readable: no turn key can be checked")
+        return []
+    last = min(max((row.number for row in rows), default=0), CHAIN_LENGTH - 1)
+    keys = chain_keys(seed, max(last, 0))
     if keys[0].hex() != game.commitment:
         problems.append("the dice seed does not match the published commitment")
-    for row in rows:
-        if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
-            problems.append(f"turn {row.number}: the stored state does not match its hash")
-    previous: GameState | None = None
-    for row in rows:
-        if row.dice_source == "imported":
+    return keys
+
+
+def _stored_state(row: Turn, problems: list[str]) -> GameState | None:
+    """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable."""
+    try:
+        return from_snapshot(json.loads(row.state_json))
+    except Exception as unreadable:  # noqa: BLE001 (whatever is wrong with the row, verify names it and goes on)
+        problems.append(f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "
+                        f"{unreadable}); the next turn is not replayed")
+        return None
+
+
+def _verify_turn(ruleset: Ruleset, game: Game, seats: list[str], rows: list[Turn], index: int,
+                 previous: GameState | None, keys: list[bytes], passed: list[str], problems: list[str]) -> None:
+    """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay."""
+    row = rows[index]
+    if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
+        problems.append(f"turn {row.number}: the stored state does not match its hash")
+    if index and row.number != rows[index - 1].number + 1:
+        problems.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
+    # item 1 of issue 12: only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
+    # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
+    if row.dice_source == "given":
+        problems.append(f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
+                        "can be: the turn was edited and its dice cannot be checked")
+        return
+    if row.dice_source == "imported":
+        if index:
+            problems.append(f"turn {row.number}: marked as an imported position, which only a game's first turn "
+                            "can be: the turn was edited and cannot be checked")
+        else:
             passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
-            previous = from_snapshot(json.loads(row.state_json))
-            continue
-        if row.number == 0:
-            expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
-            same = state_hash(expected) == row.state_hash
-            (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} "
-                                                  "the setup rules")
-            previous = expected
-            continue
-        assert previous is not None
-        if row.dice_source == "keyed":
-            if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
-                problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
-            dice: KeyedDice | GivenDice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
-        else:
-            dice = GivenDice(values=parse_dice_file(row.given_dice))
-        answers = json.loads(row.answers_json)
-        # as play(ruleset, previous, row.orders_text, dice, answers) does, but on `previous` itself, which is
-        # a freshly loaded position that is not used again: no copy of it is needed
-        orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
-        result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
-        replay = replayed_fields(row.orders_text, result, dice, snapshot_text(result.state))
-        differences = [what for what, value in replay.items() if value != getattr(row, what)]
-        broken = ruleset.broken_invariants(result.state)
-        if differences:
-            problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
-        elif broken:
-            problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
-        else:
-            passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
-                          "invariants hold")
-        previous = from_snapshot(json.loads(row.state_json))
-    return passed, problems
+        return
+    if row.dice_source != "keyed":
+        problems.append(f"turn {row.number}: unknown dice source {row.dice_source!r}")
+        return
+    if row.number == 0 and not index:
+        expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
+        same = state_hash(expected) == row.state_hash
+        (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} "
+                                              "the setup rules")
+        return
+    if not index:
+        problems.append(f"turn {row.number}: the first stored turn is neither the setup nor an imported position")
+        return
+    if previous is None:
+        problems.append(f"turn {row.number}: not replayed, the position before it is missing or unreadable")
+        return
+    if not 0 < row.number < len(keys):
+        problems.append(f"turn {row.number}: outside the game's dice chain; not replayed")
+        return
+    if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
+        problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
+    dice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
+    answers = json.loads(row.answers_json)
+    # as play(ruleset, previous, row.orders_text, dice, answers) does, but on `previous` itself, which is
+    # a freshly loaded position that is not used again: no copy of it is needed
+    orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
+    result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
+    replay = replayed_fields(row.orders_text, result, dice, snapshot_text(result.state))
+    differences = [what for what, value in replay.items() if value != getattr(row, what)]
+    broken = ruleset.broken_invariants(result.state)
+    if differences:
+        problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
+    elif broken:
+        problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
+    else:
+        passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
+                      "invariants hold")
+
+
+def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: list[str]) -> None:
+    """Follow the turns' chain (item 2 of issue 12): each stored link must cover its turn and the link before it,
+    and the game's head must be the last turn's, so that an edited, deleted or moved turn is named. Turns stored
+    by older versions have no link: it is computed, and they are not failed for it."""
+    link, unstored, stored = game.commitment, [], False
+    for index, row in enumerate(rows):
+        own = chain_hash(link, row)
+        if not row.chain:
+            if stored:
+                problems.append(f"turn {row.number}: its chain hash is missing, though earlier turns have theirs")
+            else:
+                unstored.append(row.number)
+        elif row.chain != own:
+            before = f"turn {rows[index - 1].number}" if index else "the dice commitment"
+            problems.append(f"turn {row.number}: the chain is broken here: this turn was edited, or it does not "
+                            f"follow {before} as stored (a turn edited, deleted or moved)")
+        stored = stored or bool(row.chain)
+        link = row.chain or own
+    if unstored:
+        passed.append(f"turns {unstored[0]}-{unstored[-1]}: no chain hash stored (an archive of an older version); "
+                      "computed")
+    if not rows:
+        problems.append(f"the game has no stored turn (its chain head is turn {game.chain_turn}'s)")
+        return
+    last = rows[-1].number
+    if not game.chain_head:
+        if stored:
+            problems.append("the game's chain head is missing, though its turns have chain hashes")
+        passed.append(f"chain head (computed) after turn {last}: {link}")
+    elif game.chain_head != link or game.chain_turn != last:
+        problems.append(f"the game's chain head is that of turn {game.chain_turn}, but the chain of the stored turns "
+                        f"ends at turn {last} with another hash: a turn was deleted or edited "
+                        f"(head {game.chain_head}, stored turns {link})")
+    else:
+        passed.append(f"chain head after turn {last}: {link} (the turn's report publishes it)")
 
 
 def stored_report(archive: Archive, name: str, number: int | None, seat: str | None,

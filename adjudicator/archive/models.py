@@ -33,6 +33,8 @@ class Game(SQLModel, table=True):
     created: str
     observers: str = "open"  # "open": anybody may OBSERVE (public reports only); "closed": the moderator adds them
     selfplay: bool = False  # played by `pbem selfplay`: never ticked, never mailed
+    chain_head: str = ""  # the chain hash of the latest live turn, set with it ("" in older archives)
+    chain_turn: int = -1  # the number of that turn: a deleted last turn is named by verify
 
 
 class Seat(SQLModel, table=True):
@@ -72,6 +74,7 @@ class Turn(SQLModel, table=True):
     answers_json: str = "{}"  # answers to decisions used in this turn (seat -> key -> text)
     superseded: bool = False  # withdrawn by `pbem gm rollback`
     mailed: bool = False  # its reports are in the outbox (set in the transaction that queues them)
+    chain: str = ""  # sha256 over the previous turn's chain and this turn's inputs and outputs ("" in older archives)
     created: str
 
 
