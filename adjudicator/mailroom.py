@@ -30,7 +30,7 @@ from adjudicator.engine.orders import OrderSet as ParsedOrders
 from adjudicator.engine.state import GameState
 from adjudicator.mail.clock import UnknownZone, deadline_line, zone_name
 from adjudicator.mail.commands import Command, split_commands
-from adjudicator.mail.inbound import HEAD_BYTES, Incoming
+from adjudicator.mail.inbound import HEAD_BYTES, Incoming, address_problem
 from adjudicator.moderator import (
     MAX_ORDER_BYTES,
     PASSWORD_MARK,
@@ -101,10 +101,11 @@ def over_limits(text: str, commands: list[Command]) -> Problem | None:
         return N_("it holds %(count)s PRESS and BROADCAST lines, more than the %(limit)s a mail may hold"), {
             "count": len(press), "limit": MAX_PRESS}
     for found in press:
-        if len(found.group(1)) > MAX_PRESS_CHARS:
+        message = found.group(1).partition(":")[2].strip()
+        if len(message) > MAX_PRESS_CHARS:
             return N_("line %(line)s: the message is %(count)s characters long, more than the %(limit)s a press "
                       "message may have"), {"line": text.count("\n", 0, found.start()) + 1,
-                                             "count": len(found.group(1)), "limit": MAX_PRESS_CHARS}
+                                             "count": len(message), "limit": MAX_PRESS_CHARS}
     return None
 
 
@@ -127,7 +128,8 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
     password hashes) the parse and the password check."""
     text, commands = split_commands(mail.text)
     header = HEADER_WORD.search(text)
-    problem: Problem | None = (N_("%(why)s"), {"why": mail.unread}) if mail.unread else over_limits(text, commands)
+    # an unread mail has no text, so no header: its problem goes only to a registered sender, in English
+    problem: Problem | None = ("%(why)s", {"why": mail.unread}) if mail.unread else over_limits(text, commands)
     if header is None:
         return Reading(text, commands, None, problem)
     with archive.session() as session:
@@ -435,6 +437,8 @@ def _observe(session: Session, mail: Incoming, record: Message, command: Command
     except LookupError:
         return _unknown_game(session, mail, command.args[0])
     record.game = game.name
+    if address_problem(mail.sender) is not None:  # nothing could ever be sent to it
+        return STRANGER + f"refused: {command.name} from an address that cannot be mailed"
     say = command.language
     watching = next((o for o in db.observers(session, game) if o.email.lower() == mail.sender.lower()), None)
     if command.name == "UNOBSERVE":
@@ -824,8 +828,7 @@ def _refuse_past(moment: datetime, what: str) -> None:
 def replace_player(archive: Archive, name: str, seat_name: str, email: str, language: str | None = None) -> str:
     """A new player takes a seat: new address, new password (returned). The old player is told; the new one gets
     a welcome in his language (`language`, else the seat's) with the position and his orders template."""
-    if "@" not in email:
-        raise PbemError(f"{email!r} is not a mail address")
+    _check_address(email)
     password = secrets.token_urlsafe(9)
     with archive.session() as session:
         game, ruleset, _ = current_game(session, name, lock=True)
@@ -839,6 +842,13 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str, lang
         session.add(seat)
         queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password)
     return password
+
+
+def _check_address(email: str) -> None:
+    """Refuse an address that could never be sent to (a CR or LF in it would also split the mail's header)."""
+    problem = address_problem(email)
+    if problem is not None:
+        raise PbemError(f"{email!r} is not a mail address: {problem}")
 
 
 def queue_welcome(session: Session, ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str,
@@ -868,8 +878,7 @@ def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password
 def set_observer(archive: Archive, name: str, email: str, add: bool = True, language: str = "en") -> bool:
     """`pbem gm observe`: the moderator adds (or removes) an observer, in open and closed games alike; the
     observer is told. Returns False when there was nothing to do."""
-    if "@" not in email:
-        raise PbemError(f"{email!r} is not a mail address")
+    _check_address(email)
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
         watching = next((o for o in db.observers(session, game) if o.email.lower() == email.lower()), None)

@@ -162,6 +162,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
 
     from adjudicator.archive.models import Game, Seat, Turn
     from adjudicator.mail.clock import zone_name
+    from adjudicator.mail.inbound import address_problem
     from adjudicator.mailroom import queue_welcome, render_welcome
 
     ruleset = load_ruleset(ruleset_name)
@@ -178,8 +179,9 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         matches = ruleset.lookup_seat(seat)
         if len(matches) != 1:
             raise PbemError(f"unknown seat {seat!r}; seats of {ruleset.name}: {', '.join(ruleset.seat_names)}")
-        if "@" not in email:
-            raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address")
+        problem = address_problem(email)
+        if problem is not None:  # issue 12: an address with CR or LF could never be sent to
+            raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address: {problem}")
         canonical[matches[0]] = email
     spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language",
                                                                  language_code)

@@ -157,6 +157,28 @@ def read_head(head: bytes, why: str) -> Incoming:
                     raw=_no_nul(_as_text(head[:end])), references=_no_nul(references), unread=why)
 
 
+_SPECIALS = set('<>()[]\\,;:"')
+
+
+def address_problem(address: str) -> str | None:
+    """Why `address` cannot be a seat's or an observer's mail address (None when it can): a control character
+    (CR or LF would split the mail's header), a space or a special character, or not one local part, one '@' and
+    a domain with a dot."""
+    control = next((c for c in address if ord(c) < 32 or 127 <= ord(c) < 160), None)
+    if control is not None:
+        name = {"\r": "a carriage return (CR)", "\n": "a line feed (LF)", "\t": "a tab"}.get(control)
+        return f"it holds {name or f'the control character U+{ord(control):04X}'}"
+    if any(c.isspace() or c in _SPECIALS for c in address):
+        return "it holds a space or one of < > ( ) [ ] \\ , ; : \""
+    local, at, domain = address.rpartition("@")
+    if not at or not local or "@" in local:
+        return "a mail address is name@domain, with one '@'"
+    labels = domain.split(".")
+    if len(labels) < 2 or not all(labels):
+        return f"{domain!r} is not a mail domain (such as example.org)"
+    return None
+
+
 def _no_nul(text: str) -> str:
     """A garbled mail may hold NUL characters, which a PostgreSQL text column refuses: keep them as U+FFFD."""
     return text.replace("\0", "\ufffd")
