@@ -156,7 +156,7 @@ def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path:
         mail = orders(passwords["Macedonia"], *["FLY"] * lines if lines > 1000 else ["FLY ELEPHANTS"] * lines,
                       mid=name)
         outcomes: list[str] = []
-        worker = threading.Thread(target=lambda m=mail: outcomes.append(ingest(archive, m)))
+        worker = threading.Thread(target=lambda m=mail, out=outcomes: out.append(ingest(archive, m)))
         started = time.monotonic()
         worker.start()
         longest = 0.0
@@ -264,7 +264,8 @@ def test_orders_are_found_in_any_text_part_plain_then_html_then_txt_attachments(
     in_html = read_message(multipart([plain + "Hello", html + f"<p>{header}<br>BUY 2 INF</p>",
                                       attached + f"{header}\nBUY 3 INF"]))
     assert in_html.text == f"{header}\nBUY 2 INF"
-    in_file = read_message(multipart([plain + "Hello", html + "<p>see the file</p>", attached + f"{header}\nBUY 3 INF"]))
+    in_file = read_message(multipart([plain + "Hello", html + "<p>see the file</p>",
+                                      attached + f"{header}\nBUY 3 INF"]))
     assert in_file.text == f"{header}\nBUY 3 INF"
     first = read_message(multipart([plain + f"{header}\nBUY 1 INF", plain + f"{header}\nBUY 4 INF"]))
     assert first.text == f"{header}\nBUY 1 INF"
