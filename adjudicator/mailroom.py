@@ -63,7 +63,7 @@ HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE
 # a mail over a limit is refused whole, with a receipt to the seat's registered address. Constants, not game
 # options: they bound what one mail can cost the site and the other players, which no game needs to loosen.
 MAX_TEXT_LINES = 1000  # lines of the order text (comments and blank lines included)
-MAX_ORDERS = 300  # lines that are not blank or a comment: orders, press, answers, commands
+MAX_ORDERS = 300  # lines that are not blank, a comment or the header: orders, press, answers, commands
 MAX_COMMANDS = 10  # mail commands (HELP, STATUS, OBSERVE, ...): each is answered by a mail
 MAX_PRESS = 20  # PRESS and BROADCAST lines in one mail (each relayed to one or more seats)
 MAX_PRESS_PER_TURN = 60  # PRESS and BROADCAST lines a seat sends with its orders for one of its player-turns
@@ -89,7 +89,8 @@ def over_limits(text: str, commands: list[Command]) -> Problem | None:
     if len(lines) > MAX_TEXT_LINES:
         return N_("the order text has %(count)s lines, more than the %(limit)s a mail may hold"), {
             "count": len(lines), "limit": MAX_TEXT_LINES}
-    orders = sum(1 for line in lines if line.strip() and not line.lstrip().startswith("#"))
+    orders = sum(1 for line in lines if line.strip() and not line.lstrip().startswith("#") and
+                 not HEADER_WORD.match(line))
     if orders > MAX_ORDERS:
         return N_("it holds %(count)s orders, more than the %(limit)s a mail may hold"), {
             "count": orders, "limit": MAX_ORDERS}
@@ -138,9 +139,9 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
         except LookupError:
             return Reading(text, commands, header.group(2), problem)
         hashes = {seat.seat: seat.password_hash for seat in db.game_seats(session, game)}
-    start = text.rfind("\n", 0, header.start()) + 1
-    orders = parse_orders(text if problem is None else text[start:text.find("\n", header.end()) % (len(text) + 1)],
-                          load_ruleset(game.ruleset))
+    start, end = text.rfind("\n", 0, header.start()) + 1, text.find("\n", header.end())
+    header_line = text[start:end if end >= 0 else len(text)]
+    orders = parse_orders(text if problem is None else header_line, load_ruleset(game.ruleset))
     checked = None
     if orders.header is not None and orders.header.player in hashes:
         stored = hashes[orders.header.player]

@@ -136,7 +136,7 @@ def test_a_long_broadcast_and_too_many_orders_are_refused(game: Game) -> None:
                        "have")
     outcome, _ = refused_with_one_receipt(archive, orders(passwords["Macedonia"], *["BUY 1 INF"] * 301, mid="2"),
                                           "mac@example.org")
-    assert outcome == "refused: it holds 302 orders, more than the 300 a mail may hold"
+    assert outcome == "refused: it holds 301 orders, more than the 300 a mail may hold"
 
 
 def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: Game) -> None:
