@@ -284,3 +284,10 @@ def test_an_unreadable_mail_in_a_maildir_is_reported_once_and_set_aside(pbem: Pb
     again = pbem("ingest", "--maildir", str(tmp_path / "Maildir"))
     assert again.exit_code == 0 and again.output == ""
     assert [f.read_bytes() for f in (tmp_path / "Maildir" / "rejected").iterdir()] == [b"\x01\x02 this is no mail\n"]
+
+
+def test_an_orders_header_in_a_forwarded_mail_is_not_taken_for_orders() -> None:
+    forwarded = "Content-Type: message/rfc822\n\nFrom: judge@example.org\nSubject: welcome\n\n" \
+                "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD secret\n"
+    mail = read_message(multipart(["Content-Type: text/plain\n\nWhat does this mean?", forwarded]))
+    assert mail.text == "What does this mean?"

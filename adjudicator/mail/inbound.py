@@ -258,10 +258,19 @@ def _body(message: Message) -> Message | None:
 def _text_parts(message: Message) -> list[Message]:
     """Where orders may be: the plain text parts, then the HTML parts (attachments aside), then attached .txt files,
     each part once, in message order within each kind."""
-    inline = [p for p in message.walk() if p.get_content_maintype() == "text" and not _is_attachment(p)]
+    inline = [p for p in _own_parts(message) if p.get_content_maintype() == "text" and not _is_attachment(p)]
     found = [p for p in inline if p.get_content_subtype() == "plain"]
     found += [p for p in inline if p.get_content_subtype() == "html"]
     return found + [p for p in _txt_attachments(message) if all(p is not f for f in found)]
+
+
+def _own_parts(part: Message) -> list[Message]:
+    """The parts of a mail, not those of a mail attached to it (a forwarded welcome mail holds an orders header)."""
+    if part.get_content_maintype() == "message":
+        return []
+    if not part.is_multipart():
+        return [part]
+    return [p for child in part.get_payload() if isinstance(child, Message) for p in _own_parts(child)]
 
 
 def _is_attachment(part: Message) -> bool:
