@@ -462,7 +462,7 @@ def ingest(
     import ssl
 
     from adjudicator.mail.inbound import MailError
-    from adjudicator.mail.sources import MailSourceError, from_bytes, from_imap, from_maildir, from_mbox
+    from adjudicator.mail.sources import MailSourceError, from_file, from_imap, from_maildir, from_mbox, from_stream
     from adjudicator.mailroom import ingest as ingest_mail
 
     if sum(x is not None for x in (eml, mbox, maildir, imap)) > 1:
@@ -479,13 +479,16 @@ def ingest(
             context = ssl.create_default_context(cafile=str(imap_cafile)) if imap_cafile else None
             deliveries = from_imap(imap, imap_port, imap_user or "", os.environ.get("PBEM_IMAP_PASSWORD", ""),
                                    imap_mailbox, ssl_context=context, starttls=imap_starttls)
+        elif eml:
+            deliveries = from_file(eml)
         else:
-            deliveries = from_bytes(eml.read_bytes() if eml else sys.stdin.buffer.read(), str(eml or "stdin"))
+            deliveries = from_stream(sys.stdin.buffer, "stdin")
         unreadable = 0
         for message, mark_done in deliveries:
             if isinstance(message, MailError):
                 unreadable += 1
                 typer.echo(f"unreadable: {message}")
+                mark_done()  # reported once: set aside (Maildir rejected/, IMAP flagged), not read again
                 continue
             outcome = ingest_mail(archive, message)
             mark_done()

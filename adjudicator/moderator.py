@@ -165,6 +165,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
 
     from adjudicator.archive.models import Game, Seat, Turn
     from adjudicator.mail.clock import zone_name
+    from adjudicator.mail.inbound import address_problem
     from adjudicator.mailroom import queue_welcome, render_welcome
 
     ruleset = load_ruleset(ruleset_name)
@@ -181,8 +182,9 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         matches = ruleset.lookup_seat(seat)
         if len(matches) != 1:
             raise PbemError(f"unknown seat {seat!r}; seats of {ruleset.name}: {', '.join(ruleset.seat_names)}")
-        if "@" not in email:
-            raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address")
+        problem = address_problem(email)
+        if problem is not None:  # issue 12: an address with CR or LF could never be sent to
+            raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address: {problem}")
         canonical[matches[0]] = email
     spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language",
                                                                  language_code)
@@ -325,14 +327,27 @@ def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     if header.game.casefold() != game.name.casefold():
         raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
     seat = db.find_seat(session, game, header.player)
-    if password_matches(header.password, seat.password_hash):
-        return seat
-    if seat.pending_password_hash and password_matches(header.password, seat.pending_password_hash):
-        # a reset password's first use: only now does it replace the old one (a forged reset locks nobody out)
-        seat.password_hash, seat.pending_password_hash = seat.pending_password_hash, ""
-        session.add(seat)
+    if accept_password(session, seat, matching_password(header.password, seat.password_hash,
+                                                         seat.pending_password_hash)):
         return seat
     raise PbemError(f"line {header.line}: wrong password for {seat.seat} in game {game.name}")
+
+
+def matching_password(password: str, current: str, pending: str) -> str | None:
+    """Which of a seat's password hashes `password` matches: "current", "pending" (a reset password not used yet)
+    or None."""
+    if password_matches(password, current):
+        return "current"
+    return "pending" if pending and password_matches(password, pending) else None
+
+
+def accept_password(session: Session, seat: Seat, which: str | None) -> bool:
+    """Whether the password matched; a reset password's first use makes it the seat's password, and only then
+    does the old one stop working (a forged reset locks nobody out)."""
+    if which == "pending":
+        seat.password_hash, seat.pending_password_hash = seat.pending_password_hash, ""
+        session.add(seat)
+    return which is not None
 
 
 def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:

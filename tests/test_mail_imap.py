@@ -337,3 +337,57 @@ def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
     assert "<nile-1@example.org> from egy@example.org: orders stored" in result.output
     assert dovecot.seen() == {"<nile-1@example.org>": True}
     assert runner.invoke(app, args).output == ""  # nothing unseen is left
+
+
+def flags(dovecot: Dovecot) -> dict[str, set[str]]:
+    """Message-ID -> its flags and keywords, read over a separate read-only (EXAMINE) connection."""
+    conn = imaplib.IMAP4_SSL("127.0.0.1", dovecot.tls_port, ssl_context=dovecot.context(), timeout=30)
+    try:
+        conn.login(USER, PASSWORD)
+        conn.select("INBOX", readonly=True)
+        typ, data = conn.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+        assert typ == "OK", data
+        found = {}
+        for item in data:
+            if isinstance(item, tuple):
+                meta, header = item[0].decode(), item[1].decode()
+                listed = meta[meta.index("FLAGS (") + 7 : meta.index(")", meta.index("FLAGS ("))]
+                found[header.partition(":")[2].strip() or "(none)"] = set(listed.split())
+        return found
+    finally:
+        conn.logout()
+
+
+@pytest.mark.usefixtures("database")
+def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
+        dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12, item 7: the unreadable mail is flagged \\Seen and $PbemRejected after its first report."""
+    from typer.testing import CliRunner
+
+    from adjudicator.cli import app
+
+    dovecot.deliver(b"\x00\x01 this is not a mail \xff\n")
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+    args = ["ingest", "--imap", "127.0.0.1", "--imap-port", str(dovecot.tls_port), "--imap-user", USER,
+            "--imap-cafile", str(dovecot.cafile), "--data", str(tmp_path / "data")]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0 and first.output.count("unreadable: IMAP") == 1, first.output
+    assert flags(dovecot) == {"(none)": {"\\Seen", "$PbemRejected"}}
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0 and again.output == ""
+
+
+def test_an_imap_mail_over_the_size_limit_is_fetched_as_its_header_only(dovecot: Dovecot) -> None:
+    """Issue 12, item 6: the size is asked first (RFC822.SIZE); of a mail over the limit only the header comes."""
+    from adjudicator.mail.inbound import MAX_MAIL_BYTES
+
+    big = order_mail(3, "Egyptus")
+    big.add_attachment(b"\x02" * (MAX_MAIL_BYTES + 1), maintype="application", subtype="octet-stream",
+                       filename="big.bin")
+    dovecot.deliver(big)
+    [delivery] = list(from_imap("127.0.0.1", dovecot.tls_port, USER, PASSWORD, ssl_context=dovecot.context()))
+    mail = delivery.incoming_or_error
+    assert isinstance(mail, Incoming) and mail.message_id == "<orders-3@example.org>" and mail.text == ""
+    assert mail.unread.startswith("the mail is ") and len(mail.raw) < 2000
+    delivery.mark_done()
+    assert dovecot.seen() == {"<orders-3@example.org>": True}

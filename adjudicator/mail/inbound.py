@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from email import errors as email_errors
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
+from email.policy import Policy
 from email.policy import default as default_policy
 from functools import cache
 from html.parser import HTMLParser
@@ -38,6 +40,16 @@ class Incoming:
     text: str  # the order text found (see order_text)
     raw: str  # the whole message as text (UTF-8, or Latin-1 when the bytes are not UTF-8), for the archive
     references: str = ""  # its References: header (Message-IDs, space separated), so that answers thread with it
+    unread: str = ""  # why the body was not read (too large, too many parts): the mail is refused for it
+
+
+# Limits of what is read of one mail (issue 12): an order mail is a few KB of text; these leave room for an HTML
+# alternative, a signature image and an attached orders file, and keep a hostile mail from costing the site memory
+# and time. Constants, not game options: they protect the site, whatever the game.
+MAX_MAIL_BYTES = 2 * 1024 * 1024  # a larger mail is refused unread: only its header is read
+HEAD_BYTES = 64 * 1024  # how much of a mail's beginning is read for its header fields
+MAX_PARTS = 50  # MIME parts (attachments, alternatives, attached mails) of one mail
+MAX_DEPTH = 8  # multiparts nested in multiparts
 
 
 # Structural defects the parser reports for input that is not a whole mail message.
@@ -50,14 +62,25 @@ _TRUNCATED = (
 _BAD_BASE64 = (email_errors.InvalidBase64PaddingDefect, email_errors.InvalidBase64LengthDefect)
 
 
-def read_message(data: bytes) -> Incoming:
-    """Parse a mail given as bytes; MailError when it is empty, garbled, truncated or has no sender."""
+def read_message(data: bytes, size: int | None = None) -> Incoming:
+    """Parse a mail given as bytes; MailError when it is empty, garbled, truncated or has no sender. A mail of
+    more than MAX_MAIL_BYTES (`size`, when `data` is only its beginning), or of too many MIME parts, is not read
+    beyond its header: it comes with `unread` saying why."""
+    size = len(data) if size is None else size
+    if size > MAX_MAIL_BYTES:
+        return read_head(data[:HEAD_BYTES], f"the mail is {size} bytes long, more than the {MAX_MAIL_BYTES // 1024} "
+                                            "KB a mail may have; it was not read")
     if not data.strip():
         raise MailError("empty message")
     try:
-        message = cast(EmailMessage, BytesParser(policy=default_policy).parsebytes(data))
+        message = cast(EmailMessage, BytesParser(_class=_counted_parts(), policy=default_policy).parsebytes(data))
+    except _TooManyParts:
+        return read_head(data[:HEAD_BYTES], f"the mail has more than {MAX_PARTS} MIME parts; it was not read")
     except Exception as e:  # the parser is lenient; anything it still cannot take is garbage
         raise MailError(f"not a mail message ({e})") from e
+    if _depth(message) > MAX_DEPTH:
+        return read_head(data[:HEAD_BYTES], f"the mail's MIME parts are nested more than {MAX_DEPTH} deep; it was "
+                                            "not read")
     if not message.keys():
         raise MailError("not a mail message: it has no header fields")
     if any(isinstance(d, email_errors.MissingHeaderBodySeparatorDefect) for d in message.defects):
@@ -85,6 +108,75 @@ def read_message(data: bytes) -> Incoming:
         raw=_no_nul(_as_text(data)),
         references=_no_nul(_references(message)),
     )
+
+
+class _TooManyParts(Exception):
+    """Raised by the parser's part factory: the parse stops at once instead of building every part."""
+
+
+def _counted_parts() -> Callable[..., EmailMessage]:
+    """A message factory for the parser that refuses to make more than MAX_PARTS parts (a mail of 20,000 parts
+    would otherwise take seconds to parse)."""
+    made = 0
+
+    def make(policy: Policy = default_policy) -> EmailMessage:
+        nonlocal made
+        made += 1
+        if made > MAX_PARTS + 1:  # the message itself and its parts
+            raise _TooManyParts
+        return EmailMessage(policy=policy)
+
+    return make
+
+
+def _depth(part: Message) -> int:
+    """How deep multiparts are nested in `part` (a single part: 0)."""
+    if not part.is_multipart():
+        return 0
+    children = part.get_payload()
+    return 1 + max((_depth(c) for c in children if isinstance(c, Message)), default=0)
+
+
+def read_head(head: bytes, why: str) -> Incoming:
+    """A mail refused unread, from its beginning: the header fields (sender, Message-ID, subject) and `why`."""
+    end = min((i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0), default=len(head))
+    try:
+        message = cast(EmailMessage, BytesParser(policy=default_policy).parsebytes(head[:end] + b"\n\n",
+                                                                                   headersonly=True))
+        if not message.keys():
+            raise MailError("not a mail message: it has no header fields")
+        sender, sender_name = _sender(message)
+        subject = " ".join(str(message.get("Subject", "")).split())
+        references = _references(message)
+    except MailError:
+        raise
+    except Exception as e:  # malformed headers can make the header parser itself fail
+        raise MailError(f"cannot read the mail: {type(e).__name__}: {e}") from e
+    return Incoming(message_id=_no_nul(_message_id(message, head)), sender=_no_nul(sender),
+                    sender_name=_no_nul(sender_name), subject=_no_nul(subject), text="",
+                    raw=_no_nul(_as_text(head[:end])), references=_no_nul(references), unread=why)
+
+
+_SPECIALS = set('<>()[]\\,;:"')
+
+
+def address_problem(address: str) -> str | None:
+    """Why `address` cannot be a seat's or an observer's mail address (None when it can): a control character
+    (CR or LF would split the mail's header), a space or a special character, or not one local part, one '@' and
+    a domain with a dot."""
+    control = next((c for c in address if ord(c) < 32 or 127 <= ord(c) < 160), None)
+    if control is not None:
+        name = {"\r": "a carriage return (CR)", "\n": "a line feed (LF)", "\t": "a tab"}.get(control)
+        return f"it holds {name or f'the control character U+{ord(control):04X}'}"
+    if any(c.isspace() or c in _SPECIALS for c in address):
+        return "it holds a space or one of < > ( ) [ ] \\ , ; : \""
+    local, at, domain = address.rpartition("@")
+    if not at or not local or "@" in local:
+        return "a mail address is name@domain, with one '@'"
+    labels = domain.split(".")
+    if len(labels) < 2 or not all(labels):
+        return f"{domain!r} is not a mail domain (such as example.org)"
+    return None
 
 
 def _no_nul(text: str) -> str:
@@ -135,11 +227,15 @@ def _as_text(data: bytes) -> str:
 
 
 def order_text(message: Message) -> str:
-    """The order text of a mail: a .txt attachment with a GAME line, else the body (plain preferred), cut."""
+    """The order text of a mail, cut: the first text part with a GAME header line (a full one, GAME <name> TURN,
+    before a line that only starts with GAME), looking at the plain parts first, then the HTML parts, then attached
+    .txt files; else the body (plain preferred), else the first attachment with text."""
+    texts = [_cut(_part_text(p)) for p in _text_parts(message)]
+    for full in (True, False):
+        with_header = [t for t in texts if _header_index(t.split("\n"), full) is not None]
+        if with_header:
+            return with_header[0]
     attachments = [_cut(_part_text(p)) for p in _txt_attachments(message)]
-    with_header = [t for t in attachments if _header_index(t.split("\n")) is not None]
-    if with_header:
-        return with_header[0]
     body = _body(message)
     text = _cut(_part_text(body)) if body is not None else ""
     if not text and body is not None and body.get_content_type() == "text/plain" and isinstance(message, EmailMessage):
@@ -157,6 +253,24 @@ def _body(message: Message) -> Message | None:
     candidates = [p for p in message.walk() if p.get_content_maintype() == "text" and not _is_attachment(p)]
     plain = [p for p in candidates if p.get_content_subtype() == "plain"]
     return (plain or candidates or [None])[0]
+
+
+def _text_parts(message: Message) -> list[Message]:
+    """Where orders may be: the plain text parts, then the HTML parts (attachments aside), then attached .txt files,
+    each part once, in message order within each kind."""
+    inline = [p for p in _own_parts(message) if p.get_content_maintype() == "text" and not _is_attachment(p)]
+    found = [p for p in inline if p.get_content_subtype() == "plain"]
+    found += [p for p in inline if p.get_content_subtype() == "html"]
+    return found + [p for p in _txt_attachments(message) if all(p is not f for f in found)]
+
+
+def _own_parts(part: Message) -> list[Message]:
+    """The parts of a mail, not those of a mail attached to it (a forwarded welcome mail holds an orders header)."""
+    if part.get_content_maintype() == "message":
+        return []
+    if not part.is_multipart():
+        return [part]
+    return [p for child in part.get_payload() if isinstance(child, Message) for p in _own_parts(child)]
 
 
 def _is_attachment(part: Message) -> bool:
@@ -318,8 +432,9 @@ def _keywords(name: str) -> frozenset[str]:
     return frozenset(s.casefold() for s in spellings(name))
 
 
-def _header_index(lines: list[str]) -> int | None:
-    """The first GAME header line (its first word is GAME, SPIEL, ... as for the parser), preferring a full one."""
+def _header_index(lines: list[str], full: bool = False) -> int | None:
+    """The first GAME header line (its first word is GAME, SPIEL, ... as for the parser), preferring a full one
+    (GAME <name> TURN ...); with `full`, only a full one."""
     starts = []
     for i, line in enumerate(lines):
         first = _FIRST_WORD.match(line)
@@ -329,7 +444,7 @@ def _header_index(lines: list[str]) -> int | None:
         if len(tokens) > 2 and tokens[2].casefold() in _keywords("TURN"):
             return i  # GAME <name> TURN ...: surely the header, not a greeting that starts with "Game"
         starts.append(i)
-    return starts[0] if starts else None
+    return starts[0] if starts and not full else None
 
 
 def _is_attribution(lines: list[str], i: int) -> int:

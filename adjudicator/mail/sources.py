@@ -2,7 +2,9 @@
 
 Every source yields Delivery(incoming_or_error, mark_done) per message. The caller archives the message and
 calls mark_done only after the archive commit; a message not marked done comes again next time (the caller
-deduplicates by Message-ID anyway).
+deduplicates by Message-ID anyway). For a message that cannot be read, mark_done sets it aside once the caller has
+reported it (Maildir: the folder rejected/ beside new/ and cur/; IMAP: \\Seen and the keyword $PbemRejected), so that
+it is not reported again on every run. A message larger than MAX_MAIL_BYTES is never read whole: only its header.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import ssl
 from collections.abc import Callable, Iterator
 from glob import escape as glob_escape
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
-from adjudicator.mail.inbound import Incoming, MailError, read_message
+from adjudicator.mail.inbound import HEAD_BYTES, MAX_MAIL_BYTES, Incoming, MailError, read_message
 
 
 class MailSourceError(Exception):
@@ -35,17 +37,43 @@ def _nothing() -> None:
     """Nothing to mark: the source keeps no read state."""
 
 
-def _read(data: bytes, where: str) -> Incoming | MailError:
-    """The message read from data, or the MailError saying why not, naming where it came from."""
+def _read(data: bytes, where: str, size: int | None = None) -> Incoming | MailError:
+    """The message read from data (its whole, or only its beginning when `size` says it is larger), or the
+    MailError saying why not, naming where it came from."""
     try:
-        return read_message(data)
+        return read_message(data, size)
     except MailError as e:
         return MailError(e.reason, where=where, data=data)
+
+
+def _limited(stream: BinaryIO) -> tuple[bytes, int]:
+    """A message from a stream: its bytes, or only its beginning when it is larger than MAX_MAIL_BYTES (the rest is
+    read and counted in small pieces, never kept); and its size."""
+    data = stream.read(MAX_MAIL_BYTES + 1)
+    if len(data) <= MAX_MAIL_BYTES:
+        return data, len(data)
+    size, head = len(data), data[:HEAD_BYTES]
+    del data
+    while piece := stream.read(1024 * 1024):
+        size += len(piece)
+    return head, size
 
 
 def from_bytes(data: bytes, where: str = "message") -> Iterator[Delivery]:
     """The one message in data (a .eml file, or stdin from a mail filter)."""
     yield Delivery(_read(data, where), _nothing)
+
+
+def from_stream(stream: BinaryIO, where: str) -> Iterator[Delivery]:
+    """The one message of a stream (a .eml file, or stdin from a mail filter), read no further than needed."""
+    data, size = _limited(stream)
+    yield Delivery(_read(data, where, size), _nothing)
+
+
+def from_file(path: str | os.PathLike[str]) -> Iterator[Delivery]:
+    """The one message of a .eml file, read no further than needed."""
+    with open(path, "rb") as stream:
+        yield from from_stream(stream, str(path))
 
 
 def from_mbox(path: str | os.PathLike[str]) -> Iterator[Delivery]:
@@ -56,7 +84,9 @@ def from_mbox(path: str | os.PathLike[str]) -> Iterator[Delivery]:
     box = mailbox.mbox(path, create=False)
     try:
         for number, key in enumerate(box.iterkeys(), start=1):
-            yield Delivery(_read(box.get_bytes(key), f"mbox {path} message {number}"), _nothing)
+            with box.get_file(key) as stream:
+                data, size = _limited(stream)  # type: ignore[arg-type]
+            yield Delivery(_read(data, f"mbox {path} message {number}", size), _nothing)
     finally:
         box.close()
 
@@ -89,10 +119,13 @@ def from_maildir(path: str | os.PathLike[str]) -> Iterator[Delivery]:
     files.sort(key=lambda f: (_mtime(f), f.name))
     for file in files:
         try:
-            data = file.read_bytes()
+            with file.open("rb") as stream:
+                data, size = _limited(stream)
         except FileNotFoundError:  # taken by another reader meanwhile
             continue
-        yield Delivery(_read(data, f"Maildir {root} file {file.name}"), _seen_marker(root, file))
+        message = _read(data, f"Maildir {root} file {file.name}", size)
+        done = _set_aside(root, file) if isinstance(message, MailError) else _seen_marker(root, file)
+        yield Delivery(message, done)
 
 
 def _mtime(file: Path) -> float:
@@ -117,6 +150,21 @@ def _seen_marker(root: Path, file: Path) -> Callable[[], None]:
         target = root / "cur" / f"{unique}{_COLON}2,{flags}"
         if current != target:
             current.rename(target)
+
+    return mark_done
+
+
+def _set_aside(root: Path, file: Path) -> Callable[[], None]:
+    """A mark_done for a message that cannot be read: it moves to rejected/ beside new/ and cur/ (made when
+    needed), where the moderator finds it and no source reads it again; doing it twice does no harm."""
+
+    def mark_done() -> None:
+        rejected = root / "rejected"
+        rejected.mkdir(exist_ok=True)
+        try:
+            file.rename(rejected / _unique(file.name))
+        except FileNotFoundError:  # moved by another reader meanwhile, or already set aside
+            pass
 
     return mark_done
 
@@ -223,16 +271,25 @@ class _ImapSession:
         data = self.command("SEARCH", "UNSEEN")
         return sorted((uid for d in data if isinstance(d, bytes) for uid in d.split()), key=int)
 
-    def fetch(self, uid: bytes) -> bytes | None:
-        """The whole message without setting \\Seen (BODY.PEEK[]); None when it was expunged meanwhile."""
-        for item in self.command("FETCH", uid.decode(), "(BODY.PEEK[])"):
-            if isinstance(item, tuple) and re.search(rb"BODY\[\]", item[0]):
-                return item[1]
+    def fetch(self, uid: bytes) -> tuple[bytes, int] | None:
+        """The message without setting \\Seen (BODY.PEEK[]), or only its header (BODY.PEEK[HEADER]) when it is larger
+        than MAX_MAIL_BYTES, and its size; None when it was expunged meanwhile."""
+        size = None
+        for item in self.command("FETCH", uid.decode(), "(RFC822.SIZE)"):
+            found = re.search(rb"RFC822\.SIZE (\d+)", item if isinstance(item, bytes) else b"")
+            size = int(found.group(1)) if found else size
+        if size is None:
+            return None
+        part = "BODY.PEEK[HEADER]" if size > MAX_MAIL_BYTES else "BODY.PEEK[]"
+        for item in self.command("FETCH", uid.decode(), f"({part})"):
+            if isinstance(item, tuple) and re.search(rb"BODY\[(HEADER)?\]", item[0]):
+                return item[1], size
         return None
 
-    def mark_seen(self, uid: bytes) -> None:
-        """Set \\Seen on the message."""
-        self.command("STORE", uid.decode(), "+FLAGS.SILENT", "(\\Seen)")
+    def mark_seen(self, uid: bytes, *keywords: str) -> None:
+        """Set \\Seen (and `keywords`) on the message."""
+        flags = " ".join(("\\Seen", *keywords))
+        self.command("STORE", uid.decode(), "+FLAGS.SILENT", f"({flags})")
 
     def close(self) -> None:
         """Log out (politely; a dead connection is just dropped)."""
@@ -262,22 +319,27 @@ def from_imap(
     session = _ImapSession(host, port, user, password, mailbox, ssl_context, starttls, timeout)
     try:
         for uid in session.unseen():
-            data = session.fetch(uid)
-            if data is None:
+            fetched = session.fetch(uid)
+            if fetched is None:
                 continue
-            where = f"{session.where} UID {uid.decode()}"
-            yield Delivery(_read(data, where), _imap_marker(session, uid))
+            message = _read(fetched[0], f"{session.where} UID {uid.decode()}", fetched[1])
+            keywords = (REJECTED_KEYWORD,) if isinstance(message, MailError) else ()
+            yield Delivery(message, _imap_marker(session, uid, *keywords))
     finally:
         session.close()
 
 
-def _imap_marker(session: _ImapSession, uid: bytes) -> Callable[[], None]:
-    """A mark_done that sets \\Seen on the message with this UID, and logs out again if it had to log in."""
+REJECTED_KEYWORD = "$PbemRejected"  # the IMAP keyword of a message that could not be read (set with \\Seen)
+
+
+def _imap_marker(session: _ImapSession, uid: bytes, *keywords: str) -> Callable[[], None]:
+    """A mark_done that sets \\Seen (and `keywords`) on the message with this UID, and logs out again if it had to
+    log in."""
 
     def mark_done() -> None:
         reconnect = session.conn is None
         try:
-            session.mark_seen(uid)
+            session.mark_seen(uid, *keywords)
         finally:
             if reconnect:
                 session.close()
