@@ -126,6 +126,18 @@ def archive(tmp_path: Path, database: str | None) -> Archive:
     return Archive.open(tmp_path, database)
 
 
+MailGame = tuple[Archive, Path, dict[str, str]]  # the archive, the data folder, the seats' passwords
+
+
+@pytest.fixture
+def game(tmp_path: Path, archive: Archive) -> MailGame:
+    """rome1, three seats, with a moderator's address (the mail tests' game)."""
+    from adjudicator.moderator import new_game
+
+    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    return archive, tmp_path, created.passwords
+
+
 @pytest.fixture
 def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
     def write_file(name: str, content: str | bytes) -> Path:

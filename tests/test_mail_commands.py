@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
@@ -21,16 +20,7 @@ from adjudicator.mail.outbound import build_message
 from adjudicator.mailroom import ingest, replace_player, set_observer, tick
 from adjudicator.moderator import new_game
 from adjudicator.selfplay import play_archived_game
-from tests.conftest import Pbem
-
-SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
-Game = tuple[Archive, Path, dict[str, str]]
-
-
-@pytest.fixture
-def game(tmp_path: Path, archive: Archive) -> Game:
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
-    return archive, tmp_path, created.passwords
+from tests.conftest import SEATS, MailGame, Pbem
 
 
 def letter(sender: str, *lines: str, mid: str = "1", references: str = "") -> Incoming:
@@ -98,7 +88,7 @@ def reports_to(archive: Archive, address: str, since: int = 0) -> list[Outbox]:
 
 # -- item 5: strangers get nothing ---------------------------------------------------------------------------
 
-def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(game: Game) -> None:
+def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(game: MailGame) -> None:
     archive, _, _ = game
     before, mark = without_messages(archive), last_id(archive)
     outcome = ingest(archive, letter("spammer@example.net", "Cheap watches!"))
@@ -108,7 +98,7 @@ def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(g
     assert stored.sender == "spammer@example.net" and stored.outcome == outcome
 
 
-def test_a_stranger_writing_to_an_unknown_game_gets_no_list_of_games(game: Game) -> None:
+def test_a_stranger_writing_to_an_unknown_game_gets_no_list_of_games(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
     outcome = ingest(archive, letter("who@example.net", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x"))
@@ -116,7 +106,7 @@ def test_a_stranger_writing_to_an_unknown_game_gets_no_list_of_games(game: Game)
     assert queued(archive, mark) == []
 
 
-def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: Game, tmp_path: Path) -> None:
+def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: MailGame, tmp_path: Path) -> None:
     archive, _, _ = game
     new_game(archive, tmp_path, "secret2", "coe-classic", {"Macedonia": "x@example.org", "Egyptus": "y@example.org",
                                                              "Hispania": "z@example.org"})
@@ -127,7 +117,7 @@ def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: Ga
     assert answer.to == "egy@example.org" and "rome1" in answer.body and "secret2" not in answer.body
 
 
-def test_a_stranger_naming_an_unknown_seat_is_not_answered(game: Game) -> None:
+def test_a_stranger_naming_an_unknown_seat_is_not_answered(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
     outcome = ingest(archive, letter("who@example.net", "GAME rome1 TURN 1 PLAYER Nobody PASSWORD x"))
@@ -146,7 +136,7 @@ def test_pbem_log_and_ingest_show_the_refused_strangers_mail(pbem: Pbem, tmp_pat
 
 # -- item 6: welcome mails and PASSWORD RESET ----------------------------------------------------------------
 
-def test_new_game_queues_a_welcome_with_the_password_for_every_seat(game: Game) -> None:
+def test_new_game_queues_a_welcome_with_the_password_for_every_seat(game: MailGame) -> None:
     archive, _, passwords = game
     welcomes = queued(archive)
     assert sorted(m.to for m in welcomes) == sorted(SEATS.values())
@@ -156,7 +146,7 @@ def test_new_game_queues_a_welcome_with_the_password_for_every_seat(game: Game) 
         assert f"GAME rome1 TURN {1 + list(SEATS).index(seat)} PLAYER {seat}" in mail.body  # the orders template
 
 
-def test_password_reset_mails_a_new_password_to_the_registered_address(game: Game) -> None:
+def test_password_reset_mails_a_new_password_to_the_registered_address(game: MailGame) -> None:
     archive, _, passwords = game
     mark = last_id(archive)
     assert ingest(archive, letter("MAC@example.org", "PASSWORD RESET rome1 Macedonia")) == \
@@ -167,7 +157,7 @@ def test_password_reset_mails_a_new_password_to_the_registered_address(game: Gam
     assert ingest(archive, orders("Macedonia", new_password, "BUY 1 INF", mid="3")) == "orders stored"
 
 
-def test_password_reset_from_another_address_changes_nothing_and_mails_nobody(game: Game) -> None:
+def test_password_reset_from_another_address_changes_nothing_and_mails_nobody(game: MailGame) -> None:
     archive, _, passwords = game
     before, mark = without_messages(archive), last_id(archive)
     outcome = ingest(archive, letter("evil@example.net", "PASSWORD RESET rome1 Macedonia"))
@@ -177,7 +167,7 @@ def test_password_reset_from_another_address_changes_nothing_and_mails_nobody(ga
     assert queued(archive, mark) == [] and without_messages(archive) == before
 
 
-def test_a_forged_password_reset_leaves_the_old_password_working(game: Game) -> None:
+def test_a_forged_password_reset_leaves_the_old_password_working(game: MailGame) -> None:
     archive, _, passwords = game
     mark = last_id(archive)
     forged = letter("mac@example.org", "PASSWORD RESET rome1 Macedonia")  # a rival forging the seat's address
@@ -188,7 +178,7 @@ def test_a_forged_password_reset_leaves_the_old_password_working(game: Game) -> 
     assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")) == "orders stored"
 
 
-def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: Game) -> None:
+def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: MailGame) -> None:
     archive, _, passwords = game
     mark = last_id(archive)
     ingest(archive, letter("mac@example.org", "PASSWORD RESET rome1 Macedonia"))
@@ -204,7 +194,7 @@ def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: Game)
         assert db.find_seat(session, db.find_game(session, "rome1"), "Macedonia").pending_password_hash == ""
 
 
-def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game: Game) -> None:
+def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
     ingest(archive, letter("his@example.org", "PASSWORD RESET rome1 Hispania"))
@@ -218,7 +208,7 @@ def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game:
 
 # -- item 9: HELP, STATUS, OBSERVE / UNOBSERVE, TIMEZONE -----------------------------------------------------
 
-def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_to_no_stranger(game: Game) -> None:
+def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_to_no_stranger(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
     assert ingest(archive, letter("stranger@example.net", "HELP")) == "not answered (stranger): HELP"
@@ -229,7 +219,7 @@ def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_t
     assert "PASSWORT ZURÜCKSETZEN <Partie> <Sitz>" in answer.body
 
 
-def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: Game) -> None:
+def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: MailGame) -> None:
     archive, data, passwords = game
     tick(archive, data)  # starts the clock: the deadline is set
     mark = last_id(archive)
@@ -244,7 +234,7 @@ def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: Game) 
     assert "Turn 1, Macedonia: orders received." in queued(archive)[-1].body
 
 
-def test_status_needs_the_password(game: Game) -> None:
+def test_status_needs_the_password(game: MailGame) -> None:
     archive, _, _ = game
     before, mark = without_messages(archive), last_id(archive)
     assert ingest(archive, orders("Egyptus", "guess", "STATUS", turn=2)) == "refused: a wrong password"
@@ -253,7 +243,7 @@ def test_status_needs_the_password(game: Game) -> None:
         [row for row in before if row[0] != "outbox"]
 
 
-def test_an_observer_gets_the_public_reports_only_until_unobserve(game: Game) -> None:
+def test_an_observer_gets_the_public_reports_only_until_unobserve(game: MailGame) -> None:
     archive, data, passwords = game
     observe_confirmed(archive, "fan@example.net")
     assert "UNOBSERVE rome1" in queued(archive)[-1].body
@@ -282,7 +272,7 @@ def test_a_closed_game_takes_no_observer_by_mail_but_by_the_moderator(pbem: Pbem
     assert "DISISCRIVI rome1" in queued(archive)[-1].body
 
 
-def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(game: Game) -> None:
+def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(game: MailGame) -> None:
     archive, data, passwords = game
     mark = last_id(archive)
     assert ingest(archive, letter("victim@example.net", "OBSERVE rome1")) == "confirmation of OBSERVE mailed"
@@ -307,7 +297,7 @@ def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(gam
     assert reports_to(archive, "victim@example.net") == []
 
 
-def test_observing_starts_only_when_the_address_sends_back_its_token(game: Game) -> None:
+def test_observing_starts_only_when_the_address_sends_back_its_token(game: MailGame) -> None:
     archive, data, passwords = game
     assert ingest(archive, letter("fan@example.net", "BEOBACHTE rome1")) == "confirmation of OBSERVE mailed"
     confirmation = queued(archive)[-1]
@@ -331,7 +321,7 @@ def test_observing_starts_only_when_the_address_sends_back_its_token(game: Game)
     assert len(reports_to(archive, "fan@example.net")) == 1
 
 
-def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game: Game) -> None:
+def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game: MailGame) -> None:
     archive, _, _ = game
     ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
     old_token = confirmation_token(queued(archive)[-1])
@@ -349,7 +339,7 @@ def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game
     assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {new_token}", mid="4")) == "observer added"
 
 
-def test_the_moderator_adds_a_confirmed_observer_also_over_a_pending_request(game: Game) -> None:
+def test_the_moderator_adds_a_confirmed_observer_also_over_a_pending_request(game: MailGame) -> None:
     archive, data, passwords = game
     ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
     mark = last_id(archive)
@@ -383,7 +373,7 @@ def test_an_archive_made_before_the_opt_in_keeps_its_observers_and_passwords(
     assert len(reports_to(upgraded, "fan@example.net")) == 1
 
 
-def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: Game) -> None:
+def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: MailGame) -> None:
     archive, data, passwords = game
     tick(archive, data)
     mark = last_id(archive)
@@ -426,7 +416,7 @@ def test_pbem_games_and_pbem_status_show_turn_due_seats_deadline_and_missing_ord
 
 # -- item 11: replacing a player -----------------------------------------------------------------------------
 
-def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(game: Game) -> None:
+def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(game: MailGame) -> None:
     archive, _, passwords = game
     mark = last_id(archive)
     password = replace_player(archive, "rome1", "Hispania", "neu@example.org", "de")
@@ -442,7 +432,7 @@ def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(
 
 # -- item 12: deadlines and threading in every receipt and report; self-play -------------------------------
 
-def test_report_mails_state_the_deadline_and_thread_with_the_players_order_mail(game: Game) -> None:
+def test_report_mails_state_the_deadline_and_thread_with_the_players_order_mail(game: MailGame) -> None:
     archive, data, passwords = game
     ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF", mid="m1",
                            references="<0@x>"))
@@ -483,7 +473,7 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
     assert queued(upgraded)[-1].in_reply_to == "<2@players.example.org>"
 
 
-def test_a_reminder_states_the_deadline_in_the_seats_time_zone(game: Game) -> None:
+def test_a_reminder_states_the_deadline_in_the_seats_time_zone(game: MailGame) -> None:
     archive, data, passwords = game
     start = datetime.now(UTC)
     tick(archive, data, start)

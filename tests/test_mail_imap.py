@@ -65,8 +65,8 @@ class Dovecot:
             os.chown(tmp, *self.owner)
         tmp.rename(self.maildir / "new" / name)
 
-    def seen(self) -> dict[str, bool]:
-        """Message-ID -> whether it has the \\Seen flag, read over a separate read-only (EXAMINE) connection."""
+    def flags(self) -> dict[str, set[str]]:
+        """Message-ID -> its flags and keywords, read over a separate read-only (EXAMINE) connection."""
         conn = imaplib.IMAP4_SSL("127.0.0.1", self.tls_port, ssl_context=self.context(), timeout=30)
         try:
             conn.login(USER, PASSWORD)
@@ -77,11 +77,15 @@ class Dovecot:
             for item in data:
                 if isinstance(item, tuple):
                     meta, header = item[0].decode(), item[1].decode()
-                    flags = meta[meta.index("FLAGS (") + 7 : meta.index(")", meta.index("FLAGS ("))]
-                    found[header.split(":", 1)[1].strip()] = "\\Seen" in flags.split()
+                    listed = meta[meta.index("FLAGS (") + 7 : meta.index(")", meta.index("FLAGS ("))]
+                    found[header.partition(":")[2].strip() or "(none)"] = set(listed.split())
             return found
         finally:
             conn.logout()
+
+    def seen(self) -> dict[str, bool]:
+        """Message-ID -> whether it has the \\Seen flag."""
+        return {mid: "\\Seen" in listed for mid, listed in self.flags().items()}
 
 
 def free_port() -> int:
@@ -339,25 +343,6 @@ def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
     assert runner.invoke(app, args).output == ""  # nothing unseen is left
 
 
-def flags(dovecot: Dovecot) -> dict[str, set[str]]:
-    """Message-ID -> its flags and keywords, read over a separate read-only (EXAMINE) connection."""
-    conn = imaplib.IMAP4_SSL("127.0.0.1", dovecot.tls_port, ssl_context=dovecot.context(), timeout=30)
-    try:
-        conn.login(USER, PASSWORD)
-        conn.select("INBOX", readonly=True)
-        typ, data = conn.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
-        assert typ == "OK", data
-        found = {}
-        for item in data:
-            if isinstance(item, tuple):
-                meta, header = item[0].decode(), item[1].decode()
-                listed = meta[meta.index("FLAGS (") + 7 : meta.index(")", meta.index("FLAGS ("))]
-                found[header.partition(":")[2].strip() or "(none)"] = set(listed.split())
-        return found
-    finally:
-        conn.logout()
-
-
 @pytest.mark.usefixtures("database")
 def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
         dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -372,7 +357,7 @@ def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
             "--imap-cafile", str(dovecot.cafile), "--data", str(tmp_path / "data")]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0 and first.output.count("unreadable: IMAP") == 1, first.output
-    assert flags(dovecot) == {"(none)": {"\\Seen", "$PbemRejected"}}
+    assert dovecot.flags() == {"(none)": {"\\Seen", "$PbemRejected"}}
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0 and again.output == ""
 

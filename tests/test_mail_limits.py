@@ -19,16 +19,7 @@ from adjudicator.mail.inbound import MAX_MAIL_BYTES, Incoming, read_message
 from adjudicator.mail.sources import from_maildir
 from adjudicator.mailroom import MAX_PRESS, MAX_PRESS_PER_TURN, STRANGER, ingest, set_paused
 from adjudicator.moderator import new_game
-from tests.conftest import Pbem
-
-SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
-Game = tuple[Archive, Path, dict[str, str]]
-
-
-@pytest.fixture
-def game(tmp_path: Path, archive: Archive) -> Game:
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
-    return archive, tmp_path, created.passwords
+from tests.conftest import SEATS, MailGame, Pbem
 
 
 def letter_bytes(sender: str, body: str, mid: str = "1") -> bytes:
@@ -75,7 +66,7 @@ def refused_with_one_receipt(archive: Archive, mail: Incoming, to: str) -> tuple
 # -- item 6: limits ----------------------------------------------------------------------------------------------
 
 def test_a_mail_over_the_size_limit_is_refused_unread_with_a_receipt_to_the_registered_address(
-        game: Game, tmp_path: Path) -> None:
+        game: MailGame, tmp_path: Path) -> None:
     archive, _, passwords = game
     message = EmailMessage()
     message["From"] = "mac@example.org"
@@ -96,7 +87,7 @@ def test_a_mail_over_the_size_limit_is_refused_unread_with_a_receipt_to_the_regi
     assert len(stored_raw(archive, "<big@players.example.org>")) < 2000
 
 
-def test_a_strangers_mail_over_a_limit_gets_no_answer(game: Game) -> None:
+def test_a_strangers_mail_over_a_limit_gets_no_answer(game: MailGame) -> None:
     archive, _, _ = game
     mails = len(queued(archive))
     huge = read_message(letter_bytes("evil@example.net", "HELP\n" * 5000, mid="flood"))
@@ -106,7 +97,7 @@ def test_a_strangers_mail_over_a_limit_gets_no_answer(game: Game) -> None:
     assert len(stored_raw(archive, "<flood@players.example.org>")) < 40_000
 
 
-def test_too_many_press_lines_in_one_mail_are_refused_and_nothing_is_relayed(game: Game) -> None:
+def test_too_many_press_lines_in_one_mail_are_refused_and_nothing_is_relayed(game: MailGame) -> None:
     archive, _, passwords = game
     press = [f"PRESS TO Egyptus: message {k}" for k in range(100)]
     outcome, receipt = refused_with_one_receipt(archive, orders(passwords["Macedonia"], "BUY 1 INF", *press),
@@ -116,7 +107,7 @@ def test_too_many_press_lines_in_one_mail_are_refused_and_nothing_is_relayed(gam
     assert "100 PRESS and BROADCAST lines" in receipt.body
 
 
-def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: Game) -> None:
+def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: MailGame) -> None:
     archive, _, passwords = game
     for k in range(MAX_PRESS_PER_TURN // MAX_PRESS):
         lines = [f"PRESS TO Egyptus: {k}.{n}" for n in range(MAX_PRESS)]
@@ -128,7 +119,7 @@ def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: Game) -> No
     assert ingest(archive, orders(passwords["Macedonia"], "BUY 2 INF", mid="no-press")) == "orders stored"
 
 
-def test_a_long_broadcast_and_too_many_orders_are_refused(game: Game) -> None:
+def test_a_long_broadcast_and_too_many_orders_are_refused(game: MailGame) -> None:
     archive, _, passwords = game
     long_one = orders(passwords["Macedonia"], "BUY 1 INF", "BROADCAST: " + "x" * 5000)
     outcome, _ = refused_with_one_receipt(archive, long_one, "mac@example.org")
@@ -139,7 +130,7 @@ def test_a_long_broadcast_and_too_many_orders_are_refused(game: Game) -> None:
     assert outcome == "refused: it holds 301 orders, more than the 300 a mail may hold"
 
 
-def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: Game) -> None:
+def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: MailGame) -> None:
     archive, _, _ = game
     outcome = ingest(archive, orders("guess", *["PRESS TO Egyptus: hi"] * 50))
     assert outcome == "refused: a wrong password"
@@ -199,7 +190,7 @@ def test_gm_replace_and_gm_observe_refuse_an_address_with_cr_or_lf(pbem: Pbem) -
     assert pbem.dump() == before
 
 
-def test_observe_from_an_address_that_cannot_be_mailed_adds_nobody(game: Game) -> None:
+def test_observe_from_an_address_that_cannot_be_mailed_adds_nobody(game: MailGame) -> None:
     archive, _, _ = game
     mails = len(queued(archive))
     outcome = ingest(archive, read_message(letter_bytes("fan@localhost", "OBSERVE rome1\n", mid="fan")))
@@ -209,7 +200,7 @@ def test_observe_from_an_address_that_cannot_be_mailed_adds_nobody(game: Game) -
     assert len(queued(archive)) == mails
 
 
-def test_a_known_message_id_with_other_content_is_not_used_and_the_seat_is_told(game: Game) -> None:
+def test_a_known_message_id_with_other_content_is_not_used_and_the_seat_is_told(game: MailGame) -> None:
     archive, _, passwords = game
     assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="7")) == "orders stored"
     mails = len(queued(archive))
@@ -235,7 +226,7 @@ def multipart(parts: list[str], sender: str = "mac@example.org") -> bytes:
     return (head + "".join(f"--b\n{part}\n" for part in parts) + "--b--\n").encode()
 
 
-def test_a_mail_of_20000_mime_parts_is_refused_without_reading_them(game: Game) -> None:
+def test_a_mail_of_20000_mime_parts_is_refused_without_reading_them(game: MailGame) -> None:
     archive, _, _ = game
     data = multipart(["Content-Type: text/plain\n\nx"] * 20_000)
     assert len(data) < MAX_MAIL_BYTES

@@ -14,9 +14,11 @@ from email.policy import Policy
 from email.policy import default as default_policy
 from functools import cache
 from html.parser import HTMLParser
-from typing import cast
+from typing import TypeVar, cast
 
 from adjudicator.orders.keywords import spellings
+
+T = TypeVar("T")
 
 
 class MailError(ValueError):
@@ -85,14 +87,8 @@ def read_message(data: bytes, size: int | None = None) -> Incoming:
         raise MailError("not a mail message: it has no header fields")
     if any(isinstance(d, email_errors.MissingHeaderBodySeparatorDefect) for d in message.defects):
         raise MailError("the header ends in a line that is no header field: the mail is truncated or garbled")
-    try:
-        sender, sender_name = _sender(message)
-        subject = " ".join(str(message.get("Subject", "")).split())
-        text = order_text(message)
-    except MailError:
-        raise
-    except Exception as e:  # malformed headers can make the header parser itself fail
-        raise MailError(f"cannot read the mail: {type(e).__name__}: {e}") from e
+    sender, sender_name, subject = _guarded(lambda: _header_fields(message))
+    text = _guarded(lambda: order_text(message))
     for part in message.walk():
         for defect in part.defects:
             if isinstance(defect, _TRUNCATED):
@@ -137,21 +133,31 @@ def _depth(part: Message) -> int:
     return 1 + max((_depth(c) for c in children if isinstance(c, Message)), default=0)
 
 
+def _guarded(read: Callable[[], T]) -> T:
+    """`read()`, with any failure of the mail parser (malformed headers can make it fail) as a MailError."""
+    try:
+        return read()
+    except MailError:
+        raise
+    except Exception as e:
+        raise MailError(f"cannot read the mail: {type(e).__name__}: {e}") from e
+
+
+def _header_fields(message: EmailMessage) -> tuple[str, str, str]:
+    """The sender's address and name, and the subject on one line."""
+    sender, sender_name = _sender(message)
+    return sender, sender_name, " ".join(str(message.get("Subject", "")).split())
+
+
 def read_head(head: bytes, why: str) -> Incoming:
     """A mail refused unread, from its beginning: the header fields (sender, Message-ID, subject) and `why`."""
     end = min((i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0), default=len(head))
-    try:
-        message = cast(EmailMessage, BytesParser(policy=default_policy).parsebytes(head[:end] + b"\n\n",
-                                                                                   headersonly=True))
-        if not message.keys():
-            raise MailError("not a mail message: it has no header fields")
-        sender, sender_name = _sender(message)
-        subject = " ".join(str(message.get("Subject", "")).split())
-        references = _references(message)
-    except MailError:
-        raise
-    except Exception as e:  # malformed headers can make the header parser itself fail
-        raise MailError(f"cannot read the mail: {type(e).__name__}: {e}") from e
+    message = _guarded(lambda: cast(EmailMessage, BytesParser(policy=default_policy).parsebytes(
+        head[:end] + b"\n\n", headersonly=True)))
+    if not message.keys():
+        raise MailError("not a mail message: it has no header fields")
+    sender, sender_name, subject = _guarded(lambda: _header_fields(message))
+    references = _guarded(lambda: _references(message))
     return Incoming(message_id=_no_nul(_message_id(message, head)), sender=_no_nul(sender),
                     sender_name=_no_nul(sender_name), subject=_no_nul(subject), text="",
                     raw=_no_nul(_as_text(head[:end])), references=_no_nul(references), unread=why)
