@@ -19,16 +19,17 @@ app = typer.Typer(
 
 DataOption = Annotated[
     Path,
-    typer.Option("--data", envvar="PBEM_HOME", help="Folder of the archive and the game files.",
-                 show_default=True),
+    typer.Option("--data", envvar="PBEM_HOME", help="Folder of the archive and the game files.", show_default=True),
 ]
 DbOption = Annotated[
     str | None,
-    typer.Option("--db", envvar="PBEM_DB",
-                 help="Archive database URL (default: SQLite file archive.sqlite in the data folder)."),
+    typer.Option(
+        "--db", envvar="PBEM_DB", help="Archive database URL (default: SQLite file archive.sqlite in the data folder)."
+    ),
 ]
 LanguageOption = Annotated[
-    str | None, typer.Option(help="Language: en, de, it or nl (English, Deutsch, Italiano, Nederlands).")]
+    str | None, typer.Option(help="Language: en, de, it or nl (English, Deutsch, Italiano, Nederlands).")
+]
 DEFAULT_DATA = Path("pbem-data")
 
 
@@ -86,31 +87,50 @@ def rulesets() -> None:
 def new(
     game: Annotated[str, typer.Argument(help="Name of the new game, e.g. rome1.")],
     ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
-    seat: Annotated[list[str] | None, typer.Option(
-        help="SEAT=EMAIL, once per player, e.g. --seat Italia=alice@example.org.")] = None,
-    language: Annotated[list[str] | None, typer.Option(
-        help="SEAT=LANGUAGE for a seat's mail and reports in de, it or nl (default en), e.g. --language "
-             "Italia=it. Players can change it with a LANGUAGE order.")] = None,
-    pace: Annotated[str, typer.Option(
-        help="'turn': one player-turn per deadline; 'round': every seat orders its coming turn at once.")] = "turn",
-    decisions: Annotated[str, typer.Option(
-        help="Decisions outside one's turn with no answer or standing order: 'default' applies the default "
-             "at once; 'ask' suspends the turn and asks the player.")] = "default",
+    seat: Annotated[
+        list[str] | None, typer.Option(help="SEAT=EMAIL, once per player, e.g. --seat Italia=alice@example.org.")
+    ] = None,
+    language: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="SEAT=LANGUAGE for a seat's mail and reports in de, it or nl (default en), e.g. --language "
+            "Italia=it. Players can change it with a LANGUAGE order."
+        ),
+    ] = None,
+    pace: Annotated[
+        str,
+        typer.Option(help="'turn': one player-turn per deadline; 'round': every seat orders its coming turn at once."),
+    ] = "turn",
+    decisions: Annotated[
+        str,
+        typer.Option(
+            help="Decisions outside one's turn with no answer or standing order: 'default' applies the default "
+            "at once; 'ask' suspends the turn and asks the player."
+        ),
+    ] = "default",
     decision_hours: Annotated[int, typer.Option(help="With --decisions ask: hours before the default applies.")] = 48,
-    from_snapshot: Annotated[Path | None, typer.Option(
-        help="Start from this position (snapshot.json), e.g. a game played so far by hand.")] = None,
+    from_snapshot: Annotated[
+        Path | None, typer.Option(help="Start from this position (snapshot.json), e.g. a game played so far by hand.")
+    ] = None,
     moderator: Annotated[str, typer.Option(help="Moderator's mail address (NMR alerts, refused mail).")] = "",
     turn_hours: Annotated[int, typer.Option(help="Hours from one adjudication to the next deadline.")] = 72,
     reminder_hours: Annotated[int, typer.Option(help="Remind seats without orders this long before.")] = 24,
-    sender_check: Annotated[bool, typer.Option(
-        help="Order mail must come from the seat's registered address.")] = True,
+    sender_check: Annotated[bool, typer.Option(help="Order mail must come from the seat's registered address.")] = True,
     anonymous_press: Annotated[bool, typer.Option(help="Relay press without the sender's name.")] = False,
     nmr_alert: Annotated[int, typer.Option(help="Alert the moderator after this many missed turns.")] = 2,
-    timezone: Annotated[list[str] | None, typer.Option(
-        help="SEAT=ZONE: the seat's mails also state deadlines in this IANA time zone, e.g. --timezone "
-             "Egyptus=Europe/Berlin. Players can change it with a TIMEZONE line.")] = None,
-    observers: Annotated[str, typer.Option(
-        help="'open': anybody may OBSERVE by mail (public reports only); 'closed': only `pbem gm observe`.")] = "open",
+    timezone: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="SEAT=ZONE: the seat's mails also state deadlines in this IANA time zone, e.g. --timezone "
+            "Egyptus=Europe/Berlin. Players can change it with a TIMEZONE line."
+        ),
+    ] = None,
+    observers: Annotated[
+        str,
+        typer.Option(
+            help="'open': anybody may OBSERVE by mail (public reports only); 'closed': only `pbem gm observe`."
+        ),
+    ] = "open",
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -125,11 +145,29 @@ def new(
     zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "Italia=Europe/Rome")
     try:
         position = _read(from_snapshot, "snapshot") if from_snapshot else None
-        mail = {"moderator": moderator, "turn_hours": turn_hours, "reminder_hours": reminder_hours,
-                "check_sender": sender_check, "anonymous_press": anonymous_press, "nmr_alert": nmr_alert,
-                "observers": observers}
-        created = new_game(_archive(data, db), data, game, ruleset, seats, pace, decisions, decision_hours, position,
-                           mail, languages, zones)
+        mail = {
+            "moderator": moderator,
+            "turn_hours": turn_hours,
+            "reminder_hours": reminder_hours,
+            "check_sender": sender_check,
+            "anonymous_press": anonymous_press,
+            "nmr_alert": nmr_alert,
+            "observers": observers,
+        }
+        created = new_game(
+            _archive(data, db),
+            data,
+            game,
+            ruleset,
+            seats,
+            pace,
+            decisions,
+            decision_hours,
+            position,
+            mail,
+            languages,
+            zones,
+        )
     except _errors() as problem:
         fail(str(problem))
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
@@ -181,9 +219,14 @@ def check(
 def submit(
     game: Annotated[str, typer.Argument(help="The game the orders are for.")],
     file: Annotated[Path, typer.Argument(help="The order file, headed GAME .. TURN .. PLAYER .. PASSWORD ..")],
-    for_seat: Annotated[str | None, typer.Option(
-        "--for", help="Enter the orders for this seat without its password (orders by phone): stored marked "
-                      "as the moderator's, and the seat is mailed the receipt.")] = None,
+    for_seat: Annotated[
+        str | None,
+        typer.Option(
+            "--for",
+            help="Enter the orders for this seat without its password (orders by phone): stored marked "
+            "as the moderator's, and the seat is mailed the receipt.",
+        ),
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -206,12 +249,16 @@ def submit(
 @app.command()
 def adjudicate(
     game: Annotated[str, typer.Argument(help="The game to adjudicate.")],
-    turn_file: Annotated[Path | None, typer.Option(
-        help="A file of several seats' order blocks, stored before resolving.")] = None,
-    defaults: Annotated[bool, typer.Option(
-        "--defaults", help="Apply the defaults to decisions still unanswered (the waiting time is over).")] = False,
-    now: Annotated[bool, typer.Option(
-        "--now", help="Resolve before the deadline although due seats have sent no orders.")] = False,
+    turn_file: Annotated[
+        Path | None, typer.Option(help="A file of several seats' order blocks, stored before resolving.")
+    ] = None,
+    defaults: Annotated[
+        bool,
+        typer.Option("--defaults", help="Apply the defaults to decisions still unanswered (the waiting time is over)."),
+    ] = False,
+    now: Annotated[
+        bool, typer.Option("--now", help="Resolve before the deadline although due seats have sent no orders.")
+    ] = False,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -225,8 +272,11 @@ def adjudicate(
     except _errors() as problem:
         fail(str(problem))
     for seat, error in done.not_understood:
-        typer.echo(f"warning: {seat}, turn file line {error.line}: not understood (column {error.column}: "
-                   f"{error.message}): {error.text}", err=True)
+        typer.echo(
+            f"warning: {seat}, turn file line {error.line}: not understood (column {error.column}: "
+            f"{error.message}): {error.text}",
+            err=True,
+        )
     if done.stored_blocks:
         typer.echo(f"Stored orders from the turn file: {', '.join(done.stored_blocks)}")
     for row in done.turns:
@@ -293,21 +343,30 @@ def resolve(
     orders: Annotated[Path, typer.Option(help="The turn file: one order block per seat.")],
     out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
     dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
-    strict_dice: Annotated[bool, typer.Option(
-        "--strict-dice", help="Rolls of the dice file left over are an error (nothing is written).")] = False,
+    strict_dice: Annotated[
+        bool, typer.Option("--strict-dice", help="Rolls of the dice file left over are an error (nothing is written).")
+    ] = False,
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
     from adjudicator.moderator import resolve_files
 
     try:
-        done = resolve_files(_read(state, "state file"), _read(orders, "orders file"),
-                             _read(dice, "dice file") if dice else None, out, strict_dice)
+        done = resolve_files(
+            _read(state, "state file"),
+            _read(orders, "orders file"),
+            _read(dice, "dice file") if dice else None,
+            out,
+            strict_dice,
+        )
     except _errors() as problem:
         fail(str(problem))
     for seat, error in done.not_understood:
-        typer.echo(f"warning: {seat}, orders file line {error.line}: not understood (column {error.column}: "
-                   f"{error.message}): {error.text}", err=True)
+        typer.echo(
+            f"warning: {seat}, orders file line {error.line}: not understood (column {error.column}: "
+            f"{error.message}): {error.text}",
+            err=True,
+        )
     if done.spare_dice:
         typer.echo(f"warning: {done.spare_dice} rolls of the dice file were not used", err=True)
     for row in done.turns:
@@ -369,8 +428,9 @@ def site(
     from adjudicator.moderator import write_game_site
 
     try:
-        files = write_game_site(_archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True),
-                                _language(language) or "en")
+        files = write_game_site(
+            _archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True), _language(language) or "en"
+        )
     except (*_errors(), OSError) as problem:
         fail(str(problem))
     typer.echo(f"Wrote {len(files)} files; open {out / 'index.html'}")
@@ -393,8 +453,10 @@ def selfplay(
     from adjudicator.selfplay import ArchivedTurn, play_archived_game, seats_in_play
 
     def say(turn: ArchivedTurn) -> None:
-        typer.echo(f"turn {turn.number:4} {turn.seat:12} {turn.accepted:3} orders accepted, {turn.rejected:2} "
-                   f"rejected, {turn.battles} battle(s)")
+        typer.echo(
+            f"turn {turn.number:4} {turn.seat:12} {turn.accepted:3} orders accepted, {turn.rejected:2} "
+            f"rejected, {turn.battles} battle(s)"
+        )
 
     try:
         rules = load_ruleset(ruleset)
@@ -403,8 +465,11 @@ def selfplay(
     except (*_errors(), ValueError) as problem:
         fail(str(problem))
     winner = played[-1].state.winner if played else None
-    typer.echo(f"Game {game}: {len(played)} player-turns played" + (f"; {winner} wins" if winner else "") +
-               f". Reports in {data / 'games' / game}; check it with `pbem verify {game}`.")
+    typer.echo(
+        f"Game {game}: {len(played)} player-turns played"
+        + (f"; {winner} wins" if winner else "")
+        + f". Reports in {data / 'games' / game}; check it with `pbem verify {game}`."
+    )
 
 
 @app.command()
@@ -451,8 +516,10 @@ def ingest(
     imap_user: Annotated[str | None, typer.Option(envvar="PBEM_IMAP_USER", help="IMAP login.")] = None,
     imap_starttls: Annotated[bool, typer.Option(help="Plain IMAP upgraded with STARTTLS.")] = False,
     imap_mailbox: Annotated[str, typer.Option(help="IMAP mailbox.")] = "INBOX",
-    imap_cafile: Annotated[Path | None, typer.Option(
-        help="Trust the IMAP server's certificate from this PEM file (default: the system's CAs).")] = None,
+    imap_cafile: Annotated[
+        Path | None,
+        typer.Option(help="Trust the IMAP server's certificate from this PEM file (default: the system's CAs)."),
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -477,8 +544,15 @@ def ingest(
             deliveries = from_maildir(maildir)
         elif imap:
             context = ssl.create_default_context(cafile=str(imap_cafile)) if imap_cafile else None
-            deliveries = from_imap(imap, imap_port, imap_user or "", os.environ.get("PBEM_IMAP_PASSWORD", ""),
-                                   imap_mailbox, ssl_context=context, starttls=imap_starttls)
+            deliveries = from_imap(
+                imap,
+                imap_port,
+                imap_user or "",
+                os.environ.get("PBEM_IMAP_PASSWORD", ""),
+                imap_mailbox,
+                ssl_context=context,
+                starttls=imap_starttls,
+            )
         elif eml:
             deliveries = from_file(eml)
         else:
@@ -499,16 +573,29 @@ def ingest(
         raise typer.Exit(1)
 
 
-FORCE_WORDS = {"inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cavalry": "cavalry",
-               "cat": "catapult", "catapult": "catapult", "catapults": "catapult", "leader": "leaders",
-               "leaders": "leaders", "galley": "galleys", "galleys": "galleys"}
+FORCE_WORDS = {
+    "inf": "infantry",
+    "infantry": "infantry",
+    "cav": "cavalry",
+    "cavalry": "cavalry",
+    "cat": "catapult",
+    "catapult": "catapult",
+    "catapults": "catapult",
+    "leader": "leaders",
+    "leaders": "leaders",
+    "galley": "galleys",
+    "galleys": "galleys",
+}
 
 
 def _force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
     """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' (or with --naval '4 GALLEYS') -> the dict adjudicator.odds
     takes; anything else is refused with the form the option takes."""
-    form = ("'4 GALLEYS' (a naval battle of empty galleys)" if naval else
-            "e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (also CAESAR; the defender also FORTIFIED)")
+    form = (
+        "'4 GALLEYS' (a naval battle of empty galleys)"
+        if naval
+        else "e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (also CAESAR; the defender also FORTIFIED)"
+    )
     force: dict[str, int | bool] = {}
     words = text.replace(",", " ").split()
     i = 0
@@ -521,7 +608,7 @@ def _force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
             force[FORCE_WORDS[words[i + 1].casefold()]] = int(word)
             i += 2
         else:
-            bad = " ".join(words[i:i + 2]) if word.isdigit() else words[i]  # a count names what it counts
+            bad = " ".join(words[i : i + 2]) if word.isdigit() else words[i]  # a count names what it counts
             fail(f"--{what} {text!r}: {bad!r} is not understood; write {form}")
     if "galleys" in force and not naval:
         fail(f"--{what} {text!r}: galleys fight at sea: add --naval for a naval battle ('4 GALLEYS' on both sides)")
@@ -548,23 +635,38 @@ def _battle_area(ruleset: str, given: str | None, standings: list[dict | None]) 
 
 @app.command()
 def odds(
-    attacker: Annotated[str, typer.Option(
-        help="The attacker's pieces: 'N INF', 'N CAV', 'N CAT', 'N LEADERS', CAESAR, e.g. '10 INF 7 CAV 3 CAT 2 "
-             "LEADERS CAESAR'; with --naval 'N GALLEYS'.")],
-    defender: Annotated[str, typer.Option(
-        help="The defender's pieces, as --attacker, plus FORTIFIED for a fortified city, e.g. '12 INF 2 CAT 1 "
-             "LEADER FORTIFIED'; with --naval 'N GALLEYS'.")],
+    attacker: Annotated[
+        str,
+        typer.Option(
+            help="The attacker's pieces: 'N INF', 'N CAV', 'N CAT', 'N LEADERS', CAESAR, e.g. '10 INF 7 CAV 3 CAT 2 "
+            "LEADERS CAESAR'; with --naval 'N GALLEYS'."
+        ),
+    ],
+    defender: Annotated[
+        str,
+        typer.Option(
+            help="The defender's pieces, as --attacker, plus FORTIFIED for a fortified city, e.g. '12 INF 2 CAT 1 "
+            "LEADER FORTIFIED'; with --naval 'N GALLEYS'."
+        ),
+    ],
     ruleset: Annotated[str, typer.Option(help="coe-classic or coe-1984.")] = "coe-classic",
     naval: Annotated[bool, typer.Option("--naval", help="A naval battle of empty galleys.")] = False,
-    attacker_orders: Annotated[Path | None, typer.Option(
-        help="File of the attacker's standing orders, one a line, as in a player's orders: LOSSES 4 INF, CAV; "
-             "BATTLELEGION 1 CAV, INF; PURSUIT CAT, CAV; RETREAT [FROM <area>] [TO <areas>] WHEN UNITS < 3 (or "
-             "UNITS < ENEMY, CAESAR AND UNITS < 3; 1984: ENEMY ADVANTAGE >= 2); RETREAT NEVER; TARGETS CAT, INF; "
-             "NAVAL LOSSES EMPTY, LOADED.")] = None,
-    defender_orders: Annotated[Path | None, typer.Option(
-        help="File of the defender's standing orders (as --attacker-orders).")] = None,
-    area: Annotated[str | None, typer.Option(
-        help="The battle province, for RETREAT FROM <area> orders (default: the one area they name).")] = None,
+    attacker_orders: Annotated[
+        Path | None,
+        typer.Option(
+            help="File of the attacker's standing orders, one a line, as in a player's orders: LOSSES 4 INF, CAV; "
+            "BATTLELEGION 1 CAV, INF; PURSUIT CAT, CAV; RETREAT [FROM <area>] [TO <areas>] WHEN UNITS < 3 (or "
+            "UNITS < ENEMY, CAESAR AND UNITS < 3; 1984: ENEMY ADVANTAGE >= 2); RETREAT NEVER; TARGETS CAT, INF; "
+            "NAVAL LOSSES EMPTY, LOADED."
+        ),
+    ] = None,
+    defender_orders: Annotated[
+        Path | None, typer.Option(help="File of the defender's standing orders (as --attacker-orders).")
+    ] = None,
+    area: Annotated[
+        str | None,
+        typer.Option(help="The battle province, for RETREAT FROM <area> orders (default: the one area they name)."),
+    ] = None,
 ) -> None:
     """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses."""
     from adjudicator.odds import land_odds, naval_odds, odds_text, standing_from_orders
@@ -586,8 +688,9 @@ def odds(
         if naval:
             result = naval_odds(ruleset, int(a.get("galleys", 0)), int(d.get("galleys", 0)), a_standing, d_standing)
         else:
-            result = land_odds(ruleset, a, d, a_standing, d_standing,
-                               area=_battle_area(ruleset, area, [a_standing, d_standing]))
+            result = land_odds(
+                ruleset, a, d, a_standing, d_standing, area=_battle_area(ruleset, area, [a_standing, d_standing])
+            )
     except (*_errors(), ValueError) as problem:
         fail(str(problem))
     typer.echo(odds_text(result))
@@ -631,15 +734,21 @@ def games(data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
         due = ", ".join(f"{x.due} {x.seat}" for x in s.due) or "-"
         missing = ", ".join(x.seat for x in s.missing) or "none"
         state = s.status + (" (self-play)" if s.selfplay else "")
-        typer.echo(f"{s.game}: after turn {s.turn}; due {due}; deadline {s.deadline or 'not set'}; "
-                   f"missing orders: {missing}; {state}")
+        typer.echo(
+            f"{s.game}: after turn {s.turn}; due {due}; deadline {s.deadline or 'not set'}; "
+            f"missing orders: {missing}; {state}"
+        )
     if not found:
         typer.echo("no games")
 
 
 @app.command()
-def status(game: str, messages: Annotated[int, typer.Option(help="How many of the latest mails to list.")] = 5,
-           data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def status(
+    game: str,
+    messages: Annotated[int, typer.Option(help="How many of the latest mails to list.")] = 5,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """What a player's STATUS mail says, and for the moderator: addresses, zones, observers, latest mails."""
     from adjudicator.mailroom import message_log, read_status
 
@@ -649,22 +758,31 @@ def status(game: str, messages: Annotated[int, typer.Option(help="How many of th
         log = message_log(archive, game, messages)
     except _errors() as problem:
         fail(str(problem))
-    typer.echo(f"{s.game} ({s.ruleset}): {s.status}{' (self-play)' if s.selfplay else ''}; after turn {s.turn}; "
-               f"deadline {s.deadline or 'not set'} UTC")
+    typer.echo(
+        f"{s.game} ({s.ruleset}): {s.status}{' (self-play)' if s.selfplay else ''}; after turn {s.turn}; "
+        f"deadline {s.deadline or 'not set'} UTC"
+    )
     for x in s.seats:
-        due = (f"turn {x.due}: " + (f"orders received {x.orders}" if x.orders else "NO ORDERS YET")) \
-            if x.due is not None else "not due"
-        typer.echo(f"  {x.seat:12} {due}; missed {x.missed}; {x.email} ({x.language}"
-                   f"{', ' + x.timezone if x.timezone else ''})")
+        due = (
+            (f"turn {x.due}: " + (f"orders received {x.orders}" if x.orders else "NO ORDERS YET"))
+            if x.due is not None
+            else "not due"
+        )
+        typer.echo(
+            f"  {x.seat:12} {due}; missed {x.missed}; {x.email} ({x.language}{', ' + x.timezone if x.timezone else ''})"
+        )
     typer.echo(f"  observers: {', '.join(s.observers) or 'none'}")
     for m in log:
         typer.echo(f"  {m.received} {m.sender} {m.seat or '-'}: {m.outcome}")
 
 
 @app.command()
-def log(game: Annotated[str | None, typer.Option(help="Only the mail of this game.")] = None,
-        limit: Annotated[int, typer.Option(help="How many of the latest mails.")] = 50,
-        data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def log(
+    game: Annotated[str | None, typer.Option(help="Only the mail of this game.")] = None,
+    limit: Annotated[int, typer.Option(help="How many of the latest mails.")] = 50,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """The mails received and what became of each (also those of strangers, who are never answered)."""
     from adjudicator.mailroom import message_log
 
@@ -681,8 +799,12 @@ app.add_typer(gm, name="gm")
 
 
 @gm.command()
-def extend(game: str, hours: Annotated[int, typer.Option(help="Hours to add.")] = 24,
-           data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def extend(
+    game: str,
+    hours: Annotated[int, typer.Option(help="Hours to add.")] = 24,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """Extend the game's deadline (all seats are told)."""
     from adjudicator.mailroom import extend_deadline
 
@@ -693,8 +815,12 @@ def extend(game: str, hours: Annotated[int, typer.Option(help="Hours to add.")] 
 
 
 @gm.command()
-def deadline(game: str, when: Annotated[str, typer.Argument(help="The new deadline, e.g. 2026-12-01T18:00Z (UTC).")],
-             data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def deadline(
+    game: str,
+    when: Annotated[str, typer.Argument(help="The new deadline, e.g. 2026-12-01T18:00Z (UTC).")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """Set the game's deadline to a fixed time ahead (all seats are told)."""
     from adjudicator.mailroom import set_deadline
 
@@ -705,8 +831,14 @@ def deadline(game: str, when: Annotated[str, typer.Argument(help="The new deadli
 
 
 @gm.command()
-def replace(game: str, seat: str, email: Annotated[str, typer.Option(help="The new player's address.")],
-            language: LanguageOption = None, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def replace(
+    game: str,
+    seat: str,
+    email: Annotated[str, typer.Option(help="The new player's address.")],
+    language: LanguageOption = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """Give a seat to a new player: new address and password (mailed to him with the position and his orders
     template, in his language; shown once here). The old player is told."""
     from adjudicator.mailroom import replace_player
@@ -719,8 +851,14 @@ def replace(game: str, seat: str, email: Annotated[str, typer.Option(help="The n
 
 
 @gm.command()
-def observe(game: str, email: str, remove: Annotated[bool, typer.Option(help="Remove the observer.")] = False,
-            language: LanguageOption = None, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def observe(
+    game: str,
+    email: str,
+    remove: Annotated[bool, typer.Option(help="Remove the observer.")] = False,
+    language: LanguageOption = None,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """Add an observer (public reports only; also in a game with closed observers), or remove one."""
     from adjudicator.mailroom import set_observer
 
@@ -756,8 +894,12 @@ def resume(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> N
 
 
 @gm.command()
-def rollback(game: str, to: Annotated[int, typer.Option(help="The turn whose position is restored.")],
-             data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
+def rollback(
+    game: str,
+    to: Annotated[int, typer.Option(help="The turn whose position is restored.")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
     """Return to the position after turn TO; later turns stay archived as withdrawn."""
     from adjudicator.mailroom import rollback as roll_back
 

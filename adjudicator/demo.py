@@ -32,11 +32,12 @@ def run_demo(data: Path, say: Callable[[str], None]) -> Path:
     say(f"Created game demo (coe-classic) with seats {', '.join(SEATS)} in {data}")
     for path in demo_orders():
         seat = path.stem.split("-", 1)[1]
-        receipt = submit(archive, "demo", path.read_text(encoding="utf-8").replace("{password}",
-                                                                                   game.passwords[seat]))
+        receipt = submit(archive, "demo", path.read_text(encoding="utf-8").replace("{password}", game.passwords[seat]))
         rejected = sum(not r.accepted for r in receipt.results)
-        say(f"  {seat:10} turn {receipt.turn}: orders stored, {len(receipt.results) - rejected} accepted, "
-            f"{rejected} rejected")
+        say(
+            f"  {seat:10} turn {receipt.turn}: orders stored, {len(receipt.results) - rejected} accepted, "
+            f"{rejected} rejected"
+        )
         done = adjudicate(archive, data, "demo")
         for row in done.turns:
             say(f"  turn {row.number} resolved -> {game.folder / f'turn-{row.number:04d}' / 'report.txt'}")

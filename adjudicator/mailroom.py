@@ -90,28 +90,40 @@ def over_limits(text: str, commands: list[Command]) -> Problem | None:
     size, lines = len(text.encode()), text.split("\n")
     if size > MAX_ORDER_BYTES:
         return N_("the order text is %(size)s bytes long, more than the %(limit)s KB a mail may hold"), {
-            "size": size, "limit": MAX_ORDER_BYTES // 1024}
+            "size": size,
+            "limit": MAX_ORDER_BYTES // 1024,
+        }
     if len(lines) > MAX_TEXT_LINES:
         return N_("the order text has %(count)s lines, more than the %(limit)s a mail may hold"), {
-            "count": len(lines), "limit": MAX_TEXT_LINES}
-    orders = sum(1 for line in lines if line.strip() and not line.lstrip().startswith("#") and
-                 not HEADER_WORD.match(line))
+            "count": len(lines),
+            "limit": MAX_TEXT_LINES,
+        }
+    orders = sum(
+        1 for line in lines if line.strip() and not line.lstrip().startswith("#") and not HEADER_WORD.match(line)
+    )
     if orders > MAX_ORDERS:
         return N_("it holds %(count)s orders, more than the %(limit)s a mail may hold"), {
-            "count": orders, "limit": MAX_ORDERS}
+            "count": orders,
+            "limit": MAX_ORDERS,
+        }
     if len(commands) > MAX_COMMANDS:
         return N_("it holds %(count)s mail commands, more than the %(limit)s a mail may hold"), {
-            "count": len(commands), "limit": MAX_COMMANDS}
+            "count": len(commands),
+            "limit": MAX_COMMANDS,
+        }
     press = list(_press_line().finditer(text))
     if len(press) > MAX_PRESS:
         return N_("it holds %(count)s PRESS and BROADCAST lines, more than the %(limit)s a mail may hold"), {
-            "count": len(press), "limit": MAX_PRESS}
+            "count": len(press),
+            "limit": MAX_PRESS,
+        }
     for found in press:
         message = found.group(1).partition(":")[2].strip()
         if len(message) > MAX_PRESS_CHARS:
-            return N_("line %(line)s: the message is %(count)s characters long, more than the %(limit)s a press "
-                      "message may have"), {"line": text.count("\n", 0, found.start()) + 1,
-                                             "count": len(message), "limit": MAX_PRESS_CHARS}
+            return N_(
+                "line %(line)s: the message is %(count)s characters long, more than the %(limit)s a press "
+                "message may have"
+            ), {"line": text.count("\n", 0, found.start()) + 1, "count": len(message), "limit": MAX_PRESS_CHARS}
     return None
 
 
@@ -146,7 +158,7 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
             return Reading(text, commands, header.group(2), problem)
         hashes = {seat.seat: (seat.password_hash, seat.pending_password_hash) for seat in db.game_seats(session, game)}
     start, end = text.rfind("\n", 0, header.start()) + 1, text.find("\n", header.end())
-    header_line = text[start:end if end >= 0 else len(text)]
+    header_line = text[start : end if end >= 0 else len(text)]
     orders = parse_orders(text if problem is None else header_line, load_ruleset(game.ruleset))
     checked = None
     if orders.header is not None and orders.header.player in hashes:
@@ -176,8 +188,13 @@ def ingest(archive: Archive, mail: Incoming) -> str:
             known = session.exec(select(Message).where(Message.message_id == mail.message_id)).first()
             if known is not None:
                 return _duplicate(session, mail, known, reading, archived_raw(mail, secrets))
-            record = Message(message_id=mail.message_id, received=now(), sender=mail.sender.lower(),
-                             subject=mail.subject, raw=archived_raw(mail, secrets))
+            record = Message(
+                message_id=mail.message_id,
+                received=now(),
+                sender=mail.sender.lower(),
+                subject=mail.subject,
+                raw=archived_raw(mail, secrets),
+            )
             session.add(record)
             record.outcome = _handle(session, mail, record, reading)
     except IntegrityError:
@@ -211,13 +228,29 @@ def _duplicate(session: Session, mail: Incoming, known: Message, reading: Readin
         game = db.find_game(session, reading.game)
         seat = next((s for s in db.game_seats(session, game) if s.seat == header.player), None)
     if seat is None:
-        return _answer_registered(session, mail, f"Your mail {mail.subject!r} carried the Message-ID "
-                                  f"{mail.message_id} of an earlier mail, but other content: it was not used and "
-                                  "nothing of it was stored. Send it again as a new mail.", outcome)
-    _tell(session, game, seat, N_("A mail for %(seat)s was not used"),
-          N_("A mail for %(seat)s (from %(sender)s, subject %(subject)s) carried the Message-ID %(id)s of an earlier "
-             "mail, but other content: it was not used and nothing of it was stored. If you sent it, send it again "
-             "as a new mail."), seat=seat.seat, sender=mail.sender, subject=repr(mail.subject), id=mail.message_id)
+        return _answer_registered(
+            session,
+            mail,
+            f"Your mail {mail.subject!r} carried the Message-ID "
+            f"{mail.message_id} of an earlier mail, but other content: it was not used and "
+            "nothing of it was stored. Send it again as a new mail.",
+            outcome,
+        )
+    _tell(
+        session,
+        game,
+        seat,
+        N_("A mail for %(seat)s was not used"),
+        N_(
+            "A mail for %(seat)s (from %(sender)s, subject %(subject)s) carried the Message-ID %(id)s of an earlier "
+            "mail, but other content: it was not used and nothing of it was stored. If you sent it, send it again "
+            "as a new mail."
+        ),
+        seat=seat.seat,
+        sender=mail.sender,
+        subject=repr(mail.subject),
+        id=mail.message_id,
+    )
     return outcome
 
 
@@ -233,17 +266,26 @@ def _handle(session: Session, mail: Incoming, record: Message, reading: Reading)
     if reading.game is None:
         if problem is not None:
             why = gettext("en", problem[0], **problem[1])
-            return _answer_registered(session, mail, f"Your mail {mail.subject!r} was not used: {why}. Nothing of "
-                                      "it was stored.", f"refused: {why}")
+            return _answer_registered(
+                session,
+                mail,
+                f"Your mail {mail.subject!r} was not used: {why}. Nothing of it was stored.",
+                f"refused: {why}",
+            )
         if commands:
             return _commands_without_header(session, mail, record, commands)
         if not db.games_of_address(session, mail.sender):
             return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
-        db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator",
-                      "No order header was found in your mail. Orders start with a line\n"
-                      "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
-                      "A mail with the single word HELP is answered with what one can write.\n", now(),
-                      **_thread(mail))
+        db.queue_mail(
+            session,
+            mail.sender,
+            "Your mail to the PBEM moderator",
+            "No order header was found in your mail. Orders start with a line\n"
+            "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
+            "A mail with the single word HELP is answered with what one can write.\n",
+            now(),
+            **_thread(mail),
+        )
         return "refused: no header"
     try:
         game, ruleset, state = current_game(session, reading.game, lock=True)
@@ -254,8 +296,9 @@ def _handle(session: Session, mail: Incoming, record: Message, reading: Reading)
         return STRANGER + "refused: a self-play game takes no mail"
     orders = reading.orders or parse_orders(text, ruleset)  # parsed here only for a game made since the reading
     if orders.header is None:
-        return _refuse_openly(session, mail, game, "the header line is not complete: " +
-                              "; ".join(e.located for e in orders.errors))
+        return _refuse_openly(
+            session, mail, game, "the header line is not complete: " + "; ".join(e.located for e in orders.errors)
+        )
     try:
         seat_row = db.find_seat(session, game, orders.header.player)
     except LookupError as unknown:
@@ -269,19 +312,39 @@ def _handle(session: Session, mail: Incoming, record: Message, reading: Reading)
     if problem is not None:
         say = seat_row.language
         why = gettext(say, problem[0], **problem[1])
-        _reply(session, game, seat_row, gettext(say, "Your mail was not used"),
-               gettext(say, "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
-                       subject=repr(mail.subject), problem=why) + "\n" + _deadline(game, seat_row), reply_to=mail)
+        _reply(
+            session,
+            game,
+            seat_row,
+            gettext(say, "Your mail was not used"),
+            gettext(
+                say,
+                "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
+                subject=repr(mail.subject),
+                problem=why,
+            )
+            + "\n"
+            + _deadline(game, seat_row),
+            reply_to=mail,
+        )
         return f"refused: {gettext('en', problem[0], **problem[1])}"
     if commands:  # first, so that a TIMEZONE command already shapes the receipt of the same mail
         _seat_commands(session, game, state, seat_row, mail, commands)
         if not orders.orders and not orders.errors:
             return "commands: " + ", ".join(c.name for c in commands)
     if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
-        _tell(session, game, seat_row, N_("Late orders for turn %(turn)s"),
-              N_("Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
-                 "now open for your orders is announced in the latest report."), turn=orders.header.turn,
-              reply_to=mail)
+        _tell(
+            session,
+            game,
+            seat_row,
+            N_("Late orders for turn %(turn)s"),
+            N_(
+                "Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
+                "now open for your orders is announced in the latest report."
+            ),
+            turn=orders.header.turn,
+            reply_to=mail,
+        )
         return "refused: late"
     try:
         if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
@@ -290,16 +353,34 @@ def _handle(session: Session, mail: Incoming, record: Message, reading: Reading)
             lines = [gettext(say, "stored   %(key)s", key=k) for k in receipt.stored]
             lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
             lines.append(gettext(say, "Still open: %(keys)s", keys=", ".join(receipt.open) or gettext(say, "nothing")))
-            _reply(session, game, seat_row, gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
-                   "\n".join(lines) + "\n" + _deadline(game, seat_row), reply_to=mail)
+            _reply(
+                session,
+                game,
+                seat_row,
+                gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
+                "\n".join(lines) + "\n" + _deadline(game, seat_row),
+                reply_to=mail,
+            )
             return "answers"
         receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail")
     except PbemError as problem:
-        _reply(session, game, seat_row, gettext(seat_row.language, "Your orders were not stored"),
-               f"{problem}\n" + _deadline(game, seat_row), reply_to=mail)
+        _reply(
+            session,
+            game,
+            seat_row,
+            gettext(seat_row.language, "Your orders were not stored"),
+            f"{problem}\n" + _deadline(game, seat_row),
+            reply_to=mail,
+        )
         return f"refused: {problem}"
-    _reply(session, game, seat_row, gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
-           receipt.text_in(seat_row.language) + "\n" + _deadline(game, seat_row), reply_to=mail)
+    _reply(
+        session,
+        game,
+        seat_row,
+        gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
+        receipt.text_in(seat_row.language) + "\n" + _deadline(game, seat_row),
+        reply_to=mail,
+    )
     if receipt.stored:
         relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)])
     return "orders stored" if receipt.stored else "orders not understood"
@@ -322,8 +403,9 @@ def _authentic(session: Session, game: Game, seat: Seat, orders: ParsedOrders, r
     return accept_password(session, seat, which)
 
 
-def _press_over_turn_limit(session: Session, game: Game, state: GameState, seat: Seat, orders: ParsedOrders,
-                           text: str) -> Problem | None:
+def _press_over_turn_limit(
+    session: Session, game: Game, state: GameState, seat: Seat, orders: ParsedOrders, text: str
+) -> Problem | None:
     """Press over MAX_PRESS_PER_TURN, counting the PRESS and BROADCAST lines of the seat's order sets stored for the
     same player-turn (those replaced too: their press was relayed)."""
     count = len(_press_line().findall(text))
@@ -334,14 +416,16 @@ def _press_over_turn_limit(session: Session, game: Game, state: GameState, seat:
         number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
     except PbemError:
         return None  # refused for its turn anyway, with nothing relayed
-    stored = session.exec(select(OrderSet.text).where(OrderSet.game_id == game.id, OrderSet.seat == seat.seat,
-                                                      OrderSet.turn == number)).all()
+    stored = session.exec(
+        select(OrderSet.text).where(OrderSet.game_id == game.id, OrderSet.seat == seat.seat, OrderSet.turn == number)
+    ).all()
     sent = sum(len(_press_line().findall(t)) for t in stored)
     if sent + count <= MAX_PRESS_PER_TURN:
         return None
-    return N_("it holds %(count)s PRESS and BROADCAST lines, and %(sent)s were sent for turn %(turn)s before: a seat "
-              "may send %(limit)s for one turn"), {"count": count, "sent": sent, "turn": number,
-                                                   "limit": MAX_PRESS_PER_TURN}
+    return N_(
+        "it holds %(count)s PRESS and BROADCAST lines, and %(sent)s were sent for turn %(turn)s before: a seat "
+        "may send %(limit)s for one turn"
+    ), {"count": count, "sent": sent, "turn": number, "limit": MAX_PRESS_PER_TURN}
 
 
 def _thread(mail: Incoming | None) -> dict[str, str]:
@@ -362,12 +446,19 @@ def _unknown_game(session: Session, mail: Incoming, name: str) -> str:
     own = db.games_of_address(session, mail.sender)
     if not own:
         return STRANGER + "refused: unknown game"
-    db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator",
-                  f"There is no game {name!r} here. Your games: {', '.join(own)}.\n", now(), **_thread(mail))
+    db.queue_mail(
+        session,
+        mail.sender,
+        "Your mail to the PBEM moderator",
+        f"There is no game {name!r} here. Your games: {', '.join(own)}.\n",
+        now(),
+        **_thread(mail),
+    )
     return "refused: unknown game"
 
 
 # -- mail commands (adjudicator/mail/commands.py) ----------------------------------------------------------
+
 
 def _commands_without_header(session: Session, mail: Incoming, record: Message, commands: list[Command]) -> str:
     """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
@@ -383,10 +474,15 @@ def _commands_without_header(session: Session, mail: Incoming, record: Message, 
         elif command.name == "HELP":
             outcomes.append(_help(session, mail, command))
         else:  # STATUS, TIMEZONE: a seat's commands, which need the order header and its password
-            outcomes.append(_answer_registered(
-                session, mail, f"line {command.line}: {command.name} needs the order header with your password "
-                               "above it: GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>",
-                f"refused: {command.name} without a header"))
+            outcomes.append(
+                _answer_registered(
+                    session,
+                    mail,
+                    f"line {command.line}: {command.name} needs the order header with your password "
+                    "above it: GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>",
+                    f"refused: {command.name} without a header",
+                )
+            )
     return "; ".join(outcomes)
 
 
@@ -402,8 +498,14 @@ def _help(session: Session, mail: Incoming, command: Command) -> str:
     if not db.games_of_address(session, mail.sender):
         return STRANGER + "HELP"
     say = command.language
-    db.queue_mail(session, mail.sender, gettext(say, "How to write to the PBEM moderator"),
-                  render("help.txt.j2", say), now(), **_thread(mail))
+    db.queue_mail(
+        session,
+        mail.sender,
+        gettext(say, "How to write to the PBEM moderator"),
+        render("help.txt.j2", say),
+        now(),
+        **_thread(mail),
+    )
     return "HELP answered"
 
 
@@ -412,8 +514,12 @@ def _reset_password(session: Session, mail: Incoming, record: Message, command: 
     address alone, so a forger learns nothing. The new password is pending: the old one keeps working until the
     new one is first used (`authenticate`), so a forged reset cannot lock the player out before a deadline."""
     if len(command.args) != 2:
-        return _answer_registered(session, mail, f"line {command.line}: write PASSWORD RESET <game> <seat>",
-                                  "refused: PASSWORD RESET needs a game and a seat")
+        return _answer_registered(
+            session,
+            mail,
+            f"line {command.line}: write PASSWORD RESET <game> <seat>",
+            "refused: PASSWORD RESET needs a game and a seat",
+        )
     try:
         game = db.find_game(session, command.args[0], lock=True)
     except LookupError:
@@ -426,12 +532,22 @@ def _reset_password(session: Session, mail: Incoming, record: Message, command: 
     password = secrets.token_urlsafe(9)
     seat.pending_password_hash = hash_password(password)  # a later reset replaces an unused earlier one
     session.add(seat)
-    _tell(session, game, seat, N_("A new password for %(seat)s"),
-          N_("As asked, %(seat)s in game %(game)s has a new password: %(password)s\nYour old password keeps "
-             "working until you first use the new one; from then on only the new one works. If you did not ask for "
-             "it, ignore this mail and keep your old password. Head your order mails with:\n  %(header)s"),
-          reply_to=mail, seat=seat.seat, game=game.name, password=password,
-          header=_header_line(seat.language, game.name, seat.seat, password))
+    _tell(
+        session,
+        game,
+        seat,
+        N_("A new password for %(seat)s"),
+        N_(
+            "As asked, %(seat)s in game %(game)s has a new password: %(password)s\nYour old password keeps "
+            "working until you first use the new one; from then on only the new one works. If you did not ask for "
+            "it, ignore this mail and keep your old password. Head your order mails with:\n  %(header)s"
+        ),
+        reply_to=mail,
+        seat=seat.seat,
+        game=game.name,
+        password=password,
+        header=_header_line(seat.language, game.name, seat.seat, password),
+    )
     return f"password reset for {seat.seat}"
 
 
@@ -448,8 +564,9 @@ def _observe(session: Session, mail: Incoming, record: Message, command: Command
     choice (`pbem gm observe`). A From can be forged, so observing starts only when the address sends back the
     token of the one confirmation mailed to it (double opt-in): OBSERVE <game> <token>."""
     if len(command.args) not in ((1, 2) if command.name == "OBSERVE" else (1,)):
-        return _answer_registered(session, mail, f"line {command.line}: write {command.name} <game>",
-                                  f"refused: {command.name} needs a game")
+        return _answer_registered(
+            session, mail, f"line {command.line}: write {command.name} <game>", f"refused: {command.name} needs a game"
+        )
     try:
         game = db.find_game(session, command.args[0], lock=True)
     except LookupError:
@@ -465,9 +582,12 @@ def _observe(session: Session, mail: Incoming, record: Message, command: Command
         _tell_observing(session, game, mail.sender, say, mail)
         return "observer already"
     if game.observers != "open":
-        return _answer_registered(session, mail, gettext(say, "Game %(game)s takes observers only by the "
-                                                              "moderator's invitation.", game=game.name),
-                                  "refused: observers are closed")
+        return _answer_registered(
+            session,
+            mail,
+            gettext(say, "Game %(game)s takes observers only by the moderator's invitation.", game=game.name),
+            "refused: observers are closed",
+        )
     if len(command.args) == 2:
         return _confirm_observer(session, mail, game, row, command)
     return _ask_confirmation(session, mail, game, row, say)
@@ -477,12 +597,23 @@ def _unobserve(session: Session, mail: Incoming, game: Game, row: Observer | Non
     """UNOBSERVE <game>: a confirmed observer stops. A pending request stays until it is old, so that OBSERVE and
     UNOBSERVE in turn cannot mail one confirmation after another."""
     if row is None or not row.confirmed:
-        return _answer_registered(session, mail, gettext(say, "You do not observe game %(game)s.", game=game.name),
-                                  "refused: UNOBSERVE by an address that does not observe")
+        return _answer_registered(
+            session,
+            mail,
+            gettext(say, "You do not observe game %(game)s.", game=game.name),
+            "refused: UNOBSERVE by an address that does not observe",
+        )
     session.delete(row)
     body = gettext(say, "You no longer receive the reports of game %(game)s.", game=game.name)
-    db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Observing ended"), body + "\n", now(),
-                  game.name, **_thread(mail))
+    db.queue_mail(
+        session,
+        mail.sender,
+        f"[{game.name}] " + gettext(say, "Observing ended"),
+        body + "\n",
+        now(),
+        game.name,
+        **_thread(mail),
+    )
     return "observer removed"
 
 
@@ -498,12 +629,24 @@ def _ask_confirmation(session: Session, mail: Incoming, game: Game, row: Observe
         row = Observer(game_id=game.id, email=mail.sender.lower(), since=moment, confirmed=False)
     row.language, row.since, row.token_hash = say, moment, _token_hash(token)
     session.add(row)
-    body = gettext(say, "Somebody, perhaps you, asked that the public reports of game %(game)s be mailed to this "
-                        "address. To receive them, reply with this line:\n  %(line)s\nIf it was not you, ignore this "
-                        "mail: nothing more will come.", game=game.name,
-                   line=f"{written(say, 'OBSERVE')} {game.name} {token}")
-    db.queue_mail(session, mail.sender, f"[{game.name}] " + gettext(say, "Confirm observing"), body + "\n", moment,
-                  game.name, secret=token, **_thread(mail))
+    body = gettext(
+        say,
+        "Somebody, perhaps you, asked that the public reports of game %(game)s be mailed to this "
+        "address. To receive them, reply with this line:\n  %(line)s\nIf it was not you, ignore this "
+        "mail: nothing more will come.",
+        game=game.name,
+        line=f"{written(say, 'OBSERVE')} {game.name} {token}",
+    )
+    db.queue_mail(
+        session,
+        mail.sender,
+        f"[{game.name}] " + gettext(say, "Confirm observing"),
+        body + "\n",
+        moment,
+        game.name,
+        secret=token,
+        **_thread(mail),
+    )
     return "confirmation of OBSERVE mailed"
 
 
@@ -511,10 +654,17 @@ def _confirm_observer(session: Session, mail: Incoming, game: Game, row: Observe
     """OBSERVE <game> <token> from the address the token was mailed to: observing begins."""
     given = _token_hash(command.args[1].lower())
     if row is None or not row.token_hash or not hmac.compare_digest(row.token_hash, given):
-        return _answer_registered(session, mail, gettext(
-            command.language, "line %(line)s: that is not the token mailed to this address for game %(game)s; "
-                              "nothing was changed.", line=command.line, game=game.name),
-            "refused: OBSERVE with a wrong token")
+        return _answer_registered(
+            session,
+            mail,
+            gettext(
+                command.language,
+                "line %(line)s: that is not the token mailed to this address for game %(game)s; nothing was changed.",
+                line=command.line,
+                game=game.name,
+            ),
+            "refused: OBSERVE with a wrong token",
+        )
     row.confirmed, row.token_hash, row.since = True, "", now()
     session.add(row)
     _tell_observing(session, game, mail.sender, command.language, mail)
@@ -526,14 +676,20 @@ def _token_hash(token: str) -> str:
 
 
 def _tell_observing(session: Session, game: Game, address: str, say: str, mail: Incoming | None) -> None:
-    body = gettext(say, "You observe game %(game)s: its public reports will come to this address. To stop, send "
-                        "%(command)s %(game)s.", game=game.name, command=written(say, "UNOBSERVE"))
-    db.queue_mail(session, address, f"[{game.name}] " + gettext(say, "Observing"), body + "\n", now(), game.name,
-                  **_thread(mail))
+    body = gettext(
+        say,
+        "You observe game %(game)s: its public reports will come to this address. To stop, send %(command)s %(game)s.",
+        game=game.name,
+        command=written(say, "UNOBSERVE"),
+    )
+    db.queue_mail(
+        session, address, f"[{game.name}] " + gettext(say, "Observing"), body + "\n", now(), game.name, **_thread(mail)
+    )
 
 
-def _seat_commands(session: Session, game: Game, state: GameState, seat: Seat, mail: Incoming,
-                   commands: list[Command]) -> None:
+def _seat_commands(
+    session: Session, game: Game, state: GameState, seat: Seat, mail: Incoming, commands: list[Command]
+) -> None:
     """The commands of an authenticated seat, answered in one mail to its registered address."""
     say = seat.language
     answers = []
@@ -545,10 +701,22 @@ def _seat_commands(session: Session, game: Game, state: GameState, seat: Seat, m
         elif command.name == "HELP":
             answers.append(render("help.txt.j2", say))
         else:  # OBSERVE, UNOBSERVE, PASSWORD RESET: written without the header
-            answers.append(gettext(say, "line %(line)s: %(command)s is written in a mail without the order header.",
-                                   line=command.line, command=command.name))
-    _reply(session, game, seat, gettext(say, "Your commands"), "\n".join(a.rstrip("\n") + "\n" for a in answers),
-           reply_to=mail)
+            answers.append(
+                gettext(
+                    say,
+                    "line %(line)s: %(command)s is written in a mail without the order header.",
+                    line=command.line,
+                    command=command.name,
+                )
+            )
+    _reply(
+        session,
+        game,
+        seat,
+        gettext(say, "Your commands"),
+        "\n".join(a.rstrip("\n") + "\n" for a in answers),
+        reply_to=mail,
+    )
 
 
 def _set_zone(session: Session, game: Game, seat: Seat, command: Command) -> str:
@@ -558,13 +726,15 @@ def _set_zone(session: Session, game: Game, seat: Seat, command: Command) -> str
             raise UnknownZone("one zone name is needed")
         seat.timezone = zone_name(command.args[0])
     except UnknownZone:
-        return gettext(say, "line %(line)s: write an IANA time zone such as Europe/Berlin; nothing was changed.",
-                       line=command.line)
+        return gettext(
+            say, "line %(line)s: write an IANA time zone such as Europe/Berlin; nothing was changed.", line=command.line
+        )
     session.add(seat)
     return gettext(say, "Your time zone is now %(zone)s.", zone=seat.timezone) + "\n" + _deadline(game, seat)
 
 
 # -- the game's status: the STATUS mail, `pbem status` and `pbem games` --------------------------------------
+
 
 @dataclass
 class SeatStatus:
@@ -604,14 +774,25 @@ def game_status(session: Session, game: Game, state: GameState) -> GameStatus:
     for row in db.game_seats(session, game):
         number = due.get(row.seat)
         stored = db.current_orders(session, game, number, row.seat) if number is not None else None
-        seats.append(SeatStatus(row.seat, row.email, row.language, row.timezone, row.missed, number,
-                                stored.received if stored else None))
+        seats.append(
+            SeatStatus(
+                row.seat, row.email, row.language, row.timezone, row.missed, number, stored.received if stored else None
+            )
+        )
     waiting = any(d.answer is None for d in db.decisions(session, game, state.turn + 1))
     status = "paused" if game.paused and game.status == "running" else game.status
     if status == "running" and waiting:
         status = "waiting for decisions"
-    return GameStatus(game.name, game.ruleset, state.turn, status, game.deadline, seats,
-                      [o.email for o in db.observers(session, game)], game.selfplay)
+    return GameStatus(
+        game.name,
+        game.ruleset,
+        state.turn,
+        status,
+        game.deadline,
+        seats,
+        [o.email for o in db.observers(session, game)],
+        game.selfplay,
+    )
 
 
 def status_text(language: str, status: GameStatus, zone: str) -> str:
@@ -641,19 +822,42 @@ def message_log(archive: Archive, game: str | None, limit: int) -> list[Message]
         return db.messages(session, game, limit)
 
 
-def _reply(session: Session, game: Game, seat: Seat, subject: str, body: str, reply_to: Incoming | None = None,
-           secret: str = "") -> None:
+def _reply(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    subject: str,
+    body: str,
+    reply_to: Incoming | None = None,
+    secret: str = "",
+) -> None:
     """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded); `secret`: the
     password it carries, kept in the archive only until the mail is sent."""
-    db.queue_mail(session, seat.email, f"[{game.name}] {subject}", body, now(), game.name, **_thread(reply_to),
-                  secret=secret)
+    db.queue_mail(
+        session, seat.email, f"[{game.name}] {subject}", body, now(), game.name, **_thread(reply_to), secret=secret
+    )
 
 
-def _tell(session: Session, game: Game, to: Seat, subject: str, body: str, /, reply_to: Incoming | None = None,
-          **values: object) -> None:
+def _tell(
+    session: Session,
+    game: Game,
+    to: Seat,
+    subject: str,
+    body: str,
+    /,
+    reply_to: Incoming | None = None,
+    **values: object,
+) -> None:
     """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
-    _reply(session, game, to, gettext(to.language, subject, **values), gettext(to.language, body, **values) + "\n",
-           reply_to, secret=str(values.get("password", "")))
+    _reply(
+        session,
+        game,
+        to,
+        gettext(to.language, subject, **values),
+        gettext(to.language, body, **values) + "\n",
+        reply_to,
+        secret=str(values.get("password", "")),
+    )
 
 
 def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
@@ -661,20 +865,43 @@ def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> st
     stranger learns nothing."""
     if not db.games_of_address(session, mail.sender):
         return STRANGER + f"refused: {why}"
-    db.queue_mail(session, mail.sender, f"[{game.name}] Your mail could not be read", f"{why}\n", now(), game.name,
-                  **_thread(mail))
+    db.queue_mail(
+        session,
+        mail.sender,
+        f"[{game.name}] Your mail could not be read",
+        f"{why}\n",
+        now(),
+        game.name,
+        **_thread(mail),
+    )
     return f"refused: {why}"
 
 
 def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str, show_sender: bool = True) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
-    _tell(session, game, seat, N_("Orders for your seat were refused"),
-          N_("A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing "
-             "was stored. If it was you, send your orders again from your registered address with your password."),
-          seat=seat.seat, what=gettext(seat.language, what), sender=mail.sender, subject=repr(mail.subject))
+    _tell(
+        session,
+        game,
+        seat,
+        N_("Orders for your seat were refused"),
+        N_(
+            "A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing "
+            "was stored. If it was you, send your orders again from your registered address with your password."
+        ),
+        seat=seat.seat,
+        what=gettext(seat.language, what),
+        sender=mail.sender,
+        subject=repr(mail.subject),
+    )
     if game.moderator:
-        db.queue_mail(session, game.moderator, f"[{game.name}] refused mail for {seat.seat}",
-                      f"From {mail.sender}: {what}.\n", now(), game.name)
+        db.queue_mail(
+            session,
+            game.moderator,
+            f"[{game.name}] refused mail for {seat.seat}",
+            f"From {mail.sender}: {what}.\n",
+            now(),
+            game.name,
+        )
     return f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
 
 
@@ -690,6 +917,7 @@ def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -
 
 
 # -- deadlines ---------------------------------------------------------------------------------------------
+
 
 @dataclass
 class TickReport:
@@ -765,9 +993,15 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
             seat.missed = 0 if row.orders_text else seat.missed + 1
             session.add(seat)
             if seat.missed >= game.nmr_alert and game.moderator:
-                db.queue_mail(session, game.moderator, f"[{name}] {seat.seat} missed {seat.missed} turns",
-                              f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
-                              "(NMR: the seat does nothing in such a turn).\n", now(), name)
+                db.queue_mail(
+                    session,
+                    game.moderator,
+                    f"[{name}] {seat.seat} missed {seat.missed} turns",
+                    f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
+                    "(NMR: the seat does nothing in such a turn).\n",
+                    now(),
+                    name,
+                )
             row.mailed = True
             session.add(row)
         if news:
@@ -800,8 +1034,9 @@ def _notice_text(notice: Path, questions: list[Decision]) -> str | None:
     return "".join(f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
 
 
-def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime,
-            deadline: datetime) -> list[str]:
+def _remind(
+    session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime, deadline: datetime
+) -> list[str]:
     if moment < deadline - timedelta(hours=game.reminder_hours):
         return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
     lines = []
@@ -812,9 +1047,20 @@ def _remind(session: Session, game: Game, missing: list[tuple[int, str]], moment
         seat.reminded_for = number
         session.add(seat)
         say = seat.language
-        _reply(session, game, seat, gettext(say, "Reminder: orders for turn %(turn)s are due", turn=number),
-               gettext(say, "No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC).",
-                       turn=number, deadline=game.deadline) + "\n" + _deadline(game, seat))
+        _reply(
+            session,
+            game,
+            seat,
+            gettext(say, "Reminder: orders for turn %(turn)s are due", turn=number),
+            gettext(
+                say,
+                "No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC).",
+                turn=number,
+                deadline=game.deadline,
+            )
+            + "\n"
+            + _deadline(game, seat),
+        )
         lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
@@ -828,8 +1074,12 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
     languages = {seat.language for seat in seats} | {o.language for o in watchers}
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
     states = {row.number: row.state_json for row in db.turns(session, game)}  # the battle headers name leaders
-    publics = {say: "\n".join(turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"]
-                              for row in news) for say in languages}
+    publics = {
+        say: "\n".join(
+            turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"] for row in news
+        )
+        for say in languages
+    }
     for seat in seats:
         say = seat.language
         map_svg, public = maps[say], publics[say]
@@ -837,8 +1087,17 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private + ("\n" + _deadline(game, seat) if game.status == "running" else "")
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
-        db.queue_mail(session, seat.email, subject, body, now(), game.name, html=html, map_svg=map_svg,
-                      **_thread_of(_last_order_mail(session, game, seat)))
+        db.queue_mail(
+            session,
+            seat.email,
+            subject,
+            body,
+            now(),
+            game.name,
+            html=html,
+            map_svg=map_svg,
+            **_thread_of(_last_order_mail(session, game, seat)),
+        )
     for watcher in watchers:
         say = watcher.language
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
@@ -848,8 +1107,9 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
 
 def _last_order_mail(session: Session, game: Game, seat: Seat) -> Message | None:
     """The seat's latest order mail that was stored: its report answers it."""
-    query = select(Message).where(Message.game == game.name, Message.seat == seat.seat,
-                                  Message.outcome == "orders stored")
+    query = select(Message).where(
+        Message.game == game.name, Message.seat == seat.seat, Message.outcome == "orders stored"
+    )
     return session.exec(query.order_by(Message.id.desc())).first()  # type: ignore[union-attr]
 
 
@@ -859,6 +1119,7 @@ def _thread_of(message: Message | None) -> dict[str, str]:
 
 # -- game-master tools ---------------------------------------------------------------------------------------
 
+
 def extend_deadline(archive: Archive, name: str, hours: int) -> str:
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
@@ -867,8 +1128,14 @@ def extend_deadline(archive: Archive, name: str, hours: int) -> str:
         game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
         session.add(game)
         for seat in db.game_seats(session, game):
-            _tell(session, game, seat, N_("Deadline extended"), N_("The deadline is now %(deadline)s (UTC)."),
-                  deadline=game.deadline)
+            _tell(
+                session,
+                game,
+                seat,
+                N_("Deadline extended"),
+                N_("The deadline is now %(deadline)s (UTC)."),
+                deadline=game.deadline,
+            )
     return game.deadline
 
 
@@ -888,16 +1155,21 @@ def set_deadline(archive: Archive, name: str, when: str) -> str:
         game.deadline = moment.isoformat(timespec="seconds")
         session.add(game)
         for seat in db.game_seats(session, game):
-            _tell(session, game, seat, N_("New deadline"), N_("The deadline is now %(deadline)s (UTC)."),
-                  deadline=game.deadline)
+            _tell(
+                session,
+                game,
+                seat,
+                N_("New deadline"),
+                N_("The deadline is now %(deadline)s (UTC)."),
+                deadline=game.deadline,
+            )
     return game.deadline
 
 
 def _refuse_past(moment: datetime, what: str) -> None:
     """A deadline in the past would let the next tick adjudicate at once, cutting every seat's time short."""
     if moment <= datetime.now(UTC):
-        raise PbemError(f"{what} is {moment.isoformat(timespec='seconds')}, which is past: a deadline must lie "
-                        "ahead")
+        raise PbemError(f"{what} is {moment.isoformat(timespec='seconds')}, which is past: a deadline must lie ahead")
 
 
 def replace_player(archive: Archive, name: str, seat_name: str, email: str, language: str | None = None) -> str:
@@ -909,9 +1181,18 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str, lang
         game, ruleset, _ = current_game(session, name, lock=True)
         seat = db.find_seat(session, game, seat_name)
         if seat.email.lower() != email.lower():
-            _tell(session, game, seat, N_("You no longer play %(seat)s"),
-                  N_("The moderator has given %(seat)s in game %(game)s to another player. Thank you for playing; "
-                     "no more mail of this game will come to you."), seat=seat.seat, game=name)
+            _tell(
+                session,
+                game,
+                seat,
+                N_("You no longer play %(seat)s"),
+                N_(
+                    "The moderator has given %(seat)s in game %(game)s to another player. Thank you for playing; "
+                    "no more mail of this game will come to you."
+                ),
+                seat=seat.seat,
+                game=name,
+            )
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
         seat.pending_password_hash = ""  # a reset password the old player asked for must not let him in
         seat.language = language or seat.language
@@ -927,16 +1208,19 @@ def _check_address(email: str) -> None:
         raise PbemError(f"{email!r} is not a mail address: {problem}")
 
 
-def queue_welcome(session: Session, ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str,
-                  welcome: str | None = None) -> None:
+def queue_welcome(
+    session: Session, ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str, welcome: str | None = None
+) -> None:
     """Queue the welcome mail with the password to the seat's registered address: the welcome, the position (the
     public report of the latest turn), the seat's private report with its orders template, and the deadline."""
     say = seat.language
     if welcome is None:
         welcome = render_welcome(ruleset, game, row, seat, password)
     heading, _, text = welcome.partition("\n\n")
-    subject = next((line[len("Subject:"):].strip() for line in heading.split("\n") if line.startswith("Subject:")),
-                   f"[{game.name}] {seat.seat}")
+    subject = next(
+        (line[len("Subject:") :].strip() for line in heading.split("\n") if line.startswith("Subject:")),
+        f"[{game.name}] {seat.seat}",
+    )
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
     body = "\n".join(parts + ([_deadline(game, seat)] if game.deadline else []))
@@ -946,9 +1230,19 @@ def queue_welcome(session: Session, ruleset: Ruleset, game: Game, row: Turn, sea
 def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str) -> str:
     """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
     players = json.loads(row.state_json)["players"]
-    return render("welcome.txt.j2", seat.language, email=seat.email, game=game.name, title=ruleset.title,
-                  seat=seat.seat, home=players[seat.seat]["home"], seats=list(players), pace=game.pace,
-                  password=password, commitment=game.commitment)
+    return render(
+        "welcome.txt.j2",
+        seat.language,
+        email=seat.email,
+        game=game.name,
+        title=ruleset.title,
+        seat=seat.seat,
+        home=players[seat.seat]["home"],
+        seats=list(players),
+        pace=game.pace,
+        password=password,
+        commitment=game.commitment,
+    )
 
 
 def set_observer(archive: Archive, name: str, email: str, add: bool = True, language: str = "en") -> bool:
@@ -966,16 +1260,25 @@ def set_observer(archive: Archive, name: str, email: str, add: bool = True, lang
             return False
         if watching is not None:
             session.delete(watching)
-            say, body = watching.language, gettext(watching.language, "You no longer receive the reports of game "
-                                                                      "%(game)s.", game=name)
+            say, body = (
+                watching.language,
+                gettext(watching.language, "You no longer receive the reports of game %(game)s.", game=name),
+            )
         else:
             assert game.id is not None
             row = row or Observer(game_id=game.id, email=email.lower(), since=now())
             row.language, row.since, row.confirmed, row.token_hash = language, now(), True, ""
             session.add(row)
-            say, body = language, gettext(language, "You observe game %(game)s: its public reports will come to this "
-                                                    "address. To stop, send %(command)s %(game)s.", game=name,
-                                          command=written(language, "UNOBSERVE"))
+            say, body = (
+                language,
+                gettext(
+                    language,
+                    "You observe game %(game)s: its public reports will come to this "
+                    "address. To stop, send %(command)s %(game)s.",
+                    game=name,
+                    command=written(language, "UNOBSERVE"),
+                ),
+            )
         subject = gettext(say, "Observing") if add else gettext(say, "Observing ended")
         db.queue_mail(session, email, f"[{name}] {subject}", body + "\n", now(), name)
     return True
@@ -1020,10 +1323,18 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
         game.status, game.deadline = "running", None
         session.add(game)
         for seat in db.game_seats(session, game):
-            _tell(session, game, seat, N_("Rolled back to turn %(turn)s"),
-                  N_("The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are "
-                     "withdrawn. Orders for them must be sent again."),
-                  turn=to, turns=", ".join(str(t.number) for t in later))
+            _tell(
+                session,
+                game,
+                seat,
+                N_("Rolled back to turn %(turn)s"),
+                N_(
+                    "The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are "
+                    "withdrawn. Orders for them must be sent again."
+                ),
+                turn=to,
+                turns=", ".join(str(t.number) for t in later),
+            )
     folder = game_folder(data, name)
     for row in later:
         old = folder / f"turn-{row.number:04d}"

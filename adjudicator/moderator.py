@@ -67,6 +67,7 @@ def now() -> str:
 
 # -- input -------------------------------------------------------------------------------------------------
 
+
 def read_text_file(path: Path, what: str = "order file", limit: int = MAX_ORDER_BYTES) -> str:
     """Read a user's text file, refusing missing, empty, oversized, binary or non-UTF-8 ones clearly."""
     if not path.is_file():
@@ -89,6 +90,7 @@ def read_text_file(path: Path, what: str = "order file", limit: int = MAX_ORDER_
 
 
 # -- passwords ---------------------------------------------------------------------------------------------
+
 
 def hash_password(password: str) -> str:
     """A slow salted hash (scrypt); the password itself is never stored."""
@@ -113,8 +115,9 @@ def _header_password() -> re.Pattern[str]:
     game = "|".join(map(re.escape, spellings("GAME")))
     password = "|".join(map(re.escape, spellings("PASSWORD")))
     # the first password word after GAME: a comment later on the line may say "password" again
-    return re.compile(rf"^(\ufeff?[ \t]*(?:{game})\b[^\n]*?\b(?:{password})[ \t]+)([^\s]+)",
-                      re.IGNORECASE | re.MULTILINE)
+    return re.compile(
+        rf"^(\ufeff?[ \t]*(?:{game})\b[^\n]*?\b(?:{password})[ \t]+)([^\s]+)", re.IGNORECASE | re.MULTILINE
+    )
 
 
 def without_passwords(text: str) -> str:
@@ -136,6 +139,7 @@ def redacted(orders: OrderSet) -> OrderSet:
 
 # -- new game ----------------------------------------------------------------------------------------------
 
+
 @dataclass
 class NewGame:
     game: str
@@ -144,10 +148,20 @@ class NewGame:
     files: list[Path]
 
 
-def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: dict[str, str],
-             pace: str = "turn", decisions: str = "default", decision_hours: int = 48,
-             position: str | None = None, mail: dict[str, Any] | None = None,
-             languages: dict[str, str] | None = None, timezones: dict[str, str] | None = None) -> NewGame:
+def new_game(
+    archive: Archive,
+    data: Path,
+    name: str,
+    ruleset_name: str,
+    seats: dict[str, str],
+    pace: str = "turn",
+    decisions: str = "default",
+    decision_hours: int = 48,
+    position: str | None = None,
+    mail: dict[str, Any] | None = None,
+    languages: dict[str, str] | None = None,
+    timezones: dict[str, str] | None = None,
+) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
 
     `languages` gives seats a language other than English (seat -> code or name, e.g. "de" or "Deutsch") for
@@ -186,8 +200,7 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
         if problem is not None:  # issue 12: an address with CR or LF could never be sent to
             raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address: {problem}")
         canonical[matches[0]] = email
-    spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language",
-                                                                 language_code)
+    spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language", language_code)
     zones = _seat_option(ruleset, canonical, timezones, "time zone", zone_name)
     if (mail or {}).get("observers", "open") not in ("open", "closed"):
         raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
@@ -211,17 +224,42 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
     with archive.session() as session:
         if session.exec(select(Game).where(Game.name == name)).first():
             raise PbemError(f"a game named {name!r} already exists in this archive")
-        game = Game(name=name, ruleset=ruleset.name, pace=pace, seed=seed.hex(), commitment=commitment(seed),
-                    decisions=decisions, decision_hours=decision_hours, created=now(), **(mail or {}))
+        game = Game(
+            name=name,
+            ruleset=ruleset.name,
+            pace=pace,
+            seed=seed.hex(),
+            commitment=commitment(seed),
+            decisions=decisions,
+            decision_hours=decision_hours,
+            created=now(),
+            **(mail or {}),
+        )
         session.add(game)
         session.flush()
         assert game.id is not None
-        seat_rows = [Seat(game_id=game.id, seat=seat, email=canonical[seat], language=spoken[seat],
-                          timezone=zones.get(seat, ""), password_hash=hash_password(passwords[seat]))
-                     for seat in state.players]
+        seat_rows = [
+            Seat(
+                game_id=game.id,
+                seat=seat,
+                email=canonical[seat],
+                language=spoken[seat],
+                timezone=zones.get(seat, ""),
+                password_hash=hash_password(passwords[seat]),
+            )
+            for seat in state.players
+        ]
         session.add_all(seat_rows)
-        row = Turn(game_id=game.id, number=state.turn, seat=None, round=0, state_json=snapshot_text(state),
-                   state_hash=state_hash(state), dice_source="imported" if position else "keyed", created=now())
+        row = Turn(
+            game_id=game.id,
+            number=state.turn,
+            seat=None,
+            round=0,
+            state_json=snapshot_text(state),
+            state_hash=state_hash(state),
+            dice_source="imported" if position else "keyed",
+            created=now(),
+        )
         link_turn(None, game, row)
         session.add(row)
         welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
@@ -237,8 +275,9 @@ def new_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: 
     return NewGame(name, passwords, folder, files)
 
 
-def _seat_option(ruleset: Ruleset, seats: Mapping[str, str], given: Mapping[str, str] | None, what: str,
-                 read: Callable[[str], str]) -> dict[str, str]:
+def _seat_option(
+    ruleset: Ruleset, seats: Mapping[str, str], given: Mapping[str, str] | None, what: str, read: Callable[[str], str]
+) -> dict[str, str]:
     """A per-seat option of `pbem new` (seat or its alias -> value), each value checked by `read`."""
     values = {}
     for seat, value in (given or {}).items():
@@ -253,6 +292,7 @@ def _seat_option(ruleset: Ruleset, seats: Mapping[str, str], given: Mapping[str,
 
 
 # -- checking and storing orders ---------------------------------------------------------------------------
+
 
 @dataclass
 class Receipt:
@@ -281,9 +321,14 @@ class Receipt:
         return self.text_in("en")
 
     def text_in(self, language: str) -> str:
-        return render("receipt.txt.j2", language, **self.__dict__, lines=self.lines,
-                      accepted=sum(r.accepted for r in self.results),
-                      rejected=sum(not r.accepted for r in self.results))
+        return render(
+            "receipt.txt.j2",
+            language,
+            **self.__dict__,
+            lines=self.lines,
+            accepted=sum(r.accepted for r in self.results),
+            rejected=sum(not r.accepted for r in self.results),
+        )
 
 
 def due_turns(state: GameState, pace: str) -> list[tuple[int, str]]:
@@ -310,8 +355,10 @@ def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> i
         due = coming_turns(state)  # orders ahead (item 8): only for the seat's very next player-turn
     if seat not in due:
         first_number, first_seat = due_turns(state, pace)[0]
-        raise PbemError(f"{seat}: no player-turn of yours is open for orders now; the turn due is "
-                        f"turn {first_number}, {first_seat}'s")
+        raise PbemError(
+            f"{seat}: no player-turn of yours is open for orders now; the turn due is "
+            f"turn {first_number}, {first_seat}'s"
+        )
     if header_turn != due[seat]:
         raise PbemError(f"header says TURN {header_turn}, but {seat}'s coming player-turn is turn {due[seat]}")
     return due[seat]
@@ -327,8 +374,9 @@ def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
     if header.game.casefold() != game.name.casefold():
         raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
     seat = db.find_seat(session, game, header.player)
-    if accept_password(session, seat, matching_password(header.password, seat.password_hash,
-                                                         seat.pending_password_hash)):
+    if accept_password(
+        session, seat, matching_password(header.password, seat.password_hash, seat.pending_password_hash)
+    ):
         return seat
     raise PbemError(f"line {header.line}: wrong password for {seat.seat} in game {game.name}")
 
@@ -374,8 +422,16 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
     number = expected_turn(state, game.pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
     later = number != state.turn + 1
-    return Receipt(name, seat, number, list(orders.errors), results, check_only=True,
-                   provisional=later and game.pace == "round", ahead=later and game.pace == "turn")
+    return Receipt(
+        name,
+        seat,
+        number,
+        list(orders.errors),
+        results,
+        check_only=True,
+        provisional=later and game.pace == "round",
+        ahead=later and game.pace == "turn",
+    )
 
 
 def check_state_orders(state_text: str, text: str) -> Receipt:
@@ -386,8 +442,14 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
         return Receipt(state.game, "?", state.turn + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
     number = expected_turn(state, "round", seat, orders.header.turn)
-    return Receipt(state.game, seat, number, list(orders.errors),
-                   check_against(ruleset, state, orders, seat, number), check_only=True)
+    return Receipt(
+        state.game,
+        seat,
+        number,
+        list(orders.errors),
+        check_against(ruleset, state, orders, seat, number),
+        check_only=True,
+    )
 
 
 def submit(archive: Archive, name: str, text: str, source: str = "file") -> Receipt:
@@ -414,25 +476,34 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receip
         if header is None:
             number = coming_turns(state).get(seat.seat, state.turn + 1)
             problems = "; ".join(e.located for e in orders.errors)
-            raise PbemError(f"the order file needs a header line such as 'GAME {game.name} TURN {number} PLAYER "
-                            f"{seat.seat} PASSWORD -' (with --for the password is not checked): {problems}")
+            raise PbemError(
+                f"the order file needs a header line such as 'GAME {game.name} TURN {number} PLAYER "
+                f"{seat.seat} PASSWORD -' (with --for the password is not checked): {problems}"
+            )
         if header.game.casefold() != game.name.casefold():
             raise PbemError(f"line {header.line}: the header names game {header.game!r}, not {game.name!r}")
         if db.find_seat(session, game, header.player).seat != seat.seat:
-            raise PbemError(f"line {header.line}: the header names {header.player}, but the orders are entered "
-                            f"--for {seat.seat}")
+            raise PbemError(
+                f"line {header.line}: the header names {header.player}, but the orders are entered --for {seat.seat}"
+            )
         receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator")
         receipt.by_moderator = True
         if receipt.stored:
             say = seat.language
-            db.queue_mail(session, seat.email, f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s",
-                                                                           turn=receipt.turn),
-                          receipt.text_in(say), now(), game.name)
+            db.queue_mail(
+                session,
+                seat.email,
+                f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=receipt.turn),
+                receipt.text_in(say),
+                now(),
+                game.name,
+            )
         return receipt
 
 
-def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet,
-                    seat: Seat, source: str) -> Receipt:
+def store_order_set(
+    session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet, seat: Seat, source: str
+) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
     takes effect at once: this receipt already comes in the new language."""
     from adjudicator.archive import store as db
@@ -442,12 +513,21 @@ def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameS
     number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
     if db.decisions(session, game, number):
         # the turn's dice are keyed by its orders: new orders now would roll again what the notice has shown
-        raise PbemError(f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
-                        "with: they cannot be replaced now; only ANSWER lines are taken (C-15)")
+        raise PbemError(
+            f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
+            "with: they cannot be replaced now; only ANSWER lines are taken (C-15)"
+        )
     results = check_against(ruleset, state, orders, seat.seat, number)
     later = number != state.turn + 1
-    receipt = Receipt(game.name, seat.seat, number, list(orders.errors), results,
-                      provisional=later and game.pace == "round", ahead=later and game.pace == "turn")
+    receipt = Receipt(
+        game.name,
+        seat.seat,
+        number,
+        list(orders.errors),
+        results,
+        provisional=later and game.pace == "round",
+        ahead=later and game.pace == "turn",
+    )
     if orders.errors and not orders.orders:
         return receipt  # nothing understood: an earlier set stays as it was
     receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, now(), source)
@@ -461,6 +541,7 @@ def store_order_set(session: Session, game: Game, ruleset: Ruleset, state: GameS
 
 # -- adjudication ------------------------------------------------------------------------------------------
 
+
 def game_folder(data: Path, name: str) -> Path:
     return data / "games" / name
 
@@ -469,10 +550,16 @@ def turn_context(row: Turn, before: str | None = None) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
     in its battles."""
     return {
-        "number": row.number, "seat": row.seat, "round": row.round, "turn_key": row.turn_key,
-        "orders_hash": row.orders_hash, "orders_received": bool(row.orders_text),
-        "events": told((Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
-                       json.loads(before) if before else None),
+        "number": row.number,
+        "seat": row.seat,
+        "round": row.round,
+        "turn_key": row.turn_key,
+        "orders_hash": row.orders_hash,
+        "orders_received": bool(row.orders_text),
+        "events": told(
+            (Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
+            json.loads(before) if before else None,
+        ),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],
         "dice": json.loads(row.dice_json),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
@@ -492,29 +579,43 @@ def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any
     return {"coming": coming_turns(state), "prices": prices, "targets": not symbol_dice(ruleset)}
 
 
-def turn_reports(ruleset: Ruleset, game: Game, row: Turn, seats: Mapping[str, str] | None = None,
-                 language: str | None = "en", before: str | None = None) -> dict[str, str]:
+def turn_reports(
+    ruleset: Ruleset,
+    game: Game,
+    row: Turn,
+    seats: Mapping[str, str] | None = None,
+    language: str | None = "en",
+    before: str | None = None,
+) -> dict[str, str]:
     """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
     snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English).
     `before` is the snapshot text of the turn before (its battles then name their leaders)."""
     snapshot = json.loads(row.state_json)
-    common = {"title": ruleset.title, "game": game.name, "turns": [turn_context(row, before)], "state": snapshot,
-              "commitment": game.commitment, "seats": list(snapshot["players"])}
+    common = {
+        "title": ruleset.title,
+        "game": game.name,
+        "turns": [turn_context(row, before)],
+        "state": snapshot,
+        "commitment": game.commitment,
+        "seats": list(snapshot["players"]),
+    }
     outputs = {"snapshot.json": row.state_json}
     if language is not None:
         outputs["report.txt"] = render("report.txt.j2", language, **common)
     template = orders_template_context(ruleset, from_snapshot(snapshot))
     for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
-        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common,
-                                               **template)
+        outputs[f"report-{seat}.txt"] = render(
+            "report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common, **template
+        )
     return outputs
 
 
 def turn_map(ruleset: Ruleset, game: Game, row: Turn, language: str = "en") -> str:
     """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
     if row.seat:
-        heading = gettext(language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number,
-                          seat=row.seat)
+        heading = gettext(
+            language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number, seat=row.seat
+        )
     else:
         heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
     return _map(ruleset.name, row.state_json, row.events_json, heading, language)
@@ -526,9 +627,15 @@ def _map(ruleset: str, state_json: str, events_json: str, heading: str, language
     return render_map_for_turn(ruleset, state_json, events_json, heading, language)
 
 
-def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn],
-                     languages: Mapping[str, str], before: str | None = None,
-                     only: Collection[str] | None = None) -> list[Path]:
+def write_turn_files(
+    folder: Path,
+    ruleset: Ruleset,
+    game: Game,
+    rows: list[Turn],
+    languages: Mapping[str, str],
+    before: str | None = None,
+    only: Collection[str] | None = None,
+) -> list[Path]:
     """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
     commit, atomically); `before` is the snapshot text before the first of them. `only`: just these file names."""
     written = []
@@ -550,31 +657,52 @@ def write_turn_files(folder: Path, ruleset: Ruleset, game: Game, rows: list[Turn
 Answers = dict[str, dict[str, str]]
 
 
-def play(ruleset: Ruleset, state: GameState, orders_text: str, dice: KeyedDice | GivenDice,
-         answers: Answers | None = None, ask: bool = False,
-         settled: frozenset[tuple[str, str]] = frozenset()) -> TurnResult:
+def play(
+    ruleset: Ruleset,
+    state: GameState,
+    orders_text: str,
+    dice: KeyedDice | GivenDice,
+    answers: Answers | None = None,
+    ask: bool = False,
+    settled: frozenset[tuple[str, str]] = frozenset(),
+) -> TurnResult:
     orders = parse_orders(orders_text, ruleset) if orders_text else None
     return resolve(ruleset, state, orders, dice, answers or {}, ask, settled=settled)
 
 
-def turn_row(game: Game, number: int, seat: str, round_: int, orders_text: str, result: TurnResult,
-             dice: KeyedDice | GivenDice, answers: Answers | None = None) -> Turn:
+def turn_row(
+    game: Game,
+    number: int,
+    seat: str,
+    round_: int,
+    orders_text: str,
+    result: TurnResult,
+    dice: KeyedDice | GivenDice,
+    answers: Answers | None = None,
+) -> Turn:
     from adjudicator.archive.models import Turn
 
     assert game.id is not None
     state_json = snapshot_text(result.state)
     return Turn(
-        game_id=game.id, number=number, seat=seat, round=round_, orders_text=orders_text,
+        game_id=game.id,
+        number=number,
+        seat=seat,
+        round=round_,
+        orders_text=orders_text,
         dice_source="keyed" if isinstance(dice, KeyedDice) else "given",
         given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
         turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
-        state_json=state_json, **replayed_fields(orders_text, result, dice, state_json),
-        answers_json=json.dumps(answers or {}, sort_keys=True), created=now(),
+        state_json=state_json,
+        **replayed_fields(orders_text, result, dice, state_json),
+        answers_json=json.dumps(answers or {}, sort_keys=True),
+        created=now(),
     )
 
 
-def replayed_fields(orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice,
-                    state_json: str) -> dict[str, str]:
+def replayed_fields(
+    orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice, state_json: str
+) -> dict[str, str]:
     """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares);
     `state_json` is the snapshot text of the resulting state."""
     return {
@@ -588,8 +716,21 @@ def replayed_fields(orders_text: str, result: TurnResult, dice: KeyedDice | Give
 
 # What a turn's chain hash covers (item 2 of issue 12): its place, its inputs and its outputs. The state is covered
 # by its hash, which verify checks against the stored state.
-CHAINED = ("number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice", "turn_key",
-           "answers_json", "state_hash", "events_json", "results_json", "dice_json")
+CHAINED = (
+    "number",
+    "seat",
+    "round",
+    "orders_text",
+    "orders_hash",
+    "dice_source",
+    "given_dice",
+    "turn_key",
+    "answers_json",
+    "state_hash",
+    "events_json",
+    "results_json",
+    "dice_json",
+)
 
 
 def chain_hash(previous: str, row: Turn) -> str:
@@ -638,13 +779,15 @@ class Adjudication:
         self.files = write_turn_files(folder, self.ruleset, self.game, self.turns, self.languages, self.before)
         if self.waiting_on is not None:
             before = self.turns[-1].state_json if self.turns else self.before
-            self.files += write_decision_notices(folder, self.ruleset, self.game, *self.waiting_on, self.waiting,
-                                                 self.languages, before)
+            self.files += write_decision_notices(
+                folder, self.ruleset, self.game, *self.waiting_on, self.waiting, self.languages, before
+            )
         return self.files
 
 
-def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = None,
-               defaults: bool = False, early: bool = True) -> Adjudication:
+def adjudicate(
+    archive: Archive, data: Path, name: str, turn_file: str | None = None, defaults: bool = False, early: bool = True
+) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
     that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
     not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
@@ -657,9 +800,16 @@ def adjudicate(archive: Archive, data: Path, name: str, turn_file: str | None = 
     return done
 
 
-def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: GameState,
-                      turn_file: str | None = None, defaults: bool = False,
-                      moment: datetime | None = None, early: bool = True) -> Adjudication:
+def adjudicate_locked(
+    session: Session,
+    game: Game,
+    ruleset: Ruleset,
+    state: GameState,
+    turn_file: str | None = None,
+    defaults: bool = False,
+    moment: datetime | None = None,
+    early: bool = True,
+) -> Adjudication:
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
     resolved, the next deadline is set from `moment` (default now) in the same transaction.
 
@@ -679,8 +829,10 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
             seat = authenticate(session, game, block).seat
             assert block.header is not None
             if seat not in {s for _, s in due}:
-                raise PbemError(f"line {block.header.line}: the turn file has orders for {seat}, whose "
-                                f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})")
+                raise PbemError(
+                    f"line {block.header.line}: the turn file has orders for {seat}, whose "
+                    f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})"
+                )
             number = expected_turn(state, game.pace, seat, block.header.turn)
             db.store_orders(session, game, number, seat, without_passwords(block.source), now(), "turn-file")
             done.stored_blocks.append(seat)
@@ -692,8 +844,15 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
         if state.active != seat or state.turn + 1 != number:
             break  # a seat eliminated earlier in the round
         text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat)
-        result = play(ruleset, state, text, dice, answers, ask=game.decisions == "ask" and not defaults,
-                      settled=_settled(game, asked, moment))
+        result = play(
+            ruleset,
+            state,
+            text,
+            dice,
+            answers,
+            ask=game.decisions == "ask" and not defaults,
+            settled=_settled(game, asked, moment),
+        )
         if result.pending:
             done.waiting = _ask(session, game, number, asked, questions_now(result.pending))
             done.waiting_on = (number, result)
@@ -704,8 +863,7 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
         done.turns.append(row)
         state = result.state
     if done.turns:
-        game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(
-            timespec="seconds")
+        game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
         if game.pace == "turn":
             recheck_orders_sent_ahead(session, game, ruleset, state)
     if state.active is None:
@@ -714,8 +872,9 @@ def adjudicate_locked(session: Session, game: Game, ruleset: Ruleset, state: Gam
     return done
 
 
-def _turn_inputs(session: Session, game: Game, seed: bytes, number: int,
-                 seat: str) -> tuple[str, list[Decision], Answers, KeyedDice]:
+def _turn_inputs(
+    session: Session, game: Game, seed: bytes, number: int, seat: str
+) -> tuple[str, list[Decision], Answers, KeyedDice]:
     """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
     the turn's dice stream."""
     from adjudicator.archive import store as db
@@ -781,8 +940,9 @@ def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[
     return written, failed
 
 
-def _waiting_turn(session: Session, game: Game, ruleset: Ruleset,
-                  state: GameState) -> tuple[int, TurnResult, list[Decision]] | None:
+def _waiting_turn(
+    session: Session, game: Game, ruleset: Ruleset, state: GameState
+) -> tuple[int, TurnResult, list[Decision]] | None:
     """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
     adjudicate_locked asks them); None when no turn waits."""
     number, seat = state.turn + 1, state.active
@@ -825,19 +985,21 @@ def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return now_asked
 
 
-def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]],
-                           moment: datetime | None) -> None:
+def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]], moment: datetime | None) -> None:
     """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
     naming them (the moderator may insist with `pbem adjudicate --now`)."""
     from adjudicator.archive import store as db
 
     if game.deadline is None or (moment or datetime.now(UTC)) >= datetime.fromisoformat(game.deadline):
         return
-    missing = [f"{seat} (turn {number})" for number, seat in due
-               if db.current_orders(session, game, number, seat) is None]
+    missing = [
+        f"{seat} (turn {number})" for number, seat in due if db.current_orders(session, game, number, seat) is None
+    ]
     if missing:
-        raise PbemError(f"the deadline {game.deadline} (UTC) has not passed and no orders are stored for "
-                        f"{', '.join(missing)}; wait, or adjudicate with --now to resolve without them")
+        raise PbemError(
+            f"the deadline {game.deadline} (UTC) has not passed and no orders are stored for "
+            f"{', '.join(missing)}; wait, or adjudicate with --now to resolve without them"
+        )
 
 
 def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, state: GameState) -> None:
@@ -851,15 +1013,29 @@ def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, st
             continue
         seat = db.find_seat(session, game, seat_name)
         orders = parse_orders(stored.text, ruleset)
-        receipt = Receipt(game.name, seat_name, number, list(orders.errors),
-                          check_against(ruleset, state, orders, seat_name, number), stored=True, rechecked=True)
+        receipt = Receipt(
+            game.name,
+            seat_name,
+            number,
+            list(orders.errors),
+            check_against(ruleset, state, orders, seat_name, number),
+            stored=True,
+            rechecked=True,
+        )
         say = seat.language
-        db.queue_mail(session, seat.email, f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
-                      receipt.text_in(say), now(), game.name)
+        db.queue_mail(
+            session,
+            seat.email,
+            f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
+            receipt.text_in(say),
+            now(),
+            game.name,
+        )
 
 
-def _ask(session: Session, game: Game, number: int, asked: list[Decision],
-         pending: list[dict[str, Any]]) -> list[Decision]:
+def _ask(
+    session: Session, game: Game, number: int, asked: list[Decision], pending: list[dict[str, Any]]
+) -> list[Decision]:
     """Store the decisions the turn needs (once each) and return those still unanswered."""
     from adjudicator.archive.models import Decision
 
@@ -869,29 +1045,58 @@ def _ask(session: Session, game: Game, number: int, asked: list[Decision],
         decision = known.get((need["seat"], need["key"]))
         if decision is None:
             assert game.id is not None
-            decision = Decision(game_id=game.id, turn=number, seat=need["seat"], key=need["key"],
-                                question=need["question"], default=need["default"], rule=need["rule"], asked=now())
+            decision = Decision(
+                game_id=game.id,
+                turn=number,
+                seat=need["seat"],
+                key=need["key"],
+                question=need["question"],
+                default=need["default"],
+                rule=need["rule"],
+                asked=now(),
+            )
             session.add(decision)
         waiting.append(decision)
     return waiting
 
 
-def write_decision_notices(folder: Path, ruleset: Ruleset, game: Game, number: int, result: TurnResult,
-                           waiting: list[Decision], languages: Mapping[str, str],
-                           before: str | None = None) -> list[Path]:
+def write_decision_notices(
+    folder: Path,
+    ruleset: Ruleset,
+    game: Game,
+    number: int,
+    result: TurnResult,
+    waiting: list[Decision],
+    languages: Mapping[str, str],
+    before: str | None = None,
+) -> list[Path]:
     """One notice per asked seat, in its language: the turn up to the point where the first question arose and
     the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
     point = result.pending[0]
-    events = [e for e in told(result.events[:point["event"]], json.loads(before) if before else None) if e.public]
-    rolls = [(purpose, [value for _, value in group])
-             for purpose, group in groupby(result.dice[:point["rolls"]], key=lambda roll: roll[0])]
+    events = [e for e in told(result.events[: point["event"]], json.loads(before) if before else None) if e.public]
+    rolls = [
+        (purpose, [value for _, value in group])
+        for purpose, group in groupby(result.dice[: point["rolls"]], key=lambda roll: roll[0])
+    ]
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
-        write_atomically(path, render(
-            "decisions.txt.j2", languages.get(seat, "en"), title=ruleset.title, game=game.name, turn=number, seat=seat,
-            events=events, rolls=rolls, symbols=symbol_dice(ruleset),
-            questions=[d for d in waiting if d.seat == seat], hours=game.decision_hours))
+        write_atomically(
+            path,
+            render(
+                "decisions.txt.j2",
+                languages.get(seat, "en"),
+                title=ruleset.title,
+                game=game.name,
+                turn=number,
+                seat=seat,
+                events=events,
+                rolls=rolls,
+                symbols=symbol_dice(ruleset),
+                questions=[d for d in waiting if d.seat == seat],
+                hours=game.decision_hours,
+            ),
+        )
         written.append(path)
     return written
 
@@ -922,16 +1127,19 @@ def store_answers(session: Session, game: Game, state: GameState, orders: OrderS
     assert orders.header is not None
     number = state.turn + 1
     if orders.header.turn != number:
-        raise PbemError(f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "
-                        f"not TURN {orders.header.turn}")
+        raise PbemError(
+            f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "
+            f"not TURN {orders.header.turn}"
+        )
     asked = {d.key: d for d in db.decisions(session, game, number) if d.seat == seat}
     stored, problems = [], [e.located for e in orders.errors]
     for order in orders.orders:
         if not isinstance(order, AnswerOrder):
             problems.append(f"line {order.line}: only ANSWER lines are taken here ({order.text})")
         elif order.key not in asked:
-            problems.append(f"line {order.line}: no decision {order.key!r} is asked of {seat}; asked: "
-                            f"{', '.join(asked) or 'none'}")
+            problems.append(
+                f"line {order.line}: no decision {order.key!r} is asked of {seat}; asked: {', '.join(asked) or 'none'}"
+            )
         else:
             decision = asked[order.key]
             decision.answer, decision.answered = order.value, now()
@@ -943,6 +1151,7 @@ def store_answers(session: Session, game: Game, state: GameState, orders: OrderS
 
 # -- files only --------------------------------------------------------------------------------------------
 
+
 def snapshot_json(text: str) -> Any:
     """The JSON data of a state file, or a PbemError naming the line where it stops being JSON we can read."""
     try:
@@ -951,8 +1160,9 @@ def snapshot_json(text: str) -> Any:
         raise PbemError(f"state file: not JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})") from None
     except RecursionError:  # json.loads recurses once per level of nesting
         line = text.count("\n", 0, _deep_nesting(text)) + 1
-        raise PbemError(f"state file line {line}: arrays or objects nested too deeply (a snapshot has 7 levels)") \
-            from None
+        raise PbemError(
+            f"state file line {line}: arrays or objects nested too deeply (a snapshot has 7 levels)"
+        ) from None
     except ValueError:  # a number of more than 4,300 digits (Python's limit on converting text to int)
         found = re.search(r"\d{4300,}", text)
         line = text.count("\n", 0, found.start() if found else 0) + 1
@@ -995,8 +1205,9 @@ class FileResolution:
     spare_dice: int = 0  # rolls of the dice file that no battle needed
 
 
-def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out: Path,
-                  strict_dice: bool = False) -> FileResolution:
+def resolve_files(
+    state_text: str, orders_text: str, dice_text: str | None, out: Path, strict_dice: bool = False
+) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
     Turns are resolved in turn order from the active seat up to the last seat of the round with an order
@@ -1018,14 +1229,20 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
             raise PbemError("orders file: " + "; ".join(e.located for e in block.errors))
         seat = block.header.player
         if block.header.game.casefold() != state.game.casefold():
-            raise PbemError(f"orders file line {block.header.line}: game {block.header.game!r}, but the state "
-                            f"is of game {state.game!r}")
+            raise PbemError(
+                f"orders file line {block.header.line}: game {block.header.game!r}, but the state "
+                f"is of game {state.game!r}"
+            )
         if seat not in numbers:
-            raise PbemError(f"orders file line {block.header.line}: {seat}'s player-turn is not due in this "
-                            f"round (due: {', '.join(f'{n} {s}' for n, s in coming)})")
+            raise PbemError(
+                f"orders file line {block.header.line}: {seat}'s player-turn is not due in this "
+                f"round (due: {', '.join(f'{n} {s}' for n, s in coming)})"
+            )
         if block.header.turn != numbers[seat]:
-            raise PbemError(f"orders file line {block.header.line}: TURN {block.header.turn}, but {seat}'s "
-                            f"coming player-turn is turn {numbers[seat]}")
+            raise PbemError(
+                f"orders file line {block.header.line}: TURN {block.header.turn}, but {seat}'s "
+                f"coming player-turn is turn {numbers[seat]}"
+            )
         if seat in by_seat:
             raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
         by_seat[seat] = block.source
@@ -1045,21 +1262,31 @@ def resolve_files(state_text: str, orders_text: str, dice_text: str | None, out:
     spare = given.unused if given is not None else 0
     if spare and strict_dice:
         raise PbemError(f"{spare} rolls of the dice file were not used (--strict-dice)")
-    contexts = [with_lines_not_understood(turn_context(r, b), r.orders_text, ruleset)
-                for r, b in zip(rows, befores, strict=True)]
-    common = {"title": ruleset.title, "game": state.game, "turns": contexts,
-              "state": json.loads(snapshot_text(state)), "commitment": "", "seats": list(state.players)}
+    contexts = [
+        with_lines_not_understood(turn_context(r, b), r.orders_text, ruleset)
+        for r, b in zip(rows, befores, strict=True)
+    ]
+    common = {
+        "title": ruleset.title,
+        "game": state.game,
+        "turns": contexts,
+        "state": json.loads(snapshot_text(state)),
+        "commitment": "",
+        "seats": list(state.players),
+    }
     # report.txt of `pbem resolve` is the moderator's (the interface keeps each seat's verdicts there); what the
     # public may read is public.txt, and each seat's orders, verdicts and decisions are in its private report
-    outputs = {"report.txt": render("report.txt.j2", **common, moderator=True),
-               "public.txt": render("report.txt.j2", **common), "snapshot.json": snapshot_text(state)}
+    outputs = {
+        "report.txt": render("report.txt.j2", **common, moderator=True),
+        "public.txt": render("report.txt.j2", **common),
+        "snapshot.json": snapshot_text(state),
+    }
     if spare:
         unused = gettext("en", "%(count)s rolls of the dice file were not used.", count=spare)
         outputs["report.txt"] += f"\n{unused}\n"
     template = orders_template_context(ruleset, state)
     for seat in state.players:
-        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common,
-                                               **template)
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common, **template)
     for filename, text in outputs.items():
         write_atomically(out / filename, text, public=filename == "public.txt")
     return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
@@ -1075,6 +1302,7 @@ def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset
 
 
 # -- verification ------------------------------------------------------------------------------------------
+
 
 def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     """Replay every stored turn from its archived inputs and follow the turns' chain; returns (checks passed,
@@ -1119,13 +1347,24 @@ def _stored_state(row: Turn, problems: list[str]) -> GameState | None:
     try:
         return from_snapshot(json.loads(row.state_json))
     except Exception as unreadable:  # noqa: BLE001 (whatever is wrong with the row, verify names it and goes on)
-        problems.append(f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "
-                        f"{unreadable}); the next turn is not replayed")
+        problems.append(
+            f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "
+            f"{unreadable}); the next turn is not replayed"
+        )
         return None
 
 
-def _verify_turn(ruleset: Ruleset, game: Game, seats: list[str], rows: list[Turn], index: int,
-                 previous: GameState | None, keys: list[bytes], passed: list[str], problems: list[str]) -> None:
+def _verify_turn(
+    ruleset: Ruleset,
+    game: Game,
+    seats: list[str],
+    rows: list[Turn],
+    index: int,
+    previous: GameState | None,
+    keys: list[bytes],
+    passed: list[str],
+    problems: list[str],
+) -> None:
     """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay."""
     row = rows[index]
     if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
@@ -1135,13 +1374,17 @@ def _verify_turn(ruleset: Ruleset, game: Game, seats: list[str], rows: list[Turn
     # item 1 of issue 12: only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
     # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
     if row.dice_source == "given":
-        problems.append(f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
-                        "can be: the turn was edited and its dice cannot be checked")
+        problems.append(
+            f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
+            "can be: the turn was edited and its dice cannot be checked"
+        )
         return
     if row.dice_source == "imported":
         if index:
-            problems.append(f"turn {row.number}: marked as an imported position, which only a game's first turn "
-                            "can be: the turn was edited and cannot be checked")
+            problems.append(
+                f"turn {row.number}: marked as an imported position, which only a game's first turn "
+                "can be: the turn was edited and cannot be checked"
+            )
         else:
             passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
         return
@@ -1151,8 +1394,7 @@ def _verify_turn(ruleset: Ruleset, game: Game, seats: list[str], rows: list[Turn
     if row.number == 0 and not index:
         expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
         same = state_hash(expected) == row.state_hash
-        (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} "
-                                              "the setup rules")
+        (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
         return
     if not index:
         problems.append(f"turn {row.number}: the first stored turn is neither the setup nor an imported position")
@@ -1179,8 +1421,7 @@ def _verify_turn(ruleset: Ruleset, game: Game, seats: list[str], rows: list[Turn
     elif broken:
         problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
     else:
-        passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), "
-                      "invariants hold")
+        passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
 
 
 def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: list[str]) -> None:
@@ -1197,13 +1438,16 @@ def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: lis
                 unstored.append(row.number)
         elif row.chain != own:
             before = f"turn {rows[index - 1].number}" if index else "the dice commitment"
-            problems.append(f"turn {row.number}: the chain is broken here: this turn was edited, or it does not "
-                            f"follow {before} as stored (a turn edited, deleted or moved)")
+            problems.append(
+                f"turn {row.number}: the chain is broken here: this turn was edited, or it does not "
+                f"follow {before} as stored (a turn edited, deleted or moved)"
+            )
         stored = stored or bool(row.chain)
         link = row.chain or own
     if unstored:
-        passed.append(f"turns {unstored[0]}-{unstored[-1]}: no chain hash stored (an archive of an older version); "
-                      "computed")
+        passed.append(
+            f"turns {unstored[0]}-{unstored[-1]}: no chain hash stored (an archive of an older version); computed"
+        )
     if not rows:
         problems.append(f"the game has no stored turn (its chain head is turn {game.chain_turn}'s)")
         return
@@ -1213,15 +1457,18 @@ def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: lis
             problems.append("the game's chain head is missing, though its turns have chain hashes")
         passed.append(f"chain head (computed) after turn {last}: {link}")
     elif game.chain_head != link or game.chain_turn != last:
-        problems.append(f"the game's chain head is that of turn {game.chain_turn}, but the chain of the stored turns "
-                        f"ends at turn {last} with another hash: a turn was deleted or edited "
-                        f"(head {game.chain_head}, stored turns {link})")
+        problems.append(
+            f"the game's chain head is that of turn {game.chain_turn}, but the chain of the stored turns "
+            f"ends at turn {last} with another hash: a turn was deleted or edited "
+            f"(head {game.chain_head}, stored turns {link})"
+        )
     else:
         passed.append(f"chain head after turn {last}: {link} (the turn's report publishes it)")
 
 
-def stored_report(archive: Archive, name: str, number: int | None, seat: str | None,
-                  language: str | None = None) -> str:
+def stored_report(
+    archive: Archive, name: str, number: int | None, seat: str | None, language: str | None = None
+) -> str:
     """Render a stored turn's public (or a seat's private) report again from the archive, in `language` (default:
     English, or the seat's language)."""
     from adjudicator.archive import store as db
@@ -1238,8 +1485,9 @@ def stored_report(archive: Archive, name: str, number: int | None, seat: str | N
     return reports[f"report-{seat}.txt" if seat else "report.txt"]
 
 
-def write_game_site(archive: Archive, name: str, out: Path, progress: Callable[[str], None] | None = None,
-                    language: str = "en") -> list[Path]:
+def write_game_site(
+    archive: Archive, name: str, out: Path, progress: Callable[[str], None] | None = None, language: str = "en"
+) -> list[Path]:
     """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`."""
     from adjudicator.archive import store as db
     from adjudicator.render.site import SiteTurn, write_site
@@ -1249,12 +1497,26 @@ def write_game_site(archive: Archive, name: str, out: Path, progress: Callable[[
         rows = db.turns(session, game)
     ruleset = load_ruleset(game.ruleset)
     befores = [None, *(row.state_json for row in rows[:-1])]
-    pages = [SiteTurn(number=row.number, seat=row.seat, round=row.round,
-                      report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
-                      map_svg=turn_map(ruleset, game, row, language),
-                      events=[e for e in turn_context(row, before)["events"] if e.public], turn_key=row.turn_key,
-                      orders_hash=row.orders_hash, dice=json.loads(row.dice_json), dice_source=row.dice_source)
-             for row, before in zip(rows, befores, strict=True)]
-    about = {"name": game.name, "title": ruleset.title, "status": game.status, "commitment": game.commitment,
-             "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else []}
+    pages = [
+        SiteTurn(
+            number=row.number,
+            seat=row.seat,
+            round=row.round,
+            report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
+            map_svg=turn_map(ruleset, game, row, language),
+            events=[e for e in turn_context(row, before)["events"] if e.public],
+            turn_key=row.turn_key,
+            orders_hash=row.orders_hash,
+            dice=json.loads(row.dice_json),
+            dice_source=row.dice_source,
+        )
+        for row, before in zip(rows, befores, strict=True)
+    ]
+    about = {
+        "name": game.name,
+        "title": ruleset.title,
+        "status": game.status,
+        "commitment": game.commitment,
+        "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else [],
+    }
     return write_site(out, about, pages, progress, language)

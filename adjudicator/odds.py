@@ -107,8 +107,10 @@ def _army(pieces: Mapping[str, Any] | None, what: str) -> _Army:
         elif word == "by_sea":
             extra["by_sea"] = value
         else:
-            raise ValueError(f"{what}: unknown key {key!r} (infantry, cavalry, catapult, leaders, generals, caesar, "
-                             "fortified, by_sea)")
+            raise ValueError(
+                f"{what}: unknown key {key!r} (infantry, cavalry, catapult, leaders, generals, caesar, "
+                "fortified, by_sea)"
+            )
     if any(n < 0 for n in counts.values()):
         raise ValueError(f"{what}: negative unit count")
     caesar = bool(extra.get("caesar", False))
@@ -119,8 +121,16 @@ def _army(pieces: Mapping[str, Any] | None, what: str) -> _Army:
         raise ValueError(f"{what}: negative leader count")
     sea = {UNIT_WORDS[k.casefold()]: int(v) for k, v in dict(extra.get("by_sea") or {}).items()}
     by_sea = tuple(min(sea.get(kind, 0), counts[kind]) for kind in UNIT_KINDS)
-    return _Army(counts["infantry"], counts["cavalry"], counts["catapult"], leaders, caesar, generals,
-                 bool(extra.get("fortified", False)), by_sea)  # type: ignore[arg-type]
+    return _Army(
+        counts["infantry"],
+        counts["cavalry"],
+        counts["catapult"],
+        leaders,
+        caesar,
+        generals,
+        bool(extra.get("fortified", False)),
+        by_sea,
+    )  # type: ignore[arg-type]
 
 
 def _ruleset(ruleset: str | Ruleset) -> Ruleset:
@@ -187,8 +197,9 @@ def _describe(army: _Army) -> str:
     if army.fortified:
         text += ", fortified city"
     if any(army.by_sea):
-        text += ", by sea: " + " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}"
-                                        for k, n in zip(UNIT_KINDS, army.by_sea, strict=True) if n)
+        text += ", by sea: " + " ".join(
+            f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in zip(UNIT_KINDS, army.by_sea, strict=True) if n
+        )
     return text
 
 
@@ -238,14 +249,14 @@ def _symbol_hits(n: int, inf: int, cav: int, cat: int, exact: bool) -> tuple[Pro
     for i, c, k, ways in _faces(n):
         weights[(i if i < inf else inf) + (c if c < cav else cav) + (k if k < cat else cat)] += ways
     number = _number(exact)
-    return tuple(number(w, 6 ** n) for w in weights)
+    return tuple(number(w, 6**n) for w in weights)
 
 
 @cache
 def _binomial(n: int, exact: bool) -> tuple[Prob, ...]:
     """Distribution of the number of one given face on n dice (1/6 each)."""
     number = _number(exact)
-    return tuple(number(comb(n, h) * 5 ** (n - h), 6 ** n) for h in range(n + 1))
+    return tuple(number(comb(n, h) * 5 ** (n - h), 6**n) for h in range(n + 1))
 
 
 def _capped(dist: Sequence[Prob], cap: int) -> list[Prob]:
@@ -259,8 +270,12 @@ class _Tally:
     """Terminal outcomes: the probability of each outcome and of each side's final state (its losses are worked
     out once per final state, at the end)."""
 
-    def __init__(self, zero: Prob, kinds: Sequence[str], lost: tuple[Callable[[Any], Sequence[int]],
-                                                                      Callable[[Any], Sequence[int]]]) -> None:
+    def __init__(
+        self,
+        zero: Prob,
+        kinds: Sequence[str],
+        lost: tuple[Callable[[Any], Sequence[int]], Callable[[Any], Sequence[int]]],
+    ) -> None:
         self.zero, self.kinds, self.lost = zero, list(kinds), lost
         self.outcome: dict[str, Prob] = {}
         self.finals: tuple[dict[Any, Prob], dict[Any, Prob]] = ({}, {})
@@ -290,8 +305,22 @@ class _Tally:
             holds, draw = get("defender", z) + both + get("attacker_retreats", z), get("undecided", z)
         else:
             wins, holds, draw = get("attacker", z), get("defender", z), both + get("undecided", z)
-        return Odds(rules.name, battle, attacker, defender, wins, holds, draw, get("attacker_retreats", z),
-                    get("defender_retreats", z), both, self.losses(0), self.losses(1), self.rounds, states)
+        return Odds(
+            rules.name,
+            battle,
+            attacker,
+            defender,
+            wins,
+            holds,
+            draw,
+            get("attacker_retreats", z),
+            get("defender_retreats", z),
+            both,
+            self.losses(0),
+            self.losses(1),
+            self.rounds,
+            states,
+        )
 
 
 # -- Classic land battle (C-6) ---------------------------------------------------------------------------------
@@ -382,8 +411,13 @@ class _ClassicSide:
         things the conditions read besides the Caesar); None: never (no rule, or no destination, C-15.8)."""
         if not self.can_retreat or self.retreat is None:
             return None
-        return [[retreat_wanted(self.retreat, Force(caesar=int(self.army.caesar), infantry=own), Force(infantry=foe))
-                 for foe in range(foe_max + 1)] for own in range(own_max + 1)]
+        return [
+            [
+                retreat_wanted(self.retreat, Force(caesar=int(self.army.caesar), infantry=own), Force(infantry=foe))
+                for foe in range(foe_max + 1)
+            ]
+            for own in range(own_max + 1)
+        ]
 
     def pursued(self, fleeing: int) -> list[int]:
         """C-6.16, C-15.9: the ids this side is left with after h = 0, 1, ... pursuit hits, by the pursuer's
@@ -391,13 +425,15 @@ class _ClassicSide:
         found = self.pursuits.get(fleeing)
         if found is None:
             comp = self.comps[fleeing]
-            found = self.pursuits[fleeing] = [self.ident(_minus(comp, lost))
-                                              for lost in _one_by_one(comp, self.pursuit_by)]
+            found = self.pursuits[fleeing] = [
+                self.ident(_minus(comp, lost)) for lost in _one_by_one(comp, self.pursuit_by)
+            ]
         return found
 
 
-def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _ClassicSide,
-                  exact: bool) -> tuple[_Tally, int]:
+def _classic_land(
+    attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _ClassicSide, exact: bool
+) -> tuple[_Tally, int]:
     """C-6.4 to C-6.21, round by round. A battle state is a pair of composition ids (ia, id), its probability
     kept in mass[id][ia] (a round's moves into one defender composition then update one list); states are visited
     in order of decreasing number of units."""
@@ -433,8 +469,15 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
         a_final[ia] = a_final.get(ia, zero) + p
         d_final[id_] = d_final.get(id_, zero) + p
 
-    def retreat(kind: str, p: Prob, stays: int, flees: int, pursuer: Comp, side: _ClassicSide,
-                finals: tuple[dict[int, Prob], dict[int, Prob]]) -> None:
+    def retreat(
+        kind: str,
+        p: Prob,
+        stays: int,
+        flees: int,
+        pursuer: Comp,
+        side: _ClassicSide,
+        finals: tuple[dict[int, Prob], dict[int, Prob]],
+    ) -> None:
         """The fleeing side is pursued (C-6.16): one die per pursuing unit, matched cavalry faces hit."""
         outcome[kind] = outcome.get(kind, zero) + p
         finals[0][stays] = finals[0].get(stays, zero) + p
@@ -485,13 +528,15 @@ def _classic_land(attacker: _Army, defender: _Army, att: _ClassicSide, dfn: _Cla
                     to_def = to_def_cache.get(ia * 64 + d_size)
                     if to_def is None:  # C-6.8: catapults in reserve score too
                         to_def = to_def_cache[ia * 64 + d_size] = _capped(
-                            _symbol_hits(a_size, a_inf, a_cav, min(a_cat, a_size), exact), d_size)
+                            _symbol_hits(a_size, a_inf, a_cav, min(a_cat, a_size), exact), d_size
+                        )
                     key = (id_ * 64 + a_size) * 4 + fort
                     to_att = to_att_cache.get(key)
                     if to_att is None:
                         n = d_size + fort
                         to_att = to_att_cache[key] = _capped(
-                            _symbol_hits(n, d_inf, d_cav, min(d_comps[id_][2], n), exact), a_size)
+                            _symbol_hits(n, d_inf, d_cav, min(d_comps[id_][2], n), exact), a_size
+                        )
                     stay = to_def[0] * to_att[0]
                     if initial and leaves:  # round 1 changed nothing, then step 3
                         step3(ia, id_, m * stay)
@@ -558,8 +603,9 @@ class _ShotSide:
 
 
 class _LandSide(_ShotSide):
-    def __init__(self, army: _Army, defending: bool, base: Mapping[str, int], targets: list[str] | None,
-                 exact: bool) -> None:
+    def __init__(
+        self, army: _Army, defending: bool, base: Mapping[str, int], targets: list[str] | None, exact: bool
+    ) -> None:
         super().__init__(base, targets, exact)
         self.army, self.defending = army, defending
 
@@ -591,8 +637,7 @@ Galley = tuple[int, int, int] | None  # the combat units aboard, None once sunk
 class _FleetSide(_ShotSide):
     """Galleys numbered 1.. in the order given; each carries units and leaders (O-6.24)."""
 
-    def __init__(self, cargo: Sequence[_Army], base: Mapping[str, int], targets: list[str] | None,
-                 exact: bool) -> None:
+    def __init__(self, cargo: Sequence[_Army], base: Mapping[str, int], targets: list[str] | None, exact: bool) -> None:
         super().__init__(base, targets, exact)
         self.cargo = list(cargo)
 
@@ -615,20 +660,28 @@ class _FleetSide(_ShotSide):
                 for index, kind in enumerate(UNIT_KINDS):
                     if galley[index]:
                         left = tuple(n - (i == index) for i, n in enumerate(galley))
-                        after = state[:number] + (left,) + state[number + 1:]
+                        after = state[:number] + (left,) + state[number + 1 :]
                         base = self.base["cavalry_at_sea" if kind == "cavalry" else kind]
                         found.append(((max(1, base - advantage), TIES.index(kind), *tie), kind, after, False))
             else:
-                after = state[:number] + (None,) + state[number + 1:]
+                after = state[:number] + (None,) + state[number + 1 :]
                 over = army.caesar or all(g is None for g in after)  # a sunk Caesar ends his side (O-7.5, O-7.6)
-                found.append(((max(1, self.base["galley"] - advantage), TIES.index("galley"), *tie), "galley",
-                              after, over))
+                found.append(
+                    ((max(1, self.base["galley"] - advantage), TIES.index("galley"), *tie), "galley", after, over)
+                )
         return found
 
 
-def _shot_battle(att: _ShotSide, dfn: _ShotSide, a0: Any, d0: Any, exact: bool, kinds: list[str],
-                 lost: tuple[Callable[[Any], Sequence[int]], Callable[[Any], Sequence[int]]],
-                 retreats: Callable[[Any, Any], bool]) -> tuple[_Tally, int]:
+def _shot_battle(
+    att: _ShotSide,
+    dfn: _ShotSide,
+    a0: Any,
+    d0: Any,
+    exact: bool,
+    kinds: list[str],
+    lost: tuple[Callable[[Any], Sequence[int]], Callable[[Any], Sequence[int]]],
+    retreats: Callable[[Any, Any], bool],
+) -> tuple[_Tally, int]:
     """The O-6.8 cycle: the attacker shoots; unless that ends it, the defender shoots; unless that ends it, the
     attacker may retreat (land). Each cycle removes at most one unit of each side."""
     zero: Prob = Fraction(0) if exact else 0.0
@@ -684,10 +737,18 @@ def _shot_battle(att: _ShotSide, dfn: _ShotSide, a0: Any, d0: Any, exact: bool, 
 # -- public API ------------------------------------------------------------------------------------------------
 
 
-def land_odds(ruleset: str | Ruleset, attacker: Mapping[str, Any], defender: Mapping[str, Any],
-              attacker_standing: Mapping[str, Any] | None = None, defender_standing: Mapping[str, Any] | None = None,
-              *, area: str | None = None, attacker_can_retreat: bool = True, defender_can_retreat: bool = True,
-              exact: bool = False) -> Odds:
+def land_odds(
+    ruleset: str | Ruleset,
+    attacker: Mapping[str, Any],
+    defender: Mapping[str, Any],
+    attacker_standing: Mapping[str, Any] | None = None,
+    defender_standing: Mapping[str, Any] | None = None,
+    *,
+    area: str | None = None,
+    attacker_can_retreat: bool = True,
+    defender_can_retreat: bool = True,
+    exact: bool = False,
+) -> Odds:
     """Exact odds of a land battle. attacker/defender: {"infantry", "cavalry", "catapult", "leaders" (Caesar and
     generals together), "caesar": bool, the defender's "fortified": bool (a fortified city he controls there),
     1984 attacker's "by_sea": {kind: count} (units that came by sea this turn, O-6.17)}. Standing orders: the
@@ -748,8 +809,9 @@ def _category(army: _Army) -> str:
     return "generals" if army.leaders else "loaded"
 
 
-def _classic_naval(fleets: tuple[list[_Army], list[_Army]], standings: tuple[Mapping[str, Any], Mapping[str, Any]],
-                   exact: bool) -> tuple[_Tally, int]:
+def _classic_naval(
+    fleets: tuple[list[_Army], list[_Army]], standings: tuple[Mapping[str, Any], Mapping[str, Any]], exact: bool
+) -> tuple[_Tally, int]:
     """C-7.3 to C-7.5: up to 3 rounds; 2 dice per galley, each galley face sinks one galley, chosen by its owner
     (C-15.10). The order in which a side loses its galleys is fixed, so a state is the number each has lost."""
     zero: Prob = Fraction(0) if exact else 0.0
@@ -757,12 +819,15 @@ def _classic_naval(fleets: tuple[list[_Army], list[_Army]], standings: tuple[Map
     for fleet, standing in zip(fleets, standings, strict=True):
         preset = [str(v).casefold() for v in standing.get("naval_losses") or []]
         priority = list(dict.fromkeys([*preset, *CATEGORIES]))
-        order = sorted(range(len(fleet)), key=lambda g, f=fleet, p=priority: (p.index(_category(f[g])),
-                                                                               sum(f[g].comp), g))
+        order = sorted(
+            range(len(fleet)), key=lambda g, f=fleet, p=priority: (p.index(_category(f[g])), sum(f[g].comp), g)
+        )
         orders.append([fleet[g] for g in order])
     sizes = [len(f) for f in fleets]
-    lost = [[[*(sum(g.comp[i] for g in order[:sunk]) for i in range(3)), sunk] for sunk in range(len(order) + 1)]
-            for order in orders]  # what a side has lost with its first `sunk` galleys
+    lost = [
+        [[*(sum(g.comp[i] for g in order[:sunk]) for i in range(3)), sunk] for sunk in range(len(order) + 1)]
+        for order in orders
+    ]  # what a side has lost with its first `sunk` galleys
     tally = _Tally(zero, [*UNIT_KINDS, "galley"], (lost[0].__getitem__, lost[1].__getitem__))
     caesar = [next((n for n, g in enumerate(order, 1) if g.caesar), len(order) + 1) for order in orders]
     ends: dict[tuple[str, int, int], Prob] = {}
@@ -804,9 +869,15 @@ def _classic_naval(fleets: tuple[list[_Army], list[_Army]], standings: tuple[Map
     return tally, states
 
 
-def naval_odds(ruleset: str | Ruleset, attacker_galleys: int | Sequence[Mapping[str, Any]],
-               defender_galleys: int | Sequence[Mapping[str, Any]], attacker_standing: Mapping[str, Any] | None = None,
-               defender_standing: Mapping[str, Any] | None = None, *, exact: bool = False) -> Odds:
+def naval_odds(
+    ruleset: str | Ruleset,
+    attacker_galleys: int | Sequence[Mapping[str, Any]],
+    defender_galleys: int | Sequence[Mapping[str, Any]],
+    attacker_standing: Mapping[str, Any] | None = None,
+    defender_standing: Mapping[str, Any] | None = None,
+    *,
+    exact: bool = False,
+) -> Odds:
     """Exact odds of a naval battle. Galleys: a number of empty galleys, or one dict per galley (numbered 1.. in
     that order) with what it carries: infantry, cavalry, catapult, generals, caesar. Classic: cargo only decides
     which galleys are lost first (C-15.10, standing "naval_losses") and what sinks with them; 1984: cargo fights
@@ -837,8 +908,9 @@ def naval_odds(ruleset: str | Ruleset, attacker_galleys: int | Sequence[Mapping[
 
             return counts
 
-        tally, states = _shot_battle(a_side, d_side, a0, d0, exact, [*UNIT_KINDS, "galley"], (lost(a0), lost(d0)),
-                                     lambda a, d: False)
+        tally, states = _shot_battle(
+            a_side, d_side, a0, d0, exact, [*UNIT_KINDS, "galley"], (lost(a0), lost(d0)), lambda a, d: False
+        )
     return tally.odds(rules, "naval", describe_fleet(attacker_galleys), describe_fleet(defender_galleys), states)
 
 
@@ -865,25 +937,39 @@ def _breakdown(parts: Iterable[tuple[str, Prob]]) -> str:
 def odds_text(odds: Odds) -> str:
     """The odds as a few lines of text for a player."""
     rules = load_ruleset(odds.ruleset)
-    lines = [f"{odds.battle.capitalize()} battle ({rules.title})",
-             f"  attacker: {odds.attacker}",
-             f"  defender: {odds.defender}"]
+    lines = [
+        f"{odds.battle.capitalize()} battle ({rules.title})",
+        f"  attacker: {odds.attacker}",
+        f"  defender: {odds.defender}",
+    ]
     if odds.battle == "land":
         eliminated = odds.defender_holds - odds.attacker_retreats - odds.both_eliminated
-        lines += [f"Attacker wins    {_pct(odds.attacker_wins):>6}"
-                  + _breakdown([("defender retreats", odds.defender_retreats)]),
-                  f"Defender holds   {_pct(odds.defender_holds):>6}"
-                  + _breakdown([("attacker eliminated", eliminated), ("both eliminated", odds.both_eliminated),
-                                ("attacker retreats", odds.attacker_retreats)])]
+        lines += [
+            f"Attacker wins    {_pct(odds.attacker_wins):>6}"
+            + _breakdown([("defender retreats", odds.defender_retreats)]),
+            f"Defender holds   {_pct(odds.defender_holds):>6}"
+            + _breakdown(
+                [
+                    ("attacker eliminated", eliminated),
+                    ("both eliminated", odds.both_eliminated),
+                    ("attacker retreats", odds.attacker_retreats),
+                ]
+            ),
+        ]
         if odds.retreat:
             lines.append(f"Retreat ends it  {_pct(odds.retreat):>6}")
     else:
-        lines += [f"Attacker wins    {_pct(odds.attacker_wins):>6}  (the defender's fleet is gone)",
-                  f"Defender holds   {_pct(odds.defender_holds):>6}  (the attacker's fleet is gone)"]
+        lines += [
+            f"Attacker wins    {_pct(odds.attacker_wins):>6}  (the defender's fleet is gone)",
+            f"Defender holds   {_pct(odds.defender_holds):>6}  (the attacker's fleet is gone)",
+        ]
         if odds.draw:
-            lines.append(f"No winner        {_pct(odds.draw):>6}"
-                         + _breakdown([("both fleets sunk", odds.both_eliminated)]))
-    lines += [f"Expected losses  attacker {_losses(odds.attacker_losses)}",
-              f"                 defender {_losses(odds.defender_losses)}",
-              f"Expected {'cycles' if _is_1984(rules) else 'rounds'}  {float(odds.rounds):.2f}"]
+            lines.append(
+                f"No winner        {_pct(odds.draw):>6}" + _breakdown([("both fleets sunk", odds.both_eliminated)])
+            )
+    lines += [
+        f"Expected losses  attacker {_losses(odds.attacker_losses)}",
+        f"                 defender {_losses(odds.defender_losses)}",
+        f"Expected {'cycles' if _is_1984(rules) else 'rounds'}  {float(odds.rounds):.2f}",
+    ]
     return "\n".join(lines)

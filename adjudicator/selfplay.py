@@ -32,14 +32,22 @@ if TYPE_CHECKING:
 
 Units = dict[str, int]
 BATTLE_EVENTS = ("battle", "naval_battle")
-PRESS = ("Ave!", "Our legions march for peace.", "Let us share the sea.", "Beware the ides.",
-         "Rome was not built in a day.", "Alea iacta est.", "Your provinces look lovely.", "Truce?")
+PRESS = (
+    "Ave!",
+    "Our legions march for peace.",
+    "Let us share the sea.",
+    "Beware the ides.",
+    "Rome was not built in a day.",
+    "Alea iacta est.",
+    "Your provinces look lovely.",
+    "Truce?",
+)
 
 
 # -- the bot ------------------------------------------------------------------------------------------------
 
-def random_orders(ruleset: Ruleset, state: GameState, seat: str, rng: random.Random,
-                  password: str = "selfplay") -> str:
+
+def random_orders(ruleset: Ruleset, state: GameState, seat: str, rng: random.Random, password: str = "selfplay") -> str:
     """An order text (header and order lines) of plausible, mostly legal random orders for `seat`'s coming
     player-turn in `state`. The same rng state gives the same text."""
     return _Bot(ruleset, state, seat, rng).orders(password)
@@ -101,8 +109,12 @@ class _Bot:
 
     def _front_distance(self) -> dict[str, int]:
         """Land steps from every province to the nearest one held or occupied by another player."""
-        front = [c for c, a in sorted(self.state.areas.items()) if self.board.is_land(c)
-                 and (a.owner not in (None, self.seat) or any(s != self.seat and f.units for s, f in a.units.items()))]
+        front = [
+            c
+            for c, a in sorted(self.state.areas.items())
+            if self.board.is_land(c)
+            and (a.owner not in (None, self.seat) or any(s != self.seat and f.units for s, f in a.units.items()))
+        ]
         distance = dict.fromkeys(front, 0)
         queue = deque(front)
         while queue:
@@ -241,15 +253,17 @@ class _Bot:
             units = self.take_units(free, rng.randint(0, min(total, self.per_leader * len(group))))
             steps = [f"=> {target}"]
             end = target
-            if not units["infantry"] and not units["catapult"] and not self.enemy_units(target) \
-                    and rng.random() < 0.3:  # a road journey and a land move: 2 MP (C-5.14)
+            if (
+                not units["infantry"] and not units["catapult"] and not self.enemy_units(target) and rng.random() < 0.3
+            ):  # a road journey and a land move: 2 MP (C-5.14)
                 onward = sorted(self.board.land_neighbours(target) - {start})
                 second = self.pick([(c, self.score(target, c, sum(units.values()))) for c in onward])
                 if second is not None:
                     steps.append(f"-> {second}")
                     end = second
-            if not self.fits(start, -sum(units.values()), -len(group)) or \
-                    not self.fits(end, sum(units.values()), len(group)):
+            if not self.fits(start, -sum(units.values()), -len(group)) or not self.fits(
+                end, sum(units.values()), len(group)
+            ):
                 self.give_back(free, units)
                 return
             self.lines.append(f"MOVE {_troops_text(group, units)}: {start} {' '.join(steps)}")
@@ -280,8 +294,11 @@ class _Bot:
                 steps.append(second)
         end = steps[-1]
         moved = sum(units.values())
-        if not self.fits(start, -moved, -len(group)) or not self.fits(end, moved, len(group)) \
-                or (0 in group and not moved):  # the Caesar never travels alone
+        if (
+            not self.fits(start, -moved, -len(group))
+            or not self.fits(end, moved, len(group))
+            or (0 in group and not moved)
+        ):  # the Caesar never travels alone
             self.give_back(free, units)
             return
         troops = _troops_text(group, units)
@@ -335,8 +352,7 @@ class _Bot:
             return 0.0
         return self.score(sea, code, strength)
 
-    def sail_from_land(self, start: str, fleet: list[tuple[int, list[str], int]], crew: list[int],
-                       free: Units) -> None:
+    def sail_from_land(self, start: str, fleet: list[tuple[int, list[str], int]], crew: list[int], free: Units) -> None:
         """SAIL galleys from a province, with leaders and units aboard when there are any (C-5.22 to C-5.24)."""
         rng = self.rng
         units = dict.fromkeys(UNIT_KINDS, 0)
@@ -381,8 +397,9 @@ class _Bot:
             strength = cargo.units if cargo else 0
             leaders = sorted(([0] if cargo and cargo.caesar else []) + (cargo.generals if cargo else []))
             lands = sorted(c for c in board.adjacency[zone] if board.is_land(c))
-            options: list[tuple[Any, float]] = [((c,), 2 * self.landing_score(zone, c, strength, len(leaders)))
-                                                for c in lands]
+            options: list[tuple[Any, float]] = [
+                ((c,), 2 * self.landing_score(zone, c, strength, len(leaders))) for c in lands
+            ]
             for sea in sorted(board.sea_neighbours(zone)):
                 options.append(((sea,), 0.4 + 2 * len(self.enemy_galleys(sea))))
                 if self.stop_at_galleys and self.enemy_galleys(sea):
@@ -418,8 +435,9 @@ class _Bot:
             chance = 0.6 if self.classic else 0.05
             if others and self.rng.random() < chance:
                 against = self.rng.choice(others)
-                self.lines.append(f"NAVAL {zone} VS {against}" if len(others) > 1 or self.rng.random() < 0.5
-                                  else f"NAVAL {zone}")
+                self.lines.append(
+                    f"NAVAL {zone} VS {against}" if len(others) > 1 or self.rng.random() < 0.5 else f"NAVAL {zone}"
+                )
 
     def retreat_orders(self) -> None:
         rng = self.rng
@@ -464,8 +482,9 @@ class _Bot:
     # phases 4 to 6
 
     def destroy_city(self) -> None:
-        cities = sorted(c for c, a in self.state.areas.items()
-                        if a.owner == self.seat and a.city and c != self.player.home)
+        cities = sorted(
+            c for c, a in self.state.areas.items() if a.owner == self.seat and a.city and c != self.player.home
+        )
         if cities and self.rng.random() < 0.02:
             self.lines.append(f"DESTROY CITY {self.rng.choice(cities)}")
 
@@ -499,8 +518,9 @@ class _Bot:
                 if captive.owner != seat or holder == seat:
                     continue
                 if rng.random() < 0.5:
-                    self.lines.append(f"RANSOM ACCEPT {seat} G{captive.general} MIN "
-                                      f"{rng.randint(0, max(0, self.player.treasury))}")
+                    self.lines.append(
+                        f"RANSOM ACCEPT {seat} G{captive.general} MIN {rng.randint(0, max(0, self.player.treasury))}"
+                    )
                 least = accepted(holder, seat, captive.general)
                 if least is not None and least <= self.player.treasury - paying and rng.random() < 0.8:
                     price = least
@@ -516,8 +536,12 @@ class _Bot:
         """Late in a game a weak seat may concede to the strongest (C-14.2)."""
         tributes = {s: self.state.players[s].tribute for s in self.state.in_play()}
         strongest = max(sorted(tributes), key=lambda s: tributes[s])
-        if strongest != self.seat and self.state.round > 8 and tributes[self.seat] * 4 < tributes[strongest] \
-                and self.rng.random() < 0.15:
+        if (
+            strongest != self.seat
+            and self.state.round > 8
+            and tributes[self.seat] * 4 < tributes[strongest]
+            and self.rng.random() < 0.15
+        ):
             self.lines.append(f"CONCEDE TO {strongest}")
 
     def answers(self) -> None:
@@ -532,15 +556,19 @@ class _Bot:
             if own:
                 choices.append(f"battle.{code}.{round_}.retreat: retreat to {rng.choice(own)}")
             if self.classic:
-                choices += [f"battle.{code}.{round_}.losses: cav, inf, cat", f"battle.{code}.{round_}.legion: inf",
-                            f"battle.{code}.pursuit: inf"]
+                choices += [
+                    f"battle.{code}.{round_}.losses: cav, inf, cat",
+                    f"battle.{code}.{round_}.legion: inf",
+                    f"battle.{code}.pursuit: inf",
+                ]
             self.lines.append(f"ANSWER {rng.choice(choices)}")
 
     def purchases(self, reserved: int) -> None:
         """A BUY order within the treasury after tribute: units, a galley, a city, a fortification, a road."""
         rng, state, seat, data = self.rng, self.state, self.seat, self.ruleset.data
-        level = max([state.inflation] + [p["level"] for p in state.inflation_pending
-                                         if not self.classic or p["seat"] == seat])
+        level = max(
+            [state.inflation] + [p["level"] for p in state.inflation_pending if not self.classic or p["seat"] == seat]
+        )
         multiplier = data["inflation"]["multipliers"][level]
         prices = {k: v * multiplier for k, v in data["prices"].items()}
         budget = self.player.treasury + self.player.tribute - reserved
@@ -565,8 +593,12 @@ class _Bot:
             if afford("fortified_city" if fortified else "city"):
                 items.append(f"{'FORTIFIED CITY' if fortified else 'CITY'} AT {site}")
                 cities.append(site)
-        roads = [(a, b) for a in cities for b in cities if a < b and self.board.land_border(a, b)
-                 and b not in state.areas[a].roads]
+        roads = [
+            (a, b)
+            for a in cities
+            for b in cities
+            if a < b and self.board.land_border(a, b) and b not in state.areas[a].roads
+        ]
         if roads and rng.random() < 0.5 and afford("road"):
             a, b = rng.choice(roads)
             items.append(f"ROAD {a}-{b}")
@@ -663,6 +695,7 @@ class _Bot:
 
 # -- whole games --------------------------------------------------------------------------------------------
 
+
 @dataclass
 class SelfPlayTurn:
     """One resolved player-turn of a self-play game."""
@@ -750,8 +783,14 @@ def dice_secret(seed: int) -> bytes:
     return hashlib.sha256(f"pbem-selfplay-dice:{seed}".encode()).digest()
 
 
-def play_game(ruleset_name: str, seats: list[str], seed: int, max_turns: int,
-              on_turn: Callable[[SelfPlayTurn], None] | None = None, game: str = "selfplay") -> SelfPlayResult:
+def play_game(
+    ruleset_name: str,
+    seats: list[str],
+    seed: int,
+    max_turns: int,
+    on_turn: Callable[[SelfPlayTurn], None] | None = None,
+    game: str = "selfplay",
+) -> SelfPlayResult:
     """Play up to `max_turns` player-turns from the initial position (fewer when somebody wins), each seat
     ordering with random_orders; dice come from a KeyedDice stream keyed from the seed (as the archive's),
     decisions take their standing orders or defaults. `on_turn` sees each turn as it is resolved."""
@@ -784,9 +823,17 @@ class ArchivedTurn:
     state: GameState
 
 
-def play_archived_game(archive: Archive, data: Path, name: str, ruleset_name: str, seats: list[str], seed: int,
-                       max_turns: int, on_turn: Callable[[ArchivedTurn], None] | None = None,
-                       pace: str = "turn") -> list[ArchivedTurn]:
+def play_archived_game(
+    archive: Archive,
+    data: Path,
+    name: str,
+    ruleset_name: str,
+    seats: list[str],
+    seed: int,
+    max_turns: int,
+    on_turn: Callable[[ArchivedTurn], None] | None = None,
+    pace: str = "turn",
+) -> list[ArchivedTurn]:
     """A self-play game through the moderator's operations: new_game, then for each due player-turn submit (with
     the seat's password) and adjudicate, which stores the turn and writes its reports into `data`. With pace
     "round" every seat orders its coming turn from the position at the start of the round and one adjudicate
@@ -795,8 +842,15 @@ def play_archived_game(archive: Archive, data: Path, name: str, ruleset_name: st
     from adjudicator.moderator import adjudicate, due_turns, new_game, submit
 
     ruleset = load_ruleset(ruleset_name)
-    made = new_game(archive, data, name, ruleset.name, {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
-                    pace=pace, mail={"selfplay": True})
+    made = new_game(
+        archive,
+        data,
+        name,
+        ruleset.name,
+        {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
+        pace=pace,
+        mail={"selfplay": True},
+    )
     state = ruleset.initial_state(name, list(seats))
     turns: list[ArchivedTurn] = []
     while state.active is not None and len(turns) < max_turns:
@@ -805,9 +859,15 @@ def play_archived_game(archive: Archive, data: Path, name: str, ruleset_name: st
         for row in adjudicate(archive, data, name).turns:
             results = json.loads(row.results_json)
             state = from_snapshot(json.loads(row.state_json))
-            turn = ArchivedTurn(row.number, row.seat or "", row.orders_text, sum(r["accepted"] for r in results),
-                                sum(not r["accepted"] for r in results),
-                                sum(e["kind"] in BATTLE_EVENTS for e in json.loads(row.events_json)), state)
+            turn = ArchivedTurn(
+                row.number,
+                row.seat or "",
+                row.orders_text,
+                sum(r["accepted"] for r in results),
+                sum(not r["accepted"] for r in results),
+                sum(e["kind"] in BATTLE_EVENTS for e in json.loads(row.events_json)),
+                state,
+            )
             turns.append(turn)
             if on_turn is not None:
                 on_turn(turn)

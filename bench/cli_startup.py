@@ -17,6 +17,7 @@ from bench import COMMAND_ENV
 
 TARGET = 3.0  # at most this many times the start of a bare interpreter
 
+
 def timed(command: list[str], runs: int) -> float:
     """Median wall time of `command` over `runs` runs (after one warm-up run for the file cache)."""
     subprocess.run(command, capture_output=True, check=False, env=COMMAND_ENV)
@@ -49,8 +50,10 @@ def main() -> None:
     print(f"python -c pass      {base * 1000:7.1f} ms")
     for name, took in (("pbem --help", help_time), ("pbem check --state", check_time)):
         ratio = took / base
-        print(f"{name:19} {took * 1000:7.1f} ms  ratio {ratio:4.1f}x (target <= {TARGET:g}x: "
-              f"{'met' if ratio <= TARGET else 'NOT met'})")
+        print(
+            f"{name:19} {took * 1000:7.1f} ms  ratio {ratio:4.1f}x (target <= {TARGET:g}x: "
+            f"{'met' if ratio <= TARGET else 'NOT met'})"
+        )
 
 
 if __name__ == "__main__":

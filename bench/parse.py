@@ -46,8 +46,10 @@ def main() -> None:
         best = min(best, time.perf_counter() - start)
     assert not block.errors and len(block.orders) == lines - 1
     rate = (lines - 1) / best
-    print(f"{lines - 1} orders in {best * 1000:.0f} ms: {rate:,.0f} orders/s (target >= {TARGET:,}: "
-          f"{'met' if rate >= TARGET else 'NOT met'})")
+    print(
+        f"{lines - 1} orders in {best * 1000:.0f} ms: {rate:,.0f} orders/s (target >= {TARGET:,}: "
+        f"{'met' if rate >= TARGET else 'NOT met'})"
+    )
 
 
 if __name__ == "__main__":

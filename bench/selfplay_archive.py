@@ -45,8 +45,10 @@ def time_pbem_verify(data: Path, name: str, runs: int) -> int:
             return 1
     median = statistics.median(times)
     checks = done.stdout.strip().splitlines()[-1]
-    print(f"pbem verify {name}: {checks}; median {median:.2f} s, best {min(times):.2f} s of {len(times)} runs "
-          f"(target < {TARGET:g} s: {'met' if median < TARGET else 'NOT met'})")
+    print(
+        f"pbem verify {name}: {checks}; median {median:.2f} s, best {min(times):.2f} s of {len(times)} runs "
+        f"(target < {TARGET:g} s: {'met' if median < TARGET else 'NOT met'})"
+    )
     return 0
 
 
@@ -74,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as wrong:
         parser.error(str(wrong))
     archive = Archive.in_folder(args.data)
-    print(f"{ruleset.name}, {len(seats)} seats ({', '.join(seats)}), {args.turns} player-turns, pace {args.pace}, "
-          f"into {args.data}")
+    print(
+        f"{ruleset.name}, {len(seats)} seats ({', '.join(seats)}), {args.turns} player-turns, pace {args.pace}, "
+        f"into {args.data}"
+    )
 
     for attempt in range(ATTEMPTS):
         name = args.name if attempt == 0 else f"{args.name}-{attempt + 1}"
@@ -87,17 +91,21 @@ def main(argv: list[str] | None = None) -> int:
             times.append(now - clock[0])
             clock[0] = now
             if turn.number % 25 == 0:
-                print(f"  turn {turn.number:4}: {statistics.mean(times[-25:]) * 1000:7.1f} ms/turn (last 25)",
-                      flush=True)
+                print(
+                    f"  turn {turn.number:4}: {statistics.mean(times[-25:]) * 1000:7.1f} ms/turn (last 25)", flush=True
+                )
 
         begin = time.perf_counter()
-        turns = play_archived_game(archive, args.data, name, ruleset.name, seats, args.seed + attempt, args.turns,
-                                   on_turn=lap, pace=args.pace)
+        turns = play_archived_game(
+            archive, args.data, name, ruleset.name, seats, args.seed + attempt, args.turns, on_turn=lap, pace=args.pace
+        )
         total = time.perf_counter() - begin
         accepted, rejected = sum(t.accepted for t in turns), sum(t.rejected for t in turns)
-        print(f"game {name}: {len(turns)} player-turns in {total:.1f} s, {total / max(len(turns), 1) * 1000:.1f} ms "
-              f"per turn (median {statistics.median(times or [0]) * 1000:.1f} ms, incl. new game); "
-              f"{accepted} orders accepted, {rejected} rejected, {sum(t.battles for t in turns)} battles")
+        print(
+            f"game {name}: {len(turns)} player-turns in {total:.1f} s, {total / max(len(turns), 1) * 1000:.1f} ms "
+            f"per turn (median {statistics.median(times or [0]) * 1000:.1f} ms, incl. new game); "
+            f"{accepted} orders accepted, {rejected} rejected, {sum(t.battles for t in turns)} battles"
+        )
         if len(turns) >= args.turns:
             break
         winner = turns[-1].state.winner if turns else None
@@ -110,8 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         begin = time.perf_counter()
         passed, problems = verify(archive, name)
         took = time.perf_counter() - begin
-        print(f"verify {name}: {len(passed)} checks passed, {len(problems)} problems in {took:.2f} s "
-              f"({took / len(turns) * 1000:.1f} ms per turn)")
+        print(
+            f"verify {name}: {len(passed)} checks passed, {len(problems)} problems in {took:.2f} s "
+            f"({took / len(turns) * 1000:.1f} ms per turn)"
+        )
         if problems:
             print("\n".join(problems[:10]), file=sys.stderr)
             return 1

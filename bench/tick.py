@@ -41,8 +41,15 @@ def populate(archive: Archive, data: Path, games: int) -> None:
             session.flush()
             for seat in seats:
                 session.add(Seat(**{**seat.model_dump(exclude={"id"}), "game_id": game.id}))
-            session.add(Turn(**{**turn.model_dump(exclude={"id"}), "game_id": game.id,
-                                "state_json": turn.state_json.replace('"game": "g0"', f'"game": "g{n}"')}))
+            session.add(
+                Turn(
+                    **{
+                        **turn.model_dump(exclude={"id"}),
+                        "game_id": game.id,
+                        "state_json": turn.state_json.replace('"game": "g0"', f'"game": "g{n}"'),
+                    }
+                )
+            )
 
 
 def main() -> None:
@@ -68,9 +75,11 @@ def main() -> None:
     resolved = sum(1 for line in report.lines if "resolved" in line)
     backend = "PostgreSQL" if options.db else "SQLite"
     verdict = "met" if resolved == options.games and elapsed / options.games * 1000 < 60 else "NOT met"
-    print(f"{backend}: set up {options.games} games in {setup:.1f} s; pbem tick resolved {resolved} turns in "
-          f"{elapsed:.1f} s ({elapsed / max(resolved, 1) * 1000:.1f} ms a game; target: 1,000 games < 60 s: "
-          f"{verdict})")
+    print(
+        f"{backend}: set up {options.games} games in {setup:.1f} s; pbem tick resolved {resolved} turns in "
+        f"{elapsed:.1f} s ({elapsed / max(resolved, 1) * 1000:.1f} ms a game; target: 1,000 games < 60 s: "
+        f"{verdict})"
+    )
 
 
 if __name__ == "__main__":

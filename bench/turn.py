@@ -25,8 +25,11 @@ def position() -> str:
     """Macedonia, to move, stands next to two enemy armies (Galatia's in Thracia, Italia's in Pannonia)."""
     state = load_ruleset("coe-classic").initial_state("bench", SEATS)
     mac = state.force("MAC", "Macedonia")
-    for general, area, units in ((1, "MOE", {"infantry": 4, "cavalry": 2}), (2, "DAL", {"infantry": 4, "catapult": 1}),
-                                 (3, "ACH", {"infantry": 3})):
+    for general, area, units in (
+        (1, "MOE", {"infantry": 4, "cavalry": 2}),
+        (2, "DAL", {"infantry": 4, "catapult": 1}),
+        (3, "ACH", {"infantry": 3}),
+    ):
         mac.generals.remove(general)
         force = state.force(area, "Macedonia")
         force.generals.append(general)
@@ -55,16 +58,19 @@ def main() -> None:
         for run in range(runs):
             data = Path(folder) / f"run{run}"
             archive = Archive.in_folder(data)
-            game = new_game(archive, data, "bench", "coe-classic", {s: f"{s}@x.org" for s in SEATS},
-                            position=position())
+            game = new_game(
+                archive, data, "bench", "coe-classic", {s: f"{s}@x.org" for s in SEATS}, position=position()
+            )
             text = f"GAME bench TURN 1 PLAYER Macedonia PASSWORD {game.passwords['Macedonia']}\n" + "\n".join(ORDERS)
             submit(archive, "bench", text)
             start = time.perf_counter()
             done = adjudicate(archive, data, "bench")
             times.append(time.perf_counter() - start)
             battles = done.turns[0].events_json.count('"battle"')
-    print(f"6-seat Classic player-turn with {battles} land battles: median {statistics.median(times) * 1000:.1f} ms, "
-          f"best {min(times) * 1000:.1f} ms over {runs} runs (resolve + render + SQLite commit; target < 50 ms)")
+    print(
+        f"6-seat Classic player-turn with {battles} land battles: median {statistics.median(times) * 1000:.1f} ms, "
+        f"best {min(times) * 1000:.1f} ms over {runs} runs (resolve + render + SQLite commit; target < 50 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ def place(state: GameState, area: str, seat: str, owner: bool = True, **pieces: 
     return state
 
 
-def march(leaders: tuple[int, ...], start: str, *path: str, inf: int = 0, cav: int = 0, cat: int = 0,
-          line: int = 1) -> Move:
+def march(
+    leaders: tuple[int, ...], start: str, *path: str, inf: int = 0, cav: int = 0, cat: int = 0, line: int = 1
+) -> Move:
     """MOVE <leaders> WITH <units>: start -> path..."""
     steps = tuple(Step("road", p[1:]) if p.startswith("=") else Step("land", p) for p in path)
     return Move(Troops(leaders, inf, cav, cat), start, steps, line=line, text=f"move {start} {path}")
@@ -43,8 +44,9 @@ def buy(*items: Purchase, line: int = 1) -> Buy:
     return Buy(items, line=line, text="buy")
 
 
-def play(state: GameState, *orders: Order, dice: list[int] | None = None,
-         answers: dict[str, dict[str, str]] | None = None) -> TurnResult:
+def play(
+    state: GameState, *orders: Order, dice: list[int] | None = None, answers: dict[str, dict[str, str]] | None = None
+) -> TurnResult:
     """Resolve the active seat's turn (tribute markers first set to match the board); the invariants must
     hold afterwards."""
     seat = state.active
@@ -66,8 +68,16 @@ def force(result: TurnResult, area: str, seat: str) -> Force:
     return result.state.areas[area].units.get(seat, Force()) if area in result.state.areas else Force()
 
 
-def sail(galleys: tuple[int, ...], start: str, *route: str, leaders: tuple[int, ...] | None = None, inf: int = 0,
-         cav: int = 0, cat: int = 0, line: int = 1) -> Order:
+def sail(
+    galleys: tuple[int, ...],
+    start: str,
+    *route: str,
+    leaders: tuple[int, ...] | None = None,
+    inf: int = 0,
+    cav: int = 0,
+    cat: int = 0,
+    line: int = 1,
+) -> Order:
     """SAIL GALLEYS <galleys>: start -> route... [CARRYING <leaders> WITH <units>] (cargo only when named)."""
     from adjudicator.engine.orders import Sail
 
@@ -95,8 +105,16 @@ def own(state: GameState, *codes: str, seat: str = "Macedonia", city: str | None
     return state
 
 
-def legion(state: GameState, area: str, *leaders: int, inf: int = 0, cav: int = 0, cat: int = 0,
-           seat: str = "Macedonia", owner: bool = True) -> GameState:
+def legion(
+    state: GameState,
+    area: str,
+    *leaders: int,
+    inf: int = 0,
+    cav: int = 0,
+    cat: int = 0,
+    seat: str = "Macedonia",
+    owner: bool = True,
+) -> GameState:
     """Move `leaders` of `seat` from his home into `area` and put new combat units with them there."""
     home = state.force(state.players[seat].home, seat)
     for leader in leaders:

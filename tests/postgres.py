@@ -52,10 +52,11 @@ def private_server() -> Iterator[str]:
 
     try:
         run(str(programs / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8", "--no-locale")
-        options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections=300 "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
-        run(str(programs / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", options, "-w",
-            "start")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections=300 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        run(str(programs / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", options, "-w", "start")
         try:
             yield f"postgresql://{USER}@127.0.0.1:{port}/postgres"
         finally:

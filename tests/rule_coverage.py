@@ -28,8 +28,11 @@ def test_names() -> list[str]:
     names = []
     for path in sorted(TESTS.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names += [f"{path.stem}::{node.name}" for node in ast.walk(tree)
-                  if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
+        names += [
+            f"{path.stem}::{node.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        ]
     return names
 
 

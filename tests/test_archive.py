@@ -11,7 +11,8 @@ from adjudicator.archive.store import queue_mail
 
 
 def test_an_archive_of_an_earlier_version_gains_the_new_columns_and_keeps_its_rows(
-        tmp_path: Path, database: str | None) -> None:
+    tmp_path: Path, database: str | None
+) -> None:
     archive = Archive.open(tmp_path, database)
     with archive.session() as session:
         queue_mail(session, "mac@example.org", "Old mail", "queued by an earlier version\n", "2026-01-01T00:00:00")

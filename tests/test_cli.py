@@ -71,16 +71,24 @@ def test_submit_stores_and_a_later_set_replaces(pbem: Pbem) -> None:
 
 def test_receipt_gives_each_order_its_verdict_and_rule(pbem: Pbem) -> None:
     pbem.new_game()
-    path = pbem.orders("Macedonia", 1, "MOVE G1 WITH 2 INF: MAC -> THR", "MOVE G2 WITH 3 INF: MAC -> MOE -> DAC",
-                       "MOVE G3 WITH 1 INF: EGY -> PAL", "MOEV G4: MAC -> THR", "BUY 1 CAT")
+    path = pbem.orders(
+        "Macedonia",
+        1,
+        "MOVE G1 WITH 2 INF: MAC -> THR",
+        "MOVE G2 WITH 3 INF: MAC -> MOE -> DAC",
+        "MOVE G3 WITH 1 INF: EGY -> PAL",
+        "MOEV G4: MAC -> THR",
+        "BUY 1 CAT",
+    )
     result = pbem("submit", "rome1", str(path))
     assert result.exit_code == 0, result.output
     out = result.output
     assert "line   2  MOVE G1 WITH 2 INF: MAC -> THR\n             accepted" in out
     assert "rejected (C-5.2)" in out  # infantry has 1 MP
     assert "rejected (C-5.3)" in out  # another seat's pieces
-    assert ("line   5  MOEV G4: MAC -> THR\n"
-            "             not understood (column 1): unexpected 'MOEV' (did you mean MOVE?)") in out
+    assert (
+        "line   5  MOEV G4: MAC -> THR\n             not understood (column 1): unexpected 'MOEV' (did you mean MOVE?)"
+    ) in out
     assert "rejected (C-11.1)" in out  # 30 talents, 15 in the treasury
     assert "1 accepted, 3 rejected, 1 not understood" in out
 
@@ -90,27 +98,43 @@ def test_bad_input_is_refused_and_the_archive_is_unchanged(pbem: Pbem, write: Wr
     pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF")))
     before = pbem.dump()
     cases = {
-        "wrong password": (["submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF", password="nope"))],
-                           "wrong password for Macedonia"),
-        "unknown game": (["submit", "carthago", str(pbem.orders("Macedonia", 1, "BUY 1 INF"))],
-                         "unknown game 'carthago'"),
-        "wrong game in header": (["submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF", game="x"))],
-                                 "names game 'x'"),
-        "unknown seat": (["submit", "rome1", str(write("seat.txt", "GAME rome1 TURN 1 PLAYER Italia PASSWORD x\n"))],
-                         "Italia"),
-        "beyond the seat's next turn": (["submit", "rome1", str(pbem.orders("Egyptus", 5, "BUY 1 INF"))],
-                                        "header says TURN 5, but Egyptus's coming player-turn is turn 2"),
-        "wrong turn": (["submit", "rome1", str(pbem.orders("Macedonia", 4, "BUY 1 INF"))],
-                       "header says TURN 4, but Macedonia's coming player-turn is turn 1"),
+        "wrong password": (
+            ["submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF", password="nope"))],
+            "wrong password for Macedonia",
+        ),
+        "unknown game": (
+            ["submit", "carthago", str(pbem.orders("Macedonia", 1, "BUY 1 INF"))],
+            "unknown game 'carthago'",
+        ),
+        "wrong game in header": (
+            ["submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF", game="x"))],
+            "names game 'x'",
+        ),
+        "unknown seat": (
+            ["submit", "rome1", str(write("seat.txt", "GAME rome1 TURN 1 PLAYER Italia PASSWORD x\n"))],
+            "Italia",
+        ),
+        "beyond the seat's next turn": (
+            ["submit", "rome1", str(pbem.orders("Egyptus", 5, "BUY 1 INF"))],
+            "header says TURN 5, but Egyptus's coming player-turn is turn 2",
+        ),
+        "wrong turn": (
+            ["submit", "rome1", str(pbem.orders("Macedonia", 4, "BUY 1 INF"))],
+            "header says TURN 4, but Macedonia's coming player-turn is turn 1",
+        ),
         "empty file": (["submit", "rome1", str(write("empty.txt", "  \n\n"))], "the file is empty"),
         "binary file": (["submit", "rome1", str(write("bin.txt", b"\x89PNG\r\n\x1a\n\0\0\0"))], "binary file"),
         "huge file": (["submit", "rome1", str(write("huge.txt", "# x\n" * 2_700_000))], "too large"),
         "missing file": (["submit", "rome1", "/nonexistent/orders.txt"], "no such file"),
         "no header": (["submit", "rome1", str(write("nohead.txt", "BUY 1 INF\n"))], "no valid header"),
-        "not utf-8": (["submit", "rome1", str(write("latin1.txt", "GAME rome1\nBUY 1 INF \xe4\n".encode("latin-1")))],
-                      "line 2 is not UTF-8"),
-        "nothing understood": (["submit", "rome1", str(pbem.orders("Macedonia", 1, "garble garble"))],
-                               "Nothing was stored"),
+        "not utf-8": (
+            ["submit", "rome1", str(write("latin1.txt", "GAME rome1\nBUY 1 INF \xe4\n".encode("latin-1")))],
+            "line 2 is not UTF-8",
+        ),
+        "nothing understood": (
+            ["submit", "rome1", str(pbem.orders("Macedonia", 1, "garble garble"))],
+            "Nothing was stored",
+        ),
     }
     for name, (args, message) in cases.items():
         result = pbem(*args)
@@ -137,7 +161,7 @@ def test_check_against_a_state_file_and_bad_state_files(pbem: Pbem, write: Write
     assert result.exit_code == 0 and result.output.count("accepted") >= 2
     good = json.loads(state.read_text())
     broken = {
-        "not json": ("{\"schema\": 1,", "not JSON"),
+        "not json": ('{"schema": 1,', "not JSON"),
         "wrong schema": (json.dumps({**good, "schema": 7}), "unsupported schema 7"),
         "bad field": (json.dumps({**good, "inflation": "high"}), "snapshot.inflation"),
         "unknown area": (json.dumps({**good, "areas": {"ATLANTIS": {}}}), "unknown area code 'ATLANTIS'"),
@@ -150,8 +174,20 @@ def test_check_against_a_state_file_and_bad_state_files(pbem: Pbem, write: Write
 
 def test_adjudicate_writes_reports_and_verify_replays(pbem: Pbem) -> None:
     pbem.new_game()
-    pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "MOVE G1 WITH 2 INF: MAC -> THR", "BUY 1 INF",
-                                            "PRESS TO Egyptus: a secret", "BROADCAST: hello all")))
+    pbem(
+        "submit",
+        "rome1",
+        str(
+            pbem.orders(
+                "Macedonia",
+                1,
+                "MOVE G1 WITH 2 INF: MAC -> THR",
+                "BUY 1 INF",
+                "PRESS TO Egyptus: a secret",
+                "BROADCAST: hello all",
+            )
+        ),
+    )
     result = pbem("adjudicate", "rome1")
     assert result.exit_code == 0 and "Turn 1 (Macedonia) resolved" in result.output
     folder = pbem.data / "games/rome1/turn-0001"
@@ -191,17 +227,24 @@ def test_round_pace_turn_file_resolves_the_round_in_turn_order(pbem: Pbem, write
     assert [line.split()[1] for line in result.output.splitlines() if line.startswith("Turn")] == ["1", "2", "3"]
     snapshot = json.loads((pbem.data / "games/rome1/turn-0003/snapshot.json").read_text())
     assert {c: snapshot["areas"][c]["owner"] for c in ("THR", "PAL", "LUS")} == {
-        "THR": "Macedonia", "PAL": "Egyptus", "LUS": "Hispania"}
+        "THR": "Macedonia",
+        "PAL": "Egyptus",
+        "LUS": "Hispania",
+    }
     assert snapshot["round"] == 2 and snapshot["active"] == "Macedonia"
 
 
 def test_round_order_made_impossible_by_an_earlier_turn_is_rejected_C_5_10(
-        pbem: Pbem, write: Write, tmp_path: Path) -> None:
+    pbem: Pbem, write: Write, tmp_path: Path
+) -> None:
     pbem.new_game()
     snapshot = json.loads((pbem.data / "games/rome1/turn-0000/snapshot.json").read_text())
-    snapshot["areas"]["MOE"] = {"owner": "Egyptus", "city": None, "roads": [],
-                                "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 0, "cavalry": 0,
-                                                     "catapult": 0, "galleys": []}}}
+    snapshot["areas"]["MOE"] = {
+        "owner": "Egyptus",
+        "city": None,
+        "roads": [],
+        "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 0, "cavalry": 0, "catapult": 0, "galleys": []}},
+    }
     snapshot["areas"]["EGY"]["units"]["Egyptus"]["generals"].remove(1)  # G1 is in MOE (one place, C-1.1)
     state = write("state.json", json.dumps(snapshot))
     egyptus = "GAME rome1 TURN 2 PLAYER Egyptus PASSWORD p\nMOVE G1: MOE -> THR\n"
@@ -209,8 +252,16 @@ def test_round_order_made_impossible_by_an_earlier_turn_is_rejected_C_5_10(
     assert check.exit_code == 0 and "accepted" in check.output  # as the position stands now
     macedonia = "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD p\nMOVE G1 WITH 2 INF: MAC -> THR\n"
     out = tmp_path / "out"
-    result = pbem("resolve", "--state", str(state), "--orders", str(write("t.txt", macedonia + egyptus)),
-                  "--out", str(out), data=False)
+    result = pbem(
+        "resolve",
+        "--state",
+        str(state),
+        "--orders",
+        str(write("t.txt", macedonia + egyptus)),
+        "--out",
+        str(out),
+        data=False,
+    )
     assert result.exit_code == 0, result.output
     report = (out / "report-Egyptus.txt").read_text()  # the verdicts are the seat's own (issue 11)
     assert "MOVE G1: MOE -> THR\n             rejected (C-5.10)" in report
@@ -219,8 +270,10 @@ def test_round_order_made_impossible_by_an_earlier_turn_is_rejected_C_5_10(
 def test_turn_file_with_a_forged_block_stores_nothing(pbem: Pbem, write: Write) -> None:
     pbem.new_game(pace="round")
     before = pbem.dump()
-    text = (f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {pbem.passwords['Macedonia']}\nBUY 1 INF\n"
-            "GAME rome1 TURN 2 PLAYER Egyptus PASSWORD forged\nBUY 1 INF\n")
+    text = (
+        f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {pbem.passwords['Macedonia']}\nBUY 1 INF\n"
+        "GAME rome1 TURN 2 PLAYER Egyptus PASSWORD forged\nBUY 1 INF\n"
+    )
     result = pbem("adjudicate", "rome1", "--turn-file", str(write("t.txt", text)))
     assert result.exit_code == 1 and "wrong password for Egyptus" in result.output
     assert pbem.dump() == before
@@ -230,8 +283,9 @@ def test_turn_file_with_a_forged_block_stores_nothing(pbem: Pbem, write: Write) 
 def test_resolve_from_files_alone(pbem: Pbem, write: Write, tmp_path: Path) -> None:
     pbem.new_game()
     state = pbem.data / "games/rome1/turn-0000/snapshot.json"
-    orders = write("t.txt", "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD unchecked\n"
-                            "MOVE G1 WITH 2 INF: MAC -> THR\nBUY 1 INF\n")
+    orders = write(
+        "t.txt", "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD unchecked\nMOVE G1 WITH 2 INF: MAC -> THR\nBUY 1 INF\n"
+    )
     out = tmp_path / "out"
     result = pbem("resolve", "--state", str(state), "--orders", str(orders), "--out", str(out), data=False)
     assert result.exit_code == 0, result.output

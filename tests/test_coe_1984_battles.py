@@ -37,8 +37,15 @@ def take_leaders(state: GameState, seat: str, leaders: list[int]) -> None:
             home.generals.remove(number)
 
 
-def contest(area: str = "THR", owner: str | None = DEF, city: str | None = None, *, att: dict[str, Any],
-            dfn: dict[str, Any], state: GameState | None = None) -> GameState:
+def contest(
+    area: str = "THR",
+    owner: str | None = DEF,
+    city: str | None = None,
+    *,
+    att: dict[str, Any],
+    dfn: dict[str, Any],
+    state: GameState | None = None,
+) -> GameState:
     """Macedonia's pieces `att` and Egyptus's pieces `dfn` in `area` (leaders taken from their homes,
     combat units new from the shared supply)."""
     state = state or game()
@@ -50,8 +57,16 @@ def contest(area: str = "THR", owner: str | None = DEF, city: str | None = None,
     return state
 
 
-def at_sea(state: GameState, zone: str, galley: int, seat: str, leaders: tuple[int, ...] = (), inf: int = 0,
-           cav: int = 0, cat: int = 0) -> GameState:
+def at_sea(
+    state: GameState,
+    zone: str,
+    galley: int,
+    seat: str,
+    leaders: tuple[int, ...] = (),
+    inf: int = 0,
+    cav: int = 0,
+    cat: int = 0,
+) -> GameState:
     """`seat`'s galley in a sea zone carrying leaders (from home) and new combat units."""
     take_leaders(state, seat, list(leaders))
     sea = state.force(zone, seat)
@@ -62,8 +77,9 @@ def at_sea(state: GameState, zone: str, galley: int, seat: str, leaders: tuple[i
     sea.catapult += cat
     sea.galleys.append(galley)
     if leaders or inf or cav or cat:
-        sea.aboard[galley] = Cargo(caesar=int(CAESAR in leaders), generals=[n for n in leaders if n], infantry=inf,
-                                   cavalry=cav, catapult=cat)
+        sea.aboard[galley] = Cargo(
+            caesar=int(CAESAR in leaders), generals=[n for n in leaders if n], infantry=inf, cavalry=cav, catapult=cat
+        )
     return state
 
 
@@ -91,8 +107,17 @@ def both(*answer_sets: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 def shots(result: TurnResult) -> list[tuple[str, str, int, int | str, bool]]:
     """(shooter, target, number needed, die or 'automatic', hit) of every shot, in order."""
-    return [(e.seat or "", e.data["target"] + (f" {e.data['galley']}" if e.data["galley"] else ""), e.data["needed"],
-             e.data["die"], e.data["hit"]) for e in result.events if e.kind == "shot"]
+    return [
+        (
+            e.seat or "",
+            e.data["target"] + (f" {e.data['galley']}" if e.data["galley"] else ""),
+            e.data["needed"],
+            e.data["die"],
+            e.data["hit"],
+        )
+        for e in result.events
+        if e.kind == "shot"
+    ]
 
 
 def events(result: TurnResult, kind: str) -> list[dict[str, Any]]:
@@ -101,8 +126,11 @@ def events(result: TurnResult, kind: str) -> list[dict[str, Any]]:
 
 def decisions(result: TurnResult, ending: str = "") -> list[tuple[str, str, str, str]]:
     """(seat, key, choice, source) of every decision whose key ends with `ending`."""
-    return [(e.seat or "", e.data["key"], e.data["choice"], e.data["source"]) for e in result.events
-            if e.kind == "decision" and e.data["key"].endswith(ending)]
+    return [
+        (e.seat or "", e.data["key"], e.data["choice"], e.data["source"])
+        for e in result.events
+        if e.kind == "decision" and e.data["key"].endswith(ending)
+    ]
 
 
 def purposes(result: TurnResult) -> list[str]:
@@ -113,8 +141,9 @@ def ending(result: TurnResult) -> list[tuple[str, str, str]]:
     return [(e["area"], e["winner"], e["how"]) for e in events(result, "battle_end")]
 
 
-def retreat_rule(condition: str, threshold: int | None = None, origin: str | None = None,
-                 to: list[str] | None = None) -> dict[str, Any]:
+def retreat_rule(
+    condition: str, threshold: int | None = None, origin: str | None = None, to: list[str] | None = None
+) -> dict[str, Any]:
     return {"from": origin, "condition": condition, "threshold": threshold, "to": to or []}
 
 
@@ -137,7 +166,9 @@ def test_O_6_1_O_6_4_every_combat_unit_fights_and_galleys_are_no_defenders() -> 
     place(state, "ACH", DEF, owner=True, galleys=[2])  # galleys alone: no battle in ACH (conquest instead)
     result = play(state, dice=[4, 4])
     assert [(e["area"], e["defender"], e["attacker_forces"]) for e in events(result, "battle")] == [
-        ("MOE", DEF, "1 INF"), ("THR", DEF, "8 INF")]
+        ("MOE", DEF, "1 INF"),
+        ("THR", DEF, "8 INF"),
+    ]
     assert shots(result) == [(ATT, "infantry", 4, 4, True), (ATT, "infantry", 4, 4, True)]
     assert purposes(result) == ["MOE cycle 1: attacker", "THR cycle 1: attacker"]
     assert force(result, "THR", ATT).infantry == 8  # all fought, none lost
@@ -157,12 +188,20 @@ def two_battles() -> GameState:
 def test_O_6_3_O_14_3_battles_by_area_code_unless_ordered_each_fought_to_its_end() -> None:
     result = play(two_battles(), dice=[6, 1, 1, 6])
     assert [e["area"] for e in events(result, "battle")] == ["ACH", "THR"]
-    assert purposes(result) == ["ACH cycle 1: attacker", "THR cycle 1: attacker", "THR cycle 1: defender",
-                                "THR cycle 2: attacker"]
+    assert purposes(result) == [
+        "ACH cycle 1: attacker",
+        "THR cycle 1: attacker",
+        "THR cycle 1: defender",
+        "THR cycle 2: attacker",
+    ]
     result = play(two_battles(), BattleOrder(("THR", "ACH"), line=1, text="battles THR ACH"), dice=[1, 1, 6, 6])
     assert [e["area"] for e in events(result, "battle")] == ["THR", "ACH"]
-    assert purposes(result) == ["THR cycle 1: attacker", "THR cycle 1: defender", "THR cycle 2: attacker",
-                                "ACH cycle 1: attacker"]
+    assert purposes(result) == [
+        "THR cycle 1: attacker",
+        "THR cycle 1: defender",
+        "THR cycle 2: attacker",
+        "ACH cycle 1: attacker",
+    ]
     assert ending(result) == [("THR", ATT, "elimination"), ("ACH", ATT, "elimination")]
 
 
@@ -173,8 +212,11 @@ def test_O_6_2_O_6_23_naval_battle_compulsory_in_a_zone_entered_with_a_galley() 
     at_sea(state, "EPI", 2, DEF, (3,), inf=1)
     result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=2), dice=[4, 1, 3])  # no NAVAL order
     assert [(e["area"], e["defender"]) for e in events(result, "naval_battle")] == [("AEG", DEF)]
-    assert shots(result) == [(ATT, "infantry 1", 4, 4, True), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "galley 1", 3, 3, True)]
+    assert shots(result) == [
+        (ATT, "infantry 1", 4, 4, True),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "galley 1", 3, 3, True),
+    ]
     assert purposes(result) == ["AEG cycle 1: attacker", "AEG cycle 1: defender", "AEG cycle 2: attacker"]
     assert force(result, "AEG", DEF).galleys == [] and force(result, "EPI", DEF).galleys == [2]
 
@@ -195,49 +237,72 @@ def test_O_6_2_one_naval_battle_against_each_other_player_in_the_zone() -> None:
 
 def test_O_6_5_O_15_4_catapults_and_the_defenders_fortified_city_the_weaker_side_has_no_advantage() -> None:
     # Macedonia 3 catapults (strength 3) against 1 catapult and a fortified city (strength 2).
-    state = contest(city="fortified", att={"generals": [1], "catapult": 3, "infantry": 1},
-                    dfn={"generals": [1], "catapult": 1, "infantry": 1})
+    state = contest(
+        city="fortified",
+        att={"generals": [1], "catapult": 3, "infantry": 1},
+        dfn={"generals": [1], "catapult": 1, "infantry": 1},
+    )
     result = play(state, dice=[3, 1, 5], answers=answer(DEF, battle_THR_1_target="inf"))
     (battle,) = events(result, "battle")
     assert (battle["attacker_strength"], battle["defender_strength"]) == (3, 2)
     assert [(e["shooter"], e["advantage"]) for e in events(result, "shot")] == [(ATT, 1), (DEF, 0), (ATT, 1)]
-    assert shots(result) == [(ATT, "infantry", 3, 3, True), (DEF, "infantry", 4, 1, False),
-                             (ATT, "catapult", 5, 5, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 3, 3, True),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "catapult", 5, 5, True),
+    ]
     assert result.state.areas["THR"].owner == ATT and result.state.areas["THR"].city == "fortified"
 
 
 def test_O_6_5_O_15_5_equal_strengths_cancel_out() -> None:
-    state = contest(city="fortified", att={"generals": [1], "catapult": 2, "infantry": 1},
-                    dfn={"generals": [1], "catapult": 1, "infantry": 1})
+    state = contest(
+        city="fortified",
+        att={"generals": [1], "catapult": 2, "infantry": 1},
+        dfn={"generals": [1], "catapult": 1, "infantry": 1},
+    )
     result = play(state, dice=[4, 3, 6])
     assert [(e["attacker_strength"], e["defender_strength"]) for e in events(result, "battle")] == [(2, 2)]
-    assert shots(result) == [(ATT, "infantry", 4, 4, True), (DEF, "infantry", 4, 3, False),
-                             (ATT, "catapult", 6, 6, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 4, 4, True),
+        (DEF, "infantry", 4, 3, False),
+        (ATT, "catapult", 6, 6, True),
+    ]
 
 
 def test_O_6_5_the_attacker_never_counts_a_fortified_city() -> None:
     # The fortified city in THR is Macedonia's: it gives the attacker nothing, and nothing to Egyptus either.
-    state = contest(owner=ATT, city="fortified", att={"generals": [1], "infantry": 1},
-                    dfn={"generals": [1], "infantry": 1})
+    state = contest(
+        owner=ATT, city="fortified", att={"generals": [1], "infantry": 1}, dfn={"generals": [1], "infantry": 1}
+    )
     result = play(state, dice=[3, 3, 4])
     assert [(e["attacker_strength"], e["defender_strength"]) for e in events(result, "battle")] == [(0, 0)]
-    assert shots(result) == [(ATT, "infantry", 4, 3, False), (DEF, "infantry", 4, 3, False),
-                             (ATT, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 4, 3, False),
+        (DEF, "infantry", 4, 3, False),
+        (ATT, "infantry", 4, 4, True),
+    ]
 
 
 def test_O_6_6_O_15_3_a_catapult_hit_by_the_attacker_changes_the_defenders_reply_at_once() -> None:
     state = contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "catapult": 1, "infantry": 1})
     result = play(state, dice=[6, 3, 4], answers=answer(ATT, battle_THR_1_target="cat"))
     # without the catapult Egyptus has no advantage: 4+ for infantry, so the 3 misses
-    assert shots(result) == [(ATT, "catapult", 6, 6, True), (DEF, "infantry", 4, 3, False),
-                             (ATT, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "catapult", 6, 6, True),
+        (DEF, "infantry", 4, 3, False),
+        (ATT, "infantry", 4, 4, True),
+    ]
 
 
 def test_O_6_6_O_15_3_a_catapult_hit_by_the_defender_counts_from_the_next_cycle() -> None:
     state = contest(att={"generals": [1], "catapult": 1, "infantry": 1}, dfn={"generals": [1], "infantry": 2})
     result = play(state, dice=[1, 6, 3, 4], answers=answer(DEF, battle_THR_1_target="cat"))
-    assert shots(result) == [(ATT, "infantry", 3, 1, False), (DEF, "catapult", 6, 6, True),
-                             (ATT, "infantry", 4, 3, False), (DEF, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 3, 1, False),
+        (DEF, "catapult", 6, 6, True),
+        (ATT, "infantry", 4, 3, False),
+        (DEF, "infantry", 4, 4, True),
+    ]
     assert ending(result) == [("THR", DEF, "elimination")]
 
 
@@ -254,8 +319,10 @@ TABLE = {  # O-6.7: advantage 0 to 5
 @pytest.mark.parametrize("advantage", range(6))
 def test_O_6_7_O_15_1_O_15_2_target_numbers_fall_with_the_advantage(kind: str, advantage: int) -> None:
     defending_catapults = int(kind == "catapult")
-    state = contest(att={"generals": [1], "catapult": advantage + defending_catapults, "infantry": 1},
-                    dfn={"generals": [1], kind: 1})
+    state = contest(
+        att={"generals": [1], "catapult": advantage + defending_catapults, "infantry": 1},
+        dfn={"generals": [1], kind: 1},
+    )
     expected = TABLE[kind][advantage]
     needed = int(expected[0]) if expected != AUTO else None
     result = play(state, dice=[needed] if needed else [])
@@ -281,26 +348,46 @@ def test_O_6_9_O_6_10_O_15_1_automatic_hits_one_at_a_time_and_the_defender_shoot
     state = contest(att={"generals": [1], "catapult": 3}, dfn={"generals": [1], "infantry": 3})
     result = play(state, dice=[2, 6, 1, 1, 2])
     assert shots(result) == [
-        (ATT, "infantry", 1, AUTO, True), (DEF, "catapult", 6, 2, False),
-        (ATT, "infantry", 1, AUTO, True), (DEF, "catapult", 6, 6, True),
-        (ATT, "infantry", 2, 1, False), (DEF, "catapult", 6, 1, False),  # a miss changes nothing (O-6.9)
-        (ATT, "infantry", 2, 2, True)]
-    assert purposes(result) == ["THR cycle 1: defender", "THR cycle 2: defender", "THR cycle 3: attacker",
-                                "THR cycle 3: defender", "THR cycle 4: attacker"]
+        (ATT, "infantry", 1, AUTO, True),
+        (DEF, "catapult", 6, 2, False),
+        (ATT, "infantry", 1, AUTO, True),
+        (DEF, "catapult", 6, 6, True),
+        (ATT, "infantry", 2, 1, False),
+        (DEF, "catapult", 6, 1, False),  # a miss changes nothing (O-6.9)
+        (ATT, "infantry", 2, 2, True),
+    ]
+    assert purposes(result) == [
+        "THR cycle 1: defender",
+        "THR cycle 2: defender",
+        "THR cycle 3: attacker",
+        "THR cycle 3: defender",
+        "THR cycle 4: attacker",
+    ]
     assert force(result, "THR", ATT).catapult == 2
 
 
 def test_O_6_8_O_6_13_cycles_alternate_and_use_one_die_per_shot_in_shot_order() -> None:
     state = contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "infantry": 2})
     result = play(state, dice=[1, 6, 6, 1, 5])
-    assert shots(result) == [(ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 6, True),
-                             (ATT, "infantry", 4, 6, True), (DEF, "infantry", 4, 1, False),
-                             (ATT, "infantry", 4, 5, True)]
-    assert purposes(result) == ["THR cycle 1: attacker", "THR cycle 1: defender", "THR cycle 2: attacker",
-                                "THR cycle 2: defender", "THR cycle 3: attacker"]
+    assert shots(result) == [
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 6, True),
+        (ATT, "infantry", 4, 6, True),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "infantry", 4, 5, True),
+    ]
+    assert purposes(result) == [
+        "THR cycle 1: attacker",
+        "THR cycle 1: defender",
+        "THR cycle 2: attacker",
+        "THR cycle 2: defender",
+        "THR cycle 3: attacker",
+    ]
     assert [e["cycle"] for e in events(result, "shot")] == [1, 1, 2, 2, 3]
-    assert decisions(result, "retreat") == [(ATT, "battle.THR.1.retreat", "continue", "default"),
-                                            (ATT, "battle.THR.2.retreat", "continue", "default")]
+    assert decisions(result, "retreat") == [
+        (ATT, "battle.THR.1.retreat", "continue", "default"),
+        (ATT, "battle.THR.2.retreat", "continue", "default"),
+    ]
     assert force(result, "THR", ATT).infantry == 1 and result.state.areas["THR"].owner == ATT
 
 
@@ -313,15 +400,19 @@ def test_O_6_8_every_shot_is_told_in_the_report() -> None:
         "Macedonia shoots at Egyptus's infantry with advantage +3: automatic hit [O-6.7]",
         "Egyptus shoots at Macedonia's catapult: needs 6+, rolls 1: miss [O-6.7]",
         "Macedonia shoots at Egyptus's cavalry with advantage +3: needs 2+, rolls 3: hit [O-6.7]",
-        "The battle in THR ends by elimination: Macedonia wins"]
+        "The battle in THR ends by elimination: Macedonia wins",
+    ]
 
 
 def test_O_6_11_the_shooter_names_the_unit_hit_not_the_owner() -> None:
     state = contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "infantry": 1, "cavalry": 1})
     state.players[DEF].standing["losses"] = ["infantry"]  # a Classic standing order counts for nothing here
     result = play(state, dice=[5, 1, 4], answers=answer(ATT, battle_THR_1_target="cav"))
-    assert shots(result) == [(ATT, "cavalry", 5, 5, True), (DEF, "infantry", 4, 1, False),
-                             (ATT, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "cavalry", 5, 5, True),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "infantry", 4, 4, True),
+    ]
     assert decisions(result, "target")[0] == (ATT, "battle.THR.1.target", "cavalry", "answer")
 
 
@@ -338,14 +429,17 @@ def test_O_6_12_O_6_14_A_O_6_18_O_7_1_attacker_eliminated_leaders_captured_galle
     assert not decisions(result, "retreat")  # the battle ended at step 8, before any retreat (O-6.8)
     assert events(result, "galleys_destroyed") == [{"area": "THR", "galleys": [1], "rule": "O-6.18"}]
     assert [(e["leader"], e["choice"], e["rule"]) for e in events(result, "captured")] == [
-        ("G1", "kill", "O-6.14"), ("G2", "kill", "O-6.14")]
+        ("G1", "kill", "O-6.14"),
+        ("G2", "kill", "O-6.14"),
+    ]
     assert ATT not in result.state.areas["THR"].units
     assert result.state.areas["THR"].owner == DEF and force(result, "THR", DEF).infantry == 1
 
 
 def test_O_6_14_C_O_6_20_O_6_22_the_attacker_conquers_with_every_effect() -> None:
-    state = contest(city="city", att={"generals": [1], "infantry": 2},
-                    dfn={"generals": [1, 2], "infantry": 1, "galleys": [1]})
+    state = contest(
+        city="city", att={"generals": [1], "infantry": 2}, dfn={"generals": [1, 2], "infantry": 1, "galleys": [1]}
+    )
     road(state, "THR", "MOE")
     state.area("MOE").owner = DEF
     result = play(state, dice=[4])
@@ -360,8 +454,9 @@ def test_O_6_14_C_O_6_20_O_6_22_the_attacker_conquers_with_every_effect() -> Non
 
 
 def test_O_6_14_B_O_6_16_O_6_21_retreat_takes_every_unit_and_leader_into_one_controlled_province() -> None:
-    state = contest(att={"caesar": 1, "generals": [1], "infantry": 7, "catapult": 1},
-                    dfn={"generals": [1], "infantry": 3})
+    state = contest(
+        att={"caesar": 1, "generals": [1], "infantry": 7, "catapult": 1}, dfn={"generals": [1], "infantry": 3}
+    )
     result = play(state, dice=[1, 6], answers=retreat_to("MAC"))
     assert shots(result) == [(ATT, "infantry", 3, 1, False), (DEF, "infantry", 4, 6, True)]
     assert events(result, "retreat") == [{"area": "THR", "to": "MAC", "rule": "O-6.16"}]
@@ -386,8 +481,10 @@ def test_O_6_16_O_15_10_no_retreat_into_a_neutral_or_enemy_neighbour() -> None:
     answers = both(retreat_to("MOE", 1), {ATT: {"battle.THR.2.retreat": "retreat"}})
     result = play(state, dice=[1, 1, 1, 1], answers=answers)
     assert [e["answer"] for e in events(result, "answer_refused")] == ["retreat to MOE"]
-    assert decisions(result, "retreat") == [(ATT, "battle.THR.1.retreat", "continue", "default"),
-                                            (ATT, "battle.THR.2.retreat", "retreat to MAC", "answer")]
+    assert decisions(result, "retreat") == [
+        (ATT, "battle.THR.1.retreat", "continue", "default"),
+        (ATT, "battle.THR.2.retreat", "retreat to MAC", "answer"),
+    ]
     assert events(result, "retreat")[0]["to"] == "MAC" and len(result.dice) == 4
 
 
@@ -396,7 +493,8 @@ def test_O_6_16_no_controlled_neighbour_no_retreat() -> None:
     result = play(state, dice=[1, 1, 1, 6], answers={ATT: {"battle.PAL.1.retreat": "retreat"}})
     assert not decisions(result, "retreat")
     assert events(result, "retreat_impossible") == [
-        {"area": "PAL", "reason": "no adjacent province of Macedonia's to retreat into", "rule": "O-6.16"}]
+        {"area": "PAL", "reason": "no adjacent province of Macedonia's to retreat into", "rule": "O-6.16"}
+    ]
     assert ending(result) == [("PAL", DEF, "elimination")]
 
 
@@ -415,8 +513,12 @@ def landing(land: int = 0, sea: int = 2) -> tuple[GameState, list[Any]]:
 def test_O_6_17_O_15_8_an_attack_made_entirely_from_the_sea_cannot_retreat() -> None:
     state, orders = landing(sea=2)
     result = play(state, *orders, dice=[1, 6, 1, 6], answers=retreat_to("MAC"))  # MAC is his, next door
-    assert shots(result) == [(ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 6, True),
-                             (ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 6, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 6, True),
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 6, True),
+    ]
     assert not decisions(result, "retreat")
     assert [e["rule"] for e in events(result, "retreat_impossible")] == ["O-6.17"]
     assert ending(result) == [("THR", DEF, "elimination")]
@@ -427,10 +529,14 @@ def test_O_6_17_O_15_8_an_island_attack_is_fought_to_the_end() -> None:
     state = at_sea(game(), "AEG", 1, ATT, (1,), inf=2)
     contest("CRE", att={}, dfn={"generals": [1], "infantry": 1}, state=state)
     result = play(state, sail((1,), "AEG", "CRE"), dice=[1, 1, 4], answers=retreat_to("MAC", where="CRE"))
-    assert shots(result) == [(ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 1, False),
-                             (ATT, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "infantry", 4, 4, True),
+    ]
     assert [e["reason"] for e in events(result, "retreat_impossible")] == [
-        "every attacking unit came by sea: the battle is fought to the end"]
+        "every attacking unit came by sea: the battle is fought to the end"
+    ]
     assert result.state.areas["CRE"].owner == ATT and force(result, "CRE", ATT).galleys == [1]
 
 
@@ -459,8 +565,9 @@ def test_O_6_17_O_15_9_once_the_units_that_came_by_land_are_lost_the_rest_cannot
 
 
 def test_O_6_18_O_15_12_galleys_left_on_the_coast_are_destroyed_those_put_out_to_sea_are_not() -> None:
-    state = contest(owner=None, att={"generals": [1], "infantry": 2, "galleys": [1, 2]},
-                    dfn={"generals": [1], "infantry": 1})
+    state = contest(
+        owner=None, att={"generals": [1], "infantry": 2, "galleys": [1, 2]}, dfn={"generals": [1], "infantry": 1}
+    )
     result = play(state, sail((2,), "THR", "AEG"), dice=[1, 1], answers=retreat_to("MAC"))
     assert events(result, "galleys_destroyed") == [{"area": "THR", "galleys": [1], "rule": "O-6.18"}]
     assert force(result, "AEG", ATT).galleys == [2]
@@ -482,8 +589,11 @@ def test_O_6_24_O_6_25_O_15_6_a_galley_is_a_target_only_once_its_combat_units_ar
     answers = answer(ATT, naval_AEG_1_target="galley 1")
     result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=2), dice=[4, 1, 3], answers=answers)
     assert [e["answer"] for e in events(result, "answer_refused")] == []  # a single target: nothing to ask
-    assert shots(result) == [(ATT, "infantry 1", 4, 4, True), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "galley 1", 3, 3, True)]
+    assert shots(result) == [
+        (ATT, "infantry 1", 4, 4, True),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "galley 1", 3, 3, True),
+    ]
     assert events(result, "galleys_sunk") == [{"area": "AEG", "galleys": [1], "rule": "O-6.25"}]
     assert [(e["owner"], e["leader"], e["rule"]) for e in events(result, "captured")] == [(DEF, "G2", "O-6.25")]
     assert result.state.players[ATT].captives == [Captive(DEF, 2)]
@@ -496,10 +606,15 @@ def test_O_6_24_O_15_6_a_galley_carrying_units_cannot_be_named() -> None:
     answers = answer(ATT, naval_AEG_1_target="galley 1", naval_AEG_2_target="inf 1")
     result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=2), dice=[1, 1, 4, 1, 3, 1, 3], answers=answers)
     assert [e["answer"] for e in events(result, "answer_refused")] == ["galley 1"]
-    assert shots(result) == [(ATT, "galley 2", 3, 1, False), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "infantry 1", 4, 4, True), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "galley 1", 3, 3, True), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "galley 2", 3, 3, True)]
+    assert shots(result) == [
+        (ATT, "galley 2", 3, 1, False),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "infantry 1", 4, 4, True),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "galley 1", 3, 3, True),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "galley 2", 3, 3, True),
+    ]
     assert [(e["leader"], e["rule"]) for e in events(result, "captured")] == [("G2", "O-6.25"), ("G3", "O-6.25")]
     assert DEF not in result.state.areas["AEG"].units and force(result, "AEG", ATT).infantry == 2
 
@@ -508,8 +623,11 @@ def test_O_6_7_O_15_7_cavalry_aboard_is_hit_on_4() -> None:
     state = fleet_at_mac(game(), 1)
     at_sea(state, "AEG", 1, DEF, (2,), cav=1)
     result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=1), dice=[4, 1, 3])
-    assert shots(result) == [(ATT, "cavalry 1", 4, 4, True), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "galley 1", 3, 3, True)]
+    assert shots(result) == [
+        (ATT, "cavalry 1", 4, 4, True),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "galley 1", 3, 3, True),
+    ]
 
 
 def test_O_6_5_O_6_23_catapults_aboard_count_at_sea_fortified_cities_never() -> None:
@@ -521,8 +639,11 @@ def test_O_6_5_O_6_23_catapults_aboard_count_at_sea_fortified_cities_never() -> 
     take_leaders(state, DEF, [3])
     result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=1, cat=1), dice=[3, 1, 2])
     assert [e["advantage"] for e in events(result, "shot")] == [1, 0, 1]
-    assert shots(result) == [(ATT, "infantry 1", 3, 3, True), (DEF, "infantry 1", 4, 1, False),
-                             (ATT, "galley 1", 2, 2, True)]
+    assert shots(result) == [
+        (ATT, "infantry 1", 3, 3, True),
+        (DEF, "infantry 1", 4, 1, False),
+        (ATT, "galley 1", 2, 2, True),
+    ]
 
 
 def test_O_6_26_O_6_27_no_retreat_at_sea_the_battle_goes_to_the_end_and_changes_no_control() -> None:
@@ -532,8 +653,12 @@ def test_O_6_26_O_6_27_no_retreat_at_sea_the_battle_goes_to_the_end_and_changes_
     owners = {c: a.owner for c, a in state.areas.items() if a.owner}
     answers = {ATT: {"battle.AEG.1.retreat": "retreat to MAC", "naval.AEG.1.retreat": "retreat to MAC"}}
     result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=1), dice=[1, 6, 1, 3], answers=answers)
-    assert shots(result) == [(ATT, "infantry 1", 4, 1, False), (DEF, "infantry 1", 4, 6, True),
-                             (ATT, "infantry 1", 4, 1, False), (DEF, "galley 1", 3, 3, True)]
+    assert shots(result) == [
+        (ATT, "infantry 1", 4, 1, False),
+        (DEF, "infantry 1", 4, 6, True),
+        (ATT, "infantry 1", 4, 1, False),
+        (DEF, "galley 1", 3, 3, True),
+    ]
     assert not decisions(result, "retreat") and not events(result, "retreat")
     assert events(result, "naval_end")[0]["winner"] == DEF
     assert [(e["leader"], e["rule"]) for e in events(result, "captured")] == [("G1", "O-6.25")]
@@ -557,12 +682,17 @@ def test_O_6_25_O_7_5_the_sinker_of_the_caesars_galley_ends_that_player_and_the_
 
 def test_O_14_4_default_target_lowest_number_then_catapult_cavalry_galley_infantry() -> None:
     # Egyptus's catapult gives him strength 1: Macedonia's 6 catapults have +5, every hit is automatic.
-    state = contest(att={"generals": [1], "catapult": 6}, dfn={"generals": [1], "infantry": 1, "cavalry": 1,
-                                                                "catapult": 1})
+    state = contest(
+        att={"generals": [1], "catapult": 6}, dfn={"generals": [1], "infantry": 1, "cavalry": 1, "catapult": 1}
+    )
     result = play(state, dice=[1, 1])
-    assert shots(result) == [(ATT, "catapult", 1, AUTO, True), (DEF, "catapult", 6, 1, False),
-                             (ATT, "cavalry", -1, AUTO, True), (DEF, "catapult", 6, 1, False),
-                             (ATT, "infantry", -2, AUTO, True)]
+    assert shots(result) == [
+        (ATT, "catapult", 1, AUTO, True),
+        (DEF, "catapult", 6, 1, False),
+        (ATT, "cavalry", -1, AUTO, True),
+        (DEF, "catapult", 6, 1, False),
+        (ATT, "infantry", -2, AUTO, True),
+    ]
     # without advantage the lowest number comes first: infantry (4) before cavalry (5)
     state = contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "infantry": 1, "cavalry": 1})
     result = play(state, dice=[4, 1, 5])
@@ -577,8 +707,14 @@ def test_O_14_4_default_target_at_sea_the_caesars_galley_then_most_generals_then
     state.force("MAC", ATT).catapult = 3
     order = sail((1,), "MAC", "AEG", leaders=(1,), cat=3)  # +3: every hit automatic
     result = play(state, order, dice=[1] * 5)
-    assert [s[1] for s in shots(result) if s[0] == ATT] == ["infantry 2", "galley 2", "infantry 1", "galley 1",
-                                                              "infantry 3", "galley 3"]
+    assert [s[1] for s in shots(result) if s[0] == ATT] == [
+        "infantry 2",
+        "galley 2",
+        "infantry 1",
+        "galley 1",
+        "infantry 3",
+        "galley 3",
+    ]
     assert all(s == (DEF, "catapult 1", 6, 1, False) for s in shots(result) if s[0] == DEF)
     state = at_sea(game(), "AEG", 1, DEF, (2, 3), inf=1)
     at_sea(state, "AEG", 2, DEF, (CAESAR,), inf=1)
@@ -590,32 +726,49 @@ def test_O_14_4_default_target_at_sea_the_caesars_galley_then_most_generals_then
 
 
 def test_O_14_4_standing_targets_order_and_answers() -> None:
-    state = contest(att={"generals": [1], "infantry": 3}, dfn={"generals": [1], "infantry": 2, "cavalry": 1,
-                                                                "catapult": 1})
+    state = contest(
+        att={"generals": [1], "infantry": 3}, dfn={"generals": [1], "infantry": 2, "cavalry": 1, "catapult": 1}
+    )
     targets = Priority(kind="targets", values=("galley", "catapult", "cavalry"), line=1, text="TARGETS gal cat cav")
     answers = answer(ATT, battle_THR_2_target="infantry")
     result = play(state, targets, dice=[6, 1, 4, 1, 5, 1, 4], answers=answers)
     assert result.state.players[ATT].standing["targets"] == ["galley", "catapult", "cavalry"]
-    assert [s[1:] for s in shots(result) if s[0] == ATT] == [("catapult", 6, 6, True), ("infantry", 4, 4, True),
-                                                             ("cavalry", 5, 5, True), ("infantry", 4, 4, True)]
+    assert [s[1:] for s in shots(result) if s[0] == ATT] == [
+        ("catapult", 6, 6, True),
+        ("infantry", 4, 4, True),
+        ("cavalry", 5, 5, True),
+        ("infantry", 4, 4, True),
+    ]
     assert [(d[1], d[3]) for d in decisions(result, "target") if d[0] == ATT] == [
-        ("battle.THR.1.target", "standing order"), ("battle.THR.2.target", "answer"),
-        ("battle.THR.3.target", "standing order")]  # a single kind left in cycle 4: nothing to decide
+        ("battle.THR.1.target", "standing order"),
+        ("battle.THR.2.target", "answer"),
+        ("battle.THR.3.target", "standing order"),
+    ]  # a single kind left in cycle 4: nothing to decide
 
 
 def test_O_14_5_the_defender_names_his_targets_by_standing_order_or_answer() -> None:
-    state = contest(att={"generals": [1], "infantry": 2, "cavalry": 1, "catapult": 1},
-                    dfn={"generals": [1], "infantry": 3})
+    state = contest(
+        att={"generals": [1], "infantry": 2, "cavalry": 1, "catapult": 1}, dfn={"generals": [1], "infantry": 3}
+    )
     state.players[DEF].standing["targets"] = ["cavalry"]
     result = play(state, dice=[1, 5, 1, 6, 1, 1, 1, 4, 1, 6], answers=answer(DEF, battle_THR_2_target="cat"))
-    assert shots(result) == [(ATT, "infantry", 3, 1, False), (DEF, "cavalry", 5, 5, True),
-                             (ATT, "infantry", 3, 1, False), (DEF, "catapult", 6, 6, True),
-                             (ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 1, False),
-                             (ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 4, True),
-                             (ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 6, True)]
-    assert [(e.data["key"], e.data["source"], e.data["rule"]) for e in result.events
-            if e.kind == "decision" and e.seat == DEF and e.data["key"].endswith("target")] == [
-        ("battle.THR.1.target", "standing order", "O-14.5"), ("battle.THR.2.target", "answer", "O-14.5")]
+    assert shots(result) == [
+        (ATT, "infantry", 3, 1, False),
+        (DEF, "cavalry", 5, 5, True),
+        (ATT, "infantry", 3, 1, False),
+        (DEF, "catapult", 6, 6, True),
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 4, True),
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 6, True),
+    ]
+    assert [
+        (e.data["key"], e.data["source"], e.data["rule"])
+        for e in result.events
+        if e.kind == "decision" and e.seat == DEF and e.data["key"].endswith("target")
+    ] == [("battle.THR.1.target", "standing order", "O-14.5"), ("battle.THR.2.target", "answer", "O-14.5")]
     assert ending(result) == [("THR", DEF, "elimination")]
 
 
@@ -635,14 +788,16 @@ RETREATS = [  # (standing rule, Caesar in the battle, retreats after cycle 1 wit
 
 @pytest.mark.parametrize(("rule", "caesar", "retreats"), RETREATS)
 def test_O_14_6_retreat_by_standing_order(rule: dict[str, Any], caesar: bool, retreats: bool) -> None:
-    state = contest(att={"generals": [1], "infantry": 2, "caesar": int(caesar)},
-                    dfn={"generals": [1], "infantry": 3, "catapult": 1})
+    state = contest(
+        att={"generals": [1], "infantry": 2, "caesar": int(caesar)}, dfn={"generals": [1], "infantry": 3, "catapult": 1}
+    )
     state.players[ATT].standing["retreat"] = [rule]
     result = play(state, dice=[1, 6, 1, 6])
     assert shots(result) == [(ATT, "infantry", 4, 1, False), (DEF, "infantry", 3, 6, True)] * (1 if retreats else 2)
     source = "standing order" if rule["from"] in (None, "THR") else "default"
     assert decisions(result, "1.retreat") == [
-        (ATT, "battle.THR.1.retreat", "retreat to MAC" if retreats else "continue", source)]
+        (ATT, "battle.THR.1.retreat", "retreat to MAC" if retreats else "continue", source)
+    ]
     assert len(result.dice) == (2 if retreats else 4)
     assert ending(result) == [("THR", DEF, "retreat" if retreats else "elimination")]
 
@@ -651,17 +806,26 @@ def test_O_14_6_retreat_when_the_enemy_advantage_reaches_a_threshold_now() -> No
     def position() -> GameState:
         return contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "infantry": 2, "catapult": 1})
 
-    order = RetreatRule(condition="enemy_advantage_at_least", threshold=1, origin="THR", line=1,
-                        text="RETREAT FROM THR WHEN ENEMY ADVANTAGE >= 1")
+    order = RetreatRule(
+        condition="enemy_advantage_at_least",
+        threshold=1,
+        origin="THR",
+        line=1,
+        text="RETREAT FROM THR WHEN ENEMY ADVANTAGE >= 1",
+    )
     result = play(position(), order, dice=[1, 1])
     assert result.state.players[ATT].standing["retreat"] == [retreat_rule("enemy_advantage_at_least", 1, "THR")]
     assert shots(result) == [(ATT, "infantry", 4, 1, False), (DEF, "infantry", 3, 1, False)]
     assert decisions(result, "retreat") == [(ATT, "battle.THR.1.retreat", "retreat to MAC", "standing order")]
     # once Egyptus's catapult is gone he has no advantage any more: the battle goes on
     result = play(position(), order, dice=[6, 1, 4, 1, 4], answers=answer(ATT, battle_THR_1_target="cat"))
-    assert shots(result) == [(ATT, "catapult", 6, 6, True), (DEF, "infantry", 4, 1, False),
-                             (ATT, "infantry", 4, 4, True), (DEF, "infantry", 4, 1, False),
-                             (ATT, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "catapult", 6, 6, True),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "infantry", 4, 4, True),
+        (DEF, "infantry", 4, 1, False),
+        (ATT, "infantry", 4, 4, True),
+    ]
     assert [d[2:] for d in decisions(result, "retreat")] == [("continue", "standing order")] * 2
     assert ending(result) == [("THR", ATT, "elimination")]
 
@@ -711,9 +875,13 @@ def test_O_14_10_the_captor_fights_the_pending_battles_with_his_own_orders() -> 
     state.players[DEF].standing["targets"] = ["cavalry"]
     result = play(state, dice=[1, 6, 5, 1, 4])
     assert result.state.players[ATT].eliminated and result.state.players[ATT].captor == DEF
-    assert shots(result) == [(ATT, "infantry", 4, 1, False), (DEF, "infantry", 4, 6, True),  # ACH
-                             (DEF, "cavalry", 5, 5, True), (THIRD, "infantry", 4, 1, False),  # THR
-                             (DEF, "infantry", 4, 4, True)]
+    assert shots(result) == [
+        (ATT, "infantry", 4, 1, False),
+        (DEF, "infantry", 4, 6, True),  # ACH
+        (DEF, "cavalry", 5, 5, True),
+        (THIRD, "infantry", 4, 1, False),  # THR
+        (DEF, "infantry", 4, 4, True),
+    ]
     assert result.state.areas["THR"].owner == DEF
     (thr,) = [e for e in result.events if e.kind == "battle" and e.data["area"] == "THR"]
     assert thr.seat == DEF

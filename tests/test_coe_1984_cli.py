@@ -24,8 +24,11 @@ def create(pbem: Pbem, name: str, ruleset: str, *options: str) -> dict[str, str]
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
     result = pbem("new", name, "--ruleset", ruleset, *seats, *options)
     assert result.exit_code == 0, result.output
-    return {line.split()[0]: line.split()[1] for line in result.output.splitlines()
-            if len(line.split()) == 2 and line.split()[0] in SEATS}
+    return {
+        line.split()[0]: line.split()[1]
+        for line in result.output.splitlines()
+        if len(line.split()) == 2 and line.split()[0] in SEATS
+    }
 
 
 def submit(pbem: Pbem, game: str, passwords: dict[str, str], seat: str, turn: int, *lines: str) -> str:
@@ -79,12 +82,12 @@ def test_O_3_1_O_3_4_a_1984_game_and_a_classic_game_side_by_side(pbem: Pbem) -> 
     assert report(pbem, "rome84", 0).startswith(TITLE_1984)
 
     # round 1, the two games' turns interleaved in the one archive
-    receipt = submit(pbem, "rome84", old, MAC, 1, "MOVE G5 WITH 2 INF: MAC -> THR", "MOVE G6: MAC -> MOE",
-                     "BUY 1 CAV", "BUY 1 INF")
+    receipt = submit(
+        pbem, "rome84", old, MAC, 1, "MOVE G5 WITH 2 INF: MAC -> THR", "MOVE G6: MAC -> MOE", "BUY 1 CAV", "BUY 1 INF"
+    )
     assert cited(receipt) == ["O-10.1"]  # cavalry costs 25 in 1984 (O-10.2); the treasury holds 20
     assert verdict(receipt, "MOVE G6: MAC -> MOE") == "accepted: MAC -> MOE"  # six generals (O-3.3)
-    receipt = submit(pbem, "rome05", new, MAC, 1, "MOVE G1 WITH 2 INF: MAC -> THR", "MOVE G5: MAC -> MOE",
-                     "BUY 1 INF")
+    receipt = submit(pbem, "rome05", new, MAC, 1, "MOVE G1 WITH 2 INF: MAC -> THR", "MOVE G5: MAC -> MOE", "BUY 1 INF")
     assert not verdict(receipt, "MOVE G5: MAC -> MOE").startswith("accepted")  # Classic has four generals
     assert all(rule.startswith("C-") for rule in cited(receipt))
     adjudicate(pbem, "rome84", 1, MAC)
@@ -106,8 +109,12 @@ def test_O_3_1_O_3_4_a_1984_game_and_a_classic_game_side_by_side(pbem: Pbem) -> 
     after84, after05 = snapshot(pbem, "rome84", 4), snapshot(pbem, "rome05", 4)
     assert after84["areas"]["THR"]["units"][MAC]["generals"] == [5] and "ASI" not in after84["areas"]
     assert after05["areas"]["ASI"]["owner"] == MAC
-    assert {c: after84["areas"][c]["owner"] for c in ("THR", "MOE", "PAL", "BAE")} == \
-        {"THR": MAC, "MOE": None, "PAL": EGY, "BAE": HIS}
+    assert {c: after84["areas"][c]["owner"] for c in ("THR", "MOE", "PAL", "BAE")} == {
+        "THR": MAC,
+        "MOE": None,
+        "PAL": EGY,
+        "BAE": HIS,
+    }
     # tribute: MAC 15 + THR 5 = 20 in turns 1 and 4, less 10 for the infantry; Classic adds ASI (10) in turn 4
     assert after84["players"][MAC]["treasury"] == 20 - 10 + 20
     assert after05["players"][MAC]["treasury"] == 20 - 10 + 30
@@ -118,8 +125,18 @@ def test_O_3_1_O_3_4_a_1984_game_and_a_classic_game_side_by_side(pbem: Pbem) -> 
 
 
 def test_O_3_1_a_1984_game_refuses_seats_not_in_play(pbem: Pbem) -> None:
-    result = pbem("new", "g", "--ruleset", "coe-1984", "--seat", "Italia=a@x.org", "--seat", "Egyptus=b@x.org",
-                  "--seat", "Hispania=c@x.org")
+    result = pbem(
+        "new",
+        "g",
+        "--ruleset",
+        "coe-1984",
+        "--seat",
+        "Italia=a@x.org",
+        "--seat",
+        "Egyptus=b@x.org",
+        "--seat",
+        "Hispania=c@x.org",
+    )
     assert result.exit_code == 1 and "(O-3.1)" in result.output and "C-3.1" not in result.output
     result = pbem("new", "g", "--ruleset", "coe-1984", "--seat", "Mesopotamia=a@x.org", "--seat", "Egyptus=b@x.org")
     assert result.exit_code == 1 and "unknown seat 'Mesopotamia'" in result.output  # O-2.1: no such seat
@@ -133,20 +150,29 @@ def test_O_6_13_a_1984_battle_with_the_games_own_dice_verifies(pbem: Pbem, write
     areas = position["areas"]
     areas["MAC"]["units"][MAC]["generals"] = [2, 3, 4, 5, 6]
     areas["MAC"]["units"][MAC]["infantry"] = 1
-    areas["MOE"] = {"owner": MAC, "city": None, "roads": [], "units": {
-        MAC: {"caesar": 0, "generals": [1], "infantry": 3, "cavalry": 1, "catapult": 0, "galleys": []}}}
+    areas["MOE"] = {
+        "owner": MAC,
+        "city": None,
+        "roads": [],
+        "units": {MAC: {"caesar": 0, "generals": [1], "infantry": 3, "cavalry": 1, "catapult": 0, "galleys": []}},
+    }
     areas["EGY"]["units"][EGY]["generals"] = [2, 3, 4, 5, 6]
     areas["EGY"]["units"][EGY]["infantry"] = 2
-    areas["THR"] = {"owner": EGY, "city": None, "roads": [], "units": {
-        EGY: {"caesar": 0, "generals": [1], "infantry": 2, "cavalry": 0, "catapult": 0, "galleys": []}}}
+    areas["THR"] = {
+        "owner": EGY,
+        "city": None,
+        "roads": [],
+        "units": {EGY: {"caesar": 0, "generals": [1], "infantry": 2, "cavalry": 0, "catapult": 0, "galleys": []}},
+    }
     position["players"][MAC]["tribute"] = 20
     position["players"][EGY]["tribute"] = 20
     passwords = create(pbem, "battle84", "coe-1984", "--from-snapshot", str(write("p.json", json.dumps(position))))
     submit(pbem, "battle84", passwords, MAC, 1, "MOVE G1 WITH 3 INF 1 CAV: MOE -> THR", "CAPTIVES KILL")
     adjudicate(pbem, "battle84", 1, MAC)
     after = snapshot(pbem, "battle84", 1)["areas"]["THR"]
-    armies = [seat for seat, force in after["units"].items()
-              if force["infantry"] + force["cavalry"] + force["catapult"]]
+    armies = [
+        seat for seat, force in after["units"].items() if force["infantry"] + force["cavalry"] + force["catapult"]
+    ]
     assert len(armies) == 1 and after["owner"] == armies[0]  # fought to the end: one side holds Thracia
     verify = pbem("verify", "battle84")
     assert verify.exit_code == 0 and "0 problems" in verify.output, verify.output

@@ -31,8 +31,6 @@ def rules1984() -> Ruleset:
     return load_ruleset("coe-1984")
 
 
-
-
 def away(state: GameState, seat: str = MAC, to: str = "THR") -> GameState:
     """Every leader of `seat` leaves home for `to`: the home city alone leads the 4 infantry there."""
     return legion(state, to, CAESAR, 1, 2, 3, 4, 5, 6, seat=seat)
@@ -92,8 +90,9 @@ def test_O_1_3_thirty_cities_sixteen_fortifications_thirty_four_roads() -> None:
     state = rich(own(game(), "MOE", "ACH"))
     for code in cities:
         state.area(code).city = state.area(code).city or "city"  # all 30 cities are on the board
-    pairs = sorted({tuple(sorted((a, b))) for a in cities for b in cities if a != b and board.land_border(a, b)}
-                   - {("MAC", "MOE")})
+    pairs = sorted(
+        {tuple(sorted((a, b))) for a in cities for b in cities if a != b and board.land_border(a, b)} - {("MAC", "MOE")}
+    )
     for a, b in pairs[:34]:  # all 34 roads
         state.area(a).roads.append(b)
         state.area(b).roads.append(a)
@@ -171,9 +170,11 @@ def test_O_1_10_taken_over_galleys_stay_outside_the_colour_limit_and_units_just_
     state.force("ALX", EGY).galleys = [1, 2, 3, 4, 5, 6]
     state.force("AEG", MAC).galleys = [1, 2, 3, 4, 5]
     rich(state, 200, MAC)
-    result = play(state, march((1,), "MAC", "THR", inf=1, line=1),
-                  buy(Purchase("galley", 1, coast="AEG"), Purchase("galley", 1, coast="AEG"),
-                      Purchase("infantry", 2), line=2))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", inf=1, line=1),
+        buy(Purchase("galley", 1, coast="AEG"), Purchase("galley", 1, coast="AEG"), Purchase("infantry", 2), line=2),
+    )
     assert result.state.players[EGY].eliminated
     assert verdicts(result) == [OK, OK, (False, "O-10.4"), OK]  # own colour: 5 + 1; the 6 taken over are extra
     assert len(force(result, "ALX", MAC).galleys) == 6 and force(result, "EGY", MAC).infantry == 4
@@ -193,8 +194,12 @@ def test_O_8_1_tribute_is_provinces_plus_five_per_city_and_walls_add_nothing() -
 
 def test_O_8_2_the_marker_moves_with_provinces_and_cities_won_and_lost() -> None:
     state = rich(own(game(), "THR", seat=EGY, city="city"), 100, MAC)
-    result = play(state, march((1,), "MAC", "THR", inf=1, line=1), buy(Purchase("city", at="THR"), line=2),
-                  buy(Purchase("city", at="MAC"), line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", inf=1, line=1),
+        buy(Purchase("city", at="THR"), line=2),
+        buy(Purchase("city", at="MAC"), line=3),
+    )
     assert verdicts(result) == [OK, (False, "O-11.4"), (False, "O-11.4")]  # both have a city already
     assert result.state.players[MAC].tribute == 15 + 10 and result.state.players[EGY].tribute == 15
     result = play(rich(own(game(), "ACH"), 100, MAC), buy(Purchase("city", at="ACH")))
@@ -258,18 +263,34 @@ def test_O_10_2_prices(level: int, factor: int) -> None:
     state = rich(own(game(), "THR", "ACH", "MOE", city=None), 10_000, MAC)
     state.area("MOE").city = "city"
     state.inflation = level
-    result = play(state, buy(Purchase("infantry", 1), Purchase("cavalry", 1), Purchase("galley", 1, coast="AEG"),
-                             Purchase("catapult", 1), Purchase("city", at="THR"),
-                             Purchase("fortified_city", at="ACH"), Purchase("fortification", at="MOE"),
-                             Purchase("road", at="MOE", to="THR")))
+    result = play(
+        state,
+        buy(
+            Purchase("infantry", 1),
+            Purchase("cavalry", 1),
+            Purchase("galley", 1, coast="AEG"),
+            Purchase("catapult", 1),
+            Purchase("city", at="THR"),
+            Purchase("fortified_city", at="ACH"),
+            Purchase("fortification", at="MOE"),
+            Purchase("road", at="MOE", to="THR"),
+        ),
+    )
     assert verdicts(result) == [OK] * 8
     assert costs(result) == [factor * p for p in (10, 25, 25, 40, 30, 55, 25)] + [0]
 
 
 def test_O_10_3_a_fortification_for_a_city_bought_this_turn_or_later() -> None:
     state = rich(own(game(), "THR", "ACH"), 200, MAC)
-    result = play(state, buy(Purchase("city", at="THR"), Purchase("fortification", at="THR"),
-                             Purchase("fortified_city", at="ACH"), Purchase("fortification", at="ACH")))
+    result = play(
+        state,
+        buy(
+            Purchase("city", at="THR"),
+            Purchase("fortification", at="THR"),
+            Purchase("fortified_city", at="ACH"),
+            Purchase("fortification", at="ACH"),
+        ),
+    )
     assert verdicts(result) == [OK, OK, OK, (False, "O-11.5")]
     assert costs(result) == [30, 25, 55]
     assert result.state.areas["THR"].city == result.state.areas["ACH"].city == "fortified"
@@ -277,8 +298,14 @@ def test_O_10_3_a_fortification_for_a_city_bought_this_turn_or_later() -> None:
 
 def test_O_10_6_and_O_15_16_roads_are_free_built_in_phase_6_between_own_cities() -> None:
     state = own(game(), "THR", "MOE", "ASI", city="city")
-    result = play(state, buy(Purchase("road", at="MAC", to="THR"), Purchase("road", at="THR", to="MOE"),
-                             Purchase("road", at="THR", to="ASI")))
+    result = play(
+        state,
+        buy(
+            Purchase("road", at="MAC", to="THR"),
+            Purchase("road", at="THR", to="MOE"),
+            Purchase("road", at="THR", to="ASI"),
+        ),
+    )
     assert verdicts(result) == [OK, OK, (False, "O-11.6")]  # never across Thracia-Asia
     assert costs(result) == [0, 0] and treasury(result) == result.state.players[MAC].tribute  # nothing paid
     assert sorted(result.state.areas["THR"].roads) == ["MAC", "MOE"]
@@ -322,8 +349,24 @@ def test_O_10_8_a_level_triggered_outside_the_triggering_players_turn_acts_from_
 
 def test_O_10_8_both_levels_at_once_mean_triple_prices_from_the_next_turn() -> None:
     state = rich(own(game(), *WORTH_85), 100)  # Macedonia: 100
-    own(state, "SIC", "NEA", "DAL", "PAN", "DAC", "CYP", "CYR", "ARA", "PAL", "CIL", "CAP", "BIT", "SYR", "MOE",
-        seat=EGY)  # Egyptus: 100
+    own(
+        state,
+        "SIC",
+        "NEA",
+        "DAL",
+        "PAN",
+        "DAC",
+        "CYP",
+        "CYR",
+        "ARA",
+        "PAL",
+        "CIL",
+        "CAP",
+        "BIT",
+        "SYR",
+        "MOE",
+        seat=EGY,
+    )  # Egyptus: 100
     legion(state, "THR", CAESAR, seat=EGY, owner=False)
     mac = play(state, march((1,), "MAC", "THR", inf=1, line=1), buy(Purchase("infantry", 1), line=2))
     assert mac.state.players[EGY].eliminated and mac.state.players[MAC].tribute == 205
@@ -337,8 +380,15 @@ def test_O_10_8_both_levels_at_once_mean_triple_prices_from_the_next_turn() -> N
 
 def test_O_11_1_new_units_and_galleys_at_home_on_a_named_coast_only_while_it_is_held() -> None:
     state = rich(own(game(), "THR"), 200, MAC)
-    result = play(state, buy(Purchase("cavalry", 1, at="MAC"), Purchase("galley", 1, coast="EPI"),
-                             Purchase("galley", 1), Purchase("infantry", 1, at="THR")))
+    result = play(
+        state,
+        buy(
+            Purchase("cavalry", 1, at="MAC"),
+            Purchase("galley", 1, coast="EPI"),
+            Purchase("galley", 1),
+            Purchase("infantry", 1, at="THR"),
+        ),
+    )
     assert verdicts(result) == [OK, OK, OK, (False, "O-11.1")]
     assert force(result, "MAC", MAC).galley_coasts == {1: "EPI", 2: "EPI"}  # default: the first coast in the data
     state = rich(own(game(), "MAC", seat=EGY), 200, MAC)  # Macedonia lost his home (his infantry fell there)
@@ -375,29 +425,50 @@ def test_O_11_3_no_galley_sites_outside_the_home_province() -> None:
 def test_O_11_4_and_O_11_5_new_cities_and_fortifications() -> None:
     state = rich(own(game(), "THR", "SAR"), 500, MAC)
     own(state, "ACH", seat=EGY)
-    result = play(state, buy(Purchase("city", at="SAR"), Purchase("city", at="ACH"), Purchase("city", at="AEG"),
-                             Purchase("fortification", at="SAR"), Purchase("fortification", at="MAC"),
-                             Purchase("fortification", at="THR")))
-    assert verdicts(result) == [OK, (False, "O-11.4"), (False, "O-11.4"), OK, (False, "O-11.5"),
-                                (False, "O-11.5")]
+    result = play(
+        state,
+        buy(
+            Purchase("city", at="SAR"),
+            Purchase("city", at="ACH"),
+            Purchase("city", at="AEG"),
+            Purchase("fortification", at="SAR"),
+            Purchase("fortification", at="MAC"),
+            Purchase("fortification", at="THR"),
+        ),
+    )
+    assert verdicts(result) == [OK, (False, "O-11.4"), (False, "O-11.4"), OK, (False, "O-11.5"), (False, "O-11.5")]
     assert result.state.areas["SAR"].city == "fortified" and result.state.players[MAC].tribute == 15 + 5 + 5 + 5
 
 
 def test_O_11_6_roads_between_adjacent_own_cities_one_per_pair_never_across_water() -> None:
     state = own(game(), "THR", "MOE", "SIC", "NEA", city="city")
     own(state, "DAC", seat=EGY, city="city")
-    result = play(state, buy(Purchase("road", at="MAC", to="MOE"), Purchase("road", at="MOE", to="MAC"),
-                             Purchase("road", at="SIC", to="NEA"), Purchase("road", at="MOE", to="DAC"),
-                             Purchase("road", at="MAC", to="ACH"), Purchase("road", at="THR", to="MOE")))
-    assert verdicts(result) == [OK, (False, "O-11.6"), (False, "O-11.6"), (False, "O-11.6"), (False, "O-11.6"),
-                                OK]
+    result = play(
+        state,
+        buy(
+            Purchase("road", at="MAC", to="MOE"),
+            Purchase("road", at="MOE", to="MAC"),
+            Purchase("road", at="SIC", to="NEA"),
+            Purchase("road", at="MOE", to="DAC"),
+            Purchase("road", at="MAC", to="ACH"),
+            Purchase("road", at="THR", to="MOE"),
+        ),
+    )
+    assert verdicts(result) == [OK, (False, "O-11.6"), (False, "O-11.6"), (False, "O-11.6"), (False, "O-11.6"), OK]
     assert sorted(result.state.areas["MOE"].roads) == ["MAC", "THR"]
 
 
 def test_O_11_7_placements_in_any_order_within_the_phase() -> None:
     state = rich(own(game(), "THR", "MOE"), 200, MAC)
-    result = play(state, buy(Purchase("city", at="THR"), Purchase("road", at="MAC", to="THR"),
-                             Purchase("fortified_city", at="MOE"), Purchase("road", at="MOE", to="THR")))
+    result = play(
+        state,
+        buy(
+            Purchase("city", at="THR"),
+            Purchase("road", at="MAC", to="THR"),
+            Purchase("fortified_city", at="MOE"),
+            Purchase("road", at="MOE", to="THR"),
+        ),
+    )
     assert verdicts(result) == [OK, OK, OK, OK]
     assert sorted(result.state.areas["THR"].roads) == ["MAC", "MOE"]
 
@@ -408,8 +479,7 @@ def test_O_11_8_ransom_agreements_in_phase_6_after_the_purchases() -> None:
     state.players[MAC].captives.append(Captive(EGY, 1))
     state.players[EGY].treasury = 40
     state.players[EGY].standing["ransom_accept"] = [{"owner": EGY, "general": 1, "talents": 30}]
-    result = play(state, RansomOffer(EGY, 1, 30, (), line=1, text="ransom offer"),
-                  buy(Purchase("infantry", 2), line=2))
+    result = play(state, RansomOffer(EGY, 1, 30, (), line=1, text="ransom offer"), buy(Purchase("infantry", 2), line=2))
     assert verdicts(result) == [OK, (False, "O-10.1")]  # the ransom comes in after the purchases
     assert treasury(result) == 15 + 30 and 1 in force(result, "EGY", EGY).generals
     kinds = [e.kind for e in result.events]

@@ -95,8 +95,11 @@ def events(result: TurnResult, kind: str) -> list[tuple[str | None, dict[str, An
 
 
 def decisions(result: TurnResult, prefix: str) -> list[tuple[str | None, str, str, str, str]]:
-    return [(e.seat, e.data["key"], e.data["choice"], e.data["source"], e.data["rule"]) for e in result.events
-            if e.kind == "decision" and e.data["key"].startswith(prefix)]
+    return [
+        (e.seat, e.data["key"], e.data["choice"], e.data["source"], e.data["rule"])
+        for e in result.events
+        if e.kind == "decision" and e.data["key"].startswith(prefix)
+    ]
 
 
 def captured(result: TurnResult) -> list[tuple[str | None, str, str, str]]:
@@ -112,8 +115,9 @@ def treasury(result: TurnResult, seat: str = MAC) -> int:
     return result.state.players[seat].treasury
 
 
-def offer(owner: str, general: int, talents: int = 0, prisoners: tuple[tuple[str, int], ...] = (),
-          line: int = 1) -> RansomOffer:
+def offer(
+    owner: str, general: int, talents: int = 0, prisoners: tuple[tuple[str, int], ...] = (), line: int = 1
+) -> RansomOffer:
     return RansomOffer(owner, general, talents, prisoners, line=line, text=f"RANSOM OFFER {owner} G{general}")
 
 
@@ -210,8 +214,7 @@ def test_O_0_2_every_ambiguity_has_a_binding_resolution_and_is_indexed() -> None
             ambiguous.add(rule)
         elif re.search(r"ambiguity and resolution", item, flags=re.IGNORECASE):
             # "as C-x.y": the Classic rule named there carries the binding resolution
-            twins = [classic.split(f"- {twin} ", 1)[1].split("\n- ", 1)[0]
-                     for twin in re.findall(r"C-\d+\.\d+", item)]
+            twins = [classic.split(f"- {twin} ", 1)[1].split("\n- ", 1)[0] for twin in re.findall(r"C-\d+\.\d+", item)]
             assert any("Ambiguity:" in twin and "Resolution:" in twin for twin in twins), rule
             ambiguous.add(rule)
     assert set(re.findall(r"^\| (O-\d+\.\d+) ", index, flags=re.MULTILINE)) == ambiguous
@@ -226,8 +229,9 @@ def test_O_0_3_an_area_is_a_land_province_or_a_sea_zone_of_the_board() -> None:
     board = rules().board
     assert {a.kind for a in board.areas.values()} == {"land", "sea"}
     assert sum(a.is_land for a in board.areas.values()) == 42 and len(board.areas) == 60
-    result = play(game(), march((1,), "MAC", "XYZ", line=1), march((1,), "MAC", "AEG", line=2),
-                  march((1,), "MAC", "ACH", line=3))
+    result = play(
+        game(), march((1,), "MAC", "XYZ", line=1), march((1,), "MAC", "AEG", line=2), march((1,), "MAC", "ACH", line=3)
+    )
     assert verdicts(result) == [(False, "O-2.2"), (False, "O-5.19"), OK]
     assert all(code in board.areas for code in result.state.areas)
     state = place(game(), "MAC", MAC, galleys=[1], galley_coasts={1: "AEG"})
@@ -266,8 +270,12 @@ def test_O_0_5_a_city_is_a_stationary_leader() -> None:
 
 def test_O_0_6_a_legion_is_a_leader_with_one_to_seven_combat_units() -> None:
     state = place(game(), "MAC", MAC, infantry=10)
-    result = play(state, march((1,), "MAC", "THR", inf=8, line=1), march((1,), "MAC", "THR", inf=7, line=2),
-                  march((2,), "MAC", "MOE", line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", inf=8, line=1),
+        march((1,), "MAC", "THR", inf=7, line=2),
+        march((2,), "MAC", "MOE", line=3),
+    )
     assert verdicts(result) == [(False, "O-5.7"), OK, OK]  # a general alone may move (O-5.8)
     assert force(result, "THR", MAC) == Force(generals=[1], infantry=7)
     assert force(result, "MOE", MAC) == Force(generals=[2]) and result.state.areas["MOE"].owner is None
@@ -327,8 +335,13 @@ def test_O_2_1_six_red_ten_homes_and_mesopotamia_is_an_ordinary_province() -> No
 def test_O_2_2_one_move_into_an_adjacent_area() -> None:
     state = game()
     state.force("AEG", MAC).galleys = [1]
-    result = play(state, march((1,), "MAC", "ACH", inf=1, line=1), march((2,), "MAC", "GAL", line=2),
-                  sail((1,), "AEG", "ALX", line=3), sail((1,), "AEG", "RHO", "ALX", line=4))
+    result = play(
+        state,
+        march((1,), "MAC", "ACH", inf=1, line=1),
+        march((2,), "MAC", "GAL", line=2),
+        sail((1,), "AEG", "ALX", line=3),
+        sail((1,), "AEG", "RHO", "ALX", line=4),
+    )
     assert verdicts(result) == [OK, (False, "O-2.2"), (False, "O-5.23"), OK]
     assert force(result, "ACH", MAC) == Force(generals=[1], infantry=1) and force(result, "ALX", MAC).galleys == [1]
 
@@ -375,8 +388,12 @@ def test_O_2_4_egyptus_is_one_province_with_one_coast() -> None:
     state = game()
     state.active = EGY
     state.force("ALX", EGY).galleys = [1]
-    result = play(state, sail((1,), "ALX", "EGY", "PEL", line=1), march((1,), "EGY", "PAL", inf=1, line=2),
-                  march((2,), "EGY", "CYR", inf=1, line=3))
+    result = play(
+        state,
+        sail((1,), "ALX", "EGY", "PEL", line=1),
+        march((1,), "EGY", "PAL", inf=1, line=2),
+        march((2,), "EGY", "CYR", inf=1, line=3),
+    )
     assert verdicts(result) == [OK, OK, OK]
     assert force(result, "PEL", EGY).galleys == [1]
     assert result.state.areas["PAL"].owner == EGY and result.state.areas["CYR"].owner == EGY
@@ -409,8 +426,13 @@ def test_O_2_6_the_board_data_is_authoritative_and_no_strait_is_adjacent() -> No
 # -- O-3: setup -----------------------------------------------------------------------------------------------------
 
 
-HOMES = {2: ["EGY", "HIS"], 3: ["MAC", "EGY", "HIS"], 4: ["MAC", "GAL", "NUM", "HIS"],
-         5: ["MAC", "GAL", "EGY", "HIS", "ITA"], 6: ["MAC", "GAL", "EGY", "NUM", "HIS", "ITA"]}
+HOMES = {
+    2: ["EGY", "HIS"],
+    3: ["MAC", "EGY", "HIS"],
+    4: ["MAC", "GAL", "NUM", "HIS"],
+    5: ["MAC", "GAL", "EGY", "HIS", "ITA"],
+    6: ["MAC", "GAL", "EGY", "NUM", "HIS", "ITA"],
+}
 
 
 @pytest.mark.parametrize("players", sorted(HOMES))
@@ -424,8 +446,7 @@ def test_O_3_1_home_provinces_in_play_by_number_of_players(players: int) -> None
 
 def test_O_3_1_wrong_seats_are_refused_citing_O_3_1() -> None:
     ruleset = rules()
-    refused = [[ITA, EGY, HIS], [MAC, EGY, NUM, HIS], [MAC, GAL, NUM, HIS, ITA], [MAC, "Mesopotamia", HIS],
-               [MAC, HIS]]
+    refused = [[ITA, EGY, HIS], [MAC, EGY, NUM, HIS], [MAC, GAL, NUM, HIS, ITA], [MAC, "Mesopotamia", HIS], [MAC, HIS]]
     for seats in refused:
         with pytest.raises(SetupError, match=r"\(O-3\.1\)") as refusal:
             ruleset.initial_state("g", seats)
@@ -453,8 +474,12 @@ def test_O_3_3_a_caesar_and_six_generals_of_the_players_colour() -> None:
     for seat, player in state.players.items():
         home = state.areas[player.home].units[seat]
         assert home.caesar == 1 and home.generals == [1, 2, 3, 4, 5, 6]
-    result = play(state, march((5,), "MAC", "THR", inf=1, line=1), march((6,), "MAC", "MOE", line=2),
-                  march((7,), "MAC", "ACH", line=3))
+    result = play(
+        state,
+        march((5,), "MAC", "THR", inf=1, line=1),
+        march((6,), "MAC", "MOE", line=2),
+        march((7,), "MAC", "ACH", line=3),
+    )
     assert verdicts(result) == [OK, OK, (False, "O-4.3")]  # there is no seventh general
     assert force(result, "THR", MAC) == Force(generals=[5], infantry=1)
 
@@ -520,13 +545,29 @@ def test_O_4_1_eliminated_players_are_skipped() -> None:
 def test_O_4_2_six_actions_in_order() -> None:
     state = own(game(), MAC, "MOE")
     state.area("MOE").city = "city"
-    result = play(state, buy(Purchase("infantry", 1), line=1), march((1,), "MAC", "THR", inf=5, line=2),
-                  DestroyCity("MOE", line=3, text="DESTROY CITY MOE"), march((2,), "MAC", "THR", inf=4, line=4))
+    result = play(
+        state,
+        buy(Purchase("infantry", 1), line=1),
+        march((1,), "MAC", "THR", inf=5, line=2),
+        DestroyCity("MOE", line=3, text="DESTROY CITY MOE"),
+        march((2,), "MAC", "THR", inf=4, line=4),
+    )
     assert verdicts(result) == [OK, (False, "O-4.3"), OK, OK]  # the unit bought in action 5 cannot move
-    sequence = [(e.kind, e.data.get("number")) for e in result.events
-                if e.kind in ("phase", "tribute", "city_destroyed", "bought", "turn_end")]
-    assert sequence == [("phase", 1), ("phase", 2), ("tribute", None), ("phase", 4), ("city_destroyed", None),
-                        ("phase", 5), ("bought", None), ("turn_end", None)]
+    sequence = [
+        (e.kind, e.data.get("number"))
+        for e in result.events
+        if e.kind in ("phase", "tribute", "city_destroyed", "bought", "turn_end")
+    ]
+    assert sequence == [
+        ("phase", 1),
+        ("phase", 2),
+        ("tribute", None),
+        ("phase", 4),
+        ("city_destroyed", None),
+        ("phase", 5),
+        ("bought", None),
+        ("turn_end", None),
+    ]
     assert treasury(result) == 15 + 5 + 5 + 5 - 10  # tribute of MAC, MOE with its city and THR, before destruction
 
 
@@ -603,10 +644,16 @@ def test_O_7_2_O_14_8_a_killed_general_is_gone_for_good() -> None:
 
 def test_O_7_2_O_14_8_standing_order_and_answer() -> None:
     state = send(game(), EGY, "THR", 3, 4)
-    result = play(state, Captives("kill", line=1, text="CAPTIVES KILL"), march((1,), "MAC", "THR", inf=1, line=2),
-                  answers={MAC: {"captive.Egyptus.G4": "ransom"}})
-    assert decisions(result, "captive.") == [(MAC, "captive.Egyptus.G3", "kill", "standing order", "O-14.8"),
-                                             (MAC, "captive.Egyptus.G4", "ransom", "answer", "O-14.8")]
+    result = play(
+        state,
+        Captives("kill", line=1, text="CAPTIVES KILL"),
+        march((1,), "MAC", "THR", inf=1, line=2),
+        answers={MAC: {"captive.Egyptus.G4": "ransom"}},
+    )
+    assert decisions(result, "captive.") == [
+        (MAC, "captive.Egyptus.G3", "kill", "standing order", "O-14.8"),
+        (MAC, "captive.Egyptus.G4", "ransom", "answer", "O-14.8"),
+    ]
     assert result.state.players[MAC].captives == [Captive(EGY, 4)]
 
 
@@ -636,8 +683,9 @@ def test_O_7_4_O_14_14_ransom_by_offer_and_standing_acceptance() -> None:
     assert verdicts(result) == [(False, "O-14.14"), OK]  # Egyptus pays at most 25 talents
     assert result.state.players[MAC].captives == [] and 2 in force(result, "EGY", EGY).generals
     assert treasury(result, EGY) == 5 and treasury(result) == 15 + 25
-    assert [(s, d["payer"], d["talents"], d["rule"]) for s, d in events(result, "ransomed")] == \
-        [(MAC, EGY, 25, "O-7.4")]
+    assert [(s, d["payer"], d["talents"], d["rule"]) for s, d in events(result, "ransomed")] == [
+        (MAC, EGY, 25, "O-7.4")
+    ]
 
 
 def test_O_7_4_O_14_14_no_agreement_without_an_acceptance_or_the_money_or_the_home() -> None:
@@ -687,8 +735,9 @@ def test_O_7_6_O_1_10_the_captor_takes_over_everything_the_loser_had() -> None:
     assert state.areas["CYR"].owner == MAC and state.areas["CYR"].city == "city"
     # his generals keep their own colour: numbered after the captor's six (G7 to G12), never as one of them
     assert force(result, "EGY", MAC) == Force(generals=[7, 8, 11, 12], infantry=2)
-    assert force(result, "ALX", MAC) == Force(generals=[9], infantry=2, galleys=[1, 2],
-                                              aboard={1: Cargo(generals=[9], infantry=2), 2: Cargo()})
+    assert force(result, "ALX", MAC) == Force(
+        generals=[9], infantry=2, galleys=[1, 2], aboard={1: Cargo(generals=[9], infantry=2), 2: Cargo()}
+    )
     assert mac.captives == [Captive(HIS, 1)] and state.players[HIS].captives == [Captive(MAC, 10)]
     # Macedonia 15 + Thracia 5 + Egypt 15 + Cyrenaica 15, collected with the 30 talents taken over
     assert mac.tribute == 50 and mac.treasury == 30 + 50
@@ -697,8 +746,9 @@ def test_O_7_6_O_1_10_the_captor_takes_over_everything_the_loser_had() -> None:
 def test_O_7_6_O_1_10_taken_over_galleys_do_not_count_against_the_captors_colour() -> None:
     state = takeover()
     state.force("AEG", MAC).galleys = [1, 2, 3, 4, 5]  # five of Macedonia's own six galleys
-    result = play(state, march((1,), "MAC", "THR", inf=2, line=1),
-                  buy(Purchase("galley", 1), Purchase("galley", 1), line=2))
+    result = play(
+        state, march((1,), "MAC", "THR", inf=2, line=1), buy(Purchase("galley", 1), Purchase("galley", 1), line=2)
+    )
     assert sorted(force(result, "ALX", MAC).galleys) == [6, 7]  # Egyptus's two, under free numbers
     assert verdicts(result) == [OK, OK, (False, "O-10.4")]  # one more of his own, then his colour is used up
     assert len(force(result, "MAC", MAC).galleys) == 1
@@ -714,8 +764,7 @@ def test_O_7_6_O_7_2_taken_over_generals_never_take_the_number_of_a_killed_gener
 
 def test_O_7_6_own_generals_among_the_losers_prisoners_go_free_at_home() -> None:
     result = play(takeover(), march((1,), "MAC", "THR", inf=2))
-    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "freed")] == [(MAC, "G2", "MAC",
-                                                                                              "O-7.6")]
+    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "freed")] == [(MAC, "G2", "MAC", "O-7.6")]
     assert sorted(force(result, "MAC", MAC).generals) == [2, 3, 4, 5, 6]
     assert not any(c.owner == MAC for c in result.state.players[MAC].captives)
 
@@ -756,10 +805,16 @@ def test_O_7_6_O_14_10_the_captor_fights_the_remaining_battles_with_his_own_choi
     send(state, MAC, "MOE", 1, inf=1)
     state.players[EGY].standing["captives"] = {"*": "kill"}
     state.players[MAC].treasury = 40
-    result = play(state, BattleOrder(("THR", "MOE"), line=1, text="BATTLES THR, MOE"),
-                  buy(Purchase("infantry", 1), line=2),
-                  dice=[1, 4,  # Thracia: Macedonia misses, Egyptus hits: Macedonia's Caesar is captured
-                        4])  # Moesia, fought by Egyptus: Hispania's infantry falls to the first shot
+    result = play(
+        state,
+        BattleOrder(("THR", "MOE"), line=1, text="BATTLES THR, MOE"),
+        buy(Purchase("infantry", 1), line=2),
+        dice=[
+            1,
+            4,  # Thracia: Macedonia misses, Egyptus hits: Macedonia's Caesar is captured
+            4,
+        ],
+    )  # Moesia, fought by Egyptus: Hispania's infantry falls to the first shot
     assert result.state.players[MAC].eliminated and result.state.players[MAC].captor == EGY
     assert result.state.areas["MOE"].owner == EGY and HIS not in result.state.areas["MOE"].units
     assert captured(result) == [(EGY, MAC, "Caesar", ""), (EGY, HIS, "G1", "kill")]
@@ -786,14 +841,18 @@ def test_O_7_7_a_player_with_his_caesar_stays_in_the_game_without_provinces() ->
 def test_O_12_1_O_14_16_alliances_may_be_proposed_at_any_time_and_change_nothing() -> None:
     state = game()
     quiet = play(state, march((1,), "MAC", "THR", inf=1, line=1))
-    talk = play(state, press(EGY, "Alliance against Hispania until Asia falls?", line=1),
-                march((1,), "MAC", "THR", inf=1, line=2),
-                press(None, "Macedonia and Egyptus are friends", line=3))
+    talk = play(
+        state,
+        press(EGY, "Alliance against Hispania until Asia falls?", line=1),
+        march((1,), "MAC", "THR", inf=1, line=2),
+        press(None, "Macedonia and Egyptus are friends", line=3),
+    )
     assert verdicts(talk) == [OK, OK, OK]
     assert [r.reason for r in talk.order_results if r.line != 2] == ["relayed to Egyptus", "relayed"]
     assert [d for _, d in events(talk, "press")] == [
         {"to": EGY, "message": "Alliance against Hispania until Asia falls?"},
-        {"to": None, "message": "Macedonia and Egyptus are friends"}]
+        {"to": None, "message": "Macedonia and Egyptus are friends"},
+    ]
     assert snapshot_text(talk.state) == snapshot_text(quiet.state)  # no rule effect at all
 
 
@@ -866,8 +925,9 @@ def test_O_14_11_cities_are_destroyed_only_by_order() -> None:
     state = own(game(), MAC, "THR")
     state.area("THR").city = "city"
     assert play(state).state.areas["THR"].city == "city"
-    result = play(state, DestroyCity("THR", line=1, text="DESTROY CITY THR"),
-                  DestroyCity("EGY", line=2, text="DESTROY CITY EGY"))
+    result = play(
+        state, DestroyCity("THR", line=1, text="DESTROY CITY THR"), DestroyCity("EGY", line=2, text="DESTROY CITY EGY")
+    )
     assert verdicts(result) == [OK, (False, "O-9.1")]
     assert result.state.areas["THR"].city is None and result.state.areas["THR"].owner == MAC
     assert result.state.players[MAC].tribute == 20 and result.state.areas["EGY"].city == "fortified"
@@ -884,8 +944,16 @@ def test_O_14_12_nothing_is_bought_without_an_order() -> None:
 def test_O_14_13_placement_defaults() -> None:
     state = own(game(), MAC, "THR")
     state.players[MAC].treasury = 200
-    result = play(state, buy(Purchase("infantry", 2), Purchase("galley", 1), Purchase("city"),
-                             Purchase("fortification"), Purchase("road", at="MAC")))
+    result = play(
+        state,
+        buy(
+            Purchase("infantry", 2),
+            Purchase("galley", 1),
+            Purchase("city"),
+            Purchase("fortification"),
+            Purchase("road", at="MAC"),
+        ),
+    )
     assert verdicts(result) == [OK, OK, (False, "O-14.13"), (False, "O-14.13"), (False, "O-14.13")]
     home = force(result, "MAC", MAC)
     assert home.infantry == 6 and home.galleys == [1]

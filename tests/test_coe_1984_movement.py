@@ -24,8 +24,6 @@ def game() -> GameState:
     return start(ruleset="coe-1984")
 
 
-
-
 def galley(state: GameState, area: str, *numbers: int, coast: str | None = None, seat: str = MAC) -> GameState:
     """Put galleys of `seat` in `area` (on `coast` if it is a split-coast province)."""
     mine = state.force(area, seat)
@@ -39,8 +37,9 @@ def at_sea(state: GameState, zone: str, number: int, *leaders: int, inf: int = 0
     """A galley of `seat` in the sea zone `zone` carrying `leaders` (taken from home) and new infantry."""
     legion(state, zone, *leaders, inf=inf, seat=seat, owner=False)
     state.force(zone, seat).galleys.append(number)
-    state.force(zone, seat).aboard[number] = Cargo(caesar=int(CAESAR in leaders),
-                                                   generals=[n for n in leaders if n], infantry=inf)
+    state.force(zone, seat).aboard[number] = Cargo(
+        caesar=int(CAESAR in leaders), generals=[n for n in leaders if n], infantry=inf
+    )
     return state
 
 
@@ -64,27 +63,39 @@ def results(turn: Turn) -> list[tuple[bool, str]]:
 
 def test_O_5_1_movement_allowances() -> None:
     state = legion(game(), "MAC", cav=2, cat=1)
-    result = play(state, march((1,), "MAC", "THR", "MOE", cav=2, line=1),  # cavalry 2
-                  march((2,), "MAC", "THR", "MOE", inf=1, line=2),  # infantry 1
-                  march((3,), "MAC", "ACH", "MAC", cat=1, line=3),  # catapult 1
-                  march((CAESAR,), "MAC", "DAL", "PAN", line=4),  # Caesar 2
-                  march((4,), "MAC", "THR", "MOE", line=5))  # general 2
+    result = play(
+        state,
+        march((1,), "MAC", "THR", "MOE", cav=2, line=1),  # cavalry 2
+        march((2,), "MAC", "THR", "MOE", inf=1, line=2),  # infantry 1
+        march((3,), "MAC", "ACH", "MAC", cat=1, line=3),  # catapult 1
+        march((CAESAR,), "MAC", "DAL", "PAN", line=4),  # Caesar 2
+        march((4,), "MAC", "THR", "MOE", line=5),
+    )  # general 2
     assert verdicts(result) == [OK, (False, "O-5.2"), (False, "O-5.2"), OK, OK]
     assert force(result, "MOE", MAC) == Force(generals=[1, 4], cavalry=2)
 
 
 def test_O_5_2_no_piece_exceeds_its_allowance_and_each_move_enters_an_adjacent_area() -> None:
-    result = play(game(), march((1,), "MAC", "THR", "MOE", "DAC", line=1), march((2,), "MAC", "PAN", line=2),
-                  march((3,), "MAC", "THR", line=3), march((3,), "THR", "MOE", line=4),
-                  march((3,), "MOE", "DAC", line=5))
+    result = play(
+        game(),
+        march((1,), "MAC", "THR", "MOE", "DAC", line=1),
+        march((2,), "MAC", "PAN", line=2),
+        march((3,), "MAC", "THR", line=3),
+        march((3,), "THR", "MOE", line=4),
+        march((3,), "MOE", "DAC", line=5),
+    )
     assert verdicts(result) == [(False, "O-5.2"), (False, "O-2.2"), OK, OK, (False, "O-5.2")]
     assert 3 in force(result, "MOE", MAC).generals
 
 
 def test_O_5_3_orders_run_as_written_and_a_rejected_one_changes_nothing() -> None:
     state = legion(game(), "MAC", cav=2)
-    result = play(state, march((1,), "THR", "MOE", cav=2, line=1), march((1,), "MAC", "THR", cav=2, line=2),
-                  march((1,), "THR", "MOE", cav=2, line=3))
+    result = play(
+        state,
+        march((1,), "THR", "MOE", cav=2, line=1),
+        march((1,), "MAC", "THR", cav=2, line=2),
+        march((1,), "THR", "MOE", cav=2, line=3),
+    )
     assert verdicts(result) == [(False, "O-4.3"), OK, OK]  # line 1: G1 is not in THR yet
     assert force(result, "MOE", MAC) == Force(generals=[1], cavalry=2)
 
@@ -95,16 +106,21 @@ def test_O_5_3_orders_run_as_written_and_a_rejected_one_changes_nothing() -> Non
 def test_O_5_4_a_city_leads_the_units_left_with_it_but_never_moves_them() -> None:
     state = game()
     every = (CAESAR, 1, 2, 3, 4, 5, 6)
-    result = play(state, *(march((n,), "MAC", "THR", line=n + 1) for n in every),
-                  march((), "MAC", "MOE", inf=1, line=9))
+    result = play(
+        state, *(march((n,), "MAC", "THR", line=n + 1) for n in every), march((), "MAC", "MOE", inf=1, line=9)
+    )
     assert verdicts(result) == [OK] * 7 + [(False, "O-5.5")]
     assert force(result, "MAC", MAC) == Force(infantry=4)  # 4 INF stay with the fortified city alone
 
 
 def test_O_5_5_and_O_5_6_units_whose_only_leader_is_a_city_stay_until_a_general_leads_them() -> None:
     state = own(legion(game(), "THR", inf=3), "THR", city="city")
-    result = play(state, march((), "THR", "MOE", inf=3, line=1), march((1,), "MAC", "THR", line=2),
-                  march((1,), "THR", "MOE", inf=3, line=3))
+    result = play(
+        state,
+        march((), "THR", "MOE", inf=3, line=1),
+        march((1,), "MAC", "THR", line=2),
+        march((1,), "THR", "MOE", inf=3, line=3),
+    )
     assert verdicts(result) == [(False, "O-5.5"), OK, OK]  # the units still have their 1 MP, G1 has 1 left
     assert force(result, "MOE", MAC) == Force(generals=[1], infantry=3)
 
@@ -127,19 +143,25 @@ def test_O_5_7_units_may_not_stay_in_a_province_without_a_leader() -> None:
 
 def test_O_5_7_drop_offs_and_pick_ups_during_the_phase_are_allowed() -> None:
     state = legion(game(), "MAC", cav=2)
-    result = play(state, march((1,), "MAC", "THR", cav=2, line=1),  # G1 drops the cavalry in THR ...
-                  march((1,), "THR", "MOE", line=2),  # ... and goes on alone: for a moment THR has no leader
-                  march((2,), "MAC", "THR", line=3))  # G2 comes to lead them
+    result = play(
+        state,
+        march((1,), "MAC", "THR", cav=2, line=1),  # G1 drops the cavalry in THR ...
+        march((1,), "THR", "MOE", line=2),  # ... and goes on alone: for a moment THR has no leader
+        march((2,), "MAC", "THR", line=3),
+    )  # G2 comes to lead them
     assert verdicts(result) == [OK, OK, OK]
     assert force(result, "THR", MAC) == Force(generals=[2], cavalry=2)
 
 
 def test_O_5_7_the_last_order_causing_the_breach_is_rejected_and_the_phase_replayed_without_it() -> None:
     state = legion(game(), "MAC", inf=3)  # 7 INF at home
-    result = play(state, march((1,), "MAC", "THR", inf=7, line=1),
-                  march((1,), "THR", "MOE", line=2),  # leaves 7 INF without a leader in THR: rejected
-                  march((1,), "MOE", "DAC", line=3),  # in the replay G1 never reached MOE
-                  march((2,), "MAC", "ACH", line=4))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", inf=7, line=1),
+        march((1,), "THR", "MOE", line=2),  # leaves 7 INF without a leader in THR: rejected
+        march((1,), "MOE", "DAC", line=3),  # in the replay G1 never reached MOE
+        march((2,), "MAC", "ACH", line=4),
+    )
     assert verdicts(result) == [OK, (False, "O-5.7"), (False, "O-4.3"), OK]
     assert force(result, "THR", MAC) == Force(generals=[1], infantry=7)
     assert [e.data["path"] for e in result.events if e.kind == "moved"] == [["MAC", "THR"], ["MAC", "ACH"]]
@@ -153,8 +175,12 @@ def test_O_5_7_units_brought_in_beyond_the_limit_are_rejected() -> None:
     assert verdicts(result) == [OK, OK]
     state = legion(own(game(), "THR", city="city"), "THR", inf=6)
     state = legion(state, "MAC", cav=2)
-    result = play(state, march((1,), "MAC", "THR", cav=2, line=1), march((1,), "THR", "MOE", line=2),
-                  march((2,), "MAC", "ACH", line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", cav=2, line=1),
+        march((1,), "THR", "MOE", line=2),
+        march((2,), "MAC", "ACH", line=3),
+    )
     assert verdicts(result) == [OK, (False, "O-5.7"), OK]  # 8 units with the city alone: G1 must stay
     assert force(result, "THR", MAC) == Force(generals=[1], infantry=6, cavalry=2)
 
@@ -176,8 +202,12 @@ def test_O_5_8_caesar_and_generals_may_move_alone() -> None:
 
 def test_O_5_9_reorganising_leaders_hand_units_over() -> None:
     state = legion(game(), "MAC", cav=2)
-    result = play(state, march((1,), "MAC", "THR", cav=2, line=1), march((2,), "MAC", "THR", line=2),
-                  march((2,), "THR", "MOE", cav=2, line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", cav=2, line=1),
+        march((2,), "MAC", "THR", line=2),
+        march((2,), "THR", "MOE", cav=2, line=3),
+    )
     assert verdicts(result) == [OK, OK, OK]
     assert force(result, "MOE", MAC) == Force(generals=[2], cavalry=2)
     assert force(result, "THR", MAC) == Force(generals=[1])
@@ -188,8 +218,9 @@ def test_O_5_9_reorganising_leaders_hand_units_over() -> None:
 
 def test_O_5_10_a_legion_entering_other_players_units_stops_there() -> None:
     state = legion(legion(game(), "THR", 1, seat=EGY, inf=1), "MAC", cav=2)
-    turn = movement_only(state, march((1,), "MAC", "THR", "MOE", cav=2, line=1),
-                         march((2,), "MAC", "THR", cav=2, line=2))
+    turn = movement_only(
+        state, march((1,), "MAC", "THR", "MOE", cav=2, line=1), march((2,), "MAC", "THR", cav=2, line=2)
+    )
     assert results(turn) == [(False, "O-5.10"), OK]
     assert turn.state.areas["THR"].units[MAC] == Force(generals=[2], cavalry=2)
     assert turn.state.areas["THR"].owner == EGY  # contested: the battle decides (O-6.1)
@@ -225,35 +256,48 @@ def test_O_5_13_a_road_journey_is_one_move_whatever_the_distance() -> None:
 
 def test_O_5_14_and_O_15_17_infantry_that_moved_cannot_use_a_road_cavalry_can() -> None:
     state = legion(road_net(), "MAC", cav=1)
-    result = play(state, march((1,), "MAC", "MOE", "=PAN", inf=1, line=1),
-                  march((2,), "MAC", "MOE", "=PAN", cav=1, line=2))
+    result = play(
+        state, march((1,), "MAC", "MOE", "=PAN", inf=1, line=1), march((2,), "MAC", "MOE", "=PAN", cav=1, line=2)
+    )
     assert verdicts(result) == [(False, "O-5.2"), OK]
     assert force(result, "PAN", MAC) == Force(generals=[2], cavalry=1)
 
 
 def test_O_5_14_the_road_journey_is_the_whole_move_of_infantry_and_catapults() -> None:
     state = legion(road_net(), "MAC", cat=1)
-    result = play(state, march((1,), "MAC", "=DAC", inf=1, cat=1, line=1),
-                  march((1,), "DAC", "PAN", inf=1, line=2), march((1,), "DAC", "PAN", cat=1, line=3),
-                  march((1,), "DAC", "PAN", line=4))
+    result = play(
+        state,
+        march((1,), "MAC", "=DAC", inf=1, cat=1, line=1),
+        march((1,), "DAC", "PAN", inf=1, line=2),
+        march((1,), "DAC", "PAN", cat=1, line=3),
+        march((1,), "DAC", "PAN", line=4),
+    )
     assert verdicts(result) == [OK, (False, "O-5.2"), (False, "O-5.2"), OK]
     assert force(result, "DAC", MAC) == Force(infantry=1, catapult=1)  # the city of DAC leads them
 
 
 def test_O_5_15_a_road_journey_and_an_ordinary_move_in_either_order_but_only_one_road_journey() -> None:
     state = legion(road_net(), "MAC", cav=3)
-    result = play(state, march((1,), "MAC", "=DAC", "PAN", cav=1, line=1),  # road, then ordinary move
-                  march((2,), "MAC", "MOE", "=PAN", cav=1, line=2),  # ordinary move, then road
-                  march((3,), "MAC", "=MOE", "=PAN", cav=1, line=3),  # two road journeys
-                  march((4,), "MAC", "=MOE", line=4), march((4,), "MOE", "=PAN", line=5))  # two, in two orders
+    result = play(
+        state,
+        march((1,), "MAC", "=DAC", "PAN", cav=1, line=1),  # road, then ordinary move
+        march((2,), "MAC", "MOE", "=PAN", cav=1, line=2),  # ordinary move, then road
+        march((3,), "MAC", "=MOE", "=PAN", cav=1, line=3),  # two road journeys
+        march((4,), "MAC", "=MOE", line=4),
+        march((4,), "MOE", "=PAN", line=5),
+    )  # two, in two orders
     assert verdicts(result) == [OK, OK, (False, "O-5.15"), OK, (False, "O-5.15")]
     assert force(result, "PAN", MAC) == Force(generals=[1, 2], cavalry=2)
 
 
 def test_O_5_15_a_cavalry_unit_that_made_a_road_journey_makes_no_second_one() -> None:
     state = legion(legion(road_net(), "MAC", cav=1), "MOE", CAESAR)
-    result = play(state, march((1,), "MAC", "=MOE", cav=1, line=1),
-                  march((CAESAR,), "MOE", "=DAC", cav=1, line=2), march((CAESAR,), "MOE", "DAC", cav=1, line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "=MOE", cav=1, line=1),
+        march((CAESAR,), "MOE", "=DAC", cav=1, line=2),
+        march((CAESAR,), "MOE", "DAC", cav=1, line=3),
+    )
     assert verdicts(result) == [OK, (False, "O-5.15"), OK]  # its second move may be an ordinary one
     assert force(result, "DAC", MAC) == Force(caesar=1, cavalry=1)
 
@@ -289,14 +333,20 @@ def test_O_5_19_land_pieces_are_at_sea_only_aboard_a_galley() -> None:
 
 def test_O_5_20_one_legion_per_galley() -> None:
     state = legion(galley(game(), "MAC", 1, 2, 3, coast="AEG"), "MAC", inf=10)  # 14 INF at home
-    result = play(state, sail((1,), "MAC", "AEG", leaders=(1,), inf=8, line=1),
-                  sail((1, 2), "MAC", "AEG", leaders=(1,), inf=8, line=2),
-                  sail((1, 2), "MAC", "AEG", leaders=(1, 2), inf=14, line=3),
-                  sail((3,), "MAC", "AEG", leaders=(CAESAR, 3), line=4))  # leaders alone
+    result = play(
+        state,
+        sail((1,), "MAC", "AEG", leaders=(1,), inf=8, line=1),
+        sail((1, 2), "MAC", "AEG", leaders=(1,), inf=8, line=2),
+        sail((1, 2), "MAC", "AEG", leaders=(1, 2), inf=14, line=3),
+        sail((3,), "MAC", "AEG", leaders=(CAESAR, 3), line=4),
+    )  # leaders alone
     assert verdicts(result) == [(False, "O-5.20"), (False, "O-5.20"), OK, OK]
     sea = force(result, "AEG", MAC)
-    assert {g: (c.units, len(c.generals) + c.caesar) for g, c in sea.aboard.items()} == {1: (7, 1), 2: (7, 1),
-                                                                                          3: (0, 2)}
+    assert {g: (c.units, len(c.generals) + c.caesar) for g, c in sea.aboard.items()} == {
+        1: (7, 1),
+        2: (7, 1),
+        3: (0, 2),
+    }
 
 
 def test_O_5_21_pieces_board_and_leave_galleys_only_in_a_land_province() -> None:
@@ -309,8 +359,9 @@ def test_O_5_21_pieces_board_and_leave_galleys_only_in_a_land_province() -> None
 
 def test_O_5_22_land_or_sea_not_both() -> None:
     state = galley(legion(game(), "THR", 1, inf=2), "THR", 1)
-    result = play(state, sail((1,), "THR", "AEG", "ASI", leaders=(1,), inf=2, line=1),
-                  march((1,), "ASI", "GAL", inf=2, line=2))
+    result = play(
+        state, sail((1,), "THR", "AEG", "ASI", leaders=(1,), inf=2, line=1), march((1,), "ASI", "GAL", inf=2, line=2)
+    )
     assert verdicts(result) == [OK, (False, "O-5.22")]
     state = galley(legion(game(), "MAC", 1, inf=2), "THR", 1)
     result = play(state, march((1,), "MAC", "THR", inf=2, line=1), sail((1,), "THR", "AEG", leaders=(1,), line=2))
@@ -320,9 +371,13 @@ def test_O_5_22_land_or_sea_not_both() -> None:
 def test_O_5_23_galley_moves_put_out_and_sail_on_or_land_or_pick_up_and_put_out() -> None:
     state = galley(galley(galley(game(), "MAC", 1, coast="AEG"), "AEG", 2), "AEG", 3)
     state = legion(state, "THR", 1, inf=3)
-    result = play(state, sail((1,), "MAC", "AEG", "EUX", line=1),  # put out, sail into a second zone
-                  sail((2,), "AEG", "EUX", "MOE", line=2),  # sail one zone and land
-                  sail((3,), "AEG", "THR", line=3), sail((3,), "THR", "AEG", leaders=(1,), inf=3, line=4))
+    result = play(
+        state,
+        sail((1,), "MAC", "AEG", "EUX", line=1),  # put out, sail into a second zone
+        sail((2,), "AEG", "EUX", "MOE", line=2),  # sail one zone and land
+        sail((3,), "AEG", "THR", line=3),
+        sail((3,), "THR", "AEG", leaders=(1,), inf=3, line=4),
+    )
     assert verdicts(result) == [OK, OK, OK, OK]
     assert force(result, "EUX", MAC).galleys == [1] and force(result, "MOE", MAC).galleys == [2]
     assert force(result, "AEG", MAC).aboard[3] == Cargo(generals=[1], infantry=3)
@@ -330,9 +385,13 @@ def test_O_5_23_galley_moves_put_out_and_sail_on_or_land_or_pick_up_and_put_out(
 
 def test_O_5_23_and_O_15_18_a_galley_that_sails_through_two_sea_zones_cannot_land() -> None:
     state = galley(galley(game(), "AEG", 1), "MAC", 2, coast="AEG")
-    result = play(state, sail((1,), "AEG", "EUX", "AMI", "BIT", line=1),  # at sea: two zones, then no landing
-                  sail((2,), "MAC", "AEG", "EUX", "MOE", line=2),  # on a coast: put out, one more zone, stop
-                  sail((2,), "MAC", "AEG", "EUX", line=3), sail((2,), "EUX", "MOE", line=4))
+    result = play(
+        state,
+        sail((1,), "AEG", "EUX", "AMI", "BIT", line=1),  # at sea: two zones, then no landing
+        sail((2,), "MAC", "AEG", "EUX", "MOE", line=2),  # on a coast: put out, one more zone, stop
+        sail((2,), "MAC", "AEG", "EUX", line=3),
+        sail((2,), "EUX", "MOE", line=4),
+    )
     assert verdicts(result) == [(False, "O-5.2"), (False, "O-5.2"), OK, (False, "O-5.2")]
     assert force(result, "EUX", MAC).galleys == [2]
 
@@ -346,8 +405,13 @@ def test_O_5_24_a_galley_never_goes_from_coast_to_coast_without_putting_out() ->
 def test_O_5_25_and_O_5_26_and_O_15_19_galleys_put_out_from_any_coast_except_a_split_one() -> None:
     state = own(galley(game(), "NUM", 1), "NUM")  # arrived in Numidia from Mare Numidia
     state = own(galley(state, "ITA", 2, coast="ADR"), "ITA")  # landed on the Adriatic coast of Italia
-    result = play(state, sail((1,), "NUM", "SAB", line=1), sail((2,), "ITA", "TYR", line=2),
-                  sail((2,), "ITA", "NRB", line=3), sail((2,), "ITA", "ADR", line=4))
+    result = play(
+        state,
+        sail((1,), "NUM", "SAB", line=1),
+        sail((2,), "ITA", "TYR", line=2),
+        sail((2,), "ITA", "NRB", line=3),
+        sail((2,), "ITA", "ADR", line=4),
+    )
     assert verdicts(result) == [OK, (False, "O-5.26"), (False, "O-5.26"), OK]
 
 
@@ -365,9 +429,14 @@ def test_O_5_27_legions_need_galleys_for_the_five_crossings() -> None:
     state = legion(state, "THR", 1, inf=1)
     for number, code in enumerate(("SIC", "BAE", "SAR", "BRI"), 2):
         legion(state, code, number)
-    result = play(state, march((1,), "THR", "ASI", inf=1, line=1), march((2,), "SIC", "NEA", inf=1, line=2),
-                  march((3,), "BAE", "TIN", inf=1, line=3), march((4,), "SAR", "COR", inf=1, line=4),
-                  march((5,), "BRI", "BEL", inf=1, line=5))
+    result = play(
+        state,
+        march((1,), "THR", "ASI", inf=1, line=1),
+        march((2,), "SIC", "NEA", inf=1, line=2),
+        march((3,), "BAE", "TIN", inf=1, line=3),
+        march((4,), "SAR", "COR", inf=1, line=4),
+        march((5,), "BRI", "BEL", inf=1, line=5),
+    )
     assert verdicts(result) == [(False, "O-2.2")] * 5
     state = galley(legion(own(game(), "THR"), "THR", 1, inf=1), "THR", 1)
     result = play(state, sail((1,), "THR", "EUX", "ASI", leaders=(1,), inf=1))
@@ -394,8 +463,9 @@ def test_O_5_28_and_O_15_20_the_galley_stops_in_the_zone_and_moves_no_more() -> 
 def test_O_5_29_an_empty_galley_enters_another_players_province_only_to_land() -> None:
     state = own(galley(game(), "AEG", 1, 2), "THR", seat=EGY)
     state = at_sea(state, "AEG", 3, 1, inf=1)
-    result = play(state, sail((1,), "AEG", "THR", line=1), sail((2,), "AEG", "ACH", line=2),
-                  sail((3,), "AEG", "THR", line=3))
+    result = play(
+        state, sail((1,), "AEG", "THR", line=1), sail((2,), "AEG", "ACH", line=2), sail((3,), "AEG", "THR", line=3)
+    )
     assert verdicts(result) == [(False, "O-5.29"), OK, OK]
     assert result.state.areas["THR"].owner == MAC  # the landing conquered the empty province
 
@@ -403,8 +473,11 @@ def test_O_5_29_an_empty_galley_enters_another_players_province_only_to_land() -
 def test_O_5_30_pieces_aboard_land_automatically_in_a_province_and_may_stay_aboard_at_sea() -> None:
     state = galley(legion(game(), "THR", 1, 2, inf=4), "THR", 1, 2)
     state.area("THR").owner = MAC
-    result = play(state, sail((1,), "THR", "AEG", leaders=(1,), inf=2, line=1),
-                  sail((2,), "THR", "EUX", "MOE", leaders=(2,), inf=2, line=2))
+    result = play(
+        state,
+        sail((1,), "THR", "AEG", leaders=(1,), inf=2, line=1),
+        sail((2,), "THR", "EUX", "MOE", leaders=(2,), inf=2, line=2),
+    )
     assert verdicts(result) == [OK, OK]
     assert force(result, "AEG", MAC).aboard[1] == Cargo(generals=[1], infantry=2)
     assert force(result, "MOE", MAC) == Force(generals=[2], infantry=2, galleys=[2])  # ashore, nothing aboard

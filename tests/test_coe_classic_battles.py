@@ -18,8 +18,9 @@ ATT, DEF, THIRD = "Macedonia", "Egyptus", "Hispania"
 BLANK, INF, CAV, CAT, GAL = 6, 1, 3, 4, 5
 
 
-def contest(area: str = "THR", owner: str | None = DEF, city: str | None = None, *,
-            att: dict[str, Any], dfn: dict[str, Any]) -> GameState:
+def contest(
+    area: str = "THR", owner: str | None = DEF, city: str | None = None, *, att: dict[str, Any], dfn: dict[str, Any]
+) -> GameState:
     """Macedonia's pieces `att` and Egyptus's pieces `dfn` in `area` (leaders taken from their homes)."""
     state = start()
     for seat, pieces in ((ATT, att), (DEF, dfn)):
@@ -58,12 +59,16 @@ def events(result: TurnResult, kind: str) -> list[dict[str, Any]]:
 
 def decisions(result: TurnResult, ending: str = "") -> list[tuple[str, str, str, str]]:
     """(seat, key, choice, source) of every decision whose key ends with `ending`."""
-    return [(e.seat or "", e.data["key"], e.data["choice"], e.data["source"]) for e in result.events
-            if e.kind == "decision" and e.data["key"].endswith(ending)]
+    return [
+        (e.seat or "", e.data["key"], e.data["choice"], e.data["source"])
+        for e in result.events
+        if e.kind == "decision" and e.data["key"].endswith(ending)
+    ]
 
 
-def retreat_rule(condition: str, threshold: int | None = None, origin: str | None = None,
-                 to: list[str] | None = None) -> dict[str, Any]:
+def retreat_rule(
+    condition: str, threshold: int | None = None, origin: str | None = None, to: list[str] | None = None
+) -> dict[str, Any]:
     return {"from": origin, "condition": condition, "threshold": threshold, "to": to or []}
 
 
@@ -93,10 +98,15 @@ def two_battles() -> GameState:
 def test_C_6_2_battles_by_area_code_unless_the_attacker_orders_them() -> None:
     result = play(two_battles(), dice=[INF, BLANK, INF, BLANK])
     assert [e["area"] for e in events(result, "battle")] == ["ACH", "THR"]  # C-15.4 default
-    assert purposes(result) == ["ACH round 1: attacker", "ACH round 1: defender",
-                                "THR round 1: attacker", "THR round 1: defender"]
-    result = play(two_battles(), BattleOrder(("THR", "ACH"), line=1, text="battles THR ACH"),
-                  dice=[INF, BLANK, BLANK, INF])
+    assert purposes(result) == [
+        "ACH round 1: attacker",
+        "ACH round 1: defender",
+        "THR round 1: attacker",
+        "THR round 1: defender",
+    ]
+    result = play(
+        two_battles(), BattleOrder(("THR", "ACH"), line=1, text="battles THR ACH"), dice=[INF, BLANK, BLANK, INF]
+    )
     assert [e["area"] for e in events(result, "battle")] == ["THR", "ACH"]
     assert purposes(result)[:2] == ["THR round 1: attacker", "THR round 1: defender"]  # each fought to its end
     assert result.state.areas["THR"].owner == ATT and result.state.areas["ACH"].owner == DEF
@@ -128,11 +138,17 @@ def test_C_6_4_and_C_6_6_rounds_with_battle_legions_formed_anew_C_6_13_reserves_
     first, second = rounds(result)
     assert (first["defender_legion"], first["attacker_hits"]) == ("4 INF 1 CAV", 5)
     assert (second["round"], second["defender_legion"], second["attacker_legion"]) == (2, "1 CAV", "6 INF")
-    assert purposes(result) == (["THR round 1: attacker"] * 6 + ["THR round 1: defender"] * 5
-                                + ["THR round 2: attacker"] * 6 + ["THR round 2: defender"])
+    assert purposes(result) == (
+        ["THR round 1: attacker"] * 6
+        + ["THR round 1: defender"] * 5
+        + ["THR round 2: attacker"] * 6
+        + ["THR round 2: defender"]
+    )
     # C-6.13: after round 1 both were asked (the defender first) and both continued by default.
-    assert decisions(result, "retreat") == [(DEF, "battle.THR.1.retreat", "continue", "default"),
-                                            (ATT, "battle.THR.1.retreat", "continue", "default")]
+    assert decisions(result, "retreat") == [
+        (DEF, "battle.THR.1.retreat", "continue", "default"),
+        (ATT, "battle.THR.1.retreat", "continue", "default"),
+    ]
     assert result.state.areas["THR"].owner == ATT
 
 
@@ -140,7 +156,9 @@ def test_C_6_6_the_defender_chooses_his_battle_legion_first() -> None:
     state = contest(att={"infantry": 5, "cavalry": 2}, dfn={"infantry": 4, "cavalry": 3})
     result = play(state, dice=[BLANK] * 10 + [BLANK] * 7, answers=ATT_RETREATS)  # 7 pursuit dice
     assert [(seat, key) for seat, key, _, _ in decisions(result, "legion")] == [
-        (DEF, "battle.THR.1.legion"), (ATT, "battle.THR.1.legion")]
+        (DEF, "battle.THR.1.legion"),
+        (ATT, "battle.THR.1.legion"),
+    ]
 
 
 # -- C-6.5, C-16.28: battle legion size ------------------------------------------------------------------------
@@ -220,8 +238,7 @@ def test_C_6_7_and_C_16_4_one_extra_die_against_a_catapult_even_in_reserve() -> 
 def test_C_6_7_fortress_dice_counted_at_the_start_of_each_round() -> None:
     state = contest(city="fortified", att={"generals": [1], "infantry": 4, "catapult": 1}, dfn={"infantry": 3})
     answers = answer(ATT, battle_THR_1_losses="cat", battle_THR_2_retreat="retreat to MAC")
-    result = play(state, dice=[BLANK] * 5 + [INF, BLANK, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 5,
-                  answers=answers)
+    result = play(state, dice=[BLANK] * 5 + [INF, BLANK, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 5, answers=answers)
     first, second = rounds(result)
     assert (first["fortress_dice"], first["attacker_losses"]) == (1, "1 CAT")
     assert second["fortress_dice"] == 2  # the attacker's only catapult is gone
@@ -231,8 +248,11 @@ def test_C_6_7_fortress_dice_counted_at_the_start_of_each_round() -> None:
 def test_C_6_9_the_owner_chooses_his_hit_units_which_still_roll_C_6_11() -> None:
     state = contest(att={"generals": [1], "infantry": 3}, dfn={"infantry": 2, "cavalry": 1})
     # The defender lays down his cavalry; it still rolls and its cavalry face hits (simultaneous removal).
-    result = play(state, dice=[INF, BLANK, BLANK] + [CAV, BLANK, BLANK],
-                  answers={**answer(DEF, battle_THR_1_losses="cav"), **ATT_RETREATS})
+    result = play(
+        state,
+        dice=[INF, BLANK, BLANK] + [CAV, BLANK, BLANK],
+        answers={**answer(DEF, battle_THR_1_losses="cav"), **ATT_RETREATS},
+    )
     (first,) = rounds(result)
     assert (first["defender_losses"], first["defender_hits"], first["attacker_losses"]) == ("1 CAV", 1, "1 INF")
     assert force(result, "THR", DEF) == Force(infantry=2)
@@ -255,8 +275,7 @@ def test_C_6_12_dice_order_attacker_then_defender_with_fortress_dice_then_pursui
     given = [GAL, BLANK, CAT, BLANK, GAL] + [6, 6, 6, 6] + [1, 2, 4, 5, 6]  # no catapult: CAT scores nothing
     result = play(state, dice=given, answers=DEF_RETREATS)
     (first,) = rounds(result)
-    assert purposes(result) == (["THR round 1: attacker"] * 5 + ["THR round 1: defender"] * 4
-                                + ["THR pursuit"] * 5)
+    assert purposes(result) == (["THR round 1: attacker"] * 5 + ["THR round 1: defender"] * 4 + ["THR pursuit"] * 5)
     assert [value for _, value in result.dice] == given
     assert first["fortress_dice"] == 2
     assert first["attacker_dice"] == given[:5] and first["defender_dice"] == given[5:9]
@@ -339,8 +358,11 @@ def test_C_16_29_a_retreat_crosses_a_strait() -> None:
 
 def test_C_16_29_never_from_sardinia_to_corsica() -> None:
     state = contest("SAR", att={"generals": [1], "infantry": 3}, dfn={"infantry": 2})
-    result = play(state, dice=[BLANK] * 5 + [INF, INF, BLANK] + [BLANK, BLANK],
-                  answers=answer(DEF, battle_SAR_1_retreat="retreat to COR"))
+    result = play(
+        state,
+        dice=[BLANK] * 5 + [INF, INF, BLANK] + [BLANK, BLANK],
+        answers=answer(DEF, battle_SAR_1_retreat="retreat to COR"),
+    )
     assert events(result, "answer_refused")[0]["key"] == "battle.SAR.1.retreat"
     assert "COR" not in result.state.areas or DEF not in result.state.areas["COR"].units
     assert result.state.areas["SAR"].owner == ATT and len(rounds(result)) == 2
@@ -348,8 +370,10 @@ def test_C_16_29_never_from_sardinia_to_corsica() -> None:
 
 def pursuit_position() -> GameState:
     """Attacker: G1, 6 INF, 2 CAV (battle legion 6, reserve 1 INF 1 CAV). Defender: G1, 2 INF, 1 CAV, 1 CAT."""
-    return contest(att={"generals": [1], "infantry": 6, "cavalry": 2},
-                   dfn={"generals": [1], "infantry": 2, "cavalry": 1, "catapult": 1})
+    return contest(
+        att={"generals": [1], "infantry": 6, "cavalry": 2},
+        dfn={"generals": [1], "infantry": 2, "cavalry": 1, "catapult": 1},
+    )
 
 
 PURSUIT_DICE = [BLANK] * 6 + [BLANK] * 4 + [CAV, CAV, CAV, INF, CAT, BLANK, BLANK, BLANK]
@@ -364,13 +388,17 @@ def test_C_6_16_pursuit_one_die_per_winning_unit_cavalry_faces_matched_with_his_
     assert result.state.areas["THR"].owner == ATT and result.state.areas["MOE"].owner == DEF  # C-6.21, C-6.19
 
 
-@pytest.mark.parametrize(("standing", "answers", "left", "source"), [
-    (None, {}, Force(generals=[1], infantry=2), "default"),
-    (["infantry"], {}, Force(generals=[1], cavalry=1, catapult=1), "standing order"),
-    (["infantry"], {"battle.THR.pursuit": "cav, inf"}, Force(generals=[1], infantry=1, catapult=1), "answer"),
-])
-def test_C_15_9_which_retreating_units_the_pursuit_eliminates(standing: list[str] | None, answers: dict[str, str],
-                                                               left: Force, source: str) -> None:
+@pytest.mark.parametrize(
+    ("standing", "answers", "left", "source"),
+    [
+        (None, {}, Force(generals=[1], infantry=2), "default"),
+        (["infantry"], {}, Force(generals=[1], cavalry=1, catapult=1), "standing order"),
+        (["infantry"], {"battle.THR.pursuit": "cav, inf"}, Force(generals=[1], infantry=1, catapult=1), "answer"),
+    ],
+)
+def test_C_15_9_which_retreating_units_the_pursuit_eliminates(
+    standing: list[str] | None, answers: dict[str, str], left: Force, source: str
+) -> None:
     state = pursuit_position()
     if standing:
         state.players[ATT].standing["pursuit"] = standing
@@ -380,8 +408,9 @@ def test_C_15_9_which_retreating_units_the_pursuit_eliminates(standing: list[str
 
 
 def test_C_16_7_no_cavalry_no_pursuit_the_attacker_takes_province_city_and_coast() -> None:
-    state = contest(city="fortified", att={"generals": [1], "infantry": 3, "catapult": 1},
-                    dfn={"infantry": 2, "galleys": [1]})
+    state = contest(
+        city="fortified", att={"generals": [1], "infantry": 3, "catapult": 1}, dfn={"infantry": 2, "galleys": [1]}
+    )
     result = play(state, dice=[BLANK] * 4 + [BLANK] * 3, answers=DEF_RETREATS)
     assert len(result.dice) == 7 and not events(result, "pursuit")
     thr = result.state.areas["THR"]
@@ -423,10 +452,14 @@ def test_C_6_20_and_C_16_9_retreat_without_destination_loses_units_and_leaders(a
 
 @pytest.mark.parametrize(("side", "rule"), [(DEF, "C-6.23"), (ATT, "C-6.24")])
 def test_C_6_20_a_captured_caesars_galleys_in_the_battle_province_are_destroyed_not_taken_over(
-        side: str, rule: str) -> None:
+    side: str, rule: str
+) -> None:
     loser: dict[str, Any] = {"caesar": 1, "infantry": 2, "galleys": [1]}
-    state = contest("SAR", att=loser if side == ATT else {"generals": [1], "infantry": 2},
-                    dfn=loser if side == DEF else {"infantry": 2})
+    state = contest(
+        "SAR",
+        att=loser if side == ATT else {"generals": [1], "infantry": 2},
+        dfn=loser if side == DEF else {"infantry": 2},
+    )
     result = play(state, dice=[BLANK] * 4, answers={side: {"battle.SAR.1.retreat": "retreat"}})
     winner = DEF if side == ATT else ATT
     assert result.state.players[side].eliminated and result.state.players[side].captor == winner
@@ -471,7 +504,7 @@ def test_C_6_22_after_a_battle_no_piece_moves() -> None:
     state = contest(att={"generals": [1], "infantry": 3, "cavalry": 1}, dfn={"infantry": 1})
     result = play(state, march((2,), "MAC", "MOE", inf=1), dice=[INF, BLANK, BLANK, BLANK] + [BLANK])
     kinds = [e.kind for e in result.events]
-    assert kinds.index("moved") < kinds.index("battle") and "moved" not in kinds[kinds.index("battle_end"):]
+    assert kinds.index("moved") < kinds.index("battle") and "moved" not in kinds[kinds.index("battle_end") :]
     assert force(result, "THR", ATT) == Force(generals=[1], infantry=3, cavalry=1)
     assert force(result, "MOE", ATT) == Force(generals=[2], infantry=1)
     assert force(result, "MAC", ATT) == Force(caesar=1, generals=[3, 4], infantry=4)
@@ -500,13 +533,17 @@ def test_C_6_23_the_conqueror_destroys_every_other_players_galleys_there() -> No
     assert {e.seat for e in result.events if e.kind == "galleys_destroyed"} == {DEF, THIRD}
 
 
-@pytest.mark.parametrize(("dice", "answers"), [
-    ([BLANK] + [INF], {}),  # C-6.14 (b)
-    ([INF] + [INF], {}),  # C-6.14 (c)
-    ([BLANK] + [BLANK], answer(ATT, battle_THR_1_retreat="retreat to MOE")),  # the attacker's retreat
-])
+@pytest.mark.parametrize(
+    ("dice", "answers"),
+    [
+        ([BLANK] + [INF], {}),  # C-6.14 (b)
+        ([INF] + [INF], {}),  # C-6.14 (c)
+        ([BLANK] + [BLANK], answer(ATT, battle_THR_1_retreat="retreat to MOE")),  # the attacker's retreat
+    ],
+)
 def test_C_6_24_the_attackers_galleys_are_destroyed_when_the_defender_keeps_the_province(
-        dice: list[int], answers: dict[str, dict[str, str]]) -> None:
+    dice: list[int], answers: dict[str, dict[str, str]]
+) -> None:
     state = contest(att={"generals": [1], "infantry": 1, "galleys": [1, 2]}, dfn={"infantry": 1, "galleys": [1]})
     result = play(state, dice=dice, answers=answers)
     thr = result.state.areas["THR"]
@@ -525,8 +562,7 @@ def test_C_16_26_conquered_fortified_city_gives_value_plus_five_and_the_extra_di
     assert after.players[ATT].tribute == 15 + 5 + 5 and after.players[DEF].tribute == 15
     after.force("EGY", DEF).generals.remove(2)
     place(after, "THR", DEF, owner=False, generals=[2], infantry=2)  # Egyptus attacks Thracia in his turn
-    result = play(after, dice=[BLANK] * 2 + [BLANK] * 5,
-                  answers=answer(DEF, battle_THR_1_retreat="retreat to MOE"))
+    result = play(after, dice=[BLANK] * 2 + [BLANK] * 5, answers=answer(DEF, battle_THR_1_retreat="retreat to MOE"))
     (first,) = rounds(result)
     assert first["defender"] == ATT and first["fortress_dice"] == 2
     assert purposes(result) == ["THR round 1: attacker"] * 2 + ["THR round 1: defender"] * 5
@@ -535,52 +571,70 @@ def test_C_16_26_conquered_fortified_city_gives_value_plus_five_and_the_extra_di
 # -- C-15.5 to C-15.8: battle decisions ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("standing", "answers", "legion", "source"), [
-    (None, {}, "4 INF 1 CAV", "default"),
-    (["catapult", "cavalry"], {}, "2 INF 2 CAV 1 CAT", "standing order"),
-    (["catapult", "cavalry"], {"battle.THR.1.legion": "cav"}, "3 INF 2 CAV", "answer"),
-])
-def test_C_15_5_battle_legion_composition(standing: list[str] | None, answers: dict[str, str], legion: str,
-                                          source: str) -> None:
+@pytest.mark.parametrize(
+    ("standing", "answers", "legion", "source"),
+    [
+        (None, {}, "4 INF 1 CAV", "default"),
+        (["catapult", "cavalry"], {}, "2 INF 2 CAV 1 CAT", "standing order"),
+        (["catapult", "cavalry"], {"battle.THR.1.legion": "cav"}, "3 INF 2 CAV", "answer"),
+    ],
+)
+def test_C_15_5_battle_legion_composition(
+    standing: list[str] | None, answers: dict[str, str], legion: str, source: str
+) -> None:
     state = contest(att={"generals": [1], "infantry": 3}, dfn={"infantry": 4, "cavalry": 2, "catapult": 1})
     if standing:
         state.players[DEF].standing["battlelegion"] = standing
     # The defender's catapult face scores in every case, the catapult being in his battle legion or reserve.
-    result = play(state, dice=[BLANK] * 3 + [CAT, BLANK, BLANK, BLANK, BLANK] + [BLANK] * 7,  # + pursuit
-                  answers={**ATT_RETREATS, DEF: answers})
+    result = play(
+        state,
+        dice=[BLANK] * 3 + [CAT, BLANK, BLANK, BLANK, BLANK] + [BLANK] * 7,  # + pursuit
+        answers={**ATT_RETREATS, DEF: answers},
+    )
     (first,) = rounds(result)
     assert first["defender_legion"] == legion and first["defender_hits"] == 1
     assert decisions(result, "legion") == [(DEF, "battle.THR.1.legion", legion, source)]  # the attacker: no choice
 
 
-@pytest.mark.parametrize(("standing", "answers", "lost", "source"), [
-    (None, {}, "2 INF", "default"),
-    (["catapult", "cavalry"], {}, "1 CAV 1 CAT", "standing order"),
-    (["catapult", "cavalry"], {"battle.THR.1.losses": "cav"}, "1 INF 1 CAV", "answer"),
-])
-def test_C_15_6_which_units_take_the_hits(standing: list[str] | None, answers: dict[str, str], lost: str,
-                                          source: str) -> None:
+@pytest.mark.parametrize(
+    ("standing", "answers", "lost", "source"),
+    [
+        (None, {}, "2 INF", "default"),
+        (["catapult", "cavalry"], {}, "1 CAV 1 CAT", "standing order"),
+        (["catapult", "cavalry"], {"battle.THR.1.losses": "cav"}, "1 INF 1 CAV", "answer"),
+    ],
+)
+def test_C_15_6_which_units_take_the_hits(
+    standing: list[str] | None, answers: dict[str, str], lost: str, source: str
+) -> None:
     state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 2, "cavalry": 1, "catapult": 1})
     if standing:
         state.players[DEF].standing["losses"] = standing
-    result = play(state, dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,  # + pursuit if he has CAV
-                  answers={**ATT_RETREATS, DEF: answers})
+    result = play(
+        state,
+        dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,  # + pursuit if he has CAV
+        answers={**ATT_RETREATS, DEF: answers},
+    )
     assert rounds(result)[0]["defender_losses"] == lost
     assert [(seat, src) for seat, _, _, src in decisions(result, "losses")] == [(DEF, source)]
 
 
-@pytest.mark.parametrize(("rules", "caesar", "retreats", "source"), [
-    (None, False, False, "default"),
-    ([retreat_rule("units_below", 3)], False, True, "standing order"),
-    ([retreat_rule("units_below", 2)], False, False, "standing order"),
-    ([retreat_rule("below_enemy")], False, True, "standing order"),
-    ([retreat_rule("caesar_and_units_below", 3)], False, False, "standing order"),
-    ([retreat_rule("caesar_and_units_below", 3)], True, True, "standing order"),
-    ([retreat_rule("units_below", 3), retreat_rule("never", origin="THR")], False, False, "standing order"),
-    ([retreat_rule("units_below", 3, origin="ASI")], False, False, "default"),
-])
-def test_C_15_7_continue_or_retreat(rules: list[dict[str, Any]] | None, caesar: bool, retreats: bool,
-                                    source: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "caesar", "retreats", "source"),
+    [
+        (None, False, False, "default"),
+        ([retreat_rule("units_below", 3)], False, True, "standing order"),
+        ([retreat_rule("units_below", 2)], False, False, "standing order"),
+        ([retreat_rule("below_enemy")], False, True, "standing order"),
+        ([retreat_rule("caesar_and_units_below", 3)], False, False, "standing order"),
+        ([retreat_rule("caesar_and_units_below", 3)], True, True, "standing order"),
+        ([retreat_rule("units_below", 3), retreat_rule("never", origin="THR")], False, False, "standing order"),
+        ([retreat_rule("units_below", 3, origin="ASI")], False, False, "default"),
+    ],
+)
+def test_C_15_7_continue_or_retreat(
+    rules: list[dict[str, Any]] | None, caesar: bool, retreats: bool, source: str
+) -> None:
     dfn: dict[str, Any] = {"caesar": 1, "infantry": 3} if caesar else {"infantry": 3}
     state = contest(att={"generals": [1], "infantry": 4}, dfn=dfn)
     if rules:
@@ -597,10 +651,16 @@ def test_C_15_7_an_answer_beats_the_standing_order_and_the_attacker_declares_aft
     state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 3})
     state.players[DEF].standing["retreat"] = [retreat_rule("units_below", 3)]
     orders = RetreatRule("units_below", 5, destinations=("MOE",), line=1, text="retreat to MOE when units below 5")
-    result = play(state, orders, dice=[INF, BLANK, BLANK, BLANK] + [INF, BLANK, BLANK],
-                  answers=answer(DEF, battle_THR_1_retreat="continue"))
-    assert decisions(result, "retreat") == [(DEF, "battle.THR.1.retreat", "continue", "answer"),
-                                            (ATT, "battle.THR.1.retreat", "retreat to MOE", "standing order")]
+    result = play(
+        state,
+        orders,
+        dice=[INF, BLANK, BLANK, BLANK] + [INF, BLANK, BLANK],
+        answers=answer(DEF, battle_THR_1_retreat="continue"),
+    )
+    assert decisions(result, "retreat") == [
+        (DEF, "battle.THR.1.retreat", "continue", "answer"),
+        (ATT, "battle.THR.1.retreat", "retreat to MOE", "standing order"),
+    ]
     assert force(result, "MOE", ATT).infantry == 3 and result.state.areas["THR"].owner == DEF
 
 
@@ -609,11 +669,14 @@ def moesia_battle() -> GameState:
     return contest("MOE", att={"generals": [1], "infantry": 3}, dfn={"infantry": 3})
 
 
-@pytest.mark.parametrize(("owned", "units_in", "expected"), [
-    ([], None, "DAC"),  # then area code
-    (["PAN"], None, "PAN"),  # controlled first
-    (["PAN", "DAL"], "DAL", "DAL"),  # then most of his combat units
-])
+@pytest.mark.parametrize(
+    ("owned", "units_in", "expected"),
+    [
+        ([], None, "DAC"),  # then area code
+        (["PAN"], None, "PAN"),  # controlled first
+        (["PAN", "DAL"], "DAL", "DAL"),  # then most of his combat units
+    ],
+)
 def test_C_15_8_default_retreat_destination(owned: list[str], units_in: str | None, expected: str) -> None:
     state = moesia_battle()
     for code in owned:
@@ -644,7 +707,9 @@ def test_C_15_8_and_C_16_9_the_default_never_retreats_into_nothing() -> None:
     state.players[DEF].standing["retreat"] = [retreat_rule("units_below", 99)]
     result = play(state, dice=[BLANK] * 5 + [INF, INF, BLANK] + [BLANK, BLANK])
     assert [(seat, choice) for seat, _, choice, _ in decisions(result, "retreat")] == [
-        (DEF, "continue"), (ATT, "continue")]
+        (DEF, "continue"),
+        (ATT, "continue"),
+    ]
     assert not events(result, "retreat") and len(rounds(result)) == 2
     assert result.state.areas["ACH"].owner == ATT
 
@@ -665,55 +730,74 @@ def _losses_standing(line: str) -> list[Any]:
     return next(iter(standing.values()))
 
 
-@pytest.mark.parametrize(("standing", "answers", "lost", "source"), [
-    (None, {"battle.THR.1.losses": "1 INF 1 CAT"}, "1 INF 1 CAT", "answer"),
-    (None, {"battle.THR.1.losses": "1 cat, 1 cav"}, "1 CAV 1 CAT", "answer"),
-    ("LOSSES 1 CAV, CAT", {}, "1 CAV 1 CAT", "standing order"),
-    ("LOSSES 1 INF, 1 CAT", {}, "1 INF 1 CAT", "standing order"),
-    ("LOSSES 1 INF, CAT", {"battle.THR.1.losses": "2 INF"}, "2 INF", "answer"),
-])
-def test_C_6_9_the_owner_names_any_mix_of_units_with_counts(standing: str | None, answers: dict[str, str],
-                                                              lost: str, source: str) -> None:
+@pytest.mark.parametrize(
+    ("standing", "answers", "lost", "source"),
+    [
+        (None, {"battle.THR.1.losses": "1 INF 1 CAT"}, "1 INF 1 CAT", "answer"),
+        (None, {"battle.THR.1.losses": "1 cat, 1 cav"}, "1 CAV 1 CAT", "answer"),
+        ("LOSSES 1 CAV, CAT", {}, "1 CAV 1 CAT", "standing order"),
+        ("LOSSES 1 INF, 1 CAT", {}, "1 INF 1 CAT", "standing order"),
+        ("LOSSES 1 INF, CAT", {"battle.THR.1.losses": "2 INF"}, "2 INF", "answer"),
+    ],
+)
+def test_C_6_9_the_owner_names_any_mix_of_units_with_counts(
+    standing: str | None, answers: dict[str, str], lost: str, source: str
+) -> None:
     state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 2, "cavalry": 1, "catapult": 1})
     if standing:
         state.players[DEF].standing["losses"] = _losses_standing(standing)
-    result = play(state, dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,
-                  answers={**ATT_RETREATS, DEF: answers})
+    result = play(
+        state, dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2, answers={**ATT_RETREATS, DEF: answers}
+    )
     assert rounds(result)[0]["defender_losses"] == lost
     assert [(seat, src) for seat, _, _, src in decisions(result, "losses")] == [(DEF, source)]
     assert not events(result, "answer_refused")
 
 
-@pytest.mark.parametrize(("given", "reason"), [
-    ("3 INF", "3 infantry named, but your battle legion has only 2"),
-    ("1 INF", "name 2 unit(s), not 1"),
-    ("2 CAT", "2 catapult named, but your battle legion has only 1"),
-    ("2 INF 1", "the count 1 names no unit kind (INF, CAV, CAT)"),
-])
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        ("3 INF", "3 infantry named, but your battle legion has only 2"),
+        ("1 INF", "name 2 unit(s), not 1"),
+        ("2 CAT", "2 catapult named, but your battle legion has only 1"),
+        ("2 INF 1", "the count 1 names no unit kind (INF, CAV, CAT)"),
+    ],
+)
 def test_C_6_9_an_answer_naming_units_that_are_not_there_is_refused_and_the_default_applies(
-        given: str, reason: str) -> None:
+    given: str, reason: str
+) -> None:
     state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 2, "cavalry": 1, "catapult": 1})
-    result = play(state, dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,
-                  answers={**ATT_RETREATS, DEF: {"battle.THR.1.losses": given}})
+    result = play(
+        state,
+        dice=[INF, INF, BLANK, BLANK] + [BLANK] * 4 + [BLANK] * 2,
+        answers={**ATT_RETREATS, DEF: {"battle.THR.1.losses": given}},
+    )
     assert rounds(result)[0]["defender_losses"] == "2 INF"
     (refused,) = events(result, "answer_refused")
     assert refused["reason"] == reason
     assert decisions(result, "losses")[0][3] == "default"
 
 
-@pytest.mark.parametrize(("standing", "answers", "legion", "source"), [
-    (None, {"battle.THR.1.legion": "3 INF 2 CAV"}, "3 INF 2 CAV", "answer"),
-    (None, {"battle.THR.1.legion": "4 INF 1 CAV"}, "4 INF 1 CAV", "answer"),  # the default, as a notice shows it
-    ("BATTLELEGION 1 CAT, 2 CAV, INF", {}, "2 INF 2 CAV 1 CAT", "standing order"),
-    ("BATTLELEGION 1 CAV, INF", {}, "4 INF 1 CAV", "standing order"),  # C-15.5's default, written out
-])
-def test_C_6_5_and_C_15_5_a_battle_legion_named_with_counts(standing: str | None, answers: dict[str, str],
-                                                              legion: str, source: str) -> None:
+@pytest.mark.parametrize(
+    ("standing", "answers", "legion", "source"),
+    [
+        (None, {"battle.THR.1.legion": "3 INF 2 CAV"}, "3 INF 2 CAV", "answer"),
+        (None, {"battle.THR.1.legion": "4 INF 1 CAV"}, "4 INF 1 CAV", "answer"),  # the default, as a notice shows it
+        ("BATTLELEGION 1 CAT, 2 CAV, INF", {}, "2 INF 2 CAV 1 CAT", "standing order"),
+        ("BATTLELEGION 1 CAV, INF", {}, "4 INF 1 CAV", "standing order"),  # C-15.5's default, written out
+    ],
+)
+def test_C_6_5_and_C_15_5_a_battle_legion_named_with_counts(
+    standing: str | None, answers: dict[str, str], legion: str, source: str
+) -> None:
     state = contest(att={"generals": [1], "infantry": 3}, dfn={"infantry": 4, "cavalry": 2, "catapult": 1})
     if standing:
         state.players[DEF].standing["battlelegion"] = _losses_standing(standing)
-    result = play(state, dice=[BLANK] * 3 + [CAT, BLANK, BLANK, BLANK, BLANK] + [BLANK] * 7,
-                  answers={**ATT_RETREATS, DEF: answers})
+    result = play(
+        state,
+        dice=[BLANK] * 3 + [CAT, BLANK, BLANK, BLANK, BLANK] + [BLANK] * 7,
+        answers={**ATT_RETREATS, DEF: answers},
+    )
     (first,) = rounds(result)
     assert first["defender_legion"] == legion
     assert decisions(result, "legion") == [(DEF, "battle.THR.1.legion", legion, source)]

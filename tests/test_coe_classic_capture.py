@@ -71,8 +71,11 @@ def events(result: TurnResult, kind: str) -> list[tuple[str | None, dict[str, An
 
 
 def decisions(result: TurnResult, prefix: str) -> list[tuple[str | None, str, str, str]]:
-    return [(e.seat, e.data["key"], e.data["choice"], e.data["source"]) for e in result.events
-            if e.kind == "decision" and e.data["key"].startswith(prefix)]
+    return [
+        (e.seat, e.data["key"], e.data["choice"], e.data["source"])
+        for e in result.events
+        if e.kind == "decision" and e.data["key"].startswith(prefix)
+    ]
 
 
 def pieces_of(state: GameState, seat: str) -> list[str]:
@@ -89,8 +92,12 @@ def all_generals(state: GameState, seat: str) -> list[int]:
 def test_C_5_29_C_8_2_leaders_alone_and_galleys_never_conquer() -> None:
     state = place(start(), "MAC", MAC, galleys=[1], galley_coasts={1: "AEG"})
     state.area("THR").owner = EGY
-    result = play(state, march((2,), "MAC", "MOE", line=1), march((3,), "MAC", "THR", line=2),
-                  sail((1,), "MAC", "AEG", "ACH", leaders=(1,), line=3))
+    result = play(
+        state,
+        march((2,), "MAC", "MOE", line=1),
+        march((3,), "MAC", "THR", line=2),
+        sail((1,), "MAC", "AEG", "ACH", leaders=(1,), line=3),
+    )
     assert verdicts(result) == [OK, OK, OK]
     assert force(result, "ACH", MAC) == Force(generals=[1], galleys=[1])
     owners = {code: result.state.areas[code].owner for code in ("MOE", "THR", "ACH")}
@@ -113,8 +120,9 @@ def test_C_5_31_a_lone_leader_is_captured_where_the_mover_ends_with_combat_units
     send(state, MAC, "ACH", 4)  # a leader without combat units captures nobody
     result = play(state, march((1,), "MAC", "THR", inf=2))
     assert result.state.players[MAC].captives == [Captive(EGY, 2)]
-    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "captured")] \
-        == [(MAC, "G2", "THR", "C-5.31")]
+    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "captured")] == [
+        (MAC, "G2", "THR", "C-5.31")
+    ]
     assert force(result, "ACH", EGY).generals == [3] and result.state.areas["THR"].owner == MAC
 
 
@@ -123,9 +131,12 @@ def test_C_16_16_a_lone_leader_may_not_enter_enemy_units_and_is_taken_where_they
     place(state, "ACH", EGY, owner=False, infantry=1)
     send(state, EGY, "MOE", 2)
     send(state, EGY, "DAL", 3)
-    result = play(state, march((1,), "MAC", "ACH", line=1),  # alone into Egyptus's troops
-                  march((2,), "MAC", "MOE", "DAC", cav=1, line=2),  # through G2's province: he stays free
-                  march((3,), "MAC", "DAL", cav=1, line=3))  # ends in G3's province: he is captured
+    result = play(
+        state,
+        march((1,), "MAC", "ACH", line=1),  # alone into Egyptus's troops
+        march((2,), "MAC", "MOE", "DAC", cav=1, line=2),  # through G2's province: he stays free
+        march((3,), "MAC", "DAL", cav=1, line=3),
+    )  # ends in G3's province: he is captured
     assert verdicts(result) == [(False, "C-5.10"), OK, OK]
     assert result.state.players[MAC].captives == [Captive(EGY, 3)]
     assert force(result, "MOE", EGY).generals == [2]
@@ -170,11 +181,17 @@ def test_C_8_4_C_15_11_a_captured_general_is_held_for_ransom_by_default() -> Non
 
 def test_C_8_4_C_15_11_captives_kill_as_standing_order_globally_or_per_owner() -> None:
     state = send(send(start(), EGY, "THR", 2), HIS, "THR", 3)
-    result = play(state, Captives("kill", line=1, text="CAPTIVES KILL"),
-                  Captives("ransom", HIS, line=2, text="CAPTIVES RANSOM Hispania"), march((1,), "MAC", "THR", inf=2))
+    result = play(
+        state,
+        Captives("kill", line=1, text="CAPTIVES KILL"),
+        Captives("ransom", HIS, line=2, text="CAPTIVES RANSOM Hispania"),
+        march((1,), "MAC", "THR", inf=2),
+    )
     assert result.state.players[MAC].captives == [Captive(HIS, 3)]
-    assert sorted(decisions(result, "captive.")) == [(MAC, "captive.Egyptus.G2", "kill", "standing order"),
-                                                     (MAC, "captive.Hispania.G3", "ransom", "standing order")]
+    assert sorted(decisions(result, "captive.")) == [
+        (MAC, "captive.Egyptus.G2", "kill", "standing order"),
+        (MAC, "captive.Hispania.G3", "ransom", "standing order"),
+    ]
     assert all_generals(result.state, EGY) == [1, 3, 4]  # G2 is gone for good
 
 
@@ -255,8 +272,9 @@ def test_C_8_8_the_captor_takes_over_everything_the_loser_had() -> None:
     assert state.areas["CYR"].owner == MAC and state.areas["CYR"].city == "city"
     # pieces where they stand, generals numbered after the captor's own (G1 to G4): G5 to G8
     assert force(result, "EGY", MAC) == Force(generals=[5, 6], infantry=3)
-    assert force(result, "ALX", MAC) == Force(generals=[7], infantry=2, galleys=[1, 2],
-                                              aboard={1: Cargo(generals=[7], infantry=2), 2: Cargo()})
+    assert force(result, "ALX", MAC) == Force(
+        generals=[7], infantry=2, galleys=[1, 2], aboard={1: Cargo(generals=[7], infantry=2), 2: Cargo()}
+    )
     # prisoners: Hispania's G1 is now Macedonia's; Egyptus's G4, held by Hispania, is Macedonia's G8
     assert mac.captives == [Captive(HIS, 1)]
     assert state.players[HIS].captives == [Captive(MAC, 8)]
@@ -267,8 +285,7 @@ def test_C_8_8_the_captor_takes_over_everything_the_loser_had() -> None:
 
 def test_C_8_9_own_generals_among_the_losers_prisoners_are_freed_at_home() -> None:
     result = play(takeover())
-    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "freed")] \
-        == [(MAC, "G2", "MAC", "C-8.9")]
+    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "freed")] == [(MAC, "G2", "MAC", "C-8.9")]
     assert sorted(force(result, "MAC", MAC).generals) == [2, 3, 4]
     assert not any(c.owner == MAC for c in result.state.players[MAC].captives)
 
@@ -321,11 +338,22 @@ def fall_at_sea() -> GameState:
 def test_C_8_10_the_captor_fights_the_remaining_battles_and_phases_3_to_6_are_skipped() -> None:
     state = fall_at_sea()
     state.players[MAC].treasury = 20
-    result = play(state, NavalBattle("AEG", line=1, text="NAVAL AEG"),
-                  BattleOrder(("AEG", "MOE", "THR"), line=2, text="BATTLES AEG, MOE, THR"),
-                  Buy((Purchase("infantry"),), line=3, text="BUY 1 INF"),
-                  dice=[BLANK, BLANK, GALLEY, BLANK,  # naval round 1: Macedonia's galley sinks
-                        1, BLANK, BLANK, BLANK])  # Thracia, fought by Egyptus: 3 dice, then Hispania's 1
+    result = play(
+        state,
+        NavalBattle("AEG", line=1, text="NAVAL AEG"),
+        BattleOrder(("AEG", "MOE", "THR"), line=2, text="BATTLES AEG, MOE, THR"),
+        Buy((Purchase("infantry"),), line=3, text="BUY 1 INF"),
+        dice=[
+            BLANK,
+            BLANK,
+            GALLEY,
+            BLANK,  # naval round 1: Macedonia's galley sinks
+            1,
+            BLANK,
+            BLANK,
+            BLANK,
+        ],
+    )  # Thracia, fought by Egyptus: 3 dice, then Hispania's 1
     assert result.state.players[MAC].eliminated
     assert [(s, d["area"], d["defender"]) for s, d in events(result, "battle")] == [(EGY, "THR", HIS)]
     assert force(result, "MOE", EGY) == Force(generals=[6], infantry=3)  # no battle: both are Egyptus's now
@@ -341,11 +369,15 @@ def test_C_15_13_the_captor_makes_the_attackers_choices_with_his_own_standing_or
     send(state, MAC, "THR", cav=1)
     state.players[MAC].standing["losses"] = ["infantry"]
     state.players[EGY].standing["losses"] = ["cavalry"]
-    result = play(state, NavalBattle("AEG", line=1, text="NAVAL AEG"),
-                  BattleOrder(("AEG",), line=2, text="BATTLES AEG"),
-                  dice=[BLANK, BLANK, GALLEY, BLANK, 1, BLANK, BLANK, BLANK, 1])
-    assert decisions(result, "battle.THR") == [(EGY, "battle.THR.1.losses", "cavalry, infantry, catapult",
-                                                "standing order")]
+    result = play(
+        state,
+        NavalBattle("AEG", line=1, text="NAVAL AEG"),
+        BattleOrder(("AEG",), line=2, text="BATTLES AEG"),
+        dice=[BLANK, BLANK, GALLEY, BLANK, 1, BLANK, BLANK, BLANK, 1],
+    )
+    assert decisions(result, "battle.THR") == [
+        (EGY, "battle.THR.1.losses", "cavalry, infantry, catapult", "standing order")
+    ]
     assert force(result, "THR", EGY) == Force(generals=[5], infantry=3)
 
 
@@ -367,8 +399,7 @@ def test_C_8_11_C_16_27_a_defender_eliminated_in_the_movers_battle_the_turn_goes
 def test_C_8_13_attackers_losses_first_then_the_attacker_captures() -> None:
     state = at_sea(at_sea(start(), "AEG", 1, MAC, 1, inf=1), "AEG", 1, EGY, 2, inf=1)
     result = play(state, NavalBattle("AEG", line=1, text="NAVAL AEG"), dice=[GALLEY, BLANK, GALLEY, BLANK])
-    assert [(s, d["owner"], d["leader"]) for s, d in events(result, "captured")] == [(EGY, MAC, "G1"),
-                                                                                     (MAC, EGY, "G2")]
+    assert [(s, d["owner"], d["leader"]) for s, d in events(result, "captured")] == [(EGY, MAC, "G1"), (MAC, EGY, "G2")]
     assert result.state.players[EGY].captives == [Captive(MAC, 1)]
     assert result.state.players[MAC].captives == [Captive(EGY, 2)]
 
@@ -377,8 +408,7 @@ def test_C_8_13_C_8_9_if_the_attacker_falls_the_defenders_leaders_lost_in_that_r
     state = at_sea(at_sea(start(), "AEG", 1, MAC, CAESAR), "AEG", 1, EGY, 2, inf=1)
     result = play(state, NavalBattle("AEG", line=1, text="NAVAL AEG"), dice=[GALLEY, BLANK, GALLEY, BLANK])
     assert [(s, d["leader"]) for s, d in events(result, "captured")] == [(EGY, "Caesar")]
-    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "freed")] \
-        == [(EGY, "G2", "EGY", "C-8.9")]
+    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "freed")] == [(EGY, "G2", "EGY", "C-8.9")]
     assert result.state.players[EGY].captives == [] and 2 in force(result, "EGY", EGY).generals
     assert force(result, "EGY", EGY).infantry == 4  # the infantry aboard went down
 
@@ -406,10 +436,14 @@ def test_C_14_1_after_the_victory_the_winners_later_phases_are_not_played() -> N
 
 def test_C_8_10_every_later_order_of_a_fallen_mover_gets_a_verdict() -> None:
     state = fall_at_sea()
-    result = play(state, NavalBattle("AEG", line=1, text="NAVAL AEG"),
-                  BattleOrder(("AEG", "MOE", "THR"), line=2, text="BATTLES AEG, MOE, THR"),
-                  RansomAccept(HIS, 1, 10, line=3, text="RANSOM ACCEPT"), Concede(HIS, line=4, text="CONCEDE"),
-                  dice=[BLANK, BLANK, GALLEY, BLANK, 1, BLANK, BLANK, BLANK])
+    result = play(
+        state,
+        NavalBattle("AEG", line=1, text="NAVAL AEG"),
+        BattleOrder(("AEG", "MOE", "THR"), line=2, text="BATTLES AEG, MOE, THR"),
+        RansomAccept(HIS, 1, 10, line=3, text="RANSOM ACCEPT"),
+        Concede(HIS, line=4, text="CONCEDE"),
+        dice=[BLANK, BLANK, GALLEY, BLANK, 1, BLANK, BLANK, BLANK],
+    )
     assert result.state.players[MAC].eliminated
     assert verdicts(result)[2:] == [(False, "C-8.10"), (False, "C-8.10")]
 

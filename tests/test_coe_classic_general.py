@@ -44,7 +44,6 @@ WORTH_85 = ["BRI", "BEL", "GER", "LUG", "AQU", "NAR", "RAE", "NOR", "CAE", "AFR"
 # -- tiny helpers ------------------------------------------------------------------------------------------------
 
 
-
 def relocate(state: GameState, seat: str, leader: int, to: str) -> GameState:
     """Take one of `seat`'s leaders from his home province and stand him in `to`."""
     home = state.force(state.players[seat].home, seat)
@@ -88,8 +87,9 @@ def treasury(result: TurnResult, seat: str = MAC) -> int:
     return result.state.players[seat].treasury
 
 
-def offer(owner: str, general: int, talents: int = 0, prisoners: tuple[tuple[str, int], ...] = (),
-          line: int = 1) -> RansomOffer:
+def offer(
+    owner: str, general: int, talents: int = 0, prisoners: tuple[tuple[str, int], ...] = (), line: int = 1
+) -> RansomOffer:
     return RansomOffer(owner, general, talents, prisoners, line=line, text=f"ransom offer {owner} G{general}")
 
 
@@ -187,8 +187,12 @@ def test_C_0_4_a_galley_alone_never_conquers_or_fights_on_land() -> None:
 
 def test_C_0_5_the_caesar_is_a_leader_like_a_general() -> None:
     state = place(start(), "MAC", MAC, infantry=20)
-    result = play(state, march((CAESAR,), "MAC", "THR", inf=8, line=1), march((CAESAR,), "MAC", "THR", inf=7, line=2),
-                  march((CAESAR,), "THR", "MOE", inf=7, line=3))
+    result = play(
+        state,
+        march((CAESAR,), "MAC", "THR", inf=8, line=1),
+        march((CAESAR,), "MAC", "THR", inf=7, line=2),
+        march((CAESAR,), "THR", "MOE", inf=7, line=3),
+    )
     assert verdicts(result) == [(False, "C-5.6"), OK, (False, "C-5.2")]
     assert force(result, "THR", MAC) == Force(caesar=1, infantry=7)
     alone = play(start(), march((CAESAR,), "MAC", "THR"))
@@ -270,16 +274,36 @@ def test_C_0_11_seats_are_named_after_their_home_provinces() -> None:
 
 def test_C_1_1_own_colour_limits() -> None:
     limits = classic().data["limits"]
-    assert (limits["generals"], limits["infantry"], limits["cavalry"], limits["catapult"], limits["galley"]) == \
-        (4, 20, 20, 6, 8)
-    state = place(start(), "MAC", MAC, catapult=5, cavalry=19, galleys=[1, 2, 3, 4, 5, 6, 7],
-                  galley_coasts={n: "AEG" for n in range(1, 8)})
+    assert (limits["generals"], limits["infantry"], limits["cavalry"], limits["catapult"], limits["galley"]) == (
+        4,
+        20,
+        20,
+        6,
+        8,
+    )
+    state = place(
+        start(),
+        "MAC",
+        MAC,
+        catapult=5,
+        cavalry=19,
+        galleys=[1, 2, 3, 4, 5, 6, 7],
+        galley_coasts={n: "AEG" for n in range(1, 8)},
+    )
     state.players[MAC].treasury = 500
-    result = play(state, buy(Purchase("catapult", 2), Purchase("catapult", 1), Purchase("catapult", 1),
-                             Purchase("cavalry", 2), Purchase("cavalry", 1), Purchase("galley", 2),
-                             Purchase("galley", 1)))
-    assert verdicts(result) == [(False, "C-11.4"), OK, (False, "C-11.4"), (False, "C-11.4"), OK,
-                                (False, "C-11.4"), OK]
+    result = play(
+        state,
+        buy(
+            Purchase("catapult", 2),
+            Purchase("catapult", 1),
+            Purchase("catapult", 1),
+            Purchase("cavalry", 2),
+            Purchase("cavalry", 1),
+            Purchase("galley", 2),
+            Purchase("galley", 1),
+        ),
+    )
+    assert verdicts(result) == [(False, "C-11.4"), OK, (False, "C-11.4"), (False, "C-11.4"), OK, (False, "C-11.4"), OK]
     assert "C-1.1" in result.order_results[0].reason
     home = force(result, "MAC", MAC)
     assert (home.catapult, home.cavalry, len(home.galleys), home.caesar, len(home.generals)) == (6, 20, 8, 1, 4)
@@ -291,8 +315,15 @@ def test_C_1_2_shared_pool_of_roads() -> None:
     for code in cities:
         state.area(code).city = "city"  # 3 home cities + 13 = all 16 cities of the pool
     board = classic().board
-    pairs = sorted({tuple(sorted((a, b))) for a in [*cities, "MAC", "HIS"] for b in [*cities, "MAC", "HIS"]
-                    if a != b and board.land_border(a, b)} - {("MAC", "MOE")})
+    pairs = sorted(
+        {
+            tuple(sorted((a, b)))
+            for a in [*cities, "MAC", "HIS"]
+            for b in [*cities, "MAC", "HIS"]
+            if a != b and board.land_border(a, b)
+        }
+        - {("MAC", "MOE")}
+    )
     for a, b in pairs[:20]:  # all 20 roads of the pool
         state.area(a).roads.append(b)
         state.area(b).roads.append(a)
@@ -329,8 +360,9 @@ def test_C_1_4_a_unit_lost_in_battle_can_be_bought_again_in_the_same_turn() -> N
 
 def test_C_1_4_a_destroyed_city_returns_to_the_pool_at_once_C_16_25() -> None:
     state = own(start(), "THR", "ACH")
-    free = [c for c, a in classic().board.areas.items() if a.is_land and not state.area(c).city
-            and c not in ("ACH", "THR")]
+    free = [
+        c for c, a in classic().board.areas.items() if a.is_land and not state.area(c).city and c not in ("ACH", "THR")
+    ]
     for code in ["THR", *free[:12]]:
         state.area(code).city = "city"  # the pool of 16 cities is empty
     state.players[MAC].treasury = 100
@@ -369,8 +401,9 @@ def test_C_1_7_taken_over_pieces_do_not_count_against_the_captors_limits() -> No
     state = place(start(), "MAC", MAC, infantry=15)
     relocate(state, EGY, CAESAR, "THR")  # Egyptus's Caesar stands alone in Thracia
     state.players[MAC].treasury = 100
-    result = play(state, march((1,), "MAC", "THR", inf=1, line=1),
-                  buy(Purchase("infantry", 5), Purchase("infantry", 1), line=2))
+    result = play(
+        state, march((1,), "MAC", "THR", inf=1, line=1), buy(Purchase("infantry", 5), Purchase("infantry", 1), line=2)
+    )
     assert result.state.players[EGY].eliminated and result.state.players[EGY].captor == MAC
     assert force(result, "EGY", MAC).infantry == 5  # Egyptus's 5 infantry are Macedonia's now
     assert verdicts(result) == [OK, OK, (False, "C-11.4")]  # 15 own + 5 bought = 20; the 5 taken over are extra
@@ -427,8 +460,15 @@ def test_C_1_8_a_roll_may_need_more_dice_than_the_box_holds() -> None:
 
 def test_C_2_1_home_provinces_are_worth_ten_even_when_not_in_play() -> None:
     board = classic().board
-    assert {c for c in ("HIS", "ITA", "MAC", "GAL", "NUM", "MES", "EGY") if board.value(c) == 10} == \
-        {"HIS", "ITA", "MAC", "GAL", "NUM", "MES", "EGY"}
+    assert {c for c in ("HIS", "ITA", "MAC", "GAL", "NUM", "MES", "EGY") if board.value(c) == 10} == {
+        "HIS",
+        "ITA",
+        "MAC",
+        "GAL",
+        "NUM",
+        "MES",
+        "EGY",
+    }
     state = place(start(), "ASI", MAC, infantry=1)
     relocate(state, MAC, 2, "ASI")
     result = play(state, march((2,), "ASI", "GAL", inf=1, line=1), march((1,), "MAC", "THR", inf=1, line=2))
@@ -439,8 +479,13 @@ def test_C_2_1_home_provinces_are_worth_ten_even_when_not_in_play() -> None:
 def test_C_2_2_moves_go_into_adjacent_areas_only() -> None:
     state = start()
     state.force("AEG", MAC).galleys = [1]
-    result = play(state, march((1,), "MAC", "ACH", inf=1, line=1), march((2,), "MAC", "ASI", line=2),
-                  sail((1,), "AEG", "ALX", line=3), sail((1,), "AEG", "RHO", "ALX", line=4))
+    result = play(
+        state,
+        march((1,), "MAC", "ACH", inf=1, line=1),
+        march((2,), "MAC", "ASI", line=2),
+        sail((1,), "AEG", "ALX", line=3),
+        sail((1,), "AEG", "RHO", "ALX", line=4),
+    )
     assert verdicts(result) == [OK, (False, "C-2.2"), (False, "C-5.18"), OK]
     assert force(result, "ALX", MAC).galleys == [1] and force(result, "ACH", MAC).infantry == 1
 
@@ -451,8 +496,12 @@ def test_C_2_5_egyptus_is_one_province_with_one_coast() -> None:
     state = start()
     state.active = EGY
     state.force("ALX", EGY).galleys = [1]
-    result = play(state, sail((1,), "ALX", "EGY", "PEL", line=1), march((1,), "EGY", "PAL", inf=1, line=2),
-                  march((2,), "EGY", "CYR", inf=1, line=3))
+    result = play(
+        state,
+        sail((1,), "ALX", "EGY", "PEL", line=1),
+        march((1,), "EGY", "PAL", inf=1, line=2),
+        march((2,), "EGY", "CYR", inf=1, line=3),
+    )
     assert verdicts(result) == [OK, OK, OK]
     assert force(result, "PEL", EGY).galleys == [1]
 
@@ -513,13 +562,29 @@ def test_C_3_7_no_roads_no_other_cities_base_prices() -> None:
 def test_C_4_2_six_phases_in_order_and_none_revisited() -> None:
     state = own(start(), "MOE")
     state.area("MOE").city = "city"
-    result = play(state, buy(Purchase("infantry", 1), line=1), march((1,), "MAC", "THR", inf=6, line=2),
-                  DestroyCity("MOE", line=3, text="destroy"), march((2,), "MAC", "THR", inf=5, line=4))
+    result = play(
+        state,
+        buy(Purchase("infantry", 1), line=1),
+        march((1,), "MAC", "THR", inf=6, line=2),
+        DestroyCity("MOE", line=3, text="destroy"),
+        march((2,), "MAC", "THR", inf=5, line=4),
+    )
     assert verdicts(result) == [OK, (False, "C-5.3"), OK, OK]  # the unit bought in Phase 5 cannot move
-    sequence = [(e.kind, e.data.get("number")) for e in result.events
-                if e.kind in ("phase", "tribute", "city_destroyed", "bought", "turn_end")]
-    assert sequence == [("phase", 1), ("phase", 2), ("tribute", None), ("phase", 4), ("city_destroyed", None),
-                        ("phase", 5), ("bought", None), ("turn_end", None)]
+    sequence = [
+        (e.kind, e.data.get("number"))
+        for e in result.events
+        if e.kind in ("phase", "tribute", "city_destroyed", "bought", "turn_end")
+    ]
+    assert sequence == [
+        ("phase", 1),
+        ("phase", 2),
+        ("tribute", None),
+        ("phase", 4),
+        ("city_destroyed", None),
+        ("phase", 5),
+        ("bought", None),
+        ("turn_end", None),
+    ]
     assert treasury(result) == 15 + 10 + 5 - 10  # tribute of MAC, MOE with its city and THR, before the destruction
 
 
@@ -663,9 +728,19 @@ def test_C_10_4_tribute_collected_before_the_destruction_is_kept() -> None:
 def test_C_11_2_every_purchasable_piece() -> None:
     state = own(start(), "MOE", "THR")
     state.players[MAC].treasury = 165
-    result = play(state, buy(Purchase("infantry", 1), Purchase("cavalry", 1), Purchase("catapult", 1),
-                             Purchase("galley", 1), Purchase("city", at="MOE"), Purchase("fortification", at="MOE"),
-                             Purchase("fortified_city", at="THR"), Purchase("road", at="MAC", to="MOE")))
+    result = play(
+        state,
+        buy(
+            Purchase("infantry", 1),
+            Purchase("cavalry", 1),
+            Purchase("catapult", 1),
+            Purchase("galley", 1),
+            Purchase("city", at="MOE"),
+            Purchase("fortification", at="MOE"),
+            Purchase("fortified_city", at="THR"),
+            Purchase("road", at="MAC", to="MOE"),
+        ),
+    )
     assert verdicts(result) == [OK] * 8
     assert costs(result) == [10, 20, 30, 20, 30, 20, 50, 10] and treasury(result) == 0
     assert result.state.areas["MOE"].city == result.state.areas["THR"].city == "fortified"
@@ -677,8 +752,15 @@ def test_C_11_3_a_fortification_for_an_own_city_or_one_bought_this_phase() -> No
     own(state, "ACH", seat=EGY)
     state.area("ACH").city = "city"
     state.players[MAC].treasury = 200
-    result = play(state, buy(Purchase("fortification", at="MOE"), Purchase("fortification", at="ACH"),
-                             Purchase("city", at="THR"), Purchase("fortification", at="THR")))
+    result = play(
+        state,
+        buy(
+            Purchase("fortification", at="MOE"),
+            Purchase("fortification", at="ACH"),
+            Purchase("city", at="THR"),
+            Purchase("fortification", at="THR"),
+        ),
+    )
     assert verdicts(result) == [OK, (False, "C-12.7"), OK, OK]
     assert costs(result) == [20, 30, 20]
     assert result.state.areas["ACH"].city == "city"
@@ -689,10 +771,23 @@ def test_C_11_5_nothing_is_paid_for_what_cannot_be_placed() -> None:
     for code in ("THR", "ASI"):
         state.area(code).city = "city"
     state.players[MAC].treasury = 100
-    result = play(state, buy(Purchase("road", at="THR", to="ASI"), Purchase("city", at="THR"),
-                             Purchase("infantry", 1, at="THR"), Purchase("fortification"), Purchase("road")))
-    assert verdicts(result) == [(False, "C-12.8"), (False, "C-12.6"), (False, "C-12.2"), (False, "C-15.16"),
-                                (False, "C-15.16")]
+    result = play(
+        state,
+        buy(
+            Purchase("road", at="THR", to="ASI"),
+            Purchase("city", at="THR"),
+            Purchase("infantry", 1, at="THR"),
+            Purchase("fortification"),
+            Purchase("road"),
+        ),
+    )
+    assert verdicts(result) == [
+        (False, "C-12.8"),
+        (False, "C-12.6"),
+        (False, "C-12.2"),
+        (False, "C-15.16"),
+        (False, "C-15.16"),
+    ]
     assert treasury(result) == 100 + 15 + 10 + 15 and not costs(result)
 
 
@@ -725,8 +820,15 @@ def test_C_11_10_ransom_is_an_agreed_amount_not_a_price() -> None:
 def test_C_12_1_placements_are_part_of_the_orders() -> None:
     state = own(start(), "THR", "MOE")
     state.players[MAC].treasury = 100
-    result = play(state, buy(Purchase("city", at="MOE"), Purchase("cavalry", 1, at="MAC"),
-                             Purchase("galley", 1, coast="AEG"), Purchase("cavalry", 1, at="THR")))
+    result = play(
+        state,
+        buy(
+            Purchase("city", at="MOE"),
+            Purchase("cavalry", 1, at="MAC"),
+            Purchase("galley", 1, coast="AEG"),
+            Purchase("cavalry", 1, at="THR"),
+        ),
+    )
     assert verdicts(result) == [OK, OK, OK, (False, "C-12.2")]
     assert [e["where"] for e in events(result, "bought")] == ["MOE", "MAC", "MAC (coast AEG)"]
     home = force(result, "MAC", MAC)
@@ -835,8 +937,9 @@ def test_C_13_2_prisoners_of_a_third_player_are_no_part_of_an_agreement() -> Non
     prisoner(state, MAC, HIS, 2)
     state.players[EGY].treasury = 50
     state.players[EGY].standing["ransom_accept"] = [{"owner": EGY, "general": 1, "talents": 50}]
-    result = play(state, offer(EGY, 1, 30, prisoners=((HIS, 2),), line=1),
-                  offer(EGY, 1, 30, prisoners=((EGY, 1),), line=2))
+    result = play(
+        state, offer(EGY, 1, 30, prisoners=((HIS, 2),), line=1), offer(EGY, 1, 30, prisoners=((EGY, 1),), line=2)
+    )
     assert verdicts(result) == [(False, "C-13.2"), (False, "C-13.2")]
     assert result.state.players[MAC].captives == [Captive(EGY, 1), Captive(HIS, 2)]
     assert treasury(result, EGY) == 50
@@ -906,8 +1009,9 @@ def test_C_15_2_without_orders_nothing_moves() -> None:
     state = place(start(), "THR", MAC, infantry=2, generals=[])
     before = {c: dict(a.units) for c, a in state.areas.items()}
     result = play(state)
-    assert {c: dict(a.units) for c, a in result.state.areas.items() if a.units} == \
-        {c: u for c, u in before.items() if u}
+    assert {c: dict(a.units) for c, a in result.state.areas.items() if a.units} == {
+        c: u for c, u in before.items() if u
+    }
     assert "moved" not in kinds(result)
 
 
@@ -942,10 +1046,18 @@ def test_C_15_15_nothing_is_bought_without_an_order() -> None:
 def test_C_15_16_placement_defaults() -> None:
     state = start()
     state.players[MAC].treasury = 100
-    result = play(state, buy(Purchase("galley", 1), Purchase("infantry", 2), Purchase("city"),
-                             Purchase("fortified_city"), Purchase("fortification"), Purchase("road", at="MAC")))
-    assert verdicts(result) == [OK, OK, (False, "C-15.16"), (False, "C-15.16"), (False, "C-15.16"),
-                                (False, "C-15.16")]
+    result = play(
+        state,
+        buy(
+            Purchase("galley", 1),
+            Purchase("infantry", 2),
+            Purchase("city"),
+            Purchase("fortified_city"),
+            Purchase("fortification"),
+            Purchase("road", at="MAC"),
+        ),
+    )
+    assert verdicts(result) == [OK, OK, (False, "C-15.16"), (False, "C-15.16"), (False, "C-15.16"), (False, "C-15.16")]
     home = force(result, "MAC", MAC)
     assert home.galley_coasts == {1: "EPI"} and home.infantry == 7  # first coast of MAC in the board data
     state = start(FIVE)
@@ -967,8 +1079,9 @@ def test_C_15_18_without_concessions_the_game_goes_on() -> None:
 
 
 def test_C_15_19_press_is_relayed_and_changes_nothing() -> None:
-    result = play(start(), Press(None, "Hail Caesar", line=1, text="press"), Press(HIS, "Alliance?", line=2,
-                                                                                   text="press"))
+    result = play(
+        start(), Press(None, "Hail Caesar", line=1, text="press"), Press(HIS, "Alliance?", line=2, text="press")
+    )
     assert [r.reason for r in result.order_results] == ["relayed", "relayed to Hispania"]
     assert result.state == play(start()).state
 
@@ -1011,8 +1124,24 @@ def test_C_16_21_inflation_from_a_conquest_in_phase_2() -> None:
 
 def test_C_16_22_a_jump_past_both_thresholds_makes_prices_triple() -> None:
     state = own(start(), *WORTH_85)  # Macedonia: 100
-    own(state, "SIC", "NEA", "DAL", "PAN", "DAC", "CYP", "CYR", "ARA", "PAL", "CIL", "CAP", "BIT", "SYR", "MOE",
-        seat=EGY)  # Egyptus: 100
+    own(
+        state,
+        "SIC",
+        "NEA",
+        "DAL",
+        "PAN",
+        "DAC",
+        "CYP",
+        "CYR",
+        "ARA",
+        "PAL",
+        "CIL",
+        "CAP",
+        "BIT",
+        "SYR",
+        "MOE",
+        seat=EGY,
+    )  # Egyptus: 100
     assert tribute_value(classic(), state, EGY) == 100
     relocate(state, EGY, CAESAR, "THR")
     result = play(state, march((1,), "MAC", "THR", inf=1))

@@ -18,8 +18,9 @@ MAC, EGY, HIS = "Macedonia", "Egyptus", "Hispania"
 BLANK, GALLEY = 6, 5
 
 
-def at_sea(state: GameState, zone: str, number: int, seat: str = MAC, leaders: tuple[int, ...] = (), inf: int = 0,
-           cav: int = 0) -> GameState:
+def at_sea(
+    state: GameState, zone: str, number: int, seat: str = MAC, leaders: tuple[int, ...] = (), inf: int = 0, cav: int = 0
+) -> GameState:
     """Galley `number` of `seat` in the sea zone `zone`, carrying leaders and infantry taken from the seat's home
     province (and new cavalry): the force of the zone counts the pieces aboard too."""
     base, sea = state.force(state.players[seat].home, seat), state.force(zone, seat)
@@ -33,8 +34,9 @@ def at_sea(state: GameState, zone: str, number: int, seat: str = MAC, leaders: t
     sea.infantry += inf
     sea.cavalry += cav
     sea.galleys.append(number)
-    sea.aboard[number] = Cargo(caesar=int(CAESAR in leaders), generals=[n for n in leaders if n], infantry=inf,
-                               cavalry=cav)
+    sea.aboard[number] = Cargo(
+        caesar=int(CAESAR in leaders), generals=[n for n in leaders if n], infantry=inf, cavalry=cav
+    )
     return state
 
 
@@ -48,8 +50,11 @@ def events(result: TurnResult, kind: str) -> list[dict[str, Any]]:
 
 def decisions(result: TurnResult, prefix: str) -> list[tuple[str | None, str, str, str]]:
     """(seat, key, choice, source) of every decision whose key starts with `prefix`."""
-    return [(e.seat, e.data["key"], e.data["choice"], e.data["source"]) for e in result.events
-            if e.kind == "decision" and e.data["key"].startswith(prefix)]
+    return [
+        (e.seat, e.data["key"], e.data["choice"], e.data["source"])
+        for e in result.events
+        if e.kind == "decision" and e.data["key"].startswith(prefix)
+    ]
 
 
 def duel() -> GameState:
@@ -82,10 +87,24 @@ def test_C_7_1_declared_where_both_have_galleys_even_if_they_did_not_move() -> N
 def test_C_7_1_only_in_a_sea_zone_holding_own_and_other_galleys() -> None:
     state = at_sea(duel(), "EUX", 2, MAC)
     place(state, "THR", MAC, galleys=[3])
-    result = play(state, naval("THR", line=1), naval("EPI", line=2), naval("EUX", line=3), naval("AEG", HIS, line=4),
-                  naval("AEG", line=5), naval("AEG", EGY, line=6), dice=[BLANK] * 12)
-    assert verdicts(result) == [(False, "C-7.1"), (False, "C-7.1"), (False, "C-7.1"), (False, "C-7.1"), OK,
-                                (False, "C-7.1")]  # the last one: declared already
+    result = play(
+        state,
+        naval("THR", line=1),
+        naval("EPI", line=2),
+        naval("EUX", line=3),
+        naval("AEG", HIS, line=4),
+        naval("AEG", line=5),
+        naval("AEG", EGY, line=6),
+        dice=[BLANK] * 12,
+    )
+    assert verdicts(result) == [
+        (False, "C-7.1"),
+        (False, "C-7.1"),
+        (False, "C-7.1"),
+        (False, "C-7.1"),
+        OK,
+        (False, "C-7.1"),
+    ]  # the last one: declared already
     assert len(events(result, "naval_battle")) == 1
 
 
@@ -104,8 +123,12 @@ def test_C_16_15_one_battle_against_each_other_player_fought_separately_in_the_o
     result = play(state, naval("AEG", HIS, line=1), naval("AEG", EGY, line=2), dice=dice)
     assert verdicts(result) == [OK, OK]
     assert [e["defender"] for e in events(result, "naval_battle")] == [HIS, EGY]
-    assert [(e["defender"], e["round"]) for e in events(result, "naval_round")] == [(HIS, 1), (EGY, 1), (EGY, 2),
-                                                                                   (EGY, 3)]
+    assert [(e["defender"], e["round"]) for e in events(result, "naval_round")] == [
+        (HIS, 1),
+        (EGY, 1),
+        (EGY, 2),
+        (EGY, 3),
+    ]
     assert HIS not in result.state.areas["AEG"].units and force(result, "AEG", EGY).galleys == [1]
 
 
@@ -168,8 +191,24 @@ def test_C_7_4_all_sunk_galleys_are_removed_together_at_the_end_of_the_round() -
 
 def test_C_7_5_the_battle_ends_as_soon_as_a_side_has_no_galleys() -> None:
     state = at_sea(duel(), "AEG", 2, MAC)
-    result = play(state, naval("AEG"), dice=[BLANK, BLANK, BLANK, BLANK, BLANK, BLANK,  # round 1
-                                             GALLEY, BLANK, BLANK, BLANK, BLANK, BLANK])  # round 2
+    result = play(
+        state,
+        naval("AEG"),
+        dice=[
+            BLANK,
+            BLANK,
+            BLANK,
+            BLANK,
+            BLANK,
+            BLANK,  # round 1
+            GALLEY,
+            BLANK,
+            BLANK,
+            BLANK,
+            BLANK,
+            BLANK,
+        ],
+    )  # round 2
     assert [r["round"] for r in events(result, "naval_round")] == [1, 2] and len(result.dice) == 12
     assert force(result, "AEG", MAC).galleys == [1, 2] and EGY not in result.state.areas["AEG"].units
     assert events(result, "naval_end") == [{"area": "AEG", "defender": EGY}]
@@ -181,8 +220,9 @@ def test_C_7_6_a_sunk_galley_takes_its_units_down_and_its_leaders_are_captured_b
     egypt_infantry = sum(a.units[EGY].infantry for a in result.state.areas.values() if EGY in a.units)
     assert egypt_infantry == 2  # 5 at the start, 3 went down with the galley
     assert result.state.players[MAC].captives == [Captive(EGY, 2)]
-    assert events(result, "captured") == [{"owner": EGY, "leader": "G2", "area": "AEG", "choice": "ransom",
-                                           "rule": "C-7.6"}]
+    assert events(result, "captured") == [
+        {"owner": EGY, "leader": "G2", "area": "AEG", "choice": "ransom", "rule": "C-7.6"}
+    ]
     assert force(result, "AEG", MAC).aboard == {1: Cargo(generals=[1], infantry=2)}
 
 
@@ -202,8 +242,12 @@ def test_C_16_12_the_active_players_caesar_sunk_in_his_own_naval_battle() -> Non
     state = at_sea(start(), "AEG", 1, MAC, (CAESAR,))
     at_sea(state, "AEG", 1, EGY)
     state.players[MAC].treasury = 20
-    result = play(state, naval("AEG", line=1), Buy((Purchase("infantry"),), line=2, text="BUY 1 INF"),
-                  dice=[BLANK, BLANK, GALLEY, BLANK])
+    result = play(
+        state,
+        naval("AEG", line=1),
+        Buy((Purchase("infantry"),), line=2, text="BUY 1 INF"),
+        dice=[BLANK, BLANK, GALLEY, BLANK],
+    )
     mac, egy = result.state.players[MAC], result.state.players[EGY]
     assert mac.eliminated and mac.captor == EGY
     assert egy.treasury == 20 and result.state.areas["MAC"].owner == EGY
@@ -221,8 +265,10 @@ def test_C_16_13_both_caesars_sink_the_attacker_falls_first_and_the_defenders_le
     result = play(state, naval("AEG"), dice=[GALLEY, BLANK, GALLEY, BLANK])
     assert result.state.players[MAC].eliminated and not result.state.players[EGY].eliminated
     assert [(e.seat, e.data["leader"]) for e in result.events if e.kind == "captured"] == [(EGY, "Caesar")]
-    assert [(e.seat, e.data["leader"], e.data["area"]) for e in result.events if e.kind == "freed"] \
-        == [(EGY, "G1", "EGY"), (EGY, "Caesar", "EGY")]
+    assert [(e.seat, e.data["leader"], e.data["area"]) for e in result.events if e.kind == "freed"] == [
+        (EGY, "G1", "EGY"),
+        (EGY, "Caesar", "EGY"),
+    ]
     home = force(result, "EGY", EGY)
     assert (home.caesar, sorted(home.generals), home.infantry) == (1, [1, 2, 3, 4], 4)
     assert result.state.players[EGY].captives == []
@@ -241,8 +287,7 @@ def test_C_16_13_a_freed_caesar_whose_home_is_lost_goes_to_another_province_he_c
     # with most of his combat units (C-15.12)
     assert force(result, "MAC", EGY).caesar == 1 and force(result, "EGY", EGY).caesar == 0
     assert decisions(result, "freed.") == [(EGY, "freed.Caesar", "MAC", "default")]
-    answered = play(state, naval("AEG"), dice=[GALLEY, BLANK, GALLEY, BLANK],
-                    answers={EGY: {"freed.Caesar": "CYR"}})
+    answered = play(state, naval("AEG"), dice=[GALLEY, BLANK, GALLEY, BLANK], answers={EGY: {"freed.Caesar": "CYR"}})
     assert force(answered, "CYR", EGY).caesar == 1
 
 
@@ -253,13 +298,12 @@ def test_C_7_6_the_defenders_caesar_sunk_and_his_other_fleet_is_no_longer_an_ene
     at_sea(at_sea(state, "ALX", 1, MAC), "ALX", 3, EGY)
     # both sides score: Macedonia's G1 is captured first (C-8.13), then Egyptus's Caesar; Egyptus falls and
     # Macedonia, taking over his prisoners, gets G1 back (C-8.9)
-    result = play(state, naval("AEG", line=1), naval("ALX", line=2),
-                  dice=[GALLEY, GALLEY, GALLEY, BLANK, BLANK, BLANK])
+    result = play(state, naval("AEG", line=1), naval("ALX", line=2), dice=[GALLEY, GALLEY, GALLEY, BLANK, BLANK, BLANK])
     assert result.state.players[EGY].eliminated and result.state.players[EGY].captor == MAC
-    assert [(e.seat, e.data["leader"]) for e in result.events if e.kind == "captured"] == [(EGY, "G1"),
-                                                                                           (MAC, "Caesar")]
-    assert [(e.seat, e.data["leader"], e.data["area"]) for e in result.events if e.kind == "freed"] \
-        == [(MAC, "G1", "MAC")]
+    assert [(e.seat, e.data["leader"]) for e in result.events if e.kind == "captured"] == [(EGY, "G1"), (MAC, "Caesar")]
+    assert [(e.seat, e.data["leader"], e.data["area"]) for e in result.events if e.kind == "freed"] == [
+        (MAC, "G1", "MAC")
+    ]
     assert result.state.players[MAC].captives == []
     # the battle declared in the Alexandrian sea is not fought: both fleets there are Macedonia's now
     assert [e["area"] for e in events(result, "naval_battle")] == ["AEG"]

@@ -97,15 +97,24 @@ def test_C_5_1_leaders_and_cavalry_have_two() -> None:
 
 
 def test_C_5_2_movement_points_are_not_spent_twice() -> None:
-    result = play(start(), march((CAESAR,), "MAC", "THR", line=1), march((CAESAR,), "THR", "MAC", line=2),
-                  march((CAESAR,), "MAC", "EPI", line=3), march((CAESAR,), "MAC", "MOE", line=4))
+    result = play(
+        start(),
+        march((CAESAR,), "MAC", "THR", line=1),
+        march((CAESAR,), "THR", "MAC", line=2),
+        march((CAESAR,), "MAC", "EPI", line=3),
+        march((CAESAR,), "MAC", "MOE", line=4),
+    )
     assert verdicts(result) == [(True, ""), (True, ""), (False, "C-5.17"), (False, "C-5.2")]
 
 
 def test_C_5_4_orders_run_in_written_order_against_the_position_so_far() -> None:
     state = place(start(), "MAC", "Macedonia", cavalry=1)
-    result = play(state, march((1,), "MAC", "THR", cav=1, line=1), march((1,), "THR", "ASI", cav=1, line=2),
-                  march((1,), "ASI", "BIT", cav=1, line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", cav=1, line=1),
+        march((1,), "THR", "ASI", cav=1, line=2),
+        march((1,), "ASI", "BIT", cav=1, line=3),
+    )
     assert verdicts(result) == [(True, ""), (True, ""), (False, "C-5.2")]
     assert force(result, "ASI", "Macedonia") == Force(generals=[1], cavalry=1)
 
@@ -132,8 +141,12 @@ def test_C_5_7_leader_moves_alone_and_conquers_nothing_C_5_29() -> None:
 def test_C_5_8_units_keep_their_own_movement_points() -> None:
     state = place(start(), "MAC", "Macedonia", cavalry=1)
     # G1 brings 2 INF to THR; G2 (fresh) cannot take those infantry further: they spent their 1 MP.
-    result = play(state, march((1,), "MAC", "THR", inf=2, line=1), march((2,), "MAC", "THR", line=2),
-                  march((2,), "THR", "ASI", inf=1, line=3))
+    result = play(
+        state,
+        march((1,), "MAC", "THR", inf=2, line=1),
+        march((2,), "MAC", "THR", line=2),
+        march((2,), "THR", "ASI", inf=1, line=3),
+    )
     assert verdicts(result) == [(True, ""), (True, ""), (False, "C-5.2")]
 
 
@@ -204,10 +217,6 @@ def test_C_5_3_only_own_pieces_move() -> None:
     assert force(result, "EGY", "Egyptus").infantry == 5
 
 
-
-
-
-
 # -- C-9, C-10: tribute and city destruction ---------------------------------------------------------------
 
 
@@ -248,8 +257,9 @@ def test_C_10_1_only_own_cities_are_destroyed() -> None:
 def test_C_11_9_base_prices_and_C_12_2_units_at_home() -> None:
     state = start()
     state.players["Macedonia"].treasury = 85  # + 15 tribute = 100
-    result = play(state, buy(Purchase("infantry", 2), Purchase("cavalry", 1), Purchase("catapult", 1),
-                             Purchase("galley", 1)))
+    result = play(
+        state, buy(Purchase("infantry", 2), Purchase("cavalry", 1), Purchase("catapult", 1), Purchase("galley", 1))
+    )
     assert all(ok for ok, _ in verdicts(result))
     home = force(result, "MAC", "Macedonia")
     assert (home.infantry, home.cavalry, home.catapult, home.galleys) == (7, 1, 1, [1])
@@ -320,8 +330,9 @@ def test_C_12_3_galleys_on_a_named_coast_of_the_home_province() -> None:
     state = start(["Macedonia", "Mesopotamia", "Egyptus", "Hispania", "Italia"])
     state.active = "Italia"
     state.players["Italia"].treasury = 100
-    result = play(state, buy(Purchase("galley", 1, coast="ADR"), Purchase("galley", 1),
-                             Purchase("galley", 1, coast="AEG")))
+    result = play(
+        state, buy(Purchase("galley", 1, coast="ADR"), Purchase("galley", 1), Purchase("galley", 1, coast="AEG"))
+    )
     assert verdicts(result) == [(True, ""), (True, ""), (False, "C-12.3")]
     italy = force(result, "ITA", "Italia")
     assert italy.galleys == [1, 2] and italy.galley_coasts == {1: "ADR", 2: "NRB"}
@@ -343,8 +354,9 @@ def test_C_12_4_mesopotamia_builds_galleys_in_syria_or_armenia() -> None:
 def test_C_12_6_city_in_a_controlled_province_raises_tribute_at_once() -> None:
     state = place(start(), "THR", "Macedonia")
     state.players["Macedonia"].treasury = 100
-    result = play(state, buy(Purchase("city", at="THR"), Purchase("city", at="THR"), Purchase("city", at="ACH"),
-                             Purchase("city")))
+    result = play(
+        state, buy(Purchase("city", at="THR"), Purchase("city", at="THR"), Purchase("city", at="ACH"), Purchase("city"))
+    )
     assert verdicts(result) == [(True, ""), (False, "C-12.6"), (False, "C-12.6"), (False, "C-15.16")]
     assert result.state.areas["THR"].city == "city"
     assert result.state.players["Macedonia"].tribute == 25
@@ -353,9 +365,16 @@ def test_C_12_6_city_in_a_controlled_province_raises_tribute_at_once() -> None:
 def test_C_12_7_fortification_only_under_an_own_unfortified_city() -> None:
     state = place(start(), "THR", "Macedonia")
     state.players["Macedonia"].treasury = 200
-    result = play(state, buy(Purchase("fortification", at="THR"), Purchase("city", at="THR"),
-                             Purchase("fortification", at="THR"), Purchase("fortification", at="MAC"),
-                             Purchase("fortified_city", at="MOE")))
+    result = play(
+        state,
+        buy(
+            Purchase("fortification", at="THR"),
+            Purchase("city", at="THR"),
+            Purchase("fortification", at="THR"),
+            Purchase("fortification", at="MAC"),
+            Purchase("fortified_city", at="MOE"),
+        ),
+    )
     assert verdicts(result) == [(False, "C-12.7"), (True, ""), (True, ""), (False, "C-12.7"), (False, "C-12.6")]
     assert result.state.areas["THR"].city == "fortified"
 
@@ -367,11 +386,17 @@ def test_C_12_8_roads_join_own_cities_across_a_land_border_only() -> None:
     for code in ("MOE", "ASI", "THR"):
         state.area(code).city = "city"
     state.players["Macedonia"].treasury = 200
-    result = play(state, buy(Purchase("road", at="MAC", to="MOE"), Purchase("road", at="MOE", to="MAC"),
-                             Purchase("road", at="THR", to="ASI"), Purchase("road", at="MAC", to="EGY"),
-                             Purchase("road", at="MAC", to="ACH")))
-    assert verdicts(result) == [(True, ""), (False, "C-12.8"), (False, "C-12.8"), (False, "C-12.8"),
-                                (False, "C-12.8")]
+    result = play(
+        state,
+        buy(
+            Purchase("road", at="MAC", to="MOE"),
+            Purchase("road", at="MOE", to="MAC"),
+            Purchase("road", at="THR", to="ASI"),
+            Purchase("road", at="MAC", to="EGY"),
+            Purchase("road", at="MAC", to="ACH"),
+        ),
+    )
+    assert verdicts(result) == [(True, ""), (False, "C-12.8"), (False, "C-12.8"), (False, "C-12.8"), (False, "C-12.8")]
     assert result.state.areas["MAC"].roads == ["MOE"] and result.state.areas["MOE"].roads == ["MAC"]
 
 

@@ -34,8 +34,15 @@ def order_mail(game: str, seat: str, turn: int, password: str, order: str, mid: 
 
 def run_at_once(data: Path, *commands: list[str]) -> list[str]:
     """Start every `pbem` command before waiting for any; returns their outputs (each must succeed)."""
-    started = [subprocess.Popen([sys.executable, "-m", "adjudicator.cli", *command, "--data", str(data)],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for command in commands]
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", "adjudicator.cli", *command, "--data", str(data)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for command in commands
+    ]
     outputs = []
     try:
         for process in started:
@@ -76,7 +83,8 @@ def test_concurrent_ingests_store_every_message_once(tmp_path: Path, archive: Ar
 
 
 def test_ticks_racing_an_ingest_resolve_each_turn_once_with_or_without_the_late_orders(
-        tmp_path: Path, archive: Archive) -> None:
+    tmp_path: Path, archive: Archive
+) -> None:
     data = tmp_path
     games = [f"g{n}" for n in range(8)]
     inbox = mailbox.Maildir(tmp_path / "inbox", create=True)

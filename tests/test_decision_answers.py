@@ -33,8 +33,14 @@ def _answered(ruleset_name: str, seed: int, turns: int) -> tuple[set[str], list[
         text = random_orders(ruleset, state, state.active, turn_rng(seed, number))
         orders = parse_orders(text, ruleset)
 
-        def run(answers: dict[str, dict[str, str]], ask: bool, key: bytes = keys[number],
-                digest: str = orders_digest([text]), orders: OrderSet = orders, state: GameState = state) -> TurnResult:
+        def run(
+            answers: dict[str, dict[str, str]],
+            ask: bool,
+            key: bytes = keys[number],
+            digest: str = orders_digest([text]),
+            orders: OrderSet = orders,
+            state: GameState = state,
+        ) -> TurnResult:
             return resolve(ruleset, state, orders, KeyedDice(key=key, orders_hash=digest), answers, ask=ask)
 
         plain = run({}, False)
@@ -46,17 +52,18 @@ def _answered(ruleset_name: str, seed: int, turns: int) -> tuple[set[str], list[
     return kinds, refused
 
 
-@pytest.mark.parametrize(("ruleset", "seed"), [("coe-classic", 11), ("coe-classic", 12), ("coe-1984", 11),
-                                                ("coe-1984", 12)])
+@pytest.mark.parametrize(
+    ("ruleset", "seed"), [("coe-classic", 11), ("coe-classic", 12), ("coe-1984", 11), ("coe-1984", 12)]
+)
 def test_C_15_and_O_14_every_suggested_answer_is_accepted_and_means_the_default(ruleset: str, seed: int) -> None:
     kinds, refused = _answered(ruleset, seed, 60)
     assert not refused
     assert kinds  # decisions were asked
 
 
-
-def _answered_with_defaults(run: Callable[[dict[str, dict[str, str]], bool], TurnResult]
-                            ) -> tuple[dict[str, dict[str, str]], TurnResult]:
+def _answered_with_defaults(
+    run: Callable[[dict[str, dict[str, str]], bool], TurnResult],
+) -> tuple[dict[str, dict[str, str]], TurnResult]:
     """Resolve asking, and answer every pending decision with the default it shows until nothing is pending."""
     answers: dict[str, dict[str, str]] = {}
     result = run(answers, True)
@@ -89,8 +96,9 @@ def _fed_back(state: GameState, orders: list[Order], dice: list[int]) -> tuple[s
 def test_C_15_9_the_suggested_pursuit_answer_is_accepted() -> None:
     from tests.test_coe_classic_battles import CAV, DEF, contest, retreat_rule
 
-    state = contest(att={"generals": [1], "cavalry": 3}, dfn={"generals": [1], "infantry": 2, "cavalry": 1,
-                                                              "catapult": 1})
+    state = contest(
+        att={"generals": [1], "cavalry": 3}, dfn={"generals": [1], "infantry": 2, "cavalry": 1, "catapult": 1}
+    )
     state.players[DEF].standing["retreat"] = [retreat_rule("units_below", 99, to=["MOE"])]
     keys, _ = _fed_back(state, [], [6] * 3 + [6] * 4 + [CAV, CAV, 6])
     assert "battle.THR.pursuit" in keys

@@ -20,10 +20,20 @@ def contested_position(pbem: Pbem, write: Write) -> Path:
     areas = snapshot["areas"]
     areas["MAC"]["units"]["Macedonia"]["generals"] = [2, 3, 4]
     areas["EGY"]["units"]["Egyptus"]["generals"] = [2, 3, 4]
-    areas["MOE"] = {"owner": "Macedonia", "city": None, "roads": [], "units": {
-        "Macedonia": {"caesar": 0, "generals": [1], "infantry": 4, "cavalry": 2, "catapult": 0, "galleys": []}}}
-    areas["THR"] = {"owner": "Egyptus", "city": None, "roads": [], "units": {
-        "Egyptus": {"caesar": 0, "generals": [1], "infantry": 3, "cavalry": 2, "catapult": 0, "galleys": []}}}
+    areas["MOE"] = {
+        "owner": "Macedonia",
+        "city": None,
+        "roads": [],
+        "units": {
+            "Macedonia": {"caesar": 0, "generals": [1], "infantry": 4, "cavalry": 2, "catapult": 0, "galleys": []}
+        },
+    }
+    areas["THR"] = {
+        "owner": "Egyptus",
+        "city": None,
+        "roads": [],
+        "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 3, "cavalry": 2, "catapult": 0, "galleys": []}},
+    }
     areas["MAC"]["units"]["Macedonia"]["infantry"] = 1
     areas["EGY"]["units"]["Egyptus"]["infantry"] = 2
     snapshot["players"]["Egyptus"]["tribute"] = 20
@@ -35,8 +45,11 @@ def new_from(pbem: Pbem, position: Path, *options: str) -> None:
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
     result = pbem("new", "rome1", "--from-snapshot", str(position), *seats, *options)
     assert result.exit_code == 0, result.output
-    pbem.passwords = {line.split()[0]: line.split()[1] for line in result.output.splitlines()
-                      if len(line.split()) == 2 and line.split()[0] in SEATS}
+    pbem.passwords = {
+        line.split()[0]: line.split()[1]
+        for line in result.output.splitlines()
+        if len(line.split()) == 2 and line.split()[0] in SEATS
+    }
     attack = pbem.orders("Macedonia", 1, *ATTACK)
     assert pbem("submit", "rome1", str(attack)).exit_code == 0
 
@@ -104,8 +117,11 @@ def test_answers_are_refused_for_the_wrong_turn_or_an_unknown_key(pbem: Pbem, wr
     wrong_turn = header.replace("TURN 1", "TURN 2")
     result = pbem("answer", "rome1", str(write("t.txt", f"{wrong_turn}\nANSWER battle.THR.1.losses: inf\n")))
     assert result.exit_code == 1 and "turn being resolved, turn 1" in result.output
-    forged = pbem("answer", "rome1", str(write("f.txt", "GAME rome1 TURN 1 PLAYER Egyptus PASSWORD x\n"
-                                                         "ANSWER battle.THR.1.losses: inf\n")))
+    forged = pbem(
+        "answer",
+        "rome1",
+        str(write("f.txt", "GAME rome1 TURN 1 PLAYER Egyptus PASSWORD x\nANSWER battle.THR.1.losses: inf\n")),
+    )
     assert forged.exit_code == 1 and "wrong password" in forged.output
 
 
@@ -123,15 +139,18 @@ def crowded_position(pbem: Pbem, write: Write) -> Path:
 
 
 def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_it_stands(
-        pbem: Pbem, write: Write) -> None:
+    pbem: Pbem, write: Write
+) -> None:
     """Issue 11: the notice's ANSWER lines (read from the notice file the tool writes) fed back unchanged are
     all used (C-6.5, C-6.9, C-15.5 to C-15.11): none is refused when the turn is resolved."""
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
-    result = pbem("new", "rome1", "--from-snapshot", str(crowded_position(pbem, write)), *seats,
-                  "--decisions", "ask")
+    result = pbem("new", "rome1", "--from-snapshot", str(crowded_position(pbem, write)), *seats, "--decisions", "ask")
     assert result.exit_code == 0, result.output
-    pbem.passwords = {line.split()[0]: line.split()[1] for line in result.output.splitlines()
-                      if len(line.split()) == 2 and line.split()[0] in SEATS}
+    pbem.passwords = {
+        line.split()[0]: line.split()[1]
+        for line in result.output.splitlines()
+        if len(line.split()) == 2 and line.split()[0] in SEATS
+    }
     attack = pbem.orders("Macedonia", 1, "MOVE G1 G2 WITH 8 INF 2 CAV: MOE -> THR")
     assert pbem("submit", "rome1", str(attack)).exit_code == 0
     sent: set[tuple[str, str]] = set()
@@ -143,8 +162,11 @@ def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_i
             break
         for seat in asked:
             notice = (pbem.data / f"games/rome1/outbox/decisions-turn-0001-{seat}.txt").read_text()
-            lines = [f"ANSWER {key}: {value}" for key, value in
-                     re.findall(r"^\s*ANSWER (\S+): (.+?)\s*$", notice, re.MULTILINE) if (seat, key) not in sent]
+            lines = [
+                f"ANSWER {key}: {value}"
+                for key, value in re.findall(r"^\s*ANSWER (\S+): (.+?)\s*$", notice, re.MULTILINE)
+                if (seat, key) not in sent
+            ]
             assert lines, notice
             header = f"GAME rome1 TURN 1 PLAYER {seat} PASSWORD {pbem.passwords[seat]}"
             answer = pbem("answer", "rome1", str(write(f"answer-{len(sent)}.txt", "\n".join([header, *lines]))))
@@ -153,8 +175,9 @@ def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_i
     assert "Turn 1 (Macedonia) resolved" in result.output
     assert {key.rsplit(".", 1)[1] for _, key in sent} >= {"legion", "losses", "retreat"}
     # each seat's decisions, with their source, are in its private report (issue 11 item 2)
-    private = "".join((pbem.data / f"games/rome1/turn-0001/report-{seat}.txt").read_text()
-                      for seat in {seat for seat, _ in sent})
+    private = "".join(
+        (pbem.data / f"games/rome1/turn-0001/report-{seat}.txt").read_text() for seat in {seat for seat, _ in sent}
+    )
     assert "is not usable" not in private
     assert private.count("(answer, C-15.") >= len(sent)
     assert pbem("verify", "rome1").exit_code == 0

@@ -77,9 +77,21 @@ def test_json_text_equals_json_dumps() -> None:
             data = to_snapshot(state)
             assert _json_text(data) == json.dumps(data, indent=1, ensure_ascii=False)
     odd: list[Any] = [
-        {}, [], (), "x", 0, -7, None, True, [[], {}, [[]]], {"ä\n\"\\": "ü\u2028\x00", "": [None, False]},
-        {"float": 1.5, "nan": float("nan")}, {1: "int key", "b": {True: None}}, {"t": (1, (2, []))},
-        [10**30, -(10**30)], {"deep": [[[{"x": [1, {"y": []}]}]]]},
+        {},
+        [],
+        (),
+        "x",
+        0,
+        -7,
+        None,
+        True,
+        [[], {}, [[]]],
+        {'ä\n"\\': "ü\u2028\x00", "": [None, False]},
+        {"float": 1.5, "nan": float("nan")},
+        {1: "int key", "b": {True: None}},
+        {"t": (1, (2, []))},
+        [10**30, -(10**30)],
+        {"deep": [[[{"x": [1, {"y": []}]}]]]},
     ]
     for data in odd:
         assert _json_text(data) == json.dumps(data, indent=1, ensure_ascii=False), data
@@ -108,8 +120,18 @@ def _lines() -> list[str]:
             found += turn.orders.splitlines()[1:]
     words = " ".join(found).split()
     found += [" ".join(rng.choice(words) for _ in range(rng.randint(1, 8))) for _ in range(400)]  # mostly errors
-    found += ["MOVE G1 WTH 3 INF: ITA -> NAR", "HELLO there", "\x00\x00garbage", 'NAVAL "Mare', "BUY 2 ROAD NAR-ITA",
-              "MOVE G1 WITH", "PRESS TO Egyptus:   ", "RETREAT WHEN UNITS > 3", "CONCEDE TO M", "MOVE G1: ITA -> Mare"]
+    found += [
+        "MOVE G1 WTH 3 INF: ITA -> NAR",
+        "HELLO there",
+        "\x00\x00garbage",
+        'NAVAL "Mare',
+        "BUY 2 ROAD NAR-ITA",
+        "MOVE G1 WITH",
+        "PRESS TO Egyptus:   ",
+        "RETREAT WHEN UNITS > 3",
+        "CONCEDE TO M",
+        "MOVE G1: ITA -> Mare",
+    ]
     return found
 
 
@@ -142,8 +164,11 @@ def test_a_turn_played_in_place_ends_as_on_a_copy(ruleset: str) -> None:
         in_place = resolve(rules, loaded, orders, dice[1], in_place=True)
         assert in_place.state is loaded
         assert snapshot_text(in_place.state) == snapshot_text(on_copy.state)
-        assert (in_place.events, in_place.order_results, in_place.dice) == (on_copy.events, on_copy.order_results,
-                                                                           on_copy.dice)
+        assert (in_place.events, in_place.order_results, in_place.dice) == (
+            on_copy.events,
+            on_copy.order_results,
+            on_copy.dice,
+        )
 
 
 # -- invariants ----------------------------------------------------------------------------------------------------

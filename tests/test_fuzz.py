@@ -35,11 +35,17 @@ RULESETS = ("coe-classic", "coe-1984")
 
 def fuzz(examples: int) -> settings:
     """A fixed seed, a bounded number of examples, no example database (nothing written beside the tests)."""
-    return settings(max_examples=examples * SCALE, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    return settings(
+        max_examples=examples * SCALE,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
 
 
 # -- order texts -----------------------------------------------------------------------------------------------
+
 
 @cache
 def words() -> list[str]:
@@ -50,17 +56,33 @@ def words() -> list[str]:
     return sorted(set(spelled + places + list(SEATS) + [":", "->", "=>", ",", "-", "G1", "G9", "WITH", "#"]))
 
 
-NUMBERS = st.one_of(st.integers(-3, 30).map(str), st.integers(0, 10**40).map(str),
-                    st.sampled_from(["²", "٣", "1.5", "0x10", "9" * 5000, "1e9", "Ⅻ", "−1"]))
+NUMBERS = st.one_of(
+    st.integers(-3, 30).map(str),
+    st.integers(0, 10**40).map(str),
+    st.sampled_from(["²", "٣", "1.5", "0x10", "9" * 5000, "1e9", "Ⅻ", "−1"]),
+)
 JUNK = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
 
 
-ORDER_FORMS = ["MOVE G{n} WITH {n} INF {n} CAV: {a} -> {a}", "MOVE CAESAR: {a} => {a} -> {a}",
-               "BUY {n} INF, {n} GALLEY",
-               "BUY CITY AT {a}, ROAD {a}-{a}", "SAIL GALLEY {n}: {a} -> {a} CARRYING G{n} WITH {n} INF",
-               "LOSSES {n} INF, CAV", "RETREAT FROM {a} TO {a} WHEN UNITS < {n}", "CAPTIVES KILL OF {s}",
-               "RANSOM ACCEPT {s} G{n} MIN {n}", "DESTROY CITY {a}", "PRESS TO {s}: {j}", "FREED TO {a}, {a}",
-               "ANSWER {j} {j}", "CONCEDE TO {s}", "TARGETS CAT, GALLEY", "NAVAL LOSSES EMPTY, CAESAR", "END"]
+ORDER_FORMS = [
+    "MOVE G{n} WITH {n} INF {n} CAV: {a} -> {a}",
+    "MOVE CAESAR: {a} => {a} -> {a}",
+    "BUY {n} INF, {n} GALLEY",
+    "BUY CITY AT {a}, ROAD {a}-{a}",
+    "SAIL GALLEY {n}: {a} -> {a} CARRYING G{n} WITH {n} INF",
+    "LOSSES {n} INF, CAV",
+    "RETREAT FROM {a} TO {a} WHEN UNITS < {n}",
+    "CAPTIVES KILL OF {s}",
+    "RANSOM ACCEPT {s} G{n} MIN {n}",
+    "DESTROY CITY {a}",
+    "PRESS TO {s}: {j}",
+    "FREED TO {a}, {a}",
+    "ANSWER {j} {j}",
+    "CONCEDE TO {s}",
+    "TARGETS CAT, GALLEY",
+    "NAVAL LOSSES EMPTY, CAESAR",
+    "END",
+]
 
 
 @st.composite
@@ -83,8 +105,17 @@ def order_text(draw: st.DrawFn) -> str:
     """A header (usually right for the position: turn 10, Macedonia's) and lines of orders, words and junk."""
     lines = draw(st.lists(order_line(), max_size=8))
     seat = draw(st.sampled_from([*SEATS, "Nobody", "mac"]))
-    header = draw(st.sampled_from([*["GAME fuzz TURN 10 PLAYER Macedonia PASSWORD x"] * 4,
-                                   f"GAME fuzz TURN 1 PLAYER {seat} PASSWORD x", "GAME fuzz", "", "GAME \x00"]))
+    header = draw(
+        st.sampled_from(
+            [
+                *["GAME fuzz TURN 10 PLAYER Macedonia PASSWORD x"] * 4,
+                f"GAME fuzz TURN 1 PLAYER {seat} PASSWORD x",
+                "GAME fuzz",
+                "",
+                "GAME \x00",
+            ]
+        )
+    )
     return "\n".join([header, *lines]) + draw(st.sampled_from(["\n", "", "\r\n", "\x0b"]))
 
 
@@ -114,15 +145,46 @@ def test_random_order_texts_are_parsed_and_checked_never_a_traceback(ruleset: st
         event("refused")
     else:
         assert receipt.game == "fuzz"
-        event(f"checked: {sum(r.accepted for r in receipt.results)} orders accepted" if receipt.results
-              else "checked: no order understood")
+        event(
+            f"checked: {sum(r.accepted for r in receipt.results)} orders accepted"
+            if receipt.results
+            else "checked: no order understood"
+        )
 
 
 # -- dice files ------------------------------------------------------------------------------------------------
 
-DICE_WORDS = st.one_of(st.sampled_from(["1", "2", "3", "4", "5", "6", "inf", "CAV", "cat", "gal", "blank", "0", "7",
-                                        "06", "#", "# 3 4", "²", "٣", "\x00", "-1", "9" * 5000, "\u00a0", "\u2028"]),
-                       NUMBERS, JUNK)
+DICE_WORDS = st.one_of(
+    st.sampled_from(
+        [
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "6",
+            "inf",
+            "CAV",
+            "cat",
+            "gal",
+            "blank",
+            "0",
+            "7",
+            "06",
+            "#",
+            "# 3 4",
+            "²",
+            "٣",
+            "\x00",
+            "-1",
+            "9" * 5000,
+            "\u00a0",
+            "\u2028",
+        ]
+    ),
+    NUMBERS,
+    JUNK,
+)
 
 
 @fuzz(examples=300)
@@ -141,13 +203,21 @@ def test_random_dice_files_are_rolls_or_a_refusal_naming_the_line(text: str) -> 
 
 
 @fuzz(examples=40)
-@given(dice=st.one_of(st.lists(st.sampled_from([*"123456", "inf", "blank"]), min_size=8, max_size=60),
-                     st.lists(st.sampled_from([*"123456", "inf", "blank", "x", "²", "0", "7"]), max_size=60)))
+@given(
+    dice=st.one_of(
+        st.lists(st.sampled_from([*"123456", "inf", "blank"]), min_size=8, max_size=60),
+        st.lists(st.sampled_from([*"123456", "inf", "blank", "x", "²", "0", "7"]), max_size=60),
+    )
+)
 def test_random_dice_files_resolve_a_battle_or_are_refused(tmp_path: Path, dice: list[str]) -> None:
     """`pbem resolve` with a battle to fight: the dice fit, run out, are left over, or are not dice."""
     snapshot = json.loads(position("coe-classic", 0))
-    snapshot["areas"]["THR"] = {"owner": "Egyptus", "city": None, "roads": [], "units": {"Egyptus": {
-        "caesar": 0, "generals": [1], "infantry": 3, "cavalry": 0, "catapult": 0, "galleys": []}}}
+    snapshot["areas"]["THR"] = {
+        "owner": "Egyptus",
+        "city": None,
+        "roads": [],
+        "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 3, "cavalry": 0, "catapult": 0, "galleys": []}},
+    }
     snapshot["areas"]["EGY"]["units"]["Egyptus"]["generals"].remove(1)
     orders = "GAME fuzz TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 5 INF: MAC -> THR\n"
     out = tmp_path / "out"
@@ -164,12 +234,42 @@ def test_random_dice_files_resolve_a_battle_or_are_refused(tmp_path: Path, dice:
 # -- snapshots -------------------------------------------------------------------------------------------------
 
 JSON_VALUES = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-5, 10**31), st.floats(allow_nan=True),
-              st.sampled_from(["MAC", "EGY", "SYR", "ZZZ", "Macedonia", "Egyptus", "Italia", "Nobody", "*",
-                               "infantry", "galley", "never", "units_below", "fortified", "1", ""])),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(
-        ["kind", "count", "from", "to", "condition", "threshold", "owner", "general", "1", "x"]), inner, max_size=3)),
-    max_leaves=6)
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 10**31),
+        st.floats(allow_nan=True),
+        st.sampled_from(
+            [
+                "MAC",
+                "EGY",
+                "SYR",
+                "ZZZ",
+                "Macedonia",
+                "Egyptus",
+                "Italia",
+                "Nobody",
+                "*",
+                "infantry",
+                "galley",
+                "never",
+                "units_below",
+                "fortified",
+                "1",
+                "",
+            ]
+        ),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.sampled_from(["kind", "count", "from", "to", "condition", "threshold", "owner", "general", "1", "x"]),
+            inner,
+            max_size=3,
+        ),
+    ),
+    max_leaves=6,
+)
 
 
 def paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -220,8 +320,10 @@ def test_mutated_snapshots_are_refused_or_play_a_turn(text: str) -> None:
     event("accepted")
     if state.active is None:
         return  # the game has ended: nothing to play
-    orders = (f"GAME fuzz TURN {state.turn + 1} PLAYER {state.active} PASSWORD x\nBUY 1 INF\nLOSSES CAV, INF\n"
-              f"MOVE CAESAR WITH 1 INF: {state.players[state.active].home} -> SYR\n")
+    orders = (
+        f"GAME fuzz TURN {state.turn + 1} PLAYER {state.active} PASSWORD x\nBUY 1 INF\nLOSSES CAV, INF\n"
+        f"MOVE CAESAR WITH 1 INF: {state.players[state.active].home} -> SYR\n"
+    )
     try:
         check_state_orders(text, orders)
         with tempfile.TemporaryDirectory() as out:
@@ -232,8 +334,9 @@ def test_mutated_snapshots_are_refused_or_play_a_turn(text: str) -> None:
 
 @fuzz(examples=40)
 @given(text=mutated_snapshot())
-def test_mutated_snapshots_given_to_new_are_refused_storing_nothing(tmp_path_factory: pytest.TempPathFactory,
-                                                                   text: str) -> None:
+def test_mutated_snapshots_given_to_new_are_refused_storing_nothing(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
     folder = tmp_path_factory.mktemp("fuzz-new")
     pbem = Pbem(folder / "data")
     path = folder / "snapshot.json"

@@ -78,8 +78,10 @@ def test_a_seat_given_a_language_at_new_gets_its_welcome_and_reports_in_it(tmp_p
 
 def test_the_german_orders_template_parses_as_orders() -> None:
     ruleset = load_ruleset("coe-classic")
-    lines = [f"{written('de', 'move')} G1 {written('de', 'with')} 2 {written('de', 'infantry')}: MAC -> THR",
-             f"{written('de', 'buy')} 2 {written('de', 'infantry')}, {written('de', 'city')} {written('de', 'at')} THR"]
+    lines = [
+        f"{written('de', 'move')} G1 {written('de', 'with')} 2 {written('de', 'infantry')}: MAC -> THR",
+        f"{written('de', 'buy')} 2 {written('de', 'infantry')}, {written('de', 'city')} {written('de', 'at')} THR",
+    ]
     orders = parse_orders("SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT x\n" + "\n".join(lines) + "\n", ruleset)
     assert not orders.errors and len(orders.orders) == 2
 
@@ -94,8 +96,10 @@ def test_a_language_order_changes_the_seats_language_from_that_receipt_on(game: 
         receipt = session.exec(select(Outbox)).all()[-1]
     assert receipt.subject == "[rome1] " + gettext("it", "Receipt for turn %(turn)s", turn=1)
     assert gettext("it", "Your order set is stored.") in receipt.body
-    assert gettext("it", "accepted") + ": " + gettext("it", "%(cost)s talents, placed %(where)s", cost=10,
-                                                     where="MAC") in receipt.body  # the engine's reason too
+    assert (
+        gettext("it", "accepted") + ": " + gettext("it", "%(cost)s talents, placed %(where)s", cost=10, where="MAC")
+        in receipt.body
+    )  # the engine's reason too
 
 
 def test_report_mails_come_in_each_seats_language(tmp_path: Path, game: Game) -> None:
@@ -116,8 +120,9 @@ def test_the_site_and_a_stored_report_in_dutch(tmp_path: Path, game: Game) -> No
     index = (tmp_path / "site" / "index.html").read_text()
     assert '<html lang="nl">' in index and gettext("nl", "Checking the dice") in index
     assert gettext("nl", "Turn %(number)s: setup", number=0) in stored_report(game.archive, "rome1", 0, None, "nl")
-    assert gettext("de", "Treasury %(treasury)s, tribute %(tribute)s.", treasury=0, tribute=0)[:8] in \
-        stored_report(game.archive, "rome1", 0, "Egyptus")  # a private report comes in the seat's own language
+    assert gettext("de", "Treasury %(treasury)s, tribute %(tribute)s.", treasury=0, tribute=0)[:8] in stored_report(
+        game.archive, "rome1", 0, "Egyptus"
+    )  # a private report comes in the seat's own language
 
 
 def test_an_unknown_language_is_refused_naming_the_choices(tmp_path: Path) -> None:
@@ -127,10 +132,12 @@ def test_an_unknown_language_is_refused_naming_the_choices(tmp_path: Path) -> No
     orders = parse_orders("GAME g TURN 1 PLAYER Egyptus PASSWORD x\nLANGUAGE klingon\n", load_ruleset("coe-classic"))
     assert [e.located for e in orders.errors] == [
         "line 2, column 10: unknown language 'klingon'; choose one of en (English), de (Deutsch), it (Italiano), "
-        "nl (Nederlands)"]
+        "nl (Nederlands)"
+    ]
 
 
 # -- the engine's texts (verdicts, questions, troop lists): stored in English, shown in the reader's language ----
+
 
 def engine_msgids() -> set[str]:
     """Every message the engine and the rule functions build their texts from (N_ in engine/ and rulesets/)."""
@@ -162,14 +169,21 @@ def test_every_engine_text_translates_back_from_its_english_form(language: str) 
 def test_values_inside_engine_texts_are_translated_too_and_english_stays_as_stored() -> None:
     stored = "only 2 infantry in MAC may embark: the others made a land move this turn"
     assert engine_text("en", stored) == stored
-    assert engine_text("de", stored) == gettext("de", "only %(count)s %(kind)s in %(area)s may embark: the others "
-                                                      "made a land move this turn", count=2,
-                                                kind=gettext("de", "infantry"), area="MAC")
-    troops = f"{gettext('de', 'Caesar')}, G2 {written('de', 'with').lower()} 3 {written('de', 'infantry')} " \
-             f"1 {written('de', 'cavalry')}"
+    assert engine_text("de", stored) == gettext(
+        "de",
+        "only %(count)s %(kind)s in %(area)s may embark: the others made a land move this turn",
+        count=2,
+        kind=gettext("de", "infantry"),
+        area="MAC",
+    )
+    troops = (
+        f"{gettext('de', 'Caesar')}, G2 {written('de', 'with').lower()} 3 {written('de', 'infantry')} "
+        f"1 {written('de', 'cavalry')}"
+    )
     assert engine_text("de", "Caesar, G2 with 3 INF 1 CAV") == troops  # a troop list in the reader's keywords
-    assert engine_text("nl", "galley 1, galley 3") == ", ".join(gettext("nl", "galley %(number)s", number=n)
-                                                                for n in (1, 3))
+    assert engine_text("nl", "galley 1, galley 3") == ", ".join(
+        gettext("nl", "galley %(number)s", number=n) for n in (1, 3)
+    )
     assert engine_text("it", "Egyptus, Hispania") == "Egyptus, Hispania"  # names and codes are no engine text
 
 
@@ -186,8 +200,16 @@ def two_german_seats(tmp_path: Path) -> Game:
     for seat in state.players:
         state.players[seat].tribute = tribute_value(classic(), state, seat)
     archive = Archive.in_folder(tmp_path)
-    made = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, decisions="ask", position=snapshot_text(state),
-                    languages={"Macedonia": "de", "Egyptus": "de"})
+    made = new_game(
+        archive,
+        tmp_path,
+        "rome1",
+        "coe-classic",
+        SEATS,
+        decisions="ask",
+        position=snapshot_text(state),
+        languages={"Macedonia": "de", "Egyptus": "de"},
+    )
     return Game(archive, made.passwords)
 
 
@@ -196,49 +218,82 @@ def mails_to(archive: Archive, seat: str) -> list[Outbox]:
         return list(session.exec(select(Outbox).where(Outbox.to == SEATS[seat]).order_by(Outbox.id)).all())
 
 
-ENGLISH_ENGINE_TEXT = ("you have only", "talents, placed", "treasury holds", " with 4 INF", "which 6 units",
-                       "battle legion", "captured general", "or retreat", "hit(s)", "-> continue")
+ENGLISH_ENGINE_TEXT = (
+    "you have only",
+    "talents, placed",
+    "treasury holds",
+    " with 4 INF",
+    "which 6 units",
+    "battle legion",
+    "captured general",
+    "or retreat",
+    "hit(s)",
+    "-> continue",
+)
 
 
 def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path) -> None:
     archive, passwords = two_german_seats(tmp_path)
     de = {k: written("de", k) for k in ("infantry", "cavalry", "buy", "with")}
-    orders = (f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\n"
-              "ZIEHE G1 MIT 4 INF 2 KAV: MOE -> THR\nZIEHE G3 MIT 1 INF: MAC -> DAL\nZIEHE G4 MIT 9 INF: MAC -> THR\n"
-              "KAUFE 1 INF, STADT IN HIS\n")
+    orders = (
+        f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\n"
+        "ZIEHE G1 MIT 4 INF 2 KAV: MOE -> THR\nZIEHE G3 MIT 1 INF: MAC -> DAL\nZIEHE G4 MIT 9 INF: MAC -> THR\n"
+        "KAUFE 1 INF, STADT IN HIS\n"
+    )
     assert ingest(archive, Incoming("<de@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
     receipt = mails_to(archive, "Macedonia")[-1].body
-    assert gettext("de", "you have only %(count)s %(kind)s in %(area)s", count=4, kind=gettext("de", "infantry"),
-                   area="MAC") in receipt  # C-5.3
+    assert (
+        gettext(
+            "de", "you have only %(count)s %(kind)s in %(area)s", count=4, kind=gettext("de", "infantry"), area="MAC"
+        )
+        in receipt
+    )  # C-5.3
     assert f"{de['buy']} 1 {de['infantry']}" in receipt  # the item the tool composed, in German keywords
     assert gettext("de", "%(cost)s talents, placed %(where)s", cost=10, where="MAC") in receipt
     assert gettext("de", "you do not control %(area)s", area="HIS") in receipt  # C-12.6
 
     assert "waiting for decisions" in " ".join(tick(archive, tmp_path).lines)  # C-15: the turn asks first
     legion = gettext("de", "which %(count)s units form your battle legion in %(area)s?", count=6, area="THR")
-    capture = gettext("de", "kill %(owner)s's captured general G%(general)s or hold him for ransom?",
-                      owner="Egyptus", general=2)
-    troops = gettext("de", "%(leaders)s with %(units)s", leaders="G1",
-                     units=f"4 {de['infantry']} 2 {written('de', 'cavalry')}")
+    capture = gettext(
+        "de", "kill %(owner)s's captured general G%(general)s or hold him for ransom?", owner="Egyptus", general=2
+    )
+    troops = gettext(
+        "de", "%(leaders)s with %(units)s", leaders="G1", units=f"4 {de['infantry']} 2 {written('de', 'cavalry')}"
+    )
     # the first decision, capturing G2 in DAL during the movement, is asked alone (issue 11 item 1)
     notice_macedonia = mails_to(archive, "Macedonia")[-1].body
     assert capture in notice_macedonia and legion not in notice_macedonia  # C-8.4
-    assert gettext("de", "%(seat)s moves %(troops)s: %(route)s", seat="Macedonia", troops=troops,
-                   route="MOE -> THR") in notice_macedonia
+    assert (
+        gettext("de", "%(seat)s moves %(troops)s: %(route)s", seat="Macedonia", troops=troops, route="MOE -> THR")
+        in notice_macedonia
+    )
 
     adjudicate(archive, tmp_path, "rome1", defaults=True)
     tick(archive, tmp_path)
     mail, mail_macedonia = mails_to(archive, "Egyptus")[-1], mails_to(archive, "Macedonia")[-1]
     assert mail.subject == "[rome1] " + gettext("de", "Report, turn %(turn)s", turn=1)
     private = stored_report(archive, "rome1", 1, "Macedonia")
-    assert gettext("de", "Round %(round)s: battle legions %(seat)s %(legion)s, %(defender)s %(defender_legion)s",
-                   round=1, seat="Macedonia", legion=f"4 {de['infantry']} 2 {de['cavalry']}", defender="Egyptus",
-                   defender_legion=f"5 {de['infantry']} 1 {de['cavalry']}") in mail.body
+    assert (
+        gettext(
+            "de",
+            "Round %(round)s: battle legions %(seat)s %(legion)s, %(defender)s %(defender_legion)s",
+            round=1,
+            seat="Macedonia",
+            legion=f"4 {de['infantry']} 2 {de['cavalry']}",
+            defender="Egyptus",
+            defender_legion=f"5 {de['infantry']} 1 {de['cavalry']}",
+        )
+        in mail.body
+    )
     assert legion in mail.body and f"5 {de['infantry']} 1 {de['cavalry']}" in mail.body  # C-6.5, Egyptus's own
     assert troops in mail.map_svg
     assert capture in mail_macedonia.body  # C-8.4, Macedonia's decision, in Macedonia's private report
-    assert gettext("de", "you have only %(count)s %(kind)s in %(area)s", count=4, kind=gettext("de", "infantry"),
-                   area="MAC") in private
+    assert (
+        gettext(
+            "de", "you have only %(count)s %(kind)s in %(area)s", count=4, kind=gettext("de", "infantry"), area="MAC"
+        )
+        in private
+    )
     for text in (receipt, notice_macedonia, mail.body, mail_macedonia.body, private):
         assert not [phrase for phrase in ENGLISH_ENGINE_TEXT if phrase in text]
     english = mails_to(archive, "Hispania")[-1].body  # an English reader gets the engine's texts as stored

@@ -40,10 +40,22 @@ def letter_bytes(sender: str, *lines: str, mid: str = "1", references: str = "")
     return bytes(message)
 
 
-def orders(seat: str, password: str, *lines: str, turn: int = 1, mid: str = "1", sender: str | None = None,
-           references: str = "") -> Incoming:
-    return letter(sender or SEATS[seat], f"GAME rome1 TURN {turn} PLAYER {seat} PASSWORD {password}", *lines,
-                  mid=mid, references=references)
+def orders(
+    seat: str,
+    password: str,
+    *lines: str,
+    turn: int = 1,
+    mid: str = "1",
+    sender: str | None = None,
+    references: str = "",
+) -> Incoming:
+    return letter(
+        sender or SEATS[seat],
+        f"GAME rome1 TURN {turn} PLAYER {seat} PASSWORD {password}",
+        *lines,
+        mid=mid,
+        references=references,
+    )
 
 
 def queued(archive: Archive, since: int = 0) -> list[Outbox]:
@@ -88,6 +100,7 @@ def reports_to(archive: Archive, address: str, since: int = 0) -> list[Outbox]:
 
 # -- item 5: strangers get nothing ---------------------------------------------------------------------------
 
+
 def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(game: MailGame) -> None:
     archive, _, _ = game
     before, mark = without_messages(archive), last_id(archive)
@@ -108,11 +121,18 @@ def test_a_stranger_writing_to_an_unknown_game_gets_no_list_of_games(game: MailG
 
 def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: MailGame, tmp_path: Path) -> None:
     archive, _, _ = game
-    new_game(archive, tmp_path, "secret2", "coe-classic", {"Macedonia": "x@example.org", "Egyptus": "y@example.org",
-                                                             "Hispania": "z@example.org"})
+    new_game(
+        archive,
+        tmp_path,
+        "secret2",
+        "coe-classic",
+        {"Macedonia": "x@example.org", "Egyptus": "y@example.org", "Hispania": "z@example.org"},
+    )
     mark = last_id(archive)
-    assert ingest(archive, letter("egy@example.org", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x")) == \
-        "refused: unknown game"
+    assert (
+        ingest(archive, letter("egy@example.org", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x"))
+        == "refused: unknown game"
+    )
     (answer,) = queued(archive, mark)
     assert answer.to == "egy@example.org" and "rome1" in answer.body and "secret2" not in answer.body
 
@@ -136,6 +156,7 @@ def test_pbem_log_and_ingest_show_the_refused_strangers_mail(pbem: Pbem, tmp_pat
 
 # -- item 6: welcome mails and PASSWORD RESET ----------------------------------------------------------------
 
+
 def test_new_game_queues_a_welcome_with_the_password_for_every_seat(game: MailGame) -> None:
     archive, _, passwords = game
     welcomes = queued(archive)
@@ -149,8 +170,9 @@ def test_new_game_queues_a_welcome_with_the_password_for_every_seat(game: MailGa
 def test_password_reset_mails_a_new_password_to_the_registered_address(game: MailGame) -> None:
     archive, _, passwords = game
     mark = last_id(archive)
-    assert ingest(archive, letter("MAC@example.org", "PASSWORD RESET rome1 Macedonia")) == \
-        "password reset for Macedonia"
+    assert (
+        ingest(archive, letter("MAC@example.org", "PASSWORD RESET rome1 Macedonia")) == "password reset for Macedonia"
+    )
     (mail,) = queued(archive, mark)
     assert mail.to == "mac@example.org" and mail.in_reply_to == "<1@players.example.org>"
     new_password = mail.body.split("new password: ")[1].split()[0]
@@ -187,8 +209,10 @@ def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: MailG
     second = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
     assert ingest(archive, orders("Macedonia", first, "BUY 1 INF", mid="3")) == "refused: a wrong password"
     assert ingest(archive, orders("Macedonia", second, "BUY 1 INF", mid="4")) == "orders stored"
-    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="5")) == \
-        "refused: a wrong password"
+    assert (
+        ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="5"))
+        == "refused: a wrong password"
+    )
     assert ingest(archive, orders("Macedonia", second, "BUY 2 INF", mid="6")) == "orders stored"
     with archive.session() as session:
         assert db.find_seat(session, db.find_game(session, "rome1"), "Macedonia").pending_password_hash == ""
@@ -200,13 +224,18 @@ def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game:
     ingest(archive, letter("his@example.org", "PASSWORD RESET rome1 Hispania"))
     pending = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
     password = replace_player(archive, "rome1", "Hispania", "neu@example.org")
-    assert ingest(archive, orders("Hispania", pending, "BUY 1 INF", turn=3, mid="2", sender="neu@example.org")) == \
-        "refused: a wrong password"
-    assert ingest(archive, orders("Hispania", password, "BUY 1 INF", turn=3, mid="3", sender="neu@example.org")) == \
-        "orders stored"
+    assert (
+        ingest(archive, orders("Hispania", pending, "BUY 1 INF", turn=3, mid="2", sender="neu@example.org"))
+        == "refused: a wrong password"
+    )
+    assert (
+        ingest(archive, orders("Hispania", password, "BUY 1 INF", turn=3, mid="3", sender="neu@example.org"))
+        == "orders stored"
+    )
 
 
 # -- item 9: HELP, STATUS, OBSERVE / UNOBSERVE, TIMEZONE -----------------------------------------------------
+
 
 def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_to_no_stranger(game: MailGame) -> None:
     archive, _, _ = game
@@ -239,8 +268,9 @@ def test_status_needs_the_password(game: MailGame) -> None:
     before, mark = without_messages(archive), last_id(archive)
     assert ingest(archive, orders("Egyptus", "guess", "STATUS", turn=2)) == "refused: a wrong password"
     assert all("Turn 1, Macedonia" not in m.body for m in queued(archive, mark))
-    assert [row for row in without_messages(archive) if row[0] != "outbox"] == \
-        [row for row in before if row[0] != "outbox"]
+    assert [row for row in without_messages(archive) if row[0] != "outbox"] == [
+        row for row in before if row[0] != "outbox"
+    ]
 
 
 def test_an_observer_gets_the_public_reports_only_until_unobserve(game: MailGame) -> None:
@@ -263,8 +293,10 @@ def test_a_closed_game_takes_no_observer_by_mail_but_by_the_moderator(pbem: Pbem
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
     assert pbem("new", "rome1", *seats, "--observers", "closed", "--timezone", "egy=europe/berlin").exit_code == 0
     archive = Archive.open(pbem.data, pbem.db)
-    assert ingest(archive, letter("fan@example.net", "OBSERVE rome1")) == \
-        "not answered (stranger): refused: observers are closed"
+    assert (
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
+        == "not answered (stranger): refused: observers are closed"
+    )
     added = pbem("gm", "observe", "rome1", "fan@example.net", "--language", "it")
     assert added.exit_code == 0 and "fan@example.net observes rome1" in added.output
     status = pbem("status", "rome1").output
@@ -283,11 +315,14 @@ def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(gam
     before, mark = without_messages(archive), last_id(archive)
     for n in range(5):  # more forged requests within 24 hours: no second confirmation, nothing stored
         assert ingest(archive, letter("Victim@example.net", "OBSERVE rome1", mid=f"again{n}")).startswith(
-            "not answered (stranger): refused: OBSERVE")
+            "not answered (stranger): refused: OBSERVE"
+        )
     assert ingest(archive, letter("victim@example.net", "UNOBSERVE rome1", mid="u")).startswith(
-        "not answered (stranger)")  # nor does UNOBSERVE clear the way for another confirmation
+        "not answered (stranger)"
+    )  # nor does UNOBSERVE clear the way for another confirmation
     assert ingest(archive, letter("victim@example.net", "OBSERVE rome1", mid="again")).startswith(
-        "not answered (stranger)")
+        "not answered (stranger)"
+    )
     assert ingest(archive, letter("victim@example.net", "HELP", mid="h")) == "not answered (stranger): HELP"
     assert queued(archive, mark) == [] and without_messages(archive) == before
     with archive.session() as session:
@@ -305,10 +340,14 @@ def test_observing_starts_only_when_the_address_sends_back_its_token(game: MailG
     assert f"BEOBACHTE rome1 {token}" in confirmation.body and confirmation.secret == token  # German, as asked
     assert "Beobachtung bestätigen" in confirmation.subject
     before, mark = without_messages(archive), last_id(archive)
-    assert ingest(archive, letter("fan@example.net", "OBSERVE rome1 0123456789abcdef", mid="2")) == \
-        "not answered (stranger): refused: OBSERVE with a wrong token"
-    assert ingest(archive, letter("other@example.net", f"OBSERVE rome1 {token}", mid="3")) == \
-        "not answered (stranger): refused: OBSERVE with a wrong token"  # the token is for fan@ alone
+    assert (
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1 0123456789abcdef", mid="2"))
+        == "not answered (stranger): refused: OBSERVE with a wrong token"
+    )
+    assert (
+        ingest(archive, letter("other@example.net", f"OBSERVE rome1 {token}", mid="3"))
+        == "not answered (stranger): refused: OBSERVE with a wrong token"
+    )  # the token is for fan@ alone
     assert queued(archive, mark) == [] and without_messages(archive) == before
     assert ingest(archive, letter("FAN@example.net", f"OBSERVE rome1 {token.upper()}", mid="4")) == "observer added"
     (welcome,) = queued(archive, mark)
@@ -334,8 +373,10 @@ def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game
     (again,) = queued(archive, mark)
     new_token = confirmation_token(again)
     assert new_token != old_token
-    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {old_token}", mid="3")) == \
-        "not answered (stranger): refused: OBSERVE with a wrong token"
+    assert (
+        ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {old_token}", mid="3"))
+        == "not answered (stranger): refused: OBSERVE with a wrong token"
+    )
     assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {new_token}", mid="4")) == "observer added"
 
 
@@ -356,13 +397,13 @@ def test_the_moderator_adds_a_confirmed_observer_also_over_a_pending_request(gam
 
 
 def test_an_archive_made_before_the_opt_in_keeps_its_observers_and_passwords(
-        tmp_path: Path, database: str | None) -> None:
+    tmp_path: Path, database: str | None
+) -> None:
     archive = Archive.open(tmp_path, database)
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
     set_observer(archive, "rome1", "fan@example.net")
     with archive.engine.begin() as connection:  # as the tables were before the opt-in
-        for table, column in (("observer", "confirmed"), ("observer", "token_hash"),
-                              ("seat", "pending_password_hash")):
+        for table, column in (("observer", "confirmed"), ("observer", "token_hash"), ("seat", "pending_password_hash")):
             connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
     archive.close()
     upgraded = Archive.open(tmp_path, database)
@@ -382,8 +423,10 @@ def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: 
     answer, receipt = queued(archive, mark)
     assert "Your time zone is now Europe/Berlin." in answer.body
     assert "UTC (Europe/Berlin: " in receipt.body and receipt.in_reply_to == "<1@players.example.org>"
-    assert ingest(archive, orders("Egyptus", passwords["Egyptus"], "TIMEZONE america/new_york", turn=2,
-                                  mid="2")) == "commands: TIMEZONE"
+    assert (
+        ingest(archive, orders("Egyptus", passwords["Egyptus"], "TIMEZONE america/new_york", turn=2, mid="2"))
+        == "commands: TIMEZONE"
+    )
     assert "America/New_York" in queued(archive)[-1].body
     with archive.session() as session:
         assert session.exec(select(Seat).where(Seat.seat == "Egyptus")).one().timezone == "America/New_York"
@@ -398,6 +441,7 @@ def test_an_unknown_time_zone_is_refused_by_pbem_new(pbem: Pbem) -> None:
 
 
 # -- item 10a: the moderator's overview ----------------------------------------------------------------------
+
 
 def test_pbem_games_and_pbem_status_show_turn_due_seats_deadline_and_missing_orders(pbem: Pbem) -> None:
     pbem.new_game()
@@ -416,6 +460,7 @@ def test_pbem_games_and_pbem_status_show_turn_due_seats_deadline_and_missing_ord
 
 # -- item 11: replacing a player -----------------------------------------------------------------------------
 
+
 def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(game: MailGame) -> None:
     archive, _, passwords = game
     mark = last_id(archive)
@@ -426,16 +471,23 @@ def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(
     assert f"SPIELER Hispania PASSWORT {password}" in new.body  # his password, with German keywords
     assert "SPIEL rome1 ZUG 3 SPIELER Hispania PASSWORT <" in new.body  # the orders template
     assert "HIS [Hispania]" in new.body  # the position
-    assert ingest(archive, orders("Hispania", passwords["Hispania"], "BUY 1 INF", turn=3,
-                                  sender="his@example.org")) == "refused: a wrong password"
+    assert (
+        ingest(archive, orders("Hispania", passwords["Hispania"], "BUY 1 INF", turn=3, sender="his@example.org"))
+        == "refused: a wrong password"
+    )
 
 
 # -- item 12: deadlines and threading in every receipt and report; self-play -------------------------------
 
+
 def test_report_mails_state_the_deadline_and_thread_with_the_players_order_mail(game: MailGame) -> None:
     archive, data, passwords = game
-    ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF", mid="m1",
-                           references="<0@x>"))
+    ingest(
+        archive,
+        orders(
+            "Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF", mid="m1", references="<0@x>"
+        ),
+    )
     receipt = queued(archive)[-1]
     assert receipt.thread == "<0@x> <m1@players.example.org>"
     sent = build_message(receipt, "judge@example.org")
@@ -457,18 +509,26 @@ def test_self_play_games_are_neither_ticked_nor_mailed(tmp_path: Path, archive: 
 
 
 def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_game(
-        tmp_path: Path, database: str | None) -> None:
+    tmp_path: Path, database: str | None
+) -> None:
     archive = Archive.open(tmp_path, database)
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
     with archive.engine.begin() as connection:  # as the tables were before issue 11
-        for table, column in (("outbox", "in_reply_to"), ("outbox", "thread"), ("seat", "timezone"),
-                              ("game", "observers"), ("game", "selfplay")):
+        for table, column in (
+            ("outbox", "in_reply_to"),
+            ("outbox", "thread"),
+            ("seat", "timezone"),
+            ("game", "observers"),
+            ("game", "selfplay"),
+        ):
             connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
         connection.execute(text("DROP TABLE observer"))
     archive.close()
     upgraded = Archive.open(tmp_path, database)
-    assert ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Rome", "BUY 1 INF")) == \
-        "orders stored"
+    assert (
+        ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Rome", "BUY 1 INF"))
+        == "orders stored"
+    )
     assert ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "confirmation of OBSERVE mailed"
     assert queued(upgraded)[-1].in_reply_to == "<2@players.example.org>"
 

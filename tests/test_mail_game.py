@@ -62,8 +62,11 @@ def new_demo_game(runner: CliRunner, data: str, *options: str) -> dict[str, str]
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
     created = runner.invoke(app, ["new", "demo", *seats, *options, "--data", data])
     assert created.exit_code == 0, created.output
-    return {line.split()[0]: line.split()[1] for line in created.output.splitlines()
-            if len(line.split()) == 2 and line.split()[0] in SEATS}
+    return {
+        line.split()[0]: line.split()[1]
+        for line in created.output.splitlines()
+        if len(line.split()) == 2 and line.split()[0] in SEATS
+    }
 
 
 def test_a_game_played_through_mail_only(tmp_path: Path, smtp: Collect) -> None:

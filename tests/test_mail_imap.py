@@ -315,15 +315,17 @@ def test_imap_refuses_an_untrusted_certificate_a_wrong_password_and_a_missing_ma
 
 @pytest.mark.usefixtures("database")  # on SQLite and PostgreSQL
 def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
-        dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from typer.testing import CliRunner
 
     from adjudicator.cli import app
 
     runner = CliRunner()
     data = str(tmp_path / "data")
-    created = runner.invoke(app, ["new", "nile", "--seat", "Egyptus=egy@example.org", "--seat",
-                                  "Hispania=his@example.org", "--data", data])
+    created = runner.invoke(
+        app, ["new", "nile", "--seat", "Egyptus=egy@example.org", "--seat", "Hispania=his@example.org", "--data", data]
+    )
     assert created.exit_code == 0, created.output
     password = next(line.split()[1] for line in created.output.splitlines() if line.split()[:1] == ["Egyptus"])
     message = EmailMessage()
@@ -334,8 +336,19 @@ def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
     message.set_content(f"GAME nile TURN 1 PLAYER Ägypten PASSWORD {password}\nMOVE G1 WITH 2 INF: EGY -> PAL\n")
     dovecot.deliver(message)
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
-    args = ["ingest", "--imap", "127.0.0.1", "--imap-port", str(dovecot.tls_port), "--imap-user", USER,
-            "--imap-cafile", str(dovecot.cafile), "--data", data]
+    args = [
+        "ingest",
+        "--imap",
+        "127.0.0.1",
+        "--imap-port",
+        str(dovecot.tls_port),
+        "--imap-user",
+        USER,
+        "--imap-cafile",
+        str(dovecot.cafile),
+        "--data",
+        data,
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "<nile-1@example.org> from egy@example.org: orders stored" in result.output
@@ -345,7 +358,8 @@ def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
 
 @pytest.mark.usefixtures("database")
 def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
-        dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 12, item 7: the unreadable mail is flagged \\Seen and $PbemRejected after its first report."""
     from typer.testing import CliRunner
 
@@ -353,8 +367,19 @@ def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
 
     dovecot.deliver(b"\x00\x01 this is not a mail \xff\n")
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
-    args = ["ingest", "--imap", "127.0.0.1", "--imap-port", str(dovecot.tls_port), "--imap-user", USER,
-            "--imap-cafile", str(dovecot.cafile), "--data", str(tmp_path / "data")]
+    args = [
+        "ingest",
+        "--imap",
+        "127.0.0.1",
+        "--imap-port",
+        str(dovecot.tls_port),
+        "--imap-user",
+        USER,
+        "--imap-cafile",
+        str(dovecot.cafile),
+        "--data",
+        str(tmp_path / "data"),
+    ]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0 and first.output.count("unreadable: IMAP") == 1, first.output
     assert dovecot.flags() == {"(none)": {"\\Seen", "$PbemRejected"}}
@@ -367,8 +392,9 @@ def test_an_imap_mail_over_the_size_limit_is_fetched_as_its_header_only(dovecot:
     from adjudicator.mail.inbound import MAX_MAIL_BYTES
 
     big = order_mail(3, "Egyptus")
-    big.add_attachment(b"\x02" * (MAX_MAIL_BYTES + 1), maintype="application", subtype="octet-stream",
-                       filename="big.bin")
+    big.add_attachment(
+        b"\x02" * (MAX_MAIL_BYTES + 1), maintype="application", subtype="octet-stream", filename="big.bin"
+    )
     dovecot.deliver(big)
     [delivery] = list(from_imap("127.0.0.1", dovecot.tls_port, USER, PASSWORD, ssl_context=dovecot.context()))
     mail = delivery.incoming_or_error

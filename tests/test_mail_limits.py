@@ -65,8 +65,10 @@ def refused_with_one_receipt(archive: Archive, mail: Incoming, to: str) -> tuple
 
 # -- item 6: limits ----------------------------------------------------------------------------------------------
 
+
 def test_a_mail_over_the_size_limit_is_refused_unread_with_a_receipt_to_the_registered_address(
-        game: MailGame, tmp_path: Path) -> None:
+    game: MailGame, tmp_path: Path
+) -> None:
     archive, _, passwords = game
     message = EmailMessage()
     message["From"] = "mac@example.org"
@@ -100,8 +102,9 @@ def test_a_strangers_mail_over_a_limit_gets_no_answer(game: MailGame) -> None:
 def test_too_many_press_lines_in_one_mail_are_refused_and_nothing_is_relayed(game: MailGame) -> None:
     archive, _, passwords = game
     press = [f"PRESS TO Egyptus: message {k}" for k in range(100)]
-    outcome, receipt = refused_with_one_receipt(archive, orders(passwords["Macedonia"], "BUY 1 INF", *press),
-                                                "mac@example.org")
+    outcome, receipt = refused_with_one_receipt(
+        archive, orders(passwords["Macedonia"], "BUY 1 INF", *press), "mac@example.org"
+    )
     assert outcome == f"refused: it holds 100 PRESS and BROADCAST lines, more than the {MAX_PRESS} a mail may hold"
     assert receipt.subject == "[rome1] Your mail was not used"
     assert "100 PRESS and BROADCAST lines" in receipt.body
@@ -112,10 +115,13 @@ def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: MailGame) -
     for k in range(MAX_PRESS_PER_TURN // MAX_PRESS):
         lines = [f"PRESS TO Egyptus: {k}.{n}" for n in range(MAX_PRESS)]
         assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", *lines, mid=f"p{k}")) == "orders stored"
-    outcome, receipt = refused_with_one_receipt(archive, orders(passwords["Macedonia"], "BROADCAST: one more",
-                                                                mid="last"), "mac@example.org")
-    assert outcome == (f"refused: it holds 1 PRESS and BROADCAST lines, and {MAX_PRESS_PER_TURN} were sent for "
-                       f"turn 1 before: a seat may send {MAX_PRESS_PER_TURN} for one turn")
+    outcome, receipt = refused_with_one_receipt(
+        archive, orders(passwords["Macedonia"], "BROADCAST: one more", mid="last"), "mac@example.org"
+    )
+    assert outcome == (
+        f"refused: it holds 1 PRESS and BROADCAST lines, and {MAX_PRESS_PER_TURN} were sent for "
+        f"turn 1 before: a seat may send {MAX_PRESS_PER_TURN} for one turn"
+    )
     assert ingest(archive, orders(passwords["Macedonia"], "BUY 2 INF", mid="no-press")) == "orders stored"
 
 
@@ -123,10 +129,12 @@ def test_a_long_broadcast_and_too_many_orders_are_refused(game: MailGame) -> Non
     archive, _, passwords = game
     long_one = orders(passwords["Macedonia"], "BUY 1 INF", "BROADCAST: " + "x" * 5000)
     outcome, _ = refused_with_one_receipt(archive, long_one, "mac@example.org")
-    assert outcome == ("refused: line 3: the message is 5000 characters long, more than the 4000 a press message may "
-                       "have")
-    outcome, _ = refused_with_one_receipt(archive, orders(passwords["Macedonia"], *["BUY 1 INF"] * 301, mid="2"),
-                                          "mac@example.org")
+    assert outcome == (
+        "refused: line 3: the message is 5000 characters long, more than the 4000 a press message may have"
+    )
+    outcome, _ = refused_with_one_receipt(
+        archive, orders(passwords["Macedonia"], *["BUY 1 INF"] * 301, mid="2"), "mac@example.org"
+    )
     assert outcome == "refused: it holds 301 orders, more than the 300 a mail may hold"
 
 
@@ -134,8 +142,9 @@ def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: MailGame) ->
     archive, _, _ = game
     outcome = ingest(archive, orders("guess", *["PRESS TO Egyptus: hi"] * 50))
     assert outcome == "refused: a wrong password"
-    assert not any("Egyptus" in m.subject or m.to == "egy@example.org" for m in queued(archive)
-                   if "Welcome" not in m.subject)
+    assert not any(
+        "Egyptus" in m.subject or m.to == "egy@example.org" for m in queued(archive) if "Welcome" not in m.subject
+    )
 
 
 def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path: Path, archive: Archive) -> None:
@@ -144,8 +153,7 @@ def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path:
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
     new_game(archive, tmp_path, "rome2", "coe-classic", SEATS)
     for name, lines in (("200000 bad lines", 200_000), ("299 bad lines", 299)):
-        mail = orders(passwords["Macedonia"], *["FLY"] * lines if lines > 1000 else ["FLY ELEPHANTS"] * lines,
-                      mid=name)
+        mail = orders(passwords["Macedonia"], *["FLY"] * lines if lines > 1000 else ["FLY ELEPHANTS"] * lines, mid=name)
         outcomes: list[str] = []
         worker = threading.Thread(target=lambda m=mail, out=outcomes: out.append(ingest(archive, m)))
         started = time.monotonic()
@@ -156,8 +164,9 @@ def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path:
             set_paused(archive, "rome2", False)  # another game's write
             longest = max(longest, time.monotonic() - moment)
         worker.join()
-        print(f"\n{name}: ingest {time.monotonic() - started:.2f} s, longest wait of another game's write "
-              f"{longest:.3f} s")
+        print(
+            f"\n{name}: ingest {time.monotonic() - started:.2f} s, longest wait of another game's write {longest:.3f} s"
+        )
         if lines > 1000:
             [outcome] = outcomes
             assert outcome.startswith("refused: the order text is 800") and "more than the 256 KB" in outcome
@@ -167,14 +176,29 @@ def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path:
 
 # -- item 9: addresses and Message-IDs ---------------------------------------------------------------------------
 
-BAD_ADDRESSES = ["mac@example.org\r\nBcc: all@example.net", "mac@example.org\n", "mac\x1b@example.org",
-                 "mac@localhost", "mac", "mac@example..org", "Mac <mac@example.org>"]
+BAD_ADDRESSES = [
+    "mac@example.org\r\nBcc: all@example.net",
+    "mac@example.org\n",
+    "mac\x1b@example.org",
+    "mac@localhost",
+    "mac",
+    "mac@example..org",
+    "Mac <mac@example.org>",
+]
 
 
 @pytest.mark.parametrize("address", BAD_ADDRESSES)
 def test_pbem_new_refuses_an_address_that_cannot_be_mailed(pbem: Pbem, address: str) -> None:
-    result = pbem("new", "rome1", "--seat", f"Macedonia={address}", "--seat", "Egyptus=egy@example.org",
-                  "--seat", "Hispania=his@example.org")
+    result = pbem(
+        "new",
+        "rome1",
+        "--seat",
+        f"Macedonia={address}",
+        "--seat",
+        "Egyptus=egy@example.org",
+        "--seat",
+        "Hispania=his@example.org",
+    )
     assert result.exit_code != 0
     assert f"seat Macedonia: {address!r} is not a mail address: " in result.output
     assert pbem.dump() == []
@@ -219,10 +243,13 @@ def test_a_known_message_id_with_other_content_is_not_used_and_the_seat_is_told(
 
 # -- item 10: MIME parts -----------------------------------------------------------------------------------------
 
+
 def multipart(parts: list[str], sender: str = "mac@example.org") -> bytes:
     """A multipart/mixed mail of the given parts (each: its header lines, a blank line, its body)."""
-    head = (f"From: {sender}\nSubject: orders\nMessage-ID: <parts@players.example.org>\nMIME-Version: 1.0\n"
-            'Content-Type: multipart/mixed; boundary="b"\n\n')
+    head = (
+        f"From: {sender}\nSubject: orders\nMessage-ID: <parts@players.example.org>\nMIME-Version: 1.0\n"
+        'Content-Type: multipart/mixed; boundary="b"\n\n'
+    )
     return (head + "".join(f"--b\n{part}\n" for part in parts) + "--b--\n").encode()
 
 
@@ -252,17 +279,20 @@ def test_orders_are_found_in_any_text_part_plain_then_html_then_txt_attachments(
     attached = 'Content-Type: text/plain\nContent-Disposition: attachment; filename="orders.txt"\n\n'
     second_plain = read_message(multipart([plain + "Hello, my orders:", plain + f"{header}\nBUY 1 INF"]))
     assert second_plain.text == f"{header}\nBUY 1 INF"
-    in_html = read_message(multipart([plain + "Hello", html + f"<p>{header}<br>BUY 2 INF</p>",
-                                      attached + f"{header}\nBUY 3 INF"]))
+    in_html = read_message(
+        multipart([plain + "Hello", html + f"<p>{header}<br>BUY 2 INF</p>", attached + f"{header}\nBUY 3 INF"])
+    )
     assert in_html.text == f"{header}\nBUY 2 INF"
-    in_file = read_message(multipart([plain + "Hello", html + "<p>see the file</p>",
-                                      attached + f"{header}\nBUY 3 INF"]))
+    in_file = read_message(
+        multipart([plain + "Hello", html + "<p>see the file</p>", attached + f"{header}\nBUY 3 INF"])
+    )
     assert in_file.text == f"{header}\nBUY 3 INF"
     first = read_message(multipart([plain + f"{header}\nBUY 1 INF", plain + f"{header}\nBUY 4 INF"]))
     assert first.text == f"{header}\nBUY 1 INF"
 
 
 # -- item 7: a mail that cannot be read is reported once -----------------------------------------------------------
+
 
 def test_an_unreadable_mail_in_a_maildir_is_reported_once_and_set_aside(pbem: Pbem, tmp_path: Path) -> None:
     pbem.new_game()
@@ -278,7 +308,9 @@ def test_an_unreadable_mail_in_a_maildir_is_reported_once_and_set_aside(pbem: Pb
 
 
 def test_an_orders_header_in_a_forwarded_mail_is_not_taken_for_orders() -> None:
-    forwarded = "Content-Type: message/rfc822\n\nFrom: judge@example.org\nSubject: welcome\n\n" \
-                "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD secret\n"
+    forwarded = (
+        "Content-Type: message/rfc822\n\nFrom: judge@example.org\nSubject: welcome\n\n"
+        "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD secret\n"
+    )
     mail = read_message(multipart(["Content-Type: text/plain\n\nWhat does this mean?", forwarded]))
     assert mail.text == "What does this mean?"

@@ -57,8 +57,10 @@ class Collector:
 
     def messages(self) -> list[EmailMessage]:
         """The received mails, parsed."""
-        return [BytesParser(policy=policy.default).parsebytes(e.original_content or e.content)  # type: ignore[misc]
-                for e in self.envelopes]
+        return [
+            BytesParser(policy=policy.default).parsebytes(e.original_content or e.content)  # type: ignore[misc]
+            for e in self.envelopes
+        ]
 
     def bodies(self) -> list[str]:
         """The received bodies, decoded, with the wire's CRLF line ends made LF again."""
@@ -75,8 +77,10 @@ class Authenticator:
     def __call__(self, server, session, envelope, mechanism, auth_data):  # type: ignore[no-untyped-def]
         """The aiosmtpd authenticator hook."""
         self.mechanisms.append(mechanism)
-        ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (self.user,
-                                                                                              self.password)
+        ok = isinstance(auth_data, LoginPassword) and (auth_data.login, auth_data.password) == (
+            self.user,
+            self.password,
+        )
         return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535 itself
 
 
@@ -106,9 +110,28 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     except ImportError:
         if shutil.which("openssl") is None:
             pytest.skip("neither the cryptography package nor openssl is available to make a test certificate")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                        "-subj", "/CN=localhost", "-addext", f"subjectAltName=DNS:localhost,IP:{HOST}",
-                        "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=localhost",
+                "-addext",
+                f"subjectAltName=DNS:localhost,IP:{HOST}",
+                "-keyout",
+                str(key),
+                "-out",
+                str(cert),
+            ],
+            check=True,
+            capture_output=True,
+        )
     return cert, key
 
 
@@ -124,17 +147,26 @@ def _make_certificate_with_cryptography(cert: Path, key: Path) -> None:
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
     start = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)
     built = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(private.public_key())
-        .serial_number(x509.random_serial_number()).not_valid_before(start)
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(private.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
         .not_valid_after(start + dt.timedelta(days=2))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                    x509.IPAddress(ipaddress.ip_address(HOST))]), critical=False)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address(HOST))]),
+            critical=False,
+        )
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(private, hashes.SHA256())
     )
     cert.write_bytes(built.public_bytes(serialization.Encoding.PEM))
-    key.write_bytes(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                          serialization.NoEncryption()))
+    key.write_bytes(
+        private.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
 
 
 def server_context(certificate: tuple[Path, Path]) -> ssl.SSLContext:
@@ -162,8 +194,12 @@ def rows(archive: Archive) -> list[Outbox]:
 
 
 def three(archive: Archive) -> list[int]:
-    return fill(archive, ("mac@example.org", SUBJECT, BODY), ("egy@example.org", "Report turn 3", "All quiet.\n"),
-                ("his@example.org", "Receipt", "Orders accepted.\n"))
+    return fill(
+        archive,
+        ("mac@example.org", SUBJECT, BODY),
+        ("egy@example.org", "Report turn 3", "All quiet.\n"),
+        ("his@example.org", "Receipt", "Orders accepted.\n"),
+    )
 
 
 # --- messages -------------------------------------------------------------------------------------------------
@@ -191,7 +227,13 @@ def test_queue_adds_an_unsent_row_that_the_caller_commits(archive: Archive) -> N
         assert row in session.new
     [stored] = rows(archive)
     assert (stored.to, stored.subject, stored.body, stored.game, stored.sent, stored.attempts) == (
-        "a@example.org", "Hello", "Body\n", None, None, 0)
+        "a@example.org",
+        "Hello",
+        "Body\n",
+        None,
+        None,
+        0,
+    )
     assert dt.datetime.fromisoformat(stored.created).tzinfo is not None
 
 
@@ -206,8 +248,14 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", "secret")
     monkeypatch.setenv("PBEM_SMTP_FROM", "Moderator <mod@example.org>")
     settings = outbound.smtp_settings_from_env()
-    assert settings == SmtpSettings(host="smtp.example.org", port=465, security="tls", user="mod",
-                                    password="secret", sender="Moderator <mod@example.org>")
+    assert settings == SmtpSettings(
+        host="smtp.example.org",
+        port=465,
+        security="tls",
+        user="mod",
+        password="secret",
+        sender="Moderator <mod@example.org>",
+    )
     monkeypatch.setenv("PBEM_SMTP_PORT", "2525")
     assert outbound.smtp_settings_from_env().port == 2525  # type: ignore[union-attr]
     monkeypatch.setenv("PBEM_SMTP_SECURITY", "ssl3")
@@ -227,8 +275,9 @@ def test_plain_smtp_delivers_the_batch_on_one_connection_in_id_order(archive: Ar
     ids = three(archive)
     handler = Collector()
     with smtp_server(handler) as server:
-        settings = SmtpSettings(host=HOST, port=server.port, security="none", sender="Moderator <mod@pbem.example>",
-                                timeout=5)
+        settings = SmtpSettings(
+            host=HOST, port=server.port, security="none", sender="Moderator <mod@pbem.example>", timeout=5
+        )
         report = send_outbox(archive, settings, None)
     assert report == SendReport(sent=3, failed=0, errors=[])
     assert [e.rcpt_tos for e in handler.envelopes] == [["mac@example.org"], ["egy@example.org"], ["his@example.org"]]
@@ -262,11 +311,24 @@ def test_starttls_with_auth(archive: Archive, certificate: tuple[Path, Path], me
     three(archive)
     handler, authenticator = Collector(), Authenticator()
     other = {"PLAIN": "LOGIN", "LOGIN": "PLAIN"}[mechanism]
-    with smtp_server(handler, tls_context=server_context(certificate), require_starttls=True,
-                     authenticator=authenticator, auth_required=True, auth_require_tls=True,
-                     auth_exclude_mechanism=[other]) as server:
-        settings = SmtpSettings(host=HOST, port=server.port, security="starttls", user="moderator",
-                                password="pässwörd", ssl_context=client_context(certificate), timeout=5)
+    with smtp_server(
+        handler,
+        tls_context=server_context(certificate),
+        require_starttls=True,
+        authenticator=authenticator,
+        auth_required=True,
+        auth_require_tls=True,
+        auth_exclude_mechanism=[other],
+    ) as server:
+        settings = SmtpSettings(
+            host=HOST,
+            port=server.port,
+            security="starttls",
+            user="moderator",
+            password="pässwörd",
+            ssl_context=client_context(certificate),
+            timeout=5,
+        )
         report = send_outbox(archive, settings, None)
     assert report == SendReport(sent=3)
     assert authenticator.mechanisms == [mechanism]  # logged in once, on the one connection
@@ -278,18 +340,31 @@ def test_smtp_over_tls_with_auth(archive: Archive, certificate: tuple[Path, Path
     three(archive)
     handler, authenticator = Collector(), Authenticator(password="s3cret")  # ASCII: smtplib's own login
     # aiosmtpd counts only STARTTLS as TLS for auth_require_tls, not a TLS listener, hence False here
-    with smtp_server(handler, ssl_context=server_context(certificate), authenticator=authenticator,
-                     auth_required=True, auth_require_tls=False) as server:
-        settings = SmtpSettings(host=HOST, port=server.port, security="tls", user="moderator", password="s3cret",
-                                ssl_context=client_context(certificate), timeout=5)
+    with smtp_server(
+        handler,
+        ssl_context=server_context(certificate),
+        authenticator=authenticator,
+        auth_required=True,
+        auth_require_tls=False,
+    ) as server:
+        settings = SmtpSettings(
+            host=HOST,
+            port=server.port,
+            security="tls",
+            user="moderator",
+            password="s3cret",
+            ssl_context=client_context(certificate),
+            timeout=5,
+        )
         report = send_outbox(archive, settings, None)
     assert report == SendReport(sent=3)
     assert len(authenticator.mechanisms) == 1
     assert handler.bodies() == [BODY, "All quiet.\n", "Orders accepted.\n"]
 
 
-def test_an_untrusted_certificate_is_refused_and_the_mail_stays_queued(archive: Archive,
-                                                                        certificate: tuple[Path, Path]) -> None:
+def test_an_untrusted_certificate_is_refused_and_the_mail_stays_queued(
+    archive: Archive, certificate: tuple[Path, Path]
+) -> None:
     fill(archive, ("mac@example.org", "Hello", "Body\n"))
     handler = Collector()
     with smtp_server(handler, tls_context=server_context(certificate), require_starttls=True) as server:
@@ -302,21 +377,41 @@ def test_an_untrusted_certificate_is_refused_and_the_mail_stays_queued(archive: 
 def test_refused_login_stays_queued_and_is_sent_once_later(archive: Archive, certificate: tuple[Path, Path]) -> None:
     three(archive)
     handler, authenticator = Collector(), Authenticator()
-    with smtp_server(handler, tls_context=server_context(certificate), require_starttls=True,
-                     authenticator=authenticator, auth_required=True) as server:
-        wrong = SmtpSettings(host=HOST, port=server.port, user="moderator", password="guess",
-                             ssl_context=client_context(certificate), timeout=5)
+    with smtp_server(
+        handler,
+        tls_context=server_context(certificate),
+        require_starttls=True,
+        authenticator=authenticator,
+        auth_required=True,
+    ) as server:
+        wrong = SmtpSettings(
+            host=HOST,
+            port=server.port,
+            user="moderator",
+            password="guess",
+            ssl_context=client_context(certificate),
+            timeout=5,
+        )
         report = send_outbox(archive, wrong, None)
         assert (report.sent, report.failed) == (0, 3)
         assert authenticator.mechanisms == ["PLAIN", "LOGIN"] * 3  # smtplib tries both; a new connection each time
         assert all(r.sent is None and r.attempts == 1 and "535" in r.error for r in rows(archive))
         assert report.errors[0].startswith("#1 mac@example.org: SMTPAuthenticationError: 535")
-        right = SmtpSettings(host=HOST, port=server.port, user="moderator", password="pässwörd",
-                             ssl_context=client_context(certificate), timeout=5)
+        right = SmtpSettings(
+            host=HOST,
+            port=server.port,
+            user="moderator",
+            password="pässwörd",
+            ssl_context=client_context(certificate),
+            timeout=5,
+        )
         assert send_outbox(archive, right, None) == SendReport(sent=3)
         assert send_outbox(archive, right, None) == SendReport()
-    assert sorted(e.rcpt_tos[0] for e in handler.envelopes) == ["egy@example.org", "his@example.org",
-                                                                "mac@example.org"]  # each exactly once
+    assert sorted(e.rcpt_tos[0] for e in handler.envelopes) == [
+        "egy@example.org",
+        "his@example.org",
+        "mac@example.org",
+    ]  # each exactly once
     assert all(r.sent is not None and r.attempts == 1 and r.error == "" for r in rows(archive))
 
 
@@ -347,8 +442,9 @@ def test_a_refused_recipient_fails_alone_and_the_batch_goes_on(archive: Archive)
     assert failed.sent is None and failed.attempts == 1 and "no such mailbox" in failed.error
 
 
-def test_a_crash_mid_batch_does_not_send_the_delivered_mails_again(archive: Archive,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_mid_batch_does_not_send_the_delivered_mails_again(
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ids = three(archive)
     handler = Collector()
     real_build = outbound.build_message
@@ -388,8 +484,9 @@ def test_eml_mode_writes_parseable_files_once(archive: Archive, tmp_path: Path) 
     report = send_outbox(archive, None, folder)
     assert report == SendReport(sent=3)
     names = sorted(p.name for p in folder.iterdir())
-    assert names == sorted([f"{ids[0]}-mac@example.org.eml", f"{ids[1]}-egy@example.org.eml",
-                            f"{ids[2]}-his@example.org.eml"])  # and no temporary files left
+    assert names == sorted(
+        [f"{ids[0]}-mac@example.org.eml", f"{ids[1]}-egy@example.org.eml", f"{ids[2]}-his@example.org.eml"]
+    )  # and no temporary files left
     parsed = BytesParser(policy=policy.default).parsebytes((folder / f"{ids[0]}-mac@example.org.eml").read_bytes())
     assert parsed["To"] == "mac@example.org" and parsed["Subject"] == SUBJECT and parsed.get_content() == BODY
     assert parsed["Message-ID"] and parsed["Date"] and parsed["From"] == "pbem@localhost"
@@ -402,5 +499,5 @@ def test_eml_file_names_are_safe(archive: Archive, tmp_path: Path) -> None:
     [row_id] = fill(archive, ("Jim <../../etc/passwd@example.org>", "Hi", "Body\n"))
     send_outbox(archive, SmtpSettings(host="unused.invalid", sender="mod@pbem.example"), tmp_path / "out")
     [written] = list((tmp_path / "out").iterdir())
-    assert written.name.startswith(f"{row_id}-") and "/" not in written.name[len(str(row_id)):]
+    assert written.name.startswith(f"{row_id}-") and "/" not in written.name[len(str(row_id)) :]
     assert BytesParser(policy=policy.default).parsebytes(written.read_bytes())["From"] == "mod@pbem.example"

@@ -19,16 +19,22 @@ SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania
 
 @pytest.fixture
 def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str]]:
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS,
-                       mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1})
+    created = new_game(
+        archive,
+        tmp_path,
+        "rome1",
+        "coe-classic",
+        SEATS,
+        mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1},
+    )
     return archive, tmp_path, created.passwords
 
 
-def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | None = None,
-         mid: str = "1") -> Incoming:
+def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | None = None, mid: str = "1") -> Incoming:
     text = "\n".join([f"GAME rome1 TURN {turn} PLAYER {seat} PASSWORD {password}", *lines]) + "\n"
-    return Incoming(message_id=f"<{mid}@test>", sender=sender or SEATS[seat], sender_name="", subject="orders",
-                    text=text, raw=text)
+    return Incoming(
+        message_id=f"<{mid}@test>", sender=sender or SEATS[seat], sender_name="", subject="orders", text=text, raw=text
+    )
 
 
 def outbox(archive: Archive, welcomes: bool = False) -> list[Outbox]:
@@ -40,8 +46,10 @@ def outbox(archive: Archive, welcomes: bool = False) -> list[Outbox]:
 
 def test_orders_by_mail_get_a_receipt_to_the_registered_address(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, passwords = game
-    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR",
-                                   "MOVE G2 WITH 9 INF: MAC -> MOE"))
+    outcome = ingest(
+        archive,
+        mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR", "MOVE G2 WITH 9 INF: MAC -> MOE"),
+    )
     assert outcome == "orders stored"
     (receipt,) = outbox(archive)
     assert receipt.to == "mac@example.org" and "Receipt for turn 1" in receipt.subject
@@ -59,7 +67,8 @@ def test_the_same_message_twice_changes_nothing(game: tuple[Archive, Path, dict[
 
 
 def test_a_forged_password_is_reported_to_the_seat_never_to_the_forger(
-        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
     archive, _, _ = game
     outcome = ingest(archive, mail("Macedonia", "guess", "BUY 1 INF", sender="evil@example.net"))
     assert outcome == "refused: a wrong password"
@@ -77,8 +86,10 @@ def test_the_registered_sender_is_checked(game: tuple[Archive, Path, dict[str, s
 
 def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path, archive: Archive) -> None:
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
-    ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: meet me in Thracia",
-                         "BROADCAST: peace to all"))
+    ingest(
+        archive,
+        mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: meet me in Thracia", "BROADCAST: peace to all"),
+    )
     relayed = [(m.to, m.subject, m.body.strip()) for m in outbox(archive) if "Receipt" not in m.subject]
     assert ("egy@example.org", "[rome1] Press from Anonymous", "meet me in Thracia") in relayed
     assert ("his@example.org", "[rome1] Broadcast from Anonymous", "peace to all") in relayed
@@ -86,7 +97,8 @@ def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path, archive: Archive)
 
 
 def test_unknown_game_and_no_header_are_answered_to_a_registered_sender(
-        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
     archive, _, _ = game
     stray = Incoming("<x@test>", "mac@example.org", "", "hi", "hello there\n", "hello there\n")
     assert ingest(archive, stray) == "refused: no header"
@@ -97,7 +109,8 @@ def test_unknown_game_and_no_header_are_answered_to_a_registered_sender(
 
 
 def test_tick_adjudicates_when_all_orders_are_in_and_mails_the_reports(
-        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
     archive, data, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR"))
     report = tick(archive, data)
@@ -121,8 +134,9 @@ def test_late_orders_get_a_receipt_saying_so(game: tuple[Archive, Path, dict[str
 def test_deadline_reminder_and_nmr(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, data, _ = game
     start = datetime.now(UTC)
-    assert tick(archive, data, start).lines == [f"rome1: waiting for Macedonia until "
-                                                f"{(start + timedelta(hours=48)).isoformat(timespec='seconds')}"]
+    assert tick(archive, data, start).lines == [
+        f"rome1: waiting for Macedonia until {(start + timedelta(hours=48)).isoformat(timespec='seconds')}"
+    ]
     reminded = tick(archive, data, start + timedelta(hours=40)).lines
     assert reminded == ["rome1: reminded Macedonia (turn 1)"]
     assert tick(archive, data, start + timedelta(hours=41)).lines[0].startswith("rome1: waiting")  # once only
@@ -156,7 +170,8 @@ def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
 
 
 def test_a_turn_resolved_but_not_yet_mailed_is_mailed_by_the_next_tick(
-        game: tuple[Archive, Path, dict[str, str]]) -> None:
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
     archive, data, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
     adjudicate(archive, data, "rome1")  # e.g. by hand, or a tick that died after its commit
@@ -166,7 +181,8 @@ def test_a_turn_resolved_but_not_yet_mailed_is_mailed_by_the_next_tick(
 
 
 def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
-        game: tuple[Archive, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    game: tuple[Archive, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import adjudicator.mailroom as mailroom
 
     archive, _, passwords = game
@@ -187,8 +203,10 @@ def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
 
 def test_a_mail_with_nul_characters_is_stored_and_answered(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, passwords = game
-    raw = (f"From: {SEATS['Macedonia']}\r\nMessage-ID: <nul\0id@test>\r\nSubject: orders\0\r\n\r\n"
-           f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {passwords['Macedonia']}\r\nBUY 1 INF\r\nBUY\0 1 CAV\r\n")
+    raw = (
+        f"From: {SEATS['Macedonia']}\r\nMessage-ID: <nul\0id@test>\r\nSubject: orders\0\r\n\r\n"
+        f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {passwords['Macedonia']}\r\nBUY 1 INF\r\nBUY\0 1 CAV\r\n"
+    )
     mail = read_message(raw.encode())
     assert ingest(archive, mail) == "orders stored"  # PostgreSQL text refuses NUL: it is kept as U+FFFD
     assert ingest(archive, read_message(raw.encode())) == "duplicate"

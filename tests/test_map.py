@@ -188,13 +188,19 @@ def test_a_land_battle_area_is_marked_with_a_ring_and_crossed_swords() -> None:
 
 def test_a_retreat_is_drawn_as_an_arrow_back_and_the_move_there_too() -> None:
     state = place(start(), "THR", EGY, infantry=2)
-    result = play(state, march((1, 2), "MAC", "THR", inf=3), dice=[BLANK] * 5,
-                  answers={MAC: {"battle.THR.1.retreat": "retreat to MAC"}})
+    result = play(
+        state,
+        march((1, 2), "MAC", "THR", inf=3),
+        dice=[BLANK] * 5,
+        answers={MAC: {"battle.THR.1.retreat": "retreat to MAC"}},
+    )
     svg = draw(result.state, events_of(result))
     arrows = {(g.get("class"), g.get("data-path")) for g in with_class(layer(svg, "moves"), "g", "move")}
     assert arrows == {("move land", "MAC THR"), ("move retreat", "THR MAC")}
-    lines = {g.get("data-path"): points(with_class(g, "polyline", "move-line")[0].get("points", ""))
-             for g in with_class(layer(svg, "moves"), "g", "move")}
+    lines = {
+        g.get("data-path"): points(with_class(g, "polyline", "move-line")[0].get("points", ""))
+        for g in with_class(layer(svg, "moves"), "g", "move")
+    }
     spots = layout(load_ruleset("coe-classic").board)
     (ax, ay), (bx, by) = (spots["MAC"].x, spots["MAC"].y), (spots["THR"].x, spots["THR"].y)
 
@@ -262,8 +268,14 @@ def test_the_same_bytes_whatever_the_string_hash_seed() -> None:
     )
     root = Path(__file__).resolve().parent.parent
     digests = {
-        subprocess.run([sys.executable, "-c", script], cwd=root, check=True, capture_output=True, text=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
         for seed in ("1", "2")
     }
     assert len(digests) == 1

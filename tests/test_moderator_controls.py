@@ -22,9 +22,11 @@ Write = Callable[[str, str | bytes], Path]
 
 def mails_to(pbem: Pbem, address: str) -> list[tuple[str, str]]:
     """The mails queued for `address`, in order, without the welcome mail that `pbem new` queues."""
-    return [(str(subject), str(body)) for subject, body in
-            pbem.sql(f"select subject, body from outbox where \"to\" = '{address}' order by id")
-            if "Welcome to" not in str(subject)]
+    return [
+        (str(subject), str(body))
+        for subject, body in pbem.sql(f"select subject, body from outbox where \"to\" = '{address}' order by id")
+        if "Welcome to" not in str(subject)
+    ]
 
 
 def in_hours(hours: int) -> str:
@@ -32,6 +34,7 @@ def in_hours(hours: int) -> str:
 
 
 # -- orders ahead (turn pace) --------------------------------------------------------------------------------
+
 
 def test_in_turn_pace_a_seat_sends_orders_ahead_for_its_next_player_turn(pbem: Pbem) -> None:
     pbem.new_game(pace="turn")
@@ -75,6 +78,7 @@ def test_orders_for_a_turn_beyond_the_seats_next_are_refused(pbem: Pbem) -> None
 
 # -- orders entered by the moderator -------------------------------------------------------------------------
 
+
 def test_the_moderator_enters_orders_for_a_seat_without_its_password(pbem: Pbem, write: Write) -> None:
     pbem.new_game()
     phoned = write("phone.txt", "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD -\nMOVE G1 WITH 2 INF: MAC -> THR\n")
@@ -103,6 +107,7 @@ def test_orders_entered_for_a_seat_must_name_that_seat(pbem: Pbem, write: Write)
 
 
 # -- deadlines -----------------------------------------------------------------------------------------------
+
 
 def test_the_deadline_is_set_to_a_fixed_time_and_the_seats_are_told(pbem: Pbem) -> None:
     pbem.new_game()

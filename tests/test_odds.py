@@ -68,8 +68,7 @@ def test_classic_losses_cheapest_first_or_by_standing_order() -> None:
     inf_alone = F(2, 5)
     default = land_odds("coe-classic", {"infantry": 1, "cavalry": 1}, {"infantry": 1}, exact=True)
     assert default.attacker_wins == (first + again * cav_alone) / norm == F(37, 40)
-    ordered = land_odds("coe-classic", {"infantry": 1, "cavalry": 1}, {"infantry": 1}, {"losses": ["cav"]},
-                        exact=True)
+    ordered = land_odds("coe-classic", {"infantry": 1, "cavalry": 1}, {"infantry": 1}, {"losses": ["cav"]}, exact=True)
     assert ordered.attacker_wins == (first + again * inf_alone) / norm == F(47, 50)
     assert default.attacker_losses["infantry"] > 0 and default.attacker_losses["cavalry"] > 0
 
@@ -83,8 +82,15 @@ def test_classic_retreat_and_pursuit() -> None:
     assert odds.defender_losses["infantry"] == F(1, 6) + F(8, 27) * F(1, 6)
     assert odds.attacker_losses["cavalry"] == F(19, 27)
     # without a destination there is no retreat (C-15.8: never into C-6.20)
-    stays = land_odds("coe-classic", {"cavalry": 1}, {"infantry": 3}, None, retreat("units_below", 10),
-                      defender_can_retreat=False, exact=True)
+    stays = land_odds(
+        "coe-classic",
+        {"cavalry": 1},
+        {"infantry": 3},
+        None,
+        retreat("units_below", 10),
+        defender_can_retreat=False,
+        exact=True,
+    )
     assert stays.retreat == 0 and stays == land_odds("coe-classic", {"cavalry": 1}, {"infantry": 3}, exact=True)
     # RETREAT FROM another province does not apply here
     elsewhere = {"retreat": [{"from": "MOE", "condition": "units_below", "threshold": 10, "to": []}]}
@@ -103,7 +109,7 @@ def test_classic_symbol_dice_against_every_roll(n: int) -> None:
             counts[min(i, inf) + min(c, cav) + min(k, cat)] += ways
         while len(counts) > 1 and not counts[-1]:
             counts.pop()
-        assert list(_symbol_hits(n, inf, cav, cat, True)) == [F(c, 6 ** n) for c in counts]
+        assert list(_symbol_hits(n, inf, cav, cat, True)) == [F(c, 6**n) for c in counts]
 
 
 # -- 1984 land (O-6), by hand ---------------------------------------------------------------------------------------
@@ -128,18 +134,33 @@ def test_1984_retreat_condition() -> None:
     assert odds.attacker_wins == F(2, 9) and odds.attacker_retreats == F(7, 9) == odds.defender_holds
     assert odds.attacker_losses["infantry"] == F(7, 9) and odds.defender_losses["infantry"] == F(8, 9)
     plain = land_odds("coe-1984", {"infantry": 2}, {"infantry": 2}, exact=True)
-    for cannot in (land_odds("coe-1984", {"infantry": 2}, {"infantry": 2}, retreat("units_below", 2),
-                             attacker_can_retreat=False, exact=True),
-                   land_odds("coe-1984", {"infantry": 2, "by_sea": {"inf": 2}}, {"infantry": 2},
-                             retreat("units_below", 2), exact=True)):  # O-6.17: all came by sea
+    for cannot in (
+        land_odds(
+            "coe-1984",
+            {"infantry": 2},
+            {"infantry": 2},
+            retreat("units_below", 2),
+            attacker_can_retreat=False,
+            exact=True,
+        ),
+        land_odds(
+            "coe-1984", {"infantry": 2, "by_sea": {"inf": 2}}, {"infantry": 2}, retreat("units_below", 2), exact=True
+        ),
+    ):  # O-6.17: all came by sea
         assert cannot.retreat == 0 and cannot.attacker_wins == plain.attacker_wins
     # O-6.17: 1 came by sea, 1 by land; the defender shoots the one that came by land first: no retreat after
-    by_sea = land_odds("coe-1984", {"infantry": 2, "by_sea": {"inf": 1}}, {"infantry": 2},
-                       retreat("units_below", 2), exact=True)
+    by_sea = land_odds(
+        "coe-1984", {"infantry": 2, "by_sea": {"inf": 1}}, {"infantry": 2}, retreat("units_below", 2), exact=True
+    )
     assert by_sea.attacker_retreats == 0 and by_sea.attacker_wins == plain.attacker_wins
     # the defender's advantage (catapult + fortified city = 2): retreat after cycle 1 unless it ended the battle
-    odds = land_odds("coe-1984", {"infantry": 3}, {"catapult": 1, "fortified": True},
-                     retreat("enemy_advantage_at_least", 2), exact=True)
+    odds = land_odds(
+        "coe-1984",
+        {"infantry": 3},
+        {"catapult": 1, "fortified": True},
+        retreat("enemy_advantage_at_least", 2),
+        exact=True,
+    )
     assert odds.rounds == 1 and odds.attacker_retreats == F(5, 6) and odds.attacker_wins == F(1, 6)
 
 
@@ -150,8 +171,9 @@ def test_1984_targets_default_and_standing() -> None:
     default = land_odds("coe-1984", {"infantry": 1}, {"infantry": 1, "catapult": 1}, exact=True)
     assert default.attacker_wins == F(1, 2) * F(1, 3) * f_cat / (1 - F(1, 2) * F(1, 3)) == F(3, 65)
     # TARGETS CAT: first the catapult, then the infantry (4+ both ways, 2/3)
-    aimed = land_odds("coe-1984", {"infantry": 1}, {"infantry": 1, "catapult": 1}, {"targets": ["catapult"]},
-                      exact=True)
+    aimed = land_odds(
+        "coe-1984", {"infantry": 1}, {"infantry": 1, "catapult": 1}, {"targets": ["catapult"]}, exact=True
+    )
     assert aimed.attacker_wins == F(1, 6) * F(1, 2) * F(2, 3) / (1 - F(5, 6) * F(1, 3)) == F(1, 13)
 
 
@@ -164,15 +186,16 @@ def test_classic_naval_three_rounds() -> None:
     odds = naval_odds("coe-classic", 1, 1, exact=True)
     assert odds.attacker_wins == odds.defender_holds == q * (1 - q) * (1 + r + r * r)
     assert odds.both_eliminated == q * q * (1 + r + r * r)
-    assert odds.draw == odds.both_eliminated + r ** 3 and total(odds) == 1
+    assert odds.draw == odds.both_eliminated + r**3 and total(odds) == 1
     assert odds.rounds == 1 + r + r * r and odds.attacker_losses["galley"] == q * (1 + r + r * r)
 
 
 def test_classic_naval_losses_empty_first_cargo_sinks_with_its_galley() -> None:
     # 1 galley each side with 1 INF aboard the defender's second galley: one hit sinks the empty one first.
     odds = naval_odds("coe-classic", 1, [{"infantry": 1, "generals": 1}, {}], exact=True)
-    ordered = naval_odds("coe-classic", 1, [{"infantry": 1, "generals": 1}, {}], None, {"naval_losses": ["generals"]},
-                         exact=True)
+    ordered = naval_odds(
+        "coe-classic", 1, [{"infantry": 1, "generals": 1}, {}], None, {"naval_losses": ["generals"]}, exact=True
+    )
     assert odds.attacker_wins == ordered.attacker_wins
     assert ordered.defender_losses["infantry"] > odds.defender_losses["infantry"] > 0
 
@@ -190,9 +213,17 @@ def test_1984_naval_cargo_first_then_the_galley() -> None:
 
 
 def test_probabilities_sum_to_one_and_text() -> None:
-    cases = [land_odds(r, {"infantry": 4, "cavalry": 2, "catapult": 1, "leaders": 1},
-                       {"infantry": 5, "cavalry": 1, "fortified": True}, retreat("units_below", 3),
-                       retreat("below_enemy"), exact=True) for r in ("coe-classic", "coe-1984")]
+    cases = [
+        land_odds(
+            r,
+            {"infantry": 4, "cavalry": 2, "catapult": 1, "leaders": 1},
+            {"infantry": 5, "cavalry": 1, "fortified": True},
+            retreat("units_below", 3),
+            retreat("below_enemy"),
+            exact=True,
+        )
+        for r in ("coe-classic", "coe-1984")
+    ]
     cases += [naval_odds(r, [{"infantry": 2, "generals": 1}, {}], 3, exact=True) for r in ("coe-classic", "coe-1984")]
     for odds in cases:
         assert total(odds) == 1
@@ -204,11 +235,14 @@ def test_probabilities_sum_to_one_and_text() -> None:
 
 
 def test_standing_from_orders() -> None:
-    orders = [Priority("losses", ("cavalry", "infantry"), line=1, text="LOSSES CAV, INF"),
-              RetreatRule("units_below", 3, None, ("MAC",), line=2, text="RETREAT TO MAC WHEN UNITS < 3")]
-    assert standing_from_orders(orders) == {"losses": ["cavalry", "infantry"],
-                                            "retreat": [{"from": None, "condition": "units_below", "threshold": 3,
-                                                         "to": ["MAC"]}]}
+    orders = [
+        Priority("losses", ("cavalry", "infantry"), line=1, text="LOSSES CAV, INF"),
+        RetreatRule("units_below", 3, None, ("MAC",), line=2, text="RETREAT TO MAC WHEN UNITS < 3"),
+    ]
+    assert standing_from_orders(orders) == {
+        "losses": ["cavalry", "infantry"],
+        "retreat": [{"from": None, "condition": "units_below", "threshold": 3, "to": ["MAC"]}],
+    }
 
 
 def test_bad_input() -> None:
@@ -247,10 +281,13 @@ def outcome(result: TurnResult, naval: bool) -> str:
         ended = [e.data.get("winner") for e in result.events if e.kind == "naval_end"]
         if ended and ended[0] is not None:  # 1984: to the end
             return "attacker" if ended[0] == ATT else "defender"
-        fleets = [len(result.state.areas["AEG"].units[s].galleys) if s in result.state.areas["AEG"].units else 0
-                  for s in (ATT, DEF)]
+        fleets = [
+            len(result.state.areas["AEG"].units[s].galleys) if s in result.state.areas["AEG"].units else 0
+            for s in (ATT, DEF)
+        ]
         return {(True, True): "undecided", (True, False): "attacker", (False, True): "defender"}.get(
-            (fleets[0] > 0, fleets[1] > 0), "both")
+            (fleets[0] > 0, fleets[1] > 0), "both"
+        )
     end = next(e.data for e in result.events if e.kind == "battle_end")
     left = result.state.areas["THR"].units.get(DEF)
     if end["winner"] == DEF and not (left and left.units):
@@ -274,11 +311,14 @@ def monte_carlo(odds: Odds, build: Callable[[], tuple[GameState, list[Order]]], 
             after = pieces(result.state, seat)
             for kind in before[seat]:
                 losses.setdefault((seat, kind), []).append(before[seat][kind] - after[kind])
-    exact = {"attacker": odds.attacker_wins - odds.defender_retreats,
-             "defender": odds.defender_holds - odds.attacker_retreats - (0 if naval else odds.both_eliminated),
-             "both": odds.both_eliminated, "attacker_retreats": odds.attacker_retreats,
-             "defender_retreats": odds.defender_retreats,
-             "undecided": odds.draw - (odds.both_eliminated if naval else 0)}
+    exact = {
+        "attacker": odds.attacker_wins - odds.defender_retreats,
+        "defender": odds.defender_holds - odds.attacker_retreats - (0 if naval else odds.both_eliminated),
+        "both": odds.both_eliminated,
+        "attacker_retreats": odds.attacker_retreats,
+        "defender_retreats": odds.defender_retreats,
+        "undecided": odds.draw - (odds.both_eliminated if naval else 0),
+    }
     report = []
     for key, p in exact.items():
         p = float(p)
@@ -291,13 +331,19 @@ def monte_carlo(odds: Odds, build: Callable[[], tuple[GameState, list[Order]]], 
         var = sum((x - mean) ** 2 for x in sample) / (BATTLES - 1)
         report.append((f"{seat} {kind} lost", expected, mean, math.sqrt(max(var, 1 / BATTLES) / BATTLES)))
     bad = [r for r in report if abs(r[1] - r[2]) > TOLERANCE * r[3]]
-    assert not bad, "exact vs sampled (standard error): " + "; ".join(f"{k} {p:.4f} vs {s:.4f} ({e:.4f})"
-                                                                      for k, p, s, e in bad)
+    assert not bad, "exact vs sampled (standard error): " + "; ".join(
+        f"{k} {p:.4f} vs {s:.4f} ({e:.4f})" for k, p, s, e in bad
+    )
     assert sum(counts.values()) == BATTLES and set(counts) <= set(exact)
 
 
-def land_position(ruleset: str, att: dict[str, Any], dfn: dict[str, Any], fortified: bool,
-                  standing: tuple[dict[str, Any], dict[str, Any]]) -> Callable[[], tuple[GameState, list[Order]]]:
+def land_position(
+    ruleset: str,
+    att: dict[str, Any],
+    dfn: dict[str, Any],
+    fortified: bool,
+    standing: tuple[dict[str, Any], dict[str, Any]],
+) -> Callable[[], tuple[GameState, list[Order]]]:
     """Macedonia's pieces `att` against Egyptus's `dfn` in Thracia (Egyptus's; leaders taken from home)."""
 
     def build() -> tuple[GameState, list[Order]]:
@@ -316,21 +362,45 @@ def land_position(ruleset: str, att: dict[str, Any], dfn: dict[str, Any], fortif
 
 
 def as_odds_force(pieces_: dict[str, Any], fortified: bool = False) -> dict[str, Any]:
-    return {**{k: v for k, v in pieces_.items() if k in UNIT_KINDS}, "leaders": len(pieces_.get("generals", [])),
-            "fortified": fortified}
+    return {
+        **{k: v for k, v in pieces_.items() if k in UNIT_KINDS},
+        "leaders": len(pieces_.get("generals", [])),
+        "fortified": fortified,
+    }
 
 
 LAND = [
-    ("coe-classic", {"generals": [1], "infantry": 4, "cavalry": 2, "catapult": 1}, {"infantry": 5, "cavalry": 1},
-     True, ({}, {})),
-    ("coe-classic", {"infantry": 6, "cavalry": 2}, {"generals": [1], "infantry": 4, "cavalry": 3, "catapult": 1},
-     False, ({"losses": ["cavalry"], "pursuit": ["infantry"], **retreat("units_below", 4)},
-             {"battlelegion": ["catapult", "cavalry"], **retreat("below_enemy")})),
-    ("coe-1984", {"generals": [1], "infantry": 3, "cavalry": 2, "catapult": 1},
-     {"generals": [1], "infantry": 3, "cavalry": 1, "catapult": 1}, True, ({}, {})),
-    ("coe-1984", {"generals": [1], "infantry": 4, "cavalry": 2},
-     {"generals": [1], "infantry": 3, "catapult": 2}, False,
-     ({"targets": ["catapult"], **retreat("units_below", 3)}, {"targets": ["cavalry"]})),
+    (
+        "coe-classic",
+        {"generals": [1], "infantry": 4, "cavalry": 2, "catapult": 1},
+        {"infantry": 5, "cavalry": 1},
+        True,
+        ({}, {}),
+    ),
+    (
+        "coe-classic",
+        {"infantry": 6, "cavalry": 2},
+        {"generals": [1], "infantry": 4, "cavalry": 3, "catapult": 1},
+        False,
+        (
+            {"losses": ["cavalry"], "pursuit": ["infantry"], **retreat("units_below", 4)},
+            {"battlelegion": ["catapult", "cavalry"], **retreat("below_enemy")},
+        ),
+    ),
+    (
+        "coe-1984",
+        {"generals": [1], "infantry": 3, "cavalry": 2, "catapult": 1},
+        {"generals": [1], "infantry": 3, "cavalry": 1, "catapult": 1},
+        True,
+        ({}, {}),
+    ),
+    (
+        "coe-1984",
+        {"generals": [1], "infantry": 4, "cavalry": 2},
+        {"generals": [1], "infantry": 3, "catapult": 2},
+        False,
+        ({"targets": ["catapult"], **retreat("units_below", 3)}, {"targets": ["cavalry"]}),
+    ),
 ]
 
 
@@ -377,11 +447,15 @@ def fleet_1984() -> tuple[GameState, list[Order]]:
 
 
 def test_naval_odds_agree_with_the_engine() -> None:
-    odds = naval_odds("coe-classic", [{"generals": 1, "infantry": 2}, {}, {}],
-                      [{"generals": 1, "infantry": 1, "cavalry": 1}, {}])
+    odds = naval_odds(
+        "coe-classic", [{"generals": 1, "infantry": 2}, {}, {}], [{"generals": 1, "infantry": 1, "cavalry": 1}, {}]
+    )
     monte_carlo(odds, classic_fleets, naval=True, seed=10)
-    odds = naval_odds("coe-1984", [{"generals": 1, "infantry": 2, "catapult": 1}, {}],
-                      [{"generals": 1, "infantry": 2, "cavalry": 1}, {}])
+    odds = naval_odds(
+        "coe-1984",
+        [{"generals": 1, "infantry": 2, "catapult": 1}, {}],
+        [{"generals": 1, "infantry": 2, "cavalry": 1}, {}],
+    )
     monte_carlo(odds, fleet_1984, naval=True, seed=11)
 
 
@@ -406,13 +480,28 @@ def test_pbem_odds_prints_the_exact_odds(tmp_path: Path) -> None:
 
     orders = tmp_path / "standing.txt"
     orders.write_text("LOSSES CAV, INF\nRETREAT WHEN UNITS < 3\n")
-    result = CliRunner().invoke(app, ["odds", "--attacker", "4 INF 2 CAV 1 LEADER", "--defender", "5 INF FORTIFIED",
-                                      "--attacker-orders", str(orders)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "odds",
+            "--attacker",
+            "4 INF 2 CAV 1 LEADER",
+            "--defender",
+            "5 INF FORTIFIED",
+            "--attacker-orders",
+            str(orders),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    expected = land_odds("coe-classic", {"infantry": 4, "cavalry": 2, "leaders": 1},
-                         {"infantry": 5, "fortified": True},
-                         {"losses": ["cavalry", "infantry"],
-                          "retreat": [{"from": None, "condition": "units_below", "threshold": 3, "to": []}]})
+    expected = land_odds(
+        "coe-classic",
+        {"infantry": 4, "cavalry": 2, "leaders": 1},
+        {"infantry": 5, "fortified": True},
+        {
+            "losses": ["cavalry", "infantry"],
+            "retreat": [{"from": None, "condition": "units_below", "threshold": 3, "to": []}],
+        },
+    )
     assert result.output == odds_text(expected) + "\n"
     bad = CliRunner().invoke(app, ["odds", "--attacker", "four INF", "--defender", "5 INF"])
     assert bad.exit_code == 1 and "'four' is not understood" in bad.output
@@ -446,12 +535,15 @@ def test_pbem_odds_reads_retreat_from_as_the_readme_writes_it_C_15_7(tmp_path: P
     assert several.exit_code == 1 and "--area" in several.output
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["--attacker", "4 GALLEYS", "--defender", "3 GALLEYS"], "add --naval"),
-    (["--attacker", "4 INF 1 LEADER", "--defender", "3 GALLEYS"], "add --naval"),
-    (["--naval", "--attacker", "4 INF", "--defender", "3 GALLEYS"], "without --naval"),
-    (["--attacker", "4 INF 1 LEADERZ", "--defender", "3 INF"], "'1 LEADERZ' is not understood; write e.g."),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--attacker", "4 GALLEYS", "--defender", "3 GALLEYS"], "add --naval"),
+        (["--attacker", "4 INF 1 LEADER", "--defender", "3 GALLEYS"], "add --naval"),
+        (["--naval", "--attacker", "4 INF", "--defender", "3 GALLEYS"], "without --naval"),
+        (["--attacker", "4 INF 1 LEADERZ", "--defender", "3 INF"], "'1 LEADERZ' is not understood; write e.g."),
+    ],
+)
 def test_pbem_odds_errors_name_the_forms_and_options_the_command_takes(args: list[str], says: str) -> None:
     result = _pbem_odds(*args)
     assert result.exit_code == 1 and says in result.output

@@ -18,8 +18,7 @@ def test_C_5_6_the_pieces_a_report_lists_move_together_when_copied_into_a_move(p
     # the orders template lists the pieces as '#   MAC: CAESAR G1 G2 G3 G4 5 INF (fortified city)'
     (pieces,) = re.findall(r"^#\s+MAC: ([^(\n]+?)\s*(?:\(.*\))?$", report, re.MULTILINE)
     orders = pbem.data.parent / "orders.txt"
-    orders.write_text(f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nMOVE {pieces}: MAC -> THR\n",
-                      encoding="utf-8")
+    orders.write_text(f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nMOVE {pieces}: MAC -> THR\n", encoding="utf-8")
     checked = pbem("check", "--game", "rome1", str(orders))
     assert checked.exit_code == 0, checked.output
     assert "1 accepted, 0 rejected, 0 not understood" in checked.output, (pieces, checked.output)

@@ -119,8 +119,7 @@ def test_move() -> None:
 def test_move_several_leaders_roads_and_long_words() -> None:
     same(
         one("MOVE CAESAR, G1 AND GENERAL 3 WITH 9 INFANTRY, 1 CATAPULTS: ITA -> NAR => HIS"),
-        Move(Troops((CAESAR, 1, 3), infantry=9, catapult=1), "ITA",
-             (Step("land", "NAR"), Step("road", "HIS"))),
+        Move(Troops((CAESAR, 1, 3), infantry=9, catapult=1), "ITA", (Step("land", "NAR"), Step("road", "HIS"))),
     )
     same(one("MOVE CAESAR: ITA => NEA"), Move(Troops((CAESAR,)), "ITA", (Step("road", "NEA"),)))
 
@@ -156,8 +155,14 @@ def test_battle_order_and_destroy() -> None:
 def test_buy() -> None:
     same(
         one("BUY 4 INF, 1 GALLEY, CITY AT NAR, ROAD NAR-ITA"),
-        Buy((Purchase("infantry", 4), Purchase("galley", 1), Purchase("city", 1, at="NAR"),
-             Purchase("road", 1, at="NAR", to="ITA"))),
+        Buy(
+            (
+                Purchase("infantry", 4),
+                Purchase("galley", 1),
+                Purchase("city", 1, at="NAR"),
+                Purchase("road", 1, at="NAR", to="ITA"),
+            )
+        ),
     )
 
 
@@ -168,10 +173,15 @@ def test_buy_sites() -> None:
     )
     assert isinstance(order, Buy)
     assert order.items == (
-        Purchase("galley", 2, at="ITA", coast="ADR"), Purchase("galley", 1, at="SYR"),
-        Purchase("fortified_city", 1, at="NAR"), Purchase("fortification", 1, at="NEA"),
-        Purchase("fortification", 1, at="HIS"), Purchase("road", 1, at="NAR", to="ITA"),
-        Purchase("road", 1, at="NAR", to="ITA"), Purchase("cavalry", 2), Purchase("catapult", 1),
+        Purchase("galley", 2, at="ITA", coast="ADR"),
+        Purchase("galley", 1, at="SYR"),
+        Purchase("fortified_city", 1, at="NAR"),
+        Purchase("fortification", 1, at="NEA"),
+        Purchase("fortification", 1, at="HIS"),
+        Purchase("road", 1, at="NAR", to="ITA"),
+        Purchase("road", 1, at="NAR", to="ITA"),
+        Purchase("cavalry", 2),
+        Purchase("catapult", 1),
     )
 
 
@@ -179,17 +189,17 @@ def test_priorities() -> None:
     same(one("LOSSES INF, CAV, CAT"), Priority("losses", ("infantry", "cavalry", "catapult")))
     same(one("BATTLELEGION CAV, INF, CAT"), Priority("battlelegion", ("cavalry", "infantry", "catapult")))
     same(one("PURSUIT CAT, CAV, INF"), Priority("pursuit", ("catapult", "cavalry", "infantry")))
-    same(one("NAVAL LOSSES EMPTY, LOADED, GENERALS, CAESAR"),
-         Priority("naval_losses", ("empty", "loaded", "generals", "caesar")))
+    same(
+        one("NAVAL LOSSES EMPTY, LOADED, GENERALS, CAESAR"),
+        Priority("naval_losses", ("empty", "loaded", "generals", "caesar")),
+    )
 
 
 def test_retreat() -> None:
     same(one("RETREAT NEVER"), RetreatRule("never"))
-    same(one("RETREAT FROM NAR TO ITA, RAE WHEN UNITS < 3"),
-         RetreatRule("units_below", 3, "NAR", ("ITA", "RAE")))
+    same(one("RETREAT FROM NAR TO ITA, RAE WHEN UNITS < 3"), RetreatRule("units_below", 3, "NAR", ("ITA", "RAE")))
     same(one("RETREAT WHEN UNITS < ENEMY"), RetreatRule("below_enemy"))
-    same(one("RETREAT TO ITA WHEN CAESAR AND UNITS < 4"),
-         RetreatRule("caesar_and_units_below", 4, None, ("ITA",)))
+    same(one("RETREAT TO ITA WHEN CAESAR AND UNITS < 4"), RetreatRule("caesar_and_units_below", 4, None, ("ITA",)))
 
 
 def test_captives_freed_homes() -> None:
@@ -201,8 +211,10 @@ def test_captives_freed_homes() -> None:
 
 def test_ransom() -> None:
     same(one("RANSOM OFFER Egyptus G2 FOR 30"), RansomOffer("Egyptus", 2, talents=30))
-    same(one("RANSOM OFFER Egyptus G2 FOR 30 AND Italia G1"),
-         RansomOffer("Egyptus", 2, talents=30, prisoners=(("Italia", 1),)))
+    same(
+        one("RANSOM OFFER Egyptus G2 FOR 30 AND Italia G1"),
+        RansomOffer("Egyptus", 2, talents=30, prisoners=(("Italia", 1),)),
+    )
     same(one("RANSOM OFFER Egyptus G2 FOR Italia G1"), RansomOffer("Egyptus", 2, prisoners=(("Italia", 1),)))
     same(one("RANSOM ACCEPT Italia G1 MIN 20"), RansomAccept("Italia", 1, 20))
     same(one("RANSOM ACCEPT Italia G1"), RansomAccept("Italia", 1, 0))
@@ -217,7 +229,8 @@ def test_press_text_is_verbatim() -> None:
     same(one("BROADCAST: Ave! # not a comment -> MOVE"), Press(None, "Ave! # not a comment -> MOVE"))
     result = parse("PRESS TO Egyptus, Hispania:  Let us share the sea.  ")
     assert [(p.to, p.message) for p in result.orders] == [
-        ("Egyptus", "Let us share the sea."), ("Hispania", "Let us share the sea."),
+        ("Egyptus", "Let us share the sea."),
+        ("Hispania", "Let us share the sea."),
     ]
 
 
@@ -237,40 +250,57 @@ def test_case_insensitive_keywords_and_comments() -> None:
 
 
 def test_area_prefixes_aliases_and_quotes() -> None:
-    same(one('MOVE G1: Ital -> "Narbonensis" -> Germ'),
-         Move(Troops((1,)), "ITA", (Step("land", "NAR"), Step("land", "GER"))))
+    same(
+        one('MOVE G1: Ital -> "Narbonensis" -> Germ'),
+        Move(Troops((1,)), "ITA", (Step("land", "NAR"), Step("land", "GER"))),
+    )
     same(one("NAVAL Tyrr"), NavalBattle("TYR"))
     same(one('NAVAL "Mare Tyrrhenum"'), NavalBattle("TYR"))
     same(one("HOMES Ägypten, spain"), Homes(("EGY", "HIS")))
 
 
 def test_german_move() -> None:
-    same(one("ZIEHE G1 MIT 3 INFANTERIE UND 2 REITEREI: Italia -> NAR => HIS"),
-         Move(Troops((1,), infantry=3, cavalry=2), "ITA", (Step("land", "NAR"), Step("road", "HIS"))))
-    same(one("Kaufe 1 Straße NAR-ITA, 1 strasse von NAR nach ITA".replace("von", "aus")),
-         Buy((Purchase("road", at="NAR", to="ITA"), Purchase("road", at="NAR", to="ITA"))))
+    same(
+        one("ZIEHE G1 MIT 3 INFANTERIE UND 2 REITEREI: Italia -> NAR => HIS"),
+        Move(Troops((1,), infantry=3, cavalry=2), "ITA", (Step("land", "NAR"), Step("road", "HIS"))),
+    )
+    same(
+        one("Kaufe 1 Straße NAR-ITA, 1 strasse von NAR nach ITA".replace("von", "aus")),
+        Buy((Purchase("road", at="NAR", to="ITA"), Purchase("road", at="NAR", to="ITA"))),
+    )
     same(one("ZERSTÖRE STADT NEA"), DestroyCity("NEA"))
     same(one("BEWEGE CÄSAR: ITA -> NAR"), Move(Troops((CAESAR,)), "ITA", (Step("land", "NAR"),)))
 
 
 def test_italian_buy() -> None:
-    same(one("COMPRA 2 FANTERIA, 1 CAVALLERIA, CITTÀ IN NAR, STRADA NAR-ITA"),
-         Buy((Purchase("infantry", 2), Purchase("cavalry", 1), Purchase("city", at="NAR"),
-              Purchase("road", at="NAR", to="ITA"))))
-    same(one("muovi cesare con 2 fanteria: ITA -> NAR"),
-         Move(Troops((CAESAR,), infantry=2), "ITA", (Step("land", "NAR"),)))
+    same(
+        one("COMPRA 2 FANTERIA, 1 CAVALLERIA, CITTÀ IN NAR, STRADA NAR-ITA"),
+        Buy(
+            (
+                Purchase("infantry", 2),
+                Purchase("cavalry", 1),
+                Purchase("city", at="NAR"),
+                Purchase("road", at="NAR", to="ITA"),
+            )
+        ),
+    )
+    same(
+        one("muovi cesare con 2 fanteria: ITA -> NAR"),
+        Move(Troops((CAESAR,), infantry=2), "ITA", (Step("land", "NAR"),)),
+    )
 
 
 def test_dutch_orders() -> None:
-    same(one("VERPLAATS G1 MET 2 CAVALERIE: ITA -> NAR"),
-         Move(Troops((1,), cavalry=2), "ITA", (Step("land", "NAR"),)))
+    same(one("VERPLAATS G1 MET 2 CAVALERIE: ITA -> NAR"), Move(Troops((1,), cavalry=2), "ITA", (Step("land", "NAR"),)))
     same(one("KOOP 1 GALEI, STAD BIJ NAR"), Buy((Purchase("galley"), Purchase("city", at="NAR"))))
     same(one("VAAR GALEI 1: ITA -> TYR"), Sail((1,), "ITA", ("TYR",)))
 
 
 def test_mixed_languages() -> None:
-    same(one("MOVE G1 MIT 3 FANTERIA EN 1 CAV: ITA -> NAR"),
-         Move(Troops((1,), infantry=3, cavalry=1), "ITA", (Step("land", "NAR"),)))
+    same(
+        one("MOVE G1 MIT 3 FANTERIA EN 1 CAV: ITA -> NAR"),
+        Move(Troops((1,), infantry=3, cavalry=1), "ITA", (Step("land", "NAR"),)),
+    )
 
 
 # -- errors -------------------------------------------------------------------------------------------
@@ -462,14 +492,19 @@ def _translated(line: str, language: str, choice: dict[str, str]) -> str:
     words = line.split()
     for index, name in _keyword_words(line):
         word = words[index]
-        tail = word[len(word.rstrip(",:")):]
+        tail = word[len(word.rstrip(",:")) :]
         words[index] = choice.get(name, keyword_table()[name][language][0]) + tail
     return " ".join(words)
 
 
 def _parsed(line: str) -> object:
-    if line.split()[0] in keyword_table()["GAME"]["en"] + keyword_table()["GAME"]["de"] + keyword_table()["GAME"][
-            "it"] + keyword_table()["GAME"]["nl"]:
+    if (
+        line.split()[0]
+        in keyword_table()["GAME"]["en"]
+        + keyword_table()["GAME"]["de"]
+        + keyword_table()["GAME"]["it"]
+        + keyword_table()["GAME"]["nl"]
+    ):
         result = parse_orders(line, RULES)
         assert not result.errors, result.errors
         return result.header
@@ -494,8 +529,16 @@ def test_every_keyword_spelling_of_every_language_parses_like_english(language: 
                 assert _parsed(translated) == english, translated
 
 
-@pytest.mark.parametrize("line", ["NACHRICHT AN Egyptus: ciao", "MESSAGGIO A Egyptus: ciao",
-                                  "BERICHT AAN Egyptus: ciao", "KAPITULIERE AN Egyptus", "CONCEDI A Egyptus"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NACHRICHT AN Egyptus: ciao",
+        "MESSAGGIO A Egyptus: ciao",
+        "BERICHT AAN Egyptus: ciao",
+        "KAPITULIERE AN Egyptus",
+        "CONCEDI A Egyptus",
+    ],
+)
 def test_press_and_concede_read_naturally_in_german_italian_and_dutch(line: str) -> None:
     order = one(line)
     assert isinstance(order, Press | Concede)
@@ -509,27 +552,33 @@ def test_an_end_mark_ends_the_orders_and_a_signature_after_it_is_not_read(mark: 
 
 
 def test_an_end_mark_in_a_turn_file_ends_its_block_only() -> None:
-    text = (f"{HEADER}\nMOVE G1: ITA -> NAR\nEND\nregards, the Italia player\n"
-            "GAME rome1 TURN 3 PLAYER Egyptus PASSWORD pw\nBROADCAST: hi\nENDE\nGruss\n")
+    text = (
+        f"{HEADER}\nMOVE G1: ITA -> NAR\nEND\nregards, the Italia player\n"
+        "GAME rome1 TURN 3 PLAYER Egyptus PASSWORD pw\nBROADCAST: hi\nENDE\nGruss\n"
+    )
     first, second = parse_turn_file(text, RULES)
     assert not first.errors and not second.errors
     assert [type(o) for o in first.orders] == [Move] and [type(o) for o in second.orders] == [Press]
 
 
-@pytest.mark.parametrize(("line", "leaders", "infantry"), [
-    ("MOVE G2 G3 G4: ITA -> NAR", (2, 3, 4), 0),
-    ("MOVE G2, G3: ITA -> NAR", (2, 3), 0),
-    ("MOVE CAESAR G2 G3 WITH 5 INF: ITA -> NAR", (CAESAR, 2, 3), 5),
-    ("MOVE G2 G3 5 INFANTRY: ITA -> NAR", (2, 3), 5),
-    ("MOVE G2, G3 with 2 INF: ITA -> NAR", (2, 3), 2),
-])
+@pytest.mark.parametrize(
+    ("line", "leaders", "infantry"),
+    [
+        ("MOVE G2 G3 G4: ITA -> NAR", (2, 3, 4), 0),
+        ("MOVE G2, G3: ITA -> NAR", (2, 3), 0),
+        ("MOVE CAESAR G2 G3 WITH 5 INF: ITA -> NAR", (CAESAR, 2, 3), 5),
+        ("MOVE G2 G3 5 INFANTRY: ITA -> NAR", (2, 3), 5),
+        ("MOVE G2, G3 with 2 INF: ITA -> NAR", (2, 3), 2),
+    ],
+)
 def test_troop_lists_as_reports_print_them_parse_back(line: str, leaders: tuple[int, ...], infantry: int) -> None:
     order = one(line)
     assert isinstance(order, Move) and order.troops == Troops(leaders, infantry)
 
 
-@pytest.mark.parametrize("line", ["SAIL GALLEYS 1 2: ITA -> TYR", "SAIL GALLEY 1, GALLEY 2: ITA -> TYR",
-                                  "SAIL GALLEYS 1, 2: ITA -> TYR"])
+@pytest.mark.parametrize(
+    "line", ["SAIL GALLEYS 1 2: ITA -> TYR", "SAIL GALLEY 1, GALLEY 2: ITA -> TYR", "SAIL GALLEYS 1, 2: ITA -> TYR"]
+)
 def test_galley_lists_as_reports_print_them_parse_back(line: str) -> None:
     order = one(line)
     assert isinstance(order, Sail) and order.galleys == (1, 2)
@@ -543,15 +592,19 @@ def test_C_5_12_a_road_journey_drops_units_at_a_city_it_passes() -> None:
 
 def test_C_5_12_leaving_at_the_end_of_a_move_is_refused_naming_the_place() -> None:
     assert error("MOVE G1 WITH 4 INF: ITA => NEA LEAVING 2 INF") == (
-        "line 2, column 32: LEAVING drops pieces on the way; at the end of the move every piece stops anyway")
+        "line 2, column 32: LEAVING drops pieces on the way; at the end of the move every piece stops anyway"
+    )
 
 
 def test_C_6_9_losses_with_counts() -> None:
     same(one("LOSSES 4 INF 1 CAV"), Priority(kind="losses", values=("infantry", "cavalry"), counts=(4, 1)))
-    same(one("LOSSES 4 INF, INF, CAV"), Priority(kind="losses", values=("infantry", "infantry", "cavalry"),
-                                                 counts=(4, None, None)))
-    same(one("BATTLELEGION 1 CAV, INF"), Priority(kind="battlelegion", values=("cavalry", "infantry"),
-                                                  counts=(1, None)))
+    same(
+        one("LOSSES 4 INF, INF, CAV"),
+        Priority(kind="losses", values=("infantry", "infantry", "cavalry"), counts=(4, None, None)),
+    )
+    same(
+        one("BATTLELEGION 1 CAV, INF"), Priority(kind="battlelegion", values=("cavalry", "infantry"), counts=(1, None))
+    )
     assert error("LOSSES INF, 2 INF") == "line 2, column 15: 'INF' is listed twice"
     assert "is not a positive number" in error("LOSSES 0 INF")
 

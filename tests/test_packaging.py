@@ -28,13 +28,24 @@ def installed_pbem() -> str:
 def test_installed_pbem_plays_the_demo_outside_the_source_tree(tmp_path: Path) -> None:
     pbem = installed_pbem()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    run = subprocess.run([pbem, "demo", "--data", str(tmp_path / "demo")], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [pbem, "demo", "--data", str(tmp_path / "demo")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert "0 problems" in run.stdout
     listed = subprocess.run([pbem, "rulesets"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert "coe-classic" in listed.stdout
-    german = subprocess.run([pbem, "report", "demo", "--turn", "1", "--language", "de", "--data",
-                             str(tmp_path / "demo")], cwd=tmp_path, env=env, capture_output=True, text=True)
+    german = subprocess.run(
+        [pbem, "report", "demo", "--turn", "1", "--language", "de", "--data", str(tmp_path / "demo")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert german.returncode == 0, german.stderr  # the catalogues (locale/) are installed too
     assert gettext("de", "Game %(game)s - public report", game="demo") in german.stdout

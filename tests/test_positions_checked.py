@@ -33,8 +33,10 @@ def _set(where: Callable[[Snapshot], dict[str, Any]], key: str, value: Any) -> C
 
 # name -> (change to a good turn-0 position, what the error says); the first group are the issue's cases
 BAD_POSITIONS: dict[str, tuple[Callable[[Snapshot], None], str]] = {
-    "general not a number": (_set(_force, "generals", ["x"]),
-                             "snapshot.areas.MAC.units.Macedonia.generals[0]: 'x' is not of type integer"),
+    "general not a number": (
+        _set(_force, "generals", ["x"]),
+        "snapshot.areas.MAC.units.Macedonia.generals[0]: 'x' is not of type integer",
+    ),
     "general 1.7 (was read as 1)": (_set(_force, "generals", [1.7]), "generals[0]: 1.7 is not of type integer"),
     "generals -3, 99": (_set(_force, "generals", [-3, 99]), "generals[0]: -3 is below 1"),
     "general 99": (_set(_force, "generals", [1, 99]), "generals: 99 is not a general number (1-28)"),
@@ -46,33 +48,68 @@ BAD_POSITIONS: dict[str, tuple[Callable[[Snapshot], None], str]] = {
     "inflation_pending a number": (lambda d: d.__setitem__("inflation_pending", 3), "snapshot.inflation_pending: 3"),
     "10^30 units": (_set(_force, "infantry", 10**30), "Macedonia.infantry: a number of about 30 digits is above"),
     "turn 10^30": (lambda d: d.__setitem__("turn", 10**30), "snapshot.turn: a number of about 30 digits is above"),
-    "road to an unknown area": (_set(lambda d: d["areas"]["MAC"], "roads", ["ZZZ"]),
-                                "snapshot.areas.MAC.roads: 'ZZZ' is not a province with a land border to MAC"),
+    "road to an unknown area": (
+        _set(lambda d: d["areas"]["MAC"], "roads", ["ZZZ"]),
+        "snapshot.areas.MAC.roads: 'ZZZ' is not a province with a land border to MAC",
+    ),
     "home XXX": (_set(_player, "home", "XXX"), "players.Macedonia.home: 'XXX' is not Macedonia's home province MAC"),
     "winner 5": (lambda d: d.__setitem__("winner", 5), "snapshot.winner: 5 is not of type string or null"),
-    "conceded to Nobody": (_set(_player, "conceded_to", "Nobody"),
-                           "players.Macedonia.conceded_to: 'Nobody' is not another player of this game"),
+    "conceded to Nobody": (
+        _set(_player, "conceded_to", "Nobody"),
+        "players.Macedonia.conceded_to: 'Nobody' is not another player of this game",
+    ),
     "captor 5": (_set(_player, "captor", 5), "players.Macedonia.captor: 5 is not of type string or null"),
     "treasury 10^30": (_set(_player, "treasury", 10**30), "players.Macedonia.treasury: a number of about 30 digits"),
-    "standing retreat 'x'": (_set(_player, "standing", {"retreat": "x"}),
-                             "players.Macedonia.standing.retreat: 'x' is not of type array"),
-    "standing losses without a count": (_set(_player, "standing", {"losses": [{"kind": "infantry"}]}),
-                                        "standing.losses[0]: an object of 1 entries fits none of the documented forms"),
+    "standing retreat 'x'": (
+        _set(_player, "standing", {"retreat": "x"}),
+        "players.Macedonia.standing.retreat: 'x' is not of type array",
+    ),
+    "standing losses without a count": (
+        _set(_player, "standing", {"losses": [{"kind": "infantry"}]}),
+        "standing.losses[0]: an object of 1 entries fits none of the documented forms",
+    ),
     # and what the rules allow beyond the shape
-    "winner not a seat of the game": (lambda d: d.__setitem__("winner", "Italia"),
-                                      "snapshot.winner: 'Italia' is not a player of this game"),
-    "a seat of no ruleset": (lambda d: d["players"].__setitem__("Atlantis", d["players"].pop("Hispania")),
-                             "snapshot.players key 'Atlantis': not a seat of coe-classic"),
-    "seats out of turn order": (lambda d: d["players"].__setitem__("Macedonia", d["players"].pop("Macedonia")),
-                                "the seats must be listed in turn order (C-4.1): Macedonia, Egyptus, Hispania"),
-    "a road without a land border": (_set(lambda d: d["areas"]["MAC"], "roads", ["EGY"]),
-                                     "'EGY' is not a province with a land border to MAC (C-12.8)"),
-    "a general in two places": (lambda d: d["areas"].__setitem__("THR", {
-        "owner": "Macedonia", "city": None, "roads": [], "units": {"Macedonia": {
-            "caesar": 0, "generals": [1], "infantry": 0, "cavalry": 0, "catapult": 0, "galleys": []}}}),
-                                "snapshot: Macedonia's general 1 is in 2 places"),
-    "a captive of a seat not in play": (_set(_player, "captives", [{"owner": "Italia", "general": 2}]),
-                                        "captives[0].owner: 'Italia' is not another player of this game"),
+    "winner not a seat of the game": (
+        lambda d: d.__setitem__("winner", "Italia"),
+        "snapshot.winner: 'Italia' is not a player of this game",
+    ),
+    "a seat of no ruleset": (
+        lambda d: d["players"].__setitem__("Atlantis", d["players"].pop("Hispania")),
+        "snapshot.players key 'Atlantis': not a seat of coe-classic",
+    ),
+    "seats out of turn order": (
+        lambda d: d["players"].__setitem__("Macedonia", d["players"].pop("Macedonia")),
+        "the seats must be listed in turn order (C-4.1): Macedonia, Egyptus, Hispania",
+    ),
+    "a road without a land border": (
+        _set(lambda d: d["areas"]["MAC"], "roads", ["EGY"]),
+        "'EGY' is not a province with a land border to MAC (C-12.8)",
+    ),
+    "a general in two places": (
+        lambda d: d["areas"].__setitem__(
+            "THR",
+            {
+                "owner": "Macedonia",
+                "city": None,
+                "roads": [],
+                "units": {
+                    "Macedonia": {
+                        "caesar": 0,
+                        "generals": [1],
+                        "infantry": 0,
+                        "cavalry": 0,
+                        "catapult": 0,
+                        "galleys": [],
+                    }
+                },
+            },
+        ),
+        "snapshot: Macedonia's general 1 is in 2 places",
+    ),
+    "a captive of a seat not in play": (
+        _set(_player, "captives", [{"owner": "Italia", "general": 2}]),
+        "captives[0].owner: 'Italia' is not another player of this game",
+    ),
     "a galley coast inland": (_set(_force, "galley_coasts", {"1": "AEG"}), "galley_coasts key '1': no such galley"),
     "an undocumented field": (_set(_player, "gold", 5), "snapshot.players.Macedonia.gold: not documented"),
 }
@@ -106,7 +143,8 @@ def bad_files(good: Snapshot, write: Write) -> dict[str, tuple[Path, str]]:
 
 
 def test_a_bad_position_is_refused_by_new_from_snapshot_naming_the_field_and_nothing_is_stored(
-        pbem: Pbem, write: Write) -> None:
+    pbem: Pbem, write: Write
+) -> None:
     good = turn0(pbem)
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
     before = pbem.dump()
@@ -125,16 +163,18 @@ def test_a_bad_position_is_refused_by_check_and_resolve_state(tmp_path: Path, wr
     for name, (path, message) in bad_files(good, write).items():
         refused(pbem("check", "--state", str(path), str(orders), data=False), message, name)
         out = tmp_path / "out"
-        refused(pbem("resolve", "--state", str(path), "--orders", str(orders), "--out", str(out), data=False),
-                message, name)
+        refused(
+            pbem("resolve", "--state", str(path), "--orders", str(orders), "--out", str(out), data=False), message, name
+        )
         assert not out.exists(), name
 
 
 def test_a_stored_position_that_breaks_the_schema_is_named_not_a_traceback(pbem: Pbem) -> None:
     """A position edited in the archive is checked when it is read again, by the same checks."""
     pbem.new_game()
-    pbem.sql("update turn set state_json = replace(state_json, '\"inflation_pending\": []', "
-             "'\"inflation_pending\": 3')")  # today's main: TypeError, 'int' object is not iterable
+    pbem.sql(
+        "update turn set state_json = replace(state_json, '\"inflation_pending\": []', '\"inflation_pending\": 3')"
+    )  # today's main: TypeError, 'int' object is not iterable
     orders = pbem.orders("Macedonia", 1, "BUY 1 INF")
     before = pbem.dump()
     for args in (["check", "--game", "rome1", str(orders)], ["submit", "rome1", str(orders)]):
@@ -142,14 +182,18 @@ def test_a_stored_position_that_breaks_the_schema_is_named_not_a_traceback(pbem:
     assert pbem.dump() == before
 
 
-@pytest.mark.parametrize(("dice", "message"), [
-    ("1 2\n3 ²\n", "dice file line 2: '²' is not a die roll"),
-    ("٣\n", "dice file line 1: '٣' is not a die roll"),
-    ("4\n\n" + "9" * 5000 + "\n", "dice file line 3: '99999999999999999'... is not a die roll"),
-    ("1\n2\x003\n", "dice file line 2: '2\\x003' is not a die roll"),
-])
-def test_a_dice_file_with_strange_digits_is_refused_naming_the_line(tmp_path: Path, write: Write, dice: str,
-                                                                     message: str) -> None:
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        ("1 2\n3 ²\n", "dice file line 2: '²' is not a die roll"),
+        ("٣\n", "dice file line 1: '٣' is not a die roll"),
+        ("4\n\n" + "9" * 5000 + "\n", "dice file line 3: '99999999999999999'... is not a die roll"),
+        ("1\n2\x003\n", "dice file line 2: '2\\x003' is not a die roll"),
+    ],
+)
+def test_a_dice_file_with_strange_digits_is_refused_naming_the_line(
+    tmp_path: Path, write: Write, dice: str, message: str
+) -> None:
     from adjudicator.engine.dice import DiceError, parse_dice_file
 
     with pytest.raises(DiceError, match=message.replace("\\", "\\\\").replace("(", "\\(").replace(".", "\\.")):
@@ -158,31 +202,46 @@ def test_a_dice_file_with_strange_digits_is_refused_naming_the_line(tmp_path: Pa
     state = write("state.json", json.dumps(turn0(pbem)))
     orders = write("orders.txt", "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 2 INF: MAC -> THR\n")
     out = tmp_path / "out"
-    result = pbem("resolve", "--state", str(state), "--orders", str(orders), "--dice",
-                  str(write("dice.txt", dice.encode())), "--out", str(out), data=False)
+    result = pbem(
+        "resolve",
+        "--state",
+        str(state),
+        "--orders",
+        str(orders),
+        "--dice",
+        str(write("dice.txt", dice.encode())),
+        "--out",
+        str(out),
+        data=False,
+    )
     refused(result, "dice file", dice[:5])
     assert not out.exists()
 
 
-def test_every_input_file_with_a_nul_byte_is_refused_naming_the_line(pbem: Pbem, write: Write,
-                                                                      tmp_path: Path) -> None:
+def test_every_input_file_with_a_nul_byte_is_refused_naming_the_line(pbem: Pbem, write: Write, tmp_path: Path) -> None:
     state = write("state.json", json.dumps(turn0(pbem)))
     header = f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {pbem.passwords['Macedonia']}\n".encode()
     bad = write("bad.txt", header + b"BUY 1 INF\nBUY\x00 1 CAV\n")
     good = pbem.orders("Macedonia", 1, "BUY 1 INF")
     out = str(tmp_path / "out")
     before = pbem.dump()
-    nul_state, nul_snapshot = write("state0.json", b'{"schema": 1,\n\x00}'), write("snap.json", b'{\n\n\x00')
+    nul_state, nul_snapshot = write("state0.json", b'{"schema": 1,\n\x00}'), write("snap.json", b"{\n\n\x00")
     runs = {  # what the message calls the file -> (the command, the file, the line of the NUL)
         "order file": (["submit", "rome1", str(bad)], bad, 3),
         "turn file": (["adjudicate", "rome1", "--turn-file", str(bad)], bad, 3),
         "answer file": (["answer", "rome1", str(bad)], bad, 3),
         "state file": (["check", "--state", str(nul_state), str(good)], nul_state, 2),
         "orders file": (["resolve", "--state", str(state), "--orders", str(bad), "--out", out], bad, 3),
-        "dice file": (["resolve", "--state", str(state), "--orders", str(good), "--dice", str(bad), "--out", out],
-                      bad, 3),
-        "snapshot": (["new", "copy", "--from-snapshot", str(nul_snapshot), "--seat", "Egyptus=x@y.org"],
-                     nul_snapshot, 3),
+        "dice file": (
+            ["resolve", "--state", str(state), "--orders", str(good), "--dice", str(bad), "--out", out],
+            bad,
+            3,
+        ),
+        "snapshot": (
+            ["new", "copy", "--from-snapshot", str(nul_snapshot), "--seat", "Egyptus=x@y.org"],
+            nul_snapshot,
+            3,
+        ),
     }
     for what, (args, path, line) in runs.items():
         message = f"{what} {path}: line {line} holds a NUL byte: this is a binary file, not text"
@@ -206,9 +265,14 @@ def test_a_position_with_only_the_contracts_fields_is_read_as_before(tmp_path: P
             for key in ("catapult", "galleys", "cavalry"):
                 if not force[key]:
                     del force[key]
-    orders = write("orders.txt", "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 2 INF: MAC -> THR\n"
-                                 "MOVE G2 WITH 9 INF: MAC -> THR\n")
-    verdicts = [pbem("check", "--state", str(write(f"{name}.json", json.dumps(data))), str(orders), data=False)
-                for name, data in (("full", full), ("lean", lean))]
+    orders = write(
+        "orders.txt",
+        "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 2 INF: MAC -> THR\n"
+        "MOVE G2 WITH 9 INF: MAC -> THR\n",
+    )
+    verdicts = [
+        pbem("check", "--state", str(write(f"{name}.json", json.dumps(data))), str(orders), data=False)
+        for name, data in (("full", full), ("lean", lean))
+    ]
     assert verdicts[0].exit_code == verdicts[1].exit_code
     assert verdicts[0].output == verdicts[1].output and "rejected (C-5.3)" in verdicts[1].output

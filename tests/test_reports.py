@@ -25,6 +25,7 @@ FACE_WORDS = re.compile(r"\b[1-6]=(inf|cav|cat|gal|blank)\b")
 
 # -- item 1: a decision notice shows the turn up to the decision point only --------------------------------
 
+
 def big_defence(pbem: Pbem, write: Write) -> Path:
     """The contested position, but Egyptus has G1 with 5 INF 3 CAV in Thracia: 8 units and one leader make a
     battle legion of 6 (C-6.5), so Egyptus must choose it before any die is rolled (C-15.5)."""
@@ -38,7 +39,7 @@ def test_C_15_5_notice_before_the_first_roll_shows_no_die_and_asks_nothing_later
     first = pbem("adjudicate", "rome1")
     waiting = re.findall(r"Waiting for (\w+): (\S+) ", first.output)
     assert waiting == [("Egyptus", "battle.THR.1.legion")], first.output  # no later question: its existence
-    outbox = pbem.data / "games/rome1/outbox"                              # would tell how the dice fell
+    outbox = pbem.data / "games/rome1/outbox"  # would tell how the dice fell
     assert sorted(p.name for p in outbox.glob("decisions-*")) == ["decisions-turn-0001-Egyptus.txt"]
     notice = (outbox / "decisions-turn-0001-Egyptus.txt").read_text()
     assert "Land battle in THR: Macedonia (G1; 4 INF 2 CAV) attacks Egyptus (G1; 5 INF 3 CAV)" in notice
@@ -75,8 +76,19 @@ def test_C_15_6_notice_mid_round_shows_the_attackers_roll_but_not_the_defenders(
     assert [(q["seat"], q["key"]) for q in asked] == [("Egyptus", "battle.THR.1.losses")]
     assert any(p["seat"] == "Macedonia" for p in result.pending)  # a later question, not asked now
     game = Game(id=1, name="test", ruleset=ruleset.name, seed="", commitment="", created="", decision_hours=48)
-    waiting = [Decision(game_id=1, turn=1, seat=q["seat"], key=q["key"], question=q["question"], default=q["default"],
-                        rule=q["rule"], asked="") for q in asked]
+    waiting = [
+        Decision(
+            game_id=1,
+            turn=1,
+            seat=q["seat"],
+            key=q["key"],
+            question=q["question"],
+            default=q["default"],
+            rule=q["rule"],
+            asked="",
+        )
+        for q in asked
+    ]
     [path] = write_decision_notices(tmp_path, ruleset, game, 1, result, waiting, {})
     notice = path.read_text()
     assert "3=cav 3=cav 1=inf 6=blank 6=blank 6=blank" in notice  # the roll that made the hits: seen at a table
@@ -87,15 +99,26 @@ def test_C_15_6_notice_mid_round_shows_the_attackers_roll_but_not_the_defenders(
 
 # -- item 2: the public outputs hold what was carried out, never a seat's own order text ------------------
 
-SECRETS = ("RETREAT FROM MOE TO MAC WHEN UNITS < 2", "CAPTIVES KILL", "LOSSES CAV, INF", "# my secret plan",
-           "press to Egyptus only")
+SECRETS = (
+    "RETREAT FROM MOE TO MAC WHEN UNITS < 2",
+    "CAPTIVES KILL",
+    "LOSSES CAV, INF",
+    "# my secret plan",
+    "press to Egyptus only",
+)
 
 
-def test_standing_orders_comments_and_priorities_stay_out_of_every_public_output(pbem: Pbem, write: Write,
-                                                                                 tmp_path: Path) -> None:
+def test_standing_orders_comments_and_priorities_stay_out_of_every_public_output(
+    pbem: Pbem, write: Write, tmp_path: Path
+) -> None:
     new_from(pbem, contested_position(pbem, write))
-    lines = ("MOVE G1 WITH 4 INF 2 CAV: MOE -> THR   # my secret plan", "RETREAT FROM MOE TO MAC WHEN UNITS < 2",
-             "CAPTIVES KILL", "LOSSES CAV, INF", "PRESS TO Egyptus: press to Egyptus only")
+    lines = (
+        "MOVE G1 WITH 4 INF 2 CAV: MOE -> THR   # my secret plan",
+        "RETREAT FROM MOE TO MAC WHEN UNITS < 2",
+        "CAPTIVES KILL",
+        "LOSSES CAV, INF",
+        "PRESS TO Egyptus: press to Egyptus only",
+    )
     assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, *lines))).exit_code == 0
     assert "turn 1 (Macedonia) resolved" in pbem("tick").output
     assert pbem("send", "--eml-dir", str(tmp_path / "eml")).exit_code == 0
@@ -121,7 +144,8 @@ def test_standing_orders_comments_and_priorities_stay_out_of_every_public_output
 
 
 def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_are_still_asked(
-        pbem: Pbem, write: Write) -> None:
+    pbem: Pbem, write: Write
+) -> None:
     from datetime import UTC, datetime, timedelta
 
     from adjudicator.archive import Archive
@@ -140,12 +164,16 @@ def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_
         assert waiting and not set(waiting) & asked  # each time a new question: the late one took its default
         asked |= set(waiting)
     [events] = resolved
-    defaulted = {(e["seat"], e["data"]["key"]) for e in json.loads(events)
-                 if e["kind"] == "decision" and e["data"]["source"] == "default"}
+    defaulted = {
+        (e["seat"], e["data"]["key"])
+        for e in json.loads(events)
+        if e["kind"] == "decision" and e["data"]["source"] == "default"
+    }
     assert ("Egyptus", "battle.THR.1.legion") in defaulted and defaulted <= asked  # no default without a question
 
 
 # -- items 17, 18, 19: prisoners, the 1984 template, battle reports and the private report -----------------
+
 
 def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -> Path:
     """`pbem resolve` of the active seat's turn from `state` (a GameState), with a dice file; the out folder."""
@@ -158,9 +186,19 @@ def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -
     (folder / "state.json").write_text(snapshot_text(state))
     (folder / "orders.txt").write_text(orders)
     (folder / "dice.txt").write_text(dice or "1")
-    result = CliRunner().invoke(app, ["resolve", "--state", str(folder / "state.json"), "--orders",
-                                      str(folder / "orders.txt"), "--out", str(folder / "out"),
-                                      *(["--dice", str(folder / "dice.txt")] if dice else [])])
+    result = CliRunner().invoke(
+        app,
+        [
+            "resolve",
+            "--state",
+            str(folder / "state.json"),
+            "--orders",
+            str(folder / "orders.txt"),
+            "--out",
+            str(folder / "out"),
+            *(["--dice", str(folder / "dice.txt")] if dice else []),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return folder / "out"
 
@@ -198,18 +236,25 @@ def test_O_7_2_a_prisoner_lies_in_the_captors_home_and_the_1984_template_explain
     assert f"Your G1 is held prisoner by Egyptus (in {home}, O-7.2)" in macedonia
     template = template_part(macedonia)
     assert "TARGETS CAT, CAV, INF, GAL" in template and "(O-14.4" in template and "LOSSES" not in template
-    classic = template_part((resolve_position(tmp_path / "classic", start(), "GAME test TURN 1 PLAYER Macedonia "
-                                              "PASSWORD x\n") / "report-Macedonia.txt").read_text())
+    classic = template_part(
+        (
+            resolve_position(tmp_path / "classic", start(), "GAME test TURN 1 PLAYER Macedonia PASSWORD x\n")
+            / "report-Macedonia.txt"
+        ).read_text()
+    )
     assert "LOSSES INF, CAV, CAT" in classic and "TARGETS" not in classic
 
 
 def test_C_6_9_a_battle_report_names_the_leaders_tells_hits_rolled_and_applied_and_the_seats_losses(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     state = start()
     legion(state, "MOE", 1, inf=6)
     legion(state, "THR", seat="Egyptus", inf=2)
-    orders = ("GAME test TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 6 INF: MOE -> THR\n"
-              "RETREAT FROM THR WHEN UNITS < 2\n")
+    orders = (
+        "GAME test TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 6 INF: MOE -> THR\n"
+        "RETREAT FROM THR WHEN UNITS < 2\n"
+    )
     out = resolve_position(tmp_path, state, orders, dice="1 1 1 1 1 1 6 6")
     report = (out / "report.txt").read_text()
     assert "Land battle in THR: Macedonia (G1; 6 INF) attacks Egyptus (2 INF)" in report  # the leaders by name
@@ -231,8 +276,9 @@ def test_O_6_22_removed_roads_are_told_as_a_sentence(tmp_path: Path) -> None:
     legion(state, "MOE", 1, inf=2)
     road(state, "THR", "MAC")
     state.area("THR").owner = "Egyptus"
-    out = resolve_position(tmp_path, state, "GAME test TURN 1 PLAYER Macedonia PASSWORD x\n"
-                                               "MOVE G1 WITH 2 INF: MOE -> THR\n")
+    out = resolve_position(
+        tmp_path, state, "GAME test TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 2 INF: MOE -> THR\n"
+    )
     report = (out / "report.txt").read_text()
     assert "The roads from THR to MAC are removed [O-" in report
     assert "roads_removed" not in report and "{" not in report

@@ -23,7 +23,8 @@ def resolve(pbem: Pbem, state: Path, orders: Path, out: Path, *extra: str):  # t
 
 
 def test_a_line_not_understood_gets_its_verdict_in_the_report_and_the_output(
-        pbem: Pbem, write: Write, tmp_path: Path) -> None:
+    pbem: Pbem, write: Write, tmp_path: Path
+) -> None:
     state = start_snapshot(pbem)
     garbled = write("t.txt", f"{HEADER}\nMOVE G1 WITH 2 INF: MAC -> THR\nMOEV G2: MAC -> MOE\nBUY 1 INF\n")
     clean = write("c.txt", f"{HEADER}\nMOVE G1 WITH 2 INF: MAC -> THR\nBUY 1 INF\n")
@@ -55,9 +56,12 @@ def test_spare_dice_are_reported_and_strict_dice_refuses_them(pbem: Pbem, write:
 def test_a_dice_file_used_up_exactly_passes_strict_dice_C_6_12(pbem: Pbem, write: Write, tmp_path: Path) -> None:
     pbem.new_game()
     snapshot = json.loads((pbem.data / "games/rome1/turn-0000/snapshot.json").read_text())
-    snapshot["areas"]["THR"] = {"owner": "Egyptus", "city": None, "roads": [],
-                                "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 1, "cavalry": 0,
-                                                     "catapult": 0, "galleys": []}}}
+    snapshot["areas"]["THR"] = {
+        "owner": "Egyptus",
+        "city": None,
+        "roads": [],
+        "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 1, "cavalry": 0, "catapult": 0, "galleys": []}},
+    }
     snapshot["areas"]["EGY"]["units"]["Egyptus"]["generals"].remove(1)  # G1 is in THR (one place, C-1.1)
     state = write("state.json", json.dumps(snapshot))
     orders = write("t.txt", f"{HEADER}\nMOVE G1 WITH 1 INF: MAC -> THR\n")

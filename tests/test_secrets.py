@@ -40,8 +40,9 @@ def test_a_welcome_mail_holds_the_password_only_until_it_is_sent(pbem: Pbem) -> 
     assert PASSWORD_MARK in str(body)
 
 
-def order_mail(body: str, *, cte: str, html: bool = False, mid: str = "<m1@test>",
-               sender: str = "mac@example.org") -> bytes:
+def order_mail(
+    body: str, *, cte: str, html: bool = False, mid: str = "<m1@test>", sender: str = "mac@example.org"
+) -> bytes:
     """A real mail of the shape mailers send: the orders quoted-printable or base64, maybe with an HTML part."""
     message = EmailMessage()
     message["From"] = sender
@@ -50,8 +51,9 @@ def order_mail(body: str, *, cte: str, html: bool = False, mid: str = "<m1@test>
     message["Message-ID"] = mid
     message.set_content(body, cte=cte)
     if html:
-        message.add_alternative("<html><body>" + body.replace("\n", "<br>\n") + "</body></html>", subtype="html",
-                                cte=cte)
+        message.add_alternative(
+            "<html><body>" + body.replace("\n", "<br>\n") + "</body></html>", subtype="html", cte=cte
+        )
     return message.as_bytes(policy=default_policy)
 
 
@@ -71,8 +73,10 @@ def test_submitted_orders_are_stored_with_the_mark_and_verify_replays_them(pbem:
 
 def test_a_turn_file_is_stored_with_the_mark(pbem: Pbem, write) -> None:  # type: ignore[no-untyped-def]
     new_game_welcomed(pbem, pace="round")
-    blocks = "".join(f"GAME rome1 TURN {n} PLAYER {seat} PASSWORD {pbem.passwords[seat]}\nBUY 1 INF\n"
-                     for n, seat in enumerate(SEATS, 1))
+    blocks = "".join(
+        f"GAME rome1 TURN {n} PLAYER {seat} PASSWORD {pbem.passwords[seat]}\nBUY 1 INF\n"
+        for n, seat in enumerate(SEATS, 1)
+    )
     assert pbem("adjudicate", "rome1", "--turn-file", str(write("turn.txt", blocks))).exit_code == 0
     dump = repr(pbem.dump())
     assert not any(password in dump for password in pbem.passwords.values())
@@ -94,8 +98,9 @@ def test_no_password_reaches_the_output_of_ingest(pbem: Pbem, write) -> None:  #
     body = f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n{second_header}\n"
     result = pbem("ingest", str(write("m.eml", order_mail(body, cte="base64"))))
     assert result.exit_code == 0 and "orders stored" in result.output and secret not in result.output
-    wrong = pbem("ingest", str(write("w.eml", order_mail(body.replace(secret, "s3cr3t-guess"), cte="base64",
-                                                          mid="<w@test>"))))
+    wrong = pbem(
+        "ingest", str(write("w.eml", order_mail(body.replace(secret, "s3cr3t-guess"), cte="base64", mid="<w@test>")))
+    )
     assert "refused" in wrong.output and "s3cr3t-guess" not in wrong.output
     ((receipt,),) = pbem.sql("select body from outbox where subject like '%Receipt%'")
     assert "a second header" in str(receipt) and secret not in str(receipt)
@@ -107,10 +112,12 @@ def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Pat
     secret = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords["Macedonia"]
     send_outbox(archive, None, tmp_path / "sent")  # the welcome mails, which carry the passwords until sent
     orders = f"Hello,\nGAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n"
-    mails = [order_mail(orders, cte="quoted-printable", mid="<qp@test>"),
-             order_mail(orders.replace("1 INF", "2 INF"), cte="base64", html=True, mid="<b64@test>"),
-             order_mail(orders.replace(secret, "guessed-wrong"), cte="base64", mid="<wrong@test>"),
-             order_mail(orders.replace(secret, PASSWORD_MARK), cte="7bit", mid="<mark@test>")]
+    mails = [
+        order_mail(orders, cte="quoted-printable", mid="<qp@test>"),
+        order_mail(orders.replace("1 INF", "2 INF"), cte="base64", html=True, mid="<b64@test>"),
+        order_mail(orders.replace(secret, "guessed-wrong"), cte="base64", mid="<wrong@test>"),
+        order_mail(orders.replace(secret, PASSWORD_MARK), cte="7bit", mid="<mark@test>"),
+    ]
     outcomes = [ingest(archive, read_message(raw)) for raw in mails]
     assert outcomes == ["orders stored", "orders stored", "refused: a wrong password", "refused: a wrong password"]
     with archive.session() as session:

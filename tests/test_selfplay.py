@@ -27,8 +27,6 @@ CLASSIC = [(seed, 3 + seed % 4) for seed in range(20)]  # 3 to 6 seats
 ORIGINAL = [(seed, 2 + seed % 5) for seed in range(100, 120)]  # 2 to 6 seats
 
 
-
-
 @dataclass
 class Game:
     """One self-play game and what went wrong in it, turn by turn."""
@@ -95,8 +93,17 @@ def test_selfplay_orders_are_mostly_accepted_and_battles_happen(ruleset: str, ga
     assert sum(g.battles for g in played) >= 100
     assert sum(1 for g in played if g.battles) >= 15
     events = {e.kind for g in played for t in g.turns for e in t.result.events}
-    assert {"battle", "naval_battle", "conquered", "captured", "eliminated", "ransomed", "bought", "sailed",
-            "retreat"} <= events
+    assert {
+        "battle",
+        "naval_battle",
+        "conquered",
+        "captured",
+        "eliminated",
+        "ransomed",
+        "bought",
+        "sailed",
+        "retreat",
+    } <= events
 
 
 @pytest.mark.parametrize("ruleset", ["coe-classic", "coe-1984"])
@@ -104,8 +111,24 @@ def test_selfplay_writes_every_kind_of_order(ruleset: str) -> None:
     games = CLASSIC if ruleset == "coe-classic" else ORIGINAL
     lines = [line for seed, count in games for t in game(ruleset, seed, count).turns for line in t.orders.splitlines()]
     words = {line.split()[0].rstrip(":") for line in lines}
-    assert {"GAME", "MOVE", "SAIL", "BUY", "LOSSES", "BATTLELEGION", "PURSUIT", "RETREAT", "CAPTIVES", "FREED",
-            "RANSOM", "PRESS", "BROADCAST", "BATTLES", "ANSWER", "DESTROY"} <= words
+    assert {
+        "GAME",
+        "MOVE",
+        "SAIL",
+        "BUY",
+        "LOSSES",
+        "BATTLELEGION",
+        "PURSUIT",
+        "RETREAT",
+        "CAPTIVES",
+        "FREED",
+        "RANSOM",
+        "PRESS",
+        "BROADCAST",
+        "BATTLES",
+        "ANSWER",
+        "DESTROY",
+    } <= words
     assert any("=>" in line for line in lines)  # road journeys
     assert any(re.match(r"SAIL GALLEY \d+: \w+ -> .* CARRYING", line) for line in lines)
     assert any(re.search(r"\bCITY AT\b", line) for line in lines) and any(" ROAD " in f" {line}" for line in lines)
@@ -142,10 +165,12 @@ def test_selfplay_stops_at_a_winner() -> None:
     assert played.final.active is None
 
 
-@pytest.mark.parametrize(("ruleset", "count", "pace"), [("coe-classic", 6, "turn"), ("coe-1984", 4, "turn"),
-                                                        ("coe-classic", 3, "round")])
-def test_selfplay_through_the_archive_verifies(tmp_path: Path, archive: Archive, ruleset: str, count: int,
-                                               pace: str) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "count", "pace"), [("coe-classic", 6, "turn"), ("coe-1984", 4, "turn"), ("coe-classic", 3, "round")]
+)
+def test_selfplay_through_the_archive_verifies(
+    tmp_path: Path, archive: Archive, ruleset: str, count: int, pace: str
+) -> None:
     data = tmp_path / "data"
     rules = load_ruleset(ruleset)
     turns = play_archived_game(archive, data, "auto", ruleset, seats_in_play(rules, count), 11, 14, pace=pace)

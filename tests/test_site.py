@@ -29,9 +29,13 @@ def press_game(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A game whose first turn has a private word, a broadcast with markup in it, and a purchase."""
     archive = Archive.in_folder(tmp_path)
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
-    submit(archive, "rome1", f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {passwords['Macedonia']}\n"
-                             "BUY 1 INF\nPRESS TO Egyptus: the secret plan is Thracia\n"
-                             "BROADCAST: <script>alert('hi')</script> & <b>greetings</b>\n")
+    submit(
+        archive,
+        "rome1",
+        f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {passwords['Macedonia']}\n"
+        "BUY 1 INF\nPRESS TO Egyptus: the secret plan is Thracia\n"
+        "BROADCAST: <script>alert('hi')</script> & <b>greetings</b>\n",
+    )
     adjudicate(archive, tmp_path, "rome1")
     write_game_site(archive, "rome1", tmp_path / "site")
     return tmp_path / "site", passwords
@@ -43,8 +47,14 @@ def site_text(site: Path) -> str:
 
 def test_the_site_has_an_index_a_page_and_a_map_per_turn(press_game: tuple[Path, dict[str, str]]) -> None:
     site, _ = press_game
-    assert sorted(p.name for p in site.iterdir()) == ["index.html", "style.css", "turn-0000.html", "turn-0000.svg",
-                                                       "turn-0001.html", "turn-0001.svg"]
+    assert sorted(p.name for p in site.iterdir()) == [
+        "index.html",
+        "style.css",
+        "turn-0000.html",
+        "turn-0000.svg",
+        "turn-0001.html",
+        "turn-0001.svg",
+    ]
     index = (site / "index.html").read_text()
     assert 'href="turn-0001.html"' in index and "Checking the dice" in index
     page = (site / "turn-0001.html").read_text()
@@ -73,7 +83,7 @@ def test_each_turn_page_tells_how_its_dice_key_is_checked(press_game: tuple[Path
     site, _ = press_game
     index, page = (site / "index.html").read_text(), (site / "turn-0001.html").read_text()
     commitment = index.split('<p class="key">', 1)[1].split("</p>", 1)[0]
-    assert f"SHA-256 of this key must be <span class=\"key\">{commitment}</span> (the commitment)" in page
+    assert f'SHA-256 of this key must be <span class="key">{commitment}</span> (the commitment)' in page
 
 
 # -- in a real browser ---------------------------------------------------------------------------------------------
@@ -96,9 +106,17 @@ def browser() -> Iterator[object]:
 
     options = webdriver.ChromeOptions()
     options.binary_location = chromium or ""
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1300,1600"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1300,1600",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)

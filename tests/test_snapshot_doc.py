@@ -48,7 +48,8 @@ def test_the_schema_refuses_what_it_does_not_document() -> None:
     snapshot["areas"]["MAC"]["city"] = "castle"
     assert sorted(problems(snapshot, schema(), schema())) == [
         'snapshot.areas.MAC.city: \'castle\' is not one of null, "city", "fortified"',
-        "snapshot.players.Macedonia.secret: not documented"]
+        "snapshot.players.Macedonia.secret: not documented",
+    ]
 
 
 def test_documented_relations_hold_turn_header_turn_order_and_empty_areas() -> None:
@@ -59,8 +60,17 @@ def test_documented_relations_hold_turn_header_turn_order_and_empty_areas() -> N
         for area in snapshot["areas"].values():  # an empty area is absent
             assert area["owner"] or area["city"] or area["roads"] or area["units"]
     doc = (DOCS / "snapshot.md").read_text()
-    for words in ("`turn` + 1", "order of `players`", "absent", "O-7.2", "`standing`", "`aboard`",
-                  "`galley_coasts`", "`captives`", "snapshot.schema.json"):
+    for words in (
+        "`turn` + 1",
+        "order of `players`",
+        "absent",
+        "O-7.2",
+        "`standing`",
+        "`aboard`",
+        "`galley_coasts`",
+        "`captives`",
+        "snapshot.schema.json",
+    ):
         assert words in doc, words
 
 
@@ -80,6 +90,5 @@ def test_O_7_2_a_prisoners_place_is_read_from_the_snapshot(tmp_path: Path) -> No
 def test_C_6_9_a_standing_order_with_counts_is_kept_in_the_documented_form() -> None:
     orders = parse_orders("GAME test TURN 1 PLAYER Macedonia PASSWORD x\nLOSSES 4 INF, CAV\n", classic())
     snapshot = json.loads(snapshot_text(play(start(), *orders.orders).state))
-    assert snapshot["players"]["Macedonia"]["standing"]["losses"][:2] == [{"kind": "infantry", "count": 4},
-                                                                          "cavalry"]
+    assert snapshot["players"]["Macedonia"]["standing"]["losses"][:2] == [{"kind": "infantry", "count": 4}, "cavalry"]
     assert problems(snapshot, schema(), schema()) == []

@@ -67,7 +67,8 @@ def mode(path: Path) -> int:
 
 @pytest.mark.parametrize("mask", [0o022, 0o027])
 def test_public_files_follow_the_umask_and_private_files_stay_private(
-        pbem: Pbem, umask: Callable[[int], None], mask: int, tmp_path: Path) -> None:
+    pbem: Pbem, umask: Callable[[int], None], mask: int, tmp_path: Path
+) -> None:
     umask(mask)
     public = 0o666 & ~mask
     pbem.new_game()
@@ -90,10 +91,21 @@ def test_public_files_follow_the_umask_and_private_files_stay_private(
     assert list(eml.iterdir()) and {mode(p) for p in eml.iterdir()} == {0o600}
     out = tmp_path / "out"
     orders = pbem.orders("Egyptus", 2, "BUY 1 INF")
-    result = pbem("resolve", "--state", str(game / "turn-0001/snapshot.json"), "--orders", str(orders),
-                  "--out", str(out), data=False)
+    result = pbem(
+        "resolve",
+        "--state",
+        str(game / "turn-0001/snapshot.json"),
+        "--orders",
+        str(orders),
+        "--out",
+        str(out),
+        data=False,
+    )
     assert result.exit_code == 0, result.output
     # the public report follows the umask; the moderator's report, the snapshot and the seats' reports do not
-    assert {p.name: mode(p) for p in out.iterdir()} == {"public.txt": public, "snapshot.json": 0o600,
-                                                       "report.txt": 0o600,
-                                                       **{f"report-{seat}.txt": 0o600 for seat in SEATS}}
+    assert {p.name: mode(p) for p in out.iterdir()} == {
+        "public.txt": public,
+        "snapshot.json": 0o600,
+        "report.txt": 0o600,
+        **{f"report-{seat}.txt": 0o600 for seat in SEATS},
+    }

@@ -26,8 +26,12 @@ Write = Callable[[str, str | bytes], Path]
 def three_turns(pbem: Pbem) -> None:
     """rome1 with turns 1-3 resolved: Macedonia moves and buys, Egyptus moves, Hispania sends nothing."""
     pbem.new_game()
-    assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "MOVE G1 WITH 2 INF: MAC -> THR",
-                                                   "BUY 1 INF"))).exit_code == 0
+    assert (
+        pbem(
+            "submit", "rome1", str(pbem.orders("Macedonia", 1, "MOVE G1 WITH 2 INF: MAC -> THR", "BUY 1 INF"))
+        ).exit_code
+        == 0
+    )
     assert pbem("adjudicate", "rome1").exit_code == 0
     assert pbem("submit", "rome1", str(pbem.orders("Egyptus", 2, "MOVE G1 WITH 2 INF: EGY -> PAL"))).exit_code == 0
     assert pbem("adjudicate", "rome1").exit_code == 0
@@ -87,10 +91,18 @@ def test_verify_refuses_an_imported_position_after_the_first_turn(pbem: Pbem, tm
 
 
 def test_a_game_started_from_an_imported_position_verifies(pbem: Pbem) -> None:
-    made = pbem("new", "rome1", "--from-snapshot", str(played_position(pbem)),
-                *[a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")])
-    pbem.passwords = {line.split()[0]: line.split()[1] for line in made.output.splitlines()
-                      if len(line.split()) == 2 and line.split()[0] in SEATS}
+    made = pbem(
+        "new",
+        "rome1",
+        "--from-snapshot",
+        str(played_position(pbem)),
+        *[a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")],
+    )
+    pbem.passwords = {
+        line.split()[0]: line.split()[1]
+        for line in made.output.splitlines()
+        if len(line.split()) == 2 and line.split()[0] in SEATS
+    }
     assert pbem("submit", "rome1", str(pbem.orders("Egyptus", 2, "BUY 1 INF"))).exit_code == 0
     assert pbem("adjudicate", "rome1").exit_code == 0
     result = verified(pbem)
@@ -104,8 +116,11 @@ def test_verify_names_a_deleted_last_turn(pbem: Pbem) -> None:
     sql(pbem, "delete from turn where number = 3")
     result = verified(pbem)
     assert result.exit_code == 1
-    assert problems(result) == [p for p in problems(result) if "chain head is that of turn 3" in p
-                                and "ends at turn 2" in p] != [], result.output
+    assert (
+        problems(result)
+        == [p for p in problems(result) if "chain head is that of turn 3" in p and "ends at turn 2" in p]
+        != []
+    ), result.output
 
 
 def test_verify_names_a_deleted_turn_in_the_middle(pbem: Pbem) -> None:
@@ -123,8 +138,10 @@ def test_verify_names_a_changed_seat_or_round(pbem: Pbem) -> None:
         (before,) = sql(pbem, f"select {column} from turn where number = {number}")[0]
         sql(pbem, f"update turn set {column} = :value where number = {number}", value=value)
         found = problems(verified(pbem))
-        assert found == [f"turn {number}: the chain is broken here: this turn was edited, or it does not follow "
-                         f"turn {number - 1} as stored (a turn edited, deleted or moved)"], (column, found)
+        assert found == [
+            f"turn {number}: the chain is broken here: this turn was edited, or it does not follow "
+            f"turn {number - 1} as stored (a turn edited, deleted or moved)"
+        ], (column, found)
         sql(pbem, f"update turn set {column} = :value where number = {number}", value=before)
     assert verified(pbem).exit_code == 0
 
@@ -254,6 +271,7 @@ def test_a_state_not_json_names_its_turn_and_the_next_is_not_replayed(pbem: Pbem
 # The turn's files are written only after its commit (moderator.adjudicate), so a process killed between the two
 # leaves exactly this: the turn in the archive, its folder missing. Deleting the folder after the commit makes that
 # state every time, where a kill -9 would need a hook in the code to land between the commit and the first write.
+
 
 def files_of(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}

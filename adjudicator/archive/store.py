@@ -30,7 +30,7 @@ def database_url(url: str) -> str:
     """Accept the usual spellings of a PostgreSQL URL and use the psycopg (version 3) driver for them."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -84,12 +84,15 @@ def _add_missing_columns(engine: Engine) -> None:
                     continue
                 default = column.default.arg if column.default is not None else None  # type: ignore[attr-defined]
                 if default is None or callable(default):
-                    raise ArchiveError(f"the archive's table {table.name} lacks column {column.name}, which has no "
-                                       "default to fill it with")
+                    raise ArchiveError(
+                        f"the archive's table {table.name} lacks column {column.name}, which has no "
+                        "default to fill it with"
+                    )
                 kind = column.type.compile(dialect=engine.dialect)
                 value = literal(default).compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True})
-                connection.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind} "
-                                        f"NOT NULL DEFAULT {value}"))
+                connection.execute(
+                    text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind} NOT NULL DEFAULT {value}")
+                )
             indexes = {index["name"] for index in inspector.get_indexes(table.name)}
             for index in table.indexes:
                 if index.name not in indexes:
@@ -97,8 +100,10 @@ def _add_missing_columns(engine: Engine) -> None:
                         with connection.begin_nested():
                             index.create(connection)
                     except IntegrityError:
-                        raise ArchiveError(f"the archive's table {table.name} holds rows that break the rule of "
-                                           f"index {index.name}; repair them before using this version") from None
+                        raise ArchiveError(
+                            f"the archive's table {table.name} holds rows that break the rule of "
+                            f"index {index.name}; repair them before using this version"
+                        ) from None
 
 
 _engines: dict[str, Engine] = {}
@@ -185,8 +190,9 @@ def game_seats(session: Session, game: Game) -> list[Seat]:
 def find_seat(session: Session, game: Game, seat: str) -> Seat:
     row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
     if row is None:
-        raise ArchiveError(f"{seat!r} is not a seat of game {game.name}; seats: "
-                           f"{', '.join(s.seat for s in game_seats(session, game))}")
+        raise ArchiveError(
+            f"{seat!r} is not a seat of game {game.name}; seats: {', '.join(s.seat for s in game_seats(session, game))}"
+        )
     return row
 
 
@@ -215,13 +221,16 @@ def get_turn(session: Session, game: Game, number: int) -> Turn:
 
 def current_orders(session: Session, game: Game, turn: int, seat: str) -> OrderSet | None:
     return session.exec(
-        select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn == turn, OrderSet.seat == seat,
-                               OrderSet.replaced == False)  # noqa: E712 (SQL comparison)
+        select(OrderSet).where(
+            OrderSet.game_id == game.id,
+            OrderSet.turn == turn,
+            OrderSet.seat == seat,
+            OrderSet.replaced == False,  # noqa: E712 (SQL comparison)
+        )
     ).first()
 
 
-def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, received: str,
-                 source: str) -> bool:
+def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, received: str, source: str) -> bool:
     """Store an order set; returns True when it replaced an earlier set for the same seat and turn."""
     earlier = current_orders(session, game, turn, seat)
     if earlier is not None:
@@ -234,24 +243,47 @@ def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, 
 
 
 def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
-    return list(session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn == turn)
-                             .order_by(Decision.id)).all())  # type: ignore[arg-type]
+    return list(
+        session.exec(
+            select(Decision).where(Decision.game_id == game.id, Decision.turn == turn).order_by(Decision.id)
+        ).all()
+    )  # type: ignore[arg-type]
 
 
-def queue_mail(session: Session, to: str, subject: str, body: str, created: str, game: str | None = None,
-               html: str = "", map_svg: str = "", in_reply_to: str = "", thread: str = "", secret: str = "") -> Outbox:
+def queue_mail(
+    session: Session,
+    to: str,
+    subject: str,
+    body: str,
+    created: str,
+    game: str | None = None,
+    html: str = "",
+    map_svg: str = "",
+    in_reply_to: str = "",
+    thread: str = "",
+    secret: str = "",
+) -> Outbox:
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
     and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
     carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
-    row = Outbox(game=game, to=to, subject=subject, body=body, html=html, map_svg=map_svg, created=created,
-                 in_reply_to=in_reply_to, thread=thread, secret=secret)
+    row = Outbox(
+        game=game,
+        to=to,
+        subject=subject,
+        body=body,
+        html=html,
+        map_svg=map_svg,
+        created=created,
+        in_reply_to=in_reply_to,
+        thread=thread,
+        secret=secret,
+    )
     session.add(row)
     return row
 
 
 def message_seen(session: Session, message_id: str) -> bool:
     return session.exec(select(Message).where(Message.message_id == message_id)).first() is not None
-
 
 
 def observers(session: Session, game: Game) -> list[Observer]:
@@ -262,8 +294,7 @@ def observers(session: Session, game: Game) -> list[Observer]:
 
 def observer(session: Session, game: Game, address: str) -> Observer | None:
     """The observer row of `address` in a game, confirmed or pending."""
-    return session.exec(select(Observer).where(Observer.game_id == game.id,
-                                               Observer.email == address.lower())).first()
+    return session.exec(select(Observer).where(Observer.game_id == game.id, Observer.email == address.lower())).first()
 
 
 def games_of_address(session: Session, address: str) -> list[str]:
@@ -272,8 +303,11 @@ def games_of_address(session: Session, address: str) -> list[str]:
     found = {g.name for g in session.exec(select(Game)).all() if g.moderator.lower() == wanted}
     seats = session.exec(select(Game.name, Seat.email).join(Seat, Seat.game_id == Game.id)).all()  # type: ignore[arg-type]
     found |= {name for name, email in seats if email.lower() == wanted}
-    watching = session.exec(select(Game.name, Observer.email).join(Observer, Observer.game_id == Game.id)  # type: ignore[arg-type]
-                            .where(Observer.confirmed == True)).all()  # noqa: E712 (SQL); a pending one is nobody
+    watching = session.exec(
+        select(Game.name, Observer.email)
+        .join(Observer, Observer.game_id == Game.id)  # type: ignore[arg-type]
+        .where(Observer.confirmed == True)  # noqa: E712 (SQL); a pending one is nobody
+    ).all()
     found |= {name for name, email in watching if email.lower() == wanted}
     return sorted(found)
 

@@ -33,8 +33,13 @@ class Board:
         """Build from board.toml data; `straits_adjacent` names the strait flag that makes a pair adjacent."""
         areas = {
             a["code"]: AreaInfo(
-                a["code"], a["name"], a["kind"], a.get("value", 0),
-                tuple(a.get("aliases", ())), a.get("x", 0), a.get("y", 0),
+                a["code"],
+                a["name"],
+                a["kind"],
+                a.get("value", 0),
+                tuple(a.get("aliases", ())),
+                a.get("x", 0),
+                a.get("y", 0),
             )
             for a in data["area"]
         }
@@ -48,9 +53,7 @@ class Board:
             for s in data.get("strait", ())
             if straits_adjacent and s.get(straits_adjacent, False)
         )
-        split = {
-            s["province"]: tuple(frozenset(c) for c in s["coasts"]) for s in data.get("split_coast", ())
-        }
+        split = {s["province"]: tuple(frozenset(c) for c in s["coasts"]) for s in data.get("split_coast", ())}
         return cls(areas, {k: frozenset(v) for k, v in links.items()}, straits, split)
 
     def is_land(self, code: str) -> bool:
@@ -98,7 +101,8 @@ class Board:
         if exact:
             return exact
         return [
-            c for c, a in self.areas.items()
+            c
+            for c, a in self.areas.items()
             if any(
                 full.casefold().startswith(key) or any(w.casefold().startswith(key) for w in full.split())
                 for full in (a.name, *a.aliases)

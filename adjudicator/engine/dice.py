@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 CHAIN_LENGTH = 10_000
 FACES = 6
-SYMBOLS = {"inf": 1, "infantry": 1, "cav": 3, "cavalry": 3, "cat": 4, "catapult": 4, "gal": 5, "galley": 5,
-           "blank": 6}
+SYMBOLS = {"inf": 1, "infantry": 1, "cav": 3, "cavalry": 3, "cat": 4, "catapult": 4, "gal": 5, "galley": 5, "blank": 6}
 
 
 class DiceError(ValueError):
@@ -101,8 +100,9 @@ class GivenDice(Dice):
 
     def _next(self, purpose: str) -> int:
         if self.position >= len(self.values):
-            raise DiceError(f"the dice file ran out: {len(self.values)} rolls given, roll {self.position + 1} "
-                            f"needed for {purpose}")
+            raise DiceError(
+                f"the dice file ran out: {len(self.values)} rolls given, roll {self.position + 1} needed for {purpose}"
+            )
         self.position += 1
         return self.values[self.position - 1]
 

@@ -16,8 +16,15 @@ from adjudicator.resources import resource_dir
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
 
-JSON_TYPES = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean", type(None): "null",
-              float: "number"}  # what json.loads makes, by Python type
+JSON_TYPES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    int: "integer",
+    bool: "boolean",
+    type(None): "null",
+    float: "number",
+}  # what json.loads makes, by Python type
 SHOWN_PROBLEMS = 12  # a broken file can have thousands; the first ones are enough to find the trouble
 
 
@@ -34,8 +41,11 @@ def shown(value: Any) -> str:
     if isinstance(value, int):  # repr() itself refuses more than 4,300 digits
         return repr(value) if abs(value) < 10**12 else f"a number of about {value.bit_length() * 3 // 10} digits"
     if isinstance(value, (dict, list)):
-        return f"{'an object' if isinstance(value, dict) else 'a list'} of {len(value)} entries" if value else (
-            "{}" if isinstance(value, dict) else "[]")
+        return (
+            f"{'an object' if isinstance(value, dict) else 'a list'} of {len(value)} entries"
+            if value
+            else ("{}" if isinstance(value, dict) else "[]")
+        )
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -106,8 +116,15 @@ def _object_problems(value: dict[str, Any], schema: dict[str, Any], root: dict[s
 # this version writes, and positions made by hand or by other tools may rely on that. Written snapshots have all.
 READER_DEFAULTS: dict[str, dict[str, Any]] = {
     "snapshot": {"turn": 0, "round": 0, "active": None, "inflation_pending": [], "winner": None},
-    "player": {"treasury": 0, "tribute": 0, "captives": [], "standing": {}, "captor": None, "inherited": {},
-               "conceded_to": None},
+    "player": {
+        "treasury": 0,
+        "tribute": 0,
+        "captives": [],
+        "standing": {},
+        "captor": None,
+        "inherited": {},
+        "conceded_to": None,
+    },
     "area": {"owner": None, "city": None, "roads": [], "units": {}},
     "force": {"caesar": 0, "generals": [], "infantry": 0, "cavalry": 0, "catapult": 0, "galleys": []},
     "cargo": {"caesar": 0, "generals": [], "infantry": 0, "cavalry": 0, "catapult": 0},
@@ -116,6 +133,7 @@ READER_DEFAULTS: dict[str, dict[str, Any]] = {
 
 def with_reader_defaults(data: Any) -> Any:
     """`data` with the fields a writer always gives and a reader may miss filled in (a copy; `data` is kept)."""
+
     def filled(value: Any, kind: str) -> Any:
         return {**READER_DEFAULTS[kind], **value} if isinstance(value, dict) else value
 
@@ -153,8 +171,11 @@ def snapshot_problems(data: Any, ruleset: Ruleset | None) -> list[str]:
 def _unknown_areas(data: Any, ruleset: Ruleset) -> list[str]:
     """Area keys that are no board code (named first: the other problems of such an area follow from it)."""
     areas = data.get("areas") if isinstance(data, dict) else None
-    return [f"snapshot.areas: unknown area code {shown(code)}" for code in areas
-            if code not in ruleset.board.areas] if isinstance(areas, dict) else []
+    return (
+        [f"snapshot.areas: unknown area code {shown(code)}" for code in areas if code not in ruleset.board.areas]
+        if isinstance(areas, dict)
+        else []
+    )
 
 
 def position_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
@@ -171,11 +192,16 @@ def position_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
 
 def _seat_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
     players = data["players"]
-    found = [f"snapshot.players key {seat!r}: not a seat of {ruleset.name} ({', '.join(ruleset.seat_names)})"
-             for seat in players if seat not in ruleset.seat_names]
+    found = [
+        f"snapshot.players key {seat!r}: not a seat of {ruleset.name} ({', '.join(ruleset.seat_names)})"
+        for seat in players
+        if seat not in ruleset.seat_names
+    ]
     if not found and list(players) != [s for s in ruleset.seat_names if s in players]:
-        found.append(f"snapshot.players: the seats must be listed in turn order (C-4.1): "
-                     f"{', '.join(s for s in ruleset.seat_names if s in players)}")
+        found.append(
+            f"snapshot.players: the seats must be listed in turn order (C-4.1): "
+            f"{', '.join(s for s in ruleset.seat_names if s in players)}"
+        )
     for name in ("active", "winner"):
         if data[name] is not None and data[name] not in players:
             found.append(f"snapshot.{name}: {data[name]!r} is not a player of this game")
@@ -185,12 +211,14 @@ def _seat_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
     return found
 
 
-def _player_problems(where: str, seat: str, player: dict[str, Any], players: dict[str, Any],
-                     ruleset: Ruleset) -> list[str]:
+def _player_problems(
+    where: str, seat: str, player: dict[str, Any], players: dict[str, Any], ruleset: Ruleset
+) -> list[str]:
     found = []
     if seat in ruleset.seat_names and player["home"] != ruleset.seat(seat).home:
-        found.append(f"{where}.home: {player['home']!r} is not {seat}'s home province "
-                     f"{ruleset.seat(seat).home} (C-0.11)")
+        found.append(
+            f"{where}.home: {player['home']!r} is not {seat}'s home province {ruleset.seat(seat).home} (C-0.11)"
+        )
     for name in ("captor", "conceded_to"):
         if player[name] is not None and (player[name] not in players or player[name] == seat):
             found.append(f"{where}.{name}: {player[name]!r} is not another player of this game")
@@ -209,8 +237,9 @@ def _player_problems(where: str, seat: str, player: dict[str, Any], players: dic
     for i, offer in enumerate(standing.get("ransom_accept", [])):
         if offer["owner"] not in ruleset.seat_names:
             found.append(f"{where}.standing.ransom_accept[{i}].owner: {offer['owner']!r} is not a seat")
-        found += _number_problems(f"{where}.standing.ransom_accept[{i}].general", [offer["general"]], "generals",
-                                  ruleset)
+        found += _number_problems(
+            f"{where}.standing.ransom_accept[{i}].general", [offer["general"]], "generals", ruleset
+        )
     return found
 
 
@@ -242,7 +271,8 @@ def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: Rules
         if int(number) not in force["galleys"]:
             found.append(f"{where}.aboard key {number!r}: no such galley here")
         if any(cargo[k] > force[k] for k in ("caesar", *UNIT_KINDS)) or not set(cargo["generals"]) <= set(
-                force["generals"]):
+            force["generals"]
+        ):
             found.append(f"{where}.aboard.{number}: more pieces aboard than the force has")
     return found
 
@@ -250,8 +280,11 @@ def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: Rules
 def _number_problems(where: str, numbers: list[int], kind: str, ruleset: Ruleset) -> list[str]:
     """General or galley numbers: 1 up to the pieces of all colours (taken-over pieces are numbered on, C-8.8)."""
     highest = ruleset.data["limits"][kind] * len(ruleset.seat_names)
-    return [f"{where}: {shown(n)} is not a {kind.rstrip('s')} number (1-{highest})" for n in numbers
-            if not 1 <= n <= highest]
+    return [
+        f"{where}: {shown(n)} is not a {kind.rstrip('s')} number (1-{highest})"
+        for n in numbers
+        if not 1 <= n <= highest
+    ]
 
 
 def _code_problems(where: str, codes: list[str], ruleset: Ruleset) -> list[str]:
@@ -268,10 +301,15 @@ def _piece_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
         captive = [c["general"] for p in data["players"].values() for c in p["captives"] if c["owner"] == seat]
         if sum(f["caesar"] for f in forces) > 1:
             found.append(f"snapshot: {seat} has more than one Caesar on the board")
-        for kind, numbers in (("general", [g for f in forces for g in f["generals"]] + captive),
-                              ("galley", [g for f in forces for g in f["galleys"]])):
-            found += [f"snapshot: {seat}'s {kind} {n} is in {times} places" for n, times in Counter(numbers).items()
-                      if times > 1]
+        for kind, numbers in (
+            ("general", [g for f in forces for g in f["generals"]] + captive),
+            ("galley", [g for f in forces for g in f["galleys"]]),
+        ):
+            found += [
+                f"snapshot: {seat}'s {kind} {n} is in {times} places"
+                for n, times in Counter(numbers).items()
+                if times > 1
+            ]
         for kind in UNIT_KINDS:
             if sum(f[kind] for f in forces) > limits[kind] * seats:
                 found.append(f"snapshot: {seat} has more {kind} than the game has ({limits[kind] * seats})")

@@ -166,7 +166,8 @@ def _deep_copy(value: Any, memo: dict[int, Any]) -> Any:
         for k, v in value.items():
             # the same statement as deepcopy's: the value is copied before the key
             new_dict[k if type(k) in _ATOMIC else _deep_copy(k, memo)] = (
-                v if type(v) in _ATOMIC else _deep_copy(v, memo))
+                v if type(v) in _ATOMIC else _deep_copy(v, memo)
+            )
         return new_dict
     if kind in _STATE_CLASSES:
         # as deepcopy does for a plain class: a new instance, remembered, then a deep copy of its __dict__
@@ -185,15 +186,27 @@ _STATE_CLASSES = frozenset({GameState, Area, Force, Cargo, Player, Captive})
 
 def _force_json(f: Force) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "caesar": f.caesar, "generals": sorted(f.generals), "infantry": f.infantry,
-        "cavalry": f.cavalry, "catapult": f.catapult, "galleys": sorted(f.galleys),
+        "caesar": f.caesar,
+        "generals": sorted(f.generals),
+        "infantry": f.infantry,
+        "cavalry": f.cavalry,
+        "catapult": f.catapult,
+        "galleys": sorted(f.galleys),
     }
     if f.galley_coasts:
         out["galley_coasts"] = {str(g): c for g, c in sorted(f.galley_coasts.items())}
     cargo = {g: c for g, c in sorted(f.aboard.items()) if not c.is_empty()}
     if cargo:
-        out["aboard"] = {str(g): {"caesar": c.caesar, "generals": sorted(c.generals), "infantry": c.infantry,
-                                  "cavalry": c.cavalry, "catapult": c.catapult} for g, c in cargo.items()}
+        out["aboard"] = {
+            str(g): {
+                "caesar": c.caesar,
+                "generals": sorted(c.generals),
+                "infantry": c.infantry,
+                "cavalry": c.cavalry,
+                "catapult": c.catapult,
+            }
+            for g, c in cargo.items()
+        }
     return out
 
 
@@ -207,14 +220,25 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
             continue  # an empty area is written as absent, so that a reloaded state writes the same text
         areas[code] = {"owner": a.owner, "city": a.city, "roads": sorted(a.roads), "units": units}
     return {
-        "schema": SCHEMA, "game": state.game, "ruleset": state.ruleset, "turn": state.turn,
-        "round": state.round, "active": state.active, "inflation": state.inflation,
-        "inflation_pending": state.inflation_pending, "winner": state.winner,
+        "schema": SCHEMA,
+        "game": state.game,
+        "ruleset": state.ruleset,
+        "turn": state.turn,
+        "round": state.round,
+        "active": state.active,
+        "inflation": state.inflation,
+        "inflation_pending": state.inflation_pending,
+        "winner": state.winner,
         "players": {
             s: {
-                "home": p.home, "treasury": p.treasury, "tribute": p.tribute, "eliminated": p.eliminated,
+                "home": p.home,
+                "treasury": p.treasury,
+                "tribute": p.tribute,
+                "eliminated": p.eliminated,
                 "captives": [{"owner": c.owner, "general": c.general} for c in p.captives],
-                "standing": p.standing, "captor": p.captor, "inherited": p.inherited,
+                "standing": p.standing,
+                "captor": p.captor,
+                "inherited": p.inherited,
                 "conceded_to": p.conceded_to,
             }
             for s, p in state.players.items()
@@ -400,7 +424,7 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
             raise SnapshotError(f"{where}: expected an object")
         city = a.get("city")
         if city not in (None, "city", "fortified"):
-            raise SnapshotError(f"{where}.city: expected null, \"city\" or \"fortified\", got {city!r}")
+            raise SnapshotError(f'{where}.city: expected null, "city" or "fortified", got {city!r}')
         owner = a.get("owner")
         if owner is not None and owner not in players:
             raise SnapshotError(f"{where}.owner: {owner!r} is not a player of this game")

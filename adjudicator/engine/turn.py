@@ -78,9 +78,17 @@ class NotDue(ValueError):
     """Orders for a seat whose player-turn is not the one being resolved."""
 
 
-def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
-            answers: Mapping[str, Mapping[str, str]] | None = None, ask: bool = False, *,
-            in_place: bool = False, settled: frozenset[tuple[str, str]] = frozenset()) -> TurnResult:
+def resolve(
+    rules: Rules,
+    state: GameState,
+    orders: OrderSet | None,
+    dice: Dice,
+    answers: Mapping[str, Mapping[str, str]] | None = None,
+    ask: bool = False,
+    *,
+    in_place: bool = False,
+    settled: frozenset[tuple[str, str]] = frozenset(),
+) -> TurnResult:
     """Resolve the active seat's player-turn with its orders (None: no orders received).
 
     `answers` are players' answers to decisions (seat -> key -> text). With `ask`, a decision that has
@@ -97,8 +105,16 @@ def resolve(rules: Rules, state: GameState, orders: OrderSet | None, dice: Dice,
     seat = state.active
     if orders is not None and orders.header is not None and orders.header.player != seat:
         raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {seat}'s")
-    turn = Turn(rules, state if in_place else state.copy(), seat, orders.orders if orders else (), dice,
-                answers or {}, ask, settled=settled)
+    turn = Turn(
+        rules,
+        state if in_place else state.copy(),
+        seat,
+        orders.orders if orders else (),
+        dice,
+        answers or {},
+        ask,
+        settled=settled,
+    )
     rules.play_turn(turn)
     turn.results.sort(key=lambda r: r.line)
     return TurnResult(turn.state, turn.events, turn.results, turn.pending, list(dice.log))

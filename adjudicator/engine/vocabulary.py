@@ -65,8 +65,13 @@ class OrderResult:
         return f"rejected ({self.rule}): {self.reason}" if self.rule else f"rejected: {self.reason}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "accepted": self.accepted, "reason": self.reason,
-                "rule": self.rule}
+        return {
+            "line": self.line,
+            "text": self.text,
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "rule": self.rule,
+        }
 
 
 class Rejected(Exception):

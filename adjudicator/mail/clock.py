@@ -37,5 +37,10 @@ def deadline_line(language: str, deadline: str | None, zone: str = "") -> str:
     if not zone or zone == "UTC":
         return gettext(language, "Deadline: %(utc)s.", utc=utc)
     local = moment.astimezone(ZoneInfo(zone))
-    return gettext(language, "Deadline: %(utc)s (%(zone)s: %(local)s).", utc=utc, zone=zone,
-                   local=local.strftime("%Y-%m-%d %H:%M %Z"))
+    return gettext(
+        language,
+        "Deadline: %(utc)s (%(zone)s: %(local)s).",
+        utc=utc,
+        zone=zone,
+        local=local.strftime("%Y-%m-%d %H:%M %Z"),
+    )

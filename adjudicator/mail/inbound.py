@@ -70,8 +70,11 @@ def read_message(data: bytes, size: int | None = None) -> Incoming:
     beyond its header: it comes with `unread` saying why."""
     size = len(data) if size is None else size
     if size > MAX_MAIL_BYTES:
-        return read_head(data[:HEAD_BYTES], f"the mail is {size} bytes long, more than the {MAX_MAIL_BYTES // 1024} "
-                                            "KB a mail may have; it was not read")
+        return read_head(
+            data[:HEAD_BYTES],
+            f"the mail is {size} bytes long, more than the {MAX_MAIL_BYTES // 1024} "
+            "KB a mail may have; it was not read",
+        )
     if not data.strip():
         raise MailError("empty message")
     try:
@@ -81,8 +84,9 @@ def read_message(data: bytes, size: int | None = None) -> Incoming:
     except Exception as e:  # the parser is lenient; anything it still cannot take is garbage
         raise MailError(f"not a mail message ({e})") from e
     if _depth(message) > MAX_DEPTH:
-        return read_head(data[:HEAD_BYTES], f"the mail's MIME parts are nested more than {MAX_DEPTH} deep; it was "
-                                            "not read")
+        return read_head(
+            data[:HEAD_BYTES], f"the mail's MIME parts are nested more than {MAX_DEPTH} deep; it was not read"
+        )
     if not message.keys():
         raise MailError("not a mail message: it has no header fields")
     if any(isinstance(d, email_errors.MissingHeaderBodySeparatorDefect) for d in message.defects):
@@ -152,15 +156,25 @@ def _header_fields(message: EmailMessage) -> tuple[str, str, str]:
 def read_head(head: bytes, why: str) -> Incoming:
     """A mail refused unread, from its beginning: the header fields (sender, Message-ID, subject) and `why`."""
     end = min((i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0), default=len(head))
-    message = _guarded(lambda: cast(EmailMessage, BytesParser(policy=default_policy).parsebytes(
-        head[:end] + b"\n\n", headersonly=True)))
+    message = _guarded(
+        lambda: cast(
+            EmailMessage, BytesParser(policy=default_policy).parsebytes(head[:end] + b"\n\n", headersonly=True)
+        )
+    )
     if not message.keys():
         raise MailError("not a mail message: it has no header fields")
     sender, sender_name, subject = _guarded(lambda: _header_fields(message))
     references = _guarded(lambda: _references(message))
-    return Incoming(message_id=_no_nul(_message_id(message, head)), sender=_no_nul(sender),
-                    sender_name=_no_nul(sender_name), subject=_no_nul(subject), text="",
-                    raw=_no_nul(_as_text(head[:end])), references=_no_nul(references), unread=why)
+    return Incoming(
+        message_id=_no_nul(_message_id(message, head)),
+        sender=_no_nul(sender),
+        sender_name=_no_nul(sender_name),
+        subject=_no_nul(subject),
+        text="",
+        raw=_no_nul(_as_text(head[:end])),
+        references=_no_nul(references),
+        unread=why,
+    )
 
 
 _SPECIALS = set('<>()[]\\,;:"')
@@ -175,7 +189,7 @@ def address_problem(address: str) -> str | None:
         name = {"\r": "a carriage return (CR)", "\n": "a line feed (LF)", "\t": "a tab"}.get(control)
         return f"it holds {name or f'the control character U+{ord(control):04X}'}"
     if any(c.isspace() or c in _SPECIALS for c in address):
-        return "it holds a space or one of < > ( ) [ ] \\ , ; : \""
+        return 'it holds a space or one of < > ( ) [ ] \\ , ; : "'
     local, at, domain = address.rpartition("@")
     if not at or not local or "@" in local:
         return "a mail address is name@domain, with one '@'"

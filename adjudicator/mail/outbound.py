@@ -220,8 +220,9 @@ def _error_text(error: BaseException) -> str:
             reply = reply.decode("utf-8", "replace")
         text = f"{type(error).__name__}: {error.smtp_code} {reply}"
     elif isinstance(error, smtplib.SMTPRecipientsRefused):
-        refused = "; ".join(f"{to}: {code} {reply.decode('utf-8', 'replace')}"
-                            for to, (code, reply) in error.recipients.items())
+        refused = "; ".join(
+            f"{to}: {code} {reply.decode('utf-8', 'replace')}" for to, (code, reply) in error.recipients.items()
+        )
         text = f"{type(error).__name__}: {refused}"
     else:
         text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
@@ -236,8 +237,9 @@ def forget_secret(row: Outbox) -> None:
         row.secret = ""
 
 
-def send_outbox(archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | None,
-                limit: int | None = None) -> SendReport:
+def send_outbox(
+    archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | None, limit: int | None = None
+) -> SendReport:
     """Deliver the unsent outbox rows in id order (as .eml files when eml_dir is given), committing each one."""
     if smtp is None and eml_dir is None:
         raise ValueError("nowhere to send the outbox: give SMTP settings or a folder for .eml files")

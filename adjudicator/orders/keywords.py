@@ -29,8 +29,10 @@ def language_code(name: str) -> str:
             return code
     if wanted in _ENGLISH_NAMES:
         return _ENGLISH_NAMES[wanted]
-    raise UnknownLanguage(f"unknown language {name!r}; choose one of "
-                          + ", ".join(f"{code} ({native})" for code, native in LANGUAGE_NAMES.items()))
+    raise UnknownLanguage(
+        f"unknown language {name!r}; choose one of "
+        + ", ".join(f"{code} ({native})" for code, native in LANGUAGE_NAMES.items())
+    )
 
 
 @cache
@@ -51,9 +53,7 @@ def keyword_table() -> dict[str, dict[str, tuple[str, ...]]]:
             if not re.fullmatch(r"\w+", spelling):
                 raise KeywordTableError(f"keywords.toml: [{key}] spelling {spelling!r} is not one word")
             if owner.setdefault(spelling, name) != name:
-                raise KeywordTableError(
-                    f"keywords.toml: {spelling.upper()!r} spells both {owner[spelling]} and {name}"
-                )
+                raise KeywordTableError(f"keywords.toml: {spelling.upper()!r} spells both {owner[spelling]} and {name}")
     return table
 
 

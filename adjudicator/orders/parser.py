@@ -62,19 +62,33 @@ MAX_NUMBER = 9999  # more than any game needs; stops absurd counts early
 
 _UNIT_KINDS = {"INFANTRY": "infantry", "CAVALRY": "cavalry", "CATAPULT": "catapult"}
 _PIECES = {
-    **_UNIT_KINDS, "GALLEY": "galley", "CITY": "city", "FORTIFICATION": "fortification",
+    **_UNIT_KINDS,
+    "GALLEY": "galley",
+    "CITY": "city",
+    "FORTIFICATION": "fortification",
     "FORTIFIED_CITY": "fortified_city",
 }
 _NAVAL_KINDS = {"EMPTY": "empty", "LOADED": "loaded", "GENERALS": "generals", "CAESAR": "caesar"}
 
 # How errors name the terminals that are not keywords.
 _DESCRIBED = {
-    "AREA": "an area", "SEAT": "a seat", "NUMBER": "a number", "GEN_ID": "a general (G1, G2, ...)",
-    "GAME_NAME": "a game name", "DECISION_KEY": "a decision key (e.g. battle.NAR.1.retreat)",
-    "SECRET": "a password", "MESSAGE": "':' and the message",
+    "AREA": "an area",
+    "SEAT": "a seat",
+    "NUMBER": "a number",
+    "GEN_ID": "a general (G1, G2, ...)",
+    "GAME_NAME": "a game name",
+    "DECISION_KEY": "a decision key (e.g. battle.NAR.1.retreat)",
+    "SECRET": "a password",
+    "MESSAGE": "':' and the message",
 }
 _SYMBOLS = {
-    "_AT_LEAST": ">=", "_COMMA": "','", "_COLON": ":", "_ARROW": "->", "_ROAD_ARROW": "=>", "_DASH": "-", "_LESS": "<",
+    "_AT_LEAST": ">=",
+    "_COMMA": "','",
+    "_COLON": ":",
+    "_ARROW": "->",
+    "_ROAD_ARROW": "=>",
+    "_DASH": "-",
+    "_LESS": "<",
 }
 
 
@@ -137,7 +151,8 @@ class _OrderLexer(Lexer):
         self.skip = "|".join(t.pattern.to_regexp() for t in self.terminals if t.name == "WS")
         # Terminals that can read a keyword (AREA, SECRET, ...): the lexer decides which one it is.
         self.wordish = frozenset(
-            t.name for t in self.terminals
+            t.name
+            for t in self.terminals
             if any(map(re.compile(t.pattern.to_regexp()).fullmatch, self.keywords))  # one compile per terminal
         )
         self.scanners: dict[Any, tuple[re.Pattern[str], frozenset[str]]] = {}
@@ -270,8 +285,9 @@ class _Builder(Transformer):
             shown, number = f"{c[0]} {c[1]}", _number(c[1], minimum=0)
         if not 1 <= number <= self.most_generals:
             raise _Problem(
-                c[0].column, f"unknown leader {_quote(shown)}: generals are G1 to G{self.generals} "
-                             f"(G{self.generals + 1} to G{self.most_generals} when taken over)"
+                c[0].column,
+                f"unknown leader {_quote(shown)}: generals are G1 to G{self.generals} "
+                f"(G{self.generals + 1} to G{self.most_generals} when taken over)",
             )
         return number, c[0].column
 
@@ -323,8 +339,9 @@ class _Builder(Transformer):
     def move(self, c: list[Any]) -> Callable[..., Order]:
         last, column = c[-1]
         if last.leave is not None:
-            raise _Problem(column, f"{display('LEAVING')} drops pieces on the way; at the end of the move every "
-                                   "piece stops anyway")
+            raise _Problem(
+                column, f"{display('LEAVING')} drops pieces on the way; at the end of the move every piece stops anyway"
+            )
         return partial(Move, troops=c[1], start=c[2], steps=tuple(step for step, _ in c[3:]))
 
     def sail(self, c: list[Any]) -> Callable[..., Order]:
@@ -385,8 +402,12 @@ class _Builder(Transformer):
             if count is None:
                 unlimited.add(kind)
         counts = tuple(count for count, _ in picks)
-        return partial(Priority, kind=c[0].type.lower(), values=tuple(_UNIT_KINDS[t.type] for _, t in picks),
-                       counts=counts if any(n is not None for n in counts) else ())
+        return partial(
+            Priority,
+            kind=c[0].type.lower(),
+            values=tuple(_UNIT_KINDS[t.type] for _, t in picks),
+            counts=counts if any(n is not None for n in counts) else (),
+        )
 
     def targets(self, c: list[Any]) -> Callable[..., Order]:
         return partial(Priority, kind="targets", values=_kinds(c[1:], {**_UNIT_KINDS, "GALLEY": "galley"}))
@@ -435,9 +456,7 @@ class _Builder(Transformer):
                 raise _Problem(column, "talents are given twice in one offer")
             else:
                 talents = value
-        return partial(
-            RansomOffer, owner=c[2], general=c[3][0], talents=talents or 0, prisoners=tuple(prisoners)
-        )
+        return partial(RansomOffer, owner=c[2], general=c[3][0], talents=talents or 0, prisoners=tuple(prisoners))
 
     def ransom_accept(self, c: list[Any]) -> Callable[..., Order]:
         minimum = _number(c[5], minimum=0) if len(c) > 5 else 0
@@ -550,7 +569,11 @@ def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, _Driver]:
             entry = _PARSERS.get(id(ruleset))
             if entry is None or entry[0] is not ruleset:
                 parser = Lark(
-                    grammar_text(), parser="lalr", lexer=_OrderLexer, start=["header", "order"], cache=True,
+                    grammar_text(),
+                    parser="lalr",
+                    lexer=_OrderLexer,
+                    start=["header", "order"],
+                    cache=True,
                     transformer=_Builder(ruleset),
                 )
                 # keeping the ruleset in the entry keeps its id from being reused by another
@@ -600,8 +623,11 @@ class _Driver:
                 else:
                     size, callback = len(arg.expansion), callbacks[arg]
                     # a ?rule reduced from its single child returns that child: nothing to call
-                    row[symbol] = (size, arg.origin.name, None if size == 1 and type(callback) is ExpandSingleChild
-                                   else callback)
+                    row[symbol] = (
+                        size,
+                        arg.origin.name,
+                        None if size == 1 and type(callback) is ExpandSingleChild else callback,
+                    )
             self.actions[state] = row
 
     def parse(self, line: str, start: str) -> Any:
@@ -726,7 +752,7 @@ def _syntax_problem(e: UnexpectedInput, line: str, start: str) -> _Problem:
         expected = _really_expected(e, e.expected)
         if token.type == "$END":
             # $END borrows the position of the last token read
-            last = line[token.start_pos:token.end_pos] if token.end_pos else ""
+            last = line[token.start_pos : token.end_pos] if token.end_pos else ""
             after = f" after {_quote(last)}" if last else ""
             what = "header" if start == "header" else "order"
             column = token.end_column or len(line) + 1
@@ -739,7 +765,7 @@ def _syntax_problem(e: UnexpectedInput, line: str, start: str) -> _Problem:
             return _Problem(token.column, f"unexpected {_quote(word)} (did you mean {hint}?)")
         return _Problem(token.column, f"unexpected {_quote(word)}: expected {_expected(expected)}")
     if isinstance(e, UnexpectedCharacters):
-        rest = line[e.pos_in_stream:]
+        rest = line[e.pos_in_stream :]
         word = rest.split(None, 1)[0] if rest.strip() else rest[:1]
         expected = _really_expected(e, e.allowed or set())
         return _Problem(e.column, f"unexpected {_quote(word)}: expected {_expected(expected)}")

@@ -64,8 +64,9 @@ def verdict(item: Any, language: str = "en") -> str:
     from adjudicator.render.i18n import engine_text, gettext
 
     if hasattr(item, "column"):
-        return gettext(language, "not understood (column %(column)s): %(problem)s", column=item.column,
-                       problem=item.message)
+        return gettext(
+            language, "not understood (column %(column)s): %(problem)s", column=item.column, problem=item.message
+        )
     reason = engine_text(language, item.reason)
     if item.accepted:
         return gettext(language, "accepted") + (f": {reason}" if reason else "")
@@ -79,7 +80,7 @@ def svg_inline(svg: str) -> Any:
     from markupsafe import Markup
 
     if svg.startswith("<?xml"):
-        svg = svg[svg.index("?>") + 2:].lstrip()
+        svg = svg[svg.index("?>") + 2 :].lstrip()
     return Markup(svg)  # noqa: S704 (made by our own escaping template)
 
 

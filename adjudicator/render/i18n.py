@@ -38,12 +38,25 @@ def N_(msgid: str) -> str:  # noqa: N802 (the gettext convention for a message m
 
 # Words the templates translate from event data (so no literal marks them there): extracted with `-k N_`.
 EVENT_WORDS = (
-    N_("movement"), N_("combat"), N_("destroy cities"), N_("buy and place"),  # phases
-    N_("infantry"), N_("cavalry"), N_("catapult"), N_("galley"), N_("city"), N_("fortification"),
-    N_("fortified city"), N_("road"),  # pieces bought, targets shot at
-    N_("answer"), N_("standing order"), N_("default"),  # where a decision came from
-    N_("land"), N_("sea"),  # how attacking units came (O-6.17)
-    N_("kill"), N_("ransom"),  # what happens to a captured general (C-8.4)
+    N_("movement"),
+    N_("combat"),
+    N_("destroy cities"),
+    N_("buy and place"),  # phases
+    N_("infantry"),
+    N_("cavalry"),
+    N_("catapult"),
+    N_("galley"),
+    N_("city"),
+    N_("fortification"),
+    N_("fortified city"),
+    N_("road"),  # pieces bought, targets shot at
+    N_("answer"),
+    N_("standing order"),
+    N_("default"),  # where a decision came from
+    N_("land"),
+    N_("sea"),  # how attacking units came (O-6.17)
+    N_("kill"),
+    N_("ransom"),  # what happens to a captured general (C-8.4)
 )
 
 
@@ -81,9 +94,23 @@ def gettext(language: str, msgid: str, **values: object) -> str:
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 # Event data that holds engine text (the rest are codes, seats, numbers, the player's own words, or words that the
 # sentences translate themselves); a captured general's `choice` is a switch of the sentence, not a text.
-ENGINE_TEXT_KEYS = frozenset({"troops", "cargo", "reason", "question", "losses", "where", "leader",
-                              "attacker_forces", "defender_forces", "attacker_legion", "defender_legion",
-                              "attacker_losses", "defender_losses"})
+ENGINE_TEXT_KEYS = frozenset(
+    {
+        "troops",
+        "cargo",
+        "reason",
+        "question",
+        "losses",
+        "where",
+        "leader",
+        "attacker_forces",
+        "defender_forces",
+        "attacker_legion",
+        "defender_legion",
+        "attacker_losses",
+        "defender_losses",
+    }
+)
 PIECE_KEYWORDS = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified", "road")
 UNIT_COUNT = re.compile(r"(\d+) (\w+)")
 
@@ -159,7 +186,7 @@ def _translate(language: str, text: str, depth: int) -> str:
 
 def _unit_list(words: list[str]) -> bool:
     """'2 INF 1 CAV' split into words: counts and piece keywords in turn."""
-    pairs = [" ".join(words[i:i + 2]) for i in range(0, len(words), 2)]
+    pairs = [" ".join(words[i : i + 2]) for i in range(0, len(words), 2)]
     return len(words) % 2 == 0 and all((m := UNIT_COUNT.fullmatch(p)) and m[2] in _piece_keywords() for p in pairs)
 
 
@@ -183,8 +210,10 @@ def engine_data(language: str, event: Any) -> Mapping[str, Any]:
     if language == "en":
         return data
     keys = ENGINE_TEXT_KEYS | ({"choice"} if kind == "decision" else set())
-    return {key: engine_text(language, value) if key in keys and isinstance(value, str) else value
-            for key, value in data.items()}
+    return {
+        key: engine_text(language, value) if key in keys and isinstance(value, str) else value
+        for key, value in data.items()
+    }
 
 
 def order_echo(language: str, text: str) -> str:

@@ -16,9 +16,25 @@ from typing import Any
 from adjudicator.engine.vocabulary import Event
 from adjudicator.render import markup_environment, render, write_atomically
 
-BATTLE_KINDS = {"battle", "battle_round", "shot", "decision", "answer_refused", "retreat", "retreat_failed",
-                "retreat_impossible", "pursuit", "battle_end", "captured", "naval_battle", "naval_round",
-                "galleys_sunk", "naval_end", "galleys_destroyed", "battle_skipped"}
+BATTLE_KINDS = {
+    "battle",
+    "battle_round",
+    "shot",
+    "decision",
+    "answer_refused",
+    "retreat",
+    "retreat_failed",
+    "retreat_impossible",
+    "pursuit",
+    "battle_end",
+    "captured",
+    "naval_battle",
+    "naval_round",
+    "galleys_sunk",
+    "naval_end",
+    "galleys_destroyed",
+    "battle_skipped",
+}
 
 
 @dataclass
@@ -53,8 +69,13 @@ def battles(turn: SiteTurn, language: str = "en") -> list[list[str]]:
     return found
 
 
-def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
-               progress: Callable[[str], None] | None = None, language: str = "en") -> list[Path]:
+def write_site(
+    out: Path,
+    game: dict[str, Any],
+    turns: list[SiteTurn],
+    progress: Callable[[str], None] | None = None,
+    language: str = "en",
+) -> list[Path]:
     """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
     files written."""
     env = markup_environment(language)
@@ -70,12 +91,27 @@ def write_site(out: Path, game: dict[str, Any], turns: list[SiteTurn],
         previous = turns[i - 1].number if i else None
         following = turns[i + 1].number if i + 1 < len(turns) else None
         write(f"turn-{turn.number:04d}.svg", turn.map_svg)
-        write(f"turn-{turn.number:04d}.html", env.get_template("site/turn.html.j2").render(
-            game=game, turn=turn, battles=fights[i], previous=previous, following=following,
-            previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"]))
+        write(
+            f"turn-{turn.number:04d}.html",
+            env.get_template("site/turn.html.j2").render(
+                game=game,
+                turn=turn,
+                battles=fights[i],
+                previous=previous,
+                following=following,
+                previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"],
+            ),
+        )
         if progress is not None:
             progress(f"turn {turn.number}")
-    write("index.html", env.get_template("site/index.html.j2").render(
-        game=game, turns=[{"number": t.number, "seat": t.seat, "round": t.round, "battles": len(fight),
-                           "key": t.turn_key} for t, fight in zip(turns, fights, strict=True)]))
+    write(
+        "index.html",
+        env.get_template("site/index.html.j2").render(
+            game=game,
+            turns=[
+                {"number": t.number, "seat": t.seat, "round": t.round, "battles": len(fight), "key": t.turn_key}
+                for t, fight in zip(turns, fights, strict=True)
+            ],
+        ),
+    )
     return written

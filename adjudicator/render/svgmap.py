@@ -114,8 +114,10 @@ def _layout(areas: tuple[tuple[str, str, bool, int, int], ...]) -> dict[str, Spo
             ys[i] = min(max(ys[i], hh + 100), MAP_HEIGHT - hh - 60)
         if not moved:
             break
-    return {code: Spot(code, round(xs[i]), round(ys[i]), sizes[i][0], sizes[i][1], land)
-            for i, (code, _, land, _, _) in enumerate(areas)}
+    return {
+        code: Spot(code, round(xs[i]), round(ys[i]), sizes[i][0], sizes[i][1], land)
+        for i, (code, _, land, _, _) in enumerate(areas)
+    }
 
 
 def layout(board: Board) -> dict[str, Spot]:
@@ -148,8 +150,11 @@ def _leaders(force: Mapping[str, Any]) -> list[str]:
 
 
 def _units(force: Mapping[str, Any]) -> list[str]:
-    return [f"{force[kind]} {abbr}" for kind, abbr in (("infantry", "INF"), ("cavalry", "CAV"), ("catapult", "CAT"))
-            if force.get(kind)]
+    return [
+        f"{force[kind]} {abbr}"
+        for kind, abbr in (("infantry", "INF"), ("cavalry", "CAV"), ("catapult", "CAT"))
+        if force.get(kind)
+    ]
 
 
 def army_label(force: Mapping[str, Any]) -> str:
@@ -189,11 +194,15 @@ def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[
     if not info.is_land:
         head = tr("%(name)s (%(code)s), sea zone", name=info.name, code=code)
     elif area.get("owner"):
-        head = tr("%(name)s (%(code)s), province worth %(value)s; owner %(seat)s", name=info.name, code=code,
-                  value=info.value, seat=area["owner"])
+        head = tr(
+            "%(name)s (%(code)s), province worth %(value)s; owner %(seat)s",
+            name=info.name,
+            code=code,
+            value=info.value,
+            seat=area["owner"],
+        )
     else:
-        head = tr("%(name)s (%(code)s), province worth %(value)s; neutral", name=info.name, code=code,
-                  value=info.value)
+        head = tr("%(name)s (%(code)s), province worth %(value)s; neutral", name=info.name, code=code, value=info.value)
     lines = [head]
     if area.get("city"):
         lines.append(tr("fortified city") if area["city"] == "fortified" else tr("city"))
@@ -229,8 +238,11 @@ def _links(board: Board, spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
 
 def _roads(areas: Mapping[str, Mapping[str, Any]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
     pairs = sorted({tuple(sorted((code, other))) for code, a in areas.items() for other in a.get("roads", [])})
-    return [{"x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y, "between": f"{a}-{b}"}
-            for a, b in pairs if a in spots and b in spots]
+    return [
+        {"x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y, "between": f"{a}-{b}"}
+        for a, b in pairs
+        if a in spots and b in spots
+    ]
 
 
 def _arrow(path: list[Spot], shift: float) -> tuple[str, str] | None:
@@ -270,8 +282,9 @@ def _arrow(path: list[Spot], shift: float) -> tuple[str, str] | None:
     return " ".join(_point(*p) for p in points), head
 
 
-def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str],
-           tr: Translate) -> list[dict[str, Any]]:
+def _moves(
+    events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str], tr: Translate
+) -> list[dict[str, Any]]:
     """An arrow for every move, voyage and retreat of the turn, in the mover's colour."""
     out = []
     used: dict[tuple[str, str], int] = {}
@@ -298,19 +311,32 @@ def _moves(events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapp
             continue
         names = " → ".join(codes)
         style = {"moved": "land", "sailed": "sea", "retreat": "retreat"}[kind]
-        verb = {"moved": N_("%(seat)s move: %(path)s"), "sailed": N_("%(seat)s voyage: %(path)s"),
-                "retreat": N_("%(seat)s retreat: %(path)s")}[kind]
-        out.append({"points": drawn[0], "head": drawn[1], "colour": colour.get(seat, NEUTRAL_STROKE),
-                    "style": style, "path": " ".join(codes),
-                    "tooltip": tr(verb, seat=seat, path=names) + (f" ({what})" if what else "")})
+        verb = {
+            "moved": N_("%(seat)s move: %(path)s"),
+            "sailed": N_("%(seat)s voyage: %(path)s"),
+            "retreat": N_("%(seat)s retreat: %(path)s"),
+        }[kind]
+        out.append(
+            {
+                "points": drawn[0],
+                "head": drawn[1],
+                "colour": colour.get(seat, NEUTRAL_STROKE),
+                "style": style,
+                "path": " ".join(codes),
+                "tooltip": tr(verb, seat=seat, path=names) + (f" ({what})" if what else ""),
+            }
+        )
     return out
 
 
 def _voyage(data: Mapping[str, Any], tr: Translate) -> str:
     text = _galleys(data.get("galleys", []), tr)
     if data.get("cargo"):
-        text += (tr(", landing %(cargo)s", cargo=data["cargo"]) if data.get("landed")
-                 else tr(", carrying %(cargo)s", cargo=data["cargo"]))
+        text += (
+            tr(", landing %(cargo)s", cargo=data["cargo"])
+            if data.get("landed")
+            else tr(", carrying %(cargo)s", cargo=data["cargo"])
+        )
     return text
 
 
@@ -325,21 +351,35 @@ def _battles(events: list[dict[str, Any]], spots: Mapping[str, Spot], tr: Transl
             continue
         seen.add(code)
         s = spots[code]
-        what = (N_("naval battle in %(area)s: %(seat)s attacked %(defender)s") if kind == "naval_battle"
-                else N_("battle in %(area)s: %(seat)s attacked %(defender)s"))
-        out.append({"area": code, "x": s.x, "y": s.y, "rx": round(s.hw + 20), "ry": round(s.hh + 20),
-                    "sx": round(s.x - s.hw - 2), "sy": round(s.y - s.hh - 4),
-                    "kind": "naval-battle" if kind == "naval_battle" else "land-battle",
-                    "tooltip": tr(what, area=code, seat=event.get("seat"), defender=data.get("defender"))})
+        what = (
+            N_("naval battle in %(area)s: %(seat)s attacked %(defender)s")
+            if kind == "naval_battle"
+            else N_("battle in %(area)s: %(seat)s attacked %(defender)s")
+        )
+        out.append(
+            {
+                "area": code,
+                "x": s.x,
+                "y": s.y,
+                "rx": round(s.hw + 20),
+                "ry": round(s.hh + 20),
+                "sx": round(s.x - s.hw - 2),
+                "sy": round(s.y - s.hh - 4),
+                "kind": "naval-battle" if kind == "naval_battle" else "land-battle",
+                "tooltip": tr(what, area=code, seat=event.get("seat"), defender=data.get("defender")),
+            }
+        )
     return out
 
 
 def _notes(events: list[dict[str, Any]], tr: Translate) -> dict[str, list[str]]:
     """What happened in each area this turn, for its tooltip."""
-    said = {"battle": N_("battle this turn: %(seat)s attacked %(defender)s"),
-            "naval_battle": N_("naval battle this turn: %(seat)s attacked %(defender)s"),
-            "conquered": N_("conquered this turn by %(seat)s"),
-            "city_destroyed": N_("city destroyed this turn by %(seat)s")}
+    said = {
+        "battle": N_("battle this turn: %(seat)s attacked %(defender)s"),
+        "naval_battle": N_("naval battle this turn: %(seat)s attacked %(defender)s"),
+        "conquered": N_("conquered this turn by %(seat)s"),
+        "city_destroyed": N_("city destroyed this turn by %(seat)s"),
+    }
     notes: dict[str, list[str]] = {}
     for event in events:
         kind, seat, data = event.get("kind"), event.get("seat"), event.get("data") or {}
@@ -359,10 +399,17 @@ def _legend(seats: list[tuple[str, str, bool]], tr: Callable[[str], str]) -> lis
         x += 76 + _text_width(text, 30) + 44
     out.append({"kind": "neutral", "x": round(x), "y": -34, "text": tr("neutral"), "colour": ""})
     x = 40.0
-    for kind, text, width in (("city", N_("city"), 40), ("fortified", N_("fortified city"), 40),
-                              ("road", N_("road"), 80), ("strait", N_("strait"), 80), ("land", N_("move"), 90),
-                              ("sea", N_("voyage"), 90), ("retreat", N_("retreat"), 90), ("battle", N_("battle"), 70),
-                              ("key", N_("C Caesar · G1 general 1 · gal galley"), -16)):
+    for kind, text, width in (
+        ("city", N_("city"), 40),
+        ("fortified", N_("fortified city"), 40),
+        ("road", N_("road"), 80),
+        ("strait", N_("strait"), 80),
+        ("land", N_("move"), 90),
+        ("sea", N_("voyage"), 90),
+        ("retreat", N_("retreat"), 90),
+        ("battle", N_("battle"), 70),
+        ("key", N_("C Caesar · G1 general 1 · gal galley"), -16),
+    ):
         text = tr(text)
         out.append({"kind": kind, "x": round(x), "y": 34, "text": text, "colour": ""})
         x += width + 16 + _text_width(text, 30) + 44
@@ -379,8 +426,13 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
-def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str],
-                  battles: list[dict[str, Any]], moves: list[dict[str, Any]]) -> None:
+def _place_labels(
+    forces: list[dict[str, Any]],
+    spots: Mapping[str, Spot],
+    colour: Mapping[str, str],
+    battles: list[dict[str, Any]],
+    moves: list[dict[str, Any]],
+) -> None:
     """Put each area's army labels below its shape, or above, right or left of it, wherever they cover the
     least of the other shapes and of the labels placed before (areas in code order, so always the same)."""
     obstacles = [(s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh) for s in spots.values()]
@@ -388,8 +440,9 @@ def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colou
     obstacles += [(b["sx"] - 32.0, b["sy"] - 32.0, b["sx"] + 32.0, b["sy"] + 32.0) for b in battles]  # swords
     for move in moves:  # arrowheads: a short hop between neighbours may show nothing else
         head = points_of(move["head"])
-        obstacles.append((min(x for x, _ in head), min(y for _, y in head),
-                          max(x for x, _ in head), max(y for _, y in head)))
+        obstacles.append(
+            (min(x for x, _ in head), min(y for _, y in head), max(x for x, _ in head), max(y for _, y in head))
+        )
     placed: list[tuple[float, float, float, float]] = []
     for block in forces:
         s = spots[block["code"]]
@@ -415,10 +468,17 @@ def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colou
         _, _, left, top = best
         placed.append((left, top, left + width, top + height))
         block["lines"] = [
-            {"text": text, "seat": seat, "colour": colour.get(seat, NEUTRAL_STROKE), "x": round(left + width / 2),
-             "y": round(top + i * LABEL_LINE + LABEL_LINE / 2 + LABEL_FONT * 0.35),
-             "left": round(left + (width - w) / 2), "top": round(top + i * LABEL_LINE + 2), "w": round(w),
-             "h": LABEL_LINE - 4}
+            {
+                "text": text,
+                "seat": seat,
+                "colour": colour.get(seat, NEUTRAL_STROKE),
+                "x": round(left + width / 2),
+                "y": round(top + i * LABEL_LINE + LABEL_LINE / 2 + LABEL_FONT * 0.35),
+                "left": round(left + (width - w) / 2),
+                "top": round(top + i * LABEL_LINE + 2),
+                "w": round(w),
+                "h": LABEL_LINE - 4,
+            }
             for i, ((seat, text), w) in enumerate(zip(block["texts"], widths, strict=True))
         ]
 
@@ -426,16 +486,24 @@ def _place_labels(forces: list[dict[str, Any]], spots: Mapping[str, Spot], colou
 # -- the map -------------------------------------------------------------------------------------------------------
 
 
-def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, Any]],
-               colours: dict[str, str] | None = None, title: str = "", language: str = "en") -> str:
+def render_map(
+    board: Board,
+    snapshot: dict[str, Any],
+    events: list[dict[str, Any]],
+    colours: dict[str, str] | None = None,
+    title: str = "",
+    language: str = "en",
+) -> str:
     """The SVG map of `snapshot` on `board`, with the moves and battles of `events` (the turn's stored events);
     the legend and heading in `language`."""
     spots = layout(board)
     areas: dict[str, dict[str, Any]] = snapshot.get("areas", {})
     players: dict[str, dict[str, Any]] = snapshot.get("players", {})
-    others = sorted({a.get("owner") for a in areas.values() if a.get("owner")} |
-                    {seat for a in areas.values() for seat in a.get("units", {})} |
-                    {e.get("seat") for e in events if e.get("seat")})
+    others = sorted(
+        {a.get("owner") for a in areas.values() if a.get("owner")}
+        | {seat for a in areas.values() for seat in a.get("units", {})}
+        | {e.get("seat") for e in events if e.get("seat")}
+    )
     colour = seat_colours([*players, *others], colours)
 
     def tr(msgid: str, **values: object) -> str:
@@ -451,20 +519,41 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
         owner = area.get("owner")
         fill = colour.get(owner, NEUTRAL_FILL) if owner else NEUTRAL_FILL
         stroke = colour.get(owner, NEUTRAL_STROKE) if owner else NEUTRAL_STROKE
-        shapes.append({
-            "code": code, "name": info.name, "land": info.is_land, "x": s.x, "y": s.y,
-            "left": round(s.x - s.hw), "top": round(s.y - s.hh), "w": round(2 * s.hw), "h": round(2 * s.hh),
-            "rx": round(s.hw), "ry": round(s.hh), "owned": bool(owner), "fill": fill, "stroke": stroke,
-            "owner": owner or "", "city": area.get("city") or "",
-            "cx": round(s.x + s.hw - 4), "cy": round(s.y - s.hh + 4),
-            "tooltip": _area_tooltip(board, code, area, notes.get(code, []), tr),
-        })
+        shapes.append(
+            {
+                "code": code,
+                "name": info.name,
+                "land": info.is_land,
+                "x": s.x,
+                "y": s.y,
+                "left": round(s.x - s.hw),
+                "top": round(s.y - s.hh),
+                "w": round(2 * s.hw),
+                "h": round(2 * s.hh),
+                "rx": round(s.hw),
+                "ry": round(s.hh),
+                "owned": bool(owner),
+                "fill": fill,
+                "stroke": stroke,
+                "owner": owner or "",
+                "city": area.get("city") or "",
+                "cx": round(s.x + s.hw - 4),
+                "cy": round(s.y - s.hh + 4),
+                "tooltip": _area_tooltip(board, code, area, notes.get(code, []), tr),
+            }
+        )
         texts = [(seat, army_label(force)) for seat, force in area.get("units", {}).items()]
         texts = [(seat, text) for seat, text in texts if text]
         if texts:
-            forces.append({"code": code, "texts": texts,
-                           "tooltip": "\n".join(f"{seat}: {_army_words(force, tr)}"
-                                                for seat, force in area.get("units", {}).items())})
+            forces.append(
+                {
+                    "code": code,
+                    "texts": texts,
+                    "tooltip": "\n".join(
+                        f"{seat}: {_army_words(force, tr)}" for seat, force in area.get("units", {}).items()
+                    ),
+                }
+            )
     battles, moves = _battles(events, spots, tr), _moves(events, spots, colour, tr)
     _place_labels(forces, spots, colour, battles, moves)
 
@@ -475,20 +564,37 @@ def render_map(board: Board, snapshot: dict[str, Any], events: list[dict[str, An
     if snapshot.get("winner"):
         details.append(tr("winner: %(seat)s", seat=snapshot["winner"]))
     legend_seats = [(seat, colour[seat], bool(p.get("eliminated"))) for seat, p in players.items()]
-    return markup_environment(language).get_template("map.svg.j2").render(
-        width=WIDTH, height=HEIGHT, map_height=MAP_HEIGHT, heading=heading, details=" · ".join(details),
-        links=_links(board, spots), roads=_roads(areas, spots), shapes=shapes, forces=forces,
-        moves=moves, battles=battles,
-        legend=_legend(legend_seats, tr), legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2, battle_red=BATTLE_RED,
-        neutral_fill=NEUTRAL_FILL, neutral_stroke=NEUTRAL_STROKE,
+    return (
+        markup_environment(language)
+        .get_template("map.svg.j2")
+        .render(
+            width=WIDTH,
+            height=HEIGHT,
+            map_height=MAP_HEIGHT,
+            heading=heading,
+            details=" · ".join(details),
+            links=_links(board, spots),
+            roads=_roads(areas, spots),
+            shapes=shapes,
+            forces=forces,
+            moves=moves,
+            battles=battles,
+            legend=_legend(legend_seats, tr),
+            legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2,
+            battle_red=BATTLE_RED,
+            neutral_fill=NEUTRAL_FILL,
+            neutral_stroke=NEUTRAL_STROKE,
+        )
     )
 
 
-def render_map_for_turn(ruleset: Ruleset | str, state_json: str, events_json: str, title: str = "",
-                        language: str = "en") -> str:
+def render_map_for_turn(
+    ruleset: Ruleset | str, state_json: str, events_json: str, title: str = "", language: str = "en"
+) -> str:
     """The map of a stored turn (the archive's Turn row: state_json, events_json); `ruleset` is a Ruleset or its
     name."""
     if isinstance(ruleset, str):
         ruleset = load_ruleset(ruleset)
-    return render_map(ruleset.board, json.loads(state_json), json.loads(events_json or "[]"), title=title,
-                      language=language)
+    return render_map(
+        ruleset.board, json.loads(state_json), json.loads(events_json or "[]"), title=title, language=language
+    )

@@ -48,8 +48,11 @@ def units(text: str) -> dict[str, int]:
 def rolled_hits(faces: list[int], legion: dict[str, int], catapults: int) -> int:
     """Symbols matched with own units (C-6.8): infantry and cavalry of the legion, catapults of the whole force."""
     rolled = Counter(FACES.get(f, "blank") for f in faces)
-    return (min(rolled["infantry"], legion.get("infantry", 0)) + min(rolled["cavalry"], legion.get("cavalry", 0))
-            + min(rolled["catapult"], catapults))
+    return (
+        min(rolled["infantry"], legion.get("infantry", 0))
+        + min(rolled["cavalry"], legion.get("cavalry", 0))
+        + min(rolled["catapult"], catapults)
+    )
 
 
 def with_rolled_hits(events: list[Event]) -> list[Event]:
@@ -61,14 +64,19 @@ def with_rolled_hits(events: list[Event]) -> list[Event]:
     for event in events:
         data = event.data
         if event.kind == "battle" and "attacker_forces" in data:
-            catapults = {"attacker": units(data["attacker_forces"]).get("catapult", 0),
-                         "defender": units(data["defender_forces"]).get("catapult", 0)}
+            catapults = {
+                "attacker": units(data["attacker_forces"]).get("catapult", 0),
+                "defender": units(data["defender_forces"]).get("catapult", 0),
+            }
         if event.kind == "battle_round" and "attacker_dice" in data and catapults:
             extra: dict[str, Any] = {
-                "attacker_rolled": rolled_hits(data["attacker_dice"], units(data["attacker_legion"]),
-                                               catapults["attacker"]),
-                "defender_rolled": rolled_hits(data["defender_dice"], units(data["defender_legion"]),
-                                               catapults["defender"])}
+                "attacker_rolled": rolled_hits(
+                    data["attacker_dice"], units(data["attacker_legion"]), catapults["attacker"]
+                ),
+                "defender_rolled": rolled_hits(
+                    data["defender_dice"], units(data["defender_legion"]), catapults["defender"]
+                ),
+            }
             catapults["attacker"] -= units(data["attacker_losses"]).get("catapult", 0)
             catapults["defender"] -= units(data["defender_losses"]).get("catapult", 0)
             event = Event(event.kind, event.seat, {**data, **extra})
@@ -86,8 +94,10 @@ def losses_of(seat: str, events: Iterable[Event]) -> dict[str, Any]:
         data, who = event.data, event.seat
         if event.kind == "battle":
             sides = {who or "": data["defender"], data["defender"]: who or ""}
-            left = {who or "": Counter(units(data.get("attacker_forces", ""))),
-                    data["defender"]: Counter(units(data.get("defender_forces", "")))}
+            left = {
+                who or "": Counter(units(data.get("attacker_forces", ""))),
+                data["defender"]: Counter(units(data.get("defender_forces", ""))),
+            }
         elif event.kind == "battle_round":
             _lose(lost, left, seat, who or "", units(data.get("attacker_losses", "")))
             _lose(lost, left, seat, data.get("defender", ""), units(data.get("defender_losses", "")))
@@ -113,8 +123,9 @@ def losses_of(seat: str, events: Iterable[Event]) -> dict[str, Any]:
     return lost
 
 
-def _lose(lost: dict[str, Any], left: dict[str, Counter[str]], seat: str, side: str,
-          units_lost: dict[str, int]) -> None:
+def _lose(
+    lost: dict[str, Any], left: dict[str, Counter[str]], seat: str, side: str, units_lost: dict[str, int]
+) -> None:
     """Count one side's land losses (for `seat` when it is that side) and take them off what it has left."""
     for kind, count in units_lost.items():
         if side in left:
@@ -144,17 +155,26 @@ def with_leaders(events: list[Event], before: dict[str, Any] | None) -> list[Eve
             present.setdefault((path[-1], event.seat or ""), []).extend(moving)
         if event.kind == "battle":
             area = data.get("area", "")
-            event = Event(event.kind, event.seat, {
-                **data, "attacker_leaders": ", ".join(ordered(present.get((area, event.seat or ""), []))),
-                "defender_leaders": ", ".join(ordered(present.get((area, data.get("defender", "")), [])))})
+            event = Event(
+                event.kind,
+                event.seat,
+                {
+                    **data,
+                    "attacker_leaders": ", ".join(ordered(present.get((area, event.seat or ""), []))),
+                    "defender_leaders": ", ".join(ordered(present.get((area, data.get("defender", "")), []))),
+                },
+            )
         shown.append(event)
     return shown
 
 
 def leaders_in(troops: str) -> list[str]:
     """'Caesar, G2 with 3 INF' (the events' troop lists) -> ['Caesar', 'G2']."""
-    return [word for word in troops.split(" with ")[0].replace(",", " ").split() if word == "Caesar"
-            or (word[:1] == "G" and word[1:].isdigit())]
+    return [
+        word
+        for word in troops.split(" with ")[0].replace(",", " ").split()
+        if word == "Caesar" or (word[:1] == "G" and word[1:].isdigit())
+    ]
 
 
 def ordered(leaders: list[str]) -> list[str]:

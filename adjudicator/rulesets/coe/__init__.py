@@ -96,9 +96,14 @@ def combat_phase(turn: Turn) -> None:
     for order in turn.of_kind(NavalBattle):
         assert isinstance(order, NavalBattle)
         turn.attempt(order, lambda order=order: _declare(turn, order, naval))
-    land = [code for code in sorted(turn.state.areas) if ruleset.board.is_land(code)  # type: ignore[attr-defined]
-            and turn.seat in turn.state.areas[code].units and turn.state.areas[code].units[turn.seat].units
-            and others_with_units(turn.state, code, turn.seat)]
+    land = [
+        code
+        for code in sorted(turn.state.areas)
+        if ruleset.board.is_land(code)  # type: ignore[attr-defined]
+        and turn.seat in turn.state.areas[code].units
+        and turn.state.areas[code].units[turn.seat].units
+        and others_with_units(turn.state, code, turn.seat)
+    ]
     sequence: list[str] = []
     for order in turn.of_kind(BattleOrder):
         assert isinstance(order, BattleOrder)
@@ -116,8 +121,14 @@ def combat_phase(turn: Turn) -> None:
                 if defender != attacker and not turn.state.players[defender].eliminated:
                     fight_naval(turn, code, attacker, defender)
                 else:
-                    turn.event("battle_skipped", attacker, area=code, defender=defender,
-                               reason=N_("both fleets now belong to the same player"), rule=ruleset.rule("8.10"))
+                    turn.event(
+                        "battle_skipped",
+                        attacker,
+                        area=code,
+                        defender=defender,
+                        reason=N_("both fleets now belong to the same player"),
+                        rule=ruleset.rule("8.10"),
+                    )
         else:
             defenders = others_with_units(turn.state, code, attacker)
             if defenders and turn.state.area(code).units.get(attacker):
@@ -157,8 +168,10 @@ def fight_naval(turn: Turn, zone: str, attacker: str, defender: str) -> None:
 def _declare(turn: Turn, order: NavalBattle, naval: dict[str, list[str]]) -> str:
     opponent = naval_opponent(turn, order)
     if opponent in naval.get(order.zone, []):
-        raise Rejected(turn.rules.rule("7.1"), N_("a naval battle against %(seat)s in %(area)s is declared already",
-                                                   seat=opponent, area=order.zone))
+        raise Rejected(
+            turn.rules.rule("7.1"),
+            N_("a naval battle against %(seat)s in %(area)s is declared already", seat=opponent, area=order.zone),
+        )
     naval.setdefault(order.zone, []).append(opponent)
     return N_("naval battle against %(seat)s", seat=opponent)
 
@@ -220,5 +233,3 @@ def end_turn(turn: Turn) -> None:
     if new_round:
         state.round += 1
     turn.event("turn_end", turn.seat, next=following, round=state.round)
-
-

@@ -17,12 +17,20 @@ def record_acceptance(turn: Turn, order: RansomAccept) -> str:
     """A standing acceptance: as holder, the least talents taken; as owner, the most talents paid."""
     holder = holder_of(turn, order.owner, order.general)
     if holder is None:
-        raise Rejected(turn.rules.rule("13.1"), N_("nobody holds %(owner)s's G%(general)s prisoner",
-                                                   owner=order.owner, general=order.general))
+        raise Rejected(
+            turn.rules.rule("13.1"),
+            N_("nobody holds %(owner)s's G%(general)s prisoner", owner=order.owner, general=order.general),
+        )
     if turn.seat not in (holder, order.owner):
-        raise Rejected(turn.rules.rule("13.1"), N_("you are neither the holder (%(holder)s) nor the owner of "
-                                                   "%(owner)s's G%(general)s", holder=holder, owner=order.owner,
-                                                   general=order.general))
+        raise Rejected(
+            turn.rules.rule("13.1"),
+            N_(
+                "you are neither the holder (%(holder)s) nor the owner of %(owner)s's G%(general)s",
+                holder=holder,
+                owner=order.owner,
+                general=order.general,
+            ),
+        )
     accepts = turn.state.players[turn.seat].standing.setdefault("ransom_accept", [])
     accepts[:] = [a for a in accepts if (a["owner"], a["general"]) != (order.owner, order.general)]
     accepts.append({"owner": order.owner, "general": order.general, "talents": order.min_talents})
@@ -47,12 +55,19 @@ def ransom(turn: Turn, order: RansomOffer) -> str:
     rule = ruleset.rule
     holder = holder_of(turn, order.owner, order.general)
     if holder is None:
-        raise Rejected(rule("13.1"), N_("nobody holds %(owner)s's G%(general)s prisoner", owner=order.owner,
-                                        general=order.general))
+        raise Rejected(
+            rule("13.1"), N_("nobody holds %(owner)s's G%(general)s prisoner", owner=order.owner, general=order.general)
+        )
     if seat not in (holder, order.owner):
-        raise Rejected(rule("13.1"), N_("you are neither the holder (%(holder)s) nor the owner of "
-                                        "%(owner)s's G%(general)s", holder=holder, owner=order.owner,
-                                        general=order.general))
+        raise Rejected(
+            rule("13.1"),
+            N_(
+                "you are neither the holder (%(holder)s) nor the owner of %(owner)s's G%(general)s",
+                holder=holder,
+                owner=order.owner,
+                general=order.general,
+            ),
+        )
     other = order.owner if seat == holder else holder
     mine = state.players[seat].captives
     named = [(order.owner, order.general), *order.prisoners]
@@ -60,32 +75,62 @@ def ransom(turn: Turn, order: RansomOffer) -> str:
         raise Rejected(rule("13.2"), N_("a general is named twice in the offer"))
     for owner, general in order.prisoners:
         if Captive(owner, general) not in mine:
-            raise Rejected(rule("13.2"), N_("you do not hold %(owner)s's G%(general)s", owner=owner,
-                                            general=general))
+            raise Rejected(rule("13.2"), N_("you do not hold %(owner)s's G%(general)s", owner=owner, general=general))
         if owner != other:  # C-13.1, C-13.2: an agreement between two players returns only their prisoners
-            raise Rejected(rule("13.2"), N_("%(owner)s's G%(general)s is no part of an agreement with %(other)s",
-                                            owner=owner, general=general, other=other))
+            raise Rejected(
+                rule("13.2"),
+                N_(
+                    "%(owner)s's G%(general)s is no part of an agreement with %(other)s",
+                    owner=owner,
+                    general=general,
+                    other=other,
+                ),
+            )
     payer = order.owner
     if state.players[payer].treasury < order.talents:
-        raise Rejected(rule("13.3"), N_("%(seat)s does not have %(talents)s talents", seat=payer,
-                                        talents=order.talents))
+        raise Rejected(
+            rule("13.3"), N_("%(seat)s does not have %(talents)s talents", seat=payer, talents=order.talents)
+        )
     returned = [(order.owner, order.general), *order.prisoners]
     for owner, _ in returned:
         home = state.players[owner].home
         if state.area(home).owner != owner:
-            raise Rejected(rule("13.3"), N_("%(seat)s does not control his home province %(home)s: a returned "
-                                            "general cannot be placed there (%(rule)s)", seat=owner, home=home,
-                                            rule=rule("12.5")))
-    accepted = next((a for a in state.players[other].standing.get("ransom_accept", [])
-                     if (a["owner"], a["general"]) == (order.owner, order.general)), None)
+            raise Rejected(
+                rule("13.3"),
+                N_(
+                    "%(seat)s does not control his home province %(home)s: a returned "
+                    "general cannot be placed there (%(rule)s)",
+                    seat=owner,
+                    home=home,
+                    rule=rule("12.5"),
+                ),
+            )
+    accepted = next(
+        (
+            a
+            for a in state.players[other].standing.get("ransom_accept", [])
+            if (a["owner"], a["general"]) == (order.owner, order.general)
+        ),
+        None,
+    )
     if accepted is None:
-        raise Rejected(rule("15.17"), N_("%(seat)s has no standing acceptance for %(owner)s's G%(general)s",
-                                         seat=other, owner=order.owner, general=order.general))
+        raise Rejected(
+            rule("15.17"),
+            N_(
+                "%(seat)s has no standing acceptance for %(owner)s's G%(general)s",
+                seat=other,
+                owner=order.owner,
+                general=order.general,
+            ),
+        )
     fair = order.talents >= accepted["talents"] if other == holder else order.talents <= accepted["talents"]
     if not fair:
-        raise Rejected(rule("15.17"), N_("%(seat)s accepts at least %(talents)s talents", seat=other,
-                                         talents=accepted["talents"]) if other == holder else
-                       N_("%(seat)s accepts at most %(talents)s talents", seat=other, talents=accepted["talents"]))
+        raise Rejected(
+            rule("15.17"),
+            N_("%(seat)s accepts at least %(talents)s talents", seat=other, talents=accepted["talents"])
+            if other == holder
+            else N_("%(seat)s accepts at most %(talents)s talents", seat=other, talents=accepted["talents"]),
+        )
     state.players[payer].treasury -= order.talents
     state.players[holder].treasury += order.talents
     for owner, general in returned:
@@ -94,8 +139,15 @@ def ransom(turn: Turn, order: RansomOffer) -> str:
         state.players[keeper].captives.remove(Captive(owner, general))
         state.force(state.players[owner].home, owner).generals.append(general)
     state.players[other].standing["ransom_accept"].remove(accepted)
-    turn.event("ransomed", seat, other=other, talents=order.talents, payer=payer,
-               generals=[f"{o} G{g}" for o, g in returned], rule=rule("13.3"))
+    turn.event(
+        "ransomed",
+        seat,
+        other=other,
+        talents=order.talents,
+        payer=payer,
+        generals=[f"{o} G{g}" for o, g in returned],
+        rule=rule("13.3"),
+    )
     return N_("agreed with %(seat)s", seat=other)
 
 

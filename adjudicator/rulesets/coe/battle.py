@@ -66,12 +66,24 @@ def default_legion(units: Units, size: int) -> Units:
 def matched_hits(faces: list[int], legion: Units, catapults: int) -> int:
     """Symbols count only when matched with own units (C-6.8): catapult faces with any own catapult."""
     rolled = Counter(FACES[f] for f in faces)
-    return (min(rolled["infantry"], legion["infantry"]) + min(rolled["cavalry"], legion["cavalry"])
-            + min(rolled["catapult"], catapults))
+    return (
+        min(rolled["infantry"], legion["infantry"])
+        + min(rolled["cavalry"], legion["cavalry"])
+        + min(rolled["catapult"], catapults)
+    )
 
 
-def choose_units(turn: Turn, seat: str, key: str, question: str, pool: Units, count: int,
-                 standing_kind: str, default_priority: list[str], rule: str) -> Units:
+def choose_units(
+    turn: Turn,
+    seat: str,
+    key: str,
+    question: str,
+    pool: Units,
+    count: int,
+    standing_kind: str,
+    default_priority: list[str],
+    rule: str,
+) -> Units:
     """Which `count` of `pool` are lost: a priority of unit kinds, any of them with a count (C-6.9: "4 INF
     1 CAV"), by answer, standing order or default."""
     if count == 0 or count >= sum(pool.values()) or sum(1 for n in pool.values() if n) == 1:
@@ -80,12 +92,22 @@ def choose_units(turn: Turn, seat: str, key: str, question: str, pool: Units, co
 
     def parse(text: str) -> list[Pick]:
         picks = parse_unit_choice(text)
-        check_choice(picks, pool, count, N_("the retreating force") if standing_kind == "pursuit"
-                     else N_("your battle legion"))
+        check_choice(
+            picks, pool, count, N_("the retreating force") if standing_kind == "pursuit" else N_("your battle legion")
+        )
         return complete_choice(picks)
 
-    priority = decide(turn, seat, key, question, [(k, None) for k in default_priority],
-                      complete_choice(standing_picks(preset)) if preset else None, parse, rule, show_choice)
+    priority = decide(
+        turn,
+        seat,
+        key,
+        question,
+        [(k, None) for k in default_priority],
+        complete_choice(standing_picks(preset)) if preset else None,
+        parse,
+        rule,
+        show_choice,
+    )
     return fill(pool, count, priority)
 
 
@@ -105,9 +127,15 @@ class LandBattle:
 
     def fight(self) -> None:
         turn, code = self.turn, self.code
-        turn.event("battle", self.attacker, area=code, defender=self.defender,
-                   attacker_forces=units_text(units_of(self.force(self.attacker))),
-                   defender_forces=units_text(units_of(self.force(self.defender))), rule=self.rule("6.1"))
+        turn.event(
+            "battle",
+            self.attacker,
+            area=code,
+            defender=self.defender,
+            attacker_forces=units_text(units_of(self.force(self.attacker))),
+            defender_forces=units_text(units_of(self.force(self.defender))),
+            rule=self.rule("6.1"),
+        )
         number = 0
         while True:
             number += 1
@@ -119,24 +147,49 @@ class LandBattle:
             fortress = self.fortress_dice(attack)
             a_faces = self.roll(sum(a_legion.values()), f"round {number}: attacker")
             d_hits = min(matched_hits(a_faces, a_legion, attack.catapult), sum(d_legion.values()))
-            d_losses = choose_units(turn, self.defender, f"battle.{code}.{number}.losses",
-                                    N_("which units of your battle legion in %(area)s take %(hits)s hit(s)?",
-                                       area=code, hits=d_hits),
-                                    d_legion, d_hits, "losses", list(UNIT_KINDS), self.rule("15.6"))
+            d_losses = choose_units(
+                turn,
+                self.defender,
+                f"battle.{code}.{number}.losses",
+                N_("which units of your battle legion in %(area)s take %(hits)s hit(s)?", area=code, hits=d_hits),
+                d_legion,
+                d_hits,
+                "losses",
+                list(UNIT_KINDS),
+                self.rule("15.6"),
+            )
             d_faces = self.roll(sum(d_legion.values()) + fortress, f"round {number}: defender")
             a_hits = min(matched_hits(d_faces, d_legion, defence.catapult), sum(a_legion.values()))
-            a_losses = choose_units(turn, self.attacker, f"battle.{code}.{number}.losses",
-                                    N_("which units of your battle legion in %(area)s take %(hits)s hit(s)?",
-                                       area=code, hits=a_hits),
-                                    a_legion, a_hits, "losses", list(UNIT_KINDS), self.rule("15.6"))
+            a_losses = choose_units(
+                turn,
+                self.attacker,
+                f"battle.{code}.{number}.losses",
+                N_("which units of your battle legion in %(area)s take %(hits)s hit(s)?", area=code, hits=a_hits),
+                a_legion,
+                a_hits,
+                "losses",
+                list(UNIT_KINDS),
+                self.rule("15.6"),
+            )
             for seat, force, losses in ((self.defender, defence, d_losses), (self.attacker, attack, a_losses)):
                 for kind, count in losses.items():
                     remove_units(turn.state, seat, force, kind, count)
-            turn.event("battle_round", self.attacker, area=code, round=number, defender=self.defender,
-                       attacker_legion=units_text(a_legion), defender_legion=units_text(d_legion),
-                       attacker_dice=a_faces, defender_dice=d_faces, fortress_dice=fortress,
-                       attacker_hits=d_hits, defender_hits=a_hits, defender_losses=units_text(d_losses),
-                       attacker_losses=units_text(a_losses))
+            turn.event(
+                "battle_round",
+                self.attacker,
+                area=code,
+                round=number,
+                defender=self.defender,
+                attacker_legion=units_text(a_legion),
+                defender_legion=units_text(d_legion),
+                attacker_dice=a_faces,
+                defender_dice=d_faces,
+                fortress_dice=fortress,
+                attacker_hits=d_hits,
+                defender_hits=a_hits,
+                defender_losses=units_text(d_losses),
+                attacker_losses=units_text(a_losses),
+            )
             # Step 3 (C-6.13): elimination ends the battle at once; else the defender, then the attacker.
             if not attack.units or not defence.units:
                 self.end_by_elimination(attack.units > 0, defence.units > 0)
@@ -159,11 +212,17 @@ class LandBattle:
             check_choice(picks, units, size, N_("your force"))
             return fill(units, size, complete_choice(picks))
 
-        return decide(self.turn, seat, f"battle.{self.code}.{number}.legion",
-                      N_("which %(count)s units form your battle legion in %(area)s?", count=size, area=self.code),
-                      default,
-                      fill(units, size, complete_choice(standing_picks(preset))) if preset else None, parse,
-                      self.rule("15.5"), units_text)
+        return decide(
+            self.turn,
+            seat,
+            f"battle.{self.code}.{number}.legion",
+            N_("which %(count)s units form your battle legion in %(area)s?", count=size, area=self.code),
+            default,
+            fill(units, size, complete_choice(standing_picks(preset))) if preset else None,
+            parse,
+            self.rule("15.5"),
+            units_text,
+        )
 
     def fortress_dice(self, attack: Force) -> int:
         """2 extra defender dice for a fortified city, 1 if the attacker has a catapult there (C-6.7)."""
@@ -176,9 +235,15 @@ class LandBattle:
         """Adjacent land provinces without other players' combat units, in C-15.8 default order (C-6.17)."""
         state, board = self.turn.state, self.ruleset.board
         eligible = [c for c in board.land_neighbours(self.code) if not others_with_units(state, c, seat)]
-        return sorted(eligible, key=lambda c: (state.area(c).owner != seat,
-                                               -state.area(c).units.get(seat, Force()).units,
-                                               -board.value(c), c))
+        return sorted(
+            eligible,
+            key=lambda c: (
+                state.area(c).owner != seat,
+                -state.area(c).units.get(seat, Force()).units,
+                -board.value(c),
+                c,
+            ),
+        )
 
     def continue_or_retreat(self, seat: str, enemy: str, number: int) -> tuple[bool, str | None]:
         """C-6.13, C-6.15, C-15.7, C-15.8: (retreat?, destination or None for C-6.20)."""
@@ -205,16 +270,35 @@ class LandBattle:
             if not named:
                 return True, eligible[0] if eligible else None
             if named[0] not in eligible:
-                raise BadAnswer(N_("%(area)s is no retreat destination from %(origin)s: %(areas)s", area=named[0],
-                                   origin=self.code, areas=", ".join(eligible) or N_("none")))
+                raise BadAnswer(
+                    N_(
+                        "%(area)s is no retreat destination from %(origin)s: %(areas)s",
+                        area=named[0],
+                        origin=self.code,
+                        areas=", ".join(eligible) or N_("none"),
+                    )
+                )
             return True, named[0]
 
-        return decide(self.turn, seat, f"battle.{self.code}.{number}.retreat",
-                      N_("continue the battle in %(area)s or retreat (to %(areas)s)?", area=self.code,
-                         areas=", ".join(eligible) or N_("nowhere")),
-                      (False, None), preset, parse, self.rule("15.7"),
-                      lambda v: (N_("retreat to %(area)s", area=v[1]) if v[1] else N_("retreat to nowhere (C-6.20)"))
-                      if v[0] else N_("continue"))
+        return decide(
+            self.turn,
+            seat,
+            f"battle.{self.code}.{number}.retreat",
+            N_(
+                "continue the battle in %(area)s or retreat (to %(areas)s)?",
+                area=self.code,
+                areas=", ".join(eligible) or N_("nowhere"),
+            ),
+            (False, None),
+            preset,
+            parse,
+            self.rule("15.7"),
+            lambda v: (
+                (N_("retreat to %(area)s", area=v[1]) if v[1] else N_("retreat to nowhere (C-6.20)"))
+                if v[0]
+                else N_("continue")
+            ),
+        )
 
     def retreat(self, seat: str, winner: str, destination: str | None) -> None:
         """C-6.15 to C-6.21: pursuit, then all survivors move together (or perish, C-6.20)."""
@@ -229,8 +313,9 @@ class LandBattle:
             # captured (as in an end by elimination, C-6.14), so that a captured Caesar's galleys there are not
             # taken over by the winner (C-8.8).
             if seat == self.defender:
-                destroy_galleys(turn, code, [s for s in state.area(code).units if s != self.attacker],
-                                self.rule("6.23"))
+                destroy_galleys(
+                    turn, code, [s for s in state.area(code).units if s != self.attacker], self.rule("6.23")
+                )
             else:
                 destroy_galleys(turn, code, [self.attacker], self.rule("6.24"))
             capture_leaders(turn, winner, code, seat, force.leaders, self.rule("6.20"), force=force)
@@ -272,14 +357,22 @@ class LandBattle:
             return
         faces = self.roll(pursuer.units, "pursuit")
         hits = min(Counter(FACES[f] for f in faces)["cavalry"], pursuer.cavalry, fleeing.units)
-        losses = choose_units(self.turn, winner, f"battle.{self.code}.pursuit",
-                              N_("which retreating units in %(area)s does your pursuit eliminate?", area=self.code),
-                              units_of(fleeing), hits, "pursuit", ["catapult", "cavalry", "infantry"],
-                              self.rule("15.9"))
+        losses = choose_units(
+            self.turn,
+            winner,
+            f"battle.{self.code}.pursuit",
+            N_("which retreating units in %(area)s does your pursuit eliminate?", area=self.code),
+            units_of(fleeing),
+            hits,
+            "pursuit",
+            ["catapult", "cavalry", "infantry"],
+            self.rule("15.9"),
+        )
         for kind, count in losses.items():
             remove_units(self.turn.state, seat, fleeing, kind, count)
-        self.turn.event("pursuit", winner, area=self.code, dice=faces, hits=hits, losses=units_text(losses),
-                        rule=self.rule("6.16"))
+        self.turn.event(
+            "pursuit", winner, area=self.code, dice=faces, hits=hits, losses=units_text(losses), rule=self.rule("6.16")
+        )
 
     def end_by_elimination(self, attacker_left: bool, defender_left: bool) -> None:
         """C-6.14 (a) attacker conquers, (b) defender keeps, (c) both gone: the defender keeps it."""

@@ -68,8 +68,11 @@ class Target:
     def show(self) -> str:
         if self.kind == "galley":
             return N_("galley %(number)s", number=self.galley)
-        text = (self.kind if self.galley is None else
-                N_("%(kind)s aboard galley %(number)s", kind=self.kind, number=self.galley))
+        text = (
+            self.kind
+            if self.galley is None
+            else N_("%(kind)s aboard galley %(number)s", kind=self.kind, number=self.galley)
+        )
         return N_("%(target)s (came by %(way)s)", target=text, way=self.origin) if self.origin else text
 
 
@@ -115,8 +118,14 @@ class Combat:
         cavalry, galley, infantry; at sea the Caesar's galley, then most generals, then the lowest galley
         number; on land a unit that came by land before one that came by sea (module docstring)."""
         cargo = self.cargo(owner, target.galley)
-        return (max(1, self.base_number(target) - advantage), TIES.index(target.kind), -cargo.caesar,
-                -len(cargo.generals), target.galley or 0, target.origin == "sea")
+        return (
+            max(1, self.base_number(target) - advantage),
+            TIES.index(target.kind),
+            -cargo.caesar,
+            -len(cargo.generals),
+            target.galley or 0,
+            target.origin == "sea",
+        )
 
     def cargo(self, seat: str, galley: int | None) -> Cargo:
         if galley is None:
@@ -144,19 +153,40 @@ class Combat:
             kind = TARGET_WORDS[words[0]]
             numbers = [int(w) for w in words[1:] if w.isdigit()]
             origins = [w for w in words[1:] if w in ("land", "sea")]
-            matching = [t for t in candidates if t.kind == kind and (not numbers or t.galley == numbers[0])
-                        and (not origins or t.origin in ("", origins[0]))]
+            matching = [
+                t
+                for t in candidates
+                if t.kind == kind
+                and (not numbers or t.galley == numbers[0])
+                and (not origins or t.origin in ("", origins[0]))
+            ]
             if not matching:
-                raise BadAnswer(N_("%(answer)s is no target now; name one of: %(targets)s", answer=repr(text.strip()),
-                                   targets=", ".join(t.show() for t in candidates)))
+                raise BadAnswer(
+                    N_(
+                        "%(answer)s is no target now; name one of: %(targets)s",
+                        answer=repr(text.strip()),
+                        targets=", ".join(t.show() for t in candidates),
+                    )
+                )
             return matching[0]
 
         rule = "O-14.4" if seat == self.attacker else "O-14.5"
-        return decide(self.turn, seat, f"{self.prefix}.{self.area}.{cycle}.target",
-                      N_("what does your shot at %(seat)s in %(area)s aim at? (%(targets)s)", seat=self.enemy(seat),
-                         area=self.area, targets=", ".join(t.show() for t in candidates)),
-                      candidates[0], preset, parse, rule,
-                      Target.show)
+        return decide(
+            self.turn,
+            seat,
+            f"{self.prefix}.{self.area}.{cycle}.target",
+            N_(
+                "what does your shot at %(seat)s in %(area)s aim at? (%(targets)s)",
+                seat=self.enemy(seat),
+                area=self.area,
+                targets=", ".join(t.show() for t in candidates),
+            ),
+            candidates[0],
+            preset,
+            parse,
+            rule,
+            Target.show,
+        )
 
     # -- O-6.8: one shot ----------------------------------------------------------------------------------
 
@@ -171,10 +201,23 @@ class Combat:
         else:
             die = self.turn.dice.roll(f"{self.area} cycle {cycle}: {role}")
             hit = die >= needed
-        self.turn.event("shot", seat, area=self.area, cycle=cycle, role=role, shooter=seat,
-                        target_owner=self.enemy(seat), target=target.kind, galley=target.galley,
-                        origin=target.origin, advantage=advantage, needed=needed, die=die, hit=hit,
-                        rule="O-6.24" if self.at_sea else "O-6.7")
+        self.turn.event(
+            "shot",
+            seat,
+            area=self.area,
+            cycle=cycle,
+            role=role,
+            shooter=seat,
+            target_owner=self.enemy(seat),
+            target=target.kind,
+            galley=target.galley,
+            origin=target.origin,
+            advantage=advantage,
+            needed=needed,
+            die=die,
+            hit=hit,
+            rule="O-6.24" if self.at_sea else "O-6.7",
+        )
         if hit:  # O-6.9: a miss changes nothing; O-6.10: one unit at most
             self.remove(self.enemy(seat), target, seat)
 
@@ -241,11 +284,17 @@ class LandBattle1984(Combat):
         turn, code = self.turn, self.area
         if not self.force(self.attacker).units or not self.force(self.defender).units:
             return  # an earlier battle of this phase changed the position
-        turn.event("battle", self.attacker, area=code, defender=self.defender,
-                   attacker_forces=units_text(units_of(self.force(self.attacker))),
-                   defender_forces=units_text(units_of(self.force(self.defender))),
-                   attacker_strength=self.strength(self.attacker), defender_strength=self.strength(self.defender),
-                   rule=self.rule("6.1"))
+        turn.event(
+            "battle",
+            self.attacker,
+            area=code,
+            defender=self.defender,
+            attacker_forces=units_text(units_of(self.force(self.attacker))),
+            defender_forces=units_text(units_of(self.force(self.defender))),
+            attacker_strength=self.strength(self.attacker),
+            defender_strength=self.strength(self.defender),
+            rule=self.rule("6.1"),
+        )
         cycle = 0
         while True:
             cycle += 1
@@ -269,11 +318,15 @@ class LandBattle1984(Combat):
         most attacking units came from there, then most of his units, then highest value, then area code."""
         state, board = self.turn.state, self.ruleset.board
         came = self.came_from()
-        eligible = [c for c in board.land_neighbours(self.area)
-                    if state.area(c).owner == self.attacker and not others_with_units(state, c, self.attacker)]
-        return sorted(eligible, key=lambda c: (-came.get(c, 0),
-                                               -state.area(c).units.get(self.attacker, Force()).units,
-                                               -board.value(c), c))
+        eligible = [
+            c
+            for c in board.land_neighbours(self.area)
+            if state.area(c).owner == self.attacker and not others_with_units(state, c, self.attacker)
+        ]
+        return sorted(
+            eligible,
+            key=lambda c: (-came.get(c, 0), -state.area(c).units.get(self.attacker, Force()).units, -board.value(c), c),
+        )
 
     def no_retreat(self, eligible: list[str]) -> tuple[str, str] | None:
         """Why the attacker cannot retreat now (rule, reason), or None."""
@@ -320,14 +373,27 @@ class LandBattle1984(Combat):
             if len(words) == 1:
                 return eligible[0]
             if words[1].upper() not in eligible:
-                raise BadAnswer(N_("%(area)s is no retreat destination from %(origin)s: %(areas)s",
-                                   area=words[1].upper(), origin=self.area, areas=", ".join(eligible)))
+                raise BadAnswer(
+                    N_(
+                        "%(area)s is no retreat destination from %(origin)s: %(areas)s",
+                        area=words[1].upper(),
+                        origin=self.area,
+                        areas=", ".join(eligible),
+                    )
+                )
             return words[1].upper()
 
-        return decide(self.turn, self.attacker, f"battle.{self.area}.{cycle}.retreat",
-                      N_("continue the battle in %(area)s or retreat (to %(areas)s)?", area=self.area,
-                         areas=", ".join(eligible)), CONTINUE,
-                      preset, parse, "O-14.6", lambda v: v if v == CONTINUE else N_("retreat to %(area)s", area=v))
+        return decide(
+            self.turn,
+            self.attacker,
+            f"battle.{self.area}.{cycle}.retreat",
+            N_("continue the battle in %(area)s or retreat (to %(areas)s)?", area=self.area, areas=", ".join(eligible)),
+            CONTINUE,
+            preset,
+            parse,
+            "O-14.6",
+            lambda v: v if v == CONTINUE else N_("retreat to %(area)s", area=v),
+        )
 
     def retreat(self, destination: str) -> None:
         """O-6.16: all surviving units and leaders together into one province; O-6.18: galleys left on the
@@ -398,10 +464,17 @@ class NavalBattle1984(Combat):
     def fight(self) -> None:
         turn, zone = self.turn, self.area
         if not self.fleet(self.attacker) or not self.fleet(self.defender):
-            turn.event("battle_skipped", self.attacker, area=zone, defender=self.defender,
-                       reason=N_("%(seat)s has no galley there any more",
-                                 seat=self.attacker if not self.fleet(self.attacker) else self.defender),
-                       rule=self.rule("7.1"))
+            turn.event(
+                "battle_skipped",
+                self.attacker,
+                area=zone,
+                defender=self.defender,
+                reason=N_(
+                    "%(seat)s has no galley there any more",
+                    seat=self.attacker if not self.fleet(self.attacker) else self.defender,
+                ),
+                rule=self.rule("7.1"),
+            )
             return
         turn.event("naval_battle", self.attacker, area=zone, defender=self.defender, rule=self.rule("7.1"))
         cycle, winner = 0, None
@@ -415,8 +488,7 @@ class NavalBattle1984(Combat):
             if not self.fleet(self.attacker):
                 winner = self.defender
         # a sunk Caesar (O-7.5) hands the loser's fleet to the winner (O-7.6): the winner holds the zone
-        turn.event("naval_end", self.attacker, area=zone, defender=self.defender, winner=winner,
-                   rule="O-6.26")
+        turn.event("naval_end", self.attacker, area=zone, defender=self.defender, winner=winner, rule="O-6.26")
 
 
 def fight_land_battle(turn: Turn, code: str, attacker: str, defender: str) -> None:

@@ -41,8 +41,9 @@ def conquer(turn: Turn, seat: str, code: str, rule: str) -> None:
     area = turn.state.area(code)
     previous = area.owner
     area.owner = seat
-    turn.event("conquered", seat, area=code, previous=previous, value=ruleset.board.value(code), city=area.city,
-               rule=rule)
+    turn.event(
+        "conquered", seat, area=code, previous=previous, value=ruleset.board.value(code), city=area.city, rule=rule
+    )
     if ruleset.edition("roads_survive_conquest", True) is False:
         remove_roads(turn, code)
     destroy_galleys(turn, code, [s for s in area.units if s != seat], ruleset.rule("8.1"))
@@ -104,20 +105,27 @@ def parse_captive_choice(text: str) -> str:
     return "kill" if word == "kill" else "ransom"
 
 
-def capture_leaders(turn: Turn, captor: str, code: str, owner: str, leaders: list[int], rule: str,
-                    force: Force | None = None) -> None:
+def capture_leaders(
+    turn: Turn, captor: str, code: str, owner: str, leaders: list[int], rule: str, force: Force | None = None
+) -> None:
     """Leaders of `owner` are taken from `force` (default: his force in `code`) by `captor` (C-8.3 to C-8.6)."""
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     state = turn.state
     force = force if force is not None else state.area(code).units[owner]
     for number in sorted(n for n in leaders if n):
         force.generals.remove(number)
-        standing_choice = (standing(turn, captor, "captives") or {})
+        standing_choice = standing(turn, captor, "captives") or {}
         preset = standing_choice.get(owner, standing_choice.get("*"))
-        choice = decide(turn, captor, f"captive.{owner}.G{number}",
-                        N_("kill %(owner)s's captured general G%(general)s or hold him for ransom?", owner=owner,
-                           general=number), "ransom",
-                        preset, parse_captive_choice, ruleset.rule("15.11"))
+        choice = decide(
+            turn,
+            captor,
+            f"captive.{owner}.G{number}",
+            N_("kill %(owner)s's captured general G%(general)s or hold him for ransom?", owner=owner, general=number),
+            "ransom",
+            preset,
+            parse_captive_choice,
+            ruleset.rule("15.11"),
+        )
         turn.event("captured", captor, owner=owner, leader=leader_name(number), area=code, choice=choice, rule=rule)
         if choice == "ransom":
             state.players[captor].captives.append(Captive(owner, number))  # C-8.4, C-8.5
@@ -136,8 +144,9 @@ def eliminate(turn: Turn, loser: str, captor: str) -> None:
     state = turn.state
     lost, winner = state.players[loser], state.players[captor]
     lost.eliminated, lost.captor = True, captor
-    turn.event("eliminated", loser, captor=captor, treasury=lost.treasury, tribute=lost.tribute,
-               rule=ruleset.rule("8.8"))
+    turn.event(
+        "eliminated", loser, captor=captor, treasury=lost.treasury, tribute=lost.tribute, rule=ruleset.rule("8.8")
+    )
     winner.treasury += lost.treasury
     lost.treasury = 0
     renumber = _renumber_generals(state, loser, captor, ruleset.data["limits"]["generals"])
@@ -179,14 +188,17 @@ def _renumber_generals(state: GameState, loser: str, captor: str, own: int) -> d
     used = {g for a in state.areas.values() if captor in a.units for g in a.units[captor].generals}
     used |= {c.general for p in state.players.values() for c in p.captives if c.owner == captor}
     used |= set(range(1, own + 1))  # the captor's own numbers (4 Classic, 6 in 1984: O-1.1)
-    theirs = sorted({g for a in state.areas.values() if loser in a.units for g in a.units[loser].generals}
-                    | {c.general for p in state.players.values() for c in p.captives if c.owner == loser})
+    theirs = sorted(
+        {g for a in state.areas.values() if loser in a.units for g in a.units[loser].generals}
+        | {c.general for p in state.players.values() for c in p.captives if c.owner == loser}
+    )
     numbers = iter(n for n in range(max(used) + 1, max(used) + 2 + len(theirs)))
     return {g: next(numbers) for g in theirs}
 
 
-def _merge_force(state: GameState, target: Force, force: Force, captor: str, renumber: dict[int, int],
-                 shared: bool = False) -> None:
+def _merge_force(
+    state: GameState, target: Force, force: Force, captor: str, renumber: dict[int, int], shared: bool = False
+) -> None:
     """The loser's pieces in one area join the captor's. Pieces of the loser's colour are recorded as taken over
     (C-1.7); uncoloured units of the shared pools (1984, O-1.10) simply change owner."""
     inherited = state.players[captor].inherited
@@ -223,21 +235,29 @@ def place_freed_general(turn: Turn, seat: str, general: int) -> None:
         where = home
     else:
         by_units = sorted(held, key=lambda c: (-state.area(c).units.get(seat, Force()).units, c))
-        free = [c for c, a in ruleset.board.areas.items()
-                if a.is_land and not others_with_units(state, c, seat)]
+        free = [c for c, a in ruleset.board.areas.items() if a.is_land and not others_with_units(state, c, seat)]
         options = by_units or free
 
         def parse(text: str) -> str:
             code = text.strip().upper()
             if code not in options:
-                raise BadAnswer(N_("%(area)s is not a place for a freed leader: %(areas)s", area=code,
-                                   areas=", ".join(options)))
+                raise BadAnswer(
+                    N_("%(area)s is not a place for a freed leader: %(areas)s", area=code, areas=", ".join(options))
+                )
             return code
 
         wished = [c for c in standing(turn, seat, "freed") or [] if c in options]
         name = leader_name(general)
-        where = decide(turn, seat, f"freed.{name}", N_("where to place your freed %(leader)s?", leader=name),
-                       options[0], wished[0] if wished else None, parse, ruleset.rule("15.12"))
+        where = decide(
+            turn,
+            seat,
+            f"freed.{name}",
+            N_("where to place your freed %(leader)s?", leader=name),
+            options[0],
+            wished[0] if wished else None,
+            parse,
+            ruleset.rule("15.12"),
+        )
     if general:
         state.force(where, seat).generals.append(general)
     else:
@@ -251,4 +271,3 @@ def check_victory(turn: Turn) -> None:
     if len(left) == 1 and turn.state.winner is None:
         turn.state.winner = left[0]
         turn.event("victory", left[0], rule=turn.rules.rule("14.1"))
-

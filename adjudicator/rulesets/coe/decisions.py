@@ -16,8 +16,15 @@ from adjudicator.engine.vocabulary import N_, UNIT_KINDS
 T = TypeVar("T")
 Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)
 
-UNIT_WORDS = {"inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cavalry": "cavalry",
-              "cat": "catapult", "catapult": "catapult", "catapults": "catapult"}
+UNIT_WORDS = {
+    "inf": "infantry",
+    "infantry": "infantry",
+    "cav": "cavalry",
+    "cavalry": "cavalry",
+    "cat": "catapult",
+    "catapult": "catapult",
+    "catapults": "catapult",
+}
 _UNIT_KEYWORDS = {"INFANTRY": "infantry", "CAVALRY": "cavalry", "CATAPULT": "catapult"}
 
 
@@ -25,8 +32,17 @@ class BadAnswer(ValueError):
     pass
 
 
-def decide(turn: Turn, seat: str, key: str, question: str, default: T, standing: T | None,
-           parse: Callable[[str], T], rule: str, show: Callable[[T], str] = str) -> T:
+def decide(
+    turn: Turn,
+    seat: str,
+    key: str,
+    question: str,
+    default: T,
+    standing: T | None,
+    parse: Callable[[str], T],
+    rule: str,
+    show: Callable[[T], str] = str,
+) -> T:
     """Take one decision of `seat`: answer for `key`, else standing order, else default (C-15)."""
     answer = turn.answers.get(seat, {}).get(key)
     value: T
@@ -44,8 +60,17 @@ def decide(turn: Turn, seat: str, key: str, question: str, default: T, standing:
             if turn.ask and (seat, key) not in turn.settled:
                 # where the turn stood when the question arose (events and dice before it), so that a notice
                 # can show the turn up to this point and nothing after it
-                turn.pending.append({"seat": seat, "key": key, "question": question, "default": show(default),
-                                     "rule": rule, "event": len(turn.events), "rolls": len(turn.dice.log)})
+                turn.pending.append(
+                    {
+                        "seat": seat,
+                        "key": key,
+                        "question": question,
+                        "default": show(default),
+                        "rule": rule,
+                        "event": len(turn.events),
+                        "rolls": len(turn.dice.log),
+                    }
+                )
     turn.event("decision", seat, key=key, question=question, choice=show(value), source=source, rule=rule)
     return value
 
@@ -104,8 +129,15 @@ def check_choice(picks: Sequence[Pick], pool: dict[str, int], count: int, what: 
     for kind in UNIT_KINDS:
         named = sum(n or 0 for k, n in picks if k == kind)
         if named > pool.get(kind, 0):
-            raise BadAnswer(N_("%(count)s %(kind)s named, but %(what)s has only %(have)s", count=named, kind=kind,
-                               what=what, have=pool.get(kind, 0)))
+            raise BadAnswer(
+                N_(
+                    "%(count)s %(kind)s named, but %(what)s has only %(have)s",
+                    count=named,
+                    kind=kind,
+                    what=what,
+                    have=pool.get(kind, 0),
+                )
+            )
     if picks and all(n is not None for _, n in picks) and sum(n or 0 for _, n in picks) != count:
         raise BadAnswer(N_("name %(count)s unit(s), not %(named)s", count=count, named=sum(n or 0 for _, n in picks)))
 
@@ -152,8 +184,14 @@ def record_standing_order(standing: dict[str, Any], order: Order) -> None:
         standing[order.kind] = stored_priority(order)
     elif isinstance(order, RetreatRule):
         rules = [r for r in standing.get("retreat", []) if r.get("from") != order.origin]
-        rules.append({"from": order.origin, "condition": order.condition, "threshold": order.threshold,
-                      "to": list(order.destinations)})
+        rules.append(
+            {
+                "from": order.origin,
+                "condition": order.condition,
+                "threshold": order.threshold,
+                "to": list(order.destinations),
+            }
+        )
         standing["retreat"] = rules
     elif isinstance(order, Captives):
         standing.setdefault("captives", {})[order.owner or "*"] = order.choice

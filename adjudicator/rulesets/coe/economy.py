@@ -40,8 +40,14 @@ def refresh_tribute(turn: Turn) -> None:
         for seat in state.in_play():
             if state.players[seat].tribute >= threshold:
                 state.inflation_pending.append({"level": level, "seat": seat})
-                turn.event("inflation_triggered", seat, level=level, threshold=threshold,
-                           tribute=state.players[seat].tribute, rule=ruleset.rule("11.6"))
+                turn.event(
+                    "inflation_triggered",
+                    seat,
+                    level=level,
+                    threshold=threshold,
+                    tribute=state.players[seat].tribute,
+                    rule=ruleset.rule("11.6"),
+                )
                 break
 
 
@@ -80,8 +86,9 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
         check_city_not_needed(turn, order.area)
     for other in area.roads:
         turn.state.area(other).roads.remove(order.area)
-    turn.event("city_destroyed", turn.seat, area=order.area, fortified=area.city == "fortified",
-               roads=sorted(area.roads))
+    turn.event(
+        "city_destroyed", turn.seat, area=order.area, fortified=area.city == "fortified", roads=sorted(area.roads)
+    )
     area.city = None
     area.roads = []
     refresh_tribute(turn)
@@ -96,12 +103,22 @@ def check_city_not_needed(turn: Turn, code: str) -> None:
     units = force.units if force else 0
     leaders = stacking_leaders(turn.state, turn.seat, code, city=False)
     if units > per_leader * leaders:
-        raise Rejected("O-9.2", N_("the city in %(area)s leads your combat units there: %(units)s combat units "
-                                   "with %(leaders)s Caesar or general(s) would break the limit of %(most)s per "
-                                   "leader (O-5.7)", area=code, units=units, leaders=leaders, most=per_leader))
+        raise Rejected(
+            "O-9.2",
+            N_(
+                "the city in %(area)s leads your combat units there: %(units)s combat units "
+                "with %(leaders)s Caesar or general(s) would break the limit of %(most)s per "
+                "leader (O-5.7)",
+                area=code,
+                units=units,
+                leaders=leaders,
+                most=per_leader,
+            ),
+        )
 
 
 # -- Phase 5 and 6: purchase and placement ---------------------------------------------------------------
+
 
 def item_text(item: Purchase) -> str:
     """How a purchase item reads in a verdict."""
@@ -157,18 +174,20 @@ def buy_item(turn: Turn, item: Purchase) -> str:
     if item.count < 1:
         raise Rejected(ruleset.rule("11.1"), N_("the number bought must be at least 1"))
     if item.piece not in (*UNIT_KINDS, "galley") and item.count != 1:
-        raise Rejected(ruleset.rule("12.6"), N_("buy one %(piece)s per site, naming its site",
-                                                piece=item.piece.replace("_", " ")))
+        raise Rejected(
+            ruleset.rule("12.6"), N_("buy one %(piece)s per site, naming its site", piece=item.piece.replace("_", " "))
+        )
     cost = price(ruleset, state, item.piece) * item.count
     place = PLACERS[item.piece]
     place(turn, item, dry_run=True)  # C-11.5: only what can be placed legally may be bought
     if cost > player.treasury:
-        raise Rejected(ruleset.rule("11.1"), N_("costs %(cost)s talents, treasury holds %(treasury)s", cost=cost,
-                                                treasury=player.treasury))
+        raise Rejected(
+            ruleset.rule("11.1"),
+            N_("costs %(cost)s talents, treasury holds %(treasury)s", cost=cost, treasury=player.treasury),
+        )
     player.treasury -= cost
     where = place(turn, item, dry_run=False)
-    turn.event("bought", seat, piece=item.piece, count=item.count, cost=cost, where=where,
-               treasury=player.treasury)
+    turn.event("bought", seat, piece=item.piece, count=item.count, cost=cost, where=where, treasury=player.treasury)
     return N_("%(cost)s talents, placed %(where)s", cost=cost, where=where)
 
 
@@ -190,16 +209,31 @@ def _check_supply(turn: Turn, kind: str, count: int) -> None:
         pool = N_("your supply")
         rule = ruleset.rule("1.1")
     if count > free:
-        raise Rejected(ruleset.rule("11.4"), N_("%(pool)s has only %(count)s %(kind)s left (limit %(limit)s, %(rule)s)",
-                                               pool=pool, count=max(free, 0), kind=kind, limit=limit, rule=rule))
+        raise Rejected(
+            ruleset.rule("11.4"),
+            N_(
+                "%(pool)s has only %(count)s %(kind)s left (limit %(limit)s, %(rule)s)",
+                pool=pool,
+                count=max(free, 0),
+                kind=kind,
+                limit=limit,
+                rule=rule,
+            ),
+        )
 
 
 def _home_held(turn: Turn, what: str) -> str:
     ruleset: Ruleset = turn.rules  # type: ignore[assignment]
     home = turn.state.players[turn.seat].home
     if turn.state.area(home).owner != turn.seat:
-        raise Rejected(ruleset.rule("12.5"), N_("new %(what)s are placed only in your home province %(home)s, "
-                                                "which you do not control", what=what, home=home))
+        raise Rejected(
+            ruleset.rule("12.5"),
+            N_(
+                "new %(what)s are placed only in your home province %(home)s, which you do not control",
+                what=what,
+                home=home,
+            ),
+        )
     return home
 
 
@@ -207,8 +241,10 @@ def place_units(turn: Turn, item: Purchase, dry_run: bool) -> str:
     """New combat units go to the original home province while it is controlled (C-12.2, C-12.5)."""
     home = _home_held(turn, N_("combat units"))
     if item.at not in (None, home):
-        raise Rejected(turn.rules.rule("12.2"), N_("new combat units are placed in your home province %(home)s, "
-                                                   "not %(area)s", home=home, area=item.at))
+        raise Rejected(
+            turn.rules.rule("12.2"),
+            N_("new combat units are placed in your home province %(home)s, not %(area)s", home=home, area=item.at),
+        )
     _check_supply(turn, item.piece, item.count)
     if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
         check_room_at_home(turn, home, item.count)
@@ -226,9 +262,19 @@ def check_room_at_home(turn: Turn, home: str, count: int) -> None:
     leaders = stacking_leaders(turn.state, turn.seat, home)
     room = max(per_leader * leaders - units, 0)
     if count > room:
-        raise Rejected("O-11.2", N_("%(home)s has room for %(room)s more combat units: %(units)s there with "
-                                    "%(leaders)s leader(s), at most %(most)s per leader, your city counting as one "
-                                    "(O-5.7)", home=home, room=room, units=units, leaders=leaders, most=per_leader))
+        raise Rejected(
+            "O-11.2",
+            N_(
+                "%(home)s has room for %(room)s more combat units: %(units)s there with "
+                "%(leaders)s leader(s), at most %(most)s per leader, your city counting as one "
+                "(O-5.7)",
+                home=home,
+                room=room,
+                units=units,
+                leaders=leaders,
+                most=per_leader,
+            ),
+        )
 
 
 def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
@@ -240,19 +286,25 @@ def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
     if sites:  # C-12.4: Mesopotamia builds its galleys in Syria or Armenia, whichever it controls
         held = [s for s in sites if state.area(s).owner == turn.seat]
         if item.at is not None and item.at not in sites:
-            raise Rejected(ruleset.rule("12.4"), N_("your galleys are placed in %(sites)s, not %(area)s",
-                                                    sites=" or ".join(sites), area=item.at))
+            raise Rejected(
+                ruleset.rule("12.4"),
+                N_("your galleys are placed in %(sites)s, not %(area)s", sites=" or ".join(sites), area=item.at),
+            )
         if item.at is not None and item.at not in held:
             raise Rejected(ruleset.rule("12.4"), N_("you do not control %(area)s", area=item.at))
         if not held:
-            raise Rejected(ruleset.rule("12.4"), N_("you control none of %(sites)s, so you cannot place galleys",
-                                                    sites=", ".join(sites)))
+            raise Rejected(
+                ruleset.rule("12.4"),
+                N_("you control none of %(sites)s, so you cannot place galleys", sites=", ".join(sites)),
+            )
         province = item.at or held[0]
     else:
         province = _home_held(turn, N_("galleys"))
         if item.at not in (None, province):
-            raise Rejected(ruleset.rule("12.3"), N_("new galleys are placed in your home province %(home)s, "
-                                                    "not %(area)s", home=province, area=item.at))
+            raise Rejected(
+                ruleset.rule("12.3"),
+                N_("new galleys are placed in your home province %(home)s, not %(area)s", home=province, area=item.at),
+            )
     coasts = board.coasts(province)
     if not coasts:
         raise Rejected(ruleset.rule("12.3"), N_("%(area)s has no coast", area=province))
@@ -260,8 +312,7 @@ def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
         return province, min(coasts[0])  # C-15.16: the first coast in the board data
     coast = board.coast_of(province, item.coast)
     if coast is None:
-        raise Rejected(ruleset.rule("12.3"), N_("%(area)s has no coast on %(sea)s", area=province,
-                                                   sea=item.coast))
+        raise Rejected(ruleset.rule("12.3"), N_("%(area)s has no coast on %(sea)s", area=province, sea=item.coast))
     return province, coast
 
 
@@ -330,11 +381,18 @@ def place_road(turn: Turn, item: Purchase, dry_run: bool) -> str:
         if not turn.state.area(end).city:
             raise Rejected(ruleset.rule("12.8"), N_("%(area)s has no city", area=end))
     if not ruleset.board.land_border(item.at, item.to):
-        raise Rejected(ruleset.rule("12.8"), N_("%(area)s and %(other)s share no land border "
-                                                "(roads never cross straits or the sea)", area=item.at, other=item.to))
+        raise Rejected(
+            ruleset.rule("12.8"),
+            N_(
+                "%(area)s and %(other)s share no land border (roads never cross straits or the sea)",
+                area=item.at,
+                other=item.to,
+            ),
+        )
     if item.to in turn.state.area(item.at).roads:
-        raise Rejected(ruleset.rule("12.8"), N_("a road already joins %(area)s and %(other)s", area=item.at,
-                                                other=item.to))
+        raise Rejected(
+            ruleset.rule("12.8"), N_("a road already joins %(area)s and %(other)s", area=item.at, other=item.to)
+        )
     _check_supply(turn, "road", 1)
     if not dry_run:
         turn.state.area(item.at).roads.append(item.to)
@@ -343,6 +401,12 @@ def place_road(turn: Turn, item: Purchase, dry_run: bool) -> str:
 
 
 PLACERS = {
-    "infantry": place_units, "cavalry": place_units, "catapult": place_units, "galley": place_galleys,
-    "city": place_city, "fortified_city": place_city, "fortification": place_fortification, "road": place_road,
+    "infantry": place_units,
+    "cavalry": place_units,
+    "catapult": place_units,
+    "galley": place_galleys,
+    "city": place_city,
+    "fortified_city": place_city,
+    "fortification": place_fortification,
+    "road": place_road,
 }

@@ -53,14 +53,22 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
     units = [k for k in UNIT_KINDS for _ in range(getattr(troops, k))]
     loads = {g: Cargo() for g in galleys}
     room = {g: per_galley - existing[g].units for g in galleys}
-    capacity = (N_("one legion per galley: 1 to %(most)s combat units with a Caesar or general aboard",
-                   most=per_galley)
-                if ruleset.edition("galley_capacity") == "one_legion" else N_("%(most)s per galley", most=per_galley))
+    capacity = (
+        N_("one legion per galley: 1 to %(most)s combat units with a Caesar or general aboard", most=per_galley)
+        if ruleset.edition("galley_capacity") == "one_legion"
+        else N_("%(most)s per galley", most=per_galley)
+    )
     if len(units) > sum(max(r, 0) for r in room.values()):
-        raise Rejected(ruleset.rule("5.22"), N_("galley(s) %(galleys)s can carry at most %(room)s more combat units "
-                                                "(%(capacity)s), not %(units)s", galleys=", ".join(map(str, galleys)),
-                                                room=sum(max(r, 0) for r in room.values()), capacity=capacity,
-                                                units=len(units)))
+        raise Rejected(
+            ruleset.rule("5.22"),
+            N_(
+                "galley(s) %(galleys)s can carry at most %(room)s more combat units (%(capacity)s), not %(units)s",
+                galleys=", ".join(map(str, galleys)),
+                room=sum(max(r, 0) for r in room.values()),
+                capacity=capacity,
+                units=len(units),
+            ),
+        )
 
     def led(g: int) -> bool:
         return bool(existing[g].caesar or existing[g].generals or loads[g].caesar or loads[g].generals)
@@ -76,12 +84,20 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
                 break
             add_to(loads[galley], [leaders.pop(0)], [])
         add_to(loads[galley], [], units[: room[galley]])
-        units = units[room[galley]:]
+        units = units[room[galley] :]
     if units:
-        raise Rejected(ruleset.rule("5.23"), N_("combat units travel only on a galley with one of their leaders: "
-                                                "%(units)s combat units on %(count)s galley(s) (%(capacity)s) need "
-                                                "more leaders than %(leaders)s", units=troops.units,
-                                                count=len(galleys), capacity=capacity, leaders=len(troops.leaders)))
+        raise Rejected(
+            ruleset.rule("5.23"),
+            N_(
+                "combat units travel only on a galley with one of their leaders: "
+                "%(units)s combat units on %(count)s galley(s) (%(capacity)s) need "
+                "more leaders than %(leaders)s",
+                units=troops.units,
+                count=len(galleys),
+                capacity=capacity,
+                leaders=len(troops.leaders),
+            ),
+        )
     add_to(loads[order[0]], leaders, [])
     return loads
 
@@ -94,20 +110,37 @@ def _check_embarking(ruleset: Ruleset, points: MovementPoints, start: str, force
         raise Rejected(rule("5.3"), N_("a leader is named twice"))
     for leader in cargo.leaders:
         if leader not in present.leaders:
-            raise Rejected(rule("5.24"), N_("your %(leader)s is not in %(area)s to embark there",
-                                            leader=leader_name(leader), area=start))
+            raise Rejected(
+                rule("5.24"),
+                N_("your %(leader)s is not in %(area)s to embark there", leader=leader_name(leader), area=start),
+            )
         if points.land_moved_leader(leader):
-            raise Rejected(rule("5.25"), N_("%(leader)s made a land move this turn and may not embark",
-                                            leader=leader_name(leader)))
+            raise Rejected(
+                rule("5.25"), N_("%(leader)s made a land move this turn and may not embark", leader=leader_name(leader))
+            )
     for kind in UNIT_KINDS:
         wanted = getattr(cargo, kind)
         if wanted > getattr(present, kind):
-            raise Rejected(rule("5.24"), N_("you have only %(count)s %(kind)s in %(area)s to embark",
-                                            count=getattr(present, kind), kind=kind, area=start))
+            raise Rejected(
+                rule("5.24"),
+                N_(
+                    "you have only %(count)s %(kind)s in %(area)s to embark",
+                    count=getattr(present, kind),
+                    kind=kind,
+                    area=start,
+                ),
+            )
         able = points.embarkable_units(start, kind, getattr(present, kind))
         if wanted > able:
-            raise Rejected(rule("5.25"), N_("only %(count)s %(kind)s in %(area)s may embark: the others made a land "
-                                            "move this turn", count=able, kind=kind, area=start))
+            raise Rejected(
+                rule("5.25"),
+                N_(
+                    "only %(count)s %(kind)s in %(area)s may embark: the others made a land move this turn",
+                    count=able,
+                    kind=kind,
+                    area=start,
+                ),
+            )
 
 
 def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troops, cargo: Troops) -> None:
@@ -115,9 +148,15 @@ def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troo
     missing = [leader_name(n) for n in cargo.leaders if n not in aboard.leaders]
     missing += [f"{getattr(cargo, k)} {k}" for k in UNIT_KINDS if getattr(cargo, k) > getattr(aboard, k)]
     if missing:
-        raise Rejected(ruleset.rule("5.24"), N_("%(pieces)s not aboard galley(s) %(galleys)s in %(area)s; pieces "
-                                                "never board or leave a galley at sea", pieces=", ".join(missing),
-                                                galleys=", ".join(map(str, galleys)), area=start))
+        raise Rejected(
+            ruleset.rule("5.24"),
+            N_(
+                "%(pieces)s not aboard galley(s) %(galleys)s in %(area)s; pieces never board or leave a galley at sea",
+                pieces=", ".join(missing),
+                galleys=", ".join(map(str, galleys)),
+                area=start,
+            ),
+        )
 
 
 def _coast_seas(ruleset: Ruleset, province: str, coast: str | None) -> frozenset[str]:
@@ -146,24 +185,44 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     force = here.units.get(seat) if here else None
     for galley in galleys:
         if force is None or galley not in force.galleys:
-            raise Rejected(rule("5.3"), N_("you have no galley %(galley)s in %(area)s", galley=galley,
-                                           area=order.start))
+            raise Rejected(
+                rule("5.3"), N_("you have no galley %(galley)s in %(area)s", galley=galley, area=order.start)
+            )
     assert force is not None
     if not order.route:
         raise Rejected(rule("5.18"), N_("the route names no destination"))
     start_land = board.is_land(order.start)
     enemies = enemy_armies(state, order.start, seat) if start_land else []
     if enemies and order.cargo is not None:  # the galley itself may put out again (C-16.10)
-        raise Rejected(rule("5.9"), N_("your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
-                                       area=order.start, seats=", ".join(enemies)))
+        raise Rejected(
+            rule("5.9"),
+            N_(
+                "your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
+                area=order.start,
+                seats=", ".join(enemies),
+            ),
+        )
     for galley in galleys:
         if galley in points.stopped_galleys:
-            raise Rejected(rule("5.19"), N_("galley %(galley)s entered a sea zone holding other players' galleys "
-                                            "this turn and must end its movement there", galley=galley))
+            raise Rejected(
+                rule("5.19"),
+                N_(
+                    "galley %(galley)s entered a sea zone holding other players' galleys "
+                    "this turn and must end its movement there",
+                    galley=galley,
+                ),
+            )
         if points.galley_left(galley) < len(order.route):
-            raise Rejected(rule("5.2"), N_("galley %(galley)s has %(left)s MP left, the route needs %(cost)s (each "
-                                           "leg costs 1 MP, %(rule)s)", galley=galley, left=points.galley_left(galley),
-                                           cost=len(order.route), rule=rule("5.18")))
+            raise Rejected(
+                rule("5.2"),
+                N_(
+                    "galley %(galley)s has %(left)s MP left, the route needs %(cost)s (each leg costs 1 MP, %(rule)s)",
+                    galley=galley,
+                    left=points.galley_left(galley),
+                    cost=len(order.route),
+                    rule=rule("5.18"),
+                ),
+            )
 
     # what the galleys will carry
     existing = {g: force.aboard.get(g, Cargo()) for g in galleys}
@@ -184,38 +243,75 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
         if to not in board.areas:
             raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=to))
         if board.is_land(current) and board.is_land(to):
-            raise Rejected(rule("5.18"), N_("a galley never moves from one land province to another (%(area)s to "
-                                            "%(other)s), not even across a strait: it must put out to sea first",
-                                            area=current, other=to))
+            raise Rejected(
+                rule("5.18"),
+                N_(
+                    "a galley never moves from one land province to another (%(area)s to "
+                    "%(other)s), not even across a strait: it must put out to sea first",
+                    area=current,
+                    other=to,
+                ),
+            )
         if to not in board.adjacency[current]:
             raise Rejected(rule("5.18"), N_("%(area)s is not adjacent to %(other)s", area=to, other=current))
         if board.is_land(current):
             for galley in galleys:
                 seas = _coast_seas(ruleset, current, coasts[galley])
                 if to not in seas:
-                    raise Rejected(rule("5.20"), N_("galley %(galley)s lies on the coast of %(area)s facing "
-                                                    "%(seas)s and can put out only there, not into %(other)s",
-                                                    galley=galley, area=current, seas=", ".join(sorted(seas)),
-                                                    other=to))
+                    raise Rejected(
+                        rule("5.20"),
+                        N_(
+                            "galley %(galley)s lies on the coast of %(area)s facing "
+                            "%(seas)s and can put out only there, not into %(other)s",
+                            galley=galley,
+                            area=current,
+                            seas=", ".join(sorted(seas)),
+                            other=to,
+                        ),
+                    )
                 coasts[galley] = None
         if not board.is_land(to) and stops_at_enemy_galleys(turn, to) and not last:
-            raise Rejected(rule("5.19"), N_("the galleys must end their movement in %(area)s, which holds "
-                                            "%(seats)s's galleys", area=to,
-                                            seats=", ".join(stops_at_enemy_galleys(turn, to))))
+            raise Rejected(
+                rule("5.19"),
+                N_(
+                    "the galleys must end their movement in %(area)s, which holds %(seats)s's galleys",
+                    area=to,
+                    seats=", ".join(stops_at_enemy_galleys(turn, to)),
+                ),
+            )
         if board.is_land(to):
             landing = last and carried.units > 0
             owner = state.areas[to].owner if to in state.areas else None
             if owner not in (seat, None) and not landing:
-                raise Rejected(rule("5.21"), N_("%(area)s is controlled by %(seat)s: a galley enters it only to land "
-                                                "combat units there, at the end of its route", area=to, seat=owner))
+                raise Rejected(
+                    rule("5.21"),
+                    N_(
+                        "%(area)s is controlled by %(seat)s: a galley enters it only to land "
+                        "combat units there, at the end of its route",
+                        area=to,
+                        seat=owner,
+                    ),
+                )
             enemies = enemy_armies(state, to, seat)
             if enemies:
                 if not last:
-                    raise Rejected(rule("5.9"), N_("the galleys must stop in %(area)s, which holds %(seats)s's combat "
-                                                   "units", area=to, seats=", ".join(enemies)))
+                    raise Rejected(
+                        rule("5.9"),
+                        N_(
+                            "the galleys must stop in %(area)s, which holds %(seats)s's combat units",
+                            area=to,
+                            seats=", ".join(enemies),
+                        ),
+                    )
                 if carried.leaders and not carried.units:
-                    raise Rejected(rule("5.10"), N_("leaders without combat units may not land in %(area)s, held by "
-                                                    "%(seats)s's combat units", area=to, seats=", ".join(enemies)))
+                    raise Rejected(
+                        rule("5.10"),
+                        N_(
+                            "leaders without combat units may not land in %(area)s, held by %(seats)s's combat units",
+                            area=to,
+                            seats=", ".join(enemies),
+                        ),
+                    )
             if len(board.coasts(to)) > 1:
                 for galley in galleys:
                     coasts[galley] = board.coast_of(to, current)
@@ -224,8 +320,11 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     # carry it out: embark, sail, disembark
     for galley, load in loads.items():
         force.aboard[galley] = cargo = existing[galley]
-        add_to(cargo, [*([0] if load.caesar else []), *load.generals],
-               [k for k in UNIT_KINDS for _ in range(getattr(load, k))])
+        add_to(
+            cargo,
+            [*([0] if load.caesar else []), *load.generals],
+            [k for k in UNIT_KINDS for _ in range(getattr(load, k))],
+        )
         points.shipped_leaders.update(([0] if load.caesar else []) + load.generals)
         for kind in UNIT_KINDS:
             points.embark_units(order.start, kind, getattr(load, kind))
@@ -260,8 +359,11 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     turn.event("sailed", seat, galleys=sorted(galleys), path=path, cargo=text, landed=landed)
     note = " -> ".join(path)
     if text:
-        note = (N_("%(path)s, landing %(troops)s", path=note, troops=text) if landed else
-                N_("%(path)s, carrying %(troops)s", path=note, troops=text))
+        note = (
+            N_("%(path)s, landing %(troops)s", path=note, troops=text)
+            if landed
+            else N_("%(path)s, carrying %(troops)s", path=note, troops=text)
+        )
     return note
 
 
@@ -297,6 +399,12 @@ def disembark_in_provinces(turn: Turn) -> None:
         for seat, force in sorted(turn.state.areas[code].units.items()):
             for galley, cargo in sorted(force.aboard.items()):
                 if not cargo.is_empty():
-                    turn.event("disembarked", seat, area=code, galleys=[galley],
-                               troops=troops_text(cargo_troops([cargo])), rule=ruleset.rule("5.26"))
+                    turn.event(
+                        "disembarked",
+                        seat,
+                        area=code,
+                        galleys=[galley],
+                        troops=troops_text(cargo_troops([cargo])),
+                        rule=ruleset.rule("5.26"),
+                    )
             force.aboard.clear()

@@ -48,8 +48,10 @@ def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
         if player.treasury < 0:
             problems.append(f"{seat}: treasury {player.treasury} is negative")
         if not player.eliminated and player.tribute != tribute_value(ruleset, state, seat):
-            problems.append(f"{seat}: tribute {player.tribute} is not provinces + cities "
-                            f"({tribute_value(ruleset, state, seat)}) (C-9.1)")
+            problems.append(
+                f"{seat}: tribute {player.tribute} is not provinces + cities "
+                f"({tribute_value(ruleset, state, seat)}) (C-9.1)"
+            )
         if player.eliminated and seat in on_board:
             problems.append(f"{seat}: eliminated but still has pieces on the board (C-8.8)")
         for kind in UNIT_KINDS if not shared else ():
@@ -73,8 +75,7 @@ def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
             problems.append(f"{seat}: holds his own general prisoner (C-8.9)")
     for kind in UNIT_KINDS if shared else ():  # O-1.2: one supply of uncoloured units for all players
         if units_on_board(state, kind) > limits[kind]:
-            problems.append(f"{units_on_board(state, kind)} {kind} exceed the shared supply of {limits[kind]} "
-                            "(O-1.2)")
+            problems.append(f"{units_on_board(state, kind)} {kind} exceed the shared supply of {limits[kind]} (O-1.2)")
     for kind in ("city", "fortification", "road"):
         if shared_on_board(state, kind) > limits[kind]:
             problems.append(f"{shared_on_board(state, kind)} {kind} pieces exceed the pool of {limits[kind]} (C-1.2)")
@@ -103,8 +104,11 @@ def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
             if not land:
                 aboard = {k: sum(getattr(c, k) for c in force.aboard.values()) for k in UNIT_KINDS}
                 leaders = sorted(g for c in force.aboard.values() for g in c.generals)
-                if any(aboard[k] != getattr(force, k) for k in UNIT_KINDS) or leaders != sorted(force.generals) \
-                        or sum(c.caesar for c in force.aboard.values()) != force.caesar:
+                if (
+                    any(aboard[k] != getattr(force, k) for k in UNIT_KINDS)
+                    or leaders != sorted(force.generals)
+                    or sum(c.caesar for c in force.aboard.values()) != force.caesar
+                ):
                     problems.append(f"{code}: {seat}'s land pieces at sea are not all aboard galleys (C-5.17)")
             elif force.aboard and any(not c.is_empty() for c in force.aboard.values()):
                 problems.append(f"{code}: {seat}'s pieces still aboard in a province (C-5.26)")

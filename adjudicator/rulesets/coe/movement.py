@@ -74,11 +74,13 @@ class MovementPoints:
         includes `roads` road journeys."""
         moved = self.moved_units[(area, kind)]
         fresh = self.units_free(area, kind, ashore) - len(moved)
-        return (fresh if self._fits(self.allowance[kind], 0, cost, roads) else 0) + \
-            sum(1 for mp, made in moved if self._fits(mp, made, cost, roads))
+        return (fresh if self._fits(self.allowance[kind], 0, cost, roads) else 0) + sum(
+            1 for mp, made in moved if self._fits(mp, made, cost, roads)
+        )
 
-    def spend_units(self, origin: str, destination: str, kind: str, count: int, ashore: int, cost: int,
-                    roads: int = 0) -> None:
+    def spend_units(
+        self, origin: str, destination: str, kind: str, count: int, ashore: int, cost: int, roads: int = 0
+    ) -> None:
         """Move `count` units, taking those with the fewest sufficient MP (and, among them, the most road
         journeys made) first to keep fresh ones fresh."""
         full = self.allowance[kind]
@@ -106,6 +108,7 @@ class MovementPoints:
 
 # -- what stands where ---------------------------------------------------------------------------------------
 
+
 def enemy_armies(state: GameState, code: str, seat: str) -> list[str]:
     """Other players with combat units in `code` (they stop movement there, C-5.9)."""
     area = state.areas.get(code)
@@ -126,6 +129,7 @@ def ashore(force: Force | None) -> Troops:
 
 # -- land moves and road journeys ----------------------------------------------------------------------------
 
+
 def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, target: str) -> list[str]:
     """The cities a road journey from `origin` to `target` passes, ends included (C-5.12, C-5.13, C-16.18).
 
@@ -134,10 +138,14 @@ def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, tar
     rule = ruleset.rule
     start = state.areas.get(origin)
     if start is None or not start.city or start.owner != seat:
-        what = (N_("a road journey starts in a province with a city you control; %(area)s has no city", area=origin)
-                if start is None or not start.city else
-                N_("a road journey starts in a province with a city you control; %(area)s has a city you do not "
-                   "control", area=origin))
+        what = (
+            N_("a road journey starts in a province with a city you control; %(area)s has no city", area=origin)
+            if start is None or not start.city
+            else N_(
+                "a road journey starts in a province with a city you control; %(area)s has a city you do not control",
+                area=origin,
+            )
+        )
         raise Rejected(rule("5.12"), what)
     if target == origin:
         raise Rejected(rule("5.12"), N_("the road journey ends where it starts, in %(area)s", area=origin))
@@ -145,8 +153,12 @@ def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, tar
     if end is None or not end.city:
         raise Rejected(rule("5.12"), N_("%(area)s has no city: road journeys go from city to city", area=target))
     if end.owner != seat:
-        raise Rejected(rule("5.12"), N_("the city in %(area)s is not yours: every city of a road journey must be "
-                                        "controlled by you", area=target))
+        raise Rejected(
+            rule("5.12"),
+            N_(
+                "the city in %(area)s is not yours: every city of a road journey must be controlled by you", area=target
+            ),
+        )
 
     def search(stop_at_enemies: bool) -> list[str] | None:
         came_from: dict[str, str | None] = {origin: None}
@@ -171,11 +183,23 @@ def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, tar
     chain = search(stop_at_enemies=True)
     if chain is None:
         if search(stop_at_enemies=False) is not None:
-            raise Rejected(rule("5.9"), N_("the road journey to %(area)s would pass cities holding other players' "
-                                           "combat units, where it must stop", area=target))
-        raise Rejected(rule("5.13"), N_("no chain of roads between cities you control joins %(origin)s to %(target)s "
-                                        "(a road serves only the player who controls both its cities)", origin=origin,
-                                        target=target))
+            raise Rejected(
+                rule("5.9"),
+                N_(
+                    "the road journey to %(area)s would pass cities holding other players' "
+                    "combat units, where it must stop",
+                    area=target,
+                ),
+            )
+        raise Rejected(
+            rule("5.13"),
+            N_(
+                "no chain of roads between cities you control joins %(origin)s to %(target)s "
+                "(a road serves only the player who controls both its cities)",
+                origin=origin,
+                target=target,
+            ),
+        )
     return chain
 
 
@@ -189,8 +213,10 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     if order.start not in board.areas:
         raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=order.start))
     if not board.is_land(order.start):
-        raise Rejected(rule("5.17"), N_("pieces in the sea zone %(area)s are aboard galleys and move only "
-                                        "with them (SAIL)", area=order.start))
+        raise Rejected(
+            rule("5.17"),
+            N_("pieces in the sea zone %(area)s are aboard galleys and move only with them (SAIL)", area=order.start),
+        )
     here = state.areas.get(order.start)
     force = here.units.get(seat) if here else None
     if force is None or force.is_empty():
@@ -198,37 +224,68 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     present = ashore(force)
     for leader in troops.leaders:
         if leader not in present.leaders:
-            raise Rejected(rule("5.3"), N_("your %(leader)s is not in %(area)s", leader=leader_name(leader),
-                                           area=order.start))
+            raise Rejected(
+                rule("5.3"), N_("your %(leader)s is not in %(area)s", leader=leader_name(leader), area=order.start)
+            )
     if len(set(troops.leaders)) != len(troops.leaders):
         raise Rejected(rule("5.3"), N_("a leader is named twice"))
     for kind in UNIT_KINDS:
         if getattr(troops, kind) > getattr(present, kind):
-            raise Rejected(rule("5.3"), N_("you have only %(count)s %(kind)s in %(area)s",
-                                           count=getattr(present, kind), kind=kind, area=order.start))
+            raise Rejected(
+                rule("5.3"),
+                N_(
+                    "you have only %(count)s %(kind)s in %(area)s",
+                    count=getattr(present, kind),
+                    kind=kind,
+                    area=order.start,
+                ),
+            )
     if troops.units and not troops.leaders:
         raise Rejected(rule("5.5"), N_("combat units move only together with a leader"))
     per_leader = ruleset.data["movement"]["units_per_leader"]
     if troops.units > per_leader * len(troops.leaders):
-        raise Rejected(rule("5.6"), N_("%(leaders)s leader(s) can move at most %(most)s combat units, not %(units)s",
-                                       leaders=len(troops.leaders), most=per_leader * len(troops.leaders),
-                                       units=troops.units))
+        raise Rejected(
+            rule("5.6"),
+            N_(
+                "%(leaders)s leader(s) can move at most %(most)s combat units, not %(units)s",
+                leaders=len(troops.leaders),
+                most=per_leader * len(troops.leaders),
+                units=troops.units,
+            ),
+        )
     if not order.steps:
         raise Rejected(rule("5.2"), N_("the move names no destination"))
     enemies = enemy_armies(state, order.start, seat)
     if enemies:
-        raise Rejected(rule("5.9"), N_("your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
-                                       area=order.start, seats=", ".join(enemies)))
+        raise Rejected(
+            rule("5.9"),
+            N_(
+                "your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
+                area=order.start,
+                seats=", ".join(enemies),
+            ),
+        )
     for leader in troops.leaders:
         if leader in points.shipped_leaders:
-            raise Rejected(rule("5.25"), N_("%(leader)s embarked or disembarked this turn and may make "
-                                            "no land move", leader=leader_name(leader)))
+            raise Rejected(
+                rule("5.25"),
+                N_(
+                    "%(leader)s embarked or disembarked this turn and may make no land move", leader=leader_name(leader)
+                ),
+            )
     for kind in UNIT_KINDS:
         wanted, free = getattr(troops, kind), points.units_free(order.start, kind, getattr(present, kind))
         if wanted > free:
-            raise Rejected(rule("5.25"), N_("only %(count)s %(kind)s in %(area)s may make a land move: the others "
-                                            "embarked or disembarked this turn", count=free, kind=kind,
-                                            area=order.start))
+            raise Rejected(
+                rule("5.25"),
+                N_(
+                    "only %(count)s %(kind)s in %(area)s may make a land move: the others "
+                    "embarked or disembarked this turn",
+                    count=free,
+                    kind=kind,
+                    area=order.start,
+                ),
+            )
 
     path = [order.start]
     route = order.start
@@ -240,8 +297,9 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
             raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=step.to))
         if step.kind == "road":
             if not board.is_land(step.to):
-                raise Rejected(rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley",
-                                                area=step.to))
+                raise Rejected(
+                    rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley", area=step.to)
+                )
             chain = road_journey(ruleset, state, seat, current, step.to)
             route += f" => {step.to}"
             # C-5.12: after dropping pieces at a city passed, the same road journey goes on (no further MP)
@@ -250,8 +308,9 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
             journeys += 0 if going_on else 1
         else:
             if step.to in board.sea_neighbours(current) or not board.is_land(step.to):
-                raise Rejected(rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley",
-                                                area=step.to))
+                raise Rejected(
+                    rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley", area=step.to)
+                )
             if step.to not in board.land_neighbours(current):
                 raise Rejected(rule("2.2"), N_("%(area)s is not adjacent to %(other)s", area=step.to, other=current))
             chain = [current, step.to]
@@ -260,11 +319,23 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
         enemies = enemy_armies(state, step.to, seat)
         if enemies:
             if not moving.units:
-                raise Rejected(rule("5.10"), N_("leaders without combat units may not enter %(area)s, held by "
-                                                "%(seats)s's combat units", area=step.to, seats=", ".join(enemies)))
+                raise Rejected(
+                    rule("5.10"),
+                    N_(
+                        "leaders without combat units may not enter %(area)s, held by %(seats)s's combat units",
+                        area=step.to,
+                        seats=", ".join(enemies),
+                    ),
+                )
             if number < len(order.steps):
-                raise Rejected(rule("5.9"), N_("the move must stop in %(area)s, which holds %(seats)s's combat units",
-                                               area=step.to, seats=", ".join(enemies)))
+                raise Rejected(
+                    rule("5.9"),
+                    N_(
+                        "the move must stop in %(area)s, which holds %(seats)s's combat units",
+                        area=step.to,
+                        seats=", ".join(enemies),
+                    ),
+                )
         for code in chain[1:]:
             state.area(code)  # every area passed has its entry in the state, as before
         path.append(chain[-1])
@@ -276,12 +347,24 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     for group in groups:
         for leader in group.troops.leaders:
             if points.leader_left(leader) < group.cost:
-                raise Rejected(rule("5.2"), N_("%(leader)s has %(left)s MP left, the move needs %(cost)s",
-                                               leader=leader_name(leader), left=points.leader_left(leader),
-                                               cost=group.cost))
+                raise Rejected(
+                    rule("5.2"),
+                    N_(
+                        "%(leader)s has %(left)s MP left, the move needs %(cost)s",
+                        leader=leader_name(leader),
+                        left=points.leader_left(leader),
+                        cost=group.cost,
+                    ),
+                )
             if not points.leader_may_take_roads(leader, group.roads):
-                raise Rejected(rule("5.14"), N_("%(leader)s may make only %(limit)s road journey in a turn",
-                                                leader=leader_name(leader), limit=points.road_limit))
+                raise Rejected(
+                    rule("5.14"),
+                    N_(
+                        "%(leader)s may make only %(limit)s road journey in a turn",
+                        leader=leader_name(leader),
+                        limit=points.road_limit,
+                    ),
+                )
     if len(groups) > 1:  # check on a copy first: a refused order changes nothing
         _spend_units(ruleset, copy.deepcopy(points), order.start, present, groups)
     _spend_units(ruleset, points, order.start, present, groups)
@@ -327,22 +410,40 @@ def _drop(ruleset: Ruleset, moving: Troops, leave: Troops, where: str) -> Troops
     rule = ruleset.rule
     for leader in leave.leaders:
         if leader not in moving.leaders:
-            raise Rejected(rule("5.3"), N_("%(leader)s is not in the group that reaches %(area)s",
-                                           leader=leader_name(leader), area=where))
+            raise Rejected(
+                rule("5.3"),
+                N_("%(leader)s is not in the group that reaches %(area)s", leader=leader_name(leader), area=where),
+            )
     for kind in UNIT_KINDS:
         if getattr(leave, kind) > getattr(moving, kind):
-            raise Rejected(rule("5.3"), N_("only %(count)s %(kind)s of the group reach %(area)s: it cannot leave "
-                                           "%(left)s", count=getattr(moving, kind), kind=kind, area=where,
-                                           left=getattr(leave, kind)))
-    rest = Troops(tuple(n for n in moving.leaders if n not in leave.leaders),
-                  *(getattr(moving, k) - getattr(leave, k) for k in UNIT_KINDS))
+            raise Rejected(
+                rule("5.3"),
+                N_(
+                    "only %(count)s %(kind)s of the group reach %(area)s: it cannot leave %(left)s",
+                    count=getattr(moving, kind),
+                    kind=kind,
+                    area=where,
+                    left=getattr(leave, kind),
+                ),
+            )
+    rest = Troops(
+        tuple(n for n in moving.leaders if n not in leave.leaders),
+        *(getattr(moving, k) - getattr(leave, k) for k in UNIT_KINDS),
+    )
     if rest.units and not rest.leaders:
         raise Rejected(rule("5.5"), N_("the combat units going on from %(area)s have no leader with them", area=where))
     per_leader = ruleset.data["movement"]["units_per_leader"]
     if rest.units > per_leader * len(rest.leaders):
-        raise Rejected(rule("5.6"), N_("%(leaders)s leader(s) can move at most %(limit)s combat units on from "
-                                       "%(area)s, not %(count)s", leaders=len(rest.leaders),
-                                       limit=per_leader * len(rest.leaders), area=where, count=rest.units))
+        raise Rejected(
+            rule("5.6"),
+            N_(
+                "%(leaders)s leader(s) can move at most %(limit)s combat units on from %(area)s, not %(count)s",
+                leaders=len(rest.leaders),
+                limit=per_leader * len(rest.leaders),
+                area=where,
+                count=rest.units,
+            ),
+        )
     return rest
 
 
@@ -358,19 +459,36 @@ def _spend_units(ruleset: Ruleset, points: MovementPoints, start: str, present: 
             able = points.units_able(start, kind, ashore_now, cost, roads)
             if wanted and able < wanted:
                 if points.units_able(start, kind, ashore_now, cost) >= wanted:
-                    raise Rejected(rule("5.14"), N_("only %(count)s %(kind)s in %(area)s may still make this move: "
-                                                    "a piece makes at most %(limit)s road journey in a turn",
-                                                    count=able, kind=kind, area=start, limit=points.road_limit))
-                raise Rejected(rule("5.2"), N_("only %(count)s %(kind)s in %(area)s have the %(cost)s MP this move "
-                                               "needs (%(kind)s move %(points)s; a road journey costs 1)", count=able,
-                                               kind=kind, area=start, cost=cost,
-                                               points=ruleset.data["movement"][kind]))
+                    raise Rejected(
+                        rule("5.14"),
+                        N_(
+                            "only %(count)s %(kind)s in %(area)s may still make this move: "
+                            "a piece makes at most %(limit)s road journey in a turn",
+                            count=able,
+                            kind=kind,
+                            area=start,
+                            limit=points.road_limit,
+                        ),
+                    )
+                raise Rejected(
+                    rule("5.2"),
+                    N_(
+                        "only %(count)s %(kind)s in %(area)s have the %(cost)s MP this move "
+                        "needs (%(kind)s move %(points)s; a road journey costs 1)",
+                        count=able,
+                        kind=kind,
+                        area=start,
+                        cost=cost,
+                        points=ruleset.data["movement"][kind],
+                    ),
+                )
             if wanted:
                 points.spend_units(start, group.destination, kind, wanted, ashore_now, cost, roads)
                 taken[kind] += wanted
 
 
 # -- bookkeeping for combat and the stacking limit (O-5.7) --------------------------------------------------
+
 
 def record_entry(turn: Turn, key: str, area: str, troops: Troops) -> None:
     """Count the active seat's combat units entering a land area this turn, in turn.scratch[key]: "by_land"
@@ -413,11 +531,15 @@ def stacking_breaches(ruleset: Ruleset, state: GameState, seat: str) -> dict[str
 
 def _land_view(ruleset: Ruleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
     """(combat units, Caesar and generals) of the seat in every land province where he has pieces."""
-    return {code: (f.units, len(f.leaders)) for code, area in state.areas.items()
-            if (f := area.units.get(seat)) is not None and ruleset.board.is_land(code)}
+    return {
+        code: (f.units, len(f.leaders))
+        for code, area in state.areas.items()
+        if (f := area.units.get(seat)) is not None and ruleset.board.is_land(code)
+    }
 
 
 # -- the phase -----------------------------------------------------------------------------------------------
+
 
 def movement_phase(turn: Turn) -> None:
     """Phase 1 (C-5): moves and sailings in the order written, each checked against the position so far
@@ -435,21 +557,37 @@ def movement_phase(turn: Turn) -> None:
         _run_movement(turn, orders, {})
         return
     begin: tuple[GameState, int, int, dict[str, Any]] = (
-        turn.state.copy(), len(turn.events), len(turn.results), copy.deepcopy(turn.scratch))
+        turn.state.copy(),
+        len(turn.events),
+        len(turn.results),
+        copy.deepcopy(turn.scratch),
+    )
     refused: dict[int, str] = {}
     per_leader = ruleset.data["movement"]["units_per_leader"]
     while True:
         touched = _run_movement(turn, orders, refused)
         breaches = stacking_breaches(ruleset, turn.state, turn.seat)
-        culprit = next(((index, sorted(areas & breaches.keys())[0]) for index, areas in reversed(touched)
-                        if areas & breaches.keys()), None)
+        culprit = next(
+            (
+                (index, sorted(areas & breaches.keys())[0])
+                for index, areas in reversed(touched)
+                if areas & breaches.keys()
+            ),
+            None,
+        )
         if culprit is None:
             return
         index, code = culprit
         units, leaders = breaches[code]
-        refused[index] = N_("at the end of the movement phase %(area)s would hold %(units)s of your combat units "
-                            "with %(leaders)s leader(s): at most %(most)s per Caesar or general there, a city you "
-                            "control counting as one", area=code, units=units, leaders=leaders, most=per_leader)
+        refused[index] = N_(
+            "at the end of the movement phase %(area)s would hold %(units)s of your combat units "
+            "with %(leaders)s leader(s): at most %(most)s per Caesar or general there, a city you "
+            "control counting as one",
+            area=code,
+            units=units,
+            leaders=leaders,
+            most=per_leader,
+        )
         state, events, results, scratch = begin
         turn.state = state.copy()
         del turn.events[events:]
@@ -477,8 +615,16 @@ def _run_movement(turn: Turn, orders: list[Order], refused: dict[int, str]) -> l
             accepted = turn.attempt(order, lambda order=order: sail(turn, points, order))
         if accepted:
             after = _land_view(ruleset, turn.state, turn.seat)
-            touched.append((index, {code for code in before.keys() | after.keys()
-                                    if after.get(code, (0, 0))[0] > before.get(code, (0, 0))[0]
-                                    or after.get(code, (0, 0))[1] < before.get(code, (0, 0))[1]}))
+            touched.append(
+                (
+                    index,
+                    {
+                        code
+                        for code in before.keys() | after.keys()
+                        if after.get(code, (0, 0))[0] > before.get(code, (0, 0))[0]
+                        or after.get(code, (0, 0))[1] < before.get(code, (0, 0))[1]
+                    },
+                )
+            )
     disembark_in_provinces(turn)
     return touched

@@ -30,19 +30,27 @@ def naval_opponent(turn: Turn, order: NavalBattle) -> str:
         raise Rejected(ruleset.rule("7.1"), N_("%(area)s is not a sea zone", area=order.zone))
     mine = area.units.get(turn.seat) if area else None
     if area is None or mine is None or not mine.galleys:
-        raise Rejected(ruleset.rule("7.1"), N_("you have no galley in %(area)s at the end of movement",
-                                               area=order.zone))
+        raise Rejected(
+            ruleset.rule("7.1"), N_("you have no galley in %(area)s at the end of movement", area=order.zone)
+        )
     others = sorted(s for s, f in area.units.items() if s != turn.seat and f.galleys)
     if order.against is not None:
         if order.against not in others:
-            raise Rejected(ruleset.rule("7.1"), N_("%(seat)s has no galley in %(area)s", seat=order.against,
-                                                   area=order.zone))
+            raise Rejected(
+                ruleset.rule("7.1"), N_("%(seat)s has no galley in %(area)s", seat=order.against, area=order.zone)
+            )
         return order.against
     if not others:
         raise Rejected(ruleset.rule("7.1"), N_("no other player has a galley in %(area)s", area=order.zone))
     if len(others) > 1:
-        raise Rejected(ruleset.rule("7.1"), N_("several players have galleys in %(area)s (%(seats)s): name one, "
-                                               "NAVAL %(area)s VS <seat>", area=order.zone, seats=", ".join(others)))
+        raise Rejected(
+            ruleset.rule("7.1"),
+            N_(
+                "several players have galleys in %(area)s (%(seats)s): name one, NAVAL %(area)s VS <seat>",
+                area=order.zone,
+                seats=", ".join(others),
+            ),
+        )
     return others[0]
 
 
@@ -61,8 +69,10 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
     order = list(dict.fromkeys([*(preset or []), *CATEGORIES]))
 
     def ranked(priority: list[str]) -> list[int]:
-        return sorted(force.galleys, key=lambda g: (priority.index(category(force.aboard.get(g))),
-                                                    (force.aboard.get(g) or Cargo()).units, g))[:hits]
+        return sorted(
+            force.galleys,
+            key=lambda g: (priority.index(category(force.aboard.get(g))), (force.aboard.get(g) or Cargo()).units, g),
+        )[:hits]
 
     if hits == 0 or hits >= len(force.galleys):  # C-15.10: nothing to choose, so no decision (and no question)
         return ranked(list(CATEGORIES))
@@ -70,13 +80,26 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
     def parse(text: str) -> list[int]:
         numbers = [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
         if len(set(numbers)) != min(hits, len(force.galleys)) or not set(numbers) <= set(force.galleys):
-            raise BadAnswer(N_("name %(count)s of your galleys there: %(galleys)s", count=hits,
-                               galleys=", ".join(map(str, sorted(force.galleys)))))
+            raise BadAnswer(
+                N_(
+                    "name %(count)s of your galleys there: %(galleys)s",
+                    count=hits,
+                    galleys=", ".join(map(str, sorted(force.galleys))),
+                )
+            )
         return numbers
 
-    return decide(turn, seat, key, N_("which %(count)s of your galleys sink?", count=hits), ranked(list(CATEGORIES)),
-                  ranked(order) if preset else None, parse, ruleset.rule("15.10"),
-                  lambda v: ", ".join(N_("galley %(number)s", number=g) for g in v) or N_("none"))
+    return decide(
+        turn,
+        seat,
+        key,
+        N_("which %(count)s of your galleys sink?", count=hits),
+        ranked(list(CATEGORIES)),
+        ranked(order) if preset else None,
+        parse,
+        ruleset.rule("15.10"),
+        lambda v: ", ".join(N_("galley %(number)s", number=g) for g in v) or N_("none"),
+    )
 
 
 def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> None:
@@ -90,13 +113,20 @@ def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> N
         if attack is None or defence is None or not attack.galleys or not defence.galleys:
             break
         a_faces = [turn.dice.roll(f"{zone} naval round {number}: attacker") for _ in range(2 * len(attack.galleys))]
-        d_sunk = galleys_to_sink(turn, defender, defence, a_faces.count(GALLEY_FACE),
-                                 f"naval.{zone}.{number}.losses")
+        d_sunk = galleys_to_sink(turn, defender, defence, a_faces.count(GALLEY_FACE), f"naval.{zone}.{number}.losses")
         d_faces = [turn.dice.roll(f"{zone} naval round {number}: defender") for _ in range(2 * len(defence.galleys))]
-        a_sunk = galleys_to_sink(turn, attacker, attack, d_faces.count(GALLEY_FACE),
-                                 f"naval.{zone}.{number}.losses")
-        turn.event("naval_round", attacker, area=zone, round=number, defender=defender, attacker_dice=a_faces,
-                   defender_dice=d_faces, attacker_sunk=a_sunk, defender_sunk=d_sunk)
+        a_sunk = galleys_to_sink(turn, attacker, attack, d_faces.count(GALLEY_FACE), f"naval.{zone}.{number}.losses")
+        turn.event(
+            "naval_round",
+            attacker,
+            area=zone,
+            round=number,
+            defender=defender,
+            attacker_dice=a_faces,
+            defender_dice=d_faces,
+            attacker_sunk=a_sunk,
+            defender_sunk=d_sunk,
+        )
         # C-8.13: the attacker's losses are applied first.
         sink(turn, zone, attacker, attack, a_sunk, defender)
         if state.players[attacker].eliminated:

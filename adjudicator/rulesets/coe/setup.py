@@ -22,13 +22,16 @@ def check_seats(ruleset: Ruleset, seats: list[str]) -> None:
         raise SetupError(f"a seat is named twice: each player gets one home province ({ruleset.rule('3.2')})")
     if str(len(seats)) not in homes_by_count:
         counts = sorted(int(n) for n in homes_by_count)
-        raise SetupError(f"{len(seats)} seats: {ruleset.title} is for {counts[0]} to {counts[-1]} players "
-                         f"({ruleset.rule('1.6')})")
+        raise SetupError(
+            f"{len(seats)} seats: {ruleset.title} is for {counts[0]} to {counts[-1]} players ({ruleset.rule('1.6')})"
+        )
     homes = homes_by_count[str(len(seats))]
     wanted = sorted(ruleset.seat_of_home(h) or h for h in homes)
     if sorted(seats) != wanted:
-        raise SetupError(f"with {len(seats)} players the seats are {', '.join(wanted)} "
-                         f"({ruleset.rule('3.1')}); got {', '.join(seats)}")
+        raise SetupError(
+            f"with {len(seats)} players the seats are {', '.join(wanted)} "
+            f"({ruleset.rule('3.1')}); got {', '.join(seats)}"
+        )
 
 
 def initial_state(ruleset: Ruleset, game: str, seats: list[str]) -> GameState:
@@ -39,11 +42,24 @@ def initial_state(ruleset: Ruleset, game: str, seats: list[str]) -> GameState:
     players = {s: Player(home=ruleset.seat(s).home, treasury=start["treasury"]) for s in in_turn_order}
     areas: dict[str, Area] = {}
     for seat, player in players.items():
-        force = Force(caesar=start["caesar"], generals=list(start["generals"]), infantry=start["infantry"],
-                      cavalry=start["cavalry"], catapult=start["catapult"])
+        force = Force(
+            caesar=start["caesar"],
+            generals=list(start["generals"]),
+            infantry=start["infantry"],
+            cavalry=start["cavalry"],
+            catapult=start["catapult"],
+        )
         areas[player.home] = Area(owner=seat, city=start["city"], units={seat: force})
-    state = GameState(game=game, ruleset=ruleset.name, turn=0, round=1, active=in_turn_order[0],
-                      inflation=0, players=players, areas=areas)
+    state = GameState(
+        game=game,
+        ruleset=ruleset.name,
+        turn=0,
+        round=1,
+        active=in_turn_order[0],
+        inflation=0,
+        players=players,
+        areas=areas,
+    )
     for seat, player in players.items():
         player.tribute = tribute_value(ruleset, state, seat)  # C-3.5: 15
     return state
