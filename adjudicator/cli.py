@@ -5,11 +5,26 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
+
+from adjudicator.errors import PbemError
+
+
+class _Commands(TyperGroup):
+    """The commands, with the one error path: a PbemError from any of them is one line and exit status 1."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PbemError as problem:
+            fail(str(problem))
+
 
 app = typer.Typer(
+    cls=_Commands,
     help="Play-by-email adjudicator for Conquest of the Empire and other ancient-world conquest games.",
     no_args_is_help=True,
     add_completion=False,
@@ -44,27 +59,10 @@ def _archive(data: Path, db: str | None):  # type: ignore[no-untyped-def]
     return Archive.open(data, db)
 
 
-def _errors() -> tuple[type[Exception], ...]:
-    from adjudicator.engine.dice import DiceError
-    from adjudicator.engine.state import SnapshotError
-    from adjudicator.engine.turn import NotDue
-    from adjudicator.moderator import PbemError
-    from adjudicator.rulesets import UnknownRuleset
-
-    # The archive (sqlmodel, SQLAlchemy) is slow to import and commands on files alone never load it; an
-    # ArchiveError can only have been raised once it is loaded (this runs when an exception is matched).
-    store = sys.modules.get("adjudicator.archive.store")
-    archive_errors = (store.ArchiveError,) if store is not None else ()
-    return (PbemError, *archive_errors, SnapshotError, UnknownRuleset, DiceError, NotDue)
-
-
 def _language(name: str | None) -> str | None:
-    from adjudicator.orders.keywords import UnknownLanguage, language_code
+    from adjudicator.orders.keywords import language_code
 
-    try:
-        return language_code(name) if name else None
-    except UnknownLanguage as unknown:
-        fail(str(unknown))
+    return language_code(name) if name else None
 
 
 def _read(path: Path, what: str) -> str:
@@ -143,33 +141,30 @@ def new(
         fail("name the players with --seat SEAT=EMAIL, one per player")
     languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "Italia=it")
     zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "Italia=Europe/Rome")
-    try:
-        position = _read(from_snapshot, "snapshot") if from_snapshot else None
-        mail = {
-            "moderator": moderator,
-            "turn_hours": turn_hours,
-            "reminder_hours": reminder_hours,
-            "check_sender": sender_check,
-            "anonymous_press": anonymous_press,
-            "nmr_alert": nmr_alert,
-            "observers": observers,
-        }
-        created = new_game(
-            _archive(data, db),
-            data,
-            game,
-            ruleset,
-            seats,
-            pace,
-            decisions,
-            decision_hours,
-            position,
-            mail,
-            languages,
-            zones,
-        )
-    except _errors() as problem:
-        fail(str(problem))
+    position = _read(from_snapshot, "snapshot") if from_snapshot else None
+    mail = {
+        "moderator": moderator,
+        "turn_hours": turn_hours,
+        "reminder_hours": reminder_hours,
+        "check_sender": sender_check,
+        "anonymous_press": anonymous_press,
+        "nmr_alert": nmr_alert,
+        "observers": observers,
+    }
+    created = new_game(
+        _archive(data, db),
+        data,
+        game,
+        ruleset,
+        seats,
+        pace,
+        decisions,
+        decision_hours,
+        position,
+        mail,
+        languages,
+        zones,
+    )
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
     for name, password in created.passwords.items():
         typer.echo(f"  {name:12} {password}")
@@ -201,15 +196,12 @@ def check(
 
     if (game is None) == (state is None):
         fail("give either --game GAME or --state SNAPSHOT.json")
-    try:
-        text = _read(file, "order file")
-        if game is not None:
-            receipt = check_game_orders(_archive(data, db), game, text)
-        else:
-            assert state is not None
-            receipt = check_state_orders(_read(state, "state file"), text)
-    except _errors() as problem:
-        fail(str(problem))
+    text = _read(file, "order file")
+    if game is not None:
+        receipt = check_game_orders(_archive(data, db), game, text)
+    else:
+        assert state is not None
+        receipt = check_state_orders(_read(state, "state file"), text)
     typer.echo(receipt.text, nl=False)
     if receipt.errors or any(not r.accepted for r in receipt.results):
         raise typer.Exit(1)
@@ -234,13 +226,10 @@ def submit(
     from adjudicator.moderator import submit as submit_orders
     from adjudicator.moderator import submit_for
 
-    try:
-        if for_seat is not None:
-            receipt = submit_for(_archive(data, db), game, for_seat, _read(file, "order file"))
-        else:
-            receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
-    except _errors() as problem:
-        fail(str(problem))
+    if for_seat is not None:
+        receipt = submit_for(_archive(data, db), game, for_seat, _read(file, "order file"))
+    else:
+        receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
     typer.echo(receipt.text, nl=False)
     if not receipt.stored:
         raise typer.Exit(1)
@@ -266,11 +255,8 @@ def adjudicate(
     orders make it refuse (naming them) unless --now is given."""
     from adjudicator.moderator import adjudicate as adjudicate_game
 
-    try:
-        text = _read(turn_file, "turn file") if turn_file else None
-        done = adjudicate_game(_archive(data, db), data, game, text, defaults, early=now)
-    except _errors() as problem:
-        fail(str(problem))
+    text = _read(turn_file, "turn file") if turn_file else None
+    done = adjudicate_game(_archive(data, db), data, game, text, defaults, early=now)
     for seat, error in done.not_understood:
         typer.echo(
             f"warning: {seat}, turn file line {error.line}: not understood (column {error.column}: "
@@ -299,10 +285,7 @@ def repair(
     snapshot, map) and the decision notices of a waiting turn, e.g. after a crash between a commit and its files."""
     from adjudicator.moderator import repair as repair_games
 
-    try:
-        written, failed = repair_games(_archive(data, db), data, game)
-    except _errors() as problem:
-        fail(str(problem))
+    written, failed = repair_games(_archive(data, db), data, game)
     for name, paths in written.items():
         for path in paths:
             typer.echo(f"  wrote {path}")
@@ -323,10 +306,7 @@ def answer(
     """Store a seat's answers to the decisions its turn is waiting for (then run adjudicate again)."""
     from adjudicator.moderator import answer as store_answers
 
-    try:
-        receipt = store_answers(_archive(data, db), game, _read(file, "answer file"))
-    except _errors() as problem:
-        fail(str(problem))
+    receipt = store_answers(_archive(data, db), game, _read(file, "answer file"))
     typer.echo(f"Answers of {receipt.seat} for turn {receipt.turn} of {receipt.game}:")
     for key in receipt.stored:
         typer.echo(f"  stored   {key}")
@@ -351,16 +331,13 @@ def resolve(
     are reported (on stderr and in report.txt)."""
     from adjudicator.moderator import resolve_files
 
-    try:
-        done = resolve_files(
-            _read(state, "state file"),
-            _read(orders, "orders file"),
-            _read(dice, "dice file") if dice else None,
-            out,
-            strict_dice,
-        )
-    except _errors() as problem:
-        fail(str(problem))
+    done = resolve_files(
+        _read(state, "state file"),
+        _read(orders, "orders file"),
+        _read(dice, "dice file") if dice else None,
+        out,
+        strict_dice,
+    )
     for seat, error in done.not_understood:
         typer.echo(
             f"warning: {seat}, orders file line {error.line}: not understood (column {error.column}: "
@@ -384,10 +361,7 @@ def verify(
     """Replay every stored turn from its archived inputs and report any difference."""
     from adjudicator.moderator import verify as verify_game
 
-    try:
-        passed, problems = verify_game(_archive(data, db), game)
-    except _errors() as problem:
-        fail(str(problem))
+    passed, problems = verify_game(_archive(data, db), game)
     for line in passed:
         typer.echo(f"ok       {line}")
     for line in problems:
@@ -409,10 +383,7 @@ def report(
     """Print a stored turn's report (a private report comes in the seat's language unless --language is given)."""
     from adjudicator.moderator import stored_report
 
-    try:
-        typer.echo(stored_report(_archive(data, db), game, turn, seat, _language(language)), nl=False)
-    except _errors() as problem:
-        fail(str(problem))
+    typer.echo(stored_report(_archive(data, db), game, turn, seat, _language(language)), nl=False)
 
 
 @app.command()
@@ -431,7 +402,7 @@ def site(
         files = write_game_site(
             _archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True), _language(language) or "en"
         )
-    except (*_errors(), OSError) as problem:
+    except OSError as problem:
         fail(str(problem))
     typer.echo(f"Wrote {len(files)} files; open {out / 'index.html'}")
 
@@ -462,7 +433,7 @@ def selfplay(
         rules = load_ruleset(ruleset)
         seats = seats_in_play(rules, players)
         played = play_archived_game(_archive(data, db), data, game, rules.name, seats, seed, turns, say, pace)
-    except (*_errors(), ValueError) as problem:
+    except ValueError as problem:
         fail(str(problem))
     winner = played[-1].state.winner if played else None
     typer.echo(
@@ -479,10 +450,7 @@ def demo(
     """Play a scripted 3-seat Classic game from bundled order files and print where the reports are."""
     from adjudicator.demo import run_demo
 
-    try:
-        run_demo(data, typer.echo)
-    except _errors() as problem:
-        fail(str(problem))
+    run_demo(data, typer.echo)
 
 
 @app.command()
@@ -494,10 +462,7 @@ def tick(
     Reports and notices are queued in the outbox (`pbem send` delivers them)."""
     from adjudicator.mailroom import tick as tick_games
 
-    try:
-        report = tick_games(_archive(data, db), data)
-    except _errors() as problem:
-        fail(str(problem))
+    report = tick_games(_archive(data, db), data)
     for line in report.lines:
         typer.echo(line)
     for name, trace in report.failures.items():
@@ -529,7 +494,7 @@ def ingest(
     import ssl
 
     from adjudicator.mail.inbound import MailError
-    from adjudicator.mail.sources import MailSourceError, from_file, from_imap, from_maildir, from_mbox, from_stream
+    from adjudicator.mail.sources import from_file, from_imap, from_maildir, from_mbox, from_stream
     from adjudicator.mailroom import ingest as ingest_mail
 
     if sum(x is not None for x in (eml, mbox, maildir, imap)) > 1:
@@ -567,7 +532,7 @@ def ingest(
             outcome = ingest_mail(archive, message)
             mark_done()
             typer.echo(f"{message.message_id} from {message.sender}: {outcome}")
-    except (*_errors(), MailSourceError, OSError) as problem:
+    except OSError as problem:
         fail(str(problem))
     if unreadable and not (mbox or maildir or imap):
         raise typer.Exit(1)
@@ -691,7 +656,7 @@ def odds(
             result = land_odds(
                 ruleset, a, d, a_standing, d_standing, area=_battle_area(ruleset, area, [a_standing, d_standing])
             )
-    except (*_errors(), ValueError) as problem:
+    except ValueError as problem:
         fail(str(problem))
     typer.echo(odds_text(result))
 
@@ -712,7 +677,7 @@ def send(
         if smtp is None and eml_dir is None:
             fail("set PBEM_SMTP_HOST (and PBEM_SMTP_USER/_PASSWORD...) or give --eml-dir")
         report = send_outbox(_archive(data, db), smtp, eml_dir, limit)
-    except (*_errors(), ValueError) as problem:
+    except ValueError as problem:
         fail(str(problem))
     typer.echo(f"{report.sent} sent, {report.failed} failed (still queued)")
     for error in report.errors:
@@ -726,10 +691,7 @@ def games(data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
     """One line per game: turn, due seat(s), deadline (UTC), missing orders, state."""
     from adjudicator.mailroom import all_games
 
-    try:
-        found = all_games(_archive(data, db))
-    except _errors() as problem:
-        fail(str(problem))
+    found = all_games(_archive(data, db))
     for s in found:
         due = ", ".join(f"{x.due} {x.seat}" for x in s.due) or "-"
         missing = ", ".join(x.seat for x in s.missing) or "none"
@@ -752,12 +714,9 @@ def status(
     """What a player's STATUS mail says, and for the moderator: addresses, zones, observers, latest mails."""
     from adjudicator.mailroom import message_log, read_status
 
-    try:
-        archive = _archive(data, db)
-        s = read_status(archive, game)
-        log = message_log(archive, game, messages)
-    except _errors() as problem:
-        fail(str(problem))
+    archive = _archive(data, db)
+    s = read_status(archive, game)
+    log = message_log(archive, game, messages)
     typer.echo(
         f"{s.game} ({s.ruleset}): {s.status}{' (self-play)' if s.selfplay else ''}; after turn {s.turn}; "
         f"deadline {s.deadline or 'not set'} UTC"
@@ -786,10 +745,7 @@ def log(
     """The mails received and what became of each (also those of strangers, who are never answered)."""
     from adjudicator.mailroom import message_log
 
-    try:
-        rows = message_log(_archive(data, db), game, limit)
-    except _errors() as problem:
-        fail(str(problem))
+    rows = message_log(_archive(data, db), game, limit)
     for m in rows:
         typer.echo(f"{m.received} {m.sender} {m.game or '-'} {m.seat or '-'} {m.message_id}: {m.outcome}")
 
@@ -808,10 +764,7 @@ def extend(
     """Extend the game's deadline (all seats are told)."""
     from adjudicator.mailroom import extend_deadline
 
-    try:
-        typer.echo(f"Deadline of {game}: {extend_deadline(_archive(data, db), game, hours)}")
-    except _errors() as problem:
-        fail(str(problem))
+    typer.echo(f"Deadline of {game}: {extend_deadline(_archive(data, db), game, hours)}")
 
 
 @gm.command()
@@ -824,10 +777,7 @@ def deadline(
     """Set the game's deadline to a fixed time ahead (all seats are told)."""
     from adjudicator.mailroom import set_deadline
 
-    try:
-        typer.echo(f"Deadline of {game}: {set_deadline(_archive(data, db), game, when)}")
-    except _errors() as problem:
-        fail(str(problem))
+    typer.echo(f"Deadline of {game}: {set_deadline(_archive(data, db), game, when)}")
 
 
 @gm.command()
@@ -843,10 +793,7 @@ def replace(
     template, in his language; shown once here). The old player is told."""
     from adjudicator.mailroom import replace_player
 
-    try:
-        password = replace_player(_archive(data, db), game, seat, email, _language(language))
-    except _errors() as problem:
-        fail(str(problem))
+    password = replace_player(_archive(data, db), game, seat, email, _language(language))
     typer.echo(f"{seat} of {game} now belongs to {email}; new password: {password}")
 
 
@@ -862,10 +809,7 @@ def observe(
     """Add an observer (public reports only; also in a game with closed observers), or remove one."""
     from adjudicator.mailroom import set_observer
 
-    try:
-        changed = set_observer(_archive(data, db), game, email, not remove, _language(language) or "en")
-    except _errors() as problem:
-        fail(str(problem))
+    changed = set_observer(_archive(data, db), game, email, not remove, _language(language) or "en")
     typer.echo(f"{email} {'removed from' if remove else 'observes'} {game}" if changed else "nothing to do")
 
 
@@ -874,10 +818,7 @@ def pause(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> No
     """Pause a game: `pbem tick` leaves it alone."""
     from adjudicator.mailroom import set_paused
 
-    try:
-        set_paused(_archive(data, db), game, True)
-    except _errors() as problem:
-        fail(str(problem))
+    set_paused(_archive(data, db), game, True)
     typer.echo(f"{game} paused")
 
 
@@ -886,10 +827,7 @@ def resume(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> N
     """Resume a paused game."""
     from adjudicator.mailroom import set_paused
 
-    try:
-        set_paused(_archive(data, db), game, False)
-    except _errors() as problem:
-        fail(str(problem))
+    set_paused(_archive(data, db), game, False)
     typer.echo(f"{game} resumed")
 
 
@@ -903,10 +841,7 @@ def rollback(
     """Return to the position after turn TO; later turns stay archived as withdrawn."""
     from adjudicator.mailroom import rollback as roll_back
 
-    try:
-        withdrawn = roll_back(_archive(data, db), data, game, to)
-    except _errors() as problem:
-        fail(str(problem))
+    withdrawn = roll_back(_archive(data, db), data, game, to)
     typer.echo(f"{game} is back after turn {to}; withdrawn turns: {', '.join(map(str, withdrawn))}")
 
 
@@ -915,10 +850,7 @@ def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None
     """End a game now."""
     from adjudicator.mailroom import end_game
 
-    try:
-        end_game(_archive(data, db), game)
-    except _errors() as problem:
-        fail(str(problem))
+    end_game(_archive(data, db), game)
     typer.echo(f"{game} ended")
 
 

@@ -37,6 +37,7 @@ from adjudicator.engine.orders import Answer as AnswerOrder
 from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.errors import PbemError  # callers import it from here too
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.keywords import language_code
 from adjudicator.render import render, write_atomically
@@ -55,10 +56,6 @@ if TYPE_CHECKING:
 
 MAX_ORDER_BYTES = 256 * 1024
 PACES = ("turn", "round")
-
-
-class PbemError(Exception):
-    """A problem with the user's input or request; the message says what and where."""
 
 
 def now() -> str:

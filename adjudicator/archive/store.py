@@ -20,9 +20,10 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from adjudicator.archive.models import Decision, Game, Message, Observer, OrderSet, Outbox, Seat, Turn
+from adjudicator.errors import PbemError
 
 
-class ArchiveError(LookupError):
+class ArchiveError(PbemError, LookupError):
     pass
 
 

@@ -14,12 +14,14 @@ import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from adjudicator.errors import PbemError
+
 CHAIN_LENGTH = 10_000
 FACES = 6
 SYMBOLS = {"inf": 1, "infantry": 1, "cav": 3, "cavalry": 3, "cat": 4, "catapult": 4, "gal": 5, "galley": 5, "blank": 6}
 
 
-class DiceError(ValueError):
+class DiceError(PbemError, ValueError):
     pass
 
 

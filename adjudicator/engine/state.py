@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
+from adjudicator.errors import PbemError
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 SCHEMA = 1
 
 
-class SnapshotError(ValueError):
+class SnapshotError(PbemError, ValueError):
     """A snapshot that does not follow the schema; the message names the field."""
 
 

@@ -13,6 +13,7 @@ from adjudicator.engine.dice import Dice
 from adjudicator.engine.orders import Order, OrderSet
 from adjudicator.engine.state import GameState
 from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
+from adjudicator.errors import PbemError
 
 
 class Rules(Protocol):
@@ -74,7 +75,7 @@ class TurnResult:
     dice: list[tuple[str, int]]
 
 
-class NotDue(ValueError):
+class NotDue(PbemError, ValueError):
     """Orders for a seat whose player-turn is not the one being resolved."""
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 
 
-class UnknownZone(ValueError):
+class UnknownZone(PbemError, ValueError):
     pass
 
 

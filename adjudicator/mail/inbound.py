@@ -16,12 +16,13 @@ from functools import cache
 from html.parser import HTMLParser
 from typing import TypeVar, cast
 
+from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import spellings
 
 T = TypeVar("T")
 
 
-class MailError(ValueError):
+class MailError(PbemError, ValueError):
     """A mail that cannot be read as an order mail: garbage, truncated, or without a sender."""
 
     def __init__(self, reason: str, *, where: str = "", data: bytes | None = None) -> None:

@@ -19,10 +19,11 @@ from glob import escape as glob_escape
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from adjudicator.errors import PbemError
 from adjudicator.mail.inbound import HEAD_BYTES, MAX_MAIL_BYTES, Incoming, MailError, read_message
 
 
-class MailSourceError(Exception):
+class MailSourceError(PbemError):
     """A mail source cannot be read at all: missing mailbox, refused connection, failed login, ..."""
 
 

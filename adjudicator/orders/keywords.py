@@ -6,6 +6,7 @@ import re
 import tomllib
 from functools import cache
 
+from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano", "nl": "Nederlands"}
@@ -17,7 +18,7 @@ class KeywordTableError(ValueError):
     pass
 
 
-class UnknownLanguage(ValueError):
+class UnknownLanguage(PbemError, ValueError):
     pass
 
 

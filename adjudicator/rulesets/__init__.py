@@ -11,6 +11,7 @@ from typing import Any
 from adjudicator.engine.board import Board
 from adjudicator.engine.state import GameState
 from adjudicator.engine.turn import Turn
+from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 
 
@@ -83,7 +84,7 @@ class Ruleset:
         return self.hooks.broken_invariants(self, state)
 
 
-class UnknownRuleset(LookupError):
+class UnknownRuleset(PbemError, LookupError):
     pass
 
 
