@@ -82,7 +82,8 @@ Problem = tuple[str, dict[str, Any]]  # a catalogue message and its values: why 
 def _press_line() -> re.Pattern[str]:
     """A line that is a PRESS or BROADCAST order (first word in any language)."""
     words = "|".join(map(re.escape, spellings("PRESS") + spellings("BROADCAST")))
-    return re.compile(rf"^[ \t]*(?:{words})(?![\w])(.*)$", re.IGNORECASE | re.MULTILINE)
+    # any white space but a line break may stand before it, as the order grammar allows
+    return re.compile(rf"^[^\S\n]*(?:{words})(?![\w])(.*)$", re.IGNORECASE | re.MULTILINE)
 
 
 def over_limits(text: str, commands: list[Command]) -> Problem | None:
@@ -225,8 +226,14 @@ def _duplicate(session: Session, mail: Incoming, known: Message, reading: Readin
     header = reading.orders.header if reading.orders is not None else None
     seat = None
     if header is not None and reading.game is not None:
-        game = db.find_game(session, reading.game)
-        seat = next((s for s in db.game_seats(session, game) if s.seat == header.player), None)
+        try:
+            game = db.find_game(session, reading.game)
+        except LookupError:
+            game = None
+        seat = next((s for s in db.game_seats(session, game) if s.seat == header.player), None) if game else None
+    trusted = reading.password is not None and reading.password[1] is not None
+    if seat is not None and not trusted and mail.sender.lower() != seat.email.lower():
+        seat = None  # neither the seat's password nor its address: nobody is told on a stranger's word
     if seat is None:
         return _answer_registered(
             session,

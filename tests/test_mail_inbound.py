@@ -456,3 +456,18 @@ def test_from_maildir_mark_done_after_another_reader_moved_the_message(tmp_path:
 def test_from_maildir_not_a_maildir(tmp_path: Path) -> None:
     with pytest.raises(MailSourceError, match="no Maildir"):
         list(from_maildir(tmp_path))
+
+
+def test_a_damaged_html_alternative_does_not_lose_the_orders_of_the_plain_part() -> None:
+    """The orders are read from the plain part; a base64 HTML alternative cut short is never decoded."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "mac@example.org", "gm@example.org", "orders"
+    message["Message-ID"] = "<alt@players.example.org>"
+    message.set_content("GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nBUY 1 INF\n")
+    message.add_alternative(
+        "<p>GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x<br>BUY 1 INF</p>", subtype="html", cte="base64"
+    )
+    head, mark, rest = bytes(message).rpartition(b"Content-Transfer-Encoding: base64")
+    end = rest.index(b"\n--", rest.index(b"\n\n") + 2)
+    damaged = head + mark + rest[: end - 3] + rest[end:]  # the HTML part's base64 loses its last characters
+    assert read_message(damaged).text == "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nBUY 1 INF"

@@ -110,6 +110,16 @@ def test_too_many_press_lines_in_one_mail_are_refused_and_nothing_is_relayed(gam
     assert "100 PRESS and BROADCAST lines" in receipt.body
 
 
+def test_press_lines_are_counted_whatever_white_space_stands_before_them(game: MailGame) -> None:
+    """The order grammar reads a PRESS line after any white space but a line break: so does the limit."""
+    archive, _, passwords = game
+    press = [f"{space}PRESS TO Egyptus: message {k}" for k, space in enumerate(["\u3000", "\f", "\u2002"] * 10)]
+    outcome, _ = refused_with_one_receipt(
+        archive, orders(passwords["Macedonia"], "BUY 1 INF", *press), "mac@example.org"
+    )
+    assert outcome == f"refused: it holds 30 PRESS and BROADCAST lines, more than the {MAX_PRESS} a mail may hold"
+
+
 def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: MailGame) -> None:
     archive, _, passwords = game
     for k in range(MAX_PRESS_PER_TURN // MAX_PRESS):
@@ -239,6 +249,19 @@ def test_a_known_message_id_with_other_content_is_not_used_and_the_seat_is_told(
     [mail] = queued(archive)[mails:]
     assert mail.to == "mac@example.org" and mail.subject == "[rome1] A mail for Macedonia was not used"
     assert "<7@players.example.org> of an earlier mail, but other content: it was not used" in mail.body
+
+
+def test_a_strangers_mail_under_a_known_message_id_tells_no_seat(game: MailGame) -> None:
+    """Neither the seat's password nor its address: a mail reusing a Message-ID mails nobody on its word."""
+    archive, _, passwords = game
+    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="8")) == "orders stored"
+    mails = len(queued(archive))
+    for k in range(3):
+        forged = read_message(
+            letter_bytes("evil@example.net", f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x{k}\n", mid="8")
+        )
+        assert ingest(archive, forged) == STRANGER + "refused: the Message-ID of an earlier mail, with other content"
+    assert len(queued(archive)) == mails
 
 
 # -- item 10: MIME parts -----------------------------------------------------------------------------------------

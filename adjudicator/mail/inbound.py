@@ -251,11 +251,13 @@ def order_text(message: Message) -> str:
     """The order text of a mail, cut: the first text part with a GAME header line (a full one, GAME <name> TURN,
     before a line that only starts with GAME), looking at the plain parts first, then the HTML parts, then attached
     .txt files; else the body (plain preferred), else the first attachment with text."""
-    texts = [_cut(_part_text(p)) for p in _text_parts(message)]
+    parts, texts = _text_parts(message), {}
     for full in (True, False):
-        with_header = [t for t in texts if _header_index(t.split("\n"), full) is not None]
-        if with_header:
-            return with_header[0]
+        for index, part in enumerate(parts):  # decoded only as far as needed: a damaged later part does not count
+            if index not in texts:
+                texts[index] = _cut(_part_text(part))
+            if _header_index(texts[index].split("\n"), full) is not None:
+                return texts[index]
     attachments = [_cut(_part_text(p)) for p in _txt_attachments(message)]
     body = _body(message)
     text = _cut(_part_text(body)) if body is not None else ""
