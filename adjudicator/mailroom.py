@@ -1130,19 +1130,9 @@ def _thread_of(message: Message | None) -> dict[str, str]:
 def extend_deadline(archive: Archive, name: str, hours: int) -> str:
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
-        base = _time(game.deadline) if game.deadline else datetime.now(UTC)
-        _refuse_past(base + timedelta(hours=hours), f"the deadline {game.deadline} plus {hours} hours")
-        game.deadline = (base + timedelta(hours=hours)).isoformat(timespec="seconds")
-        session.add(game)
-        for seat in db.game_seats(session, game):
-            _tell(
-                session,
-                game,
-                seat,
-                N_("Deadline extended"),
-                N_("The deadline is now %(deadline)s (UTC)."),
-                deadline=game.deadline,
-            )
+        moment = (_time(game.deadline) if game.deadline else datetime.now(UTC)) + timedelta(hours=hours)
+        _refuse_past(moment, f"the deadline {game.deadline} plus {hours} hours")
+        _announce_deadline(session, game, moment, N_("Deadline extended"))
     return game.deadline
 
 
@@ -1159,18 +1149,16 @@ def set_deadline(archive: Archive, name: str, when: str) -> str:
         game = db.find_game(session, name, lock=True)
         if game.status != "running":
             raise PbemError(f"game {name} has ended; it has no deadline")
-        game.deadline = moment.isoformat(timespec="seconds")
-        session.add(game)
-        for seat in db.game_seats(session, game):
-            _tell(
-                session,
-                game,
-                seat,
-                N_("New deadline"),
-                N_("The deadline is now %(deadline)s (UTC)."),
-                deadline=game.deadline,
-            )
+        _announce_deadline(session, game, moment, N_("New deadline"))
     return game.deadline
+
+
+def _announce_deadline(session: Session, game: Game, moment: datetime, subject: str) -> None:
+    """Set the game's deadline and tell every seat (`subject`: a message of the catalogue)."""
+    game.deadline = moment.isoformat(timespec="seconds")
+    session.add(game)
+    for seat in db.game_seats(session, game):
+        _tell(session, game, seat, subject, N_("The deadline is now %(deadline)s (UTC)."), deadline=game.deadline)
 
 
 def _refuse_past(moment: datetime, what: str) -> None:
