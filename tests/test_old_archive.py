@@ -32,13 +32,16 @@ def test_an_old_report_is_shown_as_it_was_written(old_data: Path) -> None:
     result = CliRunner().invoke(app, ["report", "demo", "--turn", "11", "--data", str(old_data)])
     assert result.exit_code == 0, result.output
     assert "Egyptus conquers CIL (5) from Macedonia [C-6.14]" in result.output
-    assert "Archive chain after this turn: 5032a41328dd71a8b6ecbee7b77231ad1b6938b70dab3ce7590592911f696ab1" in result.output
+    assert (
+        "Archive chain after this turn: 5032a41328dd71a8b6ecbee7b77231ad1b6938b70dab3ce7590592911f696ab1"
+        in result.output
+    )
 
 
 def test_an_old_game_plays_on(old_data: Path) -> None:
     runner = CliRunner()
     played = runner.invoke(app, ["adjudicate", "old84", "--now", "--data", str(old_data)])
     assert played.exit_code == 0, played.output
-    assert "turn 11 resolved" in played.output
+    assert "Turn 11 (Numidia) resolved" in played.output
     checked = runner.invoke(app, ["verify", "old84", "--data", str(old_data)])
     assert "13 checks passed, 0 problems" in checked.output and checked.exit_code == 0, checked.output
