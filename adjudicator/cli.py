@@ -421,7 +421,7 @@ def selfplay(
     """Let a bot play a new game with legal random orders, submitted and adjudicated like a real game's: to try
     the tool, or to make archives for benchmarks. Prints one line per player-turn."""
     from adjudicator.rulesets import load_ruleset
-    from adjudicator.selfplay import ArchivedTurn, play_archived_game, seats_in_play
+    from adjudicator.rulesets.coe.bot import ArchivedTurn, play_archived_game, seats_in_play
 
     def say(turn: ArchivedTurn) -> None:
         typer.echo(
@@ -554,7 +554,7 @@ FORCE_WORDS = {
 
 
 def _force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
-    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' (or with --naval '4 GALLEYS') -> the dict adjudicator.odds
+    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' (or with --naval '4 GALLEYS') -> the dict the odds
     takes; anything else is refused with the form the option takes."""
     form = (
         "'4 GALLEYS' (a naval battle of empty galleys)"
@@ -584,8 +584,8 @@ def _force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
 
 def _battle_area(ruleset: str, given: str | None, standings: list[dict | None]) -> str | None:  # type: ignore[type-arg]
     """The battle province for RETREAT FROM <area> orders: --area, else the one area such orders name."""
-    from adjudicator.odds import retreat_areas
     from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.coe.odds import retreat_areas
 
     if given is not None:
         found = load_ruleset(ruleset).board.lookup(given)
@@ -634,9 +634,9 @@ def odds(
     ] = None,
 ) -> None:
     """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses."""
-    from adjudicator.odds import land_odds, naval_odds, odds_text, standing_from_orders
     from adjudicator.orders import parse_orders
     from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.coe.odds import land_odds, naval_odds, odds_text, standing_from_orders
 
     def standing(path: Path | None) -> dict | None:  # type: ignore[type-arg]
         if path is None:

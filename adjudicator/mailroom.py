@@ -27,9 +27,6 @@ from sqlmodel import Session, select
 from adjudicator.archive import Archive
 from adjudicator.archive import store as db
 from adjudicator.archive.models import Decision, Game, Message, Observer, OrderSet, Seat, Turn
-from adjudicator.engine.orders import Answer, Press
-from adjudicator.engine.orders import OrderSet as ParsedOrders
-from adjudicator.engine.state import GameState
 from adjudicator.mail.clock import UnknownZone, deadline_line, zone_name
 from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import HEAD_BYTES, Incoming, address_problem
@@ -60,6 +57,9 @@ from adjudicator.orders.keywords import spellings, written
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.orders import Answer, Press
+from adjudicator.rulesets.coe.orders import OrderSet as ParsedOrders
+from adjudicator.rulesets.coe.state import GameState
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
 

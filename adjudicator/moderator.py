@@ -32,9 +32,6 @@ from adjudicator.engine.dice import (
     parse_dice_file,
     turn_key,
 )
-from adjudicator.engine.orders import PASSWORD_MARK, Language, OrderError, OrderSet
-from adjudicator.engine.orders import Answer as AnswerOrder
-from adjudicator.engine.state import GameState, from_snapshot, snapshot_text, state_hash
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError  # callers import it from here too
@@ -45,6 +42,9 @@ from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.render.told import losses_of, told
 from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.orders import PASSWORD_MARK, Language, OrderError, OrderSet
+from adjudicator.rulesets.coe.orders import Answer as AnswerOrder
+from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.

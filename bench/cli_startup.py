@@ -38,7 +38,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         state = Path(folder) / "state.json"
         orders = Path(folder) / "orders.txt"
-        from adjudicator.engine.state import snapshot_text
+        from adjudicator.rulesets.coe.state import snapshot_text
 
         initial = load_ruleset("coe-classic").initial_state("bench", ["Macedonia", "Egyptus", "Hispania"])
         state.write_text(snapshot_text(initial))

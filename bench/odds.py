@@ -11,8 +11,8 @@ import argparse
 import time
 from collections.abc import Callable
 
-from adjudicator.odds import Odds, land_odds, naval_odds
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.odds import Odds, land_odds, naval_odds
 
 TARGET = 0.050  # seconds, for every battle below
 RETREATS = (

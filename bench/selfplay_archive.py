@@ -1,6 +1,6 @@
 """Build an archived game of N player-turns by self-play (for benchmarking `pbem verify`), and time it.
 
-Every turn goes through the moderator's operations as a real game's would: the bot's orders (adjudicator/selfplay.py)
+Every turn goes through the moderator's operations as a real game's would: the bot's orders (rulesets/coe/bot.py)
 are submitted with the seat's password, then adjudicated (reports and snapshot written). Prints the time per turn.
 A game that ends (somebody wins) before N player-turns is kept and another is started, until one has N turns.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from adjudicator.archive import Archive
 from adjudicator.moderator import verify
 from adjudicator.rulesets import load_ruleset
-from adjudicator.selfplay import ArchivedTurn, play_archived_game, seats_in_play
+from adjudicator.rulesets.coe.bot import ArchivedTurn, play_archived_game, seats_in_play
 from bench import COMMAND_ENV
 
 ATTEMPTS = 5

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from adjudicator.engine.dice import GivenDice
-from adjudicator.engine.orders import Buy, Header, Move, Order, OrderSet, Purchase, Step, Troops
-from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import TurnResult, resolve
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.invariants import broken_invariants
+from adjudicator.rulesets.coe.orders import Buy, Header, Move, Order, OrderSet, Purchase, Step, Troops
+from adjudicator.rulesets.coe.state import Force, GameState
 
 THREE = ["Macedonia", "Egyptus", "Hispania"]
 
@@ -79,7 +79,7 @@ def sail(
     line: int = 1,
 ) -> Order:
     """SAIL GALLEYS <galleys>: start -> route... [CARRYING <leaders> WITH <units>] (cargo only when named)."""
-    from adjudicator.engine.orders import Sail
+    from adjudicator.rulesets.coe.orders import Sail
 
     named = leaders is not None or inf or cav or cat
     cargo = Troops(leaders or (), inf, cav, cat) if named else None

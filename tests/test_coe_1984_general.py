@@ -16,7 +16,12 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.orders import (
+from adjudicator.engine.turn import NotDue, TurnResult, resolve
+from adjudicator.engine.vocabulary import PIECES, UNIT_KINDS
+from adjudicator.orders import parse_orders
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import Ruleset, coe, load_ruleset
+from adjudicator.rulesets.coe.orders import (
     CAESAR,
     BattleOrder,
     Captives,
@@ -33,13 +38,8 @@ from adjudicator.engine.orders import (
     RansomOffer,
     Sail,
 )
-from adjudicator.engine.state import Captive, Cargo, Force, GameState, snapshot_text
-from adjudicator.engine.turn import NotDue, TurnResult, resolve
-from adjudicator.engine.vocabulary import PIECES, UNIT_KINDS
-from adjudicator.orders import parse_orders
-from adjudicator.resources import resource_dir
-from adjudicator.rulesets import Ruleset, coe, load_ruleset
 from adjudicator.rulesets.coe.setup import SetupError
+from adjudicator.rulesets.coe.state import Captive, Cargo, Force, GameState, snapshot_text
 from tests.helpers import buy, force, march, place, play, sail, start, verdicts
 from tests.rule_coverage import rule_ids
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.orders import BattleOrder, RetreatRule
-from adjudicator.engine.state import Captive, Force, GameState
 from adjudicator.engine.turn import TurnResult
+from adjudicator.rulesets.coe.orders import BattleOrder, RetreatRule
+from adjudicator.rulesets.coe.state import Captive, Force, GameState
 from tests.helpers import force, march, place, play, start
 
 ATT, DEF, THIRD = "Macedonia", "Egyptus", "Hispania"
@@ -805,7 +805,7 @@ def test_C_6_5_and_C_15_5_a_battle_legion_named_with_counts(
 
 
 def test_C_15_a_priority_with_counts_is_kept_in_the_snapshot_and_old_priorities_keep_their_form() -> None:
-    from adjudicator.engine.state import from_snapshot, to_snapshot
+    from adjudicator.rulesets.coe.state import from_snapshot, to_snapshot
 
     assert _losses_standing("LOSSES CAV, INF") == ["cavalry", "infantry"]  # as every snapshot so far holds it
     counted = _losses_standing("LOSSES 4 INF, 1 CAV, INF")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.engine.orders import (
+from adjudicator.engine.turn import TurnResult
+from adjudicator.rulesets.coe.orders import (
     CAESAR,
     BattleOrder,
     Buy,
@@ -20,8 +21,7 @@ from adjudicator.engine.orders import (
     Purchase,
     RansomAccept,
 )
-from adjudicator.engine.state import Captive, Cargo, Force, GameState
-from adjudicator.engine.turn import TurnResult
+from adjudicator.rulesets.coe.state import Captive, Cargo, Force, GameState
 from tests.helpers import force, march, place, play, road, sail, start, verdicts
 
 OK = (True, "")

@@ -10,7 +10,11 @@ import re
 import pytest
 
 from adjudicator.engine.dice import GivenDice, parse_dice_file
-from adjudicator.engine.orders import (
+from adjudicator.engine.turn import NotDue, TurnResult, resolve
+from adjudicator.engine.vocabulary import PIECES, UNIT_KINDS
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets.coe.economy import tribute_value
+from adjudicator.rulesets.coe.orders import (
     CAESAR,
     BattleOrder,
     Concede,
@@ -25,12 +29,8 @@ from adjudicator.engine.orders import (
     RansomOffer,
     Sail,
 )
-from adjudicator.engine.state import Captive, Force, GameState
-from adjudicator.engine.turn import NotDue, TurnResult, resolve
-from adjudicator.engine.vocabulary import PIECES, UNIT_KINDS
-from adjudicator.resources import resource_dir
-from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.setup import SetupError
+from adjudicator.rulesets.coe.state import Captive, Force, GameState
 from tests.helpers import buy, classic, force, march, own, place, play, sail, start, verdicts
 from tests.rule_coverage import rule_ids
 

@@ -4,8 +4,8 @@ coasts (C-2.6) and the edge cases of section 16 that concern movement. Test name
 
 from __future__ import annotations
 
-from adjudicator.engine.orders import CAESAR
-from adjudicator.engine.state import Cargo, Force, GameState
+from adjudicator.rulesets.coe.orders import CAESAR
+from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from tests.helpers import force, march, own, place, play, road, sail, start, verdicts
 
 OK = (True, "")

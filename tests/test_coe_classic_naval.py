@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.engine.orders import CAESAR, BattleOrder, Buy, NavalBattle, Order, Purchase
-from adjudicator.engine.state import Area, Captive, Cargo, Force, GameState
 from adjudicator.engine.turn import TurnResult
+from adjudicator.rulesets.coe.orders import CAESAR, BattleOrder, Buy, NavalBattle, Order, Purchase
+from adjudicator.rulesets.coe.state import Area, Captive, Cargo, Force, GameState
 from tests.helpers import force, place, play, sail, start, verdicts
 
 OK = (True, "")

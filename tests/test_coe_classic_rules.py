@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.orders import CAESAR, DestroyCity, Purchase
-from adjudicator.engine.state import Force
+from adjudicator.rulesets.coe.orders import CAESAR, DestroyCity, Purchase
 from adjudicator.rulesets.coe.setup import SetupError
+from adjudicator.rulesets.coe.state import Force
 from tests.helpers import THREE, buy, classic, force, march, place, play, start, verdicts
 
 # -- C-1, C-2, C-3: components, board, setup ---------------------------------------------------------------

@@ -13,7 +13,6 @@ import pytest
 from adjudicator import moderator
 from adjudicator.archive.store import ArchiveError
 from adjudicator.engine.dice import DiceError
-from adjudicator.engine.state import SnapshotError
 from adjudicator.engine.turn import NotDue
 from adjudicator.errors import PbemError
 from adjudicator.mail.clock import UnknownZone
@@ -21,6 +20,7 @@ from adjudicator.mail.inbound import MailError
 from adjudicator.mail.sources import MailSourceError
 from adjudicator.orders.keywords import UnknownLanguage
 from adjudicator.rulesets import UnknownRuleset
+from adjudicator.rulesets.coe.state import SnapshotError
 from tests.conftest import Pbem
 
 Write = Callable[[str, str | bytes], Path]

@@ -14,7 +14,6 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Outbox, Seat
-from adjudicator.engine.state import snapshot_text
 from adjudicator.mail.inbound import Incoming
 from adjudicator.mailroom import ingest, tick
 from adjudicator.moderator import adjudicate, new_game, stored_report, submit, write_game_site
@@ -24,6 +23,7 @@ from adjudicator.render.i18n import engine_text, gettext
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
+from adjudicator.rulesets.coe.state import snapshot_text
 from tests.helpers import classic, place, start
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}

@@ -19,7 +19,7 @@ from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
 from adjudicator.mailroom import ingest, replace_player, set_observer, tick
 from adjudicator.moderator import new_game
-from adjudicator.selfplay import play_archived_game
+from adjudicator.rulesets.coe.bot import play_archived_game
 from tests.conftest import SEATS, MailGame, Pbem
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.engine.orders import Move, Press
 from adjudicator.mail import (
     Delivery,
     Incoming,
@@ -27,6 +26,7 @@ from adjudicator.mail import (
 )
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.orders import Move, Press
 
 HEADER = "GAME rome1 TURN 3 PLAYER Egyptus PASSWORD s3cret"
 ORDERS = [

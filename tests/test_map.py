@@ -12,11 +12,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from adjudicator.engine.orders import NavalBattle
-from adjudicator.engine.state import Cargo, GameState, snapshot_text
 from adjudicator.engine.turn import TurnResult
 from adjudicator.render.svgmap import NEUTRAL_FILL, SEAT_COLOURS, layout, render_map, render_map_for_turn
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.orders import NavalBattle
+from adjudicator.rulesets.coe.state import Cargo, GameState, snapshot_text
 from tests.helpers import march, own, place, play, road, start
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -259,7 +259,7 @@ def test_the_same_bytes_whatever_the_string_hash_seed() -> None:
     """Sets of area codes iterate in another order under another PYTHONHASHSEED: the map must not."""
     script = (
         "import hashlib, json\n"
-        "from adjudicator.engine.state import snapshot_text\n"
+        "from adjudicator.rulesets.coe.state import snapshot_text\n"
         "from adjudicator.render.svgmap import render_map_for_turn\n"
         "from adjudicator.rulesets import load_ruleset\n"
         "state = load_ruleset('coe-classic').initial_state('g', ['Macedonia', 'Egyptus', 'Hispania'])\n"

@@ -1,4 +1,4 @@
-"""Exact battle odds (adjudicator/odds.py): tiny cases worked out by hand, the symbol dice against brute force,
+"""Exact battle odds (rulesets/coe/odds.py): tiny cases worked out by hand, the symbol dice against brute force,
 and a Monte Carlo check against the real engine (play() with random dice) for both editions, land and naval.
 Macedonia (the active player) attacks, Egyptus defends, as in the battle rule tests."""
 
@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.orders import NavalBattle, Order, Priority, RetreatRule
-from adjudicator.engine.state import Cargo, GameState
 from adjudicator.engine.turn import TurnResult
 from adjudicator.engine.vocabulary import UNIT_KINDS
-from adjudicator.odds import Odds, _symbol_hits, land_odds, naval_odds, odds_text, standing_from_orders
+from adjudicator.rulesets.coe.odds import Odds, _symbol_hits, land_odds, naval_odds, odds_text, standing_from_orders
+from adjudicator.rulesets.coe.orders import NavalBattle, Order, Priority, RetreatRule
+from adjudicator.rulesets.coe.state import Cargo, GameState
 from tests.helpers import place, play, sail, start
 
 ATT, DEF = "Macedonia", "Egyptus"

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.orders import (
+from adjudicator.mail.commands import COMMANDS, WITHOUT_HEADER
+from adjudicator.orders import KEYWORD_LANGUAGES, parse_orders, parse_turn_file, split_blocks
+from adjudicator.orders.keywords import keyword_table
+from adjudicator.orders.parser import MISSING_HEADER, shadowed_names
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.orders import (
     CAESAR,
     BattleOrder,
     Buy,
@@ -28,11 +33,6 @@ from adjudicator.engine.orders import (
     Step,
     Troops,
 )
-from adjudicator.mail.commands import COMMANDS, WITHOUT_HEADER
-from adjudicator.orders import KEYWORD_LANGUAGES, parse_orders, parse_turn_file, split_blocks
-from adjudicator.orders.keywords import keyword_table
-from adjudicator.orders.parser import MISSING_HEADER, shadowed_names
-from adjudicator.rulesets import load_ruleset
 
 RULES = load_ruleset("coe-classic")
 HEADER = "GAME rome1 TURN 3 PLAYER Italia PASSWORD s3cret"

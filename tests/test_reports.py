@@ -180,7 +180,7 @@ def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -
     from typer.testing import CliRunner
 
     from adjudicator.cli import app
-    from adjudicator.engine.state import snapshot_text
+    from adjudicator.rulesets.coe.state import snapshot_text
 
     folder.mkdir(exist_ok=True)
     (folder / "state.json").write_text(snapshot_text(state))
@@ -205,7 +205,7 @@ def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -
 
 def captive_g1(ruleset: str) -> object:
     """Turn 0, but Egyptus holds Macedonia's G1 prisoner (C-8.4, O-7.2)."""
-    from adjudicator.engine.state import Captive
+    from adjudicator.rulesets.coe.state import Captive
 
     state = start(ruleset=ruleset)
     home = state.players["Macedonia"].home

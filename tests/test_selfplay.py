@@ -1,4 +1,4 @@
-"""Self-play (adjudicator/selfplay.py): seeded games of random, mostly legal orders for both rulesets, with the
+"""Self-play (adjudicator/rulesets/coe/bot.py): seeded games of random, mostly legal orders for both rulesets, with the
 invariants checked after every player-turn, the orders mostly accepted, battles fought, and a few games played
 through the real archive (new_game, submit, adjudicate) and verified by replay. Also the regression tests of the
 engine bugs self-play found."""
@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
-from adjudicator.engine.state import from_snapshot, snapshot_text, state_hash
 from adjudicator.moderator import verify
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
-from adjudicator.selfplay import SelfPlayTurn, play_archived_game, play_game, random_orders, seats_in_play
+from adjudicator.rulesets.coe.bot import SelfPlayTurn, play_archived_game, play_game, random_orders, seats_in_play
+from adjudicator.rulesets.coe.state import from_snapshot, snapshot_text, state_hash
 from tests.helpers import force, place, play, start
 
 TURN_LIMIT = 60  # player-turns per game, unless somebody wins before

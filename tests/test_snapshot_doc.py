@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.snapshot_check import schema_problems as problems
-from adjudicator.engine.snapshot_check import snapshot_problems
-from adjudicator.engine.snapshot_check import snapshot_schema as schema
-from adjudicator.engine.state import snapshot_text
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
-from adjudicator.selfplay import play_game, seats_in_play
+from adjudicator.rulesets.coe.bot import play_game, seats_in_play
+from adjudicator.rulesets.coe.snapshot_check import schema_problems as problems
+from adjudicator.rulesets.coe.snapshot_check import snapshot_problems
+from adjudicator.rulesets.coe.snapshot_check import snapshot_schema as schema
+from adjudicator.rulesets.coe.state import snapshot_text
 from tests.helpers import classic, play, start
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

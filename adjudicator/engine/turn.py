@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from adjudicator.engine.dice import Dice
-from adjudicator.engine.orders import Order, OrderSet
-from adjudicator.engine.state import GameState
 from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
 from adjudicator.errors import PbemError
+from adjudicator.rulesets.coe.orders import Order, OrderSet
+from adjudicator.rulesets.coe.state import GameState
 
 
 class Rules(Protocol):

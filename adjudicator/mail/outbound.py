@@ -18,8 +18,8 @@ from sqlmodel import Session, select
 
 from adjudicator.archive.models import Outbox
 from adjudicator.archive.store import Archive, queue_mail
-from adjudicator.engine.orders import PASSWORD_MARK
 from adjudicator.render import svg_inline, write_atomically
+from adjudicator.rulesets.coe.orders import PASSWORD_MARK
 
 SECURITY_MODES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}

@@ -16,7 +16,18 @@ from lark.lexer import Lexer, LexerState
 from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 
-from adjudicator.engine.orders import (
+from adjudicator.orders.keywords import (
+    UnknownLanguage,
+    display,
+    keyword_of,
+    keyword_table,
+    language_code,
+    spellings,
+    terminal_declarations,
+)
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets.coe.orders import (
     CAESAR,
     Answer,
     BattleOrder,
@@ -43,17 +54,6 @@ from adjudicator.engine.orders import (
     Step,
     Troops,
 )
-from adjudicator.orders.keywords import (
-    UnknownLanguage,
-    display,
-    keyword_of,
-    keyword_table,
-    language_code,
-    spellings,
-    terminal_declarations,
-)
-from adjudicator.resources import resource_dir
-from adjudicator.rulesets import Ruleset
 
 HEADER_FORMAT = "GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>"
 MISSING_HEADER = f"missing header: the first order line must be '{HEADER_FORMAT}'"

@@ -6,13 +6,15 @@ import importlib
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.board import Board
-from adjudicator.engine.state import GameState
-from adjudicator.engine.turn import Turn
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
+
+if TYPE_CHECKING:  # the ruleset's own types; importing them here would import the game with the registry
+    from adjudicator.engine.turn import Turn
+    from adjudicator.rulesets.coe.state import GameState
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class Ruleset:
     @property
     def hooks(self) -> Any:
         """The module of rule functions named by `engine` in ruleset.toml."""
-        return importlib.import_module(f"adjudicator.rulesets.{self.data['engine']}")
+        return importlib.import_module(f"adjudicator.rulesets.{self.data['engine']}.play")
 
     def initial_state(self, game: str, seats: list[str]) -> GameState:
         """Turn 0 of a new game with these seats (raises ValueError on a seat list the setup rules refuse)."""

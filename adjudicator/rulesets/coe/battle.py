@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.state import Force
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
@@ -25,6 +24,7 @@ from adjudicator.rulesets.coe.decisions import (
     standing,
     standing_picks,
 )
+from adjudicator.rulesets.coe.state import Force
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from adjudicator.engine.orders import Captives, FreedTo, Order, Priority, RetreatRule
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, UNIT_KINDS
+from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
 
 T = TypeVar("T")
 Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)

@@ -5,7 +5,7 @@ A SAIL order moves one or more galleys of the mover together along a route, each
 (C-5.24), or must already be aboard when they are at sea. When the route ends in a land province everything
 aboard the galleys disembarks there (a landing, if combat units come ashore); when it ends at sea the pieces
 stay aboard. Pieces aboard are counted in the force of the area where their galley is and listed in
-`Force.aboard` (engine/state.py).
+`Force.aboard` (rulesets/coe/state.py).
 
 A route ends where it enters a land province holding other players' combat units (C-5.9): the pieces aboard
 land there and fight after movement. The emptied galley may put out to sea again with its MP left, in a
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.orders import Sail, Troops
-from adjudicator.engine.state import Cargo, Force
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, UNIT_KINDS, Rejected, leader_name
 from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, record_entry, troops_text
+from adjudicator.rulesets.coe.orders import Sail, Troops
+from adjudicator.rulesets.coe.state import Cargo, Force
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

@@ -8,10 +8,10 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.orders import Move, Order, Sail, Troops
-from adjudicator.engine.state import Force, GameState
 from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
+from adjudicator.rulesets.coe.orders import Move, Order, Sail, Troops
+from adjudicator.rulesets.coe.state import Force, GameState
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

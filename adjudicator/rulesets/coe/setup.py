@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.state import Area, Force, GameState, Player
 from adjudicator.rulesets.coe.economy import tribute_value
+from adjudicator.rulesets.coe.state import Area, Force, GameState, Player
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
 from adjudicator.errors import PbemError
+from adjudicator.rulesets.coe.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -385,7 +385,7 @@ def _ruleset_of(data: dict[str, Any]) -> Ruleset | None:
 
 def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
     """Read snapshot JSON data; raise SnapshotError naming each field that breaks the schema (docs/snapshot.md) or
-    does not fit the ruleset (adjudicator/engine/snapshot_check.py)."""
+    does not fit the ruleset (adjudicator/rulesets/coe/snapshot_check.py)."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.dice import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
-from adjudicator.engine.state import Force, GameState, from_snapshot
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.state import Force, GameState, from_snapshot
 
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
