@@ -1,4 +1,4 @@
-"""The `pbem` command: argument parsing and printing only; the work is done in adjudicator.moderator."""
+"""The `pbem` command: argument parsing and printing only; the work is done in adjudicator.services."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def _language(name: str | None) -> str | None:
 
 
 def _read(path: Path, what: str) -> str:
-    from adjudicator.moderator import read_text_file
+    from adjudicator.services.orders import read_text_file
 
     return read_text_file(path, what)
 
@@ -134,7 +134,7 @@ def new(
 ) -> None:
     """Create a game: check the seats, make passwords and the dice commitment, write turn 0, queue the welcome
     mails (with the passwords) for `pbem send`."""
-    from adjudicator.moderator import new_game
+    from adjudicator.services.games import new_game
 
     seats = _seat_pairs("--seat", seat, "SEAT=EMAIL", "Italia=alice@example.org")
     if not seats:
@@ -192,7 +192,7 @@ def check(
     db: DbOption = None,
 ) -> None:
     """Check an order set without storing it: one verdict per order. Exit 1 if any order fails."""
-    from adjudicator.moderator import check_game_orders, check_state_orders
+    from adjudicator.services.orders import check_game_orders, check_state_orders
 
     if (game is None) == (state is None):
         fail("give either --game GAME or --state SNAPSHOT.json")
@@ -223,8 +223,8 @@ def submit(
     db: DbOption = None,
 ) -> None:
     """Authenticate, check and store an order set; print the receipt."""
-    from adjudicator.moderator import submit as submit_orders
-    from adjudicator.moderator import submit_for
+    from adjudicator.services.orders import submit as submit_orders
+    from adjudicator.services.orders import submit_for
 
     if for_seat is not None:
         receipt = submit_for(_archive(data, db), game, for_seat, _read(file, "order file"))
@@ -253,7 +253,7 @@ def adjudicate(
 ) -> None:
     """Resolve the due player-turn(s), archive them and write the reports. Before the deadline, seats without
     orders make it refuse (naming them) unless --now is given."""
-    from adjudicator.moderator import adjudicate as adjudicate_game
+    from adjudicator.services.adjudication import adjudicate as adjudicate_game
 
     text = _read(turn_file, "turn file") if turn_file else None
     done = adjudicate_game(_archive(data, db), data, game, text, defaults, early=now)
@@ -283,7 +283,7 @@ def repair(
 ) -> None:
     """Write what the archive holds and the disk lacks: the files of stored turns (reports, private reports,
     snapshot, map) and the decision notices of a waiting turn, e.g. after a crash between a commit and its files."""
-    from adjudicator.moderator import repair as repair_games
+    from adjudicator.services.adjudication import repair as repair_games
 
     written, failed = repair_games(_archive(data, db), data, game)
     for name, paths in written.items():
@@ -304,7 +304,7 @@ def answer(
     db: DbOption = None,
 ) -> None:
     """Store a seat's answers to the decisions its turn is waiting for (then run adjudicate again)."""
-    from adjudicator.moderator import answer as store_answers
+    from adjudicator.services.orders import answer as store_answers
 
     receipt = store_answers(_archive(data, db), game, _read(file, "answer file"))
     typer.echo(f"Answers of {receipt.seat} for turn {receipt.turn} of {receipt.game}:")
@@ -329,7 +329,7 @@ def resolve(
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
-    from adjudicator.moderator import resolve_files
+    from adjudicator.services.adjudication import resolve_files
 
     done = resolve_files(
         _read(state, "state file"),
@@ -359,7 +359,7 @@ def verify(
     db: DbOption = None,
 ) -> None:
     """Replay every stored turn from its archived inputs and report any difference."""
-    from adjudicator.moderator import verify as verify_game
+    from adjudicator.services.verification import verify as verify_game
 
     passed, problems = verify_game(_archive(data, db), game)
     for line in passed:
@@ -381,7 +381,7 @@ def report(
     db: DbOption = None,
 ) -> None:
     """Print a stored turn's report (a private report comes in the seat's language unless --language is given)."""
-    from adjudicator.moderator import stored_report
+    from adjudicator.services.reports import stored_report
 
     typer.echo(stored_report(_archive(data, db), game, turn, seat, _language(language)), nl=False)
 
@@ -396,7 +396,7 @@ def site(
 ) -> None:
     """Write a static HTML archive of a game: its turns' public reports, maps, battles and dice keys, with how to
     check the dice. Nothing private to a seat is included."""
-    from adjudicator.moderator import write_game_site
+    from adjudicator.services.reports import write_game_site
 
     try:
         files = write_game_site(
@@ -448,7 +448,7 @@ def demo(
     data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
 ) -> None:
     """Play a scripted 3-seat Classic game from bundled order files and print where the reports are."""
-    from adjudicator.demo import run_demo
+    from adjudicator.services.demo import run_demo
 
     run_demo(data, typer.echo)
 
@@ -460,7 +460,7 @@ def tick(
 ) -> None:
     """For cron: adjudicate every game whose deadline passed or whose orders are all in; send reminders.
     Reports and notices are queued in the outbox (`pbem send` delivers them)."""
-    from adjudicator.mailroom import tick as tick_games
+    from adjudicator.services.deadlines import tick as tick_games
 
     report = tick_games(_archive(data, db), data)
     for line in report.lines:
@@ -495,7 +495,7 @@ def ingest(
 
     from adjudicator.mail.inbound import MailError
     from adjudicator.mail.sources import from_file, from_imap, from_maildir, from_mbox, from_stream
-    from adjudicator.mailroom import ingest as ingest_mail
+    from adjudicator.services.mailbox import ingest as ingest_mail
 
     if sum(x is not None for x in (eml, mbox, maildir, imap)) > 1:
         fail("give one source: a .eml file, --mbox, --maildir or --imap")
@@ -689,7 +689,7 @@ def send(
 @app.command()
 def games(data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
     """One line per game: turn, due seat(s), deadline (UTC), missing orders, state."""
-    from adjudicator.mailroom import all_games
+    from adjudicator.services.status import all_games
 
     found = all_games(_archive(data, db))
     for s in found:
@@ -712,7 +712,7 @@ def status(
     db: DbOption = None,
 ) -> None:
     """What a player's STATUS mail says, and for the moderator: addresses, zones, observers, latest mails."""
-    from adjudicator.mailroom import message_log, read_status
+    from adjudicator.services.status import message_log, read_status
 
     archive = _archive(data, db)
     s = read_status(archive, game)
@@ -743,7 +743,7 @@ def log(
     db: DbOption = None,
 ) -> None:
     """The mails received and what became of each (also those of strangers, who are never answered)."""
-    from adjudicator.mailroom import message_log
+    from adjudicator.services.status import message_log
 
     rows = message_log(_archive(data, db), game, limit)
     for m in rows:
@@ -762,7 +762,7 @@ def extend(
     db: DbOption = None,
 ) -> None:
     """Extend the game's deadline (all seats are told)."""
-    from adjudicator.mailroom import extend_deadline
+    from adjudicator.services.gm import extend_deadline
 
     typer.echo(f"Deadline of {game}: {extend_deadline(_archive(data, db), game, hours)}")
 
@@ -775,7 +775,7 @@ def deadline(
     db: DbOption = None,
 ) -> None:
     """Set the game's deadline to a fixed time ahead (all seats are told)."""
-    from adjudicator.mailroom import set_deadline
+    from adjudicator.services.gm import set_deadline
 
     typer.echo(f"Deadline of {game}: {set_deadline(_archive(data, db), game, when)}")
 
@@ -791,7 +791,7 @@ def replace(
 ) -> None:
     """Give a seat to a new player: new address and password (mailed to him with the position and his orders
     template, in his language; shown once here). The old player is told."""
-    from adjudicator.mailroom import replace_player
+    from adjudicator.services.gm import replace_player
 
     password = replace_player(_archive(data, db), game, seat, email, _language(language))
     typer.echo(f"{seat} of {game} now belongs to {email}; new password: {password}")
@@ -807,7 +807,7 @@ def observe(
     db: DbOption = None,
 ) -> None:
     """Add an observer (public reports only; also in a game with closed observers), or remove one."""
-    from adjudicator.mailroom import set_observer
+    from adjudicator.services.gm import set_observer
 
     changed = set_observer(_archive(data, db), game, email, not remove, _language(language) or "en")
     typer.echo(f"{email} {'removed from' if remove else 'observes'} {game}" if changed else "nothing to do")
@@ -816,7 +816,7 @@ def observe(
 @gm.command()
 def pause(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
     """Pause a game: `pbem tick` leaves it alone."""
-    from adjudicator.mailroom import set_paused
+    from adjudicator.services.gm import set_paused
 
     set_paused(_archive(data, db), game, True)
     typer.echo(f"{game} paused")
@@ -825,7 +825,7 @@ def pause(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> No
 @gm.command()
 def resume(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
     """Resume a paused game."""
-    from adjudicator.mailroom import set_paused
+    from adjudicator.services.gm import set_paused
 
     set_paused(_archive(data, db), game, False)
     typer.echo(f"{game} resumed")
@@ -839,7 +839,7 @@ def rollback(
     db: DbOption = None,
 ) -> None:
     """Return to the position after turn TO; later turns stay archived as withdrawn."""
-    from adjudicator.mailroom import rollback as roll_back
+    from adjudicator.services.gm import rollback as roll_back
 
     withdrawn = roll_back(_archive(data, db), data, game, to)
     typer.echo(f"{game} is back after turn {to}; withdrawn turns: {', '.join(map(str, withdrawn))}")
@@ -848,7 +848,7 @@ def rollback(
 @gm.command()
 def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None:
     """End a game now."""
-    from adjudicator.mailroom import end_game
+    from adjudicator.services.gm import end_game
 
     end_game(_archive(data, db), game)
     typer.echo(f"{game} ended")

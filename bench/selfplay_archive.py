@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 
 from adjudicator.archive import Archive
-from adjudicator.moderator import verify
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import ArchivedTurn, play_archived_game, seats_in_play
+from adjudicator.services.verification import verify
 from bench import COMMAND_ENV
 
 ATTEMPTS = 5

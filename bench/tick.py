@@ -19,8 +19,8 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Game, Seat, Turn
-from adjudicator.mailroom import tick
-from adjudicator.moderator import new_game
+from adjudicator.services.deadlines import tick
+from adjudicator.services.games import new_game
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 

@@ -13,9 +13,11 @@ import time
 from pathlib import Path
 
 from adjudicator.archive import Archive
-from adjudicator.moderator import adjudicate, new_game, submit
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.state import snapshot_text
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.games import new_game
+from adjudicator.services.orders import submit
 
 SEATS = ["Macedonia", "Galatia", "Egyptus", "Numidia", "Hispania", "Italia"]
 ORDERS = ["MOVE G1 WITH 4 INF 2 CAV: MOE -> THR", "MOVE G2 WITH 4 INF 1 CAT: DAL -> PAN", "BUY 1 INF"]

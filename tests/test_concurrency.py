@@ -17,7 +17,8 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Game, Message, OrderSet, Outbox, Turn
-from adjudicator.moderator import current_game, due_turns, new_game, verify
+from adjudicator.services.games import current_game, due_turns, new_game
+from adjudicator.services.verification import verify
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 

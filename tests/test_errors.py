@@ -3,6 +3,7 @@ from any command, into one line and exit status 1, without loading the archive f
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import moderator
+import adjudicator.services
 from adjudicator.archive.store import ArchiveError
 from adjudicator.engine.dice import DiceError
 from adjudicator.engine.turn import NotDue
@@ -44,8 +45,12 @@ def test_every_user_error_is_a_pbem_error_and_keeps_its_base(error: type[Excepti
     assert issubclass(error, PbemError) and issubclass(error, base)
 
 
-def test_the_moderator_still_exports_the_one_pbem_error() -> None:
-    assert moderator.PbemError is PbemError
+def test_the_services_raise_the_one_pbem_error_and_define_no_other_error() -> None:
+    for path in sorted((Path(adjudicator.services.__file__).parent).glob("*.py")):
+        module = importlib.import_module(f"adjudicator.services.{path.stem}")
+        errors = [v for v in vars(module).values() if isinstance(v, type) and issubclass(v, Exception)]
+        assert all(e is PbemError or e.__module__ != module.__name__ for e in errors), path.name
+        assert getattr(module, "PbemError", PbemError) is PbemError, path.name
 
 
 def test_errors_of_commands_and_game_master_commands_are_one_line_and_change_nothing(pbem: Pbem) -> None:

@@ -20,12 +20,15 @@ from hypothesis import strategies as st
 
 from adjudicator.engine.dice import DiceError, parse_dice_file
 from adjudicator.engine.turn import NotDue
-from adjudicator.moderator import PbemError, check_state_orders, load_snapshot, resolve_files
+from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.keywords import keyword_table
 from adjudicator.rulesets import UnknownRuleset, load_ruleset
 from adjudicator.rulesets.coe.bot import play_game, seats_in_play
 from adjudicator.rulesets.coe.state import SnapshotError, snapshot_text
+from adjudicator.services.adjudication import resolve_files
+from adjudicator.services.games import load_snapshot
+from adjudicator.services.orders import check_state_orders
 from tests.conftest import SEATS, Pbem
 
 SCALE = int(os.environ.get("PBEM_FUZZ_SCALE", "1"))

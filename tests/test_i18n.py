@@ -15,8 +15,6 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Outbox, Seat
 from adjudicator.mail.inbound import Incoming
-from adjudicator.mailroom import ingest, tick
-from adjudicator.moderator import adjudicate, new_game, stored_report, submit, write_game_site
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, written
 from adjudicator.render.i18n import engine_text, gettext
@@ -24,6 +22,12 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import snapshot_text
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.deadlines import tick
+from adjudicator.services.games import new_game
+from adjudicator.services.mailbox import ingest
+from adjudicator.services.orders import submit
+from adjudicator.services.reports import stored_report, write_game_site
 from tests.helpers import classic, place, start
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}

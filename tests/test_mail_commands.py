@@ -17,9 +17,11 @@ from adjudicator.archive import store as db
 from adjudicator.archive.models import Message, Observer, Outbox, Seat
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
-from adjudicator.mailroom import ingest, replace_player, set_observer, tick
-from adjudicator.moderator import new_game
 from adjudicator.rulesets.coe.bot import play_archived_game
+from adjudicator.services.deadlines import tick
+from adjudicator.services.games import new_game
+from adjudicator.services.gm import replace_player, set_observer
+from adjudicator.services.mailbox import ingest
 from tests.conftest import SEATS, MailGame, Pbem
 
 

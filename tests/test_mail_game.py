@@ -16,7 +16,7 @@ from aiosmtpd.controller import Controller
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.demo import SEATS, demo_orders
+from adjudicator.services.demo import SEATS, demo_orders
 
 pytestmark = pytest.mark.usefixtures("database")  # each test runs on SQLite and PostgreSQL
 

@@ -17,8 +17,10 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, Observer, Outbox
 from adjudicator.mail.inbound import MAX_MAIL_BYTES, Incoming, read_message
 from adjudicator.mail.sources import from_maildir
-from adjudicator.mailroom import MAX_PRESS, MAX_PRESS_PER_TURN, STRANGER, ingest, set_paused
-from adjudicator.moderator import new_game
+from adjudicator.services.games import new_game
+from adjudicator.services.gm import set_paused
+from adjudicator.services.mailbox import MAX_PRESS, MAX_PRESS_PER_TURN, ingest
+from adjudicator.services.notices import STRANGER
 from tests.conftest import SEATS, MailGame, Pbem
 
 

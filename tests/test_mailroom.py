@@ -11,8 +11,12 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, Outbox, Seat
 from adjudicator.mail.inbound import Incoming, read_message
-from adjudicator.mailroom import extend_deadline, ingest, replace_player, rollback, set_paused, tick
-from adjudicator.moderator import adjudicate, new_game, verify
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.deadlines import tick
+from adjudicator.services.games import new_game
+from adjudicator.services.gm import extend_deadline, replace_player, rollback, set_paused
+from adjudicator.services.mailbox import ingest
+from adjudicator.services.verification import verify
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
@@ -183,7 +187,7 @@ def test_a_turn_resolved_but_not_yet_mailed_is_mailed_by_the_next_tick(
 def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
     game: tuple[Archive, Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import adjudicator.mailroom as mailroom
+    import adjudicator.services.mailbox as mailbox
 
     archive, _, passwords = game
     message = mail("Macedonia", passwords["Macedonia"], "BUY 1 INF")
@@ -191,7 +195,7 @@ def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
     def crash(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(mailroom, "store_order_set", crash)
+    monkeypatch.setattr(mailbox, "store_order_set", crash)
     with pytest.raises(OSError):
         ingest(archive, message)
     with archive.session() as session:

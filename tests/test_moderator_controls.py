@@ -13,8 +13,8 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import Outbox
 from adjudicator.mail.inbound import Incoming
-from adjudicator.mailroom import ingest
-from adjudicator.moderator import new_game
+from adjudicator.services.games import new_game
+from adjudicator.services.mailbox import ingest
 from tests.conftest import SEATS, Pbem
 
 Write = Callable[[str, str | bytes], Path]

@@ -13,8 +13,11 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import Message, OrderSet, Outbox, Turn
 from adjudicator.mail.inbound import read_message
 from adjudicator.mail.outbound import send_outbox
-from adjudicator.mailroom import ingest, tick
-from adjudicator.moderator import PASSWORD_MARK, new_game, verify
+from adjudicator.rulesets.coe.orders import PASSWORD_MARK
+from adjudicator.services.deadlines import tick
+from adjudicator.services.games import new_game
+from adjudicator.services.mailbox import ingest
+from adjudicator.services.verification import verify
 from tests.conftest import SEATS, Pbem
 
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
-from adjudicator.moderator import verify
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import SelfPlayTurn, play_archived_game, play_game, random_orders, seats_in_play
 from adjudicator.rulesets.coe.state import from_snapshot, snapshot_text, state_hash
+from adjudicator.services.verification import verify
 from tests.helpers import force, place, play, start
 
 TURN_LIMIT = 60  # player-turns per game, unless somebody wins before

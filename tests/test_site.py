@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
-from adjudicator.demo import run_demo
-from adjudicator.moderator import adjudicate, new_game, submit, write_game_site
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.demo import run_demo
+from adjudicator.services.games import new_game
+from adjudicator.services.orders import submit
+from adjudicator.services.reports import write_game_site
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 ARTIFACTS = Path(os.environ.get("PBEM_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))

@@ -159,7 +159,7 @@ def test_verify_names_turns_moved_and_turns_rechained_without_the_head(pbem: Pbe
 def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -> None:
     """An editor who recomputes the edited turn's link breaks the next one; one who recomputes every link and the
     game's head passes verify, but not the heads the reports published (see the report test below)."""
-    from adjudicator.moderator import chain_hash
+    from adjudicator.services.chain import chain_hash
 
     three_turns(pbem)
     sql(pbem, "update turn set round = 9 where number = 2")

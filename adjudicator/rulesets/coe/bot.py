@@ -839,7 +839,9 @@ def play_archived_game(
     "round" every seat orders its coming turn from the position at the start of the round and one adjudicate
     resolves the round. The dice are the game's own secret stream: only the bot's orders depend on `seed`.
     Stops at a winner or once `max_turns` player-turns are played (a round is played to its end)."""
-    from adjudicator.moderator import adjudicate, due_turns, new_game, submit
+    from adjudicator.services.adjudication import adjudicate
+    from adjudicator.services.games import due_turns, new_game
+    from adjudicator.services.orders import submit
 
     ruleset = load_ruleset(ruleset_name)
     made = new_game(

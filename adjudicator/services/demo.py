@@ -7,8 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from adjudicator.archive import Archive
-from adjudicator.moderator import PbemError, adjudicate, new_game, submit, verify, write_game_site
+from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.games import new_game
+from adjudicator.services.orders import submit
+from adjudicator.services.reports import write_game_site
+from adjudicator.services.verification import verify
 
 MARKER = ".pbem-demo"
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}

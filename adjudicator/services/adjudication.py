@@ -1,0 +1,505 @@
+"""Adjudication: resolving the due player-turns from stored orders (or from files alone with `pbem
+resolve`), asking the decisions a turn needs, and writing what the archive holds and the disk lacks.
+
+Every operation that stores something does it in one archive transaction, and writes files only after the
+commit, so that a failure leaves the archive as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.dice import GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
+from adjudicator.engine.turn import TurnResult, resolve, schedule
+from adjudicator.errors import PbemError
+from adjudicator.orders import parse_orders, parse_turn_file
+from adjudicator.render import render, write_atomically
+from adjudicator.render.i18n import gettext
+from adjudicator.render.told import losses_of
+from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets.coe.orders import OrderError
+from adjudicator.rulesets.coe.state import GameState, snapshot_text, state_hash
+from adjudicator.services.chain import link_turn
+from adjudicator.services.clock import now
+from adjudicator.services.games import current_game, due_turns, expected_turn, game_folder, load_snapshot
+from adjudicator.services.orders import Receipt, check_against
+from adjudicator.services.passwords import authenticate, redacted, without_passwords
+from adjudicator.services.reports import orders_template_context, turn_context, write_decision_notices, write_turn_files
+
+# The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import Decision, Game, Turn
+
+
+Answers = dict[str, dict[str, str]]
+
+
+def play(
+    ruleset: Ruleset,
+    state: GameState,
+    orders_text: str,
+    dice: KeyedDice | GivenDice,
+    answers: Answers | None = None,
+    ask: bool = False,
+    settled: frozenset[tuple[str, str]] = frozenset(),
+) -> TurnResult:
+    orders = parse_orders(orders_text, ruleset) if orders_text else None
+    return resolve(ruleset, state, orders, dice, answers or {}, ask, settled=settled)
+
+
+def turn_row(
+    game: Game,
+    number: int,
+    seat: str,
+    round_: int,
+    orders_text: str,
+    result: TurnResult,
+    dice: KeyedDice | GivenDice,
+    answers: Answers | None = None,
+) -> Turn:
+    from adjudicator.archive.models import Turn
+
+    assert game.id is not None
+    state_json = snapshot_text(result.state)
+    return Turn(
+        game_id=game.id,
+        number=number,
+        seat=seat,
+        round=round_,
+        orders_text=orders_text,
+        dice_source="keyed" if isinstance(dice, KeyedDice) else "given",
+        given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
+        turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
+        state_json=state_json,
+        **replayed_fields(orders_text, result, dice, state_json),
+        answers_json=json.dumps(answers or {}, sort_keys=True),
+        created=now(),
+    )
+
+
+def replayed_fields(
+    orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice, state_json: str
+) -> dict[str, str]:
+    """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares);
+    `state_json` is the snapshot text of the resulting state."""
+    return {
+        "state_hash": hashlib.sha256(state_json.encode()).hexdigest(),
+        "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
+        "results_json": json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
+        "dice_json": json.dumps(result.dice),
+        "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
+    }
+
+
+@dataclass
+class Adjudication:
+    game: Game
+    ruleset: Ruleset
+    turns: list[Turn] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    stored_blocks: list[str] = field(default_factory=list)
+    waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
+    waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
+    languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
+    before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
+    not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
+    repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
+
+    def write_files(self, data: Path) -> list[Path]:
+        """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
+        folder = game_folder(data, self.game.name)
+        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns, self.languages, self.before)
+        if self.waiting_on is not None:
+            before = self.turns[-1].state_json if self.turns else self.before
+            self.files += write_decision_notices(
+                folder, self.ruleset, self.game, *self.waiting_on, self.waiting, self.languages, before
+            )
+        return self.files
+
+
+def adjudicate(
+    archive: Archive, data: Path, name: str, turn_file: str | None = None, defaults: bool = False, early: bool = True
+) -> Adjudication:
+    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
+    that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
+    not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
+    repaired = write_missing_files(archive, data, name)  # item 8: files of a turn whose writer died after its commit
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early)
+    done.write_files(data)
+    done.repaired = repaired
+    return done
+
+
+def adjudicate_locked(
+    session: Session,
+    game: Game,
+    ruleset: Ruleset,
+    state: GameState,
+    turn_file: str | None = None,
+    defaults: bool = False,
+    moment: datetime | None = None,
+    early: bool = True,
+) -> Adjudication:
+    """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
+    resolved, the next deadline is set from `moment` (default now) in the same transaction.
+
+    In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the questions
+    are (Adjudication.write_files writes the notices), and a later call resolves the turn again from the same
+    inputs with the answers (or, with `defaults` or once the waiting time is over, with the defaults).
+    """
+    from adjudicator.archive import store as db
+
+    done = Adjudication(game, ruleset, languages={s.seat: s.language for s in db.game_seats(session, game)})
+    if state.active is None:
+        raise PbemError(f"game {game.name} has ended")
+    due = due_turns(state, game.pace)
+    done.before = snapshot_text(state)
+    if turn_file is not None:
+        for block in parse_turn_file(turn_file, ruleset):
+            seat = authenticate(session, game, block).seat
+            assert block.header is not None
+            if seat not in {s for _, s in due}:
+                raise PbemError(
+                    f"line {block.header.line}: the turn file has orders for {seat}, whose "
+                    f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})"
+                )
+            number = expected_turn(state, game.pace, seat, block.header.turn)
+            db.store_orders(session, game, number, seat, without_passwords(block.source), now(), "turn-file")
+            done.stored_blocks.append(seat)
+            done.not_understood += [(seat, e) for e in redacted(block).errors]
+    if not early:
+        refuse_before_deadline(session, game, due, moment)
+    seed = bytes.fromhex(game.seed)
+    for number, seat in due:
+        if state.active != seat or state.turn + 1 != number:
+            break  # a seat eliminated earlier in the round
+        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat)
+        result = play(
+            ruleset,
+            state,
+            text,
+            dice,
+            answers,
+            ask=game.decisions == "ask" and not defaults,
+            settled=_settled(game, asked, moment),
+        )
+        if result.pending:
+            done.waiting = _ask(session, game, number, asked, questions_now(result.pending))
+            done.waiting_on = (number, result)
+            break
+        row = turn_row(game, number, seat, state.round, text, result, dice, answers)
+        link_turn(session, game, row)
+        session.add(row)
+        done.turns.append(row)
+        state = result.state
+    if done.turns:
+        game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
+        if game.pace == "turn":
+            recheck_orders_sent_ahead(session, game, ruleset, state)
+    if state.active is None:
+        game.status = "ended"
+    session.add(game)
+    return done
+
+
+def _turn_inputs(
+    session: Session, game: Game, seed: bytes, number: int, seat: str
+) -> tuple[str, list[Decision], Answers, KeyedDice]:
+    """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
+    the turn's dice stream."""
+    from adjudicator.archive import store as db
+
+    stored = db.current_orders(session, game, number, seat)
+    text = stored.text if stored else ""
+    asked = db.decisions(session, game, number)
+    answers: Answers = {}
+    for decision in asked:
+        if decision.answer is not None:
+            answers.setdefault(decision.seat, {})[decision.key] = decision.answer
+    return text, asked, answers, KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+
+
+def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
+    """Write what the archive holds and the disk lacks (item 8 of issue 12): the files of every stored turn and the
+    decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
+    Nothing is stored; returns the files written."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name)
+        rows = db.turns(session, game)
+        languages = {s.seat: s.language for s in db.game_seats(session, game)}
+        folder = game_folder(data, name)
+        unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
+        # the turn is resolved again (as far as it gets) only when a notice is missing
+        lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
+        waiting = _waiting_turn(session, game, ruleset, state) if lacking_seats else None
+    names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+    written: list[Path] = []
+    before = None
+    for row in rows:
+        lacking = {n for n in names if not (folder / f"turn-{row.number:04d}" / n).exists()}
+        if lacking:
+            written += write_turn_files(folder, ruleset, game, [row], languages, before, only=lacking)
+        before = row.state_json
+    if waiting is not None:
+        number, result, questions = waiting
+        lacking = [d for d in questions if d.seat in lacking_seats]
+        if lacking:
+            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, before)
+    return written
+
+
+def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[str, list[Path]], dict[str, str]]:
+    """`pbem repair [GAME]`: write what the archive holds and the disk lacks, for one game or every game; returns
+    the files written per game, and the games that could not be repaired with the reason."""
+    from sqlmodel import select
+
+    from adjudicator.archive import store as db
+    from adjudicator.archive.models import Game
+
+    with archive.session() as session:
+        every = session.exec(select(Game.name).order_by(Game.name))  # type: ignore[arg-type]
+        names = [db.find_game(session, name).name] if name else list(every)
+    written, failed = {}, {}
+    for game in names:
+        try:
+            written[game] = write_missing_files(archive, data, game)
+        except Exception as trouble:  # noqa: BLE001 (a damaged game must not keep the others from their files)
+            failed[game] = f"{type(trouble).__name__}: {trouble}"
+    return written, failed
+
+
+def _waiting_turn(
+    session: Session, game: Game, ruleset: Ruleset, state: GameState
+) -> tuple[int, TurnResult, list[Decision]] | None:
+    """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
+    adjudicate_locked asks them); None when no turn waits."""
+    number, seat = state.turn + 1, state.active
+    if seat is None or game.decisions != "ask":
+        return None
+    text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, seat)
+    if all(d.answer is not None for d in asked):
+        return None
+    result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, None))
+    now_asked = {(need["seat"], need["key"]) for need in questions_now(result.pending)}
+    questions = [d for d in asked if d.answer is None and (d.seat, d.key) in now_asked]
+    return (number, result, questions) if questions else None
+
+
+def _notice_written(folder: Path, decision: Decision) -> bool:
+    """Whether the seat's notice of the decision's turn was written when (or after) the decision was asked; an
+    older one is from an asking that a roll-back withdrew."""
+    notice = folder / "outbox" / f"decisions-turn-{decision.turn:04d}-{decision.seat}.txt"
+    asked = datetime.fromisoformat(decision.asked) - timedelta(seconds=1)
+    return notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked
+
+
+def _settled(game: Game, asked: list[Decision], moment: datetime | None) -> frozenset[tuple[str, str]]:
+    """The questions asked and left unanswered longer than the waiting time: they take their defaults (C-15),
+    while the decisions after them are still asked in their turn."""
+    late = (moment or datetime.now(UTC)) - timedelta(hours=game.decision_hours)
+    return frozenset((d.seat, d.key) for d in asked if d.answer is None and datetime.fromisoformat(d.asked) <= late)
+
+
+def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions to ask now: the first one the turn needed, and those right after it with no die rolled and
+    nothing else happening in between. A later decision may depend on a roll not yet made or on the first
+    answer: asking it now would tell the players what the dice or the defaults did (issue 11, fairness)."""
+    now_asked = pending[:1]
+    for need in pending[1:]:
+        last = now_asked[-1]
+        if need["rolls"] != last["rolls"] or need["event"] != last["event"] + 1:
+            break
+        now_asked.append(need)
+    return now_asked
+
+
+def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]], moment: datetime | None) -> None:
+    """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
+    naming them (the moderator may insist with `pbem adjudicate --now`)."""
+    from adjudicator.archive import store as db
+
+    if game.deadline is None or (moment or datetime.now(UTC)) >= datetime.fromisoformat(game.deadline):
+        return
+    missing = [
+        f"{seat} (turn {number})" for number, seat in due if db.current_orders(session, game, number, seat) is None
+    ]
+    if missing:
+        raise PbemError(
+            f"the deadline {game.deadline} (UTC) has not passed and no orders are stored for "
+            f"{', '.join(missing)}; wait, or adjudicate with --now to resolve without them"
+        )
+
+
+def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, state: GameState) -> None:
+    """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
+    now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
+    from adjudicator.archive import store as db
+
+    for number, seat_name in due_turns(state, game.pace):
+        stored = db.current_orders(session, game, number, seat_name)
+        if stored is None:
+            continue
+        seat = db.find_seat(session, game, seat_name)
+        orders = parse_orders(stored.text, ruleset)
+        receipt = Receipt(
+            game.name,
+            seat_name,
+            number,
+            list(orders.errors),
+            check_against(ruleset, state, orders, seat_name, number),
+            stored=True,
+            rechecked=True,
+        )
+        say = seat.language
+        db.queue_mail(
+            session,
+            seat.email,
+            f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
+            receipt.text_in(say),
+            now(),
+            game.name,
+        )
+
+
+def _ask(
+    session: Session, game: Game, number: int, asked: list[Decision], pending: list[dict[str, Any]]
+) -> list[Decision]:
+    """Store the decisions the turn needs (once each) and return those still unanswered."""
+    from adjudicator.archive.models import Decision
+
+    known = {(d.seat, d.key): d for d in asked}
+    waiting = []
+    for need in pending:
+        decision = known.get((need["seat"], need["key"]))
+        if decision is None:
+            assert game.id is not None
+            decision = Decision(
+                game_id=game.id,
+                turn=number,
+                seat=need["seat"],
+                key=need["key"],
+                question=need["question"],
+                default=need["default"],
+                rule=need["rule"],
+                asked=now(),
+            )
+            session.add(decision)
+        waiting.append(decision)
+    return waiting
+
+
+@dataclass
+class FileResolution:
+    turns: list[Turn]
+    files: list[Path]
+    state: GameState
+    not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # (seat, line of the turn file)
+    spare_dice: int = 0  # rolls of the dice file that no battle needed
+
+
+def resolve_files(
+    state_text: str, orders_text: str, dice_text: str | None, out: Path, strict_dice: bool = False
+) -> FileResolution:
+    """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
+
+    Turns are resolved in turn order from the active seat up to the last seat of the round with an order
+    block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
+    Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
+    Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
+    of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
+    """
+    from adjudicator.archive.models import Game
+
+    state, ruleset = load_snapshot(state_text)
+    blocks = parse_turn_file(orders_text, ruleset)
+    coming = schedule(state)
+    numbers = {s: n for n, s in coming}
+    by_seat: dict[str, str] = {}
+    not_understood = [(block.header.player, e) for block in map(redacted, blocks) if block.header for e in block.errors]
+    for block in blocks:
+        if block.header is None:
+            raise PbemError("orders file: " + "; ".join(e.located for e in block.errors))
+        seat = block.header.player
+        if block.header.game.casefold() != state.game.casefold():
+            raise PbemError(
+                f"orders file line {block.header.line}: game {block.header.game!r}, but the state "
+                f"is of game {state.game!r}"
+            )
+        if seat not in numbers:
+            raise PbemError(
+                f"orders file line {block.header.line}: {seat}'s player-turn is not due in this "
+                f"round (due: {', '.join(f'{n} {s}' for n, s in coming)})"
+            )
+        if block.header.turn != numbers[seat]:
+            raise PbemError(
+                f"orders file line {block.header.line}: TURN {block.header.turn}, but {seat}'s "
+                f"coming player-turn is turn {numbers[seat]}"
+            )
+        if seat in by_seat:
+            raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
+        by_seat[seat] = block.source
+    last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
+    given = GivenDice(values=parse_dice_file(dice_text)) if dice_text is not None else None
+    game = Game(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
+    rows, befores = [], []
+    for number, seat in coming:
+        if number > last or state.active != seat:
+            break
+        befores.append(snapshot_text(state))
+        text = by_seat.get(seat, "")
+        dice = given or KeyedDice(key=bytes.fromhex(state_hash(state)), orders_hash=orders_digest([text]))
+        result = play(ruleset, state, text, dice)
+        rows.append(turn_row(game, number, seat, state.round, text, result, dice))
+        state = result.state
+    spare = given.unused if given is not None else 0
+    if spare and strict_dice:
+        raise PbemError(f"{spare} rolls of the dice file were not used (--strict-dice)")
+    contexts = [
+        with_lines_not_understood(turn_context(r, b), r.orders_text, ruleset)
+        for r, b in zip(rows, befores, strict=True)
+    ]
+    common = {
+        "title": ruleset.title,
+        "game": state.game,
+        "turns": contexts,
+        "state": json.loads(snapshot_text(state)),
+        "commitment": "",
+        "seats": list(state.players),
+    }
+    # report.txt of `pbem resolve` is the moderator's (the interface keeps each seat's verdicts there); what the
+    # public may read is public.txt, and each seat's orders, verdicts and decisions are in its private report
+    outputs = {
+        "report.txt": render("report.txt.j2", **common, moderator=True),
+        "public.txt": render("report.txt.j2", **common),
+        "snapshot.json": snapshot_text(state),
+    }
+    if spare:
+        unused = gettext("en", "%(count)s rolls of the dice file were not used.", count=spare)
+        outputs["report.txt"] += f"\n{unused}\n"
+    template = orders_template_context(ruleset, state)
+    for seat in state.players:
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common, **template)
+    for filename, text in outputs.items():
+        write_atomically(out / filename, text, public=filename == "public.txt")
+    return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
+
+
+def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
+    """A turn's report context whose verdicts include the lines of its order set that were not understood (they
+    did nothing), in line order, so that every line sent gets a verdict."""
+    errors = list(parse_orders(orders_text, ruleset).errors) if orders_text else []
+    if errors:
+        context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+    return context

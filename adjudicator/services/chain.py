@@ -1,0 +1,60 @@
+"""The turns' chain (item 2 of issue 12): each stored turn's hash covers the turn and the link before it, so
+that an edited, deleted or moved turn breaks the links from there on."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING
+
+# The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive.models import Game, Turn
+
+
+# What a turn's chain hash covers (item 2 of issue 12): its place, its inputs and its outputs. The state is covered
+# by its hash, which verify checks against the stored state.
+CHAINED = (
+    "number",
+    "seat",
+    "round",
+    "orders_text",
+    "orders_hash",
+    "dice_source",
+    "given_dice",
+    "turn_key",
+    "answers_json",
+    "state_hash",
+    "events_json",
+    "results_json",
+    "dice_json",
+)
+
+
+def chain_hash(previous: str, row: Turn) -> str:
+    """A turn's link in its game's chain: sha256 over the previous turn's link (the dice commitment before the first
+    turn) and the turn's fields, so that editing, deleting or moving a turn breaks the links from there on."""
+    fields = [previous, *(getattr(row, name) for name in CHAINED)]
+    return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
+
+
+def chain_head(session: Session, game: Game) -> str:
+    """The link of the game's latest live turn: stored in the game row, or computed (archives of older versions)."""
+    from adjudicator.archive import store as db
+
+    if game.chain_head:
+        return game.chain_head
+    link = game.commitment
+    for row in db.turns(session, game):
+        link = row.chain or chain_hash(link, row)
+    return link
+
+
+def link_turn(session: Session | None, game: Game, row: Turn) -> None:
+    """Chain a new turn to the game's latest and make it the game's head, in the transaction that stores it
+    (`session` None: the game's first turn)."""
+    row.chain = chain_hash(chain_head(session, game) if session is not None else game.commitment, row)
+    game.chain_head, game.chain_turn = row.chain, row.number

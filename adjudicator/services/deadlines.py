@@ -1,0 +1,221 @@
+"""Deadlines (`pbem tick`, for cron): adjudicating due games, reminders, and the reports, NMR alerts
+and decision questions queued for the players."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Decision, Game, Message, Seat, Turn
+from adjudicator.render import markup_environment
+from adjudicator.render.i18n import gettext
+from adjudicator.rulesets import Ruleset
+from adjudicator.services.adjudication import adjudicate_locked, write_missing_files
+from adjudicator.services.clock import now, parse_time
+from adjudicator.services.games import current_game, due_turns, game_folder
+from adjudicator.services.notices import deadline_text, mail_to_seat
+from adjudicator.services.reports import turn_map, turn_reports
+
+
+@dataclass
+class TickReport:
+    lines: list[str] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)  # game -> traceback of what stopped it
+
+
+def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport:
+    """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron).
+
+    Games are ticked one by one, each in its own transactions: a game that fails (a damaged archive row, a
+    bug) is rolled back and reported with its name, and the other games are ticked all the same."""
+    moment = at or datetime.now(UTC)
+    report = TickReport()
+    with archive.session() as session:
+        running = select(Game).where(Game.status == "running", Game.selfplay == False)  # noqa: E712 (SQL)
+        names = [g.name for g in session.exec(running).all()]  # self-play games are the bot's: never ticked
+    for name in names:
+        try:
+            report.lines += _tick_game(archive, data, name, moment)
+        except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
+            report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
+            report.failures[name] = traceback.format_exc()
+    return report
+
+
+def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> list[str]:
+    """Remind or adjudicate one game, deciding and acting under the game's lock: a second tick running at the
+    same time waits, then finds the turn resolved and its deadline moved on."""
+    done = None
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        if game.paused or game.status != "running":
+            return [f"{name}: {'paused' if game.paused else game.status}"]
+        if game.deadline is None:
+            game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
+            session.add(game)
+        due = due_turns(state, game.pace)
+        missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
+        deadline = parse_time(game.deadline)
+        if missing and moment < deadline:
+            lines = _remind(session, game, missing, moment, deadline)
+        else:
+            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, moment=moment)
+            lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
+            lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+    if done is not None:
+        done.write_files(data)
+    return lines + _repair_lines(archive, data, name) + mail_news(archive, data, name)
+
+
+def _repair_lines(archive: Archive, data: Path, name: str) -> list[str]:
+    """Write the files of stored turns that the disk lacks (their writer died after its commit), saying which."""
+    folder = game_folder(data, name)
+    written = write_missing_files(archive, data, name)
+    return [f"{name}: wrote missing {', '.join(str(path.relative_to(folder)) for path in written)}"] if written else []
+
+
+def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
+    """Queue what the archive holds but the players were not sent yet: reports of resolved turns (with the NMR
+    count) and questions of pending decisions. The flags are set in the same transaction as the queueing,
+    so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
+    lines = []
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        if game.selfplay:
+            return lines  # the bot's game: nobody to mail
+        seats = {s.seat: s for s in db.game_seats(session, game)}
+        # a turn without a seat is the setup or a position imported with `pbem new --from-snapshot`: no news
+        news = [row for row in db.turns(session, game) if row.seat is not None and not row.mailed]
+        for row in news:
+            seat = seats[row.seat]
+            seat.missed = 0 if row.orders_text else seat.missed + 1
+            session.add(seat)
+            if seat.missed >= game.nmr_alert and game.moderator:
+                db.queue_mail(
+                    session,
+                    game.moderator,
+                    f"[{name}] {seat.seat} missed {seat.missed} turns",
+                    f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
+                    "(NMR: the seat does nothing in such a turn).\n",
+                    now(),
+                    name,
+                )
+            row.mailed = True
+            session.add(row)
+        if news:
+            _mail_reports(session, game, ruleset, news)
+            lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
+        unasked = [d for d in db.decisions(session, game, state.turn + 1) if not d.notified and d.answer is None]
+        for seat_name in sorted({d.seat for d in unasked}):
+            questions = [d for d in unasked if d.seat == seat_name]
+            notice = game_folder(data, name) / "outbox" / f"decisions-turn-{state.turn + 1:04d}-{seat_name}.txt"
+            body = _notice_text(notice, questions)
+            if body is None:
+                continue  # the process that asked writes the notice after its commit: the next tick mails it
+            subject = gettext(seats[seat_name].language, "decisions needed")
+            db.queue_mail(session, seats[seat_name].email, f"[{name}] {subject}", body, now(), name)
+            for decision in questions:
+                decision.notified = True
+                session.add(decision)
+    return lines
+
+
+def _notice_text(notice: Path, questions: list[Decision]) -> str | None:
+    """The decisions notice written when the questions were asked (it tells the turn so far); None while it is
+    not written yet. A notice older than the questions is from an earlier, rolled-back asking; when none comes
+    within 10 minutes (its writer died after the commit), the bare questions are sent."""
+    asked = max(datetime.fromisoformat(d.asked) for d in questions)
+    if notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked - timedelta(seconds=1):
+        return notice.read_text(encoding="utf-8")
+    if datetime.now(UTC) - asked < timedelta(minutes=10):
+        return None
+    return "".join(f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
+
+
+def _remind(
+    session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime, deadline: datetime
+) -> list[str]:
+    if moment < deadline - timedelta(hours=game.reminder_hours):
+        return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
+    lines = []
+    for number, seat_name in missing:
+        seat = db.find_seat(session, game, seat_name)
+        if seat.reminded_for == number:
+            continue
+        seat.reminded_for = number
+        session.add(seat)
+        say = seat.language
+        mail_to_seat(
+            session,
+            game,
+            seat,
+            gettext(say, "Reminder: orders for turn %(turn)s are due", turn=number),
+            gettext(
+                say,
+                "No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC).",
+                turn=number,
+                deadline=game.deadline,
+            )
+            + "\n"
+            + deadline_text(game, seat),
+        )
+        lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
+    return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
+
+
+def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Turn]) -> None:
+    """Each seat gets the public report of every resolved turn and its private report of the last one
+    (rendered from the archive, so a report file not yet written by another process is no obstacle), with the
+    new deadline, threaded with its latest order mail; each observer gets the public reports only."""
+    seats = db.game_seats(session, game)
+    watchers = db.observers(session, game)
+    languages = {seat.language for seat in seats} | {o.language for o in watchers}
+    maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
+    states = {row.number: row.state_json for row in db.turns(session, game)}  # the battle headers name leaders
+    publics = {
+        say: "\n".join(
+            turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"] for row in news
+        )
+        for say in languages
+    }
+    for seat in seats:
+        say = seat.language
+        map_svg, public = maps[say], publics[say]
+        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None)[f"report-{seat.seat}.txt"]
+        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
+        body = public + "\n" + private + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
+        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
+        db.queue_mail(
+            session,
+            seat.email,
+            subject,
+            body,
+            now(),
+            game.name,
+            html=html,
+            map_svg=map_svg,
+            **_thread_of(_last_order_mail(session, game, seat)),
+        )
+    for watcher in watchers:
+        say = watcher.language
+        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
+        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=publics[say])
+        db.queue_mail(session, watcher.email, subject, publics[say], now(), game.name, html=html, map_svg=maps[say])
+
+
+def _last_order_mail(session: Session, game: Game, seat: Seat) -> Message | None:
+    """The seat's latest order mail that was stored: its report answers it."""
+    query = select(Message).where(
+        Message.game == game.name, Message.seat == seat.seat, Message.outcome == "orders stored"
+    )
+    return session.exec(query.order_by(Message.id.desc())).first()  # type: ignore[union-attr]
+
+
+def _thread_of(message: Message | None) -> dict[str, str]:
+    return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}

@@ -1,0 +1,271 @@
+"""Games: creating one, and what every other service reads of a game (its current position, the player-turns
+due, the turn an order set is for, a snapshot file's position)."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.dice import commitment
+from adjudicator.engine.turn import coming_turns, schedule
+from adjudicator.errors import PbemError
+from adjudicator.orders.keywords import language_code
+from adjudicator.render import write_atomically
+from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.orders import PASSWORD_MARK
+from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
+from adjudicator.services.chain import link_turn
+from adjudicator.services.clock import now
+from adjudicator.services.passwords import hash_password
+from adjudicator.services.reports import write_turn_files
+
+# The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import Game
+
+
+PACES = ("turn", "round")
+
+
+@dataclass
+class NewGame:
+    game: str
+    passwords: dict[str, str]
+    folder: Path
+    files: list[Path]
+
+
+def new_game(
+    archive: Archive,
+    data: Path,
+    name: str,
+    ruleset_name: str,
+    seats: dict[str, str],
+    pace: str = "turn",
+    decisions: str = "default",
+    decision_hours: int = 48,
+    position: str | None = None,
+    mail: dict[str, Any] | None = None,
+    languages: dict[str, str] | None = None,
+    timezones: dict[str, str] | None = None,
+) -> NewGame:
+    """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
+
+    `languages` gives seats a language other than English (seat -> code or name, e.g. "de" or "Deutsch") for
+    their welcome message, private reports, receipts and notices.
+
+    `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand.
+    `mail` sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
+    anonymous_press, nmr_alert, observers, selfplay). `timezones` (seat -> IANA zone) makes the seat's mails
+    state deadlines in its own time too.
+
+    The welcome messages (with the passwords) are queued in the outbox in the same transaction, except in a
+    self-play game, which mails nobody.
+    """
+    from sqlmodel import select
+
+    from adjudicator.archive.models import Game, Seat, Turn
+    from adjudicator.mail.clock import zone_name
+    from adjudicator.mail.inbound import address_problem
+    from adjudicator.services.notices import queue_welcome, render_welcome
+
+    ruleset = load_ruleset(ruleset_name)
+    if pace not in PACES:
+        raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
+    if decisions not in ("default", "ask"):
+        raise PbemError(f"unknown decision mode {decisions!r}: choose 'default' (at once) or 'ask' (and wait)")
+    if decision_hours < 1:
+        raise PbemError("the waiting time for decisions must be at least 1 hour")
+    if not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise PbemError(f"game name {name!r}: use letters, digits, '-' and '_' only")
+    canonical = {}
+    for seat, email in seats.items():
+        matches = ruleset.lookup_seat(seat)
+        if len(matches) != 1:
+            raise PbemError(f"unknown seat {seat!r}; seats of {ruleset.name}: {', '.join(ruleset.seat_names)}")
+        problem = address_problem(email)
+        if problem is not None:  # issue 12: an address with CR or LF could never be sent to
+            raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address: {problem}")
+        canonical[matches[0]] = email
+    spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language", language_code)
+    zones = _seat_option(ruleset, canonical, timezones, "time zone", zone_name)
+    if (mail or {}).get("observers", "open") not in ("open", "closed"):
+        raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
+    if position is not None:
+        state, imported = load_snapshot(position)
+        if imported.name != ruleset.name:
+            raise PbemError(f"the position is of ruleset {imported.name}, not {ruleset.name}")
+        if sorted(state.players) != sorted(canonical):
+            raise PbemError(f"the position's seats are {', '.join(state.players)}; name each once with --seat")
+        broken = ruleset.broken_invariants(state)
+        if broken:
+            raise PbemError("the position breaks the rules: " + "; ".join(broken))
+        state.game = name
+    else:
+        try:
+            state = ruleset.initial_state(name, list(canonical))
+        except ValueError as refused:
+            raise PbemError(str(refused)) from None
+    seed = secrets.token_bytes(32)
+    passwords = {seat: secrets.token_urlsafe(9) for seat in state.players}
+    with archive.session() as session:
+        if session.exec(select(Game).where(Game.name == name)).first():
+            raise PbemError(f"a game named {name!r} already exists in this archive")
+        game = Game(
+            name=name,
+            ruleset=ruleset.name,
+            pace=pace,
+            seed=seed.hex(),
+            commitment=commitment(seed),
+            decisions=decisions,
+            decision_hours=decision_hours,
+            created=now(),
+            **(mail or {}),
+        )
+        session.add(game)
+        session.flush()
+        assert game.id is not None
+        seat_rows = [
+            Seat(
+                game_id=game.id,
+                seat=seat,
+                email=canonical[seat],
+                language=spoken[seat],
+                timezone=zones.get(seat, ""),
+                password_hash=hash_password(passwords[seat]),
+            )
+            for seat in state.players
+        ]
+        session.add_all(seat_rows)
+        row = Turn(
+            game_id=game.id,
+            number=state.turn,
+            seat=None,
+            round=0,
+            state_json=snapshot_text(state),
+            state_hash=state_hash(state),
+            dice_source="imported" if position else "keyed",
+            created=now(),
+        )
+        link_turn(None, game, row)
+        session.add(row)
+        welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
+        if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
+            for seat_row in seat_rows:
+                queue_welcome(session, ruleset, game, row, seat_row, passwords[seat_row.seat], welcomes[seat_row.seat])
+    folder = game_folder(data, name)
+    files = write_turn_files(folder, ruleset, game, [row], spoken)
+    for seat, text in welcomes.items():  # the moderator's copy: the password travels only in the queued mail
+        path = folder / "outbox" / f"welcome-{seat}.txt"
+        write_atomically(path, text.replace(passwords[seat], PASSWORD_MARK))
+        files.append(path)
+    return NewGame(name, passwords, folder, files)
+
+
+def _seat_option(
+    ruleset: Ruleset, seats: Mapping[str, str], given: Mapping[str, str] | None, what: str, read: Callable[[str], str]
+) -> dict[str, str]:
+    """A per-seat option of `pbem new` (seat or its alias -> value), each value checked by `read`."""
+    values = {}
+    for seat, value in (given or {}).items():
+        matches = [s for s in ruleset.lookup_seat(seat) if s in seats]
+        if len(matches) != 1:
+            raise PbemError(f"a {what} is given for {seat!r}, which is not a seat of this game")
+        try:
+            values[matches[0]] = read(value)
+        except ValueError as unknown:  # an unknown language or time zone
+            raise PbemError(f"seat {matches[0]}: {unknown}") from None
+    return values
+
+
+def due_turns(state: GameState, pace: str) -> list[tuple[int, str]]:
+    """The player-turns open for orders: the active seat's, or the rest of the round (round pace)."""
+    coming = schedule(state)
+    return coming if pace == "round" else coming[:1]
+
+
+def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
+    """The player-turn an order set is for: a due one, or in turn pace the seat's next player-turn (the one its
+    report's orders template names), for which orders may be sent ahead; any other is refused."""
+    due = dict((s, n) for n, s in due_turns(state, pace))
+    if state.active is None:
+        raise PbemError(f"game {state.game} has ended; no orders are taken")
+    if pace == "turn" and seat not in due:
+        due = coming_turns(state)  # orders ahead (item 8): only for the seat's very next player-turn
+    if seat not in due:
+        first_number, first_seat = due_turns(state, pace)[0]
+        raise PbemError(
+            f"{seat}: no player-turn of yours is open for orders now; the turn due is "
+            f"turn {first_number}, {first_seat}'s"
+        )
+    if header_turn != due[seat]:
+        raise PbemError(f"header says TURN {header_turn}, but {seat}'s coming player-turn is turn {due[seat]}")
+    return due[seat]
+
+
+def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:
+    """The game, its ruleset and its current position; with `lock`, the game stays locked until the
+    transaction ends (every operation that changes a game takes it first, before reading the position)."""
+    from adjudicator.archive import store as db
+
+    game = db.find_game(session, name, lock)
+    ruleset = load_ruleset(game.ruleset)
+    state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
+    return game, ruleset, state
+
+
+def game_folder(data: Path, name: str) -> Path:
+    return data / "games" / name
+
+
+def snapshot_json(text: str) -> Any:
+    """The JSON data of a state file, or a PbemError naming the line where it stops being JSON we can read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise PbemError(f"state file: not JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})") from None
+    except RecursionError:  # json.loads recurses once per level of nesting
+        line = text.count("\n", 0, _deep_nesting(text)) + 1
+        raise PbemError(
+            f"state file line {line}: arrays or objects nested too deeply (a snapshot has 7 levels)"
+        ) from None
+    except ValueError:  # a number of more than 4,300 digits (Python's limit on converting text to int)
+        found = re.search(r"\d{4300,}", text)
+        line = text.count("\n", 0, found.start() if found else 0) + 1
+        raise PbemError(f"state file line {line}: a number of more than 4,300 digits") from None
+
+
+def _deep_nesting(text: str, limit: int = 100) -> int:
+    """Where `text` opens its `limit`-th nested array or object (strings skipped), else its end."""
+    depth, inside, escaped = 0, False, False
+    for at, char in enumerate(text):
+        if inside:
+            escaped, inside = char == "\\" and not escaped, inside and (char != '"' or escaped)
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            if depth >= limit:
+                return at
+        elif char in "]}":
+            depth -= 1
+    return len(text)
+
+
+def load_snapshot(text: str) -> tuple[GameState, Ruleset]:
+    """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema."""
+    data = snapshot_json(text)
+    ruleset_name = data.get("ruleset") if isinstance(data, dict) else None
+    if not isinstance(ruleset_name, str):
+        raise PbemError("state file: missing field 'ruleset'")
+    ruleset = load_ruleset(ruleset_name)
+    return from_snapshot(data, set(ruleset.board.areas)), ruleset

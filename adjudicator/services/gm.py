@@ -1,0 +1,199 @@
+"""The game master's tools (`pbem gm`): deadlines, players, observers, pause, end and roll-back."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Decision, Game, Observer, OrderSet
+from adjudicator.errors import PbemError
+from adjudicator.mail.inbound import address_problem
+from adjudicator.orders.keywords import written
+from adjudicator.render.i18n import N_, gettext
+from adjudicator.services.chain import chain_head
+from adjudicator.services.clock import now, parse_time
+from adjudicator.services.games import current_game, game_folder
+from adjudicator.services.notices import queue_welcome, tell_seat
+from adjudicator.services.passwords import hash_password
+
+
+def extend_deadline(archive: Archive, name: str, hours: int) -> str:
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        moment = (parse_time(game.deadline) if game.deadline else datetime.now(UTC)) + timedelta(hours=hours)
+        _refuse_past(moment, f"the deadline {game.deadline} plus {hours} hours")
+        _announce_deadline(session, game, moment, N_("Deadline extended"))
+    return game.deadline
+
+
+def set_deadline(archive: Archive, name: str, when: str) -> str:
+    """`pbem gm deadline`: the deadline at a fixed time (ISO 8601, e.g. 2026-12-01T18:00Z; UTC when no zone is
+    given), which must lie ahead; every seat is told."""
+    try:
+        moment = datetime.fromisoformat(when.strip())
+    except ValueError:
+        raise PbemError(f"{when!r} is not a time: write e.g. 2026-12-01T18:00Z (ISO 8601, UTC)") from None
+    moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    _refuse_past(moment, when)
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        if game.status != "running":
+            raise PbemError(f"game {name} has ended; it has no deadline")
+        _announce_deadline(session, game, moment, N_("New deadline"))
+    return game.deadline
+
+
+def _announce_deadline(session: Session, game: Game, moment: datetime, subject: str) -> None:
+    """Set the game's deadline and tell every seat (`subject`: a message of the catalogue)."""
+    game.deadline = moment.isoformat(timespec="seconds")
+    session.add(game)
+    for seat in db.game_seats(session, game):
+        tell_seat(session, game, seat, subject, N_("The deadline is now %(deadline)s (UTC)."), deadline=game.deadline)
+
+
+def _refuse_past(moment: datetime, what: str) -> None:
+    """A deadline in the past would let the next tick adjudicate at once, cutting every seat's time short."""
+    if moment <= datetime.now(UTC):
+        raise PbemError(f"{what} is {moment.isoformat(timespec='seconds')}, which is past: a deadline must lie ahead")
+
+
+def replace_player(archive: Archive, name: str, seat_name: str, email: str, language: str | None = None) -> str:
+    """A new player takes a seat: new address, new password (returned). The old player is told; the new one gets
+    a welcome in his language (`language`, else the seat's) with the position and his orders template."""
+    _check_address(email)
+    password = secrets.token_urlsafe(9)
+    with archive.session() as session:
+        game, ruleset, _ = current_game(session, name, lock=True)
+        seat = db.find_seat(session, game, seat_name)
+        if seat.email.lower() != email.lower():
+            tell_seat(
+                session,
+                game,
+                seat,
+                N_("You no longer play %(seat)s"),
+                N_(
+                    "The moderator has given %(seat)s in game %(game)s to another player. Thank you for playing; "
+                    "no more mail of this game will come to you."
+                ),
+                seat=seat.seat,
+                game=name,
+            )
+        seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
+        seat.pending_password_hash = ""  # a reset password the old player asked for must not let him in
+        seat.language = language or seat.language
+        session.add(seat)
+        queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password)
+    return password
+
+
+def _check_address(email: str) -> None:
+    """Refuse an address that could never be sent to (a CR or LF in it would also split the mail's header)."""
+    problem = address_problem(email)
+    if problem is not None:
+        raise PbemError(f"{email!r} is not a mail address: {problem}")
+
+
+def set_observer(archive: Archive, name: str, email: str, add: bool = True, language: str = "en") -> bool:
+    """`pbem gm observe`: the moderator adds (or removes) an observer, in open and closed games alike; the
+    observer is told. He needs no confirmation (a pending OBSERVE of the address is confirmed), and removing an
+    address also drops its pending request. Returns False when there was nothing to do."""
+    _check_address(email)
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        row = db.observer(session, game, email)
+        watching = row if row is not None and row.confirmed else None
+        if add == (watching is not None):
+            if not add and row is not None:
+                session.delete(row)  # a pending request: nothing was mailed to confirm, so nobody is told
+            return False
+        if watching is not None:
+            session.delete(watching)
+            say, body = (
+                watching.language,
+                gettext(watching.language, "You no longer receive the reports of game %(game)s.", game=name),
+            )
+        else:
+            assert game.id is not None
+            row = row or Observer(game_id=game.id, email=email.lower(), since=now())
+            row.language, row.since, row.confirmed, row.token_hash = language, now(), True, ""
+            session.add(row)
+            say, body = (
+                language,
+                gettext(
+                    language,
+                    "You observe game %(game)s: its public reports will come to this "
+                    "address. To stop, send %(command)s %(game)s.",
+                    game=name,
+                    command=written(language, "UNOBSERVE"),
+                ),
+            )
+        subject = gettext(say, "Observing") if add else gettext(say, "Observing ended")
+        db.queue_mail(session, email, f"[{name}] {subject}", body + "\n", now(), name)
+    return True
+
+
+def set_paused(archive: Archive, name: str, paused: bool) -> None:
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        game.paused = paused
+        session.add(game)
+
+
+def end_game(archive: Archive, name: str) -> None:
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        game.status = "ended"
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            tell_seat(session, game, seat, N_("The game has been ended"), N_("The moderator has ended the game."))
+
+
+def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
+    """Return the game to the position after turn `to`: later turns stay archived, marked superseded, and
+    their files are kept under turn-NNNN-withdrawn-K."""
+    with archive.session() as session:
+        game = db.find_game(session, name, lock=True)
+        later = [t for t in db.turns(session, game) if t.number > to]
+        if not later:
+            raise PbemError(f"game {name} has no turn after {to} to roll back")
+        db.get_turn(session, game, to)  # the turn rolled back to must exist
+        for row in later:
+            row.superseded = True
+            session.add(row)
+        session.flush()  # the withdrawn turns leave the live chain: its head is again the link of turn `to`
+        game.chain_head, game.chain_turn = "", to
+        game.chain_head = chain_head(session, game)
+        for decision in session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn > to)):
+            session.delete(decision)
+        for orders in session.exec(select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn > to)):
+            orders.replaced = True
+            session.add(orders)
+        game.status, game.deadline = "running", None
+        session.add(game)
+        for seat in db.game_seats(session, game):
+            tell_seat(
+                session,
+                game,
+                seat,
+                N_("Rolled back to turn %(turn)s"),
+                N_(
+                    "The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are "
+                    "withdrawn. Orders for them must be sent again."
+                ),
+                turn=to,
+                turns=", ".join(str(t.number) for t in later),
+            )
+    folder = game_folder(data, name)
+    for row in later:
+        old = folder / f"turn-{row.number:04d}"
+        if old.exists():
+            k = 1
+            while (folder / f"{old.name}-withdrawn-{k}").exists():
+                k += 1
+            old.rename(folder / f"{old.name}-withdrawn-{k}")
+    return [t.number for t in later]

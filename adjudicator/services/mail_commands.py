@@ -1,0 +1,304 @@
+"""The mail commands (adjudicator/mail/commands.py): HELP, PASSWORD RESET, OBSERVE and UNOBSERVE
+without the order header; STATUS and TIMEZONE of an authenticated seat."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+
+from sqlmodel import Session
+
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Game, Message, Observer, Seat
+from adjudicator.mail.clock import UnknownZone, zone_name
+from adjudicator.mail.commands import Command
+from adjudicator.mail.inbound import Incoming, address_problem
+from adjudicator.orders.keywords import written
+from adjudicator.render import render
+from adjudicator.render.i18n import N_, gettext
+from adjudicator.rulesets.coe.state import GameState
+from adjudicator.services.clock import now, parse_time
+from adjudicator.services.notices import (
+    STRANGER,
+    answer_registered,
+    answer_unknown_game,
+    deadline_text,
+    mail_to_seat,
+    tell_seat,
+    thread_headers,
+)
+from adjudicator.services.passwords import hash_password
+from adjudicator.services.status import game_status, status_text
+
+
+def commands_without_header(session: Session, mail: Incoming, record: Message, commands: list[Command]) -> str:
+    """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
+    stranger gets nothing but one OBSERVE confirmation a day per address and game (observing starts only when
+    that address sends its token back), and a new password only ever goes to the seat's registered address,
+    the old one working until the new one is used."""
+    outcomes = []
+    for command in commands:
+        if command.name == "RESET":
+            outcomes.append(_reset_password(session, mail, record, command))
+        elif command.name in ("OBSERVE", "UNOBSERVE"):
+            outcomes.append(_observe(session, mail, record, command))
+        elif command.name == "HELP":
+            outcomes.append(_help(session, mail, command))
+        else:  # STATUS, TIMEZONE: a seat's commands, which need the order header and its password
+            outcomes.append(
+                answer_registered(
+                    session,
+                    mail,
+                    f"line {command.line}: {command.name} needs the order header with your password "
+                    "above it: GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>",
+                    f"refused: {command.name} without a header",
+                )
+            )
+    return "; ".join(outcomes)
+
+
+def _help(session: Session, mail: Incoming, command: Command) -> str:
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + "HELP"
+    say = command.language
+    db.queue_mail(
+        session,
+        mail.sender,
+        gettext(say, "How to write to the PBEM moderator"),
+        render("help.txt.j2", say),
+        now(),
+        **thread_headers(mail),
+    )
+    return "HELP answered"
+
+
+def _reset_password(session: Session, mail: Incoming, record: Message, command: Command) -> str:
+    """PASSWORD RESET <game> <seat>: only from the seat's registered address, and the new password goes to that
+    address alone, so a forger learns nothing. The new password is pending: the old one keeps working until the
+    new one is first used (`authenticate`), so a forged reset cannot lock the player out before a deadline."""
+    if len(command.args) != 2:
+        return answer_registered(
+            session,
+            mail,
+            f"line {command.line}: write PASSWORD RESET <game> <seat>",
+            "refused: PASSWORD RESET needs a game and a seat",
+        )
+    try:
+        game = db.find_game(session, command.args[0], lock=True)
+    except LookupError:
+        return answer_unknown_game(session, mail, command.args[0])
+    record.game = game.name
+    seat = next((s for s in db.game_seats(session, game) if s.seat.casefold() == command.args[1].casefold()), None)
+    if seat is None or seat.email.lower() != mail.sender.lower():
+        return STRANGER + "refused: PASSWORD RESET not from the seat's registered address"
+    record.seat = seat.seat
+    password = secrets.token_urlsafe(9)
+    seat.pending_password_hash = hash_password(password)  # a later reset replaces an unused earlier one
+    session.add(seat)
+    tell_seat(
+        session,
+        game,
+        seat,
+        N_("A new password for %(seat)s"),
+        N_(
+            "As asked, %(seat)s in game %(game)s has a new password: %(password)s\nYour old password keeps "
+            "working until you first use the new one; from then on only the new one works. If you did not ask for "
+            "it, ignore this mail and keep your old password. Head your order mails with:\n  %(header)s"
+        ),
+        reply_to=mail,
+        seat=seat.seat,
+        game=game.name,
+        password=password,
+        header=_header_line(seat.language, game.name, seat.seat, password),
+    )
+    return f"password reset for {seat.seat}"
+
+
+def _header_line(language: str, game: str, seat: str, password: str) -> str:
+    return render("_header.txt.j2", language, game=game, seat=seat, password=password).strip()
+
+
+CONFIRMATION_HOURS = 24  # at most one OBSERVE confirmation per address and game in this time: no flooding
+
+
+def _observe(session: Session, mail: Incoming, record: Message, command: Command) -> str:
+    """OBSERVE <game>: the sender receives the public reports (never private ones). Open games take anybody:
+    the public report holds nothing that `pbem site` would not publish; closed games take only the moderator's
+    choice (`pbem gm observe`). A From can be forged, so observing starts only when the address sends back the
+    token of the one confirmation mailed to it (double opt-in): OBSERVE <game> <token>."""
+    if len(command.args) not in ((1, 2) if command.name == "OBSERVE" else (1,)):
+        return answer_registered(
+            session, mail, f"line {command.line}: write {command.name} <game>", f"refused: {command.name} needs a game"
+        )
+    try:
+        game = db.find_game(session, command.args[0], lock=True)
+    except LookupError:
+        return answer_unknown_game(session, mail, command.args[0])
+    record.game = game.name
+    if address_problem(mail.sender) is not None:  # nothing could ever be sent to it
+        return STRANGER + f"refused: {command.name} from an address that cannot be mailed"
+    say = command.language
+    row = db.observer(session, game, mail.sender)
+    if command.name == "UNOBSERVE":
+        return _unobserve(session, mail, game, row, say)
+    if row is not None and row.confirmed:
+        _tell_observing(session, game, mail.sender, say, mail)
+        return "observer already"
+    if game.observers != "open":
+        return answer_registered(
+            session,
+            mail,
+            gettext(say, "Game %(game)s takes observers only by the moderator's invitation.", game=game.name),
+            "refused: observers are closed",
+        )
+    if len(command.args) == 2:
+        return _confirm_observer(session, mail, game, row, command)
+    return _ask_confirmation(session, mail, game, row, say)
+
+
+def _unobserve(session: Session, mail: Incoming, game: Game, row: Observer | None, say: str) -> str:
+    """UNOBSERVE <game>: a confirmed observer stops. A pending request stays until it is old, so that OBSERVE and
+    UNOBSERVE in turn cannot mail one confirmation after another."""
+    if row is None or not row.confirmed:
+        return answer_registered(
+            session,
+            mail,
+            gettext(say, "You do not observe game %(game)s.", game=game.name),
+            "refused: UNOBSERVE by an address that does not observe",
+        )
+    session.delete(row)
+    body = gettext(say, "You no longer receive the reports of game %(game)s.", game=game.name)
+    db.queue_mail(
+        session,
+        mail.sender,
+        f"[{game.name}] " + gettext(say, "Observing ended"),
+        body + "\n",
+        now(),
+        game.name,
+        **thread_headers(mail),
+    )
+    return "observer removed"
+
+
+def _ask_confirmation(session: Session, mail: Incoming, game: Game, row: Observer | None, say: str) -> str:
+    """Store a pending observer with a new token and mail the token to the address; not again within
+    CONFIRMATION_HOURS (the address may be a victim's, forged)."""
+    moment = now()
+    if row is not None and parse_time(moment) - parse_time(row.since) < timedelta(hours=CONFIRMATION_HOURS):
+        return STRANGER + f"refused: OBSERVE, a confirmation was mailed less than {CONFIRMATION_HOURS} hours ago"
+    token = secrets.token_hex(8)
+    if row is None:
+        assert game.id is not None
+        row = Observer(game_id=game.id, email=mail.sender.lower(), since=moment, confirmed=False)
+    row.language, row.since, row.token_hash = say, moment, _token_hash(token)
+    session.add(row)
+    body = gettext(
+        say,
+        "Somebody, perhaps you, asked that the public reports of game %(game)s be mailed to this "
+        "address. To receive them, reply with this line:\n  %(line)s\nIf it was not you, ignore this "
+        "mail: nothing more will come.",
+        game=game.name,
+        line=f"{written(say, 'OBSERVE')} {game.name} {token}",
+    )
+    db.queue_mail(
+        session,
+        mail.sender,
+        f"[{game.name}] " + gettext(say, "Confirm observing"),
+        body + "\n",
+        moment,
+        game.name,
+        secret=token,
+        **thread_headers(mail),
+    )
+    return "confirmation of OBSERVE mailed"
+
+
+def _confirm_observer(session: Session, mail: Incoming, game: Game, row: Observer | None, command: Command) -> str:
+    """OBSERVE <game> <token> from the address the token was mailed to: observing begins."""
+    given = _token_hash(command.args[1].lower())
+    if row is None or not row.token_hash or not hmac.compare_digest(row.token_hash, given):
+        return answer_registered(
+            session,
+            mail,
+            gettext(
+                command.language,
+                "line %(line)s: that is not the token mailed to this address for game %(game)s; nothing was changed.",
+                line=command.line,
+                game=game.name,
+            ),
+            "refused: OBSERVE with a wrong token",
+        )
+    row.confirmed, row.token_hash, row.since = True, "", now()
+    session.add(row)
+    _tell_observing(session, game, mail.sender, command.language, mail)
+    return "observer added"
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _tell_observing(session: Session, game: Game, address: str, say: str, mail: Incoming | None) -> None:
+    body = gettext(
+        say,
+        "You observe game %(game)s: its public reports will come to this address. To stop, send %(command)s %(game)s.",
+        game=game.name,
+        command=written(say, "UNOBSERVE"),
+    )
+    db.queue_mail(
+        session,
+        address,
+        f"[{game.name}] " + gettext(say, "Observing"),
+        body + "\n",
+        now(),
+        game.name,
+        **thread_headers(mail),
+    )
+
+
+def seat_commands(
+    session: Session, game: Game, state: GameState, seat: Seat, mail: Incoming, commands: list[Command]
+) -> None:
+    """The commands of an authenticated seat, answered in one mail to its registered address."""
+    say = seat.language
+    answers = []
+    for command in commands:
+        if command.name == "TIMEZONE":
+            answers.append(_set_zone(session, game, seat, command))
+        elif command.name == "STATUS":
+            answers.append(status_text(say, game_status(session, game, state), seat.timezone))
+        elif command.name == "HELP":
+            answers.append(render("help.txt.j2", say))
+        else:  # OBSERVE, UNOBSERVE, PASSWORD RESET: written without the header
+            answers.append(
+                gettext(
+                    say,
+                    "line %(line)s: %(command)s is written in a mail without the order header.",
+                    line=command.line,
+                    command=command.name,
+                )
+            )
+    mail_to_seat(
+        session,
+        game,
+        seat,
+        gettext(say, "Your commands"),
+        "\n".join(a.rstrip("\n") + "\n" for a in answers),
+        reply_to=mail,
+    )
+
+
+def _set_zone(session: Session, game: Game, seat: Seat, command: Command) -> str:
+    say = seat.language
+    try:
+        if len(command.args) != 1:
+            raise UnknownZone("one zone name is needed")
+        seat.timezone = zone_name(command.args[0])
+    except UnknownZone:
+        return gettext(
+            say, "line %(line)s: write an IANA time zone such as Europe/Berlin; nothing was changed.", line=command.line
+        )
+    session.add(seat)
+    return gettext(say, "Your time zone is now %(zone)s.", zone=seat.timezone) + "\n" + deadline_text(game, seat)

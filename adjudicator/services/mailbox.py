@@ -1,0 +1,465 @@
+"""Play by mail: an order mail in, its receipt, answers or press out (to the outbox).
+
+Every incoming message is handled in one archive transaction together with the record of its Message-ID,
+so that the same message again changes nothing and a crash in the middle leaves no trace to repair.
+Replies go to the seat's registered address, never to the sender of a refused message; an address registered
+nowhere (no seat, observer or moderator of any game) gets no answer at all: its mail is stored with its outcome,
+which `pbem ingest` prints and `pbem log` lists. Answers thread with the mail they answer (In-Reply-To)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Game, Message, OrderSet, Seat
+from adjudicator.errors import PbemError
+from adjudicator.mail.commands import Command, split_commands
+from adjudicator.mail.inbound import HEAD_BYTES, Incoming
+from adjudicator.orders import parse_orders
+from adjudicator.orders.keywords import spellings
+from adjudicator.render.i18n import N_, gettext
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.orders import PASSWORD_MARK, Answer, Press
+from adjudicator.rulesets.coe.orders import OrderSet as ParsedOrders
+from adjudicator.rulesets.coe.state import GameState
+from adjudicator.services.clock import now
+from adjudicator.services.games import current_game, expected_turn
+from adjudicator.services.mail_commands import commands_without_header, seat_commands
+from adjudicator.services.notices import (
+    STRANGER,
+    answer_registered,
+    answer_unknown_game,
+    deadline_text,
+    mail_to_seat,
+    tell_seat,
+    thread_headers,
+)
+from adjudicator.services.orders import MAX_ORDER_BYTES, store_answers, store_order_set
+from adjudicator.services.passwords import accept_password, matching_password, passwords_in, without_passwords
+
+HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+# Limits of one order mail (issue 12), beside the size and MIME limits of adjudicator/mail/inbound.py and the size
+# of its order text (MAX_ORDER_BYTES, as for an order file). A whole player-turn of orders fits with room to spare;
+# a mail over a limit is refused whole, with a receipt to the seat's registered address. Constants, not game
+# options: they bound what one mail can cost the site and the other players, which no game needs to loosen.
+MAX_TEXT_LINES = 1000  # lines of the order text (comments and blank lines included)
+MAX_ORDERS = 300  # lines that are not blank, a comment or the header: orders, press, answers, commands
+MAX_COMMANDS = 10  # mail commands (HELP, STATUS, OBSERVE, ...): each is answered by a mail
+MAX_PRESS = 20  # PRESS and BROADCAST lines in one mail (each relayed to one or more seats)
+MAX_PRESS_PER_TURN = 60  # PRESS and BROADCAST lines a seat sends with its orders for one of its player-turns
+MAX_PRESS_CHARS = 4000  # characters of one press message or broadcast
+KEPT_CHARS = 32 * 1024  # of an order text over MAX_ORDER_BYTES, the archive keeps the beginning only
+
+
+Problem = tuple[str, dict[str, Any]]  # a catalogue message and its values: why a mail is refused
+
+
+@cache
+def _press_line() -> re.Pattern[str]:
+    """A line that is a PRESS or BROADCAST order (first word in any language)."""
+    words = "|".join(map(re.escape, spellings("PRESS") + spellings("BROADCAST")))
+    # any white space but a line break may stand before it, as the order grammar allows
+    return re.compile(rf"^[^\S\n]*(?:{words})(?![\w])(.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def over_limits(text: str, commands: list[Command]) -> Problem | None:
+    """The first limit an order text is over, read before it is parsed (parsing a huge text costs seconds)."""
+    size, lines = len(text.encode()), text.split("\n")
+    if size > MAX_ORDER_BYTES:
+        return N_("the order text is %(size)s bytes long, more than the %(limit)s KB a mail may hold"), {
+            "size": size,
+            "limit": MAX_ORDER_BYTES // 1024,
+        }
+    if len(lines) > MAX_TEXT_LINES:
+        return N_("the order text has %(count)s lines, more than the %(limit)s a mail may hold"), {
+            "count": len(lines),
+            "limit": MAX_TEXT_LINES,
+        }
+    orders = sum(
+        1 for line in lines if line.strip() and not line.lstrip().startswith("#") and not HEADER_WORD.match(line)
+    )
+    if orders > MAX_ORDERS:
+        return N_("it holds %(count)s orders, more than the %(limit)s a mail may hold"), {
+            "count": orders,
+            "limit": MAX_ORDERS,
+        }
+    if len(commands) > MAX_COMMANDS:
+        return N_("it holds %(count)s mail commands, more than the %(limit)s a mail may hold"), {
+            "count": len(commands),
+            "limit": MAX_COMMANDS,
+        }
+    press = list(_press_line().finditer(text))
+    if len(press) > MAX_PRESS:
+        return N_("it holds %(count)s PRESS and BROADCAST lines, more than the %(limit)s a mail may hold"), {
+            "count": len(press),
+            "limit": MAX_PRESS,
+        }
+    for found in press:
+        message = found.group(1).partition(":")[2].strip()
+        if len(message) > MAX_PRESS_CHARS:
+            return N_(
+                "line %(line)s: the message is %(count)s characters long, more than the %(limit)s a press "
+                "message may have"
+            ), {"line": text.count("\n", 0, found.start()) + 1, "count": len(message), "limit": MAX_PRESS_CHARS}
+    return None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What is read of a mail before the archive is locked (the slow part: the lock is then held only to store):
+    its text and commands, the game its header names, the first limit it is over, its orders parsed with that
+    game's ruleset (only the header line when it is over a limit), and the password checked against the hash."""
+
+    text: str
+    commands: list[Command]
+    game: str | None = None  # the name the header line gives
+    problem: Problem | None = None
+    orders: ParsedOrders | None = None  # None when the game is unknown
+    # (the seat's password hashes, current and pending, it was checked against; which one it matched, if any)
+    password: tuple[tuple[str, str], str | None] | None = None
+
+
+def read_mail(archive: Archive, mail: Incoming) -> Reading:
+    """Read a mail outside the archive's lock: limits first, then (in a short read of the game's ruleset and
+    password hashes) the parse and the password check."""
+    text, commands = split_commands(mail.text)
+    header = HEADER_WORD.search(text)
+    # an unread mail has no text, so no header: its problem goes only to a registered sender, in English
+    problem: Problem | None = ("%(why)s", {"why": mail.unread}) if mail.unread else over_limits(text, commands)
+    if header is None:
+        return Reading(text, commands, None, problem)
+    with archive.session() as session:
+        try:
+            game = db.find_game(session, header.group(2))
+        except LookupError:
+            return Reading(text, commands, header.group(2), problem)
+        hashes = {seat.seat: (seat.password_hash, seat.pending_password_hash) for seat in db.game_seats(session, game)}
+    start, end = text.rfind("\n", 0, header.start()) + 1, text.find("\n", header.end())
+    header_line = text[start : end if end >= 0 else len(text)]
+    orders = parse_orders(text if problem is None else header_line, load_ruleset(game.ruleset))
+    checked = None
+    if orders.header is not None and orders.header.player in hashes:
+        stored = hashes[orders.header.player]
+        checked = (stored, matching_password(orders.header.password, *stored))
+    return Reading(text, commands, header.group(2), problem, orders, checked)
+
+
+def ingest(archive: Archive, mail: Incoming) -> str:
+    """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known).
+
+    Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
+    store it: the Message-ID is unique in the archive, so the later commit fails and is rolled back whole."""
+    secrets = passwords_in(mail.text)
+    mail = replace(mail, subject=_without(mail.subject, secrets))  # the order text keeps its password: checked
+    reading = read_mail(archive, mail)
+    try:
+        with archive.session() as session:
+            known = session.exec(select(Message).where(Message.message_id == mail.message_id)).first()
+            if known is not None:
+                return _duplicate(session, mail, known, reading, archived_raw(mail, secrets))
+            record = Message(
+                message_id=mail.message_id,
+                received=now(),
+                sender=mail.sender.lower(),
+                subject=mail.subject,
+                raw=archived_raw(mail, secrets),
+            )
+            session.add(record)
+            record.outcome = _handle(session, mail, record, reading)
+    except IntegrityError:
+        with archive.session() as session:
+            if db.message_seen(session, mail.message_id):
+                return "duplicate"
+        raise
+    return record.outcome
+
+
+def archived_raw(mail: Incoming, secrets: set[str]) -> str:
+    """What the archive keeps of a mail (item 3): its header fields as received and the order text read from it,
+    with the passwords replaced by the mark. The body as sent is not kept: whatever its encoding
+    (quoted-printable, base64, HTML) it holds the password, and so may the earlier mails it quotes."""
+    head, blank, _ = mail.raw[:HEAD_BYTES].replace("\r\n", "\n").partition("\n\n")
+    text = without_passwords(mail.text)
+    if len(text) > MAX_ORDER_BYTES:  # refused as too long: its beginning shows the moderator what it was
+        text = f"{text[:KEPT_CHARS]}\n[... {len(text) - KEPT_CHARS} more characters not kept]"
+    return f"{_without(head, secrets) if blank or mail.unread else ''}\n\n{text}"
+
+
+def _duplicate(session: Session, mail: Incoming, known: Message, reading: Reading, raw: str) -> str:
+    """A Message-ID already stored: the same mail again changes nothing; another mail under that ID (other content)
+    is not used either, and the seat its header names (else a registered sender) is told so."""
+    if known.raw.partition("\n\n")[2] == raw.partition("\n\n")[2]:
+        return "duplicate"
+    outcome = "refused: the Message-ID of an earlier mail, with other content"
+    header = reading.orders.header if reading.orders is not None else None
+    seat = None
+    if header is not None and reading.game is not None:
+        try:
+            game = db.find_game(session, reading.game)
+        except LookupError:
+            game = None
+        seat = next((s for s in db.game_seats(session, game) if s.seat == header.player), None) if game else None
+    trusted = reading.password is not None and reading.password[1] is not None
+    if seat is not None and not trusted and mail.sender.lower() != seat.email.lower():
+        seat = None  # neither the seat's password nor its address: nobody is told on a stranger's word
+    if seat is None:
+        return answer_registered(
+            session,
+            mail,
+            f"Your mail {mail.subject!r} carried the Message-ID "
+            f"{mail.message_id} of an earlier mail, but other content: it was not used and "
+            "nothing of it was stored. Send it again as a new mail.",
+            outcome,
+        )
+    tell_seat(
+        session,
+        game,
+        seat,
+        N_("A mail for %(seat)s was not used"),
+        N_(
+            "A mail for %(seat)s (from %(sender)s, subject %(subject)s) carried the Message-ID %(id)s of an earlier "
+            "mail, but other content: it was not used and nothing of it was stored. If you sent it, send it again "
+            "as a new mail."
+        ),
+        seat=seat.seat,
+        sender=mail.sender,
+        subject=repr(mail.subject),
+        id=mail.message_id,
+    )
+    return outcome
+
+
+def _without(text: str, secrets: set[str]) -> str:
+    """`text` with every word that is one of `secrets` replaced by the mark."""
+    for secret in secrets:
+        text = re.sub(rf"(?<!\S){re.escape(secret)}(?!\S)", PASSWORD_MARK, text)
+    return text
+
+
+def _handle(session: Session, mail: Incoming, record: Message, reading: Reading) -> str:
+    text, commands, problem = reading.text, reading.commands, reading.problem
+    if reading.game is None:
+        if problem is not None:
+            why = gettext("en", problem[0], **problem[1])
+            return answer_registered(
+                session,
+                mail,
+                f"Your mail {mail.subject!r} was not used: {why}. Nothing of it was stored.",
+                f"refused: {why}",
+            )
+        if commands:
+            return commands_without_header(session, mail, record, commands)
+        if not db.games_of_address(session, mail.sender):
+            return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
+        db.queue_mail(
+            session,
+            mail.sender,
+            "Your mail to the PBEM moderator",
+            "No order header was found in your mail. Orders start with a line\n"
+            "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
+            "A mail with the single word HELP is answered with what one can write.\n",
+            now(),
+            **thread_headers(mail),
+        )
+        return "refused: no header"
+    try:
+        game, ruleset, state = current_game(session, reading.game, lock=True)
+    except LookupError:
+        return answer_unknown_game(session, mail, reading.game)
+    record.game = game.name
+    if game.selfplay:
+        return STRANGER + "refused: a self-play game takes no mail"
+    orders = reading.orders or parse_orders(text, ruleset)  # parsed here only for a game made since the reading
+    if orders.header is None:
+        return _refuse_openly(
+            session, mail, game, "the header line is not complete: " + "; ".join(e.located for e in orders.errors)
+        )
+    try:
+        seat_row = db.find_seat(session, game, orders.header.player)
+    except LookupError as unknown:
+        return _refuse_openly(session, mail, game, str(unknown))
+    record.seat = seat_row.seat
+    if not _authentic(session, game, seat_row, orders, reading):
+        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False)
+    if game.check_sender and mail.sender.lower() != seat_row.email.lower():
+        return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"))
+    problem = problem or _press_over_turn_limit(session, game, state, seat_row, orders, text)
+    if problem is not None:
+        say = seat_row.language
+        why = gettext(say, problem[0], **problem[1])
+        mail_to_seat(
+            session,
+            game,
+            seat_row,
+            gettext(say, "Your mail was not used"),
+            gettext(
+                say,
+                "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
+                subject=repr(mail.subject),
+                problem=why,
+            )
+            + "\n"
+            + deadline_text(game, seat_row),
+            reply_to=mail,
+        )
+        return f"refused: {gettext('en', problem[0], **problem[1])}"
+    if commands:  # first, so that a TIMEZONE command already shapes the receipt of the same mail
+        seat_commands(session, game, state, seat_row, mail, commands)
+        if not orders.orders and not orders.errors:
+            return "commands: " + ", ".join(c.name for c in commands)
+    if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
+        tell_seat(
+            session,
+            game,
+            seat_row,
+            N_("Late orders for turn %(turn)s"),
+            N_(
+                "Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
+                "now open for your orders is announced in the latest report."
+            ),
+            turn=orders.header.turn,
+            reply_to=mail,
+        )
+        return "refused: late"
+    try:
+        if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
+            receipt = store_answers(session, game, state, orders, seat_row.seat)
+            say = seat_row.language
+            lines = [gettext(say, "stored   %(key)s", key=k) for k in receipt.stored]
+            lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
+            lines.append(gettext(say, "Still open: %(keys)s", keys=", ".join(receipt.open) or gettext(say, "nothing")))
+            mail_to_seat(
+                session,
+                game,
+                seat_row,
+                gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
+                "\n".join(lines) + "\n" + deadline_text(game, seat_row),
+                reply_to=mail,
+            )
+            return "answers"
+        receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail")
+    except PbemError as problem:
+        mail_to_seat(
+            session,
+            game,
+            seat_row,
+            gettext(seat_row.language, "Your orders were not stored"),
+            f"{problem}\n" + deadline_text(game, seat_row),
+            reply_to=mail,
+        )
+        return f"refused: {problem}"
+    mail_to_seat(
+        session,
+        game,
+        seat_row,
+        gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
+        receipt.text_in(seat_row.language) + "\n" + deadline_text(game, seat_row),
+        reply_to=mail,
+    )
+    if receipt.stored:
+        relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)])
+    return "orders stored" if receipt.stored else "orders not understood"
+
+
+def _authentic(session: Session, game: Game, seat: Seat, orders: ParsedOrders, reading: Reading) -> bool:
+    """The header names this game and the seat's password (checked before the lock, unless the seat's password
+    was changed since: then again)."""
+    assert orders.header is not None
+    if orders.header.game.casefold() != game.name.casefold():
+        return False
+    hashes = (seat.password_hash, seat.pending_password_hash)
+    if reading.password is not None and reading.password[0] == hashes:
+        which = reading.password[1]
+    else:
+        which = matching_password(orders.header.password, *hashes)
+    return accept_password(session, seat, which)
+
+
+def _press_over_turn_limit(
+    session: Session, game: Game, state: GameState, seat: Seat, orders: ParsedOrders, text: str
+) -> Problem | None:
+    """Press over MAX_PRESS_PER_TURN, counting the PRESS and BROADCAST lines of the seat's order sets stored for the
+    same player-turn (those replaced too: their press was relayed)."""
+    count = len(_press_line().findall(text))
+    assert orders.header is not None
+    if not count:
+        return None
+    try:
+        number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
+    except PbemError:
+        return None  # refused for its turn anyway, with nothing relayed
+    stored = session.exec(
+        select(OrderSet.text).where(OrderSet.game_id == game.id, OrderSet.seat == seat.seat, OrderSet.turn == number)
+    ).all()
+    sent = sum(len(_press_line().findall(t)) for t in stored)
+    if sent + count <= MAX_PRESS_PER_TURN:
+        return None
+    return N_(
+        "it holds %(count)s PRESS and BROADCAST lines, and %(sent)s were sent for turn %(turn)s before: a seat "
+        "may send %(limit)s for one turn"
+    ), {"count": count, "sent": sent, "turn": number, "limit": MAX_PRESS_PER_TURN}
+
+
+def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
+    """No seat could be identified: a registered sender learns why (he cannot be impersonating anybody); a
+    stranger learns nothing."""
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + f"refused: {why}"
+    db.queue_mail(
+        session,
+        mail.sender,
+        f"[{game.name}] Your mail could not be read",
+        f"{why}\n",
+        now(),
+        game.name,
+        **thread_headers(mail),
+    )
+    return f"refused: {why}"
+
+
+def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str, show_sender: bool = True) -> str:
+    """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
+    tell_seat(
+        session,
+        game,
+        seat,
+        N_("Orders for your seat were refused"),
+        N_(
+            "A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing "
+            "was stored. If it was you, send your orders again from your registered address with your password."
+        ),
+        seat=seat.seat,
+        what=gettext(seat.language, what),
+        sender=mail.sender,
+        subject=repr(mail.subject),
+    )
+    if game.moderator:
+        db.queue_mail(
+            session,
+            game.moderator,
+            f"[{game.name}] refused mail for {seat.seat}",
+            f"From {mail.sender}: {what}.\n",
+            now(),
+            game.name,
+        )
+    return f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
+
+
+def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -> None:
+    """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
+    seats = db.game_seats(session, game)
+    for item in press:
+        for seat in seats:
+            if seat.seat != sender and (item.to is None or item.to == seat.seat):
+                signed = gettext(seat.language, "Anonymous") if game.anonymous_press else sender
+                subject = N_("Broadcast from %(seat)s") if item.to is None else N_("Press from %(seat)s")
+                mail_to_seat(session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n")

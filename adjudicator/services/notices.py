@@ -1,0 +1,139 @@
+"""Mail to the players: replies and notices to a seat's registered address (threaded with the mail they
+answer), answers to a registered sender, and the welcome with a seat's password."""
+
+from __future__ import annotations
+
+import json
+
+from sqlmodel import Session
+
+from adjudicator.archive import store as db
+from adjudicator.archive.models import Game, Seat, Turn
+from adjudicator.mail.clock import deadline_line
+from adjudicator.mail.inbound import Incoming
+from adjudicator.render import render
+from adjudicator.render.i18n import gettext
+from adjudicator.rulesets import Ruleset
+from adjudicator.services.clock import now
+from adjudicator.services.reports import turn_reports
+
+STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
+
+
+def thread_headers(mail: Incoming | None) -> dict[str, str]:
+    """In-Reply-To and References of an answer to `mail`, so that it threads with the player's mail."""
+    if mail is None:
+        return {}
+    return {"in_reply_to": mail.message_id, "thread": f"{mail.references} {mail.message_id}".strip()}
+
+
+def deadline_text(game: Game, seat: Seat) -> str:
+    """The deadline line every receipt and report ends with: UTC and the seat's time zone."""
+    return deadline_line(seat.language, game.deadline, seat.timezone) + "\n"
+
+
+def answer_unknown_game(session: Session, mail: Incoming, name: str) -> str:
+    """A registered address learns that the game is unknown and which games are its own; a stranger nothing
+    (the list of games is nobody else's business)."""
+    own = db.games_of_address(session, mail.sender)
+    if not own:
+        return STRANGER + "refused: unknown game"
+    db.queue_mail(
+        session,
+        mail.sender,
+        "Your mail to the PBEM moderator",
+        f"There is no game {name!r} here. Your games: {', '.join(own)}.\n",
+        now(),
+        **thread_headers(mail),
+    )
+    return "refused: unknown game"
+
+
+def answer_registered(session: Session, mail: Incoming, text: str, outcome: str) -> str:
+    """Answer a refused command to a registered sender; a stranger gets nothing."""
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + outcome
+    db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator", text + "\n", now(), **thread_headers(mail))
+    return outcome
+
+
+def mail_to_seat(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    subject: str,
+    body: str,
+    reply_to: Incoming | None = None,
+    secret: str = "",
+) -> None:
+    """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded); `secret`: the
+    password it carries, kept in the archive only until the mail is sent."""
+    db.queue_mail(
+        session,
+        seat.email,
+        f"[{game.name}] {subject}",
+        body,
+        now(),
+        game.name,
+        **thread_headers(reply_to),
+        secret=secret,
+    )
+
+
+def tell_seat(
+    session: Session,
+    game: Game,
+    to: Seat,
+    subject: str,
+    body: str,
+    /,
+    reply_to: Incoming | None = None,
+    **values: object,
+) -> None:
+    """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
+    mail_to_seat(
+        session,
+        game,
+        to,
+        gettext(to.language, subject, **values),
+        gettext(to.language, body, **values) + "\n",
+        reply_to,
+        secret=str(values.get("password", "")),
+    )
+
+
+def queue_welcome(
+    session: Session, ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str, welcome: str | None = None
+) -> None:
+    """Queue the welcome mail with the password to the seat's registered address: the welcome, the position (the
+    public report of the latest turn), the seat's private report with its orders template, and the deadline."""
+    say = seat.language
+    if welcome is None:
+        welcome = render_welcome(ruleset, game, row, seat, password)
+    heading, _, text = welcome.partition("\n\n")
+    subject = next(
+        (line[len("Subject:") :].strip() for line in heading.split("\n") if line.startswith("Subject:")),
+        f"[{game.name}] {seat.seat}",
+    )
+    reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
+    parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
+    body = "\n".join(parts + ([deadline_text(game, seat)] if game.deadline else []))
+    db.queue_mail(session, seat.email, subject, body, now(), game.name, secret=password)
+
+
+def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str) -> str:
+    """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
+    players = json.loads(row.state_json)["players"]
+    return render(
+        "welcome.txt.j2",
+        seat.language,
+        email=seat.email,
+        game=game.name,
+        title=ruleset.title,
+        seat=seat.seat,
+        home=players[seat.seat]["home"],
+        seats=list(players),
+        pace=game.pace,
+        password=password,
+        commitment=game.commitment,
+    )

@@ -1,0 +1,231 @@
+"""What a stored turn shows: its reports, snapshot and map (as files and as text for mails), decision
+notices, a stored report again, and the game's static web site."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
+from itertools import groupby
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.turn import TurnResult, coming_turns
+from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.render import render, write_atomically
+from adjudicator.render.i18n import gettext
+from adjudicator.render.svgmap import render_map_for_turn
+from adjudicator.render.told import losses_of, told
+from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.state import GameState, from_snapshot
+
+# The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+if TYPE_CHECKING:
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import Decision, Game, Turn
+
+
+def turn_context(row: Turn, before: str | None = None) -> dict[str, Any]:
+    """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
+    in its battles."""
+    return {
+        "number": row.number,
+        "seat": row.seat,
+        "round": row.round,
+        "turn_key": row.turn_key,
+        "orders_hash": row.orders_hash,
+        "orders_received": bool(row.orders_text),
+        "events": told(
+            (Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
+            json.loads(before) if before else None,
+        ),
+        "results": [OrderResult(**r) for r in json.loads(row.results_json)],
+        "dice": json.loads(row.dice_json),
+        "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
+    }
+
+
+def symbol_dice(ruleset: Ruleset) -> bool:
+    """Whether the edition rolls the symbol die (Classic, C-1.8) rather than numbers (1984, O-6.13)."""
+    return ruleset.edition("combat") != "target_number"
+
+
+def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
+    """What the orders template at the end of each private report needs: next turn numbers, prices, and whether
+    the edition's standing battle order is TARGETS (1984, O-14.4; LOSSES does nothing there) or LOSSES."""
+    multiplier = ruleset.data["inflation"]["multipliers"][state.inflation]
+    prices = {piece: price * multiplier for piece, price in ruleset.data["prices"].items()}
+    return {"coming": coming_turns(state), "prices": prices, "targets": not symbol_dice(ruleset)}
+
+
+def turn_reports(
+    ruleset: Ruleset,
+    game: Game,
+    row: Turn,
+    seats: Mapping[str, str] | None = None,
+    language: str | None = "en",
+    before: str | None = None,
+) -> dict[str, str]:
+    """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
+    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English).
+    `before` is the snapshot text of the turn before (its battles then name their leaders)."""
+    snapshot = json.loads(row.state_json)
+    common = {
+        "title": ruleset.title,
+        "game": game.name,
+        "turns": [turn_context(row, before)],
+        "state": snapshot,
+        "commitment": game.commitment,
+        "seats": list(snapshot["players"]),
+    }
+    outputs = {"snapshot.json": row.state_json}
+    if language is not None:
+        outputs["report.txt"] = render("report.txt.j2", language, **common)
+    template = orders_template_context(ruleset, from_snapshot(snapshot))
+    for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
+        outputs[f"report-{seat}.txt"] = render(
+            "report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common, **template
+        )
+    return outputs
+
+
+def turn_map(ruleset: Ruleset, game: Game, row: Turn, language: str = "en") -> str:
+    """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
+    if row.seat:
+        heading = gettext(
+            language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number, seat=row.seat
+        )
+    else:
+        heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
+    return _map(ruleset.name, row.state_json, row.events_json, heading, language)
+
+
+@lru_cache(maxsize=8)
+def _map(ruleset: str, state_json: str, events_json: str, heading: str, language: str) -> str:
+    """The map is drawn for the turn's files and again for its report mails: once is enough."""
+    return render_map_for_turn(ruleset, state_json, events_json, heading, language)
+
+
+def write_turn_files(
+    folder: Path,
+    ruleset: Ruleset,
+    game: Game,
+    rows: list[Turn],
+    languages: Mapping[str, str],
+    before: str | None = None,
+    only: Collection[str] | None = None,
+) -> list[Path]:
+    """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
+    commit, atomically); `before` is the snapshot text before the first of them. `only`: just these file names."""
+    written = []
+    for row in rows:
+        turn_folder = folder / f"turn-{row.number:04d}"
+        seats = {seat: languages.get(seat, "en") for seat in json.loads(row.state_json)["players"]}
+        outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
+        before = row.state_json
+        for filename, text in outputs.items():
+            if only is not None and filename not in only:
+                continue
+            # the public report and map follow the umask; private reports and the snapshot (which holds every
+            # seat's standing orders) stay the moderator's
+            write_atomically(turn_folder / filename, text, public=filename in ("report.txt", "map.svg"))
+            written.append(turn_folder / filename)
+    return written
+
+
+def write_decision_notices(
+    folder: Path,
+    ruleset: Ruleset,
+    game: Game,
+    number: int,
+    result: TurnResult,
+    waiting: list[Decision],
+    languages: Mapping[str, str],
+    before: str | None = None,
+) -> list[Path]:
+    """One notice per asked seat, in its language: the turn up to the point where the first question arose and
+    the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
+    written = []
+    point = result.pending[0]
+    events = [e for e in told(result.events[: point["event"]], json.loads(before) if before else None) if e.public]
+    rolls = [
+        (purpose, [value for _, value in group])
+        for purpose, group in groupby(result.dice[: point["rolls"]], key=lambda roll: roll[0])
+    ]
+    for seat in sorted({d.seat for d in waiting}):
+        path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
+        write_atomically(
+            path,
+            render(
+                "decisions.txt.j2",
+                languages.get(seat, "en"),
+                title=ruleset.title,
+                game=game.name,
+                turn=number,
+                seat=seat,
+                events=events,
+                rolls=rolls,
+                symbols=symbol_dice(ruleset),
+                questions=[d for d in waiting if d.seat == seat],
+                hours=game.decision_hours,
+            ),
+        )
+        written.append(path)
+    return written
+
+
+def stored_report(
+    archive: Archive, name: str, number: int | None, seat: str | None, language: str | None = None
+) -> str:
+    """Render a stored turn's public (or a seat's private) report again from the archive, in `language` (default:
+    English, or the seat's language)."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        row = db.latest_turn(session, game) if number is None else db.get_turn(session, game, number)
+        before = next((r.state_json for r in reversed(db.turns(session, game)) if r.number < row.number), None)
+        spoken = {}
+        if seat is not None:
+            found = db.find_seat(session, game, seat)
+            seat, spoken = found.seat, {found.seat: language or found.language}
+    reports = turn_reports(load_ruleset(game.ruleset), game, row, spoken, language or "en", before)
+    return reports[f"report-{seat}.txt" if seat else "report.txt"]
+
+
+def write_game_site(
+    archive: Archive, name: str, out: Path, progress: Callable[[str], None] | None = None, language: str = "en"
+) -> list[Path]:
+    """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`."""
+    from adjudicator.archive import store as db
+    from adjudicator.render.site import SiteTurn, write_site
+
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        rows = db.turns(session, game)
+    ruleset = load_ruleset(game.ruleset)
+    befores = [None, *(row.state_json for row in rows[:-1])]
+    pages = [
+        SiteTurn(
+            number=row.number,
+            seat=row.seat,
+            round=row.round,
+            report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
+            map_svg=turn_map(ruleset, game, row, language),
+            events=[e for e in turn_context(row, before)["events"] if e.public],
+            turn_key=row.turn_key,
+            orders_hash=row.orders_hash,
+            dice=json.loads(row.dice_json),
+            dice_source=row.dice_source,
+        )
+        for row, before in zip(rows, befores, strict=True)
+    ]
+    about = {
+        "name": game.name,
+        "title": ruleset.title,
+        "status": game.status,
+        "commitment": game.commitment,
+        "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else [],
+    }
+    return write_site(out, about, pages, progress, language)

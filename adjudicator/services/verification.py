@@ -1,0 +1,184 @@
+"""`pbem verify`: every stored turn replayed from its archived inputs, every hash, turn key and the
+turns' chain checked."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.dice import CHAIN_LENGTH, KeyedDice, chain_keys, key_follows, orders_digest
+from adjudicator.engine.turn import resolve
+from adjudicator.orders import parse_orders
+from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
+from adjudicator.services.adjudication import replayed_fields
+from adjudicator.services.chain import chain_hash
+
+# The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+if TYPE_CHECKING:
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import Game, Turn
+
+
+def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
+    """Replay every stored turn from its archived inputs and follow the turns' chain; returns (checks passed,
+    problems found). A damaged row is a problem line naming its turn, and the check goes on to the end."""
+    from adjudicator.archive import store as db
+
+    with archive.session() as session:
+        game = db.find_game(session, name)
+        rows = db.turns(session, game)
+        seats = [s.seat for s in db.game_seats(session, game)]
+    ruleset = load_ruleset(game.ruleset)
+    passed: list[str] = []
+    problems: list[str] = []
+    keys = _dice_keys(game, rows, problems)
+    previous: GameState | None = None
+    for index, row in enumerate(rows):
+        try:
+            _verify_turn(ruleset, game, seats, rows, index, previous, keys, passed, problems)
+        except Exception as broken:  # noqa: BLE001 (a damaged row is a problem of its turn, not the end of verify)
+            problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
+        previous = _stored_state(row, problems)
+    _verify_chain(game, rows, passed, problems)
+    return passed, problems
+
+
+def _dice_keys(game: Game, rows: list[Turn], problems: list[str]) -> list[bytes]:
+    """The game's turn keys up to its last turn (at most the chain's length); none when the seed is unreadable."""
+    try:
+        seed = bytes.fromhex(game.seed)
+    except ValueError:
+        problems.append("the game's dice seed is not readable: no turn key can be checked")
+        return []
+    last = min(max((row.number for row in rows), default=0), CHAIN_LENGTH - 1)
+    keys = chain_keys(seed, max(last, 0))
+    if keys[0].hex() != game.commitment:
+        problems.append("the dice seed does not match the published commitment")
+    return keys
+
+
+def _stored_state(row: Turn, problems: list[str]) -> GameState | None:
+    """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable."""
+    try:
+        return from_snapshot(json.loads(row.state_json))
+    except Exception as unreadable:  # noqa: BLE001 (whatever is wrong with the row, verify names it and goes on)
+        problems.append(
+            f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "
+            f"{unreadable}); the next turn is not replayed"
+        )
+        return None
+
+
+def _verify_turn(
+    ruleset: Ruleset,
+    game: Game,
+    seats: list[str],
+    rows: list[Turn],
+    index: int,
+    previous: GameState | None,
+    keys: list[bytes],
+    passed: list[str],
+    problems: list[str],
+) -> None:
+    """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay."""
+    row = rows[index]
+    if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
+        problems.append(f"turn {row.number}: the stored state does not match its hash")
+    if index and row.number != rows[index - 1].number + 1:
+        problems.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
+    # item 1 of issue 12: only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
+    # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
+    if row.dice_source == "given":
+        problems.append(
+            f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
+            "can be: the turn was edited and its dice cannot be checked"
+        )
+        return
+    if row.dice_source == "imported":
+        if index:
+            problems.append(
+                f"turn {row.number}: marked as an imported position, which only a game's first turn "
+                "can be: the turn was edited and cannot be checked"
+            )
+        else:
+            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
+        return
+    if row.dice_source != "keyed":
+        problems.append(f"turn {row.number}: unknown dice source {row.dice_source!r}")
+        return
+    if row.number == 0 and not index:
+        expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
+        same = state_hash(expected) == row.state_hash
+        (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
+        return
+    if not index:
+        problems.append(f"turn {row.number}: the first stored turn is neither the setup nor an imported position")
+        return
+    if previous is None:
+        problems.append(f"turn {row.number}: not replayed, the position before it is missing or unreadable")
+        return
+    if not 0 < row.number < len(keys):
+        problems.append(f"turn {row.number}: outside the game's dice chain; not replayed")
+        return
+    if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
+        problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
+    dice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
+    answers = json.loads(row.answers_json)
+    # as play(ruleset, previous, row.orders_text, dice, answers) does, but on `previous` itself, which is
+    # a freshly loaded position that is not used again: no copy of it is needed
+    orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
+    result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
+    replay = replayed_fields(row.orders_text, result, dice, snapshot_text(result.state))
+    differences = [what for what, value in replay.items() if value != getattr(row, what)]
+    broken = ruleset.broken_invariants(result.state)
+    if differences:
+        problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
+    elif broken:
+        problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
+    else:
+        passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
+
+
+def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: list[str]) -> None:
+    """Follow the turns' chain (item 2 of issue 12): each stored link must cover its turn and the link before it,
+    and the game's head must be the last turn's, so that an edited, deleted or moved turn is named. Turns stored
+    by older versions have no link: it is computed, and they are not failed for it."""
+    link, unstored, stored = game.commitment, [], False
+    for index, row in enumerate(rows):
+        own = chain_hash(link, row)
+        if not row.chain:
+            if stored:
+                problems.append(f"turn {row.number}: its chain hash is missing, though earlier turns have theirs")
+            else:
+                unstored.append(row.number)
+        elif row.chain != own:
+            before = f"turn {rows[index - 1].number}" if index else "the dice commitment"
+            problems.append(
+                f"turn {row.number}: the chain is broken here: this turn was edited, or it does not "
+                f"follow {before} as stored (a turn edited, deleted or moved)"
+            )
+        stored = stored or bool(row.chain)
+        link = row.chain or own
+    if unstored:
+        passed.append(
+            f"turns {unstored[0]}-{unstored[-1]}: no chain hash stored (an archive of an older version); computed"
+        )
+    if not rows:
+        problems.append(f"the game has no stored turn (its chain head is turn {game.chain_turn}'s)")
+        return
+    last = rows[-1].number
+    if not game.chain_head:
+        if stored:
+            problems.append("the game's chain head is missing, though its turns have chain hashes")
+        passed.append(f"chain head (computed) after turn {last}: {link}")
+    elif game.chain_head != link or game.chain_turn != last:
+        problems.append(
+            f"the game's chain head is that of turn {game.chain_turn}, but the chain of the stored turns "
+            f"ends at turn {last} with another hash: a turn was deleted or edited "
+            f"(head {game.chain_head}, stored turns {link})"
+        )
+    else:
+        passed.append(f"chain head after turn {last}: {link} (the turn's report publishes it)")
