@@ -7,7 +7,7 @@ from pathlib import Path
 from sqlalchemy import inspect, text
 
 from adjudicator.archive import Archive
-from adjudicator.archive.store import queue_mail
+from adjudicator.archive.queries import queue_mail
 
 
 def test_an_archive_of_an_earlier_version_gains_the_new_columns_and_keeps_its_rows(

@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive import store as db
+from adjudicator.archive import queries as db
 from adjudicator.archive.models import Message, Observer, Outbox, Seat
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message

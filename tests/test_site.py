@@ -70,7 +70,7 @@ def test_nothing_private_reaches_the_site(tmp_path: Path, press_game: tuple[Path
     assert "secret plan" not in text  # private press stays private
     assert not any(password in text for password in passwords.values())
     with Archive.in_folder(tmp_path).session() as session:
-        from adjudicator.archive.store import find_game
+        from adjudicator.archive.queries import find_game
 
         seed = find_game(session, "rome1").seed
     assert seed not in text

@@ -1,4 +1,4 @@
-"""Reading and writing the archive. A SQLite file by default; PostgreSQL (or any SQLAlchemy URL) by option.
+"""Opening the archive. A SQLite file by default; PostgreSQL (or any SQLAlchemy URL) by option.
 
 Concurrency: every operation that changes a game first takes that game's lock (`find_game(..., lock=True)`),
 so two processes (an ingest and a tick, two ticks) never work on one game at once. On PostgreSQL the lock is
@@ -17,9 +17,9 @@ from pathlib import Path
 from sqlalchemy import event, inspect, literal, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
-from sqlmodel import Session, SQLModel, create_engine, select
+from sqlmodel import Session, SQLModel, create_engine
 
-from adjudicator.archive.models import Decision, Game, Message, Observer, OrderSet, Outbox, Seat, Turn
+from adjudicator.archive import models  # noqa: F401 (its tables are the metadata that create_all makes)
 from adjudicator.errors import PbemError
 
 
@@ -171,152 +171,3 @@ def close_archives(url: str | None = None) -> None:
         engine = _engines.pop(key, None)
         if engine is not None:
             engine.dispose()
-
-
-def find_game(session: Session, name: str, lock: bool = False) -> Game:
-    """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
-    query = select(Game).where(Game.name == name)
-    game = session.exec(query.with_for_update() if lock else query).first()
-    if game is None:
-        names = session.exec(select(Game.name)).all()
-        known = f"; games in this archive: {', '.join(sorted(names))}" if names else "; the archive has no games"
-        raise ArchiveError(f"unknown game {name!r}{known}")
-    return game
-
-
-def game_seats(session: Session, game: Game) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all())  # type: ignore[arg-type]
-
-
-def find_seat(session: Session, game: Game, seat: str) -> Seat:
-    row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
-    if row is None:
-        raise ArchiveError(
-            f"{seat!r} is not a seat of game {game.name}; seats: {', '.join(s.seat for s in game_seats(session, game))}"
-        )
-    return row
-
-
-def _live(game: Game):  # type: ignore[no-untyped-def]
-    return select(Turn).where(Turn.game_id == game.id, Turn.superseded == False)  # noqa: E712 (SQL)
-
-
-def turns(session: Session, game: Game) -> list[Turn]:
-    """The game's turns in order (without those withdrawn by a roll-back)."""
-    return list(session.exec(_live(game).order_by(Turn.number)).all())
-
-
-def latest_turn(session: Session, game: Game) -> Turn:
-    row = session.exec(_live(game).order_by(Turn.number.desc())).first()  # type: ignore[attr-defined]
-    if row is None:
-        raise ArchiveError(f"game {game.name} has no turns stored")
-    return row
-
-
-def get_turn(session: Session, game: Game, number: int) -> Turn:
-    row = session.exec(_live(game).where(Turn.number == number)).first()
-    if row is None:
-        raise ArchiveError(f"game {game.name} has no turn {number}")
-    return row
-
-
-def current_orders(session: Session, game: Game, turn: int, seat: str) -> OrderSet | None:
-    return session.exec(
-        select(OrderSet).where(
-            OrderSet.game_id == game.id,
-            OrderSet.turn == turn,
-            OrderSet.seat == seat,
-            OrderSet.replaced == False,  # noqa: E712 (SQL comparison)
-        )
-    ).first()
-
-
-def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, received: str, source: str) -> bool:
-    """Store an order set; returns True when it replaced an earlier set for the same seat and turn."""
-    earlier = current_orders(session, game, turn, seat)
-    if earlier is not None:
-        earlier.replaced = True
-        session.add(earlier)
-        session.flush()  # the earlier set stops being current before the new one is (unique index)
-    assert game.id is not None
-    session.add(OrderSet(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source))
-    return earlier is not None
-
-
-def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
-    return list(
-        session.exec(
-            select(Decision).where(Decision.game_id == game.id, Decision.turn == turn).order_by(Decision.id)
-        ).all()
-    )  # type: ignore[arg-type]
-
-
-def queue_mail(
-    session: Session,
-    to: str,
-    subject: str,
-    body: str,
-    created: str,
-    game: str | None = None,
-    html: str = "",
-    map_svg: str = "",
-    in_reply_to: str = "",
-    thread: str = "",
-    secret: str = "",
-) -> Outbox:
-    """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
-    and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
-    carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
-    row = Outbox(
-        game=game,
-        to=to,
-        subject=subject,
-        body=body,
-        html=html,
-        map_svg=map_svg,
-        created=created,
-        in_reply_to=in_reply_to,
-        thread=thread,
-        secret=secret,
-    )
-    session.add(row)
-    return row
-
-
-def message_seen(session: Session, message_id: str) -> bool:
-    return session.exec(select(Message).where(Message.message_id == message_id)).first() is not None
-
-
-def observers(session: Session, game: Game) -> list[Observer]:
-    """The confirmed observers of a game (those who get its public reports)."""
-    query = select(Observer).where(Observer.game_id == game.id, Observer.confirmed == True)  # noqa: E712 (SQL)
-    return list(session.exec(query.order_by(Observer.id)).all())  # type: ignore[arg-type]
-
-
-def observer(session: Session, game: Game, address: str) -> Observer | None:
-    """The observer row of `address` in a game, confirmed or pending."""
-    return session.exec(select(Observer).where(Observer.game_id == game.id, Observer.email == address.lower())).first()
-
-
-def games_of_address(session: Session, address: str) -> list[str]:
-    """The games in which `address` is registered: as a seat's player, a confirmed observer or the moderator."""
-    wanted = address.lower()
-    found = {g.name for g in session.exec(select(Game)).all() if g.moderator.lower() == wanted}
-    seats = session.exec(select(Game.name, Seat.email).join(Seat, Seat.game_id == Game.id)).all()  # type: ignore[arg-type]
-    found |= {name for name, email in seats if email.lower() == wanted}
-    watching = session.exec(
-        select(Game.name, Observer.email)
-        .join(Observer, Observer.game_id == Game.id)  # type: ignore[arg-type]
-        .where(Observer.confirmed == True)  # noqa: E712 (SQL); a pending one is nobody
-    ).all()
-    found |= {name for name, email in watching if email.lower() == wanted}
-    return sorted(found)
-
-
-def messages(session: Session, game: str | None = None, limit: int = 50) -> list[Message]:
-    """The latest stored messages (of one game, or of all and of none), newest last: the moderator's log."""
-    query = select(Message)
-    if game is not None:
-        query = query.where(Message.game == game)
-    rows = session.exec(query.order_by(Message.id.desc()).limit(limit)).all()  # type: ignore[union-attr]
-    return list(reversed(rows))

@@ -17,7 +17,8 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import Outbox
-from adjudicator.archive.store import Archive, queue_mail
+from adjudicator.archive.queries import queue_mail
+from adjudicator.archive.store import Archive
 from adjudicator.render import svg_inline, write_atomically
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK
 

@@ -157,7 +157,7 @@ def adjudicate_locked(
     are (Adjudication.write_files writes the notices), and a later call resolves the turn again from the same
     inputs with the answers (or, with `defaults` or once the waiting time is over, with the defaults).
     """
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     done = Adjudication(game, ruleset, languages={s.seat: s.language for s in db.game_seats(session, game)})
     if state.active is None:
@@ -217,7 +217,7 @@ def _turn_inputs(
 ) -> tuple[str, list[Decision], Answers, KeyedDice]:
     """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
     the turn's dice stream."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     stored = db.current_orders(session, game, number, seat)
     text = stored.text if stored else ""
@@ -233,7 +233,7 @@ def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
     """Write what the archive holds and the disk lacks (item 8 of issue 12): the files of every stored turn and the
     decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
     Nothing is stored; returns the files written."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     with archive.session() as session:
         game, ruleset, state = current_game(session, name)
@@ -263,14 +263,10 @@ def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
 def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[str, list[Path]], dict[str, str]]:
     """`pbem repair [GAME]`: write what the archive holds and the disk lacks, for one game or every game; returns
     the files written per game, and the games that could not be repaired with the reason."""
-    from sqlmodel import select
-
-    from adjudicator.archive import store as db
-    from adjudicator.archive.models import Game
+    from adjudicator.archive import queries as db
 
     with archive.session() as session:
-        every = session.exec(select(Game.name).order_by(Game.name))  # type: ignore[arg-type]
-        names = [db.find_game(session, name).name] if name else list(every)
+        names = [db.find_game(session, name).name] if name else db.game_names(session)
     written, failed = {}, {}
     for game in names:
         try:
@@ -328,7 +324,7 @@ def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]], moment: datetime | None) -> None:
     """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
     naming them (the moderator may insist with `pbem adjudicate --now`)."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     if game.deadline is None or (moment or datetime.now(UTC)) >= datetime.fromisoformat(game.deadline):
         return
@@ -345,7 +341,7 @@ def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, st
 def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, state: GameState) -> None:
     """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
     now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     for number, seat_name in due_turns(state, game.pace):
         stored = db.current_orders(session, game, number, seat_name)

@@ -43,7 +43,7 @@ def chain_hash(previous: str, row: Turn) -> str:
 
 def chain_head(session: Session, game: Game) -> str:
     """The link of the game's latest live turn: stored in the game row, or computed (archives of older versions)."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     if game.chain_head:
         return game.chain_head

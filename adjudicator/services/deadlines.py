@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from adjudicator.archive import Archive
-from adjudicator.archive import store as db
-from adjudicator.archive.models import Decision, Game, Message, Seat, Turn
+from adjudicator.archive import queries as db
+from adjudicator.archive.models import Decision, Game, Message, Turn
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
@@ -37,8 +37,7 @@ def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport
     moment = at or datetime.now(UTC)
     report = TickReport()
     with archive.session() as session:
-        running = select(Game).where(Game.status == "running", Game.selfplay == False)  # noqa: E712 (SQL)
-        names = [g.name for g in session.exec(running).all()]  # self-play games are the bot's: never ticked
+        names = db.games_to_tick(session)
     for name in names:
         try:
             report.lines += _tick_game(archive, data, name, moment)
@@ -200,21 +199,13 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
             game.name,
             html=html,
             map_svg=map_svg,
-            **_thread_of(_last_order_mail(session, game, seat)),
+            **_thread_of(db.last_order_mail(session, game, seat.seat)),
         )
     for watcher in watchers:
         say = watcher.language
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=publics[say])
         db.queue_mail(session, watcher.email, subject, publics[say], now(), game.name, html=html, map_svg=maps[say])
-
-
-def _last_order_mail(session: Session, game: Game, seat: Seat) -> Message | None:
-    """The seat's latest order mail that was stored: its report answers it."""
-    query = select(Message).where(
-        Message.game == game.name, Message.seat == seat.seat, Message.outcome == "orders stored"
-    )
-    return session.exec(query.order_by(Message.id.desc())).first()  # type: ignore[union-attr]
 
 
 def _thread_of(message: Message | None) -> dict[str, str]:

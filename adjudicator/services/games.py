@@ -71,8 +71,7 @@ def new_game(
     The welcome messages (with the passwords) are queued in the outbox in the same transaction, except in a
     self-play game, which mails nobody.
     """
-    from sqlmodel import select
-
+    from adjudicator.archive import queries as db
     from adjudicator.archive.models import Game, Seat, Turn
     from adjudicator.mail.clock import zone_name
     from adjudicator.mail.inbound import address_problem
@@ -118,7 +117,7 @@ def new_game(
     seed = secrets.token_bytes(32)
     passwords = {seat: secrets.token_urlsafe(9) for seat in state.players}
     with archive.session() as session:
-        if session.exec(select(Game).where(Game.name == name)).first():
+        if db.game_named(session, name) is not None:
             raise PbemError(f"a game named {name!r} already exists in this archive")
         game = Game(
             name=name,
@@ -215,7 +214,7 @@ def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> i
 def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:
     """The game, its ruleset and its current position; with `lock`, the game stays locked until the
     transaction ends (every operation that changes a game takes it first, before reading the position)."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     game = db.find_game(session, name, lock)
     ruleset = load_ruleset(game.ruleset)

@@ -6,11 +6,11 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from adjudicator.archive import Archive
-from adjudicator.archive import store as db
-from adjudicator.archive.models import Decision, Game, Observer, OrderSet
+from adjudicator.archive import queries as db
+from adjudicator.archive.models import Game, Observer
 from adjudicator.errors import PbemError
 from adjudicator.mail.inbound import address_problem
 from adjudicator.orders.keywords import written
@@ -168,9 +168,9 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
         session.flush()  # the withdrawn turns leave the live chain: its head is again the link of turn `to`
         game.chain_head, game.chain_turn = "", to
         game.chain_head = chain_head(session, game)
-        for decision in session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn > to)):
+        for decision in db.decisions_after(session, game, to):
             session.delete(decision)
-        for orders in session.exec(select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn > to)):
+        for orders in db.order_sets_after(session, game, to):
             orders.replaced = True
             session.add(orders)
         game.status, game.deadline = "running", None

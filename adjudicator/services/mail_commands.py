@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from sqlmodel import Session
 
-from adjudicator.archive import store as db
+from adjudicator.archive import queries as db
 from adjudicator.archive.models import Game, Message, Observer, Seat
 from adjudicator.mail.clock import UnknownZone, zone_name
 from adjudicator.mail.commands import Command

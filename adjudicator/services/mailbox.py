@@ -14,11 +14,11 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from adjudicator.archive import Archive
-from adjudicator.archive import store as db
-from adjudicator.archive.models import Game, Message, OrderSet, Seat
+from adjudicator.archive import queries as db
+from adjudicator.archive.models import Game, Message, Seat
 from adjudicator.errors import PbemError
 from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import HEAD_BYTES, Incoming
@@ -163,7 +163,7 @@ def ingest(archive: Archive, mail: Incoming) -> str:
     reading = read_mail(archive, mail)
     try:
         with archive.session() as session:
-            known = session.exec(select(Message).where(Message.message_id == mail.message_id)).first()
+            known = db.find_message(session, mail.message_id)
             if known is not None:
                 return _duplicate(session, mail, known, reading, archived_raw(mail, secrets))
             record = Message(
@@ -397,9 +397,7 @@ def _press_over_turn_limit(
         number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
     except PbemError:
         return None  # refused for its turn anyway, with nothing relayed
-    stored = session.exec(
-        select(OrderSet.text).where(OrderSet.game_id == game.id, OrderSet.seat == seat.seat, OrderSet.turn == number)
-    ).all()
+    stored = db.order_texts(session, game, number, seat.seat)
     sent = sum(len(_press_line().findall(t)) for t in stored)
     if sent + count <= MAX_PRESS_PER_TURN:
         return None

@@ -7,7 +7,7 @@ import json
 
 from sqlmodel import Session
 
-from adjudicator.archive import store as db
+from adjudicator.archive import queries as db
 from adjudicator.archive.models import Game, Seat, Turn
 from adjudicator.mail.clock import deadline_line
 from adjudicator.mail.inbound import Incoming

@@ -158,7 +158,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receip
     phone). They are checked and stored like the seat's own, marked "moderator" in the archive, and the seat
     gets the receipt by mail, so that it sees what was entered in its name. The header's password is not
     checked (any word will do) and is not stored."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
@@ -198,7 +198,7 @@ def store_order_set(
 ) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
     takes effect at once: this receipt already comes in the new language."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     assert orders.header is not None
     orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
@@ -252,7 +252,7 @@ def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
 
 def store_answers(session: Session, game: Game, state: GameState, orders: OrderSet, seat: str) -> AnswerReceipt:
     """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     assert orders.header is not None
     number = state.turn + 1

@@ -69,7 +69,7 @@ def redacted(orders: OrderSet) -> OrderSet:
 
 
 def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     header = orders.header
     if header is None:

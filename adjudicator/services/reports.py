@@ -180,7 +180,7 @@ def stored_report(
 ) -> str:
     """Render a stored turn's public (or a seat's private) report again from the archive, in `language` (default:
     English, or the seat's language)."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     with archive.session() as session:
         game = db.find_game(session, name)
@@ -198,7 +198,7 @@ def write_game_site(
     archive: Archive, name: str, out: Path, progress: Callable[[str], None] | None = None, language: str = "en"
 ) -> list[Path]:
     """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
     from adjudicator.render.site import SiteTurn, write_site
 
     with archive.session() as session:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from adjudicator.archive import Archive
-from adjudicator.archive import store as db
+from adjudicator.archive import queries as db
 from adjudicator.archive.models import Game, Message
 from adjudicator.mail.clock import deadline_line
 from adjudicator.render import render
@@ -89,7 +89,7 @@ def all_games(archive: Archive) -> list[GameStatus]:
     """`pbem games`: every game's status, by name."""
     with archive.session() as session:
         found = []
-        for name in sorted(session.exec(select(Game.name)).all()):
+        for name in db.game_names(session):
             game, _, state = current_game(session, name)
             found.append(game_status(session, game, state))
     return found

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     """Replay every stored turn from its archived inputs and follow the turns' chain; returns (checks passed,
     problems found). A damaged row is a problem line naming its turn, and the check goes on to the end."""
-    from adjudicator.archive import store as db
+    from adjudicator.archive import queries as db
 
     with archive.session() as session:
         game = db.find_game(session, name)
