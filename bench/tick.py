@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Game, Seat, Turn
+from adjudicator.archive.models import GameRow, SeatRow, TurnRow
 from adjudicator.services.deadlines import tick
 from adjudicator.services.games import new_game
 
@@ -30,19 +30,19 @@ def populate(archive: Archive, data: Path, games: int) -> None:
     new_game(archive, data, "g0", "coe-classic", SEATS)
     past = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="seconds")
     with archive.session() as session:
-        model = session.exec(select(Game).where(Game.name == "g0")).one()
-        seats = session.exec(select(Seat).where(Seat.game_id == model.id)).all()
-        turn = session.exec(select(Turn).where(Turn.game_id == model.id)).one()
+        model = session.exec(select(GameRow).where(GameRow.name == "g0")).one()
+        seats = session.exec(select(SeatRow).where(SeatRow.game_id == model.id)).all()
+        turn = session.exec(select(TurnRow).where(TurnRow.game_id == model.id)).one()
         model.deadline = past
         session.add(model)
         for n in range(1, games):
-            game = Game(**{**model.model_dump(exclude={"id"}), "name": f"g{n}"})
+            game = GameRow(**{**model.model_dump(exclude={"id"}), "name": f"g{n}"})
             session.add(game)
             session.flush()
             for seat in seats:
-                session.add(Seat(**{**seat.model_dump(exclude={"id"}), "game_id": game.id}))
+                session.add(SeatRow(**{**seat.model_dump(exclude={"id"}), "game_id": game.id}))
             session.add(
-                Turn(
+                TurnRow(
                     **{
                         **turn.model_dump(exclude={"id"}),
                         "game_id": game.id,

@@ -16,7 +16,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Game, Message, OrderSet, Outbox, Turn
+from adjudicator.archive.models import GameRow, MessageRow, OrderSetRow, OutboxRow, TurnRow
 from adjudicator.services.games import current_game, due_turns, new_game
 from adjudicator.services.verification import verify
 
@@ -75,9 +75,9 @@ def test_concurrent_ingests_store_every_message_once(tmp_path: Path, archive: Ar
     outcomes = [line.rsplit(": ", 1)[1] for output in outputs for line in output.splitlines()]
     assert outcomes.count("orders stored") == len(mails) and outcomes.count("duplicate") == len(mails)
     with archive.session() as session:
-        assert len(session.exec(select(Message)).all()) == len(mails)
-        order_sets = session.exec(select(OrderSet)).all()
-        receipts = session.exec(select(Outbox).where(Outbox.subject.startswith("[rome1] Receipt"))).all()  # type: ignore[attr-defined]
+        assert len(session.exec(select(MessageRow)).all()) == len(mails)
+        order_sets = session.exec(select(OrderSetRow)).all()
+        receipts = session.exec(select(OutboxRow).where(OutboxRow.subject.startswith("[rome1] Receipt"))).all()  # type: ignore[attr-defined]
     assert len(order_sets) == len(mails) and len(receipts) == len(mails)
     current = [o for o in order_sets if not o.replaced]
     assert sorted(o.seat for o in current) == sorted(SEATS)  # one current set per seat, none lost
@@ -94,17 +94,17 @@ def test_ticks_racing_an_ingest_resolve_each_turn_once_with_or_without_the_late_
         inbox.add(order_mail(name, "Macedonia", 1, password, "BUY 1 INF", f"{name}.orders"))
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat(timespec="seconds")
     with archive.session() as session:
-        for game in session.exec(select(Game)).all():
+        for game in session.exec(select(GameRow)).all():
             game.deadline = past  # every game is due: the ticks adjudicate whatever orders are in by then
             session.add(game)
 
     run_at_once(data, ["tick"], ["ingest", "--maildir", str(tmp_path / "inbox")], ["tick"])
 
     with archive.session() as session:
-        outcome = {m.game: m.outcome for m in session.exec(select(Message)).all()}
-        turns = session.exec(select(Turn).where(Turn.number > 0)).all()
-        reports = session.exec(select(Outbox).where(Outbox.subject.endswith("Report, turn 1"))).all()  # type: ignore[attr-defined]
-        game_names = {g.id: g.name for g in session.exec(select(Game)).all()}
+        outcome = {m.game: m.outcome for m in session.exec(select(MessageRow)).all()}
+        turns = session.exec(select(TurnRow).where(TurnRow.number > 0)).all()
+        reports = session.exec(select(OutboxRow).where(OutboxRow.subject.endswith("Report, turn 1"))).all()  # type: ignore[attr-defined]
+        game_names = {g.id: g.name for g in session.exec(select(GameRow)).all()}
     # Each game's turn 1 was resolved once, and the turn after it was not (the first tick moved the deadline on).
     assert sorted(game_names[t.game_id] for t in turns) == sorted(games)
     assert len(reports) == 3 * len(games)  # each seat got the report once

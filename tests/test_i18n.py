@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Outbox, Seat
+from adjudicator.archive.models import OutboxRow, SeatRow
 from adjudicator.mail.inbound import Incoming
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, written
@@ -96,8 +96,8 @@ def test_a_language_order_changes_the_seats_language_from_that_receipt_on(game: 
     outcome = ingest(archive, Incoming("<it@test>", SEATS["Macedonia"], "", "ordini", text, text))
     assert outcome == "orders stored"
     with archive.session() as session:
-        assert session.exec(select(Seat).where(Seat.seat == "Macedonia")).one().language == "it"
-        receipt = session.exec(select(Outbox)).all()[-1]
+        assert session.exec(select(SeatRow).where(SeatRow.seat == "Macedonia")).one().language == "it"
+        receipt = session.exec(select(OutboxRow)).all()[-1]
     assert receipt.subject == "[rome1] " + gettext("it", "Receipt for turn %(turn)s", turn=1)
     assert gettext("it", "Your order set is stored.") in receipt.body
     assert (
@@ -111,7 +111,7 @@ def test_report_mails_come_in_each_seats_language(tmp_path: Path, game: Game) ->
     submit(archive, "rome1", f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nBUY 1 INF\n")
     tick(archive, tmp_path)
     with archive.session() as session:
-        mails = {m.to: m for m in session.exec(select(Outbox).where(Outbox.map_svg != "")).all()}  # report mails
+        mails = {m.to: m for m in session.exec(select(OutboxRow).where(OutboxRow.map_svg != "")).all()}  # report mails
     german, english = mails[SEATS["Egyptus"]], mails[SEATS["Macedonia"]]
     assert german.subject == "[rome1] " + gettext("de", "Report, turn %(turn)s", turn=1)
     assert gettext("de", "Orders received from %(seat)s.", seat="Macedonia") in german.body
@@ -217,9 +217,9 @@ def two_german_seats(tmp_path: Path) -> Game:
     return Game(archive, made.passwords)
 
 
-def mails_to(archive: Archive, seat: str) -> list[Outbox]:
+def mails_to(archive: Archive, seat: str) -> list[OutboxRow]:
     with archive.session() as session:
-        return list(session.exec(select(Outbox).where(Outbox.to == SEATS[seat]).order_by(Outbox.id)).all())
+        return list(session.exec(select(OutboxRow).where(OutboxRow.to == SEATS[seat]).order_by(OutboxRow.id)).all())
 
 
 ENGLISH_ENGINE_TEXT = (

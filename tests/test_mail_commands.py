@@ -14,7 +14,7 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Message, Observer, Outbox, Seat
+from adjudicator.archive.models import MessageRow, ObserverRow, OutboxRow, SeatRow
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
 from adjudicator.rulesets.coe.bot import play_archived_game
@@ -60,9 +60,9 @@ def orders(
     )
 
 
-def queued(archive: Archive, since: int = 0) -> list[Outbox]:
+def queued(archive: Archive, since: int = 0) -> list[OutboxRow]:
     with archive.session() as session:
-        rows = session.exec(select(Outbox).where(Outbox.id > since).order_by(Outbox.id)).all()  # type: ignore[arg-type]
+        rows = session.exec(select(OutboxRow).where(OutboxRow.id > since).order_by(OutboxRow.id)).all()  # type: ignore[arg-type]
         return list(rows)
 
 
@@ -71,9 +71,9 @@ def last_id(archive: Archive) -> int:
     return rows[-1].id or 0 if rows else 0
 
 
-def stored_messages(archive: Archive) -> list[Message]:
+def stored_messages(archive: Archive) -> list[MessageRow]:
     with archive.session() as session:
-        return list(session.exec(select(Message).order_by(Message.id)).all())  # type: ignore[arg-type]
+        return list(session.exec(select(MessageRow).order_by(MessageRow.id)).all())  # type: ignore[arg-type]
 
 
 def without_messages(archive: Archive) -> list[tuple[str, tuple[object, ...]]]:
@@ -81,7 +81,7 @@ def without_messages(archive: Archive) -> list[tuple[str, tuple[object, ...]]]:
     return [row for row in archive.dump() if row[0] != "message"]
 
 
-def confirmation_token(mail: Outbox, game: str = "rome1") -> str:
+def confirmation_token(mail: OutboxRow, game: str = "rome1") -> str:
     """The token of an OBSERVE confirmation mail: the line to send back is `OBSERVE <game> <token>`."""
     found = re.search(rf"^\s*\S+ {game} (\S+)$", mail.body, re.MULTILINE)
     assert found is not None, mail.body
@@ -95,7 +95,7 @@ def observe_confirmed(archive: Archive, address: str, mid: str = "obs") -> None:
     assert ingest(archive, letter(address, f"OBSERVE rome1 {token}", mid=f"{mid}2")) == "observer added"
 
 
-def reports_to(archive: Archive, address: str, since: int = 0) -> list[Outbox]:
+def reports_to(archive: Archive, address: str, since: int = 0) -> list[OutboxRow]:
     """The report mails (in any language: those with a map) queued for `address`."""
     return [m for m in queued(archive, since) if m.to == address and m.map_svg]
 
@@ -367,7 +367,7 @@ def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game
     ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
     old_token = confirmation_token(queued(archive)[-1])
     with archive.session() as session:  # the confirmation was mailed 25 hours ago
-        row = session.exec(select(Observer)).one()
+        row = session.exec(select(ObserverRow)).one()
         row.since = (datetime.now(UTC) - timedelta(hours=25)).isoformat(timespec="seconds")
         session.add(row)
     mark = last_id(archive)
@@ -394,7 +394,7 @@ def test_the_moderator_adds_a_confirmed_observer_also_over_a_pending_request(gam
     tick(archive, data)
     assert len(reports_to(archive, "fan@example.net")) == 1
     with archive.session() as session:
-        (row,) = session.exec(select(Observer)).all()
+        (row,) = session.exec(select(ObserverRow)).all()
         assert row.confirmed and row.token_hash == "" and row.language == "it"
 
 
@@ -431,7 +431,7 @@ def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: 
     )
     assert "America/New_York" in queued(archive)[-1].body
     with archive.session() as session:
-        assert session.exec(select(Seat).where(Seat.seat == "Egyptus")).one().timezone == "America/New_York"
+        assert session.exec(select(SeatRow).where(SeatRow.seat == "Egyptus")).one().timezone == "America/New_York"
     ingest(archive, orders("Egyptus", passwords["Egyptus"], "TIMEZONE Mars/Olympus", turn=2, mid="3"))
     assert "write an IANA time zone" in queued(archive)[-1].body
 

@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Message, Observer, Outbox
+from adjudicator.archive.models import MessageRow, ObserverRow, OutboxRow
 from adjudicator.mail.inbound import MAX_MAIL_BYTES, Incoming, read_message
 from adjudicator.mail.sources import from_maildir
 from adjudicator.services.games import new_game
@@ -39,9 +39,9 @@ def orders(password: str, *lines: str, seat: str = "Macedonia", mid: str = "1") 
     return read_message(letter_bytes(SEATS[seat], body, mid))
 
 
-def queued(archive: Archive) -> list[Outbox]:
+def queued(archive: Archive) -> list[OutboxRow]:
     with archive.session() as session:
-        return list(session.exec(select(Outbox).order_by(Outbox.id)).all())  # type: ignore[arg-type]
+        return list(session.exec(select(OutboxRow).order_by(OutboxRow.id)).all())  # type: ignore[arg-type]
 
 
 def unchanged_part(archive: Archive) -> list[tuple[str, tuple[object, ...]]]:
@@ -51,11 +51,11 @@ def unchanged_part(archive: Archive) -> list[tuple[str, tuple[object, ...]]]:
 
 def stored_raw(archive: Archive, message_id: str) -> str:
     with archive.session() as session:
-        record = session.exec(select(Message).where(Message.message_id == message_id)).one()
+        record = session.exec(select(MessageRow).where(MessageRow.message_id == message_id)).one()
         return record.raw
 
 
-def refused_with_one_receipt(archive: Archive, mail: Incoming, to: str) -> tuple[str, Outbox]:
+def refused_with_one_receipt(archive: Archive, mail: Incoming, to: str) -> tuple[str, OutboxRow]:
     """Ingest a mail that must be refused: nothing changes but its message record and one receipt to `to`."""
     before, mails = unchanged_part(archive), len(queued(archive))
     outcome = ingest(archive, mail)
@@ -232,7 +232,7 @@ def test_observe_from_an_address_that_cannot_be_mailed_adds_nobody(game: MailGam
     outcome = ingest(archive, read_message(letter_bytes("fan@localhost", "OBSERVE rome1\n", mid="fan")))
     assert outcome == STRANGER + "refused: OBSERVE from an address that cannot be mailed"
     with archive.session() as session:
-        assert session.exec(select(Observer)).all() == []
+        assert session.exec(select(ObserverRow)).all() == []
     assert len(queued(archive)) == mails
 
 

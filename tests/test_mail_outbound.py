@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from adjudicator.archive.models import Outbox
+from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.store import Archive
 from adjudicator.mail import outbound
 from adjudicator.mail.outbound import SendReport, SmtpSettings, build_message, queue, send_outbox
@@ -188,9 +188,9 @@ def fill(archive: Archive, *mails: tuple[str, str, str]) -> list[int]:
         return [row.id for row in rows if row.id is not None]
 
 
-def rows(archive: Archive) -> list[Outbox]:
+def rows(archive: Archive) -> list[OutboxRow]:
     with archive.session() as session:
-        return list(session.exec(select(Outbox).order_by(Outbox.id)).all())  # type: ignore[arg-type]
+        return list(session.exec(select(OutboxRow).order_by(OutboxRow.id)).all())  # type: ignore[arg-type]
 
 
 def three(archive: Archive) -> list[int]:
@@ -449,7 +449,7 @@ def test_a_crash_mid_batch_does_not_send_the_delivered_mails_again(
     handler = Collector()
     real_build = outbound.build_message
 
-    def crash_on_the_second(row: Outbox, sender: str) -> EmailMessage:
+    def crash_on_the_second(row: OutboxRow, sender: str) -> EmailMessage:
         if row.id == ids[1]:
             raise KeyboardInterrupt
         return real_build(row, sender)

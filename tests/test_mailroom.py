@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Message, Outbox, Seat
+from adjudicator.archive.models import MessageRow, OutboxRow, SeatRow
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.deadlines import tick
@@ -41,10 +41,10 @@ def mail(seat: str, password: str, *lines: str, turn: int = 1, sender: str | Non
     )
 
 
-def outbox(archive: Archive, welcomes: bool = False) -> list[Outbox]:
+def outbox(archive: Archive, welcomes: bool = False) -> list[OutboxRow]:
     """The queued mails in order (without the welcome mails new_game queues, unless asked for)."""
     with archive.session() as session:
-        rows = list(session.exec(select(Outbox).order_by(Outbox.id)).all())  # type: ignore[arg-type]
+        rows = list(session.exec(select(OutboxRow).order_by(OutboxRow.id)).all())  # type: ignore[arg-type]
     return [m for m in rows if welcomes or "Welcome to" not in m.subject]
 
 
@@ -67,7 +67,7 @@ def test_the_same_message_twice_changes_nothing(game: tuple[Archive, Path, dict[
     assert ingest(archive, message) == "duplicate"
     assert len(outbox(archive)) == 1
     with archive.session() as session:
-        assert len(session.exec(select(Message)).all()) == 1
+        assert len(session.exec(select(MessageRow)).all()) == 1
 
 
 def test_a_forged_password_is_reported_to_the_seat_never_to_the_forger(
@@ -149,7 +149,7 @@ def test_deadline_reminder_and_nmr(game: tuple[Archive, Path, dict[str, str]]) -
     alerts = [m for m in outbox(archive) if m.to == "gm@example.org"]
     assert alerts and "Macedonia missed 1 turns" in alerts[0].subject
     with archive.session() as session:
-        assert session.exec(select(Seat).where(Seat.seat == "Macedonia")).one().missed == 1
+        assert session.exec(select(SeatRow).where(SeatRow.seat == "Macedonia")).one().missed == 1
 
 
 def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
@@ -199,7 +199,7 @@ def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
     with pytest.raises(OSError):
         ingest(archive, message)
     with archive.session() as session:
-        assert not session.exec(select(Message)).all()
+        assert not session.exec(select(MessageRow)).all()
     assert not outbox(archive)
     monkeypatch.undo()
     assert ingest(archive, message) == "orders stored"
@@ -215,6 +215,6 @@ def test_a_mail_with_nul_characters_is_stored_and_answered(game: tuple[Archive, 
     assert ingest(archive, mail) == "orders stored"  # PostgreSQL text refuses NUL: it is kept as U+FFFD
     assert ingest(archive, read_message(raw.encode())) == "duplicate"
     with archive.session() as session:
-        stored = session.exec(select(Message)).one()
+        stored = session.exec(select(MessageRow)).one()
     assert stored.message_id == "<nul\ufffdid@test>" and "BUY\ufffd 1 CAV" in stored.raw
     assert "not understood" in outbox(archive)[-1].body  # the garbled line is named in the receipt

@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Outbox
+from adjudicator.archive.models import OutboxRow
 from adjudicator.mail.inbound import Incoming
 from adjudicator.services.games import new_game
 from adjudicator.services.mailbox import ingest
@@ -62,7 +62,7 @@ def test_orders_ahead_by_mail_get_a_receipt_saying_so(tmp_path: Path, archive: A
     text = f"GAME rome1 TURN 2 PLAYER Egyptus PASSWORD {passwords['Egyptus']}\nBUY 1 INF\n"
     assert ingest(archive, Incoming("<ahead@test>", "egy@example.org", "", "orders", text, text)) == "orders stored"
     with archive.session() as session:
-        (receipt,) = session.exec(select(Outbox).where(Outbox.subject.contains("Receipt"))).all()  # type: ignore[attr-defined]
+        (receipt,) = session.exec(select(OutboxRow).where(OutboxRow.subject.contains("Receipt"))).all()  # type: ignore[attr-defined]
     assert receipt.to == "egy@example.org" and receipt.subject == "[rome1] Receipt for turn 2"
     assert "These orders are for your next player-turn, turn 2" in receipt.body
 

@@ -11,7 +11,7 @@ from email import message_from_bytes
 from email.policy import default as default_policy
 from pathlib import Path
 
-from adjudicator.archive.models import Decision, Game
+from adjudicator.archive.models import DecisionRow, GameRow
 from adjudicator.engine.dice import GivenDice
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.adjudication import play
@@ -76,9 +76,9 @@ def test_C_15_6_notice_mid_round_shows_the_attackers_roll_but_not_the_defenders(
     asked = questions_now(result.pending)
     assert [(q["seat"], q["key"]) for q in asked] == [("Egyptus", "battle.THR.1.losses")]
     assert any(p["seat"] == "Macedonia" for p in result.pending)  # a later question, not asked now
-    game = Game(id=1, name="test", ruleset=ruleset.name, seed="", commitment="", created="", decision_hours=48)
+    game = GameRow(id=1, name="test", ruleset=ruleset.name, seed="", commitment="", created="", decision_hours=48)
     waiting = [
-        Decision(
+        DecisionRow(
             game_id=1,
             turn=1,
             seat=q["seat"],

@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import Message, OrderSet, Outbox, Turn
+from adjudicator.archive.models import MessageRow, OrderSetRow, OutboxRow, TurnRow
 from adjudicator.mail.inbound import read_message
 from adjudicator.mail.outbound import send_outbox
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK
@@ -124,15 +124,15 @@ def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Pat
     outcomes = [ingest(archive, read_message(raw)) for raw in mails]
     assert outcomes == ["orders stored", "orders stored", "refused: a wrong password", "refused: a wrong password"]
     with archive.session() as session:
-        raws = [m.raw for m in session.exec(select(Message)).all()]
-        texts = [o.text for o in session.exec(select(OrderSet)).all()]
+        raws = [m.raw for m in session.exec(select(MessageRow)).all()]
+        texts = [o.text for o in session.exec(select(OrderSetRow)).all()]
     assert all("guessed-wrong" not in raw and secret not in raw for raw in raws)
     assert all(f"PASSWORD {PASSWORD_MARK}" in raw and "Message-ID:" in raw for raw in raws)
     assert "BUY 2 INF" in texts[-1] and all(PASSWORD_MARK in text for text in texts)
     tick(archive, tmp_path)
     with archive.session() as session:
-        turn = session.exec(select(Turn).where(Turn.number == 1)).one()
-        bodies = [m.body + m.html for m in session.exec(select(Outbox)).all()]
+        turn = session.exec(select(TurnRow).where(TurnRow.number == 1)).one()
+        bodies = [m.body + m.html for m in session.exec(select(OutboxRow)).all()]
     assert "BUY 2 INF" in turn.orders_text and secret not in turn.orders_text
     assert bodies and not any(secret in body or "guessed-wrong" in body for body in bodies)
     passed, problems = verify(archive, "rome1")

@@ -166,9 +166,9 @@ def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -
     with Archive.open(pbem.data, pbem.db).session() as session:
         from sqlmodel import select
 
-        from adjudicator.archive.models import Turn
+        from adjudicator.archive.models import TurnRow
 
-        rows = {row.number: row for row in session.exec(select(Turn))}
+        rows = {row.number: row for row in session.exec(select(TurnRow))}
         rows[2].chain = chain_hash(rows[1].chain, rows[2])
         session.add(rows[2])
     found = problems(verified(pbem))

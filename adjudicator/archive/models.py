@@ -1,4 +1,8 @@
-"""The archive's tables (sqlmodel). Every turn is stored with its inputs so that it can be replayed."""
+"""The archive's tables (sqlmodel). Every turn is stored with its inputs so that it can be replayed.
+
+The classes are named ...Row, apart from the engine's and the rulesets' types (a stored turn, TurnRow, is not the
+engine's Turn; a stored order set, OrderSetRow, is not a parsed OrderSet); the tables keep their names, so that
+every archive made before opens as it was."""
 
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ def _unique_where(name: str, columns: tuple[str, ...], condition: str) -> Index:
     return Index(name, *columns, unique=True, sqlite_where=text(condition), postgresql_where=text(condition))
 
 
-class Game(SQLModel, table=True):
+class GameRow(SQLModel, table=True):
+    __tablename__ = "game"  # the table's name in archives made before the Row names
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     ruleset: str
@@ -37,7 +42,8 @@ class Game(SQLModel, table=True):
     chain_turn: int = -1  # the number of that turn: a deleted last turn is named by verify
 
 
-class Seat(SQLModel, table=True):
+class SeatRow(SQLModel, table=True):
+    __tablename__ = "seat"  # the table's name in archives made before the Row names
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -51,10 +57,11 @@ class Seat(SQLModel, table=True):
     timezone: str = ""  # IANA zone (Europe/Berlin) in which mails also state the deadline; "" for UTC only
 
 
-class Turn(SQLModel, table=True):
+class TurnRow(SQLModel, table=True):
     """One adjudicated player-turn (number 0 is the setup): the resulting state and all its inputs.
     A turn withdrawn by a roll-back stays archived, marked superseded."""
 
+    __tablename__ = "turn"  # the table's name in archives made before the Row names
     __table_args__ = (_unique_where("one_live_turn", ("game_id", "number"), "superseded = false"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -78,9 +85,10 @@ class Turn(SQLModel, table=True):
     created: str
 
 
-class OrderSet(SQLModel, table=True):
+class OrderSetRow(SQLModel, table=True):
     """An order set received for a seat's coming player-turn; a later one replaces it."""
 
+    __tablename__ = "orderset"  # the table's name in archives made before the Row names
     __table_args__ = (_unique_where("one_current_order_set", ("game_id", "turn", "seat"), "replaced = false"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -92,9 +100,10 @@ class OrderSet(SQLModel, table=True):
     source: str = "file"  # "file" | "turn-file" | "mail"
 
 
-class Decision(SQLModel, table=True):
+class DecisionRow(SQLModel, table=True):
     """A decision a seat was asked to take for a turn being resolved, and its answer once given."""
 
+    __tablename__ = "decision"  # the table's name in archives made before the Row names
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     turn: int
@@ -109,9 +118,10 @@ class Decision(SQLModel, table=True):
     notified: bool = False  # the question is in the outbox
 
 
-class Message(SQLModel, table=True):
+class MessageRow(SQLModel, table=True):
     """A received mail, stored once per Message-ID with what became of it."""
 
+    __tablename__ = "message"  # the table's name in archives made before the Row names
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(index=True, unique=True)
     received: str
@@ -123,9 +133,10 @@ class Message(SQLModel, table=True):
     outcome: str = ""  # "orders", "answers", "press", "refused: <why>", ...
 
 
-class Outbox(SQLModel, table=True):
+class OutboxRow(SQLModel, table=True):
     """A mail to send: receipts, reports, notices. It stays queued until delivered."""
 
+    __tablename__ = "outbox"  # the table's name in archives made before the Row names
     id: int | None = Field(default=None, primary_key=True)
     game: str | None = None
     to: str
@@ -142,10 +153,11 @@ class Outbox(SQLModel, table=True):
     thread: str = ""  # the thread's Message-IDs for References: (space separated; "references" is an SQL word)
 
 
-class Observer(SQLModel, table=True):
+class ObserverRow(SQLModel, table=True):
     """An address that receives a game's public reports (never private ones) after OBSERVE, once it has sent back
     the token of its confirmation mail (or the moderator added it); until then it is pending and gets nothing."""
 
+    __tablename__ = "observer"  # the table's name in archives made before the Row names
     __table_args__ = (UniqueConstraint("game_id", "email"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from adjudicator.archive.models import Decision, Game, Message, Observer, OrderSet, Outbox, Seat, Turn
+from adjudicator.archive.models import (
+    DecisionRow,
+    GameRow,
+    MessageRow,
+    ObserverRow,
+    OrderSetRow,
+    OutboxRow,
+    SeatRow,
+    TurnRow,
+)
 from adjudicator.archive.store import ArchiveError
 
 
-def find_game(session: Session, name: str, lock: bool = False) -> Game:
+def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
     """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
-    query = select(Game).where(Game.name == name)
+    query = select(GameRow).where(GameRow.name == name)
     game = session.exec(query.with_for_update() if lock else query).first()
     if game is None:
         names = game_names(session)
@@ -20,12 +29,12 @@ def find_game(session: Session, name: str, lock: bool = False) -> Game:
     return game
 
 
-def game_seats(session: Session, game: Game) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all())  # type: ignore[arg-type]
+def game_seats(session: Session, game: GameRow) -> list[SeatRow]:
+    return list(session.exec(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.id)).all())  # type: ignore[arg-type]
 
 
-def find_seat(session: Session, game: Game, seat: str) -> Seat:
-    row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
+def find_seat(session: Session, game: GameRow, seat: str) -> SeatRow:
+    row = session.exec(select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)).first()
     if row is None:
         raise ArchiveError(
             f"{seat!r} is not a seat of game {game.name}; seats: {', '.join(s.seat for s in game_seats(session, game))}"
@@ -33,41 +42,41 @@ def find_seat(session: Session, game: Game, seat: str) -> Seat:
     return row
 
 
-def _live(game: Game):  # type: ignore[no-untyped-def]
-    return select(Turn).where(Turn.game_id == game.id, Turn.superseded == False)  # noqa: E712 (SQL)
+def _live(game: GameRow):  # type: ignore[no-untyped-def]
+    return select(TurnRow).where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712 (SQL)
 
 
-def turns(session: Session, game: Game) -> list[Turn]:
+def turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns in order (without those withdrawn by a roll-back)."""
-    return list(session.exec(_live(game).order_by(Turn.number)).all())
+    return list(session.exec(_live(game).order_by(TurnRow.number)).all())
 
 
-def latest_turn(session: Session, game: Game) -> Turn:
-    row = session.exec(_live(game).order_by(Turn.number.desc())).first()  # type: ignore[attr-defined]
+def latest_turn(session: Session, game: GameRow) -> TurnRow:
+    row = session.exec(_live(game).order_by(TurnRow.number.desc())).first()  # type: ignore[attr-defined]
     if row is None:
         raise ArchiveError(f"game {game.name} has no turns stored")
     return row
 
 
-def get_turn(session: Session, game: Game, number: int) -> Turn:
-    row = session.exec(_live(game).where(Turn.number == number)).first()
+def get_turn(session: Session, game: GameRow, number: int) -> TurnRow:
+    row = session.exec(_live(game).where(TurnRow.number == number)).first()
     if row is None:
         raise ArchiveError(f"game {game.name} has no turn {number}")
     return row
 
 
-def current_orders(session: Session, game: Game, turn: int, seat: str) -> OrderSet | None:
+def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> OrderSetRow | None:
     return session.exec(
-        select(OrderSet).where(
-            OrderSet.game_id == game.id,
-            OrderSet.turn == turn,
-            OrderSet.seat == seat,
-            OrderSet.replaced == False,  # noqa: E712 (SQL comparison)
+        select(OrderSetRow).where(
+            OrderSetRow.game_id == game.id,
+            OrderSetRow.turn == turn,
+            OrderSetRow.seat == seat,
+            OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
         )
     ).first()
 
 
-def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, received: str, source: str) -> bool:
+def store_orders(session: Session, game: GameRow, turn: int, seat: str, text: str, received: str, source: str) -> bool:
     """Store an order set; returns True when it replaced an earlier set for the same seat and turn."""
     earlier = current_orders(session, game, turn, seat)
     if earlier is not None:
@@ -75,14 +84,14 @@ def store_orders(session: Session, game: Game, turn: int, seat: str, text: str, 
         session.add(earlier)
         session.flush()  # the earlier set stops being current before the new one is (unique index)
     assert game.id is not None
-    session.add(OrderSet(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source))
+    session.add(OrderSetRow(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source))
     return earlier is not None
 
 
-def decisions(session: Session, game: Game, turn: int) -> list[Decision]:
+def decisions(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
     return list(
         session.exec(
-            select(Decision).where(Decision.game_id == game.id, Decision.turn == turn).order_by(Decision.id)
+            select(DecisionRow).where(DecisionRow.game_id == game.id, DecisionRow.turn == turn).order_by(DecisionRow.id)
         ).all()
     )  # type: ignore[arg-type]
 
@@ -99,11 +108,11 @@ def queue_mail(
     in_reply_to: str = "",
     thread: str = "",
     secret: str = "",
-) -> Outbox:
+) -> OutboxRow:
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
     and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
     carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
-    row = Outbox(
+    row = OutboxRow(
         game=game,
         to=to,
         subject=subject,
@@ -123,77 +132,83 @@ def message_seen(session: Session, message_id: str) -> bool:
     return find_message(session, message_id) is not None
 
 
-def observers(session: Session, game: Game) -> list[Observer]:
+def observers(session: Session, game: GameRow) -> list[ObserverRow]:
     """The confirmed observers of a game (those who get its public reports)."""
-    query = select(Observer).where(Observer.game_id == game.id, Observer.confirmed == True)  # noqa: E712 (SQL)
-    return list(session.exec(query.order_by(Observer.id)).all())  # type: ignore[arg-type]
+    query = select(ObserverRow).where(ObserverRow.game_id == game.id, ObserverRow.confirmed == True)  # noqa: E712 (SQL)
+    return list(session.exec(query.order_by(ObserverRow.id)).all())  # type: ignore[arg-type]
 
 
-def observer(session: Session, game: Game, address: str) -> Observer | None:
+def observer(session: Session, game: GameRow, address: str) -> ObserverRow | None:
     """The observer row of `address` in a game, confirmed or pending."""
-    return session.exec(select(Observer).where(Observer.game_id == game.id, Observer.email == address.lower())).first()
+    return session.exec(
+        select(ObserverRow).where(ObserverRow.game_id == game.id, ObserverRow.email == address.lower())
+    ).first()
 
 
 def games_of_address(session: Session, address: str) -> list[str]:
     """The games in which `address` is registered: as a seat's player, a confirmed observer or the moderator."""
     wanted = address.lower()
-    found = {g.name for g in session.exec(select(Game)).all() if g.moderator.lower() == wanted}
-    seats = session.exec(select(Game.name, Seat.email).join(Seat, Seat.game_id == Game.id)).all()  # type: ignore[arg-type]
+    found = {g.name for g in session.exec(select(GameRow)).all() if g.moderator.lower() == wanted}
+    seats = session.exec(select(GameRow.name, SeatRow.email).join(SeatRow, SeatRow.game_id == GameRow.id)).all()  # type: ignore[arg-type]
     found |= {name for name, email in seats if email.lower() == wanted}
     watching = session.exec(
-        select(Game.name, Observer.email)
-        .join(Observer, Observer.game_id == Game.id)  # type: ignore[arg-type]
-        .where(Observer.confirmed == True)  # noqa: E712 (SQL); a pending one is nobody
+        select(GameRow.name, ObserverRow.email)
+        .join(ObserverRow, ObserverRow.game_id == GameRow.id)  # type: ignore[arg-type]
+        .where(ObserverRow.confirmed == True)  # noqa: E712 (SQL); a pending one is nobody
     ).all()
     found |= {name for name, email in watching if email.lower() == wanted}
     return sorted(found)
 
 
-def messages(session: Session, game: str | None = None, limit: int = 50) -> list[Message]:
+def messages(session: Session, game: str | None = None, limit: int = 50) -> list[MessageRow]:
     """The latest stored messages (of one game, or of all and of none), newest last: the moderator's log."""
-    query = select(Message)
+    query = select(MessageRow)
     if game is not None:
-        query = query.where(Message.game == game)
-    rows = session.exec(query.order_by(Message.id.desc()).limit(limit)).all()  # type: ignore[union-attr]
+        query = query.where(MessageRow.game == game)
+    rows = session.exec(query.order_by(MessageRow.id.desc()).limit(limit)).all()  # type: ignore[union-attr]
     return list(reversed(rows))
 
 
 def game_names(session: Session) -> list[str]:
     """The names of every game in the archive, in order."""
-    return sorted(session.exec(select(Game.name)).all())
+    return sorted(session.exec(select(GameRow.name)).all())
 
 
-def game_named(session: Session, name: str) -> Game | None:
-    return session.exec(select(Game).where(Game.name == name)).first()
+def game_named(session: Session, name: str) -> GameRow | None:
+    return session.exec(select(GameRow).where(GameRow.name == name)).first()
 
 
 def games_to_tick(session: Session) -> list[str]:
     """The names of the running games, but self-play games (the bot's: never ticked)."""
-    running = select(Game).where(Game.status == "running", Game.selfplay == False)  # noqa: E712 (SQL)
+    running = select(GameRow).where(GameRow.status == "running", GameRow.selfplay == False)  # noqa: E712 (SQL)
     return [g.name for g in session.exec(running).all()]
 
 
-def order_texts(session: Session, game: Game, turn: int, seat: str) -> list[str]:
+def order_texts(session: Session, game: GameRow, turn: int, seat: str) -> list[str]:
     """The texts of every order set a seat sent for a turn, those replaced too."""
-    query = select(OrderSet.text).where(OrderSet.game_id == game.id, OrderSet.seat == seat, OrderSet.turn == turn)
+    query = select(OrderSetRow.text).where(
+        OrderSetRow.game_id == game.id, OrderSetRow.seat == seat, OrderSetRow.turn == turn
+    )
     return list(session.exec(query).all())
 
 
-def order_sets_after(session: Session, game: Game, turn: int) -> list[OrderSet]:
+def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSetRow]:
     """The order sets stored for the turns after `turn`."""
-    return list(session.exec(select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.turn > turn)).all())
+    return list(session.exec(select(OrderSetRow).where(OrderSetRow.game_id == game.id, OrderSetRow.turn > turn)).all())
 
 
-def decisions_after(session: Session, game: Game, turn: int) -> list[Decision]:
+def decisions_after(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
     """The decisions asked for the turns after `turn`."""
-    return list(session.exec(select(Decision).where(Decision.game_id == game.id, Decision.turn > turn)).all())
+    return list(session.exec(select(DecisionRow).where(DecisionRow.game_id == game.id, DecisionRow.turn > turn)).all())
 
 
-def find_message(session: Session, message_id: str) -> Message | None:
-    return session.exec(select(Message).where(Message.message_id == message_id)).first()
+def find_message(session: Session, message_id: str) -> MessageRow | None:
+    return session.exec(select(MessageRow).where(MessageRow.message_id == message_id)).first()
 
 
-def last_order_mail(session: Session, game: Game, seat: str) -> Message | None:
+def last_order_mail(session: Session, game: GameRow, seat: str) -> MessageRow | None:
     """The seat's latest order mail that was stored (a report answers it)."""
-    query = select(Message).where(Message.game == game.name, Message.seat == seat, Message.outcome == "orders stored")
-    return session.exec(query.order_by(Message.id.desc())).first()  # type: ignore[union-attr]
+    query = select(MessageRow).where(
+        MessageRow.game == game.name, MessageRow.seat == seat, MessageRow.outcome == "orders stored"
+    )
+    return session.exec(query.order_by(MessageRow.id.desc())).first()  # type: ignore[union-attr]

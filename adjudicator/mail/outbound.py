@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from adjudicator.archive.models import Outbox
+from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
 from adjudicator.render import svg_inline, write_atomically
@@ -74,7 +74,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def message_id(row: Outbox, sender: str) -> str:
+def message_id(row: OutboxRow, sender: str) -> str:
     """A Message-ID fixed by the outbox row, so that a mail sent again after a crash can be recognised."""
     domain = parseaddr(sender)[1].rpartition("@")[2] or "localhost"
     digest = hashlib.sha256(f"{row.id}|{row.created}|{row.to}|{row.subject}".encode()).hexdigest()[:16]
@@ -84,7 +84,7 @@ def message_id(row: Outbox, sender: str) -> str:
 MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
 
 
-def build_message(row: Outbox, sender: str) -> EmailMessage:
+def build_message(row: OutboxRow, sender: str) -> EmailMessage:
     """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
     alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers)."""
     message = EmailMessage()
@@ -111,7 +111,7 @@ def build_message(row: Outbox, sender: str) -> EmailMessage:
     return message
 
 
-def queue(session: Session, to: str, subject: str, body: str, game: str | None = None) -> Outbox:
+def queue(session: Session, to: str, subject: str, body: str, game: str | None = None) -> OutboxRow:
     """Put a mail in the outbox now; the caller's transaction commits it."""
     return queue_mail(session, to, subject, body, now(), game)
 
@@ -125,7 +125,7 @@ class SendReport:
     errors: list[str] = field(default_factory=list)  # "#<id> <to>: <error>" for each failure
 
 
-def eml_name(row: Outbox) -> str:
+def eml_name(row: OutboxRow) -> str:
     """The file name of an outbox row written as .eml: `<id>-<to>.eml`, the address made safe for a file name."""
     safe = re.sub(r"[^A-Za-z0-9@._+-]+", "_", row.to).strip("._") or "unknown"
     return f"{row.id}-{safe[:100]}.eml"
@@ -230,7 +230,7 @@ def _error_text(error: BaseException) -> str:
     return " ".join(text.split())[:MAX_ERROR_TEXT]
 
 
-def forget_secret(row: Outbox) -> None:
+def forget_secret(row: OutboxRow) -> None:
     """A delivered mail keeps no password in the archive: the player has it, the archive only its hash."""
     if row.secret:
         row.body = row.body.replace(row.secret, PASSWORD_MARK)
@@ -246,7 +246,7 @@ def send_outbox(
         raise ValueError("nowhere to send the outbox: give SMTP settings or a folder for .eml files")
     sender = smtp.sender if smtp is not None else "pbem@localhost"
     with archive.session() as session:
-        query = select(Outbox.id).where(Outbox.sent == None).order_by(Outbox.id)  # noqa: E711 (SQL)
+        query = select(OutboxRow.id).where(OutboxRow.sent == None).order_by(OutboxRow.id)  # noqa: E711 (SQL)
         if limit is not None:
             query = query.limit(limit)
         ids = list(session.exec(query).all())
@@ -255,7 +255,7 @@ def send_outbox(
     try:
         for row_id in ids:
             with archive.session() as session:
-                row = session.get(Outbox, row_id)
+                row = session.get(OutboxRow, row_id)
             if row is None or row.sent is not None:  # delivered meanwhile by another run
                 continue
             refused: dict[str, tuple[int, bytes]] = {}
@@ -271,7 +271,7 @@ def send_outbox(
                     link.drop()
                 text = _error_text(error)
                 with archive.session() as session:
-                    stored = session.get(Outbox, row_id)
+                    stored = session.get(OutboxRow, row_id)
                     if stored is not None:
                         stored.attempts += 1
                         stored.error = text
@@ -280,7 +280,7 @@ def send_outbox(
                 report.errors.append(f"#{row_id} {row.to}: {text}")
                 continue
             with archive.session() as session:  # committed at once: a crash later must not send it twice
-                stored = session.get(Outbox, row_id)
+                stored = session.get(OutboxRow, row_id)
                 if stored is not None:
                     stored.sent = now()
                     forget_secret(stored)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import Decision, Game, Turn
+    from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
 
 
 Answers = dict[str, dict[str, str]]
@@ -56,7 +56,7 @@ def play(
 
 
 def turn_row(
-    game: Game,
+    game: GameRow,
     number: int,
     seat: str,
     round_: int,
@@ -64,12 +64,12 @@ def turn_row(
     result: TurnResult,
     dice: KeyedDice | GivenDice,
     answers: Answers | None = None,
-) -> Turn:
-    from adjudicator.archive.models import Turn
+) -> TurnRow:
+    from adjudicator.archive.models import TurnRow
 
     assert game.id is not None
     state_json = snapshot_text(result.state)
-    return Turn(
+    return TurnRow(
         game_id=game.id,
         number=number,
         seat=seat,
@@ -101,12 +101,12 @@ def replayed_fields(
 
 @dataclass
 class Adjudication:
-    game: Game
+    game: GameRow
     ruleset: Ruleset
-    turns: list[Turn] = field(default_factory=list)
+    turns: list[TurnRow] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
     stored_blocks: list[str] = field(default_factory=list)
-    waiting: list[Decision] = field(default_factory=list)  # decisions asked for; the turn waits for them
+    waiting: list[DecisionRow] = field(default_factory=list)  # decisions asked for; the turn waits for them
     waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
@@ -142,7 +142,7 @@ def adjudicate(
 
 def adjudicate_locked(
     session: Session,
-    game: Game,
+    game: GameRow,
     ruleset: Ruleset,
     state: GameState,
     turn_file: str | None = None,
@@ -213,8 +213,8 @@ def adjudicate_locked(
 
 
 def _turn_inputs(
-    session: Session, game: Game, seed: bytes, number: int, seat: str
-) -> tuple[str, list[Decision], Answers, KeyedDice]:
+    session: Session, game: GameRow, seed: bytes, number: int, seat: str
+) -> tuple[str, list[DecisionRow], Answers, KeyedDice]:
     """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
     the turn's dice stream."""
     from adjudicator.archive import queries as db
@@ -277,8 +277,8 @@ def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[
 
 
 def _waiting_turn(
-    session: Session, game: Game, ruleset: Ruleset, state: GameState
-) -> tuple[int, TurnResult, list[Decision]] | None:
+    session: Session, game: GameRow, ruleset: Ruleset, state: GameState
+) -> tuple[int, TurnResult, list[DecisionRow]] | None:
     """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
     adjudicate_locked asks them); None when no turn waits."""
     number, seat = state.turn + 1, state.active
@@ -293,7 +293,7 @@ def _waiting_turn(
     return (number, result, questions) if questions else None
 
 
-def _notice_written(folder: Path, decision: Decision) -> bool:
+def _notice_written(folder: Path, decision: DecisionRow) -> bool:
     """Whether the seat's notice of the decision's turn was written when (or after) the decision was asked; an
     older one is from an asking that a roll-back withdrew."""
     notice = folder / "outbox" / f"decisions-turn-{decision.turn:04d}-{decision.seat}.txt"
@@ -301,7 +301,7 @@ def _notice_written(folder: Path, decision: Decision) -> bool:
     return notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked
 
 
-def _settled(game: Game, asked: list[Decision], moment: datetime | None) -> frozenset[tuple[str, str]]:
+def _settled(game: GameRow, asked: list[DecisionRow], moment: datetime | None) -> frozenset[tuple[str, str]]:
     """The questions asked and left unanswered longer than the waiting time: they take their defaults (C-15),
     while the decisions after them are still asked in their turn."""
     late = (moment or datetime.now(UTC)) - timedelta(hours=game.decision_hours)
@@ -321,7 +321,9 @@ def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return now_asked
 
 
-def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, str]], moment: datetime | None) -> None:
+def refuse_before_deadline(
+    session: Session, game: GameRow, due: list[tuple[int, str]], moment: datetime | None
+) -> None:
     """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
     naming them (the moderator may insist with `pbem adjudicate --now`)."""
     from adjudicator.archive import queries as db
@@ -338,7 +340,7 @@ def refuse_before_deadline(session: Session, game: Game, due: list[tuple[int, st
         )
 
 
-def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, state: GameState) -> None:
+def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset, state: GameState) -> None:
     """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
     now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
     from adjudicator.archive import queries as db
@@ -370,10 +372,10 @@ def recheck_orders_sent_ahead(session: Session, game: Game, ruleset: Ruleset, st
 
 
 def _ask(
-    session: Session, game: Game, number: int, asked: list[Decision], pending: list[dict[str, Any]]
-) -> list[Decision]:
+    session: Session, game: GameRow, number: int, asked: list[DecisionRow], pending: list[dict[str, Any]]
+) -> list[DecisionRow]:
     """Store the decisions the turn needs (once each) and return those still unanswered."""
-    from adjudicator.archive.models import Decision
+    from adjudicator.archive.models import DecisionRow
 
     known = {(d.seat, d.key): d for d in asked}
     waiting = []
@@ -381,7 +383,7 @@ def _ask(
         decision = known.get((need["seat"], need["key"]))
         if decision is None:
             assert game.id is not None
-            decision = Decision(
+            decision = DecisionRow(
                 game_id=game.id,
                 turn=number,
                 seat=need["seat"],
@@ -398,7 +400,7 @@ def _ask(
 
 @dataclass
 class FileResolution:
-    turns: list[Turn]
+    turns: list[TurnRow]
     files: list[Path]
     state: GameState
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # (seat, line of the turn file)
@@ -416,7 +418,7 @@ def resolve_files(
     Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
     of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
     """
-    from adjudicator.archive.models import Game
+    from adjudicator.archive.models import GameRow
 
     state, ruleset = load_snapshot(state_text)
     blocks = parse_turn_file(orders_text, ruleset)
@@ -448,7 +450,7 @@ def resolve_files(
         by_seat[seat] = block.source
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
     given = GivenDice(values=parse_dice_file(dice_text)) if dice_text is not None else None
-    game = Game(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
+    game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows, befores = [], []
     for number, seat in coming:
         if number > last or state.active != seat:

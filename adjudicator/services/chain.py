@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from adjudicator.archive.models import Game, Turn
+    from adjudicator.archive.models import GameRow, TurnRow
 
 
 # What a turn's chain hash covers (item 2 of issue 12): its place, its inputs and its outputs. The state is covered
@@ -34,14 +34,14 @@ CHAINED = (
 )
 
 
-def chain_hash(previous: str, row: Turn) -> str:
+def chain_hash(previous: str, row: TurnRow) -> str:
     """A turn's link in its game's chain: sha256 over the previous turn's link (the dice commitment before the first
     turn) and the turn's fields, so that editing, deleting or moving a turn breaks the links from there on."""
     fields = [previous, *(getattr(row, name) for name in CHAINED)]
     return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
 
-def chain_head(session: Session, game: Game) -> str:
+def chain_head(session: Session, game: GameRow) -> str:
     """The link of the game's latest live turn: stored in the game row, or computed (archives of older versions)."""
     from adjudicator.archive import queries as db
 
@@ -53,7 +53,7 @@ def chain_head(session: Session, game: Game) -> str:
     return link
 
 
-def link_turn(session: Session | None, game: Game, row: Turn) -> None:
+def link_turn(session: Session | None, game: GameRow, row: TurnRow) -> None:
     """Chain a new turn to the game's latest and make it the game's head, in the transaction that stores it
     (`session` None: the game's first turn)."""
     row.chain = chain_hash(chain_head(session, game) if session is not None else game.commitment, row)

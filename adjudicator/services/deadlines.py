@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Decision, Game, Message, Turn
+from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, TurnRow
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
@@ -125,7 +125,7 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
     return lines
 
 
-def _notice_text(notice: Path, questions: list[Decision]) -> str | None:
+def _notice_text(notice: Path, questions: list[DecisionRow]) -> str | None:
     """The decisions notice written when the questions were asked (it tells the turn so far); None while it is
     not written yet. A notice older than the questions is from an earlier, rolled-back asking; when none comes
     within 10 minutes (its writer died after the commit), the bare questions are sent."""
@@ -138,7 +138,7 @@ def _notice_text(notice: Path, questions: list[Decision]) -> str | None:
 
 
 def _remind(
-    session: Session, game: Game, missing: list[tuple[int, str]], moment: datetime, deadline: datetime
+    session: Session, game: GameRow, missing: list[tuple[int, str]], moment: datetime, deadline: datetime
 ) -> list[str]:
     if moment < deadline - timedelta(hours=game.reminder_hours):
         return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
@@ -168,7 +168,7 @@ def _remind(
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
 
-def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Turn]) -> None:
+def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow]) -> None:
     """Each seat gets the public report of every resolved turn and its private report of the last one
     (rendered from the archive, so a report file not yet written by another process is no obstacle), with the
     new deadline, threaded with its latest order mail; each observer gets the public reports only."""
@@ -208,5 +208,5 @@ def _mail_reports(session: Session, game: Game, ruleset: Ruleset, news: list[Tur
         db.queue_mail(session, watcher.email, subject, publics[say], now(), game.name, html=html, map_svg=maps[say])
 
 
-def _thread_of(message: Message | None) -> dict[str, str]:
+def _thread_of(message: MessageRow | None) -> dict[str, str]:
     return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import Game
+    from adjudicator.archive.models import GameRow
 
 
 PACES = ("turn", "round")
@@ -72,7 +72,7 @@ def new_game(
     self-play game, which mails nobody.
     """
     from adjudicator.archive import queries as db
-    from adjudicator.archive.models import Game, Seat, Turn
+    from adjudicator.archive.models import GameRow, SeatRow, TurnRow
     from adjudicator.mail.clock import zone_name
     from adjudicator.mail.inbound import address_problem
     from adjudicator.services.notices import queue_welcome, render_welcome
@@ -119,7 +119,7 @@ def new_game(
     with archive.session() as session:
         if db.game_named(session, name) is not None:
             raise PbemError(f"a game named {name!r} already exists in this archive")
-        game = Game(
+        game = GameRow(
             name=name,
             ruleset=ruleset.name,
             pace=pace,
@@ -134,7 +134,7 @@ def new_game(
         session.flush()
         assert game.id is not None
         seat_rows = [
-            Seat(
+            SeatRow(
                 game_id=game.id,
                 seat=seat,
                 email=canonical[seat],
@@ -145,7 +145,7 @@ def new_game(
             for seat in state.players
         ]
         session.add_all(seat_rows)
-        row = Turn(
+        row = TurnRow(
             game_id=game.id,
             number=state.turn,
             seat=None,
@@ -211,7 +211,7 @@ def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> i
     return due[seat]
 
 
-def current_game(session: Session, name: str, lock: bool = False) -> tuple[Game, Ruleset, GameState]:
+def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameRow, Ruleset, GameState]:
     """The game, its ruleset and its current position; with `lock`, the game stays locked until the
     transaction ends (every operation that changes a game takes it first, before reading the position)."""
     from adjudicator.archive import queries as db

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Game, Observer
+from adjudicator.archive.models import GameRow, ObserverRow
 from adjudicator.errors import PbemError
 from adjudicator.mail.inbound import address_problem
 from adjudicator.orders.keywords import written
@@ -48,7 +48,7 @@ def set_deadline(archive: Archive, name: str, when: str) -> str:
     return game.deadline
 
 
-def _announce_deadline(session: Session, game: Game, moment: datetime, subject: str) -> None:
+def _announce_deadline(session: Session, game: GameRow, moment: datetime, subject: str) -> None:
     """Set the game's deadline and tell every seat (`subject`: a message of the catalogue)."""
     game.deadline = moment.isoformat(timespec="seconds")
     session.add(game)
@@ -119,7 +119,7 @@ def set_observer(archive: Archive, name: str, email: str, add: bool = True, lang
             )
         else:
             assert game.id is not None
-            row = row or Observer(game_id=game.id, email=email.lower(), since=now())
+            row = row or ObserverRow(game_id=game.id, email=email.lower(), since=now())
             row.language, row.since, row.confirmed, row.token_hash = language, now(), True, ""
             session.add(row)
             say, body = (

@@ -11,7 +11,7 @@ from datetime import timedelta
 from sqlmodel import Session
 
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Game, Message, Observer, Seat
+from adjudicator.archive.models import GameRow, MessageRow, ObserverRow, SeatRow
 from adjudicator.mail.clock import UnknownZone, zone_name
 from adjudicator.mail.commands import Command
 from adjudicator.mail.inbound import Incoming, address_problem
@@ -33,7 +33,7 @@ from adjudicator.services.passwords import hash_password
 from adjudicator.services.status import game_status, status_text
 
 
-def commands_without_header(session: Session, mail: Incoming, record: Message, commands: list[Command]) -> str:
+def commands_without_header(session: Session, mail: Incoming, record: MessageRow, commands: list[Command]) -> str:
     """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
     stranger gets nothing but one OBSERVE confirmation a day per address and game (observing starts only when
     that address sends its token back), and a new password only ever goes to the seat's registered address,
@@ -74,7 +74,7 @@ def _help(session: Session, mail: Incoming, command: Command) -> str:
     return "HELP answered"
 
 
-def _reset_password(session: Session, mail: Incoming, record: Message, command: Command) -> str:
+def _reset_password(session: Session, mail: Incoming, record: MessageRow, command: Command) -> str:
     """PASSWORD RESET <game> <seat>: only from the seat's registered address, and the new password goes to that
     address alone, so a forger learns nothing. The new password is pending: the old one keeps working until the
     new one is first used (`authenticate`), so a forged reset cannot lock the player out before a deadline."""
@@ -123,7 +123,7 @@ def _header_line(language: str, game: str, seat: str, password: str) -> str:
 CONFIRMATION_HOURS = 24  # at most one OBSERVE confirmation per address and game in this time: no flooding
 
 
-def _observe(session: Session, mail: Incoming, record: Message, command: Command) -> str:
+def _observe(session: Session, mail: Incoming, record: MessageRow, command: Command) -> str:
     """OBSERVE <game>: the sender receives the public reports (never private ones). Open games take anybody:
     the public report holds nothing that `pbem site` would not publish; closed games take only the moderator's
     choice (`pbem gm observe`). A From can be forged, so observing starts only when the address sends back the
@@ -158,7 +158,7 @@ def _observe(session: Session, mail: Incoming, record: Message, command: Command
     return _ask_confirmation(session, mail, game, row, say)
 
 
-def _unobserve(session: Session, mail: Incoming, game: Game, row: Observer | None, say: str) -> str:
+def _unobserve(session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, say: str) -> str:
     """UNOBSERVE <game>: a confirmed observer stops. A pending request stays until it is old, so that OBSERVE and
     UNOBSERVE in turn cannot mail one confirmation after another."""
     if row is None or not row.confirmed:
@@ -182,7 +182,7 @@ def _unobserve(session: Session, mail: Incoming, game: Game, row: Observer | Non
     return "observer removed"
 
 
-def _ask_confirmation(session: Session, mail: Incoming, game: Game, row: Observer | None, say: str) -> str:
+def _ask_confirmation(session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, say: str) -> str:
     """Store a pending observer with a new token and mail the token to the address; not again within
     CONFIRMATION_HOURS (the address may be a victim's, forged)."""
     moment = now()
@@ -191,7 +191,7 @@ def _ask_confirmation(session: Session, mail: Incoming, game: Game, row: Observe
     token = secrets.token_hex(8)
     if row is None:
         assert game.id is not None
-        row = Observer(game_id=game.id, email=mail.sender.lower(), since=moment, confirmed=False)
+        row = ObserverRow(game_id=game.id, email=mail.sender.lower(), since=moment, confirmed=False)
     row.language, row.since, row.token_hash = say, moment, _token_hash(token)
     session.add(row)
     body = gettext(
@@ -215,7 +215,9 @@ def _ask_confirmation(session: Session, mail: Incoming, game: Game, row: Observe
     return "confirmation of OBSERVE mailed"
 
 
-def _confirm_observer(session: Session, mail: Incoming, game: Game, row: Observer | None, command: Command) -> str:
+def _confirm_observer(
+    session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, command: Command
+) -> str:
     """OBSERVE <game> <token> from the address the token was mailed to: observing begins."""
     given = _token_hash(command.args[1].lower())
     if row is None or not row.token_hash or not hmac.compare_digest(row.token_hash, given):
@@ -240,7 +242,7 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _tell_observing(session: Session, game: Game, address: str, say: str, mail: Incoming | None) -> None:
+def _tell_observing(session: Session, game: GameRow, address: str, say: str, mail: Incoming | None) -> None:
     body = gettext(
         say,
         "You observe game %(game)s: its public reports will come to this address. To stop, send %(command)s %(game)s.",
@@ -259,7 +261,7 @@ def _tell_observing(session: Session, game: Game, address: str, say: str, mail: 
 
 
 def seat_commands(
-    session: Session, game: Game, state: GameState, seat: Seat, mail: Incoming, commands: list[Command]
+    session: Session, game: GameRow, state: GameState, seat: SeatRow, mail: Incoming, commands: list[Command]
 ) -> None:
     """The commands of an authenticated seat, answered in one mail to its registered address."""
     say = seat.language
@@ -290,7 +292,7 @@ def seat_commands(
     )
 
 
-def _set_zone(session: Session, game: Game, seat: Seat, command: Command) -> str:
+def _set_zone(session: Session, game: GameRow, seat: SeatRow, command: Command) -> str:
     say = seat.language
     try:
         if len(command.args) != 1:

@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Game, Message, Seat
+from adjudicator.archive.models import GameRow, MessageRow, SeatRow
 from adjudicator.errors import PbemError
 from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import HEAD_BYTES, Incoming
@@ -166,7 +166,7 @@ def ingest(archive: Archive, mail: Incoming) -> str:
             known = db.find_message(session, mail.message_id)
             if known is not None:
                 return _duplicate(session, mail, known, reading, archived_raw(mail, secrets))
-            record = Message(
+            record = MessageRow(
                 message_id=mail.message_id,
                 received=now(),
                 sender=mail.sender.lower(),
@@ -194,7 +194,7 @@ def archived_raw(mail: Incoming, secrets: set[str]) -> str:
     return f"{_without(head, secrets) if blank or mail.unread else ''}\n\n{text}"
 
 
-def _duplicate(session: Session, mail: Incoming, known: Message, reading: Reading, raw: str) -> str:
+def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Reading, raw: str) -> str:
     """A Message-ID already stored: the same mail again changes nothing; another mail under that ID (other content)
     is not used either, and the seat its header names (else a registered sender) is told so."""
     if known.raw.partition("\n\n")[2] == raw.partition("\n\n")[2]:
@@ -245,7 +245,7 @@ def _without(text: str, secrets: set[str]) -> str:
     return text
 
 
-def _handle(session: Session, mail: Incoming, record: Message, reading: Reading) -> str:
+def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Reading) -> str:
     text, commands, problem = reading.text, reading.commands, reading.problem
     if reading.game is None:
         if problem is not None:
@@ -370,7 +370,7 @@ def _handle(session: Session, mail: Incoming, record: Message, reading: Reading)
     return "orders stored" if receipt.stored else "orders not understood"
 
 
-def _authentic(session: Session, game: Game, seat: Seat, orders: ParsedOrders, reading: Reading) -> bool:
+def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrders, reading: Reading) -> bool:
     """The header names this game and the seat's password (checked before the lock, unless the seat's password
     was changed since: then again)."""
     assert orders.header is not None
@@ -385,7 +385,7 @@ def _authentic(session: Session, game: Game, seat: Seat, orders: ParsedOrders, r
 
 
 def _press_over_turn_limit(
-    session: Session, game: Game, state: GameState, seat: Seat, orders: ParsedOrders, text: str
+    session: Session, game: GameRow, state: GameState, seat: SeatRow, orders: ParsedOrders, text: str
 ) -> Problem | None:
     """Press over MAX_PRESS_PER_TURN, counting the PRESS and BROADCAST lines of the seat's order sets stored for the
     same player-turn (those replaced too: their press was relayed)."""
@@ -407,7 +407,7 @@ def _press_over_turn_limit(
     ), {"count": count, "sent": sent, "turn": number, "limit": MAX_PRESS_PER_TURN}
 
 
-def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> str:
+def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str) -> str:
     """No seat could be identified: a registered sender learns why (he cannot be impersonating anybody); a
     stranger learns nothing."""
     if not db.games_of_address(session, mail.sender):
@@ -424,7 +424,9 @@ def _refuse_openly(session: Session, mail: Incoming, game: Game, why: str) -> st
     return f"refused: {why}"
 
 
-def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: str, show_sender: bool = True) -> str:
+def _warn_seat(
+    session: Session, game: GameRow, seat: SeatRow, mail: Incoming, what: str, show_sender: bool = True
+) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
     tell_seat(
         session,
@@ -452,7 +454,7 @@ def _warn_seat(session: Session, game: Game, seat: Seat, mail: Incoming, what: s
     return f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
 
 
-def relay_press(session: Session, game: Game, sender: str, press: list[Press]) -> None:
+def relay_press(session: Session, game: GameRow, sender: str, press: list[Press]) -> None:
     """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
     seats = db.game_seats(session, game)
     for item in press:

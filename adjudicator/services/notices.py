@@ -8,7 +8,7 @@ import json
 from sqlmodel import Session
 
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Game, Seat, Turn
+from adjudicator.archive.models import GameRow, SeatRow, TurnRow
 from adjudicator.mail.clock import deadline_line
 from adjudicator.mail.inbound import Incoming
 from adjudicator.render import render
@@ -27,7 +27,7 @@ def thread_headers(mail: Incoming | None) -> dict[str, str]:
     return {"in_reply_to": mail.message_id, "thread": f"{mail.references} {mail.message_id}".strip()}
 
 
-def deadline_text(game: Game, seat: Seat) -> str:
+def deadline_text(game: GameRow, seat: SeatRow) -> str:
     """The deadline line every receipt and report ends with: UTC and the seat's time zone."""
     return deadline_line(seat.language, game.deadline, seat.timezone) + "\n"
 
@@ -59,8 +59,8 @@ def answer_registered(session: Session, mail: Incoming, text: str, outcome: str)
 
 def mail_to_seat(
     session: Session,
-    game: Game,
-    seat: Seat,
+    game: GameRow,
+    seat: SeatRow,
     subject: str,
     body: str,
     reply_to: Incoming | None = None,
@@ -82,8 +82,8 @@ def mail_to_seat(
 
 def tell_seat(
     session: Session,
-    game: Game,
-    to: Seat,
+    game: GameRow,
+    to: SeatRow,
     subject: str,
     body: str,
     /,
@@ -103,7 +103,13 @@ def tell_seat(
 
 
 def queue_welcome(
-    session: Session, ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str, welcome: str | None = None
+    session: Session,
+    ruleset: Ruleset,
+    game: GameRow,
+    row: TurnRow,
+    seat: SeatRow,
+    password: str,
+    welcome: str | None = None,
 ) -> None:
     """Queue the welcome mail with the password to the seat's registered address: the welcome, the position (the
     public report of the latest turn), the seat's private report with its orders template, and the deadline."""
@@ -121,7 +127,7 @@ def queue_welcome(
     db.queue_mail(session, seat.email, subject, body, now(), game.name, secret=password)
 
 
-def render_welcome(ruleset: Ruleset, game: Game, row: Turn, seat: Seat, password: str) -> str:
+def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow, password: str) -> str:
     """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
     players = json.loads(row.state_json)["players"]
     return render(

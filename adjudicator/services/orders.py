@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import Game, Seat
+    from adjudicator.archive.models import GameRow, SeatRow
 
 
 MAX_ORDER_BYTES = 256 * 1024
@@ -194,7 +194,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receip
 
 
 def store_order_set(
-    session: Session, game: Game, ruleset: Ruleset, state: GameState, orders: OrderSet, seat: Seat, source: str
+    session: Session, game: GameRow, ruleset: Ruleset, state: GameState, orders: OrderSet, seat: SeatRow, source: str
 ) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
     takes effect at once: this receipt already comes in the new language."""
@@ -250,7 +250,7 @@ def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
         return store_answers(session, game, state, orders, seat)
 
 
-def store_answers(session: Session, game: Game, state: GameState, orders: OrderSet, seat: str) -> AnswerReceipt:
+def store_answers(session: Session, game: GameRow, state: GameState, orders: OrderSet, seat: str) -> AnswerReceipt:
     """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
     from adjudicator.archive import queries as db
 

@@ -20,7 +20,7 @@ from adjudicator.rulesets.coe.orders import PASSWORD_MARK, OrderSet
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from adjudicator.archive.models import Game, Seat
+    from adjudicator.archive.models import GameRow, SeatRow
 
 
 def hash_password(password: str) -> str:
@@ -68,7 +68,7 @@ def redacted(orders: OrderSet) -> OrderSet:
     return replace(orders, header=header, errors=errors, source=without_passwords(orders.source))
 
 
-def authenticate(session: Session, game: Game, orders: OrderSet) -> Seat:
+def authenticate(session: Session, game: GameRow, orders: OrderSet) -> SeatRow:
     from adjudicator.archive import queries as db
 
     header = orders.header
@@ -93,7 +93,7 @@ def matching_password(password: str, current: str, pending: str) -> str | None:
     return "pending" if pending and password_matches(password, pending) else None
 
 
-def accept_password(session: Session, seat: Seat, which: str | None) -> bool:
+def accept_password(session: Session, seat: SeatRow, which: str | None) -> bool:
     """Whether the password matched; a reset password's first use makes it the seat's password, and only then
     does the old one stop working (a forged reset locks nobody out)."""
     if which == "pending":

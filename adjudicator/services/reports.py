@@ -23,10 +23,10 @@ from adjudicator.rulesets.coe.state import GameState, from_snapshot
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import Decision, Game, Turn
+    from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
 
 
-def turn_context(row: Turn, before: str | None = None) -> dict[str, Any]:
+def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
     in its battles."""
     return {
@@ -61,8 +61,8 @@ def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any
 
 def turn_reports(
     ruleset: Ruleset,
-    game: Game,
-    row: Turn,
+    game: GameRow,
+    row: TurnRow,
     seats: Mapping[str, str] | None = None,
     language: str | None = "en",
     before: str | None = None,
@@ -90,7 +90,7 @@ def turn_reports(
     return outputs
 
 
-def turn_map(ruleset: Ruleset, game: Game, row: Turn, language: str = "en") -> str:
+def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en") -> str:
     """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
     if row.seat:
         heading = gettext(
@@ -110,8 +110,8 @@ def _map(ruleset: str, state_json: str, events_json: str, heading: str, language
 def write_turn_files(
     folder: Path,
     ruleset: Ruleset,
-    game: Game,
-    rows: list[Turn],
+    game: GameRow,
+    rows: list[TurnRow],
     languages: Mapping[str, str],
     before: str | None = None,
     only: Collection[str] | None = None,
@@ -137,10 +137,10 @@ def write_turn_files(
 def write_decision_notices(
     folder: Path,
     ruleset: Ruleset,
-    game: Game,
+    game: GameRow,
     number: int,
     result: TurnResult,
-    waiting: list[Decision],
+    waiting: list[DecisionRow],
     languages: Mapping[str, str],
     before: str | None = None,
 ) -> list[Path]:

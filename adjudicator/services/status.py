@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import Game, Message
+from adjudicator.archive.models import GameRow, MessageRow
 from adjudicator.mail.clock import deadline_line
 from adjudicator.render import render
 from adjudicator.rulesets.coe.state import GameState
@@ -46,7 +46,7 @@ class GameStatus:
         return [s for s in self.due if s.orders is None]
 
 
-def game_status(session: Session, game: Game, state: GameState) -> GameStatus:
+def game_status(session: Session, game: GameRow, state: GameState) -> GameStatus:
     """Deadline, due player-turns and whose orders are in, missed turns, observers."""
     due = {seat: number for number, seat in due_turns(state, game.pace)} if state.active else {}
     seats = []
@@ -95,7 +95,7 @@ def all_games(archive: Archive) -> list[GameStatus]:
     return found
 
 
-def message_log(archive: Archive, game: str | None, limit: int) -> list[Message]:
+def message_log(archive: Archive, game: str | None, limit: int) -> list[MessageRow]:
     """`pbem log`: the latest mails received and what became of each (a stranger's mail included)."""
     with archive.session() as session:
         return db.messages(session, game, limit)

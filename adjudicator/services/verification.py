@@ -19,7 +19,7 @@ from adjudicator.services.chain import chain_hash
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import Game, Turn
+    from adjudicator.archive.models import GameRow, TurnRow
 
 
 def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
@@ -46,7 +46,7 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     return passed, problems
 
 
-def _dice_keys(game: Game, rows: list[Turn], problems: list[str]) -> list[bytes]:
+def _dice_keys(game: GameRow, rows: list[TurnRow], problems: list[str]) -> list[bytes]:
     """The game's turn keys up to its last turn (at most the chain's length); none when the seed is unreadable."""
     try:
         seed = bytes.fromhex(game.seed)
@@ -60,7 +60,7 @@ def _dice_keys(game: Game, rows: list[Turn], problems: list[str]) -> list[bytes]
     return keys
 
 
-def _stored_state(row: Turn, problems: list[str]) -> GameState | None:
+def _stored_state(row: TurnRow, problems: list[str]) -> GameState | None:
     """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable."""
     try:
         return from_snapshot(json.loads(row.state_json))
@@ -74,9 +74,9 @@ def _stored_state(row: Turn, problems: list[str]) -> GameState | None:
 
 def _verify_turn(
     ruleset: Ruleset,
-    game: Game,
+    game: GameRow,
     seats: list[str],
-    rows: list[Turn],
+    rows: list[TurnRow],
     index: int,
     previous: GameState | None,
     keys: list[bytes],
@@ -142,7 +142,7 @@ def _verify_turn(
         passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
 
 
-def _verify_chain(game: Game, rows: list[Turn], passed: list[str], problems: list[str]) -> None:
+def _verify_chain(game: GameRow, rows: list[TurnRow], passed: list[str], problems: list[str]) -> None:
     """Follow the turns' chain (item 2 of issue 12): each stored link must cover its turn and the link before it,
     and the game's head must be the last turn's, so that an edited, deleted or moved turn is named. Turns stored
     by older versions have no link: it is computed, and they are not failed for it."""
