@@ -18,6 +18,7 @@ from adjudicator.archive.models import MessageRow, ObserverRow, OutboxRow, SeatR
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
 from adjudicator.rulesets.coe.bot import play_archived_game
+from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
 from adjudicator.services.games import new_game
 from adjudicator.services.gm import replace_player, set_observer
@@ -364,14 +365,15 @@ def test_observing_starts_only_when_the_address_sends_back_its_token(game: MailG
 
 def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game: MailGame) -> None:
     archive, _, _ = game
-    ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
+    start = datetime.now(UTC)
+    ingest(archive, letter("fan@example.net", "OBSERVE rome1"), clock=FixedClock(start))
     old_token = confirmation_token(queued(archive)[-1])
-    with archive.session() as session:  # the confirmation was mailed 25 hours ago
-        row = session.exec(select(ObserverRow)).one()
-        row.since = (datetime.now(UTC) - timedelta(hours=25)).isoformat(timespec="seconds")
-        session.add(row)
     mark = last_id(archive)
-    assert ingest(archive, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "confirmation of OBSERVE mailed"
+    later = FixedClock(start + timedelta(hours=25))  # the confirmation was mailed 25 hours ago
+    assert (
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1", mid="2"), clock=later)
+        == "confirmation of OBSERVE mailed"
+    )
     (again,) = queued(archive, mark)
     new_token = confirmation_token(again)
     assert new_token != old_token
@@ -538,8 +540,10 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
 def test_a_reminder_states_the_deadline_in_the_seats_time_zone(game: MailGame) -> None:
     archive, data, passwords = game
     start = datetime.now(UTC)
-    tick(archive, data, start)
+    tick(archive, data, clock=FixedClock(start))
     assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Asia/Tokyo")) == "commands: TIMEZONE"
-    assert tick(archive, data, start + timedelta(hours=71)).lines == ["rome1: reminded Macedonia (turn 1)"]
+    assert tick(archive, data, clock=FixedClock(start + timedelta(hours=71))).lines == [
+        "rome1: reminded Macedonia (turn 1)"
+    ]
     reminder = queued(archive)[-1]
     assert reminder.to == "mac@example.org" and "Reminder" in reminder.subject and "(Asia/Tokyo: " in reminder.body

@@ -12,6 +12,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import MessageRow, OutboxRow, SeatRow
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
 from adjudicator.services.games import new_game
 from adjudicator.services.gm import extend_deadline, replace_player, rollback, set_paused
@@ -138,13 +139,15 @@ def test_late_orders_get_a_receipt_saying_so(game: tuple[Archive, Path, dict[str
 def test_deadline_reminder_and_nmr(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, data, _ = game
     start = datetime.now(UTC)
-    assert tick(archive, data, start).lines == [
+    assert tick(archive, data, clock=FixedClock(start)).lines == [
         f"rome1: waiting for Macedonia until {(start + timedelta(hours=48)).isoformat(timespec='seconds')}"
     ]
-    reminded = tick(archive, data, start + timedelta(hours=40)).lines
+    reminded = tick(archive, data, clock=FixedClock(start + timedelta(hours=40))).lines
     assert reminded == ["rome1: reminded Macedonia (turn 1)"]
-    assert tick(archive, data, start + timedelta(hours=41)).lines[0].startswith("rome1: waiting")  # once only
-    resolved = tick(archive, data, start + timedelta(hours=49)).lines
+    assert (
+        tick(archive, data, clock=FixedClock(start + timedelta(hours=41))).lines[0].startswith("rome1: waiting")
+    )  # once only
+    resolved = tick(archive, data, clock=FixedClock(start + timedelta(hours=49))).lines
     assert resolved == ["rome1: turn 1 (Macedonia) resolved", "rome1: reports of turn(s) 1 queued"]
     alerts = [m for m in outbox(archive) if m.to == "gm@example.org"]
     assert alerts and "Macedonia missed 1 turns" in alerts[0].subject

@@ -151,6 +151,7 @@ def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_
 
     from adjudicator.archive import Archive
     from adjudicator.services.adjudication import adjudicate_locked
+    from adjudicator.services.clock import FixedClock
     from adjudicator.services.games import current_game
 
     new_from(pbem, big_defence(pbem, write), "--decisions", "ask")
@@ -158,7 +159,9 @@ def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_
     for step in range(1, 30):
         with archive.session() as session:
             game, ruleset, state = current_game(session, "rome1", lock=True)
-            done = adjudicate_locked(session, game, ruleset, state, moment=start_time + timedelta(hours=49 * step))
+            done = adjudicate_locked(
+                session, game, ruleset, state, clock=FixedClock(start_time + timedelta(hours=49 * step))
+            )
             waiting = [(d.seat, d.key) for d in done.waiting]
             resolved = [row.events_json for row in done.turns]
         if resolved:

@@ -24,7 +24,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.rulesets.coe.orders import OrderError
 from adjudicator.rulesets.coe.state import GameState, snapshot_text, state_hash
 from adjudicator.services.chain import link_turn
-from adjudicator.services.clock import now
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, due_turns, expected_turn, game_folder, load_snapshot
 from adjudicator.services.orders import Receipt, check_against
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
@@ -64,6 +64,8 @@ def turn_row(
     result: TurnResult,
     dice: KeyedDice | GivenDice,
     answers: Answers | None = None,
+    *,
+    clock: Clock,
 ) -> TurnRow:
     from adjudicator.archive.models import TurnRow
 
@@ -81,7 +83,7 @@ def turn_row(
         state_json=state_json,
         **replayed_fields(orders_text, result, dice, state_json),
         answers_json=json.dumps(answers or {}, sort_keys=True),
-        created=now(),
+        created=timestamp(clock),
     )
 
 
@@ -126,15 +128,23 @@ class Adjudication:
 
 
 def adjudicate(
-    archive: Archive, data: Path, name: str, turn_file: str | None = None, defaults: bool = False, early: bool = True
+    archive: Archive,
+    data: Path,
+    name: str,
+    turn_file: str | None = None,
+    defaults: bool = False,
+    early: bool = True,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
     that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
     not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
-    repaired = write_missing_files(archive, data, name)  # item 8: files of a turn whose writer died after its commit
+    # item 8: files of a turn whose writer died after its commit
+    repaired = write_missing_files(archive, data, name, clock=clock)
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
-        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early)
+        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
     done.write_files(data)
     done.repaired = repaired
     return done
@@ -147,11 +157,12 @@ def adjudicate_locked(
     state: GameState,
     turn_file: str | None = None,
     defaults: bool = False,
-    moment: datetime | None = None,
     early: bool = True,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> Adjudication:
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
-    resolved, the next deadline is set from `moment` (default now) in the same transaction.
+    resolved, the next deadline is set from the clock's time in the same transaction.
 
     In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the questions
     are (Adjudication.write_files writes the notices), and a later call resolves the turn again from the same
@@ -174,11 +185,11 @@ def adjudicate_locked(
                     f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})"
                 )
             number = expected_turn(state, game.pace, seat, block.header.turn)
-            db.store_orders(session, game, number, seat, without_passwords(block.source), now(), "turn-file")
+            db.store_orders(session, game, number, seat, without_passwords(block.source), timestamp(clock), "turn-file")
             done.stored_blocks.append(seat)
             done.not_understood += [(seat, e) for e in redacted(block).errors]
     if not early:
-        refuse_before_deadline(session, game, due, moment)
+        refuse_before_deadline(session, game, due, clock=clock)
     seed = bytes.fromhex(game.seed)
     for number, seat in due:
         if state.active != seat or state.turn + 1 != number:
@@ -191,21 +202,21 @@ def adjudicate_locked(
             dice,
             answers,
             ask=game.decisions == "ask" and not defaults,
-            settled=_settled(game, asked, moment),
+            settled=_settled(game, asked, clock=clock),
         )
         if result.pending:
-            done.waiting = _ask(session, game, number, asked, questions_now(result.pending))
+            done.waiting = _ask(session, game, number, asked, questions_now(result.pending), clock=clock)
             done.waiting_on = (number, result)
             break
-        row = turn_row(game, number, seat, state.round, text, result, dice, answers)
+        row = turn_row(game, number, seat, state.round, text, result, dice, answers, clock=clock)
         link_turn(session, game, row)
         session.add(row)
         done.turns.append(row)
         state = result.state
     if done.turns:
-        game.deadline = ((moment or datetime.now(UTC)) + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
+        game.deadline = (clock.now() + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
         if game.pace == "turn":
-            recheck_orders_sent_ahead(session, game, ruleset, state)
+            recheck_orders_sent_ahead(session, game, ruleset, state, clock=clock)
     if state.active is None:
         game.status = "ended"
     session.add(game)
@@ -229,7 +240,7 @@ def _turn_inputs(
     return text, asked, answers, KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
 
 
-def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
+def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[Path]:
     """Write what the archive holds and the disk lacks (item 8 of issue 12): the files of every stored turn and the
     decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
     Nothing is stored; returns the files written."""
@@ -243,7 +254,7 @@ def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
         unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
         # the turn is resolved again (as far as it gets) only when a notice is missing
         lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
-        waiting = _waiting_turn(session, game, ruleset, state) if lacking_seats else None
+        waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if lacking_seats else None
     names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
     written: list[Path] = []
     before = None
@@ -260,7 +271,9 @@ def write_missing_files(archive: Archive, data: Path, name: str) -> list[Path]:
     return written
 
 
-def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[str, list[Path]], dict[str, str]]:
+def repair(
+    archive: Archive, data: Path, name: str | None = None, *, clock: Clock = SYSTEM_CLOCK
+) -> tuple[dict[str, list[Path]], dict[str, str]]:
     """`pbem repair [GAME]`: write what the archive holds and the disk lacks, for one game or every game; returns
     the files written per game, and the games that could not be repaired with the reason."""
     from adjudicator.archive import queries as db
@@ -270,14 +283,14 @@ def repair(archive: Archive, data: Path, name: str | None = None) -> tuple[dict[
     written, failed = {}, {}
     for game in names:
         try:
-            written[game] = write_missing_files(archive, data, game)
+            written[game] = write_missing_files(archive, data, game, clock=clock)
         except Exception as trouble:  # noqa: BLE001 (a damaged game must not keep the others from their files)
             failed[game] = f"{type(trouble).__name__}: {trouble}"
     return written, failed
 
 
 def _waiting_turn(
-    session: Session, game: GameRow, ruleset: Ruleset, state: GameState
+    session: Session, game: GameRow, ruleset: Ruleset, state: GameState, *, clock: Clock
 ) -> tuple[int, TurnResult, list[DecisionRow]] | None:
     """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
     adjudicate_locked asks them); None when no turn waits."""
@@ -287,7 +300,7 @@ def _waiting_turn(
     text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, seat)
     if all(d.answer is not None for d in asked):
         return None
-    result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, None))
+    result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, clock=clock))
     now_asked = {(need["seat"], need["key"]) for need in questions_now(result.pending)}
     questions = [d for d in asked if d.answer is None and (d.seat, d.key) in now_asked]
     return (number, result, questions) if questions else None
@@ -301,10 +314,10 @@ def _notice_written(folder: Path, decision: DecisionRow) -> bool:
     return notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked
 
 
-def _settled(game: GameRow, asked: list[DecisionRow], moment: datetime | None) -> frozenset[tuple[str, str]]:
+def _settled(game: GameRow, asked: list[DecisionRow], *, clock: Clock) -> frozenset[tuple[str, str]]:
     """The questions asked and left unanswered longer than the waiting time: they take their defaults (C-15),
     while the decisions after them are still asked in their turn."""
-    late = (moment or datetime.now(UTC)) - timedelta(hours=game.decision_hours)
+    late = clock.now() - timedelta(hours=game.decision_hours)
     return frozenset((d.seat, d.key) for d in asked if d.answer is None and datetime.fromisoformat(d.asked) <= late)
 
 
@@ -321,14 +334,12 @@ def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return now_asked
 
 
-def refuse_before_deadline(
-    session: Session, game: GameRow, due: list[tuple[int, str]], moment: datetime | None
-) -> None:
+def refuse_before_deadline(session: Session, game: GameRow, due: list[tuple[int, str]], *, clock: Clock) -> None:
     """Adjudicating before the deadline while due seats have sent no orders would cut their time short: refused,
     naming them (the moderator may insist with `pbem adjudicate --now`)."""
     from adjudicator.archive import queries as db
 
-    if game.deadline is None or (moment or datetime.now(UTC)) >= datetime.fromisoformat(game.deadline):
+    if game.deadline is None or clock.now() >= datetime.fromisoformat(game.deadline):
         return
     missing = [
         f"{seat} (turn {number})" for number, seat in due if db.current_orders(session, game, number, seat) is None
@@ -340,7 +351,9 @@ def refuse_before_deadline(
         )
 
 
-def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset, state: GameState) -> None:
+def recheck_orders_sent_ahead(
+    session: Session, game: GameRow, ruleset: Ruleset, state: GameState, *, clock: Clock
+) -> None:
     """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
     now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
     from adjudicator.archive import queries as db
@@ -366,13 +379,19 @@ def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset,
             seat.email,
             f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
             receipt.text_in(say),
-            now(),
+            timestamp(clock),
             game.name,
         )
 
 
 def _ask(
-    session: Session, game: GameRow, number: int, asked: list[DecisionRow], pending: list[dict[str, Any]]
+    session: Session,
+    game: GameRow,
+    number: int,
+    asked: list[DecisionRow],
+    pending: list[dict[str, Any]],
+    *,
+    clock: Clock,
 ) -> list[DecisionRow]:
     """Store the decisions the turn needs (once each) and return those still unanswered."""
     from adjudicator.archive.models import DecisionRow
@@ -391,7 +410,7 @@ def _ask(
                 question=need["question"],
                 default=need["default"],
                 rule=need["rule"],
-                asked=now(),
+                asked=timestamp(clock),
             )
             session.add(decision)
         waiting.append(decision)
@@ -408,7 +427,13 @@ class FileResolution:
 
 
 def resolve_files(
-    state_text: str, orders_text: str, dice_text: str | None, out: Path, strict_dice: bool = False
+    state_text: str,
+    orders_text: str,
+    dice_text: str | None,
+    out: Path,
+    strict_dice: bool = False,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
@@ -459,7 +484,7 @@ def resolve_files(
         text = by_seat.get(seat, "")
         dice = given or KeyedDice(key=bytes.fromhex(state_hash(state)), orders_hash=orders_digest([text]))
         result = play(ruleset, state, text, dice)
-        rows.append(turn_row(game, number, seat, state.round, text, result, dice))
+        rows.append(turn_row(game, number, seat, state.round, text, result, dice, clock=clock))
         state = result.state
     spare = given.unused if given is not None else 0
     if spare and strict_dice:

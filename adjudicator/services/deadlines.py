@@ -17,7 +17,7 @@ from adjudicator.render import markup_environment
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.adjudication import adjudicate_locked, write_missing_files
-from adjudicator.services.clock import now, parse_time
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time, timestamp
 from adjudicator.services.games import current_game, due_turns, game_folder
 from adjudicator.services.notices import deadline_text, mail_to_seat
 from adjudicator.services.reports import turn_map, turn_reports
@@ -29,28 +29,28 @@ class TickReport:
     failures: dict[str, str] = field(default_factory=dict)  # game -> traceback of what stopped it
 
 
-def tick(archive: Archive, data: Path, at: datetime | None = None) -> TickReport:
+def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickReport:
     """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron).
 
     Games are ticked one by one, each in its own transactions: a game that fails (a damaged archive row, a
     bug) is rolled back and reported with its name, and the other games are ticked all the same."""
-    moment = at or datetime.now(UTC)
+    clock = FixedClock(clock.now())  # every game of the tick is ticked at the moment it began
     report = TickReport()
     with archive.session() as session:
         names = db.games_to_tick(session)
     for name in names:
         try:
-            report.lines += _tick_game(archive, data, name, moment)
+            report.lines += _tick_game(archive, data, name, clock=clock)
         except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
             report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
             report.failures[name] = traceback.format_exc()
     return report
 
 
-def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> list[str]:
+def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list[str]:
     """Remind or adjudicate one game, deciding and acting under the game's lock: a second tick running at the
     same time waits, then finds the turn resolved and its deadline moved on."""
-    done = None
+    done, moment = None, clock.now()
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         if game.paused or game.status != "running":
@@ -62,24 +62,24 @@ def _tick_game(archive: Archive, data: Path, name: str, moment: datetime) -> lis
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
-            lines = _remind(session, game, missing, moment, deadline)
+            lines = _remind(session, game, missing, moment, deadline, clock=clock)
         else:
-            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, moment=moment)
+            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
     if done is not None:
         done.write_files(data)
-    return lines + _repair_lines(archive, data, name) + mail_news(archive, data, name)
+    return lines + _repair_lines(archive, data, name, clock=clock) + mail_news(archive, data, name, clock=clock)
 
 
-def _repair_lines(archive: Archive, data: Path, name: str) -> list[str]:
+def _repair_lines(archive: Archive, data: Path, name: str, *, clock: Clock) -> list[str]:
     """Write the files of stored turns that the disk lacks (their writer died after its commit), saying which."""
     folder = game_folder(data, name)
-    written = write_missing_files(archive, data, name)
+    written = write_missing_files(archive, data, name, clock=clock)
     return [f"{name}: wrote missing {', '.join(str(path.relative_to(folder)) for path in written)}"] if written else []
 
 
-def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
+def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
     """Queue what the archive holds but the players were not sent yet: reports of resolved turns (with the NMR
     count) and questions of pending decisions. The flags are set in the same transaction as the queueing,
     so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
@@ -102,43 +102,49 @@ def mail_news(archive: Archive, data: Path, name: str) -> list[str]:
                     f"[{name}] {seat.seat} missed {seat.missed} turns",
                     f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
                     "(NMR: the seat does nothing in such a turn).\n",
-                    now(),
+                    timestamp(clock),
                     name,
                 )
             row.mailed = True
             session.add(row)
         if news:
-            _mail_reports(session, game, ruleset, news)
+            _mail_reports(session, game, ruleset, news, clock=clock)
             lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
         unasked = [d for d in db.decisions(session, game, state.turn + 1) if not d.notified and d.answer is None]
         for seat_name in sorted({d.seat for d in unasked}):
             questions = [d for d in unasked if d.seat == seat_name]
             notice = game_folder(data, name) / "outbox" / f"decisions-turn-{state.turn + 1:04d}-{seat_name}.txt"
-            body = _notice_text(notice, questions)
+            body = _notice_text(notice, questions, clock=clock)
             if body is None:
                 continue  # the process that asked writes the notice after its commit: the next tick mails it
             subject = gettext(seats[seat_name].language, "decisions needed")
-            db.queue_mail(session, seats[seat_name].email, f"[{name}] {subject}", body, now(), name)
+            db.queue_mail(session, seats[seat_name].email, f"[{name}] {subject}", body, timestamp(clock), name)
             for decision in questions:
                 decision.notified = True
                 session.add(decision)
     return lines
 
 
-def _notice_text(notice: Path, questions: list[DecisionRow]) -> str | None:
+def _notice_text(notice: Path, questions: list[DecisionRow], *, clock: Clock) -> str | None:
     """The decisions notice written when the questions were asked (it tells the turn so far); None while it is
     not written yet. A notice older than the questions is from an earlier, rolled-back asking; when none comes
     within 10 minutes (its writer died after the commit), the bare questions are sent."""
     asked = max(datetime.fromisoformat(d.asked) for d in questions)
     if notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked - timedelta(seconds=1):
         return notice.read_text(encoding="utf-8")
-    if datetime.now(UTC) - asked < timedelta(minutes=10):
+    if clock.now() - asked < timedelta(minutes=10):
         return None
     return "".join(f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
 
 
 def _remind(
-    session: Session, game: GameRow, missing: list[tuple[int, str]], moment: datetime, deadline: datetime
+    session: Session,
+    game: GameRow,
+    missing: list[tuple[int, str]],
+    moment: datetime,
+    deadline: datetime,
+    *,
+    clock: Clock,
 ) -> list[str]:
     if moment < deadline - timedelta(hours=game.reminder_hours):
         return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
@@ -163,12 +169,13 @@ def _remind(
             )
             + "\n"
             + deadline_text(game, seat),
+            clock=clock,
         )
         lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
 
 
-def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow]) -> None:
+def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], *, clock: Clock) -> None:
     """Each seat gets the public report of every resolved turn and its private report of the last one
     (rendered from the archive, so a report file not yet written by another process is no obstacle), with the
     new deadline, threaded with its latest order mail; each observer gets the public reports only."""
@@ -195,7 +202,7 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
             seat.email,
             subject,
             body,
-            now(),
+            timestamp(clock),
             game.name,
             html=html,
             map_svg=map_svg,
@@ -205,7 +212,9 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
         say = watcher.language
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=publics[say])
-        db.queue_mail(session, watcher.email, subject, publics[say], now(), game.name, html=html, map_svg=maps[say])
+        db.queue_mail(
+            session, watcher.email, subject, publics[say], timestamp(clock), game.name, html=html, map_svg=maps[say]
+        )
 
 
 def _thread_of(message: MessageRow | None) -> dict[str, str]:

@@ -20,7 +20,7 @@ from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK
 from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
 from adjudicator.services.chain import link_turn
-from adjudicator.services.clock import now
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
 from adjudicator.services.reports import write_turn_files
 
@@ -57,6 +57,8 @@ def new_game(
     mail: dict[str, Any] | None = None,
     languages: dict[str, str] | None = None,
     timezones: dict[str, str] | None = None,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
 
@@ -127,7 +129,7 @@ def new_game(
             commitment=commitment(seed),
             decisions=decisions,
             decision_hours=decision_hours,
-            created=now(),
+            created=timestamp(clock),
             **(mail or {}),
         )
         session.add(game)
@@ -153,14 +155,23 @@ def new_game(
             state_json=snapshot_text(state),
             state_hash=state_hash(state),
             dice_source="imported" if position else "keyed",
-            created=now(),
+            created=timestamp(clock),
         )
         link_turn(None, game, row)
         session.add(row)
         welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
         if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
             for seat_row in seat_rows:
-                queue_welcome(session, ruleset, game, row, seat_row, passwords[seat_row.seat], welcomes[seat_row.seat])
+                queue_welcome(
+                    session,
+                    ruleset,
+                    game,
+                    row,
+                    seat_row,
+                    passwords[seat_row.seat],
+                    welcomes[seat_row.seat],
+                    clock=clock,
+                )
     folder = game_folder(data, name)
     files = write_turn_files(folder, ruleset, game, [row], spoken)
     for seat, text in welcomes.items():  # the moderator's copy: the password travels only in the queued mail

@@ -16,22 +16,22 @@ from adjudicator.mail.inbound import address_problem
 from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.services.chain import chain_head
-from adjudicator.services.clock import now, parse_time
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
 from adjudicator.services.games import current_game, game_folder
 from adjudicator.services.notices import queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 
 
-def extend_deadline(archive: Archive, name: str, hours: int) -> str:
+def extend_deadline(archive: Archive, name: str, hours: int, *, clock: Clock = SYSTEM_CLOCK) -> str:
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
-        moment = (parse_time(game.deadline) if game.deadline else datetime.now(UTC)) + timedelta(hours=hours)
-        _refuse_past(moment, f"the deadline {game.deadline} plus {hours} hours")
-        _announce_deadline(session, game, moment, N_("Deadline extended"))
+        moment = (parse_time(game.deadline) if game.deadline else clock.now()) + timedelta(hours=hours)
+        _refuse_past(moment, f"the deadline {game.deadline} plus {hours} hours", clock=clock)
+        _announce_deadline(session, game, moment, N_("Deadline extended"), clock=clock)
     return game.deadline
 
 
-def set_deadline(archive: Archive, name: str, when: str) -> str:
+def set_deadline(archive: Archive, name: str, when: str, *, clock: Clock = SYSTEM_CLOCK) -> str:
     """`pbem gm deadline`: the deadline at a fixed time (ISO 8601, e.g. 2026-12-01T18:00Z; UTC when no zone is
     given), which must lie ahead; every seat is told."""
     try:
@@ -39,30 +39,40 @@ def set_deadline(archive: Archive, name: str, when: str) -> str:
     except ValueError:
         raise PbemError(f"{when!r} is not a time: write e.g. 2026-12-01T18:00Z (ISO 8601, UTC)") from None
     moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
-    _refuse_past(moment, when)
+    _refuse_past(moment, when, clock=clock)
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
         if game.status != "running":
             raise PbemError(f"game {name} has ended; it has no deadline")
-        _announce_deadline(session, game, moment, N_("New deadline"))
+        _announce_deadline(session, game, moment, N_("New deadline"), clock=clock)
     return game.deadline
 
 
-def _announce_deadline(session: Session, game: GameRow, moment: datetime, subject: str) -> None:
+def _announce_deadline(session: Session, game: GameRow, moment: datetime, subject: str, *, clock: Clock) -> None:
     """Set the game's deadline and tell every seat (`subject`: a message of the catalogue)."""
     game.deadline = moment.isoformat(timespec="seconds")
     session.add(game)
     for seat in db.game_seats(session, game):
-        tell_seat(session, game, seat, subject, N_("The deadline is now %(deadline)s (UTC)."), deadline=game.deadline)
+        tell_seat(
+            session,
+            game,
+            seat,
+            subject,
+            N_("The deadline is now %(deadline)s (UTC)."),
+            deadline=game.deadline,
+            clock=clock,
+        )
 
 
-def _refuse_past(moment: datetime, what: str) -> None:
+def _refuse_past(moment: datetime, what: str, *, clock: Clock) -> None:
     """A deadline in the past would let the next tick adjudicate at once, cutting every seat's time short."""
-    if moment <= datetime.now(UTC):
+    if moment <= clock.now():
         raise PbemError(f"{what} is {moment.isoformat(timespec='seconds')}, which is past: a deadline must lie ahead")
 
 
-def replace_player(archive: Archive, name: str, seat_name: str, email: str, language: str | None = None) -> str:
+def replace_player(
+    archive: Archive, name: str, seat_name: str, email: str, language: str | None = None, *, clock: Clock = SYSTEM_CLOCK
+) -> str:
     """A new player takes a seat: new address, new password (returned). The old player is told; the new one gets
     a welcome in his language (`language`, else the seat's) with the position and his orders template."""
     _check_address(email)
@@ -82,12 +92,13 @@ def replace_player(archive: Archive, name: str, seat_name: str, email: str, lang
                 ),
                 seat=seat.seat,
                 game=name,
+                clock=clock,
             )
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
         seat.pending_password_hash = ""  # a reset password the old player asked for must not let him in
         seat.language = language or seat.language
         session.add(seat)
-        queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password)
+        queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password, clock=clock)
     return password
 
 
@@ -98,7 +109,9 @@ def _check_address(email: str) -> None:
         raise PbemError(f"{email!r} is not a mail address: {problem}")
 
 
-def set_observer(archive: Archive, name: str, email: str, add: bool = True, language: str = "en") -> bool:
+def set_observer(
+    archive: Archive, name: str, email: str, add: bool = True, language: str = "en", *, clock: Clock = SYSTEM_CLOCK
+) -> bool:
     """`pbem gm observe`: the moderator adds (or removes) an observer, in open and closed games alike; the
     observer is told. He needs no confirmation (a pending OBSERVE of the address is confirmed), and removing an
     address also drops its pending request. Returns False when there was nothing to do."""
@@ -119,8 +132,8 @@ def set_observer(archive: Archive, name: str, email: str, add: bool = True, lang
             )
         else:
             assert game.id is not None
-            row = row or ObserverRow(game_id=game.id, email=email.lower(), since=now())
-            row.language, row.since, row.confirmed, row.token_hash = language, now(), True, ""
+            row = row or ObserverRow(game_id=game.id, email=email.lower(), since=timestamp(clock))
+            row.language, row.since, row.confirmed, row.token_hash = language, timestamp(clock), True, ""
             session.add(row)
             say, body = (
                 language,
@@ -133,7 +146,7 @@ def set_observer(archive: Archive, name: str, email: str, add: bool = True, lang
                 ),
             )
         subject = gettext(say, "Observing") if add else gettext(say, "Observing ended")
-        db.queue_mail(session, email, f"[{name}] {subject}", body + "\n", now(), name)
+        db.queue_mail(session, email, f"[{name}] {subject}", body + "\n", timestamp(clock), name)
     return True
 
 
@@ -144,16 +157,18 @@ def set_paused(archive: Archive, name: str, paused: bool) -> None:
         session.add(game)
 
 
-def end_game(archive: Archive, name: str) -> None:
+def end_game(archive: Archive, name: str, *, clock: Clock = SYSTEM_CLOCK) -> None:
     with archive.session() as session:
         game = db.find_game(session, name, lock=True)
         game.status = "ended"
         session.add(game)
         for seat in db.game_seats(session, game):
-            tell_seat(session, game, seat, N_("The game has been ended"), N_("The moderator has ended the game."))
+            tell_seat(
+                session, game, seat, N_("The game has been ended"), N_("The moderator has ended the game."), clock=clock
+            )
 
 
-def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
+def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock = SYSTEM_CLOCK) -> list[int]:
     """Return the game to the position after turn `to`: later turns stay archived, marked superseded, and
     their files are kept under turn-NNNN-withdrawn-K."""
     with archive.session() as session:
@@ -187,6 +202,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int) -> list[int]:
                 ),
                 turn=to,
                 turns=", ".join(str(t.number) for t in later),
+                clock=clock,
             )
     folder = game_folder(data, name)
     for row in later:

@@ -19,7 +19,7 @@ from adjudicator.orders.keywords import written
 from adjudicator.render import render
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets.coe.state import GameState
-from adjudicator.services.clock import now, parse_time
+from adjudicator.services.clock import Clock, parse_time, timestamp
 from adjudicator.services.notices import (
     STRANGER,
     answer_registered,
@@ -33,7 +33,9 @@ from adjudicator.services.passwords import hash_password
 from adjudicator.services.status import game_status, status_text
 
 
-def commands_without_header(session: Session, mail: Incoming, record: MessageRow, commands: list[Command]) -> str:
+def commands_without_header(
+    session: Session, mail: Incoming, record: MessageRow, commands: list[Command], *, clock: Clock
+) -> str:
     """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
     stranger gets nothing but one OBSERVE confirmation a day per address and game (observing starts only when
     that address sends its token back), and a new password only ever goes to the seat's registered address,
@@ -41,11 +43,11 @@ def commands_without_header(session: Session, mail: Incoming, record: MessageRow
     outcomes = []
     for command in commands:
         if command.name == "RESET":
-            outcomes.append(_reset_password(session, mail, record, command))
+            outcomes.append(_reset_password(session, mail, record, command, clock=clock))
         elif command.name in ("OBSERVE", "UNOBSERVE"):
-            outcomes.append(_observe(session, mail, record, command))
+            outcomes.append(_observe(session, mail, record, command, clock=clock))
         elif command.name == "HELP":
-            outcomes.append(_help(session, mail, command))
+            outcomes.append(_help(session, mail, command, clock=clock))
         else:  # STATUS, TIMEZONE: a seat's commands, which need the order header and its password
             outcomes.append(
                 answer_registered(
@@ -54,12 +56,13 @@ def commands_without_header(session: Session, mail: Incoming, record: MessageRow
                     f"line {command.line}: {command.name} needs the order header with your password "
                     "above it: GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>",
                     f"refused: {command.name} without a header",
+                    clock=clock,
                 )
             )
     return "; ".join(outcomes)
 
 
-def _help(session: Session, mail: Incoming, command: Command) -> str:
+def _help(session: Session, mail: Incoming, command: Command, *, clock: Clock) -> str:
     if not db.games_of_address(session, mail.sender):
         return STRANGER + "HELP"
     say = command.language
@@ -68,13 +71,13 @@ def _help(session: Session, mail: Incoming, command: Command) -> str:
         mail.sender,
         gettext(say, "How to write to the PBEM moderator"),
         render("help.txt.j2", say),
-        now(),
+        timestamp(clock),
         **thread_headers(mail),
     )
     return "HELP answered"
 
 
-def _reset_password(session: Session, mail: Incoming, record: MessageRow, command: Command) -> str:
+def _reset_password(session: Session, mail: Incoming, record: MessageRow, command: Command, *, clock: Clock) -> str:
     """PASSWORD RESET <game> <seat>: only from the seat's registered address, and the new password goes to that
     address alone, so a forger learns nothing. The new password is pending: the old one keeps working until the
     new one is first used (`authenticate`), so a forged reset cannot lock the player out before a deadline."""
@@ -84,11 +87,12 @@ def _reset_password(session: Session, mail: Incoming, record: MessageRow, comman
             mail,
             f"line {command.line}: write PASSWORD RESET <game> <seat>",
             "refused: PASSWORD RESET needs a game and a seat",
+            clock=clock,
         )
     try:
         game = db.find_game(session, command.args[0], lock=True)
     except LookupError:
-        return answer_unknown_game(session, mail, command.args[0])
+        return answer_unknown_game(session, mail, command.args[0], clock=clock)
     record.game = game.name
     seat = next((s for s in db.game_seats(session, game) if s.seat.casefold() == command.args[1].casefold()), None)
     if seat is None or seat.email.lower() != mail.sender.lower():
@@ -112,6 +116,7 @@ def _reset_password(session: Session, mail: Incoming, record: MessageRow, comman
         game=game.name,
         password=password,
         header=_header_line(seat.language, game.name, seat.seat, password),
+        clock=clock,
     )
     return f"password reset for {seat.seat}"
 
@@ -123,28 +128,32 @@ def _header_line(language: str, game: str, seat: str, password: str) -> str:
 CONFIRMATION_HOURS = 24  # at most one OBSERVE confirmation per address and game in this time: no flooding
 
 
-def _observe(session: Session, mail: Incoming, record: MessageRow, command: Command) -> str:
+def _observe(session: Session, mail: Incoming, record: MessageRow, command: Command, *, clock: Clock) -> str:
     """OBSERVE <game>: the sender receives the public reports (never private ones). Open games take anybody:
     the public report holds nothing that `pbem site` would not publish; closed games take only the moderator's
     choice (`pbem gm observe`). A From can be forged, so observing starts only when the address sends back the
     token of the one confirmation mailed to it (double opt-in): OBSERVE <game> <token>."""
     if len(command.args) not in ((1, 2) if command.name == "OBSERVE" else (1,)):
         return answer_registered(
-            session, mail, f"line {command.line}: write {command.name} <game>", f"refused: {command.name} needs a game"
+            session,
+            mail,
+            f"line {command.line}: write {command.name} <game>",
+            f"refused: {command.name} needs a game",
+            clock=clock,
         )
     try:
         game = db.find_game(session, command.args[0], lock=True)
     except LookupError:
-        return answer_unknown_game(session, mail, command.args[0])
+        return answer_unknown_game(session, mail, command.args[0], clock=clock)
     record.game = game.name
     if address_problem(mail.sender) is not None:  # nothing could ever be sent to it
         return STRANGER + f"refused: {command.name} from an address that cannot be mailed"
     say = command.language
     row = db.observer(session, game, mail.sender)
     if command.name == "UNOBSERVE":
-        return _unobserve(session, mail, game, row, say)
+        return _unobserve(session, mail, game, row, say, clock=clock)
     if row is not None and row.confirmed:
-        _tell_observing(session, game, mail.sender, say, mail)
+        _tell_observing(session, game, mail.sender, say, mail, clock=clock)
         return "observer already"
     if game.observers != "open":
         return answer_registered(
@@ -152,13 +161,16 @@ def _observe(session: Session, mail: Incoming, record: MessageRow, command: Comm
             mail,
             gettext(say, "Game %(game)s takes observers only by the moderator's invitation.", game=game.name),
             "refused: observers are closed",
+            clock=clock,
         )
     if len(command.args) == 2:
-        return _confirm_observer(session, mail, game, row, command)
-    return _ask_confirmation(session, mail, game, row, say)
+        return _confirm_observer(session, mail, game, row, command, clock=clock)
+    return _ask_confirmation(session, mail, game, row, say, clock=clock)
 
 
-def _unobserve(session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, say: str) -> str:
+def _unobserve(
+    session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, say: str, *, clock: Clock
+) -> str:
     """UNOBSERVE <game>: a confirmed observer stops. A pending request stays until it is old, so that OBSERVE and
     UNOBSERVE in turn cannot mail one confirmation after another."""
     if row is None or not row.confirmed:
@@ -167,6 +179,7 @@ def _unobserve(session: Session, mail: Incoming, game: GameRow, row: ObserverRow
             mail,
             gettext(say, "You do not observe game %(game)s.", game=game.name),
             "refused: UNOBSERVE by an address that does not observe",
+            clock=clock,
         )
     session.delete(row)
     body = gettext(say, "You no longer receive the reports of game %(game)s.", game=game.name)
@@ -175,17 +188,19 @@ def _unobserve(session: Session, mail: Incoming, game: GameRow, row: ObserverRow
         mail.sender,
         f"[{game.name}] " + gettext(say, "Observing ended"),
         body + "\n",
-        now(),
+        timestamp(clock),
         game.name,
         **thread_headers(mail),
     )
     return "observer removed"
 
 
-def _ask_confirmation(session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, say: str) -> str:
+def _ask_confirmation(
+    session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, say: str, *, clock: Clock
+) -> str:
     """Store a pending observer with a new token and mail the token to the address; not again within
     CONFIRMATION_HOURS (the address may be a victim's, forged)."""
-    moment = now()
+    moment = timestamp(clock)
     if row is not None and parse_time(moment) - parse_time(row.since) < timedelta(hours=CONFIRMATION_HOURS):
         return STRANGER + f"refused: OBSERVE, a confirmation was mailed less than {CONFIRMATION_HOURS} hours ago"
     token = secrets.token_hex(8)
@@ -216,7 +231,7 @@ def _ask_confirmation(session: Session, mail: Incoming, game: GameRow, row: Obse
 
 
 def _confirm_observer(
-    session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, command: Command
+    session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, command: Command, *, clock: Clock
 ) -> str:
     """OBSERVE <game> <token> from the address the token was mailed to: observing begins."""
     given = _token_hash(command.args[1].lower())
@@ -231,10 +246,11 @@ def _confirm_observer(
                 game=game.name,
             ),
             "refused: OBSERVE with a wrong token",
+            clock=clock,
         )
-    row.confirmed, row.token_hash, row.since = True, "", now()
+    row.confirmed, row.token_hash, row.since = True, "", timestamp(clock)
     session.add(row)
-    _tell_observing(session, game, mail.sender, command.language, mail)
+    _tell_observing(session, game, mail.sender, command.language, mail, clock=clock)
     return "observer added"
 
 
@@ -242,7 +258,9 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _tell_observing(session: Session, game: GameRow, address: str, say: str, mail: Incoming | None) -> None:
+def _tell_observing(
+    session: Session, game: GameRow, address: str, say: str, mail: Incoming | None, *, clock: Clock
+) -> None:
     body = gettext(
         say,
         "You observe game %(game)s: its public reports will come to this address. To stop, send %(command)s %(game)s.",
@@ -254,21 +272,28 @@ def _tell_observing(session: Session, game: GameRow, address: str, say: str, mai
         address,
         f"[{game.name}] " + gettext(say, "Observing"),
         body + "\n",
-        now(),
+        timestamp(clock),
         game.name,
         **thread_headers(mail),
     )
 
 
 def seat_commands(
-    session: Session, game: GameRow, state: GameState, seat: SeatRow, mail: Incoming, commands: list[Command]
+    session: Session,
+    game: GameRow,
+    state: GameState,
+    seat: SeatRow,
+    mail: Incoming,
+    commands: list[Command],
+    *,
+    clock: Clock,
 ) -> None:
     """The commands of an authenticated seat, answered in one mail to its registered address."""
     say = seat.language
     answers = []
     for command in commands:
         if command.name == "TIMEZONE":
-            answers.append(_set_zone(session, game, seat, command))
+            answers.append(_set_zone(session, game, seat, command, clock=clock))
         elif command.name == "STATUS":
             answers.append(status_text(say, game_status(session, game, state), seat.timezone))
         elif command.name == "HELP":
@@ -289,10 +314,11 @@ def seat_commands(
         gettext(say, "Your commands"),
         "\n".join(a.rstrip("\n") + "\n" for a in answers),
         reply_to=mail,
+        clock=clock,
     )
 
 
-def _set_zone(session: Session, game: GameRow, seat: SeatRow, command: Command) -> str:
+def _set_zone(session: Session, game: GameRow, seat: SeatRow, command: Command, *, clock: Clock) -> str:
     say = seat.language
     try:
         if len(command.args) != 1:

@@ -29,7 +29,7 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK, Answer, Press
 from adjudicator.rulesets.coe.orders import OrderSet as ParsedOrders
 from adjudicator.rulesets.coe.state import GameState
-from adjudicator.services.clock import now
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn
 from adjudicator.services.mail_commands import commands_without_header, seat_commands
 from adjudicator.services.notices import (
@@ -153,7 +153,7 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
     return Reading(text, commands, header.group(2), problem, orders, checked)
 
 
-def ingest(archive: Archive, mail: Incoming) -> str:
+def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> str:
     """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known).
 
     Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
@@ -165,16 +165,16 @@ def ingest(archive: Archive, mail: Incoming) -> str:
         with archive.session() as session:
             known = db.find_message(session, mail.message_id)
             if known is not None:
-                return _duplicate(session, mail, known, reading, archived_raw(mail, secrets))
+                return _duplicate(session, mail, known, reading, archived_raw(mail, secrets), clock=clock)
             record = MessageRow(
                 message_id=mail.message_id,
-                received=now(),
+                received=timestamp(clock),
                 sender=mail.sender.lower(),
                 subject=mail.subject,
                 raw=archived_raw(mail, secrets),
             )
             session.add(record)
-            record.outcome = _handle(session, mail, record, reading)
+            record.outcome = _handle(session, mail, record, reading, clock=clock)
     except IntegrityError:
         with archive.session() as session:
             if db.message_seen(session, mail.message_id):
@@ -194,7 +194,7 @@ def archived_raw(mail: Incoming, secrets: set[str]) -> str:
     return f"{_without(head, secrets) if blank or mail.unread else ''}\n\n{text}"
 
 
-def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Reading, raw: str) -> str:
+def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Reading, raw: str, *, clock: Clock) -> str:
     """A Message-ID already stored: the same mail again changes nothing; another mail under that ID (other content)
     is not used either, and the seat its header names (else a registered sender) is told so."""
     if known.raw.partition("\n\n")[2] == raw.partition("\n\n")[2]:
@@ -219,6 +219,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
             f"{mail.message_id} of an earlier mail, but other content: it was not used and "
             "nothing of it was stored. Send it again as a new mail.",
             outcome,
+            clock=clock,
         )
     tell_seat(
         session,
@@ -234,6 +235,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
         sender=mail.sender,
         subject=repr(mail.subject),
         id=mail.message_id,
+        clock=clock,
     )
     return outcome
 
@@ -245,7 +247,7 @@ def _without(text: str, secrets: set[str]) -> str:
     return text
 
 
-def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Reading) -> str:
+def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock) -> str:
     text, commands, problem = reading.text, reading.commands, reading.problem
     if reading.game is None:
         if problem is not None:
@@ -255,9 +257,10 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
                 mail,
                 f"Your mail {mail.subject!r} was not used: {why}. Nothing of it was stored.",
                 f"refused: {why}",
+                clock=clock,
             )
         if commands:
-            return commands_without_header(session, mail, record, commands)
+            return commands_without_header(session, mail, record, commands, clock=clock)
         if not db.games_of_address(session, mail.sender):
             return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
         db.queue_mail(
@@ -267,31 +270,35 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             "No order header was found in your mail. Orders start with a line\n"
             "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
             "A mail with the single word HELP is answered with what one can write.\n",
-            now(),
+            timestamp(clock),
             **thread_headers(mail),
         )
         return "refused: no header"
     try:
         game, ruleset, state = current_game(session, reading.game, lock=True)
     except LookupError:
-        return answer_unknown_game(session, mail, reading.game)
+        return answer_unknown_game(session, mail, reading.game, clock=clock)
     record.game = game.name
     if game.selfplay:
         return STRANGER + "refused: a self-play game takes no mail"
     orders = reading.orders or parse_orders(text, ruleset)  # parsed here only for a game made since the reading
     if orders.header is None:
         return _refuse_openly(
-            session, mail, game, "the header line is not complete: " + "; ".join(e.located for e in orders.errors)
+            session,
+            mail,
+            game,
+            "the header line is not complete: " + "; ".join(e.located for e in orders.errors),
+            clock=clock,
         )
     try:
         seat_row = db.find_seat(session, game, orders.header.player)
     except LookupError as unknown:
-        return _refuse_openly(session, mail, game, str(unknown))
+        return _refuse_openly(session, mail, game, str(unknown), clock=clock)
     record.seat = seat_row.seat
     if not _authentic(session, game, seat_row, orders, reading):
-        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False)
+        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False, clock=clock)
     if game.check_sender and mail.sender.lower() != seat_row.email.lower():
-        return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"))
+        return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"), clock=clock)
     problem = problem or _press_over_turn_limit(session, game, state, seat_row, orders, text)
     if problem is not None:
         say = seat_row.language
@@ -310,10 +317,11 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             + "\n"
             + deadline_text(game, seat_row),
             reply_to=mail,
+            clock=clock,
         )
         return f"refused: {gettext('en', problem[0], **problem[1])}"
     if commands:  # first, so that a TIMEZONE command already shapes the receipt of the same mail
-        seat_commands(session, game, state, seat_row, mail, commands)
+        seat_commands(session, game, state, seat_row, mail, commands, clock=clock)
         if not orders.orders and not orders.errors:
             return "commands: " + ", ".join(c.name for c in commands)
     if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
@@ -328,11 +336,12 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             ),
             turn=orders.header.turn,
             reply_to=mail,
+            clock=clock,
         )
         return "refused: late"
     try:
         if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
-            receipt = store_answers(session, game, state, orders, seat_row.seat)
+            receipt = store_answers(session, game, state, orders, seat_row.seat, clock=clock)
             say = seat_row.language
             lines = [gettext(say, "stored   %(key)s", key=k) for k in receipt.stored]
             lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
@@ -344,9 +353,10 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
                 gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
                 "\n".join(lines) + "\n" + deadline_text(game, seat_row),
                 reply_to=mail,
+                clock=clock,
             )
             return "answers"
-        receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail")
+        receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail", clock=clock)
     except PbemError as problem:
         mail_to_seat(
             session,
@@ -355,6 +365,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             gettext(seat_row.language, "Your orders were not stored"),
             f"{problem}\n" + deadline_text(game, seat_row),
             reply_to=mail,
+            clock=clock,
         )
         return f"refused: {problem}"
     mail_to_seat(
@@ -364,9 +375,10 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
         gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
         receipt.text_in(seat_row.language) + "\n" + deadline_text(game, seat_row),
         reply_to=mail,
+        clock=clock,
     )
     if receipt.stored:
-        relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)])
+        relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)], clock=clock)
     return "orders stored" if receipt.stored else "orders not understood"
 
 
@@ -407,7 +419,7 @@ def _press_over_turn_limit(
     ), {"count": count, "sent": sent, "turn": number, "limit": MAX_PRESS_PER_TURN}
 
 
-def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str) -> str:
+def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str, *, clock: Clock) -> str:
     """No seat could be identified: a registered sender learns why (he cannot be impersonating anybody); a
     stranger learns nothing."""
     if not db.games_of_address(session, mail.sender):
@@ -417,7 +429,7 @@ def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str) ->
         mail.sender,
         f"[{game.name}] Your mail could not be read",
         f"{why}\n",
-        now(),
+        timestamp(clock),
         game.name,
         **thread_headers(mail),
     )
@@ -425,7 +437,7 @@ def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str) ->
 
 
 def _warn_seat(
-    session: Session, game: GameRow, seat: SeatRow, mail: Incoming, what: str, show_sender: bool = True
+    session: Session, game: GameRow, seat: SeatRow, mail: Incoming, what: str, show_sender: bool = True, *, clock: Clock
 ) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
     tell_seat(
@@ -441,6 +453,7 @@ def _warn_seat(
         what=gettext(seat.language, what),
         sender=mail.sender,
         subject=repr(mail.subject),
+        clock=clock,
     )
     if game.moderator:
         db.queue_mail(
@@ -448,13 +461,13 @@ def _warn_seat(
             game.moderator,
             f"[{game.name}] refused mail for {seat.seat}",
             f"From {mail.sender}: {what}.\n",
-            now(),
+            timestamp(clock),
             game.name,
         )
     return f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
 
 
-def relay_press(session: Session, game: GameRow, sender: str, press: list[Press]) -> None:
+def relay_press(session: Session, game: GameRow, sender: str, press: list[Press], *, clock: Clock) -> None:
     """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
     seats = db.game_seats(session, game)
     for item in press:
@@ -462,4 +475,6 @@ def relay_press(session: Session, game: GameRow, sender: str, press: list[Press]
             if seat.seat != sender and (item.to is None or item.to == seat.seat):
                 signed = gettext(seat.language, "Anonymous") if game.anonymous_press else sender
                 subject = N_("Broadcast from %(seat)s") if item.to is None else N_("Press from %(seat)s")
-                mail_to_seat(session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n")
+                mail_to_seat(
+                    session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n", clock=clock
+                )

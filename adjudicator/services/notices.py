@@ -14,7 +14,7 @@ from adjudicator.mail.inbound import Incoming
 from adjudicator.render import render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
-from adjudicator.services.clock import now
+from adjudicator.services.clock import Clock, timestamp
 from adjudicator.services.reports import turn_reports
 
 STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
@@ -32,7 +32,7 @@ def deadline_text(game: GameRow, seat: SeatRow) -> str:
     return deadline_line(seat.language, game.deadline, seat.timezone) + "\n"
 
 
-def answer_unknown_game(session: Session, mail: Incoming, name: str) -> str:
+def answer_unknown_game(session: Session, mail: Incoming, name: str, *, clock: Clock) -> str:
     """A registered address learns that the game is unknown and which games are its own; a stranger nothing
     (the list of games is nobody else's business)."""
     own = db.games_of_address(session, mail.sender)
@@ -43,17 +43,19 @@ def answer_unknown_game(session: Session, mail: Incoming, name: str) -> str:
         mail.sender,
         "Your mail to the PBEM moderator",
         f"There is no game {name!r} here. Your games: {', '.join(own)}.\n",
-        now(),
+        timestamp(clock),
         **thread_headers(mail),
     )
     return "refused: unknown game"
 
 
-def answer_registered(session: Session, mail: Incoming, text: str, outcome: str) -> str:
+def answer_registered(session: Session, mail: Incoming, text: str, outcome: str, *, clock: Clock) -> str:
     """Answer a refused command to a registered sender; a stranger gets nothing."""
     if not db.games_of_address(session, mail.sender):
         return STRANGER + outcome
-    db.queue_mail(session, mail.sender, "Your mail to the PBEM moderator", text + "\n", now(), **thread_headers(mail))
+    db.queue_mail(
+        session, mail.sender, "Your mail to the PBEM moderator", text + "\n", timestamp(clock), **thread_headers(mail)
+    )
     return outcome
 
 
@@ -65,6 +67,8 @@ def mail_to_seat(
     body: str,
     reply_to: Incoming | None = None,
     secret: str = "",
+    *,
+    clock: Clock,
 ) -> None:
     """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded); `secret`: the
     password it carries, kept in the archive only until the mail is sent."""
@@ -73,7 +77,7 @@ def mail_to_seat(
         seat.email,
         f"[{game.name}] {subject}",
         body,
-        now(),
+        timestamp(clock),
         game.name,
         **thread_headers(reply_to),
         secret=secret,
@@ -88,6 +92,8 @@ def tell_seat(
     body: str,
     /,
     reply_to: Incoming | None = None,
+    *,
+    clock: Clock,
     **values: object,
 ) -> None:
     """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
@@ -99,6 +105,7 @@ def tell_seat(
         gettext(to.language, body, **values) + "\n",
         reply_to,
         secret=str(values.get("password", "")),
+        clock=clock,
     )
 
 
@@ -110,6 +117,8 @@ def queue_welcome(
     seat: SeatRow,
     password: str,
     welcome: str | None = None,
+    *,
+    clock: Clock,
 ) -> None:
     """Queue the welcome mail with the password to the seat's registered address: the welcome, the position (the
     public report of the latest turn), the seat's private report with its orders template, and the deadline."""
@@ -124,7 +133,7 @@ def queue_welcome(
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
     body = "\n".join(parts + ([deadline_text(game, seat)] if game.deadline else []))
-    db.queue_mail(session, seat.email, subject, body, now(), game.name, secret=password)
+    db.queue_mail(session, seat.email, subject, body, timestamp(clock), game.name, secret=password)
 
 
 def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow, password: str) -> str:

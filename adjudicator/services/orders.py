@@ -19,7 +19,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.rulesets.coe.orders import Answer as AnswerOrder
 from adjudicator.rulesets.coe.orders import Language, OrderError, OrderSet
 from adjudicator.rulesets.coe.state import GameState
-from adjudicator.services.clock import now
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
 
@@ -144,16 +144,16 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
     )
 
 
-def submit(archive: Archive, name: str, text: str, source: str = "file") -> Receipt:
+def submit(archive: Archive, name: str, text: str, source: str = "file", *, clock: Clock = SYSTEM_CLOCK) -> Receipt:
     """Authenticate an order set, check it and store it (replacing an earlier set for the same turn)."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
         seat = authenticate(session, game, orders)
-        return store_order_set(session, game, ruleset, state, orders, seat, source)
+        return store_order_set(session, game, ruleset, state, orders, seat, source, clock=clock)
 
 
-def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receipt:
+def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock: Clock = SYSTEM_CLOCK) -> Receipt:
     """`pbem submit --for SEAT`: orders the moderator enters for a seat without its password (orders given by
     phone). They are checked and stored like the seat's own, marked "moderator" in the archive, and the seat
     gets the receipt by mail, so that it sees what was entered in its name. The header's password is not
@@ -178,7 +178,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receip
             raise PbemError(
                 f"line {header.line}: the header names {header.player}, but the orders are entered --for {seat.seat}"
             )
-        receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator")
+        receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator", clock=clock)
         receipt.by_moderator = True
         if receipt.stored:
             say = seat.language
@@ -187,14 +187,22 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str) -> Receip
                 seat.email,
                 f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=receipt.turn),
                 receipt.text_in(say),
-                now(),
+                timestamp(clock),
                 game.name,
             )
         return receipt
 
 
 def store_order_set(
-    session: Session, game: GameRow, ruleset: Ruleset, state: GameState, orders: OrderSet, seat: SeatRow, source: str
+    session: Session,
+    game: GameRow,
+    ruleset: Ruleset,
+    state: GameState,
+    orders: OrderSet,
+    seat: SeatRow,
+    source: str,
+    *,
+    clock: Clock,
 ) -> Receipt:
     """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
     takes effect at once: this receipt already comes in the new language."""
@@ -222,7 +230,7 @@ def store_order_set(
     )
     if orders.errors and not orders.orders:
         return receipt  # nothing understood: an earlier set stays as it was
-    receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, now(), source)
+    receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, timestamp(clock), source)
     receipt.stored = True
     for order in orders.orders:
         if isinstance(order, Language):
@@ -241,16 +249,18 @@ class AnswerReceipt:
     open: list[str]
 
 
-def answer(archive: Archive, name: str, text: str) -> AnswerReceipt:
+def answer(archive: Archive, name: str, text: str, *, clock: Clock = SYSTEM_CLOCK) -> AnswerReceipt:
     """`pbem answer`: store a seat's answers to the decisions asked for the turn being resolved."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
         seat = authenticate(session, game, orders).seat
-        return store_answers(session, game, state, orders, seat)
+        return store_answers(session, game, state, orders, seat, clock=clock)
 
 
-def store_answers(session: Session, game: GameRow, state: GameState, orders: OrderSet, seat: str) -> AnswerReceipt:
+def store_answers(
+    session: Session, game: GameRow, state: GameState, orders: OrderSet, seat: str, *, clock: Clock
+) -> AnswerReceipt:
     """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
     from adjudicator.archive import queries as db
 
@@ -272,7 +282,7 @@ def store_answers(session: Session, game: GameRow, state: GameState, orders: Ord
             )
         else:
             decision = asked[order.key]
-            decision.answer, decision.answered = order.value, now()
+            decision.answer, decision.answered = order.value, timestamp(clock)
             session.add(decision)
             stored.append(order.key)
     still_open = [k for k, d in asked.items() if d.answer is None]
