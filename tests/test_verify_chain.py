@@ -268,7 +268,7 @@ def test_a_state_not_json_names_its_turn_and_the_next_is_not_replayed(pbem: Pbem
 
 
 # -- item 8: files of a turn whose writer died after its commit ---------------------------------------------
-# The turn's files are written only after its commit (moderator.adjudicate), so a process killed between the two
+# The turn's files are written only after its commit (adjudication.adjudicate), so a process killed between the two
 # leaves exactly this: the turn in the archive, its folder missing. Deleting the folder after the commit makes that
 # state every time, where a kill -9 would need a hook in the code to land between the commit and the first write.
 
