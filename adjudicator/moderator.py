@@ -21,7 +21,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.dice import (
+from adjudicator.engine.chance import (
     CHAIN_LENGTH,
     GivenDice,
     KeyedDice,
@@ -42,6 +42,7 @@ from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.render.told import losses_of, told
 from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK, Language, OrderError, OrderSet
 from adjudicator.rulesets.coe.orders import Answer as AnswerOrder
 from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
@@ -1244,7 +1245,7 @@ def resolve_files(
             raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
         by_seat[seat] = block.source
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
-    given = GivenDice(values=parse_dice_file(dice_text)) if dice_text is not None else None
+    given = GivenDice(values=parse_dice_file(dice_text, COMBAT_DIE_SYMBOLS)) if dice_text is not None else None
     game = Game(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows, befores = [], []
     for number, seat in coming:

@@ -12,7 +12,7 @@ import pytest
 
 from adjudicator import moderator
 from adjudicator.archive.store import ArchiveError
-from adjudicator.engine.dice import DiceError
+from adjudicator.engine.chance import DiceError
 from adjudicator.engine.turn import NotDue
 from adjudicator.errors import PbemError
 from adjudicator.mail.clock import UnknownZone

@@ -12,7 +12,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from adjudicator.archive.models import Decision, Game
-from adjudicator.engine.dice import GivenDice
+from adjudicator.engine.chance import GivenDice
 from adjudicator.moderator import play, write_decision_notices
 from adjudicator.rulesets import load_ruleset
 from tests.conftest import SEATS, Pbem

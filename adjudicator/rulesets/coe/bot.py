@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.dice import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
+from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve
 from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.orders import parse_orders
