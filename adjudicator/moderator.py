@@ -33,7 +33,7 @@ from adjudicator.engine.chance import (
     turn_key,
 )
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve, schedule
-from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError  # callers import it from here too
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.keywords import language_code
@@ -46,6 +46,7 @@ from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK, Language, OrderError, OrderSet
 from adjudicator.rulesets.coe.orders import Answer as AnswerOrder
 from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
+from adjudicator.rulesets.coe.vocabulary import stored_event
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -555,7 +556,7 @@ def turn_context(row: Turn, before: str | None = None) -> dict[str, Any]:
         "orders_hash": row.orders_hash,
         "orders_received": bool(row.orders_text),
         "events": told(
-            (Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
+            (stored_event(e) for e in json.loads(row.events_json)),
             json.loads(before) if before else None,
         ),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],
