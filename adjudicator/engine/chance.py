@@ -34,7 +34,6 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TypeVar
 
 from adjudicator.errors import PbemError
@@ -124,11 +123,6 @@ def rejection_bound(count: int) -> int:
     return 256 ** chunk_size(count) // count * count
 
 
-@cache
-def _draw_shape(count: int) -> tuple[int, int]:
-    return chunk_size(count), rejection_bound(count)
-
-
 @dataclass
 class Dice:
     """A source of chance for one turn; records every draw with its purpose (the dice log of the turn)."""
@@ -170,20 +164,28 @@ class KeyedDice(Dice):
     counter: int = 0
 
     def _next(self, purpose: str, faces: int) -> int:
-        size, bound = _draw_shape(faces)
+        if faces > 256:
+            return self._wide(purpose, faces)
+        bound = 256 // faces * faces  # rejection_bound: 252 = 42 * 6 for a six-sided die
+        while True:  # byte by byte: the stream of every turn stored so far
+            for byte in self._digest(purpose):
+                if byte < bound:
+                    return byte % faces + 1
+
+    def _wide(self, purpose: str, faces: int) -> int:
+        """A draw in 1..faces for more than 256 faces: chunks of chunk_size bytes, big-endian."""
+        size, bound = chunk_size(faces), rejection_bound(faces)
         while True:
-            message = f"{self.orders_hash}|{purpose}|{self.counter}".encode()
-            self.counter += 1
-            digest = hmac.new(self.key, message, hashlib.sha256).digest()
-            if size == 1:  # the common case, and the stream of every turn stored so far, byte by byte
-                for byte in digest:
-                    if byte < bound:  # 252 = 42 * 6 for a six-sided die
-                        return byte % faces + 1
-                continue
+            digest = self._digest(purpose)
             for start in range(0, len(digest) - size + 1, size):
                 chunk = int.from_bytes(digest[start : start + size], "big")
                 if chunk < bound:
                     return chunk % faces + 1
+
+    def _digest(self, purpose: str) -> bytes:
+        message = f"{self.orders_hash}|{purpose}|{self.counter}".encode()
+        self.counter += 1
+        return hmac.new(self.key, message, hashlib.sha256).digest()
 
 
 @dataclass
