@@ -20,8 +20,8 @@ class Event:
 
     `visible_to` is None for a public event (every player, observer and the site may read it), or the seats that
     may read it (a hand drawn, a decision's reasons, press to one seat): the public report, site, snapshot and
-    mail leave it out, and those seats' private reports show it. The archive reveals everything when the game
-    ends. `by_kind`: the ruleset derives `visible_to` from the event's kind when it reads the event back, so it
+    mail leave it out, and those seats' private reports show it; everything is revealed when the game ends.
+    `visible_by_kind`: the ruleset derives `visible_to` from the event's kind when it reads the event back, so it
     is not written (Conquest of the Empire's archives predate `visible_to`: rulesets/coe/vocabulary.py).
     """
 
@@ -29,13 +29,13 @@ class Event:
     seat: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     visible_to: frozenset[str] | None = None
-    by_kind: bool = False
+    visible_by_kind: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The event as the archive stores it: a public event (or one whose visibility its kind gives) has no
         `visible_to`."""
         stored: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "data": self.data}
-        if self.visible_to is not None and not self.by_kind:
+        if self.visible_to is not None and not self.visible_by_kind:
             stored["visible_to"] = sorted(self.visible_to)
         return stored
 

@@ -37,7 +37,7 @@ def visibility(kind: str, seat: str | None, data: Mapping[str, Any]) -> frozense
 def add_event(turn: Turn, kind: str, seat: str | None = None, **data: Any) -> None:
     """Add an event whose visibility its kind gives (visibility above); the archive stores it as before
     `visible_to` existed, so that every stored turn still replays byte for byte."""
-    turn.events.append(Event(kind, seat, data, visibility(kind, seat, data), by_kind=True))
+    turn.events.append(Event(kind, seat, data, visibility(kind, seat, data), visible_by_kind=True))
 
 
 def stored_event(stored: Mapping[str, Any]) -> Event:
@@ -45,4 +45,4 @@ def stored_event(stored: Mapping[str, Any]) -> Event:
     event = Event.from_json(stored)
     if "visible_to" in stored:
         return event
-    return replace(event, visible_to=visibility(event.kind, event.seat, event.data), by_kind=True)
+    return replace(event, visible_to=visibility(event.kind, event.seat, event.data), visible_by_kind=True)
