@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.engine.dice import GivenDice
+from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.turn import TurnResult, resolve
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value

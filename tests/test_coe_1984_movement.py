@@ -5,7 +5,7 @@ IDs (O-x.y) they check."""
 
 from __future__ import annotations
 
-from adjudicator.engine.dice import GivenDice
+from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.turn import Turn
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.capture import end_of_movement

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from adjudicator.engine.dice import GivenDice, parse_dice_file
+from adjudicator.engine.chance import GivenDice, parse_dice_file
 from adjudicator.engine.turn import NotDue, TurnResult, resolve
-from adjudicator.engine.vocabulary import PIECES, UNIT_KINDS
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.orders import (
     CAESAR,
@@ -31,6 +31,7 @@ from adjudicator.rulesets.coe.orders import (
 )
 from adjudicator.rulesets.coe.setup import SetupError
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
+from adjudicator.rulesets.coe.vocabulary import PIECES, UNIT_KINDS
 from tests.helpers import buy, classic, force, march, own, place, play, sail, start, verdicts
 from tests.rule_coverage import rule_ids
 
@@ -435,8 +436,8 @@ def test_C_1_7_galleys_bought_next_to_taken_over_galleys() -> None:
 
 
 def test_C_1_8_dice_faces_and_their_numbers() -> None:
-    assert parse_dice_file("inf cav cat gal blank 2") == [1, 3, 4, 5, 6, 2]
-    assert parse_dice_file("infantry cavalry catapult galley # comment\n1 6") == [1, 3, 4, 5, 1, 6]
+    assert parse_dice_file("inf cav cat gal blank 2", COMBAT_DIE_SYMBOLS) == [1, 3, 4, 5, 6, 2]
+    assert parse_dice_file("infantry cavalry catapult galley # comment\n1 6", COMBAT_DIE_SYMBOLS) == [1, 3, 4, 5, 1, 6]
     state = place(start(), "THR", MAC, owner=False, infantry=2)
     place(state, "THR", EGY, infantry=2)
     result = play(state, dice=[2, 5, 6, 6, 1, 6, 6])  # face 2 is an infantry hit, the galley face hits nothing on land

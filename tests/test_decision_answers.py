@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from adjudicator.engine.dice import GivenDice, KeyedDice
+from adjudicator.engine.chance import GivenDice, KeyedDice
 from adjudicator.engine.turn import TurnResult, resolve
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset

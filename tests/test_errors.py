@@ -13,7 +13,7 @@ import pytest
 
 import adjudicator.services
 from adjudicator.archive.store import ArchiveError
-from adjudicator.engine.dice import DiceError
+from adjudicator.engine.chance import DiceError
 from adjudicator.engine.turn import NotDue
 from adjudicator.errors import PbemError
 from adjudicator.mail.clock import UnknownZone

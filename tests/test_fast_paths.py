@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lark.exceptions import UnexpectedInput
 
-from adjudicator.engine.dice import KeyedDice, orders_digest
+from adjudicator.engine.chance import KeyedDice, orders_digest
 from adjudicator.engine.turn import resolve
 from adjudicator.orders import parse_orders
 from adjudicator.orders.parser import _entry

@@ -18,13 +18,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.engine.dice import DiceError, parse_dice_file
+from adjudicator.engine.chance import DiceError, parse_dice_file
 from adjudicator.engine.turn import NotDue
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.keywords import keyword_table
 from adjudicator.rulesets import UnknownRuleset, load_ruleset
 from adjudicator.rulesets.coe.bot import play_game, seats_in_play
+from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.state import SnapshotError, snapshot_text
 from adjudicator.services.adjudication import resolve_files
 from adjudicator.services.games import load_snapshot
@@ -194,7 +195,7 @@ DICE_WORDS = st.one_of(
 @given(text=st.lists(st.lists(DICE_WORDS, max_size=6).map(" ".join), max_size=6).map("\n".join))
 def test_random_dice_files_are_rolls_or_a_refusal_naming_the_line(text: str) -> None:
     try:
-        rolls = parse_dice_file(text)
+        rolls = parse_dice_file(text, COMBAT_DIE_SYMBOLS)
     except DiceError as refused:
         assert str(refused).startswith("dice file line ")
         line = int(str(refused).split()[3].rstrip(":"))

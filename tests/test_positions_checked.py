@@ -194,10 +194,11 @@ def test_a_stored_position_that_breaks_the_schema_is_named_not_a_traceback(pbem:
 def test_a_dice_file_with_strange_digits_is_refused_naming_the_line(
     tmp_path: Path, write: Write, dice: str, message: str
 ) -> None:
-    from adjudicator.engine.dice import DiceError, parse_dice_file
+    from adjudicator.engine.chance import DiceError, parse_dice_file
+    from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 
     with pytest.raises(DiceError, match=message.replace("\\", "\\\\").replace("(", "\\(").replace(".", "\\.")):
-        parse_dice_file(dice)
+        parse_dice_file(dice, COMBAT_DIE_SYMBOLS)
     pbem = Pbem(tmp_path / "data")
     state = write("state.json", json.dumps(turn0(pbem)))
     orders = write("orders.txt", "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 2 INF: MAC -> THR\n")

@@ -12,7 +12,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 from adjudicator.archive.models import DecisionRow, GameRow
-from adjudicator.engine.dice import GivenDice
+from adjudicator.engine.chance import GivenDice
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.adjudication import play
 from adjudicator.services.reports import write_decision_notices

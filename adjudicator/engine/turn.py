@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from adjudicator.engine.dice import Dice
+from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.orders import Order, OrderSet

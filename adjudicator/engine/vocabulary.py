@@ -1,13 +1,11 @@
-"""The domain's words: piece kinds, events, order verdicts and the rejection every rule check raises."""
+"""The words every game shares: events with their visibility, order verdicts and the rejection every rule check
+raises. A game's own words (its pieces, its leaders) live in its ruleset (e.g. rulesets/coe/vocabulary.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-UNIT_KINDS = ("infantry", "cavalry", "catapult")  # land combat units (C-0.4)
-PIECES = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified_city", "road")
-UNIT_ABBREVIATIONS = {"infantry": "INF", "cavalry": "CAV", "catapult": "CAT"}
 
 
 def N_(msgid: str, **values: object) -> str:  # noqa: N802 (the gettext mark, so that pybabel extracts msgid)
@@ -16,36 +14,50 @@ def N_(msgid: str, **values: object) -> str:  # noqa: N802 (the gettext mark, so
     return msgid % values if values else msgid
 
 
-def leader_name(number: int) -> str:
-    return "Caesar" if number == 0 else f"G{number}"
-
-
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened; reports are rendered from these (DESIGN.md)."""
+    """One thing that happened; reports are rendered from these (DESIGN.md).
+
+    `visible_to` is None for a public event (every player, observer and the site may read it), or the seats that
+    may read it (a hand drawn, a decision's reasons, press to one seat): the public report, site, snapshot and
+    mail leave it out, and those seats' private reports show it; everything is revealed when the game ends.
+    `visible_by_kind`: the ruleset derives `visible_to` from the event's kind when it reads the event back, so it
+    is not written (Conquest of the Empire's archives predate `visible_to`: rulesets/coe/vocabulary.py).
+    """
 
     kind: str
     seat: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    visible_to: frozenset[str] | None = None
+    visible_by_kind: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "data": self.data}
+        """The event as the archive stores it: a public event (or one whose visibility its kind gives) has no
+        `visible_to`."""
+        stored: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "data": self.data}
+        if self.visible_to is not None and not self.visible_by_kind:
+            stored["visible_to"] = sorted(self.visible_to)
+        return stored
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> Event:
+        """An event as to_json stored it (without `visible_to`: public, unless the ruleset's reader says otherwise)."""
+        seats = stored.get("visible_to")
+        return cls(stored["kind"], stored["seat"], stored["data"], None if seats is None else visible_to(seats))
 
     @property
     def public(self) -> bool:
-        """Whether every player may read it: not press to one seat (C-15.19), not a standing order, not a
-        decision (its source, a priority list or an answer's text are the seat's own; what it made happen is
-        public through the events that follow it)."""
-        return not (self.kind == "press" and self.data.get("to")) and self.kind not in PRIVATE_KINDS
+        """Whether every player may read it."""
+        return self.visible_to is None
 
     def private_to(self, seat: str) -> bool:
-        """Whether it belongs in `seat`'s private report: press to it, its own standing orders and decisions."""
-        if self.kind == "press":
-            return self.data.get("to") == seat
-        return self.kind in PRIVATE_KINDS and self.seat == seat
+        """Whether it belongs in `seat`'s private report: it is not public, and `seat` may read it."""
+        return self.visible_to is not None and seat in self.visible_to
 
 
-PRIVATE_KINDS = ("standing_order", "decision", "answer_refused")
+def visible_to(seats: Iterable[str]) -> frozenset[str]:
+    """The visibility of an event that only `seats` may read."""
+    return frozenset(seats)
 
 
 @dataclass(frozen=True)

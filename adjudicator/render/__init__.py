@@ -8,8 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.vocabulary import leader_name
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets.coe.vocabulary import leader_name
 
 if TYPE_CHECKING:
     from jinja2 import Environment

@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, Event
+from adjudicator.engine.vocabulary import Event
 from adjudicator.render.i18n import N_
+from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS
 
 FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "catapult", 5: "galley", 6: "blank"}  # C-1.8
 KINDS = {abbreviation: kind for kind, abbreviation in UNIT_ABBREVIATIONS.items()}

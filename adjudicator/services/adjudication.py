@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.dice import GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
+from adjudicator.engine.chance import GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
 from adjudicator.engine.turn import TurnResult, resolve, schedule
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
@@ -21,6 +21,7 @@ from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.told import losses_of
 from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.orders import OrderError
 from adjudicator.rulesets.coe.state import GameState, snapshot_text, state_hash
 from adjudicator.services.chain import link_turn
@@ -474,7 +475,7 @@ def resolve_files(
             raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
         by_seat[seat] = block.source
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
-    given = GivenDice(values=parse_dice_file(dice_text)) if dice_text is not None else None
+    given = GivenDice(values=parse_dice_file(dice_text, COMBAT_DIE_SYMBOLS)) if dice_text is not None else None
     game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows, befores = [], []
     for number, seat in coming:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.dice import commitment
+from adjudicator.engine.chance import commitment
 from adjudicator.engine.turn import coming_turns, schedule
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code

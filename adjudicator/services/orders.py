@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.dice import KeyedDice
+from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.turn import coming_turns, resolve
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.turn import TurnResult, coming_turns
-from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.render.told import losses_of, told
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.state import GameState, from_snapshot
+from adjudicator.rulesets.coe.vocabulary import stored_event
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -37,7 +38,7 @@ def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
         "orders_hash": row.orders_hash,
         "orders_received": bool(row.orders_text),
         "events": told(
-            (Event(e["kind"], e["seat"], e["data"]) for e in json.loads(row.events_json)),
+            (stored_event(e) for e in json.loads(row.events_json)),
             json.loads(before) if before else None,
         ),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],

@@ -7,7 +7,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.dice import CHAIN_LENGTH, KeyedDice, chain_keys, key_follows, orders_digest
+from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, key_follows, orders_digest
 from adjudicator.engine.turn import resolve
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import Ruleset, load_ruleset

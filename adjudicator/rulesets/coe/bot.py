@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.dice import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
+from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.state import Force, GameState, from_snapshot
+from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:
     from adjudicator.archive import Archive

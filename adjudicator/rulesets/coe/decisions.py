@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import N_, UNIT_KINDS
+from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, add_event
 
 T = TypeVar("T")
 Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)
@@ -50,7 +51,7 @@ def decide(
         try:
             value, source = parse(answer), "answer"
         except BadAnswer as bad:
-            turn.event("answer_refused", seat, key=key, answer=answer, reason=str(bad))
+            add_event(turn, "answer_refused", seat, key=key, answer=answer, reason=str(bad))
             answer = None
     if answer is None:
         if standing is not None:
@@ -71,7 +72,7 @@ def decide(
                         "rolls": len(turn.dice.log),
                     }
                 )
-    turn.event("decision", seat, key=key, question=question, choice=show(value), source=source, rule=rule)
+    add_event(turn, "decision", seat, key=key, question=question, choice=show(value), source=source, rule=rule)
     return value
 
 

@@ -6,9 +6,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.vocabulary import UNIT_KINDS
 from adjudicator.rulesets.coe.economy import shared_on_board, shared_units, tribute_value, units_on_board
 from adjudicator.rulesets.coe.state import GameState
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

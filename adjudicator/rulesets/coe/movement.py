@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.turn import Turn
-from adjudicator.engine.vocabulary import N_, UNIT_ABBREVIATIONS, UNIT_KINDS, Rejected, leader_name
+from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.orders import Move, Order, Sail, Troops
 from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

@@ -26,7 +26,6 @@ from functools import cache
 from math import comb, factorial
 from typing import Any
 
-from adjudicator.engine.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.battle import default_legion, fill, retreat_wanted
 from adjudicator.rulesets.coe.battle1984 import TIES
@@ -34,6 +33,7 @@ from adjudicator.rulesets.coe.decisions import UNIT_WORDS, Pick, complete_choice
 from adjudicator.rulesets.coe.naval import CATEGORIES, ROUNDS
 from adjudicator.rulesets.coe.orders import Order
 from adjudicator.rulesets.coe.state import Force
+from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 Prob = Fraction | float
 Comp = tuple[int, int, int]  # infantry, cavalry, catapult

@@ -77,7 +77,7 @@ class DestroyCity(Order):
 
 @dataclass(frozen=True)
 class Purchase:
-    """One item of a BUY order. `piece` is one of PIECES in engine.vocabulary."""
+    """One item of a BUY order. `piece` is one of PIECES in rulesets/coe/vocabulary.py."""
 
     piece: str
     count: int = 1

@@ -33,6 +33,7 @@ from adjudicator.rulesets.coe.orders import (
 )
 from adjudicator.rulesets.coe.setup import initial_state
 from adjudicator.rulesets.coe.state import Force
+from adjudicator.rulesets.coe.vocabulary import add_event
 
 __all__ = ["broken_invariants", "initial_state", "play_turn"]
 
@@ -75,7 +76,7 @@ def record_standing_orders(turn: Turn) -> None:
     for order in turn.of_kind(*STANDING):
         record_standing_order(standing, order)
         turn.accept(order, N_("standing order recorded"))
-        turn.event("standing_order", turn.seat, text=order.text)
+        add_event(turn, "standing_order", turn.seat, text=order.text)
     for order in turn.of_kind(Answer):  # the mover may answer his own turn's decisions in advance
         assert isinstance(order, Answer)
         turn.answers = {**turn.answers, turn.seat: {**turn.answers.get(turn.seat, {}), order.key: order.value}}
@@ -203,7 +204,7 @@ def relay_press(turn: Turn) -> None:
     """Press goes into the reports: broadcasts publicly, the rest to the addressee only (C-15.19). A LANGUAGE
     order is no game order: the moderator records it when the orders arrive; here it is only confirmed."""
     for order in turn.of_kind(Press):
-        turn.event("press", turn.seat, to=order.to, message=order.message)
+        add_event(turn, "press", turn.seat, to=order.to, message=order.message)
         turn.accept(order, N_("relayed") if order.to is None else N_("relayed to %(seat)s", seat=order.to))
     for order in turn.of_kind(Language):
         assert isinstance(order, Language)

@@ -10,8 +10,8 @@ from collections import Counter
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.vocabulary import UNIT_KINDS
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset

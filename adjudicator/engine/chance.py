@@ -1,0 +1,251 @@
+"""Verifiable chance (DESIGN.md): a reverse hash chain of turn keys, and per turn one HMAC stream that rolls dice
+of any number of faces, reads face tables and shuffles decks.
+
+The game's secret seed is hashed CHAIN_LENGTH times; the last value is the public commitment. The key of
+player-turn t is the seed hashed CHAIN_LENGTH - t times, so revealing it lets anybody check
+sha256(key_t) == key_(t-1) (key_0 is the commitment) while later keys stay unknown. Checkpoints (the keys of
+every 100th turn, as secret as the seed) let a turn's key be derived with at most 99 hashes instead of a walk
+from the seed.
+
+Every random number is a draw: a uniform number 1..n. A draw reads HMAC-SHA256(turn key,
+"<orders hash>|<purpose>|<counter>") in chunks of as many bytes as n needs (one byte up to n = 256, two up to
+65,536, ...), taking the first chunk below the largest multiple of n that the chunk can hold (252 = 42 * 6 for a
+six-sided die) and mapping it to chunk % n + 1, so that every number is equally likely (no modulo bias). When
+no chunk of a digest fits, the counter moves on and a new digest is read. Every draw is logged with its purpose.
+
+- `roll(purpose, faces=6)` is one draw in 1..faces.
+- `roll_face(purpose, table)` rolls a die of len(table) faces and reads the face from the table:
+  Conqueror's die is the table (1, 1, 2, 3, 4, 4).
+- `shuffle(items, purpose)` is a Fisher-Yates shuffle made of draws from the same stream, so that a deck's
+  order is as verifiable as a die. A shuffle of n cards takes n - 1 draws, logged as "shuffle <purpose> k/n-1":
+  the first draw is in 1..n and picks the card that goes last (position n), the second is in 1..n-1 and picks,
+  among the cards left, the one that goes at position n-1, and so on down to the last draw in 1..2.
+  Precisely, draw k (k = 1 .. n-1) is a number d in 1..m with m = n - k + 1, and swaps the cards at positions
+  d and m (1-based) of the list as it stands.
+
+A dice file replaces the stream with given numbers, one per draw, consumed in the order the ruleset draws
+(each ruleset documents its order); a shuffle consumes its n - 1 numbers as above. A number outside the
+draw's range, or running out of numbers, is a clear error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from adjudicator.errors import PbemError
+
+CHAIN_LENGTH = 10_000
+FACES = 6  # the die a roll has when its faces are not named
+CHECKPOINT_EVERY = 100
+
+T = TypeVar("T")
+
+
+class DiceError(PbemError, ValueError):
+    pass
+
+
+def _h(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: key 0 of its chain."""
+    return turn_key(seed, 0).hex()
+
+
+def _check_turn(turn: int) -> None:
+    if not 0 <= turn < CHAIN_LENGTH:
+        raise DiceError(f"turn {turn} is outside the dice chain (0..{CHAIN_LENGTH - 1})")
+
+
+def _hashed(key: bytes, times: int) -> bytes:
+    sha256 = hashlib.sha256  # a tight loop
+    for _ in range(times):
+        key = sha256(key).digest()
+    return key
+
+
+def turn_key(seed: bytes, turn: int, checkpoints: Mapping[int, bytes] | None = None) -> bytes:
+    """Key of player-turn `turn` (1-based; 0 is the commitment). With `checkpoints` (chain_checkpoints), the walk
+    starts from the nearest checkpoint at or after the turn instead of from the seed: the same key, fewer hashes."""
+    _check_turn(turn)
+    start, key = CHAIN_LENGTH, seed  # the seed is the chain's position CHAIN_LENGTH
+    for at, checkpoint in (checkpoints or {}).items():
+        if turn <= at < start:
+            start, key = at, checkpoint
+    return _hashed(key, start - turn)
+
+
+def chain_checkpoints(seed: bytes, every: int = CHECKPOINT_EVERY) -> dict[int, bytes]:
+    """The keys of turns 0, every, 2 * every, ... in one walk of the chain, for turn_key. They reveal every
+    earlier turn's key: keep them as secret as the seed."""
+    if every < 1:
+        raise DiceError(f"checkpoints every {every} turns: the distance must be at least 1")
+    checkpoints = {}
+    key = seed
+    for t in range(CHAIN_LENGTH, -1, -1):
+        if t % every == 0 and t < CHAIN_LENGTH:
+            checkpoints[t] = key
+        if t:
+            key = _h(key)
+    return checkpoints
+
+
+def chain_keys(seed: bytes, last_turn: int) -> list[bytes]:
+    """Keys 0..last_turn in one pass (for verifying a whole game)."""
+    keys = [b""] * (last_turn + 1)
+    key = seed
+    for t in range(CHAIN_LENGTH, -1, -1):
+        if t <= last_turn:
+            keys[t] = key
+        if t:
+            key = _h(key)
+    return keys
+
+
+def key_follows(key: str, previous: str) -> bool:
+    """Whether a revealed turn key hashes to the previous one (what a player checks)."""
+    return _h(bytes.fromhex(key)).hex() == previous
+
+
+def chunk_size(count: int) -> int:
+    """Bytes of the digest one draw in 1..count reads: enough to hold count - 1."""
+    return max(1, ((count - 1).bit_length() + 7) // 8)
+
+
+def rejection_bound(count: int) -> int:
+    """Chunks at or above this are rejected: the largest multiple of `count` a chunk can hold (no modulo bias)."""
+    return 256 ** chunk_size(count) // count * count
+
+
+@dataclass
+class Dice:
+    """A source of chance for one turn; records every draw with its purpose (the dice log of the turn)."""
+
+    log: list[tuple[str, int]] = field(default_factory=list)
+
+    def roll(self, purpose: str, faces: int = FACES) -> int:
+        """A die of `faces` faces: 1..faces."""
+        if faces < 1:
+            raise DiceError(f"a die of {faces} faces cannot be rolled ({purpose})")
+        value = self._next(purpose, faces)
+        self.log.append((purpose, value))
+        return value
+
+    def roll_face(self, purpose: str, table: Sequence[T]) -> T:
+        """A die whose faces are `table`'s entries, e.g. (1, 1, 2, 3, 4, 4): the entry of the face rolled."""
+        return table[self.roll(purpose, len(table)) - 1]
+
+    def shuffle(self, items: Iterable[T], purpose: str) -> list[T]:
+        """The items in a new order: a Fisher-Yates shuffle of n - 1 draws (the module docstring gives the order)."""
+        cards = list(items)
+        draws = len(cards) - 1
+        for k in range(1, draws + 1):
+            last = len(cards) - k  # 0-based position filled by draw k
+            chosen = self.roll(f"shuffle {purpose} {k}/{draws}", last + 1) - 1
+            cards[chosen], cards[last] = cards[last], cards[chosen]
+        return cards
+
+    def _next(self, purpose: str, faces: int) -> int:
+        raise NotImplementedError
+
+
+@dataclass
+class KeyedDice(Dice):
+    """The verifiable stream of one player-turn."""
+
+    key: bytes = b""
+    orders_hash: str = ""
+    counter: int = 0
+
+    def _next(self, purpose: str, faces: int) -> int:
+        if faces > 256:
+            return self._wide(purpose, faces)
+        bound = 256 // faces * faces  # rejection_bound: 252 = 42 * 6 for a six-sided die
+        while True:  # byte by byte: the stream of every turn stored so far
+            for byte in self._digest(purpose):
+                if byte < bound:
+                    return byte % faces + 1
+
+    def _wide(self, purpose: str, faces: int) -> int:
+        """A draw in 1..faces for more than 256 faces: chunks of chunk_size bytes, big-endian."""
+        size, bound = chunk_size(faces), rejection_bound(faces)
+        while True:
+            digest = self._digest(purpose)
+            for start in range(0, len(digest) - size + 1, size):
+                chunk = int.from_bytes(digest[start : start + size], "big")
+                if chunk < bound:
+                    return chunk % faces + 1
+
+    def _digest(self, purpose: str) -> bytes:
+        message = f"{self.orders_hash}|{purpose}|{self.counter}".encode()
+        self.counter += 1
+        return hmac.new(self.key, message, hashlib.sha256).digest()
+
+
+@dataclass
+class GivenDice(Dice):
+    """Numbers given in a dice file, used in order, one per draw."""
+
+    values: list[int] = field(default_factory=list)
+    position: int = 0
+
+    def _next(self, purpose: str, faces: int) -> int:
+        if self.position >= len(self.values):
+            raise DiceError(
+                f"the dice file ran out: {len(self.values)} rolls given, roll {self.position + 1} needed for {purpose}"
+            )
+        value = self.values[self.position]
+        if not 1 <= value <= faces:
+            raise DiceError(f"the dice file's roll {self.position + 1} is {value}, but {purpose} needs 1-{faces}")
+        self.position += 1
+        return value
+
+    @property
+    def unused(self) -> int:
+        """Rolls given but not needed (a dice file that does not fit the battles fought)."""
+        return len(self.values) - self.position
+
+
+def parse_dice_file(text: str, symbols: Mapping[str, int] | None = None, largest: int = FACES) -> list[int]:
+    """Integers 1..largest (or the ruleset's symbol words, e.g. CoE's combat die), whitespace separated; '#' starts
+    a comment. `largest` is the largest number a draw of the ruleset may take (6 for Conquest of the Empire)."""
+    words = {word.casefold(): value for word, value in (symbols or {}).items()}
+    values = []
+    for number, line in enumerate(text.split("\n"), 1):  # lines as an editor counts them
+        for word in line.split("#", 1)[0].split():
+            token = word.casefold()
+            if token in words:
+                values.append(words[token])
+            elif _is_number(token.lstrip("0"), largest):
+                values.append(int(token.lstrip("0")))
+            else:
+                shown = repr(word) if len(word) <= 20 else repr(word[:17]) + "..."  # a 10,000-digit word too
+                raise DiceError(f"dice file line {number}: {shown} is not a die roll ({_allowed(symbols, largest)})")
+    return values
+
+
+def _is_number(token: str, largest: int) -> bool:
+    """Digits as written, 1..largest: str.isdigit() also takes '²' or '٣', which int() refuses or reads as another
+    number; the length check keeps a 10,000-digit word from being converted."""
+    return 0 < len(token) <= len(str(largest)) and all("0" <= c <= "9" for c in token) and int(token) <= largest
+
+
+def _allowed(symbols: Mapping[str, int] | None, largest: int) -> str:
+    """'1-6 or inf cav cat gal blank': the numbers, and the first word given for each face."""
+    first_words = {value: word for word, value in reversed(list((symbols or {}).items()))}
+    words = [first_words[value] for value in sorted(first_words)]
+    return f"1-{largest}" + (f" or {' '.join(words)}" if words else "")
+
+
+def orders_digest(texts: Iterable[str]) -> str:
+    """Hash of a turn's received order texts, mixed into every roll of the turn."""
+    h = hashlib.sha256()
+    for text in texts:
+        h.update(hashlib.sha256(text.encode()).digest())
+    return h.hexdigest()

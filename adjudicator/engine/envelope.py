@@ -1,0 +1,96 @@
+"""The game-neutral snapshot (schema 2, docs/snapshot.md): an envelope around a ruleset's own game part.
+
+    {"schema": 2, "ruleset": "...", "game": "...", "step": 7,
+     "public": {...},                       # what every player, observer and the site may see
+     "private": {"<seat>": {...}, ...}}     # each seat's hidden part (its hand, face-down cards): one per seat
+
+Three views of one envelope: the public snapshot (no "private" key at all), a seat's own snapshot (the public
+part and only that seat's private part) and the whole (every private part: the archive's, revealed when the game
+ends). What "public" and each private part hold is the ruleset's. Conquest of the Empire keeps its schema 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.errors import PbemError
+
+SCHEMA = 2
+KEYS = ("schema", "ruleset", "game", "step", "public", "private")
+
+
+class EnvelopeError(PbemError, ValueError):
+    """A snapshot whose envelope is not schema 2's shape: names the key."""
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A position of a game: its public part and each seat's private part."""
+
+    ruleset: str
+    game: str
+    step: int
+    public: dict[str, Any]
+    private: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def _head(self) -> dict[str, Any]:
+        return {"schema": SCHEMA, "ruleset": self.ruleset, "game": self.game, "step": self.step, "public": self.public}
+
+    def public_snapshot(self) -> dict[str, Any]:
+        """What everybody may see: no private part at all, not even the seats' names in it."""
+        return self._head()
+
+    def seat_snapshot(self, seat: str) -> dict[str, Any]:
+        """What `seat` may see: the public part and its own private part."""
+        if seat not in self.private:
+            raise EnvelopeError(f"snapshot: no seat {seat!r} in 'private' (seats: {', '.join(sorted(self.private))})")
+        return {**self._head(), "private": {seat: self.private[seat]}}
+
+    def whole_snapshot(self) -> dict[str, Any]:
+        """Everything, every seat's private part included: for the archive, and revealed when the game ends."""
+        return {**self._head(), "private": self.private}
+
+
+def envelope_text(snapshot: Mapping[str, Any]) -> str:
+    """Canonical JSON text of a snapshot view (stable key order, so that equal positions hash equally)."""
+    return json.dumps(snapshot, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def read_envelope(data: Any, source: str = "snapshot") -> Envelope:
+    """An envelope from parsed JSON (any of the three views): checks its shape and names the first wrong key."""
+    if not isinstance(data, dict):
+        raise EnvelopeError(f"{source}: a snapshot is a JSON object, not {type(data).__name__}")
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise EnvelopeError(f"{source}: unknown key {unknown[0]!r} (a schema 2 snapshot has {', '.join(KEYS)})")
+    missing = [key for key in KEYS[:-1] if key not in data]
+    if missing:
+        raise EnvelopeError(f"{source}: the key {missing[0]!r} is missing")
+    if type(data["schema"]) is not int or data["schema"] != SCHEMA:
+        raise EnvelopeError(f"{source}: 'schema' is {data['schema']!r}, but this reader reads schema {SCHEMA}")
+    for key in ("ruleset", "game"):
+        if not isinstance(data[key], str) or not data[key]:
+            raise EnvelopeError(f"{source}: {key!r} must be a non-empty string, not {data[key]!r}")
+    if not isinstance(data["step"], int) or isinstance(data["step"], bool) or data["step"] < 0:
+        raise EnvelopeError(f"{source}: 'step' must be a whole number from 0, not {data['step']!r}")
+    if not isinstance(data["public"], dict):
+        raise EnvelopeError(f"{source}: 'public' must be an object, not {type(data['public']).__name__}")
+    private = data.get("private", {})
+    if not isinstance(private, dict):
+        raise EnvelopeError(f"{source}: 'private' must be an object of seats, not {type(private).__name__}")
+    for seat, part in private.items():
+        if not isinstance(part, dict):
+            raise EnvelopeError(f"{source}: 'private.{seat}' must be an object, not {type(part).__name__}")
+    return Envelope(data["ruleset"], data["game"], data["step"], data["public"], private)
+
+
+def envelope_from_text(text: str, source: str = "snapshot") -> Envelope:
+    """An envelope from snapshot text; JSON that does not parse is named with its line and column."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise EnvelopeError(f"{source}: not JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})") from None
+    return read_envelope(data, source)
