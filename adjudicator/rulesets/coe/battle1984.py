@@ -50,7 +50,7 @@ from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    pass
 
 TIES = ("catapult", "cavalry", "galley", "infantry")  # O-14.4: equal target numbers
 TARGET_WORDS = {**UNIT_WORDS, "gal": "galley", "galley": "galley", "galleys": "galley"}
@@ -84,7 +84,7 @@ class Combat:
 
     def __init__(self, turn: Turn, area: str, attacker: str, defender: str) -> None:
         self.turn, self.area, self.attacker, self.defender = turn, area, attacker, defender
-        self.ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+        self.ruleset = turn.rules
         self.rule = self.ruleset.rule
         self.base: dict[str, int] = self.ruleset.data["targets"]
 
