@@ -55,7 +55,12 @@ def _load(name: str, folders: tuple[tuple[str, Path], ...]) -> Ruleset:
     for candidate, folder in folders:
         source = RulesetSource.open(folder)
         if name == candidate or name in source.data.get("aliases", ()):
-            info = RulesetInfo.read(source)
-            return importlib.import_module(info.module).load(source)
+            return _load_folder(folder)
     known = ", ".join(sorted(candidate for candidate, _ in folders))
     raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}")
+
+
+@cache  # one object per ruleset, whatever name or alias found it
+def _load_folder(folder: Path) -> Ruleset:
+    source = RulesetSource.open(folder)
+    return importlib.import_module(RulesetInfo.read(source).module).load(source)
