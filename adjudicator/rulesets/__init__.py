@@ -55,12 +55,15 @@ def _load(name: str, folders: tuple[tuple[str, Path], ...]) -> Ruleset:
     for candidate, folder in folders:
         source = RulesetSource.open(folder)
         if name == candidate or name in source.data.get("aliases", ()):
-            return _load_folder(folder)
+            return _built(source)
     known = ", ".join(sorted(candidate for candidate, _ in folders))
     raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}")
 
 
-@cache  # one object per ruleset, whatever name or alias found it
-def _load_folder(folder: Path) -> Ruleset:
-    source = RulesetSource.open(folder)
-    return importlib.import_module(RulesetInfo.read(source).module).load(source)
+_BUILT: dict[Path, Ruleset] = {}  # one object per ruleset folder, whatever name or alias found it
+
+
+def _built(source: RulesetSource) -> Ruleset:
+    if source.folder not in _BUILT:
+        _BUILT[source.folder] = importlib.import_module(RulesetInfo.read(source).module).load(source)
+    return _BUILT[source.folder]
