@@ -76,12 +76,13 @@ def test_resolve_step_refuses_a_step_not_due_and_a_seat_not_in_it() -> None:
         resolve_step(ruleset, state, Step(1, "player-turn", (MAC,)), {}, GivenDice())
 
 
-def test_an_ordered_step_resolves_with_what_it_has_and_shows_its_orders() -> None:
+def test_an_ordered_step_resolves_with_what_it_has_and_keeps_its_orders_to_its_seat() -> None:
     orders = StepOrders(Step(1, "player-turn", (MAC,)))
     assert orders.for_resolution() == {MAC: None}  # no orders received: the turn is played without
     orders.submit(MAC, "first")
     orders.submit(MAC, "second")  # a later set replaces the earlier one
-    assert orders.for_resolution() == {MAC: "second"} and orders.visible_to(EGY) == {MAC: "second"}
+    assert orders.for_resolution() == {MAC: "second"}
+    assert orders.visible_to(MAC) == {MAC: "second"} and orders.visible_to(EGY) == {}
     with pytest.raises(NotDue, match="Egyptus does not order in step 1"):
         orders.submit(EGY, "stranger")
 

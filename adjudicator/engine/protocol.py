@@ -251,12 +251,14 @@ class Ruleset(Protocol):
     # Reports and maps
     @property
     def templates(self) -> Path | None:
-        """The folder of its event sentences (Jinja templates), or None."""
+        """The folder of its own templates (events.j2: one sentence per event kind, and the game parts of the
+        reports), or None. Shared layouts import them (adjudicator/render/__init__.py)."""
         ...
 
     @property
     def map_layers(self) -> Any:
-        """What it draws on the board (pieces, colours, control), or None for no map."""
+        """What it draws on the board, or None for no map: a function `map_layers(board, snapshot, events, tr)
+        -> MapLayers` (adjudicator/render/svgmap.py: owners, markers, pieces, arrows, fights, the legend)."""
         ...
 
     # Optional helpers

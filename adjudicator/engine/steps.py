@@ -68,10 +68,9 @@ class StepOrders:
         return tuple(seat for seat in self.step.seats if seat not in self.received)
 
     def visible_to(self, seat: str) -> dict[str, Any]:
-        """The order sets `seat` may read before the step resolves: in a sealed step only its own."""
-        if self.step.sealed:
-            return {seat: self.received[seat]} if seat in self.received else {}
-        return dict(self.received)
+        """The order sets `seat` may read before the step resolves: only its own (in a sealed step nobody may see
+        another's orders first; in a player-turn they are the mover's until the report shows what they did)."""
+        return {seat: self.received[seat]} if seat in self.received else {}
 
     def for_resolution(self, deadline_passed: bool = False) -> dict[str, Any | None]:
         """Every seat of the step -> its orders (None: it sent none). A sealed step resolves once every seat's
