@@ -47,11 +47,12 @@ def ruleset_names() -> list[str]:
 
 def load_ruleset(name: str) -> Ruleset:
     """Find a ruleset by name or alias; raise UnknownRuleset naming the known ones."""
-    return _load(name, _folders(os.environ.get(EXTRA_FOLDERS, "")))
+    return _load(name, os.environ.get(EXTRA_FOLDERS, ""))
 
 
 @cache
-def _load(name: str, folders: tuple[tuple[str, Path], ...]) -> Ruleset:
+def _load(name: str, extra: str) -> Ruleset:
+    folders = _folders(extra)
     for candidate, folder in folders:
         source = RulesetSource.open(folder)
         if name == candidate or name in source.data.get("aliases", ()):
