@@ -1,4 +1,6 @@
-"""The pure turn function: resolve(ruleset, state, orders, dice, answers) -> TurnResult.
+"""Conquest of the Empire's player-turn: resolve(ruleset, state, orders, dice, answers) -> TurnResult, the case
+of one seat per step (the game-neutral step function is adjudicator/engine/steps.py `resolve_step`; CoE's
+`play_step` calls this). It moves to rulesets/coe/ when the services call `resolve_step`.
 
 No I/O, no clock, no global randomness: the same inputs give the same outputs, byte for byte.
 """
@@ -7,30 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import Dice
+from adjudicator.engine.steps import NotDue
 from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
-from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.orders import Order, OrderSet
 from adjudicator.rulesets.coe.state import GameState
 
+if TYPE_CHECKING:
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
-class Rules(Protocol):
-    """What a ruleset supplies to the engine (see adjudicator.rulesets)."""
-
-    name: str
-
-    def rule(self, number: str) -> str: ...
-
-    def play_turn(self, turn: Turn) -> None: ...
+__all__ = ["NotDue", "Turn", "TurnResult", "coming_turns", "next_seat", "resolve", "schedule"]
 
 
 @dataclass
 class Turn:
     """The working context of one player-turn: a copy of the state plus what the turn produced."""
 
-    rules: Rules
+    rules: CoeRuleset
     state: GameState
     seat: str
     orders: tuple[Order, ...]
@@ -75,12 +72,8 @@ class TurnResult:
     dice: list[tuple[str, int]]
 
 
-class NotDue(PbemError, ValueError):
-    """Orders for a seat whose player-turn is not the one being resolved."""
-
-
 def resolve(
-    rules: Rules,
+    rules: CoeRuleset,
     state: GameState,
     orders: OrderSet | None,
     dice: Dice,

@@ -1,114 +1,70 @@
-"""Ruleset registry: a ruleset is a folder games/<name>/ of data plus a small module of rule hooks."""
+"""Ruleset registry: a ruleset is a folder <name>/ of data (ruleset.toml) plus a module implementing the
+Ruleset protocol (adjudicator/engine/protocol.py, where the whole contract is documented).
+
+The folders are the package's games/ and those named by PBEM_RULESETS (os.pathsep-separated), so that a
+moderator, and the tests, can add rulesets without touching the package."""
 
 from __future__ import annotations
 
 import importlib
-import tomllib
-from dataclasses import dataclass, field
+import os
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
 
-from adjudicator.engine.board import Board
+from adjudicator.engine.protocol import Ruleset, RulesetDataError, RulesetInfo, RulesetSource
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 
-if TYPE_CHECKING:  # the ruleset's own types; importing them here would import the game with the registry
-    from adjudicator.engine.turn import Turn
-    from adjudicator.rulesets.coe.state import GameState
+__all__ = ["Ruleset", "RulesetDataError", "UnknownRuleset", "load_ruleset", "ruleset_folders", "ruleset_names"]
 
-
-@dataclass(frozen=True)
-class SeatInfo:
-    name: str
-    home: str
-
-
-@dataclass
-class Ruleset:
-    """A ruleset's data (from games/<name>/ruleset.toml and board.toml)."""
-
-    name: str
-    title: str
-    description: str
-    aliases: tuple[str, ...]
-    board: Board
-    seats: tuple[SeatInfo, ...]
-    data: dict[str, Any] = field(repr=False)
-
-    @property
-    def seat_names(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.seats)
-
-    def seat(self, name: str) -> SeatInfo:
-        for s in self.seats:
-            if s.name == name:
-                return s
-        raise KeyError(name)
-
-    def seat_of_home(self, home: str) -> str | None:
-        return next((s.name for s in self.seats if s.home == home), None)
-
-    def lookup_seat(self, text: str) -> list[str]:
-        """Seat names matching `text`: a seat name, its home province's code, name or alias, or a prefix."""
-        key = text.strip().casefold()
-        exact = [s.name for s in self.seats if key in (s.name.casefold(), s.home.casefold())]
-        if exact:
-            return exact
-        homes = [self.seat_of_home(code) for code in self.board.lookup(text)]  # "Ägypten": the home's alias
-        named = [s.name for s in self.seats if s.name.casefold().startswith(key)]
-        return list(dict.fromkeys(named + [h for h in homes if h]))
-
-    def rule(self, number: str) -> str:
-        """This ruleset's ID of a rule the engine cites by its Classic number: rule('5.3') -> 'C-5.3'.
-
-        An edition whose numbering differs maps the Classic numbers to its own IDs ([rule_map])."""
-        mapped = self.data.get("rule_map", {}).get(number)
-        return mapped or f"{self.data['rules_prefix']}-{number}"
-
-    def edition(self, switch: str, default: Any = None) -> Any:
-        """An [edition] switch of ruleset.toml (absent: the Classic behaviour, `default`)."""
-        return self.data.get("edition", {}).get(switch, default)
-
-    @property
-    def hooks(self) -> Any:
-        """The module of rule functions named by `engine` in ruleset.toml."""
-        return importlib.import_module(f"adjudicator.rulesets.{self.data['engine']}.play")
-
-    def initial_state(self, game: str, seats: list[str]) -> GameState:
-        """Turn 0 of a new game with these seats (raises ValueError on a seat list the setup rules refuse)."""
-        return self.hooks.initial_state(self, game, seats)
-
-    def play_turn(self, turn: Turn) -> None:
-        self.hooks.play_turn(turn)
-
-    def broken_invariants(self, state: GameState) -> list[str]:
-        """What in `state` breaks the ruleset's invariants (piece limits, tribute, one place per piece...)."""
-        return self.hooks.broken_invariants(self, state)
+EXTRA_FOLDERS = "PBEM_RULESETS"  # the environment variable naming folders of more rulesets
 
 
 class UnknownRuleset(PbemError, LookupError):
     pass
 
 
+def ruleset_folders() -> dict[str, Path]:
+    """Every ruleset's name -> its folder: the package's games/ first, then the PBEM_RULESETS folders."""
+    return dict(_folders(os.environ.get(EXTRA_FOLDERS, "")))
+
+
+@cache  # looked up per snapshot read and map drawn: the folders are listed once per value of PBEM_RULESETS
+def _folders(extra: str) -> tuple[tuple[str, Path], ...]:
+    roots = [resource_dir("games")] + [Path(p) for p in extra.split(os.pathsep) if p]
+    found: dict[str, Path] = {}
+    for root in roots:
+        if root.is_dir():
+            for folder in sorted(root.iterdir()):
+                if (folder / "ruleset.toml").is_file():
+                    found.setdefault(folder.name, folder)
+    return tuple(found.items())
+
+
 def ruleset_names() -> list[str]:
-    return sorted(p.name for p in resource_dir("games").iterdir() if (p / "ruleset.toml").is_file())
+    return sorted(ruleset_folders())
+
+
+def load_ruleset(name: str) -> Ruleset:
+    """Find a ruleset by name or alias; raise UnknownRuleset naming the known ones."""
+    return _load(name, os.environ.get(EXTRA_FOLDERS, ""))
 
 
 @cache
-def load_ruleset(name: str) -> Ruleset:
-    """Find a ruleset by name or alias; raise UnknownRuleset naming the known ones."""
-    for candidate in ruleset_names():
-        folder = resource_dir("games") / candidate
-        data = tomllib.loads((folder / "ruleset.toml").read_text(encoding="utf-8"))
-        if name == candidate or name in data.get("aliases", ()):
-            board_data = tomllib.loads((folder / data["board"]).read_text(encoding="utf-8"))
-            return Ruleset(
-                name=data["name"],
-                title=data["title"],
-                description=data["description"],
-                aliases=tuple(data.get("aliases", ())),
-                board=Board.from_data(board_data, data.get("straits_adjacent")),
-                seats=tuple(SeatInfo(s["name"], s["home"]) for s in data["seat"]),
-                data=data,
-            )
-    raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {', '.join(ruleset_names())}")
+def _load(name: str, extra: str) -> Ruleset:
+    folders = _folders(extra)
+    for candidate, folder in folders:
+        source = RulesetSource.open(folder)
+        if name == candidate or name in source.data.get("aliases", ()):
+            return _built(source)
+    known = ", ".join(sorted(candidate for candidate, _ in folders))
+    raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}")
+
+
+_BUILT: dict[Path, Ruleset] = {}  # one object per ruleset folder, whatever name or alias found it
+
+
+def _built(source: RulesetSource) -> Ruleset:
+    if source.folder not in _BUILT:
+        _BUILT[source.folder] = importlib.import_module(RulesetInfo.read(source).module).load(source)
+    return _BUILT[source.folder]

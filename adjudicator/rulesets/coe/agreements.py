@@ -10,7 +10,7 @@ from adjudicator.rulesets.coe.orders import Concede, RansomAccept, RansomOffer
 from adjudicator.rulesets.coe.state import Captive
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    pass
 
 
 def record_acceptance(turn: Turn, order: RansomAccept) -> str:
@@ -50,7 +50,7 @@ def ransom(turn: Turn, order: RansomOffer) -> str:
     The general goes back to its owner; in return the owner's side pays the talents. Prisoners named in
     the offer must be held by the active player, who returns them with the deal (C-13.2).
     """
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state, seat = turn.state, turn.seat
     rule = ruleset.rule
     holder = holder_of(turn, order.owner, order.general)

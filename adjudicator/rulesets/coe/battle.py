@@ -28,7 +28,7 @@ from adjudicator.rulesets.coe.state import Force
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    pass
 
 FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "catapult", 5: "galley", 6: "blank"}
 Units = dict[str, int]
@@ -117,7 +117,7 @@ class LandBattle:
 
     def __init__(self, turn: Turn, code: str, attacker: str, defender: str) -> None:
         self.turn, self.code, self.attacker, self.defender = turn, code, attacker, defender
-        self.ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+        self.ruleset = turn.rules
         self.rule = self.ruleset.rule
 
     def force(self, seat: str) -> Force:

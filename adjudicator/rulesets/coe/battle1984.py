@@ -51,7 +51,7 @@ from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    pass
 
 TIES = ("catapult", "cavalry", "galley", "infantry")  # O-14.4: equal target numbers
 TARGET_WORDS = {**UNIT_WORDS, "gal": "galley", "galley": "galley", "galleys": "galley"}
@@ -85,7 +85,7 @@ class Combat:
 
     def __init__(self, turn: Turn, area: str, attacker: str, defender: str) -> None:
         self.turn, self.area, self.attacker, self.defender = turn, area, attacker, defender
-        self.ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+        self.ruleset = turn.rules
         self.rule = self.ruleset.rule
         self.base: dict[str, int] = self.ruleset.data["targets"]
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
 from adjudicator.engine.turn import TurnResult, coming_turns, resolve
 from adjudicator.orders import parse_orders
-from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
 from adjudicator.rulesets.coe.state import Force, GameState, from_snapshot
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
@@ -47,7 +47,9 @@ PRESS = (
 # -- the bot ------------------------------------------------------------------------------------------------
 
 
-def random_orders(ruleset: Ruleset, state: GameState, seat: str, rng: random.Random, password: str = "selfplay") -> str:
+def random_orders(
+    ruleset: CoeRuleset, state: GameState, seat: str, rng: random.Random, password: str = "selfplay"
+) -> str:
     """An order text (header and order lines) of plausible, mostly legal random orders for `seat`'s coming
     player-turn in `state`. The same rng state gives the same text."""
     return _Bot(ruleset, state, seat, rng).orders(password)
@@ -70,7 +72,7 @@ def _troops_text(leaders: Iterable[int], units: Units) -> str:
 class _Bot:
     """One seat's orders for one player-turn, planned against a projection of its own pieces."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, seat: str, rng: random.Random) -> None:
+    def __init__(self, ruleset: CoeRuleset, state: GameState, seat: str, rng: random.Random) -> None:
         self.ruleset, self.board, self.state, self.seat, self.rng = ruleset, ruleset.board, state, seat, rng
         self.classic = ruleset.edition("combat") != "target_number"
         self.stacking = bool(ruleset.edition("stacking"))
@@ -765,7 +767,7 @@ class SelfPlayResult:
         return sum(t.battles for t in self.turns)
 
 
-def seats_in_play(ruleset: Ruleset, count: int) -> list[str]:
+def seats_in_play(ruleset: CoeRuleset, count: int) -> list[str]:
     """The seats in play for `count` players (C-3.1, O-3.1)."""
     homes = ruleset.data["setup"]["homes"]
     if str(count) not in homes:
@@ -794,7 +796,7 @@ def play_game(
     """Play up to `max_turns` player-turns from the initial position (fewer when somebody wins), each seat
     ordering with random_orders; dice come from a KeyedDice stream keyed from the seed (as the archive's),
     decisions take their standing orders or defaults. `on_turn` sees each turn as it is resolved."""
-    ruleset = load_ruleset(ruleset_name)
+    ruleset = coe_ruleset(ruleset_name)
     state = ruleset.initial_state(game, list(seats))
     result = SelfPlayResult(ruleset.name, list(state.players), seed, state)
     last = min(state.turn + max_turns, CHAIN_LENGTH - 1)
@@ -843,7 +845,7 @@ def play_archived_game(
     from adjudicator.services.games import due_turns, new_game
     from adjudicator.services.orders import submit
 
-    ruleset = load_ruleset(ruleset_name)
+    ruleset = coe_ruleset(ruleset_name)
     made = new_game(
         archive,
         data,

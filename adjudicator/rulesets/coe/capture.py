@@ -12,7 +12,7 @@ from adjudicator.rulesets.coe.state import Captive, Force, GameState
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    pass
 
 
 def others_with_units(state: GameState, code: str, seat: str) -> list[str]:
@@ -22,7 +22,7 @@ def others_with_units(state: GameState, code: str, seat: str) -> list[str]:
 
 def end_of_movement(turn: Turn) -> None:
     """Lone leaders are captured (C-5.31); provinces held alone by the mover are conquered (C-5.28)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     seat = turn.seat
     for code in sorted(turn.state.areas):
         area = turn.state.areas[code]
@@ -38,7 +38,7 @@ def end_of_movement(turn: Turn) -> None:
 
 def conquer(turn: Turn, seat: str, code: str, rule: str) -> None:
     """The effects of a conquest (C-8.1): control, tribute, other galleys destroyed, other leaders captured."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     area = turn.state.area(code)
     previous = area.owner
     area.owner = seat
@@ -110,7 +110,7 @@ def capture_leaders(
     turn: Turn, captor: str, code: str, owner: str, leaders: list[int], rule: str, force: Force | None = None
 ) -> None:
     """Leaders of `owner` are taken from `force` (default: his force in `code`) by `captor` (C-8.3 to C-8.6)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state = turn.state
     force = force if force is not None else state.area(code).units[owner]
     for number in sorted(n for n in leaders if n):
@@ -141,7 +141,7 @@ def capture_leaders(
 
 def eliminate(turn: Turn, loser: str, captor: str) -> None:
     """The captor of a Caesar takes over everything the loser had (C-8.7, C-8.8, C-8.9)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state = turn.state
     lost, winner = state.players[loser], state.players[captor]
     lost.eliminated, lost.captor = True, captor
@@ -228,7 +228,7 @@ def _merge_force(
 def place_freed_general(turn: Turn, seat: str, general: int) -> None:
     """A player's own leader (a general, or the Caesar: 0) freed by C-8.8/C-8.13 goes home, or where C-15.12
     says (C-8.9)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state = turn.state
     home = state.players[seat].home
     held = [c for c, a in state.areas.items() if a.owner == seat and ruleset.board.is_land(c)]

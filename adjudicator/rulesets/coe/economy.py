@@ -13,10 +13,10 @@ from adjudicator.rulesets.coe.state import GameState
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
-def tribute_value(ruleset: Ruleset, state: GameState, seat: str) -> int:
+def tribute_value(ruleset: CoeRuleset, state: GameState, seat: str) -> int:
     """Provinces controlled plus 5 per city controlled; fortifications add nothing (C-9.1)."""
     city = ruleset.data["city"]["tribute"]
     return sum(
@@ -28,7 +28,7 @@ def tribute_value(ruleset: Ruleset, state: GameState, seat: str) -> int:
 
 def refresh_tribute(turn: Turn) -> None:
     """Move every tribute marker to its value (C-9.2) and note inflation triggers (C-11.6)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state = turn.state
     for seat, player in state.players.items():
         if not player.eliminated:
@@ -58,7 +58,7 @@ def start_inflation(turn: Turn) -> None:
     begins, whoever triggered it: so from the turn after the trigger, and both levels at once mean triple
     prices at once."""
     state = turn.state
-    if turn.rules.edition("inflation_timing") == "next_turn":  # type: ignore[attr-defined]
+    if turn.rules.edition("inflation_timing") == "next_turn":
         due = list(state.inflation_pending)
     else:
         due = [p for p in state.inflation_pending if p["seat"] == turn.seat]
@@ -83,7 +83,7 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
         raise Rejected(turn.rules.rule("10.1"), N_("there is no city in %(area)s", area=order.area))
     if area.owner != turn.seat:
         raise Rejected(turn.rules.rule("10.1"), N_("the city in %(area)s is not yours", area=order.area))
-    if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
+    if turn.rules.edition("stacking"):
         check_city_not_needed(turn, order.area)
     for other in area.roads:
         turn.state.area(other).roads.remove(order.area)
@@ -99,7 +99,7 @@ def destroy_city(turn: Turn, order: DestroyCity) -> str:
 def check_city_not_needed(turn: Turn, code: str) -> None:
     """1984 (O-9.2): a city that leads combat units beyond its owner's Caesar and generals there (O-5.7) may
     not be destroyed."""
-    per_leader: int = turn.rules.data["movement"]["units_per_leader"]  # type: ignore[attr-defined]
+    per_leader: int = turn.rules.data["movement"]["units_per_leader"]
     force = turn.state.area(code).units.get(turn.seat)
     units = force.units if force else 0
     leaders = stacking_leaders(turn.state, turn.seat, code, city=False)
@@ -131,12 +131,12 @@ def item_text(item: Purchase) -> str:
     return f"{item.count} {name}{where}{coast}" if item.piece in (*UNIT_KINDS, "galley") else f"{name}{where}"
 
 
-def price(ruleset: Ruleset, state: GameState, piece: str) -> int:
+def price(ruleset: CoeRuleset, state: GameState, piece: str) -> int:
     """Current price: base price times the multiplier of the level in force (C-11.9)."""
     return ruleset.data["prices"][piece] * ruleset.data["inflation"]["multipliers"][state.inflation]
 
 
-def shared_units(ruleset: Ruleset) -> bool:
+def shared_units(ruleset: CoeRuleset) -> bool:
     """1984 (O-1.2): infantry, cavalry and catapults are uncoloured, one supply for all players."""
     return ruleset.edition("units_pool") == "shared"
 
@@ -169,7 +169,7 @@ def buy(turn: Turn, order: Buy) -> None:
 
 
 def buy_item(turn: Turn, item: Purchase) -> str:
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state, seat = turn.state, turn.seat
     player = state.players[seat]
     if item.count < 1:
@@ -193,7 +193,7 @@ def buy_item(turn: Turn, item: Purchase) -> str:
 
 
 def _check_supply(turn: Turn, kind: str, count: int) -> None:
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     limit = ruleset.data["limits"][kind]
     if kind in ("city", "fortification", "road"):
         free = limit - shared_on_board(turn.state, kind)
@@ -224,7 +224,7 @@ def _check_supply(turn: Turn, kind: str, count: int) -> None:
 
 
 def _home_held(turn: Turn, what: str) -> str:
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     home = turn.state.players[turn.seat].home
     if turn.state.area(home).owner != turn.seat:
         raise Rejected(
@@ -247,7 +247,7 @@ def place_units(turn: Turn, item: Purchase, dry_run: bool) -> str:
             N_("new combat units are placed in your home province %(home)s, not %(area)s", home=home, area=item.at),
         )
     _check_supply(turn, item.piece, item.count)
-    if turn.rules.edition("stacking"):  # type: ignore[attr-defined]
+    if turn.rules.edition("stacking"):
         check_room_at_home(turn, home, item.count)
     if not dry_run:
         force = turn.state.force(home, turn.seat)
@@ -257,7 +257,7 @@ def place_units(turn: Turn, item: Purchase, dry_run: bool) -> str:
 
 def check_room_at_home(turn: Turn, home: str, count: int) -> None:
     """1984 (O-11.2): new combat units at home stay within 7 per leader there, the city counting as one."""
-    per_leader: int = turn.rules.data["movement"]["units_per_leader"]  # type: ignore[attr-defined]
+    per_leader: int = turn.rules.data["movement"]["units_per_leader"]
     force = turn.state.area(home).units.get(turn.seat)
     units = force.units if force else 0
     leaders = stacking_leaders(turn.state, turn.seat, home)
@@ -280,7 +280,7 @@ def check_room_at_home(turn: Turn, home: str, count: int) -> None:
 
 def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
     """Province and coast for new galleys (C-12.3, C-12.4, defaults C-15.16)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     board, state = ruleset.board, turn.state
     home = state.players[turn.seat].home
     sites: list[str] = ruleset.data.get("galley_sites", {}).get(home, [])
@@ -320,21 +320,21 @@ def galley_site(turn: Turn, item: Purchase) -> tuple[str, str | None]:
 def place_galleys(turn: Turn, item: Purchase, dry_run: bool) -> str:
     province, coast = galley_site(turn, item)
     _check_supply(turn, "galley", item.count)
-    limit = turn.rules.data["limits"]["galley"]  # type: ignore[attr-defined]
+    limit = turn.rules.data["limits"]["galley"]
     if not dry_run:
         used = {g for a in turn.state.areas.values() if turn.seat in a.units for g in a.units[turn.seat].galleys}
         # C-1.7: galleys taken over carry numbers too, so new ones may need numbers above the limit
         free = [n for n in range(1, limit + len(used) + item.count + 1) if n not in used][: item.count]
         force = turn.state.force(province, turn.seat)
         force.galleys.extend(free)
-        if len(turn.rules.board.coasts(province)) > 1 and coast:  # type: ignore[attr-defined]
+        if len(turn.rules.board.coasts(province)) > 1 and coast:
             force.galley_coasts.update({n: coast for n in free})
-    split = len(turn.rules.board.coasts(province)) > 1  # type: ignore[attr-defined]
+    split = len(turn.rules.board.coasts(province)) > 1
     return N_("%(area)s (coast %(sea)s)", area=province, sea=coast) if split else province
 
 
 def _own_land(turn: Turn, area: str | None, what: str, rule: str) -> str:
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     if area is None:
         raise Rejected(ruleset.rule("15.16"), N_("name the site: %(what)s AT <province>", what=what))
     if not ruleset.board.is_land(area):
@@ -374,7 +374,7 @@ def place_fortification(turn: Turn, item: Purchase, dry_run: bool) -> str:
 
 def place_road(turn: Turn, item: Purchase, dry_run: bool) -> str:
     """A road joins two own cities across a land border, never a strait or the sea (C-12.8)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     if item.at is None or item.to is None:
         raise Rejected(ruleset.rule("15.16"), N_("name both cities: ROAD <province>-<province>"))
     for end in (item.at, item.to):

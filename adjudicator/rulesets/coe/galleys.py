@@ -25,7 +25,7 @@ from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
 def cargo_troops(cargoes: list[Cargo]) -> Troops:
@@ -44,7 +44,9 @@ def add_to(cargo: Cargo, leaders: list[int], kinds: list[str]) -> None:
         setattr(cargo, kind, getattr(cargo, kind) + 1)
 
 
-def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo], troops: Troops) -> dict[int, Cargo]:
+def load_galleys(
+    ruleset: CoeRuleset, galleys: list[int], existing: dict[int, Cargo], troops: Troops
+) -> dict[int, Cargo]:
     """Spread embarking pieces over the galleys (C-5.22: at most 7 combat units each; C-5.23: combat units only
     on a galley with one of their leaders). Deterministic: galleys that already carry a leader first, then the
     emptiest, then by number; each is filled with infantry, cavalry, catapults in that order and takes the next
@@ -103,7 +105,7 @@ def load_galleys(ruleset: Ruleset, galleys: list[int], existing: dict[int, Cargo
     return loads
 
 
-def _check_embarking(ruleset: Ruleset, points: MovementPoints, start: str, force: Force, cargo: Troops) -> None:
+def _check_embarking(ruleset: CoeRuleset, points: MovementPoints, start: str, force: Force, cargo: Troops) -> None:
     """Pieces boarding in `start` must be there, ashore, and must not have made a land move (C-5.24, C-5.25)."""
     rule = ruleset.rule
     present = ashore(force)
@@ -144,7 +146,7 @@ def _check_embarking(ruleset: Ruleset, points: MovementPoints, start: str, force
             )
 
 
-def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troops, cargo: Troops) -> None:
+def _check_aboard(ruleset: CoeRuleset, start: str, galleys: list[int], aboard: Troops, cargo: Troops) -> None:
     """At sea, the cargo named must already be aboard these galleys (C-5.24)."""
     missing = [leader_name(n) for n in cargo.leaders if n not in aboard.leaders]
     missing += [f"{getattr(cargo, k)} {k}" for k in UNIT_KINDS if getattr(cargo, k) > getattr(aboard, k)]
@@ -160,7 +162,7 @@ def _check_aboard(ruleset: Ruleset, start: str, galleys: list[int], aboard: Troo
         )
 
 
-def _coast_seas(ruleset: Ruleset, province: str, coast: str | None) -> frozenset[str]:
+def _coast_seas(ruleset: CoeRuleset, province: str, coast: str | None) -> frozenset[str]:
     """The sea zones a galley lying in `province` on `coast` may put out into (C-2.6, C-5.20)."""
     board = ruleset.board
     coasts = board.coasts(province)
@@ -173,7 +175,7 @@ def _coast_seas(ruleset: Ruleset, province: str, coast: str | None) -> frozenset
 
 def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     """One SAIL order (C-5.15 to C-5.27): checked completely first, then carried out."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     board, state, seat, rule = ruleset.board, turn.state, turn.seat, ruleset.rule
     galleys = list(order.galleys)
     if not galleys:
@@ -371,7 +373,7 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
 def stops_at_enemy_galleys(turn: Turn, zone: str) -> list[str]:
     """1984 (O-5.28): the other players whose galleys lie in the sea zone `zone`; a galley entering it must end
     its movement there (and fight, O-6.2). Classic galleys pass freely (C-5.19): always empty."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     if not ruleset.edition("galleys_stop_at_enemy") or ruleset.board.is_land(zone):
         return []
     area = turn.state.areas.get(zone)
@@ -393,7 +395,7 @@ def _shift(source: Force, target: Force, cargo: Cargo) -> None:
 
 def disembark_in_provinces(turn: Turn) -> None:
     """End of Phase 1: pieces aboard a galley lying in a land province go ashore there (C-5.26)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     for code in sorted(turn.state.areas):
         if not ruleset.board.is_land(code):
             continue

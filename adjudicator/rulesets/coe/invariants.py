@@ -11,7 +11,7 @@ from adjudicator.rulesets.coe.state import GameState
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
 @dataclass
@@ -24,7 +24,7 @@ class _Pieces:
     caesars: int = 0
 
 
-def broken_invariants(ruleset: Ruleset, state: GameState) -> list[str]:
+def broken_invariants(ruleset: CoeRuleset, state: GameState) -> list[str]:
     """Every invariant the state breaks, in words (an empty list when all hold)."""
     board, limits = ruleset.board, ruleset.data["limits"]
     units_per_galley = ruleset.data["movement"]["units_per_leader"]

@@ -15,7 +15,7 @@ from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
 def troops_text(troops: Troops) -> str:
@@ -131,7 +131,7 @@ def ashore(force: Force | None) -> Troops:
 # -- land moves and road journeys ----------------------------------------------------------------------------
 
 
-def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, target: str) -> list[str]:
+def road_journey(ruleset: CoeRuleset, state: GameState, seat: str, origin: str, target: str) -> list[str]:
     """The cities a road journey from `origin` to `target` passes, ends included (C-5.12, C-5.13, C-16.18).
 
     Roads usable by the mover join two cities he controls; every city on the way must be his; a city holding
@@ -207,7 +207,7 @@ def road_journey(ruleset: Ruleset, state: GameState, seat: str, origin: str, tar
 def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     """One MOVE order: a group of leaders and combat units making ordinary moves and road journeys
     (C-5.2 to C-5.14, C-5.25)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     board, state, seat = ruleset.board, turn.state, turn.seat
     troops = order.troops
     rule = ruleset.rule
@@ -405,7 +405,7 @@ class _Group:
     roads: int  # road journeys each makes (C-5.14, O-5.15)
 
 
-def _drop(ruleset: Ruleset, moving: Troops, leave: Troops, where: str) -> Troops:
+def _drop(ruleset: CoeRuleset, moving: Troops, leave: Troops, where: str) -> Troops:
     """The pieces going on after dropping `leave` at `where` (C-5.8, C-5.12); they must still be a legion that
     may move (C-5.5, C-5.6)."""
     rule = ruleset.rule
@@ -448,7 +448,9 @@ def _drop(ruleset: Ruleset, moving: Troops, leave: Troops, where: str) -> Troops
     return rest
 
 
-def _spend_units(ruleset: Ruleset, points: MovementPoints, start: str, present: Troops, groups: list[_Group]) -> None:
+def _spend_units(
+    ruleset: CoeRuleset, points: MovementPoints, start: str, present: Troops, groups: list[_Group]
+) -> None:
     """Spend the MP of the combat units of every group (C-5.2, C-5.12, C-5.14), the longest way first so that the
     units with most MP go furthest; raises Rejected when a kind has too few units with the MP needed."""
     rule = ruleset.rule
@@ -513,7 +515,7 @@ def stacking_leaders(state: GameState, seat: str, code: str, city: bool = True) 
     return (len(force.leaders) if force else 0) + (1 if city and area.city and area.owner == seat else 0)
 
 
-def stacking_breaches(ruleset: Ruleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
+def stacking_breaches(ruleset: CoeRuleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
     """Land provinces where the seat's combat units exceed 7 per leader at the end of the movement phase
     (O-5.7), as {code: (units, leaders)}. A city in a province the seat conquers without battle at the end of
     the phase (he has combat units there and nobody else has) already counts as his leader (O-5.31)."""
@@ -530,7 +532,7 @@ def stacking_breaches(ruleset: Ruleset, state: GameState, seat: str) -> dict[str
     return breaches
 
 
-def _land_view(ruleset: Ruleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
+def _land_view(ruleset: CoeRuleset, state: GameState, seat: str) -> dict[str, tuple[int, int]]:
     """(combat units, Caesar and generals) of the seat in every land province where he has pieces."""
     return {
         code: (f.units, len(f.leaders))
@@ -551,7 +553,7 @@ def movement_phase(turn: Turn) -> None:
     one holds more combat units than 7 per leader, the last accepted order that brought combat units into it
     or took leaders out of it is rejected and the phase is played again from its start without that order (the
     resolution of O-5.7: drop-offs and pick-ups during the phase stay possible)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     turn.event("phase", turn.seat, number=1, name="movement")
     orders = turn.of_kind(Move, Sail)
     if not ruleset.edition("stacking"):
@@ -601,7 +603,7 @@ def _run_movement(turn: Turn, orders: list[Order], refused: dict[int, str]) -> l
     order, the land provinces it brought combat units into or took leaders out of."""
     from adjudicator.rulesets.coe.galleys import disembark_in_provinces, sail
 
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     points = MovementPoints(ruleset.data["movement"], ruleset.edition("road_journeys_per_turn"))
     touched: list[tuple[int, set[str]]] = []
     for index, order in enumerate(orders):

@@ -16,7 +16,7 @@ from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    pass
 
 GALLEY_FACE = 5
 ROUNDS = 3
@@ -25,7 +25,7 @@ CATEGORIES = ("empty", "loaded", "generals", "caesar")  # C-15.10 default order 
 
 def naval_opponent(turn: Turn, order: NavalBattle) -> str:
     """The player fought in a declared naval battle (C-7.1, C-16.15, C-16.30)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     area = turn.state.areas.get(order.zone)
     if ruleset.board.is_land(order.zone):
         raise Rejected(ruleset.rule("7.1"), N_("%(area)s is not a sea zone", area=order.zone))
@@ -65,7 +65,7 @@ def category(cargo: Cargo | None) -> str:
 
 def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) -> list[int]:
     """Which own galleys sink (C-7.4, C-15.10): by answer (galley numbers), standing order or default."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     preset = standing(turn, seat, "naval_losses")
     order = list(dict.fromkeys([*(preset or []), *CATEGORIES]))
 
@@ -105,7 +105,7 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
 
 def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> None:
     """Up to three rounds, no retreat; sunk galleys take their cargo with them (C-7.2 to C-7.7, C-8.13)."""
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     state = turn.state
     turn.event("naval_battle", attacker, area=zone, defender=defender, rule=ruleset.rule("7.1"))
     for number in range(1, ROUNDS + 1):
@@ -143,7 +143,7 @@ def sink(turn: Turn, zone: str, seat: str, force: Force, galleys: list[int], cap
     """Galleys sink: carried units are lost, carried leaders captured by `captor` (or freed, C-8.13)."""
     from adjudicator.rulesets.coe.capture import place_freed_general
 
-    ruleset: Ruleset = turn.rules  # type: ignore[assignment]
+    ruleset = turn.rules
     leaders: list[int] = []
     for number in galleys:
         if number not in force.galleys:

@@ -26,12 +26,12 @@ from functools import cache
 from math import comb, factorial
 from typing import Any
 
-from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.battle import default_legion, fill, retreat_wanted
 from adjudicator.rulesets.coe.battle1984 import TIES
 from adjudicator.rulesets.coe.decisions import UNIT_WORDS, Pick, complete_choice, record_standing_order
 from adjudicator.rulesets.coe.naval import CATEGORIES, ROUNDS
 from adjudicator.rulesets.coe.orders import Order
+from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
 from adjudicator.rulesets.coe.state import Force
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
@@ -133,11 +133,11 @@ def _army(pieces: Mapping[str, Any] | None, what: str) -> _Army:
     )  # type: ignore[arg-type]
 
 
-def _ruleset(ruleset: str | Ruleset) -> Ruleset:
-    return load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+def _ruleset(ruleset: str | CoeRuleset) -> CoeRuleset:
+    return coe_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
 
 
-def _is_1984(rules: Ruleset) -> bool:
+def _is_1984(rules: CoeRuleset) -> bool:
     return rules.edition("combat") == "target_number"
 
 
@@ -296,7 +296,7 @@ class _Tally:
                     expected[kind] += p * n
         return expected
 
-    def odds(self, rules: Ruleset, battle: str, attacker: str, defender: str, states: int) -> Odds:
+    def odds(self, rules: CoeRuleset, battle: str, attacker: str, defender: str, states: int) -> Odds:
         get = self.outcome.get
         z = self.zero
         both = get("both", z)
@@ -738,7 +738,7 @@ def _shot_battle(
 
 
 def land_odds(
-    ruleset: str | Ruleset,
+    ruleset: str | CoeRuleset,
     attacker: Mapping[str, Any],
     defender: Mapping[str, Any],
     attacker_standing: Mapping[str, Any] | None = None,
@@ -870,7 +870,7 @@ def _classic_naval(
 
 
 def naval_odds(
-    ruleset: str | Ruleset,
+    ruleset: str | CoeRuleset,
     attacker_galleys: int | Sequence[Mapping[str, Any]],
     defender_galleys: int | Sequence[Mapping[str, Any]],
     attacker_standing: Mapping[str, Any] | None = None,
@@ -936,7 +936,7 @@ def _breakdown(parts: Iterable[tuple[str, Prob]]) -> str:
 
 def odds_text(odds: Odds) -> str:
     """The odds as a few lines of text for a player."""
-    rules = load_ruleset(odds.ruleset)
+    rules = coe_ruleset(odds.ruleset)
     lines = [
         f"{odds.battle.capitalize()} battle ({rules.title})",
         f"  attacker: {odds.attacker}",

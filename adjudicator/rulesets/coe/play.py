@@ -92,7 +92,7 @@ def combat_phase(turn: Turn) -> None:
     ruleset = turn.rules
     turn.event("phase", turn.seat, number=2, name="combat")
     naval: dict[str, list[str]] = {}
-    if turn.rules.edition("naval_battles") == "compulsory":  # type: ignore[attr-defined]
+    if turn.rules.edition("naval_battles") == "compulsory":
         compulsory_naval_battles(turn, naval)
     for order in turn.of_kind(NavalBattle):
         assert isinstance(order, NavalBattle)
@@ -100,7 +100,7 @@ def combat_phase(turn: Turn) -> None:
     land = [
         code
         for code in sorted(turn.state.areas)
-        if ruleset.board.is_land(code)  # type: ignore[attr-defined]
+        if ruleset.board.is_land(code)
         and turn.seat in turn.state.areas[code].units
         and turn.state.areas[code].units[turn.seat].units
         and others_with_units(turn.state, code, turn.seat)
@@ -152,7 +152,7 @@ def compulsory_naval_battles(turn: Turn, naval: dict[str, list[str]]) -> None:
 
 def fight_land(turn: Turn, code: str, attacker: str, defender: str) -> None:
     """The edition's land battle: symbol dice (C-6) or target numbers (1984, O-6.4 to O-6.22)."""
-    if turn.rules.edition("combat") == "target_number":  # type: ignore[attr-defined]
+    if turn.rules.edition("combat") == "target_number":
         battle1984.fight_land_battle(turn, code, attacker, defender)
     else:
         LandBattle(turn, code, attacker, defender).fight()
@@ -160,7 +160,7 @@ def fight_land(turn: Turn, code: str, attacker: str, defender: str) -> None:
 
 def fight_naval(turn: Turn, zone: str, attacker: str, defender: str) -> None:
     """The edition's naval battle: galley dice (C-7) or target numbers (1984, O-6.23 to O-6.27)."""
-    if turn.rules.edition("combat") == "target_number":  # type: ignore[attr-defined]
+    if turn.rules.edition("combat") == "target_number":
         battle1984.fight_naval_battle(turn, zone, attacker, defender)
     else:
         fight_naval_battle(turn, zone, attacker, defender)

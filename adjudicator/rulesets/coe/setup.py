@@ -8,14 +8,14 @@ from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import Area, Force, GameState, Player
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
 class SetupError(ValueError):
     pass
 
 
-def check_seats(ruleset: Ruleset, seats: list[str]) -> None:
+def check_seats(ruleset: CoeRuleset, seats: list[str]) -> None:
     """The seats must be exactly the home provinces in play for their number (C-1.6, C-3.1, C-3.2)."""
     homes_by_count: dict[str, list[str]] = ruleset.data["setup"]["homes"]
     if len(set(seats)) != len(seats):
@@ -34,7 +34,7 @@ def check_seats(ruleset: Ruleset, seats: list[str]) -> None:
         )
 
 
-def initial_state(ruleset: Ruleset, game: str, seats: list[str]) -> GameState:
+def initial_state(ruleset: CoeRuleset, game: str, seats: list[str]) -> GameState:
     """Turn 0: each seat's Caesar, generals, 5 infantry and fortified city at home (C-3.4 to C-3.7)."""
     check_seats(ruleset, seats)
     start = ruleset.data["setup"]["start"]

@@ -14,7 +14,7 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 JSON_TYPES = {
     dict: "object",
@@ -159,7 +159,7 @@ def with_reader_defaults(data: Any) -> Any:
     return result
 
 
-def snapshot_problems(data: Any, ruleset: Ruleset | None) -> list[str]:
+def snapshot_problems(data: Any, ruleset: CoeRuleset | None) -> list[str]:
     """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset."""
     found = _unknown_areas(data, ruleset) if ruleset is not None else []
     found += schema_problems(data, snapshot_schema(), snapshot_schema())
@@ -168,7 +168,7 @@ def snapshot_problems(data: Any, ruleset: Ruleset | None) -> list[str]:
     return found
 
 
-def _unknown_areas(data: Any, ruleset: Ruleset) -> list[str]:
+def _unknown_areas(data: Any, ruleset: CoeRuleset) -> list[str]:
     """Area keys that are no board code (named first: the other problems of such an area follow from it)."""
     areas = data.get("areas") if isinstance(data, dict) else None
     return (
@@ -178,7 +178,7 @@ def _unknown_areas(data: Any, ruleset: Ruleset) -> list[str]:
     )
 
 
-def position_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
+def position_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     """What in a well-formed snapshot does not fit its ruleset: seats, homes and turn order (C-0.11, C-4.1),
     areas and roads of the board (C-12.8), general and galley numbers and the piece pools (C-1.1, C-1.2)."""
     players = data["players"]
@@ -190,7 +190,7 @@ def position_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
     return found + _piece_problems(data, ruleset)
 
 
-def _seat_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
+def _seat_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     players = data["players"]
     found = [
         f"snapshot.players key {seat!r}: not a seat of {ruleset.name} ({', '.join(ruleset.seat_names)})"
@@ -212,7 +212,7 @@ def _seat_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
 
 
 def _player_problems(
-    where: str, seat: str, player: dict[str, Any], players: dict[str, Any], ruleset: Ruleset
+    where: str, seat: str, player: dict[str, Any], players: dict[str, Any], ruleset: CoeRuleset
 ) -> list[str]:
     found = []
     if seat in ruleset.seat_names and player["home"] != ruleset.seat(seat).home:
@@ -243,7 +243,9 @@ def _player_problems(
     return found
 
 
-def _area_problems(where: str, code: str, area: dict[str, Any], players: dict[str, Any], ruleset: Ruleset) -> list[str]:
+def _area_problems(
+    where: str, code: str, area: dict[str, Any], players: dict[str, Any], ruleset: CoeRuleset
+) -> list[str]:
     board = ruleset.board
     found = []
     if area["owner"] is not None and area["owner"] not in players:
@@ -258,7 +260,7 @@ def _area_problems(where: str, code: str, area: dict[str, Any], players: dict[st
     return found
 
 
-def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: Ruleset) -> list[str]:
+def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     found = _number_problems(f"{where}.generals", force["generals"], "generals", ruleset)
     found += _number_problems(f"{where}.galleys", force["galleys"], "galley", ruleset)
     seas = set().union(*ruleset.board.coasts(code)) if ruleset.board.is_land(code) else set()
@@ -277,7 +279,7 @@ def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: Rules
     return found
 
 
-def _number_problems(where: str, numbers: list[int], kind: str, ruleset: Ruleset) -> list[str]:
+def _number_problems(where: str, numbers: list[int], kind: str, ruleset: CoeRuleset) -> list[str]:
     """General or galley numbers: 1 up to the pieces of all colours (taken-over pieces are numbered on, C-8.8)."""
     highest = ruleset.data["limits"][kind] * len(ruleset.seat_names)
     return [
@@ -287,11 +289,11 @@ def _number_problems(where: str, numbers: list[int], kind: str, ruleset: Ruleset
     ]
 
 
-def _code_problems(where: str, codes: list[str], ruleset: Ruleset) -> list[str]:
+def _code_problems(where: str, codes: list[str], ruleset: CoeRuleset) -> list[str]:
     return [f"{where}: unknown area code {code!r}" for code in codes if code not in ruleset.board.areas]
 
 
-def _piece_problems(data: dict[str, Any], ruleset: Ruleset) -> list[str]:
+def _piece_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     """Each seat's pieces over the board: one Caesar at most, each general and galley in one place, and no more
     combat units than every colour's pool together (the exact limits are invariants, C-1.1, O-1.2)."""
     limits, seats = ruleset.data["limits"], len(ruleset.seat_names)

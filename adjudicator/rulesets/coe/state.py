@@ -16,7 +16,7 @@ from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets import Ruleset
+    from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 SCHEMA = 1
 
@@ -373,12 +373,13 @@ def _force_from(data: Any, where: str) -> Force:
     )
 
 
-def _ruleset_of(data: dict[str, Any]) -> Ruleset | None:
+def _ruleset_of(data: dict[str, Any]) -> CoeRuleset | None:
     """The snapshot's ruleset, for the checks of its numbers and names (None: not one the schema allows)."""
-    from adjudicator.rulesets import UnknownRuleset, load_ruleset  # here: the rulesets import this module
+    from adjudicator.rulesets import UnknownRuleset
+    from adjudicator.rulesets.coe.ruleset import coe_ruleset  # here: the ruleset's module calls this one
 
     try:
-        return load_ruleset(data["ruleset"]) if isinstance(data.get("ruleset"), str) else None
+        return coe_ruleset(data["ruleset"]) if isinstance(data.get("ruleset"), str) else None
     except UnknownRuleset:
         return None
 

@@ -1,0 +1,273 @@
+"""The Ruleset protocol: everything a game supplies to the core. This docstring is the reference a ruleset
+author reads.
+
+Where a ruleset lives
+    A ruleset is a folder `<name>/` holding `ruleset.toml`. The core looks for these folders in the package's
+    `games/` and in every folder named by the environment variable PBEM_RULESETS (folders separated by
+    `os.pathsep`, e.g. `PBEM_RULESETS=/srv/pbem/rulesets:/home/gm/rules`). A ruleset is found by its folder
+    name or one of its `aliases` (adjudicator.rulesets.load_ruleset); a name found twice is the first folder's.
+
+ruleset.toml: the keys every ruleset has (RulesetInfo; a missing or wrong one is a RulesetDataError naming the
+file and the key)
+    name         the ruleset's name (str), the same as its folder's
+    title        a title for reports (str)
+    description  one line for `pbem rulesets` (str)
+    aliases      other names it is found by (list of str, optional)
+    engine       the module of its code: a bare name `coe` is the module `adjudicator.rulesets.coe.ruleset`; a
+                 dotted path (`mygames.bids.game`) is imported as written, so its package must be importable
+                 (on PYTHONPATH or installed). The rest of the file is the ruleset's own data.
+
+The engine module
+    exposes `load(source: RulesetSource) -> Ruleset`: it reads and checks its data (typed dataclasses;
+    `source.text(key)`, `source.table(key)`, `source.read_toml(key)` ... raise RulesetDataError naming the
+    file and key) and returns an object that satisfies `Ruleset` below. Its grammar files and event templates
+    may live in its own folder (`source.folder`).
+
+A game is a sequence of steps (adjudicator.engine.steps)
+    `due(state)` says what is due: a Step(number, phase, seats, sealed), or None when the game has ended. A
+    sealed step collects one order set per seat (steps.StepOrders: nobody sees another's orders before the step
+    resolves) and resolves them together; a step in turn order is one seat's (Conquest of the Empire: every
+    step is one seat's player-turn). steps.resolve_step checks the step and the seats, then calls
+    `play_step`, which is pure: no I/O, no clock, no global random; chance comes only from `chance`
+    (adjudicator.engine.chance: roll, and in the chance API roll_face and shuffle), every draw logged with its
+    purpose. Events carry their visibility (Event.visible_to: None = public, or the seats that may see it).
+
+State and snapshots
+    The state is the ruleset's own value. `snapshot(state, viewer)` is its JSON: viewer PUBLIC for the public
+    snapshot (no private part), a seat name for that seat's own snapshot (public + its private part), EVERYONE
+    for the whole (the archive; revealed when the game ends). `read_snapshot(data)` reads the whole back.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+
+from adjudicator.errors import PbemError
+
+if TYPE_CHECKING:
+    from adjudicator.engine.chance import Dice
+    from adjudicator.engine.steps import Step, StepResult
+
+PUBLIC: Final = None  # the viewer of the public snapshot and report
+EVERYONE: Final = "*"  # the viewer of the whole state: the archive, and everyone once the game has ended
+
+
+class RulesetDataError(PbemError, ValueError):
+    """A ruleset's data file lacks a key or holds a wrong value: the message names the file and the key."""
+
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True)
+class RulesetSource:
+    """One data file of a ruleset (ruleset.toml or a file it names), read with checks that name file and key."""
+
+    folder: Path
+    data: Mapping[str, Any]
+    file: str = "ruleset.toml"
+
+    @classmethod
+    def open(cls, folder: Path, file: str = "ruleset.toml") -> RulesetSource:
+        path = folder / file
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise RulesetDataError(f"{path}: cannot be read ({error.strerror or error})") from None
+        except tomllib.TOMLDecodeError as error:
+            raise RulesetDataError(f"{path}: not valid TOML ({error})") from None
+        return cls(folder, data, file)
+
+    def error(self, key: str, problem: str) -> RulesetDataError:
+        return RulesetDataError(f"{self.folder / self.file}: {key}: {problem}")
+
+    def value(self, key: str, kind: type | tuple[type, ...], default: Any = _MISSING) -> Any:
+        """The value of `key` (dotted for nested tables), which must be of `kind`; `default` when absent."""
+        value: Any = self.data
+        for part in key.split("."):
+            if not isinstance(value, Mapping) or part not in value:
+                if default is not _MISSING:
+                    return default
+                raise self.error(key, "missing")
+            value = value[part]
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
+            raise self.error(key, f"expected {_kind_names(kind)}, found {type(value).__name__} {value!r}")
+        return value
+
+    def text(self, key: str, default: Any = _MISSING) -> str:
+        return self.value(key, str, default)
+
+    def strings(self, key: str, default: tuple[str, ...] | Any = _MISSING) -> tuple[str, ...]:
+        """A list of strings."""
+        items = self.value(key, list, default)
+        for index, item in enumerate(items):
+            if not isinstance(item, str):
+                raise self.error(f"{key}[{index}]", f"expected a string, found {item!r}")
+        return tuple(items)
+
+    def table(self, key: str, default: Any = _MISSING) -> Mapping[str, Any]:
+        return self.value(key, dict, default)
+
+    def tables(self, key: str) -> list[RulesetSource]:
+        """An array of tables ([[key]]), each as a source whose keys the errors name as `key[i].inner`."""
+        items = self.value(key, list)
+        found = []
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.error(f"{key}[{index}]", f"expected a table, found {item!r}")
+            found.append(_Nested(self.folder, item, self.file, f"{key}[{index}]."))
+        return found
+
+    def read_toml(self, key: str) -> RulesetSource:
+        """The TOML file that `key` names, relative to the ruleset's folder."""
+        return RulesetSource.open(self.folder, self.text(key))
+
+
+@dataclass(frozen=True)
+class _Nested(RulesetSource):
+    prefix: str = ""
+
+    def error(self, key: str, problem: str) -> RulesetDataError:
+        return RulesetDataError(f"{self.folder / self.file}: {self.prefix}{key}: {problem}")
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_names(kind: type | tuple[type, ...]) -> str:
+    names = {str: "a string", int: "an integer", list: "a list", dict: "a table", bool: "true or false"}
+    return " or ".join(names.get(k, k.__name__) for k in _kinds(kind))
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """The keys of ruleset.toml that every ruleset has."""
+
+    name: str
+    title: str
+    description: str
+    aliases: tuple[str, ...]
+    engine: str
+    folder: Path
+
+    @classmethod
+    def read(cls, source: RulesetSource) -> RulesetInfo:
+        return cls(
+            name=source.text("name"),
+            title=source.text("title"),
+            description=source.text("description"),
+            aliases=source.strings("aliases", ()),
+            engine=source.text("engine"),
+            folder=source.folder,
+        )
+
+    @property
+    def module(self) -> str:
+        """The dotted path of the engine module (a bare name is a package under adjudicator.rulesets)."""
+        return self.engine if "." in self.engine else f"adjudicator.rulesets.{self.engine}.ruleset"
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What a ruleset implements (the module docstring tells how it is found and loaded)."""
+
+    # Who it is (from RulesetInfo)
+    name: str
+    title: str
+    description: str
+    aliases: tuple[str, ...]
+
+    @property
+    def folder(self) -> Path:
+        """The folder of its ruleset.toml."""
+        ...
+
+    # Seats
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Every seat the ruleset knows, in turn order."""
+        ...
+
+    def lookup_seat(self, text: str) -> list[str]:
+        """The seats that `text` may name (a name, an alias, a prefix): one is a match, more are ambiguous."""
+        ...
+
+    # The game
+    def initial_state(self, game: str, seats: list[str]) -> Any:
+        """The state before the first step of a new game with these seats (a PbemError if the setup rules
+        refuse the seat list)."""
+        ...
+
+    def due(self, state: Any) -> Step | None:
+        """The step due in `state`: its number, phase, the seats that order and whether it is sealed; None
+        when the game has ended."""
+        ...
+
+    def play_step(
+        self,
+        state: Any,
+        step: Step,
+        orders: Mapping[str, Any | None],
+        chance: Dice,
+        answers: Mapping[str, Mapping[str, str]],
+        *,
+        ask: bool = False,
+        settled: frozenset[tuple[str, str]] = frozenset(),
+        in_place: bool = False,
+    ) -> StepResult:
+        """Resolve `step` with one order set per seat of the step (None: the seat sent none). Pure. Called by
+        steps.resolve_step, which has checked the step and the seats; `answers`, `ask`, `settled` and
+        `in_place` as in adjudicator.engine.turn.resolve."""
+        ...
+
+    def broken_invariants(self, state: Any) -> list[str]:
+        """What in `state` breaks the ruleset's invariants (empty: all hold); checked after every step."""
+        ...
+
+    # Snapshots
+    def snapshot(self, state: Any, viewer: str | None = EVERYONE) -> dict[str, Any]:
+        """The state as snapshot JSON for `viewer`: PUBLIC, a seat (its own view) or EVERYONE."""
+        ...
+
+    def read_snapshot(self, data: Any) -> Any:
+        """The state from the whole snapshot's JSON (a PbemError naming the wrong field)."""
+        ...
+
+    # Orders
+    @property
+    def grammar_files(self) -> tuple[Path, ...]:
+        """The Lark grammar files of its order language, in the order they are joined."""
+        ...
+
+    def order_builder(self) -> Any:
+        """A Lark Transformer that makes the ruleset's order set from the parse tree."""
+        ...
+
+    # Reports and maps
+    @property
+    def templates(self) -> Path | None:
+        """The folder of its own templates (events.j2: one sentence per event kind, and the game parts of the
+        reports), or None. Shared layouts import them (adjudicator/render/__init__.py)."""
+        ...
+
+    @property
+    def map_layers(self) -> Any:
+        """What it draws on the board, or None for no map: a function `map_layers(board, snapshot, events, tr)
+        -> MapLayers` (adjudicator/render/svgmap.py: owners, markers, pieces, arrows, fights, the legend)."""
+        ...
+
+    # Optional helpers
+    @property
+    def bot(self) -> Any:
+        """A module with `random_orders(ruleset, state, seat, rng)` for self-play, or None."""
+        ...
+
+    @property
+    def odds(self) -> Any:
+        """A module computing battle odds, or None."""
+        ...

@@ -1,0 +1,199 @@
+"""Conquest of the Empire's implementation of the Ruleset protocol (adjudicator/engine/protocol.py), for both
+editions: the data of games/<name>/ruleset.toml and board.toml, and the rule steps (play.py), imported only
+when a game is played so that reading a ruleset stays cheap (a command runs per mail)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.board import Board
+from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
+from adjudicator.engine.steps import Step, StepResult
+from adjudicator.resources import resource_dir
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from adjudicator.engine.chance import Dice
+    from adjudicator.engine.turn import Turn
+    from adjudicator.rulesets.coe.state import GameState
+
+PLAYER_TURN = "player-turn"  # CoE's one kind of step: one seat's player-turn, its six phases (C-4.2)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    home: str
+
+
+@dataclass
+class CoeRuleset:
+    """A Conquest of the Empire edition: its data (ruleset.toml, board.toml) and its rule steps."""
+
+    name: str
+    title: str
+    description: str
+    aliases: tuple[str, ...]
+    board: Board
+    seats: tuple[SeatInfo, ...]
+    data: dict[str, Any] = field(repr=False)
+    folder: Path = field(default=Path("."), repr=False)
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    def seat(self, name: str) -> SeatInfo:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def seat_of_home(self, home: str) -> str | None:
+        return next((s.name for s in self.seats if s.home == home), None)
+
+    def lookup_seat(self, text: str) -> list[str]:
+        """Seat names matching `text`: a seat name, its home province's code, name or alias, or a prefix."""
+        key = text.strip().casefold()
+        exact = [s.name for s in self.seats if key in (s.name.casefold(), s.home.casefold())]
+        if exact:
+            return exact
+        homes = [self.seat_of_home(code) for code in self.board.lookup(text)]  # "Ägypten": the home's alias
+        named = [s.name for s in self.seats if s.name.casefold().startswith(key)]
+        return list(dict.fromkeys(named + [h for h in homes if h]))
+
+    def rule(self, number: str) -> str:
+        """This ruleset's ID of a rule the engine cites by its Classic number: rule('5.3') -> 'C-5.3'.
+
+        An edition whose numbering differs maps the Classic numbers to its own IDs ([rule_map])."""
+        mapped = self.data.get("rule_map", {}).get(number)
+        return mapped or f"{self.data['rules_prefix']}-{number}"
+
+    def edition(self, switch: str, default: Any = None) -> Any:
+        """An [edition] switch of ruleset.toml (absent: the Classic behaviour, `default`)."""
+        return self.data.get("edition", {}).get(switch, default)
+
+    @property
+    def hooks(self) -> ModuleType:
+        """The module of rule steps (play.py)."""
+        return importlib.import_module("adjudicator.rulesets.coe.play")
+
+    # The game (the protocol's steps; CoE has one seat per step)
+
+    def initial_state(self, game: str, seats: list[str]) -> GameState:
+        """Turn 0 of a new game with these seats (raises ValueError on a seat list the setup rules refuse)."""
+        return self.hooks.initial_state(self, game, seats)
+
+    def due(self, state: GameState) -> Step | None:
+        """The active seat's player-turn (C-4.1); None when the game has ended."""
+        if state.active is None:
+            return None
+        return Step(state.turn + 1, PLAYER_TURN, (state.active,))
+
+    def play_step(
+        self,
+        state: GameState,
+        step: Step,
+        orders: Mapping[str, Any | None],
+        chance: Dice,
+        answers: Mapping[str, Mapping[str, str]],
+        *,
+        ask: bool = False,
+        settled: frozenset[tuple[str, str]] = frozenset(),
+        in_place: bool = False,
+    ) -> StepResult:
+        """The step's one seat plays its player-turn (engine/turn.py `resolve`)."""
+        from adjudicator.engine.turn import resolve
+
+        (seat,) = step.seats
+        turn = resolve(self, state, orders.get(seat), chance, answers, ask, in_place=in_place, settled=settled)
+        return StepResult(turn.state, turn.events, {seat: turn.order_results}, turn.pending, turn.dice)
+
+    def play_turn(self, turn: Turn) -> None:
+        self.hooks.play_turn(turn)
+
+    def broken_invariants(self, state: GameState) -> list[str]:
+        """What in `state` breaks the ruleset's invariants (piece limits, tribute, one place per piece...)."""
+        return self.hooks.broken_invariants(self, state)
+
+    # Snapshots: CoE has no hidden information, so every viewer sees the whole (schema 1, docs/snapshot.md)
+
+    def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:
+        from adjudicator.rulesets.coe.state import to_snapshot
+
+        return to_snapshot(state)
+
+    def read_snapshot(self, data: Any) -> GameState:
+        from adjudicator.rulesets.coe.state import from_snapshot
+
+        return from_snapshot(data, set(self.board.areas))
+
+    # Orders, reports, maps: the parser and render branches add these names to play.py; until they are
+    # merged, the shared grammar files and template folder that exist today are named here
+
+    @property
+    def grammar_files(self) -> tuple[Path, ...]:
+        names = getattr(self.hooks, "GRAMMAR_FILES", ("common.lark", "coe.lark"))
+        return tuple(resource_dir("grammar") / name for name in names)
+
+    def order_builder(self) -> Any:
+        return self.hooks.order_builder(self)
+
+    @property
+    def templates(self) -> Path | None:
+        folder = resource_dir("templates") / "coe"
+        return folder if folder.is_dir() else None
+
+    @property
+    def map_layers(self) -> Any:
+        return getattr(self.hooks, "map_layers", None)
+
+    @cached_property
+    def bot(self) -> ModuleType:
+        return importlib.import_module("adjudicator.rulesets.coe.bot")
+
+    @cached_property
+    def odds(self) -> ModuleType:
+        return importlib.import_module("adjudicator.rulesets.coe.odds")
+
+
+def coe_ruleset(name: str) -> CoeRuleset:
+    """The Conquest of the Empire edition `name` (an alias too); UnknownRuleset when it is none."""
+    from adjudicator.rulesets import UnknownRuleset, load_ruleset
+
+    ruleset = load_ruleset(name)
+    if not isinstance(ruleset, CoeRuleset):
+        raise UnknownRuleset(f"{name!r} is no edition of Conquest of the Empire")
+    return ruleset
+
+
+def load(source: RulesetSource) -> CoeRuleset:
+    """Read and check an edition's ruleset.toml and its board (a RulesetDataError names the file and key)."""
+    info = RulesetInfo.read(source)
+    source.text("rules_prefix")
+    straits = source.text("straits_adjacent", None)
+    board_file = source.read_toml("board")
+    try:
+        board = Board.from_data(dict(board_file.data), straits)
+    except (KeyError, TypeError, ValueError) as error:
+        raise board_file.error("area", f"incomplete or wrong ({type(error).__name__}: {error})") from None
+    seats = tuple(SeatInfo(seat.text("name"), seat.text("home")) for seat in source.tables("seat"))
+    for index, seat in enumerate(seats):
+        if seat.home not in board.areas:
+            raise source.error(f"seat[{index}].home", f"{seat.home!r} is no area of {board_file.file}")
+    return CoeRuleset(
+        name=info.name,
+        title=info.title,
+        description=info.description,
+        aliases=info.aliases,
+        board=board,
+        seats=seats,
+        data=dict(source.data),
+        folder=source.folder,
+    )

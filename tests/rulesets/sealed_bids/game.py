@@ -1,0 +1,328 @@
+"""Sealed bids: the test ruleset of issue 13 item 7, plugged in through the Ruleset protocol alone
+(adjudicator/engine/protocol.py). It exercises what Conqueror: Empire Rises needs of the core: a shuffled deck,
+private hands, sealed steps and a reveal at the end.
+
+Rules (IDs cited by verdicts and tests):
+  B-1  Step 1 (deal, nobody orders): the deck is shuffled and each seat, in seat order, is dealt `hand_size`
+       cards from the top. A seat's hand is its own: nobody else sees it. The cards left are set aside unseen.
+  B-2  Then `rounds` sealed bid steps: every seat bids one card of its hand (BID <card>), all at once; nobody
+       sees another's bid before the step resolves.
+  B-3  The bids are revealed together; the highest card wins the round and scores 1; a tie for the highest
+       wins nobody. Bid cards are discarded face up.
+  B-4  A seat that bids no card of its hand (no orders, or none valid) bids its lowest card.
+  B-5  A second BID in the same step is refused: one card per round.
+  B-6  After the last round the game ends and every hand is shown.
+
+Order of chance (a dice file gives the draws in this order): the deal's shuffle of the whole deck, as
+adjudicator.engine.chance documents a shuffle (n - 1 draws for n cards). Nothing else is random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Transformer, v_args
+
+from adjudicator.engine.chance import Dice
+from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo, RulesetSource
+from adjudicator.engine.steps import Step, StepResult
+from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.errors import PbemError
+
+DEAL, BID = "deal", "bid"
+
+
+# -- Data (ruleset.toml), checked -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
+class BidsData:
+    seats: tuple[str, ...]
+    hand_size: int
+    rounds: int
+    deck: tuple[Card, ...]
+    grammar: tuple[str, ...]
+
+    @classmethod
+    def read(cls, source: RulesetSource) -> BidsData:
+        deck = tuple(Card(card.text("name"), card.value("value", int)) for card in source.tables("card"))
+        data = cls(
+            seats=source.strings("seats"),
+            hand_size=source.value("hand_size", int),
+            rounds=source.value("rounds", int),
+            deck=deck,
+            grammar=source.strings("grammar"),
+        )
+        if not 2 <= len(data.seats) <= 3:
+            raise source.error("seats", f"two or three seats, not {len(data.seats)}")
+        if not 1 <= data.rounds <= data.hand_size:
+            raise source.error("rounds", f"1 to hand_size ({data.hand_size}), not {data.rounds}")
+        if data.hand_size * len(data.seats) > len(deck):
+            raise source.error("card", f"{len(deck)} cards cannot deal {data.hand_size} to {len(data.seats)} seats")
+        return data
+
+
+# -- State ------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BidsState:
+    game: str
+    seats: tuple[str, ...]
+    steps_done: int = 0
+    dealt: bool = False
+    round: int = 0  # rounds bid so far
+    hands: dict[str, list[str]] = field(default_factory=dict)  # private: each seat's own (B-1)
+    scores: dict[str, int] = field(default_factory=dict)
+    played: list[dict[str, str]] = field(default_factory=list)  # each round's revealed bids, seat -> card
+    revealed: bool = False  # B-6: the hands are shown
+
+    def copy(self) -> BidsState:
+        return BidsState(
+            self.game,
+            self.seats,
+            self.steps_done,
+            self.dealt,
+            self.round,
+            {seat: list(cards) for seat, cards in self.hands.items()},
+            dict(self.scores),
+            [dict(bids) for bids in self.played],
+            self.revealed,
+        )
+
+
+# -- Orders -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BidOrder:
+    line: int
+    card: str
+
+    @property
+    def text(self) -> str:
+        return f"BID {self.card}"
+
+
+class OrderBuilder(Transformer[Any, tuple[BidOrder, ...]]):
+    """The parse tree of bids.lark -> the bids, with their line numbers."""
+
+    @v_args(meta=True)
+    def bid(self, meta: Any, children: list[Any]) -> BidOrder:
+        return BidOrder(meta.line, str(children[0]))
+
+    def line(self, children: list[Any]) -> BidOrder | None:
+        return children[0] if children else None
+
+    def start(self, children: list[Any]) -> tuple[BidOrder, ...]:
+        return tuple(order for order in children if order is not None)
+
+
+# -- The ruleset ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SealedBids:
+    """The Ruleset protocol's implementation for sealed bids."""
+
+    info: RulesetInfo
+    rules: BidsData
+    name: str = field(init=False)
+    title: str = field(init=False)
+    description: str = field(init=False)
+    aliases: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name, self.title = self.info.name, self.info.title
+        self.description, self.aliases = self.info.description, self.info.aliases
+
+    @property
+    def folder(self) -> Path:
+        return self.info.folder
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return self.rules.seats
+
+    def lookup_seat(self, text: str) -> list[str]:
+        key = text.strip().casefold()
+        return [seat for seat in self.rules.seats if seat.casefold().startswith(key)]
+
+    def value(self, card: str) -> int:
+        return next(c.value for c in self.rules.deck if c.name == card)
+
+    # The game
+
+    def initial_state(self, game: str, seats: list[str]) -> BidsState:
+        unknown = [seat for seat in seats if seat not in self.rules.seats]
+        if unknown or len(seats) < 2:
+            raise PbemError(f"sealed bids takes two or three of {', '.join(self.rules.seats)}, not {seats}")
+        ordered = tuple(seat for seat in self.rules.seats if seat in seats)
+        return BidsState(game, ordered, scores=dict.fromkeys(ordered, 0))
+
+    def due(self, state: BidsState) -> Step | None:
+        if not state.dealt:
+            return Step(state.steps_done + 1, DEAL, ())
+        if state.round < self.rules.rounds:
+            return Step(state.steps_done + 1, BID, state.seats, sealed=True)
+        return None
+
+    def play_step(
+        self,
+        state: BidsState,
+        step: Step,
+        orders: Mapping[str, Any | None],
+        chance: Dice,
+        answers: Mapping[str, Mapping[str, str]],
+        *,
+        ask: bool = False,
+        settled: frozenset[tuple[str, str]] = frozenset(),
+        in_place: bool = False,
+    ) -> StepResult:
+        state = state if in_place else state.copy()
+        events: list[Event] = []
+        results: dict[str, list[OrderResult]] = {seat: [] for seat in step.seats}
+        if step.phase == DEAL:
+            self.deal(state, chance, events)
+        else:
+            bids = {seat: self.choose_bid(state, seat, orders.get(seat) or (), results[seat]) for seat in step.seats}
+            self.reveal_bids(state, bids, events)
+        state.steps_done += 1
+        return StepResult(state, events, results, [], list(chance.log))
+
+    def deal(self, state: BidsState, chance: Dice, events: list[Event]) -> None:
+        """B-1."""
+        deck = chance.shuffle([card.name for card in self.rules.deck], "deck")
+        size = self.rules.hand_size
+        for index, seat in enumerate(state.seats):
+            state.hands[seat] = deck[index * size : (index + 1) * size]
+            events.append(seen_by(seat, "hand", seat, cards=list(state.hands[seat])))
+        events.append(Event("dealt", None, {"cards": size, "seats": list(state.seats)}))
+        state.dealt = True
+
+    def choose_bid(self, state: BidsState, seat: str, orders: Sequence[BidOrder], results: list[OrderResult]) -> str:
+        """B-2, B-4, B-5: the seat's first valid bid, else its lowest card."""
+        chosen = None
+        for order in orders:
+            card = next((c for c in state.hands[seat] if c.casefold() == order.card.casefold()), None)
+            if chosen is not None:
+                results.append(OrderResult(order.line, order.text, False, "one card per round", "B-5"))
+            elif card is not None:
+                chosen = card
+                results.append(OrderResult(order.line, order.text, True))
+            else:
+                results.append(OrderResult(order.line, order.text, False, f"{order.card} is not in your hand", "B-2"))
+        return chosen or min(state.hands[seat], key=self.value)
+
+    def reveal_bids(self, state: BidsState, bids: dict[str, str], events: list[Event]) -> None:
+        """B-3, B-6."""
+        state.round += 1
+        for seat, card in bids.items():
+            state.hands[seat].remove(card)
+        state.played.append(dict(bids))
+        events.append(Event("bids_revealed", None, {"round": state.round, "bids": dict(bids)}))
+        best = max(self.value(card) for card in bids.values())
+        winners = [seat for seat, card in bids.items() if self.value(card) == best]
+        if len(winners) == 1:
+            state.scores[winners[0]] += 1
+            events.append(Event("round_won", winners[0], {"round": state.round, "card": bids[winners[0]]}))
+        else:
+            events.append(Event("round_tied", None, {"round": state.round, "seats": winners}))
+        if state.round == self.rules.rounds:
+            state.revealed = True
+            events.append(Event("hands_revealed", None, {"hands": {s: list(c) for s, c in state.hands.items()}}))
+
+    def broken_invariants(self, state: BidsState) -> list[str]:
+        cards = [card for hand in state.hands.values() for card in hand]
+        cards += [card for bids in state.played for card in bids.values()]
+        problems = [f"{card} is in play twice" for card in sorted(set(cards)) if cards.count(card) > 1]
+        problems += [f"{card} is no card of the deck" for card in cards if card not in self.card_names]
+        if state.dealt:
+            left = self.rules.hand_size - state.round
+            problems += [f"{s} holds {len(h)} cards, not {left}" for s, h in state.hands.items() if len(h) != left]
+        if sum(state.scores.values()) > state.round:
+            problems.append(f"{sum(state.scores.values())} rounds won in {state.round} rounds")
+        return problems
+
+    @cached_property
+    def card_names(self) -> frozenset[str]:
+        return frozenset(card.name for card in self.rules.deck)
+
+    # Snapshots: schema 2's envelope (public, private per seat)
+
+    def snapshot(self, state: BidsState, viewer: str | None = EVERYONE) -> dict[str, Any]:
+        public: dict[str, Any] = {
+            "seats": list(state.seats),
+            "dealt": state.dealt,
+            "round": state.round,
+            "scores": dict(state.scores),
+            "hand_sizes": {seat: len(cards) for seat, cards in state.hands.items()},
+            "played": [dict(bids) for bids in state.played],
+        }
+        if state.revealed:  # B-6
+            public["hands"] = {seat: list(cards) for seat, cards in state.hands.items()}
+        head = {"schema": 2, "ruleset": self.name, "game": state.game, "step": state.steps_done, "public": public}
+        if viewer is PUBLIC:
+            return head
+        seats = state.hands if viewer == EVERYONE else {viewer: state.hands.get(viewer, [])}
+        return {**head, "private": {seat: {"hand": list(cards)} for seat, cards in seats.items()}}
+
+    def read_snapshot(self, data: Any) -> BidsState:
+        try:
+            public, private = data["public"], data["private"]
+            return BidsState(
+                data["game"],
+                tuple(public["seats"]),
+                data["step"],
+                public["dealt"],
+                public["round"],
+                {seat: list(part["hand"]) for seat, part in private.items()},
+                dict(public["scores"]),
+                [dict(bids) for bids in public["played"]],
+                "hands" in public,
+            )
+        except (KeyError, TypeError) as error:
+            raise PbemError(f"snapshot: {error} is missing or wrong") from None
+
+    # Orders
+
+    @property
+    def grammar_files(self) -> tuple[Path, ...]:
+        return tuple(self.folder / name for name in self.rules.grammar)
+
+    def order_builder(self) -> OrderBuilder:
+        return OrderBuilder()
+
+    @cached_property
+    def parser(self) -> Lark:
+        grammar = "\n".join(path.read_text(encoding="utf-8") for path in self.grammar_files)
+        return Lark(grammar, parser="lalr", propagate_positions=True)
+
+    def parse_orders(self, text: str) -> tuple[BidOrder, ...]:
+        return self.order_builder().transform(self.parser.parse(text if text.endswith("\n") else text + "\n"))
+
+    # Reports, maps, helpers: none in this test ruleset
+
+    templates: Path | None = None
+    map_layers: Any = None
+    bot: Any = None
+    odds: Any = None
+
+
+def load(source: RulesetSource) -> SealedBids:
+    return SealedBids(RulesetInfo.read(source), BidsData.read(source))
+
+
+def seen_by(seat: str, kind: str, actor: str | None, **data: Any) -> Event:
+    """An event only `seat` may see."""
+    return Event(kind, actor, data, visible_to=frozenset({seat}))
