@@ -1,0 +1,521 @@
+"""The order-language parser every game shares: order mails -> order sets, and errors players can read.
+
+A ruleset names its grammar files and supplies the builder of its orders (`GRAMMAR_FILES`, `order_builder` in
+its hooks module); this module loads the grammar with Lark, lexes keywords in four languages, handles the header,
+end mark and comments of an order set, and explains syntax errors with line, column and "did you mean".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+import unicodedata
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer, LexerState
+from lark.parse_tree_builder import ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
+
+from adjudicator.orders.builder import CommonBuilder, LineProblem, either, quote
+from adjudicator.orders.keywords import display, keyword_of, keyword_table, spellings, terminal_declarations
+from adjudicator.orders.sets import Header, Order, OrderError, OrderSet
+from adjudicator.resources import resource_dir
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets import Ruleset
+
+HEADER_FORMAT = "GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>"
+MISSING_HEADER = f"missing header: the first order line must be '{HEADER_FORMAT}'"
+
+# How errors name the punctuation of common.lark.
+_SYMBOLS = {
+    "_AT_LEAST": ">=",
+    "_COMMA": "','",
+    "_COLON": ":",
+    "_ARROW": "->",
+    "_ROAD_ARROW": "=>",
+    "_DASH": "-",
+    "_LESS": "<",
+}
+
+
+# ---------------------------------------------------------------------------------------------- lexer
+
+
+class _Token(Token):
+    """A Lark token built without Lark's argument checks (the lexer makes many of them)."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, value: str, start: int, end: int) -> _Token:
+        token = str.__new__(cls, value)
+        token.type, token.value = kind, value
+        token.start_pos, token.end_pos = start, end
+        token.line = token.end_line = 1
+        token.column, token.end_column = start + 1, end + 1
+        return token
+
+
+class _OrderLexer(Lexer):
+    """Contextual lexer: non-keyword terminals come from the grammar, keywords from the keyword table.
+
+    Like Lark's contextual lexer it prefers what the parser accepts in its current state, but it reads
+    a word once and looks it up in a dict instead of trying one regex per keyword: much faster.
+    """
+
+    __future_interface__ = 2
+
+    def __init__(self, conf: Any) -> None:
+        keywords = keyword_table()
+        self.ignore = frozenset(conf.ignore)
+        self.terminals = sorted(
+            (t for t in conf.terminals if t.name not in keywords),
+            key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+        )
+        self.keywords = keyword_of()
+        # Whitespace is skipped inside every token's regex: one match per token, not two.
+        self.skip = "|".join(t.pattern.to_regexp() for t in self.terminals if t.name == "WS")
+        # Terminals that can read a keyword (AREA, SECRET, ...): the lexer decides which one it is.
+        self.wordish = frozenset(
+            t.name
+            for t in self.terminals
+            if any(map(re.compile(t.pattern.to_regexp()).fullmatch, self.keywords))  # one compile per terminal
+        )
+        self.scanners: dict[Any, tuple[re.Pattern[str], frozenset[str]]] = {}
+
+    def _scanner(self, state: Any, actions: dict[str, Any]) -> tuple[re.Pattern[str], frozenset[str]]:
+        """One regex per parser state: accepted terminals first, then the rest (for error messages)."""
+        accepts = frozenset(name for name in actions if name.isupper())
+        first = [t for t in self.terminals if t.name in accepts or t.name in self.ignore]
+        rest = [t for t in self.terminals if t not in first]
+        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in first + rest)
+        pattern = re.compile(f"(?:{self.skip})?(?:{alternatives})" if self.skip else alternatives)
+        self.scanners[state] = (pattern, accepts)
+        return pattern, accepts
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        # Hot loop: names are bound to locals on purpose.
+        text = lexer_state.text.text.rstrip()  # so that the last token's match ends the text
+        end = len(text)
+        pos = 0
+        states = parser_state.parse_conf.states
+        stack = parser_state.state_stack
+        scanners, ignore, wordish, keywords = self.scanners, self.ignore, self.wordish, self.keywords
+        while pos < end:
+            state = stack[-1]
+            scanner, accepts = scanners.get(state) or self._scanner(state, states[state])
+            m = scanner.match(text, pos)
+            if m is None:
+                pos = end - len(text[pos:].lstrip())
+                raise UnexpectedCharacters(text, pos, 1, pos + 1, allowed=accepts, state=parser_state)
+            kind = m.lastgroup
+            pos = m.end()
+            if kind in ignore:
+                continue
+            value = m.group(kind)
+            if kind in wordish:
+                keyword = keywords.get(value.casefold())
+                if keyword is not None and (keyword in accepts or kind not in accepts):
+                    kind = keyword
+            yield _Token(kind, value, pos - len(value), pos)
+
+
+# ---------------------------------------------------------------------------------------------- parser
+
+
+@cache
+def grammar_text(files: tuple[str, ...]) -> str:
+    """The full grammar: generated keyword declarations, then the grammar files (of grammar/) a ruleset names."""
+    folder = resource_dir("grammar")
+    parts = [terminal_declarations()] + [(folder / name).read_text(encoding="utf-8") for name in files]
+    return "\n".join(parts)
+
+
+_PARSERS: dict[int, tuple[Ruleset, Lark, _Driver]] = {}
+_PARSERS_LOCK = threading.Lock()
+
+
+def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, _Driver]:
+    """The LALR parser for `ruleset` and its driver, built once from the ruleset's grammar files and builder
+    (`GRAMMAR_FILES` and `order_builder` of its hooks module; the builder resolves that ruleset's areas and seats)."""
+    entry = _PARSERS.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        with _PARSERS_LOCK:
+            entry = _PARSERS.get(id(ruleset))
+            if entry is None or entry[0] is not ruleset:
+                hooks = ruleset.hooks
+                builder: CommonBuilder = hooks.order_builder(ruleset)
+                parser = Lark(
+                    grammar_text(tuple(hooks.GRAMMAR_FILES)),
+                    parser="lalr",
+                    lexer=_OrderLexer,
+                    start=["header", "order"],
+                    cache=True,
+                    transformer=builder,
+                )
+                # keeping the ruleset in the entry keeps its id from being reused by another
+                entry = _PARSERS[id(ruleset)] = (ruleset, parser, _Driver(parser, builder.described))
+    return entry
+
+
+def _parser(ruleset: Ruleset) -> Lark:
+    """The Lark LALR parser for `ruleset`."""
+    return _entry(ruleset)[1]
+
+
+# A reduction, precomputed: (number of children, the rule's name, the rule's callback or None for no call).
+_Reduce = tuple[int, str, Callable[[list[Any]], Any] | None]
+
+
+class _Driver:
+    """Lark's LALR loop and _OrderLexer fused into one loop, over Lark's own parse table and rule callbacks.
+
+    Per token, Lark's loop resumes the lexer's generator and calls feed_token, which asserts, hashes the
+    Rule objects to find their callbacks and reads attributes: about half of all parsing time. This does
+    the same shifts and reductions, with the same lexer decisions and callbacks, from plain precomputed
+    tables. A line it cannot lex or parse is parsed again by Lark itself, so that every syntax error, its
+    message and its interactive parser (used to explain it) are exactly Lark's.
+    """
+
+    def __init__(self, lark: Lark, described: dict[str, str]) -> None:
+        self.lark = lark
+        self.described = described  # how errors name the terminals that are not keywords
+        frontend = lark.parser
+        self.lexer: _OrderLexer = frontend.lexer
+        parser = frontend.parser.parser  # lark.parsers.lalr_parser._Parser
+        table, callbacks = parser.parse_table, parser.callbacks
+        # the lexer's checks need no token callbacks (Lark calls them at a shift; there are none)
+        assert not any(isinstance(key, str) for key in callbacks), "token callbacks are not supported"
+        self.lark_states = table.states
+        self.start_states: dict[str, int] = dict(table.start_states)
+        self.end_states: dict[str, int] = dict(table.end_states)
+        ends = set(self.end_states.values())
+        # state -> symbol -> the next state (a shift or goto) or a _Reduce; None where Lark's loop would
+        # fail an assertion (a token shifted into an end state), so that Lark reports it.
+        self.actions: dict[int, dict[str, int | _Reduce | None]] = {}
+        for state, acts in table.states.items():
+            row: dict[str, int | _Reduce | None] = {}
+            for symbol, (action, arg) in acts.items():
+                if action is Shift:
+                    row[symbol] = None if symbol.isupper() and arg in ends else arg
+                else:
+                    size, callback = len(arg.expansion), callbacks[arg]
+                    # a ?rule reduced from its single child returns that child: nothing to call
+                    row[symbol] = (
+                        size,
+                        arg.origin.name,
+                        None if size == 1 and type(callback) is ExpandSingleChild else callback,
+                    )
+            self.actions[state] = row
+
+    def parse(self, line: str, start: str) -> Any:
+        """What `self.lark.parse(line, start=start)` returns; raises what it raises."""
+        # Hot loop: names are bound to locals on purpose. The lexing part is _OrderLexer.lex, inlined.
+        lexer = self.lexer
+        scanners, ignore, wordish, keywords = lexer.scanners, lexer.ignore, lexer.wordish, lexer.keywords
+        actions = self.actions
+        end_state = self.end_states[start]
+        state = self.start_states[start]
+        state_stack = [state]
+        value_stack: list[Any] = []
+        text = line.rstrip()  # as in _OrderLexer.lex
+        end = len(text)
+        pos = 0
+        while True:
+            if pos < end:
+                scanner, accepts = scanners.get(state) or lexer._scanner(state, self.lark_states[state])
+                m = scanner.match(text, pos)
+                if m is None:
+                    return self.lark.parse(line, start=start)  # raises Lark's UnexpectedCharacters
+                kind = m.lastgroup
+                pos = m.end()
+                if kind in ignore:
+                    continue
+                value = m.group(kind)
+                if kind in wordish:
+                    keyword = keywords.get(value.casefold())
+                    if keyword is not None and (keyword in accepts or kind not in accepts):
+                        kind = keyword
+                token = _Token(kind, value, pos - len(value), pos)
+            else:
+                kind = "$END"
+            # feed the token: reduce as often as needed, then shift it (at the end: accept)
+            action = actions[state].get(kind)
+            while type(action) is tuple:
+                size, origin, callback = action
+                if callback is None:  # the value on the stack stays
+                    del state_stack[-1]
+                elif size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                    value_stack.append(callback(children))
+                else:
+                    value_stack.append(callback([]))
+                state = actions[state_stack[-1]][origin]  # type: ignore[assignment]
+                state_stack.append(state)
+                if state == end_state and kind == "$END":
+                    return value_stack[-1]
+                action = actions[state].get(kind)
+            if action is None or kind == "$END":
+                # a syntax error, or what Lark's loop would fail an assertion on (a shifted $END)
+                return self.lark.parse(line, start=start)  # raises Lark's exception
+            state = action
+            state_stack.append(state)
+            value_stack.append(token)
+
+
+def shadowed_names(ruleset: Ruleset) -> list[str]:
+    """Keyword spellings that hide an area or seat where the parser accepts both (there should be none)."""
+    states = _parser(ruleset).parser.parser.parser.parse_table.states
+    found = set()
+    for actions in states.values():
+        for kind, lookup in (("AREA", ruleset.board.lookup), ("SEAT", ruleset.lookup_seat)):
+            if kind not in actions:
+                continue
+            for name in (n for n in actions if n in keyword_table()):
+                for spelling in spellings(name):
+                    if len(hits := lookup(spelling)) == 1:
+                        found.add(f"{spelling} ({name}) hides {kind.lower()} {hits[0]}")
+    return sorted(found)
+
+
+def _expected(names: set[str] | frozenset[str], described: dict[str, str]) -> str:
+    """Plain words for what the parser expected: 'an area, a number or one of: WITH, :'."""
+    words = [text for name, text in described.items() if name in names]
+    table = keyword_table()
+    keywords = sorted(display(n) for n in names if n in table)
+    keywords += [text for name, text in _SYMBOLS.items() if name in names]
+    if "$END" in names:
+        keywords.append("the end of the line")
+    if len(keywords) > 1:
+        words.append("one of: " + ", ".join(keywords))
+    else:
+        words += keywords
+    return either(words) if words else "nothing more"
+
+
+def _suggest(word: str, names: set[str] | frozenset[str]) -> str | None:
+    """The accepted keyword spelling nearest to `word`, among the keywords expected there."""
+    table = keyword_table()
+    candidates = [s for n in names if n in table for s in spellings(n)]
+    close = difflib.get_close_matches(word.upper(), candidates, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _really_expected(e: UnexpectedInput, names: set[str] | frozenset[str]) -> set[str] | frozenset[str]:
+    """The terminals the parser could really take next.
+
+    An LALR state may list more (lookaheads merged from other orders: FOR after 'MOVE G1'), so each
+    is tried on a copy of the parser; only on errors, so the cost does not matter.
+    """
+    interactive = getattr(e, "interactive_parser", None)
+    if interactive is None:
+        return names
+    real = set()
+    for name in names:
+        probe = interactive.copy()
+        try:
+            probe.feed_token(Token(name, ""))
+        except (UnexpectedInput, LineProblem):
+            continue
+        real.add(name)
+    return real or names
+
+
+def _syntax_problem(e: UnexpectedInput, line: str, start: str, described: dict[str, str]) -> LineProblem:
+    """Turn Lark's exception into a message that names the offending text."""
+    if isinstance(e, UnexpectedToken):
+        token = e.token
+        expected = _really_expected(e, e.expected)
+        if token.type == "$END":
+            # $END borrows the position of the last token read
+            last = line[token.start_pos : token.end_pos] if token.end_pos else ""
+            after = f" after {quote(last)}" if last else ""
+            what = "header" if start == "header" else "order"
+            column = token.end_column or len(line) + 1
+            return LineProblem(column, f"incomplete {what}: expected {_expected(expected, described)}{after}")
+        word = str(token)
+        hint = None
+        if token.type not in expected and token.type not in keyword_table():
+            hint = _suggest(word, expected)
+        if hint:
+            return LineProblem(token.column, f"unexpected {quote(word)} (did you mean {hint}?)")
+        return LineProblem(token.column, f"unexpected {quote(word)}: expected {_expected(expected, described)}")
+    if isinstance(e, UnexpectedCharacters):
+        rest = line[e.pos_in_stream :]
+        word = rest.split(None, 1)[0] if rest.strip() else rest[:1]
+        expected = _really_expected(e, e.allowed or set())
+        return LineProblem(e.column, f"unexpected {quote(word)}: expected {_expected(expected, described)}")
+    return LineProblem(1, "this line could not be understood")
+
+
+def _parse_line(parser: _Driver, line: str, start: str) -> Any:
+    """Parse one line; raises LineProblem for anything wrong with it."""
+    try:
+        return parser.parse(line, start=start)
+    except LineProblem:
+        raise
+    except UnexpectedInput as e:
+        raise _syntax_problem(e, line, start, parser.described) from None
+    except Exception as e:  # a player's line must never stop the whole order set
+        raise LineProblem(1, f"this line could not be understood ({type(e).__name__})") from e
+
+
+# ---------------------------------------------------------------------------------------------- sets
+
+
+def _lines(text: str) -> list[str]:
+    """Lines as players see them: numbered from 1, without line ends, Unicode-normalised."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return [unicodedata.normalize("NFC", line.rstrip("\r")) for line in text.split("\n")]
+
+
+def _is_content(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+_FIRST_WORD = re.compile(r"\s*(\w+)")
+
+
+def _is_header(line: str) -> bool:
+    m = _FIRST_WORD.match(line)
+    return m is not None and keyword_of().get(m.group(1).casefold()) == "GAME"
+
+
+_END_MARK = re.compile(r"\s*(\w+)\s*\.?\s*(#.*)?")
+
+
+def _is_end(line: str) -> bool:
+    """END (ENDE, FINE, EINDE) alone on a line: the orders end there, a signature may follow."""
+    m = _END_MARK.fullmatch(line)
+    return m is not None and keyword_of().get(m.group(1).casefold()) == "END"
+
+
+def _before_end(lines: list[str], start: int = 0) -> list[str]:
+    """The lines up to the first end mark at or after `start` (all lines when there is none)."""
+    end = next((i for i in range(start, len(lines)) if _is_end(lines[i])), len(lines))
+    return lines[:end]
+
+
+def _error(number: int, column: int, message: str, line: str, kind: str = "invalid") -> OrderError:
+    return OrderError(number, column, message, kind, line.strip())
+
+
+class _SetBuilder:
+    """Collects one seat's header, orders and errors."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.parser = _entry(ruleset)[2]
+        self.header: Header | None = None
+        self.orders: list[Order] = []
+        self.errors: list[OrderError] = []
+
+    def add_header(self, number: int, line: str) -> None:
+        try:
+            self.header = _parse_line(self.parser, line, "header")(line=number)
+        except LineProblem as p:
+            self.errors.append(_error(number, p.column, p.message, line, p.kind))
+
+    def add_order(self, number: int, line: str) -> None:
+        try:
+            made = _parse_line(self.parser, line, "order")
+        except LineProblem as p:
+            self.errors.append(_error(number, p.column, p.message, line, p.kind))
+            return
+        text = line.strip()
+        for make in made if isinstance(made, list) else [made]:
+            self.orders.append(make(line=number, text=text))
+
+    def result(self, source: str) -> OrderSet:
+        return OrderSet(self.header, tuple(self.orders), tuple(sorted(self.errors, key=_error_key)), source)
+
+
+def _error_key(e: OrderError) -> tuple[int, int]:
+    return e.line, e.column
+
+
+def _missing_header(builder: _SetBuilder, lines: list[str], first: int) -> None:
+    number = next((first + i for i, line in enumerate(lines) if _is_content(line)), first)
+    text = lines[number - first] if number - first < len(lines) else ""
+    builder.errors.append(_error(number, 1, MISSING_HEADER, text))
+
+
+def _stray(builder: _SetBuilder, number: int, line: str) -> None:
+    builder.errors.append(_error(number, 1, "text before the GAME header line belongs to no order set", line))
+
+
+def parse_orders(text: str, ruleset: Ruleset) -> OrderSet:
+    """Parse one seat's order set; every problem becomes an OrderError, good lines are kept."""
+    lines = _lines(text)
+    builder = _SetBuilder(ruleset)
+    header_at = next((i for i, line in enumerate(lines) if _is_header(line)), None)
+    lines = _before_end(lines, header_at or 0)
+    if header_at is None:
+        _missing_header(builder, lines, 1)
+    for i, line in enumerate(lines):
+        if not _is_content(line):
+            continue
+        if header_at is not None and i < header_at:
+            _stray(builder, i + 1, line)
+        elif i == header_at:
+            builder.add_header(i + 1, line)
+        elif _is_header(line):
+            builder.errors.append(
+                _error(i + 1, 1, "a second header: send each seat's orders as a separate order set", line)
+            )
+        else:
+            builder.add_order(i + 1, line)
+    return builder.result(text)
+
+
+def split_blocks(text: str) -> list[tuple[int, str]]:
+    """Split a turn file into (first line number, text) blocks, each starting at a GAME header line.
+
+    Lines before the first header form a first block of their own when they hold more than blank
+    lines and comments; a text without any header is one block.
+    """
+    lines = _lines(text)
+    starts = [i for i, line in enumerate(lines) if _is_header(line)]
+    if not starts:
+        return [(1, "\n".join(lines))]
+    blocks = []
+    if any(_is_content(line) for line in lines[: starts[0]]):
+        blocks.append((1, "\n".join(lines[: starts[0]])))
+    for begin, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        blocks.append((begin + 1, "\n".join(lines[begin:end])))
+    return blocks
+
+
+def parse_turn_file(text: str, ruleset: Ruleset) -> list[OrderSet]:
+    """Parse a file holding several seats' order sets; line numbers count from the top of the file."""
+    blocks = split_blocks(text)
+    stray: list[tuple[int, str]] = []
+    if not _is_header(blocks[0][1].split("\n", 1)[0]) and len(blocks) > 1:
+        first, preamble = blocks.pop(0)
+        stray = [(first + i, line) for i, line in enumerate(preamble.split("\n")) if _is_content(line)]
+    sets = []
+    for first, block in blocks:
+        lines = _before_end(block.split("\n"))
+        builder = _SetBuilder(ruleset)
+        for number, line in stray:
+            _stray(builder, number, line)
+        stray = []
+        if _is_header(lines[0]):
+            builder.add_header(first, lines[0])
+            body = list(enumerate(lines[1:], first + 1))
+        else:
+            _missing_header(builder, lines, first)
+            body = list(enumerate(lines, first))
+        for number, line in body:
+            if _is_content(line):
+                builder.add_order(number, line)
+        sets.append(builder.result(block))
+    return sets
