@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+import adjudicator.orders
 from adjudicator.mail.commands import COMMANDS, WITHOUT_HEADER
 from adjudicator.orders import KEYWORD_LANGUAGES, parse_orders, parse_turn_file, split_blocks
 from adjudicator.orders.keywords import keyword_table
 from adjudicator.orders.parser import MISSING_HEADER, shadowed_names
+from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.orders import (
     CAESAR,
@@ -434,6 +438,15 @@ def test_keyword_table_covers_every_language() -> None:
 
 def test_no_keyword_hides_an_area_or_seat() -> None:
     assert shadowed_names(RULES) == []
+
+
+def test_the_shared_parser_knows_no_game() -> None:
+    """adjudicator/orders is every game's: a ruleset's grammar files and builder come through its hooks."""
+    shared = Path(adjudicator.orders.__file__).parent
+    imports = [line for path in shared.glob("*.py") for line in path.read_text().splitlines() if "rulesets." in line]
+    assert imports == []
+    assert RULES.hooks.GRAMMAR_FILES == ("common.lark", "coe.lark")
+    assert "header:" in (resource_dir("grammar") / "common.lark").read_text()
 
 
 # -- issue 11: every keyword in every language, the end mark, what reports print parses back ----------

@@ -6,7 +6,14 @@ Areas are board codes (already resolved by the parser); seats are seat names.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+# The order set and the base order are the same for every game (adjudicator/orders/sets.py); named here too.
+from adjudicator.orders.sets import PASSWORD_MARK as PASSWORD_MARK
+from adjudicator.orders.sets import Header as Header
+from adjudicator.orders.sets import Order
+from adjudicator.orders.sets import OrderError as OrderError
+from adjudicator.orders.sets import OrderSet as OrderSet
 
 CAESAR = 0  # leader number of the Caesar; generals are 1, 2, ... (taken-over ones numbered on, C-8.8)
 
@@ -23,12 +30,6 @@ class Troops:
     @property
     def units(self) -> int:
         return self.infantry + self.cavalry + self.catapult
-
-
-@dataclass(frozen=True)
-class Order:
-    line: int = field(default=0, kw_only=True)
-    text: str = field(default="", kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -168,43 +169,3 @@ class Answer(Order):
 
     key: str
     value: str
-
-
-# The password of every header line is replaced by this mark before an order text is stored (order sets, turns,
-# mails): the archive holds no password but its hash. The mark parses as a password, so a stored text replays.
-PASSWORD_MARK = "[removed]"
-
-
-@dataclass(frozen=True)
-class Header:
-    game: str
-    turn: int
-    player: str
-    password: str
-    line: int = 1
-
-
-@dataclass(frozen=True)
-class OrderError:
-    """A line that could not be understood (invalid) or named something ambiguous."""
-
-    line: int
-    column: int
-    message: str
-    kind: str = "invalid"  # "invalid" | "ambiguous"
-    text: str = ""
-
-    @property
-    def located(self) -> str:
-        """The message with its place: 'line 4, column 7: unexpected ...'."""
-        return f"line {self.line}, column {self.column}: {self.message}"
-
-
-@dataclass(frozen=True)
-class OrderSet:
-    """One seat's orders for one turn: the parser's output."""
-
-    header: Header | None
-    orders: tuple[Order, ...] = ()
-    errors: tuple[OrderError, ...] = ()
-    source: str = ""

@@ -234,3 +234,9 @@ def end_turn(turn: Turn) -> None:
     if new_round:
         state.round += 1
     turn.event("turn_end", turn.seat, next=following, round=state.round)
+
+
+# The order language, for the shared parser (adjudicator/orders/parser.py): grammar files and the order builder.
+from adjudicator.rulesets.coe.parse import GRAMMAR_FILES, order_builder  # noqa: E402
+
+__all__ += ["GRAMMAR_FILES", "order_builder"]
