@@ -34,7 +34,7 @@ from adjudicator.rulesets.coe.orders import (
 from adjudicator.rulesets.coe.setup import initial_state
 from adjudicator.rulesets.coe.state import Force
 
-__all__ = ["broken_invariants", "initial_state", "play_turn"]
+__all__ = ["broken_invariants", "initial_state", "map_layers", "play_turn"]
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
 AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer, RansomAccept, Concede)
@@ -233,3 +233,6 @@ def end_turn(turn: Turn) -> None:
     if new_round:
         state.round += 1
     turn.event("turn_end", turn.seat, next=following, round=state.round)
+
+# What the renderers take from the ruleset (appended: the map's layers, adjudicator/render/svgmap.py).
+from adjudicator.rulesets.coe.mapping import map_layers  # noqa: E402
