@@ -1,4 +1,13 @@
-"""Rendering through Jinja templates (templates/*.j2) and writing files atomically."""
+"""Rendering through Jinja templates (templates/*.j2) and writing files atomically.
+
+The layouts in templates/ (reports, notices, the site, mails) are shared by every game; what is a game's own
+(the sentence of each event kind, the position, a seat's losses and orders template) is in its ruleset's
+template folder, templates/<folder>/ (`templates` in games/<name>/ruleset.toml, else its `engine` name; for
+Conquest of the Empire templates/coe/). A layout reaches it through the variable `ruleset_templates`, e.g.
+`{% from ruleset_templates ~ "/events.j2" import sentence %}`; `render` sets it from the ruleset the context
+names. A ruleset's folder provides events.j2 (macros `sentence(event)` and `faces(dice)`), position.j2 (macro
+`position(state)`), seat-losses.txt.j2 and seat-position.txt.j2 (parts of the private report).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +21,11 @@ from adjudicator.engine.vocabulary import leader_name
 from adjudicator.resources import resource_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from jinja2 import Environment
+
+    from adjudicator.rulesets import Ruleset
 
 
 @cache
@@ -20,7 +33,6 @@ def environment(language: str = "en") -> Environment:
     """The plain-text environment (reports, receipts, notices) of one language."""
     env = _environment(language, autoescape=False)
     env.filters["leader"] = leader_name
-    env.filters["die"] = die_face
     return env
 
 
@@ -84,16 +96,31 @@ def svg_inline(svg: str) -> Any:
     return Markup(svg)  # noqa: S704 (made by our own escaping template)
 
 
-DIE_FACES = {1: "inf", 2: "inf", 3: "cav", 4: "cat", 5: "gal", 6: "blank"}
-
-
-def die_face(value: int) -> str:
-    """A Classic combat die as reports show it: '3=cav' (C-1.8)."""
-    return f"{value}={DIE_FACES.get(value, '?')}"
-
-
 def render(template: str, language: str = "en", **context: Any) -> str:
+    """`template` in `language`, with `ruleset_templates` (the ruleset's template folder) set from the context
+    unless given."""
+    if "ruleset_templates" not in context and (folder := templates_of(context)):
+        context["ruleset_templates"] = folder
     return environment(language).get_template(template).render(**context)
+
+
+def ruleset_templates(ruleset: Ruleset) -> str:
+    """The folder under templates/ of a ruleset's own templates: `templates` in its ruleset.toml, else `engine`."""
+    return str(ruleset.data.get("templates", ruleset.data["engine"]))
+
+
+def templates_of(context: Mapping[str, Any]) -> str | None:
+    """The template folder of the ruleset a render context names: `ruleset` (a Ruleset or a name), else the
+    snapshot's (`state`), else the one whose `title` it shows; None when it names none."""
+    from adjudicator.rulesets import load_ruleset, ruleset_names
+
+    named = context.get("ruleset")
+    if named is None and isinstance(context.get("state"), dict):
+        named = context["state"].get("ruleset")
+    if named is not None:
+        return ruleset_templates(load_ruleset(named) if isinstance(named, str) else named)
+    titled = [load_ruleset(name) for name in ruleset_names() if load_ruleset(name).title == context.get("title")]
+    return ruleset_templates(titled[0]) if titled else None
 
 
 def write_atomically(path: Path, text: str, public: bool = False) -> None:

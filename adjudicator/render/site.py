@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.engine.vocabulary import Event
-from adjudicator.render import markup_environment, render, write_atomically
+from adjudicator.render import markup_environment, render, templates_of, write_atomically
 
 BATTLE_KINDS = {
     "battle",
@@ -53,19 +53,21 @@ class SiteTurn:
     dice_source: str
 
 
-def _sentence(event: Event, language: str) -> str:
-    """An event as the reports word it (the plain-text macro of _events.j2), escaped later by the page."""
-    return render("_sentence.txt.j2", language, event=event).strip()
+def _sentence(event: Event, language: str, templates: str) -> str:
+    """An event as the reports word it (the plain-text macro of the ruleset's events.j2), escaped later by the
+    page."""
+    return render("_sentence.txt.j2", language, event=event, ruleset_templates=templates).strip()
 
 
-def battles(turn: SiteTurn, language: str = "en") -> list[list[str]]:
-    """The turn's battles, each as its report lines (start to end)."""
+def battles(turn: SiteTurn, language: str, templates: str) -> list[list[str]]:
+    """The turn's battles, each as its report lines (start to end), worded by the sentences of `templates` (the
+    ruleset's template folder)."""
     found: list[list[str]] = []
     for event in turn.events:
         if event.kind in ("battle", "naval_battle", "battle_skipped"):
             found.append([])
         if event.kind in BATTLE_KINDS and found:
-            found[-1].append(_sentence(event, language))
+            found[-1].append(_sentence(event, language, templates))
     return found
 
 
@@ -77,8 +79,9 @@ def write_site(
     language: str = "en",
 ) -> list[Path]:
     """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
-    files written."""
+    files written. `game` names its ruleset (`ruleset`, else by its `title`)."""
     env = markup_environment(language)
+    templates = templates_of(game) or ""
     written = []
 
     def write(name: str, text: str) -> None:
@@ -86,7 +89,7 @@ def write_site(
         written.append(out / name)
 
     write("style.css", env.get_template("site/style.css").render())
-    fights = [battles(turn, language) for turn in turns]
+    fights = [battles(turn, language, templates) for turn in turns]
     for i, turn in enumerate(turns):
         previous = turns[i - 1].number if i else None
         following = turns[i + 1].number if i + 1 < len(turns) else None
