@@ -17,6 +17,7 @@ from typing import Any
 from adjudicator.engine.vocabulary import Event
 from adjudicator.render import environment, markup_environment, render, templates_of, write_atomically
 
+
 @dataclass
 class SiteTurn:
     """What the site shows of one turn; built by the moderator from an archived Turn row."""

@@ -434,7 +434,9 @@ def render_map(
     events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
     drawn = (layers or layers_of(snapshot))(board, snapshot, events, tr)
     colour = seat_colours(drawn.seats, colours, drawn.fixed_colours)
-    shapes = [_shape(board, code, spots[code], drawn.areas.get(code, AreaLayer()), colour) for code in sorted(board.areas)]
+    shapes = [
+        _shape(board, code, spots[code], drawn.areas.get(code, AreaLayer()), colour) for code in sorted(board.areas)
+    ]
     forces = [{"code": p.code, "texts": p.texts, "tooltip": p.tooltip} for p in drawn.pieces if p.code in spots]
     battles, moves = _battles(drawn.battles, spots), _moves(drawn.moves, spots, colour)
     _place_labels(forces, spots, colour, battles, moves)

@@ -234,5 +234,6 @@ def end_turn(turn: Turn) -> None:
         state.round += 1
     turn.event("turn_end", turn.seat, next=following, round=state.round)
 
+
 # What the renderers take from the ruleset (appended: the map's layers, adjudicator/render/svgmap.py).
 from adjudicator.rulesets.coe.mapping import map_layers  # noqa: E402
