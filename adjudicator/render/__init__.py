@@ -2,10 +2,11 @@
 
 The layouts in templates/ (reports, notices, the site, mails) are shared by every game; what is a game's own
 (the sentence of each event kind, the position, a seat's losses and orders template) is in its ruleset's
-template folder, templates/<folder>/ (`templates` in games/<name>/ruleset.toml, else its `engine` name; for
-Conquest of the Empire templates/coe/). A layout reaches it through the variable `ruleset_templates`, e.g.
-`{% from ruleset_templates ~ "/events.j2" import sentence %}`; `render` sets it from the ruleset the context
-names. A ruleset's folder provides events.j2 (macros `sentence(event)` and `faces(dice)`), position.j2 (macro
+template folder (the protocol's `templates`; Conquest of the Empire's is templates/coe/). A layout reaches it
+through the variable `ruleset_templates`, e.g. `{% from ruleset_templates ~ "/events.j2" import sentence %}`;
+`render` sets it from the ruleset the context names. A folder under templates/ is named relative to it ("coe"),
+any other (a ruleset of PBEM_RULESETS) by its absolute path. A ruleset's folder provides events.j2 (macros
+`sentence(event)` and `faces(dice)`; `battle_opening` and `battle_kinds` for the site), position.j2 (macro
 `position(state)`), seat-losses.txt.j2 and seat-position.txt.j2 (parts of the private report).
 """
 
@@ -21,7 +22,7 @@ from adjudicator.engine.vocabulary import leader_name
 from adjudicator.resources import resource_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from jinja2 import Environment
 
@@ -46,13 +47,13 @@ def markup_environment(language: str = "en") -> Environment:
 
 def _environment(language: str, autoescape: bool) -> Environment:
     # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined
 
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import engine_data, engine_text, order_echo, translations
 
     env = Environment(
-        loader=FileSystemLoader(resource_dir("templates")),
+        loader=ChoiceLoader([FileSystemLoader(resource_dir("templates")), FunctionLoader(_outside_template)]),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -68,6 +69,15 @@ def _environment(language: str, autoescape: bool) -> Environment:
     env.filters["engine_data"] = lambda event: engine_data(language, event)
     env.filters["echo"] = lambda text: order_echo(language, text)  # an order line the tool composed
     return env
+
+
+def _outside_template(name: str) -> tuple[str, str, Callable[[], bool]] | None:
+    """A template of a ruleset folder outside the package, named by its absolute path."""
+    path = Path(name)
+    if not path.is_absolute() or not path.is_file():
+        return None
+    modified = path.stat().st_mtime
+    return path.read_text(encoding="utf-8"), str(path), lambda: path.stat().st_mtime == modified
 
 
 def verdict(item: Any, language: str = "en") -> str:
@@ -104,9 +114,14 @@ def render(template: str, language: str = "en", **context: Any) -> str:
     return environment(language).get_template(template).render(**context)
 
 
-def ruleset_templates(ruleset: Ruleset) -> str:
-    """The folder under templates/ of a ruleset's own templates: `templates` in its ruleset.toml, else `engine`."""
-    return str(ruleset.data.get("templates", ruleset.data["engine"]))
+def ruleset_templates(ruleset: Ruleset) -> str | None:
+    """The template name of a ruleset's template folder: relative to templates/ when it lies there, else its
+    absolute path; None when it has none."""
+    folder = getattr(ruleset, "templates", None)  # the protocol's (adjudicator/engine/protocol.py)
+    if folder is None:  # the registry before the protocol: a folder under templates/ named by `engine`
+        return str(ruleset.data["engine"]) if hasattr(ruleset, "data") else None
+    shared = resource_dir("templates")
+    return Path(folder).relative_to(shared).as_posix() if Path(folder).is_relative_to(shared) else str(folder)
 
 
 def templates_of(context: Mapping[str, Any]) -> str | None:

@@ -494,8 +494,17 @@ def _shape(board: Board, code: str, s: Spot, mark: AreaLayer, colour: Mapping[st
 
 
 def layers_of(snapshot: Mapping[str, Any]) -> LayersOf:
-    """The map layers of the ruleset the snapshot names (its module's `map_layers`)."""
-    return load_ruleset(snapshot["ruleset"]).hooks.map_layers  # type: ignore[no-any-return]
+    """The map layers of the ruleset the snapshot names."""
+    return map_layers(load_ruleset(snapshot["ruleset"]))
+
+
+def map_layers(ruleset: Ruleset) -> LayersOf:
+    """A ruleset's map layers: the protocol's `map_layers` (adjudicator/engine/protocol.py), or for the registry
+    before it, `map_layers` of the module its `hooks` name."""
+    layers = getattr(ruleset, "map_layers", None) or getattr(ruleset.hooks, "map_layers", None)
+    if layers is None:
+        raise ValueError(f"the ruleset {ruleset.name} draws no map")
+    return layers  # type: ignore[no-any-return]
 
 
 def render_map_for_turn(
@@ -511,5 +520,5 @@ def render_map_for_turn(
         json.loads(events_json or "[]"),
         title=title,
         language=language,
-        layers=ruleset.hooks.map_layers,
+        layers=map_layers(ruleset),
     )
