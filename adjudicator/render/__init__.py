@@ -18,7 +18,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.vocabulary import leader_name
 from adjudicator.resources import resource_dir
 
 if TYPE_CHECKING:
@@ -32,9 +31,7 @@ if TYPE_CHECKING:
 @cache
 def environment(language: str = "en") -> Environment:
     """The plain-text environment (reports, receipts, notices) of one language."""
-    env = _environment(language, autoescape=False)
-    env.filters["leader"] = leader_name
-    return env
+    return _environment(language, autoescape=False)
 
 
 @cache
