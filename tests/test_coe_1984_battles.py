@@ -394,7 +394,7 @@ def test_O_6_8_O_6_13_cycles_alternate_and_use_one_die_per_shot_in_shot_order() 
 def test_O_6_8_every_shot_is_told_in_the_report() -> None:
     state = contest(att={"generals": [1], "catapult": 3}, dfn={"generals": [1], "infantry": 1, "cavalry": 1})
     result = play(state, dice=[1, 3])
-    macro = environment().from_string('{% from "_events.j2" import sentence %}{{ sentence(e) }}')
+    macro = environment().from_string('{% from "coe/events.j2" import sentence %}{{ sentence(e) }}')
     lines = [macro.render(e=e).strip() for e in result.events if e.kind in ("shot", "battle_end")]
     assert lines == [
         "Macedonia shoots at Egyptus's infantry with advantage +3: automatic hit [O-6.7]",

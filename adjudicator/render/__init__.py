@@ -1,4 +1,14 @@
-"""Rendering through Jinja templates (templates/*.j2) and writing files atomically."""
+"""Rendering through Jinja templates (templates/*.j2) and writing files atomically.
+
+The layouts in templates/ (reports, notices, the site, mails) are shared by every game; what is a game's own
+(the sentence of each event kind, the position, a seat's losses and orders template) is in its ruleset's
+template folder (the protocol's `templates`; Conquest of the Empire's is templates/coe/). A layout reaches it
+through the variable `ruleset_templates`, e.g. `{% from ruleset_templates ~ "/events.j2" import sentence %}`;
+`render` sets it from the ruleset the context names. A folder under templates/ is named relative to it ("coe"),
+any other (a ruleset of PBEM_RULESETS) by its absolute path. A ruleset's folder provides events.j2 (macros
+`sentence(event)` and `faces(dice)`; `battle_opening` and `battle_kinds` for the site), position.j2 (macro
+`position(state)`), seat-losses.txt.j2 and seat-position.txt.j2 (parts of the private report).
+"""
 
 from __future__ import annotations
 
@@ -9,19 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.coe.vocabulary import leader_name
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from jinja2 import Environment
+
+    from adjudicator.rulesets import Ruleset
 
 
 @cache
 def environment(language: str = "en") -> Environment:
     """The plain-text environment (reports, receipts, notices) of one language."""
-    env = _environment(language, autoescape=False)
-    env.filters["leader"] = leader_name
-    env.filters["die"] = die_face
-    return env
+    return _environment(language, autoescape=False)
 
 
 @cache
@@ -34,13 +44,13 @@ def markup_environment(language: str = "en") -> Environment:
 
 def _environment(language: str, autoescape: bool) -> Environment:
     # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined
 
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import engine_data, engine_text, order_echo, translations
 
     env = Environment(
-        loader=FileSystemLoader(resource_dir("templates")),
+        loader=ChoiceLoader([FileSystemLoader(resource_dir("templates")), FunctionLoader(_outside_template)]),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -56,6 +66,15 @@ def _environment(language: str, autoescape: bool) -> Environment:
     env.filters["engine_data"] = lambda event: engine_data(language, event)
     env.filters["echo"] = lambda text: order_echo(language, text)  # an order line the tool composed
     return env
+
+
+def _outside_template(name: str) -> tuple[str, str, Callable[[], bool]] | None:
+    """A template of a ruleset folder outside the package, named by its absolute path."""
+    path = Path(name)
+    if not path.is_absolute() or not path.is_file():
+        return None
+    modified = path.stat().st_mtime
+    return path.read_text(encoding="utf-8"), str(path), lambda: path.stat().st_mtime == modified
 
 
 def verdict(item: Any, language: str = "en") -> str:
@@ -84,16 +103,36 @@ def svg_inline(svg: str) -> Any:
     return Markup(svg)  # noqa: S704 (made by our own escaping template)
 
 
-DIE_FACES = {1: "inf", 2: "inf", 3: "cav", 4: "cat", 5: "gal", 6: "blank"}
-
-
-def die_face(value: int) -> str:
-    """A Classic combat die as reports show it: '3=cav' (C-1.8)."""
-    return f"{value}={DIE_FACES.get(value, '?')}"
-
-
 def render(template: str, language: str = "en", **context: Any) -> str:
+    """`template` in `language`, with `ruleset_templates` (the ruleset's template folder) set from the context
+    unless given."""
+    if "ruleset_templates" not in context and (folder := templates_of(context)):
+        context["ruleset_templates"] = folder
     return environment(language).get_template(template).render(**context)
+
+
+def ruleset_templates(ruleset: Ruleset) -> str | None:
+    """The template name of a ruleset's template folder: relative to templates/ when it lies there, else its
+    absolute path; None when it has none."""
+    folder = getattr(ruleset, "templates", None)  # the protocol's (adjudicator/engine/protocol.py)
+    if folder is None:  # the registry before the protocol: a folder under templates/ named by `engine`
+        return str(ruleset.data["engine"]) if hasattr(ruleset, "data") else None
+    shared = resource_dir("templates")
+    return Path(folder).relative_to(shared).as_posix() if Path(folder).is_relative_to(shared) else str(folder)
+
+
+def templates_of(context: Mapping[str, Any]) -> str | None:
+    """The template folder of the ruleset a render context names: `ruleset` (a Ruleset or a name), else the
+    snapshot's (`state`), else the one whose `title` it shows; None when it names none."""
+    from adjudicator.rulesets import load_ruleset, ruleset_names
+
+    named = context.get("ruleset")
+    if named is None and isinstance(context.get("state"), dict):
+        named = context["state"].get("ruleset")
+    if named is not None:
+        return ruleset_templates(load_ruleset(named) if isinstance(named, str) else named)
+    titled = [load_ruleset(name) for name in ruleset_names() if load_ruleset(name).title == context.get("title")]
+    return ruleset_templates(titled[0]) if titled else None
 
 
 def write_atomically(path: Path, text: str, public: bool = False) -> None:

@@ -36,30 +36,6 @@ def N_(msgid: str) -> str:  # noqa: N802 (the gettext convention for a message m
     return msgid
 
 
-# Words the templates translate from event data (so no literal marks them there): extracted with `-k N_`.
-EVENT_WORDS = (
-    N_("movement"),
-    N_("combat"),
-    N_("destroy cities"),
-    N_("buy and place"),  # phases
-    N_("infantry"),
-    N_("cavalry"),
-    N_("catapult"),
-    N_("galley"),
-    N_("city"),
-    N_("fortification"),
-    N_("fortified city"),
-    N_("road"),  # pieces bought, targets shot at
-    N_("answer"),
-    N_("standing order"),
-    N_("default"),  # where a decision came from
-    N_("land"),
-    N_("sea"),  # how attacking units came (O-6.17)
-    N_("kill"),
-    N_("ransom"),  # what happens to a captured general (C-8.4)
-)
-
-
 @cache
 def translations(language: str) -> NullTranslations:
     """The catalogue of `language` (English is the source language: no catalogue)."""

@@ -10,31 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from adjudicator.engine.vocabulary import Event
-from adjudicator.render import markup_environment, render, write_atomically
-
-BATTLE_KINDS = {
-    "battle",
-    "battle_round",
-    "shot",
-    "decision",
-    "answer_refused",
-    "retreat",
-    "retreat_failed",
-    "retreat_impossible",
-    "pursuit",
-    "battle_end",
-    "captured",
-    "naval_battle",
-    "naval_round",
-    "galleys_sunk",
-    "naval_end",
-    "galleys_destroyed",
-    "battle_skipped",
-}
+from adjudicator.render import environment, markup_environment, render, templates_of, write_atomically
 
 
 @dataclass
@@ -53,20 +34,30 @@ class SiteTurn:
     dice_source: str
 
 
-def _sentence(event: Event, language: str) -> str:
-    """An event as the reports word it (the plain-text macro of _events.j2), escaped later by the page."""
-    return render("_sentence.txt.j2", language, event=event).strip()
+def _sentence(event: Event, language: str, templates: str) -> str:
+    """An event as the reports word it (the plain-text macro of the ruleset's events.j2), escaped later by the
+    page."""
+    return render("_sentence.txt.j2", language, event=event, ruleset_templates=templates).strip()
 
 
-def battles(turn: SiteTurn, language: str = "en") -> list[list[str]]:
-    """The turn's battles, each as its report lines (start to end)."""
+def battles(turn: SiteTurn, language: str, templates: str) -> list[list[str]]:
+    """The turn's battles, each as its report lines (start to end), worded by the sentences of `templates` (the
+    ruleset's template folder, whose events.j2 names the event kinds that open a battle and those it holds)."""
+    opening, held = _battle_kinds(templates)
     found: list[list[str]] = []
     for event in turn.events:
-        if event.kind in ("battle", "naval_battle", "battle_skipped"):
+        if event.kind in opening:
             found.append([])
-        if event.kind in BATTLE_KINDS and found:
-            found[-1].append(_sentence(event, language))
+        if event.kind in held and found:
+            found[-1].append(_sentence(event, language, templates))
     return found
+
+
+@cache
+def _battle_kinds(templates: str) -> tuple[frozenset[str], frozenset[str]]:
+    """`battle_opening` and `battle_kinds` of the ruleset's events.j2 (none: the site shows no battles)."""
+    module = environment().get_template(f"{templates}/events.j2").module
+    return frozenset(getattr(module, "battle_opening", ())), frozenset(getattr(module, "battle_kinds", ()))
 
 
 def write_site(
@@ -77,8 +68,9 @@ def write_site(
     language: str = "en",
 ) -> list[Path]:
     """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
-    files written."""
+    files written. `game` names its ruleset (`ruleset`, else by its `title`)."""
     env = markup_environment(language)
+    templates = templates_of(game) or ""
     written = []
 
     def write(name: str, text: str) -> None:
@@ -86,7 +78,7 @@ def write_site(
         written.append(out / name)
 
     write("style.css", env.get_template("site/style.css").render())
-    fights = [battles(turn, language) for turn in turns]
+    fights = [battles(turn, language, templates) for turn in turns]
     for i, turn in enumerate(turns):
         previous = turns[i - 1].number if i else None
         following = turns[i + 1].number if i + 1 < len(turns) else None

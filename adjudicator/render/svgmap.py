@@ -4,6 +4,15 @@ There is no picture of the board to draw on, so the map is drawn from board.toml
 rectangles and sea zones as ellipses at their centres, borders and coasts as thin lines, roads as thick ones.
 The geometry is computed here; templates/map.svg.j2 writes the elements, escaping every text.
 Same inputs, same bytes: nothing below depends on set or hash order, and every coordinate is rounded.
+
+This module knows no game. What a position puts on the board comes from its ruleset's map layers: a function
+`map_layers(board, snapshot, events, tr) -> MapLayers` in the ruleset's module (the registry's `hooks`; for
+Conquest of the Empire, adjudicator/rulesets/coe/mapping.py). MapLayers names, in the board's terms, each area's
+owner (its colour), its corner marker and tooltip, the lines drawn between areas (roads), the pieces' labels, the
+turn's arrows and fights, the legend's seats and symbols and the heading's details. The symbols a ruleset may
+use are the ones map.svg.j2 draws: markers "city" and "fortified", arrow styles "land", "sea" and "retreat",
+fights "land-battle" and "naval-battle", legend samples of those plus "road", "strait" and "battle" (any other
+legend kind is written as text).
 """
 
 from __future__ import annotations
@@ -17,31 +26,80 @@ from typing import Any
 
 from adjudicator.engine.board import Board
 from adjudicator.render import markup_environment
-from adjudicator.render.i18n import N_, engine_data, gettext
+from adjudicator.render.i18n import engine_data, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 # The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
 WIDTH, MAP_HEIGHT, LEGEND_HEIGHT = 3800, 2000, 170
 HEIGHT = MAP_HEIGHT + LEGEND_HEIGHT
 
-# A fixed colour per seat name, so that a seat keeps its colour from turn to turn and game to game.
-# Dark enough to be read as text on white (army labels are written in them).
-SEAT_COLOURS: dict[str, str] = {
-    "Macedonia": "#1f5fbf",
-    "Galatia": "#7b3fa0",
-    "Mesopotamia": "#d35400",
-    "Egyptus": "#a67c00",
-    "Numidia": "#2e8b57",
-    "Hispania": "#c0392b",
-    "Italia": "#138d90",
-}
-# For seats of other rulesets or renamed seats: handed out in turn order, after the named ones.
+# For seats without a colour of their ruleset (or renamed ones): handed out in turn order, after the named ones.
 SPARE_COLOURS = ("#8e2f5d", "#4d5d1a", "#2c3e8f", "#8a4b08", "#006d6f", "#6b2fb3", "#555555")
 NEUTRAL_FILL, NEUTRAL_STROKE = "#e6e2d8", "#a39e92"
 BATTLE_RED = "#d0021b"
 
 CODE_FONT, NAME_FONT, SEA_NAME_FONT, LABEL_FONT = 42, 27, 25, 32
 LABEL_LINE = 42  # the height of one army label line
+
+
+Translate = Callable[..., str]  # gettext of the map's language: tr(msgid, **values)
+
+
+@dataclass(frozen=True)
+class AreaLayer:
+    """What a ruleset shows of one area: who holds it (its colour; "" for nobody), the marker in its corner
+    ("" for none) and its tooltip."""
+
+    owner: str = ""
+    marker: str = ""
+    tooltip: str = ""
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """The label lines of the pieces in one area, (seat, text) each, with their tooltip."""
+
+    code: str
+    texts: list[tuple[str, str]]
+    tooltip: str
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """A way travelled in the turn: through the areas of `path`, drawn in `style` in the seat's colour."""
+
+    seat: str
+    path: list[str]
+    style: str
+    tooltip: str
+
+
+@dataclass(frozen=True)
+class Fight:
+    """An area fought over in the turn (`kind`: "land-battle" or "naval-battle")."""
+
+    area: str
+    kind: str
+    tooltip: str
+
+
+@dataclass(frozen=True)
+class MapLayers:
+    """Everything a ruleset puts on the board drawing (see the module's docstring)."""
+
+    seats: list[str]  # every seat to colour, in the order spare colours are handed out
+    fixed_colours: Mapping[str, str]  # the ruleset's own colour of a seat name
+    areas: dict[str, AreaLayer]
+    roads: list[tuple[str, str]]  # pairs of areas, each once
+    pieces: list[Pieces]  # in the order their labels are placed
+    moves: list[Arrow]
+    battles: list[Fight]
+    legend_seats: list[tuple[str, bool]]  # (seat, eliminated) in the legend's order
+    legend_symbols: tuple[tuple[str, str, int], ...]  # (symbol, msgid, the sample's width)
+    details: list[str]  # the heading's second line, translated
+
+
+LayersOf = Callable[[Board, Mapping[str, Any], list[dict[str, Any]], Translate], MapLayers]
 
 
 @dataclass(frozen=True)
@@ -126,8 +184,11 @@ def layout(board: Board) -> dict[str, Spot]:
     return _layout(key)
 
 
-def seat_colours(seats: Iterable[str], colours: Mapping[str, str] | None = None) -> dict[str, str]:
-    """A colour for every seat: the caller's, else the seat name's fixed one, else a spare one in order."""
+def seat_colours(
+    seats: Iterable[str], colours: Mapping[str, str] | None = None, fixed: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """A colour for every seat: the caller's, else the seat name's `fixed` one (the ruleset's), else a spare one in
+    order."""
     chosen: dict[str, str] = {}
     spare = iter(SPARE_COLOURS)
     for seat in seats:
@@ -135,82 +196,11 @@ def seat_colours(seats: Iterable[str], colours: Mapping[str, str] | None = None)
             continue
         if colours and seat in colours:
             chosen[seat] = colours[seat]
-        elif seat in SEAT_COLOURS:
-            chosen[seat] = SEAT_COLOURS[seat]
+        elif fixed and seat in fixed:
+            chosen[seat] = fixed[seat]
         else:
             chosen[seat] = next(spare, "#555555")
     return chosen
-
-
-# -- texts --------------------------------------------------------------------------------------------------------
-
-
-def _leaders(force: Mapping[str, Any]) -> list[str]:
-    return (["C"] if force.get("caesar") else []) + [f"G{g}" for g in force.get("generals", [])]
-
-
-def _units(force: Mapping[str, Any]) -> list[str]:
-    return [
-        f"{force[kind]} {abbr}"
-        for kind, abbr in (("infantry", "INF"), ("cavalry", "CAV"), ("catapult", "CAT"))
-        if force.get(kind)
-    ]
-
-
-def army_label(force: Mapping[str, Any]) -> str:
-    """One seat's pieces in one area, short: 'C G2 · 5 INF 2 CAV 1 CAT · gal 1 2'."""
-    parts = [" ".join(_leaders(force)), " ".join(_units(force))]
-    galleys = force.get("galleys", [])
-    if galleys:
-        parts.append(("gal " if len(galleys) == 1 else "gals ") + " ".join(str(g) for g in galleys))
-    return " · ".join(p for p in parts if p)
-
-
-Translate = Callable[..., str]  # gettext of the map's language: tr(msgid, **values)
-
-
-def _galleys(numbers: list[Any], tr: Translate) -> str:
-    listed = ", ".join(str(g) for g in numbers)
-    return tr("galley %(numbers)s", numbers=listed) if len(numbers) == 1 else tr("galleys %(numbers)s", numbers=listed)
-
-
-def _army_words(force: Mapping[str, Any], tr: Translate) -> str:
-    """The same in words, for tooltips."""
-    leaders = [tr("Caesar") if n == "C" else n for n in _leaders(force)]
-    units = [f"{force[kind]} {tr(kind)}" for kind in ("infantry", "cavalry", "catapult") if force.get(kind)]
-    galleys = force.get("galleys", [])
-    words = leaders + units
-    if galleys:
-        words.append(_galleys(galleys, tr))
-    for number, cargo in sorted(force.get("aboard", {}).items()):
-        aboard = _leaders(cargo) + _units(cargo)
-        if aboard:
-            words.append(tr("aboard galley %(number)s: %(pieces)s", number=number, pieces=" ".join(aboard)))
-    return ", ".join(words)
-
-
-def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[str], tr: Translate) -> str:
-    info = board.areas[code]
-    if not info.is_land:
-        head = tr("%(name)s (%(code)s), sea zone", name=info.name, code=code)
-    elif area.get("owner"):
-        head = tr(
-            "%(name)s (%(code)s), province worth %(value)s; owner %(seat)s",
-            name=info.name,
-            code=code,
-            value=info.value,
-            seat=area["owner"],
-        )
-    else:
-        head = tr("%(name)s (%(code)s), province worth %(value)s; neutral", name=info.name, code=code, value=info.value)
-    lines = [head]
-    if area.get("city"):
-        lines.append(tr("fortified city") if area["city"] == "fortified" else tr("city"))
-    if area.get("roads"):
-        lines.append(tr("roads to %(areas)s", areas=", ".join(sorted(area["roads"]))))
-    for seat, force in area.get("units", {}).items():
-        lines.append(f"{seat}: {_army_words(force, tr)}")
-    return "\n".join(lines + notes)
 
 
 # -- geometry -----------------------------------------------------------------------------------------------------
@@ -236,11 +226,10 @@ def _links(board: Board, spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
     return out
 
 
-def _roads(areas: Mapping[str, Mapping[str, Any]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
-    pairs = sorted({tuple(sorted((code, other))) for code, a in areas.items() for other in a.get("roads", [])})
+def _roads(roads: list[tuple[str, str]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
     return [
         {"x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y, "between": f"{a}-{b}"}
-        for a, b in pairs
+        for a, b in roads
         if a in spots and b in spots
     ]
 
@@ -282,21 +271,12 @@ def _arrow(path: list[Spot], shift: float) -> tuple[str, str] | None:
     return " ".join(_point(*p) for p in points), head
 
 
-def _moves(
-    events: list[dict[str, Any]], spots: Mapping[str, Spot], colour: Mapping[str, str], tr: Translate
-) -> list[dict[str, Any]]:
-    """An arrow for every move, voyage and retreat of the turn, in the mover's colour."""
+def _moves(arrows: list[Arrow], spots: Mapping[str, Spot], colour: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The drawn arrows, in the mover's colour."""
     out = []
     used: dict[tuple[str, str], int] = {}
-    for event in events:
-        kind, seat, data = event.get("kind"), event.get("seat") or "", event.get("data") or {}
-        if kind in ("moved", "sailed"):
-            codes = [c for c in data.get("path", []) if c in spots]
-            what = data.get("troops") if kind == "moved" else _voyage(data, tr)
-        elif kind == "retreat" and data.get("to") in spots and data.get("area") in spots:
-            codes, what = [data["area"], data["to"]], ""
-        else:
-            continue
+    for arrow in arrows:
+        codes = [c for c in arrow.path if c in spots]
         if len(codes) < 2:
             continue
         # beside the line between the areas, not on it, so that the road or border under it stays visible: every
@@ -309,88 +289,47 @@ def _moves(
         drawn = _arrow([spots[c] for c in codes], shift)
         if drawn is None:
             continue
-        names = " → ".join(codes)
-        style = {"moved": "land", "sailed": "sea", "retreat": "retreat"}[kind]
-        verb = {
-            "moved": N_("%(seat)s move: %(path)s"),
-            "sailed": N_("%(seat)s voyage: %(path)s"),
-            "retreat": N_("%(seat)s retreat: %(path)s"),
-        }[kind]
         out.append(
             {
                 "points": drawn[0],
                 "head": drawn[1],
-                "colour": colour.get(seat, NEUTRAL_STROKE),
-                "style": style,
+                "colour": colour.get(arrow.seat, NEUTRAL_STROKE),
+                "style": arrow.style,
                 "path": " ".join(codes),
-                "tooltip": tr(verb, seat=seat, path=names) + (f" ({what})" if what else ""),
+                "tooltip": arrow.tooltip,
             }
         )
     return out
 
 
-def _voyage(data: Mapping[str, Any], tr: Translate) -> str:
-    text = _galleys(data.get("galleys", []), tr)
-    if data.get("cargo"):
-        text += (
-            tr(", landing %(cargo)s", cargo=data["cargo"])
-            if data.get("landed")
-            else tr(", carrying %(cargo)s", cargo=data["cargo"])
-        )
-    return text
-
-
-def _battles(events: list[dict[str, Any]], spots: Mapping[str, Spot], tr: Translate) -> list[dict[str, Any]]:
-    """A red ring and crossed swords on every area fought over this turn (land and naval battles)."""
+def _battles(fights: list[Fight], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
+    """A red ring and crossed swords on every area fought over."""
     out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for event in events:
-        kind, data = event.get("kind"), event.get("data") or {}
-        code = data.get("area")
-        if kind not in ("battle", "naval_battle") or code not in spots or code in seen:
+    for fight in fights:
+        if fight.area not in spots:
             continue
-        seen.add(code)
-        s = spots[code]
-        what = (
-            N_("naval battle in %(area)s: %(seat)s attacked %(defender)s")
-            if kind == "naval_battle"
-            else N_("battle in %(area)s: %(seat)s attacked %(defender)s")
-        )
+        s = spots[fight.area]
         out.append(
             {
-                "area": code,
+                "area": fight.area,
                 "x": s.x,
                 "y": s.y,
                 "rx": round(s.hw + 20),
                 "ry": round(s.hh + 20),
                 "sx": round(s.x - s.hw - 2),
                 "sy": round(s.y - s.hh - 4),
-                "kind": "naval-battle" if kind == "naval_battle" else "land-battle",
-                "tooltip": tr(what, area=code, seat=event.get("seat"), defender=data.get("defender")),
+                "kind": fight.kind,
+                "tooltip": fight.tooltip,
             }
         )
     return out
 
 
-def _notes(events: list[dict[str, Any]], tr: Translate) -> dict[str, list[str]]:
-    """What happened in each area this turn, for its tooltip."""
-    said = {
-        "battle": N_("battle this turn: %(seat)s attacked %(defender)s"),
-        "naval_battle": N_("naval battle this turn: %(seat)s attacked %(defender)s"),
-        "conquered": N_("conquered this turn by %(seat)s"),
-        "city_destroyed": N_("city destroyed this turn by %(seat)s"),
-    }
-    notes: dict[str, list[str]] = {}
-    for event in events:
-        kind, seat, data = event.get("kind"), event.get("seat"), event.get("data") or {}
-        if kind in said:
-            notes.setdefault(str(data.get("area")), []).append(tr(said[kind], seat=seat, defender=data.get("defender")))
-    return notes
-
-
-def _legend(seats: list[tuple[str, str, bool]], tr: Callable[[str], str]) -> list[dict[str, Any]]:
-    """Legend entries in two rows, left to right: the seats' colours, then the symbols (words translated by
-    `tr` before they are measured)."""
+def _legend(
+    seats: list[tuple[str, str, bool]], symbols: Iterable[tuple[str, str, int]], tr: Callable[[str], str]
+) -> list[dict[str, Any]]:
+    """Legend entries in two rows, left to right: the seats' colours, then the ruleset's symbols (words translated
+    by `tr` before they are measured)."""
     out: list[dict[str, Any]] = []
     x = 40.0
     for seat, colour, eliminated in seats:
@@ -399,17 +338,7 @@ def _legend(seats: list[tuple[str, str, bool]], tr: Callable[[str], str]) -> lis
         x += 76 + _text_width(text, 30) + 44
     out.append({"kind": "neutral", "x": round(x), "y": -34, "text": tr("neutral"), "colour": ""})
     x = 40.0
-    for kind, text, width in (
-        ("city", N_("city"), 40),
-        ("fortified", N_("fortified city"), 40),
-        ("road", N_("road"), 80),
-        ("strait", N_("strait"), 80),
-        ("land", N_("move"), 90),
-        ("sea", N_("voyage"), 90),
-        ("retreat", N_("retreat"), 90),
-        ("battle", N_("battle"), 70),
-        ("key", N_("C Caesar · G1 general 1 · gal galley"), -16),
-    ):
+    for kind, text, width in symbols:
         text = tr(text)
         out.append({"kind": kind, "x": round(x), "y": 34, "text": text, "colour": ""})
         x += width + 16 + _text_width(text, 30) + 44
@@ -493,77 +422,27 @@ def render_map(
     colours: dict[str, str] | None = None,
     title: str = "",
     language: str = "en",
+    layers: LayersOf | None = None,
 ) -> str:
-    """The SVG map of `snapshot` on `board`, with the moves and battles of `events` (the turn's stored events);
-    the legend and heading in `language`."""
+    """The SVG map of `snapshot` on `board`, with what `layers` (default: the map layers of the snapshot's
+    ruleset) make of it and of `events` (the turn's stored events); the legend and heading in `language`."""
     spots = layout(board)
-    areas: dict[str, dict[str, Any]] = snapshot.get("areas", {})
-    players: dict[str, dict[str, Any]] = snapshot.get("players", {})
-    others = sorted(
-        {a.get("owner") for a in areas.values() if a.get("owner")}
-        | {seat for a in areas.values() for seat in a.get("units", {})}
-        | {e.get("seat") for e in events if e.get("seat")}
-    )
-    colour = seat_colours([*players, *others], colours)
 
     def tr(msgid: str, **values: object) -> str:
         return gettext(language, msgid, **values)
 
     events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
-    notes = _notes(events, tr)
-
-    shapes, forces = [], []
-    for code in sorted(board.areas):
-        info, s = board.areas[code], spots[code]
-        area = areas.get(code, {})
-        owner = area.get("owner")
-        fill = colour.get(owner, NEUTRAL_FILL) if owner else NEUTRAL_FILL
-        stroke = colour.get(owner, NEUTRAL_STROKE) if owner else NEUTRAL_STROKE
-        shapes.append(
-            {
-                "code": code,
-                "name": info.name,
-                "land": info.is_land,
-                "x": s.x,
-                "y": s.y,
-                "left": round(s.x - s.hw),
-                "top": round(s.y - s.hh),
-                "w": round(2 * s.hw),
-                "h": round(2 * s.hh),
-                "rx": round(s.hw),
-                "ry": round(s.hh),
-                "owned": bool(owner),
-                "fill": fill,
-                "stroke": stroke,
-                "owner": owner or "",
-                "city": area.get("city") or "",
-                "cx": round(s.x + s.hw - 4),
-                "cy": round(s.y - s.hh + 4),
-                "tooltip": _area_tooltip(board, code, area, notes.get(code, []), tr),
-            }
-        )
-        texts = [(seat, army_label(force)) for seat, force in area.get("units", {}).items()]
-        texts = [(seat, text) for seat, text in texts if text]
-        if texts:
-            forces.append(
-                {
-                    "code": code,
-                    "texts": texts,
-                    "tooltip": "\n".join(
-                        f"{seat}: {_army_words(force, tr)}" for seat, force in area.get("units", {}).items()
-                    ),
-                }
-            )
-    battles, moves = _battles(events, spots, tr), _moves(events, spots, colour, tr)
+    drawn = (layers or layers_of(snapshot))(board, snapshot, events, tr)
+    colour = seat_colours(drawn.seats, colours, drawn.fixed_colours)
+    shapes = [
+        _shape(board, code, spots[code], drawn.areas.get(code, AreaLayer()), colour) for code in sorted(board.areas)
+    ]
+    forces = [{"code": p.code, "texts": p.texts, "tooltip": p.tooltip} for p in drawn.pieces if p.code in spots]
+    battles, moves = _battles(drawn.battles, spots), _moves(drawn.moves, spots, colour)
     _place_labels(forces, spots, colour, battles, moves)
 
     heading = title or f"{snapshot.get('game', '')} — turn {snapshot.get('turn', '')}"
-    details = [f"{snapshot.get('ruleset', '')}", tr("round %(round)s", round=snapshot.get("round", ""))]
-    if snapshot.get("active"):
-        details.append(tr("next: %(seat)s", seat=snapshot["active"]))
-    if snapshot.get("winner"):
-        details.append(tr("winner: %(seat)s", seat=snapshot["winner"]))
-    legend_seats = [(seat, colour[seat], bool(p.get("eliminated"))) for seat, p in players.items()]
+    legend_seats = [(seat, colour[seat], eliminated) for seat, eliminated in drawn.legend_seats]
     return (
         markup_environment(language)
         .get_template("map.svg.j2")
@@ -572,20 +451,60 @@ def render_map(
             height=HEIGHT,
             map_height=MAP_HEIGHT,
             heading=heading,
-            details=" · ".join(details),
+            details=" · ".join(drawn.details),
             links=_links(board, spots),
-            roads=_roads(areas, spots),
+            roads=_roads(drawn.roads, spots),
             shapes=shapes,
             forces=forces,
             moves=moves,
             battles=battles,
-            legend=_legend(legend_seats, tr),
+            legend=_legend(legend_seats, drawn.legend_symbols, tr),
             legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2,
             battle_red=BATTLE_RED,
             neutral_fill=NEUTRAL_FILL,
             neutral_stroke=NEUTRAL_STROKE,
         )
     )
+
+
+def _shape(board: Board, code: str, s: Spot, mark: AreaLayer, colour: Mapping[str, str]) -> dict[str, Any]:
+    """One area's shape, filled in its owner's colour."""
+    owner = mark.owner
+    return {
+        "code": code,
+        "name": board.areas[code].name,
+        "land": board.areas[code].is_land,
+        "x": s.x,
+        "y": s.y,
+        "left": round(s.x - s.hw),
+        "top": round(s.y - s.hh),
+        "w": round(2 * s.hw),
+        "h": round(2 * s.hh),
+        "rx": round(s.hw),
+        "ry": round(s.hh),
+        "owned": bool(owner),
+        "fill": colour.get(owner, NEUTRAL_FILL) if owner else NEUTRAL_FILL,
+        "stroke": colour.get(owner, NEUTRAL_STROKE) if owner else NEUTRAL_STROKE,
+        "owner": owner,
+        "marker": mark.marker,
+        "cx": round(s.x + s.hw - 4),
+        "cy": round(s.y - s.hh + 4),
+        "tooltip": mark.tooltip,
+    }
+
+
+def layers_of(snapshot: Mapping[str, Any]) -> LayersOf:
+    """The map layers of the ruleset the snapshot names."""
+    return map_layers(load_ruleset(snapshot["ruleset"]))
+
+
+def map_layers(ruleset: Ruleset) -> LayersOf:
+    """A ruleset's map layers: the protocol's `map_layers` (adjudicator/engine/protocol.py), or for the registry
+    before it, `map_layers` of the module its `hooks` name."""
+    layers = getattr(ruleset, "map_layers", None) or getattr(ruleset.hooks, "map_layers", None)
+    if layers is None:
+        raise ValueError(f"the ruleset {ruleset.name} draws no map")
+    return layers  # type: ignore[no-any-return]
 
 
 def render_map_for_turn(
@@ -596,5 +515,10 @@ def render_map_for_turn(
     if isinstance(ruleset, str):
         ruleset = load_ruleset(ruleset)
     return render_map(
-        ruleset.board, json.loads(state_json), json.loads(events_json or "[]"), title=title, language=language
+        ruleset.board,
+        json.loads(state_json),
+        json.loads(events_json or "[]"),
+        title=title,
+        language=language,
+        layers=map_layers(ruleset),
     )

@@ -19,11 +19,11 @@ from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
-from adjudicator.render.told import losses_of
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.orders import OrderError
 from adjudicator.rulesets.coe.state import GameState, snapshot_text, state_hash
+from adjudicator.rulesets.coe.told import losses_of
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, due_turns, expected_turn, game_folder, load_snapshot

@@ -15,9 +15,9 @@ from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
-from adjudicator.render.told import losses_of, told
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.state import GameState, from_snapshot
+from adjudicator.rulesets.coe.told import losses_of, told
 from adjudicator.rulesets.coe.vocabulary import stored_event
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions

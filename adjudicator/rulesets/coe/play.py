@@ -11,6 +11,7 @@ from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
 from adjudicator.rulesets.coe.decisions import record_standing_order
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
 from adjudicator.rulesets.coe.invariants import broken_invariants
+from adjudicator.rulesets.coe.mapping import map_layers  # the map's layers (render/svgmap.py)
 from adjudicator.rulesets.coe.movement import movement_phase
 from adjudicator.rulesets.coe.naval import fight_naval_battle, naval_opponent
 from adjudicator.rulesets.coe.orders import (
@@ -31,11 +32,12 @@ from adjudicator.rulesets.coe.orders import (
     RansomOffer,
     RetreatRule,
 )
+from adjudicator.rulesets.coe.parse import GRAMMAR_FILES, order_builder  # the order language (orders/parser.py)
 from adjudicator.rulesets.coe.setup import initial_state
 from adjudicator.rulesets.coe.state import Force
 from adjudicator.rulesets.coe.vocabulary import add_event
 
-__all__ = ["broken_invariants", "initial_state", "play_turn"]
+__all__ = ["GRAMMAR_FILES", "broken_invariants", "initial_state", "map_layers", "order_builder", "play_turn"]
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
 AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer, RansomAccept, Concede)
@@ -234,9 +236,3 @@ def end_turn(turn: Turn) -> None:
     if new_round:
         state.round += 1
     turn.event("turn_end", turn.seat, next=following, round=state.round)
-
-
-# The order language, for the shared parser (adjudicator/orders/parser.py): grammar files and the order builder.
-from adjudicator.rulesets.coe.parse import GRAMMAR_FILES, order_builder  # noqa: E402
-
-__all__ += ["GRAMMAR_FILES", "order_builder"]

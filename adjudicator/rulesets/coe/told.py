@@ -16,6 +16,30 @@ from adjudicator.engine.vocabulary import Event
 from adjudicator.render.i18n import N_
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS
 
+# Words templates/coe/events.j2 translates from event data (so no literal marks them there): extracted with
+# `-k N_`.
+EVENT_WORDS = (
+    N_("movement"),
+    N_("combat"),
+    N_("destroy cities"),
+    N_("buy and place"),  # phases
+    N_("infantry"),
+    N_("cavalry"),
+    N_("catapult"),
+    N_("galley"),
+    N_("city"),
+    N_("fortification"),
+    N_("fortified city"),
+    N_("road"),  # pieces bought, targets shot at
+    N_("answer"),
+    N_("standing order"),
+    N_("default"),  # where a decision came from
+    N_("land"),
+    N_("sea"),  # how attacking units came (O-6.17)
+    N_("kill"),
+    N_("ransom"),  # what happens to a captured general (C-8.4)
+)
+
 FACES = {1: "infantry", 2: "infantry", 3: "cavalry", 4: "catapult", 5: "galley", 6: "blank"}  # C-1.8
 KINDS = {abbreviation: kind for kind, abbreviation in UNIT_ABBREVIATIONS.items()}
 
