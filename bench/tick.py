@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import Game, OrderSet, Seat, Turn
 from adjudicator.engine.dice import commitment
 from adjudicator.mailroom import tick
-from adjudicator.moderator import new_game, submit
+from adjudicator.moderator import game_folder, new_game, submit
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import BATTLE_EVENTS, play_game, random_orders, seats_in_play, turn_rng
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
@@ -72,8 +73,10 @@ def mark_due(session: Session, game: Game) -> None:
     session.add(game)
 
 
-def copy_game(session: Session, model: Game, name: str, seed: int) -> None:
-    """A copy of `model`'s rows under `name` with its own dice seed (password hashing is slow by design)."""
+def copy_game(session: Session, data: Path, model: Game, name: str, seed: int) -> None:
+    """A copy of `model`'s rows under `name` with its own dice seed (password hashing is slow by design), and of
+    its files: `pbem new` writes the turn-0 files of a game, without which every tick would write them (repair)."""
+    shutil.copytree(game_folder(data, model.name), game_folder(data, name))
     seats = session.exec(select(Seat).where(Seat.game_id == model.id)).all()
     (turn,) = session.exec(select(Turn).where(Turn.game_id == model.id)).all()
     orders = session.exec(select(OrderSet).where(OrderSet.game_id == model.id)).all()
@@ -99,7 +102,7 @@ def populate_empty(archive: Archive, data: Path, games: int) -> None:
         model = session.exec(select(Game).where(Game.name == "g0")).one()
         mark_due(session, model)
         for n in range(1, games):
-            copy_game(session, model, f"g{n}", n)
+            copy_game(session, data, model, f"g{n}", n)
 
 
 def populate_orders(archive: Archive, data: Path, games: int) -> None:
@@ -118,7 +121,7 @@ def populate_orders(archive: Archive, data: Path, games: int) -> None:
         for model in models:
             mark_due(session, model)
         for n in range(len(positions), games):
-            copy_game(session, models[n % len(models)], f"g{n}", n)
+            copy_game(session, data, models[n % len(models)], f"g{n}", n)
 
 
 def battles_fought(archive: Archive) -> int:
