@@ -3,7 +3,8 @@ then the work of `pbem check --state`, `check --game` and `ingest` after the imp
 timed in a fresh process (cold caches, as a mail filter's command meets them).
 
 Run from the repository root: python -m bench.startup_map [--runs 7]
-The figures are wall times on a shared machine: compare them with each other within one run, not across runs.
+Both wall and CPU (user + system) times are shown: on a shared machine the CPU time is the steadier; compare the
+figures with each other within one run, not across runs.
 """
 
 from __future__ import annotations
@@ -17,32 +18,39 @@ import tempfile
 from pathlib import Path
 
 from bench import COMMAND_ENV
-from bench.cli_startup import ORDERS, SEATS, order_mail, timed
+from bench.cli_startup import ORDERS, SEATS, order_mail, timed_both
 
 # Each step imports what the step before it did, and more: the difference is what the new modules cost.
+BASE = "import adjudicator.cli as c, typer.main as t; t.get_command(c.app)"
 LADDER = [
     ("python -c pass", "pass"),
     ("+ typer", "import typer"),
     ("+ adjudicator.cli (the command table)", "import adjudicator.cli"),
-    ("+ build the click commands", "import adjudicator.cli as c, typer.main as t; t.get_command(c.app)"),
+    ("+ build the click commands", BASE),
+    ("+ pydantic, typer._adapters (1st option)", f"{BASE}; import typer._adapters"),
+    ("+ adjudicator.moderator (engine, lark)", f"{BASE}; import typer._adapters, adjudicator.moderator"),
+    ("+ jinja2, babel (1st render)", f"{BASE}; import typer._adapters, adjudicator.moderator, jinja2, babel.support"),
     (
-        "+ pydantic, typer._adapters (1st option)",
-        "import adjudicator.cli as c, typer.main as t; t.get_command(c.app); import typer._adapters",
+        "+ sqlalchemy.orm",
+        f"{BASE}; import typer._adapters, adjudicator.moderator, jinja2, babel.support, sqlalchemy.orm",
     ),
     (
-        "+ adjudicator.moderator (engine, lark, jinja)",
-        "import adjudicator.cli as c, typer.main as t"
-        "; t.get_command(c.app); import typer._adapters, adjudicator.moderator",
+        "+ sqlalchemy dialects sqlite, postgresql",
+        f"{BASE}; import typer._adapters, adjudicator.moderator, jinja2, babel.support, sqlalchemy.orm"
+        ", sqlalchemy.dialects.sqlite, sqlalchemy.dialects.postgresql",
     ),
     (
-        "+ adjudicator.archive (sqlmodel, sqlalchemy)",
-        "import adjudicator.cli as c, typer.main as t"
-        "; t.get_command(c.app); import typer._adapters, adjudicator.moderator, adjudicator.archive",
+        "+ sqlmodel",
+        f"{BASE}; import typer._adapters, adjudicator.moderator, jinja2, babel.support, sqlalchemy.orm"
+        ", sqlalchemy.dialects.sqlite, sqlalchemy.dialects.postgresql, sqlmodel",
+    ),
+    (
+        "+ adjudicator.archive (the table classes)",
+        f"{BASE}; import typer._adapters, adjudicator.moderator, jinja2, babel.support, adjudicator.archive",
     ),
     (
         "+ adjudicator.mailroom (mail, email)",
-        "import adjudicator.cli as c, typer.main as t"
-        "; t.get_command(c.app); import typer._adapters, adjudicator.moderator, adjudicator.archive"
+        f"{BASE}; import typer._adapters, adjudicator.moderator, jinja2, babel.support, adjudicator.archive"
         ", adjudicator.mailroom",
     ),
 ]
@@ -60,8 +68,8 @@ from adjudicator.rulesets import load_ruleset
 folder = Path(sys.argv[1]); data = folder / "data"; kind = sys.argv[2]
 times = {}
 def lap(name, began):
-    now = time.perf_counter(); times[name] = (now - began) * 1000; return now
-t = time.perf_counter()
+    now = time.process_time(); times[name] = (now - began) * 1000; return now
+t = time.process_time()
 if kind == "state":
     ruleset = load_ruleset("coe-classic"); t = lap("load the ruleset (TOML, board)", t)
     parse_orders("GAME b TURN 1 PLAYER Macedonia PASSWORD x\\n", ruleset); t = lap("build the order parser (lark)", t)
@@ -109,12 +117,17 @@ def main() -> None:
     from adjudicator.rulesets import load_ruleset
     from adjudicator.rulesets.coe.state import snapshot_text
 
-    print(f"== imports (each line a fresh process, median of {runs}; the step adds what the line names)")
-    before = 0.0
+    print(
+        f"== imports (each line a fresh process, median of {runs}; the step adds what the line names; x: times "
+        "python -c pass in this run, by cpu)"
+    )
+    print(f"{'':48} {'wall':>8} {'cpu':>8} {'x pass':>6}   {'cpu added':>9}")
+    before = base = 0.0
     for name, code in LADDER:
-        took = timed(lambda run, code=code: [sys.executable, "-c", code], runs) * 1000
-        print(f"{name:48} {took:7.1f} ms   {took - before:+7.1f} ms")
-        before = took
+        wall, cpu = (t * 1000 for t in timed_both(lambda run, code=code: [sys.executable, "-c", code], runs))
+        base = base or cpu
+        print(f"{name:48} {wall:5.0f} ms {cpu:5.0f} ms {cpu / base:5.1f}x   {cpu - before:+6.0f} ms")
+        before = cpu
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         data = folder / "data"
@@ -128,9 +141,9 @@ def main() -> None:
             order_mail(folder, run, password)
         mail = [0]
         for kind, title in (("state", "check --state"), ("game", "check --game"), ("ingest", "ingest of 1 mail")):
-            print(f"== pbem {title}: the work after the imports (fresh process each, median of {runs})")
+            print(f"== pbem {title}: the work after the imports (cpu, fresh process each, median of {runs})")
             for phase, took in phases(folder, kind, runs, mail).items():
-                print(f"  {phase:58} {took:7.1f} ms")
+                print(f"  {phase:58} {took:7.1f} ms {took / base:5.1f}x pass")
 
 
 if __name__ == "__main__":
