@@ -82,7 +82,7 @@ elif kind == "game":
         moderator.current_game(session, "bench")
     t = lap("read the game (queries, ruleset, snapshot)", t)
     receipt = moderator.check_game_orders(archive, "bench", (folder / "orders.txt").read_text())
-    t = lap("check the orders (again: parser built, ruleset cached)", t)
+    t = lap("check the orders (builds the parser; ruleset cached)", t)
     receipt.text; t = lap("render the receipt (jinja environment, template)", t)
 else:
     archive = Archive.in_folder(data); t = lap("open the archive (engine, create_all, schema check)", t)

@@ -3,9 +3,10 @@ with timers around named functions (wall time, inclusive; the rows overlap where
 the indentation shows). Cheaper than cProfile (which inflates the Python-heavy parts several times): what a row
 says is close to what removing the work would save.
 
-Run from the repository root: python -m bench.tick_map [--games 200] [--only orders|empty] [--wal]
---wal measures a change not made yet: the SQLite archive in WAL mode with synchronous=NORMAL (a commit then
-appends to the log without waiting for the disk twice).
+Run from the repository root: python -m bench.tick_map [--games 200] [--only orders|empty] [--wal normal|full]
+--wal measures a change not made yet: the SQLite archive in WAL mode, with synchronous=FULL (one wait for the disk
+per commit instead of the rollback journal's several) or NORMAL (no wait at commit; a power cut may lose the last
+commits, never the archive's consistency).
 A function that moved is reported as missing: update its dotted name below.
 """
 
@@ -108,14 +109,14 @@ def install(buckets: list[Bucket]) -> list[str]:
     return missing
 
 
-def use_wal(archive: Archive) -> None:
-    """Switch the SQLite archive to WAL with synchronous=NORMAL for the connections opened from now on."""
+def use_wal(archive: Archive, synchronous: str) -> None:
+    """Switch the SQLite archive to WAL with `synchronous` for the connections opened from now on."""
     from sqlalchemy import event
 
     def pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
 
     event.listen(archive.engine, "connect", pragmas)
@@ -126,14 +127,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--only", choices=["orders", "empty"], default="orders")
-    parser.add_argument("--wal", action="store_true", help="SQLite in WAL mode, synchronous=NORMAL (what if)")
+    parser.add_argument("--wal", choices=["normal", "full"], help="SQLite in WAL mode with this synchronous (what if)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
         archive = Archive.open(data, None)
         (populate_orders if options.only == "orders" else populate_empty)(archive, data, options.games)
         if options.wal:
-            use_wal(archive)
+            use_wal(archive, options.wal.upper())
         buckets = [Bucket(label) for label, _ in TIMED]
         missing = install(buckets)
         began = time.perf_counter()
@@ -144,7 +145,7 @@ def main() -> None:
     resolved = sum("resolved" in line for line in report.lines)
     repaired = sum("wrote missing" in line for line in report.lines)
     print(
-        f"pbem tick (SQLite{', WAL' if options.wal else ''}) of {options.games} games ({options.only}): "
+        f"pbem tick (SQLite{f', WAL {options.wal}' if options.wal else ''}) of {options.games} games ({options.only}): "
         f"{elapsed:.2f} s, "
         f"{elapsed / options.games * 1000:.1f} ms a game; {resolved} turns resolved, {fought} battles, "
         f"{repaired} games repaired"
