@@ -14,6 +14,7 @@ from pathlib import Path
 
 from adjudicator.archive import Archive
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import snapshot_text
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.games import new_game
@@ -46,7 +47,7 @@ def position() -> str:
         state.area(area).owner = seat
     ruleset = load_ruleset("coe-classic")
     for seat, player in state.players.items():
-        player.tribute = ruleset.hooks.economy.tribute_value(ruleset, state, seat)
+        player.tribute = tribute_value(ruleset, state, seat)
     return snapshot_text(state)
 
 

@@ -34,8 +34,9 @@ def _free_port() -> int:
 
 
 @contextmanager
-def private_server() -> Iterator[str]:
-    """Start a throw-away cluster; yields the URL of its `postgres` database."""
+def private_server(durable: bool = False) -> Iterator[str]:
+    """Start a throw-away cluster; yields the URL of its `postgres` database. Not `durable` (the tests): fsync,
+    synchronous commit and full page writes are off; `durable` keeps PostgreSQL's defaults (bench/tick.py)."""
     programs = server_programs()
     if programs is None:
         raise FileNotFoundError("the PostgreSQL server programs (initdb, pg_ctl) are not installed")
@@ -52,10 +53,9 @@ def private_server() -> Iterator[str]:
 
     try:
         run(str(programs / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8", "--no-locale")
-        options = (
-            f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections=300 "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        )
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c max_connections=300"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         run(str(programs / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", options, "-w", "start")
         try:
             yield f"postgresql://{USER}@127.0.0.1:{port}/postgres"
