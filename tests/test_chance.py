@@ -18,7 +18,9 @@ from adjudicator.engine.chance import (
     chain_keys,
     chunk_size,
     commitment,
+    hidden_turn_key,
     key_follows,
+    orders_digest,
     parse_dice_file,
     rejection_bound,
     turn_key,
@@ -162,3 +164,47 @@ def test_a_turn_outside_the_chain_or_checkpoints_at_no_distance_are_refused() ->
         turn_key(SEED, CHAIN_LENGTH, chain_checkpoints(SEED))
     with pytest.raises(DiceError, match="at least 1"):
         chain_checkpoints(SEED, 0)
+
+
+# Hidden draws: a deal into secret hands must not be recomputable from what the report reveals
+
+
+def _keyed(turn_key_bytes: bytes, hidden_key: bytes = b"") -> KeyedDice:
+    return KeyedDice(key=turn_key_bytes, orders_hash=orders_digest(["orders"]), hidden_key=hidden_key)
+
+
+def test_a_hidden_shuffle_depends_on_the_hidden_key_alone_not_on_the_revealed_turn_key() -> None:
+    seed = b"s" * 32
+    hidden = hidden_turn_key(seed, 3)
+    deck = [f"card{i}" for i in range(12)]
+    dealt = _keyed(turn_key(seed, 3), hidden).shuffle(deck, "deck", hidden=True)
+    assert dealt == _keyed(b"another turn key" * 2, hidden).shuffle(deck, "deck", hidden=True)
+    assert dealt != _keyed(turn_key(seed, 3)).shuffle(deck, "deck")  # the revealed key's stream deals otherwise
+    assert sorted(dealt) == sorted(deck)
+
+
+def test_hidden_draws_are_logged_apart_from_the_public_rolls() -> None:
+    dice = _keyed(b"k" * 32, hidden_turn_key(b"s" * 32, 1))
+    dice.roll("attack")
+    dice.shuffle(["a", "b", "c"], "hand", hidden=True)
+    dice.roll_face("volley", (1, 1, 2, 3, 4, 4))
+    assert [purpose for purpose, _ in dice.log] == ["attack", "volley"]
+    assert [purpose for purpose, _ in dice.hidden_log] == ["shuffle hand 1/2", "shuffle hand 2/2"]
+
+
+def test_a_hidden_draw_without_a_hidden_stream_is_refused_instead_of_using_the_turn_key() -> None:
+    with pytest.raises(DiceError, match="no hidden stream"):
+        _keyed(b"k" * 32).shuffle(["a", "b"], "deck", hidden=True)
+
+
+def test_hidden_turn_keys_differ_by_turn_and_from_the_chain() -> None:
+    seed = b"s" * 32
+    keys = {hidden_turn_key(seed, t) for t in range(50)}
+    assert len(keys) == 50 and not keys & {turn_key(seed, t) for t in range(50)}
+
+
+def test_a_dice_file_drives_hidden_draws_in_the_order_they_are_made() -> None:
+    dice = GivenDice(values=[2, 1, 5])
+    assert dice.shuffle(["a", "b", "c"], "hand", hidden=True) == ["c", "a", "b"]
+    assert dice.roll("attack") == 5
+    assert dice.hidden_log == [("shuffle hand 1/2", 2), ("shuffle hand 2/2", 1)]

@@ -23,6 +23,12 @@ no chunk of a digest fits, the counter moves on and a new digest is read. Every 
   Precisely, draw k (k = 1 .. n-1) is a number d in 1..m with m = n - k + 1, and swaps the cards at positions
   d and m (1-based) of the list as it stands.
 
+Hidden draws: a draw whose outcome some seats may not learn (a deck dealt into hands, a face-down card) is made
+with `hidden=True`. It comes from a second stream keyed by the turn's hidden key, HMAC-SHA256(seed,
+"hidden|<turn>"), which stays secret while the game runs (the turn key, revealed in the report, would let
+anybody recompute the deal), and it is logged apart (`hidden_log`) so that public reports never print it. When
+the game ends the seed is revealed: anybody checks it against the commitment and recomputes every hidden draw.
+
 A dice file replaces the stream with given numbers, one per draw, consumed in the order the ruleset draws
 (each ruleset documents its order); a shuffle consumes its n - 1 numbers as above. A number outside the
 draw's range, or running out of numbers, is a clear error.
@@ -81,6 +87,12 @@ def turn_key(seed: bytes, turn: int, checkpoints: Mapping[int, bytes] | None = N
     return _hashed(key, start - turn)
 
 
+def hidden_turn_key(seed: bytes, turn: int) -> bytes:
+    """The key of turn `turn`'s hidden draws: secret until the seed is revealed at the game's end."""
+    _check_turn(turn)
+    return hmac.new(seed, f"hidden|{turn}".encode(), hashlib.sha256).digest()
+
+
 def chain_checkpoints(seed: bytes, every: int = CHECKPOINT_EVERY) -> dict[int, bytes]:
     """The keys of turns 0, every, 2 * every, ... in one walk of the chain, for turn_key. They reveal every
     earlier turn's key: keep them as secret as the seed."""
@@ -128,30 +140,32 @@ class Dice:
     """A source of chance for one turn; records every draw with its purpose (the dice log of the turn)."""
 
     log: list[tuple[str, int]] = field(default_factory=list)
+    hidden_log: list[tuple[str, int]] = field(default_factory=list)  # draws no public output may print
 
-    def roll(self, purpose: str, faces: int = FACES) -> int:
-        """A die of `faces` faces: 1..faces."""
+    def roll(self, purpose: str, faces: int = FACES, *, hidden: bool = False) -> int:
+        """A die of `faces` faces: 1..faces; `hidden`: from the hidden stream, logged apart."""
         if faces < 1:
             raise DiceError(f"a die of {faces} faces cannot be rolled ({purpose})")
-        value = self._next(purpose, faces)
-        self.log.append((purpose, value))
+        value = self._next(purpose, faces, hidden)
+        (self.hidden_log if hidden else self.log).append((purpose, value))
         return value
 
-    def roll_face(self, purpose: str, table: Sequence[T]) -> T:
+    def roll_face(self, purpose: str, table: Sequence[T], *, hidden: bool = False) -> T:
         """A die whose faces are `table`'s entries, e.g. (1, 1, 2, 3, 4, 4): the entry of the face rolled."""
-        return table[self.roll(purpose, len(table)) - 1]
+        return table[self.roll(purpose, len(table), hidden=hidden) - 1]
 
-    def shuffle(self, items: Iterable[T], purpose: str) -> list[T]:
-        """The items in a new order: a Fisher-Yates shuffle of n - 1 draws (the module docstring gives the order)."""
+    def shuffle(self, items: Iterable[T], purpose: str, *, hidden: bool = False) -> list[T]:
+        """The items in a new order: a Fisher-Yates shuffle of n - 1 draws (the module docstring gives the order).
+        A deck whose order some seat may not know is shuffled `hidden`."""
         cards = list(items)
         draws = len(cards) - 1
         for k in range(1, draws + 1):
             last = len(cards) - k  # 0-based position filled by draw k
-            chosen = self.roll(f"shuffle {purpose} {k}/{draws}", last + 1) - 1
+            chosen = self.roll(f"shuffle {purpose} {k}/{draws}", last + 1, hidden=hidden) - 1
             cards[chosen], cards[last] = cards[last], cards[chosen]
         return cards
 
-    def _next(self, purpose: str, faces: int) -> int:
+    def _next(self, purpose: str, faces: int, hidden: bool) -> int:
         raise NotImplementedError
 
 
@@ -162,27 +176,35 @@ class KeyedDice(Dice):
     key: bytes = b""
     orders_hash: str = ""
     counter: int = 0
+    hidden_key: bytes = b""  # hidden_turn_key: none means this turn may make no hidden draw
+    hidden_counter: int = 0
 
-    def _next(self, purpose: str, faces: int) -> int:
+    def _next(self, purpose: str, faces: int, hidden: bool) -> int:
         if faces > 256:
-            return self._wide(purpose, faces)
+            return self._wide(purpose, faces, hidden)
         bound = 256 // faces * faces  # rejection_bound: 252 = 42 * 6 for a six-sided die
         while True:  # byte by byte: the stream of every turn stored so far
-            for byte in self._digest(purpose):
+            for byte in self._digest(purpose, hidden):
                 if byte < bound:
                     return byte % faces + 1
 
-    def _wide(self, purpose: str, faces: int) -> int:
+    def _wide(self, purpose: str, faces: int, hidden: bool) -> int:
         """A draw in 1..faces for more than 256 faces: chunks of chunk_size bytes, big-endian."""
         size, bound = chunk_size(faces), rejection_bound(faces)
         while True:
-            digest = self._digest(purpose)
+            digest = self._digest(purpose, hidden)
             for start in range(0, len(digest) - size + 1, size):
                 chunk = int.from_bytes(digest[start : start + size], "big")
                 if chunk < bound:
                     return chunk % faces + 1
 
-    def _digest(self, purpose: str) -> bytes:
+    def _digest(self, purpose: str, hidden: bool = False) -> bytes:
+        if hidden:
+            if not self.hidden_key:  # never fall back on the turn key: the report reveals it
+                raise DiceError(f"no hidden stream for this turn, but {purpose} is a hidden draw")
+            message = f"{self.orders_hash}|hidden|{purpose}|{self.hidden_counter}".encode()
+            self.hidden_counter += 1
+            return hmac.new(self.hidden_key, message, hashlib.sha256).digest()
         message = f"{self.orders_hash}|{purpose}|{self.counter}".encode()
         self.counter += 1
         return hmac.new(self.key, message, hashlib.sha256).digest()
@@ -195,7 +217,7 @@ class GivenDice(Dice):
     values: list[int] = field(default_factory=list)
     position: int = 0
 
-    def _next(self, purpose: str, faces: int) -> int:
+    def _next(self, purpose: str, faces: int, hidden: bool) -> int:
         if self.position >= len(self.values):
             raise DiceError(
                 f"the dice file ran out: {len(self.values)} rolls given, roll {self.position + 1} needed for {purpose}"
