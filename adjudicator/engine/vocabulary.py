@@ -93,7 +93,3 @@ class Rejected(Exception):
         super().__init__(f"{rule}: {reason}")
         self.rule = rule
         self.reason = reason
-
-
-class NotSupportedYet(Rejected):
-    """An order the parser understands whose rules this version does not adjudicate yet."""

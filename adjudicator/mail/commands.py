@@ -9,8 +9,9 @@
     STATUS                           (after an order header) deadline, who has sent orders, missed turns
     TIMEZONE <zone>                  (after an order header) the seat's time zone for deadlines
 
-The keywords are in grammar/keywords.toml in the four languages. The mailroom takes these lines out of the
-text before the order parser reads it (blanked, so that the parser's line numbers stay those of the mail).
+The keywords are in grammar/keywords.toml in the four languages. The mailbox service (services/mailbox.py) takes
+these lines out of the text before the order parser reads it (blanked, so that the parser's line numbers stay
+those of the mail).
 """
 
 from __future__ import annotations

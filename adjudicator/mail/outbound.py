@@ -19,8 +19,8 @@ from sqlmodel import Session, select
 from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
+from adjudicator.orders.sets import PASSWORD_MARK
 from adjudicator.render import svg_inline, write_atomically
-from adjudicator.rulesets.coe.orders import PASSWORD_MARK
 
 SECURITY_MODES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}

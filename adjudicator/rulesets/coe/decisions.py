@@ -76,25 +76,10 @@ def decide(
     return value
 
 
-def parse_unit_priority(text: str) -> list[str]:
-    """'cav, inf, cat' -> ['cavalry', 'infantry', 'catapult'] (missing kinds follow in the usual order)."""
-    kinds = []
-    for word in text.replace(",", " ").split():
-        kind = UNIT_WORDS.get(word.casefold())
-        if kind is None:
-            raise BadAnswer(N_("%(word)s is not a unit kind (INF, CAV, CAT)", word=repr(word)))
-        kinds.append(kind)
-    return complete_priority(kinds)
-
-
 def complete_priority(kinds: Sequence[str]) -> list[str]:
     """A priority naming some unit kinds, the others appended in the order INF, CAV, CAT."""
     seen = list(dict.fromkeys(k for k in kinds if k in UNIT_KINDS))
     return seen + [k for k in UNIT_KINDS if k not in seen]
-
-
-def show_priority(kinds: Sequence[str]) -> str:
-    return ", ".join(kinds)
 
 
 def unit_kind(word: str) -> str | None:

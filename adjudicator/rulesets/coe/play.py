@@ -1,4 +1,4 @@
-"""Conquest of the Empire: one player-turn as the six phases of C-4.2, each a named step (the registry's entry)."""
+"""Conquest of the Empire: one player-turn as the six phases of C-4.2, each a named step (CoeRuleset.play_step)."""
 
 from __future__ import annotations
 
