@@ -57,7 +57,7 @@ def changed(**fields: Any) -> dict[str, Any]:
     [
         (
             changed(turn=3),
-            r"unknown key 'turn' \(a schema 2 snapshot has schema, ruleset, game, step, public, private\)",
+            r"unknown key 'turn' \(a schema 2 snapshot has schema, ruleset, game, step, public, private, secret\)",
         ),
         (changed(step=...), r"the key 'step' is missing"),
         (changed(public=...), r"the key 'public' is missing"),
@@ -90,3 +90,14 @@ def test_the_envelope_is_documented_beside_schema_1() -> None:
     for words in ("`schema` | `2`", "`step`", "`public`", "`private`", "public snapshot", "own snapshot", "whole"):
         assert words in section, words
     assert doc.startswith("# The snapshot (`snapshot.json`, schema 1)")  # the CoE schema stays first and as it was
+
+
+def test_the_secret_part_is_only_in_the_whole() -> None:
+    deck = ["Aquila", "Ballista", "Testudo"]
+    position = Envelope("bidding-test", "g1", 3, {"deck": 3}, HANDS, {"deck": deck})
+    for view in (position.public_snapshot(), position.seat_snapshot("Roma")):
+        assert "secret" not in view and "Ballista" not in envelope_text(view)
+    whole = position.whole_snapshot()
+    assert read_envelope(json.loads(envelope_text(whole))).secret == {"deck": deck}
+    with pytest.raises(EnvelopeError, match=r"'secret' must be an object, not list"):
+        read_envelope({**whole, "secret": deck})

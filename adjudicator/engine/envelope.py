@@ -2,11 +2,12 @@
 
     {"schema": 2, "ruleset": "...", "game": "...", "step": 7,
      "public": {...},                       # what every player, observer and the site may see
-     "private": {"<seat>": {...}, ...}}     # each seat's hidden part (its hand, face-down cards): one per seat
+     "private": {"<seat>": {...}, ...},     # each seat's hidden part (its hand, face-down cards): one per seat
+     "secret": {...}}                       # what no seat may see yet: the order of a deck, cards set aside
 
-Three views of one envelope: the public snapshot (no "private" key at all), a seat's own snapshot (the public
-part and only that seat's private part) and the whole (every private part: the archive's, revealed when the game
-ends). What "public" and each private part hold is the ruleset's. Conquest of the Empire keeps its schema 1.
+Three views of one envelope: the public snapshot (no "private" or "secret" key at all), a seat's own snapshot
+(the public part and only that seat's private part) and the whole (every private part and the secret part: the
+archive's, revealed when the game ends). What "public" and each private part hold is the ruleset's. Conquest of the Empire keeps its schema 1.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 from adjudicator.errors import PbemError
 
 SCHEMA = 2
-KEYS = ("schema", "ruleset", "game", "step", "public", "private")
+KEYS = ("schema", "ruleset", "game", "step", "public", "private", "secret")
+REQUIRED = KEYS[:5]
 
 
 class EnvelopeError(PbemError, ValueError):
@@ -35,12 +37,13 @@ class Envelope:
     step: int
     public: dict[str, Any]
     private: dict[str, dict[str, Any]] = field(default_factory=dict)
+    secret: dict[str, Any] = field(default_factory=dict)  # no seat's: a deck's order, cards set aside
 
     def _head(self) -> dict[str, Any]:
         return {"schema": SCHEMA, "ruleset": self.ruleset, "game": self.game, "step": self.step, "public": self.public}
 
     def public_snapshot(self) -> dict[str, Any]:
-        """What everybody may see: no private part at all, not even the seats' names in it."""
+        """What everybody may see: no private or secret part at all, not even the seats' names in it."""
         return self._head()
 
     def seat_snapshot(self, seat: str) -> dict[str, Any]:
@@ -50,8 +53,9 @@ class Envelope:
         return {**self._head(), "private": {seat: self.private[seat]}}
 
     def whole_snapshot(self) -> dict[str, Any]:
-        """Everything, every seat's private part included: for the archive, and revealed when the game ends."""
-        return {**self._head(), "private": self.private}
+        """Everything, every seat's private part and the secret part included: for the archive, and revealed when
+        the game ends."""
+        return {**self._head(), "private": self.private, "secret": self.secret}
 
 
 def envelope_text(snapshot: Mapping[str, Any]) -> str:
@@ -66,7 +70,7 @@ def read_envelope(data: Any, source: str = "snapshot") -> Envelope:
     unknown = sorted(set(data) - set(KEYS))
     if unknown:
         raise EnvelopeError(f"{source}: unknown key {unknown[0]!r} (a schema 2 snapshot has {', '.join(KEYS)})")
-    missing = [key for key in KEYS[:-1] if key not in data]
+    missing = [key for key in REQUIRED if key not in data]
     if missing:
         raise EnvelopeError(f"{source}: the key {missing[0]!r} is missing")
     if type(data["schema"]) is not int or data["schema"] != SCHEMA:
@@ -84,7 +88,10 @@ def read_envelope(data: Any, source: str = "snapshot") -> Envelope:
     for seat, part in private.items():
         if not isinstance(part, dict):
             raise EnvelopeError(f"{source}: 'private.{seat}' must be an object, not {type(part).__name__}")
-    return Envelope(data["ruleset"], data["game"], data["step"], data["public"], private)
+    secret = data.get("secret", {})
+    if not isinstance(secret, dict):
+        raise EnvelopeError(f"{source}: 'secret' must be an object, not {type(secret).__name__}")
+    return Envelope(data["ruleset"], data["game"], data["step"], data["public"], private, secret)
 
 
 def envelope_from_text(text: str, source: str = "snapshot") -> Envelope:
