@@ -7,7 +7,8 @@
 
 Three views of one envelope: the public snapshot (no "private" or "secret" key at all), a seat's own snapshot
 (the public part and only that seat's private part) and the whole (every private part and the secret part: the
-archive's, revealed when the game ends). What "public" and each private part hold is the ruleset's. Conquest of the Empire keeps its schema 1.
+archive's, revealed when the game ends). What "public", each private part and the secret part hold is the
+ruleset's. Conquest of the Empire keeps its schema 1.
 """
 
 from __future__ import annotations
