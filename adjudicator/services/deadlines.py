@@ -177,7 +177,8 @@ def _remind(
 
 def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], *, clock: Clock) -> None:
     """Each seat gets the public report of every resolved turn and its private report of the last one
-    (rendered from the archive, so a report file not yet written by another process is no obstacle), with the
+    (rendered from the archive, so a report file not yet written by another process is no obstacle; texts the
+    turn's files were just rendered with are not rendered again, reports.turn_reports), with the
     new deadline, threaded with its latest order mail; each observer gets the public reports only."""
     seats = db.game_seats(session, game)
     watchers = db.observers(session, game)
@@ -193,7 +194,10 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
     for seat in seats:
         say = seat.language
         map_svg, public = maps[say], publics[say]
-        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None)[f"report-{seat.seat}.txt"]
+        # rendered from the same inputs as the turn's files (the position before it too): the same text, once
+        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None, states.get(news[-1].number - 1))[
+            f"report-{seat.seat}.txt"
+        ]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)

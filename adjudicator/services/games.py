@@ -18,7 +18,7 @@ from adjudicator.orders.keywords import language_code
 from adjudicator.render import write_atomically
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK
-from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
+from adjudicator.rulesets.coe.state import GameState, from_snapshot, from_stored_snapshot, snapshot_text, state_hash
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
@@ -229,7 +229,7 @@ def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameR
 
     game = db.find_game(session, name, lock)
     ruleset = load_ruleset(game.ruleset)
-    state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
+    state = from_stored_snapshot(db.latest_turn(session, game).state_json)
     return game, ruleset, state
 
 
