@@ -29,6 +29,9 @@ class GameRow(SQLModel, table=True):
     pace: str = "turn"  # "turn": one player-turn per deadline; "round": a whole round per deadline
     seed: str  # secret dice seed (hex); revealed only turn key by turn key
     commitment: str  # sha256 chain end published in the turn-0 report
+    # secret like the seed (it reveals every key up to its turn): the chain's keys of turns 0, 100, 200, ... as
+    # JSON {turn: hex}, so that a turn's key costs at most 99 hashes (engine/chance.py); "" until first needed
+    checkpoints: str = ""
     status: str = "running"  # "running" | "ended"
     decisions: str = "default"  # "default": a missing decision takes the default at once; "ask": wait
     decision_hours: int = 48  # how long "ask" waits for an answer before the default applies
