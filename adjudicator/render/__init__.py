@@ -44,14 +44,7 @@ def markup_environment(language: str = "en") -> Environment:
 
 def _environment(language: str, autoescape: bool) -> Environment:
     # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
-    from jinja2 import (
-        ChoiceLoader,
-        Environment,
-        FileSystemBytecodeCache,
-        FileSystemLoader,
-        FunctionLoader,
-        StrictUndefined,
-    )
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined
 
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import engine_data, engine_text, order_echo, translations
@@ -64,9 +57,6 @@ def _environment(language: str, autoescape: bool) -> Environment:
         keep_trailing_newline=True,
         autoescape=autoescape,
         extensions=["jinja2.ext.i18n"],
-        # a command runs per mail: compiled templates are kept between runs (Jinja's private per-user folder in
-        # the temporary directory; an entry is found by the template's source checksum, so an edit is seen)
-        bytecode_cache=FileSystemBytecodeCache(),
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["language"] = language

@@ -258,27 +258,38 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
 
     with archive.session() as session:
         game, ruleset, state = current_game(session, name)
-        rows = db.turns(session, game)
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
         folder = game_folder(data, name)
+        names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+        numbers = db.turn_numbers(session, game)
+        # only the turns with a file lacking are read, with the turn before each (its position names the leaders)
+        lacking_turns = {number: _lacking(folder, number, names) for number in numbers}
+        wanted = {n for n in numbers if lacking_turns[n]}
+        wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
+        rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
         unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
         # the turn is resolved again (as far as it gets) only when a notice is missing
         lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
         waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if lacking_seats else None
-    names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+        latest = db.latest_turn(session, game).state_json if waiting is not None else None  # before the waiting turn
     written: list[Path] = []
-    before = None
-    for row in rows:
-        lacking = {n for n in names if not (folder / f"turn-{row.number:04d}" / n).exists()}
-        if lacking:
-            written += write_turn_files(folder, ruleset, game, [row], languages, before, only=lacking)
-        before = row.state_json
+    for i, number in enumerate(numbers):
+        if lacking_turns[number]:
+            before = rows[numbers[i - 1]].state_json if i > 0 else None
+            written += write_turn_files(
+                folder, ruleset, game, [rows[number]], languages, before, only=lacking_turns[number]
+            )
     if waiting is not None:
         number, result, questions = waiting
         lacking = [d for d in questions if d.seat in lacking_seats]
         if lacking:
-            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, before)
+            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, latest)
     return written
+
+
+def _lacking(folder: Path, number: int, names: set[str]) -> set[str]:
+    """The files of turn `number` that the disk lacks."""
+    return {n for n in names if not (folder / f"turn-{number:04d}" / n).exists()}
 
 
 def repair(

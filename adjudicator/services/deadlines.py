@@ -90,7 +90,7 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
             return lines  # the bot's game: nobody to mail
         seats = {s.seat: s for s in db.game_seats(session, game)}
         # a turn without a seat is the setup or a position imported with `pbem new --from-snapshot`: no news
-        news = [row for row in db.turns(session, game) if row.seat is not None and not row.mailed]
+        news = db.unmailed_turns(session, game)
         for row in news:
             seat = seats[row.seat]
             seat.missed = 0 if row.orders_text else seat.missed + 1
@@ -184,7 +184,8 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
     watchers = db.observers(session, game)
     languages = {seat.language for seat in seats} | {o.language for o in watchers}
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    states = {row.number: row.state_json for row in db.turns(session, game)}  # the battle headers name leaders
+    earlier = db.turns_numbered(session, game, {row.number - 1 for row in news})
+    states = {row.number: row.state_json for row in earlier}  # the battle headers name leaders
     publics = {
         say: "\n".join(
             turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"] for row in news
