@@ -29,12 +29,12 @@ from sqlmodel import Session, select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import GameRow, OrderSetRow, SeatRow, TurnRow
-from adjudicator.engine.chance import commitment
+from adjudicator.engine.chance import chain_checkpoints
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import BATTLE_EVENTS, play_game, random_orders, seats_in_play, turn_rng
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import game_folder, new_game
+from adjudicator.services.games import checkpoints_text, game_folder, new_game
 from adjudicator.services.orders import submit
 
 RULESET = "coe-classic"
@@ -82,9 +82,9 @@ def copy_game(session: Session, data: Path, model: GameRow, name: str, seed: int
     (turn,) = session.exec(select(TurnRow).where(TurnRow.game_id == model.id)).all()
     orders = session.exec(select(OrderSetRow).where(OrderSetRow.game_id == model.id)).all()
     secret = seed.to_bytes(32, "big")
-    game = GameRow(
-        **{**model.model_dump(exclude={"id"}), "name": name, "seed": secret.hex(), "commitment": commitment(secret)}
-    )
+    chain = chain_checkpoints(secret)  # as `pbem new` stores them with a game
+    mine = {"name": name, "seed": secret.hex(), "commitment": chain[0].hex(), "checkpoints": checkpoints_text(chain)}
+    game = GameRow(**{**model.model_dump(exclude={"id"}), **mine})
     session.add(game)
     session.flush()
     for seat in seats:

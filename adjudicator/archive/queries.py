@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -49,6 +51,25 @@ def _live(game: GameRow):  # type: ignore[no-untyped-def]
 def turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns in order (without those withdrawn by a roll-back)."""
     return list(session.exec(_live(game).order_by(TurnRow.number)).all())
+
+
+def turn_numbers(session: Session, game: GameRow) -> list[int]:
+    """The numbers of the game's turns in order (without those withdrawn), the turns themselves left unread."""
+    query = select(TurnRow.number).where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712
+    return list(session.exec(query.order_by(TurnRow.number)).all())
+
+
+def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) -> list[TurnRow]:
+    """The game's turns of these numbers, in order (a long game's other turns are not read)."""
+    if not numbers:
+        return []
+    return list(session.exec(_live(game).where(TurnRow.number.in_(numbers)).order_by(TurnRow.number)).all())  # type: ignore[attr-defined]
+
+
+def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
+    """The game's turns of a seat whose reports were not queued yet, in order."""
+    query = _live(game).where(TurnRow.seat != None, TurnRow.mailed == False)  # noqa: E711, E712 (SQL)
+    return list(session.exec(query.order_by(TurnRow.number)).all())
 
 
 def latest_turn(session: Session, game: GameRow) -> TurnRow:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine
 
 from adjudicator.archive import models  # noqa: F401 (its tables are the metadata that create_all makes)
+from adjudicator.archive.models import PARTIAL_CONDITION
 from adjudicator.errors import PbemError
 
 
@@ -56,8 +57,19 @@ def _create_engine(url: str) -> Engine:
         engine = create_engine(url, pool_pre_ping=True)
     else:
         engine = create_engine(url)
+    with_partial_conditions(engine.dialect.name)
     _create_tables(engine)
     return engine
+
+
+def with_partial_conditions(dialect: str) -> None:
+    """Give the partial indexes (models._unique_where) their condition for `dialect` (SQLite's is set already)."""
+    if dialect == "sqlite":
+        return
+    for table in SQLModel.metadata.tables.values():
+        for index in table.indexes:
+            if PARTIAL_CONDITION in index.info:
+                index.dialect_options[dialect]["where"] = text(index.info[PARTIAL_CONDITION])
 
 
 def _create_tables(engine: Engine) -> None:

@@ -355,6 +355,36 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+GRID_CELL = 100.0  # px: the cell of _BoxIndex's grid
+
+
+class _BoxIndex:
+    """Boxes kept in a grid of cells, so that the boxes near one are found without looking at all of them."""
+
+    def __init__(self, boxes: Iterable[Box] = ()) -> None:
+        self.boxes: list[Box] = []
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for box in boxes:
+            self.add(box)
+
+    def add(self, box: Box) -> None:
+        for cell in _cells(box):
+            self.cells.setdefault(cell, []).append(len(self.boxes))
+        self.boxes.append(box)
+
+    def near(self, box: Box) -> list[Box]:
+        """The boxes that share a cell with `box` (every box it overlaps), in the order they were added: a sum
+        of overlaps over them is the sum over all boxes, whose other terms are 0.0."""
+        found = {i for cell in _cells(box) for i in self.cells.get(cell, ())}
+        return [self.boxes[i] for i in sorted(found)]
+
+
+def _cells(box: Box) -> list[tuple[int, int]]:
+    left, top, right, bottom = (math.floor(v / GRID_CELL) for v in box)
+    return [(x, y) for x in range(left, right + 1) for y in range(top, bottom + 1)]
+
+
 def _place_labels(
     forces: list[dict[str, Any]],
     spots: Mapping[str, Spot],
@@ -372,7 +402,7 @@ def _place_labels(
         obstacles.append(
             (min(x for x, _ in head), min(y for _, y in head), max(x for x, _ in head), max(y for _, y in head))
         )
-    placed: list[tuple[float, float, float, float]] = []
+    near_obstacles, placed = _BoxIndex(obstacles), _BoxIndex()
     for block in forces:
         s = spots[block["code"]]
         widths = [_text_width(text, LABEL_FONT, bold=True) + 18 for _, text in block["texts"]]
@@ -389,13 +419,15 @@ def _place_labels(
             top = min(max(top, 6.0), MAP_HEIGHT - height - 6)
             box = (left, top, left + width, top + height)
             own = (s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh)
-            cost = sum(_overlap(box, o) for o in obstacles if o != own) + sum(_overlap(box, p) for p in placed)
+            cost = sum(_overlap(box, o) for o in near_obstacles.near(box) if o != own) + sum(
+                _overlap(box, p) for p in placed.near(box)
+            )
             cost += _overlap(box, own) * 4  # a label clamped onto its own area hides its name
             if best is None or (cost, rank) < best[:2]:
                 best = (cost, rank, left, top)
         assert best is not None
         _, _, left, top = best
-        placed.append((left, top, left + width, top + height))
+        placed.add((left, top, left + width, top + height))
         block["lines"] = [
             {
                 "text": text,

@@ -26,7 +26,15 @@ from adjudicator.rulesets.coe.state import GameState, snapshot_text, state_hash
 from adjudicator.rulesets.coe.told import losses_of
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, due_turns, expected_turn, game_folder, load_snapshot
+from adjudicator.services.games import (
+    checkpoints_text,
+    current_game,
+    due_turns,
+    expected_turn,
+    game_checkpoints,
+    game_folder,
+    load_snapshot,
+)
 from adjudicator.services.orders import Receipt, check_against
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
 from adjudicator.services.reports import orders_template_context, turn_context, write_decision_notices, write_turn_files
@@ -191,11 +199,12 @@ def adjudicate_locked(
             done.not_understood += [(seat, e) for e in redacted(block).errors]
     if not early:
         refuse_before_deadline(session, game, due, clock=clock)
-    seed = bytes.fromhex(game.seed)
+    seed, checkpoints = bytes.fromhex(game.seed), game_checkpoints(game)
+    game.checkpoints = checkpoints_text(checkpoints)  # kept from the first adjudication on (older archives)
     for number, seat in due:
         if state.active != seat or state.turn + 1 != number:
             break  # a seat eliminated earlier in the round
-        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat)
+        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat, checkpoints)
         result = play(
             ruleset,
             state,
@@ -225,7 +234,7 @@ def adjudicate_locked(
 
 
 def _turn_inputs(
-    session: Session, game: GameRow, seed: bytes, number: int, seat: str
+    session: Session, game: GameRow, seed: bytes, number: int, seat: str, checkpoints: dict[int, bytes]
 ) -> tuple[str, list[DecisionRow], Answers, KeyedDice]:
     """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
     the turn's dice stream."""
@@ -238,7 +247,7 @@ def _turn_inputs(
     for decision in asked:
         if decision.answer is not None:
             answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-    return text, asked, answers, KeyedDice(key=turn_key(seed, number), orders_hash=orders_digest([text]))
+    return text, asked, answers, KeyedDice(key=turn_key(seed, number, checkpoints), orders_hash=orders_digest([text]))
 
 
 def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[Path]:
@@ -249,27 +258,38 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
 
     with archive.session() as session:
         game, ruleset, state = current_game(session, name)
-        rows = db.turns(session, game)
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
         folder = game_folder(data, name)
+        names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+        numbers = db.turn_numbers(session, game)
+        # only the turns with a file lacking are read, with the turn before each (its position names the leaders)
+        lacking_turns = {number: _lacking(folder, number, names) for number in numbers}
+        wanted = {n for n in numbers if lacking_turns[n]}
+        wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
+        rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
         unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
         # the turn is resolved again (as far as it gets) only when a notice is missing
         lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
         waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if lacking_seats else None
-    names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+        latest = db.latest_turn(session, game).state_json if waiting is not None else None  # before the waiting turn
     written: list[Path] = []
-    before = None
-    for row in rows:
-        lacking = {n for n in names if not (folder / f"turn-{row.number:04d}" / n).exists()}
-        if lacking:
-            written += write_turn_files(folder, ruleset, game, [row], languages, before, only=lacking)
-        before = row.state_json
+    for i, number in enumerate(numbers):
+        if lacking_turns[number]:
+            before = rows[numbers[i - 1]].state_json if i > 0 else None
+            written += write_turn_files(
+                folder, ruleset, game, [rows[number]], languages, before, only=lacking_turns[number]
+            )
     if waiting is not None:
         number, result, questions = waiting
         lacking = [d for d in questions if d.seat in lacking_seats]
         if lacking:
-            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, before)
+            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, latest)
     return written
+
+
+def _lacking(folder: Path, number: int, names: set[str]) -> set[str]:
+    """The files of turn `number` that the disk lacks."""
+    return {n for n in names if not (folder / f"turn-{number:04d}" / n).exists()}
 
 
 def repair(
@@ -298,7 +318,9 @@ def _waiting_turn(
     number, seat = state.turn + 1, state.active
     if seat is None or game.decisions != "ask":
         return None
-    text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, seat)
+    text, asked, answers, dice = _turn_inputs(
+        session, game, bytes.fromhex(game.seed), number, seat, game_checkpoints(game)
+    )
     if all(d.answer is not None for d in asked):
         return None
     result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, clock=clock))

@@ -90,7 +90,7 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
             return lines  # the bot's game: nobody to mail
         seats = {s.seat: s for s in db.game_seats(session, game)}
         # a turn without a seat is the setup or a position imported with `pbem new --from-snapshot`: no news
-        news = [row for row in db.turns(session, game) if row.seat is not None and not row.mailed]
+        news = db.unmailed_turns(session, game)
         for row in news:
             seat = seats[row.seat]
             seat.missed = 0 if row.orders_text else seat.missed + 1
@@ -177,13 +177,15 @@ def _remind(
 
 def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], *, clock: Clock) -> None:
     """Each seat gets the public report of every resolved turn and its private report of the last one
-    (rendered from the archive, so a report file not yet written by another process is no obstacle), with the
+    (rendered from the archive, so a report file not yet written by another process is no obstacle; texts the
+    turn's files were just rendered with are not rendered again, reports.turn_reports), with the
     new deadline, threaded with its latest order mail; each observer gets the public reports only."""
     seats = db.game_seats(session, game)
     watchers = db.observers(session, game)
     languages = {seat.language for seat in seats} | {o.language for o in watchers}
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    states = {row.number: row.state_json for row in db.turns(session, game)}  # the battle headers name leaders
+    earlier = db.turns_numbered(session, game, {row.number - 1 for row in news})
+    states = {row.number: row.state_json for row in earlier}  # the battle headers name leaders
     publics = {
         say: "\n".join(
             turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"] for row in news
@@ -193,7 +195,10 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
     for seat in seats:
         say = seat.language
         map_svg, public = maps[say], publics[say]
-        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None)[f"report-{seat.seat}.txt"]
+        # rendered from the same inputs as the turn's files (the position before it too): the same text, once
+        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None, states.get(news[-1].number - 1))[
+            f"report-{seat.seat}.txt"
+        ]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import commitment
+from adjudicator.engine.chance import chain_checkpoints
 from adjudicator.engine.turn import coming_turns, schedule
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code
 from adjudicator.render import write_atomically
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK
-from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
+from adjudicator.rulesets.coe.state import GameState, from_snapshot, from_stored_snapshot, snapshot_text, state_hash
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
@@ -117,6 +117,7 @@ def new_game(
         except ValueError as refused:
             raise PbemError(str(refused)) from None
     seed = secrets.token_bytes(32)
+    checkpoints = chain_checkpoints(seed)  # one walk of the chain gives the commitment and the checkpoints
     passwords = {seat: secrets.token_urlsafe(9) for seat in state.players}
     with archive.session() as session:
         if db.game_named(session, name) is not None:
@@ -126,7 +127,8 @@ def new_game(
             ruleset=ruleset.name,
             pace=pace,
             seed=seed.hex(),
-            commitment=commitment(seed),
+            commitment=checkpoints[0].hex(),  # the chain's end, key 0 (engine/chance.py commitment)
+            checkpoints=checkpoints_text(checkpoints),
             decisions=decisions,
             decision_hours=decision_hours,
             created=timestamp(clock),
@@ -229,8 +231,23 @@ def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameR
 
     game = db.find_game(session, name, lock)
     ruleset = load_ruleset(game.ruleset)
-    state = from_snapshot(json.loads(db.latest_turn(session, game).state_json))
+    state = from_stored_snapshot(db.latest_turn(session, game).state_json)
     return game, ruleset, state
+
+
+def game_checkpoints(game: GameRow) -> dict[int, bytes]:
+    """The checkpoints of the game's dice chain (turn -> key): those stored with the game, else (an archive made
+    before they were kept, or checkpoints that do not end in the game's commitment) made from the seed."""
+    if game.checkpoints:
+        stored = {int(turn): bytes.fromhex(key) for turn, key in json.loads(game.checkpoints).items()}
+        if stored.get(0, b"").hex() == game.commitment:
+            return stored
+    return chain_checkpoints(bytes.fromhex(game.seed))
+
+
+def checkpoints_text(checkpoints: dict[int, bytes]) -> str:
+    """How GameRow.checkpoints stores them."""
+    return json.dumps({str(turn): key.hex() for turn, key in sorted(checkpoints.items())})
 
 
 def game_folder(data: Path, name: str) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +16,7 @@ from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.state import GameState, from_snapshot
+from adjudicator.rulesets.coe.state import GameState, from_stored_snapshot
 from adjudicator.rulesets.coe.told import losses_of, told
 from adjudicator.rulesets.coe.vocabulary import stored_event
 
@@ -70,25 +70,80 @@ def turn_reports(
 ) -> dict[str, str]:
     """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
     snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English).
-    `before` is the snapshot text of the turn before (its battles then name their leaders)."""
-    snapshot = json.loads(row.state_json)
-    common = {
-        "title": ruleset.title,
-        "game": game.name,
-        "turns": [turn_context(row, before)],
-        "state": snapshot,
-        "commitment": game.commitment,
-        "seats": list(snapshot["players"]),
-    }
+    `before` is the snapshot text of the turn before (its battles then name their leaders).
+
+    A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
+    same texts (issue 13, item 13)."""
+    snapshot: dict[str, Any] | None = None
+
+    def common() -> dict[str, Any]:
+        nonlocal snapshot
+        snapshot = json.loads(row.state_json) if snapshot is None else snapshot
+        return {
+            "title": ruleset.title,
+            "game": game.name,
+            "turns": [turn_context(row, before)],
+            "state": snapshot,
+            "commitment": game.commitment,
+            "seats": list(snapshot["players"]),
+        }
+
+    def public() -> str:
+        assert language is not None
+        return render("report.txt.j2", language, **common())
+
+    def private(seat: str, spoken: str) -> str:
+        template = orders_template_context(ruleset, from_stored_snapshot(row.state_json))
+        return render("report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common(), **template)
+
+    inputs = _report_inputs(game, row, before)
     outputs = {"snapshot.json": row.state_json}
     if language is not None:
-        outputs["report.txt"] = render("report.txt.j2", language, **common)
-    template = orders_template_context(ruleset, from_snapshot(snapshot))
-    for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
-        outputs[f"report-{seat}.txt"] = render(
-            "report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common, **template
-        )
+        outputs["report.txt"] = _rendered_once(ruleset, (*inputs, "report.txt", language), public)
+    if seats is None:
+        seats = dict.fromkeys(json.loads(row.state_json)["players"], "en")
+    for seat, spoken in seats.items():
+        key = (*inputs, "report-seat", seat, spoken)
+        outputs[f"report-{seat}.txt"] = _rendered_once(ruleset, key, partial(private, seat, spoken))
     return outputs
+
+
+# Reports rendered in this process: (ruleset, what the report is rendered from) -> (the ruleset, the text); the
+# ruleset is kept with its text so that its id is not reused while the entry lives. Oldest first, bounded.
+_RENDERED: dict[tuple[Any, ...], tuple[Ruleset, str]] = {}
+RENDERED_KEPT = 64
+
+
+def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any, ...]:
+    """Everything of a game and a stored turn that its reports show (what turn_context and the templates read)."""
+    return (
+        game.name,
+        game.commitment,
+        row.number,
+        row.seat,
+        row.round,
+        row.turn_key,
+        row.orders_hash,
+        bool(row.orders_text),
+        row.events_json,
+        row.results_json,
+        row.dice_json,
+        row.chain,
+        row.state_json,
+        before,
+    )
+
+
+def _rendered_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+    full_key = (id(ruleset), *key)
+    found = _RENDERED.get(full_key)
+    if found is not None and found[0] is ruleset:
+        return found[1]
+    text = make()
+    _RENDERED[full_key] = (ruleset, text)
+    if len(_RENDERED) > RENDERED_KEPT:
+        del _RENDERED[next(iter(_RENDERED))]
+    return text
 
 
 def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en") -> str:

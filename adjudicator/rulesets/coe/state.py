@@ -384,15 +384,32 @@ def _ruleset_of(data: dict[str, Any]) -> CoeRuleset | None:
         return None
 
 
-def from_snapshot(data: Any, area_codes: set[str] | None = None) -> GameState:
+# Snapshot texts of the archive that passed the schema check in this process (oldest first, a bounded number).
+_CHECKED_TEXTS: dict[str, None] = {}
+CHECKED_TEXTS_KEPT = 64
+
+
+def from_stored_snapshot(text: str) -> GameState:
+    """The position of a snapshot text the archive holds. It is checked like any snapshot (issue 12: a position
+    edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
+    reads a game's position several times, and the same text passes the same check again."""
+    state = from_snapshot(json.loads(text), schema_checked=text in _CHECKED_TEXTS)
+    _CHECKED_TEXTS[text] = None
+    if len(_CHECKED_TEXTS) > CHECKED_TEXTS_KEPT:
+        del _CHECKED_TEXTS[next(iter(_CHECKED_TEXTS))]
+    return state
+
+
+def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_checked: bool = False) -> GameState:
     """Read snapshot JSON data; raise SnapshotError naming each field that breaks the schema (docs/snapshot.md) or
-    does not fit the ruleset (adjudicator/rulesets/coe/snapshot_check.py)."""
+    does not fit the ruleset (adjudicator/rulesets/coe/snapshot_check.py). `schema_checked`: the very data passed
+    that check before (from_stored_snapshot), so it is not run again."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
     data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
-    problems = snapshot_problems(data, _ruleset_of(data))
+    problems = [] if schema_checked else snapshot_problems(data, _ruleset_of(data))
     if problems:  # issue 12: the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
