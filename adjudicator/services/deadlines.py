@@ -58,7 +58,7 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list
         if game.deadline is None:
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             session.add(game)
-        due = due_turns(state, game.pace)
+        due = due_turns(ruleset, state, game.pace)
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:

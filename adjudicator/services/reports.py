@@ -10,24 +10,21 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.turn import TurnResult, coming_turns
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.state import GameState, from_snapshot
-from adjudicator.rulesets.coe.told import losses_of, told
-from adjudicator.rulesets.coe.vocabulary import stored_event
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
     from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
+    from adjudicator.engine.steps import StepResult
 
 
-def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
+def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
     in its battles."""
     return {
@@ -37,8 +34,8 @@ def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
         "turn_key": row.turn_key,
         "orders_hash": row.orders_hash,
         "orders_received": bool(row.orders_text),
-        "events": told(
-            (stored_event(e) for e in json.loads(row.events_json)),
+        "events": ruleset.report_events(
+            [ruleset.read_event(e) for e in json.loads(row.events_json)],
             json.loads(before) if before else None,
         ),
         "results": [OrderResult(**r) for r in json.loads(row.results_json)],
@@ -48,16 +45,9 @@ def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
 
 
 def symbol_dice(ruleset: Ruleset) -> bool:
-    """Whether the edition rolls the symbol die (Classic, C-1.8) rather than numbers (1984, O-6.13)."""
-    return ruleset.edition("combat") != "target_number"
-
-
-def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
-    """What the orders template at the end of each private report needs: next turn numbers, prices, and whether
-    the edition's standing battle order is TARGETS (1984, O-14.4; LOSSES does nothing there) or LOSSES."""
-    multiplier = ruleset.data["inflation"]["multipliers"][state.inflation]
-    prices = {piece: price * multiplier for piece, price in ruleset.data["prices"].items()}
-    return {"coming": coming_turns(state), "prices": prices, "targets": not symbol_dice(ruleset)}
+    """Whether the game rolls dice with symbols (CoE Classic, C-1.8) rather than numbers (1984, O-6.13): a ruleset
+    whose dice files may write words for draws."""
+    return bool(ruleset.dice_words) and getattr(ruleset, "edition", lambda _: None)("combat") != "target_number"
 
 
 def turn_reports(
@@ -75,7 +65,7 @@ def turn_reports(
     common = {
         "title": ruleset.title,
         "game": game.name,
-        "turns": [turn_context(row, before)],
+        "turns": [turn_context(ruleset, row, before)],
         "state": snapshot,
         "commitment": game.commitment,
         "seats": list(snapshot["players"]),
@@ -83,11 +73,9 @@ def turn_reports(
     outputs = {"snapshot.json": row.state_json}
     if language is not None:
         outputs["report.txt"] = render("report.txt.j2", language, **common)
-    template = orders_template_context(ruleset, from_snapshot(snapshot))
+    template = ruleset.report_context(ruleset.read_snapshot(snapshot))
     for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
-        outputs[f"report-{seat}.txt"] = render(
-            "report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common, **template
-        )
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, **common, **template)
     return outputs
 
 
@@ -140,7 +128,7 @@ def write_decision_notices(
     ruleset: Ruleset,
     game: GameRow,
     number: int,
-    result: TurnResult,
+    result: StepResult,
     waiting: list[DecisionRow],
     languages: Mapping[str, str],
     before: str | None = None,
@@ -149,7 +137,8 @@ def write_decision_notices(
     the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
     point = result.pending[0]
-    events = [e for e in told(result.events[: point["event"]], json.loads(before) if before else None) if e.public]
+    told = ruleset.report_events(result.events[: point["event"]], json.loads(before) if before else None)
+    events = [e for e in told if e.public]
     rolls = [
         (purpose, [value for _, value in group])
         for purpose, group in groupby(result.dice[: point["rolls"]], key=lambda roll: roll[0])
@@ -214,7 +203,7 @@ def write_game_site(
             round=row.round,
             report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
             map_svg=turn_map(ruleset, game, row, language),
-            events=[e for e in turn_context(row, before)["events"] if e.public],
+            events=[e for e in turn_context(ruleset, row, before)["events"] if e.public],
             turn_key=row.turn_key,
             orders_hash=row.orders_hash,
             dice=json.loads(row.dice_json),

@@ -858,7 +858,7 @@ def play_archived_game(
     state = ruleset.initial_state(name, list(seats))
     turns: list[ArchivedTurn] = []
     while state.active is not None and len(turns) < max_turns:
-        for number, seat in due_turns(state, pace):
+        for number, seat in due_turns(ruleset, state, pace):
             submit(archive, name, random_orders(ruleset, state, seat, turn_rng(seed, number), made.passwords[seat]))
         for row in adjudicate(archive, data, name).turns:
             results = json.loads(row.results_json)

@@ -19,6 +19,7 @@ adjudicator.engine.chance documents a shuffle (n - 1 draws for n cards). Nothing
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -254,6 +255,33 @@ class SealedBids:
             problems.append(f"{sum(state.scores.values())} rounds won in {state.round} rounds")
         return problems
 
+    def check_orders(self, state: BidsState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
+        """The seat's bids checked against its own hand alone (B-2, B-5)."""
+        results: list[OrderResult] = []
+        if state.dealt and seat in state.hands:
+            self.choose_bid(state, seat, getattr(orders, "orders", orders) or (), results)
+        return results
+
+    def seats_of(self, state: BidsState) -> tuple[str, ...]:
+        return state.seats
+
+    def steps_done(self, state: BidsState) -> int:
+        return state.steps_done
+
+    def round_of(self, state: BidsState) -> int:
+        return state.round
+
+    def coming_steps(self, state: BidsState) -> list[Step]:
+        step = self.due(state)
+        return [step] if step is not None else []
+
+    def next_steps(self, state: BidsState) -> dict[str, int]:
+        step = self.due(state)
+        return dict.fromkeys(state.seats, step.number) if step is not None else {}
+
+    dice_words: Mapping[str, int] = field(default_factory=dict)  # a dice file holds numbers only
+    largest_draw: int = 12  # a shuffle of the 12 cards draws up to 12
+
     @cached_property
     def card_names(self) -> frozenset[str]:
         return frozenset(card.name for card in self.rules.deck)
@@ -294,6 +322,12 @@ class SealedBids:
         except (KeyError, TypeError) as error:
             raise PbemError(f"snapshot: {error} is missing or wrong") from None
 
+    def snapshot_text(self, state: BidsState, viewer: str | None = EVERYONE) -> str:
+        return json.dumps(self.snapshot(state, viewer), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def read_event(self, stored: Mapping[str, Any]) -> Event:
+        return Event.from_json(stored)
+
     # Orders
 
     @property
@@ -312,6 +346,12 @@ class SealedBids:
         return self.order_builder().transform(self.parser.parse(text if text.endswith("\n") else text + "\n"))
 
     # Reports, maps, helpers: none in this test ruleset
+
+    def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
+        return events
+
+    def report_context(self, state: BidsState) -> dict[str, Any]:
+        return {}
 
     templates: Path | None = None
     map_layers: Any = None
