@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
-from adjudicator.engine.steps import NotDue, StepResult, resolve_step
+from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.sets import OrderError
@@ -23,7 +23,7 @@ from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, due_turns, expected_turn, game_folder, load_snapshot
+from adjudicator.services.games import current_game, due_steps, due_turns, expected_turn, game_folder, load_snapshot
 from adjudicator.services.orders import Receipt, check_against
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
 from adjudicator.services.reports import turn_context, write_decision_notices, write_turn_files
@@ -51,27 +51,49 @@ def play(
     *,
     in_place: bool = False,
 ) -> StepResult:
-    """Resolve the step due with its one seat's order text ("" when none was received)."""
+    """Resolve the step due with its order text ("" when none was received): one seat's order set, or for a step
+    of several seats their order sets one after the other, each under its GAME header (step_orders_text)."""
     step = ruleset.due(state)
     if step is None:
         raise NotDue(f"game {state.game} has ended; there is no turn to resolve")
-    orders = parse_orders(orders_text, ruleset) if orders_text else None
-    if orders is not None and orders.header is not None and orders.header.player not in step.seats:
-        raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {step.seats[0]}'s")
-    by_seat = {seat: orders for seat in step.seats}
+    if len(step.seats) > 1:
+        by_seat = {block.header.player: block for block in parse_turn_file(orders_text, ruleset) if block.header}
+    else:
+        orders = parse_orders(orders_text, ruleset) if orders_text else None
+        if orders is not None and orders.header is not None and orders.header.player not in step.seats:
+            raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {step.seats[0]}'s")
+        by_seat = {seat: orders for seat in step.seats}
     return resolve_step(ruleset, state, step, by_seat, dice, answers, ask=ask, settled=settled, in_place=in_place)
 
 
-def verdicts(result: StepResult) -> list[Any]:
-    """Every seat's verdicts of a step, seat after seat in the step's order."""
-    return [verdict for results in result.order_results.values() for verdict in results]
+def step_orders_text(texts: dict[str, str]) -> str:
+    """The order text of a step from each seat's stored order set (in the step's seat order; "" for none): one
+    seat's set as it is, several seats' sets one after the other (each begins with its GAME header)."""
+    sent = [text for text in texts.values() if text]
+    if len(texts) <= 1:
+        return "".join(sent)
+    return "".join(text if text.endswith("\n") else text + "\n" for text in sent)
+
+
+def step_seat(step: Step) -> str | None:
+    """What the archive stores as a step's seat: its one seat, the seats of a sealed step joined, or None (a step
+    in which nobody orders)."""
+    return ", ".join(step.seats) or None
+
+
+def verdicts(result: StepResult) -> list[Any] | dict[str, list[Any]]:
+    """The verdicts of a step as stored: one seat's list (Conquest of the Empire's player-turn, as ever), or each
+    seat's list under its name for a step of several seats."""
+    if len(result.order_results) > 1:
+        return {seat: [verdict.to_json() for verdict in found] for seat, found in result.order_results.items()}
+    return [verdict.to_json() for results in result.order_results.values() for verdict in results]
 
 
 def turn_row(
     ruleset: Ruleset,
     game: GameRow,
     number: int,
-    seat: str,
+    seat: str | None,
     round_: int,
     orders_text: str,
     result: StepResult,
@@ -108,7 +130,7 @@ def replayed_fields(
     return {
         "state_hash": hashlib.sha256(state_json.encode()).hexdigest(),
         "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
-        "results_json": json.dumps([r.to_json() for r in verdicts(result)], ensure_ascii=False),
+        "results_json": json.dumps(verdicts(result), ensure_ascii=False),
         "dice_json": json.dumps(result.dice),
         "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
     }
@@ -204,11 +226,11 @@ def adjudicate_locked(
     if not early:
         refuse_before_deadline(session, game, due, clock=clock)
     seed = bytes.fromhex(game.seed)
-    for number, seat in due:
-        step = ruleset.due(state)
-        if step is None or step.seats != (seat,) or step.number != number:
+    for step in due_steps(ruleset, state, game.pace):
+        if ruleset.due(state) != step:
             break  # a seat eliminated earlier in the round
-        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat)
+        number, seat = step.number, step_seat(step)
+        text, asked, answers, dice = _turn_inputs(session, game, seed, number, step.seats)
         result = play(
             ruleset,
             state,
@@ -238,14 +260,17 @@ def adjudicate_locked(
 
 
 def _turn_inputs(
-    session: Session, game: GameRow, seed: bytes, number: int, seat: str
+    session: Session, game: GameRow, seed: bytes, number: int, seats: tuple[str, ...]
 ) -> tuple[str, list[DecisionRow], Answers, KeyedDice]:
-    """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
-    the turn's dice stream."""
+    """What a step is resolved from: its seats' stored orders, the decisions asked with their answers, and the
+    step's dice stream."""
     from adjudicator.archive import queries as db
 
-    stored = db.current_orders(session, game, number, seat)
-    text = stored.text if stored else ""
+    texts = {}
+    for seat in seats:
+        stored = db.current_orders(session, game, number, seat)
+        texts[seat] = stored.text if stored else ""
+    text = step_orders_text(texts)
     asked = db.decisions(session, game, number)
     answers: Answers = {}
     for decision in asked:
@@ -312,7 +337,7 @@ def _waiting_turn(
     if step is None or len(step.seats) != 1 or game.decisions != "ask":
         return None
     number, seat = step.number, step.seats[0]
-    text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, seat)
+    text, asked, answers, dice = _turn_inputs(session, game, bytes.fromhex(game.seed), number, (seat,))
     if all(d.answer is not None for d in asked):
         return None
     result = play(ruleset, state, text, dice, answers, ask=True, settled=_settled(game, asked, clock=clock))

@@ -10,6 +10,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.engine.protocol import PUBLIC
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
@@ -38,10 +39,21 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
             [ruleset.read_event(e) for e in json.loads(row.events_json)],
             json.loads(before) if before else None,
         ),
-        "results": [OrderResult(**r) for r in json.loads(row.results_json)],
+        **_verdicts(json.loads(row.results_json), row.seat),
         "dice": json.loads(row.dice_json),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
+
+
+def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], seat: str | None) -> dict[str, Any]:
+    """A step's verdicts for the templates: `results` (all, seat after seat), `results_of` (seat -> its own) and
+    `ordering` (the seats who ordered). One seat's step stores a list, a step of several seats one per seat."""
+    if isinstance(stored, dict):
+        results_of = {name: [OrderResult(**r) for r in found] for name, found in stored.items()}
+    else:
+        results_of = {seat: [OrderResult(**r) for r in stored]} if seat else {}
+    results = [r for found in results_of.values() for r in found] if results_of else []
+    return {"results": results, "results_of": results_of, "ordering": list(results_of)}
 
 
 def symbol_dice(ruleset: Ruleset) -> bool:
@@ -57,30 +69,44 @@ def turn_reports(
     seats: Mapping[str, str] | None = None,
     language: str | None = "en",
     before: str | None = None,
+    languages: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
-    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English).
-    `before` is the snapshot text of the turn before (its battles then name their leaders)."""
+    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in its
+    language of `languages` or English). `before` is the snapshot text of the turn before (its battles then name
+    their leaders). A game with hidden information (a snapshot with private parts) gets the public view in
+    snapshot.json and report.txt, and each seat its own view in snapshot-<seat>.json and its private report."""
     snapshot = json.loads(row.state_json)
+    state = ruleset.read_snapshot(snapshot)
+    hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
+    public = ruleset.snapshot(state, PUBLIC) if hidden else snapshot
     common = {
         "title": ruleset.title,
         "game": game.name,
         "turns": [turn_context(ruleset, row, before)],
-        "state": snapshot,
+        "state": public,
         "commitment": game.commitment,
-        "seats": list(snapshot["players"]),
+        "seats": list(ruleset.seats_of(state)),
     }
-    outputs = {"snapshot.json": row.state_json}
+    outputs = {"snapshot.json": ruleset.snapshot_text(state, PUBLIC) if hidden else row.state_json}
     if language is not None:
         outputs["report.txt"] = render("report.txt.j2", language, **common)
-    template = ruleset.report_context(ruleset.read_snapshot(snapshot))
-    for seat, spoken in (dict.fromkeys(snapshot["players"], "en") if seats is None else seats).items():
-        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, **common, **template)
+    template = ruleset.report_context(state)
+    if seats is None:  # every seat of the game, each in its language
+        seats = {seat: (languages or {}).get(seat, "en") for seat in common["seats"]}
+    for seat, spoken in seats.items():
+        own = {"state": ruleset.snapshot(state, seat)} if hidden else {}
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", spoken, seat=seat, **common | own, **template)
+        if hidden:
+            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(state, seat)
     return outputs
 
 
 def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en") -> str:
-    """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
+    """map.svg of a stored turn: the position after it, with the turn's moves and battles marked ("" for a ruleset
+    without a map)."""
+    if ruleset.map_layers is None:
+        return ""
     if row.seat:
         heading = gettext(
             language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number, seat=row.seat
@@ -110,8 +136,10 @@ def write_turn_files(
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
-        seats = {seat: languages.get(seat, "en") for seat in json.loads(row.state_json)["players"]}
-        outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
+        reports = turn_reports(ruleset, game, row, before=before, languages=languages)
+        outputs = {**reports, "map.svg": turn_map(ruleset, game, row)}
+        if not outputs["map.svg"]:
+            del outputs["map.svg"]
         before = row.state_json
         for filename, text in outputs.items():
             if only is not None and filename not in only:
@@ -121,6 +149,10 @@ def write_turn_files(
             write_atomically(turn_folder / filename, text, public=filename in ("report.txt", "map.svg"))
             written.append(turn_folder / filename)
     return written
+
+
+def _seats(ruleset: Ruleset, state_json: str) -> tuple[str, ...]:
+    return ruleset.seats_of(ruleset.read_snapshot(json.loads(state_json)))
 
 
 def write_decision_notices(
@@ -216,6 +248,6 @@ def write_game_site(
         "title": ruleset.title,
         "status": game.status,
         "commitment": game.commitment,
-        "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else [],
+        "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
     }
     return write_site(out, about, pages, progress, language)
