@@ -81,6 +81,11 @@ def step_seat(step: Step) -> str | None:
     return ", ".join(step.seats) or None
 
 
+def step_seats(row: TurnRow) -> list[str]:
+    """The seats who ordered in a stored step (step_seat's inverse): none for the setup or a step without orders."""
+    return row.seat.split(", ") if row.seat else []
+
+
 def verdicts(result: StepResult) -> list[Any] | dict[str, list[Any]]:
     """The verdicts of a step as stored: one seat's list (Conquest of the Empire's player-turn, as ever), or each
     seat's list under its name for a step of several seats."""
