@@ -348,15 +348,19 @@ class SealedBids:
         """The bids of a text without its header (the shared parser's; the engine-level tests send no header)."""
         return parse_orders(text, self).orders  # type: ignore[return-value]
 
-    # Reports, maps, helpers: none in this test ruleset
+    # Reports: its own templates; no map, bot or odds
 
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
         return events
 
     def report_context(self, state: BidsState) -> dict[str, Any]:
-        return {}
+        return {"coming": self.next_steps(state)}
 
-    templates: Path | None = None
+    @property
+    def templates(self) -> Path | None:
+        """Its own sentences, position and the parts of the private report (templates/ beside this module)."""
+        return self.folder / "templates"
+
     map_layers: Any = None
     bot: Any = None
     odds: Any = None
