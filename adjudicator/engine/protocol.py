@@ -222,8 +222,10 @@ class Ruleset(Protocol):
         in_place: bool = False,
     ) -> StepResult:
         """Resolve `step` with one order set per seat of the step (None: the seat sent none). Pure. Called by
-        steps.resolve_step, which has checked the step and the seats; `answers`, `ask`, `settled` and
-        `in_place` as in adjudicator.engine.turn.resolve."""
+        steps.resolve_step, which has checked the step and the seats. `answers`: seat -> decision key -> answer
+        text; with `ask` a decision with neither an answer nor a standing order is listed in StepResult.pending
+        (its default is used meanwhile); `settled` decisions (seat, key) take their default without being pending
+        again; with `in_place` the step is played on `state` itself (for a caller that never uses it again)."""
         ...
 
     def check_orders(self, state: Any, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:

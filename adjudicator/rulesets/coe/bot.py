@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
-from adjudicator.engine.turn import TurnResult, coming_turns, resolve
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
 from adjudicator.rulesets.coe.state import Force, GameState, from_snapshot
+from adjudicator.rulesets.coe.turn import TurnResult, coming_turns, resolve
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:

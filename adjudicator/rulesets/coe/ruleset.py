@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from adjudicator.engine.chance import Dice
-    from adjudicator.engine.turn import Turn
     from adjudicator.engine.vocabulary import Event, OrderResult
     from adjudicator.rulesets.coe.state import GameState
+    from adjudicator.rulesets.coe.turn import Turn
 
 PLAYER_TURN = "player-turn"  # CoE's one kind of step: one seat's player-turn, its six phases (C-4.2)
 
@@ -109,8 +109,8 @@ class CoeRuleset:
         settled: frozenset[tuple[str, str]] = frozenset(),
         in_place: bool = False,
     ) -> StepResult:
-        """The step's one seat plays its player-turn (engine/turn.py `resolve`)."""
-        from adjudicator.engine.turn import resolve
+        """The step's one seat plays its player-turn (rulesets/coe/turn.py `resolve`)."""
+        from adjudicator.rulesets.coe.turn import resolve
 
         (seat,) = step.seats
         turn = resolve(self, state, orders.get(seat), chance, answers, ask, in_place=in_place, settled=settled)
@@ -121,7 +121,7 @@ class CoeRuleset:
 
     def check_orders(self, state: GameState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
         """The seat's orders played as if its player-turn `number` came now."""
-        from adjudicator.engine.turn import resolve
+        from adjudicator.rulesets.coe.turn import resolve
 
         position = state.copy()
         position.active, position.turn = seat, number - 1
@@ -142,12 +142,12 @@ class CoeRuleset:
 
     def coming_steps(self, state: GameState) -> list[Step]:
         """The player-turns of the current round still to come, starting with the active seat's (C-4.1)."""
-        from adjudicator.engine.turn import schedule
+        from adjudicator.rulesets.coe.turn import schedule
 
         return [Step(number, PLAYER_TURN, (seat,)) for number, seat in schedule(state)]
 
     def next_steps(self, state: GameState) -> dict[str, int]:
-        from adjudicator.engine.turn import coming_turns
+        from adjudicator.rulesets.coe.turn import coming_turns
 
         return coming_turns(state)
 
@@ -192,8 +192,8 @@ class CoeRuleset:
     def report_context(self, state: GameState) -> dict[str, Any]:
         """What a seat's report needs: its losses, and for the orders template at its end the next turn numbers,
         the prices, and whether the standing battle order is TARGETS (1984, O-14.4) or LOSSES."""
-        from adjudicator.engine.turn import coming_turns
         from adjudicator.rulesets.coe.told import losses_of
+        from adjudicator.rulesets.coe.turn import coming_turns
 
         multiplier = self.data["inflation"]["multipliers"][state.inflation]
         prices = {piece: price * multiplier for piece, price in self.data["prices"].items()}
