@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.protocol import PUBLIC
 from adjudicator.engine.vocabulary import OrderResult
+from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
@@ -34,7 +35,7 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
         "round": row.round,
         "turn_key": row.turn_key,
         "orders_hash": row.orders_hash,
-        "orders_received": bool(row.orders_text),
+        **_senders(ruleset, row),
         "events": ruleset.report_events(
             [ruleset.read_event(e) for e in json.loads(row.events_json)],
             json.loads(before) if before else None,
@@ -43,6 +44,18 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
         "dice": json.loads(row.dice_json),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
+
+
+def _senders(ruleset: Ruleset, row: TurnRow) -> dict[str, list[str]]:
+    """The seats of a stored step who sent orders (`senders`) and those who did not (`silent`); a step of several
+    seats holds each sender's order set under its header."""
+    seats = row.seat.split(", ") if row.seat else []
+    if len(seats) <= 1:
+        sent = seats if row.orders_text else []
+    else:
+        headers = {block.header.player for block in parse_turn_file(row.orders_text, ruleset) if block.header}
+        sent = [seat for seat in seats if seat in headers] if row.orders_text else []
+    return {"senders": sent, "silent": [seat for seat in seats if seat not in sent]}
 
 
 def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], seat: str | None) -> dict[str, Any]:
