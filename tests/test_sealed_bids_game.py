@@ -157,6 +157,7 @@ def test_a_sealed_bids_game_through_the_cli_shows_each_hand_only_to_its_seat(tab
     table.bid("East", 3, hands["East"][1])
     assert "Turn 3 (North, East, South) resolved" in table.run("adjudicate", "bids1", "--now")
     final = (table.folder(3) / "report.txt").read_text()
+    assert "Orders received from North, East." in final and "No orders received from South" in final
     assert "The hands are shown (B-6)" in final
     assert "B-6" in table.run("report", "bids1")
     verified = table.run("verify", "bids1")
