@@ -31,7 +31,7 @@ from bench.tick import battles_fought, populate_empty, populate_orders
 TIMED = [
     ("adjudicate: decide and resolve under the lock", "adjudicator.services.adjudication.adjudicate_locked"),
     ("  turn_key (dice chain walk)", "adjudicator.engine.chance.turn_key"),
-    ("  resolve (the rules)", "adjudicator.engine.turn.resolve"),
+    ("  resolve (the rules)", "adjudicator.rulesets.coe.turn.resolve"),
     ("  turn_row (snapshot text, hashes, chain)", "adjudicator.services.adjudication.turn_row"),
     ("write the turn's files after the commit", "adjudicator.services.adjudication.Adjudication.write_files"),
     ("repair check: write_missing_files", "adjudicator.services.adjudication.write_missing_files"),

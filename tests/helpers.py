@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from adjudicator.engine.chance import GivenDice
-from adjudicator.engine.turn import TurnResult, resolve
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.invariants import broken_invariants
 from adjudicator.rulesets.coe.orders import Buy, Header, Move, Order, OrderSet, Purchase, Step, Troops
 from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.rulesets.coe.turn import TurnResult, resolve
 
 THREE = ["Macedonia", "Egyptus", "Hispania"]
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.render import environment
 from adjudicator.rulesets.coe.orders import CAESAR, BattleOrder, Priority, RetreatRule
 from adjudicator.rulesets.coe.state import Captive, Cargo, GameState
+from adjudicator.rulesets.coe.turn import TurnResult
 from tests.helpers import force, march, place, play, road, sail, start
 
 ATT, DEF, THIRD = "Macedonia", "Egyptus", "Hispania"

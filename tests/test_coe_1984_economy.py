@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.orders import CAESAR, DestroyCity, Purchase, RansomOffer
 from adjudicator.rulesets.coe.setup import SetupError
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
+from adjudicator.rulesets.coe.turn import TurnResult
 from adjudicator.rulesets.coe.vocabulary import PIECES
 from tests.helpers import buy, force, legion, march, own, play, sail, start, verdicts
 

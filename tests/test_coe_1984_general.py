@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.turn import NotDue, TurnResult, resolve
 from adjudicator.orders import parse_orders
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import Ruleset, coe, load_ruleset
@@ -39,6 +38,7 @@ from adjudicator.rulesets.coe.orders import (
 )
 from adjudicator.rulesets.coe.setup import SetupError
 from adjudicator.rulesets.coe.state import Captive, Cargo, Force, GameState, snapshot_text
+from adjudicator.rulesets.coe.turn import NotDue, TurnResult, resolve
 from adjudicator.rulesets.coe.vocabulary import PIECES, UNIT_KINDS
 from tests.helpers import buy, force, march, place, play, sail, start, verdicts
 from tests.rule_coverage import rule_ids

@@ -6,12 +6,12 @@ IDs (O-x.y) they check."""
 from __future__ import annotations
 
 from adjudicator.engine.chance import GivenDice
-from adjudicator.engine.turn import Turn
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.capture import end_of_movement
 from adjudicator.rulesets.coe.movement import movement_phase
 from adjudicator.rulesets.coe.orders import CAESAR, Header, Order, OrderSet
 from adjudicator.rulesets.coe.state import Cargo, Force, GameState
+from adjudicator.rulesets.coe.turn import Turn
 from tests.helpers import force, legion, march, own, place, play, road, sail, start, verdicts
 
 OK = (True, "")

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.rulesets.coe.orders import BattleOrder, RetreatRule
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
+from adjudicator.rulesets.coe.turn import TurnResult
 from tests.helpers import force, march, place, play, start
 
 ATT, DEF, THIRD = "Macedonia", "Egyptus", "Hispania"

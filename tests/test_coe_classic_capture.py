@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.rulesets.coe.orders import (
     CAESAR,
     BattleOrder,
@@ -22,6 +21,7 @@ from adjudicator.rulesets.coe.orders import (
     RansomAccept,
 )
 from adjudicator.rulesets.coe.state import Captive, Cargo, Force, GameState
+from adjudicator.rulesets.coe.turn import TurnResult
 from tests.helpers import force, march, place, play, road, sail, start, verdicts
 
 OK = (True, "")

@@ -10,7 +10,6 @@ import re
 import pytest
 
 from adjudicator.engine.chance import GivenDice, parse_dice_file
-from adjudicator.engine.turn import NotDue, TurnResult, resolve
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.economy import tribute_value
@@ -31,6 +30,7 @@ from adjudicator.rulesets.coe.orders import (
 )
 from adjudicator.rulesets.coe.setup import SetupError
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
+from adjudicator.rulesets.coe.turn import NotDue, TurnResult, resolve
 from adjudicator.rulesets.coe.vocabulary import PIECES, UNIT_KINDS
 from tests.helpers import buy, classic, force, march, own, place, play, sail, start, verdicts
 from tests.rule_coverage import rule_ids

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.rulesets.coe.orders import CAESAR, BattleOrder, Buy, NavalBattle, Order, Purchase
 from adjudicator.rulesets.coe.state import Area, Captive, Cargo, Force, GameState
+from adjudicator.rulesets.coe.turn import TurnResult
 from tests.helpers import force, place, play, sail, start, verdicts
 
 OK = (True, "")

@@ -61,8 +61,8 @@ def test_concurrent_ingests_store_every_message_once(tmp_path: Path, archive: Ar
     data = tmp_path
     passwords = new_game(archive, data, "rome1", "coe-classic", SEATS, pace="round").passwords
     with archive.session() as session:
-        _, _, state = current_game(session, "rome1")
-    due = {seat: number for number, seat in due_turns(state, "round")}
+        _, ruleset, state = current_game(session, "rome1")
+    due = {seat: number for number, seat in due_turns(ruleset, state, "round")}
     boxes = [mailbox.Maildir(tmp_path / f"inbox{k}", create=True) for k in range(4)]
     mails = [(seat, k) for seat in SEATS for k in range(1, 6)]
     for i, (seat, k) in enumerate(mails):  # every message reaches two of the four mailboxes

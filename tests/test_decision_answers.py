@@ -9,12 +9,12 @@ from collections.abc import Callable
 import pytest
 
 from adjudicator.engine.chance import GivenDice, KeyedDice
-from adjudicator.engine.turn import TurnResult, resolve
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import chain_keys, dice_secret, orders_digest, random_orders, seats_in_play, turn_rng
 from adjudicator.rulesets.coe.orders import Header, Order, OrderSet
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
+from adjudicator.rulesets.coe.turn import TurnResult, resolve
 from tests.helpers import start
 
 

@@ -14,7 +14,6 @@ import pytest
 import adjudicator.services
 from adjudicator.archive.store import ArchiveError
 from adjudicator.engine.chance import DiceError
-from adjudicator.engine.turn import NotDue
 from adjudicator.errors import PbemError
 from adjudicator.mail.clock import UnknownZone
 from adjudicator.mail.inbound import MailError
@@ -22,6 +21,7 @@ from adjudicator.mail.sources import MailSourceError
 from adjudicator.orders.keywords import UnknownLanguage
 from adjudicator.rulesets import UnknownRuleset
 from adjudicator.rulesets.coe.state import SnapshotError
+from adjudicator.rulesets.coe.turn import NotDue
 from tests.conftest import Pbem
 
 Write = Callable[[str, str | bytes], Path]

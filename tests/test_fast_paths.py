@@ -15,13 +15,13 @@ import pytest
 from lark.exceptions import UnexpectedInput
 
 from adjudicator.engine.chance import KeyedDice, orders_digest
-from adjudicator.engine.turn import resolve
 from adjudicator.orders import parse_orders
 from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import SelfPlayResult, play_game, random_orders
 from adjudicator.rulesets.coe.invariants import broken_invariants
 from adjudicator.rulesets.coe.state import GameState, _json_text, from_snapshot, snapshot_text, to_snapshot
+from adjudicator.rulesets.coe.turn import resolve
 from tests.helpers import place, start
 from tests.test_orders_parser import TURN_FILE
 

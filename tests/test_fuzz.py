@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.engine.chance import DiceError, parse_dice_file
-from adjudicator.engine.turn import NotDue
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.keywords import keyword_table
@@ -27,6 +26,7 @@ from adjudicator.rulesets import UnknownRuleset, load_ruleset
 from adjudicator.rulesets.coe.bot import play_game, seats_in_play
 from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.state import SnapshotError, snapshot_text
+from adjudicator.rulesets.coe.turn import NotDue
 from adjudicator.services.adjudication import resolve_files
 from adjudicator.services.games import load_snapshot
 from adjudicator.services.orders import check_state_orders

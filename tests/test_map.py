@@ -12,12 +12,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.render.svgmap import NEUTRAL_FILL, layout, render_map, render_map_for_turn
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.mapping import SEAT_COLOURS
 from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.state import Cargo, GameState, snapshot_text
+from adjudicator.rulesets.coe.turn import TurnResult
 from tests.helpers import march, own, place, play, road, start
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.turn import TurnResult
 from adjudicator.rulesets.coe.odds import Odds, _symbol_hits, land_odds, naval_odds, odds_text, standing_from_orders
 from adjudicator.rulesets.coe.orders import NavalBattle, Order, Priority, RetreatRule
 from adjudicator.rulesets.coe.state import Cargo, GameState
+from adjudicator.rulesets.coe.turn import TurnResult
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 from tests.helpers import place, play, sail, start
 

@@ -14,12 +14,12 @@ import pytest
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset, RulesetDataError, RulesetSource
 from adjudicator.engine.steps import NotDue, Step, StepNotReady, StepOrders, resolve_step
-from adjudicator.engine.turn import resolve
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import UnknownRuleset, load_ruleset, ruleset_names
 from adjudicator.rulesets.coe.orders import Header, OrderSet
 from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset, load
 from adjudicator.rulesets.coe.state import to_snapshot
+from adjudicator.rulesets.coe.turn import resolve
 from tests.helpers import march, place, start
 
 MAC, EGY, HIS = "Macedonia", "Egyptus", "Hispania"

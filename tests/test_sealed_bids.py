@@ -68,7 +68,7 @@ def mentions(text: str, card: str) -> bool:
 def test_the_test_ruleset_comes_from_pbem_rulesets_through_the_protocol(bids: Any) -> None:
     assert isinstance(bids, Ruleset)
     assert "sealed_bids" in ruleset_names() and load_ruleset("bids") is bids
-    assert bids.folder == RULESETS / "sealed_bids" and bids.grammar_files == (RULESETS / "sealed_bids" / "bids.lark",)
+    assert bids.folder == RULESETS / "sealed_bids" and bids.grammar_files[-1] == RULESETS / "sealed_bids" / "bids.lark"
     assert bids.seat_names == tuple(SEATS) and bids.lookup_seat("so") == ["South"]
 
 

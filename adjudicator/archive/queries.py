@@ -67,8 +67,12 @@ def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) ->
 
 
 def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
-    """The game's turns of a seat whose reports were not queued yet, in order."""
-    query = _live(game).where(TurnRow.seat != None, TurnRow.mailed == False)  # noqa: E711, E712 (SQL)
+    """The game's turns after its first (the setup, or a position imported) whose reports were not queued yet, in
+    order; a step nobody ordered in (a deal) is news too."""
+    first = session.exec(_live(game).order_by(TurnRow.number)).first()
+    if first is None:
+        return []
+    query = _live(game).where(TurnRow.number > first.number, TurnRow.mailed == False)  # noqa: E712 (SQL)
     return list(session.exec(query.order_by(TurnRow.number)).all())
 
 

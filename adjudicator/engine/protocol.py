@@ -51,6 +51,7 @@ from adjudicator.errors import PbemError
 if TYPE_CHECKING:
     from adjudicator.engine.chance import Dice
     from adjudicator.engine.steps import Step, StepResult
+    from adjudicator.engine.vocabulary import Event, OrderResult
 
 PUBLIC: Final = None  # the viewer of the public snapshot and report
 EVERYONE: Final = "*"  # the viewer of the whole state: the archive, and everyone once the game has ended
@@ -221,12 +222,51 @@ class Ruleset(Protocol):
         in_place: bool = False,
     ) -> StepResult:
         """Resolve `step` with one order set per seat of the step (None: the seat sent none). Pure. Called by
-        steps.resolve_step, which has checked the step and the seats; `answers`, `ask`, `settled` and
-        `in_place` as in adjudicator.engine.turn.resolve."""
+        steps.resolve_step, which has checked the step and the seats. `answers`: seat -> decision key -> answer
+        text; with `ask` a decision with neither an answer nor a standing order is listed in StepResult.pending
+        (its default is used meanwhile); `settled` decisions (seat, key) take their default without being pending
+        again; with `in_place` the step is played on `state` itself (for a caller that never uses it again)."""
+        ...
+
+    def check_orders(self, state: Any, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
+        """Verdicts on `seat`'s orders for its step `number` as `state` stands (its receipt); nothing is kept,
+        and the verdicts read no other seat's orders."""
         ...
 
     def broken_invariants(self, state: Any) -> list[str]:
         """What in `state` breaks the ruleset's invariants (empty: all hold); checked after every step."""
+        ...
+
+    def seats_of(self, state: Any) -> tuple[str, ...]:
+        """The seats of the game in `state`, in turn order (eliminated ones too)."""
+        ...
+
+    def steps_done(self, state: Any) -> int:
+        """The number of the last step resolved in `state` (0 before the first)."""
+        ...
+
+    def round_of(self, state: Any) -> int:
+        """The round `state` is in (the archive stores it with each step; 0 for a game without rounds)."""
+        ...
+
+    def coming_steps(self, state: Any) -> list[Step]:
+        """The steps due from now to the end of the current round, in order, starting with `due(state)` (a
+        game whose pace is a round resolves them all at one deadline); empty when the game has ended."""
+        ...
+
+    def next_steps(self, state: Any) -> dict[str, int]:
+        """Each seat still in play -> the number of the next step it orders in (this round or the next): the
+        step a seat's orders sent ahead are for."""
+        ...
+
+    @property
+    def dice_words(self) -> Mapping[str, int]:
+        """The words a dice file may write for a draw besides numbers (CoE's combat die: 'inf', 'cav'...)."""
+        ...
+
+    @property
+    def largest_draw(self) -> int:
+        """The largest number a dice file's draw may hold for this ruleset (6 for a six-sided die)."""
         ...
 
     # Snapshots
@@ -236,6 +276,15 @@ class Ruleset(Protocol):
 
     def read_snapshot(self, data: Any) -> Any:
         """The state from the whole snapshot's JSON (a PbemError naming the wrong field)."""
+        ...
+
+    def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:
+        """`snapshot(state, viewer)` as canonical text (stable key order): what the archive stores and hashes, and
+        what snapshot.json files hold."""
+        ...
+
+    def read_event(self, stored: Mapping[str, Any]) -> Event:
+        """An event from the JSON the archive stored (Event.to_json), with its visibility."""
         ...
 
     # Orders
@@ -253,6 +302,15 @@ class Ruleset(Protocol):
     def templates(self) -> Path | None:
         """The folder of its own templates (events.j2: one sentence per event kind, and the game parts of the
         reports), or None. Shared layouts import them (adjudicator/render/__init__.py)."""
+        ...
+
+    def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
+        """The events of a step as its reports tell them (headings, details taken from `before`, the whole
+        snapshot before the step); the events themselves when nothing is added."""
+        ...
+
+    def report_context(self, state: Any) -> dict[str, Any]:
+        """More names the ruleset's report templates use (a seat's orders template: its next step, prices)."""
         ...
 
     @property

@@ -1,7 +1,7 @@
 """The order-language parser every game shares: order mails -> order sets, and errors players can read.
 
-A ruleset names its grammar files and supplies the builder of its orders (`GRAMMAR_FILES`, `order_builder` in
-its hooks module); this module loads the grammar with Lark, lexes keywords in four languages, handles the header,
+A ruleset names its grammar files and supplies the builder of its orders (the protocol's `grammar_files` and
+`order_builder`); this module loads the grammar with Lark, lexes keywords in four languages, handles the header,
 end mark and comments of an order set, and explains syntax errors with line, column and "did you mean".
 """
 
@@ -12,6 +12,7 @@ import re
 import threading
 import unicodedata
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lark import Lark, Token
@@ -21,7 +22,6 @@ from adjudicator.orders.builder import CommonBuilder, LineProblem, either, quote
 from adjudicator.orders.keywords import display, keyword_of, keyword_table, spellings, terminal_declarations
 from adjudicator.orders.lalr import Driver, OrderLexer
 from adjudicator.orders.sets import Header, Order, OrderError, OrderSet
-from adjudicator.resources import resource_dir
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -45,10 +45,9 @@ _SYMBOLS = {
 
 
 @cache
-def grammar_text(files: tuple[str, ...]) -> str:
-    """The full grammar: generated keyword declarations, then the grammar files (of grammar/) a ruleset names."""
-    folder = resource_dir("grammar")
-    parts = [terminal_declarations()] + [(folder / name).read_text(encoding="utf-8") for name in files]
+def grammar_text(files: tuple[Path, ...]) -> str:
+    """The full grammar: generated keyword declarations, then the grammar files a ruleset names."""
+    parts = [terminal_declarations()] + [path.read_text(encoding="utf-8") for path in files]
     return "\n".join(parts)
 
 
@@ -58,16 +57,15 @@ _PARSERS_LOCK = threading.Lock()
 
 def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver]:
     """The LALR parser for `ruleset` and its driver, built once from the ruleset's grammar files and builder
-    (`GRAMMAR_FILES` and `order_builder` of its hooks module; the builder resolves that ruleset's areas and seats)."""
+    (the protocol's `grammar_files` and `order_builder`; the builder resolves that ruleset's names)."""
     entry = _PARSERS.get(id(ruleset))
     if entry is None or entry[0] is not ruleset:
         with _PARSERS_LOCK:
             entry = _PARSERS.get(id(ruleset))
             if entry is None or entry[0] is not ruleset:
-                hooks = ruleset.hooks
-                builder: CommonBuilder = hooks.order_builder(ruleset)
+                builder: CommonBuilder = ruleset.order_builder()
                 parser = Lark(
-                    grammar_text(tuple(hooks.GRAMMAR_FILES)),
+                    grammar_text(tuple(ruleset.grammar_files)),
                     parser="lalr",
                     lexer=OrderLexer,
                     start=["header", "order"],

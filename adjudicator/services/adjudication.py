@@ -14,21 +14,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
-from adjudicator.engine.turn import TurnResult, resolve, schedule
+from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
+from adjudicator.orders.sets import OrderError
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
-from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
-from adjudicator.rulesets.coe.orders import OrderError
-from adjudicator.rulesets.coe.state import GameState, snapshot_text, state_hash
-from adjudicator.rulesets.coe.told import losses_of
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import (
     checkpoints_text,
     current_game,
+    due_steps,
     due_turns,
     expected_turn,
     game_checkpoints,
@@ -37,7 +35,7 @@ from adjudicator.services.games import (
 )
 from adjudicator.services.orders import Receipt, check_against
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
-from adjudicator.services.reports import orders_template_context, turn_context, write_decision_notices, write_turn_files
+from adjudicator.services.reports import turn_context, write_decision_notices, write_turn_files
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -53,24 +51,66 @@ Answers = dict[str, dict[str, str]]
 
 def play(
     ruleset: Ruleset,
-    state: GameState,
+    state: Any,
     orders_text: str,
     dice: KeyedDice | GivenDice,
     answers: Answers | None = None,
     ask: bool = False,
     settled: frozenset[tuple[str, str]] = frozenset(),
-) -> TurnResult:
-    orders = parse_orders(orders_text, ruleset) if orders_text else None
-    return resolve(ruleset, state, orders, dice, answers or {}, ask, settled=settled)
+    *,
+    in_place: bool = False,
+) -> StepResult:
+    """Resolve the step due with its order text ("" when none was received): one seat's order set, or for a step
+    of several seats their order sets one after the other, each under its GAME header (step_orders_text)."""
+    step = ruleset.due(state)
+    if step is None:
+        raise NotDue(f"game {state.game} has ended; there is no turn to resolve")
+    if len(step.seats) > 1:
+        by_seat = {block.header.player: block for block in parse_turn_file(orders_text, ruleset) if block.header}
+    else:
+        orders = parse_orders(orders_text, ruleset) if orders_text else None
+        if orders is not None and orders.header is not None and orders.header.player not in step.seats:
+            raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {step.seats[0]}'s")
+        by_seat = {seat: orders for seat in step.seats}
+    return resolve_step(ruleset, state, step, by_seat, dice, answers, ask=ask, settled=settled, in_place=in_place)
+
+
+def step_orders_text(texts: dict[str, str]) -> str:
+    """The order text of a step from each seat's stored order set (in the step's seat order; "" for none): one
+    seat's set as it is, several seats' sets one after the other (each begins with its GAME header)."""
+    sent = [text for text in texts.values() if text]
+    if len(texts) <= 1:
+        return "".join(sent)
+    return "".join(text if text.endswith("\n") else text + "\n" for text in sent)
+
+
+def step_seat(step: Step) -> str | None:
+    """What the archive stores as a step's seat: its one seat, the seats of a sealed step joined, or None (a step
+    in which nobody orders)."""
+    return ", ".join(step.seats) or None
+
+
+def step_seats(row: TurnRow) -> list[str]:
+    """The seats who ordered in a stored step (step_seat's inverse): none for the setup or a step without orders."""
+    return row.seat.split(", ") if row.seat else []
+
+
+def verdicts(result: StepResult) -> list[Any] | dict[str, list[Any]]:
+    """The verdicts of a step as stored: one seat's list (Conquest of the Empire's player-turn, as ever), or each
+    seat's list under its name for a step of several seats."""
+    if len(result.order_results) > 1:
+        return {seat: [verdict.to_json() for verdict in found] for seat, found in result.order_results.items()}
+    return [verdict.to_json() for results in result.order_results.values() for verdict in results]
 
 
 def turn_row(
+    ruleset: Ruleset,
     game: GameRow,
     number: int,
-    seat: str,
+    seat: str | None,
     round_: int,
     orders_text: str,
-    result: TurnResult,
+    result: StepResult,
     dice: KeyedDice | GivenDice,
     answers: Answers | None = None,
     *,
@@ -79,7 +119,7 @@ def turn_row(
     from adjudicator.archive.models import TurnRow
 
     assert game.id is not None
-    state_json = snapshot_text(result.state)
+    state_json = ruleset.snapshot_text(result.state)
     return TurnRow(
         game_id=game.id,
         number=number,
@@ -97,14 +137,14 @@ def turn_row(
 
 
 def replayed_fields(
-    orders_text: str, result: TurnResult, dice: KeyedDice | GivenDice, state_json: str
+    orders_text: str, result: StepResult, dice: KeyedDice | GivenDice, state_json: str
 ) -> dict[str, str]:
     """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares);
     `state_json` is the snapshot text of the resulting state."""
     return {
         "state_hash": hashlib.sha256(state_json.encode()).hexdigest(),
         "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
-        "results_json": json.dumps([r.to_json() for r in result.order_results], ensure_ascii=False),
+        "results_json": json.dumps(verdicts(result), ensure_ascii=False),
         "dice_json": json.dumps(result.dice),
         "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
     }
@@ -118,7 +158,7 @@ class Adjudication:
     files: list[Path] = field(default_factory=list)
     stored_blocks: list[str] = field(default_factory=list)
     waiting: list[DecisionRow] = field(default_factory=list)  # decisions asked for; the turn waits for them
-    waiting_on: tuple[int, TurnResult] | None = None  # the turn that waits, as far as it got
+    waiting_on: tuple[int, StepResult] | None = None  # the turn that waits, as far as it got
     languages: dict[str, str] = field(default_factory=dict)  # seat -> language of its reports and notices
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
@@ -163,7 +203,7 @@ def adjudicate_locked(
     session: Session,
     game: GameRow,
     ruleset: Ruleset,
-    state: GameState,
+    state: Any,
     turn_file: str | None = None,
     defaults: bool = False,
     early: bool = True,
@@ -180,10 +220,10 @@ def adjudicate_locked(
     from adjudicator.archive import queries as db
 
     done = Adjudication(game, ruleset, languages={s.seat: s.language for s in db.game_seats(session, game)})
-    if state.active is None:
+    if ruleset.due(state) is None:
         raise PbemError(f"game {game.name} has ended")
-    due = due_turns(state, game.pace)
-    done.before = snapshot_text(state)
+    due = due_turns(ruleset, state, game.pace)
+    done.before = ruleset.snapshot_text(state)
     if turn_file is not None:
         for block in parse_turn_file(turn_file, ruleset):
             seat = authenticate(session, game, block).seat
@@ -193,7 +233,7 @@ def adjudicate_locked(
                     f"line {block.header.line}: the turn file has orders for {seat}, whose "
                     f"player-turn is not due (due: {', '.join(f'{n} {s}' for n, s in due)})"
                 )
-            number = expected_turn(state, game.pace, seat, block.header.turn)
+            number = expected_turn(ruleset, state, game.pace, seat, block.header.turn)
             db.store_orders(session, game, number, seat, without_passwords(block.source), timestamp(clock), "turn-file")
             done.stored_blocks.append(seat)
             done.not_understood += [(seat, e) for e in redacted(block).errors]
@@ -201,10 +241,11 @@ def adjudicate_locked(
         refuse_before_deadline(session, game, due, clock=clock)
     seed, checkpoints = bytes.fromhex(game.seed), game_checkpoints(game)
     game.checkpoints = checkpoints_text(checkpoints)  # kept from the first adjudication on (older archives)
-    for number, seat in due:
-        if state.active != seat or state.turn + 1 != number:
+    for step in due_steps(ruleset, state, game.pace):
+        if ruleset.due(state) != step:
             break  # a seat eliminated earlier in the round
-        text, asked, answers, dice = _turn_inputs(session, game, seed, number, seat, checkpoints)
+        number, seat = step.number, step_seat(step)
+        text, asked, answers, dice = _turn_inputs(session, game, seed, number, step.seats, checkpoints)
         result = play(
             ruleset,
             state,
@@ -218,7 +259,7 @@ def adjudicate_locked(
             done.waiting = _ask(session, game, number, asked, questions_now(result.pending), clock=clock)
             done.waiting_on = (number, result)
             break
-        row = turn_row(game, number, seat, state.round, text, result, dice, answers, clock=clock)
+        row = turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, answers, clock=clock)
         link_turn(session, game, row)
         session.add(row)
         done.turns.append(row)
@@ -227,21 +268,24 @@ def adjudicate_locked(
         game.deadline = (clock.now() + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
         if game.pace == "turn":
             recheck_orders_sent_ahead(session, game, ruleset, state, clock=clock)
-    if state.active is None:
+    if ruleset.due(state) is None:
         game.status = "ended"
     session.add(game)
     return done
 
 
 def _turn_inputs(
-    session: Session, game: GameRow, seed: bytes, number: int, seat: str, checkpoints: dict[int, bytes]
+    session: Session, game: GameRow, seed: bytes, number: int, seats: tuple[str, ...], checkpoints: dict[int, bytes]
 ) -> tuple[str, list[DecisionRow], Answers, KeyedDice]:
-    """What a player-turn is resolved from: the seat's stored orders, the decisions asked with their answers, and
-    the turn's dice stream."""
+    """What a step is resolved from: its seats' stored orders, the decisions asked with their answers, and the
+    step's dice stream."""
     from adjudicator.archive import queries as db
 
-    stored = db.current_orders(session, game, number, seat)
-    text = stored.text if stored else ""
+    texts = {}
+    for seat in seats:
+        stored = db.current_orders(session, game, number, seat)
+        texts[seat] = stored.text if stored else ""
+    text = step_orders_text(texts)
     asked = db.decisions(session, game, number)
     answers: Answers = {}
     for decision in asked:
@@ -267,7 +311,7 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
         wanted = {n for n in numbers if lacking_turns[n]}
         wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
         rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
-        unanswered = [d for d in db.decisions(session, game, state.turn + 1) if d.answer is None]
+        unanswered = [d for d in db.decisions(session, game, ruleset.steps_done(state) + 1) if d.answer is None]
         # the turn is resolved again (as far as it gets) only when a notice is missing
         lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
         waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if lacking_seats else None
@@ -311,15 +355,16 @@ def repair(
 
 
 def _waiting_turn(
-    session: Session, game: GameRow, ruleset: Ruleset, state: GameState, *, clock: Clock
-) -> tuple[int, TurnResult, list[DecisionRow]] | None:
+    session: Session, game: GameRow, ruleset: Ruleset, state: Any, *, clock: Clock
+) -> tuple[int, StepResult, list[DecisionRow]] | None:
     """The turn that waits for answers, resolved again as far as it gets, with the questions asked now (as
     adjudicate_locked asks them); None when no turn waits."""
-    number, seat = state.turn + 1, state.active
-    if seat is None or game.decisions != "ask":
+    step = ruleset.due(state)
+    if step is None or len(step.seats) != 1 or game.decisions != "ask":
         return None
+    number, seat = step.number, step.seats[0]
     text, asked, answers, dice = _turn_inputs(
-        session, game, bytes.fromhex(game.seed), number, seat, game_checkpoints(game)
+        session, game, bytes.fromhex(game.seed), number, (seat,), game_checkpoints(game)
     )
     if all(d.answer is not None for d in asked):
         return None
@@ -374,14 +419,12 @@ def refuse_before_deadline(session: Session, game: GameRow, due: list[tuple[int,
         )
 
 
-def recheck_orders_sent_ahead(
-    session: Session, game: GameRow, ruleset: Ruleset, state: GameState, *, clock: Clock
-) -> None:
+def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset, state: Any, *, clock: Clock) -> None:
     """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
     now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
     from adjudicator.archive import queries as db
 
-    for number, seat_name in due_turns(state, game.pace):
+    for number, seat_name in due_turns(ruleset, state, game.pace):
         stored = db.current_orders(session, game, number, seat_name)
         if stored is None:
             continue
@@ -444,7 +487,7 @@ def _ask(
 class FileResolution:
     turns: list[TurnRow]
     files: list[Path]
-    state: GameState
+    state: Any
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # (seat, line of the turn file)
     spare_dice: int = 0  # rolls of the dice file that no battle needed
 
@@ -470,7 +513,7 @@ def resolve_files(
 
     state, ruleset = load_snapshot(state_text)
     blocks = parse_turn_file(orders_text, ruleset)
-    coming = schedule(state)
+    coming = [(step.number, step.seats[0]) for step in ruleset.coming_steps(state)]
     numbers = {s: n for n, s in coming}
     by_seat: dict[str, str] = {}
     not_understood = [(block.header.player, e) for block in map(redacted, blocks) if block.header for e in block.errors]
@@ -497,46 +540,53 @@ def resolve_files(
             raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
         by_seat[seat] = block.source
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
-    given = GivenDice(values=parse_dice_file(dice_text, COMBAT_DIE_SYMBOLS)) if dice_text is not None else None
+    given = (
+        GivenDice(values=parse_dice_file(dice_text, ruleset.dice_words, ruleset.largest_draw))
+        if dice_text is not None
+        else None
+    )
     game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows, befores = [], []
     for number, seat in coming:
-        if number > last or state.active != seat:
+        step = ruleset.due(state)
+        if number > last or step is None or step.seats != (seat,):
             break
-        befores.append(snapshot_text(state))
+        before = ruleset.snapshot_text(state)
+        befores.append(before)
         text = by_seat.get(seat, "")
-        dice = given or KeyedDice(key=bytes.fromhex(state_hash(state)), orders_hash=orders_digest([text]))
+        state_key = hashlib.sha256(before.encode()).digest()
+        dice = given or KeyedDice(key=state_key, orders_hash=orders_digest([text]))
         result = play(ruleset, state, text, dice)
-        rows.append(turn_row(game, number, seat, state.round, text, result, dice, clock=clock))
+        rows.append(turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, clock=clock))
         state = result.state
     spare = given.unused if given is not None else 0
     if spare and strict_dice:
         raise PbemError(f"{spare} rolls of the dice file were not used (--strict-dice)")
     contexts = [
-        with_lines_not_understood(turn_context(r, b), r.orders_text, ruleset)
+        with_lines_not_understood(turn_context(ruleset, r, b), r.orders_text, ruleset)
         for r, b in zip(rows, befores, strict=True)
     ]
     common = {
         "title": ruleset.title,
         "game": state.game,
         "turns": contexts,
-        "state": json.loads(snapshot_text(state)),
+        "state": json.loads(ruleset.snapshot_text(state)),
         "commitment": "",
-        "seats": list(state.players),
+        "seats": list(ruleset.seats_of(state)),
     }
     # report.txt of `pbem resolve` is the moderator's (the interface keeps each seat's verdicts there); what the
     # public may read is public.txt, and each seat's orders, verdicts and decisions are in its private report
     outputs = {
         "report.txt": render("report.txt.j2", **common, moderator=True),
         "public.txt": render("report.txt.j2", **common),
-        "snapshot.json": snapshot_text(state),
+        "snapshot.json": ruleset.snapshot_text(state),
     }
     if spare:
         unused = gettext("en", "%(count)s rolls of the dice file were not used.", count=spare)
         outputs["report.txt"] += f"\n{unused}\n"
-    template = orders_template_context(ruleset, state)
-    for seat in state.players:
-        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, losses=losses_of, **common, **template)
+    template = ruleset.report_context(state)
+    for seat in ruleset.seats_of(state):
+        outputs[f"report-{seat}.txt"] = render("report-seat.txt.j2", seat=seat, **common, **template)
     for filename, text in outputs.items():
         write_atomically(out / filename, text, public=filename == "public.txt")
     return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)

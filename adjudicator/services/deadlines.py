@@ -16,7 +16,7 @@ from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, TurnRow
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
-from adjudicator.services.adjudication import adjudicate_locked, write_missing_files
+from adjudicator.services.adjudication import adjudicate_locked, step_seats, write_missing_files
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time, timestamp
 from adjudicator.services.games import current_game, due_turns, game_folder
 from adjudicator.services.notices import deadline_text, mail_to_seat
@@ -58,7 +58,7 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list
         if game.deadline is None:
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             session.add(game)
-        due = due_turns(state, game.pace)
+        due = due_turns(ruleset, state, game.pace)
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
@@ -89,11 +89,12 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
         if game.selfplay:
             return lines  # the bot's game: nobody to mail
         seats = {s.seat: s for s in db.game_seats(session, game)}
-        # a turn without a seat is the setup or a position imported with `pbem new --from-snapshot`: no news
+        # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
         news = db.unmailed_turns(session, game)
-        for row in news:
-            seat = seats[row.seat]
-            seat.missed = 0 if row.orders_text else seat.missed + 1
+        for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
+            # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
+            sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
+            seat.missed = 0 if sent else seat.missed + 1
             session.add(seat)
             if seat.missed >= game.nmr_alert and game.moderator:
                 db.queue_mail(
@@ -105,15 +106,17 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
                     timestamp(clock),
                     name,
                 )
+        for row in news:
             row.mailed = True
             session.add(row)
         if news:
             _mail_reports(session, game, ruleset, news, clock=clock)
             lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
-        unasked = [d for d in db.decisions(session, game, state.turn + 1) if not d.notified and d.answer is None]
+        due = ruleset.steps_done(state) + 1
+        unasked = [d for d in db.decisions(session, game, due) if not d.notified and d.answer is None]
         for seat_name in sorted({d.seat for d in unasked}):
             questions = [d for d in unasked if d.seat == seat_name]
-            notice = game_folder(data, name) / "outbox" / f"decisions-turn-{state.turn + 1:04d}-{seat_name}.txt"
+            notice = game_folder(data, name) / "outbox" / f"decisions-turn-{due:04d}-{seat_name}.txt"
             body = _notice_text(notice, questions, clock=clock)
             if body is None:
                 continue  # the process that asked writes the notice after its commit: the next tick mails it

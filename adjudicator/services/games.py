@@ -3,6 +3,7 @@ due, the turn an order set is for, a snapshot file's position)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -12,16 +13,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import chain_checkpoints
-from adjudicator.engine.turn import coming_turns, schedule
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code
+from adjudicator.orders.sets import PASSWORD_MARK
 from adjudicator.render import write_atomically
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.orders import PASSWORD_MARK
-from adjudicator.rulesets.coe.state import GameState, from_snapshot, from_stored_snapshot, snapshot_text, state_hash
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
+from adjudicator.services.positions import stored_state
 from adjudicator.services.reports import write_turn_files
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from adjudicator.archive import Archive
     from adjudicator.archive.models import GameRow
+    from adjudicator.engine.steps import Step
 
 
 PACES = ("turn", "round")
@@ -105,8 +106,10 @@ def new_game(
         state, imported = load_snapshot(position)
         if imported.name != ruleset.name:
             raise PbemError(f"the position is of ruleset {imported.name}, not {ruleset.name}")
-        if sorted(state.players) != sorted(canonical):
-            raise PbemError(f"the position's seats are {', '.join(state.players)}; name each once with --seat")
+        if sorted(ruleset.seats_of(state)) != sorted(canonical):
+            raise PbemError(
+                f"the position's seats are {', '.join(ruleset.seats_of(state))}; name each once with --seat"
+            )
         broken = ruleset.broken_invariants(state)
         if broken:
             raise PbemError("the position breaks the rules: " + "; ".join(broken))
@@ -118,7 +121,7 @@ def new_game(
             raise PbemError(str(refused)) from None
     seed = secrets.token_bytes(32)
     checkpoints = chain_checkpoints(seed)  # one walk of the chain gives the commitment and the checkpoints
-    passwords = {seat: secrets.token_urlsafe(9) for seat in state.players}
+    passwords = {seat: secrets.token_urlsafe(9) for seat in ruleset.seats_of(state)}
     with archive.session() as session:
         if db.game_named(session, name) is not None:
             raise PbemError(f"a game named {name!r} already exists in this archive")
@@ -146,16 +149,17 @@ def new_game(
                 timezone=zones.get(seat, ""),
                 password_hash=hash_password(passwords[seat]),
             )
-            for seat in state.players
+            for seat in ruleset.seats_of(state)
         ]
         session.add_all(seat_rows)
+        state_json = ruleset.snapshot_text(state)
         row = TurnRow(
             game_id=game.id,
-            number=state.turn,
+            number=ruleset.steps_done(state),
             seat=None,
             round=0,
-            state_json=snapshot_text(state),
-            state_hash=state_hash(state),
+            state_json=state_json,
+            state_hash=hashlib.sha256(state_json.encode()).hexdigest(),
             dice_source="imported" if position else "keyed",
             created=timestamp(clock),
         )
@@ -199,39 +203,45 @@ def _seat_option(
     return values
 
 
-def due_turns(state: GameState, pace: str) -> list[tuple[int, str]]:
-    """The player-turns open for orders: the active seat's, or the rest of the round (round pace)."""
-    coming = schedule(state)
+def due_steps(ruleset: Ruleset, state: Any, pace: str) -> list[Step]:
+    """The steps open for orders: the one due, or the rest of the round (round pace)."""
+    coming = ruleset.coming_steps(state)
     return coming if pace == "round" else coming[:1]
 
 
-def expected_turn(state: GameState, pace: str, seat: str, header_turn: int) -> int:
-    """The player-turn an order set is for: a due one, or in turn pace the seat's next player-turn (the one its
-    report's orders template names), for which orders may be sent ahead; any other is refused."""
-    due = dict((s, n) for n, s in due_turns(state, pace))
-    if state.active is None:
+def due_turns(ruleset: Ruleset, state: Any, pace: str) -> list[tuple[int, str]]:
+    """The (step number, seat) pairs open for orders: one per seat of each due step (CoE: the active seat's
+    player-turn, or the rest of the round)."""
+    return [(step.number, seat) for step in due_steps(ruleset, state, pace) for seat in step.seats]
+
+
+def expected_turn(ruleset: Ruleset, state: Any, pace: str, seat: str, header_turn: int) -> int:
+    """The step an order set is for: a due one, or in turn pace the seat's next step (the one its report's
+    orders template names), for which orders may be sent ahead; any other is refused."""
+    due = dict((s, n) for n, s in due_turns(ruleset, state, pace))
+    if ruleset.due(state) is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
     if pace == "turn" and seat not in due:
-        due = coming_turns(state)  # orders ahead (item 8): only for the seat's very next player-turn
+        due = ruleset.next_steps(state)  # orders ahead (item 8): only for the seat's very next player-turn
     if seat not in due:
-        first_number, first_seat = due_turns(state, pace)[0]
+        first = due_steps(ruleset, state, pace)[0]
+        whose = f"{first.seats[0]}'s" if len(first.seats) == 1 else f"{first.phase}, for {', '.join(first.seats)}"
         raise PbemError(
-            f"{seat}: no player-turn of yours is open for orders now; the turn due is "
-            f"turn {first_number}, {first_seat}'s"
+            f"{seat}: no player-turn of yours is open for orders now; the turn due is turn {first.number}, {whose}"
         )
     if header_turn != due[seat]:
         raise PbemError(f"header says TURN {header_turn}, but {seat}'s coming player-turn is turn {due[seat]}")
     return due[seat]
 
 
-def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameRow, Ruleset, GameState]:
+def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameRow, Ruleset, Any]:
     """The game, its ruleset and its current position; with `lock`, the game stays locked until the
     transaction ends (every operation that changes a game takes it first, before reading the position)."""
     from adjudicator.archive import queries as db
 
     game = db.find_game(session, name, lock)
     ruleset = load_ruleset(game.ruleset)
-    state = from_stored_snapshot(db.latest_turn(session, game).state_json)
+    state = stored_state(ruleset, db.latest_turn(session, game).state_json)
     return game, ruleset, state
 
 
@@ -288,11 +298,11 @@ def _deep_nesting(text: str, limit: int = 100) -> int:
     return len(text)
 
 
-def load_snapshot(text: str) -> tuple[GameState, Ruleset]:
+def load_snapshot(text: str) -> tuple[Any, Ruleset]:
     """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema."""
     data = snapshot_json(text)
     ruleset_name = data.get("ruleset") if isinstance(data, dict) else None
     if not isinstance(ruleset_name, str):
         raise PbemError("state file: missing field 'ruleset'")
     ruleset = load_ruleset(ruleset_name)
-    return from_snapshot(data, set(ruleset.board.areas)), ruleset
+    return ruleset.read_snapshot(data), ruleset

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from sqlmodel import Session
 
@@ -18,7 +19,6 @@ from adjudicator.mail.inbound import Incoming, address_problem
 from adjudicator.orders.keywords import written
 from adjudicator.render import render
 from adjudicator.render.i18n import N_, gettext
-from adjudicator.rulesets.coe.state import GameState
 from adjudicator.services.clock import Clock, parse_time, timestamp
 from adjudicator.services.notices import (
     STRANGER,
@@ -281,7 +281,7 @@ def _tell_observing(
 def seat_commands(
     session: Session,
     game: GameRow,
-    state: GameState,
+    state: Any,
     seat: SeatRow,
     mail: Incoming,
     commands: list[Command],

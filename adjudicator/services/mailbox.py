@@ -24,11 +24,11 @@ from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import HEAD_BYTES, Incoming
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import spellings
+from adjudicator.orders.sets import PASSWORD_MARK
+from adjudicator.orders.sets import OrderSet as ParsedOrders
 from adjudicator.render.i18n import N_, gettext
-from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.coe.orders import PASSWORD_MARK, Answer, Press
-from adjudicator.rulesets.coe.orders import OrderSet as ParsedOrders
-from adjudicator.rulesets.coe.state import GameState
+from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets.coe.orders import Answer, Press
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn
 from adjudicator.services.mail_commands import commands_without_header, seat_commands
@@ -299,7 +299,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
         return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False, clock=clock)
     if game.check_sender and mail.sender.lower() != seat_row.email.lower():
         return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"), clock=clock)
-    problem = problem or _press_over_turn_limit(session, game, state, seat_row, orders, text)
+    problem = problem or _press_over_turn_limit(session, game, ruleset, state, seat_row, orders, text)
     if problem is not None:
         say = seat_row.language
         why = gettext(say, problem[0], **problem[1])
@@ -324,7 +324,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
         seat_commands(session, game, state, seat_row, mail, commands, clock=clock)
         if not orders.orders and not orders.errors:
             return "commands: " + ", ".join(c.name for c in commands)
-    if orders.header.turn <= state.turn and not all(isinstance(o, Answer) for o in orders.orders):
+    if orders.header.turn <= ruleset.steps_done(state) and not all(isinstance(o, Answer) for o in orders.orders):
         tell_seat(
             session,
             game,
@@ -397,7 +397,7 @@ def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrd
 
 
 def _press_over_turn_limit(
-    session: Session, game: GameRow, state: GameState, seat: SeatRow, orders: ParsedOrders, text: str
+    session: Session, game: GameRow, ruleset: Ruleset, state: Any, seat: SeatRow, orders: ParsedOrders, text: str
 ) -> Problem | None:
     """Press over MAX_PRESS_PER_TURN, counting the PRESS and BROADCAST lines of the seat's order sets stored for the
     same player-turn (those replaced too: their press was relayed)."""
@@ -406,7 +406,7 @@ def _press_over_turn_limit(
     if not count:
         return None
     try:
-        number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
+        number = expected_turn(ruleset, state, game.pace, seat.seat, orders.header.turn)
     except PbemError:
         return None  # refused for its turn anyway, with nothing relayed
     stored = db.order_texts(session, game, number, seat.seat)

@@ -138,7 +138,8 @@ def queue_welcome(
 
 def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow, password: str) -> str:
     """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
-    players = json.loads(row.state_json)["players"]
+    snapshot = json.loads(row.state_json)
+    home = snapshot["players"][seat.seat].get("home") if "players" in snapshot else None  # CoE's home province
     return render(
         "welcome.txt.j2",
         seat.language,
@@ -146,8 +147,8 @@ def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow,
         game=game.name,
         title=ruleset.title,
         seat=seat.seat,
-        home=players[seat.seat]["home"],
-        seats=list(players),
+        home=home,
+        seats=list(ruleset.seats_of(ruleset.read_snapshot(snapshot))),
         pace=game.pace,
         password=password,
         commitment=game.commitment,

@@ -6,19 +6,18 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
-from adjudicator.engine.turn import coming_turns, resolve
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
+from adjudicator.orders.sets import OrderError, OrderSet
 from adjudicator.render import render
 from adjudicator.render.i18n import gettext
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.orders import Answer as AnswerOrder
-from adjudicator.rulesets.coe.orders import Language, OrderError, OrderSet
-from adjudicator.rulesets.coe.state import GameState
+from adjudicator.rulesets.coe.orders import Language
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
@@ -93,12 +92,10 @@ class Receipt:
         )
 
 
-def check_against(ruleset: Ruleset, state: GameState, orders: OrderSet, seat: str, number: int) -> list[OrderResult]:
-    """Verdicts for `seat`'s orders as the position stands, with throwaway dice (nothing is stored)."""
-    position = state.copy()
-    position.active, position.turn = seat, number - 1
-    result = resolve(ruleset, position, orders, KeyedDice(key=secrets.token_bytes(32)))
-    return result.order_results
+def check_against(ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int) -> list[OrderResult]:
+    """Verdicts for `seat`'s orders for step `number` as the position stands, with throwaway dice (nothing is
+    stored, and no other seat's orders are read)."""
+    return ruleset.check_orders(state, seat, number, orders, KeyedDice(key=secrets.token_bytes(32)))
 
 
 def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
@@ -107,13 +104,13 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
         game, ruleset, state = current_game(session, name)
     orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
-        return Receipt(name, "?", state.turn + 1, list(orders.errors), [], check_only=True)
+        return Receipt(name, "?", ruleset.steps_done(state) + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
-    if seat not in state.players:
-        raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(state.players)}")
-    number = expected_turn(state, game.pace, seat, orders.header.turn)
+    if seat not in ruleset.seats_of(state):
+        raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(ruleset.seats_of(state))}")
+    number = expected_turn(ruleset, state, game.pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
-    later = number != state.turn + 1
+    later = number != ruleset.steps_done(state) + 1
     return Receipt(
         name,
         seat,
@@ -131,9 +128,9 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
     state, ruleset = load_snapshot(state_text)
     orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
-        return Receipt(state.game, "?", state.turn + 1, list(orders.errors), [], check_only=True)
+        return Receipt(state.game, "?", ruleset.steps_done(state) + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
-    number = expected_turn(state, "round", seat, orders.header.turn)
+    number = expected_turn(ruleset, state, "round", seat, orders.header.turn)
     return Receipt(
         state.game,
         seat,
@@ -166,7 +163,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock:
         orders = parse_orders(text, ruleset)
         header = orders.header
         if header is None:
-            number = coming_turns(state).get(seat.seat, state.turn + 1)
+            number = ruleset.next_steps(state).get(seat.seat, ruleset.steps_done(state) + 1)
             problems = "; ".join(e.located for e in orders.errors)
             raise PbemError(
                 f"the order file needs a header line such as 'GAME {game.name} TURN {number} PLAYER "
@@ -197,7 +194,7 @@ def store_order_set(
     session: Session,
     game: GameRow,
     ruleset: Ruleset,
-    state: GameState,
+    state: Any,
     orders: OrderSet,
     seat: SeatRow,
     source: str,
@@ -210,7 +207,7 @@ def store_order_set(
 
     assert orders.header is not None
     orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
-    number = expected_turn(state, game.pace, seat.seat, orders.header.turn)
+    number = expected_turn(ruleset, state, game.pace, seat.seat, orders.header.turn)
     if db.decisions(session, game, number):
         # the turn's dice are keyed by its orders: new orders now would roll again what the notice has shown
         raise PbemError(
@@ -218,7 +215,7 @@ def store_order_set(
             "with: they cannot be replaced now; only ANSWER lines are taken (C-15)"
         )
     results = check_against(ruleset, state, orders, seat.seat, number)
-    later = number != state.turn + 1
+    later = number != ruleset.steps_done(state) + 1
     receipt = Receipt(
         game.name,
         seat.seat,
@@ -259,13 +256,13 @@ def answer(archive: Archive, name: str, text: str, *, clock: Clock = SYSTEM_CLOC
 
 
 def store_answers(
-    session: Session, game: GameRow, state: GameState, orders: OrderSet, seat: str, *, clock: Clock
+    session: Session, game: GameRow, state: Any, orders: OrderSet, seat: str, *, clock: Clock
 ) -> AnswerReceipt:
     """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
     from adjudicator.archive import queries as db
 
     assert orders.header is not None
-    number = state.turn + 1
+    number = load_ruleset(game.ruleset).steps_done(state) + 1
     if orders.header.turn != number:
         raise PbemError(
             f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.coe.orders import PASSWORD_MARK, OrderSet
+from adjudicator.orders.sets import PASSWORD_MARK, OrderSet
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.

@@ -10,24 +10,24 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.turn import TurnResult, coming_turns
+from adjudicator.engine.protocol import PUBLIC
 from adjudicator.engine.vocabulary import OrderResult
+from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.state import GameState, from_stored_snapshot
-from adjudicator.rulesets.coe.told import losses_of, told
-from adjudicator.rulesets.coe.vocabulary import stored_event
+from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
     from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
+    from adjudicator.engine.steps import StepResult
 
 
-def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
+def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
     in its battles."""
     return {
@@ -36,28 +36,44 @@ def turn_context(row: TurnRow, before: str | None = None) -> dict[str, Any]:
         "round": row.round,
         "turn_key": row.turn_key,
         "orders_hash": row.orders_hash,
-        "orders_received": bool(row.orders_text),
-        "events": told(
-            (stored_event(e) for e in json.loads(row.events_json)),
+        **_senders(ruleset, row),
+        "events": ruleset.report_events(
+            [ruleset.read_event(e) for e in json.loads(row.events_json)],
             json.loads(before) if before else None,
         ),
-        "results": [OrderResult(**r) for r in json.loads(row.results_json)],
+        **_verdicts(json.loads(row.results_json), row.seat),
         "dice": json.loads(row.dice_json),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
 
 
+def _senders(ruleset: Ruleset, row: TurnRow) -> dict[str, list[str]]:
+    """The seats of a stored step who sent orders (`senders`) and those who did not (`silent`); a step of several
+    seats holds each sender's order set under its header."""
+    seats = row.seat.split(", ") if row.seat else []
+    if len(seats) <= 1:
+        sent = seats if row.orders_text else []
+    else:
+        headers = {block.header.player for block in parse_turn_file(row.orders_text, ruleset) if block.header}
+        sent = [seat for seat in seats if seat in headers] if row.orders_text else []
+    return {"senders": sent, "silent": [seat for seat in seats if seat not in sent]}
+
+
+def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], seat: str | None) -> dict[str, Any]:
+    """A step's verdicts for the templates: `results` (all, seat after seat), `results_of` (seat -> its own) and
+    `ordering` (the seats who ordered). One seat's step stores a list, a step of several seats one per seat."""
+    if isinstance(stored, dict):
+        results_of = {name: [OrderResult(**r) for r in found] for name, found in stored.items()}
+    else:
+        results_of = {seat: [OrderResult(**r) for r in stored]} if seat else {}
+    results = [r for found in results_of.values() for r in found] if results_of else []
+    return {"results": results, "results_of": results_of, "ordering": list(results_of)}
+
+
 def symbol_dice(ruleset: Ruleset) -> bool:
-    """Whether the edition rolls the symbol die (Classic, C-1.8) rather than numbers (1984, O-6.13)."""
-    return ruleset.edition("combat") != "target_number"
-
-
-def orders_template_context(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
-    """What the orders template at the end of each private report needs: next turn numbers, prices, and whether
-    the edition's standing battle order is TARGETS (1984, O-14.4; LOSSES does nothing there) or LOSSES."""
-    multiplier = ruleset.data["inflation"]["multipliers"][state.inflation]
-    prices = {piece: price * multiplier for piece, price in ruleset.data["prices"].items()}
-    return {"coming": coming_turns(state), "prices": prices, "targets": not symbol_dice(ruleset)}
+    """Whether the game rolls dice with symbols (CoE Classic, C-1.8) rather than numbers (1984, O-6.13): a ruleset
+    whose dice files may write words for draws."""
+    return bool(ruleset.dice_words) and getattr(ruleset, "edition", lambda _: None)("combat") != "target_number"
 
 
 def turn_reports(
@@ -67,25 +83,28 @@ def turn_reports(
     seats: Mapping[str, str] | None = None,
     language: str | None = "en",
     before: str | None = None,
+    languages: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
-    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in English).
-    `before` is the snapshot text of the turn before (its battles then name their leaders).
+    snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in its
+    language of `languages` or English). `before` is the snapshot text of the turn before (its battles then name
+    their leaders). A game with hidden information (a snapshot with private parts) gets the public view in
+    snapshot.json and report.txt, and each seat its own view in snapshot-<seat>.json and its private report.
 
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
     same texts (issue 13, item 13)."""
-    snapshot: dict[str, Any] | None = None
+    snapshot = json.loads(row.state_json)
+    state = stored_state(ruleset, row.state_json)
+    hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 
     def common() -> dict[str, Any]:
-        nonlocal snapshot
-        snapshot = json.loads(row.state_json) if snapshot is None else snapshot
         return {
             "title": ruleset.title,
             "game": game.name,
-            "turns": [turn_context(row, before)],
-            "state": snapshot,
+            "turns": [turn_context(ruleset, row, before)],
+            "state": ruleset.snapshot(state, PUBLIC) if hidden else snapshot,
             "commitment": game.commitment,
-            "seats": list(snapshot["players"]),
+            "seats": list(ruleset.seats_of(state)),
         }
 
     def public() -> str:
@@ -93,18 +112,20 @@ def turn_reports(
         return render("report.txt.j2", language, **common())
 
     def private(seat: str, spoken: str) -> str:
-        template = orders_template_context(ruleset, from_stored_snapshot(row.state_json))
-        return render("report-seat.txt.j2", spoken, seat=seat, losses=losses_of, **common(), **template)
+        own = {"state": ruleset.snapshot(state, seat)} if hidden else {}
+        return render("report-seat.txt.j2", spoken, seat=seat, **common() | own, **ruleset.report_context(state))
 
     inputs = _report_inputs(game, row, before)
-    outputs = {"snapshot.json": row.state_json}
+    outputs = {"snapshot.json": ruleset.snapshot_text(state, PUBLIC) if hidden else row.state_json}
     if language is not None:
         outputs["report.txt"] = _rendered_once(ruleset, (*inputs, "report.txt", language), public)
-    if seats is None:
-        seats = dict.fromkeys(json.loads(row.state_json)["players"], "en")
+    if seats is None:  # every seat of the game, each in its language
+        seats = {seat: (languages or {}).get(seat, "en") for seat in ruleset.seats_of(state)}
     for seat, spoken in seats.items():
         key = (*inputs, "report-seat", seat, spoken)
         outputs[f"report-{seat}.txt"] = _rendered_once(ruleset, key, partial(private, seat, spoken))
+        if hidden:
+            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(state, seat)
     return outputs
 
 
@@ -124,7 +145,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
         row.round,
         row.turn_key,
         row.orders_hash,
-        bool(row.orders_text),
+        row.orders_text,  # who sent orders (a sealed step's senders are read from it)
         row.events_json,
         row.results_json,
         row.dice_json,
@@ -147,7 +168,10 @@ def _rendered_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], st
 
 
 def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en") -> str:
-    """map.svg of a stored turn: the position after it, with the turn's moves and battles marked."""
+    """map.svg of a stored turn: the position after it, with the turn's moves and battles marked ("" for a ruleset
+    without a map)."""
+    if ruleset.map_layers is None:
+        return ""
     if row.seat:
         heading = gettext(
             language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number, seat=row.seat
@@ -177,8 +201,10 @@ def write_turn_files(
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
-        seats = {seat: languages.get(seat, "en") for seat in json.loads(row.state_json)["players"]}
-        outputs = {**turn_reports(ruleset, game, row, seats, before=before), "map.svg": turn_map(ruleset, game, row)}
+        reports = turn_reports(ruleset, game, row, before=before, languages=languages)
+        outputs = {**reports, "map.svg": turn_map(ruleset, game, row)}
+        if not outputs["map.svg"]:
+            del outputs["map.svg"]
         before = row.state_json
         for filename, text in outputs.items():
             if only is not None and filename not in only:
@@ -190,12 +216,16 @@ def write_turn_files(
     return written
 
 
+def _seats(ruleset: Ruleset, state_json: str) -> tuple[str, ...]:
+    return ruleset.seats_of(ruleset.read_snapshot(json.loads(state_json)))
+
+
 def write_decision_notices(
     folder: Path,
     ruleset: Ruleset,
     game: GameRow,
     number: int,
-    result: TurnResult,
+    result: StepResult,
     waiting: list[DecisionRow],
     languages: Mapping[str, str],
     before: str | None = None,
@@ -204,7 +234,8 @@ def write_decision_notices(
     the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
     point = result.pending[0]
-    events = [e for e in told(result.events[: point["event"]], json.loads(before) if before else None) if e.public]
+    told = ruleset.report_events(result.events[: point["event"]], json.loads(before) if before else None)
+    events = [e for e in told if e.public]
     rolls = [
         (purpose, [value for _, value in group])
         for purpose, group in groupby(result.dice[: point["rolls"]], key=lambda roll: roll[0])
@@ -269,7 +300,7 @@ def write_game_site(
             round=row.round,
             report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
             map_svg=turn_map(ruleset, game, row, language),
-            events=[e for e in turn_context(row, before)["events"] if e.public],
+            events=[e for e in turn_context(ruleset, row, before)["events"] if e.public],
             turn_key=row.turn_key,
             orders_hash=row.orders_hash,
             dice=json.loads(row.dice_json),
@@ -282,6 +313,6 @@ def write_game_site(
         "title": ruleset.title,
         "status": game.status,
         "commitment": game.commitment,
-        "seats": list(json.loads(rows[-1].state_json)["players"]) if rows else [],
+        "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
     }
     return write_site(out, about, pages, progress, language)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session
 
@@ -11,7 +12,7 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow, MessageRow
 from adjudicator.mail.clock import deadline_line
 from adjudicator.render import render
-from adjudicator.rulesets.coe.state import GameState
+from adjudicator.rulesets import load_ruleset
 from adjudicator.services.games import current_game, due_turns
 
 
@@ -46,9 +47,12 @@ class GameStatus:
         return [s for s in self.due if s.orders is None]
 
 
-def game_status(session: Session, game: GameRow, state: GameState) -> GameStatus:
-    """Deadline, due player-turns and whose orders are in, missed turns, observers."""
-    due = {seat: number for number, seat in due_turns(state, game.pace)} if state.active else {}
+def game_status(session: Session, game: GameRow, state: Any) -> GameStatus:
+    """Deadline, due steps and whose orders are in (never what they order: a sealed step's orders are their
+    seat's alone until it resolves), missed turns, observers."""
+    ruleset = load_ruleset(game.ruleset)
+    due = {seat: number for number, seat in due_turns(ruleset, state, game.pace)}
+    done = ruleset.steps_done(state)
     seats = []
     for row in db.game_seats(session, game):
         number = due.get(row.seat)
@@ -58,14 +62,14 @@ def game_status(session: Session, game: GameRow, state: GameState) -> GameStatus
                 row.seat, row.email, row.language, row.timezone, row.missed, number, stored.received if stored else None
             )
         )
-    waiting = any(d.answer is None for d in db.decisions(session, game, state.turn + 1))
+    waiting = any(d.answer is None for d in db.decisions(session, game, done + 1))
     status = "paused" if game.paused and game.status == "running" else game.status
     if status == "running" and waiting:
         status = "waiting for decisions"
     return GameStatus(
         game.name,
         game.ruleset,
-        state.turn,
+        done,
         status,
         game.deadline,
         seats,

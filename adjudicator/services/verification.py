@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, key_follows, orders_digest
-from adjudicator.engine.turn import resolve
-from adjudicator.orders import parse_orders
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.state import GameState, from_snapshot, snapshot_text, state_hash
-from adjudicator.services.adjudication import replayed_fields
+from adjudicator.services.adjudication import play, replayed_fields
 from adjudicator.services.chain import chain_hash
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -35,13 +32,13 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
     passed: list[str] = []
     problems: list[str] = []
     keys = _dice_keys(game, rows, problems)
-    previous: GameState | None = None
+    previous: Any = None
     for index, row in enumerate(rows):
         try:
             _verify_turn(ruleset, game, seats, rows, index, previous, keys, passed, problems)
         except Exception as broken:  # noqa: BLE001 (a damaged row is a problem of its turn, not the end of verify)
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
-        previous = _stored_state(row, problems)
+        previous = _stored_state(ruleset, row, problems)
     _verify_chain(game, rows, passed, problems)
     return passed, problems
 
@@ -60,10 +57,10 @@ def _dice_keys(game: GameRow, rows: list[TurnRow], problems: list[str]) -> list[
     return keys
 
 
-def _stored_state(row: TurnRow, problems: list[str]) -> GameState | None:
+def _stored_state(ruleset: Ruleset, row: TurnRow, problems: list[str]) -> Any:
     """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable."""
     try:
-        return from_snapshot(json.loads(row.state_json))
+        return ruleset.read_snapshot(json.loads(row.state_json))
     except Exception as unreadable:  # noqa: BLE001 (whatever is wrong with the row, verify names it and goes on)
         problems.append(
             f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "
@@ -78,7 +75,7 @@ def _verify_turn(
     seats: list[str],
     rows: list[TurnRow],
     index: int,
-    previous: GameState | None,
+    previous: Any,
     keys: list[bytes],
     passed: list[str],
     problems: list[str],
@@ -111,7 +108,7 @@ def _verify_turn(
         return
     if row.number == 0 and not index:
         expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
-        same = state_hash(expected) == row.state_hash
+        same = hashlib.sha256(ruleset.snapshot_text(expected).encode()).hexdigest() == row.state_hash
         (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
         return
     if not index:
@@ -127,11 +124,9 @@ def _verify_turn(
         problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
     dice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
     answers = json.loads(row.answers_json)
-    # as play(ruleset, previous, row.orders_text, dice, answers) does, but on `previous` itself, which is
-    # a freshly loaded position that is not used again: no copy of it is needed
-    orders = parse_orders(row.orders_text, ruleset) if row.orders_text else None
-    result = resolve(ruleset, previous, orders, dice, answers, in_place=True)
-    replay = replayed_fields(row.orders_text, result, dice, snapshot_text(result.state))
+    # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
+    result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
+    replay = replayed_fields(row.orders_text, result, dice, ruleset.snapshot_text(result.state))
     differences = [what for what, value in replay.items() if value != getattr(row, what)]
     broken = ruleset.broken_invariants(result.state)
     if differences:

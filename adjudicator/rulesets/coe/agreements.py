@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.orders import Concede, RansomAccept, RansomOffer
 from adjudicator.rulesets.coe.state import Captive
+from adjudicator.rulesets.coe.turn import Turn
 
 if TYPE_CHECKING:
     pass

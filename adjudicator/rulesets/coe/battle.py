@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import (
@@ -25,6 +24,7 @@ from adjudicator.rulesets.coe.decisions import (
     standing_picks,
 )
 from adjudicator.rulesets.coe.state import Force
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:

@@ -41,13 +41,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, standing
 from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
-from adjudicator.engine.turn import TurnResult, coming_turns, resolve
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
 from adjudicator.rulesets.coe.state import Force, GameState, from_snapshot
+from adjudicator.rulesets.coe.turn import TurnResult, coming_turns, resolve
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:
@@ -858,7 +858,7 @@ def play_archived_game(
     state = ruleset.initial_state(name, list(seats))
     turns: list[ArchivedTurn] = []
     while state.active is not None and len(turns) < max_turns:
-        for number, seat in due_turns(state, pace):
+        for number, seat in due_turns(ruleset, state, pace):
             submit(archive, name, random_orders(ruleset, state, seat, turn_rng(seed, number), made.passwords[seat]))
         for row in adjudicate(archive, data, name).turns:
             results = json.loads(row.results_json)

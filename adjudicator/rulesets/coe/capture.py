@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
 from adjudicator.rulesets.coe.economy import refresh_tribute, shared_units
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, add_event
 
 T = TypeVar("T")

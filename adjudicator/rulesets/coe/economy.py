@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.movement import stacking_leaders
 from adjudicator.rulesets.coe.orders import Buy, DestroyCity, Purchase
 from adjudicator.rulesets.coe.state import GameState
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
 
 if TYPE_CHECKING:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, record_entry, troops_text
 from adjudicator.rulesets.coe.orders import Sail, Troops
 from adjudicator.rulesets.coe.state import Cargo, Force
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:

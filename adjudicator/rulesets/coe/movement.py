@@ -8,10 +8,10 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.orders import Move, Order, Sail, Troops
 from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, leader_name
 
 if TYPE_CHECKING:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.turn import Turn
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.capture import capture_leaders, remove_galleys, remove_units
 from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
 from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.state import Cargo, Force
+from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:

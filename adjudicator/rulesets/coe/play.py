@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from adjudicator.engine.turn import Turn, next_seat
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe import battle1984
 from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
@@ -35,6 +34,7 @@ from adjudicator.rulesets.coe.orders import (
 from adjudicator.rulesets.coe.parse import GRAMMAR_FILES, order_builder  # the order language (orders/parser.py)
 from adjudicator.rulesets.coe.setup import initial_state
 from adjudicator.rulesets.coe.state import Force
+from adjudicator.rulesets.coe.turn import Turn, next_seat
 from adjudicator.rulesets.coe.vocabulary import add_event
 
 __all__ = ["GRAMMAR_FILES", "broken_invariants", "initial_state", "map_layers", "order_builder", "play_turn"]

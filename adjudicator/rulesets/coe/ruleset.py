@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from adjudicator.engine.chance import Dice
-    from adjudicator.engine.turn import Turn
+    from adjudicator.engine.vocabulary import Event, OrderResult
     from adjudicator.rulesets.coe.state import GameState
+    from adjudicator.rulesets.coe.turn import Turn
 
 PLAYER_TURN = "player-turn"  # CoE's one kind of step: one seat's player-turn, its six phases (C-4.2)
 
@@ -108,8 +109,8 @@ class CoeRuleset:
         settled: frozenset[tuple[str, str]] = frozenset(),
         in_place: bool = False,
     ) -> StepResult:
-        """The step's one seat plays its player-turn (engine/turn.py `resolve`)."""
-        from adjudicator.engine.turn import resolve
+        """The step's one seat plays its player-turn (rulesets/coe/turn.py `resolve`)."""
+        from adjudicator.rulesets.coe.turn import resolve
 
         (seat,) = step.seats
         turn = resolve(self, state, orders.get(seat), chance, answers, ask, in_place=in_place, settled=settled)
@@ -118,9 +119,46 @@ class CoeRuleset:
     def play_turn(self, turn: Turn) -> None:
         self.hooks.play_turn(turn)
 
+    def check_orders(self, state: GameState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
+        """The seat's orders played as if its player-turn `number` came now."""
+        from adjudicator.rulesets.coe.turn import resolve
+
+        position = state.copy()
+        position.active, position.turn = seat, number - 1
+        return resolve(self, position, orders, chance).order_results
+
     def broken_invariants(self, state: GameState) -> list[str]:
         """What in `state` breaks the ruleset's invariants (piece limits, tribute, one place per piece...)."""
         return self.hooks.broken_invariants(self, state)
+
+    def seats_of(self, state: GameState) -> tuple[str, ...]:
+        return tuple(state.players)
+
+    def steps_done(self, state: GameState) -> int:
+        return state.turn
+
+    def round_of(self, state: GameState) -> int:
+        return state.round
+
+    def coming_steps(self, state: GameState) -> list[Step]:
+        """The player-turns of the current round still to come, starting with the active seat's (C-4.1)."""
+        from adjudicator.rulesets.coe.turn import schedule
+
+        return [Step(number, PLAYER_TURN, (seat,)) for number, seat in schedule(state)]
+
+    def next_steps(self, state: GameState) -> dict[str, int]:
+        from adjudicator.rulesets.coe.turn import coming_turns
+
+        return coming_turns(state)
+
+    @property
+    def dice_words(self) -> Mapping[str, int]:
+        """The Classic combat die's symbols (C-1.8), which a dice file may write instead of numbers."""
+        from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
+
+        return COMBAT_DIE_SYMBOLS
+
+    largest_draw = 6  # every draw is a six-sided die's
 
     # Snapshots: CoE has no hidden information, so every viewer sees the whole (schema 1, docs/snapshot.md)
 
@@ -133,6 +171,40 @@ class CoeRuleset:
         from adjudicator.rulesets.coe.state import from_snapshot
 
         return from_snapshot(data, set(self.board.areas))
+
+    def read_stored_snapshot(self, text: str) -> GameState:
+        """A snapshot text the archive wrote: checked once per process (services/games.py stored_state)."""
+        from adjudicator.rulesets.coe.state import from_stored_snapshot
+
+        return from_stored_snapshot(text)
+
+    def snapshot_text(self, state: GameState, viewer: str | None = EVERYONE) -> str:
+        from adjudicator.rulesets.coe.state import snapshot_text
+
+        return snapshot_text(state)
+
+    def read_event(self, stored: Mapping[str, Any]) -> Event:
+        """CoE's stored events carry no `visible_to`: their kind gives it (old archives replay byte for byte)."""
+        from adjudicator.rulesets.coe.vocabulary import stored_event
+
+        return stored_event(stored)
+
+    def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
+        """With the phase headings, the hits rolled and the leaders of each land battle (told.py)."""
+        from adjudicator.rulesets.coe.told import told
+
+        return told(events, dict(before) if before is not None else None)
+
+    def report_context(self, state: GameState) -> dict[str, Any]:
+        """What a seat's report needs: its losses, and for the orders template at its end the next turn numbers,
+        the prices, and whether the standing battle order is TARGETS (1984, O-14.4) or LOSSES."""
+        from adjudicator.rulesets.coe.told import losses_of
+        from adjudicator.rulesets.coe.turn import coming_turns
+
+        multiplier = self.data["inflation"]["multipliers"][state.inflation]
+        prices = {piece: price * multiplier for piece, price in self.data["prices"].items()}
+        targets = self.edition("combat") == "target_number"
+        return {"coming": coming_turns(state), "prices": prices, "targets": targets, "losses": losses_of}
 
     # Orders, reports, maps: the parser and render branches add these names to play.py; until they are
     # merged, the shared grammar files and template folder that exist today are named here

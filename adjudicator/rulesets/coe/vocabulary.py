@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.vocabulary import Event, visible_to
 
 if TYPE_CHECKING:
-    from adjudicator.engine.turn import Turn
+    from adjudicator.rulesets.coe.turn import Turn
 
 UNIT_KINDS = ("infantry", "cavalry", "catapult")  # land combat units (C-0.4)
 PIECES = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified_city", "road")

@@ -19,19 +19,24 @@ adjudicator.engine.chance documents a shuffle (n - 1 draws for n cards). Nothing
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from lark import Lark, Transformer, v_args
+from lark import Token, Transformer
 
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo, RulesetSource
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
+from adjudicator.orders.builder import CommonBuilder, LineProblem
+from adjudicator.orders.parser import parse_orders
+from adjudicator.orders.sets import Order
+from adjudicator.resources import resource_dir
 
 DEAL, BID = "deal", "bid"
 
@@ -105,27 +110,29 @@ class BidsState:
 
 
 @dataclass(frozen=True)
-class BidOrder:
-    line: int
+class BidOrder(Order):
     card: str
 
-    @property
-    def text(self) -> str:
-        return f"BID {self.card}"
 
+class OrderBuilder(CommonBuilder):
+    """bids.lark's one order for the shared parser (adjudicator/orders/parser.py), which adds the header line."""
 
-class OrderBuilder(Transformer[Any, tuple[BidOrder, ...]]):
-    """The parse tree of bids.lark -> the bids, with their line numbers."""
+    described: ClassVar[dict[str, str]] = {**CommonBuilder.described, "CARD": "a card"}
 
-    @v_args(meta=True)
-    def bid(self, meta: Any, children: list[Any]) -> BidOrder:
-        return BidOrder(meta.line, str(children[0]))
+    def __init__(self, ruleset: SealedBids) -> None:  # no board: the header's seat is all it resolves
+        Transformer.__init__(self)
+        self.ruleset = ruleset  # type: ignore[assignment]
 
-    def line(self, children: list[Any]) -> BidOrder | None:
-        return children[0] if children else None
+    def seat(self, c: list[Token]) -> str:
+        found = self.ruleset.lookup_seat(str(c[0]))
+        if len(found) != 1:
+            raise LineProblem(
+                c[0].column, f"unknown seat {str(c[0])!r}; the seats are {', '.join(self.ruleset.seat_names)}"
+            )
+        return found[0]
 
-    def start(self, children: list[Any]) -> tuple[BidOrder, ...]:
-        return tuple(order for order in children if order is not None)
+    def bid(self, c: list[Token]) -> Callable[..., BidOrder]:
+        return partial(BidOrder, card=str(c[-1]))
 
 
 # -- The ruleset ------------------------------------------------------------------------------------------------
@@ -195,7 +202,7 @@ class SealedBids:
         if step.phase == DEAL:
             self.deal(state, chance, events)
         else:
-            bids = {seat: self.choose_bid(state, seat, orders.get(seat) or (), results[seat]) for seat in step.seats}
+            bids = {seat: self.choose_bid(state, seat, bids_of(orders.get(seat)), results[seat]) for seat in step.seats}
             self.reveal_bids(state, bids, events)
         state.steps_done += 1
         return StepResult(state, events, results, [], list(chance.log))
@@ -254,6 +261,33 @@ class SealedBids:
             problems.append(f"{sum(state.scores.values())} rounds won in {state.round} rounds")
         return problems
 
+    def check_orders(self, state: BidsState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
+        """The seat's bids checked against its own hand alone (B-2, B-5)."""
+        results: list[OrderResult] = []
+        if state.dealt and seat in state.hands:
+            self.choose_bid(state, seat, bids_of(orders), results)
+        return results
+
+    def seats_of(self, state: BidsState) -> tuple[str, ...]:
+        return state.seats
+
+    def steps_done(self, state: BidsState) -> int:
+        return state.steps_done
+
+    def round_of(self, state: BidsState) -> int:
+        return state.round
+
+    def coming_steps(self, state: BidsState) -> list[Step]:
+        step = self.due(state)
+        return [step] if step is not None else []
+
+    def next_steps(self, state: BidsState) -> dict[str, int]:
+        step = self.due(state)
+        return dict.fromkeys(state.seats, step.number) if step is not None else {}
+
+    dice_words: Mapping[str, int] = field(default_factory=dict)  # a dice file holds numbers only
+    largest_draw: int = 12  # a shuffle of the 12 cards draws up to 12
+
     @cached_property
     def card_names(self) -> frozenset[str]:
         return frozenset(card.name for card in self.rules.deck)
@@ -294,26 +328,39 @@ class SealedBids:
         except (KeyError, TypeError) as error:
             raise PbemError(f"snapshot: {error} is missing or wrong") from None
 
+    def snapshot_text(self, state: BidsState, viewer: str | None = EVERYONE) -> str:
+        return json.dumps(self.snapshot(state, viewer), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def read_event(self, stored: Mapping[str, Any]) -> Event:
+        return Event.from_json(stored)
+
     # Orders
 
     @property
     def grammar_files(self) -> tuple[Path, ...]:
-        return tuple(self.folder / name for name in self.rules.grammar)
+        """The shared header and comments (grammar/common.lark), then its own (bids.lark)."""
+        return (resource_dir("grammar") / "common.lark", *(self.folder / name for name in self.rules.grammar))
 
     def order_builder(self) -> OrderBuilder:
-        return OrderBuilder()
-
-    @cached_property
-    def parser(self) -> Lark:
-        grammar = "\n".join(path.read_text(encoding="utf-8") for path in self.grammar_files)
-        return Lark(grammar, parser="lalr", propagate_positions=True)
+        return OrderBuilder(self)
 
     def parse_orders(self, text: str) -> tuple[BidOrder, ...]:
-        return self.order_builder().transform(self.parser.parse(text if text.endswith("\n") else text + "\n"))
+        """The bids of a text without its header (the shared parser's; the engine-level tests send no header)."""
+        return parse_orders(text, self).orders  # type: ignore[return-value]
 
-    # Reports, maps, helpers: none in this test ruleset
+    # Reports: its own templates; no map, bot or odds
 
-    templates: Path | None = None
+    def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
+        return events
+
+    def report_context(self, state: BidsState) -> dict[str, Any]:
+        return {"coming": self.next_steps(state)}
+
+    @property
+    def templates(self) -> Path | None:
+        """Its own sentences, position and the parts of the private report (templates/ beside this module)."""
+        return self.folder / "templates"
+
     map_layers: Any = None
     bot: Any = None
     odds: Any = None
@@ -321,6 +368,11 @@ class SealedBids:
 
 def load(source: RulesetSource) -> SealedBids:
     return SealedBids(RulesetInfo.read(source), BidsData.read(source))
+
+
+def bids_of(orders: Any) -> Sequence[BidOrder]:
+    """The bids of an order set (the shared parser's OrderSet) or of a sequence of bids; none for None."""
+    return tuple(getattr(orders, "orders", orders) or ())
 
 
 def seen_by(seat: str, kind: str, actor: str | None, **data: Any) -> Event:

@@ -1,6 +1,6 @@
 """Conquest of the Empire's player-turn: resolve(ruleset, state, orders, dice, answers) -> TurnResult, the case
 of one seat per step (the game-neutral step function is adjudicator/engine/steps.py `resolve_step`; CoE's
-`play_step` calls this). It moves to rulesets/coe/ when the services call `resolve_step`.
+`play_step` calls this); the services reach it only through the protocol.
 
 No I/O, no clock, no global randomness: the same inputs give the same outputs, byte for byte.
 """
