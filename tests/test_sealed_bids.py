@@ -13,7 +13,16 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.chance import Dice, DiceError, GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
+from adjudicator.engine.chance import (
+    Dice,
+    DiceError,
+    GivenDice,
+    KeyedDice,
+    hidden_turn_key,
+    orders_digest,
+    parse_dice_file,
+    turn_key,
+)
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset, RulesetDataError
 from adjudicator.engine.steps import NotDue, Step, StepNotReady, StepOrders, StepResult, resolve_step
 from adjudicator.engine.vocabulary import Event
@@ -32,7 +41,9 @@ def bids(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def keyed(step: int, orders: tuple[str, ...] = ()) -> KeyedDice:
     """The verifiable stream of a step: its turn key, and the hash of the orders received."""
-    return KeyedDice(key=turn_key(SEED, step), orders_hash=orders_digest(orders))
+    return KeyedDice(
+        key=turn_key(SEED, step), orders_hash=orders_digest(orders), hidden_key=hidden_turn_key(SEED, step)
+    )
 
 
 def dealt(bids: Any, seats: list[str] = SEATS, dice: Dice | None = None) -> StepResult:
@@ -81,19 +92,24 @@ def test_without_pbem_rulesets_the_test_ruleset_is_unknown(monkeypatch: pytest.M
 def test_B_1_the_deal_gives_each_seat_a_hand_from_the_shuffled_deck(bids: Any) -> None:
     state = bids.initial_state("g1", SEATS)
     assert bids.due(state) == Step(1, "deal", (), sealed=False)
-    result = dealt(bids)
+    dice = keyed(1)
+    result = dealt(bids, dice=dice)
     hands = result.state.hands
     assert [len(hands[seat]) for seat in SEATS] == [3, 3, 3]
     assert len({card for hand in hands.values() for card in hand}) == 9
-    assert all(purpose.startswith("shuffle deck") for purpose, _ in result.dice)
+    # the deal is a hidden draw: the public dice log (printed in the report with the turn key) holds none of it
+    assert result.dice == [] and all(purpose.startswith("shuffle deck") for purpose, _ in dice.hidden_log)
     assert not bids.broken_invariants(result.state)
 
 
-def test_B_1_the_shuffle_is_reproducible_from_the_turn_key(bids: Any) -> None:
+def test_B_1_the_shuffle_is_reproducible_from_the_hidden_key_and_not_from_the_revealed_turn_key(bids: Any) -> None:
     first, again = dealt(bids), dealt(bids)
-    assert first.state.hands == again.state.hands and first.dice == again.dice
-    other = dealt(bids, dice=KeyedDice(key=turn_key(b"another seed", 1), orders_hash=orders_digest([])))
-    assert other.state.hands != first.state.hands  # 12!/3! deals: a different key deals differently
+    assert first.state.hands == again.state.hands
+    hidden = hidden_turn_key(SEED, 1)
+    same_secret = KeyedDice(key=turn_key(b"another seed", 1), orders_hash=orders_digest([]), hidden_key=hidden)
+    assert dealt(bids, dice=same_secret).state.hands == first.state.hands  # the revealed key plays no part
+    other = KeyedDice(key=turn_key(SEED, 1), orders_hash=orders_digest([]), hidden_key=hidden_turn_key(b"x", 1))
+    assert dealt(bids, dice=other).state.hands != first.state.hands  # 12!/3! deals: another secret deals otherwise
 
 
 def test_B_1_a_dice_file_drives_the_shuffle(bids: Any) -> None:
@@ -111,7 +127,7 @@ def test_B_1_a_dice_file_drives_the_shuffle(bids: Any) -> None:
 def test_B_1_a_shuffle_of_twelve_cards_takes_eleven_draws_of_a_dice_file(bids: Any) -> None:
     dice = GivenDice(values=parse_dice_file("12 11 10 9 8 7 6 5 4 3 2", largest=12))
     result = dealt(bids, dice=dice)
-    assert dice.unused == 0 and len(result.dice) == 11
+    assert dice.unused == 0 and len(dice.hidden_log) == 11 and result.dice == []
     assert [result.state.hands[seat] for seat in SEATS] == [
         ["Lion", "Eagle", "Bull"],
         ["Wolf", "Bear", "Boar"],
@@ -220,7 +236,11 @@ def test_invariants_hold_in_random_games(bids: Any, players: int) -> None:
     for game in range(20):
         rng = random.Random(game)
         seats = rng.sample(SEATS, players)
-        result = dealt(bids, seats, dice=KeyedDice(key=turn_key(SEED, 1), orders_hash=str(game)))
+        result = dealt(
+            bids,
+            seats,
+            dice=KeyedDice(key=turn_key(SEED, 1), orders_hash=str(game), hidden_key=hidden_turn_key(SEED, 1)),
+        )
         state = result.state
         while bids.due(state) is not None:
             assert not bids.broken_invariants(state)

@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.engine.chance import KeyedDice, hidden_turn_key
+from adjudicator.rulesets import load_ruleset
 from tests.conftest import Pbem
 
 RULESETS = Path(__file__).parent / "rulesets"
@@ -177,3 +181,22 @@ def test_a_sealed_step_refuses_nothing_it_may_take_and_verify_replays_the_shuffl
     assert "rejected (B-2)" in receipt
     output = table.run("verify", "bids1")
     assert "turn 1" in output and "replay matches" in output
+
+
+def test_B_1_the_deal_is_a_hidden_draw_that_the_revealed_turn_key_cannot_recompute(table: Table) -> None:
+    table.run("adjudicate", "bids1")
+    report = (table.folder(1) / "report.txt").read_text()
+    with Archive.open(table.data, None).session() as session:
+        game = db.find_game(session, "bids1")
+        deal = next(row for row in db.turns(session, game) if row.number == 1)
+        seed = bytes.fromhex(game.seed)
+    assert deal.turn_key in report and "no dice were rolled" in report  # the key is public, the deal's draws not
+    assert deal.dice_json == "[]" and len(json.loads(deal.hidden_dice_json)) == 11
+    assert deal.hidden_key == hidden_turn_key(seed, 1).hex()
+    everything_public = "".join(table.public_files().values()) + "".join(text for _, text in table.mails())
+    assert deal.hidden_key not in everything_public
+    # the public stream of the revealed key would have dealt other hands: nothing public recomputes the deal
+    public_stream = KeyedDice(key=bytes.fromhex(deal.turn_key), orders_hash=deal.orders_hash)
+    dealt = public_stream.shuffle([card.name for card in load_ruleset("sealed-bids").rules.deck], "deck")
+    assert [dealt[0:3], dealt[3:6], dealt[6:9]] != [table.hands(1)[seat] for seat in SEATS]
+    assert "0 problems" in table.run("verify", "bids1")

@@ -81,6 +81,8 @@ class TurnRow(SQLModel, table=True):
     dice_source: str = "keyed"  # "keyed" (verifiable stream) | "given" (dice file) | "imported" (start position)
     given_dice: str = ""  # the dice file's rolls when dice_source is "given"
     turn_key: str = ""  # revealed key of the dice chain (hex)
+    hidden_key: str = ""  # key of the turn's hidden draws (hex): secret like the seed; set in games with hidden cards
+    hidden_dice_json: str = ""  # the hidden draws (JSON), which no public output prints
     state_json: str
     state_hash: str
     events_json: str = "[]"

@@ -319,7 +319,11 @@ class Ruleset(Protocol):
         -> MapLayers` (adjudicator/render/svgmap.py: owners, markers, pieces, arrows, fights, the legend)."""
         ...
 
-    # Optional helpers
+    # Optional members, read by the services with a default (so not part of the isinstance check):
+    # - hidden_information: bool (default False): its games hide cards; the step's hidden draws come from the
+    #   hidden stream (engine/chance.py) and its chain hash is salted with that stream's secret key;
+    # - read_stored_snapshot(text) -> state: a snapshot text the archive wrote (may skip checks made before).
+
     @property
     def bot(self) -> Any:
         """A module with `random_orders(ruleset, state, seat, rng)` for self-play, or None."""

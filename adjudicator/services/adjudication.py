@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import GivenDice, KeyedDice, orders_digest, parse_dice_file, turn_key
+from adjudicator.engine.chance import GivenDice, KeyedDice, hidden_turn_key, orders_digest, parse_dice_file, turn_key
 from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
@@ -129,11 +129,18 @@ def turn_row(
         dice_source="keyed" if isinstance(dice, KeyedDice) else "given",
         given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
         turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
+        # the hidden stream's key also salts the turn's chain hash, so that hidden cards cannot be guessed from it
+        hidden_key=dice.hidden_key.hex() if isinstance(dice, KeyedDice) and has_hidden_information(ruleset) else "",
         state_json=state_json,
         **replayed_fields(orders_text, result, dice, state_json),
         answers_json=json.dumps(answers or {}, sort_keys=True),
         created=timestamp(clock),
     )
+
+
+def has_hidden_information(ruleset: Ruleset) -> bool:
+    """Whether the ruleset's games hide cards (the optional protocol member `hidden_information`)."""
+    return bool(getattr(ruleset, "hidden_information", False))
 
 
 def replayed_fields(
@@ -146,6 +153,7 @@ def replayed_fields(
         "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
         "results_json": json.dumps(verdicts(result), ensure_ascii=False),
         "dice_json": json.dumps(result.dice),
+        "hidden_dice_json": json.dumps(dice.hidden_log) if dice.hidden_log else "",
         "orders_hash": dice.orders_hash if isinstance(dice, KeyedDice) else orders_digest([orders_text]),
     }
 
@@ -291,7 +299,12 @@ def _turn_inputs(
     for decision in asked:
         if decision.answer is not None:
             answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-    return text, asked, answers, KeyedDice(key=turn_key(seed, number, checkpoints), orders_hash=orders_digest([text]))
+    dice = KeyedDice(
+        key=turn_key(seed, number, checkpoints),
+        orders_hash=orders_digest([text]),
+        hidden_key=hidden_turn_key(seed, number),
+    )
+    return text, asked, answers, dice
 
 
 def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[Path]:
@@ -555,7 +568,9 @@ def resolve_files(
         befores.append(before)
         text = by_seat.get(seat, "")
         state_key = hashlib.sha256(before.encode()).digest()
-        dice = given or KeyedDice(key=state_key, orders_hash=orders_digest([text]))
+        # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
+        hidden_key = hidden_turn_key(state_key, number)
+        dice = given or KeyedDice(key=state_key, orders_hash=orders_digest([text]), hidden_key=hidden_key)
         result = play(ruleset, state, text, dice)
         rows.append(turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, clock=clock))
         state = result.state

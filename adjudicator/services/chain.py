@@ -38,6 +38,8 @@ def chain_hash(previous: str, row: TurnRow) -> str:
     """A turn's link in its game's chain: sha256 over the previous turn's link (the dice commitment before the first
     turn) and the turn's fields, so that editing, deleting or moving a turn breaks the links from there on."""
     fields = [previous, *(getattr(row, name) for name in CHAINED)]
+    if row.hidden_key:  # a game with hidden cards: its hidden draws are chained, salted by their secret key
+        fields += [row.hidden_dice_json, row.hidden_key]
     return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
 

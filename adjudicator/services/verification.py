@@ -7,7 +7,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, key_follows, orders_digest
+from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, hidden_turn_key, key_follows, orders_digest
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import play, replayed_fields
 from adjudicator.services.chain import chain_hash
@@ -122,7 +122,10 @@ def _verify_turn(
         return
     if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
         problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
-    dice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]))
+    hidden_key = hidden_turn_key(bytes.fromhex(game.seed), row.number)
+    if row.hidden_key and row.hidden_key != hidden_key.hex():
+        problems.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
+    dice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]), hidden_key=hidden_key)
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)

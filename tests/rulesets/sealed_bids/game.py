@@ -209,7 +209,7 @@ class SealedBids:
 
     def deal(self, state: BidsState, chance: Dice, events: list[Event]) -> None:
         """B-1."""
-        deck = chance.shuffle([card.name for card in self.rules.deck], "deck")
+        deck = chance.shuffle([card.name for card in self.rules.deck], "deck", hidden=True)
         size = self.rules.hand_size
         for index, seat in enumerate(state.seats):
             state.hands[seat] = deck[index * size : (index + 1) * size]
