@@ -209,6 +209,7 @@ class SealedBids:
 
     def deal(self, state: BidsState, chance: Dice, events: list[Event]) -> None:
         """B-1."""
+        # hidden: the turn key the report reveals must not let anybody recompute the deal (engine/chance.py)
         deck = chance.shuffle([card.name for card in self.rules.deck], "deck", hidden=True)
         size = self.rules.hand_size
         for index, seat in enumerate(state.seats):
@@ -287,6 +288,7 @@ class SealedBids:
 
     dice_words: Mapping[str, int] = field(default_factory=dict)  # a dice file holds numbers only
     largest_draw: int = 12  # a shuffle of the 12 cards draws up to 12
+    hidden_information: bool = True  # hands are secret: the deal is a hidden draw, the chain is salted
 
     @cached_property
     def card_names(self) -> frozenset[str]:
