@@ -76,9 +76,15 @@ def rulesets() -> None:
     """List the rulesets this adjudicator knows."""
     from adjudicator.rulesets import load_ruleset, ruleset_names
 
+    broken = False
     for name in ruleset_names():
-        ruleset = load_ruleset(name)
-        typer.echo(f"{name:14} {ruleset.description}")
+        try:
+            typer.echo(f"{name:14} {load_ruleset(name).description}")
+        except PbemError as error:  # a broken ruleset folder (PBEM_RULESETS) hides none of the others
+            typer.echo(f"{name:14} NOT USABLE: {error}", err=True)
+            broken = True
+    if broken:
+        raise typer.Exit(1)
 
 
 @app.command()

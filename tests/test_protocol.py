@@ -10,7 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from adjudicator.cli import app
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset, RulesetDataError, RulesetSource
 from adjudicator.engine.steps import NotDue, Step, StepNotReady, StepOrders, resolve_step
@@ -151,3 +153,17 @@ def test_a_wrong_ruleset_file_is_an_error_naming_the_file_and_key(
     with pytest.raises(RulesetDataError, match=re.escape(message)) as raised:
         load(RulesetSource.open(folder))
     assert str(folder) in str(raised.value)
+
+
+def test_a_broken_ruleset_folder_is_named_by_pbem_rulesets_and_hides_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = tmp_path / "mine" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "ruleset.toml").write_text('name = "broken"\ntitle = 3\n', encoding="utf-8")
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path / "mine"))
+    result = CliRunner().invoke(app, ["rulesets"])
+    assert result.exit_code == 1
+    assert "coe-classic" in result.output and "coe-1984" in result.output
+    assert "broken         NOT USABLE:" in result.output and "title: expected a string" in result.output
+    assert load_ruleset("coe-classic").name == "coe-classic"  # games of the bundled rulesets still load

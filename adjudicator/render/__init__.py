@@ -123,16 +123,15 @@ def ruleset_templates(ruleset: Ruleset) -> str | None:
 
 def templates_of(context: Mapping[str, Any]) -> str | None:
     """The template folder of the ruleset a render context names: `ruleset` (a Ruleset or a name), else the
-    snapshot's (`state`), else the one whose `title` it shows; None when it names none."""
-    from adjudicator.rulesets import load_ruleset, ruleset_names
+    snapshot's (`state`); None when it names none (a template that needs a ruleset's sentences then fails)."""
+    from adjudicator.rulesets import load_ruleset
 
     named = context.get("ruleset")
     if named is None and isinstance(context.get("state"), dict):
         named = context["state"].get("ruleset")
     if named is not None:
         return ruleset_templates(load_ruleset(named) if isinstance(named, str) else named)
-    titled = [load_ruleset(name) for name in ruleset_names() if load_ruleset(name).title == context.get("title")]
-    return ruleset_templates(titled[0]) if titled else None
+    return None
 
 
 def write_atomically(path: Path, text: str, public: bool = False) -> None:

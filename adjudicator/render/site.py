@@ -68,7 +68,7 @@ def write_site(
     language: str = "en",
 ) -> list[Path]:
     """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
-    files written. `game` names its ruleset (`ruleset`, else by its `title`)."""
+    files written. `game` names its ruleset (`ruleset`)."""
     env = markup_environment(language)
     templates = templates_of(game) or ""
     written = []

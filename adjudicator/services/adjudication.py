@@ -582,6 +582,7 @@ def resolve_files(
         for r, b in zip(rows, befores, strict=True)
     ]
     common = {
+        "ruleset": ruleset,
         "title": ruleset.title,
         "game": state.game,
         "turns": contexts,

@@ -99,6 +99,7 @@ def turn_reports(
 
     def common() -> dict[str, Any]:
         return {
+            "ruleset": ruleset,
             "title": ruleset.title,
             "game": game.name,
             "turns": [turn_context(ruleset, row, before)],
@@ -247,6 +248,7 @@ def write_decision_notices(
             render(
                 "decisions.txt.j2",
                 languages.get(seat, "en"),
+                ruleset=ruleset,
                 title=ruleset.title,
                 game=game.name,
                 turn=number,
@@ -310,6 +312,7 @@ def write_game_site(
     ]
     about = {
         "name": game.name,
+        "ruleset": ruleset.name,
         "title": ruleset.title,
         "status": game.status,
         "commitment": game.commitment,
