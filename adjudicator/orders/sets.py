@@ -20,6 +20,32 @@ class Order:
     text: str = field(default="", kw_only=True)
 
 
+# Orders that every game's mail carries beside its own: press to other seats, the seat's language, and answers
+# to the decisions its step waits for (DESIGN.md, Decisions). A ruleset's grammar and builder make them.
+
+
+@dataclass(frozen=True)
+class Press(Order):
+    to: str | None  # None: broadcast to every seat
+    message: str
+
+
+@dataclass(frozen=True)
+class Language(Order):
+    """LANGUAGE de: the seat's reports, receipts and notices come in this language from now on (a code of
+    adjudicator.orders.keywords.LANGUAGE_NAMES). The moderator records it; the engine only confirms it."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class Answer(Order):
+    """An answer to a pending decision by its key, e.g. ANSWER battle.NAR.1.retreat: retreat to ITA (C-15)."""
+
+    key: str
+    value: str
+
+
 @dataclass(frozen=True)
 class Header:
     game: str

@@ -24,11 +24,10 @@ from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import HEAD_BYTES, Incoming
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import spellings
-from adjudicator.orders.sets import PASSWORD_MARK
+from adjudicator.orders.sets import PASSWORD_MARK, Answer, Press
 from adjudicator.orders.sets import OrderSet as ParsedOrders
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.orders import Answer, Press
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn
 from adjudicator.services.mail_commands import commands_without_header, seat_commands

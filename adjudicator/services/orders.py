@@ -12,12 +12,11 @@ from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
-from adjudicator.orders.sets import OrderError, OrderSet
+from adjudicator.orders.sets import Answer as AnswerOrder
+from adjudicator.orders.sets import Language, OrderError, OrderSet
 from adjudicator.render import render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.rulesets.coe.orders import Answer as AnswerOrder
-from adjudicator.rulesets.coe.orders import Language
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted

@@ -10,10 +10,13 @@ from dataclasses import dataclass
 
 # The order set and the base order are the same for every game (adjudicator/orders/sets.py); named here too.
 from adjudicator.orders.sets import PASSWORD_MARK as PASSWORD_MARK
+from adjudicator.orders.sets import Answer as Answer
 from adjudicator.orders.sets import Header as Header
+from adjudicator.orders.sets import Language as Language
 from adjudicator.orders.sets import Order
 from adjudicator.orders.sets import OrderError as OrderError
 from adjudicator.orders.sets import OrderSet as OrderSet
+from adjudicator.orders.sets import Press as Press
 
 CAESAR = 0  # leader number of the Caesar; generals are 1, 2, ... (taken-over ones numbered on, C-8.8)
 
@@ -147,25 +150,3 @@ class RansomAccept(Order):
 @dataclass(frozen=True)
 class Concede(Order):
     to: str
-
-
-@dataclass(frozen=True)
-class Press(Order):
-    to: str | None  # None: broadcast to every seat
-    message: str
-
-
-@dataclass(frozen=True)
-class Language(Order):
-    """LANGUAGE de: the seat's reports, receipts and notices come in this language from now on (a code of
-    adjudicator.orders.keywords.LANGUAGE_NAMES). The moderator records it; the engine only confirms it."""
-
-    code: str
-
-
-@dataclass(frozen=True)
-class Answer(Order):
-    """An answer to a pending decision (C-15), by its key: ANSWER battle.NAR.1.retreat: retreat to ITA."""
-
-    key: str
-    value: str
