@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from adjudicator.engine.protocol import RulesetSource
 
@@ -50,14 +50,13 @@ class AreaInfo:
         return self.kind == "land"
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """Two areas joined by a link of `kind`; `attributes` holds the extra keys of its `[[link]]` table."""
 
     a: str
     b: str
     kind: str
-    attributes: Mapping[str, Any] = field(default_factory=lambda: NO_ATTRIBUTES, hash=False)
+    attributes: Mapping[str, Any] = NO_ATTRIBUTES
 
     def other(self, code: str) -> str:
         return self.b if code == self.a else self.a
@@ -72,11 +71,15 @@ class Board:
 
     def __post_init__(self) -> None:
         by_area: dict[str, list[Link]] = {code: [] for code in self.areas}
+        plain: dict[str, set[str]] = {code: set() for code in self.areas}
         for link in self.links:
             by_area[link.a].append(link)
             by_area[link.b].append(link)
+            if link.kind in PLAIN_KINDS:
+                plain[link.a].add(link.b)
+                plain[link.b].add(link.a)
         self._links_by_area = {code: tuple(found) for code, found in by_area.items()}
-        self.adjacency = {code: self.neighbours(code, PLAIN_KINDS) for code in self.areas}
+        self.adjacency = {code: frozenset(found) for code, found in plain.items()}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], source: RulesetSource | None = None) -> Board:
@@ -154,35 +157,50 @@ def read_areas(source: RulesetSource) -> dict[str, AreaInfo]:
     """The `[[area]]` tables; every key the core does not read becomes an attribute of the area."""
     areas: dict[str, AreaInfo] = {}
     for table in source.tables("area"):
-        code = table.text("code")
+        code = _checked(table, "code", str)
         if code in areas:
             raise table.error("code", f"{code!r} is given twice (also area[{list(areas).index(code)}])")
-        kind = table.text("kind")
+        kind = _checked(table, "kind", str)
         if kind not in AREA_KINDS:
             raise table.error("kind", f"expected one of {', '.join(AREA_KINDS)}, found {kind!r}")
         areas[code] = AreaInfo(
             code,
-            table.text("name"),
+            _checked(table, "name", str),
             kind,
-            table.value("value", int, 0),
-            table.strings("aliases", ()),
-            table.value("x", int, 0),
-            table.value("y", int, 0),
+            _checked(table, "value", int, 0),
+            _strings(table, "aliases"),
+            _checked(table, "x", int, 0),
+            _checked(table, "y", int, 0),
             MappingProxyType({k: v for k, v in table.data.items() if k not in CORE_AREA_KEYS}),
         )
     return areas
 
 
+def _checked(table: RulesetSource, key: str, kind: type, *default: Any) -> Any:
+    """table.value(key, kind, *default), without its checks when the value is plainly right: a ruleset loads on
+    every command (start-up, issue 13 item 11), and the checks of 60 areas cost more than the rest of it."""
+    value = table.data.get(key, *default)
+    return value if type(value) is kind else table.value(key, kind, *default)
+
+
+def _strings(table: RulesetSource, key: str) -> tuple[str, ...]:
+    """table.strings(key, ()), by the same plain-value short cut."""
+    items = table.data.get(key, ())
+    if type(items) is list and all(type(item) is str for item in items):
+        return tuple(items)
+    return table.strings(key, ())
+
+
 def read_links(source: RulesetSource, areas: Mapping[str, AreaInfo]) -> tuple[Link, ...]:
     """The plain links of the `adjacent` lists (each pair once, in board order), then the `[[link]]` tables."""
     links: list[Link] = []
-    seen: set[frozenset[str]] = set()
+    seen: set[tuple[str, str]] = set()
     for table in source.tables("area"):
-        code = table.text("code")
-        for position, other in enumerate(table.strings("adjacent", ())):
+        code = _checked(table, "code", str)
+        for position, other in enumerate(_strings(table, "adjacent")):
             if other not in areas or other == code:
                 raise table.error(f"adjacent[{position}]", f"{other!r} is no other area of the board")
-            pair = frozenset((code, other))
+            pair = (code, other) if code < other else (other, code)
             if pair not in seen:
                 seen.add(pair)
                 links.append(Link(code, other, plain_kind(areas, code, other)))
