@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from adjudicator.engine.board import Board
+from adjudicator.engine.board import STRAIT, Board
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import engine_data, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
@@ -220,7 +220,7 @@ def _links(board: Board, spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
             lands = board.is_land(a) + board.is_land(b)
             kind = {2: "border", 1: "coast", 0: "lane"}[lands]
             out.append({"kind": kind, "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
-    for a, b in sorted(tuple(sorted(pair)) for pair in board.straits):
+    for a, b in sorted(tuple(sorted((link.a, link.b))) for link in board.links if link.kind == STRAIT):
         if a in spots and b in spots:
             out.append({"kind": "strait", "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
     return out

@@ -168,7 +168,7 @@ def _coast_seas(ruleset: CoeRuleset, province: str, coast: str | None) -> frozen
     coasts = board.coasts(province)
     if len(coasts) > 1 and coast is not None:
         for seas in coasts:
-            if coast in seas:  # a coast is named after one of its sea zones (engine/board.py coast_name)
+            if coast in seas:  # a coast is named after one of its sea zones (rulesets/coe/board.py coast_name)
                 return seas
     return board.sea_neighbours(province)
 

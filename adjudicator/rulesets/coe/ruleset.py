@@ -11,10 +11,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.board import Board
 from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets.coe.board import CoeBoard
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -41,7 +41,7 @@ class CoeRuleset:
     title: str
     description: str
     aliases: tuple[str, ...]
-    board: Board
+    board: CoeBoard
     seats: tuple[SeatInfo, ...]
     data: dict[str, Any] = field(repr=False)
     folder: Path = field(default=Path("."), repr=False)
@@ -251,10 +251,7 @@ def load(source: RulesetSource) -> CoeRuleset:
     source.text("rules_prefix")
     straits = source.text("straits_adjacent", None)
     board_file = source.read_toml("board")
-    try:
-        board = Board.from_data(dict(board_file.data), straits)
-    except (KeyError, TypeError, ValueError) as error:
-        raise board_file.error("area", f"incomplete or wrong ({type(error).__name__}: {error})") from None
+    board = CoeBoard.read_coe(board_file, straits)
     seats = tuple(SeatInfo(seat.text("name"), seat.text("home")) for seat in source.tables("seat"))
     for index, seat in enumerate(seats):
         if seat.home not in board.areas:
