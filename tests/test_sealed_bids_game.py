@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.engine.chance import KeyedDice, hidden_turn_key
+from adjudicator.engine.chance import KeyedDice, commitment, hidden_turn_key
 from adjudicator.rulesets import load_ruleset
 from tests.conftest import Pbem
 
@@ -163,6 +163,13 @@ def test_a_sealed_bids_game_through_the_cli_shows_each_hand_only_to_its_seat(tab
     final = (table.folder(3) / "report.txt").read_text()
     assert "Orders received from North, East." in final and "No orders received from South" in final
     assert "The hands are shown (B-6)" in final
+    # the game is over: its report reveals the seed, from which anybody checks the commitment and the hidden deal
+    seed = bytes.fromhex(re.search(r"its dice seed is ([0-9a-f]{64})", final)[1])  # type: ignore[index]
+    with Archive.open(table.data, None).session() as session:
+        game = db.find_game(session, "bids1")
+        deal = next(row for row in db.turns(session, game) if row.number == 1)
+    assert commitment(seed) == game.commitment and hidden_turn_key(seed, 1).hex() == deal.hidden_key
+    assert "dice seed" not in (table.folder(2) / "report.txt").read_text()  # not before the end
     assert "B-6" in table.run("report", "bids1")
     verified = table.run("verify", "bids1")
     assert "turn 3 (North, East, South): replay matches" in verified and "0 problems" in verified, verified

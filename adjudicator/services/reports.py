@@ -70,6 +70,11 @@ def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], se
     return {"results": results, "results_of": results_of, "ordering": list(results_of)}
 
 
+def hidden_draws_revealed(ruleset: Ruleset, state: Any) -> bool:
+    """Whether a report reveals the game's seed: a game with hidden draws that has ended."""
+    return bool(getattr(ruleset, "hidden_information", False)) and ruleset.due(state) is None
+
+
 def symbol_dice(ruleset: Ruleset) -> bool:
     """Whether the game rolls dice with symbols (CoE Classic, C-1.8) rather than numbers (1984, O-6.13): a ruleset
     whose dice files may write words for draws."""
@@ -106,6 +111,8 @@ def turn_reports(
             "state": ruleset.snapshot(state, PUBLIC) if hidden else snapshot,
             "commitment": game.commitment,
             "seats": list(ruleset.seats_of(state)),
+            # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
+            "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state) else "",
         }
 
     def public() -> str:
