@@ -333,3 +333,8 @@ class Ruleset(Protocol):
     def odds(self) -> Any:
         """A module computing battle odds, or None."""
         ...
+
+
+def hides_information(ruleset: Ruleset) -> bool:
+    """The optional member `hidden_information` (default False): whether the ruleset's games hide cards."""
+    return bool(getattr(ruleset, "hidden_information", False))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import GivenDice, KeyedDice, hidden_turn_key, orders_digest, parse_dice_file, turn_key
+from adjudicator.engine.protocol import hides_information
 from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
@@ -24,7 +25,6 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import (
-    checkpoints_text,
     current_game,
     due_steps,
     due_turns,
@@ -130,17 +130,12 @@ def turn_row(
         given_dice=" ".join(str(v) for v in dice.values) if isinstance(dice, GivenDice) else "",
         turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
         # the hidden stream's key also salts the turn's chain hash, so that hidden cards cannot be guessed from it
-        hidden_key=dice.hidden_key.hex() if isinstance(dice, KeyedDice) and has_hidden_information(ruleset) else "",
+        hidden_key=dice.hidden_key.hex() if isinstance(dice, KeyedDice) and hides_information(ruleset) else "",
         state_json=state_json,
         **replayed_fields(orders_text, result, dice, state_json),
         answers_json=json.dumps(answers or {}, sort_keys=True),
         created=timestamp(clock),
     )
-
-
-def has_hidden_information(ruleset: Ruleset) -> bool:
-    """Whether the ruleset's games hide cards (the optional protocol member `hidden_information`)."""
-    return bool(getattr(ruleset, "hidden_information", False))
 
 
 def replayed_fields(
@@ -248,7 +243,6 @@ def adjudicate_locked(
     if not early:
         refuse_before_deadline(session, game, due, clock=clock)
     seed, checkpoints = bytes.fromhex(game.seed), game_checkpoints(game)
-    game.checkpoints = checkpoints_text(checkpoints)  # kept from the first adjudication on (older archives)
     for step in due_steps(ruleset, state, game.pace):
         if ruleset.due(state) != step:
             break  # a seat eliminated earlier in the round

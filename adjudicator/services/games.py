@@ -247,12 +247,15 @@ def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameR
 
 def game_checkpoints(game: GameRow) -> dict[int, bytes]:
     """The checkpoints of the game's dice chain (turn -> key): those stored with the game, else (an archive made
-    before they were kept, or checkpoints that do not end in the game's commitment) made from the seed."""
+    before they were kept, or checkpoints that do not end in the game's commitment) made from the seed and kept
+    on the row, so that the game's next commit stores them."""
     if game.checkpoints:
         stored = {int(turn): bytes.fromhex(key) for turn, key in json.loads(game.checkpoints).items()}
         if stored.get(0, b"").hex() == game.commitment:
             return stored
-    return chain_checkpoints(bytes.fromhex(game.seed))
+    made = chain_checkpoints(bytes.fromhex(game.seed))
+    game.checkpoints = checkpoints_text(made)
+    return made
 
 
 def checkpoints_text(checkpoints: dict[int, bytes]) -> str:

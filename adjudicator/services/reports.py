@@ -10,7 +10,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.protocol import PUBLIC
+from adjudicator.engine.protocol import PUBLIC, hides_information
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
@@ -72,7 +72,7 @@ def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], se
 
 def hidden_draws_revealed(ruleset: Ruleset, state: Any) -> bool:
     """Whether a report reveals the game's seed: a game with hidden draws that has ended."""
-    return bool(getattr(ruleset, "hidden_information", False)) and ruleset.due(state) is None
+    return hides_information(ruleset) and ruleset.due(state) is None
 
 
 def symbol_dice(ruleset: Ruleset) -> bool:
