@@ -20,7 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from adjudicator.orders.builder import CommonBuilder, LineProblem, either, quote
 from adjudicator.orders.keywords import display, keyword_of, keyword_table, spellings, terminal_declarations
-from adjudicator.orders.lalr import Driver, OrderLexer
+from adjudicator.orders.lalr import Driver, OrderLexer, PublicParser, line_parser, parse_states
 from adjudicator.orders.sets import Header, Order, OrderError, OrderSet
 
 if TYPE_CHECKING:
@@ -51,13 +51,13 @@ def grammar_text(files: tuple[Path, ...]) -> str:
     return "\n".join(parts)
 
 
-_PARSERS: dict[int, tuple[Ruleset, Lark, Driver]] = {}
+_PARSERS: dict[int, tuple[Ruleset, Lark, Driver | PublicParser]] = {}
 _PARSERS_LOCK = threading.Lock()
 
 
-def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver]:
-    """The LALR parser for `ruleset` and its driver, built once from the ruleset's grammar files and builder
-    (the protocol's `grammar_files` and `order_builder`; the builder resolves that ruleset's names)."""
+def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver | PublicParser]:
+    """The LALR parser for `ruleset` and its line parser (lalr.py), built once from the ruleset's grammar files and
+    builder (the protocol's `grammar_files` and `order_builder`; the builder resolves that ruleset's names)."""
     entry = _PARSERS.get(id(ruleset))
     if entry is None or entry[0] is not ruleset:
         with _PARSERS_LOCK:
@@ -73,13 +73,13 @@ def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver]:
                     transformer=builder,
                 )
                 # keeping the ruleset in the entry keeps its id from being reused by another
-                entry = _PARSERS[id(ruleset)] = (ruleset, parser, Driver(parser, builder.described))
+                entry = _PARSERS[id(ruleset)] = (ruleset, parser, line_parser(parser, builder.described))
     return entry
 
 
 def shadowed_names(ruleset: Ruleset) -> list[str]:
     """Keyword spellings that hide an area or seat where the parser accepts both (there should be none)."""
-    states = _entry(ruleset)[2].lark_states  # the parse table, as the driver reads it
+    states = parse_states(_entry(ruleset)[1])
     found = set()
     for actions in states.values():
         for kind, lookup in (("AREA", ruleset.board.lookup), ("SEAT", ruleset.lookup_seat)):
@@ -162,7 +162,7 @@ def _syntax_problem(e: UnexpectedInput, line: str, start: str, described: dict[s
     return LineProblem(1, "this line could not be understood")
 
 
-def _parse_line(parser: Driver, line: str, start: str) -> Any:
+def _parse_line(parser: Driver | PublicParser, line: str, start: str) -> Any:
     """Parse one line; raises LineProblem for anything wrong with it."""
     try:
         return parser.parse(line, start=start)
