@@ -3,13 +3,14 @@ through its public API (`PublicParser`), or fused with a copy of Lark's LALR loo
 
 `PublicParser` uses only Lark's public API: `Lark.parse_interactive`, the interactive parser's `choices()`
 (which terminals the current state takes: the lexer's context), `feed_token` and `feed_eof`, and Lark's
-exceptions with their `interactive_parser`. It gives exactly what `Lark.parse` gives, errors included, but about
-1.45 times slower than the fused loop (bench/parse.py --way), which a big turn file or a tick of many games
-feels. So `Driver` is this project's one reader of Lark's internals (the parse table, the rule callbacks): it
-does the same shifts and reductions from plain tables, and hands every line it cannot lex or parse to
-`PublicParser`, so that every syntax error is Lark's own. `line_parser` falls back to `PublicParser` alone when
-Lark's internals are not as the fused loop expects (another Lark version): slower, never wrong.
-tests/test_fast_paths.py checks that both loops agree with `Lark.parse` on hundreds of lines.
+exceptions with their `interactive_parser`. It gives exactly what `Lark.parse` gives, errors included, but it
+is about 1.5 times slower than the fused loop (python -m bench.parse --way public), which a big turn file or a
+tick of many games feels. So `Driver` is this project's one reader of Lark's internals (the parse table, the
+rule callbacks): it does the same shifts and reductions from plain tables, and hands every line it cannot lex
+or parse to `PublicParser`, so that every syntax error is Lark's own. `line_parser` falls back to
+`PublicParser` alone where Lark's internals are not as the fused loop expects (another Lark version, a token
+callback): slower, never wrong. tests/test_fast_paths.py and tests/test_public_parser.py check that both loops
+agree with `Lark.parse` on hundreds of lines.
 """
 
 from __future__ import annotations
@@ -200,8 +201,9 @@ class Driver:
         self.lexer = public.lexer
         parser = lark.parser.parser.parser  # lark.parsers.lalr_parser._Parser
         table, callbacks = parser.parse_table, parser.callbacks
-        # the lexer's checks need no token callbacks (Lark calls them at a shift; there are none)
-        assert not any(isinstance(key, str) for key in callbacks), "token callbacks are not supported"
+        # Lark calls a token callback (a builder method named after a terminal) at each shift; this loop does not
+        if any(isinstance(key, str) for key in callbacks):
+            raise TypeError("the fused loop calls no token callbacks")
         self.lark_states = table.states
         self.start_states: dict[str, int] = dict(table.start_states)
         self.end_states: dict[str, int] = dict(table.end_states)
