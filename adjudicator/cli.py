@@ -326,7 +326,13 @@ def answer(
 @app.command()
 def resolve(
     state: Annotated[Path, typer.Option(help="The snapshot.json to start from.")],
-    orders: Annotated[Path, typer.Option(help="The turn file: one order block per seat.")],
+    orders: Annotated[
+        list[Path],
+        typer.Option(
+            help="The turn file: one order block per seat. For a sealed step (its seats order at once): one orders "
+            "file per seat, --orders again for each."
+        ),
+    ],
     out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
     dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
     strict_dice: Annotated[
@@ -337,9 +343,11 @@ def resolve(
     are reported (on stderr and in report.txt)."""
     from adjudicator.services.adjudication import resolve_files
 
+    state_text = _read(state, "state file")
+    texts = [_read(path, "orders file") for path in orders]
     done = resolve_files(
-        _read(state, "state file"),
-        _read(orders, "orders file"),
+        state_text,
+        texts[0] if len(orders) == 1 else [(str(path), text) for path, text in zip(orders, texts, strict=True)],
         _read(dice, "dice file") if dice else None,
         out,
         strict_dice,
@@ -353,7 +361,7 @@ def resolve(
     if done.spare_dice:
         typer.echo(f"warning: {done.spare_dice} rolls of the dice file were not used", err=True)
     for row in done.turns:
-        typer.echo(f"Turn {row.number} ({row.seat}) resolved")
+        typer.echo(f"Turn {row.number} ({row.seat}) resolved" if row.seat else f"Turn {row.number} resolved")
     for path in done.files:
         typer.echo(f"  wrote {path}")
 
