@@ -16,7 +16,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import load_ruleset
-from adjudicator.services.selfplay import SelfPlayError, play_archived_game
+from adjudicator.services.selfplay import play_archived_game
 from adjudicator.services.verification import verify
 from tests.conftest import Pbem
 from tests.rulesets.sealed_bids.game import BidsState, SealedBids
@@ -96,7 +96,7 @@ def test_a_broken_invariant_stops_selfplay_naming_the_game_and_step(
         return ["North holds a card twice"] if state.round >= 1 else []  # a faulty ruleset
 
     monkeypatch.setattr(SealedBids, "broken_invariants", broken_after_the_first_bid)
-    with pytest.raises(SelfPlayError, match=r"game faulty, step 2: invariant broken: North holds a card twice"):
+    with pytest.raises(PbemError, match=r"game faulty, step 2: invariant broken: North holds a card twice"):
         play_archived_game(archive, tmp_path, "faulty", "sealed-bids", ["North", "East"], 1, 10)
 
 

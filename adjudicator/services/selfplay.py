@@ -32,11 +32,6 @@ if TYPE_CHECKING:
 ANSWER_ROUNDS = 50  # answers given to one step before self-play gives up on it (each round asks new decisions)
 
 
-class SelfPlayError(PbemError):
-    """Self-play found a fault: a ruleset without a bot, a broken invariant, a step that does not resolve, an
-    archive that does not verify."""
-
-
 @dataclass
 class SelfPlayStep:
     """One step of a self-play game as the archive stored it."""
@@ -54,7 +49,7 @@ def bot_of(ruleset: Ruleset) -> Bot:
     """The ruleset's bot, or a clear refusal."""
     bot: Bot | None = getattr(ruleset, "bot", None)
     if bot is None:
-        raise SelfPlayError(f"{ruleset.name} has no bot: `pbem selfplay` plays only rulesets that have one")
+        raise PbemError(f"{ruleset.name} has no bot: `pbem selfplay` plays only rulesets that have one")
     return bot
 
 
@@ -93,7 +88,7 @@ def play_archived_game(
     round is played to its end in round pace, where every seat orders its coming step from the position at the
     start of the round). `on_turn` sees each step as it is stored. With decisions "ask" the steps wait for the
     bot's answers. A broken invariant, a step that does not resolve or (with `check_archive`) an archive that does
-    not verify is a SelfPlayError naming the game and the step."""
+    not verify is a PbemError naming the game and the step."""
     ruleset = load_ruleset(ruleset_name)
     bot = bot_of(ruleset)
     made = new_game(
@@ -123,15 +118,15 @@ def play_archived_game(
             _answer(archive, ruleset, bot, name, state, done, made.passwords, seed)
             done = adjudicate(archive, data, name)
         else:
-            raise SelfPlayError(
+            raise PbemError(
                 f"game {name}: step {ruleset.steps_done(state) + 1} still asks after {ANSWER_ROUNDS} answers"
             )
         if not done.turns and not done.waiting:
-            raise SelfPlayError(f"game {name}: step {ruleset.steps_done(state) + 1} was not resolved")
+            raise PbemError(f"game {name}: step {ruleset.steps_done(state) + 1} was not resolved")
     if check_archive:
         _, problems = verify(archive, name)
         if problems:
-            raise SelfPlayError(f"game {name}: the archive does not verify: {'; '.join(problems)}")
+            raise PbemError(f"game {name}: the archive does not verify: {'; '.join(problems)}")
     return steps
 
 
@@ -149,7 +144,7 @@ def _take(
         state = stored_state(ruleset, row.state_json)
         broken = ruleset.broken_invariants(state)
         if broken:
-            raise SelfPlayError(f"game {name}, step {row.number}: invariant broken: {'; '.join(broken)}")
+            raise PbemError(f"game {name}, step {row.number}: invariant broken: {'; '.join(broken)}")
         verdicts = _verdicts(json.loads(row.results_json))
         step = SelfPlayStep(
             row.number,

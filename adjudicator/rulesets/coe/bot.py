@@ -7,6 +7,9 @@ treasury, builds cities, fortifications and roads, gives standing orders, now an
 offers or accepts a ransom and sends press. It does not play the rules through, so the engine refuses some of its
 orders (with reasons), as it would a hasty player's. Deterministic for a given random.Random state: whatever it
 draws from is sorted first.
+
+CoeBot is the bot as the Ruleset protocol's member `bot`: services/selfplay.py plays archived games with it
+(`pbem selfplay`); play_game below plays in memory, without the archive (tests, benchmarks).
 """
 
 from __future__ import annotations
