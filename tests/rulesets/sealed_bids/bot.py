@@ -26,10 +26,8 @@ class BidsBot:
     def orders(self, ruleset: SealedBids, state: BidsState, seat: str, header: str, rng: random.Random) -> str:
         hand = sorted(state.hands.get(seat, []))
         draw = rng.random()
-        lines = []
-        if draw < 0.1:
-            lines = []  # no bid: the lowest card is bid for the seat (B-4)
-        elif draw < 0.2:
+        lines: list[str] = []  # below 0.1 no bid: the seat bids its lowest card (B-4)
+        if 0.1 <= draw < 0.2:
             lines = [f"BID {rng.choice(sorted(ruleset.card_names - set(hand)))}"]  # not in the hand (B-2)
         elif draw < 0.3 and len(hand) > 1:
             first, second = rng.sample(hand, 2)
