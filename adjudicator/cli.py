@@ -326,7 +326,13 @@ def answer(
 @app.command()
 def resolve(
     state: Annotated[Path, typer.Option(help="The snapshot.json to start from.")],
-    orders: Annotated[Path, typer.Option(help="The turn file: one order block per seat.")],
+    orders: Annotated[
+        list[Path],
+        typer.Option(
+            help="The turn file: one order block per seat. For a sealed step (its seats order at once): one orders "
+            "file per seat, --orders again for each."
+        ),
+    ],
     out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
     dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
     strict_dice: Annotated[
@@ -337,9 +343,11 @@ def resolve(
     are reported (on stderr and in report.txt)."""
     from adjudicator.services.adjudication import resolve_files
 
+    state_text = _read(state, "state file")
+    texts = [_read(path, "orders file") for path in orders]
     done = resolve_files(
-        _read(state, "state file"),
-        _read(orders, "orders file"),
+        state_text,
+        texts[0] if len(orders) == 1 else [(str(path), text) for path, text in zip(orders, texts, strict=True)],
         _read(dice, "dice file") if dice else None,
         out,
         strict_dice,
@@ -353,7 +361,7 @@ def resolve(
     if done.spare_dice:
         typer.echo(f"warning: {done.spare_dice} rolls of the dice file were not used", err=True)
     for row in done.turns:
-        typer.echo(f"Turn {row.number} ({row.seat}) resolved")
+        typer.echo(f"Turn {row.number} ({row.seat}) resolved" if row.seat else f"Turn {row.number} resolved")
     for path in done.files:
         typer.echo(f"  wrote {path}")
 
@@ -415,38 +423,47 @@ def site(
 
 @app.command()
 def selfplay(
-    game: Annotated[str, typer.Argument(help="Name of the new game the bot plays.")],
+    game: Annotated[
+        str, typer.Argument(help="Name of the new game the bot plays (with --games N: NAME-1 to NAME-N).")
+    ] = "selfplay",
     ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
-    players: Annotated[int, typer.Option(help="Number of seats (Classic: 2 to 6).")] = 3,
+    players: Annotated[int, typer.Option("--players", "--seats", help="Number of seats (Classic: 2 to 6).")] = 3,
     turns: Annotated[int, typer.Option(help="Player-turns to play at most (a winner ends the game sooner).")] = 30,
     seed: Annotated[int, typer.Option(help="Seed of the bot's orders (the dice are the game's own).")] = 1,
     pace: Annotated[str, typer.Option(help="'turn' or 'round', as for `pbem new`.")] = "turn",
+    games: Annotated[int, typer.Option(help="Games to play, the k-th with seed SEED+k-1.")] = 1,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Let a bot play a new game with legal random orders, submitted and adjudicated like a real game's: to try
-    the tool, or to make archives for benchmarks. Prints one line per player-turn."""
+    """Let a ruleset's bot play new games with legal random orders, submitted and adjudicated like a real game's,
+    the invariants checked after every step and the archive verified at the end: to try the tool, test a ruleset,
+    or make archives for benchmarks. Prints one line per player-turn."""
     from adjudicator.rulesets import load_ruleset
-    from adjudicator.rulesets.coe.bot import ArchivedTurn, play_archived_game, seats_in_play
+    from adjudicator.services.selfplay import SelfPlayStep, bot_of, play_archived_game, selfplay_seats
 
-    def say(turn: ArchivedTurn) -> None:
+    def say(turn: SelfPlayStep) -> None:
         typer.echo(
             f"turn {turn.number:4} {turn.seat:12} {turn.accepted:3} orders accepted, {turn.rejected:2} "
             f"rejected, {turn.battles} battle(s)"
         )
 
+    if games < 1:
+        fail(f"--games {games}: play at least one game")
     try:
         rules = load_ruleset(ruleset)
-        seats = seats_in_play(rules, players)
-        played = play_archived_game(_archive(data, db), data, game, rules.name, seats, seed, turns, say, pace)
+        seats = selfplay_seats(rules, players)
+        archive = _archive(data, db)
+        for number in range(1, games + 1):
+            name = game if games == 1 else f"{game}-{number}"
+            played = play_archived_game(archive, data, name, rules.name, seats, seed + number - 1, turns, say, pace)
+            winner = bot_of(rules).winner(rules, played[-1].state) if played else None
+            typer.echo(
+                f"Game {name}: {len(played)} player-turns played"
+                + (f"; {winner} wins" if winner else "")
+                + f". Reports in {data / 'games' / name}; check it with `pbem verify {name}`."
+            )
     except ValueError as problem:
         fail(str(problem))
-    winner = played[-1].state.winner if played else None
-    typer.echo(
-        f"Game {game}: {len(played)} player-turns played"
-        + (f"; {winner} wins" if winner else "")
-        + f". Reports in {data / 'games' / game}; check it with `pbem verify {game}`."
-    )
 
 
 @app.command()
@@ -544,66 +561,6 @@ def ingest(
         raise typer.Exit(1)
 
 
-FORCE_WORDS = {
-    "inf": "infantry",
-    "infantry": "infantry",
-    "cav": "cavalry",
-    "cavalry": "cavalry",
-    "cat": "catapult",
-    "catapult": "catapult",
-    "catapults": "catapult",
-    "leader": "leaders",
-    "leaders": "leaders",
-    "galley": "galleys",
-    "galleys": "galleys",
-}
-
-
-def _force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
-    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' (or with --naval '4 GALLEYS') -> the dict the odds
-    takes; anything else is refused with the form the option takes."""
-    form = (
-        "'4 GALLEYS' (a naval battle of empty galleys)"
-        if naval
-        else "e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (also CAESAR; the defender also FORTIFIED)"
-    )
-    force: dict[str, int | bool] = {}
-    words = text.replace(",", " ").split()
-    i = 0
-    while i < len(words):
-        word = words[i].casefold()
-        if word in ("fortified", "caesar"):
-            force[word] = True
-            i += 1
-        elif word.isdigit() and i + 1 < len(words) and words[i + 1].casefold() in FORCE_WORDS:
-            force[FORCE_WORDS[words[i + 1].casefold()]] = int(word)
-            i += 2
-        else:
-            bad = " ".join(words[i : i + 2]) if word.isdigit() else words[i]  # a count names what it counts
-            fail(f"--{what} {text!r}: {bad!r} is not understood; write {form}")
-    if "galleys" in force and not naval:
-        fail(f"--{what} {text!r}: galleys fight at sea: add --naval for a naval battle ('4 GALLEYS' on both sides)")
-    if naval and set(force) - {"galleys"}:
-        fail(f"--{what} {text!r}: with --naval write only {form}; units and leaders fight on land (without --naval)")
-    return force
-
-
-def _battle_area(ruleset: str, given: str | None, standings: list[dict | None]) -> str | None:  # type: ignore[type-arg]
-    """The battle province for RETREAT FROM <area> orders: --area, else the one area such orders name."""
-    from adjudicator.rulesets import load_ruleset
-    from adjudicator.rulesets.coe.odds import retreat_areas
-
-    if given is not None:
-        found = load_ruleset(ruleset).board.lookup(given)
-        if len(found) != 1:
-            fail(f"--area {given!r}: {'ambiguous: ' + ', '.join(found) if found else 'no such area'}")
-        return found[0]
-    named = sorted(set().union(*(retreat_areas(s) for s in standings if s)))
-    if len(named) > 1:
-        fail(f"the standing orders say RETREAT FROM {' and '.join(named)}: name the battle province with --area")
-    return named[0] if named else None
-
-
 @app.command()
 def odds(
     attacker: Annotated[
@@ -640,31 +597,23 @@ def odds(
     ] = None,
 ) -> None:
     """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses."""
-    from adjudicator.orders import parse_orders
     from adjudicator.rulesets import load_ruleset
-    from adjudicator.rulesets.coe.odds import land_odds, naval_odds, odds_text, standing_from_orders
 
-    def standing(path: Path | None) -> dict | None:  # type: ignore[type-arg]
-        if path is None:
-            return None
-        text = "GAME odds TURN 1 PLAYER Egyptus PASSWORD x\n" + _read(path, "orders file")
-        parsed = parse_orders(text, load_ruleset(ruleset))
-        for error in parsed.errors:
-            fail(f"{path}: {error.located}")
-        return standing_from_orders(parsed.orders)
+    rules = load_ruleset(ruleset)
+    computer = rules.odds
+    if computer is None:
+        fail(f"{rules.name} computes no battle odds: `pbem odds` is for rulesets that do (see `pbem rulesets`)")
+
+    def standing(path: Path | None) -> Any:
+        return None if path is None else computer.read_standing(rules, str(path), _read(path, "orders file"))
 
     try:
-        a, d = _force_spec(attacker, "attacker", naval), _force_spec(defender, "defender", naval)
-        a_standing, d_standing = standing(attacker_orders), standing(defender_orders)
-        if naval:
-            result = naval_odds(ruleset, int(a.get("galleys", 0)), int(d.get("galleys", 0)), a_standing, d_standing)
-        else:
-            result = land_odds(
-                ruleset, a, d, a_standing, d_standing, area=_battle_area(ruleset, area, [a_standing, d_standing])
-            )
+        forces = computer.read_forces(rules, attacker, defender, naval)
+        sides = (standing(attacker_orders), standing(defender_orders))
+        text = computer.battle_text(rules, forces, sides, area)
     except ValueError as problem:
         fail(str(problem))
-    typer.echo(odds_text(result))
+    typer.echo(text)
 
 
 @app.command()

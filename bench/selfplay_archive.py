@@ -1,7 +1,8 @@
 """Build an archived game of N player-turns by self-play (for benchmarking `pbem verify`), and time it.
 
-Every turn goes through the moderator's operations as a real game's would: the bot's orders (rulesets/coe/bot.py)
-are submitted with the seat's password, then adjudicated (reports and snapshot written). Prints the time per turn.
+Every turn goes through the moderator's operations as a real game's would (services/selfplay.py): the ruleset's bot's
+orders (rulesets/coe/bot.py) are submitted with the seat's password, then adjudicated (reports and snapshot written),
+and the invariants are checked. Prints the time per turn.
 A game that ends (somebody wins) before N player-turns is kept and another is started, until one has N turns.
 
 Then times `pbem verify` of the game (a new process each run, as a moderator runs it; the median of --runs runs);
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from adjudicator.archive import Archive
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.coe.bot import ArchivedTurn, play_archived_game, seats_in_play
+from adjudicator.services.selfplay import SelfPlayStep, bot_of, play_archived_game, selfplay_seats
 from adjudicator.services.verification import verify
 from bench import COMMAND_ENV
 
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.data} is not empty: choose a new folder")
     ruleset = load_ruleset(args.ruleset)
     try:
-        seats = seats_in_play(ruleset, args.seats)
+        seats = selfplay_seats(ruleset, args.seats)
     except ValueError as wrong:
         parser.error(str(wrong))
     archive = Archive.in_folder(args.data)
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         times: list[float] = []
         clock = [time.perf_counter()]
 
-        def lap(turn: ArchivedTurn, times: list[float] = times, clock: list[float] = clock) -> None:
+        def lap(turn: SelfPlayStep, times: list[float] = times, clock: list[float] = clock) -> None:
             now = time.perf_counter()
             times.append(now - clock[0])
             clock[0] = now
@@ -97,7 +98,16 @@ def main(argv: list[str] | None = None) -> int:
 
         begin = time.perf_counter()
         turns = play_archived_game(
-            archive, args.data, name, ruleset.name, seats, args.seed + attempt, args.turns, on_turn=lap, pace=args.pace
+            archive,
+            args.data,
+            name,
+            ruleset.name,
+            seats,
+            args.seed + attempt,
+            args.turns,
+            on_turn=lap,
+            pace=args.pace,
+            check_archive=False,  # timed below, as `pbem verify`
         )
         total = time.perf_counter() - begin
         accepted, rejected = sum(t.accepted for t in turns), sum(t.rejected for t in turns)
@@ -108,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         if len(turns) >= args.turns:
             break
-        winner = turns[-1].state.winner if turns else None
+        winner = bot_of(ruleset).winner(ruleset, turns[-1].state) if turns else None
         print(f"  the game ended early ({winner} won); starting another")
     else:
         print(f"no game reached {args.turns} player-turns in {ATTEMPTS} attempts", file=sys.stderr)

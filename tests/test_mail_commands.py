@@ -17,12 +17,12 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import MessageRow, ObserverRow, OutboxRow, SeatRow
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
-from adjudicator.rulesets.coe.bot import play_archived_game
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
 from adjudicator.services.games import new_game
 from adjudicator.services.gm import replace_player, set_observer
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.selfplay import play_archived_game
 from tests.conftest import SEATS, MailGame, Pbem
 
 

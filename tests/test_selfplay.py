@@ -17,8 +17,9 @@ import pytest
 from adjudicator.archive import Archive
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.coe.bot import SelfPlayTurn, play_archived_game, play_game, random_orders, seats_in_play
+from adjudicator.rulesets.coe.bot import SelfPlayTurn, play_game, random_orders, seats_in_play
 from adjudicator.rulesets.coe.state import from_snapshot, snapshot_text, state_hash
+from adjudicator.services.selfplay import play_archived_game
 from adjudicator.services.verification import verify
 from tests.helpers import force, place, play, start
 

@@ -40,8 +40,9 @@ State and snapshots
 
 from __future__ import annotations
 
+import random
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
@@ -325,13 +326,62 @@ class Ruleset(Protocol):
     # - read_stored_snapshot(text) -> state: a snapshot text the archive wrote (may skip checks made before).
 
     @property
-    def bot(self) -> Any:
-        """A module with `random_orders(ruleset, state, seat, rng)` for self-play, or None."""
+    def bot(self) -> Bot | None:
+        """Its self-play player (Bot below), or None: `pbem selfplay` then says the ruleset has no bot."""
         ...
 
     @property
-    def odds(self) -> Any:
-        """A module computing battle odds, or None."""
+    def odds(self) -> BattleOdds | None:
+        """Its exact battle odds (BattleOdds below), or None: `pbem odds` then says the ruleset has none."""
+        ...
+
+
+class Bot(Protocol):
+    """A ruleset's self-play player, the member `bot` (a module with these names will do). Self-play
+    (adjudicator/services/selfplay.py) makes a game of `seats(...)`, and at each step asks it for every ordering
+    seat's order text, submits the texts as players' mails would be, and adjudicates; when a step waits for
+    decisions (games that ask, DESIGN.md "Decisions"), it submits the bot's answers. The same rng state must give
+    the same text: a seeded self-play is repeatable."""
+
+    battle_events: tuple[str, ...]  # the event kinds self-play counts as battles in its summary lines
+
+    def seats(self, ruleset: Any, count: int) -> list[str]:
+        """The seats of a game of `count` players (a ValueError naming the counts it takes)."""
+        ...
+
+    def orders(self, ruleset: Any, state: Any, seat: str, header: str, rng: random.Random) -> str:
+        """`seat`'s order text for its step due in `state`: the `header` line (GAME ... PASSWORD ...), then its
+        orders, one a line."""
+        ...
+
+    def answers(
+        self, ruleset: Any, state: Any, seat: str, header: str, asked: Sequence[Mapping[str, str]], rng: random.Random
+    ) -> str:
+        """`seat`'s answers to the decisions `asked` of it (each with its key, question, default and rule), as the
+        text a player mails: the `header` line, then the answers."""
+        ...
+
+    def winner(self, ruleset: Any, state: Any) -> str | None:
+        """The seat that has won in `state`, or None (none yet, or a game without a single winner)."""
+        ...
+
+
+class BattleOdds(Protocol):
+    """A ruleset's exact battle odds, the member `odds` (a module with these names will do), for `pbem odds`.
+    The forces and standing orders are texts in the ruleset's own words; a text it cannot read is a PbemError or
+    ValueError whose message names the option or file and the form it takes."""
+
+    def read_forces(self, ruleset: Any, attacker: str, defender: str, naval: bool) -> Any:
+        """The two sides from the texts of --attacker and --defender (`naval`: a battle at sea)."""
+        ...
+
+    def read_standing(self, ruleset: Any, name: str, text: str) -> Any:
+        """A side's standing battle orders from the text of the file `name` (one order a line, no header)."""
+        ...
+
+    def battle_text(self, ruleset: Any, forces: Any, standing: tuple[Any, Any], area: str | None) -> str:
+        """The odds of the battle of `forces` with each side's standing orders (None: none), computed exactly,
+        as the text `pbem odds` prints; `area`: the battle's area when the standing orders need it."""
         ...
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +19,7 @@ from adjudicator.engine.protocol import hides_information
 from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
-from adjudicator.orders.sets import OrderError
+from adjudicator.orders.sets import OrderError, OrderSet
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
@@ -499,26 +500,51 @@ class FileResolution:
     spare_dice: int = 0  # rolls of the dice file that no battle needed
 
 
-def resolve_files(
-    state_text: str,
+def given_dice(dice_text: str | None, ruleset: Ruleset) -> GivenDice | None:
+    """The draws of a dice file, or None for the keyed stream."""
+    if dice_text is None:
+        return None
+    return GivenDice(values=parse_dice_file(dice_text, ruleset.dice_words, ruleset.largest_draw))
+
+
+def file_step(
+    ruleset: Ruleset,
+    game: GameRow,
+    state: Any,
+    number: int,
+    seat: str | None,
+    text: str,
+    given: GivenDice | None,
+    rows: list[TurnRow],
+    befores: list[str],
+    *,
+    clock: Clock,
+) -> Any:
+    """Resolve the step due from its order text with no archive; its row and the snapshot before it are added to
+    `rows` and `befores`. Returns the state after it."""
+    before = ruleset.snapshot_text(state)
+    befores.append(before)
+    state_key = hashlib.sha256(before.encode()).digest()
+    # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
+    hidden_key = hidden_turn_key(state_key, number)
+    dice = given or KeyedDice(key=state_key, orders_hash=orders_digest([text]), hidden_key=hidden_key)
+    result = play(ruleset, state, text, dice)
+    rows.append(turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, clock=clock))
+    return result.state
+
+
+def turn_file(
+    ruleset: Ruleset,
+    game: GameRow,
+    state: Any,
     orders_text: str,
     dice_text: str | None,
-    out: Path,
-    strict_dice: bool = False,
+    rows: list[TurnRow],
+    befores: list[str],
     *,
-    clock: Clock = SYSTEM_CLOCK,
-) -> FileResolution:
-    """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
-
-    Turns are resolved in turn order from the active seat up to the last seat of the round with an order
-    block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
-    Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
-    Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
-    of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
-    """
-    from adjudicator.archive.models import GameRow
-
-    state, ruleset = load_snapshot(state_text)
+    clock: Clock,
+) -> tuple[Any, list[tuple[str, OrderError]], GivenDice | None]:
+    """The player-turns of one seat each from a turn file (one block per seat), as resolve_files tells."""
     blocks = parse_turn_file(orders_text, ruleset)
     coming = [(step.number, step.seats[0]) for step in ruleset.coming_steps(state)]
     numbers = {s: n for n, s in coming}
@@ -547,27 +573,120 @@ def resolve_files(
             raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
         by_seat[seat] = block.source
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
-    given = (
-        GivenDice(values=parse_dice_file(dice_text, ruleset.dice_words, ruleset.largest_draw))
-        if dice_text is not None
-        else None
-    )
-    game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
-    rows, befores = [], []
+    given = given_dice(dice_text, ruleset)
     for number, seat in coming:
         step = ruleset.due(state)
         if number > last or step is None or step.seats != (seat,):
             break
-        before = ruleset.snapshot_text(state)
-        befores.append(before)
-        text = by_seat.get(seat, "")
-        state_key = hashlib.sha256(before.encode()).digest()
-        # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
-        hidden_key = hidden_turn_key(state_key, number)
-        dice = given or KeyedDice(key=state_key, orders_hash=orders_digest([text]), hidden_key=hidden_key)
-        result = play(ruleset, state, text, dice)
-        rows.append(turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, clock=clock))
-        state = result.state
+        state = file_step(ruleset, game, state, number, seat, by_seat.get(seat, ""), given, rows, befores, clock=clock)
+    return state, not_understood, given
+
+
+def sealed_files(
+    ruleset: Ruleset,
+    game: GameRow,
+    state: Any,
+    files: list[tuple[str, str]],
+    given: GivenDice | None,
+    rows: list[TurnRow],
+    befores: list[str],
+    *,
+    clock: Clock,
+) -> tuple[Any, list[tuple[str, OrderError]]]:
+    """The steps nobody orders in (a deal), then the sealed step due after them, from one orders file per seat of
+    it: each file one order set under its GAME header. A seat of the step without a file, a file for a seat that
+    does not order in it, or a second file for a seat is an error naming the seat and the file; the state after
+    the sealed step is returned, with the lines not understood."""
+    step = ruleset.due(state)
+    while step is not None and not step.seats:
+        state = file_step(ruleset, game, state, step.number, None, "", given, rows, befores, clock=clock)
+        step = ruleset.due(state)
+    if step is None:
+        raise PbemError(f"game {state.game} has ended; {files[0][0]} has no step to be for")
+    if not step.sealed:
+        raise PbemError(f"the step due, turn {step.number}, is {step.seats[0]}'s alone: give one turn file")
+    texts: dict[str, str] = {}
+    named: dict[str, str] = {}
+    not_understood: list[tuple[str, OrderError]] = []
+    for name, text in files:
+        seat, block = _seat_file(name, text, ruleset, state, step)
+        if seat in named:
+            raise PbemError(f"{name}: a second orders file for {seat} (the first is {named[seat]})")
+        texts[seat], named[seat] = block.source, name
+        not_understood += [(seat, e) for e in redacted(block).errors]
+    missing = [seat for seat in step.seats if seat not in texts]
+    if missing:
+        raise PbemError(
+            f"no orders file for {', '.join(missing)}: turn {step.number} is sealed, so every seat of it "
+            f"({', '.join(step.seats)}) gives one (--orders for each; the header line alone orders nothing)"
+        )
+    text = step_orders_text({seat: texts[seat] for seat in step.seats})
+    state = file_step(ruleset, game, state, step.number, step_seat(step), text, given, rows, befores, clock=clock)
+    return state, not_understood
+
+
+def _seat_file(name: str, text: str, ruleset: Ruleset, state: Any, step: Step) -> tuple[str, OrderSet]:
+    """The seat and order set of one seat's orders file for the sealed `step` (a PbemError naming the file)."""
+    blocks = parse_turn_file(text, ruleset)
+    if len(blocks) != 1 or blocks[0].header is None:
+        problems = "; ".join(e.located for block in blocks if block.header is None for e in block.errors)
+        raise PbemError(
+            f"{name}: one seat's order set under its GAME header, not {len(blocks)} blocks {problems}".strip()
+        )
+    header = blocks[0].header
+    if header.game.casefold() != state.game.casefold():
+        raise PbemError(f"{name} line {header.line}: game {header.game!r}, but the state is of game {state.game!r}")
+    if header.player not in step.seats:
+        raise PbemError(
+            f"{name} line {header.line}: {header.player} does not order in turn {step.number} "
+            f"(its seats: {', '.join(step.seats)})"
+        )
+    if header.turn != step.number:
+        raise PbemError(f"{name} line {header.line}: TURN {header.turn}, but the step due is turn {step.number}")
+    return header.player, blocks[0]
+
+
+def resolve_files(
+    state_text: str,
+    orders_text: str | Sequence[tuple[str, str]],
+    dice_text: str | None,
+    out: Path,
+    strict_dice: bool = False,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
+) -> FileResolution:
+    """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
+
+    Turns are resolved in turn order from the active seat up to the last seat of the round with an order
+    block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
+    Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
+    Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
+    of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
+
+    A sealed step (its seats order at once) takes one orders file per seat instead: `orders_text` is then each
+    file's (name, text); see sealed_files.
+    """
+    from adjudicator.archive.models import GameRow
+
+    state, ruleset = load_snapshot(state_text)
+    files = [("orders file", orders_text)] if isinstance(orders_text, str) else list(orders_text)
+    game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
+    rows: list[TurnRow] = []
+    befores: list[str] = []
+    due = ruleset.due(state)
+    if due is not None and (due.sealed or not due.seats):
+        given = given_dice(dice_text, ruleset)
+        state, not_understood = sealed_files(ruleset, game, state, files, given, rows, befores, clock=clock)
+    elif len(files) > 1:
+        whose = f"turn {due.number}, {', '.join(due.seats)}'s" if due is not None else "none: the game has ended"
+        raise PbemError(
+            f"{files[1][0]}: one orders file per seat is for a sealed step, and the step due is {whose}: "
+            "give one turn file, with a block per seat"
+        )
+    else:
+        state, not_understood, given = turn_file(
+            ruleset, game, state, files[0][1], dice_text, rows, befores, clock=clock
+        )
     spare = given.unused if given is not None else 0
     if spare and strict_dice:
         raise PbemError(f"{spare} rolls of the dice file were not used (--strict-dice)")
@@ -605,7 +724,12 @@ def resolve_files(
 def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
     """A turn's report context whose verdicts include the lines of its order set that were not understood (they
     did nothing), in line order, so that every line sent gets a verdict."""
-    errors = list(parse_orders(orders_text, ruleset).errors) if orders_text else []
+    if not orders_text:
+        errors = []
+    elif len(context["senders"]) > 1:  # a sealed step: each seat's order set under its header (step_orders_text)
+        errors = [error for block in parse_turn_file(orders_text, ruleset) for error in block.errors]
+    else:
+        errors = list(parse_orders(orders_text, ruleset).errors)
     if errors:
         context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
     return context

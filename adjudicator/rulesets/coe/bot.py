@@ -7,28 +7,26 @@ treasury, builds cities, fortifications and roads, gives standing orders, now an
 offers or accepts a ransom and sends press. It does not play the rules through, so the engine refuses some of its
 orders (with reasons), as it would a hasty player's. Deterministic for a given random.Random state: whatever it
 draws from is sorted first.
+
+CoeBot is the bot as the Ruleset protocol's member `bot`: services/selfplay.py plays archived games with it
+(`pbem selfplay`); play_game below plays in memory, without the archive (tests, benchmarks).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
-from adjudicator.rulesets.coe.state import Force, GameState, from_snapshot
+from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.rulesets.coe.turn import TurnResult, coming_turns, resolve
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS
-
-if TYPE_CHECKING:
-    from adjudicator.archive import Archive
 
 Units = dict[str, int]
 BATTLE_EVENTS = ("battle", "naval_battle")
@@ -52,7 +50,37 @@ def random_orders(
 ) -> str:
     """An order text (header and order lines) of plausible, mostly legal random orders for `seat`'s coming
     player-turn in `state`. The same rng state gives the same text."""
-    return _Bot(ruleset, state, seat, rng).orders(password)
+    number = coming_turns(state).get(seat, state.turn + 1)
+    return _Bot(ruleset, state, seat, rng).orders(f"GAME {state.game} TURN {number} PLAYER {seat} PASSWORD {password}")
+
+
+@dataclass(frozen=True)
+class CoeBot:
+    """The bot as the Ruleset protocol's member `bot` (engine/protocol.py Bot), for self-play through the services
+    (services/selfplay.py)."""
+
+    battle_events: tuple[str, ...] = BATTLE_EVENTS
+
+    def seats(self, ruleset: CoeRuleset, count: int) -> list[str]:
+        return seats_in_play(ruleset, count)
+
+    def orders(self, ruleset: CoeRuleset, state: GameState, seat: str, header: str, rng: random.Random) -> str:
+        return _Bot(ruleset, state, seat, rng).orders(header)
+
+    def answers(
+        self,
+        ruleset: CoeRuleset,
+        state: GameState,
+        seat: str,
+        header: str,
+        asked: Sequence[Mapping[str, str]],
+        rng: random.Random,
+    ) -> str:
+        """Each decision answered with the default its notice shows (C-15): a player who reads and agrees."""
+        return "\n".join([header, *(f"ANSWER {decision['key']}: {decision['default']}" for decision in asked)]) + "\n"
+
+    def winner(self, ruleset: CoeRuleset, state: GameState) -> str | None:
+        return state.winner
 
 
 def _leader(number: int) -> str:
@@ -184,9 +212,7 @@ class _Bot:
 
     # -- the orders -----------------------------------------------------------------------------------------
 
-    def orders(self, password: str) -> str:
-        number = coming_turns(self.state).get(self.seat, self.state.turn + 1)
-        header = f"GAME {self.state.game} TURN {number} PLAYER {self.seat} PASSWORD {password}"
+    def orders(self, header: str) -> str:
         if self.rng.random() < 0.03:
             return header + "\n"  # now and then nothing at all
         self.standing_orders()
@@ -812,67 +838,3 @@ def play_game(
             on_turn(turn)
         state = turn.state
     return result
-
-
-@dataclass
-class ArchivedTurn:
-    number: int
-    seat: str
-    orders: str
-    accepted: int
-    rejected: int
-    battles: int
-    state: GameState
-
-
-def play_archived_game(
-    archive: Archive,
-    data: Path,
-    name: str,
-    ruleset_name: str,
-    seats: list[str],
-    seed: int,
-    max_turns: int,
-    on_turn: Callable[[ArchivedTurn], None] | None = None,
-    pace: str = "turn",
-) -> list[ArchivedTurn]:
-    """A self-play game through the moderator's operations: new_game, then for each due player-turn submit (with
-    the seat's password) and adjudicate, which stores the turn and writes its reports into `data`. With pace
-    "round" every seat orders its coming turn from the position at the start of the round and one adjudicate
-    resolves the round. The dice are the game's own secret stream: only the bot's orders depend on `seed`.
-    Stops at a winner or once `max_turns` player-turns are played (a round is played to its end)."""
-    from adjudicator.services.adjudication import adjudicate
-    from adjudicator.services.games import due_turns, new_game
-    from adjudicator.services.orders import submit
-
-    ruleset = coe_ruleset(ruleset_name)
-    made = new_game(
-        archive,
-        data,
-        name,
-        ruleset.name,
-        {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
-        pace=pace,
-        mail={"selfplay": True},
-    )
-    state = ruleset.initial_state(name, list(seats))
-    turns: list[ArchivedTurn] = []
-    while state.active is not None and len(turns) < max_turns:
-        for number, seat in due_turns(ruleset, state, pace):
-            submit(archive, name, random_orders(ruleset, state, seat, turn_rng(seed, number), made.passwords[seat]))
-        for row in adjudicate(archive, data, name).turns:
-            results = json.loads(row.results_json)
-            state = from_snapshot(json.loads(row.state_json))
-            turn = ArchivedTurn(
-                row.number,
-                row.seat or "",
-                row.orders_text,
-                sum(r["accepted"] for r in results),
-                sum(not r["accepted"] for r in results),
-                sum(e["kind"] in BATTLE_EVENTS for e in json.loads(row.events_json)),
-                state,
-            )
-            turns.append(turn)
-            if on_turn is not None:
-                on_turn(turn)
-    return turns

@@ -26,6 +26,7 @@ from functools import cache
 from math import comb, factorial
 from typing import Any
 
+from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.battle import default_legion, fill, retreat_wanted
 from adjudicator.rulesets.coe.battle1984 import TIES
 from adjudicator.rulesets.coe.decisions import UNIT_WORDS, Pick, complete_choice, record_standing_order
@@ -973,3 +974,101 @@ def odds_text(odds: Odds) -> str:
         f"Expected {'cycles' if _is_1984(rules) else 'rounds'}  {float(odds.rounds):.2f}",
     ]
     return "\n".join(lines)
+
+
+# -- `pbem odds`: the Ruleset protocol's member `odds` ---------------------------------------------------------------
+
+FORCE_WORDS = {
+    "inf": "infantry",
+    "infantry": "infantry",
+    "cav": "cavalry",
+    "cavalry": "cavalry",
+    "cat": "catapult",
+    "catapult": "catapult",
+    "catapults": "catapult",
+    "leader": "leaders",
+    "leaders": "leaders",
+    "galley": "galleys",
+    "galleys": "galleys",
+}
+STANDING_HEADER = "GAME odds TURN 1 PLAYER Egyptus PASSWORD x\n"  # the parser reads an order set under a header
+
+
+@dataclass(frozen=True)
+class Forces:
+    """The two sides of a battle as `pbem odds` gives them: the dicts land_odds takes, or galleys at sea."""
+
+    attacker: dict[str, int | bool]
+    defender: dict[str, int | bool]
+    naval: bool
+
+
+@dataclass(frozen=True)
+class CoeOdds:
+    """The odds as the Ruleset protocol's member `odds` (engine/protocol.py BattleOdds)."""
+
+    def read_forces(self, ruleset: CoeRuleset, attacker: str, defender: str, naval: bool) -> Forces:
+        return Forces(force_spec(attacker, "attacker", naval), force_spec(defender, "defender", naval), naval)
+
+    def read_standing(self, ruleset: CoeRuleset, name: str, text: str) -> dict[str, Any]:
+        """Standing orders (LOSSES, BATTLELEGION, PURSUIT, RETREAT, TARGETS, NAVAL LOSSES; C-15, O-14)."""
+        from adjudicator.orders import parse_orders
+
+        parsed = parse_orders(STANDING_HEADER + text, ruleset)
+        for error in parsed.errors:
+            raise PbemError(f"{name}: {error.located}")
+        return standing_from_orders(parsed.orders)
+
+    def battle_text(self, ruleset: CoeRuleset, forces: Forces, standing: tuple[Any, Any], area: str | None) -> str:
+        a, d = forces.attacker, forces.defender
+        if forces.naval:
+            return odds_text(naval_odds(ruleset, int(a.get("galleys", 0)), int(d.get("galleys", 0)), *standing))
+        return odds_text(land_odds(ruleset, a, d, *standing, area=battle_area(ruleset, area, list(standing))))
+
+
+def force_spec(text: str, what: str, naval: bool) -> dict[str, int | bool]:
+    """'10 INF 7 CAV 3 CAT 2 LEADERS FORTIFIED CAESAR' (or at sea '4 GALLEYS') -> the dict the odds take;
+    anything else is refused with the form the option --`what` takes."""
+    form = (
+        "'4 GALLEYS' (a naval battle of empty galleys)"
+        if naval
+        else "e.g. '10 INF 7 CAV 3 CAT 2 LEADERS' (also CAESAR; the defender also FORTIFIED)"
+    )
+    force: dict[str, int | bool] = {}
+    words = text.replace(",", " ").split()
+    i = 0
+    while i < len(words):
+        word = words[i].casefold()
+        if word in ("fortified", "caesar"):
+            force[word] = True
+            i += 1
+        elif word.isdigit() and i + 1 < len(words) and words[i + 1].casefold() in FORCE_WORDS:
+            force[FORCE_WORDS[words[i + 1].casefold()]] = int(word)
+            i += 2
+        else:
+            bad = " ".join(words[i : i + 2]) if word.isdigit() else words[i]  # a count names what it counts
+            raise PbemError(f"--{what} {text!r}: {bad!r} is not understood; write {form}")
+    if "galleys" in force and not naval:
+        raise PbemError(
+            f"--{what} {text!r}: galleys fight at sea: add --naval for a naval battle ('4 GALLEYS' on both sides)"
+        )
+    if naval and set(force) - {"galleys"}:
+        raise PbemError(
+            f"--{what} {text!r}: with --naval write only {form}; units and leaders fight on land (without --naval)"
+        )
+    return force
+
+
+def battle_area(ruleset: CoeRuleset, given: str | None, standings: list[Mapping[str, Any] | None]) -> str | None:
+    """The battle province for RETREAT FROM <area> orders: the one given (--area), else the one area they name."""
+    if given is not None:
+        found = ruleset.board.lookup(given)
+        if len(found) != 1:
+            raise PbemError(f"--area {given!r}: {'ambiguous: ' + ', '.join(found) if found else 'no such area'}")
+        return found[0]
+    named = sorted(set().union(*(retreat_areas(s) for s in standings if s)))
+    if len(named) > 1:
+        raise PbemError(
+            f"the standing orders say RETREAT FROM {' and '.join(named)}: name the battle province with --area"
+        )
+    return named[0] if named else None

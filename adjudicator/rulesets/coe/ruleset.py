@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from adjudicator.engine.chance import Dice
+    from adjudicator.engine.protocol import BattleOdds, Bot
     from adjudicator.engine.vocabulary import Event, OrderResult
     from adjudicator.rulesets.coe.state import GameState
     from adjudicator.rulesets.coe.turn import Turn
@@ -227,12 +228,14 @@ class CoeRuleset:
         return getattr(self.hooks, "map_layers", None)
 
     @cached_property
-    def bot(self) -> ModuleType:
-        return importlib.import_module("adjudicator.rulesets.coe.bot")
+    def bot(self) -> Bot:
+        """The self-play bot (bot.py), imported when asked for."""
+        return importlib.import_module("adjudicator.rulesets.coe.bot").CoeBot()  # type: ignore[no-any-return]
 
     @cached_property
-    def odds(self) -> ModuleType:
-        return importlib.import_module("adjudicator.rulesets.coe.odds")
+    def odds(self) -> BattleOdds:
+        """The exact battle odds (odds.py), imported when asked for."""
+        return importlib.import_module("adjudicator.rulesets.coe.odds").CoeOdds()  # type: ignore[no-any-return]
 
 
 def coe_ruleset(name: str) -> CoeRuleset:

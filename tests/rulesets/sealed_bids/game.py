@@ -19,6 +19,7 @@ adjudicator.engine.chance documents a shuffle (n - 1 draws for n cards). Nothing
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ class BidsData:
     rounds: int
     deck: tuple[Card, ...]
     grammar: tuple[str, ...]
+    bot: str  # the module of its bot ("": none)
 
     @classmethod
     def read(cls, source: RulesetSource) -> BidsData:
@@ -67,6 +69,7 @@ class BidsData:
             rounds=source.value("rounds", int),
             deck=deck,
             grammar=source.strings("grammar"),
+            bot=source.text("bot", ""),
         )
         if not 2 <= len(data.seats) <= 3:
             raise source.error("seats", f"two or three seats, not {len(data.seats)}")
@@ -350,7 +353,7 @@ class SealedBids:
         """The bids of a text without its header (the shared parser's; the engine-level tests send no header)."""
         return parse_orders(text, self).orders  # type: ignore[return-value]
 
-    # Reports: its own templates; no map, bot or odds
+    # Reports: its own templates; no map or odds
 
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
         return events
@@ -364,8 +367,12 @@ class SealedBids:
         return self.folder / "templates"
 
     map_layers: Any = None
-    bot: Any = None
     odds: Any = None
+
+    @cached_property
+    def bot(self) -> Any:
+        """The bot that ruleset.toml's optional key `bot` names (a module with BOT), or None (no self-play)."""
+        return importlib.import_module(self.rules.bot).BOT if self.rules.bot else None
 
 
 def load(source: RulesetSource) -> SealedBids:
