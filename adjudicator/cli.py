@@ -860,9 +860,28 @@ def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None
     typer.echo(f"{game} ended")
 
 
+def only_command(argv: list[str]) -> Any:
+    """The click group of `pbem`, holding only the command that `argv` names when it names one: typer builds
+    every command's parameters from its signature before running any, about a quarter of a per-mail command's
+    start-up, and a command invoked by name needs none of the others. Anything else (`--help`, no command, an
+    unknown name) gets the whole group, so that the list of commands and the errors stay as they are."""
+    import copy
+
+    from typer.main import get_command_name, get_group
+
+    name = argv[0] if argv else ""
+    commands = [c for c in app.registered_commands if (c.name or get_command_name(c.callback.__name__)) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return get_group(app)
+    alone = copy.copy(app)  # the group itself (help, options, error path) stays as it is
+    alone.registered_commands, alone.registered_groups = commands, groups
+    return get_group(alone)
+
+
 def main() -> None:
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")
-    app()
+    only_command(sys.argv[1:])()
 
 
 if __name__ == "__main__":
