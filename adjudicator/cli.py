@@ -198,13 +198,13 @@ def check(
     db: DbOption = None,
 ) -> None:
     """Check an order set without storing it: one verdict per order. Exit 1 if any order fails."""
-    from adjudicator.services.orders import check_game_orders, check_state_orders
+    from adjudicator.services.orders import check_state_orders, check_stored_orders
 
     if (game is None) == (state is None):
         fail("give either --game GAME or --state SNAPSHOT.json")
     text = _read(file, "order file")
     if game is not None:
-        receipt = check_game_orders(_archive(data, db), game, text)
+        receipt = check_stored_orders(data, db, game, text)
     else:
         assert state is not None
         receipt = check_state_orders(_read(state, "state file"), text)
