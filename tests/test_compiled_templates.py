@@ -51,3 +51,12 @@ def test_a_template_compiled_for_one_language_renders_every_other(tmp_path: Path
         fresh.rmdir()
     english = rendered("en", shared)
     assert "GAME rome1 TURN <n> PLAYER Egyptus PASSWORD pw" in english and "&lt;b&gt;" in english
+
+
+def test_without_a_safe_folder_templates_are_compiled_in_every_process(tmp_path: Path) -> None:
+    """A cache folder Jinja will not trust (here a file in its place) leaves rendering as it was, only uncached."""
+    (tmp_path / f"_jinja2-cache-{os.getuid()}").write_text("not a folder")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    assert rendered("de", tmp_path) == rendered("de", fresh)
+    assert cached(tmp_path) == {} and len(cached(fresh)) == 3

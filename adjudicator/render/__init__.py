@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from jinja2 import BytecodeCache, Environment
+    from jinja2.bccache import Bucket
 
     from adjudicator.rulesets import Ruleset
 
@@ -72,17 +73,28 @@ def _environment(language: str, autoescape: bool) -> Environment:
     return env
 
 
-def _compiled_templates(autoescape: bool) -> BytecodeCache:
+def _compiled_templates(autoescape: bool) -> BytecodeCache | None:
     """Compiled templates kept between processes (a command runs per mail: compiling its templates was a tenth of
     its start-up), in Jinja's private per-user folder of the temporary directory. An entry is found by template
     name, file and source checksum (an edited template is compiled again), and kept apart by Jinja version and
     escaping (the one setting by which the two environments compile a template differently); the language is
-    no part of a compiled template (the filters above)."""
+    no part of a compiled template (the filters above). Without a safe folder, templates are compiled anew in
+    every process, as before."""
     from jinja2 import FileSystemBytecodeCache
     from jinja2 import __version__ as jinja_version
 
+    class Kept(FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket: Bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:  # a full or read-only disk: the template is used as compiled, only not kept
+                pass
+
     escaping = "markup" if autoescape else "text"
-    return FileSystemBytecodeCache(pattern=f"pbem-jinja{jinja_version}-{escaping}-%s.cache")
+    try:
+        return Kept(pattern=f"pbem-jinja{jinja_version}-{escaping}-%s.cache")
+    except (OSError, RuntimeError):  # no private folder (Jinja refuses one that is not the user's alone)
+        return None
 
 
 def _outside_template(name: str) -> tuple[str, str, Callable[[], bool]] | None:
