@@ -9,6 +9,8 @@ from __future__ import annotations
 from sqlalchemy import Index, text
 from sqlmodel import Field, SQLModel, UniqueConstraint
 
+from adjudicator.archive import tables  # the tables' names (those of archives made before the Row names)
+
 
 def _unique_where(name: str, columns: tuple[str, ...], condition: str) -> Index:
     """A partial unique index (SQLite and PostgreSQL both have them): a race that slips past the game lock
@@ -22,7 +24,7 @@ PARTIAL_CONDITION = "partial_condition"  # Index.info key: the WHERE of a partia
 
 
 class GameRow(SQLModel, table=True):
-    __tablename__ = "game"  # the table's name in archives made before the Row names
+    __tablename__ = tables.GAME
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     ruleset: str
@@ -51,10 +53,10 @@ class GameRow(SQLModel, table=True):
 
 
 class SeatRow(SQLModel, table=True):
-    __tablename__ = "seat"  # the table's name in archives made before the Row names
+    __tablename__ = tables.SEAT
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int = Field(foreign_key=f"{tables.GAME}.id", index=True)
     seat: str
     email: str
     password_hash: str  # scrypt, never the password itself
@@ -69,10 +71,10 @@ class TurnRow(SQLModel, table=True):
     """One adjudicated player-turn (number 0 is the setup): the resulting state and all its inputs.
     A turn withdrawn by a roll-back stays archived, marked superseded."""
 
-    __tablename__ = "turn"  # the table's name in archives made before the Row names
+    __tablename__ = tables.TURN
     __table_args__ = (_unique_where("one_live_turn", ("game_id", "number"), "superseded = false"),)
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int = Field(foreign_key=f"{tables.GAME}.id", index=True)
     number: int
     seat: str | None  # whose player-turn it was (None for the setup)
     round: int
@@ -98,10 +100,10 @@ class TurnRow(SQLModel, table=True):
 class OrderSetRow(SQLModel, table=True):
     """An order set received for a seat's coming player-turn; a later one replaces it."""
 
-    __tablename__ = "orderset"  # the table's name in archives made before the Row names
+    __tablename__ = tables.ORDER_SET
     __table_args__ = (_unique_where("one_current_order_set", ("game_id", "turn", "seat"), "replaced = false"),)
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int = Field(foreign_key=f"{tables.GAME}.id", index=True)
     turn: int
     seat: str
     text: str
@@ -113,9 +115,9 @@ class OrderSetRow(SQLModel, table=True):
 class DecisionRow(SQLModel, table=True):
     """A decision a seat was asked to take for a turn being resolved, and its answer once given."""
 
-    __tablename__ = "decision"  # the table's name in archives made before the Row names
+    __tablename__ = tables.DECISION
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int = Field(foreign_key=f"{tables.GAME}.id", index=True)
     turn: int
     seat: str
     key: str
@@ -131,7 +133,7 @@ class DecisionRow(SQLModel, table=True):
 class MessageRow(SQLModel, table=True):
     """A received mail, stored once per Message-ID with what became of it."""
 
-    __tablename__ = "message"  # the table's name in archives made before the Row names
+    __tablename__ = tables.MESSAGE
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(index=True, unique=True)
     received: str
@@ -146,7 +148,7 @@ class MessageRow(SQLModel, table=True):
 class OutboxRow(SQLModel, table=True):
     """A mail to send: receipts, reports, notices. It stays queued until delivered."""
 
-    __tablename__ = "outbox"  # the table's name in archives made before the Row names
+    __tablename__ = tables.OUTBOX
     id: int | None = Field(default=None, primary_key=True)
     game: str | None = None
     to: str
@@ -167,10 +169,10 @@ class ObserverRow(SQLModel, table=True):
     """An address that receives a game's public reports (never private ones) after OBSERVE, once it has sent back
     the token of its confirmation mail (or the moderator added it); until then it is pending and gets nothing."""
 
-    __tablename__ = "observer"  # the table's name in archives made before the Row names
+    __tablename__ = tables.OBSERVER
     __table_args__ = (UniqueConstraint("game_id", "email"),)
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    game_id: int = Field(foreign_key=f"{tables.GAME}.id", index=True)
     email: str
     language: str = "en"
     since: str  # when observing began; while pending, when the confirmation was mailed

@@ -23,7 +23,8 @@ from adjudicator.resources import resource_dir
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from jinja2 import Environment
+    from jinja2 import BytecodeCache, Environment
+    from jinja2.bccache import Bucket
 
     from adjudicator.rulesets import Ruleset
 
@@ -44,7 +45,7 @@ def markup_environment(language: str = "en") -> Environment:
 
 def _environment(language: str, autoescape: bool) -> Environment:
     # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined, pass_context
 
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import engine_data, engine_text, order_echo, translations
@@ -57,15 +58,43 @@ def _environment(language: str, autoescape: bool) -> Environment:
         keep_trailing_newline=True,
         autoescape=autoescape,
         extensions=["jinja2.ext.i18n"],
+        bytecode_cache=_compiled_templates(autoescape),
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["language"] = language
-    env.filters["kw"] = lambda name: written(language, name)  # order keywords in the reader's language
-    env.filters["verdict"] = lambda item: verdict(item, language)
-    env.filters["engine"] = lambda text: engine_text(language, text)  # an engine text (question, ...) translated
-    env.filters["engine_data"] = lambda event: engine_data(language, event)
-    env.filters["echo"] = lambda text: order_echo(language, text)  # an order line the tool composed
+    # The filters of the reader's language take the context only so that Jinja never applies them when compiling:
+    # it folds a filter of a constant ("game" | kw) into the compiled template, which would then hold the words of
+    # the language it was first compiled for, and the cache below serves one compiled template to every language.
+    env.filters["kw"] = pass_context(lambda _, name: written(language, name))  # keywords in the reader's language
+    env.filters["verdict"] = pass_context(lambda _, item: verdict(item, language))
+    env.filters["engine"] = pass_context(lambda _, text: engine_text(language, text))  # an engine text translated
+    env.filters["engine_data"] = pass_context(lambda _, event: engine_data(language, event))
+    env.filters["echo"] = pass_context(lambda _, text: order_echo(language, text))  # an order line the tool composed
     return env
+
+
+def _compiled_templates(autoescape: bool) -> BytecodeCache | None:
+    """Compiled templates kept between processes (a command runs per mail: compiling its templates was a tenth of
+    its start-up), in Jinja's private per-user folder of the temporary directory. An entry is found by template
+    name, file and source checksum (an edited template is compiled again), and kept apart by Jinja version and
+    escaping (the one setting by which the two environments compile a template differently); the language is
+    no part of a compiled template (the filters above). Without a safe folder, templates are compiled anew in
+    every process, as before."""
+    from jinja2 import FileSystemBytecodeCache
+    from jinja2 import __version__ as jinja_version
+
+    class Kept(FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket: Bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:  # a full or read-only disk: the template is used as compiled, only not kept
+                pass
+
+    escaping = "markup" if autoescape else "text"
+    try:
+        return Kept(pattern=f"pbem-jinja{jinja_version}-{escaping}-%s.cache")
+    except (OSError, RuntimeError):  # no private folder (Jinja refuses one that is not the user's alone)
+        return None
 
 
 def _outside_template(name: str) -> tuple[str, str, Callable[[], bool]] | None:

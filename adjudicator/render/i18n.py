@@ -19,6 +19,7 @@ orders come back in the reader's order keywords (`written`).
 
 from __future__ import annotations
 
+import gettext as stdlib_gettext
 import io
 import re
 from collections.abc import Mapping
@@ -37,17 +38,24 @@ def N_(msgid: str) -> str:  # noqa: N802 (the gettext convention for a message m
 
 
 @cache
-def translations(language: str) -> NullTranslations:
+def translations(language: str) -> NullTranslations | stdlib_gettext.NullTranslations:
     """The catalogue of `language` (English is the source language: no catalogue)."""
+    if language == "en":  # no catalogue, so no Babel to import (start-up of a command that writes a receipt)
+        return _English()
     from babel.messages.mofile import write_mo
-    from babel.support import NullTranslations, Translations
+    from babel.support import Translations
 
-    if language == "en":
-        return NullTranslations()
     compiled = io.BytesIO()
     write_mo(compiled, _catalogue(language))
     compiled.seek(0)
     return Translations(compiled)
+
+
+class _English(stdlib_gettext.NullTranslations):
+    """The source language: every message as written (Babel's NullTranslations, without importing Babel)."""
+
+    def ugettext(self, message: str) -> str:
+        return message
 
 
 @cache

@@ -22,7 +22,6 @@ from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
 from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import write_turn_files
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -178,6 +177,8 @@ def new_game(
                     welcomes[seat_row.seat],
                     clock=clock,
                 )
+    from adjudicator.services.reports import write_turn_files  # here: reading a game draws no map
+
     folder = game_folder(data, name)
     files = write_turn_files(folder, ruleset, game, [row], spoken)
     for seat, text in welcomes.items():  # the moderator's copy: the password travels only in the queued mail

@@ -20,6 +20,7 @@ from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
+from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -97,17 +98,35 @@ def check_against(ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, num
     return ruleset.check_orders(state, seat, number, orders, KeyedDice(key=secrets.token_bytes(32)))
 
 
+def check_stored_orders(data: Path, db: str | None, name: str, text: str) -> Receipt:
+    """`pbem check --game` on the archive of data folder `data` (or at URL `db`): the default SQLite archive is
+    read without SQLAlchemy (archive/lean.py) where that reader can answer, else through the archive."""
+    from adjudicator.archive import lean
+
+    stored = lean.current_game(data, name) if db is None else None
+    if stored is None:
+        from adjudicator.archive import Archive
+
+        return check_game_orders(Archive.open(data, db), name, text)
+    ruleset = load_ruleset(stored.ruleset)
+    return _check_game(name, stored.pace, ruleset, stored_state(ruleset, stored.state_json), text)
+
+
 def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
     """`pbem check --game`: verdicts against the game's current position; the password is not needed."""
     with archive.session() as session:
         game, ruleset, state = current_game(session, name)
+    return _check_game(name, game.pace, ruleset, state, text)
+
+
+def _check_game(name: str, pace: str, ruleset: Ruleset, state: Any, text: str) -> Receipt:
     orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
         return Receipt(name, "?", ruleset.steps_done(state) + 1, list(orders.errors), [], check_only=True)
     seat = orders.header.player
     if seat not in ruleset.seats_of(state):
         raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(ruleset.seats_of(state))}")
-    number = expected_turn(ruleset, state, game.pace, seat, orders.header.turn)
+    number = expected_turn(ruleset, state, pace, seat, orders.header.turn)
     results = check_against(ruleset, state, orders, seat, number)
     later = number != ruleset.steps_done(state) + 1
     return Receipt(
@@ -117,8 +136,8 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
         list(orders.errors),
         results,
         check_only=True,
-        provisional=later and game.pace == "round",
-        ahead=later and game.pace == "turn",
+        provisional=later and pace == "round",
+        ahead=later and pace == "turn",
     )
 
 

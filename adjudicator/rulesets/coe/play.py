@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe import battle1984
 from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
@@ -10,7 +12,6 @@ from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
 from adjudicator.rulesets.coe.decisions import record_standing_order
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
 from adjudicator.rulesets.coe.invariants import broken_invariants
-from adjudicator.rulesets.coe.mapping import map_layers  # the map's layers (render/svgmap.py)
 from adjudicator.rulesets.coe.movement import movement_phase
 from adjudicator.rulesets.coe.naval import fight_naval_battle, naval_opponent
 from adjudicator.rulesets.coe.orders import (
@@ -37,10 +38,20 @@ from adjudicator.rulesets.coe.state import Force
 from adjudicator.rulesets.coe.turn import Turn, next_seat
 from adjudicator.rulesets.coe.vocabulary import add_event
 
-__all__ = ["GRAMMAR_FILES", "broken_invariants", "initial_state", "map_layers", "order_builder", "play_turn"]
+__all__ = ["GRAMMAR_FILES", "broken_invariants", "initial_state", "map_layers", "order_builder", "play_turn"]  # noqa: F822 (map_layers: __getattr__ below)
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
 AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer, RansomAccept, Concede)
+
+
+def __getattr__(name: str) -> Any:
+    """`map_layers`, the map's layers (render/svgmap.py), loaded when a map is drawn: checking or storing orders
+    draws none and need not load the map's drawing code."""
+    if name == "map_layers":
+        from adjudicator.rulesets.coe.mapping import map_layers
+
+        return map_layers
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def play_turn(turn: Turn) -> None:

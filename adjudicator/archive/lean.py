@@ -1,0 +1,67 @@
+"""A game's current position read from the default SQLite archive with the standard `sqlite3` module: what
+`pbem check --game` needs (the game's ruleset and pace, its latest live turn's position), without SQLAlchemy and
+sqlmodel, whose import alone is about 25 times a bare Python start (issue 13, item 11).
+
+It only reads, in one transaction (one snapshot of the archive: a writer's half-done step is never seen), and it
+answers only where the archive itself would answer the same: whenever it cannot (no archive file yet, no such
+game, a game without turns, an archive older than the columns it reads, a file that is not an archive) it says
+None, and the caller goes through the archive (store.py), which makes, upgrades or explains as it always did.
+Table and column names come from tables.py, which models.py takes them from too."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from adjudicator.archive.tables import GAME, LEAN_COLUMNS, TURN
+
+ARCHIVE_FILE = "archive.sqlite"  # the archive of a data folder (store.py, Archive.in_folder)
+BUSY_SECONDS = 30  # as long as the archive waits for a writer (store.py, busy_timeout)
+
+_GAME_QUERY = f"SELECT {', '.join(LEAN_COLUMNS[GAME])} FROM {GAME} WHERE name = ?"
+_TURN_QUERY = (
+    f"SELECT {', '.join(LEAN_COLUMNS[TURN])} FROM {TURN} WHERE game_id = ? AND superseded = 0 "
+    "ORDER BY number DESC LIMIT 1"
+)
+
+
+@dataclass(frozen=True)
+class CurrentGame:
+    """What `pbem check --game` reads of a game: its ruleset, its pace and its current position (snapshot text)."""
+
+    name: str
+    ruleset: str
+    pace: str
+    state_json: str
+
+
+def current_game(folder: Path, name: str) -> CurrentGame | None:
+    """The game `name` of the SQLite archive in data folder `folder`, or None when the archive must answer."""
+    path = folder / ARCHIVE_FILE
+    if not path.is_file():
+        return None
+    try:
+        connection = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None
+        )
+    except sqlite3.Error:
+        return None
+    try:
+        connection.execute("BEGIN")  # both reads from one snapshot
+        return _read(connection, name)
+    except sqlite3.Error:  # not an archive, or one made before a column read here: store.py upgrades or explains
+        return None
+    finally:
+        connection.close()
+
+
+def _read(connection: sqlite3.Connection, name: str) -> CurrentGame | None:
+    game = connection.execute(_GAME_QUERY, (name,)).fetchone()
+    if game is None:
+        return None
+    game_id, _, ruleset, pace = game
+    turn = connection.execute(_TURN_QUERY, (game_id,)).fetchone()
+    if turn is None:
+        return None
+    return CurrentGame(name, ruleset, pace, turn[-1])
