@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,10 +99,17 @@ def turn_reports(
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
     same texts (issue 13, item 13)."""
     snapshot = json.loads(row.state_json)
-    state = stored_state(ruleset, row.state_json)
     hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 
+    @cache
+    def position() -> Any:
+        """Read only when something is rendered: the mails of a tick find their texts rendered for the files."""
+        return stored_state(ruleset, row.state_json)
+
+    @cache
     def common() -> dict[str, Any]:
+        """What the public and private reports share (read-only to the templates): made once per call."""
+        state = position()
         return {
             "ruleset": ruleset,
             "title": ruleset.title,
@@ -120,20 +127,21 @@ def turn_reports(
         return render("report.txt.j2", language, **common())
 
     def private(seat: str, spoken: str) -> str:
+        state = position()
         own = {"state": ruleset.snapshot(state, seat)} if hidden else {}
         return render("report-seat.txt.j2", spoken, seat=seat, **common() | own, **ruleset.report_context(state))
 
     inputs = _report_inputs(game, row, before)
-    outputs = {"snapshot.json": ruleset.snapshot_text(state, PUBLIC) if hidden else row.state_json}
+    outputs = {"snapshot.json": ruleset.snapshot_text(position(), PUBLIC) if hidden else row.state_json}
     if language is not None:
         outputs["report.txt"] = _rendered_once(ruleset, (*inputs, "report.txt", language), public)
     if seats is None:  # every seat of the game, each in its language
-        seats = {seat: (languages or {}).get(seat, "en") for seat in ruleset.seats_of(state)}
+        seats = {seat: (languages or {}).get(seat, "en") for seat in ruleset.seats_of(position())}
     for seat, spoken in seats.items():
         key = (*inputs, "report-seat", seat, spoken)
         outputs[f"report-{seat}.txt"] = _rendered_once(ruleset, key, partial(private, seat, spoken))
         if hidden:
-            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(state, seat)
+            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(position(), seat)
     return outputs
 
 
