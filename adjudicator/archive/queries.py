@@ -222,6 +222,12 @@ def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSe
     return list(session.exec(select(OrderSetRow).where(OrderSetRow.game_id == game.id, OrderSetRow.turn > turn)).all())
 
 
+def has_unanswered_decisions(session: Session, game: GameRow) -> bool:
+    """Whether the game has questions not answered yet (of any turn)."""
+    query = select(DecisionRow.id).where(DecisionRow.game_id == game.id, DecisionRow.answer == None)  # noqa: E711 (SQL)
+    return session.exec(query.limit(1)).first() is not None
+
+
 def has_unasked_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions neither answered nor mailed yet (of any turn)."""
     query = select(DecisionRow.id).where(
