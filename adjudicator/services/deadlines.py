@@ -216,13 +216,13 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
         )
         for say in languages
     }
+    # rendered from the same inputs as the turn's files (the position before it too): the same texts, once
+    privates = turn_reports(
+        ruleset, game, news[-1], {seat.seat: seat.language for seat in seats}, None, states.get(news[-1].number - 1)
+    )
     for seat in seats:
         say = seat.language
-        map_svg, public = maps[say], publics[say]
-        # rendered from the same inputs as the turn's files (the position before it too): the same text, once
-        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None, states.get(news[-1].number - 1))[
-            f"report-{seat.seat}.txt"
-        ]
+        map_svg, public, private = maps[say], publics[say], privates[f"report-{seat.seat}.txt"]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)

@@ -101,10 +101,9 @@ def turn_reports(
     snapshot = json.loads(row.state_json)
     hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 
-    @cache
     def position() -> Any:
-        """Read only when something is rendered: the mails of a tick find their texts rendered for the files."""
-        return stored_state(ruleset, row.state_json)
+        """Read only when something is rendered (a tick's files find their texts rendered for its mails)."""
+        return _position(ruleset, row.state_json)
 
     @cache
     def common() -> dict[str, Any]:
@@ -149,6 +148,23 @@ def turn_reports(
 # ruleset is kept with its text so that its id is not reused while the entry lives. Oldest first, bounded.
 _RENDERED: dict[tuple[Any, ...], tuple[Ruleset, str]] = {}
 RENDERED_KEPT = 64
+
+
+# Positions read for reports in this process: (ruleset id, snapshot text) -> (the ruleset, the position), which
+# the reports only read. A tick renders a turn's mails and files in several calls: the position is read once.
+_POSITIONS: dict[tuple[int, str], tuple[Ruleset, Any]] = {}
+POSITIONS_KEPT = 8
+
+
+def _position(ruleset: Ruleset, text: str) -> Any:
+    found = _POSITIONS.get((id(ruleset), text))
+    if found is not None and found[0] is ruleset:
+        return found[1]
+    state = stored_state(ruleset, text)
+    _POSITIONS[(id(ruleset), text)] = (ruleset, state)
+    if len(_POSITIONS) > POSITIONS_KEPT:
+        del _POSITIONS[next(iter(_POSITIONS))]
+    return state
 
 
 def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any, ...]:
