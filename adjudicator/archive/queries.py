@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -253,3 +254,11 @@ def last_order_mail(session: Session, game: GameRow, seat: str) -> MessageRow | 
         MessageRow.game == game.name, MessageRow.seat == seat, MessageRow.outcome == "orders stored"
     )
     return session.exec(query.order_by(MessageRow.id.desc())).first()  # type: ignore[union-attr]
+
+
+def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
+    """Each seat's latest order mail that was stored (last_order_mail of every seat, in one query)."""
+    stored = (MessageRow.game == game.name, MessageRow.outcome == "orders stored")
+    latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
+    rows = session.exec(select(MessageRow).where(MessageRow.id.in_(latest)))  # type: ignore[union-attr]
+    return {row.seat: row for row in rows if row.seat is not None}

@@ -220,6 +220,7 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
     privates = turn_reports(
         ruleset, game, news[-1], {seat.seat: seat.language for seat in seats}, None, states.get(news[-1].number - 1)
     )
+    threads = db.last_order_mails(session, game)
     for seat in seats:
         say = seat.language
         map_svg, public, private = maps[say], publics[say], privates[f"report-{seat.seat}.txt"]
@@ -235,7 +236,7 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
             game.name,
             html=html,
             map_svg=map_svg,
-            **_thread_of(db.last_order_mail(session, game, seat.seat)),
+            **_thread_of(threads.get(seat.seat)),
         )
     for watcher in watchers:
         say = watcher.language
