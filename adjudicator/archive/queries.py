@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -222,6 +223,22 @@ def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSe
     return list(session.exec(select(OrderSetRow).where(OrderSetRow.game_id == game.id, OrderSetRow.turn > turn)).all())
 
 
+def has_unanswered_decisions(session: Session, game: GameRow) -> bool:
+    """Whether the game has questions not answered yet (of any turn)."""
+    query = select(DecisionRow.id).where(DecisionRow.game_id == game.id, DecisionRow.answer == None)  # noqa: E711 (SQL)
+    return session.exec(query.limit(1)).first() is not None
+
+
+def has_unasked_decisions(session: Session, game: GameRow) -> bool:
+    """Whether the game has questions neither answered nor mailed yet (of any turn)."""
+    query = select(DecisionRow.id).where(
+        DecisionRow.game_id == game.id,
+        DecisionRow.notified == False,  # noqa: E712 (SQL)
+        DecisionRow.answer == None,  # noqa: E711 (SQL)
+    )
+    return session.exec(query.limit(1)).first() is not None
+
+
 def decisions_after(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
     """The decisions asked for the turns after `turn`."""
     return list(session.exec(select(DecisionRow).where(DecisionRow.game_id == game.id, DecisionRow.turn > turn)).all())
@@ -237,3 +254,11 @@ def last_order_mail(session: Session, game: GameRow, seat: str) -> MessageRow | 
         MessageRow.game == game.name, MessageRow.seat == seat, MessageRow.outcome == "orders stored"
     )
     return session.exec(query.order_by(MessageRow.id.desc())).first()  # type: ignore[union-attr]
+
+
+def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
+    """Each seat's latest order mail that was stored (last_order_mail of every seat, in one query)."""
+    stored = (MessageRow.game == game.name, MessageRow.outcome == "orders stored")
+    latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
+    rows = session.exec(select(MessageRow).where(MessageRow.id.in_(latest)))  # type: ignore[union-attr]
+    return {row.seat: row for row in rows if row.seat is not None}

@@ -22,12 +22,16 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.board import STRAIT, Board
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import engine_data, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
+
+if TYPE_CHECKING:
+    from markupsafe import Markup
 
 # The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
 WIDTH, MAP_HEIGHT, LEGEND_HEIGHT = 3800, 2000, 170
@@ -484,19 +488,46 @@ def render_map(
             map_height=MAP_HEIGHT,
             heading=heading,
             details=" · ".join(drawn.details),
-            links=_links(board, spots),
-            roads=_roads(drawn.roads, spots),
-            shapes=shapes,
-            forces=forces,
-            moves=moves,
-            battles=battles,
-            legend=_legend(legend_seats, drawn.legend_symbols, tr),
+            links=_links_layer(board, spots),
+            roads=_fields(_roads(drawn.roads, spots)),
+            shapes=_fields(shapes),
+            forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
+            moves=_fields(moves),
+            battles=_fields(battles),
+            legend=_fields(_legend(legend_seats, drawn.legend_symbols, tr)),
             legend_y=MAP_HEIGHT + LEGEND_HEIGHT // 2,
             battle_red=BATTLE_RED,
             neutral_fill=NEUTRAL_FILL,
             neutral_stroke=NEUTRAL_STROKE,
         )
     )
+
+
+def _fields(items: list[dict[str, Any]]) -> list[SimpleNamespace]:
+    """The template's elements as objects: Jinja reads `a.code` of an object at once, while of a dict it first
+    tries (and fails) an attribute; the map's some 2,000 lookups took half its time that way (issue 13)."""
+    return [SimpleNamespace(**item) for item in items]
+
+
+# The links layer of a board (borders, coasts, lanes, straits), which no position changes: drawn once per board.
+# board id -> (the board, kept so that its id is not reused while the entry lives; the SVG lines)
+_LINKS_DRAWN: dict[int, tuple[Board, Markup]] = {}
+LINKS_KEPT = 8
+
+
+def _links_layer(board: Board, spots: Mapping[str, Spot]) -> Markup:
+    """The links layer's lines (templates/map-links.svg.j2), drawn the first time a board is mapped."""
+    from markupsafe import Markup  # with Jinja: commands that draw no map need not load it
+
+    found = _LINKS_DRAWN.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    macro = markup_environment().get_template("map-links.svg.j2").module.links  # type: ignore[attr-defined]
+    drawn = Markup(macro(_fields(_links(board, spots))))  # noqa: S704 (made by our own escaping template)
+    _LINKS_DRAWN[id(board)] = (board, drawn)
+    if len(_LINKS_DRAWN) > LINKS_KEPT:
+        del _LINKS_DRAWN[next(iter(_LINKS_DRAWN))]
+    return drawn
 
 
 def _shape(board: Board, code: str, s: Spot, mark: AreaLayer, colour: Mapping[str, str]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.sets import OrderError, OrderSet
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import (
@@ -309,7 +309,8 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
     from adjudicator.archive import queries as db
 
     with archive.session() as session:
-        game, ruleset, state = current_game(session, name)
+        game = db.find_game(session, name)
+        ruleset = load_ruleset(game.ruleset)
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
         folder = game_folder(data, name)
         names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
@@ -319,7 +320,10 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
         wanted = {n for n in numbers if lacking_turns[n]}
         wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
         rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
-        unanswered = [d for d in db.decisions(session, game, ruleset.steps_done(state) + 1) if d.answer is None]
+        # the position is read only for a game with questions unanswered (a tick checks every game it ticks)
+        state = current_game(session, name)[2] if db.has_unanswered_decisions(session, game) else None
+        due = ruleset.steps_done(state) + 1 if state is not None else None
+        unanswered = [d for d in db.decisions(session, game, due) if d.answer is None] if due is not None else []
         # the turn is resolved again (as far as it gets) only when a notice is missing
         lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
         waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if lacking_seats else None

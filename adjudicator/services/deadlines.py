@@ -7,6 +7,7 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import Session
 
@@ -67,9 +68,14 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list
             done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
+        # the reports are queued in the turn's own transaction (issue 13, item 13: a commit and a read of the game
+        # less); questions are mailed with their notices, which are written after the commit
+        news = [] if game.selfplay else _queue_reports(session, game, ruleset, clock=clock)
+        questions = not game.selfplay and db.has_unasked_decisions(session, game)
     if done is not None:
         done.write_files(data)
-    return lines + _repair_lines(archive, data, name, clock=clock) + mail_news(archive, data, name, clock=clock)
+    lines += _repair_lines(archive, data, name, clock=clock) + news
+    return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
 
 
 def _repair_lines(archive: Archive, data: Path, name: str, *, clock: Clock) -> list[str]:
@@ -83,49 +89,64 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
     """Queue what the archive holds but the players were not sent yet: reports of resolved turns (with the NMR
     count) and questions of pending decisions. The flags are set in the same transaction as the queueing,
     so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
-    lines = []
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         if game.selfplay:
-            return lines  # the bot's game: nobody to mail
-        seats = {s.seat: s for s in db.game_seats(session, game)}
-        # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
-        news = db.unmailed_turns(session, game)
-        for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
-            # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
-            sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
-            seat.missed = 0 if sent else seat.missed + 1
-            session.add(seat)
-            if seat.missed >= game.nmr_alert and game.moderator:
-                db.queue_mail(
-                    session,
-                    game.moderator,
-                    f"[{name}] {seat.seat} missed {seat.missed} turns",
-                    f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
-                    "(NMR: the seat does nothing in such a turn).\n",
-                    timestamp(clock),
-                    name,
-                )
-        for row in news:
-            row.mailed = True
-            session.add(row)
-        if news:
-            _mail_reports(session, game, ruleset, news, clock=clock)
-            lines.append(f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued")
-        due = ruleset.steps_done(state) + 1
-        unasked = [d for d in db.decisions(session, game, due) if not d.notified and d.answer is None]
-        for seat_name in sorted({d.seat for d in unasked}):
-            questions = [d for d in unasked if d.seat == seat_name]
-            notice = game_folder(data, name) / "outbox" / f"decisions-turn-{due:04d}-{seat_name}.txt"
-            body = _notice_text(notice, questions, clock=clock)
-            if body is None:
-                continue  # the process that asked writes the notice after its commit: the next tick mails it
-            subject = gettext(seats[seat_name].language, "decisions needed")
-            db.queue_mail(session, seats[seat_name].email, f"[{name}] {subject}", body, timestamp(clock), name)
-            for decision in questions:
-                decision.notified = True
-                session.add(decision)
+            return []  # the bot's game: nobody to mail
+        lines = _queue_reports(session, game, ruleset, clock=clock)
+        _queue_questions(session, game, ruleset, state, game_folder(data, name), clock=clock)
     return lines
+
+
+def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:
+    """Queue the reports of the resolved turns not mailed yet, with the NMR count (and alert), and mark them mailed,
+    in the caller's transaction, which holds the game's lock."""
+    name = game.name
+    seats = {s.seat: s for s in db.game_seats(session, game)}
+    # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
+    news = db.unmailed_turns(session, game)
+    for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
+        # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
+        sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
+        seat.missed = 0 if sent else seat.missed + 1
+        session.add(seat)
+        if seat.missed >= game.nmr_alert and game.moderator:
+            db.queue_mail(
+                session,
+                game.moderator,
+                f"[{name}] {seat.seat} missed {seat.missed} turns",
+                f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
+                "(NMR: the seat does nothing in such a turn).\n",
+                timestamp(clock),
+                name,
+            )
+    for row in news:
+        row.mailed = True
+        session.add(row)
+    if not news:
+        return []
+    _mail_reports(session, game, ruleset, news, clock=clock)
+    return [f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued"]
+
+
+def _queue_questions(
+    session: Session, game: GameRow, ruleset: Ruleset, state: Any, folder: Path, *, clock: Clock
+) -> None:
+    """Queue the questions of the due step not asked by mail yet, each seat's with its notice (in `folder`)."""
+    seats = {s.seat: s for s in db.game_seats(session, game)}
+    due = ruleset.steps_done(state) + 1
+    unasked = [d for d in db.decisions(session, game, due) if not d.notified and d.answer is None]
+    for seat_name in sorted({d.seat for d in unasked}):
+        questions = [d for d in unasked if d.seat == seat_name]
+        notice = folder / "outbox" / f"decisions-turn-{due:04d}-{seat_name}.txt"
+        body = _notice_text(notice, questions, clock=clock)
+        if body is None:
+            continue  # the process that asked writes the notice after its commit: the next tick mails it
+        subject = gettext(seats[seat_name].language, "decisions needed")
+        db.queue_mail(session, seats[seat_name].email, f"[{game.name}] {subject}", body, timestamp(clock), game.name)
+        for decision in questions:
+            decision.notified = True
+            session.add(decision)
 
 
 def _notice_text(notice: Path, questions: list[DecisionRow], *, clock: Clock) -> str | None:
@@ -195,13 +216,14 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
         )
         for say in languages
     }
+    # rendered from the same inputs as the turn's files (the position before it too): the same texts, once
+    privates = turn_reports(
+        ruleset, game, news[-1], {seat.seat: seat.language for seat in seats}, None, states.get(news[-1].number - 1)
+    )
+    threads = db.last_order_mails(session, game)
     for seat in seats:
         say = seat.language
-        map_svg, public = maps[say], publics[say]
-        # rendered from the same inputs as the turn's files (the position before it too): the same text, once
-        private = turn_reports(ruleset, game, news[-1], {seat.seat: say}, None, states.get(news[-1].number - 1))[
-            f"report-{seat.seat}.txt"
-        ]
+        map_svg, public, private = maps[say], publics[say], privates[f"report-{seat.seat}.txt"]
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = public + "\n" + private + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
@@ -214,7 +236,7 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
             game.name,
             html=html,
             map_svg=map_svg,
-            **_thread_of(db.last_order_mail(session, game, seat.seat)),
+            **_thread_of(threads.get(seat.seat)),
         )
     for watcher in watchers:
         say = watcher.language

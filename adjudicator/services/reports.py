@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,10 +99,16 @@ def turn_reports(
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
     same texts (issue 13, item 13)."""
     snapshot = json.loads(row.state_json)
-    state = stored_state(ruleset, row.state_json)
     hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 
+    def position() -> Any:
+        """Read only when something is rendered (a tick's files find their texts rendered for its mails)."""
+        return _position(ruleset, row.state_json)
+
+    @cache
     def common() -> dict[str, Any]:
+        """What the public and private reports share (read-only to the templates): made once per call."""
+        state = position()
         return {
             "ruleset": ruleset,
             "title": ruleset.title,
@@ -120,20 +126,21 @@ def turn_reports(
         return render("report.txt.j2", language, **common())
 
     def private(seat: str, spoken: str) -> str:
+        state = position()
         own = {"state": ruleset.snapshot(state, seat)} if hidden else {}
         return render("report-seat.txt.j2", spoken, seat=seat, **common() | own, **ruleset.report_context(state))
 
     inputs = _report_inputs(game, row, before)
-    outputs = {"snapshot.json": ruleset.snapshot_text(state, PUBLIC) if hidden else row.state_json}
+    outputs = {"snapshot.json": ruleset.snapshot_text(position(), PUBLIC) if hidden else row.state_json}
     if language is not None:
         outputs["report.txt"] = _rendered_once(ruleset, (*inputs, "report.txt", language), public)
     if seats is None:  # every seat of the game, each in its language
-        seats = {seat: (languages or {}).get(seat, "en") for seat in ruleset.seats_of(state)}
+        seats = {seat: (languages or {}).get(seat, "en") for seat in ruleset.seats_of(position())}
     for seat, spoken in seats.items():
         key = (*inputs, "report-seat", seat, spoken)
         outputs[f"report-{seat}.txt"] = _rendered_once(ruleset, key, partial(private, seat, spoken))
         if hidden:
-            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(state, seat)
+            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(position(), seat)
     return outputs
 
 
@@ -141,6 +148,23 @@ def turn_reports(
 # ruleset is kept with its text so that its id is not reused while the entry lives. Oldest first, bounded.
 _RENDERED: dict[tuple[Any, ...], tuple[Ruleset, str]] = {}
 RENDERED_KEPT = 64
+
+
+# Positions read for reports in this process: (ruleset id, snapshot text) -> (the ruleset, the position), which
+# the reports only read. A tick renders a turn's mails and files in several calls: the position is read once.
+_POSITIONS: dict[tuple[int, str], tuple[Ruleset, Any]] = {}
+POSITIONS_KEPT = 8
+
+
+def _position(ruleset: Ruleset, text: str) -> Any:
+    found = _POSITIONS.get((id(ruleset), text))
+    if found is not None and found[0] is ruleset:
+        return found[1]
+    state = stored_state(ruleset, text)
+    _POSITIONS[(id(ruleset), text)] = (ruleset, state)
+    if len(_POSITIONS) > POSITIONS_KEPT:
+        del _POSITIONS[next(iter(_POSITIONS))]
+    return state
 
 
 def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any, ...]:
