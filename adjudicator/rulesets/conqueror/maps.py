@@ -106,7 +106,7 @@ def _adjacency(table: Table, areas: Mapping[str, Area]) -> dict[str, tuple[str, 
                 area.problem(f"adjacent[{index}]", "ER-2.1", p.NO_AREA, value=repr(other))
         if isinstance(code, str) and code not in lists:
             lists[code] = listed
-    for position, area in enumerate(table.tables("area", "ER-2.1")):
+    for area in table.tables("area", "ER-2.1"):
         code = area.data.get("code")
         for index, other in enumerate(lists.get(code, ()) if isinstance(code, str) else ()):
             if other in lists and code not in lists[other]:

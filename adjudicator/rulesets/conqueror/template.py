@@ -135,11 +135,12 @@ def board_text(side: str) -> str:
             "",
         ]
     lines += [
-        f"[blanked]                       # ER-3.4, ER-2.7: the 2 printed forts covered by blank markers at {blank_count} players",
+        f"[blanked]                       # ER-3.4, ER-2.7: the 2 forts blanked at {blank_count} players",
         f'"{blank_count}" = ""                        # {blank_where}: two area codes',
         "",
         "# ER-3.8: independent armies at setup, per player count, as printed (icons lost) with the spec's",
-        '# Resolution ("a +b" = a cavalry + b infantry; a single number = infantry). Confirm the units; fill in the area.',
+        '# Resolution ("a +b" = a cavalry + b infantry; a single number = infantry). Confirm the units; fill in',
+        "# the area.",
     ]
     for count in counts:
         for where, cavalry, infantry in INDEPENDENTS[count]:
@@ -206,8 +207,9 @@ def _faction_lines(faction: str, name: str) -> list[str]:
     for number in (1, 2):
         lines += [
             "",
-            f"[[faction.board]]               # ER-12.3, ER-12.4: alternative board {number} (Seas of Destiny); barracks,",
-            "                                # slots, income and starting units as on the standard board unless given",
+            f"[[faction.board]]               # ER-12.3, ER-12.4: alternative board {number} (Seas of Destiny);",
+            "                                # barracks, slots, income and starting units as on the standard board",
+            "                                # unless given",
             f'id = "alternative-{number}"',
             'kind = "alternative"',
             'ability = ""                    # ER-12.4: its faction ability (effects)',
