@@ -190,7 +190,10 @@ def _starts(board: Table) -> dict[tuple[str, int], tuple[Start, ...]]:
 def _check_starts(item: Table, faction: Faction, setup: Setup, maps: Mapping[str, MapSide]) -> None:
     """Each board gives starting units for every mode and player count the faction plays at (ER-3.3, ER-3.7),
     on land areas of the board side of that count, within its barracks (ER-1.1)."""
+    standard = next((board for board in faction.boards if board.kind == "standard"), None)
     for position, board in enumerate(faction.boards):
+        if standard and board is not standard and (board.start, board.barracks) == (standard.start, standard.barracks):
+            continue  # an alternative board with the standard board's units: checked once, with the standard one
         where = item.key(f"board[{position}].start")
         for count in PLAYER_COUNTS:
             if faction.id not in setup.factions_by_players.get(count, ()):

@@ -51,12 +51,11 @@ def read_map(table: Table, side: str, factions: frozenset[str]) -> MapSide | Non
     _links(table, areas, adjacency)
     blanked = _blanked(table, side, areas)
     independents = _independents(table, side, areas)
-    if len(table.report.problems) > before:
-        return None
-    try:
+    try:  # with wrong values but sound areas and links the side is still built, for the checks across files
         board = Board.read(RulesetSource(Path("."), table.data, table.file))
-    except RulesetDataError as error:  # every cause is reported above; this is a last guard
-        table.problem("-", "ER-13.1", p.NOT_TOML, error=str(error))
+    except RulesetDataError as error:
+        if len(table.report.problems) == before:  # its cause is reported above, unless it is one not checked there
+            table.problem("-", "ER-13.1", p.NOT_TOML, error=str(error))
         return None
     return MapSide(side, board, frozen(areas), frozen(blanked), frozen(independents))
 

@@ -27,7 +27,7 @@ class Report:
     notes: list[Problem] = field(default_factory=list)
     text_keys: set[str] = field(default_factory=set)  # every key a private text may be given for (ER-13.7)
 
-    def add(self, file: str, key: str, rule: str, msgid: str, **values: Any) -> None:
+    def add(self, file: str, key: str, rule: str, msgid: str, /, **values: Any) -> None:
         problem = Problem(file, key, rule, Say(msgid, values))
         if problem not in self.problems:  # an alternative board reads what it inherits from the standard one
             self.problems.append(problem)
@@ -45,7 +45,7 @@ class Table:
     def key(self, name: str) -> str:
         return f"{self.prefix}{name}"
 
-    def problem(self, name: str, rule: str, msgid: str, **values: Any) -> None:
+    def problem(self, name: str, rule: str, msgid: str, /, **values: Any) -> None:
         self.report.add(self.file, self.key(name), rule, msgid, **values)
 
     def has(self, name: str) -> bool:
