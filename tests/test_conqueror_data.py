@@ -405,8 +405,8 @@ def test_ER_13_a_misspelt_key_a_missing_file_and_broken_toml_are_named(tmp_path:
     problems = check_folder(folder).problems
     found(problems, "tracks.toml", "scoring.vp_per_distrct", "ER-10.3", p.UNKNOWN_KEY)
     found(problems, "game-data.toml", "ruleset", "ER-13", p.RULESET)
-    found(problems, "board-5-6.toml", "-", "ER-13", p.NO_FILE)
-    assert "line 1" in found(problems, "factions.toml", "-", "ER-13", p.NOT_TOML).say.text()
+    found(problems, "board-5-6.toml", p.WHOLE_FILE, "ER-13", p.NO_FILE)
+    assert "line 1" in found(problems, "factions.toml", p.WHOLE_FILE, "ER-13", p.NOT_TOML).say.text()
 
 
 def test_ER_13_the_check_returns_every_problem_at_once_and_load_refuses_naming_them(tmp_path: Path) -> None:

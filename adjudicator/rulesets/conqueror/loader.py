@@ -401,7 +401,7 @@ def _private(folder: Path, report: Report, *, given: bool) -> dict[str, str]:
     .toml file of the folder; a key that matches nothing, or a value that is no text, is a problem."""
     if not folder.is_dir():
         if given:
-            report.add(str(folder), "-", "ER-13.7", p.NO_FILE)
+            report.add(str(folder), p.WHOLE_FILE, "ER-13.7", p.NO_FILE)
         return {}
     texts: dict[str, str] = {}
     for path in sorted(folder.glob("*.toml")):

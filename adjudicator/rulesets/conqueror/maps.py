@@ -55,7 +55,7 @@ def read_map(table: Table, side: str, factions: frozenset[str]) -> MapSide | Non
         board = Board.read(RulesetSource(Path("."), table.data, table.file))
     except RulesetDataError as error:
         if len(table.report.problems) == before:  # its cause is reported above, unless it is one not checked there
-            table.problem("-", "ER-13.1", p.NOT_TOML, error=str(error))
+            table.problem(p.WHOLE_FILE, "ER-13.1", p.NOT_TOML, error=str(error))
         return None
     return MapSide(side, board, frozen(areas), frozen(blanked), frozen(independents))
 

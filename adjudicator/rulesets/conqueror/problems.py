@@ -40,7 +40,11 @@ class Problem:
     say: Say
 
     def text(self, language: str = "en") -> str:
-        return f"{self.file}: {self.key} ({self.rule}): {self.say.text(language)}"
+        where = self.file if self.key == WHOLE_FILE else f"{self.file}: {self.key}"
+        return f"{where} ({self.rule}): {self.say.text(language)}"
+
+
+WHOLE_FILE = "-"  # the key of a problem with the file as a whole (missing, not TOML)
 
 
 # The messages, one place for all of them (the checker and the vocabulary build problems from these).

@@ -151,14 +151,11 @@ def open_toml(folder: Path, file: str, report: Report, rule: str, *, label: str 
     name = label or file
     path = folder / file
     if not path.is_file():
-        report.add(name, "-", rule, p.NO_FILE)
+        report.add(name, p.WHOLE_FILE, rule, p.NO_FILE)
         return None
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        report.add(name, "-", rule, p.NOT_TOML, error=str(error))
-        return None
-    except tomllib.TOMLDecodeError as error:
-        report.add(name, "-", rule, p.NOT_TOML, error=str(error))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        report.add(name, p.WHOLE_FILE, rule, p.NOT_TOML, error=str(error))
         return None
     return Table(name, data, report)
