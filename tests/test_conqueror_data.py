@@ -84,7 +84,7 @@ def test_ER_13_the_example_data_is_complete_and_plainly_named_an_invention() -> 
         assert "NOT the printed game" in (EXAMPLE / file).read_text(encoding="utf-8")
 
 
-def test_ER_1_2_the_example_has_the_component_counts() -> None:
+def test_ER_1_2_ER_13_4_the_example_has_the_component_counts() -> None:
     cards = example().cards
     assert len(cards.heroes) == 30 and sum(t.count for t in cards.tactics) == 38 and len(cards.automa) == 5
     assert [sum(c.level == level for c in cards.chronicles) for level in (1, 2, 3)] == [4, 3, 4]
@@ -188,7 +188,7 @@ def test_ER_13_5_options_default_to_the_resolutions_and_a_wrong_one_is_named(tmp
 # -- every class of problem, named by file, key and rule ----------------------------------------------------------
 
 
-def test_ER_13_1_adjacency_must_be_symmetric(tmp_path: Path) -> None:
+def test_ER_2_1_ER_13_1_adjacency_must_be_symmetric(tmp_path: Path) -> None:
     problems = broken(
         tmp_path, ("board-3-4.toml", 'adjacent = ["MIR", "NSE", "SOL", "WSE"]', 'adjacent = ["NSE", "SOL", "WSE"]')
     )
@@ -428,6 +428,17 @@ def test_ER_13_the_check_returns_every_problem_at_once_and_load_refuses_naming_t
     assert "has 4 problems" in message and all(problem.text() in message for problem in problems)
 
 
+def test_ER_6_13_an_elite_cost_still_to_confirm_is_a_note_and_the_data_stays_usable(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    replace(folder, "factions.toml", 'name = "Tide Behemoth"', 'name = "Tide Behemoth"\ncost_confirmed = false')
+    report = check_folder(folder)
+    assert report.problems == [] and [note.text() for note in report.notes] == [
+        "factions.toml: faction[1].board[0].elite.cost (ER-6.13): elite cost 4 is the pre-release default of "
+        "ER-6.13: confirm it against the printed board"
+    ]
+    assert load_folder(folder).unconfirmed_defaults() == ["kesh/standard"]
+
+
 # -- ER-13.7: the moderator's private texts ----------------------------------------------------------------------
 
 
@@ -475,7 +486,7 @@ def test_ER_13_7_the_shared_example_holds_no_printed_wording() -> None:
 # -- the template (issue 14 item 2) --------------------------------------------------------------------------------
 
 
-def test_ER_13_the_template_check_names_every_value_left_empty(tmp_path: Path) -> None:
+def test_ER_13_ER_6_13_the_template_check_names_every_value_left_empty(tmp_path: Path) -> None:
     folder = tmp_path / "new"
     write_template(folder)
     report = check_folder(folder)

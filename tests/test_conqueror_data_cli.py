@@ -39,8 +39,8 @@ def test_ER_13_a_fresh_template_fails_the_check_naming_file_key_and_rule_of_each
     lines = checked.output.splitlines()
     assert "game-data.toml: edition (ER-13): still empty: fill it in" in lines
     assert "cards.toml: hero[0].cost (ER-6.10): still empty: fill it in" in lines
-    assert "note: factions.toml: faction[5].board[0].elite.cost (ER-6.13): elite cost 2 is the pre-release default of " \
-        "ER-6.13: confirm it against the printed board" in lines  # fmt: skip
+    note = "note: factions.toml: faction[5].board[0].elite.cost (ER-6.13): elite cost 2 is the pre-release default"
+    assert f"{note} of ER-6.13: confirm it against the printed board" in lines
     problems = [line for line in lines if "(ER-" in line and not line.startswith("note: ")]
     assert lines[-1] == f"{folder}: {len(problems)} problems" and len(problems) > 350
 
@@ -61,7 +61,8 @@ def test_ER_13_the_check_of_a_filled_in_folder_passes_once_every_value_is_given(
 def test_ER_13_7_pbem_data_check_private_names_a_text_keyed_to_nothing(pbem: Pbem, tmp_path: Path) -> None:
     private = tmp_path / "private-texts"
     private.mkdir()
-    (private / "cards.toml").write_text('[tactic.charge]\ntext = "ok"\n[tactic.chrage]\ntext = "typo"\n', encoding="utf-8")
+    texts = '[tactic.charge]\ntext = "ok"\n[tactic.chrage]\ntext = "typo"\n'
+    (private / "cards.toml").write_text(texts, encoding="utf-8")
     result = pbem("data", "check", str(EXAMPLE), "--private", str(private), data=False)
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == (
