@@ -400,11 +400,13 @@ def test_ER_13_a_misspelt_key_a_missing_file_and_broken_toml_are_named(tmp_path:
     folder = copy(tmp_path)
     replace(folder, "tracks.toml", "[scoring]", "[scoring]\nvp_per_distrct = 2")
     replace(folder, "game-data.toml", 'ruleset = "conqueror-er"', 'ruleset = "coe-classic"')
+    replace(folder, "game-data.toml", 'mode = "imperator"', 'mode = ""')
     (folder / "board-5-6.toml").unlink()
     (folder / "factions.toml").write_text("[setup\n", encoding="utf-8")
     problems = check_folder(folder).problems
     found(problems, "tracks.toml", "scoring.vp_per_distrct", "ER-10.3", p.UNKNOWN_KEY)
     found(problems, "game-data.toml", "ruleset", "ER-13", p.RULESET)
+    found(problems, "game-data.toml", "options.mode", "ER-3.1", p.EMPTY)  # an option left empty is not its default
     found(problems, "board-5-6.toml", p.WHOLE_FILE, "ER-13", p.NO_FILE)
     assert "line 1" in found(problems, "factions.toml", p.WHOLE_FILE, "ER-13", p.NOT_TOML).say.text()
 

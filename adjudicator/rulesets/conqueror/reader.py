@@ -95,6 +95,8 @@ class Table:
     def choice(self, name: str, rule: str, choices: Iterable[str], default: Any = _ABSENT) -> str:
         value = self.text(name, rule, default)
         known = tuple(choices)
+        if value == "" and self.data.get(name) == "" and default is not _ABSENT:
+            self.problem(name, rule, p.EMPTY)  # an optional choice left empty is not its default
         if value and value not in known:
             self.problem(name, rule, p.NOT_ONE_OF, value=repr(value), choices=", ".join(known))
             return ""

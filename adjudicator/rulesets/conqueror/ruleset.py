@@ -40,7 +40,6 @@ class ConquerorRuleset:
     """The ruleset `conqueror-er`: data only for now."""
 
     data_only = True
-    hidden_information = True  # ER-6.10, ER-8.13: hands and face-down heroes (for the play to come)
     game_data = ConquerorGameData()
 
     def __init__(self, info: RulesetInfo) -> None:
