@@ -301,6 +301,7 @@ def test_ER_3_7_starting_units_per_mode_and_count_within_the_barracks_on_free_la
     assert over.say.text() == "starting cavalry (5) exceed the barracks (4)"
     found(problems, "factions.toml", "faction[2].board[0].start", "ER-3.7", p.START_AREA_SEA)
     taken = [x for x in problems if x.rule == "ER-2.4" and x.say.msgid == p.START_AREA_TAKEN]
+    assert {(x.file, x.key) for x in taken} == {("factions.toml", "faction[2].board[0].start")}
     assert {x.say.text() for x in taken} == {
         f"MIR is already held at {n} players by independents" for n in (3, 4, 5, 6)
     }  # conquest mode only: the imperator start holds the capital alone

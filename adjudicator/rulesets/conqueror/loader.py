@@ -378,21 +378,23 @@ def _check_occupied(report: Report, setup: Setup, factions: Mapping[str, Faction
     Checked with each faction's standard board."""
     for count in PLAYER_COUNTS:
         side = maps.get(SIDE_OF[count])
-        if side is None:
-            continue
         for mode in MODES:
-            holder = {army.area: "independents" for army in side.independents.get(count, ())}
-            for faction_id in setup.factions_by_players.get(count, ()):
-                faction = factions.get(faction_id)
-                if faction is None or not any(b.kind == "standard" for b in faction.boards):
-                    continue
-                for start in faction.standard.start.get((mode, count), ()):
-                    other = holder.setdefault(start.area, faction_id)
-                    if other != faction_id:
-                        report.add(
-                            FACTIONS, f"faction {faction_id}", "ER-2.4", p.START_AREA_TAKEN,
-                            area=start.area, players=count, other=other,
-                        )  # fmt: skip
+            holder = {army.area: "independents" for army in side.independents.get(count, ())} if side else {}
+            for faction_id in setup.factions_by_players.get(count, ()) if side else ():
+                _place_start(report, list(factions), factions.get(faction_id), (mode, count), holder)
+
+
+def _place_start(
+    report: Report, order: list[str], faction: Faction | None, when: tuple[str, int], holder: dict[str, str]
+) -> None:
+    """Mark the areas of `faction`'s standard start as held, naming an area already held by another."""
+    if faction is None or not any(board.kind == "standard" for board in faction.boards):
+        return
+    key = f"faction[{order.index(faction.id)}].board[{faction.boards.index(faction.standard)}].start"
+    for start in faction.standard.start.get(when, ()):
+        other = holder.setdefault(start.area, faction.id)
+        if other != faction.id:
+            report.add(FACTIONS, key, "ER-2.4", p.START_AREA_TAKEN, area=start.area, players=when[1], other=other)
 
 
 # -- the private overlay (ER-13.7) -------------------------------------------------------------------------------
