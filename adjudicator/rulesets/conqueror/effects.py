@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.rulesets.conqueror import problems as p
-from adjudicator.rulesets.conqueror.data import Effect, Effects
+from adjudicator.rulesets.conqueror.data import Effect, Effects, frozen
 from adjudicator.rulesets.conqueror.problems import Say
 from adjudicator.rulesets.conqueror.reader import Table
 from adjudicator.rulesets.conqueror.vocabulary import (
@@ -52,7 +52,7 @@ def read_effect(table: Table, areas: frozenset[str], key: str) -> Effect:
     table.only((*EFFECT_KEYS, *OPS.get(op, {})) if op else (*EFFECT_KEYS, *table.data), RULE)
     return Effect(
         op=op,
-        args=args,
+        args=frozen(args),
         when=when,
         who=table.choice("who", RULE, WHO, "self"),
         duration=table.choice("duration", RULE, DURATIONS, duration_default),

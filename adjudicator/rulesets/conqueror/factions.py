@@ -127,7 +127,7 @@ def _board(board: Table, standard: Table | None, key: str, areas: frozenset[str]
         barracks=read_units(barracks_table, "ER-1.1") if barracks_table else Units(),
         ability=read_effects(board, "ability", areas, key),
         elite=_elite(board, key, areas),
-        start=_starts(source["start"]),
+        start=frozen(_starts(source["start"])),
         text=board.text("text", "ER-13.7", ""),
         key=key,
     )
