@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.conqueror.data import GameData
-from adjudicator.rulesets.conqueror.loader import check_folder, load_folder
-from adjudicator.rulesets.conqueror.reader import Report
-from adjudicator.rulesets.conqueror.template import write_template
+
+# The data modules are imported when used: `pbem rulesets` and every registry look-up load this module.
+if TYPE_CHECKING:
+    from adjudicator.rulesets.conqueror.data import GameData
+    from adjudicator.rulesets.conqueror.reader import Report
 
 
 class PlayNotBuilt(PbemError):
@@ -25,14 +26,20 @@ class ConquerorGameData:
 
     def template(self, folder: Path) -> list[Path]:
         """Write a skeleton data folder (refusing to overwrite); the files written."""
+        from adjudicator.rulesets.conqueror.template import write_template
+
         return write_template(folder)
 
     def check(self, folder: Path, private: Path | None = None) -> Report:
         """Every problem (and every default to confirm) of the data folder and its private texts."""
+        from adjudicator.rulesets.conqueror.loader import check_folder
+
         return check_folder(folder, private)
 
     def load(self, folder: Path, private: Path | None = None) -> GameData:
         """The checked data; a PbemError listing every problem otherwise."""
+        from adjudicator.rulesets.conqueror.loader import load_folder
+
         return load_folder(folder, private)
 
 
