@@ -383,6 +383,30 @@ def test_ER_1_2_ER_12_1_component_counts(tmp_path: Path) -> None:
     assert len(problems) == 10
 
 
+@pytest.mark.parametrize(
+    ("file", "old", "new", "key", "rule", "msgid"),
+    [
+        ("cards.toml", 'if = ["won"]', 'if = ["margin_ge"]', "hero[0].effects[0].if[0]", "ER-13.6", p.NEEDS_VALUE),
+        ("factions.toml", '"area(KES)"', '"area()"', "faction[1].dynasty[2].where", "ER-13.6", p.NEEDS_AREA),
+        ("factions.toml", '"own_units(infantry>=2)"', '"own_units(infantry)"', "faction[2].board[0].ability[0].if[0]",
+         "ER-13.6", p.BAD_UNIT_COUNT),
+        ("factions.toml", '"forts_le(large=1, small=2)"', '"forts_le(large=1)"', "faction[0].dynasty[0].if[0]",
+         "ER-13.6", p.BAD_FORT_LIMIT),
+        ("board-3-4.toml", '["AUR", "BRE", "SOL"]', '["AUR", "BRE", "SOL", "MIR"]', "area[1].adjacent[3]", "ER-2.1",
+         p.SELF_ADJACENT),
+        ("cards.toml", 'id = "aurel-2"', 'id = "aurel-1"', "hero[1].id", "ER-6.10", p.TWICE),
+        ("cards.toml", 'id = "charge"', 'id = "charge card"', "tactic[1].id", "ER-8.13", p.BAD_ID),
+        ("factions.toml", '[{ area = "THA"', '[{ area = "OST"', "faction[2].board[0].start", "ER-3.7", p.NOT_ON_SIDE),
+        ("board-3-4.toml", 'capital = "thal"', 'capital = "kesh"', "area", "ER-2.6", p.TWO_CAPITALS),
+        ("board-3-4.toml", '"3" = ["BRE", "GAR"]', '"3" = ["BRE"]', "blanked.3", "ER-3.4", p.BLANKS),
+    ],
+)  # fmt: skip
+def test_ER_13_each_kind_of_problem_is_named_by_file_key_and_rule(
+    tmp_path: Path, file: str, old: str, new: str, key: str, rule: str, msgid: str
+) -> None:
+    found(broken(tmp_path, (file, old, new)), file, key, rule, msgid)
+
+
 def test_ER_8_31_ER_5_6_ER_5_31_values_out_of_range_on_cards_and_tracks(tmp_path: Path) -> None:
     problems = broken(
         tmp_path,

@@ -229,7 +229,7 @@ def _check_start(
                 item.file,
                 where,
                 "ER-3.7",
-                p.UNKNOWN_FACTION_AREA,
+                p.NOT_ON_SIDE,
                 value=repr(start.area),
                 file=f"board-{side.side}.toml",
             )
