@@ -111,7 +111,7 @@ def test_pbem_rulesets_lists_conqueror_as_data_only(pbem: Pbem) -> None:
 def test_conqueror_is_a_ruleset_with_the_optional_game_data_member_and_play_not_built() -> None:
     ruleset = load_ruleset("er")
     assert isinstance(ruleset, Ruleset) and load_ruleset("conqueror") is ruleset and ruleset.name == "conqueror-er"
-    assert is_data_only(ruleset) and game_data_of(ruleset) is not None
+    assert is_data_only(ruleset) and game_data_of(ruleset) is not None and ruleset.example_data == EXAMPLE  # type: ignore[attr-defined]
     assert not is_data_only(load_ruleset("coe-classic")) and game_data_of(load_ruleset("coe-classic")) is None
     for call in (
         lambda: ruleset.initial_state("g", ["aurel", "kesh", "thal"]),

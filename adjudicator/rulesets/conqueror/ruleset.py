@@ -49,8 +49,9 @@ class ConquerorRuleset:
     data_only = True
     game_data = ConquerorGameData()
 
-    def __init__(self, info: RulesetInfo) -> None:
+    def __init__(self, info: RulesetInfo, example_data: Path) -> None:
         self.info = info
+        self.example_data = example_data  # our own invented data set (issue 14 item 3), not the printed game
         self.name = info.name
         self.title = info.title
         self.description = info.description
@@ -99,4 +100,4 @@ class ConquerorRuleset:
 
 
 def load(source: RulesetSource) -> ConquerorRuleset:
-    return ConquerorRuleset(RulesetInfo.read(source))
+    return ConquerorRuleset(RulesetInfo.read(source), source.folder / source.text("example_data"))
