@@ -75,12 +75,14 @@ def _read(path: Path, what: str) -> str:
 @app.command()
 def rulesets() -> None:
     """List the rulesets this adjudicator knows."""
+    from adjudicator.engine.protocol import is_data_only
     from adjudicator.rulesets import load_ruleset, ruleset_names
 
     broken = False
     for name in ruleset_names():
         try:
-            typer.echo(f"{name:14} {load_ruleset(name).description}")
+            ruleset = load_ruleset(name)
+            typer.echo(f"{name:14} {'[data only] ' if is_data_only(ruleset) else ''}{ruleset.description}")
         except PbemError as error:  # a broken ruleset folder (PBEM_RULESETS) hides none of the others
             typer.echo(f"{name:14} NOT USABLE: {error}", err=True)
             broken = True
@@ -808,6 +810,61 @@ def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None
 
     end_game(_archive(data, db), game)
     typer.echo(f"{game} ended")
+
+
+data_commands = typer.Typer(
+    help="The game data a moderator supplies (Conqueror: Empire Rises: map, factions, tracks, cards; ER-13).",
+    no_args_is_help=True,
+)
+app.add_typer(data_commands, name="data")
+
+
+@data_commands.command("template")
+def data_template(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. conqueror-er.")],
+    folder: Annotated[Path, typer.Argument(help="The folder to write (its files must not exist yet).")],
+) -> None:
+    """Write a skeleton data folder: every value the rules read, commented with its rule IDs; fill in the empty
+    ones, then run `pbem data check`."""
+    from adjudicator.render.i18n import gettext
+    from adjudicator.services.game_data import write_template
+
+    files = write_template(ruleset, folder)
+    typer.echo(gettext("en", "Wrote %(count)s files into %(folder)s:", count=len(files), folder=folder))
+    for path in files:
+        typer.echo(f"  {path.name}")
+    typer.echo(
+        gettext(
+            "en", "Fill in every empty value; `pbem data check %(folder)s` names those still missing.", folder=folder
+        )
+    )
+
+
+@data_commands.command("check")
+def data_check(
+    folder: Annotated[Path, typer.Argument(help="The data folder.")],
+    private: Annotated[
+        Path | None,
+        typer.Option(help="Folder of the moderator's private texts (printed wording); default: FOLDER/private."),
+    ] = None,
+    ruleset: Annotated[str | None, typer.Option(help="The ruleset (default: the one game-data.toml names).")] = None,
+    language: LanguageOption = None,
+) -> None:
+    """Check a data folder: print every missing or inconsistent value (file, key, rule ID) and exit 1, or say
+    that the data is complete."""
+    from adjudicator.render.i18n import gettext
+    from adjudicator.services.game_data import check_data
+
+    say = _language(language) or "en"
+    result = check_data(folder, private, ruleset, say)
+    for problem in result.problems:
+        typer.echo(problem)
+    for note in result.notes:
+        typer.echo(gettext(say, "note: %(note)s", note=note))
+    if not result.complete:
+        typer.echo(gettext(say, "%(folder)s: %(count)s problems", folder=folder, count=len(result.problems)))
+        raise typer.Exit(1)
+    typer.echo(gettext(say, "%(folder)s: the data is complete (%(ruleset)s)", folder=folder, ruleset=result.ruleset))
 
 
 def only_command(argv: list[str]) -> Any:

@@ -323,7 +323,14 @@ class Ruleset(Protocol):
     # Optional members, read by the services with a default (so not part of the isinstance check):
     # - hidden_information: bool (default False): its games hide cards; the step's hidden draws come from the
     #   hidden stream (engine/chance.py) and its chain hash is salted with that stream's secret key;
-    # - read_stored_snapshot(text) -> state: a snapshot text the archive wrote (may skip checks made before).
+    # - read_stored_snapshot(text) -> state: a snapshot text the archive wrote (may skip checks made before);
+    # - game_data (default None): for a game whose printed facts (map, cards, tracks) the moderator supplies, its
+    #   data format: `template(folder) -> list[Path]` writes a skeleton data folder (every value to fill in,
+    #   commented with the rule IDs that read it; it never overwrites a file), `check(folder, private=None)` ->
+    #   a report whose `problems` and `notes` each have file, key, rule and `text(language)` (no problems: the
+    #   data is complete). `pbem data template|check` (services/game_data.py) reach it through the registry; with
+    #   it, `data_only: bool` (default False) marks a ruleset whose play is not built yet: its play members raise
+    #   one PbemError, and `pbem rulesets` lists it as "data only".
 
     @property
     def bot(self) -> Bot | None:
@@ -388,3 +395,13 @@ class BattleOdds(Protocol):
 def hides_information(ruleset: Ruleset) -> bool:
     """The optional member `hidden_information` (default False): whether the ruleset's games hide cards."""
     return bool(getattr(ruleset, "hidden_information", False))
+
+
+def game_data_of(ruleset: Ruleset) -> Any | None:
+    """The optional member `game_data` (default None): the ruleset's format of moderator-supplied game data."""
+    return getattr(ruleset, "game_data", None)
+
+
+def is_data_only(ruleset: Ruleset) -> bool:
+    """The optional member `data_only` (default False): only the ruleset's game data is built, not its play."""
+    return bool(getattr(ruleset, "data_only", False))

@@ -1,0 +1,85 @@
+"""The moderator's game data: the printed facts of a game (map, cards, tracks) that the moderator supplies in a
+data folder (Conqueror: Empire Rises, ER-13). Writing a ruleset's template and checking a folder, reached
+through the registry and the ruleset's optional member `game_data` (adjudicator/engine/protocol.py)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine.protocol import game_data_of
+from adjudicator.errors import PbemError
+from adjudicator.render.i18n import gettext
+from adjudicator.rulesets import load_ruleset
+
+HEADER_FILE = "game-data.toml"  # names the folder's ruleset (`ruleset = "..."`)
+
+
+@dataclass
+class DataCheck:
+    """What `pbem data check` found: problems (each file, key, rule ID and problem), and notes (usable
+    defaults still to confirm), as text in the reader's language."""
+
+    folder: Path
+    ruleset: str
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems
+
+
+def data_format(ruleset_name: str) -> Any:
+    """The ruleset's `game_data` member; a PbemError when its data is not the moderator's to supply."""
+    ruleset = load_ruleset(ruleset_name)
+    found = game_data_of(ruleset)
+    if found is None:
+        raise PbemError(
+            gettext(
+                "en", "ruleset %(ruleset)s has no game data to fill in: its data ships with it", ruleset=ruleset.name
+            )
+        )
+    return found
+
+
+def write_template(ruleset_name: str, folder: Path) -> list[Path]:
+    """Write the ruleset's skeleton data folder; the files written."""
+    return list(data_format(ruleset_name).template(folder))
+
+
+def check_data(
+    folder: Path, private: Path | None = None, ruleset_name: str | None = None, language: str = "en"
+) -> DataCheck:
+    """Check a data folder (and the moderator's private texts): its ruleset is `ruleset_name`, else the one its
+    game-data.toml names."""
+    if not folder.is_dir():
+        raise PbemError(gettext("en", "%(folder)s is no folder", folder=folder))
+    name = ruleset_name or _named_ruleset(folder)
+    report = data_format(name).check(folder, private)
+    return DataCheck(
+        folder,
+        load_ruleset(name).name,
+        [problem.text(language) for problem in report.problems],
+        [note.text(language) for note in report.notes],
+    )
+
+
+def _named_ruleset(folder: Path) -> str:
+    """The ruleset that the folder's game-data.toml names."""
+    try:
+        name = tomllib.loads((folder / HEADER_FILE).read_text(encoding="utf-8")).get("ruleset")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        name = None
+    if not isinstance(name, str) or not name:
+        raise PbemError(
+            gettext(
+                "en",
+                '%(file)s does not name its ruleset (ruleset = "..."): give --ruleset, or write the folder with '
+                "`pbem data template RULESET DIR`",
+                file=folder / HEADER_FILE,
+            )
+        )
+    return name
