@@ -16,8 +16,12 @@ from adjudicator.cli import app, only_command
 from tests.conftest import Pbem
 
 COMMANDS = [c.name or get_command_name(c.callback.__name__) for c in app.registered_commands]  # type: ignore[union-attr]
-GM = next(g.typer_instance for g in app.registered_groups if g.name == "gm")
-GM_COMMANDS = [c.name or get_command_name(c.callback.__name__) for c in GM.registered_commands]  # type: ignore[union-attr]
+GROUPS = {g.name: g.typer_instance for g in app.registered_groups}  # gm, data
+GROUP_COMMANDS = [
+    [group, c.name or get_command_name(c.callback.__name__)]  # type: ignore[union-attr]
+    for group, typer_app in GROUPS.items()
+    for c in typer_app.registered_commands  # type: ignore[union-attr]
+]
 
 
 def said(command: Any, args: list[str]) -> tuple[int, str]:
@@ -34,8 +38,9 @@ def said(command: Any, args: list[str]) -> tuple[int, str]:
 @pytest.mark.parametrize(
     "args",
     [[name, "--help"] for name in COMMANDS]
-    + [["gm", name, "--help"] for name in GM_COMMANDS]
-    + [["gm", "--help"], ["check"], ["gm", "extend"], ["adjudicate", "--no-such-option"], ["gm", "nosuch"]],
+    + [[*names, "--help"] for names in GROUP_COMMANDS]
+    + [["gm", "--help"], ["check"], ["gm", "extend"], ["adjudicate", "--no-such-option"], ["gm", "nosuch"]]
+    + [["data", "--help"], ["data", "check"], ["data", "nosuch"]],
 )
 def test_a_command_alone_says_what_the_whole_group_says(args: list[str]) -> None:
     alone = only_command(args)
@@ -46,7 +51,7 @@ def test_a_command_alone_says_what_the_whole_group_says(args: list[str]) -> None
 @pytest.mark.parametrize("args", [[], ["--help"], ["nosuch"], ["--data", "x", "check"]])
 def test_no_command_named_gets_the_whole_group(args: list[str]) -> None:
     whole = only_command(args)
-    assert [*whole.commands] == [*COMMANDS, "gm"]
+    assert [*whole.commands] == [*COMMANDS, *GROUPS]
     assert said(whole, args) == said(get_group(app), args)
     assert said(whole, args)[0] in (0, 2)
 

@@ -167,3 +167,16 @@ def test_a_broken_ruleset_folder_is_named_by_pbem_rulesets_and_hides_no_other(
     assert "coe-classic" in result.output and "coe-1984" in result.output
     assert "broken         NOT USABLE:" in result.output and "title: expected a string" in result.output
     assert load_ruleset("coe-classic").name == "coe-classic"  # games of the bundled rulesets still load
+
+
+def test_a_relative_pbem_rulesets_folder_is_taken_from_where_pbem_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator writes PBEM_RULESETS=mine: the ruleset's folder (and so its templates, which the renderer
+    reads by absolute path) is the absolute path of mine/ in the folder where pbem was started."""
+    shutil.copytree(Path(__file__).parent / "rulesets" / "sealed_bids", tmp_path / "mine" / "sealed_bids")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_RULESETS", "mine")
+    ruleset = load_ruleset("sealed-bids")
+    assert ruleset.folder == tmp_path / "mine" / "sealed_bids"
+    assert ruleset.templates is not None and ruleset.templates.is_absolute()

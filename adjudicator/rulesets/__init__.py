@@ -31,7 +31,8 @@ def ruleset_folders() -> dict[str, Path]:
 
 @cache  # looked up per snapshot read and map drawn: the folders are listed once per value of PBEM_RULESETS
 def _folders(extra: str) -> tuple[tuple[str, Path], ...]:
-    roots = [resource_dir("games")] + [Path(p) for p in extra.split(os.pathsep) if p]
+    # absolute: the renderer reads a ruleset's templates by absolute path, whatever the working folder
+    roots = [resource_dir("games")] + [Path(p).absolute() for p in extra.split(os.pathsep) if p]
     found: dict[str, Path] = {}
     for root in roots:
         if root.is_dir():
