@@ -862,7 +862,7 @@ def data_check(
     for note in result.notes:
         typer.echo(gettext(say, "note: %(note)s", note=note))
     if not result.complete:
-        typer.echo(gettext(say, "%(folder)s: %(count)s problems", folder=folder, count=len(result.problems)))
+        typer.echo(gettext(say, "%(folder)s: problems found: %(count)s", folder=folder, count=len(result.problems)))
         raise typer.Exit(1)
     typer.echo(gettext(say, "%(folder)s: the data is complete (%(ruleset)s)", folder=folder, ruleset=result.ruleset))
 

@@ -42,7 +42,7 @@ def test_ER_13_a_fresh_template_fails_the_check_naming_file_key_and_rule_of_each
     note = "note: factions.toml: faction[5].board[0].elite.cost (ER-6.13): elite cost 2 is the pre-release default"
     assert f"{note} of ER-6.13: confirm it against the printed board" in lines
     problems = [line for line in lines if "(ER-" in line and not line.startswith("note: ")]
-    assert lines[-1] == f"{folder}: {len(problems)} problems" and len(problems) > 350
+    assert lines[-1] == f"{folder}: problems found: {len(problems)}" and len(problems) > 350
 
 
 def test_ER_13_the_check_of_a_filled_in_folder_passes_once_every_value_is_given(pbem: Pbem, tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def test_ER_13_the_check_of_a_filled_in_folder_passes_once_every_value_is_given(
     (folder / "tracks.toml").write_text(text.replace("vp_per_district = 2", 'vp_per_district = ""'), encoding="utf-8")
     assert pbem("data", "check", str(folder), data=False).output.splitlines() == [
         "tracks.toml: scoring.vp_per_district (ER-10.3): still empty: fill it in",
-        f"{folder}: 1 problems",
+        f"{folder}: problems found: 1",
     ]
     (folder / "tracks.toml").write_text(text, encoding="utf-8")
     assert pbem("data", "check", str(folder), data=False).exit_code == 0
