@@ -64,7 +64,9 @@ CARDS = Cards(
     tactics=(
         tactic("wall", 0, eff("shields", "battle.casualties", n=2)),
         tactic("charge", 2, eff("strength", per="own.cavalry", cap=2, n=1)),
-        tactic("breach", 1, eff("casualties", "battle.casualties", "attacking", "area_fort(large)", n=1, unblockable=True)),
+        tactic(
+            "breach", 1, eff("casualties", "battle.casualties", "attacking", "area_fort(large)", n=1, unblockable=True)
+        ),
         tactic("raid", 0, eff("casualties", "battle.casualties", n=2)),
         tactic("drill", 0, eff("archer_dice", "battle.volley", n=1)),
         tactic("aim", 0, eff("reroll", "battle.volley", what="volley_miss", n=1)),
@@ -90,8 +92,16 @@ FREE_MEN = Elite(
     ),
 )
 IMMORTALS = Elite("Immortals", frozenset({"infantry"}), 2, 3, effects=(eff("archer_dice", "battle.volley", n=1),))
-CHARIOT = Elite("Chariot", frozenset({"cavalry"}), 2, 3, effects=(eff("strength", "battle.melee", "enemy_units(infantry>=1)", n=1),))
-COMPANIONS = Elite("Companions", frozenset({"cavalry"}), 2, 3, effects=(eff("strength", "battle.melee", "accompanied_by(infantry)", n=1),))
+CHARIOT = Elite(
+    "Chariot", frozenset({"cavalry"}), 2, 3, effects=(eff("strength", "battle.melee", "enemy_units(infantry>=1)", n=1),)
+)
+COMPANIONS = Elite(
+    "Companions",
+    frozenset({"cavalry"}),
+    2,
+    3,
+    effects=(eff("strength", "battle.melee", "accompanied_by(infantry)", n=1),),
+)
 
 
 def army(player: str, area: str, **kw: object) -> Army:
@@ -104,8 +114,13 @@ def battle(attacker: Army, defender: Army | None = None, **kw: object) -> Battle
     return Battle("X", attacker=attacker, defender=defender, **kw)  # type: ignore[arg-type]
 
 
-def run(b: Battle, dice: list[int], plans: dict[str, Plan] | None = None, orders: dict[str, Standing] | None = None,
-        **kw: object) -> tuple[BattleOutcome, GivenDice]:
+def run(
+    b: Battle,
+    dice: list[int],
+    plans: dict[str, Plan] | None = None,
+    orders: dict[str, Standing] | None = None,
+    **kw: object,
+) -> tuple[BattleOutcome, GivenDice]:
     given = GivenDice(values=list(dice))
     outcome = resolve_battle(b, plans or {}, orders or {}, given, **kw)  # type: ignore[arg-type]
     assert given.unused == 0, f"{given.unused} dice left unused: {given.log}"
@@ -187,8 +202,12 @@ def test_ER_8_4_refusals_one_army_each_own_side_no_ships_on_land() -> None:
 
 
 def test_ER_8_7_land_units_may_reinforce_a_sea_battle() -> None:
-    b = battle(army("a", "S1", ship=1), army("d", "X", ship=1), land=False,
-               reinforcements=(Reinforcement(army("a", "C", infantry=1), ATTACKER),))
+    b = battle(
+        army("a", "S1", ship=1),
+        army("d", "X", ship=1),
+        land=False,
+        reinforcements=(Reinforcement(army("a", "C", infantry=1), ATTACKER),),
+    )
     outcome, _ = run(b, [ONE, ONE])
     assert outcome.strengths[ATTACKER] == 2 + 1 + 1
 
@@ -232,7 +251,11 @@ def test_ER_9_4_rapid_aim_rerolls_one_missed_die_once() -> None:
 
 def test_ER_8_10_dice_follow_each_owners_upgrades_principal_first() -> None:
     ally = army("c", "N", archer=1, upgrades=frozenset({"deadly_aim"}))
-    b = battle(army("a", "O", archer=1, infantry=1), army("d", "X", infantry=3), reinforcements=(Reinforcement(ally, ATTACKER),))
+    b = battle(
+        army("a", "O", archer=1, infantry=1),
+        army("d", "X", infantry=3),
+        reinforcements=(Reinforcement(ally, ATTACKER),),
+    )
     outcome, _ = run(b, [THREE, THREE, ONE, ONE])  # the principal's 3 misses, the ally's 3 hits
     assert outcome.volley_hits[DEFENDER] == 1
 
@@ -244,7 +267,9 @@ def test_ER_9_2_immortals_add_a_volley_die() -> None:
 
 
 def test_ER_13_6_card_volley_effects_and_hit_number() -> None:
-    b = battle(army("a", "O", archer=1, infantry=2, heroes={"marksman": 0}, hand=("drill", "aim")), army("d", "X", infantry=4))
+    b = battle(
+        army("a", "O", archer=1, infantry=2, heroes={"marksman": 0}, hand=("drill", "aim")), army("d", "X", infantry=4)
+    )
     plans = {"a": Plan(heroes=("marksman",), tactics=("drill", "aim"))}
     outcome, dice = run(b, [THREE, TWO, THREE, ONE, ONE], plans)
     assert [p for p, _ in dice.log][:3] == ["volley attacker 1/2", "volley attacker 2/2", "volley attacker re-roll 2"]
@@ -306,7 +331,9 @@ def test_ER_8_13_refuses_a_tactic_card_not_in_hand() -> None:
 
 
 def test_ER_8_27_first_use_face_up_second_discarded_tactics_discarded() -> None:
-    b = battle(army("a", "O", infantry=2, heroes={"brute": 0, "warden": 1}, hand=("charge",)), army("d", "X", infantry=1))
+    b = battle(
+        army("a", "O", infantry=2, heroes={"brute": 0, "warden": 1}, hand=("charge",)), army("d", "X", infantry=1)
+    )
     outcome, _ = run(b, [ONE, ONE], {"a": Plan(heroes=("brute", "warden"), tactics=("charge",))})
     assert outcome.strengths[ATTACKER] == 2 + 2 + 1 + 2 + 1  # units, brute, warden, charge (no cavalry), die
     assert outcome.heroes_face_up["a"] == ("brute",) and outcome.heroes_discarded["a"] == ("warden",)
@@ -352,8 +379,11 @@ def test_ER_13_6_melee_reroll_when_behind_attacker_first() -> None:
 
 # -- ER-8.20 to ER-8.23: casualties ------------------------------------------------------------------------------
 def test_ER_8_21_shields_cancel_blockable_never_unblockable() -> None:
-    b = battle(army("a", "O", infantry=4, heroes={"butcher": 0}, hand=("breach",)),
-               army("d", "X", infantry=4, heroes={"warden": 0}, hand=("wall",)), fort="large")
+    b = battle(
+        army("a", "O", infantry=4, heroes={"butcher": 0}, hand=("breach",)),
+        army("d", "X", infantry=4, heroes={"warden": 0}, hand=("wall",)),
+        fort="large",
+    )
     plans = {"a": Plan(heroes=("butcher",), tactics=("breach",)), "d": Plan(heroes=("warden",), tactics=("wall",))}
     outcome, _ = run(b, [FOUR, ONE], plans)
     # attacker 4 + 1 + 1 + 4 = 10; defender 4 + 2 + 1 + 1 = 8: margin 2, the butcher needs 3
@@ -372,8 +402,11 @@ def test_ER_8_20_win_margin_card_and_defeat_casualty() -> None:
 
 def test_ER_8_22_opposing_principal_assigns_principal_first_then_standing_order() -> None:
     ally = army("c", "N", infantry=3)
-    b = battle(army("a", "O", infantry=2, hand=("raid",)), army("d", "X", infantry=1),
-               reinforcements=(Reinforcement(ally, DEFENDER),))
+    b = battle(
+        army("a", "O", infantry=2, hand=("raid",)),
+        army("d", "X", infantry=1),
+        reinforcements=(Reinforcement(ally, DEFENDER),),
+    )
     plans = {"a": Plan(tactics=("raid",))}
     outcome, _ = run(b, [FOUR, ONE], plans)  # 2+4 vs 4+1: 3 casualties on the defending side
     assert (lost(outcome, "d"), lost(outcome, "c")) == ({"infantry": 1}, {"infantry": 2})  # ER-14.16 default
@@ -455,8 +488,9 @@ def test_ER_8_24_winner_may_leave_one_unit_behind() -> None:
 
 
 def test_ER_8_25_winner_without_survivors_leaves_the_area_empty() -> None:
-    b = battle(army("a", "O", infantry=1, hand=("raid",)), army("d", "X", infantry=2, hand=("raid",)),
-               neighbours=NEIGHBOURS)
+    b = battle(
+        army("a", "O", infantry=1, hand=("raid",)), army("d", "X", infantry=2, hand=("raid",)), neighbours=NEIGHBOURS
+    )
     outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("raid",)), "d": Plan(tactics=("raid",))})
     assert outcome.winner == ATTACKER and not outcome.conquered
     assert [m.player for m in outcome.moves] == []  # the defender has no survivors either (ER-15.15)
@@ -466,8 +500,12 @@ def test_ER_8_25_winner_without_survivors_leaves_the_area_empty() -> None:
 # -- ER-8.28: tactic draws --------------------------------------------------------------------------------------
 def test_ER_8_28_draws_by_units_lost_attacker_defender_allies() -> None:
     ally = army("c", "N", infantry=1)
-    b = battle(army("a", "O", infantry=5, hand=("raid",)), army("d", "X", infantry=4),
-               reinforcements=(Reinforcement(ally, DEFENDER),), neighbours=NEIGHBOURS)
+    b = battle(
+        army("a", "O", infantry=5, hand=("raid",)),
+        army("d", "X", infantry=4),
+        reinforcements=(Reinforcement(ally, DEFENDER),),
+        neighbours=NEIGHBOURS,
+    )
     outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("raid",))}, {"a": Standing(assign_order=("d",))})
     assert outcome.losses["d"]["infantry"] == 3
     assert outcome.draws == (("a", 1), ("d", 2), ("c", 1))
@@ -497,7 +535,9 @@ def test_ER_9_4_long_spears_per_unit_and_per_side_option() -> None:
 
 
 def test_ER_9_4_aggression_one_casualty_and_one_more_on_a_margin_of_four() -> None:
-    b = battle(army("a", "O", cavalry=3, upgrades=frozenset({"aggression"})), army("d", "X", infantry=5), neighbours=NEIGHBOURS)
+    b = battle(
+        army("a", "O", cavalry=3, upgrades=frozenset({"aggression"})), army("d", "X", infantry=5), neighbours=NEIGHBOURS
+    )
     close, _ = run(b, [TWO, ONE])  # 6+2 vs 5+1: margin 2
     assert close.casualties[DEFENDER].blockable == 1 + 1
     wide, _ = run(b, [FOUR, ONE])  # 6+4 vs 6: margin 4
@@ -507,8 +547,11 @@ def test_ER_9_4_aggression_one_casualty_and_one_more_on_a_margin_of_four() -> No
 
 
 def test_ER_9_4_discipline_one_shield_with_own_infantry() -> None:
-    b = battle(army("a", "O", cavalry=3), army("d", "X", infantry=1, cavalry=1, upgrades=frozenset({"discipline"})),
-               neighbours=NEIGHBOURS)
+    b = battle(
+        army("a", "O", cavalry=3),
+        army("d", "X", infantry=1, cavalry=1, upgrades=frozenset({"discipline"})),
+        neighbours=NEIGHBOURS,
+    )
     outcome, _ = run(b, [FOUR, ONE])
     assert outcome.casualties[DEFENDER].shields == 1 and outcome.casualties[DEFENDER].net == 0
 
@@ -517,14 +560,20 @@ def test_ER_9_4_naval_mastery_at_sea_and_amphibious_assault_from_sea() -> None:
     sea = battle(army("a", "O", ship=1, upgrades=frozenset({"naval_mastery"})), army("d", "X", ship=1), land=False)
     outcome, _ = run(sea, [ONE, ONE])
     assert outcome.strengths[ATTACKER] == 2 + 3 + 1
-    land = battle(army("a", "O", infantry=1, upgrades=frozenset({"amphibious_assault"})), army("d", "X", infantry=1),
-                  from_sea=True, options=Options(amphibious_assault=2))
+    land = battle(
+        army("a", "O", infantry=1, upgrades=frozenset({"amphibious_assault"})),
+        army("d", "X", infantry=1),
+        from_sea=True,
+        options=Options(amphibious_assault=2),
+    )
     outcome, _ = run(land, [ONE, ONE])
     assert outcome.strengths[ATTACKER] == 1 + 2 + 1
 
 
 def test_ER_9_1_abilities_conditions_from_data_effects() -> None:
-    home = army("d", "X", infantry=1, effects=(eff("strength", "battle.melee", "defending", "on_land", "area_fort(none)", n=1),))
+    home = army(
+        "d", "X", infantry=1, effects=(eff("strength", "battle.melee", "defending", "on_land", "area_fort(none)", n=1),)
+    )
     europe = army("d", "X", infantry=1, effects=(eff("strength", "battle.melee", "defending", "region(europe)", n=1),))
     outcome, _ = run(battle(army("a", "O", infantry=1), home), [ONE, ONE])
     assert outcome.strengths[DEFENDER] == 1 + 1 + 1
@@ -576,7 +625,11 @@ def test_ER_12_15_at_most_one_casualty_per_battle_on_ships() -> None:
 
 
 def test_ER_12_14_beaten_ships_retreat_to_sea_else_own_wharf_else_lost() -> None:
-    near = (Neighbour("L", True, controller="d", wharf_of="d"), Neighbour("T", False, controller="e"), Neighbour("U", False))
+    near = (
+        Neighbour("L", True, controller="d", wharf_of="d"),
+        Neighbour("T", False, controller="e"),
+        Neighbour("U", False),
+    )
     b = battle(army("a", "O", ship=3), army("d", "X", ship=2), land=False, neighbours=near)
     outcome, _ = run(b, [FOUR, ONE])
     assert next(m for m in outcome.moves if m.player == "d").to == "U"
