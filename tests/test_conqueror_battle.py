@@ -173,7 +173,7 @@ def test_ER_8_16d_fort_bonuses_capital_temporary_and_blank() -> None:
     assert defence(fort="large", temporary_capital_of="d") == 4  # Resolution: +4 only
 
 
-def test_ER_8_17_allies_roll_no_die_and_their_abilities_are_ignored() -> None:
+def test_ER_8_17_ER_8_40_allies_roll_no_die_and_their_abilities_are_ignored() -> None:
     ally = army("c", "N", infantry=2, effects=(eff("strength", n=5),), upgrades=frozenset({"naval_mastery"}))
     b = battle(army("a", "O", infantry=1), army("d", "X", infantry=1), reinforcements=(Reinforcement(ally, ATTACKER),))
     outcome, dice = run(b, [ONE, ONE])
@@ -181,7 +181,7 @@ def test_ER_8_17_allies_roll_no_die_and_their_abilities_are_ignored() -> None:
     assert len(dice.log) == 2
 
 
-def test_ER_8_6_reinforcements_count_may_be_casualties_and_stay() -> None:
+def test_ER_8_6_ER_14_12_reinforcements_count_may_be_casualties_and_stay() -> None:
     ally = army("c", "N", cavalry=1)
     b = battle(army("a", "O", infantry=1), army("d", "X", infantry=2), reinforcements=(Reinforcement(ally, DEFENDER),))
     outcome, _ = run(b, [ONE, ONE])
@@ -190,7 +190,7 @@ def test_ER_8_6_reinforcements_count_may_be_casualties_and_stay() -> None:
     assert all(m.player != "c" for m in outcome.moves)
 
 
-def test_ER_8_4_refusals_one_army_each_own_side_no_ships_on_land() -> None:
+def test_ER_8_4_ER_8_5_ER_12_13_refusals_one_army_each_own_side_no_ships_on_land() -> None:
     a, d = army("a", "O", infantry=1), army("d", "X", infantry=1)
     twice = (Reinforcement(army("c", "N", infantry=1), ATTACKER), Reinforcement(army("c", "M", infantry=1), ATTACKER))
     with pytest.raises(BattleError, match="ER-8.5"):
@@ -218,7 +218,7 @@ def test_ER_8_9_no_archer_no_volley() -> None:
     assert [p for p, _ in dice.log] == ["melee attacker", "melee defender"]
 
 
-def test_ER_8_10_defender_fires_first_at_most_two_dice_four_hits() -> None:
+def test_ER_8_10_ER_14_13_defender_fires_first_at_most_two_dice_four_hits() -> None:
     b = battle(army("a", "O", cavalry=2, archer=1), army("d", "X", archer=3, infantry=1))
     outcome, dice = run(b, [FOUR, THREE, TWO, TWO])
     purposes = [p for p, _ in dice.log]
@@ -300,7 +300,7 @@ def test_ER_15_1_defender_in_own_capital_fights_on_with_zero_units() -> None:
     assert outcome.winner == DEFENDER and outcome.moves == (outcome.moves[0],)
 
 
-def test_ER_15_1_unit_less_capital_is_defended_by_fort_and_cards() -> None:
+def test_ER_8_3_ER_15_1_unit_less_capital_is_defended_by_fort_and_cards() -> None:
     b = battle(army("a", "O", infantry=3), army("d", "X", heroes={"brute": 0}), fort="large", capital_of="d")
     outcome, _ = run(b, [ONE, ONE], {"d": Plan(heroes=("brute",))})
     assert outcome.strengths == {ATTACKER: 4, DEFENDER: 4 + 2 + 1}
@@ -400,7 +400,7 @@ def test_ER_8_20_win_margin_card_and_defeat_casualty() -> None:
     assert outcome.moves[-1].to == "X" and outcome.conquered
 
 
-def test_ER_8_22_opposing_principal_assigns_principal_first_then_standing_order() -> None:
+def test_ER_8_22_ER_14_16_opposing_principal_assigns_principal_first_then_standing_order() -> None:
     ally = army("c", "N", infantry=3)
     b = battle(
         army("a", "O", infantry=2, hand=("raid",)),
@@ -421,7 +421,7 @@ def test_ER_14_17_loss_priority_standing_order() -> None:
     assert lost(outcome, "d") == {"cavalry": 1}
 
 
-def test_ER_8_20_free_men_plus_two_and_self_removal_not_shielded() -> None:
+def test_ER_8_18_ER_8_20_ER_14_15_free_men_plus_two_and_self_removal_not_shielded() -> None:
     gaul = army("a", "O", infantry=2, elite=FREE_MEN, heroes={"warden": 0})
     b = battle(gaul, army("d", "X", infantry=3))
     outcome, _ = run(b, [ONE, ONE], {"a": Plan(heroes=("warden",), free_men=True)})
@@ -487,7 +487,7 @@ def test_ER_8_24_winner_may_leave_one_unit_behind() -> None:
     assert (enter.source, enter.to, enter.units) == ("O", "X", {"infantry": 3})
 
 
-def test_ER_8_25_winner_without_survivors_leaves_the_area_empty() -> None:
+def test_ER_8_25_ER_15_15_winner_without_survivors_leaves_the_area_empty() -> None:
     b = battle(
         army("a", "O", infantry=1, hand=("raid",)), army("d", "X", infantry=2, hand=("raid",)), neighbours=NEIGHBOURS
     )
@@ -518,7 +518,7 @@ def test_ER_8_28_draw_count_table() -> None:
 
 
 # -- ER-9.1, ER-9.2, ER-9.4 in battle ---------------------------------------------------------------------------
-def test_ER_9_4_heavy_cavalry_elite_armor_and_elite_upgrades() -> None:
+def test_ER_9_3_ER_9_4_heavy_cavalry_elite_armor_and_elite_upgrades() -> None:
     ups = frozenset({"heavy_cavalry", "elite_armor"})
     b = battle(army("a", "O", cavalry=2, infantry=1, elite=CHARIOT, upgrades=ups), army("d", "X", cavalry=1))
     outcome, _ = run(b, [ONE, ONE])
@@ -556,7 +556,7 @@ def test_ER_9_4_discipline_one_shield_with_own_infantry() -> None:
     assert outcome.casualties[DEFENDER].shields == 1 and outcome.casualties[DEFENDER].net == 0
 
 
-def test_ER_9_4_naval_mastery_at_sea_and_amphibious_assault_from_sea() -> None:
+def test_ER_9_4_ER_12_11_ER_12_12_naval_mastery_at_sea_and_amphibious_assault_from_sea() -> None:
     sea = battle(army("a", "O", ship=1, upgrades=frozenset({"naval_mastery"})), army("d", "X", ship=1), land=False)
     outcome, _ = run(sea, [ONE, ONE])
     assert outcome.strengths[ATTACKER] == 2 + 3 + 1
@@ -611,20 +611,20 @@ def test_ER_12_17_siege_engine_four_attacking_a_fort_zero_otherwise() -> None:
     assert outcome.strengths[ATTACKER] == 1 + 1
 
 
-def test_ER_15_20_defending_siege_engine_adds_nothing_but_can_be_a_casualty() -> None:
+def test_ER_15_20_ER_12_18_defending_siege_engine_adds_nothing_but_can_be_a_casualty() -> None:
     b = battle(army("a", "O", infantry=4), army("d", "X", siege=1), fort="large", neighbours=NEIGHBOURS)
     outcome, _ = run(b, [FOUR, ONE])
     assert outcome.strengths[DEFENDER] == 0 + 2 + 1
     assert outcome.losses["d"]["siege"] == 1
 
 
-def test_ER_12_15_at_most_one_casualty_per_battle_on_ships() -> None:
+def test_ER_8_23_ER_12_15_at_most_one_casualty_per_battle_on_ships() -> None:
     b = battle(army("a", "O", ship=2, hand=("raid",)), army("d", "X", ship=3), land=False, neighbours=NEIGHBOURS)
     outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("raid",))})
     assert outcome.casualties[DEFENDER].net == 3 and outcome.losses["d"]["ship"] == 1
 
 
-def test_ER_12_14_beaten_ships_retreat_to_sea_else_own_wharf_else_lost() -> None:
+def test_ER_12_14_ER_14_19_beaten_ships_retreat_to_sea_else_own_wharf_else_lost() -> None:
     near = (
         Neighbour("L", True, controller="d", wharf_of="d"),
         Neighbour("T", False, controller="e"),
@@ -654,7 +654,7 @@ def test_ER_8_31_automa_card_instead_of_a_die_no_capital_bonus() -> None:
     assert outcome.automa_deck == ("weak",) and outcome.automa_discards == ("mid",)
 
 
-def test_ER_8_32_automa_casualties_and_defeat_casualty_on_the_player() -> None:
+def test_ER_8_32_ER_8_35_automa_casualties_and_defeat_casualty_on_the_player() -> None:
     b = independent(Units(cavalry=2, infantry=2), automa_deck=("strong",))
     outcome, _ = run(b, [ONE], orders={"a": Standing(loss_priority=("cavalry",))})
     assert outcome.winner == DEFENDER
@@ -686,7 +686,7 @@ def test_ER_8_36_empty_automa_deck_is_reshuffled_from_discards() -> None:
     assert outcome.automa_deck and len(outcome.automa_deck) == 2 and len(outcome.automa_discards) == 1
 
 
-def test_ER_8_8_independent_armies_are_never_reinforced_but_attackers_may_be() -> None:
+def test_ER_8_8_ER_8_29_independent_armies_are_never_reinforced_but_attackers_may_be() -> None:
     with pytest.raises(BattleError, match="ER-8.8"):
         run(independent(Units(infantry=1), reinforcements=(Reinforcement(army("c", "N", infantry=1), DEFENDER),)), [])
     ally = Reinforcement(army("c", "N", infantry=1), ATTACKER)
@@ -720,3 +720,69 @@ def test_ER_13_6_after_win_effects_become_follow_ups_for_the_state() -> None:
     assert sorted((f.player, f.effect.op) for f in outcome.follow_ups) == [("a", "coins"), ("a", "draw_tactic")]
     lost_battle, _ = run(b, [ONE, FOUR], {"a": Plan(heroes=("banker",), tactics=("toll",))})
     assert [f.effect.op for f in lost_battle.follow_ups] == ["draw_tactic"]
+
+
+# -- the steps, and the battle on the example data ---------------------------------------------------------------
+def test_ER_8_1_a_battle_has_a_defending_player_or_an_independent_army() -> None:
+    with pytest.raises(BattleError, match="ER-8.1"):
+        run(Battle("X", True, army("a", "O", infantry=1)), [])
+    with pytest.raises(BattleError, match="ER-8.1"):
+        run(Battle("X", True, army("a", "O", infantry=1), army("d", "X", infantry=1), independent=Units(1)), [])
+
+
+def test_ER_8_2_ER_8_14_ER_14_14_steps_in_order_and_no_cards_by_default() -> None:
+    b = battle(army("a", "O", archer=1, infantry=2), army("d", "X", archer=1, infantry=2))
+    outcome, _ = run(b, [ONE, ONE, TWO, ONE])
+    steps = [e.rule for e in outcome.events if e.what in ("volley", "council", "melee", "casualties")]
+    assert steps == ["ER-8.10", "ER-8.10", "ER-8.14", "ER-8.14", "ER-8.19", "ER-8.21", "ER-8.21"]
+    council = [e.data for e in outcome.events if e.what == "council"]
+    assert [(c["side"], c["heroes"], c["tactics"]) for c in council] == [(ATTACKER, (), ()), (DEFENDER, (), ())]
+
+
+def test_ER_8_30_ER_8_34_heroes_and_tactics_against_an_independent_army() -> None:
+    a = army("a", "O", infantry=2, heroes={"warden": 0}, hand=("raid",))
+    b = replace(independent(Units(infantry=3), automa_deck=("mid",)), attacker=a)
+    outcome, _ = run(b, [FOUR], {"a": Plan(heroes=("warden",), tactics=("raid",))})
+    assert outcome.strengths == {ATTACKER: 2 + 1 + 4, DEFENDER: 3 + 2}
+    assert outcome.casualties[ATTACKER].net == 0  # the automa card's casualty, one shield
+    assert outcome.losses[INDEPENDENT]["infantry"] == 3 and outcome.independent_removed
+    assert outcome.heroes_face_up["a"] == ("warden",) and outcome.draws == ()
+
+
+def test_ER_15_19_ships_on_the_wharf_are_lost_when_the_area_is_conquered() -> None:
+    b = battle(army("a", "O", infantry=3), army("d", "X", infantry=1), wharf_ships={"d": 2}, neighbours=NEIGHBOURS)
+    outcome, _ = run(b, [FOUR, ONE])
+    assert [(m.player, m.units, m.to, m.why) for m in outcome.moves if m.why == "ER-15.19"] == [
+        ("d", {"ship": 2}, None, "ER-15.19")
+    ]
+    held, _ = run(b, [ONE, FOUR])
+    assert all(m.why != "ER-15.19" for m in held.moves)
+
+
+def example_board(faction: str, board: str = "standard") -> tuple[object, object]:
+    from adjudicator.resources import resource_dir
+    from adjudicator.rulesets.conqueror.loader import load_folder
+
+    data = load_folder(resource_dir("games") / "conqueror-er" / "example-data")
+    chosen = data.factions[faction].board(board)
+    assert chosen is not None
+    return data, chosen
+
+
+def test_ER_8_45_sea_battle_on_the_example_data() -> None:
+    data, kesh = example_board("kesh")
+    _, ostra = example_board("ostra")
+    attacker = army("kesh", "S1", ship=1, elite=kesh.elite, effects=kesh.ability)  # type: ignore[attr-defined]
+    defender = army("ostra", "X", ship=2, effects=ostra.ability)  # type: ignore[attr-defined]
+    b = Battle("X", False, attacker, defender, cards=data.cards, options=data.options)  # type: ignore[attr-defined]
+    outcome, _ = run(b, [ONE, ONE])
+    assert outcome.strengths == {ATTACKER: 2 + (4 - 2) + 1 + 1, DEFENDER: 4 + 1}  # elite -2 at sea, sailors +1
+
+
+def test_ER_9_2_elite_that_is_an_archer_adds_one_die_on_the_example_data() -> None:
+    data, varun = example_board("varun")
+    elite = varun.elite  # type: ignore[attr-defined]
+    assert "archer" in elite.types and any(e.op == "archer_dice" for e in elite.effects)
+    b = battle(army("varun", "O", infantry=1, elite=elite), army("d", "X", infantry=2), cards=data.cards)  # type: ignore[attr-defined]
+    _, dice = run(b, [ONE, ONE, ONE])
+    assert [p for p, _ in dice.log] == ["volley attacker 1/1", "melee attacker", "melee defender"]

@@ -190,6 +190,11 @@ def conquest(field: Field) -> tuple[list[Move], bool, bool]:
     entering = {k: v for k, v in entering.items() if v}
     if entering:
         moves.append(Move(attacking.player, entering, attacking.army.area, battle.area, "ER-8.24"))
+        moves += [  # ER-12.14, ER-15.19: ships on a wharf are lost with its area, though they did not fight
+            Move(owner, {"ship": n}, battle.area, None, "ER-15.19")
+            for owner, n in sorted(battle.wharf_ships.items())
+            if n and owner != attacking.player
+        ]
     else:
         field.say("ER-8.25", "area_left_empty")
     return moves, bool(entering), removed

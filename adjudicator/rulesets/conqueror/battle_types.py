@@ -105,6 +105,7 @@ class Battle:
     neighbours: tuple[Neighbour, ...] = ()
     cards: Cards | None = None
     options: Options = Options()
+    wharf_ships: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # on wharves here, by owner (ER-15.19)
     automa_deck: tuple[str, ...] = ()  # top first (ER-8.31)
     automa_discards: tuple[str, ...] = ()
 

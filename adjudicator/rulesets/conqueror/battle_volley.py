@@ -8,7 +8,7 @@ from typing import Final
 
 from adjudicator.engine.chance import Dice
 from adjudicator.rulesets.conqueror import battle_losses
-from adjudicator.rulesets.conqueror.battle_field import VOLLEY_WHEN, Field, other
+from adjudicator.rulesets.conqueror.battle_field import VOLLEY_WHEN, Field, Source, other
 from adjudicator.rulesets.conqueror.battle_types import ATTACKER, DEFENDER, INDEPENDENT
 
 DIE: Final = (1, 1, 2, 3, 4, 4)  # ER-0.4
@@ -37,8 +37,8 @@ def volley_dice(field: Field, side: str) -> list[VolleyDie]:
         upgrades = groups[0].army.upgrades
         extra = sum(
             e.number("n")
-            for _s, e in field.effects(side, frozenset({"archer_dice"}), VOLLEY_WHEN)
-            if _s.player == player
+            for source, e in field.effects(side, frozenset({"archer_dice"}), VOLLEY_WHEN)
+            if source.player == player and not archer_already(source)
         )
         hit_on = DEADLY_HIT if "deadly_aim" in upgrades else HIT
         for s, e in field.effects(side, frozenset({"archer_hit_on"}), VOLLEY_WHEN):
@@ -47,6 +47,12 @@ def volley_dice(field: Field, side: str) -> list[VolleyDie]:
         count = field.count(groups, "archer") + extra
         found += [VolleyDie(player, hit_on, "rapid_aim" in upgrades)] * count
     return found[:MAX_DICE]
+
+
+def archer_already(source: Source) -> bool:
+    """An elite that is an archer by type already has its die (ER-9.2 "also an archer: adds one volley die"):
+    its own archer_dice effect describes the same die, not a second one."""
+    return source.kind == "elite" and source.group is not None and "archer" in source.group.types_of_elite()
 
 
 def volley(field: Field, dice: Dice) -> None:
