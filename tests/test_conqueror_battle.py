@@ -454,6 +454,7 @@ def test_ER_14_18_defender_retreats_to_own_area_with_most_units() -> None:
     outcome, _ = run(b, [FOUR, ONE])
     retreat = next(m for m in outcome.moves if m.player == "d")
     assert (retreat.to, retreat.units) == ("B", {"infantry": 2})
+    assert retreat.options == ("A", "B", "C")  # E is enemy-held, S is sea
     standing, _ = run(b, [FOUR, ONE], orders={"d": Standing(retreat=("E", "C", "B"))})
     assert next(m for m in standing.moves if m.player == "d").to == "C"  # E is enemy-held
 
@@ -786,3 +787,12 @@ def test_ER_9_2_elite_that_is_an_archer_adds_one_die_on_the_example_data() -> No
     b = battle(army("varun", "O", infantry=1, elite=elite), army("d", "X", infantry=2), cards=data.cards)  # type: ignore[attr-defined]
     _, dice = run(b, [ONE, ONE, ONE])
     assert [p for p, _ in dice.log] == ["volley attacker 1/1", "melee attacker", "melee defender"]
+
+
+def test_ER_8_40_allies_play_no_cards_and_leave_behind_names_a_unit_kind() -> None:
+    ally = Reinforcement(army("c", "N", infantry=1, hand=("raid",)), ATTACKER)
+    b = battle(army("a", "O", infantry=2), army("d", "X", infantry=1), reinforcements=(ally,))
+    with pytest.raises(BattleError, match="ER-8.40"):
+        run(b, [], {"c": Plan(tactics=("raid",))})
+    with pytest.raises(BattleError, match="ER-8.24"):
+        run(b, [], {"a": Plan(leave_behind="elephant")})

@@ -44,6 +44,7 @@ def resolve_battle(
     """Resolve one battle (ER-8.2). `plans` by principal, `orders` by player (absent: the defaults of ER-14);
     `rulings` replace `manual` effects by the effects the moderator decided (by effect key)."""
     check_battle(battle)
+    check_plans(battle, plans)
     field = Field(battle, dict(plans), dict(orders), groups=reinforcement(battle))
     field.sources = sources(field, rulings or {})
     blocking = [p for p in pending(field) if p.blocking]
@@ -83,6 +84,18 @@ def check_battle(battle: Battle) -> None:
             raise BattleError("ER-8.8: an independent army is never reinforced")
         if who in players and r.side != (ATTACKER if who == battle.attacker.player else DEFENDER):
             raise BattleError(f"ER-8.4: {who} can only reinforce their own side")
+
+
+def check_plans(battle: Battle, plans: Mapping[str, Plan]) -> None:
+    """Only the principals play cards (ER-8.14, ER-8.40); a leave-behind names a unit kind (ER-8.24)."""
+    principals = {battle.attacker.player, battle.defender_id}
+    for player, plan in plans.items():
+        if player not in principals and (plan.heroes or plan.tactics or plan.free_men):
+            raise BattleError(
+                f"ER-8.40: {player} is not a principal of the battle at {battle.area}: allies play no cards"
+            )
+        if plan.leave_behind is not None and plan.leave_behind not in KINDS:
+            raise BattleError(f"ER-8.24: {plan.leave_behind!r} is not a unit kind ({', '.join(KINDS)})")
 
 
 def armies(battle: Battle) -> list[Army]:

@@ -213,10 +213,11 @@ def retreat(field: Field, defending: Group) -> list[Move]:
     moves: list[Move] = []
     ships = units.pop("ship", 0)
     if ships:
-        moves.append(Move(player, {"ship": ships}, battle.area, ship_haven(field, player), "ER-12.14"))
+        to, options = ship_haven(field, player)
+        moves.append(Move(player, {"ship": ships}, battle.area, to, "ER-12.14", options))
     if units:
-        to = haven(field, player)
-        moves.append(Move(player, units, battle.area, to, "ER-8.24" if to else "ER-15.6"))
+        to, options = haven(field, player)
+        moves.append(Move(player, units, battle.area, to, "ER-8.24" if to else "ER-15.6", options))
     return moves
 
 
@@ -224,31 +225,30 @@ def open_to(n: Neighbour, player: str) -> bool:
     return n.controller == player or (n.controller is None and not n.independent)
 
 
-def haven(field: Field, player: str) -> str | None:
+def haven(field: Field, player: str) -> tuple[str | None, tuple[str, ...]]:
     """ER-14.18: the standing retreat list first; else the controlled area with most own units, then the empty
     area with the lowest id."""
     battle = field.battle
     options = [n for n in battle.neighbours if open_to(n, player) and (n.land or not battle.land)]
-    codes = {n.code for n in options}
+    codes = tuple(sorted(n.code for n in options))
     for wanted in field.standing(player).retreat:
         if wanted in codes:
-            return wanted
+            return wanted, codes
     held = sorted((n for n in options if n.controller == player), key=lambda n: (-n.units, n.code))
     empty = sorted(n.code for n in options if n.controller is None)
-    return held[0].code if held else empty[0] if empty else None
+    return (held[0].code if held else empty[0] if empty else None), codes
 
 
-def ship_haven(field: Field, player: str) -> str | None:
+def ship_haven(field: Field, player: str) -> tuple[str | None, tuple[str, ...]]:
     """ER-12.14, ER-14.19: an adjacent sea area held by the owner or empty (standing list, else lowest id),
     else the owner's adjacent wharf if not enemy-held; else the ships are eliminated."""
     seas = sorted(n.code for n in field.battle.neighbours if not n.land and open_to(n, player))
-    for wanted in field.standing(player).ship_retreat:
-        if wanted in seas:
-            return wanted
-    if seas:
-        return seas[0]
     wharves = sorted(n.code for n in field.battle.neighbours if n.wharf_of == player and open_to(n, player))
-    return wharves[0] if wharves else None
+    options = tuple(seas or wharves)
+    for wanted in field.standing(player).ship_retreat:
+        if wanted in options:
+            return wanted, options
+    return (options[0] if options else None), options
 
 
 # -- after the battle (ER-8.27 to ER-8.29) ---------------------------------------------------------------

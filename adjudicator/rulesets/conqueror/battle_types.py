@@ -176,6 +176,7 @@ class Move:
     source: str
     to: str | None
     why: str
+    options: tuple[str, ...] = ()  # for a retreat: every area it could go to (a pending decision offers them)
 
 
 @dataclass(frozen=True)
