@@ -9,7 +9,6 @@ battle_volley.py); 3 council of war (ER-8.12 to ER-8.15); 4 melee (ER-8.16 to ER
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from adjudicator.engine.chance import Dice
 from adjudicator.rulesets.conqueror import battle_losses, battle_melee, battle_volley
@@ -233,8 +232,3 @@ def publication(army: Army, plan: Plan) -> tuple[tuple[str, ...], int]:
     and the number of face-down heroes."""
     face_up = tuple(h for h in plan.heroes if army.heroes.get(h, 0) >= 1)
     return face_up, len(plan.heroes) - len(face_up)
-
-
-def without_units(army: Army) -> Army:
-    """The army with no units (a unit-less capital's defender, ER-8.3, ER-15.1)."""
-    return replace(army, cavalry=0, infantry=0, archer=0, elite=None, ship=0, siege=0)
