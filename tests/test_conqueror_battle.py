@@ -796,3 +796,26 @@ def test_ER_8_40_allies_play_no_cards_and_leave_behind_names_a_unit_kind() -> No
         run(b, [], {"c": Plan(tactics=("raid",))})
     with pytest.raises(BattleError, match="ER-8.24"):
         run(b, [], {"a": Plan(leave_behind="elephant")})
+
+
+def test_ER_9_1_own_units_include_the_players_reinforcing_army() -> None:
+    greek = eff("strength", "battle.melee", "own_units(infantry>=2)", n=1)
+    a = army("a", "O", infantry=1, effects=(greek,))
+    alone, _ = run(battle(a, army("d", "X", infantry=3)), [ONE, ONE])
+    helped = battle(
+        a, army("d", "X", infantry=3), reinforcements=(Reinforcement(army("a", "N", infantry=1), ATTACKER),)
+    )
+    outcome, _ = run(helped, [ONE, ONE])
+    assert (alone.strengths[ATTACKER], outcome.strengths[ATTACKER]) == (1 + 1, 2 + 1 + 1)
+
+
+def test_ER_12_4_enemy_strength_counts_units_and_upgrades_not_cards_or_fort() -> None:
+    gaul = army(
+        "a", "O", infantry=1, effects=(eff("strength", "battle.melee", "attacking", "enemy_strength_ge(5)", n=1),)
+    )
+    four = army("d", "X", cavalry=1, infantry=2, heroes={"brute": 0})
+    outcome, _ = run(battle(gaul, four, fort="large"), [ONE, ONE], {"d": Plan(heroes=("brute",))})
+    assert outcome.strengths[ATTACKER] == 1 + 1  # 4 in units: the hero and the fort do not count
+    five = replace(four, upgrades=frozenset({"heavy_cavalry"}))
+    outcome, _ = run(battle(gaul, five, fort="large"), [ONE, ONE], {"d": Plan(heroes=("brute",))})
+    assert outcome.strengths[ATTACKER] == 1 + 1 + 1

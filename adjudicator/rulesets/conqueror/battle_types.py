@@ -208,8 +208,8 @@ class BattleOutcome:
 
     finished: bool
     winner: str | None = None  # attacker | defender | None (tie, ER-8.19)
-    strengths: Mapping[str, int] = field(default_factory=lambda: EMPTY)
-    dice: Mapping[str, int] = field(default_factory=lambda: EMPTY)
+    strengths: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # each side's total, its die included
+    dice: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # the die (automa card strength) in it
     volley_hits: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # hits suffered by each side
     casualties: Mapping[str, Casualties] = field(default_factory=lambda: EMPTY)
     losses: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: EMPTY)  # player -> kind -> n
