@@ -13,7 +13,8 @@ from adjudicator.errors import PbemError
 
 # The data modules are imported when used: `pbem rulesets` and every registry look-up load this module.
 if TYPE_CHECKING:
-    from adjudicator.rulesets.conqueror.data import GameData
+    from adjudicator.rulesets.conqueror.data import GameData, Options
+    from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.reader import Report
 
 
@@ -97,6 +98,12 @@ class ConquerorRuleset:
 
     def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:
         self._not_built()
+
+    def with_data(self, data: GameData, options: Options | None = None) -> ConquerorGame:
+        """The ruleset bound to one game's data (the archive's stored copy, or a folder checked by `pbem new`)."""
+        from adjudicator.rulesets.conqueror.game import ConquerorGame
+
+        return ConquerorGame(self.info, data, options or data.options)
 
 
 def load(source: RulesetSource) -> ConquerorRuleset:
