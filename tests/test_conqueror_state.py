@@ -115,7 +115,8 @@ def test_ER_2_8_fort_count_counts_controlled_forts_and_built_ones() -> None:
 def test_ER_2_8_temporary_capital_adds_no_fort() -> None:
     rules, state = set_up(4)
     side = example().map_for(4)
-    area = next(a for a, x in side.areas.items() if x.land and fort_of(state, side, a) == "none" and a not in state.army)
+    free = [a for a, x in side.areas.items() if x.land and a not in state.army]
+    area = next(a for a in free if fort_of(state, side, a) == "none")
     state.army[area] = Army("aurel", {"infantry": 1})
     before = fort_count(state, side, "aurel")
     state.players["aurel"].temporary_capital = area

@@ -14,9 +14,8 @@ supply (ER-2.9, ER-5.30, ER-5.31). The state holds ids only; what an id means is
 from __future__ import annotations
 
 import copy
-from typing import Any
 from dataclasses import asdict, dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from adjudicator.rulesets.conqueror.data import DISTRICTS, GameData, MapSide
 
