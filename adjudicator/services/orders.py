@@ -18,7 +18,7 @@ from adjudicator.render import render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, expected_turn, load_snapshot
+from adjudicator.services.games import current_game, expected_turn, game_ruleset, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
 from adjudicator.services.positions import stored_state
 
@@ -280,7 +280,7 @@ def store_answers(
     from adjudicator.archive import queries as db
 
     assert orders.header is not None
-    number = load_ruleset(game.ruleset).steps_done(state) + 1
+    number = game_ruleset(game).steps_done(state) + 1
     if orders.header.turn != number:
         raise PbemError(
             f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "

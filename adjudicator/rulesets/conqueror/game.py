@@ -17,6 +17,7 @@ from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
+from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror import rounds, setup
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.state import (
@@ -36,7 +37,7 @@ class ConquerorGame:
     hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
     dice_words: Mapping[str, int] = {}
     grammar_files: tuple[Path, ...] = ()  # the order language is built apart (erorders)
-    templates: Path | None = None
+    templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
     map_layers: Any = None
     bot: Any = None
     odds: Any = None
@@ -177,7 +178,10 @@ class ConquerorGame:
 
     # -- orders and reports: built apart ----------------------------------------------------------------------
     def order_builder(self) -> Any:
-        raise PbemError("conqueror-er: the order language is not built yet")
+        raise PbemError(
+            "conqueror-er: orders are not built yet, so the plans step (politics ER-5.4 to ER-5.24, preparation "
+            "ER-6) and the campaign steps (movement ER-7, combat ER-8) cannot be resolved"
+        )
 
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
         return events
