@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
-from adjudicator.archive.store import close_archives
 from adjudicator.archive import queries as db
+from adjudicator.archive.store import close_archives
 from adjudicator.resources import resource_dir
 from tests.conftest import Pbem
 
