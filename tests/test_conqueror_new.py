@@ -161,3 +161,11 @@ def test_an_old_archive_gains_the_game_data_column(pbem: Pbem, tmp_path: Path, d
     connection = sqlite3.connect(pbem.data / "archive.sqlite")
     assert "game_data" in {row[1] for row in connection.execute("PRAGMA table_info(game)")}
     connection.close()
+
+
+def test_pbem_check_game_reads_the_stored_data_and_names_what_is_not_built(pbem: Pbem, tmp_path: Path) -> None:
+    assert new_er(pbem, data_copy(tmp_path)).startswith("0\n")
+    orders = tmp_path / "orders.txt"
+    orders.write_text("GAME er1 PLAYER aurel TURN 3\n", encoding="utf-8")
+    result = pbem("check", "--game", "er1", str(orders))
+    assert result.exit_code == 1 and "the plans step (politics ER-5.4 to ER-5.24" in result.output

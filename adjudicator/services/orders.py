@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
@@ -104,11 +105,11 @@ def check_stored_orders(data: Path, db: str | None, name: str, text: str) -> Rec
     from adjudicator.archive import lean
 
     stored = lean.current_game(data, name) if db is None else None
-    if stored is None:
+    ruleset = load_ruleset(stored.ruleset) if stored is not None else None
+    if stored is None or ruleset is None or game_data_of(ruleset) is not None:  # a game's data is in the archive
         from adjudicator.archive import Archive
 
         return check_game_orders(Archive.open(data, db), name, text)
-    ruleset = load_ruleset(stored.ruleset)
     return _check_game(name, stored.pace, ruleset, stored_state(ruleset, stored.state_json), text)
 
 
