@@ -72,6 +72,9 @@ def test_leak_no_card_of_a_hand_in_public_outputs_or_another_seats(pbem: Pbem, t
     hands = {seat: part["hand"] for seat, part in whole_snapshot(pbem, 1)["private"].items()}
     game = pbem.data / "games" / "er1"
     public = [game / turn / file for turn in ("turn-0000", "turn-0001") for file in ("report.txt", "snapshot.json")]
+    site = tmp_path / "site"
+    assert pbem("site", "er1", "--out", str(site)).exit_code == 0  # the public web site too
+    public += [path for path in site.rglob("*") if path.is_file()]
     checked = 0
     for seat, hand in hands.items():
         own = (game / "turn-0001" / f"report-{seat}.txt").read_text(encoding="utf-8")

@@ -92,7 +92,15 @@ class ConquerorRuleset:
     dice_words: Mapping[str, int] = {}
     largest_draw = 6  # ER-0.4: the Conqueror die is six-sided
     grammar_files: tuple[Path, ...] = ()
-    templates: Path | None = None
+    hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
+
+    @property
+    def templates(self) -> Path:
+        """Its report templates (also found by the ruleset's name, as the site and maps look them up)."""
+        from adjudicator.resources import resource_dir
+
+        return resource_dir("templates") / "conqueror"
+
     map_layers: Any = None
     bot: Any = None
     odds: Any = None
