@@ -320,7 +320,7 @@ def _card_limits(state: GameState, data: GameData) -> list[str]:
         own = {h.id for h in data.cards.heroes if h.faction == faction}
         if len(set(heroes)) != len(heroes) or not set(heroes) <= own:
             problems.append(f"{faction}: heroes {heroes} are not its own, or held twice (ER-6.10)")
-        if any(not 1 <= uses <= 1 for uses in player.heroes_up.values()):
+        if any(uses != 1 for uses in player.heroes_up.values()):
             problems.append(f"{faction}: a face-up hero with uses other than 1 (ER-6.11)")
     return problems
 
