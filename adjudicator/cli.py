@@ -138,6 +138,20 @@ def new(
             help="'open': anybody may OBSERVE by mail (public reports only); 'closed': only `pbem gm observe`."
         ),
     ] = "open",
+    game_data: Annotated[
+        Path | None,
+        typer.Option(
+            help="The game's data folder, for a ruleset whose map and cards the moderator supplies "
+            "(conqueror-er: `pbem data template|check`); the game keeps a copy."
+        ),
+    ] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(help="The game mode, for a ruleset that has modes (conqueror-er: imperator or conquest)."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option(help="KEY=VALUE: a game option of the ruleset, e.g. --option hand_limit=7.")
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -151,6 +165,7 @@ def new(
     languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "Italia=it")
     zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "Italia=Europe/Rome")
     position = _read(from_snapshot, "snapshot") if from_snapshot else None
+    options = _seat_pairs("--option", option, "KEY=VALUE", "hand_limit=7")
     mail = {
         "moderator": moderator,
         "turn_hours": turn_hours,
@@ -173,6 +188,9 @@ def new(
         mail,
         languages,
         zones,
+        game_data=game_data,
+        mode=mode,
+        options=options,
     )
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
     for name, password in created.passwords.items():

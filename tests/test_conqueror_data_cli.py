@@ -1,5 +1,5 @@
 """Conqueror: Empire Rises through the CLI (issue 14 items 1 to 3): `pbem data template|check` with their exit
-codes and output, the ruleset listed as data only, and `pbem new` refusing a game whose play is not built."""
+codes and output, the ruleset listed as playable with its data, and `pbem new` refusing a game without its data."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from adjudicator.services.game_data import check_data
 from tests.conftest import Pbem
 
 EXAMPLE = resource_dir("games") / "conqueror-er" / "example-data"
-NOT_BUILT = "conqueror-er: play is not built yet; `pbem data template|check` work"
+NEEDS_DATA = "conqueror-er: a game is played with its data: `pbem new --ruleset conqueror-er --game-data DIR`"
 
 
 def test_ER_13_pbem_data_check_says_the_example_is_complete_and_exits_0(pbem: Pbem) -> None:
@@ -100,18 +100,18 @@ def test_the_service_checks_through_the_registry_in_the_readers_language() -> No
 # -- a ruleset with its data only ----------------------------------------------------------------------------------
 
 
-def test_pbem_rulesets_lists_conqueror_as_data_only(pbem: Pbem) -> None:
+def test_pbem_rulesets_lists_conqueror_no_longer_as_data_only(pbem: Pbem) -> None:
     result = pbem("rulesets", data=False)
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.output.splitlines() if line.startswith("conqueror-er")]
-    assert "[data only] Conqueror: Empire Rises" in line
-    assert "[data only]" not in result.output.replace(line, "")  # the playable rulesets are not marked
+    assert "Conqueror: Empire Rises" in line
+    assert "[data only]" not in result.output  # `pbem new --game-data` starts a game
 
 
-def test_conqueror_is_a_ruleset_with_the_optional_game_data_member_and_play_not_built() -> None:
+def test_conqueror_is_a_ruleset_with_the_optional_game_data_member_and_plays_only_with_data() -> None:
     ruleset = load_ruleset("er")
     assert isinstance(ruleset, Ruleset) and load_ruleset("conqueror") is ruleset and ruleset.name == "conqueror-er"
-    assert is_data_only(ruleset) and game_data_of(ruleset) is not None and ruleset.example_data == EXAMPLE  # type: ignore[attr-defined]
+    assert not is_data_only(ruleset) and game_data_of(ruleset) is not None and ruleset.example_data == EXAMPLE  # type: ignore[attr-defined]
     assert not is_data_only(load_ruleset("coe-classic")) and game_data_of(load_ruleset("coe-classic")) is None
     for call in (
         lambda: ruleset.initial_state("g", ["aurel", "kesh", "thal"]),
@@ -120,14 +120,18 @@ def test_conqueror_is_a_ruleset_with_the_optional_game_data_member_and_play_not_
         lambda: ruleset.read_snapshot({}),
         lambda: ruleset.snapshot(None),
     ):
-        with pytest.raises(PbemError, match=r"^conqueror-er: play is not built yet; `pbem data template\|check` work$"):
+        with pytest.raises(PbemError) as refused:
             call()
+        assert str(refused.value) == NEEDS_DATA
 
 
-def test_pbem_new_with_conqueror_refuses_with_one_message_and_stores_nothing(pbem: Pbem) -> None:
+def test_pbem_new_with_conqueror_without_its_data_refuses_with_one_message_and_stores_nothing(pbem: Pbem) -> None:
     result = pbem("new", "er1", "--ruleset", "conqueror-er", "--seat", "aurel=a@example.org", "--seat", "kesh=k@x.org")
     assert result.exit_code == 1
-    assert result.output == f"error: {NOT_BUILT}\n"
+    assert result.output == (
+        "error: conqueror-er: name the game's data with --game-data DIR (`pbem data template conqueror-er DIR` "
+        "writes one to fill in, `pbem data check DIR` checks it)\n"
+    )
     assert not (pbem.data / "games").exists()
     with Archive.open(pbem.data, pbem.db).session() as session:
         assert db.game_named(session, "er1") is None

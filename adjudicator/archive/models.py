@@ -50,6 +50,10 @@ class GameRow(SQLModel, table=True):
     selfplay: bool = False  # played by `pbem selfplay`: never ticked, never mailed
     chain_head: str = ""  # the chain hash of the latest live turn, set with it ("" in older archives)
     chain_turn: int = -1  # the number of that turn: a deleted last turn is named by verify
+    # the moderator's game data the game is played with, as JSON {"files": {file: text}, "mode", "options"} ("" for
+    # a ruleset without):
+    # every later step and `pbem verify` read these, never the folder `pbem new --game-data` named
+    game_data: str = ""
 
 
 class SeatRow(SQLModel, table=True):

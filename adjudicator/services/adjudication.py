@@ -22,7 +22,7 @@ from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.sets import OrderError, OrderSet
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
-from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets import Ruleset
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import (
@@ -32,6 +32,7 @@ from adjudicator.services.games import (
     expected_turn,
     game_checkpoints,
     game_folder,
+    game_ruleset,
     load_snapshot,
 )
 from adjudicator.services.orders import Receipt, check_against
@@ -310,7 +311,7 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
 
     with archive.session() as session:
         game = db.find_game(session, name)
-        ruleset = load_ruleset(game.ruleset)
+        ruleset = game_ruleset(game)
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
         folder = game_folder(data, name)
         names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}

@@ -9,10 +9,12 @@ import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import chain_checkpoints
+from adjudicator.engine.protocol import game_data_of
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code
 from adjudicator.orders.sets import PASSWORD_MARK
@@ -59,6 +61,9 @@ def new_game(
     timezones: dict[str, str] | None = None,
     *,
     clock: Clock = SYSTEM_CLOCK,
+    game_data: Path | None = None,
+    mode: str | None = None,
+    options: dict[str, str] | None = None,
 ) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
 
@@ -79,7 +84,7 @@ def new_game(
     from adjudicator.mail.inbound import address_problem
     from adjudicator.services.notices import queue_welcome, render_welcome
 
-    ruleset = load_ruleset(ruleset_name)
+    ruleset, stored_data = _with_game_data(load_ruleset(ruleset_name), game_data, mode, options)
     if pace not in PACES:
         raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
     if decisions not in ("default", "ask"):
@@ -134,6 +139,7 @@ def new_game(
             decisions=decisions,
             decision_hours=decision_hours,
             created=timestamp(clock),
+            game_data=stored_data,
             **(mail or {}),
         )
         session.add(game)
@@ -164,6 +170,7 @@ def new_game(
         )
         link_turn(None, game, row)
         session.add(row)
+        rows = [row, *_setup_steps(session, ruleset, game, state, seed, checkpoints, clock)]
         welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
         if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
             for seat_row in seat_rows:
@@ -180,12 +187,80 @@ def new_game(
     from adjudicator.services.reports import write_turn_files  # here: reading a game draws no map
 
     folder = game_folder(data, name)
-    files = write_turn_files(folder, ruleset, game, [row], spoken)
+    files = write_turn_files(folder, ruleset, game, rows, spoken)
     for seat, text in welcomes.items():  # the moderator's copy: the password travels only in the queued mail
         path = folder / "outbox" / f"welcome-{seat}.txt"
         write_atomically(path, text.replace(passwords[seat], PASSWORD_MARK))
         files.append(path)
     return NewGame(name, passwords, folder, files)
+
+
+def _with_game_data(
+    ruleset: Ruleset, folder: Path | None, mode: str | None, options: dict[str, str] | None
+) -> tuple[Ruleset, str]:
+    """A ruleset whose printed facts the moderator supplies (protocol member `game_data`) is bound to the data of
+    `folder`, which must pass its check (every problem named, as `pbem data check`); returns it with the files to
+    store with the game. Other rulesets take no data, mode or options."""
+    member = game_data_of(ruleset)
+    if member is None:
+        if folder is not None or mode is not None or options:
+            raise PbemError(f"{ruleset.name} takes no --game-data, --mode or --option")
+        return ruleset, ""
+    if folder is None:
+        raise PbemError(
+            f"{ruleset.name}: name the game's data with --game-data DIR "
+            f"(`pbem data template {ruleset.name} DIR` writes one to fill in, `pbem data check DIR` checks it)"
+        )
+    report = member.check(folder)
+    if report.problems:
+        listed = "\n".join(f"  {problem.text()}" for problem in report.problems)
+        raise PbemError(f"{folder}: the game data has {len(report.problems)} problem(s) (`pbem data check`):\n{listed}")
+    files = member.files(folder)
+    stored = {"files": files, "mode": mode, "options": dict(options or {})}
+    return ruleset.with_game_data(files, mode, options), json.dumps(stored, sort_keys=True)  # type: ignore[attr-defined]
+
+
+def game_ruleset(game: GameRow) -> Ruleset:
+    """The ruleset a game is played with: bound to the data stored with it, if the ruleset takes data."""
+    if game.game_data:
+        return _bound(game.ruleset, game.game_data)
+    return load_ruleset(game.ruleset)
+
+
+@lru_cache(maxsize=8)
+def _bound(name: str, stored: str) -> Ruleset:
+    """A ruleset bound to stored data with the game's mode and options, read once per process for each game."""
+    data = json.loads(stored)
+    return load_ruleset(name).with_game_data(data["files"], data["mode"], data["options"])  # type: ignore[attr-defined,no-any-return]
+
+
+def _setup_steps(
+    session: Session,
+    ruleset: Ruleset,
+    game: GameRow,
+    state: Any,
+    seed: bytes,
+    checkpoints: dict[int, bytes],
+    clock: Clock,
+) -> list[Any]:
+    """The steps due at once that nobody orders in and that belong to the setup (a deal of cards): resolved with the
+    game's committed key chain, so that their shuffles are verifiable like any turn's."""
+    from adjudicator.services.adjudication import _turn_inputs, play, turn_row
+
+    rows = []
+    step = ruleset.due(state)
+    while step is not None and not step.seats and step.phase == "setup":
+        text, _, answers, dice = _turn_inputs(session, game, seed, step.number, (), checkpoints)
+        result = play(ruleset, state, text, dice, answers)
+        row = turn_row(
+            ruleset, game, step.number, None, ruleset.round_of(state), text, result, dice, answers, clock=clock
+        )
+        link_turn(session, game, row)
+        session.add(row)
+        rows.append(row)
+        state = result.state
+        step = ruleset.due(state)
+    return rows
 
 
 def _seat_option(
@@ -241,7 +316,7 @@ def current_game(session: Session, name: str, lock: bool = False) -> tuple[GameR
     from adjudicator.archive import queries as db
 
     game = db.find_game(session, name, lock)
-    ruleset = load_ruleset(game.ruleset)
+    ruleset = game_ruleset(game)
     state = stored_state(ruleset, db.latest_turn(session, game).state_json)
     return game, ruleset, state
 

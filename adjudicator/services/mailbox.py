@@ -27,9 +27,9 @@ from adjudicator.orders.keywords import spellings
 from adjudicator.orders.sets import PASSWORD_MARK, Answer, Press
 from adjudicator.orders.sets import OrderSet as ParsedOrders
 from adjudicator.render.i18n import N_, gettext
-from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets import Ruleset
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, expected_turn
+from adjudicator.services.games import current_game, expected_turn, game_ruleset
 from adjudicator.services.mail_commands import commands_without_header, seat_commands
 from adjudicator.services.notices import (
     STRANGER,
@@ -144,7 +144,7 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
         hashes = {seat.seat: (seat.password_hash, seat.pending_password_hash) for seat in db.game_seats(session, game)}
     start, end = text.rfind("\n", 0, header.start()) + 1, text.find("\n", header.end())
     header_line = text[start : end if end >= 0 else len(text)]
-    orders = parse_orders(text if problem is None else header_line, load_ruleset(game.ruleset))
+    orders = parse_orders(text if problem is None else header_line, game_ruleset(game))
     checked = None
     if orders.header is not None and orders.header.player in hashes:
         stored = hashes[orders.header.player]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
@@ -18,7 +19,7 @@ from adjudicator.render import render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, expected_turn, load_snapshot
+from adjudicator.services.games import current_game, expected_turn, game_ruleset, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
 from adjudicator.services.positions import stored_state
 
@@ -104,11 +105,11 @@ def check_stored_orders(data: Path, db: str | None, name: str, text: str) -> Rec
     from adjudicator.archive import lean
 
     stored = lean.current_game(data, name) if db is None else None
-    if stored is None:
+    ruleset = load_ruleset(stored.ruleset) if stored is not None else None
+    if stored is None or ruleset is None or game_data_of(ruleset) is not None:  # a game's data is in the archive
         from adjudicator.archive import Archive
 
         return check_game_orders(Archive.open(data, db), name, text)
-    ruleset = load_ruleset(stored.ruleset)
     return _check_game(name, stored.pace, ruleset, stored_state(ruleset, stored.state_json), text)
 
 
@@ -280,7 +281,7 @@ def store_answers(
     from adjudicator.archive import queries as db
 
     assert orders.header is not None
-    number = load_ruleset(game.ruleset).steps_done(state) + 1
+    number = game_ruleset(game).steps_done(state) + 1
     if orders.header.turn != number:
         raise PbemError(
             f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "

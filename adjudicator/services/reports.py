@@ -16,7 +16,7 @@ from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
-from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets import Ruleset
 from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -310,7 +310,7 @@ def stored_report(
         if seat is not None:
             found = db.find_seat(session, game, seat)
             seat, spoken = found.seat, {found.seat: language or found.language}
-    reports = turn_reports(load_ruleset(game.ruleset), game, row, spoken, language or "en", before)
+    reports = turn_reports(_game_ruleset(game), game, row, spoken, language or "en", before)
     return reports[f"report-{seat}.txt" if seat else "report.txt"]
 
 
@@ -324,7 +324,7 @@ def write_game_site(
     with archive.session() as session:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
-    ruleset = load_ruleset(game.ruleset)
+    ruleset = _game_ruleset(game)
     befores = [None, *(row.state_json for row in rows[:-1])]
     pages = [
         SiteTurn(
@@ -350,3 +350,10 @@ def write_game_site(
         "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
     }
     return write_site(out, about, pages, progress, language)
+
+
+def _game_ruleset(game: GameRow) -> Ruleset:
+    """The game's ruleset, bound to its stored data (services/games.py; imported here, which imports this)."""
+    from adjudicator.services.games import game_ruleset
+
+    return game_ruleset(game)

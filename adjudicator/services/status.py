@@ -12,8 +12,7 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow, MessageRow
 from adjudicator.mail.clock import deadline_line
 from adjudicator.render import render
-from adjudicator.rulesets import load_ruleset
-from adjudicator.services.games import current_game, due_turns
+from adjudicator.services.games import current_game, due_turns, game_ruleset
 
 
 @dataclass
@@ -50,7 +49,7 @@ class GameStatus:
 def game_status(session: Session, game: GameRow, state: Any) -> GameStatus:
     """Deadline, due steps and whose orders are in (never what they order: a sealed step's orders are their
     seat's alone until it resolves), missed turns, observers."""
-    ruleset = load_ruleset(game.ruleset)
+    ruleset = game_ruleset(game)
     due = {seat: number for number, seat in due_turns(ruleset, state, game.pace)}
     done = ruleset.steps_done(state)
     seats = []

@@ -8,9 +8,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, hidden_turn_key, key_follows, orders_digest
-from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.rulesets import Ruleset
 from adjudicator.services.adjudication import play, replayed_fields
 from adjudicator.services.chain import chain_hash
+from adjudicator.services.games import game_ruleset
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -28,7 +29,7 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
         seats = [s.seat for s in db.game_seats(session, game)]
-    ruleset = load_ruleset(game.ruleset)
+    ruleset = game_ruleset(game)  # bound to the game's stored data, if its ruleset takes data
     passed: list[str] = []
     problems: list[str] = []
     keys = _dice_keys(game, rows, problems)

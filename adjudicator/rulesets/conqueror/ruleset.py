@@ -1,6 +1,7 @@
-"""Conqueror: Empire Rises as a Ruleset (adjudicator/engine/protocol.py). So far only its game data is built: the
-optional member `game_data` writes the template and checks a data folder (ER-13). Every member of play raises
-one clear PbemError, and `data_only` tells `pbem rulesets` and the tests that no game can be played yet."""
+"""Conqueror: Empire Rises as a Ruleset (adjudicator/engine/protocol.py). The optional member `game_data` writes
+the template and checks a data folder (ER-13). A game is played with its own data: `with_game_data` binds the
+ruleset to the data files `pbem new --game-data DIR` checked and the archive stores with the game (game.py);
+without data, every member of play raises one clear PbemError."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ from adjudicator.errors import PbemError
 
 # The data modules are imported when used: `pbem rulesets` and every registry look-up load this module.
 if TYPE_CHECKING:
-    from adjudicator.rulesets.conqueror.data import GameData
+    from adjudicator.rulesets.conqueror.data import GameData, Options
+    from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.reader import Report
 
 
 class PlayNotBuilt(PbemError):
-    """A member of play was called on a ruleset that has only its data built."""
+    """A member of play was called on the ruleset without a game's data."""
+
+
+NEEDS_DATA = "conqueror-er: a game is played with its data: `pbem new --ruleset conqueror-er --game-data DIR`"
 
 
 class ConquerorGameData:
@@ -42,11 +47,29 @@ class ConquerorGameData:
 
         return load_folder(folder, private)
 
+    def files(self, folder: Path) -> dict[str, str]:
+        """The data files a game stores in the archive (file name -> text; the private wording of ER-13.7 is
+        never stored)."""
+        from adjudicator.rulesets.conqueror.loader import FILES
+
+        return {name: (folder / name).read_text(encoding="utf-8") for name in FILES}
+
+    def load_files(self, files: Mapping[str, str]) -> GameData:
+        """The data of stored files (what `files` returned), read with the loader's checks."""
+        import tempfile
+
+        from adjudicator.rulesets.conqueror.loader import load_folder
+
+        with tempfile.TemporaryDirectory(prefix="pbem-er-") as name:
+            for file, text in files.items():
+                (Path(name) / Path(file).name).write_text(text, encoding="utf-8")
+            return load_folder(Path(name))
+
 
 class ConquerorRuleset:
-    """The ruleset `conqueror-er`: data only for now."""
+    """The ruleset `conqueror-er`; its play needs a game's data (`with_game_data`)."""
 
-    data_only = True
+    data_only = False
     game_data = ConquerorGameData()
 
     def __init__(self, info: RulesetInfo, example_data: Path) -> None:
@@ -58,7 +81,7 @@ class ConquerorRuleset:
         self.aliases = info.aliases
 
     def _not_built(self, *_: Any, **__: Any) -> NoReturn:
-        raise PlayNotBuilt(f"{self.name}: play is not built yet; `pbem data template|check` work")
+        raise PlayNotBuilt(NEEDS_DATA)
 
     @property
     def folder(self) -> Path:
@@ -69,12 +92,20 @@ class ConquerorRuleset:
     dice_words: Mapping[str, int] = {}
     largest_draw = 6  # ER-0.4: the Conqueror die is six-sided
     grammar_files: tuple[Path, ...] = ()
-    templates: Path | None = None
+    hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
+
+    @property
+    def templates(self) -> Path:
+        """Its report templates (also found by the ruleset's name, as the site and maps look them up)."""
+        from adjudicator.resources import resource_dir
+
+        return resource_dir("templates") / "conqueror"
+
     map_layers: Any = None
     bot: Any = None
     odds: Any = None
 
-    # -- play: not built yet ----------------------------------------------------------------------------------
+    # -- play: needs a game's data ----------------------------------------------------------------------------------
     lookup_seat = _not_built
     initial_state = _not_built
     due = _not_built
@@ -97,6 +128,21 @@ class ConquerorRuleset:
 
     def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:
         self._not_built()
+
+    def with_data(self, data: GameData, options: Options | None = None) -> ConquerorGame:
+        """The ruleset bound to one game's data (the archive's stored copy, or a folder checked by `pbem new`)."""
+        from adjudicator.rulesets.conqueror.game import ConquerorGame
+
+        return ConquerorGame(self.info, data, options or data.options)
+
+    def with_game_data(
+        self, files: Mapping[str, str], mode: str | None = None, options: Mapping[str, str] | None = None
+    ) -> ConquerorGame:
+        """The ruleset bound to stored data files, with the mode (ER-3.1) and game options (ER-13.5) applied."""
+        from adjudicator.rulesets.conqueror.setup import game_options
+
+        data = self.game_data.load_files(files)
+        return self.with_data(data, game_options(data, mode, dict(options or {})))
 
 
 def load(source: RulesetSource) -> ConquerorRuleset:

@@ -1,0 +1,190 @@
+"""Conqueror: Empire Rises bound to one game's data: the Ruleset protocol's play members (engine/protocol.py).
+
+Built: the state (state.py), setup (setup.py, ER-3) and the steps of the round that need no orders (rounds.py:
+New Year ER-4.4, Taxation ER-5.2, end of round ER-4.6, victory ER-10, elimination ER-4.7). The plans step and
+the campaign steps are refused with one PbemError naming the phase until their rules are built."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from adjudicator.engine.chance import Dice
+from adjudicator.engine.envelope import Envelope, EnvelopeError, envelope_text, read_envelope
+from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
+from adjudicator.engine.steps import Step, StepResult
+from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.errors import PbemError
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets.conqueror import rounds, setup
+from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.state import (
+    GameState,
+    broken,
+    private_part,
+    public_part,
+    read_state,
+    secret_part,
+)
+
+
+class ConquerorGame:
+    """The ruleset `conqueror-er` with a game's data: what the services play a game with."""
+
+    data_only = False
+    hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
+    dice_words: Mapping[str, int] = {}
+    grammar_files: tuple[Path, ...] = ()  # the order language is built apart (erorders)
+    templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
+    map_layers: Any = None
+    bot: Any = None
+    odds: Any = None
+
+    def __init__(self, info: RulesetInfo, data: GameData, options: Options) -> None:
+        self.info, self.data, self.options = info, data, options
+        self.name, self.title = info.name, info.title
+        self.description, self.aliases = info.description, info.aliases
+
+    @property
+    def folder(self) -> Path:
+        return self.info.folder
+
+    @property
+    def game_data(self) -> Any:
+        from adjudicator.rulesets.conqueror.ruleset import ConquerorGameData
+
+        return ConquerorGameData()
+
+    # -- seats ------------------------------------------------------------------------------------------------
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return self.data.setup.turn_order
+
+    def lookup_seat(self, text: str) -> list[str]:
+        """A faction by its id or name, or a prefix of either (case does not matter)."""
+        key = text.strip().casefold()
+        factions = [self.data.factions[f] for f in self.seat_names]
+        exact = [f.id for f in factions if key in (f.id.casefold(), f.name.casefold())]
+        return exact or [f.id for f in factions if f.id.casefold().startswith(key) or f.name.casefold().startswith(key)]
+
+    @cached_property
+    def largest_draw(self) -> int:
+        """The largest draw a dice file may give: the tactic deck's shuffle (ER-0.5), or the die's 6 (ER-0.4)."""
+        return max(6, sum(t.count for t in self.data.cards.tactics), len(self.data.cards.chronicles))
+
+    # -- the game ---------------------------------------------------------------------------------------------
+    def initial_state(self, game: str, seats: list[str]) -> GameState:
+        return setup.initial_state(self.data, self.options, game, seats)
+
+    def due(self, state: GameState) -> Step | None:
+        return rounds.due(state)
+
+    def play_step(
+        self,
+        state: GameState,
+        step: Step,
+        orders: Mapping[str, Any | None],
+        chance: Dice,
+        answers: Mapping[str, Mapping[str, str]],
+        *,
+        ask: bool = False,
+        settled: frozenset[tuple[str, str]] = frozenset(),
+        in_place: bool = False,
+    ) -> StepResult:
+        rounds.refuse_unbuilt(step)
+        state = state if in_place else state.copy()
+        options = setup.options_from_json(state.options)
+        if step.phase == rounds.SETUP:
+            events = setup.play_setup(state, self.data, options, chance)
+            rounds.after_setup(state, options)
+        elif step.phase == rounds.NEW_YEAR:
+            events = rounds.play_new_year(state, self.data, options, {}, set())  # ER-14.3, ER-14.4 defaults
+        elif step.phase == rounds.TAXATION:
+            events = rounds.play_taxation(state, self.data)
+        elif step.phase == rounds.END:
+            events = rounds.play_end_of_round(state, self.data)
+        else:
+            raise PbemError(f"conqueror-er: unknown phase {step.phase!r}")
+        events += rounds.eliminate(state, self.data)
+        state.steps_done += 1
+        return StepResult(state, events, {seat: [] for seat in step.seats}, [], list(chance.log))
+
+    def check_orders(self, state: GameState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
+        step = rounds.due(state)
+        if step is not None:
+            rounds.refuse_unbuilt(step)
+        return []
+
+    def broken_invariants(self, state: GameState) -> list[str]:
+        return broken(state, self.data)
+
+    def seats_of(self, state: GameState) -> tuple[str, ...]:
+        return state.seating
+
+    def steps_done(self, state: GameState) -> int:
+        return state.steps_done
+
+    def round_of(self, state: GameState) -> int:
+        return state.round
+
+    def coming_steps(self, state: GameState) -> list[Step]:
+        return rounds.steps_of_round(state)
+
+    def next_steps(self, state: GameState) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for step in rounds.steps_of_round(state):
+            for seat in step.seats:
+                found.setdefault(seat, step.number)
+        return found
+
+    # -- snapshots: schema 2 ----------------------------------------------------------------------------------
+    def envelope(self, state: GameState) -> Envelope:
+        return Envelope(
+            self.name,
+            state.game,
+            state.steps_done,
+            public_part(state),
+            {f: private_part(p) for f, p in state.players.items()},
+            secret_part(state),
+        )
+
+    def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:
+        """PUBLIC: no hand, no deck order; a seat: its own hand and heroes besides; EVERYONE: all (the archive)."""
+        envelope = self.envelope(state)
+        if viewer is PUBLIC:
+            return envelope.public_snapshot()
+        if viewer == EVERYONE:
+            return envelope.whole_snapshot()
+        return envelope.seat_snapshot(viewer)
+
+    def snapshot_text(self, state: GameState, viewer: str | None = EVERYONE) -> str:
+        return envelope_text(self.snapshot(state, viewer))
+
+    def read_snapshot(self, data: Any) -> GameState:
+        envelope = read_envelope(data)
+        if envelope.ruleset != self.name:
+            raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
+        try:
+            return read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
+        except KeyError as missing:
+            raise PbemError(f"snapshot: the key {missing} is missing") from None
+        except (TypeError, AttributeError) as wrong:
+            raise PbemError(f"snapshot: a wrong value ({wrong})") from None
+
+    def read_event(self, stored: Mapping[str, Any]) -> Event:
+        return Event.from_json(stored)
+
+    # -- orders and reports: built apart ----------------------------------------------------------------------
+    def order_builder(self) -> Any:
+        raise PbemError(
+            "conqueror-er: orders are not built yet, so the plans step (politics ER-5.4 to ER-5.24, preparation "
+            "ER-6) and the campaign steps (movement ER-7, combat ER-8) cannot be resolved"
+        )
+
+    def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
+        return events
+
+    def report_context(self, state: GameState) -> dict[str, Any]:
+        return {"coming": self.next_steps(state)}

@@ -1,0 +1,314 @@
+"""The round (ER-4): which step is due, and the steps that resolve without orders: New Year (ER-4.4), Taxation
+(ER-5.2), the end of the round (ER-4.6, ER-10) and elimination (ER-4.7).
+
+The mail pace (issue 14 item 6): per round one sealed "plans" step for every seat (politics, preparation, the
+answers to New Year decisions and standing orders), then one campaign step per seat in turn order. The steps
+without orders come between them: setup (once), New Year, Taxation, end of round.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from adjudicator.engine.steps import Step
+from adjudicator.engine.vocabulary import Event
+from adjudicator.errors import PbemError
+from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.state import (
+    DYNASTY_ACTIVE,
+    DYNASTY_FLIPPED,
+    DYNASTY_UNUSED,
+    FOOD_IN_USE,
+    FOOD_NONE,
+    GameState,
+    controlled_areas,
+    food_supply,
+    fort_count,
+    fort_of,
+    has_units,
+    large_and_small_forts,
+)
+
+SETUP, NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END = "setup", "new_year", "taxation", "plans", "campaign", "end_of_round"
+ENDED: Final = "ended"
+WITHOUT_ORDERS: Final = (SETUP, NEW_YEAR, TAXATION, END)
+NOT_BUILT: Final = {
+    PLANS: "the plans step (politics ER-5.4 to ER-5.24, preparation ER-6)",
+    CAMPAIGN: "the campaign step (movement ER-7, combat ER-8)",
+}
+FORTS_TO_WIN: Final = {"imperator": 6, "conquest": 5}  # ER-10.1
+FOUR_DISTRICTS_BONUS: Final = 2  # ER-10.3
+
+
+class PhaseNotBuilt(PbemError):
+    """A step whose rules are not built yet."""
+
+
+def due(state: GameState) -> Step | None:
+    """The step due in `state` (None when the game has ended)."""
+    number = state.steps_done + 1
+    if state.ended:
+        return None
+    if state.phase == PLANS:
+        return Step(number, PLANS, tuple(state.in_play()), sealed=True)
+    if state.phase == CAMPAIGN:
+        return Step(number, CAMPAIGN, (state.in_play()[state.campaign_index],))
+    return Step(number, state.phase, ())
+
+
+def steps_of_round(state: GameState) -> list[Step]:
+    """The steps from the one due to the end of the round, as far as they are known now."""
+    step = due(state)
+    if step is None:
+        return []
+    phases = [NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END]
+    steps, number = [step], step.number
+    rest = phases[phases.index(state.phase) + 1 :] if state.phase in phases else phases[1:]
+    if state.phase == CAMPAIGN:
+        for seat in state.in_play()[state.campaign_index + 1 :]:
+            number += 1
+            steps.append(Step(number, CAMPAIGN, (seat,)))
+    for phase in rest:
+        if phase == CAMPAIGN:
+            for seat in state.in_play():
+                number += 1
+                steps.append(Step(number, CAMPAIGN, (seat,)))
+        else:
+            number += 1
+            seats = tuple(state.in_play()) if phase == PLANS else ()
+            steps.append(Step(number, phase, seats, sealed=phase == PLANS))
+    return steps
+
+
+def refuse_unbuilt(step: Step) -> None:
+    """Phases whose rules are not built yet are refused with one clear error naming the phase."""
+    if step.phase in NOT_BUILT:
+        raise PhaseNotBuilt(
+            f"conqueror-er: {NOT_BUILT[step.phase]} is not built yet; the game waits at step {step.number}"
+        )
+
+
+def after_setup(state: GameState, options: Options) -> None:
+    """ER-4.5: in round 1 a chronicle is drawn only with the option `chronicle_round1` (by mode by default)."""
+    state.phase = NEW_YEAR if options.chronicle_in_round1(state.mode) else TAXATION
+
+
+# -- New Year (ER-4.4) -----------------------------------------------------------------------------------------
+
+
+def hourglass_holder(state: GameState, data: GameData) -> str:
+    """ER-4.4.1: fewest forts, then the lowest food supply; still tied, the first tied player clockwise (in
+    seating order) after the current holder, who is reached last (its Resolution)."""
+    side = data.map_for(state.players_count)
+    playing = state.in_play()
+    key = {f: (fort_count(state, side, f), food_supply(state, side, f)) for f in playing}
+    best = min(key.values())
+    tied = [f for f in playing if key[f] == best]
+    seating = [f for f in state.seating if f in state.players]
+    start = seating.index(state.hourglass) if state.hourglass in seating else -1
+    clockwise = seating[start + 1 :] + seating[: start + 1]
+    return next(f for f in clockwise if f in tied)
+
+
+def chosen_turn_order(state: GameState, wish: list[str] | None) -> list[str]:
+    """ER-4.4.2: the holder's order, any permutation of the players in play (its Resolution); none given, or not
+    a permutation: the previous order unchanged (ER-14.3)."""
+    playing = state.in_play()
+    if wish is not None and sorted(wish) == sorted(playing) and len(set(wish)) == len(wish):
+        return list(wish)
+    return playing
+
+
+def may_trigger_dynasty(state: GameState, data: GameData, options: Options, faction: str) -> bool:
+    """ER-11.5: once per game, from the round `dynasty_first_round`, with at most 1 large and 2 small forts."""
+    player = state.players[faction]
+    large, small = large_and_small_forts(state, data.map_for(state.players_count), faction)
+    first = options.dynasty_first_round.get(state.mode, 2)
+    return player.dynasty == DYNASTY_UNUSED and state.round >= first and large <= 1 and small <= 2
+
+
+def play_new_year(
+    state: GameState, data: GameData, options: Options, wishes: dict[str, list[str]], triggers: set[str]
+) -> list[Event]:
+    """ER-4.4 in its order: hourglass, turn order, agents home, chronicle, dynasty window. In round 1 (ER-4.5)
+    only the chronicle is drawn. `wishes`: each seat's turn order should it hold the hourglass; `triggers`: the
+    seats that trigger their dynasty card (ER-14.4: default none). Effects of the cards are not applied yet (the
+    effect engine of ER-13.6 is not built); the card in force is recorded."""
+    events: list[Event] = []
+    if state.round > 1:
+        holder = hourglass_holder(state, data)
+        if holder != state.hourglass:
+            events.append(Event("hourglass_passed", holder, {"from": state.hourglass}))
+        state.hourglass = holder
+        state.turn_order = chosen_turn_order(state, wishes.get(holder))
+        events.append(Event("turn_order_set", holder, {"order": list(state.turn_order)}))
+        for player in state.players.values():
+            player.agent = None  # ER-4.4.3
+    if state.decks.chronicle is not None:
+        state.decks.chronicles_done.append(state.decks.chronicle)
+        state.decks.chronicle = None
+    if state.decks.chronicles:  # ER-4.4.4: the top card
+        state.decks.chronicle = state.decks.chronicles.pop(0)
+        events.append(Event("chronicle_drawn", None, {"card": state.decks.chronicle, "round": state.round}))
+    if state.round > 1:
+        for faction in state.in_play():  # ER-4.4.5, ER-11.5
+            if faction in triggers and may_trigger_dynasty(state, data, options, faction):
+                state.players[faction].dynasty = DYNASTY_ACTIVE
+                events.append(Event("dynasty_triggered", faction, {"round": state.round}))
+    state.phase = TAXATION
+    return events
+
+
+# -- Taxation (ER-5.2) -----------------------------------------------------------------------------------------
+
+
+def income(state: GameState, data: GameData, faction: str) -> int:
+    """ER-5.2: base income + coins of controlled areas + 2 per Bazaar + 1 for a temporary capital. Faction
+    abilities, chronicle and dynasty effects (ER-5.3, ER-13.6) are not applied yet."""
+    side = data.map_for(state.players_count)
+    player = state.players[faction]
+    board = data.factions[faction].board(player.board) or data.factions[faction].standard
+    coins = board.base_income + sum(side.areas[a].coins for a in controlled_areas(state, side, faction))
+    coins += 2 * player.districts.get("bazaar", 0)
+    return coins + (1 if player.temporary_capital is not None else 0)
+
+
+def play_taxation(state: GameState, data: GameData) -> list[Event]:
+    """ER-5.2, simultaneous: every player in play receives its income."""
+    events = []
+    for faction in state.in_play():
+        coins = income(state, data, faction)
+        state.players[faction].coins += coins
+        events.append(Event("taxes", faction, {"coins": coins, "total": state.players[faction].coins}))
+    state.phase = PLANS
+    return events
+
+
+# -- end of the round (ER-4.6), victory (ER-10), elimination (ER-4.7) -------------------------------------------
+
+
+def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
+    """ER-4.6 in its order: stored food expires, temporary capitals return, dynasty cards flip, the victory check,
+    then final scoring after the last round or the next round."""
+    side = data.map_for(state.players_count)
+    events: list[Event] = []
+    for faction, player in state.players.items():
+        if player.stored_food == FOOD_IN_USE:  # ER-5.33
+            player.stored_food = FOOD_NONE
+            state.supply.food_markers += 1
+            events.append(Event("stored_food_used_up", faction, {}))
+        if player.temporary_capital is not None and _regained_a_large_fort(state, data, faction):  # ER-11.4
+            events.append(Event("temporary_capital_returned", faction, {"area": player.temporary_capital}))
+            player.temporary_capital = None
+        if player.dynasty == DYNASTY_ACTIVE:  # ER-11.6
+            player.dynasty = DYNASTY_FLIPPED
+            events.append(Event("dynasty_flipped", faction, {}))
+        player.food_bonus = 0
+    for army in state.army.values():
+        army.exhausted.clear()
+    winners = fort_victory(state, data)  # ER-10.1
+    last = data.tracks.rounds.get(state.mode, 10)
+    if winners or state.round >= last:
+        scores = final_scores(state, data)
+        state.winners = winners or best_by_score(state, data, scores, state.in_play())  # ER-10.2
+        state.ended, state.phase = True, "ended"
+        events.append(
+            Event("game_won", None, {"winners": list(state.winners), "scores": scores, "forts": winners != []})
+        )
+        return events
+    if state.decks.chronicle is not None:  # its effect lasts this round only (ER-4.4.4)
+        state.decks.chronicles_done.append(state.decks.chronicle)
+        state.decks.chronicle = None
+    state.round += 1
+    state.phase, state.campaign_index = NEW_YEAR, 0
+    events.append(
+        Event(
+            "round_begins",
+            None,
+            {"round": state.round, "forts": {f: fort_count(state, side, f) for f in state.in_play()}},
+        )
+    )
+    return events
+
+
+def _regained_a_large_fort(state: GameState, data: GameData, faction: str) -> bool:
+    """ER-11.4: the player controls its capital again, or any large fort."""
+    side = data.map_for(state.players_count)
+    return any(
+        fort_of(state, side, area) == "large" and area != state.players[faction].temporary_capital
+        for area in controlled_areas(state, side, faction)
+    )
+
+
+def fort_victory(state: GameState, data: GameData) -> list[str]:
+    """ER-10.1: the players with at least 6 (Imperator) or 5 (Conquest) forts at the end of the round; several:
+    most forts, then victory points (ER-10.3), then ER-10.5."""
+    side = data.map_for(state.players_count)
+    forts = {f: fort_count(state, side, f) for f in state.in_play()}
+    qualified = [f for f, n in forts.items() if n >= FORTS_TO_WIN[state.mode]]
+    if not qualified:
+        return []
+    most = max(forts[f] for f in qualified)
+    return best_by_score(state, data, final_scores(state, data), [f for f in qualified if forts[f] == most])
+
+
+def final_scores(state: GameState, data: GameData) -> dict[str, int]:
+    """ER-10.3: each player's victory points at the end of the game."""
+    side = data.map_for(state.players_count)
+    scoring = data.tracks.scoring
+    trade = data.tracks.trade[state.mode]
+    scores = {}
+    for faction in state.in_play():
+        player = state.players[faction]
+        vp = player.vp
+        for area in controlled_areas(state, side, faction):
+            fort = fort_of(state, side, area)
+            if side.areas[area].capital is not None and fort == "large":
+                vp += 10
+            elif fort == "large":
+                vp += 6
+            elif fort == "small":
+                vp += 4
+        districts = sum(player.districts.values())  # ER-10.4: built forts are not districts
+        vp += districts * scoring.vp_per_district + (FOUR_DISTRICTS_BONUS if districts >= 4 else 0)
+        vp += len(player.upgrades) * scoring.vp_per_upgrade
+        vp += (
+            scoring.upgrade_bonus_vp
+            if scoring.upgrade_bonus_count and len(player.upgrades) >= scoring.upgrade_bonus_count
+            else 0
+        )
+        vp += player.coins // 5
+        if player.trade >= len(trade):  # ER-5.8: the last space's VP count once, at game end
+            vp += trade[-1].vp
+        vp += scoring.temporary_capital_vp if player.temporary_capital is not None else 0
+        scores[faction] = vp
+    return scores
+
+
+def best_by_score(state: GameState, data: GameData, scores: dict[str, int], among: list[str]) -> list[str]:
+    """ER-10.5: most VP, then most forts, then most coins; still tied, a shared win."""
+    side = data.map_for(state.players_count)
+
+    def key(f: str) -> tuple[int, int, int]:
+        return scores.get(f, 0), fort_count(state, side, f), state.players[f].coins
+
+    best = max(key(f) for f in among)
+    return [f for f in among if key(f) == best]
+
+
+def eliminate(state: GameState, data: GameData) -> list[Event]:
+    """ER-4.7: a player with no units and no area is out at once: removed from turn order, its cards leave play
+    (tactic cards to the discard pile). Controlling its capital without units keeps it in."""
+    side = data.map_for(state.players_count)
+    events = []
+    for faction in list(state.in_play()):
+        if has_units(state, faction) or controlled_areas(state, side, faction):
+            continue
+        player = state.players[faction]
+        player.eliminated = True
+        state.decks.tactic_discards += player.hand
+        player.hand, player.heroes_down, player.heroes_up = [], [], {}
+        player.agent = None
+        state.turn_order = [f for f in state.turn_order if f != faction]
+        events.append(Event("eliminated", faction, {}))
+    return events
