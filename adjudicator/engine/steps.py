@@ -22,12 +22,16 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Step:
     """One step of a game: its number (1 for the first), its phase, the seats that order in it, and whether
-    they order sealed (all at once) or, for a single seat, in turn order."""
+    they order sealed (all at once) or, for a single seat, in turn order. Steps of the phase SETUP that no seat
+    orders in (shuffles, a deal) are resolved when the game is created, so that its first reports show them."""
 
     number: int
     phase: str
     seats: tuple[str, ...]
     sealed: bool = False
+
+
+SETUP = "setup"  # the phase of the steps resolved with the game's creation
 
 
 @dataclass

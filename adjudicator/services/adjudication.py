@@ -249,7 +249,7 @@ def adjudicate_locked(
         if ruleset.due(state) != step:
             break  # a seat eliminated earlier in the round
         number, seat = step.number, step_seat(step)
-        text, asked, answers, dice = _turn_inputs(session, game, seed, number, step.seats, checkpoints)
+        text, asked, answers, dice = turn_inputs(session, game, seed, number, step.seats, checkpoints)
         result = play(
             ruleset,
             state,
@@ -278,7 +278,7 @@ def adjudicate_locked(
     return done
 
 
-def _turn_inputs(
+def turn_inputs(
     session: Session, game: GameRow, seed: bytes, number: int, seats: tuple[str, ...], checkpoints: dict[int, bytes]
 ) -> tuple[str, list[DecisionRow], Answers, KeyedDice]:
     """What a step is resolved from: its seats' stored orders, the decisions asked with their answers, and the
@@ -376,7 +376,7 @@ def _waiting_turn(
     if step is None or len(step.seats) != 1 or game.decisions != "ask":
         return None
     number, seat = step.number, step.seats[0]
-    text, asked, answers, dice = _turn_inputs(
+    text, asked, answers, dice = turn_inputs(
         session, game, bytes.fromhex(game.seed), number, (seat,), game_checkpoints(game)
     )
     if all(d.answer is not None for d in asked):

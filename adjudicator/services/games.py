@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import chain_checkpoints
 from adjudicator.engine.protocol import game_data_of
+from adjudicator.engine.steps import SETUP
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code
 from adjudicator.orders.sets import PASSWORD_MARK
@@ -245,12 +246,12 @@ def _setup_steps(
 ) -> list[Any]:
     """The steps due at once that nobody orders in and that belong to the setup (a deal of cards): resolved with the
     game's committed key chain, so that their shuffles are verifiable like any turn's."""
-    from adjudicator.services.adjudication import _turn_inputs, play, turn_row
+    from adjudicator.services.adjudication import play, turn_inputs, turn_row
 
     rows = []
     step = ruleset.due(state)
-    while step is not None and not step.seats and step.phase == "setup":
-        text, _, answers, dice = _turn_inputs(session, game, seed, step.number, (), checkpoints)
+    while step is not None and not step.seats and step.phase == SETUP:
+        text, _, answers, dice = turn_inputs(session, game, seed, step.number, (), checkpoints)
         result = play(ruleset, state, text, dice, answers)
         row = turn_row(
             ruleset, game, step.number, None, ruleset.round_of(state), text, result, dice, answers, clock=clock

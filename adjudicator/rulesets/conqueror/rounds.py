@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from adjudicator.engine.steps import Step
+from adjudicator.engine.steps import SETUP, Step
 from adjudicator.engine.vocabulary import Event
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.conqueror.data import GameData, Options
@@ -29,7 +29,7 @@ from adjudicator.rulesets.conqueror.state import (
     large_and_small_forts,
 )
 
-SETUP, NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END = "setup", "new_year", "taxation", "plans", "campaign", "end_of_round"
+NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END = "new_year", "taxation", "plans", "campaign", "end_of_round"
 ENDED: Final = "ended"
 WITHOUT_ORDERS: Final = (SETUP, NEW_YEAR, TAXATION, END)
 NOT_BUILT: Final = {
