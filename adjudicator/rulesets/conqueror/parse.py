@@ -62,6 +62,7 @@ _DISTRICTS = {"GRANARY": "granary", "BAZAAR": "bazaar", "ACADEMY": "academy", "F
 _UPGRADES = {"CAVALRY": "cavalry", "INFANTRY": "infantry", "ARCHER": "archer", "MARINE": "marine"}
 _MEGAPROJECTS = {"WONDER": "wonder", "TEMPLE": "temple", "PORT": "port"}
 _SLOTS = {"DISTRICT": "district", "UPGRADE": "upgrade"}
+MIN_PREFIX = 3  # the shortest beginning of a name that names it
 MAX_BLOCK_STRENGTH = 5  # ER-12.5: only an army of total strength 5 or less can be blocked
 
 # A group of units as the builder passes it on: the units, and the column of each kind (to point at it).
@@ -98,6 +99,8 @@ class Names:
             return []
         if key in self.keys:
             return sorted(self.keys[key])
+        if len(key) < MIN_PREFIX:  # "A" or "DA" would read like a keyword (TO, FROM) where both may stand
+            return []
         return sorted({i for k, idents in self.keys.items() if k.startswith(key) for i in idents})
 
     def resolve(self, text: str, column: int) -> str:
@@ -268,7 +271,13 @@ class ConquerorBuilder(CommonBuilder):
         if troops.elite:
             made.append(partial(RecruitElite, area=area))
         if troops.count > troops.elite:
-            made.append(partial(RecruitUnits, area=area, troops=Troops(troops.cavalry, troops.infantry, troops.archer, siege=troops.siege)))
+            made.append(
+                partial(
+                    RecruitUnits,
+                    area=area,
+                    troops=Troops(troops.cavalry, troops.infantry, troops.archer, siege=troops.siege),
+                )
+            )
         return made
 
     def recruit_elite(self, c: list[Any]) -> list[Callable[..., Order]]:
@@ -304,7 +313,7 @@ class ConquerorBuilder(CommonBuilder):
                 raise LineProblem(token.column, f"{quote(str(token))} is listed twice")
             if scope == "excess" and kind not in _STANDARD:
                 raise LineProblem(
-                    token.column, f"only cavalry, infantry and archers count against the food limit (ER-5.31, ER-6.2)"
+                    token.column, "only cavalry, infantry and archers count against the food limit (ER-5.31, ER-6.2)"
                 )
             kinds.append(kind)
         return partial(LossPriority, scope=scope, kinds=tuple(kinds))
@@ -314,7 +323,9 @@ class ConquerorBuilder(CommonBuilder):
     def plan_leaving(self, c: list[Any]) -> _Clause:
         troops, columns = c[1]
         if troops.count != 1:
-            raise LineProblem(min(columns.values(), default=c[0].column), "an attacker leaves at most 1 unit behind (ER-8.24)")
+            raise LineProblem(
+                min(columns.values(), default=c[0].column), "an attacker leaves at most 1 unit behind (ER-8.24)"
+            )
         return "leave", troops, c[0].column
 
     def plan_heroes(self, c: list[Any]) -> _Clause:
@@ -346,9 +357,11 @@ class ConquerorBuilder(CommonBuilder):
         if len(areas) > 3:
             raise LineProblem(c[0].column, "a unit moves at most twice in a turn (Thoroughbred, ER-7.2, ER-7.3)")
         if clauses and not attack:
-            raise LineProblem(clauses[0][2], f"a battle plan goes with {display('ATTACK')}, not {display('MOVE')} (ER-14.10)")
+            raise LineProblem(
+                clauses[0][2], f"a battle plan goes with {display('ATTACK')}, not {display('MOVE')} (ER-14.10)"
+            )
         plan = self._plan(clauses)
-        _check_leave(plan, troops, columns)
+        _check_leave(plan, troops, clauses)
         return partial(Move, troops=troops, start=areas[0], path=tuple(areas[1:]), attack=attack, plan=plan)
 
     def transport(self, c: list[Any]) -> Callable[..., Order]:
@@ -359,8 +372,9 @@ class ConquerorBuilder(CommonBuilder):
             raise LineProblem(columns[kind], "ships carry cavalry, infantry, archers and the elite (ER-12.12)")
         if self.board.is_land(sea) or not self.board.is_land(start) or not self.board.is_land(end):
             raise LineProblem(c[0].column, "a transport goes from land by a sea area to land (ER-12.12)")
-        plan = self._plan([x for x in c if isinstance(x, tuple) and len(x) == 3])
-        _check_leave(plan, troops, columns)
+        clauses = [x for x in c if isinstance(x, tuple) and len(x) == 3]
+        plan = self._plan(clauses)
+        _check_leave(plan, troops, clauses)
         return partial(Transport, troops=troops, start=start, sea=sea, end=end, plan=plan)
 
     # standing orders of battle (ER-14.11 to ER-14.19) ----------------------------------------------------------------
@@ -410,9 +424,12 @@ class ConquerorBuilder(CommonBuilder):
             strength = number_value(after["MAX"])
             if strength > MAX_BLOCK_STRENGTH:
                 raise LineProblem(
-                    after["MAX"].column, f"only an army of strength {MAX_BLOCK_STRENGTH} or less can be blocked (ER-12.5)"
+                    after["MAX"].column,
+                    f"only an army of strength {MAX_BLOCK_STRENGTH} or less can be blocked (ER-12.5)",
                 )
-        return partial(BlockFilter, factions=_once(factions, c[0].column), max_strength=strength, targets=after.get("TO", ()))
+        return partial(
+            BlockFilter, factions=_once(factions, c[0].column), max_strength=strength, targets=after.get("TO", ())
+        )
 
     def block_never(self, c: list[Any]) -> Callable[..., Order]:
         return partial(BlockFilter, never=True)
@@ -475,13 +492,11 @@ def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _check_leave(plan: BattlePlan, troops: Troops, columns: dict[str, int]) -> None:
+def _check_leave(plan: BattlePlan, troops: Troops, clauses: list[_Clause]) -> None:
     """ER-8.24: the unit left behind is one of the attacking army."""
     leave = plan.leave
     if leave is None:
         return
-    for kind in ("cavalry", "infantry", "archer", "ship", "siege", "elite"):
-        if leave.of(kind) > troops.of(kind):
-            raise LineProblem(
-                min(columns.values(), default=1), f"the unit left behind must be one of the attacking army (ER-8.24)"
-            )
+    if any(leave.of(kind) > troops.of(kind) for kind in ("cavalry", "infantry", "archer", "ship", "siege", "elite")):
+        column = next(column for name, _, column in clauses if name == "leave")
+        raise LineProblem(column, "the unit left behind must be one of the attacking army (ER-8.24)")
