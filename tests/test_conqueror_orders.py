@@ -301,6 +301,8 @@ def test_ER_14_11_persian_block_filters() -> None:
     check("BLOCK", BlockFilter())
     check("BLOCK TO VAL", BlockFilter(targets=("VAL",)))
     check("BLOCK NEVER", BlockFilter(never=True))
+    assert "AUR is listed twice" in error("BLOCK TO AUR, AUR")
+    assert "kesh is listed twice" in error("BLOCK kesh, kesh")
     assert "column 11: only an army of strength 5 or less can be blocked (ER-12.5)" in error("BLOCK MAX 6")
 
 

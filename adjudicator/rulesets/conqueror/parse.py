@@ -428,7 +428,10 @@ class ConquerorBuilder(CommonBuilder):
                     f"only an army of strength {MAX_BLOCK_STRENGTH} or less can be blocked (ER-12.5)",
                 )
         return partial(
-            BlockFilter, factions=_once(factions, c[0].column), max_strength=strength, targets=after.get("TO", ())
+            BlockFilter,
+            factions=_once(factions, c[0].column),
+            max_strength=strength,
+            targets=_once(after.get("TO", ()), c[0].column),
         )
 
     def block_never(self, c: list[Any]) -> Callable[..., Order]:
