@@ -20,8 +20,8 @@ from adjudicator.render.svgmap import AreaLayer, MapLayers, Pieces, Translate
 from adjudicator.rulesets.conqueror.data import GameData, MapSide
 from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
-    GameState,
     Army,
+    GameState,
     capital_owner,
     controller,
     read_state,
