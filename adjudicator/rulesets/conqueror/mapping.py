@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.engine.board import BRIDGE, RIVER, Board
-from adjudicator.render.i18n import N_
 from adjudicator.render.svgmap import AreaLayer, MapLayers, Pieces, Translate
 from adjudicator.rulesets.conqueror.data import GameData, MapSide
 from adjudicator.rulesets.conqueror.state import (
@@ -27,6 +26,13 @@ from adjudicator.rulesets.conqueror.state import (
     read_state,
 )
 
+
+def _(msgid: str) -> str:
+    """Marks a message of the map for pybabel (its default keyword `_`); the map translates it when drawn. Not N_,
+    the marker of engine texts that archives store in English (rulesets/conqueror/problems.py does the same)."""
+    return msgid
+
+
 # A colour per faction, in the data's faction order (the data give none): dark enough for text on white.
 PALETTE = ("#b03a2e", "#1f5fbf", "#2e8b57", "#a67c00", "#7b3fa0", "#d35400", "#138d90", "#8e2f5d")
 INDEPENDENT_COLOUR = "#6b6b6b"  # ER-0.3: the independents' white units, grey on the white map
@@ -34,31 +40,31 @@ INDEPENDENT_COLOUR = "#6b6b6b"  # ER-0.3: the independents' white units, grey on
 # ER-0.3: the letter of each unit type on the map, in label order (the legend's key names them).
 UNIT_LETTERS = (("cavalry", "C"), ("infantry", "I"), ("archer", "A"), ("elite", "E"), ("siege", "X"))
 UNIT_WORDS = {
-    "cavalry": N_("cavalry"),
-    "infantry": N_("infantry"),
-    "archer": N_("archers"),
-    "elite": N_("elite"),
-    "ship": N_("ships"),
-    "siege": N_("siege engines"),
+    "cavalry": _("cavalry"),
+    "infantry": _("infantry"),
+    "archer": _("archers"),
+    "elite": _("elite"),
+    "ship": _("ships"),
+    "siege": _("siege engines"),
 }
 WHARF_SIGN = "\u2693"  # an anchor: ships at a wharf (ER-12.9)
 
 MARKERS = {"large": "fort-large", "small": "fort-small"}
 FORT_WORDS = {
-    "capital": N_("capital of %(faction)s"),
-    "fort-large": N_("large fort"),
-    "fort-small": N_("small fort"),
-    "fort-built": N_("built fort"),
-    "fort-blanked": N_("fort covered by a blank"),
+    "capital": _("capital of %(faction)s"),
+    "fort-large": _("large fort"),
+    "fort-small": _("small fort"),
+    "fort-built": _("built fort"),
+    "fort-blanked": _("fort covered by a blank"),
 }
 FORT_SYMBOLS: tuple[tuple[str, str, int], ...] = (
-    ("capital", N_("capital"), 40),
-    ("fort-large", N_("large fort"), 40),
-    ("fort-small", N_("small fort"), 40),
-    ("fort-built", N_("built fort"), 40),
-    ("fort-blanked", N_("blanked fort"), 40),
+    ("capital", _("capital"), 40),
+    ("fort-large", _("large fort"), 40),
+    ("fort-small", _("small fort"), 40),
+    ("fort-built", _("built fort"), 40),
+    ("fort-blanked", _("blanked fort"), 40),
 )
-KEY = ("key", N_("C cavalry · I infantry · A archers · E elite · X siege · S ships (⚓ at a wharf)"), -16)
+KEY = ("key", _("C cavalry · I infantry · A archers · E elite · X siege · S ships (⚓ at a wharf)"), -16)
 
 
 class ConquerorMap:
@@ -101,7 +107,7 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
         if army is not None and army.total > 0:
             pieces.append(Pieces(code, army_lines(army, side.areas[code].land), army_words(army, tr)))
     kinds = {link.kind for link in side.board.links}
-    links = tuple((kind, word, 80) for kind, word in ((RIVER, N_("river")), (BRIDGE, N_("bridge"))) if kind in kinds)
+    links = tuple((kind, word, 80) for kind, word in ((RIVER, _("river")), (BRIDGE, _("bridge"))) if kind in kinds)
     details = [tr("round %(round)s", round=state.round), tr("%(count)s players", count=state.players_count)]
     if state.winners:
         details.append(tr("winner: %(seat)s", seat=", ".join(state.winners)))
@@ -149,9 +155,11 @@ def army_lines(army: Army, land: bool) -> list[tuple[str, str]]:
 def army_words(army: Army, tr: Translate) -> str:
     """The army's tooltip: its owner and its units in words, exhausted ones counted (ER-7.2)."""
     words = [f"{army.count(kind)} {tr(word)}" for kind, word in UNIT_WORDS.items() if army.count(kind)]
-    tired = sum(army.exhausted.values())
     text = f"{army.owner}: {', '.join(words)}"
-    return text + (f" ({tr('%(count)s exhausted', count=tired)})" if tired else "")
+    tired = sum(army.exhausted.values())
+    if tired:
+        text += " (" + tr("%(count)s exhausted", count=tired) + ")"
+    return text
 
 
 def area_tooltip(state: GameState, side: MapSide, code: str, owner: str, marker: str, tr: Translate) -> str:
@@ -166,6 +174,6 @@ def area_tooltip(state: GameState, side: MapSide, code: str, owner: str, marker:
     if area.land:
         lines.append(tr("food %(food)s, coins %(coins)s", food=area.food, coins=area.coins))
     for link in side.board.links_of(code, (RIVER, BRIDGE)):
-        word = N_("on the river to %(area)s") if link.kind == RIVER else N_("bridge to %(area)s")
+        word = _("on the river to %(area)s") if link.kind == RIVER else _("bridge to %(area)s")
         lines.append(tr(word, area=link.other(code)))
     return "\n".join(lines)
