@@ -13,6 +13,15 @@ turn's arrows and fights, the legend's seats and symbols and the heading's detai
 use are the ones map.svg.j2 draws: markers "city" and "fortified", arrow styles "land", "sea" and "retreat",
 fights "land-battle" and "naval-battle", legend samples of those plus "road", "strait" and "battle" (any other
 legend kind is written as text).
+
+The board's typed links (engine/board.py) are drawn each in a line style of its own: straits, rivers, bridges and
+mountain passes; a ruleset names them in its legend as "strait", "river", "bridge" and "mountain". The fort
+markers "fort-large", "fort-small", "fort-built" and "fort-blanked" and the marker "capital" are drawn too (and
+have legend samples). A style is written into the map only when its board has such a link, so a board without
+them keeps its bytes.
+
+A ruleset whose board depends on the position (one board side per player count) gives its map layers function
+an attribute `board_of(snapshot) -> Board`; the map of a stored turn is then drawn on that board.
 """
 
 from __future__ import annotations
@@ -25,13 +34,17 @@ from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.board import STRAIT, Board
+from adjudicator.engine.board import BRIDGE, MOUNTAIN, RIVER, STRAIT, Board
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import engine_data, gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 if TYPE_CHECKING:
     from markupsafe import Markup
+
+# The typed links drawn over the plain ones, in this order, each with a line style of map.svg.j2 (class "link
+# <kind>"): a strait (CoE), a river, a bridge, a mountain pass.
+TYPED_LINKS = (STRAIT, RIVER, BRIDGE, MOUNTAIN)
 
 # The picture the board's x/y were measured on (board.toml), plus a band below it for the legend.
 WIDTH, MAP_HEIGHT, LEGEND_HEIGHT = 3800, 2000, 170
@@ -215,7 +228,8 @@ def _point(x: float, y: float) -> str:
 
 
 def _links(board: Board, spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
-    """Borders (land-land), coasts (land-sea) and sea lanes (sea-sea), each pair once; then the straits."""
+    """Borders (land-land), coasts (land-sea) and sea lanes (sea-sea), each pair once; then the typed links
+    (straits, rivers, bridges, mountain passes), kind by kind."""
     out = []
     for a in sorted(board.adjacency):
         for b in sorted(board.adjacency[a]):
@@ -224,10 +238,17 @@ def _links(board: Board, spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
             lands = board.is_land(a) + board.is_land(b)
             kind = {2: "border", 1: "coast", 0: "lane"}[lands]
             out.append({"kind": kind, "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
-    for a, b in sorted(tuple(sorted((link.a, link.b))) for link in board.links if link.kind == STRAIT):
-        if a in spots and b in spots:
-            out.append({"kind": "strait", "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
+    for kind in TYPED_LINKS:
+        for a, b in sorted(tuple(sorted((link.a, link.b))) for link in board.links if link.kind == kind):
+            if a in spots and b in spots:
+                out.append({"kind": kind, "x1": spots[a].x, "y1": spots[a].y, "x2": spots[b].x, "y2": spots[b].y})
     return out
+
+
+def link_kinds(board: Board) -> frozenset[str]:
+    """The typed link kinds other than straits that `board` has: the line styles its map needs (a board without
+    them, CoE's, keeps its bytes)."""
+    return frozenset(link.kind for link in board.links if link.kind in TYPED_LINKS and link.kind != STRAIT)
 
 
 def _roads(roads: list[tuple[str, str]], spots: Mapping[str, Spot]) -> list[dict[str, Any]]:
@@ -489,6 +510,7 @@ def render_map(
             heading=heading,
             details=" · ".join(drawn.details),
             links=_links_layer(board, spots),
+            link_kinds=link_kinds(board),
             roads=_fields(_roads(drawn.roads, spots)),
             shapes=_fields(shapes),
             forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
@@ -577,11 +599,19 @@ def render_map_for_turn(
     name."""
     if isinstance(ruleset, str):
         ruleset = load_ruleset(ruleset)
+    layers, snapshot = map_layers(ruleset), json.loads(state_json)
     return render_map(
-        ruleset.board,
-        json.loads(state_json),
+        board_of(ruleset, layers, snapshot),
+        snapshot,
         json.loads(events_json or "[]"),
         title=title,
         language=language,
-        layers=map_layers(ruleset),
+        layers=layers,
     )
+
+
+def board_of(ruleset: Ruleset, layers: LayersOf, snapshot: Mapping[str, Any]) -> Board:
+    """The board a position is drawn on: its layers' `board_of(snapshot)` where the board depends on the position
+    (a side per player count), else the ruleset's one board."""
+    choose = getattr(layers, "board_of", None)
+    return choose(snapshot) if choose is not None else ruleset.board  # type: ignore[no-any-return]

@@ -16,7 +16,7 @@ from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
-from adjudicator.rulesets import Ruleset
+from adjudicator.rulesets import Ruleset, UnknownRuleset, load_ruleset
 from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -210,7 +210,20 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
         )
     else:
         heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
+    if not _registered(ruleset):  # bound to a game's data (its own board): drawn with it
+        key = ("map.svg", row.state_json, row.events_json, heading, language)
+        return _rendered_once(
+            ruleset, key, lambda: render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
+        )
     return _map(ruleset.name, row.state_json, row.events_json, heading, language)
+
+
+def _registered(ruleset: Ruleset) -> bool:
+    """Whether `ruleset` is the registry's own object of its name (not one bound to a game's data)."""
+    try:
+        return load_ruleset(ruleset.name) is ruleset
+    except UnknownRuleset:
+        return False
 
 
 @lru_cache(maxsize=8)

@@ -38,7 +38,6 @@ class ConquerorGame:
     dice_words: Mapping[str, int] = {}
     grammar_files: tuple[Path, ...] = ()  # the order language is built apart (erorders)
     templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
-    map_layers: Any = None
     bot: Any = None
     odds: Any = None
 
@@ -50,6 +49,13 @@ class ConquerorGame:
     @property
     def folder(self) -> Path:
         return self.info.folder
+
+    @cached_property
+    def map_layers(self) -> Any:
+        """The map of a position on this game's board side (mapping.py: public information only)."""
+        from adjudicator.rulesets.conqueror.mapping import ConquerorMap
+
+        return ConquerorMap(self.data)
 
     @property
     def game_data(self) -> Any:

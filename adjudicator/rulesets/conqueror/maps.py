@@ -25,6 +25,8 @@ from adjudicator.rulesets.conqueror.reader import Table
 AREA_KEYS = ("code", "name", "kind", "aliases", "x", "y", "adjacent", "fort", "capital", "food", "coins", "europe")
 AREA_KEYS += ("wharf",)
 UNIT_KEYS = ("cavalry", "infantry", "archer")
+# ER-13.1: an area's drawing position lies on the map's picture, 3800 x 2000 (adjudicator/render/svgmap.py)
+DRAWING_WIDTH, DRAWING_HEIGHT = 3800, 2000
 
 
 def board_file(side: str) -> str:
@@ -82,8 +84,8 @@ def _areas(table: Table, factions: frozenset[str]) -> dict[str, Area]:
             europe=area.flag("europe", "ER-2.10"),
             wharf_site=area.flag("wharf", "ER-12.9", False),
         )
-        area.number("x", "ER-13.1", 0)
-        area.number("y", "ER-13.1", 0)
+        area.number("x", "ER-13.1", 0, low=0, high=DRAWING_WIDTH)
+        area.number("y", "ER-13.1", 0, low=0, high=DRAWING_HEIGHT)
         area.strings("aliases", "ER-13.1", [])
         if capital and (not found.land or found.fort != "large"):
             area.problem("capital", "ER-2.6", p.CAPITAL_NOT_LARGE, kind=kind, fort=found.fort)
