@@ -135,6 +135,8 @@ def _free_space(state: GameState, faction: str, prefix: str, wanted: int | None,
     """ER-5.5, ER-5.12, ER-5.19: the space asked for, or the first free one of the two."""
     for number in (wanted,) if wanted else (1, 2):
         space = f"{prefix}:{number}"
+        if space == first and wanted:
+            raise Refused("ER-5.6", "the extra action must take another space than the first action")
         if not occupied(state, faction, space) and space != first:
             return space
     if wanted:
@@ -156,7 +158,9 @@ def _trade(state: GameState, data: GameData, faction: str, choice: Trade, first:
     if partner != INDEPENDENTS and (partner not in state.players or state.players[partner].eliminated):
         raise Refused("ER-5.7", f"{partner} is no faction of a player in the game")
     space = f"trade:{partner}"
-    if occupied(state, faction, space) or space == first:
+    if space == first:
+        raise Refused("ER-5.6", "the extra action must take another space than the first action")
+    if occupied(state, faction, space):
         raise Refused("ER-5.5", f"the trade space of {partner} is taken")
     return Taken(space, trade(state, data, faction, partner))
 
