@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from adjudicator.orders.parser import parse_orders
 from adjudicator.rulesets.conqueror.state import DYNASTY_ACTIVE
-from tests.test_conqueror_politics import play, plans_position, verdict
+from tests.test_conqueror_politics import plans_position, play, verdict
 from tests.test_conqueror_state import dice
 
 

@@ -12,7 +12,7 @@ from adjudicator.rulesets.conqueror.state import (
     food_limit,
     standard_units,
 )
-from tests.test_conqueror_politics import play, plans_position, verdict
+from tests.test_conqueror_politics import plans_position, play, verdict
 from tests.test_conqueror_state import example
 
 
