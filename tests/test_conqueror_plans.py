@@ -89,3 +89,28 @@ def test_check_orders_judges_each_order_now_and_says_fall_backs_are_tried_again(
     assert "ER-5.20" in results[0].reason and "tried again when the seat's turn comes (ER-14.6)" in results[0].reason
     assert results[1].rule == "ER-6.3"
     assert state.players["aurel"].trade == 1 and state.army["AUR"].count("infantry") == 2  # nothing changed
+
+
+def test_ER_5_9_ER_13_6_a_trade_space_effects_apply_partner_coin_and_hidden_draw() -> None:
+    rules, state = plans_position()
+    state.players["kesh"].trade = 3  # the next space: 2 coins, and 1 more coin for the partner (on_trade)
+    state.players["aurel"].trade = 5  # the next space: draw 1 tactic card (immediate)
+    top = state.decks.tactics[0]
+    result = play(rules, state, {"kesh": "AGENT TRADE WITH thal", "aurel": "AGENT TRADE WITH INDEPENDENTS"})
+    after = result.state
+    assert after.players["thal"].coins == 5 + 1 + 1  # ER-5.10a and the space's effect
+    assert after.players["kesh"].coins == 6 + 2
+    assert after.players["aurel"].hand[-1] == top and len(after.decks.tactics) == len(state.decks.tactics) - 1
+    (drawn,) = [e for e in result.events if e.kind == "tactic_drawn"]
+    assert drawn.visible_to == frozenset({"aurel"}) and drawn.data["card"] == top
+
+
+def test_ER_11_5_ER_13_6_a_triggered_dynasty_applies_its_bonuses_or_names_the_manual_ones() -> None:
+    rules, state = plans_position()
+    state.round = 2
+    coins, food = state.players["aurel"].coins, state.players["aurel"].food_bonus
+    result = play(rules, state, {"aurel": "DYNASTY"})
+    after = result.state.players["aurel"]
+    assert after.coins == coins + 2 and after.food_bonus == food + 1  # forts_le(large=1, small=2) holds
+    manual = [e for e in result.events if e.kind == "manual_effect"]
+    assert [e.data["op"] for e in manual] == ["recruit"]  # not applied outside battle yet: the moderator's

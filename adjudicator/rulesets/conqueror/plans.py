@@ -19,6 +19,7 @@ from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.orders.sets import Answer, Language, Press
 from adjudicator.rulesets.conqueror import politics, preparation
 from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.effects_apply import apply_trigger
 from adjudicator.rulesets.conqueror.orders import (
     AgentAction,
     BlockFilter,
@@ -129,6 +130,8 @@ def new_year_answers(
             state.players[faction].dynasty = DYNASTY_ACTIVE
             results[faction].append(OrderResult(order.line, order.text, True))
             events.append(Event("dynasty_triggered", faction, {"round": state.round}))
+            front = [(f"{faction} dynasty", e) for e in data.factions[faction].dynasty]  # its bonuses, at once
+            events += apply_trigger(state, data, faction, "immediate", front)
     return events
 
 

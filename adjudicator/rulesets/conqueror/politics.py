@@ -16,6 +16,7 @@ from typing import Final
 
 from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
+from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
 from adjudicator.rulesets.conqueror.orders import Upgrade as UpgradeOrder
 from adjudicator.rulesets.conqueror.state import GameState, Player, controller, fort_of
@@ -190,7 +191,11 @@ def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[
             seen = {"partner": partner, "hand": list(other.hand), "heroes": list(other.heroes_down)}
             events.append(Event("hand_seen", faction, seen, visible_to([faction])))
     player.trade_bans.append(partner)  # ER-5.10b
-    return events
+    other = partner if partner != INDEPENDENTS else None
+    sources = [(f"trade space {player.trade}", e) for e in space.effects]  # ER-5.9: the space's own effects
+    events += apply_trigger(state, data, faction, "immediate", sources, other)
+    sources += standing_effects(state, data, faction)
+    return events + apply_trigger(state, data, faction, "on_trade", sources, other)
 
 
 # -- B. civil districts (ER-5.12 to ER-5.17) ---------------------------------------------------------------------
@@ -228,7 +233,8 @@ def _build(state: GameState, data: GameData, faction: str, choice: Build, first:
         state.supply.districts[kind] -= 1
         player.districts[kind] = player.districts.get(kind, 0) + 1
     data_ = {"district": kind, "price": price, "space": int(space[-1]), "site": site}
-    return Taken(space, [Event("district_built", faction, data_)])
+    built = [Event("district_built", faction, data_)]
+    return Taken(space, built + apply_trigger(state, data, faction, "on_build", standing_effects(state, data, faction)))
 
 
 def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | None) -> str:

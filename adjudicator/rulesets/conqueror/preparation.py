@@ -14,6 +14,7 @@ from typing import Final
 from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.orders.keywords import written
 from adjudicator.rulesets.conqueror.data import GameData
+from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.orders import (
     LOSS_KEYWORDS,
     Food,
@@ -59,7 +60,7 @@ def prepare(
     state: GameState, data: GameData, faction: str, orders: Sequence[object], results: list[OrderResult]
 ) -> list[Event]:
     """One seat's Preparation, in the order of the module docstring."""
-    events: list[Event] = []
+    events = apply_trigger(state, data, faction, "preparation", standing_effects(state, data, faction))
     food = [o for o in orders if isinstance(o, Food)]
     for order in (o for o in food if o.action == "use"):
         events += _use_food(state, faction, order, results)
