@@ -172,7 +172,8 @@ def remove_excess(state: GameState, data: GameData, faction: str, priority: tupl
 def _take(state: GameState, area: str, kind: str) -> None:
     army = state.army[area]
     army.add(kind, -1)
-    army.exhausted.pop(kind, None) if army.count(kind) == 0 else None
+    if army.count(kind) == 0:
+        army.exhausted.pop(kind, None)
     if army.total == 0:
         del state.army[area]
 
