@@ -104,13 +104,14 @@ def test_ER_13_later_steps_and_verify_use_the_stored_data_not_the_folder(pbem: P
     assert "turn 1 (None): replay matches" in verified.output and "turn 2 (None): replay matches" in verified.output
 
 
-def test_ER_4_1_the_plans_step_is_refused_clearly_and_nothing_is_stored(pbem: Pbem, tmp_path: Path) -> None:
+def test_ER_4_1_the_campaign_step_is_refused_clearly_and_nothing_is_stored(pbem: Pbem, tmp_path: Path) -> None:
     assert new_er(pbem, data_copy(tmp_path)).startswith("0\n")
     assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step (tests/test_conqueror_plans_cli.py)
     refused = pbem("adjudicate", "er1", "--now")
-    assert refused.exit_code == 1 and "the plans step (politics ER-5.4 to ER-5.24" in refused.output
+    assert refused.exit_code == 1 and "the campaign step (movement ER-7" in refused.output
     with Archive.open(pbem.data, pbem.db).session() as session:
-        assert [row.number for row in db.turns(session, db.find_game(session, "er1"))] == [0, 1, 2]
+        assert [row.number for row in db.turns(session, db.find_game(session, "er1"))] == [0, 1, 2, 3]
 
 
 def test_ER_13_broken_data_is_refused_naming_every_problem_and_nothing_is_stored(pbem: Pbem, tmp_path: Path) -> None:
@@ -169,6 +170,8 @@ def test_an_old_archive_gains_the_game_data_column(pbem: Pbem, tmp_path: Path, d
 def test_pbem_check_game_reads_the_stored_data_and_names_what_is_not_built(pbem: Pbem, tmp_path: Path) -> None:
     assert new_er(pbem, data_copy(tmp_path)).startswith("0\n")
     orders = tmp_path / "orders.txt"
-    orders.write_text("GAME er1 PLAYER aurel TURN 3\n", encoding="utf-8")
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step
+    orders.write_text("GAME er1 TURN 5 PLAYER aurel PASSWORD x\n", encoding="utf-8")
     result = pbem("check", "--game", "er1", str(orders))
-    assert result.exit_code == 1 and "the plans step (politics ER-5.4 to ER-5.24" in result.output
+    assert result.exit_code == 1 and "the campaign step (movement ER-7" in result.output

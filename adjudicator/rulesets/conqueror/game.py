@@ -1,8 +1,10 @@
 """Conqueror: Empire Rises bound to one game's data: the Ruleset protocol's play members (engine/protocol.py).
 
 Built: the state (state.py), setup (setup.py, ER-3) and the steps of the round that need no orders (rounds.py:
-New Year ER-4.4, Taxation ER-5.2, end of round ER-4.6, victory ER-10, elimination ER-4.7). The plans step and
-the campaign steps are refused with one PbemError naming the phase until their rules are built."""
+New Year ER-4.4, Taxation ER-5.2, end of round ER-4.6, victory ER-10, elimination ER-4.7). The sealed plans step
+(plans.py: New Year answers, Politics ER-5, Preparation ER-6, standing orders) reads orders in the game's order
+language (parse.py); the campaign steps are refused with one PbemError naming the phase until their rules are
+built."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from adjudicator.engine.board import Board
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.envelope import Envelope, EnvelopeError, envelope_text, read_envelope
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
@@ -18,8 +21,9 @@ from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.conqueror import rounds, setup
+from adjudicator.rulesets.conqueror import plans, rounds, setup
 from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.rulesets.conqueror.state import (
     GameState,
     broken,
@@ -36,7 +40,6 @@ class ConquerorGame:
     data_only = False
     hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
     dice_words: Mapping[str, int] = {}
-    grammar_files: tuple[Path, ...] = ()  # the order language is built apart (erorders)
     templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
     bot: Any = None
     odds: Any = None
@@ -62,6 +65,22 @@ class ConquerorGame:
         from adjudicator.rulesets.conqueror.ruleset import ConquerorGameData
 
         return ConquerorGameData()
+
+    # -- the order language (parse.py): every area of the edition's largest map side, as seats are not known here --
+    @cached_property
+    def language(self) -> OrderLanguage:
+        return OrderLanguage(self.data)
+
+    @property
+    def grammar_files(self) -> tuple[Path, ...]:
+        return self.language.grammar_files
+
+    @property
+    def board(self) -> Board:
+        return self.language.board
+
+    def order_builder(self) -> Any:
+        return self.language.order_builder()
 
     # -- seats ------------------------------------------------------------------------------------------------
     @property
@@ -102,6 +121,7 @@ class ConquerorGame:
         rounds.refuse_unbuilt(step)
         state = state if in_place else state.copy()
         options = setup.options_from_json(state.options)
+        results: dict[str, list[OrderResult]] = {}  # verdicts: only the plans step takes orders so far
         if step.phase == rounds.SETUP:
             events = setup.play_setup(state, self.data, options, chance)
             rounds.after_setup(state, options)
@@ -109,19 +129,24 @@ class ConquerorGame:
             events = rounds.play_new_year(state, self.data, options, {}, set())  # ER-14.3, ER-14.4 defaults
         elif step.phase == rounds.TAXATION:
             events = rounds.play_taxation(state, self.data)
+        elif step.phase == rounds.PLANS:
+            events, results = plans.play_plans(state, self.data, options, orders)
         elif step.phase == rounds.END:
             events = rounds.play_end_of_round(state, self.data)
         else:
             raise PbemError(f"conqueror-er: unknown phase {step.phase!r}")
         events += rounds.eliminate(state, self.data)
         state.steps_done += 1
-        return StepResult(state, events, {seat: [] for seat in step.seats}, [], list(chance.log))
+        verdicts = {seat: results.get(seat, []) for seat in step.seats}
+        return StepResult(state, events, verdicts, [], list(chance.log))
 
     def check_orders(self, state: GameState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
         step = rounds.due(state)
         if step is not None:
             rounds.refuse_unbuilt(step)
-        return []
+        if step is None or step.phase != rounds.PLANS or seat not in step.seats:
+            return []
+        return plans.check_plans(state, self.data, setup.options_from_json(state.options), seat, orders)
 
     def broken_invariants(self, state: GameState) -> list[str]:
         return broken(state, self.data)
@@ -182,13 +207,7 @@ class ConquerorGame:
     def read_event(self, stored: Mapping[str, Any]) -> Event:
         return Event.from_json(stored)
 
-    # -- orders and reports: built apart ----------------------------------------------------------------------
-    def order_builder(self) -> Any:
-        raise PbemError(
-            "conqueror-er: orders are not built yet, so the plans step (politics ER-5.4 to ER-5.24, preparation "
-            "ER-6) and the campaign steps (movement ER-7, combat ER-8) cannot be resolved"
-        )
-
+    # -- reports ----------------------------------------------------------------------------------------------
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
         return events
 

@@ -33,7 +33,6 @@ NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END = "new_year", "taxation", "plans", "cam
 ENDED: Final = "ended"
 WITHOUT_ORDERS: Final = (SETUP, NEW_YEAR, TAXATION, END)
 NOT_BUILT: Final = {
-    PLANS: "the plans step (politics ER-5.4 to ER-5.24, preparation ER-6)",
     CAMPAIGN: "the campaign step (movement ER-7, combat ER-8)",
 }
 FORTS_TO_WIN: Final = {"imperator": 6, "conquest": 5}  # ER-10.1

@@ -90,6 +90,8 @@ class Player:
     stored_food: str = FOOD_NONE  # ER-5.32, ER-5.33
     food_bonus: int = 0  # food for this round from other effects (dynasty, chronicle), ER-5.30
     eliminated: bool = False  # ER-4.7
+    trade_bans: list[str] = field(default_factory=list)  # ER-5.10b: partners it traded with this round
+    standing: dict[str, str] = field(default_factory=dict)  # private: standing orders by key, as order lines
 
 
 @dataclass
@@ -361,7 +363,7 @@ def public_part(state: GameState) -> dict[str, Any]:
     }
 
 
-PRIVATE_FIELDS: Final = ("hand", "heroes_down")
+PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
 
 
 def _public_player(player: Player) -> dict[str, Any]:
@@ -372,8 +374,12 @@ def _public_player(player: Player) -> dict[str, Any]:
 
 
 def private_part(player: Player) -> dict[str, Any]:
-    """One seat's own hidden part: its tactic hand and face-down heroes."""
-    return {"hand": list(player.hand), "heroes_down": list(player.heroes_down)}
+    """One seat's own hidden part: its tactic hand, face-down heroes and standing orders (a defensive battle
+    plan names the cards it will play, ER-14.14)."""
+    part: dict[str, Any] = {"hand": list(player.hand), "heroes_down": list(player.heroes_down)}
+    if player.standing:  # written only when given, so that older snapshots read back the same
+        part["standing"] = dict(player.standing)
+    return part
 
 
 def secret_part(state: GameState) -> dict[str, Any]:
@@ -392,6 +398,7 @@ def read_state(
         player = Player(**fields)
         own = private.get(faction, {})
         player.hand, player.heroes_down = list(own.get("hand", [])), list(own.get("heroes_down", []))
+        player.standing = dict(own.get("standing", {}))
         players[faction] = player
     decks = public["decks"]
     return GameState(

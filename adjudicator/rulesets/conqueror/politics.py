@@ -1,0 +1,284 @@
+"""Politics (ER-5.4 to ER-5.24): one agent action per player in turn order, then the extra actions of ER-5.6.
+
+By mail (issue 14 item 6, ER-14.6) each seat sends its agent action with fall-backs: "AGENT TRADE WITH kesh ELSE
+GRANARY ELSE UPGRADE CAVALRY". When the seat's turn comes, the first alternative that is legal then is taken;
+every alternative refused before it gets its reason with the rule ID. None legal, or none sent: a pass (ER-5.4's
+Resolution: the agent stays home).
+
+Agent spaces are named `trade:<partner>`, `district:<kind>:<1|2>` and `upgrade:<type>:<1|2>` (Player.agent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
+from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
+from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
+from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
+from adjudicator.rulesets.conqueror.orders import Upgrade as UpgradeOrder
+from adjudicator.rulesets.conqueror.state import GameState, Player, controller, fort_of
+
+# ER-9.4: the upgrade cards of each unit type, in the order a seat takes them (the order names the type only)
+UPGRADE_CARDS: Final = {
+    "cavalry": ("heavy_cavalry", "thoroughbred", "aggression"),
+    "infantry": ("discipline", "long_spears", "elite_armor"),
+    "archer": ("rapid_aim", "deadly_aim"),
+    "marine": ("naval_mastery", "amphibious_assault"),
+}
+SECOND_SPACE_SURCHARGE: Final = 2  # ER-5.12, ER-5.19
+MAX_UPGRADES: Final = 4  # ER-5.23
+
+
+class Refused(Exception):
+    """An alternative that cannot be taken now: the reason and the rule."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(reason)
+        self.rule, self.reason = rule, reason
+
+
+@dataclass
+class Taken:
+    """An alternative that can be taken: the agent space it uses, and how to carry it out."""
+
+    space: str
+    events: list[Event]
+
+
+def board_of(state: GameState, data: GameData, faction: str) -> PlayerBoard:
+    player = state.players[faction]
+    return data.factions[faction].board(player.board) or data.factions[faction].standard
+
+
+def occupied(state: GameState, faction: str, space: str) -> bool:
+    """ER-5.5: another player's agent stands on `space`."""
+    return any(p.agent == space for f, p in state.players.items() if f != faction and not p.eliminated)
+
+
+def play_politics(
+    state: GameState, data: GameData, given: dict[str, Sequence[object]], results: dict[str, list[OrderResult]]
+) -> list[Event]:
+    """ER-5.4: each player in turn order takes its agent action; then ER-5.6's extra actions, in turn order."""
+    events: list[Event] = []
+    for player in state.players.values():
+        player.trade_bans.clear()  # ER-5.10b binds for one round only
+    for faction in state.in_play():
+        action = _agent_order(given.get(faction, ()), extra=False)
+        events += take_action(state, data, faction, action, results.setdefault(faction, []), first=None)
+    last = len(data.tracks.trade[state.mode])
+    for faction in state.in_play():
+        action = _agent_order(given.get(faction, ()), extra=True)
+        if action is None:
+            continue  # ER-14.7: no extra action given is a pass
+        if state.players[faction].trade < last:
+            results.setdefault(faction, []).append(
+                _refusal(action, "ER-5.6", "the extra agent action needs the trade marker on the last trade space")
+            )
+            continue
+        first = state.players[faction].agent
+        state.players[faction].agent = None  # ER-5.6's Resolution: the first space becomes free
+        events += take_action(state, data, faction, action, results.setdefault(faction, []), first=first)
+    return events
+
+
+def _agent_order(orders: Sequence[object], *, extra: bool) -> AgentAction | None:
+    return next((o for o in orders if isinstance(o, AgentAction) and o.extra == extra), None)
+
+
+def _refusal(order: AgentAction, rule: str, reason: str) -> OrderResult:
+    return OrderResult(order.line, order.text, False, reason, rule)
+
+
+def take_action(
+    state: GameState,
+    data: GameData,
+    faction: str,
+    action: AgentAction | None,
+    results: list[OrderResult],
+    first: str | None,
+) -> list[Event]:
+    """The first legal alternative of `action` (ER-14.6); `first`: the space of the first action, which an extra
+    action may not take again (ER-5.6)."""
+    if action is None or not action.choices:
+        if action is not None:
+            results.append(OrderResult(action.line, action.text, True, "the agent stays home (ER-5.4)"))
+        return [Event("agent_passed", faction, {"extra": first is not None})]
+    reasons: list[str] = []
+    for index, choice in enumerate(action.choices, 1):
+        try:
+            taken = _try(state, data, faction, choice, first)
+        except Refused as refused:
+            reasons.append(f"choice {index}: {refused.reason} ({refused.rule})")
+            continue
+        state.players[faction].agent = taken.space
+        note = "; ".join([*reasons, f"choice {index} taken"])
+        results.append(OrderResult(action.line, action.text, True, note))
+        return taken.events
+    results.append(OrderResult(action.line, action.text, False, "; ".join(reasons) + "; so a pass", "ER-14.6"))
+    return [Event("agent_passed", faction, {"extra": first is not None})]
+
+
+def _try(state: GameState, data: GameData, faction: str, choice: AgentChoice, first: str | None) -> Taken:
+    if isinstance(choice, Trade):
+        return _trade(state, data, faction, choice, first)
+    if isinstance(choice, Build):
+        return _build(state, data, faction, choice, first)
+    if isinstance(choice, UpgradeOrder):
+        return _upgrade(state, data, faction, choice, first)
+    assert isinstance(choice, Megaproject)
+    raise Refused("ER-12.6", "megaprojects and wharves (Seas of Destiny) are not built yet")
+
+
+def _free_space(state: GameState, faction: str, prefix: str, wanted: int | None, first: str | None) -> str:
+    """ER-5.5, ER-5.12, ER-5.19: the space asked for, or the first free one of the two."""
+    for number in (wanted,) if wanted else (1, 2):
+        space = f"{prefix}:{number}"
+        if space == first and wanted:
+            raise Refused("ER-5.6", "the extra action must take another space than the first action")
+        if not occupied(state, faction, space) and space != first:
+            return space
+    if wanted:
+        raise Refused("ER-5.5", f"space {wanted} is taken by another player's agent")
+    raise Refused("ER-5.5", "both spaces are taken by other players' agents")
+
+
+def _surcharge(space: str) -> int:
+    return SECOND_SPACE_SURCHARGE if space.endswith(":2") else 0
+
+
+# -- A. trade (ER-5.7 to ER-5.10) --------------------------------------------------------------------------------
+
+
+def _trade(state: GameState, data: GameData, faction: str, choice: Trade, first: str | None) -> Taken:
+    partner = choice.partner
+    if partner == faction:
+        raise Refused("ER-5.7", "a player never trades on its own faction's space")
+    if partner != INDEPENDENTS and (partner not in state.players or state.players[partner].eliminated):
+        raise Refused("ER-5.7", f"{partner} is no faction of a player in the game")
+    space = f"trade:{partner}"
+    if space == first:
+        raise Refused("ER-5.6", "the extra action must take another space than the first action")
+    if occupied(state, faction, space):
+        raise Refused("ER-5.5", f"the trade space of {partner} is taken")
+    return Taken(space, trade(state, data, faction, partner))
+
+
+def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[Event]:
+    """ER-5.8 to ER-5.10: the marker moves one space right (it stays on the last) and the space's benefits apply."""
+    player = state.players[faction]
+    track = data.tracks.trade[state.mode]
+    player.trade = min(player.trade + 1, len(track))
+    space = track[player.trade - 1]
+    player.coins += space.coins
+    vp = space.vp if player.trade < len(track) else 0  # ER-5.8: the last space's VP count once, at game end
+    player.vp += vp
+    player.discount = player.discount or space.discount  # ER-5.9a
+    events = [
+        Event(
+            "traded",
+            faction,
+            {"partner": partner, "space": player.trade, "coins": space.coins, "vp": vp, "discount": space.discount},
+        )
+    ]
+    if partner != INDEPENDENTS:
+        state.players[partner].coins += 1  # ER-5.10a
+        events.append(Event("trade_partner_paid", partner, {"from": faction, "coins": 1}))
+        if space.look:  # ER-5.9b: a private notice to the trading seat only
+            other = state.players[partner]
+            seen = {"partner": partner, "hand": list(other.hand), "heroes": list(other.heroes_down)}
+            events.append(Event("hand_seen", faction, seen, visible_to([faction])))
+    player.trade_bans.append(partner)  # ER-5.10b
+    other = partner if partner != INDEPENDENTS else None
+    sources = [(f"trade space {player.trade}", e) for e in space.effects]  # ER-5.9: the space's own effects
+    events += apply_trigger(state, data, faction, "immediate", sources, other)
+    sources += standing_effects(state, data, faction)
+    return events + apply_trigger(state, data, faction, "on_trade", sources, other)
+
+
+# -- B. civil districts (ER-5.12 to ER-5.17) ---------------------------------------------------------------------
+
+
+def district_price(player: Player, data: GameData, kind: str, space: str) -> int:
+    """ER-5.16: the price of this player's nth build of `kind`, +2 on the second space, -1 with the discount."""
+    prices = data.tracks.districts[kind]
+    price = prices[min(player.builds.get(kind, 0), len(prices) - 1)] + _surcharge(space)
+    return max(0, price - (1 if player.discount else 0))
+
+
+def _build(state: GameState, data: GameData, faction: str, choice: Build, first: str | None) -> Taken:
+    player = state.players[faction]
+    kind = choice.district
+    space = _free_space(state, faction, f"district:{kind}", choice.space, first)
+    if kind != "fort" and sum(player.districts.values()) >= board_of(state, data, faction).district_slots:
+        raise Refused("ER-5.13", "no free civil district slot on the player board")
+    price = district_price(player, data, kind, space)
+    if player.coins < price:
+        raise Refused("ER-5.13", f"the {kind} costs {price} coins and {faction} holds {player.coins}")
+    site = None
+    if kind == "fort":
+        if state.supply.fort_markers <= 0:
+            raise Refused("ER-5.13", "no fort marker is left in the supply")
+        site = _fort_site(state, data, faction, choice.site)
+    elif state.supply.districts.get(kind, 0) <= 0:
+        raise Refused("ER-5.13", f"no {kind} card is left in the supply")
+    player.coins -= price
+    player.builds[kind] = player.builds.get(kind, 0) + 1
+    if site is not None:
+        state.supply.fort_markers -= 1
+        state.fort_markers.append(site)
+    else:
+        state.supply.districts[kind] -= 1
+        player.districts[kind] = player.districts.get(kind, 0) + 1
+    data_ = {"district": kind, "price": price, "space": int(space[-1]), "site": site}
+    built = [Event("district_built", faction, data_)]
+    return Taken(space, built + apply_trigger(state, data, faction, "on_build", standing_effects(state, data, faction)))
+
+
+def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | None) -> str:
+    """ER-5.14: a land area the player controls with no fort (printed and unblanked, or built)."""
+    side = data.map_for(state.players_count)
+
+    def fits(area: str) -> bool:
+        controlled = controller(state, side, area) == faction
+        return side.areas[area].land and controlled and fort_of(state, side, area) == "none"
+
+    if wanted is not None:
+        if wanted not in side.areas:
+            raise Refused("ER-2.1", f"{wanted} is no area of the {side.side} board")
+        if not fits(wanted):
+            raise Refused("ER-5.14", f"{wanted} is not a land area {faction} controls without a fort")
+        return wanted
+    sites = sorted(area for area in side.areas if fits(area))
+    if not sites:
+        raise Refused("ER-5.14", "no controlled land area without a fort")
+    return sites[0]
+
+
+# -- C. unit upgrades (ER-5.18 to ER-5.23) -----------------------------------------------------------------------
+
+
+def _upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrder, first: str | None) -> Taken:
+    player = state.players[faction]
+    space = _free_space(state, faction, f"upgrade:{choice.unit}", choice.space, first)
+    if len(player.upgrades) >= MAX_UPGRADES:
+        raise Refused("ER-5.23", f"{faction} already owns {MAX_UPGRADES} upgrades")
+    if len(player.upgrades) >= board_of(state, data, faction).upgrade_slots:
+        raise Refused("ER-5.20", "no free upgrade slot on the player board")
+    cards = [card for card in UPGRADE_CARDS[choice.unit] if card not in player.upgrades]
+    if not cards:
+        raise Refused("ER-5.23", f"{faction} owns every {choice.unit} upgrade")
+    card = next((c for c in cards if state.supply.upgrades.get(c, 0) > 0), None)
+    if card is None:
+        raise Refused("ER-5.20", f"no {choice.unit} upgrade card it lacks is left in the supply")
+    prices = data.tracks.upgrades[choice.unit]
+    owned = len(UPGRADE_CARDS[choice.unit]) - len(cards)
+    price = prices[min(owned, len(prices) - 1)] + _surcharge(space)  # ER-5.22: no trade discount
+    if player.coins < price:
+        raise Refused("ER-5.20", f"the upgrade costs {price} coins and {faction} holds {player.coins}")
+    player.coins -= price
+    player.upgrades.append(card)
+    state.supply.upgrades[card] -= 1
+    return Taken(space, [Event("upgrade_bought", faction, {"upgrade": card, "unit": choice.unit, "price": price})])
