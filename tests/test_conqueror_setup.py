@@ -189,11 +189,11 @@ def test_ER_4_1_unbuilt_phases_are_refused_naming_the_phase() -> None:
     assert step is not None and step.phase == "plans"
     with pytest.raises(PbemError, match=r"plans step \(politics ER-5.4"):
         resolve_step(rules, state, step, {}, dice())
-    state.phase = "campaign"
+    state.phase = "campaign"  # built (campaign.py): a seat without orders ends its turn (ER-14.10)
     step = rules.due(state)
     assert step is not None
-    with pytest.raises(PbemError, match=r"campaign step \(movement ER-7"):
-        resolve_step(rules, state, step, {}, dice())
+    after = resolve_step(rules, state, step, {}, dice()).state
+    assert after.phase == "campaign" and after.campaign_index == 1
 
 
 def test_ER_4_5_chronicle_in_round_one_by_mode_and_option() -> None:

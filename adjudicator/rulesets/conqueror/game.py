@@ -18,7 +18,7 @@ from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.conqueror import rounds, setup
+from adjudicator.rulesets.conqueror import campaign, rounds, setup
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.state import (
     GameState,
@@ -105,6 +105,12 @@ class ConquerorGame:
             events = rounds.play_taxation(state, self.data)
         elif step.phase == rounds.END:
             events = rounds.play_end_of_round(state, self.data)
+        elif step.phase == rounds.CAMPAIGN:
+            seat = step.seats[0]
+            events, results = campaign.play_campaign(state, self.data, options, seat, orders.get(seat), chance)
+            events += rounds.eliminate(state, self.data)
+            state.steps_done += 1
+            return StepResult(state, events, {seat: results}, [], list(chance.log))
         else:
             raise PbemError(f"conqueror-er: unknown phase {step.phase!r}")
         events += rounds.eliminate(state, self.data)
@@ -115,6 +121,9 @@ class ConquerorGame:
         step = rounds.due(state)
         if step is not None:
             rounds.refuse_unbuilt(step)
+        if step is not None and step.phase == rounds.CAMPAIGN and seat in step.seats:
+            options = setup.options_from_json(state.options)
+            return campaign.check_campaign(state, self.data, options, seat, campaign.orders_of(orders))
         return []
 
     def broken_invariants(self, state: GameState) -> list[str]:

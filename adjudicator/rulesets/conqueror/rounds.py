@@ -34,7 +34,6 @@ ENDED: Final = "ended"
 WITHOUT_ORDERS: Final = (SETUP, NEW_YEAR, TAXATION, END)
 NOT_BUILT: Final = {
     PLANS: "the plans step (politics ER-5.4 to ER-5.24, preparation ER-6)",
-    CAMPAIGN: "the campaign step (movement ER-7, combat ER-8)",
 }
 FORTS_TO_WIN: Final = {"imperator": 6, "conquest": 5}  # ER-10.1
 FOUR_DISTRICTS_BONUS: Final = 2  # ER-10.3

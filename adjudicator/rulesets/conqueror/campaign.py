@@ -1,0 +1,229 @@
+"""One seat's campaign turn (ER-7.1): its MOVE, ATTACK and TRANSPORT orders carried out one at a time in the
+order written (ER-7.11), each battle resolved at once (ER-8.1) by battle.resolve_battle on the inputs
+battle_setup.py builds; at the end of the turn the seat's units are readied (ER-7.1, ER-7.6).
+
+`check_campaign` gives each order's verdict for the receipt on a copy of the state (moves into empty or own
+areas carried out, attacks assumed to fail, since their dice are not rolled yet)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from adjudicator.engine.chance import Dice
+from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.orders.sets import Answer, Language, Order, Press
+from adjudicator.rulesets.conqueror import rounds
+from adjudicator.rulesets.conqueror.battle import resolve_battle
+from adjudicator.rulesets.conqueror.battle_setup import Attack, apply_outcome, build_battle, plans
+from adjudicator.rulesets.conqueror.battle_types import BattleError
+from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.movement import (
+    ATTACK,
+    JOIN,
+    Refusal,
+    check_move,
+    check_transport,
+    exhaust,
+    kind_of_step,
+    put,
+    ready,
+    take,
+    wanted,
+)
+from adjudicator.rulesets.conqueror.orders import BattlePlan, Move, Transport
+from adjudicator.rulesets.conqueror.state import GameState
+
+FREE = (Press, Language, Answer)  # orders of every mail, not moves: the services handle them
+
+
+def orders_of(orders: Any) -> list[Order]:
+    """The orders of a seat's order set (None: no orders, ER-14.10: the turn ends)."""
+    if orders is None:
+        return []
+    return list(getattr(orders, "orders", orders))
+
+
+def play_campaign(
+    state: GameState, data: GameData, options: Options, seat: str, orders: Any, chance: Dice
+) -> tuple[list[Event], list[OrderResult]]:
+    """ER-7.1: `seat`'s campaign turn on `state` (changed in place); then the next seat's turn, or the end of
+    the round."""
+    events: list[Event] = [Event("campaign_turn", seat, {"round": state.round})]
+    playing = state.in_play()
+    after = playing[playing.index(seat) + 1 :] if seat in playing else []
+    results: list[OrderResult] = []
+    for order in orders_of(orders):
+        found, happened = carry_out(state, data, options, seat, order, chance)
+        results.append(found)
+        events += happened
+    ready(state, seat)
+    next_turn(state, after)
+    return events, results
+
+
+def carry_out(
+    state: GameState, data: GameData, options: Options, seat: str, order: Order, chance: Dice | None
+) -> tuple[OrderResult, list[Event]]:
+    """One order (ER-7.11): refused with the rule, or carried out with every battle it starts (`chance` None:
+    only checked, an attack's units go back to their area as if it failed)."""
+    if isinstance(order, FREE):
+        return OrderResult(order.line, order.text, True), []
+    if state.players[seat].eliminated:
+        return refused(order, Refusal("ER-4.7", f"{seat} is out of the game")), []
+    if isinstance(order, Move):
+        refusal = check_move(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.path[0])
+        if refusal is not None:
+            return refused(order, refusal), []
+        return OrderResult(order.line, order.text, True), move(state, data, options, seat, order, chance)
+    if isinstance(order, Transport):
+        refusal = check_transport(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.end)
+        if refusal is not None:
+            return refused(order, refusal), []
+        return OrderResult(order.line, order.text, True), transport(state, data, options, seat, order, chance)
+    name = type(order).__name__
+    return refused(order, Refusal("ER-7.1", f"{name} is no campaign order: the campaign takes moves and attacks")), []
+
+
+def refused(order: Order, refusal: Refusal) -> OrderResult:
+    return OrderResult(order.line, order.text, False, refusal.reason, refusal.rule)
+
+
+def check_plan(state: GameState, data: GameData, seat: str, plan: BattlePlan, target: str) -> Refusal | None:
+    """The battle plan sent with an attack: recruited heroes not used twice (ER-8.12, ER-8.27), tactic cards in
+    hand (ER-8.13), a reinforcement from one other adjacent area of own active units (ER-7.5, ER-8.4, ER-8.5)."""
+    player = state.players[seat]
+    for hero in plan.heroes:
+        if hero not in player.heroes_down and hero not in player.heroes_up:
+            return Refusal("ER-8.12", f"{seat} has no recruited, unused hero {hero}")
+    for tactic in set(plan.tactics):
+        if plan.tactics.count(tactic) > player.hand.count(tactic):
+            return Refusal("ER-8.13", f"{seat} holds no tactic card {tactic} to play")
+    wish = plan.reinforce
+    if wish is None:
+        return None
+    side = data.map_for(state.players_count)
+    army = state.army.get(wish.origin)
+    if wish.origin not in side.board.neighbours(target):
+        return Refusal("ER-8.4", f"{wish.origin} is not adjacent to {target}: it cannot reinforce there")
+    if army is None or army.owner != seat:
+        return Refusal("ER-8.4", f"{seat} has no units in {wish.origin} to reinforce with")
+    units = wanted(wish.troops) if wish.troops is not None else {}
+    for kind, n in units.items():
+        if army.count(kind) - army.exhausted.get(kind, 0) < n:
+            return Refusal("ER-8.4", f"a reinforcing army's units must all be active: {n} {kind} in {wish.origin}")
+    if wish.troops is None and all(army.exhausted.get(k, 0) >= n for k, n in army.units.items()):
+        return Refusal("ER-8.4", f"no active unit in {wish.origin} to reinforce with")
+    if side.areas[target].land and units.get("ship"):
+        return Refusal("ER-12.13", "ships never reinforce a land battle")
+    return None
+
+
+def move(
+    state: GameState, data: GameData, options: Options, seat: str, order: Move, chance: Dice | None
+) -> list[Event]:
+    """ER-7.2 to ER-7.4, ER-15.8: step by step; an attack resolves at once, and a second step follows only
+    if it was won and the units entered. The units are exhausted after their last step (ER-7.2, ER-7.3)."""
+    events: list[Event] = []
+    units, here = wanted(order.troops), order.start
+    for area in order.path:
+        what = kind_of_step(state, data, seat, area)
+        if what == ATTACK:
+            attack = Attack(seat, here, area, units, order.plan)
+            happened, units = fight(state, data, options, attack, chance)
+            events += happened
+            if not units:
+                return events
+        else:
+            take(state, here, units)
+            put(state, area, seat, units, units)
+            events.append(Event("moved" if what == JOIN else "occupied", seat, {"from": here, "to": area, "units": units}))
+        here = area
+        units = entered(state, seat, area, units)
+    return events
+
+
+def entered(state: GameState, seat: str, area: str, units: dict[str, int]) -> dict[str, int]:
+    """The units of the order now in `area`, as the next step moves them (exhausted as they are: the next step
+    of a Thoroughbred move lifts them from the exhausted ones, ER-7.3)."""
+    army = state.army.get(area)
+    if army is None or army.owner != seat:
+        return {}
+    moved = {k: min(n, army.count(k)) for k, n in units.items() if min(n, army.count(k))}
+    for kind, n in moved.items():  # about to move again: no longer counted as exhausted in this area
+        army.exhausted[kind] = max(0, army.exhausted.get(kind, 0) - n)
+    army.exhausted = {k: v for k, v in army.exhausted.items() if v}
+    return moved
+
+
+def transport(
+    state: GameState, data: GameData, options: Options, seat: str, order: Transport, chance: Dice | None
+) -> list[Event]:
+    """ER-12.12: the carrying ship and the units are exhausted; into an enemy-held land area it is an attack
+    from the starting area (retreat there) and from the sea (Amphibious Assault)."""
+    units = wanted(order.troops)
+    ships = -(-sum(units.values()) // 2)
+    exhaust(state, order.sea, {"ship": ships})
+    if kind_of_step(state, data, seat, order.end) == ATTACK:
+        attack = Attack(seat, order.start, order.end, units, order.plan, via=order.sea)
+        return fight(state, data, options, attack, chance)[0]
+    take(state, order.start, units)
+    put(state, order.end, seat, units, units)
+    return [Event("transported", seat, {"from": order.start, "sea": order.sea, "to": order.end, "units": units})]
+
+
+def fight(
+    state: GameState, data: GameData, options: Options, attack: Attack, chance: Dice | None
+) -> tuple[list[Event], dict[str, int]]:
+    """ER-8: the battle of `attack`, resolved at once with the step's dice and applied to the state. Returns the
+    events and the attacking units that entered the area (none: the attack failed or no one survived).
+    A blocking `manual` effect (ER-13.6) takes its documented default: it has no effect, and the report names it
+    for the moderator."""
+    battle = build_battle(state, data, options, attack)
+    if attack.plan.reinforce is not None:  # ER-8.6: reinforcing units are exhausted at once
+        exhaust(state, attack.plan.reinforce.origin, reinforce_units(battle))
+    take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
+    if chance is None:  # checking only: the attack is assumed to fail
+        put(state, attack.origin, attack.seat, attack.units, attack.units)
+        return [], {}
+    try:
+        outcome = resolve_battle(battle, plans(battle, attack.plan), {}, chance)
+    except BattleError as error:  # a plan the battle refuses: the attack is not made
+        put(state, attack.origin, attack.seat, attack.units, {})
+        return [Event("attack_refused", attack.seat, {"area": attack.target, "reason": str(error)})], {}
+    events: list[Event] = []
+    if not outcome.finished:
+        rulings = {p.key: () for p in outcome.pending}
+        events += [
+            Event("battle_manual_default", p.player, {"source": p.source, "text": p.text}) for p in outcome.pending
+        ]
+        outcome = resolve_battle(battle, plans(battle, attack.plan), {}, chance, rulings)
+    events += apply_outcome(state, data, attack, battle, outcome, chance)
+    events += rounds.eliminate(state, data)  # ER-4.7: at once
+    army = state.army.get(attack.target)
+    return events, (dict(attack.units) if outcome.conquered and army is not None and army.owner == attack.seat else {})
+
+
+def reinforce_units(battle: Any) -> dict[str, int]:
+    """The units of the attacker's reinforcement, by kind (they are exhausted at once, ER-8.6)."""
+    army = battle.reinforcements[0].army
+    units = {k: army.count(k) for k in ("cavalry", "infantry", "archer", "elite", "ship", "siege")}
+    return {k: n for k, n in units.items() if n}
+
+
+def next_turn(state: GameState, after: list[str]) -> None:
+    """ER-7.1: the next player in turn order still in play (of those after the seat when its turn began) takes
+    its turn; after the last, the round ends."""
+    later = [f for f in after if not state.players[f].eliminated]
+    if later:
+        state.campaign_index = state.in_play().index(later[0])
+    else:
+        state.phase, state.campaign_index = rounds.END, 0
+
+
+def check_campaign(
+    state: GameState, data: GameData, options: Options, seat: str, orders: Iterable[Order]
+) -> list[OrderResult]:
+    """Each order's verdict, on a copy of the state (the receipt; nothing is rolled)."""
+    trial = state.copy()
+    return [carry_out(trial, data, options, seat, order, None)[0] for order in orders]
