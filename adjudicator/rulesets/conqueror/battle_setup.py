@@ -245,7 +245,9 @@ def carry_out_moves(state: GameState, data: GameData, attack: Attack, outcome: b
         else:
             if move.player != INDEPENDENT and units.get("elite"):
                 state.players[move.player].elite = "lost"  # ER-6.9
-            events.append(Event("battle_eliminated", move.player, {"units": units, "area": move.source, "rule": move.why}))
+            events.append(
+                Event("battle_eliminated", move.player, {"units": units, "area": move.source, "rule": move.why})
+            )
     entering = next((m for m in outcome.moves if m.player == attack.seat and m.to == attack.target), None)
     moved_in = dict(entering.units) if entering is not None else {}
     back = {k: n - moved_in.get(k, 0) for k, n in survivors.items() if n - moved_in.get(k, 0) > 0}
@@ -253,10 +255,10 @@ def carry_out_moves(state: GameState, data: GameData, attack: Attack, outcome: b
         assert attack.target not in state.army or state.army[attack.target].owner == attack.seat, "ER-2.4"
         put(state, attack.target, attack.seat, moved_in, moved_in)
         events.append(Event("battle_conquest", attack.seat, {"area": attack.target, "units": moved_in}))
-    if back:
+    if back:  # the one unit left behind (the battle reports it, ER-8.24), or the survivors of a failed attack
         put(state, attack.origin, attack.seat, back, back)
-        why = "left_behind" if moved_in else "returned"
-        events.append(Event(f"battle_{why}", attack.seat, {"area": attack.origin, "units": back}))
+        if not moved_in:
+            events.append(Event("battle_returned", attack.seat, {"area": attack.origin, "units": back}))
     return events
 
 

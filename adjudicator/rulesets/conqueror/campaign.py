@@ -126,7 +126,11 @@ def move(
     if it was won and the units entered. The units are exhausted after their last step (ER-7.2, ER-7.3)."""
     events: list[Event] = []
     units, here = wanted(order.troops), order.start
-    for area in order.path:
+    for number, area in enumerate(order.path):
+        if number:  # a Thoroughbred second step (ER-7.3, ER-15.8) moves the units that arrived
+            units = entered(state, seat, here, units)
+            if not units:
+                return events
         what = kind_of_step(state, data, seat, area)
         if what == ATTACK:
             attack = Attack(seat, here, area, units, order.plan)
@@ -137,9 +141,10 @@ def move(
         else:
             take(state, here, units)
             put(state, area, seat, units, units)
-            events.append(Event("moved" if what == JOIN else "occupied", seat, {"from": here, "to": area, "units": units}))
+            events.append(
+                Event("moved" if what == JOIN else "occupied", seat, {"from": here, "to": area, "units": units})
+            )
         here = area
-        units = entered(state, seat, area, units)
     return events
 
 
