@@ -412,3 +412,38 @@ def test_ER_7_1_a_whole_campaign_step_against_an_independent_army_and_a_seat() -
     assert rules.broken_invariants(after) == []
     again = rules.read_snapshot(rules.snapshot(after))  # the state survives its snapshot (schema 2)
     assert rules.snapshot(again) == rules.snapshot(after)
+
+
+# -- the report (templates/conqueror/battle.j2) -----------------------------------------------------------------
+
+
+def sentences(events: list[Event]) -> list[str]:
+    from adjudicator.render import render
+
+    return [render("_sentence.txt.j2", "en", event=e, ruleset_templates="conqueror").strip() for e in events]
+
+
+def test_ER_8_14_the_report_tells_the_battle_with_the_cards_revealed_and_the_draws_stay_private() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "SOL", infantry=1)
+    result = play(
+        rules,
+        state,
+        "aurel",
+        [FOUR, FOUR, FOUR, ONE],
+        "ATTACK 1 CAV 1 INF 1 ARC: AUR -> MIR TACTICS rally",
+        "ATTACK 1 INF: AUR -> SOL",
+    )
+    public = [e for e in result.events if e.visible_to is None]
+    text = "\n".join(sentences(public))
+    assert "Battle in MIR: aurel attacks from AUR with 1 cavalry, 1 infantry, 1 archer; independent defends" in text
+    assert "Council of war, attacker: heroes nothing; tactic cards rally (ER-8.14)." in text  # revealed: public
+    assert "The beaten independent army's 1 cavalry leave the game (ER-8.33)." in text
+    assert "aurel conquers SOL with 1 infantry (ER-8.24)." in text
+    assert "kesh draws 1 tactic card(s) (ER-8.28)." in text
+    for event in result.events:  # issue 14 item 5: a drawn card is named only to its drawer
+        if event.kind == "tactics_drawn":
+            assert event.visible_to == frozenset({event.seat})
+    drawn = {card for e in of(result.events, "tactics_drawn") for card in e.data["cards"]}
+    assert drawn and not any(card in str(e.data) for e in public for card in drawn if e.kind != "battle_council")
+    assert all(not s.startswith(("battle", "moved", "occupied")) for s in sentences(result.events))  # all worded
