@@ -447,3 +447,70 @@ def test_ER_8_14_the_report_tells_the_battle_with_the_cards_revealed_and_the_dra
     drawn = {card for e in of(result.events, "tactics_drawn") for card in e.data["cards"]}
     assert drawn and not any(card in str(e.data) for e in public for card in drawn if e.kind != "battle_council")
     assert all(not s.startswith(("battle", "moved", "occupied")) for s in sentences(result.events))  # all worded
+
+
+# -- manual effects (ER-13.6): the decision of the step ------------------------------------------------------------
+
+
+def with_manual_before_result() -> ConquerorGame:
+    """The example data with the hero aurel-5's manual effect moved before the result (battle.melee)."""
+    from dataclasses import replace
+
+    from adjudicator.rulesets.conqueror.vocabulary import Trigger
+
+    data = example()
+    heroes = tuple(
+        replace(h, effects=tuple(replace(e, when=Trigger("battle.melee")) for e in h.effects))
+        if h.id == "aurel-5"
+        else h
+        for h in data.cards.heroes
+    )
+    changed = replace(data, cards=replace(data.cards, heroes=heroes))
+    rules, _ = campaign_of("aurel")
+    return ConquerorGame(rules.info, changed, rules.options)
+
+
+def manual_key() -> str:
+    hero = next(h for h in example().cards.heroes if h.id == "aurel-5")
+    return f"manual.aurel-5.{hero.effects[0].key}"
+
+
+def attack_with_aurel_5(answers: dict[str, dict[str, str]], ask: bool) -> StepResult:
+    rules = with_manual_before_result()
+    _, state = campaign_of("aurel")
+    state.players["aurel"].heroes_down.append("aurel-5")
+    step = rules.due(state)
+    assert step is not None
+    mail = orders("aurel", "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR HERO aurel-5")
+    return resolve_step(rules, state, step, {"aurel": mail}, GivenDice(values=[FOUR, FOUR]), answers, ask=ask)
+
+
+def test_ER_13_6_a_manual_effect_before_the_result_takes_its_default_and_is_asked_in_ask_mode() -> None:
+    quiet = attack_with_aurel_5({}, ask=False)
+    ruled = of(quiet.events, "battle_manual_ruled")[0]
+    assert ruled.data["from"] == "default" and ruled.data["ruling"] == "none" and quiet.pending == []
+    asked = attack_with_aurel_5({}, ask=True)
+    assert [(p["seat"], p["key"], p["default"], p["rule"]) for p in asked.pending] == [
+        ("aurel", manual_key(), "none", "ER-13.6")
+    ]
+    assert of(asked.events, "battle_melee")[0].data["totals"]["attacker"] == 8  # the default: no effect
+
+
+def test_ER_13_6_the_ruling_answered_takes_effect_and_a_bad_answer_is_refused() -> None:
+    answered = attack_with_aurel_5({"aurel": {manual_key(): "strength 3"}}, ask=True)
+    assert answered.pending == []
+    assert of(answered.events, "battle_manual_ruled")[0].data["from"] == "answer"
+    assert of(answered.events, "battle_melee")[0].data["totals"]["attacker"] == 11  # 8 + the ruled 3
+    bad = attack_with_aurel_5({"aurel": {manual_key(): "lots"}}, ask=False)
+    refused = of(bad.events, "answer_refused")[0]
+    assert "ER-13.6" in refused.data["reason"] and of(bad.events, "battle_manual_ruled")[0].data["from"] == "default"
+
+
+def test_ER_13_6_a_manual_effect_after_a_win_is_named_for_the_moderator_and_the_result_stands() -> None:
+    rules, state = campaign_of("aurel")
+    state.players["aurel"].heroes_down.append("aurel-5")
+    result = play(rules, state, "aurel", [FOUR, FOUR], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR HERO aurel-5")
+    assert result.state.army["MIR"].owner == "aurel"
+    manual = of(result.events, "battle_manual")
+    assert [(e.seat, e.data["source"]) for e in manual] == [("aurel", "aurel-5")]
+    assert "moderator rules on" in sentences(manual)[0]

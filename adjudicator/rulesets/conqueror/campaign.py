@@ -7,7 +7,8 @@ areas carried out, attacks assumed to fail, since their dice are not rolled yet)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.chance import Dice
@@ -32,9 +33,24 @@ from adjudicator.rulesets.conqueror.movement import (
     wanted,
 )
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Move, Transport
+from adjudicator.rulesets.conqueror.rulings import rule_on
 from adjudicator.rulesets.conqueror.state import GameState
 
 FREE = (Press, Language, Answer)  # orders of every mail, not moves: the services handle them
+
+
+@dataclass
+class Turn:
+    """What a campaign turn resolves with besides the state: the dice, the answers to its decisions, ask mode
+    and the decisions already settled; it collects the decisions still to ask (`pending`). `done`: events of
+    the step before the order being carried out (where a pending decision arose)."""
+
+    chance: Dice
+    answers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    ask: bool = False
+    settled: frozenset[tuple[str, str]] = frozenset()
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    done: int = 0
 
 
 def orders_of(orders: Any) -> list[Order]:
@@ -45,7 +61,7 @@ def orders_of(orders: Any) -> list[Order]:
 
 
 def play_campaign(
-    state: GameState, data: GameData, options: Options, seat: str, orders: Any, chance: Dice
+    state: GameState, data: GameData, options: Options, seat: str, orders: Any, turn: Turn
 ) -> tuple[list[Event], list[OrderResult]]:
     """ER-7.1: `seat`'s campaign turn on `state` (changed in place); then the next seat's turn, or the end of
     the round."""
@@ -54,7 +70,8 @@ def play_campaign(
     after = playing[playing.index(seat) + 1 :] if seat in playing else []
     results: list[OrderResult] = []
     for order in orders_of(orders):
-        found, happened = carry_out(state, data, options, seat, order, chance)
+        turn.done = len(events)
+        found, happened = carry_out(state, data, options, seat, order, turn)
         results.append(found)
         events += happened
     ready(state, seat)
@@ -63,9 +80,9 @@ def play_campaign(
 
 
 def carry_out(
-    state: GameState, data: GameData, options: Options, seat: str, order: Order, chance: Dice | None
+    state: GameState, data: GameData, options: Options, seat: str, order: Order, turn: Turn | None
 ) -> tuple[OrderResult, list[Event]]:
-    """One order (ER-7.11): refused with the rule, or carried out with every battle it starts (`chance` None:
+    """One order (ER-7.11): refused with the rule, or carried out with every battle it starts (`turn` None:
     only checked, an attack's units go back to their area as if it failed)."""
     if isinstance(order, FREE):
         return OrderResult(order.line, order.text, True), []
@@ -75,12 +92,12 @@ def carry_out(
         refusal = check_move(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.path[0])
         if refusal is not None:
             return refused(order, refusal), []
-        return OrderResult(order.line, order.text, True), move(state, data, options, seat, order, chance)
+        return OrderResult(order.line, order.text, True), move(state, data, options, seat, order, turn)
     if isinstance(order, Transport):
         refusal = check_transport(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.end)
         if refusal is not None:
             return refused(order, refusal), []
-        return OrderResult(order.line, order.text, True), transport(state, data, options, seat, order, chance)
+        return OrderResult(order.line, order.text, True), transport(state, data, options, seat, order, turn)
     name = type(order).__name__
     return refused(order, Refusal("ER-7.1", f"{name} is no campaign order: the campaign takes moves and attacks")), []
 
@@ -119,9 +136,7 @@ def check_plan(state: GameState, data: GameData, seat: str, plan: BattlePlan, ta
     return None
 
 
-def move(
-    state: GameState, data: GameData, options: Options, seat: str, order: Move, chance: Dice | None
-) -> list[Event]:
+def move(state: GameState, data: GameData, options: Options, seat: str, order: Move, turn: Turn | None) -> list[Event]:
     """ER-7.2 to ER-7.4, ER-15.8: step by step; an attack resolves at once, and a second step follows only
     if it was won and the units entered. The units are exhausted after their last step (ER-7.2, ER-7.3)."""
     events: list[Event] = []
@@ -134,7 +149,7 @@ def move(
         what = kind_of_step(state, data, seat, area)
         if what == ATTACK:
             attack = Attack(seat, here, area, units, order.plan)
-            happened, units = fight(state, data, options, attack, chance)
+            happened, units = fight(state, data, options, attack, turn)
             events += happened
             if not units:
                 return events
@@ -162,7 +177,7 @@ def entered(state: GameState, seat: str, area: str, units: dict[str, int]) -> di
 
 
 def transport(
-    state: GameState, data: GameData, options: Options, seat: str, order: Transport, chance: Dice | None
+    state: GameState, data: GameData, options: Options, seat: str, order: Transport, turn: Turn | None
 ) -> list[Event]:
     """ER-12.12: the carrying ship and the units are exhausted; into an enemy-held land area it is an attack
     from the starting area (retreat there) and from the sea (Amphibious Assault)."""
@@ -171,37 +186,36 @@ def transport(
     exhaust(state, order.sea, {"ship": ships})
     if kind_of_step(state, data, seat, order.end) == ATTACK:
         attack = Attack(seat, order.start, order.end, units, order.plan, via=order.sea)
-        return fight(state, data, options, attack, chance)[0]
+        return fight(state, data, options, attack, turn)[0]
     take(state, order.start, units)
     put(state, order.end, seat, units, units)
     return [Event("transported", seat, {"from": order.start, "sea": order.sea, "to": order.end, "units": units})]
 
 
 def fight(
-    state: GameState, data: GameData, options: Options, attack: Attack, chance: Dice | None
+    state: GameState, data: GameData, options: Options, attack: Attack, turn: Turn | None
 ) -> tuple[list[Event], dict[str, int]]:
     """ER-8: the battle of `attack`, resolved at once with the step's dice and applied to the state. Returns the
     events and the attacking units that entered the area (none: the attack failed or no one survived).
-    A blocking `manual` effect (ER-13.6) takes its documented default: it has no effect, and the report names it
-    for the moderator."""
+    A blocking `manual` effect (ER-13.6) takes the ruling answered, else its default (rulings.py)."""
     battle = build_battle(state, data, options, attack)
     if attack.plan.reinforce is not None:  # ER-8.6: reinforcing units are exhausted at once
         exhaust(state, attack.plan.reinforce.origin, reinforce_units(battle))
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
-    if chance is None:  # checking only: the attack is assumed to fail
+    if turn is None:  # checking only: the attack is assumed to fail
         put(state, attack.origin, attack.seat, attack.units, attack.units)
         return [], {}
+    chance = turn.chance
     try:
         outcome = resolve_battle(battle, plans(battle, attack.plan), {}, chance)
     except BattleError as error:  # a plan the battle refuses: the attack is not made
         put(state, attack.origin, attack.seat, attack.units, {})
         return [Event("attack_refused", attack.seat, {"area": attack.target, "reason": str(error)})], {}
     events: list[Event] = []
-    if not outcome.finished:
-        rulings = {p.key: () for p in outcome.pending}
-        events += [
-            Event("battle_manual_default", p.player, {"source": p.source, "text": p.text}) for p in outcome.pending
-        ]
+    if not outcome.finished:  # ER-13.6: a manual effect before the result: answer, else the default
+        rulings, events = rule_on(
+            outcome.pending, turn.answers, turn.ask, turn.settled, turn.pending, turn.done, len(chance.log)
+        )
         outcome = resolve_battle(battle, plans(battle, attack.plan), {}, chance, rulings)
     events += apply_outcome(state, data, attack, battle, outcome, chance)
     events += rounds.eliminate(state, data)  # ER-4.7: at once

@@ -107,10 +107,11 @@ class ConquerorGame:
             events = rounds.play_end_of_round(state, self.data)
         elif step.phase == rounds.CAMPAIGN:
             seat = step.seats[0]
-            events, results = campaign.play_campaign(state, self.data, options, seat, orders.get(seat), chance)
+            turn = campaign.Turn(chance, answers, ask, settled)
+            events, results = campaign.play_campaign(state, self.data, options, seat, orders.get(seat), turn)
             events += rounds.eliminate(state, self.data)
             state.steps_done += 1
-            return StepResult(state, events, {seat: results}, [], list(chance.log))
+            return StepResult(state, events, {seat: results}, turn.pending, list(chance.log))
         else:
             raise PbemError(f"conqueror-er: unknown phase {step.phase!r}")
         events += rounds.eliminate(state, self.data)
