@@ -514,3 +514,92 @@ def test_ER_13_6_a_manual_effect_after_a_win_is_named_for_the_moderator_and_the_
     manual = of(result.events, "battle_manual")
     assert [(e.seat, e.data["source"]) for e in manual] == [("aurel", "aurel-5")]
     assert "moderator rules on" in sentences(manual)[0]
+
+
+# -- standing orders of battle (ER-14.12 to ER-14.18), as the plans step keeps them (canonical lines) ----------
+
+
+def keep(state: GameState, faction: str, **lines: str) -> None:
+    """`faction`'s standing orders as the plans step keeps them: order lines by key (Player.standing)."""
+    player = state.players[faction]
+    standing = dict(getattr(player, "standing", {}))
+    standing.update(lines)
+    player.standing = standing  # type: ignore[attr-defined]
+
+
+def test_ER_14_14_the_defenders_standing_plan_is_played_and_its_cards_revealed() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "SOL", infantry=2)
+    card = state.players["kesh"].hand[0]
+    keep(state, "kesh", DEFENCE=f"DEFENCE TACTICS {card}")
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> SOL")
+    council = [e.data for e in of(result.events, "battle_council") if e.data["side"] == "defender"]
+    assert council == [{"rule": "ER-8.14", "side": "defender", "heroes": [], "tactics": [card]}]
+    assert card in result.state.decks.tactic_discards
+
+
+def test_ER_14_14_a_standing_plan_plays_only_the_cards_still_held() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "SOL", infantry=2)
+    keep(state, "kesh", DEFENCE="DEFENCE HERO kesh-1 TACTICS rally")  # neither recruited nor in hand
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> SOL")
+    council = [e.data for e in of(result.events, "battle_council") if e.data["side"] == "defender"]
+    assert council[0]["heroes"] == [] and council[0]["tactics"] == []
+
+
+def test_ER_14_18_the_standing_retreat_list_is_followed() -> None:
+    rules, state = campaign_of("aurel")
+    del state.army["MIR"]
+    kesh_in(state, "MIR", infantry=2)
+    keep(state, "kesh", RETREAT="RETREAT FROM MIR TO SOL")  # the default would be BRE (the lowest id)
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR")
+    assert units(result.state, "SOL") == ("kesh", {"infantry": 1}) and "BRE" not in result.state.army
+    assert of(result.events, "battle_retreat")[0].data == {"units": {"infantry": 1}, "from": "MIR", "to": "SOL"}
+
+
+def test_ER_14_13_the_standing_loss_priority_chooses_the_casualty() -> None:
+    rules, state = campaign_of("aurel")
+    del state.army["MIR"]
+    kesh_in(state, "MIR", cavalry=1, infantry=2)
+    keep(state, "kesh", LOSSES="LOSSES CAVALRY")  # the default would lose an infantry first (ER-14.13)
+    # melee 2+2+0 + 4 = 8 against 2+2 + 1 = 5; one casualty on kesh
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR")
+    assert of(result.events, "battle_result")[0].data["losses"]["kesh"] == {"cavalry": 1}
+    assert units(result.state, "BRE") == ("kesh", {"infantry": 2})
+
+
+def allies_position() -> tuple[ConquerorGame, GameState]:
+    """aurel attacks kesh's army in ORO from BRE; thal's army in THA is next to ORO."""
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "ORO", infantry=2)
+    home = state.army.pop("AUR")
+    state.army["BRE"] = home
+    return rules, state
+
+
+def test_ER_14_12_a_standing_reinforcement_joins_the_named_side_and_is_exhausted() -> None:
+    rules, state = allies_position()
+    keep(state, "thal", **{"REINFORCE@kesh/THA": "REINFORCE kesh FROM THA 1 CAV 2 INF"})
+    # no archers on the defence: aurel's archer misses (1); melee 4 + 4 = 8 against kesh 2 + 1 (small fort)
+    # + thal's 1 cav 2 inf (4) + 1 (die) = 8: a tie, the attacker goes back (ER-8.19)
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    melee = of(result.events, "battle_melee")[0].data
+    assert melee["strengths"]["defender"] == 7 and melee["totals"] == {"attacker": 8, "defender": 8}
+    assert result.state.army["THA"].exhausted == {"cavalry": 1, "infantry": 2}  # ER-8.6, ER-7.6
+    assert units(result.state, "ORO") == ("kesh", {"infantry": 2})  # thal never moves in (ER-8.40)
+
+
+def test_ER_15_4_an_ally_does_not_reinforce_against_a_seat_it_traded_with() -> None:
+    rules, state = allies_position()
+    keep(state, "thal", **{"REINFORCE@kesh/THA": "REINFORCE kesh FROM THA 1 CAV 2 INF"})
+    state.players["thal"].trade_bans = ["aurel"]  # type: ignore[attr-defined]
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    assert of(result.events, "battle_melee")[0].data["strengths"]["defender"] == 3  # 2 + 1 (small fort)
+    assert result.state.army["THA"].exhausted == {}
+
+
+def test_ER_14_12_reinforce_never_clears_the_standing_reinforcements() -> None:
+    rules, state = allies_position()
+    keep(state, "thal", **{"REINFORCE@kesh/THA": "REINFORCE kesh FROM THA", "REINFORCE": "REINFORCE NEVER"})
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    assert of(result.events, "battle_melee")[0].data["strengths"]["defender"] == 3

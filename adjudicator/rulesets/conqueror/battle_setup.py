@@ -16,6 +16,7 @@ from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
 from adjudicator.rulesets.conqueror.movement import put
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Troops
+from adjudicator.rulesets.conqueror.standing import battle_standing, defence_plan, reinforcements
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_FLIPPED,
     INDEPENDENT,
@@ -103,14 +104,54 @@ def fort_kind(state: GameState, data: GameData, area: str) -> str:
     return fort_of(state, data.map_for(state.players_count), area)
 
 
-def reinforcement(state: GameState, data: GameData, attack: Attack) -> tuple[bt.Reinforcement, ...]:
-    """ER-8.4, ER-14.12: the attacker's own reinforcement named in its plan (checked by campaign.py); the
-    defender and the other players add none (the default of ER-14.12: their standing orders are not read yet)."""
+def reinforcement(
+    state: GameState, data: GameData, attack: Attack, defender: str | None
+) -> tuple[bt.Reinforcement, ...]:
+    """ER-8.4, ER-14.12: the attacker's own reinforcement named in its plan (checked by campaign.py), then, in
+    the order defender, other players in turn order, each one's first standing reinforcement that applies."""
+    found: list[bt.Reinforcement] = []
     wish = attack.plan.reinforce
-    if wish is None:
-        return ()
-    units = reinforcing_units(state, wish.origin, wish.troops)
-    return (bt.Reinforcement(battle_army(state, data, attack.seat, wish.origin, units), bt.ATTACKER),)
+    if wish is not None:
+        units = reinforcing_units(state, wish.origin, wish.troops)
+        found.append(bt.Reinforcement(battle_army(state, data, attack.seat, wish.origin, units), bt.ATTACKER))
+    others = [f for f in state.in_play() if f not in (attack.seat, defender)]
+    for faction in ([defender] if defender is not None else []) + others:
+        joined = standing_reinforcement(state, data, attack, defender, faction)
+        if joined is not None:
+            found.append(joined)
+    return tuple(found)
+
+
+def standing_reinforcement(
+    state: GameState, data: GameData, attack: Attack, defender: str | None, faction: str
+) -> bt.Reinforcement | None:
+    """ER-14.12 (SO): `faction`'s first standing reinforcement that fits this battle: it names a principal
+    (its side, or with VS the other side), its area is next to the battle and holds the seat's active units
+    (ER-8.4, ER-8.5); never the independent army's side (ER-8.8), an ally never against a seat it traded with
+    this round (ER-5.10b, ER-15.4), no ships in a land battle (ER-12.13); a defender only joins its own side."""
+    side = data.map_for(state.players_count)
+    for wish in reinforcements(state, data, faction, attack.target if faction == defender else None):
+        principals = {attack.seat: bt.ATTACKER, **({defender: bt.DEFENDER} if defender else {})}
+        if wish.seat not in principals:
+            continue
+        joins = principals[wish.seat]
+        if wish.against:
+            joins = bt.DEFENDER if joins == bt.ATTACKER else bt.ATTACKER
+        if (joins == bt.DEFENDER and defender is None) or (faction == defender and joins != bt.DEFENDER):
+            continue
+        enemy = defender if joins == bt.ATTACKER else attack.seat
+        if faction != defender and enemy in getattr(state.players[faction], "trade_bans", []):
+            continue
+        army = state.army.get(wish.origin or "")
+        if wish.origin not in side.board.neighbours(attack.target) or army is None or army.owner != faction:
+            continue
+        units = reinforcing_units(state, wish.origin, wish.troops)
+        if side.areas[attack.target].land:
+            units.pop("ship", None)
+        if not units or any(army.count(k) - army.exhausted.get(k, 0) < n for k, n in units.items()):
+            continue
+        return bt.Reinforcement(battle_army(state, data, faction, wish.origin, units), joins)
+    return None
 
 
 def reinforcing_units(state: GameState, origin: str, troops: Troops | None) -> dict[str, int]:
@@ -150,7 +191,7 @@ def build_battle(state: GameState, data: GameData, options: Options, attack: Att
         temporary_capital_of=temporary,
         europe=area.europe,
         from_sea=attack.via is not None or not side.areas[attack.origin].land,
-        reinforcements=reinforcement(state, data, attack),
+        reinforcements=reinforcement(state, data, attack, defender.player if defender is not None else None),
         neighbours=neighbours(state, data, attack.target),
         cards=data.cards,
         options=options,
@@ -168,11 +209,21 @@ def leave_kind(plan: BattlePlan) -> str | None:
     return next((k for k in ("cavalry", "infantry", "archer", "ship", "siege") if plan.leave.of(k)), None)
 
 
-def plans(battle: bt.Battle, plan: BattlePlan) -> dict[str, bt.Plan]:
-    """The attacker's sealed plan sent with the attack (ER-8.15, ER-14.14); the defender's: play nothing, the
-    default of ER-14.14 (standing defence plans are not read yet)."""
+def plans(state: GameState, data: GameData, battle: bt.Battle, plan: BattlePlan) -> dict[str, bt.Plan]:
+    """The attacker's sealed plan sent with the attack (ER-8.15, ER-14.14); the defender's standing defence
+    plan, else play nothing (ER-14.14's default)."""
     mine = bt.Plan(plan.heroes, plan.tactics, free_men=plan.free_men, leave_behind=leave_kind(plan))
-    return {battle.attacker.player: mine}
+    found = {battle.attacker.player: mine}
+    if battle.defender is not None:
+        found[battle.defender.player] = defence_plan(state, data, battle.defender.player, battle.area)
+    return found
+
+
+def standing_of(state: GameState, data: GameData, battle: bt.Battle) -> dict[str, bt.Standing]:
+    """Every player's standing orders of battle for this area (ER-14.13, ER-14.16 to ER-14.19)."""
+    players = {battle.attacker.player, *(r.army.player for r in battle.reinforcements)}
+    players |= {battle.defender.player} if battle.defender is not None else set()
+    return {p: battle_standing(state, data, p, battle.area) for p in sorted(players)}
 
 
 # -- the outcome -> the state -------------------------------------------------------------------------------------

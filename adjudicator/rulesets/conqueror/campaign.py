@@ -16,7 +16,7 @@ from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.orders.sets import Answer, Language, Order, Press
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.battle import resolve_battle
-from adjudicator.rulesets.conqueror.battle_setup import Attack, apply_outcome, build_battle, plans
+from adjudicator.rulesets.conqueror.battle_setup import Attack, apply_outcome, build_battle, plans, standing_of
 from adjudicator.rulesets.conqueror.battle_types import BattleError
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.movement import (
@@ -199,15 +199,16 @@ def fight(
     events and the attacking units that entered the area (none: the attack failed or no one survived).
     A blocking `manual` effect (ER-13.6) takes the ruling answered, else its default (rulings.py)."""
     battle = build_battle(state, data, options, attack)
-    if attack.plan.reinforce is not None:  # ER-8.6: reinforcing units are exhausted at once
-        exhaust(state, attack.plan.reinforce.origin, reinforce_units(battle))
+    for joined in battle.reinforcements:  # ER-8.6: reinforcing units are exhausted at once
+        exhaust(state, joined.army.area, units_of(joined.army))
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
     if turn is None:  # checking only: the attack is assumed to fail
         put(state, attack.origin, attack.seat, attack.units, attack.units)
         return [], {}
     chance = turn.chance
+    chosen, orders = plans(state, data, battle, attack.plan), standing_of(state, data, battle)
     try:
-        outcome = resolve_battle(battle, plans(battle, attack.plan), {}, chance)
+        outcome = resolve_battle(battle, chosen, orders, chance)
     except BattleError as error:  # a plan the battle refuses: the attack is not made
         put(state, attack.origin, attack.seat, attack.units, {})
         return [Event("attack_refused", attack.seat, {"area": attack.target, "reason": str(error)})], {}
@@ -216,16 +217,15 @@ def fight(
         rulings, events = rule_on(
             outcome.pending, turn.answers, turn.ask, turn.settled, turn.pending, turn.done, len(chance.log)
         )
-        outcome = resolve_battle(battle, plans(battle, attack.plan), {}, chance, rulings)
+        outcome = resolve_battle(battle, chosen, orders, chance, rulings)
     events += apply_outcome(state, data, attack, battle, outcome, chance)
     events += rounds.eliminate(state, data)  # ER-4.7: at once
     army = state.army.get(attack.target)
     return events, (dict(attack.units) if outcome.conquered and army is not None and army.owner == attack.seat else {})
 
 
-def reinforce_units(battle: Any) -> dict[str, int]:
-    """The units of the attacker's reinforcement, by kind (they are exhausted at once, ER-8.6)."""
-    army = battle.reinforcements[0].army
+def units_of(army: Any) -> dict[str, int]:
+    """A battle army's units by kind."""
     units = {k: army.count(k) for k in ("cavalry", "infantry", "archer", "elite", "ship", "siege")}
     return {k: n for k, n in units.items() if n}
 
