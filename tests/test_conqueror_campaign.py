@@ -24,19 +24,20 @@ AUTOMA = ["automa-2", "automa-1", "automa-3", "automa-4", "automa-5"]  # automa-
 
 
 @cache
-def language() -> OrderLanguage:
-    return OrderLanguage(example(), "3-4")
+def language(side: str = "3-4") -> OrderLanguage:
+    return OrderLanguage(example(), side)
 
 
-def orders(seat: str, *lines: str) -> OrderSet:
-    found = parse_orders("\n".join([f"GAME g1 TURN 5 PLAYER {seat} PASSWORD x", *lines]), language())  # type: ignore[arg-type]
+def orders(seat: str, *lines: str, side: str = "3-4") -> OrderSet:
+    text = "\n".join([f"GAME g1 TURN 5 PLAYER {seat} PASSWORD x", *lines])
+    found = parse_orders(text, language(side))  # type: ignore[arg-type]
     assert found.errors == (), found.errors
     return found
 
 
 def campaign_of(seat: str, players: int = 3) -> tuple[ConquerorGame, GameState]:
-    """A 3-player game (kesh, aurel, thal) after setup, at `seat`'s campaign turn, the automa deck in a known
-    order."""
+    """A 3-player game (kesh, aurel, thal; or `players`) after setup, at `seat`'s campaign turn, the automa deck
+    in a known order."""
     rules, state = set_up(players)
     state.phase, state.campaign_index = "campaign", state.in_play().index(seat)
     state.decks.automa = list(AUTOMA)
@@ -46,7 +47,8 @@ def campaign_of(seat: str, players: int = 3) -> tuple[ConquerorGame, GameState]:
 def play(rules: ConquerorGame, state: GameState, seat: str, given: list[int], *lines: str) -> StepResult:
     step = rules.due(state)
     assert step is not None and step.phase == "campaign" and step.seats == (seat,)
-    return resolve_step(rules, state, step, {seat: orders(seat, *lines)}, GivenDice(values=given))
+    side = example().map_for(state.players_count).side
+    return resolve_step(rules, state, step, {seat: orders(seat, *lines, side=side)}, GivenDice(values=given))
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -603,3 +605,44 @@ def test_ER_14_12_reinforce_never_clears_the_standing_reinforcements() -> None:
     keep(state, "thal", **{"REINFORCE@kesh/THA": "REINFORCE kesh FROM THA", "REINFORCE": "REINFORCE NEVER"})
     result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
     assert of(result.events, "battle_melee")[0].data["strengths"]["defender"] == 3
+
+
+# -- the Persian block (ER-7.9, ER-12.5, ER-14.11, ER-15.21) -------------------------------------------------------
+
+
+def blocker_position(coins: int, line: str) -> tuple[ConquerorGame, GameState]:
+    """A 5-player game; varun plays its alternative board whose ability blocks (op block_move, cost 1)."""
+    rules, state = campaign_of("aurel", players=5)
+    state.players["varun"].board, state.players["varun"].coins = "alternative-1", coins
+    keep(state, "varun", BLOCK=line)
+    return rules, state
+
+
+def test_ER_12_5_a_matching_army_is_blocked_for_a_coin_and_stays_blocked_for_the_turn() -> None:
+    rules, state = blocker_position(2, "BLOCK aurel MAX 4")
+    result = play(
+        rules,
+        state,
+        "aurel",
+        [],
+        "MOVE 1 CAV 1 INF: AUR -> SOL",  # strength 3: blocked, varun pays 1
+        "MOVE 1 CAV: AUR -> SOL",  # that cavalry stays blocked (ER-15.21)
+        "MOVE 1 INF: AUR -> SOL",  # the other infantry: blocked again, varun's last coin
+        "MOVE 1 ARC: AUR -> SOL",  # varun cannot pay any more
+    )
+    assert verdicts(result, "aurel") == [(False, "ER-12.5"), (False, "ER-15.21"), (False, "ER-12.5"), (True, "")]
+    assert result.state.players["varun"].coins == 0
+    assert units(result.state, "SOL") == ("aurel", {"archer": 1})
+    assert [e.seat for e in of(result.events, "blocked")] == ["varun", "varun"]
+    assert "varun pays 1 coin(s) and blocks aurel's 1 cavalry, 1 infantry in AUR" in sentences(result.events)[1]
+
+
+def test_ER_14_11_no_block_outside_the_filters_or_without_standing_orders() -> None:
+    rules, state = blocker_position(3, "BLOCK kesh, thal TO MIR")
+    strong = play(rules, state, "aurel", [], "MOVE 1 CAV 1 INF: AUR -> SOL")
+    assert verdicts(strong, "aurel") == [(True, "")]  # not a faction the filter names
+    rules, state = blocker_position(3, "BLOCK aurel MAX 2")
+    result = play(rules, state, "aurel", [], "MOVE 1 CAV 1 INF: AUR -> SOL")  # strength 3 > 2
+    assert verdicts(result, "aurel") == [(True, "")] and result.state.players["varun"].coins == 3
+    rules, state = blocker_position(3, "BLOCK NEVER")
+    assert verdicts(play(rules, state, "aurel", [], "MOVE 1 INF: AUR -> SOL"), "aurel") == [(True, "")]

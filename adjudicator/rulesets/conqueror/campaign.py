@@ -51,6 +51,7 @@ class Turn:
     settled: frozenset[tuple[str, str]] = frozenset()
     pending: list[dict[str, Any]] = field(default_factory=list)
     done: int = 0
+    blocked: dict[str, dict[str, int]] = field(default_factory=dict)  # area -> units blocked this turn (ER-15.21)
 
 
 def orders_of(orders: Any) -> list[Order]:
@@ -92,11 +93,17 @@ def carry_out(
         refusal = check_move(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.path[0])
         if refusal is not None:
             return refused(order, refusal), []
+        stopped, events = blocking(state, data, seat, order.start, order.path[-1], wanted(order.troops), turn)
+        if stopped is not None:
+            return refused(order, stopped), events
         return OrderResult(order.line, order.text, True), move(state, data, options, seat, order, turn)
     if isinstance(order, Transport):
         refusal = check_transport(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.end)
         if refusal is not None:
             return refused(order, refusal), []
+        stopped, events = blocking(state, data, seat, order.start, order.end, wanted(order.troops), turn)
+        if stopped is not None:
+            return refused(order, stopped), events
         return OrderResult(order.line, order.text, True), transport(state, data, options, seat, order, turn)
     name = type(order).__name__
     return refused(order, Refusal("ER-7.1", f"{name} is no campaign order: the campaign takes moves and attacks")), []
@@ -104,6 +111,79 @@ def carry_out(
 
 def refused(order: Order, refusal: Refusal) -> OrderResult:
     return OrderResult(order.line, order.text, False, refusal.reason, refusal.rule)
+
+
+def blocking(
+    state: GameState, data: GameData, seat: str, start: str, target: str, units: dict[str, int], turn: Turn | None
+) -> tuple[Refusal | None, list[Event]]:
+    """ER-7.9, ER-12.5, ER-14.11: before an army moves, a player whose board can block (op `block_move`) and whose
+    standing BLOCK filters match (the mover's faction, the target area, strength at most the filter's and the
+    ability's maximum) pays the cost and stops it; the units stay blocked for the rest of the turn (ER-15.21).
+    Units already blocked cannot move either. `turn` None (a receipt): no block is foreseen."""
+    if turn is None:
+        return None, []
+    held = turn.blocked.get(start, {})
+    army = state.army.get(start)
+    if held and army is not None:
+        free = {k: army.count(k) - army.exhausted.get(k, 0) - held.get(k, 0) for k in units}
+        if any(free[k] < n for k, n in units.items()):
+            return Refusal("ER-15.21", f"units in {start} are blocked for this turn"), []
+    strength = block_strength(state, data, seat, units)
+    for blocker in state.in_play():
+        if blocker == seat:
+            continue
+        for effect in block_effects(state, data, blocker):
+            cost, most = effect.number("cost"), effect.number("max_strength")
+            player = state.players[blocker]
+            if player.coins < cost or not matches(state, data, blocker, seat, target, strength, most):
+                continue
+            player.coins -= cost
+            mine = turn.blocked.setdefault(start, {})
+            for kind, n in units.items():
+                mine[kind] = mine.get(kind, 0) + n
+            data_ = {"seat": seat, "area": start, "target": target, "units": units, "cost": cost}
+            event = Event("blocked", blocker, data_)
+            return Refusal("ER-12.5", f"{blocker} blocks the army in {start} (ER-12.5)"), [event]
+    return None, []
+
+
+def block_effects(state: GameState, data: GameData, faction: str) -> list[Any]:
+    """The `block_move` effects of the faction's board ability (ER-12.4: Persia's alternative board)."""
+    player = state.players[faction]
+    board = data.factions[faction].board(player.board) or data.factions[faction].standard
+    return [effect for effect in board.ability if effect.op == "block_move"]
+
+
+def matches(state: GameState, data: GameData, blocker: str, seat: str, target: str, strength: int, most: int) -> bool:
+    """ER-14.11: one of the blocker's standing BLOCK filters fits (none, or BLOCK NEVER: no block, the default)."""
+    from adjudicator.rulesets.conqueror.orders import BlockFilter
+    from adjudicator.rulesets.conqueror.standing import standing_orders
+
+    filters = [o for o in standing_orders(state, data, blocker) if isinstance(o, BlockFilter)]
+    if any(f.never for f in filters):
+        return False
+    for f in filters:
+        limit = min(most, f.max_strength if f.max_strength is not None else most)
+        if (not f.factions or seat in f.factions) and (not f.targets or target in f.targets) and strength <= limit:
+            return True
+    return False
+
+
+BASE_STRENGTH = {"cavalry": 2, "infantry": 1, "archer": 0, "ship": 2, "siege": 0}  # ER-8.16a
+
+
+def block_strength(state: GameState, data: GameData, seat: str, units: dict[str, int]) -> int:
+    """ER-12.5's Resolution: the units' strengths with their owner's upgrades (Heavy Cavalry, Elite Armor), the
+    elite's printed strength; no cards, dice or fort bonuses (Long Spears needs an enemy: none here)."""
+    player = state.players[seat]
+    board = data.factions[seat].board(player.board) or data.factions[seat].standard
+    total = sum(BASE_STRENGTH.get(k, 0) * n for k, n in units.items())
+    elite = units.get("elite", 0)
+    total += board.elite.strength * elite
+    cavalry = units.get("cavalry", 0) + (elite if "cavalry" in board.elite.types else 0)
+    infantry = units.get("infantry", 0) + (elite if "infantry" in board.elite.types else 0)
+    total += cavalry if "heavy_cavalry" in player.upgrades else 0
+    return total + (infantry if "elite_armor" in player.upgrades else 0)
 
 
 def check_plan(state: GameState, data: GameData, seat: str, plan: BattlePlan, target: str) -> Refusal | None:
