@@ -588,6 +588,8 @@ def test_ER_14_12_a_standing_reinforcement_joins_the_named_side_and_is_exhausted
     melee = of(result.events, "battle_melee")[0].data
     assert melee["strengths"]["defender"] == 7 and melee["totals"] == {"attacker": 8, "defender": 8}
     assert result.state.army["THA"].exhausted == {"cavalry": 1, "infantry": 2}  # ER-8.6, ER-7.6
+    drawn = [(e.seat, e.data["count"]) for e in of(result.events, "tactics_drawn_count")]
+    assert drawn == [("aurel", 1), ("kesh", 1), ("thal", 1)]  # ER-8.28, ER-8.40: the ally draws too, last
     assert units(result.state, "ORO") == ("kesh", {"infantry": 2})  # thal never moves in (ER-8.40)
 
 
@@ -646,3 +648,27 @@ def test_ER_14_11_no_block_outside_the_filters_or_without_standing_orders() -> N
     assert verdicts(result, "aurel") == [(True, "")] and result.state.players["varun"].coins == 3
     rules, state = blocker_position(3, "BLOCK NEVER")
     assert verdicts(play(rules, state, "aurel", [], "MOVE 1 INF: AUR -> SOL"), "aurel") == [(True, "")]
+
+
+# -- sea battles (ER-8.45, ER-12.13, ER-12.14) ---------------------------------------------------------------------
+
+
+def test_ER_8_45_ships_attack_at_sea_and_the_beaten_ship_retreats_to_an_open_sea_area() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["WSE"] = Army("aurel", {"ship": 2})
+    state.army["ISE"] = Army("kesh", {"ship": 2})
+    # melee: 2 ships (4) + 4 (die) = 8 against 2 ships (4) + 1 (kesh's Sailors, at sea: ER-8.45) + 1 (die) = 6;
+    # one casualty on kesh (ER-12.15)
+    result = play(rules, state, "aurel", [FOUR, ONE], "ATTACK 2 SHIP: WSE -> ISE")
+    after = result.state
+    assert of(result.events, "battle_melee")[0].data["totals"] == {"attacker": 8, "defender": 6}
+    assert units(after, "ISE") == ("aurel", {"ship": 2})
+    # ER-12.14, ER-14.19: an adjacent sea area held by kesh or empty, the lowest id (WSE, left by the attack)
+    assert units(after, "MSE") == ("kesh", {"ship": 1})
+
+
+def test_ER_12_11_ships_move_only_into_sea_areas() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["WSE"] = Army("aurel", {"ship": 1})
+    result = play(rules, state, "aurel", [], "MOVE 1 SHIP: WSE -> SOL")
+    assert verdicts(result, "aurel") == [(False, "ER-12.11")]
