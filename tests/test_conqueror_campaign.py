@@ -672,3 +672,30 @@ def test_ER_12_11_ships_move_only_into_sea_areas() -> None:
     state.army["WSE"] = Army("aurel", {"ship": 1})
     result = play(rules, state, "aurel", [], "MOVE 1 SHIP: WSE -> SOL")
     assert verdicts(result, "aurel") == [(False, "ER-12.11")]
+
+
+# -- trade restrictions (ER-7.7, ER-5.10b, ER-15.4, ER-15.5) ---------------------------------------------------------
+
+
+def test_ER_5_10b_no_attack_on_a_trade_partner_this_round() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "SOL", infantry=1)
+    state.players["aurel"].trade_bans = ["kesh"]  # type: ignore[attr-defined]
+    result = play(rules, state, "aurel", [], "ATTACK 1 CAV: AUR -> SOL")
+    assert verdicts(result, "aurel") == [(False, "ER-5.10b")]
+    assert units(result.state, "SOL") == ("kesh", {"infantry": 1})
+
+
+def test_ER_15_5_no_attack_on_independent_armies_after_trading_with_them() -> None:
+    rules, state = campaign_of("aurel")
+    state.players["aurel"].trade_bans = ["independents"]  # type: ignore[attr-defined]
+    result = play(rules, state, "aurel", [], "ATTACK 1 CAV: AUR -> MIR", "MOVE 1 INF: AUR -> SOL")
+    assert verdicts(result, "aurel") == [(False, "ER-15.5"), (True, "")]
+
+
+def test_ER_15_4_being_attacked_by_the_partner_lifts_the_ban() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "SOL", infantry=2)
+    state.players["kesh"].trade_bans = ["aurel"]  # type: ignore[attr-defined]
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> SOL")
+    assert result.state.players["kesh"].trade_bans == []  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from adjudicator.rulesets.conqueror.movement import (
     ATTACK,
     JOIN,
     Refusal,
+    attack_ban,
     check_move,
     check_transport,
     exhaust,
@@ -90,7 +91,11 @@ def carry_out(
     if state.players[seat].eliminated:
         return refused(order, Refusal("ER-4.7", f"{seat} is out of the game")), []
     if isinstance(order, Move):
-        refusal = check_move(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.path[0])
+        refusal = (
+            check_move(state, data, seat, order)
+            or check_plan(state, data, seat, order.plan, order.path[0])
+            or attack_ban(state, data, seat, order.path[0])
+        )
         if refusal is not None:
             return refused(order, refusal), []
         stopped, events = blocking(state, data, seat, order.start, order.path[-1], wanted(order.troops), turn)
@@ -98,7 +103,11 @@ def carry_out(
             return refused(order, stopped), events
         return OrderResult(order.line, order.text, True), move(state, data, options, seat, order, turn)
     if isinstance(order, Transport):
-        refusal = check_transport(state, data, seat, order) or check_plan(state, data, seat, order.plan, order.end)
+        refusal = (
+            check_transport(state, data, seat, order)
+            or check_plan(state, data, seat, order.plan, order.end)
+            or attack_ban(state, data, seat, order.end)
+        )
         if refusal is not None:
             return refused(order, refusal), []
         stopped, events = blocking(state, data, seat, order.start, order.end, wanted(order.troops), turn)
@@ -224,7 +233,10 @@ def move(state: GameState, data: GameData, options: Options, seat: str, order: M
     for number, area in enumerate(order.path):
         if number:  # a Thoroughbred second step (ER-7.3, ER-15.8) moves the units that arrived
             units = entered(state, seat, here, units)
-            if not units:
+            banned = attack_ban(state, data, seat, area)
+            if banned is not None:
+                events.append(Event("move_stopped", seat, {"area": area, "reason": banned.reason}))
+            if not units or banned is not None:
                 return events
         what = kind_of_step(state, data, seat, area)
         if what == ATTACK:
@@ -279,6 +291,10 @@ def fight(
     events and the attacking units that entered the area (none: the attack failed or no one survived).
     A blocking `manual` effect (ER-13.6) takes the ruling answered, else its default (rulings.py)."""
     battle = build_battle(state, data, options, attack)
+    if battle.defender is not None:  # ER-15.4: attacked first by a trade partner, the defender is free of its ban
+        bans = getattr(state.players[battle.defender.player], "trade_bans", [])
+        if attack.seat in bans:
+            bans.remove(attack.seat)
     for joined in battle.reinforcements:  # ER-8.6: reinforcing units are exhausted at once
         exhaust(state, joined.army.area, units_of(joined.army))
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way

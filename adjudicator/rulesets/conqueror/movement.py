@@ -175,3 +175,21 @@ def ready(state: GameState, seat: str) -> None:
 def independent_at(state: GameState, area: str) -> bool:
     army = state.army.get(area)
     return army is not None and army.owner == INDEPENDENT and army.total > 0
+
+
+def attack_ban(state: GameState, data: GameData, seat: str, area: str) -> Refusal | None:
+    """ER-7.7, ER-5.10b, ER-15.4, ER-15.5: after trading with a player the seat may not attack it this round
+    (unless that player attacked it first, which lifts the ban); after trading with the Independent Nations it
+    may not attack an independent army."""
+    if kind_of_step(state, data, seat, area) != ATTACK:
+        return None
+    bans = getattr(state.players[seat], "trade_bans", [])
+    army = state.army.get(area)
+    held_by = (
+        army.owner if army is not None and army.total else capital_owner(state, data.map_for(state.players_count), area)
+    )
+    if held_by == INDEPENDENT and "independents" in bans:
+        return Refusal("ER-15.5", f"{seat} traded with the Independent Nations this round: no attack on {area}")
+    if held_by in bans:
+        return Refusal("ER-5.10b", f"{seat} traded with {held_by} this round and may not attack it (ER-15.4)")
+    return None
