@@ -104,14 +104,19 @@ def test_ER_13_later_steps_and_verify_use_the_stored_data_not_the_folder(pbem: P
     assert "turn 1 (None): replay matches" in verified.output and "turn 2 (None): replay matches" in verified.output
 
 
-def test_ER_4_1_the_campaign_step_is_refused_clearly_and_nothing_is_stored(pbem: Pbem, tmp_path: Path) -> None:
+def test_ER_4_1_a_whole_round_without_orders_is_played_by_the_defaults_and_verifies(pbem: Pbem, tmp_path: Path) -> None:
+    """Taxation, the sealed plans step, one campaign turn per seat in turn order, the end of the round and the next
+    New Year: every step resolves by the ER-14 defaults when nobody orders, and `pbem verify` replays them all."""
     assert new_er(pbem, data_copy(tmp_path)).startswith("0\n")
-    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation
-    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step (tests/test_conqueror_plans_cli.py)
-    refused = pbem("adjudicate", "er1", "--now")
-    assert refused.exit_code == 1 and "the campaign step (movement ER-7" in refused.output
-    with Archive.open(pbem.data, pbem.db).session() as session:
-        assert [row.number for row in db.turns(session, db.find_game(session, "er1"))] == [0, 1, 2, 3]
+    phases = []
+    for turn in range(2, 2 + 2 + len(SEATS4) + 2):  # taxation, plans, 4 campaign turns, end of round, new year
+        adjudicated = pbem("adjudicate", "er1", "--now")
+        assert adjudicated.exit_code == 0, adjudicated.output
+        phases.append(whole_snapshot(pbem, turn)["public"]["phase"])
+    assert phases[:2] == ["plans", "campaign"] and phases[-3:] == ["end_of_round", "new_year", "taxation"]
+    assert whole_snapshot(pbem, turn)["public"]["round"] == 2
+    verified = pbem("verify", "er1")
+    assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
 
 
 def test_ER_13_broken_data_is_refused_naming_every_problem_and_nothing_is_stored(pbem: Pbem, tmp_path: Path) -> None:
@@ -167,11 +172,15 @@ def test_an_old_archive_gains_the_game_data_column(pbem: Pbem, tmp_path: Path, d
     connection.close()
 
 
-def test_pbem_check_game_reads_the_stored_data_and_names_what_is_not_built(pbem: Pbem, tmp_path: Path) -> None:
+def test_pbem_check_game_reads_the_stored_data_and_judges_a_campaign_order(pbem: Pbem, tmp_path: Path) -> None:
+    """`pbem check --game` of a game with stored data goes through the archive (not the lean reader) and reads the
+    first campaign seat's orders with the names of the game's own map: an area it lacks is named, with the column."""
     assert new_er(pbem, data_copy(tmp_path)).startswith("0\n")
-    orders = tmp_path / "orders.txt"
     assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation
-    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step
-    orders.write_text("GAME er1 TURN 5 PLAYER aurel PASSWORD x\n", encoding="utf-8")
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step, by the defaults
+    seat = whole_snapshot(pbem, 3)["public"]["turn_order"][0]
+    orders = tmp_path / "orders.txt"
+    orders.write_text(f"GAME er1 TURN 4 PLAYER {seat} PASSWORD x\nMOVE 1 INF: NOWHERE -> THA\n", encoding="utf-8")
     result = pbem("check", "--game", "er1", str(orders))
-    assert result.exit_code == 1 and "the campaign step (movement ER-7" in result.output
+    assert result.exit_code == 1, result.output
+    assert "not understood (column 13): unknown area 'NOWHERE'" in result.output and f"turn 4, {seat}" in result.output

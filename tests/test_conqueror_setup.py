@@ -182,7 +182,7 @@ def test_ER_4_1_steps_of_a_round_and_the_mail_pace() -> None:
     assert set(per_seat.values()) == {2}  # issue 14 item 6: at most two mails per player per round
 
 
-def test_ER_4_1_unbuilt_phases_are_refused_naming_the_phase() -> None:
+def test_ER_4_1_a_round_without_orders_passes_plans_and_each_campaign_turn_by_the_defaults() -> None:
     rules, state = set_up(4)
     state = to_phase(rules, state, "plans")
     step = rules.due(state)
@@ -191,8 +191,8 @@ def test_ER_4_1_unbuilt_phases_are_refused_naming_the_phase() -> None:
     assert state.phase == "campaign"
     step = rules.due(state)
     assert step is not None
-    with pytest.raises(PbemError, match=r"campaign step \(movement ER-7"):
-        resolve_step(rules, state, step, {}, dice())
+    after = resolve_step(rules, state, step, {}, dice()).state
+    assert after.phase == "campaign" and after.campaign_index == 1
 
 
 def test_ER_4_5_chronicle_in_round_one_by_mode_and_option() -> None:

@@ -261,6 +261,16 @@ def losses(field: Field) -> dict[str, dict[str, int]]:
     return found
 
 
+def area_losses(field: Field) -> dict[tuple[str, str], dict[str, int]]:
+    """The units lost by each army in the battle, keyed by (owner, the area it fought from)."""
+    found: dict[tuple[str, str], dict[str, int]] = {}
+    for group in field.groups:
+        mine = found.setdefault((group.player, group.army.area), dict.fromkeys(KINDS, 0))
+        for kind, n in group.lost.items():
+            mine[kind] += n
+    return found
+
+
 def draws(field: Field, lost: dict[str, dict[str, int]]) -> tuple[tuple[str, int], ...]:
     """ER-8.28: between players only (ER-8.29, ER-8.35): attacker, defender, then allies in turn order each
     draw by units lost (0-1: 1, 2-3: 2, 4+: 3)."""
@@ -343,6 +353,7 @@ def conclude(
         volley_hits=dict(field.volley_hits),
         casualties=dict(field.casualties),
         losses=lost,
+        area_losses=area_losses(field),
         heroes_face_up=face_up,
         heroes_discarded=gone,
         tactics_discarded=tactics,

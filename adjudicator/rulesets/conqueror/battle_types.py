@@ -213,6 +213,9 @@ class BattleOutcome:
     volley_hits: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # hits suffered by each side
     casualties: Mapping[str, Casualties] = field(default_factory=lambda: EMPTY)
     losses: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: EMPTY)  # player -> kind -> n
+    # (player, area the units fought from) -> kind -> n: where the state removes them (a principal may also
+    # reinforce its own side from a second area, ER-8.4)
+    area_losses: Mapping[tuple[str, str], Mapping[str, int]] = field(default_factory=lambda: EMPTY)
     heroes_face_up: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: EMPTY)  # ER-8.27 first use
     heroes_discarded: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: EMPTY)  # second use
     tactics_discarded: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: EMPTY)

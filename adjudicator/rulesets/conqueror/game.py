@@ -21,7 +21,7 @@ from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.conqueror import plans, rounds, setup
+from adjudicator.rulesets.conqueror import campaign, plans, rounds, setup
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.rulesets.conqueror.state import (
@@ -118,10 +118,9 @@ class ConquerorGame:
         settled: frozenset[tuple[str, str]] = frozenset(),
         in_place: bool = False,
     ) -> StepResult:
-        rounds.refuse_unbuilt(step)
         state = state if in_place else state.copy()
         options = setup.options_from_json(state.options)
-        results: dict[str, list[OrderResult]] = {}  # verdicts: only the plans step takes orders so far
+        results: dict[str, list[OrderResult]] = {}  # verdicts per seat (the plans step; campaign returns its own)
         if step.phase == rounds.SETUP:
             events = setup.play_setup(state, self.data, options, chance)
             rounds.after_setup(state, options)
@@ -133,6 +132,13 @@ class ConquerorGame:
             events, results = plans.play_plans(state, self.data, options, orders)
         elif step.phase == rounds.END:
             events = rounds.play_end_of_round(state, self.data)
+        elif step.phase == rounds.CAMPAIGN:
+            seat = step.seats[0]
+            turn = campaign.Turn(chance, answers, ask, settled)
+            events, results = campaign.play_campaign(state, self.data, options, seat, orders.get(seat), turn)
+            events += rounds.eliminate(state, self.data)
+            state.steps_done += 1
+            return StepResult(state, events, {seat: results}, turn.pending, list(chance.log))
         else:
             raise PbemError(f"conqueror-er: unknown phase {step.phase!r}")
         events += rounds.eliminate(state, self.data)
@@ -142,11 +148,14 @@ class ConquerorGame:
 
     def check_orders(self, state: GameState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
         step = rounds.due(state)
-        if step is not None:
-            rounds.refuse_unbuilt(step)
-        if step is None or step.phase != rounds.PLANS or seat not in step.seats:
+        if step is None or seat not in step.seats:
             return []
-        return plans.check_plans(state, self.data, setup.options_from_json(state.options), seat, orders)
+        options = setup.options_from_json(state.options)
+        if step.phase == rounds.PLANS:
+            return plans.check_plans(state, self.data, options, seat, orders)
+        if step.phase == rounds.CAMPAIGN:
+            return campaign.check_campaign(state, self.data, options, seat, campaign.orders_of(orders))
+        return []
 
     def broken_invariants(self, state: GameState) -> list[str]:
         return broken(state, self.data)

@@ -12,7 +12,6 @@ from typing import Final
 
 from adjudicator.engine.steps import SETUP, Step
 from adjudicator.engine.vocabulary import Event
-from adjudicator.errors import PbemError
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
@@ -32,15 +31,8 @@ from adjudicator.rulesets.conqueror.state import (
 NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END = "new_year", "taxation", "plans", "campaign", "end_of_round"
 ENDED: Final = "ended"
 WITHOUT_ORDERS: Final = (SETUP, NEW_YEAR, TAXATION, END)
-NOT_BUILT: Final = {
-    CAMPAIGN: "the campaign step (movement ER-7, combat ER-8)",
-}
 FORTS_TO_WIN: Final = {"imperator": 6, "conquest": 5}  # ER-10.1
 FOUR_DISTRICTS_BONUS: Final = 2  # ER-10.3
-
-
-class PhaseNotBuilt(PbemError):
-    """A step whose rules are not built yet."""
 
 
 def due(state: GameState) -> Step | None:
@@ -77,14 +69,6 @@ def steps_of_round(state: GameState) -> list[Step]:
             seats = tuple(state.in_play()) if phase == PLANS else ()
             steps.append(Step(number, phase, seats, sealed=phase == PLANS))
     return steps
-
-
-def refuse_unbuilt(step: Step) -> None:
-    """Phases whose rules are not built yet are refused with one clear error naming the phase."""
-    if step.phase in NOT_BUILT:
-        raise PhaseNotBuilt(
-            f"conqueror-er: {NOT_BUILT[step.phase]} is not built yet; the game waits at step {step.number}"
-        )
 
 
 def after_setup(state: GameState, options: Options) -> None:
