@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Token, Transformer
 
-from adjudicator.orders.keywords import keyword_table, spellings
-from adjudicator.orders.sets import Header
+from adjudicator.orders.keywords import UnknownLanguage, keyword_table, language_code, spellings
+from adjudicator.orders.sets import Answer, Header, Language, Order, Press
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -175,3 +175,28 @@ class CommonBuilder(Transformer):
 
     def header(self, c: list[Any]) -> Callable[..., Header]:
         return partial(Header, game=str(c[1]), turn=number_value(c[3], minimum=0), player=c[5], password=str(c[7]))
+
+
+class MailOrders:
+    """The orders every game's mail carries, for a builder whose grammar writes them as
+    `press: PRESS (TO seats)? MESSAGE`, `language: LANGUAGE LANGUAGE_NAME` and `answer: ANSWER DECISION_KEY MESSAGE`."""
+
+    def press(self, c: list[Any]) -> list[Callable[..., Order]]:
+        message = c[-1]
+        text = message[1:].strip()
+        if not text:
+            raise LineProblem(message.column, "the message after ':' is empty")
+        seats: tuple[str | None, ...] = c[2] if len(c) > 3 else (None,)
+        return [partial(Press, to=seat, message=text) for seat in dict.fromkeys(seats)]
+
+    def language(self, c: list[Any]) -> Callable[..., Order]:
+        try:
+            return partial(Language, code=language_code(str(c[1])))
+        except UnknownLanguage as unknown:
+            raise LineProblem(c[1].column, str(unknown)) from None
+
+    def answer(self, c: list[Any]) -> Callable[..., Order]:
+        text = c[2][1:].strip()
+        if not text:
+            raise LineProblem(c[2].column, "the answer after ':' is empty")
+        return partial(Answer, key=str(c[1]), value=text)

@@ -12,11 +12,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Token
 
-from adjudicator.orders.builder import CommonBuilder, LineProblem, int_of_digits, number_value, quote, values
-from adjudicator.orders.keywords import UnknownLanguage, display, language_code
+from adjudicator.orders.builder import (
+    CommonBuilder,
+    LineProblem,
+    MailOrders,
+    int_of_digits,
+    number_value,
+    quote,
+    values,
+)
+from adjudicator.orders.keywords import display
 from adjudicator.rulesets.coe.orders import (
     CAESAR,
-    Answer,
     BattleOrder,
     Buy,
     Captives,
@@ -24,11 +31,9 @@ from adjudicator.rulesets.coe.orders import (
     DestroyCity,
     FreedTo,
     Homes,
-    Language,
     Move,
     NavalBattle,
     Order,
-    Press,
     Priority,
     Purchase,
     RansomAccept,
@@ -61,7 +66,7 @@ def order_builder(ruleset: Ruleset) -> CoeBuilder:
     return CoeBuilder(ruleset)
 
 
-class CoeBuilder(CommonBuilder):
+class CoeBuilder(MailOrders, CommonBuilder):
     """Builds Conquest of the Empire's orders while Lark parses (no parse tree)."""
 
     described: ClassVar[dict[str, str]] = {**CommonBuilder.described, "GEN_ID": "a general (G1, G2, ...)"}
@@ -261,26 +266,6 @@ class CoeBuilder(CommonBuilder):
 
     def concede(self, c: list[Any]) -> Callable[..., Order]:
         return partial(Concede, to=c[2])
-
-    def press(self, c: list[Any]) -> list[Callable[..., Order]]:
-        message = c[-1]
-        text = message[1:].strip()
-        if not text:
-            raise LineProblem(message.column, "the message after ':' is empty")
-        seats: tuple[str | None, ...] = c[2] if len(c) > 3 else (None,)
-        return [partial(Press, to=seat, message=text) for seat in dict.fromkeys(seats)]
-
-    def language(self, c: list[Any]) -> Callable[..., Order]:
-        try:
-            return partial(Language, code=language_code(str(c[1])))
-        except UnknownLanguage as unknown:
-            raise LineProblem(c[1].column, str(unknown)) from None
-
-    def answer(self, c: list[Any]) -> Callable[..., Order]:
-        text = c[2][1:].strip()
-        if not text:
-            raise LineProblem(c[2].column, "the answer after ':' is empty")
-        return partial(Answer, key=str(c[1]), value=text)
 
 
 def _kinds(tokens: list[Any], names: dict[str, str]) -> tuple[str, ...]:

@@ -10,24 +10,13 @@ from typing import Final
 
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.conqueror.data import EMPTY, Cards, Effect, Effects, Elite, Options, Units
+from adjudicator.rulesets.conqueror.vocabulary import STANDARD_UNITS, UNIT_KINDS, UPGRADES  # noqa: F401 (UPGRADES: battle.py)
 
 ATTACKER: Final = "attacker"
 DEFENDER: Final = "defender"
 INDEPENDENT: Final = "independent"  # the player id under which an independent army's losses are reported
-KINDS: Final = ("cavalry", "infantry", "archer", "elite", "ship", "siege")  # ER-0.3
-STANDARD: Final = ("cavalry", "infantry", "archer")
-UPGRADES: Final = (  # ER-9.4, each bought once per player
-    "heavy_cavalry",
-    "thoroughbred",
-    "aggression",
-    "discipline",
-    "long_spears",
-    "elite_armor",
-    "rapid_aim",
-    "deadly_aim",
-    "naval_mastery",
-    "amphibious_assault",
-)
+KINDS: Final = UNIT_KINDS  # ER-0.3
+STANDARD: Final = STANDARD_UNITS
 LOSS_PRIORITY: Final = ("archer", "infantry", "cavalry", "siege", "ship", "elite")  # ER-14.13 default
 INDEPENDENT_LOSSES: Final = ("archer", "infantry", "cavalry")  # ER-8.33: weakest first
 FORT_KINDS: Final = ("none", "small", "large", "built", "blanked")  # a blank marker covers a fort (ER-2.7)

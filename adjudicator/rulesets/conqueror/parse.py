@@ -19,9 +19,18 @@ from typing import Any, ClassVar
 from lark import Token
 
 from adjudicator.engine.board import Board
-from adjudicator.orders.builder import CommonBuilder, LineProblem, closest, either, number_value, quote, values
-from adjudicator.orders.keywords import UnknownLanguage, display, language_code
-from adjudicator.orders.sets import Answer, Language, Order, Press
+from adjudicator.orders.builder import (
+    CommonBuilder,
+    LineProblem,
+    MailOrders,
+    closest,
+    either,
+    number_value,
+    quote,
+    values,
+)
+from adjudicator.orders.keywords import display
+from adjudicator.orders.sets import Order
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.data import GameData
 from adjudicator.rulesets.conqueror.orders import (
@@ -146,7 +155,7 @@ def order_builder(language: OrderLanguage) -> ConquerorBuilder:
     return ConquerorBuilder(language)
 
 
-class ConquerorBuilder(CommonBuilder):
+class ConquerorBuilder(MailOrders, CommonBuilder):
     """Builds Conqueror: Empire Rises orders while Lark parses (no parse tree)."""
 
     described: ClassVar[dict[str, str]] = {
@@ -465,26 +474,6 @@ class ConquerorBuilder(CommonBuilder):
         return partial(Pay, coins=number_value(c[1]), to=c[-1])
 
     # every game's ---------------------------------------------------------------------------------------------------
-
-    def press(self, c: list[Any]) -> list[Callable[..., Order]]:
-        message = c[-1]
-        text = message[1:].strip()
-        if not text:
-            raise LineProblem(message.column, "the message after ':' is empty")
-        seats: tuple[str | None, ...] = c[2] if len(c) > 3 else (None,)
-        return [partial(Press, to=seat, message=text) for seat in dict.fromkeys(seats)]
-
-    def language(self, c: list[Any]) -> Callable[..., Order]:
-        try:
-            return partial(Language, code=language_code(str(c[1])))
-        except UnknownLanguage as unknown:
-            raise LineProblem(c[1].column, str(unknown)) from None
-
-    def answer(self, c: list[Any]) -> Callable[..., Order]:
-        text = c[2][1:].strip()
-        if not text:
-            raise LineProblem(c[2].column, "the answer after ':' is empty")
-        return partial(Answer, key=str(c[1]), value=text)
 
 
 def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:

@@ -18,23 +18,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from adjudicator.rulesets.conqueror.data import DISTRICTS, GameData, MapSide
+from adjudicator.rulesets.conqueror.vocabulary import STANDARD_UNITS, UNIT_KINDS, UPGRADES
 
 INDEPENDENT: Final = "independent"  # ER-0.3: the white units of the Independent Nations
-UNIT_TYPES: Final = ("cavalry", "infantry", "archer", "elite", "ship", "siege")  # ER-0.3
-STANDARD: Final = ("cavalry", "infantry", "archer")  # ER-0.3: the units the food track counts (ER-5.31)
-# ER-1.2: the ten unit-upgrade cards (6 in the box, N in the supply)
-UPGRADES: Final = (
-    "heavy_cavalry",
-    "thoroughbred",
-    "aggression",
-    "discipline",
-    "long_spears",
-    "elite_armor",
-    "naval_mastery",
-    "amphibious_assault",
-    "rapid_aim",
-    "deadly_aim",
-)
+UNIT_TYPES: Final = UNIT_KINDS  # ER-0.3
+STANDARD: Final = STANDARD_UNITS  # ER-0.3: the units the food track counts (ER-5.31)
 HERO_HAND, HERO_FACE_UP, HERO_DISCARDED = "hand", "face_up", "discarded"  # ER-6.11
 DYNASTY_UNUSED, DYNASTY_ACTIVE, DYNASTY_FLIPPED = "unused", "active", "flipped"  # ER-11.5, ER-11.6
 FOOD_NONE, FOOD_HELD, FOOD_IN_USE = "none", "held", "in_use"  # ER-5.32, ER-5.33

@@ -42,6 +42,18 @@ SELECTOR_SIDES: Final = ("own", "enemy", "side")
 SELECTOR_TYPES: Final = ("cavalry", "infantry", "archer", "elite", "ship", "siege", "any")
 UNIT_KINDS: Final = ("cavalry", "infantry", "archer", "elite", "ship", "siege")  # ER-0.3
 STANDARD_UNITS: Final = ("cavalry", "infantry", "archer")  # ER-0.3: the standard units
+UPGRADES: Final = (  # ER-9.4: the ten unit-upgrade cards, each bought once per player (ER-5.23)
+    "heavy_cavalry",
+    "thoroughbred",
+    "aggression",
+    "discipline",
+    "long_spears",
+    "elite_armor",
+    "naval_mastery",
+    "amphibious_assault",
+    "rapid_aim",
+    "deadly_aim",
+)
 PLACES: Final = ("capital", "any_controlled", "large_fort", "fort", "area")
 # what `per` of coins/vp counts; `name/k` counts one per full k (ER-5.3: income/5)
 COUNTERS: Final = (
