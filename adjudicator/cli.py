@@ -75,14 +75,13 @@ def _read(path: Path, what: str) -> str:
 @app.command()
 def rulesets() -> None:
     """List the rulesets this adjudicator knows."""
-    from adjudicator.engine.protocol import is_data_only
     from adjudicator.rulesets import load_ruleset, ruleset_names
 
     broken = False
     for name in ruleset_names():
         try:
             ruleset = load_ruleset(name)
-            typer.echo(f"{name:14} {'[data only] ' if is_data_only(ruleset) else ''}{ruleset.description}")
+            typer.echo(f"{name:14} {ruleset.description}")
         except PbemError as error:  # a broken ruleset folder (PBEM_RULESETS) hides none of the others
             typer.echo(f"{name:14} NOT USABLE: {error}", err=True)
             broken = True

@@ -10,7 +10,7 @@ import pytest
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.engine.protocol import Ruleset, game_data_of, is_data_only
+from adjudicator.engine.protocol import Ruleset, game_data_of
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
@@ -97,22 +97,21 @@ def test_the_service_checks_through_the_registry_in_the_readers_language() -> No
     assert result.complete and result.ruleset == "conqueror-er" and result.notes == []
 
 
-# -- a ruleset with its data only ----------------------------------------------------------------------------------
+# -- a ruleset whose play needs the moderator's data -----------------------------------------------------------
 
 
-def test_pbem_rulesets_lists_conqueror_no_longer_as_data_only(pbem: Pbem) -> None:
+def test_pbem_rulesets_lists_conqueror(pbem: Pbem) -> None:
     result = pbem("rulesets", data=False)
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.output.splitlines() if line.startswith("conqueror-er")]
     assert "Conqueror: Empire Rises" in line
-    assert "[data only]" not in result.output  # `pbem new --game-data` starts a game
 
 
 def test_conqueror_is_a_ruleset_with_the_optional_game_data_member_and_plays_only_with_data() -> None:
     ruleset = load_ruleset("er")
     assert isinstance(ruleset, Ruleset) and load_ruleset("conqueror") is ruleset and ruleset.name == "conqueror-er"
-    assert not is_data_only(ruleset) and game_data_of(ruleset) is not None and ruleset.example_data == EXAMPLE  # type: ignore[attr-defined]
-    assert not is_data_only(load_ruleset("coe-classic")) and game_data_of(load_ruleset("coe-classic")) is None
+    assert game_data_of(ruleset) is not None and ruleset.example_data == EXAMPLE  # type: ignore[attr-defined]
+    assert game_data_of(load_ruleset("coe-classic")) is None
     for call in (
         lambda: ruleset.initial_state("g", ["aurel", "kesh", "thal"]),
         lambda: ruleset.lookup_seat("aurel"),

@@ -328,9 +328,7 @@ class Ruleset(Protocol):
     #   data format: `template(folder) -> list[Path]` writes a skeleton data folder (every value to fill in,
     #   commented with the rule IDs that read it; it never overwrites a file), `check(folder, private=None)` ->
     #   a report whose `problems` and `notes` each have file, key, rule and `text(language)` (no problems: the
-    #   data is complete). `pbem data template|check` (services/game_data.py) reach it through the registry; with
-    #   it, `data_only: bool` (default False) marks a ruleset whose play is not built yet: its play members raise
-    #   one PbemError, and `pbem rulesets` lists it as "data only".
+    #   data is complete). `pbem data template|check` (services/game_data.py) reach it through the registry.
 
     @property
     def bot(self) -> Bot | None:
@@ -400,8 +398,3 @@ def hides_information(ruleset: Ruleset) -> bool:
 def game_data_of(ruleset: Ruleset) -> Any | None:
     """The optional member `game_data` (default None): the ruleset's format of moderator-supplied game data."""
     return getattr(ruleset, "game_data", None)
-
-
-def is_data_only(ruleset: Ruleset) -> bool:
-    """The optional member `data_only` (default False): only the ruleset's game data is built, not its play."""
-    return bool(getattr(ruleset, "data_only", False))

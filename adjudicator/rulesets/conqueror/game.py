@@ -37,7 +37,6 @@ from adjudicator.rulesets.conqueror.state import (
 class ConquerorGame:
     """The ruleset `conqueror-er` with a game's data: what the services play a game with."""
 
-    data_only = False
     hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
     dice_words: Mapping[str, int] = {}
     templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts

@@ -69,7 +69,6 @@ class ConquerorGameData:
 class ConquerorRuleset:
     """The ruleset `conqueror-er`; its play needs a game's data (`with_game_data`)."""
 
-    data_only = False
     game_data = ConquerorGameData()
 
     def __init__(self, info: RulesetInfo, example_data: Path) -> None:
