@@ -6,11 +6,23 @@ Dice (ER-0.4): a dice-file number i gives face [1, 1, 2, 3, 4, 4][i - 1]; FOUR (
 
 from __future__ import annotations
 
-from adjudicator.rulesets.conqueror.state import Army, standard_units
+from adjudicator.engine.steps import resolve_step
+from adjudicator.rulesets.conqueror.state import INDEPENDENT, Army, food_limit, food_supply, standard_units
+from tests.test_conqueror_campaign import (
+    FOUR,
+    ONE,
+    blocker_position,
+    campaign_of,
+    kesh_in,
+    of,
+    play,
+    units,
+    verdicts,
+)
 from tests.test_conqueror_politics import plans_position, verdict
 from tests.test_conqueror_politics import play as play_plans
 from tests.test_conqueror_setup import run
-from tests.test_conqueror_state import example, set_up
+from tests.test_conqueror_state import dice, example, set_up
 
 # -- the map and its resources (ER-2) -------------------------------------------------------------------------------
 
@@ -40,8 +52,6 @@ def test_ER_2_5_an_enemy_in_the_capital_takes_its_resources() -> None:
 
 
 def test_ER_2_9_food_supply_follows_the_areas_held_at_once() -> None:
-    from adjudicator.rulesets.conqueror.state import food_supply
-
     rules, state = set_up(4)
     side = example().map_for(4)
     before = food_supply(state, side, "aurel")
@@ -111,3 +121,112 @@ def test_ER_6_8_the_elite_needs_no_food_and_is_not_an_excess_unit() -> None:
     result = play_plans(rules, state, {})
     assert not [e for e in result.events if e.kind == "excess_removed" and e.seat == "kesh"]
     assert result.state.army["KES"].count("elite") == 1 and result.state.army["KES"].total == 5
+
+
+# -- heroes used twice (ER-6.11, ER-15.13) --------------------------------------------------------------------------
+
+
+def test_ER_6_11_a_hero_face_up_after_its_first_battle_is_discarded_after_its_second() -> None:
+    rules, state = campaign_of("aurel")
+    state.players["aurel"].heroes_down.append("aurel-1")
+    first = play(rules, state, "aurel", [FOUR, FOUR], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR HERO aurel-1")
+    assert first.state.players["aurel"].heroes_up == {"aurel-1": 1}
+    rules, state = campaign_of("aurel")
+    state.players["aurel"].heroes_up = {"aurel-1": 1}  # used once: played face up now
+    second = play(rules, state, "aurel", [FOUR, FOUR], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR HERO aurel-1")
+    player = second.state.players["aurel"]
+    assert verdicts(second, "aurel") == [(True, "")]
+    assert player.heroes_up == {} and player.heroes_down == [] and player.heroes_discarded == ["aurel-1"]
+    assert rules.broken_invariants(second.state) == []
+
+
+def test_ER_15_13_with_an_academy_a_discarded_hero_returns_only_when_all_five_are_discarded() -> None:
+    rules, state = campaign_of("aurel")
+    state.players["aurel"].heroes_up = {"aurel-1": 1}
+    state = play(rules, state, "aurel", [FOUR, FOUR], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR HERO aurel-1").state
+    rules, plans = plans_position()
+    aurel = plans.players["aurel"]
+    aurel.coins, aurel.districts = 10, {"academy": 1}
+    plans.supply.districts["academy"] -= 1
+    aurel.heroes_discarded = ["aurel-1", "aurel-2", "aurel-3", "aurel-4"]  # 4 of 5 discarded
+    refused = play_plans(rules, plans, {"aurel": "RECRUIT HERO aurel-1"})
+    assert not verdict(refused, "aurel").accepted and verdict(refused, "aurel").rule == "ER-6.12"
+    aurel.heroes_discarded.append("aurel-5")
+    again = play_plans(rules, plans, {"aurel": "RECRUIT HERO aurel-1"})
+    assert verdict(again, "aurel").accepted and again.state.players["aurel"].heroes_down == ["aurel-1"]
+    assert state.players["aurel"].heroes_discarded == ["aurel-1"]
+
+
+# -- the campaign (ER-7) --------------------------------------------------------------------------------------------
+
+
+def test_ER_7_5_an_attack_takes_units_from_its_one_area_only() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["SOL"] = Army("aurel", {"infantry": 1})
+    # SOL holds 1 infantry, AUR the cavalry: the attack cannot gather both areas' units
+    result = play(rules, state, "aurel", [], "ATTACK 1 CAV 1 INF: SOL -> MIR")
+    assert verdicts(result, "aurel") == [(False, "ER-7.2")]
+    assert "SOL holds 0 cavalry" in result.order_results["aurel"][0].reason
+    assert units(result.state, "MIR") == (INDEPENDENT, {"cavalry": 2, "infantry": 1})
+    assert units(result.state, "SOL") == ("aurel", {"infantry": 1})
+
+
+def test_ER_7_8_two_separate_attacks_on_one_area_each_from_its_own_area() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["SOL"] = Army("aurel", {"cavalry": 2, "infantry": 2})
+    # 1st: 1 + 1 (die) against 2 cav 1 inf (5) + automa-2 (2): lost. 2nd: 6 + 4 against 5 + automa-1 (1): won
+    result = play(rules, state, "aurel", [ONE, FOUR], "ATTACK 1 INF: AUR -> MIR", "ATTACK 2 CAV 2 INF: SOL -> MIR")
+    assert verdicts(result, "aurel") == [(True, ""), (True, "")]
+    battles = of(result.events, "battle")
+    assert [(b.data["area"], b.data["from"]) for b in battles] == [("MIR", "AUR"), ("MIR", "SOL")]
+    assert [r.data["winner"] for r in of(result.events, "battle_result")] == ["defender", "attacker"]
+    assert units(result.state, "MIR") == ("aurel", {"cavalry": 2, "infantry": 2})
+    assert units(result.state, "AUR") == ("aurel", {"cavalry": 1, "infantry": 1, "archer": 1})
+
+
+def test_ER_7_7_a_forbidden_attack_is_rejected_citing_the_rule_and_the_rest_goes_on() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "SOL", infantry=1)
+    state.players["aurel"].trade_bans = ["kesh"]  # traded with kesh this round (ER-5.10b)
+    result = play(
+        rules, state, "aurel", [FOUR, FOUR], "ATTACK 1 CAV: AUR -> SOL", "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR"
+    )
+    assert verdicts(result, "aurel") == [(False, "ER-5.10b"), (True, "")]
+    assert "ER-5.10b" in result.order_results["aurel"][0].rule
+    assert units(result.state, "SOL") == ("kesh", {"infantry": 1})
+
+
+def test_ER_7_9_a_persian_block_stops_an_attack() -> None:
+    rules, state = blocker_position(2, "BLOCK aurel MAX 4")
+    result = play(rules, state, "aurel", [], "ATTACK 1 CAV 1 INF: AUR -> MIR")
+    assert verdicts(result, "aurel") == [(False, "ER-12.5")]
+    assert units(result.state, "MIR") == (INDEPENDENT, {"cavalry": 2, "infantry": 1})  # no battle was fought
+    assert not of(result.events, "battle") and result.state.players["varun"].coins == 1
+
+
+def test_ER_7_12_siege_engines_and_ships_move_like_other_units() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["AUR"].add("siege", 1)
+    state.army["WSE"] = Army("aurel", {"ship": 1})
+    result = play(rules, state, "aurel", [], "MOVE 1 SIEGE 1 INF: AUR -> SOL", "MOVE 1 SHIP: WSE -> ISE")
+    assert verdicts(result, "aurel") == [(True, ""), (True, "")]
+    assert units(result.state, "SOL") == ("aurel", {"infantry": 1, "siege": 1})
+    assert units(result.state, "ISE") == ("aurel", {"ship": 1}) and "WSE" not in result.state.army
+
+
+def test_ER_15_11_excess_units_after_losing_a_food_area_fight_until_the_next_preparation() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["AUR"].add("infantry", 5)  # 9 standard units: aurel held food areas and lost them; food allows 6
+    assert standard_units(state, "aurel") == 9 and food_limit(state, example(), "aurel") == 6
+    result = play(rules, state, "aurel", [], "MOVE 1 CAV 7 INF 1 ARC: AUR -> SOL")
+    assert verdicts(result, "aurel") == [(True, "")]  # they move normally; nothing removed at once
+    state = result.state
+    assert units(state, "SOL") == ("aurel", {"cavalry": 1, "infantry": 7, "archer": 1})
+    while state.phase != "plans":  # the other seats' campaign turns, end of round, New Year, taxation
+        step = rules.due(state)
+        assert step is not None
+        state = resolve_step(rules, state, step, {}, dice(f"n{step.number}")).state
+    prepared = play_plans(rules, state, {})
+    removed = [e for e in prepared.events if e.kind == "excess_removed" and e.seat == "aurel"]
+    assert food_limit(prepared.state, example(), "aurel") == 8  # AUR and SOL: food 3
+    assert [e.data["units"] for e in removed] == [{"archer": 1}] and standard_units(prepared.state, "aurel") == 8
