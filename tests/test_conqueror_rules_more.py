@@ -7,7 +7,15 @@ Dice (ER-0.4): a dice-file number i gives face [1, 1, 2, 3, 4, 4][i - 1]; FOUR (
 from __future__ import annotations
 
 from adjudicator.engine.steps import resolve_step
-from adjudicator.rulesets.conqueror.state import INDEPENDENT, Army, food_limit, food_supply, standard_units
+from adjudicator.rulesets.conqueror.state import (
+    INDEPENDENT,
+    Army,
+    GameState,
+    food_limit,
+    food_supply,
+    fort_count,
+    standard_units,
+)
 from tests.test_conqueror_campaign import (
     FOUR,
     ONE,
@@ -230,3 +238,60 @@ def test_ER_15_11_excess_units_after_losing_a_food_area_fight_until_the_next_pre
     removed = [e for e in prepared.events if e.kind == "excess_removed" and e.seat == "aurel"]
     assert food_limit(prepared.state, example(), "aurel") == 8  # AUR and SOL: food 3
     assert [e.data["units"] for e in removed] == [{"archer": 1}] and standard_units(prepared.state, "aurel") == 8
+
+
+# -- victory (ER-10.3, ER-10.4, ER-15.9, ER-15.10) ------------------------------------------------------------------
+
+
+def hold(state: GameState, faction: str, *areas: str) -> None:
+    for area in areas:
+        state.army[area] = Army(faction, {"infantry": 1})
+
+
+def test_ER_10_3_ER_10_4_final_scores_count_forts_districts_upgrades_coins_and_a_built_fort_as_a_small_fort() -> None:
+    rules, state = set_up(4, "conquest")
+    side = example().map_for(4)
+    assert (side.areas["BRE"].fort, side.areas["DUN"].fort, side.areas["MIR"].fort) == ("large", "small", "none")
+    assert state.army["SOL"].owner == "aurel" and side.areas["SOL"].fort == "small"  # the 4-player setup
+    hold(state, "aurel", "BRE", "DUN", "MIR", "KES")  # KES: kesh's capital taken
+    state.fort_markers.append("MIR")  # a fort aurel built (ER-5.14)
+    aurel = state.players["aurel"]
+    aurel.districts = {"granary": 2, "bazaar": 1, "academy": 1}  # 4 districts: the bonus (ER-10.3)
+    aurel.upgrades = ["heavy_cavalry", "discipline"]  # 2 upgrades: below the example's bonus count (4)
+    aurel.coins = 14
+    state.phase = "end_of_round"
+    state, events = run(rules, state)
+    (won,) = [e for e in events if e.kind == "game_won"]
+    # capitals AUR and KES 2 * 10, BRE large 6, DUN and SOL small 2 * 4, MIR built: small 4 (ER-10.4: not a
+    # district); 4 districts * 2 + 2 bonus; 2 upgrades * 2; 14 coins: 2
+    assert won.data["scores"]["aurel"] == 20 + 6 + 8 + 4 + 8 + 2 + 4 + 2
+    assert state.ended and state.winners == ["aurel"]
+
+
+def test_ER_15_9_forts_reached_in_a_turn_but_lost_later_give_no_win() -> None:
+    rules, state = set_up(4, "conquest")
+    side = example().map_for(4)
+    hold(state, "aurel", "BRE", "DUN", "GAR")  # with AUR and SOL: 5 forts, the Conquest target
+    assert fort_count(state, side, "aurel") == 5
+    state.army["DUN"] = Army("kesh", {"infantry": 1})  # a later player's campaign turn takes one back
+    state.phase = "end_of_round"
+    state, events = run(rules, state)
+    assert not state.ended and state.winners == [] and state.round == 2
+    assert not [e for e in events if e.kind == "game_won"]
+
+
+def test_ER_15_10_two_players_above_the_target_with_equal_forts_victory_points_decide_between_them_only() -> None:
+    rules, state = set_up(4, "conquest")
+    side = example().map_for(4)
+    hold(state, "aurel", "BRE", "DUN", "GAR")  # AUR, SOL, BRE, DUN, GAR
+    hold(state, "kesh", "ORO", "ILS", "SUN", "PEL")  # KES, ORO, ILS, SUN (sunmar's capital), PEL built
+    state.fort_markers.append("PEL")
+    assert fort_count(state, side, "aurel") == fort_count(state, side, "kesh") == 5
+    state.players["aurel"].coins, state.players["kesh"].coins = 30, 0  # aurel: 28 + 6 = 34 VP; kesh: 32 VP
+    state.players["thal"].coins = 200  # thal (THA, 40 VP from coins) has the most VP but only 1 fort
+    state.phase = "end_of_round"
+    state, events = run(rules, state)
+    (won,) = [e for e in events if e.kind == "game_won"]
+    assert won.data["scores"]["aurel"] == 34 and won.data["scores"]["kesh"] == 32
+    assert won.data["scores"]["thal"] > 34
+    assert state.ended and state.winners == ["aurel"] and won.data["forts"] is True
