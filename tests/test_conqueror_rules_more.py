@@ -11,6 +11,7 @@ from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
     Army,
     GameState,
+    controller,
     food_limit,
     food_supply,
     fort_count,
@@ -295,3 +296,90 @@ def test_ER_15_10_two_players_above_the_target_with_equal_forts_victory_points_d
     assert won.data["scores"]["aurel"] == 34 and won.data["scores"]["kesh"] == 32
     assert won.data["scores"]["thal"] > 34
     assert state.ended and state.winners == ["aurel"] and won.data["forts"] is True
+
+
+# -- the temporary capital (ER-11.2 to ER-11.4, ER-15.2, ER-15.16) --------------------------------------------------
+
+
+def without_capital(state: GameState, at: str, **kinds: int) -> None:
+    """aurel's capital AUR is held by thal (1 infantry from THA); aurel's army stands in `at`."""
+    state.army["THA"].add("infantry", -1)
+    state.army["AUR"] = Army("thal", {"infantry": 1})
+    state.army[at] = Army("aurel", dict(kinds))
+
+
+def test_ER_11_2_a_temporary_capital_recruits_as_a_large_fort() -> None:
+    rules, state = plans_position()
+    without_capital(state, "SOL", cavalry=1, infantry=2, archer=1)
+    state.players["aurel"].temporary_capital = "SOL"  # SOL: a small fort
+    result = play_plans(rules, state, {"aurel": "RECRUIT 2 INF AT SOL"})
+    assert verdict(result, "aurel").accepted  # a small fort makes 1 foot unit only (ER-6.3)
+    assert result.state.army["SOL"].units["infantry"] == 4
+    rules, state = plans_position()
+    without_capital(state, "SOL", cavalry=1, infantry=2, archer=1)
+    refused = play_plans(rules, state, {"aurel": "RECRUIT 2 INF AT SOL"})
+    assert not verdict(refused, "aurel").accepted and verdict(refused, "aurel").rule == "ER-6.3"
+
+
+def test_ER_11_2_a_temporary_capital_gives_a_coin_a_food_and_the_capital_defence() -> None:
+    rules, state = set_up(3)
+    without_capital(state, "SOL", infantry=2)
+    state.army["AUR"].units["infantry"] = 1
+    side = example().map_for(3)
+    food = food_supply(state, side, "aurel")
+    state.players["aurel"].temporary_capital = "SOL"
+    assert food_supply(state, side, "aurel") == food + 1
+    state.phase = "taxation"
+    taxed, _ = run(rules, state)
+    assert taxed.players["aurel"].coins == 3 + side.areas["SOL"].coins + 1
+    rules, state = campaign_of("kesh")
+    without_capital(state, "SOL", infantry=2)
+    state.players["aurel"].temporary_capital = "SOL"
+    kesh_in(state, "MIR", cavalry=1)
+    # kesh 2 + 1 (die) against aurel 2 + 4 (own temporary capital, ER-8.16d) + 1 (die)
+    result = play(rules, state, "kesh", [ONE, ONE], "ATTACK 1 CAV: MIR -> SOL")
+    melee = of(result.events, "battle_melee")[0].data
+    assert melee["strengths"] == {"attacker": 2, "defender": 6} and melee["winner"] == "defender"
+
+
+def test_ER_11_3_a_captured_temporary_capital_moves_to_another_controlled_land_area() -> None:
+    rules, state = campaign_of("kesh")
+    without_capital(state, "SOL", infantry=1)
+    state.army["VAL"] = Army("aurel", {"infantry": 1})  # VAL: another land area aurel controls
+    state.players["aurel"].temporary_capital = "SOL"
+    kesh_in(state, "MIR", cavalry=1, infantry=2)
+    # kesh 4 + 4 against aurel 1 + 4 + 1: kesh wins and takes SOL
+    result = play(rules, state, "kesh", [FOUR, ONE], "ATTACK 1 CAV 2 INF: MIR -> SOL")
+    assert units(result.state, "SOL") is not None and result.state.army["SOL"].owner == "kesh"
+    assert result.state.players["aurel"].temporary_capital == "VAL"
+    assert [e.data["area"] for e in of(result.events, "temporary_capital_lost")] == ["SOL"]
+
+
+def test_ER_11_4_ER_15_2_the_capital_regained_when_the_enemy_leaves_ends_the_temporary_capital_at_round_end() -> None:
+    rules, state = set_up(3)
+    without_capital(state, "SOL", infantry=2)
+    state.players["aurel"].temporary_capital = "SOL"
+    side = example().map_for(3)
+    state.army.pop("AUR")  # thal's unit left aurel's capital: control returns to aurel at once (ER-2.3)
+    assert controller(state, side, "AUR") == "aurel"
+    assert state.players["aurel"].temporary_capital == "SOL"  # not at once: at the end of the round
+    state.phase = "end_of_round"
+    state, events = run(rules, state)
+    assert state.players["aurel"].temporary_capital is None
+    assert [e.data for e in events if e.kind == "temporary_capital_returned"] == [{"area": "SOL"}]
+
+
+def test_ER_11_4_a_large_fort_controlled_also_returns_the_temporary_capital() -> None:
+    rules, state = set_up(3)
+    without_capital(state, "SOL", infantry=2)
+    state.players["aurel"].temporary_capital = "SOL"
+    state.phase = "end_of_round"
+    kept, _ = run(rules, state)
+    assert kept.players["aurel"].temporary_capital == "SOL"  # no large fort: it stays
+    rules, state = set_up(3)
+    without_capital(state, "SOL", infantry=2)
+    state.players["aurel"].temporary_capital = "SOL"
+    state.army["SUN"] = Army("aurel", {"cavalry": 1})  # SUN: a large fort with 3 players (no one's capital)
+    state.phase = "end_of_round"
+    ended, _ = run(rules, state)
+    assert ended.players["aurel"].temporary_capital is None
