@@ -383,3 +383,61 @@ def test_ER_11_4_a_large_fort_controlled_also_returns_the_temporary_capital() ->
     state.phase = "end_of_round"
     ended, _ = run(rules, state)
     assert ended.players["aurel"].temporary_capital is None
+
+
+# -- Politics: agent spaces and upgrades (ER-5.19, ER-5.21) ---------------------------------------------------------
+
+
+def test_ER_5_19_the_second_agent_space_of_a_unit_type_costs_2_coins_more() -> None:
+    rules, state = plans_position()
+    for seat in state.turn_order:
+        state.players[seat].coins = 30
+    line = "AGENT UPGRADE CAVALRY"
+    result = play_plans(rules, state, dict.fromkeys(state.turn_order, line))
+    after = result.state.players
+    first, second, third = state.turn_order
+    assert after[first].agent == "upgrade:cavalry:1" and after[second].agent == "upgrade:cavalry:2"
+    assert 30 - after[second].coins == 30 - after[first].coins + 2  # the same first upgrade, 2 coins more
+    refused = verdict(result, third)  # 2 spaces only: the third seat passes
+    assert not refused.accepted and "both spaces are taken" in refused.reason and after[third].coins == 30
+
+
+def test_ER_5_21_a_bought_upgrade_is_kept_and_applies_to_the_elite_of_its_type() -> None:
+    rules, state = plans_position()
+    state.players["kesh"].coins = 8
+    supply = state.supply.upgrades["heavy_cavalry"]
+    result = play_plans(rules, state, {"kesh": "AGENT UPGRADE CAVALRY"})
+    state = result.state
+    assert state.players["kesh"].upgrades == ["heavy_cavalry"] and state.supply.upgrades["heavy_cavalry"] == supply - 1
+    assert state.players["kesh"].coins == 0
+    state.army["KES"].add("elite", 1)  # kesh's elite (example data): cavalry, strength 4
+    state.players["kesh"].elite = "recruited"
+    fought = play(rules, state, "kesh", [ONE, ONE], "ATTACK 1 CAV ELITE: KES -> PEL")
+    # cavalry 2 + 1 (Heavy Cavalry) and the elite 4 + 1 (Heavy Cavalry: it is cavalry, ER-9.3)
+    assert of(fought.events, "battle_melee")[0].data["strengths"]["attacker"] == 8
+    assert fought.state.players["kesh"].upgrades == ["heavy_cavalry"]  # permanent
+
+
+# -- a capital held by an enemy (ER-15.16) --------------------------------------------------------------------------
+
+
+def test_ER_15_16_no_temporary_capital_while_a_large_fort_is_held_and_the_elite_recruits_elsewhere() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "PEL", cavalry=1, infantry=2, archer=1)  # KES is left without units
+    state.army["SUN"] = Army("kesh", {"infantry": 1})  # SUN: a large fort (3 players) kesh holds
+    state.army["DUN"] = Army("aurel", {"cavalry": 2})
+    state.army["AUR"].add("cavalry", -1)
+    state.army["AUR"].add("infantry", -1)
+    result = play(rules, state, "aurel", [FOUR, ONE], "ATTACK 2 CAV: DUN -> KES")
+    after = result.state
+    assert after.army["KES"].owner == "aurel"
+    assert after.players["kesh"].temporary_capital is None and not of(result.events, "temporary_capital_placed")
+    while after.phase != "plans":
+        step = rules.due(after)
+        assert step is not None
+        after = resolve_step(rules, after, step, {}, dice(f"c{step.number}")).state
+    after.players["kesh"].coins = 10
+    recruited = play_plans(rules, after, {"kesh": "RECRUIT ELITE"})
+    assert verdict(recruited, "kesh").accepted
+    placed = [a for a, army in recruited.state.army.items() if army.owner == "kesh" and army.count("elite")]
+    assert placed and placed[0] != "KES"
