@@ -441,3 +441,29 @@ def test_ER_15_16_no_temporary_capital_while_a_large_fort_is_held_and_the_elite_
     assert verdict(recruited, "kesh").accepted
     placed = [a for a, army in recruited.state.army.items() if army.owner == "kesh" and army.count("elite")]
     assert placed and placed[0] != "KES"
+
+
+def test_ER_15_17_two_seats_reaching_the_last_trade_space_take_their_extra_actions_after_all_others() -> None:
+    rules, state = plans_position()
+    for seat in ("kesh", "aurel", "thal"):
+        state.players[seat].coins = 20
+    state.players["kesh"].trade = state.players["aurel"].trade = 7  # one space before the last (example: 8)
+    assert state.turn_order == ["kesh", "aurel", "thal"]
+    texts = {
+        "kesh": "AGENT TRADE WITH thal\nEXTRA AGENT GRANARY",
+        "aurel": "AGENT TRADE WITH kesh\nEXTRA AGENT BAZAAR",
+        "thal": "AGENT GRANARY",
+    }
+    result = play_plans(rules, state, texts)
+    assert result.state.players["kesh"].trade == result.state.players["aurel"].trade == 8
+    done = [(e.kind, e.seat) for e in result.events if e.kind in ("traded", "district_built")]
+    # the normal actions in turn order (thal's too), then the extra actions in turn order
+    assert done == [
+        ("traded", "kesh"),
+        ("traded", "aurel"),
+        ("district_built", "thal"),
+        ("district_built", "kesh"),
+        ("district_built", "aurel"),
+    ]
+    built = [e.data["space"] for e in result.events if e.kind == "district_built"]
+    assert built == [1, 2, 1]  # thal took the first granary space before kesh's extra action (ER-5.5)
