@@ -17,6 +17,8 @@ from adjudicator.rulesets.conqueror.state import (
     fort_count,
     standard_units,
 )
+from tests.test_conqueror_battle import army, battle
+from tests.test_conqueror_battle import run as run_battle
 from tests.test_conqueror_campaign import (
     FOUR,
     ONE,
@@ -467,3 +469,21 @@ def test_ER_15_17_two_seats_reaching_the_last_trade_space_take_their_extra_actio
     ]
     built = [e.data["space"] for e in result.events if e.kind == "district_built"]
     assert built == [1, 2, 1]  # thal took the first granary space before kesh's extra action (ER-5.5)
+
+
+# -- Europe (ER-2.10) -----------------------------------------------------------------------------------------------
+
+
+def test_ER_2_10_a_europe_only_ability_counts_in_europe_areas_only() -> None:
+    data = example()
+    ability = (data.factions["ostra"].board("standard") or data.factions["ostra"].standard).ability
+    side = data.map_for(3)
+    assert side.areas["AUR"].europe and not side.areas["KES"].europe  # the example's Europe set
+    strengths = {}
+    for europe in (True, False):
+        b = battle(army("a", "O", infantry=2), army("ostra", "X", infantry=2, effects=ability), europe=europe)
+        outcome, _ = run_battle(b, [ONE, ONE])
+        strengths[europe] = outcome.strengths
+    # 2 infantry + 1 (die) each; ostra's example ability: +1 defending in Europe (ER-8.16)
+    assert strengths[True] == {"attacker": 3, "defender": 4}
+    assert strengths[False] == {"attacker": 3, "defender": 3}
