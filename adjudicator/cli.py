@@ -597,7 +597,7 @@ def odds(
             "LEADER FORTIFIED'; with --naval 'N GALLEYS'."
         ),
     ],
-    ruleset: Annotated[str, typer.Option(help="coe-classic or coe-1984.")] = "coe-classic",
+    ruleset: Annotated[str, typer.Option(help="coe-classic, coe-1984 or conqueror-er.")] = "coe-classic",
     naval: Annotated[bool, typer.Option("--naval", help="A naval battle of empty galleys.")] = False,
     attacker_orders: Annotated[
         Path | None,
@@ -615,11 +615,21 @@ def odds(
         str | None,
         typer.Option(help="The battle province, for RETREAT FROM <area> orders (default: the one area they name)."),
     ] = None,
+    game_data: Annotated[
+        Path | None,
+        typer.Option(help="conqueror-er: the game's data folder (cards, options); default: the example data."),
+    ] = None,
 ) -> None:
-    """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses."""
+    """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.
+
+    conqueror-er: --attacker '2 CAV 3 INF 1 ARCHER' (kinds CAV, INF, ARCHER, SIEGE, SHIP; upgrade names such as
+    DEADLY_AIM), --defender '4 INF LARGE FORT' (SMALL FORT, LARGE FORT; 'INDEPENDENT 2 INF' for an independent
+    army, over the automa deck); orders files: LOSSES ARCHER, INF, CAV (ER-14.13). No cards played."""
     from adjudicator.rulesets import load_ruleset
 
     rules = load_ruleset(ruleset)
+    if game_data is not None:
+        rules = _odds_game_data(rules, game_data)
     computer = rules.odds
     if computer is None:
         fail(f"{rules.name} computes no battle odds: `pbem odds` is for rulesets that do (see `pbem rulesets`)")
@@ -634,6 +644,23 @@ def odds(
     except ValueError as problem:
         fail(str(problem))
     typer.echo(text)
+
+
+def _odds_game_data(rules: Any, folder: Path) -> Any:
+    """The ruleset bound to the checked data of `folder` (`pbem odds --game-data`)."""
+    from adjudicator.engine.protocol import game_data_of
+
+    member = game_data_of(rules)
+    if member is None:
+        fail(f"{rules.name} takes no --game-data")
+    report = member.check(folder)
+    if report.problems:
+        fail(
+            "\n".join(
+                [f"{folder}: the game data has problems (`pbem data check`):", *(p.text() for p in report.problems)]
+            )
+        )
+    return rules.with_game_data(member.files(folder))
 
 
 @app.command()

@@ -41,7 +41,13 @@ class ConquerorGame:
     dice_words: Mapping[str, int] = {}
     templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
     bot: Any = None
-    odds: Any = None
+
+    @property
+    def odds(self) -> Any:
+        """Exact battle odds on this game's data (odds.py ConquerorOdds)."""
+        from adjudicator.rulesets.conqueror.odds import ConquerorOdds
+
+        return ConquerorOdds()
 
     def __init__(self, info: RulesetInfo, data: GameData, options: Options) -> None:
         self.info, self.data, self.options = info, data, options

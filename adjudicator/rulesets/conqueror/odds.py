@@ -17,10 +17,17 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from adjudicator.engine.chance import Dice
+from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.battle import armies, resolve_battle
+from adjudicator.rulesets.conqueror.battle_losses import complete
 from adjudicator.rulesets.conqueror.battle_types import (
     ATTACKER,
     DEFENDER,
+    INDEPENDENT_LOSSES,
+    KINDS,
+    LOSS_PRIORITY,
+    NO_ORDERS,
+    Army,
     Battle,
     BattleError,
     BattleOutcome,
@@ -28,7 +35,9 @@ from adjudicator.rulesets.conqueror.battle_types import (
     Standing,
 )
 from adjudicator.rulesets.conqueror.battle_volley import DEADLY_HIT, HIT
-from adjudicator.rulesets.conqueror.data import Effects
+from adjudicator.rulesets.conqueror.data import Effects, GameData, Units
+from adjudicator.rulesets.conqueror.loader import load_folder
+from adjudicator.rulesets.conqueror.vocabulary import UPGRADES
 
 T = TypeVar("T")
 
@@ -158,3 +167,114 @@ def odds_text(odds: BattleOdds) -> str:
         *(f"{player}: {float(n):.2f} units lost on average" for player, n in sorted(odds.expected_losses.items())),
     ]
     return "\n".join(lines)
+
+
+# -- `pbem odds --ruleset conqueror-er` (engine/protocol.py BattleOdds) -----------------------------------------
+
+KIND_WORDS: Mapping[str, str] = {
+    "cav": "cavalry",
+    "cavalry": "cavalry",
+    "inf": "infantry",
+    "infantry": "infantry",
+    "arch": "archer",
+    "archer": "archer",
+    "archers": "archer",
+    "ship": "ship",
+    "ships": "ship",
+    "siege": "siege",
+    "sieges": "siege",
+}
+FORT_WORDS: Mapping[str, str] = {"small": "small", "large": "large"}
+FORCES_FORM = (
+    "'N CAV N INF N ARCHER N SIEGE N SHIP' and upgrade names (e.g. DEADLY_AIM); the defender may add "
+    "'SMALL FORT' or 'LARGE FORT', or be 'INDEPENDENT N INF ...' (an independent army, ER-8.31)"
+)
+
+
+@dataclass(frozen=True)
+class Forces:
+    """What `pbem odds` read: the battle, before each side's standing orders."""
+
+    battle: Battle
+
+
+def read_side(option: str, text: str, defender: bool) -> tuple[dict[str, int], set[str], str, bool]:
+    """Units by kind, upgrades, fort and 'independent' from one force text; a ValueError names the word."""
+    units: dict[str, int] = {}
+    upgrades: set[str] = set()
+    fort, independent = "none", False
+    words = text.lower().replace(",", " ").split()
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.isdigit() and i + 1 < len(words) and words[i + 1] in KIND_WORDS:
+            kind = KIND_WORDS[words[i + 1]]
+            units[kind] = units.get(kind, 0) + int(word)
+            i += 2
+            continue
+        if defender and word in FORT_WORDS and i + 1 < len(words) and words[i + 1] == "fort":
+            fort = FORT_WORDS[word]  # ER-2.6
+            i += 2
+            continue
+        if defender and word == "independent":
+            independent = True
+        elif word.replace("-", "_") in UPGRADES:
+            upgrades.add(word.replace("-", "_"))
+        else:
+            unknown = words[i + 1] if word.isdigit() and i + 1 < len(words) else word
+            raise ValueError(f"--{option}: cannot read {unknown!r} in {text!r}; the form: {FORCES_FORM}")
+        i += 1
+    if not any(units.values()):
+        raise ValueError(f"--{option}: no units in {text!r}; the form: {FORCES_FORM}")
+    return units, upgrades, fort, independent
+
+
+def game_data(ruleset: Any) -> GameData:
+    """The ruleset's game data, else the example data (issue 14 item 3)."""
+    data = getattr(ruleset, "data", None)
+    if isinstance(data, GameData):
+        return data
+    return load_folder(resource_dir("games") / "conqueror-er" / "example-data")
+
+
+class ConquerorOdds:
+    """The `odds` member of conqueror-er: forces as texts, standing loss priorities (ER-14.13), exact odds."""
+
+    def read_forces(self, ruleset: Any, attacker: str, defender: str, naval: bool) -> Forces:
+        data = game_data(ruleset)
+        a_units, a_upgrades, _, _ = read_side("attacker", attacker, defender=False)
+        d_units, d_upgrades, fort, independent = read_side("defender", defender, defender=True)
+        attacking = Army("attacker", "A", upgrades=frozenset(a_upgrades), **a_units)
+        battle = Battle("X", not naval, attacking, fort=fort, cards=data.cards, options=data.options)
+        if independent:
+            if d_upgrades or set(d_units) - set(INDEPENDENT_LOSSES):
+                raise ValueError("--defender: an independent army has only standard units, no upgrades (ER-8.31)")
+            deck = tuple(card.id for card in data.cards.automa)
+            return Forces(replace(battle, independent=Units(**d_units), automa_deck=deck))
+        defending = Army("defender", "X", upgrades=frozenset(d_upgrades), **d_units)
+        return Forces(replace(battle, defender=defending))
+
+    def read_standing(self, ruleset: Any, name: str, text: str) -> Standing:
+        """One order a line: LOSSES <kind>, <kind>, ... (ER-14.13: the order units are removed in)."""
+        priority: tuple[str, ...] = LOSS_PRIORITY
+        for number, line in enumerate(text.splitlines(), 1):
+            words = line.lower().replace(",", " ").split()
+            if not words:
+                continue
+            kinds = [KIND_WORDS.get(w, w) for w in words[1:]]
+            if words[0] != "losses" or not kinds or any(k not in KINDS for k in kinds):
+                raise ValueError(
+                    f"{name} line {number}: cannot read {line.strip()!r}; the form: LOSSES <kind>, <kind>, ... "
+                    f"(kinds: {', '.join(KINDS)})"
+                )
+            priority = complete(tuple(dict.fromkeys(kinds)))
+        return replace(NO_ORDERS, loss_priority=priority)
+
+    def battle_text(self, ruleset: Any, forces: Forces, standing: tuple[Any, Any], area: str | None) -> str:
+        battle = forces.battle
+        orders = {
+            player: order
+            for player, order in ((ATTACKER, standing[0]), (battle.defender_id, standing[1]))
+            if order is not None
+        }
+        return odds_text(battle_odds(battle, {}, orders))

@@ -102,7 +102,13 @@ class ConquerorRuleset:
 
     map_layers: Any = None
     bot: Any = None
-    odds: Any = None
+
+    @property
+    def odds(self) -> Any:
+        """Exact battle odds on the example data (odds.py ConquerorOdds)."""
+        from adjudicator.rulesets.conqueror.odds import ConquerorOdds
+
+        return ConquerorOdds()
 
     # -- play: needs a game's data ----------------------------------------------------------------------------------
     lookup_seat = _not_built
