@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adjudicator.rulesets.conqueror import rounds
-from adjudicator.rulesets.conqueror.state import controlled_areas, fort_of
+from adjudicator.rulesets.conqueror.state import controlled_areas, food_limit, fort_of, standard_units
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.conqueror.data import MapSide
@@ -89,19 +89,28 @@ def agent_order(state: GameState, seat: str, rng: random.Random) -> str:
 
 
 def recruit_order(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> str | None:
-    """Recruit one or two standard units in some of the seat's forts (ER-6.3), while its coins last by a rough
-    count (a unit's price is the recruitment track's; a refusal is the price of the guess)."""
+    """Recruit in some of the seat's forts what the fort produces (ER-6.3: a small fort one infantry or archer, a
+    large one a cavalry or two foot), within the food limit (ER-6.2) and the coins by a rough count of 2 a unit."""
     side = side_of(ruleset, state)
     forts = [a for a in controlled_areas(state, side, seat) if fort_of(state, side, a) != "none"]
-    coins = state.players[seat].coins
+    room = min(food_limit(state, ruleset.data, seat) - standard_units(state, seat), state.players[seat].coins // 2)
     items: list[str] = []
     for area in rng.sample(sorted(forts), len(forts)):
-        if coins < 2 or len(items) >= 3:
+        troops = fort_troops(fort_of(state, side, area), rng)
+        count = int(troops.split()[0])
+        if count > room:
             break
-        count = rng.choice((1, 2))
-        items.append(f"{count} {rng.choice(('INF', 'INF', 'CAV', 'ARC'))} AT {area}")
-        coins -= 2 * count
+        items.append(f"{troops} AT {area}")
+        room -= count
     return "RECRUIT " + ", ".join(items) if items else None
+
+
+def fort_troops(fort: str, rng: random.Random) -> str:
+    """What one fort may produce (ER-6.3)."""
+    foot = rng.choice(("INF", "INF", "ARC"))
+    if fort == "large" and rng.random() < 0.3:
+        return "1 CAV"
+    return f"{rng.choice((1, 2)) if fort == 'large' else 1} {foot}"
 
 
 def campaign_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> list[str]:
@@ -122,6 +131,8 @@ def campaign_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: ra
         if there is None or there.owner == seat or there.total == 0:
             lines.append(f"MOVE {troops}: {area} -> {target}")
             continue
+        if there.owner in state.players[seat].trade_bans:
+            continue  # ER-5.10b: no attack on a partner traded with this round
         plan = f" TACTICS {rng.choice(hand)}" if hand and rng.random() < 0.5 else ""
         lines.append(f"ATTACK {troops}: {area} -> {target}{plan}")
     return lines
