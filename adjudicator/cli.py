@@ -452,6 +452,11 @@ def selfplay(
     seed: Annotated[int, typer.Option(help="Seed of the bot's orders (the dice are the game's own).")] = 1,
     pace: Annotated[str, typer.Option(help="'turn' or 'round', as for `pbem new`.")] = "turn",
     games: Annotated[int, typer.Option(help="Games to play, the k-th with seed SEED+k-1.")] = 1,
+    game_data: Annotated[
+        Path | None,
+        typer.Option("--game-data", help="The game's data folder, for rulesets that need one (default: its example)."),
+    ] = None,
+    mode: Annotated[str | None, typer.Option(help="The game mode (conqueror-er: imperator or conquest).")] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -459,7 +464,7 @@ def selfplay(
     the invariants checked after every step and the archive verified at the end: to try the tool, test a ruleset,
     or make archives for benchmarks. Prints one line per player-turn."""
     from adjudicator.rulesets import load_ruleset
-    from adjudicator.services.selfplay import SelfPlayStep, bot_of, play_archived_game, selfplay_seats
+    from adjudicator.services.selfplay import SelfPlayStep, bot_of, play_archived_game, playable, selfplay_seats
 
     def say(turn: SelfPlayStep) -> None:
         typer.echo(
@@ -470,12 +475,26 @@ def selfplay(
     if games < 1:
         fail(f"--games {games}: play at least one game")
     try:
-        rules = load_ruleset(ruleset)
+        rules, folder = playable(load_ruleset(ruleset), game_data, mode)
+        if folder is not None and game_data is None:
+            typer.echo(f"{rules.name} needs a game's data: playing with its example data ({folder}).")
         seats = selfplay_seats(rules, players)
         archive = _archive(data, db)
         for number in range(1, games + 1):
             name = game if games == 1 else f"{game}-{number}"
-            played = play_archived_game(archive, data, name, rules.name, seats, seed + number - 1, turns, say, pace)
+            played = play_archived_game(
+                archive,
+                data,
+                name,
+                rules.name,
+                seats,
+                seed + number - 1,
+                turns,
+                say,
+                pace,
+                game_data=folder,
+                mode=mode,
+            )
             winner = bot_of(rules).winner(rules, played[-1].state) if played else None
             typer.echo(
                 f"Game {name}: {len(played)} player-turns played"

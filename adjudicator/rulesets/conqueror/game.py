@@ -40,7 +40,6 @@ class ConquerorGame:
     hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
     dice_words: Mapping[str, int] = {}
     templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
-    bot: Any = None
 
     @property
     def odds(self) -> Any:
@@ -53,6 +52,13 @@ class ConquerorGame:
         self.info, self.data, self.options = info, data, options
         self.name, self.title = info.name, info.title
         self.description, self.aliases = info.description, info.aliases
+
+    @cached_property
+    def bot(self) -> Any:
+        """The self-play bot (rulesets/conqueror/bot.py)."""
+        from adjudicator.rulesets.conqueror.bot import BOT
+
+        return BOT
 
     @property
     def folder(self) -> Path:

@@ -1,0 +1,124 @@
+"""Conqueror: Empire Rises self-play (rulesets/conqueror/bot.py through services/selfplay.py): seeded games of 3 to
+6 seats played to their end in both modes (ER-3.1; Conquest mode is 5 rounds, ER-10.4), the invariants checked
+after every step, every archive verified, and `pbem selfplay --ruleset conqueror-er` with and without a data
+folder."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.archive import Archive
+from adjudicator.errors import PbemError
+from adjudicator.orders import parse_orders
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.conqueror.game import ConquerorGame
+from adjudicator.rulesets.conqueror.rounds import CAMPAIGN, PLANS
+from adjudicator.services.selfplay import play_archived_game, playable, selfplay_seats
+from adjudicator.services.verification import verify
+from tests.conftest import Pbem
+
+EXAMPLE = resource_dir("games") / "conqueror-er" / "example-data"
+
+
+def bound(mode: str | None = None) -> ConquerorGame:
+    rules, folder = playable(load_ruleset("conqueror-er"), None, mode)
+    assert folder == EXAMPLE
+    assert isinstance(rules, ConquerorGame)
+    return rules
+
+
+@pytest.mark.parametrize(("count", "mode", "seed"), [(3, "imperator", 1), (6, "conquest", 2), (3, "conquest", 3)])
+def test_ER_10_seeded_selfplay_plays_to_the_end_and_the_archive_verifies(
+    tmp_path: Path, archive: Archive, count: int, mode: str, seed: int
+) -> None:
+    rules = bound(mode)
+    seats = selfplay_seats(rules, count)
+    steps = play_archived_game(archive, tmp_path / "data", "er", rules.name, seats, seed, 500, mode=mode)
+    last = steps[-1].state
+    assert last.ended and rules.due(last) is None and last.winners  # ER-10: the game ended with a winner
+    assert [s.number for s in steps] == list(range(2, len(steps) + 2))  # step 1 is the setup (ER-3)
+    assert all(not rules.broken_invariants(s.state) for s in steps)
+    if mode == "conquest":
+        assert last.round <= 5  # ER-10.4: Conquest mode lasts five rounds at most
+    assert sum(s.battles for s in steps) > 0  # attacks were fought (ER-8)
+    assert sum(s.accepted for s in steps) >= 0.8 * sum(s.accepted + s.rejected for s in steps)
+    passed, problems = verify(archive, "er")
+    assert not problems and passed
+
+
+def test_ER_14_selfplay_in_ask_mode_answers_and_verifies(tmp_path: Path, archive: Archive) -> None:
+    rules = bound("conquest")
+    seats = selfplay_seats(rules, 4)
+    steps = play_archived_game(archive, tmp_path / "data", "ask", rules.name, seats, 5, 500, decisions="ask")
+    assert steps[-1].state.ended and all(not rules.broken_invariants(s.state) for s in steps)
+    assert not verify(archive, "ask")[1]
+
+
+def test_ER_3_2_the_bot_seats_three_to_six_factions_as_the_data_sets_them() -> None:
+    rules = bound()
+    for count in range(3, 7):
+        assert tuple(selfplay_seats(rules, count)) == rules.data.setup.factions_by_players[count]  # ER-3.3
+    for wrong in (2, 7):
+        with pytest.raises(ValueError, match="3 to 6 players"):
+            selfplay_seats(rules, wrong)
+
+
+def test_the_bots_orders_parse_in_the_order_language_and_repeat_for_a_seed(tmp_path: Path, archive: Archive) -> None:
+    rules = bound()
+    steps = play_archived_game(archive, tmp_path / "data", "er", rules.name, selfplay_seats(rules, 4), 9, 40)
+    ordered = [s for s in steps if s.orders.strip()]
+    assert ordered
+    for step in steps:
+        before = step.state
+        due = rules.due(before)
+        if due is None or due.phase not in (PLANS, CAMPAIGN):
+            continue
+        for seat in due.seats:
+            header = f"GAME er TURN {due.number} PLAYER {seat} PASSWORD x"
+            text = rules.bot.orders(rules, before, seat, header, random.Random(3))
+            assert text == rules.bot.orders(rules, before, seat, header, random.Random(3))  # repeatable
+            found = parse_orders(text, rules)
+            assert not found.errors, (text, found.errors)
+            assert all(
+                line.startswith(("AGENT", "RECRUIT", "MOVE", "ATTACK", "LOSSES", "EXCESS", "FREEMEN"))
+                for line in text.splitlines()[1:]
+            )
+
+
+def test_selfplay_refuses_a_broken_data_folder_by_name(tmp_path: Path, archive: Archive) -> None:
+    folder = tmp_path / "er-data"
+    shutil.copytree(EXAMPLE, folder)
+    (folder / "cards.toml").write_text("this is = = not toml\n", encoding="utf-8")
+    with pytest.raises(PbemError, match="cards.toml"):
+        play_archived_game(archive, tmp_path / "data", "er", "conqueror-er", ["aurel"], 1, 5, game_data=folder)
+    assert not (tmp_path / "data" / "games" / "er").exists()
+
+
+def test_pbem_selfplay_conqueror_uses_the_example_data_or_the_folder_given(pbem: Pbem, tmp_path: Path) -> None:
+    result = pbem("selfplay", "er", "--ruleset", "conqueror-er", "--seats", "3", "--turns", "12", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert "playing with its example data" in result.output and "Game er: 12 player-turns played" in result.output
+    folder = tmp_path / "er-data"
+    shutil.copytree(EXAMPLE, folder)
+    given = pbem(
+        "selfplay",
+        "er2",
+        "--ruleset",
+        "conqueror-er",
+        "--game-data",
+        str(folder),
+        "--mode",
+        "conquest",
+        "--seats",
+        "5",
+        "--turns",
+        "500",
+    )
+    assert given.exit_code == 0, given.output
+    assert "example data" not in given.output and "wins" in given.output
+    assert pbem("verify", "er2").exit_code == 0
