@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +16,7 @@ from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
-from adjudicator.rulesets import Ruleset, UnknownRuleset, load_ruleset
+from adjudicator.rulesets import Ruleset
 from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -210,26 +210,10 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
         )
     else:
         heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
-    if not _registered(ruleset):  # bound to a game's data (its own board): drawn with it
-        key = ("map.svg", row.state_json, row.events_json, heading, language)
-        return _rendered_once(
-            ruleset, key, lambda: render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
-        )
-    return _map(ruleset.name, row.state_json, row.events_json, heading, language)
-
-
-def _registered(ruleset: Ruleset) -> bool:
-    """Whether `ruleset` is the registry's own object of its name (not one bound to a game's data)."""
-    try:
-        return load_ruleset(ruleset.name) is ruleset
-    except UnknownRuleset:
-        return False
-
-
-@lru_cache(maxsize=8)
-def _map(ruleset: str, state_json: str, events_json: str, heading: str, language: str) -> str:
-    """The map is drawn for the turn's files and again for its report mails: once is enough."""
-    return render_map_for_turn(ruleset, state_json, events_json, heading, language)
+    key = ("map.svg", row.state_json, row.events_json, heading, language)  # drawn for the files and the mails
+    return _rendered_once(
+        ruleset, key, lambda: render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
+    )
 
 
 def write_turn_files(
