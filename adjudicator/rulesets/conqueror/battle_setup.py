@@ -16,6 +16,7 @@ from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
 from adjudicator.rulesets.conqueror.movement import put
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Troops
+from adjudicator.rulesets.conqueror.seas import wharf_of, wharf_ships
 from adjudicator.rulesets.conqueror.standing import battle_standing, defence_plan, reinforcements
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_FLIPPED,
@@ -92,6 +93,7 @@ def neighbours(state: GameState, data: GameData, area: str) -> tuple[bt.Neighbou
                 controller=None if held_by == INDEPENDENT else held_by,
                 independent=held_by == INDEPENDENT,
                 units=units,
+                wharf_of=wharf_of(state, side, code),  # ER-12.14 (seas.py)
             )
         )
     return tuple(found)
@@ -177,7 +179,10 @@ def build_battle(state: GameState, data: GameData, options: Options, attack: Att
     else:
         owner = held.owner if held is not None else capital_owner(state, side, attack.target)
         assert owner is not None and owner != attack.seat, f"no battle at {attack.target}"
-        defender = battle_army(state, data, owner, attack.target, dict(held.units) if held else {})
+        units = dict(held.units) if held else {}
+        if area.land:  # ER-12.13: ships on a wharf take no part in the land battle
+            units.pop("ship", None)
+        defender = battle_army(state, data, owner, attack.target, units)
     temporary = next((f for f, p in state.players.items() if p.temporary_capital == attack.target), None)
     capital = area.capital if area.capital in state.players else None
     return bt.Battle(
@@ -197,6 +202,7 @@ def build_battle(state: GameState, data: GameData, options: Options, attack: Att
         options=options,
         automa_deck=tuple(state.decks.automa),
         automa_discards=tuple(state.decks.automa_discards),
+        wharf_ships=wharf_ships(state, side, attack.target),  # ER-15.19
     )
 
 

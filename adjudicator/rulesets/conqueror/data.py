@@ -324,6 +324,7 @@ class Options:
     temple_coins: int = 3  # ER-12.8
     temple_vp: int = 3  # ER-12.8
     port_coins: int = 1  # ER-12.10
+    seas_of_destiny: bool = False  # ER-0.8: the optional module (section 12), set at `pbem new`
 
     def chronicle_in_round1(self, mode: str) -> bool:
         return self.chronicle_round1 if self.chronicle_round1 is not None else mode == "conquest"

@@ -5,7 +5,8 @@ GRANARY ELSE UPGRADE CAVALRY". When the seat's turn comes, the first alternative
 every alternative refused before it gets its reason with the rule ID. None legal, or none sent: a pass (ER-5.4's
 Resolution: the agent stays home).
 
-Agent spaces are named `trade:<partner>`, `district:<kind>:<1|2>` and `upgrade:<type>:<1|2>` (Player.agent).
+Agent spaces are named `trade:<partner>`, `district:<kind>:<1|2>`, `upgrade:<type>:<1|2>` and, with Seas of
+Destiny, `megaproject:<kind>:<1|2>` (Player.agent; the fourth action is seas.py's, ER-5.24).
 """
 
 from __future__ import annotations
@@ -129,10 +130,12 @@ def _try(state: GameState, data: GameData, faction: str, choice: AgentChoice, fi
     if isinstance(choice, UpgradeOrder):
         return _upgrade(state, data, faction, choice, first)
     assert isinstance(choice, Megaproject)
-    raise Refused("ER-12.6", "megaprojects and wharves (Seas of Destiny) are not built yet")
+    from adjudicator.rulesets.conqueror import seas  # seas.py builds on this module's agent spaces
+
+    return seas.build(state, data, faction, choice, first)
 
 
-def _free_space(state: GameState, faction: str, prefix: str, wanted: int | None, first: str | None) -> str:
+def free_space(state: GameState, faction: str, prefix: str, wanted: int | None, first: str | None) -> str:
     """ER-5.5, ER-5.12, ER-5.19: the space asked for, or the first free one of the two."""
     for number in (wanted,) if wanted else (1, 2):
         space = f"{prefix}:{number}"
@@ -145,8 +148,23 @@ def _free_space(state: GameState, faction: str, prefix: str, wanted: int | None,
     raise Refused("ER-5.5", "both spaces are taken by other players' agents")
 
 
-def _surcharge(space: str) -> int:
+def surcharge(space: str) -> int:
     return SECOND_SPACE_SURCHARGE if space.endswith(":2") else 0
+
+
+def cards_on(state: GameState, faction: str, slot: str) -> int:
+    """How many of `faction`'s megaproject cards (Seas of Destiny) take a `slot` (district or upgrade, ER-12.6)."""
+    if state.seas is None:
+        return 0
+    return sum(1 for taken in state.seas.built.get(faction, {}).values() if taken == slot)
+
+
+def free_slots(state: GameState, data: GameData, faction: str, slot: str) -> int:
+    """ER-1.4, ER-5.13, ER-5.20: the free district or upgrade slots; megaproject cards take them too (ER-12.6)."""
+    player, board = state.players[faction], board_of(state, data, faction)
+    if slot == "district":
+        return board.district_slots - sum(player.districts.values()) - cards_on(state, faction, slot)
+    return board.upgrade_slots - len(player.upgrades) - cards_on(state, faction, slot)
 
 
 # -- A. trade (ER-5.7 to ER-5.10) --------------------------------------------------------------------------------
@@ -163,7 +181,14 @@ def _trade(state: GameState, data: GameData, faction: str, choice: Trade, first:
         raise Refused("ER-5.6", "the extra action must take another space than the first action")
     if occupied(state, faction, space):
         raise Refused("ER-5.5", f"the trade space of {partner} is taken")
-    return Taken(space, trade(state, data, faction, partner))
+    return Taken(space, trade(state, data, faction, partner) + _ports(state, data, faction))
+
+
+def _ports(state: GameState, data: GameData, faction: str) -> list[Event]:
+    """ER-5.11: with Seas of Destiny each port pays when the agent goes on the trade board (seas.py)."""
+    from adjudicator.rulesets.conqueror import seas
+
+    return seas.port_income(state, data, faction)
 
 
 def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[Event]:
@@ -204,15 +229,15 @@ def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[
 def district_price(player: Player, data: GameData, kind: str, space: str) -> int:
     """ER-5.16: the price of this player's nth build of `kind`, +2 on the second space, -1 with the discount."""
     prices = data.tracks.districts[kind]
-    price = prices[min(player.builds.get(kind, 0), len(prices) - 1)] + _surcharge(space)
+    price = prices[min(player.builds.get(kind, 0), len(prices) - 1)] + surcharge(space)
     return max(0, price - (1 if player.discount else 0))
 
 
 def _build(state: GameState, data: GameData, faction: str, choice: Build, first: str | None) -> Taken:
     player = state.players[faction]
     kind = choice.district
-    space = _free_space(state, faction, f"district:{kind}", choice.space, first)
-    if kind != "fort" and sum(player.districts.values()) >= board_of(state, data, faction).district_slots:
+    space = free_space(state, faction, f"district:{kind}", choice.space, first)
+    if kind != "fort" and free_slots(state, data, faction, "district") <= 0:
         raise Refused("ER-5.13", "no free civil district slot on the player board")
     price = district_price(player, data, kind, space)
     if player.coins < price:
@@ -262,11 +287,11 @@ def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | Non
 
 def _upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrder, first: str | None) -> Taken:
     player = state.players[faction]
-    space = _free_space(state, faction, f"upgrade:{choice.unit}", choice.space, first)
+    space = free_space(state, faction, f"upgrade:{choice.unit}", choice.space, first)
     if len(player.upgrades) >= MAX_UPGRADES:
         raise Refused("ER-5.23", f"{faction} already owns {MAX_UPGRADES} upgrades")
-    if len(player.upgrades) >= board_of(state, data, faction).upgrade_slots:
-        raise Refused("ER-5.20", "no free upgrade slot on the player board")
+    if free_slots(state, data, faction, "upgrade") <= 0:
+        raise Refused("ER-5.20", "no free upgrade slot on the player board (megaprojects take slots too)")
     cards = [card for card in UPGRADE_CARDS[choice.unit] if card not in player.upgrades]
     if not cards:
         raise Refused("ER-5.23", f"{faction} owns every {choice.unit} upgrade")
@@ -275,7 +300,7 @@ def _upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrde
         raise Refused("ER-5.20", f"no {choice.unit} upgrade card it lacks is left in the supply")
     prices = data.tracks.upgrades[choice.unit]
     owned = len(UPGRADE_CARDS[choice.unit]) - len(cards)
-    price = prices[min(owned, len(prices) - 1)] + _surcharge(space)  # ER-5.22: no trade discount
+    price = prices[min(owned, len(prices) - 1)] + surcharge(space)  # ER-5.22: no trade discount
     if player.coins < price:
         raise Refused("ER-5.20", f"the upgrade costs {price} coins and {faction} holds {player.coins}")
     player.coins -= price

@@ -3,16 +3,19 @@
 For each seat: a stored-food marker it uses (ER-5.33) counts first (ER-6.2's Resolution); then the excess over the
 food limit leaves (ER-6.2: its EXCESS priority, else ER-14.8's archers, infantry, cavalry); then its recruitment
 orders in the order written (ER-6.1: standard units per fort ER-6.3 to ER-6.6, the elite ER-6.7, heroes ER-6.10
-to ER-6.12); last, food is stored if it may be and the seat did not say FOOD NO STORE (ER-5.32, ER-14.9).
+to ER-6.12, with Seas of Destiny siege engines ER-12.16); last, food is stored if it may be and the seat did not
+say FOOD NO STORE (ER-5.32, ER-14.9).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
 from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.orders.keywords import written
+from adjudicator.rulesets.conqueror import seas
 from adjudicator.rulesets.conqueror.data import GameData
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.orders import (
@@ -187,13 +190,18 @@ def _place(state: GameState, faction: str, area: str, kind: str, count: int) -> 
 
 
 def recruit_units(state: GameState, data: GameData, faction: str, order: RecruitUnits, used: set[str]) -> list[Event]:
-    """ER-6.3 to ER-6.6: the units one fort produces, placed in its area."""
+    """ER-6.3 to ER-6.6: the units one fort produces, placed in its area; siege engines named in the same order
+    come besides that production (ER-12.16, seas.py): all of the order is taken, or none of it."""
     side = data.map_for(state.players_count)
     area, troops = order.area, order.troops
-    if troops.siege:
-        raise Refused("ER-12.16", "siege engines (Seas of Destiny) are not built yet")
     if area not in side.areas:
         raise Refused("ER-2.1", f"{area} is no area of the {side.side} board")
+    if troops.siege:
+        seas.check_siege(state, data, faction, area, troops.siege)
+        if troops.cavalry + troops.infantry + troops.archer == 0:
+            return seas.recruit_siege(state, data, faction, area, troops.siege)
+        standard = recruit_units(state, data, faction, replace(order, troops=replace(troops, siege=0)), used)
+        return standard + seas.recruit_siege(state, data, faction, area, troops.siege)
     if controller(state, side, area) != faction:
         raise Refused("ER-6.3", f"{faction} does not control {area}")
     fort = "large" if state.players[faction].temporary_capital == area else fort_of(state, side, area)  # ER-11.2

@@ -12,7 +12,9 @@ from typing import Final
 
 from adjudicator.engine.steps import SETUP, Step
 from adjudicator.engine.vocabulary import Event
+from adjudicator.rulesets.conqueror import seas
 from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.politics import cards_on
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_FLIPPED,
@@ -153,6 +155,7 @@ def income(state: GameState, data: GameData, faction: str) -> int:
     board = data.factions[faction].board(player.board) or data.factions[faction].standard
     coins = board.base_income + sum(side.areas[a].coins for a in controlled_areas(state, side, faction))
     coins += 2 * player.districts.get("bazaar", 0)
+    coins += seas.temple_income(state, data, faction)  # ER-12.8 (Seas of Destiny)
     return coins + (1 if player.temporary_capital is not None else 0)
 
 
@@ -253,13 +256,12 @@ def final_scores(state: GameState, data: GameData) -> dict[str, int]:
             elif fort == "small":
                 vp += 4
         districts = sum(player.districts.values())  # ER-10.4: built forts are not districts
+        districts += cards_on(state, faction, "district")  # ER-12.6: a megaproject card counts by its slot
+        upgrades = len(player.upgrades) + cards_on(state, faction, "upgrade")
         vp += districts * scoring.vp_per_district + (FOUR_DISTRICTS_BONUS if districts >= 4 else 0)
-        vp += len(player.upgrades) * scoring.vp_per_upgrade
-        vp += (
-            scoring.upgrade_bonus_vp
-            if scoring.upgrade_bonus_count and len(player.upgrades) >= scoring.upgrade_bonus_count
-            else 0
-        )
+        vp += upgrades * scoring.vp_per_upgrade
+        vp += scoring.upgrade_bonus_vp if scoring.upgrade_bonus_count and upgrades >= scoring.upgrade_bonus_count else 0
+        vp += seas.megaproject_vp(state, data, faction)  # ER-12.7, ER-12.8
         vp += player.coins // 5
         if player.trade >= len(trade):  # ER-5.8: the last space's VP count once, at game end
             vp += trade[-1].vp

@@ -10,6 +10,7 @@ from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.conqueror.data import MODES, PLAYER_COUNTS, GameData, Options
+from adjudicator.rulesets.conqueror.seas import new_seas
 from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
     UPGRADES,
@@ -131,6 +132,8 @@ def initial_state(data: GameData, options: Options, game: str, seats: list[str])
         fort_markers=count,
         food_markers=count,
     )
+    if options.seas_of_destiny:  # ER-0.8, ER-3.12: ER-12.1 and ER-12.2 (the ships and siege engines: SEAS_BARRACKS)
+        state.seas = new_seas(data, count)
     _place_start(state, data)
     _place_independents(state, data)
     return state

@@ -26,6 +26,7 @@ STANDARD: Final = STANDARD_UNITS  # ER-0.3: the units the food track counts (ER-
 HERO_HAND, HERO_FACE_UP, HERO_DISCARDED = "hand", "face_up", "discarded"  # ER-6.11
 DYNASTY_UNUSED, DYNASTY_ACTIVE, DYNASTY_FLIPPED = "unused", "active", "flipped"  # ER-11.5, ER-11.6
 FOOD_NONE, FOOD_HELD, FOOD_IN_USE = "none", "held", "in_use"  # ER-5.32, ER-5.33
+SEAS_BARRACKS: Final = {"ship": 2, "siege": 2}  # ER-12.2: added to each barracks with Seas of Destiny
 
 
 @dataclass
@@ -107,6 +108,22 @@ class Decks:
 
 
 @dataclass
+class Seas:
+    """Seas of Destiny's pieces (section 12), present only in a game that uses the module (ER-0.8): the
+    megaproject cards left in supply (wonders highest first, ER-12.7), the wharf markers left, each player's
+    megaproject cards with the slot each takes (ER-12.6), the wonders in the order built (ER-12.7), each
+    player's wharf (ER-12.9; the marker stays when its area is taken, ER-12.14) and the siege engines each player
+    has recruited so far (ER-12.18: an eliminated one is out of the game, so at most 2 ever)."""
+
+    cards: list[str] = field(default_factory=list)
+    wharf_markers: int = 0
+    built: dict[str, dict[str, str]] = field(default_factory=dict)  # faction -> card -> district | upgrade
+    wonders: list[str] = field(default_factory=list)
+    wharves: dict[str, str] = field(default_factory=dict)  # faction -> area
+    siege_recruited: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
 class GameState:
     """A game of Empire Rises: public, private per seat, secret (module docstring)."""
 
@@ -128,6 +145,7 @@ class GameState:
     steps_done: int = 0
     winners: list[str] = field(default_factory=list)  # ER-10.1 to ER-10.5; set when the game ends
     ended: bool = False
+    seas: Seas | None = None  # ER-0.8: Seas of Destiny's pieces, None in a game without the module
 
     def copy(self) -> GameState:
         return copy.deepcopy(self)
@@ -245,6 +263,7 @@ def broken(state: GameState, data: GameData) -> list[str]:
     problems += _piece_limits(state, data)
     problems += _supply_limits(state, data)
     problems += _card_limits(state, data)
+    problems += _seas_limits(state, data)
     return problems
 
 
@@ -315,6 +334,30 @@ def _card_limits(state: GameState, data: GameData) -> list[str]:
     return problems
 
 
+def _seas_limits(state: GameState, data: GameData) -> list[str]:
+    """ER-0.8, ER-12.1, ER-12.2, ER-12.18: ships and siege engines only with Seas of Destiny, 2 of each per
+    barracks; N megaproject cards of each type and N wharf markers, each in one place."""
+    seas, n = state.seas, state.players_count
+    problems = []
+    for faction in state.players:
+        for kind, most in SEAS_BARRACKS.items():
+            if units_of(state, faction, kind) > (most if seas is not None else 0):
+                problems.append(f"{faction} has more {kind} units on the map than its barracks hold (ER-12.2)")
+        if seas is not None and units_of(state, faction, "siege") > seas.siege_recruited.get(faction, 0):
+            problems.append(f"{faction}: more siege engines on the map than recruited (ER-12.16)")
+    if seas is None:
+        return problems
+    cards = seas.cards + [card for held in seas.built.values() for card in held]
+    types = {card.id: card.type for card in data.cards.megaprojects}
+    if len(set(cards)) != len(cards) or any(card not in types for card in cards):
+        problems.append(f"megaproject cards {sorted(cards)}: unknown or in two places (ER-12.1)")
+    elif any([types[c] for c in cards].count(kind) != n for kind in ("wonder", "temple", "port")):
+        problems.append(f"megaproject cards: not {n} of each type in all (ER-12.1)")
+    if len(seas.wharves) + seas.wharf_markers != n or len(set(seas.wharves.values())) != len(seas.wharves):
+        problems.append(f"wharf markers: {seas.wharves} built + {seas.wharf_markers} in supply != {n} (ER-12.1)")
+    return problems
+
+
 # -- snapshots (engine/envelope.py, schema 2) -------------------------------------------------------------------
 
 
@@ -348,7 +391,7 @@ def public_part(state: GameState) -> dict[str, Any]:
         },
         "winners": list(state.winners),
         "ended": state.ended,
-    }
+    } | ({"seas": asdict(state.seas)} if state.seas is not None else {})  # written only with the module (ER-0.8)
 
 
 PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
@@ -416,4 +459,5 @@ def read_state(
         steps_done=step,
         winners=list(public["winners"]),
         ended=public["ended"],
+        seas=Seas(**public["seas"]) if "seas" in public else None,
     )
