@@ -169,9 +169,9 @@ def test_ER_5_20_ER_5_22_upgrade_price_by_owned_of_the_type_and_ER_5_23_at_most_
     assert not refused.accepted and "ER-5.23" in refused.reason and result.state.players["thal"].coins == 30
 
 
-def test_ER_5_24_megaprojects_are_refused_until_seas_of_destiny_is_built() -> None:
+def test_ER_5_24_ER_0_8_megaprojects_are_refused_in_a_game_without_seas_of_destiny() -> None:
     rules, state = plans_position()
     state.players["kesh"].coins = 30
     result = play(rules, state, {"kesh": "AGENT WONDER ELSE TRADE WITH thal"})
     taken = verdict(result, "kesh")
-    assert taken.accepted and "ER-12.6" in taken.reason and result.state.players["kesh"].agent == "trade:thal"
+    assert taken.accepted and "ER-0.8" in taken.reason and result.state.players["kesh"].agent == "trade:thal"

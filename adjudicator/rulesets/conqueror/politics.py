@@ -79,9 +79,11 @@ def play_politics(
                 _refusal(action, "ER-5.6", "the extra agent action needs the trade marker on the last trade space")
             )
             continue
-        first = state.players[faction].agent
-        state.players[faction].agent = None  # ER-5.6's Resolution: the first space becomes free
+        player = state.players[faction]
+        first, player.agent = player.agent, None  # ER-5.6's Resolution: the agent leaves its first space
         events += take_action(state, data, faction, action, results.setdefault(faction, []), first=first)
+        if player.agent is None:  # ER-5.6: no extra action was taken, so the agent never left its first space
+            player.agent = first
     return events
 
 
