@@ -15,7 +15,7 @@ from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.setup import game_options
 from adjudicator.rulesets.conqueror.state import Army, GameState, broken, public_part, read_state
 from tests.test_conqueror_campaign import AUTOMA, FOUR, ONE, orders
-from tests.test_conqueror_politics import play, plans_position, verdict
+from tests.test_conqueror_politics import plans_position, play, verdict
 from tests.test_conqueror_setup import to_phase
 from tests.test_conqueror_state import dice, example
 
