@@ -457,6 +457,10 @@ def selfplay(
         typer.Option("--game-data", help="The game's data folder, for rulesets that need one (default: its example)."),
     ] = None,
     mode: Annotated[str | None, typer.Option(help="The game mode (conqueror-er: imperator or conquest).")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="KEY=VALUE: a game option, as for `pbem new` (e.g. --option seas_of_destiny=true)."),
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -475,7 +479,8 @@ def selfplay(
     if games < 1:
         fail(f"--games {games}: play at least one game")
     try:
-        rules, folder = playable(load_ruleset(ruleset), game_data, mode)
+        options = _seat_pairs("--option", option, "KEY=VALUE", "seas_of_destiny=true")
+        rules, folder = playable(load_ruleset(ruleset), game_data, mode, options)
         if folder is not None and game_data is None:
             typer.echo(f"{rules.name} needs a game's data: playing with its example data ({folder}).")
         seats = selfplay_seats(rules, players)
@@ -494,6 +499,7 @@ def selfplay(
                 pace,
                 game_data=folder,
                 mode=mode,
+                options=options,
             )
             winner = bot_of(rules).winner(rules, played[-1].state) if played else None
             typer.echo(

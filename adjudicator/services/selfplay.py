@@ -53,14 +53,17 @@ def bot_of(ruleset: Ruleset) -> Bot:
     return bot
 
 
-def playable(ruleset: Ruleset, game_data: Path | None = None, mode: str | None = None) -> tuple[Ruleset, Path | None]:
+def playable(
+    ruleset: Ruleset, game_data: Path | None = None, mode: str | None = None, options: dict[str, str] | None = None
+) -> tuple[Ruleset, Path | None]:
     """A ruleset that plays with a game's data (`with_game_data`, e.g. conqueror-er) bound to the folder
-    `game_data`, or to its example data when none is given; with that folder. Other rulesets as they are."""
+    `game_data`, or to its example data when none is given, with the game `options`; with that folder. Other
+    rulesets as they are."""
     bind = getattr(ruleset, "with_game_data", None)
     if bind is None:
         return ruleset, None
     folder = game_data or ruleset.example_data  # type: ignore[attr-defined]
-    return bind(ruleset.game_data.files(folder), mode, None), folder  # type: ignore[attr-defined]
+    return bind(ruleset.game_data.files(folder), mode, options), folder  # type: ignore[attr-defined]
 
 
 def selfplay_seats(ruleset: Ruleset, count: int) -> list[str]:
@@ -95,14 +98,15 @@ def play_archived_game(
     check_archive: bool = True,
     game_data: Path | None = None,
     mode: str | None = None,
+    options: dict[str, str] | None = None,
 ) -> list[SelfPlayStep]:
     """Play a new game `name` of `seats` with the ruleset's bot until it ends or `max_turns` steps are played (a
     round is played to its end in round pace, where every seat orders its coming step from the position at the
     start of the round). `on_turn` sees each step as it is stored. With decisions "ask" the steps wait for the
     bot's answers. A broken invariant, a step that does not resolve or (with `check_archive`) an archive that does
     not verify is a PbemError naming the game and the step. A ruleset that needs a game's data plays with
-    `game_data` (its example data when None) in `mode`."""
-    ruleset, folder = playable(load_ruleset(ruleset_name), game_data, mode)
+    `game_data` (its example data when None) in `mode`, with the game `options` (`pbem new --option`)."""
+    ruleset, folder = playable(load_ruleset(ruleset_name), game_data, mode, options)
     bot = bot_of(ruleset)
     made = new_game(
         archive,
@@ -115,6 +119,7 @@ def play_archived_game(
         mail={"selfplay": True},
         game_data=folder,
         mode=mode,
+        options=options,
     )
     state = ruleset.initial_state(name, list(seats))
     steps: list[SelfPlayStep] = []
