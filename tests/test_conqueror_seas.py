@@ -7,6 +7,8 @@ parser and the step through the engine."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.steps import resolve_step
 from adjudicator.rulesets import load_ruleset
@@ -14,7 +16,10 @@ from adjudicator.rulesets.conqueror import rounds, seas
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.setup import game_options
 from adjudicator.rulesets.conqueror.state import Army, GameState, broken, public_part, read_state
+from tests.conftest import Pbem
 from tests.test_conqueror_campaign import AUTOMA, FOUR, ONE, orders
+from tests.test_conqueror_new import data_copy, new_er, whole_snapshot
+from tests.test_conqueror_plans_cli import PLANS, SEATS3, submit
 from tests.test_conqueror_politics import plans_position, play, verdict
 from tests.test_conqueror_setup import to_phase
 from tests.test_conqueror_state import dice, example
@@ -339,3 +344,30 @@ def test_ER_5_6_a_refused_extra_action_leaves_the_agent_on_its_first_space() -> 
     assert result.state.players["kesh"].agent == "district:granary:1"
     taken = verdict(result, "aurel", 3)
     assert not taken.accepted and "ER-5.5" in taken.reason and result.state.players["aurel"].districts == {}
+
+
+# -- end to end: `pbem new --option seas_of_destiny=true`, orders by mail, receipts, reports -------------------------
+
+
+def test_ER_0_8_ER_12_a_game_with_the_module_by_mail(pbem: Pbem, tmp_path: Path) -> None:
+    created = new_er(pbem, data_copy(tmp_path), "--option", "seas_of_destiny=true", seats=SEATS3)
+    assert created.startswith("0\n"), created
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    receipt = submit(pbem, "kesh", "AGENT WHARF AT AUR SHIP NSE ELSE WHARF AT KES SHIP NSE", "RECRUIT 1 SIEGE AT DUN")
+    assert "ER-12.9" in receipt and "rejected (ER-12.16)" in receipt
+    receipt = submit(pbem, "aurel", "AGENT TEMPLE ELSE PORT SLOT UPGRADE")  # 5 coins: the temple costs 6
+    assert "the temple costs 6 coins and aurel holds 5 (ER-12.6)" in receipt
+    adjudicated = pbem("adjudicate", "er1", "--now")
+    assert adjudicated.exit_code == 0, adjudicated.output
+    public = whole_snapshot(pbem, PLANS)["public"]
+    assert public["seas"]["wharves"] == {"kesh": "KES"} and public["army"]["NSE"]["units"] == {"ship": 2}
+    assert public["seas"]["built"] == {"aurel": {"port-1": "upgrade"}}
+    report = (pbem.data / "games" / "er1" / f"turn-{PLANS:04d}" / "report.txt").read_text(encoding="utf-8")
+    assert "kesh builds a wharf in KES for 3 coins; its 2 ships go to NSE (ER-12.9)" in report
+    assert "aurel builds a port (port-1) for 4 coins; it takes one of its upgrade slots (ER-12.6)" in report
+    verified = pbem("verify", "er1")
+    assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
