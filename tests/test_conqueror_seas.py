@@ -371,3 +371,15 @@ def test_ER_0_8_ER_12_a_game_with_the_module_by_mail(pbem: Pbem, tmp_path: Path)
     assert "aurel builds a port (port-1) for 4 coins; it takes one of its upgrade slots (ER-12.6)" in report
     verified = pbem("verify", "er1")
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
+
+
+def test_ER_12_14_the_map_draws_a_wharf_marker_left_without_ships() -> None:
+    import xml.etree.ElementTree as ET
+
+    from tests.test_conqueror_map import SVG, by_id, draw, labels
+
+    rules, state = wharf_position()
+    state.army["DUN"] = Army("thal", {"cavalry": 1})  # taken: the ships are gone, the marker stays
+    svg = ET.fromstring(draw(rules, state))
+    assert labels(svg, "DUN") == [("thal", "1C"), ("kesh", "\u2693")]
+    assert "wharf of kesh" in (by_id(svg, "forces-DUN").findtext(SVG + "title") or "")

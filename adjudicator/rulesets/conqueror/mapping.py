@@ -4,7 +4,8 @@ position. Public information only: the snapshot's public part (no hand, no face-
 Shown: every area of the game's board side (ER-3.2) at its data position (ER-13.1), land or sea; who controls it
 (ER-2.3) in the faction's colour, independents (ER-3.8) in grey; its fort (ER-2.6, ER-2.7: large, small, a built
 marker, or a printed fort under a blank marker) or capital (ER-2.6, ER-11.1: a temporary capital too); each
-army's units by type (ER-0.3), ships at a wharf on land (ER-12.9) on a line of their own; the Danube and the
+army's units by type (ER-0.3), ships at a wharf on land (ER-12.9) on a line of their own, a wharf marker without
+ships as an anchor alone (ER-12.14); the Danube and the
 bridges (ER-2.2) as the board's typed links. The map of a game is drawn on its own data: a game bound to its data
 (game.py) hands `ConquerorMap(data)` over as its `map_layers`.
 """
@@ -104,8 +105,15 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
         owner = controller(state, side, code) or ""
         areas[code] = AreaLayer(owner, marker, area_tooltip(state, side, code, owner, marker, tr))
         army = state.army.get(code)
-        if army is not None and army.total > 0:
-            pieces.append(Pieces(code, army_lines(army, side.areas[code].land), army_words(army, tr)))
+        lines = army_lines(army, side.areas[code].land) if army is not None and army.total > 0 else []
+        words = army_words(army, tr) if army is not None and army.total > 0 else ""
+        wharf = wharf_marker(state, code)
+        if wharf is not None and not any(WHARF_SIGN in line for _seat, line in lines):
+            lines.append((wharf, WHARF_SIGN))  # ER-12.9, ER-12.14: the marker, with no ship on it
+        if wharf is not None:
+            words = "\n".join(w for w in (words, tr("wharf of %(seat)s", seat=wharf)) if w)
+        if lines:
+            pieces.append(Pieces(code, lines, words))
     kinds = {link.kind for link in side.board.links}
     links = tuple((kind, word, 80) for kind, word in ((RIVER, _("river")), (BRIDGE, _("bridge"))) if kind in kinds)
     details = [tr("round %(round)s", round=state.round), tr("%(count)s players", count=state.players_count)]
@@ -123,6 +131,13 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
         legend_symbols=(*FORT_SYMBOLS, *links, KEY),
         details=details,
     )
+
+
+def wharf_marker(state: GameState, code: str) -> str | None:
+    """Whose wharf marker stands in `code` (Seas of Destiny, ER-12.9); it stays when the area is taken (ER-12.14)."""
+    if state.seas is None:
+        return None
+    return next((faction for faction, area in state.seas.wharves.items() if area == code), None)
 
 
 def area_marker(state: GameState, side: MapSide, code: str) -> str:
