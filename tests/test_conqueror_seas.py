@@ -14,7 +14,7 @@ from adjudicator.engine.steps import resolve_step
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.conqueror import rounds, seas
 from adjudicator.rulesets.conqueror.game import ConquerorGame
-from adjudicator.rulesets.conqueror.setup import game_options
+from adjudicator.rulesets.conqueror.setup import SetupError, game_options
 from adjudicator.rulesets.conqueror.state import Army, GameState, broken, public_part, read_state
 from tests.conftest import Pbem
 from tests.test_conqueror_campaign import AUTOMA, FOUR, ONE, orders
@@ -383,3 +383,37 @@ def test_ER_12_14_the_map_draws_a_wharf_marker_left_without_ships() -> None:
     svg = ET.fromstring(draw(rules, state))
     assert labels(svg, "DUN") == [("thal", "1C"), ("kesh", "\u2693")]
     assert "wharf of kesh" in (by_id(svg, "forces-DUN").findtext(SVG + "title") or "")
+
+
+# -- alternative boards (ER-3.7, ER-12.3, ER-14.1) -----------------------------------------------------------------
+
+
+def test_ER_12_3_an_alternative_board_is_assigned_with_the_module_only() -> None:
+    _, state = sod_game(boards="kesh:alternative-1, thal:alternative-2")
+    assert state.players["kesh"].board == "alternative-1" and state.players["aurel"].board == "standard"
+    assert state.players["thal"].board == "alternative-2" and broken(state, example()) == []
+    data = example()
+    rules = load_ruleset("conqueror-er").with_data(
+        data, game_options(data, "imperator", {"boards": "kesh:alternative-1"})
+    )  # type: ignore[attr-defined]
+    try:
+        rules.initial_state("g1", list(data.setup.factions_by_players[3]))
+    except SetupError as refused:
+        assert "kesh:alternative-1: alternative boards need Seas of Destiny (ER-12.3, ER-0.8)" in str(refused)
+    else:
+        raise AssertionError("an alternative board was taken without the module")
+    wrong = load_ruleset("conqueror-er").with_data(
+        data, game_options(data, "imperator", {"boards": "kesh:gold,rome:standard"})
+    )  # type: ignore[attr-defined]
+    try:
+        wrong.initial_state("g1", list(data.setup.factions_by_players[3]))
+    except SetupError as refused:
+        assert "kesh has no board 'gold'" in str(refused) and "rome is no faction of this game" in str(refused)
+    else:
+        raise AssertionError("a wrong board was taken")
+
+
+def test_ER_12_3_a_position_with_an_alternative_board_but_no_module_breaks_the_invariants() -> None:
+    rules, state = plans_position()
+    state.players["kesh"].board = "alternative-1"
+    assert any("ER-12.3" in problem for problem in broken(state, example()))

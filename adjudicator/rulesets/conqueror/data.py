@@ -325,6 +325,7 @@ class Options:
     temple_vp: int = 3  # ER-12.8
     port_coins: int = 1  # ER-12.10
     seas_of_destiny: bool = False  # ER-0.8: the optional module (section 12), set at `pbem new`
+    boards: str = ""  # ER-3.7, ER-12.3, ER-14.1: "faction:board,..." the moderator assigns; others standard
 
     def chronicle_in_round1(self, mode: str) -> bool:
         return self.chronicle_round1 if self.chronicle_round1 is not None else mode == "conquest"

@@ -134,15 +134,38 @@ def initial_state(data: GameData, options: Options, game: str, seats: list[str])
     )
     if options.seas_of_destiny:  # ER-0.8, ER-3.12: ER-12.1 and ER-12.2 (the ships and siege engines: SEAS_BARRACKS)
         state.seas = new_seas(data, count)
+    for faction, board in chosen_boards(data, options, order).items():  # ER-3.7, ER-12.3
+        state.players[faction].board = board
     _place_start(state, data)
     _place_independents(state, data)
     return state
 
 
+def chosen_boards(data: GameData, options: Options, factions: tuple[str, ...]) -> dict[str, str]:
+    """ER-3.7, ER-14.1: the boards the moderator assigns (option boards = "faction:board,..."); an alternative
+    board only with Seas of Destiny (ER-12.3, ER-0.8). Every wrong entry is named at once."""
+    chosen, problems = {}, []
+    for entry in (e.strip() for e in options.boards.split(",") if e.strip()):
+        faction, _, name = entry.partition(":")
+        board = data.factions[faction].board(name) if faction in factions else None
+        if faction not in factions:
+            problems.append(f"{entry}: {faction} is no faction of this game")
+        elif board is None:
+            boards = ", ".join(b.id for b in data.factions[faction].boards)
+            problems.append(f"{entry}: {faction} has no board {name!r} (boards: {boards})")
+        elif board.kind == "alternative" and not options.seas_of_destiny:
+            problems.append(f"{entry}: alternative boards need Seas of Destiny (ER-12.3, ER-0.8)")
+        else:
+            chosen[faction] = name
+    if problems:
+        raise SetupError("option boards: " + "; ".join(problems))
+    return chosen
+
+
 def _place_start(state: GameState, data: GameData) -> None:
-    """ER-3.7: the starting units of the mode and player count, from the barracks."""
+    """ER-3.7: the starting units of the mode and player count, from the barracks of the player's board."""
     for faction in state.turn_order:
-        board = data.factions[faction].standard
+        board = data.factions[faction].board(state.players[faction].board) or data.factions[faction].standard
         for start in board.start.get((state.mode, state.players_count), ()):
             army = state.army.setdefault(start.area, Army(faction))
             if army.owner != faction:

@@ -339,7 +339,10 @@ def _seas_limits(state: GameState, data: GameData) -> list[str]:
     barracks; N megaproject cards of each type and N wharf markers, each in one place."""
     seas, n = state.seas, state.players_count
     problems = []
-    for faction in state.players:
+    for faction, player in state.players.items():
+        board = data.factions[faction].board(player.board)
+        if board is not None and board.kind == "alternative" and seas is None:
+            problems.append(f"{faction} plays {player.board}: alternative boards need Seas of Destiny (ER-12.3)")
         for kind, most in SEAS_BARRACKS.items():
             if units_of(state, faction, kind) > (most if seas is not None else 0):
                 problems.append(f"{faction} has more {kind} units on the map than its barracks hold (ER-12.2)")
