@@ -388,7 +388,7 @@ def test_ER_12_14_the_map_draws_a_wharf_marker_left_without_ships() -> None:
 # -- alternative boards (ER-3.7, ER-12.3, ER-14.1) -----------------------------------------------------------------
 
 
-def test_ER_12_3_an_alternative_board_is_assigned_with_the_module_only() -> None:
+def test_ER_12_3_ER_14_1_an_alternative_board_is_assigned_by_the_moderator_with_the_module_only() -> None:
     _, state = sod_game(boards="kesh:alternative-1, thal:alternative-2")
     assert state.players["kesh"].board == "alternative-1" and state.players["aurel"].board == "standard"
     assert state.players["thal"].board == "alternative-2" and broken(state, example()) == []
@@ -417,3 +417,31 @@ def test_ER_12_3_a_position_with_an_alternative_board_but_no_module_breaks_the_i
     rules, state = plans_position()
     state.players["kesh"].board = "alternative-1"
     assert any("ER-12.3" in problem for problem in broken(state, example()))
+
+
+# -- ships after the wharf (ER-12.11, ER-12.12) ----------------------------------------------------------------------
+
+
+def test_ER_12_11_ER_12_12_the_wharfs_ships_transport_and_move_in_the_campaign() -> None:
+    rules, state = sod_plans()
+    state.players["kesh"].coins = 10
+    state = play(rules, state, {"kesh": "AGENT WHARF AT KES SHIP NSE"}).state
+    step = rules.due(state)
+    assert step is not None and step.phase == "campaign" and step.seats == ("kesh",)
+    moves = ("TRANSPORT 2 INF: KES -> NSE -> DUN", "MOVE 2 SHIP: NSE -> ESE", "MOVE 1 SHIP: NSE -> ESE")
+    result = resolve_step(rules, state, step, {"kesh": orders("kesh", *moves)}, GivenDice(values=[]))
+    assert [r.accepted for r in result.order_results["kesh"]] == [True, False, True]  # 1 ship carried 2 units
+    assert held(result.state, "DUN") == ("kesh", {"infantry": 2})
+    assert held(result.state, "NSE") == ("kesh", {"ship": 1}) and held(result.state, "ESE") == ("kesh", {"ship": 1})
+
+
+def test_ER_12_11_ships_on_their_wharf_move_only_to_an_adjacent_sea_area() -> None:
+    rules, state = wharf_position()
+    state.phase, state.campaign_index = "campaign", state.in_play().index("kesh")
+    step = rules.due(state)
+    assert step is not None
+    mail = {"kesh": orders("kesh", "MOVE 2 SHIP: DUN -> KES", "MOVE 2 SHIP: DUN -> NSE")}
+    result = resolve_step(rules, state, step, mail, GivenDice(values=[]))
+    refused, moved = result.order_results["kesh"]
+    assert not refused.accepted and refused.rule == "ER-12.11" and moved.accepted
+    assert held(result.state, "NSE") == ("kesh", {"ship": 2}) and held(result.state, "DUN") == ("kesh", {"infantry": 1})
