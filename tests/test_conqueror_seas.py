@@ -108,6 +108,13 @@ def test_ER_12_2_two_siege_engines_per_barracks_more_breaks_the_invariants() -> 
     assert any("ER-12.2" in problem for problem in broken(state, example()))
 
 
+def test_ER_12_9_ships_on_land_only_on_their_owners_wharf() -> None:
+    _, state = wharf_position()
+    assert broken(state, example()) == []
+    state.army["KES"].add("ship", 1)  # kesh's wharf is in DUN, not in KES
+    assert any("KES: ships on land" in problem for problem in broken(state, example()))
+
+
 # -- the fourth agent action (ER-12.6 to ER-12.10) -----------------------------------------------------------------
 
 

@@ -348,6 +348,11 @@ def _seas_limits(state: GameState, data: GameData) -> list[str]:
                 problems.append(f"{faction} has more {kind} units on the map than its barracks hold (ER-12.2)")
         if seas is not None and units_of(state, faction, "siege") > seas.siege_recruited.get(faction, 0):
             problems.append(f"{faction}: more siege engines on the map than recruited (ER-12.16)")
+    side = data.map_for(state.players_count)
+    for area, army in state.army.items():
+        on_land = area in side.areas and side.areas[area].land
+        if army.count("ship") and on_land and (seas is None or seas.wharves.get(army.owner) != area):
+            problems.append(f"{area}: ships on land, which is not {army.owner}'s wharf (ER-12.9, ER-12.11)")
     if seas is None:
         return problems
     cards = seas.cards + [card for held in seas.built.values() for card in held]
