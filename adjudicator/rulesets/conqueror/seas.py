@@ -43,11 +43,6 @@ SLOTS: Final = ("district", "upgrade")  # ER-12.6
 DEFAULTS: Final = Options()
 
 
-def module_on(state: GameState) -> bool:
-    """ER-0.8: this game uses Seas of Destiny."""
-    return state.seas is not None
-
-
 def require(state: GameState, what: str) -> Seas:
     """The module's pieces, or a refusal naming ER-0.8 for `what` a game without it cannot have."""
     if state.seas is None:
@@ -57,7 +52,9 @@ def require(state: GameState, what: str) -> Seas:
 
 def _option(state: GameState, name: str) -> int:
     """A value of ER-13.5 as set at `pbem new` (state.options), else the spec's Resolution."""
-    return int(state.options.get(name, getattr(DEFAULTS, name)))  # type: ignore[call-overload]
+    value = state.options.get(name, getattr(DEFAULTS, name))
+    assert isinstance(value, int), f"option {name}: {value!r}"
+    return value
 
 
 # -- setup (ER-3.12, ER-12.1, ER-12.2) ----------------------------------------------------------------------------
@@ -148,7 +145,9 @@ def _wharf(state: GameState, data: GameData, faction: str, choice: Megaproject, 
     army = state.army.setdefault(ships_at, Army(faction))
     army.add("ship", ships)
     placed = {"site": site, "ships": ships, "ships_at": ships_at, "price": price, "space": int(space[-1])}
-    return Taken(space, [Event("wharf_built", faction, placed)])
+    events = [Event("wharf_built", faction, placed)]
+    events += apply_trigger(state, data, faction, "on_build", standing_effects(state, data, faction))
+    return Taken(space, events)
 
 
 def _wharf_site(state: GameState, side: MapSide, faction: str, wanted: str | None) -> str:
