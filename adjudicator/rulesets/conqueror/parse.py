@@ -261,13 +261,12 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         return partial(AgentAction, choices=(), extra=c[0].type == "EXTRA")
 
     def buy(self, c: list[Any]) -> Callable[..., Order]:
+        """ER-3.11: up to 2 items; the same type twice is allowed (the second pays the 2nd build's price)."""
         items = values(c)
         if len(items) > 2:
             raise LineProblem(c[0].column, f"at most 2 purchases before round 1, not {len(items)} (ER-3.11)")
         if any(item.space for item in items):
             raise LineProblem(c[0].column, f"purchases before round 1 take no agent {display('SPACE')} (ER-3.11)")
-        if len(set(items)) < len(items):
-            raise LineProblem(c[0].column, "the same purchase is named twice")
         return partial(Purchase, items=items)
 
     # Preparation (ER-6, ER-5.32, ER-5.33, ER-12.16) ------------------------------------------------------------------
