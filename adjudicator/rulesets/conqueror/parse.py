@@ -195,7 +195,8 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
     # units --------------------------------------------------------------------------------------------------------
 
     def troop(self, c: list[Token]) -> tuple[str, int, int]:
-        if c[0].type == "ELITE":
+        if c[-1].type == "ELITE":
+            _one_elite(c)
             return "elite", 1, c[0].column
         return _KINDS[c[1].type], number_value(c[0]), c[0].column
 
@@ -289,6 +290,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         return made
 
     def recruit_elite(self, c: list[Any]) -> list[Callable[..., Order]]:
+        _one_elite(c)
         return [partial(RecruitElite, area=None)]
 
     def recruit_hero(self, c: list[Any]) -> list[Callable[..., Order]]:
@@ -473,6 +475,12 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         return partial(Pay, coins=number_value(c[1]), to=c[-1])
 
     # every game's ---------------------------------------------------------------------------------------------------
+
+
+def _one_elite(c: list[Token]) -> None:
+    """`ELITE` or `1 ELITE`: any other count is refused (ER-1.4: a faction has one elite unit)."""
+    if len(c) > 1 and number_value(c[0]) != 1:
+        raise LineProblem(c[0].column, f"a faction has one elite unit, not {number_value(c[0])} (ER-1.4)")
 
 
 def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:
