@@ -195,7 +195,7 @@ def test_ER_12_9_ships_are_not_recruited_and_ER_6_7_one_elite() -> None:
     assert "aurel-2 is recruited twice" in error("RECRUIT HERO aurel-2, HERO Maren")
 
 
-def test_ER_14_9_one_elite_may_be_counted_like_other_units() -> None:
+def test_ER_1_4_ER_14_9_one_elite_may_be_counted_like_other_units() -> None:
     """`1 ELITE` reads as `ELITE` wherever units are named (a recruitment line, an army); another count is refused."""
     assert orders_of("RECRUIT 1 ELITE") == [RecruitElite(None)]
     assert orders_of("RECRUIT 1 ELITE AT MIR, 2 INF AT AUR") == [
