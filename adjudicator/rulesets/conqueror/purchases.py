@@ -11,7 +11,8 @@ earlier buyer took.
 Prices and conditions are politics.py's (ER-3.11's Resolution): the player's nth build of a district type (ER-5.16)
 or nth upgrade of a unit type (ER-5.22), without the second-space surcharge, as no agent is placed; a free slot,
 no upgrade owned twice, a fort on a controlled land area without a fort (ER-5.13, ER-5.14, ER-5.20, ER-5.23).
-Unspent coins are kept.
+Unspent coins are kept. A purchase is a build: it counts for later prices, and effects that trigger on a build
+apply (ER-13.6).
 """
 
 from __future__ import annotations
