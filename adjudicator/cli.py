@@ -514,10 +514,25 @@ def selfplay(
 @app.command()
 def demo(
     data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
+    ruleset: Annotated[
+        str, typer.Option(help="coe-classic: the scripted game; another ruleset with a bot: a whole game by mail.")
+    ] = "coe-classic",
+    seats: Annotated[int | None, typer.Option(help="Seats of a bot demo (default 3).")] = None,
+    mode: Annotated[str | None, typer.Option(help="Mode of a bot demo (conqueror-er: imperator or conquest).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the bots' orders in a bot demo (default 1).")] = None,
 ) -> None:
-    """Play a scripted 3-seat Classic game from bundled order files and print where the reports are."""
+    """Play a scripted 3-seat Classic game from bundled order files and print where the reports are; with
+    --ruleset (e.g. conqueror-er), bot players play a whole game by mail, to its final score."""
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.services.bot_demo import BotDemo, run_bot_demo
     from adjudicator.services.demo import run_demo
 
+    name = load_ruleset(ruleset).name
+    if name != "coe-classic":
+        run_bot_demo(data, typer.echo, BotDemo(name, seats or 3, mode, seed or 1))
+        return
+    if (seats, mode, seed) != (None, None, None):
+        fail("the coe-classic demo is scripted: --seats, --mode and --seed are for a bot demo of another ruleset")
     run_demo(data, typer.echo)
 
 

@@ -57,7 +57,7 @@ def test_ER_3_pbem_new_stores_the_data_and_resolves_the_setup_step(pbem: Pbem, t
         assert stored["files"]["cards.toml"] == (folder / "cards.toml").read_text(encoding="utf-8")
         assert [row.number for row in db.turns(session, game)] == [0, 1]
     after = whole_snapshot(pbem, 1)
-    assert after["public"]["mode"] == "conquest" and after["public"]["phase"] == "new_year"  # ER-4.5
+    assert after["public"]["mode"] == "conquest" and after["public"]["phase"] == "purchases"  # ER-3.11
     assert all(len(part["hand"]) == 1 for part in after["private"].values())  # ER-3.5
     assert len(after["secret"]["chronicles"]) == 5  # ER-3.6
     report = (pbem.data / "games" / "er1" / "turn-0001" / "report.txt").read_text(encoding="utf-8")

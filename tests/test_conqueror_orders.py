@@ -195,6 +195,19 @@ def test_ER_12_9_ships_are_not_recruited_and_ER_6_7_one_elite() -> None:
     assert "aurel-2 is recruited twice" in error("RECRUIT HERO aurel-2, HERO Maren")
 
 
+def test_ER_1_4_ER_14_9_one_elite_may_be_counted_like_other_units() -> None:
+    """`1 ELITE` reads as `ELITE` wherever units are named (a recruitment line, an army); another count is refused."""
+    assert orders_of("RECRUIT 1 ELITE") == [RecruitElite(None)]
+    assert orders_of("RECRUIT 1 ELITE AT MIR, 2 INF AT AUR") == [
+        RecruitElite("MIR"),
+        RecruitUnits("AUR", Troops(infantry=2)),
+    ]
+    assert orders_of("RECRUIT 1 CAV 1 ELITE AT MIR") == orders_of("RECRUIT 1 CAV ELITE AT MIR")
+    assert one("MOVE 2 CAV 1 ELITE: AUR -> MIR") == Move(Troops(cavalry=2, elite=True), "AUR", ("MIR",))
+    assert "column 9: a faction has one elite unit, not 2 (ER-1.4)" in error("RECRUIT 2 ELITE")
+    assert "column 12: a faction has one elite unit, not 3 (ER-1.4)" in error("MOVE 1 INF 3 ELITE: AUR -> MIR")
+
+
 def test_ER_5_32_and_ER_5_33_store_and_use_food() -> None:
     check("FOOD USE", Food("use"))
     check("FOOD STORE", Food("store"))
@@ -420,21 +433,48 @@ def test_a_whole_campaign_mail_parses() -> None:
 # -- errors: line, column, did you mean, in four languages --------------------------------------------------------
 
 
+HEADERS = {
+    "en": HEADER,
+    "de": "SPIEL er1 ZUG 2 SPIELER aurel PASSWORT s3cret",
+    "it": "PARTITA er1 TURNO 2 GIOCATORE aurel PASSWORD s3cret",
+    "nl": "SPEL er1 BEURT 2 SPELER aurel WACHTWOORD s3cret",
+}
+
+
+def error_in(language: str, *lines: str) -> str:
+    """The one error of an order set whose header is written in `language`'s keywords."""
+    result = parse_orders("\n".join([HEADERS[language], *lines]), orders_language())  # type: ignore[arg-type]
+    assert len(result.errors) == 1, (lines, result.errors)
+    return result.errors[0].located
+
+
 @pytest.mark.parametrize(
-    ("line", "expected"),
+    ("language", "line", "expected"),
     [
-        ("AGENT BAZZAR", "line 2, column 7: unexpected 'BAZZAR' (did you mean BAZAR?)"),
-        ("AGENT BASSAR", "line 2, column 7: unexpected 'BASSAR' (did you mean BASAR?)"),
-        ("REKRUTIRE 2 INF AT AUR", "line 2, column 1: unexpected 'REKRUTIRE' (did you mean REKRUTIERE?)"),
+        ("en", "AGENT BAZZAR", "line 2, column 7: unexpected 'BAZZAR' (did you mean BAZAAR?)"),
+        ("it", "AGENTE BAZZAR", "line 2, column 8: unexpected 'BAZZAR' (did you mean BAZAR?)"),
+        ("de", "AGENT BASSAR", "line 2, column 7: unexpected 'BASSAR' (did you mean BASAR?)"),
+        ("de", "REKRUTIRE 2 INF AT AUR", "line 2, column 1: unexpected 'REKRUTIRE' (did you mean REKRUTIERE?)"),
         (
+            "it",
             "AGENTE ACCADEMIA ALTRIMENTI COMMERCA CON kesh",
             "line 2, column 29: unexpected 'COMMERCA' (did you mean COMMERCIA?)",
         ),
-        ("AGENT ACADEMIE ANDERS HANDL MET kesh", "line 2, column 23: unexpected 'HANDL' (did you mean HANDLE?)"),
+        ("nl", "AGENT ACADEMIE ANDERS HANDL MET kesh", "line 2, column 23: unexpected 'HANDL' (did you mean HANDEL?)"),
     ],
 )
-def test_misspelt_keywords_in_four_languages_get_did_you_mean(line: str, expected: str) -> None:
-    assert error(line) == expected
+def test_misspelt_keywords_in_four_languages_get_did_you_mean(language: str, line: str, expected: str) -> None:
+    assert error_in(language, line) == expected
+
+
+def test_did_you_mean_suggests_from_the_writers_language_first() -> None:
+    """The keywords of the set (header and lines) and a LANGUAGE line say which language a misspelling is of; a
+    word close to no keyword of that language still gets the nearest of another."""
+    assert "(did you mean BAZAAR?)" in error_in("en", "AGENT BAZZAR")
+    assert "(did you mean BAZAR?)" in error_in("en", "LANGUAGE it", "AGENT BAZZAR")
+    assert "(did you mean BAZAR?)" in error_in("it", "AGENT BAZZAR")
+    assert "(did you mean BAZAAR?)" in error_in("nl", "AGENT BAZZAR")  # Dutch writes BAZAAR too
+    assert "(did you mean KORNSPEICHER?)" in error_in("en", "AGENT KORNSPEICHR")  # no English word is that close
 
 
 def test_unknown_names_get_did_you_mean_from_the_game_data() -> None:

@@ -38,8 +38,15 @@ def run(rules: ConquerorGame, state: GameState, tag: str = "r") -> tuple[GameSta
 
 def to_phase(rules: ConquerorGame, state: GameState, phase: str) -> GameState:
     while state.phase != phase:
-        state, _ = run(rules, state)
+        state = buy_nothing(rules, state) if state.phase == "purchases" else run(rules, state)[0]
     return state
+
+
+def buy_nothing(rules: ConquerorGame, state: GameState) -> GameState:
+    """Conquest mode's purchases step (ER-3.11) with no orders: ER-14.2's default, nothing bought."""
+    step = rules.due(state)
+    assert step is not None and step.phase == "purchases"
+    return resolve_step(rules, state, step, {}, dice(f"p{step.number}")).state
 
 
 # -- ER-3 -------------------------------------------------------------------------------------------------------
@@ -197,8 +204,10 @@ def test_ER_4_1_a_round_without_orders_passes_plans_and_each_campaign_turn_by_th
 
 def test_ER_4_5_chronicle_in_round_one_by_mode_and_option() -> None:
     _, conquest = set_up(4, "conquest")
-    assert conquest.phase == "new_year"
+    assert conquest.phase == "purchases"  # ER-3.11 comes first, then round 1
     rules = game("conquest")
+    conquest = buy_nothing(rules, conquest)
+    assert conquest.phase == "new_year"
     state, events = run(rules, conquest)
     assert state.decks.chronicle is not None and len(state.decks.chronicles) == 4
     assert state.hourglass == conquest.hourglass  # round 1: no hourglass, only the chronicle

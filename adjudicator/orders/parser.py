@@ -11,7 +11,8 @@ import difflib
 import re
 import threading
 import unicodedata
-from functools import cache
+from collections.abc import Callable
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,12 +20,28 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from adjudicator.orders.builder import CommonBuilder, LineProblem, either, quote
-from adjudicator.orders.keywords import display, keyword_of, keyword_table, spellings, terminal_declarations
+from adjudicator.orders.keywords import (
+    KEYWORD_LANGUAGES,
+    UnknownLanguage,
+    display,
+    keyword_of,
+    keyword_table,
+    language_code,
+    spellings,
+    terminal_declarations,
+)
 from adjudicator.orders.lalr import Driver, OrderLexer, PublicParser, line_parser, parse_states
 from adjudicator.orders.sets import Header, Order, OrderError, OrderSet
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
+
+Languages = Callable[[], tuple[str, ...]]  # the keyword languages to suggest from, the writer's first
+
+
+def _english_first() -> tuple[str, ...]:
+    return KEYWORD_LANGUAGES
+
 
 HEADER_FORMAT = "GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>"
 MISSING_HEADER = f"missing header: the first order line must be '{HEADER_FORMAT}'"
@@ -107,12 +124,46 @@ def _expected(names: set[str] | frozenset[str], described: dict[str, str]) -> st
     return either(words) if words else "nothing more"
 
 
-def _suggest(word: str, names: set[str] | frozenset[str]) -> str | None:
-    """The accepted keyword spelling nearest to `word`, among the keywords expected there."""
+def _suggest(word: str, names: set[str] | frozenset[str], languages: tuple[str, ...]) -> str | None:
+    """The accepted keyword spelling nearest to `word`, among the keywords expected there: of the first of
+    `languages` that has one close enough (the writer's language first: BAZZAR is BAZAAR in English, BAZAR in
+    Italian)."""
     table = keyword_table()
-    candidates = [s for n in names if n in table for s in spellings(n)]
-    close = difflib.get_close_matches(word.upper(), candidates, n=1, cutoff=0.6)
-    return close[0] if close else None
+    for language in languages:
+        candidates = [s for n in names if n in table for s in table[n][language]]
+        close = difflib.get_close_matches(word.upper(), candidates, n=1, cutoff=0.6)
+        if close:
+            return close[0]
+    return None
+
+
+@cache
+def _languages_of_spelling() -> dict[str, tuple[str, ...]]:
+    """Case-folded keyword spelling -> the languages that write it."""
+    found: dict[str, list[str]] = {}
+    for by_language in keyword_table().values():
+        for language, words in by_language.items():
+            for word in words:
+                found.setdefault(word.casefold(), []).append(language)
+    return {word: tuple(dict.fromkeys(languages)) for word, languages in found.items()}
+
+
+def writers_languages(lines: list[str]) -> tuple[str, ...]:
+    """Every keyword language, the order set's writer's most likely first: a LANGUAGE line's language, then the
+    languages of the most keywords written in the set (header included); English first on a tie."""
+    count = dict.fromkeys(KEYWORD_LANGUAGES, 0)
+    of_spelling = _languages_of_spelling()
+    for line in lines:
+        words = re.findall(r"\w+", line.split("#", 1)[0])
+        if len(words) > 1 and keyword_of().get(words[0].casefold()) == "LANGUAGE":
+            try:
+                count[language_code(words[1])] += len(line)  # said outright: more than any count of words
+            except UnknownLanguage:
+                pass
+        for word in words:
+            for language in of_spelling.get(word.casefold(), ()):
+                count[language] += 1
+    return tuple(sorted(KEYWORD_LANGUAGES, key=lambda language: -count[language]))
 
 
 def _really_expected(e: UnexpectedInput, names: set[str] | frozenset[str]) -> set[str] | frozenset[str]:
@@ -135,7 +186,9 @@ def _really_expected(e: UnexpectedInput, names: set[str] | frozenset[str]) -> se
     return real or names
 
 
-def _syntax_problem(e: UnexpectedInput, line: str, start: str, described: dict[str, str]) -> LineProblem:
+def _syntax_problem(
+    e: UnexpectedInput, line: str, start: str, described: dict[str, str], languages: Languages
+) -> LineProblem:
     """Turn Lark's exception into a message that names the offending text."""
     if isinstance(e, UnexpectedToken):
         token = e.token
@@ -150,7 +203,7 @@ def _syntax_problem(e: UnexpectedInput, line: str, start: str, described: dict[s
         word = str(token)
         hint = None
         if token.type not in expected and token.type not in keyword_table():
-            hint = _suggest(word, expected)
+            hint = _suggest(word, expected, languages())
         if hint:
             return LineProblem(token.column, f"unexpected {quote(word)} (did you mean {hint}?)")
         return LineProblem(token.column, f"unexpected {quote(word)}: expected {_expected(expected, described)}")
@@ -162,14 +215,14 @@ def _syntax_problem(e: UnexpectedInput, line: str, start: str, described: dict[s
     return LineProblem(1, "this line could not be understood")
 
 
-def _parse_line(parser: Driver | PublicParser, line: str, start: str) -> Any:
-    """Parse one line; raises LineProblem for anything wrong with it."""
+def _parse_line(parser: Driver | PublicParser, line: str, start: str, languages: Languages = _english_first) -> Any:
+    """Parse one line; raises LineProblem for anything wrong with it (suggestions in `languages` first)."""
     try:
         return parser.parse(line, start=start)
     except LineProblem:
         raise
     except UnexpectedInput as e:
-        raise _syntax_problem(e, line, start, parser.described) from None
+        raise _syntax_problem(e, line, start, parser.described, languages) from None
     except Exception as e:  # a player's line must never stop the whole order set
         raise LineProblem(1, f"this line could not be understood ({type(e).__name__})") from e
 
@@ -219,21 +272,29 @@ def _error(number: int, column: int, message: str, line: str, kind: str = "inval
 class _SetBuilder:
     """Collects one seat's header, orders and errors."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, lines: list[str]) -> None:
         self.parser = _entry(ruleset)[2]
+        self.lines = lines
         self.header: Header | None = None
         self.orders: list[Order] = []
         self.errors: list[OrderError] = []
 
+    @cached_property
+    def writers_languages(self) -> tuple[str, ...]:
+        return writers_languages(self.lines)  # worked out only when a syntax error needs a suggestion
+
+    def languages(self) -> tuple[str, ...]:
+        return self.writers_languages
+
     def add_header(self, number: int, line: str) -> None:
         try:
-            self.header = _parse_line(self.parser, line, "header")(line=number)
+            self.header = _parse_line(self.parser, line, "header", self.languages)(line=number)
         except LineProblem as p:
             self.errors.append(_error(number, p.column, p.message, line, p.kind))
 
     def add_order(self, number: int, line: str) -> None:
         try:
-            made = _parse_line(self.parser, line, "order")
+            made = _parse_line(self.parser, line, "order", self.languages)
         except LineProblem as p:
             self.errors.append(_error(number, p.column, p.message, line, p.kind))
             return
@@ -262,9 +323,9 @@ def _stray(builder: _SetBuilder, number: int, line: str) -> None:
 def parse_orders(text: str, ruleset: Ruleset) -> OrderSet:
     """Parse one seat's order set; every problem becomes an OrderError, good lines are kept."""
     lines = _lines(text)
-    builder = _SetBuilder(ruleset)
     header_at = next((i for i, line in enumerate(lines) if _is_header(line)), None)
     lines = _before_end(lines, header_at or 0)
+    builder = _SetBuilder(ruleset, lines)
     if header_at is None:
         _missing_header(builder, lines, 1)
     for i, line in enumerate(lines):
@@ -311,7 +372,7 @@ def parse_turn_file(text: str, ruleset: Ruleset) -> list[OrderSet]:
     sets = []
     for first, block in blocks:
         lines = _before_end(block.split("\n"))
-        builder = _SetBuilder(ruleset)
+        builder = _SetBuilder(ruleset, lines)
         for number, line in stray:
             _stray(builder, number, line)
         stray = []

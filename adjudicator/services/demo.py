@@ -1,4 +1,5 @@
-"""`pbem demo`: a scripted 3-seat Classic game played from bundled order files into a fresh folder."""
+"""`pbem demo`: a scripted 3-seat Classic game played from bundled order files into a fresh folder; or
+(`--ruleset`, e.g. conqueror-er) a whole game that the ruleset's bot players play by mail."""
 
 from __future__ import annotations
 
@@ -24,14 +25,19 @@ def demo_orders() -> list[Path]:
     return sorted((resource_dir("games") / "coe-classic" / "demo").glob("*.txt"))
 
 
-def run_demo(data: Path, say: Callable[[str], None]) -> Path:
-    """Play the demo game into `data` (refusing a folder that holds anything but an earlier demo)."""
+def fresh_folder(data: Path) -> None:
+    """Make `data` an empty demo folder (refusing a folder that holds anything but an earlier demo)."""
     if data.exists() and any(data.iterdir()):
         if not (data / MARKER).exists():
             raise PbemError(f"{data} is not empty and holds no earlier demo; choose a fresh folder with --data")
         shutil.rmtree(data)
     data.mkdir(parents=True)
     (data / MARKER).write_text("made by pbem demo; the next demo run replaces this folder\n")
+
+
+def run_demo(data: Path, say: Callable[[str], None]) -> Path:
+    """Play the demo game into `data` (refusing a folder that holds anything but an earlier demo)."""
+    fresh_folder(data)
     archive = Archive.in_folder(data)
     game = new_game(archive, data, "demo", "coe-classic", SEATS)
     say(f"Created game demo (coe-classic) with seats {', '.join(SEATS)} in {data}")

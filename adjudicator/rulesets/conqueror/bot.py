@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 KEYWORD = {"cavalry": "CAV", "infantry": "INF", "archer": "ARC"}  # the land units a bot moves (ER-0.3)
 AGENT_CHOICES = ("GRANARY", "BAZAAR", "ACADEMY", "UPGRADE INFANTRY", "UPGRADE CAVALRY", "UPGRADE ARCHER")
+PURCHASES = ("BUY BAZAAR", "BUY GRANARY, BAZAAR", "BUY UPGRADE INFANTRY", "BUY ACADEMY AND UPGRADE ARCHER")  # ER-3.11
 STANDING = ("LOSSES ARCHER, INF, CAV", "LOSSES INF, ARCHER, CAV", "EXCESS ARCHER, INF, CAV", "FREEMEN NEVER")
 
 
@@ -39,6 +40,8 @@ class ConquerorBot:
         lines: list[str] = []
         if step is not None and step.phase == rounds.PLANS:
             lines = plans_orders(ruleset, state, seat, rng)
+        elif step is not None and step.phase == rounds.PURCHASES:
+            lines = [rng.choice(PURCHASES)] if rng.random() < 0.8 else []  # none: ER-14.2's default
         elif step is not None and step.phase == rounds.CAMPAIGN:
             lines = campaign_orders(ruleset, state, seat, rng)
         return "\n".join([header, *lines]) + "\n"

@@ -21,7 +21,7 @@ from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.conqueror import campaign, plans, rounds, setup
+from adjudicator.rulesets.conqueror import campaign, plans, purchases, rounds, setup
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.rulesets.conqueror.state import (
@@ -135,6 +135,8 @@ class ConquerorGame:
         if step.phase == rounds.SETUP:
             events = setup.play_setup(state, self.data, options, chance)
             rounds.after_setup(state, options)
+        elif step.phase == rounds.PURCHASES:
+            events, results = purchases.play_purchases(state, self.data, options, orders)
         elif step.phase == rounds.NEW_YEAR:
             events = rounds.play_new_year(state, self.data, options, {}, set())  # ER-14.3, ER-14.4 defaults
         elif step.phase == rounds.TAXATION:
@@ -164,6 +166,8 @@ class ConquerorGame:
         options = setup.options_from_json(state.options)
         if step.phase == rounds.PLANS:
             return plans.check_plans(state, self.data, options, seat, orders)
+        if step.phase == rounds.PURCHASES:
+            return purchases.check_purchases(state, self.data, options, seat, orders)
         if step.phase == rounds.CAMPAIGN:
             return campaign.check_campaign(state, self.data, options, seat, campaign.orders_of(orders))
         return []

@@ -195,7 +195,8 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
     # units --------------------------------------------------------------------------------------------------------
 
     def troop(self, c: list[Token]) -> tuple[str, int, int]:
-        if c[0].type == "ELITE":
+        if c[-1].type == "ELITE":
+            _one_elite(c)
             return "elite", 1, c[0].column
         return _KINDS[c[1].type], number_value(c[0]), c[0].column
 
@@ -261,13 +262,12 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         return partial(AgentAction, choices=(), extra=c[0].type == "EXTRA")
 
     def buy(self, c: list[Any]) -> Callable[..., Order]:
+        """ER-3.11: up to 2 items; the same type twice is allowed (the second pays the 2nd build's price)."""
         items = values(c)
         if len(items) > 2:
             raise LineProblem(c[0].column, f"at most 2 purchases before round 1, not {len(items)} (ER-3.11)")
         if any(item.space for item in items):
             raise LineProblem(c[0].column, f"purchases before round 1 take no agent {display('SPACE')} (ER-3.11)")
-        if len(set(items)) < len(items):
-            raise LineProblem(c[0].column, "the same purchase is named twice")
         return partial(Purchase, items=items)
 
     # Preparation (ER-6, ER-5.32, ER-5.33, ER-12.16) ------------------------------------------------------------------
@@ -290,6 +290,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         return made
 
     def recruit_elite(self, c: list[Any]) -> list[Callable[..., Order]]:
+        _one_elite(c)
         return [partial(RecruitElite, area=None)]
 
     def recruit_hero(self, c: list[Any]) -> list[Callable[..., Order]]:
@@ -474,6 +475,12 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         return partial(Pay, coins=number_value(c[1]), to=c[-1])
 
     # every game's ---------------------------------------------------------------------------------------------------
+
+
+def _one_elite(c: list[Token]) -> None:
+    """`ELITE` or `1 ELITE`: any other count is refused (ER-1.4: a faction has one elite unit)."""
+    if len(c) > 1 and number_value(c[0]) != 1:
+        raise LineProblem(c[0].column, f"a faction has one elite unit, not {number_value(c[0])} (ER-1.4)")
 
 
 def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:

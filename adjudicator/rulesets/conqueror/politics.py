@@ -150,8 +150,9 @@ def free_space(state: GameState, faction: str, prefix: str, wanted: int | None, 
     raise Refused("ER-5.5", "both spaces are taken by other players' agents")
 
 
-def surcharge(space: str) -> int:
-    return SECOND_SPACE_SURCHARGE if space.endswith(":2") else 0
+def surcharge(space: str | None) -> int:
+    """ER-5.16: +2 on an action's second space; none without an agent space (ER-3.11's purchases)."""
+    return SECOND_SPACE_SURCHARGE if space is not None and space.endswith(":2") else 0
 
 
 def cards_on(state: GameState, faction: str, slot: str) -> int:
@@ -228,7 +229,7 @@ def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[
 # -- B. civil districts (ER-5.12 to ER-5.17) ---------------------------------------------------------------------
 
 
-def district_price(player: Player, data: GameData, kind: str, space: str) -> int:
+def district_price(player: Player, data: GameData, kind: str, space: str | None) -> int:
     """ER-5.16: the price of this player's nth build of `kind`, +2 on the second space, -1 with the discount."""
     prices = data.tracks.districts[kind]
     price = prices[min(player.builds.get(kind, 0), len(prices) - 1)] + surcharge(space)
@@ -236,9 +237,15 @@ def district_price(player: Player, data: GameData, kind: str, space: str) -> int
 
 
 def _build(state: GameState, data: GameData, faction: str, choice: Build, first: str | None) -> Taken:
+    space = free_space(state, faction, f"district:{choice.district}", choice.space, first)
+    return Taken(space, build_district(state, data, faction, choice, space))
+
+
+def build_district(state: GameState, data: GameData, faction: str, choice: Build, space: str | None) -> list[Event]:
+    """ER-5.13, ER-5.14: check and carry out a build on agent `space` (None: no agent space, ER-3.11's purchases;
+    no surcharge then); a Refused naming the rule when a condition fails."""
     player = state.players[faction]
     kind = choice.district
-    space = free_space(state, faction, f"district:{kind}", choice.space, first)
     if kind != "fort" and free_slots(state, data, faction, "district") <= 0:
         raise Refused("ER-5.13", "no free civil district slot on the player board")
     price = district_price(player, data, kind, space)
@@ -259,9 +266,9 @@ def _build(state: GameState, data: GameData, faction: str, choice: Build, first:
     else:
         state.supply.districts[kind] -= 1
         player.districts[kind] = player.districts.get(kind, 0) + 1
-    data_ = {"district": kind, "price": price, "space": int(space[-1]), "site": site}
+    data_ = {"district": kind, "price": price, "space": int(space[-1]) if space else None, "site": site}
     built = [Event("district_built", faction, data_)]
-    return Taken(space, built + apply_trigger(state, data, faction, "on_build", standing_effects(state, data, faction)))
+    return built + apply_trigger(state, data, faction, "on_build", standing_effects(state, data, faction))
 
 
 def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | None) -> str:
@@ -288,8 +295,14 @@ def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | Non
 
 
 def _upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrder, first: str | None) -> Taken:
-    player = state.players[faction]
     space = free_space(state, faction, f"upgrade:{choice.unit}", choice.space, first)
+    return Taken(space, buy_upgrade(state, data, faction, choice, space))
+
+
+def buy_upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrder, space: str | None) -> list[Event]:
+    """ER-5.20 to ER-5.23: check and carry out an upgrade on agent `space` (None: no agent space, ER-3.11's
+    purchases; no surcharge then); a Refused naming the rule when a condition fails."""
+    player = state.players[faction]
     if len(player.upgrades) >= MAX_UPGRADES:
         raise Refused("ER-5.23", f"{faction} already owns {MAX_UPGRADES} upgrades")
     if free_slots(state, data, faction, "upgrade") <= 0:
@@ -308,4 +321,4 @@ def _upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrde
     player.coins -= price
     player.upgrades.append(card)
     state.supply.upgrades[card] -= 1
-    return Taken(space, [Event("upgrade_bought", faction, {"upgrade": card, "unit": choice.unit, "price": price})])
+    return [Event("upgrade_bought", faction, {"upgrade": card, "unit": choice.unit, "price": price})]

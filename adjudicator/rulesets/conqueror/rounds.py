@@ -15,6 +15,7 @@ from adjudicator.engine.vocabulary import Event
 from adjudicator.rulesets.conqueror import seas
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.politics import cards_on
+from adjudicator.rulesets.conqueror.setup import options_from_json
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_FLIPPED,
@@ -31,6 +32,7 @@ from adjudicator.rulesets.conqueror.state import (
 )
 
 NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END = "new_year", "taxation", "plans", "campaign", "end_of_round"
+PURCHASES: Final = "purchases"  # ER-3.11: Conquest mode only, once, between setup and round 1 (purchases.py)
 ENDED: Final = "ended"
 WITHOUT_ORDERS: Final = (SETUP, NEW_YEAR, TAXATION, END)
 FORTS_TO_WIN: Final = {"imperator": 6, "conquest": 5}  # ER-10.1
@@ -42,8 +44,8 @@ def due(state: GameState) -> Step | None:
     number = state.steps_done + 1
     if state.ended:
         return None
-    if state.phase == PLANS:
-        return Step(number, PLANS, tuple(state.in_play()), sealed=True)
+    if state.phase in (PLANS, PURCHASES):
+        return Step(number, state.phase, tuple(state.in_play()), sealed=True)
     if state.phase == CAMPAIGN:
         return Step(number, CAMPAIGN, (state.in_play()[state.campaign_index],))
     return Step(number, state.phase, ())
@@ -56,7 +58,7 @@ def steps_of_round(state: GameState) -> list[Step]:
         return []
     phases = [NEW_YEAR, TAXATION, PLANS, CAMPAIGN, END]
     steps, number = [step], step.number
-    rest = phases[phases.index(state.phase) + 1 :] if state.phase in phases else phases[1:]
+    rest = phases[phases.index(state.phase) + 1 :] if state.phase in phases else _round_1(state)
     if state.phase == CAMPAIGN:
         for seat in state.in_play()[state.campaign_index + 1 :]:
             number += 1
@@ -68,14 +70,26 @@ def steps_of_round(state: GameState) -> list[Step]:
                 steps.append(Step(number, CAMPAIGN, (seat,)))
         else:
             number += 1
-            seats = tuple(state.in_play()) if phase == PLANS else ()
-            steps.append(Step(number, phase, seats, sealed=phase == PLANS))
+            sealed = phase in (PLANS, PURCHASES)
+            steps.append(Step(number, phase, tuple(state.in_play()) if sealed else (), sealed=sealed))
     return steps
 
 
+def _round_1(state: GameState) -> list[str]:
+    """The phases after setup or the purchases: the purchases in Conquest mode (ER-3.11), then round 1 (ER-4.5)."""
+    first = [PURCHASES] if state.phase == SETUP and state.mode == "conquest" else []
+    new_year = [NEW_YEAR] if options_from_json(state.options).chronicle_in_round1(state.mode) else []
+    return [*first, *new_year, TAXATION, PLANS, CAMPAIGN, END]
+
+
 def after_setup(state: GameState, options: Options) -> None:
+    """ER-3.11: in Conquest mode the purchases come before round 1 (purchases.py); else round 1 begins."""
+    state.phase = PURCHASES if state.mode == "conquest" else first_phase(state, options)
+
+
+def first_phase(state: GameState, options: Options) -> str:
     """ER-4.5: in round 1 a chronicle is drawn only with the option `chronicle_round1` (by mode by default)."""
-    state.phase = NEW_YEAR if options.chronicle_in_round1(state.mode) else TAXATION
+    return NEW_YEAR if options.chronicle_in_round1(state.mode) else TAXATION
 
 
 # -- New Year (ER-4.4) -----------------------------------------------------------------------------------------

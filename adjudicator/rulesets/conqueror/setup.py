@@ -205,7 +205,7 @@ def play_setup(state: GameState, data: GameData, options: Options, chance: Dice)
         events.append(Event("tactic_drawn", faction, {"card": card, "name": name}, visible_to=frozenset({faction})))
     events.append(Event("tactics_dealt", None, {"each": 1, "deck": len(state.decks.tactics)}))
     state.decks.automa = chance.shuffle([a.id for a in data.cards.automa], "automa deck", hidden=True)
-    if state.mode == "conquest":  # ER-3.11 (the purchases of ER-3.11 are politics: not built yet)
+    if state.mode == "conquest":  # ER-3.11 (its purchases are the next step: purchases.py)
         for faction in state.turn_order:
             state.players[faction].coins += CONQUEST_COINS
         events.append(Event("coins_given", None, {"coins": CONQUEST_COINS, "rule": "ER-3.11"}))

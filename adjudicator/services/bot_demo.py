@@ -1,0 +1,144 @@
+"""`pbem demo --ruleset R`: a whole game of a ruleset that has a bot (engine/protocol.py Bot), e.g. conqueror-er on
+its example data, played into a fresh folder on the embedded SQLite archive as a moderator would run it by mail.
+
+Each bot player mails its orders (an RFC 5322 message from its registered address) and the mail goes through
+`ingest`, as `pbem ingest` takes it: password, sender, receipt. Each due step is then adjudicated (report files,
+snapshots, maps), and the news is queued for the players. At the end the archive is verified by replay, the game
+is written as a web site, and every queued mail (welcomes, receipts, reports) is written as an .eml file."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.errors import PbemError
+from adjudicator.mail.inbound import read_message
+from adjudicator.mail.outbound import send_outbox
+from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.deadlines import mail_news
+from adjudicator.services.demo import fresh_folder
+from adjudicator.services.games import current_game, due_turns, new_game
+from adjudicator.services.mailbox import ingest
+from adjudicator.services.reports import write_game_site
+from adjudicator.services.selfplay import bot_of, header, playable, step_rng
+from adjudicator.services.verification import verify
+
+GAME = "demo"
+MODERATOR = "pbem@example.org"
+MAX_STEPS = 1000  # a guard: every built ruleset ends its game long before
+
+
+@dataclass
+class BotDemo:
+    """What a bot demo asks for: the ruleset, the number of seats, the mode (rulesets with game data), the seed
+    of the bots' orders (the dice are the game's own secret stream)."""
+
+    ruleset: str
+    seats: int = 3
+    mode: str | None = None
+    seed: int = 1
+
+
+def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
+    """Play the whole demo game into `data`; the game's folder. A PbemError when a step does not resolve or the
+    archive does not verify."""
+    ruleset, folder = playable(load_ruleset(demo.ruleset), None, demo.mode)
+    bot = bot_of(ruleset)
+    seats = bot.seats(ruleset, demo.seats)
+    fresh_folder(data)
+    archive = Archive.in_folder(data)
+    addresses = {seat: f"{seat.casefold()}@example.org" for seat in seats}
+    made = new_game(archive, data, GAME, ruleset.name, addresses, game_data=folder, mode=demo.mode)
+    what = f"{ruleset.name}" + (f", {demo.mode} mode" if demo.mode else "") + (f", data {folder}" if folder else "")
+    say(f"Created game {GAME} ({what}) with seats {', '.join(seats)} in {data}")
+    for _ in range(MAX_STEPS):
+        state = _position(archive)
+        if ruleset.due(state) is None:
+            break
+        phases = {step.number: step.phase for step in ruleset.coming_steps(state)}
+        _mail_orders(archive, ruleset, state, made.passwords, addresses, demo.seed, say)
+        done = adjudicate(archive, data, GAME, defaults=True)
+        if not done.turns:
+            raise PbemError(f"game {GAME}: step {ruleset.steps_done(state) + 1} was not resolved")
+        mail_news(archive, data, GAME)
+        for row in done.turns:
+            report = made.folder / f"turn-{row.number:04d}" / "report.txt"
+            say(f"  step {row.number} ({phases.get(row.number, row.seat or 'no orders')}) resolved -> {report}")
+    else:
+        raise PbemError(f"game {GAME} did not end in {MAX_STEPS} steps")
+    _finish(archive, data, ruleset, say)
+    return made.folder
+
+
+def _position(archive: Archive) -> Any:
+    with archive.session() as session:
+        return current_game(session, GAME)[2]
+
+
+def _mail_orders(
+    archive: Archive,
+    ruleset: Ruleset,
+    state: Any,
+    passwords: dict[str, str],
+    addresses: dict[str, str],
+    seed: int,
+    say: Callable[[str], None],
+) -> None:
+    """Each seat due mails its bot's orders (the seats of a sealed step draw from one stream, as in self-play)."""
+    bot = bot_of(ruleset)
+    rngs: dict[int, random.Random] = {}
+    for number, seat in due_turns(ruleset, state, "turn"):
+        rng = rngs.setdefault(number, step_rng(seed, number))
+        text = bot.orders(ruleset, state, seat, header(GAME, number, seat, passwords[seat]), rng)
+        outcome = ingest(archive, read_message(_message(addresses[seat], seat, number, text)))
+        orders = max(0, len(text.strip().splitlines()) - 1)
+        say(f"  {seat:10} mails {orders} order line(s) for step {number}: {outcome}")
+
+
+def _message(sender: str, seat: str, number: int, text: str) -> bytes:
+    mail = EmailMessage()
+    mail["From"] = sender
+    mail["To"] = MODERATOR
+    mail["Subject"] = f"{GAME} step {number}"
+    mail["Message-ID"] = f"<{GAME}-{number}-{seat}@example.org>"
+    mail.set_content(text)
+    return bytes(mail)
+
+
+def _finish(archive: Archive, data: Path, ruleset: Ruleset, say: Callable[[str], None]) -> None:
+    """The final score, the verification by replay, the site and the outbox as .eml files."""
+    with archive.session() as session:
+        game = db.find_game(session, GAME)
+        last = db.turns(session, game)[-1]
+        events = json.loads(last.events_json)
+    for line in final_score(events):
+        say(line)
+    passed, problems = verify(archive, GAME)
+    say(f"Verified by replay: {len(passed)} checks passed, {len(problems)} problems")
+    for problem in problems:
+        say(f"  PROBLEM {problem}")
+    if problems:
+        raise PbemError("the demo game did not verify")
+    site = write_game_site(archive, GAME, data / "site")
+    say(f"The game as a web site: {site[-1]}")
+    sent = send_outbox(archive, None, data / "mail")
+    say(f"The mails to the players (welcomes, receipts, reports): {sent.sent} .eml files in {data / 'mail'}")
+
+
+def final_score(events: list[dict[str, Any]]) -> list[str]:
+    """The lines of the final score: the last event that names winners and scores (Conqueror: game_won, ER-10)."""
+    end = next((e for e in reversed(events) if "scores" in e.get("data", {})), None)
+    if end is None:
+        return ["The game ended without a final score."]
+    scores: dict[str, int] = end["data"]["scores"]
+    lines = [f"Final score (winner: {', '.join(end['data'].get('winners', [])) or 'none'}):"]
+    lines += [f"  {seat:10} {vp:3} VP" for seat, vp in sorted(scores.items(), key=lambda item: (-item[1], item[0]))]
+    return lines

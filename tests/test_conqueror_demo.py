@@ -1,0 +1,57 @@
+"""`pbem demo --ruleset conqueror-er`: bot players play a whole game by mail on the example data (ER-3 to ER-10),
+through the moderator's operations, into a fresh folder on the embedded SQLite archive; the archive verifies."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.cli import app
+
+
+def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_score_and_verifies(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    runner = CliRunner()
+    result = runner.invoke(app, ["demo", "--ruleset", "conqueror-er", "--mode", "conquest", "--data", str(folder)])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert output.startswith("Created game demo (conqueror-er, conquest mode, data ")
+    assert "step 2 (purchases) resolved" in output  # ER-3.11: Conquest mode's purchases come first
+    mailed = re.findall(r"^  (\w+) +mails \d+ order line\(s\) for step (\d+): (.+)$", output, re.MULTILINE)
+    assert mailed and all(outcome == "orders stored" for _, _, outcome in mailed)
+    assert {seat for seat, _, _ in mailed} == {"kesh", "aurel", "thal"}
+
+    with Archive.in_folder(folder).session() as session:
+        game = db.find_game(session, "demo")
+        turns = db.turns(session, game)
+        last = json.loads(turns[-1].state_json)
+        (won,) = [e for e in json.loads(turns[-1].events_json) if e["kind"] == "game_won"]
+    assert last["public"]["ended"] and last["public"]["round"] <= 5  # ER-10.4: Conquest lasts 5 rounds at most
+    winners, scores = won["data"]["winners"], won["data"]["scores"]
+    assert f"Final score (winner: {', '.join(winners)}):" in output
+    for seat, vp in scores.items():
+        assert re.search(rf"^  {seat} +{vp} VP$", output, re.MULTILINE), (seat, vp)
+
+    games = folder / "games" / "demo"
+    for row in turns[1:]:
+        turn = games / f"turn-{row.number:04d}"
+        assert (turn / "report.txt").is_file() and (turn / "snapshot.json").is_file(), turn
+        assert all((turn / f"report-{seat}.txt").is_file() for seat in scores), turn
+    assert (folder / "site" / "index.html").is_file()
+    receipts = [p for p in (folder / "mail").glob("*.eml") if "Receipt for turn" in p.read_text(encoding="utf-8")]
+    assert len(receipts) == len(mailed)  # every mailed order set got its receipt
+    verified = runner.invoke(app, ["verify", "demo", "--data", str(folder)])
+    checks = re.search(r"Verified by replay: (\d+) checks passed, 0 problems", output)
+    assert checks and int(checks.group(1)) > len(turns)  # every turn replayed, and the chain
+    assert verified.exit_code == 0 and f"{checks.group(1)} checks passed, 0 problems" in verified.output
+
+
+def test_the_scripted_classic_demo_takes_no_bot_options(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["demo", "--seats", "4", "--data", str(tmp_path / "demo")])
+    assert result.exit_code == 1 and "the coe-classic demo is scripted" in result.output
+    assert not (tmp_path / "demo").exists()
