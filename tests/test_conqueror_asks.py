@@ -151,3 +151,185 @@ def test_ER_15_8_a_third_move_is_refused_and_the_receipt_accepts_the_second_line
     result = play(rules, state, "aurel", [ONE, FOUR], *lines)
     assert verdicts(result, "aurel") == [(True, ""), (True, ""), (False, "ER-7.2")]  # two moves made (ER-7.3)
     assert units(result.state, "SOL") == ("aurel", {"cavalry": 1})
+
+
+# -- decisions asked by mail (ER-14: answer > standing order > default) -----------------------------------------------
+
+
+def ask(
+    rules: ConquerorGame, state: GameState, seat: str, given: list[int], answers: dict[str, dict[str, str]], *lines: str
+) -> StepResult:
+    """`seat`'s campaign step in a game that asks (ask mode), with the answers given so far."""
+    step = rules.due(state)
+    assert step is not None and step.seats == (seat,)
+    return resolve_step(rules, state, step, {seat: orders(seat, *lines)}, GivenDice(values=given), answers, ask=True)
+
+
+def asked(result: StepResult) -> list[tuple[str, str, str, str]]:
+    return [(p["seat"], p["key"], p["default"], p["rule"]) for p in result.pending]
+
+
+def decisions(result: StepResult) -> list[tuple[str | None, str, str, str]]:
+    return [(e.seat, e.data["key"], e.data["choice"], e.data["source"]) for e in of(result.events, "decision")]
+
+
+def retreat_position() -> tuple[ConquerorGame, GameState]:
+    """aurel attacks kesh's 2 infantry in MIR and wins: kesh's survivor retreats to BRE or SOL (both empty)."""
+    rules, state = campaign_of("aurel")
+    del state.army["MIR"]
+    kesh_in(state, "MIR", infantry=2)
+    return rules, state
+
+
+ATTACK_MIR = "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR"
+RETREAT_KEY = "battle.MIR.1.retreat"
+
+
+def test_ER_14_18_the_defenders_retreat_is_asked_at_the_point_it_arises_with_the_default_meanwhile() -> None:
+    rules, state = retreat_position()
+    result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
+    assert asked(result) == [("kesh", RETREAT_KEY, "RETREAT TO BRE", "ER-14.18")]
+    point = result.pending[0]
+    assert result.events[point["event"]].kind == "decision"  # the notice shows the turn up to the question
+    assert [e.kind for e in result.events[: point["event"]]].count("battle_result") == 1  # the battle was fought
+    assert point["rolls"] == 3  # the volley die and both melee dice were rolled before it
+    assert units(result.state, "BRE") == ("kesh", {"infantry": 1})  # the default meanwhile (ER-14.18)
+    quiet = play(rules, state, "aurel", [ONE, FOUR, ONE], ATTACK_MIR)  # default mode: nothing asked
+    assert quiet.pending == [] and decisions(quiet) == [("kesh", RETREAT_KEY, "RETREAT TO BRE", "default")]
+
+
+def test_ER_14_18_the_answer_chooses_the_retreat_and_a_wrong_answer_is_refused() -> None:
+    rules, state = retreat_position()
+    answered = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"kesh": {RETREAT_KEY: "RETREAT TO SOL"}}, ATTACK_MIR)
+    assert answered.pending == [] and units(answered.state, "SOL") == ("kesh", {"infantry": 1})
+    assert decisions(answered) == [("kesh", RETREAT_KEY, "RETREAT TO SOL", "answer")]
+    wrong = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"kesh": {RETREAT_KEY: "RETREAT TO VAL"}}, ATTACK_MIR)
+    refused = of(wrong.events, "answer_refused")[0]
+    assert "BRE, SOL" in refused.data["reason"] and "ER-14.18" in refused.data["reason"]
+    assert units(wrong.state, "BRE") == ("kesh", {"infantry": 1})  # the default, and asked again
+    assert asked(wrong) == [("kesh", RETREAT_KEY, "RETREAT TO BRE", "ER-14.18")]
+    unread = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"kesh": {RETREAT_KEY: "go home"}}, ATTACK_MIR)
+    assert "cannot be read" in of(unread.events, "answer_refused")[0].data["reason"]
+
+
+def test_ER_14_18_a_standing_retreat_list_decides_and_nothing_is_asked() -> None:
+    rules, state = retreat_position()
+    keep(state, "kesh", RETREAT="RETREAT FROM MIR TO SOL")
+    result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
+    assert result.pending == [] and decisions(result) == [("kesh", RETREAT_KEY, "RETREAT TO SOL", "standing order")]
+    settled = resolve_step(  # the waiting time is over: the default, not asked again
+        rules,
+        retreat_position()[1],
+        rules.due(state),  # type: ignore[arg-type]
+        {"aurel": orders("aurel", ATTACK_MIR)},
+        GivenDice(values=[ONE, FOUR, ONE]),
+        {},
+        ask=True,
+        settled=frozenset({("kesh", RETREAT_KEY)}),
+    )
+    assert settled.pending == [] and decisions(settled) == [("kesh", RETREAT_KEY, "RETREAT TO BRE", "default")]
+
+
+def test_ER_14_17_which_units_are_lost_is_asked_of_a_player_with_a_choice_and_the_answer_chooses() -> None:
+    rules, state = campaign_of("aurel")
+    del state.army["MIR"]
+    kesh_in(state, "MIR", cavalry=1, infantry=2)
+    # melee 2+2+0 + 4 = 8 against 2+2 + 1 = 5; one casualty on kesh, who holds two kinds of units
+    result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
+    key = "battle.MIR.1.losses"
+    assert asked(result)[0] == ("kesh", key, "LOSSES ARC, INF, CAV, SIEGE, SHIP, ELITE", "ER-14.17")
+    assert result.pending[0]["rolls"] == 3 and of(result.events, "battle_result")[0].data["losses"]["kesh"] == {
+        "infantry": 1
+    }
+    answered = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"kesh": {key: "LOSSES CAV"}}, ATTACK_MIR)
+    assert of(answered.events, "battle_result")[0].data["losses"]["kesh"] == {"cavalry": 1}
+    assert key not in [p["key"] for p in answered.pending]
+    keep(state, "kesh", LOSSES="LOSSES CAVALRY")
+    standing = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
+    assert ("kesh", key, "LOSSES CAV", "standing order") in decisions(standing)
+    assert key not in [p["key"] for p in standing.pending]
+
+
+def test_ER_14_13_a_volley_hit_asks_before_the_attackers_volley_is_rolled() -> None:
+    rules, state = campaign_of("aurel")
+    del state.army["MIR"]
+    kesh_in(state, "MIR", infantry=1, archer=1)
+    # kesh's archer fires first (a 4: a hit on aurel's side, which holds three kinds): asked after that one die
+    result = ask(rules, state, "aurel", [FOUR, ONE, FOUR, ONE], {}, ATTACK_MIR)
+    first = result.pending[0]
+    assert (first["seat"], first["key"], first["rolls"]) == ("aurel", "battle.MIR.1.losses", 1)
+
+
+def test_ER_14_12_a_player_next_to_the_battle_is_asked_whether_to_reinforce_before_any_die() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "ORO", infantry=2)
+    state.army["BRE"] = state.army.pop("AUR")
+    attack = "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO"
+    key = "battle.ORO.1.reinforce"
+    result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, attack)
+    assert asked(result)[0] == ("thal", key, "REINFORCE NEVER", "ER-14.12")
+    point = result.pending[0]
+    assert point["rolls"] == 0 and "battle" not in [e.kind for e in result.events[: point["event"]]]
+    assert of(result.events, "battle_melee")[0].data["strengths"]["defender"] == 3  # the default: no
+    joined = ask(
+        rules, state, "aurel", [ONE, FOUR, ONE], {"thal": {key: "REINFORCE kesh FROM THA 1 CAV 2 INF"}}, attack
+    )
+    assert of(joined.events, "battle_melee")[0].data["strengths"]["defender"] == 7  # 2 + 1 (fort) + 4 (thal)
+    assert joined.state.army["THA"].exhausted == {"cavalry": 1, "infantry": 2}  # ER-8.6
+    assert key not in [p["key"] for p in joined.pending]
+    wrong = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"thal": {key: "REINFORCE kesh FROM DUN"}}, attack)
+    assert "no units in DUN" in of(wrong.events, "answer_refused")[0].data["reason"]
+    assert of(wrong.events, "battle_melee")[0].data["strengths"]["defender"] == 3
+
+
+def test_ER_14_16_the_opposing_principal_is_asked_how_a_side_of_two_players_takes_its_casualty() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "ORO", infantry=2)
+    state.army["BRE"] = state.army.pop("AUR")
+    keep(state, "thal", **{"REINFORCE@kesh/THA": "REINFORCE kesh FROM THA 2 INF"})
+    attack = "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO"
+    # melee 8 against 2 + 1 (fort) + 2 (thal) + 1 (die) = 6: kesh's side suffers 1 casualty
+    result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, attack)
+    key = "battle.ORO.1.assign_defender"
+    assert asked(result)[0] == ("aurel", key, "CASUALTIES kesh, thal", "ER-14.16")
+    assert of(result.events, "battle_result")[0].data["losses"] == {"kesh": {"infantry": 1}}
+    answered = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"aurel": {key: "CASUALTIES thal"}}, attack)
+    assert of(answered.events, "battle_result")[0].data["losses"] == {"thal": {"infantry": 1}}
+
+
+def test_ER_14_11_a_blocker_without_standing_orders_is_asked_at_the_start_of_each_other_turn() -> None:
+    rules, state = campaign_of("aurel", players=5)
+    state.players["varun"].board, state.players["varun"].coins = "alternative-1", 2
+    result = ask(rules, state, "aurel", [], {}, "MOVE 1 CAV 1 INF: AUR -> SOL")
+    assert asked(result) == [("varun", "block.aurel", "BLOCK NEVER", "ER-14.11")]
+    assert result.pending[0]["event"] == 1 and result.pending[0]["rolls"] == 0  # before any move
+    decision = of(result.events, "decision")[0]
+    assert decision.visible_to == frozenset({"varun"})  # the blocker's intentions are its own
+    assert verdicts(result, "aurel") == [(True, "")]  # the default meanwhile: no block
+    answers = {"varun": {"block.aurel": "BLOCK aurel MAX 4"}}
+    blocked = ask(rules, state, "aurel", [], answers, "MOVE 1 CAV 1 INF: AUR -> SOL")
+    assert verdicts(blocked, "aurel") == [(False, "ER-12.5")] and blocked.pending == []
+    assert blocked.state.players["varun"].coins == 1
+    poor = campaign_of("aurel", players=5)[1]
+    poor.players["varun"].board = "alternative-1"  # no coin to pay with: no decision
+    assert ask(rules, poor, "aurel", [], {}, "MOVE 1 INF: AUR -> SOL").pending == []
+
+
+def test_ER_14_5_the_temporary_capital_site_is_asked_among_the_controlled_land_areas() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "PEL", cavalry=1, infantry=1, archer=1)  # KES is left without units
+    kesh_in(state, "TEM", infantry=1)
+    state.army["DUN"] = Army("aurel", {"cavalry": 2})
+    state.army["AUR"].add("cavalry", -1)
+    state.army["AUR"].add("infantry", -1)
+    keep(state, "kesh", REINFORCE="REINFORCE NEVER")  # ER-14.12 (SO): PEL next to KES does not reinforce
+    attack = "ATTACK 2 CAV: DUN -> KES"
+    # melee: aurel 4 + 4 (die) = 8; kesh 0 units + 4 (own capital) + 1 (die) = 5: KES falls
+    result = ask(rules, state, "aurel", [FOUR, ONE], {}, attack)
+    assert asked(result) == [("kesh", "capital.1", "CAPITAL PEL", "ER-14.5")]  # most units, then the lowest id
+    assert result.state.players["kesh"].temporary_capital == "PEL"
+    answered = ask(rules, state, "aurel", [FOUR, ONE], {"kesh": {"capital.1": "CAPITAL TEM"}}, attack)
+    assert answered.state.players["kesh"].temporary_capital == "TEM" and answered.pending == []
+    keep(state, "kesh", CAPITAL="CAPITAL TEM, PEL")
+    standing = play(rules, state, "aurel", [FOUR, ONE], attack)
+    assert standing.state.players["kesh"].temporary_capital == "TEM"  # ER-14.5 (SO): the first possible area
