@@ -8,10 +8,15 @@ Dice (ER-0.4): a dice-file number i gives face [1, 1, 2, 3, 4, 4][i - 1]; FOUR (
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from adjudicator.archive import Archive
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.steps import StepResult, resolve_step
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.state import Army, GameState
+from adjudicator.services.games import current_game
+from tests.conftest import Pbem
 from tests.test_conqueror_campaign import (
     FOUR,
     ONE,
@@ -25,6 +30,8 @@ from tests.test_conqueror_campaign import (
     units,
     verdicts,
 )
+from tests.test_conqueror_new import data_copy, new_er
+from tests.test_conqueror_plans_cli import SEATS3
 
 
 def thal_in(state: GameState, area: str, **kinds: int) -> None:
@@ -333,3 +340,62 @@ def test_ER_14_5_the_temporary_capital_site_is_asked_among_the_controlled_land_a
     keep(state, "kesh", CAPITAL="CAPITAL TEM, PEL")
     standing = play(rules, state, "aurel", [FOUR, ONE], attack)
     assert standing.state.players["kesh"].temporary_capital == "TEM"  # ER-14.5 (SO): the first possible area
+
+
+# -- by mail: the notice, the answer, the replay ----------------------------------------------------------------------
+
+
+def due_step(pbem: Pbem) -> tuple[int, str, tuple[str, ...]]:
+    with Archive.open(pbem.data, pbem.db).session() as session:
+        _, rules, state = current_game(session, "er1")
+    step = rules.due(state)
+    assert step is not None
+    return step.number, step.phase, step.seats
+
+
+def play_until(pbem: Pbem, round_: int, seat: str, moves: dict[tuple[int, str], tuple[str, ...]]) -> int:
+    """Adjudicate step after step (with the campaign orders `moves` by round and seat) until `seat`'s campaign
+    turn of round `round_`; its step number."""
+    rounds_seen = 1
+    for _ in range(40):
+        number, phase, seats = due_step(pbem)
+        if phase == "new_year":
+            rounds_seen += 1
+        if phase == "campaign" and seats == (seat,) and rounds_seen == round_:
+            return number
+        lines = moves.get((rounds_seen, seats[0]), ()) if phase == "campaign" else ()
+        if lines:
+            assert pbem("submit", "er1", str(pbem.orders(seats[0], number, *lines, game="er1"))).exit_code == 0
+        done = pbem("adjudicate", "er1", "--now")
+        assert done.exit_code == 0, done.output
+    raise AssertionError("never reached the turn")
+
+
+def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_form_and_verify_replays(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", seats=SEATS3)
+    assert created.startswith("0\n"), created
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
+    number = play_until(pbem, 2, "thal", round_one)
+    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
+    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    waiting = pbem("adjudicate", "er1", "--now")
+    assert waiting.exit_code == 0, waiting.output
+    assert due_step(pbem)[0] == number  # the turn waits for kesh (ER-14.12: DUN and KES are next to PEL)
+    notice = (pbem.data / "games" / "er1" / "outbox" / f"decisions-turn-{number:04d}-kesh.txt").read_text()
+    assert "thal attacks PEL from ORO: do you reinforce a side, and from where?" in notice
+    assert "ANSWER battle.PEL.1.reinforce: REINFORCE NEVER" in notice and "ER-14.12" in notice
+    assert "battle" not in notice.split("Answer by sending")[0].split("campaign turn")[-1].casefold()  # no die yet
+    answer = pbem.orders("kesh", number, "ANSWER battle.PEL.1.reinforce: REINFORCE thal FROM DUN", game="er1")
+    assert pbem("answer", "er1", str(answer)).exit_code == 0
+    assert pbem("adjudicate", "er1", "--defaults").exit_code == 0  # later questions (dice dependent): defaults
+    assert due_step(pbem)[0] > number
+    report = (pbem.data / "games" / "er1" / f"turn-{number:04d}" / "report.txt").read_text()
+    assert "kesh decides (answer, ER-14.12)" in report and "REINFORCE thal FROM DUN" in report
+    verified = pbem("verify", "er1")
+    assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
