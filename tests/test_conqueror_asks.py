@@ -169,7 +169,8 @@ def ask(
     """`seat`'s campaign step in a game that asks (ask mode), with the answers given so far."""
     step = rules.due(state)
     assert step is not None and step.seats == (seat,)
-    return resolve_step(rules, state, step, {seat: orders(seat, *lines)}, GivenDice(values=given), answers, ask=True)
+    mail = orders(seat, *lines, side=rules.data.map_for(state.players_count).side)
+    return resolve_step(rules, state, step, {seat: mail}, GivenDice(values=given), answers, ask=True)
 
 
 def asked(result: StepResult) -> list[tuple[str, str, str, str]]:
@@ -340,6 +341,38 @@ def test_ER_14_5_the_temporary_capital_site_is_asked_among_the_controlled_land_a
     keep(state, "kesh", CAPITAL="CAPITAL TEM, PEL")
     standing = play(rules, state, "aurel", [FOUR, ONE], attack)
     assert standing.state.players["kesh"].temporary_capital == "TEM"  # ER-14.5 (SO): the first possible area
+
+
+def test_ER_14_15_free_men_is_asked_after_the_reveal_before_the_melee_dice() -> None:
+    rules, state = campaign_of("aurel", players=6)
+    state.army["OST"].add("elite", 1)  # ostra's elite (ER-9.2 Free Men style: +2 for one standard infantry)
+    attack = "ATTACK 1 CAV 2 INF 1 ARC: AUR -> OST"
+    key = "battle.OST.1.freemen"
+    result = ask(rules, state, "aurel", [ONE, ONE, FOUR, ONE], {}, attack)
+    point = next(p for p in result.pending if p["key"] == key)
+    assert (point["seat"], point["default"], point["rule"]) == ("ostra", "FREEMEN NEVER", "ER-14.15")
+    assert point["rolls"] == 2  # the two volley dice; the melee dice come after the decision
+    assert "battle_council" in [e.kind for e in result.events[: point["event"]]]
+    assert not of(result.events, "battle_free_men")  # the default: not used
+    used = ask(rules, state, "aurel", [ONE, ONE, FOUR, ONE], {"ostra": {key: "FREEMEN USE"}}, attack)
+    assert [e.data["used"] for e in of(used.events, "battle_free_men")] == [True]
+    assert key not in [p["key"] for p in used.pending]
+
+
+def test_ER_14_19_a_beaten_ships_retreat_is_asked_when_two_sea_areas_are_open() -> None:
+    rules, state = campaign_of("aurel")
+    state.army["WSE"] = Army("aurel", {"ship": 2})
+    state.army["ISE"] = Army("kesh", {"ship": 2})
+    result = ask(rules, state, "aurel", [FOUR, ONE], {}, "ATTACK 2 SHIP: WSE -> ISE")
+    key = "battle.ISE.1.ship_retreat"
+    found = [p for p in result.pending if p["key"] == key]
+    # ER-12.14: MSE, SSE and WSE (left by the attack) are open sea areas next to ISE: the default is the lowest
+    assert (found[0]["seat"], found[0]["rule"], found[0]["default"]) == ("kesh", "ER-14.19", "RETREAT SHIP TO MSE")
+    other = "SSE"
+    answered = ask(
+        rules, state, "aurel", [FOUR, ONE], {"kesh": {key: f"RETREAT SHIP TO {other}"}}, "ATTACK 2 SHIP: WSE -> ISE"
+    )
+    assert units(answered.state, other) == ("kesh", {"ship": 1})
 
 
 # -- by mail: the notice, the answer, the replay ----------------------------------------------------------------------
