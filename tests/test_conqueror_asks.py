@@ -155,6 +155,10 @@ def test_ER_15_8_a_third_move_is_refused_and_the_receipt_accepts_the_second_line
     receipt = rules.check_orders(state, "aurel", 5, orders("aurel", *lines), GivenDice(values=[]))
     assert [(r.accepted, r.rule) for r in receipt] == [(True, ""), (True, ""), (False, "ER-7.2")]
     assert "if the attack on MIR is won" in receipt[1].reason
+    far = rules.check_orders(
+        state, "aurel", 5, orders("aurel", lines[0], "MOVE 1 CAV: MIR -> DUN"), GivenDice(values=[])
+    )
+    assert [(r.accepted, r.rule) for r in far] == [(True, ""), (False, "ER-7.2")]  # DUN is not next to MIR
     result = play(rules, state, "aurel", [ONE, FOUR], *lines)
     assert verdicts(result, "aurel") == [(True, ""), (True, ""), (False, "ER-7.2")]  # two moves made (ER-7.3)
     assert units(result.state, "SOL") == ("aurel", {"cavalry": 1})

@@ -222,8 +222,10 @@ def loss_needs(
 ) -> list[Found]:
     """ER-14.16, ER-14.17: at a player's first loss to hits or casualties, which units go when it has two kinds or
     more and does not lose them all; before the first loss of a side of several players, the assignment."""
-    found: list[Found] = []
     units = battle_units(battle)
+    found: list[Found] = []  # the assignment first: it comes before a player's choice at the same loss
+    for side in (bt.ATTACKER, bt.DEFENDER):
+        found += assign_needs(state, data, choices, battle, events, log, side, units)
     for seat, mine in units.items():
         lost = lost_events(events, seat)
         if not lost or seat == bt.INDEPENDENT:
@@ -247,8 +249,6 @@ def loss_needs(
         standing = kept(state, data, seat, LossPriority, lambda o: o.scope == "losses")
         default = LossPriority(scope="losses", kinds=bt.LOSS_PRIORITY)
         found.append(Found(first, rolls, need, taker(choices, need, standing, default, read_losses(data, seat))))
-    for side in (bt.ATTACKER, bt.DEFENDER):
-        found += assign_needs(state, data, choices, battle, events, log, side, units)
     return found
 
 

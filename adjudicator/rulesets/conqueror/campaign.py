@@ -168,6 +168,8 @@ def hoped_for(state: GameState, data: GameData, seat: str, order: Move, turn: Tu
     units = wanted(order.troops)
     if not turn.checking or len(order.path) != 1 or any(hoped.get(k, 0) < n for k, n in units.items()):
         return None
+    if order.path[0] not in data.map_for(state.players_count).board.neighbours(order.start):
+        return None  # refused as it stands (ER-7.2: not adjacent)
     for kind, n in units.items():
         hoped[kind] -= n
     return OrderResult(order.line, order.text, True, f"if the attack on {order.start} is won (ER-15.8)")
