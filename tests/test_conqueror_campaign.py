@@ -493,14 +493,15 @@ def test_ER_13_6_a_manual_effect_before_the_result_takes_its_default_and_is_aske
     assert ruled.data["from"] == "default" and ruled.data["ruling"] == "none" and quiet.pending == []
     asked = attack_with_aurel_5({}, ask=True)
     assert [(p["seat"], p["key"], p["default"], p["rule"]) for p in asked.pending] == [
-        ("aurel", manual_key(), "none", "ER-13.6")
+        ("aurel", manual_key(), "none", "ER-13.6"),
+        ("aurel", "battle.MIR.1.losses", "LOSSES ARC, INF, CAV, SIEGE, SHIP, ELITE", "ER-14.17"),  # its casualty
     ]
     assert of(asked.events, "battle_melee")[0].data["totals"]["attacker"] == 8  # the default: no effect
 
 
 def test_ER_13_6_the_ruling_answered_takes_effect_and_a_bad_answer_is_refused() -> None:
     answered = attack_with_aurel_5({"aurel": {manual_key(): "strength 3"}}, ask=True)
-    assert answered.pending == []
+    assert [p["key"] for p in answered.pending] == ["battle.MIR.1.losses"]  # the ruling is no longer asked
     assert of(answered.events, "battle_manual_ruled")[0].data["from"] == "answer"
     assert of(answered.events, "battle_melee")[0].data["totals"]["attacker"] == 11  # 8 + the ruled 3
     bad = attack_with_aurel_5({"aurel": {manual_key(): "lots"}}, ask=False)
@@ -636,7 +637,8 @@ def test_ER_12_5_a_matching_army_is_blocked_for_a_coin_and_stays_blocked_for_the
     assert result.state.players["varun"].coins == 0
     assert units(result.state, "SOL") == ("aurel", {"archer": 1})
     assert [e.seat for e in of(result.events, "blocked")] == ["varun", "varun"]
-    assert "varun pays 1 coin(s) and blocks aurel's 1 cavalry, 1 infantry in AUR" in sentences(result.events)[1]
+    blocked = sentences(of(result.events, "blocked"))[0]
+    assert "varun pays 1 coin(s) and blocks aurel's 1 cavalry, 1 infantry in AUR" in blocked
 
 
 def test_ER_14_11_no_block_outside_the_filters_or_without_standing_orders() -> None:

@@ -7,6 +7,7 @@ outcome's moves put the survivors back or into the conquered area (ER-8.24)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ from adjudicator.engine.vocabulary import Event
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
 from adjudicator.rulesets.conqueror.movement import put
-from adjudicator.rulesets.conqueror.orders import BattlePlan, Troops
+from adjudicator.rulesets.conqueror.orders import BattlePlan, Reinforce, Troops
 from adjudicator.rulesets.conqueror.seas import wharf_of, wharf_ships
 from adjudicator.rulesets.conqueror.standing import battle_standing, defence_plan, reinforcements
 from adjudicator.rulesets.conqueror.state import (
@@ -106,11 +107,16 @@ def fort_kind(state: GameState, data: GameData, area: str) -> str:
     return fort_of(state, data.map_for(state.players_count), area)
 
 
+Decide = Callable[[str, "tuple[Reinforce, bt.Reinforcement] | None"], "bt.Reinforcement | None"]
+
+
 def reinforcement(
-    state: GameState, data: GameData, attack: Attack, defender: str | None
+    state: GameState, data: GameData, attack: Attack, defender: str | None, decide: Decide | None = None
 ) -> tuple[bt.Reinforcement, ...]:
     """ER-8.4, ER-14.12: the attacker's own reinforcement named in its plan (checked by campaign.py), then, in
-    the order defender, other players in turn order, each one's first standing reinforcement that applies."""
+    the order defender, other players in turn order, each one's first standing reinforcement that applies; with
+    `decide` (the campaign's decisions), each player who could reinforce takes the decision: answer, else that
+    standing reinforcement, else the default (none)."""
     found: list[bt.Reinforcement] = []
     wish = attack.plan.reinforce
     if wish is not None:
@@ -118,7 +124,11 @@ def reinforcement(
         found.append(bt.Reinforcement(battle_army(state, data, attack.seat, wish.origin, units), bt.ATTACKER))
     others = [f for f in state.in_play() if f not in (attack.seat, defender)]
     for faction in ([defender] if defender is not None else []) + others:
-        joined = standing_reinforcement(state, data, attack, defender, faction)
+        standing = standing_reinforcement(state, data, attack, defender, faction)
+        if decide is not None and can_reinforce(state, data, attack, defender, faction):
+            joined = decide(faction, standing)
+        else:
+            joined = standing[1] if standing is not None else None
         if joined is not None:
             found.append(joined)
     return tuple(found)
@@ -126,34 +136,65 @@ def reinforcement(
 
 def standing_reinforcement(
     state: GameState, data: GameData, attack: Attack, defender: str | None, faction: str
-) -> bt.Reinforcement | None:
-    """ER-14.12 (SO): `faction`'s first standing reinforcement that fits this battle: it names a principal
-    (its side, or with VS the other side), its area is next to the battle and holds the seat's active units
-    (ER-8.4, ER-8.5); never the independent army's side (ER-8.8), an ally never against a seat it traded with
-    this round (ER-5.10b, ER-15.4), no ships in a land battle (ER-12.13); a defender only joins its own side."""
-    side = data.map_for(state.players_count)
+) -> tuple[Reinforce, bt.Reinforcement] | None:
+    """ER-14.12 (SO): `faction`'s first standing reinforcement that fits this battle (`fits`), with the army it
+    adds."""
     for wish in reinforcements(state, data, faction, attack.target if faction == defender else None):
-        principals = {attack.seat: bt.ATTACKER, **({defender: bt.DEFENDER} if defender else {})}
-        if wish.seat not in principals:
-            continue
-        joins = principals[wish.seat]
-        if wish.against:
-            joins = bt.DEFENDER if joins == bt.ATTACKER else bt.ATTACKER
-        if (joins == bt.DEFENDER and defender is None) or (faction == defender and joins != bt.DEFENDER):
-            continue
-        enemy = defender if joins == bt.ATTACKER else attack.seat
-        if faction != defender and enemy in getattr(state.players[faction], "trade_bans", []):
-            continue
-        army = state.army.get(wish.origin or "")
-        if wish.origin not in side.board.neighbours(attack.target) or army is None or army.owner != faction:
-            continue
-        units = reinforcing_units(state, wish.origin, wish.troops)
-        if side.areas[attack.target].land:
-            units.pop("ship", None)
-        if not units or any(army.count(k) - army.exhausted.get(k, 0) < n for k, n in units.items()):
-            continue
-        return bt.Reinforcement(battle_army(state, data, faction, wish.origin, units), joins)
+        joined = fits(state, data, attack, defender, faction, wish)
+        if isinstance(joined, bt.Reinforcement):
+            return wish, joined
     return None
+
+
+def fits(
+    state: GameState, data: GameData, attack: Attack, defender: str | None, faction: str, wish: Reinforce
+) -> bt.Reinforcement | str:
+    """Whether `faction`'s reinforcement `wish` fits this battle: it names a principal (its side, or with VS the
+    other side), its area is next to the battle and holds the seat's active units (ER-8.4, ER-8.5); never the
+    independent army's side (ER-8.8), an ally never against a seat it traded with this round (ER-5.10b, ER-15.4),
+    no ships in a land battle (ER-12.13); a defender only joins its own side. The army it adds, or why not."""
+    side = data.map_for(state.players_count)
+    principals = {attack.seat: bt.ATTACKER, **({defender: bt.DEFENDER} if defender else {})}
+    if wish.seat not in principals:
+        return f"{wish.seat} is no principal of the battle at {attack.target} (ER-8.4)"
+    joins = principals[wish.seat]
+    if wish.against:
+        joins = bt.DEFENDER if joins == bt.ATTACKER else bt.ATTACKER
+    if joins == bt.DEFENDER and defender is None:
+        return "an independent army is never reinforced (ER-8.8)"
+    if faction == defender and joins != bt.DEFENDER:
+        return "the defender reinforces only its own side (ER-8.4)"
+    enemy = defender if joins == bt.ATTACKER else attack.seat
+    if faction != defender and enemy in getattr(state.players[faction], "trade_bans", []):
+        return f"{faction} traded with {enemy} this round and may not fight it (ER-5.10b)"
+    army = state.army.get(wish.origin or "")
+    if wish.origin not in side.board.neighbours(attack.target) or army is None or army.owner != faction:
+        return f"{faction} has no units in {wish.origin} next to {attack.target} (ER-8.4)"
+    units = reinforcing_units(state, wish.origin, wish.troops)
+    if side.areas[attack.target].land:
+        units.pop("ship", None)
+    if not units or any(army.count(k) - army.exhausted.get(k, 0) < n for k, n in units.items()):
+        return f"a reinforcing army's units must all be active, in {wish.origin} (ER-8.4)"
+    return bt.Reinforcement(battle_army(state, data, faction, wish.origin, units), joins)
+
+
+def can_reinforce(state: GameState, data: GameData, attack: Attack, defender: str | None, faction: str) -> bool:
+    """ER-8.4, ER-14.12: whether `faction` has an active unit next to the battle that may join a side (a decision
+    to take)."""
+    side = data.map_for(state.players_count)
+    bans = getattr(state.players[faction], "trade_bans", [])
+    sides = [defender is not None and (faction == defender or attack.seat not in bans)]
+    sides.append(faction != defender and (defender is None or defender not in bans))
+    if not any(sides):
+        return False
+    land = side.areas[attack.target].land
+    for area in side.board.neighbours(attack.target):
+        army = state.army.get(area)
+        if army is None or army.owner != faction or area == attack.origin:
+            continue
+        if any(n - army.exhausted.get(k, 0) > 0 for k, n in army.units.items() if not (land and k == "ship")):
+            return True
+    return False
 
 
 def reinforcing_units(state: GameState, origin: str, troops: Troops | None) -> dict[str, int]:
@@ -166,7 +207,9 @@ def reinforcing_units(state: GameState, origin: str, troops: Troops | None) -> d
     return {k: n for k, n in units.items() if n}
 
 
-def build_battle(state: GameState, data: GameData, options: Options, attack: Attack) -> bt.Battle:
+def build_battle(
+    state: GameState, data: GameData, options: Options, attack: Attack, decide: Decide | None = None
+) -> bt.Battle:
     """ER-8.1, ER-8.3: the battle of `attack`: the defending army is every unit in the target, active or
     exhausted; a player's capital without units is defended by its owner with no unit (ER-15.1)."""
     side = data.map_for(state.players_count)
@@ -196,7 +239,7 @@ def build_battle(state: GameState, data: GameData, options: Options, attack: Att
         temporary_capital_of=temporary,
         europe=area.europe,
         from_sea=attack.via is not None or not side.areas[attack.origin].land,
-        reinforcements=reinforcement(state, data, attack, defender.player if defender is not None else None),
+        reinforcements=reinforcement(state, data, attack, defender.player if defender is not None else None, decide),
         neighbours=neighbours(state, data, attack.target),
         cards=data.cards,
         options=options,
@@ -236,7 +279,8 @@ def standing_of(state: GameState, data: GameData, battle: bt.Battle) -> dict[str
 def apply_outcome(
     state: GameState, data: GameData, attack: Attack, battle: bt.Battle, outcome: bt.BattleOutcome, chance: Dice
 ) -> list[Event]:
-    """Put the battle's result into the state, in the order of ER-8.23 to ER-8.28 and ER-8.36."""
+    """Put the battle's result into the state, in the order of ER-8.23 to ER-8.28 and ER-8.36 (the temporary
+    capitals follow: `temporary_capitals`)."""
     events = battle_events(attack, battle, outcome)
     remove_losses(state, data, attack, outcome)
     events += carry_out_moves(state, data, attack, outcome)
@@ -246,7 +290,6 @@ def apply_outcome(
         list(outcome.automa_discards) if outcome.automa_card is not None else state.decks.automa_discards
     )
     events += follow_ups(state, data, outcome, chance)
-    events += temporary_capitals(state, data)
     return events
 
 
@@ -262,9 +305,11 @@ def remove_losses(state: GameState, data: GameData, attack: Attack, outcome: bt.
         army = state.army.get(area)
         if army is None or army.owner != owner:
             continue
+        reinforcing = area != attack.target  # its units fought exhausted (ER-8.6): the lost ones were exhausted
         for kind, n in lost.items():
             if n:
-                army.exhausted[kind] = max(0, min(army.exhausted.get(kind, 0), army.count(kind) - n))
+                tired = army.exhausted.get(kind, 0) - n if reinforcing else army.count(kind) - n
+                army.exhausted[kind] = max(0, min(army.exhausted.get(kind, 0), tired))
                 army.add(kind, -n)
                 army.exhausted = {k: v for k, v in army.exhausted.items() if v and army.count(k)}
         if army.total == 0:
@@ -386,11 +431,15 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
     return events
 
 
-def temporary_capitals(state: GameState, data: GameData) -> list[Event]:
+Choose = Callable[[str, list[str], str, int], tuple[str, list[Event]]]
+
+
+def temporary_capitals(state: GameState, data: GameData, choose: Choose | None = None) -> list[Event]:
     """ER-11.1: a player whose capital an enemy controls and who controls no large fort places its temporary
     capital at once (its Resolution); ER-11.3: an enemy captured it: it moves to another controlled land area,
-    or back to the board. Where: ER-14.5's default, the controlled land area with most own units, then the
-    lowest area id."""
+    or back to the board. Where: ER-14.5, `choose` (the campaign's decision: answer, standing CAPITAL list,
+    default) among the controlled land areas, else the first of the standing list that is one, else the default:
+    the one with most own units, then the lowest area id."""
     side = data.map_for(state.players_count)
     events: list[Event] = []
     for faction in state.in_play():
@@ -402,17 +451,36 @@ def temporary_capitals(state: GameState, data: GameData) -> list[Event]:
             events.append(Event("temporary_capital_lost", faction, {"area": old}))
         large, _ = large_and_small_forts(state, side, faction)
         if player.temporary_capital is None and lost_home and large == 0:
+            sites = capital_sites(state, data, faction)
             area = temporary_capital_site(state, data, faction)
+            if area is not None and choose is not None:
+                area, decided = choose(faction, sites, area, len(events))
+                events += decided
+            elif area is not None:
+                area = next((a for a in standing_sites(state, data, faction) if a in sites), area)
             if area is not None:
                 player.temporary_capital = area
                 events.append(Event("temporary_capital_placed", faction, {"area": area}))
     return events
 
 
+def capital_sites(state: GameState, data: GameData, faction: str) -> list[str]:
+    """ER-11.1: the land areas the faction controls, where its temporary capital may stand."""
+    side = data.map_for(state.players_count)
+    return sorted(a for a in controlled_areas(state, side, faction) if side.areas[a].land)
+
+
+def standing_sites(state: GameState, data: GameData, faction: str) -> tuple[str, ...]:
+    """ER-14.5 (SO): the seat's standing CAPITAL list (the first possible area), or none."""
+    from adjudicator.rulesets.conqueror.orders import TemporaryCapital
+    from adjudicator.rulesets.conqueror.standing import standing_orders
+
+    return next((o.areas for o in standing_orders(state, data, faction) if isinstance(o, TemporaryCapital)), ())
+
+
 def temporary_capital_site(state: GameState, data: GameData, faction: str) -> str | None:
     """ER-14.5's default: the controlled land area with most own units, then the lowest area id."""
-    side = data.map_for(state.players_count)
-    land = [a for a in controlled_areas(state, side, faction) if side.areas[a].land]
+    land = capital_sites(state, data, faction)
 
     def units(area: str) -> int:
         army = state.army.get(area)

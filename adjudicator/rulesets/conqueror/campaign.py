@@ -7,16 +7,40 @@ areas carried out, attacks assumed to fail, since their dice are not rolled yet)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.orders.sets import Answer, Language, Order, Press
+from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror import rounds
+from adjudicator.rulesets.conqueror.asks import (
+    NO_BLOCK,
+    NO_REINFORCEMENT,
+    Choices,
+    Found,
+    battle_needs,
+    battle_units,
+    key_part,
+    read_order,
+    shown,
+)
 from adjudicator.rulesets.conqueror.battle import resolve_battle
-from adjudicator.rulesets.conqueror.battle_setup import Attack, apply_outcome, build_battle, plans, standing_of
+from adjudicator.rulesets.conqueror.battle_setup import (
+    Attack,
+    Choose,
+    Decide,
+    apply_outcome,
+    attack_survivors,
+    build_battle,
+    fits,
+    plans,
+    standing_of,
+    standing_sites,
+    temporary_capitals,
+)
 from adjudicator.rulesets.conqueror.battle_types import BattleError
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.movement import (
@@ -31,28 +55,47 @@ from adjudicator.rulesets.conqueror.movement import (
     put,
     ready,
     take,
+    thoroughbred_units,
     wanted,
 )
-from adjudicator.rulesets.conqueror.orders import BattlePlan, Move, Transport
-from adjudicator.rulesets.conqueror.rulings import rule_on
-from adjudicator.rulesets.conqueror.state import GameState
+from adjudicator.rulesets.conqueror.orders import BattlePlan, BlockFilter, Move, Reinforce, TemporaryCapital, Transport
+from adjudicator.rulesets.conqueror.rulings import BadAnswer, Decisions, Need, rule_on
+from adjudicator.rulesets.conqueror.standing import standing_orders
+from adjudicator.rulesets.conqueror.state import INDEPENDENT, GameState, capital_owner
 
 FREE = (Press, Language, Answer)  # orders of every mail, not moves: the services handle them
 
 
 @dataclass
-class Turn:
-    """What a campaign turn resolves with besides the state: the dice, the answers to its decisions, ask mode
-    and the decisions already settled; it collects the decisions still to ask (`pending`). `done`: events of
-    the step before the order being carried out (where a pending decision arose)."""
+class Turn(Decisions):
+    """What a campaign turn resolves with besides the state: the dice (None: only checking, for a receipt), the
+    answers to its decisions, ask mode and the decisions already settled (Decisions); the step's events so far
+    (where a decision arises), the units blocked this turn (ER-15.21) and each blocker's filters for it
+    (ER-14.11), the Thoroughbred units that moved once and may move again (ER-7.3, ER-15.8), the battles fought
+    in each area (their decisions' keys)."""
 
-    chance: Dice
-    answers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    ask: bool = False
-    settled: frozenset[tuple[str, str]] = frozenset()
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    done: int = 0
+    chance: Dice | None = None
+    events: list[Event] = field(default_factory=list)
     blocked: dict[str, dict[str, int]] = field(default_factory=dict)  # area -> units blocked this turn (ER-15.21)
+    filters: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # blocker -> its BLOCK filters this turn
+    once: dict[str, dict[str, int]] = field(default_factory=dict)  # area -> Thoroughbred units with a move left
+    hoped: dict[str, dict[str, int]] = field(default_factory=dict)  # checking: Thoroughbred units entering if won
+    battles: dict[str, int] = field(default_factory=dict)
+    capitals: int = 0
+
+    @property
+    def checking(self) -> bool:
+        return self.chance is None
+
+    @property
+    def rolls(self) -> int:
+        return len(self.chance.log) if self.chance is not None else 0
+
+    def spare(self, state: GameState, area: str) -> dict[str, int]:
+        """ER-7.3, ER-15.8: the exhausted Thoroughbred units in `area` that may still make their second move."""
+        army = state.army.get(area)
+        once = self.once.get(area, {})
+        return {k: min(n, army.exhausted.get(k, 0)) for k, n in once.items() if army is not None and n > 0}
 
 
 def orders_of(orders: Any) -> list[Order]:
@@ -66,42 +109,37 @@ def play_campaign(
     state: GameState, data: GameData, options: Options, seat: str, orders: Any, turn: Turn
 ) -> tuple[list[Event], list[OrderResult]]:
     """ER-7.1: `seat`'s campaign turn on `state` (changed in place); then the next seat's turn, or the end of
-    the round."""
-    events: list[Event] = [Event("campaign_turn", seat, {"round": state.round})]
+    the round. ER-14.11: the blockers decide first, at the start of the turn."""
+    turn.events = [Event("campaign_turn", seat, {"round": state.round})]
     playing = state.in_play()
     after = playing[playing.index(seat) + 1 :] if seat in playing else []
-    results: list[OrderResult] = []
-    for order in orders_of(orders):
-        turn.done = len(events)
-        found, happened = carry_out(state, data, options, seat, order, turn)
-        results.append(found)
-        events += happened
+    block_decisions(state, data, seat, turn)
+    results = [carry_out(state, data, options, seat, order, turn) for order in orders_of(orders)]
     ready(state, seat)
     next_turn(state, after)
-    return events, results
+    return turn.events, results
 
 
-def carry_out(
-    state: GameState, data: GameData, options: Options, seat: str, order: Order, turn: Turn | None
-) -> tuple[OrderResult, list[Event]]:
-    """One order (ER-7.11): refused with the rule, or carried out with every battle it starts (`turn` None:
-    only checked, an attack's units go back to their area as if it failed)."""
+def carry_out(state: GameState, data: GameData, options: Options, seat: str, order: Order, turn: Turn) -> OrderResult:
+    """One order (ER-7.11): refused with the rule, or carried out with every battle it starts (its events go to
+    `turn.events`; only checking: an attack's units go back to their area as if it failed)."""
     if isinstance(order, FREE):
-        return OrderResult(order.line, order.text, True), []
+        return OrderResult(order.line, order.text, True)
     if state.players[seat].eliminated:
-        return refused(order, Refusal("ER-4.7", f"{seat} is out of the game")), []
+        return refused(order, Refusal("ER-4.7", f"{seat} is out of the game"))
     if isinstance(order, Move):
         refusal = (
-            check_move(state, data, seat, order)
+            check_move(state, data, seat, order, turn.spare(state, order.start))
             or check_plan(state, data, seat, order.plan, order.path[0])
             or attack_ban(state, data, seat, order.path[0])
         )
         if refusal is not None:
-            return refused(order, refusal), []
-        stopped, events = blocking(state, data, seat, order.start, order.path[-1], wanted(order.troops), turn)
+            return hoped_for(state, data, seat, order, turn) or refused(order, refusal)
+        stopped = blocking(state, data, seat, order.start, order.path[-1], wanted(order.troops), turn)
         if stopped is not None:
-            return refused(order, stopped), events
-        return OrderResult(order.line, order.text, True), move(state, data, options, seat, order, turn)
+            return refused(order, stopped)
+        move(state, data, options, seat, order, turn)
+        return OrderResult(order.line, order.text, True)
     if isinstance(order, Transport):
         refusal = (
             check_transport(state, data, seat, order)
@@ -109,34 +147,79 @@ def carry_out(
             or attack_ban(state, data, seat, order.end)
         )
         if refusal is not None:
-            return refused(order, refusal), []
-        stopped, events = blocking(state, data, seat, order.start, order.end, wanted(order.troops), turn)
+            return refused(order, refusal)
+        stopped = blocking(state, data, seat, order.start, order.end, wanted(order.troops), turn)
         if stopped is not None:
-            return refused(order, stopped), events
-        return OrderResult(order.line, order.text, True), transport(state, data, options, seat, order, turn)
+            return refused(order, stopped)
+        transport(state, data, options, seat, order, turn)
+        return OrderResult(order.line, order.text, True)
     name = type(order).__name__
-    return refused(order, Refusal("ER-7.1", f"{name} is no campaign order: the campaign takes moves and attacks")), []
+    return refused(order, Refusal("ER-7.1", f"{name} is no campaign order: the campaign takes moves and attacks"))
 
 
 def refused(order: Order, refusal: Refusal) -> OrderResult:
     return OrderResult(order.line, order.text, False, refusal.reason, refusal.rule)
 
 
+def hoped_for(state: GameState, data: GameData, seat: str, order: Move, turn: Turn) -> OrderResult | None:
+    """A receipt's verdict on a Thoroughbred second move from an area an earlier attack of the order set tries to
+    win (ER-15.8): accepted if that attack is won (its dice are not rolled yet)."""
+    hoped = turn.hoped.get(order.start, {})
+    units = wanted(order.troops)
+    if not turn.checking or len(order.path) != 1 or any(hoped.get(k, 0) < n for k, n in units.items()):
+        return None
+    if order.path[0] not in data.map_for(state.players_count).board.neighbours(order.start):
+        return None  # refused as it stands (ER-7.2: not adjacent)
+    for kind, n in units.items():
+        hoped[kind] -= n
+    return OrderResult(order.line, order.text, True, f"if the attack on {order.start} is won (ER-15.8)")
+
+
+def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> None:
+    """ER-12.5, ER-14.11: at the start of `seat`'s turn each player whose board can block and who can pay decides
+    its filters for this turn: the answer (one BLOCK line), else its standing BLOCK lines, else no block. The
+    decision is the blocker's own (a private event)."""
+    for blocker in state.in_play():
+        effects = block_effects(state, data, blocker) if blocker != seat else []
+        if not effects:
+            continue
+        kept = tuple(o for o in standing_orders(state, data, blocker) if isinstance(o, BlockFilter))
+        turn.filters[blocker] = kept
+        if turn.checking or state.players[blocker].coins < min(e.number("cost") for e in effects):
+            continue
+        need = Need(
+            blocker,
+            f"block.{key_part(seat)}",
+            f"{seat}'s campaign turn begins: which of its armies do you block this turn (ER-12.5)?",
+            "ER-14.11",
+            show=lambda filters: "; ".join(shown(f) for f in filters),
+            visible=frozenset({blocker}),
+        )
+
+        def read(text: str, blocker: str = blocker) -> tuple[Any, ...]:
+            return (read_order(data, blocker, text, BlockFilter, "ER-14.11"),)
+
+        choice, events = turn.take(need, kept or None, (NO_BLOCK,), read, (len(turn.events), turn.rolls))
+        turn.filters[blocker] = choice
+        turn.events += events
+
+
 def blocking(
-    state: GameState, data: GameData, seat: str, start: str, target: str, units: dict[str, int], turn: Turn | None
-) -> tuple[Refusal | None, list[Event]]:
+    state: GameState, data: GameData, seat: str, start: str, target: str, units: dict[str, int], turn: Turn
+) -> Refusal | None:
     """ER-7.9, ER-12.5, ER-14.11: before an army moves, a player whose board can block (op `block_move`) and whose
-    standing BLOCK filters match (the mover's faction, the target area, strength at most the filter's and the
-    ability's maximum) pays the cost and stops it; the units stay blocked for the rest of the turn (ER-15.21).
-    Units already blocked cannot move either. `turn` None (a receipt): no block is foreseen."""
-    if turn is None:
-        return None, []
+    BLOCK filters for this turn match (the mover's faction, the target area, strength at most the filter's and
+    the ability's maximum) pays the cost and stops it; the units stay blocked for the rest of the turn (ER-15.21),
+    whatever the army does next. Units already blocked cannot move either. Only checking: no block is foreseen."""
+    if turn.checking:
+        return None
     held = turn.blocked.get(start, {})
     army = state.army.get(start)
     if held and army is not None:
-        free = {k: army.count(k) - army.exhausted.get(k, 0) - held.get(k, 0) for k in units}
+        spare = turn.spare(state, start)
+        free = {k: army.count(k) - army.exhausted.get(k, 0) + spare.get(k, 0) - held.get(k, 0) for k in units}
         if any(free[k] < n for k, n in units.items()):
-            return Refusal("ER-15.21", f"units in {start} are blocked for this turn"), []
+            return Refusal("ER-15.21", f"units in {start} are blocked for this turn")
     strength = block_strength(state, data, seat, units)
     for blocker in state.in_play():
         if blocker == seat:
@@ -144,16 +227,17 @@ def blocking(
         for effect in block_effects(state, data, blocker):
             cost, most = effect.number("cost"), effect.number("max_strength")
             player = state.players[blocker]
-            if player.coins < cost or not matches(state, data, blocker, seat, target, strength, most):
+            filters = turn.filters.get(blocker, ())
+            if player.coins < cost or not matches(filters, seat, target, strength, most):
                 continue
             player.coins -= cost
             mine = turn.blocked.setdefault(start, {})
             for kind, n in units.items():
                 mine[kind] = mine.get(kind, 0) + n
             data_ = {"seat": seat, "area": start, "target": target, "units": units, "cost": cost}
-            event = Event("blocked", blocker, data_)
-            return Refusal("ER-12.5", f"{blocker} blocks the army in {start} (ER-12.5)"), [event]
-    return None, []
+            turn.events.append(Event("blocked", blocker, data_))
+            return Refusal("ER-12.5", f"{blocker} blocks the army in {start} (ER-12.5)")
+    return None
 
 
 def block_effects(state: GameState, data: GameData, faction: str) -> list[Any]:
@@ -163,12 +247,9 @@ def block_effects(state: GameState, data: GameData, faction: str) -> list[Any]:
     return [effect for effect in board.ability if effect.op == "block_move"]
 
 
-def matches(state: GameState, data: GameData, blocker: str, seat: str, target: str, strength: int, most: int) -> bool:
-    """ER-14.11: one of the blocker's standing BLOCK filters fits (none, or BLOCK NEVER: no block, the default)."""
-    from adjudicator.rulesets.conqueror.orders import BlockFilter
-    from adjudicator.rulesets.conqueror.standing import standing_orders
-
-    filters = [o for o in standing_orders(state, data, blocker) if isinstance(o, BlockFilter)]
+def matches(filters: tuple[Any, ...], seat: str, target: str, strength: int, most: int) -> bool:
+    """ER-14.11: one of the blocker's BLOCK filters for this turn fits (none, or BLOCK NEVER: no block, the
+    default)."""
     if any(f.never for f in filters):
         return False
     for f in filters:
@@ -225,34 +306,71 @@ def check_plan(state: GameState, data: GameData, seat: str, plan: BattlePlan, ta
     return None
 
 
-def move(state: GameState, data: GameData, options: Options, seat: str, order: Move, turn: Turn | None) -> list[Event]:
+def move(state: GameState, data: GameData, options: Options, seat: str, order: Move, turn: Turn) -> None:
     """ER-7.2 to ER-7.4, ER-15.8: step by step; an attack resolves at once, and a second step follows only
-    if it was won and the units entered. The units are exhausted after their last step (ER-7.2, ER-7.3)."""
-    events: list[Event] = []
+    if it was won and the units entered. The units are exhausted after their last step (ER-7.2, ER-7.3); after a
+    one-step order, Thoroughbred units on their first move keep their second (`Turn.once`), wherever they are."""
     units, here = wanted(order.troops), order.start
+    fresh = lift_second_movers(state, data, seat, here, units, turn)
+    ended: list[tuple[str, dict[str, int]]] = []
     for number, area in enumerate(order.path):
         if number:  # a Thoroughbred second step (ER-7.3, ER-15.8) moves the units that arrived
             units = entered(state, seat, here, units)
             banned = attack_ban(state, data, seat, area)
             if banned is not None:
-                events.append(Event("move_stopped", seat, {"area": area, "reason": banned.reason}))
+                turn.events.append(Event("move_stopped", seat, {"area": area, "reason": banned.reason}))
             if not units or banned is not None:
-                return events
+                return
         what = kind_of_step(state, data, seat, area)
         if what == ATTACK:
             attack = Attack(seat, here, area, units, order.plan)
-            happened, units = fight(state, data, options, attack, turn)
-            events += happened
+            units, back = fight(state, data, options, attack, turn)
+            ended = [(area, units), (here, back)]
             if not units:
-                return events
+                break
         else:
             take(state, here, units)
             put(state, area, seat, units, units)
-            events.append(
+            turn.events.append(
                 Event("moved" if what == JOIN else "occupied", seat, {"from": here, "to": area, "units": units})
             )
+            ended = [(area, units)]
         here = area
-    return events
+    if len(order.path) == 1:
+        keep_second_moves(turn, fresh, ended)
+
+
+def lift_second_movers(
+    state: GameState, data: GameData, seat: str, area: str, units: dict[str, int], turn: Turn
+) -> dict[str, int]:
+    """Which of `units` move for the first time this turn: active ones first, then those with a second move left
+    (ER-7.3), whose exhaustion is lifted for this move. Returns the Thoroughbred units on their first move."""
+    army = state.army[area]
+    fast = thoroughbred_units(state, data, seat)
+    spare = turn.spare(state, area)
+    fresh: dict[str, int] = {}
+    for kind, n in units.items():
+        first = min(n, army.count(kind) - army.exhausted.get(kind, 0))
+        second = min(n - first, spare.get(kind, 0))
+        if second:
+            army.exhausted[kind] -= second
+            turn.once[area][kind] -= second
+        if first and kind in fast:
+            fresh[kind] = first
+    army.exhausted = {k: v for k, v in army.exhausted.items() if v}
+    return fresh
+
+
+def keep_second_moves(turn: Turn, fresh: dict[str, int], ended: list[tuple[str, dict[str, int]]]) -> None:
+    """ER-7.3, ER-15.8: Thoroughbred units that made their first move keep one more, where they ended (in a
+    conquered area, or back where an attack came from)."""
+    for kind, n in fresh.items():
+        for area, units in ended:
+            kept = min(n, units.get(kind, 0))
+            if kept:
+                mine = turn.once.setdefault(area, {})
+                mine[kind] = mine.get(kind, 0) + kept
+                n -= kept
 
 
 def entered(state: GameState, seat: str, area: str, units: dict[str, int]) -> dict[str, int]:
@@ -268,9 +386,7 @@ def entered(state: GameState, seat: str, area: str, units: dict[str, int]) -> di
     return moved
 
 
-def transport(
-    state: GameState, data: GameData, options: Options, seat: str, order: Transport, turn: Turn | None
-) -> list[Event]:
+def transport(state: GameState, data: GameData, options: Options, seat: str, order: Transport, turn: Turn) -> None:
     """ER-12.12: the carrying ship and the units are exhausted; into an enemy-held land area it is an attack
     from the starting area (retreat there) and from the sea (Amphibious Assault)."""
     units = wanted(order.troops)
@@ -278,46 +394,176 @@ def transport(
     exhaust(state, order.sea, {"ship": ships})
     if kind_of_step(state, data, seat, order.end) == ATTACK:
         attack = Attack(seat, order.start, order.end, units, order.plan, via=order.sea)
-        return fight(state, data, options, attack, turn)[0]
+        fight(state, data, options, attack, turn)
+        return
     take(state, order.start, units)
     put(state, order.end, seat, units, units)
-    return [Event("transported", seat, {"from": order.start, "sea": order.sea, "to": order.end, "units": units})]
+    data_ = {"from": order.start, "sea": order.sea, "to": order.end, "units": units}
+    turn.events.append(Event("transported", seat, data_))
 
 
 def fight(
-    state: GameState, data: GameData, options: Options, attack: Attack, turn: Turn | None
-) -> tuple[list[Event], dict[str, int]]:
-    """ER-8: the battle of `attack`, resolved at once with the step's dice and applied to the state. Returns the
-    events and the attacking units that entered the area (none: the attack failed or no one survived).
-    A blocking `manual` effect (ER-13.6) takes the ruling answered, else its default (rulings.py)."""
-    battle = build_battle(state, data, options, attack)
+    state: GameState, data: GameData, options: Options, attack: Attack, turn: Turn
+) -> tuple[dict[str, int], dict[str, int]]:
+    """ER-8: the battle of `attack`, resolved at once with the step's dice and applied to the state, its decisions
+    taken (ER-14: answer, standing order, default; asked in ask mode) where they arise. Returns the attacking
+    units that entered the area (none: the attack failed or no one survived) and those back where they came
+    from. A blocking `manual` effect (ER-13.6) takes the ruling answered, else its default (rulings.py)."""
+    turn.battles[attack.target] = turn.battles.get(attack.target, 0) + 1
+    prefix = f"battle.{key_part(attack.target)}.{turn.battles[attack.target]}"
+    decide = None if turn.checking else reinforcement_decider(state, data, attack, prefix, turn)
+    battle = build_battle(state, data, options, attack, decide)
     if battle.defender is not None:  # ER-15.4: attacked first by a trade partner, the defender is free of its ban
         bans = getattr(state.players[battle.defender.player], "trade_bans", [])
         if attack.seat in bans:
             bans.remove(attack.seat)
     for joined in battle.reinforcements:  # ER-8.6: reinforcing units are exhausted at once
-        exhaust(state, joined.army.area, units_of(joined.army))
+        reinforcing = units_of(joined.army)
+        exhaust(state, joined.army.area, reinforcing)
+        unblock(turn, joined.army.area, reinforcing)
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
-    if turn is None:  # checking only: the attack is assumed to fail
+    if turn.chance is None:  # checking only: the attack is assumed to fail
         put(state, attack.origin, attack.seat, attack.units, attack.units)
-        return [], {}
+        hope(state, data, attack, turn)
+        return {}, dict(attack.units)
     chance = turn.chance
-    chosen, orders = plans(state, data, battle, attack.plan), standing_of(state, data, battle)
+    choices = Choices(data, prefix, turn)
+    principals = [battle.attacker.player, *([battle.defender.player] if battle.defender is not None else [])]
+    choices.gather(sorted(battle_units(battle)), principals, principals)
+    chosen = {
+        p: replace(plan, free_men=choices.free_men.get(p, plan.free_men))
+        for p, plan in plans(state, data, battle, attack.plan).items()
+    }
+    orders = {p: choices.standing(p, kept) for p, kept in standing_of(state, data, battle).items()}
+    rolled = len(chance.log)
     try:
         outcome = resolve_battle(battle, chosen, orders, chance)
     except BattleError as error:  # a plan the battle refuses: the attack is not made
         put(state, attack.origin, attack.seat, attack.units, {})
-        return [Event("attack_refused", attack.seat, {"area": attack.target, "reason": str(error)})], {}
-    events: list[Event] = []
+        turn.events.append(Event("attack_refused", attack.seat, {"area": attack.target, "reason": str(error)}))
+        return {}, {}
     if not outcome.finished:  # ER-13.6: a manual effect before the result: answer, else the default
-        rulings, events = rule_on(
-            outcome.pending, turn.answers, turn.ask, turn.settled, turn.pending, turn.done, len(chance.log)
+        rulings, ruled = rule_on(
+            outcome.pending, turn.answers, turn.ask, turn.settled, turn.pending, len(turn.events), len(chance.log)
         )
+        turn.events += ruled
         outcome = resolve_battle(battle, chosen, orders, chance, rulings)
-    events += apply_outcome(state, data, attack, battle, outcome, chance)
-    events += rounds.eliminate(state, data)  # ER-4.7: at once
+    happened = apply_outcome(state, data, attack, battle, outcome, chance)
+    needs = battle_needs(state, data, choices, battle, outcome, happened, chance.log[rolled:], chosen)
+    turn.events += with_decisions(happened, needs, len(turn.events), rolled)
+    turn.events += temporary_capitals(state, data, capital_chooser(state, data, turn))
+    turn.events += rounds.eliminate(state, data)  # ER-4.7: at once
     army = state.army.get(attack.target)
-    return events, (dict(attack.units) if outcome.conquered and army is not None and army.owner == attack.seat else {})
+    entered_ = dict(attack.units) if outcome.conquered and army is not None and army.owner == attack.seat else {}
+    survivors = attack_survivors(attack, outcome)
+    moved_in = next((dict(m.units) for m in outcome.moves if m.player == attack.seat and m.to == attack.target), {})
+    back = {k: n - moved_in.get(k, 0) for k, n in survivors.items() if n - moved_in.get(k, 0) > 0}
+    return (moved_in if entered_ else {}), back
+
+
+def with_decisions(happened: list[Event], needs: list[Found], base: int, rolled: int) -> list[Event]:
+    """The battle's events with each open decision's events put where it arose; each decision taken there knows
+    its place in the step (`base`: the index of the battle's first event) and the rolls made before it."""
+    out: list[Event] = []
+    cursor = 0
+    for need in needs:
+        out += happened[cursor : need.at]
+        cursor = need.at
+        out += need.take((base + len(out), rolled + need.rolls))
+    return out + happened[cursor:]
+
+
+def reinforcement_decider(state: GameState, data: GameData, attack: Attack, prefix: str, turn: Turn) -> Decide:
+    """ER-14.12: a player who could reinforce the battle decides: the answer (one REINFORCE line, or REINFORCE
+    NEVER), else its standing reinforcement that fits, else REINFORCE NEVER if kept, else the default: no."""
+    defender = defender_of(state, data, attack.target)
+
+    def decide(faction: str, standing: tuple[Reinforce, bt.Reinforcement] | None) -> bt.Reinforcement | None:
+        need = Need(
+            faction,
+            f"{prefix}.reinforce",
+            f"{attack.seat} attacks {attack.target} from {attack.origin}: do you reinforce a side, and from where?",
+            "ER-14.12",
+            shown,
+        )
+        never = next((o for o in standing_orders(state, data, faction) if isinstance(o, Reinforce) and o.never), None)
+
+        def read(text: str) -> Reinforce:
+            order = read_order(data, faction, text, Reinforce, "ER-14.12")
+            joined = order if order.never else fits(state, data, attack, defender, faction, order)
+            if isinstance(joined, str):
+                raise BadAnswer(f"{text.strip()!r}: {joined}")
+            return order
+
+        kept = standing[0] if standing is not None else never
+        choice, events = turn.take(need, kept, NO_REINFORCEMENT, read, (len(turn.events), turn.rolls))
+        turn.events += events
+        if choice.never:
+            return None
+        if standing is not None and choice is standing[0]:
+            return standing[1]
+        joined = fits(state, data, attack, defender, faction, choice)
+        return joined if isinstance(joined, bt.Reinforcement) else None
+
+    return decide
+
+
+def defender_of(state: GameState, data: GameData, area: str) -> str | None:
+    """The player defending `area` (its army's owner, or the owner of a capital without units); None against an
+    independent army."""
+    held = state.army.get(area)
+    if held is not None and held.total:
+        return None if held.owner == INDEPENDENT else held.owner
+    return capital_owner(state, data.map_for(state.players_count), area)
+
+
+def capital_chooser(state: GameState, data: GameData, turn: Turn) -> Choose:
+    """ER-14.5: where a temporary capital goes (ER-11.1, ER-11.3): the answer (one CAPITAL line: its first area
+    that may be chosen), else the standing CAPITAL list, else the default; asked only with two areas or more."""
+
+    def choose(faction: str, sites: list[str], default: str, offset: int) -> tuple[str, list[Event]]:
+        listed = next((a for a in standing_sites(state, data, faction) if a in sites), None)
+        if len(sites) < 2:
+            return listed or default, []
+        turn.capitals += 1
+        need = Need(
+            faction,
+            f"capital.{turn.capitals}",
+            f"where does your temporary capital go ({', '.join(sites)})?",
+            "ER-14.5",
+            shown,
+        )
+
+        def read(text: str) -> TemporaryCapital:
+            order = read_order(data, faction, text, TemporaryCapital, "ER-14.5")
+            if not any(a in sites for a in order.areas):
+                raise BadAnswer(f"{text.strip()!r}: the temporary capital goes to one of {', '.join(sites)} (ER-11.1)")
+            return order
+
+        kept = TemporaryCapital(areas=(listed,)) if listed else None
+        where = (len(turn.events) + offset, turn.rolls)
+        choice, events = turn.take(need, kept, TemporaryCapital(areas=(default,)), read, where)
+        return next(a for a in choice.areas if a in sites), events
+
+    return choose
+
+
+def unblock(turn: Turn, area: str, units: dict[str, int]) -> None:
+    """ER-12.5: blocked units may still reinforce; those that do are exhausted, and no longer counted as held
+    back by the block (the others of the army stay free to move, ER-15.21)."""
+    held = turn.blocked.get(area)
+    for kind, n in units.items():
+        if held and held.get(kind):
+            held[kind] = max(0, held[kind] - n)
+
+
+def hope(state: GameState, data: GameData, attack: Attack, turn: Turn) -> None:
+    """Checking only (a receipt): the Thoroughbred units of an attack would enter its area if it is won."""
+    fast = thoroughbred_units(state, data, attack.seat)
+    mine = turn.hoped.setdefault(attack.target, {})
+    for kind, n in attack.units.items():
+        if kind in fast:
+            mine[kind] = mine.get(kind, 0) + n
 
 
 def units_of(army: Any) -> dict[str, int]:
@@ -340,5 +586,5 @@ def check_campaign(
     state: GameState, data: GameData, options: Options, seat: str, orders: Iterable[Order]
 ) -> list[OrderResult]:
     """Each order's verdict, on a copy of the state (the receipt; nothing is rolled)."""
-    trial = state.copy()
-    return [carry_out(trial, data, options, seat, order, None)[0] for order in orders]
+    trial, turn = state.copy(), Turn()
+    return [carry_out(trial, data, options, seat, order, turn) for order in orders]

@@ -147,7 +147,7 @@ class ConquerorGame:
             events = rounds.play_end_of_round(state, self.data)
         elif step.phase == rounds.CAMPAIGN:
             seat = step.seats[0]
-            turn = campaign.Turn(chance, answers, ask, settled)
+            turn = campaign.Turn(answers=answers, ask=ask, settled=settled, chance=chance)
             events, results = campaign.play_campaign(state, self.data, options, seat, orders.get(seat), turn)
             events += rounds.eliminate(state, self.data)
             state.steps_done += 1

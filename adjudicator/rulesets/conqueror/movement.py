@@ -7,6 +7,7 @@ The checks read the state only; campaign.py carries the moves out, one order at 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -61,8 +62,11 @@ def thoroughbred_units(state: GameState, data: GameData, seat: str) -> frozenset
     return frozenset({"cavalry", "elite"} if "cavalry" in board.elite.types else {"cavalry"})
 
 
-def check_units(state: GameState, seat: str, start: str, units: dict[str, int]) -> Refusal | None:
-    """Own, active units in `start` (ER-7.2)."""
+def check_units(
+    state: GameState, seat: str, start: str, units: dict[str, int], spare: Mapping[str, int] | None = None
+) -> Refusal | None:
+    """Own, active units in `start` (ER-7.2); `spare`: exhausted Thoroughbred units there that moved once this
+    turn and may move once more (ER-7.3, ER-15.8)."""
     if not units:
         return Refusal("ER-7.2", "the order moves no unit")
     army = state.army.get(start)
@@ -71,20 +75,24 @@ def check_units(state: GameState, seat: str, start: str, units: dict[str, int]) 
     for kind, n in units.items():
         if army.count(kind) < n:
             return Refusal("ER-7.2", f"{start} holds {army.count(kind)} {kind} of {seat}, not {n}")
-        if active(army, kind) < n:
-            return Refusal("ER-7.2", f"only {active(army, kind)} {kind} in {start} are active (not exhausted)")
+        free = active(army, kind) + (spare or {}).get(kind, 0)
+        if free < n:
+            return Refusal("ER-7.2", f"only {free} {kind} in {start} are active (not exhausted)")
     return None
 
 
-def check_move(state: GameState, data: GameData, seat: str, order: Move) -> Refusal | None:
-    """A MOVE or ATTACK order: own active units, each step to an adjacent area (ER-2.1, ER-2.2: river and
-    bridges count), a second step only for Thoroughbred cavalry (ER-7.3), ships only at sea (ER-12.11)."""
+def check_move(
+    state: GameState, data: GameData, seat: str, order: Move, spare: Mapping[str, int] | None = None
+) -> Refusal | None:
+    """A MOVE or ATTACK order: own active units (or `spare` ones, check_units), each step to an adjacent area
+    (ER-2.1, ER-2.2: river and bridges count), a second step only for Thoroughbred cavalry (ER-7.3) that have not
+    moved yet this turn, ships only at sea (ER-12.11)."""
     side = data.map_for(state.players_count)
     units = wanted(order.troops)
     for area in (order.start, *order.path):
         if area not in side.areas:
             return Refusal("ER-2.1", f"{area} is not an area of the {side.side} board")
-    refused = check_units(state, seat, order.start, units)
+    refused = check_units(state, seat, order.start, units, spare)
     if refused is not None:
         return refused
     if len(order.path) > 2:
@@ -93,6 +101,9 @@ def check_move(state: GameState, data: GameData, seat: str, order: Move) -> Refu
         slow = sorted(set(units) - thoroughbred_units(state, data, seat))
         if slow:
             return Refusal("ER-7.3", f"only Thoroughbred cavalry may move twice; not {', '.join(slow)}")
+        army = state.army[order.start]
+        if any(active(army, kind) < n for kind, n in units.items()):
+            return Refusal("ER-7.3", f"units in {order.start} that moved once this turn have one move left")
     here = order.start
     for area in order.path:  # ER-15.8: a second step after an attack follows only if it is won (campaign.py)
         if area not in side.board.neighbours(here):

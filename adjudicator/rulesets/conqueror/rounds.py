@@ -204,8 +204,7 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
             player.dynasty = DYNASTY_FLIPPED
             events.append(Event("dynasty_flipped", faction, {}))
         player.food_bonus = 0
-    for army in state.army.values():
-        army.exhausted.clear()
+    # ER-7.6, ER-15.3: nothing is readied here; units that reinforced after their owner's turn stay exhausted
     winners = fort_victory(state, data)  # ER-10.1
     last = data.tracks.rounds.get(state.mode, 10)
     if winners or state.round >= last:

@@ -1,13 +1,15 @@
-"""A `manual` battle effect (ER-13.6) that must be ruled on before the battle's result: the decision of the
-campaign step. The answer (given by the moderator for the card's owner, key `manual.<card>.<effect key>`) is
-`none` or one battle effect `strength N`, `casualties N`, `shields N` for the owner's side; without an answer
-the documented default applies: the effect does nothing. In ask mode such a decision is also listed as pending
-(the engine's decisions mechanism, as Conquest of the Empire's decisions.py does it)."""
+"""Decisions of the campaign step (ER-14: answer > standing order > default; Decisions.take) and the `manual`
+battle effect (ER-13.6) that must be ruled on before the battle's result. The ruling (given by the moderator
+for the card's owner, key `manual.<card>.<effect key>`) is `none` or one battle effect `strength N`,
+`casualties N`, `shields N` for the owner's side; without an answer the documented default applies: the effect
+does nothing. In ask mode such a decision is also listed as pending (the engine's decisions mechanism, as
+Conquest of the Empire's decisions.py does it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
 
 from adjudicator.engine.vocabulary import Event
 from adjudicator.rulesets.conqueror.battle_types import Pending
@@ -18,8 +20,82 @@ RULED_OPS: Final = ("strength", "casualties", "shields")  # what a ruling may be
 NO_EFFECT: Final = "none"
 
 
+T = TypeVar("T")
+
+
 class BadRuling(ValueError):
     pass
+
+
+BadAnswer = BadRuling  # an answer that cannot be read or does not fit its decision (the reason names the rule)
+
+
+@dataclass
+class Decisions:
+    """The answers to a step's decisions, ask mode, the decisions already settled (their waiting time is over),
+    and the decisions still to ask (`pending`, each with the event and the roll it arose at)."""
+
+    answers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    ask: bool = False
+    settled: frozenset[tuple[str, str]] = frozenset()
+    pending: list[dict[str, Any]] = field(default_factory=list)
+
+    def answer(self, seat: str, key: str) -> str | None:
+        return self.answers.get(seat, {}).get(key)
+
+    def take(
+        self,
+        need: Need,
+        standing: T | None,
+        default: T,
+        read: Callable[[str], T],
+        where: tuple[int, int],
+    ) -> tuple[T, list[Event]]:
+        """One decision (ER-14): the answer, else the standing order, else the default (asked in ask mode unless
+        settled). `where`: the index the first event returned will have in the step, and the rolls made so far.
+        Returns the choice and its events: a refused answer, then the decision (every decision is an event)."""
+        events: list[Event] = []
+        text = self.answer(need.seat, need.key)
+        if text is not None:
+            try:
+                value = read(text)
+                events.append(need.event(text, "answer"))
+                return value, events
+            except BadRuling as bad:
+                data = {"key": need.key, "answer": text, "reason": str(bad)}
+                events.append(Event("answer_refused", need.seat, data, visible_to=need.visible))
+        if standing is not None:
+            return standing, [*events, need.event(need.show(standing), "standing order")]
+        if self.ask and (need.seat, need.key) not in self.settled:
+            self.pending.append(
+                {
+                    "seat": need.seat,
+                    "key": need.key,
+                    "question": need.question,
+                    "default": need.show(default),
+                    "rule": need.rule,
+                    "event": where[0] + len(events),
+                    "rolls": where[1],
+                }
+            )
+        return default, [*events, need.event(need.show(default), "default")]
+
+
+@dataclass(frozen=True)
+class Need:
+    """A decision of ER-14 that a seat takes: its key (the ANSWER line names it), the question, the rule, how a
+    choice is written (`show`: as the answer's order line), and who may see it (None: public)."""
+
+    seat: str
+    key: str
+    question: str
+    rule: str
+    show: Callable[[Any], str] = str
+    visible: frozenset[str] | None = None
+
+    def event(self, choice: str, source: str) -> Event:
+        data = {"key": self.key, "question": self.question, "choice": choice, "source": source, "rule": self.rule}
+        return Event("decision", self.seat, data, visible_to=self.visible)
 
 
 def key_of(pending: Pending) -> str:
