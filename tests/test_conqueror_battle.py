@@ -266,14 +266,50 @@ def test_ER_9_2_immortals_add_a_volley_die() -> None:
     assert dice.log[0][0] == "volley attacker 1/1" and outcome.volley_hits[DEFENDER] == 1
 
 
-def test_ER_13_6_card_volley_effects_and_hit_number() -> None:
+def test_ER_8_2_ER_8_11_cards_are_played_after_the_volley_so_their_volley_effects_do_not_change_it() -> None:
+    """ER-8.2: the volley (step 2) comes before the council of war (step 3, ER-8.12 to ER-8.14): a hero or tactic
+    card's extra die, hit number or re-roll does not act on the volley of its battle; the same effect on an
+    elite, which is in the battle from the start, does."""
     b = battle(
         army("a", "O", archer=1, infantry=2, heroes={"marksman": 0}, hand=("drill", "aim")), army("d", "X", infantry=4)
     )
     plans = {"a": Plan(heroes=("marksman",), tactics=("drill", "aim"))}
-    outcome, dice = run(b, [THREE, TWO, THREE, ONE, ONE], plans)
-    assert [p for p, _ in dice.log][:3] == ["volley attacker 1/2", "volley attacker 2/2", "volley attacker re-roll 2"]
-    assert outcome.volley_hits[DEFENDER] == 2
+    outcome, dice = run(b, [THREE, ONE, ONE], plans)
+    assert [p for p, _ in dice.log] == ["volley attacker 1/1", "melee attacker", "melee defender"]
+    assert outcome.volley_hits[DEFENDER] == 0  # a 3 misses: the marksman's hit on 3 came too late
+    assert outcome.tactics_discarded["a"] == ("drill", "aim")  # the cards were still played (ER-8.27)
+    sharp = Elite("Sharp", frozenset({"infantry"}), 2, 3, effects=(eff("archer_hit_on", "battle.volley", k=3),))
+    elite_side = battle(army("a", "O", archer=1, infantry=1, elite=sharp), army("d", "X", infantry=4))
+    outcome, _ = run(elite_side, [THREE, ONE, ONE])
+    assert outcome.volley_hits[DEFENDER] == 1
+
+
+def test_ER_8_10_ER_9_2_an_elite_that_is_an_archer_rolls_one_volley_die() -> None:
+    """ER-8.10: one die per archer; ER-9.2 "also an archer: adds one volley die": the elite is one archer, so an
+    elite typed archer whose data also carry archer_dice rolls one die, not two; a standard archer beside it
+    rolls its own."""
+    bowman = Elite(
+        "Bowman", frozenset({"infantry", "archer"}), 2, 3, effects=(eff("archer_dice", "battle.volley", n=1),)
+    )
+    flagged = Elite("Flagged", frozenset({"infantry"}), 2, 3, effects=(eff("unit_flag", "immediate", flag="archer"),))
+    for elite in (bowman, flagged):
+        _, dice = run(battle(army("a", "O", elite=elite), army("d", "X", infantry=3)), [ONE, ONE, ONE])
+        assert [p for p, _ in dice.log] == ["volley attacker 1/1", "melee attacker", "melee defender"]
+    _, dice = run(battle(army("a", "O", archer=1, elite=bowman), army("d", "X", infantry=3)), [ONE, ONE, ONE, ONE])
+    assert [p for p, _ in dice.log][:2] == ["volley attacker 1/2", "volley attacker 2/2"]
+
+
+def test_ER_0_5_ER_13_6_melee_reroll_only_when_not_ahead_a_tie_included() -> None:
+    """The spec says a card may re-roll a melee die (ER-13.6) and when it is rolled (ER-0.5), not when a player
+    takes it; the reading: a side takes it when it is not ahead (behind or level, since a tie wins nothing,
+    ER-8.19), unless its plan declines it."""
+    ahead = battle(army("a", "O", infantry=3, heroes={"gambler": 0}), army("d", "X", infantry=2))
+    outcome, dice = run(ahead, [FOUR, ONE], {"a": Plan(heroes=("gambler",))})
+    assert [p for p, _ in dice.log] == ["melee attacker", "melee defender"] and outcome.winner == ATTACKER
+    level = battle(army("a", "O", infantry=2), army("d", "X", infantry=2, heroes={"gambler": 0}))
+    outcome, dice = run(level, [TWO, TWO, FOUR], {"d": Plan(heroes=("gambler",))})
+    assert [p for p, _ in dice.log] == ["melee attacker", "melee defender", "melee defender re-roll"]
+    assert outcome.winner == DEFENDER and outcome.dice[DEFENDER] == 4
 
 
 # -- ER-8.26, ER-15.14: a side wiped out by the volley -----------------------------------------------------------
@@ -486,6 +522,30 @@ def test_ER_8_24_winner_may_leave_one_unit_behind() -> None:
     outcome, _ = run(b, [FOUR, ONE], {"a": Plan(leave_behind="cavalry")})
     enter = outcome.moves[-1]
     assert (enter.source, enter.to, enter.units) == ("O", "X", {"infantry": 3})
+
+
+def test_ER_8_24_ER_2_3_a_lone_survivor_is_never_left_behind() -> None:
+    """ER-8.24: the winner controls the area, and control needs a unit in it (ER-2.3): leaving 1 unit behind
+    is allowed only when another survivor enters."""
+    b = battle(army("a", "O", cavalry=1), army("d", "X", infantry=1), neighbours=NEIGHBOURS)
+    outcome, _ = run(b, [FOUR, ONE], {"a": Plan(leave_behind="cavalry")})
+    enter = outcome.moves[-1]
+    assert (enter.source, enter.to, enter.units) == ("O", "X", {"cavalry": 1}) and outcome.conquered
+    assert not [e for e in outcome.events if e.what == "left_behind"]
+
+
+def test_ER_14_17_a_principals_reinforcing_army_loses_before_its_army_in_the_area() -> None:
+    """ER-14.17 lets each player choose their own losses by unit kind; between a principal's two armies of the
+    same kind the spec is silent: the default takes the reinforcing army's unit first (it stays in its own
+    area, ER-8.6, so the army that enters or retreats keeps its strength). The kind order still comes first."""
+    own = (Reinforcement(army("a", "P", infantry=1), ATTACKER),)
+    b = battle(army("a", "O", infantry=2), army("d", "X", infantry=4), reinforcements=own)
+    outcome, _ = run(b, [ONE, FOUR])
+    assert outcome.winner == DEFENDER
+    assert outcome.area_losses[("a", "P")]["infantry"] == 1 and outcome.area_losses[("a", "O")]["infantry"] == 0
+    b = battle(army("a", "O", archer=1, infantry=1), army("d", "X", infantry=4), reinforcements=own)
+    outcome, _ = run(b, [ONE, ONE, FOUR])  # the attacker's archer fires (miss), then the melee
+    assert outcome.area_losses[("a", "O")]["archer"] == 1 and outcome.area_losses[("a", "P")]["infantry"] == 0
 
 
 def test_ER_8_25_ER_15_15_winner_without_survivors_leaves_the_area_empty() -> None:

@@ -16,13 +16,21 @@ from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.conqueror.bot import plans_orders
 from adjudicator.rulesets.conqueror.game import ConquerorGame
+from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.rounds import CAMPAIGN, PLANS
 from adjudicator.services.selfplay import play_archived_game, playable, selfplay_seats
 from adjudicator.services.verification import verify
 from tests.conftest import Pbem
+from tests.test_conqueror_politics import plans_position, play
 
 EXAMPLE = resource_dir("games") / "conqueror-er" / "example-data"
+EXAMPLE_DATA = load_folder(EXAMPLE)
+BOT_ORDERS = (  # the orders the bot writes (ER-14): plans, standing orders of battle, campaign
+    *("AGENT", "RECRUIT", "PAY", "LOSSES", "EXCESS", "FREEMEN", "DEFENCE", "RETREAT", "REINFORCE", "CASUALTIES"),
+    *("CAPITAL", "BLOCK", "MOVE", "ATTACK"),
+)
 
 
 def bound(mode: str | None = None) -> ConquerorGame:
@@ -84,10 +92,7 @@ def test_the_bots_orders_parse_in_the_order_language_and_repeat_for_a_seed(tmp_p
             assert text == rules.bot.orders(rules, before, seat, header, random.Random(3))  # repeatable
             found = parse_orders(text, rules)
             assert not found.errors, (text, found.errors)
-            assert all(
-                line.startswith(("AGENT", "RECRUIT", "MOVE", "ATTACK", "LOSSES", "EXCESS", "FREEMEN"))
-                for line in text.splitlines()[1:]
-            )
+            assert all(line.startswith(BOT_ORDERS) for line in text.splitlines()[1:])
 
 
 def test_selfplay_refuses_a_broken_data_folder_by_name(tmp_path: Path, archive: Archive) -> None:
@@ -122,3 +127,48 @@ def test_pbem_selfplay_conqueror_uses_the_example_data_or_the_folder_given(pbem:
     assert given.exit_code == 0, given.output
     assert "example data" not in given.output and "wins" in given.output
     assert pbem("verify", "er2").exit_code == 0
+
+
+def test_ER_5_16_ER_5_22_ER_6_6_the_bot_prices_its_purchases_from_the_data_and_its_plans_are_accepted() -> None:
+    """The bot offers only districts and upgrades it can pay even on the dearer space (first-build prices from
+    the data, ER-5.16, ER-5.22, +2 ER-5.12), recruits standard units without coins (ER-6.6) and the elite and
+    heroes only within the coins left (ER-6.7, ER-6.10); the plans step then accepts every line it wrote."""
+    first = {
+        **{k.upper(): p[0] for k, p in EXAMPLE_DATA.tracks.districts.items() if k != "fort"},
+        **{f"UPGRADE {k.upper()}": p[0] for k, p in EXAMPLE_DATA.tracks.upgrades.items()},
+    }
+    for coins in (0, 4, 9, 30):
+        for seed in range(8):
+            rules, state = plans_position()
+            state.players["aurel"].coins = coins
+            lines = plans_orders(rules, state, "aurel", random.Random(seed))
+            for choice in lines[0].removeprefix("AGENT ").split(" ELSE "):
+                if choice.startswith("FORTIFICATION"):
+                    assert EXAMPLE_DATA.tracks.districts["fort"][0] + 2 <= coins
+                elif not choice.startswith(("TRADE", "PASS")):
+                    assert first[choice] + 2 <= coins, (coins, choice)
+            recruit = next((line for line in lines if line.startswith("RECRUIT")), "")
+            if coins == 0:
+                assert "ELITE" not in recruit and "HERO" not in recruit
+            result = play(rules, state, {"aurel": "\n".join(lines)})
+            assert all(r.accepted for r in result.order_results["aurel"]), (lines, result.order_results["aurel"])
+    rules, state = plans_position()
+    state.players["aurel"].coins = 0
+    recruits = [plans_orders(rules, state, "aurel", random.Random(seed)) for seed in range(8)]
+    assert any(" AT " in line for lines in recruits for line in lines if line.startswith("RECRUIT"))  # free units
+
+
+def test_ER_14_the_bot_writes_standing_orders_coin_transfers_and_attack_plans(tmp_path: Path, archive: Archive) -> None:
+    """Self-play reaches the decisions beyond moves: standing orders of battle (ER-14.5, ER-14.12, ER-14.14,
+    ER-14.16, ER-14.18), coin transfers (ER-14.20), heroes recruited (ER-6.10) and attack plans with heroes,
+    tactic cards and a unit left behind (ER-8.12, ER-8.13, ER-8.24); they are accepted."""
+    rules = bound()
+    steps = play_archived_game(archive, tmp_path / "data", "er", rules.name, selfplay_seats(rules, 3), 2001, 120)
+    lines = [line for s in steps for line in s.orders.splitlines()[1:]]
+    for start in ("DEFENCE AT", "RETREAT FROM", "REINFORCE", "CASUALTIES", "PAY", "RECRUIT"):
+        assert any(line.startswith(start) for line in lines), start
+    assert any(line.startswith("RECRUIT") and "HERO " in line for line in lines)
+    attacks = [line for line in lines if line.startswith("ATTACK")]
+    for part in (" HERO ", " TACTICS ", " LEAVING "):
+        assert any(part in line for line in attacks), part
+    assert sum(s.accepted for s in steps) >= 0.8 * sum(s.accepted + s.rejected for s in steps)

@@ -487,3 +487,18 @@ def test_ER_2_10_a_europe_only_ability_counts_in_europe_areas_only() -> None:
     # 2 infantry + 1 (die) each; ostra's example ability: +1 defending in Europe (ER-8.16)
     assert strengths[True] == {"attacker": 3, "defender": 4}
     assert strengths[False] == {"attacker": 3, "defender": 3}
+
+
+# -- effects after a battle (ER-13.6) -------------------------------------------------------------------------------
+
+
+def test_ER_13_6_a_played_heros_effect_without_a_number_is_named_for_the_moderator() -> None:
+    """A look at the opponent's hand (ER-5.9b style) carries no `n`: the battle still ends and the report names
+    the effect for the moderator instead of failing."""
+    rules, state = campaign_of("thal")
+    state.players["thal"].heroes_down.append("thal-3")  # Kleon the Wise: look_hand, opponent
+    result = play(rules, state, "thal", [ONE, FOUR], "ATTACK 1 CAV 2 INF 1 ARC: THA -> GAR HERO thal-3")
+    assert verdicts(result, "thal") == [(True, "")]
+    named = [e for e in of(result.events, "battle_effect") if e.data["source"] == "thal-3"]
+    assert [(e.data["op"], e.data["applied"]) for e in named] == [("look_hand", False)]
+    assert result.state.players["thal"].heroes_up == {"thal-3": 1}

@@ -56,7 +56,9 @@ def assign(field: Field, side: str, n: int, rule: str) -> int:
     removed = 0
     for player in assignment_order(field, side, assigner):
         groups = [g for g in field.own(player) if g.side == side]
-        groups.sort(key=lambda g: g.main)  # a reinforcing army loses before the army in the area (our default)
+        # ER-14.17 orders losses by kind only; the spec is silent between a player's two armies: our default takes
+        # the reinforcing army's unit first (it stays in its own area, ER-8.6; the army that moves keeps its units)
+        groups.sort(key=lambda g: g.main)
         priority = complete(field.standing(player).loss_priority)
         removed += remove_in_order(field, groups, priority, n - removed, rule)
     return removed
@@ -184,7 +186,8 @@ def conquest(field: Field) -> tuple[list[Move], bool, bool]:
         moves += retreat(field, defending)
     entering = survivors(attacking)
     left = field.plan(ATTACKER).leave_behind
-    if left and entering.get(left, 0) and sum(entering.values()) >= 2:  # ER-8.24: 1 unit may stay behind
+    # ER-8.24: 1 unit may stay behind, but "the winner controls the area" and control needs a unit (ER-2.3)
+    if left and entering.get(left, 0) and sum(entering.values()) >= 2:
         entering[left] -= 1
         field.say("ER-8.24", "left_behind", kind=left, area=attacking.army.area)
     entering = {k: v for k, v in entering.items() if v}

@@ -159,8 +159,9 @@ def melee(field: Field, dice: Dice) -> tuple[dict[str, int], dict[str, int], Aut
 
 
 def reroll(field: Field, side: str, totals: dict[str, int], rolled: dict[str, int], dice: Dice) -> None:
-    """A revealed card's melee re-roll (ER-13.6 `reroll melee_die`): used once when the side is not ahead,
-    unless the plan declines it."""
+    """A revealed card's melee re-roll (ER-13.6 `reroll melee_die`, rolled in the order of ER-0.5): used once when
+    the side is not ahead, unless the plan declines it. The spec is silent on when a player takes it; our
+    reading: behind or level (a tie wins nothing for either side, ER-8.19)."""
     if field.principal(side) == INDEPENDENT or not field.plan(side).melee_reroll:
         return
     allowed = any(e.args["what"] == "melee_die" for _s, e in field.effects(side, frozenset({"reroll"}), MELEE_WHEN))

@@ -413,7 +413,8 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
     events: list[Event] = []
     for follow in outcome.follow_ups:
         effect = follow.effect
-        n = effect.number("n") * (follow.amount if effect.counter("per") is not None else 1)
+        n = effect.number("n") if "n" in effect.args else 0  # look_hand, forbid_attack, ... carry no number
+        n *= follow.amount if effect.counter("per") is not None else 1
         player = state.players.get(follow.player)
         if player is None:
             continue

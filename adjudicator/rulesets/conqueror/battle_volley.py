@@ -1,8 +1,12 @@
 """Step 2 of a battle, the archer volley (ER-8.9 to ER-8.11, with Rapid Aim and Deadly Aim of ER-9.4): the
-defender's side fires first, its hits are removed at once, then the attacker's side fires with what is left."""
+defender's side fires first, its hits are removed at once, then the attacker's side fires with what is left.
+Heroes and tactic cards are played only in step 3 (ER-8.2, ER-8.12 to ER-8.14), after the volley: their volley
+effects have nothing to act on in that battle (as ER-8.11 keeps their shields off volley hits, and ER-8.26 ends
+a battle in the volley before any card is played)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -10,11 +14,21 @@ from adjudicator.engine.chance import Dice
 from adjudicator.rulesets.conqueror import battle_losses
 from adjudicator.rulesets.conqueror.battle_field import VOLLEY_WHEN, Field, Source, other
 from adjudicator.rulesets.conqueror.battle_types import ATTACKER, DEFENDER, INDEPENDENT
+from adjudicator.rulesets.conqueror.data import Effect
 
 DIE: Final = (1, 1, 2, 3, 4, 4)  # ER-0.4
 MAX_DICE: Final = 2  # ER-8.10
 HIT: Final = 4
 DEADLY_HIT: Final = 3  # ER-9.4 Deadly Aim
+CARDS: Final = frozenset({"hero", "tactic"})  # played in the council of war, step 3 (ER-8.12, ER-8.13)
+
+
+def volley_effects(field: Field, side: str, op: str) -> Iterator[tuple[Source, Effect]]:
+    """The `op` effects in force during the volley on `side`: elites, abilities and standing effects; not the
+    cards, which are played after it (ER-8.2, ER-8.11)."""
+    for source, effect in field.effects(side, frozenset({op}), VOLLEY_WHEN):
+        if source.kind not in CARDS:
+            yield source, effect
 
 
 @dataclass(frozen=True)
@@ -37,11 +51,11 @@ def volley_dice(field: Field, side: str) -> list[VolleyDie]:
         upgrades = groups[0].army.upgrades
         extra = sum(
             e.number("n")
-            for source, e in field.effects(side, frozenset({"archer_dice"}), VOLLEY_WHEN)
+            for source, e in volley_effects(field, side, "archer_dice")
             if source.player == player and not archer_already(source)
         )
         hit_on = DEADLY_HIT if "deadly_aim" in upgrades else HIT
-        for s, e in field.effects(side, frozenset({"archer_hit_on"}), VOLLEY_WHEN):
+        for s, e in volley_effects(field, side, "archer_hit_on"):
             if s.player == player or e.who == "side":
                 hit_on = min(hit_on, e.number("k"))
         count = field.count(groups, "archer") + extra
@@ -74,11 +88,7 @@ def fire(field: Field, side: str, dice: Dice) -> int:
     faces = [dice.roll_face(f"volley {side} {i + 1}/{len(own)}", DIE) for i in range(len(own))]
     hits = [face >= die.hit_on for face, die in zip(faces, own, strict=True)]
     rerolled = [False] * len(own)
-    budget = sum(
-        e.number("n")
-        for _s, e in field.effects(side, frozenset({"reroll"}), VOLLEY_WHEN)
-        if e.args["what"] == "volley_miss"
-    )
+    budget = sum(e.number("n") for _s, e in volley_effects(field, side, "reroll") if e.args["what"] == "volley_miss")
     rapid_left = True
     for i, die in enumerate(own):
         if hits[i]:

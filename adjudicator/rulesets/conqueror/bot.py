@@ -1,8 +1,12 @@
 """Conqueror: Empire Rises's bot (the Ruleset protocol's member `bot`, engine/protocol.py Bot): random but
 legal-looking orders in the game's order language (games/conqueror-er/orders.lark), so that `pbem selfplay` plays
 games to their end through the services. It knows only what its seat may know: the public position and its own
-hand (hidden information, issue 14 item 5). Some of its orders are refused (a price it cannot pay, a fort already
-used): self-play meets the refusals as a hasty player would."""
+hand and heroes (hidden information, issue 14 item 5). It reads prices from the game's data (districts, upgrades,
+the elite, heroes) and writes standing orders of battle (defence plans, retreats, reinforcements, casualty order,
+temporary capital, block filters), coin transfers, and attack plans with heroes, tactic cards, a unit left behind
+and its own reinforcement. Transports are not written: ships come with Seas of Destiny (ER-12), not built yet.
+Some of its orders are still refused (a space taken by an earlier seat, a card spent in an earlier battle): self-play
+meets the refusals as a hasty player would."""
 
 from __future__ import annotations
 
@@ -12,15 +16,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adjudicator.rulesets.conqueror import rounds
-from adjudicator.rulesets.conqueror.state import controlled_areas, food_limit, fort_of, standard_units
+from adjudicator.rulesets.conqueror.campaign import block_effects
+from adjudicator.rulesets.conqueror.politics import MAX_UPGRADES, UPGRADE_CARDS, board_of, district_price
+from adjudicator.rulesets.conqueror.preparation import hero_price
+from adjudicator.rulesets.conqueror.state import (
+    controlled_areas,
+    controller,
+    food_limit,
+    fort_of,
+    standard_units,
+    units_of,
+)
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets.conqueror.data import MapSide
+    from adjudicator.rulesets.conqueror.data import GameData, MapSide
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.state import GameState
 
 KEYWORD = {"cavalry": "CAV", "infantry": "INF", "archer": "ARC"}  # the land units a bot moves (ER-0.3)
-AGENT_CHOICES = ("GRANARY", "BAZAAR", "ACADEMY", "UPGRADE INFANTRY", "UPGRADE CAVALRY", "UPGRADE ARCHER")
 PURCHASES = ("BUY BAZAAR", "BUY GRANARY, BAZAAR", "BUY UPGRADE INFANTRY", "BUY ACADEMY AND UPGRADE ARCHER")  # ER-3.11
 STANDING = ("LOSSES ARCHER, INF, CAV", "LOSSES INF, ARCHER, CAV", "EXCESS ARCHER, INF, CAV", "FREEMEN NEVER")
 
@@ -67,78 +80,314 @@ def side_of(ruleset: ConquerorGame, state: GameState) -> MapSide:
     return ruleset.data.map_for(state.players_count)  # ER-3.2
 
 
+# -- the sealed plans mail (ER-5, ER-6, ER-14) ----------------------------------------------------------------------
+
+
 def plans_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> list[str]:
-    """The sealed plans mail: an agent action with fall-backs (ER-5, ER-14.6), recruitment (ER-6) and now and
-    then a standing order (ER-14.8, ER-14.15)."""
-    lines = [agent_order(state, seat, rng)]
-    recruit = recruit_order(ruleset, state, seat, rng)
+    """The sealed plans mail: an agent action with fall-backs priced from the data (ER-5, ER-14.6), a coin
+    transfer now and then (ER-0.7), recruitment within the coins left (ER-6), and standing orders of battle
+    (ER-14.5, ER-14.8, ER-14.11 to ER-14.18)."""
+    data = ruleset.data
+    coins = state.players[seat].coins
+    agent, cost = agent_order(state, data, seat, rng)
+    lines = [agent]
+    pay = pay_order(state, seat, coins - cost, rng)
+    if pay is not None:
+        lines.append(pay[0])
+        cost += pay[1]
+    recruit = recruit_order(ruleset, state, seat, coins - cost, rng)
     if recruit:
         lines.append(recruit)
-    if rng.random() < 0.3:
-        lines.append(rng.choice(STANDING))
-    return lines
+    return lines + standing_orders(ruleset, state, seat, rng)
 
 
-def agent_order(state: GameState, seat: str, rng: random.Random) -> str:
-    """A random agent action, two fall-backs behind it (ER-14.6); sometimes a trade or a pass (ER-5.4, ER-5.7)."""
-    draw = rng.random()
-    if draw < 0.1:
-        return "AGENT PASS"
-    choices = rng.sample(AGENT_CHOICES, 3)
-    partners = [f for f in state.in_play() if f != seat]
-    if draw < 0.4 and partners:
-        choices[0] = f"TRADE WITH {rng.choice(partners)}"
-    return "AGENT " + " ELSE ".join(choices)
+def agent_order(state: GameState, data: GameData, seat: str, rng: random.Random) -> tuple[str, int]:
+    """A random agent action among those the seat can pay even on the dearer space (ER-5.12, ER-5.19: +2), up
+    to three, a trade last as a free fall-back (ER-14.6); sometimes a pass (ER-5.4). Returns the order and the
+    most it may cost."""
+    if rng.random() < 0.1:
+        return "AGENT PASS", 0
+    coins = state.players[seat].coins
+    priced = [(text, price) for text, price in purchases(state, data, seat) if price + SURCHARGE <= coins]
+    chosen = rng.sample(priced, min(len(priced), 2))
+    partners = [f for f in state.in_play() if f != seat] + ["INDEPENDENTS"]
+    trade = (f"TRADE WITH {rng.choice(partners)}", 0)
+    chosen.insert(0, trade) if rng.random() < 0.3 else chosen.append(trade)
+    cost = max(price + SURCHARGE for _text, price in chosen)
+    return "AGENT " + " ELSE ".join(text for text, _ in chosen), cost
 
 
-def recruit_order(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> str | None:
-    """Recruit in some of the seat's forts what the fort produces (ER-6.3: a small fort one infantry or archer, a
-    large one a cavalry or two foot), within the food limit (ER-6.2) and the coins by a rough count of 2 a unit."""
-    side = side_of(ruleset, state)
-    forts = [a for a in controlled_areas(state, side, seat) if fort_of(state, side, a) != "none"]
-    room = min(food_limit(state, ruleset.data, seat) - standard_units(state, seat), state.players[seat].coins // 2)
-    items: list[str] = []
-    for area in rng.sample(sorted(forts), len(forts)):
-        troops = fort_troops(fort_of(state, side, area), rng)
-        count = int(troops.split()[0])
-        if count > room:
-            break
-        items.append(f"{troops} AT {area}")
-        room -= count
+SURCHARGE = 2  # ER-5.12, ER-5.19: the second space of a district or unit type
+
+
+def purchases(state: GameState, data: GameData, seat: str) -> list[tuple[str, int]]:
+    """The districts and upgrades the seat may still buy, each at its first-space price from the data (ER-5.13,
+    ER-5.16, ER-5.20, ER-5.22, ER-5.23)."""
+    player = state.players[seat]
+    board = board_of(state, data, seat)
+    found: list[tuple[str, int]] = []
+    if sum(player.districts.values()) < board.district_slots:
+        for kind in ("granary", "bazaar", "academy"):
+            if state.supply.districts.get(kind, 0) > 0:
+                found.append((kind.upper(), district_price(player, data, kind, f"district:{kind}:1")))
+    site = fort_site(state, data, seat)
+    if site is not None and state.supply.fort_markers > 0:
+        found.append((f"FORTIFICATION AT {site}", district_price(player, data, "fort", "district:fort:1")))
+    if len(player.upgrades) < min(MAX_UPGRADES, board.upgrade_slots):
+        for unit, cards in UPGRADE_CARDS.items():
+            lacking = [c for c in cards if c not in player.upgrades and state.supply.upgrades.get(c, 0) > 0]
+            if lacking:
+                prices = data.tracks.upgrades[unit]
+                owned = len(cards) - len([c for c in cards if c not in player.upgrades])
+                found.append((f"UPGRADE {unit.upper()}", prices[min(owned, len(prices) - 1)]))
+    return found
+
+
+def fort_site(state: GameState, data: GameData, seat: str) -> str | None:
+    """A controlled land area without a fort, for a fort marker (ER-5.14)."""
+    side = data.map_for(state.players_count)
+    sites = [a for a in controlled_areas(state, side, seat) if side.areas[a].land and fort_of(state, side, a) == "none"]
+    return min(sites) if sites else None
+
+
+def pay_order(state: GameState, seat: str, spare: int, rng: random.Random) -> tuple[str, int] | None:
+    """Now and then a small coin transfer to another player (ER-0.7, ER-14.20)."""
+    others = [f for f in state.in_play() if f != seat]
+    if spare < 4 or not others or rng.random() >= 0.15:
+        return None
+    coins = rng.randint(1, min(3, spare // 4))
+    return f"PAY {coins} TO {rng.choice(others)}", coins
+
+
+def recruit_order(ruleset: ConquerorGame, state: GameState, seat: str, coins: int, rng: random.Random) -> str | None:
+    """Standard units in some of the seat's forts, free (ER-6.6) within the food limit (ER-6.5) and what each
+    fort produces (ER-6.3), from the barracks (ER-6.4); the elite and a hero when the coins left pay their price
+    from the data (ER-6.7, ER-6.10, ER-5.15)."""
+    data = ruleset.data
+    items = unit_items(ruleset, state, seat, rng)
+    player = state.players[seat]
+    elite = board_of(state, data, seat).elite.cost
+    academy = player.districts.get("academy", 0) > 0
+    if (player.elite == "board" or (player.elite == "lost" and academy)) and elite <= coins and rng.random() < 0.6:
+        items.append("ELITE")
+        coins -= elite
+    hero = hero_choice(state, data, seat, coins, rng)
+    if hero is not None:
+        items.append(f"HERO {hero}")
     return "RECRUIT " + ", ".join(items) if items else None
 
 
-def fort_troops(fort: str, rng: random.Random) -> str:
-    """What one fort may produce (ER-6.3)."""
-    foot = rng.choice(("INF", "INF", "ARC"))
+def unit_items(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> list[str]:
+    side = side_of(ruleset, state)
+    player = state.players[seat]
+    forts = [a for a in controlled_areas(state, side, seat) if fort_of(state, side, a) != "none"]
+    forts += [a for a in [player.temporary_capital] if a and a not in forts]
+    room = food_limit(state, ruleset.data, seat) - standard_units(state, seat)
+    left = barracks_left(ruleset, state, seat)
+    items: list[str] = []
+    for area in rng.sample(sorted(forts), len(forts)):
+        fort = "large" if area == player.temporary_capital else fort_of(state, side, area)  # ER-11.2
+        kind, count = fort_troops(fort, rng)
+        count = min(count, left[kind], room)
+        if count <= 0:
+            continue
+        items.append(f"{count} {KEYWORD[kind]} AT {area}")
+        room -= count
+        left[kind] -= count
+    return items
+
+
+def barracks_left(ruleset: ConquerorGame, state: GameState, seat: str) -> dict[str, int]:
+    """ER-6.4: the standard units still in the barracks."""
+    barracks = board_of(state, ruleset.data, seat).barracks
+    return {kind: barracks.of(kind) - units_of(state, seat, kind) for kind in KEYWORD}
+
+
+def fort_troops(fort: str, rng: random.Random) -> tuple[str, int]:
+    """What one fort may produce (ER-6.3): a large one 1 cavalry or 2 foot, a small one 1 foot."""
+    foot = rng.choice(("infantry", "infantry", "archer"))
     if fort == "large" and rng.random() < 0.3:
-        return "1 CAV"
-    return f"{rng.choice((1, 2)) if fort == 'large' else 1} {foot}"
+        return "cavalry", 1
+    return foot, rng.choice((1, 2)) if fort == "large" else 1
+
+
+def hero_choice(state: GameState, data: GameData, seat: str, coins: int, rng: random.Random) -> str | None:
+    """A hero of the seat's faction not yet recruited nor discarded that the coins pay (ER-6.10, ER-5.15)."""
+    player = state.players[seat]
+    held = {*player.heroes_down, *player.heroes_up, *player.heroes_discarded}
+    free = [h.id for h in data.cards.heroes if h.faction == seat and h.id not in held]
+    free = [h for h in free if hero_price(state, data, seat, h) <= coins]
+    return rng.choice(free) if free and rng.random() < 0.5 else None
+
+
+# -- standing orders of battle (ER-14.5, ER-14.8, ER-14.11 to ER-14.18) ---------------------------------------------
+
+
+def standing_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> list[str]:
+    """Now and then a standing order: losses and excess priorities, a defence plan with the seat's cards, a
+    retreat list, a reinforcement of another seat, the casualty order, a temporary-capital list and, for a
+    board that can block (ER-12.5), the block filters."""
+    side = side_of(ruleset, state)
+    lines = [rng.choice(STANDING)] if rng.random() < 0.3 else []
+    writers = (defence_order, retreat_order, reinforce_order, casualties_order, capital_order, block_order)
+    for writer in writers:
+        line = writer(ruleset, state, side, seat, rng)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def own_areas(state: GameState, seat: str) -> list[str]:
+    return sorted(a for a, army in state.army.items() if army.owner == seat and army.total > 0)
+
+
+def cards_plan(state: GameState, seat: str, rng: random.Random, heroes: set[str], hand: list[str]) -> str:
+    """HERO and TACTICS parts of a battle plan from the seat's own cards (ER-8.12, ER-8.13), each card once."""
+    player = state.players[seat]
+    parts = []
+    ready = sorted({*player.heroes_down, *player.heroes_up} - heroes)
+    if ready and rng.random() < 0.5:
+        hero = rng.choice(ready)
+        heroes.add(hero)
+        parts.append(f"HERO {hero}")
+    if hand and rng.random() < 0.5:
+        card = rng.choice(hand)
+        hand.remove(card)
+        parts.append(f"TACTICS {card}")
+    return "".join(f" {p}" for p in parts)
+
+
+def defence_order(ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, rng: random.Random) -> str | None:
+    """ER-14.14: a defence plan for one of the seat's areas, with cards and a reinforcement from next door."""
+    areas = own_areas(state, seat)
+    if not areas or rng.random() >= 0.3:
+        return None
+    area = rng.choice(areas)
+    plan = cards_plan(state, seat, rng, set(), sorted(state.players[seat].hand))
+    helpers = [n for n in areas if n in side.board.neighbours(area)]
+    if helpers and rng.random() < 0.5:
+        plan += f" REINFORCE FROM {rng.choice(helpers)}"
+    return f"DEFENCE AT {area}{plan}" if plan else None
+
+
+def retreat_order(ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, rng: random.Random) -> str | None:
+    """ER-14.18: where the seat's army in one area retreats, land areas next to it first."""
+    areas = own_areas(state, seat)
+    if not areas or rng.random() >= 0.2:
+        return None
+    area = rng.choice(areas)
+    near = sorted(n for n in side.board.neighbours(area) if side.board.areas[n].is_land)
+    if not near:
+        return None
+    return f"RETREAT FROM {area} TO " + ", ".join(rng.sample(near, min(2, len(near))))
+
+
+def reinforce_order(
+    ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, rng: random.Random
+) -> str | None:
+    """ER-14.12: join another seat's side (or the side against it) from one of the seat's areas; now and then
+    REINFORCE NEVER clears them."""
+    areas, others = own_areas(state, seat), [f for f in state.in_play() if f != seat]
+    draw = rng.random()
+    if draw < 0.05:
+        return "REINFORCE NEVER"
+    if not areas or not others or draw >= 0.25:
+        return None
+    against = "VS " if rng.random() < 0.5 else ""
+    return f"REINFORCE {against}{rng.choice(others)} FROM {rng.choice(areas)}"
+
+
+def casualties_order(
+    ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, rng: random.Random
+) -> str | None:
+    """ER-14.16: the order in which an opposing side's players take casualties."""
+    others = [f for f in state.in_play() if f != seat]
+    if len(others) < 2 or rng.random() >= 0.1:
+        return None
+    return "CASUALTIES " + ", ".join(rng.sample(others, len(others)))
+
+
+def capital_order(ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, rng: random.Random) -> str | None:
+    """ER-14.5: a priority list for the temporary capital, always when the seat's capital is held by another
+    faction (ER-11.1), else now and then."""
+    land = [a for a in controlled_areas(state, side, seat) if side.areas[a].land and side.areas[a].capital != seat]
+    capital = next((a for a, x in side.areas.items() if x.capital == seat), None)
+    lost = capital is not None and controller(state, side, capital) not in (seat, None)
+    if not land or not (lost or rng.random() < 0.1):
+        return None
+    return "CAPITAL " + ", ".join(rng.sample(sorted(land), min(2, len(land))))
+
+
+def block_order(ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, rng: random.Random) -> str | None:
+    """ER-14.11: block filters, only for a board whose ability blocks (ER-12.5)."""
+    if not block_effects(state, ruleset.data, seat) or rng.random() >= 0.5:
+        return None
+    others = [f for f in state.in_play() if f != seat]
+    return f"BLOCK {rng.choice(others)} MAX 5" if others else None
+
+
+# -- the campaign mail (ER-7, ER-8) ---------------------------------------------------------------------------------
 
 
 def campaign_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.Random) -> list[str]:
     """Moves and attacks to adjacent land areas (ER-7, ER-8), each source area used once; an attack now and then
-    carries a tactic card of the hand in its battle plan (ER-8.13)."""
+    carries a battle plan: heroes and tactic cards of the seat (ER-8.12, ER-8.13, each card once), a unit left
+    behind (ER-8.24) and the seat's own reinforcement from another area next to the target (ER-8.4)."""
     side = side_of(ruleset, state)
     lines: list[str] = []
-    hand = sorted(set(state.players[seat].hand))
-    for area in sorted(a for a, army in state.army.items() if army.owner == seat):
-        if rng.random() < 0.4:
+    hand = sorted(state.players[seat].hand)
+    heroes: set[str] = set()
+    used: set[str] = set()
+    for area in own_areas(state, seat):
+        if area in used or rng.random() < 0.4:
             continue
         troops = movable(state, area, rng)
         targets = sorted(n for n in side.board.neighbours(area) if side.board.areas[n].is_land)
         if not troops or not targets:
             continue
         target = rng.choice(targets)
+        used.add(area)
         there = state.army.get(target)
         if there is None or there.owner == seat or there.total == 0:
             lines.append(f"MOVE {troops}: {area} -> {target}")
             continue
         if there.owner in state.players[seat].trade_bans:
             continue  # ER-5.10b: no attack on a partner traded with this round
-        plan = f" TACTICS {rng.choice(hand)}" if hand and rng.random() < 0.5 else ""
+        plan = cards_plan(state, seat, rng, heroes, hand) + leaving(troops, rng)
+        plan += helper(state, side, seat, area, target, used, rng)
         lines.append(f"ATTACK {troops}: {area} -> {target}{plan}")
     return lines
+
+
+def leaving(troops: str, rng: random.Random) -> str:
+    """ER-8.24: 1 unit of the attacking army to stay behind after a win (the attack has 2 units or more)."""
+    parts = troops.split()
+    counts = {parts[i + 1]: int(parts[i]) for i in range(0, len(parts) - 1, 2) if parts[i].isdigit()}
+    if sum(counts.values()) < 2 or rng.random() >= 0.3:
+        return ""
+    return f" LEAVING 1 {rng.choice(sorted(counts))}"
+
+
+def helper(
+    state: GameState, side: MapSide, seat: str, origin: str, target: str, used: set[str], rng: random.Random
+) -> str:
+    """ER-8.4, ER-8.5: the attacker's own reinforcement from another of its areas next to the target whose units
+    are all still active (the area is then used: its units are exhausted)."""
+    if rng.random() >= 0.4:
+        return ""
+    near = [
+        a
+        for a in own_areas(state, seat)
+        if a not in used
+        and a != origin
+        and a in side.board.neighbours(target)
+        and not any(state.army[a].exhausted.values())
+    ]
+    if not near:
+        return ""
+    area = rng.choice(near)
+    used.add(area)
+    return f" REINFORCE FROM {area}"
 
 
 def movable(state: GameState, area: str, rng: random.Random) -> str:

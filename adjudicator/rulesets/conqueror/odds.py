@@ -109,7 +109,7 @@ def outcomes(
     battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], rulings: Mapping[str, Effects]
 ) -> Iterator[tuple[BattleOutcome, Fraction]]:
     """Every way the battle can end, with its probability (the weights sum to 1)."""
-    thresholds = hit_numbers(battle, plans)
+    thresholds = hit_numbers(battle)
     for deck_battle, deck_weight in automa_cases(battle):
         stack: list[tuple[tuple[Any, ...], Fraction]] = [((), deck_weight)]
         while stack:
@@ -132,14 +132,11 @@ def volley_classes(table: Sequence[int], thresholds: frozenset[int]) -> Counter[
     return Counter({min(faces): len(faces) for faces in groups.values()})
 
 
-def hit_numbers(battle: Battle, plans: Mapping[str, Plan]) -> frozenset[int]:
-    """Every number a volley die may need (ER-8.10, ER-9.4 Deadly Aim, archer_hit_on effects)."""
+def hit_numbers(battle: Battle) -> frozenset[int]:
+    """Every number a volley die may need (ER-8.10, ER-9.4 Deadly Aim, archer_hit_on effects of abilities and
+    elites; cards are played after the volley, ER-8.2)."""
     found = {HIT} | ({DEADLY_HIT} if any("deadly_aim" in army.upgrades for army in armies(battle)) else set())
     effects = [e for army in armies(battle) for e in (*army.effects, *(army.elite.effects if army.elite else ()))]
-    if battle.cards is not None:
-        played = {card for plan in plans.values() for card in (*plan.heroes, *plan.tactics)}
-        cards = [*battle.cards.heroes, *battle.cards.tactics]
-        effects += [e for card in cards if card.id in played for e in card.effects]
     found |= {e.number("k") for e in effects if e.op == "archer_hit_on"}
     return frozenset(found)
 

@@ -257,7 +257,7 @@ def build_district(state: GameState, data: GameData, faction: str, choice: Build
             raise Refused("ER-5.13", "no fort marker is left in the supply")
         site = _fort_site(state, data, faction, choice.site)
     elif state.supply.districts.get(kind, 0) <= 0:
-        raise Refused("ER-5.13", f"no {kind} card is left in the supply")
+        raise Refused("ER-15.12", f"no {kind} card is left in the supply")
     player.coins -= price
     player.builds[kind] = player.builds.get(kind, 0) + 1
     if site is not None:
