@@ -77,7 +77,7 @@ def test_ER_15_12_the_supply_is_taken_in_seating_order_from_the_start_player() -
     result = play(rules, state, {"aurel": "BUY ACADEMY", "kesh": "BUY ACADEMY"})
     assert result.state.players["kesh"].districts == {"academy": 1}  # kesh starts (ER-3.9)
     (refused,) = verdicts(result, "aurel")
-    assert not refused.accepted and refused.rule == "ER-5.13" and "no academy card is left" in refused.reason
+    assert not refused.accepted and refused.rule == "ER-15.12" and "no academy card is left" in refused.reason
     assert result.state.players["aurel"].coins == 10 and result.state.supply.districts["academy"] == 0
     state.seating = ("aurel", "thal", "kesh")
     state.hourglass = "thal"
