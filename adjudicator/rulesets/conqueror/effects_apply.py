@@ -54,7 +54,8 @@ APPLIED_WHO: Final = ("self", "partner", "all")
 
 def standing_effects(state: GameState, data: GameData, faction: str) -> list[tuple[str, Effect]]:
     """The effects in force for `faction` besides cards played: its board's ability (ER-9.1), its dynasty card
-    (front while active ER-11.5, back once flipped ER-11.6) and the chronicle card of the round (ER-4.4.4). The
+    (front while active ER-11.5, back once flipped ER-11.6), its elite's while recruited (ER-9.2) and the
+    chronicle card of the round (ER-4.4.4). The
     chronicle applies to all players: each reads it for itself (its `who = all` is this faction), so that it is
     applied once per player, not once per player per player."""
     player = state.players[faction]
@@ -65,6 +66,8 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
         effects += [(f"{faction} dynasty", e) for e in found.dynasty]
     elif player.dynasty == DYNASTY_FLIPPED:
         effects += [(f"{faction} dynasty", e) for e in found.dynasty_back]
+    if player.elite == "recruited":  # the elite's effects outside battle, while it is on the map (ER-6.7)
+        effects += [(f"{faction} elite", e) for e in board.elite.effects]
     chronicle = chronicle_in_force(state, data)
     if chronicle is not None:
         own = [replace(e, who="self") if e.who == "all" else e for e in chronicle.effects]

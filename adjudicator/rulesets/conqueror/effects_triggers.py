@@ -35,6 +35,7 @@ from adjudicator.rulesets.conqueror.effects_apply import (
     standing_effects,
 )
 from adjudicator.rulesets.conqueror.state import GameState, food_supply
+from adjudicator.rulesets.conqueror.vocabulary import UNIT_KINDS
 
 # -- taxation (ER-5.2, ER-5.3) -------------------------------------------------------------------------------------
 
@@ -176,3 +177,8 @@ def attack_forbidden(state: GameState, data: GameData, faction: str, target: str
 def gained(state: GameState, data: GameData, faction: str, coins: int) -> list[Event]:
     """Any coins gained outside an effect (Taxation, trade): `on_gain_coins` (effects_apply.gained_coins)."""
     return gained_coins(state, data, faction, coins)
+
+
+def twice_kinds(state: GameState, data: GameData, faction: str) -> frozenset[str]:
+    """The unit kinds of `faction` that `move_twice` lets move or attack twice (ER-7.3 as Thoroughbred does)."""
+    return frozenset(kind for kind in UNIT_KINDS if moves_twice(state, data, faction, kind))

@@ -17,6 +17,7 @@ from typing import Final
 from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
+from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action
 from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
 from adjudicator.rulesets.conqueror.orders import Upgrade as UpgradeOrder
 from adjudicator.rulesets.conqueror.state import GameState, Player, controller, fort_of
@@ -73,7 +74,7 @@ def play_politics(
         action = _agent_order(given.get(faction, ()), extra=True)
         if action is None:
             continue  # ER-14.7: no extra action given is a pass
-        if state.players[faction].trade < last:
+        if state.players[faction].trade < last and not extra_action(state, data, faction):  # or ER-13.6's op
             results.setdefault(faction, []).append(
                 _refusal(action, "ER-5.6", "the extra agent action needs the trade marker on the last trade space")
             )
@@ -214,7 +215,7 @@ def _build(state: GameState, data: GameData, faction: str, choice: Build, first:
     space = _free_space(state, faction, f"district:{kind}", choice.space, first)
     if kind != "fort" and sum(player.districts.values()) >= board_of(state, data, faction).district_slots:
         raise Refused("ER-5.13", "no free civil district slot on the player board")
-    price = district_price(player, data, kind, space)
+    price = max(0, district_price(player, data, kind, space) - discount(state, data, faction, "district"))
     if player.coins < price:
         raise Refused("ER-5.13", f"the {kind} costs {price} coins and {faction} holds {player.coins}")
     site = None
@@ -276,6 +277,7 @@ def _upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeOrde
     prices = data.tracks.upgrades[choice.unit]
     owned = len(UPGRADE_CARDS[choice.unit]) - len(cards)
     price = prices[min(owned, len(prices) - 1)] + _surcharge(space)  # ER-5.22: no trade discount
+    price = max(0, price - discount(state, data, faction, "upgrade"))  # an effect's discount (ER-13.6)
     if player.coins < price:
         raise Refused("ER-5.20", f"the upgrade costs {price} coins and {faction} holds {player.coins}")
     player.coins -= price
