@@ -116,6 +116,11 @@ def test_ER_13_6_on_gain_coins_answers_coins_gained_once_without_recursion() -> 
     printed = rounds.income(state, rules.data, "kesh")
     after, _ = run(rules, state)
     assert after.players["kesh"].coins == coins + printed + 1  # its own coin triggers nothing more
+    after = to_phase(rules, after, "plans")
+    coins = after.players["kesh"].coins
+    space = rules.data.tracks.trade["imperator"][1]  # the second trade space: its coins are gained in trade
+    traded = play_plans(rules, after, {"kesh": "AGENT TRADE WITH aurel"}).state
+    assert traded.players["kesh"].coins == coins + space.coins + (1 if space.coins > 0 else 0)
 
 
 # -- New Year: the chronicle for all (ER-4.4.4), dynasty (ER-11.5), durations --------------------------------------

@@ -17,7 +17,7 @@ from typing import Final
 from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
-from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action
+from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action, gained
 from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
 from adjudicator.rulesets.conqueror.orders import Upgrade as UpgradeOrder
 from adjudicator.rulesets.conqueror.state import GameState, Player, controller, fort_of
@@ -196,6 +196,7 @@ def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[
     sources = [(f"trade space {player.trade}", e) for e in space.effects]  # ER-5.9: the space's own effects
     events += apply_trigger(state, data, faction, "immediate", sources, other)
     sources += standing_effects(state, data, faction)
+    events += gained(state, data, faction, space.coins) + (gained(state, data, other, 1) if other else [])
     return events + apply_trigger(state, data, faction, "on_trade", sources, other)
 
 
