@@ -6,12 +6,14 @@ what the rule demands. Effects the example data lacks are added to a faction's a
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from adjudicator.engine.steps import resolve_step
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.data import Effect, GameData, frozen
 from adjudicator.rulesets.conqueror.game import ConquerorGame
+from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.movement import thoroughbred_units
 from adjudicator.rulesets.conqueror.setup import game_options
 from adjudicator.rulesets.conqueror.state import (
@@ -25,8 +27,11 @@ from adjudicator.rulesets.conqueror.state import (
     standard_units,
 )
 from adjudicator.rulesets.conqueror.vocabulary import Condition, Trigger
+from tests.conftest import Pbem
 from tests.test_conqueror_campaign import campaign_of, verdicts
 from tests.test_conqueror_campaign import play as play_campaign
+from tests.test_conqueror_new import data_copy, new_er, whole_snapshot
+from tests.test_conqueror_plans_cli import PLANS, SEATS3, submit
 from tests.test_conqueror_politics import plans_position, verdict
 from tests.test_conqueror_politics import play as play_plans
 from tests.test_conqueror_setup import run, to_phase
@@ -373,3 +378,44 @@ def test_ER_13_6_manual_and_battle_only_effects_outside_battle_are_named_for_the
     manual = [e for e in events if e.kind == "manual_effect" and e.seat == "kesh"]
     assert [e.data["op"] for e in manual] == ["manual", "coins"]
     assert state.players["kesh"].coins == coins + printed  # nothing applied by guess
+
+
+def test_leak_ER_13_6_look_hand_reaches_the_looker_only(pbem: Pbem, tmp_path: Path) -> None:
+    """Through the CLI: kesh's ability shows a trade partner's hand (look_hand on_trade); aurel's cards are named
+    in kesh's report, never in a public file or the site, nor in thal's files unless thal holds the same card."""
+    folder = data_copy(tmp_path)
+    factions = folder / "factions.toml"
+    sailors = 'text = "Sailors: +1 in sea battles.", if = ["at_sea"], when = "battle.melee" },\n'
+    text = factions.read_text(encoding="utf-8")
+    assert sailors in text
+    factions.write_text(
+        text.replace(sailors, sailors + '  { op = "look_hand", target = "partner", when = "on_trade" },\n', 1),
+        encoding="utf-8",
+    )
+    created = new_er(pbem, folder, seats=SEATS3)
+    assert created.startswith("0\n"), created
+    for line in created.splitlines():  # each seat's password, as `pbem new` prints it
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    hands = {seat: part["hand"] for seat, part in whole_snapshot(pbem, PLANS - 1)["private"].items()}
+    names = {t.id: t.name for t in load_folder(folder).cards.tactics}
+    submit(pbem, "kesh", "AGENT TRADE WITH aurel")
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    game = pbem.data / "games" / "er1"
+    own = (game / f"turn-{PLANS:04d}" / "report-kesh.txt").read_text(encoding="utf-8")
+    assert hands["aurel"] and all(card in own for card in hands["aurel"])  # the looker sees them
+    site = tmp_path / "site"
+    assert pbem("site", "er1", "--out", str(site)).exit_code == 0
+    public = [p for p in game.rglob("*") if p.is_file() and p.name in ("report.txt", "snapshot.json")]
+    public += [p for p in site.rglob("*") if p.is_file()]
+    thal = [p for p in game.rglob("*") if p.is_file() and "thal" in p.name]
+    checked = 0
+    for path in public + thal:
+        content = path.read_text(encoding="utf-8")
+        for card in hands["aurel"]:
+            if path in public or card not in hands["thal"]:
+                assert card not in content and names[card] not in content, f"{card} of aurel in {path}"
+                checked += 1
+    assert checked >= len(public)
