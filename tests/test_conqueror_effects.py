@@ -419,3 +419,12 @@ def test_leak_ER_13_6_look_hand_reaches_the_looker_only(pbem: Pbem, tmp_path: Pa
                 assert card not in content and names[card] not in content, f"{card} of aurel in {path}"
                 checked += 1
     assert checked >= len(public)
+
+
+def test_ER_13_6_campaign_turn_effects_apply_at_the_start_of_the_seats_turn() -> None:
+    rules, state = game_with(ability("aurel", effect("coins", "campaign_turn", n=2)))
+    state.phase, state.campaign_index = "campaign", state.in_play().index("aurel")
+    coins = {f: p.coins for f, p in state.players.items()}
+    result = play_campaign(rules, state, "aurel", [])
+    assert result.state.players["aurel"].coins == coins["aurel"] + 2
+    assert all(result.state.players[f].coins == coins[f] for f in coins if f != "aurel")

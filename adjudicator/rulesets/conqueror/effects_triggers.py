@@ -101,6 +101,12 @@ def food_passives(state: GameState, data: GameData) -> list[Event]:
     return events
 
 
+def campaign_turn(state: GameState, data: GameData, seat: str) -> list[Event]:
+    """ER-13.6 `campaign_turn`: at the start of `seat`'s campaign turn (ER-7.1), its effects with that trigger
+    (the read ops among them, e.g. move_twice, are read while its turn is judged)."""
+    return apply_trigger(state, data, seat, "campaign_turn", standing_effects(state, data, seat))
+
+
 def end_of_round(state: GameState, data: GameData) -> list[Event]:
     """ER-4.6 (3): every player's `end_of_round` effects (ER-11.6: the dynasty's loss, while the card is face up)."""
     events: list[Event] = []
