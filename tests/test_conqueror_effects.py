@@ -28,7 +28,7 @@ from adjudicator.rulesets.conqueror.state import (
 )
 from adjudicator.rulesets.conqueror.vocabulary import Condition, Trigger
 from tests.conftest import Pbem
-from tests.test_conqueror_campaign import campaign_of, verdicts
+from tests.test_conqueror_campaign import campaign_of, sentences, verdicts
 from tests.test_conqueror_campaign import play as play_campaign
 from tests.test_conqueror_new import data_copy, new_er, whole_snapshot
 from tests.test_conqueror_plans_cli import PLANS, SEATS3, submit
@@ -163,6 +163,7 @@ def test_ER_11_5_the_dynasty_recruit_places_a_unit_from_the_barracks_in_the_capi
     assert result.state.army["AUR"].count("infantry") == infantry + 1
     recruited = [e for e in result.events if e.kind == "effect_applied" and e.data["op"] == "recruit"]
     assert recruited and recruited[0].data["area"] == "AUR" and recruited[0].data["n"] == 1
+    assert sentences(recruited) == ["aurel dynasty: aurel places 1 infantry in AUR (ER-13.6)."]
 
 
 # -- end of round (ER-4.6, ER-11.6), next round, game end (ER-10.3) -------------------------------------------------
