@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Final
 
 from adjudicator.engine.vocabulary import Event, visible_to
-from adjudicator.rulesets.conqueror.data import Effect, GameData
+from adjudicator.rulesets.conqueror.data import Chronicle, Effect, GameData
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_FLIPPED,
@@ -75,7 +75,8 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
     return effects
 
 
-def chronicle_in_force(state: GameState, data: GameData):  # type: ignore[no-untyped-def]
+def chronicle_in_force(state: GameState, data: GameData) -> Chronicle | None:
+    """The chronicle card of this round (ER-4.4.4), if one is in force."""
     return next((c for c in data.cards.chronicles if c.id == state.decks.chronicle), None)
 
 
