@@ -112,5 +112,6 @@ def test_ER_11_5_ER_13_6_a_triggered_dynasty_applies_its_bonuses_or_names_the_ma
     result = play(rules, state, {"aurel": "DYNASTY"})
     after = result.state.players["aurel"]
     assert after.coins == coins + 2 and after.food_bonus == food + 1  # forts_le(large=1, small=2) holds
-    manual = [e for e in result.events if e.kind == "manual_effect"]
-    assert [e.data["op"] for e in manual] == ["recruit"]  # not applied outside battle yet: the moderator's
+    assert not [e for e in result.events if e.kind == "manual_effect"]  # every bonus is applied (ER-13.6)
+    # its recruit: 1 infantry from the barracks in the capital (within the food limit)
+    assert result.state.army["AUR"].count("infantry") == state.army["AUR"].count("infantry") + 1

@@ -327,7 +327,8 @@ def test_ER_4_6_end_of_round_stored_food_temporary_capital_dynasty_then_next_rou
     assert player.stored_food == FOOD_NONE and state.supply.food_markers == 4  # ER-5.33
     assert player.temporary_capital is None and player.dynasty == DYNASTY_FLIPPED
     assert state.round == 2 and state.phase == "new_year" and not state.ended
-    assert [e.kind for e in events][:3] == ["stored_food_used_up", "temporary_capital_returned", "dynasty_flipped"]
+    kinds = ["stored_food_used_up", "temporary_capital_returned", "effect_applied", "dynasty_flipped"]
+    assert [e.kind for e in events][:4] == kinds  # (3) the dynasty's end-of-round loss, then the flip (ER-11.6)
 
 
 def test_ER_10_1_fort_victory_at_end_of_round() -> None:

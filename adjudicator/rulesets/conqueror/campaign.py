@@ -43,6 +43,7 @@ from adjudicator.rulesets.conqueror.battle_setup import (
 )
 from adjudicator.rulesets.conqueror.battle_types import BattleError
 from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.effects_triggers import campaign_turn as campaign_turn_effects
 from adjudicator.rulesets.conqueror.movement import (
     ATTACK,
     JOIN,
@@ -111,6 +112,7 @@ def play_campaign(
     """ER-7.1: `seat`'s campaign turn on `state` (changed in place); then the next seat's turn, or the end of
     the round. ER-14.11: the blockers decide first, at the start of the turn."""
     turn.events = [Event("campaign_turn", seat, {"round": state.round})]
+    turn.events += campaign_turn_effects(state, data, seat)  # ER-13.6 `campaign_turn` (effects_triggers.py)
     playing = state.in_play()
     after = playing[playing.index(seat) + 1 :] if seat in playing else []
     block_decisions(state, data, seat, turn)

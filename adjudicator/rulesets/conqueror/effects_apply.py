@@ -1,36 +1,63 @@
-"""Applying effects of the ER-13.6 vocabulary outside battle: the economic ops (coins, vp, food, draw_tactic) for
-the triggers of the plans step (on_trade, on_build, preparation, immediate). Shared: the campaign may use it too.
+"""Applying effects of the ER-13.6 vocabulary outside battle: the ops that change holdings (coins, vp, food,
+recruit, draw_tactic, look_hand) when their trigger comes, and the ops that are read where they matter (discount,
+extra_agent_action, move_twice, forbid_attack, block_move, rerecruit, unit_flag, defence_bonus: effects_triggers.py
+answers the questions the rules ask of them). The round's triggers (taxation, new_year, end_of_round, next_round,
+game_end, on_food_le) are fired by effects_triggers.py; the plans step fires on_trade, on_build, preparation and
+immediate; battle*.py applies the battle triggers.
 
-An effect this module cannot carry out (another op, a `who` or condition it does not read) is reported as a
-`manual_effect` event for the moderator to apply by hand (ER-13.6: `manual`), never silently dropped.
+An effect this module cannot carry out (`manual`, a `who` or condition without meaning outside battle) is reported
+as a `manual_effect` event for the moderator to apply by hand (ER-13.6: `manual`), never silently dropped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Final
 
 from adjudicator.engine.vocabulary import Event, visible_to
-from adjudicator.rulesets.conqueror.data import Effect, GameData
+from adjudicator.rulesets.conqueror.data import Chronicle, Effect, GameData
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_FLIPPED,
     FOOD_NONE,
+    STANDARD,
+    Army,
     GameState,
+    capital_owner,
     controlled_areas,
+    food_limit,
+    food_supply,
     fort_count,
     fort_of,
     large_and_small_forts,
+    standard_units,
+    units_of,
 )
 from adjudicator.rulesets.conqueror.vocabulary import FortLimit
 
-APPLIED_OPS: Final = ("coins", "vp", "food", "draw_tactic")
+CHANGING_OPS: Final = ("coins", "vp", "food", "draw_tactic", "recruit", "look_hand")
+# ops read where they matter (effects_triggers.py, battle*.py): their trigger only reports them in force
+READ_OPS: Final = (
+    "discount",
+    "extra_agent_action",
+    "move_twice",
+    "forbid_attack",
+    "block_move",
+    "rerecruit",
+    "unit_flag",
+    "defence_bonus",
+    "unit_strength",
+)
 APPLIED_WHO: Final = ("self", "partner", "all")
 
 
 def standing_effects(state: GameState, data: GameData, faction: str) -> list[tuple[str, Effect]]:
     """The effects in force for `faction` besides cards played: its board's ability (ER-9.1), its dynasty card
-    (front while active ER-11.5, back once flipped ER-11.6) and the chronicle card of the round (ER-4.4.4)."""
+    (front while active ER-11.5, back once flipped ER-11.6), its elite's while recruited (ER-9.2) and the
+    chronicle card of the round (ER-4.4.4). The
+    chronicle applies to all players: each reads it for itself (its `who = all` is this faction), so that it is
+    applied once per player, not once per player per player."""
     player = state.players[faction]
     found = data.factions[faction]
     board = found.board(player.board) or found.standard
@@ -39,10 +66,18 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
         effects += [(f"{faction} dynasty", e) for e in found.dynasty]
     elif player.dynasty == DYNASTY_FLIPPED:
         effects += [(f"{faction} dynasty", e) for e in found.dynasty_back]
-    chronicle = next((c for c in data.cards.chronicles if c.id == state.decks.chronicle), None)
+    if player.elite == "recruited":  # the elite's effects outside battle, while it is on the map (ER-6.7)
+        effects += [(f"{faction} elite", e) for e in board.elite.effects]
+    chronicle = chronicle_in_force(state, data)
     if chronicle is not None:
-        effects += [(f"chronicle {chronicle.id}", e) for e in chronicle.effects]
+        own = [replace(e, who="self") if e.who == "all" else e for e in chronicle.effects]
+        effects += [(f"chronicle {chronicle.id}", e) for e in own]
     return effects
+
+
+def chronicle_in_force(state: GameState, data: GameData) -> Chronicle | None:
+    """The chronicle card of this round (ER-4.4.4), if one is in force."""
+    return next((c for c in data.cards.chronicles if c.id == state.decks.chronicle), None)
 
 
 def apply_trigger(
@@ -52,28 +87,38 @@ def apply_trigger(
     trigger: str,
     sources: Iterable[tuple[str, Effect]],
     partner: str | None = None,
+    income: int = 0,
 ) -> list[Event]:
-    """Apply the effects of `sources` whose `when` is `trigger`, for `faction` (and its trade `partner`)."""
+    """Apply the effects of `sources` whose `when` is `trigger`, for `faction` (and its trade `partner`);
+    `income`: this Taxation's income, for the counter `income/k` (ER-5.3)."""
     events: list[Event] = []
     for source, effect in sources:
         if effect.when.name == trigger:
-            events += apply_effect(state, data, faction, source, effect, partner)
+            events += apply_effect(state, data, faction, source, effect, partner, income)
     return events
 
 
 def apply_effect(
-    state: GameState, data: GameData, faction: str, source: str, effect: Effect, partner: str | None
+    state: GameState,
+    data: GameData,
+    faction: str,
+    source: str,
+    effect: Effect,
+    partner: str | None,
+    income: int = 0,
 ) -> list[Event]:
     targets = _targets(state, faction, effect.who, partner)
-    problem = _unsupported(effect, targets)
+    problem = _unsupported(effect)
     if problem is not None:
         text = data.wording(effect.key, effect.text)
         return [Event("manual_effect", faction, {"source": source, "op": effect.op, "text": text, "why": problem})]
-    if not all(_holds(state, data, faction, condition.name, condition.value) for condition in effect.conditions):
+    if not all(holds(state, data, faction, condition.name, condition.value) for condition in effect.conditions):
+        return []
+    if effect.op in READ_OPS:  # read where it matters while its source is in force (effects_triggers.py)
         return []
     events: list[Event] = []
     for target in targets:
-        events += _carry_out(state, data, target, source, effect)
+        events += _carry_out(state, data, target, source, effect, partner, income)
     return events
 
 
@@ -87,73 +132,193 @@ def _targets(state: GameState, faction: str, who: str, partner: str | None) -> l
     return []
 
 
-def _unsupported(effect: Effect, targets: list[str]) -> str | None:
+def _unsupported(effect: Effect) -> str | None:
+    """Why the effect needs the moderator outside battle (None: it is applied or read)."""
     if effect.op == "manual":
         return "a manual effect"
-    if effect.op not in APPLIED_OPS or effect.who not in APPLIED_WHO:
-        return f"op {effect.op} for {effect.who} is not applied outside battle yet"
-    if effect.counter("per") is not None and effect.counter("per").name not in _COUNTERS:  # type: ignore[union-attr]
-        return f"counting per {effect.counter('per').name} is not built yet"  # type: ignore[union-attr]
-    if any(c.name not in _CONDITIONS for c in effect.conditions):
-        return "a condition not read outside battle yet"
+    if effect.op not in (*CHANGING_OPS, *READ_OPS):
+        return f"op {effect.op} has a meaning only in battle"
+    if effect.op in CHANGING_OPS and effect.who not in APPLIED_WHO:
+        return f"who = {effect.who} names a battle's side or opponent"
+    if effect.op == "recruit" and str(effect.args["type"]) not in STANDARD:
+        return "only standard units are recruited by an effect (ER-6.1)"
+    if any(c.name not in CONDITIONS for c in effect.conditions):
+        return "a condition that has a meaning only in battle"
     return None
 
 
-def _carry_out(state: GameState, data: GameData, target: str, source: str, effect: Effect) -> list[Event]:
+def _carry_out(
+    state: GameState, data: GameData, target: str, source: str, effect: Effect, partner: str | None, income: int
+) -> list[Event]:
+    if effect.op == "draw_tactic":
+        return draw_tactics(state, data, target, source, effect.number("n"))
+    if effect.op == "recruit":
+        return recruit(state, data, target, source, effect)
+    if effect.op == "look_hand":
+        return look_hand(state, target, source, partner if effect.args["target"] == "partner" else None)
     player = state.players[target]
-    n = effect.number("n") * _per(state, data, target, effect)
+    n = effect.number("n") * count(state, data, target, effect, income)
     if effect.op == "coins":
+        n = max(n, -player.coins)  # a loss takes at most what the player holds (ER-1.3: no debt)
         player.coins += n
-    elif effect.op == "vp":
+        events = [Event("effect_applied", target, {"source": source, "op": effect.op, "n": n})]
+        return events + gained_coins(state, data, target, n)
+    if effect.op == "vp":
         player.vp += n
-    elif effect.op == "food":
-        player.food_bonus += n  # ER-5.30: other effects, this round
-    else:  # draw_tactic: the deck's top cards (its order is secret, ER-3.5); the names only to the drawer
-        drawn = [state.decks.tactics.pop(0) for _ in range(min(n, len(state.decks.tactics)))]
-        player.hand += drawn
-        names = [next(t.name for t in data.cards.tactics if t.id == card) for card in drawn]
-        return [
-            Event("effect_applied", target, {"source": source, "op": effect.op, "n": len(drawn)}),
-            Event("tactic_drawn", target, {"card": ", ".join(drawn), "name": ", ".join(names)}, visible_to([target])),
-        ]
+    else:  # food: for this round (ER-5.30: other effects); respect_limit keeps it within the food track
+        n = food_change(state, data, target, n, bool(effect.args.get("respect_limit", True)))
+        player.food_bonus += n
     return [Event("effect_applied", target, {"source": source, "op": effect.op, "n": n})]
 
 
-# -- counters (`per`) and conditions (`if`) that the plans step reads --------------------------------------------
+def food_change(state: GameState, data: GameData, faction: str, n: int, respect_limit: bool) -> int:
+    """ER-13.6 `respect_limit`: a gain stops at the food track's last entry (more food allows no more units)."""
+    if not respect_limit or n <= 0:
+        return n
+    supply = food_supply(state, data.map_for(state.players_count), faction)
+    return max(0, min(n, len(data.tracks.food) - 1 - supply))
 
-_COUNTERS: Final = ("districts", "upgrades", "forts", "large_forts", "small_forts", "land_areas", "coins")
-_CONDITIONS: Final = ("holds_stored_food", "round_ge", "food_le", "forts_le")
+
+def gained_coins(state: GameState, data: GameData, faction: str, coins: int) -> list[Event]:
+    """ER-13.6 `on_gain_coins`: the effects that answer any coins gained; their own coins trigger nothing more
+    (no recursion)."""
+    if coins <= 0:
+        return []
+    events: list[Event] = []
+    for source, effect in standing_effects(state, data, faction):
+        if effect.when.name == "on_gain_coins" and effect.op == "coins":
+            if all(holds(state, data, faction, c.name, c.value) for c in effect.conditions):
+                state.players[faction].coins += effect.number("n")
+                events.append(
+                    Event("effect_applied", faction, {"source": source, "op": "coins", "n": effect.number("n")})
+                )
+        elif effect.when.name == "on_gain_coins":
+            events += apply_effect(state, data, faction, source, effect, None)
+    return events
 
 
-def _per(state: GameState, data: GameData, faction: str, effect: Effect) -> int:
+def draw_tactics(state: GameState, data: GameData, faction: str, source: str, n: int) -> list[Event]:
+    """The deck's top cards (its order is secret, ER-3.5); their names only to the drawer (ER-6.10)."""
+    drawn = [state.decks.tactics.pop(0) for _ in range(min(n, len(state.decks.tactics)))]
+    state.players[faction].hand += drawn
+    names = [next(t.name for t in data.cards.tactics if t.id == card) for card in drawn]
+    return [
+        Event("effect_applied", faction, {"source": source, "op": "draw_tactic", "n": len(drawn)}),
+        Event("tactic_drawn", faction, {"card": ", ".join(drawn), "name": ", ".join(names)}, visible_to([faction])),
+    ]
+
+
+def look_hand(state: GameState, looker: str, source: str, partner: str | None) -> list[Event]:
+    """ER-13.6 `look_hand` (ER-5.9b): the partner's tactic hand and face-down heroes, to the looker only. Outside
+    battle there is no opponent: only a trade partner's hand can be seen."""
+    if partner is None or partner not in state.players:
+        return [Event("effect_applied", looker, {"source": source, "op": "look_hand", "n": 0})]
+    other = state.players[partner]
+    seen = {"partner": partner, "hand": list(other.hand), "heroes": list(other.heroes_down)}
+    return [Event("hand_seen", looker, seen, visible_to([looker]))]
+
+
+# -- recruit (ER-13.6, ER-1.1, ER-5.31) --------------------------------------------------------------------------
+
+
+def recruit(state: GameState, data: GameData, faction: str, source: str, effect: Effect) -> list[Event]:
+    """`n` units of `type` from the barracks (ER-1.1) to `where`; with `respect_food` no more standard units than
+    the food limit allows (ER-5.31); `cost` coins each, as far as the coins go. Nothing placeable: a note why."""
+    kind, wanted, cost = str(effect.args["type"]), effect.number("n"), effect.number("cost")
+    player = state.players[faction]
+    board = data.factions[faction].board(player.board) or data.factions[faction].standard
+    room = board.barracks.of(kind) - units_of(state, faction, kind)
+    if effect.args.get("respect_food", True):
+        room = min(room, food_limit(state, data, faction) - standard_units(state, faction))
+    if cost > 0:
+        room = min(room, player.coins // cost)
+    area = recruit_site(state, data, faction, effect)
+    n = max(0, min(wanted, room)) if area is not None else 0
+    data_ = {"source": source, "op": "recruit", "n": n, "type": kind, "area": area or ""}
+    if n == 0:
+        why = "no site for it" if area is None else "no unit in the barracks, food or coins for it"
+        return [Event("effect_applied", faction, {**data_, "why": why})]
+    player.coins -= n * cost
+    state.army.setdefault(area, Army(faction)).add(kind, n)  # type: ignore[arg-type]
+    return [Event("effect_applied", faction, data_)]
+
+
+def recruit_site(state: GameState, data: GameData, faction: str, effect: Effect) -> str | None:
+    """Where the units go (`where`): an area the faction controls (ER-2.5) and whose army is its own (ER-2.4).
+    A choice of several (ER-14.4's default): the one with most own units, then the lowest area id (as ER-14.5)."""
+    side = data.map_for(state.players_count)
+    place = effect.place("where")
+    kind = place.kind if place is not None else "any_controlled"
+
+    def fits(area: str) -> bool:
+        army = state.army.get(area)
+        if not side.areas[area].land or (army is not None and army.total and army.owner != faction):
+            return False
+        if kind == "capital":
+            return capital_owner(state, side, area) == faction
+        if kind == "large_fort":
+            return fort_of(state, side, area) == "large"
+        if kind == "fort":
+            return fort_of(state, side, area) != "none"
+        if kind == "area":
+            return place is not None and area == place.area
+        return True
+
+    sites = [a for a in controlled_areas(state, side, faction) if fits(a)]
+    if not sites:
+        return None
+    return min(sites, key=lambda a: (-(state.army[a].total if a in state.army else 0), a))
+
+
+# -- counters (`per`) and conditions (`if`) read outside battle --------------------------------------------------
+
+CONDITIONS: Final = ("holds_stored_food", "round_ge", "food_le", "forts_le", "own_capital")
+
+
+def count(state: GameState, data: GameData, faction: str, effect: Effect, income: int = 0) -> int:
+    """How many times an effect counts: 1, or its counter `per` (`name/k`: one per full k)."""
     counter = effect.counter("per")
     if counter is None:
         return 1
+    return counted(state, data, faction, counter.name, income) // max(1, counter.per)
+
+
+def counted(state: GameState, data: GameData, faction: str, name: str, income: int = 0) -> int:
+    """The value of counter `name` for `faction` now (ER-13.6). Megaprojects (ER-12.6) are not built yet: 0."""
     side = data.map_for(state.players_count)
     player = state.players[faction]
     areas = controlled_areas(state, side, faction)
-    counts = {
-        "districts": sum(player.districts.values()),
-        "upgrades": len(player.upgrades),
-        "forts": fort_count(state, side, faction),
-        "large_forts": sum(fort_of(state, side, a) == "large" for a in areas),
-        "small_forts": sum(fort_of(state, side, a) == "small" for a in areas),
-        "land_areas": sum(side.areas[a].land for a in areas),
-        "coins": player.coins,
-    }
-    return counts[counter.name] // max(1, counter.per)
+    if name == "income":
+        return income
+    if name == "coins":
+        return player.coins
+    if name == "districts":
+        return sum(player.districts.values())
+    if name == "upgrades":
+        return len(player.upgrades)
+    if name == "forts":
+        return fort_count(state, side, faction)
+    if name in ("large_forts", "small_forts"):
+        return sum(fort_of(state, side, a) == name.split("_")[0] for a in areas)
+    if name == "land_areas":
+        return sum(side.areas[a].land for a in areas)
+    if name == "capitals":
+        return sum(side.areas[a].capital is not None for a in areas)
+    return 0  # casualties_inflicted: battle only; megaprojects, wonders, temples, ports: Seas of Destiny
 
 
-def _holds(state: GameState, data: GameData, faction: str, name: str, arg: object) -> bool:
-    from adjudicator.rulesets.conqueror.state import food_supply
-
+def holds(state: GameState, data: GameData, faction: str, name: str, arg: object) -> bool:
+    """Whether condition `name(arg)` holds for `faction` now (the conditions of CONDITIONS)."""
+    side = data.map_for(state.players_count)
     player = state.players[faction]
     if name == "holds_stored_food":
         return player.stored_food != FOOD_NONE
     if name == "forts_le":  # ER-11.5's dynasty condition
         assert isinstance(arg, FortLimit)
-        large, small = large_and_small_forts(state, data.map_for(state.players_count), faction)
+        large, small = large_and_small_forts(state, side, faction)
         return large <= arg.large and small <= arg.small
     if name == "round_ge":
         return state.round >= int(arg)  # type: ignore[call-overload]
-    return food_supply(state, data.map_for(state.players_count), faction) <= int(arg)  # type: ignore[call-overload]
+    if name == "own_capital":
+        return any(side.areas[a].capital == faction for a in controlled_areas(state, side, faction))
+    return food_supply(state, side, faction) <= int(arg)  # type: ignore[call-overload]

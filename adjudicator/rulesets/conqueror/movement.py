@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from adjudicator.rulesets.conqueror.data import GameData
+from adjudicator.rulesets.conqueror.effects_triggers import attack_forbidden, twice_kinds
 from adjudicator.rulesets.conqueror.orders import Move, Transport, Troops
 from adjudicator.rulesets.conqueror.state import INDEPENDENT, Army, GameState, capital_owner
 
@@ -56,10 +57,11 @@ def kind_of_step(state: GameState, data: GameData, seat: str, area: str) -> str:
 def thoroughbred_units(state: GameState, data: GameData, seat: str) -> frozenset[str]:
     """ER-7.3: the kinds that may move twice: cavalry with Thoroughbred, the elite too if it is cavalry."""
     player = state.players[seat]
+    granted = twice_kinds(state, data, seat)  # ER-13.6 move_twice (effects_triggers.py)
     if "thoroughbred" not in player.upgrades:
-        return frozenset()
+        return granted
     board = data.factions[seat].board(player.board) or data.factions[seat].standard
-    return frozenset({"cavalry", "elite"} if "cavalry" in board.elite.types else {"cavalry"})
+    return granted | frozenset({"cavalry", "elite"} if "cavalry" in board.elite.types else {"cavalry"})
 
 
 def check_units(
@@ -199,6 +201,10 @@ def attack_ban(state: GameState, data: GameData, seat: str, area: str) -> Refusa
     held_by = (
         army.owner if army is not None and army.total else capital_owner(state, data.map_for(state.players_count), area)
     )
+    if held_by is not None and attack_forbidden(
+        state, data, seat, "independents" if held_by == INDEPENDENT else "faction"
+    ):
+        return Refusal("ER-13.6", f"an effect in force forbids {seat} this attack on {area} this round")
     if held_by == INDEPENDENT and "independents" in bans:
         return Refusal("ER-15.5", f"{seat} traded with the Independent Nations this round: no attack on {area}")
     if held_by in bans:

@@ -18,6 +18,7 @@ from typing import Final
 from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
 from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
+from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action, gained
 from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
 from adjudicator.rulesets.conqueror.orders import Upgrade as UpgradeOrder
 from adjudicator.rulesets.conqueror.state import GameState, Player, controller, fort_of
@@ -74,7 +75,7 @@ def play_politics(
         action = _agent_order(given.get(faction, ()), extra=True)
         if action is None:
             continue  # ER-14.7: no extra action given is a pass
-        if state.players[faction].trade < last:
+        if state.players[faction].trade < last and not extra_action(state, data, faction):  # or ER-13.6's op
             results.setdefault(faction, []).append(
                 _refusal(action, "ER-5.6", "the extra agent action needs the trade marker on the last trade space")
             )
@@ -223,6 +224,7 @@ def trade(state: GameState, data: GameData, faction: str, partner: str) -> list[
     sources = [(f"trade space {player.trade}", e) for e in space.effects]  # ER-5.9: the space's own effects
     events += apply_trigger(state, data, faction, "immediate", sources, other)
     sources += standing_effects(state, data, faction)
+    events += gained(state, data, faction, space.coins) + (gained(state, data, other, 1) if other else [])
     return events + apply_trigger(state, data, faction, "on_trade", sources, other)
 
 
@@ -248,7 +250,7 @@ def build_district(state: GameState, data: GameData, faction: str, choice: Build
     kind = choice.district
     if kind != "fort" and free_slots(state, data, faction, "district") <= 0:
         raise Refused("ER-5.13", "no free civil district slot on the player board")
-    price = district_price(player, data, kind, space)
+    price = max(0, district_price(player, data, kind, space) - discount(state, data, faction, "district"))
     if player.coins < price:
         raise Refused("ER-5.13", f"the {kind} costs {price} coins and {faction} holds {player.coins}")
     site = None
@@ -316,6 +318,7 @@ def buy_upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeO
     prices = data.tracks.upgrades[choice.unit]
     owned = len(UPGRADE_CARDS[choice.unit]) - len(cards)
     price = prices[min(owned, len(prices) - 1)] + surcharge(space)  # ER-5.22: no trade discount
+    price = max(0, price - discount(state, data, faction, "upgrade"))  # an effect's discount (ER-13.6)
     if player.coins < price:
         raise Refused("ER-5.20", f"the upgrade costs {price} coins and {faction} holds {player.coins}")
     player.coins -= price

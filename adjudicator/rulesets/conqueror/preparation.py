@@ -18,6 +18,7 @@ from adjudicator.orders.keywords import written
 from adjudicator.rulesets.conqueror import seas
 from adjudicator.rulesets.conqueror.data import GameData
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
+from adjudicator.rulesets.conqueror.effects_triggers import discount, rerecruit
 from adjudicator.rulesets.conqueror.orders import (
     LOSS_KEYWORDS,
     Food,
@@ -63,11 +64,13 @@ def prepare(
     state: GameState, data: GameData, faction: str, orders: Sequence[object], results: list[OrderResult]
 ) -> list[Event]:
     """One seat's Preparation, in the order of the module docstring."""
-    events = apply_trigger(state, data, faction, "preparation", standing_effects(state, data, faction))
+    events: list[Event] = []
     food = [o for o in orders if isinstance(o, Food)]
     for order in (o for o in food if o.action == "use"):
         events += _use_food(state, faction, order, results)
     events += remove_excess(state, data, faction, _excess_priority(state, faction, orders))
+    # the `preparation` effects recruit too: after ER-6.2's check, or a unit beyond food would leave at once
+    events += apply_trigger(state, data, faction, "preparation", standing_effects(state, data, faction))
     used: set[str] = set()  # ER-6.3: each fort produces once per Preparation
     for order in orders:
         try:
@@ -249,9 +252,9 @@ def recruit_elite(state: GameState, data: GameData, faction: str, wanted: str | 
     academy = player.districts.get("academy", 0) > 0
     if player.elite == "recruited":
         raise Refused("ER-1.2", f"{faction}'s elite unit is already on the map")
-    if player.elite == "lost" and not academy:
+    if player.elite == "lost" and not academy and not rerecruit(state, data, faction, "elite"):
         raise Refused("ER-6.9", "an eliminated elite unit comes back only with an Academy")
-    cost = board_of(state, data, faction).elite.cost
+    cost = max(0, board_of(state, data, faction).elite.cost - discount(state, data, faction, "elite"))
     if player.coins < cost:
         raise Refused("ER-6.7", f"the elite unit costs {cost} coins and {faction} holds {player.coins}")
     capital = side.capital_of(faction)
@@ -274,7 +277,7 @@ def hero_price(state: GameState, data: GameData, faction: str, hero: str) -> int
     """ER-6.10 and ER-5.15: the card's cost, 2 less with an Academy (never below 0)."""
     cost = next(h.cost for h in data.cards.heroes if h.id == hero)
     academy = state.players[faction].districts.get("academy", 0) > 0
-    return max(0, cost - (HERO_ACADEMY_DISCOUNT if academy else 0))
+    return max(0, cost - (HERO_ACADEMY_DISCOUNT if academy else 0) - discount(state, data, faction, "hero"))
 
 
 def recruit_hero(state: GameState, data: GameData, faction: str, hero: str) -> list[Event]:
@@ -287,7 +290,7 @@ def recruit_hero(state: GameState, data: GameData, faction: str, hero: str) -> l
         raise Refused("ER-6.10", "that hero is already recruited")
     own = [h.id for h in data.cards.heroes if h.faction == faction]
     if hero in player.heroes_discarded:
-        if player.districts.get("academy", 0) == 0:
+        if player.districts.get("academy", 0) == 0 and not rerecruit(state, data, faction, "heroes"):
             raise Refused("ER-6.12", "a discarded hero comes back only with an Academy")
         if len(player.heroes_discarded) < len(own):
             raise Refused("ER-6.12", "a discarded hero comes back only when all the faction's heroes are discarded")

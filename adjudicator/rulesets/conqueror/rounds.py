@@ -12,6 +12,7 @@ from typing import Final
 
 from adjudicator.engine.steps import SETUP, Step
 from adjudicator.engine.vocabulary import Event
+from adjudicator.rulesets.conqueror import effects_triggers as fire
 from adjudicator.rulesets.conqueror import seas
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.politics import cards_on
@@ -131,8 +132,8 @@ def play_new_year(
 ) -> list[Event]:
     """ER-4.4 in its order: hourglass, turn order, agents home, chronicle, dynasty window. In round 1 (ER-4.5)
     only the chronicle is drawn. `wishes`: each seat's turn order should it hold the hourglass; `triggers`: the
-    seats that trigger their dynasty card (ER-14.4: default none). Effects of the cards are not applied yet (the
-    effect engine of ER-13.6 is not built); the card in force is recorded."""
+    seats that trigger their dynasty card (ER-14.4: default none). The chronicle drawn applies to every player
+    (ER-4.4.4), and every `new_year` effect in force (effects_triggers.py)."""
     events: list[Event] = []
     if state.round > 1:
         holder = hourglass_holder(state, data)
@@ -146,7 +147,8 @@ def play_new_year(
     if state.decks.chronicle is not None:
         state.decks.chronicles_done.append(state.decks.chronicle)
         state.decks.chronicle = None
-    if state.decks.chronicles:  # ER-4.4.4: the top card
+    drawn = bool(state.decks.chronicles)
+    if drawn:  # ER-4.4.4: the top card
         state.decks.chronicle = state.decks.chronicles.pop(0)
         events.append(Event("chronicle_drawn", None, {"card": state.decks.chronicle, "round": state.round}))
     if state.round > 1:
@@ -154,6 +156,7 @@ def play_new_year(
             if faction in triggers and may_trigger_dynasty(state, data, options, faction):
                 state.players[faction].dynasty = DYNASTY_ACTIVE
                 events.append(Event("dynasty_triggered", faction, {"round": state.round}))
+    events += fire.new_year(state, data, drawn)
     state.phase = TAXATION
     return events
 
@@ -162,8 +165,8 @@ def play_new_year(
 
 
 def income(state: GameState, data: GameData, faction: str) -> int:
-    """ER-5.2: base income + coins of controlled areas + 2 per Bazaar + 1 for a temporary capital. Faction
-    abilities, chronicle and dynasty effects (ER-5.3, ER-13.6) are not applied yet."""
+    """ER-5.2's printed part: base income + coins of controlled areas + 2 per Bazaar + 1 for a temporary capital.
+    The other income (abilities, chronicle, dynasty) and ER-5.3: effects_triggers.taxation."""
     side = data.map_for(state.players_count)
     player = state.players[faction]
     board = data.factions[faction].board(player.board) or data.factions[faction].standard
@@ -174,12 +177,16 @@ def income(state: GameState, data: GameData, faction: str) -> int:
 
 
 def play_taxation(state: GameState, data: GameData) -> list[Event]:
-    """ER-5.2, simultaneous: every player in play receives its income."""
-    events = []
+    """ER-5.2, simultaneous: every player in play receives its income, other income and ER-5.3 included; then the
+    passive food effects are checked for the round (`on_food_le`, ER-11.6)."""
+    events: list[Event] = []
     for faction in state.in_play():
-        coins = income(state, data, faction)
+        coins, found = fire.taxation(state, data, faction, income(state, data, faction))
         state.players[faction].coins += coins
+        events += found
         events.append(Event("taxes", faction, {"coins": coins, "total": state.players[faction].coins}))
+        events += fire.gained(state, data, faction, coins)
+    events += fire.food_passives(state, data)
     state.phase = PLANS
     return events
 
@@ -200,10 +207,12 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
         if player.temporary_capital is not None and _regained_a_large_fort(state, data, faction):  # ER-11.4
             events.append(Event("temporary_capital_returned", faction, {"area": player.temporary_capital}))
             player.temporary_capital = None
+    events += fire.end_of_round(state, data)  # ER-4.6 (3), ER-11.6: the loss, while the card is face up
+    for faction, player in state.players.items():
         if player.dynasty == DYNASTY_ACTIVE:  # ER-11.6
             player.dynasty = DYNASTY_FLIPPED
             events.append(Event("dynasty_flipped", faction, {}))
-        player.food_bonus = 0
+        player.food_bonus = 0  # food for this round only (ER-5.30, ER-13.6 duration round)
     # ER-7.6, ER-15.3: nothing is readied here; units that reinforced after their owner's turn stay exhausted
     winners = fort_victory(state, data)  # ER-10.1
     last = data.tracks.rounds.get(state.mode, 10)
@@ -215,10 +224,11 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
             Event("game_won", None, {"winners": list(state.winners), "scores": scores, "forts": winners != []})
         )
         return events
+    state.round += 1
+    next_round = fire.next_round(state, data)  # its sources as in the round that ended
     if state.decks.chronicle is not None:  # its effect lasts this round only (ER-4.4.4)
         state.decks.chronicles_done.append(state.decks.chronicle)
         state.decks.chronicle = None
-    state.round += 1
     state.phase, state.campaign_index = NEW_YEAR, 0
     events.append(
         Event(
@@ -227,7 +237,7 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
             {"round": state.round, "forts": {f: fort_count(state, side, f) for f in state.in_play()}},
         )
     )
-    return events
+    return events + next_round
 
 
 def _regained_a_large_fort(state: GameState, data: GameData, faction: str) -> bool:
@@ -259,10 +269,11 @@ def final_scores(state: GameState, data: GameData) -> dict[str, int]:
     scores = {}
     for faction in state.in_play():
         player = state.players[faction]
-        vp = player.vp
+        extra_vp, extra_coins = fire.game_end_points(state, data, faction)  # `game_end` effects (ER-13.6)
+        vp = player.vp + extra_vp
         for area in controlled_areas(state, side, faction):
             fort = fort_of(state, side, area)
-            if side.areas[area].capital is not None and fort == "large":
+            if side.areas[area].capital is not None:  # ER-10.3: each capital, own or another's, whatever covers it
                 vp += 10
             elif fort == "large":
                 vp += 6
@@ -275,7 +286,7 @@ def final_scores(state: GameState, data: GameData) -> dict[str, int]:
         vp += upgrades * scoring.vp_per_upgrade
         vp += scoring.upgrade_bonus_vp if scoring.upgrade_bonus_count and upgrades >= scoring.upgrade_bonus_count else 0
         vp += seas.megaproject_vp(state, data, faction)  # ER-12.7, ER-12.8
-        vp += player.coins // 5
+        vp += (player.coins + extra_coins) // 5
         if player.trade >= len(trade):  # ER-5.8: the last space's VP count once, at game end
             vp += trade[-1].vp
         vp += scoring.temporary_capital_vp if player.temporary_capital is not None else 0
