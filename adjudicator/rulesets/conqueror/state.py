@@ -50,9 +50,15 @@ class Army:
         return sum(self.units.get(kind, 0) for kind in STANDARD)
 
     def add(self, kind: str, count: int) -> None:
+        """Add `count` units of `kind` (negative: remove). Units removed beyond the active ones were exhausted
+        ones: exhaustion outlives the round (ER-15.3), so it is capped by the units left (ER-7.2)."""
         self.units[kind] = self.units.get(kind, 0) + count
         if self.units[kind] <= 0:
             self.units.pop(kind)
+        if self.exhausted.get(kind, 0) > self.count(kind):
+            self.exhausted[kind] = self.count(kind)
+            if not self.exhausted[kind]:
+                self.exhausted.pop(kind)
 
 
 @dataclass
