@@ -126,11 +126,12 @@ def take_action(
 
 
 def _listed(refusals: list[tuple[int, Refused]], outcome: str) -> str:
-    """ER-14.6: each refused choice with its rule and reason, then the outcome; one message per choice, so that the
-    receipt reads in the player's language (adjudicator/render/i18n.py `engine_text`)."""
+    """ER-14.6: each refused choice with its reason and rule, then the outcome; one message per choice, so that the
+    receipt reads in the player's language (adjudicator/render/i18n.py `engine_text`: a reason holds no " (" before
+    its rule, so that the rule is found)."""
     for index, refused in reversed(refusals):
         outcome = N_(
-            "choice %(index)s (%(rule)s): %(reason)s; then %(outcome)s",
+            "choice %(index)s: %(reason)s (%(rule)s); %(outcome)s",
             index=index,
             rule=refused.rule,
             reason=refused.reason,
@@ -334,7 +335,7 @@ def buy_upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeO
     if len(player.upgrades) >= MAX_UPGRADES:
         raise Refused("ER-5.23", N_("%(faction)s already owns %(most)s upgrades", faction=faction, most=MAX_UPGRADES))
     if free_slots(state, data, faction, "upgrade") <= 0:
-        raise Refused("ER-5.20", N_("no free upgrade slot on the player board (megaprojects take slots too)"))
+        raise Refused("ER-5.20", N_("no free upgrade slot on the player board: megaprojects take slots too"))
     cards = [card for card in UPGRADE_CARDS[choice.unit] if card not in player.upgrades]
     if not cards:
         raise Refused("ER-5.23", N_("%(faction)s owns every %(unit)s upgrade", faction=faction, unit=choice.unit))

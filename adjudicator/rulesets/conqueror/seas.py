@@ -137,7 +137,7 @@ def _wharf(state: GameState, data: GameData, faction: str, choice: Megaproject, 
     player = state.players[faction]
     space = free_space(state, faction, "megaproject:wharf", choice.space, first)
     if faction in seas.wharves:
-        raise Refused("ER-12.6", N_("%(faction)s already has a wharf (at most one per player)", faction=faction))
+        raise Refused("ER-12.6", N_("%(faction)s already has a wharf, and a player has at most one", faction=faction))
     if seas.wharf_markers <= 0:
         raise Refused("ER-12.1", N_("no wharf marker is left in the supply"))
     side = data.map_for(state.players_count)
