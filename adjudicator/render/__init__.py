@@ -108,12 +108,16 @@ def _outside_template(name: str) -> tuple[str, str, Callable[[], bool]] | None:
 
 def verdict(item: Any, language: str = "en") -> str:
     """The verdict on an order (OrderResult) or a line not understood (OrderError), in `language`: the engine's
-    reasons are translated (engine_text); the parser's stay English."""
+    reasons and the ruleset's parse messages are translated (engine_text); a message that is not a msgid stays
+    English."""
     from adjudicator.render.i18n import engine_text, gettext
 
     if hasattr(item, "column"):
         return gettext(
-            language, "not understood (column %(column)s): %(problem)s", column=item.column, problem=item.message
+            language,
+            "not understood (column %(column)s): %(problem)s",
+            column=item.column,
+            problem=engine_text(language, item.message),
         )
     reason = engine_text(language, item.reason)
     if item.accepted:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.vocabulary import Event
+from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.orders.sets import Order
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData
@@ -57,10 +57,23 @@ def read_order(data: GameData, seat: str, text: str, kind: type, rule: str) -> A
 
     parsed = parse_orders(f"GAME g TURN 1 PLAYER {seat} PASSWORD x\n{text.strip()}", language(data))
     if parsed.errors:
-        raise BadAnswer(f"{text.strip()!r} cannot be read: {parsed.errors[0].message} ({rule})")
+        raise BadAnswer(
+            N_(
+                "%(answer)s cannot be read: %(problem)s (%(rule)s)",
+                answer=repr(text.strip()),
+                problem=parsed.errors[0].message,
+                rule=rule,
+            )
+        )
     found = [o for o in parsed.orders]
     if len(found) != 1 or not isinstance(found[0], kind):
-        raise BadAnswer(f"{text.strip()!r}: the answer is one line like the standing order of {rule}")
+        raise BadAnswer(
+            N_(
+                "%(answer)s: the answer is one line like the standing order of %(rule)s",
+                answer=repr(text.strip()),
+                rule=rule,
+            )
+        )
     return found[0]
 
 
@@ -242,7 +255,7 @@ def loss_needs(
         need = Need(
             seat,
             choices.key(LOSSES),
-            f"which of your units in the battle at {battle.area} are lost first?",
+            N_("which of your units in the battle at %(area)s are lost first?", area=battle.area),
             "ER-14.17",
             shown,
         )
@@ -262,7 +275,7 @@ def read_losses(data: GameData, seat: str) -> Callable[[str], Any]:
     def read(text: str) -> Any:
         order = read_order(data, seat, text, LossPriority, "ER-14.17")
         if order.scope != "losses":
-            raise BadAnswer(f"{text.strip()!r}: the answer is a LOSSES line (ER-14.17)")
+            raise BadAnswer(N_("%(answer)s: the answer is a LOSSES line (ER-14.17)", answer=repr(text.strip())))
         return order
 
     return read
@@ -291,7 +304,12 @@ def assign_needs(
     need = Need(
         assigner,
         choices.key(f"{ASSIGN}_{side}"),
-        f"in which order do the players of the {side}'s side at {battle.area} ({', '.join(players)}) take its losses?",
+        N_(
+            "in which order do the players of the %(side)s's side at %(area)s (%(players)s) take its losses?",
+            side=side,
+            area=battle.area,
+            players=", ".join(players),
+        ),
         "ER-14.16",
         shown,
     )
@@ -301,7 +319,13 @@ def assign_needs(
     def read(text: str) -> Any:
         order = read_order(data, assigner, text, CasualtyOrder, "ER-14.16")
         if not any(p in order.seats for p in players):
-            raise BadAnswer(f"{text.strip()!r} names none of {', '.join(players)} (ER-14.16)")
+            raise BadAnswer(
+                N_(
+                    "%(answer)s names none of %(players)s (ER-14.16)",
+                    answer=repr(text.strip()),
+                    players=", ".join(players),
+                )
+            )
         return order
 
     at = hits[0]
@@ -339,7 +363,10 @@ def free_men_needs(
         need = Need(
             seat,
             choices.key(FREE_MEN),
-            f"does your elite add +2 at {battle.area}, removing one of your standard infantry (ER-8.18)?",
+            N_(
+                "does your elite add +2 at %(area)s, removing one of your standard infantry (ER-8.18)?",
+                area=battle.area,
+            ),
             "ER-14.15",
             shown,
         )
@@ -384,7 +411,19 @@ def retreat_needs(
         need = Need(
             seat,
             choices.key(what),
-            f"where do your {'ships' if ships else 'units'} beaten in {battle.area} retreat ({', '.join(options)})?",
+            (
+                N_(
+                    "where do your ships beaten in %(area)s retreat (%(options)s)?",
+                    area=battle.area,
+                    options=", ".join(options),
+                )
+                if ships
+                else N_(
+                    "where do your units beaten in %(area)s retreat (%(options)s)?",
+                    area=battle.area,
+                    options=", ".join(options),
+                )
+            ),
             rule,
             shown,
         )
@@ -401,7 +440,14 @@ def retreat_needs(
         ) -> Any:
             order = read_order(data, seat, text, RetreatPriority, rule)
             if order.ships != ships or not any(t in options for t in order.targets):
-                raise BadAnswer(f"{text.strip()!r}: the retreat goes to one of {', '.join(options)} ({rule})")
+                raise BadAnswer(
+                    N_(
+                        "%(answer)s: the retreat goes to one of %(options)s (%(rule)s)",
+                        answer=repr(text.strip()),
+                        options=", ".join(options),
+                        rule=rule,
+                    )
+                )
             return order
 
         found.append(Found(at, len(log), need, taker(choices, need, standing, default, read)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from adjudicator.engine.chance import Dice
+from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.conqueror import battle_losses, battle_melee, battle_volley
 from adjudicator.rulesets.conqueror.battle_field import Field, Group, Source, check_upgrades, group_of
 from adjudicator.rulesets.conqueror.battle_types import (
@@ -72,17 +73,25 @@ def check_battle(battle: Battle) -> None:
     for army in armies(battle):
         check_upgrades(army, UPGRADES)
         if battle.land and army.ship:
-            raise BattleError(f"ER-12.13: {army.player}'s ships cannot fight in the land battle at {battle.area}")
+            raise BattleError(
+                N_(
+                    "ER-12.13: %(player)s's ships cannot fight in the land battle at %(area)s",
+                    player=army.player,
+                    area=battle.area,
+                )
+            )
     joined: set[str] = set()
     for r in battle.reinforcements:
         who = r.army.player
         if who in joined:
-            raise BattleError(f"ER-8.5: {who} may add only one army to the battle at {battle.area}")
+            raise BattleError(
+                N_("ER-8.5: %(who)s may add only one army to the battle at %(area)s", who=who, area=battle.area)
+            )
         joined.add(who)
         if r.side == DEFENDER and battle.defender is None:
             raise BattleError("ER-8.8: an independent army is never reinforced")
         if who in players and r.side != (ATTACKER if who == battle.attacker.player else DEFENDER):
-            raise BattleError(f"ER-8.4: {who} can only reinforce their own side")
+            raise BattleError(N_("ER-8.4: %(who)s can only reinforce their own side", who=who))
 
 
 def check_plans(battle: Battle, plans: Mapping[str, Plan]) -> None:
@@ -149,15 +158,29 @@ def played(field: Field, side: str, main: Group, rulings: Mapping[str, Effects])
     found: list[Source] = []
     for hero_id in plan.heroes:
         if hero_id not in heroes or hero_id not in army.heroes or plan.heroes.count(hero_id) > 1:
-            raise BattleError(f"ER-8.12: {army.player} has no recruited hero {hero_id!r} to play")
+            raise BattleError(
+                N_("ER-8.12: %(player)s has no recruited hero %(hero)s to play", player=army.player, hero=repr(hero_id))
+            )
         if army.heroes[hero_id] >= 2:
-            raise BattleError(f"ER-8.27: {army.player}'s hero {hero_id!r} was used twice and is discarded")
+            raise BattleError(
+                N_(
+                    "ER-8.27: %(player)s's hero %(hero)s was used twice and is discarded",
+                    player=army.player,
+                    hero=repr(hero_id),
+                )
+            )
         hero = heroes[hero_id]
         effects = ruled(hero.effects, rulings) + strength_of(hero.strength)
         found.append(Source(army.player, side, hero_id, "hero", effects))
     for tactic_id in set(plan.tactics):
         if tactic_id not in tactics or plan.tactics.count(tactic_id) > army.hand.count(tactic_id):
-            raise BattleError(f"ER-8.13: {army.player} holds no tactic card {tactic_id!r} to play")
+            raise BattleError(
+                N_(
+                    "ER-8.13: %(player)s holds no tactic card %(tactic)s to play",
+                    player=army.player,
+                    tactic=repr(tactic_id),
+                )
+            )
     for tactic_id in plan.tactics:
         tactic = tactics[tactic_id]
         effects = ruled(tactic.effects, rulings) + strength_of(tactic.strength)

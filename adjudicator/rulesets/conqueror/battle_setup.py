@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine.chance import Dice
-from adjudicator.engine.vocabulary import Event
+from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
 from adjudicator.rulesets.conqueror.movement import put
@@ -156,25 +156,32 @@ def fits(
     side = data.map_for(state.players_count)
     principals = {attack.seat: bt.ATTACKER, **({defender: bt.DEFENDER} if defender else {})}
     if wish.seat not in principals:
-        return f"{wish.seat} is no principal of the battle at {attack.target} (ER-8.4)"
+        return N_("%(seat)s is no principal of the battle at %(target)s (ER-8.4)", seat=wish.seat, target=attack.target)
     joins = principals[wish.seat]
     if wish.against:
         joins = bt.DEFENDER if joins == bt.ATTACKER else bt.ATTACKER
     if joins == bt.DEFENDER and defender is None:
-        return "an independent army is never reinforced (ER-8.8)"
+        return N_("an independent army is never reinforced (ER-8.8)")
     if faction == defender and joins != bt.DEFENDER:
-        return "the defender reinforces only its own side (ER-8.4)"
+        return N_("the defender reinforces only its own side (ER-8.4)")
     enemy = defender if joins == bt.ATTACKER else attack.seat
     if faction != defender and enemy in getattr(state.players[faction], "trade_bans", []):
-        return f"{faction} traded with {enemy} this round and may not fight it (ER-5.10b)"
+        return N_(
+            "%(faction)s traded with %(enemy)s this round and may not fight it (ER-5.10b)", faction=faction, enemy=enemy
+        )
     army = state.army.get(wish.origin or "")
     if wish.origin not in side.board.neighbours(attack.target) or army is None or army.owner != faction:
-        return f"{faction} has no units in {wish.origin} next to {attack.target} (ER-8.4)"
+        return N_(
+            "%(faction)s has no units in %(origin)s next to %(target)s (ER-8.4)",
+            faction=faction,
+            origin=wish.origin,
+            target=attack.target,
+        )
     units = reinforcing_units(state, wish.origin, wish.troops)
     if side.areas[attack.target].land:
         units.pop("ship", None)
     if not units or any(army.count(k) - army.exhausted.get(k, 0) < n for k, n in units.items()):
-        return f"a reinforcing army's units must all be active, in {wish.origin} (ER-8.4)"
+        return N_("a reinforcing army's units must all be active, in %(origin)s (ER-8.4)", origin=wish.origin)
     return bt.Reinforcement(battle_army(state, data, faction, wish.origin, units), joins)
 
 

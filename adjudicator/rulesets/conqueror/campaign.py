@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.chance import Dice
-from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.orders.sets import Answer, Language, Order, Press
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror import rounds
@@ -128,7 +128,7 @@ def carry_out(state: GameState, data: GameData, options: Options, seat: str, ord
     if isinstance(order, FREE):
         return OrderResult(order.line, order.text, True)
     if state.players[seat].eliminated:
-        return refused(order, Refusal("ER-4.7", f"{seat} is out of the game"))
+        return refused(order, Refusal("ER-4.7", N_("%(seat)s is out of the game", seat=seat)))
     if isinstance(order, Move):
         refusal = (
             check_move(state, data, seat, order, turn.spare(state, order.start))
@@ -156,7 +156,9 @@ def carry_out(state: GameState, data: GameData, options: Options, seat: str, ord
         transport(state, data, options, seat, order, turn)
         return OrderResult(order.line, order.text, True)
     name = type(order).__name__
-    return refused(order, Refusal("ER-7.1", f"{name} is no campaign order: the campaign takes moves and attacks"))
+    return refused(
+        order, Refusal("ER-7.1", N_("%(name)s is no campaign order: the campaign takes moves and attacks", name=name))
+    )
 
 
 def refused(order: Order, refusal: Refusal) -> OrderResult:
@@ -174,7 +176,9 @@ def hoped_for(state: GameState, data: GameData, seat: str, order: Move, turn: Tu
         return None  # refused as it stands (ER-7.2: not adjacent)
     for kind, n in units.items():
         hoped[kind] -= n
-    return OrderResult(order.line, order.text, True, f"if the attack on {order.start} is won (ER-15.8)")
+    return OrderResult(
+        order.line, order.text, True, N_("if the attack on %(start)s is won (ER-15.8)", start=order.start)
+    )
 
 
 def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> None:
@@ -192,7 +196,7 @@ def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> 
         need = Need(
             blocker,
             f"block.{key_part(seat)}",
-            f"{seat}'s campaign turn begins: which of its armies do you block this turn (ER-12.5)?",
+            N_("%(seat)s's campaign turn begins: which of its armies do you block this turn (ER-12.5)?", seat=seat),
             "ER-14.11",
             show=lambda filters: "; ".join(shown(f) for f in filters),
             visible=frozenset({blocker}),
@@ -221,7 +225,7 @@ def blocking(
         spare = turn.spare(state, start)
         free = {k: army.count(k) - army.exhausted.get(k, 0) + spare.get(k, 0) - held.get(k, 0) for k in units}
         if any(free[k] < n for k, n in units.items()):
-            return Refusal("ER-15.21", f"units in {start} are blocked for this turn")
+            return Refusal("ER-15.21", N_("units in %(start)s are blocked for this turn", start=start))
     strength = block_strength(state, data, seat, units)
     for blocker in state.in_play():
         if blocker == seat:
@@ -238,7 +242,9 @@ def blocking(
                 mine[kind] = mine.get(kind, 0) + n
             data_ = {"seat": seat, "area": start, "target": target, "units": units, "cost": cost}
             turn.events.append(Event("blocked", blocker, data_))
-            return Refusal("ER-12.5", f"{blocker} blocks the army in {start} (ER-12.5)")
+            return Refusal(
+                "ER-12.5", N_("%(blocker)s blocks the army in %(start)s (ER-12.5)", blocker=blocker, start=start)
+            )
     return None
 
 
@@ -284,27 +290,42 @@ def check_plan(state: GameState, data: GameData, seat: str, plan: BattlePlan, ta
     player = state.players[seat]
     for hero in plan.heroes:
         if hero not in player.heroes_down and hero not in player.heroes_up:
-            return Refusal("ER-8.12", f"{seat} has no recruited, unused hero {hero}")
+            return Refusal("ER-8.12", N_("%(seat)s has no recruited, unused hero %(hero)s", seat=seat, hero=hero))
     for tactic in set(plan.tactics):
         if plan.tactics.count(tactic) > player.hand.count(tactic):
-            return Refusal("ER-8.13", f"{seat} holds no tactic card {tactic} to play")
+            return Refusal("ER-8.13", N_("%(seat)s holds no tactic card %(tactic)s to play", seat=seat, tactic=tactic))
     wish = plan.reinforce
     if wish is None:
         return None
     side = data.map_for(state.players_count)
     army = state.army.get(wish.origin)
     if wish.origin not in side.board.neighbours(target):
-        return Refusal("ER-8.4", f"{wish.origin} is not adjacent to {target}: it cannot reinforce there")
+        return Refusal(
+            "ER-8.4",
+            N_(
+                "%(origin)s is not adjacent to %(target)s: it cannot reinforce there", origin=wish.origin, target=target
+            ),
+        )
     if army is None or army.owner != seat:
-        return Refusal("ER-8.4", f"{seat} has no units in {wish.origin} to reinforce with")
+        return Refusal(
+            "ER-8.4", N_("%(seat)s has no units in %(origin)s to reinforce with", seat=seat, origin=wish.origin)
+        )
     units = wanted(wish.troops) if wish.troops is not None else {}
     for kind, n in units.items():
         if army.count(kind) - army.exhausted.get(kind, 0) < n:
-            return Refusal("ER-8.4", f"a reinforcing army's units must all be active: {n} {kind} in {wish.origin}")
+            return Refusal(
+                "ER-8.4",
+                N_(
+                    "a reinforcing army's units must all be active: %(n)s %(kind)s in %(origin)s",
+                    n=n,
+                    kind=kind,
+                    origin=wish.origin,
+                ),
+            )
     if wish.troops is None and all(army.exhausted.get(k, 0) >= n for k, n in army.units.items()):
-        return Refusal("ER-8.4", f"no active unit in {wish.origin} to reinforce with")
+        return Refusal("ER-8.4", N_("no active unit in %(origin)s to reinforce with", origin=wish.origin))
     if side.areas[target].land and units.get("ship"):
-        return Refusal("ER-12.13", "ships never reinforce a land battle")
+        return Refusal("ER-12.13", N_("ships never reinforce a land battle"))
     return None
 
 
@@ -484,7 +505,12 @@ def reinforcement_decider(state: GameState, data: GameData, attack: Attack, pref
         need = Need(
             faction,
             f"{prefix}.reinforce",
-            f"{attack.seat} attacks {attack.target} from {attack.origin}: do you reinforce a side, and from where?",
+            N_(
+                "%(seat)s attacks %(target)s from %(origin)s: do you reinforce a side, and from where?",
+                seat=attack.seat,
+                target=attack.target,
+                origin=attack.origin,
+            ),
             "ER-14.12",
             shown,
         )
@@ -494,7 +520,7 @@ def reinforcement_decider(state: GameState, data: GameData, attack: Attack, pref
             order = read_order(data, faction, text, Reinforce, "ER-14.12")
             joined = order if order.never else fits(state, data, attack, defender, faction, order)
             if isinstance(joined, str):
-                raise BadAnswer(f"{text.strip()!r}: {joined}")
+                raise BadAnswer(N_("%(answer)s cannot be taken: %(reason)s", answer=repr(text.strip()), reason=joined))
             return order
 
         kept = standing[0] if standing is not None else never
@@ -531,7 +557,7 @@ def capital_chooser(state: GameState, data: GameData, turn: Turn) -> Choose:
         need = Need(
             faction,
             f"capital.{turn.capitals}",
-            f"where does your temporary capital go ({', '.join(sites)})?",
+            N_("where does your temporary capital go (%(sites)s)?", sites=", ".join(sites)),
             "ER-14.5",
             shown,
         )
@@ -539,7 +565,13 @@ def capital_chooser(state: GameState, data: GameData, turn: Turn) -> Choose:
         def read(text: str) -> TemporaryCapital:
             order = read_order(data, faction, text, TemporaryCapital, "ER-14.5")
             if not any(a in sites for a in order.areas):
-                raise BadAnswer(f"{text.strip()!r}: the temporary capital goes to one of {', '.join(sites)} (ER-11.1)")
+                raise BadAnswer(
+                    N_(
+                        "%(answer)s: the temporary capital goes to one of %(sites)s (ER-11.1)",
+                        answer=repr(text.strip()),
+                        sites=", ".join(sites),
+                    )
+                )
             return order
 
         kept = TemporaryCapital(areas=(listed,)) if listed else None

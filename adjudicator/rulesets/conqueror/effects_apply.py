@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Final
 
-from adjudicator.engine.vocabulary import Event, visible_to
+from adjudicator.engine.vocabulary import N_, Event, visible_to
 from adjudicator.rulesets.conqueror.data import Chronicle, Effect, GameData
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
@@ -135,15 +135,15 @@ def _targets(state: GameState, faction: str, who: str, partner: str | None) -> l
 def _unsupported(effect: Effect) -> str | None:
     """Why the effect needs the moderator outside battle (None: it is applied or read)."""
     if effect.op == "manual":
-        return "a manual effect"
+        return N_("a manual effect")
     if effect.op not in (*CHANGING_OPS, *READ_OPS):
-        return f"op {effect.op} has a meaning only in battle"
+        return N_("op %(op)s has a meaning only in battle", op=effect.op)
     if effect.op in CHANGING_OPS and effect.who not in APPLIED_WHO:
-        return f"who = {effect.who} names a battle's side or opponent"
+        return N_("who = %(who)s names a battle's side or opponent", who=effect.who)
     if effect.op == "recruit" and str(effect.args["type"]) not in STANDARD:
-        return "only standard units are recruited by an effect (ER-6.1)"
+        return N_("only standard units are recruited by an effect (ER-6.1)")
     if any(c.name not in CONDITIONS for c in effect.conditions):
-        return "a condition that has a meaning only in battle"
+        return N_("a condition that has a meaning only in battle")
     return None
 
 
@@ -236,7 +236,7 @@ def recruit(state: GameState, data: GameData, faction: str, source: str, effect:
     n = max(0, min(wanted, room)) if area is not None else 0
     data_ = {"source": source, "op": "recruit", "n": n, "type": kind, "area": area or ""}
     if n == 0:
-        why = "no site for it" if area is None else "no unit in the barracks, food or coins for it"
+        why = N_("no site for it") if area is None else N_("no unit in the barracks, food or coins for it")
         return [Event("effect_applied", faction, {**data_, "why": why})]
     player.coins -= n * cost
     state.army.setdefault(area, Army(faction)).add(kind, n)  # type: ignore[arg-type]

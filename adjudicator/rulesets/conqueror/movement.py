@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.conqueror.data import GameData
 from adjudicator.rulesets.conqueror.effects_triggers import attack_forbidden, twice_kinds
 from adjudicator.rulesets.conqueror.orders import Move, Transport, Troops
@@ -70,16 +71,29 @@ def check_units(
     """Own, active units in `start` (ER-7.2); `spare`: exhausted Thoroughbred units there that moved once this
     turn and may move once more (ER-7.3, ER-15.8)."""
     if not units:
-        return Refusal("ER-7.2", "the order moves no unit")
+        return Refusal("ER-7.2", N_("the order moves no unit"))
     army = state.army.get(start)
     if army is None or army.owner != seat:
-        return Refusal("ER-7.2", f"{seat} has no units in {start}")
+        return Refusal("ER-7.2", N_("%(seat)s has no units in %(start)s", seat=seat, start=start))
     for kind, n in units.items():
         if army.count(kind) < n:
-            return Refusal("ER-7.2", f"{start} holds {army.count(kind)} {kind} of {seat}, not {n}")
+            return Refusal(
+                "ER-7.2",
+                N_(
+                    "%(start)s holds %(count)s %(kind)s of %(seat)s, not %(n)s",
+                    start=start,
+                    count=army.count(kind),
+                    kind=kind,
+                    seat=seat,
+                    n=n,
+                ),
+            )
         free = active(army, kind) + (spare or {}).get(kind, 0)
         if free < n:
-            return Refusal("ER-7.2", f"only {free} {kind} in {start} are active (not exhausted)")
+            return Refusal(
+                "ER-7.2",
+                N_("only %(free)s %(kind)s in %(start)s are active (not exhausted)", free=free, kind=kind, start=start),
+            )
     return None
 
 
@@ -93,25 +107,29 @@ def check_move(
     units = wanted(order.troops)
     for area in (order.start, *order.path):
         if area not in side.areas:
-            return Refusal("ER-2.1", f"{area} is not an area of the {side.side} board")
+            return Refusal("ER-2.1", N_("%(area)s is not an area of the %(side)s board", area=area, side=side.side))
     refused = check_units(state, seat, order.start, units, spare)
     if refused is not None:
         return refused
     if len(order.path) > 2:
-        return Refusal("ER-7.2", "a unit moves one area per move, two with Thoroughbred (ER-7.3)")
+        return Refusal("ER-7.2", N_("a unit moves one area per move, two with Thoroughbred (ER-7.3)"))
     if len(order.path) == 2:
         slow = sorted(set(units) - thoroughbred_units(state, data, seat))
         if slow:
-            return Refusal("ER-7.3", f"only Thoroughbred cavalry may move twice; not {', '.join(slow)}")
+            return Refusal(
+                "ER-7.3", N_("only Thoroughbred cavalry may move twice; not %(kinds)s", kinds=", ".join(slow))
+            )
         army = state.army[order.start]
         if any(active(army, kind) < n for kind, n in units.items()):
-            return Refusal("ER-7.3", f"units in {order.start} that moved once this turn have one move left")
+            return Refusal(
+                "ER-7.3", N_("units in %(start)s that moved once this turn have one move left", start=order.start)
+            )
     here = order.start
     for area in order.path:  # ER-15.8: a second step after an attack follows only if it is won (campaign.py)
         if area not in side.board.neighbours(here):
-            return Refusal("ER-7.2", f"{area} is not adjacent to {here}")
+            return Refusal("ER-7.2", N_("%(area)s is not adjacent to %(other)s", area=area, other=here))
         if units.get("ship") and side.areas[area].land:
-            return Refusal("ER-12.11", f"ships move only into sea areas, not into {area}")
+            return Refusal("ER-12.11", N_("ships move only into sea areas, not into %(area)s", area=area))
         here = area
     return None
 
@@ -122,24 +140,27 @@ def check_transport(state: GameState, data: GameData, seat: str, order: Transpor
     side = data.map_for(state.players_count)
     for area in (order.start, order.sea, order.end):
         if area not in side.areas:
-            return Refusal("ER-2.1", f"{area} is not an area of the {side.side} board")
+            return Refusal("ER-2.1", N_("%(area)s is not an area of the %(side)s board", area=area, side=side.side))
     if side.areas[order.sea].land or not side.areas[order.start].land or not side.areas[order.end].land:
-        return Refusal("ER-12.12", "a transport goes from a land area over a sea area to a land area")
+        return Refusal("ER-12.12", N_("a transport goes from a land area over a sea area to a land area"))
     for area in (order.start, order.end):
         if area not in side.board.neighbours(order.sea):
-            return Refusal("ER-12.12", f"{area} is not adjacent to {order.sea}")
+            return Refusal("ER-12.12", N_("%(area)s is not adjacent to %(other)s", area=area, other=order.sea))
     units = wanted(order.troops)
     if units.get("ship"):
-        return Refusal("ER-12.12", "ships carry units; they are not carried")
+        return Refusal("ER-12.12", N_("ships carry units; they are not carried"))
     refused = check_units(state, seat, order.start, units)
     if refused is not None:
         return refused
     fleet = state.army.get(order.sea)
     ships = active(fleet, "ship") if fleet is not None and fleet.owner == seat else 0
     if ships == 0:
-        return Refusal("ER-12.12", f"{seat} has no active ship in {order.sea}")
+        return Refusal("ER-12.12", N_("%(seat)s has no active ship in %(sea)s", seat=seat, sea=order.sea))
     if sum(units.values()) > SHIP_CAPACITY * ships:
-        return Refusal("ER-12.12", f"{ships} ship(s) carry at most {SHIP_CAPACITY * ships} units")
+        return Refusal(
+            "ER-12.12",
+            N_("%(ships)s ship(s) carry at most %(capacity)s units", ships=ships, capacity=SHIP_CAPACITY * ships),
+        )
     return None
 
 
@@ -204,9 +225,22 @@ def attack_ban(state: GameState, data: GameData, seat: str, area: str) -> Refusa
     if held_by is not None and attack_forbidden(
         state, data, seat, "independents" if held_by == INDEPENDENT else "faction"
     ):
-        return Refusal("ER-13.6", f"an effect in force forbids {seat} this attack on {area} this round")
+        return Refusal(
+            "ER-13.6",
+            N_("an effect in force forbids %(seat)s this attack on %(area)s this round", seat=seat, area=area),
+        )
     if held_by == INDEPENDENT and "independents" in bans:
-        return Refusal("ER-15.5", f"{seat} traded with the Independent Nations this round: no attack on {area}")
+        return Refusal(
+            "ER-15.5",
+            N_("%(seat)s traded with the Independent Nations this round: no attack on %(area)s", seat=seat, area=area),
+        )
     if held_by in bans:
-        return Refusal("ER-5.10b", f"{seat} traded with {held_by} this round and may not attack it (ER-15.4)")
+        return Refusal(
+            "ER-5.10b",
+            N_(
+                "%(seat)s traded with %(held_by)s this round and may not attack it (ER-15.4)",
+                seat=seat,
+                held_by=held_by,
+            ),
+        )
     return None

@@ -12,6 +12,7 @@ Wiring into a ruleset (ruleset.py): `grammar_files` returns `grammar_files()`, a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,6 +20,7 @@ from typing import Any, ClassVar
 from lark import Token
 
 from adjudicator.engine.board import Board
+from adjudicator.engine.vocabulary import N_
 from adjudicator.orders.builder import (
     CommonBuilder,
     LineProblem,
@@ -90,11 +92,41 @@ def _key(text: str) -> str:
     return "-".join(text.replace("_", " ").replace("-", " ").casefold().split())
 
 
+@dataclass(frozen=True)
+class NameMessages:
+    """What a line is told about one kind of name: a whole sentence each, so that it reads in the player's language."""
+
+    unknown: str
+    unknown_near: str
+    ambiguous: str
+    twice: str
+
+
+FACTION_MESSAGES = NameMessages(
+    N_("unknown faction %(name)s"),
+    N_("unknown faction %(name)s (did you mean %(hint)s?)"),
+    N_("faction %(name)s is ambiguous: %(labels)s"),
+    N_("faction %(name)s is named twice"),
+)
+HERO_MESSAGES = NameMessages(
+    N_("unknown hero %(name)s"),
+    N_("unknown hero %(name)s (did you mean %(hint)s?)"),
+    N_("hero %(name)s is ambiguous: %(labels)s"),
+    N_("hero %(name)s is named twice"),
+)
+TACTIC_MESSAGES = NameMessages(
+    N_("unknown tactic card %(name)s"),
+    N_("unknown tactic card %(name)s (did you mean %(hint)s?)"),
+    N_("tactic card %(name)s is ambiguous: %(labels)s"),
+    N_("tactic card %(name)s is named twice"),
+)
+
+
 class Names:
     """One kind of named thing (factions, heroes, tactic cards): id and name -> id, with unique prefixes."""
 
-    def __init__(self, what: str, entries: Iterable[tuple[str, str]]) -> None:
-        self.what = what
+    def __init__(self, messages: NameMessages, entries: Iterable[tuple[str, str]]) -> None:
+        self.messages = messages
         self.labels: dict[str, str] = {}
         self.keys: dict[str, set[str]] = {}
         for ident, name in entries:
@@ -118,10 +150,12 @@ class Names:
             return found[0]
         if found:
             labels = ", ".join(self.labels[i] for i in found[:8])
-            raise LineProblem(column, f"{self.what} {quote(text)} is ambiguous: {labels}", "ambiguous")
+            raise LineProblem(column, self.messages.ambiguous % {"name": quote(text), "labels": labels}, "ambiguous")
         near = closest(_key(text), self.keys)
-        hint = f" (did you mean {either([self.labels[i] for i in near])}?)" if near else ""
-        raise LineProblem(column, f"unknown {self.what} {quote(text)}{hint}")
+        if near:
+            hint = either([self.labels[i] for i in near])
+            raise LineProblem(column, self.messages.unknown_near % {"name": quote(text), "hint": hint})
+        raise LineProblem(column, self.messages.unknown % {"name": quote(text)})
 
 
 class OrderLanguage:
@@ -135,9 +169,9 @@ class OrderLanguage:
         self.map = data.maps[chosen]
         self.board: Board = self.map.board
         self.grammar_files = grammar_files()
-        self.factions = Names("faction", ((f.id, f.name) for f in data.factions.values()))
-        self.heroes = Names("hero", ((h.id, h.name) for h in data.cards.heroes))
-        self.tactics = Names("tactic card", ((t.id, t.name) for t in data.cards.tactics))
+        self.factions = Names(FACTION_MESSAGES, ((f.id, f.name) for f in data.factions.values()))
+        self.heroes = Names(HERO_MESSAGES, ((h.id, h.name) for h in data.cards.heroes))
+        self.tactics = Names(TACTIC_MESSAGES, ((t.id, t.name) for t in data.cards.tactics))
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -188,7 +222,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         for word, column in cards:
             ident = names.resolve(word, column)
             if ident in found:
-                raise LineProblem(column, f"{names.what} {ident} is named twice")
+                raise LineProblem(column, names.messages.twice % {"name": ident})
             found.append(ident)
         return tuple(found)
 
@@ -205,7 +239,9 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         columns: dict[str, int] = {}
         for kind, count, column in c:
             if kind == "elite" and kind in counts:
-                raise LineProblem(column, f"{display('ELITE')} is named twice: a faction has one elite unit")
+                raise LineProblem(
+                    column, N_("%(elite)s is named twice: a faction has one elite unit", elite=display("ELITE"))
+                )
             counts[kind] = counts.get(kind, 0) + count
             columns.setdefault(kind, column)
         elite = bool(counts.pop("elite", 0))
@@ -216,7 +252,9 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
     def space(self, c: list[Token]) -> int:
         number = number_value(c[1])
         if number not in (1, 2):
-            raise LineProblem(c[1].column, f"every agent action has spaces 1 and 2, not {number} (ER-5.12)")
+            raise LineProblem(
+                c[1].column, N_("every agent action has spaces 1 and 2, not %(number)s (ER-5.12)", number=number)
+            )
         return number
 
     def trade(self, c: list[Any]) -> Trade:
@@ -229,7 +267,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
     def build_fort(self, c: list[Any]) -> Build:
         site = c[2]
         if not self.board.is_land(site):
-            raise LineProblem(c[1].column, f"a fort is placed on a land area, not on {site} (ER-5.14)")
+            raise LineProblem(c[1].column, N_("a fort is placed on a land area, not on %(site)s (ER-5.14)", site=site))
         return Build("fort", site=site, space=c[3] if len(c) > 3 else None)
 
     def upgrade(self, c: list[Any]) -> Upgrade:
@@ -243,10 +281,14 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
     def wharf(self, c: list[Any]) -> Megaproject:
         site = c[2]
         if not self.board.is_land(site):
-            raise LineProblem(c[1].column, f"a wharf stands on a coastal land area, not on {site} (ER-12.9)")
+            raise LineProblem(
+                c[1].column, N_("a wharf stands on a coastal land area, not on %(site)s (ER-12.9)", site=site)
+            )
         ships_at = c[4] if len(c) > 4 and isinstance(c[3], Token) else None
         if ships_at is not None and self.board.is_land(ships_at):
-            raise LineProblem(c[3].column, f"the wharf's ships go to a sea area, not to {ships_at} (ER-12.9)")
+            raise LineProblem(
+                c[3].column, N_("the wharf's ships go to a sea area, not to %(ships_at)s (ER-12.9)", ships_at=ships_at)
+            )
         space = c[-1] if isinstance(c[-1], int) else None
         return Megaproject("wharf", site=site, ships_at=ships_at, space=space)
 
@@ -255,7 +297,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         for index, choice in enumerate(choices):
             if choice in choices[:index]:
                 column = [t for t in c if isinstance(t, Token) and t.type == "ELSE"][index - 1].column
-                raise LineProblem(column, "the same choice is named twice")
+                raise LineProblem(column, N_("the same choice is named twice"))
         return partial(AgentAction, choices=choices, extra=c[0].type == "EXTRA")
 
     def agent_pass(self, c: list[Any]) -> Callable[..., Order]:
@@ -265,9 +307,13 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         """ER-3.11: up to 2 items; the same type twice is allowed (the second pays the 2nd build's price)."""
         items = values(c)
         if len(items) > 2:
-            raise LineProblem(c[0].column, f"at most 2 purchases before round 1, not {len(items)} (ER-3.11)")
+            raise LineProblem(
+                c[0].column, N_("at most 2 purchases before round 1, not %(count)s (ER-3.11)", count=len(items))
+            )
         if any(item.space for item in items):
-            raise LineProblem(c[0].column, f"purchases before round 1 take no agent {display('SPACE')} (ER-3.11)")
+            raise LineProblem(
+                c[0].column, N_("purchases before round 1 take no agent %(space)s (ER-3.11)", space=display("SPACE"))
+            )
         return partial(Purchase, items=items)
 
     # Preparation (ER-6, ER-5.32, ER-5.33, ER-12.16) ------------------------------------------------------------------
@@ -275,7 +321,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
     def recruit_units(self, c: list[Any]) -> list[Callable[..., Order]]:
         (troops, columns), area = c[0], c[2]
         if troops.ship:
-            raise LineProblem(columns["ship"], "ships are not recruited: they come with a wharf (ER-12.9)")
+            raise LineProblem(columns["ship"], N_("ships are not recruited: they come with a wharf (ER-12.9)"))
         made: list[Callable[..., Order]] = []
         if troops.elite:
             made.append(partial(RecruitElite, area=area))
@@ -303,7 +349,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         elites = [m for m in made if m.func is RecruitElite]
         if len(set(heroes)) < len(heroes) or len(elites) > 1:
             twice = display("ELITE") if len(elites) > 1 else next(h for h in heroes if heroes.count(h) > 1)
-            raise LineProblem(c[0].column, f"{twice} is recruited twice")
+            raise LineProblem(c[0].column, N_("%(twice)s is recruited twice", twice=twice))
         return made
 
     def food_use(self, c: list[Any]) -> Callable[..., Order]:
@@ -320,10 +366,11 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
                 continue
             kind = _LOSS_KINDS[token.type]
             if kind in kinds:
-                raise LineProblem(token.column, f"{quote(str(token))} is listed twice")
+                raise LineProblem(token.column, N_("%(name)s is listed twice", name=quote(str(token))))
             if scope == "excess" and kind not in _STANDARD:
                 raise LineProblem(
-                    token.column, "only cavalry, infantry and archers count against the food limit (ER-5.31, ER-6.2)"
+                    token.column,
+                    N_("only cavalry, infantry and archers count against the food limit (ER-5.31, ER-6.2)"),
                 )
             kinds.append(kind)
         return partial(LossPriority, scope=scope, kinds=tuple(kinds))
@@ -334,7 +381,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         troops, columns = c[1]
         if troops.count != 1:
             raise LineProblem(
-                min(columns.values(), default=c[0].column), "an attacker leaves at most 1 unit behind (ER-8.24)"
+                min(columns.values(), default=c[0].column), N_("an attacker leaves at most 1 unit behind (ER-8.24)")
             )
         return "leave", troops, c[0].column
 
@@ -355,7 +402,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         fields: dict[str, Any] = {}
         for name, value, column in clauses:
             if name in fields:
-                raise LineProblem(column, "this part of the battle plan is given twice")
+                raise LineProblem(column, N_("this part of the battle plan is given twice"))
             fields[name] = value
         return BattlePlan(**fields)
 
@@ -365,10 +412,15 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         clauses = [x for x in c if isinstance(x, tuple) and len(x) == 3]
         attack = c[0].type == "ATTACK"
         if len(areas) > 3:
-            raise LineProblem(c[0].column, "a unit moves at most twice in a turn (Thoroughbred, ER-7.2, ER-7.3)")
+            raise LineProblem(c[0].column, N_("a unit moves at most twice in a turn (Thoroughbred, ER-7.2, ER-7.3)"))
         if clauses and not attack:
             raise LineProblem(
-                clauses[0][2], f"a battle plan goes with {display('ATTACK')}, not {display('MOVE')} (ER-14.10)"
+                clauses[0][2],
+                N_(
+                    "a battle plan goes with %(attack)s, not %(move)s (ER-14.10)",
+                    attack=display("ATTACK"),
+                    move=display("MOVE"),
+                ),
             )
         plan = self._plan(clauses)
         _check_leave(plan, troops, clauses)
@@ -379,9 +431,9 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         start, sea, end = (x for x in c[2:] if isinstance(x, str) and not isinstance(x, Token))
         if troops.ship or troops.siege:
             kind = "ship" if troops.ship else "siege"
-            raise LineProblem(columns[kind], "ships carry cavalry, infantry, archers and the elite (ER-12.12)")
+            raise LineProblem(columns[kind], N_("ships carry cavalry, infantry, archers and the elite (ER-12.12)"))
         if self.board.is_land(sea) or not self.board.is_land(start) or not self.board.is_land(end):
-            raise LineProblem(c[0].column, "a transport goes from land by a sea area to land (ER-12.12)")
+            raise LineProblem(c[0].column, N_("a transport goes from land by a sea area to land (ER-12.12)"))
         clauses = [x for x in c if isinstance(x, tuple) and len(x) == 3]
         plan = self._plan(clauses)
         _check_leave(plan, troops, clauses)
@@ -393,7 +445,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         clauses = [x for x in c if isinstance(x, tuple) and len(x) == 3]
         leaving = next((column for name, _, column in clauses if name == "leave"), None)
         if leaving is not None:
-            raise LineProblem(leaving, "only an attacker leaves a unit behind (ER-8.24)")
+            raise LineProblem(leaving, N_("only an attacker leaves a unit behind (ER-8.24)"))
         area = c[2] if isinstance(c[1], Token) and c[1].type == "AT" else None
         return partial(DefencePlan, area=area, plan=self._plan(clauses))
 
@@ -406,14 +458,16 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         for item in c[to_at + 1 :]:
             if isinstance(item, Token) and item.type == "WHARF":
                 if not ships:
-                    raise LineProblem(item.column, f"only ships retreat to their {display('WHARF')} (ER-14.19)")
+                    raise LineProblem(
+                        item.column, N_("only ships retreat to their %(wharf)s (ER-14.19)", wharf=display("WHARF"))
+                    )
                 target, column = WHARF, item.column
             elif isinstance(item, Token):
                 continue
             else:
                 target, column = item, c[to_at].column
             if target in targets:
-                raise LineProblem(column, f"{target} is listed twice")
+                raise LineProblem(column, N_("%(target)s is listed twice", target=target))
             targets.append(target)
         return partial(RetreatPriority, origin=origin, targets=tuple(targets), ships=ships)
 
@@ -435,7 +489,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
             if strength > MAX_BLOCK_STRENGTH:
                 raise LineProblem(
                     after["MAX"].column,
-                    f"only an army of strength {MAX_BLOCK_STRENGTH} or less can be blocked (ER-12.5)",
+                    N_("only an army of strength %(most)s or less can be blocked (ER-12.5)", most=MAX_BLOCK_STRENGTH),
                 )
         return partial(
             BlockFilter,
@@ -462,7 +516,9 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         areas = _once(c[1], c[0].column)
         sea = [a for a in areas if not self.board.is_land(a)]
         if sea:
-            raise LineProblem(c[0].column, f"a temporary capital stands on a land area, not on {sea[0]} (ER-11.1)")
+            raise LineProblem(
+                c[0].column, N_("a temporary capital stands on a land area, not on %(sea)s (ER-11.1)", sea=sea[0])
+            )
         return partial(TemporaryCapital, areas=areas)
 
     def turn_order(self, c: list[Any]) -> Callable[..., Order]:
@@ -480,14 +536,16 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
 def _one_elite(c: list[Token]) -> None:
     """`ELITE` or `1 ELITE`: any other count is refused (ER-1.4: a faction has one elite unit)."""
     if len(c) > 1 and number_value(c[0]) != 1:
-        raise LineProblem(c[0].column, f"a faction has one elite unit, not {number_value(c[0])} (ER-1.4)")
+        raise LineProblem(
+            c[0].column, N_("a faction has one elite unit, not %(number)s (ER-1.4)", number=number_value(c[0]))
+        )
 
 
 def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:
     """`names` if none repeats; a repeated area or faction is refused."""
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice is not None:
-        raise LineProblem(column, f"{twice} is listed twice")
+        raise LineProblem(column, N_("%(twice)s is listed twice", twice=twice))
     return tuple(names)
 
 
@@ -498,4 +556,4 @@ def _check_leave(plan: BattlePlan, troops: Troops, clauses: list[_Clause]) -> No
         return
     if any(leave.of(kind) > troops.of(kind) for kind in ("cavalry", "infantry", "archer", "ship", "siege", "elite")):
         column = next(column for name, _, column in clauses if name == "leave")
-        raise LineProblem(column, "the unit left behind must be one of the attacking army (ER-8.24)")
+        raise LineProblem(column, N_("the unit left behind must be one of the attacking army (ER-8.24)"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
+from adjudicator.engine.vocabulary import N_, Event, OrderResult, visible_to
 from adjudicator.orders.sets import Answer, Language, Press
 from adjudicator.rulesets.conqueror import politics, preparation
 from adjudicator.rulesets.conqueror.data import GameData, Options
@@ -53,7 +53,9 @@ STANDING = (
     FreeMen,
 )
 HANDLED = (AgentAction, Food, RecruitUnits, RecruitElite, RecruitHero, TurnOrder, Dynasty, Pay, Press, Language)
-FALLBACK_NOTE = "judged as the position stands now; alternatives are tried again when the seat's turn comes (ER-14.6)"
+FALLBACK_NOTE = N_(
+    "judged as the position stands now; alternatives are tried again when the seat's turn comes (ER-14.6)"
+)
 
 
 def orders_of(orders: Any | None) -> tuple[Any, ...]:
@@ -94,16 +96,30 @@ def _agent_lines(orders: Any | None) -> set[int]:
 
 
 def _noted(result: OrderResult) -> OrderResult:
-    reason = f"{result.reason}; {FALLBACK_NOTE}" if result.reason else FALLBACK_NOTE
+    reason = (
+        N_(
+            "%(reason)s; judged as the position stands now; "
+            "alternatives are tried again when the seat's turn comes (ER-14.6)",
+            reason=result.reason,
+        )
+        if result.reason
+        else FALLBACK_NOTE
+    )
     return OrderResult(result.line, result.text, result.accepted, reason, result.rule)
 
 
 def _other(order: Any) -> OrderResult:
     """Orders that belong to another step: refused, naming where they belong."""
     if isinstance(order, Answer):
-        return OrderResult(order.line, order.text, False, "no decision of this step has that key", "ER-14")
-    where = "the campaign step (ER-7)" if type(order).__name__ in ("Move", "Transport") else "before round 1 (ER-3.11)"
-    return OrderResult(order.line, order.text, False, f"this order belongs to {where}, not the plans step", "ER-4.1")
+        return OrderResult(order.line, order.text, False, N_("no decision of this step has that key"), "ER-14")
+    where = (
+        N_("the campaign step (ER-7)")
+        if type(order).__name__ in ("Move", "Transport")
+        else N_("before round 1 (ER-3.11)")
+    )
+    return OrderResult(
+        order.line, order.text, False, N_("this order belongs to %(where)s, not the plans step", where=where), "ER-4.1"
+    )
 
 
 # -- New Year answers (ER-4.4.2, ER-11.5, ER-14.3, ER-14.4) --------------------------------------------------------
@@ -124,7 +140,7 @@ def new_year_answers(
     for faction in state.in_play():  # ER-4.4.5: in the turn order now set
         for order in (o for o in given[faction] if isinstance(o, Dynasty)):
             if not may_trigger_dynasty(state, data, options, faction):
-                why = "once per game, from its first round, with at most 1 large and 2 small forts"
+                why = N_("once per game, from its first round, with at most 1 large and 2 small forts")
                 results[faction].append(OrderResult(order.line, order.text, False, why, "ER-11.5"))
                 continue
             state.players[faction].dynasty = DYNASTY_ACTIVE
@@ -137,11 +153,11 @@ def new_year_answers(
 
 def _turn_order(state: GameState, faction: str, order: TurnOrder, results: list[OrderResult]) -> list[Event]:
     if faction != state.hourglass:
-        results.append(OrderResult(order.line, order.text, False, "only the hourglass holder sets it", "ER-4.4.2"))
+        results.append(OrderResult(order.line, order.text, False, N_("only the hourglass holder sets it"), "ER-4.4.2"))
         return []
     wish = list(order.seats)
     if chosen_turn_order(state, wish) != wish:
-        why = "it must name every player in play once"
+        why = N_("it must name every player in play once")
         results.append(OrderResult(order.line, order.text, False, why, "ER-4.4.2"))
         return []
     state.turn_order = wish + [f for f in state.turn_order if f not in wish]  # eliminated seats stay out of play
@@ -178,7 +194,7 @@ def store_standing(state: GameState, faction: str, orders: Sequence[Any], result
                 del standing[old]
         standing[key] = canonical(order, "en")
         lines.append(standing[key])
-        results.append(OrderResult(order.line, order.text, True, "kept as a standing order until changed"))
+        results.append(OrderResult(order.line, order.text, True, N_("kept as a standing order until changed")))
     if not lines:
         return []
     return [Event("standing_orders_kept", faction, {"orders": lines}, visible_to([faction]))]
@@ -192,10 +208,10 @@ def pay_coins(state: GameState, faction: str, orders: Sequence[Any], results: li
     for order in (o for o in orders if isinstance(o, Pay)):
         player = state.players[faction]
         if order.to == faction or order.to not in state.players or state.players[order.to].eliminated:
-            why = f"{order.to} is no other player in play"
+            why = N_("%(to)s is no other player in play", to=order.to)
             results.append(OrderResult(order.line, order.text, False, why, "ER-0.7"))
         elif player.coins < order.coins:
-            why = f"{faction} holds {player.coins} coins"
+            why = N_("%(faction)s holds %(coins)s coins", faction=faction, coins=player.coins)
             results.append(OrderResult(order.line, order.text, False, why, "ER-0.7"))
         else:
             player.coins -= order.coins

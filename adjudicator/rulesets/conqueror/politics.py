@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
+from adjudicator.engine.vocabulary import N_, Event, OrderResult, visible_to
 from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action, gained
@@ -77,7 +77,7 @@ def play_politics(
             continue  # ER-14.7: no extra action given is a pass
         if state.players[faction].trade < last and not extra_action(state, data, faction):  # or ER-13.6's op
             results.setdefault(faction, []).append(
-                _refusal(action, "ER-5.6", "the extra agent action needs the trade marker on the last trade space")
+                _refusal(action, "ER-5.6", N_("the extra agent action needs the trade marker on the last trade space"))
             )
             continue
         player = state.players[faction]
@@ -108,21 +108,36 @@ def take_action(
     action may not take again (ER-5.6)."""
     if action is None or not action.choices:
         if action is not None:
-            results.append(OrderResult(action.line, action.text, True, "the agent stays home (ER-5.4)"))
+            results.append(OrderResult(action.line, action.text, True, N_("the agent stays home (ER-5.4)")))
         return [Event("agent_passed", faction, {"extra": first is not None})]
-    reasons: list[str] = []
+    refusals: list[tuple[int, Refused]] = []
     for index, choice in enumerate(action.choices, 1):
         try:
             taken = _try(state, data, faction, choice, first)
         except Refused as refused:
-            reasons.append(f"choice {index}: {refused.reason} ({refused.rule})")
+            refusals.append((index, refused))
             continue
         state.players[faction].agent = taken.space
-        note = "; ".join([*reasons, f"choice {index} taken"])
+        note = _listed(refusals, N_("choice %(index)s taken", index=index))
         results.append(OrderResult(action.line, action.text, True, note))
         return taken.events
-    results.append(OrderResult(action.line, action.text, False, "; ".join(reasons) + "; so a pass", "ER-14.6"))
+    results.append(OrderResult(action.line, action.text, False, _listed(refusals, N_("so a pass")), "ER-14.6"))
     return [Event("agent_passed", faction, {"extra": first is not None})]
+
+
+def _listed(refusals: list[tuple[int, Refused]], outcome: str) -> str:
+    """ER-14.6: each refused choice with its reason and rule, then the outcome; one message per choice, so that the
+    receipt reads in the player's language (adjudicator/render/i18n.py `engine_text`: a reason holds no " (" before
+    its rule, so that the rule is found)."""
+    for index, refused in reversed(refusals):
+        outcome = N_(
+            "choice %(index)s: %(reason)s (%(rule)s); %(outcome)s",
+            index=index,
+            rule=refused.rule,
+            reason=refused.reason,
+            outcome=outcome,
+        )
+    return outcome
 
 
 def _try(state: GameState, data: GameData, faction: str, choice: AgentChoice, first: str | None) -> Taken:
@@ -143,12 +158,12 @@ def free_space(state: GameState, faction: str, prefix: str, wanted: int | None, 
     for number in (wanted,) if wanted else (1, 2):
         space = f"{prefix}:{number}"
         if space == first and wanted:
-            raise Refused("ER-5.6", "the extra action must take another space than the first action")
+            raise Refused("ER-5.6", N_("the extra action must take another space than the first action"))
         if not occupied(state, faction, space) and space != first:
             return space
     if wanted:
-        raise Refused("ER-5.5", f"space {wanted} is taken by another player's agent")
-    raise Refused("ER-5.5", "both spaces are taken by other players' agents")
+        raise Refused("ER-5.5", N_("space %(wanted)s is taken by another player's agent", wanted=wanted))
+    raise Refused("ER-5.5", N_("both spaces are taken by other players' agents"))
 
 
 def surcharge(space: str | None) -> int:
@@ -177,14 +192,14 @@ def free_slots(state: GameState, data: GameData, faction: str, slot: str) -> int
 def _trade(state: GameState, data: GameData, faction: str, choice: Trade, first: str | None) -> Taken:
     partner = choice.partner
     if partner == faction:
-        raise Refused("ER-5.7", "a player never trades on its own faction's space")
+        raise Refused("ER-5.7", N_("a player never trades on its own faction's space"))
     if partner != INDEPENDENTS and (partner not in state.players or state.players[partner].eliminated):
-        raise Refused("ER-5.7", f"{partner} is no faction of a player in the game")
+        raise Refused("ER-5.7", N_("%(partner)s is no faction of a player in the game", partner=partner))
     space = f"trade:{partner}"
     if space == first:
-        raise Refused("ER-5.6", "the extra action must take another space than the first action")
+        raise Refused("ER-5.6", N_("the extra action must take another space than the first action"))
     if occupied(state, faction, space):
-        raise Refused("ER-5.5", f"the trade space of {partner} is taken")
+        raise Refused("ER-5.5", N_("the trade space of %(partner)s is taken", partner=partner))
     return Taken(space, trade(state, data, faction, partner) + _ports(state, data, faction))
 
 
@@ -249,17 +264,26 @@ def build_district(state: GameState, data: GameData, faction: str, choice: Build
     player = state.players[faction]
     kind = choice.district
     if kind != "fort" and free_slots(state, data, faction, "district") <= 0:
-        raise Refused("ER-5.13", "no free civil district slot on the player board")
+        raise Refused("ER-5.13", N_("no free civil district slot on the player board"))
     price = max(0, district_price(player, data, kind, space) - discount(state, data, faction, "district"))
     if player.coins < price:
-        raise Refused("ER-5.13", f"the {kind} costs {price} coins and {faction} holds {player.coins}")
+        raise Refused(
+            "ER-5.13",
+            N_(
+                "the %(kind)s costs %(price)s coins and %(faction)s holds %(coins)s",
+                kind=kind,
+                price=price,
+                faction=faction,
+                coins=player.coins,
+            ),
+        )
     site = None
     if kind == "fort":
         if state.supply.fort_markers <= 0:
-            raise Refused("ER-5.13", "no fort marker is left in the supply")
+            raise Refused("ER-5.13", N_("no fort marker is left in the supply"))
         site = _fort_site(state, data, faction, choice.site)
     elif state.supply.districts.get(kind, 0) <= 0:
-        raise Refused("ER-15.12", f"no {kind} card is left in the supply")
+        raise Refused("ER-15.12", N_("no %(kind)s card is left in the supply", kind=kind))
     player.coins -= price
     player.builds[kind] = player.builds.get(kind, 0) + 1
     if site is not None:
@@ -283,13 +307,16 @@ def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | Non
 
     if wanted is not None:
         if wanted not in side.areas:
-            raise Refused("ER-2.1", f"{wanted} is no area of the {side.side} board")
+            raise Refused("ER-2.1", N_("%(wanted)s is no area of the %(side)s board", wanted=wanted, side=side.side))
         if not fits(wanted):
-            raise Refused("ER-5.14", f"{wanted} is not a land area {faction} controls without a fort")
+            raise Refused(
+                "ER-5.14",
+                N_("%(wanted)s is not a land area %(faction)s controls without a fort", wanted=wanted, faction=faction),
+            )
         return wanted
     sites = sorted(area for area in side.areas if fits(area))
     if not sites:
-        raise Refused("ER-5.14", "no controlled land area without a fort")
+        raise Refused("ER-5.14", N_("no controlled land area without a fort"))
     return sites[0]
 
 
@@ -306,21 +333,29 @@ def buy_upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeO
     purchases; no surcharge then); a Refused naming the rule when a condition fails."""
     player = state.players[faction]
     if len(player.upgrades) >= MAX_UPGRADES:
-        raise Refused("ER-5.23", f"{faction} already owns {MAX_UPGRADES} upgrades")
+        raise Refused("ER-5.23", N_("%(faction)s already owns %(most)s upgrades", faction=faction, most=MAX_UPGRADES))
     if free_slots(state, data, faction, "upgrade") <= 0:
-        raise Refused("ER-5.20", "no free upgrade slot on the player board (megaprojects take slots too)")
+        raise Refused("ER-5.20", N_("no free upgrade slot on the player board: megaprojects take slots too"))
     cards = [card for card in UPGRADE_CARDS[choice.unit] if card not in player.upgrades]
     if not cards:
-        raise Refused("ER-5.23", f"{faction} owns every {choice.unit} upgrade")
+        raise Refused("ER-5.23", N_("%(faction)s owns every %(unit)s upgrade", faction=faction, unit=choice.unit))
     card = next((c for c in cards if state.supply.upgrades.get(c, 0) > 0), None)
     if card is None:
-        raise Refused("ER-5.20", f"no {choice.unit} upgrade card it lacks is left in the supply")
+        raise Refused("ER-5.20", N_("no %(unit)s upgrade card it lacks is left in the supply", unit=choice.unit))
     prices = data.tracks.upgrades[choice.unit]
     owned = len(UPGRADE_CARDS[choice.unit]) - len(cards)
     price = prices[min(owned, len(prices) - 1)] + surcharge(space)  # ER-5.22: no trade discount
     price = max(0, price - discount(state, data, faction, "upgrade"))  # an effect's discount (ER-13.6)
     if player.coins < price:
-        raise Refused("ER-5.20", f"the upgrade costs {price} coins and {faction} holds {player.coins}")
+        raise Refused(
+            "ER-5.20",
+            N_(
+                "the upgrade costs %(price)s coins and %(faction)s holds %(coins)s",
+                price=price,
+                faction=faction,
+                coins=player.coins,
+            ),
+        )
     player.coins -= price
     player.upgrades.append(card)
     state.supply.upgrades[card] -= 1

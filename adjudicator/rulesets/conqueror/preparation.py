@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
-from adjudicator.engine.vocabulary import Event, OrderResult, visible_to
+from adjudicator.engine.vocabulary import N_, Event, OrderResult, visible_to
 from adjudicator.orders.keywords import written
 from adjudicator.rulesets.conqueror import seas
 from adjudicator.rulesets.conqueror.data import GameData
@@ -97,10 +97,14 @@ def prepare(
 def _use_food(state: GameState, faction: str, order: Food, results: list[OrderResult]) -> list[Event]:
     player = state.players[faction]
     if player.stored_food != FOOD_HELD:
-        results.append(OrderResult(order.line, order.text, False, f"{faction} holds no stored-food marker", "ER-5.33"))
+        results.append(
+            OrderResult(
+                order.line, order.text, False, N_("%(faction)s holds no stored-food marker", faction=faction), "ER-5.33"
+            )
+        )
         return []
     player.stored_food = FOOD_IN_USE  # +1 food supply this round; the marker returns at its end (ER-4.6)
-    results.append(OrderResult(order.line, order.text, True, "food supply +1 this round (ER-5.33)"))
+    results.append(OrderResult(order.line, order.text, True, N_("food supply +1 this round (ER-5.33)")))
     return [Event("stored_food_used", faction, {})]
 
 
@@ -114,12 +118,17 @@ def may_store_food(state: GameState, data: GameData, faction: str) -> str | None
     """Why `faction` may not take a stored-food marker now (None: it may), ER-5.32."""
     player = state.players[faction]
     if player.stored_food != FOOD_NONE:
-        return "it already holds a stored-food marker (at most one)"
+        return N_("it already holds a stored-food marker (at most one)")
     if state.supply.food_markers <= 0:
-        return "no stored-food marker is left in the supply"
+        return N_("no stored-food marker is left in the supply")
     supply, needed = food_supply(state, data.map_for(state.players_count), faction), food_needed(state, data, faction)
     if supply - needed < STORE_MARGIN:
-        return f"its food supply {supply} does not exceed the {needed} its units need by {STORE_MARGIN}"
+        return N_(
+            "its food supply %(supply)s does not exceed the %(needed)s its units need by %(margin)s",
+            supply=supply,
+            needed=needed,
+            margin=STORE_MARGIN,
+        )
     return None
 
 
@@ -198,7 +207,7 @@ def recruit_units(state: GameState, data: GameData, faction: str, order: Recruit
     side = data.map_for(state.players_count)
     area, troops = order.area, order.troops
     if area not in side.areas:
-        raise Refused("ER-2.1", f"{area} is no area of the {side.side} board")
+        raise Refused("ER-2.1", N_("%(area)s is no area of the %(side)s board", area=area, side=side.side))
     if troops.siege:
         seas.check_siege(state, data, faction, area, troops.siege)
         if troops.cavalry + troops.infantry + troops.archer == 0:
@@ -206,12 +215,12 @@ def recruit_units(state: GameState, data: GameData, faction: str, order: Recruit
         standard = recruit_units(state, data, faction, replace(order, troops=replace(troops, siege=0)), used)
         return standard + seas.recruit_siege(state, data, faction, area, troops.siege)
     if controller(state, side, area) != faction:
-        raise Refused("ER-6.3", f"{faction} does not control {area}")
+        raise Refused("ER-6.3", N_("%(faction)s does not control %(area)s", faction=faction, area=area))
     fort = "large" if state.players[faction].temporary_capital == area else fort_of(state, side, area)  # ER-11.2
     if fort == "none":
-        raise Refused("ER-6.3", f"{area} has no fort")
+        raise Refused("ER-6.3", N_("%(area)s has no fort", area=area))
     if area in used:
-        raise Refused("ER-6.3", f"the fort in {area} has already produced units this Preparation")
+        raise Refused("ER-6.3", N_("the fort in %(area)s has already produced units this Preparation", area=area))
     problem = _mix_problem(fort, troops.cavalry, troops.infantry + troops.archer)
     if problem:
         raise Refused("ER-6.3", problem)
@@ -220,12 +229,20 @@ def recruit_units(state: GameState, data: GameData, faction: str, order: Recruit
         wanted = troops.of(kind)
         left = board.barracks.of(kind) - units_of(state, faction, kind)
         if wanted > left:
-            raise Refused("ER-6.4", f"only {left} {kind} left in the barracks")
+            raise Refused("ER-6.4", N_("only %(left)s %(kind)s left in the barracks", left=left, kind=kind))
     count = troops.cavalry + troops.infantry + troops.archer
     limit = food_limit(state, data, faction)
     if standard_units(state, faction) + count > limit:
         have = standard_units(state, faction)
-        raise Refused("ER-6.5", f"the food supply allows {limit} standard units and {faction} has {have}")
+        raise Refused(
+            "ER-6.5",
+            N_(
+                "the food supply allows %(limit)s standard units and %(faction)s has %(have)s",
+                limit=limit,
+                faction=faction,
+                have=have,
+            ),
+        )
     used.add(area)
     for kind in STANDARD:
         if troops.of(kind):
@@ -239,10 +256,10 @@ def _mix_problem(fort: str, cavalry: int, foot: int) -> str | None:
     if fort == "large":
         if (cavalry == 1 and foot == 0) or (cavalry == 0 and 1 <= foot <= 2):
             return None
-        return "a large fort produces 1 cavalry, or 2 units that are infantry or archers"
+        return N_("a large fort produces 1 cavalry, or 2 units that are infantry or archers")
     if cavalry == 0 and foot == 1:
         return None
-    return "a small fort produces 1 infantry or 1 archer"
+    return N_("a small fort produces 1 infantry or 1 archer")
 
 
 def recruit_elite(state: GameState, data: GameData, faction: str, wanted: str | None) -> list[Event]:
@@ -251,21 +268,29 @@ def recruit_elite(state: GameState, data: GameData, faction: str, wanted: str | 
     side = data.map_for(state.players_count)
     academy = player.districts.get("academy", 0) > 0
     if player.elite == "recruited":
-        raise Refused("ER-1.2", f"{faction}'s elite unit is already on the map")
+        raise Refused("ER-1.2", N_("%(faction)s's elite unit is already on the map", faction=faction))
     if player.elite == "lost" and not academy and not rerecruit(state, data, faction, "elite"):
-        raise Refused("ER-6.9", "an eliminated elite unit comes back only with an Academy")
+        raise Refused("ER-6.9", N_("an eliminated elite unit comes back only with an Academy"))
     cost = max(0, board_of(state, data, faction).elite.cost - discount(state, data, faction, "elite"))
     if player.coins < cost:
-        raise Refused("ER-6.7", f"the elite unit costs {cost} coins and {faction} holds {player.coins}")
+        raise Refused(
+            "ER-6.7",
+            N_(
+                "the elite unit costs %(cost)s coins and %(faction)s holds %(coins)s",
+                cost=cost,
+                faction=faction,
+                coins=player.coins,
+            ),
+        )
     capital = side.capital_of(faction)
     if capital is not None and controller(state, side, capital) == faction:
         area = capital
     else:
         own = sorted(a for a in side.areas if side.areas[a].land and controller(state, side, a) == faction)
         if wanted is not None and wanted not in own:
-            raise Refused("ER-6.7", f"{faction} does not control {wanted}")
+            raise Refused("ER-6.7", N_("%(faction)s does not control %(wanted)s", faction=faction, wanted=wanted))
         if not own:
-            raise Refused("ER-6.7", f"{faction} controls no land area to place its elite unit in")
+            raise Refused("ER-6.7", N_("%(faction)s controls no land area to place its elite unit in", faction=faction))
         area = wanted or own[0]
     player.coins -= cost
     player.elite = "recruited"
@@ -285,18 +310,26 @@ def recruit_hero(state: GameState, data: GameData, faction: str, hero: str) -> l
     player = state.players[faction]
     card = next((h for h in data.cards.heroes if h.id == hero), None)
     if card is None or card.faction != faction:
-        raise Refused("ER-6.10", f"the hero is not one of {faction}'s")
+        raise Refused("ER-6.10", N_("the hero is not one of %(faction)s's", faction=faction))
     if hero in player.heroes_down or hero in player.heroes_up:
-        raise Refused("ER-6.10", "that hero is already recruited")
+        raise Refused("ER-6.10", N_("that hero is already recruited"))
     own = [h.id for h in data.cards.heroes if h.faction == faction]
     if hero in player.heroes_discarded:
         if player.districts.get("academy", 0) == 0 and not rerecruit(state, data, faction, "heroes"):
-            raise Refused("ER-6.12", "a discarded hero comes back only with an Academy")
+            raise Refused("ER-6.12", N_("a discarded hero comes back only with an Academy"))
         if len(player.heroes_discarded) < len(own):
-            raise Refused("ER-6.12", "a discarded hero comes back only when all the faction's heroes are discarded")
+            raise Refused("ER-6.12", N_("a discarded hero comes back only when all the faction's heroes are discarded"))
     price = hero_price(state, data, faction, hero)
     if player.coins < price:
-        raise Refused("ER-6.10", f"the hero costs {price} coins and {faction} holds {player.coins}")
+        raise Refused(
+            "ER-6.10",
+            N_(
+                "the hero costs %(price)s coins and %(faction)s holds %(coins)s",
+                price=price,
+                faction=faction,
+                coins=player.coins,
+            ),
+        )
     player.coins -= price
     if hero in player.heroes_discarded:
         player.heroes_discarded.remove(hero)

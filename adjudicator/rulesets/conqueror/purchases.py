@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.orders.keywords import written
 from adjudicator.orders.sets import Language, Press
 from adjudicator.rulesets.conqueror import rounds
@@ -31,7 +31,7 @@ from adjudicator.rulesets.conqueror.politics import Refused, build_district, buy
 from adjudicator.rulesets.conqueror.state import GameState
 
 MAX_PURCHASES: Final = 2  # ER-3.11
-CHECK_NOTE: Final = "judged as the position stands now; players before you in seating order buy first (ER-3.11)"
+CHECK_NOTE: Final = N_("judged as the position stands now; players before you in seating order buy first (ER-3.11)")
 
 
 def buying_order(state: GameState) -> list[str]:
@@ -73,7 +73,11 @@ def buy(
     any game); a later BUY line is refused (ER-3.11: 2 items in all)."""
     lines = [order for order in orders if isinstance(order, Purchase)]
     for later in lines[1:]:
-        why = f"one BUY line before round 1, of at most {MAX_PURCHASES} items: line {lines[0].line} is the one"
+        why = N_(
+            "one BUY line before round 1, of at most %(most)s items: line %(line)s is the one",
+            most=MAX_PURCHASES,
+            line=lines[0].line,
+        )
         results.append(OrderResult(later.line, later.text, False, why, "ER-3.11"))
     if not lines:
         return []
@@ -87,7 +91,7 @@ def buy(
             continue
         events += bought
         coins = state.players[faction].coins
-        paid = f"{bought[0].data['price']} coins paid, {coins} left (ER-3.11)"
+        paid = N_("%(price)s coins paid, %(coins)s left (ER-3.11)", price=bought[0].data["price"], coins=coins)
         results.append(OrderResult(lines[0].line, text, True, paid))
     return events
 
@@ -105,10 +109,17 @@ def _one(state: GameState, data: GameData, faction: str, item: Build | Upgrade) 
 
 def _elsewhere(order: Any) -> OrderResult:
     """Orders of round 1's steps: refused, naming what this step takes."""
-    why = "before round 1 only BUY orders are taken (and press); send the others with the plans of round 1"
+    why = N_("before round 1 only BUY orders are taken (and press); send the others with the plans of round 1")
     return OrderResult(order.line, order.text, False, why, "ER-3.11")
 
 
 def _noted(result: OrderResult) -> OrderResult:
-    reason = f"{result.reason}; {CHECK_NOTE}" if result.reason else CHECK_NOTE
+    reason = (
+        N_(
+            "%(reason)s; judged as the position stands now; players before you in seating order buy first (ER-3.11)",
+            reason=result.reason,
+        )
+        if result.reason
+        else CHECK_NOTE
+    )
     return OrderResult(result.line, result.text, result.accepted, reason, result.rule)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from adjudicator.engine.vocabulary import Event
+from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.rulesets.conqueror.battle_types import Pending
 from adjudicator.rulesets.conqueror.data import Effect, Effects
 from adjudicator.rulesets.conqueror.vocabulary import Trigger
@@ -108,10 +108,16 @@ def read_ruling(text: str, effect_key: str) -> Effects:
     if words == [NO_EFFECT]:
         return ()
     if len(words) != 2 or words[0] not in RULED_OPS or not words[1].lstrip("-").isdigit():
-        raise BadRuling(f"{text!r}: a ruling is none, or one of {', '.join(RULED_OPS)} with a number (ER-13.6)")
+        raise BadRuling(
+            N_(
+                "%(answer)s: a ruling is none, or one of %(ops)s with a number (ER-13.6)",
+                answer=repr(text),
+                ops=", ".join(RULED_OPS),
+            )
+        )
     n = int(words[1])
     if words[0] != "strength" and n < 0:
-        raise BadRuling(f"{text!r}: {words[0]} cannot be negative (ER-13.6)")
+        raise BadRuling(N_("%(answer)s: %(op)s cannot be negative (ER-13.6)", answer=repr(text), op=words[0]))
     when = "battle.casualties" if words[0] != "strength" else "battle.melee"
     return (Effect(words[0], {"n": n}, Trigger(when), key=f"{effect_key}.ruled"),)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from adjudicator.engine.vocabulary import Event
+from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.rulesets.conqueror.data import GameData, MapSide, Options
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.orders import Megaproject
@@ -43,10 +43,10 @@ SLOTS: Final = ("district", "upgrade")  # ER-12.6
 DEFAULTS: Final = Options()
 
 
-def require(state: GameState, what: str) -> Seas:
-    """The module's pieces, or a refusal naming ER-0.8 for `what` a game without it cannot have."""
+def require(state: GameState, refusal: str) -> Seas:
+    """The module's pieces, or `refusal` naming ER-0.8 (what a game without it cannot have)."""
     if state.seas is None:
-        raise Refused("ER-0.8", f"{what} belong to Seas of Destiny, which this game does not use")
+        raise Refused("ER-0.8", refusal)
     return state.seas
 
 
@@ -79,8 +79,8 @@ def _slot(state: GameState, data: GameData, faction: str, wanted: str | None) ->
         if free_slots(state, data, faction, slot) > 0:
             return slot
     if wanted:
-        raise Refused("ER-12.6", f"no free {wanted} slot on the player board")
-    raise Refused("ER-12.6", "no free district or upgrade slot on the player board")
+        raise Refused("ER-12.6", N_("no free %(wanted)s slot on the player board", wanted=wanted))
+    raise Refused("ER-12.6", N_("no free district or upgrade slot on the player board"))
 
 
 # -- the fourth agent action (ER-5.24, ER-12.6 to ER-12.10) -------------------------------------------------------
@@ -98,17 +98,26 @@ def build(state: GameState, data: GameData, faction: str, choice: Megaproject, f
     """ER-12.6: a wonder, temple or port card, or a wharf (ER-12.9)."""
     if choice.kind == "wharf":
         return _wharf(state, data, faction, choice, first)
-    seas = require(state, "megaprojects")
+    seas = require(state, N_("megaprojects belong to Seas of Destiny, which this game does not use"))
     player = state.players[faction]
     space = free_space(state, faction, f"megaproject:{choice.kind}", choice.space, first)
     slot = _slot(state, data, faction, choice.slot)
     price = megaproject_price(player, data, choice.kind, space)
     if player.coins < price:
-        raise Refused("ER-12.6", f"the {choice.kind} costs {price} coins and {faction} holds {player.coins}")
+        raise Refused(
+            "ER-12.6",
+            N_(
+                "the %(kind)s costs %(price)s coins and %(faction)s holds %(coins)s",
+                kind=choice.kind,
+                price=price,
+                faction=faction,
+                coins=player.coins,
+            ),
+        )
     types = {card.id: card.type for card in data.cards.megaprojects}
     card = next((c for c in seas.cards if types.get(c) == choice.kind), None)  # wonders highest first (ER-12.7)
     if card is None:
-        raise Refused("ER-12.6", f"no {choice.kind} card is left in the supply")
+        raise Refused("ER-12.6", N_("no %(kind)s card is left in the supply", kind=choice.kind))
     player.coins -= price
     player.builds[choice.kind] = player.builds.get(choice.kind, 0) + 1
     seas.cards.remove(card)
@@ -124,19 +133,27 @@ def build(state: GameState, data: GameData, faction: str, choice: Megaproject, f
 def _wharf(state: GameState, data: GameData, faction: str, choice: Megaproject, first: str | None) -> Taken:
     """ER-12.6, ER-12.9: one wharf per player, no slot; its marker on a controlled coastal land area and the
     player's 2 ships into an adjacent sea area (or onto the wharf)."""
-    seas = require(state, "wharves")
+    seas = require(state, N_("wharves belong to Seas of Destiny, which this game does not use"))
     player = state.players[faction]
     space = free_space(state, faction, "megaproject:wharf", choice.space, first)
     if faction in seas.wharves:
-        raise Refused("ER-12.6", f"{faction} already has a wharf (at most one per player)")
+        raise Refused("ER-12.6", N_("%(faction)s already has a wharf, and a player has at most one", faction=faction))
     if seas.wharf_markers <= 0:
-        raise Refused("ER-12.1", "no wharf marker is left in the supply")
+        raise Refused("ER-12.1", N_("no wharf marker is left in the supply"))
     side = data.map_for(state.players_count)
     site = _wharf_site(state, side, faction, choice.site)
     ships_at = _ships_site(state, side, faction, site, choice.ships_at)
     price = megaproject_price(player, data, "wharf", space)
     if player.coins < price:
-        raise Refused("ER-12.6", f"the wharf costs {price} coins and {faction} holds {player.coins}")
+        raise Refused(
+            "ER-12.6",
+            N_(
+                "the wharf costs %(price)s coins and %(faction)s holds %(coins)s",
+                price=price,
+                faction=faction,
+                coins=player.coins,
+            ),
+        )
     player.coins -= price
     player.builds["wharf"] = player.builds.get("wharf", 0) + 1
     seas.wharf_markers -= 1
@@ -161,13 +178,20 @@ def _wharf_site(state: GameState, side: MapSide, faction: str, wanted: str | Non
 
     if wanted is not None:
         if wanted not in side.areas:
-            raise Refused("ER-2.1", f"{wanted} is no area of the {side.side} board")
+            raise Refused("ER-2.1", N_("%(wanted)s is no area of the %(side)s board", wanted=wanted, side=side.side))
         if not fits(wanted):
-            raise Refused("ER-12.9", f"{wanted} is not a coastal land area {faction} controls without a wharf")
+            raise Refused(
+                "ER-12.9",
+                N_(
+                    "%(wanted)s is not a coastal land area %(faction)s controls without a wharf",
+                    wanted=wanted,
+                    faction=faction,
+                ),
+            )
         return wanted
     sites = sorted(area for area in side.areas if fits(area))
     if not sites:
-        raise Refused("ER-12.9", "no controlled coastal land area without a wharf")
+        raise Refused("ER-12.9", N_("no controlled coastal land area without a wharf"))
     return sites[0]
 
 
@@ -185,10 +209,15 @@ def _ships_site(state: GameState, side: MapSide, faction: str, site: str, wanted
     if wanted is None:
         return free[0] if free else site
     if wanted not in seas:
-        raise Refused("ER-12.9", f"{wanted} is no sea area next to the wharf in {site}")
+        raise Refused(
+            "ER-12.9", N_("%(wanted)s is no sea area next to the wharf in %(site)s", wanted=wanted, site=site)
+        )
     if _enemy_held(state, wanted, faction):
         if free:
-            raise Refused("ER-12.9", f"{wanted} holds enemy units while {', '.join(free)} does not")
+            raise Refused(
+                "ER-12.9",
+                N_("%(wanted)s holds enemy units while %(free)s does not", wanted=wanted, free=", ".join(free)),
+            )
         return site  # ER-12.9: the ships go on the wharf instead
     return wanted
 
@@ -255,16 +284,37 @@ def megaproject_vp(state: GameState, data: GameData, faction: str) -> int:
 
 def check_siege(state: GameState, data: GameData, faction: str, area: str, count: int) -> int:
     """ER-12.16, ER-12.18: whether `count` siege engines may be recruited in `area` now; their price."""
-    seas = require(state, "siege engines")
+    seas = require(state, N_("siege engines belong to Seas of Destiny, which this game does not use"))
     side = data.map_for(state.players_count)
     if controller(state, side, area) != faction or fort_of(state, side, area) != "large":
-        raise Refused("ER-12.16", f"siege engines go in a large fort {faction} controls; {area} is not one")
+        raise Refused(
+            "ER-12.16",
+            N_(
+                "siege engines go in a large fort %(faction)s controls; %(area)s is not one", faction=faction, area=area
+            ),
+        )
     left = SEAS_BARRACKS["siege"] - seas.siege_recruited.get(faction, 0)
     if count > left:
-        raise Refused("ER-12.18", f"{faction} has {left} siege engines left; an eliminated one is out of the game")
+        raise Refused(
+            "ER-12.18",
+            N_(
+                "%(faction)s has %(left)s siege engines left; an eliminated one is out of the game",
+                faction=faction,
+                left=left,
+            ),
+        )
     price, coins = SIEGE_COST * count, state.players[faction].coins
     if coins < price:
-        raise Refused("ER-12.16", f"{count} siege engines cost {price} coins and {faction} holds {coins}")
+        raise Refused(
+            "ER-12.16",
+            N_(
+                "%(count)s siege engines cost %(price)s coins and %(faction)s holds %(coins)s",
+                count=count,
+                price=price,
+                faction=faction,
+                coins=coins,
+            ),
+        )
     return price
 
 
