@@ -164,6 +164,17 @@ def test_ER_15_8_a_third_move_is_refused_and_the_receipt_accepts_the_second_line
     assert units(result.state, "SOL") == ("aurel", {"cavalry": 1})
 
 
+def test_ER_15_8_the_receipt_of_a_second_line_still_checks_its_battle_plan() -> None:
+    rules, state = campaign_of("aurel")
+    thoroughbred(state, "aurel")
+    state.army.pop("SOL", None)
+    kesh_in(state, "SOL", infantry=1)
+    lines = ("ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR", "ATTACK 1 CAV: MIR -> SOL HERO aurel-1")
+    receipt = rules.check_orders(state, "aurel", 5, orders("aurel", *lines), GivenDice(values=[]))
+    assert [(r.accepted, r.rule) for r in receipt] == [(True, ""), (False, "ER-8.12")]  # no hero recruited
+    assert "aurel-1" in receipt[1].reason
+
+
 # -- decisions asked by mail (ER-14: answer > standing order > default) -----------------------------------------------
 
 

@@ -130,13 +130,11 @@ def carry_out(state: GameState, data: GameData, options: Options, seat: str, ord
     if state.players[seat].eliminated:
         return refused(order, Refusal("ER-4.7", f"{seat} is out of the game"))
     if isinstance(order, Move):
-        refusal = (
-            check_move(state, data, seat, order, turn.spare(state, order.start))
-            or check_plan(state, data, seat, order.plan, order.path[0])
-            or attack_ban(state, data, seat, order.path[0])
-        )
+        moving = check_move(state, data, seat, order, turn.spare(state, order.start))
+        refusal = moving or later_checks(state, data, seat, order)
         if refusal is not None:
-            return hoped_for(state, data, seat, order, turn) or refused(order, refusal)
+            hoped = hoped_for(state, data, seat, order, turn) if moving is not None else None
+            return hoped or refused(order, refusal)
         stopped = blocking(state, data, seat, order.start, order.path[-1], wanted(order.troops), turn)
         if stopped is not None:
             return refused(order, stopped)
@@ -172,9 +170,18 @@ def hoped_for(state: GameState, data: GameData, seat: str, order: Move, turn: Tu
         return None
     if order.path[0] not in data.map_for(state.players_count).board.neighbours(order.start):
         return None  # refused as it stands (ER-7.2: not adjacent)
+    refusal = later_checks(state, data, seat, order)  # the second line's own plan and bans still count
+    if refusal is not None:
+        return refused(order, refusal)
     for kind, n in units.items():
         hoped[kind] -= n
     return OrderResult(order.line, order.text, True, f"if the attack on {order.start} is won (ER-15.8)")
+
+
+def later_checks(state: GameState, data: GameData, seat: str, order: Move) -> Refusal | None:
+    """A move's checks after its units' (check_move): its battle plan (ER-8.4, ER-8.12, ER-8.13) and the bans on
+    attacking its first area (ER-7.7, ER-13.6, ER-15.4, ER-15.5)."""
+    return check_plan(state, data, seat, order.plan, order.path[0]) or attack_ban(state, data, seat, order.path[0])
 
 
 def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> None:
