@@ -320,6 +320,24 @@ def test_ER_14_16_the_opposing_principal_is_asked_how_a_side_of_two_players_take
     assert of(answered.events, "battle_result")[0].data["losses"] == {"thal": {"infantry": 1}}
 
 
+def test_ER_14_16_an_answer_to_the_side_the_seat_does_not_assign_changes_nothing() -> None:
+    rules, state = campaign_of("aurel")
+    thal_in(state, "SOL", infantry=1)
+    keep(state, "thal", **{"REINFORCE@aurel/SOL": "REINFORCE aurel FROM SOL 1 INF"})
+    # against the independent army in MIR (5 + its automa card) aurel's side (5, dice 1) loses 2 units; aurel hands
+    # its side's losses out (ER-8.22: the attacker against an independent army), and no one assigns the independents'
+    default = ask(rules, state, "aurel", [ONE, ONE], {}, ATTACK_MIR)
+    assert of(default.events, "battle_result")[0].data["losses"] == {"aurel": {"infantry": 1, "archer": 1}}
+    key = "battle.MIR.1.assign_attacker"
+    assert asked(default)[0] == ("aurel", key, "CASUALTIES aurel, thal", "ER-14.16")
+    stray = {"aurel": {"battle.MIR.1.assign_defender": "CASUALTIES thal"}}  # a key no one is asked
+    result = ask(rules, state, "aurel", [ONE, ONE], stray, ATTACK_MIR)
+    assert of(result.events, "battle_result")[0].data["losses"] == {"aurel": {"infantry": 1, "archer": 1}}
+    assert ("aurel", key, "CASUALTIES aurel, thal", "default") in decisions(result)
+    answered = ask(rules, state, "aurel", [ONE, ONE], {"aurel": {key: "CASUALTIES thal"}}, ATTACK_MIR)
+    assert of(answered.events, "battle_result")[0].data["losses"] == {"aurel": {"archer": 1}, "thal": {"infantry": 1}}
+
+
 def test_ER_14_11_a_blocker_without_standing_orders_is_asked_at_the_start_of_each_other_turn() -> None:
     rules, state = campaign_of("aurel", players=5)
     state.players["varun"].board, state.players["varun"].coins = "alternative-1", 2

@@ -22,7 +22,6 @@ from adjudicator.rulesets.conqueror.asks import (
     Choices,
     Found,
     battle_needs,
-    battle_units,
     key_part,
     read_order,
     shown,
@@ -437,8 +436,7 @@ def fight(
         return {}, dict(attack.units)
     chance = turn.chance
     choices = Choices(data, prefix, turn)
-    principals = [battle.attacker.player, *([battle.defender.player] if battle.defender is not None else [])]
-    choices.gather(sorted(battle_units(battle)), principals, principals)
+    choices.gather(battle)
     chosen = {
         p: replace(plan, free_men=choices.free_men.get(p, plan.free_men))
         for p, plan in plans(state, data, battle, attack.plan).items()
