@@ -305,6 +305,23 @@ def test_ER_14_12_a_player_next_to_the_battle_is_asked_whether_to_reinforce_befo
     assert of(wrong.events, "battle_melee")[0].data["strengths"]["defender"] == 3
 
 
+def test_ER_14_12_a_decision_taken_by_a_standing_order_stays_with_its_seat() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "ORO", infantry=2)
+    state.army["BRE"] = state.army.pop("AUR")
+    keep(state, "thal", REINFORCE="REINFORCE NEVER")  # a standing order is private (state.py PRIVATE_FIELDS)
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    (decision,) = [e for e in of(result.events, "decision") if e.seat == "thal"]
+    assert (decision.data["choice"], decision.data["source"]) == ("REINFORCE NEVER", "standing order")
+    assert decision.visible_to == frozenset({"thal"})  # the others see only that no one reinforced
+    assert not [e for e in result.events if e.public and "REINFORCE NEVER" in str(e.data)]
+    keep(state, "thal", REINFORCE="REINFORCE kesh FROM THA 2 INF")
+    joined = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    (seen,) = of(joined.events, "battle_reinforced")  # what the decision does is seen by all (ER-8.4)
+    assert seen.public and (seen.seat, seen.data["from"], seen.data["side"]) == ("thal", "THA", "defender")
+    assert seen.data["units"] == {"infantry": 2}
+
+
 def test_ER_14_16_the_opposing_principal_is_asked_how_a_side_of_two_players_takes_its_casualty() -> None:
     rules, state = campaign_of("aurel")
     kesh_in(state, "ORO", infantry=2)
@@ -461,7 +478,10 @@ def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_for
     assert pbem("answer", "er1", str(answer)).exit_code == 0
     assert pbem("adjudicate", "er1", "--defaults").exit_code == 0  # later questions (dice dependent): defaults
     assert due_step(pbem)[0] > number
-    report = (pbem.data / "games" / "er1" / f"turn-{number:04d}" / "report.txt").read_text()
-    assert "kesh decides (answer, ER-14.12)" in report and "REINFORCE thal FROM DUN" in report
+    turn = pbem.data / "games" / "er1" / f"turn-{number:04d}"
+    private = (turn / "report-kesh.txt").read_text()
+    assert "kesh decides (answer, ER-14.12)" in private and "REINFORCE thal FROM DUN" in private
+    report = (turn / "report.txt").read_text()  # the others see the reinforcement, not kesh's decision
+    assert "kesh decides" not in report and "kesh reinforces the attacker from DUN with 1 cavalry" in report
     verified = pbem("verify", "er1")
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output

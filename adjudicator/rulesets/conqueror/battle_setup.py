@@ -492,8 +492,9 @@ def temporary_capital_site(state: GameState, data: GameData, faction: str) -> st
 
 # -- the report ---------------------------------------------------------------------------------------------------
 def battle_events(attack: Attack, battle: bt.Battle, outcome: bt.BattleOutcome) -> list[Event]:
-    """The battle as public report events: who fought where, each step's event (volley, council of war with
-    the cards revealed, melee, casualties), the result."""
+    """The battle as public report events: who fought where and who reinforced which side (ER-8.4: at the table
+    every reinforcement is seen; the decision behind it is the seat's own), each step's event (volley, council of
+    war with the cards revealed, melee, casualties), the result."""
     events = [
         Event(
             "battle",
@@ -501,6 +502,11 @@ def battle_events(attack: Attack, battle: bt.Battle, outcome: bt.BattleOutcome) 
             {"area": battle.area, "from": attack.origin, "defender": battle.defender_id, "units": dict(attack.units)},
         )
     ]
+    for joined in battle.reinforcements:
+        army = joined.army
+        units = {kind: army.count(kind) for kind in bt.KINDS if army.count(kind)}
+        data = {"area": battle.area, "from": army.area, "side": joined.side, "units": units}
+        events.append(Event("battle_reinforced", army.player, data))
     for said in outcome.events:
         events.append(Event(f"battle_{said.what}", None, {"rule": said.rule, **json_ready(dict(said.data))}))
     if outcome.automa_card is not None:

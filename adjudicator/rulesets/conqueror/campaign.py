@@ -186,7 +186,7 @@ def later_checks(state: GameState, data: GameData, seat: str, order: Move) -> Re
 def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> None:
     """ER-12.5, ER-14.11: at the start of `seat`'s turn each player whose board can block and who can pay decides
     its filters for this turn: the answer (one BLOCK line), else its standing BLOCK lines, else no block. The
-    decision is the blocker's own (a private event)."""
+    decision is the blocker's own (a private event, as every decision)."""
     for blocker in state.in_play():
         effects = block_effects(state, data, blocker) if blocker != seat else []
         if not effects:
@@ -201,7 +201,6 @@ def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> 
             f"{seat}'s campaign turn begins: which of its armies do you block this turn (ER-12.5)?",
             "ER-14.11",
             show=lambda filters: "; ".join(shown(f) for f in filters),
-            visible=frozenset({blocker}),
         )
 
         def read(text: str, blocker: str = blocker) -> tuple[Any, ...]:
