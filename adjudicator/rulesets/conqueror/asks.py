@@ -58,7 +58,7 @@ def read_order(data: GameData, seat: str, text: str, kind: type, rule: str) -> A
     parsed = parse_orders(f"GAME g TURN 1 PLAYER {seat} PASSWORD x\n{text.strip()}", language(data))
     if parsed.errors:
         raise BadAnswer(f"{text.strip()!r} cannot be read: {parsed.errors[0].message} ({rule})")
-    found = [o for o in parsed.orders]
+    found = list(parsed.orders)
     if len(found) != 1 or not isinstance(found[0], kind):
         raise BadAnswer(f"{text.strip()!r}: the answer is one line like the standing order of {rule}")
     return found[0]
@@ -220,7 +220,8 @@ def battle_needs(
     return sorted(found, key=lambda f: f.at)
 
 
-def kept(state: GameState, data: GameData, seat: str, kind: type, test: Callable[[Any], bool] = lambda o: True) -> Any:
+def kept(state: GameState, data: GameData, seat: str, kind: type, test: Callable[[Any], bool] = lambda _: True) -> Any:
+    """The seat's first standing order of `kind` that passes `test` (ER-14: it decides when there is no answer)."""
     from adjudicator.rulesets.conqueror.standing import standing_orders
 
     return next((o for o in standing_orders(state, data, seat) if isinstance(o, kind) and test(o)), None)
@@ -269,10 +270,14 @@ def loss_needs(
 def taker(
     choices: Choices, need: Need, standing: Any, default: Any, read: Callable[[str], Any]
 ) -> Callable[[tuple[int, int]], list[Event]]:
+    """The decision taken when the battle's events reach it (Found.take): only its events are kept, as the battle
+    was fought with the answer or standing order already (Choices)."""
     return lambda where: choices.decisions.take(need, standing, default, read, where)[1]
 
 
 def read_losses(data: GameData, seat: str) -> Callable[[str], Any]:
+    """How `seat`'s answer to its losses is read: one LOSSES line (ER-14.17)."""
+
     def read(text: str) -> Any:
         order = read_order(data, seat, text, LossPriority, "ER-14.17")
         if order.scope != "losses":

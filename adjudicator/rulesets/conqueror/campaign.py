@@ -429,7 +429,7 @@ def fight(
         exhaust(state, joined.army.area, reinforcing)
         unblock(turn, joined.army.area, reinforcing)
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
-    if turn.chance is None:  # checking only: the attack is assumed to fail
+    if turn.chance is None:  # checking only (turn.checking): the attack is assumed to fail
         put(state, attack.origin, attack.seat, attack.units, attack.units)
         hope(state, data, attack, turn)
         return {}, dict(attack.units)
