@@ -15,6 +15,7 @@ from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
+from adjudicator.rulesets.conqueror.effects_triggers import gained
 from adjudicator.rulesets.conqueror.movement import put
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Reinforce, Troops
 from adjudicator.rulesets.conqueror.seas import wharf_of, wharf_ships
@@ -418,6 +419,7 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
         player = state.players.get(follow.player)
         if player is None:
             continue
+        coins = player.coins
         if effect.op == "coins":
             player.coins = max(0, player.coins + n)
         elif effect.op == "vp":
@@ -427,6 +429,8 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
             continue
         data_: dict[str, Any] = {"source": follow.source, "op": effect.op, "n": n, "applied": effect.op in FOLLOW_UPS}
         events.append(Event("battle_effect", follow.player, data_))
+        # ER-13.6 on_gain_coins answers these coins as it answers taxes, trade and every effect's coins
+        events += gained(state, data, follow.player, player.coins - coins)
     for pending in outcome.pending:  # after the result: the result stands, the moderator rules (ER-13.6)
         events.append(Event("battle_manual", pending.player, {"source": pending.source, "text": pending.text}))
     return events
