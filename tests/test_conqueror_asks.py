@@ -164,6 +164,17 @@ def test_ER_15_8_a_third_move_is_refused_and_the_receipt_accepts_the_second_line
     assert units(result.state, "SOL") == ("aurel", {"cavalry": 1})
 
 
+def test_ER_15_8_the_receipt_of_a_second_line_still_checks_its_battle_plan() -> None:
+    rules, state = campaign_of("aurel")
+    thoroughbred(state, "aurel")
+    state.army.pop("SOL", None)
+    kesh_in(state, "SOL", infantry=1)
+    lines = ("ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR", "ATTACK 1 CAV: MIR -> SOL HERO aurel-1")
+    receipt = rules.check_orders(state, "aurel", 5, orders("aurel", *lines), GivenDice(values=[]))
+    assert [(r.accepted, r.rule) for r in receipt] == [(True, ""), (False, "ER-8.12")]  # no hero recruited
+    assert "aurel-1" in receipt[1].reason
+
+
 # -- decisions asked by mail (ER-14: answer > standing order > default) -----------------------------------------------
 
 
@@ -294,6 +305,23 @@ def test_ER_14_12_a_player_next_to_the_battle_is_asked_whether_to_reinforce_befo
     assert of(wrong.events, "battle_melee")[0].data["strengths"]["defender"] == 3
 
 
+def test_ER_14_12_a_decision_taken_by_a_standing_order_stays_with_its_seat() -> None:
+    rules, state = campaign_of("aurel")
+    kesh_in(state, "ORO", infantry=2)
+    state.army["BRE"] = state.army.pop("AUR")
+    keep(state, "thal", REINFORCE="REINFORCE NEVER")  # a standing order is private (state.py PRIVATE_FIELDS)
+    result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    (decision,) = [e for e in of(result.events, "decision") if e.seat == "thal"]
+    assert (decision.data["choice"], decision.data["source"]) == ("REINFORCE NEVER", "standing order")
+    assert decision.visible_to == frozenset({"thal"})  # the others see only that no one reinforced
+    assert not [e for e in result.events if e.public and "REINFORCE NEVER" in str(e.data)]
+    keep(state, "thal", REINFORCE="REINFORCE kesh FROM THA 2 INF")
+    joined = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO")
+    (seen,) = of(joined.events, "battle_reinforced")  # what the decision does is seen by all (ER-8.4)
+    assert seen.public and (seen.seat, seen.data["from"], seen.data["side"]) == ("thal", "THA", "defender")
+    assert seen.data["units"] == {"infantry": 2}
+
+
 def test_ER_14_16_the_opposing_principal_is_asked_how_a_side_of_two_players_takes_its_casualty() -> None:
     rules, state = campaign_of("aurel")
     kesh_in(state, "ORO", infantry=2)
@@ -307,6 +335,24 @@ def test_ER_14_16_the_opposing_principal_is_asked_how_a_side_of_two_players_take
     assert of(result.events, "battle_result")[0].data["losses"] == {"kesh": {"infantry": 1}}
     answered = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"aurel": {key: "CASUALTIES thal"}}, attack)
     assert of(answered.events, "battle_result")[0].data["losses"] == {"thal": {"infantry": 1}}
+
+
+def test_ER_14_16_an_answer_to_the_side_the_seat_does_not_assign_changes_nothing() -> None:
+    rules, state = campaign_of("aurel")
+    thal_in(state, "SOL", infantry=1)
+    keep(state, "thal", **{"REINFORCE@aurel/SOL": "REINFORCE aurel FROM SOL 1 INF"})
+    # against the independent army in MIR (5 + its automa card) aurel's side (5, dice 1) loses 2 units; aurel hands
+    # its side's losses out (ER-8.22: the attacker against an independent army), and no one assigns the independents'
+    default = ask(rules, state, "aurel", [ONE, ONE], {}, ATTACK_MIR)
+    assert of(default.events, "battle_result")[0].data["losses"] == {"aurel": {"infantry": 1, "archer": 1}}
+    key = "battle.MIR.1.assign_attacker"
+    assert asked(default)[0] == ("aurel", key, "CASUALTIES aurel, thal", "ER-14.16")
+    stray = {"aurel": {"battle.MIR.1.assign_defender": "CASUALTIES thal"}}  # a key no one is asked
+    result = ask(rules, state, "aurel", [ONE, ONE], stray, ATTACK_MIR)
+    assert of(result.events, "battle_result")[0].data["losses"] == {"aurel": {"infantry": 1, "archer": 1}}
+    assert ("aurel", key, "CASUALTIES aurel, thal", "default") in decisions(result)
+    answered = ask(rules, state, "aurel", [ONE, ONE], {"aurel": {key: "CASUALTIES thal"}}, ATTACK_MIR)
+    assert of(answered.events, "battle_result")[0].data["losses"] == {"aurel": {"archer": 1}, "thal": {"infantry": 1}}
 
 
 def test_ER_14_11_a_blocker_without_standing_orders_is_asked_at_the_start_of_each_other_turn() -> None:
@@ -432,7 +478,10 @@ def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_for
     assert pbem("answer", "er1", str(answer)).exit_code == 0
     assert pbem("adjudicate", "er1", "--defaults").exit_code == 0  # later questions (dice dependent): defaults
     assert due_step(pbem)[0] > number
-    report = (pbem.data / "games" / "er1" / f"turn-{number:04d}" / "report.txt").read_text()
-    assert "kesh decides (answer, ER-14.12)" in report and "REINFORCE thal FROM DUN" in report
+    turn = pbem.data / "games" / "er1" / f"turn-{number:04d}"
+    private = (turn / "report-kesh.txt").read_text()
+    assert "kesh decides (answer, ER-14.12)" in private and "REINFORCE thal FROM DUN" in private
+    report = (turn / "report.txt").read_text()  # the others see the reinforcement, not kesh's decision
+    assert "kesh decides" not in report and "kesh reinforces the attacker from DUN with 1 cavalry" in report
     verified = pbem("verify", "er1")
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output

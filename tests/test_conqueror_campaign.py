@@ -701,3 +701,19 @@ def test_ER_15_4_being_attacked_by_the_partner_lifts_the_ban() -> None:
     state.players["kesh"].trade_bans = ["aurel"]  # type: ignore[attr-defined]
     result = play(rules, state, "aurel", [ONE, FOUR, ONE], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> SOL")
     assert result.state.players["kesh"].trade_bans == []  # type: ignore[attr-defined]
+
+
+def test_ER_13_6_coins_gained_after_a_battle_answer_on_gain_coins_as_every_coin_gained() -> None:
+    from tests.test_conqueror_effects import ability, effect, game_with
+
+    won, gain = effect("coins", "battle.after_win", n=2), effect("coins", "on_gain_coins", n=1)
+    rules, state = game_with(ability("aurel", won, gain))
+    state.phase, state.campaign_index = "campaign", state.in_play().index("aurel")
+    state.decks.automa = list(AUTOMA)
+    coins = state.players["aurel"].coins
+    # MIR's independents: aurel 2+2+0 + 4 (die) = 8 against 5 + automa-2 (2): aurel wins
+    result = play(rules, state, "aurel", [ONE, FOUR], "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR")
+    assert of(result.events, "battle_result")[0].data["winner"] == "attacker"
+    assert result.state.players["aurel"].coins == coins + 2 + 1  # the after-win coins, then on_gain_coins once
+    answered = [e for e in of(result.events, "effect_applied") if e.data["op"] == "coins"]
+    assert [(e.seat, e.data["n"]) for e in answered] == [("aurel", 1)]

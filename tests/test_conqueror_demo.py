@@ -55,3 +55,10 @@ def test_the_scripted_classic_demo_takes_no_bot_options(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["demo", "--seats", "4", "--data", str(tmp_path / "demo")])
     assert result.exit_code == 1 and "the coe-classic demo is scripted" in result.output
     assert not (tmp_path / "demo").exists()
+
+
+def test_ER_3_2_a_bot_demo_with_a_seat_count_the_game_does_not_take_is_refused_with_its_reason(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "conqueror-er", "--seats", "9", "--data", str(folder)])
+    assert result.exit_code == 1 and "is for 3 to 6 players (ER-3.2), not 9" in result.output
+    assert not folder.exists()  # nothing made

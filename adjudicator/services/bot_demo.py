@@ -51,8 +51,10 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
     """Play the whole demo game into `data`; the game's folder. A PbemError when a step does not resolve or the
     archive does not verify."""
     ruleset, folder = playable(load_ruleset(demo.ruleset), None, demo.mode)
-    bot = bot_of(ruleset)
-    seats = bot.seats(ruleset, demo.seats)
+    try:
+        seats = bot_of(ruleset).seats(ruleset, demo.seats)
+    except ValueError as problem:  # a seat count the game does not take (ER-3.2): said before anything is made
+        raise PbemError(str(problem)) from None
     fresh_folder(data)
     archive = Archive.in_folder(data)
     addresses = {seat: f"{seat.casefold()}@example.org" for seat in seats}
@@ -74,7 +76,7 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
             say(f"  step {row.number} ({phases.get(row.number, row.seat or 'no orders')}) resolved -> {report}")
     else:
         raise PbemError(f"game {GAME} did not end in {MAX_STEPS} steps")
-    _finish(archive, data, ruleset, say)
+    _finish(archive, data, say)
     return made.folder
 
 
@@ -113,7 +115,7 @@ def _message(sender: str, seat: str, number: int, text: str) -> bytes:
     return bytes(mail)
 
 
-def _finish(archive: Archive, data: Path, ruleset: Ruleset, say: Callable[[str], None]) -> None:
+def _finish(archive: Archive, data: Path, say: Callable[[str], None]) -> None:
     """The final score, the verification by replay, the site and the outbox as .eml files."""
     with archive.session() as session:
         game = db.find_game(session, GAME)

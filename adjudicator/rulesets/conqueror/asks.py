@@ -65,7 +65,7 @@ def read_order(data: GameData, seat: str, text: str, kind: type, rule: str) -> A
                 rule=rule,
             )
         )
-    found = [o for o in parsed.orders]
+    found = list(parsed.orders)
     if len(found) != 1 or not isinstance(found[0], kind):
         raise BadAnswer(
             N_(
@@ -98,9 +98,11 @@ class Choices:
     free_men: dict[str, bool] = field(default_factory=dict)
 
     def key(self, what: str) -> str:
+        """The key of this battle's decision `what` (the ANSWER line names it)."""
         return f"{self.prefix}.{what}"
 
     def read(self, seat: str, what: str, kind: type, rule: str) -> Any | None:
+        """`seat`'s answer to this battle's decision `what`, read as one `kind` order line; None if none or wrong."""
         text = self.decisions.answer(seat, self.key(what))
         if text is None:
             return None
@@ -109,8 +111,11 @@ class Choices:
         except BadAnswer:
             return None
 
-    def gather(self, players: list[str], assigners: list[str], gaul: list[str]) -> None:
-        for seat in players:
+    def gather(self, battle: bt.Battle) -> None:
+        """Read the answers of the decisions the battle may open: each player's losses and retreats, each side's
+        assignment from the seat that assigns it (ER-14.16), each principal's Free Men (ER-14.15)."""
+        principals = [battle.attacker.player, *([battle.defender.player] if battle.defender is not None else [])]
+        for seat in sorted(battle_units(battle)):
             loss = self.read(seat, LOSSES, LossPriority, "ER-14.17")
             if loss is not None and loss.scope == "losses":
                 self.losses[seat] = loss.kinds
@@ -118,12 +123,12 @@ class Choices:
                 way = self.read(seat, what, RetreatPriority, "ER-14.18")
                 if way is not None and way.ships == (what == SHIP_RETREAT):
                     found[seat] = way.targets
-        for seat in assigners:
-            for side in (bt.ATTACKER, bt.DEFENDER):
-                order = self.read(seat, f"{ASSIGN}_{side}", CasualtyOrder, "ER-14.16")
-                if order is not None:
-                    self.assign[seat] = order.seats + self.assign.get(seat, ())
-        for seat in gaul:
+        for side in (bt.ATTACKER, bt.DEFENDER) if battle.defender is not None else (bt.ATTACKER,):
+            seat = assigner_of(battle, side)  # an answer to the other side's key is no answer (asked of another)
+            order = self.read(seat, f"{ASSIGN}_{side}", CasualtyOrder, "ER-14.16")
+            if order is not None:
+                self.assign[seat] = order.seats + self.assign.get(seat, ())
+        for seat in principals:
             use = self.read(seat, FREE_MEN, FreeMen, "ER-14.15")
             if use is not None:
                 self.free_men[seat] = use.use
@@ -179,7 +184,16 @@ def rolls_before(log: list[tuple[str, Any]], rule: str, side: str) -> int:
     return count
 
 
+def assigner_of(battle: bt.Battle, side: str) -> str:
+    """ER-8.22, ER-14.16: who hands `side`'s losses to its players: the opposing principal; against an independent
+    army the attacking principal (battle_losses.assign)."""
+    if side == bt.DEFENDER or battle.defender is None:
+        return battle.attacker.player
+    return battle.defender.player
+
+
 def side_of(battle: bt.Battle, seat: str) -> str:
+    """The side `seat` fights on: a principal's, or the side its reinforcement joined."""
     if seat == battle.attacker.player:
         return bt.ATTACKER
     if battle.defender is not None and seat == battle.defender.player:
@@ -219,7 +233,8 @@ def battle_needs(
     return sorted(found, key=lambda f: f.at)
 
 
-def kept(state: GameState, data: GameData, seat: str, kind: type, test: Callable[[Any], bool] = lambda o: True) -> Any:
+def kept(state: GameState, data: GameData, seat: str, kind: type, test: Callable[[Any], bool] = lambda _: True) -> Any:
+    """The seat's first standing order of `kind` that passes `test` (ER-14: it decides when there is no answer)."""
     from adjudicator.rulesets.conqueror.standing import standing_orders
 
     return next((o for o in standing_orders(state, data, seat) if isinstance(o, kind) and test(o)), None)
@@ -268,10 +283,14 @@ def loss_needs(
 def taker(
     choices: Choices, need: Need, standing: Any, default: Any, read: Callable[[str], Any]
 ) -> Callable[[tuple[int, int]], list[Event]]:
+    """The decision taken when the battle's events reach it (Found.take): only its events are kept, as the battle
+    was fought with the answer or standing order already (Choices)."""
     return lambda where: choices.decisions.take(need, standing, default, read, where)[1]
 
 
 def read_losses(data: GameData, seat: str) -> Callable[[str], Any]:
+    """How `seat`'s answer to its losses is read: one LOSSES line (ER-14.17)."""
+
     def read(text: str) -> Any:
         order = read_order(data, seat, text, LossPriority, "ER-14.17")
         if order.scope != "losses":
@@ -296,7 +315,7 @@ def assign_needs(
     players = list(dict.fromkeys(p for p in units if p != bt.INDEPENDENT and side_of(battle, p) == side))
     if len(players) < 2:
         return []
-    assigner = battle.attacker.player if side == bt.DEFENDER or battle.defender is None else battle.defender.player
+    assigner = assigner_of(battle, side)
     hits = sorted(i for p in players for i in lost_events(events, p))
     if not hits or len(hits) >= sum(sum(units[p].values()) for p in players):
         return []

@@ -15,6 +15,7 @@ from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
+from adjudicator.rulesets.conqueror.effects_triggers import gained
 from adjudicator.rulesets.conqueror.movement import put
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Reinforce, Troops
 from adjudicator.rulesets.conqueror.seas import wharf_of, wharf_ships
@@ -425,6 +426,7 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
         player = state.players.get(follow.player)
         if player is None:
             continue
+        coins = player.coins
         if effect.op == "coins":
             player.coins = max(0, player.coins + n)
         elif effect.op == "vp":
@@ -434,6 +436,8 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
             continue
         data_: dict[str, Any] = {"source": follow.source, "op": effect.op, "n": n, "applied": effect.op in FOLLOW_UPS}
         events.append(Event("battle_effect", follow.player, data_))
+        # ER-13.6 on_gain_coins answers these coins as it answers taxes, trade and every effect's coins
+        events += gained(state, data, follow.player, player.coins - coins)
     for pending in outcome.pending:  # after the result: the result stands, the moderator rules (ER-13.6)
         events.append(Event("battle_manual", pending.player, {"source": pending.source, "text": pending.text}))
     return events
@@ -499,8 +503,9 @@ def temporary_capital_site(state: GameState, data: GameData, faction: str) -> st
 
 # -- the report ---------------------------------------------------------------------------------------------------
 def battle_events(attack: Attack, battle: bt.Battle, outcome: bt.BattleOutcome) -> list[Event]:
-    """The battle as public report events: who fought where, each step's event (volley, council of war with
-    the cards revealed, melee, casualties), the result."""
+    """The battle as public report events: who fought where and who reinforced which side (ER-8.4: at the table
+    every reinforcement is seen; the decision behind it is the seat's own), each step's event (volley, council of
+    war with the cards revealed, melee, casualties), the result."""
     events = [
         Event(
             "battle",
@@ -508,6 +513,11 @@ def battle_events(attack: Attack, battle: bt.Battle, outcome: bt.BattleOutcome) 
             {"area": battle.area, "from": attack.origin, "defender": battle.defender_id, "units": dict(attack.units)},
         )
     ]
+    for joined in battle.reinforcements:
+        army = joined.army
+        units = {kind: army.count(kind) for kind in bt.KINDS if army.count(kind)}
+        data = {"area": battle.area, "from": army.area, "side": joined.side, "units": units}
+        events.append(Event("battle_reinforced", army.player, data))
     for said in outcome.events:
         events.append(Event(f"battle_{said.what}", None, {"rule": said.rule, **json_ready(dict(said.data))}))
     if outcome.automa_card is not None:

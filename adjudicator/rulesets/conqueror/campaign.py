@@ -22,7 +22,6 @@ from adjudicator.rulesets.conqueror.asks import (
     Choices,
     Found,
     battle_needs,
-    battle_units,
     key_part,
     read_order,
     shown,
@@ -130,13 +129,11 @@ def carry_out(state: GameState, data: GameData, options: Options, seat: str, ord
     if state.players[seat].eliminated:
         return refused(order, Refusal("ER-4.7", N_("%(seat)s is out of the game", seat=seat)))
     if isinstance(order, Move):
-        refusal = (
-            check_move(state, data, seat, order, turn.spare(state, order.start))
-            or check_plan(state, data, seat, order.plan, order.path[0])
-            or attack_ban(state, data, seat, order.path[0])
-        )
+        moving = check_move(state, data, seat, order, turn.spare(state, order.start))
+        refusal = moving or later_checks(state, data, seat, order)
         if refusal is not None:
-            return hoped_for(state, data, seat, order, turn) or refused(order, refusal)
+            hoped = hoped_for(state, data, seat, order, turn) if moving is not None else None
+            return hoped or refused(order, refusal)
         stopped = blocking(state, data, seat, order.start, order.path[-1], wanted(order.troops), turn)
         if stopped is not None:
             return refused(order, stopped)
@@ -174,6 +171,9 @@ def hoped_for(state: GameState, data: GameData, seat: str, order: Move, turn: Tu
         return None
     if order.path[0] not in data.map_for(state.players_count).board.neighbours(order.start):
         return None  # refused as it stands (ER-7.2: not adjacent)
+    refusal = later_checks(state, data, seat, order)  # the second line's own plan and bans still count
+    if refusal is not None:
+        return refused(order, refusal)
     for kind, n in units.items():
         hoped[kind] -= n
     return OrderResult(
@@ -181,10 +181,16 @@ def hoped_for(state: GameState, data: GameData, seat: str, order: Move, turn: Tu
     )
 
 
+def later_checks(state: GameState, data: GameData, seat: str, order: Move) -> Refusal | None:
+    """A move's checks after its units' (check_move): its battle plan (ER-8.4, ER-8.12, ER-8.13) and the bans on
+    attacking its first area (ER-7.7, ER-13.6, ER-15.4, ER-15.5)."""
+    return check_plan(state, data, seat, order.plan, order.path[0]) or attack_ban(state, data, seat, order.path[0])
+
+
 def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> None:
     """ER-12.5, ER-14.11: at the start of `seat`'s turn each player whose board can block and who can pay decides
     its filters for this turn: the answer (one BLOCK line), else its standing BLOCK lines, else no block. The
-    decision is the blocker's own (a private event)."""
+    decision is the blocker's own (a private event, as every decision)."""
     for blocker in state.in_play():
         effects = block_effects(state, data, blocker) if blocker != seat else []
         if not effects:
@@ -199,7 +205,6 @@ def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> 
             N_("%(seat)s's campaign turn begins: which of its armies do you block this turn (ER-12.5)?", seat=seat),
             "ER-14.11",
             show=lambda filters: "; ".join(shown(f) for f in filters),
-            visible=frozenset({blocker}),
         )
 
         def read(text: str, blocker: str = blocker) -> tuple[Any, ...]:
@@ -445,14 +450,13 @@ def fight(
         exhaust(state, joined.army.area, reinforcing)
         unblock(turn, joined.army.area, reinforcing)
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
-    if turn.chance is None:  # checking only: the attack is assumed to fail
+    if turn.chance is None:  # checking only (turn.checking): the attack is assumed to fail
         put(state, attack.origin, attack.seat, attack.units, attack.units)
         hope(state, data, attack, turn)
         return {}, dict(attack.units)
     chance = turn.chance
     choices = Choices(data, prefix, turn)
-    principals = [battle.attacker.player, *([battle.defender.player] if battle.defender is not None else [])]
-    choices.gather(sorted(battle_units(battle)), principals, principals)
+    choices.gather(battle)
     chosen = {
         p: replace(plan, free_men=choices.free_men.get(p, plan.free_men))
         for p, plan in plans(state, data, battle, attack.plan).items()

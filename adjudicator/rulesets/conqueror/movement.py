@@ -206,11 +206,6 @@ def ready(state: GameState, seat: str) -> None:
             army.exhausted.clear()
 
 
-def independent_at(state: GameState, area: str) -> bool:
-    army = state.army.get(area)
-    return army is not None and army.owner == INDEPENDENT and army.total > 0
-
-
 def attack_ban(state: GameState, data: GameData, seat: str, area: str) -> Refusal | None:
     """ER-7.7, ER-5.10b, ER-15.4, ER-15.5: after trading with a player the seat may not attack it this round
     (unless that player attacked it first, which lifts the ban); after trading with the Independent Nations it

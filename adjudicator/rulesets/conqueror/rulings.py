@@ -63,7 +63,7 @@ class Decisions:
                 return value, events
             except BadRuling as bad:
                 data = {"key": need.key, "answer": text, "reason": str(bad)}
-                events.append(Event("answer_refused", need.seat, data, visible_to=need.visible))
+                events.append(Event("answer_refused", need.seat, data, visible_to=need.visible))  # the seat's mail
         if standing is not None:
             return standing, [*events, need.event(need.show(standing), "standing order")]
         if self.ask and (need.seat, need.key) not in self.settled:
@@ -83,15 +83,20 @@ class Decisions:
 
 @dataclass(frozen=True)
 class Need:
-    """A decision of ER-14 that a seat takes: its key (the ANSWER line names it), the question, the rule, how a
-    choice is written (`show`: as the answer's order line), and who may see it (None: public)."""
+    """A decision of ER-14 that a seat takes: its key (the ANSWER line names it), the question, the rule and how a
+    choice is written (`show`: as the answer's order line)."""
 
     seat: str
     key: str
     question: str
     rule: str
     show: Callable[[Any], str] = str
-    visible: frozenset[str] | None = None
+
+    @property
+    def visible(self) -> frozenset[str]:
+        """Only the seat sees its decision: its source and choice would tell its standing orders (private, state.py
+        PRIVATE_FIELDS); the others see what the decision does (the battle, the capital placed)."""
+        return frozenset({self.seat})
 
     def event(self, choice: str, source: str) -> Event:
         data = {"key": self.key, "question": self.question, "choice": choice, "source": source, "rule": self.rule}
