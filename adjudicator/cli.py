@@ -520,6 +520,9 @@ def demo(
     seats: Annotated[int | None, typer.Option(help="Seats of a bot demo (default 3).")] = None,
     mode: Annotated[str | None, typer.Option(help="Mode of a bot demo (conqueror-er: imperator or conquest).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bots' orders in a bot demo (default 1).")] = None,
+    turns: Annotated[
+        int | None, typer.Option(help="Stop a bot demo after this many steps (default: play to the end).")
+    ] = None,
 ) -> None:
     """Play a scripted 3-seat Classic game from bundled order files and print where the reports are; with
     --ruleset (e.g. conqueror-er), bot players play a whole game by mail, to its final score."""
@@ -529,10 +532,10 @@ def demo(
 
     name = load_ruleset(ruleset).name
     if name != "coe-classic":
-        run_bot_demo(data, typer.echo, BotDemo(name, seats or 3, mode, seed or 1))
+        run_bot_demo(data, typer.echo, BotDemo(name, seats or 3, mode, seed or 1, turns))
         return
-    if (seats, mode, seed) != (None, None, None):
-        fail("the coe-classic demo is scripted: --seats, --mode and --seed are for a bot demo of another ruleset")
+    if (seats, mode, seed, turns) != (None, None, None, None):
+        fail("the coe-classic demo is scripted: --seats, --mode, --seed, --turns are for a bot demo of another ruleset")
     run_demo(data, typer.echo)
 
 

@@ -62,3 +62,12 @@ def test_ER_3_2_a_bot_demo_with_a_seat_count_the_game_does_not_take_is_refused_w
     result = CliRunner().invoke(app, ["demo", "--ruleset", "conqueror-er", "--seats", "9", "--data", str(folder)])
     assert result.exit_code == 1 and "is for 3 to 6 players (ER-3.2), not 9" in result.output
     assert not folder.exists()  # nothing made
+
+
+def test_a_bot_demo_of_a_game_its_bots_never_end_stops_after_the_steps_asked_and_verifies(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--turns", "4", "--data", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "Stopped after 4 steps, as asked: the game goes on" in result.output
+    assert len(list((folder / "games" / "demo").glob("turn-*"))) >= 4
+    assert (folder / "site" / "index.html").exists()

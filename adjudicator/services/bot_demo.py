@@ -33,18 +33,20 @@ from adjudicator.services.verification import verify
 
 GAME = "demo"
 MODERATOR = "pbem@example.org"
-MAX_STEPS = 1000  # a guard: every built ruleset ends its game long before
+MAX_STEPS = 1000  # a guard: conqueror-er ends its game long before; a game that never ends takes `turns`
 
 
 @dataclass
 class BotDemo:
     """What a bot demo asks for: the ruleset, the number of seats, the mode (rulesets with game data), the seed
-    of the bots' orders (the dice are the game's own secret stream)."""
+    of the bots' orders (the dice are the game's own secret stream), and `turns`: stop after that many steps (a
+    game whose bots never end it, such as Conquest of the Empire's) instead of playing to the end."""
 
     ruleset: str
     seats: int = 3
     mode: str | None = None
     seed: int = 1
+    turns: int | None = None
 
 
 def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
@@ -61,7 +63,7 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
     made = new_game(archive, data, GAME, ruleset.name, addresses, game_data=folder, mode=demo.mode)
     what = f"{ruleset.name}" + (f", {demo.mode} mode" if demo.mode else "") + (f", data {folder}" if folder else "")
     say(f"Created game {GAME} ({what}) with seats {', '.join(seats)} in {data}")
-    for _ in range(MAX_STEPS):
+    for _ in range(demo.turns or MAX_STEPS):
         state = _position(archive)
         if ruleset.due(state) is None:
             break
@@ -75,7 +77,9 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
             report = made.folder / f"turn-{row.number:04d}" / "report.txt"
             say(f"  step {row.number} ({phases.get(row.number, row.seat or 'no orders')}) resolved -> {report}")
     else:
-        raise PbemError(f"game {GAME} did not end in {MAX_STEPS} steps")
+        if demo.turns is None:
+            raise PbemError(f"game {GAME} did not end in {MAX_STEPS} steps: give --turns N to stop it earlier")
+        say(f"Stopped after {demo.turns} steps, as asked: the game goes on")
     _finish(archive, data, say)
     return made.folder
 
