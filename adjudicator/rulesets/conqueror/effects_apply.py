@@ -72,7 +72,82 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
     if chronicle is not None:
         own = [replace(e, who="self") if e.who == "all" else e for e in chronicle.effects]
         effects += [(f"chronicle {chronicle.id}", e) for e in own]
-    return effects
+    return effects + cards_in_force(data, player.in_force)
+
+
+# -- cards' effects outside battle (ER-8.14, ER-13.6 duration) ---------------------------------------------------
+# Reading: a hero or tactic card's effects come into force when the card is played, that is revealed in a battle
+# (ER-8.14). Those with a battle trigger act in that battle (battle*.py); the others are recorded for the player
+# they concern (`who`: self, the opposing principal, or all) and then read like any effect in force until their
+# `duration` ends: `turn` with the campaign turn it was played in, `round` with the round, `game` never; `instant`
+# ones are carried out at once. A face-down hero takes force only at its reveal: nothing is known before.
+SPANS: Final = ("turn", "round", "game")
+
+
+def lasting(effect: Effect) -> bool:
+    """A `battle.after_win` read op with a span (a ban for the round): in force after the battle it was won."""
+    return effect.op in READ_OPS and effect.duration in SPANS and effect.when.name == "battle.after_win"
+
+
+def card_effects(data: GameData, card: str) -> tuple[Effect, ...]:
+    """The effects of hero or tactic card `card` (none for an unknown id)."""
+    found = next((c for c in (*data.cards.heroes, *data.cards.tactics) if c.id == card), None)
+    return found.effects if found is not None else ()
+
+
+def cards_in_force(data: GameData, entries: Iterable[str]) -> list[tuple[str, Effect]]:
+    """The recorded card effects ("card:index:duration"), each for the player that holds the record."""
+    found: list[tuple[str, Effect]] = []
+    for entry in entries:
+        card, index, _ = entry.rsplit(":", 2)
+        effects = card_effects(data, card)
+        if int(index) < len(effects):
+            found.append((f"card {card}", replace(effects[int(index)], who="self")))
+    return found
+
+
+def played_cards(
+    state: GameState, data: GameData, owner: str, opponent: str | None, cards: Iterable[str], after_win: bool
+) -> list[Event]:
+    """ER-8.14: the cards `owner` revealed in a battle against `opponent` (None: an independent army) bring their
+    effects outside battle into force; `after_win`: the owner won, so its `battle.after_win` read ops with a
+    span (a ban for the round, ER-13.6) are recorded too."""
+    events: list[Event] = []
+    for card in cards:
+        for index, effect in enumerate(card_effects(data, card)):
+            if effect.when.name.startswith("battle.") and not (lasting(effect) and after_win):
+                continue
+            for target in _card_targets(state, owner, opponent, effect.who):
+                events += _take_force(state, data, target, card, index, effect)
+    return events
+
+
+def _card_targets(state: GameState, owner: str, opponent: str | None, who: str) -> list[str]:
+    if who == "opponent":
+        return [opponent] if opponent in state.players else []
+    if who == "all":
+        return state.in_play()
+    return [owner]  # self; side and partner have no meaning here: the effect reports itself when it fires
+
+
+def _take_force(state: GameState, data: GameData, target: str, card: str, index: int, effect: Effect) -> list[Event]:
+    """Carry out an `instant` effect now; record any other one for its span (once: a card played again renews
+    it)."""
+    source = f"card {card}"
+    if effect.duration not in SPANS:
+        own = replace(effect, who="self")
+        return apply_effect(state, data, target, source, own, None)
+    player = state.players[target]
+    player.in_force = [e for e in player.in_force if not e.startswith(f"{card}:{index}:")]
+    player.in_force.append(f"{card}:{index}:{effect.duration}")
+    return [Event("effect_in_force", target, {"source": source, "op": effect.op, "duration": effect.duration})]
+
+
+def expire(state: GameState, spans: Iterable[str]) -> None:
+    """The recorded card effects whose span ended (`turn`: a campaign turn ended; `round`: the round)."""
+    ended = tuple(spans)
+    for player in state.players.values():
+        player.in_force = [e for e in player.in_force if e.rsplit(":", 1)[1] not in ended]
 
 
 def chronicle_in_force(state: GameState, data: GameData) -> Chronicle | None:

@@ -226,6 +226,7 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
         return events
     state.round += 1
     next_round = fire.next_round(state, data)  # its sources as in the round that ended
+    fire.round_ended(state)  # card effects for a turn or a round end with it (ER-8.14 reading)
     if state.decks.chronicle is not None:  # its effect lasts this round only (ER-4.4.4)
         state.decks.chronicles_done.append(state.decks.chronicle)
         state.decks.chronicle = None
