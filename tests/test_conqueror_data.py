@@ -563,7 +563,7 @@ def test_ER_8_2_a_cards_volley_effect_is_a_problem_naming_file_key_and_rule(tmp_
     problems = broken(
         tmp_path,
         ("cards.toml", 'cap = 2, when = "battle.melee"', f"cap = 2, {volley}"),  # aurel-3, a hero
-        ("cards.toml", 'per = "side.archer", cap = 2, when = "battle.melee"', f'per = "side.archer", cap = 2, {volley}'),
+        ("cards.toml", '"side.archer", cap = 2, when = "battle.melee"', f'"side.archer", cap = 2, {volley}'),
     )  # fmt: skip
     hero = found(problems, "cards.toml", "hero[2].effects[0].when", "ER-8.2", p.CARD_VOLLEY)
     assert "volley effect can never act" in hero.text() and hero.text().startswith("cards.toml: hero[2]")
