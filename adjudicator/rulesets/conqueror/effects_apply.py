@@ -117,7 +117,9 @@ def played_cards(
         for index, effect in enumerate(card_effects(data, card)):
             if effect.when.name.startswith("battle.") and not (lasting(effect) and after_win):
                 continue
-            for target in _card_targets(state, owner, opponent, effect.who):
+            # block_move is its owner's power; its `who` names whose armies it stops (ER-12.5)
+            who = "self" if effect.op == "block_move" else effect.who
+            for target in _card_targets(state, owner, opponent, who):
                 events += _take_force(state, data, target, card, index, effect)
     return events
 
