@@ -12,7 +12,6 @@ from adjudicator.rulesets.conqueror.effects_triggers import attack_forbidden, di
 from adjudicator.rulesets.conqueror.state import public_part
 from tests.test_conqueror_campaign import FOUR, campaign_of, keep, of, play, units, verdicts
 from tests.test_conqueror_effects import at
-from tests.test_conqueror_politics import plans_position
 from tests.test_conqueror_politics import play as play_plans
 from tests.test_conqueror_setup import run, to_phase
 from tests.test_conqueror_state import example, set_up
