@@ -72,7 +72,29 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
     if chronicle is not None:
         own = [replace(e, who="self") if e.who == "all" else e for e in chronicle.effects]
         effects += [(f"chronicle {chronicle.id}", e) for e in own]
-    return effects + cards_in_force(data, player.in_force)
+    return effects + megaproject_effects(state, data, faction) + cards_in_force(data, player.in_force)
+
+
+# -- megaproject cards (Seas of Destiny, ER-12.6 to ER-12.10) ----------------------------------------------------
+
+
+def megaproject_effects(state: GameState, data: GameData, faction: str) -> list[tuple[str, Effect]]:
+    """ER-12.8, ER-12.10: Data overrides the temple and port values: the effects of the megaproject cards
+    `faction` has built are in force (taxation, on_trade, game_end, ...). A card without effects is paid by the
+    options instead (seas.py: temple_coins, temple_vp, port_coins)."""
+    if state.seas is None:
+        return []
+    cards = {card.id: card for card in data.cards.megaprojects}
+    built = [cards[c] for c in state.seas.built.get(faction, {}) if c in cards]
+    return [(f"megaproject {card.id}", effect) for card in built for effect in card.effects]
+
+
+def megaprojects_of(state: GameState, data: GameData, faction: str, kind: str | None = None) -> int:
+    """The megaproject cards of `kind` (wonder, temple, port; None: all) `faction` has built (ER-12.6)."""
+    if state.seas is None:
+        return 0
+    types = {card.id: card.type for card in data.cards.megaprojects}
+    return sum(1 for card in state.seas.built.get(faction, {}) if kind is None or types.get(card) == kind)
 
 
 # -- cards' effects outside battle (ER-8.14, ER-13.6 duration) ---------------------------------------------------
@@ -361,7 +383,7 @@ def count(state: GameState, data: GameData, faction: str, effect: Effect, income
 
 
 def counted(state: GameState, data: GameData, faction: str, name: str, income: int = 0) -> int:
-    """The value of counter `name` for `faction` now (ER-13.6). Megaprojects (ER-12.6) are not built yet: 0."""
+    """The value of counter `name` for `faction` now (ER-13.6)."""
     side = data.map_for(state.players_count)
     player = state.players[faction]
     areas = controlled_areas(state, side, faction)
@@ -381,7 +403,12 @@ def counted(state: GameState, data: GameData, faction: str, name: str, income: i
         return sum(side.areas[a].land for a in areas)
     if name == "capitals":
         return sum(side.areas[a].capital is not None for a in areas)
-    return 0  # casualties_inflicted: battle only; megaprojects, wonders, temples, ports: Seas of Destiny
+    if name in ("wonders", "temples", "ports"):  # Seas of Destiny (ER-12.6): 0 in a game without it
+        return megaprojects_of(state, data, faction, name[:-1])
+    if name == "megaprojects":  # every megaproject built: the cards and the wharf (ER-12.6)
+        wharf = state.seas is not None and faction in state.seas.wharves
+        return megaprojects_of(state, data, faction) + (1 if wharf else 0)
+    return 0  # casualties_inflicted: battle only (battle_losses.py)
 
 
 def holds(state: GameState, data: GameData, faction: str, name: str, arg: object) -> bool:
