@@ -5,13 +5,21 @@ of a later phase (ER-11.1, ER-14.5). Positions are built with the real setup on 
 
 from __future__ import annotations
 
+import re
+from dataclasses import fields
+from pathlib import Path
+
+from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.campaign import block_effects
+from adjudicator.rulesets.conqueror.data import Options
 from adjudicator.rulesets.conqueror.effects_apply import played_cards
 from adjudicator.rulesets.conqueror.effects_triggers import attack_forbidden, discount
 from adjudicator.rulesets.conqueror.state import public_part
+from tests.conftest import Pbem
 from tests.test_conqueror_campaign import FOUR, campaign_of, keep, of, play, units, verdicts
 from tests.test_conqueror_effects import at
+from tests.test_conqueror_new import data_copy, new_er, whole_snapshot
 from tests.test_conqueror_politics import play as play_plans
 from tests.test_conqueror_setup import run, to_phase
 from tests.test_conqueror_state import example, set_up
@@ -102,3 +110,66 @@ def test_ER_8_14_a_played_block_card_lets_its_owner_block_at_later_turns_of_the_
     result = play(rules, state, "aurel", [], "MOVE 1 CAV 1 INF: AUR -> SOL")
     assert verdicts(result, "aurel") == [(False, "ER-12.5")]
     assert result.state.players["varun"].coins == coins  # this card's block costs nothing
+
+
+# -- ER-0.2: every Resolution the spec calls a game option is one, its default the Resolution ---------------------
+
+RULES = resource_dir("games") / "conqueror-er" / "rules.md"  # the spec, as the repository holds it
+# the option, its rule and the spec's Resolution as the default (chronicle_round1 None: by mode, ER-4.5)
+RESOLUTIONS = {
+    "chronicle_round1": ("ER-4.5", None),
+    "long_spears_cap": ("ER-9.4", "per_unit"),
+    "dynasty_first_round": ("ER-11.5", {"imperator": 2, "conquest": 2}),
+    "seas_of_destiny": ("ER-0.8", False),  # "an optional module", set at `pbem new`
+    "hand_limit": ("ER-13.5", 0),  # "hand limit (default none)"
+    "amphibious_assault": ("ER-9.4", 3),  # "Data; if none, +3"
+    "temple_coins": ("ER-12.8", 3),
+    "temple_vp": ("ER-12.8", 3),
+    "port_coins": ("ER-12.10", 1),
+}
+SET = {  # a value other than the default for each, as `pbem new --option` takes it, and what the game stores
+    "chronicle_round1": ("on", True),
+    "long_spears_cap": ("per_side", "per_side"),
+    "dynasty_first_round": ("imperator:4", {"imperator": 4, "conquest": 2}),
+    "seas_of_destiny": ("true", True),
+    "hand_limit": ("7", 7),
+    "amphibious_assault": ("2", 2),
+    "temple_coins": ("4", 4),
+    "temple_vp": ("5", 5),
+    "port_coins": ("2", 2),
+}
+
+
+def spec_options() -> set[str]:
+    """The option names the spec writes after "option" or "game option", and those ER-13.5 lists."""
+    text = re.sub(r"\s+", " ", RULES.read_text(encoding="utf-8"))
+    named = set(re.findall(r"option `(\w+)`", text))
+    listed = re.search(r"ER-13\.5 Options for gaps: (.*?)\. - ER-13\.6", text)
+    assert listed is not None
+    return named | set(re.findall(r"`(\w+)`", listed.group(1)))
+
+
+def test_ER_0_2_every_spec_option_is_an_options_field_defaulting_to_its_resolution() -> None:
+    named = spec_options()
+    assert named >= {"chronicle_round1", "long_spears_cap", "dynasty_first_round"}
+    assert named <= set(RESOLUTIONS), (
+        f"a game option of the spec without its Resolution here: {named - set(RESOLUTIONS)}"
+    )
+    defaults = Options()
+    assert {f.name for f in fields(Options)} >= set(RESOLUTIONS)
+    for name, (rule, resolution) in RESOLUTIONS.items():
+        value = getattr(defaults, name)
+        assert (dict(value) if isinstance(value, dict) or hasattr(value, "items") else value) == resolution, rule
+    assert not defaults.chronicle_in_round1("imperator") and defaults.chronicle_in_round1("conquest")  # ER-4.5
+    assert example().options == defaults  # the example data keeps the Resolutions
+
+
+def test_ER_0_2_every_game_option_is_settable_with_pbem_new(pbem: Pbem, tmp_path: Path) -> None:
+    folder = data_copy(tmp_path)
+    pairs = [a for name, (text, _) in SET.items() for a in ("--option", f"{name}={text}")]
+    output = new_er(pbem, folder, *pairs)
+    assert output.startswith("0\n"), output
+    stored = whole_snapshot(pbem, 1)["public"]["options"]
+    assert {name: stored[name] for name in SET} == {name: value for name, (_, value) in SET.items()}
+    wrong = new_er(pbem, folder, "--option", "dynasty_first_round=later", name="er2")
+    assert wrong.startswith("1\n") and "dynasty_first_round=later: write a round number" in wrong
