@@ -159,7 +159,7 @@ def test_ER_0_2_every_spec_option_is_an_options_field_defaulting_to_its_resoluti
     assert {f.name for f in fields(Options)} >= set(RESOLUTIONS)
     for name, (rule, resolution) in RESOLUTIONS.items():
         value = getattr(defaults, name)
-        assert (dict(value) if isinstance(value, dict) or hasattr(value, "items") else value) == resolution, rule
+        assert (dict(value) if hasattr(value, "items") else value) == resolution, rule
     assert not defaults.chronicle_in_round1("imperator") and defaults.chronicle_in_round1("conquest")  # ER-4.5
     assert example().options == defaults  # the example data keeps the Resolutions
 
