@@ -15,7 +15,8 @@ from adjudicator.rulesets.conqueror.campaign import block_effects
 from adjudicator.rulesets.conqueror.data import Options
 from adjudicator.rulesets.conqueror.effects_apply import played_cards
 from adjudicator.rulesets.conqueror.effects_triggers import attack_forbidden, discount
-from adjudicator.rulesets.conqueror.state import public_part
+from adjudicator.rulesets.conqueror.game import ConquerorGame
+from adjudicator.rulesets.conqueror.state import Army, GameState, public_part
 from tests.conftest import Pbem
 from tests.test_conqueror_campaign import FOUR, campaign_of, keep, of, play, units, verdicts
 from tests.test_conqueror_effects import at
@@ -173,3 +174,55 @@ def test_ER_0_2_every_game_option_is_settable_with_pbem_new(pbem: Pbem, tmp_path
     assert {name: stored[name] for name in SET} == {name: value for name, (_, value) in SET.items()}
     wrong = new_er(pbem, folder, "--option", "dynasty_first_round=later", name="er2")
     assert wrong.startswith("1\n") and "dynasty_first_round=later: write a round number" in wrong
+
+
+# -- ER-7.3, ER-12.4: Persia's alternative elite moves or attacks twice in the round ---------------------------------
+
+
+def test_ER_12_4_ER_7_3_persias_alternative_elite_attacks_twice_and_no_more() -> None:
+    lines = ("ATTACK 1 ELITE 1 CAV 1 ARC: VAR -> FEN", "ATTACK 1 ELITE: FEN -> TEM", "MOVE 1 ELITE: TEM -> FEN")
+    found = {}
+    for board in ("alternative-1", "standard"):  # move_twice own.elite, duration round; the standard elite: none
+        rules, state = campaign_of("varun", players=5)
+        varun = state.players["varun"]
+        varun.board, varun.elite = board, "recruited"
+        state.army["VAR"].add("elite", 1)
+        found[board] = play(rules, state, "varun", [FOUR] * 6, *lines)
+    twice = found["alternative-1"]
+    assert verdicts(twice, "varun") == [(True, ""), (True, ""), (False, "ER-7.2")]  # a third move: exhausted
+    assert units(twice.state, "TEM") == ("varun", {"elite": 1})
+    assert verdicts(found["standard"], "varun") == [(True, ""), (False, "ER-7.2"), (False, "ER-7.2")]
+
+
+# -- ER-11.1, ER-14.5: the temporary capital at the start of a later phase -----------------------------------------
+
+
+def capital_lost() -> tuple[ConquerorGame, GameState]:
+    """A 3-player game: aurel holds kesh's capital KES, kesh's units stand in BRE (taken without a battle, so
+    nothing placed its temporary capital yet) and MIR; kesh controls no large fort (ER-11.1)."""
+    rules, state = set_up(3)
+    kesh, aurel = state.army.pop("KES"), state.army.pop("AUR")
+    state.army["KES"] = aurel
+    del state.army["MIR"]  # the independent army there is gone
+    state.army["BRE"] = Army("kesh", {"infantry": 2})
+    state.army["MIR"] = Army("kesh", {k: n for k, n in kesh.units.items() if k != "infantry"})
+    assert state.players["kesh"].temporary_capital is None
+    return rules, state
+
+
+def test_ER_11_1_a_temporary_capital_due_is_placed_as_taxation_begins() -> None:
+    rules, state = capital_lost()
+    after, events = run(rules, at(state, "taxation", 1))
+    placed = [e for e in events if e.kind == "temporary_capital_placed"]
+    assert [(e.seat, e.data["area"]) for e in placed] == [("kesh", "BRE")]  # ER-14.5: most units, then lowest id
+    assert after.players["kesh"].temporary_capital == "BRE"
+    assert events.index(placed[0]) < events.index(next(e for e in events if e.kind == "taxes"))  # +1 coin counted
+
+
+def test_ER_11_1_ER_14_5_the_standing_capital_list_is_followed_at_a_campaign_turns_start() -> None:
+    rules, state = capital_lost()
+    keep(state, "kesh", CAPITAL="CAPITAL MIR")
+    state.phase, state.campaign_index = "campaign", state.in_play().index("aurel")
+    result = play(rules, state, "aurel", [])
+    assert result.state.players["kesh"].temporary_capital == "MIR"
+    assert [e.data["area"] for e in of(result.events, "temporary_capital_placed")] == ["MIR"]

@@ -114,6 +114,7 @@ def play_campaign(
     """ER-7.1: `seat`'s campaign turn on `state` (changed in place); then the next seat's turn, or the end of
     the round. ER-14.11: the blockers decide first, at the start of the turn."""
     turn.events = [Event("campaign_turn", seat, {"round": state.round})]
+    turn.events += temporary_capitals(state, data, capital_chooser(state, data, turn))  # ER-11.1 at a turn's start
     turn.events += campaign_turn_effects(state, data, seat)  # ER-13.6 `campaign_turn` (effects_triggers.py)
     playing = state.in_play()
     after = playing[playing.index(seat) + 1 :] if seat in playing else []
