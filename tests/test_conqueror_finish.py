@@ -18,7 +18,7 @@ from adjudicator.rulesets.conqueror.effects_triggers import attack_forbidden, di
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.state import Army, GameState, public_part
 from tests.conftest import Pbem
-from tests.test_conqueror_campaign import FOUR, campaign_of, keep, of, play, units, verdicts
+from tests.test_conqueror_campaign import FOUR, campaign_of, keep, of, play, sentences, units, verdicts
 from tests.test_conqueror_effects import at
 from tests.test_conqueror_new import data_copy, new_er, whole_snapshot
 from tests.test_conqueror_politics import play as play_plans
@@ -40,6 +40,8 @@ def test_ER_8_14_a_played_tactics_move_twice_acts_for_the_rest_of_the_turn_then_
     assert units(result.state, "WSE") == ("aurel", {"infantry": 1})
     forced = of(result.events, "effect_in_force")
     assert [e.data for e in forced] == [{"source": "card forced-march", "op": "move_twice", "duration": "turn"}]
+    said = "card forced-march: its effect move_twice is in force for aurel for this turn (ER-8.14)."
+    assert sentences(forced) == [said]
     assert result.state.players["aurel"].in_force == []  # the turn ended: so did the effect
 
 
