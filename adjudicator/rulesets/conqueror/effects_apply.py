@@ -3,7 +3,9 @@ recruit, draw_tactic, look_hand) when their trigger comes, and the ops that are 
 extra_agent_action, move_twice, forbid_attack, block_move, rerecruit, unit_flag, defence_bonus: effects_triggers.py
 answers the questions the rules ask of them). The round's triggers (taxation, new_year, end_of_round, next_round,
 game_end, on_food_le) are fired by effects_triggers.py; the plans step fires on_trade, on_build, preparation and
-immediate; battle*.py applies the battle triggers.
+immediate; battle*.py applies the battle triggers. Besides the standing sources (ability, dynasty, elite,
+chronicle), the built megaproject cards' effects (ER-12.8, ER-12.10) and the played cards' effects outside battle
+(ER-8.14 reading, `played_cards`) are in force.
 
 An effect this module cannot carry out (`manual`, a `who` or condition without meaning outside battle) is reported
 as a `manual_effect` event for the moderator to apply by hand (ER-13.6: `manual`), never silently dropped.
@@ -118,13 +120,15 @@ def card_effects(data: GameData, card: str) -> tuple[Effect, ...]:
 
 
 def cards_in_force(data: GameData, entries: Iterable[str]) -> list[tuple[str, Effect]]:
-    """The recorded card effects ("card:index:duration"), each for the player that holds the record."""
+    """The recorded card effects ("card:index:duration"), each for the player that holds the record: an effect
+    for the opponent or for all was recorded on each player it concerns, so it reads as its own there."""
     found: list[tuple[str, Effect]] = []
     for entry in entries:
         card, index, _ = entry.rsplit(":", 2)
         effects = card_effects(data, card)
         if int(index) < len(effects):
-            found.append((f"card {card}", replace(effects[int(index)], who="self")))
+            effect = effects[int(index)]
+            found.append((f"card {card}", replace(effect, who="self") if effect.who in ("opponent", "all") else effect))
     return found
 
 

@@ -12,7 +12,9 @@ Triggers, fired by rounds.py in the round's order (ER-4.1, ER-4.4, ER-4.6):
 Durations: an effect of a standing source (ability, dynasty, chronicle) lasts while its source is in force (the
 chronicle ends with its round, ER-4.4.4; the dynasty front with its round, ER-11.6); food gained for a round is
 `food_bonus`, cleared at the end of the round (rounds.py); `turn`, `round` and `game` of a read op are the
-source's own span, since the sources outside battle are all in force for a whole round at least.
+source's own span, since those sources are all in force for a whole round at least. A played card's effects
+outside battle (ER-8.14 reading, effects_apply.played_cards) are recorded with their own span: `turn_ended` and
+`round_ended` end them.
 
 Read ops (effects_apply.READ_OPS): `discount(...)`, `extra_action(...)`, `rerecruit(...)`, `moves_twice(...)`,
 `attack_forbidden(...)` answer them where prices, agent actions, recruitment and moves are judged.
