@@ -228,3 +228,14 @@ def test_ER_11_1_ER_14_5_the_standing_capital_list_is_followed_at_a_campaign_tur
     result = play(rules, state, "aurel", [])
     assert result.state.players["kesh"].temporary_capital == "MIR"
     assert [e.data["area"] for e in of(result.events, "temporary_capital_placed")] == ["MIR"]
+
+
+def test_ER_8_2_pbem_data_check_names_a_cards_volley_effect(pbem: Pbem, tmp_path: Path) -> None:
+    folder = data_copy(tmp_path)
+    cards = folder / "cards.toml"
+    text = cards.read_text(encoding="utf-8")
+    melee = 'per = "side.archer", cap = 2, when = "battle.melee"'  # the tactic card volley-drill
+    cards.write_text(text.replace(melee, 'per = "side.archer", cap = 2, when = "battle.volley"', 1), encoding="utf-8")
+    result = pbem("data", "check", str(folder), data=False)
+    assert result.exit_code == 1
+    assert "cards.toml: tactic[2].effects[0].when (ER-8.2): cards are played after the archer volley" in result.output
