@@ -319,7 +319,7 @@ def test_ER_13_6_unknown_op_trigger_selector_condition_and_place_are_all_named(t
     problems = broken(
         tmp_path,
         ("cards.toml", 'op = "shields"', 'op = "shield"'),
-        ("cards.toml", 'k = 3, when = "battle.volley"', 'k = 3, when = "battle.arrows"'),
+        ("cards.toml", 'cap = 2, when = "battle.melee"', 'cap = 2, when = "battle.arrows"'),
         ("cards.toml", 'per = "own.infantry"', 'per = "own.hoplite"'),
         ("cards.toml", 'if = ["defending", "own_capital"]', 'if = ["defending", "own_capital(2)", "margin_ge(x)"]'),
         ("factions.toml", 'where = "area(KES)"', 'where = "area(ATL)"'),
@@ -341,13 +341,13 @@ def test_ER_13_6_an_op_argument_missing_unknown_or_of_the_wrong_kind(tmp_path: P
     problems = broken(
         tmp_path,
         ("cards.toml", 'op = "shields", n = 1,', 'op = "shields",'),
-        ("cards.toml", '{ op = "archer_hit_on", k = 3,', '{ op = "archer_hit_on", k = 3, n = 2,'),
+        ("cards.toml", 'n = 1, per = "own.archer",', 'n = 1, k = 3, per = "own.archer",'),
         ("cards.toml", 'what = "melee_die"', 'what = "any_die"'),
         ("cards.toml", 'unblockable = true', 'unblockable = "yes"'),
         ("cards.toml", 'if = ["won"], when = "battle.casualties"', 'who = "foe", duration = "ever", when = "battle.x"'),
     )  # fmt: skip
     found(problems, "cards.toml", "hero[1].effects[0].n", "ER-13.6", p.OP_ARGUMENT_MISSING)
-    found(problems, "cards.toml", "hero[2].effects[0].n", "ER-13.6", p.UNKNOWN_KEY)
+    found(problems, "cards.toml", "hero[2].effects[0].k", "ER-13.6", p.UNKNOWN_KEY)
     found(problems, "cards.toml", "hero[8].effects[0].what", "ER-13.6", p.NOT_ONE_OF)
     found(problems, "cards.toml", "hero[9].effects[0].unblockable", "ER-13.6", p.WRONG_TYPE)
     found(problems, "cards.toml", "hero[0].effects[0].who", "ER-13.6", p.NOT_ONE_OF)
@@ -556,3 +556,16 @@ def test_the_template_never_overwrites_a_file(tmp_path: Path) -> None:
         write_template(tmp_path)
     assert (tmp_path / "cards.toml").read_text(encoding="utf-8") == "# mine\n"
     assert not (tmp_path / "factions.toml").exists()
+
+
+def test_ER_8_2_a_cards_volley_effect_is_a_problem_naming_file_key_and_rule(tmp_path: Path) -> None:
+    volley = 'when = "battle.volley"'
+    problems = broken(
+        tmp_path,
+        ("cards.toml", 'cap = 2, when = "battle.melee"', f"cap = 2, {volley}"),  # aurel-3, a hero
+        ("cards.toml", '"side.archer", cap = 2, when = "battle.melee"', f'"side.archer", cap = 2, {volley}'),
+    )  # fmt: skip
+    hero = found(problems, "cards.toml", "hero[2].effects[0].when", "ER-8.2", p.CARD_VOLLEY)
+    assert "volley effect can never act" in hero.text() and hero.text().startswith("cards.toml: hero[2]")
+    found(problems, "cards.toml", "tactic[2].effects[0].when", "ER-8.2", p.CARD_VOLLEY)
+    assert not [x for x in check_folder(EXAMPLE).problems if x.rule == "ER-8.2"]  # elites and abilities may

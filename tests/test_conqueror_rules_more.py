@@ -318,8 +318,10 @@ def test_ER_11_2_a_temporary_capital_recruits_as_a_large_fort() -> None:
     assert verdict(result, "aurel").accepted  # a small fort makes 1 foot unit only (ER-6.3)
     assert result.state.army["SOL"].units["infantry"] == 4
     rules, state = plans_position()
-    without_capital(state, "SOL", cavalry=1, infantry=2, archer=1)
+    without_capital(state, "SOL", cavalry=1)
+    state.army["BRE"] = Army("aurel", {"infantry": 2, "archer": 1})  # ER-11.1, ER-14.5: the token goes here
     refused = play_plans(rules, state, {"aurel": "RECRUIT 2 INF AT SOL"})
+    assert refused.state.players["aurel"].temporary_capital == "BRE"
     assert not verdict(refused, "aurel").accepted and verdict(refused, "aurel").rule == "ER-6.3"
 
 

@@ -12,16 +12,19 @@ from pathlib import Path
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.steps import resolve_step
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.conqueror import effects_triggers as fire
 from adjudicator.rulesets.conqueror import rounds, seas
+from adjudicator.rulesets.conqueror.effects_apply import counted
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.setup import SetupError, game_options
 from adjudicator.rulesets.conqueror.state import Army, GameState, broken, public_part, read_state
 from tests.conftest import Pbem
 from tests.test_conqueror_campaign import AUTOMA, FOUR, ONE, orders
+from tests.test_conqueror_effects import ability, effect
 from tests.test_conqueror_new import data_copy, new_er, whole_snapshot
 from tests.test_conqueror_plans_cli import PLANS, SEATS3, submit
 from tests.test_conqueror_politics import plans_position, play, verdict
-from tests.test_conqueror_setup import to_phase
+from tests.test_conqueror_setup import run, to_phase
 from tests.test_conqueror_state import dice, example
 
 
@@ -133,6 +136,16 @@ def test_ER_12_6_a_megaproject_is_priced_like_a_district_by_builds_space_and_dis
     assert broken(result.state, example()) == []
 
 
+def test_ER_13_6_a_megaproject_discount_in_force_lowers_the_price() -> None:
+    rules, state = sod_plans()
+    state.players["kesh"].coins = 20
+    plain = play(rules, state.copy(), {"kesh": "AGENT TEMPLE"}).state.players["kesh"].coins
+    assert plain == 20 - 6
+    data = ability("kesh", effect("discount", "on_build", target="megaproject", n=2))
+    cheap = load_ruleset("conqueror-er").with_data(data, rules.options)  # type: ignore[attr-defined]
+    assert play(cheap, state, {"kesh": "AGENT TEMPLE"}).state.players["kesh"].coins == 20 - (6 - 2)
+
+
 def test_ER_12_6_the_card_takes_the_slot_named_and_counts_against_districts_and_upgrades() -> None:
     rules, state = sod_plans()
     kesh = state.players["kesh"]
@@ -187,28 +200,69 @@ def test_ER_12_7_wonders_score_15_11_9_then_7_by_the_order_built() -> None:
     assert scored == 15 + per_district
 
 
-def test_ER_12_8_temples_pay_in_taxation_and_score_from_the_options() -> None:
+def test_ER_12_8_temples_without_effects_pay_in_taxation_and_score_from_the_options() -> None:
     _, state = sod_plans(temple_coins="4", temple_vp="5")
     data = example()
+    assert not next(c for c in data.cards.megaprojects if c.id == "temple-6").effects
     without = rounds.income(state, data, "kesh")
+    assert state.seas is not None and "temple-6" not in state.seas.cards  # 3 players: temples 1 to 3 in supply
+    state.seas.built["kesh"] = {"temple-6": "district"}
+    assert rounds.income(state, data, "kesh") == without + 4
+    assert seas.megaproject_vp(state, data, "kesh") == 5
+
+
+def test_ER_12_8_a_temple_card_with_effects_overrides_the_options() -> None:
+    rules, state = sod_game(temple_coins="4", temple_vp="5")  # temple-1: coins 3 at taxation, vp 3 at game end
+    data = example()
+    state = to_phase(rules, state, "taxation")
     assert state.seas is not None
     state.seas.cards.remove("temple-1")
     state.seas.built["kesh"] = {"temple-1": "district"}
-    assert rounds.income(state, data, "kesh") == without + 4
-    assert seas.megaproject_vp(state, data, "kesh") == 5
+    printed = rounds.income(state, data, "kesh")
+    assert seas.temple_income(state, data, "kesh") == 0 and seas.megaproject_vp(state, data, "kesh") == 0
+    coins = state.players["kesh"].coins
+    after = run(rules, state)[0]
+    assert after.players["kesh"].coins == coins + printed + 3  # the card's 3, not the option's 4
+    assert fire.game_end_points(after, data, "kesh") == (3, 0)  # the card's 3 VP, not the option's 5
 
 
 def test_ER_12_10_ER_5_11_each_port_pays_when_the_agent_goes_on_the_trade_board() -> None:
     rules, state = sod_plans(port_coins="2")
     assert state.seas is not None
-    state.seas.cards = [c for c in state.seas.cards if c not in ("port-1", "port-2")]
-    state.seas.built["kesh"] = {"port-1": "district", "port-2": "upgrade"}
+    state.seas.built["kesh"] = {"port-5": "district", "port-6": "upgrade"}  # no effects: the option pays
     coins = state.players["kesh"].coins
     result = play(rules, state, {"kesh": "AGENT TRADE WITH aurel", "aurel": "AGENT TRADE WITH kesh"})
     space = example().tracks.trade["imperator"][1].coins
     assert result.state.players["kesh"].coins == coins + space + 2 * 2 + 1  # +1 as aurel's trade partner
     (paid,) = [e for e in result.events if e.kind == "port_income"]
     assert paid.seat == "kesh" and paid.data["coins"] == 4
+
+
+def test_ER_12_10_a_port_card_with_effects_pays_by_them_on_trade_not_by_the_option() -> None:
+    rules, state = sod_plans(port_coins="2")
+    assert state.seas is not None
+    state.seas.cards = [c for c in state.seas.cards if c not in ("port-1", "port-2")]
+    state.seas.built["kesh"] = {"port-1": "district", "port-2": "upgrade"}  # each: coins 1 on_trade
+    coins = state.players["kesh"].coins
+    result = play(rules, state, {"kesh": "AGENT TRADE WITH aurel", "aurel": "AGENT TRADE WITH kesh"})
+    space = example().tracks.trade["imperator"][1].coins
+    assert result.state.players["kesh"].coins == coins + space + 2 * 1 + 1
+    assert [e for e in result.events if e.kind == "port_income"] == []
+    paid = [e.data["source"] for e in result.events if e.kind == "effect_applied" and e.seat == "kesh"]
+    assert paid == ["megaproject port-1", "megaproject port-2"]
+
+
+def test_ER_13_6_the_megaproject_counters_count_the_seas_pieces() -> None:
+    _, state = sod_plans(4)
+    data = example()
+    assert state.seas is not None
+    state.seas.built["sunmar"] = {"wonder-1": "district", "temple-5": "district", "port-5": "upgrade"}
+    state.seas.wonders.append("wonder-1")
+    state.seas.wharves["sunmar"] = "SUN"
+    counts = {name: counted(state, data, "sunmar", name) for name in ("wonders", "temples", "ports", "megaprojects")}
+    assert counts == {"wonders": 1, "temples": 1, "ports": 1, "megaprojects": 4}  # the wharf is one too
+    state.players["sunmar"].board = "alternative-2"  # vp 2 per wonder at game end
+    assert fire.game_end_points(state, data, "sunmar") == (2, 0)
 
 
 def test_ER_12_9_the_wharf_and_its_two_ships_in_the_sea_area_named() -> None:

@@ -15,7 +15,8 @@ from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData, Options, Units
-from adjudicator.rulesets.conqueror.effects_triggers import gained
+from adjudicator.rulesets.conqueror.effects_apply import lasting
+from adjudicator.rulesets.conqueror.effects_triggers import cards_played, gained
 from adjudicator.rulesets.conqueror.movement import put
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Reinforce, Troops
 from adjudicator.rulesets.conqueror.seas import wharf_of, wharf_ships
@@ -298,7 +299,7 @@ def apply_outcome(
         list(outcome.automa_discards) if outcome.automa_card is not None else state.decks.automa_discards
     )
     events += follow_ups(state, data, outcome, chance)
-    return events
+    return events + cards_played(state, data, battle, outcome)  # ER-8.14: card effects outside battle
 
 
 def remove_losses(state: GameState, data: GameData, attack: Attack, outcome: bt.BattleOutcome) -> None:
@@ -434,7 +435,8 @@ def follow_ups(state: GameState, data: GameData, outcome: bt.BattleOutcome, chan
         elif effect.op == "draw_tactic":
             events += draw_tactics(state, follow.player, n, chance, "ER-13.6")
             continue
-        data_: dict[str, Any] = {"source": follow.source, "op": effect.op, "n": n, "applied": effect.op in FOLLOW_UPS}
+        applied = effect.op in FOLLOW_UPS or lasting(effect)  # a lasting ban is in force (ER-8.14 reading)
+        data_: dict[str, Any] = {"source": follow.source, "op": effect.op, "n": n, "applied": applied}
         events.append(Event("battle_effect", follow.player, data_))
         # ER-13.6 on_gain_coins answers these coins as it answers taxes, trade and every effect's coins
         events += gained(state, data, follow.player, player.coins - coins)

@@ -42,7 +42,9 @@ from adjudicator.rulesets.conqueror.battle_setup import (
 )
 from adjudicator.rulesets.conqueror.battle_types import BattleError
 from adjudicator.rulesets.conqueror.data import GameData, Options
+from adjudicator.rulesets.conqueror.effects_apply import cards_in_force
 from adjudicator.rulesets.conqueror.effects_triggers import campaign_turn as campaign_turn_effects
+from adjudicator.rulesets.conqueror.effects_triggers import turn_ended
 from adjudicator.rulesets.conqueror.movement import (
     ATTACK,
     JOIN,
@@ -111,11 +113,13 @@ def play_campaign(
     """ER-7.1: `seat`'s campaign turn on `state` (changed in place); then the next seat's turn, or the end of
     the round. ER-14.11: the blockers decide first, at the start of the turn."""
     turn.events = [Event("campaign_turn", seat, {"round": state.round})]
+    turn.events += temporary_capitals(state, data, capital_chooser(state, data, turn))  # ER-11.1 at a turn's start
     turn.events += campaign_turn_effects(state, data, seat)  # ER-13.6 `campaign_turn` (effects_triggers.py)
     playing = state.in_play()
     after = playing[playing.index(seat) + 1 :] if seat in playing else []
     block_decisions(state, data, seat, turn)
     results = [carry_out(state, data, options, seat, order, turn) for order in orders_of(orders)]
+    turn_ended(state)  # card effects for this turn end with it (ER-8.14 reading, effects_apply.py)
     ready(state, seat)
     next_turn(state, after)
     return turn.events, results
@@ -254,10 +258,12 @@ def blocking(
 
 
 def block_effects(state: GameState, data: GameData, faction: str) -> list[Any]:
-    """The `block_move` effects of the faction's board ability (ER-12.4: Persia's alternative board)."""
+    """The `block_move` effects of the faction's board ability (ER-12.4: Persia's alternative board) and of the
+    cards it played that are in force (ER-8.14)."""
     player = state.players[faction]
     board = data.factions[faction].board(player.board) or data.factions[faction].standard
-    return [effect for effect in board.ability if effect.op == "block_move"]
+    cards = [effect for _, effect in cards_in_force(data, player.in_force)]
+    return [effect for effect in (*board.ability, *cards) if effect.op == "block_move"]
 
 
 def matches(filters: tuple[Any, ...], seat: str, target: str, strength: int, most: int) -> bool:

@@ -3,7 +3,9 @@ recruit, draw_tactic, look_hand) when their trigger comes, and the ops that are 
 extra_agent_action, move_twice, forbid_attack, block_move, rerecruit, unit_flag, defence_bonus: effects_triggers.py
 answers the questions the rules ask of them). The round's triggers (taxation, new_year, end_of_round, next_round,
 game_end, on_food_le) are fired by effects_triggers.py; the plans step fires on_trade, on_build, preparation and
-immediate; battle*.py applies the battle triggers.
+immediate; battle*.py applies the battle triggers. Besides the standing sources (ability, dynasty, elite,
+chronicle), the built megaproject cards' effects (ER-12.8, ER-12.10) and the played cards' effects outside battle
+(ER-8.14 reading, `played_cards`) are in force.
 
 An effect this module cannot carry out (`manual`, a `who` or condition without meaning outside battle) is reported
 as a `manual_effect` event for the moderator to apply by hand (ER-13.6: `manual`), never silently dropped.
@@ -72,7 +74,108 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
     if chronicle is not None:
         own = [replace(e, who="self") if e.who == "all" else e for e in chronicle.effects]
         effects += [(f"chronicle {chronicle.id}", e) for e in own]
-    return effects
+    return effects + megaproject_effects(state, data, faction) + cards_in_force(data, player.in_force)
+
+
+# -- megaproject cards (Seas of Destiny, ER-12.6 to ER-12.10) ----------------------------------------------------
+
+
+def megaproject_effects(state: GameState, data: GameData, faction: str) -> list[tuple[str, Effect]]:
+    """ER-12.8, ER-12.10: Data overrides the temple and port values: the effects of the megaproject cards
+    `faction` has built are in force (taxation, on_trade, game_end, ...). A card without effects is paid by the
+    options instead (seas.py: temple_coins, temple_vp, port_coins)."""
+    if state.seas is None:
+        return []
+    cards = {card.id: card for card in data.cards.megaprojects}
+    built = [cards[c] for c in state.seas.built.get(faction, {}) if c in cards]
+    return [(f"megaproject {card.id}", effect) for card in built for effect in card.effects]
+
+
+def megaprojects_of(state: GameState, data: GameData, faction: str, kind: str | None = None) -> int:
+    """The megaproject cards of `kind` (wonder, temple, port; None: all) `faction` has built (ER-12.6)."""
+    if state.seas is None:
+        return 0
+    types = {card.id: card.type for card in data.cards.megaprojects}
+    return sum(1 for card in state.seas.built.get(faction, {}) if kind is None or types.get(card) == kind)
+
+
+# -- cards' effects outside battle (ER-8.14, ER-13.6 duration) ---------------------------------------------------
+# Reading: a hero or tactic card's effects come into force when the card is played, that is revealed in a battle
+# (ER-8.14). Those with a battle trigger act in that battle (battle*.py); the others are recorded for the player
+# they concern (`who`: self, the opposing principal, or all) and then read like any effect in force until their
+# `duration` ends: `turn` with the campaign turn it was played in, `round` with the round, `game` never; `instant`
+# ones are carried out at once. A face-down hero takes force only at its reveal: nothing is known before.
+SPANS: Final = ("turn", "round", "game")
+
+
+def lasting(effect: Effect) -> bool:
+    """A `battle.after_win` read op with a span (a ban for the round): in force after the battle it was won."""
+    return effect.op in READ_OPS and effect.duration in SPANS and effect.when.name == "battle.after_win"
+
+
+def card_effects(data: GameData, card: str) -> tuple[Effect, ...]:
+    """The effects of hero or tactic card `card` (none for an unknown id)."""
+    found = next((c for c in (*data.cards.heroes, *data.cards.tactics) if c.id == card), None)
+    return found.effects if found is not None else ()
+
+
+def cards_in_force(data: GameData, entries: Iterable[str]) -> list[tuple[str, Effect]]:
+    """The recorded card effects ("card:index:duration"), each for the player that holds the record: an effect
+    for the opponent or for all was recorded on each player it concerns, so it reads as its own there."""
+    found: list[tuple[str, Effect]] = []
+    for entry in entries:
+        card, index, _ = entry.rsplit(":", 2)
+        effects = card_effects(data, card)
+        if int(index) < len(effects):
+            effect = effects[int(index)]
+            found.append((f"card {card}", replace(effect, who="self") if effect.who in ("opponent", "all") else effect))
+    return found
+
+
+def played_cards(
+    state: GameState, data: GameData, owner: str, opponent: str | None, cards: Iterable[str], after_win: bool
+) -> list[Event]:
+    """ER-8.14: the cards `owner` revealed in a battle against `opponent` (None: an independent army) bring their
+    effects outside battle into force; `after_win`: the owner won, so its `battle.after_win` read ops with a
+    span (a ban for the round, ER-13.6) are recorded too."""
+    events: list[Event] = []
+    for card in cards:
+        for index, effect in enumerate(card_effects(data, card)):
+            if effect.when.name.startswith("battle.") and not (lasting(effect) and after_win):
+                continue
+            # block_move is its owner's power; its `who` names whose armies it stops (ER-12.5)
+            who = "self" if effect.op == "block_move" else effect.who
+            for target in _card_targets(state, owner, opponent, who):
+                events += _take_force(state, data, target, card, index, effect)
+    return events
+
+
+def _card_targets(state: GameState, owner: str, opponent: str | None, who: str) -> list[str]:
+    if who == "opponent":
+        return [opponent] if opponent in state.players else []
+    if who == "all":
+        return state.in_play()
+    return [owner]  # self; side and partner have no meaning here: the effect reports itself when it fires
+
+
+def _take_force(state: GameState, data: GameData, target: str, card: str, index: int, effect: Effect) -> list[Event]:
+    """Carry out an `instant` effect now; record any other one for its span (once: a card played again renews
+    it)."""
+    source = f"card {card}"
+    if effect.duration not in SPANS:
+        own = replace(effect, who="self")
+        return apply_effect(state, data, target, source, own, None)
+    player = state.players[target]
+    player.in_force = [e for e in player.in_force if not e.startswith(f"{card}:{index}:")]
+    player.in_force.append(f"{card}:{index}:{effect.duration}")
+    return [Event("effect_in_force", target, {"source": source, "op": effect.op, "duration": effect.duration})]
+
+
+def expire(state: GameState, spans: Iterable[str]) -> None:
+    """The recorded card effects whose span ended (`turn`: a campaign turn ended; `round`: the round)."""
+    ended = tuple(spans)
+    for player in state.players.values():
+        player.in_force = [e for e in player.in_force if e.rsplit(":", 1)[1] not in ended]
 
 
 def chronicle_in_force(state: GameState, data: GameData) -> Chronicle | None:
@@ -284,7 +387,7 @@ def count(state: GameState, data: GameData, faction: str, effect: Effect, income
 
 
 def counted(state: GameState, data: GameData, faction: str, name: str, income: int = 0) -> int:
-    """The value of counter `name` for `faction` now (ER-13.6). Megaprojects (ER-12.6) are not built yet: 0."""
+    """The value of counter `name` for `faction` now (ER-13.6)."""
     side = data.map_for(state.players_count)
     player = state.players[faction]
     areas = controlled_areas(state, side, faction)
@@ -304,7 +407,12 @@ def counted(state: GameState, data: GameData, faction: str, name: str, income: i
         return sum(side.areas[a].land for a in areas)
     if name == "capitals":
         return sum(side.areas[a].capital is not None for a in areas)
-    return 0  # casualties_inflicted: battle only; megaprojects, wonders, temples, ports: Seas of Destiny
+    if name in ("wonders", "temples", "ports"):  # Seas of Destiny (ER-12.6): 0 in a game without it
+        return megaprojects_of(state, data, faction, name[:-1])
+    if name == "megaprojects":  # every megaproject built: the cards and the wharf (ER-12.6)
+        wharf = state.seas is not None and faction in state.seas.wharves
+        return megaprojects_of(state, data, faction) + (1 if wharf else 0)
+    return 0  # casualties_inflicted: battle only (battle_losses.py)
 
 
 def holds(state: GameState, data: GameData, faction: str, name: str, arg: object) -> bool:

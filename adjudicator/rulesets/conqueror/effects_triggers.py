@@ -12,7 +12,9 @@ Triggers, fired by rounds.py in the round's order (ER-4.1, ER-4.4, ER-4.6):
 Durations: an effect of a standing source (ability, dynasty, chronicle) lasts while its source is in force (the
 chronicle ends with its round, ER-4.4.4; the dynasty front with its round, ER-11.6); food gained for a round is
 `food_bonus`, cleared at the end of the round (rounds.py); `turn`, `round` and `game` of a read op are the
-source's own span, since the sources outside battle are all in force for a whole round at least.
+source's own span, since those sources are all in force for a whole round at least. A played card's effects
+outside battle (ER-8.14 reading, effects_apply.played_cards) are recorded with their own span: `turn_ended` and
+`round_ended` end them.
 
 Read ops (effects_apply.READ_OPS): `discount(...)`, `extra_action(...)`, `rerecruit(...)`, `moves_twice(...)`,
 `attack_forbidden(...)` answer them where prices, agent actions, recruitment and moves are judged.
@@ -23,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from adjudicator.engine.vocabulary import Event
+from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import Effect, GameData
 from adjudicator.rulesets.conqueror.effects_apply import (
     CONDITIONS,
@@ -30,8 +33,10 @@ from adjudicator.rulesets.conqueror.effects_apply import (
     apply_trigger,
     chronicle_in_force,
     count,
+    expire,
     gained_coins,
     holds,
+    played_cards,
     standing_effects,
 )
 from adjudicator.rulesets.conqueror.state import GameState, food_supply
@@ -135,6 +140,35 @@ def game_end_points(state: GameState, data: GameData, faction: str) -> tuple[int
             n = effect.number("n") * count(state, data, faction, effect)
             vp, coins = (vp + n, coins) if effect.op == "vp" else (vp, coins + n)
     return vp, coins
+
+
+def cards_played(state: GameState, data: GameData, battle: bt.Battle, outcome: bt.BattleOutcome) -> list[Event]:
+    """ER-8.14: the cards revealed in `battle` bring their effects outside battle into force (effects_apply.py,
+    `played_cards`); none if the council of war was not held (ER-8.26: no card was played)."""
+    defender = battle.defender.player if battle.defender is not None else None
+    sides = {battle.attacker.player: (bt.ATTACKER, defender)}
+    if defender is not None:
+        sides[defender] = (bt.DEFENDER, battle.attacker.player)
+    events: list[Event] = []
+    for owner, (side, opponent) in sides.items():
+        cards = [
+            *outcome.heroes_face_up.get(owner, ()),
+            *outcome.heroes_discarded.get(owner, ()),
+            *outcome.tactics_discarded.get(owner, ()),
+        ]
+        if owner in state.players and cards:
+            events += played_cards(state, data, owner, opponent, cards, outcome.winner == side)
+    return events
+
+
+def turn_ended(state: GameState) -> None:
+    """ER-7.1: a campaign turn ended: the card effects of span `turn` end with it (ER-8.14 reading)."""
+    expire(state, ("turn",))
+
+
+def round_ended(state: GameState) -> None:
+    """ER-4.6: the round ended: the card effects of span `turn` and `round` end with it (ER-8.14 reading)."""
+    expire(state, ("turn", "round"))
 
 
 # -- read ops: asked where the rules judge -------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from adjudicator.rulesets.conqueror.data import (
     Automa,
     Cards,
     Chronicle,
+    Effects,
     Faction,
     GameData,
     Hero,
@@ -268,12 +269,22 @@ def _heroes(table: Table, areas: frozenset[str], factions: frozenset[str]) -> li
                 name=item.text("name", "ER-6.10"),
                 cost=item.number("cost", "ER-6.10", low=0),
                 strength=item.number("strength", "ER-8.16"),
-                effects=read_effects(item, "effects", areas, key),
+                effects=card_effects(item, areas, key),
                 text=item.text("text", "ER-13.7", ""),
                 key=key,
             )
         )
     return found
+
+
+def card_effects(item: Table, areas: frozenset[str], key: str) -> Effects:
+    """A hero's or tactic card's effects. ER-8.2: cards are played in the council of war (step 3), after the
+    archer volley (step 2): an effect with the trigger `battle.volley` could never act, so it is a problem."""
+    effects = read_effects(item, "effects", areas, key)
+    for index, effect in enumerate(effects):
+        if effect.when.name == "battle.volley":
+            item.problem(f"effects[{index}].when", "ER-8.2", p.CARD_VOLLEY)
+    return effects
 
 
 def _tactics(table: Table, areas: frozenset[str]) -> list[Tactic]:
@@ -283,7 +294,7 @@ def _tactics(table: Table, areas: frozenset[str]) -> list[Tactic]:
             name=item.text("name", "ER-8.13"),
             count=item.number("count", "ER-1.2", low=1),
             strength=item.number("strength", "ER-8.16"),
-            effects=read_effects(item, "effects", areas, key),
+            effects=card_effects(item, areas, key),
             text=item.text("text", "ER-13.7", ""),
             key=key,
         )

@@ -39,7 +39,7 @@ from adjudicator.rulesets.conqueror.orders import (
     TurnOrder,
     canonical,
 )
-from adjudicator.rulesets.conqueror.rounds import CAMPAIGN, chosen_turn_order, may_trigger_dynasty
+from adjudicator.rulesets.conqueror.rounds import CAMPAIGN, chosen_turn_order, may_trigger_dynasty, phase_begins
 from adjudicator.rulesets.conqueror.state import DYNASTY_ACTIVE, GameState
 
 STANDING = (
@@ -69,7 +69,8 @@ def play_plans(
     """Resolve the plans step in place; the events and every seat's verdicts (in the order of its lines)."""
     given = {faction: orders_of(orders.get(faction)) for faction in state.in_play()}
     results: dict[str, list[OrderResult]] = {faction: [] for faction in given}
-    events = new_year_answers(state, data, options, given, results)
+    events = phase_begins(state, data)  # ER-11.1: a temporary capital due is placed as the step begins
+    events += new_year_answers(state, data, options, given, results)
     for faction in state.in_play():
         events += store_standing(state, faction, given[faction], results[faction])
     for faction in state.in_play():

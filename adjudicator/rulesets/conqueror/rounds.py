@@ -14,6 +14,7 @@ from adjudicator.engine.steps import SETUP, Step
 from adjudicator.engine.vocabulary import Event
 from adjudicator.rulesets.conqueror import effects_triggers as fire
 from adjudicator.rulesets.conqueror import seas
+from adjudicator.rulesets.conqueror.battle_setup import temporary_capitals
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.politics import cards_on
 from adjudicator.rulesets.conqueror.setup import options_from_json
@@ -134,7 +135,7 @@ def play_new_year(
     only the chronicle is drawn. `wishes`: each seat's turn order should it hold the hourglass; `triggers`: the
     seats that trigger their dynasty card (ER-14.4: default none). The chronicle drawn applies to every player
     (ER-4.4.4), and every `new_year` effect in force (effects_triggers.py)."""
-    events: list[Event] = []
+    events = phase_begins(state, data)  # ER-11.1
     if state.round > 1:
         holder = hourglass_holder(state, data)
         if holder != state.hourglass:
@@ -176,10 +177,18 @@ def income(state: GameState, data: GameData, faction: str) -> int:
     return coins + (1 if player.temporary_capital is not None else 0)
 
 
+def phase_begins(state: GameState, data: GameData) -> list[Event]:
+    """ER-11.1's Resolution: a temporary capital is placed at once when the condition arises (after a battle,
+    battle_setup.py) or at the start of any later phase while it holds, here (ER-11.3 likewise; where: ER-14.5,
+    the standing CAPITAL list, else its default). Called as New Year, Taxation, the plans step, each campaign
+    turn and the end of the round begin."""
+    return temporary_capitals(state, data)
+
+
 def play_taxation(state: GameState, data: GameData) -> list[Event]:
     """ER-5.2, simultaneous: every player in play receives its income, other income and ER-5.3 included; then the
     passive food effects are checked for the round (`on_food_le`, ER-11.6)."""
-    events: list[Event] = []
+    events = phase_begins(state, data)  # ER-11.1
     for faction in state.in_play():
         coins, found = fire.taxation(state, data, faction, income(state, data, faction))
         state.players[faction].coins += coins
@@ -198,7 +207,7 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
     """ER-4.6 in its order: stored food expires, temporary capitals return, dynasty cards flip, the victory check,
     then final scoring after the last round or the next round."""
     side = data.map_for(state.players_count)
-    events: list[Event] = []
+    events = phase_begins(state, data)  # ER-11.1
     for faction, player in state.players.items():
         if player.stored_food == FOOD_IN_USE:  # ER-5.33
             player.stored_food = FOOD_NONE
@@ -226,6 +235,7 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
         return events
     state.round += 1
     next_round = fire.next_round(state, data)  # its sources as in the round that ended
+    fire.round_ended(state)  # card effects for a turn or a round end with it (ER-8.14 reading)
     if state.decks.chronicle is not None:  # its effect lasts this round only (ER-4.4.4)
         state.decks.chronicles_done.append(state.decks.chronicle)
         state.decks.chronicle = None

@@ -22,7 +22,8 @@ from typing import Final
 
 from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.rulesets.conqueror.data import GameData, MapSide, Options
-from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
+from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, megaprojects_of, standing_effects
+from adjudicator.rulesets.conqueror.effects_triggers import discount  # ER-13.6: an effect's discount
 from adjudicator.rulesets.conqueror.orders import Megaproject
 from adjudicator.rulesets.conqueror.politics import Refused, Taken, free_slots, free_space, surcharge
 from adjudicator.rulesets.conqueror.state import (
@@ -102,7 +103,7 @@ def build(state: GameState, data: GameData, faction: str, choice: Megaproject, f
     player = state.players[faction]
     space = free_space(state, faction, f"megaproject:{choice.kind}", choice.space, first)
     slot = _slot(state, data, faction, choice.slot)
-    price = megaproject_price(player, data, choice.kind, space)
+    price = max(0, megaproject_price(player, data, choice.kind, space) - discount(state, data, faction, "megaproject"))
     if player.coins < price:
         raise Refused(
             "ER-12.6",
@@ -143,7 +144,7 @@ def _wharf(state: GameState, data: GameData, faction: str, choice: Megaproject, 
     side = data.map_for(state.players_count)
     site = _wharf_site(state, side, faction, choice.site)
     ships_at = _ships_site(state, side, faction, site, choice.ships_at)
-    price = megaproject_price(player, data, "wharf", space)
+    price = max(0, megaproject_price(player, data, "wharf", space) - discount(state, data, faction, "megaproject"))
     if player.coins < price:
         raise Refused(
             "ER-12.6",
@@ -243,15 +244,22 @@ def wharf_ships(state: GameState, side: MapSide, area: str) -> dict[str, int]:
 
 def cards_of_type(state: GameState, data: GameData, faction: str, kind: str) -> int:
     """How many megaproject cards of `kind` (wonder, temple, port) `faction` has built."""
+    return megaprojects_of(state, data, faction, kind)
+
+
+def by_option(state: GameState, data: GameData, faction: str, kind: str) -> int:
+    """ER-12.8, ER-12.10: the temples or ports of `faction` paid by the options: those whose card has no effects
+    (Data overrides: a card with effects acts through them, effects_apply.megaproject_effects)."""
     if state.seas is None:
         return 0
-    types = {card.id: card.type for card in data.cards.megaprojects}
-    return sum(1 for card in state.seas.built.get(faction, {}) if types.get(card) == kind)
+    plain = {card.id for card in data.cards.megaprojects if card.type == kind and not card.effects}
+    return sum(1 for card in state.seas.built.get(faction, {}) if card in plain)
 
 
 def port_income(state: GameState, data: GameData, faction: str) -> list[Event]:
-    """ER-5.11, ER-12.10: each port of the player adds coins when its agent goes on the trade board."""
-    ports = cards_of_type(state, data, faction, "port")
+    """ER-5.11, ER-12.10: each port of the player adds coins when its agent goes on the trade board (a port card
+    with effects pays by them, its `on_trade` trigger: politics.trade)."""
+    ports = by_option(state, data, faction, "port")
     if not ports:
         return []
     coins = ports * _option(state, "port_coins")
@@ -260,8 +268,9 @@ def port_income(state: GameState, data: GameData, faction: str) -> list[Event]:
 
 
 def temple_income(state: GameState, data: GameData, faction: str) -> int:
-    """ER-12.8 (its Resolution: coins; option temple_coins): each temple's coins in Taxation."""
-    return cards_of_type(state, data, faction, "temple") * _option(state, "temple_coins")
+    """ER-12.8 (its Resolution: coins; option temple_coins): each temple's coins in Taxation (a temple card with
+    effects pays by them instead: its `taxation` effects, effects_triggers.taxation)."""
+    return by_option(state, data, faction, "temple") * _option(state, "temple_coins")
 
 
 def wonder_vp(order: int) -> int:
@@ -276,7 +285,7 @@ def megaproject_vp(state: GameState, data: GameData, faction: str) -> int:
         return 0
     mine = state.seas.built.get(faction, {})
     wonders = sum(wonder_vp(order) for order, card in enumerate(state.seas.wonders) if card in mine)
-    return wonders + cards_of_type(state, data, faction, "temple") * _option(state, "temple_vp")
+    return wonders + by_option(state, data, faction, "temple") * _option(state, "temple_vp")
 
 
 # -- siege engines (ER-12.16 to ER-12.18) ---------------------------------------------------------------------------

@@ -3,13 +3,14 @@ resolves without orders so that every shuffle comes from the game's committed ke
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import fields, replace
 from typing import Any
 
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.conqueror.data import MODES, PLAYER_COUNTS, GameData, Options
+from adjudicator.rulesets.conqueror.data import MODES, PLAYER_COUNTS, GameData, Options, frozen
 from adjudicator.rulesets.conqueror.seas import new_seas
 from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
@@ -49,18 +50,31 @@ def game_options(data: GameData, mode: str | None = None, pairs: dict[str, str] 
     for key, text in (pairs or {}).items():
         if key == "mode":
             changes["mode"] = mode_of(text)
-        elif key not in kinds or key == "dynasty_first_round":
-            problems.append(
-                f"{key}: no such option (options: mode, {', '.join(sorted(set(kinds) - {'dynasty_first_round'}))})"
-            )
+        elif key not in kinds:
+            problems.append(f"{key}: no such option (options: mode, {', '.join(sorted(kinds))})")
         else:
             try:
-                changes[key] = _option_value(getattr(data.options, key), text)
+                current = getattr(data.options, key)
+                changes[key] = _rounds(current, text) if key == "dynasty_first_round" else _option_value(current, text)
             except ValueError as wrong:
                 problems.append(f"{key}={text}: {wrong}")
     if problems:
         raise SetupError("game options: " + "; ".join(problems))
     return replace(options, **changes)
+
+
+def _rounds(current: Mapping[str, int], text: str) -> Mapping[str, int]:
+    """ER-11.5's option: one round for both modes ("3"), or per mode ("imperator:3,conquest:2")."""
+    word = text.strip().casefold()
+    if word.isdigit():
+        return frozen({mode: int(word) for mode in MODES})
+    found = dict(current)
+    for part in word.split(","):
+        mode, _, number = part.partition(":")
+        if mode.strip() not in MODES or not number.strip().isdigit():
+            raise ValueError("write a round number, or mode:round pairs such as imperator:3,conquest:2")
+        found[mode.strip()] = int(number)
+    return frozen(found)
 
 
 def _option_value(current: Any, text: str) -> Any:

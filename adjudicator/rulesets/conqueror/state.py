@@ -87,6 +87,7 @@ class Player:
     eliminated: bool = False  # ER-4.7
     trade_bans: list[str] = field(default_factory=list)  # ER-5.10b: partners it traded with this round
     standing: dict[str, str] = field(default_factory=dict)  # private: standing orders by key, as order lines
+    in_force: list[str] = field(default_factory=list)  # card effects in force: "card:index:duration" (ER-8.14)
 
 
 @dataclass
@@ -413,6 +414,8 @@ PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
 
 def _public_player(player: Player) -> dict[str, Any]:
     data = {k: v for k, v in asdict(player).items() if k not in PRIVATE_FIELDS}
+    if not player.in_force:  # written only when some card effect is in force: older snapshots read back the same
+        del data["in_force"]
     data["hand_size"] = len(player.hand)
     data["heroes_down_count"] = len(player.heroes_down)
     return data
