@@ -179,8 +179,8 @@ def wharf_order(state: GameState, data: GameData, seat: str, rng: random.Random)
         return None
     side = data.map_for(state.players_count)
     taken = set(seas.wharves.values())
-    sites = [a for a in controlled_areas(state, side, seat) if side.areas[a].wharf_site and a not in taken]
-    sites = [a for a in sites if side.areas[a].land]
+    coast = [a for a in controlled_areas(state, side, seat) if side.areas[a].land and side.areas[a].wharf_site]
+    sites = [a for a in coast if a not in taken]
     if not sites:
         return None
     site = rng.choice(sorted(sites))
