@@ -252,3 +252,21 @@ def test_ER_12_11_ER_12_12_the_bots_ships_move_and_transport_within_their_capaci
     assert transports and any(" SHIP: NSE -> " in line for line in written)
     for line in transports:
         assert sum(int(n) for n in line.split(":")[0].split()[1::2]) <= 4  # 2 ships, 2 units each
+
+
+# -- failures self-play found, kept as tests ---------------------------------------------------------------------
+
+
+def test_ER_6_2_ER_7_2_excess_units_leave_an_army_that_reinforced_after_its_turn_consistent() -> None:
+    """Self-play (3 seats, Seas of Destiny) broke the invariant "more units exhausted than present": kesh's units
+    that reinforced after its own campaign turn stay exhausted into the next round (ER-7.6, ER-8.6), and ER-6.2's
+    excess removal took units without lowering their exhausted count. Now an army never keeps more exhausted units
+    than it holds."""
+    rules, state = plans_position()
+    state.army["KES"].add("infantry", 2)  # 6 standard units; kesh's food 1 allows 4
+    state.army["KES"].exhausted = {"infantry": 4, "archer": 1}  # all of them reinforced in thal's turn
+    result = play(rules, state, {})
+    army = result.state.army["KES"]
+    assert army.units == {"cavalry": 1, "infantry": 3}  # ER-6.2: an archer and an infantry left
+    assert army.exhausted == {"infantry": 3}
+    assert broken(result.state, rules.data) == []
