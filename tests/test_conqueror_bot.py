@@ -1,7 +1,7 @@
 """Conqueror: Empire Rises self-play (rulesets/conqueror/bot.py through services/selfplay.py): seeded games of 3 to
-6 seats played to their end in both modes (ER-3.1; Conquest mode is 5 rounds, ER-10.4), the invariants checked
-after every step, every archive verified, and `pbem selfplay --ruleset conqueror-er` with and without a data
-folder."""
+6 seats played to their end in both modes (ER-3.1; Conquest mode is 5 rounds, ER-10.4), with and without Seas of
+Destiny (ER-0.8, section 12), the invariants checked after every step, every archive verified, and `pbem selfplay
+--ruleset conqueror-er` with and without a data folder."""
 
 from __future__ import annotations
 
@@ -12,25 +12,32 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
+from adjudicator.engine.steps import resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.conqueror.bot import plans_orders
+from adjudicator.rulesets.conqueror.bot import campaign_orders, plans_orders
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.rounds import CAMPAIGN, PLANS
+from adjudicator.rulesets.conqueror.seas import SIEGE_COST, megaproject_price
+from adjudicator.rulesets.conqueror.state import broken
 from adjudicator.services.selfplay import play_archived_game, playable, selfplay_seats
 from adjudicator.services.verification import verify
 from tests.conftest import Pbem
+from tests.test_conqueror_campaign import orders
 from tests.test_conqueror_politics import plans_position, play
+from tests.test_conqueror_seas import sod_plans
+from tests.test_conqueror_state import dice
 
 EXAMPLE = resource_dir("games") / "conqueror-er" / "example-data"
 EXAMPLE_DATA = load_folder(EXAMPLE)
 BOT_ORDERS = (  # the orders the bot writes (ER-14): plans, standing orders of battle, campaign
     *("AGENT", "RECRUIT", "PAY", "LOSSES", "EXCESS", "FREEMEN", "DEFENCE", "RETREAT", "REINFORCE", "CASUALTIES"),
-    *("CAPITAL", "BLOCK", "MOVE", "ATTACK"),
+    *("CAPITAL", "BLOCK", "MOVE", "ATTACK", "TRANSPORT"),
 )
+SEAS = {"seas_of_destiny": "true"}  # the module's game option (ER-0.8)
 
 
 def bound(mode: str | None = None) -> ConquerorGame:
@@ -172,3 +179,94 @@ def test_ER_14_the_bot_writes_standing_orders_coin_transfers_and_attack_plans(tm
     for part in (" HERO ", " TACTICS ", " LEAVING "):
         assert any(part in line for line in attacks), part
     assert sum(s.accepted for s in steps) >= 0.8 * sum(s.accepted + s.rejected for s in steps)
+
+
+# -- Seas of Destiny (ER-0.8, section 12) ------------------------------------------------------------------------------
+
+
+def test_ER_12_seeded_selfplay_with_seas_of_destiny_builds_sails_and_ends(tmp_path: Path, archive: Archive) -> None:
+    """With the module on, a seeded game played to its end builds megaprojects (ER-12.6) and wharves with their
+    ships (ER-12.9), recruits siege engines (ER-12.16), moves ships (ER-12.11) and transports units (ER-12.12);
+    no invariant breaks, most orders are accepted and the archive verifies."""
+    rules, _ = playable(load_ruleset("conqueror-er"), None, None, SEAS)
+    steps = play_archived_game(
+        archive, tmp_path / "data", "sod", rules.name, selfplay_seats(rules, 3), 1, 500, options=SEAS
+    )
+    last = steps[-1].state
+    assert last.ended and rules.due(last) is None and last.winners  # ER-10
+    assert all(not rules.broken_invariants(s.state) for s in steps)
+    kinds = {kind for s in steps for kind in s.events}
+    for kind in ("megaproject_built", "wharf_built", "siege_recruited", "transported", "battle_result"):
+        assert kind in kinds, kind
+    assert last.seas is not None and last.seas.built and last.seas.wharves and last.seas.siege_recruited
+    lines = [line for s in steps for line in s.orders.splitlines()[1:]]
+    for part in (" SLOT DISTRICT", " SLOT UPGRADE", "AGENT WHARF AT ", " SIEGE AT ", " SHIP: ", "TRANSPORT "):
+        assert any(part in line for line in lines), part
+    assert sum(s.accepted for s in steps) >= 0.8 * sum(s.accepted + s.rejected for s in steps)
+    passed, problems = verify(archive, "sod")
+    assert not problems and passed
+
+
+def test_ER_12_6_ER_12_9_ER_12_16_the_bot_prices_megaprojects_and_siege_engines_and_its_plans_are_accepted() -> None:
+    """Megaprojects and the wharf are offered only when the coins pay them on the dearer space (first-build price
+    from the data, ER-12.6, +2 ER-5.12), each card on a free slot of the board; siege engines (4 coins each,
+    ER-12.16) only within the coins and in a large fort; the plans step accepts every line."""
+    seen: set[str] = set()
+    for coins in (0, 5, 12, 30):
+        for seed in range(24):
+            rules, state = sod_plans()
+            state.players["kesh"].coins = coins
+            lines = plans_orders(rules, state, "kesh", random.Random(seed))
+            for choice in lines[0].removeprefix("AGENT ").split(" ELSE "):
+                kind = choice.split()[0].lower()
+                if kind in ("wonder", "temple", "port", "wharf"):
+                    seen.add(kind)
+                    price = megaproject_price(state.players["kesh"], rules.data, kind, f"megaproject:{kind}:1")
+                    assert price + 2 <= coins, (coins, choice)
+            recruit = next((line for line in lines if line.startswith("RECRUIT")), "")
+            sieges = sum(int(part.split()[-1]) for part in recruit.split(" SIEGE AT ")[:-1])
+            assert sieges * SIEGE_COST <= coins
+            if sieges:
+                seen.add("siege")
+            result = play(rules, state, {"kesh": "\n".join(lines)})
+            assert all(r.accepted for r in result.order_results["kesh"]), (lines, result.order_results["kesh"])
+            assert broken(result.state, rules.data) == []
+    assert seen == {"wonder", "temple", "port", "wharf", "siege"}
+
+
+def test_ER_12_11_ER_12_12_the_bots_ships_move_and_transport_within_their_capacity() -> None:
+    """After kesh's wharf (2 ships in NSE), the bot's campaign mail moves ships to adjacent seas (ER-12.11) and
+    carries at most 2 units per ship from one coastal area to another (ER-12.12); every line is accepted."""
+    rules, state = sod_plans()
+    state.players["kesh"].coins = 10
+    state = play(rules, state, {"kesh": "AGENT WHARF AT KES SHIP NSE"}).state
+    step = rules.due(state)
+    assert step is not None and step.phase == CAMPAIGN and step.seats == ("kesh",)
+    written: list[str] = []
+    for seed in range(12):
+        lines = campaign_orders(rules, state, "kesh", random.Random(seed))
+        written += lines
+        result = resolve_step(rules, state, step, {"kesh": orders("kesh", *lines)}, dice(str(seed)))
+        assert all(r.accepted for r in result.order_results["kesh"]), (lines, result.order_results["kesh"])
+    transports = [line for line in written if line.startswith("TRANSPORT")]
+    assert transports and any(" SHIP: NSE -> " in line for line in written)
+    for line in transports:
+        assert sum(int(n) for n in line.split(":")[0].split()[1::2]) <= 4  # 2 ships, 2 units each
+
+
+# -- failures self-play found, kept as tests ---------------------------------------------------------------------
+
+
+def test_ER_6_2_ER_7_2_excess_units_leave_an_army_that_reinforced_after_its_turn_consistent() -> None:
+    """Self-play (3 seats, Seas of Destiny) broke the invariant "more units exhausted than present": kesh's units
+    that reinforced after its own campaign turn stay exhausted into the next round (ER-7.6, ER-8.6), and ER-6.2's
+    excess removal took units without lowering their exhausted count. Now an army never keeps more exhausted units
+    than it holds."""
+    rules, state = plans_position()
+    state.army["KES"].add("infantry", 2)  # 6 standard units; kesh's food 1 allows 4
+    state.army["KES"].exhausted = {"infantry": 4, "archer": 1}  # all of them reinforced in thal's turn
+    result = play(rules, state, {})
+    army = result.state.army["KES"]
+    assert army.units == {"cavalry": 1, "infantry": 3}  # ER-6.2: an archer and an infantry left
+    assert army.exhausted == {"infantry": 3}
+    assert broken(result.state, rules.data) == []

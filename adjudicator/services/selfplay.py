@@ -43,6 +43,7 @@ class SelfPlayStep:
     rejected: int
     battles: int  # the events of the kinds the bot counts as battles
     state: Any  # the position after the step
+    events: tuple[str, ...] = ()  # the kinds of the step's events, in order
 
 
 def bot_of(ruleset: Ruleset) -> Bot:
@@ -166,14 +167,16 @@ def _take(
         if broken:
             raise PbemError(f"game {name}, step {row.number}: invariant broken: {'; '.join(broken)}")
         verdicts = _verdicts(json.loads(row.results_json))
+        kinds = tuple(e["kind"] for e in json.loads(row.events_json))
         step = SelfPlayStep(
             row.number,
             row.seat or "",
             row.orders_text,
             sum(v["accepted"] for v in verdicts),
             sum(not v["accepted"] for v in verdicts),
-            sum(e["kind"] in bot.battle_events for e in json.loads(row.events_json)),
+            sum(kind in bot.battle_events for kind in kinds),
             state,
+            kinds,
         )
         steps.append(step)
         if on_turn is not None:

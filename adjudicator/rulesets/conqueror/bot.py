@@ -4,7 +4,8 @@ games to their end through the services. It knows only what its seat may know: t
 hand and heroes (hidden information, issue 14 item 5). It reads prices from the game's data (districts, upgrades,
 the elite, heroes) and writes standing orders of battle (defence plans, retreats, reinforcements, casualty order,
 temporary capital, block filters), coin transfers, and attack plans with heroes, tactic cards, a unit left behind
-and its own reinforcement. Transports are not written: ships come with Seas of Destiny (ER-12), not built yet.
+and its own reinforcement. With Seas of Destiny (ER-12) it also builds megaprojects on a slot it picks and a wharf
+with its ships (ER-12.6, ER-12.9), recruits siege engines (ER-12.16), moves ships and writes transports (ER-12.12).
 Some of its orders are still refused (a space taken by an earlier seat, a card spent in an earlier battle): self-play
 meets the refusals as a hasty player would."""
 
@@ -17,9 +18,12 @@ from typing import TYPE_CHECKING
 
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.campaign import block_effects
-from adjudicator.rulesets.conqueror.politics import MAX_UPGRADES, UPGRADE_CARDS, board_of, district_price
+from adjudicator.rulesets.conqueror.movement import SHIP_CAPACITY, active, attack_ban
+from adjudicator.rulesets.conqueror.politics import MAX_UPGRADES, UPGRADE_CARDS, board_of, district_price, free_slots
 from adjudicator.rulesets.conqueror.preparation import hero_price
+from adjudicator.rulesets.conqueror.seas import SIEGE_COST, SLOTS, megaproject_price
 from adjudicator.rulesets.conqueror.state import (
+    SEAS_BARRACKS,
     controlled_areas,
     controller,
     food_limit,
@@ -33,7 +37,8 @@ if TYPE_CHECKING:
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.state import GameState
 
-KEYWORD = {"cavalry": "CAV", "infantry": "INF", "archer": "ARC"}  # the land units a bot moves (ER-0.3)
+KEYWORD = {"cavalry": "CAV", "infantry": "INF", "archer": "ARC"}  # the standard land units (ER-0.3)
+MOVED = {**KEYWORD, "siege": "SIEGE"}  # the land units a bot moves (ER-0.3, ER-12.16)
 PURCHASES = ("BUY BAZAAR", "BUY GRANARY, BAZAAR", "BUY UPGRADE INFANTRY", "BUY ACADEMY AND UPGRADE ARCHER")  # ER-3.11
 STANDING = ("LOSSES ARCHER, INF, CAV", "LOSSES INF, ARCHER, CAV", "EXCESS ARCHER, INF, CAV", "FREEMEN NEVER")
 
@@ -110,6 +115,10 @@ def agent_order(state: GameState, data: GameData, seat: str, rng: random.Random)
     coins = state.players[seat].coins
     priced = [(text, price) for text, price in purchases(state, data, seat) if price + SURCHARGE <= coins]
     chosen = rng.sample(priced, min(len(priced), 2))
+    if state.seas is not None:
+        grand = [(text, price) for text, price in megaprojects(state, data, seat, rng) if price + SURCHARGE <= coins]
+        if grand and rng.random() < 0.6:
+            chosen = [rng.choice(grand), *chosen[:1]]
     partners = [f for f in state.in_play() if f != seat] + ["INDEPENDENTS"]
     trade = (f"TRADE WITH {rng.choice(partners)}", 0)
     chosen.insert(0, trade) if rng.random() < 0.3 else chosen.append(trade)
@@ -124,16 +133,15 @@ def purchases(state: GameState, data: GameData, seat: str) -> list[tuple[str, in
     """The districts and upgrades the seat may still buy, each at its first-space price from the data (ER-5.13,
     ER-5.16, ER-5.20, ER-5.22, ER-5.23)."""
     player = state.players[seat]
-    board = board_of(state, data, seat)
     found: list[tuple[str, int]] = []
-    if sum(player.districts.values()) < board.district_slots:
+    if free_slots(state, data, seat, "district") > 0:  # megaproject cards take slots too (ER-12.6)
         for kind in ("granary", "bazaar", "academy"):
             if state.supply.districts.get(kind, 0) > 0:
                 found.append((kind.upper(), district_price(player, data, kind, f"district:{kind}:1")))
     site = fort_site(state, data, seat)
     if site is not None and state.supply.fort_markers > 0:
         found.append((f"FORTIFICATION AT {site}", district_price(player, data, "fort", "district:fort:1")))
-    if len(player.upgrades) < min(MAX_UPGRADES, board.upgrade_slots):
+    if len(player.upgrades) < MAX_UPGRADES and free_slots(state, data, seat, "upgrade") > 0:
         for unit, cards in UPGRADE_CARDS.items():
             lacking = [c for c in cards if c not in player.upgrades and state.supply.upgrades.get(c, 0) > 0]
             if lacking:
@@ -141,6 +149,48 @@ def purchases(state: GameState, data: GameData, seat: str) -> list[tuple[str, in
                 owned = len(cards) - len([c for c in cards if c not in player.upgrades])
                 found.append((f"UPGRADE {unit.upper()}", prices[min(owned, len(prices) - 1)]))
     return found
+
+
+def megaprojects(state: GameState, data: GameData, seat: str, rng: random.Random) -> list[tuple[str, int]]:
+    """Seas of Destiny's agent action (ER-5.24, ER-12.6): a wonder, temple or port card left in the supply on a
+    free slot picked at random, and the seat's one wharf (ER-12.9), each at its first-space price from the data."""
+    seas, player = state.seas, state.players[seat]
+    if seas is None:
+        return []
+    found: list[tuple[str, int]] = []
+    slots = [slot for slot in SLOTS if free_slots(state, data, seat, slot) > 0]
+    kinds = {card.type for card in data.cards.megaprojects if card.id in seas.cards}
+    for kind in sorted(kinds):
+        if slots:
+            slot = rng.choice(slots)
+            price = megaproject_price(player, data, kind, f"megaproject:{kind}:1")
+            found.append((f"{kind.upper()} SLOT {slot.upper()}", price))
+    wharf = wharf_order(state, data, seat, rng)
+    if wharf is not None:
+        found.append((wharf, megaproject_price(player, data, "wharf", "megaproject:wharf:1")))
+    return found
+
+
+def wharf_order(state: GameState, data: GameData, seat: str, rng: random.Random) -> str | None:
+    """ER-12.9: the seat's wharf on a controlled coastal land area without one, its 2 ships into a sea area next
+    to it that holds no enemy (none free: the adjudicator puts them on the wharf)."""
+    seas = state.seas
+    if seas is None or seat in seas.wharves or seas.wharf_markers <= 0:
+        return None
+    side = data.map_for(state.players_count)
+    taken = set(seas.wharves.values())
+    coast = [a for a in controlled_areas(state, side, seat) if side.areas[a].land and side.areas[a].wharf_site]
+    sites = [a for a in coast if a not in taken]
+    if not sites:
+        return None
+    site = rng.choice(sorted(sites))
+    waters = sorted(a for a in side.board.neighbours(site) if not side.areas[a].land and not enemy_at(state, a, seat))
+    return f"WHARF AT {site}" + (f" SHIP {rng.choice(waters)}" if waters else "")
+
+
+def enemy_at(state: GameState, area: str, seat: str) -> bool:
+    army = state.army.get(area)
+    return army is not None and army.total > 0 and army.owner != seat
 
 
 def fort_site(state: GameState, data: GameData, seat: str) -> str | None:
@@ -171,6 +221,8 @@ def recruit_order(ruleset: ConquerorGame, state: GameState, seat: str, coins: in
     if (player.elite == "board" or (player.elite == "lost" and academy)) and elite <= coins and rng.random() < 0.6:
         items.append("ELITE")
         coins -= elite
+    if state.seas is not None:
+        coins -= siege_items(ruleset, state, seat, items, coins, rng)
     hero = hero_choice(state, data, seat, coins, rng)
     if hero is not None:
         items.append(f"HERO {hero}")
@@ -195,6 +247,27 @@ def unit_items(ruleset: ConquerorGame, state: GameState, seat: str, rng: random.
         room -= count
         left[kind] -= count
     return items
+
+
+def siege_items(
+    ruleset: ConquerorGame, state: GameState, seat: str, items: list[str], coins: int, rng: random.Random
+) -> int:
+    """ER-12.16, ER-12.18: now and then siege engines in a controlled large fort, 4 coins each, while the barracks
+    has some never recruited; written into that fort's recruit item if it has one. Returns their price."""
+    assert state.seas is not None
+    side = side_of(ruleset, state)
+    left = SEAS_BARRACKS["siege"] - state.seas.siege_recruited.get(seat, 0)
+    count = min(left, coins // SIEGE_COST, rng.choice((1, 1, 2)))
+    forts = sorted(a for a in controlled_areas(state, side, seat) if fort_of(state, side, a) == "large")
+    if count <= 0 or not forts or rng.random() >= 0.4:
+        return 0
+    area = rng.choice(forts)
+    here = next((i for i, item in enumerate(items) if item.endswith(f" AT {area}")), None)
+    if here is None:
+        items.append(f"{count} SIEGE AT {area}")
+    else:
+        items[here] = items[here].replace(" AT ", f" {count} SIEGE AT ")
+    return count * SIEGE_COST
 
 
 def barracks_left(ruleset: ConquerorGame, state: GameState, seat: str) -> dict[str, int]:
@@ -338,6 +411,9 @@ def campaign_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: ra
     hand = sorted(state.players[seat].hand)
     heroes: set[str] = set()
     used: set[str] = set()
+    carried: dict[str, int] = {}  # ships exhausted by transports, by sea area (ER-12.12)
+    if state.seas is not None:
+        lines += transport_orders(ruleset, state, side, seat, used, carried, rng)
     for area in own_areas(state, seat):
         if area in used or rng.random() < 0.4:
             continue
@@ -356,6 +432,70 @@ def campaign_orders(ruleset: ConquerorGame, state: GameState, seat: str, rng: ra
         plan = cards_plan(state, seat, rng, heroes, hand) + leaving(troops, rng)
         plan += helper(state, side, seat, area, target, used, rng)
         lines.append(f"ATTACK {troops}: {area} -> {target}{plan}")
+    if state.seas is not None:
+        lines += ship_moves(ruleset, state, side, seat, carried, rng)
+    return lines
+
+
+def active_ships(state: GameState, area: str) -> int:
+    return active(state.army[area], "ship")
+
+
+def fleets(state: GameState, side: MapSide, seat: str) -> list[str]:
+    """The sea areas where the seat has active ships (ER-12.11)."""
+    return [a for a in own_areas(state, seat) if not side.areas[a].land and active_ships(state, a) > 0]
+
+
+def transport_orders(
+    ruleset: ConquerorGame,
+    state: GameState,
+    side: MapSide,
+    seat: str,
+    used: set[str],
+    carried: dict[str, int],
+    rng: random.Random,
+) -> list[str]:
+    """ER-12.12: now and then the seat's ships in a sea area carry up to 2 units each from one of its land areas
+    next to that sea to another land area next to it (an attack if enemy-held; not on a partner traded with,
+    ER-5.10b). The area carried from is then used."""
+    data = ruleset.data
+    lines: list[str] = []
+    for sea in fleets(state, side, seat):
+        coast = sorted(a for a in side.board.neighbours(sea) if side.areas[a].land)
+        starts = [a for a in coast if a not in used and a in state.army and state.army[a].owner == seat]
+        starts = [a for a in starts if any(active(state.army[a], kind) for kind in MOVED)]
+        if not starts or rng.random() >= 0.7:
+            continue
+        start = rng.choice(starts)
+        ends = [a for a in coast if a != start and attack_ban(state, data, seat, a) is None]
+        if not ends:
+            continue
+        end = rng.choice(ends)
+        ships = active_ships(state, sea)
+        troops = movable(state, start, rng, SHIP_CAPACITY * ships)
+        used.add(start)
+        count = sum(int(word) for word in troops.split()[::2])
+        carried[sea] = -(-count // SHIP_CAPACITY)
+        lines.append(f"TRANSPORT {troops}: {start} -> {sea} -> {end}")
+    return lines
+
+
+def ship_moves(
+    ruleset: ConquerorGame, state: GameState, side: MapSide, seat: str, carried: dict[str, int], rng: random.Random
+) -> list[str]:
+    """ER-12.11: now and then the seat's ships not used by a transport move into an adjacent sea area, from the
+    sea or from its wharf; into an enemy-held sea it is an attack."""
+    lines: list[str] = []
+    docks = [a for a in own_areas(state, seat) if side.areas[a].land and active_ships(state, a) > 0]
+    for area in [*fleets(state, side, seat), *docks]:
+        ships = active_ships(state, area) - carried.get(area, 0)
+        waters = sorted(a for a in side.board.neighbours(area) if not side.areas[a].land)
+        waters = [a for a in waters if attack_ban(state, ruleset.data, seat, a) is None]
+        if ships <= 0 or not waters or rng.random() >= 0.5:
+            continue
+        target = rng.choice(waters)
+        verb = "ATTACK" if enemy_at(state, target, seat) else "MOVE"
+        lines.append(f"{verb} {rng.randint(1, ships)} SHIP: {area} -> {target}")
     return lines
 
 
@@ -390,14 +530,18 @@ def helper(
     return f" REINFORCE FROM {area}"
 
 
-def movable(state: GameState, area: str, rng: random.Random) -> str:
-    """Some of the ready land units in `area` (ER-7.2: exhausted units stay), as the order language writes them."""
+def movable(state: GameState, area: str, rng: random.Random, most: int | None = None) -> str:
+    """Some of the ready land units in `area` (ER-7.2: exhausted units stay), at most `most` of them, as the
+    order language writes them."""
     army = state.army[area]
     parts = []
-    for kind, word in KEYWORD.items():
-        ready = army.count(kind) - army.exhausted.get(kind, 0)
-        if ready > 0:
-            parts.append(f"{rng.randint(1, ready)} {word}")
+    room = most
+    for kind, word in MOVED.items():
+        free = active(army, kind) if room is None else min(active(army, kind), room)
+        if free > 0:
+            count = rng.randint(1, free)
+            parts.append(f"{count} {word}")
+            room = None if room is None else room - count
     return " ".join(parts)
 
 

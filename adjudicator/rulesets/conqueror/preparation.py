@@ -187,8 +187,9 @@ def remove_excess(state: GameState, data: GameData, faction: str, priority: tupl
 def _take(state: GameState, area: str, kind: str) -> None:
     army = state.army[area]
     army.add(kind, -1)
-    if army.count(kind) == 0:
-        army.exhausted.pop(kind, None)
+    tired = min(army.exhausted.pop(kind, 0), army.count(kind))  # ER-7.2: never more exhausted than present
+    if tired:
+        army.exhausted[kind] = tired
     if army.total == 0:
         del state.army[area]
 
