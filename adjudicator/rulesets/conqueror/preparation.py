@@ -186,10 +186,7 @@ def remove_excess(state: GameState, data: GameData, faction: str, priority: tupl
 
 def _take(state: GameState, area: str, kind: str) -> None:
     army = state.army[area]
-    army.add(kind, -1)
-    tired = min(army.exhausted.pop(kind, 0), army.count(kind))  # ER-7.2: never more exhausted than present
-    if tired:
-        army.exhausted[kind] = tired
+    army.add(kind, -1)  # Army.add keeps the exhausted ones within the units left (ER-7.2, ER-15.3)
     if army.total == 0:
         del state.army[area]
 
