@@ -148,8 +148,11 @@ def test_ER_7_10_units_may_end_with_their_own_units_without_limit() -> None:
 
 def test_ER_7_1_other_orders_are_refused_in_the_campaign() -> None:
     rules, state = campaign_of("aurel")
-    result = play(rules, state, "aurel", [], "RECRUIT 1 INF IN AUR")
-    assert verdicts(result, "aurel") == [(False, "ER-7.1")]
+    result = play(rules, state, "aurel", [], "RECRUIT 1 INF IN AUR", "BUY BAZAAR")
+    assert verdicts(result, "aurel") == [(False, "ER-7.1"), (False, "ER-7.1")]
+    recruit, buy = (r.reason for r in result.order_results["aurel"])
+    assert recruit == "this order belongs to the plans step (ER-4.1), not the campaign step"
+    assert buy == "this order belongs to before round 1 (ER-3.11), not the campaign step"
 
 
 def test_ER_7_11_receipts_check_the_orders_in_the_order_written() -> None:

@@ -60,7 +60,15 @@ from adjudicator.rulesets.conqueror.movement import (
     thoroughbred_units,
     wanted,
 )
-from adjudicator.rulesets.conqueror.orders import BattlePlan, BlockFilter, Move, Reinforce, TemporaryCapital, Transport
+from adjudicator.rulesets.conqueror.orders import (
+    BattlePlan,
+    BlockFilter,
+    Move,
+    Purchase,
+    Reinforce,
+    TemporaryCapital,
+    Transport,
+)
 from adjudicator.rulesets.conqueror.rulings import BadAnswer, Decisions, Need, rule_on
 from adjudicator.rulesets.conqueror.standing import standing_orders
 from adjudicator.rulesets.conqueror.state import INDEPENDENT, GameState, capital_owner
@@ -156,10 +164,9 @@ def carry_out(state: GameState, data: GameData, options: Options, seat: str, ord
             return refused(order, stopped)
         transport(state, data, options, seat, order, turn)
         return OrderResult(order.line, order.text, True)
-    name = type(order).__name__
-    return refused(
-        order, Refusal("ER-7.1", N_("%(name)s is no campaign order: the campaign takes moves and attacks", name=name))
-    )
+    # ER-7.1: the campaign takes moves, attacks and transports; name the step the order belongs to
+    where = N_("before round 1 (ER-3.11)") if isinstance(order, Purchase) else N_("the plans step (ER-4.1)")
+    return refused(order, Refusal("ER-7.1", N_("this order belongs to %(where)s, not the campaign step", where=where)))
 
 
 def refused(order: Order, refusal: Refusal) -> OrderResult:
