@@ -11,12 +11,12 @@ Destiny, `megaproject:<kind>:<1|2>` (Player.agent; the fourth action is seas.py'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from adjudicator.engine.vocabulary import N_, Event, OrderResult, visible_to
-from adjudicator.rulesets.conqueror.data import GameData, PlayerBoard
+from adjudicator.rulesets.conqueror.data import GameData, MapSide, PlayerBoard
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action, gained
 from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
@@ -305,18 +305,24 @@ def _fort_site(state: GameState, data: GameData, faction: str, wanted: str | Non
         controlled = controller(state, side, area) == faction
         return side.areas[area].land and controlled and fort_of(state, side, area) == "none"
 
+    unfit = N_("%(wanted)s is not a land area %(faction)s controls without a fort", wanted=wanted, faction=faction)
+    return pick_site(side, wanted, fits, "ER-5.14", unfit, N_("no controlled land area without a fort"))
+
+
+def pick_site(
+    side: MapSide, wanted: str | None, fits: Callable[[str], bool], rule: str, unfit: str, none_left: str
+) -> str:
+    """The area `wanted` if it `fits`, else a Refused citing `rule`; none wanted: the lowest area id that fits
+    (fort sites ER-5.14, wharf sites ER-12.9)."""
     if wanted is not None:
         if wanted not in side.areas:
             raise Refused("ER-2.1", N_("%(wanted)s is no area of the %(side)s board", wanted=wanted, side=side.side))
         if not fits(wanted):
-            raise Refused(
-                "ER-5.14",
-                N_("%(wanted)s is not a land area %(faction)s controls without a fort", wanted=wanted, faction=faction),
-            )
+            raise Refused(rule, unfit)
         return wanted
     sites = sorted(area for area in side.areas if fits(area))
     if not sites:
-        raise Refused("ER-5.14", N_("no controlled land area without a fort"))
+        raise Refused(rule, none_left)
     return sites[0]
 
 

@@ -25,7 +25,7 @@ from adjudicator.rulesets.conqueror.data import GameData, MapSide, Options
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, megaprojects_of, standing_effects
 from adjudicator.rulesets.conqueror.effects_triggers import discount  # ER-13.6: an effect's discount
 from adjudicator.rulesets.conqueror.orders import Megaproject
-from adjudicator.rulesets.conqueror.politics import Refused, Taken, free_slots, free_space, surcharge
+from adjudicator.rulesets.conqueror.politics import Refused, Taken, free_slots, free_space, pick_site, surcharge
 from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
     SEAS_BARRACKS,
@@ -177,23 +177,10 @@ def _wharf_site(state: GameState, side: MapSide, faction: str, wanted: str | Non
         coastal = side.areas[area].land and side.areas[area].wharf_site
         return coastal and controller(state, side, area) == faction and area not in taken
 
-    if wanted is not None:
-        if wanted not in side.areas:
-            raise Refused("ER-2.1", N_("%(wanted)s is no area of the %(side)s board", wanted=wanted, side=side.side))
-        if not fits(wanted):
-            raise Refused(
-                "ER-12.9",
-                N_(
-                    "%(wanted)s is not a coastal land area %(faction)s controls without a wharf",
-                    wanted=wanted,
-                    faction=faction,
-                ),
-            )
-        return wanted
-    sites = sorted(area for area in side.areas if fits(area))
-    if not sites:
-        raise Refused("ER-12.9", N_("no controlled coastal land area without a wharf"))
-    return sites[0]
+    unfit = N_(
+        "%(wanted)s is not a coastal land area %(faction)s controls without a wharf", wanted=wanted, faction=faction
+    )
+    return pick_site(side, wanted, fits, "ER-12.9", unfit, N_("no controlled coastal land area without a wharf"))
 
 
 def _enemy_held(state: GameState, area: str, faction: str) -> bool:
