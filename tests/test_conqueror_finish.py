@@ -40,7 +40,7 @@ def test_ER_8_14_a_played_tactics_move_twice_acts_for_the_rest_of_the_turn_then_
     assert units(result.state, "WSE") == ("aurel", {"infantry": 1})
     forced = of(result.events, "effect_in_force")
     assert [e.data for e in forced] == [{"source": "card forced-march", "op": "move_twice", "duration": "turn"}]
-    said = "card forced-march: its effect move_twice is in force for aurel for this turn (ER-8.14)."
+    said = "card forced-march: its effect move_twice is in force for aurel until the end of this turn (ER-8.14)."
     assert sentences(forced) == [said]
     assert result.state.players["aurel"].in_force == []  # the turn ended: so did the effect
 
