@@ -76,7 +76,7 @@ from adjudicator.rulesets.conqueror.state import INDEPENDENT, GameState, capital
 FREE = (Press, Language, Answer)  # orders of every mail, not moves: the services handle them
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Turn(Decisions):
     """What a campaign turn resolves with besides the state: the dice (None: only checking, for a receipt), the
     answers to its decisions, ask mode and the decisions already settled (Decisions); the step's events so far

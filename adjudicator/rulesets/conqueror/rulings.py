@@ -23,14 +23,11 @@ NO_EFFECT: Final = "none"
 T = TypeVar("T")
 
 
-class BadRuling(ValueError):
-    pass
+class BadAnswer(ValueError):
+    """An answer that cannot be read or does not fit its decision; the reason names the rule."""
 
 
-BadAnswer = BadRuling  # an answer that cannot be read or does not fit its decision (the reason names the rule)
-
-
-@dataclass
+@dataclass(kw_only=True)
 class Decisions:
     """The answers to a step's decisions, ask mode, the decisions already settled (their waiting time is over),
     and the decisions still to ask (`pending`, each with the event and the roll it arose at)."""
@@ -61,7 +58,7 @@ class Decisions:
                 value = read(text)
                 events.append(need.event(text, "answer"))
                 return value, events
-            except BadRuling as bad:
+            except BadAnswer as bad:
                 data = {"key": need.key, "answer": text, "reason": str(bad)}
                 events.append(Event("answer_refused", need.seat, data, visible_to=need.visible))  # the seat's mail
         if standing is not None:
@@ -113,7 +110,7 @@ def read_ruling(text: str, effect_key: str) -> Effects:
     if words == [NO_EFFECT]:
         return ()
     if len(words) != 2 or words[0] not in RULED_OPS or not words[1].lstrip("-").isdigit():
-        raise BadRuling(
+        raise BadAnswer(
             N_(
                 "%(answer)s: a ruling is none, or one of %(ops)s with a number (ER-13.6)",
                 answer=repr(text),
@@ -122,7 +119,7 @@ def read_ruling(text: str, effect_key: str) -> Effects:
         )
     n = int(words[1])
     if words[0] != "strength" and n < 0:
-        raise BadRuling(N_("%(answer)s: %(op)s cannot be negative (ER-13.6)", answer=repr(text), op=words[0]))
+        raise BadAnswer(N_("%(answer)s: %(op)s cannot be negative (ER-13.6)", answer=repr(text), op=words[0]))
     when = "battle.casualties" if words[0] != "strength" else "battle.melee"
     return (Effect(words[0], {"n": n}, Trigger(when), key=f"{effect_key}.ruled"),)
 
@@ -148,7 +145,7 @@ def rule_on(
         if answer is not None:
             try:
                 rulings[pending.key], source = read_ruling(answer, pending.key), "answer"
-            except BadRuling as bad:
+            except BadAnswer as bad:
                 events.append(
                     Event("answer_refused", pending.player, {"key": key, "answer": answer, "reason": str(bad)})
                 )
