@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import threading
@@ -17,13 +18,16 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
+from adjudicator.resources import resource_dir
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.demo import run_demo
 from adjudicator.services.games import new_game
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import write_game_site
+from tests.conftest import Pbem
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+SiteGame = tuple[Path, dict[str, str]]  # the site's folder, the seats' passwords
 ARTIFACTS = Path(os.environ.get("PBEM_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))
 
 
@@ -87,6 +91,56 @@ def test_each_turn_page_tells_how_its_dice_key_is_checked(press_game: tuple[Path
     index, page = (site / "index.html").read_text(), (site / "turn-0001.html").read_text()
     commitment = index.split('<p class="key">', 1)[1].split("</p>", 1)[0]
     assert f'SHA-256 of this key must be <span class="key">{commitment}</span> (the commitment)' in page
+
+
+def _row(index: str, seat: str) -> str:
+    """The standings row of `seat` in the index."""
+    table = index.split('<table id="standings">', 1)[1].split("</table>", 1)[0]
+    return next(row for row in table.split("<tr") if f"<td>{seat}" in row)
+
+
+def test_the_index_shows_the_standings_and_the_latest_map(tmp_path: Path, press_game: SiteGame) -> None:
+    site, _ = press_game
+    index = (site / "index.html").read_text()
+    with Archive.in_folder(tmp_path).session() as session:
+        from adjudicator.archive.queries import find_game, latest_turn
+
+        state = json.loads(latest_turn(session, find_game(session, "rome1")).state_json)
+    assert "Standings after turn 1" in index and "<th>Treasury</th><th>Tribute</th><th>Areas held</th>" in index
+    for seat, player in state["players"].items():
+        held = [code for code, area in state["areas"].items() if area["owner"] == seat]
+        row = _row(index, seat)
+        assert f'<td class="number">{player["treasury"]}</td><td class="number">{player["tribute"]}</td>' in row
+        assert f"<td>{len(held)}: {' '.join(held)}</td>" in row
+    latest = index.split('id="latest-map">', 1)[1]
+    assert "The map after turn 1" in index and 'id="area-MAC"' in latest  # the map of turn 1 (the latest)
+    assert latest.split("</svg>", 1)[0] in (site / "turn-0001.html").read_text()
+
+
+def test_the_index_has_no_literal_backticks(press_game: tuple[Path, dict[str, str]]) -> None:
+    index = (press_game[0] / "index.html").read_text()
+    assert "`" not in index and "<code>pbem verify</code> replays every turn" in index
+
+
+def test_the_standings_are_translated(tmp_path: Path, press_game: tuple[Path, dict[str, str]]) -> None:
+    write_game_site(Archive.in_folder(tmp_path), "rome1", tmp_path / "site-de", language="de")
+    index = (tmp_path / "site-de" / "index.html").read_text()
+    assert "Stand nach Zug 1" in index and "<th>Kasse</th><th>Tribut</th><th>Gehaltene Gebiete</th>" in index
+    assert "<code>pbem verify</code>" in index and "`" not in index
+
+
+def test_ER_2_3_the_index_of_a_conqueror_game_shows_control_coins_and_vp(tmp_path: Path) -> None:
+    pbem = Pbem(tmp_path / "data")
+    data = resource_dir("games") / "conqueror-er" / "example-data"
+    seats = ("--seat", "kesh=k@example.org", "--seat", "aurel=a@example.org", "--seat", "thal=t@example.org")
+    assert pbem("new", "er1", "--ruleset", "conqueror-er", "--game-data", str(data), *seats).exit_code == 0
+    assert pbem("site", "er1", "--out", str(tmp_path / "site")).exit_code == 0
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<th>Coins</th><th>Victory points</th><th>Areas held</th>" in index
+    capitals = {"aurel": "AUR", "kesh": "KES", "thal": "THA"}  # each faction starts holding its capital (ER-2.3)
+    for faction, capital in capitals.items():
+        assert f'<td class="number">0</td><td class="number">0</td><td>1: {capital}</td>' in _row(index, faction)
+    assert 'id="latest-map"' in index and 'id="area-AUR"' in index.split('id="latest-map"', 1)[1]
 
 
 # -- in a real browser ---------------------------------------------------------------------------------------------

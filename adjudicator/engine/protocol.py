@@ -311,7 +311,10 @@ class Ruleset(Protocol):
         ...
 
     def report_context(self, state: Any) -> dict[str, Any]:
-        """More names the ruleset's report templates use (a seat's orders template: its next step, prices)."""
+        """More names the ruleset's report templates use (a seat's orders template: its next step, prices).
+        Optional key `standings`, shown on the site's index: one dict per seat with `seat`, `eliminated`, `held`
+        (the areas it holds) and `figures` (pairs of an N_-marked msgid and a number, e.g. a treasury); public
+        information only."""
         ...
 
     @property

@@ -1,9 +1,9 @@
 """`pbem site`: a static HTML archive of a game, from its public material only.
 
-Each turn page shows the public report, the map, the battles in detail and the turn's dice key; the index lists
-the turns and explains how anyone can check the dice. Nothing private to a seat is used: no private reports,
-no private press, no passwords, no dice seed. All text passes through an escaping Jinja environment, so player
-text (press, names) cannot inject markup.
+Each turn page shows the public report, the map, the battles in detail and the turn's dice key; the index shows
+the standings and the map after the latest turn, lists the turns and explains how anyone can check the dice.
+Nothing private to a seat is used: no private reports, no private press, no passwords, no dice seed. All text
+passes through an escaping Jinja environment, so player text (press, names) cannot inject markup.
 """
 
 from __future__ import annotations
@@ -66,9 +66,11 @@ def write_site(
     turns: list[SiteTurn],
     progress: Callable[[str], None] | None = None,
     language: str = "en",
+    standings: list[dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
-    files written. `game` names its ruleset (`ruleset`)."""
+    files written. `game` names its ruleset (`ruleset`); `standings` (the ruleset's, engine/protocol.py
+    report_context) are who holds what after the latest turn, shown on the index with that turn's map."""
     env = markup_environment(language)
     templates = templates_of(game) or ""
     written = []
@@ -104,6 +106,9 @@ def write_site(
                 {"number": t.number, "seat": t.seat, "round": t.round, "battles": len(fight), "key": t.turn_key}
                 for t, fight in zip(turns, fights, strict=True)
             ],
+            standings=standings or [],
+            figures=[label for label, _ in (standings or [{}])[0].get("figures", [])],
+            latest_map=turns[-1].map_svg if turns else "",
         ),
     )
     return written

@@ -346,7 +346,9 @@ def write_game_site(
         "commitment": game.commitment,
         "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
     }
-    return write_site(out, about, pages, progress, language)
+    # who holds what after the latest turn, as the ruleset tells it (none: the index shows no standings)
+    standings = ruleset.report_context(stored_state(ruleset, rows[-1].state_json)).get("standings") if rows else None
+    return write_site(out, about, pages, progress, language, standings or [])
 
 
 def _game_ruleset(game: GameRow) -> Ruleset:

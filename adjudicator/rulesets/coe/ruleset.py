@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
 from adjudicator.engine.steps import Step, StepResult
+from adjudicator.engine.vocabulary import N_
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.coe.board import CoeBoard
 
@@ -205,7 +206,13 @@ class CoeRuleset:
         multiplier = self.data["inflation"]["multipliers"][state.inflation]
         prices = {piece: price * multiplier for piece, price in self.data["prices"].items()}
         targets = self.edition("combat") == "target_number"
-        return {"coming": coming_turns(state), "prices": prices, "targets": targets, "losses": losses_of}
+        return {
+            "coming": coming_turns(state),
+            "prices": prices,
+            "targets": targets,
+            "losses": losses_of,
+            "standings": standings(state),
+        }
 
     # Orders, reports, maps: the parser and render branches add these names to play.py; until they are
     # merged, the shared grammar files and template folder that exist today are named here
@@ -269,3 +276,17 @@ def load(source: RulesetSource) -> CoeRuleset:
         data=dict(source.data),
         folder=source.folder,
     )
+
+
+def standings(state: GameState) -> list[dict[str, Any]]:
+    """Who holds what, for the site's index (protocol.py, report_context): each seat's provinces, treasury and
+    tribute, as the public report's position shows them."""
+    return [
+        {
+            "seat": seat,
+            "eliminated": player.eliminated,
+            "held": [code for code, area in state.areas.items() if area.owner == seat],
+            "figures": [(N_("Treasury"), player.treasury), (N_("Tribute"), player.tribute)],
+        }
+        for seat, player in state.players.items()
+    ]

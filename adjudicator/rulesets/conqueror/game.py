@@ -18,7 +18,7 @@ from adjudicator.engine.chance import Dice
 from adjudicator.engine.envelope import Envelope, EnvelopeError, envelope_text, read_envelope
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
 from adjudicator.engine.steps import Step, StepResult
-from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror import campaign, plans, purchases, rounds, setup
@@ -27,6 +27,7 @@ from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.rulesets.conqueror.state import (
     GameState,
     broken,
+    controlled_areas,
     private_part,
     public_part,
     read_state,
@@ -236,4 +237,18 @@ class ConquerorGame:
         return events
 
     def report_context(self, state: GameState) -> dict[str, Any]:
-        return {"coming": self.next_steps(state)}
+        return {"coming": self.next_steps(state), "standings": self.standings(state)}
+
+    def standings(self, state: GameState) -> list[dict[str, Any]]:
+        """Who holds what, for the site's index (protocol.py, report_context): each faction's controlled areas
+        (ER-2.3), coins and VP, all public (ER-6.10 hides only hands and decks)."""
+        side = self.data.map_for(state.players_count)
+        return [
+            {
+                "seat": faction,
+                "eliminated": player.eliminated,
+                "held": controlled_areas(state, side, faction),
+                "figures": [(N_("Coins"), player.coins), (N_("Victory points"), player.vp)],
+            }
+            for faction, player in state.players.items()
+        ]
