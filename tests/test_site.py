@@ -206,6 +206,9 @@ def test_the_site_in_a_real_browser(browser: object, served_demo_site: str) -> N
     assert driver.title.startswith("demo: ")  # type: ignore[attr-defined]
     links = driver.find_elements(By.CSS_SELECTOR, "#turns a")  # type: ignore[attr-defined]
     assert [link.text for link in links] == [str(n) for n in range(13)]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#standings tr")  # type: ignore[attr-defined]
+    assert [row.text.split()[0] for row in rows] == ["Player", "Macedonia", "Egyptus", "Hispania"]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#latest-map g.area")) == 60  # type: ignore[attr-defined]
     driver.save_screenshot(str(ARTIFACTS / "site-index.png"))  # type: ignore[attr-defined]
 
     links[11].click()  # turn 11: Egyptus attacks Cilicia
