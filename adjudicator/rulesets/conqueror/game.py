@@ -247,7 +247,7 @@ class ConquerorGame:
             {
                 "seat": faction,
                 "eliminated": player.eliminated,
-                "held": controlled_areas(state, side, faction),
+                "held": sorted(controlled_areas(state, side, faction)),
                 "figures": [(N_("Coins"), player.coins), (N_("Victory points"), player.vp)],
             }
             for faction, player in state.players.items()
