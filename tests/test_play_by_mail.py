@@ -1,0 +1,290 @@
+"""Each game played by mail from the mails alone: `new_game` queues the welcomes, `pbem send --eml-dir` delivers
+every mail as an .eml file, each player (tests/mail_player.py) reads the orders template at the end of his latest
+welcome or report and fills in its forms with choices read from that same mail, his RFC 822 mail goes through
+`ingest`, and `tick` runs on a clock the test moves past reminders and deadlines. Some mails carry the usual
+mistakes (a typo'd keyword, an unknown area): the receipt must name each problem and its line, and the player
+corrects them from the receipt's suggestions. After every step each mail a player got must be one he can act
+on, and at the end the archive verifies by replay (`pbem verify`).
+
+The orders template, as the player reads it (every ruleset's welcome and private report end with one):
+
+- a header line `GAME <game> TURN <n> PLAYER <seat> PASSWORD <your password>`: four keywords in the seat's
+  language, each followed by its value, the password a placeholder in angle brackets. TURN is the next step
+  the seat orders in (`Ruleset.next_steps`). The last such line of the mail is the template's start.
+- then comment lines: one at the left margin (`# Your pieces:`) is a heading, indented ones (`#   ...`) are
+  what the heading introduces. The indented lines after the template's last heading that ends in ':' (`#
+  Examples:`) are order forms: an order in the seat's language, where each word in angle brackets is a
+  placeholder the player replaces (`<area>`); an explanation may follow after two spaces and '#'. A form
+  without a placeholder is a whole order (a standing order, say) that the player may send as it stands.
+
+A Conquest of the Empire player (mail_player.coe_orders) reads his pieces, prices, treasury and tribute from
+the mail, moves generals with infantry along the forms' MOVE shape to a neighbouring province of the printed
+board, buys what he can afford along the BUY form, and copies the standing order form once. A player of a
+ruleset he knows nothing of (mail_player.forms_as_they_stand: Conqueror) sends the forms that need no filling
+in: each must at least be understood.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator.archive import Archive
+from adjudicator.cli import app
+from adjudicator.mail.inbound import read_message
+from adjudicator.resources import resource_dir
+from adjudicator.services import games as games_service
+from adjudicator.services.deadlines import tick
+from adjudicator.services.games import current_game, new_game
+from adjudicator.services.mailbox import ingest
+from tests.mail_player import (
+    HEADER,
+    MovableClock,
+    Player,
+    Postman,
+    Template,
+    body_of,
+    corrected,
+    read_template,
+    receipt_problems,
+)
+
+GAME = "bymail"
+MODERATOR = "gm@example.org"
+TURN_HOURS, REMINDER_HOURS = 24, 6
+COE_SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+ER_SEATS = {"aurel": "aurel@example.org", "kesh": "kesh@example.org", "thal": "thal@example.org"}
+
+
+@dataclass
+class Plan:
+    """What a game by mail is to show: each seat's number of steps, and which of a seat's steps (counted from 1)
+    carry mistakes or go without orders (NMR: the reminder, then the deadline passes)."""
+
+    ruleset: str
+    seats: dict[str, str]
+    steps_per_seat: int
+    mistakes: set[tuple[str, int]] = field(default_factory=set)
+    silent: set[tuple[str, int]] = field(default_factory=set)
+    game_data: Path | None = None
+    sealed_steps: bool = False  # whether a player answers each template at once (no "Next player-turn" line)
+
+
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's dice seed and passwords come from a seeded stream: each run plays the same game, so that a
+    failure can be replayed (the dice are the game's own keyed stream all the same)."""
+    stream = random.Random(20270301)
+    monkeypatch.setattr(games_service.secrets, "token_bytes", lambda n=32: stream.randbytes(n or 32))
+
+
+class Table:
+    """The moderator's side: the archive, the clock, the postman; and the players."""
+
+    def __init__(self, tmp_path: Path, plan: Plan) -> None:
+        self.plan = plan
+        self.data = tmp_path / "data"
+        self.archive = Archive.open(self.data, None)
+        self.clock = MovableClock(datetime(2027, 3, 1, 9, 0, tzinfo=UTC))
+        self.players = {
+            seat: Player(GAME, plan.ruleset, seat, address, random.Random(f"{seat}-{n}"))
+            for n, (seat, address) in enumerate(plan.seats.items())
+        }
+        self.postman = Postman(self.data, tmp_path / "mails", self.players, MODERATOR)
+        self.log: list[str] = []
+
+    def start(self) -> None:
+        new_game(
+            self.archive,
+            self.data,
+            GAME,
+            self.plan.ruleset,
+            self.plan.seats,
+            mail={"turn_hours": TURN_HOURS, "reminder_hours": REMINDER_HOURS, "moderator": MODERATOR, "nmr_alert": 1},
+            clock=self.clock,
+            game_data=self.plan.game_data,
+        )
+        self.deliver()
+        self.tick()  # the clock starts: the first deadline is set
+
+    def position(self) -> tuple[dict[str, int], bool]:
+        """Each seat's next step (what its template must name) and whether the game has ended."""
+        with self.archive.session() as session:
+            _, ruleset, state = current_game(session, GAME)
+        return ruleset.next_steps(state), ruleset.due(state) is None
+
+    def tick(self) -> list[str]:
+        ticked = tick(self.archive, self.data, clock=self.clock)
+        assert not ticked.failures, ticked.failures
+        self.log += ticked.lines
+        self.deliver()
+        return ticked.lines
+
+    def deliver(self) -> list[tuple[Player, EmailMessage]]:
+        """`pbem send`, then every new mail checked: each must be one its player can act on."""
+        new = self.postman.deliver()
+        coming, ended = self.position()
+        for player, mail in new:
+            problem = unusable(player, mail, coming, ended)
+            assert problem is None, f"{player.seat} got {mail['Subject']!r}: {problem}\n{body_of(mail)}"
+        return new
+
+    def send(self, player: Player, header: str, lines: list[str], answering: EmailMessage) -> tuple[str, str]:
+        """The player's mail through `ingest`; his receipt (delivered at once) and the order text he sent."""
+        message_id, raw = player.mail(header, lines, answering)
+        outcome = ingest(self.archive, read_message(raw), clock=self.clock)
+        assert outcome in ("orders stored", "orders replaced"), outcome
+        receipts = [m for p, m in self.deliver() if p is player and m["In-Reply-To"] == message_id]
+        assert len(receipts) == 1, f"{player.seat}: no receipt for {message_id}"
+        return body_of(receipts[0]), player.sent[message_id]
+
+
+def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: bool) -> str | None:
+    """Why `player` cannot act on `mail` (None when he can): it must be a receipt for a mail he sent, a welcome
+    or report ending with a template for his next step, a reminder of that step, or the game's final report."""
+    body = body_of(mail)
+    if mail["X-PBEM-Game"] != GAME:
+        return f"it names game {mail['X-PBEM-Game']!r}"
+    if mail["In-Reply-To"] in player.sent and mail["Subject"].startswith(f"[{GAME}] Receipt"):
+        turn = player.sent[mail["In-Reply-To"]].split()[3]  # GAME g TURN n ...
+        expected = f"Receipt: game {GAME}, turn {turn}, {player.seat}"
+        return None if body.startswith(expected) else f"a receipt that does not begin with {expected!r}"
+    reminder = re.fullmatch(rf"\[{GAME}\] Reminder: orders for turn (\d+) are due", mail["Subject"])
+    if reminder:
+        turn = int(reminder.group(1))
+        return None if turn == coming.get(player.seat) else f"a reminder of turn {turn}, not {coming.get(player.seat)}"
+    if ended:
+        return None if "The game has ended" in body else "the game has ended, and the mail does not say so"
+    headers = [m for line in body.splitlines() if (m := HEADER.match(line))]
+    if not headers:
+        return "no orders template (no header line GAME .. TURN .. PLAYER .. PASSWORD <..>)"
+    game, turn, seat = headers[-1].group(2), int(headers[-1].group(4)), headers[-1].group(6)
+    if (game, seat, turn) != (GAME, player.seat, coming.get(player.seat)):
+        return f"its template is for {game}/{seat}/turn {turn}, not {GAME}/{player.seat}/turn {coming[player.seat]}"
+    template = read_template(body, GAME, player.seat)
+    assert template is not None
+    return None if template.forms else "its template has no order forms"
+
+
+def acts_now(plan: Plan, mail: EmailMessage, template: Template) -> bool:
+    """Whether the player writes his orders now: in turn order, when his mail says his player-turn is next."""
+    return plan.sealed_steps or f"Next player-turn: {template.turn}, {template.seat} " in body_of(mail)
+
+
+def with_mistakes(lines: list[str]) -> tuple[list[str], dict[int, str]]:
+    """The lines with a typo'd keyword (its last two letters swapped) and an unknown area (a move's destination
+    with an X added); the mistaken words by line number in the order text (the header is line 1)."""
+    lines = list(lines)
+    wrong = {}
+    keyword = lines[0].split()[0]
+    typo = keyword[:-2] + keyword[-1] + keyword[-2]
+    lines[0] = typo + lines[0][len(keyword) :]
+    wrong[2] = typo
+    moves = [i for i, line in enumerate(lines) if re.search(r"-> [A-Z]{3,4}$", line)]
+    at = moves[-1] if moves and moves[-1] != 0 else len(lines) - 1
+    lines[at] += "X"
+    wrong[at + 2] = lines[at].split()[-1]
+    return lines, wrong
+
+
+def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
+    table = Table(tmp_path, plan)
+    table.start()
+    done: dict[str, list[int]] = {seat: [] for seat in plan.seats}  # the steps each seat ordered in (or let pass)
+    for _ in range(plan.steps_per_seat * len(plan.seats) * 4):
+        if min(len(turns) for turns in done.values()) >= plan.steps_per_seat or table.position()[1]:
+            break
+        silent = []
+        for seat, player in table.players.items():
+            latest = player.latest()
+            assert latest is not None, f"{seat} has no template to answer"
+            mail, template = latest
+            if template.turn in done[seat] or not acts_now(plan, mail, template):
+                continue
+            done[seat].append(template.turn)
+            nth = len(done[seat])
+            if (seat, nth) in plan.silent:
+                silent.append((seat, template.turn))
+                continue
+            _, template, lines = player.orders()
+            header = template.with_password(player.password)
+            if (seat, nth) in plan.mistakes and lines:
+                mistaken, wrong = with_mistakes(lines)
+                receipt, text = table.send(player, header, mistaken, mail)
+                problems = receipt_problems(receipt)
+                assert sorted(problems) == sorted(wrong), receipt
+                for number, word in wrong.items():
+                    assert problems[number].startswith("not understood") and f"'{word}'" in problems[number], receipt
+                    assert re.search(rf"^  line +{number}  {re.escape(text.splitlines()[number - 1])}$", receipt, re.M)
+                assert corrected(text, problems).splitlines()[1:] == lines  # the suggestions restore his orders
+            receipt, text = table.send(player, header, lines, mail)
+            verdicts = receipt_problems(receipt)
+            if plan.ruleset.startswith("coe"):
+                assert verdicts == {}, receipt  # every form he filled in from the mail is accepted
+            else:
+                assert not any(v.startswith("not understood") for v in verdicts.values()), receipt
+            player.turns_sent.append(template.turn)
+        if silent:  # nobody writes: the reminder comes, then the deadline passes
+            table.clock.advance(TURN_HOURS - REMINDER_HOURS + 1)
+            table.tick()
+            for seat, turn in silent:
+                reminders = [m for m in table.players[seat].inbox if m["Subject"].endswith(f"turn {turn} are due")]
+                assert reminders, f"{seat} was not reminded of turn {turn}"
+            table.clock.advance(REMINDER_HOURS)
+        else:
+            table.clock.advance(1)
+        lines = table.tick()
+        assert any("resolved" in line for line in lines), lines
+    else:
+        raise AssertionError(f"the game did not get far enough: {done}\n" + "\n".join(table.log))
+    assert all(len(turns) >= plan.steps_per_seat for turns in done.values()) or table.position()[1], done
+    verified = CliRunner().invoke(app, ["verify", GAME, "--data", str(table.data)])
+    assert verified.exit_code == 0 and verified.output.rstrip().endswith(" 0 problems"), verified.output
+    return table
+
+
+@pytest.mark.usefixtures("seeded")
+def test_coe_classic_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
+    """Five player-turns per seat (C-4.1), with typos, unknown areas and a missed turn (NMR)."""
+    plan = Plan(
+        "coe-classic",
+        COE_SEATS,
+        steps_per_seat=5,
+        mistakes={("Egyptus", 2), ("Macedonia", 4)},
+        silent={("Hispania", 3)},
+    )
+    table = play_by_mail(tmp_path, plan)
+    alerts = [m["Subject"] for m in table.postman.moderators]
+    assert alerts == [f"[{GAME}] Hispania missed 1 turns"]  # nmr_alert=1: the moderator hears of the missed turn
+
+
+@pytest.mark.usefixtures("seeded")
+def test_coe_1984_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
+    """Three player-turns per seat, with mistakes and a missed turn."""
+    plan = Plan(
+        "coe-1984",
+        COE_SEATS,
+        steps_per_seat=3,
+        mistakes={("Hispania", 2)},
+        silent={("Macedonia", 2)},
+    )
+    play_by_mail(tmp_path, plan)
+
+
+@pytest.mark.usefixtures("seeded")
+def test_conqueror_er_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
+    plan = Plan(
+        "conqueror-er",
+        ER_SEATS,
+        steps_per_seat=2,
+        game_data=resource_dir("games") / "conqueror-er" / "example-data",
+        sealed_steps=True,
+    )
+    play_by_mail(tmp_path, plan)
