@@ -113,13 +113,18 @@ def land_neighbours(ruleset: str) -> dict[str, list[str]]:
 
 @dataclass
 class Pieces:
-    leaders: list[str] = field(default_factory=list)
+    leaders: list[str] = field(default_factory=list)  # generals: G1, G2 ...
+    caesar: int = 0
     counts: dict[str, int] = field(default_factory=dict)  # unit word -> number
     city: bool = False
 
+    def leading(self) -> int:
+        """Leaders in the sense of the stacking limit: Caesar, generals, and a city he controls (O-5.7)."""
+        return self.caesar + len(self.leaders) + int(self.city)
+
 
 def my_pieces(lines: list[str]) -> dict[str, Pieces]:
-    """`MAC: CAESAR G2 G3 4 INF (fortified city)` lines -> area -> pieces."""
+    """`MAC: CAESAR G2 G3 4 INF GALLEY 1 (fortified city)` lines (an English player's) -> area -> pieces."""
     found = {}
     for line in lines:
         m = re.match(r"^([A-Z]{3,4}): (.*)$", line)
@@ -131,6 +136,10 @@ def my_pieces(lines: list[str]) -> dict[str, Pieces]:
         while i < len(words):
             if re.fullmatch(r"G\d+", words[i]):
                 pieces.leaders.append(words[i])
+            elif words[i] == "CAESAR":
+                pieces.caesar = 1
+            elif words[i] == "GALLEY":
+                i += 1  # its number
             elif words[i].isdigit() and i + 1 < len(words):
                 pieces.counts[words[i + 1]] = int(words[i])
                 i += 1
@@ -148,7 +157,7 @@ def infantry_on_board(body: str, unit: str, seat: str | None) -> int:
     lines = body.split("Pieces on the board\n", 1)[1].split("\n\n", 1)[0].splitlines()
     count, owner = 0, ""
     for line in lines:
-        words = line.split(": ", 1)[1].split()
+        words = line.split(":", 1)[1].split()
         for i, word in enumerate(words):
             if word.endswith(":"):
                 owner = word[:-1]
@@ -177,15 +186,27 @@ def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, 
     keyword, _, with_word, _, unit = move.split(": ")[0].split() if move else ("", "", "", "", "")
     for area in sorted(pieces) if move else []:
         here = pieces[area]
-        for general in here.leaders:
+        for general in list(here.leaders):
             infantry = here.counts.get(unit, 0)
-            if len(orders) == 2 or infantry == 0:
-                break
-            count = rng.randint(1, min(infantry, 7))  # C-5.6: at most 7 units a leader
+            # O-5.7 (1984): what stays may not exceed 7 per leader left there; C-5.6: 7 units a leader moves
+            least = max(1, sum(here.counts.values()) - 7 * (here.leading() - 1))
+            if len(orders) == 2 or least > min(infantry, 7):
+                continue
+            count = rng.randint(least, min(infantry, 7))
+            fitting = [
+                t
+                for t in land_neighbours(ruleset)[area]
+                if sum(pieces.get(t, Pieces()).counts.values()) + count <= 7 * (pieces.get(t, Pieces()).leading() + 1)
+            ]
+            strange = [t for t in fitting if t not in mine]
+            if not fitting:
+                continue
+            target = rng.choice(strange or fitting)
             here.counts[unit] = infantry - count
-            targets = land_neighbours(ruleset)[area]
-            strange = [t for t in targets if t not in mine]
-            target = rng.choice(strange or targets)
+            here.leaders.remove(general)
+            there = pieces.setdefault(target, Pieces())
+            there.leaders.append(general)
+            there.counts[unit] = there.counts.get(unit, 0) + count
             orders.append(f"{keyword} {general} {with_word} {count} {unit}: {area} -> {target}")
     buy = next(f for f in template.forms if re.fullmatch(r"\S+ \d+ \S+, \S+ \S+ <[^>]+>", f))
     buy_word, _, buy_unit, city_word, at_word, _ = buy.replace(",", "").split()
