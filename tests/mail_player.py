@@ -18,6 +18,7 @@ The orders template a player reads (the contract a ruleset's template meets; see
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import tomllib
@@ -117,10 +118,15 @@ class Pieces:
     caesar: int = 0
     counts: dict[str, int] = field(default_factory=dict)  # unit word -> number
     city: bool = False
+    arrived: int = 0  # combat units that moved here this turn (C-5.2: their move is spent)
+    arrived_leaders: int = 0
 
     def leading(self) -> int:
         """Leaders in the sense of the stacking limit: Caesar, generals, and a city he controls (O-5.7)."""
-        return self.caesar + len(self.leaders) + int(self.city)
+        return self.caesar + len(self.leaders) + self.arrived_leaders + int(self.city)
+
+    def units(self) -> int:
+        return sum(self.counts.values()) + self.arrived
 
 
 def my_pieces(lines: list[str]) -> dict[str, Pieces]:
@@ -166,10 +172,26 @@ def infantry_on_board(body: str, unit: str, seat: str | None) -> int:
     return count
 
 
+def distances(ruleset: str, sources: set[str]) -> dict[str, int]:
+    """Land steps from each area to the nearest of `sources` on the printed board."""
+    found = dict.fromkeys(sources, 0)
+    frontier = sorted(sources)
+    while frontier:
+        nearer = []
+        for area in frontier:
+            for near in land_neighbours(ruleset).get(area, []):
+                if near not in found:
+                    found[near] = found[area] + 1
+                    nearer.append(near)
+        frontier = nearer
+    return found
+
+
 def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, first: bool) -> list[str]:
     """A Conquest of the Empire player's orders: up to two generals march with some infantry to a neighbouring
-    province, he buys the infantry his treasury and tribute pay for (and a city where he can), and he copies the
-    standing order the template shows (the first time). Everything but the board comes from the mail."""
+    province on the way to the nearest enemy province, he buys the infantry his treasury and tribute pay for
+    (and a city where he can), and he copies the standing order the template shows (the first time).
+    Everything but the board and the rulebook's numbers comes from the mail."""
     seat = template.seat
     pieces = my_pieces([line for lines in template.information.values() for line in lines])
     prices = dict(
@@ -177,8 +199,10 @@ def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, 
         for name, price in re.findall(r"([a-z ]+) (\d+)", next(h for h in template.headings if "Prices" in h))
     )
     money = sum(map(int, re.search(r"Treasury (\d+), tribute (\d+)\.", body).groups()))  # type: ignore[union-attr]
-    row = re.search(rf"^{re.escape(seat)}\s+\d+\s+\d+  (.*)$", body, re.MULTILINE)
-    mine = set(row.group(1).split()) if row else set()
+    table = body.split("Players (turn order)", 1)[1].split("\nInflation", 1)[0]  # the latest position's
+    owners = {m.group(1): set(m.group(2).split()) for m in re.finditer(r"^(\w+)\s+\d+\s+\d+  (.*)$", table, re.M)}
+    mine = owners.pop(seat, set())
+    enemy = distances(ruleset, set().union(*owners.values()))
     cities = set(re.findall(r"^  ([A-Z]{3,4}) \[\w+\] (?:fortified )?city", body, re.MULTILINE))
     home = re.search(r"\(home province ([A-Z]{3,4})\)", body)
     orders = []
@@ -189,24 +213,24 @@ def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, 
         for general in list(here.leaders):
             infantry = here.counts.get(unit, 0)
             # O-5.7 (1984): what stays may not exceed 7 per leader left there; C-5.6: 7 units a leader moves
-            least = max(1, sum(here.counts.values()) - 7 * (here.leading() - 1))
+            least = max(1, here.units() - 7 * (here.leading() - 1))
             if len(orders) == 2 or least > min(infantry, 7):
                 continue
             count = rng.randint(least, min(infantry, 7))
             fitting = [
                 t
                 for t in land_neighbours(ruleset)[area]
-                if sum(pieces.get(t, Pieces()).counts.values()) + count <= 7 * (pieces.get(t, Pieces()).leading() + 1)
+                if pieces.get(t, Pieces()).units() + count <= 7 * (pieces.get(t, Pieces()).leading() + 1)
             ]
-            strange = [t for t in fitting if t not in mine]
             if not fitting:
                 continue
-            target = rng.choice(strange or fitting)
+            nearest = min(enemy.get(t, 99) for t in fitting)  # towards the nearest enemy province
+            target = rng.choice([t for t in fitting if enemy.get(t, 99) == nearest])
             here.counts[unit] = infantry - count
             here.leaders.remove(general)
             there = pieces.setdefault(target, Pieces())
-            there.leaders.append(general)
-            there.counts[unit] = there.counts.get(unit, 0) + count
+            there.arrived_leaders += 1
+            there.arrived += count
             orders.append(f"{keyword} {general} {with_word} {count} {unit}: {area} -> {target}")
     buy = next(f for f in template.forms if re.fullmatch(r"\S+ \d+ \S+, \S+ \S+ <[^>]+>", f))
     buy_word, _, buy_unit, city_word, at_word, _ = buy.replace(",", "").split()
@@ -310,12 +334,15 @@ def receipt_problems(body: str) -> dict[int, str]:
 
 
 def corrected(text: str, problems: dict[int, str]) -> str:
-    """The order text with each not-understood word replaced by the receipt's "did you mean" suggestion."""
+    """The order text with each not-understood word replaced by the receipt's "did you mean" suggestion (of
+    several, the one that begins as the mistaken word does: what the player meant)."""
     lines = text.splitlines()
     for number, verdict in problems.items():
-        m = re.match(r"not understood \(column (\d+)\): .*'([^']+)' \(did you mean (\S+?)\??[ )]", verdict)
+        m = re.match(r"not understood \(column (\d+)\): .*'([^']+)' \(did you mean (.*)\?\)$", verdict)
         assert m, f"line {number}: no suggestion to correct it with: {verdict}"
-        column, wrong, right = int(m.group(1)), m.group(2), m.group(3)
+        column, wrong = int(m.group(1)), m.group(2)
+        suggested = re.findall(r"(?:^|, | or )([A-Z][A-Z0-9]*)\b", m.group(3))
+        right = max(suggested, key=lambda word: len(os.path.commonprefix([word, wrong])))
         line = lines[number - 1]
         assert line[column - 1 : column - 1 + len(wrong)] == wrong, (line, verdict)
         lines[number - 1] = line[: column - 1] + right + line[column - 1 + len(wrong) :]
