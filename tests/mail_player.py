@@ -279,6 +279,7 @@ class Player:
     rng: random.Random
     inbox: list[EmailMessage] = field(default_factory=list)
     sent: dict[str, str] = field(default_factory=dict)  # Message-ID -> the order text
+    mails: list[EmailMessage] = field(default_factory=list)  # what he sent
     turns_sent: list[int] = field(default_factory=list)
     count: int = 0
 
@@ -322,6 +323,7 @@ class Player:
         text = "\n".join([header, *lines])
         message.set_content(f"Hello,\n\n{text}\n\n-- \n{self.seat}\n", charset="utf-8")
         self.sent[message["Message-ID"]] = text
+        self.mails.append(message)
         return message["Message-ID"], bytes(message)
 
 

@@ -73,6 +73,7 @@ class Plan:
     steps_per_seat: int
     mistakes: set[tuple[str, int]] = field(default_factory=set)
     silent: set[tuple[str, int]] = field(default_factory=set)
+    wrong_password: set[tuple[str, int]] = field(default_factory=set)
     game_data: Path | None = None
     sealed_steps: bool = False  # whether a player answers each template at once (no "Next player-turn" line)
 
@@ -160,6 +161,12 @@ def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: 
             return f"a receipt for turn {turn}, for which he sent nothing"
         expected = f"Receipt: game {GAME}, turn {turn}, {player.seat}\n"
         return None if body.startswith(expected) else f"a receipt that does not begin with {expected!r}"
+    if mail["Subject"] == f"[{GAME}] Orders for your seat were refused":
+        sent = {m["Subject"] for m in player.mails}
+        said = re.search(r"arrived with (.*) \(from (\S+), subject '(.*)'\)", " ".join(body.split()))
+        if said and said.group(2) == player.address and said.group(3) in sent:
+            return None
+        return "a refusal of a mail he did not send"
     reminder = re.fullmatch(rf"\[{GAME}\] Reminder: orders for turn (\d+) are due", mail["Subject"])
     if reminder:
         turn = int(reminder.group(1))
@@ -219,6 +226,11 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
                 continue
             _, template, lines = player.orders()
             header = template.with_password(player.password)
+            if (seat, nth) in plan.wrong_password:  # the refusal reaches his registered address, naming why
+                message_id, raw = player.mail(template.with_password(player.password[:-1]), lines, mail)
+                assert ingest(table.archive, read_message(raw), clock=table.clock) == "refused: a wrong password"
+                (notice,) = [m for p, m in table.deliver() if p is player]
+                assert "arrived with a wrong password" in " ".join(body_of(notice).split())
             if (seat, nth) in plan.mistakes and lines:
                 mistaken, wrong = with_mistakes(lines)
                 receipt, text = table.send(player, header, mistaken, mail)
@@ -256,17 +268,18 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
 
 @pytest.mark.usefixtures("seeded")
 def test_coe_classic_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
-    """Five player-turns per seat (C-4.1), with typos, unknown areas and a missed turn (NMR)."""
+    """Five player-turns per seat (C-4.1), with typos, unknown areas, a wrong password and a missed turn (NMR)."""
     plan = Plan(
         "coe-classic",
         COE_SEATS,
         steps_per_seat=5,
         mistakes={("Egyptus", 2), ("Macedonia", 4)},
         silent={("Hispania", 3)},
+        wrong_password={("Egyptus", 1)},
     )
     table = play_by_mail(tmp_path, plan)
     alerts = [m["Subject"] for m in table.postman.moderators]
-    assert alerts == [f"[{GAME}] Hispania missed 1 turns"]  # nmr_alert=1: the moderator hears of the missed turn
+    assert alerts == [f"[{GAME}] refused mail for Egyptus", f"[{GAME}] Hispania missed 1 turns"]  # nmr_alert=1
 
 
 @pytest.mark.usefixtures("seeded")
