@@ -181,6 +181,10 @@ def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: 
         return f"its template is for {game}/{seat}/turn {turn}, not {GAME}/{player.seat}/turn {coming[player.seat]}"
     template = read_template(body, GAME, player.seat)
     assert template is not None
+    after = body.split(template.header, 1)[1].splitlines()[1:]
+    rest = [line for line in after if line.strip() and not line.startswith("#") and not line.startswith("Deadline:")]
+    if rest:
+        return f"the template is not the end of the mail: {rest[0]!r} follows it"
     return None if template.forms else "its template has no order forms"
 
 
@@ -239,7 +243,9 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
                 for number, word in wrong.items():
                     assert problems[number].startswith("not understood") and f"'{word}'" in problems[number], receipt
                     assert re.search(rf"^  line +{number}  {re.escape(text.splitlines()[number - 1])}$", receipt, re.M)
-                assert corrected(text, problems).splitlines()[1:] == lines  # the suggestions restore his orders
+                fixed = corrected(text, problems).splitlines()[1:]
+                assert fixed == lines  # the receipt's suggestions restore what he meant: he sends that
+                lines = fixed
             receipt, text = table.send(player, header, lines, mail)
             verdicts = receipt_problems(receipt)
             if plan.ruleset.startswith("coe"):
