@@ -34,10 +34,39 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
+from adjudicator.orders.keywords import written
+from adjudicator.render.i18n import gettext
 from adjudicator.resources import resource_dir
 
 HEADER = re.compile(r"^(\S+) (\S+) (\S+) (\d+) (\S+) (\S+) (\S+) <[^<>]+>\s*$")
 PLACEHOLDER = re.compile(r"<[^<>]+>")
+
+
+@dataclass(frozen=True)
+class Words:
+    """The language a player reads and writes: the phrases of his mails (the catalogue's, as a native reader
+    knows them) and his order keywords."""
+
+    language: str = "en"
+
+    def text(self, msgid: str, **values: object) -> str:
+        return gettext(self.language, msgid, **values)
+
+    def prefix(self, msgid: str) -> str:
+        """The translated message up to its first value."""
+        return self.text(msgid).split("%(")[0]
+
+    def pattern(self, msgid: str) -> re.Pattern[str]:
+        """The translated message as a regular expression, each %(name)s a group of that name."""
+        parts = re.split(r"%\((\w+)\)s", self.text(msgid))
+        pieces = [re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)]
+        return re.compile("".join(pieces) + "$", re.MULTILINE)
+
+    def kw(self, name: str) -> str:
+        return written(self.language, name)
+
+
+ENGLISH = Words()
 
 
 @dataclass
@@ -129,25 +158,25 @@ class Pieces:
         return sum(self.counts.values()) + self.arrived
 
 
-def my_pieces(lines: list[str]) -> dict[str, Pieces]:
-    """`MAC: CAESAR G2 G3 4 INF GALLEY 1 (fortified city)` lines (an English player's) -> area -> pieces."""
+def my_pieces(lines: list[str], words: Words = ENGLISH) -> dict[str, Pieces]:
+    """`MAC: CAESAR G2 G3 4 INF GALLEY 1 (fortified city)` lines (in the player's words) -> area -> pieces."""
     found = {}
     for line in lines:
         m = re.match(r"^([A-Z]{3,4}): (.*)$", line)
         if not m:
             continue
         pieces = Pieces(city="(" in m.group(2))
-        words = m.group(2).split("(")[0].split()
+        said = m.group(2).split("(")[0].split()
         i = 0
-        while i < len(words):
-            if re.fullmatch(r"G\d+", words[i]):
-                pieces.leaders.append(words[i])
-            elif words[i] == "CAESAR":
+        while i < len(said):
+            if re.fullmatch(r"G\d+", said[i]):
+                pieces.leaders.append(said[i])
+            elif said[i] == words.kw("caesar"):
                 pieces.caesar = 1
-            elif words[i] == "GALLEY":
+            elif said[i] == words.kw("galley"):
                 i += 1  # its number
-            elif words[i].isdigit() and i + 1 < len(words):
-                pieces.counts[words[i + 1]] = int(words[i])
+            elif said[i].isdigit() and i + 1 < len(said):
+                pieces.counts[said[i + 1]] = int(said[i])
                 i += 1
             i += 1
         found[m.group(1)] = pieces
@@ -158,9 +187,9 @@ def my_pieces(lines: list[str]) -> dict[str, Pieces]:
 BOX_INFANTRY = {"coe-classic": (20, "own"), "coe-1984": (60, "shared")}
 
 
-def infantry_on_board(body: str, unit: str, seat: str | None) -> int:
+def infantry_on_board(body: str, unit: str, seat: str | None, words: Words = ENGLISH) -> int:
     """The infantry the (first) position in a mail shows: of `seat`, or of every seat when None."""
-    lines = body.split("Pieces on the board\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    lines = body.split(words.text("Pieces on the board") + "\n", 1)[1].split("\n\n", 1)[0].splitlines()
     count, owner = 0, ""
     for line in lines:
         words = line.split(":", 1)[1].split()
@@ -187,24 +216,27 @@ def distances(ruleset: str, sources: set[str]) -> dict[str, int]:
     return found
 
 
-def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, first: bool) -> list[str]:
+def coe_orders(
+    ruleset: str, body: str, template: Template, rng: random.Random, first: bool, words: Words = ENGLISH
+) -> list[str]:
     """A Conquest of the Empire player's orders: up to two generals march with some infantry to a neighbouring
     province on the way to the nearest enemy province, he buys the infantry his treasury and tribute pay for
     (and a city where he can), and he copies the standing order the template shows (the first time).
     Everything but the board and the rulebook's numbers comes from the mail."""
     seat = template.seat
-    pieces = my_pieces([line for lines in template.information.values() for line in lines])
-    prices = dict(
-        (name.strip().casefold(), int(price))
-        for name, price in re.findall(r"([a-z ]+) (\d+)", next(h for h in template.headings if "Prices" in h))
-    )
-    money = sum(map(int, re.search(r"Treasury (\d+), tribute (\d+)\.", body).groups()))  # type: ignore[union-attr]
-    table = body.split("Players (turn order)", 1)[1].split("\nInflation", 1)[0]  # the latest position's
+    pieces = my_pieces([line for lines in template.information.values() for line in lines], words)
+    said = next(h for h in template.headings if h.startswith(words.text("Prices now:")))
+    prices = {name.strip().casefold(): int(price) for name, price in re.findall(r"([^\d,:]+) (\d+)", said)}
+    infantry_price, city_price = prices[words.text("infantry").casefold()], prices[words.text("city").casefold()]
+    money = sum(map(int, words.pattern("Treasury %(treasury)s, tribute %(tribute)s.").search(body).groups()))  # type: ignore[union-attr]
+    table = body.split(words.text("Players (turn order)"), 1)[1]
+    table = table.split("\n" + words.prefix("Inflation level %(level)s"), 1)[0]  # the latest position's
     owners = {m.group(1): set(m.group(2).split()) for m in re.finditer(r"^(\w+)\s+\d+\s+\d+  (.*)$", table, re.M)}
     mine = owners.pop(seat, set())
     enemy = distances(ruleset, set().union(*owners.values()))
-    cities = set(re.findall(r"^  ([A-Z]{3,4}) \[\w+\] (?:fortified )?city", body, re.MULTILINE))
-    home = re.search(r"\(home province ([A-Z]{3,4})\)", body)
+    city = f"(?:{re.escape(words.text('fortified city'))}|{re.escape(words.text('city'))})"
+    cities = set(re.findall(rf"^  ([A-Z]{{3,4}}) \[\w+\] {city}", body, re.MULTILINE))
+    home = words.pattern("You play %(seat)s (home province %(home)s). Turn order: %(seats)s.").search(body)
     orders = []
     move = next((f for f in template.forms if re.fullmatch(r"\S+ \S+ \S+ \d+ \S+: [A-Z]{3,4} -> <[^>]+>", f)), None)
     keyword, _, with_word, _, unit = move.split(": ")[0].split() if move else ("", "", "", "", "")
@@ -234,13 +266,13 @@ def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, 
             orders.append(f"{keyword} {general} {with_word} {count} {unit}: {area} -> {target}")
     buy = next(f for f in template.forms if re.fullmatch(r"\S+ \d+ \S+, \S+ \S+ <[^>]+>", f))
     buy_word, _, buy_unit, city_word, at_word, _ = buy.replace(",", "").split()
-    if home is None or home.group(1) in mine:  # C-12.4: no units without the home province
+    if home is None or home.group("home") in mine:  # C-12.4: no units without the home province
         limit, pool = BOX_INFANTRY[ruleset]
-        left = limit - infantry_on_board(body, buy_unit, seat if pool == "own" else None)
-        infantry = max(0, min(money // prices["infantry"], 4, left))
-        rest = money - infantry * prices["infantry"]
+        left = limit - infantry_on_board(body, buy_unit, seat if pool == "own" else None, words)
+        infantry = max(0, min(money // infantry_price, 4, left))
+        rest = money - infantry * infantry_price
         sites = sorted(a for a in mine if a not in cities and a in pieces)
-        if infantry and sites and rest >= prices["city"]:
+        if infantry and sites and rest >= city_price:
             orders.append(f"{buy_word} {infantry} {buy_unit}, {city_word} {at_word} {rng.choice(sites)}")
         elif infantry:
             orders.append(f"{buy_word} {infantry} {buy_unit}")
@@ -249,12 +281,14 @@ def coe_orders(ruleset: str, body: str, template: Template, rng: random.Random, 
     return orders
 
 
-def forms_as_they_stand(ruleset: str, body: str, template: Template, rng: random.Random, first: bool) -> list[str]:
+def forms_as_they_stand(
+    ruleset: str, body: str, template: Template, rng: random.Random, first: bool, words: Words = ENGLISH
+) -> list[str]:
     """A player who knows no more of a game than its template: he sends the forms that need nothing filled in."""
     return [f for f in template.forms if not PLACEHOLDER.search(f)]
 
 
-Chooser = Callable[[str, str, Template, random.Random, bool], list[str]]
+Chooser = Callable[[str, str, Template, random.Random, bool, Words], list[str]]
 CHOOSERS: dict[str, Chooser] = {
     "coe-classic": coe_orders,
     "coe-1984": coe_orders,
@@ -277,6 +311,7 @@ class Player:
     seat: str
     address: str
     rng: random.Random
+    words: Words = ENGLISH
     inbox: list[EmailMessage] = field(default_factory=list)
     sent: dict[str, str] = field(default_factory=dict)  # Message-ID -> the order text
     mails: list[EmailMessage] = field(default_factory=list)  # what he sent
@@ -287,9 +322,9 @@ class Player:
     def password(self) -> str:
         """From the welcome mail: `Your password is: ...`."""
         for mail in self.inbox:
-            found = re.search(r"^Your password is: (\S+)$", body_of(mail), re.MULTILINE)
+            found = self.words.pattern("Your password is: %(password)s").search(body_of(mail))
             if found:
-                return found.group(1)
+                return found.group("password")
         raise AssertionError(f"{self.seat} was mailed no password")
 
     def latest(self) -> tuple[EmailMessage, Template] | None:
@@ -305,9 +340,9 @@ class Player:
         latest = self.latest()
         assert latest is not None, f"{self.seat} has no orders template to answer"
         mail, template = latest
-        # what the latest mail says comes first; the welcome adds the home province
-        body = "\n".join([body_of(mail), *(body_of(m) for m in self.inbox if "Welcome" in m["Subject"])])
-        lines = CHOOSERS[self.ruleset](self.ruleset, body, template, self.rng, not self.turns_sent)
+        # what the latest mail says comes first; the welcome (his first mail) adds the home province
+        body = "\n".join([body_of(mail), body_of(self.inbox[0])])
+        lines = CHOOSERS[self.ruleset](self.ruleset, body, template, self.rng, not self.turns_sent, self.words)
         return mail, template, lines
 
     def mail(self, header: str, lines: list[str], answering: EmailMessage | None = None) -> tuple[str, bytes]:
