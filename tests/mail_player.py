@@ -362,23 +362,36 @@ class Player:
         return message["Message-ID"], bytes(message)
 
 
-def receipt_problems(body: str) -> dict[int, str]:
+def receipt_problems(body: str, words: Words = ENGLISH) -> dict[int, str]:
     """A receipt's lines that were not understood or rejected: line number -> the verdict."""
+    bad = "|".join(
+        re.escape(words.prefix(msgid))
+        for msgid in (
+            "not understood (column %(column)s): %(problem)s",
+            "rejected (%(rule)s): %(reason)s",
+            "rejected: %(reason)s",
+        )
+    )
     found = {}
-    for m in re.finditer(r"^  line +(\d+)  .*\n +((?:not understood|rejected).*)$", body, re.MULTILINE):
+    for m in re.finditer(rf"^  {re.escape(words.text('line'))} +(\d+)  .*\n +((?:{bad}).*)$", body, re.MULTILINE):
         found[int(m.group(1))] = m.group(2)
     return found
 
 
-def corrected(text: str, problems: dict[int, str]) -> str:
+def not_understood(verdict: str, words: Words = ENGLISH) -> re.Match[str] | None:
+    return words.pattern("not understood (column %(column)s): %(problem)s").match(verdict)
+
+
+def corrected(text: str, problems: dict[int, str], words: Words = ENGLISH) -> str:
     """The order text with each not-understood word replaced by the receipt's "did you mean" suggestion (of
     several, the one that begins as the mistaken word does: what the player meant)."""
     lines = text.splitlines()
     for number, verdict in problems.items():
-        m = re.match(r"not understood \(column (\d+)\): .*'([^']+)' \(did you mean (.*)\?\)$", verdict)
-        assert m, f"line {number}: no suggestion to correct it with: {verdict}"
-        column, wrong = int(m.group(1)), m.group(2)
-        suggested = re.findall(r"(?:^|, | or )([A-Z][A-Z0-9]*)\b", m.group(3))
+        said = not_understood(verdict, words)
+        m = said and re.search(r"'([^']+)' \(did you mean (.*)\?\)$", said.group("problem"))
+        assert said and m, f"line {number}: no suggestion to correct it with: {verdict}"
+        column, wrong = int(said.group("column")), m.group(1)
+        suggested = re.findall(r"(?:^|, | or )([A-Z][A-Z0-9]*)\b", m.group(2))
         right = max(suggested, key=lambda word: len(os.path.commonprefix([word, wrong])))
         line = lines[number - 1]
         assert line[column - 1 : column - 1 + len(wrong)] == wrong, (line, verdict)

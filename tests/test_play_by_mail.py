@@ -50,8 +50,10 @@ from tests.mail_player import (
     Player,
     Postman,
     Template,
+    Words,
     body_of,
     corrected,
+    not_understood,
     read_template,
     receipt_problems,
 )
@@ -60,6 +62,10 @@ GAME = "bymail"
 MODERATOR = "gm@example.org"
 TURN_HOURS, REMINDER_HOURS = 24, 6
 COE_SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+REFUSED = (
+    "A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing was "
+    "stored. If it was you, send your orders again from your registered address with your password."
+)
 ER_SEATS = {"aurel": "aurel@example.org", "kesh": "kesh@example.org", "thal": "thal@example.org"}
 
 
@@ -74,6 +80,7 @@ class Plan:
     mistakes: set[tuple[str, int]] = field(default_factory=set)
     silent: set[tuple[str, int]] = field(default_factory=set)
     wrong_password: set[tuple[str, int]] = field(default_factory=set)
+    languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it plays in (else English)
     game_data: Path | None = None
     sealed_steps: bool = False  # whether a player answers each template at once (no "Next player-turn" line)
 
@@ -95,7 +102,9 @@ class Table:
         self.archive = Archive.open(self.data, None)
         self.clock = MovableClock(datetime(2027, 3, 1, 9, 0, tzinfo=UTC))
         self.players = {
-            seat: Player(GAME, plan.ruleset, seat, address, random.Random(f"{seat}-{n}"))
+            seat: Player(
+                GAME, plan.ruleset, seat, address, random.Random(f"{seat}-{n}"), Words(plan.languages.get(seat, "en"))
+            )
             for n, (seat, address) in enumerate(plan.seats.items())
         }
         self.postman = Postman(self.data, tmp_path / "mails", self.players, MODERATOR)
@@ -109,6 +118,7 @@ class Table:
             self.plan.ruleset,
             self.plan.seats,
             mail={"turn_hours": TURN_HOURS, "reminder_hours": REMINDER_HOURS, "moderator": MODERATOR, "nmr_alert": 1},
+            languages=self.plan.languages,
             clock=self.clock,
             game_data=self.plan.game_data,
         )
@@ -150,29 +160,31 @@ class Table:
 def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: bool) -> str | None:
     """Why `player` cannot act on `mail` (None when he can): it must be a receipt for a mail he sent, a welcome
     or report ending with a template for his next step, a reminder of that step, or the game's final report."""
-    body = body_of(mail)
+    body, words = body_of(mail), player.words
     if mail["X-PBEM-Game"] != GAME:
         return f"it names game {mail['X-PBEM-Game']!r}"
-    receipt = re.fullmatch(rf"\[{GAME}\] Receipt for turn (\d+)", mail["Subject"])
+    subject = mail["Subject"].removeprefix(f"[{GAME}] ")
+    receipt = words.pattern("Receipt for turn %(turn)s").match(subject)
     if receipt:
         # threaded with the mail it answers; a fresh receipt of orders sent ahead names their turn
-        turn = player.sent[mail["In-Reply-To"]].split()[3] if mail["In-Reply-To"] in player.sent else receipt.group(1)
+        turn = player.sent[mail["In-Reply-To"]].split()[3] if mail["In-Reply-To"] in player.sent else receipt["turn"]
         if not any(text.split()[3] == turn for text in player.sent.values()):
             return f"a receipt for turn {turn}, for which he sent nothing"
-        expected = f"Receipt: game {GAME}, turn {turn}, {player.seat}\n"
-        return None if body.startswith(expected) else f"a receipt that does not begin with {expected!r}"
-    if mail["Subject"] == f"[{GAME}] Orders for your seat were refused":
-        sent = {m["Subject"] for m in player.mails}
-        said = re.search(r"arrived with (.*) \(from (\S+), subject '(.*)'\)", " ".join(body.split()))
-        if said and said.group(2) == player.address and said.group(3) in sent:
+        expected = words.text("Receipt: game %(game)s, turn %(turn)s, %(seat)s", game=GAME, turn=turn, seat=player.seat)
+        return None if body.startswith(expected + "\n") else f"a receipt that does not begin with {expected!r}"
+    if subject == words.text("Orders for your seat were refused"):
+        sent = {repr(m["Subject"]) for m in player.mails}
+        said = words.pattern(REFUSED).match(" ".join(body.split()))
+        if said and said["sender"] == player.address and said["subject"] in sent:
             return None
         return "a refusal of a mail he did not send"
-    reminder = re.fullmatch(rf"\[{GAME}\] Reminder: orders for turn (\d+) are due", mail["Subject"])
+    reminder = words.pattern("Reminder: orders for turn %(turn)s are due").match(subject)
     if reminder:
-        turn = int(reminder.group(1))
+        turn = int(reminder["turn"])
         return None if turn == coming.get(player.seat) else f"a reminder of turn {turn}, not {coming.get(player.seat)}"
     if ended:
-        return None if "The game has ended" in body else "the game has ended, and the mail does not say so"
+        ending = words.prefix("The game has ended: %(seat)s wins.")
+        return None if ending in body else "the game has ended, and the mail does not say so"
     headers = [m for line in body.splitlines() if (m := HEADER.match(line))]
     if not headers:
         return "no orders template (no header line GAME .. TURN .. PLAYER .. PASSWORD <..>)"
@@ -182,24 +194,28 @@ def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: 
     template = read_template(body, GAME, player.seat)
     assert template is not None
     after = body.split(template.header, 1)[1].splitlines()[1:]
-    rest = [line for line in after if line.strip() and not line.startswith("#") and not line.startswith("Deadline:")]
+    deadline = player.words.prefix("Deadline: %(utc)s.")
+    rest = [line for line in after if line.strip() and not line.startswith("#") and not line.startswith(deadline)]
     if rest:
         return f"the template is not the end of the mail: {rest[0]!r} follows it"
     return None if template.forms else "its template has no order forms"
 
 
-def acts_now(plan: Plan, mail: EmailMessage, template: Template) -> bool:
+def acts_now(plan: Plan, player: Player, mail: EmailMessage, template: Template) -> bool:
     """Whether the player writes his orders now: in turn order, when his mail says his player-turn is next."""
-    return plan.sealed_steps or f"Next player-turn: {template.turn}, {template.seat} " in body_of(mail)
+    said = Words.pattern(player.words, "Next player-turn: %(number)s, %(seat)s (round %(round)s)")
+    return plan.sealed_steps or any(
+        (m["number"], m["seat"]) == (str(template.turn), template.seat) for m in said.finditer(body_of(mail))
+    )
 
 
 def with_mistakes(lines: list[str]) -> tuple[list[str], dict[int, str]]:
-    """The lines with a typo'd keyword (its last two letters swapped) and an unknown area (a move's destination
+    """The lines with a typo'd keyword (its second letter doubled) and an unknown area (a move's destination
     with an X added); the mistaken words by line number in the order text (the header is line 1)."""
     lines = list(lines)
     wrong = {}
     keyword = lines[0].split()[0]
-    typo = keyword[:-2] + keyword[-1] + keyword[-2]
+    typo = keyword[:2] + keyword[1:]
     lines[0] = typo + lines[0][len(keyword) :]
     wrong[2] = typo
     moves = [i for i, line in enumerate(lines) if re.search(r"-> [A-Z]{3,4}$", line)]
@@ -221,7 +237,7 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
             latest = player.latest()
             assert latest is not None, f"{seat} has no template to answer"
             mail, template = latest
-            if template.turn in done[seat] or not acts_now(plan, mail, template):
+            if template.turn in done[seat] or not acts_now(plan, player, mail, template):
                 continue
             done[seat].append(template.turn)
             nth = len(done[seat])
@@ -234,30 +250,34 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
                 message_id, raw = player.mail(template.with_password(player.password[:-1]), lines, mail)
                 assert ingest(table.archive, read_message(raw), clock=table.clock) == "refused: a wrong password"
                 (notice,) = [m for p, m in table.deliver() if p is player]
-                assert "arrived with a wrong password" in " ".join(body_of(notice).split())
+                said = player.words.pattern(REFUSED).match(" ".join(body_of(notice).split()))
+                assert said and said["what"] == player.words.text("a wrong password"), body_of(notice)
             if (seat, nth) in plan.mistakes and lines:
                 mistaken, wrong = with_mistakes(lines)
                 receipt, text = table.send(player, header, mistaken, mail)
-                problems = receipt_problems(receipt)
+                problems = receipt_problems(receipt, player.words)
                 assert sorted(problems) == sorted(wrong), receipt
                 for number, word in wrong.items():
-                    assert problems[number].startswith("not understood") and f"'{word}'" in problems[number], receipt
-                    assert re.search(rf"^  line +{number}  {re.escape(text.splitlines()[number - 1])}$", receipt, re.M)
-                fixed = corrected(text, problems).splitlines()[1:]
+                    assert not_understood(problems[number], player.words) and f"'{word}'" in problems[number], receipt
+                    echo = re.escape(text.splitlines()[number - 1])
+                    assert re.search(rf"^  {re.escape(player.words.text('line'))} +{number}  {echo}$", receipt, re.M)
+                fixed = corrected(text, problems, player.words).splitlines()[1:]
                 assert fixed == lines  # the receipt's suggestions restore what he meant: he sends that
                 lines = fixed
             receipt, text = table.send(player, header, lines, mail)
-            verdicts = receipt_problems(receipt)
+            verdicts = receipt_problems(receipt, player.words)
             if plan.ruleset.startswith("coe"):
                 assert verdicts == {}, receipt  # every form he filled in from the mail is accepted
             else:
-                assert not any(v.startswith("not understood") for v in verdicts.values()), receipt
+                assert not any(not_understood(v, player.words) for v in verdicts.values()), receipt
             player.turns_sent.append(template.turn)
         if silent:  # nobody writes: the reminder comes, then the deadline passes
             table.clock.advance(TURN_HOURS - REMINDER_HOURS + 1)
             table.tick()
             for seat, turn in silent:
-                reminders = [m for m in table.players[seat].inbox if m["Subject"].endswith(f"turn {turn} are due")]
+                words = table.players[seat].words
+                due = words.text("Reminder: orders for turn %(turn)s are due", turn=turn)
+                reminders = [m for m in table.players[seat].inbox if m["Subject"] == f"[{GAME}] {due}"]
                 assert reminders, f"{seat} was not reminded of turn {turn}"
             table.clock.advance(REMINDER_HOURS)
         else:
@@ -282,6 +302,7 @@ def test_coe_classic_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None
         mistakes={("Egyptus", 2), ("Macedonia", 4)},
         silent={("Hispania", 3)},
         wrong_password={("Egyptus", 1)},
+        languages={"Egyptus": "de"},
     )
     table = play_by_mail(tmp_path, plan)
     alerts = [m["Subject"] for m in table.postman.moderators]
@@ -297,6 +318,7 @@ def test_coe_1984_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
         steps_per_seat=3,
         mistakes={("Hispania", 2)},
         silent={("Macedonia", 2)},
+        languages={"Hispania": "it", "Macedonia": "nl"},
     )
     play_by_mail(tmp_path, plan)
 
