@@ -316,6 +316,7 @@ class Player:
     sent: dict[str, str] = field(default_factory=dict)  # Message-ID -> the order text
     mails: list[EmailMessage] = field(default_factory=list)  # what he sent
     turns_sent: list[int] = field(default_factory=list)
+    answered: set[str] = field(default_factory=set)  # the Message-IDs of the decision notices he answered
     count: int = 0
 
     @property
@@ -334,6 +335,17 @@ class Player:
             if template is not None:
                 return mail, template
         return None
+
+    def unanswered_notice(self, words: str) -> tuple[EmailMessage, str, list[str]] | None:
+        """His latest decision notice (subject ending in `words`) if he has not answered it: the mail, its header
+        line and its ready-made ANSWER lines, each the default written as an answer."""
+        notices = [m for m in self.inbox if m["Subject"].endswith(words)]
+        if not notices or notices[-1]["Message-ID"] in self.answered:
+            return None
+        lines = [line.strip() for line in body_of(notices[-1]).splitlines()]
+        (header,) = [line for line in lines if HEADER.match(line)]
+        answer = written(self.words.language, "answer")
+        return notices[-1], header, [line for line in lines if line.startswith(answer + " ")]
 
     def orders(self) -> tuple[EmailMessage, Template, list[str]]:
         """The orders he writes from his latest report (or welcome)."""

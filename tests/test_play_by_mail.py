@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -46,6 +46,7 @@ from adjudicator.services.games import current_game, new_game
 from adjudicator.services.mailbox import ingest
 from tests.mail_player import (
     HEADER,
+    PLACEHOLDER,
     MovableClock,
     Player,
     Postman,
@@ -61,6 +62,9 @@ from tests.mail_player import (
 GAME = "bymail"
 MODERATOR = "gm@example.org"
 TURN_HOURS, REMINDER_HOURS = 24, 6
+# The moderator's clock starts a month ago: a decision notice counts as written for its questions when the file's
+# time (the machine's clock) is not before the time they were asked (the moderator's clock) (deadlines.py)
+START = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=30)
 COE_SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 REFUSED = (
     "A mail with orders for %(seat)s arrived with %(what)s (from %(sender)s, subject %(subject)s). Nothing was "
@@ -80,6 +84,7 @@ class Plan:
     mistakes: set[tuple[str, int]] = field(default_factory=set)
     silent: set[tuple[str, int]] = field(default_factory=set)
     wrong_password: set[tuple[str, int]] = field(default_factory=set)
+    decisions: str = "default"  # or "ask": a turn that needs a decision waits for the answer by mail
     languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it plays in (else English)
     game_data: Path | None = None
     sealed_steps: bool = False  # whether a player answers each template at once (no "Next player-turn" line)
@@ -100,7 +105,7 @@ class Table:
         self.plan, self.checked = plan, checked
         self.data = tmp_path / "data"
         self.archive = Archive.open(self.data, None)
-        self.clock = MovableClock(datetime(2027, 3, 1, 9, 0, tzinfo=UTC))
+        self.clock = MovableClock(START)
         self.players = {
             seat: Player(
                 GAME, plan.ruleset, seat, address, random.Random(f"{seat}-{n}"), Words(plan.languages.get(seat, "en"))
@@ -118,6 +123,7 @@ class Table:
             self.plan.ruleset,
             self.plan.seats,
             mail={"turn_hours": TURN_HOURS, "reminder_hours": REMINDER_HOURS, "moderator": MODERATOR, "nmr_alert": 1},
+            decisions=self.plan.decisions,
             languages=self.plan.languages,
             clock=self.clock,
             game_data=self.plan.game_data,
@@ -131,6 +137,28 @@ class Table:
             _, ruleset, state = current_game(session, GAME)
         return ruleset.next_steps(state), ruleset.due(state) is None
 
+    def waiting_step(self) -> int:
+        with self.archive.session() as session:
+            _, ruleset, state = current_game(session, GAME)
+        return int(ruleset.steps_done(state)) + 1
+
+    def answer_decisions(self) -> int:
+        """Each player answers his unanswered decision notice with its ready-made ANSWER lines; how many did."""
+        answered = 0
+        for player in self.players.values():
+            notice = player.unanswered_notice(player.words.text("decisions needed"))
+            if notice is None:
+                continue
+            mail, header, answers = notice
+            player.answered.add(mail["Message-ID"])
+            message_id, raw = player.mail(PLACEHOLDER.sub(player.password, header), answers, mail)
+            assert ingest(self.archive, read_message(raw), clock=self.clock) == "answers"
+            (reply,) = [m for p, m in self.deliver() if p is player and m["In-Reply-To"] == message_id]
+            stored = [player.words.text("stored   %(key)s", key=a.split()[1].rstrip(":")) for a in answers]
+            assert all(line in body_of(reply).splitlines() for line in stored), body_of(reply)
+            answered += 1
+        return answered
+
     def tick(self) -> list[str]:
         ticked = tick(self.archive, self.data, clock=self.clock)
         assert not ticked.failures, ticked.failures
@@ -143,7 +171,7 @@ class Table:
         new = self.postman.deliver()
         coming, ended = self.position()
         for player, mail in new if self.checked else []:
-            problem = unusable(player, mail, coming, ended)
+            problem = unusable(player, mail, coming, ended, self.waiting_step())
             assert problem is None, f"{player.seat} got {mail['Subject']!r}: {problem}\n{body_of(mail)}"
         return new
 
@@ -157,9 +185,10 @@ class Table:
         return body_of(receipts[0]), player.sent[message_id]
 
 
-def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: bool) -> str | None:
-    """Why `player` cannot act on `mail` (None when he can): it must be a receipt for a mail he sent, a welcome
-    or report ending with a template for his next step, a reminder of that step, or the game's final report."""
+def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: bool, waiting: int) -> str | None:
+    """Why `player` cannot act on `mail` (None when he can): it must be a receipt for a mail he sent (or the
+    answer to his answers), a welcome or report ending with a template for his next step, a reminder of that step,
+    a decision notice with the header and ANSWER lines for the waiting step, or the game's final report."""
     body, words = body_of(mail), player.words
     if mail["X-PBEM-Game"] != GAME:
         return f"it names game {mail['X-PBEM-Game']!r}"
@@ -178,6 +207,16 @@ def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: 
         if said and said["sender"] == player.address and said["subject"] in sent:
             return None
         return "a refusal of a mail he did not send"
+    answers = words.pattern("Answers received for turn %(turn)s").match(subject)
+    if answers:
+        return None if mail["In-Reply-To"] in player.sent else "an answer to answers he did not send"
+    if subject == words.text("decisions needed"):
+        lines = [line.strip() for line in body.splitlines()]
+        said = [m for line in lines if (m := HEADER.match(line))]
+        if [(m[2], m[4], m[6]) for m in said] != [(GAME, str(waiting), player.seat)]:
+            return f"a decision notice whose header is not for {GAME}/turn {waiting}/{player.seat}"
+        ready = [line for line in lines if line.startswith(words.kw("answer") + " ")]
+        return None if ready else "a decision notice with no ANSWER line"
     reminder = words.pattern("Reminder: orders for turn %(turn)s are due").match(subject)
     if reminder:
         turn = int(reminder["turn"])
@@ -283,6 +322,11 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
         else:
             table.clock.advance(1)
         lines = table.tick()
+        for _ in range(20):  # ask mode: each decision asked by mail is answered by mail, and the turn goes on
+            if not any(line.endswith("waiting for decisions") for line in lines):
+                break
+            assert table.answer_decisions(), f"the turn waits, and nobody was asked: {lines}"
+            lines = table.tick()
         assert any("resolved" in line for line in lines), lines
     else:
         raise AssertionError(f"the game did not get far enough: {done}\n" + "\n".join(table.log))
@@ -302,6 +346,7 @@ def test_coe_classic_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None
         mistakes={("Egyptus", 2), ("Macedonia", 4)},
         silent={("Hispania", 3)},
         wrong_password={("Egyptus", 1)},
+        decisions="ask",
         languages={"Egyptus": "de"},
     )
     table = play_by_mail(tmp_path, plan)
@@ -380,7 +425,7 @@ def test_the_fresh_receipt_of_orders_sent_ahead_answers_their_mail(tmp_path: Pat
 @pytest.mark.usefixtures("seeded")
 def test_the_fresh_receipt_of_orders_sent_ahead_states_the_deadline(tmp_path: Path) -> None:
     _, fresh = orders_sent_ahead(tmp_path)
-    assert re.search(r"^Deadline: 2027-03-0\d \d\d:\d\d UTC\.$", body_of(fresh), re.MULTILINE), body_of(fresh)
+    assert re.search(r"^Deadline: \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$", body_of(fresh), re.MULTILINE), body_of(fresh)
 
 
 @pytest.mark.xfail(
