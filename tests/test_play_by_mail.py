@@ -2,26 +2,32 @@
 every mail as an .eml file, each player (tests/mail_player.py) reads the orders template at the end of his latest
 welcome or report and fills in its forms with choices read from that same mail, his RFC 822 mail goes through
 `ingest`, and `tick` runs on a clock the test moves past reminders and deadlines. Some mails carry the usual
-mistakes (a typo'd keyword, an unknown area): the receipt must name each problem and its line, and the player
-corrects them from the receipt's suggestions. After every step each mail a player got must be one he can act
-on, and at the end the archive verifies by replay (`pbem verify`).
+mistakes (a typo'd keyword, an unknown area, a wrong password): the receipt (or the refusal) must name each
+problem and its line, and the player corrects his orders from the receipt's suggestions. In ask mode each
+decision notice is answered by mail with its ready-made ANSWER lines. Some seats play in German, Italian or
+Dutch. After every step each mail a player got must be one he can act on, and at the end the archive verifies by
+replay (`pbem verify`).
 
-The orders template, as the player reads it (every ruleset's welcome and private report end with one):
+The orders template, as the player reads it (every ruleset's welcome and private report end with one; the
+contract a new ruleset's template meets):
 
-- a header line `GAME <game> TURN <n> PLAYER <seat> PASSWORD <your password>`: four keywords in the seat's
-  language, each followed by its value, the password a placeholder in angle brackets. TURN is the next step
-  the seat orders in (`Ruleset.next_steps`). The last such line of the mail is the template's start.
+- a header line `GAME <game> TURN <n> PLAYER <seat> PASSWORD <your password>`, at the left margin: four keywords
+  in the seat's language, each followed by its value, the password a placeholder in angle brackets. TURN is the
+  next step the seat orders in (`Ruleset.next_steps`). The last such line of the mail starts the template.
 - then comment lines: one at the left margin (`# Your pieces:`) is a heading, indented ones (`#   ...`) are
   what the heading introduces. The indented lines after the template's last heading that ends in ':' (`#
   Examples:`) are order forms: an order in the seat's language, where each word in angle brackets is a
   placeholder the player replaces (`<area>`); an explanation may follow after two spaces and '#'. A form
-  without a placeholder is a whole order (a standing order, say) that the player may send as it stands.
+  without a placeholder is a whole order (a standing order, say) that the player may send as it stands, and
+  that is understood as it stands.
+- nothing follows but blank lines and the deadline line.
 
 A Conquest of the Empire player (mail_player.coe_orders) reads his pieces, prices, treasury and tribute from
-the mail, moves generals with infantry along the forms' MOVE shape to a neighbouring province of the printed
-board, buys what he can afford along the BUY form, and copies the standing order form once. A player of a
-ruleset he knows nothing of (mail_player.forms_as_they_stand: Conqueror) sends the forms that need no filling
-in: each must at least be understood.
+the mail, moves generals with infantry along the MOVE form to a neighbouring province of the printed board on the
+way to the nearest enemy province (keeping to the stacking limit, O-5.7, and to units that have not moved yet),
+buys along the BUY form what he can afford and the box still holds (C-1.1, O-1.2), and copies the standing
+order form once. A player of a ruleset he knows nothing more of (mail_player.forms_as_they_stand: Conqueror)
+sends the forms that need no filling in.
 """
 
 from __future__ import annotations
@@ -440,7 +446,7 @@ def test_the_fresh_receipt_of_orders_sent_ahead_states_the_deadline(tmp_path: Pa
     "saying 'The next step you order in: -.', and no template can name his next step",
 )
 @pytest.mark.usefixtures("seeded")
-def test_ER_14_a_seat_whose_campaign_turn_is_over_is_told_his_next_step(tmp_path: Path) -> None:
+def test_ER_4_1_a_seat_whose_campaign_turn_is_over_is_told_his_next_step(tmp_path: Path) -> None:
     """Each seat mails an empty order set for the step its latest mail names (`The next step you order in: N.`,
     the header from `Head every order mail with:`) until the first seat's campaign turn is resolved."""
     plan = Plan("conqueror-er", ER_SEATS, 1, game_data=resource_dir("games") / "conqueror-er" / "example-data")
