@@ -253,7 +253,7 @@ def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: 
 
 def acts_now(plan: Plan, player: Player, mail: EmailMessage, template: Template) -> bool:
     """Whether the player writes his orders now: in turn order, when his mail says his player-turn is next."""
-    said = Words.pattern(player.words, "Next player-turn: %(number)s, %(seat)s (round %(round)s)")
+    said = player.words.pattern("Next player-turn: %(number)s, %(seat)s (round %(round)s)")
     return plan.sealed_steps or any(
         (m["number"], m["seat"]) == (str(template.turn), template.seat) for m in said.finditer(body_of(mail))
     )
