@@ -1,6 +1,7 @@
 """A tiny player by mail for tests/test_play_by_mail.py: he knows only the mails he was sent (besides the printed
-board and the rulebook's piece counts in his box, and the words of his language), reads the orders template at the end of his latest welcome or report, fills its forms in
-with choices read from that same mail, and mails the orders back, as a human player would.
+board and the rulebook's piece counts in his box, and the words of his language), reads the orders template at
+the end of his latest welcome or report, fills its forms in with choices read from that same mail, and mails the
+orders back, as a human player would.
 
 The orders template a player reads (the contract a ruleset's template meets; see the test module's docstring):
 
