@@ -374,6 +374,7 @@ def test_coe_1984_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
         steps_per_seat=3,
         mistakes={("Hispania", 2)},
         silent={("Macedonia", 2)},
+        decisions="ask",
         languages={"Hispania": "it", "Macedonia": "nl"},
     )
     play_by_mail(tmp_path, plan)
