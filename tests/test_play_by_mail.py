@@ -519,3 +519,18 @@ def test_C_15_7_a_decision_notice_names_its_turn_in_the_subject_and_starts_with_
     for notice in notices:
         assert notice["Subject"] == f"[{GAME}] Turn 1: your decisions are needed", notice["Subject"]
         assert body_of(notice).startswith(f"Conquest of the Empire, Classic edition (2005), game {GAME}: turn 1 ")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a reminder's sentence states the deadline as the archive stores it, '2026-10-29T12:00:00+00:00 "
+    "(UTC)' (services/deadlines.py _remind), where every other mail writes '2026-10-29 12:00 UTC'",
+)
+@pytest.mark.usefixtures("seeded")
+def test_a_reminder_states_the_deadline_as_the_other_mails_do(tmp_path: Path) -> None:
+    table = Table(tmp_path, Plan("coe-classic", COE_SEATS, steps_per_seat=1))
+    table.start()
+    table.clock.advance(TURN_HOURS - REMINDER_HOURS + 1)
+    assert f"{GAME}: reminded Macedonia (turn 1)" in table.tick()
+    (reminder,) = [m for m in table.players["Macedonia"].inbox if "Reminder" in m["Subject"]]
+    assert not re.search(r"\dT\d\d:\d\d:\d\d", body_of(reminder)), body_of(reminder)
