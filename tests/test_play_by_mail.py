@@ -32,6 +32,7 @@ sends the forms that need no filling in.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -103,8 +104,9 @@ class Plan:
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game's dice seed and passwords come from a seeded stream: each run plays the same game, so that a
-    failure can be replayed (the dice are the game's own keyed stream all the same)."""
-    stream = random.Random(20270301)
+    failure can be replayed (the dice are the game's own keyed stream all the same). PBEM_PLAY_BY_MAIL_SEED plays
+    other games."""
+    stream = random.Random(int(os.environ.get("PBEM_PLAY_BY_MAIL_SEED", "20270301")))
     monkeypatch.setattr(games_service.secrets, "token_bytes", lambda n=32: stream.randbytes(n or 32))
 
 
