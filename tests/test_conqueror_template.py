@@ -8,7 +8,6 @@ from pathlib import Path
 
 from tests.conftest import Pbem
 
-
 # -- pbem rulesets ---------------------------------------------------------------------------------------------------
 
 
