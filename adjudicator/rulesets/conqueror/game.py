@@ -233,7 +233,19 @@ class ConquerorGame:
 
     # -- reports ----------------------------------------------------------------------------------------------
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
-        return events
+        """A card revealed to all (played in battle, a chronicle drawn) is told with what it does (ER-13.6)."""
+        from adjudicator.rulesets.conqueror.card_text import with_card_words
+
+        return with_card_words(events, self.data)
 
     def report_context(self, state: GameState) -> dict[str, Any]:
-        return {"coming": self.next_steps(state)}
+        """The private report's end: its next step (`coming`), the seat's cards in words (`card_words`) and its
+        orders template (`orders_template(seat, language)`, orders_template.py)."""
+        from adjudicator.rulesets.conqueror.card_text import CardWords
+        from adjudicator.rulesets.conqueror.orders_template import TemplateMaker
+
+        return {
+            "coming": self.next_steps(state),
+            "card_words": CardWords(self.data),
+            "orders_template": TemplateMaker(self, state),
+        }

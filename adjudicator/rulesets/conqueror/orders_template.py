@@ -1,0 +1,468 @@
+"""The orders template at the end of a seat's private report and welcome (templates/conqueror/seat-position.txt.j2):
+the order forms the seat can use in its next step, filled with its choices as the position stands now, and one
+example line per form. The step kinds differ: Conquest mode's purchases before round 1 (ER-3.11), the sealed plans
+step (New Year answers, Politics ER-5, Preparation ER-6, standing orders ER-14) and the campaign turn (ER-7, ER-8).
+
+Every line comes in the reader's language: keywords as he writes them (grammar/keywords.toml), notes through
+gettext. An example is a concrete order: it is kept only if the real checks of its step accept it now (with the
+other examples of the same mail), so that a player can send it as it stands."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from adjudicator.orders.keywords import written
+from adjudicator.render.i18n import gettext
+from adjudicator.rulesets.conqueror import rounds
+from adjudicator.rulesets.conqueror.card_text import card_words, effects_words
+from adjudicator.rulesets.conqueror.movement import active, kind_of_step
+from adjudicator.rulesets.conqueror.politics import board_of
+from adjudicator.rulesets.conqueror.preparation import hero_price
+from adjudicator.rulesets.conqueror.state import FOOD_HELD, food_limit, fort_of, standard_units
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.conqueror.data import GameData, MapSide
+    from adjudicator.rulesets.conqueror.game import ConquerorGame
+    from adjudicator.rulesets.conqueror.state import GameState
+
+UNIT_KEYWORDS: Final = {  # ER-0.3, in the order a report lists them
+    "cavalry": "CAVALRY",
+    "infantry": "INFANTRY",
+    "archer": "ARCHER",
+    "elite": "ELITE",
+    "ship": "SHIP",
+    "siege": "SIEGE",
+}
+KEYWORD: Final = re.compile(r"\{([A-Z]+)\}")
+SURCHARGE: Final = 2  # ER-5.12, ER-5.19: the second space of a district or upgrade type
+
+
+@dataclass
+class Section:
+    """A heading and its lines, in the reader's language."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OrdersTemplate:
+    """What the template shows for one seat: its next step, what that step is, the sections of choices and the
+    example lines (each accepted by the step's checks now)."""
+
+    step: int
+    phase: str
+    what: str
+    sections: list[Section]
+    examples: list[str]
+
+
+class TemplateMaker:
+    """`orders_template(seat, language)` for the report templates (report_context): None when the seat orders in
+    no step of this round (its next step is the plans step of the next round, ER-4.1)."""
+
+    def __init__(self, game: ConquerorGame, state: GameState) -> None:
+        self.game, self.state = game, state
+
+    def __call__(self, seat: str, language: str = "en") -> OrdersTemplate | None:
+        step = next((s for s in rounds.steps_of_round(self.state) if seat in s.seats), None)
+        if step is None or seat not in self.state.players:
+            return None
+        return Template(self.game, self.state, seat, language).make(step.number, step.phase)
+
+
+class Template:
+    """The template of one seat in one language."""
+
+    def __init__(self, game: ConquerorGame, state: GameState, seat: str, language: str) -> None:
+        self.game, self.state, self.seat, self.language = game, state, seat, language
+        self.data: GameData = game.data
+        self.side: MapSide = game.data.map_for(state.players_count)
+        self.player = state.players[seat]
+
+    # -- words ------------------------------------------------------------------------------------------------------
+    def say(self, msgid: str, **values: object) -> str:
+        return gettext(self.language, msgid, **values)
+
+    def spoken(self, order: str) -> str:
+        """An order written with {KEYWORD} names, in the reader's keywords."""
+        return KEYWORD.sub(lambda m: written(self.language, m[1]), order)
+
+    def units(self, counts: dict[str, int]) -> str:
+        """Units as orders write them: 2 {INFANTRY} 1 {CAVALRY}; the elite is one unit (ER-1.4)."""
+        parts = [f"{n} {{{UNIT_KEYWORDS[k]}}}" for k, n in sorted(counts.items(), key=_unit_order) if n > 0]
+        return " ".join(parts)
+
+    # -- the whole --------------------------------------------------------------------------------------------------
+    def make(self, number: int, phase: str) -> OrdersTemplate:
+        if phase == rounds.PURCHASES:
+            what = self.say("purchases before round 1 (ER-3.11)")
+            sections, examples = self.purchases()
+        elif phase == rounds.PLANS:
+            what = self.say("the sealed plans of round %(round)s (ER-4.1)", round=self.state.round)
+            sections, examples = self.plans()
+        else:
+            what = self.say("your campaign turn of round %(round)s (ER-7.1)", round=self.state.round)
+            sections, examples = self.campaign()
+        kept = self.accepted(phase, examples)
+        return OrdersTemplate(number, phase, what, sections, [self.spoken(line) for line in kept])
+
+    def accepted(self, phase: str, examples: list[str]) -> list[str]:
+        """The examples the step's checks accept as the position stands, judged together as one mail."""
+        from adjudicator.orders.parser import parse_orders
+        from adjudicator.rulesets.conqueror import campaign, plans, purchases
+        from adjudicator.rulesets.conqueror.setup import options_from_json
+
+        options = options_from_json(self.state.options)
+        kept = list(examples)
+        for _ in range(4):  # an order refused may have been what made another fail: judge the rest again
+            english = [KEYWORD.sub(lambda m: written("en", m[1]), line) for line in kept]
+            text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *english]) + "\n"
+            parsed = parse_orders(text, self.game)
+            if phase == rounds.PURCHASES:
+                results = purchases.check_purchases(self.state, self.data, options, self.seat, parsed)
+            elif phase == rounds.PLANS:
+                results = plans.check_plans(self.state, self.data, options, self.seat, parsed)
+            else:
+                results = campaign.check_campaign(self.state, self.data, options, self.seat, parsed.orders)
+            bad = {e.line for e in parsed.errors} | {r.line for r in results if not r.accepted}
+            if not bad:
+                return kept
+            kept = [line for i, line in enumerate(kept, 2) if i not in bad]
+        return []
+
+    def coins_line(self) -> str:
+        return self.say("You hold %(coins)s coins now.", coins=self.player.coins)
+
+    # -- Conquest mode's purchases (ER-3.11) ------------------------------------------------------------------------
+    def purchases(self) -> tuple[list[Section], list[str]]:
+        choices = self.buildable(surcharge=False)
+        section = Section(
+            self.say("Up to 2 purchases in one BUY line, at the price of the build's number (ER-3.11):"),
+            [self.coins_line(), *(self.priced(order, price) for order, price in choices)],
+        )
+        affordable = [order for order, price in choices if price <= self.player.coins]
+        examples = [f"{{BUY}} {affordable[0]}"] if affordable else []
+        return [section], examples
+
+    def priced(self, order: str, price: int) -> str:
+        return f"{self.spoken(order)}: " + self.say("%(price)s coins", price=price)
+
+    def buildable(self, surcharge: bool) -> list[tuple[str, int]]:
+        """Districts, forts and upgrades the seat may buy, at the first space's price (ER-5.16, ER-5.22)."""
+        from adjudicator.rulesets.conqueror.bot import purchases
+
+        found = []
+        for text, price in purchases(self.state, self.data, self.seat):
+            order = re.sub(r"\b([A-Z]{3,})\b", lambda m: "{" + _keyword_name(m[1]) + "}", text)
+            if text.startswith("FORTIFICATION AT "):
+                for site in self.fort_sites():
+                    found.append((f"{{FORTIFICATION}} {{AT}} {site}", price))
+                continue
+            found.append((order, price))
+        return found
+
+    def fort_sites(self) -> list[str]:
+        """ER-5.14: controlled land areas without a fort."""
+        from adjudicator.rulesets.conqueror.state import controlled_areas
+
+        areas = controlled_areas(self.state, self.side, self.seat)
+        return sorted(a for a in areas if self.side.areas[a].land and fort_of(self.state, self.side, a) == "none")
+
+    # -- the sealed plans step (ER-4.1, ER-5, ER-6, ER-14) ----------------------------------------------------------
+    def plans(self) -> tuple[list[Section], list[str]]:
+        sections = [self.agent_section(), self.recruit_section(), self.new_year_section(), self.standing_section()]
+        sections += [self.cards_section()]
+        return [s for s in sections if s.lines], self.plans_examples()
+
+    def partners(self) -> list[str]:
+        """ER-5.7, ER-5.10: the other players in play, then the independents."""
+        return [f for f in self.state.in_play() if f != self.seat] + ["{INDEPENDENTS}"]
+
+    def agent_section(self) -> Section:
+        lines = [self.coins_line(), self.spoken("{AGENT} {PASS}") + ": " + self.say("the agent stays home (ER-5.4)")]
+        trade = " | ".join(self.spoken(p) for p in self.partners())
+        lines.append(self.spoken("{TRADE} {WITH} ") + trade + ": " + self.say("free (ER-5.7)"))
+        for order, price in self.buildable(surcharge=True):
+            lines.append(self.priced(order, price))
+        if self.state.seas is not None:
+            lines += self.megaproject_lines()
+        return Section(
+            self.say(
+                "Agent actions (ER-5.4): one AGENT line, choices joined by ELSE, tried in turn (ER-14.6); prices "
+                "on the first space, SPACE 2 costs %(more)s more (ER-5.12):",
+                more=SURCHARGE,
+            ),
+            lines,
+        )
+
+    def megaproject_lines(self) -> list[str]:
+        """Seas of Destiny (ER-12.6, ER-12.9): the megaprojects left and the wharf, with their first-space price."""
+        from adjudicator.rulesets.conqueror.seas import megaproject_price
+
+        seas = self.state.seas
+        assert seas is not None
+        kinds = sorted({c.type for c in self.data.cards.megaprojects if c.id in seas.cards})
+        lines = []
+        for kind in kinds:
+            price = megaproject_price(self.player, self.data, kind, f"megaproject:{kind}:1")
+            lines.append(self.priced(f"{{{kind.upper()}}} {{SLOT}} {{DISTRICT}}|{{UPGRADE}}", price))
+        if self.seat not in seas.wharves and seas.wharf_markers > 0:
+            price = megaproject_price(self.player, self.data, "wharf", "megaproject:wharf:1")
+            lines.append(
+                self.priced("{WHARF} {AT} <" + self.say("coastal area") + "> {SHIP} <" + self.say("sea") + ">", price)
+            )
+        return lines
+
+    def forts(self) -> list[tuple[str, str]]:
+        """The seat's forts (and temporary capital, ER-11.2) where it may recruit (ER-6.3)."""
+        from adjudicator.rulesets.conqueror.state import controlled_areas
+
+        areas = controlled_areas(self.state, self.side, self.seat)
+        found = [(a, fort_of(self.state, self.side, a)) for a in sorted(areas)]
+        found = [(a, f) for a, f in found if f != "none"]
+        capital = self.player.temporary_capital
+        if capital and capital not in dict(found):
+            found.append((capital, "large"))
+        return found
+
+    def recruit_section(self) -> Section:
+        from adjudicator.rulesets.conqueror.bot import barracks_left
+
+        lines = []
+        room = food_limit(self.state, self.data, self.seat) - standard_units(self.state, self.seat)
+        left = barracks_left(self.game, self.state, self.seat)
+        lines.append(
+            self.say(
+                "Room under your food limit: %(room)s standard units; in your barracks: %(units)s (ER-6.4, ER-6.5).",
+                room=max(room, 0),
+                units=self.spoken(self.units(left)) or "-",
+            )
+        )
+        for area, fort in self.forts():
+            may = "1 {CAVALRY} | 2 {INFANTRY}/{ARCHER}" if fort == "large" else "1 {INFANTRY}/{ARCHER}"
+            lines.append(f"{area}: " + self.spoken(may) + " " + self.say("(free, ER-6.3, ER-6.6)"))
+        board = board_of(self.state, self.data, self.seat)
+        academy = self.player.districts.get("academy", 0) > 0
+        if self.player.elite == "board" or (self.player.elite == "lost" and academy):
+            words = effects_words(self.language, board.elite.effects) if board.elite.effects else ""
+            lines.append(
+                self.spoken("{ELITE}")
+                + f" ({board.elite.name}): "
+                + self.say("%(price)s coins", price=board.elite.cost)
+                + (f"; {words}" if words else "")
+            )
+        for hero in self.free_heroes():
+            price = hero_price(self.state, self.data, self.seat, hero)
+            lines.append(
+                self.spoken("{HERO} ")
+                + self.say("%(price)s coins", price=price)
+                + ": "
+                + card_words(self.language, self.data, hero)
+            )
+        food = (
+            self.spoken("{FOOD} {STORE} | {FOOD} {NO} {STORE}")
+            + ": "
+            + self.say("take a stored-food marker or not (ER-5.32)")
+        )
+        lines.append(food)
+        if self.player.stored_food == FOOD_HELD:
+            lines.append(self.spoken("{FOOD} {USE}") + ": " + self.say("spend your stored food (ER-5.33)"))
+        return Section(self.say("Recruitment (ER-6): one RECRUIT line, items joined by commas:"), lines)
+
+    def free_heroes(self) -> list[str]:
+        """ER-6.10: the seat's heroes not recruited nor discarded."""
+        held = {*self.player.heroes_down, *self.player.heroes_up, *self.player.heroes_discarded}
+        return [h.id for h in self.data.cards.heroes if h.faction == self.seat and h.id not in held]
+
+    def new_year_section(self) -> Section:
+        from adjudicator.rulesets.conqueror.setup import options_from_json
+
+        lines = []
+        if self.state.hourglass == self.seat:
+            order = ", ".join(self.state.in_play())
+            lines.append(
+                self.spoken("{ORDER} ") + order + ": " + self.say("you hold the hourglass: the turn order (ER-4.4.2)")
+            )
+        if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
+            words = effects_words(self.language, self.data.factions[self.seat].dynasty)
+            lines.append(self.spoken("{DYNASTY}") + ": " + words + " (ER-11.5)")
+        others = [f for f in self.state.in_play() if f != self.seat]
+        if others:
+            lines.append(self.spoken("{PAY} 2 {TO} ") + others[0] + ": " + self.say("give coins to a player (ER-0.7)"))
+        return Section(self.say("New Year and any time:"), lines)
+
+    def standing_section(self) -> Section:
+        """The standing orders in force (as the seat wrote them), then each form with what it does."""
+        lines = [self.say("In force: %(lines)s", lines="; ".join(self.player.standing.values()) or self.say("none"))]
+        forms = [
+            (
+                "{DEFENCE} {AT} <area> {HERO} <hero> {TACTICS} <card> {REINFORCE} {FROM} <area>",
+                "your plan when attacked there (ER-14.14)",
+            ),
+            ("{LOSSES} {ARCHER}, {INFANTRY}, {CAVALRY}", "which of your units go first (ER-14.13)"),
+            ("{EXCESS} {ARCHER}, {INFANTRY}, {CAVALRY}", "which units leave over the food limit (ER-6.2)"),
+            ("{RETREAT} {FROM} <area> {TO} <area>, <area>", "where a beaten army retreats (ER-14.18)"),
+            (
+                "{REINFORCE} <seat> {FROM} <area> | {REINFORCE} {VS} <seat> {FROM} <area> | {REINFORCE} {NEVER}",
+                "join a battle next door (ER-14.12)",
+            ),
+            ("{CASUALTIES} <seat>, <seat>", "who of an opposing side takes hits first (ER-14.16)"),
+            ("{CAPITAL} <area>, <area>", "where your temporary capital goes (ER-14.5)"),
+        ]
+        if self.blocks():
+            forms.append(("{BLOCK} <seat> {MAX} 4 {TO} <area> | {BLOCK} {NEVER}", "whom your board blocks (ER-14.11)"))
+        if self.free_men():
+            forms.append(("{FREEMEN} {USE} | {FREEMEN} {NEVER}", "your elite's Free Men in every battle (ER-14.15)"))
+        for form, note in forms:
+            lines.append(self.spoken(self.placeholders(form)) + ": " + self.say(note))
+        return Section(self.say("Standing orders (kept until changed, ER-14):"), lines)
+
+    def placeholders(self, form: str) -> str:
+        names = {
+            "<area>": self.say("area"),
+            "<hero>": self.say("hero"),
+            "<card>": self.say("card"),
+            "<seat>": self.say("seat"),
+        }
+        for name, word in names.items():
+            form = form.replace(name, f"<{word}>")
+        return form
+
+    def blocks(self) -> bool:
+        from adjudicator.rulesets.conqueror.campaign import block_effects
+
+        return bool(block_effects(self.state, self.data, self.seat))
+
+    def free_men(self) -> bool:
+        """ER-8.18: an elite that may remove an infantry unit for strength (a `self_removal` effect)."""
+        board = board_of(self.state, self.data, self.seat)
+        return any(e.op == "self_removal" for e in board.elite.effects)
+
+    def cards_section(self) -> Section:
+        """The cards the seat may name in a battle plan (ER-8.12, ER-8.13); what each does is listed above."""
+        cards = [f"{c} ({self.say('tactic card')})" for c in self.player.hand]
+        cards += [f"{h} ({self.say('hero, face down')})" for h in self.player.heroes_down]
+        cards += [f"{h} ({self.say('hero, face up')})" for h in self.player.heroes_up]
+        lines = [", ".join(cards)] if cards else []
+        return Section(self.say("Your cards for HERO and TACTICS (what each does: above):"), lines)
+
+    def own_areas(self) -> list[str]:
+        return sorted(a for a, army in self.state.army.items() if army.owner == self.seat and army.total > 0)
+
+    def plans_examples(self) -> list[str]:
+        examples = []
+        choices = [order for order, price in self.buildable(surcharge=True) if price <= self.player.coins]
+        partner = self.partners()[0]
+        agent = " {ELSE} ".join([*choices[:1], f"{{TRADE}} {{WITH}} {partner}"])
+        examples.append(f"{{AGENT}} {agent}")
+        items = self.recruit_items()
+        if items:
+            examples.append("{RECRUIT} " + ", ".join(items))
+        areas = self.own_areas()
+        cards = [*self.player.heroes_down, *self.player.heroes_up]
+        if areas and (self.player.hand or cards):
+            plan = f" {{HERO}} {cards[0]}" if cards else f" {{TACTICS}} {self.player.hand[0]}"
+            examples.append(f"{{DEFENCE}} {{AT}} {areas[0]}{plan}")
+        examples.append("{LOSSES} {ARCHER}, {INFANTRY}, {CAVALRY}")
+        for area in areas:
+            near = sorted(n for n in self.side.board.neighbours(area) if self.side.areas[n].land)
+            if near:
+                examples.append(f"{{RETREAT}} {{FROM}} {area} {{TO}} {near[0]}")
+                break
+        others = [f for f in self.state.in_play() if f != self.seat]
+        if others and self.player.coins >= 1:
+            examples.append(f"{{PAY}} 1 {{TO}} {others[0]}")
+        return examples
+
+    def recruit_items(self) -> list[str]:
+        """One concrete recruitment: an infantry in a fort if room and barracks allow (ER-6.3 to ER-6.5)."""
+        from adjudicator.rulesets.conqueror.bot import barracks_left
+
+        room = food_limit(self.state, self.data, self.seat) - standard_units(self.state, self.seat)
+        left = barracks_left(self.game, self.state, self.seat)
+        forts = self.forts()
+        if room > 0 and left.get("infantry", 0) > 0 and forts:
+            return [f"1 {{INFANTRY}} {{AT}} {forts[0][0]}"]
+        return []
+
+    # -- the campaign turn (ER-7, ER-8, ER-12.11, ER-12.12) ----------------------------------------------------------
+    def campaign(self) -> tuple[list[Section], list[str]]:
+        armies = Section(self.say("Your armies, the units that may still move, and where they may go (ER-7):"))
+        examples: list[str] = []
+        moved = attacked = False
+        hand = list(self.player.hand)
+        for area in self.own_areas():
+            army = self.state.army[area]
+            ready = {k: active(army, k) for k in army.units}
+            ships = self.state.seas is not None and ready.get("ship", 0) > 0
+            near = sorted(n for n in self.side.board.neighbours(area) if self.side.areas[n].land or ships)
+            targets = []
+            for n in near:
+                step = kind_of_step(self.state, self.data, self.seat, n)
+                owner = self.state.army[n].owner if n in self.state.army and self.state.army[n].total else ""
+                targets.append(n + (f" ({self.say('attack')}: {owner})" if step == "attack" and owner else ""))
+            lines_units = self.spoken(self.units(ready)) or self.say("none ready")
+            armies.lines.append(f"{area}: {lines_units} -> " + ", ".join(targets))
+            land = {k: n for k, n in ready.items() if n > 0 and k not in ("ship",)}
+            if not land:
+                continue
+            one = dict([min(land.items(), key=lambda kv: _unit_order(kv))])
+            one = {next(iter(one)): 1}
+            for n in near:
+                if not self.side.areas[n].land:
+                    continue
+                step = kind_of_step(self.state, self.data, self.seat, n)
+                if step != "attack" and not moved:
+                    examples.append(f"{{MOVE}} {self.units(one)}: {area} -> {n}")
+                    moved = True
+                    break
+                if step == "attack" and not attacked:
+                    heroes = [*self.player.heroes_down, *self.player.heroes_up]
+                    plan = f" {{HERO}} {heroes[0]}" if heroes else ""
+                    plan += f" {{TACTICS}} {hand.pop(0)}" if hand else ""
+                    examples.append(f"{{ATTACK}} {self.units(land)}: {area} -> {n}{plan}")
+                    attacked = True
+                    break
+        sections = [armies, self.cards_section(), self.campaign_forms()]
+        return [s for s in sections if s.lines], examples
+
+    def campaign_forms(self) -> Section:
+        forms = [
+            ("{MOVE} <units>: <area> -> <area>", "move into your own or an empty area (ER-7.4)"),
+            (
+                "{ATTACK} <units>: <area> -> <area> {LEAVING} 1 {INFANTRY} {HERO} <hero> {TACTICS} <card> "
+                "{REINFORCE} {FROM} <area>",
+                "attack, with your battle plan (ER-8.4, ER-8.12, ER-8.13, ER-8.24)",
+            ),
+        ]
+        if self.free_men():
+            forms[1] = (forms[1][0] + " {FREEMEN}", forms[1][1])
+        if self.state.seas is not None:
+            forms.append(("{TRANSPORT} <units>: <area> -> <sea> -> <area>", "by your ships, 2 units each (ER-12.12)"))
+        names = {"<units>": "2 {INFANTRY} 1 {CAVALRY}", "<sea>": "<" + self.say("sea") + ">"}
+        lines = []
+        for form, note in forms:
+            for name, text in names.items():
+                form = form.replace(name, text)
+            lines.append(self.spoken(self.placeholders(form)) + ": " + self.say(note))
+        lines.append(self.say("Lines are carried out in the order written (ER-7.11)."))
+        return Section(self.say("Orders of the campaign turn:"), lines)
+
+
+def _unit_order(item: tuple[str, int]) -> int:
+    return list(UNIT_KEYWORDS).index(item[0]) if item[0] in UNIT_KEYWORDS else len(UNIT_KEYWORDS)
+
+
+def _keyword_name(word: str) -> str:
+    """The keyword table's name of an English word the bot's price list writes (BAZAAR, UPGRADE, CAVALRY ...)."""
+    from adjudicator.orders.keywords import keyword_of
+
+    return keyword_of().get(word.casefold(), word)
+
+
+def orders_template_of(game: ConquerorGame, state: GameState) -> Any:
+    """The report context's `orders_template` (TemplateMaker)."""
+    return TemplateMaker(game, state)
