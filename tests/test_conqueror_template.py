@@ -112,3 +112,125 @@ def test_ER_3_5_the_private_report_describes_each_card_in_hand(pbem: Pbem, tmp_p
         hand = json.loads((turn / f"snapshot-{seat}.json").read_text())["private"][seat]["hand"]
         report = (turn / f"report-{seat}.txt").read_text()
         assert hand and all(card_words(language, data, card) in report for card in hand), report
+
+
+# -- the orders template (ER-3.11, ER-4.1, ER-7.1) -------------------------------------------------------------------
+
+
+def started(pbem: Pbem, tmp_path: Path, *extra: str) -> None:
+    """A 3-seat game (kesh reads German, aurel Dutch, thal English) after `pbem new`: the setup's deal is done."""
+    from tests.test_conqueror_new import data_copy, new_er
+    from tests.test_conqueror_plans_cli import SEATS3
+
+    created = new_er(pbem, data_copy(tmp_path), "--language", "kesh=de", "--language", "aurel=nl", *extra, seats=SEATS3)
+    assert created.startswith("0\n"), created
+
+
+def template_of(text: str) -> tuple[str, list[str], list[str]]:
+    """The header line, the lines of the template and its example lines (the "#   " taken off) of a private report:
+    the examples are the last lines, after the last heading."""
+    lines = text.rstrip("\n").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("--- "))
+    body = lines[start + 2 :]
+    count = next(i for i, line in enumerate(reversed(body)) if not line.startswith("#   "))
+    examples = [line.removeprefix("#   ") for line in body[len(body) - count :]]
+    return lines[start + 1], body, examples
+
+
+def queued(pbem: Pbem, address: str) -> list[str]:
+    """The bodies of the mails queued for `address`, oldest first."""
+    from sqlmodel import select
+
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import OutboxRow
+
+    with Archive.open(pbem.data, pbem.db).session() as session:
+        return [row.body for row in session.exec(select(OutboxRow)).all() if row.to == address]
+
+
+def report(pbem: Pbem, turn: int, seat: str) -> str:
+    return (pbem.data / "games" / "er1" / f"turn-{turn:04d}" / f"report-{seat}.txt").read_text(encoding="utf-8")
+
+
+def checked(pbem: Pbem, tmp_path: Path, header: str, examples: list[str]) -> str:
+    """`pbem check --game er1` of the template's header (a password for its placeholder) and its examples: every
+    one is understood and accepted."""
+    path = tmp_path / "orders.txt"
+    path.write_text("\n".join([header.split("<")[0] + "x", *examples]) + "\n", encoding="utf-8")
+    result = pbem("check", "--game", "er1", str(path))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_ER_3_11_the_welcome_and_report_end_with_the_purchases_template_whose_examples_are_accepted(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    started(pbem, tmp_path, "--mode", "conquest")
+    text = report(pbem, 1, "thal")
+    assert "The next step you order in" not in text
+    header, body, examples = template_of(text)
+    assert header == "GAME er1 TURN 2 PLAYER thal PASSWORD <your password>"
+    assert "#   You hold 10 coins now." in body and "#   BAZAAR: 3 coins" in body
+    assert examples and all(line.startswith("BUY ") for line in examples)
+    checked(pbem, tmp_path, header, examples)
+    welcome = queued(pbem, "t@example.org")[0]  # the welcome mail, as `pbem send` will deliver it
+    assert "GAME er1 TURN 2 PLAYER thal PASSWORD <your password>" in welcome and "#   BUY " in welcome
+
+
+def test_ER_4_1_the_plans_template_lists_every_form_and_its_examples_are_accepted_in_german(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    started(pbem, tmp_path)
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2): the plans step is due
+    english = report(pbem, 2, "thal")
+    header, body, examples = template_of(english)
+    assert header == "GAME er1 TURN 3 PLAYER thal PASSWORD <your password>"
+    text = "\n".join(body)
+    for form in (
+        "AGENT PASS",
+        "TRADE WITH kesh | aurel | INDEPENDENT",
+        "RECRUIT",
+        "ELITE",
+        "HERO",
+        "FOOD STORE",
+        "PAY 2 TO",
+        "DEFENCE AT",
+        "LOSSES",
+        "EXCESS",
+        "RETREAT FROM",
+        "REINFORCE NEVER",
+        "CASUALTIES",
+        "CAPITAL",
+        "In force: none",
+    ):
+        assert form in text, form
+    assert "thal-2 Lysa Spearmother (hero, strength 1, cost 3): each of its infantry: strength +1" in text
+    assert [line.split()[0] for line in examples][:1] == ["AGENT"] and "LOSSES ARC, INF, CAV" in examples
+    checked(pbem, tmp_path, header, examples)
+    german = report(pbem, 2, "kesh")
+    header, body, examples = template_of(german)
+    assert header.startswith("SPIEL er1 ZUG 3 SPIELER kesh PASSWORT <")
+    assert any(line.startswith("AGENT ") for line in examples) and "VERLUSTE BOG, INFANTERIE, KAV" in examples
+    checked(pbem, tmp_path, header, examples)
+
+
+def test_ER_7_1_the_campaign_template_lists_armies_cards_and_standing_orders_and_its_examples_are_accepted(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    started(pbem, tmp_path)
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step, by the defaults (ER-14)
+    seat = "kesh"  # the first of the turn order (factions.toml): its campaign turn is step 4
+    header, body, examples = template_of(report(pbem, 3, "thal"))
+    assert header == "GAME er1 TURN 6 PLAYER thal PASSWORD <your password>"  # thal's turn comes third
+    text = "\n".join(body)
+    assert (
+        "#   THA: 1 CAV 2 INF 1 ARC -> GAR (attack: independent), ORO" in text
+        and "MOVE 2 INF 1 CAV: <area> -> <area>" in text
+    )
+    assert "(tactic card)" in text
+    assert examples[0] == "MOVE 1 INF: THA -> ORO" and examples[1].startswith("ATTACK 1 CAV 1 INF 1 ARC: THA -> GAR")
+    header, body, examples = template_of(report(pbem, 3, seat))
+    assert header.startswith("SPIEL er1 ZUG 4 SPIELER kesh")
+    assert any(line.startswith(("ZIEHE ", "GREIFE ")) for line in examples), examples
+    checked(pbem, tmp_path, header, examples)

@@ -406,26 +406,22 @@ class Template:
                 targets.append(n + (f" ({self.say('attack')}: {owner})" if step == "attack" and owner else ""))
             lines_units = self.spoken(self.units(ready)) or self.say("none ready")
             armies.lines.append(f"{area}: {lines_units} -> " + ", ".join(targets))
-            land = {k: n for k, n in ready.items() if n > 0 and k not in ("ship",)}
-            if not land:
-                continue
-            one = dict([min(land.items(), key=lambda kv: _unit_order(kv))])
-            one = {next(iter(one)): 1}
-            for n in near:
-                if not self.side.areas[n].land:
-                    continue
-                step = kind_of_step(self.state, self.data, self.seat, n)
-                if step != "attack" and not moved:
-                    examples.append(f"{{MOVE}} {self.units(one)}: {area} -> {n}")
-                    moved = True
-                    break
-                if step == "attack" and not attacked:
-                    heroes = [*self.player.heroes_down, *self.player.heroes_up]
-                    plan = f" {{HERO}} {heroes[0]}" if heroes else ""
-                    plan += f" {{TACTICS}} {hand.pop(0)}" if hand else ""
-                    examples.append(f"{{ATTACK}} {self.units(land)}: {area} -> {n}{plan}")
-                    attacked = True
-                    break
+            land = {k: n for k, n in ready.items() if n > 0 and k != "ship"}
+            steps = [(n, kind_of_step(self.state, self.data, self.seat, n)) for n in near if self.side.areas[n].land]
+            free = [n for n, step in steps if step != "attack"]
+            enemy = [n for n, step in steps if step == "attack"]
+            if land and free and not moved:  # one unit of the largest group moves (ER-7.4)
+                kind = max(sorted(land, key=lambda k: _unit_order((k, 0))), key=lambda k: land[k])
+                examples.append(f"{{MOVE}} {self.units({kind: 1})}: {area} -> {free[0]}")
+                land[kind] -= 1
+                moved = True
+            land = {k: n for k, n in land.items() if n > 0}
+            if land and enemy and not attacked:  # the rest attacks, with a card of the seat's (ER-8.12, ER-8.13)
+                heroes = [*self.player.heroes_down, *self.player.heroes_up]
+                plan = f" {{HERO}} {heroes[0]}" if heroes else ""
+                plan += f" {{TACTICS}} {hand.pop(0)}" if hand else ""
+                examples.append(f"{{ATTACK}} {self.units(land)}: {area} -> {enemy[0]}{plan}")
+                attacked = True
         sections = [armies, self.cards_section(), self.campaign_forms()]
         return [s for s in sections if s.lines], examples
 
