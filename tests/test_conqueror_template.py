@@ -124,6 +124,10 @@ def started(pbem: Pbem, tmp_path: Path, *extra: str) -> None:
 
     created = new_er(pbem, data_copy(tmp_path), "--language", "kesh=de", "--language", "aurel=nl", *extra, seats=SEATS3)
     assert created.startswith("0\n"), created
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
 
 
 def template_of(text: str) -> tuple[str, list[str], list[str]]:
@@ -234,3 +238,31 @@ def test_ER_7_1_the_campaign_template_lists_armies_cards_and_standing_orders_and
     assert header.startswith("SPIEL er1 ZUG 4 SPIELER kesh")
     assert any(line.startswith(("ZIEHE ", "GREIFE ")) for line in examples), examples
     checked(pbem, tmp_path, header, examples)
+
+
+# -- HELP per ruleset --------------------------------------------------------------------------------------------------
+
+
+def test_ER_14_help_lists_the_orders_of_the_game_the_sender_plays(pbem: Pbem, tmp_path: Path) -> None:
+    """A Conqueror player's HELP lists Conqueror's orders in his keywords; a Conquest of the Empire player's lists
+    CoE's; a seat's HELP below its header lists its game's."""
+    from adjudicator.archive import Archive
+    from adjudicator.services.mailbox import ingest
+    from tests.test_mail_commands import letter
+
+    started(pbem, tmp_path)
+    pbem.new_game("rome1")
+    archive = Archive.open(pbem.data, pbem.db)
+    assert ingest(archive, letter("k@example.org", "HILFE")) == "HELP answered"
+    conqueror = queued(pbem, "k@example.org")[-1]
+    assert "Orders of Conqueror: Empire Rises" in conqueror
+    assert "AGENT BASAR SONST AKADEMIE SONST HANDEL MIT kesh" in conqueror
+    assert "REKRUTIERE 2 INFANTERIE IN AUR, ELITE, HELD aurel-2" in conqueror and "SEGLE" not in conqueror
+    assert ingest(archive, letter("mac@example.org", "HELP", mid="2")) == "HELP answered"
+    classic = queued(pbem, "mac@example.org")[-1]
+    assert "Orders of Conquest of the Empire" in classic and "SAIL GALLEY 1: ITA -> TYR -> SIC" in classic
+    assert "AGENT" not in classic
+    own = letter("t@example.org", f"GAME er1 TURN 3 PLAYER thal PASSWORD {pbem.passwords['thal']}", "HELP", mid="3")
+    assert ingest(archive, own) == "commands: HELP"
+    seat = queued(pbem, "t@example.org")[-1]
+    assert "Orders of Conqueror: Empire Rises" in seat and "TRANSPORT 2 INF: PEL -> MSE -> THA" in seat
