@@ -255,7 +255,7 @@ def test_ER_14_help_lists_the_orders_of_the_game_the_sender_plays(pbem: Pbem, tm
     archive = Archive.open(pbem.data, pbem.db)
     assert ingest(archive, letter("k@example.org", "HILFE")) == "HELP answered"
     conqueror = queued(pbem, "k@example.org")[-1]
-    assert "Orders of Conqueror: Empire Rises" in conqueror
+    assert "Befehle für Conqueror: Empire Rises" in conqueror
     assert "AGENT BASAR SONST AKADEMIE SONST HANDEL MIT kesh" in conqueror
     assert "REKRUTIERE 2 INFANTERIE IN AUR, ELITE, HELD aurel-2" in conqueror and "SEGLE" not in conqueror
     assert ingest(archive, letter("mac@example.org", "HELP", mid="2")) == "HELP answered"

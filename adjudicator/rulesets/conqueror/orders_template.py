@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.card_text import card_words, effects_words
 from adjudicator.rulesets.conqueror.movement import active, kind_of_step
@@ -83,9 +83,6 @@ class Template:
         self.player = state.players[seat]
 
     # -- words ------------------------------------------------------------------------------------------------------
-    def say(self, msgid: str, **values: object) -> str:
-        return gettext(self.language, msgid, **values)
-
     def spoken(self, order: str) -> str:
         """An order written with {KEYWORD} names, in the reader's keywords."""
         return KEYWORD.sub(lambda m: written(self.language, m[1]), order)
@@ -98,13 +95,13 @@ class Template:
     # -- the whole --------------------------------------------------------------------------------------------------
     def make(self, number: int, phase: str) -> OrdersTemplate:
         if phase == rounds.PURCHASES:
-            what = self.say("purchases before round 1 (ER-3.11)")
+            what = gettext(self.language, "purchases before round 1 (ER-3.11)")
             sections, examples = self.purchases()
         elif phase == rounds.PLANS:
-            what = self.say("the sealed plans of round %(round)s (ER-4.1)", round=self.state.round)
+            what = gettext(self.language, "the sealed plans of round %(round)s (ER-4.1)", round=self.state.round)
             sections, examples = self.plans()
         else:
-            what = self.say("your campaign turn of round %(round)s (ER-7.1)", round=self.state.round)
+            what = gettext(self.language, "your campaign turn of round %(round)s (ER-7.1)", round=self.state.round)
             sections, examples = self.campaign()
         kept = self.accepted(phase, examples)
         return OrdersTemplate(number, phase, what, sections, [self.spoken(line) for line in kept])
@@ -134,13 +131,13 @@ class Template:
         return []
 
     def coins_line(self) -> str:
-        return self.say("You hold %(coins)s coins now.", coins=self.player.coins)
+        return gettext(self.language, "You hold %(coins)s coins now.", coins=self.player.coins)
 
     # -- Conquest mode's purchases (ER-3.11) ------------------------------------------------------------------------
     def purchases(self) -> tuple[list[Section], list[str]]:
         choices = self.buildable(surcharge=False)
         section = Section(
-            self.say("Up to 2 purchases in one BUY line, at the price of the build's number (ER-3.11):"),
+            gettext(self.language, "Up to 2 purchases in one BUY line, at the price of the build's number (ER-3.11):"),
             [self.coins_line(), *(self.priced(order, price) for order, price in choices)],
         )
         affordable = [order for order, price in choices if price <= self.player.coins]
@@ -148,7 +145,7 @@ class Template:
         return [section], examples
 
     def priced(self, order: str, price: int) -> str:
-        return f"{self.spoken(order)}: " + self.say("%(price)s coins", price=price)
+        return f"{self.spoken(order)}: " + gettext(self.language, "%(price)s coins", price=price)
 
     def buildable(self, surcharge: bool) -> list[tuple[str, int]]:
         """Districts, forts and upgrades the seat may buy, at the first space's price (ER-5.16, ER-5.22)."""
@@ -182,15 +179,19 @@ class Template:
         return [f for f in self.state.in_play() if f != self.seat] + ["{INDEPENDENTS}"]
 
     def agent_section(self) -> Section:
-        lines = [self.coins_line(), self.spoken("{AGENT} {PASS}") + ": " + self.say("the agent stays home (ER-5.4)")]
+        lines = [
+            self.coins_line(),
+            self.spoken("{AGENT} {PASS}") + ": " + gettext(self.language, "the agent stays home (ER-5.4)"),
+        ]
         trade = " | ".join(self.spoken(p) for p in self.partners())
-        lines.append(self.spoken("{TRADE} {WITH} ") + trade + ": " + self.say("free (ER-5.7)"))
+        lines.append(self.spoken("{TRADE} {WITH} ") + trade + ": " + gettext(self.language, "free (ER-5.7)"))
         for order, price in self.buildable(surcharge=True):
             lines.append(self.priced(order, price))
         if self.state.seas is not None:
             lines += self.megaproject_lines()
         return Section(
-            self.say(
+            gettext(
+                self.language,
                 "Agent actions (ER-5.4): one AGENT line, choices joined by ELSE, tried in turn (ER-14.6); prices "
                 "on the first space, SPACE 2 costs %(more)s more (ER-5.12):",
                 more=SURCHARGE,
@@ -212,7 +213,14 @@ class Template:
         if self.seat not in seas.wharves and seas.wharf_markers > 0:
             price = megaproject_price(self.player, self.data, "wharf", "megaproject:wharf:1")
             lines.append(
-                self.priced("{WHARF} {AT} <" + self.say("coastal area") + "> {SHIP} <" + self.say("sea") + ">", price)
+                self.priced(
+                    "{WHARF} {AT} <"
+                    + gettext(self.language, "coastal area")
+                    + "> {SHIP} <"
+                    + gettext(self.language, "sea")
+                    + ">",
+                    price,
+                )
             )
         return lines
 
@@ -235,7 +243,8 @@ class Template:
         room = food_limit(self.state, self.data, self.seat) - standard_units(self.state, self.seat)
         left = barracks_left(self.game, self.state, self.seat)
         lines.append(
-            self.say(
+            gettext(
+                self.language,
                 "Room under your food limit: %(room)s standard units; in your barracks: %(units)s (ER-6.4, ER-6.5).",
                 room=max(room, 0),
                 units=self.spoken(self.units(left)) or "-",
@@ -243,7 +252,7 @@ class Template:
         )
         for area, fort in self.forts():
             may = "1 {CAVALRY} | 2 {INFANTRY}/{ARCHER}" if fort == "large" else "1 {INFANTRY}/{ARCHER}"
-            lines.append(f"{area}: " + self.spoken(may) + " " + self.say("(free, ER-6.3, ER-6.6)"))
+            lines.append(f"{area}: " + self.spoken(may) + " " + gettext(self.language, "(free, ER-6.3, ER-6.6)"))
         board = board_of(self.state, self.data, self.seat)
         academy = self.player.districts.get("academy", 0) > 0
         if self.player.elite == "board" or (self.player.elite == "lost" and academy):
@@ -251,26 +260,28 @@ class Template:
             lines.append(
                 self.spoken("{ELITE}")
                 + f" ({board.elite.name}): "
-                + self.say("%(price)s coins", price=board.elite.cost)
+                + gettext(self.language, "%(price)s coins", price=board.elite.cost)
                 + (f"; {words}" if words else "")
             )
         for hero in self.free_heroes():
             price = hero_price(self.state, self.data, self.seat, hero)
             lines.append(
                 self.spoken("{HERO} ")
-                + self.say("%(price)s coins", price=price)
+                + gettext(self.language, "%(price)s coins", price=price)
                 + ": "
                 + card_words(self.language, self.data, hero)
             )
         food = (
             self.spoken("{FOOD} {STORE} | {FOOD} {NO} {STORE}")
             + ": "
-            + self.say("take a stored-food marker or not (ER-5.32)")
+            + gettext(self.language, "take a stored-food marker or not (ER-5.32)")
         )
         lines.append(food)
         if self.player.stored_food == FOOD_HELD:
-            lines.append(self.spoken("{FOOD} {USE}") + ": " + self.say("spend your stored food (ER-5.33)"))
-        return Section(self.say("Recruitment (ER-6): one RECRUIT line, items joined by commas:"), lines)
+            lines.append(
+                self.spoken("{FOOD} {USE}") + ": " + gettext(self.language, "spend your stored food (ER-5.33)")
+            )
+        return Section(gettext(self.language, "Recruitment (ER-6): one RECRUIT line, items joined by commas:"), lines)
 
     def free_heroes(self) -> list[str]:
         """ER-6.10: the seat's heroes not recruited nor discarded."""
@@ -284,48 +295,66 @@ class Template:
         if self.state.hourglass == self.seat:
             order = ", ".join(self.state.in_play())
             lines.append(
-                self.spoken("{ORDER} ") + order + ": " + self.say("you hold the hourglass: the turn order (ER-4.4.2)")
+                self.spoken("{ORDER} ")
+                + order
+                + ": "
+                + gettext(self.language, "you hold the hourglass: the turn order (ER-4.4.2)")
             )
         if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
             words = effects_words(self.language, self.data.factions[self.seat].dynasty)
             lines.append(self.spoken("{DYNASTY}") + ": " + words + " (ER-11.5)")
         others = [f for f in self.state.in_play() if f != self.seat]
         if others:
-            lines.append(self.spoken("{PAY} 2 {TO} ") + others[0] + ": " + self.say("give coins to a player (ER-0.7)"))
-        return Section(self.say("New Year and any time:"), lines)
+            lines.append(
+                self.spoken("{PAY} 2 {TO} ")
+                + others[0]
+                + ": "
+                + gettext(self.language, "give coins to a player (ER-0.7)")
+            )
+        return Section(gettext(self.language, "New Year and any time:"), lines)
 
     def standing_section(self) -> Section:
         """The standing orders in force (as the seat wrote them), then each form with what it does."""
-        lines = [self.say("In force: %(lines)s", lines="; ".join(self.player.standing.values()) or self.say("none"))]
+        lines = [
+            gettext(
+                self.language,
+                "In force: %(lines)s",
+                lines="; ".join(self.player.standing.values()) or gettext(self.language, "none"),
+            )
+        ]
         forms = [
             (
                 "{DEFENCE} {AT} <area> {HERO} <hero> {TACTICS} <card> {REINFORCE} {FROM} <area>",
-                "your plan when attacked there (ER-14.14)",
+                N_("your plan when attacked there (ER-14.14)"),
             ),
-            ("{LOSSES} {ARCHER}, {INFANTRY}, {CAVALRY}", "which of your units go first (ER-14.13)"),
-            ("{EXCESS} {ARCHER}, {INFANTRY}, {CAVALRY}", "which units leave over the food limit (ER-6.2)"),
-            ("{RETREAT} {FROM} <area> {TO} <area>, <area>", "where a beaten army retreats (ER-14.18)"),
+            ("{LOSSES} {ARCHER}, {INFANTRY}, {CAVALRY}", N_("which of your units go first (ER-14.13)")),
+            ("{EXCESS} {ARCHER}, {INFANTRY}, {CAVALRY}", N_("which units leave over the food limit (ER-6.2)")),
+            ("{RETREAT} {FROM} <area> {TO} <area>, <area>", N_("where a beaten army retreats (ER-14.18)")),
             (
                 "{REINFORCE} <seat> {FROM} <area> | {REINFORCE} {VS} <seat> {FROM} <area> | {REINFORCE} {NEVER}",
-                "join a battle next door (ER-14.12)",
+                N_("join a battle next door (ER-14.12)"),
             ),
-            ("{CASUALTIES} <seat>, <seat>", "who of an opposing side takes hits first (ER-14.16)"),
-            ("{CAPITAL} <area>, <area>", "where your temporary capital goes (ER-14.5)"),
+            ("{CASUALTIES} <seat>, <seat>", N_("who of an opposing side takes hits first (ER-14.16)")),
+            ("{CAPITAL} <area>, <area>", N_("where your temporary capital goes (ER-14.5)")),
         ]
         if self.blocks():
-            forms.append(("{BLOCK} <seat> {MAX} 4 {TO} <area> | {BLOCK} {NEVER}", "whom your board blocks (ER-14.11)"))
+            forms.append(
+                ("{BLOCK} <seat> {MAX} 4 {TO} <area> | {BLOCK} {NEVER}", N_("whom your board blocks (ER-14.11)"))
+            )
         if self.free_men():
-            forms.append(("{FREEMEN} {USE} | {FREEMEN} {NEVER}", "your elite's Free Men in every battle (ER-14.15)"))
+            forms.append(
+                ("{FREEMEN} {USE} | {FREEMEN} {NEVER}", N_("your elite's Free Men in every battle (ER-14.15)"))
+            )
         for form, note in forms:
-            lines.append(self.spoken(self.placeholders(form)) + ": " + self.say(note))
-        return Section(self.say("Standing orders (kept until changed, ER-14):"), lines)
+            lines.append(self.spoken(self.placeholders(form)) + ": " + gettext(self.language, note))
+        return Section(gettext(self.language, "Standing orders (kept until changed, ER-14):"), lines)
 
     def placeholders(self, form: str) -> str:
         names = {
-            "<area>": self.say("area"),
-            "<hero>": self.say("hero"),
-            "<card>": self.say("card"),
-            "<seat>": self.say("seat"),
+            "<area>": gettext(self.language, "area"),
+            "<hero>": gettext(self.language, "hero"),
+            "<card>": gettext(self.language, "card"),
+            "<seat>": gettext(self.language, "seat"),
         }
         for name, word in names.items():
             form = form.replace(name, f"<{word}>")
@@ -343,11 +372,11 @@ class Template:
 
     def cards_section(self) -> Section:
         """The cards the seat may name in a battle plan (ER-8.12, ER-8.13); what each does is listed above."""
-        cards = [f"{c} ({self.say('tactic card')})" for c in self.player.hand]
-        cards += [f"{h} ({self.say('hero, face down')})" for h in self.player.heroes_down]
-        cards += [f"{h} ({self.say('hero, face up')})" for h in self.player.heroes_up]
+        cards = [f"{c} ({gettext(self.language, 'tactic card')})" for c in self.player.hand]
+        cards += [f"{h} ({gettext(self.language, 'hero, face down')})" for h in self.player.heroes_down]
+        cards += [f"{h} ({gettext(self.language, 'hero, face up')})" for h in self.player.heroes_up]
         lines = [", ".join(cards)] if cards else []
-        return Section(self.say("Your cards for HERO and TACTICS (what each does: above):"), lines)
+        return Section(gettext(self.language, "Your cards for HERO and TACTICS (what each does: above):"), lines)
 
     def own_areas(self) -> list[str]:
         return sorted(a for a, army in self.state.army.items() if army.owner == self.seat and army.total > 0)
@@ -390,7 +419,9 @@ class Template:
 
     # -- the campaign turn (ER-7, ER-8, ER-12.11, ER-12.12) ----------------------------------------------------------
     def campaign(self) -> tuple[list[Section], list[str]]:
-        armies = Section(self.say("Your armies, the units that may still move, and where they may go (ER-7):"))
+        armies = Section(
+            gettext(self.language, "Your armies, the units that may still move, and where they may go (ER-7):")
+        )
         examples: list[str] = []
         moved = attacked = False
         hand = list(self.player.hand)
@@ -403,8 +434,10 @@ class Template:
             for n in near:
                 step = kind_of_step(self.state, self.data, self.seat, n)
                 owner = self.state.army[n].owner if n in self.state.army and self.state.army[n].total else ""
-                targets.append(n + (f" ({self.say('attack')}: {owner})" if step == "attack" and owner else ""))
-            lines_units = self.spoken(self.units(ready)) or self.say("none ready")
+                targets.append(
+                    n + (f" ({gettext(self.language, 'attack')}: {owner})" if step == "attack" and owner else "")
+                )
+            lines_units = self.spoken(self.units(ready)) or gettext(self.language, "none ready")
             armies.lines.append(f"{area}: {lines_units} -> " + ", ".join(targets))
             land = {k: n for k, n in ready.items() if n > 0 and k != "ship"}
             steps = [(n, kind_of_step(self.state, self.data, self.seat, n)) for n in near if self.side.areas[n].land]
@@ -427,25 +460,27 @@ class Template:
 
     def campaign_forms(self) -> Section:
         forms = [
-            ("{MOVE} <units>: <area> -> <area>", "move into your own or an empty area (ER-7.4)"),
+            ("{MOVE} <units>: <area> -> <area>", N_("move into your own or an empty area (ER-7.4)")),
             (
                 "{ATTACK} <units>: <area> -> <area> {LEAVING} 1 {INFANTRY} {HERO} <hero> {TACTICS} <card> "
                 "{REINFORCE} {FROM} <area>",
-                "attack, with your battle plan (ER-8.4, ER-8.12, ER-8.13, ER-8.24)",
+                N_("attack, with your battle plan (ER-8.4, ER-8.12, ER-8.13, ER-8.24)"),
             ),
         ]
         if self.free_men():
             forms[1] = (forms[1][0] + " {FREEMEN}", forms[1][1])
         if self.state.seas is not None:
-            forms.append(("{TRANSPORT} <units>: <area> -> <sea> -> <area>", "by your ships, 2 units each (ER-12.12)"))
-        names = {"<units>": "2 {INFANTRY} 1 {CAVALRY}", "<sea>": "<" + self.say("sea") + ">"}
+            forms.append(
+                ("{TRANSPORT} <units>: <area> -> <sea> -> <area>", N_("by your ships, 2 units each (ER-12.12)"))
+            )
+        names = {"<units>": "2 {INFANTRY} 1 {CAVALRY}", "<sea>": "<" + gettext(self.language, "sea") + ">"}
         lines = []
         for form, note in forms:
             for name, text in names.items():
                 form = form.replace(name, text)
-            lines.append(self.spoken(self.placeholders(form)) + ": " + self.say(note))
-        lines.append(self.say("Lines are carried out in the order written (ER-7.11)."))
-        return Section(self.say("Orders of the campaign turn:"), lines)
+            lines.append(self.spoken(self.placeholders(form)) + ": " + gettext(self.language, note))
+        lines.append(gettext(self.language, "Lines are carried out in the order written (ER-7.11)."))
+        return Section(gettext(self.language, "Orders of the campaign turn:"), lines)
 
 
 def _unit_order(item: tuple[str, int]) -> int:
