@@ -372,9 +372,11 @@ class Template:
 
     def cards_section(self) -> Section:
         """The cards the seat may name in a battle plan (ER-8.12, ER-8.13); what each does is listed above."""
-        cards = [f"{c} ({gettext(self.language, 'tactic card')})" for c in self.player.hand]
-        cards += [f"{h} ({gettext(self.language, 'hero, face down')})" for h in self.player.heroes_down]
-        cards += [f"{h} ({gettext(self.language, 'hero, face up')})" for h in self.player.heroes_up]
+        tactic = gettext(self.language, "tactic card")
+        down, up = gettext(self.language, "hero, face down"), gettext(self.language, "hero, face up")
+        cards = [f"{c} ({tactic})" for c in self.player.hand]
+        cards += [f"{h} ({down})" for h in self.player.heroes_down]
+        cards += [f"{h} ({up})" for h in self.player.heroes_up]
         lines = [", ".join(cards)] if cards else []
         return Section(gettext(self.language, "Your cards for HERO and TACTICS (what each does: above):"), lines)
 
@@ -434,9 +436,8 @@ class Template:
             for n in near:
                 step = kind_of_step(self.state, self.data, self.seat, n)
                 owner = self.state.army[n].owner if n in self.state.army and self.state.army[n].total else ""
-                targets.append(
-                    n + (f" ({gettext(self.language, 'attack')}: {owner})" if step == "attack" and owner else "")
-                )
+                attack = gettext(self.language, "attack: %(owner)s", owner=owner)
+                targets.append(n + (f" ({attack})" if step == "attack" and owner else ""))
             lines_units = self.spoken(self.units(ready)) or gettext(self.language, "none ready")
             armies.lines.append(f"{area}: {lines_units} -> " + ", ".join(targets))
             land = {k: n for k, n in ready.items() if n > 0 and k != "ship"}
