@@ -233,6 +233,7 @@ def test_ER_7_1_the_campaign_template_lists_armies_cards_and_standing_orders_and
         and "MOVE 2 INF 1 CAV: <area> -> <area>" in text
     )
     assert "(tactic card)" in text
+    assert "# Your standing orders in force for the battles (changed in the plans step, ER-14):\n#   none" in text
     assert examples[0] == "MOVE 1 INF: THA -> ORO" and examples[1].startswith("ATTACK 1 CAV 1 INF 1 ARC: THA -> GAR")
     header, body, examples = template_of(report(pbem, 3, seat))
     assert header.startswith("SPIEL er1 ZUG 4 SPIELER kesh")

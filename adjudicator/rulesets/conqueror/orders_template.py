@@ -456,7 +456,11 @@ class Template:
                 plan += f" {{TACTICS}} {hand.pop(0)}" if hand else ""
                 examples.append(f"{{ATTACK}} {self.units(land)}: {area} -> {enemy[0]}{plan}")
                 attacked = True
-        sections = [armies, self.cards_section(), self.campaign_forms()]
+        standing = Section(
+            gettext(self.language, "Your standing orders in force for the battles (changed in the plans step, ER-14):"),
+            list(self.player.standing.values()) or [gettext(self.language, "none")],
+        )
+        sections = [armies, self.cards_section(), standing, self.campaign_forms()]
         return [s for s in sections if s.lines], examples
 
     def campaign_forms(self) -> Section:
