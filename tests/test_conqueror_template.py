@@ -267,3 +267,33 @@ def test_ER_14_help_lists_the_orders_of_the_game_the_sender_plays(pbem: Pbem, tm
     assert ingest(archive, own) == "commands: HELP"
     seat = queued(pbem, "t@example.org")[-1]
     assert "Orders of Conqueror: Empire Rises" in seat and "TRANSPORT 2 INF: PEL -> MSE -> THA" in seat
+
+
+# -- docs/players-conqueror.md ---------------------------------------------------------------------------------------
+
+
+def test_ER_13_the_players_guide_orders_parse_and_its_board_is_the_example_data() -> None:
+    """Every order the guide's tables and examples show is read by the order language, and its board tables are
+    the example data's areas and borders."""
+    import re
+
+    from adjudicator.orders.parser import parse_orders
+    from adjudicator.rulesets import load_ruleset
+
+    doc = (Path(__file__).parent.parent / "docs" / "players-conqueror.md").read_text(encoding="utf-8")
+    game = load_ruleset("conqueror-er").with_data(example_data())  # type: ignore[attr-defined]
+    orders = doc[doc.index("## Every order") : doc.index("## One round")]
+    rows = [line.split(" | ")[0] for line in orders.splitlines() if line.startswith("| `")]  # the order column
+    spans = [s for row in rows for s in re.findall(r"`([^`]+)`", row)]
+    spans = [s for s in spans if "..." not in s and s.split()[0] not in ("STATUS", "TIMEZONE")]
+    spans += orders.split("```")[1].strip().splitlines()  # the purchases example
+    assert len(spans) > 40
+    for order in spans:
+        parsed = parse_orders(f"GAME demo TURN 5 PLAYER aurel PASSWORD x\n{order}\n", game)
+        assert not parsed.errors, (order, parsed.errors)
+    data = example_data()
+    for side in data.maps.values():
+        for code, area in side.areas.items():
+            neighbours = ", ".join(sorted(side.board.neighbours(code)))
+            assert f"| {code} | {area.name} | {'land' if area.land else 'sea'} | {area.fort} |" in doc
+            assert re.search(rf"\| {code} \| [^\n]* \| {re.escape(neighbours)} \|", doc), code
