@@ -4,6 +4,7 @@ card in words made from its effect codes (ER-13.6), HELP per ruleset, and `pbem 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from adjudicator.rulesets.conqueror.card_text import card_words
@@ -179,6 +180,11 @@ def test_ER_3_11_the_welcome_and_report_end_with_the_purchases_template_whose_ex
     checked(pbem, tmp_path, header, examples)
     welcome = queued(pbem, "t@example.org")[0]  # the welcome mail, as `pbem send` will deliver it
     assert "GAME er1 TURN 2 PLAYER thal PASSWORD <your password>" in welcome and "#   BUY " in welcome
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the purchases, by the defaults
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # New Year: Conquest mode draws a chronicle (ER-4.5)
+    public = (pbem.data / "games" / "er1" / "turn-0003" / "report.txt").read_text(encoding="utf-8")
+    drawn = re.search(r"the chronicle card (\S+) is drawn \(ER-4.4\).\n    (.*)\n", public)
+    assert drawn and drawn[2] == card_words("en", example_data(), drawn[1]), public
 
 
 def test_ER_4_1_the_plans_template_lists_every_form_and_its_examples_are_accepted_in_german(
@@ -275,8 +281,6 @@ def test_ER_14_help_lists_the_orders_of_the_game_the_sender_plays(pbem: Pbem, tm
 def test_ER_13_the_players_guide_orders_parse_and_its_board_is_the_example_data() -> None:
     """Every order the guide's tables and examples show is read by the order language, and its board tables are
     the example data's areas and borders."""
-    import re
-
     from adjudicator.orders.parser import parse_orders
     from adjudicator.rulesets import load_ruleset
 

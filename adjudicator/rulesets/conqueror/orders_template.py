@@ -106,15 +106,17 @@ class Template:
         kept = self.accepted(phase, examples)
         return OrdersTemplate(number, phase, what, sections, [self.spoken(line) for line in kept])
 
-    def accepted(self, phase: str, examples: list[str]) -> list[str]:
-        """The examples the step's checks accept as the position stands, judged together as one mail."""
+    def accepted(self, phase: str, examples: list[str | tuple[str, ...]]) -> list[str]:
+        """The examples the step's checks accept as the position stands, judged together as one mail. An example
+        given as a tuple is a list of variants, the first preferred: a refused variant gives way to the next."""
         from adjudicator.orders.parser import parse_orders
         from adjudicator.rulesets.conqueror import campaign, plans, purchases
         from adjudicator.rulesets.conqueror.setup import options_from_json
 
         options = options_from_json(self.state.options)
-        kept = list(examples)
-        for _ in range(4):  # an order refused may have been what made another fail: judge the rest again
+        variants = [list(e) if isinstance(e, tuple) else [e] for e in examples]
+        for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
+            kept = [v[0] for v in variants]
             english = [KEYWORD.sub(lambda m: written("en", m[1]), line) for line in kept]
             text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *english]) + "\n"
             parsed = parse_orders(text, self.game)
@@ -127,21 +129,30 @@ class Template:
             bad = {e.line for e in parsed.errors} | {r.line for r in results if not r.accepted}
             if not bad:
                 return kept
-            kept = [line for i, line in enumerate(kept, 2) if i not in bad]
+            variants = [v[1:] if i in bad else v for i, v in enumerate(variants, 2)]
+            variants = [v for v in variants if v]
         return []
 
     def coins_line(self) -> str:
         return gettext(self.language, "You hold %(coins)s coins now.", coins=self.player.coins)
 
     # -- Conquest mode's purchases (ER-3.11) ------------------------------------------------------------------------
-    def purchases(self) -> tuple[list[Section], list[str]]:
+    def purchases(self) -> tuple[list[Section], list[str | tuple[str, ...]]]:
         choices = self.buildable(surcharge=False)
         section = Section(
             gettext(self.language, "Up to 2 purchases in one BUY line, at the price of the build's number (ER-3.11):"),
             [self.coins_line(), *(self.priced(order, price) for order, price in choices)],
         )
-        affordable = [order for order, price in choices if price <= self.player.coins]
-        examples = [f"{{BUY}} {affordable[0]}"] if affordable else []
+        coins = self.player.coins
+        affordable = sorted((price, order) for order, price in choices if price <= coins)
+        pairs = [
+            f"{{BUY}} {a}, {b}"
+            for i, (pa, a) in enumerate(affordable)
+            for pb, b in affordable[i + 1 :]
+            if pa + pb <= coins and a.split()[0] != b.split()[0]
+        ]
+        singles = [f"{{BUY}} {order}" for _price, order in affordable]
+        examples: list[str | tuple[str, ...]] = [tuple(pairs[:2] + singles[:2])] if singles else []
         return [section], examples
 
     def priced(self, order: str, price: int) -> str:
@@ -169,7 +180,7 @@ class Template:
         return sorted(a for a in areas if self.side.areas[a].land and fort_of(self.state, self.side, a) == "none")
 
     # -- the sealed plans step (ER-4.1, ER-5, ER-6, ER-14) ----------------------------------------------------------
-    def plans(self) -> tuple[list[Section], list[str]]:
+    def plans(self) -> tuple[list[Section], list[str | tuple[str, ...]]]:
         sections = [self.agent_section(), self.recruit_section(), self.new_year_section(), self.standing_section()]
         sections += [self.cards_section()]
         return [s for s in sections if s.lines], self.plans_examples()
@@ -383,30 +394,68 @@ class Template:
     def own_areas(self) -> list[str]:
         return sorted(a for a, army in self.state.army.items() if army.owner == self.seat and army.total > 0)
 
-    def plans_examples(self) -> list[str]:
-        examples = []
+    def plans_examples(self) -> list[str | tuple[str, ...]]:
+        """One example per form of the plans step, each concrete; variants where the coins may not stretch."""
+        examples: list[str | tuple[str, ...]] = []
         choices = [order for order, price in self.buildable(surcharge=True) if price <= self.player.coins]
-        partner = self.partners()[0]
-        agent = " {ELSE} ".join([*choices[:1], f"{{TRADE}} {{WITH}} {partner}"])
-        examples.append(f"{{AGENT}} {agent}")
-        items = self.recruit_items()
-        if items:
-            examples.append("{RECRUIT} " + ", ".join(items))
+        trade = f"{{TRADE}} {{WITH}} {self.partners()[0]}"
+        examples.append(tuple(f"{{AGENT}} {c} {{ELSE}} {trade}" for c in choices[:2]) + (f"{{AGENT}} {trade}",))
+        items, extras = self.recruit_items(), self.recruit_extras()
+        recruits = [[*items, extra] for extra in extras] + [items] + [[extra] for extra in extras]
+        recruits = [r for r in recruits if r]
+        if recruits:
+            examples.append(tuple("{RECRUIT} " + ", ".join(r) for r in recruits))
+        examples.append("{FOOD} {USE}" if self.player.stored_food == FOOD_HELD else "{FOOD} {STORE}")
+        if self.state.hourglass == self.seat:
+            examples.append("{ORDER} " + ", ".join(self.state.in_play()))
+        from adjudicator.rulesets.conqueror.setup import options_from_json
+
+        if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
+            examples.append("{DYNASTY}")
+        others = [f for f in self.state.in_play() if f != self.seat]
+        if others and self.player.coins >= 1:
+            examples.append(f"{{PAY}} 1 {{TO}} {others[0]}")
+        return examples + self.standing_examples(others)
+
+    def standing_examples(self, others: list[str]) -> list[str | tuple[str, ...]]:
+        """One concrete line per standing order of ER-14 the seat can give."""
+        from adjudicator.rulesets.conqueror.state import controlled_areas
+
+        examples: list[str | tuple[str, ...]] = []
         areas = self.own_areas()
         cards = [*self.player.heroes_down, *self.player.heroes_up]
         if areas and (self.player.hand or cards):
             plan = f" {{HERO}} {cards[0]}" if cards else f" {{TACTICS}} {self.player.hand[0]}"
             examples.append(f"{{DEFENCE}} {{AT}} {areas[0]}{plan}")
-        examples.append("{LOSSES} {ARCHER}, {INFANTRY}, {CAVALRY}")
+        examples += ["{LOSSES} {ARCHER}, {INFANTRY}, {CAVALRY}", "{EXCESS} {ARCHER}, {INFANTRY}, {CAVALRY}"]
         for area in areas:
             near = sorted(n for n in self.side.board.neighbours(area) if self.side.areas[n].land)
             if near:
                 examples.append(f"{{RETREAT}} {{FROM}} {area} {{TO}} {near[0]}")
                 break
-        others = [f for f in self.state.in_play() if f != self.seat]
-        if others and self.player.coins >= 1:
-            examples.append(f"{{PAY}} 1 {{TO}} {others[0]}")
+        if others and areas:
+            examples.append(f"{{REINFORCE}} {others[0]} {{FROM}} {areas[0]}")
+        if len(others) > 1:
+            examples.append("{CASUALTIES} " + ", ".join(others))
+        land = [a for a in controlled_areas(self.state, self.side, self.seat) if self.side.areas[a].land]
+        sites = [a for a in sorted(land) if self.side.areas[a].capital != self.seat]
+        if sites:
+            examples.append("{CAPITAL} " + ", ".join(sites[:2]))
+        if self.blocks() and others:
+            examples.append(f"{{BLOCK}} {others[0]} {{MAX}} 4")
+        if self.free_men():
+            examples.append("{FREEMEN} {USE}")
         return examples
+
+    def recruit_extras(self) -> list[str]:
+        """The elite and the cheapest free hero, as recruit items (ER-6.7, ER-6.10)."""
+        extras = []
+        if self.player.elite == "board" or (self.player.elite == "lost" and self.player.districts.get("academy", 0)):
+            extras.append("{ELITE}")
+        heroes = sorted(self.free_heroes(), key=lambda h: hero_price(self.state, self.data, self.seat, h))
+        if heroes:
+            extras.append(f"{{HERO}} {heroes[0]}")
+        return extras
 
     def recruit_items(self) -> list[str]:
         """One concrete recruitment: an infantry in a fort if room and barracks allow (ER-6.3 to ER-6.5)."""
@@ -420,11 +469,11 @@ class Template:
         return []
 
     # -- the campaign turn (ER-7, ER-8, ER-12.11, ER-12.12) ----------------------------------------------------------
-    def campaign(self) -> tuple[list[Section], list[str]]:
+    def campaign(self) -> tuple[list[Section], list[str | tuple[str, ...]]]:
         armies = Section(
             gettext(self.language, "Your armies, the units that may still move, and where they may go (ER-7):")
         )
-        examples: list[str] = []
+        examples: list[str | tuple[str, ...]] = []
         moved = attacked = False
         hand = list(self.player.hand)
         for area in self.own_areas():
