@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
@@ -94,6 +94,7 @@ class Template:
 
     # -- the whole --------------------------------------------------------------------------------------------------
     def make(self, number: int, phase: str) -> OrdersTemplate:
+        """The template of step `number` of kind `phase`: its sections, and the examples its checks accept."""
         if phase == rounds.PURCHASES:
             what = gettext(self.language, "purchases before round 1 (ER-3.11)")
             sections, examples = self.purchases()
@@ -138,7 +139,7 @@ class Template:
 
     # -- Conquest mode's purchases (ER-3.11) ------------------------------------------------------------------------
     def purchases(self) -> tuple[list[Section], list[str | tuple[str, ...]]]:
-        choices = self.buildable(surcharge=False)
+        choices = self.buildable()
         section = Section(
             gettext(self.language, "Up to 2 purchases in one BUY line, at the price of the build's number (ER-3.11):"),
             [self.coins_line(), *(self.priced(order, price) for order, price in choices)],
@@ -158,7 +159,7 @@ class Template:
     def priced(self, order: str, price: int) -> str:
         return f"{self.spoken(order)}: " + gettext(self.language, "%(price)s coins", price=price)
 
-    def buildable(self, surcharge: bool) -> list[tuple[str, int]]:
+    def buildable(self) -> list[tuple[str, int]]:
         """Districts, forts and upgrades the seat may buy, at the first space's price (ER-5.16, ER-5.22)."""
         from adjudicator.rulesets.conqueror.bot import purchases
 
@@ -196,7 +197,7 @@ class Template:
         ]
         trade = " | ".join(self.spoken(p) for p in self.partners())
         lines.append(self.spoken("{TRADE} {WITH} ") + trade + ": " + gettext(self.language, "free (ER-5.7)"))
-        for order, price in self.buildable(surcharge=True):
+        for order, price in self.buildable():
             lines.append(self.priced(order, price))
         if self.state.seas is not None:
             lines += self.megaproject_lines()
@@ -397,7 +398,7 @@ class Template:
     def plans_examples(self) -> list[str | tuple[str, ...]]:
         """One example per form of the plans step, each concrete; variants where the coins may not stretch."""
         examples: list[str | tuple[str, ...]] = []
-        choices = [order for order, price in self.buildable(surcharge=True) if price <= self.player.coins]
+        choices = [order for order, price in self.buildable() if price <= self.player.coins]
         trade = f"{{TRADE}} {{WITH}} {self.partners()[0]}"
         examples.append(tuple(f"{{AGENT}} {c} {{ELSE}} {trade}" for c in choices[:2]) + (f"{{AGENT}} {trade}",))
         items, extras = self.recruit_items(), self.recruit_extras()
@@ -546,8 +547,3 @@ def _keyword_name(word: str) -> str:
     from adjudicator.orders.keywords import keyword_of
 
     return keyword_of().get(word.casefold(), word)
-
-
-def orders_template_of(game: ConquerorGame, state: GameState) -> Any:
-    """The report context's `orders_template` (TemplateMaker)."""
-    return TemplateMaker(game, state)
