@@ -301,3 +301,17 @@ def test_ER_13_the_players_guide_orders_parse_and_its_board_is_the_example_data(
             neighbours = ", ".join(sorted(side.board.neighbours(code)))
             assert f"| {code} | {area.name} | {'land' if area.land else 'sea'} | {area.fort} |" in doc
             assert re.search(rf"\| {code} \| [^\n]* \| {re.escape(neighbours)} \|", doc), code
+
+
+def test_ER_12_with_seas_of_destiny_the_templates_offer_megaprojects_wharves_and_transports(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    started(pbem, tmp_path, "--option", "seas_of_destiny=true")
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation: the plans step is due
+    header, body, examples = template_of(report(pbem, 2, "thal"))
+    text = "\n".join(body)
+    assert "#   WONDER SLOT DISTRICT|UPGRADE: " in text and "#   WHARF AT <coastal area> SHIP <sea>: " in text
+    checked(pbem, tmp_path, header, examples)
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step, by the defaults
+    header, body, examples = template_of(report(pbem, 3, "thal"))
+    assert "#   TRANSPORT 2 INF 1 CAV: <area> -> <sea> -> <area>: by your ships, 2 units each (ER-12.12)" in body

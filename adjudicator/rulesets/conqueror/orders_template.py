@@ -480,8 +480,8 @@ class Template:
         for area in self.own_areas():
             army = self.state.army[area]
             ready = {k: active(army, k) for k in army.units}
-            ships = self.state.seas is not None and ready.get("ship", 0) > 0
-            near = sorted(n for n in self.side.board.neighbours(area) if self.side.areas[n].land or ships)
+            at_sea = not self.side.areas[area].land  # ships at sea move to seas (ER-12.11); land units to land
+            near = sorted(n for n in self.side.board.neighbours(area) if self.side.areas[n].land != at_sea)
             targets = []
             for n in near:
                 step = kind_of_step(self.state, self.data, self.seat, n)
