@@ -89,10 +89,15 @@ def rulesets(
     for name in ruleset_names():
         try:
             ruleset = load_ruleset(name)
-            typer.echo(f"{name:14} {ruleset.description}")
-            found = ruleset_seats(name, game_data)
         except PbemError as error:  # a broken ruleset folder (PBEM_RULESETS) hides none of the others
             typer.echo(f"{name:14} NOT USABLE: {error}", err=True)
+            broken = True
+            continue
+        typer.echo(f"{name:14} {ruleset.description}")
+        try:
+            found = ruleset_seats(name, game_data)
+        except PbemError as error:  # the moderator's data folder (--game-data) does not load
+            typer.echo(f"{'':14} no seats read: {error}", err=True)
             broken = True
             continue
         seats = ", ".join(seat if seat == title else f"{seat} ({title})" for seat, title in found.seats)

@@ -37,6 +37,9 @@ def test_ER_13_pbem_rulesets_game_data_lists_the_moderators_seats(pbem: Pbem, tm
     assert result.exit_code == 0, result.output
     assert "kesh (Sea Kings)" in result.output and str(folder) in result.output
     assert "example data" not in result.output
+    broken = pbem("rulesets", "--game-data", str(tmp_path / "nothing"), data=False)
+    assert broken.exit_code == 1 and "no seats read:" in broken.output and "factions.toml" in broken.output
+    assert "coe-classic" in broken.output  # the other rulesets are listed all the same
 
 
 # -- cards in words (ER-13.6) ----------------------------------------------------------------------------------------
