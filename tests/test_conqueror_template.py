@@ -4,6 +4,7 @@ card in words made from its effect codes (ER-13.6), HELP per ruleset, and `pbem 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -103,8 +104,6 @@ def test_ER_8_14_a_card_played_in_battle_is_described_in_the_public_report() -> 
 
 
 def test_ER_3_5_the_private_report_describes_each_card_in_hand(pbem: Pbem, tmp_path: Path) -> None:
-    import json
-
     from tests.test_conqueror_new import data_copy, new_er
     from tests.test_conqueror_plans_cli import SEATS3
 
@@ -183,6 +182,9 @@ def test_ER_3_11_the_welcome_and_report_end_with_the_purchases_template_whose_ex
     checked(pbem, tmp_path, header, examples)
     welcome = queued(pbem, "t@example.org")[0]  # the welcome mail, as `pbem send` will deliver it
     assert "GAME er1 TURN 2 PLAYER thal PASSWORD <your password>" in welcome and "#   BUY " in welcome
+    hand = json.loads((pbem.data / "games" / "er1" / "turn-0001" / "snapshot-thal.json").read_text())
+    (card,) = hand["private"]["thal"]["hand"]  # the welcome shows the position after the deal (ER-3.5, ER-3.11)
+    assert f"  {card_words('en', example_data(), card)}\n" in welcome and "#   You hold 10 coins now." in welcome
     assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the purchases, by the defaults
     assert pbem("adjudicate", "er1", "--now").exit_code == 0  # New Year: Conquest mode draws a chronicle (ER-4.5)
     public = (pbem.data / "games" / "er1" / "turn-0003" / "report.txt").read_text(encoding="utf-8")
