@@ -320,3 +320,34 @@ def test_ER_12_with_seas_of_destiny_the_templates_offer_megaprojects_wharves_and
     assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step, by the defaults
     header, body, examples = template_of(report(pbem, 3, "thal"))
     assert "#   TRANSPORT 2 INF 1 CAV: <area> -> <sea> -> <area>: by your ships, 2 units each (ER-12.12)" in body
+
+
+def test_ER_12_12_the_campaign_template_of_a_fleet_offers_a_transport_its_check_accepts() -> None:
+    """kesh built a wharf at KES with its ships in NSE (ER-12.9): its campaign template lists the fleet with the
+    seas it may sail to, and a transport from its coast that the campaign's checks accept with the other examples."""
+    from adjudicator.engine.chance import GivenDice
+    from adjudicator.orders.parser import parse_orders
+    from adjudicator.render import render
+    from tests.test_conqueror_politics import play
+    from tests.test_conqueror_seas import sod_plans
+
+    rules, state = sod_plans()
+    state.players["kesh"].coins = 10
+    state = play(rules, state, {"kesh": "AGENT WHARF AT KES SHIP NSE"}).state
+    context = {"coming": rules.next_steps(state), **rules.report_context(state)}
+    text = render(
+        "conqueror/seat-position.txt.j2",
+        "en",
+        state=rules.snapshot(state, "kesh"),
+        seat="kesh",
+        game="g1",
+        **context,
+    )
+    header, body, examples = template_of(text)
+    assert header == "GAME g1 TURN 4 PLAYER kesh PASSWORD <your password>"
+    assert "#   NSE: 2 SHIP -> ESE" in body
+    assert any(line.startswith("TRANSPORT 1 INF: ") and " -> NSE -> " in line for line in examples), examples
+    orders = parse_orders("\n".join([header.split("<")[0] + "x", *examples]) + "\n", rules)
+    assert not orders.errors
+    verdicts = rules.check_orders(state, "kesh", 4, orders, GivenDice(values=[]))
+    assert verdicts and all(v.accepted for v in verdicts), verdicts

@@ -474,7 +474,7 @@ class Template:
         armies = Section(
             gettext(self.language, "Your armies, the units that may still move, and where they may go (ER-7):")
         )
-        examples: list[str | tuple[str, ...]] = []
+        examples, carried = self.transport_examples() if self.state.seas is not None else ([], {})
         moved = attacked = False
         hand = list(self.player.hand)
         for area in self.own_areas():
@@ -490,7 +490,9 @@ class Template:
                 targets.append(n + (f" ({attack})" if step == "attack" and owner else ""))
             lines_units = self.spoken(self.units(ready)) or gettext(self.language, "none ready")
             armies.lines.append(f"{area}: {lines_units} -> " + ", ".join(targets))
-            land = {k: n for k, n in ready.items() if n > 0 and k != "ship"}
+            # the unit the transport example carries stays out of the other examples
+            land = {k: n - (k == carried.get(area)) for k, n in ready.items() if k != "ship"}
+            land = {k: n for k, n in land.items() if n > 0}
             steps = [(n, kind_of_step(self.state, self.data, self.seat, n)) for n in near if self.side.areas[n].land]
             free = [n for n, step in steps if step != "attack"]
             enemy = [n for n, step in steps if step == "attack"]
@@ -512,6 +514,24 @@ class Template:
         )
         sections = [armies, self.cards_section(), standing, self.campaign_forms()]
         return [s for s in sections if s.lines], examples
+
+    def transport_examples(self) -> tuple[list[str | tuple[str, ...]], dict[str, str]]:
+        """ER-12.12 (Seas of Destiny): one unit carried by the seat's ships from a coast of their sea to another, with
+        the area and kind of the unit it takes (so that the other examples leave it)."""
+        for sea in self.own_areas():
+            if self.side.areas[sea].land or active(self.state.army[sea], "ship") <= 0:
+                continue
+            coast = sorted(n for n in self.side.board.neighbours(sea) if self.side.areas[n].land)
+            for start in coast:
+                army = self.state.army.get(start)
+                if army is None or army.owner != self.seat:
+                    continue
+                kinds = [k for k in ("infantry", "archer", "cavalry") if active(army, k)]
+                ends = [end for end in coast if end != start]
+                if kinds and ends:
+                    one = self.units({kinds[0]: 1})
+                    return [tuple(f"{{TRANSPORT}} {one}: {start} -> {sea} -> {end}" for end in ends)], {start: kinds[0]}
+        return [], {}
 
     def campaign_forms(self) -> Section:
         forms = [
