@@ -73,18 +73,47 @@ def _read(path: Path, what: str) -> str:
 
 
 @app.command()
-def rulesets() -> None:
-    """List the rulesets this adjudicator knows."""
+def rulesets(
+    game_data: Annotated[
+        Path | None,
+        typer.Option(
+            "--game-data", help="A moderator's data folder: the seats of the ruleset it is for (default: its example)."
+        ),
+    ] = None,
+) -> None:
+    """List the rulesets this adjudicator knows, each with its seats."""
     from adjudicator.rulesets import load_ruleset, ruleset_names
+    from adjudicator.services.game_data import ruleset_seats
 
     broken = False
     for name in ruleset_names():
         try:
             ruleset = load_ruleset(name)
-            typer.echo(f"{name:14} {ruleset.description}")
         except PbemError as error:  # a broken ruleset folder (PBEM_RULESETS) hides none of the others
             typer.echo(f"{name:14} NOT USABLE: {error}", err=True)
             broken = True
+            continue
+        typer.echo(f"{name:14} {ruleset.description}")
+        try:
+            found = ruleset_seats(name, game_data)
+        except PbemError as error:  # the moderator's data folder (--game-data) does not load
+            typer.echo(f"{'':14} no seats read: {error}", err=True)
+            broken = True
+            continue
+        seats = ", ".join(seat if seat == title else f"{seat} ({title})" for seat, title in found.seats)
+        if found.folder is None:
+            typer.echo(f"{'':14} seats: {seats}")
+            continue
+        where = "its example data" if found.example else "the game data"
+        typer.echo(f"{'':14} seats from {where} in {found.folder}:")
+        typer.echo(f"{'':14}   {seats}")
+        for count, playing in found.by_players.items():
+            typer.echo(f"{'':14}   {count} players: {', '.join(playing)}")
+        if found.example:
+            typer.echo(
+                f"{'':14}   (invented example data; a game is played with the moderator's: `pbem new --game-data "
+                "DIR`, its seats by `pbem rulesets --game-data DIR`)"
+            )
     if broken:
         raise typer.Exit(1)
 

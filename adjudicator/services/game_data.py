@@ -83,3 +83,33 @@ def _named_ruleset(folder: Path) -> str:
             )
         )
     return name
+
+
+@dataclass
+class RulesetSeats:
+    """The seats of a ruleset for `pbem rulesets`: (id, name) each, the seats in play by player count when the
+    data says, and the data folder they were read from (None: they ship with the ruleset; `example`: the
+    ruleset's own example data, not a moderator's)."""
+
+    seats: list[tuple[str, str]]
+    by_players: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    folder: Path | None = None
+    example: bool = False
+
+
+def ruleset_seats(name: str, game_data: Path | None = None) -> RulesetSeats:
+    """The seats of ruleset `name`; for a ruleset played with the moderator's data (ER-13), those of `game_data`,
+    else of its example data."""
+    ruleset = load_ruleset(name)
+    member = game_data_of(ruleset)
+    if member is None:
+        return RulesetSeats([(seat, seat) for seat in ruleset.seat_names])
+    folder = game_data or ruleset.example_data  # type: ignore[attr-defined]
+    data = member.load(folder)
+    factions = data.setup.turn_order
+    return RulesetSeats(
+        [(f, data.factions[f].name) for f in factions],
+        dict(sorted(data.setup.factions_by_players.items())),
+        folder,
+        game_data is None,
+    )

@@ -175,11 +175,11 @@ def new_game(
         welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
         if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
             for seat_row in seat_rows:
-                queue_welcome(
+                queue_welcome(  # with the position after the setup's deal: the hand and orders template it gives
                     session,
                     ruleset,
                     game,
-                    row,
+                    rows[-1],
                     seat_row,
                     passwords[seat_row.seat],
                     welcomes[seat_row.seat],

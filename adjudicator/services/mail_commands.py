@@ -70,11 +70,28 @@ def _help(session: Session, mail: Incoming, command: Command, *, clock: Clock) -
         session,
         mail.sender,
         gettext(say, "How to write to the PBEM moderator"),
-        render("help.txt.j2", say),
+        render("help.txt.j2", say, rulesets=help_rulesets(session, db.games_of_address(session, mail.sender))),
         timestamp(clock),
         **thread_headers(mail),
     )
     return "HELP answered"
+
+
+def help_rulesets(session: Session, games: list[str]) -> list[dict[str, str]]:
+    """The rulesets of `games`, each once, for HELP's order forms: its title and template folder."""
+    from sqlmodel import select
+
+    from adjudicator.render import ruleset_templates
+    from adjudicator.rulesets import load_ruleset
+
+    names = sorted({row.ruleset for row in session.exec(select(GameRow)).all() if row.name in games})
+    found = []
+    for name in names:
+        ruleset = load_ruleset(name)
+        folder = ruleset_templates(ruleset)
+        if folder is not None:
+            found.append({"title": ruleset.title, "templates": folder})
+    return found
 
 
 def _reset_password(session: Session, mail: Incoming, record: MessageRow, command: Command, *, clock: Clock) -> str:
@@ -297,7 +314,7 @@ def seat_commands(
         elif command.name == "STATUS":
             answers.append(status_text(say, game_status(session, game, state), seat.timezone))
         elif command.name == "HELP":
-            answers.append(render("help.txt.j2", say))
+            answers.append(render("help.txt.j2", say, rulesets=help_rulesets(session, [game.name])))
         else:  # OBSERVE, UNOBSERVE, PASSWORD RESET: written without the header
             answers.append(
                 gettext(

@@ -234,10 +234,23 @@ class ConquerorGame:
 
     # -- reports ----------------------------------------------------------------------------------------------
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
-        return events
+        """A card revealed to all (played in battle, a chronicle drawn) is told with what it does (ER-13.6)."""
+        from adjudicator.rulesets.conqueror.card_text import with_card_words
+
+        return with_card_words(events, self.data)
 
     def report_context(self, state: GameState) -> dict[str, Any]:
-        return {"coming": self.next_steps(state), "standings": self.standings(state)}
+        """The private report's end: its next step (`coming`), the seat's cards in words (`card_words`) and its
+        orders template (`orders_template(seat, language)`, orders_template.py); the site's `standings`."""
+        from adjudicator.rulesets.conqueror.card_text import CardWords
+        from adjudicator.rulesets.conqueror.orders_template import TemplateMaker
+
+        return {
+            "coming": self.next_steps(state),
+            "card_words": CardWords(self.data),
+            "orders_template": TemplateMaker(self, state),
+            "standings": self.standings(state),
+        }
 
     def standings(self, state: GameState) -> list[dict[str, Any]]:
         """Who holds what, for the site's index (protocol.py, report_context): each faction's controlled areas
