@@ -44,6 +44,9 @@ def test_ER_6_1_a_recruit_line_of_two_items_gets_a_verdict_per_item_naming_it(pb
         "RECRUIT 1 CAV AT KES: rejected (ER-6.3): thal does not control KES",
     ]
     assert body.count("line   2") == 1
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    own = (pbem.data / "games" / "er1" / f"turn-{PLANS:04d}" / "report-thal.txt").read_text(encoding="utf-8")
+    assert verdicts_of(own, 2) == [echo, *verdicts]  # the private report shows the line and its items alike
 
 
 def test_ER_6_1_a_german_recruit_line_is_echoed_as_written_in_an_english_receipt(pbem: Pbem, tmp_path: Path) -> None:
@@ -91,3 +94,6 @@ def test_C_11_a_buy_line_in_german_keywords_is_echoed_as_written_with_a_verdict_
     assert echo.endswith("KAUFE 1 GALEERE IN MAC, 2 INF IN MAC") and "BUY" not in echo
     assert len(verdicts) == 2
     assert verdicts[0].startswith("BUY 1 GALLEY AT MAC: ") and verdicts[1].startswith("BUY 2 INF AT MAC: ")
+    assert pbem("adjudicate", "rome1", "--now").exit_code == 0
+    own = (pbem.data / "games" / "rome1" / "turn-0001" / "report-Macedonia.txt").read_text(encoding="utf-8")
+    assert verdicts_of(own, 2) == [echo, *verdicts]  # the private report: the same line, as written, and items

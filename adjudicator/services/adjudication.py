@@ -36,7 +36,7 @@ from adjudicator.services.games import (
     game_ruleset,
     load_snapshot,
 )
-from adjudicator.services.orders import Receipt, check_against
+from adjudicator.services.orders import Receipt, check_against, verdict_lines
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
 from adjudicator.services.reports import turn_context, write_decision_notices, write_turn_files
 
@@ -744,11 +744,15 @@ def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset
         for seat, block in sets.items():
             of[seat] = sorted([*of.get(seat, []), *block.errors], key=lambda item: item.line)
         context["results"] = [item for found in of.values() for item in found]
-        return context
-    if not orders_text:
-        errors = []
     else:
-        errors = list(parse_orders(orders_text, ruleset).errors)
-    if errors:
-        context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+        errors = list(parse_orders(orders_text, ruleset).errors) if orders_text else []
+        if errors:
+            context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+            of = context["results_of"]
+            for seat in of:  # the one seat of the step: its private report too
+                of[seat] = sorted([*of[seat], *errors], key=lambda item: item.line)
+    sources = context.get("sources", {})
+    context["lines_of"] = {
+        seat: verdict_lines(found, sources.get(seat, "")) for seat, found in context["results_of"].items()
+    }
     return context

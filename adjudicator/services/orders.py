@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,21 +75,9 @@ class Receipt:
     source: str = ""  # the order text as sent (password removed): each line is echoed as the player wrote it
 
     @property
-    def lines(self) -> list[tuple[int, str, list[tuple[str, OrderResult | OrderError]]]]:
-        """(line, the line as written, its verdicts) for every line that got one, in line order. A line of several
-        items (`BUY 2 INF, 1 CAT`, `RECRUIT 2 INF AT AUR, HERO aurel-2`) gets one verdict per item, each named by
-        the item's text (in English keywords: `item_echo` writes them in the reader's); a line of one item has an
-        empty name."""
-        written = _written_lines(self.source)
-        by_line: dict[int, list[OrderResult | OrderError]] = {}
-        for item in [*self.errors, *self.results]:
-            by_line.setdefault(item.line, []).append(item)
-        found = []
-        for line, items in sorted(by_line.items()):
-            text = written.get(line) or items[0].text
-            named = [(item.text if len(items) > 1 else "", item) for item in items]
-            found.append((line, text, named))
-        return found
+    def lines(self) -> list[VerdictLine]:
+        """(line, the line as written, its verdicts) for every line that got one, in line order (verdict_lines)."""
+        return verdict_lines([*self.errors, *self.results], self.source)
 
     @property
     def text(self) -> str:
@@ -99,14 +88,39 @@ class Receipt:
             "receipt.txt.j2",
             language,
             **self.__dict__,
-            lines=[(n, text, [(item_echo(language, name), v) for name, v in named]) for n, text, named in self.lines],
+            lines=in_language(self.lines, language),
             accepted=sum(r.accepted for r in self.results),
             rejected=sum(not r.accepted for r in self.results),
         )
 
 
-def _written_lines(source: str) -> dict[int, str]:
-    """Line number -> the line as the player wrote it (as the parser numbers and reads it)."""
+# (line, the line as written, [(the item's name or "", its verdict)]): what a receipt or report shows of a line
+VerdictLine = tuple[int, str, list[tuple[str, OrderResult | OrderError]]]
+
+
+def verdict_lines(items: Sequence[OrderResult | OrderError], source: str = "") -> list[VerdictLine]:
+    """The verdicts of an order set grouped by line, in line order, each line echoed as written in `source` (the
+    order text sent; else the text of its first verdict). A line of several items (`BUY 2 INF, 1 CAT`, `RECRUIT
+    2 INF AT AUR, HERO aurel-2`) gets one verdict per item, each named by the item's text (in English keywords:
+    `item_echo` writes them in the reader's); a line of one item has an empty name."""
+    written = written_lines(source)
+    by_line: dict[int, list[OrderResult | OrderError]] = {}
+    for item in items:
+        by_line.setdefault(item.line, []).append(item)
+    found: list[VerdictLine] = []
+    for line, verdicts in sorted(by_line.items()):
+        named = [(item.text if len(verdicts) > 1 else "", item) for item in verdicts]
+        found.append((line, written.get(line) or verdicts[0].text, named))
+    return found
+
+
+def in_language(lines: list[VerdictLine], language: str) -> list[VerdictLine]:
+    """The items' names in the reader's order keywords (the lines stay as written)."""
+    return [(line, text, [(item_echo(language, name), v) for name, v in named]) for line, text, named in lines]
+
+
+def written_lines(source: str) -> dict[int, str]:
+    """Line number -> the line as the player wrote it (numbered and normalised as the parser reads it)."""
     text = source[1:] if source.startswith("\ufeff") else source
     return {
         number: unicodedata.normalize("NFC", line.rstrip("\r")).strip()
