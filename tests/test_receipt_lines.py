@@ -97,3 +97,13 @@ def test_C_11_a_buy_line_in_german_keywords_is_echoed_as_written_with_a_verdict_
     assert pbem("adjudicate", "rome1", "--now").exit_code == 0
     own = (pbem.data / "games" / "rome1" / "turn-0001" / "report-Macedonia.txt").read_text(encoding="utf-8")
     assert verdicts_of(own, 2) == [echo, *verdicts]  # the private report: the same line, as written, and items
+
+
+def test_ER_5_4_ER_5_6_a_second_agent_line_gets_its_verdict_naming_the_line_that_counts(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    start(pbem, tmp_path)
+    body = mailed(pbem, "thal", PLANS, "AGENT ACADEMY", "AGENT GRANARY", "EXTRA AGENT BAZAAR", "EXTRA AGENT GRANARY")
+    assert verdicts_of(body, 3)[1:] == ["rejected (ER-5.4): one agent action a round: line 2 is the one"]
+    assert verdicts_of(body, 5)[1:] == ["rejected (ER-5.6): one extra action a round: line 4 is the one"]
+    assert "not understood" not in verdicts_of(body, 4)[1] and len(verdicts_of(body, 4)) == 2

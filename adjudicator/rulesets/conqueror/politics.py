@@ -69,6 +69,8 @@ def play_politics(
     for player in state.players.values():
         player.trade_bans.clear()  # ER-5.10b binds for one round only
     for faction in state.in_play():
+        results.setdefault(faction, []).extend(_later_agent_lines(given.get(faction, ())))
+    for faction in state.in_play():
         action = _agent_order(given.get(faction, ()), extra=False)
         events += take_action(state, data, faction, action, results.setdefault(faction, []), first=None)
     last = len(data.tracks.trade[state.mode])
@@ -87,6 +89,22 @@ def play_politics(
         if player.agent is None:  # ER-5.6: no extra action was taken, so the agent never left its first space
             player.agent = first
     return events
+
+
+def _later_agent_lines(orders: Sequence[object]) -> list[OrderResult]:
+    """ER-5.4, ER-5.6: one agent action and one extra action a round; a later line of either is refused, naming
+    the line that counts (so that every line sent gets its verdict)."""
+    refused = []
+    for extra, rule in ((False, "ER-5.4"), (True, "ER-5.6")):
+        lines = [o for o in orders if isinstance(o, AgentAction) and o.extra == extra]
+        for later in lines[1:]:
+            why = (
+                N_("one extra action a round: line %(line)s is the one", line=lines[0].line)
+                if extra
+                else N_("one agent action a round: line %(line)s is the one", line=lines[0].line)
+            )
+            refused.append(_refusal(later, rule, why))
+    return refused
 
 
 def _agent_order(orders: Sequence[object], *, extra: bool) -> AgentAction | None:
