@@ -16,6 +16,7 @@ from tests.test_conqueror_politics import plans_position, play, verdict
 from tests.test_conqueror_purchases import play as play_purchases
 from tests.test_conqueror_purchases import purchases_position, verdicts
 from tests.test_conqueror_receipts_i18n import mailed, start
+from tests.test_conqueror_seas import sod_plans
 
 CAVALRY = (8, 12, 14)  # the example data's cavalry upgrade prices (ER-5.22)
 
@@ -146,3 +147,31 @@ def test_ER_9_4_a_german_receipt_names_an_unknown_card_and_the_choice_of_cards(p
     body = mailed(pbem, "kesh", PLANS, "AGENT UPGRADE Dicipline", "AGENT UPGRADE ARCHER")
     assert "unbekannte Verbesserungskarte 'Dicipline' (meintest du discipline?)" in body
     assert "nenne die Verbesserungskarte: rapid_aim, deadly_aim (ER-9.4)" in body
+
+
+def test_ER_5_20_ER_12_6_a_named_card_needs_a_free_upgrade_slot_and_a_megaproject_can_take_the_last() -> None:
+    rules, state = sod_plans()
+    owned = ["heavy_cavalry", "discipline", "rapid_aim"]
+    for seat in ("kesh", "aurel"):
+        state.players[seat].coins, state.players[seat].upgrades = 40, list(owned)
+    for card in owned * 2:
+        state.supply.upgrades[card] -= 1
+    assert state.seas is not None
+    state.seas.built["kesh"] = {"port-1": "upgrade"}  # kesh's 4th upgrade slot holds a port
+    state.seas.cards.remove("port-1")
+    result = play(rules, state, {"kesh": "AGENT UPGRADE naval_mastery", "aurel": "AGENT UPGRADE naval_mastery"})
+    refused = verdict(result, "kesh")
+    assert not refused.accepted and "no free upgrade slot on the player board" in refused.reason
+    assert "(ER-5.20)" in refused.reason and result.state.players["kesh"].coins == 40
+    assert verdict(result, "aurel").accepted and result.state.players["aurel"].upgrades[-1] == "naval_mastery"
+
+
+def test_ER_5_6_ER_5_19_the_extra_action_names_another_card_of_the_type_on_its_other_space() -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.coins, kesh.trade = 40, len(rules.data.tracks.trade[state.mode])  # the last trade space (ER-5.6)
+    result = play(rules, state, {"kesh": "AGENT UPGRADE heavy_cavalry\nEXTRA AGENT UPGRADE thoroughbred"})
+    assert verdict(result, "kesh", 2).accepted and verdict(result, "kesh", 3).accepted
+    after = result.state.players["kesh"]
+    assert after.upgrades == ["heavy_cavalry", "thoroughbred"]
+    assert after.coins == 40 - CAVALRY[0] - (CAVALRY[1] + 2)  # the second card of the type, on the second space
