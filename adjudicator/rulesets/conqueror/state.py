@@ -380,41 +380,38 @@ def _seas_limits(state: GameState, data: GameData) -> list[str]:
 
 def public_part(state: GameState) -> dict[str, Any]:
     """What every player and observer may see: hands and decks only as counts (ER-6.10)."""
-    return (
-        {
-            "mode": state.mode,
-            "players": state.players_count,
-            "seating": list(state.seating),
-            "turn_order": list(state.turn_order),
-            "hourglass": state.hourglass,
-            "round": state.round,
-            "phase": state.phase,
-            "campaign_index": state.campaign_index,
-            "options": dict(state.options),
-            "factions": {f: _public_player(p) for f, p in state.players.items()},
-            "army": {
-                area: {"owner": a.owner, "units": dict(a.units), "exhausted": dict(a.exhausted)}
-                for area, a in sorted(state.army.items())
-            },
-            "fort_markers": list(state.fort_markers),
-            "supply": asdict(state.supply),
-            "decks": {
-                "tactics": len(state.decks.tactics),
-                "automa": len(state.decks.automa),
-                "chronicles": len(state.decks.chronicles),
-                "tactic_discards": list(state.decks.tactic_discards),
-                "automa_discards": list(state.decks.automa_discards),
-                "chronicle": state.decks.chronicle,
-                "chronicles_done": list(state.decks.chronicles_done),
-            },
-            "winners": list(state.winners),
-            "ended": state.ended,
-        }
-        | ({"seas": asdict(state.seas)} if state.seas is not None else {})
-        | (  # written only with the module (ER-0.8)
-            {"final_scores": copy.deepcopy(state.final_scores)} if state.final_scores else {}  # only once the game ends
-        )
-    )
+    part = {
+        "mode": state.mode,
+        "players": state.players_count,
+        "seating": list(state.seating),
+        "turn_order": list(state.turn_order),
+        "hourglass": state.hourglass,
+        "round": state.round,
+        "phase": state.phase,
+        "campaign_index": state.campaign_index,
+        "options": dict(state.options),
+        "factions": {f: _public_player(p) for f, p in state.players.items()},
+        "army": {
+            area: {"owner": a.owner, "units": dict(a.units), "exhausted": dict(a.exhausted)}
+            for area, a in sorted(state.army.items())
+        },
+        "fort_markers": list(state.fort_markers),
+        "supply": asdict(state.supply),
+        "decks": {
+            "tactics": len(state.decks.tactics),
+            "automa": len(state.decks.automa),
+            "chronicles": len(state.decks.chronicles),
+            "tactic_discards": list(state.decks.tactic_discards),
+            "automa_discards": list(state.decks.automa_discards),
+            "chronicle": state.decks.chronicle,
+            "chronicles_done": list(state.decks.chronicles_done),
+        },
+        "winners": list(state.winners),
+        "ended": state.ended,
+    } | ({"seas": asdict(state.seas)} if state.seas is not None else {})  # written only with the module (ER-0.8)
+    if state.final_scores:  # written only once the game has ended (ER-10.3)
+        part["final_scores"] = copy.deepcopy(state.final_scores)
+    return part
 
 
 PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
