@@ -20,6 +20,7 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.conqueror.bot import campaign_orders, plans_orders
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.loader import load_folder
+from adjudicator.rulesets.conqueror.orders import UPGRADE_UNIT
 from adjudicator.rulesets.conqueror.rounds import CAMPAIGN, PLANS
 from adjudicator.rulesets.conqueror.seas import SIEGE_COST, megaproject_price
 from adjudicator.rulesets.conqueror.state import broken
@@ -142,7 +143,7 @@ def test_ER_5_16_ER_5_22_ER_6_6_the_bot_prices_its_purchases_from_the_data_and_i
     heroes only within the coins left (ER-6.7, ER-6.10); the plans step then accepts every line it wrote."""
     first = {
         **{k.upper(): p[0] for k, p in EXAMPLE_DATA.tracks.districts.items() if k != "fort"},
-        **{f"UPGRADE {k.upper()}": p[0] for k, p in EXAMPLE_DATA.tracks.upgrades.items()},
+        **{f"UPGRADE {card}": EXAMPLE_DATA.tracks.upgrades[UPGRADE_UNIT[card]][0] for card in UPGRADE_UNIT},  # ER-9.4
     }
     for coins in (0, 4, 9, 30):
         for seed in range(8):

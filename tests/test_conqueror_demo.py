@@ -38,6 +38,13 @@ def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_sco
         assert re.search(rf"^  {seat} +{vp} VP$", output, re.MULTILINE), (seat, vp)
 
     games = folder / "games" / "demo"
+    # ER-10.2, ER-10.3: the last public report and snapshot give every player's final score item by item
+    final = games / f"turn-{turns[-1].number:04d}"
+    sheets = json.loads((final / "snapshot.json").read_text(encoding="utf-8"))["public"]["final_scores"]
+    assert {seat: sum(row["vp"] for row in sheet.values()) for seat, sheet in sheets.items()} == scores
+    report = (final / "report.txt").read_text(encoding="utf-8")
+    assert "=== Final scores (ER-10.3) ===" in report
+    assert all(f"  {seat}: {vp} VP\n" in report for seat, vp in scores.items())
     for row in turns[1:]:
         turn = games / f"turn-{row.number:04d}"
         assert (turn / "report.txt").is_file() and (turn / "snapshot.json").is_file(), turn

@@ -157,7 +157,7 @@ def test_ER_5_20_ER_5_22_upgrade_price_by_owned_of_the_type_and_ER_5_23_at_most_
     aurel = state.players["aurel"]
     aurel.coins, aurel.upgrades = 30, ["heavy_cavalry"]
     state.supply.upgrades["heavy_cavalry"] -= 1
-    result = play(rules, state, {"aurel": "AGENT UPGRADE CAVALRY SPACE 2"})
+    result = play(rules, state, {"aurel": "AGENT UPGRADE thoroughbred SPACE 2"})
     after = result.state.players["aurel"]
     assert after.upgrades == ["heavy_cavalry", "thoroughbred"] and after.coins == 30 - (12 + 2)  # no discount
     thal = state.players["thal"]

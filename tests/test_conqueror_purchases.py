@@ -55,7 +55,11 @@ def test_ER_3_11_conquest_mode_has_one_sealed_purchases_step_before_round_1_and_
 
 def test_ER_3_11_prices_are_the_nth_build_without_the_second_space_surcharge() -> None:
     rules, state = purchases_position()
-    texts = {"kesh": "BUY BAZAAR, BAZAAR", "aurel": "BUY UPGRADE INF", "thal": "BUY UPGRADE ARCHER AND UPGRADE ARCHER"}
+    texts = {
+        "kesh": "BUY BAZAAR, BAZAAR",
+        "aurel": "BUY UPGRADE discipline",
+        "thal": "BUY UPGRADE rapid_aim AND UPGRADE deadly_aim",
+    }
     result = play(rules, state, texts)
     after = result.state
     kesh = after.players["kesh"]
@@ -65,7 +69,7 @@ def test_ER_3_11_prices_are_the_nth_build_without_the_second_space_surcharge() -
     thal = after.players["thal"]
     assert thal.upgrades == ["rapid_aim"] and thal.coins == 5  # 5 paid; the 2nd archer upgrade costs 8
     first, second = verdicts(result, "thal")
-    assert first.accepted and first.text == "BUY UPGRADE ARC" and "5 coins paid, 5 left (ER-3.11)" in first.reason
+    assert first.accepted and first.text == "BUY UPGRADE rapid_aim" and "5 coins paid, 5 left (ER-3.11)" in first.reason
     assert not second.accepted and second.rule == "ER-5.20" and "costs 8 coins and thal holds 5" in second.reason
     built = [e.data["price"] for e in result.events if e.kind == "district_built" and e.seat == "kesh"]
     assert built == [3, 4]

@@ -396,7 +396,7 @@ def test_ER_5_19_the_second_agent_space_of_a_unit_type_costs_2_coins_more() -> N
     rules, state = plans_position()
     for seat in state.turn_order:
         state.players[seat].coins = 30
-    line = "AGENT UPGRADE CAVALRY"
+    line = "AGENT UPGRADE heavy_cavalry"
     result = play_plans(rules, state, dict.fromkeys(state.turn_order, line))
     after = result.state.players
     first, second, third = state.turn_order
@@ -410,7 +410,7 @@ def test_ER_5_21_a_bought_upgrade_is_kept_and_applies_to_the_elite_of_its_type()
     rules, state = plans_position()
     state.players["kesh"].coins = 8
     supply = state.supply.upgrades["heavy_cavalry"]
-    result = play_plans(rules, state, {"kesh": "AGENT UPGRADE CAVALRY"})
+    result = play_plans(rules, state, {"kesh": "AGENT UPGRADE heavy_cavalry"})
     state = result.state
     assert state.players["kesh"].upgrades == ["heavy_cavalry"] and state.supply.upgrades["heavy_cavalry"] == supply - 1
     assert state.players["kesh"].coins == 0

@@ -250,7 +250,7 @@ def test_ER_5_1_the_elite_a_hero_a_district_an_upgrade_and_a_transfer_each_spend
     rules, state = plans_position()
     state.players["aurel"].coins = 40
     upgrade = rules.data.tracks.upgrades["cavalry"][0]
-    result = play(rules, state, {"aurel": "AGENT UPGRADE CAVALRY"})
+    result = play(rules, state, {"aurel": "AGENT UPGRADE heavy-cavalry"})
     assert result.order_results["aurel"][0].accepted and result.state.players["aurel"].coins == 40 - upgrade
 
 

@@ -202,8 +202,17 @@ def engine_data(language: str, event: Any) -> Mapping[str, Any]:
 
 def order_echo(language: str, text: str) -> str:
     """A line the tool composed from an order (each item of a BUY order: 'BUY 2 INF AT MAC') in the reader's order
-    keywords; a line the player wrote stays as written."""
+    keywords; a line the player wrote stays as written (a receipt echoes the line from the text sent, and names
+    each item of it with `item_echo`)."""
     if language == "en" or not text.startswith("BUY "):
+        return text
+    return item_echo(language, text)
+
+
+def item_echo(language: str, text: str) -> str:
+    """An item of an order line as the tool names it in a verdict ('RECRUIT 2 INF AT AUR', 'BUY 1 GALLEY AT MAC'),
+    in the reader's order keywords."""
+    if language == "en":
         return text
     return " ".join(_echoed_word(language, word) for word in text.split(" "))
 

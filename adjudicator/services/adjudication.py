@@ -19,6 +19,7 @@ from adjudicator.engine.protocol import hides_information
 from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
+from adjudicator.orders.parser import split_blocks
 from adjudicator.orders.sets import OrderError, OrderSet
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
@@ -35,7 +36,7 @@ from adjudicator.services.games import (
     game_ruleset,
     load_snapshot,
 )
-from adjudicator.services.orders import Receipt, check_against
+from adjudicator.services.orders import Receipt, check_against, verdict_lines
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
 from adjudicator.services.reports import turn_context, write_decision_notices, write_turn_files
 
@@ -68,13 +69,19 @@ def play(
     if step is None:
         raise NotDue(f"game {state.game} has ended; there is no turn to resolve")
     if len(step.seats) > 1:
-        by_seat = {block.header.player: block for block in parse_turn_file(orders_text, ruleset) if block.header}
+        by_seat = {block.header.player: block for block in seat_order_sets(orders_text, ruleset) if block.header}
     else:
         orders = parse_orders(orders_text, ruleset) if orders_text else None
         if orders is not None and orders.header is not None and orders.header.player not in step.seats:
             raise NotDue(f"orders are for {orders.header.player}, but the player-turn due is {step.seats[0]}'s")
         by_seat = {seat: orders for seat in step.seats}
     return resolve_step(ruleset, state, step, by_seat, dice, answers, ask=ask, settled=settled, in_place=in_place)
+
+
+def seat_order_sets(text: str, ruleset: Ruleset) -> list[OrderSet]:
+    """The order sets of a step of several seats (step_orders_text), each numbered from its own first line as its
+    seat's receipt numbered it, not from the top of the joined text."""
+    return [parse_orders(block, ruleset) for _, block in split_blocks(text)]
 
 
 def step_orders_text(texts: dict[str, str]) -> str:
@@ -451,6 +458,7 @@ def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset,
             check_against(ruleset, state, orders, seat_name, number),
             stored=True,
             rechecked=True,
+            source=stored.text,
         )
         say = seat.language
         db.queue_mail(
@@ -729,12 +737,22 @@ def resolve_files(
 def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
     """A turn's report context whose verdicts include the lines of its order set that were not understood (they
     did nothing), in line order, so that every line sent gets a verdict."""
-    if not orders_text:
-        errors = []
-    elif len(context["senders"]) > 1:  # a sealed step: each seat's order set under its header (step_orders_text)
-        errors = [error for block in parse_turn_file(orders_text, ruleset) for error in block.errors]
+    if orders_text and len(context["senders"]) > 1:
+        # a sealed step: each seat's order set under its header (step_orders_text), its lines numbered as its own
+        sets = {block.header.player: block for block in seat_order_sets(orders_text, ruleset) if block.header}
+        of = context["results_of"]
+        for seat, block in sets.items():
+            of[seat] = sorted([*of.get(seat, []), *block.errors], key=lambda item: item.line)
+        context["results"] = [item for found in of.values() for item in found]
     else:
-        errors = list(parse_orders(orders_text, ruleset).errors)
-    if errors:
-        context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+        errors = list(parse_orders(orders_text, ruleset).errors) if orders_text else []
+        if errors:
+            context["results"] = sorted([*context["results"], *errors], key=lambda item: item.line)
+            of = context["results_of"]
+            for seat in of:  # the one seat of the step: its private report too
+                of[seat] = sorted([*of[seat], *errors], key=lambda item: item.line)
+    sources = context.get("sources", {})
+    context["lines_of"] = {
+        seat: verdict_lines(found, sources.get(seat, "")) for seat, found in context["results_of"].items()
+    }
     return context

@@ -4,6 +4,8 @@ player-turn, and the answers to the decisions a turn waits for."""
 from __future__ import annotations
 
 import secrets
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +18,7 @@ from adjudicator.orders import parse_orders
 from adjudicator.orders.sets import Answer as AnswerOrder
 from adjudicator.orders.sets import Language, OrderError, OrderSet
 from adjudicator.render import render
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import gettext, item_echo
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn, game_ruleset, load_snapshot
@@ -70,13 +72,12 @@ class Receipt:
     ahead: bool = False  # sent ahead for the seat's next player-turn (turn pace): checked again when it opens
     rechecked: bool = False  # orders sent ahead, checked again now that their turn is open
     by_moderator: bool = False  # entered for the seat by the moderator (`pbem submit --for`)
+    source: str = ""  # the order text as sent (password removed): each line is echoed as the player wrote it
 
     @property
-    def lines(self) -> list[tuple[int, str, OrderResult | OrderError]]:
-        """(line, order text, result or error) for every order and every line not understood, in line order."""
-        items: list[tuple[int, str, OrderResult | OrderError]] = [(e.line, e.text, e) for e in self.errors]
-        items += [(r.line, r.text, r) for r in self.results]
-        return sorted(items, key=lambda item: item[0])
+    def lines(self) -> list[VerdictLine]:
+        """(line, the line as written, its verdicts) for every line that got one, in line order (verdict_lines)."""
+        return verdict_lines([*self.errors, *self.results], self.source)
 
     @property
     def text(self) -> str:
@@ -87,10 +88,44 @@ class Receipt:
             "receipt.txt.j2",
             language,
             **self.__dict__,
-            lines=self.lines,
+            lines=in_language(self.lines, language),
             accepted=sum(r.accepted for r in self.results),
             rejected=sum(not r.accepted for r in self.results),
         )
+
+
+# (line, the line as written, [(the item's name or "", its verdict)]): what a receipt or report shows of a line
+VerdictLine = tuple[int, str, list[tuple[str, OrderResult | OrderError]]]
+
+
+def verdict_lines(items: Sequence[OrderResult | OrderError], source: str = "") -> list[VerdictLine]:
+    """The verdicts of an order set grouped by line, in line order, each line echoed as written in `source` (the
+    order text sent; else the text of its first verdict). A line of several items (`BUY 2 INF, 1 CAT`, `RECRUIT
+    2 INF AT AUR, HERO aurel-2`) gets one verdict per item, each named by the item's text (in English keywords:
+    `item_echo` writes them in the reader's); a line of one item has an empty name."""
+    written = written_lines(source)
+    by_line: dict[int, list[OrderResult | OrderError]] = {}
+    for item in items:
+        by_line.setdefault(item.line, []).append(item)
+    found: list[VerdictLine] = []
+    for line, verdicts in sorted(by_line.items()):
+        named = [(item.text if len(verdicts) > 1 else "", item) for item in verdicts]
+        found.append((line, written.get(line) or verdicts[0].text, named))
+    return found
+
+
+def in_language(lines: list[VerdictLine], language: str) -> list[VerdictLine]:
+    """The items' names in the reader's order keywords (the lines stay as written)."""
+    return [(line, text, [(item_echo(language, name), v) for name, v in named]) for line, text, named in lines]
+
+
+def written_lines(source: str) -> dict[int, str]:
+    """Line number -> the line as the player wrote it (numbered and normalised as the parser reads it)."""
+    text = source[1:] if source.startswith("\ufeff") else source
+    return {
+        number: unicodedata.normalize("NFC", line.rstrip("\r")).strip()
+        for number, line in enumerate(text.split("\n"), 1)
+    }
 
 
 def check_against(ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int) -> list[OrderResult]:
@@ -123,7 +158,9 @@ def check_game_orders(archive: Archive, name: str, text: str) -> Receipt:
 def _check_game(name: str, pace: str, ruleset: Ruleset, state: Any, text: str) -> Receipt:
     orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
-        return Receipt(name, "?", ruleset.steps_done(state) + 1, list(orders.errors), [], check_only=True)
+        return Receipt(
+            name, "?", ruleset.steps_done(state) + 1, list(orders.errors), [], check_only=True, source=orders.source
+        )
     seat = orders.header.player
     if seat not in ruleset.seats_of(state):
         raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(ruleset.seats_of(state))}")
@@ -139,6 +176,7 @@ def _check_game(name: str, pace: str, ruleset: Ruleset, state: Any, text: str) -
         check_only=True,
         provisional=later and pace == "round",
         ahead=later and pace == "turn",
+        source=orders.source,
     )
 
 
@@ -147,7 +185,8 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
     state, ruleset = load_snapshot(state_text)
     orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
-        return Receipt(state.game, "?", ruleset.steps_done(state) + 1, list(orders.errors), [], check_only=True)
+        number = ruleset.steps_done(state) + 1
+        return Receipt(state.game, "?", number, list(orders.errors), [], check_only=True, source=orders.source)
     seat = orders.header.player
     number = expected_turn(ruleset, state, "round", seat, orders.header.turn)
     return Receipt(
@@ -157,6 +196,7 @@ def check_state_orders(state_text: str, text: str) -> Receipt:
         list(orders.errors),
         check_against(ruleset, state, orders, seat, number),
         check_only=True,
+        source=orders.source,
     )
 
 
@@ -243,6 +283,7 @@ def store_order_set(
         results,
         provisional=later and game.pace == "round",
         ahead=later and game.pace == "turn",
+        source=orders.source,
     )
     if orders.errors and not orders.orders:
         return receipt  # nothing understood: an earlier set stays as it was

@@ -17,6 +17,7 @@ from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset
+from adjudicator.services.orders import verdict_lines
 from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
     in its battles."""
+    verdicts = _verdicts(json.loads(row.results_json), row.seat)
+    sources = _sources(ruleset, row)
     return {
         "number": row.number,
         "seat": row.seat,
@@ -41,7 +44,12 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
             [ruleset.read_event(e) for e in json.loads(row.events_json)],
             json.loads(before) if before else None,
         ),
-        **_verdicts(json.loads(row.results_json), row.seat),
+        **verdicts,
+        # each seat's verdicts line by line, the lines as the seat wrote them (services/orders.py verdict_lines)
+        "sources": sources,
+        "lines_of": {
+            seat: verdict_lines(found, sources.get(seat, "")) for seat, found in verdicts["results_of"].items()
+        },
         "dice": json.loads(row.dice_json),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
@@ -57,6 +65,16 @@ def _senders(ruleset: Ruleset, row: TurnRow) -> dict[str, list[str]]:
         headers = {block.header.player for block in parse_turn_file(row.orders_text, ruleset) if block.header}
         sent = [seat for seat in seats if seat in headers] if row.orders_text else []
     return {"senders": sent, "silent": [seat for seat in seats if seat not in sent]}
+
+
+def _sources(ruleset: Ruleset, row: TurnRow) -> dict[str, str]:
+    """Each seat's order text of a stored step (its lines numbered from its own first line, as its receipt did)."""
+    seats = row.seat.split(", ") if row.seat else []
+    if not row.orders_text or not seats:
+        return {}
+    if len(seats) == 1:
+        return {seats[0]: row.orders_text}
+    return {block.header.player: block.source for block in parse_turn_file(row.orders_text, ruleset) if block.header}
 
 
 def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], seat: str | None) -> dict[str, Any]:

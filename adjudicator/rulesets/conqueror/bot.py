@@ -39,7 +39,12 @@ if TYPE_CHECKING:
 
 KEYWORD = {"cavalry": "CAV", "infantry": "INF", "archer": "ARC"}  # the standard land units (ER-0.3)
 MOVED = {**KEYWORD, "siege": "SIEGE"}  # the land units a bot moves (ER-0.3, ER-12.16)
-PURCHASES = ("BUY BAZAAR", "BUY GRANARY, BAZAAR", "BUY UPGRADE INFANTRY", "BUY ACADEMY AND UPGRADE ARCHER")  # ER-3.11
+PURCHASES = (
+    "BUY BAZAAR",
+    "BUY GRANARY, BAZAAR",
+    "BUY UPGRADE discipline",
+    "BUY ACADEMY AND UPGRADE rapid_aim",
+)  # ER-3.11
 STANDING = ("LOSSES ARCHER, INF, CAV", "LOSSES INF, ARCHER, CAV", "EXCESS ARCHER, INF, CAV", "FREEMEN NEVER")
 
 
@@ -147,7 +152,7 @@ def purchases(state: GameState, data: GameData, seat: str) -> list[tuple[str, in
             if lacking:
                 prices = data.tracks.upgrades[unit]
                 owned = len(cards) - len([c for c in cards if c not in player.upgrades])
-                found.append((f"UPGRADE {unit.upper()}", prices[min(owned, len(prices) - 1)]))
+                found.append((f"UPGRADE {lacking[0]}", prices[min(owned, len(prices) - 1)]))  # named (ER-9.4)
     return found
 
 

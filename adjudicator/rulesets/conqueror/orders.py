@@ -20,6 +20,14 @@ KIND_KEYWORDS = {"cavalry": "CAVALRY", "infantry": "INFANTRY", "archer": "ARCHER
 LOSS_KEYWORDS = {**KIND_KEYWORDS, "elite": "ELITE"}
 DISTRICT_KEYWORDS = {"granary": "GRANARY", "bazaar": "BAZAAR", "academy": "ACADEMY", "fort": "FORTIFICATION"}
 UPGRADE_KEYWORDS = {"cavalry": "CAVALRY", "infantry": "INFANTRY", "archer": "ARCHER", "marine": "MARINE"}
+# ER-9.4: the upgrade cards of each unit type (their ids), in the table's order
+UPGRADE_CARDS = {
+    "cavalry": ("heavy_cavalry", "thoroughbred", "aggression"),
+    "infantry": ("discipline", "long_spears", "elite_armor"),
+    "archer": ("rapid_aim", "deadly_aim"),
+    "marine": ("naval_mastery", "amphibious_assault"),
+}
+UPGRADE_UNIT = {card: unit for unit, cards in UPGRADE_CARDS.items() for card in cards}
 MEGAPROJECT_KEYWORDS = {"wonder": "WONDER", "temple": "TEMPLE", "port": "PORT", "wharf": "WHARF"}
 SLOT_KEYWORDS = {"district": "DISTRICT", "upgrade": "UPGRADE"}
 INDEPENDENTS = "independents"  # the trade partner of the Independent Nations (ER-5.7)
@@ -85,13 +93,16 @@ class Build:
 
 @dataclass(frozen=True)
 class Upgrade:
-    """ER-5.18 to ER-5.23: an upgrade card for a unit type."""
+    """ER-5.18 to ER-5.23: an upgrade card of a unit type, named by its id (`card`, ER-9.4), or by the type alone
+    (None: taken only when one card of the type is left to take)."""
 
     unit: str
     space: int | None = None
+    card: str | None = None
 
     def text(self, w: Words) -> str:
-        return f"{w('UPGRADE')} {w(UPGRADE_KEYWORDS[self.unit])}{_space(self.space, w)}"
+        name = self.card or w(UPGRADE_KEYWORDS[self.unit])
+        return f"{w('UPGRADE')} {name}{_space(self.space, w)}"
 
 
 @dataclass(frozen=True)

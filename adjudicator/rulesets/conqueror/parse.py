@@ -37,6 +37,7 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.data import GameData
 from adjudicator.rulesets.conqueror.orders import (
     INDEPENDENTS,
+    UPGRADE_UNIT,
     WHARF,
     AgentAction,
     BattlePlan,
@@ -114,6 +115,12 @@ HERO_MESSAGES = NameMessages(
     N_("hero %(name)s is ambiguous: %(labels)s"),
     N_("hero %(name)s is named twice"),
 )
+UPGRADE_MESSAGES = NameMessages(
+    N_("unknown upgrade card %(name)s"),
+    N_("unknown upgrade card %(name)s (did you mean %(hint)s?)"),
+    N_("upgrade card %(name)s is ambiguous: %(labels)s"),
+    N_("upgrade card %(name)s is named twice"),
+)
 TACTIC_MESSAGES = NameMessages(
     N_("unknown tactic card %(name)s"),
     N_("unknown tactic card %(name)s (did you mean %(hint)s?)"),
@@ -172,6 +179,7 @@ class OrderLanguage:
         self.factions = Names(FACTION_MESSAGES, ((f.id, f.name) for f in data.factions.values()))
         self.heroes = Names(HERO_MESSAGES, ((h.id, h.name) for h in data.cards.heroes))
         self.tactics = Names(TACTIC_MESSAGES, ((t.id, t.name) for t in data.cards.tactics))
+        self.upgrades = Names(UPGRADE_MESSAGES, ((card, card) for card in UPGRADE_UNIT))  # ER-9.4
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -272,6 +280,11 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
 
     def upgrade(self, c: list[Any]) -> Upgrade:
         return Upgrade(_UPGRADES[c[1].type], space=c[2] if len(c) > 2 else None)
+
+    def upgrade_card(self, c: list[Any]) -> Upgrade:
+        word, column = c[1]
+        card = self.context.upgrades.resolve(word, column)
+        return Upgrade(UPGRADE_UNIT[card], space=c[2] if len(c) > 2 else None, card=card)
 
     def megaproject(self, c: list[Any]) -> Megaproject:
         slot = next((_SLOTS[t.type] for t in c[1:] if isinstance(t, Token) and t.type in _SLOTS), None)

@@ -93,7 +93,9 @@ def check_plans(
 
 
 def _agent_lines(orders: Any | None) -> set[int]:
-    return {o.line for o in orders_of(orders) if isinstance(o, AgentAction)}
+    """The lines of the agent action and the extra action that count (a later AGENT line is refused, ER-5.4)."""
+    agents = [o for o in orders_of(orders) if isinstance(o, AgentAction)]
+    return {next(o for o in agents if o.extra == extra).line for extra in {o.extra for o in agents}}
 
 
 def _noted(result: OrderResult) -> OrderResult:

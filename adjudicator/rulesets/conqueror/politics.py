@@ -19,17 +19,18 @@ from adjudicator.engine.vocabulary import N_, Event, OrderResult, visible_to
 from adjudicator.rulesets.conqueror.data import GameData, MapSide, PlayerBoard
 from adjudicator.rulesets.conqueror.effects_apply import apply_trigger, standing_effects
 from adjudicator.rulesets.conqueror.effects_triggers import discount, extra_action, gained
-from adjudicator.rulesets.conqueror.orders import INDEPENDENTS, AgentAction, AgentChoice, Build, Megaproject, Trade
+from adjudicator.rulesets.conqueror.orders import (
+    INDEPENDENTS,
+    UPGRADE_CARDS,
+    AgentAction,
+    AgentChoice,
+    Build,
+    Megaproject,
+    Trade,
+)
 from adjudicator.rulesets.conqueror.orders import Upgrade as UpgradeOrder
 from adjudicator.rulesets.conqueror.state import GameState, Player, controller, fort_of
 
-# ER-9.4: the upgrade cards of each unit type, in the order a seat takes them (the order names the type only)
-UPGRADE_CARDS: Final = {
-    "cavalry": ("heavy_cavalry", "thoroughbred", "aggression"),
-    "infantry": ("discipline", "long_spears", "elite_armor"),
-    "archer": ("rapid_aim", "deadly_aim"),
-    "marine": ("naval_mastery", "amphibious_assault"),
-}
 SECOND_SPACE_SURCHARGE: Final = 2  # ER-5.12, ER-5.19
 MAX_UPGRADES: Final = 4  # ER-5.23
 
@@ -68,6 +69,8 @@ def play_politics(
     for player in state.players.values():
         player.trade_bans.clear()  # ER-5.10b binds for one round only
     for faction in state.in_play():
+        results.setdefault(faction, []).extend(_later_agent_lines(given.get(faction, ())))
+    for faction in state.in_play():
         action = _agent_order(given.get(faction, ()), extra=False)
         events += take_action(state, data, faction, action, results.setdefault(faction, []), first=None)
     last = len(data.tracks.trade[state.mode])
@@ -86,6 +89,22 @@ def play_politics(
         if player.agent is None:  # ER-5.6: no extra action was taken, so the agent never left its first space
             player.agent = first
     return events
+
+
+def _later_agent_lines(orders: Sequence[object]) -> list[OrderResult]:
+    """ER-5.4, ER-5.6: one agent action and one extra action a round; a later line of either is refused, naming
+    the line that counts (so that every line sent gets its verdict)."""
+    refused = []
+    for extra, rule in ((False, "ER-5.4"), (True, "ER-5.6")):
+        lines = [o for o in orders if isinstance(o, AgentAction) and o.extra == extra]
+        for later in lines[1:]:
+            why = (
+                N_("one extra action a round: line %(line)s is the one", line=lines[0].line)
+                if extra
+                else N_("one agent action a round: line %(line)s is the one", line=lines[0].line)
+            )
+            refused.append(_refusal(later, rule, why))
+    return refused
 
 
 def _agent_order(orders: Sequence[object], *, extra: bool) -> AgentAction | None:
@@ -342,14 +361,19 @@ def buy_upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeO
         raise Refused("ER-5.23", N_("%(faction)s already owns %(most)s upgrades", faction=faction, most=MAX_UPGRADES))
     if free_slots(state, data, faction, "upgrade") <= 0:
         raise Refused("ER-5.20", N_("no free upgrade slot on the player board: megaprojects take slots too"))
-    cards = [card for card in UPGRADE_CARDS[choice.unit] if card not in player.upgrades]
-    if not cards:
+    of_type = UPGRADE_CARDS[choice.unit]
+    if choice.card is not None and choice.card in player.upgrades:
+        raise Refused("ER-5.23", N_("%(faction)s already owns %(card)s", faction=faction, card=choice.card))
+    lacking = [card for card in of_type if card not in player.upgrades]
+    if not lacking:
         raise Refused("ER-5.23", N_("%(faction)s owns every %(unit)s upgrade", faction=faction, unit=choice.unit))
-    card = next((c for c in cards if state.supply.upgrades.get(c, 0) > 0), None)
-    if card is None:
+    if choice.card is not None and state.supply.upgrades.get(choice.card, 0) <= 0:
+        raise Refused("ER-5.20", N_("no %(card)s card is left in the supply", card=choice.card))
+    left = [c for c in lacking if state.supply.upgrades.get(c, 0) > 0]
+    if not left:
         raise Refused("ER-5.20", N_("no %(unit)s upgrade card it lacks is left in the supply", unit=choice.unit))
     prices = data.tracks.upgrades[choice.unit]
-    owned = len(UPGRADE_CARDS[choice.unit]) - len(cards)
+    owned = len(of_type) - len(lacking)
     price = prices[min(owned, len(prices) - 1)] + surcharge(space)  # ER-5.22: no trade discount
     price = max(0, price - discount(state, data, faction, "upgrade"))  # an effect's discount (ER-13.6)
     if player.coins < price:
@@ -362,6 +386,9 @@ def buy_upgrade(state: GameState, data: GameData, faction: str, choice: UpgradeO
                 coins=player.coins,
             ),
         )
+    if choice.card is None and len(left) > 1:  # the type alone names a card only when one is left to take
+        raise Refused("ER-9.4", N_("name the upgrade card: %(cards)s", cards=", ".join(left)))
+    card = choice.card or left[0]
     player.coins -= price
     player.upgrades.append(card)
     state.supply.upgrades[card] -= 1

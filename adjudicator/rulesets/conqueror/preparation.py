@@ -26,6 +26,7 @@ from adjudicator.rulesets.conqueror.orders import (
     RecruitElite,
     RecruitHero,
     RecruitUnits,
+    canonical,
 )
 from adjudicator.rulesets.conqueror.politics import Refused, board_of
 from adjudicator.rulesets.conqueror.state import (
@@ -72,7 +73,10 @@ def prepare(
     # the `preparation` effects recruit too: after ER-6.2's check, or a unit beyond food would leave at once
     events += apply_trigger(state, data, faction, "preparation", standing_effects(state, data, faction))
     used: set[str] = set()  # ER-6.3: each fort produces once per Preparation
+    lines = [getattr(o, "line", 0) for o in orders if isinstance(o, (RecruitUnits, RecruitElite, RecruitHero))]
     for order in orders:
+        # an item of a line of several (RECRUIT 2 INF AT AUR, HERO aurel-2) is named in its verdict
+        text = canonical(order) if lines.count(getattr(order, "line", 0)) > 1 else getattr(order, "text", "")
         try:
             if isinstance(order, RecruitUnits):
                 events += recruit_units(state, data, faction, order, used)
@@ -83,11 +87,11 @@ def prepare(
             else:
                 continue
         except Refused as refused:
-            results.append(OrderResult(order.line, order.text, False, refused.reason, refused.rule))  # type: ignore[attr-defined]
+            results.append(OrderResult(order.line, text, False, refused.reason, refused.rule))  # type: ignore[attr-defined]
             continue
-        results.append(OrderResult(order.line, order.text, True))  # type: ignore[attr-defined]
-    refuse_store = any(o.action == "no_store" for o in food)
-    events += _store_food(state, data, faction, [o for o in food if o.action == "store"], refuse_store, results)
+        results.append(OrderResult(order.line, text, True))  # type: ignore[attr-defined]
+    stores, refusals = [o for o in food if o.action == "store"], [o for o in food if o.action == "no_store"]
+    events += _store_food(state, data, faction, stores, refusals, results)
     return events
 
 
@@ -133,7 +137,7 @@ def may_store_food(state: GameState, data: GameData, faction: str) -> str | None
 
 
 def _store_food(
-    state: GameState, data: GameData, faction: str, asked: list[Food], refused: bool, results: list[OrderResult]
+    state: GameState, data: GameData, faction: str, asked: list[Food], refusals: list[Food], results: list[OrderResult]
 ) -> list[Event]:
     """ER-5.32 after the seat's recruiting (its Resolution); ER-14.9: stored if allowed unless refused."""
     reason = may_store_food(state, data, faction)
@@ -142,7 +146,9 @@ def _store_food(
             results.append(OrderResult(order.line, order.text, True))
         else:
             results.append(OrderResult(order.line, order.text, False, reason, "ER-5.32"))
-    if refused or reason is not None:
+    kept = N_("no stored-food marker is taken this round (ER-5.32)")
+    results += [OrderResult(order.line, order.text, True, kept) for order in refusals]
+    if refusals or reason is not None:
         return []
     state.players[faction].stored_food = FOOD_HELD
     state.supply.food_markers -= 1

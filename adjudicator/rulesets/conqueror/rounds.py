@@ -226,6 +226,7 @@ def play_end_of_round(state: GameState, data: GameData) -> list[Event]:
     winners = fort_victory(state, data)  # ER-10.1
     last = data.tracks.rounds.get(state.mode, 10)
     if winners or state.round >= last:
+        state.final_scores = score_sheets(state, data)  # ER-10.3, item by item: the last report and the snapshot
         scores = final_scores(state, data)
         state.winners = winners or best_by_score(state, data, scores, state.in_play())  # ER-10.2
         state.ended, state.phase = True, "ended"
@@ -273,35 +274,71 @@ def fort_victory(state: GameState, data: GameData) -> list[str]:
 
 def final_scores(state: GameState, data: GameData) -> dict[str, int]:
     """ER-10.3: each player's victory points at the end of the game."""
+    return {faction: sum(item["vp"] for item in sheet.values()) for faction, sheet in score_sheets(state, data).items()}
+
+
+# ER-10.3's items in the order a score sheet lists them (and ER-5.8, ER-12.7, ER-12.8, ER-13.6's game_end effects)
+SCORE_ITEMS: Final = (
+    "vp_during_play",
+    "game_end_effects",
+    "capitals",
+    "large_forts",
+    "small_forts",
+    "districts",
+    "districts_bonus",
+    "upgrades",
+    "upgrades_bonus",
+    "megaprojects",
+    "coins",
+    "last_trade_space",
+    "temporary_capital",
+)
+
+
+def score_sheets(state: GameState, data: GameData) -> dict[str, dict[str, dict[str, int]]]:
+    """ER-10.3 item by item: faction -> item (SCORE_ITEMS) -> {"count": what is counted, "vp": its VP}."""
     side = data.map_for(state.players_count)
     scoring = data.tracks.scoring
     trade = data.tracks.trade[state.mode]
-    scores = {}
+    sheets = {}
     for faction in state.in_play():
         player = state.players[faction]
         extra_vp, extra_coins = fire.game_end_points(state, data, faction)  # `game_end` effects (ER-13.6)
-        vp = player.vp + extra_vp
+        forts = {"capitals": 0, "large_forts": 0, "small_forts": 0}
         for area in controlled_areas(state, side, faction):
             fort = fort_of(state, side, area)
             if side.areas[area].capital is not None:  # ER-10.3: each capital, own or another's, whatever covers it
-                vp += 10
+                forts["capitals"] += 1
             elif fort == "large":
-                vp += 6
+                forts["large_forts"] += 1
             elif fort == "small":
-                vp += 4
+                forts["small_forts"] += 1
         districts = sum(player.districts.values())  # ER-10.4: built forts are not districts
         districts += cards_on(state, faction, "district")  # ER-12.6: a megaproject card counts by its slot
         upgrades = len(player.upgrades) + cards_on(state, faction, "upgrade")
-        vp += districts * scoring.vp_per_district + (FOUR_DISTRICTS_BONUS if districts >= 4 else 0)
-        vp += upgrades * scoring.vp_per_upgrade
-        vp += scoring.upgrade_bonus_vp if scoring.upgrade_bonus_count and upgrades >= scoring.upgrade_bonus_count else 0
-        vp += seas.megaproject_vp(state, data, faction)  # ER-12.7, ER-12.8
-        vp += (player.coins + extra_coins) // 5
-        if player.trade >= len(trade):  # ER-5.8: the last space's VP count once, at game end
-            vp += trade[-1].vp
-        vp += scoring.temporary_capital_vp if player.temporary_capital is not None else 0
-        scores[faction] = vp
-    return scores
+        upgrade_bonus = bool(scoring.upgrade_bonus_count) and upgrades >= scoring.upgrade_bonus_count
+        coins = player.coins + extra_coins
+        last_space = player.trade >= len(trade)  # ER-5.8: the last space's VP count once, at game end
+        built = len(state.seas.built.get(faction, {})) if state.seas is not None else 0
+        sheets[faction] = {
+            "vp_during_play": {"count": player.vp, "vp": player.vp},
+            "game_end_effects": {"count": extra_vp, "vp": extra_vp},
+            "capitals": {"count": forts["capitals"], "vp": forts["capitals"] * 10},
+            "large_forts": {"count": forts["large_forts"], "vp": forts["large_forts"] * 6},
+            "small_forts": {"count": forts["small_forts"], "vp": forts["small_forts"] * 4},
+            "districts": {"count": districts, "vp": districts * scoring.vp_per_district},
+            "districts_bonus": {"count": int(districts >= 4), "vp": FOUR_DISTRICTS_BONUS if districts >= 4 else 0},
+            "upgrades": {"count": upgrades, "vp": upgrades * scoring.vp_per_upgrade},
+            "upgrades_bonus": {"count": int(upgrade_bonus), "vp": scoring.upgrade_bonus_vp if upgrade_bonus else 0},
+            "megaprojects": {"count": built, "vp": seas.megaproject_vp(state, data, faction)},  # ER-12.7, ER-12.8
+            "coins": {"count": coins, "vp": coins // 5},
+            "last_trade_space": {"count": int(last_space), "vp": trade[-1].vp if last_space else 0},
+            "temporary_capital": {
+                "count": int(player.temporary_capital is not None),
+                "vp": scoring.temporary_capital_vp if player.temporary_capital is not None else 0,
+            },
+        }
+    return sheets
 
 
 def best_by_score(state: GameState, data: GameData, scores: dict[str, int], among: list[str]) -> list[str]:

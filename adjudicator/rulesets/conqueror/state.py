@@ -152,6 +152,8 @@ class GameState:
     steps_done: int = 0
     winners: list[str] = field(default_factory=list)  # ER-10.1 to ER-10.5; set when the game ends
     ended: bool = False
+    # ER-10.3 at the game's end: faction -> score item (rounds.SCORE_ITEMS) -> {"count": n, "vp": v}
+    final_scores: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     seas: Seas | None = None  # ER-0.8: Seas of Destiny's pieces, None in a game without the module
 
     def copy(self) -> GameState:
@@ -378,7 +380,7 @@ def _seas_limits(state: GameState, data: GameData) -> list[str]:
 
 def public_part(state: GameState) -> dict[str, Any]:
     """What every player and observer may see: hands and decks only as counts (ER-6.10)."""
-    return {
+    part = {
         "mode": state.mode,
         "players": state.players_count,
         "seating": list(state.seating),
@@ -407,6 +409,9 @@ def public_part(state: GameState) -> dict[str, Any]:
         "winners": list(state.winners),
         "ended": state.ended,
     } | ({"seas": asdict(state.seas)} if state.seas is not None else {})  # written only with the module (ER-0.8)
+    if state.final_scores:  # written only once the game has ended (ER-10.3)
+        part["final_scores"] = copy.deepcopy(state.final_scores)
+    return part
 
 
 PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
@@ -476,5 +481,6 @@ def read_state(
         steps_done=step,
         winners=list(public["winners"]),
         ended=public["ended"],
+        final_scores=copy.deepcopy(public.get("final_scores", {})),
         seas=Seas(**public["seas"]) if "seas" in public else None,
     )
