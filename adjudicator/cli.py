@@ -277,8 +277,8 @@ def adjudicate(
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Resolve the due player-turn(s), archive them and write the reports. Before the deadline, seats without
-    orders make it refuse (naming them) unless --now is given."""
+    """Resolve the due player-turn(s), archive them, write the reports and queue their mails (`pbem send`
+    delivers them). Before the deadline, seats without orders make it refuse (naming them) unless --now is given."""
     from adjudicator.services.adjudication import adjudicate as adjudicate_game
 
     text = _read(turn_file, "turn file") if turn_file else None
@@ -299,6 +299,8 @@ def adjudicate(
         typer.echo(f"  wrote {path}")
     for path in done.repaired:
         typer.echo(f"  wrote {path} (missing: its turn was stored, its file never written)")
+    for line in done.news:
+        typer.echo(line)
 
 
 @app.command()

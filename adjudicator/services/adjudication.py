@@ -168,6 +168,7 @@ class Adjudication:
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
     repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
+    news: list[str] = field(default_factory=list)  # what was queued for the players (reports)
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -192,15 +193,21 @@ def adjudicate(
     clock: Clock = SYSTEM_CLOCK,
 ) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
-    that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
+    that holds the game's lock, which also queues the reports mail; write the files after the commit. Without `early`, a game whose deadline has
     not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
-    # item 8: files of a turn whose writer died after its commit
+    from adjudicator.services.deadlines import mail_news, queue_news  # deadlines builds on this module
+
+    # files of a turn whose writer died after its commit
     repaired = write_missing_files(archive, data, name, clock=clock)
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
+        # the reports and NMR counts go in the turn's own transaction, as the tick's do
+        done.news, questions = queue_news(session, game, ruleset, clock=clock)
     done.write_files(data)
     done.repaired = repaired
+    if questions:
+        done.news += mail_news(archive, data, name, clock=clock)
     return done
 
 

@@ -68,10 +68,7 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list
             done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
-        # the reports are queued in the turn's own transaction (issue 13, item 13: a commit and a read of the game
-        # less); questions are mailed with their notices, which are written after the commit
-        news = [] if game.selfplay else _queue_reports(session, game, ruleset, clock=clock)
-        questions = not game.selfplay and db.has_unasked_decisions(session, game)
+        news, questions = queue_news(session, game, ruleset, clock=clock)
     if done is not None:
         done.write_files(data)
     lines += _repair_lines(archive, data, name, clock=clock) + news
@@ -96,6 +93,15 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
         lines = _queue_reports(session, game, ruleset, clock=clock)
         _queue_questions(session, game, ruleset, state, game_folder(data, name), clock=clock)
     return lines
+
+
+def queue_news(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> tuple[list[str], bool]:
+    """Queue the reports of the turns just resolved (with the NMR count) in the caller's transaction, the one that
+    resolved them, whichever command did; and whether questions wait to be asked: they are mailed with their
+    notices (mail_news), which are written after the commit."""
+    if game.selfplay:
+        return [], False  # the bot's game: nobody to mail
+    return _queue_reports(session, game, ruleset, clock=clock), db.has_unasked_decisions(session, game)
 
 
 def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:

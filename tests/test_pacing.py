@@ -1,0 +1,41 @@
+"""The mail pace: what the adjudication queues for the players and the moderator, whichever command resolved the
+turn (`pbem adjudicate`, `pbem tick`), and how many mails a player of a Conqueror game receives per round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import SEATS, Pbem
+
+
+def _outbox(pbem: Pbem) -> list[tuple[str, str]]:
+    """(to, subject) of every queued or sent mail, in order, the welcomes left out."""
+    rows = pbem.sql('select "to", subject from outbox order by id')
+    return [(str(to), str(subject)) for to, subject in rows if "Welcome to" not in str(subject)]
+
+
+def test_adjudicate_now_queues_the_reports_and_send_delivers_them(pbem: Pbem, tmp_path: Path) -> None:
+    pbem.new_game()
+    forced = pbem("adjudicate", "rome1", "--now")
+    assert forced.exit_code == 0, forced.output
+    assert "Turn 1 (Macedonia) resolved" in forced.output and "reports of turn(s) 1 queued" in forced.output
+    reports = [to for to, subject in _outbox(pbem) if subject == "[rome1] Report, turn 1"]
+    assert sorted(reports) == sorted(SEATS.values())  # C-4: every seat learns what the player-turn did
+    sent = pbem("send", "--eml-dir", str(tmp_path / "sent"))
+    assert sent.exit_code == 0 and "0 failed" in sent.output, sent.output
+    delivered = [p.read_text(encoding="utf-8") for p in (tmp_path / "sent").glob("*.eml")]
+    assert sum("Report, turn 1" in text for text in delivered) == 3
+    ticked = pbem("tick")
+    assert "reports of turn(s)" not in ticked.output  # queued once, by the command that resolved the turn
+
+
+def test_turns_forced_by_the_moderator_count_as_missed_and_raise_the_nmr_alert(pbem: Pbem) -> None:
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    made = pbem("new", "rome1", *seats, "--moderator", "gm@example.org", "--nmr-alert", "2")
+    assert made.exit_code == 0, made.output
+    for _ in range(4):  # Macedonia, Egyptus, Hispania, Macedonia: none sent orders
+        assert pbem("adjudicate", "rome1", "--now").exit_code == 0
+    missed = dict(pbem.sql("select seat, missed from seat"))
+    assert missed == {"Macedonia": 2, "Egyptus": 1, "Hispania": 1}
+    alerts = [subject for to, subject in _outbox(pbem) if to == "gm@example.org"]
+    assert alerts == ["[rome1] Macedonia missed 2 turns"]
