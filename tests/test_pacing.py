@@ -3,9 +3,12 @@ turn (`pbem adjudicate`, `pbem tick`), and how many mails a player of a Conquero
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.conftest import SEATS, Pbem
+from tests.test_conqueror_new import data_copy, new_er
+from tests.test_conqueror_plans_cli import SEATS3
 
 
 def _outbox(pbem: Pbem) -> list[tuple[str, str]]:
@@ -39,3 +42,30 @@ def test_turns_forced_by_the_moderator_count_as_missed_and_raise_the_nmr_alert(p
     assert missed == {"Macedonia": 2, "Egyptus": 1, "Hispania": 1}
     alerts = [subject for to, subject in _outbox(pbem) if to == "gm@example.org"]
     assert alerts == ["[rome1] Macedonia missed 2 turns"]
+
+
+def _er_game(pbem: Pbem, tmp_path: Path) -> None:
+    """er1: a Conqueror game of three seats on the example data (step 1, the setup, resolved with it)."""
+    created = new_er(pbem, data_copy(tmp_path), seats=SEATS3)
+    assert created.startswith("0\n"), created
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+
+
+def _phases(pbem: Pbem) -> list[tuple[int, str]]:
+    """(number, phase due after it) of every stored step of er1."""
+    rows = pbem.sql("select number, state_json from turn where superseded = false order by number")
+    return [(int(str(n)), json.loads(str(s))["public"]["phase"]) for n, s in rows]
+
+
+def test_ER_4_steps_without_orders_resolve_in_the_run_of_the_step_before_them(pbem: Pbem, tmp_path: Path) -> None:
+    _er_game(pbem, tmp_path)
+    runs = [pbem("adjudicate", "er1", "--now") for _ in range(5)]  # taxation, plans, three campaign turns
+    assert all(run.exit_code == 0 for run in runs), [run.output for run in runs]
+    last = runs[-1].output
+    # ER-4.6 end of round, ER-4.4 New Year, ER-5.2 Taxation: no orders, so no deadline of their own
+    assert all(f"Turn {n} (None) resolved" in last for n in (7, 8, 9)), last
+    assert _phases(pbem)[-1] == (9, "plans") and "Turn 10" not in last  # the plans step waits for its orders
+    assert [n for n, _ in _phases(pbem)] == list(range(10))

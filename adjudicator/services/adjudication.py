@@ -192,9 +192,10 @@ def adjudicate(
     *,
     clock: Clock = SYSTEM_CLOCK,
 ) -> Adjudication:
-    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
-    that holds the game's lock, which also queues the reports mail; write the files after the commit. Without `early`, a game whose deadline has
-    not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
+    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction that holds
+    the game's lock and also queues the report mails; write the files after the commit. Without `early`, a game
+    whose deadline has not passed while due seats have no orders stored is refused (the moderator's `--now`
+    allows it)."""
     from adjudicator.services.deadlines import mail_news, queue_news  # deadlines builds on this module
 
     # files of a turn whose writer died after its commit
@@ -252,9 +253,14 @@ def adjudicate_locked(
     if not early:
         refuse_before_deadline(session, game, due, clock=clock)
     seed, checkpoints = bytes.fromhex(game.seed), game_checkpoints(game)
-    for step in due_steps(ruleset, state, game.pace):
-        if ruleset.due(state) != step:
-            break  # a seat eliminated earlier in the round
+    planned = due_steps(ruleset, state, game.pace)
+    while (step := ruleset.due(state)) is not None:
+        if planned and step == planned[0]:
+            planned.pop(0)
+        elif step.seats:
+            break  # the due steps are done (or a seat was eliminated earlier in the round)
+        # else a step nobody orders in (Conqueror's New Year, Taxation, end of round): it resolves in the same
+        # run as the step before it, so that it neither waits for a deadline nor mails a report of its own
         number, seat = step.number, step_seat(step)
         text, asked, answers, dice = turn_inputs(session, game, seed, number, step.seats, checkpoints)
         result = play(
