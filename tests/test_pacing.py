@@ -4,8 +4,16 @@ turn (`pbem adjudicate`, `pbem tick`), and how many mails a player of a Conquero
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
+from sqlmodel import select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.archive.models import OrderSetRow, OutboxRow
+from adjudicator.services.bot_demo import BotDemo, run_bot_demo
 from tests.conftest import SEATS, Pbem
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
@@ -69,3 +77,43 @@ def test_ER_4_steps_without_orders_resolve_in_the_run_of_the_step_before_them(pb
     assert all(f"Turn {n} (None) resolved" in last for n in (7, 8, 9)), last
     assert _phases(pbem)[-1] == (9, "plans") and "Turn 10" not in last  # the plans step waits for its orders
     assert [n for n, _ in _phases(pbem)] == list(range(10))
+
+
+def test_ER_4_a_conqueror_player_sends_and_receives_at_most_two_mails_a_round(tmp_path: Path) -> None:
+    """The bots of `pbem demo --ruleset conqueror-er` play a whole game by mail (ingest, tick); counted from the
+    outbox: per round and player at most 2 order mails sent and 2 report mails received (receipts aside), each
+    report inviting orders for a step of the player's own, and one more at the game's end."""
+    lines: list[str] = []
+    run_bot_demo(tmp_path / "demo", lines.append, BotDemo("conqueror-er", mode="conquest"))
+    with Archive.in_folder(tmp_path / "demo").session() as session:
+        game = db.find_game(session, "demo")
+        turns = db.turns(session, game)
+        # a step's round; Conquest mode's purchases come before round 1 (ER-3.11): round 0, as the setup
+        rounds = {
+            row.number: 0 if json.loads(before.state_json)["public"]["phase"] == "purchases" else row.round
+            for before, row in zip(turns, turns[1:], strict=False)
+        }
+        seats = {seat.email: seat.seat for seat in db.game_seats(session, game)}
+        sent = Counter(
+            (rounds[order.turn], order.seat)
+            for order in session.exec(select(OrderSetRow).where(OrderSetRow.game_id == game.id))
+            if order.source == "mail"
+        )
+        mails = list(session.exec(select(OutboxRow).where(OutboxRow.game == "demo")))
+    last = max(rounds)
+    received: Counter[tuple[int, str]] = Counter()
+    final: Counter[str] = Counter()
+    for mail in mails:
+        found = re.fullmatch(r"\[demo\] Report, turn (\d+)", mail.subject)
+        if found and mail.to in seats:  # a report names the last step resolved; it asks for the next one's orders
+            number = int(found.group(1))
+            if number == last:
+                final[seats[mail.to]] += 1
+            else:
+                received[(rounds[number + 1], seats[mail.to])] += 1
+    assert max(rounds.values()) >= 2 and sent and received
+    assert max(sent.values()) <= 2, sent
+    assert max(received.values()) <= 2, received
+    assert set(final.values()) == {1} and set(final) == set(seats.values())  # the final score, once each
+    tally = next(line for line in lines if line.startswith("Mails per player and round"))
+    assert "and 2 received in a round; at the end 3" in tally  # the demo's own count says the same
