@@ -117,3 +117,48 @@ def test_ER_4_a_conqueror_player_sends_and_receives_at_most_two_mails_a_round(tm
     assert set(final.values()) == {1} and set(final) == set(seats.values())  # the final score, once each
     tally = next(line for line in lines if line.startswith("Mails per player and round"))
     assert "and 2 received in a round; at the end 3" in tally  # the demo's own count says the same
+
+
+def _mails(pbem: Pbem, address: str) -> list[tuple[str, str]]:
+    rows = pbem.sql(f"select subject, body from outbox where \"to\" = '{address}' order by id")
+    return [(str(subject), str(body)) for subject, body in rows if "Report, turn" in str(subject)]
+
+
+def test_ER_4_a_seat_is_mailed_when_its_own_step_is_due_with_its_private_news_and_observers_once_a_round(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    _er_game(pbem, tmp_path)
+    observed = pbem("gm", "observe", "er1", "fan@example.net")
+    assert observed.exit_code == 0, observed.output
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2): the plans step is due
+    assert {address: len(_mails(pbem, address)) for address in [*SEATS3.values(), "fan@example.net"]} == {
+        address: 1 for address in [*SEATS3.values(), "fan@example.net"]
+    }
+    plans = {"kesh": "RECRUIT HERO Harro", "aurel": "RECRUIT HERO Maren", "thal": "LOSSES INF"}
+    for seat, order in plans.items():
+        assert pbem("submit", "er1", str(pbem.orders(seat, 3, order, game="er1"))).exit_code == 0
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step (ER-5)
+    first, second, third = json.loads(str(pbem.sql("select state_json from turn where number = 3")[0][0]))["public"][
+        "turn_order"
+    ]
+    # ER-7.1: only the first campaign seat is mailed now; the others when their own campaign turns are due
+    assert len(_mails(pbem, SEATS3[first])) == 2 and len(_mails(pbem, SEATS3[second])) == 1
+    assert len(_mails(pbem, "fan@example.net")) == 1
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the first campaign turn
+    subject, body = _mails(pbem, SEATS3[second])[-1]
+    assert subject == "[er1] Report, turn 4"
+    assert "=== Turn 3: kesh, aurel, thal ===" in body and "=== Turn 4:" in body  # everything since its last mail
+    assert f"private report for {second}" in body and "private report for" not in body.replace(f"for {second}", "")
+    private = body.split("private report for")[1]
+    assert re.search(rf"line +\d+  {plans[second]}\n +accepted", private), body  # its verdict on its plans
+    if second == "aurel":  # its own news of the plans step: the hero it recruited face down (ER-5.20)
+        assert "Maren Shieldwife" in body
+    assert all("Maren Shieldwife" not in text for seat in ("kesh", "thal") for _, text in _mails(pbem, SEATS3[seat]))
+    assert len(_mails(pbem, SEATS3[third])) == 1 and len(_mails(pbem, "fan@example.net")) == 1
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the second campaign turn
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the third, the end of round 1 and round 2's start
+    counts = {address: len(_mails(pbem, address)) for address in [*SEATS3.values(), "fan@example.net"]}
+    assert counts == {**{address: 3 for address in SEATS3.values()}, "fan@example.net": 2}
+    subject, watched = _mails(pbem, "fan@example.net")[-1]
+    assert subject == "[er1] Report, turn 9" and "private report" not in watched
+    assert all(f"=== Turn {n}" in watched for n in range(3, 10))  # the whole round, public reports only
