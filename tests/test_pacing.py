@@ -15,6 +15,7 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import OrderSetRow, OutboxRow
 from adjudicator.services.bot_demo import BotDemo, run_bot_demo
 from tests.conftest import SEATS, Pbem
+from tests.test_conqueror_asks import play_until
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
 
@@ -162,3 +163,30 @@ def test_ER_4_a_seat_is_mailed_when_its_own_step_is_due_with_its_private_news_an
     subject, watched = _mails(pbem, "fan@example.net")[-1]
     assert subject == "[er1] Report, turn 9" and "private report" not in watched
     assert all(f"=== Turn {n}" in watched for n in range(3, 10))  # the whole round, public reports only
+
+
+def test_ER_14_12_a_question_to_a_seat_whose_step_is_not_due_is_mailed_by_adjudicate(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    """The reports of a Conqueror seat wait for its own step; the decisions asked of it in another's step do not."""
+    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", seats=SEATS3)
+    assert created.startswith("0\n"), created
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
+    number = play_until(pbem, 2, "thal", round_one)
+    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
+    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    before = len(pbem.sql("select id from outbox"))
+    waiting = pbem("adjudicate", "er1", "--now")
+    assert waiting.exit_code == 0 and "Waiting for kesh: battle.PEL.1.reinforce" in waiting.output, waiting.output
+    queued = [
+        (str(to), str(subject), str(body))
+        for _, to, subject, body in pbem.sql(
+            f'select id, "to", subject, body from outbox where id > {before} order by id'
+        )
+    ]
+    assert [(to, subject) for to, subject, _ in queued] == [(SEATS3["kesh"], "[er1] decisions needed")]
+    assert "ANSWER battle.PEL.1.reinforce: REINFORCE NEVER" in queued[0][2]
