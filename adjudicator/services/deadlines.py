@@ -299,10 +299,13 @@ def _covered(
     def since(own: Callable[[list[str]], bool]) -> int:
         return max((number for number, found in steps if own(found)), default=first)
 
+    def since_own(seat: str) -> int:
+        return since(lambda found: seat in found)  # the last step the seat ordered in
+
     shared = since(lambda found: len(found) > 1)  # the last step of several seats
     starts: dict[str, int] = {}
     for seat in seats:
-        own = since(lambda found, seat=seat: seat in found)  # type: ignore[misc]
+        own = since_own(seat)
         if due is None or seat in due.seats:
             starts[seat] = own
         elif seat not in ordering and len(due.seats) > 1:
