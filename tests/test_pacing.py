@@ -51,6 +51,9 @@ def test_turns_forced_by_the_moderator_count_as_missed_and_raise_the_nmr_alert(p
     assert missed == {"Macedonia": 2, "Egyptus": 1, "Hispania": 1}
     alerts = [subject for to, subject in _outbox(pbem) if to == "gm@example.org"]
     assert alerts == ["[rome1] Macedonia missed 2 turns"]
+    # Conquest of the Empire's reports are not grouped: every seat reads every player-turn as it is resolved
+    reports = Counter(to for to, subject in _outbox(pbem) if "Report, turn" in subject)
+    assert reports == Counter({address: 4 for address in SEATS.values()})
 
 
 def _er_game(pbem: Pbem, tmp_path: Path) -> None:
