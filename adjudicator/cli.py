@@ -306,8 +306,9 @@ def adjudicate(
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Resolve the due player-turn(s), archive them and write the reports. Before the deadline, seats without
-    orders make it refuse (naming them) unless --now is given."""
+    """Resolve the due player-turn(s) (with the steps nobody orders in after them), archive them, write the reports
+    and queue their mails (`pbem send` delivers them). Before the deadline, seats without orders make it refuse
+    (naming them) unless --now is given."""
     from adjudicator.services.adjudication import adjudicate as adjudicate_game
 
     text = _read(turn_file, "turn file") if turn_file else None
@@ -328,6 +329,8 @@ def adjudicate(
         typer.echo(f"  wrote {path}")
     for path in done.repaired:
         typer.echo(f"  wrote {path} (missing: its turn was stored, its file never written)")
+    for line in done.news:
+        typer.echo(line)
 
 
 @app.command()
@@ -573,8 +576,8 @@ def tick(
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """For cron: adjudicate every game whose deadline passed or whose orders are all in; send reminders.
-    Reports and notices are queued in the outbox (`pbem send` delivers them)."""
+    """For cron: adjudicate every game whose deadline passed or whose orders are all in (with the steps nobody
+    orders in after it); send reminders. Reports and notices are queued in the outbox (`pbem send` delivers them)."""
     from adjudicator.services.deadlines import tick as tick_games
 
     report = tick_games(_archive(data, db), data)

@@ -439,11 +439,10 @@ def due_step(pbem: Pbem) -> tuple[int, str, tuple[str, ...]]:
 def play_until(pbem: Pbem, round_: int, seat: str, moves: dict[tuple[int, str], tuple[str, ...]]) -> int:
     """Adjudicate step after step (with the campaign orders `moves` by round and seat) until `seat`'s campaign
     turn of round `round_`; its step number."""
-    rounds_seen = 1
     for _ in range(40):
         number, phase, seats = due_step(pbem)
-        if phase == "new_year":
-            rounds_seen += 1
+        with Archive.open(pbem.data, pbem.db).session() as session:
+            rounds_seen = current_game(session, "er1")[2].round  # New Year resolves in the run before (ER-4.4)
         if phase == "campaign" and seats == (seat,) and rounds_seen == round_:
             return number
         lines = moves.get((rounds_seen, seats[0]), ()) if phase == "campaign" else ()

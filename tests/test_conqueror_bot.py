@@ -6,6 +6,7 @@ Destiny (ER-0.8, section 12), the invariants checked after every step, every arc
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -115,7 +116,10 @@ def test_selfplay_refuses_a_broken_data_folder_by_name(tmp_path: Path, archive: 
 def test_pbem_selfplay_conqueror_uses_the_example_data_or_the_folder_given(pbem: Pbem, tmp_path: Path) -> None:
     result = pbem("selfplay", "er", "--ruleset", "conqueror-er", "--seats", "3", "--turns", "12", "--seed", "4")
     assert result.exit_code == 0, result.output
-    assert "playing with its example data" in result.output and "Game er: 12 player-turns played" in result.output
+    assert "playing with its example data" in result.output
+    # the steps without orders after the 12th resolve in its run (ER-4): a few more may be played
+    played = re.search(r"Game er: (\d+) player-turns played", result.output)
+    assert played and 12 <= int(played.group(1)) <= 15, result.output
     folder = tmp_path / "er-data"
     shutil.copytree(EXAMPLE, folder)
     given = pbem(

@@ -111,12 +111,15 @@ def test_ER_4_1_a_whole_round_without_orders_is_played_by_the_defaults_and_verif
     New Year: every step resolves by the ER-14 defaults when nobody orders, and `pbem verify` replays them all."""
     assert new_er(pbem, data_copy(tmp_path)).startswith("0\n")
     phases = []
-    for turn in range(2, 2 + 2 + len(SEATS4) + 2):  # taxation, plans, 4 campaign turns, end of round, new year
+    for turn in range(2, 2 + 2 + len(SEATS4)):  # taxation, plans, 4 campaign turns
         adjudicated = pbem("adjudicate", "er1", "--now")
         assert adjudicated.exit_code == 0, adjudicated.output
         phases.append(whole_snapshot(pbem, turn)["public"]["phase"])
-    assert phases[:2] == ["plans", "campaign"] and phases[-3:] == ["end_of_round", "new_year", "taxation"]
-    assert whole_snapshot(pbem, turn)["public"]["round"] == 2
+    assert phases[:2] == ["plans", "campaign"] and phases[-1] == "end_of_round"
+    # the end of the round, the New Year and the Taxation take no orders: they resolve in the last campaign's run
+    after = [whole_snapshot(pbem, n)["public"]["phase"] for n in range(turn + 1, turn + 4)]
+    assert after == ["new_year", "taxation", "plans"]
+    assert whole_snapshot(pbem, turn + 3)["public"]["round"] == 2
     verified = pbem("verify", "er1")
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
 

@@ -176,14 +176,15 @@ def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
     assert not problems and len(passed) == 3  # the withdrawn turn stays archived but is not replayed (+ the chain head)
 
 
-def test_a_turn_resolved_but_not_yet_mailed_is_mailed_by_the_next_tick(
+def test_a_turn_adjudicated_by_hand_is_mailed_at_once_and_not_again_by_the_next_tick(
     game: tuple[Archive, Path, dict[str, str]],
 ) -> None:
     archive, data, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
-    adjudicate(archive, data, "rome1")  # e.g. by hand, or a tick that died after its commit
-    assert not [m for m in outbox(archive) if "Report" in m.subject]
-    assert "rome1: reports of turn(s) 1 queued" in tick(archive, data).lines
+    done = adjudicate(archive, data, "rome1")  # the reports are queued in the turn's transaction, as a tick's
+    assert done.news == ["rome1: reports of turn(s) 1 queued"]
+    assert len([m for m in outbox(archive) if "Report, turn 1" in m.subject]) == 3
+    assert "rome1: reports of turn(s) 1 queued" not in tick(archive, data).lines
     assert len([m for m in outbox(archive) if "Report, turn 1" in m.subject]) == 3
 
 

@@ -60,6 +60,12 @@ def turn_numbers(session: Session, game: GameRow) -> list[int]:
     return list(session.exec(query.order_by(TurnRow.number)).all())
 
 
+def turn_seats(session: Session, game: GameRow) -> list[tuple[int, str | None]]:
+    """(number, seat) of the game's turns in order (without those withdrawn), the turns themselves left unread."""
+    query = select(TurnRow.number, TurnRow.seat).where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712
+    return [(number, seat) for number, seat in session.exec(query.order_by(TurnRow.number)).all()]
+
+
 def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) -> list[TurnRow]:
     """The game's turns of these numbers, in order (a long game's other turns are not read)."""
     if not numbers:
@@ -152,6 +158,16 @@ def queue_mail(
     )
     session.add(row)
     return row
+
+
+def outbox_size(session: Session) -> int:
+    """The id of the latest mail queued (0 for none): outbox_after(it) lists those queued since."""
+    return session.exec(select(func.max(OutboxRow.id))).one() or 0
+
+
+def outbox_after(session: Session, after: int) -> list[OutboxRow]:
+    """The mails queued after the one of id `after`, in order."""
+    return list(session.exec(select(OutboxRow).where(OutboxRow.id > after).order_by(OutboxRow.id)).all())  # type: ignore[operator, arg-type]
 
 
 def message_seen(session: Session, message_id: str) -> bool:

@@ -326,6 +326,8 @@ class Ruleset(Protocol):
     # Optional members, read by the services with a default (so not part of the isinstance check):
     # - hidden_information: bool (default False): its games hide cards; the step's hidden draws come from the
     #   hidden stream (engine/chance.py) and its chain hash is salted with that stream's secret key;
+    # - grouped_reports: bool (default False): a seat's report mail waits until a step of its own is due (or the
+    #   game ends) and then covers every step since its last one; observers' wait for a step of several seats;
     # - read_stored_snapshot(text) -> state: a snapshot text the archive wrote (may skip checks made before);
     # - game_data (default None): for a game whose printed facts (map, cards, tracks) the moderator supplies, its
     #   data format: `template(folder) -> list[Path]` writes a skeleton data folder (every value to fill in,
@@ -396,6 +398,11 @@ class BattleOdds(Protocol):
 def hides_information(ruleset: Ruleset) -> bool:
     """The optional member `hidden_information` (default False): whether the ruleset's games hide cards."""
     return bool(getattr(ruleset, "hidden_information", False))
+
+
+def groups_reports(ruleset: Ruleset) -> bool:
+    """The optional member `grouped_reports` (default False): whether a seat's report mails wait for its own steps."""
+    return bool(getattr(ruleset, "grouped_reports", False))
 
 
 def game_data_of(ruleset: Ruleset) -> Any | None:

@@ -175,6 +175,7 @@ class Adjudication:
     before: str | None = None  # the snapshot text before the first turn resolved (for the battle headers)
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
     repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
+    news: list[str] = field(default_factory=list)  # what was queued for the players (reports)
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -198,16 +199,23 @@ def adjudicate(
     *,
     clock: Clock = SYSTEM_CLOCK,
 ) -> Adjudication:
-    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction
-    that holds the game's lock; write the files after the commit. Without `early`, a game whose deadline has
-    not passed while due seats have no orders stored is refused (the moderator's `--now` allows it)."""
-    # item 8: files of a turn whose writer died after its commit
+    """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction that holds
+    the game's lock and also queues the report mails; write the files after the commit. Without `early`, a game
+    whose deadline has not passed while due seats have no orders stored is refused (the moderator's `--now`
+    allows it)."""
+    from adjudicator.services.deadlines import mail_news, queue_news  # deadlines builds on this module
+
+    # files of a turn whose writer died after its commit
     repaired = write_missing_files(archive, data, name, clock=clock)
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
+        # the reports and NMR counts go in the turn's own transaction, as the tick's do
+        done.news, questions = queue_news(session, game, ruleset, clock=clock)
     done.write_files(data)
     done.repaired = repaired
+    if questions:
+        done.news += mail_news(archive, data, name, clock=clock)
     return done
 
 
@@ -252,9 +260,14 @@ def adjudicate_locked(
     if not early:
         refuse_before_deadline(session, game, due, clock=clock)
     seed, checkpoints = bytes.fromhex(game.seed), game_checkpoints(game)
-    for step in due_steps(ruleset, state, game.pace):
-        if ruleset.due(state) != step:
-            break  # a seat eliminated earlier in the round
+    planned = due_steps(ruleset, state, game.pace)
+    while (step := ruleset.due(state)) is not None:
+        if planned and step == planned[0]:
+            planned.pop(0)
+        elif step.seats:
+            break  # the due steps are done (or a seat was eliminated earlier in the round)
+        # else a step nobody orders in (Conqueror's New Year, Taxation, end of round): it resolves in the same
+        # run as the step before it, so that it neither waits for a deadline nor mails a report of its own
         number, seat = step.number, step_seat(step)
         text, asked, answers, dice = turn_inputs(session, game, seed, number, step.seats, checkpoints)
         result = play(

@@ -2,16 +2,18 @@
 its example data, played into a fresh folder on the embedded SQLite archive as a moderator would run it by mail.
 
 Each bot player mails its orders (an RFC 5322 message from its registered address) and the mail goes through
-`ingest`, as `pbem ingest` takes it: password, sender, receipt. Each due step is then adjudicated (report files,
-snapshots, maps), and the news is queued for the players. At the end the archive is verified by replay, the game
+`ingest`, as `pbem ingest` takes it: password, sender, receipt. Then `pbem tick` adjudicates the due step (report
+files, snapshots, maps) with the steps without orders after it, and queues the reports for the players; the mails
+each player sent and received are counted per round. At the end the archive is verified by replay, the game
 is written as a web site, and every queued mail (welcomes, receipts, reports) is written as an .eml file."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -21,9 +23,9 @@ from adjudicator.archive import queries as db
 from adjudicator.errors import PbemError
 from adjudicator.mail.inbound import read_message
 from adjudicator.mail.outbound import send_outbox
+from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.services.adjudication import adjudicate
-from adjudicator.services.deadlines import mail_news
+from adjudicator.services.deadlines import tick
 from adjudicator.services.demo import fresh_folder
 from adjudicator.services.games import current_game, due_turns, new_game
 from adjudicator.services.mailbox import ingest
@@ -63,25 +65,73 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
     made = new_game(archive, data, GAME, ruleset.name, addresses, game_data=folder, mode=demo.mode)
     what = f"{ruleset.name}" + (f", {demo.mode} mode" if demo.mode else "") + (f", data {folder}" if folder else "")
     say(f"Created game {GAME} ({what}) with seats {', '.join(seats)} in {data}")
-    for _ in range(demo.turns or MAX_STEPS):
+    played, pace = 0, MailPace()
+    while played < (demo.turns or MAX_STEPS):
         state = _position(archive)
         if ruleset.due(state) is None:
             break
         phases = {step.number: step.phase for step in ruleset.coming_steps(state)}
+        pace.sent.update((ruleset.round_of(state), seat) for _, seat in due_turns(ruleset, state, "turn"))
         _mail_orders(archive, ruleset, state, made.passwords, addresses, demo.seed, say)
-        done = adjudicate(archive, data, GAME, defaults=True)
-        if not done.turns:
+        rows = _tick(archive, data, ruleset.steps_done(state), pace)
+        if not rows:
             raise PbemError(f"game {GAME}: step {ruleset.steps_done(state) + 1} was not resolved")
-        mail_news(archive, data, GAME)
-        for row in done.turns:
-            report = made.folder / f"turn-{row.number:04d}" / "report.txt"
-            say(f"  step {row.number} ({phases.get(row.number, row.seat or 'no orders')}) resolved -> {report}")
+        for number, seat in rows:
+            report = made.folder / f"turn-{number:04d}" / "report.txt"
+            say(f"  step {number} ({phases.get(number, seat or 'no orders')}) resolved -> {report}")
+        played += len(rows)
     else:
         if demo.turns is None:
             raise PbemError(f"game {GAME} did not end in {MAX_STEPS} steps: give --turns N to stop it earlier")
-        say(f"Stopped after {demo.turns} steps, as asked: the game goes on")
+        say(f"Stopped after {played} steps, as asked: the game goes on")
     _finish(archive, data, say)
+    say(pace.text())
     return made.folder
+
+
+@dataclass
+class MailPace:
+    """What the players mailed and were mailed, per (round, seat): order mails, and report mails (receipts aside;
+    a report counts in the round of the step it asks orders for; the game's last report apart)."""
+
+    sent: Counter[tuple[int, str]] = field(default_factory=Counter)
+    reports: Counter[tuple[int, str]] = field(default_factory=Counter)
+    final: Counter[str] = field(default_factory=Counter)
+
+    def text(self) -> str:
+        rounds = sorted({r for r, _ in self.sent} | {r for r, _ in self.reports})
+        lines = ["Mails per player and round (order mails sent / report mails received, receipts aside):"]
+        for round_ in rounds:
+            seats = sorted({s for r, s in self.sent if r == round_} | {s for r, s in self.reports if r == round_})
+            counts = ", ".join(f"{s} {self.sent[(round_, s)]}/{self.reports[(round_, s)]}" for s in seats)
+            lines.append(f"  round {round_}: {counts}")
+        sent, received = max(self.sent.values(), default=0), max(self.reports.values(), default=0)
+        lines.append(f"  at most {sent} sent and {received} received in a round; at the end {sum(self.final.values())}")
+        return "\n".join(lines)
+
+
+def _tick(archive: Archive, data: Path, before: int, pace: MailPace) -> list[tuple[int, str | None]]:
+    """`pbem tick` (every due seat's orders are in): the steps it resolved, as (number, seat); the report mails it
+    queued are counted in `pace`."""
+    with archive.session() as session:
+        queued = db.outbox_size(session)
+    ticked = tick(archive, data)
+    if ticked.failures:
+        raise PbemError(f"game {GAME}: the tick failed: {ticked.failures[GAME]}")
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, GAME)
+        rows = [(n, s) for n, s in db.turn_seats(session, game) if n > before]
+        addresses = {seat.email: seat for seat in db.game_seats(session, game)}
+        for mail in db.outbox_after(session, queued):
+            seat = addresses.get(mail.to)
+            report = gettext(seat.language, "Report, turn %(turn)s", turn=rows[-1][0]) if seat and rows else None
+            if seat is None or mail.subject != f"[{GAME}] {report}":
+                continue
+            if ruleset.due(state) is None:
+                pace.final[seat.seat] += 1
+            else:
+                pace.reports[(ruleset.round_of(state), seat.seat)] += 1
+    return rows
 
 
 def _position(archive: Archive) -> Any:

@@ -3,9 +3,12 @@ and decision questions queued for the players."""
 
 from __future__ import annotations
 
+import json
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +17,16 @@ from sqlmodel import Session
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, TurnRow
-from adjudicator.render import markup_environment
+from adjudicator.engine.protocol import groups_reports
+from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.adjudication import adjudicate_locked, step_seats, write_missing_files
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time, timestamp
 from adjudicator.services.games import current_game, due_turns, game_folder
 from adjudicator.services.notices import deadline_text, mail_to_seat
-from adjudicator.services.reports import turn_map, turn_reports
+from adjudicator.services.positions import stored_state
+from adjudicator.services.reports import hidden_draws_revealed, turn_context, turn_map, turn_reports
 
 
 @dataclass
@@ -68,10 +73,7 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list
             done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
-        # the reports are queued in the turn's own transaction (issue 13, item 13: a commit and a read of the game
-        # less); questions are mailed with their notices, which are written after the commit
-        news = [] if game.selfplay else _queue_reports(session, game, ruleset, clock=clock)
-        questions = not game.selfplay and db.has_unasked_decisions(session, game)
+        news, questions = queue_news(session, game, ruleset, clock=clock)
     if done is not None:
         done.write_files(data)
     lines += _repair_lines(archive, data, name, clock=clock) + news
@@ -96,6 +98,15 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
         lines = _queue_reports(session, game, ruleset, clock=clock)
         _queue_questions(session, game, ruleset, state, game_folder(data, name), clock=clock)
     return lines
+
+
+def queue_news(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> tuple[list[str], bool]:
+    """Queue the reports of the turns just resolved (with the NMR count) in the caller's transaction, the one that
+    resolved them, whichever command did; and whether questions wait to be asked: they are mailed with their
+    notices (mail_news), which are written after the commit."""
+    if game.selfplay:
+        return [], False  # the bot's game: nobody to mail
+    return _queue_reports(session, game, ruleset, clock=clock), db.has_unasked_decisions(session, game)
 
 
 def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:
@@ -200,32 +211,54 @@ def _remind(
 
 
 def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], *, clock: Clock) -> None:
-    """Each seat gets the public report of every resolved turn and its private report of the last one
+    """Each seat gets the public reports of the turns its mail covers (_covered) and its private report of them
     (rendered from the archive, so a report file not yet written by another process is no obstacle; texts the
-    turn's files were just rendered with are not rendered again, reports.turn_reports), with the
-    new deadline, threaded with its latest order mail; each observer gets the public reports only."""
+    turn's files were just rendered with are not rendered again, reports.turn_reports), with the new deadline,
+    threaded with its latest order mail; each observer gets the public reports only."""
     seats = db.game_seats(session, game)
     watchers = db.observers(session, game)
-    languages = {seat.language for seat in seats} | {o.language for o in watchers}
+    covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
+    rows = {row.number: row for found in [*covered.values(), watched] for row in found}
+    languages = {seat.language for seat in seats if covered.get(seat.seat)}
+    languages |= {o.language for o in watchers} if watched else set()
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    earlier = db.turns_numbered(session, game, {row.number - 1 for row in news})
-    states = {row.number: row.state_json for row in earlier}  # the battle headers name leaders
-    publics = {
-        say: "\n".join(
-            turn_reports(ruleset, game, row, {}, say, states.get(row.number - 1))["report.txt"] for row in news
-        )
-        for say in languages
-    }
+    earlier = db.turns_numbered(session, game, {number - 1 for number in rows} - set(rows))
+    states = {row.number: row.state_json for row in [*earlier, *rows.values()]}  # the battle headers name leaders
+
+    @cache
+    def public(number: int, say: str) -> str:
+        return turn_reports(ruleset, game, rows[number], {}, say, states.get(number - 1))["report.txt"]
+
+    def publics(found: list[TurnRow], say: str) -> str:
+        return "\n".join(public(row.number, say) for row in found)
+
+    grouped = any(found != news for found in covered.values())
     # rendered from the same inputs as the turn's files (the position before it too): the same texts, once
-    privates = turn_reports(
-        ruleset, game, news[-1], {seat.seat: seat.language for seat in seats}, None, states.get(news[-1].number - 1)
+    privates = (
+        {}
+        if grouped
+        else turn_reports(
+            ruleset, game, news[-1], {s.seat: s.language for s in seats}, None, states.get(news[-1].number - 1)
+        )
     )
     threads = db.last_order_mails(session, game)
     for seat in seats:
+        found = covered.get(seat.seat, [])
+        if not found:
+            continue  # its news waits for its next step (ER-4)
         say = seat.language
-        map_svg, public, private = maps[say], publics[say], privates[f"report-{seat.seat}.txt"]
+        private = (
+            privates[f"report-{seat.seat}.txt"]
+            if not grouped
+            else _seat_report(ruleset, game, found, states, seat.seat, say)
+        )
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
-        body = public + "\n" + private + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
+        body = (
+            publics(found, say)
+            + "\n"
+            + private
+            + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
+        )
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
         db.queue_mail(
             session,
@@ -235,16 +268,78 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
             timestamp(clock),
             game.name,
             html=html,
-            map_svg=map_svg,
+            map_svg=maps[say],
             **_thread_of(threads.get(seat.seat)),
         )
-    for watcher in watchers:
+    for watcher in watchers if watched else []:
         say = watcher.language
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
-        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=publics[say])
-        db.queue_mail(
-            session, watcher.email, subject, publics[say], timestamp(clock), game.name, html=html, map_svg=maps[say]
-        )
+        text = publics(watched, say)
+        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
+        db.queue_mail(session, watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
+
+
+def _covered(
+    session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[str]
+) -> tuple[dict[str, list[TurnRow]], list[TurnRow]]:
+    """The turns each seat's report mail covers now (none: no mail yet), and the observers'. As a rule every
+    mail covers the news. A ruleset that groups its reports (Conqueror, ER-4: a player orders in two steps a
+    round) mails a seat only when a step of its own is due or the game has ended, covering every step since
+    the last one it ordered in (whose report it got when that step was due); a seat out of play and the
+    observers get theirs when a step of several seats is due (once a round), covering every step since the
+    last such step. In round pace every seat orders at every deadline: each gets the news."""
+    if not groups_reports(ruleset) or game.pace != "turn":
+        return {seat: news for seat in seats}, news
+    state = stored_state(ruleset, news[-1].state_json)
+    due = ruleset.due(state)
+    ordering = set(ruleset.next_steps(state)) if due is not None else set(seats)
+    steps = [(number, seat.split(", ") if seat else []) for number, seat in db.turn_seats(session, game)]
+    first = steps[0][0] + 1  # the setup (or an imported position) is no news
+
+    def since(own: Callable[[list[str]], bool]) -> int:
+        return max((number for number, found in steps if own(found)), default=first)
+
+    def since_own(seat: str) -> int:
+        return since(lambda found: seat in found)  # the last step the seat ordered in
+
+    shared = since(lambda found: len(found) > 1)  # the last step of several seats
+    starts: dict[str, int] = {}
+    for seat in seats:
+        own = since_own(seat)
+        if due is None or seat in due.seats:
+            starts[seat] = own
+        elif seat not in ordering and len(due.seats) > 1:
+            starts[seat] = max(own, shared)
+    watched = due is None or len(due.seats) > 1
+    wanted = set(range(min([*starts.values(), shared if watched else first]), news[-1].number + 1))
+    found = {row.number: row for row in news}
+    found |= {row.number: row for row in db.turns_numbered(session, game, wanted - set(found))}
+    rows = [found[number] for number in sorted(found) if number in wanted]
+    covered = {seat: [row for row in rows if row.number >= start] for seat, start in starts.items()}
+    return covered, [row for row in rows if row.number >= shared] if watched else []
+
+
+def _seat_report(
+    ruleset: Ruleset, game: GameRow, rows: list[TurnRow], states: dict[int, str], seat: str, say: str
+) -> str:
+    """A seat's private report of several turns (reports.turn_reports renders one): each turn's private events
+    and the seat's verdicts, then its position after the last."""
+    state = stored_state(ruleset, rows[-1].state_json)
+    hidden = "private" in json.loads(rows[-1].state_json)  # its own view of a game with hidden cards
+    return render(
+        "report-seat.txt.j2",
+        say,
+        ruleset=ruleset,
+        title=ruleset.title,
+        game=game.name,
+        turns=[turn_context(ruleset, row, states.get(row.number - 1)) for row in rows],
+        state=ruleset.snapshot(state, seat) if hidden else json.loads(rows[-1].state_json),
+        commitment=game.commitment,
+        seats=list(ruleset.seats_of(state)),
+        seed_revealed=game.seed if hidden_draws_revealed(ruleset, state) else "",
+        seat=seat,
+        **ruleset.report_context(state),
+    )
 
 
 def _thread_of(message: MessageRow | None) -> dict[str, str]:

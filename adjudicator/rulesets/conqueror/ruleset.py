@@ -92,6 +92,8 @@ class ConquerorRuleset:
     largest_draw = 6  # ER-0.4: the Conqueror die is six-sided
     grammar_files: tuple[Path, ...] = ()
     hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
+    # ER-4: a player orders twice a round (plans, campaign); his report mails come then, not after every step
+    grouped_reports = True
 
     @property
     def templates(self) -> Path:
