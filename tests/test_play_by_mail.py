@@ -382,19 +382,14 @@ def test_coe_1984_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
     play_by_mail(tmp_path, plan)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="conqueror-er's welcome and private reports end with no orders template yet (only 'The next step you "
-    "order in: N.'); and its next_steps names no step for a seat whose steps of the round are over, so such a "
-    "seat's report says 'The next step you order in: -.' (see the test below)",
-)
 @pytest.mark.usefixtures("seeded")
 def test_conqueror_er_played_by_mail_from_the_mails_alone(tmp_path: Path) -> None:
-    """Two steps per seat (the sealed plans step ER-14, the campaign turns) answered from the template alone."""
+    """Two whole rounds (per round: the sealed plans step ER-14, the campaign turns), answered from the template
+    alone."""
     plan = Plan(
         "conqueror-er",
         ER_SEATS,
-        steps_per_seat=2,
+        steps_per_seat=4,
         game_data=resource_dir("games") / "conqueror-er" / "example-data",
         sealed_steps=True,
     )
