@@ -337,10 +337,10 @@ class Player:
                 return mail, template
         return None
 
-    def unanswered_notice(self, words: str) -> tuple[EmailMessage, str, list[str]] | None:
-        """His latest decision notice (subject ending in `words`) if he has not answered it: the mail, its header
-        line and its ready-made ANSWER lines, each the default written as an answer."""
-        notices = [m for m in self.inbox if m["Subject"].endswith(words)]
+    def unanswered_notice(self, subject: re.Pattern[str]) -> tuple[EmailMessage, str, list[str]] | None:
+        """His latest decision notice (a subject that `subject` finds) if he has not answered it: the mail, its
+        header line and its ready-made ANSWER lines, each the default written as an answer."""
+        notices = [m for m in self.inbox if subject.search(m["Subject"])]
         if not notices or notices[-1]["Message-ID"] in self.answered:
             return None
         lines = [line.strip() for line in body_of(notices[-1]).splitlines()]

@@ -454,9 +454,12 @@ def refuse_before_deadline(session: Session, game: GameRow, due: list[tuple[int,
 
 def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset, state: Any, *, clock: Clock) -> None:
     """Orders sent ahead for a player-turn that has just opened are checked again against the position as it
-    now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction (item 8)."""
+    now stands, and the seat gets a fresh receipt, queued in the adjudication's transaction. Like the first
+    receipt it answers the seat's order mail and ends with the deadline of the step it opens."""
     from adjudicator.archive import queries as db
+    from adjudicator.services.notices import deadline_text
 
+    threads: dict[str, Any] | None = None
     for number, seat_name in due_turns(ruleset, state, game.pace):
         stored = db.current_orders(session, game, number, seat_name)
         if stored is None:
@@ -473,14 +476,18 @@ def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset,
             rechecked=True,
             source=stored.text,
         )
+        if threads is None:
+            threads = db.last_order_mails(session, game)
+        mail = threads.get(seat_name) if stored.source == "mail" else None
         say = seat.language
         db.queue_mail(
             session,
             seat.email,
             f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=number),
-            receipt.text_in(say),
+            receipt.text_in(say) + "\n" + deadline_text(game, seat),
             timestamp(clock),
             game.name,
+            **({"in_reply_to": mail.message_id, "thread": mail.message_id} if mail else {}),
         )
 
 

@@ -153,11 +153,21 @@ def _queue_questions(
         body = _notice_text(notice, questions, clock=clock)
         if body is None:
             continue  # the process that asked writes the notice after its commit: the next tick mails it
-        subject = gettext(seats[seat_name].language, "decisions needed")
-        db.queue_mail(session, seats[seat_name].email, f"[{game.name}] {subject}", body, timestamp(clock), game.name)
+        subject, body = _notice_mail(body, game.name, due, seats[seat_name].language)
+        db.queue_mail(session, seats[seat_name].email, subject, body, timestamp(clock), game.name)
         for decision in questions:
             decision.notified = True
             session.add(decision)
+
+
+def _notice_mail(text: str, game: str, turn: int, language: str) -> tuple[str, str]:
+    """The subject and body of a decisions mail: the notice file starts with its own To: and Subject: lines,
+    which belong in the mail's header, not its text."""
+    head, _, rest = text.partition("\n\n")
+    fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+    if head.startswith("To: ") and "Subject" in fields:
+        return fields["Subject"], rest
+    return f"[{game}] " + gettext(language, "Turn %(turn)s: your decisions are needed", turn=turn), text
 
 
 def _notice_text(notice: Path, questions: list[DecisionRow], *, clock: Clock) -> str | None:
@@ -196,12 +206,7 @@ def _remind(
             game,
             seat,
             gettext(say, "Reminder: orders for turn %(turn)s are due", turn=number),
-            gettext(
-                say,
-                "No orders of yours are stored for turn %(turn)s; the deadline is %(deadline)s (UTC).",
-                turn=number,
-                deadline=game.deadline,
-            )
+            gettext(say, "No orders of yours are stored for turn %(turn)s.", turn=number)
             + "\n"
             + deadline_text(game, seat),
             clock=clock,
