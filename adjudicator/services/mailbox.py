@@ -40,7 +40,7 @@ from adjudicator.services.notices import (
     tell_seat,
     thread_headers,
 )
-from adjudicator.services.orders import MAX_ORDER_BYTES, store_answers, store_order_set
+from adjudicator.services.orders import MAX_ORDER_BYTES, Receipt, store_answers, store_order_set
 from adjudicator.services.passwords import accept_password, matching_password, passwords_in, without_passwords
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
@@ -376,9 +376,22 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
         reply_to=mail,
         clock=clock,
     )
-    if receipt.stored:
+    if receipt.stored or receipt.kept or receipt.withdrawn:
         relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)], clock=clock)
-    return "orders stored" if receipt.stored else "orders not understood"
+    return _outcome(receipt, orders)
+
+
+def _outcome(receipt: Receipt, orders: ParsedOrders) -> str:
+    """What became of an order mail, for the log (`pbem log`, `pbem ingest`)."""
+    if receipt.stored:
+        return "orders stored"
+    if receipt.withdrawn:
+        return "orders withdrawn"
+    if receipt.withdraw_refused:
+        return "refused: WITHDRAW beside orders"
+    if receipt.kept and orders.orders:
+        return "no game orders: the stored orders stay"
+    return "orders not understood"
 
 
 def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrders, reading: Reading) -> bool:

@@ -1,0 +1,202 @@
+"""Traps of play by mail that cost a player his turn, through the real mail path (ingest into a real archive, the
+outbox rows, `pbem tick`): a mail without game orders keeps the stored orders, WITHDRAW takes them back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.archive.models import OutboxRow
+from adjudicator.mail.inbound import Incoming
+from adjudicator.render.i18n import gettext
+from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.games import new_game
+from adjudicator.services.mailbox import ingest
+
+SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+
+
+@pytest.fixture
+def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str]]:
+    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    return archive, tmp_path, created.passwords
+
+
+def mail(seat: str, password: str, *lines: str, turn: int = 1, mid: str = "1", game: str = "rome1") -> Incoming:
+    text = "\n".join([f"GAME {game} TURN {turn} PLAYER {seat} PASSWORD {password}", *lines]) + "\n"
+    return Incoming(f"<{mid}@test>", SEATS.get(seat, f"{seat.lower()}@example.org"), "", "orders", text, text)
+
+
+def outbox(archive: Archive) -> list[OutboxRow]:
+    """The queued mails in order, without the welcome mails."""
+    with archive.session() as session:
+        rows = list(session.exec(select(OutboxRow).order_by(OutboxRow.id)).all())  # type: ignore[arg-type]
+    return [m for m in rows if "Welcome to" not in m.subject]
+
+
+def stored(archive: Archive, seat: str, turn: int = 1, game: str = "rome1") -> str | None:
+    """The text of the seat's current order set for the turn, None when it has none."""
+    with archive.session() as session:
+        row = db.current_orders(session, db.find_game(session, game), turn, seat)
+        return row.text if row is not None else None
+
+
+# -- a mail without game orders leaves the stored orders as they are -----------------------------------------
+
+
+KEPT = "This mail holds no orders for the game: the orders you sent earlier for turn %(turn)s stay as they were."
+
+
+@pytest.mark.parametrize(
+    ("lines", "language"),
+    [
+        (("PRESS TO Egyptus: hello",), "en"),
+        (("BROADCAST: peace to all", "LANGUAGE de"), "de"),
+        (("LANGUAGE it",), "it"),
+        (("TIMEZONE Europe/Berlin", "PRESS TO Egyptus: hello"), "en"),
+        (("STATUS", "Hi, how are you?"), "en"),
+        (("HELP",), None),  # a command alone is answered, with no receipt
+        ((), "en"),
+    ],
+    ids=["press", "broadcast-language", "language", "timezone-press", "status-greeting", "help", "header-only"],
+)
+def test_a_mail_without_game_orders_keeps_the_stored_orders(
+    game: tuple[Archive, Path, dict[str, str]], lines: tuple[str, ...], language: str | None
+) -> None:
+    archive, _, passwords = game
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC")) == "orders stored"
+    before = len(outbox(archive))
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], *lines, mid="2"))
+    assert "BUY 1 INF AT MAC" in (stored(archive, "Macedonia") or "")
+    answers = [m for m in outbox(archive)[before:] if m.to == "mac@example.org"]
+    assert answers, "the seat is answered"
+    assert not any("replaces the set you sent earlier" in m.body for m in answers)
+    if language is not None:  # the receipt says that the earlier orders stay, in the seat's language
+        kept = gettext(language, KEPT, turn=1)
+        assert language == "en" or kept != gettext("en", KEPT, turn=1)
+        assert any(kept in m.body for m in answers), [m.body for m in answers]
+
+
+def test_a_press_mail_after_orders_keeps_the_purchase_through_the_turn(
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
+    """The case seen in a real game: BUY accepted, then a mail with the same header and only PRESS; the turn must be
+    resolved with the purchase."""
+    archive, data, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: hello", mid="2")) == (
+        "no game orders: the stored orders stay"
+    )
+    relayed = [m for m in outbox(archive) if m.to == "egy@example.org"]
+    assert [m.body.strip() for m in relayed] == ["hello"]  # the press itself is relayed
+    (done,) = adjudicate(archive, data, "rome1").turns
+    assert "BUY 1 INF AT MAC" in done.orders_text
+
+
+def test_press_lines_of_a_mail_without_game_orders_count_against_the_turns_press_limit(
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
+    archive, _, passwords = game
+    for n in range(3):
+        lines = [f"PRESS TO Egyptus: note {n}.{i}" for i in range(20)]
+        assert ingest(archive, mail("Macedonia", passwords["Macedonia"], *lines, mid=f"p{n}")).startswith("no game")
+    refused = ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: one more", mid="p4"))
+    assert refused.startswith("refused: it holds 1 PRESS and BROADCAST lines, and 60 were sent for turn 1")
+
+
+# -- WITHDRAW ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["WITHDRAW", "widerrufen", "Widerruf", "ANNULLA", "Intrekken"])
+def test_withdraw_takes_back_the_stored_orders_in_every_language(
+    game: tuple[Archive, Path, dict[str, str]], word: str
+) -> None:
+    archive, _, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], word, mid="2")) == "orders withdrawn"
+    assert stored(archive, "Macedonia") is None
+    receipt = outbox(archive)[-1]
+    assert receipt.to == "mac@example.org"
+    assert "Your orders for turn 1 are withdrawn" in receipt.body
+
+
+def test_withdrawn_orders_count_as_none_sent_and_new_orders_count_again(
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
+    archive, data, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW", mid="2"))
+    (done,) = adjudicate(archive, data, "rome1").turns
+    assert "BUY" not in done.orders_text
+    ingest(archive, mail("Egyptus", passwords["Egyptus"], "BUY 1 INF AT EGY", turn=2, mid="3"))
+    ingest(archive, mail("Egyptus", passwords["Egyptus"], "WITHDRAW", turn=2, mid="4"))
+    ingest(archive, mail("Egyptus", passwords["Egyptus"], "BUY 2 INF AT EGY", turn=2, mid="5"))
+    assert "BUY 2 INF AT EGY" in (stored(archive, "Egyptus", 2) or "")
+    receipt = outbox(archive)[-1]
+    assert "Your order set is stored." in receipt.body and "replaces" not in receipt.body
+
+
+def test_withdraw_with_nothing_stored_says_so(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW")) == "orders withdrawn"
+    assert "No orders of yours were stored for turn 1: there was nothing to withdraw" in outbox(archive)[-1].body
+
+
+def test_withdraw_beside_new_orders_is_refused_and_changes_nothing(
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
+    archive, _, passwords = game
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW", "BUY 2 INF AT MAC", mid="2"))
+    assert outcome == "refused: WITHDRAW beside orders"
+    assert "BUY 1 INF AT MAC" in (stored(archive, "Macedonia") or "")
+    assert "Line 2: WITHDRAW takes back the orders you sent" in outbox(archive)[-1].body
+
+
+# -- the same for every ruleset --------------------------------------------------------------------------------
+
+RULESETS = Path(__file__).parent / "rulesets"
+EXAMPLE = Path(__file__).parent.parent / "games" / "conqueror-er" / "example-data"
+
+
+def _table(
+    ruleset: str, tmp_path: Path, archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, str], str, int, str, str]:
+    """A new game of `ruleset` at the first step a seat orders in: (passwords, seat, step, a game order, a line
+    without game orders)."""
+    if ruleset == "sealed-bids":
+        monkeypatch.setenv("PBEM_RULESETS", str(RULESETS))
+        seats = {"North": "north@example.org", "East": "east@example.org", "South": "south@example.org"}
+        created = new_game(archive, tmp_path, "g1", ruleset, seats)
+        return created.passwords, "North", 1, "BID A", ""  # the test ruleset has no press: a header alone
+    if ruleset == "conqueror-er":
+        seats = {"kesh": "kesh@example.org", "aurel": "aurel@example.org", "thal": "thal@example.org"}
+        created = new_game(archive, tmp_path, "g1", ruleset, seats, game_data=EXAMPLE)
+        adjudicate(archive, tmp_path, "g1")  # taxation (ER-5.2): the plans step is due
+        return created.passwords, "kesh", 3, "FOOD USE", "PRESS TO aurel: hello"
+    created = new_game(archive, tmp_path, "g1", ruleset, SEATS)
+    return created.passwords, "Macedonia", 1, "BUY 1 INF AT MAC", "BROADCAST: hello"
+
+
+@pytest.mark.parametrize("ruleset", ["coe-classic", "coe-1984", "conqueror-er", "sealed-bids"])
+def test_every_ruleset_keeps_orders_against_a_mail_without_them_and_takes_them_back_on_withdraw(
+    ruleset: str, tmp_path: Path, archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    passwords, seat, step, order, talk = _table(ruleset, tmp_path, archive, monkeypatch)
+
+    def send(mid: str, *lines: str) -> str:
+        message = mail(seat, passwords[seat], *lines, turn=step, mid=mid, game="g1")
+        return ingest(archive, message)
+
+    assert send("1", order) == "orders stored"
+    send("2", talk)
+    assert order in (stored(archive, seat, step, "g1") or ""), "a mail without game orders keeps the stored ones"
+    assert any(gettext("en", KEPT, turn=step) in m.body for m in outbox(archive) if "Receipt" in m.subject)
+    assert send("3", "WITHDRAW") == "orders withdrawn"
+    assert stored(archive, seat, step, "g1") is None
+    assert send("4", order) == "orders stored"
+    assert order in (stored(archive, seat, step, "g1") or "")
