@@ -201,7 +201,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock:
             )
         receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator", clock=clock)
         receipt.by_moderator = True
-        if receipt.stored:
+        if receipt.stored or receipt.withdrawn:
             say = seat.language
             db.queue_mail(
                 session,
