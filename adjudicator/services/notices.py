@@ -132,7 +132,7 @@ def queue_welcome(
     )
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
-    body = "\n".join(parts + ([deadline_text(game, seat)] if game.deadline else []))
+    body = "\n".join(parts)  # the welcome's text states the deadline
     db.queue_mail(session, seat.email, subject, body, timestamp(clock), game.name, secret=password)
 
 
@@ -152,4 +152,5 @@ def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow,
         pace=game.pace,
         password=password,
         commitment=game.commitment,
+        deadline=deadline_line(seat.language, game.deadline, seat.timezone),
     )
