@@ -3,6 +3,7 @@ outbox rows, `pbem tick`): a mail without game orders keeps the stored orders, W
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,10 @@ from adjudicator.archive.models import OutboxRow
 from adjudicator.mail.inbound import Incoming
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.clock import FixedClock
+from adjudicator.services.deadlines import tick
 from adjudicator.services.games import new_game
+from adjudicator.services.gm import rollback, set_observer
 from adjudicator.services.mailbox import ingest
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
@@ -200,3 +204,77 @@ def test_every_ruleset_keeps_orders_against_a_mail_without_them_and_takes_them_b
     assert stored(archive, seat, step, "g1") is None
     assert send("4", order) == "orders stored"
     assert order in (stored(archive, seat, step, "g1") or "")
+
+
+# -- the deadline is set when the game is created, and the welcome states it ------------------------------------
+
+START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def test_the_deadline_is_set_at_creation_and_stated_in_the_welcome_and_first_receipt(
+    tmp_path: Path, archive: Archive
+) -> None:
+    created = new_game(
+        archive,
+        tmp_path,
+        "rome1",
+        "coe-classic",
+        SEATS,
+        mail={"turn_hours": 48},
+        languages={"Egyptus": "de"},
+        timezones={"Macedonia": "Asia/Tokyo"},
+        clock=FixedClock(START),
+    )
+    with archive.session() as session:
+        assert db.find_game(session, "rome1").deadline == "2026-12-03T12:00:00+00:00"
+        welcomes = {m.to: m.body for m in session.exec(select(OutboxRow)).all() if m.subject.startswith("[rome1] ")}
+    tokyo = "Deadline: 2026-12-03 12:00 UTC (Asia/Tokyo: 2026-12-03 21:00 JST)."
+    assert tokyo in welcomes["mac@example.org"]
+    assert welcomes["mac@example.org"].count("Deadline:") == 1
+    assert gettext("de", "Deadline: %(utc)s.", utc="2026-12-03 12:00 UTC") in welcomes["egy@example.org"]
+    copy = (tmp_path / "games" / "rome1" / "outbox" / "welcome-Macedonia.txt").read_text()
+    assert tokyo in copy  # the moderator's copy of the welcome says what the player was told
+    ingest(archive, mail("Macedonia", created.passwords["Macedonia"], "BUY 1 INF AT MAC"), clock=FixedClock(START))
+    assert tokyo in outbox(archive)[-1].body and "none yet" not in outbox(archive)[-1].body
+
+
+# -- observers: BROADCAST press, and a notice of a roll-back of turns they were sent ----------------------------
+
+FAN, LATECOMER = "fan@example.org", "late@example.org"
+
+
+def test_observers_get_broadcast_press_but_never_private_press(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    set_observer(archive, "rome1", FAN, language="it")
+    sent = mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: attack Hispania", "BROADCAST: peace to all")
+    ingest(archive, sent)
+    to_fan = [(m.subject, m.body.strip()) for m in outbox(archive) if m.to == FAN]
+    broadcast = gettext("it", "Broadcast from %(seat)s", seat="Macedonia")
+    assert (f"[rome1] {broadcast}", "peace to all") in to_fan
+    assert not any("Hispania" in body for _, body in to_fan)
+
+
+def test_a_pending_observer_gets_no_press(game: tuple[Archive, Path, dict[str, str]]) -> None:
+    archive, _, passwords = game
+    ingest(archive, Incoming("<o@test>", FAN, "", "observe", "OBSERVE rome1\n", "OBSERVE rome1\n"))
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BROADCAST: peace to all", mid="2"))
+    assert not any("peace" in m.body for m in outbox(archive) if m.to == FAN)
+
+
+def test_observers_are_told_when_turns_they_were_sent_are_rolled_back(tmp_path: Path, archive: Archive) -> None:
+    clock = FixedClock(START)
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, clock=clock).passwords
+    set_observer(archive, "rome1", FAN, clock=clock)
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"), clock=clock)
+    later = FixedClock(START + timedelta(hours=1))
+    assert "turn 1 (Macedonia) resolved" in "\n".join(tick(archive, tmp_path, clock=later).lines)
+    assert any(m.to == FAN and "Report, turn 1" in m.subject for m in outbox(archive))
+    set_observer(archive, "rome1", LATECOMER, language="de", clock=FixedClock(START + timedelta(hours=2)))
+    rollback(archive, tmp_path, "rome1", 0, clock=FixedClock(START + timedelta(hours=3)))
+    notices = [m for m in outbox(archive) if "Rolled back" in m.subject or "Zurückgesetzt" in m.subject]
+    (to_fan,) = [m for m in notices if m.to == FAN]
+    assert to_fan.subject == "[rome1] Rolled back to turn 0"
+    assert "The reports you were sent of later turns are withdrawn (turns 1)" in to_fan.body
+    observing = f"[rome1] {gettext('de', 'Observing')}"
+    assert [m.subject for m in outbox(archive) if m.to == LATECOMER] == [observing]  # he was never sent turn 1
+    assert {m.to for m in notices} == {FAN, *SEATS.values()}

@@ -289,3 +289,9 @@ def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
     latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
     rows = session.exec(select(MessageRow).where(MessageRow.id.in_(latest)))  # type: ignore[union-attr]
     return {row.seat: row for row in rows if row.seat is not None}
+
+
+def subjects_mailed_to(session: Session, game: GameRow, address: str) -> list[str]:
+    """The subjects of the game's mails queued to an address (an observer's reports, say)."""
+    query = select(OutboxRow.subject).where(OutboxRow.game == game.name, OutboxRow.to == address)
+    return list(session.exec(query).all())

@@ -480,8 +480,10 @@ def _warn_seat(
 
 
 def relay_press(session: Session, game: GameRow, sender: str, press: list[Press], *, clock: Clock) -> None:
-    """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
+    """Press goes to its addressee(s) at once; anonymous games do not name the sender. A BROADCAST is public, so
+    the confirmed observers get it too; press to a seat never leaves its addressee."""
     seats = db.game_seats(session, game)
+    watchers = db.observers(session, game) if any(item.to is None for item in press) else []
     for item in press:
         for seat in seats:
             if seat.seat != sender and (item.to is None or item.to == seat.seat):
@@ -490,3 +492,9 @@ def relay_press(session: Session, game: GameRow, sender: str, press: list[Press]
                 mail_to_seat(
                     session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n", clock=clock
                 )
+        for watcher in watchers if item.to is None else []:
+            signed = gettext(watcher.language, "Anonymous") if game.anonymous_press else sender
+            subject = gettext(watcher.language, "Broadcast from %(seat)s", seat=signed)
+            db.queue_mail(
+                session, watcher.email, f"[{game.name}] {subject}", f"{item.message}\n", timestamp(clock), game.name
+            )
