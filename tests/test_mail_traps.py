@@ -4,6 +4,9 @@ outbox rows, `pbem tick`): a mail without game orders keeps the stored orders, W
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,7 @@ from adjudicator.services.deadlines import tick
 from adjudicator.services.games import new_game
 from adjudicator.services.gm import rollback, set_observer
 from adjudicator.services.mailbox import ingest
+from tests.conftest import Pbem
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
@@ -52,6 +56,10 @@ def stored(archive: Archive, seat: str, turn: int = 1, game: str = "rome1") -> s
 # -- a mail without game orders leaves the stored orders as they are -----------------------------------------
 
 
+GUIDE = (
+    "How to write every order, with examples and the board's areas: the player's guide, %(guide)s in the pbem "
+    "distribution (the moderator can send it to you)."
+)
 KEPT = "This mail holds no orders for the game: the orders you sent earlier for turn %(turn)s stay as they were."
 
 
@@ -278,3 +286,41 @@ def test_observers_are_told_when_turns_they_were_sent_are_rolled_back(tmp_path: 
     observing = f"[rome1] {gettext('de', 'Observing')}"
     assert [m.subject for m in outbox(archive) if m.to == LATECOMER] == [observing]  # he was never sent turn 1
     assert {m.to for m in notices} == {FAN, *SEATS.values()}
+
+
+# -- the welcome carries the map and names the player's guide -----------------------------------------------------
+
+
+def _welcomes(pbem: Pbem, folder: Path) -> dict[str, EmailMessage]:
+    """The welcome mails `pbem send --eml-dir` writes, by addressee."""
+    assert pbem("send", "--eml-dir", str(folder)).exit_code == 0
+    mails = [message_from_bytes(path.read_bytes(), policy=default_policy) for path in folder.rglob("*.eml")]
+    return {str(m["To"]): m for m in mails if "Welcome" in str(m["Subject"]) or "Willkommen" in str(m["Subject"])}
+
+
+def test_the_welcome_attaches_the_map_and_names_the_players_guide(pbem: Pbem, tmp_path: Path) -> None:
+    seats = [a for seat, address in SEATS.items() for a in ("--seat", f"{seat}={address}")]
+    created = pbem("new", "rome1", "--ruleset", "coe-classic", *seats, "--language", "Egyptus=de")
+    assert created.exit_code == 0, created.output
+    welcomes = _welcomes(pbem, tmp_path / "eml")
+    assert sorted(welcomes) == sorted(SEATS.values())
+    for address, message in welcomes.items():
+        (attached,) = [part for part in message.iter_attachments() if part.get_filename() == "map.svg"]
+        assert attached.get_content_type() == "image/svg+xml"
+        assert b'id="area-MAC"' in attached.get_payload(decode=True)
+        text = message.get_body(("plain",)).get_content()
+        assert "docs/players-coe.md" in text, address
+    english = welcomes["mac@example.org"].get_body(("plain",)).get_content()
+    assert gettext("en", GUIDE, guide="docs/players-coe.md") in english
+    german = welcomes["egy@example.org"].get_body(("plain",)).get_content()
+    assert gettext("de", GUIDE, guide="docs/players-coe.md") in german
+    assert gettext("de", GUIDE, guide="x") != gettext("en", GUIDE, guide="x")
+
+
+def test_a_conqueror_welcome_attaches_its_map_and_names_its_guide(pbem: Pbem, tmp_path: Path) -> None:
+    seats = ["--seat", "kesh=kesh@example.org", "--seat", "aurel=aurel@example.org", "--seat", "thal=t@example.org"]
+    created = pbem("new", "er1", "--ruleset", "conqueror-er", "--game-data", str(EXAMPLE), *seats)
+    assert created.exit_code == 0, created.output
+    welcome = _welcomes(pbem, tmp_path / "eml")["kesh@example.org"]
+    assert [part.get_filename() for part in welcome.iter_attachments()] == ["map.svg"]
+    assert "docs/players-conqueror.md" in welcome.get_body(("plain",)).get_content()
