@@ -24,6 +24,9 @@ from adjudicator.services.games import new_game
 from adjudicator.services.gm import rollback, set_observer
 from adjudicator.services.mailbox import ingest
 from tests.conftest import Pbem
+from tests.test_conqueror_asks import due_step
+from tests.test_conqueror_plans_cli import SEATS3
+from tests.test_conqueror_receipts_i18n import start
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
@@ -324,3 +327,35 @@ def test_a_conqueror_welcome_attaches_its_map_and_names_its_guide(pbem: Pbem, tm
     welcome = _welcomes(pbem, tmp_path / "eml")["kesh@example.org"]
     assert [part.get_filename() for part in welcome.iter_attachments()] == ["map.svg"]
     assert "docs/players-conqueror.md" in welcome.get_body(("plain",)).get_content()
+
+
+# -- orders sent ahead: one rule for every ruleset -----------------------------------------------------------------
+
+
+def test_ER_4_1_conqueror_orders_sent_ahead_for_the_next_rounds_plans_are_stored_and_rechecked(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    """A seat whose campaign turn of the round is over sends its plans for the next round (ER-4.1: New Year and
+    taxation take no orders): stored for that step, and re-checked with a fresh receipt when it opens."""
+    start(pbem, tmp_path)  # the plans step of round 1 is due
+    while due_step(pbem)[1] != "campaign":
+        assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    number, _, (first,) = due_step(pbem)
+    say = {"kesh": "de", "aurel": "it"}.get(first, "en")  # as `start` made them
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the first seat's campaign turn is over
+    plans = number + 6  # after two campaign turns, the end of the round, New Year and taxation (ER-4.1)
+    archive = Archive.open(pbem.data, pbem.db)
+    text = f"GAME er1 TURN {plans} PLAYER {first} PASSWORD {pbem.passwords[first]}\nFOOD USE\n"
+    outcome = ingest(archive, Incoming("<ahead@test>", SEATS3[first], "", "plans", text, text))
+    assert outcome == "orders stored"
+    ahead = (
+        "These orders are for your next player-turn, turn %(turn)s: they are stored for it and will be checked again"
+    )
+    receipt = outbox(archive)[-1]
+    assert receipt.to == SEATS3[first] and gettext(say, ahead, turn=plans) in receipt.body
+    while due_step(pbem)[0] < plans:
+        assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    assert due_step(pbem)[:2] == (plans, "plans")
+    again = "Your turn %(turn)s is open now: the orders you sent ahead were checked again against the position"
+    assert any(gettext(say, again, turn=plans) in m.body for m in outbox(archive) if m.to == SEATS3[first])
+    assert "FOOD USE" in (stored(archive, first, plans, "er1") or "")

@@ -269,6 +269,8 @@ def store_order_set(
     else:
         receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, received, source)
         receipt.stored = True
+    receipt.ahead = receipt.ahead and receipt.stored  # the notes on when orders are checked are for stored orders
+    receipt.provisional = receipt.provisional and receipt.stored
     for order in orders.orders:
         if isinstance(order, Language):
             seat.language = order.code
