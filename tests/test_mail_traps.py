@@ -359,3 +359,13 @@ def test_ER_4_1_conqueror_orders_sent_ahead_for_the_next_rounds_plans_are_stored
     again = "Your turn %(turn)s is open now: the orders you sent ahead were checked again against the position"
     assert any(gettext(say, again, turn=plans) in m.body for m in outbox(archive) if m.to == SEATS3[first])
     assert "FOOD USE" in (stored(archive, first, plans, "er1") or "")
+
+
+def test_help_and_the_orders_template_name_withdraw_in_the_seats_language(tmp_path: Path, archive: Archive) -> None:
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": "de"}).passwords
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "HELP"))
+    (help_text,) = [m.body for m in outbox(archive) if m.to == "mac@example.org"]
+    assert "  WITHDRAW\n" in help_text
+    folder = tmp_path / "games" / "rome1" / "turn-0000"
+    assert "#   WITHDRAW  " in (folder / "report-Macedonia.txt").read_text()
+    assert "#   WIDERRUF  " in (folder / "report-Egyptus.txt").read_text()  # the seat's keywords
