@@ -369,3 +369,18 @@ def test_help_and_the_orders_template_name_withdraw_in_the_seats_language(tmp_pa
     folder = tmp_path / "games" / "rome1" / "turn-0000"
     assert "#   WITHDRAW  " in (folder / "report-Macedonia.txt").read_text()
     assert "#   WIDERRUF  " in (folder / "report-Egyptus.txt").read_text()  # the seat's keywords
+
+
+def test_a_header_alone_with_nothing_stored_is_a_seats_nothing_this_turn(
+    game: tuple[Archive, Path, dict[str, str]],
+) -> None:
+    """A seat that has nothing to order sends the header alone: stored, so that it counts as sent; the same mail
+    after orders keeps them (above), and press alone never counts as sent."""
+    archive, data, passwords = game
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: hi")) == (
+        "no game orders: the stored orders stay"
+    )
+    assert stored(archive, "Macedonia") is None  # press alone: the turn still waits for his orders
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "# nothing this turn", mid="2")) == "orders stored"
+    assert stored(archive, "Macedonia") is not None
+    assert "turn 1 (Macedonia) resolved" in "\n".join(tick(archive, data).lines)  # all due orders are in

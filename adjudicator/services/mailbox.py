@@ -389,7 +389,7 @@ def _outcome(receipt: Receipt, orders: ParsedOrders) -> str:
         return "orders withdrawn"
     if receipt.withdraw_refused:
         return "refused: WITHDRAW beside orders"
-    if receipt.kept and orders.orders:
+    if receipt.kept and not orders.errors:
         return "no game orders: the stored orders stay"
     return "orders not understood"
 

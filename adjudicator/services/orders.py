@@ -256,14 +256,16 @@ def store_order_set(
         receipt.withdraw_refused = withdraw.line  # which did the player mean? Nothing changes; the receipt asks
         return receipt
     received = timestamp(clock)
+    earlier = db.current_orders(session, game, number, seat.seat) is not None
+    # a header alone, with nothing stored yet, is a seat's "nothing this turn": stored, so that it counts as sent
+    passing = not orders.orders and not orders.errors and not earlier
     if withdraw is not None:
         receipt.withdrawn = True
         receipt.had_orders = db.withdraw_orders(session, game, number, seat.seat, orders.source, received, source)
-    elif not game_orders:
+    elif not game_orders and not passing:
         # press or a LANGUAGE line is no new set of orders: the earlier set stays (a mail that only talks must not
-        # cost the turn); press is kept on record for the turn's press count
-        receipt.kept = True
-        receipt.had_orders = db.current_orders(session, game, number, seat.seat) is not None
+        # cost the turn, nor count as the turn's orders); press is kept on record for the turn's press count
+        receipt.kept, receipt.had_orders = True, earlier
         if orders.orders:
             db.store_orders(session, game, number, seat.seat, orders.source, received, source, current=False)
     else:
