@@ -384,3 +384,11 @@ def test_a_header_alone_with_nothing_stored_is_a_seats_nothing_this_turn(
     assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "# nothing this turn", mid="2")) == "orders stored"
     assert stored(archive, "Macedonia") is not None
     assert "turn 1 (Macedonia) resolved" in "\n".join(tick(archive, data).lines)  # all due orders are in
+
+
+def test_an_anonymous_games_broadcast_reaches_observers_unsigned(tmp_path: Path, archive: Archive) -> None:
+    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
+    set_observer(archive, "rome1", FAN)
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BROADCAST: peace to all"))
+    (to_fan,) = [m for m in outbox(archive) if m.to == FAN and "Broadcast" in m.subject]
+    assert to_fan.subject == "[rome1] Broadcast from Anonymous" and "Macedonia" not in to_fan.body
