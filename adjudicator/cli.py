@@ -286,7 +286,7 @@ def submit(
     else:
         receipt = submit_orders(_archive(data, db), game, _read(file, "order file"))
     typer.echo(receipt.text, nl=False)
-    if not receipt.stored:
+    if not (receipt.stored or receipt.withdrawn):
         raise typer.Exit(1)
 
 

@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import select
 
 from adjudicator.archive import Archive
-from adjudicator.archive.models import MessageRow, OutboxRow, SeatRow
+from adjudicator.archive.models import GameRow, MessageRow, OutboxRow, SeatRow
 from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
@@ -138,7 +138,8 @@ def test_late_orders_get_a_receipt_saying_so(game: tuple[Archive, Path, dict[str
 
 def test_deadline_reminder_and_nmr(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, data, _ = game
-    start = datetime.now(UTC)
+    with archive.session() as session:  # the deadline runs from the game's creation
+        start = datetime.fromisoformat(session.exec(select(GameRow)).one().deadline or "") - timedelta(hours=48)
     assert tick(archive, data, clock=FixedClock(start)).lines == [
         f"rome1: waiting for Macedonia until {(start + timedelta(hours=48)).isoformat(timespec='seconds')}"
     ]

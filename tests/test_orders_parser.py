@@ -483,6 +483,7 @@ KEYWORD_SAMPLES = (
     "BROADCAST: x1",
     "LANGUAGE de",
     "ANSWER battle.NAR.1.retreat: continue",
+    "WITHDRAW",
     "END",
 )
 

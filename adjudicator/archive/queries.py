@@ -108,15 +108,42 @@ def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> Ord
     ).first()
 
 
-def store_orders(session: Session, game: GameRow, turn: int, seat: str, text: str, received: str, source: str) -> bool:
-    """Store an order set; returns True when it replaced an earlier set for the same seat and turn."""
-    earlier = current_orders(session, game, turn, seat)
+def store_orders(
+    session: Session,
+    game: GameRow,
+    turn: int,
+    seat: str,
+    text: str,
+    received: str,
+    source: str,
+    *,
+    current: bool = True,
+) -> bool:
+    """Store an order set; returns True when it replaced an earlier set for the same seat and turn. A set stored
+    with `current` False (press without orders, a WITHDRAW) is kept for the record and the turn's press count but is
+    never the seat's orders; it replaces nothing."""
+    earlier = current_orders(session, game, turn, seat) if current else None
     if earlier is not None:
         earlier.replaced = True
         session.add(earlier)
         session.flush()  # the earlier set stops being current before the new one is (unique index)
     assert game.id is not None
-    session.add(OrderSetRow(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source))
+    row = OrderSetRow(game_id=game.id, turn=turn, seat=seat, text=text, received=received, source=source)
+    row.replaced = not current
+    session.add(row)
+    return earlier is not None
+
+
+def withdraw_orders(
+    session: Session, game: GameRow, turn: int, seat: str, text: str, received: str, source: str
+) -> bool:
+    """The seat takes back its orders for a turn (WITHDRAW): its current set stops being current, and the
+    withdrawing text is kept for the record. Returns True when there was a set to take back."""
+    earlier = current_orders(session, game, turn, seat)
+    if earlier is not None:
+        earlier.replaced = True
+        session.add(earlier)
+    store_orders(session, game, turn, seat, text, received, source, current=False)
     return earlier is not None
 
 
@@ -278,3 +305,9 @@ def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
     latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
     rows = session.exec(select(MessageRow).where(MessageRow.id.in_(latest)))  # type: ignore[union-attr]
     return {row.seat: row for row in rows if row.seat is not None}
+
+
+def subjects_mailed_to(session: Session, game: GameRow, address: str) -> list[str]:
+    """The subjects of the game's mails queued to an address (an observer's reports, say)."""
+    query = select(OutboxRow.subject).where(OutboxRow.game == game.name, OutboxRow.to == address)
+    return list(session.exec(query).all())

@@ -31,7 +31,7 @@ from adjudicator.orders.keywords import (
     terminal_declarations,
 )
 from adjudicator.orders.lalr import Driver, OrderLexer, PublicParser, line_parser, parse_states
-from adjudicator.orders.sets import Header, Order, OrderError, OrderSet
+from adjudicator.orders.sets import Header, Order, OrderError, OrderSet, Withdraw
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -259,6 +259,12 @@ def _is_end(line: str) -> bool:
     return m is not None and keyword_of().get(m.group(1).casefold()) == "END"
 
 
+def _is_withdraw(line: str) -> bool:
+    """WITHDRAW (WIDERRUFEN, ANNULLA, INTREKKEN) alone on a line: the seat takes back its orders for the turn."""
+    m = _END_MARK.fullmatch(line)
+    return m is not None and keyword_of().get(m.group(1).casefold()) == "WITHDRAW"
+
+
 def _before_end(lines: list[str], start: int = 0) -> list[str]:
     """The lines up to the first end mark at or after `start` (all lines when there is none)."""
     end = next((i for i in range(start, len(lines)) if _is_end(lines[i])), len(lines))
@@ -293,6 +299,9 @@ class _SetBuilder:
             self.errors.append(_error(number, p.column, p.message, line, p.kind))
 
     def add_order(self, number: int, line: str) -> None:
+        if _is_withdraw(line):  # every game's, like the end mark: no ruleset grammar needs to know it
+            self.orders.append(Withdraw(line=number, text=line.strip()))
+            return
         try:
             made = _parse_line(self.parser, line, "order", self.languages)
         except LineProblem as p:

@@ -47,6 +47,16 @@ class Answer(Order):
 
 
 @dataclass(frozen=True)
+class Withdraw(Order):
+    """WITHDRAW alone on a line: takes back the seat's stored orders for the turn, so that it has sent none. Read by
+    the shared parser for every game (as the END mark is); the services act on it, a ruleset never sees it."""
+
+
+# Orders that are no move in the game: a mail holding only these leaves the seat's stored orders as they are.
+NOT_GAME_ORDERS = (Press, Language, Withdraw)
+
+
+@dataclass(frozen=True)
 class Header:
     game: str
     turn: int

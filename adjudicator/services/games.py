@@ -9,6 +9,7 @@ import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -143,6 +144,8 @@ def new_game(
             game_data=stored_data,
             **(mail or {}),
         )
+        if not game.selfplay:  # the clock runs from the start: the welcome and first receipts state the deadline
+            game.deadline = (clock.now() + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
         session.add(game)
         session.flush()
         assert game.id is not None

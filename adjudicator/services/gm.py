@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import GameRow, ObserverRow
+from adjudicator.archive.models import GameRow, ObserverRow, TurnRow
 from adjudicator.errors import PbemError
 from adjudicator.mail.inbound import address_problem
 from adjudicator.orders.keywords import written
@@ -204,6 +204,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
                 turns=", ".join(str(t.number) for t in later),
                 clock=clock,
             )
+        _tell_observers_of_rollback(session, game, to, later, clock=clock)
     folder = game_folder(data, name)
     for row in later:
         old = folder / f"turn-{row.number:04d}"
@@ -213,3 +214,38 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
                 k += 1
             old.rename(folder / f"{old.name}-withdrawn-{k}")
     return [t.number for t in later]
+
+
+def _tell_observers_of_rollback(
+    session: Session, game: GameRow, to: int, later: list[TurnRow], *, clock: Clock
+) -> None:
+    """An observer who was mailed the report of a withdrawn turn learns that it is withdrawn (one who never got one
+    is not troubled): a report mail in his outbox names the turn, or the turn was mailed and stored after he began
+    observing (reports are queued in the transaction that stores the turn; one mail may carry several turns)."""
+    for watcher in db.observers(session, game):
+        say = watcher.language
+        subjects = set(db.subjects_mailed_to(session, game, watcher.email))
+        seen = [
+            row.number
+            for row in later
+            if (row.mailed and row.created >= watcher.since)
+            or f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=row.number) in subjects
+        ]
+        if not seen:
+            continue
+        db.queue_mail(
+            session,
+            watcher.email,
+            f"[{game.name}] " + gettext(say, "Rolled back to turn %(turn)s", turn=to),
+            gettext(
+                say,
+                "The moderator rolled game %(game)s back to the position after turn %(turn)s. The reports you were "
+                "sent of later turns are withdrawn (turns %(turns)s); those turns will be played again.",
+                game=game.name,
+                turn=to,
+                turns=", ".join(map(str, seen)),
+            )
+            + "\n",
+            timestamp(clock),
+            game.name,
+        )

@@ -40,7 +40,7 @@ from adjudicator.services.notices import (
     tell_seat,
     thread_headers,
 )
-from adjudicator.services.orders import MAX_ORDER_BYTES, store_answers, store_order_set
+from adjudicator.services.orders import MAX_ORDER_BYTES, Receipt, store_answers, store_order_set
 from adjudicator.services.passwords import accept_password, matching_password, passwords_in, without_passwords
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
@@ -376,9 +376,22 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
         reply_to=mail,
         clock=clock,
     )
-    if receipt.stored:
+    if receipt.stored or receipt.kept or receipt.withdrawn:
         relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)], clock=clock)
-    return "orders stored" if receipt.stored else "orders not understood"
+    return _outcome(receipt, orders)
+
+
+def _outcome(receipt: Receipt, orders: ParsedOrders) -> str:
+    """What became of an order mail, for the log (`pbem log`, `pbem ingest`)."""
+    if receipt.stored:
+        return "orders stored"
+    if receipt.withdrawn:
+        return "orders withdrawn"
+    if receipt.withdraw_refused:
+        return "refused: WITHDRAW beside orders"
+    if receipt.kept and not orders.errors:
+        return "no game orders: the stored orders stay"
+    return "orders not understood"
 
 
 def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrders, reading: Reading) -> bool:
@@ -467,8 +480,10 @@ def _warn_seat(
 
 
 def relay_press(session: Session, game: GameRow, sender: str, press: list[Press], *, clock: Clock) -> None:
-    """Press goes to its addressee(s) at once; anonymous games do not name the sender."""
+    """Press goes to its addressee(s) at once; anonymous games do not name the sender. A BROADCAST is public, so
+    the confirmed observers get it too; press to a seat never leaves its addressee."""
     seats = db.game_seats(session, game)
+    watchers = db.observers(session, game) if any(item.to is None for item in press) else []
     for item in press:
         for seat in seats:
             if seat.seat != sender and (item.to is None or item.to == seat.seat):
@@ -477,3 +492,9 @@ def relay_press(session: Session, game: GameRow, sender: str, press: list[Press]
                 mail_to_seat(
                     session, game, seat, gettext(seat.language, subject, seat=signed), f"{item.message}\n", clock=clock
                 )
+        for watcher in watchers if item.to is None else []:
+            signed = gettext(watcher.language, "Anonymous") if game.anonymous_press else sender
+            subject = gettext(watcher.language, "Broadcast from %(seat)s", seat=signed)
+            db.queue_mail(
+                session, watcher.email, f"[{game.name}] {subject}", f"{item.message}\n", timestamp(clock), game.name
+            )

@@ -11,11 +11,11 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow, SeatRow, TurnRow
 from adjudicator.mail.clock import deadline_line
 from adjudicator.mail.inbound import Incoming
-from adjudicator.render import render
+from adjudicator.render import render, ruleset_templates
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.clock import Clock, timestamp
-from adjudicator.services.reports import turn_reports
+from adjudicator.services.reports import turn_map, turn_reports
 
 STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
 
@@ -132,8 +132,19 @@ def queue_welcome(
     )
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
-    body = "\n".join(parts + ([deadline_text(game, seat)] if game.deadline else []))
-    db.queue_mail(session, seat.email, subject, body, timestamp(clock), game.name, secret=password)
+    body = "\n".join(parts)  # the welcome's text states the deadline
+    # the board, attached as the reports attach it: a first turn cannot be planned without it
+    map_svg = turn_map(ruleset, game, row, say)
+    db.queue_mail(session, seat.email, subject, body, timestamp(clock), game.name, map_svg=map_svg, secret=password)
+
+
+def players_guide(ruleset: Ruleset) -> str | None:
+    """Where the player's guide of a shipped ruleset is: docs/players-<its template folder>.md (None for a ruleset
+    plugged in from elsewhere, whose guide this distribution does not hold)."""
+    folder = ruleset_templates(ruleset)
+    if folder is None or "/" in folder or "\\" in folder:
+        return None
+    return f"docs/players-{folder}.md"
 
 
 def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow, password: str) -> str:
@@ -152,4 +163,7 @@ def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow,
         pace=game.pace,
         password=password,
         commitment=game.commitment,
+        deadline=deadline_line(seat.language, game.deadline, seat.timezone),
+        has_map=ruleset.map_layers is not None,
+        guide=players_guide(ruleset),
     )

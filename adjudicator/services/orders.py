@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +15,8 @@ from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
+from adjudicator.orders.sets import NOT_GAME_ORDERS, Language, OrderError, OrderSet, Withdraw
 from adjudicator.orders.sets import Answer as AnswerOrder
-from adjudicator.orders.sets import Language, OrderError, OrderSet
 from adjudicator.render import render
 from adjudicator.render.i18n import gettext, item_echo
 from adjudicator.rulesets import Ruleset, load_ruleset
@@ -73,6 +73,10 @@ class Receipt:
     rechecked: bool = False  # orders sent ahead, checked again now that their turn is open
     by_moderator: bool = False  # entered for the seat by the moderator (`pbem submit --for`)
     source: str = ""  # the order text as sent (password removed): each line is echoed as the player wrote it
+    kept: bool = False  # the set holds no game orders (press, LANGUAGE, nothing understood): earlier orders stay
+    withdrawn: bool = False  # WITHDRAW: the seat's orders for the turn are taken back
+    had_orders: bool = False  # (kept, withdrawn) the seat had orders stored for the turn
+    withdraw_refused: int = 0  # the line of a WITHDRAW sent beside orders: refused, nothing stored
 
     @property
     def lines(self) -> list[VerdictLine]:
@@ -130,7 +134,8 @@ def written_lines(source: str) -> dict[int, str]:
 
 def check_against(ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int) -> list[OrderResult]:
     """Verdicts for `seat`'s orders for step `number` as the position stands, with throwaway dice (nothing is
-    stored, and no other seat's orders are read)."""
+    stored, and no other seat's orders are read). A WITHDRAW line is the services' to act on, no ruleset's."""
+    orders = replace(orders, orders=tuple(o for o in orders.orders if not isinstance(o, Withdraw)))
     return ruleset.check_orders(state, seat, number, orders, KeyedDice(key=secrets.token_bytes(32)))
 
 
@@ -236,7 +241,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock:
             )
         receipt = store_order_set(session, game, ruleset, state, orders, seat, "moderator", clock=clock)
         receipt.by_moderator = True
-        if receipt.stored:
+        if receipt.stored or receipt.withdrawn:
             say = seat.language
             db.queue_mail(
                 session,
@@ -260,14 +265,17 @@ def store_order_set(
     *,
     clock: Clock,
 ) -> Receipt:
-    """Check an authenticated order set and store it, unless nothing in it was understood. A LANGUAGE order
-    takes effect at once: this receipt already comes in the new language."""
+    """Check an authenticated order set and store it in place of the seat's earlier set for the turn. A set without
+    game orders (only press, LANGUAGE, or nothing understood) leaves the earlier set as it is; WITHDRAW alone takes
+    it back. A LANGUAGE order takes effect at once: this receipt already comes in the new language."""
     from adjudicator.archive import queries as db
 
     assert orders.header is not None
-    orders = redacted(orders)  # item 3: what is stored and shown holds the mark, never the password
+    orders = redacted(orders)  # what is stored and shown holds the mark, never the password
     number = expected_turn(ruleset, state, game.pace, seat.seat, orders.header.turn)
-    if db.decisions(session, game, number):
+    game_orders = [o for o in orders.orders if not isinstance(o, NOT_GAME_ORDERS)]
+    withdraw = next((o for o in orders.orders if isinstance(o, Withdraw)), None)
+    if (game_orders or withdraw) and db.decisions(session, game, number):
         # the turn's dice are keyed by its orders: new orders now would roll again what the notice has shown
         raise PbemError(
             f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
@@ -285,10 +293,27 @@ def store_order_set(
         ahead=later and game.pace == "turn",
         source=orders.source,
     )
-    if orders.errors and not orders.orders:
-        return receipt  # nothing understood: an earlier set stays as it was
-    receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, timestamp(clock), source)
-    receipt.stored = True
+    if withdraw is not None and game_orders:
+        receipt.withdraw_refused = withdraw.line  # which did the player mean? Nothing changes; the receipt asks
+        return receipt
+    received = timestamp(clock)
+    earlier = db.current_orders(session, game, number, seat.seat) is not None
+    # a header alone, with nothing stored yet, is a seat's "nothing this turn": stored, so that it counts as sent
+    passing = not orders.orders and not orders.errors and not earlier
+    if withdraw is not None:
+        receipt.withdrawn = True
+        receipt.had_orders = db.withdraw_orders(session, game, number, seat.seat, orders.source, received, source)
+    elif not game_orders and not passing:
+        # press or a LANGUAGE line is no new set of orders: the earlier set stays (a mail that only talks must not
+        # cost the turn, nor count as the turn's orders); press is kept on record for the turn's press count
+        receipt.kept, receipt.had_orders = True, earlier
+        if orders.orders:
+            db.store_orders(session, game, number, seat.seat, orders.source, received, source, current=False)
+    else:
+        receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, received, source)
+        receipt.stored = True
+    receipt.ahead = receipt.ahead and receipt.stored  # the notes on when orders are checked are for stored orders
+    receipt.provisional = receipt.provisional and receipt.stored
     for order in orders.orders:
         if isinstance(order, Language):
             seat.language = order.code

@@ -191,11 +191,7 @@ class ConquerorGame:
         return rounds.steps_of_round(state)
 
     def next_steps(self, state: GameState) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for step in rounds.steps_of_round(state):
-            for seat in step.seats:
-                found.setdefault(seat, step.number)
-        return found
+        return rounds.next_steps(state, self.data)
 
     # -- snapshots: schema 2 ----------------------------------------------------------------------------------
     def envelope(self, state: GameState) -> Envelope:

@@ -77,6 +77,21 @@ def steps_of_round(state: GameState) -> list[Step]:
     return steps
 
 
+def next_steps(state: GameState, data: GameData) -> dict[str, int]:
+    """Each faction in play -> the next step it orders in: its step left in this round, else the plans step of the
+    next round (ER-4.1; New Year and taxation take no orders, ER-4.4), unless this round is the last (ER-10.2)."""
+    steps = steps_of_round(state)
+    found: dict[str, int] = {}
+    for step in steps:
+        for seat in step.seats:
+            found.setdefault(seat, step.number)
+    if steps and state.round < data.tracks.rounds.get(state.mode, 10):
+        plans = steps[-1].number + [NEW_YEAR, TAXATION, PLANS].index(PLANS) + 1  # the phases after the end (ER-4.6)
+        for seat in state.in_play():
+            found.setdefault(seat, plans)
+    return found
+
+
 def _round_1(state: GameState) -> list[str]:
     """The phases after setup or the purchases: the purchases in Conquest mode (ER-3.11), then round 1 (ER-4.5)."""
     first = [PURCHASES] if state.phase == SETUP and state.mode == "conquest" else []
