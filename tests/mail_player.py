@@ -14,7 +14,8 @@ The orders template a player reads (the contract a ruleset's template meets; see
     #   ORDER FORM <placeholder> ...   # explanation                ends in ':'; the indented comment lines after
                                                                     it are order forms, which a player sends once
                                                                     he has replaced each <placeholder> (a form
-                                                                    without one can be sent as it stands)
+                                                                    without one can be sent as it stands, but
+                                                                    WITHDRAW, which takes the orders back)
 """
 
 from __future__ import annotations
@@ -278,7 +279,7 @@ def coe_orders(
         elif infantry:
             orders.append(f"{buy_word} {infantry} {buy_unit}")
     if first:
-        orders += [f for f in template.forms if not PLACEHOLDER.search(f)]
+        orders += as_they_stand(template, words)
     return orders
 
 
@@ -286,7 +287,12 @@ def forms_as_they_stand(
     ruleset: str, body: str, template: Template, rng: random.Random, first: bool, words: Words = ENGLISH
 ) -> list[str]:
     """A player who knows no more of a game than its template: he sends the forms that need nothing filled in."""
-    return [f for f in template.forms if not PLACEHOLDER.search(f)]
+    return as_they_stand(template, words)
+
+
+def as_they_stand(template: Template, words: Words) -> list[str]:
+    """The forms that need nothing filled in, but WITHDRAW, which stands alone in a mail (it takes the orders back)."""
+    return [f for f in template.forms if not PLACEHOLDER.search(f) and f.split()[0] != words.kw("withdraw")]
 
 
 Chooser = Callable[[str, str, Template, random.Random, bool, Words], list[str]]

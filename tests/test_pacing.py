@@ -191,5 +191,7 @@ def test_ER_14_12_a_question_to_a_seat_whose_step_is_not_due_is_mailed_by_adjudi
             f'select id, "to", subject, body from outbox where id > {before} order by id'
         )
     ]
-    assert [(to, subject) for to, subject, _ in queued] == [(SEATS3["kesh"], "[er1] decisions needed")]
+    assert [(to, subject) for to, subject, _ in queued] == [
+        (SEATS3["kesh"], f"[er1] Turn {number}: your decisions are needed")
+    ]
     assert "ANSWER battle.PEL.1.reinforce: REINFORCE NEVER" in queued[0][2]
