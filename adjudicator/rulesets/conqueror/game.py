@@ -48,8 +48,9 @@ class ConquerorGame:
 
         return ConquerorOdds()
 
-    def __init__(self, info: RulesetInfo, data: GameData, options: Options) -> None:
+    def __init__(self, info: RulesetInfo, data: GameData, options: Options, data_digest: str = "") -> None:
         self.info, self.data, self.options = info, data, options
+        self.data_digest = data_digest  # of the stored data files (ER-13): every snapshot of its games names it
         self.name, self.title = info.name, info.title
         self.description, self.aliases = info.description, info.aliases
 
@@ -112,7 +113,9 @@ class ConquerorGame:
 
     # -- the game ---------------------------------------------------------------------------------------------
     def initial_state(self, game: str, seats: list[str]) -> GameState:
-        return setup.initial_state(self.data, self.options, game, seats)
+        state = setup.initial_state(self.data, self.options, game, seats)
+        state.data_digest = self.data_digest
+        return state
 
     def due(self, state: GameState) -> Step | None:
         return rounds.due(state)
@@ -203,6 +206,7 @@ class ConquerorGame:
             public_part(state),
             {f: private_part(p) for f, p in state.players.items()},
             secret_part(state),
+            state.data_digest,
         )
 
     def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:
@@ -222,11 +226,13 @@ class ConquerorGame:
         if envelope.ruleset != self.name:
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
         try:
-            return read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
+            state = read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
         except KeyError as missing:
             raise PbemError(f"snapshot: the key {missing} is missing") from None
         except (TypeError, AttributeError) as wrong:
             raise PbemError(f"snapshot: a wrong value ({wrong})") from None
+        state.data_digest = envelope.data_digest
+        return state
 
     def read_event(self, stored: Mapping[str, Any]) -> Event:
         return Event.from_json(stored)

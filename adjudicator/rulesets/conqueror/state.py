@@ -153,6 +153,7 @@ class GameState:
     winners: list[str] = field(default_factory=list)  # ER-10.1 to ER-10.5; set when the game ends
     ended: bool = False
     seas: Seas | None = None  # ER-0.8: Seas of Destiny's pieces, None in a game without the module
+    data_digest: str = ""  # ER-13: the digest of the game's data (engine/envelope.py data_digest), "" if unknown
 
     def copy(self) -> GameState:
         return copy.deepcopy(self)
