@@ -212,3 +212,14 @@ def test_ER_13_self_played_snapshots_match_the_documented_schema(game: Played) -
         '"cavalry", "infantry", "archer", "elite", "ship", "siege"',
         "snapshot.public.factions.kesh.treasure: not documented",
     ]
+
+
+def test_ER_13_the_conqueror_snapshot_doc_names_every_field_of_its_schema() -> None:
+    doc = (DOCS / "snapshot-conqueror.md").read_text(encoding="utf-8")
+    schema = json.loads((DOCS / "snapshot-conqueror.schema.json").read_text(encoding="utf-8"))
+    parts = [schema, *(schema["$defs"][name] for name in ("public", "faction_public", "army", "private", "secret"))]
+    for name in (field for part in parts for field in part["properties"]):
+        assert f"`{name}`" in doc, name
+    for key in ("DEFENCE@<area>", "LOSSES", "EXCESS", "CASUALTIES", "RETREAT-SHIPS@<area>", "REINFORCE@<seat>/<area>"):
+        assert f"`{key}`" in doc, key
+    assert "--game-data DIR" in doc and "--key TURN=HEX" in doc and "--hidden-key TURN=HEX" in doc
