@@ -171,6 +171,16 @@ def test_ER_5_check_state_takes_the_sealed_plans_step_and_a_campaign_turn(game: 
         done = pbem("check", "--state", str(state), str(orders), "--game-data", str(game.game_data))
         assert done.exit_code == 0, done.output
         assert f"turn {step.number}" in done.output.casefold() and "accepted" in done.output.casefold()
+    # before the steps nobody orders in that open the round (ER-4.4, ER-5.2), the plans step is the seat's next
+    index = game.steps.index(plans)
+    earlier = game.steps[index - 1]
+    assert not earlier.seats
+    state, orders = tmp_path / "state-early.json", tmp_path / "orders-early.txt"
+    state.write_text(earlier.before, encoding="utf-8")
+    orders.write_text(plans.orders[plans.seats[0]], encoding="utf-8")
+    done = pbem("check", "--state", str(state), str(orders), "--game-data", str(game.game_data))
+    assert done.exit_code == 0, done.output
+    assert f"turn {plans.number}" in done.output.casefold()
 
 
 def test_ER_13_new_from_snapshot_takes_a_conqueror_position_with_its_data(game: Played, tmp_path: Path) -> None:
@@ -223,3 +233,19 @@ def test_ER_13_the_conqueror_snapshot_doc_names_every_field_of_its_schema() -> N
     for key in ("DEFENCE@<area>", "LOSSES", "EXCESS", "CASUALTIES", "RETREAT-SHIPS@<area>", "REINFORCE@<seat>/<area>"):
         assert f"`{key}`" in doc, key
     assert "--game-data DIR" in doc and "--key TURN=HEX" in doc and "--hidden-key TURN=HEX" in doc
+
+
+def test_ER_13_a_snapshot_that_breaks_the_schema_is_refused_naming_each_field(game: Played, tmp_path: Path) -> None:
+    step = next(s for s in game.steps if len(s.seats) > 1)
+    broken = json.loads(step.before)
+    area = next(iter(broken["public"]["army"]))
+    broken["public"]["army"][area]["exhausted"] = {"infantry": -1}
+    broken["public"]["factions"]["kesh"]["coins"] = "ten"
+    state = tmp_path / "broken.json"
+    state.write_text(json.dumps(broken), encoding="utf-8")
+    orders = tmp_path / "kesh.txt"
+    orders.write_text(step.orders["kesh"], encoding="utf-8")
+    refused = pbem("check", "--state", str(state), str(orders), "--game-data", str(game.game_data))
+    assert refused.exit_code == 1
+    assert "snapshot.public.factions.kesh.coins: 'ten' is not of type integer" in refused.output
+    assert f"snapshot.public.army.{area}.exhausted.infantry: -1 is below 1" in refused.output
