@@ -603,7 +603,7 @@ def turn_file(
     """The player-turns of one seat each from a turn file (one block per seat), as resolve_files tells."""
     blocks = parse_turn_file(orders_text, ruleset)
     # the coming steps of one seat each; a step nobody orders in or a sealed step ends them (ER-4: a round's phases)
-    coming = [(step.number, step.seats[0]) for step in ruleset.coming_steps(state) if len(step.seats) == 1]
+    coming = [(s.number, s.seats[0]) for s in ruleset.coming_steps(state) if len(s.seats) == 1 and not s.sealed]
     numbers: dict[str, int] = {}
     for number, seat in coming:
         numbers.setdefault(seat, number)
