@@ -379,6 +379,12 @@ def resolve(
         list[str] | None,
         typer.Option(help="TURN=HEX: the key of the step's hidden draws (the archive's; revealed when the game ends)."),
     ] = None,
+    no_orders: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="SEAT: a seat of the step due that sent no orders (resolved as past the deadline); once per seat."
+        ),
+    ] = None,
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
@@ -399,6 +405,7 @@ def resolve(
         strict_dice,
         game_data=game_data,
         keys=keys,
+        silent=no_orders or [],
     )
     for seat, error in done.not_understood:
         typer.echo(

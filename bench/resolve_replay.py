@@ -5,7 +5,7 @@ and the snapshot it writes must be the archived one byte for byte. Prints the st
 step; exits 1 if any differs.
 
 Run from the repository root:
-    python -m bench.resolve_replay --data /tmp/pbem-replay [--players 4] [--seed 1] [--game-data DIR]
+    python -m bench.resolve_replay --data /tmp/pbem-replay [--players 4] [--seed 1] [--game-data DIR] [--option K=V]
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game-data", type=Path, default=EXAMPLE)
+    parser.add_argument("--option", action="append", default=[], help="KEY=VALUE, e.g. seas_of_destiny=true")
     args = parser.parse_args()
     shutil.rmtree(args.data, ignore_errors=True)
     runner = CliRunner()
@@ -39,7 +40,8 @@ def main() -> int:
     played = runner.invoke(
         app,
         ["selfplay", "replay", "--ruleset", "conqueror-er", "--players", str(args.players), "--seed", str(args.seed)]
-        + ["--turns", "10000", "--game-data", str(args.game_data), "--data", str(args.data / "moderator")],
+        + ["--turns", "10000", "--game-data", str(args.game_data), "--data", str(args.data / "moderator")]
+        + [a for option in args.option for a in ("--option", option)],
     )
     if played.exit_code != 0:
         print(played.output)
@@ -60,6 +62,9 @@ def main() -> int:
         (folder / "before.json").write_text(before.state_json, encoding="utf-8")
         command = ["resolve", "--state", str(folder / "before.json"), "--out", str(folder / "out")]
         for seat in row.seat.split(", ") if row.seat else []:
+            if not orders[row.number, seat]:
+                command += ["--no-orders", seat]  # the seat sent nothing by the deadline
+                continue
             (folder / f"{seat}.txt").write_text(orders[row.number, seat], encoding="utf-8")
             command += ["--orders", str(folder / f"{seat}.txt")]
         command += ["--key", f"{row.number}={row.turn_key}", "--game-data", str(args.game_data)]

@@ -63,13 +63,18 @@ def played(base: Path) -> Played:
         + ["--game-data", str(game_data), "--data", str(data)],
     )
     assert done.exit_code == 0, done.output
+    return Played(data, game_data, stored_steps(data, "er1"))
+
+
+def stored_steps(data: Path, name: str) -> tuple[StoredStep, ...]:
+    """Every stored step of game `name` after its first stored position, with what it was resolved from."""
     archive = Archive.open(data, None)
     with archive.session() as session:
-        game = db.find_game(session, "er1")
+        game = db.find_game(session, name)
         rows = db.turns(session, game)
         steps = []
         for before, row in zip(rows, rows[1:], strict=False):
-            seats = tuple(row.seat.split(", ")) if row.seat else ()
+            seats = tuple(row.seat.split(", ") if row.seat else ())
             orders = {}
             for seat in seats:
                 stored = db.current_orders(session, game, row.number, seat)
@@ -77,7 +82,7 @@ def played(base: Path) -> Played:
             steps.append(
                 StoredStep(row.number, seats, orders, before.state_json, row.state_json, row.turn_key, row.hidden_key)
             )
-    return Played(data, game_data, tuple(steps))
+    return tuple(steps)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +102,9 @@ def step_files(step: StoredStep, folder: Path) -> list[str]:
     state.write_text(step.before, encoding="utf-8")
     args = ["--state", str(state)]
     for seat, text in step.orders.items():
+        if not text:  # the seat sent nothing by the deadline
+            args += ["--no-orders", seat]
+            continue
         path = folder / f"{seat}.txt"
         path.write_text(text, encoding="utf-8")
         args += ["--orders", str(path)]
@@ -249,3 +257,33 @@ def test_ER_13_a_snapshot_that_breaks_the_schema_is_refused_naming_each_field(ga
     assert refused.exit_code == 1
     assert "snapshot.public.factions.kesh.coins: 'ten' is not of type integer" in refused.output
     assert f"snapshot.public.army.{area}.exhausted.infantry: -1 is below 1" in refused.output
+
+
+def test_ER_14_resolve_no_orders_reproduces_the_steps_of_seats_that_sent_nothing(tmp_path: Path) -> None:
+    game_data, data = short_data(tmp_path / "short-data"), tmp_path / "moderator"
+    seats = [a for seat in ("kesh", "aurel", "thal") for a in ("--seat", f"{seat}={seat}@example.org")]
+    made = pbem("new", "er3", "--ruleset", "conqueror-er", *seats, "--game-data", str(game_data), "--data", str(data))
+    assert made.exit_code == 0, made.output
+    for _ in range(6):  # nobody sends orders: each step is resolved past its deadline with the defaults (ER-14)
+        done = pbem("adjudicate", "er3", "--now", "--data", str(data))
+        assert done.exit_code == 0, done.output
+    steps = stored_steps(data, "er3")
+    assert any(len(s.seats) > 1 for s in steps) and any(len(s.seats) == 1 for s in steps)
+    for step in steps:
+        assert all(text == "" for text in step.orders.values())
+        out = tmp_path / f"out-{step.number}"
+        done = pbem("resolve", *step_files(step, tmp_path / f"in-{step.number}"), "--out", str(out),
+                    "--game-data", str(game_data))  # fmt: skip
+        assert done.exit_code == 0, f"step {step.number}: {done.output}"
+        assert (out / "snapshot.json").read_text(encoding="utf-8") == step.after, f"step {step.number} differs"
+    campaign = next(s for s in steps if len(s.seats) == 1)
+    state = tmp_path / "campaign.json"
+    state.write_text(campaign.before, encoding="utf-8")
+    other = next(seat for seat in ("kesh", "aurel", "thal") if seat not in campaign.seats)
+    refused = pbem("resolve", "--state", str(state), "--no-orders", other, "--out", str(tmp_path / "no"),
+                   "--game-data", str(game_data))  # fmt: skip
+    assert refused.exit_code == 1
+    assert f"--no-orders {other}: the step due, turn {campaign.number}, is {campaign.seats[0]}'s alone" in (
+        refused.output
+    )
+    assert not (tmp_path / "no").exists()

@@ -670,16 +670,19 @@ def sealed_files(
     befores: list[str],
     *,
     clock: Clock,
+    silent: Sequence[str] = (),
 ) -> tuple[Any, list[tuple[str, OrderError]]]:
     """The steps nobody orders in (a deal), then the sealed step due after them, from one orders file per seat of
-    it: each file one order set under its GAME header. A seat of the step without a file, a file for a seat that
-    does not order in it, or a second file for a seat is an error naming the seat and the file; the state after
-    the sealed step is returned, with the lines not understood."""
+    it: each file one order set under its GAME header; the seats `silent` sent none (as the archive resolves a seat
+    that missed the deadline). A seat of the step without a file, a file for a seat that does not order in it, or a
+    second file for a seat is an error naming the seat and the file; the state after the sealed step is returned,
+    with the lines not understood."""
     state = steps_without_orders(ruleset, game, state, chance, rows, befores, clock=clock)
     step = ruleset.due(state)
     if step is None:
+        given = files[0][0] if files else f"--no-orders {silent[0]}"
         raise PbemError(
-            f"game {state.game} ends with turn {ruleset.steps_done(state)}, which nobody orders in: {files[0][0]} has "
+            f"game {state.game} ends with turn {ruleset.steps_done(state)}, which nobody orders in: {given} has "
             "no step to be for (resolve without --orders to end the game)"
         )
     if not step.sealed:
@@ -693,11 +696,19 @@ def sealed_files(
             raise PbemError(f"{name}: a second orders file for {seat} (the first is {named[seat]})")
         texts[seat], named[seat] = block.source, name
         not_understood += [(seat, e) for e in redacted(block).errors]
+    for seat in silent:
+        if seat not in step.seats:
+            whose = ", ".join(step.seats)
+            raise PbemError(f"--no-orders {seat}: {seat} does not order in turn {step.number} (its seats: {whose})")
+        if seat in texts:
+            raise PbemError(f"--no-orders {seat}: {named[seat]} has {seat}'s orders")
+        texts[seat] = ""  # a seat that sent nothing: no text, as the archive resolves it (step_orders_text)
     missing = [seat for seat in step.seats if seat not in texts]
     if missing:
         raise PbemError(
             f"no orders file for {', '.join(missing)}: turn {step.number} is sealed, so every seat of it "
-            f"({', '.join(step.seats)}) gives one (--orders for each; the header line alone orders nothing)"
+            f"({', '.join(step.seats)}) gives one (--orders for each; the header line alone orders nothing), "
+            "or --no-orders SEAT for a seat that sent none"
         )
     text = step_orders_text({seat: texts[seat] for seat in step.seats})
     state = file_step(ruleset, game, state, step.number, step_seat(step), text, chance, rows, befores, clock=clock)
@@ -735,6 +746,7 @@ def resolve_files(
     clock: Clock = SYSTEM_CLOCK,
     game_data: Path | None = None,
     keys: TurnKeys | None = None,
+    silent: Sequence[str] = (),
 ) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
@@ -748,7 +760,9 @@ def resolve_files(
     A sealed step (its seats order at once) takes one orders file per seat instead: `orders_text` is then each
     file's (name, text); see sealed_files. With no orders file at all, the steps due that nobody orders in are
     resolved (up to the next step with seats, or the game's end). A ruleset whose data the moderator supplies
-    reads the snapshot with the data folder `game_data` (services/games.py load_snapshot).
+    reads the snapshot with the data folder `game_data` (services/games.py load_snapshot). The seats `silent`
+    (`--no-orders`) sent no orders for the step due: a seat of a sealed step, or the seat of the one-seat step due;
+    the step is resolved as the archive resolves it past the deadline, with no text from them.
     """
     from adjudicator.archive.models import GameRow
 
@@ -766,7 +780,7 @@ def resolve_files(
         raise PbemError("give either a dice file (--dice) or the turn keys (--key), not both")
     chance = FileChance(given_dice(dice_text, ruleset), keys if keys else None)
     given = chance.given
-    if not files:
+    if not files and not silent:
         if due.seats:
             raise PbemError(
                 f"turn {due.number} is {', '.join(due.seats)}'s to order: give the orders with --orders "
@@ -776,7 +790,17 @@ def resolve_files(
         state = steps_without_orders(ruleset, game, state, chance, rows, befores, clock=clock, keyed_only=True)
         not_understood: list[tuple[str, OrderError]] = []
     elif due.sealed or not due.seats:
-        state, not_understood = sealed_files(ruleset, game, state, files, chance, rows, befores, clock=clock)
+        state, not_understood = sealed_files(
+            ruleset, game, state, files, chance, rows, befores, clock=clock, silent=silent
+        )
+    elif silent:
+        if files or list(silent) != list(due.seats):
+            raise PbemError(
+                f"--no-orders {', '.join(silent)}: the step due, turn {due.number}, is {due.seats[0]}'s alone: "
+                f"give its turn file, or --no-orders {due.seats[0]} alone"
+            )
+        state = file_step(ruleset, game, state, due.number, due.seats[0], "", chance, rows, befores, clock=clock)
+        not_understood = []
     elif len(files) > 1:
         raise PbemError(
             f"{files[1][0]}: one orders file per seat is for a sealed step, and the step due is turn {due.number}, "
