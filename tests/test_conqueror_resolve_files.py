@@ -5,8 +5,10 @@ game's last step included. ER-n.m: games/conqueror-er/rules.md."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+import sqlite3
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,7 +19,7 @@ from typer.testing import CliRunner, Result
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.cli import app
-from adjudicator.engine.envelope import data_digest
+from adjudicator.engine.envelope import data_digest, envelope_text
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.snapshot_check import schema_problems
 from adjudicator.services.games import load_snapshot
@@ -287,3 +289,26 @@ def test_ER_14_resolve_no_orders_reproduces_the_steps_of_seats_that_sent_nothing
         refused.output
     )
     assert not (tmp_path / "no").exists()
+
+
+def test_ER_13_a_game_made_before_snapshots_named_their_data_still_verifies(tmp_path: Path) -> None:
+    game_data, data = short_data(tmp_path / "short-data"), tmp_path / "moderator"
+    seats = [a for seat in ("kesh", "aurel", "thal") for a in ("--seat", f"{seat}={seat}@example.org")]
+    made = pbem("new", "old1", "--ruleset", "conqueror-er", *seats, "--game-data", str(game_data), "--data", str(data))
+    assert made.exit_code == 0, made.output
+    assert pbem("adjudicate", "old1", "--now", "--data", str(data)).exit_code == 0
+    # the archive as an older version wrote it: no data_digest in any snapshot, and no chain hashes yet
+    with sqlite3.connect(data / "archive.sqlite") as connection:
+        for number, text in connection.execute("SELECT number, state_json FROM turn").fetchall():
+            snapshot = json.loads(text)
+            del snapshot["data_digest"]
+            old = envelope_text(snapshot)
+            connection.execute(
+                "UPDATE turn SET state_json = ?, state_hash = ?, chain = '' WHERE number = ?",
+                (old, hashlib.sha256(old.encode()).hexdigest(), number),
+            )
+        connection.execute("UPDATE game SET chain_head = '', chain_turn = 0")
+    assert pbem("adjudicate", "old1", "--now", "--data", str(data)).exit_code == 0  # the game goes on as it was
+    checked = pbem("verify", "old1", "--data", str(data))
+    assert checked.exit_code == 0, checked.output
+    assert "turn 0: setup matches the setup rules" in checked.output
