@@ -168,6 +168,14 @@ def test_ER_13_a_snapshot_names_the_digest_of_its_data_and_other_data_is_refused
     assert not (tmp_path / "out").exists()
     bare = pbem("resolve", *args, "--out", str(tmp_path / "out"))
     assert bare.exit_code == 1 and "give the game's data with --game-data DIR" in bare.output
+    # the snapshot.json of a turn's folder is the public one: it lacks the hands and the decks' order (ER-6.10)
+    public = game.folder / "games/er1" / f"turn-{step.number - 1:04}" / "snapshot.json"
+    assert "private" not in json.loads(public.read_text())
+    for view in (public, public.with_name("snapshot-kesh.json")):  # and a seat's own: its hand alone
+        args[args.index("--state") + 1] = str(view)
+        seen = pbem("resolve", *args, "--out", str(tmp_path / "out"), "--game-data", str(game.game_data))
+        assert seen.exit_code == 1 and "a public or one seat's snapshot (not every seat's hidden part)" in seen.output
+        assert not (tmp_path / "out").exists()
 
 
 def test_ER_5_check_state_takes_the_sealed_plans_step_and_a_campaign_turn(game: Played, tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from adjudicator.services.games import (
     game_folder,
     game_ruleset,
     load_snapshot,
+    snapshot_json,
 )
 from adjudicator.services.orders import Receipt, check_against
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
@@ -767,6 +768,11 @@ def resolve_files(
     from adjudicator.archive.models import GameRow
 
     state, ruleset = load_snapshot(state_text, game_data)
+    if hides_information(ruleset) and _partial_view(ruleset, state, snapshot_json(state_text)):
+        raise PbemError(
+            "state file: a public or one seat's snapshot (not every seat's hidden part): resolving needs the whole "
+            "snapshot, with every seat's hidden part and the decks' order (the snapshot.json `pbem resolve` writes)"
+        )
     files = [("orders file", orders_text)] if isinstance(orders_text, str) else list(orders_text)
     game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows: list[TurnRow] = []
@@ -846,6 +852,13 @@ def resolve_files(
     for filename, text in outputs.items():
         write_atomically(out / filename, text, public=filename == "public.txt")
     return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
+
+
+def _partial_view(ruleset: Ruleset, state: Any, given: dict[str, Any]) -> bool:
+    """Whether a snapshot file is the public or one seat's view of a position (schema 2: no private or secret part,
+    or one seat's private part alone), which lacks what the whole of the same position holds."""
+    whole = json.loads(ruleset.snapshot_text(state))
+    return any(key not in given for key in whole) or set(given.get("private", {})) != set(whole.get("private", {}))
 
 
 def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
