@@ -243,6 +243,10 @@ def check(
     file: Annotated[Path, typer.Argument(help="The order file to check.")],
     game: Annotated[str | None, typer.Option(help="Check against this archived game's position.")] = None,
     state: Annotated[Path | None, typer.Option(help="Check against this snapshot.json instead.")] = None,
+    game_data: Annotated[
+        Path | None,
+        typer.Option(help="With --state: the game's data folder, for a ruleset whose data the moderator supplies."),
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -251,12 +255,14 @@ def check(
 
     if (game is None) == (state is None):
         fail("give either --game GAME or --state SNAPSHOT.json")
+    if game is not None and game_data is not None:
+        fail("--game-data goes with --state: an archived game keeps its data")
     text = _read(file, "order file")
     if game is not None:
         receipt = check_stored_orders(data, db, game, text)
     else:
         assert state is not None
-        receipt = check_state_orders(_read(state, "state file"), text)
+        receipt = check_state_orders(_read(state, "state file"), text, game_data)
     typer.echo(receipt.text, nl=False)
     if receipt.errors or any(not r.accepted for r in receipt.results):
         raise typer.Exit(1)
@@ -378,31 +384,60 @@ def answer(
 @app.command()
 def resolve(
     state: Annotated[Path, typer.Option(help="The snapshot.json to start from.")],
+    out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
     orders: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Option(
             help="The turn file: one order block per seat. For a sealed step (its seats order at once): one orders "
-            "file per seat, --orders again for each."
+            "file per seat, --orders again for each. None: the steps due that nobody orders in."
         ),
-    ],
-    out: Annotated[Path, typer.Option(help="Folder for report.txt and snapshot.json.")],
+    ] = None,
     dice: Annotated[Path | None, typer.Option(help="Dice file: rolls 1-6 in order (see DESIGN.md).")] = None,
     strict_dice: Annotated[
         bool, typer.Option("--strict-dice", help="Rolls of the dice file left over are an error (nothing is written).")
     ] = False,
+    game_data: Annotated[
+        Path | None,
+        typer.Option(help="The game's data folder, for a ruleset whose map and cards the moderator supplies."),
+    ] = None,
+    key: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="TURN=HEX: the turn key of a step to resolve (its report reveals it), so that its draws are the "
+            "game's own; once per step resolved."
+        ),
+    ] = None,
+    hidden_key: Annotated[
+        list[str] | None,
+        typer.Option(help="TURN=HEX: the key of the step's hidden draws (the archive's; revealed when the game ends)."),
+    ] = None,
+    no_orders: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="SEAT: a seat of the step due that sent no orders (resolved as past the deadline); once per seat."
+        ),
+    ] = None,
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
-    from adjudicator.services.adjudication import resolve_files
+    from adjudicator.services.adjudication import resolve_files, turn_keys
 
     state_text = _read(state, "state file")
-    texts = [_read(path, "orders file") for path in orders]
+    paths = orders or []
+    texts = [_read(path, "orders file") for path in paths]
+    keys = turn_keys(
+        _seat_pairs("--key", key, "TURN=HEX", "7=<64 hex digits>"),
+        _seat_pairs("--hidden-key", hidden_key, "TURN=HEX", "7=<64 hex digits>"),
+    )
     done = resolve_files(
         state_text,
-        texts[0] if len(orders) == 1 else [(str(path), text) for path, text in zip(orders, texts, strict=True)],
+        texts[0] if len(paths) == 1 else [(str(path), text) for path, text in zip(paths, texts, strict=True)],
         _read(dice, "dice file") if dice else None,
         out,
         strict_dice,
+        game_data=game_data,
+        keys=keys,
+        silent=no_orders or [],
     )
     for seat, error in done.not_understood:
         typer.echo(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,6 +35,7 @@ from adjudicator.services.games import (
     game_folder,
     game_ruleset,
     load_snapshot,
+    snapshot_json,
 )
 from adjudicator.services.orders import Receipt, check_against, verdict_lines
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
@@ -540,6 +541,60 @@ def given_dice(dice_text: str | None, ruleset: Ruleset) -> GivenDice | None:
     return GivenDice(values=parse_dice_file(dice_text, ruleset.dice_words, ruleset.largest_draw))
 
 
+TurnKeys = dict[int, tuple[bytes, bytes]]  # step number -> (turn key, key of its hidden draws or b"")
+
+
+def turn_keys(keys: Mapping[str, str], hidden: Mapping[str, str]) -> TurnKeys:
+    """`pbem resolve --key TURN=HEX --hidden-key TURN=HEX`: the keys of the steps to resolve, as a game's reports
+    reveal them (the turn key) and its archive keeps them (the hidden key, revealed when the game ends)."""
+    found: TurnKeys = {}
+    for option, pairs in (("--key", keys), ("--hidden-key", hidden)):
+        for turn, text in pairs.items():
+            number = turn.strip()
+            if not number.isdigit() or len(number) > 9:
+                raise PbemError(f"{option} {turn}={text}: the turn is a number, e.g. {option} 7=<64 hex digits>")
+            try:
+                key = bytes.fromhex(text.strip())
+            except ValueError:
+                key = b""
+            if len(key) != 32:
+                raise PbemError(f"{option} {turn}={text}: a key is 64 hexadecimal digits")
+            if option == "--key":
+                found[int(number)] = (key, b"")
+            elif int(number) not in found:
+                raise PbemError(f"--hidden-key {turn}=...: no --key {turn}=... is given for that turn")
+            else:
+                found[int(number)] = (found[int(number)][0], key)
+    return found
+
+
+@dataclass
+class FileChance:
+    """Where the draws of the steps `pbem resolve` resolves come from: a dice file, the turn keys given (the game's
+    own stream, so that a stored step is reproduced exactly), or else a stream keyed by each step's snapshot."""
+
+    given: GivenDice | None = None
+    keys: TurnKeys | None = None
+
+    def keyed(self, number: int) -> bool:
+        """Whether step `number` may be resolved: with turn keys given, only the steps they name are."""
+        return self.keys is None or number in self.keys
+
+    def dice(self, number: int, before: str, text: str) -> KeyedDice | GivenDice:
+        if self.given is not None:
+            return self.given
+        if self.keys is not None:
+            if number not in self.keys:
+                raise PbemError(f"no --key for turn {number}: with --key, give the turn key of every step resolved")
+            key, hidden = self.keys[number]
+            return KeyedDice(key=key, orders_hash=orders_digest([text]), hidden_key=hidden)
+        state_key = hashlib.sha256(before.encode()).digest()
+        # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
+        return KeyedDice(
+            key=state_key, orders_hash=orders_digest([text]), hidden_key=hidden_turn_key(state_key, number)
+        )
+
+
 def file_step(
     ruleset: Ruleset,
     game: GameRow,
@@ -547,7 +602,7 @@ def file_step(
     number: int,
     seat: str | None,
     text: str,
-    given: GivenDice | None,
+    chance: FileChance,
     rows: list[TurnRow],
     befores: list[str],
     *,
@@ -557,10 +612,7 @@ def file_step(
     `rows` and `befores`. Returns the state after it."""
     before = ruleset.snapshot_text(state)
     befores.append(before)
-    state_key = hashlib.sha256(before.encode()).digest()
-    # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
-    hidden_key = hidden_turn_key(state_key, number)
-    dice = given or KeyedDice(key=state_key, orders_hash=orders_digest([text]), hidden_key=hidden_key)
+    dice = chance.dice(number, before, text)
     result = play(ruleset, state, text, dice)
     rows.append(turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, clock=clock))
     return result.state
@@ -571,16 +623,19 @@ def turn_file(
     game: GameRow,
     state: Any,
     orders_text: str,
-    dice_text: str | None,
+    chance: FileChance,
     rows: list[TurnRow],
     befores: list[str],
     *,
     clock: Clock,
-) -> tuple[Any, list[tuple[str, OrderError]], GivenDice | None]:
+) -> tuple[Any, list[tuple[str, OrderError]]]:
     """The player-turns of one seat each from a turn file (one block per seat), as resolve_files tells."""
     blocks = parse_turn_file(orders_text, ruleset)
-    coming = [(step.number, step.seats[0]) for step in ruleset.coming_steps(state)]
-    numbers = {s: n for n, s in coming}
+    # the coming steps of one seat each; a step nobody orders in or a sealed step ends them (ER-4: a round's phases)
+    coming = [(s.number, s.seats[0]) for s in ruleset.coming_steps(state) if len(s.seats) == 1 and not s.sealed]
+    numbers: dict[str, int] = {}
+    for number, seat in coming:
+        numbers.setdefault(seat, number)
     by_seat: dict[str, str] = {}
     not_understood = [(block.header.player, e) for block in map(redacted, blocks) if block.header for e in block.errors]
     for block in blocks:
@@ -606,13 +661,32 @@ def turn_file(
             raise PbemError(f"orders file line {block.header.line}: a second block for {seat}")
         by_seat[seat] = block.source
     last = max((numbers[s] for s in by_seat), default=coming[0][0] if coming else 0)
-    given = given_dice(dice_text, ruleset)
     for number, seat in coming:
         step = ruleset.due(state)
         if number > last or step is None or step.seats != (seat,):
             break
-        state = file_step(ruleset, game, state, number, seat, by_seat.get(seat, ""), given, rows, befores, clock=clock)
-    return state, not_understood, given
+        state = file_step(ruleset, game, state, number, seat, by_seat.get(seat, ""), chance, rows, befores, clock=clock)
+    return state, not_understood
+
+
+def steps_without_orders(
+    ruleset: Ruleset,
+    game: GameRow,
+    state: Any,
+    chance: FileChance,
+    rows: list[TurnRow],
+    befores: list[str],
+    *,
+    clock: Clock,
+    keyed_only: bool = False,
+) -> Any:
+    """The steps due that nobody orders in (a deal, taxation, the end of a round), up to the next step with seats or
+    the game's end, or with `keyed_only` up to the first step without a turn key given; the state after them."""
+    step = ruleset.due(state)
+    while step is not None and not step.seats and (not keyed_only or chance.keyed(step.number)):
+        state = file_step(ruleset, game, state, step.number, None, "", chance, rows, befores, clock=clock)
+        step = ruleset.due(state)
+    return state
 
 
 def sealed_files(
@@ -620,22 +694,26 @@ def sealed_files(
     game: GameRow,
     state: Any,
     files: list[tuple[str, str]],
-    given: GivenDice | None,
+    chance: FileChance,
     rows: list[TurnRow],
     befores: list[str],
     *,
     clock: Clock,
+    silent: Sequence[str] = (),
 ) -> tuple[Any, list[tuple[str, OrderError]]]:
     """The steps nobody orders in (a deal), then the sealed step due after them, from one orders file per seat of
-    it: each file one order set under its GAME header. A seat of the step without a file, a file for a seat that
-    does not order in it, or a second file for a seat is an error naming the seat and the file; the state after
-    the sealed step is returned, with the lines not understood."""
+    it: each file one order set under its GAME header; the seats `silent` sent none (as the archive resolves a seat
+    that missed the deadline). A seat of the step without a file, a file for a seat that does not order in it, or a
+    second file for a seat is an error naming the seat and the file; the state after the sealed step is returned,
+    with the lines not understood."""
+    state = steps_without_orders(ruleset, game, state, chance, rows, befores, clock=clock)
     step = ruleset.due(state)
-    while step is not None and not step.seats:
-        state = file_step(ruleset, game, state, step.number, None, "", given, rows, befores, clock=clock)
-        step = ruleset.due(state)
     if step is None:
-        raise PbemError(f"game {state.game} has ended; {files[0][0]} has no step to be for")
+        given = files[0][0] if files else f"--no-orders {silent[0]}"
+        raise PbemError(
+            f"game {state.game} ends with turn {ruleset.steps_done(state)}, which nobody orders in: {given} has "
+            "no step to be for (resolve without --orders to end the game)"
+        )
     if not step.sealed:
         raise PbemError(f"the step due, turn {step.number}, is {step.seats[0]}'s alone: give one turn file")
     texts: dict[str, str] = {}
@@ -647,14 +725,22 @@ def sealed_files(
             raise PbemError(f"{name}: a second orders file for {seat} (the first is {named[seat]})")
         texts[seat], named[seat] = block.source, name
         not_understood += [(seat, e) for e in redacted(block).errors]
+    for seat in silent:
+        if seat not in step.seats:
+            whose = ", ".join(step.seats)
+            raise PbemError(f"--no-orders {seat}: {seat} does not order in turn {step.number} (its seats: {whose})")
+        if seat in texts:
+            raise PbemError(f"--no-orders {seat}: {named[seat]} has {seat}'s orders")
+        texts[seat] = ""  # a seat that sent nothing: no text, as the archive resolves it (step_orders_text)
     missing = [seat for seat in step.seats if seat not in texts]
     if missing:
         raise PbemError(
             f"no orders file for {', '.join(missing)}: turn {step.number} is sealed, so every seat of it "
-            f"({', '.join(step.seats)}) gives one (--orders for each; the header line alone orders nothing)"
+            f"({', '.join(step.seats)}) gives one (--orders for each; the header line alone orders nothing), "
+            "or --no-orders SEAT for a seat that sent none"
         )
     text = step_orders_text({seat: texts[seat] for seat in step.seats})
-    state = file_step(ruleset, game, state, step.number, step_seat(step), text, given, rows, befores, clock=clock)
+    state = file_step(ruleset, game, state, step.number, step_seat(step), text, chance, rows, befores, clock=clock)
     return state, not_understood
 
 
@@ -687,38 +773,80 @@ def resolve_files(
     strict_dice: bool = False,
     *,
     clock: Clock = SYSTEM_CLOCK,
+    game_data: Path | None = None,
+    keys: TurnKeys | None = None,
+    silent: Sequence[str] = (),
 ) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
     Turns are resolved in turn order from the active seat up to the last seat of the round with an order
     block; seats in between without a block do nothing. Passwords cannot be checked without an archive.
-    Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret).
-    Lines not understood do nothing; the report gives them their verdict among the orders' verdicts. Rolls
-    of the dice file left over are reported; with `strict_dice` they are an error and nothing is written.
+    Without a dice file the dice stream is keyed by the snapshot's hash (reproducible, not secret), or by the
+    turn keys given (`keys`: the game's own stream). Lines not understood do nothing; the report gives them their
+    verdict among the orders' verdicts. Rolls of the dice file left over are reported; with `strict_dice` they are
+    an error and nothing is written.
 
     A sealed step (its seats order at once) takes one orders file per seat instead: `orders_text` is then each
-    file's (name, text); see sealed_files.
+    file's (name, text); see sealed_files. With no orders file at all, the steps due that nobody orders in are
+    resolved (up to the next step with seats, or the game's end). A ruleset whose data the moderator supplies
+    reads the snapshot with the data folder `game_data` (services/games.py load_snapshot). The seats `silent`
+    (`--no-orders`) sent no orders for the step due: a seat of a sealed step, or the seat of the one-seat step due;
+    the step is resolved as the archive resolves it past the deadline, with no text from them.
     """
     from adjudicator.archive.models import GameRow
 
-    state, ruleset = load_snapshot(state_text)
+    state, ruleset = load_snapshot(state_text, game_data)
+    if hides_information(ruleset) and _partial_view(ruleset, state, snapshot_json(state_text)):
+        raise PbemError(
+            "state file: a public or one seat's snapshot (not every seat's hidden part): resolving needs the whole "
+            "snapshot, with every seat's hidden part and the decks' order (the snapshot.json `pbem resolve` writes)"
+        )
     files = [("orders file", orders_text)] if isinstance(orders_text, str) else list(orders_text)
     game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows: list[TurnRow] = []
     befores: list[str] = []
     due = ruleset.due(state)
-    if due is not None and (due.sealed or not due.seats):
-        given = given_dice(dice_text, ruleset)
-        state, not_understood = sealed_files(ruleset, game, state, files, given, rows, befores, clock=clock)
-    elif len(files) > 1:
-        whose = f"turn {due.number}, {', '.join(due.seats)}'s" if due is not None else "none: the game has ended"
+    if due is None:
         raise PbemError(
-            f"{files[1][0]}: one orders file per seat is for a sealed step, and the step due is {whose}: "
-            "give one turn file, with a block per seat"
+            f"game {state.game} has ended (after turn {ruleset.steps_done(state)}): there is no step to resolve"
+        )
+    if dice_text is not None and keys:
+        raise PbemError("give either a dice file (--dice) or the turn keys (--key), not both")
+    chance = FileChance(given_dice(dice_text, ruleset), keys if keys else None)
+    given = chance.given
+    if not files and not silent:
+        if due.seats:
+            raise PbemError(
+                f"turn {due.number} is {', '.join(due.seats)}'s to order: give the orders with --orders "
+                "(a file of the header line alone orders nothing)"
+            )
+        # with turn keys, the steps they name: a stored game is reproduced one step at a time
+        state = steps_without_orders(ruleset, game, state, chance, rows, befores, clock=clock, keyed_only=True)
+        not_understood: list[tuple[str, OrderError]] = []
+    elif due.sealed or not due.seats:
+        state, not_understood = sealed_files(
+            ruleset, game, state, files, chance, rows, befores, clock=clock, silent=silent
+        )
+    elif silent:
+        if files or list(silent) != list(due.seats):
+            raise PbemError(
+                f"--no-orders {', '.join(silent)}: the step due, turn {due.number}, is {due.seats[0]}'s alone: "
+                f"give its turn file, or --no-orders {due.seats[0]} alone"
+            )
+        state = file_step(ruleset, game, state, due.number, due.seats[0], "", chance, rows, befores, clock=clock)
+        not_understood = []
+    elif len(files) > 1:
+        raise PbemError(
+            f"{files[1][0]}: one orders file per seat is for a sealed step, and the step due is turn {due.number}, "
+            f"{', '.join(due.seats)}'s: give one turn file, with a block per seat"
         )
     else:
-        state, not_understood, given = turn_file(
-            ruleset, game, state, files[0][1], dice_text, rows, befores, clock=clock
+        state, not_understood = turn_file(ruleset, game, state, files[0][1], chance, rows, befores, clock=clock)
+    unused_keys = sorted(set(keys or {}) - {row.number for row in rows})
+    if unused_keys:
+        raise PbemError(
+            f"--key for turn {', '.join(map(str, unused_keys))}, which was not resolved "
+            f"(resolved: {', '.join(str(row.number) for row in rows) or 'none'})"
         )
     spare = given.unused if given is not None else 0
     if spare and strict_dice:
@@ -752,6 +880,13 @@ def resolve_files(
     for filename, text in outputs.items():
         write_atomically(out / filename, text, public=filename == "public.txt")
     return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
+
+
+def _partial_view(ruleset: Ruleset, state: Any, given: dict[str, Any]) -> bool:
+    """Whether a snapshot file is the public or one seat's view of a position (schema 2: no private or secret part,
+    or one seat's private part alone), which lacks what the whole of the same position holds."""
+    whole = json.loads(ruleset.snapshot_text(state))
+    return any(key not in given for key in whole) or set(given.get("private", {})) != set(whole.get("private", {}))
 
 
 def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import chain_checkpoints
+from adjudicator.engine.envelope import DATA_KEY
 from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.steps import SETUP
 from adjudicator.errors import PbemError
@@ -109,7 +110,7 @@ def new_game(
     if (mail or {}).get("observers", "open") not in ("open", "closed"):
         raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
     if position is not None:
-        state, imported = load_snapshot(position)
+        state, imported = load_snapshot(position, game_data, adopt=True)
         if imported.name != ruleset.name:
             raise PbemError(f"the position is of ruleset {imported.name}, not {ruleset.name}")
         if sorted(ruleset.seats_of(state)) != sorted(canonical):
@@ -298,14 +299,17 @@ def due_turns(ruleset: Ruleset, state: Any, pace: str) -> list[tuple[int, str]]:
 def expected_turn(ruleset: Ruleset, state: Any, pace: str, seat: str, header_turn: int) -> int:
     """The step an order set is for: a due one, or in turn pace the seat's next step (the one its report's
     orders template names), for which orders may be sent ahead; any other is refused."""
-    due = dict((s, n) for n, s in due_turns(ruleset, state, pace))
+    due: dict[str, int] = {}
+    for number, due_seat in due_turns(ruleset, state, pace):
+        due.setdefault(due_seat, number)  # a seat of a sealed step and of a later step of the round: its first
     if ruleset.due(state) is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
     if pace == "turn" and seat not in due:
         due = ruleset.next_steps(state)  # orders ahead (item 8): only for the seat's very next player-turn
     if seat not in due:
-        first = due_steps(ruleset, state, pace)[0]
+        first = next(iter(due_steps(ruleset, state, pace)), None) or ruleset.due(state)
         whose = f"{first.seats[0]}'s" if len(first.seats) == 1 else f"{first.phase}, for {', '.join(first.seats)}"
+        whose = whose if first.seats else f"{first.phase}, in which nobody orders"
         raise PbemError(
             f"{seat}: no player-turn of yours is open for orders now; the turn due is turn {first.number}, {whose}"
         )
@@ -381,11 +385,38 @@ def _deep_nesting(text: str, limit: int = 100) -> int:
     return len(text)
 
 
-def load_snapshot(text: str) -> tuple[Any, Ruleset]:
-    """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema."""
+def load_snapshot(text: str, game_data: Path | None = None, *, adopt: bool = False) -> tuple[Any, Ruleset]:
+    """A snapshot file's state and ruleset, or a PbemError naming what breaks the schema. A ruleset whose data the
+    moderator supplies is bound to the data folder `game_data`, which must be the data the snapshot names by its
+    digest (engine/envelope.py data_digest); with `adopt`, a snapshot that names none (one made before snapshots
+    named their data) is taken as made with it, and the state read names it."""
     data = snapshot_json(text)
     ruleset_name = data.get("ruleset") if isinstance(data, dict) else None
     if not isinstance(ruleset_name, str):
         raise PbemError("state file: missing field 'ruleset'")
-    ruleset = load_ruleset(ruleset_name)
+    ruleset = snapshot_ruleset(load_ruleset(ruleset_name), data, game_data)
+    digest = getattr(ruleset, "data_digest", "")
+    if adopt and digest and not data.get(DATA_KEY):
+        data = {**data, DATA_KEY: digest}
     return ruleset.read_snapshot(data), ruleset
+
+
+def snapshot_ruleset(ruleset: Ruleset, data: dict[str, Any], game_data: Path | None) -> Ruleset:
+    """The ruleset that reads and plays a snapshot: as it is, or bound to `game_data` for a ruleset whose data the
+    moderator supplies (a game is played with its data), refused when the snapshot names other data."""
+    if game_data_of(ruleset) is None:
+        if game_data is not None:
+            raise PbemError(f"{ruleset.name} takes no --game-data: its data ships with it")
+        return ruleset
+    if game_data is None:
+        raise PbemError(
+            f"state file: a game of {ruleset.name} is played with its data: give the game's data with --game-data DIR"
+        )
+    bound, _ = _with_game_data(ruleset, game_data, None, None)
+    named, own = data.get(DATA_KEY), getattr(bound, "data_digest", "")
+    if named and named != own:
+        raise PbemError(
+            f"state file: the snapshot was made with the game data {named}, but the data of {game_data} is {own}: "
+            "give the data folder the game is played with"
+        )
+    return bound

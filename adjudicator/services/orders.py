@@ -185,9 +185,10 @@ def _check_game(name: str, pace: str, ruleset: Ruleset, state: Any, text: str) -
     )
 
 
-def check_state_orders(state_text: str, text: str) -> Receipt:
-    """`pbem check --state`: verdicts against a snapshot file; header checks are the file's own."""
-    state, ruleset = load_snapshot(state_text)
+def check_state_orders(state_text: str, text: str, game_data: Path | None = None) -> Receipt:
+    """`pbem check --state`: verdicts against a snapshot file; header checks are the file's own. A ruleset whose
+    data the moderator supplies reads the snapshot with the data folder `game_data`."""
+    state, ruleset = load_snapshot(state_text, game_data)
     orders = redacted(parse_orders(text, ruleset))
     if orders.header is None:
         number = ruleset.steps_done(state) + 1

@@ -8,8 +8,9 @@ built."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from adjudicator.engine.board import Board
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.envelope import Envelope, EnvelopeError, envelope_text, read_envelope
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
+from adjudicator.engine.schema import schema_problems
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.errors import PbemError
@@ -33,6 +35,17 @@ from adjudicator.rulesets.conqueror.state import (
     read_state,
     secret_part,
 )
+
+# Stored snapshot texts whose shape was checked in this process (oldest first, a bounded number).
+_CHECKED: dict[str, None] = {}
+CHECKED_KEPT = 64
+SHOWN_PROBLEMS = 12  # a broken file can have thousands; the first ones are enough to find the trouble
+
+
+@cache
+def snapshot_schema() -> dict[str, Any]:
+    """docs/snapshot-conqueror.schema.json (inside the installed package, or beside it in the source tree)."""
+    return json.loads((resource_dir("docs") / "snapshot-conqueror.schema.json").read_text(encoding="utf-8"))
 
 
 class ConquerorGame:
@@ -51,8 +64,9 @@ class ConquerorGame:
 
         return ConquerorOdds()
 
-    def __init__(self, info: RulesetInfo, data: GameData, options: Options) -> None:
+    def __init__(self, info: RulesetInfo, data: GameData, options: Options, data_digest: str = "") -> None:
         self.info, self.data, self.options = info, data, options
+        self.data_digest = data_digest  # of the stored data files (ER-13): every snapshot of its games names it
         self.name, self.title = info.name, info.title
         self.description, self.aliases = info.description, info.aliases
 
@@ -115,7 +129,9 @@ class ConquerorGame:
 
     # -- the game ---------------------------------------------------------------------------------------------
     def initial_state(self, game: str, seats: list[str]) -> GameState:
-        return setup.initial_state(self.data, self.options, game, seats)
+        state = setup.initial_state(self.data, self.options, game, seats)
+        state.data_digest = self.data_digest
+        return state
 
     def due(self, state: GameState) -> Step | None:
         return rounds.due(state)
@@ -202,6 +218,7 @@ class ConquerorGame:
             public_part(state),
             {f: private_part(p) for f, p in state.players.items()},
             secret_part(state),
+            state.data_digest,
         )
 
     def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:
@@ -220,12 +237,31 @@ class ConquerorGame:
         envelope = read_envelope(data)
         if envelope.ruleset != self.name:
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
+        problems = schema_problems(data, snapshot_schema(), snapshot_schema())
+        if problems:  # every field named by its path, as docs/snapshot-conqueror.md documents it
+            more = f"; and {len(problems) - SHOWN_PROBLEMS} more" if len(problems) > SHOWN_PROBLEMS else ""
+            raise PbemError("; ".join(problems[:SHOWN_PROBLEMS]) + more)
+        return self._state(envelope)
+
+    def _state(self, envelope: Envelope) -> GameState:
         try:
-            return read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
+            state = read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
         except KeyError as missing:
             raise PbemError(f"snapshot: the key {missing} is missing") from None
         except (TypeError, AttributeError) as wrong:
             raise PbemError(f"snapshot: a wrong value ({wrong})") from None
+        state.data_digest = envelope.data_digest
+        return state
+
+    def read_stored_snapshot(self, text: str) -> GameState:
+        """A snapshot text the archive wrote: its shape is checked the first time this process reads that very text
+        (a tick reads a game's position several times; services/positions.py)."""
+        data = json.loads(text)
+        state = self._state(read_envelope(data)) if text in _CHECKED else self.read_snapshot(data)
+        _CHECKED[text] = None
+        if len(_CHECKED) > CHECKED_KEPT:
+            del _CHECKED[next(iter(_CHECKED))]
+        return state
 
     def read_event(self, stored: Mapping[str, Any]) -> Event:
         return Event.from_json(stored)

@@ -136,20 +136,22 @@ class ConquerorRuleset:
     def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:
         self._not_built()
 
-    def with_data(self, data: GameData, options: Options | None = None) -> ConquerorGame:
-        """The ruleset bound to one game's data (the archive's stored copy, or a folder checked by `pbem new`)."""
+    def with_data(self, data: GameData, options: Options | None = None, data_digest: str = "") -> ConquerorGame:
+        """The ruleset bound to one game's data (the archive's stored copy, or a folder checked by `pbem new`), whose
+        files have `data_digest` (engine/envelope.py)."""
         from adjudicator.rulesets.conqueror.game import ConquerorGame
 
-        return ConquerorGame(self.info, data, options or data.options)
+        return ConquerorGame(self.info, data, options or data.options, data_digest)
 
     def with_game_data(
         self, files: Mapping[str, str], mode: str | None = None, options: Mapping[str, str] | None = None
     ) -> ConquerorGame:
         """The ruleset bound to stored data files, with the mode (ER-3.1) and game options (ER-13.5) applied."""
+        from adjudicator.engine.envelope import data_digest
         from adjudicator.rulesets.conqueror.setup import game_options
 
         data = self.game_data.load_files(files)
-        return self.with_data(data, game_options(data, mode, dict(options or {})))
+        return self.with_data(data, game_options(data, mode, dict(options or {})), data_digest(files))
 
 
 def load(source: RulesetSource) -> ConquerorRuleset:

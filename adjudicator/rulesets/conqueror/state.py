@@ -155,6 +155,7 @@ class GameState:
     # ER-10.3 at the game's end: faction -> score item (rounds.SCORE_ITEMS) -> {"count": n, "vp": v}
     final_scores: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     seas: Seas | None = None  # ER-0.8: Seas of Destiny's pieces, None in a game without the module
+    data_digest: str = ""  # ER-13: the digest of the game's data (engine/envelope.py data_digest), "" if unknown
 
     def copy(self) -> GameState:
         return copy.deepcopy(self)
