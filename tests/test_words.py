@@ -7,13 +7,21 @@ from functools import cache
 
 import pytest
 
+from adjudicator.archive.models import GameRow
+from adjudicator.engine.chance import GivenDice
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import keyword_of, keyword_table, written
 from adjudicator.orders.sets import OrderSet
 from adjudicator.render.i18n import gettext
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.state import GameState, snapshot_text
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
+from adjudicator.services.adjudication import play, turn_row
+from adjudicator.services.clock import SYSTEM_CLOCK
+from adjudicator.services.reports import turn_reports
+from tests.helpers import legion, start
 
 READERS = ("de", "it", "nl")
 
@@ -64,3 +72,54 @@ def test_C_1_1_unit_kinds_are_abbreviated_alike_in_every_language(language: str)
         abbreviation = written(language, kind)
         assert len(abbreviation) <= 4, (kind, abbreviation)
         assert abbreviation in keyword_table()[kind.upper()][language]
+
+
+# -- sentences of a real Classic report in the reader's language ----------------------------------------------
+
+
+def classic_report(state: GameState, orders: str, dice: list[int], language: str) -> str:
+    """The public report of Macedonia's turn 1 from `state`, played with the given dice, in `language`."""
+    ruleset = load_ruleset("coe-classic")
+    given = GivenDice(values=dice)
+    result = play(ruleset, state, orders, given)
+    game = GameRow(id=1, name="test", ruleset=ruleset.name, seed="", commitment="c0ffee", created="")
+    row = turn_row(ruleset, game, 1, "Macedonia", 1, orders, result, given, clock=SYSTEM_CLOCK)
+    return turn_reports(ruleset, game, row, seats={}, language=language, before=snapshot_text(state))["report.txt"]
+
+
+def battle_without_losses(language: str) -> str:
+    """Macedonia's G1 with 6 INF takes Thracia from Egyptus's 2 INF, who roll two blanks (C-6.8)."""
+    state = start()
+    legion(state, "MOE", 1, inf=6)
+    legion(state, "THR", seat="Egyptus", inf=2)
+    orders = "GAME test TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 6 INF: MOE -> THR\nBUY 1 INF\n"
+    return classic_report(state, orders, [1, 1, 1, 1, 1, 1, 6, 6], language)
+
+
+@pytest.mark.parametrize("language", ("en", *READERS))
+def test_C_6_8_a_side_that_loses_nothing_is_told_so_in_a_sentence(language: str) -> None:
+    report = battle_without_losses(language)
+    nothing = gettext(
+        language,
+        "%(seat)s rolls %(dice)s: %(count)s; %(other)s loses nothing",
+        seat="Egyptus",
+        dice="",
+        count="",
+        other="Macedonia",
+    ).split(":")[-1]
+    assert nothing.strip() in report
+    assert gettext(language, "none") not in report.split(written(language, "infantry"))[0]
+    assert f" {gettext(language, 'none')}\n" not in report
+
+
+def test_C_12_6_the_italian_purchase_sentence_says_where_the_pieces_were_placed() -> None:
+    report = battle_without_losses("it")
+    assert "piazzamento in" not in report
+    assert "piazzat" in report and "MAC" in report
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_C_1_8_die_faces_are_shown_in_the_readers_words(language: str) -> None:
+    report = battle_without_losses(language)
+    assert "=blank" not in report
+    assert f"1={written(language, 'infantry').lower()} " in report and f"6={gettext(language, 'blank')}" in report
