@@ -4,6 +4,7 @@ and the word a report uses for a thing is a keyword the player can type for it."
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +22,10 @@ from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.reports import turn_reports
+from tests.conftest import Pbem
 from tests.helpers import legion, start
+from tests.test_conqueror_new import data_copy, new_er
+from tests.test_conqueror_plans_cli import SEATS3
 
 READERS = ("de", "it", "nl")
 
@@ -123,3 +127,43 @@ def test_C_1_8_die_faces_are_shown_in_the_readers_words(language: str) -> None:
     report = battle_without_losses(language)
     assert "=blank" not in report
     assert f"1={written(language, 'infantry').lower()} " in report and f"6={gettext(language, 'blank')}" in report
+
+
+# -- a Conqueror game with seats reading German, Italian and Dutch --------------------------------------------
+
+
+@pytest.fixture
+def conqueror_game(pbem: Pbem, tmp_path: Path) -> Pbem:
+    """er1 at 3 seats, kesh reading German, aurel Italian, thal Dutch; setup and taxation resolved."""
+    created = new_er(
+        pbem,
+        data_copy(tmp_path),
+        "--language",
+        "kesh=de",
+        "--language",
+        "aurel=it",
+        "--language",
+        "thal=nl",
+        seats=SEATS3,
+    )
+    assert created.startswith("0\n"), created
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    return pbem
+
+
+def conqueror_report(pbem: Pbem, language: str, turn: int = 2) -> str:
+    shown = pbem("report", "er1", "--turn", str(turn), "--language", language)
+    assert shown.exit_code == 0, shown.output
+    return shown.output
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_ER_4_1_the_position_names_the_phase_units_and_independents_in_the_readers_words(
+    conqueror_game: Pbem, language: str
+) -> None:
+    report = conqueror_report(conqueror_game, language)
+    position = report.split("===")[-1]
+    assert "plans" not in position and "infantry" not in position and "independent" not in position
+    assert gettext(language, "plans (politics and preparation)") in position  # ER-4.1 phases 3 and 4
+    assert f"1 {written(language, 'cavalry')}, 1 {written(language, 'infantry')}" in position  # an independent army
+    assert f"{written(language, 'independents').lower()} 1 {written(language, 'cavalry')}" in position
