@@ -3,29 +3,37 @@ and the word a report uses for a thing is a keyword the player can type for it."
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from adjudicator.archive.models import GameRow
 from adjudicator.engine.chance import GivenDice
+from adjudicator.mail.inbound import Incoming
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import keyword_of, keyword_table, written
 from adjudicator.orders.sets import OrderSet
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import engine_text, gettext
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.capture import parse_captive_choice
+from adjudicator.rulesets.coe.decisions import BadAnswer, retreat_answer
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.clock import SYSTEM_CLOCK
-from adjudicator.services.reports import turn_reports
+from adjudicator.services.deadlines import tick
+from adjudicator.services.mailbox import ingest
+from adjudicator.services.reports import stored_report, turn_reports
 from tests.conftest import Pbem
 from tests.helpers import legion, start
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
+from tests.test_i18n import SEATS, mails_to, two_german_seats
 
 READERS = ("de", "it", "nl")
 
@@ -167,3 +175,66 @@ def test_ER_4_1_the_position_names_the_phase_units_and_independents_in_the_reade
     assert gettext(language, "plans (politics and preparation)") in position  # ER-4.1 phases 3 and 4
     assert f"1 {written(language, 'cavalry')}, 1 {written(language, 'infantry')}" in position  # an independent army
     assert f"{written(language, 'independents').lower()} 1 {written(language, 'cavalry')}" in position
+
+
+# -- keywords inside instructions are the reader's own, and he may answer with them -------------------------------
+
+
+def test_C_8_4_a_german_seat_answers_toete_and_the_captured_general_is_killed(tmp_path: Path) -> None:
+    archive, passwords = two_german_seats(tmp_path)
+    orders = f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\nZIEHE G3 MIT 1 INF: MAC -> DAL\n"
+    assert ingest(archive, Incoming("<o@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
+    assert "waiting for decisions" in " ".join(tick(archive, tmp_path).lines)  # C-15: the capture is asked first
+    notice = mails_to(archive, "Macedonia")[-1].body
+    [key] = re.findall(r"ANTWORT (captive\S*): ", notice)
+    answer = f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\nANTWORT {key}: TÖTE\n"
+    ingest(archive, Incoming("<a@test>", SEATS["Macedonia"], "", "Antwort", answer, answer))
+    tick(archive, tmp_path)
+    report = stored_report(archive, "rome1", 1, None, "de")
+    killed = "%(seat)s captures %(owner)s's %(leader)s in %(area)s and kills him"
+    assert gettext("de", killed, seat="Macedonia", owner="Egyptus", leader="G2", area="DAL") in report  # C-8.4
+
+
+@pytest.mark.parametrize(
+    ("language", "kill", "ransom"),
+    [("de", "TÖTE", "LÖSEGELD"), ("it", "UCCIDI", "RISCATTO"), ("nl", "DOOD", "LOSGELD")],
+)
+def test_C_8_4_the_refusal_of_a_captive_answer_names_the_readers_keywords(
+    language: str, kill: str, ransom: str
+) -> None:
+    assert parse_captive_choice(kill.lower()) == "kill" and parse_captive_choice(ransom) == "ransom"
+    with pytest.raises(BadAnswer) as refused:
+        parse_captive_choice("maybe")
+    stored = str(refused.value)
+    assert stored == "answer KILL or RANSOM"  # stored in English, as older archives hold it
+    shown = engine_text(language, stored)
+    assert kill in shown and ransom in shown and "KILL" not in shown
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_C_15_7_a_retreat_answer_in_the_readers_keywords(language: str) -> None:
+    word = {name: written(language, name) for name in ("continue", "retreat", "to")}
+    assert retreat_answer(word["continue"].lower()) is None
+    assert retreat_answer(f"{word['retreat']} {word['to']} mac") == ["MAC"]
+    with pytest.raises(BadAnswer) as refused:
+        retreat_answer("flee")
+    shown = engine_text(language, str(refused.value))
+    assert word["continue"] in shown and word["retreat"] in shown and "CONTINUE" not in shown
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_every_keyword_in_an_instruction_is_a_placeholder_filled_from_the_keyword_table(language: str) -> None:
+    """No msgid or translation writes an order keyword itself: the reader's keywords are filled in (kw_<name>)."""
+    english = {s.casefold() for names in keyword_table().values() for s in names["en"]}
+    spelled = {s.casefold() for names in keyword_table().values() for s in names[language]}
+    with (resource_dir("locale") / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        catalogue = read_po(source, locale=language)
+    for message in catalogue:
+        if not message.id or not isinstance(message.id, str):
+            continue
+        for text, words in ((message.id, english), (message.string, spelled | english)):
+            capitals = re.findall(r"\b[A-ZÄÖÜÀÈÉÌÒÙ]{2,}\b", re.sub(r"%\(\w+\)s|\(ER-[\d.]+\)|ER-[\d.]+", "", text))
+            assert not [w for w in capitals if w.casefold() in words and w not in ALLOWED_CAPITALS], text
+
+
+ALLOWED_CAPITALS = {"VP", "PV", "SP", "OP", "HMAC", "SHA", "SMTP", "IMAP", "UTC", "ID", "URL", "DE", "IT", "NL", "EN"}

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
-from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, standing
+from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, retreat_answer, standing
 from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
@@ -366,23 +366,21 @@ class LandBattle1984(Combat):
             break
 
         def parse(text: str) -> str:
-            words = [w for w in text.replace(",", " ").split() if w.casefold() != "to"]
-            if words and words[0].casefold() == "continue":
+            named = retreat_answer(text)
+            if named is None:
                 return CONTINUE
-            if not words or words[0].casefold() != "retreat":
-                raise BadAnswer(N_("answer CONTINUE or RETREAT [TO] <area>"))
-            if len(words) == 1:
+            if not named:
                 return eligible[0]
-            if words[1].upper() not in eligible:
+            if named[0] not in eligible:
                 raise BadAnswer(
                     N_(
                         "%(area)s is no retreat destination from %(origin)s: %(areas)s",
-                        area=words[1].upper(),
+                        area=named[0],
                         origin=self.area,
                         areas=", ".join(eligible),
                     )
                 )
-            return words[1].upper()
+            return named[0]
 
         return decide(
             self.turn,
