@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from adjudicator.archive import Archive
 from adjudicator.archive.models import GameRow
 from adjudicator.engine.chance import GivenDice
 from adjudicator.mail.inbound import Incoming
@@ -27,6 +28,7 @@ from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.deadlines import tick
+from adjudicator.services.games import new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report, turn_reports
 from tests.conftest import Pbem
@@ -238,3 +240,22 @@ def test_every_keyword_in_an_instruction_is_a_placeholder_filled_from_the_keywor
 
 
 ALLOWED_CAPITALS = {"VP", "PV", "SP", "OP", "HMAC", "SHA", "SMTP", "IMAP", "UTC", "ID", "URL", "DE", "IT", "NL", "EN"}
+
+
+# -- no English left in a reader's report ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_the_setup_report_gives_the_title_and_the_dice_commitment_in_the_readers_words(
+    tmp_path: Path, language: str
+) -> None:
+    archive = Archive.in_folder(tmp_path)
+    new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": language})
+    report = stored_report(archive, "rome1", 0, None, language)
+    private = stored_report(archive, "rome1", 0, "Egyptus")
+    title = "Conquest of the Empire, Classic edition (2005)"
+    assert gettext(language, title) != title
+    assert report.startswith(gettext(language, title)) and private.startswith(gettext(language, title))
+    assert "ommitment" not in report and "Seed" not in report
+    welcome = (tmp_path / "games" / "rome1" / "outbox" / "welcome-Egyptus.txt").read_text()
+    assert title not in welcome and "ommitment" not in welcome
