@@ -13,16 +13,19 @@ from babel.messages.pofile import read_po
 from adjudicator.archive import Archive
 from adjudicator.archive.models import GameRow
 from adjudicator.engine.chance import GivenDice
+from adjudicator.engine.vocabulary import Event
 from adjudicator.mail.inbound import Incoming
 from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import keyword_of, keyword_table, written
 from adjudicator.orders.sets import OrderSet
+from adjudicator.render import environment
 from adjudicator.render.i18n import engine_text, gettext
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.capture import parse_captive_choice
 from adjudicator.rulesets.coe.decisions import BadAnswer, retreat_answer
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
+from adjudicator.rulesets.conqueror.battle_types import Plan
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.services.adjudication import play, turn_row
@@ -33,6 +36,7 @@ from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report, turn_reports
 from tests.conftest import Pbem
 from tests.helpers import legion, start
+from tests.test_conqueror_battle import FREE_MEN, ONE, army, battle, run
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
 from tests.test_i18n import SEATS, mails_to, two_german_seats
@@ -259,3 +263,24 @@ def test_the_setup_report_gives_the_title_and_the_dice_commitment_in_the_readers
     assert "ommitment" not in report and "Seed" not in report
     welcome = (tmp_path / "games" / "rome1" / "outbox" / "welcome-Egyptus.txt").read_text()
     assert title not in welcome and "ommitment" not in welcome
+
+
+def conqueror_sentences(events: tuple[Event, ...], language: str) -> str:
+    """The report sentences of Conqueror events in `language` (templates/conqueror/events.j2)."""
+    template = environment(language).from_string(
+        '{% from "conqueror/events.j2" import sentence %}{% for e in events %}{{ sentence(e) }}\n{% endfor %}'
+    )
+    return template.render(events=events)
+
+
+@pytest.mark.parametrize("language", ("en", *READERS))
+def test_ER_8_18_free_men_are_told_in_a_sentence_with_the_readers_keyword(language: str) -> None:
+    gaul = army("a", "O", infantry=2, elite=FREE_MEN, heroes={"warden": 0})
+    outcome, _ = run(battle(gaul, army("d", "X", infantry=3)), [ONE, ONE], {"a": Plan(free_men=True)})
+    events = tuple(Event(f"battle_{e.what}", None, {"rule": e.rule, **dict(e.data)}) for e in outcome.events)
+    told = conqueror_sentences(events, language)  # as battle_setup.battle_events reports them
+    assert gettext(language, "%(player)s's Free Men join the battle (%(rule)s).", player="a", rule="ER-8.18") in told
+    assert "True" not in told and (language == "en" or "Free Men" not in told)
+    if language != "en":
+        assert written(language, "freemen").casefold() in told.casefold()  # the word he orders them with (ER-14.15)
+        assert "attacker" not in told and "defender" not in told and " infantry" not in told  # ER-8.14, ER-8.22
