@@ -11,6 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.vocabulary import Event
@@ -20,6 +21,7 @@ from adjudicator.orders.keywords import keyword_of, keyword_table, written
 from adjudicator.orders.sets import OrderSet
 from adjudicator.render import environment
 from adjudicator.render.i18n import engine_text, gettext
+from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.capture import parse_captive_choice
@@ -31,9 +33,9 @@ from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import game_ruleset, new_game
 from adjudicator.services.mailbox import ingest
-from adjudicator.services.reports import stored_report, turn_reports
+from adjudicator.services.reports import stored_report, turn_map, turn_reports
 from tests.conftest import Pbem
 from tests.helpers import legion, start
 from tests.test_conqueror_battle import FREE_MEN, ONE, army, battle, run
@@ -284,3 +286,22 @@ def test_ER_8_18_free_men_are_told_in_a_sentence_with_the_readers_keyword(langua
     if language != "en":
         assert written(language, "freemen").casefold() in told.casefold()  # the word he orders them with (ER-14.15)
         assert "attacker" not in told and "defender" not in told and " infantry" not in told  # ER-8.14, ER-8.22
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_C_1_1_map_labels_give_the_units_as_the_reader_orders_them(language: str) -> None:
+    state = start()
+    legion(state, "MOE", 1, inf=2, cav=1, cat=1)
+    svg = render_map_for_turn("coe-classic", snapshot_text(state), "[]", language=language)
+    units = " ".join(f"{n} {written(language, kind)}" for n, kind in ((2, "infantry"), (1, "cavalry"), (1, "catapult")))
+    assert f"G1 · {units}" in svg
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_ER_0_3_the_map_names_the_independents_in_the_readers_words(conqueror_game: Pbem, language: str) -> None:
+    archive = Archive.open(conqueror_game.data, conqueror_game.db)
+    with archive.session() as session:
+        game = db.find_game(session, "er1")
+        svg = turn_map(game_ruleset(game), game, db.get_turn(session, game, 2), language)
+    assert gettext(language, "held by the independents") in svg  # ER-2.3
+    assert f"{written(language, 'independents').lower()}: " in svg and "independent:" not in svg

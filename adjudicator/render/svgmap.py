@@ -59,7 +59,20 @@ CODE_FONT, NAME_FONT, SEA_NAME_FONT, LABEL_FONT = 42, 27, 25, 32
 LABEL_LINE = 42  # the height of one army label line
 
 
-Translate = Callable[..., str]  # gettext of the map's language: tr(msgid, **values)
+@dataclass(frozen=True)
+class Translate:
+    """gettext of the map's language: tr(msgid, **values); tr.keyword(name): keyword `name` as its reader writes
+    it, for the labels that show what he orders with (2 INF, 1 KAV)."""
+
+    language: str = "en"
+
+    def __call__(self, msgid: str, **values: object) -> str:
+        return gettext(self.language, msgid, **values)
+
+    def keyword(self, name: str) -> str:
+        from adjudicator.orders.keywords import written
+
+        return written(self.language, name)
 
 
 @dataclass(frozen=True)
@@ -485,9 +498,7 @@ def render_map(
     ruleset) make of it and of `events` (the turn's stored events); the legend and heading in `language`."""
     spots = layout(board)
 
-    def tr(msgid: str, **values: object) -> str:
-        return gettext(language, msgid, **values)
-
+    tr = Translate(language)
     events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
     drawn = (layers or layers_of(snapshot))(board, snapshot, events, tr)
     colour = seat_colours(drawn.seats, colours, drawn.fixed_colours)
