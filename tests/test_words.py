@@ -305,3 +305,14 @@ def test_ER_0_3_the_map_names_the_independents_in_the_readers_words(conqueror_ga
         svg = turn_map(game_ruleset(game), game, db.get_turn(session, game, 2), language)
     assert gettext(language, "held by the independents") in svg  # ER-2.3
     assert f"{written(language, 'independents').lower()}: " in svg and "independent:" not in svg
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_ER_5_14_ER_12_6_buildings_are_named_by_the_readers_keywords(language: str) -> None:
+    built = (
+        Event("district_built", "aurel", {"district": "granary", "site": None, "price": 4}),
+        Event("megaproject_built", "aurel", {"kind": "temple", "card": "t1", "slot": "district", "price": 9}),
+    )
+    told = conqueror_sentences(built, language)
+    assert written(language, "granary") in told and written(language, "temple") in told
+    assert "granary" not in told and "temple" not in told
