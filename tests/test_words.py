@@ -316,3 +316,22 @@ def test_ER_5_14_ER_12_6_buildings_are_named_by_the_readers_keywords(language: s
     told = conqueror_sentences(built, language)
     assert written(language, "granary") in told and written(language, "temple") in told
     assert "granary" not in told and "temple" not in told
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_the_reports_words_for_a_game_and_a_seat_are_the_keywords_or_no_board_word(language: str) -> None:
+    game = gettext(language, "Game %(game)s - public report", game="rome1").split()[0]
+    assert keyword_of().get(game.casefold()) == "GAME"  # "Partie rome1" is typed PARTIE rome1
+    seats = gettext(language, "You play %(seat)s. Seats: %(seats)s.", seat="x", seats="y").casefold()
+    turn = gettext(
+        language, "judged as the position stands now; alternatives are tried again when the seat's turn comes (ER-14.6)"
+    ).casefold()
+    for text in (seats, turn):  # a seat is a player, never the word for a board slot or space (ER-5.12)
+        assert written(language, "slot").casefold() not in text and written(language, "space").casefold() not in text
+
+
+def test_C_9_1_dutch_tribute_is_one_word_in_the_table_and_the_sentence() -> None:
+    collected = gettext(
+        "nl", "%(seat)s collects %(amount)s talents of tribute; treasury %(treasury)s", seat="x", amount=1, treasury=1
+    )
+    assert gettext("nl", "Tribute").casefold() in collected.casefold()
