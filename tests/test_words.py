@@ -335,3 +335,13 @@ def test_C_9_1_dutch_tribute_is_one_word_in_the_table_and_the_sentence() -> None
         "nl", "%(seat)s collects %(amount)s talents of tribute; treasury %(treasury)s", seat="x", amount=1, treasury=1
     )
     assert gettext("nl", "Tribute").casefold() in collected.casefold()
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_C_15_a_default_shown_in_the_readers_words_can_be_typed_back_as_the_answer(language: str) -> None:
+    """A notice shows a decision's default translated ("Vorgabe: weiterkämpfen"): that word is an answer too."""
+    for word, keyword in (("continue", "CONTINUE"), ("kill", "KILL"), ("ransom", "RANSOM"), ("retreat", "RETREAT")):
+        shown = engine_text(language, word)
+        assert keyword_of().get(shown.casefold()) == keyword, (word, shown)
+    assert retreat_answer(engine_text(language, "continue")) is None
+    assert parse_captive_choice(engine_text(language, "kill")) == "kill"
