@@ -345,3 +345,15 @@ def test_C_15_a_default_shown_in_the_readers_words_can_be_typed_back_as_the_answ
         assert keyword_of().get(shown.casefold()) == keyword, (word, shown)
     assert retreat_answer(engine_text(language, "continue")) is None
     assert parse_captive_choice(engine_text(language, "kill")) == "kill"
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_O_6_11_a_1984_target_is_named_in_the_readers_words(language: str) -> None:
+    from tests.test_coe_1984_battles import ATT, DEF, answer, contest, decisions, events, play
+
+    state = contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "infantry": 1, "cavalry": 1})
+    for said in (written(language, "cavalry"), engine_text(language, "cavalry")):  # KAV, or Kavallerie as shown
+        result = play(state, dice=[5, 1, 4], answers=answer(ATT, battle_THR_1_target=said))
+        assert [e["answer"] for e in events(result, "answer_refused")] == []
+        assert decisions(result, "target")[0] == (ATT, "battle.THR.1.target", "cavalry", "answer")
+    assert DEF

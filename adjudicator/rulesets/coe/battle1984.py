@@ -58,6 +58,15 @@ TARGET_WORDS = {**UNIT_WORDS, "gal": "galley", "galley": "galley", "galleys": "g
 CONTINUE = "continue"
 
 
+def target_word(word: str) -> str | None:
+    """The kind a target answer names (O-6.11): inf, cavalry, galley, or a keyword of any language (KAV, GALEA), as
+    the reader's notice shows it."""
+    from adjudicator.orders.keywords import keyword_of
+
+    kind = TARGET_WORDS.get(word) or keyword_of().get(word, "").lower()
+    return kind if kind in TIES else None
+
+
 @dataclass(frozen=True)
 class Target:
     """What one shot aims at: a unit kind (at sea: aboard `galley`), or the empty galley `galley` itself."""
@@ -149,9 +158,9 @@ class Combat:
         def parse(text: str) -> Target:
             # also as Target.show writes it: "infantry aboard galley 2", "cavalry (came by sea)"
             words = text.replace(",", " ").replace("(", " ").replace(")", " ").casefold().split()
-            if not words or words[0] not in TARGET_WORDS:
+            kind = target_word(words[0]) if words else None
+            if kind is None:
                 raise BadAnswer(N_("name one of: %(targets)s", targets=", ".join(t.show() for t in candidates)))
-            kind = TARGET_WORDS[words[0]]
             numbers = [int(w) for w in words[1:] if w.isdigit()]
             origins = [w for w in words[1:] if w in ("land", "sea")]
             matching = [
