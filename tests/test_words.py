@@ -305,6 +305,7 @@ def test_ER_0_3_the_map_names_the_independents_in_the_readers_words(conqueror_ga
         svg = turn_map(game_ruleset(game), game, db.get_turn(session, game, 2), language)
     assert gettext(language, "held by the independents") in svg  # ER-2.3
     assert f"{written(language, 'independents').lower()}: " in svg and "independent:" not in svg
+    assert f">{written(language, 'independents').lower()}</text>" in svg and ">independent<" not in svg  # legend
 
 
 @pytest.mark.parametrize("language", READERS)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -127,6 +127,7 @@ class MapLayers:
     legend_seats: list[tuple[str, bool]]  # (seat, eliminated) in the legend's order
     legend_symbols: tuple[tuple[str, str, int], ...]  # (symbol, msgid, the sample's width)
     details: list[str]  # the heading's second line, translated
+    seat_names: Mapping[str, str] = field(default_factory=dict)  # a legend seat in the reader's words, if not its name
 
 
 LayersOf = Callable[[Board, Mapping[str, Any], list[dict[str, Any]], Translate], MapLayers]
@@ -510,7 +511,9 @@ def render_map(
     _place_labels(forces, spots, colour, battles, moves)
 
     heading = title or f"{snapshot.get('game', '')} — turn {snapshot.get('turn', '')}"
-    legend_seats = [(seat, colour[seat], eliminated) for seat, eliminated in drawn.legend_seats]
+    legend_seats = [
+        (drawn.seat_names.get(seat, seat), colour[seat], eliminated) for seat, eliminated in drawn.legend_seats
+    ]
     return (
         markup_environment(language)
         .get_template("map.svg.j2")

@@ -130,6 +130,7 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
         legend_seats=[*((f, state.players[f].eliminated) for f in state.turn_order), (INDEPENDENT, False)],
         legend_symbols=(*FORT_SYMBOLS, *links, KEY),
         details=details,
+        seat_names={INDEPENDENT: _owner(INDEPENDENT, tr)},
     )
 
 
