@@ -358,3 +358,15 @@ def test_O_6_11_a_1984_target_is_named_in_the_readers_words(language: str) -> No
         assert [e["answer"] for e in events(result, "answer_refused")] == []
         assert decisions(result, "target")[0] == (ATT, "battle.THR.1.target", "cavalry", "answer")
     assert DEF
+
+
+@pytest.mark.parametrize("language", ("en", *READERS))
+def test_ER_13_6_an_effect_that_gives_coins_vp_food_or_cards_says_so_in_words(language: str) -> None:
+    given = tuple(
+        Event("effect_applied", "aurel", {"source": "harvest", "op": op, "n": 2})
+        for op in ("coins", "vp", "food", "draw_tactic")
+    )
+    told = conqueror_sentences(given, language)
+    assert not [op for op in ("coins 2", "vp 2", "food 2", "draw_tactic") if op in told], told
+    coins = "%(source)s: %(seat)s gets %(n)s coin(s) (ER-13.6)."
+    assert gettext(language, coins, source="harvest", seat="aurel", n=2) in told
