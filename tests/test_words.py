@@ -370,3 +370,20 @@ def test_ER_13_6_an_effect_that_gives_coins_vp_food_or_cards_says_so_in_words(la
     assert not [op for op in ("coins 2", "vp 2", "food 2", "draw_tactic") if op in told], told
     coins = "%(source)s: %(seat)s gets %(n)s coin(s) (ER-13.6)."
     assert gettext(language, coins, source="harvest", seat="aurel", n=2) in told
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_ER_13_6_the_source_of_an_effect_and_the_independents_are_named_in_the_readers_words(language: str) -> None:
+    told = conqueror_sentences(
+        (
+            Event("effect_applied", "aurel", {"source": "chronicle blight", "op": "food", "n": -1}),
+            Event("effect_applied", "aurel", {"source": "aurel dynasty", "op": "coins", "n": 1}),
+            Event("battle_unit_lost", None, {"player": "independent", "kind": "infantry", "rule": "ER-8.22"}),
+            Event("battle", "thal", {"area": "GAR", "from": "THA", "defender": "independent", "units": {}}),
+        ),
+        language,
+    )
+    assert gettext(language, "chronicle card %(card)s", card="blight") in told
+    assert gettext(language, "%(faction)s's dynasty card", faction="aurel") in told
+    assert "chronicle blight" not in told and "aurel dynasty" not in told and "independent " not in told
+    assert gettext(language, "the independent army") in told  # ER-8.31
