@@ -387,3 +387,24 @@ def test_ER_13_6_the_source_of_an_effect_and_the_independents_are_named_in_the_r
     assert gettext(language, "%(faction)s's dynasty card", faction="aurel") in told
     assert "chronicle blight" not in told and "aurel dynasty" not in told and "independent " not in told
     assert gettext(language, "the independent army") in told  # ER-8.31
+
+
+def test_ER_14_a_decision_and_standing_orders_are_written_back_in_the_readers_keywords() -> None:
+    told = conqueror_sentences(
+        (
+            Event(
+                "decision",
+                "kesh",
+                {
+                    "source": "default",
+                    "rule": "ER-14.18",
+                    "question": "where?",
+                    "choice": "RETREAT TO ORO",
+                    "key": "k",
+                },
+            ),
+            Event("standing_orders_kept", "kesh", {"orders": ["CASUALTIES thal, aurel", "EXCESS ARC, INF, CAV"]}),
+        ),
+        "nl",
+    )
+    assert "TERUGTOCHT NAAR ORO" in told and "SLACHTOFFERS thal, aurel" in told and "OVERSCHOT BOOG, INF, CAV" in told

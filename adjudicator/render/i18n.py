@@ -212,6 +212,25 @@ def engine_data(language: str, event: Any) -> Mapping[str, Any]:
     }
 
 
+@cache
+def _english_spellings() -> dict[str, str]:
+    """English keyword spellings (upper case) -> keyword name."""
+    from adjudicator.orders.keywords import keyword_table
+
+    return {s: name for name, spellings in keyword_table().items() for s in spellings["en"]}
+
+
+def keywords_written(language: str, text: str) -> str:
+    """An order the tool wrote in English keywords (a decision taken, a standing order kept: 'RETREAT TO ORO') in the
+    reader's keywords; names, codes and numbers stay (no keyword spells an area or seat: orders/parser.py)."""
+    if language == "en" or not isinstance(text, str):
+        return text
+    from adjudicator.orders.keywords import written
+
+    english = _english_spellings()
+    return re.sub(r"\b[A-Z]+\b", lambda w: written(language, english[w[0]]) if w[0] in english else w[0], text)
+
+
 def order_echo(language: str, text: str) -> str:
     """A line the tool composed from an order (each item of a BUY order: 'BUY 2 INF AT MAC') in the reader's order
     keywords; a line the player wrote stays as written."""
