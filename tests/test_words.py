@@ -408,3 +408,30 @@ def test_ER_14_a_decision_and_standing_orders_are_written_back_in_the_readers_ke
         "nl",
     )
     assert "TERUGTOCHT NAAR ORO" in told and "SLACHTOFFERS thal, aurel" in told and "OVERSCHOT BOOG, INF, CAV" in told
+
+
+def test_ER_14_12_a_german_notice_suggests_its_answer_in_german_keywords_and_takes_it_back(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    from tests.test_conqueror_asks import due_step, play_until
+
+    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", "--language", "kesh=de", seats=SEATS3)
+    assert created.startswith("0\n"), created
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
+    number = play_until(pbem, 2, "thal", round_one)
+    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
+    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    notice = (pbem.data / "games" / "er1" / "outbox" / f"decisions-turn-{number:04d}-kesh.txt").read_text()
+    suggested = f"{written('de', 'reinforce')} {written('de', 'never')}"
+    assert f"ANTWORT battle.PEL.1.reinforce: {suggested}" in notice  # ER-14.12, as kesh writes his orders
+    answer = pbem.orders("kesh", number, f"ANSWER battle.PEL.1.reinforce: {suggested}", game="er1")
+    assert pbem("answer", "er1", str(answer)).exit_code == 0
+    assert pbem("adjudicate", "er1", "--defaults").exit_code == 0
+    assert due_step(pbem)[0] > number
+    private = (pbem.data / "games" / "er1" / f"turn-{number:04d}" / "report-kesh.txt").read_text()
+    assert "is not usable" not in private and "nicht verwendbar" not in private
