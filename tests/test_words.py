@@ -195,6 +195,7 @@ def test_C_8_4_a_german_seat_answers_toete_and_the_captured_general_is_killed(tm
     assert "waiting for decisions" in " ".join(tick(archive, tmp_path).lines)  # C-15: the capture is asked first
     notice = mails_to(archive, "Macedonia")[-1].body
     [key] = re.findall(r"ANTWORT (captive\S*): ", notice)
+    assert f"ANTWORT {key}: {written('de', 'ransom')}\n" in notice  # the default, as he would write it (C-15.11)
     answer = f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\nANTWORT {key}: TÖTE\n"
     ingest(archive, Incoming("<a@test>", SEATS["Macedonia"], "", "Antwort", answer, answer))
     tick(archive, tmp_path)
