@@ -26,7 +26,7 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.capture import parse_captive_choice
 from adjudicator.rulesets.coe.decisions import BadAnswer, retreat_answer
-from adjudicator.rulesets.coe.state import GameState, snapshot_text
+from adjudicator.rulesets.coe.state import Cargo, GameState, snapshot_text
 from adjudicator.rulesets.conqueror.battle_types import Plan
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
@@ -37,7 +37,7 @@ from adjudicator.services.games import game_ruleset, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report, turn_map, turn_reports
 from tests.conftest import Pbem
-from tests.helpers import legion, start
+from tests.helpers import legion, place, start
 from tests.test_conqueror_battle import FREE_MEN, ONE, army, battle, run
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
@@ -436,3 +436,13 @@ def test_ER_14_12_a_german_notice_suggests_its_answer_in_german_keywords_and_tak
     assert due_step(pbem)[0] > number
     private = (pbem.data / "games" / "er1" / f"turn-{number:04d}" / "report-kesh.txt").read_text()
     assert "is not usable" not in private and "nicht verwendbar" not in private
+
+
+@pytest.mark.parametrize("language", ("en", *READERS))
+def test_C_5_22_the_map_tooltip_of_a_loaded_galley_gives_its_cargo_as_the_reader_orders_it(language: str) -> None:
+    state = start(ruleset="coe-1984")
+    place(state, "AEG", "Macedonia", owner=False, generals=[3], infantry=2, galleys=[1])
+    state.force("AEG", "Macedonia").aboard = {1: Cargo(generals=[3], infantry=2)}
+    svg = render_map_for_turn("coe-1984", snapshot_text(state), "[]", language=language)
+    pieces = f"G3 2 {written(language, 'infantry')}"
+    assert gettext(language, "aboard galley %(number)s: %(pieces)s", number=1, pieces=pieces) in svg

@@ -115,7 +115,7 @@ def _army_words(force: Mapping[str, Any], tr: Translate) -> str:
     if galleys:
         words.append(_galleys(galleys, tr))
     for number, cargo in sorted(force.get("aboard", {}).items()):
-        aboard = _leaders(cargo) + _units(cargo)
+        aboard = _leaders(cargo) + _units(cargo, tr)
         if aboard:
             words.append(tr("aboard galley %(number)s: %(pieces)s", number=number, pieces=" ".join(aboard)))
     return ", ".join(words)
