@@ -166,8 +166,10 @@ def test_every_engine_text_translates_back_from_its_english_form(language: str) 
         assert messages.get(msgid), f"{language}: {msgid!r} is not translated"
         assert sorted(PLACEHOLDER.findall(messages[msgid])) == sorted(PLACEHOLDER.findall(msgid)), msgid
         values = {name: f"X{index}" for index, name in enumerate(dict.fromkeys(PLACEHOLDER.findall(msgid)))}
-        english = msgid % values  # as the archive stores it; the renderer finds its msgid and values again
-        assert engine_text(language, english) == messages[msgid] % values, msgid
+        keywords = {name: written("en", name[3:]) for name in values if name.startswith("kw_")}  # kw_kill: KILL
+        english = msgid % (values | keywords)  # as the archive stores it; the renderer finds its msgid and values again
+        readers = {name: written(language, name[3:]) for name in keywords}  # TÖTE for a German reader
+        assert engine_text(language, english) == messages[msgid] % (values | readers), msgid
 
 
 def test_values_inside_engine_texts_are_translated_too_and_english_stays_as_stored() -> None:

@@ -264,7 +264,7 @@ def test_C_6_9_a_battle_report_names_the_leaders_tells_hits_rolled_and_applied_a
     report = (out / "report.txt").read_text()
     assert "Land battle in THR: Macedonia (G1; 6 INF) attacks Egyptus (2 INF)" in report  # the leaders by name
     assert "Macedonia rolls 1=inf 1=inf 1=inf 1=inf 1=inf 1=inf: 6 hit(s), 2 applied; Egyptus loses 2 INF" in report
-    assert "Egyptus rolls 6=blank 6=blank: 0 hit(s); Macedonia loses none" in report
+    assert "Egyptus rolls 6=blank 6=blank: 0 hit(s); Macedonia loses nothing" in report
     assert "Phase 3: collect tribute" in report
     phases = re.findall(r"Phase (\d):", report)
     assert phases == ["1", "2", "3", "4", "5"]  # phase 5 covers buying and placing (phases 5 and 6)

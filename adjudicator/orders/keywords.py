@@ -73,6 +73,12 @@ def written(language: str, name: str) -> str:
     return min((w for w in words if words[0].startswith(w)), key=len)
 
 
+def in_english(*names: str) -> dict[str, str]:
+    """The values of %(kw_<name>)s placeholders in an engine text, which is stored in English: in_english("kill")
+    -> {"kw_kill": "KILL"}. The renderer writes each in the reader's keywords (render/i18n.py)."""
+    return {f"kw_{name.lower()}": written("en", name) for name in names}
+
+
 def display(name: str) -> str:
     """How errors show keyword `name`: its first English spelling."""
     return spellings(name)[0]

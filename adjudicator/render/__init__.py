@@ -48,7 +48,7 @@ def _environment(language: str, autoescape: bool) -> Environment:
     from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined, pass_context
 
     from adjudicator.orders.keywords import written
-    from adjudicator.render.i18n import engine_data, engine_text, item_echo, order_echo, translations
+    from adjudicator.render.i18n import engine_data, engine_text, item_echo, keywords_written, order_echo, translations
 
     env = Environment(
         loader=ChoiceLoader([FileSystemLoader(resource_dir("templates")), FunctionLoader(_outside_template)]),
@@ -71,6 +71,7 @@ def _environment(language: str, autoescape: bool) -> Environment:
     env.filters["engine_data"] = pass_context(lambda _, event: engine_data(language, event))
     env.filters["echo"] = pass_context(lambda _, text: order_echo(language, text))  # an order line the tool composed
     env.filters["item"] = pass_context(lambda _, text: item_echo(language, text))  # an item of a line, named
+    env.filters["keywords"] = pass_context(lambda _, text: keywords_written(language, text))  # an order it wrote
     return env
 
 

@@ -14,7 +14,8 @@ in English, so that archives replay and verify byte for byte. Those texts are bu
 placeholders (`N_` in adjudicator/engine/vocabulary.py), and `engine_text` translates them when rendering: it
 matches a stored text against the msgids (most literal text first) and translates the values it finds the same
 way, so that texts in older archives translate too. Unit abbreviations and piece words the tool composes from
-orders come back in the reader's order keywords (`written`).
+orders come back in the reader's order keywords (`written`), and so does a %(kw_<name>)s placeholder: keyword <name>
+in an instruction ("answer %(kw_kill)s or %(kw_ransom)s"), stored as its English spelling, is the reader's own.
 """
 
 from __future__ import annotations
@@ -68,9 +69,20 @@ def _catalogue(language: str) -> Catalog:
 
 
 def gettext(language: str, msgid: str, **values: object) -> str:
-    """A message in `language`, with %(name)s values filled in (for text made outside the templates)."""
+    """A message in `language`, with %(name)s values filled in (for text made outside the templates); a
+    %(kw_<name>)s placeholder not given is keyword <name> as the reader writes it."""
     text = translations(language).ugettext(msgid)
+    values = {**_keyword_values(language, msgid), **values}
     return text % values if values else text
+
+
+def _keyword_values(language: str, msgid: str) -> dict[str, str]:
+    """The %(kw_<name>)s placeholders of `msgid`: keyword <name> in `language` (ANSWER in German is ANTWORT)."""
+    if "%(kw_" not in msgid:
+        return {}
+    from adjudicator.orders.keywords import written
+
+    return {name: written(language, name[3:]) for name in PLACEHOLDER.findall(msgid) if name.startswith("kw_")}
 
 
 # -- engine texts: stored in English, translated when rendered -------------------------------------------------
@@ -112,7 +124,7 @@ class _Pattern:
                 regex += f"(?P={part})" if part in seen else f"(?P<{part}>.+?)"
                 seen.add(part)
         self.regex = re.compile(regex, re.DOTALL)
-        self.translation = translation
+        self.msgid, self.translation = msgid, translation
         literals = parts[::2]
         self.needle = max(literals, key=len)  # a cheap test before the regular expression
         self.weight = sum(len(literal) for literal in literals)
@@ -158,7 +170,7 @@ def _translate(language: str, text: str, depth: int) -> str:
         for pattern in patterns:
             if pattern.needle in text and (match := pattern.regex.fullmatch(text)):
                 values = {name: _translate(language, value, depth + 1) for name, value in match.groupdict().items()}
-                return pattern.translation % values
+                return pattern.translation % (values | _keyword_values(language, pattern.msgid))
         for separator in (", ", " "):  # a list of texts ("galley 1, galley 2") or of unit counts ("2 INF 1 CAV")
             if separator in text:
                 parts = text.split(separator)
@@ -198,6 +210,40 @@ def engine_data(language: str, event: Any) -> Mapping[str, Any]:
         key: engine_text(language, value) if key in keys and isinstance(value, str) else value
         for key, value in data.items()
     }
+
+
+@cache
+def _english_spellings() -> dict[str, str]:
+    """English keyword spellings (upper case) -> keyword name."""
+    from adjudicator.orders.keywords import keyword_table
+
+    return {s: name for name, spellings in keyword_table().items() for s in spellings["en"]}
+
+
+# The words of a decision's answer the tool may write in lower case ("ransom", "retreat to ITA", "cav, inf"), which
+# the answers read in every language (rulesets/coe/capture.py, decisions.py, battle1984.py).
+ANSWER_KEYWORDS = frozenset(
+    {"KILL", "RANSOM", "CONTINUE", "RETREAT", "TO", "INFANTRY", "CAVALRY", "CATAPULT", "GALLEY"}
+)
+
+
+def keywords_written(language: str, text: str) -> str:
+    """An order or answer the tool wrote in English keywords (a decision taken, a standing order kept: 'RETREAT TO
+    ORO'; a default answer: 'ransom') in the reader's keywords; names, codes and numbers stay (no keyword spells an
+    area or seat: orders/parser.py)."""
+    if language == "en" or not isinstance(text, str):
+        return text
+    from adjudicator.orders.keywords import written
+
+    english = _english_spellings()
+
+    def word(found: re.Match[str]) -> str:
+        name = english.get(found[0]) if found[0].isupper() else english.get(found[0].upper())
+        if name is None or not (found[0].isupper() or name in ANSWER_KEYWORDS):
+            return found[0]
+        return written(language, name)
+
+    return re.sub(r"\b[A-Za-z]+\b", word, text)
 
 
 def order_echo(language: str, text: str) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -59,7 +59,20 @@ CODE_FONT, NAME_FONT, SEA_NAME_FONT, LABEL_FONT = 42, 27, 25, 32
 LABEL_LINE = 42  # the height of one army label line
 
 
-Translate = Callable[..., str]  # gettext of the map's language: tr(msgid, **values)
+@dataclass(frozen=True)
+class Translate:
+    """gettext of the map's language: tr(msgid, **values); tr.keyword(name): keyword `name` as its reader writes
+    it, for the labels that show what he orders with (2 INF, 1 KAV)."""
+
+    language: str = "en"
+
+    def __call__(self, msgid: str, **values: object) -> str:
+        return gettext(self.language, msgid, **values)
+
+    def keyword(self, name: str) -> str:
+        from adjudicator.orders.keywords import written
+
+        return written(self.language, name)
 
 
 @dataclass(frozen=True)
@@ -114,6 +127,7 @@ class MapLayers:
     legend_seats: list[tuple[str, bool]]  # (seat, eliminated) in the legend's order
     legend_symbols: tuple[tuple[str, str, int], ...]  # (symbol, msgid, the sample's width)
     details: list[str]  # the heading's second line, translated
+    seat_names: Mapping[str, str] = field(default_factory=dict)  # a legend seat in the reader's words, if not its name
 
 
 LayersOf = Callable[[Board, Mapping[str, Any], list[dict[str, Any]], Translate], MapLayers]
@@ -485,9 +499,7 @@ def render_map(
     ruleset) make of it and of `events` (the turn's stored events); the legend and heading in `language`."""
     spots = layout(board)
 
-    def tr(msgid: str, **values: object) -> str:
-        return gettext(language, msgid, **values)
-
+    tr = Translate(language)
     events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
     drawn = (layers or layers_of(snapshot))(board, snapshot, events, tr)
     colour = seat_colours(drawn.seats, colours, drawn.fixed_colours)
@@ -499,7 +511,9 @@ def render_map(
     _place_labels(forces, spots, colour, battles, moves)
 
     heading = title or f"{snapshot.get('game', '')} — turn {snapshot.get('turn', '')}"
-    legend_seats = [(seat, colour[seat], eliminated) for seat, eliminated in drawn.legend_seats]
+    legend_seats = [
+        (drawn.seat_names.get(seat, seat), colour[seat], eliminated) for seat, eliminated in drawn.legend_seats
+    ]
     return (
         markup_environment(language)
         .get_template("map.svg.j2")

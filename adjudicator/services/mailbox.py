@@ -98,7 +98,9 @@ def over_limits(text: str, commands: list[Command]) -> Problem | None:
         }
     press = list(_press_line().finditer(text))
     if len(press) > MAX_PRESS:
-        return N_("it holds %(count)s PRESS and BROADCAST lines, more than the %(limit)s a mail may hold"), {
+        return N_(
+            "it holds %(count)s %(kw_press)s and %(kw_broadcast)s lines, more than the %(limit)s a mail may hold"
+        ), {
             "count": len(press),
             "limit": MAX_PRESS,
         }
@@ -426,8 +428,8 @@ def _press_over_turn_limit(
     if sent + count <= MAX_PRESS_PER_TURN:
         return None
     return N_(
-        "it holds %(count)s PRESS and BROADCAST lines, and %(sent)s were sent for turn %(turn)s before: a seat "
-        "may send %(limit)s for one turn"
+        "it holds %(count)s %(kw_press)s and %(kw_broadcast)s lines, and %(sent)s were sent for turn %(turn)s before: "
+        "a seat may send %(limit)s for one turn"
     ), {"count": count, "sent": sent, "turn": number, "limit": MAX_PRESS_PER_TURN}
 
 

@@ -19,6 +19,7 @@ from adjudicator.rulesets.coe.decisions import (
     complete_choice,
     decide,
     parse_unit_choice,
+    retreat_answer,
     show_choice,
     standing,
     standing_picks,
@@ -262,12 +263,9 @@ class LandBattle:
             break
 
         def parse(text: str) -> tuple[bool, str | None]:
-            words = text.replace(",", " ").split()
-            if words and words[0].casefold() == "continue":
+            named = retreat_answer(text)
+            if named is None:
                 return False, None
-            if not words or words[0].casefold() != "retreat":
-                raise BadAnswer(N_("answer CONTINUE or RETREAT [TO] <area>"))
-            named = [w.upper() for w in words[1:] if w.casefold() != "to"]
             if not named:
                 return True, eligible[0] if eligible else None
             if named[0] not in eligible:

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
-from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, standing
+from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, retreat_answer, standing
 from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
@@ -56,6 +56,15 @@ if TYPE_CHECKING:
 TIES = ("catapult", "cavalry", "galley", "infantry")  # O-14.4: equal target numbers
 TARGET_WORDS = {**UNIT_WORDS, "gal": "galley", "galley": "galley", "galleys": "galley"}
 CONTINUE = "continue"
+
+
+def target_word(word: str) -> str | None:
+    """The kind a target answer names (O-6.11): inf, cavalry, galley, or a keyword of any language (KAV, GALEA), as
+    the reader's notice shows it."""
+    from adjudicator.orders.keywords import keyword_of
+
+    kind = TARGET_WORDS.get(word) or keyword_of().get(word, "").lower()
+    return kind if kind in TIES else None
 
 
 @dataclass(frozen=True)
@@ -149,9 +158,9 @@ class Combat:
         def parse(text: str) -> Target:
             # also as Target.show writes it: "infantry aboard galley 2", "cavalry (came by sea)"
             words = text.replace(",", " ").replace("(", " ").replace(")", " ").casefold().split()
-            if not words or words[0] not in TARGET_WORDS:
+            kind = target_word(words[0]) if words else None
+            if kind is None:
                 raise BadAnswer(N_("name one of: %(targets)s", targets=", ".join(t.show() for t in candidates)))
-            kind = TARGET_WORDS[words[0]]
             numbers = [int(w) for w in words[1:] if w.isdigit()]
             origins = [w for w in words[1:] if w in ("land", "sea")]
             matching = [
@@ -366,23 +375,21 @@ class LandBattle1984(Combat):
             break
 
         def parse(text: str) -> str:
-            words = [w for w in text.replace(",", " ").split() if w.casefold() != "to"]
-            if words and words[0].casefold() == "continue":
+            named = retreat_answer(text)
+            if named is None:
                 return CONTINUE
-            if not words or words[0].casefold() != "retreat":
-                raise BadAnswer(N_("answer CONTINUE or RETREAT [TO] <area>"))
-            if len(words) == 1:
+            if not named:
                 return eligible[0]
-            if words[1].upper() not in eligible:
+            if named[0] not in eligible:
                 raise BadAnswer(
                     N_(
                         "%(area)s is no retreat destination from %(origin)s: %(areas)s",
-                        area=words[1].upper(),
+                        area=named[0],
                         origin=self.area,
                         areas=", ".join(eligible),
                     )
                 )
-            return words[1].upper()
+            return named[0]
 
         return decide(
             self.turn,

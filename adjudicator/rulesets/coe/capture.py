@@ -100,10 +100,14 @@ def _spend_inherited(state: GameState, seat: str, kind: str, count: int) -> None
 
 
 def parse_captive_choice(text: str) -> str:
+    """KILL or RANSOM in any keyword language (the reader is told his own words, C-8.4), or HOLD."""
+    from adjudicator.orders.keywords import in_english, keyword_of
+
     word = text.strip().casefold()
-    if word not in ("kill", "ransom", "hold"):
-        raise BadAnswer(N_("answer KILL or RANSOM"))
-    return "kill" if word == "kill" else "ransom"
+    keyword = keyword_of().get(word)
+    if keyword not in ("KILL", "RANSOM") and word != "hold":
+        raise BadAnswer(N_("answer %(kw_kill)s or %(kw_ransom)s", **in_english("kill", "ransom")))
+    return "kill" if keyword == "KILL" else "ransom"
 
 
 def capture_leaders(

@@ -90,9 +90,27 @@ def unit_kind(word: str) -> str | None:
     return kind if kind is not None else _UNIT_KEYWORDS.get(keyword_of().get(word.casefold(), ""))
 
 
+def retreat_answer(text: str) -> list[str] | None:
+    """CONTINUE -> None; RETREAT [TO] <area> -> the areas named (none: the first destination), in the keywords of
+    any language, as the question names them in the reader's (C-15.7, O-14.7)."""
+    from adjudicator.orders.keywords import in_english, keyword_of
+
+    words = text.replace(",", " ").split()
+    first = keyword_of().get(words[0].casefold()) if words else None
+    if first == "CONTINUE":
+        return None
+    if first != "RETREAT":
+        raise BadAnswer(
+            N_("answer %(kw_continue)s or %(kw_retreat)s [%(kw_to)s] <area>", **in_english("continue", "retreat", "to"))
+        )
+    return [w.upper() for w in words[1:] if keyword_of().get(w.casefold()) != "TO"]
+
+
 def parse_unit_choice(text: str) -> list[Pick]:
     """'cav, inf' or '4 inf 1 cav' or '4 infantry, 1 cavalry, infantry': unit kinds in order, each with an
     optional count (C-6.9: any mix of units)."""
+    from adjudicator.orders.keywords import in_english
+
     picks: list[Pick] = []
     count: int | None = None
     for word in text.replace(",", " ").split():
@@ -101,11 +119,23 @@ def parse_unit_choice(text: str) -> list[Pick]:
             continue
         kind = unit_kind(word)
         if kind is None:
-            raise BadAnswer(N_("%(word)s is not a unit kind (INF, CAV, CAT)", word=repr(word)))
+            raise BadAnswer(
+                N_(
+                    "%(word)s is not a unit kind (%(kw_infantry)s, %(kw_cavalry)s, %(kw_catapult)s)",
+                    word=repr(word),
+                    **in_english(*UNIT_KINDS),
+                )
+            )
         picks.append((kind, count))
         count = None
     if count is not None:
-        raise BadAnswer(N_("the count %(count)s names no unit kind (INF, CAV, CAT)", count=count))
+        raise BadAnswer(
+            N_(
+                "the count %(count)s names no unit kind (%(kw_infantry)s, %(kw_cavalry)s, %(kw_catapult)s)",
+                count=count,
+                **in_english(*UNIT_KINDS),
+            )
+        )
     return picks
 
 

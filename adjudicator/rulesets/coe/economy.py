@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_, Rejected
+from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.coe.movement import stacking_leaders
 from adjudicator.rulesets.coe.orders import Buy, DestroyCity, Purchase
 from adjudicator.rulesets.coe.state import GameState
@@ -336,7 +337,9 @@ def place_galleys(turn: Turn, item: Purchase, dry_run: bool) -> str:
 def _own_land(turn: Turn, area: str | None, what: str, rule: str) -> str:
     ruleset = turn.rules
     if area is None:
-        raise Rejected(ruleset.rule("15.16"), N_("name the site: %(what)s AT <province>", what=what))
+        raise Rejected(
+            ruleset.rule("15.16"), N_("name the site: %(what)s %(kw_at)s <province>", what=what, **in_english("at"))
+        )
     if not ruleset.board.is_land(area):
         raise Rejected(ruleset.rule(rule), N_("%(area)s is a sea zone", area=area))
     if turn.state.area(area).owner != turn.seat:
@@ -376,7 +379,9 @@ def place_road(turn: Turn, item: Purchase, dry_run: bool) -> str:
     """A road joins two own cities across a land border, never a strait or the sea (C-12.8)."""
     ruleset = turn.rules
     if item.at is None or item.to is None:
-        raise Rejected(ruleset.rule("15.16"), N_("name both cities: ROAD <province>-<province>"))
+        raise Rejected(
+            ruleset.rule("15.16"), N_("name both cities: %(kw_road)s <province>-<province>", **in_english("road"))
+        )
     for end in (item.at, item.to):
         _own_land(turn, end, "ROAD", "12.8")
         if not turn.state.area(end).city:

@@ -56,7 +56,7 @@ def map_layers(board: Board, snapshot: Mapping[str, Any], events: list[dict[str,
         area = areas.get(code, {})
         tooltip = _area_tooltip(board, code, area, notes.get(code, []), tr)
         marks[code] = AreaLayer(area.get("owner") or "", area.get("city") or "", tooltip)
-        texts = [(seat, army_label(force)) for seat, force in area.get("units", {}).items()]
+        texts = [(seat, army_label(force, tr)) for seat, force in area.get("units", {}).items()]
         texts = [(seat, text) for seat, text in texts if text]
         if texts:
             words = "\n".join(f"{seat}: {_army_words(force, tr)}" for seat, force in area.get("units", {}).items())
@@ -87,17 +87,14 @@ def _leaders(force: Mapping[str, Any]) -> list[str]:
     return (["C"] if force.get("caesar") else []) + [f"G{g}" for g in force.get("generals", [])]
 
 
-def _units(force: Mapping[str, Any]) -> list[str]:
-    return [
-        f"{force[kind]} {abbr}"
-        for kind, abbr in (("infantry", "INF"), ("cavalry", "CAV"), ("catapult", "CAT"))
-        if force.get(kind)
-    ]
+def _units(force: Mapping[str, Any], tr: Translate) -> list[str]:
+    """The units as the reader orders them: 5 INF 2 CAV in English, 5 INF 2 KAV in German."""
+    return [f"{force[kind]} {tr.keyword(kind)}" for kind in ("infantry", "cavalry", "catapult") if force.get(kind)]
 
 
-def army_label(force: Mapping[str, Any]) -> str:
+def army_label(force: Mapping[str, Any], tr: Translate) -> str:
     """One seat's pieces in one area, short: 'C G2 · 5 INF 2 CAV 1 CAT · gal 1 2'."""
-    parts = [" ".join(_leaders(force)), " ".join(_units(force))]
+    parts = [" ".join(_leaders(force)), " ".join(_units(force, tr))]
     galleys = force.get("galleys", [])
     if galleys:
         parts.append(("gal " if len(galleys) == 1 else "gals ") + " ".join(str(g) for g in galleys))
@@ -118,7 +115,7 @@ def _army_words(force: Mapping[str, Any], tr: Translate) -> str:
     if galleys:
         words.append(_galleys(galleys, tr))
     for number, cargo in sorted(force.get("aboard", {}).items()):
-        aboard = _leaders(cargo) + _units(cargo)
+        aboard = _leaders(cargo) + _units(cargo, tr)
         if aboard:
             words.append(tr("aboard galley %(number)s: %(pieces)s", number=number, pieces=" ".join(aboard)))
     return ", ".join(words)

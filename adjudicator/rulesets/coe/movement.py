@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.vocabulary import N_, Rejected
+from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.coe.orders import Move, Order, Sail, Troops
 from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
@@ -216,7 +217,11 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     if not board.is_land(order.start):
         raise Rejected(
             rule("5.17"),
-            N_("pieces in the sea zone %(area)s are aboard galleys and move only with them (SAIL)", area=order.start),
+            N_(
+                "pieces in the sea zone %(area)s are aboard galleys and move only with them (%(kw_sail)s)",
+                area=order.start,
+                **in_english("sail"),
+            ),
         )
     here = state.areas.get(order.start)
     force = here.units.get(seat) if here else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_, Rejected
+from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.coe.capture import capture_leaders, remove_galleys, remove_units
 from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
 from adjudicator.rulesets.coe.orders import NavalBattle
@@ -47,9 +48,11 @@ def naval_opponent(turn: Turn, order: NavalBattle) -> str:
         raise Rejected(
             ruleset.rule("7.1"),
             N_(
-                "several players have galleys in %(area)s (%(seats)s): name one, NAVAL %(area)s VS <seat>",
+                "several players have galleys in %(area)s (%(seats)s): name one, "
+                "%(kw_naval)s %(area)s %(kw_vs)s <seat>",
                 area=order.zone,
                 seats=", ".join(others),
+                **in_english("naval", "vs"),
             ),
         )
     return others[0]

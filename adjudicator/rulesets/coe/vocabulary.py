@@ -6,11 +6,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.vocabulary import Event, visible_to
+from adjudicator.engine.vocabulary import N_, Event, visible_to
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.coe.turn import Turn
 
+# The titles of games/coe-*/ruleset.toml, for the catalogue: reports give them in the reader's language.
+TITLES = (N_("Conquest of the Empire, Classic edition (2005)"), N_("Conquest of the Empire, original edition (1984)"))
 UNIT_KINDS = ("infantry", "cavalry", "catapult")  # land combat units (C-0.4)
 PIECES = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified_city", "road")
 UNIT_ABBREVIATIONS = {"infantry": "INF", "cavalry": "CAV", "catapult": "CAT"}

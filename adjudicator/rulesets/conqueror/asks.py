@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.vocabulary import N_, Event
+from adjudicator.orders.keywords import in_english
 from adjudicator.orders.sets import Order
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.data import GameData
@@ -294,7 +295,13 @@ def read_losses(data: GameData, seat: str) -> Callable[[str], Any]:
     def read(text: str) -> Any:
         order = read_order(data, seat, text, LossPriority, "ER-14.17")
         if order.scope != "losses":
-            raise BadAnswer(N_("%(answer)s: the answer is a LOSSES line (ER-14.17)", answer=repr(text.strip())))
+            raise BadAnswer(
+                N_(
+                    "%(answer)s: the answer is a %(kw_losses)s line (ER-14.17)",
+                    answer=repr(text.strip()),
+                    **in_english("losses"),
+                )
+            )
         return order
 
     return read

@@ -130,6 +130,7 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
         legend_seats=[*((f, state.players[f].eliminated) for f in state.turn_order), (INDEPENDENT, False)],
         legend_symbols=(*FORT_SYMBOLS, *links, KEY),
         details=details,
+        seat_names={INDEPENDENT: _owner(INDEPENDENT, tr)},
     )
 
 
@@ -167,10 +168,15 @@ def army_lines(army: Army, land: bool) -> list[tuple[str, str]]:
     return lines
 
 
+def _owner(owner: str, tr: Translate) -> str:
+    """A faction, or the independents as the reader orders them (ER-0.3; INDEPENDENTS)."""
+    return tr.keyword("independents").lower() if owner == INDEPENDENT and tr.language != "en" else owner
+
+
 def army_words(army: Army, tr: Translate) -> str:
     """The army's tooltip: its owner and its units in words, exhausted ones counted (ER-7.2)."""
     words = [f"{army.count(kind)} {tr(word)}" for kind, word in UNIT_WORDS.items() if army.count(kind)]
-    text = f"{army.owner}: {', '.join(words)}"
+    text = f"{_owner(army.owner, tr)}: {', '.join(words)}"
     tired = sum(army.exhausted.values())
     if tired:
         text += " (" + tr("%(count)s exhausted", count=tired) + ")"
@@ -181,7 +187,10 @@ def area_tooltip(state: GameState, side: MapSide, code: str, owner: str, marker:
     """The area's name and code, who controls it (ER-2.3), its fort or capital, food and coins (ER-2.5), the
     Danube and bridges (ER-2.2)."""
     area = side.areas[code]
-    lines = [f"{area.name} ({code})", tr("held by %(seat)s", seat=owner) if owner else tr("held by nobody")]
+    held = tr("held by %(seat)s", seat=owner) if owner else tr("held by nobody")
+    if owner == INDEPENDENT:
+        held = tr("held by the independents")
+    lines = [f"{area.name} ({code})", held]
     if marker == "capital":
         lines.append(tr(FORT_WORDS[marker], faction=capital_owner(state, side, code)))
     elif marker:

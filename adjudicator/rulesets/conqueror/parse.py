@@ -31,7 +31,7 @@ from adjudicator.orders.builder import (
     quote,
     values,
 )
-from adjudicator.orders.keywords import display
+from adjudicator.orders.keywords import display, in_english
 from adjudicator.orders.sets import Order
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.data import GameData
@@ -325,7 +325,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
             )
         if any(item.space for item in items):
             raise LineProblem(
-                c[0].column, N_("purchases before round 1 take no agent %(space)s (ER-3.11)", space=display("SPACE"))
+                c[0].column, N_("purchases before round 1 take no agent %(kw_space)s (ER-3.11)", **in_english("space"))
             )
         return partial(Purchase, items=items)
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from adjudicator.engine.vocabulary import N_, Event, OrderResult
-from adjudicator.orders.keywords import written
+from adjudicator.orders.keywords import in_english, written
 from adjudicator.orders.sets import Language, Press
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.data import GameData, Options
@@ -74,9 +74,10 @@ def buy(
     lines = [order for order in orders if isinstance(order, Purchase)]
     for later in lines[1:]:
         why = N_(
-            "one BUY line before round 1, of at most %(most)s items: line %(line)s is the one",
+            "one %(kw_buy)s line before round 1, of at most %(most)s items: line %(line)s is the one",
             most=MAX_PURCHASES,
             line=lines[0].line,
+            **in_english("buy"),
         )
         results.append(OrderResult(later.line, later.text, False, why, "ER-3.11"))
     if not lines:
@@ -109,7 +110,10 @@ def _one(state: GameState, data: GameData, faction: str, item: Build | Upgrade) 
 
 def _elsewhere(order: Any) -> OrderResult:
     """Orders of round 1's steps: refused, naming what this step takes."""
-    why = N_("before round 1 only BUY orders are taken (and press); send the others with the plans of round 1")
+    why = N_(
+        "before round 1 only %(kw_buy)s orders are taken (and %(kw_press)s); send the others with the plans of round 1",
+        **in_english("buy", "press"),
+    )
     return OrderResult(order.line, order.text, False, why, "ER-3.11")
 
 
