@@ -463,12 +463,6 @@ def test_ER_4_1_a_seat_whose_campaign_turn_is_over_is_told_his_next_step(tmp_pat
     assert re.search(r"^The next step you order in: \d+\.$", report, re.MULTILINE), report
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="of keywords equally close to a typo the receipt names one only, the alphabetically last "
-    "(orders/parser.py _suggest: difflib.get_close_matches with n=1): the German ZIEEH (ZIEHE, MOVE, with its last "
-    "two letters swapped) gets 'did you mean ZIELE?' (TARGETS), so a player who takes the suggestion is misled",
-)
 @pytest.mark.usefixtures("seeded")
 def test_a_typo_of_a_german_keyword_is_suggested_the_keyword_meant(tmp_path: Path) -> None:
     table = Table(tmp_path, Plan("coe-classic", COE_SEATS, steps_per_seat=1, languages={"Egyptus": "de"}))

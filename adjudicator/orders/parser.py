@@ -129,12 +129,29 @@ def _suggest(word: str, names: set[str] | frozenset[str], languages: tuple[str, 
     `languages` that has one close enough (the writer's language first: BAZZAR is BAZAAR in English, BAZAR in
     Italian)."""
     table = keyword_table()
+    typed = word.upper()
     for language in languages:
-        candidates = [s for n in names if n in table for s in table[n][language]]
-        close = difflib.get_close_matches(word.upper(), candidates, n=1, cutoff=0.6)
+        candidates = sorted({s for n in names if n in table for s in table[n][language]})
+        close = difflib.get_close_matches(typed, candidates, n=len(candidates), cutoff=0.6)
         if close:
-            return close[0]
+            # of the close ones, the fewest slips of the pen: ZIEEH is ZIEHE with two letters swapped, not ZIELE,
+            # which difflib rates as close; its order breaks a tie
+            return min(close, key=lambda spelling: _slips(typed, spelling))
     return None
+
+
+def _slips(typed: str, meant: str) -> int:
+    """How many letters were left out, added, changed or swapped with their neighbour to write `meant` as `typed`
+    (the optimal string alignment distance)."""
+    rows = [list(range(len(meant) + 1))]
+    for i, a in enumerate(typed, 1):
+        row = [i]
+        for j, b in enumerate(meant, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (a != b)))
+            if i > 1 and j > 1 and a == meant[j - 2] and typed[i - 2] == b:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 @cache
