@@ -1,4 +1,4 @@
-"""Benchmarks: each script prints its figures against the targets of issue 6. Run from the repository root as
+"""Benchmarks: each script prints its figures against its targets. Run from the repository root as
 `python -m bench.<name>`."""
 
 import os

@@ -2,7 +2,7 @@
 on a small file, `pbem check --game` against an archived game, and `pbem ingest` of one order mail (a new .eml for a
 real game each run, as a mail filter delivers it: password checked, orders stored, receipt queued).
 
-Targets (issue 13, item 11): --help at most 4x, check --state at most 8x, check --game and ingest at most 15x.
+Targets: --help at most 4x, check --state at most 8x, check --game and ingest at most 15x.
 Run from the repository root: python -m bench.cli_startup [--runs 10]
 """
 

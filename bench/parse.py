@@ -1,4 +1,4 @@
-"""Order parsing throughput on a 10,000-line turn file. Target (issue 6): at least 20,000 orders/s.
+"""Order parsing throughput on a 10,000-line turn file. Target: at least 20,000 orders/s.
 
 Run from the repository root: python -m bench.parse [--lines 10000] [--runs 5] [--way fused|public|lark]
 Reports the median of the runs (the figure judged against the target) and their spread (best and worst).

@@ -6,7 +6,7 @@ and the invariants are checked. Prints the time per turn.
 A game that ends (somebody wins) before N player-turns is kept and another is started, until one has N turns.
 
 Then times `pbem verify` of the game (a new process each run, as a moderator runs it; the median of --runs runs);
-target (issue 6): under 2 s for 200 player-turns.
+target: under 2 s for 200 player-turns.
 
 Run from the repository root:
     python -m bench.selfplay_archive --data /tmp/pbem-bench [--turns 200] [--seats 6] [--ruleset coe-classic]

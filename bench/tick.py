@@ -1,11 +1,11 @@
 """`pbem tick` over many games due at once (deadline passed): adjudicate, write reports, queue the mail.
 
 Two figures, each on a fresh archive:
-- empty turns: copies of one game at turn 0 whose due seat sent nothing (what issue 6 measured);
+- empty turns: copies of one game at turn 0 whose due seat sent nothing (what the first benchmark measured);
 - orders and battles: copies of self-play positions in which the due seat's bot orders (rulesets/coe/bot.py,
   stored before the tick as a submitted order set) march into enemy armies; the battles fought are counted.
 
-Target (issue 13, item 13): 1,000 due games with orders and battles in at most 10 s (issue 6: 60 s).
+Target: 1,000 due games with orders and battles in at most 10 s (empty turns: 60 s).
 Run from the repository root: python -m bench.tick [--games 1000] [--only empty|orders]
     [--db postgresql://... | --postgres [--fsync on|off]]
 (Without --db or --postgres a SQLite archive in a temporary folder is used; --postgres starts a private PostgreSQL
@@ -39,8 +39,8 @@ from adjudicator.services.orders import submit
 
 RULESET = "coe-classic"
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
-TARGET_EMPTY = 60.0  # seconds for 1,000 games (issue 6)
-TARGET_BATTLES = 10.0  # seconds for 1,000 games with orders and battles (issue 13, item 13)
+TARGET_EMPTY = 60.0  # seconds for 1,000 games with empty turns
+TARGET_BATTLES = 10.0  # seconds for 1,000 games with orders and battles
 POSITIONS = 20  # distinct self-play positions the games with battles are copied from
 
 

@@ -1,6 +1,6 @@
 """One 6-seat Classic player-turn with two land battles: resolve + render + archive commit (SQLite).
 
-Target (issue 6): under 50 ms. Run from the repository root: python -m bench.turn [--runs 20]
+Target: under 50 ms. Run from the repository root: python -m bench.turn [--runs 20]
 (The Classic edition has at most 6 seats, C-1.6, so the "7-seat" target is measured with 6.)
 """
 

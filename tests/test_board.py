@@ -1,4 +1,4 @@
-"""The game-neutral board (issue 13 item 4): typed links, free area attributes, errors naming file and key; and
+"""The game-neutral board: typed links, free area attributes, errors naming file and key; and
 Conquest of the Empire's board on it (straits C-2.3/C-2.4/O-2.3, split coasts C-2.6)."""
 
 from __future__ import annotations

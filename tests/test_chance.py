@@ -1,5 +1,5 @@
 """engine/chance.py: dice of any faces, face tables and deck shuffles from one keyed stream, every draw logged and
-drivable by a dice file; turn keys from checkpoints (issue 13, items 1 and 12)."""
+drivable by a dice file; turn keys from checkpoints."""
 
 from __future__ import annotations
 

@@ -263,7 +263,7 @@ def test_round_order_made_impossible_by_an_earlier_turn_is_rejected_C_5_10(
         data=False,
     )
     assert result.exit_code == 0, result.output
-    report = (out / "report-Egyptus.txt").read_text()  # the verdicts are the seat's own (issue 11)
+    report = (out / "report-Egyptus.txt").read_text()  # the verdicts are the seat's own
     assert "MOVE G1: MOE -> THR\n             rejected (C-5.10)" in report
 
 

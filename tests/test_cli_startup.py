@@ -1,4 +1,4 @@
-"""Start-up of the per-mail commands (issue 13, item 11): `pbem` builds only the command it runs, and a command
+"""Start-up of the per-mail commands: `pbem` builds only the command it runs, and a command
 run that way behaves exactly as in the whole group (help, errors, output)."""
 
 from __future__ import annotations

@@ -714,7 +714,7 @@ def test_C_15_8_and_C_16_9_the_default_never_retreats_into_nothing() -> None:
     assert result.state.areas["ACH"].owner == ATT
 
 
-# -- C-6.9: any mix of units takes the hits; counts in answers and standing orders (issue 11) ---------------
+# -- C-6.9: any mix of units takes the hits; counts in answers and standing orders --------------------------
 
 
 def _losses_standing(line: str) -> list[Any]:

@@ -525,7 +525,7 @@ def test_C_5_4_sailings_and_moves_run_in_the_written_order() -> None:
     assert force(result, "ACH", MAC) == Force(generals=[3], infantry=5, galleys=[1])
 
 
-# -- C-5.12: drop-offs within one road journey (issue 11) --------------------------------------------------------
+# -- C-5.12: drop-offs within one road journey -------------------------------------------------------------------
 
 
 def moves(*lines: str) -> list[object]:

@@ -1,4 +1,4 @@
-"""Compiled templates are kept between processes (render/__init__.py, issue 13 item 11), and one compiled in one
+"""Compiled templates are kept between processes (render/__init__.py, for the start-up time), and one compiled in one
 language serves every other: the reader's words are applied when rendering, never folded in when compiling."""
 
 from __future__ import annotations

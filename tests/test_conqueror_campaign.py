@@ -295,7 +295,7 @@ def test_ER_8_24_the_beaten_defender_retreats_to_an_empty_area_and_both_draw() -
         "kesh": hands["kesh"] + 1,
     }
     private = of(result.events, "tactics_drawn")
-    assert all(e.visible_to == frozenset({e.seat}) for e in private)  # issue 14 item 5: the cards are private
+    assert all(e.visible_to == frozenset({e.seat}) for e in private)  # the cards are private: hidden information
     assert rules.broken_invariants(after) == []
 
 
@@ -446,7 +446,7 @@ def test_ER_8_14_the_report_tells_the_battle_with_the_cards_revealed_and_the_dra
     assert "The beaten independent army's 1 cavalry leave the game (ER-8.33)." in text
     assert "aurel conquers SOL with 1 infantry (ER-8.24)." in text
     assert "kesh draws 1 tactic card(s) (ER-8.28)." in text
-    for event in result.events:  # issue 14 item 5: a drawn card is named only to its drawer
+    for event in result.events:  # hidden information: a drawn card is named only to its drawer
         if event.kind == "tactics_drawn":
             assert event.visible_to == frozenset({event.seat})
     drawn = {card for e in of(result.events, "tactics_drawn") for card in e.data["cards"]}

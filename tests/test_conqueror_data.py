@@ -72,7 +72,7 @@ def all_effects(data: GameData) -> list[Effect]:
     return effects
 
 
-# -- the example data set (issue 14 item 3) ------------------------------------------------------------------------
+# -- the example data set (our own invented data) ------------------------------------------------------------------
 
 
 def test_ER_13_the_example_data_is_complete_and_plainly_named_an_invention() -> None:
@@ -510,7 +510,7 @@ def test_ER_13_7_the_shared_example_holds_no_printed_wording() -> None:
     assert texts and all(len(text) <= 120 and text.count(".") <= 1 for text in texts)
 
 
-# -- the template (issue 14 item 2) --------------------------------------------------------------------------------
+# -- the template --------------------------------------------------------------------------------------------------
 
 
 def test_ER_13_ER_6_13_the_template_check_names_every_value_left_empty(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Conqueror: Empire Rises through the CLI (issue 14 items 1 to 3): `pbem data template|check` with their exit
+"""Conqueror: Empire Rises through the CLI: `pbem data template|check` with their exit
 codes and output, the ruleset listed as playable with its data, and `pbem new` refusing a game without its data."""
 
 from __future__ import annotations

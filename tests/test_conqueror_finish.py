@@ -1,4 +1,4 @@
-"""Conqueror: Empire Rises: the last logic gaps (issue 14, wave 3). Cards' effects outside battle (the reading of
+"""Conqueror: Empire Rises: the last logic gaps. Cards' effects outside battle (the reading of
 ER-8.14: in force once played, for their duration), the megaproject cards' own effects (ER-12.8, ER-12.10), the
 spec's game options (ER-0.2), Persia's alternative elite (ER-7.3, ER-12.4) and the temporary capital at the start
 of a later phase (ER-11.1, ER-14.5). Positions are built with the real setup on our own example data."""

@@ -1,4 +1,4 @@
-"""Exact battle odds for Conqueror (issue 14 item 7): hand-computed cases, the automa deck, refusals, and a
+"""Exact battle odds for Conqueror: hand-computed cases, the automa deck, refusals, and a
 seeded simulation of the real battle that must agree with the enumeration."""
 
 from __future__ import annotations

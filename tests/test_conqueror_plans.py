@@ -1,4 +1,4 @@
-"""The sealed plans step as a whole (issue 14 item 6): New Year answers (ER-4.4.2, ER-11.5), standing orders kept
+"""The sealed plans step as a whole: New Year answers (ER-4.4.2, ER-11.5), standing orders kept
 private until changed (ER-14.11 to ER-14.19), coin transfers (ER-0.7), orders of another step refused, ER-14's
 defaults for a silent seat, and `check_orders`' verdicts before the step resolves."""
 

@@ -186,7 +186,7 @@ def test_ER_4_1_steps_of_a_round_and_the_mail_pace() -> None:
     assert plans.sealed and sorted(plans.seats) == sorted(state.seating)
     assert [s.seats[0] for s in steps if s.phase == "campaign"] == state.turn_order
     per_seat = {seat: sum(seat in s.seats for s in steps) for seat in state.seating}
-    assert set(per_seat.values()) == {2}  # issue 14 item 6: at most two mails per player per round
+    assert set(per_seat.values()) == {2}  # at most two mails per player per round
 
 
 def test_ER_4_1_a_round_without_orders_passes_plans_and_each_campaign_turn_by_the_defaults() -> None:

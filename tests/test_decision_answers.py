@@ -1,4 +1,4 @@
-"""Issue 11: every answer a decision notice suggests (the default, written as the notice writes it) is accepted
+"""Every answer a decision notice suggests (the default, written as the notice writes it) is accepted
 when fed back unchanged, in every kind of decision of both editions (C-15, O-14), and means what it says: a
 turn resolved with those answers ends exactly as the same turn resolved with the defaults."""
 

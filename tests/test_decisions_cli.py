@@ -141,7 +141,7 @@ def crowded_position(pbem: Pbem, write: Write) -> Path:
 def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_it_stands(
     pbem: Pbem, write: Write
 ) -> None:
-    """Issue 11: the notice's ANSWER lines (read from the notice file the tool writes) fed back unchanged are
+    """The notice's ANSWER lines (read from the notice file the tool writes) fed back unchanged are
     all used (C-6.5, C-6.9, C-15.5 to C-15.11): none is refused when the turn is resolved."""
     seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
     result = pbem("new", "rome1", "--from-snapshot", str(crowded_position(pbem, write)), *seats, "--decisions", "ask")
@@ -174,7 +174,7 @@ def test_C_15_every_ready_made_answer_line_of_a_decision_notice_is_accepted_as_i
             sent |= {(seat, line.split()[1].rstrip(":")) for line in lines}
     assert "Turn 1 (Macedonia) resolved" in result.output
     assert {key.rsplit(".", 1)[1] for _, key in sent} >= {"legion", "losses", "retreat"}
-    # each seat's decisions, with their source, are in its private report (issue 11 item 2)
+    # each seat's decisions, with their source, are in its private report
     private = "".join(
         (pbem.data / f"games/rome1/turn-0001/report-{seat}.txt").read_text() for seat in {seat for seat, _ in sent}
     )

@@ -1,5 +1,5 @@
 """engine/envelope.py: the game-neutral snapshot (schema 2, docs/snapshot.md): the public view carries no private
-part, a seat's view only its own, the whole every seat's; the reader names a wrong key (issue 13, item 4)."""
+part, a seat's view only its own, the whole every seat's; the reader names a wrong key."""
 
 from __future__ import annotations
 

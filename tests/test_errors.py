@@ -1,4 +1,4 @@
-"""One error base (issue 13 item 8): every error a user can cause is a PbemError, and the CLI turns any of them,
+"""One error base: every error a user can cause is a PbemError, and the CLI turns any of them,
 from any command, into one line and exit status 1, without loading the archive for commands on files alone."""
 
 from __future__ import annotations

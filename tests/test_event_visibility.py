@@ -1,4 +1,4 @@
-"""Events carry their visibility (issue 13, item 2): public, or a set of seats. Conquest of the Empire gives its
+"""Events carry their visibility: public, or a set of seats. Conquest of the Empire gives its
 private kinds (standing orders, decisions, refused answers, press to one seat) their visibility by kind, and its
 archive keeps the event JSON it always had, so that stored turns replay byte for byte."""
 

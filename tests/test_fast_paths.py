@@ -1,4 +1,4 @@
-"""The fast paths of issue 6 (benchmarks) do exactly what the plain code they replace did: the state copy is
+"""The fast paths taken for the benchmarks do exactly what the plain code they replace did: the state copy is
 copy.deepcopy's, the snapshot text is json.dumps', the fused parser loop gives Lark's results and errors, a
 turn played in place (as verify plays it) ends as one played on a copy, and the one-pass invariant check still
 finds each seat's breaches."""

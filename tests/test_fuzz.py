@@ -1,6 +1,7 @@
-"""The fuzz campaign of issue 12 as repeatable tests: random order texts, dice files and mutated snapshots go into
-the real parser, `pbem check --state`, `pbem resolve` and `pbem new --from-snapshot`. Every input gives a result or
-a clear refusal (PbemError and its kin, naming the problem), never a traceback; a refused snapshot stores nothing.
+"""The fuzz campaign against hostile input as repeatable tests: random order texts, dice files and mutated snapshots
+go into the real parser, `pbem check --state`, `pbem resolve` and `pbem new --from-snapshot`. Every input gives a
+result or a clear refusal (PbemError and its kin, naming the problem), never a traceback; a refused snapshot stores
+nothing.
 
 The seed is fixed (derandomize) and the example counts bounded, so that a run is the same every time and the file
 takes seconds. PBEM_FUZZ_SCALE=20 multiplies the counts for a longer campaign (the README gives its figures)."""

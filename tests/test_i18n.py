@@ -266,7 +266,7 @@ def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path)
     troops = gettext(
         "de", "%(leaders)s with %(units)s", leaders="G1", units=f"4 {de['infantry']} 2 {written('de', 'cavalry')}"
     )
-    # the first decision, capturing G2 in DAL during the movement, is asked alone (issue 11 item 1)
+    # the first decision, capturing G2 in DAL during the movement, is asked alone
     notice_macedonia = mails_to(archive, "Macedonia")[-1].body
     assert capture in notice_macedonia and legion not in notice_macedonia  # C-8.4
     assert (

@@ -1,4 +1,4 @@
-"""Issue 11, the mail loop: strangers, welcome mails, mail commands (HELP, STATUS, OBSERVE, UNOBSERVE,
+"""The mail loop: strangers, welcome mails, mail commands (HELP, STATUS, OBSERVE, UNOBSERVE,
 PASSWORD RESET, TIMEZONE), the moderator's overview, replacing a player, deadlines and threading, self-play.
 Against a real archive (SQLite and PostgreSQL) through `ingest`, `tick` and the CLI."""
 
@@ -101,7 +101,7 @@ def reports_to(archive: Archive, address: str, since: int = 0) -> list[OutboxRow
     return [m for m in queued(archive, since) if m.to == address and m.map_svg]
 
 
-# -- item 5: strangers get nothing ---------------------------------------------------------------------------
+# -- strangers get nothing -----------------------------------------------------------------------------------
 
 
 def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(game: MailGame) -> None:
@@ -157,7 +157,7 @@ def test_pbem_log_and_ingest_show_the_refused_strangers_mail(pbem: Pbem, tmp_pat
     assert log.exit_code == 0 and "spammer@example.net - - <spam1@players.example.org>: not answered" in log.output
 
 
-# -- item 6: welcome mails and PASSWORD RESET ----------------------------------------------------------------
+# -- welcome mails and PASSWORD RESET ------------------------------------------------------------------------
 
 
 def test_new_game_queues_a_welcome_with_the_password_for_every_seat(game: MailGame) -> None:
@@ -237,7 +237,7 @@ def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game:
     )
 
 
-# -- item 9: HELP, STATUS, OBSERVE / UNOBSERVE, TIMEZONE -----------------------------------------------------
+# -- HELP, STATUS, OBSERVE / UNOBSERVE, TIMEZONE -------------------------------------------------------------
 
 
 def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_to_no_stranger(game: MailGame) -> None:
@@ -444,7 +444,7 @@ def test_an_unknown_time_zone_is_refused_by_pbem_new(pbem: Pbem) -> None:
     assert result.exit_code == 1 and "unknown time zone 'Mars/Olympus'" in result.output
 
 
-# -- item 10a: the moderator's overview ----------------------------------------------------------------------
+# -- the moderator's overview --------------------------------------------------------------------------------
 
 
 def test_pbem_games_and_pbem_status_show_turn_due_seats_deadline_and_missing_orders(pbem: Pbem) -> None:
@@ -462,7 +462,7 @@ def test_pbem_games_and_pbem_status_show_turn_due_seats_deadline_and_missing_ord
     assert "egy@example.org (en)" in status
 
 
-# -- item 11: replacing a player -----------------------------------------------------------------------------
+# -- replacing a player --------------------------------------------------------------------------------------
 
 
 def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(game: MailGame) -> None:
@@ -481,7 +481,7 @@ def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(
     )
 
 
-# -- item 12: deadlines and threading in every receipt and report; self-play -------------------------------
+# -- deadlines and threading in every receipt and report; self-play ----------------------------------------
 
 
 def test_report_mails_state_the_deadline_and_thread_with_the_players_order_mail(game: MailGame) -> None:
@@ -517,7 +517,7 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
 ) -> None:
     archive = Archive.open(tmp_path, database)
     passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
-    with archive.engine.begin() as connection:  # as the tables were before issue 11
+    with archive.engine.begin() as connection:  # as the tables were before the mail commands came
         for table, column in (
             ("outbox", "in_reply_to"),
             ("outbox", "thread"),

@@ -99,7 +99,7 @@ def test_a_game_played_through_mail_only(tmp_path: Path, smtp: Collect) -> None:
 
 
 def test_welcomes_are_mailed_and_receipts_thread_with_the_order_mail_over_smtp(tmp_path: Path, smtp: Collect) -> None:
-    """Issue 11: `pbem send` delivers the welcome (with the password) to each seat, and the receipt of an order
+    """`pbem send` delivers the welcome (with the password) to each seat, and the receipt of an order
     mail answers it (In-Reply-To, References) and states the deadline in UTC and the seat's time zone."""
     runner = CliRunner()
     data = str(tmp_path / "data")

@@ -360,7 +360,7 @@ def test_pbem_ingest_imap_stores_orders_and_marks_them_seen_after_the_commit(
 def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
     dovecot: Dovecot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 12, item 7: the unreadable mail is flagged \\Seen and $PbemRejected after its first report."""
+    """The unreadable mail is flagged \\Seen and $PbemRejected after its first report."""
     from typer.testing import CliRunner
 
     from adjudicator.cli import app
@@ -388,7 +388,7 @@ def test_pbem_ingest_imap_reports_an_unreadable_mail_once_and_flags_it(
 
 
 def test_an_imap_mail_over_the_size_limit_is_fetched_as_its_header_only(dovecot: Dovecot) -> None:
-    """Issue 12, item 6: the size is asked first (RFC822.SIZE); of a mail over the limit only the header comes."""
+    """The size is asked first (RFC822.SIZE); of a mail over the limit only the header comes."""
     from adjudicator.mail.inbound import MAX_MAIL_BYTES
 
     big = order_mail(3, "Egyptus")

@@ -439,7 +439,7 @@ def test_from_maildir_yields_unseen_and_marks_them_seen(tmp_path: Path) -> None:
     box = mailbox.Maildir(path, create=False)
     assert box.get_message(new_key).get_subdir() == "cur" and box.get_message(new_key).get_flags() == "S"
     assert box.get_message(unread_key).get_flags() == "FS"
-    assert len(box) == 3  # the garbage is set aside in rejected/ (issue 12, item 7)
+    assert len(box) == 3  # the garbage is set aside in rejected/
     assert [f.read_bytes() for f in (path / "rejected").iterdir()] == [b"garbage without headers\n"]
 
 

@@ -1,4 +1,4 @@
-"""Issue 12, mail that cannot flood or stall the site (items 6, 7, 9, 10): limits on a mail, its orders and its
+"""Mail that cannot flood or stall the site: limits on a mail, its orders and its
 press, the parse before the archive's lock, unreadable mail set aside, addresses that can be mailed, a Message-ID
 reused for other content, and MIME parts bounded. Against a real archive (SQLite and PostgreSQL)."""
 
@@ -65,7 +65,7 @@ def refused_with_one_receipt(archive: Archive, mail: Incoming, to: str) -> tuple
     return outcome, new[0]
 
 
-# -- item 6: limits ----------------------------------------------------------------------------------------------
+# -- limits ------------------------------------------------------------------------------------------------------
 
 
 def test_a_mail_over_the_size_limit_is_refused_unread_with_a_receipt_to_the_registered_address(
@@ -186,7 +186,7 @@ def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path:
             assert outcomes == ["orders not understood"]
 
 
-# -- item 9: addresses and Message-IDs ---------------------------------------------------------------------------
+# -- addresses and Message-IDs -----------------------------------------------------------------------------------
 
 BAD_ADDRESSES = [
     "mac@example.org\r\nBcc: all@example.net",
@@ -266,7 +266,7 @@ def test_a_strangers_mail_under_a_known_message_id_tells_no_seat(game: MailGame)
     assert len(queued(archive)) == mails
 
 
-# -- item 10: MIME parts -----------------------------------------------------------------------------------------
+# -- MIME parts --------------------------------------------------------------------------------------------------
 
 
 def multipart(parts: list[str], sender: str = "mac@example.org") -> bytes:
@@ -316,7 +316,7 @@ def test_orders_are_found_in_any_text_part_plain_then_html_then_txt_attachments(
     assert first.text == f"{header}\nBUY 1 INF"
 
 
-# -- item 7: a mail that cannot be read is reported once -----------------------------------------------------------
+# -- a mail that cannot be read is reported once -------------------------------------------------------------------
 
 
 def test_an_unreadable_mail_in_a_maildir_is_reported_once_and_set_aside(pbem: Pbem, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The turn's map (map.svg, issue 7): every board area drawn with its owner's colour and its pieces, the turn's
+"""The turn's map (map.svg): every board area drawn with its owner's colour and its pieces, the turn's
 moves as arrows and its battles marked, text escaped, the same bytes for the same inputs."""
 
 from __future__ import annotations

@@ -516,7 +516,7 @@ def _pbem_odds(*args: str) -> Any:
 
 
 def test_pbem_odds_reads_retreat_from_as_the_readme_writes_it_C_15_7(tmp_path: Path) -> None:
-    """Issue 11: `RETREAT FROM SYR TO PAL WHEN UNITS < 2` counts: the battle is taken to be in the one area the
+    """`RETREAT FROM SYR TO PAL WHEN UNITS < 2` counts: the battle is taken to be in the one area the
     RETREAT FROM orders name, or in --area."""
     forces = ["--attacker", "6 INF 2 CAV 1 LEADER", "--defender", "4 INF 1 LEADER"]
     with_from, without_from = tmp_path / "from.txt", tmp_path / "plain.txt"

@@ -1,4 +1,4 @@
-"""Issue 11 item 15: what a report prints as a troop list parses when a player copies it into his orders."""
+"""What a report prints as a troop list parses when a player copies it into his orders."""
 
 from __future__ import annotations
 

@@ -450,7 +450,7 @@ def test_the_shared_parser_knows_no_game() -> None:
     assert "header:" in (resource_dir("grammar") / "common.lark").read_text()
 
 
-# -- issue 11: every keyword in every language, the end mark, what reports print parses back ----------
+# -- every keyword in every language, the end mark, what reports print parses back --------------------
 
 # One English sample per order form; together they use every keyword of the table.
 KEYWORD_SAMPLES = (

@@ -1,4 +1,4 @@
-"""Positions and files are checked before use (issue 12, items 4 and 5): a bad snapshot given to `pbem new
+"""Positions and files are checked before use: a bad snapshot given to `pbem new
 --from-snapshot`, `pbem check --state` or `pbem resolve --state`, or stored in the archive, is refused with a
 message naming the field path; nothing is stored; no input file gives a traceback."""
 
@@ -31,7 +31,7 @@ def _set(where: Callable[[Snapshot], dict[str, Any]], key: str, value: Any) -> C
     return lambda data: where(data).__setitem__(key, value)
 
 
-# name -> (change to a good turn-0 position, what the error says); the first group are the issue's cases
+# name -> (change to a good turn-0 position, what the error says); the first group are the checks' first cases
 BAD_POSITIONS: dict[str, tuple[Callable[[Snapshot], None], str]] = {
     "general not a number": (
         _set(_force, "generals", ["x"]),

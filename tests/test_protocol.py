@@ -1,4 +1,4 @@
-"""The Ruleset protocol, the steps and the registry (issue 13 items 3 and 5), with Conquest of the Empire as the
+"""The Ruleset protocol, the steps and the registry, with Conquest of the Empire as the
 case of one seat per step. The sealed steps and hidden hands are tested with the test ruleset
 (tests/test_sealed_bids.py)."""
 

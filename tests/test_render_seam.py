@@ -1,4 +1,4 @@
-"""The renderers know no game (issue 13 item 6): the map draws whatever a ruleset's map layers say, and the shared
+"""The renderers know no game: the map draws whatever a ruleset's map layers say, and the shared
 report layouts take a ruleset's sentences from its own template folder."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reports a player can rely on (issue 11): decision notices that stop where the decision is needed, public
+"""Reports a player can rely on: decision notices that stop where the decision is needed, public
 outputs that hold only what was carried out, private reports with the seat's own decisions, losses, prisoners
 and standing orders, and battle reports that tell every event as a sentence."""
 
@@ -24,7 +24,7 @@ Write = Callable[[str, str | bytes], Path]
 FACE_WORDS = re.compile(r"\b[1-6]=(inf|cav|cat|gal|blank)\b")
 
 
-# -- item 1: a decision notice shows the turn up to the decision point only --------------------------------
+# -- a decision notice shows the turn up to the decision point only ----------------------------------------
 
 
 def big_defence(pbem: Pbem, write: Write) -> Path:
@@ -98,7 +98,7 @@ def test_C_15_6_notice_mid_round_shows_the_attackers_roll_but_not_the_defenders(
     assert len(FACE_WORDS.findall(notice)) == len(attack)  # not even the count of later rolls
 
 
-# -- item 2: the public outputs hold what was carried out, never a seat's own order text ------------------
+# -- the public outputs hold what was carried out, never a seat's own order text --------------------------
 
 SECRETS = (
     "RETREAT FROM MOE TO MAC WHEN UNITS < 2",
@@ -177,7 +177,7 @@ def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_
     assert ("Egyptus", "battle.THR.1.legion") in defaulted and defaulted <= asked  # no default without a question
 
 
-# -- items 17, 18, 19: prisoners, the 1984 template, battle reports and the private report -----------------
+# -- prisoners, the 1984 template, battle reports and the private report -----------------------------------
 
 
 def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -> Path:

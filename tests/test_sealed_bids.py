@@ -1,4 +1,4 @@
-"""The test ruleset of issue 13 item 7 (tests/rulesets/sealed_bids/), plugged in through the Ruleset protocol
+"""The test ruleset of the game-neutral core (tests/rulesets/sealed_bids/), plugged in through the Ruleset protocol
 alone: sealed steps, private hands, verifiable shuffles, and no private card in a public view. Rule IDs B-n are
 in tests/rulesets/sealed_bids/game.py."""
 

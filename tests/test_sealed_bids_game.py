@@ -1,4 +1,4 @@
-"""The test ruleset of issue 13 item 7 (tests/rulesets/sealed_bids/) played through the CLI and the services, as
+"""The test ruleset of the game-neutral core (tests/rulesets/sealed_bids/) played through the CLI and the services, as
 a moderator plays Conquest of the Empire: sealed steps wait for every seat, receipts and private reports go only
 to their seat, and no card of a hand reaches a public output or another seat before the reveal (B-6). Rule IDs
 B-n are in tests/rulesets/sealed_bids/game.py."""

@@ -1,4 +1,4 @@
-"""Self-play, odds and the file interface through the Ruleset protocol alone (issue 13's last gaps): `pbem selfplay`
+"""Self-play, odds and the file interface through the Ruleset protocol alone: `pbem selfplay`
 plays any ruleset that has a bot (the test ruleset sealed_bids here, sealed steps and all) through the services, the
 invariants checked after each step and every archive verified; a ruleset without a bot or odds gets a clear message;
 `pbem resolve` takes one orders file per seat for a sealed step. B-n: tests/rulesets/sealed_bids/game.py."""

@@ -1,4 +1,4 @@
-"""docs/snapshot.md and docs/snapshot.schema.json describe the snapshot as it is (issue 11, item 22): real
+"""docs/snapshot.md and docs/snapshot.schema.json describe the snapshot as it is: real
 snapshots from self-play in both editions must match the schema, which allows no undocumented field, and the
 documented relations (TURN header, turn order, a prisoner's place) must hold."""
 

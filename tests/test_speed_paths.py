@@ -1,4 +1,4 @@
-"""The short cuts of issue 13 (items 12 and 13) give what the long ways gave: turn keys from the checkpoints stored
+"""The short cuts taken for speed give what the long ways gave: turn keys from the checkpoints stored
 with a game, report mails with the texts of the turn's files, a repair that reads only the turns it writes."""
 
 from __future__ import annotations

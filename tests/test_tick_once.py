@@ -1,4 +1,4 @@
-"""A tick reads and renders a turn once (issue 13, item 13): its reports are queued in the transaction that stores
+"""A tick reads and renders a turn once: its reports are queued in the transaction that stores
 the turn, and a failure after that commit neither loses nor repeats them."""
 
 from __future__ import annotations

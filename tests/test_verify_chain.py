@@ -1,4 +1,4 @@
-"""Issue 12, items 1-3 and 8: `pbem verify` cannot be fooled by an edited archive (dice marked as given or
+"""`pbem verify` cannot be fooled by an edited archive (dice marked as given or
 imported after the first turn, a deleted, moved or changed turn), names every damaged row and goes on to the end,
 and the files of a turn whose writer died after its commit are written by the next repair, adjudicate or tick.
 
@@ -66,7 +66,7 @@ def test_verify_passes_an_untouched_game_and_names_its_chain_head(pbem: Pbem) ->
 
 
 def test_verify_refuses_dice_given_from_a_file_after_turn_0_and_the_site_says_so(pbem: Pbem, tmp_path: Path) -> None:
-    """Item 1: nothing stores dice from a file, so a turn marked so was edited: its dice are the editor's."""
+    """Nothing stores dice from a file, so a turn marked so was edited: its dice are the editor's."""
     three_turns(pbem)
     sql(pbem, "update turn set dice_source = 'given', given_dice = '', turn_key = '' where number = 2")
     result = verified(pbem)
@@ -79,7 +79,7 @@ def test_verify_refuses_dice_given_from_a_file_after_turn_0_and_the_site_says_so
 
 
 def test_verify_refuses_an_imported_position_after_the_first_turn(pbem: Pbem, tmp_path: Path) -> None:
-    """Item 1: an imported position is only ever a game's first stored turn (`pbem new --from-snapshot`)."""
+    """An imported position is only ever a game's first stored turn (`pbem new --from-snapshot`)."""
     three_turns(pbem)
     sql(pbem, "update turn set dice_source = 'imported' where number = 2")
     result = verified(pbem)
@@ -111,7 +111,7 @@ def test_a_game_started_from_an_imported_position_verifies(pbem: Pbem) -> None:
 
 
 def test_verify_names_a_deleted_last_turn(pbem: Pbem) -> None:
-    """Item 2: the game row keeps the chain head and the number of its turn, set with each turn stored."""
+    """The game row keeps the chain head and the number of its turn, set with each turn stored."""
     three_turns(pbem)
     sql(pbem, "delete from turn where number = 3")
     result = verified(pbem)
@@ -132,7 +132,7 @@ def test_verify_names_a_deleted_turn_in_the_middle(pbem: Pbem) -> None:
 
 
 def test_verify_names_a_changed_seat_or_round(pbem: Pbem) -> None:
-    """Item 2: seat and round do not change the replay, but they are in the chain."""
+    """Seat and round do not change the replay, but they are in the chain."""
     three_turns(pbem)
     for column, value, number in (("round", 7, 1), ("seat", "Hispania", 2)):
         (before,) = sql(pbem, f"select {column} from turn where number = {number}")[0]
@@ -176,7 +176,7 @@ def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -
 
 
 def test_every_report_publishes_its_chain_head(pbem: Pbem) -> None:
-    """Item 2: report.txt and the report mails carry the chain head after their turn."""
+    """Report.txt and the report mails carry the chain head after their turn."""
     three_turns(pbem)
     chains = dict(sql(pbem, "select number, chain from turn order by number"))
     assert len(set(chains.values())) == 4 and all(len(c) == 64 for c in chains.values())  # type: ignore[arg-type]
@@ -191,7 +191,7 @@ def test_every_report_publishes_its_chain_head(pbem: Pbem) -> None:
 
 
 def test_rollback_keeps_the_chain_verifiable(pbem: Pbem) -> None:
-    """Item 2: a roll-back withdraws turns legitimately; the head goes back to the turn rolled back to."""
+    """A roll-back withdraws turns legitimately; the head goes back to the turn rolled back to."""
     three_turns(pbem)
     (chain_1,) = sql(pbem, "select chain from turn where number = 1 and superseded = false")[0]
     assert pbem("gm", "rollback", "rome1", "--to", "1").exit_code == 0
@@ -224,7 +224,7 @@ def test_an_archive_of_an_older_version_verifies_and_goes_on_chaining(pbem: Pbem
 
 
 def test_damaged_rows_are_named_by_turn_and_verify_goes_on(pbem: Pbem) -> None:
-    """Item 3: whatever is wrong with a stored row, verify names its turn, checks the others and never crashes."""
+    """Whatever is wrong with a stored row, verify names its turn, checks the others and never crashes."""
     three_turns(pbem)
     cases = {
         "state not JSON": ("turn", "state_json", "{not json", 1),
@@ -267,7 +267,7 @@ def test_a_state_not_json_names_its_turn_and_the_next_is_not_replayed(pbem: Pbem
     assert len(found) == 3  # turn 3 is replayed from turn 2's stored state
 
 
-# -- item 8: files of a turn whose writer died after its commit ---------------------------------------------
+# -- files of a turn whose writer died after its commit -----------------------------------------------------
 # The turn's files are written only after its commit (adjudication.adjudicate), so a process killed between the two
 # leaves exactly this: the turn in the archive, its folder missing. Deleting the folder after the commit makes that
 # state every time, where a kill -9 would need a hook in the code to land between the commit and the first write.

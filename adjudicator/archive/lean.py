@@ -1,6 +1,6 @@
 """A game's current position read from the default SQLite archive with the standard `sqlite3` module: what
 `pbem check --game` needs (the game's ruleset and pace, its latest live turn's position), without SQLAlchemy and
-sqlmodel, whose import alone is about 25 times a bare Python start (issue 13, item 11).
+sqlmodel, whose import alone is about 25 times a bare Python start.
 
 It only reads, in one transaction (one snapshot of the archive: a writer's half-done step is never seen), and it
 answers only where the archive itself would answer the same: whenever it cannot (no archive file yet, no such

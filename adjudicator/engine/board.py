@@ -178,7 +178,7 @@ def read_areas(source: RulesetSource) -> dict[str, AreaInfo]:
 
 def _checked(table: RulesetSource, key: str, kind: type, *default: Any) -> Any:
     """table.value(key, kind, *default), without its checks when the value is plainly right: a ruleset loads on
-    every command (start-up, issue 13 item 11), and the checks of 60 areas cost more than the rest of it."""
+    every command (start-up time counts), and the checks of 60 areas cost more than the rest of it."""
     value = table.data.get(key, *default)
     return value if type(value) is kind else table.value(key, kind, *default)
 

@@ -46,7 +46,7 @@ class Incoming:
     unread: str = ""  # why the body was not read (too large, too many parts): the mail is refused for it
 
 
-# Limits of what is read of one mail (issue 12): an order mail is a few KB of text; these leave room for an HTML
+# Limits of what is read of one mail: an order mail is a few KB of text; these leave room for an HTML
 # alternative, a signature image and an attached orders file, and keep a hostile mail from costing the site memory
 # and time. Constants, not game options: they protect the site, whatever the game.
 MAX_MAIL_BYTES = 2 * 1024 * 1024  # a larger mail is refused unread: only its header is read

@@ -541,7 +541,7 @@ def render_map(
 
 def _fields(items: list[dict[str, Any]]) -> list[SimpleNamespace]:
     """The template's elements as objects: Jinja reads `a.code` of an object at once, while of a dict it first
-    tries (and fails) an attribute; the map's some 2,000 lookups took half its time that way (issue 13)."""
+    tries (and fails) an attribute; the map's some 2,000 lookups took half its time that way."""
     return [SimpleNamespace(**item) for item in items]
 
 

@@ -325,7 +325,7 @@ def turn_inputs(
 
 
 def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[Path]:
-    """Write what the archive holds and the disk lacks (item 8 of issue 12): the files of every stored turn and the
+    """Write what the archive holds and the disk lacks: the files of every stored turn and the
     decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
     Nothing is stored; returns the files written."""
     from adjudicator.archive import queries as db
@@ -426,7 +426,7 @@ def _settled(game: GameRow, asked: list[DecisionRow], *, clock: Clock) -> frozen
 def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The decisions to ask now: the first one the turn needed, and those right after it with no die rolled and
     nothing else happening in between. A later decision may depend on a roll not yet made or on the first
-    answer: asking it now would tell the players what the dice or the defaults did (issue 11, fairness)."""
+    answer: asking it now would tell the players what the dice or the defaults did, which would not be fair."""
     now_asked = pending[:1]
     for need in pending[1:]:
         last = now_asked[-1]

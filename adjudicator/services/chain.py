@@ -1,4 +1,4 @@
-"""The turns' chain (item 2 of issue 12): each stored turn's hash covers the turn and the link before it, so
+"""The turns' chain: each stored turn's hash covers the turn and the link before it, so
 that an edited, deleted or moved turn breaks the links from there on."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from adjudicator.archive.models import GameRow, TurnRow
 
 
-# What a turn's chain hash covers (item 2 of issue 12): its place, its inputs and its outputs. The state is covered
+# What a turn's chain hash covers: its place, its inputs and its outputs. The state is covered
 # by its hash, which verify checks against the stored state.
 CHAINED = (
     "number",

@@ -102,7 +102,7 @@ def new_game(
         if len(matches) != 1:
             raise PbemError(f"unknown seat {seat!r}; seats of {ruleset.name}: {', '.join(ruleset.seat_names)}")
         problem = address_problem(email)
-        if problem is not None:  # issue 12: an address with CR or LF could never be sent to
+        if problem is not None:  # an address with CR or LF could never be sent to
             raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address: {problem}")
         canonical[matches[0]] = email
     spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language", language_code)
@@ -177,7 +177,7 @@ def new_game(
         session.add(row)
         rows = [row, *_setup_steps(session, ruleset, game, state, seed, checkpoints, clock)]
         welcomes = {s.seat: render_welcome(ruleset, game, row, s, passwords[s.seat]) for s in seat_rows}
-        if not game.selfplay:  # issue 11: the players learn their passwords by mail (`pbem send`)
+        if not game.selfplay:  # the players learn their passwords by mail (`pbem send`)
             for seat_row in seat_rows:
                 queue_welcome(  # with the position after the setup's deal: the hand and orders template it gives
                     session,
@@ -305,7 +305,7 @@ def expected_turn(ruleset: Ruleset, state: Any, pace: str, seat: str, header_tur
     if ruleset.due(state) is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
     if pace == "turn" and seat not in due:
-        due = ruleset.next_steps(state)  # orders ahead (item 8): only for the seat's very next player-turn
+        due = ruleset.next_steps(state)  # orders ahead: only for the seat's very next player-turn
     if seat not in due:
         first = next(iter(due_steps(ruleset, state, pace)), None) or ruleset.due(state)
         whose = f"{first.seats[0]}'s" if len(first.seats) == 1 else f"{first.phase}, for {', '.join(first.seats)}"

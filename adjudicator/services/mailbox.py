@@ -46,7 +46,7 @@ from adjudicator.services.passwords import accept_password, matching_password, p
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
-# Limits of one order mail (issue 12), beside the size and MIME limits of adjudicator/mail/inbound.py and the size
+# Limits of one order mail, beside the size and MIME limits of adjudicator/mail/inbound.py and the size
 # of its order text (MAX_ORDER_BYTES, as for an order file). A whole player-turn of orders fits with room to spare;
 # a mail over a limit is refused whole, with a receipt to the seat's registered address. Constants, not game
 # options: they bound what one mail can cost the site and the other players, which no game needs to loosen.
@@ -185,7 +185,7 @@ def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> 
 
 
 def archived_raw(mail: Incoming, secrets: set[str]) -> str:
-    """What the archive keeps of a mail (item 3): its header fields as received and the order text read from it,
+    """What the archive keeps of a mail: its header fields as received and the order text read from it,
     with the passwords replaced by the mark. The body as sent is not kept: whatever its encoding
     (quoted-printable, base64, HTML) it holds the password, and so may the earlier mails it quotes."""
     head, blank, _ = mail.raw[:HEAD_BYTES].replace("\r\n", "\n").partition("\n\n")

@@ -115,7 +115,7 @@ def turn_reports(
     snapshot.json and report.txt, and each seat its own view in snapshot-<seat>.json and its private report.
 
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
-    same texts (issue 13, item 13)."""
+    same texts, and a tick of many games must be fast."""
     snapshot = json.loads(row.state_json)
     hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 

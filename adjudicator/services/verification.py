@@ -88,7 +88,7 @@ def _verify_turn(
         problems.append(f"turn {row.number}: the stored state does not match its hash")
     if index and row.number != rows[index - 1].number + 1:
         problems.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
-    # item 1 of issue 12: only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
+    # only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
     # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
     if row.dice_source == "given":
         problems.append(
@@ -152,7 +152,7 @@ def _as_stored(text: str, row: TurnRow) -> str:
 
 
 def _verify_chain(game: GameRow, rows: list[TurnRow], passed: list[str], problems: list[str]) -> None:
-    """Follow the turns' chain (item 2 of issue 12): each stored link must cover its turn and the link before it,
+    """Follow the turns' chain: each stored link must cover its turn and the link before it,
     and the game's head must be the last turn's, so that an edited, deleted or moved turn is named. Turns stored
     by older versions have no link: it is computed, and they are not failed for it."""
     link, unstored, stored = game.commitment, [], False

@@ -1,4 +1,4 @@
-"""Checks of a snapshot before it is used (issue 12, item 4): its shape against the documented JSON Schema
+"""Checks of a snapshot before it is used: its shape against the documented JSON Schema
 (docs/snapshot.schema.json, shipped in the package), then its numbers and names against the ruleset (real
 areas, seats of the game, general and galley numbers, piece pools). Every problem names its field path."""
 

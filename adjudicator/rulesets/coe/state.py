@@ -390,7 +390,7 @@ CHECKED_TEXTS_KEPT = 64
 
 
 def from_stored_snapshot(text: str) -> GameState:
-    """The position of a snapshot text the archive holds. It is checked like any snapshot (issue 12: a position
+    """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
     edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
     reads a game's position several times, and the same text passes the same check again."""
     state = from_snapshot(json.loads(text), schema_checked=text in _CHECKED_TEXTS)
@@ -410,7 +410,7 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_check
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
     data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
     problems = [] if schema_checked else snapshot_problems(data, _ruleset_of(data))
-    if problems:  # issue 12: the whole snapshot is checked before any of it is used
+    if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
     players = {}

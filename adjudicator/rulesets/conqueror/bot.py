@@ -1,7 +1,7 @@
 """Conqueror: Empire Rises's bot (the Ruleset protocol's member `bot`, engine/protocol.py Bot): random but
 legal-looking orders in the game's order language (games/conqueror-er/orders.lark), so that `pbem selfplay` plays
 games to their end through the services. It knows only what its seat may know: the public position and its own
-hand and heroes (hidden information, issue 14 item 5). It reads prices from the game's data (districts, upgrades,
+hand and heroes (hidden information). It reads prices from the game's data (districts, upgrades,
 the elite, heroes) and writes standing orders of battle (defence plans, retreats, reinforcements, casualty order,
 temporary capital, block filters), coin transfers, and attack plans with heroes, tactic cards, a unit left behind
 and its own reinforcement. With Seas of Destiny (ER-12) it also builds megaprojects on a slot it picks and a wharf

@@ -51,7 +51,7 @@ def snapshot_schema() -> dict[str, Any]:
 class ConquerorGame:
     """The ruleset `conqueror-er` with a game's data: what the services play a game with."""
 
-    hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
+    hidden_information = True  # hands, face-down heroes and deck orders are secret
     # ER-4: a player orders twice a round (plans, campaign); his report mails come then, not after every step
     grouped_reports = True
     dice_words: Mapping[str, int] = {}

@@ -1,4 +1,4 @@
-"""Exact battle odds for Conqueror: Empire Rises (issue 14 item 7): `battle_odds(battle, plans)` runs the real
+"""Exact battle odds for Conqueror: Empire Rises: `battle_odds(battle, plans)` runs the real
 battle (battle.resolve_battle) down every branch of its chance, weighting each branch exactly.
 
 Every draw the battle makes is a Conqueror die (ER-0.4: faces 1, 1, 2, 3, 4, 4), so a branch point has the
@@ -227,7 +227,7 @@ def read_side(option: str, text: str, defender: bool) -> tuple[dict[str, int], s
 
 
 def game_data(ruleset: Any) -> GameData:
-    """The ruleset's game data, else the example data (issue 14 item 3)."""
+    """The ruleset's game data, else the example data (our own invented data set)."""
     data = getattr(ruleset, "data", None)
     if isinstance(data, GameData):
         return data

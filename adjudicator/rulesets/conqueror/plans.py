@@ -1,4 +1,4 @@
-"""The sealed plans step of a round (issue 14 item 6): every seat's one mail for New Year answers, Politics,
+"""The sealed plans step of a round: every seat's one mail for New Year answers, Politics,
 Preparation and standing orders, resolved in this order:
 
 1. the New Year answers: ORDER by the hourglass holder (ER-4.4.2, ER-14.3), DYNASTY (ER-11.5, ER-14.4);

@@ -1,6 +1,6 @@
 """Politics (ER-5.4 to ER-5.24): one agent action per player in turn order, then the extra actions of ER-5.6.
 
-By mail (issue 14 item 6, ER-14.6) each seat sends its agent action with fall-backs: "AGENT TRADE WITH kesh ELSE
+By mail (ER-14.6) each seat sends its agent action with fall-backs: "AGENT TRADE WITH kesh ELSE
 GRANARY ELSE UPGRADE CAVALRY". When the seat's turn comes, the first alternative that is legal then is taken;
 every alternative refused before it gets its reason with the rule ID. None legal, or none sent: a pass (ER-5.4's
 Resolution: the agent stays home).

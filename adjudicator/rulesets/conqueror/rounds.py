@@ -1,9 +1,9 @@
 """The round (ER-4): which step is due, and the steps that resolve without orders: New Year (ER-4.4), Taxation
 (ER-5.2), the end of the round (ER-4.6, ER-10) and elimination (ER-4.7).
 
-The mail pace (issue 14 item 6): per round one sealed "plans" step for every seat (politics, preparation, the
-answers to New Year decisions and standing orders), then one campaign step per seat in turn order. The steps
-without orders come between them: setup (once), New Year, Taxation, end of round.
+The mail pace (at most two mails per player per round): per round one sealed "plans" step for every seat
+(politics, preparation, the answers to New Year decisions and standing orders), then one campaign step per seat in
+turn order. The steps without orders come between them: setup (once), New Year, Taxation, end of round.
 """
 
 from __future__ import annotations

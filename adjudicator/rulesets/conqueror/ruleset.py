@@ -73,7 +73,7 @@ class ConquerorRuleset:
 
     def __init__(self, info: RulesetInfo, example_data: Path) -> None:
         self.info = info
-        self.example_data = example_data  # our own invented data set (issue 14 item 3), not the printed game
+        self.example_data = example_data  # our own invented data set, not the printed game
         self.name = info.name
         self.title = info.title
         self.description = info.description
@@ -91,7 +91,7 @@ class ConquerorRuleset:
     dice_words: Mapping[str, int] = {}
     largest_draw = 6  # ER-0.4: the Conqueror die is six-sided
     grammar_files: tuple[Path, ...] = ()
-    hidden_information = True  # hands, face-down heroes and deck orders are secret (issue 14 item 5)
+    hidden_information = True  # hands, face-down heroes and deck orders are secret
     # ER-4: a player orders twice a round (plans, campaign); his report mails come then, not after every step
     grouped_reports = True
 

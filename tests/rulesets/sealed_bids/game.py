@@ -1,4 +1,4 @@
-"""Sealed bids: the test ruleset of issue 13 item 7, plugged in through the Ruleset protocol alone
+"""Sealed bids: the test ruleset of the game-neutral core, plugged in through the Ruleset protocol alone
 (adjudicator/engine/protocol.py). It exercises what Conqueror: Empire Rises needs of the core: a shuffled deck,
 private hands, sealed steps and a reveal at the end.
 
