@@ -132,6 +132,8 @@ def _suggest(word: str, names: set[str] | frozenset[str], languages: tuple[str, 
     typed = word.upper()
     for language in languages:
         candidates = sorted({s for n in names if n in table for s in table[n][language]})
+        if not candidates:
+            continue
         close = difflib.get_close_matches(typed, candidates, n=len(candidates), cutoff=0.6)
         if close:
             # of the close ones, the fewest slips of the pen: ZIEEH is ZIEHE with two letters swapped, not ZIELE,

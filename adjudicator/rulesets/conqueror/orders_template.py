@@ -141,7 +141,9 @@ class Template:
     def purchases(self) -> tuple[list[Section], list[str | tuple[str, ...]]]:
         choices = self.buildable()
         section = Section(
-            gettext(self.language, "Up to 2 purchases in one BUY line, at the price of the build's number (ER-3.11):"),
+            gettext(
+                self.language, "Up to 2 purchases in one %(kw_buy)s line, at the price of the build's number (ER-3.11):"
+            ),
             [self.coins_line(), *(self.priced(order, price) for order, price in choices)],
         )
         coins = self.player.coins
@@ -204,8 +206,8 @@ class Template:
         return Section(
             gettext(
                 self.language,
-                "Agent actions (ER-5.4): one AGENT line, choices joined by ELSE, tried in turn (ER-14.6); prices "
-                "on the first space, SPACE 2 costs %(more)s more (ER-5.12):",
+                "Agent actions (ER-5.4): one %(kw_agent)s line, choices joined by %(kw_else)s, tried in turn "
+                "(ER-14.6); prices on the first space, %(kw_space)s 2 costs %(more)s more (ER-5.12):",
                 more=SURCHARGE,
             ),
             lines,
@@ -293,7 +295,9 @@ class Template:
             lines.append(
                 self.spoken("{FOOD} {USE}") + ": " + gettext(self.language, "spend your stored food (ER-5.33)")
             )
-        return Section(gettext(self.language, "Recruitment (ER-6): one RECRUIT line, items joined by commas:"), lines)
+        return Section(
+            gettext(self.language, "Recruitment (ER-6): one %(kw_recruit)s line, items joined by commas:"), lines
+        )
 
     def free_heroes(self) -> list[str]:
         """ER-6.10: the seat's heroes not recruited nor discarded."""
@@ -390,7 +394,9 @@ class Template:
         cards += [f"{h} ({down})" for h in self.player.heroes_down]
         cards += [f"{h} ({up})" for h in self.player.heroes_up]
         lines = [", ".join(cards)] if cards else []
-        return Section(gettext(self.language, "Your cards for HERO and TACTICS (what each does: above):"), lines)
+        return Section(
+            gettext(self.language, "Your cards for %(kw_hero)s and %(kw_tactics)s (what each does: above):"), lines
+        )
 
     def own_areas(self) -> list[str]:
         return sorted(a for a, army in self.state.army.items() if army.owner == self.seat and army.total > 0)
