@@ -336,6 +336,8 @@ def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
         folder = game_folder(data, name)
         names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+        if hides_information(ruleset):  # each seat's own view of a game with hidden cards (ER-13)
+            names |= {f"snapshot-{seat}.json" for seat in languages}
         numbers = db.turn_numbers(session, game)
         # only the turns with a file lacking are read, with the turn before each (its position names the leaders)
         lacking_turns = {number: _lacking(folder, number, names) for number in numbers}

@@ -243,8 +243,9 @@ def write_turn_files(
     before: str | None = None,
     only: Collection[str] | None = None,
 ) -> list[Path]:
-    """Report, private reports (each in its seat's language), snapshot and map of each turn (written after the
-    commit, atomically); `before` is the snapshot text before the first of them. `only`: just these file names."""
+    """Report, private reports (each in its seat's language), snapshot (and each seat's own snapshot in a game with
+    hidden cards) and map of each turn (written after the commit, atomically); `before` is the snapshot text before
+    the first of them. `only`: just these file names."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
