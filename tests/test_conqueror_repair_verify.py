@@ -7,9 +7,14 @@ with access to the database would."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from adjudicator.cli import app
@@ -57,3 +62,78 @@ def test_ER_13_repair_writes_back_every_file_of_a_turn_private_snapshots_too(tmp
     assert pbem(data, "repair", "er1").exit_code == 0
     assert {n: files_of(games / f"turn-{n:04d}") for n in (0, 1)} == first
     assert pbem(data, "repair", "er1").output == "er1: no file missing\n"
+
+
+def damaged(data: Path, game_data: str) -> None:
+    """Store `game_data` as the game's data, with SQL."""
+    with sqlite3.connect(data / "archive.sqlite") as connection:
+        connection.execute("UPDATE game SET game_data = ? WHERE name = 'er1'", (game_data,))
+
+
+def stored_data(data: Path) -> dict[str, Any]:
+    with sqlite3.connect(data / "archive.sqlite") as connection:
+        return json.loads(connection.execute("SELECT game_data FROM game WHERE name = 'er1'").fetchone()[0])  # type: ignore[no-any-return]
+
+
+def with_options(data: Path, **options: object) -> str:
+    return json.dumps(stored_data(data) | {"options": options})
+
+
+@pytest.mark.parametrize(
+    ("damage", "named"),
+    [
+        (lambda data: "{oops", "its stored game data (game_data) is not readable JSON"),
+        (lambda data: "[1, 2]", "its stored game data (game_data) is a JSON list, not an object"),
+        (
+            lambda data: with_options(data, temple_vp=5),
+            "its stored game data (game_data.options['temple_vp']) is 5, not a text",
+        ),
+        (
+            lambda data: json.dumps(stored_data(data) | {"files": {"tracks.toml": 7}}),
+            "its stored game data (game_data.files['tracks.toml']) is a JSON int, not the file's text",
+        ),
+        (
+            lambda data: json.dumps(stored_data(data) | {"mode": "nonsense"}),
+            "its stored game data (game_data) is refused: unknown mode 'nonsense'",
+        ),
+        (
+            lambda data: json.dumps(
+                stored_data(data) | {"files": stored_data(data)["files"] | {"tracks.toml": "imperator = ["}}
+            ),
+            "its stored game data (game_data) is refused: the game data has 1 problems:\ntracks.toml (ER-13): not "
+            "valid TOML",
+        ),
+    ],
+    ids=["not-json", "not-an-object", "option-not-text", "file-not-text", "unknown-mode", "file-not-toml"],
+)
+def test_ER_13_damaged_stored_game_data_is_named_by_every_command_never_a_traceback(
+    tmp_path: Path, damage: Callable[[Path], str], named: str
+) -> None:
+    data = played(tmp_path)
+    damaged(data, damage(data))
+    problem = f"game er1: {named}"
+    checked = pbem(data, "verify", "er1")
+    assert checked.exit_code == 1
+    assert f"PROBLEM  {problem}" in checked.output
+    assert "no turn is replayed" in checked.output
+    assert "chain head after turn" in checked.output  # the chain is still followed
+    for command in (("status", "er1"), ("adjudicate", "er1", "--now"), ("report", "er1")):
+        result = pbem(data, *command)
+        assert result.exit_code == 1, (command, result.output)
+        assert problem in result.output, (command, result.output)
+        assert "Traceback" not in result.output and isinstance(result.exception, SystemExit), (command, result.output)
+    ticked = pbem(data, "tick")
+    assert ticked.exit_code == 1
+    assert f"er1: FAILED ({problem}" in ticked.output
+    assert "Traceback" not in ticked.output
+    repaired = pbem(data, "repair", "er1")
+    assert f"er1: FAILED ({problem}" in repaired.output and "Traceback" not in repaired.output
+
+
+def test_ER_13_5_an_option_value_that_is_no_text_is_refused_naming_it() -> None:
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.conqueror.setup import SetupError, game_options
+
+    data = load_ruleset("conqueror-er").game_data.load(EXAMPLE)  # type: ignore[attr-defined]
+    with pytest.raises(SetupError, match=r"temple_vp=5: not a text"):
+        game_options(data, None, {"temple_vp": 5})  # type: ignore[dict-item]

@@ -385,6 +385,8 @@ def repair(
     for game in names:
         try:
             written[game] = write_missing_files(archive, data, game, clock=clock)
+        except PbemError as damaged:  # a damaged row (its stored game data): named, without a type
+            failed[game] = str(damaged)
         except Exception as trouble:  # noqa: BLE001 (a damaged game must not keep the others from their files)
             failed[game] = f"{type(trouble).__name__}: {trouble}"
     return written, failed

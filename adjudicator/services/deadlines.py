@@ -18,6 +18,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
+from adjudicator.errors import PbemError
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
@@ -32,7 +33,7 @@ from adjudicator.services.reports import hidden_draws_revealed, turn_context, tu
 @dataclass
 class TickReport:
     lines: list[str] = field(default_factory=list)
-    failures: dict[str, str] = field(default_factory=dict)  # game -> traceback of what stopped it
+    failures: dict[str, str] = field(default_factory=dict)  # game -> what stopped it (a bug: its traceback)
 
 
 def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickReport:
@@ -47,6 +48,9 @@ def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickRe
     for name in names:
         try:
             report.lines += _tick_game(archive, data, name, clock=clock)
+        except PbemError as damaged:  # a damaged row of the game's: named, no traceback
+            report.lines.append(f"{name}: FAILED ({damaged})")
+            report.failures[name] = str(damaged)
         except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
             report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
             report.failures[name] = traceback.format_exc()

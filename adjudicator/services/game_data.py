@@ -4,6 +4,7 @@ through the registry and the ruleset's optional member `game_data` (adjudicator/
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 from adjudicator.engine.protocol import game_data_of
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
-from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets import Ruleset, load_ruleset
 
 HEADER_FILE = "game-data.toml"  # names the folder's ruleset (`ruleset = "..."`)
 
@@ -113,3 +114,45 @@ def ruleset_seats(name: str, game_data: Path | None = None) -> RulesetSeats:
         folder,
         game_data is None,
     )
+
+
+def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
+    """The ruleset bound to the data stored with a game (its archive row's `game_data`: JSON {"files": {file:
+    text}, "mode", "options": {key: text}}); a PbemError naming the stored field and what is wrong when the row
+    was damaged, so that every command that reads the game says so instead of failing."""
+
+    def damaged(field: str, what: str) -> PbemError:
+        return PbemError(f"its stored game data (game_data{field}) {what}")
+
+    try:
+        data = json.loads(stored)
+    except json.JSONDecodeError as wrong:
+        raise damaged("", f"is not readable JSON ({wrong})") from None
+    if not isinstance(data, dict):
+        raise damaged("", f"is a JSON {type(data).__name__}, not an object with files, mode and options")
+    files, mode, options = data.get("files"), data.get("mode"), data.get("options", {})
+    if not isinstance(files, dict) or not files:
+        raise damaged(".files", "is missing or not an object of file names and texts")
+    for file, text in files.items():
+        if not isinstance(text, str):
+            raise damaged(f".files[{file!r}]", f"is a JSON {type(text).__name__}, not the file's text")
+    if mode is not None and not isinstance(mode, str):
+        raise damaged(".mode", f"is {mode!r}, not a mode's name")
+    if not isinstance(options, dict):
+        raise damaged(".options", f"is a JSON {type(options).__name__}, not an object of option texts")
+    for key, value in options.items():
+        if not isinstance(value, str):  # stored as `pbem new --option key=value` gave them
+            raise damaged(f".options[{key!r}]", f"is {value!r}, not a text as --option gives it")
+    ruleset = load_ruleset(ruleset_name)
+    if game_data_of(ruleset) is None:
+        raise damaged("", f"is stored for ruleset {ruleset.name}, which takes no game data")
+    try:
+        return ruleset.with_game_data(files, mode, options)  # type: ignore[attr-defined,no-any-return]
+    except PbemError as refused:  # the ruleset's own checks of the data (ER-13), mode and options
+        raise damaged("", f"is refused: {_without_folder(str(refused))}") from None
+
+
+def _without_folder(message: str) -> str:
+    """A data problem without the temporary folder the stored files were checked in (it names nothing real)."""
+    first, _, rest = message.partition(": the game data has ")
+    return f"the game data has {rest}" if rest and "pbem-er-" in first else message

@@ -228,15 +228,19 @@ def _with_game_data(
 def game_ruleset(game: GameRow) -> Ruleset:
     """The ruleset a game is played with: bound to the data stored with it, if the ruleset takes data."""
     if game.game_data:
-        return _bound(game.ruleset, game.game_data)
+        try:
+            return _bound(game.ruleset, game.game_data)
+        except PbemError as damaged:  # a damaged row: every command reading the game names it
+            raise PbemError(f"game {game.name}: {damaged}") from None
     return load_ruleset(game.ruleset)
 
 
 @lru_cache(maxsize=8)
 def _bound(name: str, stored: str) -> Ruleset:
     """A ruleset bound to stored data with the game's mode and options, read once per process for each game."""
-    data = json.loads(stored)
-    return load_ruleset(name).with_game_data(data["files"], data["mode"], data["options"])  # type: ignore[attr-defined,no-any-return]
+    from adjudicator.services.game_data import stored_game_ruleset
+
+    return stored_game_ruleset(name, stored)
 
 
 def _setup_steps(

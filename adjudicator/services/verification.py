@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, hidden_turn_key, key_follows, orders_digest
 from adjudicator.engine.envelope import DATA_KEY, envelope_text
+from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.adjudication import play, replayed_fields
 from adjudicator.services.chain import chain_hash
@@ -30,10 +31,15 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
         seats = [s.seat for s in db.game_seats(session, game)]
-    ruleset = game_ruleset(game)  # bound to the game's stored data, if its ruleset takes data
     passed: list[str] = []
     problems: list[str] = []
     keys = _dice_keys(game, rows, problems)
+    try:
+        ruleset = game_ruleset(game)  # bound to the game's stored data, if its ruleset takes data
+    except PbemError as damaged:  # damaged stored game data: no turn can be replayed, the chain is still followed
+        problems.append(f"{damaged}; no turn is replayed")
+        _verify_chain(game, rows, passed, problems)
+        return passed, problems
     previous: Any = None
     for index, row in enumerate(rows):
         try:

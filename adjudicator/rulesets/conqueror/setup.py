@@ -48,7 +48,9 @@ def game_options(data: GameData, mode: str | None = None, pairs: dict[str, str] 
     kinds = {f.name: f for f in fields(Options) if f.name != "mode"}
     problems, changes = [], {}
     for key, text in (pairs or {}).items():
-        if key == "mode":
+        if not isinstance(text, str):  # a damaged stored option (ER-13.5): options are the texts --option gave
+            problems.append(f"{key}={text!r}: not a text")
+        elif key == "mode":
             changes["mode"] = mode_of(text)
         elif key not in kinds:
             problems.append(f"{key}: no such option (options: mode, {', '.join(sorted(kinds))})")
