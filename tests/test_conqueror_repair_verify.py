@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from adjudicator.cli import app
+from adjudicator.engine.envelope import data_digest
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "games/conqueror-er/example-data"
 SEATS = ("kesh", "aurel", "thal")
@@ -137,3 +138,46 @@ def test_ER_13_5_an_option_value_that_is_no_text_is_refused_naming_it() -> None:
     data = load_ruleset("conqueror-er").game_data.load(EXAMPLE)  # type: ignore[attr-defined]
     with pytest.raises(SetupError, match=r"temple_vp=5: not a text"):
         game_options(data, None, {"temple_vp": 5})  # type: ignore[dict-item]
+
+
+def edited_files(data: Path, file: str, old: str, new: str) -> dict[str, str]:
+    """The game's stored data with one edit in one file, stored back with SQL; the files as now stored."""
+    stored = stored_data(data)
+    assert old in stored["files"][file]
+    stored["files"][file] = stored["files"][file].replace(old, new, 1)
+    damaged(data, json.dumps(stored))
+    return stored["files"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new"),
+    [
+        ("cards.toml", 'op = "casualties", n = 1', 'op = "casualties", n = 9'),  # a hero's casualties
+        ("board-3-4.toml", 'name = "Mirefield"', 'name = "Mirewold"'),  # an area's name
+        ("tracks.toml", "\n", "\n# only a comment\n"),  # a comment: data changes even where play does not
+    ],
+    ids=["hero-casualties", "area-name", "comment"],
+)
+def test_ER_13_verify_names_a_change_of_the_stored_game_data_by_its_digest(
+    tmp_path: Path, file: str, old: str, new: str
+) -> None:
+    data = played(tmp_path)
+    first = data_digest(stored_data(data)["files"])
+    clean = pbem(data, "verify", "er1")
+    assert clean.exit_code == 0, clean.output
+    assert f"ok       game data: digest {first}, as the first turn's snapshot names it" in clean.output
+    now = data_digest(edited_files(data, file, old, new))
+    checked = pbem(data, "verify", "er1")
+    assert checked.exit_code == 1
+    assert (
+        f"PROBLEM  the game's stored data (game_data.files) has digest {now}, but the snapshot of turn 0 names "
+        f"{first} (turns 0-2 name it): the data was changed after the game began" in checked.output
+    )
+
+
+def test_ER_13_the_first_public_report_names_the_digest_of_the_game_data(tmp_path: Path) -> None:
+    data = played(tmp_path)
+    digest = data_digest(stored_data(data)["files"])
+    report = (data / "games/er1/turn-0000/report.txt").read_text(encoding="utf-8")
+    assert f"Game data digest: {digest}" in report
+    assert "Game data digest" not in (data / "games/er1/turn-0001/report.txt").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, hidden_turn_key, key_follows, orders_digest
-from adjudicator.engine.envelope import DATA_KEY, envelope_text
+from adjudicator.engine.envelope import DATA_KEY, data_digest, envelope_text
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.adjudication import play, replayed_fields
@@ -40,6 +40,7 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         problems.append(f"{damaged}; no turn is replayed")
         _verify_chain(game, rows, passed, problems)
         return passed, problems
+    _verify_data(game, rows, passed, problems)
     previous: Any = None
     for index, row in enumerate(rows):
         try:
@@ -63,6 +64,36 @@ def _dice_keys(game: GameRow, rows: list[TurnRow], problems: list[str]) -> list[
     if keys[0].hex() != game.commitment:
         problems.append("the dice seed does not match the published commitment")
     return keys
+
+
+def _verify_data(game: GameRow, rows: list[TurnRow], passed: list[str], problems: list[str]) -> None:
+    """The game's stored data against the digest its snapshots name (ER-13): the first turn's snapshot, chained by
+    its state hash and published in its report, fixes the data the game began with; any edit changes the digest."""
+    if not game.game_data or not rows:
+        return
+    digest = data_digest(json.loads(game.game_data)["files"])  # readable: the ruleset was bound to it
+    named = {row.number: _named_digest(row) for row in rows}
+    if not named[rows[0].number]:  # a game made before snapshots named their data (older versions)
+        return
+    first = rows[0].number
+    if named[first] == digest:
+        passed.append(f"game data: digest {digest}, as the first turn's snapshot names it")
+    else:
+        same = [number for number, text in named.items() if text == named[first]]
+        span = f"{same[0]}-{same[-1]}" if len(same) > 1 else f"{same[0]}"
+        problems.append(
+            f"the game's stored data (game_data.files) has digest {digest}, but the snapshot of turn {first} names "
+            f"{named[first]} (turns {span} name it): the data was changed after the game began"
+        )
+
+
+def _named_digest(row: TurnRow) -> str:
+    """The data digest a stored snapshot names ("" for none, or for a snapshot that is unreadable)."""
+    try:
+        named = json.loads(row.state_json).get(DATA_KEY, "")
+    except (json.JSONDecodeError, AttributeError):  # an unreadable row is named by its own check
+        return ""
+    return named if isinstance(named, str) else ""
 
 
 def _stored_state(ruleset: Ruleset, row: TurnRow, problems: list[str]) -> Any:
