@@ -19,6 +19,10 @@ from typer.testing import CliRunner, Result
 
 from adjudicator.cli import app
 from adjudicator.engine.envelope import data_digest
+from tests.conftest import Pbem
+from tests.test_conqueror_asks import play_until
+from tests.test_conqueror_new import data_copy, new_er
+from tests.test_conqueror_plans_cli import SEATS3
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "games/conqueror-er/example-data"
 SEATS = ("kesh", "aurel", "thal")
@@ -181,3 +185,32 @@ def test_ER_13_the_first_public_report_names_the_digest_of_the_game_data(tmp_pat
     report = (data / "games/er1/turn-0000/report.txt").read_text(encoding="utf-8")
     assert f"Game data digest: {digest}" in report
     assert "Game data digest" not in (data / "games/er1/turn-0001/report.txt").read_text(encoding="utf-8")
+
+
+def test_ER_14_12_repair_writes_back_the_notice_and_files_of_a_campaign_turn_waiting_for_an_answer(
+    tmp_path: Path,
+) -> None:
+    """A turn that waits for kesh's answer (ER-14.12, as tests/test_conqueror_asks.py plays it): its notice and the
+    files of the turn before are written back as they were first written."""
+    pbem = Pbem(tmp_path / "moderator")
+    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", seats=SEATS3)
+    for line in created.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in SEATS3:
+            pbem.passwords[parts[0]] = parts[1]
+    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
+    number = play_until(pbem, 2, "thal", round_one)
+    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
+    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    games = pbem.data / "games/er1"
+    notice = games / "outbox" / f"decisions-turn-{number:04d}-kesh.txt"
+    text = notice.read_bytes()
+    before = files_of(games / f"turn-{number - 1:04d}")
+    notice.unlink()
+    shutil.rmtree(games / f"turn-{number - 1:04d}")
+    result = pbem("repair", "er1")
+    assert result.exit_code == 0 and f"wrote {notice}" in result.output, result.output
+    assert notice.read_bytes() == text
+    assert files_of(games / f"turn-{number - 1:04d}") == before
+    assert pbem("repair", "er1").output == "er1: no file missing\n"
