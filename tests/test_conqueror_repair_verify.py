@@ -99,17 +99,21 @@ def with_options(data: Path, **options: object) -> str:
         ),
         (
             lambda data: json.dumps(stored_data(data) | {"mode": "nonsense"}),
-            "its stored game data (game_data) is refused: unknown mode 'nonsense'",
+            "its stored game data (game_data.mode) is refused: unknown mode 'nonsense'",
         ),
         (
             lambda data: json.dumps(
                 stored_data(data) | {"files": stored_data(data)["files"] | {"tracks.toml": "imperator = ["}}
             ),
-            "its stored game data (game_data) is refused: the game data has 1 problems:\ntracks.toml (ER-13): not "
-            "valid TOML",
+            "its stored game data (game_data.files) is refused: the game data has 1 problems:\n"
+            "tracks.toml (ER-13): not valid TOML",
+        ),
+        (
+            lambda data: with_options(data, oops="1"),
+            "its stored game data (game_data.options) is refused: game options: oops: no such option",
         ),
     ],
-    ids=["not-json", "not-an-object", "option-not-text", "file-not-text", "unknown-mode", "file-not-toml"],
+    ids=["not-json", "not-an-object", "option-not-text", "file-not-text", "unknown-mode", "file-not-toml", "no-option"],
 )
 def test_ER_13_damaged_stored_game_data_is_named_by_every_command_never_a_traceback(
     tmp_path: Path, damage: Callable[[Path], str], named: str

@@ -121,8 +121,8 @@ def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
     text}, "mode", "options": {key: text}}); a PbemError naming the stored field and what is wrong when the row
     was damaged, so that every command that reads the game says so instead of failing."""
 
-    def damaged(field: str, what: str) -> PbemError:
-        return PbemError(f"its stored game data (game_data{field}) {what}")
+    def damaged(name: str, what: str) -> PbemError:
+        return PbemError(f"its stored game data (game_data{name}) {what}")
 
     try:
         data = json.loads(stored)
@@ -149,7 +149,18 @@ def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
     try:
         return ruleset.with_game_data(files, mode, options)  # type: ignore[attr-defined,no-any-return]
     except PbemError as refused:  # the ruleset's own checks of the data (ER-13), mode and options
-        raise damaged("", f"is refused: {_without_folder(str(refused))}") from None
+        raise damaged(_refused_field(ruleset, files, mode), f"is refused: {_without_folder(str(refused))}") from None
+
+
+def _refused_field(ruleset: Ruleset, files: dict[str, str], mode: str | None) -> str:
+    """Which stored field the ruleset refused: the files, else the mode, else the options (bound again without
+    the later fields; only when binding failed)."""
+    for name, given in ((".files", (files,)), (".mode", (files, mode))):
+        try:
+            ruleset.with_game_data(*given)  # type: ignore[attr-defined]
+        except PbemError:
+            return name
+    return ".options"
 
 
 def _without_folder(message: str) -> str:
