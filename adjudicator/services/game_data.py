@@ -130,7 +130,7 @@ def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
         raise damaged("", f"is not readable JSON ({wrong})") from None
     if not isinstance(data, dict):
         raise damaged("", f"is a JSON {type(data).__name__}, not an object with files, mode and options")
-    files, mode, options = data.get("files"), data.get("mode"), data.get("options", {})
+    files, mode, options = data.get("files"), data.get("mode"), data.get("options") or {}
     if not isinstance(files, dict) or not files:
         raise damaged(".files", "is missing or not an object of file names and texts")
     for file, text in files.items():
