@@ -311,3 +311,18 @@ def subjects_mailed_to(session: Session, game: GameRow, address: str) -> list[st
     """The subjects of the game's mails queued to an address (an observer's reports, say)."""
     query = select(OutboxRow.subject).where(OutboxRow.game == game.name, OutboxRow.to == address)
     return list(session.exec(query).all())
+
+
+def recent_outcomes(
+    session: Session, since: str, *, sender: str | None = None, game: str | None = None, seat: str | None = None
+) -> list[str]:
+    """The outcomes of the mails received at `since` or later, from `sender`, for `game` and `seat` (each when
+    given): what the answers to a flood of mail are counted by."""
+    query = select(MessageRow.outcome).where(MessageRow.received >= since)
+    if sender is not None:
+        query = query.where(MessageRow.sender == sender.lower())
+    if game is not None:
+        query = query.where(MessageRow.game == game)
+    if seat is not None:
+        query = query.where(MessageRow.seat == seat)
+    return list(session.exec(query).all())
