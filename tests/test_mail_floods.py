@@ -147,3 +147,13 @@ def test_thirty_order_mails_from_the_player_each_get_their_receipt(game: MailGam
         assert ingest(archive, mail, clock=at(i)) == "orders stored"
     receipts = [row for row in mailed_to(archive, "egy@example.org", mark) if "Receipt" in row.subject]
     assert len(receipts) == FLOOD
+
+
+def test_the_digest_speaks_the_language_of_the_command(game: MailGame) -> None:
+    archive, _, _ = game
+    mark = last_id(archive)
+    for i in range(DAILY_ANSWERS + 2):
+        ingest(archive, letter("egy@example.org", "HILFE", mid=f"flood{i}"), clock=at(i))
+    sent = mailed_to(archive, "egy@example.org", mark)
+    assert len(sent) == DAILY_ANSWERS + 1 and digests(sent) == []  # no English digest
+    assert "Zu viele Mails derselben Art" in sent[-1].subject and "HILFE-Anfragen" in sent[-1].body

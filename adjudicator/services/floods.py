@@ -37,7 +37,7 @@ RESET = Kind(("password reset for", "PASSWORD RESET for"), DAILY_ANSWERS, N_("pa
 REFUSED = Kind(
     ("refused: a wrong password", "refused: an address that is not yours"),
     DAILY_ANSWERS,
-    N_("order mails for a seat, refused"),
+    N_("refused order mails for a seat"),
 )
 CONFIRMATION = Kind(("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("OBSERVE requests"))
 
