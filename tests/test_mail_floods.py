@@ -157,3 +157,24 @@ def test_the_digest_speaks_the_language_of_the_command(game: MailGame) -> None:
     sent = mailed_to(archive, "egy@example.org", mark)
     assert len(sent) == DAILY_ANSWERS + 1 and digests(sent) == []  # no English digest
     assert "Zu viele Mails derselben Art" in sent[-1].subject and "HILFE-Anfragen" in sent[-1].body
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("Hello, where do I send my orders?",),  # no header
+        ("GAME rome9 TURN 1 PLAYER Egyptus PASSWORD x",),  # an unknown game
+        ("STATUS",),  # a seat's command without the header
+        ("GAME rome1 TURN 1 PLAYER Nobody PASSWORD x",),  # an unknown seat
+    ],
+)
+def test_a_flood_of_unusable_mail_from_a_registered_address_gets_three_answers_and_one_digest(
+    game: MailGame, database: str | None, flood_ids: list[str], lines: tuple[str, ...]
+) -> None:
+    archive, _, _ = game
+    mark = last_id(archive)
+    for i in range(FLOOD):
+        assert ingest(archive, letter("egy@example.org", *lines, mid=f"flood{i}"), clock=at(i)).startswith("refused")
+    sent = mailed_to(archive, "egy@example.org", mark)
+    assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
+    all_logged(game, database, flood_ids)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from sqlalchemy import func
+from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -326,3 +326,10 @@ def recent_outcomes(
     if seat is not None:
         query = query.where(MessageRow.seat == seat)
     return list(session.exec(query).all())
+
+
+def recent_mails_to(session: Session, to: str, since: str, subjects: Collection[str]) -> int:
+    """How many mails were queued to `to` at `since` or later whose subject ends with one of `subjects`."""
+    query = select(func.count()).where(func.lower(OutboxRow.to) == to.lower(), OutboxRow.created >= since)
+    query = query.where(or_(*(OutboxRow.subject.endswith(s) for s in subjects)))  # type: ignore[attr-defined]
+    return session.exec(query).one()

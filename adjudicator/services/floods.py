@@ -39,6 +39,10 @@ REFUSED = Kind(
     DAILY_ANSWERS,
     N_("refused order mails for a seat"),
 )
+# answers to a registered sender whose mail could not be used (no header, unknown game or seat, a seat's command
+# without the header): counted by their subjects in the outbox, for their outcomes are as many as the reasons
+ANSWER = Kind(("refused",), DAILY_ANSWERS, N_("mails that could not be used"))
+ANSWER_SUBJECTS = ("Your mail to the PBEM moderator", "Your mail could not be read")
 CONFIRMATION = Kind(("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("OBSERVE requests"))
 
 Verdict = Literal["answer", "digest", "hold"]
@@ -105,3 +109,16 @@ def held(
     for address, language in to:
         mail_digest(session, address, language, kind, game, clock=clock)
     return outcome + DIGESTED
+
+
+def answer_held(session: Session, address: str, outcome: str, *, clock: Clock) -> str | None:
+    """None when a mail that could not be used may be answered to its (registered) sender `address`; else the
+    outcome of one over the limit (the day's first such gets the digest, in English as these answers are)."""
+    since = timestamp_before(clock, WINDOW)
+    # the whole outcome (a reason may hold "; ") or one command's part of it
+    earlier = [x for o in db.recent_outcomes(session, since, sender=address) for x in (o, *o.split("; "))]
+    if any(x.startswith(ANSWER.outcomes) and x.endswith(DIGESTED) for x in earlier):
+        return outcome + HELD
+    if db.recent_mails_to(session, address, since, ANSWER_SUBJECTS) < ANSWER.limit:
+        return None
+    return held(session, "digest", outcome, ANSWER, [(address, "en")], clock=clock)

@@ -265,6 +265,8 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             return commands_without_header(session, mail, record, commands, clock=clock)
         if not db.games_of_address(session, mail.sender):
             return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
+        if (held := floods.answer_held(session, mail.sender, "refused: no header", clock=clock)) is not None:
+            return held
         db.queue_mail(
             session,
             mail.sender,
@@ -439,6 +441,8 @@ def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str, *,
     stranger learns nothing."""
     if not db.games_of_address(session, mail.sender):
         return STRANGER + f"refused: {why}"
+    if (held := floods.answer_held(session, mail.sender, f"refused: {why}", clock=clock)) is not None:
+        return held
     db.queue_mail(
         session,
         mail.sender,
