@@ -13,6 +13,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import MessageRow, OutboxRow
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.floods import DAILY_ANSWERS, DAILY_CONFIRMATIONS
+from adjudicator.services.gm import set_observer
 from adjudicator.services.mailbox import ingest
 from tests.conftest import MailGame, Pbem
 from tests.test_mail_commands import last_id, letter, orders, queued
@@ -178,3 +179,40 @@ def test_a_flood_of_unusable_mail_from_a_registered_address_gets_three_answers_a
     sent = mailed_to(archive, "egy@example.org", mark)
     assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
     all_logged(game, database, flood_ids)
+
+
+def test_a_flood_of_OBSERVE_from_an_observer_gets_three_answers_and_one_digest(
+    game: MailGame, database: str | None, flood_ids: list[str]
+) -> None:
+    archive, _, _ = game
+    set_observer(archive, "rome1", "fan@example.net", clock=at(-1))
+    mark = last_id(archive)
+    for i in range(FLOOD):
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1", mid=f"flood{i}"), clock=at(i))
+    sent = mailed_to(archive, "fan@example.net", mark)
+    assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
+    all_logged(game, database, flood_ids)
+
+
+def test_a_flood_of_mails_reusing_a_Message_ID_gives_the_seat_three_notices(game: MailGame) -> None:
+    archive, _, passwords = game
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="same"), clock=at(0))
+    mark = last_id(archive)
+    for i in range(FLOOD):
+        forged = orders("Macedonia", "guess", f"BUY {i + 2} INF", mid="same")  # from the seat's address, forged
+        assert ingest(archive, forged, clock=at(1 + i)).startswith("refused: the Message-ID of an earlier mail")
+    assert len(mailed_to(archive, "mac@example.org", mark)) == DAILY_ANSWERS
+
+
+def test_a_flood_of_mails_reusing_a_Message_ID_gives_a_registered_sender_three_answers_and_one_digest(
+    game: MailGame,
+) -> None:
+    archive, _, passwords = game
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="same"), clock=at(0))
+    mark = last_id(archive)
+    for i in range(FLOOD):
+        forged = orders("Macedonia", "guess", f"BUY {i + 2} INF", mid="same", sender="egy@example.org")
+        assert ingest(archive, forged, clock=at(1 + i)).startswith("refused: the Message-ID of an earlier mail")
+    sent = mailed_to(archive, "egy@example.org", mark)
+    assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
+    assert mailed_to(archive, "mac@example.org", mark) == []

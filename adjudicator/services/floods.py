@@ -13,6 +13,7 @@ from typing import Literal
 from sqlmodel import Session
 
 from adjudicator.archive import queries as db
+from adjudicator.archive.models import GameRow, SeatRow
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.services.clock import Clock, timestamp
 
@@ -43,8 +44,10 @@ REFUSED = Kind(
 # without the header): counted by their subjects in the outbox, for their outcomes are as many as the reasons
 ANSWER = Kind(("refused",), DAILY_ANSWERS, N_("mails that could not be used"))
 ANSWER_SUBJECTS = ("Your mail to the PBEM moderator", "Your mail could not be read")
+OBSERVING = Kind(("observer already",), DAILY_ANSWERS, N_("OBSERVE requests"))  # from a confirmed observer
 CONFIRMATION = Kind(("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("OBSERVE requests"))
 
+DIGEST_SUBJECT = N_("Too many mails of one kind")
 Verdict = Literal["answer", "digest", "hold"]
 
 
@@ -88,7 +91,7 @@ def mail_digest(session: Session, to: str, language: str, kind: Kind, game: str 
         what=gettext(language, kind.what),
         until=until,
     )
-    subject = gettext(language, "Too many mails of one kind")
+    subject = gettext(language, DIGEST_SUBJECT)
     db.queue_mail(session, to, f"[{game}] {subject}" if game else subject, body + "\n", timestamp(clock), game)
 
 
@@ -113,12 +116,19 @@ def held(
 
 def answer_held(session: Session, address: str, outcome: str, *, clock: Clock) -> str | None:
     """None when a mail that could not be used may be answered to its (registered) sender `address`; else the
-    outcome of one over the limit (the day's first such gets the digest, in English as these answers are)."""
+    outcome of one over the limit (the day's first such gets the digest, in English as these answers are). Both
+    are counted in the outbox: a mail reusing a Message-ID is answered so but not stored."""
     since = timestamp_before(clock, WINDOW)
-    # the whole outcome (a reason may hold "; ") or one command's part of it
-    earlier = [x for o in db.recent_outcomes(session, since, sender=address) for x in (o, *o.split("; "))]
-    if any(x.startswith(ANSWER.outcomes) and x.endswith(DIGESTED) for x in earlier):
-        return outcome + HELD
     if db.recent_mails_to(session, address, since, ANSWER_SUBJECTS) < ANSWER.limit:
         return None
+    if db.recent_mails_to(session, address, since, [DIGEST_SUBJECT]):
+        return outcome + HELD
     return held(session, "digest", outcome, ANSWER, [(address, "en")], clock=clock)
+
+
+def duplicate_held(session: Session, game: GameRow, seat: SeatRow, *, clock: Clock) -> bool:
+    """Whether the seat was told DAILY_ANSWERS times in 24 hours of mails reusing a Message-ID: such a mail is not
+    stored (its Message-ID is), so the notices are counted in the outbox, and no digest follows."""
+    subject = gettext(seat.language, "A mail for %(seat)s was not used", seat=seat.seat)
+    since = timestamp_before(clock, WINDOW)
+    return db.recent_mails_to(session, seat.email, since, [f"[{game.name}] {subject}"]) >= DAILY_ANSWERS

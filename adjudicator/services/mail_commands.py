@@ -185,6 +185,10 @@ def _observe(session: Session, mail: Incoming, record: MessageRow, command: Comm
     if command.name == "UNOBSERVE":
         return _unobserve(session, mail, game, row, say, clock=clock)
     if row is not None and row.confirmed:
+        verdict = floods.verdict(session, floods.OBSERVING, clock=clock, sender=mail.sender, game=game.name)
+        if verdict != "answer":
+            to = [(mail.sender, say)]
+            return floods.held(session, verdict, "observer already", floods.OBSERVING, to, game.name, clock=clock)
         _tell_observing(session, game, mail.sender, say, mail, clock=clock)
         return "observer already"
     if game.observers != "open":

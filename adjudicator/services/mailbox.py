@@ -213,6 +213,8 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
     trusted = reading.password is not None and reading.password[1] is not None
     if seat is not None and not trusted and mail.sender.lower() != seat.email.lower():
         seat = None  # neither the seat's password nor its address: nobody is told on a stranger's word
+    if seat is not None and floods.duplicate_held(session, game, seat, clock=clock):
+        return outcome + floods.HELD
     if seat is None:
         return answer_registered(
             session,
