@@ -40,7 +40,8 @@ def commands_without_header(
     """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
     stranger gets nothing but one OBSERVE confirmation a day per address and game (observing starts only when
     that address sends its token back), and a new password only ever goes to the seat's registered address,
-    the old one working until the new one is used."""
+    the old one working until the new one is used. Each kind is answered once per mail and a few times a day
+    (services/floods.py), so that forged mail cannot flood anybody."""
     outcomes = []
     seen: set[str] = set()
     for command in commands:
