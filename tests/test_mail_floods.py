@@ -216,3 +216,16 @@ def test_a_flood_of_mails_reusing_a_Message_ID_gives_a_registered_sender_three_a
     sent = mailed_to(archive, "egy@example.org", mark)
     assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
     assert mailed_to(archive, "mac@example.org", mark) == []
+
+
+def test_the_limit_counts_mails_not_lines_and_each_kind_apart(game: MailGame) -> None:
+    archive, _, _ = game
+    mark = last_id(archive)
+    ingest(archive, letter("egy@example.org", *["HELP"] * 10, mid="ten"), clock=at(0))
+    for i in range(DAILY_ANSWERS - 1):  # the mail of ten HELPs was one HELP: two more are answered
+        assert ingest(archive, letter("egy@example.org", "HELP", mid=f"help{i}"), clock=at(1 + i)) == "HELP answered"
+    ingest(archive, letter("egy@example.org", "HELP", mid="over"), clock=at(5))
+    assert len(digests(mailed_to(archive, "egy@example.org", mark))) == 1
+    # HELP is over its limit, a mail without a header is another kind: answered
+    assert ingest(archive, letter("egy@example.org", "Hello?", mid="hello"), clock=at(6)) == "refused: no header"
+    assert len(mailed_to(archive, "egy@example.org", mark)) == DAILY_ANSWERS + 2

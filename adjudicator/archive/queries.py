@@ -328,8 +328,13 @@ def recent_outcomes(
     return list(session.exec(query).all())
 
 
-def recent_mails_to(session: Session, to: str, since: str, subjects: Collection[str]) -> int:
-    """How many mails were queued to `to` at `since` or later whose subject ends with one of `subjects`."""
+def recent_mails_to(
+    session: Session, to: str, since: str, subjects: Collection[str], containing: str | None = None
+) -> int:
+    """How many mails were queued to `to` at `since` or later whose subject ends with one of `subjects` (and whose
+    body holds `containing`, when given)."""
     query = select(func.count()).where(func.lower(OutboxRow.to) == to.lower(), OutboxRow.created >= since)
     query = query.where(or_(*(OutboxRow.subject.endswith(s) for s in subjects)))  # type: ignore[attr-defined]
+    if containing is not None:
+        query = query.where(OutboxRow.body.contains(containing))  # type: ignore[attr-defined]
     return session.exec(query).one()

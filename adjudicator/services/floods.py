@@ -2,7 +2,8 @@
 order mail (HELP, a new password, the notice of a refused order mail, an OBSERVE confirmation) goes out at most
 a few times in 24 hours to one address and game. The first mail over the limit gets one digest instead (at most
 one a day); later ones get nothing. Every mail is stored all the same, its outcome saying it was not answered,
-and `pbem log` lists it. The counts are read from the stored outcomes: no table of their own."""
+and `pbem log` lists it. The counts are read from the stored outcomes, or from the outbox where the outcomes do
+not tell (the many reasons a mail is refused, a mail reusing a Message-ID): no table of their own."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ REFUSED = Kind(
 )
 # answers to a registered sender whose mail could not be used (no header, unknown game or seat, a seat's command
 # without the header): counted by their subjects in the outbox, for their outcomes are as many as the reasons
-ANSWER = Kind(("refused",), DAILY_ANSWERS, N_("mails that could not be used"))
+ANSWER = Kind((), DAILY_ANSWERS, N_("mails that could not be used"))
 ANSWER_SUBJECTS = ("Your mail to the PBEM moderator", "Your mail could not be read")
 OBSERVING = Kind(("observer already",), DAILY_ANSWERS, N_("OBSERVE requests"))  # from a confirmed observer
 CONFIRMATION = Kind(("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("OBSERVE requests"))
@@ -119,10 +120,10 @@ def answer_held(session: Session, address: str, outcome: str, *, clock: Clock) -
     outcome of one over the limit (the day's first such gets the digest, in English as these answers are). Both
     are counted in the outbox: a mail reusing a Message-ID is answered so but not stored."""
     since = timestamp_before(clock, WINDOW)
+    if db.recent_mails_to(session, address, since, [DIGEST_SUBJECT], containing=f"({ANSWER.what})"):
+        return outcome + HELD  # until the digest is a day old, as it says
     if db.recent_mails_to(session, address, since, ANSWER_SUBJECTS) < ANSWER.limit:
         return None
-    if db.recent_mails_to(session, address, since, [DIGEST_SUBJECT]):
-        return outcome + HELD
     return held(session, "digest", outcome, ANSWER, [(address, "en")], clock=clock)
 
 

@@ -46,7 +46,7 @@ def commands_without_header(
     seen: set[str] = set()
     for command in commands:
         if command.name in seen:  # one answer per kind and mail: ten HELPs in a mail are one HELP
-            outcomes.append(f"{command.name} again in the same mail: not answered again")
+            outcomes.append(f"not answered again in the same mail: {command.name}")
             continue
         seen.add(command.name)
         if command.name == "RESET":
