@@ -34,7 +34,7 @@ class Kind:
     what: str  # catalogue message naming the kind in the digest
 
 
-HELP = Kind(("HELP",), DAILY_ANSWERS, N_("HELP requests"))
+HELP = Kind(("HELP",), DAILY_ANSWERS, N_("%(kw_help)s requests"))
 RESET = Kind(("password reset for", "PASSWORD RESET for"), DAILY_ANSWERS, N_("password reset requests"))
 REFUSED = Kind(
     ("refused: a wrong password", "refused: an address that is not yours"),
@@ -45,8 +45,10 @@ REFUSED = Kind(
 # without the header): counted by their subjects in the outbox, for their outcomes are as many as the reasons
 ANSWER = Kind((), DAILY_ANSWERS, N_("mails that could not be used"))
 ANSWER_SUBJECTS = ("Your mail to the PBEM moderator", "Your mail could not be read")
-OBSERVING = Kind(("observer already",), DAILY_ANSWERS, N_("OBSERVE requests"))  # from a confirmed observer
-CONFIRMATION = Kind(("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("OBSERVE requests"))
+OBSERVING = Kind(("observer already",), DAILY_ANSWERS, N_("%(kw_observe)s requests"))  # from a confirmed observer
+CONFIRMATION = Kind(
+    ("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("%(kw_observe)s requests")
+)
 
 DIGEST_SUBJECT = N_("Too many mails of one kind")
 Verdict = Literal["answer", "digest", "hold"]
