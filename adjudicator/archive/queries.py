@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from sqlalchemy import func
+from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -311,3 +311,30 @@ def subjects_mailed_to(session: Session, game: GameRow, address: str) -> list[st
     """The subjects of the game's mails queued to an address (an observer's reports, say)."""
     query = select(OutboxRow.subject).where(OutboxRow.game == game.name, OutboxRow.to == address)
     return list(session.exec(query).all())
+
+
+def recent_outcomes(
+    session: Session, since: str, *, sender: str | None = None, game: str | None = None, seat: str | None = None
+) -> list[str]:
+    """The outcomes of the mails received at `since` or later, from `sender`, for `game` and `seat` (each when
+    given): what the answers to a flood of mail are counted by."""
+    query = select(MessageRow.outcome).where(MessageRow.received >= since)
+    if sender is not None:
+        query = query.where(MessageRow.sender == sender.lower())
+    if game is not None:
+        query = query.where(MessageRow.game == game)
+    if seat is not None:
+        query = query.where(MessageRow.seat == seat)
+    return list(session.exec(query).all())
+
+
+def recent_mails_to(
+    session: Session, to: str, since: str, subjects: Collection[str], containing: str | None = None
+) -> int:
+    """How many mails were queued to `to` at `since` or later whose subject ends with one of `subjects` (and whose
+    body holds `containing`, when given)."""
+    query = select(func.count()).where(func.lower(OutboxRow.to) == to.lower(), OutboxRow.created >= since)
+    query = query.where(or_(*(OutboxRow.subject.endswith(s) for s in subjects)))  # type: ignore[attr-defined]
+    if containing is not None:
+        query = query.where(OutboxRow.body.contains(containing))  # type: ignore[attr-defined]
+    return session.exec(query).one()

@@ -19,6 +19,7 @@ from adjudicator.mail.inbound import Incoming, address_problem
 from adjudicator.orders.keywords import written
 from adjudicator.render import render
 from adjudicator.render.i18n import N_, gettext
+from adjudicator.services import floods
 from adjudicator.services.clock import Clock, parse_time, timestamp
 from adjudicator.services.notices import (
     STRANGER,
@@ -39,9 +40,15 @@ def commands_without_header(
     """HELP, PASSWORD RESET, OBSERVE and UNOBSERVE need no password. What they can trigger is bounded: a
     stranger gets nothing but one OBSERVE confirmation a day per address and game (observing starts only when
     that address sends its token back), and a new password only ever goes to the seat's registered address,
-    the old one working until the new one is used."""
+    the old one working until the new one is used. Each kind is answered once per mail and a few times a day
+    (services/floods.py), so that forged mail cannot flood anybody."""
     outcomes = []
+    seen: set[str] = set()
     for command in commands:
+        if command.name in seen:  # one answer per kind and mail: ten HELPs in a mail are one HELP
+            outcomes.append(f"not answered again in the same mail: {command.name}")
+            continue
+        seen.add(command.name)
         if command.name == "RESET":
             outcomes.append(_reset_password(session, mail, record, command, clock=clock))
         elif command.name in ("OBSERVE", "UNOBSERVE"):
@@ -66,6 +73,9 @@ def _help(session: Session, mail: Incoming, command: Command, *, clock: Clock) -
     if not db.games_of_address(session, mail.sender):
         return STRANGER + "HELP"
     say = command.language
+    verdict = floods.verdict(session, floods.HELP, clock=clock, sender=mail.sender)
+    if verdict != "answer":
+        return floods.held(session, verdict, "HELP", floods.HELP, [(mail.sender, say)], clock=clock)
     db.queue_mail(
         session,
         mail.sender,
@@ -115,6 +125,12 @@ def _reset_password(session: Session, mail: Incoming, record: MessageRow, comman
     if seat is None or seat.email.lower() != mail.sender.lower():
         return STRANGER + "refused: PASSWORD RESET not from the seat's registered address"
     record.seat = seat.seat
+    verdict = floods.verdict(session, floods.RESET, clock=clock, sender=mail.sender, game=game.name)
+    if verdict != "answer":  # the pending password stays as it was
+        to = [(seat.email, seat.language)]
+        return floods.held(
+            session, verdict, f"PASSWORD RESET for {seat.seat}", floods.RESET, to, game.name, clock=clock
+        )
     password = secrets.token_urlsafe(9)
     seat.pending_password_hash = hash_password(password)  # a later reset replaces an unused earlier one
     session.add(seat)
@@ -170,6 +186,10 @@ def _observe(session: Session, mail: Incoming, record: MessageRow, command: Comm
     if command.name == "UNOBSERVE":
         return _unobserve(session, mail, game, row, say, clock=clock)
     if row is not None and row.confirmed:
+        verdict = floods.verdict(session, floods.OBSERVING, clock=clock, sender=mail.sender, game=game.name)
+        if verdict != "answer":
+            to = [(mail.sender, say)]
+            return floods.held(session, verdict, "observer already", floods.OBSERVING, to, game.name, clock=clock)
         _tell_observing(session, game, mail.sender, say, mail, clock=clock)
         return "observer already"
     if game.observers != "open":
@@ -220,6 +240,10 @@ def _ask_confirmation(
     moment = timestamp(clock)
     if row is not None and parse_time(moment) - parse_time(row.since) < timedelta(hours=CONFIRMATION_HOURS):
         return STRANGER + f"refused: OBSERVE, a confirmation was mailed less than {CONFIRMATION_HOURS} hours ago"
+    verdict = floods.verdict(session, floods.CONFIRMATION, clock=clock, game=game.name)
+    if verdict != "answer":  # many addresses at once, likely forged: the moderator hears of it, once a day
+        to = [(game.moderator, "en")] if game.moderator else []
+        return floods.held(session, verdict, "OBSERVE confirmation", floods.CONFIRMATION, to, game.name, clock=clock)
     token = secrets.token_hex(8)
     if row is None:
         assert game.id is not None
@@ -308,7 +332,11 @@ def seat_commands(
     """The commands of an authenticated seat, answered in one mail to its registered address."""
     say = seat.language
     answers = []
+    asked: set[str] = set()
     for command in commands:
+        if command.name in asked and command.name in ("STATUS", "HELP"):
+            continue  # answered once per mail
+        asked.add(command.name)
         if command.name == "TIMEZONE":
             answers.append(_set_zone(session, game, seat, command, clock=clock))
         elif command.name == "STATUS":

@@ -28,6 +28,7 @@ from adjudicator.orders.sets import PASSWORD_MARK, Answer, Press
 from adjudicator.orders.sets import OrderSet as ParsedOrders
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
+from adjudicator.services import floods
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.games import current_game, expected_turn, game_ruleset
 from adjudicator.services.mail_commands import commands_without_header, seat_commands
@@ -212,6 +213,8 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
     trusted = reading.password is not None and reading.password[1] is not None
     if seat is not None and not trusted and mail.sender.lower() != seat.email.lower():
         seat = None  # neither the seat's password nor its address: nobody is told on a stranger's word
+    if seat is not None and floods.duplicate_held(session, game, seat, clock=clock):
+        return outcome + floods.HELD
     if seat is None:
         return answer_registered(
             session,
@@ -264,6 +267,8 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             return commands_without_header(session, mail, record, commands, clock=clock)
         if not db.games_of_address(session, mail.sender):
             return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
+        if (held := floods.answer_held(session, mail.sender, "refused: no header", clock=clock)) is not None:
+            return held
         db.queue_mail(
             session,
             mail.sender,
@@ -438,6 +443,8 @@ def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str, *,
     stranger learns nothing."""
     if not db.games_of_address(session, mail.sender):
         return STRANGER + f"refused: {why}"
+    if (held := floods.answer_held(session, mail.sender, f"refused: {why}", clock=clock)) is not None:
+        return held
     db.queue_mail(
         session,
         mail.sender,
@@ -453,7 +460,13 @@ def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str, *,
 def _warn_seat(
     session: Session, game: GameRow, seat: SeatRow, mail: Incoming, what: str, show_sender: bool = True, *, clock: Clock
 ) -> str:
-    """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing."""
+    """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing; a few times a
+    day at most (floods.REFUSED), so that forged mails cannot flood the seat and the moderator."""
+    outcome = f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
+    verdict = floods.verdict(session, floods.REFUSED, clock=clock, game=game.name, seat=seat.seat)
+    if verdict != "answer":
+        to = [(seat.email, seat.language)] + ([(game.moderator, "en")] if game.moderator else [])
+        return floods.held(session, verdict, outcome, floods.REFUSED, to, game.name, clock=clock)
     tell_seat(
         session,
         game,
@@ -478,7 +491,7 @@ def _warn_seat(
             timestamp(clock),
             game.name,
         )
-    return f"refused: {what} ({mail.sender})" if show_sender else f"refused: {what}"
+    return outcome
 
 
 def relay_press(session: Session, game: GameRow, sender: str, press: list[Press], *, clock: Clock) -> None:

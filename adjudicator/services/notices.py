@@ -14,6 +14,7 @@ from adjudicator.mail.inbound import Incoming
 from adjudicator.render import render, ruleset_templates
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
+from adjudicator.services import floods
 from adjudicator.services.clock import Clock, timestamp
 from adjudicator.services.reports import turn_map, turn_reports
 
@@ -38,6 +39,8 @@ def answer_unknown_game(session: Session, mail: Incoming, name: str, *, clock: C
     own = db.games_of_address(session, mail.sender)
     if not own:
         return STRANGER + "refused: unknown game"
+    if (held := floods.answer_held(session, mail.sender, "refused: unknown game", clock=clock)) is not None:
+        return held
     db.queue_mail(
         session,
         mail.sender,
@@ -53,6 +56,8 @@ def answer_registered(session: Session, mail: Incoming, text: str, outcome: str,
     """Answer a refused command to a registered sender; a stranger gets nothing."""
     if not db.games_of_address(session, mail.sender):
         return STRANGER + outcome
+    if (held := floods.answer_held(session, mail.sender, outcome, clock=clock)) is not None:
+        return held
     db.queue_mail(
         session, mail.sender, "Your mail to the PBEM moderator", text + "\n", timestamp(clock), **thread_headers(mail)
     )
