@@ -71,10 +71,10 @@ HEADER = "GAME rome1 TURN 1 PLAYER Macedonia"
 CARELESS_BODIES = {
     "typo": f"{HEADER} PASWORD {{pw}}\nBUY 1 INF\n",
     "next_line": f"{HEADER} PASSWORD\n{{pw}}\nBUY 1 INF\n",
-    "passwort_typo": f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWROT {{pw}}\nBUY 1 INF\n",
+    "passwort_typo": "SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWROT {pw}\nBUY 1 INF\n",
     "kennwort_typo": f"{HEADER} KENWORT {{pw}}\nBUY 1 INF\n",
-    "parola_typo": f"PARTITA rome1 TURNO 1 GIOCATORE Macedonia PAROLLA {{pw}}\nBUY 1 INF\n",
-    "wachtwoord_typo": f"SPEL rome1 BEURT 1 SPELER Macedonia WACHTWORD {{pw}}\nBUY 1 INF\n",
+    "parola_typo": "PARTITA rome1 TURNO 1 GIOCATORE Macedonia PAROLLA {pw}\nBUY 1 INF\n",
+    "wachtwoord_typo": "SPEL rome1 BEURT 1 SPELER Macedonia WACHTWORD {pw}\nBUY 1 INF\n",
     "colon": f"{HEADER}\nPassword: {{pw}}\nBUY 1 INF\n",
     "equals": f"{HEADER} PASSWORD={{pw}}\nBUY 1 INF\n",
     "prose": f"{HEADER}\nmy passwort is {{pw}}\nBUY 1 INF\n",
