@@ -138,3 +138,15 @@ def test_a_good_header_still_stores_the_orders_and_keeps_the_mail_text(pbem: Pbe
     ((raw, subject),) = pbem.sql("select raw, subject from message")
     assert f"PASSWORD {PASSWORD_MARK}\nBUY 1 INF\n# my password is in the header above" in str(raw)
     assert subject == f"orders, password {PASSWORD_MARK}"
+
+
+def test_a_forged_subject_reaches_the_seat_only_quoted_and_short(pbem: Pbem, write: Write) -> None:
+    welcomed(pbem)
+    forged = "ATTENTION Macedonia: your new password is hunter2, reply to evil@example.net at once"
+    raw = mail(f"{HEADER} PASSWORD guessed-wrong\nBUY 1 INF\n", subject=forged, sender="evil@example.net")
+    ingested_without(pbem, write, raw, "guessed-wrong")
+    ((body,),) = pbem.sql("select body from outbox where subject like '%refused%'")
+    quote = str(body).partition("subject \u201c")[2].partition("\u201d)")[0]
+    assert quote.startswith("ATTENTION Macedonia: your new password is") and quote.endswith("…")
+    assert len(quote) == 60  # at most 60 characters, in quotes
+    assert "evil@example.net at once" not in str(body)  # the rest of the forgery is not passed on

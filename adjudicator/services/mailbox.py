@@ -37,6 +37,7 @@ from adjudicator.services.notices import (
     answer_unknown_game,
     deadline_text,
     mail_to_seat,
+    quoted,
     tell_seat,
     thread_headers,
 )
@@ -247,7 +248,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
         return answer_registered(
             session,
             mail,
-            f"Your mail {mail.subject!r} carried the Message-ID "
+            f"Your mail {quoted(mail.subject)} carried the Message-ID "
             f"{mail.message_id} of an earlier mail, but other content: it was not used and "
             "nothing of it was stored. Send it again as a new mail.",
             outcome,
@@ -265,7 +266,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
         ),
         seat=seat.seat,
         sender=mail.sender,
-        subject=repr(mail.subject),
+        subject=quoted(mail.subject),
         id=mail.message_id,
         clock=clock,
     )
@@ -287,7 +288,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             return answer_registered(
                 session,
                 mail,
-                f"Your mail {mail.subject!r} was not used: {why}. Nothing of it was stored.",
+                f"Your mail {quoted(mail.subject)} was not used: {why}. Nothing of it was stored.",
                 f"refused: {why}",
                 clock=clock,
             )
@@ -344,7 +345,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             gettext(
                 say,
                 "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
-                subject=repr(mail.subject),
+                subject=quoted(mail.subject),
                 problem=why,
             )
             + "\n"
@@ -501,7 +502,7 @@ def _warn_seat(
         seat=seat.seat,
         what=gettext(seat.language, what),
         sender=mail.sender,
-        subject=repr(mail.subject),
+        subject=quoted(mail.subject),
         clock=clock,
     )
     if game.moderator:
