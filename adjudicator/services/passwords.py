@@ -135,7 +135,9 @@ def _like_password_word(word: str) -> bool:
     word = word.casefold().strip(".,;:=\"'()[]<>*")
     if word in _password_words():
         return True
-    return len(word) >= 5 and any(_distance(word, k) <= (1 if len(k) < 8 else 2) for k in _password_words())
+    return len(word) >= 5 and any(
+        abs(len(word) - len(k)) <= 2 and _distance(word, k) <= (1 if len(k) < 8 else 2) for k in _password_words()
+    )
 
 
 def offered_passwords(text: str) -> set[str]:
