@@ -38,11 +38,19 @@ from adjudicator.services.notices import (
     answer_unknown_game,
     deadline_text,
     mail_to_seat,
+    quoted,
     tell_seat,
     thread_headers,
 )
 from adjudicator.services.orders import MAX_ORDER_BYTES, Receipt, store_answers, store_order_set
-from adjudicator.services.passwords import accept_password, matching_password, passwords_in, without_passwords
+from adjudicator.services.passwords import (
+    accept_password,
+    generated_passwords_in,
+    matching_password,
+    offered_passwords,
+    passwords_in,
+    without_passwords,
+)
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
 
@@ -128,6 +136,7 @@ class Reading:
     orders: ParsedOrders | None = None  # None when the game is unknown
     # (the seat's password hashes, current and pending, it was checked against; which one it matched, if any)
     password: tuple[tuple[str, str], str | None] | None = None
+    secrets: frozenset[str] = frozenset()  # what the mail offers as a password: kept out of every answer
 
 
 def read_mail(archive: Archive, mail: Incoming) -> Reading:
@@ -160,9 +169,9 @@ def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> 
 
     Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
     store it: the Message-ID is unique in the archive, so the later commit fails and is rolled back whole."""
-    secrets = passwords_in(mail.text)
+    secrets = _secrets(archive, mail)
     mail = replace(mail, subject=_without(mail.subject, secrets))  # the order text keeps its password: checked
-    reading = read_mail(archive, mail)
+    reading = replace(read_mail(archive, mail), secrets=frozenset(secrets))
     try:
         with archive.session() as session:
             known = db.find_message(session, mail.message_id)
@@ -176,7 +185,7 @@ def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> 
                 raw=archived_raw(mail, secrets),
             )
             session.add(record)
-            record.outcome = _handle(session, mail, record, reading, clock=clock)
+            record.outcome = _without(_handle(session, mail, record, reading, clock=clock), secrets)
     except IntegrityError:
         with archive.session() as session:
             if db.message_seen(session, mail.message_id):
@@ -185,12 +194,35 @@ def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> 
     return record.outcome
 
 
+def _secrets(archive: Archive, mail: Incoming) -> set[str]:
+    """Every string the mail offers as a password, to be kept out of every stored or printed text: those of its
+    header lines; when no header line holds one (a misspelt keyword, the password on the next line, the header in
+    the Subject), every word after a password keyword or a near miss of one, and any word that is a seat's password
+    of the game the mail names."""
+    secrets = passwords_in(mail.text) | offered_passwords(mail.subject)
+    if passwords_in(mail.text):
+        return secrets
+    secrets |= offered_passwords(mail.text)
+    named = HEADER_WORD.search(mail.text) or HEADER_WORD.search(mail.subject)
+    if named is None:
+        return secrets
+    with archive.session() as session:
+        try:
+            game = db.find_game(session, named.group(2))
+        except LookupError:
+            return secrets
+        hashes = [h for seat in db.game_seats(session, game) for h in (seat.password_hash, seat.pending_password_hash)]
+    return secrets | generated_passwords_in(f"{mail.subject}\n{mail.text}", hashes)
+
+
 def archived_raw(mail: Incoming, secrets: set[str]) -> str:
     """What the archive keeps of a mail: its header fields as received and the order text read from it,
     with the passwords replaced by the mark. The body as sent is not kept: whatever its encoding
     (quoted-printable, base64, HTML) it holds the password, and so may the earlier mails it quotes."""
     head, blank, _ = mail.raw[:HEAD_BYTES].replace("\r\n", "\n").partition("\n\n")
-    text = without_passwords(mail.text)
+    text = _without(without_passwords(mail.text), secrets)
+    # the Subject as read (RFC 2047 decoded) and cleaned: an encoded one would hide its password from _without
+    head = re.sub(r"^Subject:.*(?:\n[ \t].*)*", lambda _: f"Subject: {mail.subject}", head, flags=re.M | re.I)
     if len(text) > MAX_ORDER_BYTES:  # refused as too long: its beginning shows the moderator what it was
         text = f"{text[:KEPT_CHARS]}\n[... {len(text) - KEPT_CHARS} more characters not kept]"
     return f"{_without(head, secrets) if blank or mail.unread else ''}\n\n{text}"
@@ -219,7 +251,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
         return answer_registered(
             session,
             mail,
-            f"Your mail {mail.subject!r} carried the Message-ID "
+            f"Your mail {quoted(mail.subject)} carried the Message-ID "
             f"{mail.message_id} of an earlier mail, but other content: it was not used and "
             "nothing of it was stored. Send it again as a new mail.",
             outcome,
@@ -237,7 +269,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
         ),
         seat=seat.seat,
         sender=mail.sender,
-        subject=repr(mail.subject),
+        subject=quoted(mail.subject),
         id=mail.message_id,
         clock=clock,
     )
@@ -246,8 +278,8 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
 
 def _without(text: str, secrets: set[str]) -> str:
     """`text` with every word that is one of `secrets` replaced by the mark."""
-    for secret in secrets:
-        text = re.sub(rf"(?<!\S){re.escape(secret)}(?!\S)", PASSWORD_MARK, text)
+    for secret in secrets:  # a whole word, also quoted ('x') or after = or : (PASSWORD=x)
+        text = re.sub(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", PASSWORD_MARK, text)
     return text
 
 
@@ -259,7 +291,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             return answer_registered(
                 session,
                 mail,
-                f"Your mail {mail.subject!r} was not used: {why}. Nothing of it was stored.",
+                f"Your mail {quoted(mail.subject)} was not used: {why}. Nothing of it was stored.",
                 f"refused: {why}",
                 clock=clock,
             )
@@ -294,12 +326,13 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             mail,
             game,
             "the header line is not complete: " + "; ".join(e.located for e in orders.errors),
+            reading.secrets,
             clock=clock,
         )
     try:
         seat_row = db.find_seat(session, game, orders.header.player)
     except LookupError as unknown:
-        return _refuse_openly(session, mail, game, str(unknown), clock=clock)
+        return _refuse_openly(session, mail, game, str(unknown), reading.secrets, clock=clock)
     record.seat = seat_row.seat
     if not _authentic(session, game, seat_row, orders, reading):
         return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False, clock=clock)
@@ -317,7 +350,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
             gettext(
                 say,
                 "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
-                subject=repr(mail.subject),
+                subject=quoted(mail.subject),
                 problem=why,
             )
             + "\n"
@@ -438,9 +471,12 @@ def _press_over_turn_limit(
     ), {"count": count, "sent": sent, "turn": number, "limit": MAX_PRESS_PER_TURN}
 
 
-def _refuse_openly(session: Session, mail: Incoming, game: GameRow, why: str, *, clock: Clock) -> str:
+def _refuse_openly(
+    session: Session, mail: Incoming, game: GameRow, why: str, secrets: frozenset[str], *, clock: Clock
+) -> str:
     """No seat could be identified: a registered sender learns why (he cannot be impersonating anybody); a
     stranger learns nothing."""
+    why = _without(why, secrets)
     if not db.games_of_address(session, mail.sender):
         return STRANGER + f"refused: {why}"
     if (held := floods.answer_held(session, mail.sender, f"refused: {why}", clock=clock)) is not None:
@@ -479,7 +515,7 @@ def _warn_seat(
         seat=seat.seat,
         what=gettext(seat.language, what),
         sender=mail.sender,
-        subject=repr(mail.subject),
+        subject=quoted(mail.subject),
         clock=clock,
     )
     if game.moderator:

@@ -21,6 +21,18 @@ from adjudicator.services.reports import turn_map, turn_reports
 STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
 
 
+QUOTED_CHARS = 60  # of a stranger's Subject quoted in a notice: enough to know the mail, too little to pose as us
+
+
+def quoted(words: str) -> str:
+    """What a sender wrote (a Subject), as a notice may quote it: one line, at most QUOTED_CHARS characters, in
+    quotes, so that a forged Subject never reads as the judge's own words."""
+    line = " ".join(words.split())
+    if len(line) > QUOTED_CHARS:
+        line = line[: QUOTED_CHARS - 1].rstrip() + "…"
+    return f"“{line}”"
+
+
 def thread_headers(mail: Incoming | None) -> dict[str, str]:
     """In-Reply-To and References of an answer to `mail`, so that it threads with the player's mail."""
     if mail is None:

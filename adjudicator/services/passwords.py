@@ -100,3 +100,69 @@ def accept_password(session: Session, seat: SeatRow, which: str | None) -> bool:
         seat.password_hash, seat.pending_password_hash = seat.pending_password_hash, ""
         session.add(seat)
     return which is not None
+
+
+# Words said before a password in prose ("my password is x", "Passwort lautet x"), skipped to reach it.
+_CONNECTORS = frozenset({"is", "ist", "lautet", "è", "e", "was", "=", ":", "-", "->"})
+_TOKEN = re.compile(r"[^\s]+")
+_GENERATED = re.compile(r"[A-Za-z0-9_-]{12}")  # the shape of every password the site makes (token_urlsafe(9))
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance (insert, delete, substitute, swap two neighbours)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, previous2[j - 2] + 1)
+            row.append(cost)
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+@lru_cache(maxsize=1)
+def _password_words() -> frozenset[str]:
+    from adjudicator.orders.keywords import spellings
+
+    return frozenset(s.casefold() for s in spellings("PASSWORD")) | {"pw", "pwd", "passwd"}
+
+
+def _like_password_word(word: str) -> bool:
+    """A password keyword of any language, or a near miss of one (PASWORD, KENWORT, WACHTWORD)."""
+    word = word.casefold().strip(".,;:=\"'()[]<>*")
+    if word in _password_words():
+        return True
+    return len(word) >= 5 and any(
+        abs(len(word) - len(k)) <= 2 and _distance(word, k) <= (1 if len(k) < 8 else 2) for k in _password_words()
+    )
+
+
+def offered_passwords(text: str) -> set[str]:
+    """Every word that follows a password keyword or a near miss of one, in any language, on its line or the next
+    (prose words like "is" skipped): what a careless sender offered as a password, though no header was read."""
+    from adjudicator.orders.keywords import keyword_of
+
+    found: set[str] = set()
+    tokens = _TOKEN.findall(text)
+    for i, token in enumerate(tokens):
+        word, sep, rest = token.partition("=") if "=" in token else token.partition(":")
+        if not _like_password_word(word):
+            continue
+        if sep and rest:  # PASSWORD=x, Password:x
+            found.add(rest)
+            continue
+        following = [t for t in tokens[i + 1 : i + 4] if t.casefold() not in _CONNECTORS]
+        if following and keyword_of().get(following[0].casefold()) != "RESET":  # PASSWORD RESET: a command
+            found.add(following[0])
+    return found - {PASSWORD_MARK}
+
+
+def generated_passwords_in(text: str, hashes: list[str], limit: int = 10) -> set[str]:
+    """The words of `text` shaped like a site-made password that match one of `hashes`: a seat's password
+    written without its keyword. Checked for the first `limit` candidates only (each check costs a hash)."""
+    candidates = list(dict.fromkeys(t.strip(".,;:\"'()[]<>") for t in _TOKEN.findall(text)))
+    candidates = [c for c in candidates if _GENERATED.fullmatch(c)][:limit]
+    return {c for c in candidates if any(h and password_matches(c, h) for h in hashes)}
