@@ -53,6 +53,7 @@ from adjudicator.services import games as games_service
 from adjudicator.services.deadlines import tick
 from adjudicator.services.games import current_game, new_game
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.notices import quoted
 from tests.helpers import legion, start
 from tests.mail_player import (
     HEADER,
@@ -218,7 +219,7 @@ def unusable(player: Player, mail: EmailMessage, coming: dict[str, int], ended: 
         expected = words.text("Receipt: game %(game)s, turn %(turn)s, %(seat)s", game=GAME, turn=turn, seat=player.seat)
         return None if body.startswith(expected + "\n") else f"a receipt that does not begin with {expected!r}"
     if subject == words.text("Orders for your seat were refused"):
-        sent = {repr(m["Subject"]) for m in player.mails}
+        sent = {quoted(m["Subject"]) for m in player.mails}  # a notice quotes a Subject as the sender's words
         said = words.pattern(REFUSED).match(" ".join(body.split()))
         if said and said["sender"] == player.address and said["subject"] in sent:
             return None
