@@ -453,10 +453,10 @@ def play_until(pbem: Pbem, round_: int, seat: str, moves: dict[tuple[int, str], 
     raise AssertionError("never reached the turn")
 
 
-def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_form_and_verify_replays(
-    pbem: Pbem, tmp_path: Path
-) -> None:
-    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", seats=SEATS3)
+def thal_attacks_pel(pbem: Pbem, tmp_path: Path, *options: str) -> int:
+    """A 3-seat game in ask mode (ER-14.12) played to round 2, where thal's campaign turn attacks kesh's PEL from ORO
+    (kesh may reinforce it: a decision asked of a seat whose step is not due); the step number, its orders stored."""
+    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", *options, seats=SEATS3)
     assert created.startswith("0\n"), created
     for line in created.splitlines():
         parts = line.split()
@@ -466,6 +466,13 @@ def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_for
     number = play_until(pbem, 2, "thal", round_one)
     attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
     assert pbem("submit", "er1", str(attack)).exit_code == 0
+    return number
+
+
+def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_form_and_verify_replays(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    number = thal_attacks_pel(pbem, tmp_path)
     waiting = pbem("adjudicate", "er1", "--now")
     assert waiting.exit_code == 0, waiting.output
     assert due_step(pbem)[0] == number  # the turn waits for kesh (ER-14.12: DUN and KES are next to PEL)

@@ -20,9 +20,7 @@ from typer.testing import CliRunner, Result
 from adjudicator.cli import app
 from adjudicator.engine.envelope import data_digest
 from tests.conftest import Pbem
-from tests.test_conqueror_asks import play_until
-from tests.test_conqueror_new import data_copy, new_er
-from tests.test_conqueror_plans_cli import SEATS3
+from tests.test_conqueror_asks import thal_attacks_pel
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "games/conqueror-er/example-data"
 SEATS = ("kesh", "aurel", "thal")
@@ -197,15 +195,7 @@ def test_ER_14_12_repair_writes_back_the_notice_and_files_of_a_campaign_turn_wai
     """A turn that waits for kesh's answer (ER-14.12, as tests/test_conqueror_asks.py plays it): its notice and the
     files of the turn before are written back as they were first written."""
     pbem = Pbem(tmp_path / "moderator")
-    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", seats=SEATS3)
-    for line in created.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] in SEATS3:
-            pbem.passwords[parts[0]] = parts[1]
-    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
-    number = play_until(pbem, 2, "thal", round_one)
-    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
-    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    number = thal_attacks_pel(pbem, tmp_path)
     assert pbem("adjudicate", "er1", "--now").exit_code == 0
     games = pbem.data / "games/er1"
     notice = games / "outbox" / f"decisions-turn-{number:04d}-kesh.txt"

@@ -15,7 +15,7 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import OrderSetRow, OutboxRow
 from adjudicator.services.bot_demo import BotDemo, run_bot_demo
 from tests.conftest import SEATS, Pbem
-from tests.test_conqueror_asks import play_until
+from tests.test_conqueror_asks import thal_attacks_pel
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
 
@@ -172,16 +172,7 @@ def test_ER_14_12_a_question_to_a_seat_whose_step_is_not_due_is_mailed_by_adjudi
     pbem: Pbem, tmp_path: Path
 ) -> None:
     """The reports of a Conqueror seat wait for its own step; the decisions asked of it in another's step do not."""
-    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", seats=SEATS3)
-    assert created.startswith("0\n"), created
-    for line in created.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] in SEATS3:
-            pbem.passwords[parts[0]] = parts[1]
-    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
-    number = play_until(pbem, 2, "thal", round_one)
-    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
-    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    number = thal_attacks_pel(pbem, tmp_path)
     before = len(pbem.sql("select id from outbox"))
     waiting = pbem("adjudicate", "er1", "--now")
     assert waiting.exit_code == 0 and "Waiting for kesh: battle.PEL.1.reinforce" in waiting.output, waiting.output

@@ -415,18 +415,9 @@ def test_ER_14_a_decision_and_standing_orders_are_written_back_in_the_readers_ke
 def test_ER_14_12_a_german_notice_suggests_its_answer_in_german_keywords_and_takes_it_back(
     pbem: Pbem, tmp_path: Path
 ) -> None:
-    from tests.test_conqueror_asks import due_step, play_until
+    from tests.test_conqueror_asks import due_step, thal_attacks_pel
 
-    created = new_er(pbem, data_copy(tmp_path), "--decisions", "ask", "--language", "kesh=de", seats=SEATS3)
-    assert created.startswith("0\n"), created
-    for line in created.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] in SEATS3:
-            pbem.passwords[parts[0]] = parts[1]
-    round_one = {(1, "kesh"): ("MOVE 1 CAV 1 INF: KES -> DUN",), (1, "thal"): ("MOVE 1 CAV 2 INF: THA -> ORO",)}
-    number = play_until(pbem, 2, "thal", round_one)
-    attack = pbem.orders("thal", number, "ATTACK 1 CAV 2 INF: ORO -> PEL", game="er1")
-    assert pbem("submit", "er1", str(attack)).exit_code == 0
+    number = thal_attacks_pel(pbem, tmp_path, "--language", "kesh=de")
     assert pbem("adjudicate", "er1", "--now").exit_code == 0
     notice = (pbem.data / "games" / "er1" / "outbox" / f"decisions-turn-{number:04d}-kesh.txt").read_text()
     suggested = f"{written('de', 'reinforce')} {written('de', 'never')}"
