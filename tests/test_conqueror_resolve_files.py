@@ -37,6 +37,7 @@ class StoredStep:
     after: str  # the whole snapshot the step stored
     turn_key: str
     hidden_key: str
+    orders_key: str  # the key of its orders commitment (secret until the game's end)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,16 @@ def stored_steps(data: Path, name: str) -> tuple[StoredStep, ...]:
                 stored = db.current_orders(session, game, row.number, seat)
                 orders[seat] = stored.text if stored else ""
             steps.append(
-                StoredStep(row.number, seats, orders, before.state_json, row.state_json, row.turn_key, row.hidden_key)
+                StoredStep(
+                    row.number,
+                    seats,
+                    orders,
+                    before.state_json,
+                    row.state_json,
+                    row.turn_key,
+                    row.hidden_key,
+                    row.orders_key,
+                )
             )
     return tuple(steps)
 
@@ -113,6 +123,8 @@ def step_files(step: StoredStep, folder: Path) -> list[str]:
     args += ["--key", f"{step.number}={step.turn_key}"]
     if step.hidden_key:
         args += ["--hidden-key", f"{step.number}={step.hidden_key}"]
+    if step.orders_key:
+        args += ["--orders-key", f"{step.number}={step.orders_key}"]
     return args
 
 
