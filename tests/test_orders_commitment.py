@@ -187,7 +187,7 @@ def coe_candidates(truth: str) -> list[str]:
     """Macedonia's turn as an observer guesses it: the move he saw (the public report tells it) with any purchase
     of 1-9 units, cities or roads in any area of the board, before or after it."""
     header = truth.splitlines()[0]
-    areas = sorted(load_ruleset("coe-classic").board.areas)  # type: ignore[attr-defined]
+    areas = sorted(load_ruleset("coe-classic").board.areas)
     things = ["INF", "CAV", "CAT", "GAL", "CITY", "FORTIFIED CITY", "FORTIFICATION"]
     buys = [f"BUY {n} {what} AT {area}" for n in range(1, 10) for what in things for area in areas]
     buys += [f"BUY {n} {what}" for n in range(1, 10) for what in things]
@@ -306,3 +306,56 @@ def test_resolve_with_the_orders_key_reproduces_a_stored_turn_byte_for_byte(coe:
     wrong = coe("resolve", "--state", str(before), "--orders", str(orders), "--out", str(tmp_path / "o2"),
                 "--orders-key", "1=" + "00" * 32, data=False)  # fmt: skip
     assert wrong.exit_code != 0 and "--orders-key 1=...: no --key 1=... is given for that turn" in wrong.output
+
+
+def test_C_5_31_C_14_1_a_classic_game_that_ends_reveals_the_seed_that_checks_its_orders_hash(
+    tmp_path: Path,
+) -> None:
+    """Two seats (C-3.1): Egyptus captures Hispania's lone Caesar (C-5.31), which ends the game (C-8.8), and orders
+    a purchase after it that is refused (C-14.1: the game is over). Nothing published matches the orders; the last
+    report reveals the seed, and with it the observer checks the orders hash against the true orders."""
+    two = {"Egyptus": "e@example.org", "Hispania": "h@example.org"}
+    pbem = Pbem(tmp_path / "data")
+    pbem.new_game(name="template", seats=two)
+    snapshot = json.loads((pbem.data / "games/template/turn-0000/snapshot.json").read_text(encoding="utf-8"))
+    areas, empty = snapshot["areas"], {"caesar": 0, "generals": [], "infantry": 0, "cavalry": 0, "catapult": 0}
+    areas["HIS"]["city"] = None
+    areas["HIS"]["units"]["Hispania"] = {**empty, "caesar": 1, "galleys": []}
+    areas["EGY"]["units"]["Egyptus"] |= {"generals": [2, 3, 4], "infantry": 0}
+    areas["LUS"] = {"owner": "Egyptus", "city": None, "roads": []}
+    areas["LUS"]["units"] = {"Egyptus": {**empty, "generals": [1], "infantry": 5, "cavalry": 2, "galleys": []}}
+    snapshot["players"]["Egyptus"]["tribute"], snapshot["players"]["Hispania"]["tribute"] = 20, 10  # C-9.1
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(snapshot), encoding="utf-8")
+    seats = [a for seat, mail in two.items() for a in ("--seat", f"{seat}={mail}")]
+    created = pbem("new", "rome1", "--from-snapshot", str(position), *seats)
+    assert created.exit_code == 0, created.output
+    pbem.passwords = {
+        parts[0]: parts[1]
+        for parts in map(str.split, created.output.splitlines())
+        if len(parts) == 2 and parts[0] in two
+    }
+    observed = published(pbem.data / "games/rome1")  # the setup report, before the turn
+    refused = "BUY 1 FORTIFIED CITY AT BRI"
+    sent = pbem("submit", "rome1", str(pbem.orders("Egyptus", 1, "MOVE G1 WITH 5 INF 2 CAV: LUS -> HIS", refused)))
+    assert sent.exit_code == 0 and "rejected (C-14.1)" in sent.output, sent.output
+    assert pbem("adjudicate", "rome1").exit_code == 0
+    site = tmp_path / "site"
+    assert pbem("site", "rome1", "--out", str(site)).exit_code == 0
+    report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text(encoding="utf-8")
+    assert "Egyptus captures Hispania's Caesar in HIS [C-5.31]" in report and refused not in report
+    with Archive.open(pbem.data, None).session() as session:
+        truth = next(r for r in db.turns(session, db.find_game(session, "rome1")) if r.number == 1).orders_text
+    header = truth.splitlines()[0]
+    buys = [f"BUY {n} {what} AT {area}" for n in range(1, 4) for what in ("INF", "CAV", "CITY", "FORTIFIED CITY")
+            for area in sorted(load_ruleset("coe-classic").board.areas)]  # fmt: skip
+    candidates = [f"{header}\nMOVE G1 WITH 5 INF 2 CAV: LUS -> HIS\n{buy}\n" for buy in buys]
+    assert truth in candidates
+    public = observed | published(pbem.data / "games/rome1", site)
+    assert not [text for digest, text in unkeyed_digests(candidates).items() if digest in public]
+    seed = re.search(r"its dice seed is ([0-9a-f]{64})", report)
+    assert seed, "the last report reveals no seed"
+    key = orders_key(bytes.fromhex(seed.group(1)), 1)
+    assert orders_commitment(key, [truth]) == report_value(report, "orders hash")
+    verified = pbem("verify", "rome1")
+    assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
