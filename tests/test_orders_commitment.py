@@ -63,6 +63,26 @@ def report_value(report: str, label: str) -> str:
     return match.group(1)
 
 
+def test_the_orders_commitment_is_the_documented_formula_and_old_games_keep_their_dice() -> None:
+    """HMAC-SHA256(HMAC-SHA256(seed, "orders|<turn>"), SHA-256 of the orders), as the reports tell players; a turn
+    without orders key draws exactly as the unkeyed versions did (same orders hash, same rolls)."""
+    import hmac
+
+    from adjudicator.engine.chance import turn_dice
+
+    seed, text = b"s" * 32, "GAME g TURN 7 PLAYER p PASSWORD [removed]\nBUY 1 INF\n"
+    key = hmac.new(seed, b"orders|7", hashlib.sha256).digest()
+    expected = hmac.new(key, hashlib.sha256(text.encode()).digest(), hashlib.sha256).hexdigest()
+    assert orders_key(seed, 7) == key and orders_commitment(key, [text]) == expected
+    assert orders_key(seed, 8) != key and expected != orders_digest([text])
+    old, before = turn_dice(b"k" * 32, text), KeyedDice(key=b"k" * 32, orders_hash=orders_digest([text]))
+    assert old.orders_hash == before.orders_hash and [old.roll("r") for _ in range(9)] == [
+        before.roll("r") for _ in range(9)
+    ]
+    keyed = turn_dice(b"k" * 32, text, orders=key)
+    assert keyed.orders_hash == expected and keyed.orders_key == key
+
+
 # --- Conqueror: one seat's sealed plan and a failed recruit --------------------------------------------------
 
 
@@ -203,6 +223,10 @@ def test_C_12_6_a_refused_purchase_matches_no_published_digest(coe: Pbem, tmp_pa
     assert coe("site", "rome1", "--out", str(site)).exit_code == 0
     report = (coe.data / "games/rome1/turn-0001/report.txt").read_text(encoding="utf-8")
     assert FAILED_BUY not in report
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "The orders hash does not give the orders away: it is HMAC-SHA256(orders key" in index  # how to check it
+    setup = (coe.data / "games/rome1/turn-0000/report.txt").read_text(encoding="utf-8")
+    assert 'A turn\'s orders key is HMAC-SHA256(seed, "orders|<turn>")' in setup
     public = published(coe.data / "games", site)
     assert report_value(report, "orders hash") in public
     candidates = coe_candidates(truth)
