@@ -10,6 +10,7 @@ commitment was edited. ER-n.m: games/conqueror-er/rules.md."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import shutil
@@ -23,7 +24,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow
 from adjudicator.archive.store import close_archives
-from adjudicator.engine.chance import KeyedDice, orders_commitment, orders_digest, orders_key
+from adjudicator.engine.chance import KeyedDice, orders_commitment, orders_digest, orders_key, turn_dice
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.chain import chain_hash
@@ -66,10 +67,6 @@ def report_value(report: str, label: str) -> str:
 def test_the_orders_commitment_is_the_documented_formula_and_old_games_keep_their_dice() -> None:
     """HMAC-SHA256(HMAC-SHA256(seed, "orders|<turn>"), SHA-256 of the orders), as the reports tell players; a turn
     without orders key draws exactly as the unkeyed versions did (same orders hash, same rolls)."""
-    import hmac
-
-    from adjudicator.engine.chance import turn_dice
-
     seed, text = b"s" * 32, "GAME g TURN 7 PLAYER p PASSWORD [removed]\nBUY 1 INF\n"
     key = hmac.new(seed, b"orders|7", hashlib.sha256).digest()
     expected = hmac.new(key, hashlib.sha256(text.encode()).digest(), hashlib.sha256).hexdigest()
