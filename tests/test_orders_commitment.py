@@ -290,11 +290,11 @@ def test_verify_names_a_turn_whose_orders_key_was_edited_or_removed(coe: Pbem) -
 
 
 def test_a_game_made_the_old_way_keeps_its_unkeyed_orders_hash_verifies_and_plays_on(tmp_path: Path) -> None:
-    """An archive of an older version lacks the columns: the game is read as unkeyed (commitments 0), its turns
+    """An archive of an older version lacks the columns: the game is read as unkeyed (orders_hash_version 0), its turns
     go on with the unkeyed orders hash and the same dice as before, and verify passes."""
     pbem = Pbem(tmp_path / "data")
     pbem.new_game()
-    for table, column in (("turn", "orders_key"), ("game", "commitments")):
+    for table, column in (("turn", "orders_key"), ("game", "orders_hash_version")):
         pbem.sql(f"alter table {table} drop column {column}")
     close_archives()
     assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, MOVE, FAILED_BUY))).exit_code == 0
@@ -304,7 +304,7 @@ def test_a_game_made_the_old_way_keeps_its_unkeyed_orders_hash_verifies_and_play
     with Archive.open(pbem.data, None).session() as session:
         game = db.find_game(session, "rome1")
         rows = [r for r in db.turns(session, game) if r.number]
-        assert game.commitments == 0 and [r.orders_key for r in rows] == ["", ""]
+        assert game.orders_hash_version == 0 and [r.orders_key for r in rows] == ["", ""]
         assert all(r.orders_hash == orders_digest([r.orders_text]) for r in rows)  # the dice of before
     report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text(encoding="utf-8")
     assert f"orders hash {rows[0].orders_hash}" in report

@@ -56,7 +56,7 @@ class GameRow(SQLModel, table=True):
     game_data: str = ""
     # how the orders hash of its turns is made (engine/chance.py): 0 unkeyed (games of older versions, to their end),
     # 1 keyed by each turn's secret orders key, revealed with the seed when the game ends; new games take 1
-    commitments: int = 0
+    orders_hash_version: int = 0
 
 
 class SeatRow(SQLModel, table=True):

@@ -35,8 +35,8 @@ that tells nothing of them while they are secret (a sealed plan, an order that f
 `orders_key` = HMAC-SHA256(seed, "orders|<turn>"), secret while the game runs. An unkeyed hash of a short order
 text is recovered by enumerating order forms in milliseconds. When the game ends the seed is revealed, and
 anybody with the orders (the archive's) recomputes the key and checks every turn's commitment. Games made by
-older versions keep the unkeyed `orders_digest` to their end (GameRow.commitments), so that their dice stay the
-same; each stored turn keeps the orders key it was committed with (none for the unkeyed hash).
+older versions keep the unkeyed `orders_digest` to their end (GameRow.orders_hash_version 0), so that their dice
+stay the same; each stored turn keeps the orders key it was committed with (none for the unkeyed hash).
 
 A dice file replaces the stream with given numbers, one per draw, consumed in the order the ruleset draws
 (each ruleset documents its order); a shuffle consumes its n - 1 numbers as above. A number outside the
@@ -56,7 +56,7 @@ from adjudicator.errors import PbemError
 CHAIN_LENGTH = 10_000
 FACES = 6  # the die a roll has when its faces are not named
 CHECKPOINT_EVERY = 100
-ORDERS_KEYED = 1  # GameRow.commitments of a game whose orders hashes are orders_commitment (0: orders_digest)
+ORDERS_KEYED = 1  # GameRow.orders_hash_version of a game that publishes orders_commitment (0: orders_digest)
 
 T = TypeVar("T")
 

@@ -329,7 +329,8 @@ def turn_inputs(
     for decision in asked:
         if decision.answer is not None:
             answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-    keyed = orders_key(seed, number) if game.commitments >= ORDERS_KEYED else b""  # older games: unkeyed, as made
+    # a game begun with an older version keeps its unkeyed orders hash, so that its dice stay as they were made
+    keyed = orders_key(seed, number) if game.orders_hash_version >= ORDERS_KEYED else b""
     dice = turn_dice(turn_key(seed, number, checkpoints), text, hidden_turn_key(seed, number), keyed)
     return text, asked, answers, dice
 

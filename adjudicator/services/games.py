@@ -143,7 +143,7 @@ def new_game(
             decision_hours=decision_hours,
             created=timestamp(clock),
             game_data=stored_data,
-            commitments=ORDERS_KEYED,  # its orders hashes tell nothing of the orders (engine/chance.py)
+            orders_hash_version=ORDERS_KEYED,  # its orders hashes tell nothing of the orders (engine/chance.py)
             **(mail or {}),
         )
         if not game.selfplay:  # the clock runs from the start: the welcome and first receipts state the deadline

@@ -97,7 +97,7 @@ def hidden_draws_revealed(ruleset: Ruleset, state: Any, game: GameRow) -> bool:
 
 def orders_keyed(game: GameRow) -> bool:
     """Whether the game's orders hashes are keyed commitments (engine/chance.py orders_commitment)."""
-    return game.commitments >= ORDERS_KEYED
+    return game.orders_hash_version >= ORDERS_KEYED
 
 
 def symbol_dice(ruleset: Ruleset) -> bool:
@@ -198,7 +198,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
     return (
         game.name,
         game.commitment,
-        game.commitments,
+        game.orders_hash_version,
         row.number,
         row.seat,
         row.round,

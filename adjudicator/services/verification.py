@@ -176,7 +176,7 @@ def _verify_turn(
     keyed = orders_key(bytes.fromhex(game.seed), row.number)
     if row.orders_key and row.orders_key != keyed.hex():
         problems.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
-    elif not row.orders_key and game.commitments >= ORDERS_KEYED:
+    elif not row.orders_key and game.orders_hash_version >= ORDERS_KEYED:
         problems.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
     dice = turn_dice(keys[row.number], row.orders_text, hidden_key, keyed if row.orders_key else b"")
     answers = json.loads(row.answers_json)
