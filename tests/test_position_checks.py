@@ -231,8 +231,10 @@ def test_ER_13_tick_refuses_an_edited_stored_position_and_verify_names_it(er_gam
     data = tmp_path / "g" / "m"
     change, message = ER_MUTATIONS["ER-1.2-card-not-in-data"]
     edit_stored(data, change, envelope_text)
+    with sqlite3.connect(data / "archive.sqlite") as connection:  # the deadline has passed: the step is due
+        connection.execute("UPDATE game SET deadline = '2000-01-01T00:00:00+00:00'")
     before = turns(data)
-    ticked = pbem(data, "tick", "--now") if "--now" in pbem(data, "tick", "--help").output else pbem(data, "tick")
+    ticked = pbem(data, "tick")
     assert "er1: FAILED" in ticked.output and message in ticked.output, ticked.output
     assert "Traceback" not in ticked.output
     assert turns(data) == before
