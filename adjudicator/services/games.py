@@ -26,7 +26,7 @@ from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
-from adjudicator.services.positions import stored_state
+from adjudicator.services.positions import read_position, stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -402,7 +402,7 @@ def load_snapshot(text: str, game_data: Path | None = None, *, adopt: bool = Fal
     digest = getattr(ruleset, "data_digest", "")
     if adopt and digest and not data.get(DATA_KEY):
         data = {**data, DATA_KEY: digest}
-    return ruleset.read_snapshot(data), ruleset
+    return read_position(ruleset, data), ruleset
 
 
 def snapshot_ruleset(ruleset: Ruleset, data: dict[str, Any], game_data: Path | None) -> Ruleset:
