@@ -291,7 +291,7 @@ CLASSIC_MUTATIONS: dict[str, tuple[Change, str]] = {
     ),
     "C-9.1-area-deleted": (
         lambda s: s["areas"].pop("MAC"),
-        "snapshot: the position breaks the rules: Macedonia: tribute",
+        "snapshot.players.Macedonia.tribute: 15 is not the provinces and cities Macedonia controls (0) (C-9.1)",
     ),
     "C-12.8-road-to-an-unknown-area": (
         lambda s: s["areas"]["MAC"]["roads"].append("ZZZ"),

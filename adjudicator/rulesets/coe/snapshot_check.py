@@ -98,6 +98,7 @@ def position_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     found = _seat_problems(data, ruleset)
     for seat, player in players.items():
         found += _player_problems(f"snapshot.players.{seat}", seat, player, players, ruleset)
+        found += _tribute_problems(f"snapshot.players.{seat}.tribute", seat, player, data["areas"], ruleset)
     for code, area in data["areas"].items():
         found += _area_problems(f"snapshot.areas.{code}", code, area, data, ruleset)
     return found + _piece_problems(data, ruleset)
@@ -159,6 +160,24 @@ def _player_problems(
             f"{where}.standing.ransom_accept[{i}].general", [offer["general"]], "generals", ruleset
         )
     return found
+
+
+def _tribute_problems(
+    where: str, seat: str, player: dict[str, Any], areas: dict[str, Any], ruleset: CoeRuleset
+) -> list[str]:
+    """C-9.1, C-9.2: the tribute marker of a seat in play stands at its provinces' values + 5 per city it controls
+    (an area missing from the position, or given to another, moves it)."""
+    if player["eliminated"] or seat not in ruleset.seat_names:
+        return []
+    city = ruleset.data["city"]["tribute"]
+    value = sum(
+        ruleset.board.value(code) + (city if area["city"] else 0)
+        for code, area in areas.items()
+        if area["owner"] == seat and code in ruleset.board.areas
+    )
+    if player["tribute"] == value:
+        return []
+    return [f"{where}: {shown(player['tribute'])} is not the provinces and cities {seat} controls ({value}) (C-9.1)"]
 
 
 def _area_problems(where: str, code: str, area: dict[str, Any], data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
