@@ -160,6 +160,18 @@ ER_MUTATIONS: dict[str, tuple[Change, str]] = {
         lambda s: s["public"].__setitem__("hourglass", "zorg"),
         "snapshot.public.hourglass: 'zorg' is not a faction of this game (ER-4.4.1)",
     ),
+    "ER-3.6-chronicle-not-in-data": (
+        lambda s: s["public"]["decks"].__setitem__("chronicle", "joker"),
+        "snapshot.public.decks.chronicle: 'joker' is not a chronicle card of the game data (ER-3.6)",
+    ),
+    "ER-3.7-board-of-no-faction": (
+        _faction("kesh", "board", "zorg"),
+        "snapshot.public.factions.kesh.board: 'zorg' is not a board of kesh",
+    ),
+    "ER-5.14-fort-marker-off-the-board": (
+        lambda s: s["public"]["fort_markers"].append("ZZZ"),
+        "snapshot.public.fort_markers[0]: 'ZZZ' is no area of the 3-4 board (ER-2.1)",
+    ),
     "ER-7.2-more-exhausted-than-present": (
         lambda s: s["public"]["army"]["KES"]["exhausted"].__setitem__("infantry", 5),
         "snapshot.public.army.KES.exhausted.infantry: 5, more than the infantry units there (ER-7.2)",

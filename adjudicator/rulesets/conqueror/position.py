@@ -32,7 +32,8 @@ def position_problems(data: dict[str, Any], game: GameData) -> list[str]:
             found += _army_problems(f"snapshot.public.army.{area}", area, army, factions, side)
         for i, area in enumerate(public["fort_markers"]):
             if area not in side.areas:
-                found.append(f"snapshot.public.fort_markers[{i}]: {shown(area)} is no area of the {side.side} board")
+                where = f"snapshot.public.fort_markers[{i}]"
+                found.append(f"{where}: {shown(area)} is no area of the {side.side} board (ER-2.1)")
     found += _card_problems(data, game)
     return found + _seas_problems(public.get("seas"), factions, game, side)
 
@@ -40,8 +41,15 @@ def position_problems(data: dict[str, Any], game: GameData) -> list[str]:
 def _seat_problems(public: dict[str, Any], game: GameData) -> list[str]:
     """The factions of the game (ER-3.2, ER-3.3): of the data, as many as `players`, the same in every list."""
     factions = public["factions"]
-    unknown = [f for f in factions if f not in game.factions]
-    found = [f"snapshot.public.factions key {f!r}: no faction of the game data (ER-3.3)" for f in unknown]
+    playing = game.setup.factions_by_players.get(public["players"], ())
+    found = [
+        f"snapshot.public.factions key {f!r}: no faction of the game data (ER-3.3)"
+        if f not in game.factions
+        else f"snapshot.public.factions key {f!r}: not a faction at {public['players']} players ({', '.join(playing)}) "
+        "(ER-3.3)"
+        for f in factions
+        if f not in playing
+    ]
     if len(factions) != public["players"]:
         found.append(f"snapshot.public.players: {public['players']}, but {len(factions)} factions play (ER-3.2)")
     for name in ("seating", "turn_order"):
@@ -53,7 +61,9 @@ def _seat_problems(public: dict[str, Any], game: GameData) -> list[str]:
     found += _members("snapshot.public.hourglass", [public["hourglass"]], factions, "a faction of this game (ER-4.4.1)")
     found += _members("snapshot.public.winners", public["winners"], factions, "a faction of this game (ER-10)")
     found += _members("snapshot.public.final_scores key", public.get("final_scores", {}), factions, "a faction")
-    if public["campaign_index"] >= max(len(factions), 1):
+    # ER-7.1: the campaign turn due is one of a faction still in play, in turn order
+    in_play = [f for f in public["turn_order"] if f in factions and not factions[f]["eliminated"]]
+    if public["campaign_index"] >= max(len(in_play) if public["phase"] == "campaign" else len(factions), 1):
         found.append(f"snapshot.public.campaign_index: {public['campaign_index']} is past the turn order (ER-7.1)")
     return found
 
