@@ -238,6 +238,18 @@ def test_ER_13_new_from_snapshot_refuses_a_position_naming_the_field_and_stores_
             assert connection.execute("SELECT count(*) FROM turn").fetchone()[0] == 0
 
 
+@pytest.mark.parametrize("view", ["snapshot.json", "snapshot-kesh.json"])
+def test_ER_6_10_new_from_snapshot_refuses_a_public_or_one_seats_view(er_game: Path, tmp_path: Path, view: str) -> None:
+    """A game cannot go on without the hands and the decks' order, which only the whole snapshot holds."""
+    number, _ = latest(er_game / "m")
+    state, data = er_game / "m" / "games" / "er1" / f"turn-{number:04d}" / view, tmp_path / "m"
+    seats = [a for seat in ER_SEATS for a in ("--seat", f"{seat}={seat}@example.org")]
+    made = pbem(data, "new", "er2", "--ruleset", "conqueror-er", *seats, "--from-snapshot", str(state),
+                "--game-data", str(er_game / "game-data"))  # fmt: skip
+    refused(made, "the position is a public or one seat's snapshot: a game starts from the whole snapshot")
+    assert not (data / "games" / "er2").exists()
+
+
 def test_ER_13_tick_refuses_an_edited_stored_position_and_verify_names_it(er_game: Path, tmp_path: Path) -> None:
     shutil.copytree(er_game, tmp_path / "g")
     data = tmp_path / "g" / "m"

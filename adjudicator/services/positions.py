@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from adjudicator.engine.protocol import hides_information
 from adjudicator.rulesets import Ruleset
 
 
@@ -24,3 +25,12 @@ def stored_state(ruleset: Ruleset, text: str) -> Any:
     several times); the checks are those of read_position, so an edited archive row is refused like a file."""
     reader = getattr(ruleset, "read_stored_snapshot", None)
     return reader(text) if reader is not None else read_position(ruleset, json.loads(text))
+
+
+def partial_view(ruleset: Ruleset, state: Any, given: Any) -> bool:
+    """Whether snapshot data `given` is the public or one seat's view of a game that hides cards (no private or
+    secret part, or one seat's private part alone): it lacks the hands and decks a game goes on with (ER-6.10)."""
+    if not hides_information(ruleset) or not isinstance(given, dict):
+        return False
+    whole = json.loads(ruleset.snapshot_text(state))
+    return any(key not in given for key in whole) or set(given.get("private", {})) != set(whole.get("private", {}))
