@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from adjudicator.engine.schema import shown
-from adjudicator.rulesets.conqueror.data import GameData
+from adjudicator.rulesets.conqueror.data import GameData, MapSide
 from adjudicator.rulesets.conqueror.orders import INDEPENDENTS
 from adjudicator.rulesets.conqueror.state import INDEPENDENT
 
@@ -69,7 +69,7 @@ def _seat_problems(public: dict[str, Any], game: GameData) -> list[str]:
 
 
 def _faction_problems(
-    where: str, faction: str, player: dict[str, Any], factions: dict[str, Any], game: GameData, side: Any
+    where: str, faction: str, player: dict[str, Any], factions: dict[str, Any], game: GameData, side: MapSide | None
 ) -> list[str]:
     found = []
     if player["faction"] != faction:
@@ -94,7 +94,7 @@ def _faction_problems(
     return found
 
 
-def _army_problems(where: str, area: str, army: dict[str, Any], factions: dict[str, Any], side: Any) -> list[str]:
+def _army_problems(where: str, area: str, army: dict[str, Any], factions: dict[str, Any], side: MapSide) -> list[str]:
     """ER-2.1: an area of the board side played; ER-3.3, ER-0.3: a faction of the game or the independents."""
     if area not in side.areas:
         return [f"snapshot.public.army key {area!r}: no area of the {side.side} board (ER-2.1)"]
@@ -152,7 +152,9 @@ def _card_problems(data: dict[str, Any], game: GameData) -> list[str]:
     return found
 
 
-def _seas_problems(seas: dict[str, Any] | None, factions: dict[str, Any], game: GameData, side: Any) -> list[str]:
+def _seas_problems(
+    seas: dict[str, Any] | None, factions: dict[str, Any], game: GameData, side: MapSide | None
+) -> list[str]:
     """ER-12.1, ER-12.9: megaproject cards of the data, wharves of factions of the game on areas of the board."""
     if seas is None:
         return []
