@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from adjudicator.engine.datafile import DataFileRefused, read_data_file
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.conqueror import problems as p
 from adjudicator.rulesets.conqueror.data import (
@@ -47,6 +48,7 @@ FACTIONS = "factions.toml"
 TRACKS = "tracks.toml"
 CARDS = "cards.toml"
 PRIVATE = "private"  # ER-13.7: the moderator's printed wording, beside the shared data, never committed
+PRIVATE_KEY_DEPTH = 8  # ER-13.7: the deepest text key, faction.<id>.board.<board>.ability.<i>, has 6 parts
 FILES = (GAME_DATA, *(board_file(side) for side in SIDES), FACTIONS, TRACKS, CARDS)
 
 # ER-1.2 component counts
@@ -75,9 +77,21 @@ def load_folder(folder: Path, private: Path | None = None) -> GameData:
     return data
 
 
+def read_files(folder: Path) -> dict[str, str]:
+    """The data files a game stores (file name -> text), each within the size and nesting limits
+    (engine/datafile.py): GameDataError naming the folder and the file otherwise."""
+    files = {}
+    for name in FILES:
+        try:
+            files[name] = read_data_file(folder / name)
+        except DataFileRefused as refused:
+            raise GameDataError(f"{folder}: {name} (ER-13): {refused}") from None
+    return files
+
+
 def _read(folder: Path, private: Path | None) -> tuple[GameData | None, Report]:
     report = Report()
-    tables = {file: open_toml(folder, file, report, "ER-13") for file in FILES}
+    tables = {file: _open(folder, file, report, "ER-13") for file in FILES}
     header = tables[GAME_DATA]
     edition, example, options = _game_data(header) if header else ("", False, Options())
     ids = faction_ids(tables[FACTIONS]) if tables[FACTIONS] else frozenset()
@@ -99,6 +113,21 @@ def _read(folder: Path, private: Path | None) -> tuple[GameData | None, Report]:
     return GameData(
         edition, example, frozen(ready), frozen(factions), setup, tracks, cards, options, frozen(texts)
     ), report
+
+
+def _open(folder: Path, file: str, report: Report, rule: str, *, label: str | None = None) -> Table | None:
+    """The top table of `folder/file`, or None with a problem: a file beyond the size or nesting limit
+    (engine/datafile.py) is refused before the TOML parser sees it, whose recursion a deep file would exhaust."""
+    path = folder / file
+    if path.is_file():
+        try:
+            read_data_file(path)
+        except DataFileRefused as refused:
+            report.add(label or file, p.WHOLE_FILE, rule, refused.msgid, **refused.values)
+            return None
+        except (OSError, UnicodeDecodeError):
+            pass  # open_toml names it
+    return open_toml(folder, file, report, rule, label=label)
 
 
 # -- game-data.toml ----------------------------------------------------------------------------------------------
@@ -418,7 +447,7 @@ def _private(folder: Path, report: Report, *, given: bool) -> dict[str, str]:
         return {}
     texts: dict[str, str] = {}
     for path in sorted(folder.glob("*.toml")):
-        table = open_toml(folder, path.name, report, "ER-13.7", label=f"{PRIVATE}/{path.name}")
+        table = _open(folder, path.name, report, "ER-13.7", label=f"{PRIVATE}/{path.name}")
         if table is not None:
             _private_texts(table, table.data, (), texts)
     return texts
@@ -426,7 +455,9 @@ def _private(folder: Path, report: Report, *, given: bool) -> dict[str, str]:
 
 def _private_texts(table: Table, data: Mapping[str, Any], path: tuple[str, ...], texts: dict[str, str]) -> None:
     for name, value in data.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and len(path) >= PRIVATE_KEY_DEPTH:  # dotted keys nest without brackets
+            table.report.add(table.file, ".".join((*path, name)), "ER-13.7", p.PRIVATE_UNKNOWN)
+        elif isinstance(value, dict):
             _private_texts(table, value, (*path, name), texts)
         elif name == "text" and isinstance(value, str) and path:
             key = ".".join(path)

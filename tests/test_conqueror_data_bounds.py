@@ -1,0 +1,129 @@
+"""Conqueror: Empire Rises game data that play cannot use is refused wherever data is read (ER-13): `pbem data
+check`, `pbem new --game-data`, `pbem resolve --game-data` and the data stored with a game. Every number has a
+bound chosen from what play can use (docs/conqueror-data.md), a file has a size limit and its lists and tables a
+nesting limit checked before it is parsed; each refusal names the file, the key (or line) and the rule ID, never
+a traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.errors import PbemError
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.conqueror.loader import check_folder
+from adjudicator.services.game_data import stored_game_ruleset
+from adjudicator.services.selfplay import playable
+from tests.conftest import Pbem
+
+EXAMPLE = resource_dir("games") / "conqueror-er" / "example-data"
+SEATS = ("--seat", "aurel=a@example.org", "--seat", "kesh=k@example.org", "--seat", "thal=t@example.org")
+DEEP = "[" * 5000 + "]" * 5000
+
+
+def copy(tmp_path: Path, name: str = "data") -> Path:
+    folder = tmp_path / name
+    shutil.copytree(EXAMPLE, folder)
+    return folder
+
+
+def edit(folder: Path, file: str, old: str, new: str) -> None:
+    """Replace the first `old` of `file` (which must hold it) by `new`."""
+    path = folder / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {file}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def append(folder: Path, file: str, text: str) -> int:
+    """Append `text` as new lines of `file`; the number of its first line."""
+    path = folder / file
+    before = path.read_text(encoding="utf-8")
+    path.write_text(f"{before}{text}\n", encoding="utf-8")
+    return before.count("\n") + 1
+
+
+def problems(folder: Path) -> list[str]:
+    return [problem.text() for problem in check_folder(folder).problems]
+
+
+def refused(pbem: Pbem, *args: str) -> str:
+    """The output of a pbem command that must refuse with exit 1 and a message, not a traceback."""
+    result = pbem(*args, data=args[0] != "data")  # `pbem data` reads no archive
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def stored(folder: Path) -> str:
+    """The archive's game_data of a game made from `folder` (services/games.py)."""
+    files = {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.toml"))}
+    return json.dumps({"files": files, "mode": None, "options": {}}, sort_keys=True)
+
+
+# -- nesting and size, checked before parsing ------------------------------------------------------------------
+
+
+def test_ER_13_lists_nested_5000_deep_are_refused_by_data_check_and_new_naming_file_and_line(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    folder = copy(tmp_path)
+    line = append(folder, "tracks.toml", f"deep = {DEEP}")
+    message = f"tracks.toml (ER-13): lists and tables nest more than 10 deep at line {line}"
+    assert message in refused(pbem, "data", "check", str(folder))
+    output = refused(pbem, "new", "er1", "--ruleset", "conqueror-er", "--game-data", str(folder), *SEATS)
+    assert message in output and not (pbem.data / "games" / "er1").exists()
+
+
+def test_ER_13_a_game_data_toml_nested_5000_deep_is_refused_when_its_ruleset_is_looked_up(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    folder = copy(tmp_path)
+    line = append(folder, "game-data.toml", f"deep = {DEEP}")
+    output = refused(pbem, "data", "check", str(folder))
+    assert f"game-data.toml: lists and tables nest more than 10 deep at line {line}" in output
+
+
+def test_ER_13_7_private_texts_nested_deep_are_refused_naming_the_file(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    (folder / "private").mkdir()
+    (folder / "private" / "texts.toml").write_text(f"deep = {DEEP}\n", encoding="utf-8")
+    dotted = ".".join(["hero"] * 3000)  # dotted keys nest tables without brackets
+    (folder / "private" / "keys.toml").write_text(f"[{dotted}]\ntext = 'x'\n", encoding="utf-8")
+    found = problems(folder)
+    assert "private/texts.toml (ER-13.7): lists and tables nest more than 10 deep at line 1" in found
+    assert any(text.startswith("private/keys.toml: hero.hero.hero") for text in found), found
+
+
+def test_ER_13_a_30_MB_comment_is_refused_before_the_file_is_read(pbem: Pbem, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    append(folder, "cards.toml", "# " + "x" * 30_000_000)
+    size = (folder / "cards.toml").stat().st_size
+    message = f"cards.toml (ER-13): the file is {size} bytes; a data file is at most 262144 bytes"
+    assert message in refused(pbem, "data", "check", str(folder))
+    output = refused(pbem, "new", "er1", "--ruleset", "conqueror-er", "--game-data", str(folder), *SEATS)
+    assert message in output and not (pbem.data / "games" / "er1").exists()
+
+
+def test_ER_13_stored_game_data_beyond_the_limits_is_named_as_damaged(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    append(folder, "tracks.toml", f"deep = {DEEP}")
+    with pytest.raises(PbemError, match=r"(?s)files\) is refused: .*tracks\.toml \(ER-13\): lists and"):
+        stored_game_ruleset("conqueror-er", stored(folder))
+    with pytest.raises(PbemError, match=r"\(game_data\) is refused: lists and tables nest more than 10 deep at line 1"):
+        stored_game_ruleset("conqueror-er", DEEP)
+    big = json.dumps({"files": {"cards.toml": "#" + "x" * 2_000_000}, "mode": None, "options": {}})
+    with pytest.raises(PbemError, match=r"(?s)game_data\.files\) is refused: .*cards\.toml \(ER-13\): the file is"):
+        stored_game_ruleset("conqueror-er", big)
+
+
+def test_ER_13_selfplay_with_a_folder_beyond_the_limits_names_the_folder_and_file(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    append(folder, "factions.toml", f"deep = {DEEP}")
+    with pytest.raises(PbemError, match=f"{folder}: factions.toml \\(ER-13\\): lists and tables nest more than 10"):
+        playable(load_ruleset("conqueror-er"), folder)
