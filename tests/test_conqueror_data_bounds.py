@@ -7,6 +7,7 @@ a traceback."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -39,6 +40,14 @@ def edit(folder: Path, file: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def edit_all(folder: Path, file: str, pattern: str, new: str) -> None:
+    """Replace the first match of the regular expression `pattern` in `file` by `new`."""
+    path = folder / file
+    text, count = re.subn(pattern, new, path.read_text(encoding="utf-8"), count=1, flags=re.DOTALL)
+    assert count == 1, f"{pattern!r} is not in {file}"
+    path.write_text(text, encoding="utf-8")
+
+
 def append(folder: Path, file: str, text: str) -> int:
     """Append `text` as new lines of `file`; the number of its first line."""
     path = folder / file
@@ -53,7 +62,7 @@ def problems(folder: Path) -> list[str]:
 
 def refused(pbem: Pbem, *args: str) -> str:
     """The output of a pbem command that must refuse with exit 1 and a message, not a traceback."""
-    result = pbem(*args, data=args[0] != "data")  # `pbem data` reads no archive
+    result = pbem(*args, data=args[0] not in ("data", "resolve"))  # these read no archive
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
@@ -127,3 +136,118 @@ def test_ER_13_selfplay_with_a_folder_beyond_the_limits_names_the_folder_and_fil
     append(folder, "factions.toml", f"deep = {DEEP}")
     with pytest.raises(PbemError, match=f"{folder}: factions.toml \\(ER-13\\): lists and tables nest more than 10"):
         playable(load_ruleset("conqueror-er"), folder)
+
+
+# -- numbers beyond what play can use, and lists play cannot use -----------------------------------------------
+
+HUGE = "100000000000000000"  # 10^17
+BEYOND = [  # (file, pattern, new text, the problem named: file: key (rule): what)
+    pytest.param(
+        "tracks.toml",
+        r"imperator = \[\n.*?\n\]",
+        "imperator = []",
+        "tracks.toml: trade.imperator (ER-5.8): 0 entries; 2 to 20 are needed",
+        id="ER_5_8_empty_trade_track",
+    ),
+    pytest.param(
+        "factions.toml",
+        "base_income = 3",
+        "base_income = 10000000000000000000000",
+        "factions.toml: faction[0].board[0].base_income (ER-5.2): 10000000000000000000000 is out of range: 0 to 20",
+        id="ER_5_2_base_income_10_22",
+    ),
+    pytest.param(
+        "tracks.toml",
+        "imperator = 10",
+        "imperator = 1000000000",
+        "tracks.toml: rounds.imperator (ER-3.1): 1000000000 is out of range: 1 to 20",
+        id="ER_3_1_rounds_10_9",
+    ),
+    pytest.param(
+        "cards.toml",
+        "count = 4",
+        f"count = {HUGE}",
+        f"cards.toml: tactic[0].count (ER-1.2): {HUGE} is out of range: 1 to 38",
+        id="ER_1_2_tactic_count_10_17",
+    ),
+    pytest.param(
+        "cards.toml",
+        'op = "draw_tactic", n = 1',
+        'op = "draw_tactic", n = -5',
+        "cards.toml: hero[29].effects[0].n (ER-13.6): -5 is out of range: 0 to 20",
+        id="ER_13_6_draw_tactic_minus_5",
+    ),
+    pytest.param(
+        "cards.toml",
+        'op = "draw_tactic", n = 1',
+        f'op = "draw_tactic", n = {HUGE}',
+        f"cards.toml: hero[29].effects[0].n (ER-13.6): {HUGE} is out of range: 0 to 20",
+        id="ER_13_6_draw_tactic_10_17",
+    ),
+    pytest.param(
+        "board-3-4.toml",
+        "food = 2",
+        "food = 9223372036854775807",
+        "board-3-4.toml: area[0].food (ER-5.30): 9223372036854775807 is out of range: 0 to 10",
+        id="ER_5_30_food_2_63",
+    ),
+    pytest.param(
+        "tracks.toml",
+        r"max_units = \[0, 4,",
+        "max_units = [0, 9223372036854775807,",
+        "tracks.toml: food.max_units[1] (ER-5.31): 9223372036854775807 is out of range: 0 to 180",
+        id="ER_5_31_food_track_2_63",
+    ),
+    pytest.param(
+        "tracks.toml",
+        r"granary = \[5, 6, 7\]",
+        f"granary = [{HUGE}]",
+        f"tracks.toml: districts.granary[0] (ER-5.16): {HUGE} is out of range: 0 to 50",
+        id="ER_5_16_price_10_17",
+    ),
+    pytest.param(
+        "cards.toml",
+        r'if = \["won"\]',
+        'if = ["won", "round_ge(' + "9" * 5000 + ')"]',
+        "cards.toml: hero[0].effects[0].if[1] (ER-13.6): 999999999999 is out of range: -999 to 999",
+        id="ER_13_6_condition_of_5000_digits",
+    ),
+    pytest.param(
+        "board-3-4.toml",
+        r'adjacent = \["MIR"',
+        'adjacent = ["MIR", "MIR"',
+        "board-3-4.toml: area[0].adjacent[1] (ER-2.1): 'MIR' is given twice",
+        id="ER_2_1_duplicated_adjacency",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "pattern", "new", "problem"), BEYOND)
+def test_ER_13_data_play_cannot_use_is_refused_naming_file_key_and_rule(
+    tmp_path: Path, file: str, pattern: str, new: str, problem: str
+) -> None:
+    folder = copy(tmp_path)
+    edit_all(folder, file, pattern, new)
+    assert problem in problems(folder)
+
+
+def test_ER_13_pbem_check_and_resolve_with_game_data_refuse_data_beyond_the_bounds(pbem: Pbem, tmp_path: Path) -> None:
+    rules, _ = playable(load_ruleset("conqueror-er"))
+    state = tmp_path / "snapshot.json"
+    state.write_text(rules.snapshot_text(rules.initial_state("er1", ["aurel", "kesh", "thal"]), None), encoding="utf-8")
+    orders = tmp_path / "orders.txt"
+    orders.write_text("GAME er1 TURN 1 PLAYER kesh PASSWORD x\n", encoding="utf-8")
+    folder = copy(tmp_path)
+    edit(folder, "tracks.toml", "imperator = 10", "imperator = 1000000000")
+    problem = "tracks.toml: rounds.imperator (ER-3.1): 1000000000 is out of range: 1 to 20"
+    assert problem in refused(pbem, "check", str(orders), "--state", str(state), "--game-data", str(folder))
+    out = tmp_path / "out"
+    assert problem in refused(pbem, "resolve", "--state", str(state), "--out", str(out), "--game-data", str(folder))
+    assert not out.exists()
+
+
+def test_ER_13_stored_game_data_beyond_the_bounds_is_named_as_damaged(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    edit(folder, "factions.toml", "base_income = 3", "base_income = 10000000000000000000000")
+    with pytest.raises(PbemError, match=r"(?s)\(game_data\.files\) is refused: .*base_income \(ER-5\.2\): 1000"):
+        stored_game_ruleset("conqueror-er", stored(folder))
