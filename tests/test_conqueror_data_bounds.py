@@ -7,16 +7,24 @@ a traceback."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
+import tempfile
+from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
+from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.steps import resolve_step
 from adjudicator.errors import PbemError
+from adjudicator.orders import parse_orders
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.conqueror.loader import check_folder
+from adjudicator.rulesets.conqueror.loader import FILES, check_folder
 from adjudicator.services.game_data import stored_game_ruleset
 from adjudicator.services.selfplay import playable
 from tests.conftest import Pbem
@@ -251,3 +259,96 @@ def test_ER_13_stored_game_data_beyond_the_bounds_is_named_as_damaged(tmp_path: 
     edit(folder, "factions.toml", "base_income = 3", "base_income = 10000000000000000000000")
     with pytest.raises(PbemError, match=r"(?s)\(game_data\.files\) is refused: .*base_income \(ER-5\.2\): 1000"):
         stored_game_ruleset("conqueror-er", stored(folder))
+
+
+# -- property: what the check accepts plays; what it refuses is named --------------------------------------------
+
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")  # an integer literal (also one in brackets: round_ge(3))
+ENTRY = re.compile(r"^ *\{.*\},? *$", re.MULTILINE)  # one inline table of a list: a trade space, an effect
+CODE = re.compile(r'"[A-Z]{3}"(?=[,\]])')  # an area code in a list: adjacent, between, blanked
+VALUES = st.one_of(
+    st.integers(-3, 25),
+    st.sampled_from([0, 1, 2, 6, 10, 11, 20, 21, 30, 31, 38, 39, 50, 51, 60, 61, 99, 100, 180, 181, 999, 1000]),
+    st.sampled_from([-5, 10**9, 10**17, 10**22, 2**63 - 1]),
+)
+EDITS = st.lists(
+    st.tuples(st.sampled_from(["number", "drop", "twice"]), st.sampled_from(FILES), st.integers(0, 10**6), VALUES),
+    min_size=1,
+    max_size=3,
+)
+
+
+@cache
+def short_texts() -> dict[str, str]:
+    """The example data with games of two rounds in both modes (ER-3.1), so that a self-played game is short."""
+    texts = {file: (EXAMPLE / file).read_text(encoding="utf-8") for file in FILES}
+    texts["tracks.toml"] = (
+        texts["tracks.toml"].replace("imperator = 10", "imperator = 2").replace("conquest = 5", "conquest = 2")
+    )
+    return texts
+
+
+def mutated(text: str, what: str, pick: int, value: int) -> str:
+    """`text` with one number set to `value`, or one list entry or area code dropped or given twice."""
+    if what == "number":
+        found = list(NUMBER.finditer(text))
+        hit = found[pick % len(found)]
+        return f"{text[: hit.start()]}{value}{text[hit.end() :]}"
+    found = list(ENTRY.finditer(text)) + list(CODE.finditer(text))
+    if not found:
+        return text
+    hit = found[pick % len(found)]
+    if hit.group().lstrip().startswith("{"):
+        line = hit.group().rstrip().rstrip(",") + ","
+        middle = "" if what == "drop" else f"{line}\n{line}"
+    else:
+        middle = "" if what == "drop" else f"{hit.group()}, {hit.group()}"
+    changed = f"{text[: hit.start()]}{middle}{text[hit.end() :]}"
+    return re.sub(r"\[, ", "[", changed.replace(", ,", ",").replace(", ]", "]"))
+
+
+def selfplay(folder: Path, players: int, seed: int, most_steps: int = 40) -> int:
+    """A seeded self-played game of the data in `folder` (bot.py, in memory, every invariant checked after each
+    step); the steps played."""
+    rules, _ = playable(load_ruleset("conqueror-er"), folder)
+    state = rules.initial_state("g", rules.bot.seats(rules, players))
+    played = 0
+    while (step := rules.due(state)) is not None and played < most_steps:
+        rng = random.Random(f"{seed}:{played}")
+        orders = {}
+        for seat in step.seats:
+            text = rules.bot.orders(rules, state, seat, f"GAME g TURN {step.number} PLAYER {seat} PASSWORD x", rng)
+            orders[seat] = parse_orders(text, rules)
+        dice = KeyedDice(key=f"key {seed} {played}".encode(), hidden_key=f"hidden {seed}".encode())
+        state = resolve_step(rules, state, step, orders, dice).state
+        assert rules.broken_invariants(state) == [], (step, rules.broken_invariants(state))
+        played += 1
+    return played
+
+
+@settings(
+    max_examples=25,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(edits=EDITS, players=st.sampled_from([3, 4, 5, 6]), seed=st.integers(0, 1000))
+def test_ER_13_data_the_check_accepts_plays_and_data_it_refuses_is_named(
+    edits: list[tuple[str, str, int, int]], players: int, seed: int
+) -> None:
+    texts = dict(short_texts())
+    for what, file, pick, value in edits:
+        texts[file] = mutated(texts[file], what, pick, value)
+    with tempfile.TemporaryDirectory(prefix="pbem-bounds-") as name:
+        folder = Path(name)
+        for file, text in texts.items():
+            (folder / file).write_text(text, encoding="utf-8")
+        found = check_folder(folder).problems
+        event("refused" if found else "accepted and played")
+        if found:  # refused: each problem names a file of the folder and a key in it
+            for problem in found:
+                assert problem.file in FILES and problem.key, problem.text()
+                assert problem.text().startswith(f"{problem.file}: {problem.key} (ER-"), problem.text()
+            return
+        assert selfplay(folder, players, seed) > 0
