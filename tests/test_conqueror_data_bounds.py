@@ -25,6 +25,7 @@ from adjudicator.orders import parse_orders
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.conqueror.loader import FILES, check_folder
+from adjudicator.rulesets.conqueror.problems import WHOLE_FILE
 from adjudicator.services.game_data import stored_game_ruleset
 from adjudicator.services.selfplay import playable
 from tests.conftest import Pbem
@@ -346,9 +347,28 @@ def test_ER_13_data_the_check_accepts_plays_and_data_it_refuses_is_named(
             (folder / file).write_text(text, encoding="utf-8")
         found = check_folder(folder).problems
         event("refused" if found else "accepted and played")
-        if found:  # refused: each problem names a file of the folder and a key in it
+        if found:  # refused: each problem names a file of the folder and a key in it (or its line: not TOML)
             for problem in found:
-                assert problem.file in FILES and problem.key, problem.text()
-                assert problem.text().startswith(f"{problem.file}: {problem.key} (ER-"), problem.text()
+                where = problem.file if problem.key == WHOLE_FILE else f"{problem.file}: {problem.key}"
+                assert problem.file in FILES and problem.text().startswith(f"{where} (ER-"), problem.text()
+                assert problem.key != WHOLE_FILE or "line" in problem.text(), problem.text()
             return
         assert selfplay(folder, players, seed) > 0
+
+
+@pytest.mark.parametrize(
+    ("option", "problem"),
+    [
+        ("temple_coins=10000000000000000000000", "temple_coins=10000000000000000000000: write a whole number from 0"),
+        ("hand_limit=39", "hand_limit=39: write a whole number from 0 to 38"),
+        ("dynasty_first_round=1000000000", "dynasty_first_round=1000000000: write a round from 1 to 20"),
+        ("dynasty_first_round=imperator:0", "dynasty_first_round=imperator:0: write a round from 1 to 20"),
+        ("amphibious_assault=" + "9" * 5000, f"amphibious_assault={'9' * 5000}: write a whole number from 0 to 10"),
+    ],
+)
+def test_ER_13_5_pbem_new_refuses_a_game_option_beyond_its_bound(
+    pbem: Pbem, tmp_path: Path, option: str, problem: str
+) -> None:
+    given = ("--game-data", str(EXAMPLE), *SEATS, "--option", option)
+    output = refused(pbem, "new", "er1", "--ruleset", "conqueror-er", *given)
+    assert problem in output and not (pbem.data / "games" / "er1").exists()

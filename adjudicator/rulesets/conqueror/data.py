@@ -45,6 +45,14 @@ TRADE_SPACES: Final = (2, 20)  # ER-5.8: a trade moves the marker one space righ
 CASUALTIES_MOST: Final = 10  # ER-8.32: an automa card's casualties
 TACTIC_CARDS: Final = 38  # ER-1.2: the deck, so also the most copies of one card and the largest hand limit
 EFFECT_MOST: Final = 20  # ER-13.6: an effect's number (n, cap) either way; a count of units, cards or dice
+OPTION_BOUNDS: Final = {  # ER-13.5: the options that are numbers, in game-data.toml and `pbem new --option`
+    "dynasty_first_round": (1, ROUNDS_MOST),  # ER-11.5: a round
+    "hand_limit": (0, TACTIC_CARDS),  # ER-1.2
+    "amphibious_assault": (0, STRENGTH_MOST),  # ER-9.4
+    "temple_coins": (0, COINS_MOST),  # ER-12.8
+    "temple_vp": (0, VP_MOST),  # ER-12.8
+    "port_coins": (0, COINS_MOST),  # ER-12.10
+}
 
 
 def frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:

@@ -19,6 +19,7 @@ from adjudicator.rulesets.conqueror.data import (
     MEGAPROJECT_CARDS,
     MEGAPROJECTS,
     MODES,
+    OPTION_BOUNDS,
     PLAYER_COUNTS,
     PRICE_MOST,
     ROUNDS_MOST,
@@ -168,21 +169,25 @@ def _options(table: Table) -> Options:
     dynasty = dict(base.dynasty_first_round)
     if first:
         first.only(MODES, "ER-11.5")
-        dynasty |= {mode: first.number(mode, "ER-11.5", dynasty[mode], low=1, high=ROUNDS_MOST) for mode in MODES}
+        low, high = OPTION_BOUNDS["dynasty_first_round"]
+        dynasty |= {mode: first.number(mode, "ER-11.5", dynasty[mode], low=low, high=high) for mode in MODES}
     chronicle = table.choice("chronicle_round1", "ER-4.5", ("by_mode", "on", "off"), "by_mode")
     return Options(
         mode=table.choice("mode", "ER-3.1", MODES, base.mode) or base.mode,
         chronicle_round1={"on": True, "off": False}.get(chronicle),
         dynasty_first_round=frozen(dynasty),
         long_spears_cap=table.choice("long_spears_cap", "ER-9.4", ("per_unit", "per_side"), base.long_spears_cap),
-        hand_limit=table.number("hand_limit", "ER-1.2", base.hand_limit, low=0, high=TACTIC_CARDS),
-        amphibious_assault=table.number(
-            "amphibious_assault", "ER-9.4", base.amphibious_assault, low=0, high=STRENGTH_MOST
-        ),
-        temple_coins=table.number("temple_coins", "ER-12.8", base.temple_coins, low=0, high=COINS_MOST),
-        temple_vp=table.number("temple_vp", "ER-12.8", base.temple_vp, low=0, high=VP_MOST),
-        port_coins=table.number("port_coins", "ER-12.10", base.port_coins, low=0, high=COINS_MOST),
+        hand_limit=_option(table, "hand_limit", "ER-1.2", base.hand_limit),
+        amphibious_assault=_option(table, "amphibious_assault", "ER-9.4", base.amphibious_assault),
+        temple_coins=_option(table, "temple_coins", "ER-12.8", base.temple_coins),
+        temple_vp=_option(table, "temple_vp", "ER-12.8", base.temple_vp),
+        port_coins=_option(table, "port_coins", "ER-12.10", base.port_coins),
     )
+
+
+def _option(table: Table, name: str, rule: str, default: int) -> int:
+    low, high = OPTION_BOUNDS[name]
+    return table.number(name, rule, default, low=low, high=high)
 
 
 # -- tracks.toml -------------------------------------------------------------------------------------------------
