@@ -24,8 +24,10 @@ from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.conqueror.loader import FILES, check_folder
+from adjudicator.rulesets.conqueror.data import GameData
+from adjudicator.rulesets.conqueror.loader import FILES, check_folder, load_folder
 from adjudicator.rulesets.conqueror.problems import WHOLE_FILE
+from adjudicator.rulesets.conqueror.setup import SetupError, game_options
 from adjudicator.services.game_data import stored_game_ruleset
 from adjudicator.services.selfplay import playable
 from tests.conftest import Pbem
@@ -356,19 +358,30 @@ def test_ER_13_data_the_check_accepts_plays_and_data_it_refuses_is_named(
         assert selfplay(folder, players, seed) > 0
 
 
+def test_ER_13_5_pbem_new_refuses_a_game_option_beyond_its_bound(pbem: Pbem) -> None:
+    given = ("--game-data", str(EXAMPLE), *SEATS, "--option", "temple_coins=10000000000000000000000")
+    output = refused(pbem, "new", "er1", "--ruleset", "conqueror-er", *given)
+    assert "temple_coins=10000000000000000000000: write a whole number from 0 to 20" in output
+    assert not (pbem.data / "games" / "er1").exists()
+
+
 @pytest.mark.parametrize(
     ("option", "problem"),
     [
-        ("temple_coins=10000000000000000000000", "temple_coins=10000000000000000000000: write a whole number from 0"),
         ("hand_limit=39", "hand_limit=39: write a whole number from 0 to 38"),
         ("dynasty_first_round=1000000000", "dynasty_first_round=1000000000: write a round from 1 to 20"),
         ("dynasty_first_round=imperator:0", "dynasty_first_round=imperator:0: write a round from 1 to 20"),
         ("amphibious_assault=" + "9" * 5000, f"amphibious_assault={'9' * 5000}: write a whole number from 0 to 10"),
     ],
 )
-def test_ER_13_5_pbem_new_refuses_a_game_option_beyond_its_bound(
-    pbem: Pbem, tmp_path: Path, option: str, problem: str
-) -> None:
-    given = ("--game-data", str(EXAMPLE), *SEATS, "--option", option)
-    output = refused(pbem, "new", "er1", "--ruleset", "conqueror-er", *given)
-    assert problem in output and not (pbem.data / "games" / "er1").exists()
+def test_ER_13_5_a_game_option_beyond_its_bound_is_refused_naming_it(option: str, problem: str) -> None:
+    key, _, value = option.partition("=")
+    with pytest.raises(SetupError) as refusal:
+        game_options(example_data(), None, {key: value})
+    assert problem in str(refusal.value)
+    assert game_options(example_data(), None, {key: "1"})  # within the bound: taken
+
+
+@cache
+def example_data() -> GameData:
+    return load_folder(EXAMPLE)
