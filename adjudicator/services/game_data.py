@@ -10,12 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adjudicator.engine.datafile import FILE_MOST_BYTES, DataFileRefused, check_nesting, check_size, read_data_file
 from adjudicator.engine.protocol import game_data_of
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 HEADER_FILE = "game-data.toml"  # names the folder's ruleset (`ruleset = "..."`)
+# The archive's copy of a game's data: each file within the data file limit, JSON-escaped (at most 6 bytes a byte
+# for control characters), of a handful of files (six for Conqueror), with room to spare.
+STORED_MOST_BYTES = 64 * FILE_MOST_BYTES
 
 
 @dataclass
@@ -71,7 +75,9 @@ def check_data(
 def _named_ruleset(folder: Path) -> str:
     """The ruleset that the folder's game-data.toml names."""
     try:
-        name = tomllib.loads((folder / HEADER_FILE).read_text(encoding="utf-8")).get("ruleset")
+        name = tomllib.loads(read_data_file(folder / HEADER_FILE)).get("ruleset")
+    except DataFileRefused as refused:  # before parsing: a deep file exhausts the parser's recursion
+        raise PbemError(f"{folder / HEADER_FILE}: {gettext('en', refused.msgid, **refused.values)}") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         name = None
     if not isinstance(name, str) or not name:
@@ -125,7 +131,11 @@ def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
         return PbemError(f"its stored game data (game_data{name}) {what}")
 
     try:
+        check_size(len(stored.encode("utf-8")), STORED_MOST_BYTES)
+        check_nesting(stored)  # before parsing: a deep text exhausts the parser's recursion
         data = json.loads(stored)
+    except DataFileRefused as refused:
+        raise damaged("", f"is refused: {refused}") from None
     except json.JSONDecodeError as wrong:
         raise damaged("", f"is not readable JSON ({wrong})") from None
     if not isinstance(data, dict):

@@ -28,6 +28,32 @@ MEGAPROJECT_CARDS: Final = ("wonder", "temple", "port")  # ER-12.1
 BOARD_KINDS: Final = ("standard", "alternative")  # ER-3.7, ER-12.3
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
+# -- bounds: what play can use (docs/conqueror-data.md gives each next to its value) -------------------------------
+# A number beyond its bound is refused by the check, naming file, key and rule: a game with it would never end
+# (rounds), or its coins, units and cards would grow past anything a board or a report can show.
+ROUNDS_MOST: Final = 20  # ER-3.1: 10 and 5 rounds are printed; twice the longer mode
+COINS_MOST: Final = 20  # ER-5.2: one source of income (base income 3, an area's coins, a trade space, a temple)
+VP_MOST: Final = 30  # ER-10.3, ER-5.9, ER-12.7: one source of victory points
+PRICE_MOST: Final = 50  # ER-5.16, ER-5.22, ER-6.10, ER-6.13, ER-12.6: one price, a hero's or elite's cost
+STRENGTH_MOST: Final = 10  # ER-8.16: one card's or elite's strength (the die adds 1 to 4)
+SLOTS_MOST: Final = 10  # ER-1.4: district and upgrade slots of a board (4 printed; 10 upgrade cards exist)
+UNITS_MOST: Final = 60  # ER-1.1: one unit type in a barracks, a start area or an independent army
+FOOD_MOST: Final = 10  # ER-2.5: the food of one area
+FOOD_TRACK_MOST: Final = 100  # ER-5.31: entries of the food track (food supply 0 to 99)
+STANDARD_UNITS_MOST: Final = 3 * UNITS_MOST  # ER-5.31: an entry of the food track: every barracks unit at most
+TRADE_SPACES: Final = (2, 20)  # ER-5.8: a trade moves the marker one space right, so two spaces at least
+CASUALTIES_MOST: Final = 10  # ER-8.32: an automa card's casualties
+TACTIC_CARDS: Final = 38  # ER-1.2: the deck, so also the most copies of one card and the largest hand limit
+EFFECT_MOST: Final = 20  # ER-13.6: an effect's number (n, cap) either way; a count of units, cards or dice
+OPTION_BOUNDS: Final = {  # ER-13.5: the options that are numbers, in game-data.toml and `pbem new --option`
+    "dynasty_first_round": (1, ROUNDS_MOST),  # ER-11.5: a round
+    "hand_limit": (0, TACTIC_CARDS),  # ER-1.2
+    "amphibious_assault": (0, STRENGTH_MOST),  # ER-9.4
+    "temple_coins": (0, COINS_MOST),  # ER-12.8
+    "temple_vp": (0, VP_MOST),  # ER-12.8
+    "port_coins": (0, COINS_MOST),  # ER-12.10
+}
+
 
 def frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(mapping))

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from adjudicator.rulesets.conqueror import problems as p
-from adjudicator.rulesets.conqueror.data import Effect, Effects, frozen
+from adjudicator.rulesets.conqueror.data import EFFECT_MOST, PRICE_MOST, Effect, Effects, frozen
 from adjudicator.rulesets.conqueror.problems import Say
 from adjudicator.rulesets.conqueror.reader import Table
 from adjudicator.rulesets.conqueror.vocabulary import (
@@ -27,6 +27,16 @@ from adjudicator.rulesets.conqueror.vocabulary import (
 )
 
 RULE = "ER-13.6"
+# ER-13.6: the bounds of an op's numbers (data.py). A signed n adds or takes away (strength, coins, vp, food); the
+# others count units, cards, dice or shields, so they are never negative.
+SIGNED: Final = frozenset({"strength", "unit_strength", "coins", "vp", "food", "defence_bonus"})
+BOUNDS: Final = {
+    "n": (0, EFFECT_MOST),
+    "cap": (0, EFFECT_MOST),
+    "k": (1, 6),  # ER-0.4: a face of the six-sided die
+    "cost": (0, PRICE_MOST),
+    "max_strength": (0, 99),  # ER-8.16: the strength of an army, in two digits
+}
 
 
 def read_effects(table: Table, name: str, areas: frozenset[str], key: str, default: Any = None) -> Effects:
@@ -94,6 +104,12 @@ def _arguments(table: Table, op: str, areas: frozenset[str]) -> dict[str, ArgVal
                 args[name] = arg.default
             continue
         value = _argument(table, name, arg, areas)
+        if arg.kind == "int" and isinstance(value, int):
+            low, high = BOUNDS.get(name, (0, EFFECT_MOST))
+            low = -high if name == "n" and op in SIGNED else low
+            if not low <= value <= high:
+                table.problem(name, RULE, p.OUT_OF_RANGE, value=value, low=low, high=high)
+                continue
         if value is not None:
             args[name] = value
     return args

@@ -8,9 +8,13 @@ from collections.abc import Mapping
 from adjudicator.rulesets.conqueror import problems as p
 from adjudicator.rulesets.conqueror.data import (
     BOARD_KINDS,
+    COINS_MOST,
     MODES,
     PLAYER_COUNTS,
+    PRICE_MOST,
     SIDE_OF,
+    SLOTS_MOST,
+    STRENGTH_MOST,
     Elite,
     Faction,
     MapSide,
@@ -121,9 +125,9 @@ def _board(board: Table, standard: Table | None, key: str, areas: frozenset[str]
     return PlayerBoard(
         id=board.data.get("id", ""),
         kind=board.choice("kind", "ER-12.3", BOARD_KINDS),
-        base_income=source["base_income"].number("base_income", "ER-5.2", low=0),
-        district_slots=source["district_slots"].number("district_slots", "ER-1.4", low=0),
-        upgrade_slots=source["upgrade_slots"].number("upgrade_slots", "ER-5.20", low=0),
+        base_income=source["base_income"].number("base_income", "ER-5.2", low=0, high=COINS_MOST),
+        district_slots=source["district_slots"].number("district_slots", "ER-1.4", low=0, high=SLOTS_MOST),
+        upgrade_slots=source["upgrade_slots"].number("upgrade_slots", "ER-5.20", low=0, high=SLOTS_MOST),
         barracks=read_units(barracks_table, "ER-1.1") if barracks_table else Units(),
         ability=read_effects(board, "ability", areas, key),
         elite=_elite(board, key, areas),
@@ -147,7 +151,7 @@ def _elite(board: Table, key: str, areas: frozenset[str]) -> Elite:
             )
     if elite.has("types") and elite.data["types"] != "" and not types:
         elite.problem("types", "ER-6.8", p.MISSING)
-    cost = elite.number("cost", "ER-6.13", low=0)
+    cost = elite.number("cost", "ER-6.13", low=0, high=PRICE_MOST)
     confirmed = elite.flag("cost_confirmed", "ER-6.13", True)
     if not confirmed and elite.has("cost") and elite.data["cost"] != "":
         elite.report.notes.append(
@@ -158,7 +162,7 @@ def _elite(board: Table, key: str, areas: frozenset[str]) -> Elite:
     return Elite(
         name=elite.text("name", "ER-9.2"),
         types=frozenset(types),
-        strength=elite.number("strength", "ER-9.2", low=0),
+        strength=elite.number("strength", "ER-9.2", low=0, high=STRENGTH_MOST),
         cost=cost,
         cost_confirmed=confirmed,
         effects=read_effects(elite, "effects", areas, elite_key),

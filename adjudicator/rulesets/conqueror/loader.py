@@ -8,18 +8,31 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from adjudicator.engine.datafile import DataFileRefused, read_data_file
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.conqueror import problems as p
 from adjudicator.rulesets.conqueror.data import (
+    CASUALTIES_MOST,
+    COINS_MOST,
     DISTRICTS,
+    FOOD_TRACK_MOST,
     MEGAPROJECT_CARDS,
     MEGAPROJECTS,
     MODES,
+    OPTION_BOUNDS,
     PLAYER_COUNTS,
+    PRICE_MOST,
+    ROUNDS_MOST,
     RULESET,
     SIDE_OF,
     SIDES,
+    SLOTS_MOST,
+    STANDARD_UNITS_MOST,
+    STRENGTH_MOST,
+    TACTIC_CARDS,
+    TRADE_SPACES,
     UPGRADE_TYPES,
+    VP_MOST,
     Automa,
     Cards,
     Chronicle,
@@ -40,6 +53,7 @@ from adjudicator.rulesets.conqueror.data import (
 from adjudicator.rulesets.conqueror.effects import read_effects
 from adjudicator.rulesets.conqueror.factions import faction_ids, read_factions, read_setup
 from adjudicator.rulesets.conqueror.maps import board_file, read_map
+from adjudicator.rulesets.conqueror.problems import _
 from adjudicator.rulesets.conqueror.reader import Report, Table, open_toml
 
 GAME_DATA = "game-data.toml"
@@ -47,14 +61,17 @@ FACTIONS = "factions.toml"
 TRACKS = "tracks.toml"
 CARDS = "cards.toml"
 PRIVATE = "private"  # ER-13.7: the moderator's printed wording, beside the shared data, never committed
+PRIVATE_KEY_DEPTH = 8  # ER-13.7: the deepest text key, faction.<id>.board.<board>.ability.<i>, has 6 parts
 FILES = (GAME_DATA, *(board_file(side) for side in SIDES), FACTIONS, TRACKS, CARDS)
 
 # ER-1.2 component counts
 HEROES_PER_FACTION = 5
-TACTIC_CARDS = 38
 AUTOMA_CARDS = 5
 CHRONICLES_PER_LEVEL = {1: 4, 2: 3, 3: 4}
 MEGAPROJECTS_PER_TYPE = 6  # ER-12.1: N of each type, N up to 6 (18 cards)
+
+
+LENGTH = _("%(found)s entries; %(low)s to %(high)s are needed")
 
 
 class GameDataError(PbemError, ValueError):
@@ -75,9 +92,21 @@ def load_folder(folder: Path, private: Path | None = None) -> GameData:
     return data
 
 
+def read_files(folder: Path) -> dict[str, str]:
+    """The data files a game stores (file name -> text), each within the size and nesting limits
+    (engine/datafile.py): GameDataError naming the folder and the file otherwise."""
+    files = {}
+    for name in FILES:
+        try:
+            files[name] = read_data_file(folder / name)
+        except DataFileRefused as refused:
+            raise GameDataError(f"{folder}: {name} (ER-13): {refused}") from None
+    return files
+
+
 def _read(folder: Path, private: Path | None) -> tuple[GameData | None, Report]:
     report = Report()
-    tables = {file: open_toml(folder, file, report, "ER-13") for file in FILES}
+    tables = {file: _open(folder, file, report, "ER-13") for file in FILES}
     header = tables[GAME_DATA]
     edition, example, options = _game_data(header) if header else ("", False, Options())
     ids = faction_ids(tables[FACTIONS]) if tables[FACTIONS] else frozenset()
@@ -99,6 +128,21 @@ def _read(folder: Path, private: Path | None) -> tuple[GameData | None, Report]:
     return GameData(
         edition, example, frozen(ready), frozen(factions), setup, tracks, cards, options, frozen(texts)
     ), report
+
+
+def _open(folder: Path, file: str, report: Report, rule: str, *, label: str | None = None) -> Table | None:
+    """The top table of `folder/file`, or None with a problem: a file beyond the size or nesting limit
+    (engine/datafile.py) is refused before the TOML parser sees it, whose recursion a deep file would exhaust."""
+    path = folder / file
+    if path.is_file():
+        try:
+            read_data_file(path)
+        except DataFileRefused as refused:
+            report.add(label or file, p.WHOLE_FILE, rule, refused.msgid, **refused.values)
+            return None
+        except (OSError, UnicodeDecodeError):
+            pass  # open_toml names it
+    return open_toml(folder, file, report, rule, label=label)
 
 
 # -- game-data.toml ----------------------------------------------------------------------------------------------
@@ -125,19 +169,25 @@ def _options(table: Table) -> Options:
     dynasty = dict(base.dynasty_first_round)
     if first:
         first.only(MODES, "ER-11.5")
-        dynasty |= {mode: first.number(mode, "ER-11.5", dynasty[mode], low=1) for mode in MODES}
+        low, high = OPTION_BOUNDS["dynasty_first_round"]
+        dynasty |= {mode: first.number(mode, "ER-11.5", dynasty[mode], low=low, high=high) for mode in MODES}
     chronicle = table.choice("chronicle_round1", "ER-4.5", ("by_mode", "on", "off"), "by_mode")
     return Options(
         mode=table.choice("mode", "ER-3.1", MODES, base.mode) or base.mode,
         chronicle_round1={"on": True, "off": False}.get(chronicle),
         dynasty_first_round=frozen(dynasty),
         long_spears_cap=table.choice("long_spears_cap", "ER-9.4", ("per_unit", "per_side"), base.long_spears_cap),
-        hand_limit=table.number("hand_limit", "ER-1.2", base.hand_limit, low=0),
-        amphibious_assault=table.number("amphibious_assault", "ER-9.4", base.amphibious_assault, low=0),
-        temple_coins=table.number("temple_coins", "ER-12.8", base.temple_coins, low=0),
-        temple_vp=table.number("temple_vp", "ER-12.8", base.temple_vp, low=0),
-        port_coins=table.number("port_coins", "ER-12.10", base.port_coins, low=0),
+        hand_limit=_option(table, "hand_limit", "ER-1.2", base.hand_limit),
+        amphibious_assault=_option(table, "amphibious_assault", "ER-9.4", base.amphibious_assault),
+        temple_coins=_option(table, "temple_coins", "ER-12.8", base.temple_coins),
+        temple_vp=_option(table, "temple_vp", "ER-12.8", base.temple_vp),
+        port_coins=_option(table, "port_coins", "ER-12.10", base.port_coins),
     )
+
+
+def _option(table: Table, name: str, rule: str, default: int) -> int:
+    low, high = OPTION_BOUNDS[name]
+    return table.number(name, rule, default, low=low, high=high)
 
 
 # -- tracks.toml -------------------------------------------------------------------------------------------------
@@ -146,7 +196,9 @@ def _tracks(table: Table, areas: frozenset[str]) -> Tracks:
     return Tracks(
         trade=frozen(_trade(table, areas)),
         food=_food(table),
-        rounds=frozen(_per_name(table, "rounds", "ER-3.1", MODES, lambda t, n, r: t.number(n, r, low=1))),
+        rounds=frozen(
+            _per_name(table, "rounds", "ER-3.1", MODES, lambda t, n, r: t.number(n, r, low=1, high=ROUNDS_MOST))
+        ),
         districts=frozen(_per_name(table, "districts", "ER-5.16", DISTRICTS, _prices)),
         upgrades=frozen(_per_name(table, "upgrades", "ER-5.22", UPGRADE_TYPES, _prices)),
         megaprojects=frozen(_per_name(table, "megaprojects", "ER-12.6", MEGAPROJECTS, _prices)),
@@ -167,10 +219,15 @@ def _prices(table: Table, name: str, rule: str) -> tuple[int, ...]:
     prices = table.numbers(name, rule)
     if table.has(name) and table.data[name] != "" and not 1 <= len(prices) <= 3:
         table.problem(name, rule, p.PRICES)
-    for index, price in enumerate(prices):
-        if price < 0:
-            table.problem(f"{name}[{index}]", rule, p.OUT_OF_RANGE, value=price, low=0, high="...")
+    _within(table, name, rule, prices, 0, PRICE_MOST)
     return prices
+
+
+def _within(table: Table, name: str, rule: str, values: tuple[int, ...], low: int, high: int) -> None:
+    """Each item of the list `name` lies within low to high (data.py's bounds)."""
+    for index, value in enumerate(values):
+        if not low <= value <= high:
+            table.problem(f"{name}[{index}]", rule, p.OUT_OF_RANGE, value=value, low=low, high=high)
 
 
 def _trade(table: Table, areas: frozenset[str]) -> dict[str, tuple[TradeSpace, ...]]:
@@ -188,8 +245,8 @@ def _trade(table: Table, areas: frozenset[str]) -> dict[str, tuple[TradeSpace, .
             table.report.text_keys.add(key)
             spaces.append(
                 TradeSpace(
-                    coins=space.number("coins", "ER-5.9", low=0),
-                    vp=space.number("vp", "ER-5.9", low=0),
+                    coins=space.number("coins", "ER-5.9", low=0, high=COINS_MOST),
+                    vp=space.number("vp", "ER-5.9", low=0, high=VP_MOST),
                     discount=space.flag("discount", "ER-5.9"),
                     look=space.flag("look", "ER-5.9"),
                     redeploy=space.flag("redeploy", "ER-5.9"),
@@ -199,6 +256,9 @@ def _trade(table: Table, areas: frozenset[str]) -> dict[str, tuple[TradeSpace, .
         last = trade.data.get(mode)
         if spaces and isinstance(last, list) and isinstance(last[-1], dict) and last[-1].get("redeploy") is False:
             trade.problem(f"{mode}[{len(spaces) - 1}].redeploy", "ER-5.6", p.LAST_TRADE_SPACE)
+        low, high = TRADE_SPACES
+        if trade.has(mode) and isinstance(last, list) and not low <= len(last) <= high:
+            trade.problem(mode, "ER-5.8", LENGTH, found=len(last), low=low, high=high)
         found[mode] = tuple(spaces)
     return found
 
@@ -214,6 +274,9 @@ def _food(table: Table) -> tuple[int, ...]:
         food.problem("max_units", "ER-5.31", p.NOT_INCREASING, values=list(units))
     if food.has("max_units") and food.data["max_units"] != "" and not units:
         food.problem("max_units", "ER-5.31", p.MISSING)
+    if len(units) > FOOD_TRACK_MOST:
+        food.problem("max_units", "ER-5.31", LENGTH, found=len(units), low=1, high=FOOD_TRACK_MOST)
+    _within(food, "max_units", "ER-5.31", units, 0, STANDARD_UNITS_MOST)
     return units
 
 
@@ -224,7 +287,8 @@ def _scoring(table: Table) -> Scoring:
     if scoring is None:
         return Scoring(0, 0, 0, 0, 0)
     scoring.only(names, "ER-10.3")
-    return Scoring(*(scoring.number(name, "ER-10.3", low=0) for name in names))
+    highs = {"upgrade_bonus_count": SLOTS_MOST}  # a count of upgrades; the others are VP
+    return Scoring(*(scoring.number(name, "ER-10.3", low=0, high=highs.get(name, VP_MOST)) for name in names))
 
 
 # -- cards.toml --------------------------------------------------------------------------------------------------
@@ -267,8 +331,8 @@ def _heroes(table: Table, areas: frozenset[str], factions: frozenset[str]) -> li
                 id=ident,
                 faction=faction,
                 name=item.text("name", "ER-6.10"),
-                cost=item.number("cost", "ER-6.10", low=0),
-                strength=item.number("strength", "ER-8.16"),
+                cost=item.number("cost", "ER-6.10", low=0, high=PRICE_MOST),
+                strength=item.number("strength", "ER-8.16", low=-STRENGTH_MOST, high=STRENGTH_MOST),
                 effects=card_effects(item, areas, key),
                 text=item.text("text", "ER-13.7", ""),
                 key=key,
@@ -292,8 +356,8 @@ def _tactics(table: Table, areas: frozenset[str]) -> list[Tactic]:
         Tactic(
             id=ident,
             name=item.text("name", "ER-8.13"),
-            count=item.number("count", "ER-1.2", low=1),
-            strength=item.number("strength", "ER-8.16"),
+            count=item.number("count", "ER-1.2", low=1, high=TACTIC_CARDS),
+            strength=item.number("strength", "ER-8.16", low=-STRENGTH_MOST, high=STRENGTH_MOST),
             effects=card_effects(item, areas, key),
             text=item.text("text", "ER-13.7", ""),
             key=key,
@@ -307,7 +371,7 @@ def _automa(table: Table) -> list[Automa]:
         Automa(
             id=ident,
             strength=item.number("strength", "ER-8.31", low=1, high=3),
-            casualties=item.number("casualties", "ER-8.32", low=0),
+            casualties=item.number("casualties", "ER-8.32", low=0, high=CASUALTIES_MOST),
             unblockable=item.flag("unblockable", "ER-8.32", False),
             text=item.text("text", "ER-13.7", ""),
             key=key,
@@ -335,7 +399,7 @@ def _megaprojects(table: Table, areas: frozenset[str]) -> list[Megaproject]:
         Megaproject(
             id=ident,
             type=item.choice("type", "ER-12.6", MEGAPROJECT_CARDS),
-            vp=item.number("vp", "ER-12.7", low=0),
+            vp=item.number("vp", "ER-12.7", low=0, high=VP_MOST),
             effects=read_effects(item, "effects", areas, key),
             text=item.text("text", "ER-13.7", ""),
             key=key,
@@ -418,7 +482,7 @@ def _private(folder: Path, report: Report, *, given: bool) -> dict[str, str]:
         return {}
     texts: dict[str, str] = {}
     for path in sorted(folder.glob("*.toml")):
-        table = open_toml(folder, path.name, report, "ER-13.7", label=f"{PRIVATE}/{path.name}")
+        table = _open(folder, path.name, report, "ER-13.7", label=f"{PRIVATE}/{path.name}")
         if table is not None:
             _private_texts(table, table.data, (), texts)
     return texts
@@ -426,7 +490,9 @@ def _private(folder: Path, report: Report, *, given: bool) -> dict[str, str]:
 
 def _private_texts(table: Table, data: Mapping[str, Any], path: tuple[str, ...], texts: dict[str, str]) -> None:
     for name, value in data.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and len(path) >= PRIVATE_KEY_DEPTH:  # dotted keys nest without brackets
+            table.report.add(table.file, ".".join((*path, name)), "ER-13.7", p.PRIVATE_UNKNOWN)
+        elif isinstance(value, dict):
             _private_texts(table, value, (*path, name), texts)
         elif name == "text" and isinstance(value, str) and path:
             key = ".".join(path)

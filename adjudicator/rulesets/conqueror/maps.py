@@ -11,9 +11,12 @@ from adjudicator.engine.board import AREA_KINDS, BRIDGE, RIVER, Board
 from adjudicator.engine.protocol import RulesetDataError, RulesetSource
 from adjudicator.rulesets.conqueror import problems as p
 from adjudicator.rulesets.conqueror.data import (
+    COINS_MOST,
+    FOOD_MOST,
     FORTS,
     LINK_KINDS,
     SIDE_OF,
+    UNITS_MOST,
     Area,
     IndependentArmy,
     MapSide,
@@ -39,7 +42,7 @@ def counts_of(side: str) -> tuple[int, ...]:
 
 def read_units(table: Table, rule: str, extra: tuple[str, ...] = ()) -> Units:
     table.only((*UNIT_KEYS, *extra), rule)
-    return Units(*(table.number(kind, rule, 0, low=0) for kind in UNIT_KEYS))
+    return Units(*(table.number(kind, rule, 0, low=0, high=UNITS_MOST) for kind in UNIT_KEYS))
 
 
 def read_map(table: Table, side: str, factions: frozenset[str]) -> MapSide | None:
@@ -79,8 +82,8 @@ def _areas(table: Table, factions: frozenset[str]) -> dict[str, Area]:
             land=kind != "sea",
             fort=area.choice("fort", "ER-2.6", FORTS),
             capital=capital or None,
-            food=area.number("food", "ER-5.30", low=0),
-            coins=area.number("coins", "ER-5.2", low=0),
+            food=area.number("food", "ER-5.30", low=0, high=FOOD_MOST),
+            coins=area.number("coins", "ER-5.2", low=0, high=COINS_MOST),
             europe=area.flag("europe", "ER-2.10"),
             wharf_site=area.flag("wharf", "ER-12.9", False),
         )
@@ -105,6 +108,8 @@ def _adjacency(table: Table, areas: Mapping[str, Area]) -> dict[str, tuple[str, 
                 area.problem(f"adjacent[{index}]", "ER-2.1", p.SELF_ADJACENT)
             elif other not in areas:
                 area.problem(f"adjacent[{index}]", "ER-2.1", p.NO_AREA, value=repr(other))
+            elif other in listed[:index]:  # one border, listed once (the board would hold the link twice)
+                area.problem(f"adjacent[{index}]", "ER-2.1", p.TWICE, value=repr(other))
         if isinstance(code, str) and code not in lists:
             lists[code] = listed
     for area in table.tables("area", "ER-2.1"):
@@ -121,6 +126,7 @@ def _adjacency(table: Table, areas: Mapping[str, Area]) -> dict[str, tuple[str, 
 def _links(table: Table, areas: Mapping[str, Area], adjacency: Mapping[str, tuple[str, ...]]) -> None:
     """The Danube (river links, its areas all joined to each other) and bridges (two land areas), ER-2.2."""
     river: list[tuple[str, str]] = []
+    seen: set[frozenset[str]] = set()
     for link in table.tables("link", "ER-2.2", []):
         link.only(("between", "kind"), "ER-2.2")
         kind = link.text("kind", "ER-2.2")
@@ -132,6 +138,10 @@ def _links(table: Table, areas: Mapping[str, Area], adjacency: Mapping[str, tupl
         if len(between) != 2 or between[0] == between[1]:
             link.problem("between", "ER-2.2", p.COUNT, expected="2 different areas", found=repr(list(between)))
             continue
+        pair = frozenset(between)
+        if pair in seen or between[1] in adjacency.get(between[0], ()):  # ER-2.1: a border is joined once
+            link.problem("between", "ER-2.2", p.TWICE, value=repr(list(between)))
+        seen.add(pair)
         known = [code for code in between if code in areas]
         for index, code in enumerate(between):
             if code not in areas:

@@ -50,9 +50,9 @@ class ConquerorGameData:
     def files(self, folder: Path) -> dict[str, str]:
         """The data files a game stores in the archive (file name -> text; the private wording of ER-13.7 is
         never stored)."""
-        from adjudicator.rulesets.conqueror.loader import FILES
+        from adjudicator.rulesets.conqueror.loader import read_files
 
-        return {name: (folder / name).read_text(encoding="utf-8") for name in FILES}
+        return read_files(folder)
 
     def load_files(self, files: Mapping[str, str]) -> GameData:
         """The data of stored files (what `files` returned), read with the loader's checks."""

@@ -10,7 +10,7 @@ from typing import Any
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.conqueror.data import MODES, PLAYER_COUNTS, GameData, Options, frozen
+from adjudicator.rulesets.conqueror.data import MODES, OPTION_BOUNDS, PLAYER_COUNTS, GameData, Options, frozen
 from adjudicator.rulesets.conqueror.seas import new_seas
 from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
@@ -57,7 +57,10 @@ def game_options(data: GameData, mode: str | None = None, pairs: dict[str, str] 
         else:
             try:
                 current = getattr(data.options, key)
-                changes[key] = _rounds(current, text) if key == "dynasty_first_round" else _option_value(current, text)
+                changes[key] = (
+                    _rounds(current, text) if key == "dynasty_first_round" else _option_value(key, current, text)
+                )
+                _within(key, changes[key])
             except ValueError as wrong:
                 problems.append(f"{key}={text}: {wrong}")
     if problems:
@@ -65,21 +68,44 @@ def game_options(data: GameData, mode: str | None = None, pairs: dict[str, str] 
     return replace(options, **changes)
 
 
+def _within(key: str, value: Any) -> None:
+    """ER-13.5: a number option within its bound (data.py), as the data check holds game-data.toml's options."""
+    if key in OPTION_BOUNDS:
+        low, high = OPTION_BOUNDS[key]
+        if not all(low <= n <= high for n in (value.values() if isinstance(value, Mapping) else (value,))):
+            raise ValueError(_beyond(key))
+
+
+def _beyond(key: str) -> str:
+    low, high = OPTION_BOUNDS[key]
+    what = "a round" if key == "dynasty_first_round" else "a whole number"
+    return f"write {what} from {low} to {high}"
+
+
 def _rounds(current: Mapping[str, int], text: str) -> Mapping[str, int]:
     """ER-11.5's option: one round for both modes ("3"), or per mode ("imperator:3,conquest:2")."""
     word = text.strip().casefold()
     if word.isdigit():
-        return frozen({mode: int(word) for mode in MODES})
+        return frozen({mode: _whole(word, "dynasty_first_round") for mode in MODES})
     found = dict(current)
     for part in word.split(","):
         mode, _, number = part.partition(":")
         if mode.strip() not in MODES or not number.strip().isdigit():
             raise ValueError("write a round number, or mode:round pairs such as imperator:3,conquest:2")
-        found[mode.strip()] = int(number)
+        found[mode.strip()] = _whole(number, "dynasty_first_round")
     return frozen(found)
 
 
-def _option_value(current: Any, text: str) -> Any:
+def _whole(word: str, key: str) -> int:
+    """The number `word` (digits); one of over six digits is beyond every option's bound (and int() refuses over
+    4300 digits), named with the bound of option `key`."""
+    digits = word.strip()
+    if len(digits) > 6 or not digits.isascii():
+        raise ValueError(_beyond(key))
+    return int(digits)
+
+
+def _option_value(key: str, current: Any, text: str) -> Any:
     word = text.strip().casefold()
     if isinstance(current, bool) or current is None:
         if word in ("on", "true", "yes"):
@@ -92,7 +118,7 @@ def _option_value(current: Any, text: str) -> Any:
     if isinstance(current, int):
         if not word.isdigit():
             raise ValueError("write a whole number from 0")
-        return int(word)
+        return _whole(word, key)
     if not word:
         raise ValueError("write a value")
     return word

@@ -197,6 +197,15 @@ EFFECT_KEYS: Final = frozenset({"op", "when", "if", "who", "duration", "text"}) 
 
 _CALL = re.compile(r"^([a-z_.]+)(?:\((.*)\))?$")
 _NUMBER = re.compile(r"^-?\d+$")
+BRACKET_MOST: Final = 999  # a number in brackets (a margin, a strength, a round, food, units, per k): 3 digits
+
+
+def _too_large(text: str) -> Say | None:
+    """A number in brackets beyond BRACKET_MOST either way (read before int(), which refuses over 4300 digits)."""
+    digits = text.strip().lstrip("-")
+    if len(digits) > 3:
+        return Say(p.OUT_OF_RANGE, {"value": text.strip()[:12], "low": -BRACKET_MOST, "high": BRACKET_MOST})
+    return None
 
 
 def split_call(text: str) -> tuple[str, str | None]:
@@ -217,7 +226,7 @@ def read_trigger(text: str) -> Trigger | Say:
     if name in TRIGGERS_WITH_NUMBER:
         if inner is None or not _NUMBER.match(inner.strip()):
             return Say(p.NEEDS_NUMBER, {"name": name})
-        return Trigger(name, int(inner))
+        return _too_large(inner) or Trigger(name, int(inner))
     if inner is not None:
         return Say(p.NO_BRACKETS, {"name": name})
     return Trigger(name)
@@ -248,7 +257,11 @@ def read_counter(text: str) -> Counter | Say:
     name, _, per = text.partition("/")
     if name not in COUNTERS:
         return one_of(name, COUNTERS)
-    if per and (not per.isdigit() or int(per) < 1):
+    whole = per.isascii() and per.isdigit()  # int() takes "²" for no number
+    too_large = _too_large(per) if whole else None
+    if too_large:
+        return too_large
+    if per and (not whole or int(per) < 1):
         return Say(p.BAD_COUNTER, {"value": repr(text)})
     return Counter(name, int(per) if per else 1)
 
@@ -279,7 +292,9 @@ _FORM_EXAMPLES = {
 
 def _condition_value(form: str, inner: str) -> int | str | UnitCount | FortLimit | Say:
     if form == "int":
-        return int(inner) if _NUMBER.match(inner) else Say(p.NOT_A_NUMBER, {"value": repr(inner)})
+        if not _NUMBER.match(inner):
+            return Say(p.NOT_A_NUMBER, {"value": repr(inner)})
+        return _too_large(inner) or int(inner)
     if form == "fort":
         return inner if inner in FORT_CHOICES else one_of(inner, FORT_CHOICES)
     if form == "region":
@@ -290,7 +305,7 @@ def _condition_value(form: str, inner: str) -> int | str | UnitCount | FortLimit
         kind, sep, count = inner.partition(">=")
         if not sep or kind.strip() not in (*UNIT_KINDS, "any") or not _NUMBER.match(count.strip()):
             return Say(p.BAD_UNIT_COUNT, {"value": repr(inner)})
-        return UnitCount(kind.strip(), int(count))
+        return _too_large(count) or UnitCount(kind.strip(), int(count))
     return _fort_limit(inner)
 
 
@@ -298,4 +313,5 @@ def _fort_limit(inner: str) -> FortLimit | Say:
     parts = dict(part.strip().partition("=")[::2] for part in inner.split(","))
     if set(parts) != {"large", "small"} or not all(_NUMBER.match(v.strip()) for v in parts.values()):
         return Say(p.BAD_FORT_LIMIT, {"value": repr(inner)})
-    return FortLimit(int(parts["large"]), int(parts["small"]))
+    large, small = parts["large"], parts["small"]
+    return _too_large(large) or _too_large(small) or FortLimit(int(large), int(small))
