@@ -79,6 +79,7 @@ def ANY_OF(most: int) -> list[str]:  # noqa: N802 (a table of moments, as the tw
 
 
 # `pbem adjudicate`: its first transaction writes the files a dead writer left out, its second stores the turns
+# ("flushed:2": the turns' rows are in the database, uncommitted, when it dies)
 BEFORE_ITS_COMMIT = ["flushed:1", "committed:1", "flushed:2"]
 AFTER_ITS_COMMIT = ["committed:2", *(f"renamed:{k}" for k in range(1, 9))]
 TICKED = [f"t{n}" for n in range(5)]  # turn pace, deadline passed: the tick adjudicates them
@@ -195,7 +196,7 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
     assert not unread(inbox)
 
     # tick: the due games adjudicated, each turn once, its files written (the rerun writes what a kill left out)
-    killed("tick", at=[ANY_OF(6)] * 3)
+    killed("tick", at=[[f"flushed:{k}" for k in range(2, 7)], ANY_OF(6), ANY_OF(6)])
     code, output = pbem(data, "tick")
     assert code == 0, output
     whole(archive, inbox, ids, games)
@@ -206,7 +207,7 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
         mail = order_mail(LATER, seat, number, passwords[LATER][seat], "BUY 2 INF", f"{LATER}.{seat}")
         assert ingest(archive, read_message(mail)) == "orders stored"
         ids.add(f"<{LATER}.{seat}@players.example.org>")
-    killed("adjudicate", LATER, at=[BEFORE_ITS_COMMIT, BEFORE_ITS_COMMIT, AFTER_ITS_COMMIT])
+    killed("adjudicate", LATER, at=[["flushed:2"], BEFORE_ITS_COMMIT, AFTER_ITS_COMMIT])
     code, output = pbem(data, "adjudicate", LATER)
     whole(archive, inbox, ids, games)
     assert files_written(archive, data, [LATER]) == len(SEATS), output
