@@ -360,6 +360,31 @@ BOTH: dict[str, Case] = {
     "snapshot-turn-number": Case(
         "mid", rehashed(state_edit(lambda s: s.update({k: s[k] + 1 for k in ("turn", "step") if k in s}))), "replay"
     ),
+    # values no code writes: verify names the turn and goes on, never a traceback
+    "answers-not-json": Case("answers", columns(answers_json="{"), "cannot be replayed (JSONDecodeError"),
+    "answers-a-list": Case("answers", columns(answers_json="[1]"), "cannot be replayed"),
+    "events-an-object-rehashed": Case("mid", rehashed(columns(events_json="{}")), "replay differs in events_json"),
+    "results-not-json": Case("mid", columns(results_json="nope"), "replay differs in results_json"),
+    "dice-not-json": Case("dice", columns(dice_json="x"), "replay differs in dice_json"),
+    "state-a-list-rehashed": Case("mid", rehashed(columns(state_json="[]")), "stored state cannot be read"),
+    "state-null-rehashed": Case("last", rehashed(columns(state_json="null")), "stored state cannot be read"),
+    "state-bytes": Case("mid", columns(state_json=b"\xff\xfe"), "stored state cannot be read"),
+    "state-data-digest-a-number-rehashed": Case(
+        "setup", rehashed(state_edit(lambda s: s.update({"data_digest": 5}))), "stored state cannot be read"
+    ),
+    "turn-key-not-hex": Case("mid", columns(turn_key="zz"), "turn key is not the chain's"),
+    "turn-key-blank": Case("mid", columns(turn_key=""), "turn key is not the chain's"),
+    "hidden-key-not-hex": Case("mid", columns(hidden_key="zz"), "hidden draws is not the seed's"),
+    "number-negative": Case("mid", column_from("number", lambda n: n - 100), "the first stored turn is", -100),
+    "number-beyond-the-dice-chain": Case(
+        "last", column_from("number", lambda n: n + 10**7), "outside the game's dice chain", 10**7
+    ),
+    "number-a-fraction": Case("mid", column_from("number", lambda n: n + 0.5), "the turns between are missing", 1),
+    "seed-blank": Case("mid", lambda t, n: t.set_game(seed=""), "turn key is not the chain's"),
+    "seed-of-odd-length": Case("mid", lambda t, n: t.set_game(seed="abc"), "outside the game's dice chain"),
+    "commitment-blank": Case("setup", lambda t, n: t.set_game(commitment=""), "chain is broken here"),
+    "ruleset-unknown": Case("mid", lambda t, n: t.set_game(ruleset="nope"), "unknown ruleset 'nope'", None),
+    "game-data-not-json": Case("mid", lambda t, n: t.set_game(game_data="{"), "not readable JSON", None),
 }
 
 ONLY: dict[str, dict[str, Case]] = {
@@ -398,6 +423,22 @@ def test_verify_names_the_turn_an_edit_touched(
     edit.close()
     problems = problems_of(folder, game)
     assert names_turn(problems, None if case.named is None else turn + case.named, case.says), problems
+
+
+@pytest.mark.xfail(
+    strict=True, raises=TypeError, reason="verify compares the turns' numbers (verification.py _dice_keys) unchecked"
+)
+@pytest.mark.parametrize("number", ["five", b"\x05"], ids=["text", "bytes"])
+def test_verify_names_a_turn_whose_number_is_not_a_number(
+    played: dict[str, Played], tmp_path: Path, number: object
+) -> None:
+    """SQLite stores any value in an INTEGER column: a turn numbered "five" must be named, not crash verify."""
+    folder = copy_of(played["classic"], tmp_path)
+    edit = Tampered(folder / "archive.sqlite", "classic")
+    edit.set_turn(played["classic"].roles["mid"], number=number)
+    edit.close()
+    problems = problems_of(folder, "classic")
+    assert names_turn(problems, played["classic"].roles["mid"] + 1, "the turns between are missing"), problems
 
 
 def test_the_suite_has_seventy_distinct_edits() -> None:
