@@ -82,7 +82,7 @@ def ANY_OF(most: int) -> list[str]:  # noqa: N802 (a table of moments, as the tw
 # ("flushed:2": the turns' rows are in the database, uncommitted, when it dies)
 BEFORE_ITS_COMMIT = ["flushed:1", "committed:1", "flushed:2"]
 AFTER_ITS_COMMIT = ["committed:2", *(f"renamed:{k}" for k in range(1, 9))]
-TICKED = [f"t{n}" for n in range(5)]  # turn pace, deadline passed: the tick adjudicates them
+TICKED = [f"t{n}" for n in range(3)]  # turn pace, deadline passed: the tick adjudicates them
 ROUND = "m"  # round pace, every seat's orders mailed in: the tick adjudicates it too
 LATER = "a"  # round pace: adjudicated by `pbem adjudicate` once its orders are in
 
