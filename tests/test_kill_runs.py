@@ -128,6 +128,14 @@ def whole(archive: Archive, inbox: Path, mails: set[str], games: list[str]) -> N
     with archive.session() as session:
         stored = [m.message_id for m in session.exec(select(MessageRow)).all()]
         outbox = session.exec(select(OutboxRow)).all()
+        played = Counter(
+            game.name
+            for game, turn in session.exec(select(GameRow, TurnRow).where(TurnRow.game_id == GameRow.id)).all()
+            if turn.number > 0 and turn.mailed  # a turn's reports are queued in its own transaction
+        )
+        turns = len(session.exec(select(TurnRow).where(TurnRow.number > 0)).all())
+    assert sum(played.values()) == turns  # no turn stored without its reports queued
+    assert played[ROUND] in (0, len(SEATS)) and played[LATER] in (0, len(SEATS))  # a round: all or nothing
     assert mails <= set(stored) | unread(inbox)  # each mail is stored, or a later ingest reads it
     # a receipt, a report (it threads with the seat's orders) or a notice queued once
     queued = Counter((row.in_reply_to, row.to, row.subject) for row in outbox)
