@@ -73,7 +73,7 @@ main()
 """
 
 
-def ANY_OF(most: int) -> list[str]:  # noqa: N802 (a table of moments, as the two below)
+def any_of(most: int) -> list[str]:
     """A moment at one of the first `most` calls of any point."""
     return [f"{point}:{k}" for point in ("flushed", "committed", "renamed") for k in range(1, most + 1)]
 
@@ -195,7 +195,7 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
             whole(archive, inbox, ids, games)
 
     # ingest: every mail stored once with its receipt, after kills in the middle of the Maildir
-    killed("ingest", "--maildir", str(inbox), at=[ANY_OF(3)] * 4)
+    killed("ingest", "--maildir", str(inbox), at=[any_of(3)] * 4)
     code, output = pbem(data, "ingest", "--maildir", str(inbox))
     assert code == 0, output
     whole(archive, inbox, ids, games)
@@ -204,7 +204,7 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
     assert not unread(inbox)
 
     # tick: the due games adjudicated, each turn once, its files written (the rerun writes what a kill left out)
-    killed("tick", at=[[f"flushed:{k}" for k in range(2, 7)], ANY_OF(6), ANY_OF(6)])
+    killed("tick", at=[[f"flushed:{k}" for k in range(2, 7)], any_of(6), any_of(6)])
     code, output = pbem(data, "tick")
     assert code == 0, output
     whole(archive, inbox, ids, games)

@@ -399,9 +399,9 @@ ONLY: dict[str, dict[str, Case]] = {
         "hidden-draws-blanked-rehashed": Case("hidden", rehashed(columns(hidden_dice_json="")), "hidden_dice_json"),
         "hidden-draws-rehashed": Case("hidden", rehashed(json_edit("hidden_dice_json", other_die)), "hidden_dice"),
         "snapshot-card-in-hand": Case("mid", rehashed(state_edit(a_card_in_hand)), "replay differs in state_hash"),
-        "game-data-card-value": Case("setup", game_data_edit(a_card_value), "the data was changed"),
-        "game-data-area-name": Case("setup", game_data_edit(an_area_name), "the data was changed"),
-        "game-data-comment": Case("setup", game_data_edit(add_comment), "the data was changed"),
+        "ER-13-game-data-card-value": Case("setup", game_data_edit(a_card_value), "the data was changed"),
+        "ER-13-game-data-area-name": Case("setup", game_data_edit(an_area_name), "the data was changed"),
+        "ER-13-game-data-comment": Case("setup", game_data_edit(add_comment), "the data was changed"),
     },
 }
 
