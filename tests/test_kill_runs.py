@@ -65,7 +65,7 @@ if point == "flushed":
     sqlalchemy.orm.Session.commit = flushed
 elif point == "committed":
     sqlalchemy.orm.Session.commit = committed
-else:  # a file moved into place: a turn's file, a mail marked seen in the Maildir
+elif point == "renamed":  # a file moved into place: a turn's file, a mail marked seen in the Maildir
     os.replace = os.rename = renamed
 from adjudicator.cli import main
 
@@ -215,7 +215,11 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
         mail = order_mail(LATER, seat, number, passwords[LATER][seat], "BUY 2 INF", f"{LATER}.{seat}")
         assert ingest(archive, read_message(mail)) == "orders stored"
         ids.add(f"<{LATER}.{seat}@players.example.org>")
-    killed("adjudicate", LATER, at=[["flushed:2"], BEFORE_ITS_COMMIT, AFTER_ITS_COMMIT])
+    killed("adjudicate", LATER, at=[["flushed:2"]])
+    with archive.session() as session:  # its turns' rows were in the database, uncommitted: all gone
+        later = session.exec(select(GameRow).where(GameRow.name == LATER)).one()
+        assert session.exec(select(TurnRow).where(TurnRow.game_id == later.id, TurnRow.number > 0)).all() == []
+    killed("adjudicate", LATER, at=[BEFORE_ITS_COMMIT, AFTER_ITS_COMMIT])
     code, output = pbem(data, "adjudicate", LATER)
     whole(archive, inbox, ids, games)
     assert files_written(archive, data, [LATER]) == len(SEATS), output
