@@ -411,6 +411,13 @@ def resolve(
         list[str] | None,
         typer.Option(help="TURN=HEX: the key of the step's hidden draws (the archive's; revealed when the game ends)."),
     ] = None,
+    orders_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="TURN=HEX: the key of the step's orders commitment (the archive's; revealed with the seed when the "
+            "game ends). None: the unkeyed orders hash of games made by older versions."
+        ),
+    ] = None,
     no_orders: Annotated[
         list[str] | None,
         typer.Option(
@@ -428,6 +435,7 @@ def resolve(
     keys = turn_keys(
         _seat_pairs("--key", key, "TURN=HEX", "7=<64 hex digits>"),
         _seat_pairs("--hidden-key", hidden_key, "TURN=HEX", "7=<64 hex digits>"),
+        _seat_pairs("--orders-key", orders_key, "TURN=HEX", "7=<64 hex digits>"),
     )
     done = resolve_files(
         state_text,

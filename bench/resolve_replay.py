@@ -69,6 +69,7 @@ def main() -> int:
             command += ["--orders", str(folder / f"{seat}.txt")]
         command += ["--key", f"{row.number}={row.turn_key}", "--game-data", str(args.game_data)]
         command += ["--hidden-key", f"{row.number}={row.hidden_key}"] if row.hidden_key else []
+        command += ["--orders-key", f"{row.number}={row.orders_key}"] if row.orders_key else []
         start = time.perf_counter()
         done = runner.invoke(app, command)
         times.append(time.perf_counter() - start)

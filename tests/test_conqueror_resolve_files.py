@@ -37,6 +37,7 @@ class StoredStep:
     after: str  # the whole snapshot the step stored
     turn_key: str
     hidden_key: str
+    orders_key: str  # the key of its orders commitment (secret until the game's end)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,16 @@ def stored_steps(data: Path, name: str) -> tuple[StoredStep, ...]:
                 stored = db.current_orders(session, game, row.number, seat)
                 orders[seat] = stored.text if stored else ""
             steps.append(
-                StoredStep(row.number, seats, orders, before.state_json, row.state_json, row.turn_key, row.hidden_key)
+                StoredStep(
+                    row.number,
+                    seats,
+                    orders,
+                    before.state_json,
+                    row.state_json,
+                    row.turn_key,
+                    row.hidden_key,
+                    row.orders_key,
+                )
             )
     return tuple(steps)
 
@@ -113,6 +123,8 @@ def step_files(step: StoredStep, folder: Path) -> list[str]:
     args += ["--key", f"{step.number}={step.turn_key}"]
     if step.hidden_key:
         args += ["--hidden-key", f"{step.number}={step.hidden_key}"]
+    if step.orders_key:
+        args += ["--orders-key", f"{step.number}={step.orders_key}"]
     return args
 
 
@@ -125,6 +137,10 @@ def test_ER_13_resolve_with_game_data_reproduces_a_self_played_game_step_by_step
         assert done.exit_code == 0, f"step {step.number}: {done.output}"
         assert (out / "snapshot.json").read_text(encoding="utf-8") == step.after, f"step {step.number} differs"
         assert (out / "report.txt").exists() and (out / "public.txt").exists()
+        # the orders hash is the archive's keyed commitment, as the step's published report prints it
+        archived = (game.folder / f"games/er1/turn-{step.number:04d}/report.txt").read_text(encoding="utf-8")
+        printed = archived.split("orders hash ", 1)[1][:64]
+        assert step.orders_key and f"orders hash {printed}" in (out / "public.txt").read_text(encoding="utf-8")
         phases.add(json.loads(step.before)["public"]["phase"])
     # every kind of step was resolved from files: the deal, the steps nobody orders in, the sealed plans step
     # (ER-5, ER-6), the campaign turns of one seat each (ER-7) and the game's last step, which ends it (ER-10)
@@ -251,6 +267,7 @@ def test_ER_13_the_conqueror_snapshot_doc_names_every_field_of_its_schema() -> N
     for key in ("DEFENCE@<area>", "LOSSES", "EXCESS", "CASUALTIES", "RETREAT-SHIPS@<area>", "REINFORCE@<seat>/<area>"):
         assert f"`{key}`" in doc, key
     assert "--game-data DIR" in doc and "--key TURN=HEX" in doc and "--hidden-key TURN=HEX" in doc
+    assert "--orders-key TURN=HEX" in doc
 
 
 def test_ER_13_a_snapshot_that_breaks_the_schema_is_refused_naming_each_field(game: Played, tmp_path: Path) -> None:

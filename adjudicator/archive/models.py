@@ -54,6 +54,9 @@ class GameRow(SQLModel, table=True):
     # a ruleset without):
     # every later step and `pbem verify` read these, never the folder `pbem new --game-data` named
     game_data: str = ""
+    # how the orders hash of its turns is made (engine/chance.py): 0 unkeyed (games of older versions, to their end),
+    # 1 keyed by each turn's secret orders key, revealed with the seed when the game ends; new games take 1
+    orders_hash_version: int = 0
 
 
 class SeatRow(SQLModel, table=True):
@@ -89,6 +92,7 @@ class TurnRow(SQLModel, table=True):
     turn_key: str = ""  # revealed key of the dice chain (hex)
     hidden_key: str = ""  # key of the turn's hidden draws (hex): secret like the seed; set in games with hidden cards
     hidden_dice_json: str = ""  # the hidden draws (JSON), which no public output prints
+    orders_key: str = ""  # key of its orders commitment (hex): secret like the seed; "" for an unkeyed orders hash
     state_json: str
     state_hash: str
     events_json: str = "[]"

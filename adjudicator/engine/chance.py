@@ -29,6 +29,15 @@ with `hidden=True`. It comes from a second stream keyed by the turn's hidden key
 anybody recompute the deal), and it is logged apart (`hidden_log`) so that public reports never print it. When
 the game ends the seed is revealed: anybody checks it against the commitment and recomputes every hidden draw.
 
+The orders hash mixed into every draw, and printed in each turn's report, is a commitment to the turn's orders
+that tells nothing of them while they are secret (a sealed plan, an order that failed and was never made public):
+`orders_commitment` = HMAC-SHA256(orders key, SHA-256 of the order text), the turn's orders key being
+`orders_key` = HMAC-SHA256(seed, "orders|<turn>"), secret while the game runs. An unkeyed hash of a short order
+text is recovered by enumerating order forms in milliseconds. When the game ends the seed is revealed, and
+anybody with the orders (the archive's) recomputes the key and checks every turn's commitment. Games made by
+older versions keep the unkeyed `orders_digest` to their end (GameRow.orders_hash_version 0), so that their dice
+stay the same; each stored turn keeps the orders key it was committed with (none for the unkeyed hash).
+
 A dice file replaces the stream with given numbers, one per draw, consumed in the order the ruleset draws
 (each ruleset documents its order); a shuffle consumes its n - 1 numbers as above. A number outside the
 draw's range, or running out of numbers, is a clear error.
@@ -47,6 +56,7 @@ from adjudicator.errors import PbemError
 CHAIN_LENGTH = 10_000
 FACES = 6  # the die a roll has when its faces are not named
 CHECKPOINT_EVERY = 100
+ORDERS_KEYED = 1  # GameRow.orders_hash_version of a game that publishes orders_commitment (0: orders_digest)
 
 T = TypeVar("T")
 
@@ -85,6 +95,12 @@ def turn_key(seed: bytes, turn: int, checkpoints: Mapping[int, bytes] | None = N
         if turn <= at < start:
             start, key = at, checkpoint
     return _hashed(key, start - turn)
+
+
+def orders_key(seed: bytes, turn: int) -> bytes:
+    """The key of turn `turn`'s orders commitment: secret until the seed is revealed at the game's end."""
+    _check_turn(turn)
+    return hmac.new(seed, f"orders|{turn}".encode(), hashlib.sha256).digest()
 
 
 def hidden_turn_key(seed: bytes, turn: int) -> bytes:
@@ -178,6 +194,7 @@ class KeyedDice(Dice):
     counter: int = 0
     hidden_key: bytes = b""  # hidden_turn_key: none means this turn may make no hidden draw
     hidden_counter: int = 0
+    orders_key: bytes = b""  # the key of orders_hash (orders_commitment); none for an unkeyed orders_digest
 
     def _next(self, purpose: str, faces: int, hidden: bool) -> int:
         if faces > 256:
@@ -266,8 +283,27 @@ def _allowed(symbols: Mapping[str, int] | None, largest: int) -> str:
 
 
 def orders_digest(texts: Iterable[str]) -> str:
-    """Hash of a turn's received order texts, mixed into every roll of the turn."""
+    """The unkeyed hash of a turn's order texts, sha256 over their sha256s: what games of older versions mix into
+    every roll and publish. It gives short order texts away to whoever enumerates them: new games publish
+    orders_commitment instead."""
     h = hashlib.sha256()
     for text in texts:
         h.update(hashlib.sha256(text.encode()).digest())
     return h.hexdigest()
+
+
+def orders_commitment(key: bytes, texts: Iterable[str]) -> str:
+    """The keyed commitment to a turn's order texts: HMAC-SHA256(orders key, the texts' sha256s one after the
+    other), for one text HMAC-SHA256(orders_key(seed, turn), sha256(text)). Without the key it tells nothing of
+    the orders; with the seed revealed, anybody checks it."""
+    mac = hmac.new(key, digestmod=hashlib.sha256)
+    for text in texts:
+        mac.update(hashlib.sha256(text.encode()).digest())
+    return mac.hexdigest()
+
+
+def turn_dice(key: bytes, text: str, hidden_key: bytes = b"", orders: bytes = b"") -> KeyedDice:
+    """The keyed stream of a turn resolved from `text`: its orders hash is the commitment keyed by `orders` (the
+    turn's orders_key), or with none the unkeyed orders_digest of the games of older versions."""
+    committed = orders_commitment(orders, [text]) if orders else orders_digest([text])
+    return KeyedDice(key=key, orders_hash=committed, hidden_key=hidden_key, orders_key=orders)

@@ -14,7 +14,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import GivenDice, KeyedDice, hidden_turn_key, orders_digest, parse_dice_file, turn_key
+from adjudicator.engine.chance import (
+    ORDERS_KEYED,
+    GivenDice,
+    KeyedDice,
+    hidden_turn_key,
+    orders_digest,
+    orders_key,
+    parse_dice_file,
+    turn_dice,
+    turn_key,
+)
 from adjudicator.engine.protocol import hides_information
 from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.errors import PbemError
@@ -141,6 +151,9 @@ def turn_row(
         turn_key=dice.key.hex() if isinstance(dice, KeyedDice) else "",
         # the hidden stream's key also salts the turn's chain hash, so that hidden cards cannot be guessed from it
         hidden_key=dice.hidden_key.hex() if isinstance(dice, KeyedDice) and hides_information(ruleset) else "",
+        # secret until the game's end: it keys the orders hash and salts the chain hash, so that neither gives away
+        # orders never made public (a sealed plan, a failed order)
+        orders_key=dice.orders_key.hex() if isinstance(dice, KeyedDice) else "",
         state_json=state_json,
         **replayed_fields(orders_text, result, dice, state_json),
         answers_json=json.dumps(answers or {}, sort_keys=True),
@@ -316,11 +329,9 @@ def turn_inputs(
     for decision in asked:
         if decision.answer is not None:
             answers.setdefault(decision.seat, {})[decision.key] = decision.answer
-    dice = KeyedDice(
-        key=turn_key(seed, number, checkpoints),
-        orders_hash=orders_digest([text]),
-        hidden_key=hidden_turn_key(seed, number),
-    )
+    # a game begun with an older version keeps its unkeyed orders hash, so that its dice stay as they were made
+    keyed = orders_key(seed, number) if game.orders_hash_version >= ORDERS_KEYED else b""
+    dice = turn_dice(turn_key(seed, number, checkpoints), text, hidden_turn_key(seed, number), keyed)
     return text, asked, answers, dice
 
 
@@ -545,14 +556,17 @@ def given_dice(dice_text: str | None, ruleset: Ruleset) -> GivenDice | None:
     return GivenDice(values=parse_dice_file(dice_text, ruleset.dice_words, ruleset.largest_draw))
 
 
-TurnKeys = dict[int, tuple[bytes, bytes]]  # step number -> (turn key, key of its hidden draws or b"")
+# step number -> (turn key, key of its hidden draws or b"", key of its orders commitment or b"" for an unkeyed hash)
+TurnKeys = dict[int, tuple[bytes, bytes, bytes]]
 
 
-def turn_keys(keys: Mapping[str, str], hidden: Mapping[str, str]) -> TurnKeys:
-    """`pbem resolve --key TURN=HEX --hidden-key TURN=HEX`: the keys of the steps to resolve, as a game's reports
-    reveal them (the turn key) and its archive keeps them (the hidden key, revealed when the game ends)."""
+def turn_keys(keys: Mapping[str, str], hidden: Mapping[str, str], orders: Mapping[str, str] | None = None) -> TurnKeys:
+    """`pbem resolve --key TURN=HEX --hidden-key TURN=HEX --orders-key TURN=HEX`: the keys of the steps to resolve,
+    as a game's reports reveal them (the turn key) and its archive keeps them (the hidden key and the orders key,
+    secret until the game ends). A step without --orders-key is resolved with the unkeyed orders hash of the games
+    of older versions."""
     found: TurnKeys = {}
-    for option, pairs in (("--key", keys), ("--hidden-key", hidden)):
+    for option, pairs in (("--key", keys), ("--hidden-key", hidden), ("--orders-key", orders or {})):
         for turn, text in pairs.items():
             number = turn.strip()
             if not number.isdigit() or len(number) > 9:
@@ -564,11 +578,13 @@ def turn_keys(keys: Mapping[str, str], hidden: Mapping[str, str]) -> TurnKeys:
             if len(key) != 32:
                 raise PbemError(f"{option} {turn}={text}: a key is 64 hexadecimal digits")
             if option == "--key":
-                found[int(number)] = (key, b"")
+                found[int(number)] = (key, b"", b"")
             elif int(number) not in found:
-                raise PbemError(f"--hidden-key {turn}=...: no --key {turn}=... is given for that turn")
+                raise PbemError(f"{option} {turn}=...: no --key {turn}=... is given for that turn")
+            elif option == "--hidden-key":
+                found[int(number)] = (found[int(number)][0], key, found[int(number)][2])
             else:
-                found[int(number)] = (found[int(number)][0], key)
+                found[int(number)] = (*found[int(number)][:2], key)
     return found
 
 
@@ -590,8 +606,8 @@ class FileChance:
         if self.keys is not None:
             if number not in self.keys:
                 raise PbemError(f"no --key for turn {number}: with --key, give the turn key of every step resolved")
-            key, hidden = self.keys[number]
-            return KeyedDice(key=key, orders_hash=orders_digest([text]), hidden_key=hidden)
+            key, hidden, orders = self.keys[number]
+            return turn_dice(key, text, hidden, orders)
         state_key = hashlib.sha256(before.encode()).digest()
         # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
         return KeyedDice(

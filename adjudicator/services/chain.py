@@ -40,6 +40,9 @@ def chain_hash(previous: str, row: TurnRow) -> str:
     fields = [previous, *(getattr(row, name) for name in CHAINED)]
     if row.hidden_key:  # a game with hidden cards: its hidden draws are chained, salted by their secret key
         fields += [row.hidden_dice_json, row.hidden_key]
+    if row.orders_key:  # its orders are public only in part (a failed order, a sealed plan): salted by the secret
+        # key of its orders commitment, or a replay of each candidate order text would find them from the chain
+        fields.append(row.orders_key)
     return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -27,7 +27,7 @@ from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_ti
 from adjudicator.services.games import current_game, due_turns, game_folder
 from adjudicator.services.notices import deadline_text, mail_to_seat
 from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import hidden_draws_revealed, turn_context, turn_map, turn_reports
+from adjudicator.services.reports import hidden_draws_revealed, orders_keyed, turn_context, turn_map, turn_reports
 
 
 @dataclass
@@ -345,7 +345,8 @@ def _seat_report(
         state=ruleset.snapshot(state, seat) if hidden else json.loads(rows[-1].state_json),
         commitment=game.commitment,
         seats=list(ruleset.seats_of(state)),
-        seed_revealed=game.seed if hidden_draws_revealed(ruleset, state) else "",
+        seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
+        orders_keyed=orders_keyed(game),
         seat=seat,
         **ruleset.report_context(state),
     )

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import chain_checkpoints
+from adjudicator.engine.chance import ORDERS_KEYED, chain_checkpoints
 from adjudicator.engine.envelope import DATA_KEY
 from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.steps import SETUP
@@ -143,6 +143,7 @@ def new_game(
             decision_hours=decision_hours,
             created=timestamp(clock),
             game_data=stored_data,
+            orders_hash_version=ORDERS_KEYED,  # its orders hashes tell nothing of the orders (engine/chance.py)
             **(mail or {}),
         )
         if not game.selfplay:  # the clock runs from the start: the welcome and first receipts state the deadline

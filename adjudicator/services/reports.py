@@ -10,6 +10,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.engine.chance import ORDERS_KEYED
 from adjudicator.engine.protocol import PUBLIC, hides_information
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.orders import parse_turn_file
@@ -88,9 +89,15 @@ def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]], se
     return {"results": results, "results_of": results_of, "ordering": list(results_of)}
 
 
-def hidden_draws_revealed(ruleset: Ruleset, state: Any) -> bool:
-    """Whether a report reveals the game's seed: a game with hidden draws that has ended."""
-    return hides_information(ruleset) and ruleset.due(state) is None
+def hidden_draws_revealed(ruleset: Ruleset, state: Any, game: GameRow) -> bool:
+    """Whether a report reveals the game's seed: a game that has ended, with hidden draws or keyed orders
+    commitments (engine/chance.py) for the seed to let anybody check."""
+    return (hides_information(ruleset) or orders_keyed(game)) and ruleset.due(state) is None
+
+
+def orders_keyed(game: GameRow) -> bool:
+    """Whether the game's orders hashes are keyed commitments (engine/chance.py orders_commitment)."""
+    return game.orders_hash_version >= ORDERS_KEYED
 
 
 def symbol_dice(ruleset: Ruleset) -> bool:
@@ -136,7 +143,8 @@ def turn_reports(
             "commitment": game.commitment,
             "seats": list(ruleset.seats_of(state)),
             # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
-            "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state) else "",
+            "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state, game) else "",
+            "orders_keyed": orders_keyed(game),
         }
 
     def public() -> str:
@@ -190,6 +198,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
     return (
         game.name,
         game.commitment,
+        game.orders_hash_version,
         row.number,
         row.seat,
         row.round,
@@ -363,6 +372,7 @@ def write_game_site(
         "title": ruleset.title,
         "status": game.status,
         "commitment": game.commitment,
+        "orders_keyed": orders_keyed(game),
         "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
     }
     # who holds what after the latest turn, as the ruleset tells it (none: the index shows no standings)

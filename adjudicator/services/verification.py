@@ -7,7 +7,15 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, hidden_turn_key, key_follows, orders_digest
+from adjudicator.engine.chance import (
+    CHAIN_LENGTH,
+    ORDERS_KEYED,
+    chain_keys,
+    hidden_turn_key,
+    key_follows,
+    orders_key,
+    turn_dice,
+)
 from adjudicator.engine.envelope import DATA_KEY, data_digest, envelope_text
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset
@@ -164,7 +172,13 @@ def _verify_turn(
     hidden_key = hidden_turn_key(bytes.fromhex(game.seed), row.number)
     if row.hidden_key and row.hidden_key != hidden_key.hex():
         problems.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
-    dice = KeyedDice(key=keys[row.number], orders_hash=orders_digest([row.orders_text]), hidden_key=hidden_key)
+    # each turn's orders hash as it was made: keyed by its orders key (a game that commits keyed), or unkeyed
+    keyed = orders_key(bytes.fromhex(game.seed), row.number)
+    if row.orders_key and row.orders_key != keyed.hex():
+        problems.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
+    elif not row.orders_key and game.orders_hash_version >= ORDERS_KEYED:
+        problems.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
+    dice = turn_dice(keys[row.number], row.orders_text, hidden_key, keyed if row.orders_key else b"")
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
