@@ -8,9 +8,11 @@ import hashlib
 import json
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from adjudicator.services.chain import CHAINED  # what a turn's link covers (the chain's formula is public)
+from adjudicator.engine.chance import orders_commitment, orders_digest
+from adjudicator.services.chain import chain_hash
 
 
 class Tampered:
@@ -88,8 +90,13 @@ class Tampered:
 
 
 def chain_link(previous: str, row: sqlite3.Row) -> str:
-    """A turn's link: sha256 over the link before it and the turn's chained fields (services/chain.py)."""
-    fields = [previous, *(row[name] for name in CHAINED)]
-    if row["hidden_key"]:
-        fields += [row["hidden_dice_json"], row["hidden_key"]]
-    return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
+    """A turn's link, by the chain's public formula (services/chain.py) over the row as stored."""
+    return chain_hash(previous, SimpleNamespace(**dict(row)))  # type: ignore[arg-type]
+
+
+def orders_hash(row: sqlite3.Row) -> str:
+    """The orders hash of a turn's order text as the code makes it: keyed by the turn's orders key (secret like the
+    seed, but in the archive), or unkeyed in a turn that has none."""
+    if row["orders_key"]:
+        return orders_commitment(bytes.fromhex(row["orders_key"]), [row["orders_text"]])
+    return orders_digest([row["orders_text"]])

@@ -23,11 +23,11 @@ import pytest
 
 from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
-from adjudicator.engine.chance import chain_keys, orders_digest
+from adjudicator.engine.chance import chain_keys
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.selfplay import play_archived_game, playable, selfplay_seats
 from adjudicator.services.verification import verify
-from tests.tamper import Tampered
+from tests.tamper import Tampered, orders_hash
 
 GAMES = {"classic": ("coe-classic", 3, 1, 8), "er": ("conqueror-er", 3, 5, 8)}  # ruleset, seats, bot seed, steps
 
@@ -109,7 +109,7 @@ def rehashed(edit: Edit) -> Edit:
         edit(t, n)
         row = t.turn(n)
         if row["dice_source"] == "keyed" and row["number"]:
-            t.set_turn(n, orders_hash=orders_digest([row["orders_text"]]))
+            t.set_turn(n, orders_hash=orders_hash(row))
         t.rehash_state(n)
         t.rehash_chain(n)
 
@@ -374,6 +374,8 @@ BOTH: dict[str, Case] = {
     ),
     "turn-key-not-hex": Case("mid", columns(turn_key="zz"), "turn key is not the chain's"),
     "turn-key-blank": Case("mid", columns(turn_key=""), "turn key is not the chain's"),
+    "orders-key": Case("orders", columns(orders_key="44" * 32), "key of its orders commitment is not the seed's"),
+    "orders-key-blanked-rehashed": Case("orders", rehashed(columns(orders_key="")), "orders hash is not keyed"),
     "hidden-key-not-hex": Case("mid", columns(hidden_key="zz"), "hidden draws is not the seed's"),
     "number-negative": Case("mid", column_from("number", lambda n: n - 100), "the first stored turn is", -100),
     "number-beyond-the-dice-chain": Case(
@@ -454,5 +456,6 @@ def test_the_untouched_game_verifies_clean_and_the_attackers_chain_is_its_own(
     before = [row["chain"] for row in edit.turns()], edit.game()["chain_head"]
     edit.rehash_chain(0)  # the helper recomputes exactly what the code stored: a rehashed edit is a real one
     assert ([row["chain"] for row in edit.turns()], edit.game()["chain_head"]) == before
+    assert all(orders_hash(row) == row["orders_hash"] for row in edit.turns() if row["number"])
     edit.close()
     assert problems_of(folder, game) == []
