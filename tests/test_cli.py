@@ -246,6 +246,7 @@ def test_round_order_made_impossible_by_an_earlier_turn_is_rejected_C_5_10(
         "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 0, "cavalry": 0, "catapult": 0, "galleys": []}},
     }
     snapshot["areas"]["EGY"]["units"]["Egyptus"]["generals"].remove(1)  # G1 is in MOE (one place, C-1.1)
+    snapshot["players"]["Egyptus"]["tribute"] += 5  # and MOE counts in Egyptus's tribute (C-9.1)
     state = write("state.json", json.dumps(snapshot))
     egyptus = "GAME rome1 TURN 2 PLAYER Egyptus PASSWORD p\nMOVE G1: MOE -> THR\n"
     check = pbem("check", "--state", str(state), str(write("egy.txt", egyptus)), data=False)

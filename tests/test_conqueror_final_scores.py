@@ -20,9 +20,12 @@ def test_ER_10_2_ER_10_3_the_final_scores_item_by_item_are_in_the_state_the_snap
     for area in ("BRE", "MIR"):
         state.army[area] = Army("aurel", {"infantry": 1})
     state.fort_markers.append("MIR")  # a fort aurel built: a small fort (ER-10.4)
+    state.supply.fort_markers -= 1  # taken from the supply (ER-1.2)
     aurel = state.players["aurel"]
     aurel.vp, aurel.coins = 5, 14
     aurel.districts = {"granary": 2, "bazaar": 1, "academy": 1}  # 4 districts: the bonus (ER-10.3)
+    for kind, count in aurel.districts.items():
+        state.supply.districts[kind] -= count  # taken from the supply (ER-1.2)
     aurel.upgrades = ["heavy_cavalry", "discipline", "rapid_aim", "naval_mastery"]  # the example's bonus count: 4
     for card in aurel.upgrades:
         state.supply.upgrades[card] -= 1

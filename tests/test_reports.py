@@ -185,8 +185,13 @@ def resolve_position(folder: Path, state: object, orders: str, dice: str = "") -
     from typer.testing import CliRunner
 
     from adjudicator.cli import app
-    from adjudicator.rulesets.coe.state import snapshot_text
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.coe.economy import tribute_value
+    from adjudicator.rulesets.coe.state import GameState, snapshot_text
 
+    assert isinstance(state, GameState)
+    for seat, player in state.players.items():  # the tribute markers as the board sets them (C-9.1)
+        player.tribute = tribute_value(load_ruleset(state.ruleset), state, seat)
     folder.mkdir(exist_ok=True)
     (folder / "state.json").write_text(snapshot_text(state))
     (folder / "orders.txt").write_text(orders)

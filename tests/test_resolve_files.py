@@ -63,6 +63,7 @@ def test_a_dice_file_used_up_exactly_passes_strict_dice_C_6_12(pbem: Pbem, write
         "units": {"Egyptus": {"caesar": 0, "generals": [1], "infantry": 1, "cavalry": 0, "catapult": 0, "galleys": []}},
     }
     snapshot["areas"]["EGY"]["units"]["Egyptus"]["generals"].remove(1)  # G1 is in THR (one place, C-1.1)
+    snapshot["players"]["Egyptus"]["tribute"] += 5  # and THR counts in Egyptus's tribute (C-9.1)
     state = write("state.json", json.dumps(snapshot))
     orders = write("t.txt", f"{HEADER}\nMOVE G1 WITH 1 INF: MAC -> THR\n")
     # one round: the attacker's die (1 = inf: a hit), then the defender's (6 = blank: no hit)

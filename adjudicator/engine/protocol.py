@@ -276,7 +276,9 @@ class Ruleset(Protocol):
         ...
 
     def read_snapshot(self, data: Any) -> Any:
-        """The state from the whole snapshot's JSON (a PbemError naming the wrong field)."""
+        """The state from the whole snapshot's JSON, checked before any of it is used: its shape, then the
+        ruleset's rules (areas, seats, cards of the game, the invariants every step keeps). A position that fails is
+        a PbemError naming the field path; services/positions.py reads every position through this."""
         ...
 
     def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:

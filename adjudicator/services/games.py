@@ -26,7 +26,7 @@ from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.passwords import hash_password
-from adjudicator.services.positions import stored_state
+from adjudicator.services.positions import partial_view, read_position, stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -111,16 +111,18 @@ def new_game(
         raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
     if position is not None:
         state, imported = load_snapshot(position, game_data, adopt=True)
+        if partial_view(imported, state, snapshot_json(position)):  # a game cannot go on without the hidden part
+            raise PbemError(
+                "the position is a public or one seat's snapshot: a game starts from the whole snapshot, with every "
+                "seat's hidden part and the decks' order (the snapshot.json `pbem resolve` writes, or an archive's)"
+            )
         if imported.name != ruleset.name:
             raise PbemError(f"the position is of ruleset {imported.name}, not {ruleset.name}")
         if sorted(ruleset.seats_of(state)) != sorted(canonical):
             raise PbemError(
                 f"the position's seats are {', '.join(ruleset.seats_of(state))}; name each once with --seat"
             )
-        broken = ruleset.broken_invariants(state)
-        if broken:
-            raise PbemError("the position breaks the rules: " + "; ".join(broken))
-        state.game = name
+        state.game = name  # load_snapshot has checked its rules, as every read of a position does (positions.py)
     else:
         try:
             state = ruleset.initial_state(name, list(canonical))
@@ -403,7 +405,7 @@ def load_snapshot(text: str, game_data: Path | None = None, *, adopt: bool = Fal
     digest = getattr(ruleset, "data_digest", "")
     if adopt and digest and not data.get(DATA_KEY):
         data = {**data, DATA_KEY: digest}
-    return ruleset.read_snapshot(data), ruleset
+    return read_position(ruleset, data), ruleset
 
 
 def snapshot_ruleset(ruleset: Ruleset, data: dict[str, Any], game_data: Path | None) -> Ruleset:

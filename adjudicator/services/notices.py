@@ -16,6 +16,7 @@ from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import Clock, timestamp
+from adjudicator.services.positions import stored_state
 from adjudicator.services.reports import turn_map, turn_reports
 
 STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
@@ -176,7 +177,7 @@ def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow,
         title=ruleset.title,
         seat=seat.seat,
         home=home,
-        seats=list(ruleset.seats_of(ruleset.read_snapshot(snapshot))),
+        seats=list(ruleset.seats_of(stored_state(ruleset, row.state_json))),
         pace=game.pace,
         password=password,
         commitment=game.commitment,

@@ -274,7 +274,7 @@ def write_turn_files(
 
 
 def _seats(ruleset: Ruleset, state_json: str) -> tuple[str, ...]:
-    return ruleset.seats_of(ruleset.read_snapshot(json.loads(state_json)))
+    return ruleset.seats_of(stored_state(ruleset, state_json))
 
 
 def write_decision_notices(

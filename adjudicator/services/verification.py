@@ -22,6 +22,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services.adjudication import play, replayed_fields
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.games import game_ruleset
+from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -107,7 +108,7 @@ def _named_digest(row: TurnRow) -> str:
 def _stored_state(ruleset: Ruleset, row: TurnRow, problems: list[str]) -> Any:
     """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable."""
     try:
-        return ruleset.read_snapshot(json.loads(row.state_json))
+        return stored_state(ruleset, row.state_json)
     except Exception as unreadable:  # noqa: BLE001 (whatever is wrong with the row, verify names it and goes on)
         problems.append(
             f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "

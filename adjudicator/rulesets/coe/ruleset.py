@@ -175,7 +175,7 @@ class CoeRuleset:
         return from_snapshot(data, set(self.board.areas))
 
     def read_stored_snapshot(self, text: str) -> GameState:
-        """A snapshot text the archive wrote: checked once per process (services/games.py stored_state)."""
+        """A snapshot text the archive wrote: checked once per process (services/positions.py stored_state)."""
         from adjudicator.rulesets.coe.state import from_stored_snapshot
 
         return from_stored_snapshot(text)

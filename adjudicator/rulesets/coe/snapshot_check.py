@@ -98,8 +98,9 @@ def position_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     found = _seat_problems(data, ruleset)
     for seat, player in players.items():
         found += _player_problems(f"snapshot.players.{seat}", seat, player, players, ruleset)
+        found += _tribute_problems(f"snapshot.players.{seat}.tribute", seat, player, data["areas"], ruleset)
     for code, area in data["areas"].items():
-        found += _area_problems(f"snapshot.areas.{code}", code, area, players, ruleset)
+        found += _area_problems(f"snapshot.areas.{code}", code, area, data, ruleset)
     return found + _piece_problems(data, ruleset)
 
 
@@ -118,6 +119,11 @@ def _seat_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     for name in ("active", "winner"):
         if data[name] is not None and data[name] not in players:
             found.append(f"snapshot.{name}: {data[name]!r} is not a player of this game")
+    if data["active"] is None and data["winner"] is None:  # no seat would ever be due: the game would stand still
+        found.append(
+            "snapshot.active: null, yet no winner: a game that has not ended names the seat whose player-turn "
+            "comes next (C-4.1); a game that has ended names its winner (C-14)"
+        )
     for i, pending in enumerate(data["inflation_pending"]):
         if pending["seat"] not in players:
             found.append(f"snapshot.inflation_pending[{i}].seat: {pending['seat']!r} is not a player of this game")
@@ -156,16 +162,34 @@ def _player_problems(
     return found
 
 
-def _area_problems(
-    where: str, code: str, area: dict[str, Any], players: dict[str, Any], ruleset: CoeRuleset
+def _tribute_problems(
+    where: str, seat: str, player: dict[str, Any], areas: dict[str, Any], ruleset: CoeRuleset
 ) -> list[str]:
-    board = ruleset.board
+    """C-9.1, C-9.2: the tribute marker of a seat in play stands at its provinces' values + 5 per city it controls
+    (an area missing from the position, or given to another, moves it)."""
+    if player["eliminated"] or seat not in ruleset.seat_names:
+        return []
+    city = ruleset.data["city"]["tribute"]
+    value = sum(
+        ruleset.board.value(code) + (city if area["city"] else 0)
+        for code, area in areas.items()
+        if area["owner"] == seat and code in ruleset.board.areas
+    )
+    if player["tribute"] == value:
+        return []
+    return [f"{where}: {shown(player['tribute'])} is not the provinces and cities {seat} controls ({value}) (C-9.1)"]
+
+
+def _area_problems(where: str, code: str, area: dict[str, Any], data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
+    board, players, areas = ruleset.board, data["players"], data["areas"]
     found = []
     if area["owner"] is not None and area["owner"] not in players:
         found.append(f"{where}.owner: {area['owner']!r} is not a player of this game")
     for other in area["roads"]:
         if other not in board.areas or not board.land_border(code, other):
             found.append(f"{where}.roads: {other!r} is not a province with a land border to {code} (C-12.8)")
+        elif not area["city"] or not areas.get(other, {}).get("city") or code not in areas[other]["roads"]:
+            found.append(f"{where}.roads: the road to {other} is not one between two cities that both list it (C-9.7)")
     for seat, force in area["units"].items():
         if seat not in players:
             found.append(f"{where}.units key {seat!r}: not a player of this game")

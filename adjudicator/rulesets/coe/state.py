@@ -409,7 +409,8 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_check
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
     data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
-    problems = [] if schema_checked else snapshot_problems(data, _ruleset_of(data))
+    ruleset = None if schema_checked else _ruleset_of(data)
+    problems = [] if schema_checked else snapshot_problems(data, ruleset)
     if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
@@ -459,7 +460,7 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_check
     inflation = _get(data, "inflation", int, "snapshot")
     if inflation not in (0, 1, 2):
         raise SnapshotError(f"snapshot.inflation: expected 0, 1 or 2, got {inflation}")
-    return GameState(
+    state = GameState(
         game=_get(data, "game", str, "snapshot"),
         ruleset=_get(data, "ruleset", str, "snapshot"),
         turn=_count(data, "turn", "snapshot"),
@@ -471,3 +472,12 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_check
         inflation_pending=list(data.get("inflation_pending", [])),
         winner=data.get("winner"),
     )
+    broken = ruleset.broken_invariants(state) if ruleset is not None else []
+    if broken:  # what every turn keeps (piece limits, tribute, roads between cities): `new --from-snapshot` alike
+        more = len(broken) - SHOWN_PROBLEMS
+        raise SnapshotError(
+            "snapshot: the position breaks the rules: "
+            + "; ".join(broken[:SHOWN_PROBLEMS])
+            + (f"; and {more} more" if more > 0 else "")
+        )
+    return state

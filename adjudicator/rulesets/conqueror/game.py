@@ -26,6 +26,7 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror import campaign, plans, purchases, rounds, setup
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
+from adjudicator.rulesets.conqueror.position import position_problems
 from adjudicator.rulesets.conqueror.state import (
     GameState,
     broken,
@@ -237,11 +238,18 @@ class ConquerorGame:
         envelope = read_envelope(data)
         if envelope.ruleset != self.name:
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
-        problems = schema_problems(data, snapshot_schema(), snapshot_schema())
-        if problems:  # every field named by its path, as docs/snapshot-conqueror.md documents it
+        # the shape first (docs/snapshot-conqueror.md), then its fit to the game's data, then the rules' invariants:
+        # a position edited by hand or in the archive is refused wherever it is read, every field named by its path
+        problems = schema_problems(data, snapshot_schema(), snapshot_schema()) or position_problems(data, self.data)
+        if not problems:
+            state = self._state(envelope)
+            whole = "secret" in data and set(data.get("private", {})) == set(state.players)
+            # a public or one seat's view lacks the others' cards: the card counts hold only for the whole
+            problems = [f"snapshot: {problem}" for problem in broken(state, self.data)] if whole else []
+        if problems:
             more = f"; and {len(problems) - SHOWN_PROBLEMS} more" if len(problems) > SHOWN_PROBLEMS else ""
             raise PbemError("; ".join(problems[:SHOWN_PROBLEMS]) + more)
-        return self._state(envelope)
+        return state
 
     def _state(self, envelope: Envelope) -> GameState:
         try:
