@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import GameRow, OrderSetRow, OutboxRow, TurnRow
+    from adjudicator.archive.models import GameRow, OrderSetRow, TurnRow
 
 CHAIN_LINE = "Archive chain after this turn: %(hash)s"  # templates/report.txt.j2
 _HASH = re.compile(r"[0-9a-f]{64}")
@@ -73,7 +73,7 @@ def verify_published(
         every = _every_turn(session, game)
         seats = [row.seat for row in db.game_seats(session, game)]
         current = _current_order_sets(session, game)
-        mails = [(f"mail {row.id} to {row.to}", row.body) for row in _outbox(session, name)]
+        mails = [(f"mail {number} to {to}", body) for number, to, body in _outbox(session, name)]
     found = len(problems)
     published = [p for where, body in mails for p in _heads(body, where, "mail")]
     counts = {"mails": len(published)}
@@ -96,12 +96,14 @@ def verify_published(
 # -- what left the archive ------------------------------------------------------------------------------------
 
 
-def _outbox(session: Session, name: str) -> list[OutboxRow]:
+def _outbox(session: Session, name: str) -> list[tuple[int, str, str]]:
+    """(id, to, body) of the game's mails, queued and sent: the plain bodies alone (not their HTML and maps)."""
     from sqlmodel import select
 
     from adjudicator.archive.models import OutboxRow
 
-    return list(session.exec(select(OutboxRow).where(OutboxRow.game == name).order_by(OutboxRow.id)).all())  # type: ignore[arg-type]
+    query = select(OutboxRow.id, OutboxRow.to, OutboxRow.body).where(OutboxRow.game == name)
+    return [(int(i or 0), to, body) for i, to, body in session.exec(query.order_by(OutboxRow.id)).all()]  # type: ignore[arg-type]
 
 
 def _every_turn(session: Session, game: GameRow) -> list[TurnRow]:
