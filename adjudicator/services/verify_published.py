@@ -27,6 +27,7 @@ from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import step_orders_text, step_seats
+from adjudicator.services.chain import chain_hash
 from adjudicator.services.games import game_folder, game_ruleset
 
 if TYPE_CHECKING:
@@ -70,20 +71,21 @@ def verify_published(
     with archive.session() as session:
         game = db.find_game(session, name)
         live = db.turns(session, game)
-        every = _every_turn(session, game)
+        withdrawn = _withdrawn(session, game)
         seats = [row.seat for row in db.game_seats(session, game)]
         current = _current_order_sets(session, game)
         mails = [(f"mail {number} to {to}", body) for number, to, body in _outbox(session, name)]
     found = len(problems)
+    named = {int(m.group(1)) for p in problems if (m := re.match(r"turn (-?\d+)\b", p))}  # verify's own lines
     published = [p for where, body in mails for p in _heads(body, where, "mail")]
     counts = {"mails": len(published)}
     files = _turn_files(data, name, live, said)
     counts["turn files"] = len(files)
     emls = _eml_heads(mail_dirs, name, said)
     counts[".eml files"] = len(emls)
-    _check_heads([*published, *files, *emls], live, every, problems)
+    _check_heads(game, [*published, *files, *emls], live, withdrawn, problems)
     _check_checkpoints(game, problems)
-    sets = _check_order_sets(live, current, problems)
+    sets = _check_order_sets([row for row in live if row.number not in named], current, problems)
     _check_seats(game, live, seats, current, problems)
     if len(problems) == found:
         heads = ", ".join(f"{count} in {kind}" for kind, count in counts.items())
@@ -106,13 +108,14 @@ def _outbox(session: Session, name: str) -> list[tuple[int, str, str]]:
     return [(int(i or 0), to, body) for i, to, body in session.exec(query.order_by(OutboxRow.id)).all()]  # type: ignore[arg-type]
 
 
-def _every_turn(session: Session, game: GameRow) -> list[TurnRow]:
-    """The game's turns, those withdrawn by a roll-back too (their reports were published before it)."""
+def _withdrawn(session: Session, game: GameRow) -> set[tuple[int, str]]:
+    """(number, chain) of the game's turns withdrawn by a roll-back: their reports were published before it."""
     from sqlmodel import select
 
     from adjudicator.archive.models import TurnRow
 
-    return list(session.exec(select(TurnRow).where(TurnRow.game_id == game.id)).all())
+    query = select(TurnRow.number, TurnRow.chain).where(TurnRow.game_id == game.id, TurnRow.superseded == True)  # noqa: E712
+    return {(number, chain) for number, chain in session.exec(query).all() if chain}
 
 
 def _chain_prefixes() -> tuple[str, ...]:
@@ -185,11 +188,14 @@ def _eml_heads(mail_dirs: Sequence[Path], name: str, notes: list[str]) -> list[P
     return found
 
 
-def _check_heads(published: list[Published], live: list[TurnRow], every: list[TurnRow], problems: list[str]) -> None:
+def _check_heads(
+    game: GameRow, published: list[Published], live: list[TurnRow], withdrawn: set[tuple[int, str]], problems: list[str]
+) -> None:
     """Each published head against the archive: the live turn of its number must have it (a report in a folder a
     roll-back moved aside, or a mail sent before the roll-back, may have a withdrawn turn's)."""
-    stored = {row.number: row.chain for row in live}
-    withdrawn = {(row.number, row.chain) for row in every if row.superseded}
+    stored, link = {}, game.commitment
+    for row in live:  # a turn stored by an older version has no link: it is computed, as verify's chain check does
+        stored[row.number] = link = row.chain or chain_hash(link, row)
     wrong: dict[tuple[int, str], list[Published]] = {}
     for head in published:
         if stored.get(head.turn) == head.chain:
@@ -205,7 +211,7 @@ def _check_heads(published: list[Published], live: list[TurnRow], every: list[Tu
         if turn in stored:
             problems.append(
                 f"turn {turn}: published with archive chain {chain} ({shown}), but the archive's turn {turn} "
-                f"has chain {stored[turn] or '(none stored)'}: the turn was edited and rehashed, or what was "
+                f"has chain {stored[turn]}: the turn was edited and rehashed, or what was "
                 f"published was edited"
             )
         else:
@@ -253,6 +259,7 @@ def _current_order_sets(session: Session, game: GameRow) -> dict[tuple[int, str]
 def _check_order_sets(live: list[TurnRow], current: dict[tuple[int, str], OrderSetRow], problems: list[str]) -> int:
     """Each stored turn's orders_text (chained, replayed) is made of its seats' current order sets, as the
     adjudication read them (adjudication.turn_inputs): an order set edited, added or removed afterwards differs.
+    The turns given are those verify has not named already (a turn given another seat is not named twice).
     Returns the number of order sets checked."""
     checked = 0
     for row in live:
