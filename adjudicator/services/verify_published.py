@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -118,6 +119,7 @@ def _withdrawn(session: Session, game: GameRow) -> set[tuple[int, str]]:
     return {(number, chain) for number, chain in session.exec(query).all() if chain}
 
 
+@cache
 def _chain_prefixes() -> tuple[str, ...]:
     """The chain line before its hash, in every language a report is written in."""
     return tuple(gettext(language, CHAIN_LINE, hash="") for language in KEYWORD_LANGUAGES)
@@ -146,7 +148,6 @@ def _turn_files(data: Path | None, name: str, live: list[TurnRow], notes: list[s
         return []
     folder = game_folder(data, name)
     found: list[Published] = []
-    missing: list[int] = []
     unchained: list[str] = []
     seen: set[int] = set()
     for path in sorted(folder.glob("turn-*/report.txt")) if folder.is_dir() else []:
@@ -154,7 +155,12 @@ def _turn_files(data: Path | None, name: str, live: list[TurnRow], notes: list[s
         if match is None:
             continue
         where = str(path.relative_to(data))
-        heads = list(_heads(path.read_text(encoding="utf-8", errors="replace"), where, "file", bool(match.group(2))))
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as unreadable:
+            notes.append(f"{where} cannot be read ({unreadable.strerror}): not checked")
+            continue
+        heads = list(_heads(text, where, "file", bool(match.group(2))))
         if not heads:
             unchained.append(where)
         found += heads
@@ -163,7 +169,7 @@ def _turn_files(data: Path | None, name: str, live: list[TurnRow], notes: list[s
     missing = [row.number for row in live if row.number not in seen]
     if missing:
         notes.append(
-            f"turn files not available for turn(s) {', '.join(map(str, missing))} "
+            f"turn files not available for turn(s) {_spans(missing)} "
             f"({folder}/turn-NNNN/report.txt missing; `pbem repair` writes them): not checked"
         )
     if unchained:
@@ -179,13 +185,28 @@ def _eml_heads(mail_dirs: Sequence[Path], name: str, notes: list[str]) -> list[P
             notes.append(f"mail folder {folder} not available: its mails not checked")
             continue
         for path in sorted(folder.glob("*.eml")):
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            if message.get("X-PBEM-Game") != name:
+            try:
+                message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                if message.get("X-PBEM-Game") != name:
+                    continue
+                body = message.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
+                text = body.get_content() if body is not None else ""
+            except (OSError, LookupError, ValueError) as unreadable:  # an unreadable file or a damaged mail
+                notes.append(f"{path} cannot be read ({unreadable}): not checked")
                 continue
-            body = message.get_body(preferencelist=("plain",))  # type: ignore[attr-defined]
-            if body is not None:
-                found += _heads(body.get_content(), str(path), "eml")
+            found += _heads(text, str(path), "eml")
     return found
+
+
+def _spans(numbers: list[int]) -> str:
+    """1, 2, 3, 5 as "1-3, 5": a long game's missing turns in one short line."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
 
 
 def _check_heads(
