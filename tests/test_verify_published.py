@@ -24,6 +24,8 @@ from adjudicator.engine.chance import chain_checkpoints
 from adjudicator.services.chain import chain_hash
 from tests.conftest import SEATS, Pbem
 from tests.test_conqueror_repair_verify import played
+from tests.test_sealed_bids_game import RULESETS, Table
+from tests.test_sealed_bids_game import SEATS as BID_SEATS
 
 GAME = "rome1"
 
@@ -219,7 +221,7 @@ def test_an_order_set_row_added_for_a_turn_resolved_without_orders_is_named(game
     sql(
         game,
         "INSERT INTO orderset (game_id, turn, seat, text, received, replaced, source) VALUES (?, 3, 'Hispania', "
-        "'GAME rome1 TURN 3 PLAYER Hispania PASSWORD x\nBUY 1 INF\n', '2026-01-01T00:00:00+00:00', 0, 'mail')",
+        "'GAME rome1 TURN 3 PLAYER Hispania PASSWORD x\nBUY 1 INF\n', '2026-01-01T00:00:00+00:00', 0, 'file')",
         game_id,
     )
     assert [p.split(":")[0] for p in problems(verified(game))] == ["turn 3 (Hispania)"]
@@ -266,3 +268,52 @@ def test_ER_13_an_untouched_conqueror_game_verifies_clean_and_a_deleted_step_is_
     sql(pbem, "UPDATE game SET chain_head = ?, chain_turn = ?", links[last - 1], last - 1)
     found = problems(verified(pbem, name="er1"))
     assert found and all(f"but the archive has no turn {last}" in p for p in found), found
+
+
+# -- a sealed step: each seat's order set is a part of the step's orders ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bids_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The core's sealed-bids test game (tests/rulesets/sealed_bids/) with its deal and its first sealed step
+    resolved, every seat's bid mailed in and ingested."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PBEM_RULESETS", str(RULESETS))
+        root = tmp_path_factory.mktemp("bids")
+        table = Table(root / "data")
+        table.new()
+        assert "resolved" in table.run("tick")  # step 1, the deal (B-1)
+        hands = table.hands(1)
+        for seat in BID_SEATS:
+            assert "orders stored" in table.mail_bid(seat, 2, hands[seat][0], root)
+        table.run("adjudicate", "bids1")
+        yield root / "data"
+
+
+def test_B_2_an_order_set_of_a_sealed_step_changed_after_it_resolved_is_named_with_its_seat(
+    bids_game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_RULESETS", str(RULESETS))
+    pbem = Pbem(shutil.copytree(bids_game, tmp_path / "data"))
+    result = verified(pbem, name="bids1")
+    assert result.exit_code == 0 and problems(result) == [], result.output
+    assert "and 3 order set(s) agree with the turns" in result.output
+    sql(pbem, "UPDATE orderset SET text = text || 'BID Dragon' || char(10) WHERE turn = 2 AND seat = 'East'")
+    found = problems(verified(pbem, name="bids1"))
+    assert found == [
+        "turn 2 (North, East, South): the stored order set of East differs from the orders the turn resolved: "
+        "an order set row was edited, added or removed after the turn"
+    ]
+
+
+def test_an_order_mail_whose_stored_row_was_deleted_is_named_by_the_order_set_it_stored(
+    bids_game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_RULESETS", str(RULESETS))
+    pbem = Pbem(shutil.copytree(bids_game, tmp_path / "data"))
+    sql(pbem, "DELETE FROM message WHERE seat = 'South'")
+    found = problems(verified(pbem, name="bids1"))
+    assert len(found) == 1 and found[0].startswith("turn 2 (North, East, South): the order set of South came by mail")
+    assert found[0].endswith(
+        "but no stored mail of South's orders was received then: the mail's row was deleted or edited"
+    )

@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,6 +42,7 @@ CHAIN_LINE = "Archive chain after this turn: %(hash)s"  # templates/report.txt.j
 _HASH = re.compile(r"[0-9a-f]{64}")
 _TURN_FOLDER = re.compile(r"turn-(\d{4,})(-withdrawn-\d+)?")
 _SHOWN = 3  # places named in one problem line; the rest are counted
+_SAME_MAIL = timedelta(minutes=1)  # an order mail and the order set it stored are stored together
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ def verify_published(
         withdrawn = _withdrawn(session, game)
         seats = [row.seat for row in db.game_seats(session, game)]
         current = _current_order_sets(session, game)
+        order_mails = _order_mails(session, name)
         mails = [(f"mail {number} to {to}", body) for number, to, body in _outbox(session, name)]
     found = len(problems)
     named = {int(m.group(1)) for p in problems if (m := re.match(r"turn (-?\d+)\b", p))}  # verify's own lines
@@ -88,6 +91,7 @@ def verify_published(
     _check_checkpoints(game, problems)
     sets = _check_order_sets([row for row in live if row.number not in named], current, problems)
     _check_seats(game, live, seats, current, problems)
+    _check_order_mails(live, current, order_mails, problems)
     if len(problems) == found:
         heads = ", ".join(f"{count} in {kind}" for kind, count in counts.items())
         passed.append(
@@ -298,6 +302,49 @@ def _check_order_sets(live: list[TurnRow], current: dict[tuple[int, str], OrderS
             f"resolved: an order set row was edited, added or removed after the turn"
         )
     return checked
+
+
+def _order_mails(session: Session, name: str) -> dict[str, list[datetime]]:
+    """Seat -> when each of its mails that stored orders was received (the message table)."""
+    from sqlmodel import select
+
+    from adjudicator.archive.models import MessageRow
+
+    query = select(MessageRow.seat, MessageRow.received).where(
+        MessageRow.game == name, MessageRow.outcome == "orders stored"
+    )
+    found: dict[str, list[datetime]] = {}
+    for seat, received in session.exec(query).all():
+        try:
+            found.setdefault(seat or "", []).append(datetime.fromisoformat(received))
+        except ValueError:
+            continue  # a damaged time matches no order set: the set is named
+    return found
+
+
+def _check_order_mails(
+    live: list[TurnRow],
+    current: dict[tuple[int, str], OrderSetRow],
+    mails: dict[str, list[datetime]],
+    problems: list[str],
+) -> None:
+    """An order set a stored turn resolved that came by mail has its mail in the message table, received in the same
+    minute (the mail is stored first, in the same transaction): a deleted mail row leaves its order set alone."""
+    for row in live:
+        for seat in step_seats(row):
+            stored = current.get((row.number, seat))
+            if stored is None or stored.source != "mail" or not stored.text:
+                continue
+            try:
+                at = datetime.fromisoformat(stored.received)
+            except ValueError:
+                at = None
+            if at is None or not any(timedelta(0) <= at - sent <= _SAME_MAIL for sent in mails.get(seat, [])):
+                problems.append(
+                    f"turn {row.number} ({row.seat}): the order set of {seat} came by mail (received "
+                    f"{stored.received}), but no stored mail of {seat}'s orders was received then: the mail's row "
+                    "was deleted or edited"
+                )
 
 
 def _check_seats(
