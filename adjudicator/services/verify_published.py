@@ -81,13 +81,13 @@ def verify_published(
         mails = [(f"mail {number} to {to}", body) for number, to, body in _outbox(session, name)]
     found = len(problems)
     named = {int(m.group(1)) for p in problems if (m := re.match(r"turn (-?\d+)\b", p))}  # verify's own lines
-    published = [p for where, body in mails for p in _heads(body, where, "mail")]
-    counts = {"mails": len(published)}
+    mailed = [head for where, body in mails for head in _heads(body, where, "mail")]
+    counts = {"mails": len(mailed)}
     files = _turn_files(data, name, live, said)
     counts["turn files"] = len(files)
     emls = _eml_heads(mail_dirs, name, said)
     counts[".eml files"] = len(emls)
-    _check_heads(game, [*published, *files, *emls], live, withdrawn, problems)
+    _check_heads(game, [*mailed, *files, *emls], live, withdrawn, problems)
     _check_checkpoints(game, problems)
     sets = _check_order_sets([row for row in live if row.number not in named], current, problems)
     _check_seats(game, live, seats, current, problems)
