@@ -96,6 +96,18 @@ def delete_last_turn(pbem: Pbem) -> str:
     return deleted
 
 
+def rehash(pbem: Pbem) -> None:
+    """Recompute every turn's link and the game's head, as an editor who knows the chain would after an edit."""
+    with Archive.open(pbem.data, None).session() as session:
+        stored = db.find_game(session, GAME)
+        link = stored.commitment
+        for row in db.turns(session, stored):
+            row.chain = link = chain_hash(link, row)
+            session.add(row)
+        stored.chain_head = link
+        session.add(stored)
+
+
 def test_an_untouched_game_verifies_clean_with_every_published_head_checked(game: Pbem) -> None:
     result = verified(game, eml=True)
     assert result.exit_code == 0 and problems(result) == [] and notes(result) == [], result.output
@@ -152,14 +164,7 @@ def test_a_deleted_last_turn_is_named_by_the_eml_files_alone(game: Pbem) -> None
 def test_a_turn_edited_and_the_whole_chain_rehashed_is_named_by_its_published_heads(game: Pbem) -> None:
     """Every link and the head recomputed after an edit: only the published heads disagree, from that turn on."""
     sql(game, "UPDATE turn SET round = 9 WHERE number = 2")
-    with Archive.open(game.data, None).session() as session:
-        stored = db.find_game(session, GAME)
-        link = stored.commitment
-        for row in db.turns(session, stored):
-            row.chain = link = chain_hash(link, row)
-            session.add(row)
-        stored.chain_head = link
-        session.add(stored)
+    rehash(game)
     assert verified(game).output.count("chain is broken") == 0
     found = problems(verified(game))
     assert [p.split(":")[0] for p in found] == ["turn 2", "turn 3"], found
@@ -192,6 +197,18 @@ def test_a_seat_row_given_another_label_is_named(game: Pbem) -> None:
         "(Macedonia, Egyptus, Hispania): the seat row was renamed"
     ) in found
     assert "turn 3: seat 'Egyptus' of the stored snapshots has no seat row" in found
+
+
+def test_a_seat_renamed_in_its_row_and_its_turns_with_the_chain_rehashed_is_named(game: Pbem) -> None:
+    """Seat rows and turn rows agree, the chain is rehashed: the snapshots still name the seat's old name."""
+    sql(game, "UPDATE seat SET seat = 'Aegyptus' WHERE seat = 'Egyptus'")
+    sql(game, "UPDATE turn SET seat = 'Aegyptus' WHERE seat = 'Egyptus'")
+    sql(game, "UPDATE orderset SET seat = 'Aegyptus' WHERE seat = 'Egyptus'")
+    rehash(game)
+    found = problems(verified(game))
+    assert "turn 2: stored as 'Aegyptus''s, which is not a seat of the game" in found, found
+    assert any(p.startswith("turn 3: the game has a seat row 'Aegyptus'") for p in found), found
+    assert any(p.startswith("turn 2: published with archive chain") for p in found), found
 
 
 def test_a_dice_checkpoint_whose_key_was_changed_is_named(game: Pbem) -> None:

@@ -378,6 +378,10 @@ def _check_seats(
     for seat in named:
         if seat not in seats:
             problems.append(f"turn {live[-1].number}: seat {seat!r} of the stored snapshots has no seat row")
+    for row in live:  # a turn's seat is chained: renamed along with a rehashed chain, it names no seat of the game
+        for seat in step_seats(row):
+            if seat not in named:
+                problems.append(f"turn {row.number}: stored as {seat!r}'s, which is not a seat of the game")
     strangers = sorted({(turn, seat) for turn, seat in current if seat not in named})
     for turn, seat in strangers:
         problems.append(f"turn {turn}: an order set is stored for {seat!r}, which is not a seat of the game")
