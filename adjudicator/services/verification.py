@@ -61,7 +61,7 @@ def verify(
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
         previous = _stored_state(ruleset, row, problems)
     _verify_chain(game, rows, passed, problems)
-    verify_published(archive, name, data, mail_dirs, passed, problems, notes)
+    verify_published(archive, name, data, mail_dirs, passed, problems, notes, rows)
     return passed, problems
 
 

@@ -20,7 +20,6 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,28 +63,34 @@ def verify_published(
     passed: list[str],
     problems: list[str],
     notes: list[str] | None = None,
+    live: list[TurnRow] | None = None,
 ) -> None:
     """Check the published chain heads and the rows outside the chain of game `name`; adds one summary line to
     `passed` when nothing is wrong, a line per problem (naming its turn) to `problems`, and what could not be
-    checked (files missing, no data folder) to `notes`."""
+    checked (files missing, no data folder) to `notes`. `live`: the game's turns, when the caller has read them."""
     from adjudicator.archive import queries as db
 
     said: list[str] = [] if notes is None else notes
     with archive.session() as session:
         game = db.find_game(session, name)
-        live = db.turns(session, game)
+        live = db.turns(session, game) if live is None else live
         withdrawn = _withdrawn(session, game)
-        seats = [row.seat for row in db.game_seats(session, game)]
+        seat_rows = db.game_seats(session, game)
+        seats = [row.seat for row in seat_rows]
+        # the languages reports were written in: a catalogue is read only for those (each costs start-up time)
+        languages = frozenset(["en", *(row.language for row in seat_rows)])
+        languages |= {row.language for row in db.observers(session, game)}
         current = _current_order_sets(session, game)
         order_mails = _order_mails(session, name)
         mails = [(f"mail {number} to {to}", body) for number, to, body in _outbox(session, name)]
     found = len(problems)
     named = {int(m.group(1)) for p in problems if (m := re.match(r"turn (-?\d+)\b", p))}  # verify's own lines
-    mailed = [head for where, body in mails for head in _heads(body, where, "mail")]
+    prefixes = _chain_prefixes(languages)
+    mailed = [head for where, body in mails for head in _heads(body, where, "mail", prefixes)]
     counts = {"mails": len(mailed)}
-    files = _turn_files(data, name, live, said)
+    files = _turn_files(data, name, live, prefixes, said)
     counts["turn files"] = len(files)
-    emls = _eml_heads(mail_dirs, name, said)
+    emls = _eml_heads(mail_dirs, name, prefixes, said)
     counts[".eml files"] = len(emls)
     _check_heads(game, [*mailed, *files, *emls], live, withdrawn, problems)
     _check_checkpoints(game, problems)
@@ -123,16 +128,15 @@ def _withdrawn(session: Session, game: GameRow) -> set[tuple[int, str]]:
     return {(number, chain) for number, chain in session.exec(query).all() if chain}
 
 
-@cache
-def _chain_prefixes() -> tuple[str, ...]:
-    """The chain line before its hash, in every language a report is written in."""
-    return tuple(gettext(language, CHAIN_LINE, hash="") for language in KEYWORD_LANGUAGES)
+def _chain_prefixes(languages: frozenset[str]) -> tuple[str, ...]:
+    """The chain line before its hash, in each of these languages that a report is written in."""
+    return tuple(gettext(language, CHAIN_LINE, hash="") for language in KEYWORD_LANGUAGES if language in languages)
 
 
-def _heads(text: str, where: str, kind: str, withdrawn: bool = False) -> Iterator[Published]:
+def _heads(text: str, where: str, kind: str, prefixes: tuple[str, ...], withdrawn: bool = False) -> Iterator[Published]:
     """The chain heads a report text prints, each with the turn of the section it ends: a section begins with its
     "=== Turn N ... ===" line (in the reader's language; its first number is the turn)."""
-    prefixes, turn = _chain_prefixes(), None
+    turn = None
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("==="):
@@ -144,7 +148,9 @@ def _heads(text: str, where: str, kind: str, withdrawn: bool = False) -> Iterato
                 yield Published(turn, head, where, kind, withdrawn)
 
 
-def _turn_files(data: Path | None, name: str, live: list[TurnRow], notes: list[str]) -> list[Published]:
+def _turn_files(
+    data: Path | None, name: str, live: list[TurnRow], prefixes: tuple[str, ...], notes: list[str]
+) -> list[Published]:
     """The heads the public reports on disk print (games/<game>/turn-NNNN/report.txt, and the folders a roll-back
     moved aside); what is missing is noted, not failed: `pbem repair` writes it again."""
     if data is None:
@@ -164,7 +170,7 @@ def _turn_files(data: Path | None, name: str, live: list[TurnRow], notes: list[s
         except OSError as unreadable:
             notes.append(f"{where} cannot be read ({unreadable.strerror}): not checked")
             continue
-        heads = list(_heads(text, where, "file", bool(match.group(2))))
+        heads = list(_heads(text, where, "file", prefixes, bool(match.group(2))))
         if not heads:
             unchained.append(where)
         found += heads
@@ -181,7 +187,7 @@ def _turn_files(data: Path | None, name: str, live: list[TurnRow], notes: list[s
     return found
 
 
-def _eml_heads(mail_dirs: Sequence[Path], name: str, notes: list[str]) -> list[Published]:
+def _eml_heads(mail_dirs: Sequence[Path], name: str, prefixes: tuple[str, ...], notes: list[str]) -> list[Published]:
     """The heads printed in the game's mails that `pbem send --eml-dir` wrote (X-PBEM-Game names the game)."""
     found: list[Published] = []
     for folder in mail_dirs:
@@ -198,7 +204,7 @@ def _eml_heads(mail_dirs: Sequence[Path], name: str, notes: list[str]) -> list[P
             except (OSError, LookupError, ValueError) as unreadable:  # an unreadable file or a damaged mail
                 notes.append(f"{path} cannot be read ({unreadable}): not checked")
                 continue
-            found += _heads(text, str(path), "eml")
+            found += _heads(text, str(path), "eml", prefixes)
     return found
 
 
