@@ -464,15 +464,26 @@ def resolve(
 @app.command()
 def verify(
     game: Annotated[str, typer.Argument(help="The game to verify.")],
+    eml_dir: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="A folder of .eml files `pbem send --eml-dir` wrote: the chain heads in its mails are checked too "
+            "(repeatable)."
+        ),
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
-    """Replay every stored turn from its archived inputs and report any difference."""
+    """Replay every stored turn from its archived inputs and report any difference; hold the archive against the
+    chain heads its reports published (turn files, mails) and check the rows outside the chain."""
     from adjudicator.services.verification import verify as verify_game
 
-    passed, problems = verify_game(_archive(data, db), game)
+    notes: list[str] = []
+    passed, problems = verify_game(_archive(data, db), game, data, eml_dir or [], notes)
     for line in passed:
         typer.echo(f"ok       {line}")
+    for line in notes:
+        typer.echo(f"note     {line}")
     for line in problems:
         typer.echo(f"PROBLEM  {line}")
     typer.echo(f"{len(passed)} checks passed, {len(problems)} problems")

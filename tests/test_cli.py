@@ -328,6 +328,6 @@ def test_selfplay_plays_a_game_that_verifies(pbem: Pbem) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.count(" orders accepted") == 6 and "Game auto: 6 player-turns played" in result.output
     verified = pbem("verify", "auto")
-    assert verified.exit_code == 0 and "8 checks passed, 0 problems" in verified.output
+    assert verified.exit_code == 0 and "9 checks passed, 0 problems" in verified.output
     refused = pbem("selfplay", "crowd", "--players", "9")
     assert refused.exit_code == 1 and "coe-classic is for 2 to 6 players, not 9" in refused.output

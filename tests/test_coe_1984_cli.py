@@ -121,7 +121,7 @@ def test_O_3_1_O_3_4_a_1984_game_and_a_classic_game_side_by_side(pbem: Pbem) -> 
     assert report(pbem, "rome84", 4).startswith(TITLE_1984) and not report(pbem, "rome05", 4).startswith(TITLE_1984)
     for game in ("rome84", "rome05"):
         result = pbem("verify", game)
-        assert result.exit_code == 0 and "6 checks passed, 0 problems" in result.output, result.output
+        assert result.exit_code == 0 and "7 checks passed, 0 problems" in result.output, result.output
 
 
 def test_O_3_1_a_1984_game_refuses_seats_not_in_play(pbem: Pbem) -> None:

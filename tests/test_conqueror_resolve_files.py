@@ -333,6 +333,10 @@ def test_ER_13_a_game_made_before_snapshots_named_their_data_still_verifies(tmp_
                 (old, hashlib.sha256(old.encode()).hexdigest(), number),
             )
         connection.execute("UPDATE game SET chain_head = '', chain_turn = 0")
+        connection.execute("DELETE FROM outbox")  # ... whose mails and reports printed no chain head
+    for report in (data / "games/old1").glob("turn-*/report.txt"):
+        lines = report.read_text().splitlines(keepends=True)
+        report.write_text("".join(line for line in lines if not line.startswith("Archive chain after this turn")))
     assert pbem("adjudicate", "old1", "--now", "--data", str(data)).exit_code == 0  # the game goes on as it was
     checked = pbem("verify", "old1", "--data", str(data))
     assert checked.exit_code == 0, checked.output

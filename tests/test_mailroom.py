@@ -174,7 +174,7 @@ def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
     assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")) == "orders stored"
     tick(archive, data)
     passed, problems = verify(archive, "rome1")
-    assert not problems and len(passed) == 3  # the withdrawn turn stays archived but is not replayed (+ the chain head)
+    assert not problems and len(passed) == 4  # the withdrawn turn is not replayed (+ the chain head, the rows)
 
 
 def test_a_turn_adjudicated_by_hand_is_mailed_at_once_and_not_again_by_the_next_tick(

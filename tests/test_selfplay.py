@@ -179,7 +179,7 @@ def test_selfplay_through_the_archive_verifies(
     assert all(not rules.broken_invariants(t.state) for t in turns)
     assert sum(t.accepted for t in turns) >= 0.6 * sum(t.accepted + t.rejected for t in turns)
     passed, problems = verify(archive, "auto")
-    assert not problems and len(passed) == len(turns) + 2  # the setup, the turns, the chain head
+    assert not problems and len(passed) == len(turns) + 3  # the setup, the turns, the chain head, the rows outside it
     assert (data / "games" / "auto" / f"turn-{len(turns):04d}" / "report.txt").is_file()
 
 

@@ -86,7 +86,7 @@ def test_selfplay_of_sealed_bids_counts_the_verdicts_the_archive_holds(
         assert step.accepted + step.rejected == bids  # every BID line has its verdict, seat after seat
         assert step.battles == 0
     passed, problems = verify(archive, "bids")
-    assert problems == [] and len(passed) == len(steps) + 2  # the setup, the steps, the chain head
+    assert problems == [] and len(passed) == len(steps) + 3  # the setup, the steps, the chain head, the rows outside it
 
 
 def test_a_broken_invariant_stops_selfplay_naming_the_game_and_step(
@@ -163,7 +163,7 @@ def test_coe_selfplay_answers_the_decisions_a_game_that_asks_waits_for_C_15(
         asked = [d for number in range(1, 41) for d in db.decisions(session, game, number)]
     assert asked and all(d.answer == d.default for d in asked)  # the bot answers what the notice suggests
     passed, problems = verify(archive, "asks")
-    assert problems == [] and len(passed) == 42
+    assert problems == [] and len(passed) == 43
 
 
 # -- pbem resolve: one orders file per seat of a sealed step --------------------------------------------------------

@@ -116,11 +116,9 @@ def test_verify_names_a_deleted_last_turn(pbem: Pbem) -> None:
     sql(pbem, "delete from turn where number = 3")
     result = verified(pbem)
     assert result.exit_code == 1
-    assert (
-        problems(result)
-        == [p for p in problems(result) if "chain head is that of turn 3" in p and "ends at turn 2" in p]
-        != []
-    ), result.output
+    found = problems(result)
+    assert len(found) == 2 and "chain head is that of turn 3" in found[0] and "ends at turn 2" in found[0], found
+    assert found[1].startswith("turn 3: published with archive chain") and "the archive has no turn 3" in found[1]
 
 
 def test_verify_names_a_deleted_turn_in_the_middle(pbem: Pbem) -> None:
@@ -157,8 +155,8 @@ def test_verify_names_turns_moved_and_turns_rechained_without_the_head(pbem: Pbe
 
 
 def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -> None:
-    """An editor who recomputes the edited turn's link breaks the next one; one who recomputes every link and the
-    game's head passes verify, but not the heads the reports published (see the report test below)."""
+    """An editor who recomputes the edited turn's link breaks the next one, and the head its reports published
+    names the turn itself (one who recomputes every link: tests/test_verify_published.py)."""
     from adjudicator.services.chain import chain_hash
 
     three_turns(pbem)
@@ -172,7 +170,8 @@ def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -
         rows[2].chain = chain_hash(rows[1].chain, rows[2])
         session.add(rows[2])
     found = problems(verified(pbem))
-    assert [p.split(":")[0] for p in found] == ["turn 3"], found
+    assert [p.split(":")[0] for p in found] == ["turn 3", "turn 2"], found
+    assert found[1].startswith("turn 2: published with archive chain"), found
 
 
 def test_every_report_publishes_its_chain_head(pbem: Pbem) -> None:
@@ -219,8 +218,12 @@ def test_an_archive_of_an_older_version_verifies_and_goes_on_chaining(pbem: Pbem
     result = verified(pbem)
     assert result.exit_code == 0 and "0 problems" in result.output, result.output
     assert "turns 0-3: no chain hash stored" in result.output
+    (published,) = sql(pbem, "select chain from turn where number = 4")[0]  # its report printed it
     sql(pbem, "update turn set chain = '', round = 9 where number = 4")  # its link blanked: the game's head names it
-    assert [p[:50] for p in problems(verified(pbem))] == ["the game's chain head is that of turn 4, but the c"]
+    assert [p[:50] for p in problems(verified(pbem))] == [
+        "the game's chain head is that of turn 4, but the c",
+        "turn 4: published with archive chain " + str(published)[:13],
+    ]
 
 
 def test_damaged_rows_are_named_by_turn_and_verify_goes_on(pbem: Pbem) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import (
@@ -23,6 +25,7 @@ from adjudicator.services.adjudication import play, replayed_fields
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.games import game_ruleset
 from adjudicator.services.positions import stored_state
+from adjudicator.services.verify_published import verify_published
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -31,9 +34,18 @@ if TYPE_CHECKING:
     from adjudicator.archive.models import GameRow, TurnRow
 
 
-def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
+def verify(
+    archive: Archive,
+    name: str,
+    data: Path | None = None,
+    mail_dirs: Sequence[Path] = (),
+    notes: list[str] | None = None,
+) -> tuple[list[str], list[str]]:
     """Replay every stored turn from its archived inputs and follow the turns' chain; returns (checks passed,
-    problems found). A damaged row is a problem line naming its turn, and the check goes on to the end."""
+    problems found). A damaged row is a problem line naming its turn, and the check goes on to the end. Then the
+    archive is held against what has left it (the turn files under `data`, the mails, the .eml files in
+    `mail_dirs`) and the rows outside the chain are checked (verify_published); what could not be checked is
+    added to `notes`."""
     from adjudicator.archive import queries as db
 
     with archive.session() as session:
@@ -42,6 +54,7 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
         seats = [s.seat for s in db.game_seats(session, game)]
     passed: list[str] = []
     problems: list[str] = []
+    rows = _numbered(rows, problems)
     keys = _dice_keys(game, rows, problems)
     try:
         ruleset = game_ruleset(game)  # bound to the game's stored data, if its ruleset takes data
@@ -58,7 +71,20 @@ def verify(archive: Archive, name: str) -> tuple[list[str], list[str]]:
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
         previous = _stored_state(ruleset, row, problems)
     _verify_chain(game, rows, passed, problems)
+    verify_published(archive, name, data, mail_dirs, passed, problems, notes, rows)
     return passed, problems
+
+
+def _numbered(rows: list[TurnRow], problems: list[str]) -> list[TurnRow]:
+    """The rows whose turn number is a number: SQLite keeps any value in an INTEGER column, so an edited row may
+    hold text; it is named and left out, and the turns around it are then named as not following each other."""
+    kept = []
+    for row in rows:
+        if type(row.number) is int:
+            kept.append(row)
+        else:
+            problems.append(f"a stored turn (row {row.id}) is numbered {row.number!r}, which is no turn number: edited")
+    return kept
 
 
 def _dice_keys(game: GameRow, rows: list[TurnRow], problems: list[str]) -> list[bytes]:
