@@ -20,8 +20,17 @@ file and the key)
 The engine module
     exposes `load(source: RulesetSource) -> Ruleset`: it reads and checks its data (typed dataclasses;
     `source.text(key)`, `source.table(key)`, `source.read_toml(key)` ... raise RulesetDataError naming the
-    file and key) and returns an object that satisfies `Ruleset` below. Its grammar files and event templates
-    may live in its own folder (`source.folder`).
+    file and key) and returns an object that satisfies `Ruleset` below: a subclass of
+    adjudicator.engine.ruleset_base.RulesetBase, which holds every default (snapshot text through the envelope,
+    events, reports, the step listing, the optional facts), so that the ruleset writes only what its game does
+    differently. Its grammar files and event templates may live in its own folder (`source.folder`).
+
+Game data
+    A game whose printed facts (map, cards, tracks) the moderator supplies (Conqueror: Empire Rises, ER-13) has a
+    `game_data` format (GameDataFormat below) and `takes_game_data`; the registry's ruleset is unbound and refuses
+    play with one message naming the data it needs, and `with_game_data(files, mode, options)` binds it to one
+    game's data files, whose digest (`data_digest`) every snapshot of the game names. For every other ruleset
+    binding is the identity.
 
 A game is a sequence of steps (adjudicator.engine.steps)
     `due(state)` says what is due: a Step(number, phase, seats, sealed), or None when the game has ended. A
@@ -179,10 +188,17 @@ class Ruleset(Protocol):
     """What a ruleset implements (the module docstring tells how it is found and loaded)."""
 
     # Who it is (from RulesetInfo)
-    name: str
-    title: str
-    description: str
-    aliases: tuple[str, ...]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
 
     @property
     def folder(self) -> Path:
@@ -286,6 +302,11 @@ class Ruleset(Protocol):
         what snapshot.json files hold."""
         ...
 
+    def read_stored_snapshot(self, text: str) -> Any:
+        """The state from a snapshot text the archive wrote, with the checks of `read_snapshot` (a ruleset may skip
+        those it made of the very same text before, services/positions.py)."""
+        ...
+
     def read_event(self, stored: Mapping[str, Any]) -> Event:
         """An event from the JSON the archive stored (Event.to_json), with its visibility."""
         ...
@@ -325,17 +346,47 @@ class Ruleset(Protocol):
         -> MapLayers` (adjudicator/render/svgmap.py: owners, markers, pieces, arrows, fights, the legend)."""
         ...
 
-    # Optional members, read by the services with a default (so not part of the isinstance check):
-    # - hidden_information: bool (default False): its games hide cards; the step's hidden draws come from the
-    #   hidden stream (engine/chance.py) and its chain hash is salted with that stream's secret key;
-    # - grouped_reports: bool (default False): a seat's report mail waits until a step of its own is due (or the
-    #   game ends) and then covers every step since its last one; observers' wait for a step of several seats;
-    # - read_stored_snapshot(text) -> state: a snapshot text the archive wrote (may skip checks made before);
-    # - game_data (default None): for a game whose printed facts (map, cards, tracks) the moderator supplies, its
-    #   data format: `template(folder) -> list[Path]` writes a skeleton data folder (every value to fill in,
-    #   commented with the rule IDs that read it; it never overwrites a file), `check(folder, private=None)` ->
-    #   a report whose `problems` and `notes` each have file, key, rule and `text(language)` (no problems: the
-    #   data is complete). `pbem data template|check` (services/game_data.py) reach it through the registry.
+    @property
+    def hidden_information(self) -> bool:
+        """Whether its games hide cards: the step's hidden draws come from the hidden stream (engine/chance.py) and
+        its chain hash is salted with that stream's secret key."""
+        ...
+
+    @property
+    def grouped_reports(self) -> bool:
+        """Whether a seat's report mail waits until a step of its own is due (or the game ends) and then covers every
+        step since its last one; observers' wait for a step of several seats."""
+        ...
+
+    # Game data (the module docstring, "Game data")
+    @property
+    def game_data(self) -> GameDataFormat | None:
+        """The format of the game data the moderator supplies (`pbem data template|check`), or None: its data ships
+        with the ruleset."""
+        ...
+
+    @property
+    def takes_game_data(self) -> bool:
+        """Whether its games are played with the moderator's data (`game_data` is not None)."""
+        ...
+
+    @property
+    def example_data(self) -> Path | None:
+        """The folder of an example data set that ships with it (self-play, `pbem rulesets`), or None."""
+        ...
+
+    @property
+    def data_digest(self) -> str:
+        """The digest of the data files a bound ruleset plays with (engine/envelope.py data_digest); "" otherwise."""
+        ...
+
+    def with_game_data(
+        self, files: Mapping[str, str], mode: str | None = None, options: Mapping[str, str] | None = None
+    ) -> Ruleset:
+        """The ruleset bound to one game's data files (file name -> text, as `game_data.files` read them), with the
+        game's mode and options applied; a PbemError naming every problem of the data. The ruleset itself when it
+        takes no data."""
+        ...
 
     @property
     def bot(self) -> Bot | None:
@@ -345,6 +396,29 @@ class Ruleset(Protocol):
     @property
     def odds(self) -> BattleOdds | None:
         """Its exact battle odds (BattleOdds below), or None: `pbem odds` then says the ruleset has none."""
+        ...
+
+
+class GameDataFormat(Protocol):
+    """A ruleset's format of the game data the moderator supplies, the member `game_data`; `pbem data template|check`
+    (services/game_data.py) reach it through the registry."""
+
+    def template(self, folder: Path) -> list[Path]:
+        """Write a skeleton data folder (every value to fill in, commented with the rule IDs that read it; it never
+        overwrites a file); the files written."""
+        ...
+
+    def check(self, folder: Path, private: Path | None = None) -> Any:
+        """A report whose `problems` and `notes` each have file, key, rule and `text(language)` (no problems: the
+        data is complete)."""
+        ...
+
+    def load(self, folder: Path, private: Path | None = None) -> Any:
+        """The checked data of `folder`; a PbemError listing every problem otherwise."""
+        ...
+
+    def files(self, folder: Path) -> dict[str, str]:
+        """The data files a game stores in the archive (file name -> text), as `with_game_data` takes them."""
         ...
 
 
@@ -398,15 +472,15 @@ class BattleOdds(Protocol):
 
 
 def hides_information(ruleset: Ruleset) -> bool:
-    """The optional member `hidden_information` (default False): whether the ruleset's games hide cards."""
-    return bool(getattr(ruleset, "hidden_information", False))
+    """The member `hidden_information`: whether the ruleset's games hide cards."""
+    return ruleset.hidden_information
 
 
 def groups_reports(ruleset: Ruleset) -> bool:
-    """The optional member `grouped_reports` (default False): whether a seat's report mails wait for its own steps."""
-    return bool(getattr(ruleset, "grouped_reports", False))
+    """The member `grouped_reports`: whether a seat's report mails wait for its own steps."""
+    return ruleset.grouped_reports
 
 
-def game_data_of(ruleset: Ruleset) -> Any | None:
-    """The optional member `game_data` (default None): the ruleset's format of moderator-supplied game data."""
-    return getattr(ruleset, "game_data", None)
+def game_data_of(ruleset: Ruleset) -> GameDataFormat | None:
+    """The member `game_data`: the ruleset's format of moderator-supplied game data, or None."""
+    return ruleset.game_data

@@ -1,6 +1,7 @@
 """Conquest of the Empire's implementation of the Ruleset protocol (adjudicator/engine/protocol.py), for both
-editions: the data of games/<name>/ruleset.toml and board.toml, and the rule steps (play.py), imported only
-when a game is played so that reading a ruleset stays cheap (a command runs per mail)."""
+editions, on the engine's defaults (engine/ruleset_base.py): the data of games/<name>/ruleset.toml and board.toml,
+and the rule steps (play.py), imported only when a game is played so that reading a ruleset stays cheap (a command
+runs per mail)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
+from adjudicator.engine.ruleset_base import RulesetBase
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import N_
 from adjudicator.resources import resource_dir
@@ -36,17 +38,13 @@ class SeatInfo:
 
 
 @dataclass
-class CoeRuleset:
+class CoeRuleset(RulesetBase):
     """A Conquest of the Empire edition: its data (ruleset.toml, board.toml) and its rule steps."""
 
-    name: str
-    title: str
-    description: str
-    aliases: tuple[str, ...]
+    info: RulesetInfo
     board: CoeBoard
     seats: tuple[SeatInfo, ...]
     data: dict[str, Any] = field(repr=False)
-    folder: Path = field(default=Path("."), repr=False)
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -139,9 +137,6 @@ class CoeRuleset:
     def steps_done(self, state: GameState) -> int:
         return state.turn
 
-    def round_of(self, state: GameState) -> int:
-        return state.round
-
     def coming_steps(self, state: GameState) -> list[Step]:
         """The player-turns of the current round still to come, starting with the active seat's (C-4.1)."""
         from adjudicator.rulesets.coe.turn import schedule
@@ -159,8 +154,6 @@ class CoeRuleset:
         from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 
         return COMBAT_DIE_SYMBOLS
-
-    largest_draw = 6  # every draw is a six-sided die's
 
     # Snapshots: CoE has no hidden information, so every viewer sees the whole (schema 1, docs/snapshot.md)
 
@@ -201,13 +194,12 @@ class CoeRuleset:
         """What a seat's report needs: its losses, and for the orders template at its end the next turn numbers,
         the prices, and whether the standing battle order is TARGETS (1984, O-14.4) or LOSSES."""
         from adjudicator.rulesets.coe.told import losses_of
-        from adjudicator.rulesets.coe.turn import coming_turns
 
         multiplier = self.data["inflation"]["multipliers"][state.inflation]
         prices = {piece: price * multiplier for piece, price in self.data["prices"].items()}
         targets = self.edition("combat") == "target_number"
         return {
-            "coming": coming_turns(state),
+            **super().report_context(state),  # `coming`: the next turn numbers (next_steps)
             "prices": prices,
             "targets": targets,
             "losses": losses_of,
@@ -266,16 +258,7 @@ def load(source: RulesetSource) -> CoeRuleset:
     for index, seat in enumerate(seats):
         if seat.home not in board.areas:
             raise source.error(f"seat[{index}].home", f"{seat.home!r} is no area of {board_file.file}")
-    return CoeRuleset(
-        name=info.name,
-        title=info.title,
-        description=info.description,
-        aliases=info.aliases,
-        board=board,
-        seats=seats,
-        data=dict(source.data),
-        folder=source.folder,
-    )
+    return CoeRuleset(info=info, board=board, seats=seats, data=dict(source.data))
 
 
 def standings(state: GameState) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from adjudicator.engine.board import Board
 from adjudicator.engine.chance import Dice
-from adjudicator.engine.envelope import Envelope, EnvelopeError, envelope_text, read_envelope
+from adjudicator.engine.envelope import Envelope, EnvelopeError, read_envelope
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
 from adjudicator.engine.schema import schema_problems
 from adjudicator.engine.steps import Step, StepResult
@@ -27,6 +27,7 @@ from adjudicator.rulesets.conqueror import campaign, plans, purchases, rounds, s
 from adjudicator.rulesets.conqueror.data import GameData, Options
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.rulesets.conqueror.position import position_problems
+from adjudicator.rulesets.conqueror.ruleset import ConquerorRuleset
 from adjudicator.rulesets.conqueror.state import (
     GameState,
     broken,
@@ -49,27 +50,14 @@ def snapshot_schema() -> dict[str, Any]:
     return json.loads((resource_dir("docs") / "snapshot-conqueror.schema.json").read_text(encoding="utf-8"))
 
 
-class ConquerorGame:
-    """The ruleset `conqueror-er` with a game's data: what the services play a game with."""
-
-    hidden_information = True  # hands, face-down heroes and deck orders are secret
-    # ER-4: a player orders twice a round (plans, campaign); his report mails come then, not after every step
-    grouped_reports = True
-    dice_words: Mapping[str, int] = {}
-    templates: Path | None = resource_dir("templates") / "conqueror"  # sentences, position, private parts
-
-    @property
-    def odds(self) -> Any:
-        """Exact battle odds on this game's data (odds.py ConquerorOdds)."""
-        from adjudicator.rulesets.conqueror.odds import ConquerorOdds
-
-        return ConquerorOdds()
+class ConquerorGame(ConquerorRuleset):
+    """The ruleset `conqueror-er` with a game's data: what the services play a game with. The registry's ruleset
+    (ruleset.py) gives it the facts that need no data: templates, odds, hidden information, grouped reports."""
 
     def __init__(self, info: RulesetInfo, data: GameData, options: Options, data_digest: str = "") -> None:
-        self.info, self.data, self.options = info, data, options
+        super().__init__(info)
+        self.data, self.options = data, options
         self.data_digest = data_digest  # of the stored data files (ER-13): every snapshot of its games names it
-        self.name, self.title = info.name, info.title
-        self.description, self.aliases = info.description, info.aliases
 
     @cached_property
     def bot(self) -> Any:
@@ -78,22 +66,12 @@ class ConquerorGame:
 
         return BOT
 
-    @property
-    def folder(self) -> Path:
-        return self.info.folder
-
     @cached_property
     def map_layers(self) -> Any:
         """The map of a position on this game's board side (mapping.py: public information only)."""
         from adjudicator.rulesets.conqueror.mapping import ConquerorMap
 
         return ConquerorMap(self.data)
-
-    @property
-    def game_data(self) -> Any:
-        from adjudicator.rulesets.conqueror.ruleset import ConquerorGameData
-
-        return ConquerorGameData()
 
     # -- the order language (parse.py): every area of the edition's largest map side, as seats are not known here --
     @cached_property
@@ -198,12 +176,6 @@ class ConquerorGame:
     def seats_of(self, state: GameState) -> tuple[str, ...]:
         return state.seating
 
-    def steps_done(self, state: GameState) -> int:
-        return state.steps_done
-
-    def round_of(self, state: GameState) -> int:
-        return state.round
-
     def coming_steps(self, state: GameState) -> list[Step]:
         return rounds.steps_of_round(state)
 
@@ -230,9 +202,6 @@ class ConquerorGame:
         if viewer == EVERYONE:
             return envelope.whole_snapshot()
         return envelope.seat_snapshot(viewer)
-
-    def snapshot_text(self, state: GameState, viewer: str | None = EVERYONE) -> str:
-        return envelope_text(self.snapshot(state, viewer))
 
     def read_snapshot(self, data: Any) -> GameState:
         envelope = read_envelope(data)
@@ -271,9 +240,6 @@ class ConquerorGame:
             del _CHECKED[next(iter(_CHECKED))]
         return state
 
-    def read_event(self, stored: Mapping[str, Any]) -> Event:
-        return Event.from_json(stored)
-
     # -- reports ----------------------------------------------------------------------------------------------
     def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
         """A card revealed to all (played in battle, a chronicle drawn) is told with what it does (ER-13.6)."""
@@ -288,7 +254,7 @@ class ConquerorGame:
         from adjudicator.rulesets.conqueror.orders_template import TemplateMaker
 
         return {
-            "coming": self.next_steps(state),
+            **super().report_context(state),  # `coming`: its next step (next_steps)
             "card_words": CardWords(self.data),
             "orders_template": TemplateMaker(self, state),
             "standings": self.standings(state),

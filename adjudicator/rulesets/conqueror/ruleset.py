@@ -1,29 +1,22 @@
 """Conqueror: Empire Rises as a Ruleset (adjudicator/engine/protocol.py). The optional member `game_data` writes
 the template and checks a data folder (ER-13). A game is played with its own data: `with_game_data` binds the
 ruleset to the data files `pbem new --game-data DIR` checked and the archive stores with the game (game.py);
-without data, every member of play raises one clear PbemError."""
+without data, every member of play raises one clear PbemError (engine/ruleset_base.py NeedsGameData)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
-from adjudicator.errors import PbemError
+from adjudicator.engine.protocol import RulesetInfo, RulesetSource
+from adjudicator.engine.ruleset_base import RulesetBase
 
 # The data modules are imported when used: `pbem rulesets` and every registry look-up load this module.
 if TYPE_CHECKING:
     from adjudicator.rulesets.conqueror.data import GameData, Options
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.reader import Report
-
-
-class PlayNotBuilt(PbemError):
-    """A member of play was called on the ruleset without a game's data."""
-
-
-NEEDS_DATA = "conqueror-er: a game is played with its data: `pbem new --ruleset conqueror-er --game-data DIR`"
 
 
 class ConquerorGameData:
@@ -66,34 +59,21 @@ class ConquerorGameData:
             return load_folder(Path(name))
 
 
-class ConquerorRuleset:
-    """The ruleset `conqueror-er`; its play needs a game's data (`with_game_data`)."""
+class ConquerorRuleset(RulesetBase):
+    """The ruleset `conqueror-er` as the registry holds it: its play needs a game's data (`with_game_data`), and
+    until then the engine's base refuses every member of play with one message naming the data (ER-13)."""
 
     game_data = ConquerorGameData()
-
-    def __init__(self, info: RulesetInfo, example_data: Path) -> None:
-        self.info = info
-        self.example_data = example_data  # our own invented data set, not the printed game
-        self.name = info.name
-        self.title = info.title
-        self.description = info.description
-        self.aliases = info.aliases
-
-    def _not_built(self, *_: Any, **__: Any) -> NoReturn:
-        raise PlayNotBuilt(NEEDS_DATA)
-
-    @property
-    def folder(self) -> Path:
-        return self.info.folder
-
-    # -- what describes the ruleset: harmless values ------------------------------------------------------------
-    seat_names: tuple[str, ...] = ()
-    dice_words: Mapping[str, int] = {}
-    largest_draw = 6  # ER-0.4: the Conqueror die is six-sided
-    grammar_files: tuple[Path, ...] = ()
     hidden_information = True  # hands, face-down heroes and deck orders are secret
     # ER-4: a player orders twice a round (plans, campaign); his report mails come then, not after every step
     grouped_reports = True
+    # what describes the unbound ruleset: no seats or order language before the data names them (ER-13)
+    seat_names: tuple[str, ...] = ()
+    grammar_files: tuple[Path, ...] = ()
+
+    def __init__(self, info: RulesetInfo, example_data: Path | None = None) -> None:
+        self.info = info
+        self.example_data = example_data  # our own invented data set, not the printed game
 
     @property
     def templates(self) -> Path:
@@ -102,39 +82,12 @@ class ConquerorRuleset:
 
         return resource_dir("templates") / "conqueror"
 
-    map_layers: Any = None
-    bot: Any = None
-
     @property
     def odds(self) -> Any:
-        """Exact battle odds on the example data (odds.py ConquerorOdds)."""
+        """Exact battle odds on the example data, or on a bound game's data (odds.py ConquerorOdds)."""
         from adjudicator.rulesets.conqueror.odds import ConquerorOdds
 
         return ConquerorOdds()
-
-    # -- play: needs a game's data ----------------------------------------------------------------------------------
-    lookup_seat = _not_built
-    initial_state = _not_built
-    due = _not_built
-    play_step = _not_built
-    check_orders = _not_built
-    broken_invariants = _not_built
-    seats_of = _not_built
-    steps_done = _not_built
-    round_of = _not_built
-    coming_steps = _not_built
-    next_steps = _not_built
-    read_snapshot = _not_built
-    read_event = _not_built
-    order_builder = _not_built
-    report_events = _not_built
-    report_context = _not_built
-
-    def snapshot(self, state: Any, viewer: str | None = EVERYONE) -> dict[str, Any]:
-        self._not_built()
-
-    def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:
-        self._not_built()
 
     def with_data(self, data: GameData, options: Options | None = None, data_digest: str = "") -> ConquerorGame:
         """The ruleset bound to one game's data (the archive's stored copy, or a folder checked by `pbem new`), whose

@@ -20,7 +20,6 @@ adjudicator.engine.chance documents a shuffle (n - 1 draws for n cards). Nothing
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -31,6 +30,7 @@ from lark import Token, Transformer
 
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo, RulesetSource
+from adjudicator.engine.ruleset_base import RulesetBase
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import Event, OrderResult
 from adjudicator.errors import PbemError
@@ -142,23 +142,11 @@ class OrderBuilder(CommonBuilder):
 
 
 @dataclass
-class SealedBids:
-    """The Ruleset protocol's implementation for sealed bids."""
+class SealedBids(RulesetBase):
+    """The Ruleset protocol's implementation for sealed bids: what differs from the engine's defaults."""
 
     info: RulesetInfo
     rules: BidsData
-    name: str = field(init=False)
-    title: str = field(init=False)
-    description: str = field(init=False)
-    aliases: tuple[str, ...] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.name, self.title = self.info.name, self.info.title
-        self.description, self.aliases = self.info.description, self.info.aliases
-
-    @property
-    def folder(self) -> Path:
-        return self.info.folder
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -275,21 +263,6 @@ class SealedBids:
     def seats_of(self, state: BidsState) -> tuple[str, ...]:
         return state.seats
 
-    def steps_done(self, state: BidsState) -> int:
-        return state.steps_done
-
-    def round_of(self, state: BidsState) -> int:
-        return state.round
-
-    def coming_steps(self, state: BidsState) -> list[Step]:
-        step = self.due(state)
-        return [step] if step is not None else []
-
-    def next_steps(self, state: BidsState) -> dict[str, int]:
-        step = self.due(state)
-        return dict.fromkeys(state.seats, step.number) if step is not None else {}
-
-    dice_words: Mapping[str, int] = field(default_factory=dict)  # a dice file holds numbers only
     largest_draw: int = 12  # a shuffle of the 12 cards draws up to 12
     hidden_information: bool = True  # hands are secret: the deal is a hidden draw, the chain is salted
 
@@ -333,12 +306,6 @@ class SealedBids:
         except (KeyError, TypeError) as error:
             raise PbemError(f"snapshot: {error} is missing or wrong") from None
 
-    def snapshot_text(self, state: BidsState, viewer: str | None = EVERYONE) -> str:
-        return json.dumps(self.snapshot(state, viewer), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-    def read_event(self, stored: Mapping[str, Any]) -> Event:
-        return Event.from_json(stored)
-
     # Orders
 
     @property
@@ -355,19 +322,10 @@ class SealedBids:
 
     # Reports: its own templates; no map or odds
 
-    def report_events(self, events: list[Event], before: Mapping[str, Any] | None) -> list[Event]:
-        return events
-
-    def report_context(self, state: BidsState) -> dict[str, Any]:
-        return {"coming": self.next_steps(state)}
-
     @property
     def templates(self) -> Path | None:
         """Its own sentences, position and the parts of the private report (templates/ beside this module)."""
         return self.folder / "templates"
-
-    map_layers: Any = None
-    odds: Any = None
 
     @cached_property
     def bot(self) -> Any:
