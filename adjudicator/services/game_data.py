@@ -1,6 +1,6 @@
 """The moderator's game data: the printed facts of a game (map, cards, tracks) that the moderator supplies in a
 data folder (Conqueror: Empire Rises, ER-13). Writing a ruleset's template and checking a folder, reached
-through the registry and the ruleset's optional member `game_data` (adjudicator/engine/protocol.py)."""
+through the registry and the ruleset's member `game_data` (adjudicator/engine/protocol.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.engine.datafile import FILE_MOST_BYTES, DataFileRefused, check_nesting, check_size, read_data_file
-from adjudicator.engine.protocol import game_data_of
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
@@ -40,7 +39,7 @@ class DataCheck:
 def data_format(ruleset_name: str) -> Any:
     """The ruleset's `game_data` member; a PbemError when its data is not the moderator's to supply."""
     ruleset = load_ruleset(ruleset_name)
-    found = game_data_of(ruleset)
+    found = ruleset.game_data
     if found is None:
         raise PbemError(
             gettext(
@@ -108,10 +107,10 @@ def ruleset_seats(name: str, game_data: Path | None = None) -> RulesetSeats:
     """The seats of ruleset `name`; for a ruleset played with the moderator's data (ER-13), those of `game_data`,
     else of its example data."""
     ruleset = load_ruleset(name)
-    member = game_data_of(ruleset)
+    member = ruleset.game_data
     if member is None:
         return RulesetSeats([(seat, seat) for seat in ruleset.seat_names])
-    folder = game_data or ruleset.example_data  # type: ignore[attr-defined]
+    folder = game_data or ruleset.example_data
     data = member.load(folder)
     factions = data.setup.turn_order
     return RulesetSeats(
@@ -154,10 +153,10 @@ def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
         if not isinstance(value, str):  # stored as `pbem new --option key=value` gave them
             raise damaged(f".options[{key!r}]", f"is {value!r}, not a text as --option gives it")
     ruleset = load_ruleset(ruleset_name)
-    if game_data_of(ruleset) is None:
+    if not ruleset.takes_game_data:
         raise damaged("", f"is stored for ruleset {ruleset.name}, which takes no game data")
     try:
-        return ruleset.with_game_data(files, mode, options)  # type: ignore[attr-defined,no-any-return]
+        return ruleset.with_game_data(files, mode, options)
     except PbemError as refused:  # the ruleset's own checks of the data (ER-13), mode and options
         raise damaged(_refused_field(ruleset, files, mode), f"is refused: {_without_folder(str(refused))}") from None
 
@@ -167,7 +166,7 @@ def _refused_field(ruleset: Ruleset, files: dict[str, str], mode: str | None) ->
     the later fields; only when binding failed)."""
     for name, given in ((".files", (files,)), (".mode", (files, mode))):
         try:
-            ruleset.with_game_data(*given)  # type: ignore[attr-defined]
+            ruleset.with_game_data(*given)
         except PbemError:
             return name
     return ".options"

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import ORDERS_KEYED, chain_checkpoints
 from adjudicator.engine.envelope import DATA_KEY
-from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.steps import SETUP
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code
@@ -209,7 +208,7 @@ def _with_game_data(
     """A ruleset whose printed facts the moderator supplies (protocol member `game_data`) is bound to the data of
     `folder`, which must pass its check (every problem named, as `pbem data check`); returns it with the files to
     store with the game. Other rulesets take no data, mode or options."""
-    member = game_data_of(ruleset)
+    member = ruleset.game_data
     if member is None:
         if folder is not None or mode is not None or options:
             raise PbemError(f"{ruleset.name} takes no --game-data, --mode or --option")
@@ -225,7 +224,7 @@ def _with_game_data(
         raise PbemError(f"{folder}: the game data has {len(report.problems)} problem(s) (`pbem data check`):\n{listed}")
     files = member.files(folder)
     stored = {"files": files, "mode": mode, "options": dict(options or {})}
-    return ruleset.with_game_data(files, mode, options), json.dumps(stored, sort_keys=True)  # type: ignore[attr-defined]
+    return ruleset.with_game_data(files, mode, options), json.dumps(stored, sort_keys=True)
 
 
 def game_ruleset(game: GameRow) -> Ruleset:
@@ -402,7 +401,7 @@ def load_snapshot(text: str, game_data: Path | None = None, *, adopt: bool = Fal
     if not isinstance(ruleset_name, str):
         raise PbemError("state file: missing field 'ruleset'")
     ruleset = snapshot_ruleset(load_ruleset(ruleset_name), data, game_data)
-    digest = getattr(ruleset, "data_digest", "")
+    digest = ruleset.data_digest
     if adopt and digest and not data.get(DATA_KEY):
         data = {**data, DATA_KEY: digest}
     return read_position(ruleset, data), ruleset
@@ -411,7 +410,7 @@ def load_snapshot(text: str, game_data: Path | None = None, *, adopt: bool = Fal
 def snapshot_ruleset(ruleset: Ruleset, data: dict[str, Any], game_data: Path | None) -> Ruleset:
     """The ruleset that reads and plays a snapshot: as it is, or bound to `game_data` for a ruleset whose data the
     moderator supplies (a game is played with its data), refused when the snapshot names other data."""
-    if game_data_of(ruleset) is None:
+    if not ruleset.takes_game_data:
         if game_data is not None:
             raise PbemError(f"{ruleset.name} takes no --game-data: its data ships with it")
         return ruleset
@@ -420,7 +419,7 @@ def snapshot_ruleset(ruleset: Ruleset, data: dict[str, Any], game_data: Path | N
             f"state file: a game of {ruleset.name} is played with its data: give the game's data with --game-data DIR"
         )
     bound, _ = _with_game_data(ruleset, game_data, None, None)
-    named, own = data.get(DATA_KEY), getattr(bound, "data_digest", "")
+    named, own = data.get(DATA_KEY), bound.data_digest
     if named and named != own:
         raise PbemError(
             f"state file: the snapshot was made with the game data {named}, but the data of {game_data} is {own}: "

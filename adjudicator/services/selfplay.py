@@ -48,7 +48,7 @@ class SelfPlayStep:
 
 def bot_of(ruleset: Ruleset) -> Bot:
     """The ruleset's bot, or a clear refusal."""
-    bot: Bot | None = getattr(ruleset, "bot", None)
+    bot: Bot | None = ruleset.bot
     if bot is None:
         raise PbemError(f"{ruleset.name} has no bot: `pbem selfplay` plays only rulesets that have one")
     return bot
@@ -57,14 +57,13 @@ def bot_of(ruleset: Ruleset) -> Bot:
 def playable(
     ruleset: Ruleset, game_data: Path | None = None, mode: str | None = None, options: dict[str, str] | None = None
 ) -> tuple[Ruleset, Path | None]:
-    """A ruleset that plays with a game's data (`with_game_data`, e.g. conqueror-er) bound to the folder
+    """A ruleset that plays with a game's data (`takes_game_data`, e.g. conqueror-er) bound to the folder
     `game_data`, or to its example data when none is given, with the game `options`; with that folder. Other
     rulesets as they are."""
-    bind = getattr(ruleset, "with_game_data", None)
-    if bind is None:
+    member, folder = ruleset.game_data, game_data or ruleset.example_data
+    if member is None or folder is None:
         return ruleset, None
-    folder = game_data or ruleset.example_data  # type: ignore[attr-defined]
-    return bind(ruleset.game_data.files(folder), mode, options), folder  # type: ignore[attr-defined]
+    return ruleset.with_game_data(member.files(folder), mode, options), folder
 
 
 def selfplay_seats(ruleset: Ruleset, count: int) -> list[str]:
