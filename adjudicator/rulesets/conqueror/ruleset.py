@@ -1,4 +1,4 @@
-"""Conqueror: Empire Rises as a Ruleset (adjudicator/engine/protocol.py). The optional member `game_data` writes
+"""Conqueror: Empire Rises as a Ruleset (adjudicator/engine/protocol.py). The member `game_data` writes
 the template and checks a data folder (ER-13). A game is played with its own data: `with_game_data` binds the
 ruleset to the data files `pbem new --game-data DIR` checked and the archive stores with the game (game.py);
 without data, every member of play raises one clear PbemError (engine/ruleset_base.py NeedsGameData)."""
