@@ -3,13 +3,14 @@ touched. A Classic game (coe-classic) and a Conqueror game (conqueror-er, the ex
 module by the seeded bots through the archive, with the decisions asked (so that answers are stored); each case
 copies the SQLite file, applies one edit with plain SQL as an attacker would (tests/tamper.py), recomputing the
 row's own hashes or the turns' chain where its id says so ("-rehashed": the row's hashes, the chain from the touched
-turn on and the game's head), and runs verify in-process with the game's turn files (never edited).
+turn on and the game's head), and runs verify in-process.
 
-Each turn's report on disk prints the chain head after it (games/<game>/turn-NNNN/report.txt): verify holds the
-archive against those (services/verify_published.py), so an edit rehashed with the whole chain is named where a
-published head no longer agrees. The rows outside the chain (seat rows, dice checkpoints, order sets, decisions)
-are checked against the turns. Self-play games queue no mails: the mailed heads are checked by
-tests/test_verify_published.py. What no check can name is said in docs/moderator.md ("Verification")."""
+The games mail as a real game does: each report, in the outbox and on disk (games/<game>/turn-NNNN/report.txt),
+prints the chain head after its turn, and verify holds the archive against those (services/verify_published.py).
+An edit that only a published head reveals ("published" cases: the archive agrees with itself) is named once from
+the report mails alone and once from the turn files alone (the outbox emptied). The rows outside the chain (seat
+rows, dice checkpoints, order sets, decisions) are checked against the turns. What no check can name is said in
+docs/moderator.md ("Verification")."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from adjudicator.archive.store import close_archives
 from adjudicator.engine.chance import chain_keys
 from adjudicator.engine.envelope import DATA_KEY, data_digest
 from adjudicator.rulesets import load_ruleset
+from adjudicator.services.games import new_game
 from adjudicator.services.selfplay import play_archived_game, playable, selfplay_seats
 from adjudicator.services.verification import verify
 from tests.tamper import Tampered, orders_hash
@@ -49,6 +51,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Playe
     games: dict[str, Played] = {}
     with pytest.MonkeyPatch.context() as patch:  # a fixed dice seed: the same game on every run
         patch.setattr("secrets.token_bytes", lambda size=32: bytes(range(size)))
+        # a game that mails, as a real one does: its report mails print the chain heads (a self-play game's do not)
+        patch.setattr("adjudicator.services.selfplay.new_game", lambda *a, **k: new_game(*a, **{**k, "mail": {}}))
         for name, (ruleset_name, count, seed, steps) in GAMES.items():
             folder = tmp_path_factory.mktemp(name)
             archive = Archive.open(folder, None)
@@ -98,7 +102,7 @@ def data_of(played: Played) -> Path:
 
 
 def problems_of(folder: Path, name: str, data: Path | None = None) -> list[str]:
-    """verify's problems, with the turn files of the played game in `data` (its reports: the published heads)."""
+    """verify's problems; with `data`, the turn files of the played game there (never edited) are read too."""
     passed, problems = verify(Archive.open(folder, None), name, data)
     return problems
 
@@ -358,8 +362,10 @@ class Case:
     role: str  # the turn the edit touches (roles_of)
     edit: Edit
     says: str  # part of the problem line that names the turn
-    named: int | None = 0  # the turn named, relative to the touched one (a deleted turn's successor); None: none
-    published: bool = False  # only the published heads (the turn files) can tell: verify is given them
+    # the turn named, relative to the touched one (a deleted turn's successor; Conqueror mails no report of the
+    # setup turn 0, only of the setup steps after it: an edit of every turn is named at turn 1); None: none
+    named: int | None = 0
+    published: bool = False  # only the published heads can tell: named from the mails, and from the turn files
     plain: bool = False  # every problem line is plain words, no Python error text
 
 
@@ -424,13 +430,13 @@ BOTH: dict[str, Case] = {
     "round-rehashed": Case("mid", rehashed(column_from("round", lambda number: number + 1)), "round"),
     "given-dice-keyed-rehashed": Case("dice", rehashed(columns(given_dice="6 6 6 6")), "given dice"),
     "answer-never-asked-rehashed": Case("answers", rehashed(json_edit("answers_json", an_unasked_answer)), "asked"),
-    # what only the published heads (the turn files) reveal
+    # what only the published heads (the report mails, the turn files) reveal
     "comment-in-orders-rehashed": Case("quiet", rehashed(a_comment_line), "published with archive chain", 0, True),
     "orders-key-downgraded-rehashed": Case("quiet", rehashed(unkeyed_orders), "published with archive", 0, True),
     "last-turn-deleted-head-moved-back": Case(
         "last", lambda t, n: (drop_turn(t, n), t.rehash_chain(0)), "the archive has no turn", 0, True
     ),
-    "every-chain-blanked": Case("setup", every_chain_blanked, "its report published", 0, True),
+    "every-chain-blanked": Case("setup", every_chain_blanked, "its report published", 1, True),
     # rows outside the chain
     "checkpoint-edited": Case("checkpoint", checkpoint_edited, "stored dice checkpoint"),
     "checkpoints-blanked": Case("setup", lambda t, n: t.set_game(checkpoints=""), "are missing"),
@@ -438,7 +444,7 @@ BOTH: dict[str, Case] = {
     "seat-row-renamed": Case("setup", seat_row_renamed, "seat row 'Nobody' is not a seat", plain=True),
     "seat-row-deleted": Case("last", seat_row_deleted, "has no seat row", plain=True),
     "game-data-damaged-and-order-set-edited": Case(
-        "orders", lambda t, n: (t.set_game(game_data="{"), order_set_edited(t, n)), "order set", 0, True
+        "orders", lambda t, n: (t.set_game(game_data="{"), order_set_edited(t, n)), "order set"
     ),
     "head-turn": Case("last", lambda t, n: t.set_game(chain_turn=n - 1), "ends at turn"),
     # the game's seed and commitment
@@ -500,13 +506,13 @@ ONLY: dict[str, dict[str, Case]] = {
         "ER-13-game-data-comment": Case("setup", game_data_edit(add_comment), "the data was changed"),
         "hidden-key-blanked-rehashed": Case("hidden", rehashed(columns(hidden_key="")), "hidden draws"),
         "ER-13-game-data-comment-digests-rewritten": Case(
-            "setup", data_and_digests(add_comment), "published with archive chain", 0, True
+            "setup", data_and_digests(add_comment), "published with archive chain", 1, True
         ),
         "ER-13-game-data-area-name-digests-rewritten": Case(
-            "setup", data_and_digests(an_area_name), "published with archive chain", 0, True
+            "setup", data_and_digests(an_area_name), "published with archive chain", 1, True
         ),
         "ER-13-game-data-card-value-digests-rewritten": Case(
-            "setup", data_and_digests(a_card_value), "published with archive chain", 0, True
+            "setup", data_and_digests(a_card_value), "published with archive chain", 1, True
         ),
     },
 }
@@ -527,8 +533,14 @@ def test_verify_names_the_turn_an_edit_touched(
     edit = Tampered(folder / "archive.sqlite", game)
     case.edit(edit, turn)
     edit.close()
-    problems = problems_of(folder, game, data_of(played[game]) if case.published else None)
+    problems = problems_of(folder, game)  # a published head: from the report mails in the outbox
     assert names_turn(problems, None if case.named is None else turn + case.named, case.says), problems
+    if case.published:  # ... and from the turn files alone
+        edit = Tampered(folder / "archive.sqlite", game)
+        edit.sql("DELETE FROM outbox")
+        edit.close()
+        problems = problems_of(folder, game, data_of(played[game]))
+        assert names_turn(problems, None if case.named is None else turn + case.named, case.says), problems
     assert not case.plain or not any("Error" in line or "cannot be replayed" in line for line in problems), problems
 
 
