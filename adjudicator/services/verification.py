@@ -266,7 +266,9 @@ def _verify_step(
                     f"turn {row.number}: it holds {seat}'s answer to {key!r}, which the turn never asked: edited"
                 )
             elif asked[(seat, key)] != answer:
-                problems.append(f"turn {row.number}: {seat}'s answer to {key!r} is not the one the decision holds")
+                problems.append(
+                    f"turn {row.number}: {seat}'s answer to {key!r} is not the one its decision row holds: edited"
+                )
 
 
 def _setup_seats(ruleset: Ruleset, row: TurnRow, seats: list[str], problems: list[str]) -> list[str]:

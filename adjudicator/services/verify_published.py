@@ -223,7 +223,8 @@ def _check_heads(
     game: GameRow, published: list[Published], live: list[TurnRow], withdrawn: set[tuple[int, str]], problems: list[str]
 ) -> None:
     """Each published head against the archive: the live turn of its number must have it (a report in a folder a
-    roll-back moved aside, or a mail sent before the roll-back, may have a withdrawn turn's)."""
+    roll-back moved aside, or a mail sent before the roll-back, may have a withdrawn turn's), and must store it: a
+    version that printed a head also stored it, so a blank link under a published head was blanked."""
     stored, link = {}, game.commitment
     for row in live:  # a turn stored by an older version has no link: it is computed, as verify's chain check does
         stored[row.number] = link = row.chain or chain_hash(link, row)
