@@ -300,7 +300,13 @@ def an_area_name(files: dict[str, str]) -> None:
 
 
 def a_comment_line(t: Tampered, n: int) -> None:
-    t.set_turn(n, orders_text=t.turn(n)["orders_text"] + "# added afterwards\n")
+    """A comment line added at the end of the turn's orders and of the order set they end with: the turn's order
+    sets still make its orders."""
+    text = t.turn(n)["orders_text"]
+    t.set_turn(n, orders_text=text + "# added afterwards\n")
+    sets = t.sql("SELECT id, text FROM orderset WHERE game_id = ? AND turn = ? AND replaced = 0", t.game_id, n)
+    last = next(row for row in sets if text.endswith(row["text"]))
+    t.sql("UPDATE orderset SET text = ? WHERE id = ?", last["text"] + "# added afterwards\n", last["id"])
 
 
 def unkeyed_orders(t: Tampered, n: int) -> None:
