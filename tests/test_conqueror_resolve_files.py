@@ -332,7 +332,7 @@ def test_ER_13_a_game_made_before_snapshots_named_their_data_still_verifies(tmp_
                 "UPDATE turn SET state_json = ?, state_hash = ?, chain = '' WHERE number = ?",
                 (old, hashlib.sha256(old.encode()).hexdigest(), number),
             )
-        connection.execute("UPDATE game SET chain_head = '', chain_turn = 0")
+        connection.execute("UPDATE game SET chain_head = '', chain_turn = 0, orders_hash_version = 0")
         connection.execute("DELETE FROM outbox")  # ... whose mails and reports printed no chain head
     for report in (data / "games/old1").glob("turn-*/report.txt"):
         lines = report.read_text().splitlines(keepends=True)

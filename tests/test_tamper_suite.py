@@ -5,8 +5,12 @@ copies the SQLite file, applies one edit with plain SQL as an attacker would (te
 row's own hashes or the turns' chain where its id says so ("-rehashed": the row's hashes, the chain from the touched
 turn on and the game's head), and runs verify in-process.
 
-Edits that only the published chain heads (mails, turn files), the seat rows, the checkpoints or the order-set rows
-can reveal are not here: verify does not read those yet."""
+The games mail as a real game does: each report, in the outbox and on disk (games/<game>/turn-NNNN/report.txt),
+prints the chain head after its turn, and verify holds the archive against those (services/verify_published.py).
+An edit that only a published head reveals ("published" cases: the archive agrees with itself) is named once from
+the report mails alone and once from the turn files alone (the outbox emptied). The rows outside the chain (seat
+rows, dice checkpoints, order sets, decisions) are checked against the turns. What no check can name is said in
+docs/moderator.md ("Verification")."""
 
 from __future__ import annotations
 
@@ -24,7 +28,9 @@ import pytest
 from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
 from adjudicator.engine.chance import chain_keys
+from adjudicator.engine.envelope import DATA_KEY, data_digest
 from adjudicator.rulesets import load_ruleset
+from adjudicator.services.games import new_game
 from adjudicator.services.selfplay import play_archived_game, playable, selfplay_seats
 from adjudicator.services.verification import verify
 from tests.tamper import Tampered, orders_hash
@@ -45,6 +51,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Playe
     games: dict[str, Played] = {}
     with pytest.MonkeyPatch.context() as patch:  # a fixed dice seed: the same game on every run
         patch.setattr("secrets.token_bytes", lambda size=32: bytes(range(size)))
+        # a game that mails, as a real one does: its report mails print the chain heads (a self-play game's do not)
+        patch.setattr("adjudicator.services.selfplay.new_game", lambda *a, **k: new_game(*a, **{**k, "mail": {}}))
         for name, (ruleset_name, count, seed, steps) in GAMES.items():
             folder = tmp_path_factory.mktemp(name)
             archive = Archive.open(folder, None)
@@ -61,6 +69,7 @@ def roles_of(folder: Path, name: str) -> dict[str, int]:
     hidden draws, with several seats' orders (a sealed step); a turn in the middle; the last."""
     edit = Tampered(folder / "archive.sqlite", name)
     rows = edit.turns()
+    checkpoints = json.loads(edit.game()["checkpoints"])
     edit.close()
 
     def first(test: Callable[[Any], bool], default: int) -> int:
@@ -73,11 +82,13 @@ def roles_of(folder: Path, name: str) -> dict[str, int]:
         "answers": first(lambda row: row["answers_json"] != "{}", -1),
         "orders": first(lambda row: row["orders_text"] != "" and row["results_json"] not in ("[]", "{}"), -1),
         "hidden": first(lambda row: row["hidden_dice_json"] != "", 0),
+        "quiet": first(lambda row: row["number"] and row["orders_text"] and row["dice_json"] == "[]", -1),
         "mid": last // 2,
+        "checkpoint": max(int(turn) for turn in checkpoints),  # the last dice checkpoint stored
         "last": last,
     }
     assert -1 not in roles.values(), roles  # the game played has every kind of turn the cases need
-    assert 0 < roles["mid"] < last - 1
+    assert 0 < roles["mid"] < last - 1 and roles["checkpoint"] > 0
     return roles
 
 
@@ -86,8 +97,13 @@ def copy_of(played: Played, tmp_path: Path) -> Path:
     return tmp_path
 
 
-def problems_of(folder: Path, name: str) -> list[str]:
-    passed, problems = verify(Archive.open(folder, None), name)
+def data_of(played: Played) -> Path:
+    return played.folder / "data"
+
+
+def problems_of(folder: Path, name: str, data: Path | None = None) -> list[str]:
+    """verify's problems; with `data`, the turn files of the played game there (never edited) are read too."""
+    passed, problems = verify(Archive.open(folder, None), name, data)
     return problems
 
 
@@ -283,12 +299,80 @@ def an_area_name(files: dict[str, str]) -> None:
     files[name] = files[name].replace(match[0], 'name = "Elsewhere"', 1)
 
 
+def a_comment_line(t: Tampered, n: int) -> None:
+    """A comment line added at the end of the turn's orders and of the order set they end with: the turn's order
+    sets still make its orders."""
+    text = t.turn(n)["orders_text"]
+    t.set_turn(n, orders_text=text + "# added afterwards\n")
+    sets = t.sql("SELECT id, text FROM orderset WHERE game_id = ? AND turn = ? AND replaced = 0", t.game_id, n)
+    last = next(row for row in sets if text.endswith(row["text"]))
+    t.sql("UPDATE orderset SET text = ? WHERE id = ?", last["text"] + "# added afterwards\n", last["id"])
+
+
+def unkeyed_orders(t: Tampered, n: int) -> None:
+    """The turn's orders key blanked and the game marked as one of unkeyed orders hashes (an older version's)."""
+    t.set_game(orders_hash_version=0)
+    t.set_turn(n, orders_key="")
+
+
+def every_chain_blanked(t: Tampered, n: int) -> None:
+    """Every link and the head blanked, as in an archive of a version before the chain."""
+    t.sql("UPDATE turn SET chain = '' WHERE game_id = ?", t.game_id)
+    t.set_game(chain_head="", orders_hash_version=0)
+
+
+def an_unasked_answer(answers: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    seat, asked = next(iter(answers.items()))
+    return {**answers, seat: {**asked, "never.asked": "yes"}}
+
+
+def order_set_edited(t: Tampered, n: int) -> None:
+    (row,) = t.sql("SELECT id, text FROM orderset WHERE game_id = ? AND turn = ? AND replaced = 0", t.game_id, n)[:1]
+    t.sql("UPDATE orderset SET text = ? WHERE id = ?", row["text"] + "# added afterwards\n", row["id"])
+
+
+def first_seat(t: Tampered) -> str:
+    return str(t.sql("SELECT seat FROM seat WHERE game_id = ? ORDER BY id", t.game_id)[0]["seat"])
+
+
+def seat_row_renamed(t: Tampered, n: int) -> None:
+    t.sql("UPDATE seat SET seat = 'Nobody' WHERE game_id = ? AND seat = ?", t.game_id, first_seat(t))
+
+
+def seat_row_deleted(t: Tampered, n: int) -> None:
+    t.sql("DELETE FROM seat WHERE game_id = ? AND seat = ?", t.game_id, first_seat(t))
+
+
+def checkpoint_edited(t: Tampered, n: int) -> None:
+    checkpoints = json.loads(t.game()["checkpoints"])
+    checkpoints[str(n)] = "00" * 32
+    t.set_game(checkpoints=json.dumps(checkpoints))
+
+
+def data_and_digests(change: Callable[[dict[str, str]], None]) -> Edit:
+    """Conqueror: the game data changed and every snapshot made to name its new digest, each state's hash and the
+    whole chain with the head redone: the archive agrees with itself; only the published heads tell."""
+
+    def edit(t: Tampered, n: int) -> None:
+        game_data_edit(change)(t, n)
+        digest = data_digest(json.loads(t.game()["game_data"])["files"])
+        for row in t.turns():
+            t.put_state(row["number"], {**t.state(row["number"]), DATA_KEY: digest})
+        t.rehash_chain(0)
+
+    return edit
+
+
 @dataclass(frozen=True)
 class Case:
     role: str  # the turn the edit touches (roles_of)
     edit: Edit
     says: str  # part of the problem line that names the turn
-    named: int | None = 0  # the turn named, relative to the touched one (a deleted turn's successor); None: none
+    # the turn named, relative to the touched one (a deleted turn's successor; Conqueror mails no report of the
+    # setup turn 0, only of the setup steps after it: an edit of every turn is named at turn 1); None: none
+    named: int | None = 0
+    published: bool = False  # only the published heads can tell: named from the mails, and from the turn files
+    plain: bool = False  # every problem line is plain words, no Python error text
 
 
 BOTH: dict[str, Case] = {
@@ -345,7 +429,29 @@ BOTH: dict[str, Case] = {
         "mid", lambda t, n: (state_edit(some_owner)(t, n), t.rehash_chain(n)), "replay differs in"
     ),
     "head-hash": Case("last", lambda t, n: t.set_game(chain_head="ab" * 32), "chain head is that of turn"),
-    "head-blanked": Case("last", lambda t, n: t.set_game(chain_head=""), "chain head is missing", None),
+    "head-blanked": Case("last", lambda t, n: t.set_game(chain_head=""), "chain head after it is missing"),
+    "setup-chain-blanked": Case("setup", columns(chain=""), "its chain hash is missing"),
+    "seat-rehashed": Case("mid", rehashed(column_from("seat", lambda seat: f"{seat}x")), "not a seat of the game"),
+    "seat-of-another-rehashed": Case("mid", rehashed(lambda t, n: t.set_turn(n, seat=t.turn(n - 1)["seat"])), "step"),
+    "round-rehashed": Case("mid", rehashed(column_from("round", lambda number: number + 1)), "round"),
+    "given-dice-keyed-rehashed": Case("dice", rehashed(columns(given_dice="6 6 6 6")), "given dice"),
+    "answer-never-asked-rehashed": Case("answers", rehashed(json_edit("answers_json", an_unasked_answer)), "asked"),
+    # what only the published heads (the report mails, the turn files) reveal
+    "comment-in-orders-rehashed": Case("quiet", rehashed(a_comment_line), "published with archive chain", 0, True),
+    "orders-key-downgraded-rehashed": Case("quiet", rehashed(unkeyed_orders), "published with archive", 0, True),
+    "last-turn-deleted-head-moved-back": Case(
+        "last", lambda t, n: (drop_turn(t, n), t.rehash_chain(0)), "the archive has no turn", 0, True
+    ),
+    "every-chain-blanked": Case("setup", every_chain_blanked, "its report published", 1, True),
+    # rows outside the chain
+    "checkpoint-edited": Case("checkpoint", checkpoint_edited, "stored dice checkpoint"),
+    "checkpoints-blanked": Case("setup", lambda t, n: t.set_game(checkpoints=""), "are missing"),
+    "order-set-edited": Case("orders", order_set_edited, "order set"),
+    "seat-row-renamed": Case("setup", seat_row_renamed, "seat row 'Nobody' is not a seat", plain=True),
+    "seat-row-deleted": Case("last", seat_row_deleted, "has no seat row", plain=True),
+    "game-data-damaged-and-order-set-edited": Case(
+        "orders", lambda t, n: (t.set_game(game_data="{"), order_set_edited(t, n)), "order set"
+    ),
     "head-turn": Case("last", lambda t, n: t.set_game(chain_turn=n - 1), "ends at turn"),
     # the game's seed and commitment
     "seed": Case("mid", lambda t, n: t.set_game(seed="cd" * 32), "turn key is not the chain's"),
@@ -404,6 +510,16 @@ ONLY: dict[str, dict[str, Case]] = {
         "ER-13-game-data-card-value": Case("setup", game_data_edit(a_card_value), "the data was changed"),
         "ER-13-game-data-area-name": Case("setup", game_data_edit(an_area_name), "the data was changed"),
         "ER-13-game-data-comment": Case("setup", game_data_edit(add_comment), "the data was changed"),
+        "hidden-key-blanked-rehashed": Case("hidden", rehashed(columns(hidden_key="")), "hidden draws"),
+        "ER-13-game-data-comment-digests-rewritten": Case(
+            "setup", data_and_digests(add_comment), "published with archive chain", 1, True
+        ),
+        "ER-13-game-data-area-name-digests-rewritten": Case(
+            "setup", data_and_digests(an_area_name), "published with archive chain", 1, True
+        ),
+        "ER-13-game-data-card-value-digests-rewritten": Case(
+            "setup", data_and_digests(a_card_value), "published with archive chain", 1, True
+        ),
     },
 }
 
@@ -423,8 +539,15 @@ def test_verify_names_the_turn_an_edit_touched(
     edit = Tampered(folder / "archive.sqlite", game)
     case.edit(edit, turn)
     edit.close()
-    problems = problems_of(folder, game)
+    problems = problems_of(folder, game)  # a published head: from the report mails in the outbox
     assert names_turn(problems, None if case.named is None else turn + case.named, case.says), problems
+    if case.published:  # ... and from the turn files alone
+        edit = Tampered(folder / "archive.sqlite", game)
+        edit.sql("DELETE FROM outbox")
+        edit.close()
+        problems = problems_of(folder, game, data_of(played[game]))
+        assert names_turn(problems, None if case.named is None else turn + case.named, case.says), problems
+    assert not case.plain or not any("Error" in line or "cannot be replayed" in line for line in problems), problems
 
 
 @pytest.mark.parametrize("number", ["five", b"\x05"], ids=["text", "bytes"])
@@ -456,4 +579,4 @@ def test_the_untouched_game_verifies_clean_and_the_attackers_chain_is_its_own(
     assert ([row["chain"] for row in edit.turns()], edit.game()["chain_head"]) == before
     assert all(orders_hash(row) == row["orders_hash"] for row in edit.turns() if row["number"])
     edit.close()
-    assert problems_of(folder, game) == []
+    assert problems_of(folder, game, data_of(played[game])) == []

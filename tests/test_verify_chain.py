@@ -130,15 +130,20 @@ def test_verify_names_a_deleted_turn_in_the_middle(pbem: Pbem) -> None:
 
 
 def test_verify_names_a_changed_seat_or_round(pbem: Pbem) -> None:
-    """Seat and round do not change the replay, but they are in the chain."""
+    """Seat and round do not change the replay, but they are in the chain, and the position before names them."""
     three_turns(pbem)
+    named = {
+        "round": "turn 1: stored in round 7, but it was played in round 1: the turn was edited",
+        "seat": "turn 2: stored as the step of Hispania, but the step due was Egyptus's: the turn was edited",
+    }
     for column, value, number in (("round", 7, 1), ("seat", "Hispania", 2)):
         (before,) = sql(pbem, f"select {column} from turn where number = {number}")[0]
         sql(pbem, f"update turn set {column} = :value where number = {number}", value=value)
         found = problems(verified(pbem))
         assert found == [
+            named[column],
             f"turn {number}: the chain is broken here: this turn was edited, or it does not follow "
-            f"turn {number - 1} as stored (a turn edited, deleted or moved)"
+            f"turn {number - 1} as stored (a turn edited, deleted or moved)",
         ], (column, found)
         sql(pbem, f"update turn set {column} = :value where number = {number}", value=before)
     assert verified(pbem).exit_code == 0
@@ -170,8 +175,8 @@ def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -
         rows[2].chain = chain_hash(rows[1].chain, rows[2])
         session.add(rows[2])
     found = problems(verified(pbem))
-    assert [p.split(":")[0] for p in found] == ["turn 3", "turn 2"], found
-    assert found[1].startswith("turn 2: published with archive chain"), found
+    assert [p.split(":")[0] for p in found] == ["turn 2", "turn 3", "turn 2"], found  # its round, the chain, its head
+    assert found[2].startswith("turn 2: published with archive chain"), found
 
 
 def test_every_report_publishes_its_chain_head(pbem: Pbem) -> None:
@@ -210,6 +215,12 @@ def test_an_archive_of_an_older_version_verifies_and_goes_on_chaining(pbem: Pbem
     three_turns(pbem)
     for table, column in (("turn", "chain"), ("game", "chain_head"), ("game", "chain_turn")):
         sql(pbem, f"alter table {table} drop column {column}")
+    # as such a version made it: unkeyed orders hashes, and mails that printed no chain head
+    sql(pbem, "update game set orders_hash_version = 0")
+    sql(pbem, "delete from outbox")
+    for report in (pbem.data / "games/rome1").glob("turn-*/report.txt"):
+        lines = report.read_text().splitlines(keepends=True)
+        report.write_text("".join(line for line in lines if not line.startswith("Archive chain after this turn")))
     close_archives()
     result = verified(pbem)
     assert result.exit_code == 0 and "turns 0-3: no chain hash stored" in result.output, result.output
@@ -221,6 +232,7 @@ def test_an_archive_of_an_older_version_verifies_and_goes_on_chaining(pbem: Pbem
     (published,) = sql(pbem, "select chain from turn where number = 4")[0]  # its report printed it
     sql(pbem, "update turn set chain = '', round = 9 where number = 4")  # its link blanked: the game's head names it
     assert [p[:50] for p in problems(verified(pbem))] == [
+        "turn 4: stored in round 9, but it was played in ro",
         "the game's chain head is that of turn 4, but the c",
         "turn 4: published with archive chain " + str(published)[:13],
     ]

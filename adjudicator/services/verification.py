@@ -21,7 +21,7 @@ from adjudicator.engine.chance import (
 from adjudicator.engine.envelope import DATA_KEY, data_digest, envelope_text
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset
-from adjudicator.services.adjudication import play, replayed_fields
+from adjudicator.services.adjudication import play, replayed_fields, step_seat
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.games import game_ruleset
 from adjudicator.services.positions import stored_state
@@ -31,7 +31,7 @@ from adjudicator.services.verify_published import verify_published
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import GameRow, TurnRow
+    from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
 
 
 def verify(
@@ -52,6 +52,7 @@ def verify(
         game = db.find_game(session, name)
         rows = db.turns(session, game)
         seats = [s.seat for s in db.game_seats(session, game)]
+        asked = _asked(db.decisions_after(session, game, -1))
     passed: list[str] = []
     problems: list[str] = []
     rows = _numbered(rows, problems)
@@ -61,18 +62,27 @@ def verify(
     except PbemError as damaged:  # damaged stored game data: no turn can be replayed, the chain is still followed
         problems.append(f"{damaged}; no turn is replayed")
         _verify_chain(game, rows, passed, problems)
+        verify_published(archive, name, data, mail_dirs, passed, problems, notes, rows)  # they need no replay
         return passed, problems
     _verify_data(game, rows, passed, problems)
     previous: Any = None
     for index, row in enumerate(rows):
         try:
-            _verify_turn(ruleset, game, seats, rows, index, previous, keys, passed, problems)
+            _verify_turn(ruleset, game, seats, rows, index, previous, keys, asked, passed, problems)
         except Exception as broken:  # noqa: BLE001 (a damaged row is a problem of its turn, not the end of verify)
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
         previous = _stored_state(ruleset, row, problems)
     _verify_chain(game, rows, passed, problems)
     verify_published(archive, name, data, mail_dirs, passed, problems, notes, rows)
     return passed, problems
+
+
+def _asked(decisions: Sequence[DecisionRow]) -> dict[int, dict[tuple[str, str], str | None]]:
+    """Turn -> (seat, key) -> answer of each decision the game asked (the decision rows)."""
+    asked: dict[int, dict[tuple[str, str], str | None]] = {}
+    for decision in decisions:
+        asked.setdefault(decision.turn, {})[(decision.seat, decision.key)] = decision.answer
+    return asked
 
 
 def _numbered(rows: list[TurnRow], problems: list[str]) -> list[TurnRow]:
@@ -151,6 +161,7 @@ def _verify_turn(
     index: int,
     previous: Any,
     keys: list[bytes],
+    asked: dict[int, dict[tuple[str, str], str | None]],
     passed: list[str],
     problems: list[str],
 ) -> None:
@@ -181,7 +192,7 @@ def _verify_turn(
         problems.append(f"turn {row.number}: unknown dice source {row.dice_source!r}")
         return
     if row.number == 0 and not index:
-        expected = ruleset.initial_state(game.name, sorted(seats, key=ruleset.seat_names.index))
+        expected = ruleset.initial_state(game.name, _setup_seats(ruleset, row, seats, problems))
         same = hashlib.sha256(_as_stored(ruleset.snapshot_text(expected), row).encode()).hexdigest() == row.state_hash
         (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
         return
@@ -196,9 +207,14 @@ def _verify_turn(
         return
     if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
         problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
+    if row.given_dice:  # only a turn resolved from a dice file has given dice, and it is never stored as keyed
+        problems.append(f"turn {row.number}: its dice are keyed, yet it holds given dice ({row.given_dice}): edited")
+    _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
     hidden_key = hidden_turn_key(bytes.fromhex(game.seed), row.number)
     if row.hidden_key and row.hidden_key != hidden_key.hex():
         problems.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
+    elif not row.hidden_key and row.hidden_dice_json:  # the key salts the chain (ER-13: hidden cards)
+        problems.append(f"turn {row.number}: it has hidden draws but not the key of them: the turn was edited")
     # each turn's orders hash as it was made: keyed by its orders key (a game that commits keyed), or unkeyed
     keyed = orders_key(bytes.fromhex(game.seed), row.number)
     if row.orders_key and row.orders_key != keyed.hex():
@@ -220,6 +236,58 @@ def _verify_turn(
         passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
 
 
+def _verify_step(
+    ruleset: Ruleset,
+    row: TurnRow,
+    previous: Any,
+    asked: dict[tuple[str, str], str | None],
+    problems: list[str],
+) -> None:
+    """The columns the adjudication takes from the position before the turn (its seats, its round) and from the
+    decisions it asked (its answers): a rehashed chain covers an edit of them, the position does not."""
+    step = ruleset.due(previous)
+    if step is not None and step_seat(step) != row.seat:
+        problems.append(
+            f"turn {row.number}: stored as the step of {row.seat or 'no seat'}, but the step due was "
+            f"{step_seat(step) or 'no seat'}'s: the turn was edited"
+        )
+    if row.round != ruleset.round_of(previous):
+        problems.append(
+            f"turn {row.number}: stored in round {row.round}, but it was played in round "
+            f"{ruleset.round_of(previous)}: the turn was edited"
+        )
+    answers = json.loads(row.answers_json)
+    if not isinstance(answers, dict):
+        return  # the replay names it
+    for seat, given in answers.items():
+        for key, answer in given.items() if isinstance(given, dict) else ():
+            if (seat, key) not in asked:
+                problems.append(
+                    f"turn {row.number}: it holds {seat}'s answer to {key!r}, which the turn never asked: edited"
+                )
+            elif asked[(seat, key)] != answer:
+                problems.append(
+                    f"turn {row.number}: {seat}'s answer to {key!r} is not the one its decision row holds: edited"
+                )
+
+
+def _setup_seats(ruleset: Ruleset, row: TurnRow, seats: list[str], problems: list[str]) -> list[str]:
+    """The seats the setup is made for: those its stored snapshot names; seat rows that differ from them are named
+    (a seat row renamed, added or deleted) and the setup is checked for the snapshot's seats."""
+    try:
+        named = list(ruleset.seats_of(ruleset.read_snapshot(json.loads(row.state_json))))
+    except Exception:  # noqa: BLE001 (an unreadable state is named by its own check; the seat rows are used)
+        named = list(seats)
+    for seat in seats:
+        if seat not in named:
+            problems.append(
+                f"turn 0: the game's seat row {seat!r} is not a seat of the setup ({', '.join(named)}): "
+                "the seat row was renamed or added"
+            )
+    known = [seat for seat in named if seat in ruleset.seat_names]
+    return sorted(known, key=ruleset.seat_names.index)
+
+
 def _as_stored(text: str, row: TurnRow) -> str:
     """A setup's snapshot text as a version that did not name the game's data wrote it, when the stored one names
     none (engine/envelope.py data_digest): such a game goes on without it."""
@@ -236,7 +304,9 @@ def _verify_chain(game: GameRow, rows: list[TurnRow], passed: list[str], problem
     link, unstored, stored = game.commitment, [], False
     for index, row in enumerate(rows):
         own = chain_hash(link, row)
-        if not row.chain:
+        if not row.chain and game.orders_hash_version >= ORDERS_KEYED:  # begun by a version that links every turn
+            problems.append(f"turn {row.number}: its chain hash is missing, though the game stores every turn's")
+        elif not row.chain:
             if stored:
                 problems.append(f"turn {row.number}: its chain hash is missing, though earlier turns have theirs")
             else:
@@ -259,7 +329,7 @@ def _verify_chain(game: GameRow, rows: list[TurnRow], passed: list[str], problem
     last = rows[-1].number
     if not game.chain_head:
         if stored:
-            problems.append("the game's chain head is missing, though its turns have chain hashes")
+            problems.append(f"turn {last}: the game's chain head after it is missing, though the turns are linked")
         passed.append(f"chain head (computed) after turn {last}: {link}")
     elif game.chain_head != link or game.chain_turn != last:
         problems.append(

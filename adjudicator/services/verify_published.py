@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adjudicator.engine.chance import chain_checkpoints
+from adjudicator.engine.chance import ORDERS_KEYED, chain_checkpoints
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import gettext
@@ -223,12 +223,20 @@ def _check_heads(
     game: GameRow, published: list[Published], live: list[TurnRow], withdrawn: set[tuple[int, str]], problems: list[str]
 ) -> None:
     """Each published head against the archive: the live turn of its number must have it (a report in a folder a
-    roll-back moved aside, or a mail sent before the roll-back, may have a withdrawn turn's)."""
+    roll-back moved aside, or a mail sent before the roll-back, may have a withdrawn turn's), and must store it: a
+    version that printed a head also stored it, so a blank link under a published head was blanked."""
     stored, link = {}, game.commitment
     for row in live:  # a turn stored by an older version has no link: it is computed, as verify's chain check does
         stored[row.number] = link = row.chain or chain_hash(link, row)
     wrong: dict[tuple[int, str], list[Published]] = {}
+    blank = {row.number for row in live if not row.chain}
     for head in published:
+        if stored.get(head.turn) == head.chain and head.turn in blank:
+            blank.discard(head.turn)  # named once, with the first place that published it
+            problems.append(
+                f"turn {head.turn}: its chain hash is missing, but its report published one ({head.where}): the "
+                "chain was blanked (an archive made before the chain publishes none)"
+            )
         if stored.get(head.turn) == head.chain:
             continue
         if (head.turn, head.chain) in withdrawn and (head.kind != "file" or head.withdrawn):
@@ -259,7 +267,12 @@ def _check_checkpoints(game: GameRow, problems: list[str]) -> None:
     """The stored dice checkpoints (GameRow.checkpoints) are keys of the seed's chain: a changed one would give the
     turns before it keys that are not the chain's."""
     if not game.checkpoints:
-        return  # made from the seed when first needed
+        if game.orders_hash_version >= ORDERS_KEYED:  # such a game stores them when it begins (services/games.py)
+            problems.append(
+                "turn 0: the game's dice checkpoints (game.checkpoints) are missing, though the game stored them "
+                "when it began: they were blanked (they are made again from the seed, so no key changes)"
+            )
+        return  # a game of an older version makes them from the seed when first needed
     try:
         seed = bytes.fromhex(game.seed)
     except ValueError:
