@@ -4,12 +4,16 @@ PostgreSQL server), driven through the real CLI.
 Tests that use the `database` fixture (directly, or through `pbem` and `archive`) run once per backend:
 test_x[sqlite] and test_x[postgresql]. The PostgreSQL server is started once per session
 (tests/postgres.py), or taken from PBEM_TEST_POSTGRES (a URL of a server's maintenance database).
+
+The suite runs on every core with pytest-xdist (pyproject.toml): each worker is its own session, with its own
+servers on free ports and its own temporary folders, so no test may write a fixed path.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -22,6 +26,26 @@ from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
 from adjudicator.cli import app
 from tests.postgres import fresh_database, private_server
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker per core this process may use (taskset and container limits count); on one core the
+    tests run in-process, as without xdist. PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
+    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if given.isdigit():
+        return int(given)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Hypothesis keeps a cache in ./.hypothesis (the source tree) unless told otherwise: each session (each
+    xdist worker) gets its own folder instead. Only when a collected test module imported Hypothesis."""
+    configuration = sys.modules.get("hypothesis.configuration")
+    if configuration is not None and not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
+
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
