@@ -150,6 +150,15 @@ def archive(tmp_path: Path, database: str | None) -> Archive:
     return Archive.open(tmp_path, database)
 
 
+@pytest.fixture(scope="session")
+def conqueror_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    """`pbem demo --ruleset conqueror-er --mode conquest` played once a session (a whole game by mail, the longest
+    run of the suite): its data folder and the command's result. The tests that share it only read it."""
+    folder = tmp_path_factory.mktemp("conqueror-demo") / "demo"
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "conqueror-er", "--mode", "conquest", "--data", str(folder)])
+    return folder, result
+
+
 MailGame = tuple[Archive, Path, dict[str, str]]  # the archive, the data folder, the seats' passwords
 
 
