@@ -12,8 +12,9 @@ servers on free ports and its own temporary folders, so no test may write a fixe
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
-import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -38,13 +39,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores if cores > 1 else 0
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Hypothesis keeps a cache in ./.hypothesis (the source tree) unless told otherwise: each session (each
-    xdist worker) gets its own folder instead. Only when a collected test module imported Hypothesis."""
-    configuration = sys.modules.get("hypothesis.configuration")
-    if configuration is not None and not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis keeps a cache in ./.hypothesis (the source tree), written as soon as the fuzz tests are
+    collected: this run keeps it in a temporary folder of its own instead (its xdist workers inherit it)."""
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        folder = tempfile.mkdtemp(prefix="pbem-hypothesis-")
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
