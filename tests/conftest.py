@@ -4,12 +4,17 @@ PostgreSQL server), driven through the real CLI.
 Tests that use the `database` fixture (directly, or through `pbem` and `archive`) run once per backend:
 test_x[sqlite] and test_x[postgresql]. The PostgreSQL server is started once per session
 (tests/postgres.py), or taken from PBEM_TEST_POSTGRES (a URL of a server's maintenance database).
+
+The suite runs on every core with pytest-xdist (pyproject.toml): each worker is its own session, with its own
+servers on free ports and its own temporary folders, so no test may write a fixed path.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -22,6 +27,26 @@ from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
 from adjudicator.cli import app
 from tests.postgres import fresh_database, private_server
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker per core this process may use (taskset and container limits count); on one core the
+    tests run in-process, as without xdist. PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set."""
+    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if given.isdigit():
+        return int(given)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis keeps a cache in ./.hypothesis (the source tree), written as soon as the fuzz tests are
+    collected: this run keeps it in a temporary folder of its own instead (its xdist workers inherit it)."""
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        folder = tempfile.mkdtemp(prefix="pbem-hypothesis-")
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 
@@ -124,6 +149,15 @@ def pbem(tmp_path: Path, database: str | None) -> Pbem:
 @pytest.fixture
 def archive(tmp_path: Path, database: str | None) -> Archive:
     return Archive.open(tmp_path, database)
+
+
+@pytest.fixture(scope="session")
+def conqueror_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    """`pbem demo --ruleset conqueror-er --mode conquest` played once a session (a whole game by mail, the longest
+    run of the suite): its data folder and the command's result. The tests that share it only read it."""
+    folder = tmp_path_factory.mktemp("conqueror-demo") / "demo"
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "conqueror-er", "--mode", "conquest", "--data", str(folder)])
+    return folder, result
 
 
 MailGame = tuple[Archive, Path, dict[str, str]]  # the archive, the data folder, the seats' passwords

@@ -8,6 +8,7 @@ rule has no test.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from pathlib import Path
@@ -24,8 +25,9 @@ def rule_ids(ruleset: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def test_names() -> list[str]:
-    names = []
+@functools.cache  # every ruleset's table reads the same test files: parse them once a session
+def test_names() -> tuple[str, ...]:
+    names: list[str] = []
     for path in sorted(TESTS.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names += [
@@ -33,7 +35,7 @@ def test_names() -> list[str]:
             for node in ast.walk(tree)
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
         ]
-    return names
+    return tuple(names)
 
 
 def coverage(ruleset: str) -> dict[str, list[str]]:

@@ -7,17 +7,18 @@ import json
 import re
 from pathlib import Path
 
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.cli import app
 
 
-def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_score_and_verifies(tmp_path: Path) -> None:
-    folder = tmp_path / "demo"
+def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_score_and_verifies(
+    conqueror_demo: tuple[Path, Result],
+) -> None:
+    folder, result = conqueror_demo  # `pbem demo --ruleset conqueror-er --mode conquest`, run once a session
     runner = CliRunner()
-    result = runner.invoke(app, ["demo", "--ruleset", "conqueror-er", "--mode", "conquest", "--data", str(folder)])
     assert result.exit_code == 0, result.output
     output = result.output
     assert output.startswith("Created game demo (conqueror-er, conquest mode, data ")

@@ -9,11 +9,11 @@ from collections import Counter
 from pathlib import Path
 
 from sqlmodel import select
+from typer.testing import Result
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import OrderSetRow, OutboxRow
-from adjudicator.services.bot_demo import BotDemo, run_bot_demo
 from tests.conftest import SEATS, Pbem
 from tests.test_conqueror_asks import thal_attacks_pel
 from tests.test_conqueror_new import data_copy, new_er
@@ -83,13 +83,16 @@ def test_ER_4_steps_without_orders_resolve_in_the_run_of_the_step_before_them(pb
     assert [n for n, _ in _phases(pbem)] == list(range(10))
 
 
-def test_ER_4_a_conqueror_player_sends_and_receives_at_most_two_mails_a_round(tmp_path: Path) -> None:
+def test_ER_4_a_conqueror_player_sends_and_receives_at_most_two_mails_a_round(
+    conqueror_demo: tuple[Path, Result],
+) -> None:
     """The bots of `pbem demo --ruleset conqueror-er` play a whole game by mail (ingest, tick); counted from the
     outbox: per round and player at most 2 order mails sent and 2 report mails received (receipts aside), each
     report inviting orders for a step of the player's own, and one more at the game's end."""
-    lines: list[str] = []
-    run_bot_demo(tmp_path / "demo", lines.append, BotDemo("conqueror-er", mode="conquest"))
-    with Archive.in_folder(tmp_path / "demo").session() as session:
+    folder, result = conqueror_demo  # the demo is played once a session (tests/conftest.py)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    with Archive.in_folder(folder).session() as session:
         game = db.find_game(session, "demo")
         turns = db.turns(session, game)
         # a step's round; Conquest mode's purchases come before round 1 (ER-3.11): round 0, as the setup
@@ -119,7 +122,9 @@ def test_ER_4_a_conqueror_player_sends_and_receives_at_most_two_mails_a_round(tm
     assert max(sent.values()) <= 2, sent
     assert max(received.values()) <= 2, received
     assert set(final.values()) == {1} and set(final) == set(seats.values())  # the final score, once each
-    tally = next(line for line in lines if line.startswith("Mails per player and round"))
+    start = next(n for n, line in enumerate(lines) if line.startswith("Mails per player and round"))
+    end = next(n for n, line in enumerate(lines) if n > start and line.startswith("  at most "))
+    tally = "\n".join(lines[start : end + 1])  # the demo's tally, header to its last line
     assert "and 2 received in a round; at the end 3" in tally  # the demo's own count says the same
 
 
