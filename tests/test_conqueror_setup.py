@@ -4,6 +4,8 @@ Every game here is set up by the real setup step on our own example data, with k
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from adjudicator.engine.chance import GivenDice
@@ -379,6 +381,8 @@ def test_ER_4_7_elimination_removes_a_player_with_no_units_and_no_area() -> None
     assert state.players["thal"].eliminated and "thal" not in state.turn_order
     assert state.players["thal"].hand == [] and any(e.kind == "eliminated" for e in events)
     assert rules.broken_invariants(state) == []
+    # the position after it is read back as written: the seating keeps thal, the turn order does not (ER-7.1)
+    assert rules.read_snapshot(json.loads(rules.snapshot_text(state))) == state
 
 
 def test_ER_4_7_own_capital_without_units_is_not_elimination() -> None:

@@ -154,7 +154,7 @@ ER_MUTATIONS: dict[str, tuple[Change, str]] = {
     "ER-3.7-unknown-field": (_faction("kesh", "bogus", 1), "snapshot.public.factions.kesh.bogus: not documented"),
     "ER-4.2-turn-order-no-faction": (
         lambda s: s["public"]["turn_order"].append("zorg"),
-        "snapshot.public.turn_order: kesh, aurel, thal, zorg are not the factions of the game",
+        "snapshot.public.turn_order: kesh, aurel, thal, zorg are not the factions in play",
     ),
     "ER-4.4.1-hourglass-no-faction": (
         lambda s: s["public"].__setitem__("hourglass", "zorg"),

@@ -52,12 +52,19 @@ def _seat_problems(public: dict[str, Any], game: GameData) -> list[str]:
     ]
     if len(factions) != public["players"]:
         found.append(f"snapshot.public.players: {public['players']}, but {len(factions)} factions play (ER-3.2)")
-    for name in ("seating", "turn_order"):
-        if sorted(public[name]) != sorted(factions):
-            found.append(
-                f"snapshot.public.{name}: {', '.join(public[name]) or 'none'} are not the factions of the game "
-                f"({', '.join(factions)}) (ER-3.10, ER-4.2)"
-            )
+    if sorted(public["seating"]) != sorted(factions):
+        found.append(
+            f"snapshot.public.seating: {', '.join(public['seating']) or 'none'} are not the factions of the game "
+            f"({', '.join(factions)}) (ER-3.10)"
+        )
+    # ER-4.7: an eliminated faction leaves the turn order; every faction in play is in it once
+    in_play = sorted(f for f, faction in factions.items() if not faction["eliminated"])
+    listed = public["turn_order"]
+    if len(set(listed)) != len(listed) or not set(in_play) <= set(listed) <= set(factions):
+        found.append(
+            f"snapshot.public.turn_order: {', '.join(listed) or 'none'} are not the factions in play "
+            f"({', '.join(in_play)}), each once (ER-4.2, ER-4.7)"
+        )
     found += _members("snapshot.public.hourglass", [public["hourglass"]], factions, "a faction of this game (ER-4.4.1)")
     found += _members("snapshot.public.winners", public["winners"], factions, "a faction of this game (ER-10)")
     found += _members("snapshot.public.final_scores key", public.get("final_scores", {}), factions, "a faction")
