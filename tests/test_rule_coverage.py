@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.resources import resource_dir
-
 from tests.registered import registered_rulesets
 from tests.rule_coverage import report, rule_ids, rules_spec
 
