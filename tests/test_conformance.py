@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import email
 import json
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -51,6 +52,7 @@ GAME = "conform"
 SEED = 5
 STEPS = 12  # a short game: a few turns of each seat, or two rounds of Conqueror's steps
 SEAT_COUNTS = (3, 2, 4, 5, 6)  # the first count the ruleset's bot takes is played
+SCALE = int(os.environ.get("PBEM_FUZZ_SCALE", "1"))  # as in test_fuzz.py: more examples for a longer campaign
 
 
 @dataclass(frozen=True)
@@ -288,12 +290,16 @@ def test_no_seat_sees_another_seats_hidden_items_in_files_snapshots_site_or_mail
     turns = sorted((played.folder / "games" / MAILED).glob("turn-*"))
     assert turns
     checked = 0
+    shown: dict[str, int] = dict.fromkeys(seats, 0)  # the hidden items each seat's own files and mails show it
     for turn in turns:
         hidden = played.hidden[int(turn.name.split("-")[1])]
         for path in sorted(turn.iterdir()):
             owner = next((s for s in seats if path.stem.endswith(f"-{s}")), None)
             if path.suffix in (".txt", ".json", ".svg"):
-                assert_hidden_from_others(path.read_text(encoding="utf-8"), hidden, owner, str(path))
+                text = path.read_text(encoding="utf-8")
+                assert_hidden_from_others(text, hidden, owner, str(path))
+                if owner is not None:
+                    shown[owner] += sum(mentions(text, item) for item in hidden.get(owner, ()))
                 checked += 1
     # the site shows every step: what is hidden at the end, and was never public before, is in none of its pages
     last = played.hidden[max(played.hidden)]
@@ -316,9 +322,14 @@ def test_no_seat_sees_another_seats_hidden_items_in_files_snapshots_site_or_mail
         for part in mail.iter_attachments():
             payload = part.get_payload(decode=True)
             text += "\n" + (payload.decode("utf-8", "replace") if isinstance(payload, bytes) else "")
-        assert_hidden_from_others(text, played.hidden[mail_step(str(mail["Subject"]))], reader, str(path))
+        hidden = played.hidden[mail_step(str(mail["Subject"]))]
+        assert_hidden_from_others(text, hidden, reader, str(path))
+        if reader is not None:
+            shown[reader] += sum(mentions(text, item) for item in hidden.get(reader, ()))
         checked += 1
     assert checked > len(turns)
+    # the search finds what it looks for: each seat is shown its own hidden items, where nobody else sees them
+    assert all(shown.values()), f"a seat never saw its own hidden items: {shown}"
 
 
 # -- bad input -----------------------------------------------------------------------------------------------------
@@ -327,7 +338,7 @@ def test_no_seat_sees_another_seats_hidden_items_in_files_snapshots_site_or_mail
 def fuzz(examples: int) -> settings:
     """A fixed seed, few examples, no example database (nothing written beside the tests)."""
     return settings(
-        max_examples=examples,
+        max_examples=examples * SCALE,
         derandomize=True,
         database=None,
         deadline=None,
