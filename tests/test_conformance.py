@@ -204,6 +204,26 @@ def test_resolve_of_each_stored_step_writes_the_archives_next_snapshot_byte_for_
         assert (out / "report.txt").is_file()
 
 
+def test_resolve_refuses_a_public_or_one_seats_snapshot_of_a_game_that_hides_information(
+    game: Played, tmp_path: Path
+) -> None:
+    if not hides_information(game.ruleset):
+        pytest.skip(f"{game.name} hides no information (engine/protocol.py hides_information)")
+    data = ["--game-data", str(game.game_data)] if game.game_data else []
+    step = ordered_steps(game)[-1]
+    args = resolve_args(step, tmp_path / "in")
+    folder = game.data / "games" / GAME / f"turn-{step.number - 1:04d}"
+    views = [folder / "snapshot.json", *(folder / f"snapshot-{seat}.json" for seat in game.seats)]
+    for view in views:  # the files a turn folder publishes lack the other seats' hidden part
+        assert view.is_file()
+        args[args.index("--state") + 1] = str(view)
+        refused = pbem("resolve", *args, "--out", str(tmp_path / "out"), *data)
+        # refused by name, by the service (services/adjudication.py) or by the ruleset's reader
+        assert refused.exit_code == 1, f"{view}: {refused.output}"
+        assert "a public or one seat's snapshot (not every seat's hidden part)" in refused.output, refused.output
+        assert not (tmp_path / "out").exists()
+
+
 # -- hidden information --------------------------------------------------------------------------------------------
 
 
