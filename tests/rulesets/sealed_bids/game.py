@@ -317,9 +317,11 @@ class SealedBids:
         return {**head, "private": {seat: {"hand": list(cards)} for seat, cards in seats.items()}}
 
     def read_snapshot(self, data: Any) -> BidsState:
-        """The protocol's contract: the shape, then the rules, are checked before anything plays the position."""
+        """The protocol's contract: the shape, then the rules, are checked before anything plays the position. A
+        public view (no private part) reads as a position without hands; once the hands are dealt, it is refused by
+        name, and so is one seat's view (B-1)."""
         try:
-            public, private = data["public"], data["private"]
+            public, private = data["public"], data.get("private", {})
             state = BidsState(
                 data["game"],
                 tuple(public["seats"]),
@@ -352,8 +354,16 @@ class SealedBids:
             return [f"public.dealt: {state.dealt!r} is not true or false"]
         if set(state.scores) != set(seats) or any(type(v) is not int or v < 0 for v in state.scores.values()):
             return [f"public.scores: {state.scores!r} is not a count per seat"]
-        if not set(state.hands) <= set(seats) or (state.dealt and set(state.hands) != set(seats)):
+        if not set(state.hands) <= set(seats):
             return [f"private: {sorted(map(str, state.hands))} are not the seats' hands"]
+        missing = [seat for seat in seats if seat not in state.hands]
+        if state.dealt and not state.revealed and missing:
+            # B-1: every seat holds a hand after the deal; the whole snapshot has no other part that a public or
+            # one seat's view lacks, so the service cannot tell a view from the whole by its keys alone
+            return [
+                f"private: no hand of {', '.join(missing)}: a public or one seat's snapshot (not every seat's hidden "
+                "part) cannot be played"
+            ]
         cards = [card for hand in state.hands.values() for card in hand]
         cards += [card for bids in state.played for card in bids.values()]
         if any(not isinstance(card, str) or card not in self.card_names for card in cards):
