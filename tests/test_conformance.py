@@ -181,6 +181,22 @@ def test_the_self_played_archive_verifies_without_a_problem(game: Played) -> Non
     assert len(passed) > len(game.steps)  # a check per stored step, and the chain's
 
 
+def test_self_play_in_round_pace_with_decisions_asked_keeps_the_invariants_and_verifies(
+    game: Played, tmp_path: Path
+) -> None:
+    """Round pace (`pbem new --pace round`): every seat orders its coming step of the round at once, a seat with
+    two steps in a round (Conqueror's plans, then its campaign turn) the second once the first is resolved."""
+    archive = Archive.open(tmp_path, None)
+    with fixed_secrets(f"{game.name}-round"):
+        played = play_archived_game(
+            archive, tmp_path, GAME, game.name, list(game.seats), SEED, STEPS, pace="round", decisions="ask",
+            game_data=game.game_data,
+        )  # fmt: skip
+    assert len(played) >= min(STEPS, 3)
+    assert all(game.ruleset.broken_invariants(step.state) == [] for step in played)
+    assert verify(archive, GAME)[1] == []
+
+
 # -- the file interface --------------------------------------------------------------------------------------------
 
 
