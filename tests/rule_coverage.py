@@ -13,14 +13,19 @@ import re
 import sys
 from pathlib import Path
 
-from adjudicator.resources import resource_dir
+from tests.registered import registered_rulesets
 
 TESTS = Path(__file__).resolve().parent
 
 
+def rules_spec(ruleset: str) -> Path:
+    """The ruleset's rules spec: rules.md in its registered folder (it may have none)."""
+    return registered_rulesets()[ruleset] / "rules.md"
+
+
 def rule_ids(ruleset: str) -> list[str]:
     """Rule IDs defined in the spec: list items starting with the ID (table rows for section 15)."""
-    text = (resource_dir("games") / ruleset / "rules.md").read_text(encoding="utf-8")
+    text = rules_spec(ruleset).read_text(encoding="utf-8")
     found = re.findall(r"^(?:- |\| )([A-Z]+-\d+\.\d+)\b", text, flags=re.MULTILINE)
     return list(dict.fromkeys(found))
 

@@ -125,7 +125,11 @@ def play_archived_game(
     steps: list[SelfPlayStep] = []
     while ruleset.due(state) is not None and len(steps) < max_turns:
         rngs: dict[int, random.Random] = {}
+        ordered: set[str] = set()
         for number, seat in due_turns(ruleset, state, pace):
+            if seat in ordered:  # an order set is taken for a seat's first open step alone (games.expected_turn)
+                continue
+            ordered.add(seat)
             rng = rngs.setdefault(number, step_rng(seed, number))
             submit(
                 archive, name, bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)

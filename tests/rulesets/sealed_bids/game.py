@@ -290,9 +290,12 @@ class SealedBids(RulesetBase):
         return {**head, "private": {seat: {"hand": list(cards)} for seat, cards in seats.items()}}
 
     def read_snapshot(self, data: Any) -> BidsState:
+        """The protocol's contract: the shape, then the rules, are checked before anything plays the position. A
+        public view (no private part) reads as a position without hands; once the hands are dealt, it is refused by
+        name, and so is one seat's view (B-1)."""
         try:
-            public, private = data["public"], data["private"]
-            return BidsState(
+            public, private = data["public"], data.get("private", {})
+            state = BidsState(
                 data["game"],
                 tuple(public["seats"]),
                 data["step"],
@@ -303,8 +306,49 @@ class SealedBids(RulesetBase):
                 [dict(bids) for bids in public["played"]],
                 "hands" in public,
             )
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise PbemError(f"snapshot: {error} is missing or wrong") from None
+        problems = self.shape_problems(state)
+        if problems:
+            raise PbemError(f"snapshot: {'; '.join(problems)}")
+        return state
+
+    def shape_problems(self, state: BidsState) -> list[str]:
+        """What of a read state is not of the schema's types, or names seats or cards the game has not (B-1)."""
+        seats = state.seats
+        if not isinstance(state.game, str) or not state.game:
+            return ["game: not a name"]
+        if not seats or any(s not in self.seat_names for s in seats) or len(set(seats)) != len(seats):
+            return [f"public.seats: {list(seats)} are not 2 to 3 of {', '.join(self.seat_names)}"]
+        for path, value in (("step", state.steps_done), ("public.round", state.round)):
+            if type(value) is not int or not 0 <= value <= self.rules.rounds + 1:
+                return [f"{path}: {value!r} is not a step of the game"]
+        if type(state.dealt) is not bool:
+            return [f"public.dealt: {state.dealt!r} is not true or false"]
+        if set(state.scores) != set(seats) or any(type(v) is not int or v < 0 for v in state.scores.values()):
+            return [f"public.scores: {state.scores!r} is not a count per seat"]
+        if not set(state.hands) <= set(seats):
+            return [f"private: {sorted(map(str, state.hands))} are not the seats' hands"]
+        missing = [seat for seat in seats if seat not in state.hands]
+        if state.dealt and not state.revealed and missing:
+            # B-1: every seat holds a hand after the deal; the whole snapshot has no other part that a public or
+            # one seat's view lacks, so the service cannot tell a view from the whole by its keys alone
+            return [
+                f"private: no hand of {', '.join(missing)}: a public or one seat's snapshot (not every seat's hidden "
+                "part) cannot be played"
+            ]
+        cards = [card for hand in state.hands.values() for card in hand]
+        cards += [card for bids in state.played for card in bids.values()]
+        if any(not isinstance(card, str) or card not in self.card_names for card in cards):
+            return ["a hand or bid holds something that is no card of the deck"]
+        if len(set(cards)) != len(cards):
+            return ["a card is in play twice"]
+        left = self.rules.hand_size - state.round  # B-2: one card a round leaves each hand
+        if state.dealt and any(len(hand) != left for hand in state.hands.values()):
+            return [f"private: a hand does not hold {left} cards after {state.round} rounds"]
+        if len(state.played) != state.round or any(set(bids) != set(seats) for bids in state.played):
+            return [f"public.played: {len(state.played)} rounds of bids, not {state.round} of every seat"]
+        return []
 
     # Orders
 
