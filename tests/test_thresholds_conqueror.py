@@ -1,0 +1,89 @@
+"""Conqueror: Empire Rises rules pinned at their thresholds: each test resolves a real position through the
+ruleset at the boundary the rule names and one step past it, so a changed number or comparison fails here.
+Battles use the helpers of tests/test_conqueror_battle.py (dice-file numbers: ER-0.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.rulesets.conqueror.battle_types import ATTACKER, DEFENDER, Neighbour, Plan
+from tests.test_conqueror_battle import FOUR, NEIGHBOURS, ONE, THREE, TWO, army, battle, run
+
+
+# -- ER-0.4: the die --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("index", "face"), [(1, 1), (2, 1), (3, 2), (4, 3), (5, 4), (6, 4)])
+def test_ER_0_4_each_die_index_gives_its_face_in_the_melee(index: int, face: int) -> None:
+    outcome, _ = run(battle(army("a", "O", infantry=1), army("d", "X", infantry=1)), [index, ONE])
+    assert outcome.strengths[ATTACKER] == 1 + face
+
+
+@pytest.mark.parametrize(("index", "hit"), [(1, False), (2, False), (3, False), (4, False), (5, True), (6, True)])
+def test_ER_0_4_an_archer_hits_only_on_the_two_faces_of_four(index: int, hit: bool) -> None:
+    """The volley reads the same die: faces 1, 1, 2, 3 miss and 4, 4 hit (ER-8.12's 4)."""
+    b = battle(army("a", "O", archer=1, infantry=1), army("d", "X", infantry=2))
+    outcome, _ = run(b, [index, ONE, ONE])
+    assert outcome.strengths[DEFENDER] == (2 - int(hit)) + 1
+
+
+# -- ER-9.4 Aggression: 1 casualty with cavalry, 1 more on a win by 4 or more --------------------------------------
+def test_ER_9_4_aggression_adds_one_more_casualty_at_a_margin_of_four_not_three() -> None:
+    b = battle(
+        army("a", "O", cavalry=3, upgrades=frozenset({"aggression"})), army("d", "X", infantry=5), neighbours=NEIGHBOURS
+    )
+    three, _ = run(b, [THREE, ONE])  # 6+3 vs 5+1: margin 3
+    assert three.winner == ATTACKER and three.casualties[DEFENDER].blockable == 1 + 1
+    four, _ = run(b, [FOUR, ONE])  # 6+4 vs 5+1: margin 4
+    assert four.winner == ATTACKER and four.casualties[DEFENDER].blockable == 1 + 2
+
+
+def test_ER_9_4_aggression_needs_one_own_cavalry_in_the_battle() -> None:
+    ups = frozenset({"aggression"})
+    foot, _ = run(battle(army("a", "O", infantry=6, upgrades=ups), army("d", "X", infantry=5)), [TWO, ONE])
+    assert foot.casualties[DEFENDER].blockable == 1  # the defeat casualty only
+    one, _ = run(battle(army("a", "O", infantry=4, cavalry=1, upgrades=ups), army("d", "X", infantry=5)), [TWO, ONE])
+    assert one.casualties[DEFENDER].blockable == 1 + 1
+
+
+# -- ER-8.24: the beaten defender's retreat -------------------------------------------------------------------
+def test_ER_8_24_a_land_defender_never_retreats_to_sea_and_is_eliminated_without_land() -> None:
+    near = (Neighbour("S", False), Neighbour("E", True, controller="e"))
+    outcome, _ = run(battle(army("a", "O", infantry=4), army("d", "X", infantry=3), neighbours=near), [FOUR, ONE])
+    move = next(m for m in outcome.moves if m.player == "d")
+    assert move.to is None and move.options == () and move.units == {"infantry": 2}
+    # one step over: the same neighbours around a sea area let the survivors into the sea
+    at_sea, _ = run(
+        battle(army("a", "O", infantry=4), army("d", "X", infantry=3), land=False, neighbours=near), [FOUR, ONE]
+    )
+    assert next(m for m in at_sea.moves if m.player == "d").to == "S"
+
+
+# -- ER-8.25 and ER-15.15: winners and losers without survivors -------------------------------------------------
+def test_ER_8_25_a_winner_without_survivors_still_drives_the_defenders_survivors_out() -> None:
+    b = battle(
+        army("a", "O", cavalry=1, hand=("raid",)), army("d", "X", infantry=4, hand=("raid",)), neighbours=NEIGHBOURS
+    )
+    outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("raid",)), "d": Plan(tactics=("raid",))})
+    assert outcome.winner == ATTACKER and not outcome.conquered  # 2+4 vs 4+1; the raid kills the cavalry
+    retreat = [m for m in outcome.moves if m.player == "d"]
+    assert [(m.source, m.units) for m in retreat] == [("X", {"infantry": 1})] and retreat[0].to is not None
+    assert not [m for m in outcome.moves if m.player == "a"]
+    assert any(e.rule == "ER-8.25" for e in outcome.events)
+
+
+def test_ER_8_25_a_defender_that_wins_without_survivors_leaves_the_area_empty() -> None:
+    b = battle(army("a", "O", infantry=3, hand=("raid",)), army("d", "X", infantry=2), neighbours=NEIGHBOURS)
+    outcome, _ = run(b, [ONE, FOUR], {"a": Plan(tactics=("raid",))})
+    assert outcome.winner == DEFENDER and not outcome.conquered  # 3+1 vs 2+4
+    assert outcome.losses["d"]["infantry"] == 2 and outcome.losses["a"]["infantry"] == 1
+    assert [(m.player, m.to, m.units) for m in outcome.moves] == [("a", "O", {"infantry": 2})]
+
+
+@pytest.mark.parametrize(("units", "lost", "survive"), [(2, 2, 0), (3, 3, 0), (4, 3, 1)])
+def test_ER_15_15_casualties_beyond_the_units_are_ignored_and_none_retreat(units: int, lost: int, survive: int) -> None:
+    """Three casualties (1 for the defeat, 2 for the raid) against 2, 3 and 4 defending units."""
+    b = battle(army("a", "O", cavalry=3, hand=("raid",)), army("d", "X", infantry=units), neighbours=NEIGHBOURS)
+    outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("raid",))})
+    assert outcome.winner == ATTACKER and outcome.casualties[DEFENDER].net == 3
+    assert outcome.losses["d"]["infantry"] == lost
+    retreat = [m.units for m in outcome.moves if m.player == "d"]
+    assert retreat == ([{"infantry": survive}] if survive else [])
