@@ -7,7 +7,43 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.rulesets.conqueror.battle_types import ATTACKER, DEFENDER, Neighbour, Plan
+from adjudicator.rulesets.conqueror.state import (
+    DYNASTY_ACTIVE,
+    DYNASTY_UNUSED,
+    INDEPENDENT,
+    Army,
+    GameState,
+    fort_count,
+    fort_of,
+    large_and_small_forts,
+)
 from tests.test_conqueror_battle import FOUR, NEIGHBOURS, ONE, THREE, TWO, army, battle, run
+from tests.test_conqueror_campaign import blocker_position, units, verdicts
+from tests.test_conqueror_campaign import play as campaign_play
+from tests.test_conqueror_politics import plans_position, verdict
+from tests.test_conqueror_politics import play as plans_play
+from tests.test_conqueror_setup import run as run_step
+from tests.test_conqueror_state import example, set_up
+
+
+def take(state: GameState, faction: str, kind: str, n: int) -> None:
+    """Give `faction` `n` more areas with a fort of `kind` (no capital of a seat in play, no seat's army), one
+    infantry each; short of small forts, built fort markers make more (ER-2.6: a small fort in every respect)."""
+    side = example().map_for(state.players_count)
+    capitals = {side.capital_of(f) for f in state.in_play()}
+    free = [
+        a
+        for a, x in sorted(side.areas.items())
+        if x.land and a not in capitals and state.army.get(a, Army(INDEPENDENT)).owner == INDEPENDENT
+    ]
+    chosen = [a for a in free if fort_of(state, side, a) == kind][:n]
+    if kind == "small":
+        built = [a for a in free if fort_of(state, side, a) == "none"][: n - len(chosen)]
+        state.fort_markers += built
+        chosen += built
+    assert len(chosen) == n, (kind, free)
+    for area in chosen:
+        state.army[area] = Army(faction, {"infantry": 1})
 
 
 # -- ER-0.4: the die --------------------------------------------------------------------------------------------
@@ -87,3 +123,46 @@ def test_ER_15_15_casualties_beyond_the_units_are_ignored_and_none_retreat(units
     assert outcome.losses["d"]["infantry"] == lost
     retreat = [m.units for m in outcome.moves if m.player == "d"]
     assert retreat == ([{"infantry": survive}] if survive else [])
+
+
+# -- ER-10.1: forts to win at the end of the round ---------------------------------------------------------------
+@pytest.mark.parametrize(("mode", "needed"), [("conquest", 5), ("imperator", 6)])
+def test_ER_10_1_one_fort_short_plays_on_and_the_number_wins(mode: str, needed: int) -> None:
+    for forts, wins in ((needed - 1, False), (needed, True)):
+        rules, state = set_up(4, mode)
+        side = example().map_for(4)
+        take(state, "aurel", "small", forts - fort_count(state, side, "aurel"))
+        assert fort_count(state, side, "aurel") == forts
+        state.phase = "end_of_round"
+        after, events = run_step(rules, state)
+        assert after.ended is wins, (mode, forts)
+        assert (after.winners == ["aurel"]) is wins and (events[-1].kind == "game_won") is wins
+
+
+# -- ER-11.5: the dynasty card's fort limit (at most 1 large and 2 small forts) -----------------------------------
+@pytest.mark.parametrize(("large", "small", "allowed"), [(1, 2, True), (2, 2, False), (1, 3, False)])
+def test_ER_11_5_the_dynasty_is_refused_one_fort_past_its_limit(large: int, small: int, allowed: bool) -> None:
+    rules, state = plans_position()
+    state.round = 2
+    side = example().map_for(state.players_count)
+    have = large_and_small_forts(state, side, "aurel")
+    take(state, "aurel", "large", large - have[0])
+    take(state, "aurel", "small", small - have[1])
+    assert large_and_small_forts(state, side, "aurel") == (large, small)
+    result = plans_play(rules, state, {"aurel": "DYNASTY"})
+    answer = verdict(result, "aurel")
+    assert answer.accepted is allowed
+    assert result.state.players["aurel"].dynasty == (DYNASTY_ACTIVE if allowed else DYNASTY_UNUSED)
+    if not allowed:
+        assert answer.rule == "ER-11.5" and "at most 1 large and 2 small forts" in answer.reason
+
+
+# -- ER-12.5: the Persian block stops an army of strength 5 or less -------------------------------------------------
+@pytest.mark.parametrize(("infantry", "blocked"), [(1, True), (2, False)])
+def test_ER_12_5_an_army_of_strength_five_is_blocked_and_six_moves(infantry: int, blocked: bool) -> None:
+    rules, state = blocker_position(3, "BLOCK aurel")  # no MAX: the board's own 5
+    state.army["AUR"] = Army("aurel", {"cavalry": 2, "infantry": 2})
+    result = campaign_play(rules, state, "aurel", [], f"MOVE 2 CAV {infantry} INF: AUR -> SOL")  # 4 + infantry
+    assert verdicts(result, "aurel") == [(False, "ER-12.5") if blocked else (True, "")]
+    assert result.state.players["varun"].coins == (2 if blocked else 3)
+    assert units(result.state, "SOL") == (None if blocked else ("aurel", {"cavalry": 2, "infantry": 2}))
