@@ -10,6 +10,7 @@ from adjudicator.rulesets.conqueror.battle_types import ATTACKER, DEFENDER, Neig
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_UNUSED,
+    FOOD_HELD,
     INDEPENDENT,
     Army,
     GameState,
@@ -22,6 +23,7 @@ from tests.test_conqueror_campaign import blocker_position, units, verdicts
 from tests.test_conqueror_campaign import play as campaign_play
 from tests.test_conqueror_politics import plans_position, verdict
 from tests.test_conqueror_politics import play as plans_play
+from tests.test_conqueror_seas import sod_plans
 from tests.test_conqueror_setup import run as run_step
 from tests.test_conqueror_state import example, set_up
 
@@ -166,3 +168,59 @@ def test_ER_12_5_an_army_of_strength_five_is_blocked_and_six_moves(infantry: int
     assert verdicts(result, "aurel") == [(False, "ER-12.5") if blocked else (True, "")]
     assert result.state.players["varun"].coins == (2 if blocked else 3)
     assert units(result.state, "SOL") == (None if blocked else ("aurel", {"cavalry": 2, "infantry": 2}))
+
+
+# -- ER-5.17: two builds of one type in one round, priced by ER-5.16 ------------------------------------------------
+def test_ER_5_17_a_second_build_of_a_type_in_the_same_round_is_allowed_at_the_second_price() -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.trade, kesh.coins = 8, 30  # the last trade space: the extra action of ER-5.6
+    result = plans_play(rules, state, {"kesh": "AGENT GRANARY\nEXTRA AGENT GRANARY SPACE 2"})
+    assert verdict(result, "kesh").accepted and verdict(result, "kesh", 3).accepted
+    after = result.state.players["kesh"]
+    assert after.districts == {"granary": 2} and after.builds == {"granary": 2}
+    assert after.coins == 30 - 5 - (6 + 2)  # 1st price; 2nd price + 2 on the second space (ER-5.16)
+
+
+@pytest.mark.parametrize(("kind", "built", "price"), [("granary", 2, 7), ("granary", 5, 7), ("academy", 2, 6)])
+def test_ER_5_16_the_third_and_later_builds_pay_the_last_price(kind: str, built: int, price: int) -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.coins, kesh.builds = 20, {kind: built}
+    result = plans_play(rules, state, {"kesh": f"AGENT {kind.upper()}"})
+    assert verdict(result, "kesh").accepted and result.state.players["kesh"].coins == 20 - price
+
+
+# -- ER-12.2: two siege engines in each barracks ------------------------------------------------------------------
+@pytest.mark.parametrize(("before", "asked", "allowed"), [(0, 2, True), (0, 3, False), (1, 1, True), (1, 2, False)])
+def test_ER_12_2_a_third_siege_engine_is_refused(before: int, asked: int, allowed: bool) -> None:
+    rules, state = sod_plans()
+    assert state.seas is not None
+    state.seas.siege_recruited["kesh"] = before  # recruited before and eliminated since (ER-12.18)
+    state.players["kesh"].coins = 20
+    result = plans_play(rules, state, {"kesh": f"RECRUIT {asked} SIEGE AT KES"})
+    answer = verdict(result, "kesh")
+    assert answer.accepted is allowed
+    assert result.state.army["KES"].count("siege") == (asked if allowed else 0)
+    assert result.state.players["kesh"].coins == 20 - (4 * asked if allowed else 0)
+    if not allowed:
+        assert answer.rule == "ER-12.18" and f"has {2 - before} siege engines left" in answer.reason
+
+
+# -- ER-14.9: a silent seat recruits nothing and does not use its stored food ------------------------------------------
+def test_ER_14_9_a_silent_seat_recruits_nothing_and_keeps_its_stored_food() -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.coins, kesh.stored_food = 30, FOOD_HELD
+    state.supply.food_markers -= 1
+    state.army["KES"].add("archer", -1)  # room under the food limit (ER-6.5) for the fort's production
+    army, heroes = dict(state.army["KES"].units), (dict(kesh.heroes_up), list(kesh.heroes_down))
+    result = plans_play(rules, state, {})
+    after = result.state.players["kesh"]
+    assert result.state.army["KES"].units == army and (after.heroes_up, after.heroes_down) == heroes
+    assert after.stored_food == FOOD_HELD and result.state.supply.food_markers == state.supply.food_markers
+    assert not [e for e in result.events if e.seat == "kesh" and "recruit" in e.kind]
+    assert after.coins == 30
+    # one step over: the same seat that orders a recruitment gets it
+    ordered = plans_play(rules, state, {"kesh": "RECRUIT 1 CAV AT KES"})
+    assert verdict(ordered, "kesh").accepted and ordered.state.army["KES"].count("cavalry") == army["cavalry"] + 1
