@@ -4,9 +4,20 @@ Battles use the helpers of tests/test_conqueror_battle.py (dice-file numbers: ER
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from adjudicator.rulesets.conqueror.battle_types import ATTACKER, DEFENDER, Neighbour, Plan
+from adjudicator.rulesets.conqueror.battle_types import (
+    ATTACKER,
+    DEFENDER,
+    Battle,
+    Neighbour,
+    Plan,
+    Reinforcement,
+    Standing,
+)
+from adjudicator.rulesets.conqueror.data import Units
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_UNUSED,
@@ -18,7 +29,7 @@ from adjudicator.rulesets.conqueror.state import (
     fort_of,
     large_and_small_forts,
 )
-from tests.test_conqueror_battle import FOUR, NEIGHBOURS, ONE, THREE, TWO, army, battle, run
+from tests.test_conqueror_battle import CARDS, FOUR, FREE_MEN, NEIGHBOURS, ONE, THREE, TWO, army, battle, run
 from tests.test_conqueror_campaign import blocker_position, units, verdicts
 from tests.test_conqueror_campaign import play as campaign_play
 from tests.test_conqueror_politics import plans_position, verdict
@@ -224,3 +235,73 @@ def test_ER_14_9_a_silent_seat_recruits_nothing_and_keeps_its_stored_food() -> N
     # one step over: the same seat that orders a recruitment gets it
     ordered = plans_play(rules, state, {"kesh": "RECRUIT 1 CAV AT KES"})
     assert verdict(ordered, "kesh").accepted and ordered.state.army["KES"].count("cavalry") == army["cavalry"] + 1
+
+
+# -- battle losses: the numbers and comparisons a mutation run left unpinned ------------------------------------------
+def test_ER_9_4_discipline_needs_one_own_infantry_in_the_battle() -> None:
+    ups = frozenset({"discipline"})
+    riders, _ = run(battle(army("a", "O", cavalry=3), army("d", "X", cavalry=1, upgrades=ups)), [FOUR, ONE])
+    assert riders.casualties[DEFENDER].shields == 0 and riders.losses["d"]["cavalry"] == 1
+    foot, _ = run(battle(army("a", "O", cavalry=3), army("d", "X", cavalry=1, infantry=1, upgrades=ups)), [FOUR, ONE])
+    assert foot.casualties[DEFENDER].shields == 1
+
+
+def test_ER_8_24_two_survivors_are_enough_to_leave_one_behind() -> None:
+    b = battle(army("a", "O", cavalry=1, infantry=1), army("d", "X", infantry=1), neighbours=NEIGHBOURS)
+    outcome, _ = run(b, [FOUR, ONE], {"a": Plan(leave_behind="cavalry")})
+    assert outcome.conquered and not outcome.independent_removed  # a player's army is beaten, not removed
+    assert [(m.source, m.to, m.units) for m in outcome.moves if m.player == "a"] == [("O", "X", {"infantry": 1})]
+    assert [e.data for e in outcome.events if e.what == "left_behind"] == [{"kind": "cavalry", "area": "O"}]
+
+
+def test_ER_8_32_the_automa_casualty_adds_to_the_defeat_casualty() -> None:
+    b = Battle("X", True, army("a", "O", cavalry=2, infantry=1), independent=Units(cavalry=3), cards=CARDS)
+    outcome, _ = run(replace(b, automa_deck=("mid",)), [ONE])  # 5+1 against 6+2
+    assert outcome.winner == DEFENDER
+    assert (outcome.casualties[ATTACKER].blockable, outcome.casualties[ATTACKER].unblockable) == (1 + 1, 0)
+    assert sum(outcome.losses["a"].values()) == 2
+
+
+def test_ER_8_33_an_independent_army_wiped_out_on_a_tie_leaves_the_game() -> None:
+    attacker = army("a", "O", cavalry=2, infantry=1, hand=("raid",))
+    b = Battle("X", True, attacker, independent=Units(cavalry=2), cards=CARDS, automa_deck=("mid",))  # type: ignore[arg-type]
+    outcome, _ = run(b, [ONE], {"a": Plan(tactics=("raid",))})  # 5+1 against 4+2: a tie, the raid kills both
+    assert outcome.winner is None and outcome.independent_removed and not outcome.conquered
+    still, _ = run(
+        Battle(**{**b.__dict__, "independent": Units(cavalry=2, infantry=1)}), [TWO], {"a": Plan(tactics=("raid",))}
+    )
+    assert still.winner is None and not still.independent_removed  # one independent unit survives: it stays
+
+
+def test_ER_8_21_two_unblockable_casualties_add_up() -> None:
+    a = army("a", "O", cavalry=4, hand=("breach",), heroes={"butcher": 0})
+    b = battle(a, army("d", "X", infantry=3), fort="large", neighbours=NEIGHBOURS)
+    outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("breach",), heroes=("butcher",))})
+    assert outcome.winner == ATTACKER and outcome.casualties[DEFENDER].unblockable == 1 + 1
+
+
+def test_ER_8_20_free_men_remove_an_infantry_unit_never_the_archer() -> None:
+    gaul = army("a", "O", infantry=2, archer=1, elite=FREE_MEN)
+    outcome, _ = run(
+        battle(gaul, army("d", "X", infantry=1), neighbours=NEIGHBOURS), [ONE, FOUR, ONE], {"a": Plan(free_men=True)}
+    )
+    assert outcome.winner == ATTACKER and outcome.casualties[ATTACKER].net == 0
+    assert outcome.losses["a"]["infantry"] == 1 and outcome.losses["a"]["archer"] == 0
+
+
+def test_ER_8_22_ER_14_17_a_players_losses_in_two_areas_add_up() -> None:
+    own = (Reinforcement(army("a", "P", infantry=1), ATTACKER),)
+    b = battle(army("a", "O", infantry=2), army("d", "X", infantry=6, hand=("raid",)), reinforcements=own)
+    outcome, _ = run(b, [ONE, FOUR], {"d": Plan(tactics=("raid",))})  # 3 casualties: 1 defeat + 2 raid
+    assert outcome.winner == DEFENDER and outcome.losses["a"]["infantry"] == 3
+    assert outcome.area_losses[("a", "P")]["infantry"] == 1 and outcome.area_losses[("a", "O")]["infantry"] == 2
+
+
+def test_ER_14_16_the_defender_hands_the_attackers_casualty_to_its_ally() -> None:
+    ally = (Reinforcement(army("c", "N", infantry=1), ATTACKER),)
+    b = battle(army("a", "O", infantry=1), army("d", "X", infantry=5), reinforcements=ally)
+    outcome, _ = run(b, [ONE, FOUR], orders={"d": Standing(assign_order=("c",))})
+    assert outcome.winner == DEFENDER
+    assert outcome.losses["c"]["infantry"] == 1 and outcome.losses["a"]["infantry"] == 0
+    default, _ = run(b, [ONE, FOUR])  # ER-14.16 default: the principal first
+    assert default.losses["a"]["infantry"] == 1 and default.losses["c"]["infantry"] == 0
