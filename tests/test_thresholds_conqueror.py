@@ -305,3 +305,28 @@ def test_ER_14_16_the_defender_hands_the_attackers_casualty_to_its_ally() -> Non
     assert outcome.losses["c"]["infantry"] == 1 and outcome.losses["a"]["infantry"] == 0
     default, _ = run(b, [ONE, FOUR])  # ER-14.16 default: the principal first
     assert default.losses["a"]["infantry"] == 1 and default.losses["c"]["infantry"] == 0
+
+
+def test_ER_8_21_ER_8_22_the_report_names_each_sides_casualties_and_each_unit_lost() -> None:
+    """The battle report (rendered for the players) carries the numbers and rules of step 5 and the conquest."""
+    b = battle(
+        army("a", "O", cavalry=3, hand=("raid",)), army("d", "X", infantry=4, hand=("wall",)), neighbours=NEIGHBOURS
+    )
+    outcome, _ = run(b, [FOUR, ONE], {"a": Plan(tactics=("raid",)), "d": Plan(tactics=("wall",))})
+    said = [(e.rule, e.what, dict(e.data)) for e in outcome.events]
+    casualties = [x for x in said if x[1] == "casualties"]
+    assert casualties == [
+        ("ER-8.21", "casualties", {"side": ATTACKER, "blockable": 0, "unblockable": 0, "shields": 0, "net": 0}),
+        ("ER-8.21", "casualties", {"side": DEFENDER, "blockable": 1 + 2, "unblockable": 0, "shields": 2, "net": 1}),
+    ]
+    lost = [x for x in said if x[1] == "unit_lost"]
+    assert lost == [("ER-8.22", "unit_lost", {"player": "d", "kind": "infantry", "area": "X"})]
+    assert [(m.player, m.why) for m in outcome.moves] == [("d", "ER-8.24"), ("a", "ER-8.24")]
+    beaten, _ = run(battle(army("a", "O", infantry=2), army("d", "X", infantry=3)), [ONE, FOUR])
+    assert [(m.player, m.to, m.why) for m in beaten.moves] == [("a", "O", "ER-8.24")]
+    empty, _ = run(
+        battle(army("a", "O", infantry=1, hand=("raid",)), army("d", "X", infantry=2, hand=("raid",))),
+        [FOUR, ONE],
+        {"a": Plan(tactics=("raid",)), "d": Plan(tactics=("raid",))},
+    )
+    assert [(e.rule, e.what) for e in empty.events if e.what == "area_left_empty"] == [("ER-8.25", "area_left_empty")]
