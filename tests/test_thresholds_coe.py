@@ -85,3 +85,19 @@ def test_O_10_5_a_leader_cannot_be_bought_and_the_line_says_what_can(leader: str
     # one step back: the same BUY with a combat unit reads
     fine = parse_orders(text.replace(f"BUY 1 {leader}", "BUY 1 CAV"), rules)
     assert fine.errors == () and len(fine.orders) == 2
+
+
+# -- C-11.6: the first inflation is triggered when a tribute marker passes 100 (reaches 105) --------------------------
+@pytest.mark.parametrize(("extra", "tribute", "triggered"), [((), 100, False), (("DAL",), 105, True)])
+def test_C_11_6_a_tribute_of_100_triggers_nothing_and_105_triggers_the_first_inflation(
+    extra: tuple[str, ...], tribute: int, triggered: bool
+) -> None:
+    state = start()
+    for code in ["THR", "MOE", "DAC", "PAN", "ACH", "ASI", "BIT", "GAL", "CAP", "CIL", "SYR", "ARM", "CYP", *extra]:
+        place(state, code, MAC)  # 15 + 85 (+ DAL 5)
+    result = play(state)
+    assert result.state.players[MAC].tribute == tribute
+    assert result.state.inflation_pending == ([{"level": 1, "seat": MAC}] if triggered else [])
+    assert [e.data["threshold"] for e in result.events if e.kind == "inflation_triggered"] == (
+        [105] if triggered else []
+    )
