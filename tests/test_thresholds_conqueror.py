@@ -18,6 +18,7 @@ from adjudicator.rulesets.conqueror.battle_types import (
     Standing,
 )
 from adjudicator.rulesets.conqueror.data import Units
+from adjudicator.rulesets.conqueror.rounds import hourglass_holder
 from adjudicator.rulesets.conqueror.state import (
     DYNASTY_ACTIVE,
     DYNASTY_UNUSED,
@@ -25,6 +26,7 @@ from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
     Army,
     GameState,
+    food_supply,
     fort_count,
     fort_of,
     large_and_small_forts,
@@ -330,3 +332,33 @@ def test_ER_8_21_ER_8_22_the_report_names_each_sides_casualties_and_each_unit_lo
         {"a": Plan(tactics=("raid",)), "d": Plan(tactics=("raid",))},
     )
     assert [(e.rule, e.what) for e in empty.events if e.what == "area_left_empty"] == [("ER-8.25", "area_left_empty")]
+
+
+# -- ER-4.4.1 and ER-4.6: the round's bookkeeping ------------------------------------------------------------------
+def test_ER_4_4_1_a_tie_passes_the_hourglass_clockwise_from_any_seat_the_holder_last() -> None:
+    rules, state = set_up(4)
+    data = example()
+    side = data.map_for(4)
+    foods = {f: food_supply(state, side, f) for f in state.in_play()}
+    for faction in state.in_play():  # every player ties on forts (its capital) and food
+        state.players[faction].food_bonus = max(foods.values()) - foods[faction]
+    seating = list(state.seating)
+    state.hourglass = seating[2]
+    assert hourglass_holder(state, data) == seating[3]
+    state.players[seating[3]].food_bonus += 1
+    state.players[seating[0]].food_bonus += 1
+    assert hourglass_holder(state, data) == seating[1]  # clockwise 3, 0, 1: the first tied one
+    state.players[seating[1]].food_bonus += 1
+    assert hourglass_holder(state, data) == seating[2]  # the holder alone is left: reached last
+
+
+def test_ER_4_6_the_round_ends_with_its_food_bonus_chronicle_and_campaign_turn_cleared() -> None:
+    rules, state = set_up(4)
+    state.players["aurel"].food_bonus = 2
+    card = state.decks.chronicles.pop(0)
+    state.decks.chronicle = card
+    state.phase, state.campaign_index = "end_of_round", 3
+    after, _ = run_step(rules, state)
+    assert after.round == 2 and after.phase == "new_year" and after.campaign_index == 0
+    assert after.players["aurel"].food_bonus == 0  # ER-5.30: food for this round only
+    assert after.decks.chronicle is None and after.decks.chronicles_done[-1] == card  # ER-4.4.4
