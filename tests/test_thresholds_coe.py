@@ -101,3 +101,42 @@ def test_C_11_6_a_tribute_of_100_triggers_nothing_and_105_triggers_the_first_inf
     assert [e.data["threshold"] for e in result.events if e.kind == "inflation_triggered"] == (
         [105] if triggered else []
     )
+
+
+# -- C-11.1, C-11.4, C-12.6: what one BUY item may ask --------------------------------------------------------------
+def test_C_11_1_at_least_one_piece_and_the_receipt_line_of_a_purchase() -> None:
+    state = start()
+    state.players[MAC].treasury = 15  # + 15 tribute
+    result = play(state, buy(Purchase("infantry", 0), Purchase("infantry", 1)))
+    assert verdicts(result) == [(False, "C-11.1"), (True, "")]
+    assert "at least 1" in result.order_results[0].reason
+    (bought,) = [e for e in result.events if e.kind == "bought"]
+    assert bought.seat == MAC
+    assert {k: bought.data[k] for k in ("piece", "count", "cost", "treasury")} == {
+        "piece": "infantry",
+        "count": 1,
+        "cost": 10,
+        "treasury": 20,
+    }
+    assert bought.data["where"] and force(result, "MAC", MAC).infantry == 6
+
+
+def test_C_12_6_one_city_per_site_but_several_galleys_in_one_item() -> None:
+    state = place(start(), "THR", MAC)
+    state.players[MAC].treasury = 200
+    result = play(state, buy(Purchase("city", 2, at="THR"), Purchase("galley", 2)))
+    assert verdicts(result) == [(False, "C-12.6"), (True, "")]
+    assert result.state.areas["THR"].city is None and len(force(result, "MAC", MAC).galleys) == 2
+
+
+def test_C_11_4_the_sixteenth_fortification_is_still_in_the_pool() -> None:
+    state = place(start(), "THR", MAC)
+    state.area("THR").city = "city"
+    board = load_ruleset("coe-classic").board
+    others = [c for c, a in board.areas.items() if a.is_land and not state.area(c).city and c != "THR"]
+    homes = [c for c, a in state.areas.items() if a.city and c != "THR"]
+    for code in [*homes, *others][:15]:
+        state.area(code).city = "fortified"  # 15 fortifications on the board (C-1.2's pool holds 16)
+    state.players[MAC].treasury = 100
+    result = play(state, buy(Purchase("fortification", at="THR")))
+    assert verdicts(result) == [(True, "")] and result.state.areas["THR"].city == "fortified"
