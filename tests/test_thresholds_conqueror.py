@@ -362,3 +362,22 @@ def test_ER_4_6_the_round_ends_with_its_food_bonus_chronicle_and_campaign_turn_c
     assert after.round == 2 and after.phase == "new_year" and after.campaign_index == 0
     assert after.players["aurel"].food_bonus == 0  # ER-5.30: food for this round only
     assert after.decks.chronicle is None and after.decks.chronicles_done[-1] == card  # ER-4.4.4
+
+
+def test_ER_8_33_ER_12_14_the_moves_of_a_beaten_independent_army_and_of_beaten_ships() -> None:
+    b = Battle("X", True, army("a", "O", cavalry=2, infantry=1), independent=Units(cavalry=2, infantry=2), cards=CARDS)
+    outcome, _ = run(replace(b, automa_deck=("weak",)), [FOUR])  # 5+4 against 6+1: 1 defeat casualty
+    assert outcome.winner == ATTACKER and outcome.independent_removed
+    gone = next(m for m in outcome.moves if m.player == INDEPENDENT)
+    assert (gone.units, gone.source, gone.to, gone.why) == ({"cavalry": 2, "infantry": 1}, "X", None, "ER-8.33")
+    near = (Neighbour("S", False), Neighbour("L", True))
+    fleet = battle(army("a", "O", ship=3), army("d", "X", ship=2), land=False, neighbours=near)
+    sea, _ = run(fleet, [FOUR, ONE])  # 6+4 against 4+1: one casualty, a ship (ER-12.15)
+    ships = next(m for m in sea.moves if m.player == "d")
+    assert (ships.units, ships.source, ships.to, ships.why, ships.options) == (
+        {"ship": 1},
+        "X",
+        "S",
+        "ER-12.14",
+        ("S",),
+    )
