@@ -26,6 +26,7 @@ from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
     Army,
     GameState,
+    controlled_areas,
     food_supply,
     fort_count,
     fort_of,
@@ -381,3 +382,30 @@ def test_ER_8_33_ER_12_14_the_moves_of_a_beaten_independent_army_and_of_beaten_s
         "ER-12.14",
         ("S",),
     )
+
+
+# -- ER-5.2 with ER-11.2: taxation adds to the coins held --------------------------------------------------------
+@pytest.mark.parametrize(("bazaars", "temporary", "extra"), [(0, False, 0), (2, False, 4), (0, True, 1)])
+def test_ER_5_2_ER_11_2_taxes_add_two_per_bazaar_and_one_for_a_temporary_capital(
+    bazaars: int, temporary: bool, extra: int
+) -> None:
+    rules, state = set_up(4)
+    side = example().map_for(4)
+    player = state.players["aurel"]
+    player.coins = 7
+    if bazaars:
+        player.districts["bazaar"] = bazaars
+        state.supply.districts["bazaar"] -= bazaars
+    if temporary:  # aurel's capital held by thal: a temporary capital in a small fort (ER-11.1)
+        capital = side.capital_of("aurel")
+        assert capital is not None
+        state.army[capital] = Army("thal", {"infantry": 1})
+        area = next(a for a, x in sorted(side.areas.items()) if x.land and a not in state.army and not x.capital)
+        state.army[area] = Army("aurel", {"infantry": 1})
+        player.temporary_capital = area
+    area_coins = sum(side.areas[a].coins for a in controlled_areas(state, side, "aurel"))
+    after, events = run_step(rules, state)
+    paid = 3 + area_coins + extra
+    assert after.players["aurel"].coins == 7 + paid
+    (taxes,) = [e for e in events if e.kind == "taxes" and e.seat == "aurel"]
+    assert taxes.data == {"coins": paid, "total": 7 + paid}
