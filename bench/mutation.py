@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COPIED = ("adjudicator/", "games/", "templates/", "locale/", "grammar/")
+COPIED = ("adjudicator/", "docs/", "games/", "templates/", "locale/", "grammar/")
 
 
 def workspace(module: str, tests: list[str]) -> Path:
