@@ -491,3 +491,16 @@ def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_for
     assert "kesh decides" not in report and "kesh reinforces the attacker from DUN with 1 cavalry" in report
     verified = pbem("verify", "er1")
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
+
+
+def test_ER_14_new_orders_for_a_step_waiting_for_decisions_are_refused_citing_the_games_own_rule(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    """The step's dice are keyed by its orders: once a decision is asked, only answers are taken, and the
+    refusal cites Conqueror's decisions rule (ER-14), not Conquest of the Empire's (C-15)."""
+    number = thal_attacks_pel(pbem, tmp_path)
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0
+    again = pbem.orders("thal", number, "ATTACK 1 CAV 1 INF: ORO -> PEL", game="er1")
+    refused = pbem("submit", "er1", str(again))
+    assert refused.exit_code == 1 and "only ANSWER lines are taken (ER-14)" in refused.output, refused.output
+    assert "C-15" not in refused.output

@@ -189,5 +189,6 @@ def test_C_15_orders_of_a_turn_waiting_for_decisions_cannot_be_replaced(pbem: Pb
     assert "Waiting for" in pbem("adjudicate", "rome1").output
     before = pbem.dump()
     again = pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, *ATTACK, "# the same orders again")))
-    assert again.exit_code == 1 and "waiting for decisions" in again.output and "only ANSWER" in again.output
+    assert again.exit_code == 1 and "waiting for decisions" in again.output
+    assert "only ANSWER lines are taken (C-15)" in again.output
     assert pbem.dump() == before

@@ -165,6 +165,7 @@ class RulesetInfo:
     aliases: tuple[str, ...]
     engine: str
     folder: Path
+    decisions_rule: str = ""  # the rule ID of the game's decisions (answer, standing order, default), for messages
 
     @classmethod
     def read(cls, source: RulesetSource) -> RulesetInfo:
@@ -175,6 +176,7 @@ class RulesetInfo:
             aliases=source.strings("aliases", ()),
             engine=source.text("engine"),
             folder=source.folder,
+            decisions_rule=source.text("decisions_rule", ""),
         )
 
     @property
@@ -199,6 +201,11 @@ class Ruleset(Protocol):
 
     @property
     def aliases(self) -> tuple[str, ...]: ...
+
+    @property
+    def decisions_rule(self) -> str:
+        """The rule ID of the game's decisions (answer, standing order, default) that messages cite; "" for none."""
+        ...
 
     @property
     def folder(self) -> Path:

@@ -70,6 +70,10 @@ class RulesetBase:
         return self.info.aliases
 
     @property
+    def decisions_rule(self) -> str:
+        return self.info.decisions_rule
+
+    @property
     def folder(self) -> Path:
         return self.info.folder
 

@@ -432,8 +432,8 @@ def _notice_written(folder: Path, decision: DecisionRow) -> bool:
 
 
 def _settled(game: GameRow, asked: list[DecisionRow], *, clock: Clock) -> frozenset[tuple[str, str]]:
-    """The questions asked and left unanswered longer than the waiting time: they take their defaults (C-15),
-    while the decisions after them are still asked in their turn."""
+    """The questions asked and left unanswered longer than the waiting time: they take their defaults (the ruleset's
+    decisions_rule, e.g. C-15), while the decisions after them are still asked in their turn."""
     late = clock.now() - timedelta(hours=game.decision_hours)
     return frozenset((d.seat, d.key) for d in asked if d.answer is None and datetime.fromisoformat(d.asked) <= late)
 

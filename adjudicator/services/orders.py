@@ -278,9 +278,10 @@ def store_order_set(
     withdraw = next((o for o in orders.orders if isinstance(o, Withdraw)), None)
     if (game_orders or withdraw) and db.decisions(session, game, number):
         # the turn's dice are keyed by its orders: new orders now would roll again what the notice has shown
+        rule = f" ({ruleset.decisions_rule})" if ruleset.decisions_rule else ""
         raise PbemError(
             f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
-            "with: they cannot be replaced now; only ANSWER lines are taken (C-15)"
+            f"with: they cannot be replaced now; only ANSWER lines are taken{rule}"
         )
     results = check_against(ruleset, state, orders, seat.seat, number)
     later = number != ruleset.steps_done(state) + 1
