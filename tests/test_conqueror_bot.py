@@ -5,6 +5,7 @@ Destiny (ER-0.8, section 12), the invariants checked after every step, every arc
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import shutil
@@ -189,10 +190,15 @@ def test_ER_14_the_bot_writes_standing_orders_coin_transfers_and_attack_plans(tm
 # -- Seas of Destiny (ER-0.8, section 12) ------------------------------------------------------------------------------
 
 
-def test_ER_12_seeded_selfplay_with_seas_of_destiny_builds_sails_and_ends(tmp_path: Path, archive: Archive) -> None:
+def test_ER_12_seeded_selfplay_with_seas_of_destiny_builds_sails_and_ends(
+    tmp_path: Path, archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With the module on, a seeded game played to its end builds megaprojects (ER-12.6) and wharves with their
     ships (ER-12.9), recruits siege engines (ER-12.16), moves ships (ER-12.11) and transports units (ER-12.12);
-    no invariant breaks, most orders are accepted and the archive verifies."""
+    no invariant breaks, most orders are accepted and the archive verifies. The game's dice seed is fixed too:
+    with a fresh one each run, a game without a ship move came up (seen once in a full run)."""
+    seed = hashlib.sha256(b"seas of destiny").digest()
+    monkeypatch.setattr("adjudicator.services.games.secrets.token_bytes", lambda n=32: seed[:n])
     rules, _ = playable(load_ruleset("conqueror-er"), None, None, SEAS)
     steps = play_archived_game(
         archive, tmp_path / "data", "sod", rules.name, selfplay_seats(rules, 3), 1, 500, options=SEAS
