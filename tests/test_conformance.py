@@ -48,6 +48,8 @@ from adjudicator.services.orders import check_state_orders
 from adjudicator.services.selfplay import SelfPlayStep, header, play_archived_game, playable, selfplay_seats
 from adjudicator.services.verification import verify
 from tests.registered import registered_rulesets, with_test_rulesets
+from tests.test_conqueror_resolve_files import StoredStep, step_files, stored_steps
+from tests.test_fuzz import paths
 
 RULESETS = sorted(registered_rulesets())
 GAME = "conform"
@@ -55,20 +57,6 @@ SEED = 5
 STEPS = 12  # a short game: a few turns of each seat, or two rounds of Conqueror's steps
 SEAT_COUNTS = (3, 2, 4, 5, 6)  # the first count the ruleset's bot takes is played
 SCALE = int(os.environ.get("PBEM_FUZZ_SCALE", "1"))  # as in test_fuzz.py: more examples for a longer campaign
-
-
-@dataclass(frozen=True)
-class StoredStep:
-    """One stored step of the self-played game with what it was resolved from."""
-
-    number: int
-    seats: tuple[str, ...]  # who ordered; none for a step nobody orders in
-    orders: dict[str, str]  # seat -> its stored order set
-    before: str  # the whole snapshot before the step
-    after: str  # the whole snapshot the step stored
-    turn_key: str
-    hidden_key: str
-    orders_key: str
 
 
 @dataclass(frozen=True)
@@ -110,34 +98,6 @@ def seats_for(ruleset: Ruleset) -> list[str]:
         except ValueError:
             continue
     raise AssertionError(f"{ruleset.name}'s bot takes none of the seat counts {SEAT_COUNTS}")
-
-
-def stored_steps(data: Path, name: str) -> tuple[StoredStep, ...]:
-    """Every stored step of game `name` after its first stored position, with what it was resolved from."""
-    archive = Archive.open(data, None)
-    with archive.session() as session:
-        game = db.find_game(session, name)
-        rows = db.turns(session, game)
-        steps = []
-        for before, row in zip(rows, rows[1:], strict=False):
-            seats = tuple(row.seat.split(", ") if row.seat else ())
-            orders = {}
-            for seat in seats:
-                stored = db.current_orders(session, game, row.number, seat)
-                orders[seat] = stored.text if stored else ""
-            steps.append(
-                StoredStep(
-                    row.number,
-                    seats,
-                    orders,
-                    before.state_json,
-                    row.state_json,
-                    row.turn_key,
-                    row.hidden_key,
-                    row.orders_key,
-                )
-            )
-    return tuple(steps)
 
 
 @pytest.fixture(scope="module", params=RULESETS)
@@ -200,35 +160,13 @@ def test_self_play_in_round_pace_with_decisions_asked_keeps_the_invariants_and_v
 # -- the file interface --------------------------------------------------------------------------------------------
 
 
-def resolve_args(step: StoredStep, folder: Path) -> list[str]:
-    """The arguments of `pbem resolve` for a stored step: its snapshot before, one orders file per seat that orders
-    in it (`--no-orders` for a seat that sent nothing), and its turn keys."""
-    folder.mkdir(parents=True, exist_ok=True)
-    state = folder / "before.json"
-    state.write_text(step.before, encoding="utf-8")
-    args = ["--state", str(state)]
-    for seat, text in step.orders.items():
-        if not text:
-            args += ["--no-orders", seat]
-            continue
-        path = folder / f"{seat}.txt"
-        path.write_text(text, encoding="utf-8")
-        args += ["--orders", str(path)]
-    args += ["--key", f"{step.number}={step.turn_key}"]
-    if step.hidden_key:
-        args += ["--hidden-key", f"{step.number}={step.hidden_key}"]
-    if step.orders_key:
-        args += ["--orders-key", f"{step.number}={step.orders_key}"]
-    return args
-
-
 def test_resolve_of_each_stored_step_writes_the_archives_next_snapshot_byte_for_byte(
     game: Played, tmp_path: Path
 ) -> None:
     data = ["--game-data", str(game.game_data)] if game.game_data else []
     for step in game.steps:
         out = tmp_path / f"out-{step.number}"
-        done = pbem("resolve", *resolve_args(step, tmp_path / f"in-{step.number}"), "--out", str(out), *data)
+        done = pbem("resolve", *step_files(step, tmp_path / f"in-{step.number}"), "--out", str(out), *data)
         assert done.exit_code == 0, f"{game.name}, step {step.number}: {done.output}"
         written = (out / "snapshot.json").read_text(encoding="utf-8")
         assert written == step.after, f"{game.name}, step {step.number}: the resolved snapshot differs"
@@ -242,7 +180,7 @@ def test_resolve_refuses_a_public_or_one_seats_snapshot_of_a_game_that_hides_inf
         pytest.skip(f"{game.name} hides no information (engine/protocol.py hides_information)")
     data = ["--game-data", str(game.game_data)] if game.game_data else []
     step = ordered_steps(game)[-1]
-    args = resolve_args(step, tmp_path / "in")
+    args = step_files(step, tmp_path / "in")
     folder = game.data / "games" / GAME / f"turn-{step.number - 1:04d}"
     views = [folder / "snapshot.json", *(folder / f"snapshot-{seat}.json" for seat in game.seats)]
     for view in views:  # the files a turn folder publishes lack the other seats' hidden part
@@ -440,18 +378,6 @@ def test_random_order_texts_are_checked_and_resolved_or_refused_with_a_message(
         assert (out / "snapshot.json").is_file()
 
 
-def places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in the JSON data: the keys and indexes that lead to it."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += places(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += places(item, (*path, index))
-    return found
-
-
 JSON_VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-5, 10**20), st.floats(), st.sampled_from(["", "x", "ZZZ", "1"])),
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["x", "1"]), inner)),
@@ -467,7 +393,7 @@ def test_mutated_snapshots_resolve_or_are_refused_with_a_message(
     step = data.draw(st.sampled_from(game.steps))
     snapshot = json.loads(step.before)
     for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(places(snapshot)[1:]))
+        path = data.draw(st.sampled_from(paths(snapshot)[1:]))
         parent = snapshot
         for key in path[:-1]:
             parent = parent[key]
