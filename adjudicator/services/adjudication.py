@@ -49,6 +49,7 @@ from adjudicator.services.games import (
 )
 from adjudicator.services.orders import Receipt, check_against, verdict_lines
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
+from adjudicator.services.positions import partial_view
 from adjudicator.services.reports import turn_context, write_decision_notices, write_turn_files
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -816,7 +817,7 @@ def resolve_files(
     from adjudicator.archive.models import GameRow
 
     state, ruleset = load_snapshot(state_text, game_data)
-    if hides_information(ruleset) and _partial_view(ruleset, state, snapshot_json(state_text)):
+    if partial_view(ruleset, state, snapshot_json(state_text)):
         raise PbemError(
             "state file: a public or one seat's snapshot (not every seat's hidden part): resolving needs the whole "
             "snapshot, with every seat's hidden part and the decks' order (the snapshot.json `pbem resolve` writes)"
@@ -900,13 +901,6 @@ def resolve_files(
     for filename, text in outputs.items():
         write_atomically(out / filename, text, public=filename == "public.txt")
     return FileResolution(rows, [out / filename for filename in outputs], state, not_understood, spare)
-
-
-def _partial_view(ruleset: Ruleset, state: Any, given: dict[str, Any]) -> bool:
-    """Whether a snapshot file is the public or one seat's view of a position (schema 2: no private or secret part,
-    or one seat's private part alone), which lacks what the whole of the same position holds."""
-    whole = json.loads(ruleset.snapshot_text(state))
-    return any(key not in given for key in whole) or set(given.get("private", {})) != set(whole.get("private", {}))
 
 
 def with_lines_not_understood(context: dict[str, Any], orders_text: str, ruleset: Ruleset) -> dict[str, Any]:
