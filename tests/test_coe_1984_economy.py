@@ -296,6 +296,15 @@ def test_O_10_3_a_fortification_for_a_city_bought_this_turn_or_later() -> None:
     assert result.state.areas["THR"].city == result.state.areas["ACH"].city == "fortified"
 
 
+@pytest.mark.parametrize("line", ["BUY GENERAL AT MAC", "BUY 1 GENERAL", "BUY 2 INF, CAESAR AT MAC"])
+def test_O_10_5_buying_a_leader_is_refused_citing_the_rule(line: str) -> None:
+    from adjudicator.orders import parse_orders
+
+    parsed = parse_orders(f"GAME g TURN 1 PLAYER Macedonia PASSWORD x\n{line}\n", rules1984())
+    assert [e.line for e in parsed.errors] == [2] and "(O-10.5)" in parsed.errors[0].message
+    assert "never bought" in parsed.errors[0].message
+
+
 def test_O_10_6_and_O_15_16_roads_are_free_built_in_phase_6_between_own_cities() -> None:
     state = own(game(), "THR", "MOE", "ASI", city="city")
     result = play(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lark import Token
 
+from adjudicator.engine.vocabulary import N_
 from adjudicator.orders.builder import (
     CommonBuilder,
     LineProblem,
@@ -182,6 +183,12 @@ class CoeBuilder(MailOrders, CommonBuilder):
             raise LineProblem(c[0].column, f"a {display('ROAD')} joins two cities: buy one road per item")
         at, to = c[-1]
         return Purchase("road", 1, at=at, to=to)
+
+    def leader_item(self, c: list[Any]) -> Purchase:
+        # read so that the refusal can cite the rule rather than list what may be bought (C-1.5, O-10.5)
+        leader = next(t for t in c if isinstance(t, Token) and t.type in ("GENERAL", "GENERALS", "CAESAR"))
+        rule = self.ruleset.rule("1.5")
+        raise LineProblem(leader.column, N_("Caesars and generals are never bought (%(rule)s)", rule=rule))
 
     def road_ends(self, c: list[Any]) -> tuple[str, str]:
         at, to = values(c)
