@@ -45,14 +45,15 @@ def board_table(board: Path = ROOT / "games" / "coe-classic" / "board.toml") -> 
     return "\n".join(lines) + "\n"
 
 
-def keyword_table(path: Path = ROOT / "grammar" / "keywords.toml", last: str = "timezone") -> str:
-    """The keywords of Conquest of the Empire's orders and of the mail commands (keywords.toml up to `last`; the
-    rest are Conqueror's) in the four languages, as a Markdown table."""
-    tables = tomllib.loads(path.read_text(encoding="utf-8"))
-    names = list(tables)[: list(tables).index(last) + 1]
+def keyword_table(ruleset: str = "coe-classic") -> str:
+    """The keywords of Conquest of the Empire's orders and of the mail commands (the shared grammar/keywords.toml and
+    games/coe-classic/keywords.toml) in the four languages, as a Markdown table."""
+    from adjudicator.orders.keywords import keyword_table as table_of
+
+    tables = table_of(ruleset)
     lines = ["| English | Deutsch | Italiano | Nederlands |", "|---|---|---|---|"]
-    for name in names:
-        lines.append("| " + " | ".join(", ".join(tables[name][lang]) for lang in ("en", "de", "it", "nl")) + " |")
+    for by_language in tables.values():
+        lines.append("| " + " | ".join(", ".join(by_language[lang]) for lang in ("en", "de", "it", "nl")) + " |")
     return "\n".join(lines) + "\n"
 
 

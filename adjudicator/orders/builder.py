@@ -63,9 +63,9 @@ def closest(word: str, choices: dict[str, set[str]]) -> list[str]:
 
 
 @cache
-def all_spellings() -> list[str]:
-    """Every spelling of every keyword, in every language."""
-    return [s for name in keyword_table() for s in spellings(name)]
+def all_spellings(ruleset: str | None = None) -> list[str]:
+    """Every spelling of every keyword of `ruleset`, in every language."""
+    return [s for name in keyword_table(ruleset) for s in spellings(name, ruleset)]
 
 
 def values(children: list[Any]) -> tuple[Any, ...]:
@@ -145,7 +145,8 @@ class CommonBuilder(Transformer):
         codes = closest(word.casefold(), self.area_words)
         hint = f" (did you mean {either([self._area_label(c) for c in codes])}?)" if codes else ""
         # a misspelt keyword where an area may also stand (NAVAL LOSES) is read as an area
-        keyword = [] if codes else difflib.get_close_matches(word.upper(), all_spellings(), n=1, cutoff=0.8)
+        spelt = all_spellings(self.ruleset.name)
+        keyword = [] if codes else difflib.get_close_matches(word.upper(), spelt, n=1, cutoff=0.8)
         if keyword:
             hint = f" (did you mean {keyword[0]}?)"
         raise LineProblem(token.column, f"unknown area {quote(word)}{hint}")

@@ -1,10 +1,20 @@
-"""The keyword table (grammar/keywords.toml): accepted spellings of every keyword in every language."""
+"""The keyword tables: accepted spellings of every keyword in every language.
+
+A small shared table (grammar/keywords.toml: the message header, press, mail commands, answers, languages) is every
+game's; each ruleset adds its own in its folder (`keywords.toml`, or the file its ruleset.toml names as
+`[words] keywords`, so that two editions can share one). A ruleset's table is the shared one plus its own; one
+spelling must not mean two keywords within it, while two rulesets may spell different keywords alike. A function
+given no ruleset reads every known ruleset's words (the first ruleset that names a keyword gives its spellings): for
+a text whose game is not known."""
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
@@ -12,6 +22,8 @@ from adjudicator.resources import resource_dir
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano", "nl": "Nederlands"}
 KEYWORD_LANGUAGES = tuple(LANGUAGE_NAMES)
 _ENGLISH_NAMES = {"english": "en", "german": "de", "italian": "it", "dutch": "nl"}
+
+Table = dict[str, dict[str, tuple[str, ...]]]
 
 
 class KeywordTableError(ValueError):
@@ -36,60 +48,157 @@ def language_code(name: str) -> str:
     )
 
 
-@cache
-def keyword_table() -> dict[str, dict[str, tuple[str, ...]]]:
-    """Terminal name (MOVE) -> language -> spellings (upper case), checked for clashes."""
-    raw = tomllib.loads((resource_dir("grammar") / "keywords.toml").read_text(encoding="utf-8"))
-    table: dict[str, dict[str, tuple[str, ...]]] = {}
-    owner: dict[str, str] = {}
+def shared_keywords_file() -> Path:
+    return resource_dir("grammar") / "keywords.toml"
+
+
+def _read(path: Path) -> Table:
+    """One keywords file: table key -> language -> spellings (upper case), each checked on its own."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise KeywordTableError(f"{path}: {e}") from None
+    table: Table = {}
     for key, langs in raw.items():
         name = key.upper()
-        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
-            raise KeywordTableError(f"keywords.toml: bad keyword name {key!r}")
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name) or not isinstance(langs, dict):
+            raise KeywordTableError(f"{path}: bad keyword name {key!r}")
         unknown = set(langs) - set(KEYWORD_LANGUAGES)
         if unknown:
-            raise KeywordTableError(f"keywords.toml: [{key}] has unknown languages {sorted(unknown)}")
+            raise KeywordTableError(f"{path}: [{key}] has unknown languages {sorted(unknown)}")
         table[name] = {lang: tuple(s.upper() for s in langs.get(lang, ())) for lang in KEYWORD_LANGUAGES}
-        for spelling in {s.casefold() for spellings in table[name].values() for s in spellings}:
+        for spelling in {s for spellings in table[name].values() for s in spellings}:
             if not re.fullmatch(r"\w+", spelling):
-                raise KeywordTableError(f"keywords.toml: [{key}] spelling {spelling!r} is not one word")
-            if owner.setdefault(spelling, name) != name:
-                raise KeywordTableError(f"keywords.toml: {spelling.upper()!r} spells both {owner[spelling]} and {name}")
+                raise KeywordTableError(f"{path}: [{key}] spelling {spelling.casefold()!r} is not one word")
     return table
 
 
-def spellings(name: str) -> tuple[str, ...]:
+def _checked(parts: list[tuple[Path, Table]]) -> Table:
+    """The tables of `parts` as one: a key named twice, or a spelling of two keys, is an error naming the file, the
+    key and the spelling."""
+    table: Table = {}
+    where: dict[str, Path] = {}
+    owner: dict[str, str] = {}
+    for path, part in parts:
+        for name, by_language in part.items():
+            if name in table:
+                raise KeywordTableError(f"{path}: [{name.lower()}] is already a keyword of {where[name]}")
+            table[name], where[name] = by_language, path
+            for spelling in {s.casefold() for spellings in by_language.values() for s in spellings}:
+                if owner.setdefault(spelling, name) != name:
+                    raise KeywordTableError(
+                        f"{path}: [{name.lower()}] spelling {spelling.upper()!r} already spells "
+                        f"{owner[spelling]} ({where[owner[spelling]]})"
+                    )
+    return table
+
+
+def ruleset_words(ruleset: str) -> dict[str, Any]:
+    """The [words] table of a ruleset's ruleset.toml (its keywords file, its piece keywords), by name or alias."""
+    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[1]
+
+
+def keywords_file(ruleset: str) -> Path | None:
+    """The keywords file of a ruleset (None: it has none, and uses the shared words alone)."""
+    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[0]
+
+
+@cache
+def _words_of(ruleset: str, extra: str) -> tuple[Path | None, dict[str, Any]]:
+    from adjudicator.rulesets import UnknownRuleset, ruleset_folders
+
+    for name, folder in ruleset_folders().items():
+        data = tomllib.loads((folder / "ruleset.toml").read_text(encoding="utf-8"))
+        if ruleset in (name, *data.get("aliases", ())):
+            words = data.get("words", {})
+            path = folder / words.get("keywords", "keywords.toml")
+            if "keywords" in words and not path.is_file():
+                raise KeywordTableError(f"{folder / 'ruleset.toml'}: [words] keywords names no file: {path}")
+            return (path.resolve() if path.is_file() else None), words
+    raise UnknownRuleset(f"unknown ruleset {ruleset!r}")
+
+
+def keyword_table(ruleset: str | None = None) -> Table:
+    """Terminal name (MOVE) -> language -> spellings (upper case): the shared keywords and `ruleset`'s own, checked
+    for clashes; without a ruleset, those of every known ruleset."""
+    return _table(ruleset, os.environ.get("PBEM_RULESETS", ""))
+
+
+@cache
+def _table(ruleset: str | None, extra: str) -> Table:
+    shared = shared_keywords_file()
+    if ruleset is not None:
+        own = keywords_file(ruleset)
+        return _checked([(shared, _read(shared))] + ([(own, _file_table(own))] if own else []))
+    from adjudicator.rulesets import ruleset_names
+
+    table = dict(_table_of_file(shared))
+    taken = {s.casefold() for by_language in table.values() for spellings in by_language.values() for s in spellings}
+    for name in ruleset_names():
+        for keyword, by_language in _table(name, extra).items():
+            spelled = {s.casefold() for spellings in by_language.values() for s in spellings}
+            if keyword not in table and not spelled & taken:  # the first ruleset's meaning of a spelling is kept
+                table[keyword] = by_language
+                taken |= spelled
+    return table
+
+
+@cache
+def _file_table(path: Path) -> Table:
+    return _read(path)
+
+
+def _table_of_file(path: Path) -> Table:
+    return _checked([(path, _file_table(path))])
+
+
+def spellings(name: str, ruleset: str | None = None) -> tuple[str, ...]:
     """Every accepted spelling of keyword `name`, English first, without repeats."""
-    seen = dict.fromkeys(s for lang in KEYWORD_LANGUAGES for s in keyword_table()[name][lang])
-    return tuple(seen)
+    table = keyword_table(ruleset)[name]
+    return tuple(dict.fromkeys(s for lang in KEYWORD_LANGUAGES for s in table[lang]))
 
 
-def written(language: str, name: str) -> str:
+def written(language: str, name: str, ruleset: str | None = None) -> str:
     """Keyword `name` as a reader of `language` writes it: written("de", "MOVE") -> "ZIEHE". The first spelling,
     or the shortest abbreviation of it (INF rather than INFANTRY); other spellings are only read (NACHRICHT AN
     is read, but a retreat is written RÜCKZUG ... NACH)."""
-    spellings = keyword_table()[name.upper()]
+    spellings = keyword_table(ruleset)[name.upper()]
     words = spellings[language] or spellings["en"]
     return min((w for w in words if words[0].startswith(w)), key=len)
 
 
-def in_english(*names: str) -> dict[str, str]:
+def in_english(*names: str, ruleset: str | None = None) -> dict[str, str]:
     """The values of %(kw_<name>)s placeholders in an engine text, which is stored in English: in_english("kill")
     -> {"kw_kill": "KILL"}. The renderer writes each in the reader's keywords (render/i18n.py)."""
-    return {f"kw_{name.lower()}": written("en", name) for name in names}
+    return {f"kw_{name.lower()}": written("en", name, ruleset) for name in names}
 
 
-def display(name: str) -> str:
+def display(name: str, ruleset: str | None = None) -> str:
     """How errors show keyword `name`: its first English spelling."""
-    return spellings(name)[0]
+    return spellings(name, ruleset)[0]
+
+
+def keyword_of(ruleset: str | None = None) -> dict[str, str]:
+    """Case-folded spelling -> terminal name; casefold also makes STRAßE and STRASSE one word."""
+    return _keyword_of(ruleset, os.environ.get("PBEM_RULESETS", ""))
 
 
 @cache
-def keyword_of() -> dict[str, str]:
-    """Case-folded spelling -> terminal name; casefold also makes STRAßE and STRASSE one word."""
-    return {s.casefold(): name for name in keyword_table() for s in spellings(name)}
+def _keyword_of(ruleset: str | None, extra: str) -> dict[str, str]:
+    table = keyword_table(ruleset)
+    return {s.casefold(): name for name in table for s in spellings(name, ruleset)}
 
 
-def terminal_declarations() -> str:
+def terminal_declarations(ruleset: str | None = None) -> str:
     """The Lark declaration of every keyword terminal; the order lexer produces them from keyword_of()."""
-    return "%declare " + " ".join(keyword_table()) + "\n"
+    return "%declare " + " ".join(keyword_table(ruleset)) + "\n"
+
+
+def piece_keywords(ruleset: str | None = None) -> tuple[str, ...]:
+    """The keywords that name a ruleset's pieces ([words] pieces of its ruleset.toml), which the renderer writes in
+    the reader's keywords where an engine text counts them ('2 INF'); without a ruleset, every ruleset's."""
+    if ruleset is not None:
+        return tuple(ruleset_words(ruleset).get("pieces", ()))
+    from adjudicator.rulesets import ruleset_names
+
+    return tuple(dict.fromkeys(p for name in ruleset_names() for p in piece_keywords(name)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from lark import Lark, Token
@@ -52,15 +53,26 @@ class OrderLexer(Lexer):
     """
 
     __future_interface__ = 2
+    ruleset: str | None = None  # whose keyword table it reads (`of`)
+
+    @classmethod
+    @cache
+    def of(cls, ruleset: str) -> type[OrderLexer]:
+        """The lexer of `ruleset`'s keywords: a subclass, as Lark builds its lexer from a class; its name is stable,
+        so that Lark's grammar cache, which names the lexer class, is found again by the next process."""
+        name = "OrderLexer_" + re.sub(r"\W", "_", ruleset)
+        # kept as a module name: Lark pickles its options, the lexer class among them, by name
+        made = globals()[name] = type(name, (cls,), {"ruleset": ruleset, "__module__": cls.__module__})
+        return made
 
     def __init__(self, conf: Any) -> None:
-        keywords = keyword_table()
+        keywords = keyword_table(self.ruleset)
         self.ignore = frozenset(conf.ignore)
         self.terminals = sorted(
             (t for t in conf.terminals if t.name not in keywords),
             key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
         )
-        self.keywords = keyword_of()
+        self.keywords = keyword_of(self.ruleset)
         # Whitespace is skipped inside every token's regex: one match per token, not two.
         self.skip = "|".join(t.pattern.to_regexp() for t in self.terminals if t.name == "WS")
         # Terminals that can read a keyword (AREA, SECRET, ...): the lexer decides which one it is.
@@ -139,6 +151,8 @@ class PublicParser:
     The builder's callbacks run inside Lark's loop (the `transformer=` option): no parse tree is built.
     """
 
+    ruleset_name: str | None = None  # whose keywords errors name (parser.py)
+
     def __init__(self, lark: Lark, described: dict[str, str]) -> None:
         self.lark = lark
         self.described = described  # how errors name the terminals that are not keywords
@@ -189,6 +203,8 @@ class Driver:
     tables. A line it cannot lex or parse is parsed again by `PublicParser`, so that every syntax error, its
     message and its interactive parser (used to explain it) are exactly Lark's.
     """
+
+    ruleset_name: str | None = None  # whose keywords errors name (parser.py)
 
     def __init__(self, lark: Lark, public: PublicParser) -> None:
         # Lark's internals: imported here, so that a Lark without them falls back to the public loop

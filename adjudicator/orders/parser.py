@@ -62,9 +62,9 @@ _SYMBOLS = {
 
 
 @cache
-def grammar_text(files: tuple[Path, ...]) -> str:
-    """The full grammar: generated keyword declarations, then the grammar files a ruleset names."""
-    parts = [terminal_declarations()] + [path.read_text(encoding="utf-8") for path in files]
+def grammar_text(files: tuple[Path, ...], ruleset: str | None = None) -> str:
+    """The full grammar: the declarations of `ruleset`'s keywords, then the grammar files it names."""
+    parts = [terminal_declarations(ruleset)] + [path.read_text(encoding="utf-8") for path in files]
     return "\n".join(parts)
 
 
@@ -82,15 +82,17 @@ def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver | PublicParser]:
             if entry is None or entry[0] is not ruleset:
                 builder: CommonBuilder = ruleset.order_builder()
                 parser = Lark(
-                    grammar_text(tuple(ruleset.grammar_files)),
+                    grammar_text(tuple(ruleset.grammar_files), ruleset.name),
                     parser="lalr",
-                    lexer=OrderLexer,
+                    lexer=OrderLexer.of(ruleset.name),  # the lexer reads this ruleset's keyword table
                     start=["header", "order"],
                     cache=True,
                     transformer=builder,
                 )
                 # keeping the ruleset in the entry keeps its id from being reused by another
-                entry = _PARSERS[id(ruleset)] = (ruleset, parser, line_parser(parser, builder.described))
+                line = line_parser(parser, builder.described)
+                line.ruleset_name = ruleset.name  # errors name and suggest this ruleset's keywords
+                entry = _PARSERS[id(ruleset)] = (ruleset, parser, line)
     return entry
 
 
@@ -102,18 +104,18 @@ def shadowed_names(ruleset: Ruleset) -> list[str]:
         for kind, lookup in (("AREA", ruleset.board.lookup), ("SEAT", ruleset.lookup_seat)):
             if kind not in actions:
                 continue
-            for name in (n for n in actions if n in keyword_table()):
-                for spelling in spellings(name):
+            for name in (n for n in actions if n in keyword_table(ruleset.name)):
+                for spelling in spellings(name, ruleset.name):
                     if len(hits := lookup(spelling)) == 1:
                         found.add(f"{spelling} ({name}) hides {kind.lower()} {hits[0]}")
     return sorted(found)
 
 
-def _expected(names: set[str] | frozenset[str], described: dict[str, str]) -> str:
+def _expected(names: set[str] | frozenset[str], described: dict[str, str], ruleset: str | None = None) -> str:
     """Plain words for what the parser expected: 'an area, a number or one of: WITH, :'."""
     words = [text for name, text in described.items() if name in names]
-    table = keyword_table()
-    keywords = sorted(display(n) for n in names if n in table)
+    table = keyword_table(ruleset)
+    keywords = sorted(display(n, ruleset) for n in names if n in table)
     keywords += [text for name, text in _SYMBOLS.items() if name in names]
     if "$END" in names:
         keywords.append("the end of the line")
@@ -124,11 +126,13 @@ def _expected(names: set[str] | frozenset[str], described: dict[str, str]) -> st
     return either(words) if words else "nothing more"
 
 
-def _suggest(word: str, names: set[str] | frozenset[str], languages: tuple[str, ...]) -> str | None:
+def _suggest(
+    word: str, names: set[str] | frozenset[str], languages: tuple[str, ...], ruleset: str | None = None
+) -> str | None:
     """The accepted keyword spelling nearest to `word`, among the keywords expected there: of the first of
     `languages` that has one close enough (the writer's language first: BAZZAR is BAZAAR in English, BAZAR in
     Italian)."""
-    table = keyword_table()
+    table = keyword_table(ruleset)
     typed = word.upper()
     for language in languages:
         candidates = sorted({s for n in names if n in table for s in table[n][language]})
@@ -206,7 +210,12 @@ def _really_expected(e: UnexpectedInput, names: set[str] | frozenset[str]) -> se
 
 
 def _syntax_problem(
-    e: UnexpectedInput, line: str, start: str, described: dict[str, str], languages: Languages
+    e: UnexpectedInput,
+    line: str,
+    start: str,
+    described: dict[str, str],
+    languages: Languages,
+    ruleset: str | None = None,
 ) -> LineProblem:
     """Turn Lark's exception into a message that names the offending text."""
     if isinstance(e, UnexpectedToken):
@@ -218,19 +227,21 @@ def _syntax_problem(
             after = f" after {quote(last)}" if last else ""
             what = "header" if start == "header" else "order"
             column = token.end_column or len(line) + 1
-            return LineProblem(column, f"incomplete {what}: expected {_expected(expected, described)}{after}")
+            return LineProblem(column, f"incomplete {what}: expected {_expected(expected, described, ruleset)}{after}")
         word = str(token)
         hint = None
-        if token.type not in expected and token.type not in keyword_table():
-            hint = _suggest(word, expected, languages())
+        if token.type not in expected and token.type not in keyword_table(ruleset):
+            hint = _suggest(word, expected, languages(), ruleset)
         if hint:
             return LineProblem(token.column, f"unexpected {quote(word)} (did you mean {hint}?)")
-        return LineProblem(token.column, f"unexpected {quote(word)}: expected {_expected(expected, described)}")
+        return LineProblem(
+            token.column, f"unexpected {quote(word)}: expected {_expected(expected, described, ruleset)}"
+        )
     if isinstance(e, UnexpectedCharacters):
         rest = line[e.pos_in_stream :]
         word = rest.split(None, 1)[0] if rest.strip() else rest[:1]
         expected = _really_expected(e, e.allowed or set())
-        return LineProblem(e.column, f"unexpected {quote(word)}: expected {_expected(expected, described)}")
+        return LineProblem(e.column, f"unexpected {quote(word)}: expected {_expected(expected, described, ruleset)}")
     return LineProblem(1, "this line could not be understood")
 
 
@@ -241,7 +252,8 @@ def _parse_line(parser: Driver | PublicParser, line: str, start: str, languages:
     except LineProblem:
         raise
     except UnexpectedInput as e:
-        raise _syntax_problem(e, line, start, parser.described, languages) from None
+        ruleset = getattr(parser, "ruleset_name", None)
+        raise _syntax_problem(e, line, start, parser.described, languages, ruleset) from None
     except Exception as e:  # a player's line must never stop the whole order set
         raise LineProblem(1, f"this line could not be understood ({type(e).__name__})") from e
 

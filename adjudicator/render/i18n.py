@@ -107,7 +107,6 @@ ENGINE_TEXT_KEYS = frozenset(
         "defender_losses",
     }
 )
-PIECE_KEYWORDS = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified", "road")
 UNIT_COUNT = re.compile(r"(\d+) (\w+)")
 
 
@@ -149,9 +148,10 @@ def _patterns(language: str) -> tuple[list[_Pattern], dict[str, str]]:
 @cache
 def _piece_keywords() -> dict[str, str]:
     """English spellings of the piece keywords (INF, CAV, CITY, ...) -> keyword name."""
-    from adjudicator.orders.keywords import keyword_table
+    from adjudicator.orders.keywords import keyword_table, piece_keywords
 
-    return {spelling: name for name in PIECE_KEYWORDS for spelling in keyword_table()[name.upper()]["en"]}
+    # each ruleset names its pieces ([words] pieces of its ruleset.toml)
+    return {spelling: name for name in piece_keywords() for spelling in keyword_table()[name.upper()]["en"]}
 
 
 def engine_text(language: str, text: str) -> str:

@@ -34,7 +34,7 @@ from adjudicator.orders.builder import (
 from adjudicator.orders.keywords import display, in_english
 from adjudicator.orders.sets import Order
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.conqueror.data import GameData
+from adjudicator.rulesets.conqueror.data import RULESET, GameData
 from adjudicator.rulesets.conqueror.orders import (
     INDEPENDENTS,
     UPGRADE_UNIT,
@@ -167,7 +167,10 @@ class Names:
 
 class OrderLanguage:
     """What the shared parser needs of a ruleset to read this game's orders for one edition's data and map side:
-    `grammar_files`, `order_builder()`, `board` and `lookup_seat` (adjudicator/orders/parser.py)."""
+    `grammar_files`, `order_builder()`, `board` and `lookup_seat` (adjudicator/orders/parser.py), and the `name`
+    whose keyword table it reads (games/conqueror-er/keywords.toml)."""
+
+    name = RULESET
 
     def __init__(self, data: GameData, side: str | None = None) -> None:
         self.data = data
