@@ -95,16 +95,21 @@ def _checked(parts: list[tuple[Path, Table]]) -> Table:
 
 def ruleset_words(ruleset: str) -> dict[str, Any]:
     """The [words] table of a ruleset's ruleset.toml (its keywords file, its piece keywords), by name or alias."""
-    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[1]
+    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[2]
+
+
+def ruleset_folder(ruleset: str) -> Path:
+    """The folder of a ruleset, by name or alias (its keywords and its catalogue are there)."""
+    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[0]
 
 
 def keywords_file(ruleset: str) -> Path | None:
     """The keywords file of a ruleset (None: it has none, and uses the shared words alone)."""
-    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[0]
+    return _words_of(ruleset, os.environ.get("PBEM_RULESETS", ""))[1]
 
 
 @cache
-def _words_of(ruleset: str, extra: str) -> tuple[Path | None, dict[str, Any]]:
+def _words_of(ruleset: str, extra: str) -> tuple[Path, Path | None, dict[str, Any]]:
     from adjudicator.rulesets import UnknownRuleset, ruleset_folders
 
     for name, folder in ruleset_folders().items():
@@ -114,7 +119,7 @@ def _words_of(ruleset: str, extra: str) -> tuple[Path | None, dict[str, Any]]:
             path = folder / words.get("keywords", "keywords.toml")
             if "keywords" in words and not path.is_file():
                 raise KeywordTableError(f"{folder / 'ruleset.toml'}: [words] keywords names no file: {path}")
-            return (path.resolve() if path.is_file() else None), words
+            return folder, (path.resolve() if path.is_file() else None), words
     raise UnknownRuleset(f"unknown ruleset {ruleset!r}")
 
 

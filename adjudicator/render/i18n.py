@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import gettext as stdlib_gettext
 import io
+import os
 import re
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.resources import resource_dir
@@ -38,18 +40,12 @@ def N_(msgid: str) -> str:  # noqa: N802 (the gettext convention for a message m
     return msgid
 
 
-@cache
-def translations(language: str) -> NullTranslations | stdlib_gettext.NullTranslations:
-    """The catalogue of `language` (English is the source language: no catalogue)."""
+def translations(language: str, ruleset: str | None = None) -> NullTranslations | stdlib_gettext.NullTranslations:
+    """The catalogue of `language`: the ruleset's own (games/<ruleset>/locale), then the core's; without a ruleset,
+    the core's, then every known ruleset's (English is the source language: no catalogue)."""
     if language == "en":  # no catalogue, so no Babel to import (start-up of a command that writes a receipt)
         return _English()
-    from babel.messages.mofile import write_mo
-    from babel.support import Translations
-
-    compiled = io.BytesIO()
-    write_mo(compiled, _catalogue(language))
-    compiled.seek(0)
-    return Translations(compiled)
+    return _layered(language, ruleset)
 
 
 class _English(stdlib_gettext.NullTranslations):
@@ -60,29 +56,101 @@ class _English(stdlib_gettext.NullTranslations):
 
 
 @cache
-def _catalogue(language: str) -> Catalog:
+def _layered(language: str, ruleset: str | None) -> _Layered:
+    return _Layered(language, ruleset)
+
+
+class _Layered(stdlib_gettext.NullTranslations):
+    """The catalogues of one language as one, looked up anew for the folders of rulesets (PBEM_RULESETS) in force,
+    so that a renderer made before a ruleset was added still finds its texts."""
+
+    def __init__(self, language: str, ruleset: str | None) -> None:
+        super().__init__()
+        self.language, self.ruleset = language, ruleset
+
+    def _now(self) -> NullTranslations:
+        return _chained(self.language, self.ruleset, os.environ.get("PBEM_RULESETS", ""))
+
+    def gettext(self, message: str) -> str:
+        return self._now().ugettext(message)
+
+    ugettext = gettext
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._now().ungettext(singular, plural, n)
+
+    ungettext = ngettext
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._now().upgettext(context, message)
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self._now().unpgettext(context, singular, plural, n)
+
+
+@cache
+def _chained(language: str, ruleset: str | None, extra: str) -> NullTranslations:
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
+    chain = []
+    for catalogue in _catalogues(language, ruleset, extra):
+        compiled = io.BytesIO()
+        write_mo(compiled, catalogue)
+        compiled.seek(0)
+        chain.append(Translations(compiled))
+    for fallback in chain[1:]:  # a text missing from the first catalogue is looked up in the next
+        chain[0].add_fallback(fallback)
+    return chain[0]
+
+
+def catalogue_folders(ruleset: str | None = None) -> list[Path]:
+    """The locale folders a text is looked up in, first first: the ruleset's own (its folder's locale/, when it has
+    one), then the core's; without a ruleset, the core's and then every known ruleset's."""
+    from adjudicator.orders.keywords import ruleset_folder
+
+    core = resource_dir("locale")
+    if ruleset is not None:
+        own = ruleset_folder(ruleset) / "locale"
+        return ([own] if own.is_dir() else []) + [core]
+    from adjudicator.rulesets import ruleset_names
+
+    return [core] + [p for name in ruleset_names() if (p := ruleset_folder(name) / "locale").is_dir()]
+
+
+@cache
+def _catalogues(language: str, ruleset: str | None, extra: str) -> tuple[Catalog, ...]:
+    return tuple(
+        _read_catalogue(path)
+        for folder in catalogue_folders(ruleset)
+        if (path := folder / language / "LC_MESSAGES" / "messages.po").is_file()
+    )
+
+
+@cache
+def _read_catalogue(path: Path) -> Catalog:
     from babel.messages.pofile import read_po
 
-    path = resource_dir("locale") / language / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as source:
-        return read_po(source, locale=language)
+        return read_po(source, locale=path.parent.parent.name)
 
 
-def gettext(language: str, msgid: str, **values: object) -> str:
-    """A message in `language`, with %(name)s values filled in (for text made outside the templates); a
-    %(kw_<name>)s placeholder not given is keyword <name> as the reader writes it."""
-    text = translations(language).ugettext(msgid)
-    values = {**_keyword_values(language, msgid), **values}
+def gettext(language: str, msgid: str, *, in_ruleset: str | None = None, **values: object) -> str:
+    """A message in `language` (from the catalogues of `in_ruleset`: see `translations`), with %(name)s values
+    filled in (for text made outside the templates); a %(kw_<name>)s placeholder not given is keyword <name> as the
+    reader writes it."""
+    text = translations(language, in_ruleset).ugettext(msgid)
+    values = {**_keyword_values(language, msgid, in_ruleset), **values}
     return text % values if values else text
 
 
-def _keyword_values(language: str, msgid: str) -> dict[str, str]:
+def _keyword_values(language: str, msgid: str, ruleset: str | None = None) -> dict[str, str]:
     """The %(kw_<name>)s placeholders of `msgid`: keyword <name> in `language` (ANSWER in German is ANTWORT)."""
     if "%(kw_" not in msgid:
         return {}
     from adjudicator.orders.keywords import written
 
-    return {name: written(language, name[3:]) for name in PLACEHOLDER.findall(msgid) if name.startswith("kw_")}
+    return {name: written(language, name[3:], ruleset) for name in PLACEHOLDER.findall(msgid) if name.startswith("kw_")}
 
 
 # -- engine texts: stored in English, translated when rendered -------------------------------------------------
@@ -129,95 +197,115 @@ class _Pattern:
         self.weight = sum(len(literal) for literal in literals)
 
 
+def _patterns(language: str, ruleset: str | None = None) -> tuple[list[_Pattern], dict[str, str]]:
+    return _patterns_of(language, ruleset, os.environ.get("PBEM_RULESETS", ""))
+
+
 @cache
-def _patterns(language: str) -> tuple[list[_Pattern], dict[str, str]]:
-    """The catalogue as patterns (msgids with placeholders and some words around them, most literal text first)
-    and as plain texts (msgids without placeholders)."""
-    patterns, plain = [], {}
-    for message in _catalogue(language):
-        if not message.id or not message.string or not isinstance(message.id, str):
-            continue
-        if not PLACEHOLDER.search(message.id):
-            plain[message.id] = message.string
-        elif len(re.sub(r"\W", "", PLACEHOLDER.sub("", message.id))) >= 3:  # not a bare "%(a)s %(b)s"
-            patterns.append(_Pattern(message.id, message.string))
+def _patterns_of(language: str, ruleset: str | None, extra: str) -> tuple[list[_Pattern], dict[str, str]]:
+    """The catalogues as patterns (msgids with placeholders and some words around them, most literal text first)
+    and as plain texts (msgids without placeholders); a msgid of two catalogues has the first one's translation."""
+    patterns, plain, seen = [], {}, set()
+    for catalogue in _catalogues(language, ruleset, extra):
+        for message in catalogue:
+            if not message.id or not message.string or not isinstance(message.id, str) or message.id in seen:
+                continue
+            seen.add(message.id)
+            if not PLACEHOLDER.search(message.id):
+                plain[message.id] = message.string
+            elif len(re.sub(r"\W", "", PLACEHOLDER.sub("", message.id))) >= 3:  # not a bare "%(a)s %(b)s"
+                patterns.append(_Pattern(message.id, message.string))
     patterns.sort(key=lambda p: -p.weight)
     return patterns, plain
 
 
+def _piece_keywords(ruleset: str | None = None) -> dict[str, str]:
+    return _piece_keywords_of(ruleset, os.environ.get("PBEM_RULESETS", ""))
+
+
 @cache
-def _piece_keywords() -> dict[str, str]:
-    """English spellings of the piece keywords (INF, CAV, CITY, ...) -> keyword name."""
+def _piece_keywords_of(ruleset: str | None, extra: str) -> dict[str, str]:
+    """English spellings of the piece keywords (INF, CAV, CITY, ...) -> keyword name: each ruleset names its pieces
+    ([words] pieces of its ruleset.toml)."""
     from adjudicator.orders.keywords import keyword_table, piece_keywords
 
-    # each ruleset names its pieces ([words] pieces of its ruleset.toml)
-    return {spelling: name for name in piece_keywords() for spelling in keyword_table()[name.upper()]["en"]}
+    table = keyword_table(ruleset)
+    return {spelling: name for name in piece_keywords(ruleset) for spelling in table[name.upper()]["en"]}
 
 
-def engine_text(language: str, text: str) -> str:
-    """An English text of the engine (a verdict's reason, a question, a troop list) in `language`; a text that is
-    not one of the engine's stays as it is."""
+def engine_text(language: str, text: str, ruleset: str | None = None) -> str:
+    """An English text of the engine (a verdict's reason, a question, a troop list) in `language`, from the
+    catalogues of `ruleset` (see `translations`); a text that is not one of the engine's stays as it is."""
     if language == "en" or not text:
         return text
-    return _translate(language, text, 0)
+    return _translate(language, text, 0, ruleset)
 
 
-def _translate(language: str, text: str, depth: int) -> str:
-    patterns, plain = _patterns(language)
+def _translate(language: str, text: str, depth: int, ruleset: str | None = None) -> str:
+    patterns, plain = _patterns(language, ruleset)
     if text in plain:
         return plain[text]
     if depth < 6:
         for pattern in patterns:
             if pattern.needle in text and (match := pattern.regex.fullmatch(text)):
-                values = {name: _translate(language, value, depth + 1) for name, value in match.groupdict().items()}
-                return pattern.translation % (values | _keyword_values(language, pattern.msgid))
+                values = {
+                    name: _translate(language, value, depth + 1, ruleset) for name, value in match.groupdict().items()
+                }
+                return pattern.translation % (values | _keyword_values(language, pattern.msgid, ruleset))
         for separator in (", ", " "):  # a list of texts ("galley 1, galley 2") or of unit counts ("2 INF 1 CAV")
             if separator in text:
                 parts = text.split(separator)
-                translated = [_translate(language, part, depth + 1) for part in parts]
-                if translated != parts and (separator == ", " or _unit_list(parts)):
+                translated = [_translate(language, part, depth + 1, ruleset) for part in parts]
+                if translated != parts and (separator == ", " or _unit_list(parts, ruleset)):
                     return separator.join(translated)
-    return _keyword(language, text)
+    return _keyword(language, text, ruleset)
 
 
-def _unit_list(words: list[str]) -> bool:
+def _unit_list(words: list[str], ruleset: str | None = None) -> bool:
     """'2 INF 1 CAV' split into words: counts and piece keywords in turn."""
     pairs = [" ".join(words[i : i + 2]) for i in range(0, len(words), 2)]
-    return len(words) % 2 == 0 and all((m := UNIT_COUNT.fullmatch(p)) and m[2] in _piece_keywords() for p in pairs)
+    pieces = _piece_keywords(ruleset)
+    return len(words) % 2 == 0 and all((m := UNIT_COUNT.fullmatch(p)) and m[2] in pieces for p in pairs)
 
 
-def _keyword(language: str, text: str) -> str:
+def _keyword(language: str, text: str, ruleset: str | None = None) -> str:
     """A piece keyword (CITY, INF) as the reader writes it, or a count of a piece ('2 INF', '3 infantry')."""
     from adjudicator.orders.keywords import written
 
-    if text in _piece_keywords():
-        return written(language, _piece_keywords()[text])
+    pieces = _piece_keywords(ruleset)
+    if text in pieces:
+        return written(language, pieces[text], ruleset)
     count = UNIT_COUNT.fullmatch(text)
-    if count and count[2] in _piece_keywords():
-        return f"{count[1]} {written(language, _piece_keywords()[count[2]])}"
-    if count and count[2] in _patterns(language)[1]:
-        return f"{count[1]} {_patterns(language)[1][count[2]]}"
+    if count and count[2] in pieces:
+        return f"{count[1]} {written(language, pieces[count[2]], ruleset)}"
+    plain = _patterns(language, ruleset)[1]
+    if count and count[2] in plain:
+        return f"{count[1]} {plain[count[2]]}"
     return text
 
 
-def engine_data(language: str, event: Any) -> Mapping[str, Any]:
+def engine_data(language: str, event: Any, ruleset: str | None = None) -> Mapping[str, Any]:
     """An event's data with its engine texts in `language` (what the report sentences show)."""
     kind, data = (event["kind"], event["data"]) if isinstance(event, Mapping) else (event.kind, event.data)
     if language == "en":
         return data
     keys = ENGINE_TEXT_KEYS | ({"choice"} if kind == "decision" else set())
     return {
-        key: engine_text(language, value) if key in keys and isinstance(value, str) else value
+        key: engine_text(language, value, ruleset) if key in keys and isinstance(value, str) else value
         for key, value in data.items()
     }
 
 
-@cache
-def _english_spellings() -> dict[str, str]:
+def _english_spellings(ruleset: str | None = None) -> dict[str, str]:
     """English keyword spellings (upper case) -> keyword name."""
+    return _english_spellings_of(ruleset, os.environ.get("PBEM_RULESETS", ""))
+
+
+@cache
+def _english_spellings_of(ruleset: str | None, extra: str) -> dict[str, str]:
     from adjudicator.orders.keywords import keyword_table
 
-    return {s: name for name, spellings in keyword_table().items() for s in spellings["en"]}
+    return {s: name for name, spellings in keyword_table(ruleset).items() for s in spellings["en"]}
 
 
 # The words of a decision's answer the tool may write in lower case ("ransom", "retreat to ITA", "cav, inf"), which
@@ -227,7 +315,7 @@ ANSWER_KEYWORDS = frozenset(
 )
 
 
-def keywords_written(language: str, text: str) -> str:
+def keywords_written(language: str, text: str, ruleset: str | None = None) -> str:
     """An order or answer the tool wrote in English keywords (a decision taken, a standing order kept: 'RETREAT TO
     ORO'; a default answer: 'ransom') in the reader's keywords; names, codes and numbers stay (no keyword spells an
     area or seat: orders/parser.py)."""
@@ -235,36 +323,32 @@ def keywords_written(language: str, text: str) -> str:
         return text
     from adjudicator.orders.keywords import written
 
-    english = _english_spellings()
+    english = _english_spellings(ruleset)
 
     def word(found: re.Match[str]) -> str:
         name = english.get(found[0]) if found[0].isupper() else english.get(found[0].upper())
         if name is None or not (found[0].isupper() or name in ANSWER_KEYWORDS):
             return found[0]
-        return written(language, name)
+        return written(language, name, ruleset)
 
     return re.sub(r"\b[A-Za-z]+\b", word, text)
 
 
-def order_echo(language: str, text: str) -> str:
+def order_echo(language: str, text: str, ruleset: str | None = None) -> str:
     """A line the tool composed from an order (each item of a BUY order: 'BUY 2 INF AT MAC') in the reader's order
     keywords; a line the player wrote stays as written (a receipt echoes the line from the text sent, and names
     each item of it with `item_echo`)."""
     if language == "en" or not text.startswith("BUY "):
         return text
-    return item_echo(language, text)
+    return item_echo(language, text, ruleset)
 
 
-def item_echo(language: str, text: str) -> str:
+def item_echo(language: str, text: str, ruleset: str | None = None) -> str:
     """An item of an order line as the tool names it in a verdict ('RECRUIT 2 INF AT AUR', 'BUY 1 GALLEY AT MAC'),
     in the reader's order keywords."""
     if language == "en":
         return text
-    return " ".join(_echoed_word(language, word) for word in text.split(" "))
+    english = _english_spellings(ruleset)
+    from adjudicator.orders.keywords import written
 
-
-def _echoed_word(language: str, word: str) -> str:
-    from adjudicator.orders.keywords import keyword_table, written
-
-    english = {s: name for name, spellings in keyword_table().items() for s in spellings["en"]}
-    return written(language, english[word]) if word in english else word
+    return " ".join(written(language, english[word], ruleset) if word in english else word for word in text.split(" "))
