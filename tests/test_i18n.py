@@ -34,25 +34,45 @@ SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
-def catalogue(language: str):  # type: ignore[no-untyped-def]
-    with (resource_dir("locale") / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
+RULESETS = Path(__file__).parent / "rulesets"
+# Every catalogue: the core's, and each ruleset's own (games/<ruleset>/locale, tests/rulesets/<ruleset>/locale).
+CATALOGUES = [resource_dir("locale")] + sorted(
+    [*resource_dir("games").glob("*/locale"), *RULESETS.glob("*/locale")], key=lambda p: p.parent.name
+)
+
+
+def catalogue(language: str, folder: Path | None = None):  # type: ignore[no-untyped-def]
+    with ((folder or resource_dir("locale")) / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
         return read_po(source, locale=language)
 
 
-def template_ids() -> set[str]:
-    with (resource_dir("locale") / "messages.pot").open("rb") as source:
+def template_ids(folder: Path | None = None) -> set[str]:
+    with ((folder or resource_dir("locale")) / "messages.pot").open("rb") as source:
         return {m.id for m in read_po(source) if m.id}
 
 
-@pytest.mark.parametrize("language", [lang for lang in KEYWORD_LANGUAGES if lang != "en"])
-def test_every_message_is_translated_with_its_placeholders(language: str) -> None:
-    messages = {m.id: m for m in catalogue(language) if m.id}
-    assert set(messages) == template_ids(), "run pybabel update (see adjudicator/render/i18n.py)"
+# the core's catalogue is in every language; a ruleset's may cover fewer
+@pytest.mark.parametrize(
+    ("folder", "language"),
+    [
+        pytest.param(folder, lang, id=f"{folder.parent.name}-{lang}")
+        for folder in CATALOGUES
+        for lang in KEYWORD_LANGUAGES
+        if lang != "en" and (folder == CATALOGUES[0] or (folder / lang).is_dir())
+    ],
+)
+def test_every_message_is_translated_with_its_placeholders(folder: Path, language: str) -> None:
+    messages = {m.id: m for m in catalogue(language, folder) if m.id}
+    assert set(messages) == template_ids(folder), f"{folder}: run pybabel update (see adjudicator/render/i18n.py)"
     for msgid, message in messages.items():
-        assert message.string, f"{language}: {msgid!r} is not translated"
+        assert message.string, f"{folder} {language}: {msgid!r} is not translated"
         assert sorted(PLACEHOLDER.findall(message.string)) == sorted(PLACEHOLDER.findall(msgid)), msgid
         assert message.string[:1].isspace() == msgid[:1].isspace(), msgid  # fragments keep their spaces
         assert "fuzzy" not in message.flags, msgid
+
+
+def test_the_catalogues_of_every_ruleset_are_checked() -> None:
+    assert {p.parent.name for p in CATALOGUES[1:]} >= {"sealed_bids"}
 
 
 class Game(NamedTuple):

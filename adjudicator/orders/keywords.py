@@ -5,7 +5,7 @@ game's; each ruleset adds its own in its folder (`keywords.toml`, or the file it
 `[words] keywords`, so that two editions can share one). A ruleset's table is the shared one plus its own; one
 spelling must not mean two keywords within it, while two rulesets may spell different keywords alike. A function
 given no ruleset reads every known ruleset's words (the first ruleset that names a keyword gives its spellings): for
-a text whose game is not known."""
+a text whose game is not known (where two rulesets spell different keywords alike, the first one's meaning)."""
 
 from __future__ import annotations
 
@@ -138,13 +138,9 @@ def _table(ruleset: str | None, extra: str) -> Table:
     from adjudicator.rulesets import ruleset_names
 
     table = dict(_table_of_file(shared))
-    taken = {s.casefold() for by_language in table.values() for spellings in by_language.values() for s in spellings}
     for name in ruleset_names():
         for keyword, by_language in _table(name, extra).items():
-            spelled = {s.casefold() for spellings in by_language.values() for s in spellings}
-            if keyword not in table and not spelled & taken:  # the first ruleset's meaning of a spelling is kept
-                table[keyword] = by_language
-                taken |= spelled
+            table.setdefault(keyword, by_language)  # a keyword of two rulesets is spelt as the first spells it
     return table
 
 
@@ -190,8 +186,11 @@ def keyword_of(ruleset: str | None = None) -> dict[str, str]:
 
 @cache
 def _keyword_of(ruleset: str | None, extra: str) -> dict[str, str]:
-    table = keyword_table(ruleset)
-    return {s.casefold(): name for name in table for s in spellings(name, ruleset)}
+    found: dict[str, str] = {}
+    for name in keyword_table(ruleset):
+        for spelling in spellings(name, ruleset):
+            found.setdefault(spelling.casefold(), name)  # without a ruleset: what the first ruleset means by it
+    return found
 
 
 def terminal_declarations(ruleset: str | None = None) -> str:

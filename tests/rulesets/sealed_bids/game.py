@@ -32,7 +32,7 @@ from adjudicator.engine.chance import Dice
 from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo, RulesetSource
 from adjudicator.engine.ruleset_base import RulesetBase
 from adjudicator.engine.steps import Step, StepResult
-from adjudicator.engine.vocabulary import Event, OrderResult
+from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders.builder import CommonBuilder, LineProblem
 from adjudicator.orders.parser import parse_orders
@@ -215,12 +215,13 @@ class SealedBids(RulesetBase):
         for order in orders:
             card = next((c for c in state.hands[seat] if c.casefold() == order.card.casefold()), None)
             if chosen is not None:
-                results.append(OrderResult(order.line, order.text, False, "one card per round", "B-5"))
+                results.append(OrderResult(order.line, order.text, False, N_("one card per round"), "B-5"))
             elif card is not None:
                 chosen = card
                 results.append(OrderResult(order.line, order.text, True))
             else:
-                results.append(OrderResult(order.line, order.text, False, f"{order.card} is not in your hand", "B-2"))
+                reason = N_("%(card)s is not in your hand", card=order.card)
+                results.append(OrderResult(order.line, order.text, False, reason, "B-2"))
         return chosen or min(state.hands[seat], key=self.value)
 
     def reveal_bids(self, state: BidsState, bids: dict[str, str], events: list[Event]) -> None:
