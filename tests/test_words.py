@@ -4,6 +4,7 @@ and the word a report uses for a thing is a keyword the player can type for it."
 from __future__ import annotations
 
 import re
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.vocabulary import Event
 from adjudicator.mail.inbound import Incoming
 from adjudicator.orders import parse_orders
-from adjudicator.orders.keywords import keyword_of, keyword_table, written
+from adjudicator.orders.keywords import KeywordTableError, keyword_of, keyword_table, written
 from adjudicator.orders.sets import OrderSet
 from adjudicator.render import environment
 from adjudicator.render.i18n import engine_text, gettext
@@ -438,3 +439,52 @@ def test_C_5_22_the_map_tooltip_of_a_loaded_galley_gives_its_cargo_as_the_reader
     svg = render_map_for_turn("coe-1984", snapshot_text(state), "[]", language=language)
     pieces = f"G3 2 {written(language, 'infantry')}"
     assert gettext(language, "aboard galley %(number)s: %(pieces)s", number=1, pieces=pieces) in svg
+
+
+# -- Each ruleset's own keywords, over the shared table -------------------------------------------------------------
+
+
+def bids_copy(root: Path, keywords: str) -> Path:
+    """tests/rulesets/sealed_bids under PBEM_RULESETS `root`, with `keywords` as its keywords.toml."""
+    folder = root / "sealed_bids"
+    shutil.copytree(Path(__file__).parent / "rulesets" / "sealed_bids", folder, ignore=shutil.ignore_patterns("__py*"))
+    (folder / "keywords.toml").write_text(keywords, encoding="utf-8")
+    return folder
+
+
+def test_a_ruleset_keyword_spelt_like_a_shared_one_is_refused_naming_the_file_the_key_and_the_spelling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = bids_copy(tmp_path, '[bid]\nen = ["BID"]\nde = ["SPIEL"]\n')  # SPIEL is the shared GAME
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path))
+    with pytest.raises(KeywordTableError) as refused:
+        keyword_table("sealed_bids")
+    assert str(folder / "keywords.toml") in str(refused.value) and "[bid]" in str(refused.value)
+    assert "'SPIEL' already spells GAME" in str(refused.value)
+    bids_copy(tmp_path / "again", '[game]\nen = ["ROUND"]\n')
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path / "again"))
+    with pytest.raises(KeywordTableError, match=r"\[game\] is already a keyword of .*grammar.keywords\.toml"):
+        keyword_table("sealed_bids")
+
+
+def test_two_rulesets_may_spell_different_keywords_alike_and_each_parser_reads_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PBEM_RULESETS", str(Path(__file__).parent / "rulesets"))
+    assert keyword_of("sealed_bids")["biete"] == "BID" and keyword_of("coe-classic")["biete"] == "OFFER"
+    bids = parse_orders("SPIEL g ZUG 2 SPIELER North PASSWORT x\nBIETE Lion\n", load_ruleset("sealed-bids"))
+    assert bids.errors == () and [o.card for o in bids.orders] == ["Lion"]  # type: ignore[attr-defined]
+
+
+def test_a_rulesets_table_holds_the_shared_words_and_its_own_and_no_other_games() -> None:
+    coe, conqueror = keyword_table("coe-classic"), keyword_table("conqueror-er")
+    assert {"GAME", "PASSWORD", "PRESS", "ANSWER", "HELP"} <= set(coe) & set(conqueror)
+    assert "CAESAR" in coe and "CAESAR" not in conqueror and "RECRUIT" in conqueror and "RECRUIT" not in coe
+    assert keyword_table("coe-1984") == coe  # the 1984 edition names the Classic file ([words] keywords)
+    assert written("de", "move", "conqueror-er") == written("de", "move", "coe-classic") == "ZIEHE"
+
+
+def test_a_syntax_error_names_and_suggests_only_the_keywords_of_the_game_played() -> None:
+    text = "GAME g TURN 1 PLAYER Italia PASSWORD x\nRECRUT 2 INF AT ITA\n"
+    error = parse_orders(text, load_ruleset("coe-classic")).errors[0].message
+    assert "RECRUIT" not in error and "MOVE" in error  # RECRUIT is Conqueror's: not a keyword of this game
