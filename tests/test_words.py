@@ -42,7 +42,7 @@ from tests.helpers import legion, place, start
 from tests.test_conqueror_battle import FREE_MEN, ONE, army, battle, run
 from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import SEATS3
-from tests.test_i18n import SEATS, mails_to, two_german_seats
+from tests.test_i18n import CATALOGUES, SEATS, mails_to, two_german_seats
 
 READERS = ("de", "it", "nl")
 
@@ -232,12 +232,15 @@ def test_C_15_7_a_retreat_answer_in_the_readers_keywords(language: str) -> None:
     assert word["continue"] in shown and word["retreat"] in shown and "CONTINUE" not in shown
 
 
+@pytest.mark.parametrize("folder", CATALOGUES, ids=lambda p: p.parent.name)
 @pytest.mark.parametrize("language", READERS)
-def test_every_keyword_in_an_instruction_is_a_placeholder_filled_from_the_keyword_table(language: str) -> None:
+def test_every_keyword_in_an_instruction_is_a_placeholder_filled_from_the_keyword_table(
+    language: str, folder: Path
+) -> None:
     """No msgid or translation writes an order keyword itself: the reader's keywords are filled in (kw_<name>)."""
     english = {s.casefold() for names in keyword_table().values() for s in names["en"]}
     spelled = {s.casefold() for names in keyword_table().values() for s in names[language]}
-    with (resource_dir("locale") / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
+    with (folder / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
         catalogue = read_po(source, locale=language)
     for message in catalogue:
         if not message.id or not isinstance(message.id, str):

@@ -1,13 +1,24 @@
-"""Languages of reports, receipts, notices and the site: gettext catalogues (locale/<lang>/LC_MESSAGES/messages.po)
-read with Babel. The languages themselves and their order keywords are in adjudicator/orders/keywords.py.
+"""Languages of reports, receipts, notices and the site: gettext catalogues read with Babel. The languages
+themselves and their order keywords are in adjudicator/orders/keywords.py.
+
+The core's catalogue is locale/<lang>/LC_MESSAGES/messages.po; a ruleset may ship its own, for its own texts, in
+its folder (games/<ruleset>/locale/<lang>/LC_MESSAGES/messages.po, extracted with its own babel.cfg). A text is
+looked up in the ruleset's catalogue, then in the core's; where no ruleset is named (a renderer of one language),
+in the core's, then in every known ruleset's (`translations`).
 
 The .po files are the source: they are compiled in memory when first needed, so no binary .mo file is kept in
-the tree. To add or update strings:
+the tree. To add or update strings, one extract and one update per catalogue (the core's, then each ruleset's):
     pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output --project pbem \
         --copyright-holder "pbem maintainers" -o locale/messages.pot .
-    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching -w 120
-(the options keep the files' header and line width as they are, so that the diffs show only what changed)
-then translate the new entries (tests/test_i18n.py fails while any is missing).
+    pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching --ignore-obsolete -w 120
+    pybabel extract -F games/conqueror-er/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
+        --project pbem --copyright-holder "pbem maintainers" -o games/conqueror-er/locale/messages.pot .
+    pybabel update -i games/conqueror-er/locale/messages.pot -d games/conqueror-er/locale --no-fuzzy-matching \
+        --ignore-obsolete -w 120
+(run from the top of the source tree; locale/babel.cfg leaves out the sources a ruleset's babel.cfg extracts; the
+options keep the files' header and line width as they are, so that the diffs show only what changed; a ruleset
+folder outside the package, like tests/rulesets/sealed_bids, says its commands in its babel.cfg) then translate the
+new entries (tests/test_i18n.py fails while any is missing in any catalogue).
 
 What the engine writes into events and verdicts (a rejection's reason, a decision's question, troop lists) is stored
 in English, so that archives replay and verify byte for byte. Those texts are built from msgids with named
