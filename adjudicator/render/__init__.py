@@ -48,6 +48,7 @@ def _environment(language: str, autoescape: bool) -> Environment:
     from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined, pass_context
 
     from adjudicator.orders.keywords import written
+    from adjudicator.render.i18n import context_ruleset as of  # whose keywords and catalogue come first
     from adjudicator.render.i18n import engine_data, engine_text, item_echo, keywords_written, order_echo, translations
 
     env = Environment(
@@ -65,13 +66,13 @@ def _environment(language: str, autoescape: bool) -> Environment:
     # The filters of the reader's language take the context only so that Jinja never applies them when compiling:
     # it folds a filter of a constant ("game" | kw) into the compiled template, which would then hold the words of
     # the language it was first compiled for, and the cache below serves one compiled template to every language.
-    env.filters["kw"] = pass_context(lambda _, name: written(language, name))  # keywords in the reader's language
+    env.filters["kw"] = pass_context(lambda c, name: written(language, name, of(c)))  # in the reader's language
     env.filters["verdict"] = pass_context(lambda _, item: verdict(item, language))
-    env.filters["engine"] = pass_context(lambda _, text: engine_text(language, text))  # an engine text translated
-    env.filters["engine_data"] = pass_context(lambda _, event: engine_data(language, event))
-    env.filters["echo"] = pass_context(lambda _, text: order_echo(language, text))  # an order line the tool composed
-    env.filters["item"] = pass_context(lambda _, text: item_echo(language, text))  # an item of a line, named
-    env.filters["keywords"] = pass_context(lambda _, text: keywords_written(language, text))  # an order it wrote
+    env.filters["engine"] = pass_context(lambda c, text: engine_text(language, text, of(c)))  # translated
+    env.filters["engine_data"] = pass_context(lambda c, event: engine_data(language, event, of(c)))
+    env.filters["echo"] = pass_context(lambda c, text: order_echo(language, text, of(c)))  # a line the tool composed
+    env.filters["item"] = pass_context(lambda c, text: item_echo(language, text, of(c)))  # an item of a line, named
+    env.filters["keywords"] = pass_context(lambda c, text: keywords_written(language, text, of(c)))  # it wrote
     return env
 
 

@@ -363,3 +363,22 @@ def item_echo(language: str, text: str, ruleset: str | None = None) -> str:
     from adjudicator.orders.keywords import written
 
     return " ".join(written(language, english[word], ruleset) if word in english else word for word in text.split(" "))
+
+
+def context_ruleset(context: Mapping[str, Any]) -> str | None:
+    """The name of the ruleset a render context names (`ruleset`: a Ruleset or a name, else the snapshot's), whose
+    keywords and catalogue the filters use; None when it names none, or one not known here."""
+    named = context.get("ruleset")
+    if named is None and isinstance(context.get("state"), Mapping):
+        named = context["state"].get("ruleset")
+    name = named if isinstance(named, str) or named is None else getattr(named, "name", None)
+    if not isinstance(name, str):
+        return None
+    from adjudicator.orders.keywords import ruleset_folder
+    from adjudicator.rulesets import UnknownRuleset
+
+    try:
+        ruleset_folder(name)
+    except UnknownRuleset:
+        return None
+    return name
