@@ -48,7 +48,7 @@ from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, re
 from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
-from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, WORDS
 
 if TYPE_CHECKING:
     pass
@@ -63,7 +63,7 @@ def target_word(word: str) -> str | None:
     the reader's notice shows it."""
     from adjudicator.orders.keywords import keyword_of
 
-    kind = TARGET_WORDS.get(word) or keyword_of().get(word, "").lower()
+    kind = TARGET_WORDS.get(word) or keyword_of(WORDS).get(word, "").lower()
     return kind if kind in TIES else None
 
 

@@ -9,7 +9,7 @@ from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
 from adjudicator.rulesets.coe.economy import refresh_tribute, shared_units
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
-from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, leader_name
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, WORDS, leader_name
 
 if TYPE_CHECKING:
     pass
@@ -104,9 +104,9 @@ def parse_captive_choice(text: str) -> str:
     from adjudicator.orders.keywords import in_english, keyword_of
 
     word = text.strip().casefold()
-    keyword = keyword_of().get(word)
+    keyword = keyword_of(WORDS).get(word)
     if keyword not in ("KILL", "RANSOM") and word != "hold":
-        raise BadAnswer(N_("answer %(kw_kill)s or %(kw_ransom)s", **in_english("kill", "ransom")))
+        raise BadAnswer(N_("answer %(kw_kill)s or %(kw_ransom)s", **in_english("kill", "ransom", ruleset=WORDS)))
     return "kill" if keyword == "KILL" else "ransom"
 
 

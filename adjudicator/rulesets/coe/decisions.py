@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
 from adjudicator.rulesets.coe.turn import Turn
-from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, add_event
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, WORDS, add_event
 
 T = TypeVar("T")
 Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)
@@ -87,7 +87,7 @@ def unit_kind(word: str) -> str | None:
     from adjudicator.orders.keywords import keyword_of  # the keyword table is plain data; no parser is loaded
 
     kind = UNIT_WORDS.get(word.casefold())
-    return kind if kind is not None else _UNIT_KEYWORDS.get(keyword_of().get(word.casefold(), ""))
+    return kind if kind is not None else _UNIT_KEYWORDS.get(keyword_of(WORDS).get(word.casefold(), ""))
 
 
 def retreat_answer(text: str) -> list[str] | None:
@@ -96,14 +96,17 @@ def retreat_answer(text: str) -> list[str] | None:
     from adjudicator.orders.keywords import in_english, keyword_of
 
     words = text.replace(",", " ").split()
-    first = keyword_of().get(words[0].casefold()) if words else None
+    first = keyword_of(WORDS).get(words[0].casefold()) if words else None
     if first == "CONTINUE":
         return None
     if first != "RETREAT":
         raise BadAnswer(
-            N_("answer %(kw_continue)s or %(kw_retreat)s [%(kw_to)s] <area>", **in_english("continue", "retreat", "to"))
+            N_(
+                "answer %(kw_continue)s or %(kw_retreat)s [%(kw_to)s] <area>",
+                **in_english("continue", "retreat", "to", ruleset=WORDS),
+            )
         )
-    return [w.upper() for w in words[1:] if keyword_of().get(w.casefold()) != "TO"]
+    return [w.upper() for w in words[1:] if keyword_of(WORDS).get(w.casefold()) != "TO"]
 
 
 def parse_unit_choice(text: str) -> list[Pick]:
@@ -123,7 +126,7 @@ def parse_unit_choice(text: str) -> list[Pick]:
                 N_(
                     "%(word)s is not a unit kind (%(kw_infantry)s, %(kw_cavalry)s, %(kw_catapult)s)",
                     word=repr(word),
-                    **in_english(*UNIT_KINDS),
+                    **in_english(*UNIT_KINDS, ruleset=WORDS),
                 )
             )
         picks.append((kind, count))
@@ -133,7 +136,7 @@ def parse_unit_choice(text: str) -> list[Pick]:
             N_(
                 "the count %(count)s names no unit kind (%(kw_infantry)s, %(kw_cavalry)s, %(kw_catapult)s)",
                 count=count,
-                **in_english(*UNIT_KINDS),
+                **in_english(*UNIT_KINDS, ruleset=WORDS),
             )
         )
     return picks

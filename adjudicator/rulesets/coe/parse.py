@@ -44,6 +44,7 @@ from adjudicator.rulesets.coe.orders import (
     Step,
     Troops,
 )
+from adjudicator.rulesets.coe.vocabulary import WORDS
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -143,7 +144,8 @@ class CoeBuilder(MailOrders, CommonBuilder):
         last, column = c[-1]
         if last.leave is not None:
             raise LineProblem(
-                column, f"{display('LEAVING')} drops pieces on the way; at the end of the move every piece stops anyway"
+                column,
+                f"{display('LEAVING', WORDS)} drops pieces on the way; at the end of the move every piece stops anyway",
             )
         return partial(Move, troops=c[1], start=c[2], steps=tuple(step for step, _ in c[3:]))
 
@@ -174,13 +176,13 @@ class CoeBuilder(MailOrders, CommonBuilder):
         sites = values(c)
         coast = next((t for t in c if isinstance(t, Token) and t.type == "COAST"), None)
         if coast is not None and piece.type != "GALLEY":
-            raise LineProblem(coast.column, f"{display('COAST')} names the coast of a new galley, not a {piece}")
+            raise LineProblem(coast.column, f"{display('COAST', WORDS)} names the coast of a new galley, not a {piece}")
         at = sites[0] if sites else None
         return Purchase(_PIECES[piece.type], count, at=at, coast=sites[1] if len(sites) > 1 else None)
 
     def road_item(self, c: list[Any]) -> Purchase:
         if c[0].type == "NUMBER" and number_value(c[0]) != 1:
-            raise LineProblem(c[0].column, f"a {display('ROAD')} joins two cities: buy one road per item")
+            raise LineProblem(c[0].column, f"a {display('ROAD', WORDS)} joins two cities: buy one road per item")
         at, to = c[-1]
         return Purchase("road", 1, at=at, to=to)
 
@@ -286,4 +288,4 @@ def _kinds(tokens: list[Any], names: dict[str, str]) -> tuple[str, ...]:
 
 
 def _leader_name(number: int) -> str:
-    return display("CAESAR") if number == CAESAR else f"G{number}"
+    return display("CAESAR", WORDS) if number == CAESAR else f"G{number}"

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 # The titles of games/coe-*/ruleset.toml, for the catalogue: reports give them in the reader's language.
 TITLES = (N_("Conquest of the Empire, Classic edition (2005)"), N_("Conquest of the Empire, original edition (1984)"))
+# The keyword table of both editions: coe-1984's ruleset.toml names games/coe-classic/keywords.toml.
+WORDS = "coe-classic"
 UNIT_KINDS = ("infantry", "cavalry", "catapult")  # land combat units (C-0.4)
 PIECES = ("infantry", "cavalry", "catapult", "galley", "city", "fortification", "fortified_city", "road")
 UNIT_ABBREVIATIONS = {"infantry": "INF", "cavalry": "CAV", "catapult": "CAT"}

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from adjudicator.orders.keywords import written
 from adjudicator.orders.sets import Answer, Language, Order, Press
+from adjudicator.rulesets.conqueror.data import RULESET
 
 # Unit kinds in the order that texts write them; the keyword of each (grammar/keywords.toml).
 UNIT_KINDS = ("cavalry", "infantry", "archer", "ship", "siege")
@@ -346,7 +347,7 @@ def canonical(order: Order, language: str = "en") -> str:
     """`order` as one line of the order language in `language`'s keywords; it parses back to the same order."""
 
     def w(name: str) -> str:
-        return written(language, name)
+        return written(language, name, RULESET)
 
     return _TEXT[type(order)](order, w)
 

@@ -17,6 +17,7 @@ from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.card_text import card_words, effects_words
+from adjudicator.rulesets.conqueror.data import RULESET
 from adjudicator.rulesets.conqueror.movement import active, kind_of_step
 from adjudicator.rulesets.conqueror.politics import board_of
 from adjudicator.rulesets.conqueror.preparation import hero_price
@@ -85,7 +86,7 @@ class Template:
     # -- words ------------------------------------------------------------------------------------------------------
     def spoken(self, order: str) -> str:
         """An order written with {KEYWORD} names, in the reader's keywords."""
-        return KEYWORD.sub(lambda m: written(self.language, m[1]), order)
+        return KEYWORD.sub(lambda m: written(self.language, m[1], RULESET), order)
 
     def units(self, counts: dict[str, int]) -> str:
         """Units as orders write them: 2 {INFANTRY} 1 {CAVALRY}; the elite is one unit (ER-1.4)."""
@@ -118,7 +119,7 @@ class Template:
         variants = [list(e) if isinstance(e, tuple) else [e] for e in examples]
         for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
             kept = [v[0] for v in variants]
-            english = [KEYWORD.sub(lambda m: written("en", m[1]), line) for line in kept]
+            english = [KEYWORD.sub(lambda m: written("en", m[1], RULESET), line) for line in kept]
             text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *english]) + "\n"
             parsed = parse_orders(text, self.game)
             if phase == rounds.PURCHASES:
@@ -572,4 +573,4 @@ def _keyword_name(word: str) -> str:
     """The keyword table's name of an English word the bot's price list writes (BAZAAR, UPGRADE, CAVALRY ...)."""
     from adjudicator.orders.keywords import keyword_of
 
-    return keyword_of().get(word.casefold(), word)
+    return keyword_of(RULESET).get(word.casefold(), word)

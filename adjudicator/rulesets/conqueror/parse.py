@@ -251,7 +251,8 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         for kind, count, column in c:
             if kind == "elite" and kind in counts:
                 raise LineProblem(
-                    column, N_("%(elite)s is named twice: a faction has one elite unit", elite=display("ELITE"))
+                    column,
+                    N_("%(elite)s is named twice: a faction has one elite unit", elite=display("ELITE", RULESET)),
                 )
             counts[kind] = counts.get(kind, 0) + count
             columns.setdefault(kind, column)
@@ -328,7 +329,11 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
             )
         if any(item.space for item in items):
             raise LineProblem(
-                c[0].column, N_("purchases before round 1 take no agent %(kw_space)s (ER-3.11)", **in_english("space"))
+                c[0].column,
+                N_(
+                    "purchases before round 1 take no agent %(kw_space)s (ER-3.11)",
+                    **in_english("space", ruleset=RULESET),
+                ),
             )
         return partial(Purchase, items=items)
 
@@ -364,7 +369,7 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
         heroes = [m.keywords["hero"] for m in made if m.func is RecruitHero]
         elites = [m for m in made if m.func is RecruitElite]
         if len(set(heroes)) < len(heroes) or len(elites) > 1:
-            twice = display("ELITE") if len(elites) > 1 else next(h for h in heroes if heroes.count(h) > 1)
+            twice = display("ELITE", RULESET) if len(elites) > 1 else next(h for h in heroes if heroes.count(h) > 1)
             raise LineProblem(c[0].column, N_("%(twice)s is recruited twice", twice=twice))
         return made
 
@@ -434,8 +439,8 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
                 clauses[0][2],
                 N_(
                     "a battle plan goes with %(attack)s, not %(move)s (ER-14.10)",
-                    attack=display("ATTACK"),
-                    move=display("MOVE"),
+                    attack=display("ATTACK", RULESET),
+                    move=display("MOVE", RULESET),
                 ),
             )
         plan = self._plan(clauses)
@@ -475,7 +480,8 @@ class ConquerorBuilder(MailOrders, CommonBuilder):
             if isinstance(item, Token) and item.type == "WHARF":
                 if not ships:
                     raise LineProblem(
-                        item.column, N_("only ships retreat to their %(wharf)s (ER-14.19)", wharf=display("WHARF"))
+                        item.column,
+                        N_("only ships retreat to their %(wharf)s (ER-14.19)", wharf=display("WHARF", RULESET)),
                     )
                 target, column = WHARF, item.column
             elif isinstance(item, Token):
