@@ -5,6 +5,7 @@ with the order keywords of the reader's language; a seat's language is set at `p
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import NamedTuple
 
@@ -327,3 +328,19 @@ def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path)
     english = mails_to(archive, "Hispania")[-1].body  # an English reader gets the engine's texts as stored
     assert "Macedonia moves G1 with 4 INF 2 CAV: MOE -> THR" in english
     assert "battle legions Macedonia 4 INF 2 CAV, Egyptus 5 INF 1 CAV" in english
+
+
+def test_a_rulesets_catalogue_comes_before_the_cores_and_its_engine_texts_translate_from_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "sealed_bids"
+    shutil.copytree(RULESETS / "sealed_bids", folder, ignore=shutil.ignore_patterns("__pycache__"))
+    po = folder / "locale" / "de" / "LC_MESSAGES" / "messages.po"
+    po.write_text(po.read_text().replace('msgstr "dein Passwort"', 'msgstr "dein Kennwort"'))
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path))
+    assert gettext("de", "your password", in_ruleset="sealed_bids") == "dein Kennwort"  # its own first
+    assert gettext("de", "your password", in_ruleset="coe-classic") == "dein Passwort"  # the core's
+    assert gettext("de", "your password") == "dein Passwort"  # no ruleset named: the core's first
+    stored = "Dragon is not in your hand"  # a verdict's reason as the archive keeps it (B-2)
+    assert engine_text("de", stored, "sealed_bids") == engine_text("de", stored) == "Dragon ist nicht auf deiner Hand"
+    assert engine_text("de", stored, "coe-classic") == stored  # not a text of that game
