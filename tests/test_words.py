@@ -464,6 +464,7 @@ def test_a_ruleset_keyword_spelt_like_a_shared_one_is_refused_naming_the_file_th
         keyword_table("sealed_bids")
     assert str(folder / "keywords.toml") in str(refused.value) and "[bid]" in str(refused.value)
     assert "'SPIEL' already spells GAME" in str(refused.value)
+    assert keyword_of()["spiel"] == "GAME" and "BID" not in keyword_table()  # every other game's words still read
     bids_copy(tmp_path / "again", '[game]\nen = ["ROUND"]\n')
     monkeypatch.setenv("PBEM_RULESETS", str(tmp_path / "again"))
     with pytest.raises(KeywordTableError, match=r"\[game\] is already a keyword of .*grammar.keywords\.toml"):

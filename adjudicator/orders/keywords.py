@@ -139,7 +139,11 @@ def _table(ruleset: str | None, extra: str) -> Table:
 
     table = dict(_table_of_file(shared))
     for name in ruleset_names():
-        for keyword, by_language in _table(name, extra).items():
+        try:
+            own = _table(name, extra)
+        except KeywordTableError:  # said when that ruleset is used; every other game goes on
+            continue
+        for keyword, by_language in own.items():
             table.setdefault(keyword, by_language)  # a keyword of two rulesets is spelt as the first spells it
     return table
 
