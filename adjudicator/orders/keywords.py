@@ -26,8 +26,8 @@ _ENGLISH_NAMES = {"english": "en", "german": "de", "italian": "it", "dutch": "nl
 Table = dict[str, dict[str, tuple[str, ...]]]
 
 
-class KeywordTableError(ValueError):
-    pass
+class KeywordTableError(PbemError, ValueError):
+    """A keywords file is wrong: the message names the file, the key and the spelling."""
 
 
 class UnknownLanguage(PbemError, ValueError):
