@@ -492,3 +492,23 @@ def test_a_syntax_error_names_and_suggests_only_the_keywords_of_the_game_played(
     text = "GAME g TURN 1 PLAYER Italia PASSWORD x\nRECRUT 2 INF AT ITA\n"
     error = parse_orders(text, load_ruleset("coe-classic")).errors[0].message
     assert "RECRUIT" not in error and "MOVE" in error  # RECRUIT is Conqueror's: not a keyword of this game
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ('keywords = "../nowhere.toml"', "[words] keywords names no file"),
+        ("keywords = 3", "[words] keywords must be the path of a keywords file"),
+        ('pieces = "bid"', "[words] pieces must be a list of keyword names"),
+    ],
+)
+def test_a_wrong_words_table_of_a_ruleset_toml_is_refused_naming_the_file_and_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, words: str, said: str
+) -> None:
+    folder = bids_copy(tmp_path, '[bid]\nen = ["BID"]\n')
+    toml = folder / "ruleset.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + f"\n[words]\n{words}\n", encoding="utf-8")
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path))
+    with pytest.raises(KeywordTableError) as refused:
+        keyword_table("sealed_bids")
+    assert str(toml) in str(refused.value) and said in str(refused.value)

@@ -116,9 +116,17 @@ def _words_of(ruleset: str, extra: str) -> tuple[Path, Path | None, dict[str, An
         data = tomllib.loads((folder / "ruleset.toml").read_text(encoding="utf-8"))
         if ruleset in (name, *data.get("aliases", ())):
             words = data.get("words", {})
+            where = folder / "ruleset.toml"
+            if not isinstance(words, dict):
+                raise KeywordTableError(f"{where}: [words] must be a table")
+            if not isinstance(words.get("keywords", ""), str):
+                raise KeywordTableError(f"{where}: [words] keywords must be the path of a keywords file")
+            pieces = words.get("pieces", [])
+            if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
+                raise KeywordTableError(f"{where}: [words] pieces must be a list of keyword names")
             path = folder / words.get("keywords", "keywords.toml")
             if "keywords" in words and not path.is_file():
-                raise KeywordTableError(f"{folder / 'ruleset.toml'}: [words] keywords names no file: {path}")
+                raise KeywordTableError(f"{where}: [words] keywords names no file: {path}")
             return folder, (path.resolve() if path.is_file() else None), words
     raise UnknownRuleset(f"unknown ruleset {ruleset!r}")
 
