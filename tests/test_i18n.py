@@ -73,7 +73,7 @@ def test_every_message_is_translated_with_its_placeholders(folder: Path, languag
 
 
 def test_the_catalogues_of_every_ruleset_are_checked() -> None:
-    assert {p.parent.name for p in CATALOGUES[1:]} >= {"conqueror-er", "sealed_bids"}
+    assert {p.parent.name for p in CATALOGUES[1:]} >= {"coe-classic", "conqueror-er", "sealed_bids"}
 
 
 class Game(NamedTuple):

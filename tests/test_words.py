@@ -498,7 +498,8 @@ def test_a_syntax_error_names_and_suggests_only_the_keywords_of_the_game_played(
     ("words", "said"),
     [
         ('keywords = "../nowhere.toml"', "[words] keywords names no file"),
-        ("keywords = 3", "[words] keywords must be the path of a keywords file"),
+        ("keywords = 3", "[words] keywords must be a path relative to the ruleset's folder"),
+        ("locale = []", "[words] locale must be a path relative to the ruleset's folder"),
         ('pieces = "bid"', "[words] pieces must be a list of keyword names"),
     ],
 )

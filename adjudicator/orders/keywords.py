@@ -119,8 +119,9 @@ def _words_of(ruleset: str, extra: str) -> tuple[Path, Path | None, dict[str, An
             where = folder / "ruleset.toml"
             if not isinstance(words, dict):
                 raise KeywordTableError(f"{where}: [words] must be a table")
-            if not isinstance(words.get("keywords", ""), str):
-                raise KeywordTableError(f"{where}: [words] keywords must be the path of a keywords file")
+            for key in ("keywords", "locale"):
+                if not isinstance(words.get(key, ""), str):
+                    raise KeywordTableError(f"{where}: [words] {key} must be a path relative to the ruleset's folder")
             pieces = words.get("pieces", [])
             if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
                 raise KeywordTableError(f"{where}: [words] pieces must be a list of keyword names")

@@ -2,7 +2,8 @@
 themselves and their order keywords are in adjudicator/orders/keywords.py.
 
 The core's catalogue is locale/<lang>/LC_MESSAGES/messages.po; a ruleset may ship its own, for its own texts, in
-its folder (games/<ruleset>/locale/<lang>/LC_MESSAGES/messages.po, extracted with its own babel.cfg). A text is
+its folder (games/<ruleset>/locale/<lang>/LC_MESSAGES/messages.po, extracted with its own babel.cfg, or the folder
+its ruleset.toml names as [words] locale: coe-1984 shares the Classic edition's). A text is
 looked up in the ruleset's catalogue, then in the core's; where no ruleset is named (a renderer of one language),
 in the core's, then in every known ruleset's (`translations`).
 
@@ -14,6 +15,10 @@ the tree. To add or update strings, one extract and one update per catalogue (th
     pybabel extract -F games/conqueror-er/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
         --project pbem --copyright-holder "pbem maintainers" -o games/conqueror-er/locale/messages.pot .
     pybabel update -i games/conqueror-er/locale/messages.pot -d games/conqueror-er/locale --no-fuzzy-matching \
+        --ignore-obsolete -w 120
+    pybabel extract -F games/coe-classic/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
+        --project pbem --copyright-holder "pbem maintainers" -o games/coe-classic/locale/messages.pot .
+    pybabel update -i games/coe-classic/locale/messages.pot -d games/coe-classic/locale --no-fuzzy-matching \
         --ignore-obsolete -w 120
 (run from the top of the source tree; locale/babel.cfg leaves out the sources a ruleset's babel.cfg extracts; the
 options keep the files' header and line width as they are, so that the diffs show only what changed; a ruleset
@@ -118,15 +123,20 @@ def _chained(language: str, ruleset: str | None, extra: str) -> NullTranslations
 def catalogue_folders(ruleset: str | None = None) -> list[Path]:
     """The locale folders a text is looked up in, first first: the ruleset's own (its folder's locale/, when it has
     one), then the core's; without a ruleset, the core's and then every known ruleset's."""
-    from adjudicator.orders.keywords import ruleset_folder
-
     core = resource_dir("locale")
     if ruleset is not None:
-        own = ruleset_folder(ruleset) / "locale"
+        own = _own_locale(ruleset)
         return ([own] if own.is_dir() else []) + [core]
     from adjudicator.rulesets import ruleset_names
 
-    return [core] + [p for name in ruleset_names() if (p := ruleset_folder(name) / "locale").is_dir()]
+    return [core] + list(dict.fromkeys(p for name in ruleset_names() if (p := _own_locale(name)).is_dir()))
+
+
+def _own_locale(ruleset: str) -> Path:
+    """A ruleset's locale folder: locale/ in its folder, or the one its ruleset.toml names ([words] locale)."""
+    from adjudicator.orders.keywords import ruleset_folder, ruleset_words
+
+    return (ruleset_folder(ruleset) / ruleset_words(ruleset).get("locale", "locale")).resolve()
 
 
 @cache
