@@ -1,0 +1,410 @@
+"""Rule cases as data: the loader and the checks behind tests/test_rule_cases.py (the format: docs/rule-cases.md).
+
+A case file (games/<ruleset>/cases/<rule IDs>_<what>.toml) holds a position, the active seat's orders as a
+player writes them, the dice file's rolls and the expected outcome; `run_case` resolves it as `pbem resolve`
+does (services.adjudication.resolve_files) and `check_case` says what differs from the expected outcome. A bad
+case is a CaseError naming the file, the key and the line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.economy import tribute_value
+from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.services.adjudication import FileResolution, resolve_files
+from tests.registered import registered_rulesets
+
+TOP_KEYS = {"rules", "about", "position", "orders", "dice", "expect"}
+POSITION_KEYS = {"seats", "active", "treasury", "tribute", "inflation", "board"}
+EXPECT_KEYS = {"verdicts", "board", "treasury", "tribute", "eliminated", "winner", "events"}
+THREE = ["Macedonia", "Egyptus", "Hispania"]
+UNITS = {"INF": "infantry", "CAV": "cavalry", "CAT": "catapult"}
+
+
+class CaseError(ValueError):
+    """A case file that does not follow docs/rule-cases.md: the message names the file, the key and the line."""
+
+
+@dataclass
+class BoardLine:
+    """One line of a board text: `AREA: clause; clause; ...` (file line `line`)."""
+
+    area: str
+    line: int
+    owner: str | None = None  # a seat, or "" for neutral; None: not said
+    city: str | None = None  # "city", "fortified" or "" for none; None: not said
+    roads: list[str] | None = None
+    forces: dict[str, Force] = field(default_factory=dict)  # seat -> exactly its pieces here
+    coasts_named: bool = False
+
+
+@dataclass
+class Case:
+    path: Path
+    rules: dict[str, list[str]]  # ruleset -> the rule IDs it tests there
+    about: str
+    seats: list[str]
+    active: str | None
+    treasury: dict[str, int]
+    tribute: dict[str, int]
+    inflation: int
+    board: list[BoardLine]
+    orders: str
+    orders_line: int  # file line of the first order line
+    dice: dict[str, str]  # ruleset -> its dice file's text (absent: no dice may be rolled)
+    expect: dict[str, Any]
+    expect_board: list[BoardLine]
+    lines: dict[str, int]  # "key" or "table.key" -> its file line
+
+    def where(self, key: str, line: int | None = None) -> str:
+        return f"{self.path}, line {line or self.lines.get(key, 1)}, key {key}"
+
+
+def case_files() -> list[Path]:
+    """Every case file of every registered ruleset's folder, sorted by ruleset folder and name."""
+    folders = sorted(set(registered_rulesets().values()))
+    return [path for folder in folders for path in sorted((folder / "cases").glob("*.toml"))]
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Where each key of the file is: "key" for top-level keys, "table.key" for keys of a [table]."""
+    found: dict[str, int] = {}
+    table = ""
+    in_string = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if in_string:
+            in_string = raw.count('"""') % 2 == 0
+            continue
+        header = re.match(r"\s*\[([A-Za-z0-9_.-]+)\]\s*(#.*)?$", raw)
+        if header:
+            table = header.group(1)
+            found.setdefault(table, number)
+            continue
+        key = re.match(r"\s*([A-Za-z0-9_.-]+)\s*=", raw)
+        if key:
+            name = f"{table}.{key.group(1)}" if table else key.group(1)
+            found.setdefault(name, number)
+            in_string = raw.count('"""') == 1
+    return found
+
+
+def load_case(path: Path) -> Case:
+    """Read and check one case file (a CaseError says what is wrong, where)."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CaseError(f"{path}: not TOML: {error}") from error
+    lines = key_lines(text)
+
+    def fail(key: str, message: str, line: int | None = None) -> CaseError:
+        return CaseError(f"{path}, line {line or lines.get(key, 1)}, key {key}: {message}")
+
+    def table(value: Any, key: str, allowed: set[str]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise fail(key, f"a table, not {value!r}")
+        for name in value:
+            if name not in allowed:
+                full = f"{key}.{name}" if key else name
+                raise fail(full, f"unknown key (known: {', '.join(sorted(allowed))})")
+        return value
+
+    table(data, "", TOP_KEYS)
+    for required in ("rules", "orders", "expect"):
+        if required not in data:
+            raise CaseError(f"{path}: key {required} is missing (docs/rule-cases.md)")
+    known = registered_rulesets()
+    rules: dict[str, list[str]] = {}
+    for ruleset, ids in table(data["rules"], "rules", set(known)).items():
+        ids = [ids] if isinstance(ids, str) else ids
+        if not ids or not all(isinstance(i, str) and re.fullmatch(r"[A-Z]+-\d+\.\d+", i) for i in ids):
+            raise fail("rules", f"{ruleset}: rule IDs like C-5.13, not {ids!r}")
+        rules[ruleset] = list(ids)
+    if not rules:
+        raise fail("rules", "names no ruleset")
+    cited = path.name.split("_")[0]
+    if not any(cited == i for ids in rules.values() for i in ids):
+        raise fail("rules", f"the file name should start with one of its rule IDs, not {cited!r}")
+    position = table(data.get("position", {}), "position", POSITION_KEYS)
+    seats = position.get("seats", THREE)
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise fail("position.seats", f"a list of seats, not {seats!r}")
+    active = position.get("active")
+    if active is not None and active not in seats:
+        raise fail("position.active", f"{active!r} is not one of the seats {seats}")
+
+    def amounts(value: Any, key: str) -> dict[str, int]:
+        found = table(value, key, set(seats))
+        if not all(isinstance(v, int) and v >= 0 for v in found.values()):
+            raise fail(key, f"whole talents per seat, not {value!r}")
+        return found
+
+    expect = table(data["expect"], "expect", EXPECT_KEYS)
+    case = Case(
+        path=path,
+        rules=rules,
+        about=str(data.get("about", "")),
+        seats=list(seats),
+        active=active,
+        treasury=amounts(position.get("treasury", {}), "position.treasury"),
+        tribute=amounts(position.get("tribute", {}), "position.tribute"),
+        inflation=int(position.get("inflation", 0)),
+        board=[],
+        orders=_string(data["orders"], "orders", fail),
+        orders_line=_first_line(text, lines, "orders"),
+        dice=_dice(data.get("dice", {}), rules, fail),
+        expect=expect,
+        expect_board=[],
+        lines=lines,
+    )
+    case.board = board_lines(case, "position.board", position.get("board", ""))
+    case.expect_board = board_lines(case, "expect.board", expect.get("board", ""))
+    amounts(expect.get("treasury", {}), "expect.treasury")
+    amounts(expect.get("tribute", {}), "expect.tribute")
+    for verdict in expect.get("verdicts", []):
+        if not isinstance(verdict, str) or not re.fullmatch(r"ok|refused( [A-Z]+-\d+\.\d+)+", verdict):
+            raise fail("expect.verdicts", f'each verdict is "ok" or "refused <rule IDs>", not {verdict!r}')
+    for event in expect.get("events", []):
+        if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
+            raise fail("expect.events", f"each event is a table with its kind, not {event!r}")
+    for seat in expect.get("eliminated", []):
+        if seat not in seats:
+            raise fail("expect.eliminated", f"{seat!r} is not one of the seats {seats}")
+    return case
+
+
+def _string(value: Any, key: str, fail: Any) -> str:
+    if not isinstance(value, str):
+        raise fail(key, f"a string, not {value!r}")
+    return value
+
+
+def _dice(value: Any, rules: dict[str, list[str]], fail: Any) -> dict[str, str]:
+    """The dice of each ruleset: one text for all, or a table ruleset -> text."""
+    if isinstance(value, str):
+        return dict.fromkeys(rules, value)
+    if not isinstance(value, dict):
+        raise fail("dice", f"a dice file's text or a table ruleset = text, not {value!r}")
+    for ruleset, text in value.items():
+        if ruleset not in rules or not isinstance(text, str):
+            raise fail("dice", f"{ruleset} = {text!r}: a ruleset of the case's rules and its dice as a string")
+    return dict(value)
+
+
+def _first_line(text: str, lines: dict[str, int], key: str) -> int:
+    """The file line of the first line of the string value of `key` (a multi-line string starts below)."""
+    line = lines.get(key, 1)
+    rest = text.splitlines()[line - 1].split("=", 1)[1].strip() if line <= len(text.splitlines()) else ""
+    return line + 1 if rest == '"""' else line
+
+
+PIECE = re.compile(r"CAESAR|G(\d+)|(\d+) (INF|CAV|CAT)|GALLEYS? ((?:\d+ ?)+)(?:COAST ([A-Z]{3}))?|WITH")
+
+
+def board_lines(case: Case, key: str, text: str) -> list[BoardLine]:
+    """Parse a board text: one line per area, `AREA: clause; clause`; `#` starts a comment."""
+    if not isinstance(text, str):
+        raise CaseError(f"{case.where(key)}: a board text, not {text!r}")
+    first = _first_line(case.path.read_text(encoding="utf-8"), case.lines, key)
+    found: list[BoardLine] = []
+    for offset, raw in enumerate(text.splitlines()):
+        number = first + offset
+        content = raw.split("#", 1)[0].strip()
+        if not content:
+            continue
+        head = re.fullmatch(r"([A-Z]{3}):(.*)", content)
+        if not head:
+            raise CaseError(f"{case.where(key, number)}: a line is 'AREA: clause; clause', not {content!r}")
+        line = BoardLine(head.group(1), number)
+        for clause in (c.strip() for c in head.group(2).split(";")):
+            _clause(case, key, number, line, clause)
+        found.append(line)
+    return found
+
+
+def _clause(case: Case, key: str, number: int, line: BoardLine, clause: str) -> None:
+    where = case.where(key, number)
+    words = clause.split()
+    if not words:
+        raise CaseError(f"{where}: an empty clause")
+    if words[0] == "owner" and len(words) == 2 and words[1] in case.seats:
+        line.owner = words[1]
+    elif clause == "neutral":
+        line.owner = ""
+    elif clause in ("city", "fortified city", "no city"):
+        line.city = {"city": "city", "fortified city": "fortified", "no city": ""}[clause]
+    elif words[0] == "roads" and all(re.fullmatch(r"[A-Z]{3}", w) for w in words[1:]):
+        line.roads = words[1:]
+    elif words[0] in case.seats:
+        line.forces[words[0]] = _pieces(where, " ".join(words[1:]), line)
+    else:
+        raise CaseError(
+            f"{where}: {clause!r} is none of: owner SEAT, neutral, city, fortified city, no city, roads AREA..., "
+            f"SEAT pieces (seats: {', '.join(case.seats)})"
+        )
+
+
+def _pieces(where: str, text: str, line: BoardLine) -> Force:
+    """`CAESAR G1 G2 WITH 3 INF 1 CAV GALLEYS 1 2 COAST AEG`, or `nothing`."""
+    force = Force()
+    if text == "nothing":
+        return force
+    position = 0
+    for match in PIECE.finditer(text):
+        if text[position : match.start()].strip():
+            break
+        position = match.end()
+        if match.group(0) == "CAESAR":
+            force.caesar = 1
+        elif match.group(1):
+            force.generals.append(int(match.group(1)))
+        elif match.group(2):
+            setattr(force, UNITS[match.group(3)], int(match.group(2)))
+        elif match.group(4):
+            numbers = [int(n) for n in match.group(4).split()]
+            force.galleys += numbers
+            if match.group(5):
+                force.galley_coasts.update({n: match.group(5) for n in numbers})
+                line.coasts_named = True
+    if text[position:].strip() or not text:
+        raise CaseError(
+            f"{where}: pieces are CAESAR, G<n>, <n> INF|CAV|CAT, GALLEYS <n>... [COAST <sea>] or nothing; "
+            f"not understood: {text[position:].strip() or text!r}"
+        )
+    return force
+
+
+def position(case: Case, ruleset_name: str) -> GameState:
+    """The case's position in `ruleset_name`: the ruleset's start for the seats, changed as the board says."""
+    ruleset = load_ruleset(ruleset_name)
+    state: GameState = ruleset.initial_state("case", case.seats)
+    for line in case.board:
+        if line.area not in ruleset.board.areas:
+            raise CaseError(f"{case.where('position.board', line.line)}: {line.area} is no area of {ruleset_name}")
+        area = state.area(line.area)
+        if line.owner is not None:
+            area.owner = line.owner or None
+        if line.city is not None:
+            area.city = line.city or None
+        for code in line.roads or []:
+            if code not in area.roads:
+                area.roads.append(code)
+            if line.area not in state.area(code).roads:
+                state.area(code).roads.append(line.area)
+        for seat, wanted in line.forces.items():
+            for other in state.areas.values():  # a leader is in one place: taken from where the setup put it
+                if seat in other.units:
+                    there = other.units[seat]
+                    there.caesar = 0 if wanted.caesar else there.caesar
+                    there.generals = [g for g in there.generals if g not in wanted.generals]
+            area.units[seat] = Force(
+                wanted.caesar,
+                list(wanted.generals),
+                wanted.infantry,
+                wanted.cavalry,
+                wanted.catapult,
+                list(wanted.galleys),
+                dict(wanted.galley_coasts),
+            )
+    for area in state.areas.values():
+        area.prune()
+    state.areas = {code: area for code, area in state.areas.items() if area.owner or area.city or area.roads or area.units}
+    state.active = case.active or case.seats[0]
+    state.inflation = case.inflation
+    for seat, player in state.players.items():
+        player.treasury = case.treasury.get(seat, player.treasury)
+        player.tribute = case.tribute.get(seat, tribute_value(ruleset, state, seat))
+    return state
+
+
+def run_case(case: Case, ruleset_name: str, out: Path) -> FileResolution:
+    """Resolve the active seat's player-turn from files, as `pbem resolve --strict-dice` does."""
+    ruleset = load_ruleset(ruleset_name)
+    state = position(case, ruleset_name)
+    header = f"GAME case TURN {state.turn + 1} PLAYER {state.active} PASSWORD x\n"
+    return resolve_files(
+        ruleset.snapshot_text(state), header + case.orders.lstrip("\n"), case.dice.get(ruleset_name, ""), out, True
+    )
+
+
+def check_case(case: Case, ruleset_name: str, done: FileResolution) -> list[str]:
+    """What differs from the case's expected outcome (empty: the case holds)."""
+    problems: list[str] = []
+    prefix = case.rules[ruleset_name][0].split("-")[0] + "-"
+    row = done.turns[0]
+    state: GameState = done.state
+    for seat, error in done.not_understood:
+        problems.append(f"{case.where('orders', case.orders_line + error.line - 2)}: not understood: {error.message}")
+    if "verdicts" in case.expect:
+        got = [
+            "ok" if r["accepted"] else f"refused {r['rule']}"
+            for r in json.loads(row.results_json)
+            if r.get("line", 0) > 1
+        ]
+        wanted = [_edition(v, prefix) for v in case.expect["verdicts"]]
+        if got != wanted:
+            problems.append(f"{case.where('expect.verdicts')}: verdicts {got}, expected {wanted}")
+    for line in case.expect_board:
+        area = state.areas.get(line.area)
+        where = case.where("expect.board", line.line)
+        owner = area.owner if area else None
+        if line.owner is not None and owner != (line.owner or None):
+            problems.append(f"{where}: {line.area} is held by {owner or 'nobody'}")
+        city = area.city if area else None
+        if line.city is not None and city != (line.city or None):
+            problems.append(f"{where}: {line.area} has city {city}")
+        if line.roads is not None and sorted(area.roads if area else []) != sorted(line.roads):
+            problems.append(f"{where}: {line.area} has roads {area.roads if area else []}")
+        for seat, wanted in line.forces.items():
+            got_force = area.units.get(seat, Force()) if area else Force()
+            if _shown(got_force, line.coasts_named) != _shown(wanted, line.coasts_named):
+                problems.append(f"{where}: {seat} has {_shown(got_force, True)} in {line.area}")
+    for key in ("treasury", "tribute"):
+        for seat, amount in case.expect.get(key, {}).items():
+            if getattr(state.players[seat], key) != amount:
+                problems.append(f"{case.where('expect.' + key)}: {seat} has {getattr(state.players[seat], key)}")
+    if "eliminated" in case.expect:
+        out = sorted(s for s, p in state.players.items() if p.eliminated)
+        if out != sorted(case.expect["eliminated"]):
+            problems.append(f"{case.where('expect.eliminated')}: eliminated {out}")
+    if "winner" in case.expect and state.winner != (case.expect["winner"] or None):
+        problems.append(f"{case.where('expect.winner')}: the winner is {state.winner}")
+    events = json.loads(row.events_json)
+    for wanted_event in case.expect.get("events", []):
+        if not any(_matches(event, wanted_event) for event in events):
+            kinds = sorted({e["kind"] for e in events})
+            problems.append(f"{case.where('expect.events')}: no event {wanted_event} (events: {', '.join(kinds)})")
+    return problems
+
+
+def _edition(verdict: str, prefix: str) -> str:
+    """A verdict for one edition: of "refused C-5.2 O-5.2" the rule ID with the edition's prefix."""
+    if verdict == "ok":
+        return verdict
+    ids = verdict.split()[1:]
+    mine = [i for i in ids if i.startswith(prefix)] or ids
+    return f"refused {mine[0]}"
+
+
+def _shown(force: Force, coasts: bool) -> str:
+    parts = (["CAESAR"] if force.caesar else []) + [f"G{n}" for n in sorted(force.generals)]
+    parts += [f"{getattr(force, kind)} {word}" for word, kind in UNITS.items() if getattr(force, kind)]
+    if force.galleys:
+        parts.append("GALLEYS " + " ".join(map(str, sorted(force.galleys))))
+        if coasts:
+            parts += [f"{n}@{c}" for n, c in sorted(force.galley_coasts.items())]
+    return " ".join(parts) or "nothing"
+
+
+def _matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    if event["kind"] != wanted["kind"]:
+        return False
+    data = {**event.get("data", {}), "seat": event.get("seat")}
+    return all(key in data and data[key] == value for key, value in wanted.items() if key != "kind")
