@@ -23,7 +23,7 @@ from tests.registered import registered_rulesets
 
 TOP_KEYS = {"rules", "about", "position", "orders", "dice", "expect"}
 POSITION_KEYS = {"seats", "active", "treasury", "tribute", "inflation", "board"}
-EXPECT_KEYS = {"verdicts", "board", "treasury", "tribute", "eliminated", "winner", "events"}
+EXPECT_KEYS = {"verdicts", "board", "treasury", "tribute", "eliminated", "winner", "captives", "events", "no_events"}
 THREE = ["Macedonia", "Egyptus", "Hispania"]
 UNITS = {"INF": "infantry", "CAV": "cavalry", "CAT": "catapult"}
 
@@ -42,6 +42,7 @@ class BoardLine:
     city: str | None = None  # "city", "fortified" or "" for none; None: not said
     roads: list[str] | None = None
     forces: dict[str, Force] = field(default_factory=dict)  # seat -> exactly its pieces here
+    added: set[str] = field(default_factory=set)  # seats written `SEAT + pieces`: these pieces besides the rest
     coasts_named: bool = False
 
 
@@ -242,6 +243,9 @@ def _clause(case: Case, key: str, number: int, line: BoardLine, clause: str) -> 
         line.city = {"city": "city", "fortified city": "fortified", "no city": ""}[clause]
     elif words[0] == "roads" and all(re.fullmatch(r"[A-Z]{3}", w) for w in words[1:]):
         line.roads = words[1:]
+    elif words[0] in case.seats and words[1:2] == ["+"]:
+        line.forces[words[0]] = _pieces(where, " ".join(words[2:]), line)
+        line.added.add(words[0])
     elif words[0] in case.seats:
         line.forces[words[0]] = _pieces(where, " ".join(words[1:]), line)
     else:
@@ -304,14 +308,15 @@ def position(case: Case, ruleset_name: str) -> GameState:
                     there = other.units[seat]
                     there.caesar = 0 if wanted.caesar else there.caesar
                     there.generals = [g for g in there.generals if g not in wanted.generals]
+            base = area.units.get(seat, Force()) if seat in line.added else Force()
             area.units[seat] = Force(
-                wanted.caesar,
-                list(wanted.generals),
-                wanted.infantry,
-                wanted.cavalry,
-                wanted.catapult,
-                list(wanted.galleys),
-                dict(wanted.galley_coasts),
+                base.caesar or wanted.caesar,
+                base.generals + wanted.generals,
+                base.infantry + wanted.infantry,
+                base.cavalry + wanted.cavalry,
+                base.catapult + wanted.catapult,
+                base.galleys + wanted.galleys,
+                {**base.galley_coasts, **wanted.galley_coasts},
             )
     for area in state.areas.values():
         area.prune()
@@ -364,7 +369,11 @@ def check_case(case: Case, ruleset_name: str, done: FileResolution) -> list[str]
             problems.append(f"{where}: {line.area} has roads {area.roads if area else []}")
         for seat, wanted in line.forces.items():
             got_force = area.units.get(seat, Force()) if area else Force()
-            if _shown(got_force, line.coasts_named) != _shown(wanted, line.coasts_named):
+            if seat in line.added:
+                held = not _missing(got_force, wanted, line.coasts_named)
+            else:
+                held = _shown(got_force, line.coasts_named) == _shown(wanted, line.coasts_named)
+            if not held:
                 problems.append(f"{where}: {seat} has {_shown(got_force, True)} in {line.area}")
     for key in ("treasury", "tribute"):
         for seat, amount in case.expect.get(key, {}).items():
@@ -376,7 +385,14 @@ def check_case(case: Case, ruleset_name: str, done: FileResolution) -> list[str]
             problems.append(f"{case.where('expect.eliminated')}: eliminated {out}")
     if "winner" in case.expect and state.winner != (case.expect["winner"] or None):
         problems.append(f"{case.where('expect.winner')}: the winner is {state.winner}")
+    for seat, wanted_captives in case.expect.get("captives", {}).items():
+        held_captives = [f"{c.owner} G{c.general}" for c in state.players[seat].captives]
+        if sorted(held_captives) != sorted(wanted_captives):
+            problems.append(f"{case.where('expect.captives')}: {seat} holds {held_captives}")
     events = json.loads(row.events_json)
+    for kind in case.expect.get("no_events", []):
+        if any(event["kind"] == kind for event in events):
+            problems.append(f"{case.where('expect.no_events')}: an event {kind} happened")
     for wanted_event in case.expect.get("events", []):
         if not any(_matches(event, wanted_event) for event in events):
             kinds = sorted({e["kind"] for e in events})
@@ -401,6 +417,17 @@ def _shown(force: Force, coasts: bool) -> str:
         if coasts:
             parts += [f"{n}@{c}" for n, c in sorted(force.galley_coasts.items())]
     return " ".join(parts) or "nothing"
+
+
+def _missing(got: Force, wanted: Force, coasts: bool) -> bool:
+    """Whether `got` lacks any of the pieces of `wanted` (an expectation `SEAT + pieces`)."""
+    return bool(
+        (wanted.caesar and not got.caesar)
+        or set(wanted.generals) - set(got.generals)
+        or any(getattr(got, kind) < getattr(wanted, kind) for kind in UNITS.values())
+        or set(wanted.galleys) - set(got.galleys)
+        or (coasts and any(got.galley_coasts.get(n) != c for n, c in wanted.galley_coasts.items()))
+    )
 
 
 def _matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
