@@ -15,10 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adjudicator.archive.models import GameRow, TurnRow
+from adjudicator.orders.sets import OrderError
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import Force, GameState
-from adjudicator.services.adjudication import FileResolution, resolve_files
+from adjudicator.services.adjudication import FileChance, given_dice, turn_file
+from adjudicator.services.clock import SYSTEM_CLOCK
+from adjudicator.services.games import load_snapshot
 from tests.registered import registered_rulesets
 
 TOP_KEYS = {"rules", "about", "position", "orders", "dice", "expect"}
@@ -320,7 +324,9 @@ def position(case: Case, ruleset_name: str) -> GameState:
             )
     for area in state.areas.values():
         area.prune()
-    state.areas = {code: area for code, area in state.areas.items() if area.owner or area.city or area.roads or area.units}
+    state.areas = {
+        code: area for code, area in state.areas.items() if area.owner or area.city or area.roads or area.units
+    }
     state.active = case.active or case.seats[0]
     state.inflation = case.inflation
     for seat, player in state.players.items():
@@ -329,23 +335,40 @@ def position(case: Case, ruleset_name: str) -> GameState:
     return state
 
 
-def run_case(case: Case, ruleset_name: str, out: Path) -> FileResolution:
-    """Resolve the active seat's player-turn from files, as `pbem resolve --strict-dice` does."""
-    ruleset = load_ruleset(ruleset_name)
-    state = position(case, ruleset_name)
-    header = f"GAME case TURN {state.turn + 1} PLAYER {state.active} PASSWORD x\n"
-    return resolve_files(
-        ruleset.snapshot_text(state), header + case.orders.lstrip("\n"), case.dice.get(ruleset_name, ""), out, True
-    )
+@dataclass
+class Resolution:
+    """What a case's player-turn gave: its archive row (verdicts and events as stored), the state after it and the
+    lines not understood."""
+
+    row: TurnRow
+    state: GameState
+    not_understood: list[tuple[str, OrderError]]
 
 
-def check_case(case: Case, ruleset_name: str, done: FileResolution) -> list[str]:
+def run_case(case: Case, ruleset_name: str) -> Resolution:
+    """Resolve the active seat's player-turn as `pbem resolve --strict-dice` does (services/adjudication.py
+    resolve_files: the snapshot read with its checks, the dice file, turn_file), without rendering the reports."""
+    start = position(case, ruleset_name)
+    state, ruleset = load_snapshot(load_ruleset(ruleset_name).snapshot_text(start))
+    header = f"GAME case TURN {start.turn + 1} PLAYER {start.active} PASSWORD x"
+    chance = FileChance(given_dice(case.dice.get(ruleset_name, ""), ruleset))
+    game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
+    rows: list[TurnRow] = []
+    text = f"{header}\n{case.orders.lstrip(chr(10))}"
+    after, not_understood = turn_file(ruleset, game, state, text, chance, rows, [], clock=SYSTEM_CLOCK)
+    assert chance.given is not None
+    if chance.given.unused:
+        raise CaseError(f"{case.where('dice')}: {chance.given.unused} rolls of the dice were not used")
+    return Resolution(rows[0], after, not_understood)
+
+
+def check_case(case: Case, ruleset_name: str, done: Resolution) -> list[str]:
     """What differs from the case's expected outcome (empty: the case holds)."""
     problems: list[str] = []
     prefix = case.rules[ruleset_name][0].split("-")[0] + "-"
-    row = done.turns[0]
+    row = done.row
     state: GameState = done.state
-    for seat, error in done.not_understood:
+    for _seat, error in done.not_understood:
         problems.append(f"{case.where('orders', case.orders_line + error.line - 2)}: not understood: {error.message}")
     if "verdicts" in case.expect:
         got = [
