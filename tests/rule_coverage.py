@@ -2,8 +2,8 @@
 
 A test covers a rule when its name carries the rule ID: test_C_5_3_... covers C-5.3 (a name may carry
 several IDs). A rule case (games/<ruleset>/cases/*.toml, run by tests/test_rule_cases.py) covers the rule IDs its
-`rules` key names for each ruleset it runs in (docs/rule-cases.md). Run `python -m tests.rule_coverage coe-classic` to print the table; exit status 1 when a
-rule has no test.
+`rules` key names for each ruleset it runs in (docs/rule-cases.md). Run `python -m tests.rule_coverage coe-classic`
+to print the table; exit status 1 when a rule has no test.
 """
 
 from __future__ import annotations
