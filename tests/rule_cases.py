@@ -110,7 +110,9 @@ def load_case(path: Path) -> Case:
     lines = key_lines(text)
 
     def fail(key: str, message: str, line: int | None = None) -> CaseError:
-        return CaseError(f"{path}, line {line or lines.get(key, 1)}, key {key}: {message}")
+        # a key of an inline table (rules = { ... }) is on its table's line
+        line = line or lines.get(key) or lines.get(key.rsplit(".", 1)[0], 1)
+        return CaseError(f"{path}, line {line}, key {key}: {message}")
 
     def table(value: Any, key: str, allowed: set[str]) -> dict[str, Any]:
         if not isinstance(value, dict):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rule_cases import case_files, check_case, load_case, run_case
+from tests.rule_cases import CaseError, case_files, check_case, load_case, run_case
 
 RUNS = [(path, ruleset) for path in case_files() for ruleset in load_case(path).rules]
 
@@ -18,3 +18,76 @@ def test_rule_case(path: Path, ruleset: str) -> None:
     case = load_case(path)
     problems = check_case(case, ruleset, run_case(case, ruleset))
     assert not problems, f"{path.name} in {ruleset}:\n" + "\n".join(problems)
+
+
+GOOD = '''about = "A road journey costs one move."
+rules = { coe-classic = "C-5.12" }
+orders = """
+MOVE G1 WITH 3 INF: MAC => MOE
+"""
+
+[position]
+board = """
+MOE: owner Macedonia; city; roads MAC
+"""
+
+[expect]
+verdicts = ["ok"]
+board = """
+MOE: Macedonia G1 WITH 3 INF
+"""
+'''
+
+BAD = [
+    ('orders = """', 'order = """', "key order: unknown key", 3),
+    ("MOE: owner Macedonia; city; roads MAC", "MOE: owner Macedonia; citadel", "key position.board: 'citadel'", 9),
+    ("MOE: Macedonia G1 WITH 3 INF", "MOE: Macedonia G1 WITH 3 ELEPHANTS", "not understood: '3 ELEPHANTS'", 15),
+    ("MOE: owner Macedonia; city; roads MAC", "MOE: owner Rome", "key position.board: 'owner Rome' is none of", 9),
+    ('verdicts = ["ok"]', 'verdicts = ["refused"]', 'key expect.verdicts: each verdict is "ok" or "refused', 13),
+    (
+        'rules = { coe-classic = "C-5.12" }',
+        'rules = { coe-classic = "C-5.99x" }',
+        "key rules: coe-classic: rule IDs",
+        2,
+    ),
+    ('rules = { coe-classic = "C-5.12" }', 'rules = { chess = "C-5.12" }', "key rules.chess: unknown key", 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message", "line"),
+    BAD,
+    ids=["unknown_key", "bad_clause", "bad_pieces", "unknown_seat", "bad_verdict", "bad_rule_id", "unknown_ruleset"],
+)
+def test_a_bad_case_is_refused_naming_the_file_the_key_and_the_line(
+    tmp_path: Path, old: str, new: str, message: str, line: int
+) -> None:
+    path = tmp_path / "cases" / "C-5.12_bad.toml"
+    path.parent.mkdir()
+    path.write_text(GOOD.replace(old, new), encoding="utf-8")
+    with pytest.raises(CaseError) as raised:
+        load_case(path)
+    assert str(raised.value).startswith(f"{path}, line {line}, key "), raised.value
+    assert message in str(raised.value)
+
+
+def test_a_good_case_holds_and_a_broken_expectation_is_told_by_key_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "C-5.12_good.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    assert check_case(load_case(path), "coe-classic", run_case(load_case(path), "coe-classic")) == []
+    path.write_text(GOOD.replace('G1 WITH 3 INF\n"""\n', 'G1 WITH 2 INF\n"""\n'), encoding="utf-8")
+    case = load_case(path)
+    assert check_case(case, "coe-classic", run_case(case, "coe-classic")) == [
+        f"{path}, line 15, key expect.board: Macedonia has G1 3 INF in MOE"
+    ]
+
+
+def test_orders_not_understood_and_dice_left_over_are_told_with_the_file_line(tmp_path: Path) -> None:
+    path = tmp_path / "C-5.12_orders.toml"
+    path.write_text(GOOD.replace("MAC => MOE\n", "MAC => MOE\nMARCH G2: MAC -> THR\n"), encoding="utf-8")
+    case = load_case(path)
+    problems = check_case(case, "coe-classic", run_case(case, "coe-classic"))
+    assert problems and problems[0].startswith(f"{path}, line 5, key orders: not understood"), problems
+    path.write_text(GOOD.replace("[position]", 'dice = "1 2"\n\n[position]'), encoding="utf-8")
+    with pytest.raises(CaseError, match=r"line 7, key dice: 2 rolls of the dice were not used"):
+        run_case(load_case(path), "coe-classic")
