@@ -4,6 +4,7 @@ its expected outcome is checked. A bad case file is an error naming the file, th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,12 @@ def test_orders_not_understood_and_dice_left_over_are_told_with_the_file_line(tm
     path.write_text(GOOD.replace("[position]", 'dice = "1 2"\n\n[position]'), encoding="utf-8")
     with pytest.raises(CaseError, match=r"line 7, key dice: 2 rolls of the dice were not used"):
         run_case(load_case(path), "coe-classic")
+
+
+def test_the_full_example_of_the_docs_is_a_case_that_runs() -> None:
+    """docs/rule-cases.md shows one case file whole: it is that file, so that the page stays true."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "rule-cases.md").read_text(encoding="utf-8")
+    name = re.search(r"`(games/coe-classic/cases/[^`]+\.toml)`:\n\n```toml\n(.*?)```", docs, flags=re.DOTALL)
+    assert name, "docs/rule-cases.md has no full example"
+    path = next(p for p in case_files() if str(p).endswith(name.group(1)))
+    assert path.read_text(encoding="utf-8") == name.group(2)
