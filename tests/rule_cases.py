@@ -8,6 +8,8 @@ case is a CaseError naming the file, the key and the line.
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import re
 import tomllib
@@ -16,19 +18,45 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.archive.models import GameRow, TurnRow
+from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.envelope import DATA_KEY
+from adjudicator.engine.steps import resolve_step
 from adjudicator.orders.sets import OrderError
-from adjudicator.rulesets import load_ruleset
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.rulesets.conqueror.data import GameData
+from adjudicator.rulesets.conqueror.loader import load_folder
+from adjudicator.rulesets.conqueror.setup import game_options
+from adjudicator.rulesets.conqueror.state import INDEPENDENT, Army
+from adjudicator.rulesets.conqueror.state import GameState as ConquerorState
 from adjudicator.services.adjudication import FileChance, given_dice, turn_file
 from adjudicator.services.clock import SYSTEM_CLOCK
-from adjudicator.services.games import load_snapshot
+from adjudicator.services.games import load_snapshot, snapshot_json, snapshot_ruleset
+from adjudicator.services.positions import read_position
 from tests.registered import registered_rulesets
 
 TOP_KEYS = {"rules", "about", "position", "orders", "dice", "expect"}
 POSITION_KEYS = {"seats", "active", "treasury", "tribute", "inflation", "board"}
-EXPECT_KEYS = {"verdicts", "board", "treasury", "tribute", "eliminated", "winner", "captives", "events", "no_events"}
+# Conqueror: Empire Rises, on the example data the package ships (games/conqueror-er/example-data)
+CONQUEROR = "conqueror-er"
+CONQUEROR_POSITION_KEYS = {"players", "mode", "active", "automa", "board"}
+ARMY_UNITS = {"CAV": "cavalry", "INF": "infantry", "ARC": "archer", "ELITE": "elite", "SHIP": "ship", "SIEGE": "siege"}
+EXPECT_KEYS = {
+    "verdicts",
+    "reasons",
+    "board",
+    "treasury",
+    "tribute",
+    "eliminated",
+    "winner",
+    "captives",
+    "events",
+    "no_events",
+}
 THREE = ["Macedonia", "Egyptus", "Hispania"]
+CONQUEROR_DATA = resource_dir("games") / "conqueror-er" / "example-data"
 UNITS = {"INF": "infantry", "CAV": "cavalry", "CAT": "catapult"}
 
 
@@ -48,6 +76,8 @@ class BoardLine:
     forces: dict[str, Force] = field(default_factory=dict)  # seat -> exactly its pieces here
     added: set[str] = field(default_factory=set)  # seats written `SEAT + pieces`: these pieces besides the rest
     coasts_named: bool = False
+    army: tuple[str, dict[str, int]] | None = None  # Conqueror: the one army here, its owner and units
+    empty: bool = False  # Conqueror: no army here
 
 
 @dataclass
@@ -67,6 +97,13 @@ class Case:
     expect: dict[str, Any]
     expect_board: list[BoardLine]
     lines: dict[str, int]  # "key" or "table.key" -> its file line
+    players: int = 3  # Conqueror: the number of players, whose factions the example data names
+    mode: str = "imperator"
+    automa: list[str] | None = None  # Conqueror: the automa deck's order, top card first
+
+    @property
+    def conqueror(self) -> bool:
+        return CONQUEROR in self.rules
 
     def where(self, key: str, line: int | None = None) -> str:
         return f"{self.path}, line {line or self.lines.get(key, 1)}, key {key}"
@@ -139,8 +176,20 @@ def load_case(path: Path) -> Case:
     cited = path.name.split("_")[0]
     if not any(cited == i for ids in rules.values() for i in ids):
         raise fail("rules", f"the file name should start with one of its rule IDs, not {cited!r}")
-    position = table(data.get("position", {}), "position", POSITION_KEYS)
-    seats = position.get("seats", THREE)
+    conqueror = CONQUEROR in rules
+    if conqueror and len(rules) > 1:
+        raise fail("rules", f"a {CONQUEROR} case runs in {CONQUEROR} alone")
+    position = table(data.get("position", {}), "position", CONQUEROR_POSITION_KEYS if conqueror else POSITION_KEYS)
+    players = position.get("players", 3)
+    if conqueror:
+        factions = conqueror_data().setup.factions_by_players
+        if players not in factions:
+            raise fail(
+                "position.players", f"a number of players the data sets up ({sorted(factions)}), not {players!r}"
+            )
+        seats = list(factions[players])
+    else:
+        seats = position.get("seats", THREE)
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise fail("position.seats", f"a list of seats, not {seats!r}")
     active = position.get("active")
@@ -170,6 +219,9 @@ def load_case(path: Path) -> Case:
         expect=expect,
         expect_board=[],
         lines=lines,
+        players=players,
+        mode=str(position.get("mode", "imperator")),
+        automa=position.get("automa"),
     )
     case.board = board_lines(case, "position.board", position.get("board", ""))
     case.expect_board = board_lines(case, "expect.board", expect.get("board", ""))
@@ -178,6 +230,8 @@ def load_case(path: Path) -> Case:
     for verdict in expect.get("verdicts", []):
         if not isinstance(verdict, str) or not re.fullmatch(r"ok|refused( [A-Z]+-\d+\.\d+)+", verdict):
             raise fail("expect.verdicts", f'each verdict is "ok" or "refused <rule IDs>", not {verdict!r}')
+    if not all(isinstance(reason, str) for reason in expect.get("reasons", [])):
+        raise fail("expect.reasons", "a list of strings, one per verdict")
     for event in expect.get("events", []):
         if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
             raise fail("expect.events", f"each event is a table with its kind, not {event!r}")
@@ -241,6 +295,9 @@ def _clause(case: Case, key: str, number: int, line: BoardLine, clause: str) -> 
     words = clause.split()
     if not words:
         raise CaseError(f"{where}: an empty clause")
+    if case.conqueror:
+        _army_clause(case, where, line, words)
+        return
     if words[0] == "owner" and len(words) == 2 and words[1] in case.seats:
         line.owner = words[1]
     elif clause == "neutral":
@@ -259,6 +316,30 @@ def _clause(case: Case, key: str, number: int, line: BoardLine, clause: str) -> 
             f"{where}: {clause!r} is none of: owner SEAT, neutral, city, fortified city, no city, roads AREA..., "
             f"SEAT pieces (seats: {', '.join(case.seats)})"
         )
+
+
+def _army_clause(case: Case, where: str, line: BoardLine, words: list[str]) -> None:
+    """Conqueror: `SEAT units`, `independent units` (units: `2 CAV 1 INF 1 ARC`) or `empty`."""
+    owners = [*case.seats, INDEPENDENT]
+    if words == ["empty"]:
+        line.empty = True
+        return
+    units: dict[str, int] = {}
+    pairs = list(zip(words[1::2], words[2::2], strict=False))
+    if (
+        words[0] in owners
+        and len(words) % 2 == 1
+        and len(words) > 1
+        and all(n.isdigit() and word in ARMY_UNITS for n, word in pairs)
+    ):
+        for n, word in pairs:
+            units[ARMY_UNITS[word]] = int(n)
+        line.army = (words[0], units)
+        return
+    raise CaseError(
+        f"{where}: {' '.join(words)!r} is neither 'empty' nor an army, OWNER <n> {'|'.join(ARMY_UNITS)} ... "
+        f"(owners: {', '.join(owners)})"
+    )
 
 
 def _pieces(where: str, text: str, line: BoardLine) -> Force:
@@ -343,16 +424,67 @@ class Resolution:
     lines not understood."""
 
     row: TurnRow
-    state: GameState
+    state: Any  # the ruleset's state: a CoE GameState, a Conqueror one
     not_understood: list[tuple[str, OrderError]]
+
+
+@functools.cache
+def conqueror_data() -> GameData:
+    return load_folder(CONQUEROR_DATA)
+
+
+@functools.cache  # the setup step is the same for every case of a number of players and mode: made once
+def _conqueror_setup(players: int, mode: str) -> tuple[Any, ConquerorState]:
+    data = conqueror_data()
+    rules = load_ruleset(CONQUEROR).with_data(data, game_options(data, mode, {}))  # type: ignore[attr-defined]
+    state: ConquerorState = rules.initial_state("case", list(data.setup.factions_by_players[players]))
+    setup = rules.due(state)
+    # the keys of tests/test_conqueror_state.py set_up: the same hands and decks as the Python tests
+    return rules, resolve_step(rules, state, setup, {}, KeyedDice(key=b"key t", hidden_key=b"hidden t")).state
+
+
+def conqueror_position(case: Case) -> tuple[Any, ConquerorState]:
+    """The case's Conqueror position: the example data's setup for its players (its hidden draws keyed by a fixed
+    key, so that hands and decks are the same every run), at the campaign turn of the active seat (the first
+    seat unless named), with the board's armies in place."""
+    data = conqueror_data()
+    rules, setup = _conqueror_setup(case.players, case.mode)
+    state: ConquerorState = copy.deepcopy(setup)
+    state.phase, state.campaign_index = "campaign", state.in_play().index(case.active or case.seats[0])
+    if case.automa is not None:
+        state.decks.automa = list(case.automa)
+    for line in case.board:
+        if line.area not in data.map_for(case.players).areas:
+            raise CaseError(f"{case.where('position.board', line.line)}: {line.area} is no area of the example map")
+        state.army.pop(line.area, None)
+        if line.army is not None:
+            state.army[line.area] = Army(line.army[0], dict(line.army[1]))
+    return rules, state
+
+
+@functools.cache
+def _bound_conqueror(digest: str | None) -> Ruleset:
+    """The Conqueror ruleset bound to the example data, as load_snapshot binds it for a snapshot naming `digest`."""
+    return snapshot_ruleset(load_ruleset(CONQUEROR), {DATA_KEY: digest}, CONQUEROR_DATA)
 
 
 def run_case(case: Case, ruleset_name: str) -> Resolution:
     """Resolve the active seat's player-turn as `pbem resolve --strict-dice` does (services/adjudication.py
     resolve_files: the snapshot read with its checks, the dice file, turn_file), without rendering the reports."""
-    start = position(case, ruleset_name)
-    state, ruleset = load_snapshot(load_ruleset(ruleset_name).snapshot_text(start))
-    header = f"GAME case TURN {start.turn + 1} PLAYER {start.active} PASSWORD x"
+    if case.conqueror:
+        rules, begin = conqueror_position(case)
+        snapshot = rules.snapshot_text(begin)
+        data = snapshot_json(snapshot)
+        # load_snapshot(snapshot, CONQUEROR_DATA) in two parts, the data folder read and bound once a session
+        ruleset = _bound_conqueror(data.get(DATA_KEY))
+        state = read_position(ruleset, data)
+        step = ruleset.due(state)
+        assert step is not None
+        header = f"GAME case TURN {step.number} PLAYER {case.active or case.seats[0]} PASSWORD x"
+    else:
+        start = position(case, ruleset_name)
+        state, ruleset = load_snapshot(load_ruleset(ruleset_name).snapshot_text(start))
+        header = f"GAME case TURN {start.turn + 1} PLAYER {start.active} PASSWORD x"
     chance = FileChance(given_dice(case.dice.get(ruleset_name, ""), ruleset))
     game = GameRow(id=0, name=state.game, ruleset=ruleset.name, seed="", commitment="", created="")
     rows: list[TurnRow] = []
@@ -369,7 +501,7 @@ def check_case(case: Case, ruleset_name: str, done: Resolution) -> list[str]:
     problems: list[str] = []
     prefix = case.rules[ruleset_name][0].split("-")[0] + "-"
     row = done.row
-    state: GameState = done.state
+    state = done.state
     for _seat, error in done.not_understood:
         problems.append(f"{case.where('orders', case.orders_line + error.line - 2)}: not understood: {error.message}")
     if "verdicts" in case.expect:
@@ -381,7 +513,19 @@ def check_case(case: Case, ruleset_name: str, done: Resolution) -> list[str]:
         wanted = [_edition(v, prefix) for v in case.expect["verdicts"]]
         if got != wanted:
             problems.append(f"{case.where('expect.verdicts')}: verdicts {got}, expected {wanted}")
-    for line in case.expect_board:
+    if "reasons" in case.expect:
+        told = [r["reason"] for r in json.loads(row.results_json) if r.get("line", 0) > 1]
+        for number, (part, reason) in enumerate(zip(case.expect["reasons"], told, strict=False), start=1):
+            if part not in reason:
+                problems.append(f"{case.where('expect.reasons')}: verdict {number} says {reason!r}, not {part!r}")
+        if len(case.expect["reasons"]) > len(told):
+            problems.append(f"{case.where('expect.reasons')}: {len(told)} verdicts, not {len(case.expect['reasons'])}")
+    for line in case.expect_board if case.conqueror else []:
+        army = state.army.get(line.area)
+        got_army = (army.owner, dict(army.units)) if army is not None else None
+        if (line.empty and got_army is not None) or (line.army is not None and got_army != line.army):
+            problems.append(f"{case.where('expect.board', line.line)}: {line.area} holds {got_army or 'nothing'}")
+    for line in [] if case.conqueror else case.expect_board:
         area = state.areas.get(line.area)
         where = case.where("expect.board", line.line)
         owner = area.owner if area else None
@@ -459,4 +603,6 @@ def _matches(event: dict[str, Any], wanted: dict[str, Any]) -> bool:
     if event["kind"] != wanted["kind"]:
         return False
     data = {**event.get("data", {}), "seat": event.get("seat")}
-    return all(key in data and data[key] == value for key, value in wanted.items() if key != "kind")
+    # data keys beside the kind, and under `data` those that clash with it (an event's own "kind")
+    wanted_data = {key: value for key, value in wanted.items() if key not in ("kind", "data")} | wanted.get("data", {})
+    return all(key in data and data[key] == value for key, value in wanted_data.items())
