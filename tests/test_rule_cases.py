@@ -101,3 +101,31 @@ def test_the_full_example_of_the_docs_is_a_case_that_runs() -> None:
     assert name, "docs/rule-cases.md has no full example"
     path = next(p for p in case_files() if str(p).endswith(name.group(1)))
     assert path.read_text(encoding="utf-8") == name.group(2)
+
+
+CONQUEROR_CASE = '''rules = { conqueror-er = "ER-7.10" }
+orders = """
+MOVE 1 INF: AUR -> SOL
+"""
+
+[position]
+board = """
+SOL: aurel 1 INF
+"""
+
+[expect]
+verdicts = ["ok"]
+'''
+
+
+def test_a_bad_conqueror_case_is_refused_naming_the_file_the_key_and_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "ER-7.10_bad.toml"
+    path.write_text(CONQUEROR_CASE.replace("aurel 1 INF", "aurel 1 DRAGON"), encoding="utf-8")
+    with pytest.raises(CaseError, match=r"ER-7.10_bad.toml, line 8, key position.board: 'aurel 1 DRAGON' is neither"):
+        load_case(path)
+    path.write_text(CONQUEROR_CASE.replace('"ER-7.10" }', '"ER-7.10", coe-classic = "C-5.1" }'), encoding="utf-8")
+    with pytest.raises(CaseError, match=r"line 1, key rules: a conqueror-er case runs in conqueror-er alone"):
+        load_case(path)
+    path.write_text(CONQUEROR_CASE.replace("[position]", "[position]\nplayers = 9"), encoding="utf-8")
+    with pytest.raises(CaseError, match=r"line 7, key position.players: a number of players the data sets up"):
+        load_case(path)
