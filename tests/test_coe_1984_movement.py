@@ -399,7 +399,7 @@ def test_O_5_30_pieces_aboard_land_automatically_in_a_province_and_may_stay_aboa
     assert force(result, "MOE", MAC) == Force(generals=[2], infantry=2, galleys=[2])  # ashore, nothing aboard
 
 
-# -- O-5.31 to O-5.34: conquest without battle ----------------------------------------------------------------
+# O-5.31 to O-5.34 (conquest without battle) are rule cases: games/coe-classic/cases/ (docs/rule-cases.md).
 
 
 # -- O-15.13: the stacking edge case; bookkeeping for the combat phase ---------------------------------------

@@ -86,7 +86,7 @@ def all_generals(state: GameState, seat: str) -> list[int]:
     return sorted(g for area in state.areas.values() if seat in area.units for g in area.units[seat].generals)
 
 
-# -- C-5.29, C-8.2: who conquers ---------------------------------------------------------------------------------
+# C-5.29, C-8.2 (who conquers) and C-5.31 are rule cases: games/coe-classic/cases/ (docs/rule-cases.md).
 
 
 # -- C-5.31, C-16.16: lone leaders ---------------------------------------------------------------------------------
