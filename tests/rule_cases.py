@@ -55,6 +55,7 @@ EXPECT_KEYS = {
     "events",
     "no_events",
 }
+CONQUEROR_EXPECT_KEYS = {"verdicts", "reasons", "board", "events", "no_events"}
 THREE = ["Macedonia", "Egyptus", "Hispania"]
 CONQUEROR_DATA = resource_dir("games") / "conqueror-er" / "example-data"
 UNITS = {"INF": "infantry", "CAV": "cavalry", "CAT": "catapult"}
@@ -202,7 +203,7 @@ def load_case(path: Path) -> Case:
             raise fail(key, f"whole talents per seat, not {value!r}")
         return found
 
-    expect = table(data["expect"], "expect", EXPECT_KEYS)
+    expect = table(data["expect"], "expect", CONQUEROR_EXPECT_KEYS if conqueror else EXPECT_KEYS)
     case = Case(
         path=path,
         rules=rules,
@@ -230,6 +231,10 @@ def load_case(path: Path) -> Case:
     for verdict in expect.get("verdicts", []):
         if not isinstance(verdict, str) or not re.fullmatch(r"ok|refused( [A-Z]+-\d+\.\d+)+", verdict):
             raise fail("expect.verdicts", f'each verdict is "ok" or "refused <rule IDs>", not {verdict!r}')
+        for ruleset in rules:
+            prefix = _prefix(case, ruleset)
+            if verdict != "ok" and not any(i.startswith(prefix) for i in verdict.split()[1:]):
+                raise fail("expect.verdicts", f"{verdict!r} names no rule ID of {ruleset} ({prefix}...)")
     if not all(isinstance(reason, str) for reason in expect.get("reasons", [])):
         raise fail("expect.reasons", "a list of strings, one per verdict")
     for event in expect.get("events", []):
@@ -498,34 +503,50 @@ def run_case(case: Case, ruleset_name: str) -> Resolution:
 
 def check_case(case: Case, ruleset_name: str, done: Resolution) -> list[str]:
     """What differs from the case's expected outcome (empty: the case holds)."""
+    problems = [
+        f"{case.where('orders', case.orders_line + error.line - 2)}: not understood: {error.message}"
+        for _seat, error in done.not_understood
+    ]
+    problems += _verdict_problems(case, ruleset_name, json.loads(done.row.results_json))
+    problems += _army_problems(case, done.state) if case.conqueror else _board_problems(case, done.state)
+    if not case.conqueror:
+        problems += _player_problems(case, done.state)
+    problems += _event_problems(case, json.loads(done.row.events_json))
+    return problems
+
+
+def _verdict_problems(case: Case, ruleset_name: str, results: list[dict[str, Any]]) -> list[str]:
     problems: list[str] = []
-    prefix = case.rules[ruleset_name][0].split("-")[0] + "-"
-    row = done.row
-    state = done.state
-    for _seat, error in done.not_understood:
-        problems.append(f"{case.where('orders', case.orders_line + error.line - 2)}: not understood: {error.message}")
+    results = [r for r in results if r.get("line", 0) > 1]  # line 1 is the GAME header the test wrote
     if "verdicts" in case.expect:
-        got = [
-            "ok" if r["accepted"] else f"refused {r['rule']}"
-            for r in json.loads(row.results_json)
-            if r.get("line", 0) > 1
-        ]
-        wanted = [_edition(v, prefix) for v in case.expect["verdicts"]]
+        got = ["ok" if r["accepted"] else f"refused {r['rule']}" for r in results]
+        wanted = [_edition(v, _prefix(case, ruleset_name)) for v in case.expect["verdicts"]]
         if got != wanted:
             problems.append(f"{case.where('expect.verdicts')}: verdicts {got}, expected {wanted}")
-    if "reasons" in case.expect:
-        told = [r["reason"] for r in json.loads(row.results_json) if r.get("line", 0) > 1]
-        for number, (part, reason) in enumerate(zip(case.expect["reasons"], told, strict=False), start=1):
-            if part not in reason:
-                problems.append(f"{case.where('expect.reasons')}: verdict {number} says {reason!r}, not {part!r}")
-        if len(case.expect["reasons"]) > len(told):
-            problems.append(f"{case.where('expect.reasons')}: {len(told)} verdicts, not {len(case.expect['reasons'])}")
-    for line in case.expect_board if case.conqueror else []:
+    reasons = case.expect.get("reasons", [])
+    for number, (part, result) in enumerate(zip(reasons, results, strict=False), start=1):
+        if part not in result["reason"]:
+            problems.append(f"{case.where('expect.reasons')}: verdict {number} says {result['reason']!r}, not {part!r}")
+    if len(reasons) > len(results):
+        problems.append(f"{case.where('expect.reasons')}: {len(results)} verdicts, not {len(reasons)}")
+    return problems
+
+
+def _army_problems(case: Case, state: ConquerorState) -> list[str]:
+    """Conqueror: each area of the expected board holds exactly the army written there, or none."""
+    problems: list[str] = []
+    for line in case.expect_board:
         army = state.army.get(line.area)
-        got_army = (army.owner, dict(army.units)) if army is not None else None
-        if (line.empty and got_army is not None) or (line.army is not None and got_army != line.army):
-            problems.append(f"{case.where('expect.board', line.line)}: {line.area} holds {got_army or 'nothing'}")
-    for line in [] if case.conqueror else case.expect_board:
+        got = (army.owner, dict(army.units)) if army is not None else None
+        if (line.empty and got is not None) or (line.army is not None and got != line.army):
+            problems.append(f"{case.where('expect.board', line.line)}: {line.area} holds {got or 'nothing'}")
+    return problems
+
+
+def _board_problems(case: Case, state: GameState) -> list[str]:
+    """Conquest of the Empire: control, city, roads and each named seat's pieces of the expected board's areas."""
+    problems: list[str] = []
+    for line in case.expect_board:
         area = state.areas.get(line.area)
         where = case.where("expect.board", line.line)
         owner = area.owner if area else None
@@ -537,13 +558,19 @@ def check_case(case: Case, ruleset_name: str, done: Resolution) -> list[str]:
         if line.roads is not None and sorted(area.roads if area else []) != sorted(line.roads):
             problems.append(f"{where}: {line.area} has roads {area.roads if area else []}")
         for seat, wanted in line.forces.items():
-            got_force = area.units.get(seat, Force()) if area else Force()
+            got = area.units.get(seat, Force()) if area else Force()
             if seat in line.added:
-                held = not _missing(got_force, wanted, line.coasts_named)
+                held = not _missing(got, wanted, line.coasts_named)
             else:
-                held = _shown(got_force, line.coasts_named) == _shown(wanted, line.coasts_named)
+                held = _shown(got, line.coasts_named) == _shown(wanted, line.coasts_named)
             if not held:
-                problems.append(f"{where}: {seat} has {_shown(got_force, True)} in {line.area}")
+                problems.append(f"{where}: {seat} has {_shown(got, True)} in {line.area}")
+    return problems
+
+
+def _player_problems(case: Case, state: GameState) -> list[str]:
+    """Conquest of the Empire: treasuries, tribute markers, eliminations, the winner and captives."""
+    problems: list[str] = []
     for key in ("treasury", "tribute"):
         for seat, amount in case.expect.get(key, {}).items():
             if getattr(state.players[seat], key) != amount:
@@ -554,28 +581,37 @@ def check_case(case: Case, ruleset_name: str, done: Resolution) -> list[str]:
             problems.append(f"{case.where('expect.eliminated')}: eliminated {out}")
     if "winner" in case.expect and state.winner != (case.expect["winner"] or None):
         problems.append(f"{case.where('expect.winner')}: the winner is {state.winner}")
-    for seat, wanted_captives in case.expect.get("captives", {}).items():
-        held_captives = [f"{c.owner} G{c.general}" for c in state.players[seat].captives]
-        if sorted(held_captives) != sorted(wanted_captives):
-            problems.append(f"{case.where('expect.captives')}: {seat} holds {held_captives}")
-    events = json.loads(row.events_json)
-    for kind in case.expect.get("no_events", []):
-        if any(event["kind"] == kind for event in events):
-            problems.append(f"{case.where('expect.no_events')}: an event {kind} happened")
-    for wanted_event in case.expect.get("events", []):
-        if not any(_matches(event, wanted_event) for event in events):
-            kinds = sorted({e["kind"] for e in events})
-            problems.append(f"{case.where('expect.events')}: no event {wanted_event} (events: {', '.join(kinds)})")
+    for seat, wanted in case.expect.get("captives", {}).items():
+        held = [f"{c.owner} G{c.general}" for c in state.players[seat].captives]
+        if sorted(held) != sorted(wanted):
+            problems.append(f"{case.where('expect.captives')}: {seat} holds {held}")
     return problems
 
 
+def _event_problems(case: Case, events: list[dict[str, Any]]) -> list[str]:
+    problems = [
+        f"{case.where('expect.no_events')}: an event {kind} happened"
+        for kind in case.expect.get("no_events", [])
+        if any(event["kind"] == kind for event in events)
+    ]
+    for wanted in case.expect.get("events", []):
+        if not any(_matches(event, wanted) for event in events):
+            kinds = sorted({e["kind"] for e in events})
+            problems.append(f"{case.where('expect.events')}: no event {wanted} (events: {', '.join(kinds)})")
+    return problems
+
+
+def _prefix(case: Case, ruleset_name: str) -> str:
+    """The prefix of the ruleset's rule IDs, as its first ID in the case's `rules` shows it ("O-" for O-5.2)."""
+    return case.rules[ruleset_name][0].split("-")[0] + "-"
+
+
 def _edition(verdict: str, prefix: str) -> str:
-    """A verdict for one edition: of "refused C-5.2 O-5.2" the rule ID with the edition's prefix."""
+    """A verdict for one edition: of "refused C-5.2 O-5.2" the rule ID with the edition's prefix (the loader made
+    sure there is one)."""
     if verdict == "ok":
         return verdict
-    ids = verdict.split()[1:]
-    mine = [i for i in ids if i.startswith(prefix)] or ids
-    return f"refused {mine[0]}"
+    return f"refused {next(i for i in verdict.split()[1:] if i.startswith(prefix))}"
 
 
 def _shown(force: Force, coasts: bool) -> str:

@@ -129,3 +129,16 @@ def test_a_bad_conqueror_case_is_refused_naming_the_file_the_key_and_the_line(tm
     path.write_text(CONQUEROR_CASE.replace("[position]", "[position]\nplayers = 9"), encoding="utf-8")
     with pytest.raises(CaseError, match=r"line 7, key position.players: a number of players the data sets up"):
         load_case(path)
+
+
+def test_a_refusal_in_a_case_of_both_editions_names_the_rule_id_of_each(tmp_path: Path) -> None:
+    path = tmp_path / "C-5.12_both.toml"
+    both = GOOD.replace('{ coe-classic = "C-5.12" }', '{ coe-classic = "C-5.12", coe-1984 = "O-5.13" }')
+    path.write_text(both.replace('verdicts = ["ok"]', 'verdicts = ["refused C-5.2"]'), encoding="utf-8")
+    with pytest.raises(CaseError, match=r"line 13, key expect.verdicts: 'refused C-5.2' names no rule ID of coe-1984"):
+        load_case(path)
+    path.write_text(both.replace('verdicts = ["ok"]', 'verdicts = ["refused C-5.2 O-5.2"]'), encoding="utf-8")
+    case = load_case(path)  # the move is fine: each edition's check names what it cited instead
+    assert check_case(case, "coe-1984", run_case(case, "coe-1984")) == [
+        f"{path}, line 13, key expect.verdicts: verdicts ['ok'], expected ['refused O-5.2']"
+    ]
