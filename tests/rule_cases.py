@@ -22,7 +22,8 @@ from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.envelope import DATA_KEY
 from adjudicator.engine.steps import resolve_step
 from adjudicator.orders.sets import OrderError
-from adjudicator.rulesets import load_ruleset
+from adjudicator.resources import resource_dir
+from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.rulesets.conqueror.data import GameData
@@ -31,7 +32,7 @@ from adjudicator.rulesets.conqueror.state import INDEPENDENT, Army
 from adjudicator.rulesets.conqueror.state import GameState as ConquerorState
 from adjudicator.services.adjudication import FileChance, given_dice, turn_file
 from adjudicator.services.clock import SYSTEM_CLOCK
-from adjudicator.services.games import load_snapshot, snapshot_json
+from adjudicator.services.games import load_snapshot, snapshot_json, snapshot_ruleset
 from adjudicator.services.positions import read_position
 from tests.registered import registered_rulesets
 
@@ -466,15 +467,23 @@ def conqueror_position(case: Case) -> tuple[Any, ConquerorState]:
     return rules, state
 
 
+@functools.cache
+def _bound_conqueror(digest: str | None) -> Ruleset:
+    """The Conqueror ruleset bound to the example data's folder, as load_snapshot binds it for a snapshot naming
+    `digest`."""
+    return snapshot_ruleset(
+        load_ruleset(CONQUEROR), {DATA_KEY: digest}, resource_dir("games") / CONQUEROR / "example-data"
+    )
+
+
 def run_case(case: Case, ruleset_name: str) -> Resolution:
     """Resolve the active seat's player-turn as `pbem resolve --strict-dice` does (services/adjudication.py
     resolve_files: the snapshot read with its checks, the dice file, turn_file), without rendering the reports."""
     if case.conqueror:
-        ruleset, begin = conqueror_position(case)
-        data = snapshot_json(ruleset.snapshot_text(begin))
-        # load_snapshot(snapshot, <example-data folder>) but for binding the ruleset to the folder anew: the one
-        # bound to its data already reads the snapshot, which must name that data
-        assert data[DATA_KEY] == ruleset.data_digest, (data[DATA_KEY], ruleset.data_digest)
+        rules, begin = conqueror_position(case)
+        data = snapshot_json(rules.snapshot_text(begin))
+        # load_snapshot(snapshot, <example-data folder>) in two parts: the folder read and bound once a session
+        ruleset = _bound_conqueror(data.get(DATA_KEY))
         state = read_position(ruleset, data)
         step = ruleset.due(state)
         assert step is not None
