@@ -64,8 +64,9 @@ class Pending(Question):
 class Decision(Generic[T]):
     """A decision a seat takes: the answer `read` reads (a BadAnswer refuses it), else `standing` (None: the seat
     gave no standing order that applies), else `default`. With `choices` an answer must be one of them (any case);
-    without `read` the choice is the answer so written. `show` writes a choice as the event and the question
-    show it (as_written: an answer is shown as the seat wrote it). The events have the visibility given."""
+    without `read` the choice is the answer so written. `show` writes a choice as its answer line (the decision
+    event's choice, the question's default); with `as_written` an answer is shown as the seat wrote it. The events
+    have the visibility given (`visible_by_kind`: the ruleset derives it from the kind when it reads them back)."""
 
     seat: str
     key: str
@@ -144,10 +145,11 @@ def take(decision: Decision[T], asking: Asking, where: tuple[int, int]) -> Taken
     if text is not None:
         try:
             value = read_answer(decision, text, asking.decisions_rule)
-            shown = text if decision.as_written else decision.show(value)
-            return Taken(value, "answer", text, None, _decision_event(decision, shown, "answer"))
         except BadAnswer as bad:  # the seat's mail is refused; the standing order or default decides
             refusal = decision.event("answer_refused", {"key": decision.key, "answer": text, "reason": str(bad)})
+        else:
+            shown = text if decision.as_written else decision.show(value)
+            return Taken(value, "answer", text, None, _decision_event(decision, shown, "answer"))
     if decision.standing is not None:
         kept = _decision_event(decision, decision.show(decision.standing), "standing order")
         return Taken(decision.standing, "standing order", None, refusal, kept)
