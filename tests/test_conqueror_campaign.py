@@ -366,7 +366,7 @@ def test_ER_13_6_a_manual_effect_before_the_result_takes_its_default_and_is_aske
     ruled = of(quiet.events, "battle_manual_ruled")[0]
     assert ruled.data["from"] == "default" and ruled.data["ruling"] == "none" and quiet.pending == []
     asked = attack_with_aurel_5({}, ask=True)
-    assert [(p["seat"], p["key"], p["default"], p["rule"]) for p in asked.pending] == [
+    assert [(p.seat, p.key, p.default, p.rule) for p in asked.pending] == [
         ("aurel", manual_key(), "none", "ER-13.6"),
         ("aurel", "battle.MIR.1.losses", "LOSSES ARC, INF, CAV, SIEGE, SHIP, ELITE", "ER-14.17"),  # its casualty
     ]
@@ -375,7 +375,7 @@ def test_ER_13_6_a_manual_effect_before_the_result_takes_its_default_and_is_aske
 
 def test_ER_13_6_the_ruling_answered_takes_effect_and_a_bad_answer_is_refused() -> None:
     answered = attack_with_aurel_5({"aurel": {manual_key(): "strength 3"}}, ask=True)
-    assert [p["key"] for p in answered.pending] == ["battle.MIR.1.losses"]  # the ruling is no longer asked
+    assert [p.key for p in answered.pending] == ["battle.MIR.1.losses"]  # the ruling is no longer asked
     assert of(answered.events, "battle_manual_ruled")[0].data["from"] == "answer"
     assert of(answered.events, "battle_melee")[0].data["totals"]["attacker"] == 11  # 8 + the ruled 3
     bad = attack_with_aurel_5({"aurel": {manual_key(): "lots"}}, ask=False)

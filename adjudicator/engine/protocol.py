@@ -60,6 +60,7 @@ from adjudicator.errors import PbemError
 
 if TYPE_CHECKING:
     from adjudicator.engine.chance import Dice
+    from adjudicator.engine.decisions import Question
     from adjudicator.engine.steps import Step, StepResult
     from adjudicator.engine.vocabulary import Event, OrderResult
 
@@ -448,7 +449,7 @@ class Bot(Protocol):
         ...
 
     def answers(
-        self, ruleset: Any, state: Any, seat: str, header: str, asked: Sequence[Mapping[str, str]], rng: random.Random
+        self, ruleset: Any, state: Any, seat: str, header: str, asked: Sequence[Question], rng: random.Random
     ) -> str:
         """`seat`'s answers to the decisions `asked` of it (each with its key, question, default and rule), as the
         text a player mails: the `header` line, then the answers."""

@@ -291,11 +291,11 @@ def write_decision_notices(
     the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
     point = result.pending[0]
-    told = ruleset.report_events(result.events[: point["event"]], json.loads(before) if before else None)
+    told = ruleset.report_events(result.events[: point.event], json.loads(before) if before else None)
     events = [e for e in told if e.public]
     rolls = [
         (purpose, [value for _, value in group])
-        for purpose, group in groupby(result.dice[: point["rolls"]], key=lambda roll: roll[0])
+        for purpose, group in groupby(result.dice[: point.rolls], key=lambda roll: roll[0])
     ]
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"

@@ -17,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.chance import CHAIN_LENGTH, KeyedDice, chain_keys, orders_digest
+from adjudicator.engine.decisions import Question, default_answers
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
 from adjudicator.rulesets.coe.state import Force, GameState
@@ -73,11 +74,11 @@ class CoeBot:
         state: GameState,
         seat: str,
         header: str,
-        asked: Sequence[Mapping[str, str]],
+        asked: Sequence[Question],
         rng: random.Random,
     ) -> str:
         """Each decision answered with the default its notice shows (C-15): a player who reads and agrees."""
-        return "\n".join([header, *(f"ANSWER {decision['key']}: {decision['default']}" for decision in asked)]) + "\n"
+        return default_answers(header, asked)
 
     def winner(self, ruleset: CoeRuleset, state: GameState) -> str | None:
         return state.winner
