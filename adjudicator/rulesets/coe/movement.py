@@ -269,7 +269,9 @@ def _check_group(
     _check_not_shipped(ruleset, points, troops, present, start)
 
 
-def _check_not_shipped(ruleset: CoeRuleset, points: MovementPoints, troops: Troops, present: Troops, start: str) -> None:
+def _check_not_shipped(
+    ruleset: CoeRuleset, points: MovementPoints, troops: Troops, present: Troops, start: str
+) -> None:
     """Pieces that embarked or disembarked this turn make no land move (C-5.25)."""
     rule = ruleset.rule
     for leader in troops.leaders:
@@ -344,9 +346,7 @@ def _land_step(ruleset: CoeRuleset, current: str, to: str) -> list[str]:
     return [current, to]
 
 
-def _check_entering(
-    ruleset: CoeRuleset, state: GameState, seat: str, to: str, moving: Troops, going_on: bool
-) -> None:
+def _check_entering(ruleset: CoeRuleset, state: GameState, seat: str, to: str, moving: Troops, going_on: bool) -> None:
     """Leaders alone do not enter a province held by others' combat units (C-5.10); a move stops there (C-5.9)."""
     enemies = enemy_armies(state, to, seat)
     if not enemies:

@@ -68,7 +68,9 @@ def refuse_absent_leader(rule: str, leader: int, present: Troops, area: str, emb
     )
 
 
-def refuse_missing_units(rule: str, kind: str, wanted: int, present: Troops, area: str, embarking: bool = False) -> None:
+def refuse_missing_units(
+    rule: str, kind: str, wanted: int, present: Troops, area: str, embarking: bool = False
+) -> None:
     """The order names no more units of `kind` than are ashore in `area` (moving: C-5.3; boarding: C-5.24)."""
     have = getattr(present, kind)
     if wanted <= have:
