@@ -136,42 +136,141 @@ class ClassicSide:
 
 
 def classic_land(attacker: Army, defender: Army, att: ClassicSide, dfn: ClassicSide, exact: bool) -> tuple[Tally, int]:
-    """C-6.4 to C-6.21, round by round. A battle state is a pair of composition ids (ia, id), its probability
-    kept in mass[id][ia] (a round's moves into one defender composition then update one list); states are visited
-    in order of decreasing number of units."""
-    zero: Prob = Fraction(0) if exact else 0.0
-    one = zero + 1
-    a0, d0 = attacker.comp, defender.comp
-    att.pursuit_by, dfn.pursuit_by = dfn.pursuit_priority, att.pursuit_priority
-    ia0, id0 = att.ident(a0), dfn.ident(d0)
-    a_info, d_info = att.reachable(), dfn.reachable()
-    na, nd = len(a_info), len(d_info)
-    a_comps, d_comps, a_totals, d_totals = att.comps, dfn.comps, att.totals, dfn.totals
-    a_by_total: dict[int, list[int]] = {}
-    d_by_total: dict[int, list[int]] = {}
-    for ident in range(na):
-        a_by_total.setdefault(a_totals[ident], []).append(ident)
-    for ident in range(nd):
-        d_by_total.setdefault(d_totals[ident], []).append(ident)
-    a_retreats = att.retreat_table(sum(a0), sum(d0))
-    d_retreats = dfn.retreat_table(sum(d0), sum(a0))
-    fortress = [(1 if c[2] else 2) if defender.fortified else 0 for c in a_comps[:na]]  # C-6.7
-    mass: list[list[Prob]] = [[zero] * na for _ in range(nd)]  # by defender id, then attacker id
-    mass[id0][ia0] = one
-    to_def_cache: dict[int, list[Prob]] = {}
-    to_att_cache: dict[int, list[Prob]] = {}
-    outcome: dict[str, Prob] = {}
-    a_final: dict[int, Prob] = {}
-    d_final: dict[int, Prob] = {}
-    pursuit_dist: dict[tuple[int, int], list[tuple[int, Prob]]] = {}
-    rounds, states = zero, 0
+    """C-6.4 to C-6.21, round by round (see _LandChain); returns the tally and the number of states visited."""
+    chain = _LandChain(attacker, defender, att, dfn, exact)
+    chain.run()
+    return chain.tally(), chain.states
 
-    def end(kind: str, p: Prob, ia: int, id_: int) -> None:
-        outcome[kind] = outcome.get(kind, zero) + p
-        a_final[ia] = a_final.get(ia, zero) + p
-        d_final[id_] = d_final.get(id_, zero) + p
+
+class _LandChain:
+    """A Classic land battle as a Markov chain. A battle state is a pair of composition ids (ia, id), its
+    probability kept in mass[id][ia] (a round's moves into one defender composition then update one list); states
+    are visited in order of decreasing number of units."""
+
+    def __init__(self, attacker: Army, defender: Army, att: ClassicSide, dfn: ClassicSide, exact: bool) -> None:
+        self.exact = exact
+        self.zero: Prob = Fraction(0) if exact else 0.0
+        self.a0, self.d0 = attacker.comp, defender.comp
+        self.att, self.dfn = att, dfn
+        att.pursuit_by, dfn.pursuit_by = dfn.pursuit_priority, att.pursuit_priority
+        self.ia0, self.id0 = att.ident(self.a0), dfn.ident(self.d0)
+        self.a_info, self.d_info = att.reachable(), dfn.reachable()
+        na, nd = len(self.a_info), len(self.d_info)
+        self.a_by_total: dict[int, list[int]] = {}
+        self.d_by_total: dict[int, list[int]] = {}
+        for ident in range(na):
+            self.a_by_total.setdefault(att.totals[ident], []).append(ident)
+        for ident in range(nd):
+            self.d_by_total.setdefault(dfn.totals[ident], []).append(ident)
+        self.a_retreats = att.retreat_table(sum(self.a0), sum(self.d0))
+        self.d_retreats = dfn.retreat_table(sum(self.d0), sum(self.a0))
+        self.fortress = [(1 if c[2] else 2) if defender.fortified else 0 for c in att.comps[:na]]  # C-6.7
+        self.mass: list[list[Prob]] = [[self.zero] * na for _ in range(nd)]  # by defender id, then attacker id
+        self.mass[self.id0][self.ia0] = self.zero + 1
+        self.to_def_cache: dict[int, list[Prob]] = {}
+        self.to_att_cache: dict[int, list[Prob]] = {}
+        self.outcome: dict[str, Prob] = {}
+        self.a_final: dict[int, Prob] = {}
+        self.d_final: dict[int, Prob] = {}
+        self.pursuit_dist: dict[tuple[int, int], list[tuple[int, Prob]]] = {}
+        self.rounds: Prob = self.zero
+        self.states = 0
+
+    def run(self) -> None:
+        """Push the probability mass through every state, the largest first."""
+        a0, d0, mass = self.a0, self.d0, self.mass
+        for total in range(sum(a0) + sum(d0), -1, -1):
+            for ta, a_ids in self.a_by_total.items():
+                td = total - ta
+                d_ids = self.d_by_total.get(td)
+                if not d_ids:
+                    continue
+                over = not ta or not td  # C-6.14
+                leaves = self.leaves(ta, td)
+                for ia in a_ids:
+                    for id_ in d_ids:
+                        m = mass[id_][ia]
+                        if not m:
+                            continue
+                        self.states += 1
+                        if over:
+                            self.end("attacker" if ta else "defender" if td else "both", m, ia, id_)
+                            continue
+                        initial = ia == self.ia0 and id_ == self.id0
+                        if leaves and not initial:
+                            self.step3(ia, id_, m)
+                            continue
+                        self.fight(ia, id_, m, initial and leaves)
+
+    def leaves(self, ta: int, td: int) -> bool:
+        """Whether a standing RETREAT sends one side away with these numbers of units (C-15.7)."""
+        d_retreats, a_retreats = self.d_retreats, self.a_retreats
+        return (d_retreats is not None and d_retreats[td][ta]) or (a_retreats is not None and a_retreats[ta][td])
+
+    def fight(self, ia: int, id_: int, m: Prob, then_step3: bool) -> None:
+        """One round from the state (ia, id_) holding mass m (C-6.8 to C-6.12); a round that changes nothing is
+        summed as a geometric series, unless step 3 follows round 1 (`then_step3`)."""
+        (a_inf, a_cav, _), a_size, a_after = self.a_info[ia]
+        (d_inf, d_cav, _), d_size, d_after = self.d_info[id_]
+        to_def = self.to_defender(ia, a_size, a_inf, a_cav, d_size)
+        to_att = self.to_attacker(id_, a_size, self.fortress[ia], d_inf, d_cav, d_size)
+        stay = to_def[0] * to_att[0]
+        if then_step3:  # round 1 changed nothing, then step 3
+            self.step3(ia, id_, m * stay)
+            visits = m
+        else:
+            visits = m / (1 - stay)
+        self.rounds += visits
+        moves = [(a_after[h], p) for h, p in enumerate(to_att) if p]
+        hits_only = moves[1:] if to_att[0] else moves
+        for h_d, p_d in enumerate(to_def):
+            if p_d:
+                column = self.mass[d_after[h_d]]
+                pv = visits * p_d
+                for a_next, p in moves if h_d else hits_only:
+                    column[a_next] += pv * p
+
+    def to_defender(self, ia: int, a_size: int, a_inf: int, a_cav: int, d_size: int) -> list[Prob]:
+        """The hits the attacker scores, capped at the defender's legion; catapults in reserve score too (C-6.8)."""
+        key = ia * 64 + d_size
+        found = self.to_def_cache.get(key)
+        if found is None:
+            a_cat = self.att.comps[ia][2]
+            found = self.to_def_cache[key] = capped(
+                symbol_hits(a_size, a_inf, a_cav, min(a_cat, a_size), self.exact), d_size
+            )
+        return found
+
+    def to_attacker(self, id_: int, a_size: int, fort: int, d_inf: int, d_cav: int, d_size: int) -> list[Prob]:
+        """The hits the defender scores, a fortified city's dice added (C-6.7), capped at the attacker's legion."""
+        key = (id_ * 64 + a_size) * 4 + fort
+        found = self.to_att_cache.get(key)
+        if found is None:
+            n = d_size + fort
+            d_cat = self.dfn.comps[id_][2]
+            found = self.to_att_cache[key] = capped(symbol_hits(n, d_inf, d_cav, min(d_cat, n), self.exact), a_size)
+        return found
+
+    def end(self, kind: str, p: Prob, ia: int, id_: int) -> None:
+        """The battle ends in (ia, id_) with probability p (C-6.14)."""
+        zero = self.zero
+        self.outcome[kind] = self.outcome.get(kind, zero) + p
+        self.a_final[ia] = self.a_final.get(ia, zero) + p
+        self.d_final[id_] = self.d_final.get(id_, zero) + p
+
+    def step3(self, ia: int, id_: int, p: Prob) -> bool:
+        """C-6.13: the defender declares first, then the attacker."""
+        ta, td = self.att.totals[ia], self.dfn.totals[id_]
+        if self.d_retreats is not None and self.d_retreats[td][ta]:
+            self.retreat("defender_retreats", p, ia, id_, self.att.comps[ia], self.dfn, (self.a_final, self.d_final))
+            return True
+        if self.a_retreats is not None and self.a_retreats[ta][td]:
+            self.retreat("attacker_retreats", p, id_, ia, self.dfn.comps[id_], self.att, (self.d_final, self.a_final))
+            return True
+        return False
 
     def retreat(
+        self,
         kind: str,
         p: Prob,
         stays: int,
@@ -181,84 +280,26 @@ def classic_land(attacker: Army, defender: Army, att: ClassicSide, dfn: ClassicS
         finals: tuple[dict[int, Prob], dict[int, Prob]],
     ) -> None:
         """The fleeing side is pursued (C-6.16): one die per pursuing unit, matched cavalry faces hit."""
-        outcome[kind] = outcome.get(kind, zero) + p
+        zero = self.zero
+        self.outcome[kind] = self.outcome.get(kind, zero) + p
         finals[0][stays] = finals[0].get(stays, zero) + p
         key = (sum(pursuer), min(pursuer[1], side.totals[flees]))  # hits up to his cavalry and the fleeing units
-        dist = pursuit_dist.get(key)
+        dist = self.pursuit_dist.get(key)
         if dist is None:
-            dist = pursuit_dist[key] = [(h, q) for h, q in enumerate(capped(binomial(key[0], exact), key[1])) if q]
+            dist = self.pursuit_dist[key] = [
+                (h, q) for h, q in enumerate(capped(binomial(key[0], self.exact), key[1])) if q
+            ]
         left = side.pursued(flees) if pursuer[1] else [flees]
         for h, q in dist:
             finals[1][left[h]] = finals[1].get(left[h], zero) + p * q
 
-    def step3(ia: int, id_: int, p: Prob) -> bool:
-        """C-6.13: the defender declares first, then the attacker."""
-        ta, td = a_totals[ia], d_totals[id_]
-        if d_retreats is not None and d_retreats[td][ta]:
-            retreat("defender_retreats", p, ia, id_, a_comps[ia], dfn, (a_final, d_final))
-            return True
-        if a_retreats is not None and a_retreats[ta][td]:
-            retreat("attacker_retreats", p, id_, ia, d_comps[id_], att, (d_final, a_final))
-            return True
-        return False
-
-    for total in range(sum(a0) + sum(d0), -1, -1):
-        for ta, a_ids in a_by_total.items():
-            td = total - ta
-            d_ids = d_by_total.get(td)
-            if not d_ids:
-                continue
-            over = not ta or not td  # C-6.14
-            leaves = (d_retreats is not None and d_retreats[td][ta]) or (a_retreats is not None and a_retreats[ta][td])
-            for ia in a_ids:
-                (a_inf, a_cav, _), a_size, a_after = a_info[ia]
-                a_cat = a_comps[ia][2]
-                fort = fortress[ia]
-                for id_ in d_ids:
-                    m = mass[id_][ia]
-                    if not m:
-                        continue
-                    states += 1
-                    if over:
-                        end("attacker" if ta else "defender" if td else "both", m, ia, id_)
-                        continue
-                    initial = ia == ia0 and id_ == id0
-                    if leaves and not initial:
-                        step3(ia, id_, m)
-                        continue
-                    (d_inf, d_cav, _), d_size, d_after = d_info[id_]
-                    to_def = to_def_cache.get(ia * 64 + d_size)
-                    if to_def is None:  # C-6.8: catapults in reserve score too
-                        to_def = to_def_cache[ia * 64 + d_size] = capped(
-                            symbol_hits(a_size, a_inf, a_cav, min(a_cat, a_size), exact), d_size
-                        )
-                    key = (id_ * 64 + a_size) * 4 + fort
-                    to_att = to_att_cache.get(key)
-                    if to_att is None:
-                        n = d_size + fort
-                        to_att = to_att_cache[key] = capped(
-                            symbol_hits(n, d_inf, d_cav, min(d_comps[id_][2], n), exact), a_size
-                        )
-                    stay = to_def[0] * to_att[0]
-                    if initial and leaves:  # round 1 changed nothing, then step 3
-                        step3(ia, id_, m * stay)
-                        visits = m
-                    else:
-                        visits = m / (1 - stay)
-                    rounds += visits
-                    moves = [(a_after[h], p) for h, p in enumerate(to_att) if p]
-                    hits_only = moves[1:] if to_att[0] else moves
-                    for h_d, p_d in enumerate(to_def):
-                        if p_d:
-                            column = mass[d_after[h_d]]
-                            pv = visits * p_d
-                            for a_next, p in moves if h_d else hits_only:
-                                column[a_next] += pv * p
-    tally = Tally(zero, UNIT_KINDS, (lambda c: minus(a0, c), lambda c: minus(d0, c)))
-    tally.outcome, tally.rounds = outcome, rounds
-    tally.finals[0].update((a_comps[i], p) for i, p in a_final.items())
-    tally.finals[1].update((d_comps[i], p) for i, p in d_final.items())
-    return tally, states
+    def tally(self) -> Tally:
+        a0, d0 = self.a0, self.d0
+        tally = Tally(self.zero, UNIT_KINDS, (lambda c: minus(a0, c), lambda c: minus(d0, c)))
+        tally.outcome, tally.rounds = self.outcome, self.rounds
+        tally.finals[0].update((self.att.comps[i], p) for i, p in self.a_final.items())
+        tally.finals[1].update((self.dfn.comps[i], p) for i, p in self.d_final.items())
+        return tally
 
 
 # -- Classic naval battle (C-7) -------------------------------------------------------------------------------
