@@ -21,8 +21,8 @@ from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.movement import MovementPoints, ashore, record_entry, troops_text
 from adjudicator.rulesets.coe.orders import Sail, Troops
 from adjudicator.rulesets.coe.refusals import (
-    enemy_armies,
     refuse_absent_leader,
+    refuse_enemy_army,
     refuse_leader_twice,
     refuse_missing_units,
     refuse_not_adjacent,
@@ -345,27 +345,7 @@ def _check_landing(turn: Turn, to: str, last: bool, carried: Troops) -> None:
                 seat=owner,
             ),
         )
-    enemies = enemy_armies(state, to, seat)
-    if not enemies:
-        return
-    if not last:
-        raise Rejected(
-            rule("5.9"),
-            N_(
-                "the galleys must stop in %(area)s, which holds %(seats)s's combat units",
-                area=to,
-                seats=", ".join(enemies),
-            ),
-        )
-    if carried.leaders and not carried.units:
-        raise Rejected(
-            rule("5.10"),
-            N_(
-                "leaders without combat units may not land in %(area)s, held by %(seats)s's combat units",
-                area=to,
-                seats=", ".join(enemies),
-            ),
-        )
+    refuse_enemy_army(rule, state, seat, to, not last, bool(carried.leaders and not carried.units), by_sea=True)
 
 
 def _embark(

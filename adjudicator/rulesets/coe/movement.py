@@ -14,6 +14,7 @@ from adjudicator.rulesets.coe.orders import Move, Order, Sail, Troops
 from adjudicator.rulesets.coe.refusals import (
     enemy_armies,
     refuse_absent_leader,
+    refuse_enemy_army,
     refuse_leader_twice,
     refuse_leaderless,
     refuse_missing_units,
@@ -318,7 +319,7 @@ def _trace(ruleset: CoeRuleset, state: GameState, seat: str, order: Move) -> tup
             chain = _land_step(ruleset, current, step.to)
             route += f" -> {step.to}"
             spent += 1
-        _check_entering(ruleset, state, seat, step.to, moving, number < len(order.steps))
+        refuse_enemy_army(ruleset.rule, state, seat, step.to, number < len(order.steps), not moving.units, by_sea=False)
         for code in chain[1:]:
             state.area(code)  # every area passed has its entry in the state, as before
         path.append(chain[-1])
@@ -344,32 +345,6 @@ def _land_step(ruleset: CoeRuleset, current: str, to: str) -> list[str]:
         refuse_sea(ruleset.rule("5.17"), to)
     refuse_not_adjacent(ruleset.rule("2.2"), board, to, current, land=True)
     return [current, to]
-
-
-def _check_entering(ruleset: CoeRuleset, state: GameState, seat: str, to: str, moving: Troops, going_on: bool) -> None:
-    """Leaders alone do not enter a province held by others' combat units (C-5.10); a move stops there (C-5.9)."""
-    enemies = enemy_armies(state, to, seat)
-    if not enemies:
-        return
-    rule = ruleset.rule
-    if not moving.units:
-        raise Rejected(
-            rule("5.10"),
-            N_(
-                "leaders without combat units may not enter %(area)s, held by %(seats)s's combat units",
-                area=to,
-                seats=", ".join(enemies),
-            ),
-        )
-    if going_on:
-        raise Rejected(
-            rule("5.9"),
-            N_(
-                "the move must stop in %(area)s, which holds %(seats)s's combat units",
-                area=to,
-                seats=", ".join(enemies),
-            ),
-        )
 
 
 def _check_leaders_mp(ruleset: CoeRuleset, points: MovementPoints, groups: list[_Group]) -> None:

@@ -4,6 +4,8 @@ same words whichever order shows it. Each raises Rejected; the wording is stored
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.coe.board import CoeBoard
 from adjudicator.rulesets.coe.orders import Troops
@@ -116,3 +118,33 @@ def refuse_too_many_units(rule: str, troops: Troops, per_leader: int, where: str
             count=troops.units,
         ),
     )
+
+
+def refuse_enemy_army(
+    rule: Callable[[str], str], state: GameState, seat: str, to: str, going_on: bool, alone: bool, by_sea: bool
+) -> None:
+    """Other players' combat units in `to` end a move or a galley route there (C-5.9), and leaders without combat
+    units neither enter nor land there (C-5.10); `alone`: the pieces arriving are leaders only. A MOVE is refused
+    for the leaders first, a SAIL for the stop first."""
+    enemies = enemy_armies(state, to, seat)
+    if not enemies:
+        return
+    seats = ", ".join(enemies)
+    if by_sea:
+        stop = N_("the galleys must stop in %(area)s, which holds %(seats)s's combat units", area=to, seats=seats)
+        leaders = N_(
+            "leaders without combat units may not land in %(area)s, held by %(seats)s's combat units",
+            area=to,
+            seats=seats,
+        )
+    else:
+        stop = N_("the move must stop in %(area)s, which holds %(seats)s's combat units", area=to, seats=seats)
+        leaders = N_(
+            "leaders without combat units may not enter %(area)s, held by %(seats)s's combat units",
+            area=to,
+            seats=seats,
+        )
+    checks = [(going_on, "5.9", stop), (alone, "5.10", leaders)]
+    for refused, rule_id, reason in checks if by_sea else checks[::-1]:
+        if refused:
+            raise Rejected(rule(rule_id), reason)
