@@ -374,7 +374,7 @@ def _arrive(
     carried: Troops,
 ) -> bool:
     """The galleys go to the end of the route with what they carry, spending 1 MP a leg (C-5.18); in a province
-    the cargo goes ashore (C-5.26, a landing when combat units come, C-6.17). True when pieces landed."""
+    the cargo goes ashore (C-5.24; a landing when combat units come). True when pieces landed."""
     board, seat = turn.rules.board, turn.seat
     target = turn.state.force(destination, seat)
     for galley in order.galleys:
