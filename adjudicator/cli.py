@@ -12,6 +12,40 @@ import typer
 from typer.core import TyperGroup
 
 from adjudicator.errors import PbemError
+from adjudicator.rulesets import DEFAULT_RULESET, ruleset_infos
+
+
+def _texts(topic: str) -> list[str]:
+    """Every ruleset's words for a help topic ([help] of its ruleset.toml), the default ruleset's first."""
+    return [info.help[topic] for info in ruleset_infos() if topic in info.help]
+
+
+def _each(topic: str) -> str:
+    """'name: words' of every ruleset that has words for `topic`, e.g. 'conqueror-er: imperator or conquest'."""
+    return "; ".join(f"{info.name}: {info.help[topic]}" for info in ruleset_infos() if topic in info.help)
+
+
+def _own(topic: str, otherwise: str = "") -> str:
+    """The default ruleset's words for `topic`: the options of `pbem odds` are written in them."""
+    own = [info.help for info in ruleset_infos() if info.name == DEFAULT_RULESET]
+    return own[0].get(topic, otherwise) if own else otherwise
+
+
+def _first(topic: str) -> str:
+    """The first ruleset that has words for `topic`: an example in a help text."""
+    return next((info.name for info in ruleset_infos() if topic in info.help), DEFAULT_RULESET)
+
+
+def _names(names: list[str]) -> str:
+    """'a, b or c'."""
+    return " or ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+
+
+_GAME = _own("game")
+_SCRIPTED = [info.name for info in ruleset_infos() if info.demo]
+_DEMO = next((str(info.demo.get("help", "")) for info in ruleset_infos() if info.name == DEFAULT_RULESET), "")
+_OPTION = next(iter(_texts("option")), "KEY=VALUE")  # an example of --option
+_ODDS = [info.name for info in ruleset_infos() if info.help.keys() & {"odds", "odds_attacker"}]
 
 
 class _Commands(TyperGroup):
@@ -26,7 +60,7 @@ class _Commands(TyperGroup):
 
 app = typer.Typer(
     cls=_Commands,
-    help="Play-by-email adjudicator for Conquest of the Empire and other ancient-world conquest games.",
+    help=f"Play-by-email adjudicator for {_GAME + ' and other ' if _GAME else ''}ancient-world conquest games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -532,8 +566,10 @@ def selfplay(
     game: Annotated[
         str, typer.Argument(help="Name of the new game the bot plays (with --games N: NAME-1 to NAME-N).")
     ] = "selfplay",
-    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
-    players: Annotated[int, typer.Option("--players", "--seats", help="Number of seats (Classic: 2 to 6).")] = 3,
+    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = DEFAULT_RULESET,
+    players: Annotated[
+        int, typer.Option("--players", "--seats", help=f"Number of seats ({'; '.join(_texts('players'))}).")
+    ] = 3,
     turns: Annotated[int, typer.Option(help="Player-turns to play at most (a winner ends the game sooner).")] = 30,
     seed: Annotated[int, typer.Option(help="Seed of the bot's orders (the dice are the game's own).")] = 1,
     pace: Annotated[str, typer.Option(help="'turn' or 'round', as for `pbem new`.")] = "turn",
@@ -542,10 +578,10 @@ def selfplay(
         Path | None,
         typer.Option("--game-data", help="The game's data folder, for rulesets that need one (default: its example)."),
     ] = None,
-    mode: Annotated[str | None, typer.Option(help="The game mode (conqueror-er: imperator or conquest).")] = None,
+    mode: Annotated[str | None, typer.Option(help=f"The game mode ({_each('modes')}).")] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help="KEY=VALUE: a game option, as for `pbem new` (e.g. --option seas_of_destiny=true)."),
+        typer.Option(help=f"KEY=VALUE: a game option, as for `pbem new` (e.g. --option {_OPTION})."),
     ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
@@ -565,7 +601,7 @@ def selfplay(
     if games < 1:
         fail(f"--games {games}: play at least one game")
     try:
-        options = _seat_pairs("--option", option, "KEY=VALUE", "seas_of_destiny=true")
+        options = _seat_pairs("--option", option, "KEY=VALUE", _OPTION)
         rules, folder = playable(load_ruleset(ruleset), game_data, mode, options)
         if folder is not None and game_data is None:
             typer.echo(f"{rules.name} needs a game's data: playing with its example data ({folder}).")
@@ -597,32 +633,37 @@ def selfplay(
         fail(str(problem))
 
 
-@app.command()
+@app.command(
+    help=(f"Play {_DEMO} from bundled order files and print where the reports are; with --ruleset" if _DEMO else "")
+    + (f" (e.g. {_first('modes')}), bot players" if _DEMO else f"Bot players of a ruleset (e.g. {_first('modes')})")
+    + " play a whole game by mail, to its final score."
+)
 def demo(
     data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
     ruleset: Annotated[
-        str, typer.Option(help="coe-classic: the scripted game; another ruleset with a bot: a whole game by mail.")
-    ] = "coe-classic",
+        str,
+        typer.Option(help=f"{_names(_SCRIPTED)}: the scripted game; another ruleset with a bot: a whole game by mail."),
+    ] = DEFAULT_RULESET,
     seats: Annotated[int | None, typer.Option(help="Seats of a bot demo (default 3).")] = None,
-    mode: Annotated[str | None, typer.Option(help="Mode of a bot demo (conqueror-er: imperator or conquest).")] = None,
+    mode: Annotated[str | None, typer.Option(help=f"Mode of a bot demo ({_each('modes')}).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bots' orders in a bot demo (default 1).")] = None,
     turns: Annotated[
         int | None, typer.Option(help="Stop a bot demo after this many steps (default: play to the end).")
     ] = None,
 ) -> None:
-    """Play a scripted 3-seat Classic game from bundled order files and print where the reports are; with
-    --ruleset (e.g. conqueror-er), bot players play a whole game by mail, to its final score."""
     from adjudicator.rulesets import load_ruleset
     from adjudicator.services.bot_demo import BotDemo, run_bot_demo
     from adjudicator.services.demo import run_demo
 
-    name = load_ruleset(ruleset).name
-    if name != "coe-classic":
-        run_bot_demo(data, typer.echo, BotDemo(name, seats or 3, mode, seed or 1, turns))
+    rules = load_ruleset(ruleset)
+    if not rules.demo:  # no scripted game: its bot plays one
+        run_bot_demo(data, typer.echo, BotDemo(rules.name, seats or 3, mode, seed or 1, turns))
         return
     if (seats, mode, seed, turns) != (None, None, None, None):
-        fail("the coe-classic demo is scripted: --seats, --mode, --seed, --turns are for a bot demo of another ruleset")
-    run_demo(data, typer.echo)
+        fail(
+            f"the {rules.name} demo is scripted: --seats, --mode, --seed, --turns are for a bot demo of another ruleset"
+        )
+    run_demo(data, typer.echo, rules)
 
 
 @app.command()
@@ -710,50 +751,29 @@ def ingest(
         raise typer.Exit(1)
 
 
-@app.command()
+# The options speak the default ruleset's words; each other ruleset's forms are a paragraph of the command's help.
+@app.command(
+    help="\n\n".join(
+        [
+            "Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.",
+            *(f"{info.name}: {info.help['odds']}" for info in ruleset_infos() if "odds" in info.help),
+        ]
+    )
+)
 def odds(
-    attacker: Annotated[
-        str,
-        typer.Option(
-            help="The attacker's pieces: 'N INF', 'N CAV', 'N CAT', 'N LEADERS', CAESAR, e.g. '10 INF 7 CAV 3 CAT 2 "
-            "LEADERS CAESAR'; with --naval 'N GALLEYS'."
-        ),
-    ],
-    defender: Annotated[
-        str,
-        typer.Option(
-            help="The defender's pieces, as --attacker, plus FORTIFIED for a fortified city, e.g. '12 INF 2 CAT 1 "
-            "LEADER FORTIFIED'; with --naval 'N GALLEYS'."
-        ),
-    ],
-    ruleset: Annotated[str, typer.Option(help="coe-classic, coe-1984 or conqueror-er.")] = "coe-classic",
-    naval: Annotated[bool, typer.Option("--naval", help="A naval battle of empty galleys.")] = False,
+    attacker: Annotated[str, typer.Option(help=_own("odds_attacker", "The attacker's pieces."))],
+    defender: Annotated[str, typer.Option(help=_own("odds_defender", "The defender's pieces."))],
+    ruleset: Annotated[str, typer.Option(help=f"{_names(_ODDS)}.")] = DEFAULT_RULESET,
+    naval: Annotated[bool, typer.Option("--naval", help=_own("odds_naval", "A naval battle."))] = False,
     attacker_orders: Annotated[
-        Path | None,
-        typer.Option(
-            help="File of the attacker's standing orders, one a line, as in a player's orders: LOSSES 4 INF, CAV; "
-            "BATTLELEGION 1 CAV, INF; PURSUIT CAT, CAV; RETREAT [FROM <area>] [TO <areas>] WHEN UNITS < 3 (or "
-            "UNITS < ENEMY, CAESAR AND UNITS < 3; 1984: ENEMY ADVANTAGE >= 2); RETREAT NEVER; TARGETS CAT, INF; "
-            "NAVAL LOSSES EMPTY, LOADED."
-        ),
+        Path | None, typer.Option(help=_own("odds_orders", "File of the attacker's standing orders, one a line."))
     ] = None,
     defender_orders: Annotated[
         Path | None, typer.Option(help="File of the defender's standing orders (as --attacker-orders).")
     ] = None,
-    area: Annotated[
-        str | None,
-        typer.Option(help="The battle province, for RETREAT FROM <area> orders (default: the one area they name)."),
-    ] = None,
-    game_data: Annotated[
-        Path | None,
-        typer.Option(help="conqueror-er: the game's data folder (cards, options); default: the example data."),
-    ] = None,
+    area: Annotated[str | None, typer.Option(help=_own("odds_area", "The battle's area."))] = None,
+    game_data: Annotated[Path | None, typer.Option(help=_each("odds_game_data"))] = None,
 ) -> None:
-    """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.
-
-    conqueror-er: --attacker '2 CAV 3 INF 1 ARCHER' (kinds CAV, INF, ARCHER, SIEGE, SHIP; upgrade names such as
-    DEADLY_AIM), --defender '4 INF LARGE FORT' (SMALL FORT, LARGE FORT; 'INDEPENDENT 2 INF' for an independent
-    army, over the automa deck); orders files: LOSSES ARCHER, INF, CAV (ER-14.13). No cards played."""
     from adjudicator.rulesets import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -986,7 +1006,7 @@ def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None
 
 
 data_commands = typer.Typer(
-    help="The game data a moderator supplies (Conqueror: Empire Rises: map, factions, tracks, cards; ER-13).",
+    help=f"The game data a moderator supplies ({'; '.join(_texts('game_data'))}).",
     no_args_is_help=True,
 )
 app.add_typer(data_commands, name="data")
@@ -994,7 +1014,7 @@ app.add_typer(data_commands, name="data")
 
 @data_commands.command("template")
 def data_template(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. conqueror-er.")],
+    ruleset: Annotated[str, typer.Argument(help=f"The ruleset, e.g. {_first('game_data')}.")],
     folder: Annotated[Path, typer.Argument(help="The folder to write (its files must not exist yet).")],
 ) -> None:
     """Write a skeleton data folder: every value the rules read, commented with its rule IDs; fill in the empty

@@ -15,9 +15,22 @@ from adjudicator.engine.protocol import Ruleset, RulesetDataError, RulesetInfo, 
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 
-__all__ = ["Ruleset", "RulesetDataError", "UnknownRuleset", "load_ruleset", "ruleset_folders", "ruleset_names"]
+__all__ = [
+    "DEFAULT_RULESET",
+    "Ruleset",
+    "RulesetDataError",
+    "UnknownRuleset",
+    "load_ruleset",
+    "ruleset_folders",
+    "ruleset_infos",
+    "ruleset_names",
+]
 
 EXTRA_FOLDERS = "PBEM_RULESETS"  # the environment variable naming folders of more rulesets
+
+# Configuration: the ruleset of `pbem selfplay`, `demo` and `odds` when no --ruleset is given, and the one whose
+# words the help texts give first. The only place the core names a game.
+DEFAULT_RULESET = "coe-classic"
 
 
 class UnknownRuleset(PbemError, LookupError):
@@ -44,6 +57,24 @@ def _folders(extra: str) -> tuple[tuple[str, Path], ...]:
 
 def ruleset_names() -> list[str]:
     return sorted(ruleset_folders())
+
+
+def ruleset_infos() -> tuple[RulesetInfo, ...]:
+    """The ruleset.toml keys of every ruleset whose file reads (its code is not imported), DEFAULT_RULESET first, then
+    by name: what the help texts say of each (`[help]`, `[demo]`). A folder that does not read is left out here;
+    `pbem rulesets` names its problem."""
+    return _infos(os.environ.get(EXTRA_FOLDERS, ""))
+
+
+@cache
+def _infos(extra: str) -> tuple[RulesetInfo, ...]:
+    found = []
+    for _, folder in _folders(extra):
+        try:
+            found.append(RulesetInfo.read(RulesetSource.open(folder)))
+        except RulesetDataError:
+            continue
+    return tuple(sorted(found, key=lambda info: (info.name != DEFAULT_RULESET, info.name)))
 
 
 def load_ruleset(name: str) -> Ruleset:
