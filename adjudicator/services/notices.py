@@ -167,16 +167,15 @@ def players_guide(ruleset: Ruleset) -> str | None:
 
 def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow, password: str) -> str:
     """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
-    snapshot = json.loads(row.state_json)
-    home = snapshot["players"][seat.seat].get("home") if "players" in snapshot else None  # CoE's home province
     return render(
         "welcome.txt.j2",
         seat.language,
+        ruleset=ruleset,
         email=seat.email,
         game=game.name,
         title=ruleset.title,
         seat=seat.seat,
-        home=home,
+        position=json.loads(row.state_json),  # the ruleset's seat-start.txt.j2 reads the seat's start from it
         seats=list(ruleset.seats_of(stored_state(ruleset, row.state_json))),
         pace=game.pace,
         password=password,
