@@ -164,9 +164,9 @@ def _kind_names(kind: type | tuple[type, ...]) -> str:
 # The topics of a ruleset's [help] table: what `pbem`'s help texts say of the game (adjudicator/cli.py).
 HELP_TOPICS: Final = {
     "game": "the game's name where `pbem --help` names the game the tool is first for",
-    "players": "the number of seats a game takes, e.g. 'Classic: 2 to 6'",
-    "modes": "the game's modes, e.g. 'imperator or conquest'",
-    "option": "an example of a game option, KEY=VALUE, e.g. 'hand_limit=7'",
+    "players": "the number of seats a game takes, e.g. '2 to 6'",
+    "modes": "the game's modes, e.g. 'short or long'",
+    "option": "an example of a game option, KEY=VALUE, e.g. 'rounds=5'",
     "odds_attacker": "the forms of `pbem odds --attacker`",
     "odds_defender": "the forms of `pbem odds --defender`",
     "odds_orders": "the standing orders an odds orders file may hold",
