@@ -125,7 +125,7 @@ def core_files() -> list[Path]:
     for part in CORE:
         path = PACKAGE / part
         files += sorted(path.glob("*.py")) if path.is_dir() else [path]
-    return files + sorted((ROOT / "templates").glob("*.j2"))
+    return files + sorted((ROOT / "templates").glob("*.j2")) + sorted((ROOT / "templates" / "site").glob("*.j2"))
 
 
 def test_the_core_names_no_registered_ruleset_and_no_game_word() -> None:
