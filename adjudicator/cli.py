@@ -4,52 +4,83 @@ No `from __future__ import annotations` here: typer reads every command's annota
 strings (typing.get_type_hints) took two thirds of building the commands, paid by `pbem --help`."""
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from adjudicator.errors import PbemError
-from adjudicator.rulesets import DEFAULT_RULESET, ruleset_infos
+from adjudicator.settings import DEFAULT_RULESET
+
+# The help texts say what each ruleset's [help] table says (ruleset.toml; the core names no game): a text names a
+# topic as {ruleset:NAME}, filled in from the tables when the help is shown, so that no other command reads them.
+RULESET_WORDS = re.compile(r"\{ruleset:(\w+)\}")
 
 
-def _texts(topic: str) -> list[str]:
-    """Every ruleset's words for a help topic ([help] of its ruleset.toml), the default ruleset's first."""
-    return [info.help[topic] for info in ruleset_infos() if topic in info.help]
+def _filled(text: str | None) -> str | None:
+    """A help text with the rulesets' words put in."""
+    return RULESET_WORDS.sub(lambda found: _ruleset_words()[found.group(1)], text) if text else text
 
 
-def _each(topic: str) -> str:
-    """'name: words' of every ruleset that has words for `topic`, e.g. 'conqueror-er: imperator or conquest'."""
-    return "; ".join(f"{info.name}: {info.help[topic]}" for info in ruleset_infos() if topic in info.help)
+def _ruleset_words() -> dict[str, str]:
+    """The phrases the help texts take from the rulesets' [help] and [demo] tables, by placeholder name."""
+    from adjudicator.rulesets import ruleset_infos
+
+    infos = ruleset_infos()  # the default ruleset first
+    own = next((dict(info.help) for info in infos if info.name == DEFAULT_RULESET), {})
+    demo = next((str(info.demo.get("help", "")) for info in infos if info.name == DEFAULT_RULESET), "")
+
+    def texts(topic: str) -> list[str]:
+        return [info.help[topic] for info in infos if topic in info.help]
+
+    def each(topic: str) -> str:  # 'conqueror-er: imperator or conquest'
+        return "; ".join(f"{info.name}: {info.help[topic]}" for info in infos if topic in info.help)
+
+    def first(topic: str) -> str:  # a ruleset that has words for `topic`, as an example
+        return next((info.name for info in infos if topic in info.help), DEFAULT_RULESET)
+
+    def names(found: list[str]) -> str:  # 'a, b or c'
+        return " or ".join(filter(None, [", ".join(found[:-1]), *found[-1:]]))
+
+    bots = f"(e.g. {first('modes')}), bot players"
+    return {
+        "game": f"{own['game']} and other " if "game" in own else "",
+        "players": "; ".join(texts("players")),
+        "modes": each("modes"),
+        "option": next(iter(texts("option")), "KEY=VALUE"),
+        "scripted": names([info.name for info in infos if info.demo]),
+        "demo": f"Play {demo} from bundled order files and print where the reports are; with --ruleset {bots}"
+        if demo
+        else f"Bot players of a ruleset {bots.removesuffix(', bot players')}",
+        "odds": "".join(f"\n\n{info.name}: {info.help['odds']}" for info in infos if "odds" in info.help),
+        "odds_rulesets": names([info.name for info in infos if info.help.keys() & {"odds", "odds_attacker"}]),
+        "odds_attacker": own.get("odds_attacker", "The attacker's pieces."),
+        "odds_defender": own.get("odds_defender", "The defender's pieces."),
+        "odds_naval": own.get("odds_naval", "A naval battle."),
+        "odds_orders": own.get("odds_orders", "File of the attacker's standing orders, one a line."),
+        "odds_area": own.get("odds_area", "The battle's area."),
+        "odds_game_data": each("odds_game_data"),
+        "game_data": "; ".join(texts("game_data")),
+        "game_data_example": first("game_data"),
+    }
 
 
-def _own(topic: str, otherwise: str = "") -> str:
-    """The default ruleset's words for `topic`: the options of `pbem odds` are written in them."""
-    own = [info.help for info in ruleset_infos() if info.name == DEFAULT_RULESET]
-    return own[0].get(topic, otherwise) if own else otherwise
+class _Command(TyperCommand):
+    """A command whose help texts take words from the rulesets ({ruleset:NAME})."""
 
-
-def _first(topic: str) -> str:
-    """The first ruleset that has words for `topic`: an example in a help text."""
-    return next((info.name for info in ruleset_infos() if topic in info.help), DEFAULT_RULESET)
-
-
-def _names(names: list[str]) -> str:
-    """'a, b or c'."""
-    return " or ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
-
-
-_GAME = _own("game")
-_SCRIPTED = [info.name for info in ruleset_infos() if info.demo]
-_DEMO = next((str(info.demo.get("help", "")) for info in ruleset_infos() if info.name == DEFAULT_RULESET), "")
-_OPTION = next(iter(_texts("option")), "KEY=VALUE")  # an example of --option
-_ODDS = [info.name for info in ruleset_infos() if info.help.keys() & {"odds", "odds_attacker"}]
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.help = _filled(self.help)
+        for param in self.params:
+            param.help = _filled(getattr(param, "help", None))  # type: ignore[attr-defined]
+        super().format_help(ctx, formatter)
 
 
 class _Commands(TyperGroup):
-    """The commands, with the one error path: a PbemError from any of them is one line and exit status 1."""
+    """The commands, with the one error path: a PbemError from any of them is one line and exit status 1. Its help
+    and its list of commands take words from the rulesets, as _Command's do."""
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -57,10 +88,16 @@ class _Commands(TyperGroup):
         except PbemError as problem:
             fail(str(problem))
 
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.help = _filled(self.help)
+        for command in self.commands.values():
+            command.help = _filled(command.help)
+        super().format_help(ctx, formatter)
+
 
 app = typer.Typer(
     cls=_Commands,
-    help=f"Play-by-email adjudicator for {_GAME + ' and other ' if _GAME else ''}ancient-world conquest games.",
+    help="Play-by-email adjudicator for {ruleset:game}ancient-world conquest games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -561,15 +598,13 @@ def site(
     typer.echo(f"Wrote {len(files)} files; open {out / 'index.html'}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def selfplay(
     game: Annotated[
         str, typer.Argument(help="Name of the new game the bot plays (with --games N: NAME-1 to NAME-N).")
     ] = "selfplay",
     ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = DEFAULT_RULESET,
-    players: Annotated[
-        int, typer.Option("--players", "--seats", help=f"Number of seats ({'; '.join(_texts('players'))}).")
-    ] = 3,
+    players: Annotated[int, typer.Option("--players", "--seats", help="Number of seats ({ruleset:players}).")] = 3,
     turns: Annotated[int, typer.Option(help="Player-turns to play at most (a winner ends the game sooner).")] = 30,
     seed: Annotated[int, typer.Option(help="Seed of the bot's orders (the dice are the game's own).")] = 1,
     pace: Annotated[str, typer.Option(help="'turn' or 'round', as for `pbem new`.")] = "turn",
@@ -578,10 +613,10 @@ def selfplay(
         Path | None,
         typer.Option("--game-data", help="The game's data folder, for rulesets that need one (default: its example)."),
     ] = None,
-    mode: Annotated[str | None, typer.Option(help=f"The game mode ({_each('modes')}).")] = None,
+    mode: Annotated[str | None, typer.Option(help="The game mode ({ruleset:modes}).")] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help=f"KEY=VALUE: a game option, as for `pbem new` (e.g. --option {_OPTION})."),
+        typer.Option(help="KEY=VALUE: a game option, as for `pbem new` (e.g. --option {ruleset:option})."),
     ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
@@ -601,7 +636,7 @@ def selfplay(
     if games < 1:
         fail(f"--games {games}: play at least one game")
     try:
-        options = _seat_pairs("--option", option, "KEY=VALUE", _OPTION)
+        options = _seat_pairs("--option", option, "KEY=VALUE", _ruleset_words()["option"])
         rules, folder = playable(load_ruleset(ruleset), game_data, mode, options)
         if folder is not None and game_data is None:
             typer.echo(f"{rules.name} needs a game's data: playing with its example data ({folder}).")
@@ -633,19 +668,15 @@ def selfplay(
         fail(str(problem))
 
 
-@app.command(
-    help=(f"Play {_DEMO} from bundled order files and print where the reports are; with --ruleset" if _DEMO else "")
-    + (f" (e.g. {_first('modes')}), bot players" if _DEMO else f"Bot players of a ruleset (e.g. {_first('modes')})")
-    + " play a whole game by mail, to its final score."
-)
+@app.command(cls=_Command, help="{ruleset:demo} play a whole game by mail, to its final score.")
 def demo(
     data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
     ruleset: Annotated[
         str,
-        typer.Option(help=f"{_names(_SCRIPTED)}: the scripted game; another ruleset with a bot: a whole game by mail."),
+        typer.Option(help="{ruleset:scripted}: the scripted game; another ruleset with a bot: a whole game by mail."),
     ] = DEFAULT_RULESET,
     seats: Annotated[int | None, typer.Option(help="Seats of a bot demo (default 3).")] = None,
-    mode: Annotated[str | None, typer.Option(help=f"Mode of a bot demo ({_each('modes')}).")] = None,
+    mode: Annotated[str | None, typer.Option(help="Mode of a bot demo ({ruleset:modes}).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bots' orders in a bot demo (default 1).")] = None,
     turns: Annotated[
         int | None, typer.Option(help="Stop a bot demo after this many steps (default: play to the end).")
@@ -753,26 +784,20 @@ def ingest(
 
 # The options speak the default ruleset's words; each other ruleset's forms are a paragraph of the command's help.
 @app.command(
-    help="\n\n".join(
-        [
-            "Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.",
-            *(f"{info.name}: {info.help['odds']}" for info in ruleset_infos() if "odds" in info.help),
-        ]
-    )
+    cls=_Command,
+    help="Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.{ruleset:odds}",
 )
 def odds(
-    attacker: Annotated[str, typer.Option(help=_own("odds_attacker", "The attacker's pieces."))],
-    defender: Annotated[str, typer.Option(help=_own("odds_defender", "The defender's pieces."))],
-    ruleset: Annotated[str, typer.Option(help=f"{_names(_ODDS)}.")] = DEFAULT_RULESET,
-    naval: Annotated[bool, typer.Option("--naval", help=_own("odds_naval", "A naval battle."))] = False,
-    attacker_orders: Annotated[
-        Path | None, typer.Option(help=_own("odds_orders", "File of the attacker's standing orders, one a line."))
-    ] = None,
+    attacker: Annotated[str, typer.Option(help="{ruleset:odds_attacker}")],
+    defender: Annotated[str, typer.Option(help="{ruleset:odds_defender}")],
+    ruleset: Annotated[str, typer.Option(help="{ruleset:odds_rulesets}.")] = DEFAULT_RULESET,
+    naval: Annotated[bool, typer.Option("--naval", help="{ruleset:odds_naval}")] = False,
+    attacker_orders: Annotated[Path | None, typer.Option(help="{ruleset:odds_orders}")] = None,
     defender_orders: Annotated[
         Path | None, typer.Option(help="File of the defender's standing orders (as --attacker-orders).")
     ] = None,
-    area: Annotated[str | None, typer.Option(help=_own("odds_area", "The battle's area."))] = None,
-    game_data: Annotated[Path | None, typer.Option(help=_each("odds_game_data"))] = None,
+    area: Annotated[str | None, typer.Option(help="{ruleset:odds_area}")] = None,
+    game_data: Annotated[Path | None, typer.Option(help="{ruleset:odds_game_data}")] = None,
 ) -> None:
     from adjudicator.rulesets import load_ruleset
 
@@ -1006,15 +1031,16 @@ def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None
 
 
 data_commands = typer.Typer(
-    help=f"The game data a moderator supplies ({'; '.join(_texts('game_data'))}).",
+    cls=_Commands,
+    help="The game data a moderator supplies ({ruleset:game_data}).",
     no_args_is_help=True,
 )
 app.add_typer(data_commands, name="data")
 
 
-@data_commands.command("template")
+@data_commands.command("template", cls=_Command)
 def data_template(
-    ruleset: Annotated[str, typer.Argument(help=f"The ruleset, e.g. {_first('game_data')}.")],
+    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. {ruleset:game_data_example}.")],
     folder: Annotated[Path, typer.Argument(help="The folder to write (its files must not exist yet).")],
 ) -> None:
     """Write a skeleton data folder: every value the rules read, commented with its rule IDs; fill in the empty

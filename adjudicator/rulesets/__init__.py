@@ -14,6 +14,7 @@ from pathlib import Path
 from adjudicator.engine.protocol import Ruleset, RulesetDataError, RulesetInfo, RulesetSource
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
+from adjudicator.settings import DEFAULT_RULESET  # the help texts give its words first
 
 __all__ = [
     "DEFAULT_RULESET",
@@ -27,10 +28,6 @@ __all__ = [
 ]
 
 EXTRA_FOLDERS = "PBEM_RULESETS"  # the environment variable naming folders of more rulesets
-
-# Configuration: the ruleset of `pbem selfplay`, `demo` and `odds` when no --ruleset is given, and the one whose
-# words the help texts give first. The only place the core names a game.
-DEFAULT_RULESET = "coe-classic"
 
 
 class UnknownRuleset(PbemError, LookupError):
