@@ -199,3 +199,12 @@ def test_pbem_demo_plays_the_scripted_game_of_the_rulesets_demo_table(
     refused = CliRunner().invoke(app, ["demo", "--data", str(tmp_path / "x"), "--seed", "2"])
     assert refused.exit_code == 1
     assert "the coe-classic demo is scripted: --seats, --mode, --seed, --turns are for a bot demo" in refused.output
+
+
+def test_C_1_8_classic_dice_show_symbols_and_O_6_13_1984_and_other_dice_numbers() -> None:
+    """Whether a decision notice shows a roll's faces is the ruleset's to say (services/reports.py asks it): Classic's
+    combat die has symbols (C-1.8), 1984's target-number combat reads numbers (O-6.13) though its dice files may
+    write the same words, and a ruleset without dice words rolls numbers (the base's default)."""
+    assert load_ruleset("coe-classic").symbol_dice is True
+    assert load_ruleset("coe-1984").dice_words and load_ruleset("coe-1984").symbol_dice is False
+    assert load_ruleset("conqueror-er").symbol_dice is False
