@@ -24,11 +24,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from adjudicator.archive import Archive
 from adjudicator.cli import app
 from adjudicator.engine.protocol import RulesetSource
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset, ruleset_folders
 from adjudicator.services.game_data import ruleset_seats
+from adjudicator.services.games import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "adjudicator"
@@ -208,3 +210,28 @@ def test_C_1_8_classic_dice_show_symbols_and_O_6_13_1984_and_other_dice_numbers(
     assert load_ruleset("coe-classic").symbol_dice is True
     assert load_ruleset("coe-1984").dice_words and load_ruleset("coe-1984").symbol_dice is False
     assert load_ruleset("conqueror-er").symbol_dice is False
+
+
+def test_a_welcome_says_of_the_seat_what_its_rulesets_templates_say(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The welcome's line on a seat's start is the ruleset's (its seat-start.txt.j2, given the seat, the seats and
+    its own view of the position, no other seat's hand); Classic's names the home province (C-0.11)."""
+    mine = tmp_path / "mine" / "sealed_bids"
+    shutil.copytree(ROOT / "tests" / "rulesets" / "sealed_bids", mine)
+    (mine / "templates" / "seat-start.txt.j2").write_text(
+        "You bid as {{ seat }} (private parts you see: {{ position.private | list | join(', ') }}), against "
+        "{{ seats | reject('equalto', seat) | join(' and ') }}.",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path / "mine"))
+    seats = {"North": "north@example.org", "East": "east@example.org", "South": "south@example.org"}
+    new_game(Archive.in_folder(tmp_path / "bids"), tmp_path / "bids", "bids1", "sealed_bids", seats)
+    welcome = (tmp_path / "bids" / "games" / "bids1" / "outbox" / "welcome-East.txt").read_text(encoding="utf-8")
+    assert "\nYou bid as East (private parts you see: East), against North and South.\nPace:" in welcome
+    assert "You play East" not in welcome
+    monkeypatch.delenv("PBEM_RULESETS")
+    classic = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+    new_game(Archive.in_folder(tmp_path / "rome"), tmp_path / "rome", "rome1", "coe-classic", classic)
+    welcome = (tmp_path / "rome" / "games" / "rome1" / "outbox" / "welcome-Egyptus.txt").read_text(encoding="utf-8")
+    assert "\nYou play Egyptus (home province EGY). Turn order: Macedonia, Egyptus, Hispania.\nPace:" in welcome
