@@ -26,9 +26,9 @@ from typer.testing import CliRunner
 
 from adjudicator.archive import Archive
 from adjudicator.cli import app
-from adjudicator.engine.protocol import RulesetSource
+from adjudicator.engine.protocol import RulesetDataError, RulesetInfo, RulesetSource
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets import load_ruleset, ruleset_folders
+from adjudicator.rulesets import load_ruleset, ruleset_folders, ruleset_infos
 from adjudicator.services.game_data import ruleset_seats
 from adjudicator.services.games import new_game
 
@@ -235,3 +235,27 @@ def test_a_welcome_says_of_the_seat_what_its_rulesets_templates_say(
     new_game(Archive.in_folder(tmp_path / "rome"), tmp_path / "rome", "rome1", "coe-classic", classic)
     welcome = (tmp_path / "rome" / "games" / "rome1" / "outbox" / "welcome-Egyptus.txt").read_text(encoding="utf-8")
     assert "\nYou play Egyptus (home province EGY). Turn order: Macedonia, Egyptus, Hispania.\nPace:" in welcome
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        ('orders = "demo"\n', "", "demo.orders: missing"),
+        ('Egyptus = "egy@example.org"', "Egyptus = 2", "demo.seats.Egyptus: expected a string"),
+        ('players = "Classic: 2 to 6"', 'seat_count = "2 to 6"', "help.seat_count: unknown help topic"),
+    ],
+)
+def test_a_wrong_demo_or_help_table_is_named_by_file_and_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str, named: str
+) -> None:
+    """A ruleset.toml whose [demo] or [help] is wrong is refused naming the file and the key, as its other keys are;
+    `pbem rulesets` names it, and the other rulesets' help texts stand."""
+    mine = plugged_in(tmp_path, lambda text: text.replace(old, new, 1))
+    monkeypatch.setenv("PBEM_RULESETS", str(mine))
+    with pytest.raises(RulesetDataError, match=re.escape(f"{mine / 'tryout' / 'ruleset.toml'}: {named}")):
+        RulesetInfo.read(RulesetSource.open(mine / "tryout"))
+    listed = CliRunner().invoke(app, ["rulesets"])
+    assert listed.exit_code == 1 and f"tryout         NOT USABLE: {mine / 'tryout' / 'ruleset.toml'}: {named}" in (
+        listed.output
+    )
+    assert "tryout" not in {info.name for info in ruleset_infos()}

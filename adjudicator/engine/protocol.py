@@ -19,8 +19,9 @@ file and the key)
     [help]       optional: the ruleset's words in `pbem`'s help texts, each a string (HELP_TOPICS below names them);
                  the core names no game, so every game fact of a help text comes from here.
     [demo]       optional: the scripted game `pbem demo --ruleset NAME` plays (`orders`: a folder of order files
-                 NN-Seat.txt with a {password} placeholder; `seats`: a table seat -> mail address; `help`: what
-                 the demo is, for the help texts). A ruleset without one plays a bot demo.
+                 NN-Seat.txt with a {password} placeholder, in play order; `seats`: a table seat -> mail address;
+                 `game`: the game's name, default "demo"; `help`: what the demo is, for the help texts). A
+                 ruleset without one plays a bot demo.
     The rest of the file is the ruleset's own data.
 
 The engine module
@@ -187,6 +188,21 @@ def read_help(source: RulesetSource) -> dict[str, str]:
     return {key: source.text(f"help.{key}") for key in table}
 
 
+def read_demo(source: RulesetSource) -> dict[str, Any]:
+    """The [demo] table, checked: `orders` and `help` strings, `seats` a table of mail addresses, `game` a string."""
+    if "demo" not in source.data:
+        return {}
+    seats = source.table("demo.seats")
+    for seat in seats:
+        source.text(f"demo.seats.{seat}")
+    return {
+        "orders": source.text("demo.orders"),
+        "help": source.text("demo.help"),
+        "game": source.text("demo.game", "demo"),
+        "seats": dict(seats),
+    }
+
+
 @dataclass(frozen=True)
 class RulesetInfo:
     """The keys of ruleset.toml that every ruleset has."""
@@ -212,7 +228,7 @@ class RulesetInfo:
             folder=source.folder,
             decisions_rule=source.text("decisions_rule", ""),
             help=read_help(source),
-            demo=source.table("demo", {}),
+            demo=read_demo(source),
         )
 
     @property
@@ -246,10 +262,6 @@ class Ruleset(Protocol):
     @property
     def folder(self) -> Path:
         """The folder of its ruleset.toml."""
-        ...
-
-    def help_text(self, topic: str) -> str:
-        """Its words for a topic of `pbem`'s help texts (HELP_TOPICS; ruleset.toml's [help]); "" for none."""
         ...
 
     @property

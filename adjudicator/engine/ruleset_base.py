@@ -15,7 +15,7 @@ The defaults, each overridden where a game differs:
   `read_stored_snapshot` reads an archived text with every check of `read_snapshot`;
 - events and reports: stored events carry their own visibility, reports tell the events as they are, and the
   report context names the coming steps;
-- help texts and demo: ruleset.toml's [help] and [demo] tables (none: no words of its own, a bot demo);
+- the demo: ruleset.toml's [demo] table (none: `pbem demo` lets its bot play); the help texts read [help];
 - optional facts: no hidden information, a report mail per step, numbers only in dice files, a six-sided die, no
   templates, map, bot or odds;
 - game data: none. A ruleset whose printed facts the moderator supplies sets `game_data` (its data format) and
@@ -77,10 +77,6 @@ class RulesetBase:
     @property
     def folder(self) -> Path:
         return self.info.folder
-
-    def help_text(self, topic: str) -> str:
-        """Its words for a help topic ([help] of ruleset.toml, protocol.HELP_TOPICS); "" when it has none."""
-        return self.info.help.get(topic, "")
 
     @property
     def demo(self) -> Mapping[str, Any]:

@@ -44,7 +44,7 @@ def run_demo(data: Path, say: Callable[[str], None], ruleset: Ruleset) -> Path:
     """Play the scripted game of `ruleset` into `data` (refusing a folder that holds anything but an earlier demo)."""
     fresh_folder(data)
     archive = Archive.in_folder(data)
-    name, seats = str(ruleset.demo.get("game", "demo")), demo_seats(ruleset)
+    name, seats = str(ruleset.demo["game"]), demo_seats(ruleset)
     game = new_game(archive, data, name, ruleset.name, seats)
     say(f"Created game {name} ({ruleset.name}) with seats {', '.join(seats)} in {data}")
     for path in demo_orders(ruleset):
