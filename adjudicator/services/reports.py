@@ -100,12 +100,6 @@ def orders_keyed(game: GameRow) -> bool:
     return game.orders_hash_version >= ORDERS_KEYED
 
 
-def symbol_dice(ruleset: Ruleset) -> bool:
-    """Whether the game rolls dice with symbols (CoE Classic, C-1.8) rather than numbers (1984, O-6.13): a ruleset
-    whose dice files may write words for draws."""
-    return bool(ruleset.dice_words) and getattr(ruleset, "edition", lambda _: None)("combat") != "target_number"
-
-
 def turn_reports(
     ruleset: Ruleset,
     game: GameRow,
@@ -311,7 +305,7 @@ def write_decision_notices(
                 seat=seat,
                 events=events,
                 rolls=rolls,
-                symbols=symbol_dice(ruleset),
+                symbols=ruleset.symbol_dice,
                 questions=[d for d in waiting if d.seat == seat],
                 hours=game.decision_hours,
             ),
