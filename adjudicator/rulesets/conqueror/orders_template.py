@@ -60,6 +60,15 @@ class OrdersTemplate:
     examples: list[str]
 
 
+@dataclass
+class _Marching:
+    """What the campaign template's examples have shown so far: one move, one attack, the cards left to plan with."""
+
+    hand: list[str]
+    moved: bool = False
+    attacked: bool = False
+
+
 class TemplateMaker:
     """`orders_template(seat, language)` for the report templates (report_context): None when the seat orders in
     no step of this round (its next step is the plans step of the next round, ER-4.1)."""
@@ -482,45 +491,53 @@ class Template:
             gettext(self.language, "Your armies, the units that may still move, and where they may go (ER-7):")
         )
         examples, carried = self.transport_examples() if self.state.seas is not None else ([], {})
-        moved = attacked = False
-        hand = list(self.player.hand)
+        marching = _Marching(hand=list(self.player.hand))
         for area in self.own_areas():
             army = self.state.army[area]
             ready = {k: active(army, k) for k in army.units}
             at_sea = not self.side.areas[area].land  # ships at sea move to seas (ER-12.11); land units to land
             near = sorted(n for n in self.side.board.neighbours(area) if self.side.areas[n].land != at_sea)
-            targets = []
-            for n in near:
-                step = kind_of_step(self.state, self.data, self.seat, n)
-                owner = self.state.army[n].owner if n in self.state.army and self.state.army[n].total else ""
-                attack = gettext(self.language, "attack: %(owner)s", owner=owner)
-                targets.append(n + (f" ({attack})" if step == "attack" and owner else ""))
-            lines_units = self.spoken(self.units(ready)) or gettext(self.language, "none ready")
-            armies.lines.append(f"{area}: {lines_units} -> " + ", ".join(targets))
+            armies.lines.append(self.army_line(area, ready, near))
             # the unit the transport example carries stays out of the other examples
             land = {k: n - (k == carried.get(area)) for k, n in ready.items() if k != "ship"}
-            land = {k: n for k, n in land.items() if n > 0}
-            steps = [(n, kind_of_step(self.state, self.data, self.seat, n)) for n in near if self.side.areas[n].land]
-            free = [n for n, step in steps if step != "attack"]
-            enemy = [n for n, step in steps if step == "attack"]
-            if land and free and not moved:  # one unit of the largest group moves (ER-7.4)
-                kind = max(sorted(land, key=lambda k: _unit_order((k, 0))), key=lambda k: land[k])
-                examples.append(f"{{MOVE}} {self.units({kind: 1})}: {area} -> {free[0]}")
-                land[kind] -= 1
-                moved = True
-            land = {k: n for k, n in land.items() if n > 0}
-            if land and enemy and not attacked:  # the rest attacks, with a card of the seat's (ER-8.12, ER-8.13)
-                heroes = [*self.player.heroes_down, *self.player.heroes_up]
-                plan = f" {{HERO}} {heroes[0]}" if heroes else ""
-                plan += f" {{TACTICS}} {hand.pop(0)}" if hand else ""
-                examples.append(f"{{ATTACK}} {self.units(land)}: {area} -> {enemy[0]}{plan}")
-                attacked = True
+            examples += self.march_examples(area, {k: n for k, n in land.items() if n > 0}, near, marching)
         standing = Section(
             gettext(self.language, "Your standing orders in force for the battles (changed in the plans step, ER-14):"),
             list(self.player.standing.values()) or [gettext(self.language, "none")],
         )
         sections = [armies, self.cards_section(), standing, self.campaign_forms()]
         return [s for s in sections if s.lines], examples
+
+    def army_line(self, area: str, ready: dict[str, int], near: list[str]) -> str:
+        """An army's line: its units ready to move, and where they may go, attacks named with their owner."""
+        targets = []
+        for n in near:
+            step = kind_of_step(self.state, self.data, self.seat, n)
+            owner = self.state.army[n].owner if n in self.state.army and self.state.army[n].total else ""
+            attack = gettext(self.language, "attack: %(owner)s", owner=owner)
+            targets.append(n + (f" ({attack})" if step == "attack" and owner else ""))
+        units = self.spoken(self.units(ready)) or gettext(self.language, "none ready")
+        return f"{area}: {units} -> " + ", ".join(targets)
+
+    def march_examples(self, area: str, land: dict[str, int], near: list[str], marching: _Marching) -> list[str]:
+        """The template's first move and first attack, from the first armies that can make them."""
+        examples = []
+        steps = [(n, kind_of_step(self.state, self.data, self.seat, n)) for n in near if self.side.areas[n].land]
+        free = [n for n, step in steps if step != "attack"]
+        enemy = [n for n, step in steps if step == "attack"]
+        if land and free and not marching.moved:  # one unit of the largest group moves (ER-7.4)
+            kind = max(sorted(land, key=lambda k: _unit_order((k, 0))), key=lambda k: land[k])
+            examples.append(f"{{MOVE}} {self.units({kind: 1})}: {area} -> {free[0]}")
+            land = {**land, kind: land[kind] - 1}
+            marching.moved = True
+        land = {k: n for k, n in land.items() if n > 0}
+        if land and enemy and not marching.attacked:  # the rest attacks, with a card of the seat's (ER-8.12, ER-8.13)
+            heroes = [*self.player.heroes_down, *self.player.heroes_up]
+            plan = f" {{HERO}} {heroes[0]}" if heroes else ""
+            plan += f" {{TACTICS}} {marching.hand.pop(0)}" if marching.hand else ""
+            examples.append(f"{{ATTACK}} {self.units(land)}: {area} -> {enemy[0]}{plan}")
+            marching.attacked = True
+        return examples
 
     def transport_examples(self) -> tuple[list[str | tuple[str, ...]], dict[str, str]]:
         """ER-12.12 (Seas of Destiny): one unit carried by the seat's ships from a coast of their sea to another, with
