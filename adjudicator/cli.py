@@ -347,7 +347,7 @@ def repair(
 ) -> None:
     """Write what the archive holds and the disk lacks: the files of stored turns (reports, private reports,
     snapshot, map) and the decision notices of a waiting turn, e.g. after a crash between a commit and its files."""
-    from adjudicator.services.adjudication import repair as repair_games
+    from adjudicator.services.repair import repair as repair_games
 
     written, failed = repair_games(_archive(data, db), data, game)
     for name, paths in written.items():
@@ -427,7 +427,7 @@ def resolve(
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
-    from adjudicator.services.adjudication import resolve_files, turn_keys
+    from adjudicator.services.turn_files import resolve_files, turn_keys
 
     state_text = _read(state, "state file")
     paths = orders or []

@@ -34,7 +34,8 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import BATTLE_EVENTS, play_game, random_orders, seats_in_play, turn_rng
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import checkpoints_text, game_folder, new_game
+from adjudicator.services.game_reads import checkpoints_text, game_folder
+from adjudicator.services.games import new_game
 from adjudicator.services.orders import submit
 
 RULESET = "coe-classic"

@@ -17,7 +17,8 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import GameRow, MessageRow, OrderSetRow, OutboxRow, TurnRow
-from adjudicator.services.games import current_game, due_turns, new_game
+from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.games import new_game
 from adjudicator.services.verification import verify
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}

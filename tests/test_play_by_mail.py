@@ -51,7 +51,8 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.services import games as games_service
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import current_game, new_game
+from adjudicator.services.game_reads import current_game
+from adjudicator.services.games import new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.notices import quoted
 from tests.helpers import legion, start

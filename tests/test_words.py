@@ -30,12 +30,13 @@ from adjudicator.rulesets.coe.state import Cargo, GameState, snapshot_text
 from adjudicator.rulesets.conqueror.battle_types import Plan
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
-from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import game_ruleset, new_game
+from adjudicator.services.game_reads import game_ruleset
+from adjudicator.services.games import new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report, turn_map, turn_reports
+from adjudicator.services.turn import play, turn_row
 from tests.conftest import Pbem
 from tests.helpers import legion, place, start
 from tests.test_conqueror_battle import FREE_MEN, ONE, army, battle, run

@@ -27,7 +27,8 @@ from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.deadlines import tick
 from adjudicator.services.demo import fresh_folder
-from adjudicator.services.games import current_game, due_turns, new_game
+from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.games import new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import write_game_site
 from adjudicator.services.selfplay import bot_of, header, playable, step_rng

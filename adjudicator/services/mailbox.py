@@ -30,7 +30,7 @@ from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, expected_turn, game_ruleset
+from adjudicator.services.game_reads import current_game, expected_turn, game_ruleset
 from adjudicator.services.mail_commands import commands_without_header, seat_commands
 from adjudicator.services.notices import (
     STRANGER,

@@ -20,7 +20,8 @@ from adjudicator.engine.protocol import Bot
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
-from adjudicator.services.games import due_turns, new_game
+from adjudicator.services.game_reads import due_turns
+from adjudicator.services.games import new_game
 from adjudicator.services.orders import answer, submit
 from adjudicator.services.positions import stored_state
 from adjudicator.services.verification import verify
@@ -188,7 +189,7 @@ def _take(
 
 
 def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """A stored step's verdicts: one seat's list, or each seat's under its name (services/adjudication.py)."""
+    """A stored step's verdicts: one seat's list, or each seat's under its name (services/turn.py verdicts)."""
     return [v for found in stored.values() for v in found] if isinstance(stored, dict) else stored
 
 
