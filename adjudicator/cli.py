@@ -703,7 +703,7 @@ def ingest(
                 continue
             outcome = ingest_mail(archive, message)
             mark_done()
-            typer.echo(f"{message.message_id} from {message.sender}: {outcome}")
+            typer.echo(f"{message.message_id} from {message.sender}: {outcome.text}")
     except OSError as problem:
         fail(str(problem))
     if unreadable and not (mbox or maildir or imap):

@@ -92,7 +92,7 @@ else:
     ((mail, done),) = list(from_file(folder / f"mail-{sys.argv[3]}.eml")); t = lap("read the .eml", t)
     digest = passwords.hash_password("x"); t = lap("one scrypt (n=2**14): the password check", t)
     outcome = mailbox.ingest(archive, mail); t = lap("ingest (incl. its scrypt, queue the receipt)", t)
-    assert outcome == "orders stored", outcome
+    assert outcome.reason is mailbox.Reason.ORDERS_STORED, outcome
 print(json.dumps(times))
 """
 

@@ -93,7 +93,7 @@ def test_the_german_orders_template_parses_as_orders() -> None:
 def test_a_language_order_changes_the_seats_language_from_that_receipt_on(game: Game) -> None:
     archive, password = game.archive, game.passwords["Macedonia"]
     text = f"PARTITA rome1 TURNO 1 GIOCATORE Macedonia PASSWORD {password}\nLINGUA italiano\nCOMPRA 1 FANTERIA\n"
-    outcome = ingest(archive, Incoming("<it@test>", SEATS["Macedonia"], "", "ordini", text, text))
+    outcome = ingest(archive, Incoming("<it@test>", SEATS["Macedonia"], "", "ordini", text, text)).text
     assert outcome == "orders stored"
     with archive.session() as session:
         assert session.exec(select(SeatRow).where(SeatRow.seat == "Macedonia")).one().language == "it"
@@ -246,7 +246,10 @@ def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path)
         "ZIEHE G1 MIT 4 INF 2 KAV: MOE -> THR\nZIEHE G3 MIT 1 INF: MAC -> DAL\nZIEHE G4 MIT 9 INF: MAC -> THR\n"
         "KAUFE 1 INF, STADT IN HIS\n"
     )
-    assert ingest(archive, Incoming("<de@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
+    assert (
+        ingest(archive, Incoming("<de@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)).text
+        == "orders stored"
+    )
     receipt = mails_to(archive, "Macedonia")[-1].body
     assert (
         gettext(

@@ -213,7 +213,7 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
     # adjudicate: the later round, once its orders are in
     for number, seat in enumerate(SEATS, start=1):
         mail = order_mail(LATER, seat, number, passwords[LATER][seat], "BUY 2 INF", f"{LATER}.{seat}")
-        assert ingest(archive, read_message(mail)) == "orders stored"
+        assert ingest(archive, read_message(mail)).text == "orders stored"
         ids.add(f"<{LATER}.{seat}@players.example.org>")
     killed("adjudicate", LATER, at=[["flushed:2"]])
     with archive.session() as session:  # its turns' rows were in the database, uncommitted: all gone

@@ -121,7 +121,7 @@ def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Pat
         order_mail(orders.replace(secret, "guessed-wrong"), cte="base64", mid="<wrong@test>"),
         order_mail(orders.replace(secret, PASSWORD_MARK), cte="7bit", mid="<mark@test>"),
     ]
-    outcomes = [ingest(archive, read_message(raw)) for raw in mails]
+    outcomes = [ingest(archive, read_message(raw)).text for raw in mails]
     assert outcomes == ["orders stored", "orders stored", "refused: a wrong password", "refused: a wrong password"]
     with archive.session() as session:
         raws = [m.raw for m in session.exec(select(MessageRow)).all()]

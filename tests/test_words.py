@@ -192,7 +192,9 @@ def test_ER_4_1_the_position_names_the_phase_units_and_independents_in_the_reade
 def test_C_8_4_a_german_seat_answers_toete_and_the_captured_general_is_killed(tmp_path: Path) -> None:
     archive, passwords = two_german_seats(tmp_path)
     orders = f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\nZIEHE G3 MIT 1 INF: MAC -> DAL\n"
-    assert ingest(archive, Incoming("<o@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
+    assert (
+        ingest(archive, Incoming("<o@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)).text == "orders stored"
+    )
     assert "waiting for decisions" in " ".join(tick(archive, tmp_path).lines)  # C-15: the capture is asked first
     notice = mails_to(archive, "Macedonia")[-1].body
     [key] = re.findall(r"ANTWORT (captive\S*): ", notice)

@@ -157,7 +157,7 @@ def _mail_orders(
         text = bot.orders(ruleset, state, seat, header(GAME, number, seat, passwords[seat]), rng)
         outcome = ingest(archive, read_message(_message(addresses[seat], seat, number, text)))
         orders = max(0, len(text.strip().splitlines()) - 1)
-        say(f"  {seat:10} mails {orders} order line(s) for step {number}: {outcome}")
+        say(f"  {seat:10} mails {orders} order line(s) for step {number}: {outcome.text}")
 
 
 def _message(sender: str, seat: str, number: int, text: str) -> bytes:
