@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.chance import (
     CHAIN_LENGTH,
     ORDERS_KEYED,
+    KeyedDice,
     chain_keys,
     hidden_turn_key,
     key_follows,
@@ -171,33 +172,7 @@ def _verify_turn(
         problems.append(f"turn {row.number}: the stored state does not match its hash")
     if index and row.number != rows[index - 1].number + 1:
         problems.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
-    # only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
-    # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
-    if row.dice_source == "given":
-        problems.append(
-            f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
-            "can be: the turn was edited and its dice cannot be checked"
-        )
-        return
-    if row.dice_source == "imported":
-        if index:
-            problems.append(
-                f"turn {row.number}: marked as an imported position, which only a game's first turn "
-                "can be: the turn was edited and cannot be checked"
-            )
-        else:
-            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
-        return
-    if row.dice_source != "keyed":
-        problems.append(f"turn {row.number}: unknown dice source {row.dice_source!r}")
-        return
-    if row.number == 0 and not index:
-        expected = ruleset.initial_state(game.name, _setup_seats(ruleset, row, seats, problems))
-        same = hashlib.sha256(_as_stored(ruleset.snapshot_text(expected), row).encode()).hexdigest() == row.state_hash
-        (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
-        return
-    if not index:
-        problems.append(f"turn {row.number}: the first stored turn is neither the setup nor an imported position")
+    if not _dice_source_checked(ruleset, game, seats, row, index, passed, problems):
         return
     if previous is None:
         problems.append(f"turn {row.number}: not replayed, the position before it is missing or unreadable")
@@ -210,6 +185,56 @@ def _verify_turn(
     if row.given_dice:  # only a turn resolved from a dice file has given dice, and it is never stored as keyed
         problems.append(f"turn {row.number}: its dice are keyed, yet it holds given dice ({row.given_dice}): edited")
     _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
+    hidden_key, keyed = _secret_keys_checked(game, row, problems)
+    dice = turn_dice(keys[row.number], row.orders_text, hidden_key, keyed if row.orders_key else b"")
+    _verify_replay(ruleset, row, previous, dice, passed, problems)
+
+
+def _dice_source_checked(
+    ruleset: Ruleset,
+    game: GameRow,
+    seats: list[str],
+    row: TurnRow,
+    index: int,
+    passed: list[str],
+    problems: list[str],
+) -> bool:
+    """Whether the turn is one to replay from the game's keyed dice; else what it is (the setup, an imported
+    position) is checked here, or its dice source is a problem."""
+    # only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
+    # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
+    if row.dice_source == "given":
+        problems.append(
+            f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
+            "can be: the turn was edited and its dice cannot be checked"
+        )
+        return False
+    if row.dice_source == "imported":
+        if index:
+            problems.append(
+                f"turn {row.number}: marked as an imported position, which only a game's first turn "
+                "can be: the turn was edited and cannot be checked"
+            )
+        else:
+            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
+        return False
+    if row.dice_source != "keyed":
+        problems.append(f"turn {row.number}: unknown dice source {row.dice_source!r}")
+        return False
+    if row.number == 0 and not index:
+        expected = ruleset.initial_state(game.name, _setup_seats(ruleset, row, seats, problems))
+        same = hashlib.sha256(_as_stored(ruleset.snapshot_text(expected), row).encode()).hexdigest() == row.state_hash
+        (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
+        return False
+    if not index:
+        problems.append(f"turn {row.number}: the first stored turn is neither the setup nor an imported position")
+        return False
+    return True
+
+
+def _secret_keys_checked(game: GameRow, row: TurnRow, problems: list[str]) -> tuple[bytes, bytes]:
+    """The keys of the turn's hidden draws and of its orders commitment, made from the seed, each checked against
+    the one the turn stores; returns them."""
     hidden_key = hidden_turn_key(bytes.fromhex(game.seed), row.number)
     if row.hidden_key and row.hidden_key != hidden_key.hex():
         problems.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
@@ -221,7 +246,13 @@ def _verify_turn(
         problems.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
     elif not row.orders_key and game.orders_hash_version >= ORDERS_KEYED:
         problems.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
-    dice = turn_dice(keys[row.number], row.orders_text, hidden_key, keyed if row.orders_key else b"")
+    return hidden_key, keyed
+
+
+def _verify_replay(
+    ruleset: Ruleset, row: TurnRow, previous: Any, dice: KeyedDice, passed: list[str], problems: list[str]
+) -> None:
+    """Resolve the turn again from the position before it and compare what it stores; its invariants hold."""
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
