@@ -24,7 +24,7 @@ from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import snapshot_text
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import stored_report, write_game_site
@@ -64,7 +64,7 @@ class Game(NamedTuple):
 def game(tmp_path: Path) -> Game:
     """rome1 with Egyptus reading German; Macedonia and Hispania English."""
     archive = Archive.in_folder(tmp_path)
-    made = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": "Deutsch"})
+    made = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, languages={"Egyptus": "Deutsch"}))
     return Game(archive, made.passwords)
 
 
@@ -132,7 +132,7 @@ def test_the_site_and_a_stored_report_in_dutch(tmp_path: Path, game: Game) -> No
 def test_an_unknown_language_is_refused_naming_the_choices(tmp_path: Path) -> None:
     archive = Archive.in_folder(tmp_path)
     with pytest.raises(Exception, match="unknown language 'klingon'; choose one of en .English., de .Deutsch."):
-        new_game(archive, tmp_path, "g", "coe-classic", SEATS, languages={"Egyptus": "klingon"})
+        new_game(archive, tmp_path, NewGameOptions("g", "coe-classic", SEATS, languages={"Egyptus": "klingon"}))
     orders = parse_orders("GAME g TURN 1 PLAYER Egyptus PASSWORD x\nLANGUAGE klingon\n", load_ruleset("coe-classic"))
     assert [e.located for e in orders.errors] == [
         "line 2, column 10: unknown language 'klingon'; choose one of en (English), de (Deutsch), it (Italiano), "
@@ -209,12 +209,14 @@ def two_german_seats(tmp_path: Path) -> Game:
     made = new_game(
         archive,
         tmp_path,
-        "rome1",
-        "coe-classic",
-        SEATS,
-        decisions="ask",
-        position=snapshot_text(state),
-        languages={"Macedonia": "de", "Egyptus": "de"},
+        NewGameOptions(
+            "rome1",
+            "coe-classic",
+            SEATS,
+            decisions="ask",
+            position=snapshot_text(state),
+            languages={"Macedonia": "de", "Egyptus": "de"},
+        ),
     )
     return Game(archive, made.passwords)
 

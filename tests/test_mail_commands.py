@@ -19,7 +19,7 @@ from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import replace_player, set_observer
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.selfplay import play_archived_game
@@ -127,9 +127,11 @@ def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: Ma
     new_game(
         archive,
         tmp_path,
-        "secret2",
-        "coe-classic",
-        {"Macedonia": "x@example.org", "Egyptus": "y@example.org", "Hispania": "z@example.org"},
+        NewGameOptions(
+            "secret2",
+            "coe-classic",
+            {"Macedonia": "x@example.org", "Egyptus": "y@example.org", "Hispania": "z@example.org"},
+        ),
     )
     mark = last_id(archive)
     assert (
@@ -407,7 +409,7 @@ def test_an_archive_made_before_the_opt_in_keeps_its_observers_and_passwords(
     tmp_path: Path, database: str | None
 ) -> None:
     archive = Archive.open(tmp_path, database)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
     set_observer(archive, "rome1", "fan@example.net")
     with archive.engine.begin() as connection:  # as the tables were before the opt-in
         for table, column in (("observer", "confirmed"), ("observer", "token_hash"), ("seat", "pending_password_hash")):
@@ -519,7 +521,7 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
     tmp_path: Path, database: str | None
 ) -> None:
     archive = Archive.open(tmp_path, database)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
     with archive.engine.begin() as connection:  # as the tables were before the mail commands came
         for table, column in (
             ("outbox", "in_reply_to"),

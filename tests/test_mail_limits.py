@@ -17,7 +17,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import MessageRow, ObserverRow, OutboxRow
 from adjudicator.mail.inbound import MAX_MAIL_BYTES, Incoming, read_message
 from adjudicator.mail.sources import from_maildir
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import set_paused
 from adjudicator.services.mailbox import MAX_PRESS, MAX_PRESS_PER_TURN, ingest
 from adjudicator.services.notices import STRANGER
@@ -162,8 +162,8 @@ def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: MailGame) ->
 def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path: Path, archive: Archive) -> None:
     """The parse and the checks run before the archive's lock is taken: another game's write waits only for the
     short transaction that stores the message (the figure is printed: pytest -s)."""
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
-    new_game(archive, tmp_path, "rome2", "coe-classic", SEATS)
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
+    new_game(archive, tmp_path, NewGameOptions("rome2", "coe-classic", SEATS))
     for name, lines in (("200000 bad lines", 200_000), ("299 bad lines", 299)):
         mail = orders(passwords["Macedonia"], *["FLY"] * lines if lines > 1000 else ["FLY ELEPHANTS"] * lines, mid=name)
         outcomes: list[str] = []

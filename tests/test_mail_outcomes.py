@@ -15,7 +15,7 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import MessageRow
 from adjudicator.mail.inbound import Incoming
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import Fate, MailOutcome, Reason, ingest
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
@@ -27,8 +27,8 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     folder = tmp_path_factory.mktemp("outcomes")
     archive = Archive.in_folder(folder)
     mail = {"moderator": "gm@example.org", "check_sender": True}
-    passwords = new_game(archive, folder, "rome1", "coe-classic", SEATS, mail=mail).passwords
-    new_game(archive, folder, "bots", "coe-classic", SEATS, mail={"selfplay": True})
+    passwords = new_game(archive, folder, NewGameOptions("rome1", "coe-classic", SEATS, mail=mail)).passwords
+    new_game(archive, folder, NewGameOptions("bots", "coe-classic", SEATS, mail={"selfplay": True}))
     archive.close()
     return folder, passwords
 

@@ -20,7 +20,7 @@ from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import rollback, set_observer
 from adjudicator.services.mailbox import ingest
 from tests.conftest import Pbem
@@ -33,7 +33,9 @@ SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania
 
 @pytest.fixture
 def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str]]:
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    created = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    )
     return archive, tmp_path, created.passwords
 
 
@@ -188,14 +190,14 @@ def _table(
     if ruleset == "sealed-bids":
         monkeypatch.setenv("PBEM_RULESETS", str(RULESETS))
         seats = {"North": "north@example.org", "East": "east@example.org", "South": "south@example.org"}
-        created = new_game(archive, tmp_path, "g1", ruleset, seats)
+        created = new_game(archive, tmp_path, NewGameOptions("g1", ruleset, seats))
         return created.passwords, "North", 1, "BID A", ""  # the test ruleset has no press: a header alone
     if ruleset == "conqueror-er":
         seats = {"kesh": "kesh@example.org", "aurel": "aurel@example.org", "thal": "thal@example.org"}
-        created = new_game(archive, tmp_path, "g1", ruleset, seats, game_data=EXAMPLE)
+        created = new_game(archive, tmp_path, NewGameOptions("g1", ruleset, seats, game_data=EXAMPLE))
         adjudicate(archive, tmp_path, "g1")  # taxation (ER-5.2): the plans step is due
         return created.passwords, "kesh", 3, "FOOD USE", "PRESS TO aurel: hello"
-    created = new_game(archive, tmp_path, "g1", ruleset, SEATS)
+    created = new_game(archive, tmp_path, NewGameOptions("g1", ruleset, SEATS))
     return created.passwords, "Macedonia", 1, "BUY 1 INF AT MAC", "BROADCAST: hello"
 
 
@@ -230,12 +232,14 @@ def test_the_deadline_is_set_at_creation_and_stated_in_the_welcome_and_first_rec
     created = new_game(
         archive,
         tmp_path,
-        "rome1",
-        "coe-classic",
-        SEATS,
-        mail={"turn_hours": 48},
-        languages={"Egyptus": "de"},
-        timezones={"Macedonia": "Asia/Tokyo"},
+        NewGameOptions(
+            "rome1",
+            "coe-classic",
+            SEATS,
+            mail={"turn_hours": 48},
+            languages={"Egyptus": "de"},
+            timezones={"Macedonia": "Asia/Tokyo"},
+        ),
         clock=FixedClock(START),
     )
     with archive.session() as session:
@@ -276,7 +280,7 @@ def test_a_pending_observer_gets_no_press(game: tuple[Archive, Path, dict[str, s
 
 def test_observers_are_told_when_turns_they_were_sent_are_rolled_back(tmp_path: Path, archive: Archive) -> None:
     clock = FixedClock(START)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, clock=clock).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS), clock=clock).passwords
     set_observer(archive, "rome1", FAN, clock=clock)
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"), clock=clock)
     later = FixedClock(START + timedelta(hours=1))
@@ -364,7 +368,9 @@ def test_ER_4_1_conqueror_orders_sent_ahead_for_the_next_rounds_plans_are_stored
 
 
 def test_help_and_the_orders_template_name_withdraw_in_the_seats_language(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": "de"}).passwords
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, languages={"Egyptus": "de"})
+    ).passwords
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "HELP"))
     (help_text,) = [m.body for m in outbox(archive) if m.to == "mac@example.org"]
     assert "  WITHDRAW\n" in help_text
@@ -392,7 +398,9 @@ def test_a_header_alone_with_nothing_stored_is_a_seats_nothing_this_turn(
 
 
 def test_an_anonymous_games_broadcast_reaches_observers_unsigned(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"anonymous_press": True})
+    ).passwords
     set_observer(archive, "rome1", FAN)
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BROADCAST: peace to all"))
     (to_fan,) = [m for m in outbox(archive) if m.to == FAN and "Broadcast" in m.subject]

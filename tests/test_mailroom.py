@@ -14,7 +14,7 @@ from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import extend_deadline, replace_player, rollback, set_paused
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.verification import verify
@@ -27,10 +27,12 @@ def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str
     created = new_game(
         archive,
         tmp_path,
-        "rome1",
-        "coe-classic",
-        SEATS,
-        mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1},
+        NewGameOptions(
+            "rome1",
+            "coe-classic",
+            SEATS,
+            mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1},
+        ),
     )
     return archive, tmp_path, created.passwords
 
@@ -90,7 +92,9 @@ def test_the_registered_sender_is_checked(game: tuple[Archive, Path, dict[str, s
 
 
 def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"anonymous_press": True})
+    ).passwords
     ingest(
         archive,
         mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: meet me in Thracia", "BROADCAST: peace to all"),

@@ -52,7 +52,7 @@ from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.services import games as games_service
 from adjudicator.services.deadlines import tick
 from adjudicator.services.game_reads import current_game
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.notices import quoted
 from tests.helpers import legion, start
@@ -136,15 +136,22 @@ class Table:
         new_game(
             self.archive,
             self.data,
-            GAME,
-            self.plan.ruleset,
-            self.plan.seats,
-            mail={"turn_hours": TURN_HOURS, "reminder_hours": REMINDER_HOURS, "moderator": MODERATOR, "nmr_alert": 1},
-            decisions=self.plan.decisions,
-            position=self.plan.position,
-            languages=self.plan.languages,
+            NewGameOptions(
+                GAME,
+                self.plan.ruleset,
+                self.plan.seats,
+                mail={
+                    "turn_hours": TURN_HOURS,
+                    "reminder_hours": REMINDER_HOURS,
+                    "moderator": MODERATOR,
+                    "nmr_alert": 1,
+                },
+                decisions=self.plan.decisions,
+                position=self.plan.position,
+                languages=self.plan.languages,
+                game_data=self.plan.game_data,
+            ),
             clock=self.clock,
-            game_data=self.plan.game_data,
         )
         self.deliver()
         self.tick()  # the clock starts: the first deadline is set

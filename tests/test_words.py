@@ -33,7 +33,7 @@ from adjudicator.rulesets.conqueror.parse import OrderLanguage
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.deadlines import tick
 from adjudicator.services.game_reads import game_ruleset
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report, turn_map, turn_reports
 from adjudicator.services.turn import play, turn_row
@@ -260,7 +260,7 @@ def test_the_setup_report_gives_the_title_and_the_dice_commitment_in_the_readers
     tmp_path: Path, language: str
 ) -> None:
     archive = Archive.in_folder(tmp_path)
-    new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": language})
+    new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, languages={"Egyptus": language}))
     report = stored_report(archive, "rome1", 0, None, language)
     private = stored_report(archive, "rome1", 0, "Egyptus")
     title = "Conquest of the Empire, Classic edition (2005)"

@@ -11,7 +11,7 @@ from adjudicator.archive import Archive
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 from adjudicator.services.adjudication import adjudicate
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import write_game_site
 from adjudicator.services.verification import verify
@@ -39,7 +39,7 @@ def run_demo(data: Path, say: Callable[[str], None]) -> Path:
     """Play the demo game into `data` (refusing a folder that holds anything but an earlier demo)."""
     fresh_folder(data)
     archive = Archive.in_folder(data)
-    game = new_game(archive, data, "demo", "coe-classic", SEATS)
+    game = new_game(archive, data, NewGameOptions("demo", "coe-classic", SEATS))
     say(f"Created game demo (coe-classic) with seats {', '.join(SEATS)} in {data}")
     for path in demo_orders():
         seat = path.stem.split("-", 1)[1]

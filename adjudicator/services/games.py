@@ -50,34 +50,35 @@ class NewGame:
     files: list[Path]
 
 
-def new_game(
-    archive: Archive,
-    data: Path,
-    name: str,
-    ruleset_name: str,
-    seats: dict[str, str],
-    pace: str = "turn",
-    decisions: str = "default",
-    decision_hours: int = 48,
-    position: str | None = None,
-    mail: dict[str, Any] | None = None,
-    languages: dict[str, str] | None = None,
-    timezones: dict[str, str] | None = None,
-    *,
-    clock: Clock = SYSTEM_CLOCK,
-    game_data: Path | None = None,
-    mode: str | None = None,
-    options: dict[str, str] | None = None,
-) -> NewGame:
+@dataclass(frozen=True)
+class NewGameOptions:
+    """What a new game is made with (`pbem new` builds it from its options).
+
+    `seats` maps each seat (or its alias) to the player's mail address. `languages` gives seats a language other
+    than English (seat -> code or name, e.g. "de" or "Deutsch") for their welcome message, private reports,
+    receipts and notices; `timezones` (seat -> IANA zone) makes the seat's mails state deadlines in its own time
+    too. `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand. `mail`
+    sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
+    anonymous_press, nmr_alert, observers, selfplay). `game_data`, `mode` and `ruleset_options` are for a ruleset
+    whose data the moderator supplies (its data folder, game mode and KEY=VALUE options)."""
+
+    name: str
+    ruleset: str
+    seats: Mapping[str, str]
+    pace: str = "turn"
+    decisions: str = "default"
+    decision_hours: int = 48
+    position: str | None = None
+    mail: Mapping[str, Any] | None = None
+    languages: Mapping[str, str] | None = None
+    timezones: Mapping[str, str] | None = None
+    game_data: Path | None = None
+    mode: str | None = None
+    ruleset_options: Mapping[str, str] | None = None
+
+
+def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Clock = SYSTEM_CLOCK) -> NewGame:
     """Create a game: check the seats, make passwords and the dice seed, write turn 0 (report, snapshot).
-
-    `languages` gives seats a language other than English (seat -> code or name, e.g. "de" or "Deutsch") for
-    their welcome message, private reports, receipts and notices.
-
-    `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand.
-    `mail` sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
-    anonymous_press, nmr_alert, observers, selfplay). `timezones` (seat -> IANA zone) makes the seat's mails
-    state deadlines in its own time too.
 
     The welcome messages (with the passwords) are queued in the outbox in the same transaction, except in a
     self-play game, which mails nobody.
@@ -88,7 +89,11 @@ def new_game(
     from adjudicator.mail.inbound import address_problem
     from adjudicator.services.notices import queue_welcome, render_welcome
 
-    ruleset, stored_data = with_game_data(load_ruleset(ruleset_name), game_data, mode, options)
+    name, seats, pace, decisions, mail = options.name, options.seats, options.pace, options.decisions, options.mail
+    decision_hours, position, game_data = options.decision_hours, options.position, options.game_data
+    ruleset, stored_data = with_game_data(
+        load_ruleset(options.ruleset), game_data, options.mode, _as_dict(options.ruleset_options)
+    )
     if pace not in PACES:
         raise PbemError(f"unknown pace {pace!r}: choose 'turn' (one player-turn per deadline) or 'round'")
     if decisions not in ("default", "ask"):
@@ -106,8 +111,10 @@ def new_game(
         if problem is not None:  # an address with CR or LF could never be sent to
             raise PbemError(f"seat {matches[0]}: {email!r} is not a mail address: {problem}")
         canonical[matches[0]] = email
-    spoken = {seat: "en" for seat in canonical} | _seat_option(ruleset, canonical, languages, "language", language_code)
-    zones = _seat_option(ruleset, canonical, timezones, "time zone", zone_name)
+    spoken = {seat: "en" for seat in canonical} | _seat_option(
+        ruleset, canonical, options.languages, "language", language_code
+    )
+    zones = _seat_option(ruleset, canonical, options.timezones, "time zone", zone_name)
     if (mail or {}).get("observers", "open") not in ("open", "closed"):
         raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
     if position is not None:
@@ -247,3 +254,8 @@ def _seat_option(
         except ValueError as unknown:  # an unknown language or time zone
             raise PbemError(f"seat {matches[0]}: {unknown}") from None
     return values
+
+
+def _as_dict(given: Mapping[str, str] | None) -> dict[str, str] | None:
+    """A mapping of the options as the ruleset takes it (None stays None: no options given)."""
+    return None if given is None else dict(given)

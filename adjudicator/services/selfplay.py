@@ -21,7 +21,7 @@ from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
 from adjudicator.services.game_reads import due_turns
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import answer, submit
 from adjudicator.services.positions import stored_state
 from adjudicator.services.verification import verify
@@ -112,15 +112,17 @@ def play_archived_game(
     made = new_game(
         archive,
         data,
-        name,
-        ruleset.name,
-        {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
-        pace=pace,
-        decisions=decisions,
-        mail={"selfplay": True},
-        game_data=folder,
-        mode=mode,
-        options=options,
+        NewGameOptions(
+            name,
+            ruleset.name,
+            {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
+            pace=pace,
+            decisions=decisions,
+            mail={"selfplay": True},
+            game_data=folder,
+            mode=mode,
+            ruleset_options=options,
+        ),
     )
     state = ruleset.initial_state(name, list(seats))
     steps: list[SelfPlayStep] = []
