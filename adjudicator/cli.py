@@ -4,18 +4,83 @@ No `from __future__ import annotations` here: typer reads every command's annota
 strings (typing.get_type_hints) took two thirds of building the commands, paid by `pbem --help`."""
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from adjudicator.errors import PbemError
+from adjudicator.settings import DEFAULT_RULESET
+
+# The help texts say what each ruleset's [help] table says (ruleset.toml; the core names no game): a text names a
+# topic as {ruleset:NAME}, filled in from the tables when the help is shown, so that no other command reads them.
+RULESET_WORDS = re.compile(r"\{ruleset:(\w+)\}")
+
+
+def _filled(text: str | None) -> str | None:
+    """A help text with the rulesets' words put in."""
+    return RULESET_WORDS.sub(lambda found: _ruleset_words()[found.group(1)], text) if text else text
+
+
+def _ruleset_words() -> dict[str, str]:
+    """The phrases the help texts take from the rulesets' [help] and [demo] tables, by placeholder name."""
+    from adjudicator.rulesets import ruleset_infos
+
+    infos = ruleset_infos()  # the default ruleset first
+    own = next((dict(info.help) for info in infos if info.name == DEFAULT_RULESET), {})
+    demo = next((str(info.demo.get("help", "")) for info in infos if info.name == DEFAULT_RULESET), "")
+
+    def texts(topic: str) -> list[str]:
+        return [info.help[topic] for info in infos if topic in info.help]
+
+    def each(topic: str) -> str:  # 'conqueror-er: imperator or conquest'
+        return "; ".join(f"{info.name}: {info.help[topic]}" for info in infos if topic in info.help)
+
+    def first(topic: str) -> str:  # a ruleset that has words for `topic`, as an example
+        return next((info.name for info in infos if topic in info.help), DEFAULT_RULESET)
+
+    def names(found: list[str]) -> str:  # 'a, b or c'
+        return " or ".join(filter(None, [", ".join(found[:-1]), *found[-1:]]))
+
+    bots = f"(e.g. {first('modes')}), bot players"
+    return {
+        "game": f"{own['game']} and other " if "game" in own else "",
+        "players": "; ".join(texts("players")),
+        "modes": each("modes"),
+        "option": next(iter(texts("option")), "KEY=VALUE"),
+        "scripted": names([info.name for info in infos if info.demo]),
+        "demo": f"Play {demo} from bundled order files and print where the reports are; with --ruleset {bots}"
+        if demo
+        else f"Bot players of a ruleset {bots.removesuffix(', bot players')}",
+        "odds": "".join(f"\n\n{info.name}: {info.help['odds']}" for info in infos if "odds" in info.help),
+        "odds_rulesets": names([info.name for info in infos if info.help.keys() & {"odds", "odds_attacker"}]),
+        "odds_attacker": own.get("odds_attacker", "The attacker's pieces."),
+        "odds_defender": own.get("odds_defender", "The defender's pieces."),
+        "odds_naval": own.get("odds_naval", "A naval battle."),
+        "odds_orders": own.get("odds_orders", "File of the attacker's standing orders, one a line."),
+        "odds_area": own.get("odds_area", "The battle's area."),
+        "odds_game_data": each("odds_game_data"),
+        "game_data": "; ".join(texts("game_data")),
+        "game_data_example": first("game_data"),
+    }
+
+
+class _Command(TyperCommand):
+    """A command whose help texts take words from the rulesets ({ruleset:NAME})."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.help = _filled(self.help)
+        for param in self.params:
+            param.help = _filled(getattr(param, "help", None))  # type: ignore[attr-defined]
+        super().format_help(ctx, formatter)
 
 
 class _Commands(TyperGroup):
-    """The commands, with the one error path: a PbemError from any of them is one line and exit status 1."""
+    """The commands, with the one error path: a PbemError from any of them is one line and exit status 1. Its help
+    and its list of commands take words from the rulesets, as _Command's do."""
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -23,10 +88,16 @@ class _Commands(TyperGroup):
         except PbemError as problem:
             fail(str(problem))
 
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.help = _filled(self.help)
+        for command in self.commands.values():
+            command.help = _filled(command.help)
+        super().format_help(ctx, formatter)
+
 
 app = typer.Typer(
     cls=_Commands,
-    help="Play-by-email adjudicator for Conquest of the Empire and other ancient-world conquest games.",
+    help="Play-by-email adjudicator for {ruleset:game}ancient-world conquest games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -524,13 +595,13 @@ def site(
     typer.echo(f"Wrote {len(files)} files; open {out / 'index.html'}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def selfplay(
     game: Annotated[
         str, typer.Argument(help="Name of the new game the bot plays (with --games N: NAME-1 to NAME-N).")
     ] = "selfplay",
-    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
-    players: Annotated[int, typer.Option("--players", "--seats", help="Number of seats (Classic: 2 to 6).")] = 3,
+    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = DEFAULT_RULESET,
+    players: Annotated[int, typer.Option("--players", "--seats", help="Number of seats ({ruleset:players}).")] = 3,
     turns: Annotated[int, typer.Option(help="Player-turns to play at most (a winner ends the game sooner).")] = 30,
     seed: Annotated[int, typer.Option(help="Seed of the bot's orders (the dice are the game's own).")] = 1,
     pace: Annotated[str, typer.Option(help="'turn' or 'round', as for `pbem new`.")] = "turn",
@@ -539,10 +610,10 @@ def selfplay(
         Path | None,
         typer.Option("--game-data", help="The game's data folder, for rulesets that need one (default: its example)."),
     ] = None,
-    mode: Annotated[str | None, typer.Option(help="The game mode (conqueror-er: imperator or conquest).")] = None,
+    mode: Annotated[str | None, typer.Option(help="The game mode ({ruleset:modes}).")] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help="KEY=VALUE: a game option, as for `pbem new` (e.g. --option seas_of_destiny=true)."),
+        typer.Option(help="KEY=VALUE: a game option, as for `pbem new` (e.g. --option {ruleset:option})."),
     ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
@@ -562,7 +633,7 @@ def selfplay(
     if games < 1:
         fail(f"--games {games}: play at least one game")
     try:
-        options = _seat_pairs("--option", option, "KEY=VALUE", "seas_of_destiny=true")
+        options = _seat_pairs("--option", option, "KEY=VALUE", _ruleset_words()["option"])
         rules, folder = playable(load_ruleset(ruleset), game_data, mode, options)
         if folder is not None and game_data is None:
             typer.echo(f"{rules.name} needs a game's data: playing with its example data ({folder}).")
@@ -594,32 +665,33 @@ def selfplay(
         fail(str(problem))
 
 
-@app.command()
+@app.command(cls=_Command, help="{ruleset:demo} play a whole game by mail, to its final score.")
 def demo(
     data: Annotated[Path, typer.Option("--data", help="Fresh folder for the demo game.")] = Path("pbem-demo"),
     ruleset: Annotated[
-        str, typer.Option(help="coe-classic: the scripted game; another ruleset with a bot: a whole game by mail.")
-    ] = "coe-classic",
+        str,
+        typer.Option(help="{ruleset:scripted}: the scripted game; another ruleset with a bot: a whole game by mail."),
+    ] = DEFAULT_RULESET,
     seats: Annotated[int | None, typer.Option(help="Seats of a bot demo (default 3).")] = None,
-    mode: Annotated[str | None, typer.Option(help="Mode of a bot demo (conqueror-er: imperator or conquest).")] = None,
+    mode: Annotated[str | None, typer.Option(help="Mode of a bot demo ({ruleset:modes}).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bots' orders in a bot demo (default 1).")] = None,
     turns: Annotated[
         int | None, typer.Option(help="Stop a bot demo after this many steps (default: play to the end).")
     ] = None,
 ) -> None:
-    """Play a scripted 3-seat Classic game from bundled order files and print where the reports are; with
-    --ruleset (e.g. conqueror-er), bot players play a whole game by mail, to its final score."""
     from adjudicator.rulesets import load_ruleset
     from adjudicator.services.bot_demo import BotDemo, run_bot_demo
     from adjudicator.services.demo import run_demo
 
-    name = load_ruleset(ruleset).name
-    if name != "coe-classic":
-        run_bot_demo(data, typer.echo, BotDemo(name, seats or 3, mode, seed or 1, turns))
+    rules = load_ruleset(ruleset)
+    if not rules.demo:  # no scripted game: its bot plays one
+        run_bot_demo(data, typer.echo, BotDemo(rules.name, seats or 3, mode, seed or 1, turns))
         return
     if (seats, mode, seed, turns) != (None, None, None, None):
-        fail("the coe-classic demo is scripted: --seats, --mode, --seed, --turns are for a bot demo of another ruleset")
-    run_demo(data, typer.echo)
+        fail(
+            f"the {rules.name} demo is scripted: --seats, --mode, --seed, --turns are for a bot demo of another ruleset"
+        )
+    run_demo(data, typer.echo, rules)
 
 
 @app.command()
@@ -707,50 +779,23 @@ def ingest(
         raise typer.Exit(1)
 
 
-@app.command()
+# The options speak the default ruleset's words; each other ruleset's forms are a paragraph of the command's help.
+@app.command(
+    cls=_Command,
+    help="Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.{ruleset:odds}",
+)
 def odds(
-    attacker: Annotated[
-        str,
-        typer.Option(
-            help="The attacker's pieces: 'N INF', 'N CAV', 'N CAT', 'N LEADERS', CAESAR, e.g. '10 INF 7 CAV 3 CAT 2 "
-            "LEADERS CAESAR'; with --naval 'N GALLEYS'."
-        ),
-    ],
-    defender: Annotated[
-        str,
-        typer.Option(
-            help="The defender's pieces, as --attacker, plus FORTIFIED for a fortified city, e.g. '12 INF 2 CAT 1 "
-            "LEADER FORTIFIED'; with --naval 'N GALLEYS'."
-        ),
-    ],
-    ruleset: Annotated[str, typer.Option(help="coe-classic, coe-1984 or conqueror-er.")] = "coe-classic",
-    naval: Annotated[bool, typer.Option("--naval", help="A naval battle of empty galleys.")] = False,
-    attacker_orders: Annotated[
-        Path | None,
-        typer.Option(
-            help="File of the attacker's standing orders, one a line, as in a player's orders: LOSSES 4 INF, CAV; "
-            "BATTLELEGION 1 CAV, INF; PURSUIT CAT, CAV; RETREAT [FROM <area>] [TO <areas>] WHEN UNITS < 3 (or "
-            "UNITS < ENEMY, CAESAR AND UNITS < 3; 1984: ENEMY ADVANTAGE >= 2); RETREAT NEVER; TARGETS CAT, INF; "
-            "NAVAL LOSSES EMPTY, LOADED."
-        ),
-    ] = None,
+    attacker: Annotated[str, typer.Option(help="{ruleset:odds_attacker}")],
+    defender: Annotated[str, typer.Option(help="{ruleset:odds_defender}")],
+    ruleset: Annotated[str, typer.Option(help="{ruleset:odds_rulesets}.")] = DEFAULT_RULESET,
+    naval: Annotated[bool, typer.Option("--naval", help="{ruleset:odds_naval}")] = False,
+    attacker_orders: Annotated[Path | None, typer.Option(help="{ruleset:odds_orders}")] = None,
     defender_orders: Annotated[
         Path | None, typer.Option(help="File of the defender's standing orders (as --attacker-orders).")
     ] = None,
-    area: Annotated[
-        str | None,
-        typer.Option(help="The battle province, for RETREAT FROM <area> orders (default: the one area they name)."),
-    ] = None,
-    game_data: Annotated[
-        Path | None,
-        typer.Option(help="conqueror-er: the game's data folder (cards, options); default: the example data."),
-    ] = None,
+    area: Annotated[str | None, typer.Option(help="{ruleset:odds_area}")] = None,
+    game_data: Annotated[Path | None, typer.Option(help="{ruleset:odds_game_data}")] = None,
 ) -> None:
-    """Exact odds of a battle (computed, not sampled): who wins, retreats and expected losses.
-
-    conqueror-er: --attacker '2 CAV 3 INF 1 ARCHER' (kinds CAV, INF, ARCHER, SIEGE, SHIP; upgrade names such as
-    DEADLY_AIM), --defender '4 INF LARGE FORT' (SMALL FORT, LARGE FORT; 'INDEPENDENT 2 INF' for an independent
-    army, over the automa deck); orders files: LOSSES ARCHER, INF, CAV (ER-14.13). No cards played."""
     from adjudicator.rulesets import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -983,15 +1028,16 @@ def end(game: str, data: DataOption = DEFAULT_DATA, db: DbOption = None) -> None
 
 
 data_commands = typer.Typer(
-    help="The game data a moderator supplies (Conqueror: Empire Rises: map, factions, tracks, cards; ER-13).",
+    cls=_Commands,
+    help="The game data a moderator supplies ({ruleset:game_data}).",
     no_args_is_help=True,
 )
 app.add_typer(data_commands, name="data")
 
 
-@data_commands.command("template")
+@data_commands.command("template", cls=_Command)
 def data_template(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. conqueror-er.")],
+    ruleset: Annotated[str, typer.Argument(help="The ruleset, e.g. {ruleset:game_data_example}.")],
     folder: Annotated[Path, typer.Argument(help="The folder to write (its files must not exist yet).")],
 ) -> None:
     """Write a skeleton data folder: every value the rules read, commented with its rule IDs; fill in the empty

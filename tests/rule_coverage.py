@@ -1,8 +1,9 @@
 """Rule coverage: which tests cover each rule ID of a ruleset's rules spec (games/<ruleset>/rules.md).
 
 A test covers a rule when its name carries the rule ID: test_C_5_3_... covers C-5.3 (a name may carry
-several IDs). Run `python -m tests.rule_coverage coe-classic` to print the table; exit status 1 when a
-rule has no test.
+several IDs). A rule case (games/<ruleset>/cases/*.toml, run by tests/test_rule_cases.py) covers the rule IDs its
+`rules` key names for each ruleset it runs in (docs/rule-cases.md). Run `python -m tests.rule_coverage coe-classic`
+to print the table; exit status 1 when a rule has no test.
 """
 
 from __future__ import annotations
@@ -43,14 +44,30 @@ def test_names() -> tuple[str, ...]:
     return tuple(names)
 
 
+@functools.cache  # read once a session, like the test names
+def case_rules() -> tuple[tuple[str, str, str], ...]:
+    """(ruleset, rule ID, case name) for every rule case's `rules` entry; the name is the case file's path below
+    the games folder, as test_rule_cases.py runs it."""
+    from tests.rule_cases import case_files, load_case
+
+    found: list[tuple[str, str, str]] = []
+    for path in case_files():
+        name = f"cases: {path.parent.parent.name}/cases/{path.name}"
+        found += [(ruleset, rule, name) for ruleset, ids in load_case(path).rules.items() for rule in ids]
+    return tuple(found)
+
+
 def coverage(ruleset: str) -> dict[str, list[str]]:
-    """Rule ID -> the tests whose names carry it."""
+    """Rule ID -> the tests whose names carry it and the rule cases that name it for `ruleset`."""
     table: dict[str, list[str]] = {rule: [] for rule in rule_ids(ruleset)}
     for name in test_names():
         for prefix, section, number in re.findall(r"(?<![A-Za-z])([A-Z]+)_(\d+)_(\d+)", name.split("::")[1]):
             rule = f"{prefix}-{section}.{number}"
             if rule in table:
                 table[rule].append(name)
+    for case_ruleset, rule, name in case_rules():
+        if case_ruleset == ruleset and rule in table:
+            table[rule].append(name)
     return table
 
 

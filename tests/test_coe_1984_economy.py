@@ -440,24 +440,6 @@ def test_O_11_4_and_O_11_5_new_cities_and_fortifications() -> None:
     assert result.state.areas["SAR"].city == "fortified" and result.state.players[MAC].tribute == 15 + 5 + 5 + 5
 
 
-def test_O_11_6_roads_between_adjacent_own_cities_one_per_pair_never_across_water() -> None:
-    state = own(game(), "THR", "MOE", "SIC", "NEA", city="city")
-    own(state, "DAC", seat=EGY, city="city")
-    result = play(
-        state,
-        buy(
-            Purchase("road", at="MAC", to="MOE"),
-            Purchase("road", at="MOE", to="MAC"),
-            Purchase("road", at="SIC", to="NEA"),
-            Purchase("road", at="MOE", to="DAC"),
-            Purchase("road", at="MAC", to="ACH"),
-            Purchase("road", at="THR", to="MOE"),
-        ),
-    )
-    assert verdicts(result) == [OK, (False, "O-11.6"), (False, "O-11.6"), (False, "O-11.6"), (False, "O-11.6"), OK]
-    assert sorted(result.state.areas["MOE"].roads) == ["MAC", "THR"]
-
-
 def test_O_11_7_placements_in_any_order_within_the_phase() -> None:
     state = rich(own(game(), "THR", "MOE"), 200, MAC)
     result = play(

@@ -193,14 +193,6 @@ def test_C_6_8_each_face_matches_one_own_unit_of_its_kind() -> None:
     assert force(result, "THR", DEF).infantry == 3
 
 
-def test_C_16_1_hits_beyond_the_opposing_battle_legion_are_lost() -> None:
-    state = contest(att={"generals": [1], "infantry": 4}, dfn={"infantry": 2})
-    result = play(state, dice=[INF] * 4 + [BLANK] * 2)
-    (first,) = rounds(result)
-    assert first["attacker_hits"] == 2 and len(result.dice) == 6
-    assert force(result, "THR", ATT).infantry == 4 and result.state.areas["THR"].owner == ATT
-
-
 def test_C_16_2_a_catapult_in_reserve_scores_for_an_all_infantry_battle_legion() -> None:
     state = contest(att={"infantry": 5, "catapult": 1}, dfn={"infantry": 3})
     result = play(state, dice=[CAT, BLANK, BLANK, BLANK, BLANK] + [BLANK] * 3, answers=ATT_RETREATS)
@@ -259,17 +251,6 @@ def test_C_6_9_the_owner_chooses_his_hit_units_which_still_roll_C_6_11() -> None
     assert force(result, "MAC", ATT).infantry == 5 + 2
 
 
-def test_C_6_11_and_C_6_14_c_both_sides_destroyed_in_one_round_the_defender_keeps_the_province() -> None:
-    state = contest(att={"generals": [1], "infantry": 2}, dfn={"generals": [1], "infantry": 2})
-    result = play(state, dice=[INF, INF] + [INF, INF])
-    (first,) = rounds(result)
-    assert (first["defender_losses"], first["attacker_losses"]) == ("2 INF", "2 INF")
-    assert result.state.areas["THR"].owner == DEF
-    assert force(result, "THR", DEF) == Force(generals=[1])  # the defender's leaders stay free
-    assert Captive(ATT, 1) in result.state.players[DEF].captives  # the attacker's are captured
-    assert decisions(result, "retreat") == [] and len(result.dice) == 4
-
-
 def test_C_6_12_dice_order_attacker_then_defender_with_fortress_dice_then_pursuit() -> None:
     state = contest(city="fortified", att={"generals": [1], "infantry": 3, "cavalry": 2}, dfn={"infantry": 2})
     given = [GAL, BLANK, CAT, BLANK, GAL] + [6, 6, 6, 6] + [1, 2, 4, 5, 6]  # no catapult: CAT scores nothing
@@ -290,34 +271,6 @@ def test_C_6_13_the_defender_declares_first_and_his_retreat_ends_the_battle() ->
     result = play(state, dice=[BLANK] * 3 + [BLANK] * 3, answers={**DEF_RETREATS, **ATT_RETREATS})
     assert decisions(result, "retreat") == [(DEF, "battle.THR.1.retreat", "retreat to MOE", "answer")]
     assert len(rounds(result)) == 1 and force(result, "MOE", DEF).infantry == 3
-
-
-def test_C_6_14_a_the_attacker_wins_conquers_and_captures_the_defenders_leaders() -> None:
-    state = contest(att={"generals": [1], "infantry": 3}, dfn={"generals": [2], "infantry": 1})
-    result = play(state, dice=[INF, BLANK, BLANK] + [BLANK])
-    assert events(result, "battle_end") == [{"area": "THR", "winner": ATT, "how": "elimination"}]
-    assert result.state.areas["THR"].owner == ATT
-    assert result.state.players[ATT].captives == [Captive(DEF, 2)]
-    assert DEF not in result.state.areas["THR"].units
-    assert decisions(result, "retreat") == [] and not events(result, "pursuit")  # nobody asked, no pursuit
-
-
-def test_C_6_14_b_the_defender_wins_and_captures_the_attackers_leaders() -> None:
-    state = contest(att={"generals": [1, 2], "infantry": 1}, dfn={"infantry": 3})
-    result = play(state, dice=[BLANK] + [INF, BLANK, BLANK])
-    assert events(result, "battle_end") == [{"area": "THR", "winner": DEF, "how": "elimination"}]
-    assert result.state.areas["THR"].owner == DEF and force(result, "THR", DEF).infantry == 3
-    assert result.state.players[DEF].captives == [Captive(ATT, 1), Captive(ATT, 2)]
-    assert ATT not in result.state.areas["THR"].units and decisions(result, "retreat") == []
-
-
-def test_C_16_6_both_destroyed_with_the_attackers_caesar_the_defender_takes_over_everything() -> None:
-    state = contest(att={"caesar": 1, "infantry": 2}, dfn={"generals": [1], "infantry": 2})
-    result = play(state, dice=[INF, INF] + [INF, INF])
-    after = result.state
-    assert after.players[ATT].eliminated and after.players[ATT].captor == DEF
-    assert after.areas["THR"].owner == DEF and after.areas["MAC"].owner == DEF
-    assert force(result, "MAC", DEF).infantry == 5 and force(result, "THR", DEF) == Force(generals=[1])
 
 
 # -- C-6.15 to C-6.21, C-16.7 to C-16.9, C-16.29: retreat and pursuit ------------------------------------------
@@ -510,27 +463,7 @@ def test_C_6_22_after_a_battle_no_piece_moves() -> None:
     assert force(result, "MAC", ATT) == Force(caesar=1, generals=[3, 4], infantry=4)
 
 
-def test_C_16_5_a_fortified_city_without_defending_units_falls_without_battle() -> None:
-    state = start()
-    state.area("THR").owner, state.area("THR").city = DEF, "fortified"
-    result = play(state, march((1,), "MAC", "THR", inf=1))
-    assert not events(result, "battle") and result.dice == []
-    assert result.state.areas["THR"].owner == ATT and result.state.areas["THR"].city == "fortified"
-    assert [(e["area"], e["rule"]) for e in events(result, "conquered")] == [("THR", "C-5.28")]
-    assert result.state.players[ATT].tribute == 15 + 5 + 5
-
-
 # -- C-6.23, C-6.24: galleys in the battle province ------------------------------------------------------------
-
-
-def test_C_6_23_the_conqueror_destroys_every_other_players_galleys_there() -> None:
-    state = contest(att={"generals": [1], "infantry": 3}, dfn={"infantry": 1, "galleys": [1, 2]})
-    state.force("THR", ATT).galleys = [1]
-    place(state, "THR", THIRD, owner=False, galleys=[1])
-    result = play(state, dice=[INF, BLANK, BLANK] + [BLANK])
-    thr = result.state.areas["THR"]
-    assert set(thr.units) == {ATT} and thr.units[ATT].galleys == [1]
-    assert {e.seat for e in result.events if e.kind == "galleys_destroyed"} == {DEF, THIRD}
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from adjudicator.rulesets.coe.orders import (
 )
 from adjudicator.rulesets.coe.state import Captive, Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import TurnResult
-from tests.helpers import force, march, place, play, road, sail, start, verdicts
+from tests.helpers import force, march, place, play, road, start, verdicts
 
 OK = (True, "")
 MAC, EGY, HIS = "Macedonia", "Egyptus", "Hispania"
@@ -86,44 +86,10 @@ def all_generals(state: GameState, seat: str) -> list[int]:
     return sorted(g for area in state.areas.values() if seat in area.units for g in area.units[seat].generals)
 
 
-# -- C-5.29, C-8.2: who conquers ---------------------------------------------------------------------------------
-
-
-def test_C_5_29_C_8_2_leaders_alone_and_galleys_never_conquer() -> None:
-    state = place(start(), "MAC", MAC, galleys=[1], galley_coasts={1: "AEG"})
-    state.area("THR").owner = EGY
-    result = play(
-        state,
-        march((2,), "MAC", "MOE", line=1),
-        march((3,), "MAC", "THR", line=2),
-        sail((1,), "MAC", "AEG", "ACH", leaders=(1,), line=3),
-    )
-    assert verdicts(result) == [OK, OK, OK]
-    assert force(result, "ACH", MAC) == Force(generals=[1], galleys=[1])
-    owners = {code: result.state.areas[code].owner for code in ("MOE", "THR", "ACH")}
-    assert owners == {"MOE": None, "THR": EGY, "ACH": None}
-    assert not events(result, "conquered")
-
-
-def test_C_8_2_one_combat_unit_conquers() -> None:
-    result = play(start(), march((2,), "MAC", "MOE", inf=1))
-    assert result.state.areas["MOE"].owner == MAC
-    assert [d["rule"] for _, d in events(result, "conquered")] == ["C-5.28"]
+# C-5.29, C-8.2 (who conquers) and C-5.31 are rule cases: games/coe-classic/cases/ (docs/rule-cases.md).
 
 
 # -- C-5.31, C-16.16: lone leaders ---------------------------------------------------------------------------------
-
-
-def test_C_5_31_a_lone_leader_is_captured_where_the_mover_ends_with_combat_units() -> None:
-    state = send(start(), EGY, "THR", 2)
-    send(state, EGY, "ACH", 3)
-    send(state, MAC, "ACH", 4)  # a leader without combat units captures nobody
-    result = play(state, march((1,), "MAC", "THR", inf=2))
-    assert result.state.players[MAC].captives == [Captive(EGY, 2)]
-    assert [(s, d["leader"], d["area"], d["rule"]) for s, d in events(result, "captured")] == [
-        (MAC, "G2", "THR", "C-5.31")
-    ]
-    assert force(result, "ACH", EGY).generals == [3] and result.state.areas["THR"].owner == MAC
 
 
 def test_C_16_16_a_lone_leader_may_not_enter_enemy_units_and_is_taken_where_they_end_their_move() -> None:

@@ -189,7 +189,7 @@ def ask(
 
 
 def asked(result: StepResult) -> list[tuple[str, str, str, str]]:
-    return [(p["seat"], p["key"], p["default"], p["rule"]) for p in result.pending]
+    return [(p.seat, p.key, p.default, p.rule) for p in result.pending]
 
 
 def decisions(result: StepResult) -> list[tuple[str | None, str, str, str]]:
@@ -213,9 +213,9 @@ def test_ER_14_18_the_defenders_retreat_is_asked_at_the_point_it_arises_with_the
     result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
     assert asked(result) == [("kesh", RETREAT_KEY, "RETREAT TO BRE", "ER-14.18")]
     point = result.pending[0]
-    assert result.events[point["event"]].kind == "decision"  # the notice shows the turn up to the question
-    assert [e.kind for e in result.events[: point["event"]]].count("battle_result") == 1  # the battle was fought
-    assert point["rolls"] == 3  # the volley die and both melee dice were rolled before it
+    assert result.events[point.event].kind == "decision"  # the notice shows the turn up to the question
+    assert [e.kind for e in result.events[: point.event]].count("battle_result") == 1  # the battle was fought
+    assert point.rolls == 3  # the volley die and both melee dice were rolled before it
     assert units(result.state, "BRE") == ("kesh", {"infantry": 1})  # the default meanwhile (ER-14.18)
     quiet = play(rules, state, "aurel", [ONE, FOUR, ONE], ATTACK_MIR)  # default mode: nothing asked
     assert quiet.pending == [] and decisions(quiet) == [("kesh", RETREAT_KEY, "RETREAT TO BRE", "default")]
@@ -261,16 +261,16 @@ def test_ER_14_17_which_units_are_lost_is_asked_of_a_player_with_a_choice_and_th
     result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
     key = "battle.MIR.1.losses"
     assert asked(result)[0] == ("kesh", key, "LOSSES ARC, INF, CAV, SIEGE, SHIP, ELITE", "ER-14.17")
-    assert result.pending[0]["rolls"] == 3 and of(result.events, "battle_result")[0].data["losses"]["kesh"] == {
+    assert result.pending[0].rolls == 3 and of(result.events, "battle_result")[0].data["losses"]["kesh"] == {
         "infantry": 1
     }
     answered = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"kesh": {key: "LOSSES CAV"}}, ATTACK_MIR)
     assert of(answered.events, "battle_result")[0].data["losses"]["kesh"] == {"cavalry": 1}
-    assert key not in [p["key"] for p in answered.pending]
+    assert key not in [p.key for p in answered.pending]
     keep(state, "kesh", LOSSES="LOSSES CAVALRY")
     standing = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, ATTACK_MIR)
     assert ("kesh", key, "LOSSES CAV", "standing order") in decisions(standing)
-    assert key not in [p["key"] for p in standing.pending]
+    assert key not in [p.key for p in standing.pending]
 
 
 def test_ER_14_13_a_volley_hit_asks_before_the_attackers_volley_is_rolled() -> None:
@@ -280,7 +280,7 @@ def test_ER_14_13_a_volley_hit_asks_before_the_attackers_volley_is_rolled() -> N
     # kesh's archer fires first (a 4: a hit on aurel's side, which holds three kinds): asked after that one die
     result = ask(rules, state, "aurel", [FOUR, ONE, FOUR, ONE], {}, ATTACK_MIR)
     first = result.pending[0]
-    assert (first["seat"], first["key"], first["rolls"]) == ("aurel", "battle.MIR.1.losses", 1)
+    assert (first.seat, first.key, first.rolls) == ("aurel", "battle.MIR.1.losses", 1)
 
 
 def test_ER_14_12_a_player_next_to_the_battle_is_asked_whether_to_reinforce_before_any_die() -> None:
@@ -292,14 +292,14 @@ def test_ER_14_12_a_player_next_to_the_battle_is_asked_whether_to_reinforce_befo
     result = ask(rules, state, "aurel", [ONE, FOUR, ONE], {}, attack)
     assert asked(result)[0] == ("thal", key, "REINFORCE NEVER", "ER-14.12")
     point = result.pending[0]
-    assert point["rolls"] == 0 and "battle" not in [e.kind for e in result.events[: point["event"]]]
+    assert point.rolls == 0 and "battle" not in [e.kind for e in result.events[: point.event]]
     assert of(result.events, "battle_melee")[0].data["strengths"]["defender"] == 3  # the default: no
     joined = ask(
         rules, state, "aurel", [ONE, FOUR, ONE], {"thal": {key: "REINFORCE kesh FROM THA 1 CAV 2 INF"}}, attack
     )
     assert of(joined.events, "battle_melee")[0].data["strengths"]["defender"] == 7  # 2 + 1 (fort) + 4 (thal)
     assert joined.state.army["THA"].exhausted == {"cavalry": 1, "infantry": 2}  # ER-8.6
-    assert key not in [p["key"] for p in joined.pending]
+    assert key not in [p.key for p in joined.pending]
     wrong = ask(rules, state, "aurel", [ONE, FOUR, ONE], {"thal": {key: "REINFORCE kesh FROM DUN"}}, attack)
     assert "no units in DUN" in of(wrong.events, "answer_refused")[0].data["reason"]
     assert of(wrong.events, "battle_melee")[0].data["strengths"]["defender"] == 3
@@ -360,7 +360,7 @@ def test_ER_14_11_a_blocker_without_standing_orders_is_asked_at_the_start_of_eac
     state.players["varun"].board, state.players["varun"].coins = "alternative-1", 2
     result = ask(rules, state, "aurel", [], {}, "MOVE 1 CAV 1 INF: AUR -> SOL")
     assert asked(result) == [("varun", "block.aurel", "BLOCK NEVER", "ER-14.11")]
-    assert result.pending[0]["event"] == 1 and result.pending[0]["rolls"] == 0  # before any move
+    assert result.pending[0].event == 1 and result.pending[0].rolls == 0  # before any move
     decision = of(result.events, "decision")[0]
     assert decision.visible_to == frozenset({"varun"})  # the blocker's intentions are its own
     assert verdicts(result, "aurel") == [(True, "")]  # the default meanwhile: no block
@@ -399,14 +399,14 @@ def test_ER_14_15_free_men_is_asked_after_the_reveal_before_the_melee_dice() -> 
     attack = "ATTACK 1 CAV 2 INF 1 ARC: AUR -> OST"
     key = "battle.OST.1.freemen"
     result = ask(rules, state, "aurel", [ONE, ONE, FOUR, ONE], {}, attack)
-    point = next(p for p in result.pending if p["key"] == key)
-    assert (point["seat"], point["default"], point["rule"]) == ("ostra", "FREEMEN NEVER", "ER-14.15")
-    assert point["rolls"] == 2  # the two volley dice; the melee dice come after the decision
-    assert "battle_council" in [e.kind for e in result.events[: point["event"]]]
+    point = next(p for p in result.pending if p.key == key)
+    assert (point.seat, point.default, point.rule) == ("ostra", "FREEMEN NEVER", "ER-14.15")
+    assert point.rolls == 2  # the two volley dice; the melee dice come after the decision
+    assert "battle_council" in [e.kind for e in result.events[: point.event]]
     assert not of(result.events, "battle_free_men")  # the default: not used
     used = ask(rules, state, "aurel", [ONE, ONE, FOUR, ONE], {"ostra": {key: "FREEMEN USE"}}, attack)
     assert [e.data["used"] for e in of(used.events, "battle_free_men")] == [True]
-    assert key not in [p["key"] for p in used.pending]
+    assert key not in [p.key for p in used.pending]
 
 
 def test_ER_14_19_a_beaten_ships_retreat_is_asked_when_two_sea_areas_are_open() -> None:
@@ -415,9 +415,9 @@ def test_ER_14_19_a_beaten_ships_retreat_is_asked_when_two_sea_areas_are_open() 
     state.army["ISE"] = Army("kesh", {"ship": 2})
     result = ask(rules, state, "aurel", [FOUR, ONE], {}, "ATTACK 2 SHIP: WSE -> ISE")
     key = "battle.ISE.1.ship_retreat"
-    found = [p for p in result.pending if p["key"] == key]
+    found = [p for p in result.pending if p.key == key]
     # ER-12.14: MSE, SSE and WSE (left by the attack) are open sea areas next to ISE: the default is the lowest
-    assert (found[0]["seat"], found[0]["rule"], found[0]["default"]) == ("kesh", "ER-14.19", "RETREAT SHIP TO MSE")
+    assert (found[0].seat, found[0].rule, found[0].default) == ("kesh", "ER-14.19", "RETREAT SHIP TO MSE")
     other = "SSE"
     answered = ask(
         rules, state, "aurel", [FOUR, ONE], {"kesh": {key: f"RETREAT SHIP TO {other}"}}, "ATTACK 2 SHIP: WSE -> ISE"

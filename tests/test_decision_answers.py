@@ -71,7 +71,7 @@ def _answered_with_defaults(
         if not result.pending:
             break
         for need in result.pending:
-            answers.setdefault(need["seat"], {})[need["key"]] = need["default"]
+            answers.setdefault(need.seat, {})[need.key] = need.default
         result = run(answers, True)
     assert not result.pending, result.pending
     return answers, result

@@ -16,7 +16,11 @@ from aiosmtpd.controller import Controller
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.services.demo import SEATS, demo_orders
+from adjudicator.rulesets import load_ruleset
+from adjudicator.services.demo import demo_orders, demo_seats
+
+CLASSIC = load_ruleset("coe-classic")
+SEATS = demo_seats(CLASSIC)  # the scripted demo's seats ([demo] of games/coe-classic/ruleset.toml)
 
 pytestmark = pytest.mark.usefixtures("database")  # each test runs on SQLite and PostgreSQL
 
@@ -74,7 +78,7 @@ def test_a_game_played_through_mail_only(tmp_path: Path, smtp: Collect) -> None:
     data = str(tmp_path / "data")
     passwords = new_demo_game(runner, data, "--moderator", "gm@example.org")
     inbox = mailbox.Maildir(tmp_path / "inbox", create=True)
-    for number, path in enumerate(demo_orders()[:6], 1):
+    for number, path in enumerate(demo_orders(CLASSIC)[:6], 1):
         seat = path.stem.split("-", 1)[1]
         inbox.add(order_mail(seat, path.read_text().replace("{password}", passwords[seat]), number))
         ingested = runner.invoke(app, ["ingest", "--maildir", str(tmp_path / "inbox"), "--data", data])
@@ -110,8 +114,8 @@ def test_welcomes_are_mailed_and_receipts_thread_with_the_order_mail_over_smtp(t
     assert all(f"PASSWORD {passwords[seat]}" in welcomes[mail] for seat, mail in SEATS.items())
     runner.invoke(app, ["tick", "--data", data])  # the clock starts: the deadline is set
     inbox = mailbox.Maildir(tmp_path / "inbox", create=True)
-    seat = demo_orders()[0].stem.split("-", 1)[1]
-    inbox.add(order_mail(seat, demo_orders()[0].read_text().replace("{password}", passwords[seat]), 1))
+    seat = demo_orders(CLASSIC)[0].stem.split("-", 1)[1]
+    inbox.add(order_mail(seat, demo_orders(CLASSIC)[0].read_text().replace("{password}", passwords[seat]), 1))
     ingested = runner.invoke(app, ["ingest", "--maildir", str(tmp_path / "inbox"), "--data", data])
     assert "orders stored" in ingested.output
     assert "0 failed" in runner.invoke(app, ["send", "--data", data]).output

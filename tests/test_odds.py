@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.rulesets.coe.odds import Odds, _symbol_hits, land_odds, naval_odds, odds_text, standing_from_orders
+from adjudicator.rulesets.coe.odds import Odds, land_odds, naval_odds, odds_text, standing_from_orders
+from adjudicator.rulesets.coe.odds_chain import symbol_hits
 from adjudicator.rulesets.coe.orders import NavalBattle, Order, Priority, RetreatRule
 from adjudicator.rulesets.coe.state import Cargo, GameState
 from adjudicator.rulesets.coe.turn import TurnResult
@@ -109,7 +110,7 @@ def test_classic_symbol_dice_against_every_roll(n: int) -> None:
             counts[min(i, inf) + min(c, cav) + min(k, cat)] += ways
         while len(counts) > 1 and not counts[-1]:
             counts.pop()
-        assert list(_symbol_hits(n, inf, cav, cat, True)) == [F(c, 6**n) for c in counts]
+        assert list(symbol_hits(n, inf, cav, cat, True)) == [F(c, 6**n) for c in counts]
 
 
 # -- 1984 land (O-6), by hand ---------------------------------------------------------------------------------------

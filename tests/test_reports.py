@@ -74,18 +74,18 @@ def test_C_15_6_notice_mid_round_shows_the_attackers_roll_but_not_the_defenders(
     attack, defence = [3, 3, 1, 6, 6, 6], [2, 2, 3, 3, 5]  # 3 hits on Egyptus, then 4 on Macedonia
     result = play(ruleset, state, orders, GivenDice(values=attack + defence + [3] * 20), ask=True)
     asked = questions_now(result.pending)
-    assert [(q["seat"], q["key"]) for q in asked] == [("Egyptus", "battle.THR.1.losses")]
-    assert any(p["seat"] == "Macedonia" for p in result.pending)  # a later question, not asked now
+    assert [(q.seat, q.key) for q in asked] == [("Egyptus", "battle.THR.1.losses")]
+    assert any(p.seat == "Macedonia" for p in result.pending)  # a later question, not asked now
     game = GameRow(id=1, name="test", ruleset=ruleset.name, seed="", commitment="", created="", decision_hours=48)
     waiting = [
         DecisionRow(
             game_id=1,
             turn=1,
-            seat=q["seat"],
-            key=q["key"],
-            question=q["question"],
-            default=q["default"],
-            rule=q["rule"],
+            seat=q.seat,
+            key=q.key,
+            question=q.question,
+            default=q.default,
+            rule=q.rule,
             asked="",
         )
         for q in asked

@@ -19,6 +19,7 @@ import pytest
 
 from adjudicator.archive import Archive
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets import load_ruleset
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.demo import run_demo
 from adjudicator.services.games import NewGameOptions, new_game
@@ -186,7 +187,7 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def served_demo_site(tmp_path: Path) -> Iterator[str]:
     """The demo game's site, served over HTTP on loopback."""
-    run_demo(tmp_path / "demo", lambda _: None)
+    run_demo(tmp_path / "demo", lambda _: None, load_ruleset("coe-classic"))
     write_game_site(Archive.in_folder(tmp_path / "demo"), "demo", tmp_path / "site")
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / "site"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

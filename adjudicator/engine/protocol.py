@@ -15,7 +15,14 @@ file and the key)
     aliases      other names it is found by (list of str, optional)
     engine       the module of its code: a bare name `coe` is the module `adjudicator.rulesets.coe.ruleset`; a
                  dotted path (`mygames.bids.game`) is imported as written, so its package must be importable
-                 (on PYTHONPATH or installed). The rest of the file is the ruleset's own data.
+                 (on PYTHONPATH or installed).
+    [help]       optional: the ruleset's words in `pbem`'s help texts, each a string (HELP_TOPICS below names them);
+                 the core names no game, so every game fact of a help text comes from here.
+    [demo]       optional: the scripted game `pbem demo --ruleset NAME` plays (`orders`: a folder of order files
+                 NN-Seat.txt with a {password} placeholder, in play order; `seats`: a table seat -> mail address;
+                 `game`: the game's name, default "demo"; `help`: what the demo is, for the help texts). A
+                 ruleset without one plays a bot demo.
+    The rest of the file is the ruleset's own data.
 
 The engine module
     exposes `load(source: RulesetSource) -> Ruleset`: it reads and checks its data (typed dataclasses;
@@ -52,7 +59,7 @@ from __future__ import annotations
 import random
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
@@ -60,6 +67,7 @@ from adjudicator.errors import PbemError
 
 if TYPE_CHECKING:
     from adjudicator.engine.chance import Dice
+    from adjudicator.engine.decisions import Question
     from adjudicator.engine.steps import Step, StepResult
     from adjudicator.engine.vocabulary import Event, OrderResult
 
@@ -155,6 +163,47 @@ def _kind_names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _kinds(kind))
 
 
+# The topics of a ruleset's [help] table: what `pbem`'s help texts say of the game (adjudicator/cli.py).
+HELP_TOPICS: Final = {
+    "game": "the game's name where `pbem --help` names the game the tool is first for",
+    "players": "the number of seats a game takes, e.g. '2 to 6'",
+    "modes": "the game's modes, e.g. 'short or long'",
+    "option": "an example of a game option, KEY=VALUE, e.g. 'rounds=5'",
+    "odds_attacker": "the forms of `pbem odds --attacker`",
+    "odds_defender": "the forms of `pbem odds --defender`",
+    "odds_orders": "the standing orders an odds orders file may hold",
+    "odds_area": "what `pbem odds --area` names",
+    "odds_naval": "what `pbem odds --naval` makes of the battle",
+    "odds": "the forms of `pbem odds` in one paragraph, for a ruleset whose forms are not the options' own",
+    "odds_game_data": "what `pbem odds --game-data` gives",
+    "game_data": "what the game data a moderator supplies holds (`pbem data`)",
+}
+
+
+def read_help(source: RulesetSource) -> dict[str, str]:
+    """The [help] table: each key a topic of HELP_TOPICS, each value a string."""
+    table = source.table("help", {})
+    for key in table:
+        if key not in HELP_TOPICS:
+            raise source.error(f"help.{key}", f"unknown help topic; known: {', '.join(HELP_TOPICS)}")
+    return {key: source.text(f"help.{key}") for key in table}
+
+
+def read_demo(source: RulesetSource) -> dict[str, Any]:
+    """The [demo] table, checked: `orders` and `help` strings, `seats` a table of mail addresses, `game` a string."""
+    if "demo" not in source.data:
+        return {}
+    seats = source.table("demo.seats")
+    for seat in seats:
+        source.text(f"demo.seats.{seat}")
+    return {
+        "orders": source.text("demo.orders"),
+        "help": source.text("demo.help"),
+        "game": source.text("demo.game", "demo"),
+        "seats": dict(seats),
+    }
+
+
 @dataclass(frozen=True)
 class RulesetInfo:
     """The keys of ruleset.toml that every ruleset has."""
@@ -166,6 +215,8 @@ class RulesetInfo:
     engine: str
     folder: Path
     decisions_rule: str = ""  # the rule ID of the game's decisions (answer, standing order, default), for messages
+    help: Mapping[str, str] = field(default_factory=dict)  # [help]: topic -> text (HELP_TOPICS)
+    demo: Mapping[str, Any] = field(default_factory=dict)  # [demo]: its scripted demo game, {} for none
 
     @classmethod
     def read(cls, source: RulesetSource) -> RulesetInfo:
@@ -177,6 +228,8 @@ class RulesetInfo:
             engine=source.text("engine"),
             folder=source.folder,
             decisions_rule=source.text("decisions_rule", ""),
+            help=read_help(source),
+            demo=read_demo(source),
         )
 
     @property
@@ -210,6 +263,11 @@ class Ruleset(Protocol):
     @property
     def folder(self) -> Path:
         """The folder of its ruleset.toml."""
+        ...
+
+    @property
+    def demo(self) -> Mapping[str, Any]:
+        """The scripted game `pbem demo` plays (ruleset.toml's [demo]: orders, seats, help); empty for a bot demo."""
         ...
 
     # Seats
@@ -286,6 +344,11 @@ class Ruleset(Protocol):
     @property
     def dice_words(self) -> Mapping[str, int]:
         """The words a dice file may write for a draw besides numbers (CoE's combat die: 'inf', 'cav'...)."""
+        ...
+
+    @property
+    def symbol_dice(self) -> bool:
+        """Whether its dice show symbols rather than numbers (reports then show a roll's faces)."""
         ...
 
     @property
@@ -448,7 +511,7 @@ class Bot(Protocol):
         ...
 
     def answers(
-        self, ruleset: Any, state: Any, seat: str, header: str, asked: Sequence[Mapping[str, str]], rng: random.Random
+        self, ruleset: Any, state: Any, seat: str, header: str, asked: Sequence[Question], rng: random.Random
     ) -> str:
         """`seat`'s answers to the decisions `asked` of it (each with its key, question, default and rule), as the
         text a player mails: the `header` line, then the answers."""

@@ -15,6 +15,7 @@ The defaults, each overridden where a game differs:
   `read_stored_snapshot` reads an archived text with every check of `read_snapshot`;
 - events and reports: stored events carry their own visibility, reports tell the events as they are, and the
   report context names the coming steps;
+- the demo: ruleset.toml's [demo] table (none: `pbem demo` lets its bot play); the help texts read [help];
 - optional facts: no hidden information, a report mail per step, numbers only in dice files, a six-sided die, no
   templates, map, bot or odds;
 - game data: none. A ruleset whose printed facts the moderator supplies sets `game_data` (its data format) and
@@ -76,6 +77,16 @@ class RulesetBase:
     @property
     def folder(self) -> Path:
         return self.info.folder
+
+    @property
+    def demo(self) -> Mapping[str, Any]:
+        """Its scripted demo game ([demo] of ruleset.toml); empty: `pbem demo` lets its bot play."""
+        return self.info.demo
+
+    @property
+    def symbol_dice(self) -> bool:
+        """A ruleset whose dice files may write words for draws rolls dice with symbols."""
+        return bool(self.dice_words)
 
     # -- facts with a default ---------------------------------------------------------------------------------------
     hidden_information: bool = False

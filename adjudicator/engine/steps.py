@@ -16,6 +16,7 @@ from adjudicator.errors import PbemError
 
 if TYPE_CHECKING:
     from adjudicator.engine.chance import Dice
+    from adjudicator.engine.decisions import Pending
     from adjudicator.engine.protocol import Ruleset
 
 
@@ -42,7 +43,7 @@ class StepResult:
     state: Any
     events: list[Event]
     order_results: dict[str, list[OrderResult]]
-    pending: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
     dice: list[tuple[str, int]] = field(default_factory=list)
 
 

@@ -2,12 +2,13 @@
 
 The layouts in templates/ (reports, notices, the site, mails) are shared by every game; what is a game's own
 (the sentence of each event kind, the position, a seat's losses and orders template) is in its ruleset's
-template folder (the protocol's `templates`; Conquest of the Empire's is templates/coe/). A layout reaches it
+template folder (the protocol's `templates`, e.g. templates/coe/). A layout reaches it
 through the variable `ruleset_templates`, e.g. `{% from ruleset_templates ~ "/events.j2" import sentence %}`;
 `render` sets it from the ruleset the context names. A folder under templates/ is named relative to it ("coe"),
 any other (a ruleset of PBEM_RULESETS) by its absolute path. A ruleset's folder provides events.j2 (macros
 `sentence(event)` and `faces(dice)`; `battle_opening` and `battle_kinds` for the site), position.j2 (macro
-`position(state)`), seat-losses.txt.j2 and seat-position.txt.j2 (parts of the private report).
+`position(state)`), seat-losses.txt.j2 and seat-position.txt.j2 (parts of the private report), and optionally
+seat-start.txt.j2 (the welcome's line on a seat; else _seat-start.txt.j2).
 """
 
 from __future__ import annotations
@@ -149,9 +150,9 @@ def render(template: str, language: str = "en", **context: Any) -> str:
 def ruleset_templates(ruleset: Ruleset) -> str | None:
     """The template name of a ruleset's template folder: relative to templates/ when it lies there, else its
     absolute path; None when it has none."""
-    folder = getattr(ruleset, "templates", None)  # the protocol's (adjudicator/engine/protocol.py)
-    if folder is None:  # the registry before the protocol: a folder under templates/ named by `engine`
-        return str(ruleset.data["engine"]) if hasattr(ruleset, "data") else None
+    folder = ruleset.templates  # the protocol's (adjudicator/engine/protocol.py)
+    if folder is None:
+        return None
     shared = resource_dir("templates")
     return Path(folder).relative_to(shared).as_posix() if Path(folder).is_relative_to(shared) else str(folder)
 

@@ -6,8 +6,8 @@ The geometry is computed here; templates/map.svg.j2 writes the elements, escapin
 Same inputs, same bytes: nothing below depends on set or hash order, and every coordinate is rounded.
 
 This module knows no game. What a position puts on the board comes from its ruleset's map layers: a function
-`map_layers(board, snapshot, events, tr) -> MapLayers` in the ruleset's module (the registry's `hooks`; for
-Conquest of the Empire, adjudicator/rulesets/coe/mapping.py). MapLayers names, in the board's terms, each area's
+`map_layers(board, snapshot, events, tr) -> MapLayers`, the protocol's `map_layers` (e.g.
+adjudicator/rulesets/coe/mapping.py). MapLayers names, in the board's terms, each area's
 owner (its colour), its corner marker and tooltip, the lines drawn between areas (roads), the pieces' labels, the
 turn's arrows and fights, the legend's seats and symbols and the heading's details. The symbols a ruleset may
 use are the ones map.svg.j2 draws: markers "city" and "fortified", arrow styles "land", "sea" and "retreat",
@@ -598,9 +598,8 @@ def layers_of(snapshot: Mapping[str, Any]) -> LayersOf:
 
 
 def map_layers(ruleset: Ruleset) -> LayersOf:
-    """A ruleset's map layers: the protocol's `map_layers` (adjudicator/engine/protocol.py), or for the registry
-    before it, `map_layers` of the module its `hooks` name."""
-    layers = getattr(ruleset, "map_layers", None) or getattr(ruleset.hooks, "map_layers", None)
+    """A ruleset's map layers: the protocol's `map_layers` (adjudicator/engine/protocol.py)."""
+    layers = ruleset.map_layers
     if layers is None:
         raise ValueError(f"the ruleset {ruleset.name} draws no map")
     return layers  # type: ignore[no-any-return]

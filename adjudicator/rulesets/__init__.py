@@ -14,8 +14,18 @@ from pathlib import Path
 from adjudicator.engine.protocol import Ruleset, RulesetDataError, RulesetInfo, RulesetSource
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
+from adjudicator.settings import DEFAULT_RULESET  # the help texts give its words first
 
-__all__ = ["Ruleset", "RulesetDataError", "UnknownRuleset", "load_ruleset", "ruleset_folders", "ruleset_names"]
+__all__ = [
+    "DEFAULT_RULESET",
+    "Ruleset",
+    "RulesetDataError",
+    "UnknownRuleset",
+    "load_ruleset",
+    "ruleset_folders",
+    "ruleset_infos",
+    "ruleset_names",
+]
 
 EXTRA_FOLDERS = "PBEM_RULESETS"  # the environment variable naming folders of more rulesets
 
@@ -44,6 +54,24 @@ def _folders(extra: str) -> tuple[tuple[str, Path], ...]:
 
 def ruleset_names() -> list[str]:
     return sorted(ruleset_folders())
+
+
+def ruleset_infos() -> tuple[RulesetInfo, ...]:
+    """The ruleset.toml keys of every ruleset whose file reads (its code is not imported), DEFAULT_RULESET first, then
+    by name: what the help texts say of each (`[help]`, `[demo]`). A folder that does not read is left out here;
+    `pbem rulesets` names its problem."""
+    return _infos(os.environ.get(EXTRA_FOLDERS, ""))
+
+
+@cache
+def _infos(extra: str) -> tuple[RulesetInfo, ...]:
+    found = []
+    for _, folder in _folders(extra):
+        try:
+            found.append(RulesetInfo.read(RulesetSource.open(folder)))
+        except RulesetDataError:
+            continue
+    return tuple(sorted(found, key=lambda info: (info.name != DEFAULT_RULESET, info.name)))
 
 
 def load_ruleset(name: str) -> Ruleset:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import StepResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders, parse_turn_file
@@ -246,7 +247,7 @@ def _ask(
     game: GameRow,
     number: int,
     asked: list[DecisionRow],
-    pending: list[dict[str, Any]],
+    pending: list[Pending],
     *,
     clock: Clock,
 ) -> list[DecisionRow]:
@@ -256,17 +257,17 @@ def _ask(
     known = {(d.seat, d.key): d for d in asked}
     waiting = []
     for need in pending:
-        decision = known.get((need["seat"], need["key"]))
+        decision = known.get((need.seat, need.key))
         if decision is None:
             assert game.id is not None
             decision = DecisionRow(
                 game_id=game.id,
                 turn=number,
-                seat=need["seat"],
-                key=need["key"],
-                question=need["question"],
-                default=need["default"],
-                rule=need["rule"],
+                seat=need.seat,
+                key=need.key,
+                question=need.question,
+                default=need.default,
+                rule=need.rule,
                 asked=timestamp(clock),
             )
             session.add(decision)

@@ -3,8 +3,6 @@ answer), answers to a registered sender, and the welcome with a seat's password.
 
 from __future__ import annotations
 
-import json
-
 from sqlmodel import Session
 
 from adjudicator.archive import queries as db
@@ -167,17 +165,17 @@ def players_guide(ruleset: Ruleset) -> str | None:
 
 def render_welcome(ruleset: Ruleset, game: GameRow, row: TurnRow, seat: SeatRow, password: str) -> str:
     """welcome.txt.j2 in the seat's language: To: and Subject: lines, a blank line, the text."""
-    snapshot = json.loads(row.state_json)
-    home = snapshot["players"][seat.seat].get("home") if "players" in snapshot else None  # CoE's home province
+    state = stored_state(ruleset, row.state_json)
     return render(
         "welcome.txt.j2",
         seat.language,
+        ruleset=ruleset,
         email=seat.email,
         game=game.name,
         title=ruleset.title,
         seat=seat.seat,
-        home=home,
-        seats=list(ruleset.seats_of(stored_state(ruleset, row.state_json))),
+        position=ruleset.snapshot(state, seat.seat),  # the seat's own view: its seat-start.txt.j2 reads its start
+        seats=list(ruleset.seats_of(state)),
         pace=game.pace,
         password=password,
         commitment=game.commitment,

@@ -118,7 +118,7 @@ def _waiting_turn(
     if all(d.answer is not None for d in asked):
         return None
     result = play(ruleset, state, text, dice, answers, ask=True, settled=settled_questions(game, asked, clock=clock))
-    now_asked = {(need["seat"], need["key"]) for need in questions_now(result.pending)}
+    now_asked = {(need.seat, need.key) for need in questions_now(result.pending)}
     questions = [d for d in asked if d.answer is None and (d.seat, d.key) in now_asked]
     return (number, result, questions) if questions else None
 

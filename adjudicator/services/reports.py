@@ -100,12 +100,6 @@ def orders_keyed(game: GameRow) -> bool:
     return game.orders_hash_version >= ORDERS_KEYED
 
 
-def symbol_dice(ruleset: Ruleset) -> bool:
-    """Whether the game rolls dice with symbols (CoE Classic, C-1.8) rather than numbers (1984, O-6.13): a ruleset
-    whose dice files may write words for draws."""
-    return bool(ruleset.dice_words) and getattr(ruleset, "edition", lambda _: None)("combat") != "target_number"
-
-
 def turn_reports(
     ruleset: Ruleset,
     game: GameRow,
@@ -291,11 +285,11 @@ def write_decision_notices(
     the questions, with how to answer them. Nothing after that point is shown, neither an event nor a die."""
     written = []
     point = result.pending[0]
-    told = ruleset.report_events(result.events[: point["event"]], json.loads(before) if before else None)
+    told = ruleset.report_events(result.events[: point.event], json.loads(before) if before else None)
     events = [e for e in told if e.public]
     rolls = [
         (purpose, [value for _, value in group])
-        for purpose, group in groupby(result.dice[: point["rolls"]], key=lambda roll: roll[0])
+        for purpose, group in groupby(result.dice[: point.rolls], key=lambda roll: roll[0])
     ]
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
@@ -311,7 +305,7 @@ def write_decision_notices(
                 seat=seat,
                 events=events,
                 rolls=rolls,
-                symbols=symbol_dice(ruleset),
+                symbols=ruleset.symbol_dice,
                 questions=[d for d in waiting if d.seat == seat],
                 hours=game.decision_hours,
             ),

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.engine.decisions import Question
 from adjudicator.engine.protocol import Bot
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset, load_ruleset
@@ -213,6 +214,6 @@ def _answer(
         asked.setdefault(decision.seat, []).append(decision)
     rng = random.Random(f"pbem-selfplay-answers:{seed}:{number}:{len(done.waiting)}")
     for seat, found in asked.items():
-        questions = [{"key": d.key, "question": d.question, "default": d.default, "rule": d.rule} for d in found]
+        questions = [Question(d.seat, d.key, d.question, d.default, d.rule) for d in found]
         text = bot.answers(ruleset, state, seat, header(name, number, seat, passwords[seat]), questions, rng)
         answer(archive, name, text)

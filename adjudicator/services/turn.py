@@ -20,6 +20,7 @@ from adjudicator.engine.chance import (
     turn_dice,
     turn_key,
 )
+from adjudicator.engine.decisions import Answer, Answers, Pending, answers_of
 from adjudicator.engine.protocol import hides_information
 from adjudicator.engine.steps import NotDue, Step, StepResult, resolve_step
 from adjudicator.orders import parse_orders
@@ -34,9 +35,6 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
-
-
-Answers = dict[str, dict[str, str]]
 
 
 def play(
@@ -165,10 +163,7 @@ def turn_inputs(
         texts[seat] = stored.text if stored else ""
     text = step_orders_text(texts)
     asked = db.decisions(session, game, number)
-    answers: Answers = {}
-    for decision in asked:
-        if decision.answer is not None:
-            answers.setdefault(decision.seat, {})[decision.key] = decision.answer
+    answers = answers_of(Answer(d.seat, d.key, d.answer) for d in asked if d.answer is not None)
     # a game begun with an older version keeps its unkeyed orders hash, so that its dice stay as they were made
     keyed = orders_key(seed, number) if game.orders_hash_version >= ORDERS_KEYED else b""
     dice = turn_dice(turn_key(seed, number, checkpoints), text, hidden_turn_key(seed, number), keyed)
@@ -182,14 +177,14 @@ def settled_questions(game: GameRow, asked: list[DecisionRow], *, clock: Clock) 
     return frozenset((d.seat, d.key) for d in asked if d.answer is None and datetime.fromisoformat(d.asked) <= late)
 
 
-def questions_now(pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def questions_now(pending: list[Pending]) -> list[Pending]:
     """The decisions to ask now: the first one the turn needed, and those right after it with no die rolled and
     nothing else happening in between. A later decision may depend on a roll not yet made or on the first
     answer: asking it now would tell the players what the dice or the defaults did, which would not be fair."""
     now_asked = pending[:1]
     for need in pending[1:]:
         last = now_asked[-1]
-        if need["rolls"] != last["rolls"] or need["event"] != last["event"] + 1:
+        if need.rolls != last.rolls or need.event != last.event + 1:
             break
         now_asked.append(need)
     return now_asked

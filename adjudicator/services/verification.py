@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.chance import (
     CHAIN_LENGTH,
     ORDERS_KEYED,
-    KeyedDice,
     chain_keys,
     hidden_turn_key,
     key_follows,
@@ -168,39 +167,38 @@ def _verify_turn(
 ) -> None:
     """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay."""
     row = rows[index]
-    if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
-        problems.append(f"turn {row.number}: the stored state does not match its hash")
-    if index and row.number != rows[index - 1].number + 1:
-        problems.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
-    if not _dice_source_checked(ruleset, game, seats, row, index, passed, problems):
+    problems.extend(_stored_row_problems(rows, index))
+    if not _replayable(ruleset, game, seats, rows, index, previous, len(keys), passed, problems):
         return
-    if previous is None:
-        problems.append(f"turn {row.number}: not replayed, the position before it is missing or unreadable")
-        return
-    if not 0 < row.number < len(keys):
-        problems.append(f"turn {row.number}: outside the game's dice chain; not replayed")
-        return
-    if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
-        problems.append(f"turn {row.number}: the revealed turn key is not the chain's")
-    if row.given_dice:  # only a turn resolved from a dice file has given dice, and it is never stored as keyed
-        problems.append(f"turn {row.number}: its dice are keyed, yet it holds given dice ({row.given_dice}): edited")
+    problems.extend(_chain_key_problems(row, keys))
     _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
-    hidden_key, keyed = _secret_keys_checked(game, row, problems)
-    dice = turn_dice(keys[row.number], row.orders_text, hidden_key, keyed if row.orders_key else b"")
-    _verify_replay(ruleset, row, previous, dice, passed, problems)
+    problems.extend(_secret_key_problems(game, row))
+    _verify_replay(ruleset, game, row, previous, keys[row.number], passed, problems)
 
 
-def _dice_source_checked(
+def _stored_row_problems(rows: list[TurnRow], index: int) -> list[str]:
+    """The row against its own hash and its place after the turn before it."""
+    row, found = rows[index], []
+    if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
+        found.append(f"turn {row.number}: the stored state does not match its hash")
+    if index and row.number != rows[index - 1].number + 1:
+        found.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
+    return found
+
+
+def _replayable(
     ruleset: Ruleset,
     game: GameRow,
     seats: list[str],
-    row: TurnRow,
+    rows: list[TurnRow],
     index: int,
+    previous: Any,
+    chain_length: int,
     passed: list[str],
     problems: list[str],
 ) -> bool:
-    """Whether the turn is one to replay from the game's keyed dice; else what it is (the setup, an imported
-    position) is checked here, or its dice source is a problem."""
+    """Whether the turn is replayed from the keyed dice; if not, the verdict on it (setup, import or edit)."""
+    row = rows[index]
     # only `pbem new --from-snapshot` stores an imported position, as the game's first turn;
     # nothing stores dice from a file. Such a turn cannot be replayed from the verifiable dice: it was edited.
     if row.dice_source == "given":
@@ -208,51 +206,69 @@ def _dice_source_checked(
             f"turn {row.number}: its dice are marked as given from a dice file, which no stored turn "
             "can be: the turn was edited and its dice cannot be checked"
         )
-        return False
-    if row.dice_source == "imported":
-        if index:
-            problems.append(
-                f"turn {row.number}: marked as an imported position, which only a game's first turn "
-                "can be: the turn was edited and cannot be checked"
-            )
-        else:
-            passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
-        return False
-    if row.dice_source != "keyed":
+    elif row.dice_source == "imported" and index:
+        problems.append(
+            f"turn {row.number}: marked as an imported position, which only a game's first turn "
+            "can be: the turn was edited and cannot be checked"
+        )
+    elif row.dice_source == "imported":
+        passed.append(f"turn {row.number}: the game starts from an imported position (not replayed)")
+    elif row.dice_source != "keyed":
         problems.append(f"turn {row.number}: unknown dice source {row.dice_source!r}")
-        return False
-    if row.number == 0 and not index:
+    elif row.number == 0 and not index:
         expected = ruleset.initial_state(game.name, _setup_seats(ruleset, row, seats, problems))
         same = hashlib.sha256(_as_stored(ruleset.snapshot_text(expected), row).encode()).hexdigest() == row.state_hash
         (passed if same else problems).append(f"turn 0: setup {'matches' if same else 'differs from'} the setup rules")
-        return False
-    if not index:
+    elif not index:
         problems.append(f"turn {row.number}: the first stored turn is neither the setup nor an imported position")
-        return False
-    return True
+    elif previous is None:
+        problems.append(f"turn {row.number}: not replayed, the position before it is missing or unreadable")
+    elif not 0 < row.number < chain_length:
+        problems.append(f"turn {row.number}: outside the game's dice chain; not replayed")
+    else:
+        return True
+    return False
 
 
-def _secret_keys_checked(game: GameRow, row: TurnRow, problems: list[str]) -> tuple[bytes, bytes]:
-    """The keys of the turn's hidden draws and of its orders commitment, made from the seed, each checked against
-    the one the turn stores; returns them."""
-    hidden_key = hidden_turn_key(bytes.fromhex(game.seed), row.number)
-    if row.hidden_key and row.hidden_key != hidden_key.hex():
-        problems.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
+def _chain_key_problems(row: TurnRow, keys: list[bytes]) -> list[str]:
+    """The revealed turn key against the dice chain, and no given dice in a keyed turn."""
+    found = []
+    if row.turn_key != keys[row.number].hex() or not key_follows(row.turn_key, keys[row.number - 1].hex()):
+        found.append(f"turn {row.number}: the revealed turn key is not the chain's")
+    if row.given_dice:  # only a turn resolved from a dice file has given dice, and it is never stored as keyed
+        found.append(f"turn {row.number}: its dice are keyed, yet it holds given dice ({row.given_dice}): edited")
+    return found
+
+
+def _secret_key_problems(game: GameRow, row: TurnRow) -> list[str]:
+    """The keys of the turn's hidden draws and of its orders commitment against the game's seed."""
+    found = []
+    seed = bytes.fromhex(game.seed)
+    if row.hidden_key and row.hidden_key != hidden_turn_key(seed, row.number).hex():
+        found.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
     elif not row.hidden_key and row.hidden_dice_json:  # the key salts the chain (ER-13: hidden cards)
-        problems.append(f"turn {row.number}: it has hidden draws but not the key of them: the turn was edited")
+        found.append(f"turn {row.number}: it has hidden draws but not the key of them: the turn was edited")
     # each turn's orders hash as it was made: keyed by its orders key (a game that commits keyed), or unkeyed
-    keyed = orders_key(bytes.fromhex(game.seed), row.number)
-    if row.orders_key and row.orders_key != keyed.hex():
-        problems.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
+    if row.orders_key and row.orders_key != orders_key(seed, row.number).hex():
+        found.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
     elif not row.orders_key and game.orders_hash_version >= ORDERS_KEYED:
-        problems.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
-    return hidden_key, keyed
+        found.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
+    return found
 
 
 def _verify_replay(
-    ruleset: Ruleset, row: TurnRow, previous: Any, dice: KeyedDice, passed: list[str], problems: list[str]
+    ruleset: Ruleset,
+    game: GameRow,
+    row: TurnRow,
+    previous: Any,
+    turn_key: bytes,
+    passed: list[str],
+    problems: list[str],
 ) -> None:
-    """Resolve the turn again from the position before it and compare what it stores; its invariants hold."""
+    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored."""
+    seed = bytes.fromhex(game.seed)
+    keyed = orders_key(seed, row.number) if row.orders_key else b""
+    dice = turn_dice(turn_key, row.orders_text, hidden_turn_key(seed, row.number), keyed)
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)

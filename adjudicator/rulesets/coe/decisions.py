@@ -1,7 +1,6 @@
-"""Decisions taken outside one's own turn (C-15): an answer, else a standing order, else the default.
-
-Every decision taken is an event naming its source. With the game option "ask", a decision that has
-neither an answer nor a standing order is also listed as pending, so that the player can be asked.
+"""Decisions taken outside one's own turn (C-15): an answer, else a standing order, else the default, taken by
+the engine's `take` (adjudicator/engine/decisions.py); here, how Conquest of the Empire's answers read and how its
+standing orders are kept.
 """
 
 from __future__ import annotations
@@ -9,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from adjudicator.engine.vocabulary import N_
+from adjudicator.engine.decisions import BadAnswer, Decision, take
+from adjudicator.engine.vocabulary import N_, visible_to
 from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
 from adjudicator.rulesets.coe.turn import Turn
-from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, add_event
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 T = TypeVar("T")
 Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)
@@ -29,10 +29,6 @@ UNIT_WORDS = {
 _UNIT_KEYWORDS = {"INFANTRY": "infantry", "CAVALRY": "cavalry", "CATAPULT": "catapult"}
 
 
-class BadAnswer(ValueError):
-    pass
-
-
 def decide(
     turn: Turn,
     seat: str,
@@ -44,36 +40,23 @@ def decide(
     rule: str,
     show: Callable[[T], str] = str,
 ) -> T:
-    """Take one decision of `seat`: answer for `key`, else standing order, else default (C-15)."""
-    answer = turn.answers.get(seat, {}).get(key)
-    value: T
-    if answer is not None:
-        try:
-            value, source = parse(answer), "answer"
-        except BadAnswer as bad:
-            add_event(turn, "answer_refused", seat, key=key, answer=answer, reason=str(bad))
-            answer = None
-    if answer is None:
-        if standing is not None:
-            value, source = standing, "standing order"
-        else:
-            value, source = default, "default"
-            if turn.ask and (seat, key) not in turn.settled:
-                # where the turn stood when the question arose (events and dice before it), so that a notice
-                # can show the turn up to this point and nothing after it
-                turn.pending.append(
-                    {
-                        "seat": seat,
-                        "key": key,
-                        "question": question,
-                        "default": show(default),
-                        "rule": rule,
-                        "event": len(turn.events),
-                        "rolls": len(turn.dice.log),
-                    }
-                )
-    add_event(turn, "decision", seat, key=key, question=question, choice=show(value), source=source, rule=rule)
-    return value
+    """Take one decision of `seat` with the engine's take (C-15): answer for `key`, else standing order, else
+    default. Its events are the seat's own (vocabulary.SEAT_PRIVATE_KINDS: the kind gives the visibility)."""
+    decision = Decision(
+        seat=seat,
+        key=key,
+        question=question,
+        rule=rule,
+        default=default,
+        standing=standing,
+        read=parse,
+        show=show,
+        visible_to=visible_to([seat]),
+        visible_by_kind=True,
+    )
+    taken = take(decision, turn, (len(turn.events), len(turn.dice.log)))
+    turn.events += taken.events
+    return taken.value
 
 
 def complete_priority(kinds: Sequence[str]) -> list[str]:

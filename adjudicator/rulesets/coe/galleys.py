@@ -18,9 +18,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_, Rejected
-from adjudicator.rulesets.coe.movement import MovementPoints, ashore, enemy_armies, record_entry, troops_text
+from adjudicator.rulesets.coe.movement import MovementPoints, ashore, record_entry, troops_text
 from adjudicator.rulesets.coe.orders import Sail, Troops
-from adjudicator.rulesets.coe.state import Cargo, Force
+from adjudicator.rulesets.coe.refusals import (
+    refuse_absent_leader,
+    refuse_enemy_army,
+    refuse_leader_twice,
+    refuse_missing_units,
+    refuse_not_adjacent,
+    refuse_pinned,
+    refuse_unknown_area,
+)
+from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, leader_name
 
@@ -109,30 +118,16 @@ def _check_embarking(ruleset: CoeRuleset, points: MovementPoints, start: str, fo
     """Pieces boarding in `start` must be there, ashore, and must not have made a land move (C-5.24, C-5.25)."""
     rule = ruleset.rule
     present = ashore(force)
-    if len(set(cargo.leaders)) != len(cargo.leaders):
-        raise Rejected(rule("5.3"), N_("a leader is named twice"))
+    refuse_leader_twice(rule("5.3"), cargo.leaders)
     for leader in cargo.leaders:
-        if leader not in present.leaders:
-            raise Rejected(
-                rule("5.24"),
-                N_("your %(leader)s is not in %(area)s to embark there", leader=leader_name(leader), area=start),
-            )
+        refuse_absent_leader(rule("5.24"), leader, present, start, embarking=True)
         if points.land_moved_leader(leader):
             raise Rejected(
                 rule("5.25"), N_("%(leader)s made a land move this turn and may not embark", leader=leader_name(leader))
             )
     for kind in UNIT_KINDS:
         wanted = getattr(cargo, kind)
-        if wanted > getattr(present, kind):
-            raise Rejected(
-                rule("5.24"),
-                N_(
-                    "you have only %(count)s %(kind)s in %(area)s to embark",
-                    count=getattr(present, kind),
-                    kind=kind,
-                    area=start,
-                ),
-            )
+        refuse_missing_units(rule("5.24"), kind, wanted, present, start, embarking=True)
         able = points.embarkable_units(start, kind, getattr(present, kind))
         if wanted > able:
             raise Rejected(
@@ -175,15 +170,38 @@ def _coast_seas(ruleset: CoeRuleset, province: str, coast: str | None) -> frozen
 
 def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     """One SAIL order (C-5.15 to C-5.27): checked completely first, then carried out."""
-    ruleset = turn.rules
-    board, state, seat, rule = ruleset.board, turn.state, turn.seat, ruleset.rule
+    ruleset, state, seat = turn.rules, turn.state, turn.seat
     galleys = list(order.galleys)
+    force = _sailing_force(ruleset, state, seat, order, galleys)
+    _check_galleys_mp(ruleset, points, galleys, len(order.route))
+    existing, loads = _cargo_loads(ruleset, points, order, galleys, force)
+    carried = cargo_troops([*existing.values(), *loads.values()])
+    coasts = {g: force.galley_coasts.get(g) if ruleset.board.is_land(order.start) else None for g in galleys}
+    path = _chart(turn, order, galleys, coasts, carried)
+    _embark(points, order.start, force, existing, loads)
+    landed = _arrive(turn, points, order, force, path[-1], coasts, carried)
+    state.area(order.start).prune()
+    text = troops_text(carried) if carried != Troops() else ""
+    turn.event("sailed", seat, galleys=sorted(galleys), path=path, cargo=text, landed=landed)
+    note = " -> ".join(path)
+    if text:
+        note = (
+            N_("%(path)s, landing %(troops)s", path=note, troops=text)
+            if landed
+            else N_("%(path)s, carrying %(troops)s", path=note, troops=text)
+        )
+    return note
+
+
+def _sailing_force(ruleset: CoeRuleset, state: GameState, seat: str, order: Sail, galleys: list[int]) -> Force:
+    """The mover's force where the named galleys lie (C-2.2, C-5.3, C-5.15, C-5.18); cargo does not leave a
+    province holding others' combat units (C-5.9), though the galley itself may put out again (C-16.10)."""
+    rule = ruleset.rule
     if not galleys:
         raise Rejected(rule("5.15"), N_("name the galleys that sail"))
     if len(set(galleys)) != len(galleys):
         raise Rejected(rule("5.3"), N_("a galley is named twice"))
-    if order.start not in board.areas:
-        raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=order.start))
+    refuse_unknown_area(rule("2.2"), ruleset.board, order.start)
     here = state.areas.get(order.start)
     force = here.units.get(seat) if here else None
     for galley in galleys:
@@ -194,17 +212,14 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
     assert force is not None
     if not order.route:
         raise Rejected(rule("5.18"), N_("the route names no destination"))
-    start_land = board.is_land(order.start)
-    enemies = enemy_armies(state, order.start, seat) if start_land else []
-    if enemies and order.cargo is not None:  # the galley itself may put out again (C-16.10)
-        raise Rejected(
-            rule("5.9"),
-            N_(
-                "your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
-                area=order.start,
-                seats=", ".join(enemies),
-            ),
-        )
+    if ruleset.board.is_land(order.start) and order.cargo is not None:
+        refuse_pinned(rule("5.9"), state, seat, order.start)
+    return force
+
+
+def _check_galleys_mp(ruleset: CoeRuleset, points: MovementPoints, galleys: list[int], legs: int) -> None:
+    """Each galley has the MP for every leg (C-5.18) and did not have to stop among others' galleys (O-5.28)."""
+    rule = ruleset.rule
     for galley in galleys:
         if galley in points.stopped_galleys:
             raise Rejected(
@@ -215,112 +230,128 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
                     galley=galley,
                 ),
             )
-        if points.galley_left(galley) < len(order.route):
+        if points.galley_left(galley) < legs:
             raise Rejected(
                 rule("5.2"),
                 N_(
                     "galley %(galley)s has %(left)s MP left, the route needs %(cost)s (each leg costs 1 MP, %(rule)s)",
                     galley=galley,
                     left=points.galley_left(galley),
-                    cost=len(order.route),
+                    cost=legs,
                     rule=rule("5.18"),
                 ),
             )
 
-    # what the galleys will carry
+
+def _cargo_loads(
+    ruleset: CoeRuleset, points: MovementPoints, order: Sail, galleys: list[int], force: Force
+) -> tuple[dict[int, Cargo], dict[int, Cargo]]:
+    """What the galleys carry already, and what boards them in a province (C-5.22 to C-5.25); at sea the cargo
+    named must already be aboard (C-5.24)."""
     existing = {g: force.aboard.get(g, Cargo()) for g in galleys}
     loads: dict[int, Cargo] = {}
     if order.cargo is not None:
-        if start_land:
+        if ruleset.board.is_land(order.start):
             _check_embarking(ruleset, points, order.start, force, order.cargo)
             loads = load_galleys(ruleset, galleys, existing, order.cargo)
         else:
             _check_aboard(ruleset, order.start, galleys, cargo_troops(list(existing.values())), order.cargo)
-    carried = cargo_troops([*existing.values(), *loads.values()])
+    return existing, loads
 
-    # the route, leg by leg (C-5.18 to C-5.21)
-    coasts = {g: force.galley_coasts.get(g) if start_land else None for g in galleys}
+
+def _chart(turn: Turn, order: Sail, galleys: list[int], coasts: dict[int, str | None], carried: Troops) -> list[str]:
+    """The route, leg by leg (C-5.18 to C-5.21): the areas it passes; `coasts` follows the coast each galley lies
+    on (C-2.6)."""
+    board = turn.rules.board
     path = [order.start]
     for number, to in enumerate(order.route, 1):
         current, last = path[-1], number == len(order.route)
-        if to not in board.areas:
-            raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=to))
-        if board.is_land(current) and board.is_land(to):
-            raise Rejected(
-                rule("5.18"),
-                N_(
-                    "a galley never moves from one land province to another (%(area)s to "
-                    "%(other)s), not even across a strait: it must put out to sea first",
-                    area=current,
-                    other=to,
-                ),
-            )
-        if to not in board.adjacency[current]:
-            raise Rejected(rule("5.18"), N_("%(area)s is not adjacent to %(other)s", area=to, other=current))
+        _check_leg(turn.rules, current, to)
         if board.is_land(current):
-            for galley in galleys:
-                seas = _coast_seas(ruleset, current, coasts[galley])
-                if to not in seas:
-                    raise Rejected(
-                        rule("5.20"),
-                        N_(
-                            "galley %(galley)s lies on the coast of %(area)s facing "
-                            "%(seas)s and can put out only there, not into %(other)s",
-                            galley=galley,
-                            area=current,
-                            seas=", ".join(sorted(seas)),
-                            other=to,
-                        ),
-                    )
-                coasts[galley] = None
-        if not board.is_land(to) and stops_at_enemy_galleys(turn, to) and not last:
-            raise Rejected(
-                rule("5.19"),
-                N_(
-                    "the galleys must end their movement in %(area)s, which holds %(seats)s's galleys",
-                    area=to,
-                    seats=", ".join(stops_at_enemy_galleys(turn, to)),
-                ),
-            )
-        if board.is_land(to):
-            landing = last and carried.units > 0
-            owner = state.areas[to].owner if to in state.areas else None
-            if owner not in (seat, None) and not landing:
-                raise Rejected(
-                    rule("5.21"),
-                    N_(
-                        "%(area)s is controlled by %(seat)s: a galley enters it only to land "
-                        "combat units there, at the end of its route",
-                        area=to,
-                        seat=owner,
-                    ),
-                )
-            enemies = enemy_armies(state, to, seat)
-            if enemies:
-                if not last:
-                    raise Rejected(
-                        rule("5.9"),
-                        N_(
-                            "the galleys must stop in %(area)s, which holds %(seats)s's combat units",
-                            area=to,
-                            seats=", ".join(enemies),
-                        ),
-                    )
-                if carried.leaders and not carried.units:
-                    raise Rejected(
-                        rule("5.10"),
-                        N_(
-                            "leaders without combat units may not land in %(area)s, held by %(seats)s's combat units",
-                            area=to,
-                            seats=", ".join(enemies),
-                        ),
-                    )
+            _put_out(turn.rules, current, to, galleys, coasts)
+        if not board.is_land(to):
+            _check_sea_stop(turn, to, last)
+        else:
+            _check_landing(turn, to, last, carried)
             if len(board.coasts(to)) > 1:
                 for galley in galleys:
                     coasts[galley] = board.coast_of(to, current)
         path.append(to)
+    return path
 
-    # carry it out: embark, sail, disembark
+
+def _check_leg(ruleset: CoeRuleset, current: str, to: str) -> None:
+    """One leg joins adjacent areas, never two land provinces (C-2.2, C-5.18)."""
+    board, rule = ruleset.board, ruleset.rule
+    refuse_unknown_area(rule("2.2"), board, to)
+    if board.is_land(current) and board.is_land(to):
+        raise Rejected(
+            rule("5.18"),
+            N_(
+                "a galley never moves from one land province to another (%(area)s to "
+                "%(other)s), not even across a strait: it must put out to sea first",
+                area=current,
+                other=to,
+            ),
+        )
+    refuse_not_adjacent(rule("5.18"), board, to, current)
+
+
+def _put_out(ruleset: CoeRuleset, current: str, to: str, galleys: list[int], coasts: dict[int, str | None]) -> None:
+    """A galley in a province puts out only into a sea zone of the coast it lies on (C-2.6, C-5.20)."""
+    for galley in galleys:
+        seas = _coast_seas(ruleset, current, coasts[galley])
+        if to not in seas:
+            raise Rejected(
+                ruleset.rule("5.20"),
+                N_(
+                    "galley %(galley)s lies on the coast of %(area)s facing "
+                    "%(seas)s and can put out only there, not into %(other)s",
+                    galley=galley,
+                    area=current,
+                    seas=", ".join(sorted(seas)),
+                    other=to,
+                ),
+            )
+        coasts[galley] = None
+
+
+def _check_sea_stop(turn: Turn, to: str, last: bool) -> None:
+    """1984: galleys end their movement in a sea zone holding others' galleys (O-5.28)."""
+    if stops_at_enemy_galleys(turn, to) and not last:
+        raise Rejected(
+            turn.rules.rule("5.19"),
+            N_(
+                "the galleys must end their movement in %(area)s, which holds %(seats)s's galleys",
+                area=to,
+                seats=", ".join(stops_at_enemy_galleys(turn, to)),
+            ),
+        )
+
+
+def _check_landing(turn: Turn, to: str, last: bool, carried: Troops) -> None:
+    """A galley enters another's province only to land combat units at the end of its route (C-5.21); a
+    province holding others' combat units ends the route (C-5.9), and leaders alone do not land there (C-5.10)."""
+    state, seat, rule = turn.state, turn.seat, turn.rules.rule
+    landing = last and carried.units > 0
+    owner = state.areas[to].owner if to in state.areas else None
+    if owner not in (seat, None) and not landing:
+        raise Rejected(
+            rule("5.21"),
+            N_(
+                "%(area)s is controlled by %(seat)s: a galley enters it only to land "
+                "combat units there, at the end of its route",
+                area=to,
+                seat=owner,
+            ),
+        )
+    refuse_enemy_army(rule, state, seat, to, not last, bool(carried.leaders and not carried.units), by_sea=True)
+
+
+def _embark(
+    points: MovementPoints, start: str, force: Force, existing: dict[int, Cargo], loads: dict[int, Cargo]
+) -> None:
+    """The boarding pieces go aboard; they may make no land move this turn (C-5.24, C-5.25)."""
     for galley, load in loads.items():
         force.aboard[galley] = cargo = existing[galley]
         add_to(
@@ -330,10 +361,23 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
         )
         points.shipped_leaders.update(([0] if load.caesar else []) + load.generals)
         for kind in UNIT_KINDS:
-            points.embark_units(order.start, kind, getattr(load, kind))
-    destination = path[-1]
-    target = state.force(destination, seat)
-    for galley in galleys:
+            points.embark_units(start, kind, getattr(load, kind))
+
+
+def _arrive(
+    turn: Turn,
+    points: MovementPoints,
+    order: Sail,
+    force: Force,
+    destination: str,
+    coasts: dict[int, str | None],
+    carried: Troops,
+) -> bool:
+    """The galleys go to the end of the route with what they carry, spending 1 MP a leg (C-5.18); in a province
+    the cargo goes ashore (C-5.24; a landing when combat units come). True when pieces landed."""
+    board, seat = turn.rules.board, turn.seat
+    target = turn.state.force(destination, seat)
+    for galley in order.galleys:
         force.galleys.remove(galley)
         force.galley_coasts.pop(galley, None)
         cargo = force.aboard.pop(galley, Cargo())
@@ -348,26 +392,15 @@ def sail(turn: Turn, points: MovementPoints, order: Sail) -> str:
         if stops_at_enemy_galleys(turn, destination):
             points.stopped_galleys.add(galley)
     turn.scratch.setdefault("entered_zones", set()).update(to for to in order.route if not board.is_land(to))
-    if board.is_land(destination):
-        record_entry(turn, "by_sea", destination, carried)
-    landed = board.is_land(destination) and carried != Troops()
-    if board.is_land(destination):
-        for galley in galleys:
-            cargo = target.aboard.pop(galley, Cargo())
-            points.shipped_leaders.update(([0] if cargo.caesar else []) + cargo.generals)
-            for kind in UNIT_KINDS:
-                points.disembark_units(destination, kind, getattr(cargo, kind))
-    state.area(order.start).prune()
-    text = troops_text(carried) if carried != Troops() else ""
-    turn.event("sailed", seat, galleys=sorted(galleys), path=path, cargo=text, landed=landed)
-    note = " -> ".join(path)
-    if text:
-        note = (
-            N_("%(path)s, landing %(troops)s", path=note, troops=text)
-            if landed
-            else N_("%(path)s, carrying %(troops)s", path=note, troops=text)
-        )
-    return note
+    if not board.is_land(destination):
+        return False
+    record_entry(turn, "by_sea", destination, carried)
+    for galley in order.galleys:
+        cargo = target.aboard.pop(galley, Cargo())
+        points.shipped_leaders.update(([0] if cargo.caesar else []) + cargo.generals)
+        for kind in UNIT_KINDS:
+            points.disembark_units(destination, kind, getattr(cargo, kind))
+    return carried != Troops()
 
 
 def stops_at_enemy_galleys(turn: Turn, zone: str) -> list[str]:

@@ -11,6 +11,19 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.coe.orders import Move, Order, Sail, Troops
+from adjudicator.rulesets.coe.refusals import (
+    enemy_armies,
+    refuse_absent_leader,
+    refuse_enemy_army,
+    refuse_leader_twice,
+    refuse_leaderless,
+    refuse_missing_units,
+    refuse_not_adjacent,
+    refuse_pinned,
+    refuse_sea,
+    refuse_too_many_units,
+    refuse_unknown_area,
+)
 from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_ABBREVIATIONS, UNIT_KINDS, leader_name
@@ -111,12 +124,6 @@ class MovementPoints:
 # -- what stands where ---------------------------------------------------------------------------------------
 
 
-def enemy_armies(state: GameState, code: str, seat: str) -> list[str]:
-    """Other players with combat units in `code` (they stop movement there, C-5.9)."""
-    area = state.areas.get(code)
-    return sorted(s for s, f in area.units.items() if s != seat and f.units) if area else []
-
-
 def ashore(force: Force | None) -> Troops:
     """The pieces of a force that are not aboard one of its galleys."""
     if force is None:
@@ -208,69 +215,66 @@ def road_journey(ruleset: CoeRuleset, state: GameState, seat: str, origin: str, 
 def move(turn: Turn, points: MovementPoints, order: Move) -> str:
     """One MOVE order: a group of leaders and combat units making ordinary moves and road journeys
     (C-5.2 to C-5.14, C-5.25)."""
-    ruleset = turn.rules
-    board, state, seat = ruleset.board, turn.state, turn.seat
-    troops = order.troops
+    ruleset, state, seat = turn.rules, turn.state, turn.seat
+    force = _starting_force(ruleset, state, seat, order.start)
+    present = ashore(force)
+    _check_group(ruleset, points, state, seat, order, present)
+    path, route, groups = _trace(ruleset, state, seat, order)
+    _check_leaders_mp(ruleset, points, groups)
+    if len(groups) > 1:  # check on a copy first: a refused order changes nothing
+        _spend_units(ruleset, copy.deepcopy(points), order.start, present, groups)
+    _spend_units(ruleset, points, order.start, present, groups)
+    for group in groups:
+        _carry(turn, points, force, group)
+    state.area(order.start).prune()
+    turn.event("moved", seat, troops=troops_text(order.troops), path=path, route=route)
+    return route
+
+
+def _starting_force(ruleset: CoeRuleset, state: GameState, seat: str, start: str) -> Force:
+    """The mover's force in the province a MOVE starts from (C-2.2, C-5.3; at sea pieces sail, C-5.17)."""
     rule = ruleset.rule
-    if order.start not in board.areas:
-        raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=order.start))
-    if not board.is_land(order.start):
+    refuse_unknown_area(rule("2.2"), ruleset.board, start)
+    if not ruleset.board.is_land(start):
         raise Rejected(
             rule("5.17"),
             N_(
                 "pieces in the sea zone %(area)s are aboard galleys and move only with them (%(kw_sail)s)",
-                area=order.start,
+                area=start,
                 **in_english("sail"),
             ),
         )
-    here = state.areas.get(order.start)
+    here = state.areas.get(start)
     force = here.units.get(seat) if here else None
     if force is None or force.is_empty():
-        raise Rejected(rule("5.3"), N_("you have no pieces in %(area)s", area=order.start))
-    present = ashore(force)
+        raise Rejected(rule("5.3"), N_("you have no pieces in %(area)s", area=start))
+    return force
+
+
+def _check_group(
+    ruleset: CoeRuleset, points: MovementPoints, state: GameState, seat: str, order: Move, present: Troops
+) -> None:
+    """The pieces named are there and form a legion that may move this turn (C-5.2, C-5.3, C-5.5, C-5.6, C-5.9,
+    C-5.25)."""
+    rule, troops, start = ruleset.rule, order.troops, order.start
     for leader in troops.leaders:
-        if leader not in present.leaders:
-            raise Rejected(
-                rule("5.3"), N_("your %(leader)s is not in %(area)s", leader=leader_name(leader), area=order.start)
-            )
-    if len(set(troops.leaders)) != len(troops.leaders):
-        raise Rejected(rule("5.3"), N_("a leader is named twice"))
+        refuse_absent_leader(rule("5.3"), leader, present, start)
+    refuse_leader_twice(rule("5.3"), troops.leaders)
     for kind in UNIT_KINDS:
-        if getattr(troops, kind) > getattr(present, kind):
-            raise Rejected(
-                rule("5.3"),
-                N_(
-                    "you have only %(count)s %(kind)s in %(area)s",
-                    count=getattr(present, kind),
-                    kind=kind,
-                    area=order.start,
-                ),
-            )
-    if troops.units and not troops.leaders:
-        raise Rejected(rule("5.5"), N_("combat units move only together with a leader"))
-    per_leader = ruleset.data["movement"]["units_per_leader"]
-    if troops.units > per_leader * len(troops.leaders):
-        raise Rejected(
-            rule("5.6"),
-            N_(
-                "%(leaders)s leader(s) can move at most %(most)s combat units, not %(units)s",
-                leaders=len(troops.leaders),
-                most=per_leader * len(troops.leaders),
-                units=troops.units,
-            ),
-        )
+        refuse_missing_units(rule("5.3"), kind, getattr(troops, kind), present, start)
+    refuse_leaderless(rule("5.5"), troops)
+    refuse_too_many_units(rule("5.6"), troops, ruleset.data["movement"]["units_per_leader"])
     if not order.steps:
         raise Rejected(rule("5.2"), N_("the move names no destination"))
-    enemies = enemy_armies(state, order.start, seat)
-    if enemies:
-        raise Rejected(
-            rule("5.9"),
-            N_(
-                "your pieces in %(area)s must stay there: it holds %(seats)s's combat units",
-                area=order.start,
-                seats=", ".join(enemies),
-            ),
-        )
+    refuse_pinned(rule("5.9"), state, seat, start)
+    _check_not_shipped(ruleset, points, troops, present, start)
+
+
+def _check_not_shipped(
+    ruleset: CoeRuleset, points: MovementPoints, troops: Troops, present: Troops, start: str
+) -> None:
+    """Pieces that embarked or disembarked this turn make no land move (C-5.25)."""
+    rule = ruleset.rule
     for leader in troops.leaders:
         if leader in points.shipped_leaders:
             raise Rejected(
@@ -280,7 +284,7 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
                 ),
             )
     for kind in UNIT_KINDS:
-        wanted, free = getattr(troops, kind), points.units_free(order.start, kind, getattr(present, kind))
+        wanted, free = getattr(troops, kind), points.units_free(start, kind, getattr(present, kind))
         if wanted > free:
             raise Rejected(
                 rule("5.25"),
@@ -289,59 +293,33 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
                     "embarked or disembarked this turn",
                     count=free,
                     kind=kind,
-                    area=order.start,
+                    area=start,
                 ),
             )
 
+
+def _trace(ruleset: CoeRuleset, state: GameState, seat: str, order: Move) -> tuple[list[str], str, list[_Group]]:
+    """Follow the steps of a MOVE (C-5.2, C-5.8 to C-5.12): the areas reached, the route as the report writes
+    it, and the groups of pieces with where each ends and what it spends."""
     path = [order.start]
     route = order.start
-    moving, spent, journeys = troops, 0, 0  # the pieces still travelling, and what they have spent so far
+    moving, spent, journeys = order.troops, 0, 0  # the pieces still travelling, and what they have spent so far
     groups: list[_Group] = []  # pieces dropped on the way (LEAVING, C-5.8, C-5.12), then the rest
     for number, step in enumerate(order.steps, 1):
         current = path[-1]
-        if step.to not in board.areas:
-            raise Rejected(rule("2.2"), N_("%(area)s is not an area of the board", area=step.to))
+        refuse_unknown_area(ruleset.rule("2.2"), ruleset.board, step.to)
         if step.kind == "road":
-            if not board.is_land(step.to):
-                raise Rejected(
-                    rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley", area=step.to)
-                )
-            chain = road_journey(ruleset, state, seat, current, step.to)
+            chain = _road_step(ruleset, state, seat, current, step.to)
             route += f" => {step.to}"
             # C-5.12: after dropping pieces at a city passed, the same road journey goes on (no further MP)
             going_on = number > 1 and order.steps[number - 2].kind == "road" and order.steps[number - 2].leave
             spent += 0 if going_on else 1
             journeys += 0 if going_on else 1
         else:
-            if step.to in board.sea_neighbours(current) or not board.is_land(step.to):
-                raise Rejected(
-                    rule("5.17"), N_("%(area)s is a sea zone: land pieces go to sea only aboard a galley", area=step.to)
-                )
-            if step.to not in board.land_neighbours(current):
-                raise Rejected(rule("2.2"), N_("%(area)s is not adjacent to %(other)s", area=step.to, other=current))
-            chain = [current, step.to]
+            chain = _land_step(ruleset, current, step.to)
             route += f" -> {step.to}"
             spent += 1
-        enemies = enemy_armies(state, step.to, seat)
-        if enemies:
-            if not moving.units:
-                raise Rejected(
-                    rule("5.10"),
-                    N_(
-                        "leaders without combat units may not enter %(area)s, held by %(seats)s's combat units",
-                        area=step.to,
-                        seats=", ".join(enemies),
-                    ),
-                )
-            if number < len(order.steps):
-                raise Rejected(
-                    rule("5.9"),
-                    N_(
-                        "the move must stop in %(area)s, which holds %(seats)s's combat units",
-                        area=step.to,
-                        seats=", ".join(enemies),
-                    ),
-                )
+        refuse_enemy_army(ruleset.rule, state, seat, step.to, number < len(order.steps), not moving.units, by_sea=False)
         for code in chain[1:]:
             state.area(code)  # every area passed has its entry in the state, as before
         path.append(chain[-1])
@@ -350,6 +328,28 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
             groups.append(_Group(step.leave, step.to, path[-2], spent, journeys))
             route += f" leaving {troops_text(step.leave)}"
     groups.append(_Group(moving, path[-1], path[-2], spent, journeys))
+    return path, route, groups
+
+
+def _road_step(ruleset: CoeRuleset, state: GameState, seat: str, current: str, to: str) -> list[str]:
+    """A road journey step: the cities it passes (C-5.12, C-5.13); never into a sea zone (C-5.17)."""
+    if not ruleset.board.is_land(to):
+        refuse_sea(ruleset.rule("5.17"), to)
+    return road_journey(ruleset, state, seat, current, to)
+
+
+def _land_step(ruleset: CoeRuleset, current: str, to: str) -> list[str]:
+    """An ordinary move across a land border (C-2.2); never into a sea zone, not even across a strait (C-5.17)."""
+    board = ruleset.board
+    if to in board.sea_neighbours(current) or not board.is_land(to):
+        refuse_sea(ruleset.rule("5.17"), to)
+    refuse_not_adjacent(ruleset.rule("2.2"), board, to, current, land=True)
+    return [current, to]
+
+
+def _check_leaders_mp(ruleset: CoeRuleset, points: MovementPoints, groups: list[_Group]) -> None:
+    """Each leader has the MP his group spends (C-5.2) and the road journeys left (C-5.14, O-5.15)."""
+    rule = ruleset.rule
     for group in groups:
         for leader in group.troops.leaders:
             if points.leader_left(leader) < group.cost:
@@ -371,32 +371,29 @@ def move(turn: Turn, points: MovementPoints, order: Move) -> str:
                         limit=points.road_limit,
                     ),
                 )
-    if len(groups) > 1:  # check on a copy first: a refused order changes nothing
-        _spend_units(ruleset, copy.deepcopy(points), order.start, present, groups)
-    _spend_units(ruleset, points, order.start, present, groups)
 
-    for group in groups:
-        target = state.force(group.destination, seat)
-        for leader in group.troops.leaders:
-            points.leaders[leader] = points.leader_left(leader) - group.cost
-            points.leader_roads[leader] = points.leader_roads.get(leader, 0) + group.roads
-            if leader == 0:
-                force.caesar, target.caesar = 0, 1
-            else:
-                force.generals.remove(leader)
-                target.generals.append(leader)
-        for kind in UNIT_KINDS:
-            count = getattr(group.troops, kind)
-            if count:
-                setattr(force, kind, getattr(force, kind) - count)
-                setattr(target, kind, getattr(target, kind) + count)
-        record_entry(turn, "by_land", group.destination, group.troops)
-        if group.troops.units:  # where the units entered from (the 1984 default retreat destination, O-14.7)
-            came = turn.scratch.setdefault("came_from", {}).setdefault(group.destination, {})
-            came[group.came_from] = came.get(group.came_from, 0) + group.troops.units
-    state.area(order.start).prune()
-    turn.event("moved", seat, troops=troops_text(troops), path=path, route=route)
-    return route
+
+def _carry(turn: Turn, points: MovementPoints, force: Force, group: _Group) -> None:
+    """Carry one group of a checked MOVE to its destination and book what its leaders spent (C-5.2, C-5.14)."""
+    seat = turn.seat
+    target = turn.state.force(group.destination, seat)
+    for leader in group.troops.leaders:
+        points.leaders[leader] = points.leader_left(leader) - group.cost
+        points.leader_roads[leader] = points.leader_roads.get(leader, 0) + group.roads
+        if leader == 0:
+            force.caesar, target.caesar = 0, 1
+        else:
+            force.generals.remove(leader)
+            target.generals.append(leader)
+    for kind in UNIT_KINDS:
+        count = getattr(group.troops, kind)
+        if count:
+            setattr(force, kind, getattr(force, kind) - count)
+            setattr(target, kind, getattr(target, kind) + count)
+    record_entry(turn, "by_land", group.destination, group.troops)
+    if group.troops.units:  # where the units entered from (the 1984 default retreat destination, O-14.7)
+        came = turn.scratch.setdefault("came_from", {}).setdefault(group.destination, {})
+        came[group.came_from] = came.get(group.came_from, 0) + group.troops.units
 
 
 @dataclass(frozen=True)
@@ -436,20 +433,8 @@ def _drop(ruleset: CoeRuleset, moving: Troops, leave: Troops, where: str) -> Tro
         tuple(n for n in moving.leaders if n not in leave.leaders),
         *(getattr(moving, k) - getattr(leave, k) for k in UNIT_KINDS),
     )
-    if rest.units and not rest.leaders:
-        raise Rejected(rule("5.5"), N_("the combat units going on from %(area)s have no leader with them", area=where))
-    per_leader = ruleset.data["movement"]["units_per_leader"]
-    if rest.units > per_leader * len(rest.leaders):
-        raise Rejected(
-            rule("5.6"),
-            N_(
-                "%(leaders)s leader(s) can move at most %(limit)s combat units on from %(area)s, not %(count)s",
-                leaders=len(rest.leaders),
-                limit=per_leader * len(rest.leaders),
-                area=where,
-                count=rest.units,
-            ),
-        )
+    refuse_leaderless(rule("5.5"), rest, where)
+    refuse_too_many_units(rule("5.6"), rest, ruleset.data["movement"]["units_per_leader"], where)
     return rest
 
 

@@ -155,6 +155,11 @@ class CoeRuleset(RulesetBase):
 
         return COMBAT_DIE_SYMBOLS
 
+    @property
+    def symbol_dice(self) -> bool:
+        """Classic's combat die shows symbols (C-1.8); 1984's target-number combat reads numbers (O-6.13)."""
+        return self.edition("combat") != "target_number"
+
     # Snapshots: CoE has no hidden information, so every viewer sees the whole (schema 1, docs/snapshot.md)
 
     def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:

@@ -9,7 +9,8 @@ leaders on each side of a land battle (from the position before the turn and the
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.vocabulary import Event
@@ -112,51 +113,97 @@ def with_rolled_hits(events: list[Event]) -> list[Event]:
 def losses_of(seat: str, events: Iterable[Event]) -> dict[str, Any]:
     """What `seat` lost in a turn, for its private report: combat units by kind, galleys, leaders (captured or
     killed) and provinces, from the battle, naval and capture events."""
-    lost: dict[str, Any] = {"units": Counter(), "galleys": [], "leaders": [], "provinces": []}
-    sides: dict[str, str] = {}  # the current land battle: seat -> the other side
-    left: dict[str, Counter[str]] = {}  # each side's combat units still in the current land battle
+    book = _Losses(seat)
     for event in events:
-        data, who = event.data, event.seat
-        if event.kind == "battle":
-            sides = {who or "": data["defender"], data["defender"]: who or ""}
-            left = {
-                who or "": Counter(units(data.get("attacker_forces", ""))),
-                data["defender"]: Counter(units(data.get("defender_forces", ""))),
-            }
-        elif event.kind == "battle_round":
-            _lose(lost, left, seat, who or "", units(data.get("attacker_losses", "")))
-            _lose(lost, left, seat, data.get("defender", ""), units(data.get("defender_losses", "")))
-        elif event.kind == "pursuit":
-            _lose(lost, left, seat, sides.get(who or "", ""), units(data.get("losses", "")))
-        elif event.kind == "retreat_failed":
-            _lose(lost, left, seat, who or "", {k: n for k, n in left.get(who or "", Counter()).items() if n > 0})
-        elif event.kind == "shot" and data.get("hit") and data.get("target_owner") == seat:
-            if data.get("target") == "galley":
-                lost["galleys"].append(data.get("galley"))
-            else:
-                lost["units"][data.get("target")] += 1
-        elif event.kind == "naval_round":
-            sunk = data.get("attacker_sunk", []) if who == seat else data.get("defender_sunk", [])
-            lost["galleys"] += sunk if seat in (who, data.get("defender")) else []
-        elif event.kind in ("galleys_sunk", "galleys_destroyed") and who == seat:
-            lost["galleys"] += [g for g in data.get("galleys", []) if g not in lost["galleys"]]
-        elif event.kind == "captured" and data.get("owner") == seat:
-            lost["leaders"].append({"leader": data.get("leader"), "killed": data.get("choice") == "kill"})
-        elif event.kind == "conquered" and data.get("previous") == seat:
-            lost["provinces"].append(data.get("area"))
-    lost["units"] = {kind: count for kind, count in lost["units"].items() if count}
-    return lost
+        reader = _LOSS_READERS.get(event.kind)
+        if reader is not None:
+            reader(book, event.seat or "", event.data)
+    book.lost["units"] = {kind: count for kind, count in book.lost["units"].items() if count}
+    return book.lost
 
 
-def _lose(
-    lost: dict[str, Any], left: dict[str, Counter[str]], seat: str, side: str, units_lost: dict[str, int]
-) -> None:
-    """Count one side's land losses (for `seat` when it is that side) and take them off what it has left."""
-    for kind, count in units_lost.items():
-        if side in left:
-            left[side][kind] -= count
-        if side == seat:
-            lost["units"][kind] += count
+@dataclass
+class _Losses:
+    """One seat's losses, read event by event; `sides` and `left` follow the current land battle."""
+
+    seat: str
+    lost: dict[str, Any] = field(
+        default_factory=lambda: {"units": Counter(), "galleys": [], "leaders": [], "provinces": []}
+    )
+    sides: dict[str, str] = field(default_factory=dict)  # seat -> the other side
+    left: dict[str, Counter[str]] = field(default_factory=dict)  # each side's combat units still in the battle
+
+    def battle(self, who: str, data: dict[str, Any]) -> None:
+        """A land battle begins (C-6): both sides' forces."""
+        self.sides = {who: data["defender"], data["defender"]: who}
+        self.left = {
+            who: Counter(units(data.get("attacker_forces", ""))),
+            data["defender"]: Counter(units(data.get("defender_forces", ""))),
+        }
+
+    def battle_round(self, who: str, data: dict[str, Any]) -> None:
+        """Each side's losses in a round (C-6.9)."""
+        self.lose(who, units(data.get("attacker_losses", "")))
+        self.lose(data.get("defender", ""), units(data.get("defender_losses", "")))
+
+    def pursuit(self, who: str, data: dict[str, Any]) -> None:
+        """The pursuer's hits fall on the other side (C-6.16)."""
+        self.lose(self.sides.get(who, ""), units(data.get("losses", "")))
+
+    def retreat_failed(self, who: str, data: dict[str, Any]) -> None:
+        """A side that cannot retreat loses every unit it has left."""
+        self.lose(who, {k: n for k, n in self.left.get(who, Counter()).items() if n > 0})
+
+    def shot(self, who: str, data: dict[str, Any]) -> None:
+        """1984: a unit or galley of the seat hit by a shot (O-6)."""
+        if not (data.get("hit") and data.get("target_owner") == self.seat):
+            return
+        if data.get("target") == "galley":
+            self.lost["galleys"].append(data.get("galley"))
+        else:
+            self.lost["units"][data.get("target")] += 1
+
+    def naval_round(self, who: str, data: dict[str, Any]) -> None:
+        """The seat's galleys sunk in a naval round (C-7)."""
+        sunk = data.get("attacker_sunk", []) if who == self.seat else data.get("defender_sunk", [])
+        self.lost["galleys"] += sunk if self.seat in (who, data.get("defender")) else []
+
+    def galleys_sunk(self, who: str, data: dict[str, Any]) -> None:
+        """The seat's galleys sunk or destroyed outside a naval round, each counted once."""
+        if who == self.seat:
+            self.lost["galleys"] += [g for g in data.get("galleys", []) if g not in self.lost["galleys"]]
+
+    def captured(self, who: str, data: dict[str, Any]) -> None:
+        """A general of the seat captured, held or killed (C-8.4)."""
+        if data.get("owner") == self.seat:
+            self.lost["leaders"].append({"leader": data.get("leader"), "killed": data.get("choice") == "kill"})
+
+    def conquered(self, who: str, data: dict[str, Any]) -> None:
+        """A province of the seat taken."""
+        if data.get("previous") == self.seat:
+            self.lost["provinces"].append(data.get("area"))
+
+    def lose(self, side: str, units_lost: dict[str, int]) -> None:
+        """Count one side's land losses (for the seat when it is that side) and take them off what it has left."""
+        for kind, count in units_lost.items():
+            if side in self.left:
+                self.left[side][kind] -= count
+            if side == self.seat:
+                self.lost["units"][kind] += count
+
+
+_LOSS_READERS: dict[str, Callable[[_Losses, str, dict[str, Any]], None]] = {
+    "battle": _Losses.battle,
+    "battle_round": _Losses.battle_round,
+    "pursuit": _Losses.pursuit,
+    "retreat_failed": _Losses.retreat_failed,
+    "shot": _Losses.shot,
+    "naval_round": _Losses.naval_round,
+    "galleys_sunk": _Losses.galleys_sunk,
+    "galleys_destroyed": _Losses.galleys_sunk,
+    "captured": _Losses.captured,
+    "conquered": _Losses.conquered,
+}
 
 
 def with_leaders(events: list[Event], before: dict[str, Any] | None) -> list[Event]:

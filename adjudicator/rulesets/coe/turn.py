@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import Dice
+from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import NotDue
 from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
 from adjudicator.rulesets.coe.orders import Order, OrderSet
@@ -37,8 +38,13 @@ class Turn:
     settled: frozenset[tuple[str, str]] = frozenset()  # (seat, key) asked too long ago: the default, not pending
     events: list[Event] = field(default_factory=list)
     results: list[OrderResult] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)  # decisions to ask (engine/decisions.py take)
     scratch: dict[str, Any] = field(default_factory=dict)  # the ruleset's bookkeeping within this turn
+
+    @property
+    def decisions_rule(self) -> str:
+        """The rule of this edition's decisions (C-15, O-14), for the engine's take (an Asking)."""
+        return self.rules.decisions_rule
 
     def event(self, kind: str, seat: str | None = None, **data: Any) -> None:
         self.events.append(Event(kind, seat, data))
@@ -68,7 +74,7 @@ class TurnResult:
     state: GameState
     events: list[Event]
     order_results: list[OrderResult]
-    pending: list[dict[str, Any]]
+    pending: list[Pending]
     dice: list[tuple[str, int]]
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.decisions import Asking, answer_to, take
 from adjudicator.engine.vocabulary import N_, Event
 from adjudicator.orders.keywords import in_english
 from adjudicator.orders.sets import Order
@@ -30,7 +31,7 @@ from adjudicator.rulesets.conqueror.orders import (
     RetreatPriority,
     canonical,
 )
-from adjudicator.rulesets.conqueror.rulings import BadAnswer, Decisions, Need
+from adjudicator.rulesets.conqueror.rulings import BadAnswer, Need
 from adjudicator.rulesets.conqueror.state import GameState
 
 LOSSES, ASSIGN, FREE_MEN, RETREAT, SHIP_RETREAT, REINFORCE = (
@@ -91,7 +92,7 @@ class Choices:
 
     data: GameData
     prefix: str  # battle.<area>.<n>
-    decisions: Decisions
+    decisions: Asking
     losses: dict[str, tuple[str, ...]] = field(default_factory=dict)
     assign: dict[str, tuple[str, ...]] = field(default_factory=dict)  # assigner -> seats
     retreat: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -104,7 +105,7 @@ class Choices:
 
     def read(self, seat: str, what: str, kind: type, rule: str) -> Any | None:
         """`seat`'s answer to this battle's decision `what`, read as one `kind` order line; None if none or wrong."""
-        text = self.decisions.answer(seat, self.key(what))
+        text = answer_to(self.decisions, seat, self.key(what))
         if text is None:
             return None
         try:
@@ -286,7 +287,7 @@ def taker(
 ) -> Callable[[tuple[int, int]], list[Event]]:
     """The decision taken when the battle's events reach it (Found.take): only its events are kept, as the battle
     was fought with the answer or standing order already (Choices)."""
-    return lambda where: choices.decisions.take(need, standing, default, read, where)[1]
+    return lambda where: take(need.decision(default, standing, read), choices.decisions, where).events
 
 
 def read_losses(data: GameData, seat: str) -> Callable[[str], Any]:

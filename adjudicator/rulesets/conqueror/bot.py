@@ -12,10 +12,11 @@ meets the refusals as a hasty player would."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from adjudicator.engine.decisions import Question, default_answers
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.campaign import block_effects
 from adjudicator.rulesets.conqueror.movement import SHIP_CAPACITY, active, attack_ban
@@ -75,11 +76,11 @@ class ConquerorBot:
         state: GameState,
         seat: str,
         header: str,
-        asked: Sequence[Mapping[str, str]],
+        asked: Sequence[Question],
         rng: random.Random,
     ) -> str:
         """Every decision asked (ER-14) gets its default answer: the documented default is always a legal one."""
-        return "\n".join([header, *(f"ANSWER {d['key']}: {d['default']}" for d in asked)]) + "\n"
+        return default_answers(header, asked)
 
     def winner(self, ruleset: ConquerorGame, state: GameState) -> str | None:
         """The one winner once the game has ended (ER-10); none on a shared victory."""

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.engine.chance import Dice
+from adjudicator.engine.decisions import Decisions
+from adjudicator.engine.decisions import take as take_decision  # campaign's own take moves units
 from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.orders.sets import Answer, Language, Order, Press
 from adjudicator.rulesets.conqueror import battle_types as bt
@@ -69,7 +71,7 @@ from adjudicator.rulesets.conqueror.orders import (
     TemporaryCapital,
     Transport,
 )
-from adjudicator.rulesets.conqueror.rulings import BadAnswer, Decisions, Need, rule_on
+from adjudicator.rulesets.conqueror.rulings import BadAnswer, Need, rule_on
 from adjudicator.rulesets.conqueror.standing import standing_orders
 from adjudicator.rulesets.conqueror.state import INDEPENDENT, GameState, capital_owner
 
@@ -221,7 +223,8 @@ def block_decisions(state: GameState, data: GameData, seat: str, turn: Turn) -> 
         def read(text: str, blocker: str = blocker) -> tuple[Any, ...]:
             return (read_order(data, blocker, text, BlockFilter, "ER-14.11"),)
 
-        choice, events = turn.take(need, kept or None, (NO_BLOCK,), read, (len(turn.events), turn.rolls))
+        taken = take_decision(need.decision((NO_BLOCK,), kept or None, read), turn, (len(turn.events), turn.rolls))
+        choice, events = taken.value, taken.events
         turn.filters[blocker] = choice
         turn.events += events
 
@@ -483,9 +486,7 @@ def fight(
         turn.events.append(Event("attack_refused", attack.seat, {"area": attack.target, "reason": str(error)}))
         return {}, {}
     if not outcome.finished:  # ER-13.6: a manual effect before the result: answer, else the default
-        rulings, ruled = rule_on(
-            outcome.pending, turn.answers, turn.ask, turn.settled, turn.pending, len(turn.events), len(chance.log)
-        )
+        rulings, ruled = rule_on(outcome.pending, turn, len(turn.events), len(chance.log))
         turn.events += ruled
         outcome = resolve_battle(battle, chosen, orders, chance, rulings)
     happened = apply_outcome(state, data, attack, battle, outcome, chance)
@@ -541,7 +542,8 @@ def reinforcement_decider(state: GameState, data: GameData, attack: Attack, pref
             return order
 
         kept = standing[0] if standing is not None else never
-        choice, events = turn.take(need, kept, NO_REINFORCEMENT, read, (len(turn.events), turn.rolls))
+        taken = take_decision(need.decision(NO_REINFORCEMENT, kept, read), turn, (len(turn.events), turn.rolls))
+        choice, events = taken.value, taken.events
         turn.events += events
         if choice.never:
             return None
@@ -593,7 +595,8 @@ def capital_chooser(state: GameState, data: GameData, turn: Turn) -> Choose:
 
         kept = TemporaryCapital(areas=(listed,)) if listed else None
         where = (len(turn.events) + offset, turn.rolls)
-        choice, events = turn.take(need, kept, TemporaryCapital(areas=(default,)), read, where)
+        taken = take_decision(need.decision(TemporaryCapital(areas=(default,)), kept, read), turn, where)
+        choice, events = taken.value, taken.events
         return next(a for a in choice.areas if a in sites), events
 
     return choose

@@ -5,7 +5,7 @@ short text (ER-13.6: what the codes cannot express)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -217,93 +217,145 @@ def _target(language: str, effect: Effect) -> str:
     return gettext(language, TARGET_WORDS.get(target, target))
 
 
-def _op(language: str, effect: Effect) -> str:  # noqa: C901, PLR0911, PLR0912 (one sentence per op of ER-13.6)
-    args, op = effect.args, effect.op
-    n = args.get("n", 0)
-    if op == "strength":
-        selector = effect.selector("per")
-        text = (
-            gettext(language, "strength %(n)s per %(units)s", n=signed(n), units=_selector(language, selector))
-            if selector
-            else gettext(language, "strength %(n)s", n=signed(n))
-        )
-        return text + (" " + gettext(language, "(at most %(cap)s)", cap=signed(args["cap"])) if "cap" in args else "")
-    if op == "unit_strength":
-        return gettext(
-            language, "each of its %(units)s: strength %(n)s", units=_units(language, str(args["type"])), n=signed(n)
-        )
-    if op == "casualties" and args.get("unblockable"):
-        return gettext(language, "unblockable casualties on the enemy %(n)s", n=signed(n))
-    if op == "casualties":
-        return gettext(language, "casualties on the enemy %(n)s", n=signed(n))
-    if op == "shields":
-        return gettext(language, "shields against casualties %(n)s", n=signed(n))
-    if op == "self_removal":
-        return gettext(
-            language, "its side removes %(n)s %(units)s (no casualty)", n=n, units=_units(language, str(args["type"]))
-        )
-    if op == "archer_dice":
-        return gettext(language, "volley dice %(n)s", n=signed(n))
-    if op == "archer_hit_on":
-        return gettext(language, "the volley hits on %(k)s or more", k=args["k"])
-    if op == "reroll" and args.get("what") == "melee_die":
+# The sentence of each op of ER-13.6: one msgid with the effect's signed amount n, its count n, or its target; the
+# ops whose sentence needs more have a phrase function below.
+_SIGNED_OPS: Final = {
+    "shields": N_("shields against casualties %(n)s"),
+    "archer_dice": N_("volley dice %(n)s"),
+    "defence_bonus": N_("defence %(n)s"),
+}
+_COUNT_OPS: Final = {"draw_tactic": N_("tactic cards drawn: %(n)s")}
+_TARGET_OPS: Final = {
+    "look_hand": N_("looks at the hand of %(target)s"),
+    "forbid_attack": N_("may not attack %(target)s"),
+    "rerecruit": N_("%(target)s may be recruited again"),
+}
+
+
+def _op(language: str, effect: Effect) -> str:
+    """One effect's sentence in `language`; an op without one (data newer than this code) is shown as its code."""
+    op, n = effect.op, effect.args.get("n", 0)
+    if op in _SIGNED_OPS:
+        return gettext(language, _SIGNED_OPS[op], n=signed(n))
+    if op in _COUNT_OPS:
+        return gettext(language, _COUNT_OPS[op], n=n)
+    if op in _TARGET_OPS:
+        return gettext(language, _TARGET_OPS[op], target=_target(language, effect))
+    phrase = _OP_PHRASES.get(op)
+    return phrase(language, effect) if phrase else op
+
+
+def _strength(language: str, effect: Effect) -> str:
+    args, selector = effect.args, effect.selector("per")
+    n = signed(args.get("n", 0))
+    text = (
+        gettext(language, "strength %(n)s per %(units)s", n=n, units=_selector(language, selector))
+        if selector
+        else gettext(language, "strength %(n)s", n=n)
+    )
+    return text + (" " + gettext(language, "(at most %(cap)s)", cap=signed(args["cap"])) if "cap" in args else "")
+
+
+def _unit_strength(language: str, effect: Effect) -> str:
+    units = _units(language, str(effect.args["type"]))
+    return gettext(language, "each of its %(units)s: strength %(n)s", units=units, n=signed(effect.args.get("n", 0)))
+
+
+def _casualties(language: str, effect: Effect) -> str:
+    n = signed(effect.args.get("n", 0))
+    if effect.args.get("unblockable"):
+        return gettext(language, "unblockable casualties on the enemy %(n)s", n=n)
+    return gettext(language, "casualties on the enemy %(n)s", n=n)
+
+
+def _self_removal(language: str, effect: Effect) -> str:
+    units = _units(language, str(effect.args["type"]))
+    return gettext(language, "its side removes %(n)s %(units)s (no casualty)", n=effect.args.get("n", 0), units=units)
+
+
+def _archer_hit_on(language: str, effect: Effect) -> str:
+    return gettext(language, "the volley hits on %(k)s or more", k=effect.args["k"])
+
+
+def _reroll(language: str, effect: Effect) -> str:
+    n = effect.args.get("n", 0)
+    if effect.args.get("what") == "melee_die":
         return gettext(language, "melee die re-rolls: up to %(n)s", n=n)
-    if op == "reroll":
-        return gettext(language, "re-rolls of missed volley dice: up to %(n)s", n=n)
-    if op in ("coins", "vp"):
-        counter = effect.counter("per")
-        word = gettext(language, "coins") if op == "coins" else gettext(language, "VP")
-        if counter:
-            return gettext(
-                language, "%(what)s %(n)s per %(counter)s", n=signed(n), what=word, counter=_counter(language, counter)
-            )
-        return gettext(language, "%(what)s %(n)s", n=signed(n), what=word)
-    if op == "food":
-        return (
-            gettext(language, "food supply %(n)s", n=signed(n))
-            if args.get("respect_limit", True)
-            else gettext(language, "food %(n)s beyond the track", n=signed(n))
-        )
-    if op == "recruit":
-        units = _units(language, str(args["type"]))
-        place = effect.place("where")
-        where = _place(language, place) if place else "-"
-        text = gettext(language, "places %(n)s %(units)s in %(where)s", n=n, units=units, where=where)
-        return text + (" " + gettext(language, "for %(cost)s coins", cost=args["cost"]) if args.get("cost") else "")
-    if op == "draw_tactic":
-        return gettext(language, "tactic cards drawn: %(n)s", n=n)
-    if op == "discount":
-        return gettext(
-            language,
-            "price of a %(target)s %(n)s",
-            n=signed(-n if isinstance(n, int) else 0),
-            target=_target(language, effect),
-        )
-    if op == "look_hand":
-        return gettext(language, "looks at the hand of %(target)s", target=_target(language, effect))
-    if op == "extra_agent_action":
-        return gettext(language, "one extra agent action")
-    if op == "move_twice":
-        selector = effect.selector("units")
-        return gettext(language, "%(units)s may move twice", units=_selector(language, selector) if selector else "-")
-    if op == "forbid_attack":
-        return gettext(language, "may not attack %(target)s", target=_target(language, effect))
-    if op == "block_move":
-        return gettext(
-            language,
-            "may block an army of strength %(max)s or less from moving, for %(cost)s coins",
-            max=args["max_strength"],
-            cost=args["cost"],
-        )
-    if op == "rerecruit":
-        return gettext(language, "%(target)s may be recruited again", target=_target(language, effect))
-    if op == "defence_bonus":
-        return gettext(language, "defence %(n)s", n=signed(n))
-    if op == "unit_flag":
-        return gettext(language, "also counts as %(units)s", units=_units(language, str(args["flag"])))
-    if op == "manual":
-        return gettext(language, 'the moderator rules: "%(text)s"', text=args.get("text", ""))
-    return op
+    return gettext(language, "re-rolls of missed volley dice: up to %(n)s", n=n)
+
+
+def _coins_or_vp(language: str, effect: Effect) -> str:
+    n, counter = signed(effect.args.get("n", 0)), effect.counter("per")
+    word = gettext(language, "coins") if effect.op == "coins" else gettext(language, "VP")
+    if counter:
+        return gettext(language, "%(what)s %(n)s per %(counter)s", n=n, what=word, counter=_counter(language, counter))
+    return gettext(language, "%(what)s %(n)s", n=n, what=word)
+
+
+def _food(language: str, effect: Effect) -> str:
+    n = signed(effect.args.get("n", 0))
+    if effect.args.get("respect_limit", True):
+        return gettext(language, "food supply %(n)s", n=n)
+    return gettext(language, "food %(n)s beyond the track", n=n)
+
+
+def _recruit(language: str, effect: Effect) -> str:
+    args, place = effect.args, effect.place("where")
+    units, where = _units(language, str(args["type"])), _place(language, place) if place else "-"
+    text = gettext(language, "places %(n)s %(units)s in %(where)s", n=args.get("n", 0), units=units, where=where)
+    return text + (" " + gettext(language, "for %(cost)s coins", cost=args["cost"]) if args.get("cost") else "")
+
+
+def _discount(language: str, effect: Effect) -> str:
+    n = effect.args.get("n", 0)
+    amount = signed(-n if isinstance(n, int) else 0)
+    return gettext(language, "price of a %(target)s %(n)s", n=amount, target=_target(language, effect))
+
+
+def _extra_agent_action(language: str, effect: Effect) -> str:
+    return gettext(language, "one extra agent action")
+
+
+def _move_twice(language: str, effect: Effect) -> str:
+    selector = effect.selector("units")
+    return gettext(language, "%(units)s may move twice", units=_selector(language, selector) if selector else "-")
+
+
+def _block_move(language: str, effect: Effect) -> str:
+    return gettext(
+        language,
+        "may block an army of strength %(max)s or less from moving, for %(cost)s coins",
+        max=effect.args["max_strength"],
+        cost=effect.args["cost"],
+    )
+
+
+def _unit_flag(language: str, effect: Effect) -> str:
+    return gettext(language, "also counts as %(units)s", units=_units(language, str(effect.args["flag"])))
+
+
+def _manual(language: str, effect: Effect) -> str:
+    return gettext(language, 'the moderator rules: "%(text)s"', text=effect.args.get("text", ""))
+
+
+_OP_PHRASES: Final[dict[str, Callable[[str, Effect], str]]] = {
+    "strength": _strength,
+    "unit_strength": _unit_strength,
+    "casualties": _casualties,
+    "self_removal": _self_removal,
+    "archer_hit_on": _archer_hit_on,
+    "reroll": _reroll,
+    "coins": _coins_or_vp,
+    "vp": _coins_or_vp,
+    "food": _food,
+    "recruit": _recruit,
+    "discount": _discount,
+    "extra_agent_action": _extra_agent_action,
+    "move_twice": _move_twice,
+    "block_move": _block_move,
+    "unit_flag": _unit_flag,
+    "manual": _manual,
+}
 
 
 def _condition(language: str, condition: Condition) -> str:  # noqa: PLR0911 (one phrase per condition)

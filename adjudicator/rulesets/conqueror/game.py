@@ -145,7 +145,9 @@ class ConquerorGame(ConquerorRuleset):
             events = rounds.play_end_of_round(state, self.data)
         elif step.phase == rounds.CAMPAIGN:
             seat = step.seats[0]
-            turn = campaign.Turn(answers=answers, ask=ask, settled=settled, chance=chance)
+            turn = campaign.Turn(
+                answers=answers, ask=ask, settled=settled, chance=chance, decisions_rule=self.decisions_rule
+            )
             events, results = campaign.play_campaign(state, self.data, options, seat, orders.get(seat), turn)
             events += rounds.eliminate(state, self.data)
             state.steps_done += 1

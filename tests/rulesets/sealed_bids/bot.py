@@ -5,11 +5,12 @@ bid, nothing at all), so that self-play meets refusals (B-2, B-5) and the lowest
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from adjudicator.engine.decisions import Question
     from tests.rulesets.sealed_bids.game import BidsState, SealedBids
 
 
@@ -42,7 +43,7 @@ class BidsBot:
         state: BidsState,
         seat: str,
         header: str,
-        asked: Sequence[Mapping[str, str]],
+        asked: Sequence[Question],
         rng: random.Random,
     ) -> str:
         """Sealed bids asks no decisions: nothing to answer."""
