@@ -256,7 +256,7 @@ def new(
 ) -> None:
     """Create a game: check the seats, make passwords and the dice commitment, write turn 0, queue the welcome
     mails (with the passwords) for `pbem send`."""
-    from adjudicator.services.games import new_game
+    from adjudicator.services.games import NewGameOptions, new_game
 
     seats = _seat_pairs("--seat", seat, "SEAT=EMAIL", "Italia=alice@example.org")
     if not seats:
@@ -264,33 +264,30 @@ def new(
     languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "Italia=it")
     zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "Italia=Europe/Rome")
     position = _read(from_snapshot, "snapshot") if from_snapshot else None
-    options = _seat_pairs("--option", option, "KEY=VALUE", "hand_limit=7")
-    mail = {
-        "moderator": moderator,
-        "turn_hours": turn_hours,
-        "reminder_hours": reminder_hours,
-        "check_sender": sender_check,
-        "anonymous_press": anonymous_press,
-        "nmr_alert": nmr_alert,
-        "observers": observers,
-    }
-    created = new_game(
-        _archive(data, db),
-        data,
-        game,
-        ruleset,
-        seats,
-        pace,
-        decisions,
-        decision_hours,
-        position,
-        mail,
-        languages,
-        zones,
+    settings = NewGameOptions(
+        name=game,
+        ruleset=ruleset,
+        seats=seats,
+        pace=pace,
+        decisions=decisions,
+        decision_hours=decision_hours,
+        position=position,
+        mail={
+            "moderator": moderator,
+            "turn_hours": turn_hours,
+            "reminder_hours": reminder_hours,
+            "check_sender": sender_check,
+            "anonymous_press": anonymous_press,
+            "nmr_alert": nmr_alert,
+            "observers": observers,
+        },
+        languages=languages,
+        timezones=zones,
         game_data=game_data,
         mode=mode,
-        options=options,
+        ruleset_options=_seat_pairs("--option", option, "KEY=VALUE", "hand_limit=7"),
     )
+    created = new_game(_archive(data, db), data, settings)
     typer.echo(f"Game {created.game} created ({len(created.passwords)} seats). Passwords (shown only now):")
     for name, password in created.passwords.items():
         typer.echo(f"  {name:12} {password}")
@@ -418,7 +415,7 @@ def repair(
 ) -> None:
     """Write what the archive holds and the disk lacks: the files of stored turns (reports, private reports,
     snapshot, map) and the decision notices of a waiting turn, e.g. after a crash between a commit and its files."""
-    from adjudicator.services.adjudication import repair as repair_games
+    from adjudicator.services.repair import repair as repair_games
 
     written, failed = repair_games(_archive(data, db), data, game)
     for name, paths in written.items():
@@ -498,7 +495,7 @@ def resolve(
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
-    from adjudicator.services.adjudication import resolve_files, turn_keys
+    from adjudicator.services.turn_files import resolve_files, turn_keys
 
     state_text = _read(state, "state file")
     paths = orders or []
@@ -775,7 +772,7 @@ def ingest(
                 continue
             outcome = ingest_mail(archive, message)
             mark_done()
-            typer.echo(f"{message.message_id} from {message.sender}: {outcome}")
+            typer.echo(f"{message.message_id} from {message.sender}: {outcome.text}")
     except OSError as problem:
         fail(str(problem))
     if unreadable and not (mbox or maildir or imap):

@@ -74,7 +74,7 @@ def main() -> None:
     from adjudicator.archive import Archive
     from adjudicator.rulesets import load_ruleset
     from adjudicator.rulesets.coe.state import snapshot_text
-    from adjudicator.services.games import new_game
+    from adjudicator.services.games import NewGameOptions, new_game
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -83,7 +83,7 @@ def main() -> None:
         state.write_text(snapshot_text(initial))
         orders.write_text(f"GAME bench TURN 1 PLAYER Macedonia PASSWORD x\n{ORDERS}")
         archive = Archive.in_folder(data)
-        password = new_game(archive, data, "bench", "coe-classic", SEATS).passwords["Macedonia"]
+        password = new_game(archive, data, NewGameOptions("bench", "coe-classic", SEATS)).passwords["Macedonia"]
         archive.close()
         mails = [order_mail(folder, run, password) for run in range(runs + 1)]
         cli = [sys.executable, "-m", "adjudicator.cli"]

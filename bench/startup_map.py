@@ -92,7 +92,7 @@ else:
     ((mail, done),) = list(from_file(folder / f"mail-{sys.argv[3]}.eml")); t = lap("read the .eml", t)
     digest = passwords.hash_password("x"); t = lap("one scrypt (n=2**14): the password check", t)
     outcome = mailbox.ingest(archive, mail); t = lap("ingest (incl. its scrypt, queue the receipt)", t)
-    assert outcome == "orders stored", outcome
+    assert outcome.reason is mailbox.Reason.ORDERS_STORED, outcome
 print(json.dumps(times))
 """
 
@@ -118,7 +118,7 @@ def main() -> None:
     from adjudicator.archive import Archive
     from adjudicator.rulesets import load_ruleset
     from adjudicator.rulesets.coe.state import snapshot_text
-    from adjudicator.services.games import new_game
+    from adjudicator.services.games import NewGameOptions, new_game
 
     print(
         f"== imports (each line a fresh process, median of {runs}; the step adds what the line names; x: times "
@@ -138,7 +138,7 @@ def main() -> None:
         (folder / "state.json").write_text(snapshot_text(initial))
         (folder / "orders.txt").write_text(f"GAME bench TURN 1 PLAYER Macedonia PASSWORD x\n{ORDERS}")
         archive = Archive.in_folder(data)
-        password = new_game(archive, data, "bench", "coe-classic", SEATS).passwords["Macedonia"]
+        password = new_game(archive, data, NewGameOptions("bench", "coe-classic", SEATS)).passwords["Macedonia"]
         archive.close()
         for run in range(3 * runs + 2):
             order_mail(folder, run, password)

@@ -34,7 +34,8 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import BATTLE_EVENTS, play_game, random_orders, seats_in_play, turn_rng
 from adjudicator.rulesets.coe.state import GameState, snapshot_text
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import checkpoints_text, game_folder, new_game
+from adjudicator.services.game_reads import checkpoints_text, game_folder
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 
 RULESET = "coe-classic"
@@ -98,7 +99,7 @@ def copy_game(session: Session, data: Path, model: GameRow, name: str, seed: int
 
 def populate_empty(archive: Archive, data: Path, games: int) -> None:
     """One real game at turn 0, then copies of its rows under other names."""
-    new_game(archive, data, "g0", RULESET, SEATS)
+    new_game(archive, data, NewGameOptions("g0", RULESET, SEATS))
     with archive.session() as session:
         model = session.exec(select(GameRow).where(GameRow.name == "g0")).one()
         mark_due(session, model)
@@ -113,7 +114,7 @@ def populate_orders(archive: Archive, data: Path, games: int) -> None:
     positions = battle_positions(min(POSITIONS, games), list(SEATS))
     for k, position in enumerate(positions):
         name = f"g{k}"
-        made = new_game(archive, data, name, RULESET, SEATS, position=snapshot_text(position.state))
+        made = new_game(archive, data, NewGameOptions(name, RULESET, SEATS, position=snapshot_text(position.state)))
         position.state.game = name
         rng = turn_rng(position.seed, position.number)
         submit(archive, name, random_orders(ruleset, position.state, position.seat, rng, made.passwords[position.seat]))

@@ -17,7 +17,7 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import snapshot_text
 from adjudicator.services.adjudication import adjudicate
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 
 SEATS = ["Macedonia", "Galatia", "Egyptus", "Numidia", "Hispania", "Italia"]
@@ -62,7 +62,9 @@ def main() -> None:
             data = Path(folder) / f"run{run}"
             archive = Archive.in_folder(data)
             game = new_game(
-                archive, data, "bench", "coe-classic", {s: f"{s}@x.org" for s in SEATS}, position=position()
+                archive,
+                data,
+                NewGameOptions("bench", "coe-classic", {s: f"{s}@x.org" for s in SEATS}, position=position()),
             )
             text = f"GAME bench TURN 1 PLAYER Macedonia PASSWORD {game.passwords['Macedonia']}\n" + "\n".join(ORDERS)
             submit(archive, "bench", text)

@@ -166,9 +166,11 @@ MailGame = tuple[Archive, Path, dict[str, str]]  # the archive, the data folder,
 @pytest.fixture
 def game(tmp_path: Path, archive: Archive) -> MailGame:
     """rome1, three seats, with a moderator's address (the mail tests' game)."""
-    from adjudicator.services.games import new_game
+    from adjudicator.services.games import NewGameOptions, new_game
 
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    created = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    )
     return archive, tmp_path, created.passwords
 
 

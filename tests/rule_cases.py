@@ -2,7 +2,7 @@
 
 A case file (games/<ruleset>/cases/<rule IDs>_<what>.toml) holds a position, the active seat's orders as a
 player writes them, the dice file's rolls and the expected outcome; `run_case` resolves it as `pbem resolve`
-does (services.adjudication.resolve_files) and `check_case` says what differs from the expected outcome. A bad
+does (services.turn_files.resolve_files) and `check_case` says what differs from the expected outcome. A bad
 case is a CaseError naming the file, the key and the line.
 """
 
@@ -30,10 +30,10 @@ from adjudicator.rulesets.conqueror.data import GameData
 from adjudicator.rulesets.conqueror.setup import game_options
 from adjudicator.rulesets.conqueror.state import INDEPENDENT, Army
 from adjudicator.rulesets.conqueror.state import GameState as ConquerorState
-from adjudicator.services.adjudication import FileChance, given_dice, turn_file
 from adjudicator.services.clock import SYSTEM_CLOCK
-from adjudicator.services.games import load_snapshot, snapshot_json, snapshot_ruleset
+from adjudicator.services.game_reads import load_snapshot, snapshot_json, snapshot_ruleset
 from adjudicator.services.positions import read_position
+from adjudicator.services.turn_files import FileChance, given_dice, turn_file
 from tests.registered import registered_rulesets
 
 TOP_KEYS = {"rules", "about", "position", "orders", "dice", "expect"}
@@ -477,7 +477,7 @@ def _bound_conqueror(digest: str | None) -> Ruleset:
 
 
 def run_case(case: Case, ruleset_name: str) -> Resolution:
-    """Resolve the active seat's player-turn as `pbem resolve --strict-dice` does (services/adjudication.py
+    """Resolve the active seat's player-turn as `pbem resolve --strict-dice` does (services/turn_files.py
     resolve_files: the snapshot read with its checks, the dice file, turn_file), without rendering the reports."""
     if case.conqueror:
         rules, begin = conqueror_position(case)

@@ -17,7 +17,8 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive.models import GameRow, MessageRow, OrderSetRow, OutboxRow, TurnRow
-from adjudicator.services.games import current_game, due_turns, new_game
+from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.verification import verify
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
@@ -59,7 +60,7 @@ def run_at_once(data: Path, *commands: list[str]) -> list[str]:
 
 def test_concurrent_ingests_store_every_message_once(tmp_path: Path, archive: Archive) -> None:
     data = tmp_path
-    passwords = new_game(archive, data, "rome1", "coe-classic", SEATS, pace="round").passwords
+    passwords = new_game(archive, data, NewGameOptions("rome1", "coe-classic", SEATS, pace="round")).passwords
     with archive.session() as session:
         _, ruleset, state = current_game(session, "rome1")
     due = {seat: number for number, seat in due_turns(ruleset, state, "round")}
@@ -90,7 +91,9 @@ def test_ticks_racing_an_ingest_resolve_each_turn_once_with_or_without_the_late_
     games = [f"g{n}" for n in range(8)]
     inbox = mailbox.Maildir(tmp_path / "inbox", create=True)
     for name in games:
-        password = new_game(archive, data, name, "coe-classic", SEATS, mail={"turn_hours": 72}).passwords["Macedonia"]
+        password = new_game(
+            archive, data, NewGameOptions(name, "coe-classic", SEATS, mail={"turn_hours": 72})
+        ).passwords["Macedonia"]
         inbox.add(order_mail(name, "Macedonia", 1, password, "BUY 1 INF", f"{name}.orders"))
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat(timespec="seconds")
     with archive.session() as session:

@@ -40,12 +40,12 @@ from adjudicator.cli import app
 from adjudicator.engine.protocol import hides_information
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import EXTRA_FOLDERS, Ruleset, load_ruleset
-from adjudicator.services.adjudication import resolve_files
 from adjudicator.services.bot_demo import GAME as MAILED
 from adjudicator.services.bot_demo import BotDemo, run_bot_demo
-from adjudicator.services.games import load_snapshot
+from adjudicator.services.game_reads import load_snapshot
 from adjudicator.services.orders import check_state_orders
 from adjudicator.services.selfplay import SelfPlayStep, header, play_archived_game, playable, selfplay_seats
+from adjudicator.services.turn_files import resolve_files
 from adjudicator.services.verification import verify
 from tests.registered import registered_rulesets, with_test_rulesets
 from tests.test_conqueror_resolve_files import StoredStep, step_files, stored_steps
@@ -187,7 +187,7 @@ def test_resolve_refuses_a_public_or_one_seats_snapshot_of_a_game_that_hides_inf
         assert view.is_file()
         args[args.index("--state") + 1] = str(view)
         refused = pbem("resolve", *args, "--out", str(tmp_path / "out"), *data)
-        # refused by name, by the service (services/adjudication.py) or by the ruleset's reader
+        # refused by name, by the service (services/turn_files.py) or by the ruleset's reader
         assert refused.exit_code == 1, f"{view}: {refused.output}"
         assert "a public or one seat's snapshot (not every seat's hidden part)" in refused.output, refused.output
         assert not (tmp_path / "out").exists()

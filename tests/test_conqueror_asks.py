@@ -15,7 +15,7 @@ from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.steps import StepResult, resolve_step
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.state import Army, GameState
-from adjudicator.services.games import current_game
+from adjudicator.services.game_reads import current_game
 from tests.conftest import Pbem
 from tests.test_conqueror_campaign import (
     FOUR,

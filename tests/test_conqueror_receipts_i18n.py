@@ -34,7 +34,7 @@ def mailed(pbem: Pbem, seat: str, turn: int, *lines: str) -> str:
     """The seat mails an order set (English keywords: every keyword language is read); the receipt it is sent."""
     text = f"GAME er1 TURN {turn} PLAYER {seat} PASSWORD {pbem.passwords[seat]}\n" + "\n".join(lines) + "\n"
     archive = Archive.open(pbem.data, pbem.db)
-    outcome = ingest(archive, Incoming(f"<{seat}-{turn}@test>", SEATS3[seat], "", "orders", text, text))
+    outcome = ingest(archive, Incoming(f"<{seat}-{turn}@test>", SEATS3[seat], "", "orders", text, text)).text
     assert outcome == "orders stored", outcome
     with archive.session() as session:
         receipt = session.exec(select(OutboxRow)).all()[-1]

@@ -22,7 +22,7 @@ from adjudicator.cli import app
 from adjudicator.engine.envelope import data_digest, envelope_text
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.snapshot_check import schema_problems
-from adjudicator.services.games import load_snapshot
+from adjudicator.services.game_reads import load_snapshot
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "games/conqueror-er/example-data"
 DOCS = Path(__file__).resolve().parent.parent / "docs"

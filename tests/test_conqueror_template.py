@@ -265,17 +265,17 @@ def test_ER_14_help_lists_the_orders_of_the_game_the_sender_plays(pbem: Pbem, tm
     started(pbem, tmp_path)
     pbem.new_game("rome1")
     archive = Archive.open(pbem.data, pbem.db)
-    assert ingest(archive, letter("k@example.org", "HILFE")) == "HELP answered"
+    assert ingest(archive, letter("k@example.org", "HILFE")).text == "HELP answered"
     conqueror = queued(pbem, "k@example.org")[-1]
     assert "Befehle für Conqueror: Empire Rises" in conqueror
     assert "AGENT BASAR SONST AKADEMIE SONST HANDEL MIT kesh" in conqueror
     assert "REKRUTIERE 2 INF IN AUR, ELITE, HELD aurel-2" in conqueror and "SEGLE" not in conqueror
-    assert ingest(archive, letter("mac@example.org", "HELP", mid="2")) == "HELP answered"
+    assert ingest(archive, letter("mac@example.org", "HELP", mid="2")).text == "HELP answered"
     classic = queued(pbem, "mac@example.org")[-1]
     assert "Orders of Conquest of the Empire" in classic and "SAIL GALLEY 1: ITA -> TYR -> SIC" in classic
     assert "AGENT" not in classic
     own = letter("t@example.org", f"GAME er1 TURN 3 PLAYER thal PASSWORD {pbem.passwords['thal']}", "HELP", mid="3")
-    assert ingest(archive, own) == "commands: HELP"
+    assert ingest(archive, own).text == "commands: HELP"
     seat = queued(pbem, "t@example.org")[-1]
     assert "Orders of Conqueror: Empire Rises" in seat and "TRANSPORT 2 INF: PEL -> MSE -> THA" in seat
 

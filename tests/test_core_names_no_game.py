@@ -30,7 +30,7 @@ from adjudicator.engine.protocol import RulesetDataError, RulesetInfo, RulesetSo
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset, ruleset_folders, ruleset_infos
 from adjudicator.services.game_data import ruleset_seats
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "adjudicator"
@@ -226,13 +226,13 @@ def test_a_welcome_says_of_the_seat_what_its_rulesets_templates_say(
     )
     monkeypatch.setenv("PBEM_RULESETS", str(tmp_path / "mine"))
     seats = {"North": "north@example.org", "East": "east@example.org", "South": "south@example.org"}
-    new_game(Archive.in_folder(tmp_path / "bids"), tmp_path / "bids", "bids1", "sealed_bids", seats)
+    new_game(Archive.in_folder(tmp_path / "bids"), tmp_path / "bids", NewGameOptions("bids1", "sealed_bids", seats))
     welcome = (tmp_path / "bids" / "games" / "bids1" / "outbox" / "welcome-East.txt").read_text(encoding="utf-8")
     assert "\nYou bid as East (private parts you see: East), against North and South.\nPace:" in welcome
     assert "You play East" not in welcome
     monkeypatch.delenv("PBEM_RULESETS")
     classic = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
-    new_game(Archive.in_folder(tmp_path / "rome"), tmp_path / "rome", "rome1", "coe-classic", classic)
+    new_game(Archive.in_folder(tmp_path / "rome"), tmp_path / "rome", NewGameOptions("rome1", "coe-classic", classic))
     welcome = (tmp_path / "rome" / "games" / "rome1" / "outbox" / "welcome-Egyptus.txt").read_text(encoding="utf-8")
     assert "\nYou play Egyptus (home province EGY). Turn order: Macedonia, Egyptus, Hispania.\nPace:" in welcome
 

@@ -24,7 +24,7 @@ from adjudicator.engine.decisions import (
 )
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.turn import Turn
-from adjudicator.services.adjudication import play as play_text
+from adjudicator.services.turn import play as play_text
 from tests.helpers import start
 from tests.test_coe_classic_battles import ATT, BLANK, DEF, answer, contest, decisions, events, retreat_rule
 from tests.test_coe_classic_battles import play as coe_play

@@ -28,9 +28,9 @@ from adjudicator.rulesets.coe.bot import play_game, seats_in_play
 from adjudicator.rulesets.coe.dice import COMBAT_DIE_SYMBOLS
 from adjudicator.rulesets.coe.state import SnapshotError, snapshot_text
 from adjudicator.rulesets.coe.turn import NotDue
-from adjudicator.services.adjudication import resolve_files
-from adjudicator.services.games import load_snapshot
+from adjudicator.services.game_reads import load_snapshot
 from adjudicator.services.orders import check_state_orders
+from adjudicator.services.turn_files import resolve_files
 from tests.conftest import SEATS, Pbem
 
 SCALE = int(os.environ.get("PBEM_FUZZ_SCALE", "1"))

@@ -25,7 +25,7 @@ from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.state import snapshot_text
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import stored_report, write_game_site
@@ -85,7 +85,7 @@ class Game(NamedTuple):
 def game(tmp_path: Path) -> Game:
     """rome1 with Egyptus reading German; Macedonia and Hispania English."""
     archive = Archive.in_folder(tmp_path)
-    made = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": "Deutsch"})
+    made = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, languages={"Egyptus": "Deutsch"}))
     return Game(archive, made.passwords)
 
 
@@ -114,7 +114,7 @@ def test_the_german_orders_template_parses_as_orders() -> None:
 def test_a_language_order_changes_the_seats_language_from_that_receipt_on(game: Game) -> None:
     archive, password = game.archive, game.passwords["Macedonia"]
     text = f"PARTITA rome1 TURNO 1 GIOCATORE Macedonia PASSWORD {password}\nLINGUA italiano\nCOMPRA 1 FANTERIA\n"
-    outcome = ingest(archive, Incoming("<it@test>", SEATS["Macedonia"], "", "ordini", text, text))
+    outcome = ingest(archive, Incoming("<it@test>", SEATS["Macedonia"], "", "ordini", text, text)).text
     assert outcome == "orders stored"
     with archive.session() as session:
         assert session.exec(select(SeatRow).where(SeatRow.seat == "Macedonia")).one().language == "it"
@@ -153,7 +153,7 @@ def test_the_site_and_a_stored_report_in_dutch(tmp_path: Path, game: Game) -> No
 def test_an_unknown_language_is_refused_naming_the_choices(tmp_path: Path) -> None:
     archive = Archive.in_folder(tmp_path)
     with pytest.raises(Exception, match="unknown language 'klingon'; choose one of en .English., de .Deutsch."):
-        new_game(archive, tmp_path, "g", "coe-classic", SEATS, languages={"Egyptus": "klingon"})
+        new_game(archive, tmp_path, NewGameOptions("g", "coe-classic", SEATS, languages={"Egyptus": "klingon"}))
     orders = parse_orders("GAME g TURN 1 PLAYER Egyptus PASSWORD x\nLANGUAGE klingon\n", load_ruleset("coe-classic"))
     assert [e.located for e in orders.errors] == [
         "line 2, column 10: unknown language 'klingon'; choose one of en (English), de (Deutsch), it (Italiano), "
@@ -232,12 +232,14 @@ def two_german_seats(tmp_path: Path) -> Game:
     made = new_game(
         archive,
         tmp_path,
-        "rome1",
-        "coe-classic",
-        SEATS,
-        decisions="ask",
-        position=snapshot_text(state),
-        languages={"Macedonia": "de", "Egyptus": "de"},
+        NewGameOptions(
+            "rome1",
+            "coe-classic",
+            SEATS,
+            decisions="ask",
+            position=snapshot_text(state),
+            languages={"Macedonia": "de", "Egyptus": "de"},
+        ),
     )
     return Game(archive, made.passwords)
 
@@ -269,7 +271,10 @@ def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path)
         "ZIEHE G1 MIT 4 INF 2 KAV: MOE -> THR\nZIEHE G3 MIT 1 INF: MAC -> DAL\nZIEHE G4 MIT 9 INF: MAC -> THR\n"
         "KAUFE 1 INF, STADT IN HIS\n"
     )
-    assert ingest(archive, Incoming("<de@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
+    assert (
+        ingest(archive, Incoming("<de@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)).text
+        == "orders stored"
+    )
     receipt = mails_to(archive, "Macedonia")[-1].body
     assert (
         gettext(

@@ -25,7 +25,7 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import GameRow, MessageRow, OutboxRow, TurnRow
 from adjudicator.mail.inbound import read_message
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.verification import verify
 from tests.test_concurrency import SEATS, order_mail
@@ -164,9 +164,9 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
     data, inbox = tmp_path, tmp_path / "inbox"
     moments = random.Random(f"kill-runs:{archive.backend}")
     box = mailbox.Maildir(inbox, create=True)
-    passwords = {name: new_game(archive, data, name, "coe-classic", SEATS).passwords for name in TICKED}
+    passwords = {name: new_game(archive, data, NewGameOptions(name, "coe-classic", SEATS)).passwords for name in TICKED}
     for name in (ROUND, LATER):
-        passwords[name] = new_game(archive, data, name, "coe-classic", SEATS, pace="round").passwords
+        passwords[name] = new_game(archive, data, NewGameOptions(name, "coe-classic", SEATS, pace="round")).passwords
     mails = []
     for name in TICKED:
         mails.append(order_mail(name, "Macedonia", 1, passwords[name]["Macedonia"], "BUY 1 INF", f"{name}.1"))
@@ -213,7 +213,7 @@ def test_pbem_killed_at_seeded_moments_leaves_no_half_turn_and_the_rerun_complet
     # adjudicate: the later round, once its orders are in
     for number, seat in enumerate(SEATS, start=1):
         mail = order_mail(LATER, seat, number, passwords[LATER][seat], "BUY 2 INF", f"{LATER}.{seat}")
-        assert ingest(archive, read_message(mail)) == "orders stored"
+        assert ingest(archive, read_message(mail)).text == "orders stored"
         ids.add(f"<{LATER}.{seat}@players.example.org>")
     killed("adjudicate", LATER, at=[["flushed:2"]])
     with archive.session() as session:  # its turns' rows were in the database, uncommitted: all gone

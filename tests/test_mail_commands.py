@@ -19,7 +19,7 @@ from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.mail.outbound import build_message
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import replace_player, set_observer
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.selfplay import play_archived_game
@@ -91,9 +91,9 @@ def confirmation_token(mail: OutboxRow, game: str = "rome1") -> str:
 
 def observe_confirmed(archive: Archive, address: str, mid: str = "obs") -> None:
     """An address asks to observe rome1 and answers the confirmation mail with its token."""
-    assert ingest(archive, letter(address, "OBSERVE rome1", mid=f"{mid}1")) == "confirmation of OBSERVE mailed"
+    assert ingest(archive, letter(address, "OBSERVE rome1", mid=f"{mid}1")).text == "confirmation of OBSERVE mailed"
     token = confirmation_token(queued(archive)[-1])
-    assert ingest(archive, letter(address, f"OBSERVE rome1 {token}", mid=f"{mid}2")) == "observer added"
+    assert ingest(archive, letter(address, f"OBSERVE rome1 {token}", mid=f"{mid}2")).text == "observer added"
 
 
 def reports_to(archive: Archive, address: str, since: int = 0) -> list[OutboxRow]:
@@ -107,7 +107,7 @@ def reports_to(archive: Archive, address: str, since: int = 0) -> list[OutboxRow
 def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(game: MailGame) -> None:
     archive, _, _ = game
     before, mark = without_messages(archive), last_id(archive)
-    outcome = ingest(archive, letter("spammer@example.net", "Cheap watches!"))
+    outcome = ingest(archive, letter("spammer@example.net", "Cheap watches!")).text
     assert outcome == "not answered (stranger): refused: no header"
     assert queued(archive, mark) == [] and without_messages(archive) == before
     (stored,) = stored_messages(archive)
@@ -117,7 +117,7 @@ def test_a_strangers_mail_without_header_is_stored_and_logged_but_not_answered(g
 def test_a_stranger_writing_to_an_unknown_game_gets_no_list_of_games(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
-    outcome = ingest(archive, letter("who@example.net", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x"))
+    outcome = ingest(archive, letter("who@example.net", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x")).text
     assert outcome == "not answered (stranger): refused: unknown game"
     assert queued(archive, mark) == []
 
@@ -127,13 +127,15 @@ def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: Ma
     new_game(
         archive,
         tmp_path,
-        "secret2",
-        "coe-classic",
-        {"Macedonia": "x@example.org", "Egyptus": "y@example.org", "Hispania": "z@example.org"},
+        NewGameOptions(
+            "secret2",
+            "coe-classic",
+            {"Macedonia": "x@example.org", "Egyptus": "y@example.org", "Hispania": "z@example.org"},
+        ),
     )
     mark = last_id(archive)
     assert (
-        ingest(archive, letter("egy@example.org", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x"))
+        ingest(archive, letter("egy@example.org", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x")).text
         == "refused: unknown game"
     )
     (answer,) = queued(archive, mark)
@@ -143,7 +145,7 @@ def test_a_player_writing_to_an_unknown_game_is_told_only_his_own_games(game: Ma
 def test_a_stranger_naming_an_unknown_seat_is_not_answered(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
-    outcome = ingest(archive, letter("who@example.net", "GAME rome1 TURN 1 PLAYER Nobody PASSWORD x"))
+    outcome = ingest(archive, letter("who@example.net", "GAME rome1 TURN 1 PLAYER Nobody PASSWORD x")).text
     assert outcome.startswith("not answered (stranger): refused:") and queued(archive, mark) == []
 
 
@@ -174,20 +176,21 @@ def test_password_reset_mails_a_new_password_to_the_registered_address(game: Mai
     archive, _, passwords = game
     mark = last_id(archive)
     assert (
-        ingest(archive, letter("MAC@example.org", "PASSWORD RESET rome1 Macedonia")) == "password reset for Macedonia"
+        ingest(archive, letter("MAC@example.org", "PASSWORD RESET rome1 Macedonia")).text
+        == "password reset for Macedonia"
     )
     (mail,) = queued(archive, mark)
     assert mail.to == "mac@example.org" and mail.in_reply_to == "<1@players.example.org>"
     new_password = mail.body.split("new password: ")[1].split()[0]
-    assert ingest(archive, orders("Macedonia", new_password, "BUY 1 INF", mid="3")) == "orders stored"
+    assert ingest(archive, orders("Macedonia", new_password, "BUY 1 INF", mid="3")).text == "orders stored"
 
 
 def test_password_reset_from_another_address_changes_nothing_and_mails_nobody(game: MailGame) -> None:
     archive, _, passwords = game
     before, mark = without_messages(archive), last_id(archive)
-    outcome = ingest(archive, letter("evil@example.net", "PASSWORD RESET rome1 Macedonia"))
+    outcome = ingest(archive, letter("evil@example.net", "PASSWORD RESET rome1 Macedonia")).text
     assert outcome == "not answered (stranger): refused: PASSWORD RESET not from the seat's registered address"
-    outcome = ingest(archive, letter("egy@example.org", "PASSWORD RESET rome1 Macedonia", mid="2"))
+    outcome = ingest(archive, letter("egy@example.org", "PASSWORD RESET rome1 Macedonia", mid="2")).text
     assert outcome.endswith("not from the seat's registered address")
     assert queued(archive, mark) == [] and without_messages(archive) == before
 
@@ -196,11 +199,11 @@ def test_a_forged_password_reset_leaves_the_old_password_working(game: MailGame)
     archive, _, passwords = game
     mark = last_id(archive)
     forged = letter("mac@example.org", "PASSWORD RESET rome1 Macedonia")  # a rival forging the seat's address
-    assert ingest(archive, forged) == "password reset for Macedonia"
+    assert ingest(archive, forged).text == "password reset for Macedonia"
     (mail,) = queued(archive, mark)
     assert mail.to == "mac@example.org" and "keeps working until you first use the new one" in mail.body
-    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="2")) == "orders stored"
-    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")) == "orders stored"
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="2")).text == "orders stored"
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")).text == "orders stored"
 
 
 def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: MailGame) -> None:
@@ -210,13 +213,13 @@ def test_the_new_password_replaces_the_old_one_when_it_is_first_used(game: MailG
     first = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
     ingest(archive, letter("mac@example.org", "PASSWORD RESET rome1 Macedonia", mid="2"))
     second = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
-    assert ingest(archive, orders("Macedonia", first, "BUY 1 INF", mid="3")) == "refused: a wrong password"
-    assert ingest(archive, orders("Macedonia", second, "BUY 1 INF", mid="4")) == "orders stored"
+    assert ingest(archive, orders("Macedonia", first, "BUY 1 INF", mid="3")).text == "refused: a wrong password"
+    assert ingest(archive, orders("Macedonia", second, "BUY 1 INF", mid="4")).text == "orders stored"
     assert (
-        ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="5"))
+        ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="5")).text
         == "refused: a wrong password"
     )
-    assert ingest(archive, orders("Macedonia", second, "BUY 2 INF", mid="6")) == "orders stored"
+    assert ingest(archive, orders("Macedonia", second, "BUY 2 INF", mid="6")).text == "orders stored"
     with archive.session() as session:
         assert db.find_seat(session, db.find_game(session, "rome1"), "Macedonia").pending_password_hash == ""
 
@@ -228,11 +231,11 @@ def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game:
     pending = queued(archive, mark)[-1].body.split("new password: ")[1].split()[0]
     password = replace_player(archive, "rome1", "Hispania", "neu@example.org")
     assert (
-        ingest(archive, orders("Hispania", pending, "BUY 1 INF", turn=3, mid="2", sender="neu@example.org"))
+        ingest(archive, orders("Hispania", pending, "BUY 1 INF", turn=3, mid="2", sender="neu@example.org")).text
         == "refused: a wrong password"
     )
     assert (
-        ingest(archive, orders("Hispania", password, "BUY 1 INF", turn=3, mid="3", sender="neu@example.org"))
+        ingest(archive, orders("Hispania", password, "BUY 1 INF", turn=3, mid="3", sender="neu@example.org")).text
         == "orders stored"
     )
 
@@ -243,9 +246,9 @@ def test_a_replaced_player_cannot_use_a_reset_password_he_asked_for_before(game:
 def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_to_no_stranger(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
-    assert ingest(archive, letter("stranger@example.net", "HELP")) == "not answered (stranger): HELP"
+    assert ingest(archive, letter("stranger@example.net", "HELP")).text == "not answered (stranger): HELP"
     assert queued(archive, mark) == []
-    assert ingest(archive, letter("his@example.org", "HILFE", mid="2")) == "HELP answered"
+    assert ingest(archive, letter("his@example.org", "HILFE", mid="2")).text == "HELP answered"
     (answer,) = queued(archive, mark)
     assert answer.to == "his@example.org" and "BEOBACHTE <Partie>" in answer.body
     assert "PASSWORT ZURÜCKSETZEN <Partie> <Sitz>" in answer.body
@@ -255,7 +258,7 @@ def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: MailGa
     archive, data, passwords = game
     tick(archive, data)  # starts the clock: the deadline is set
     mark = last_id(archive)
-    outcome = ingest(archive, orders("Egyptus", passwords["Egyptus"], "STATUS", turn=2))
+    outcome = ingest(archive, orders("Egyptus", passwords["Egyptus"], "STATUS", turn=2)).text
     assert outcome == "commands: STATUS"
     (answer,) = queued(archive, mark)
     assert answer.to == "egy@example.org" and answer.in_reply_to == "<1@players.example.org>"
@@ -269,7 +272,7 @@ def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: MailGa
 def test_status_needs_the_password(game: MailGame) -> None:
     archive, _, _ = game
     before, mark = without_messages(archive), last_id(archive)
-    assert ingest(archive, orders("Egyptus", "guess", "STATUS", turn=2)) == "refused: a wrong password"
+    assert ingest(archive, orders("Egyptus", "guess", "STATUS", turn=2)).text == "refused: a wrong password"
     assert all("Turn 1, Macedonia" not in m.body for m in queued(archive, mark))
     assert [row for row in without_messages(archive) if row[0] != "outbox"] == [
         row for row in before if row[0] != "outbox"
@@ -285,7 +288,7 @@ def test_an_observer_gets_the_public_reports_only_until_unobserve(game: MailGame
     (report,) = [m for m in queued(archive) if m.to == "fan@example.net" and "Report, turn 1" in m.subject]
     assert "conquers THR" in report.body and report.map_svg
     assert "private report" not in report.body and "PASSWORD" not in report.body
-    assert ingest(archive, letter("fan@example.net", "UNOBSERVE rome1", mid="3")) == "observer removed"
+    assert ingest(archive, letter("fan@example.net", "UNOBSERVE rome1", mid="3")).text == "observer removed"
     mark = last_id(archive)
     ingest(archive, orders("Egyptus", passwords["Egyptus"], "BUY 1 INF", turn=2, mid="4"))
     tick(archive, data)
@@ -297,7 +300,7 @@ def test_a_closed_game_takes_no_observer_by_mail_but_by_the_moderator(pbem: Pbem
     assert pbem("new", "rome1", *seats, "--observers", "closed", "--timezone", "egy=europe/berlin").exit_code == 0
     archive = Archive.open(pbem.data, pbem.db)
     assert (
-        ingest(archive, letter("fan@example.net", "OBSERVE rome1"))
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1")).text
         == "not answered (stranger): refused: observers are closed"
     )
     added = pbem("gm", "observe", "rome1", "fan@example.net", "--language", "it")
@@ -310,23 +313,23 @@ def test_a_closed_game_takes_no_observer_by_mail_but_by_the_moderator(pbem: Pbem
 def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(game: MailGame) -> None:
     archive, data, passwords = game
     mark = last_id(archive)
-    assert ingest(archive, letter("victim@example.net", "OBSERVE rome1")) == "confirmation of OBSERVE mailed"
+    assert ingest(archive, letter("victim@example.net", "OBSERVE rome1")).text == "confirmation of OBSERVE mailed"
     (confirmation,) = queued(archive, mark)
     assert confirmation.to == "victim@example.net" and "Confirm" in confirmation.subject
     assert f"OBSERVE rome1 {confirmation_token(confirmation)}" in confirmation.body
     assert "If it was not you, ignore this mail" in confirmation.body
     before, mark = without_messages(archive), last_id(archive)
     for n in range(5):  # more forged requests within 24 hours: no second confirmation, nothing stored
-        assert ingest(archive, letter("Victim@example.net", "OBSERVE rome1", mid=f"again{n}")).startswith(
+        assert ingest(archive, letter("Victim@example.net", "OBSERVE rome1", mid=f"again{n}")).text.startswith(
             "not answered (stranger): refused: OBSERVE"
         )
-    assert ingest(archive, letter("victim@example.net", "UNOBSERVE rome1", mid="u")).startswith(
+    assert ingest(archive, letter("victim@example.net", "UNOBSERVE rome1", mid="u")).text.startswith(
         "not answered (stranger)"
     )  # nor does UNOBSERVE clear the way for another confirmation
-    assert ingest(archive, letter("victim@example.net", "OBSERVE rome1", mid="again")).startswith(
+    assert ingest(archive, letter("victim@example.net", "OBSERVE rome1", mid="again")).text.startswith(
         "not answered (stranger)"
     )
-    assert ingest(archive, letter("victim@example.net", "HELP", mid="h")) == "not answered (stranger): HELP"
+    assert ingest(archive, letter("victim@example.net", "HELP", mid="h")).text == "not answered (stranger): HELP"
     assert queued(archive, mark) == [] and without_messages(archive) == before
     with archive.session() as session:
         assert db.games_of_address(session, "victim@example.net") == []
@@ -337,27 +340,29 @@ def test_a_forged_observe_subscribes_nobody_and_mails_one_confirmation_a_day(gam
 
 def test_observing_starts_only_when_the_address_sends_back_its_token(game: MailGame) -> None:
     archive, data, passwords = game
-    assert ingest(archive, letter("fan@example.net", "BEOBACHTE rome1")) == "confirmation of OBSERVE mailed"
+    assert ingest(archive, letter("fan@example.net", "BEOBACHTE rome1")).text == "confirmation of OBSERVE mailed"
     confirmation = queued(archive)[-1]
     token = confirmation_token(confirmation)
     assert f"BEOBACHTE rome1 {token}" in confirmation.body and confirmation.secret == token  # German, as asked
     assert "Beobachtung bestätigen" in confirmation.subject
     before, mark = without_messages(archive), last_id(archive)
     assert (
-        ingest(archive, letter("fan@example.net", "OBSERVE rome1 0123456789abcdef", mid="2"))
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1 0123456789abcdef", mid="2")).text
         == "not answered (stranger): refused: OBSERVE with a wrong token"
     )
     assert (
-        ingest(archive, letter("other@example.net", f"OBSERVE rome1 {token}", mid="3"))
+        ingest(archive, letter("other@example.net", f"OBSERVE rome1 {token}", mid="3")).text
         == "not answered (stranger): refused: OBSERVE with a wrong token"
     )  # the token is for fan@ alone
     assert queued(archive, mark) == [] and without_messages(archive) == before
-    assert ingest(archive, letter("FAN@example.net", f"OBSERVE rome1 {token.upper()}", mid="4")) == "observer added"
+    assert (
+        ingest(archive, letter("FAN@example.net", f"OBSERVE rome1 {token.upper()}", mid="4")).text == "observer added"
+    )
     (welcome,) = queued(archive, mark)
     assert welcome.to == "fan@example.net" and "UNOBSERVE rome1" in welcome.body
     with archive.session() as session:
         assert db.games_of_address(session, "fan@example.net") == ["rome1"]
-    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {token}", mid="5")) == "observer already"
+    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {token}", mid="5")).text == "observer already"
     ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid="o"))
     tick(archive, data)
     assert len(reports_to(archive, "fan@example.net")) == 1
@@ -371,17 +376,17 @@ def test_a_confirmation_may_be_mailed_again_after_24_hours_with_a_new_token(game
     mark = last_id(archive)
     later = FixedClock(start + timedelta(hours=25))  # the confirmation was mailed 25 hours ago
     assert (
-        ingest(archive, letter("fan@example.net", "OBSERVE rome1", mid="2"), clock=later)
+        ingest(archive, letter("fan@example.net", "OBSERVE rome1", mid="2"), clock=later).text
         == "confirmation of OBSERVE mailed"
     )
     (again,) = queued(archive, mark)
     new_token = confirmation_token(again)
     assert new_token != old_token
     assert (
-        ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {old_token}", mid="3"))
+        ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {old_token}", mid="3")).text
         == "not answered (stranger): refused: OBSERVE with a wrong token"
     )
-    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {new_token}", mid="4")) == "observer added"
+    assert ingest(archive, letter("fan@example.net", f"OBSERVE rome1 {new_token}", mid="4")).text == "observer added"
 
 
 def test_the_moderator_adds_a_confirmed_observer_also_over_a_pending_request(game: MailGame) -> None:
@@ -404,7 +409,7 @@ def test_an_archive_made_before_the_opt_in_keeps_its_observers_and_passwords(
     tmp_path: Path, database: str | None
 ) -> None:
     archive = Archive.open(tmp_path, database)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
     set_observer(archive, "rome1", "fan@example.net")
     with archive.engine.begin() as connection:  # as the tables were before the opt-in
         for table, column in (("observer", "confirmed"), ("observer", "token_hash"), ("seat", "pending_password_hash")):
@@ -413,7 +418,7 @@ def test_an_archive_made_before_the_opt_in_keeps_its_observers_and_passwords(
     upgraded = Archive.open(tmp_path, database)
     with upgraded.session() as session:
         assert db.games_of_address(session, "fan@example.net") == ["rome1"]
-    assert ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF")) == "orders stored"
+    assert ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF")).text == "orders stored"
     tick(upgraded, tmp_path)
     assert len(reports_to(upgraded, "fan@example.net")) == 1
 
@@ -422,13 +427,13 @@ def test_timezone_command_and_option_state_the_deadline_in_the_seats_time(game: 
     archive, data, passwords = game
     tick(archive, data)
     mark = last_id(archive)
-    outcome = ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF"))
+    outcome = ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Berlin", "BUY 1 INF")).text
     assert outcome == "orders stored"
     answer, receipt = queued(archive, mark)
     assert "Your time zone is now Europe/Berlin." in answer.body
     assert "UTC (Europe/Berlin: " in receipt.body and receipt.in_reply_to == "<1@players.example.org>"
     assert (
-        ingest(archive, orders("Egyptus", passwords["Egyptus"], "TIMEZONE america/new_york", turn=2, mid="2"))
+        ingest(archive, orders("Egyptus", passwords["Egyptus"], "TIMEZONE america/new_york", turn=2, mid="2")).text
         == "commands: TIMEZONE"
     )
     assert "America/New_York" in queued(archive)[-1].body
@@ -476,7 +481,7 @@ def test_a_replacing_player_is_welcomed_in_his_language_and_the_old_one_is_told(
     assert "SPIEL rome1 ZUG 3 SPIELER Hispania PASSWORT <" in new.body  # the orders template
     assert "HIS [Hispania]" in new.body  # the position
     assert (
-        ingest(archive, orders("Hispania", passwords["Hispania"], "BUY 1 INF", turn=3, sender="his@example.org"))
+        ingest(archive, orders("Hispania", passwords["Hispania"], "BUY 1 INF", turn=3, sender="his@example.org")).text
         == "refused: a wrong password"
     )
 
@@ -516,7 +521,7 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
     tmp_path: Path, database: str | None
 ) -> None:
     archive = Archive.open(tmp_path, database)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
     with archive.engine.begin() as connection:  # as the tables were before the mail commands came
         for table, column in (
             ("outbox", "in_reply_to"),
@@ -530,10 +535,12 @@ def test_an_archive_made_before_the_mail_loop_columns_is_upgraded_and_keeps_its_
     archive.close()
     upgraded = Archive.open(tmp_path, database)
     assert (
-        ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Rome", "BUY 1 INF"))
+        ingest(upgraded, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Europe/Rome", "BUY 1 INF")).text
         == "orders stored"
     )
-    assert ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")) == "confirmation of OBSERVE mailed"
+    assert (
+        ingest(upgraded, letter("fan@example.net", "OBSERVE rome1", mid="2")).text == "confirmation of OBSERVE mailed"
+    )
     assert queued(upgraded)[-1].in_reply_to == "<2@players.example.org>"
 
 
@@ -541,7 +548,9 @@ def test_a_reminder_states_the_deadline_in_the_seats_time_zone(game: MailGame) -
     archive, data, passwords = game
     start = datetime.now(UTC)
     tick(archive, data, clock=FixedClock(start))
-    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Asia/Tokyo")) == "commands: TIMEZONE"
+    assert (
+        ingest(archive, orders("Macedonia", passwords["Macedonia"], "TIMEZONE Asia/Tokyo")).text == "commands: TIMEZONE"
+    )
     assert tick(archive, data, clock=FixedClock(start + timedelta(hours=71))).lines == [
         "rome1: reminded Macedonia (turn 1)"
     ]

@@ -55,7 +55,9 @@ def test_a_flood_of_HELP_gets_three_answers_one_digest_and_then_nothing_for_a_da
 ) -> None:
     archive, _, _ = game
     mark = last_id(archive)
-    outcomes = [ingest(archive, letter("egy@example.org", "HELP", mid=f"flood{i}"), clock=at(i)) for i in range(FLOOD)]
+    outcomes = [
+        ingest(archive, letter("egy@example.org", "HELP", mid=f"flood{i}"), clock=at(i)).text for i in range(FLOOD)
+    ]
     sent = mailed_to(archive, "egy@example.org", mark)
     assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
     assert "pbem log" in digests(sent)[0].body
@@ -64,14 +66,16 @@ def test_a_flood_of_HELP_gets_three_answers_one_digest_and_then_nothing_for_a_da
     all_logged(game, database, flood_ids)
     # a day after the first answers, HELP is answered again
     later = last_id(archive)
-    assert ingest(archive, letter("egy@example.org", "HELP", mid="later"), clock=at(24 * 60 + 5)) == "HELP answered"
+    assert (
+        ingest(archive, letter("egy@example.org", "HELP", mid="later"), clock=at(24 * 60 + 5)).text == "HELP answered"
+    )
     assert len(mailed_to(archive, "egy@example.org", later)) == 1
 
 
 def test_one_mail_with_ten_HELPs_gets_one_answer(game: MailGame) -> None:
     archive, _, _ = game
     mark = last_id(archive)
-    outcome = ingest(archive, letter("egy@example.org", *["HELP"] * 10), clock=at(0))
+    outcome = ingest(archive, letter("egy@example.org", *["HELP"] * 10), clock=at(0)).text
     assert outcome.startswith("HELP answered") and len(queued(archive, mark)) == 1
 
 
@@ -104,7 +108,7 @@ def test_a_flood_of_wrong_passwords_gives_three_notices_and_one_digest_to_seat_a
     mark = last_id(archive)
     for i in range(FLOOD):
         mail = orders("Macedonia", "guess", "BUY 1 INF", mid=f"flood{i}", sender="who@example.net")
-        assert ingest(archive, mail, clock=at(i)).startswith("refused: a wrong password")
+        assert ingest(archive, mail, clock=at(i)).text.startswith("refused: a wrong password")
     for address in ("mac@example.org", "gm@example.org"):
         sent = mailed_to(archive, address, mark)
         assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1, address
@@ -119,7 +123,7 @@ def test_a_flood_of_forged_From_gives_three_notices_and_one_digest(
     mark = last_id(archive)
     for i in range(FLOOD):
         mail = orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", mid=f"flood{i}", sender="who@example.net")
-        assert ingest(archive, mail, clock=at(i)).startswith("refused: an address that is not yours")
+        assert ingest(archive, mail, clock=at(i)).text.startswith("refused: an address that is not yours")
     for address in ("mac@example.org", "gm@example.org"):
         sent = mailed_to(archive, address, mark)
         assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1, address
@@ -145,7 +149,7 @@ def test_thirty_order_mails_from_the_player_each_get_their_receipt(game: MailGam
     mark = last_id(archive)
     for i in range(FLOOD):
         mail = orders("Egyptus", passwords["Egyptus"], f"BUY {1 + i % 3} INF", turn=2, mid=f"flood{i}")
-        assert ingest(archive, mail, clock=at(i)) == "orders stored"
+        assert ingest(archive, mail, clock=at(i)).text == "orders stored"
     receipts = [row for row in mailed_to(archive, "egy@example.org", mark) if "Receipt" in row.subject]
     assert len(receipts) == FLOOD
 
@@ -175,7 +179,9 @@ def test_a_flood_of_unusable_mail_from_a_registered_address_gets_three_answers_a
     archive, _, _ = game
     mark = last_id(archive)
     for i in range(FLOOD):
-        assert ingest(archive, letter("egy@example.org", *lines, mid=f"flood{i}"), clock=at(i)).startswith("refused")
+        assert ingest(archive, letter("egy@example.org", *lines, mid=f"flood{i}"), clock=at(i)).text.startswith(
+            "refused"
+        )
     sent = mailed_to(archive, "egy@example.org", mark)
     assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
     all_logged(game, database, flood_ids)
@@ -200,7 +206,7 @@ def test_a_flood_of_mails_reusing_a_Message_ID_gives_the_seat_three_notices(game
     mark = last_id(archive)
     for i in range(FLOOD):
         forged = orders("Macedonia", "guess", f"BUY {i + 2} INF", mid="same")  # from the seat's address, forged
-        assert ingest(archive, forged, clock=at(1 + i)).startswith("refused: the Message-ID of an earlier mail")
+        assert ingest(archive, forged, clock=at(1 + i)).text.startswith("refused: the Message-ID of an earlier mail")
     assert len(mailed_to(archive, "mac@example.org", mark)) == DAILY_ANSWERS
 
 
@@ -212,7 +218,7 @@ def test_a_flood_of_mails_reusing_a_Message_ID_gives_a_registered_sender_three_a
     mark = last_id(archive)
     for i in range(FLOOD):
         forged = orders("Macedonia", "guess", f"BUY {i + 2} INF", mid="same", sender="egy@example.org")
-        assert ingest(archive, forged, clock=at(1 + i)).startswith("refused: the Message-ID of an earlier mail")
+        assert ingest(archive, forged, clock=at(1 + i)).text.startswith("refused: the Message-ID of an earlier mail")
     sent = mailed_to(archive, "egy@example.org", mark)
     assert len(sent) == DAILY_ANSWERS + 1 and len(digests(sent)) == 1
     assert mailed_to(archive, "mac@example.org", mark) == []
@@ -223,9 +229,11 @@ def test_the_limit_counts_mails_not_lines_and_each_kind_apart(game: MailGame) ->
     mark = last_id(archive)
     ingest(archive, letter("egy@example.org", *["HELP"] * 10, mid="ten"), clock=at(0))
     for i in range(DAILY_ANSWERS - 1):  # the mail of ten HELPs was one HELP: two more are answered
-        assert ingest(archive, letter("egy@example.org", "HELP", mid=f"help{i}"), clock=at(1 + i)) == "HELP answered"
+        assert (
+            ingest(archive, letter("egy@example.org", "HELP", mid=f"help{i}"), clock=at(1 + i)).text == "HELP answered"
+        )
     ingest(archive, letter("egy@example.org", "HELP", mid="over"), clock=at(5))
     assert len(digests(mailed_to(archive, "egy@example.org", mark))) == 1
     # HELP is over its limit, a mail without a header is another kind: answered
-    assert ingest(archive, letter("egy@example.org", "Hello?", mid="hello"), clock=at(6)) == "refused: no header"
+    assert ingest(archive, letter("egy@example.org", "Hello?", mid="hello"), clock=at(6)).text == "refused: no header"
     assert len(mailed_to(archive, "egy@example.org", mark)) == DAILY_ANSWERS + 2

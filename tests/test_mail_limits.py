@@ -17,7 +17,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import MessageRow, ObserverRow, OutboxRow
 from adjudicator.mail.inbound import MAX_MAIL_BYTES, Incoming, read_message
 from adjudicator.mail.sources import from_maildir
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import set_paused
 from adjudicator.services.mailbox import MAX_PRESS, MAX_PRESS_PER_TURN, ingest
 from adjudicator.services.notices import STRANGER
@@ -58,7 +58,7 @@ def stored_raw(archive: Archive, message_id: str) -> str:
 def refused_with_one_receipt(archive: Archive, mail: Incoming, to: str) -> tuple[str, OutboxRow]:
     """Ingest a mail that must be refused: nothing changes but its message record and one receipt to `to`."""
     before, mails = unchanged_part(archive), len(queued(archive))
-    outcome = ingest(archive, mail)
+    outcome = ingest(archive, mail).text
     assert unchanged_part(archive) == before
     new = queued(archive)[mails:]
     assert [m.to for m in new] == [to], [(m.to, m.subject) for m in new]
@@ -95,7 +95,7 @@ def test_a_strangers_mail_over_a_limit_gets_no_answer(game: MailGame) -> None:
     archive, _, _ = game
     mails = len(queued(archive))
     huge = read_message(letter_bytes("evil@example.net", "HELP\n" * 5000, mid="flood"))
-    outcome = ingest(archive, huge)
+    outcome = ingest(archive, huge).text
     assert outcome == STRANGER + "refused: the order text has 5000 lines, more than the 1000 a mail may hold"
     assert len(queued(archive)) == mails
     assert len(stored_raw(archive, "<flood@players.example.org>")) < 40_000
@@ -126,7 +126,7 @@ def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: MailGame) -
     archive, _, passwords = game
     for k in range(MAX_PRESS_PER_TURN // MAX_PRESS):
         lines = [f"PRESS TO Egyptus: {k}.{n}" for n in range(MAX_PRESS)]
-        assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", *lines, mid=f"p{k}")) == "orders stored"
+        assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", *lines, mid=f"p{k}")).text == "orders stored"
     outcome, receipt = refused_with_one_receipt(
         archive, orders(passwords["Macedonia"], "BROADCAST: one more", mid="last"), "mac@example.org"
     )
@@ -134,7 +134,7 @@ def test_press_per_seat_and_turn_is_bounded_over_all_its_mails(game: MailGame) -
         f"refused: it holds 1 PRESS and BROADCAST lines, and {MAX_PRESS_PER_TURN} were sent for "
         f"turn 1 before: a seat may send {MAX_PRESS_PER_TURN} for one turn"
     )
-    assert ingest(archive, orders(passwords["Macedonia"], "BUY 2 INF", mid="no-press")) == "orders stored"
+    assert ingest(archive, orders(passwords["Macedonia"], "BUY 2 INF", mid="no-press")).text == "orders stored"
 
 
 def test_a_long_broadcast_and_too_many_orders_are_refused(game: MailGame) -> None:
@@ -152,7 +152,7 @@ def test_a_long_broadcast_and_too_many_orders_are_refused(game: MailGame) -> Non
 
 def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: MailGame) -> None:
     archive, _, _ = game
-    outcome = ingest(archive, orders("guess", *["PRESS TO Egyptus: hi"] * 50))
+    outcome = ingest(archive, orders("guess", *["PRESS TO Egyptus: hi"] * 50)).text
     assert outcome == "refused: a wrong password"
     assert not any(
         "Egyptus" in m.subject or m.to == "egy@example.org" for m in queued(archive) if "Welcome" not in m.subject
@@ -162,12 +162,12 @@ def test_a_wrong_password_over_a_limit_warns_the_seat_as_ever(game: MailGame) ->
 def test_a_mail_of_200000_bad_lines_does_not_keep_another_game_waiting(tmp_path: Path, archive: Archive) -> None:
     """The parse and the checks run before the archive's lock is taken: another game's write waits only for the
     short transaction that stores the message (the figure is printed: pytest -s)."""
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
-    new_game(archive, tmp_path, "rome2", "coe-classic", SEATS)
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
+    new_game(archive, tmp_path, NewGameOptions("rome2", "coe-classic", SEATS))
     for name, lines in (("200000 bad lines", 200_000), ("299 bad lines", 299)):
         mail = orders(passwords["Macedonia"], *["FLY"] * lines if lines > 1000 else ["FLY ELEPHANTS"] * lines, mid=name)
         outcomes: list[str] = []
-        worker = threading.Thread(target=lambda m=mail, out=outcomes: out.append(ingest(archive, m)))
+        worker = threading.Thread(target=lambda m=mail, out=outcomes: out.append(ingest(archive, m).text))
         started = time.monotonic()
         worker.start()
         longest = 0.0
@@ -229,7 +229,7 @@ def test_gm_replace_and_gm_observe_refuse_an_address_with_cr_or_lf(pbem: Pbem) -
 def test_observe_from_an_address_that_cannot_be_mailed_adds_nobody(game: MailGame) -> None:
     archive, _, _ = game
     mails = len(queued(archive))
-    outcome = ingest(archive, read_message(letter_bytes("fan@localhost", "OBSERVE rome1\n", mid="fan")))
+    outcome = ingest(archive, read_message(letter_bytes("fan@localhost", "OBSERVE rome1\n", mid="fan"))).text
     assert outcome == STRANGER + "refused: OBSERVE from an address that cannot be mailed"
     with archive.session() as session:
         assert session.exec(select(ObserverRow)).all() == []
@@ -238,12 +238,12 @@ def test_observe_from_an_address_that_cannot_be_mailed_adds_nobody(game: MailGam
 
 def test_a_known_message_id_with_other_content_is_not_used_and_the_seat_is_told(game: MailGame) -> None:
     archive, _, passwords = game
-    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="7")) == "orders stored"
+    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="7")).text == "orders stored"
     mails = len(queued(archive))
-    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="7")) == "duplicate"
+    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="7")).text == "duplicate"
     assert len(queued(archive)) == mails  # the same mail again: nothing at all
     before = archive.dump()
-    outcome = ingest(archive, orders(passwords["Macedonia"], "BUY 9 CAV", mid="7"))
+    outcome = ingest(archive, orders(passwords["Macedonia"], "BUY 9 CAV", mid="7")).text
     assert outcome == "refused: the Message-ID of an earlier mail, with other content"
     after = archive.dump()
     [notice] = [row for row in after if row not in before]
@@ -256,13 +256,15 @@ def test_a_known_message_id_with_other_content_is_not_used_and_the_seat_is_told(
 def test_a_strangers_mail_under_a_known_message_id_tells_no_seat(game: MailGame) -> None:
     """Neither the seat's password nor its address: a mail reusing a Message-ID mails nobody on its word."""
     archive, _, passwords = game
-    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="8")) == "orders stored"
+    assert ingest(archive, orders(passwords["Macedonia"], "BUY 1 INF", mid="8")).text == "orders stored"
     mails = len(queued(archive))
     for k in range(3):
         forged = read_message(
             letter_bytes("evil@example.net", f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD x{k}\n", mid="8")
         )
-        assert ingest(archive, forged) == STRANGER + "refused: the Message-ID of an earlier mail, with other content"
+        assert (
+            ingest(archive, forged).text == STRANGER + "refused: the Message-ID of an earlier mail, with other content"
+        )
     assert len(queued(archive)) == mails
 
 

@@ -20,7 +20,7 @@ from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import rollback, set_observer
 from adjudicator.services.mailbox import ingest
 from tests.conftest import Pbem
@@ -33,7 +33,9 @@ SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania
 
 @pytest.fixture
 def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str]]:
-    created = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    created = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    )
     return archive, tmp_path, created.passwords
 
 
@@ -83,7 +85,7 @@ def test_a_mail_without_game_orders_keeps_the_stored_orders(
     game: tuple[Archive, Path, dict[str, str]], lines: tuple[str, ...], language: str | None
 ) -> None:
     archive, _, passwords = game
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC")) == "orders stored"
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC")).text == "orders stored"
     before = len(outbox(archive))
     ingest(archive, mail("Macedonia", passwords["Macedonia"], *lines, mid="2"))
     assert "BUY 1 INF AT MAC" in (stored(archive, "Macedonia") or "")
@@ -103,7 +105,7 @@ def test_a_press_mail_after_orders_keeps_the_purchase_through_the_turn(
     resolved with the purchase."""
     archive, data, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: hello", mid="2")) == (
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: hello", mid="2")).text == (
         "no game orders: the stored orders stay"
     )
     relayed = [m for m in outbox(archive) if m.to == "egy@example.org"]
@@ -118,8 +120,10 @@ def test_press_lines_of_a_mail_without_game_orders_count_against_the_turns_press
     archive, _, passwords = game
     for n in range(3):
         lines = [f"PRESS TO Egyptus: note {n}.{i}" for i in range(20)]
-        assert ingest(archive, mail("Macedonia", passwords["Macedonia"], *lines, mid=f"p{n}")).startswith("no game")
-    refused = ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: one more", mid="p4"))
+        assert ingest(archive, mail("Macedonia", passwords["Macedonia"], *lines, mid=f"p{n}")).text.startswith(
+            "no game"
+        )
+    refused = ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: one more", mid="p4")).text
     assert refused.startswith("refused: it holds 1 PRESS and BROADCAST lines, and 60 were sent for turn 1")
 
 
@@ -132,7 +136,7 @@ def test_withdraw_takes_back_the_stored_orders_in_every_language(
 ) -> None:
     archive, _, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], word, mid="2")) == "orders withdrawn"
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], word, mid="2")).text == "orders withdrawn"
     assert stored(archive, "Macedonia") is None
     receipt = outbox(archive)[-1]
     assert receipt.to == "mac@example.org"
@@ -157,7 +161,7 @@ def test_withdrawn_orders_count_as_none_sent_and_new_orders_count_again(
 
 def test_withdraw_with_nothing_stored_says_so(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, passwords = game
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW")) == "orders withdrawn"
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW")).text == "orders withdrawn"
     assert "No orders of yours were stored for turn 1: there was nothing to withdraw" in outbox(archive)[-1].body
 
 
@@ -166,7 +170,7 @@ def test_withdraw_beside_new_orders_is_refused_and_changes_nothing(
 ) -> None:
     archive, _, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"))
-    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW", "BUY 2 INF AT MAC", mid="2"))
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "WITHDRAW", "BUY 2 INF AT MAC", mid="2")).text
     assert outcome == "refused: WITHDRAW beside orders"
     assert "BUY 1 INF AT MAC" in (stored(archive, "Macedonia") or "")
     assert "Line 2: WITHDRAW takes back the orders you sent" in outbox(archive)[-1].body
@@ -186,14 +190,14 @@ def _table(
     if ruleset == "sealed-bids":
         monkeypatch.setenv("PBEM_RULESETS", str(RULESETS))
         seats = {"North": "north@example.org", "East": "east@example.org", "South": "south@example.org"}
-        created = new_game(archive, tmp_path, "g1", ruleset, seats)
+        created = new_game(archive, tmp_path, NewGameOptions("g1", ruleset, seats))
         return created.passwords, "North", 1, "BID A", ""  # the test ruleset has no press: a header alone
     if ruleset == "conqueror-er":
         seats = {"kesh": "kesh@example.org", "aurel": "aurel@example.org", "thal": "thal@example.org"}
-        created = new_game(archive, tmp_path, "g1", ruleset, seats, game_data=EXAMPLE)
+        created = new_game(archive, tmp_path, NewGameOptions("g1", ruleset, seats, game_data=EXAMPLE))
         adjudicate(archive, tmp_path, "g1")  # taxation (ER-5.2): the plans step is due
         return created.passwords, "kesh", 3, "FOOD USE", "PRESS TO aurel: hello"
-    created = new_game(archive, tmp_path, "g1", ruleset, SEATS)
+    created = new_game(archive, tmp_path, NewGameOptions("g1", ruleset, SEATS))
     return created.passwords, "Macedonia", 1, "BUY 1 INF AT MAC", "BROADCAST: hello"
 
 
@@ -205,7 +209,7 @@ def test_every_ruleset_keeps_orders_against_a_mail_without_them_and_takes_them_b
 
     def send(mid: str, *lines: str) -> str:
         message = mail(seat, passwords[seat], *lines, turn=step, mid=mid, game="g1")
-        return ingest(archive, message)
+        return ingest(archive, message).text
 
     assert send("1", order) == "orders stored"
     send("2", talk)
@@ -228,12 +232,14 @@ def test_the_deadline_is_set_at_creation_and_stated_in_the_welcome_and_first_rec
     created = new_game(
         archive,
         tmp_path,
-        "rome1",
-        "coe-classic",
-        SEATS,
-        mail={"turn_hours": 48},
-        languages={"Egyptus": "de"},
-        timezones={"Macedonia": "Asia/Tokyo"},
+        NewGameOptions(
+            "rome1",
+            "coe-classic",
+            SEATS,
+            mail={"turn_hours": 48},
+            languages={"Egyptus": "de"},
+            timezones={"Macedonia": "Asia/Tokyo"},
+        ),
         clock=FixedClock(START),
     )
     with archive.session() as session:
@@ -274,7 +280,7 @@ def test_a_pending_observer_gets_no_press(game: tuple[Archive, Path, dict[str, s
 
 def test_observers_are_told_when_turns_they_were_sent_are_rolled_back(tmp_path: Path, archive: Archive) -> None:
     clock = FixedClock(START)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, clock=clock).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS), clock=clock).passwords
     set_observer(archive, "rome1", FAN, clock=clock)
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF AT MAC"), clock=clock)
     later = FixedClock(START + timedelta(hours=1))
@@ -346,7 +352,7 @@ def test_ER_4_1_conqueror_orders_sent_ahead_for_the_next_rounds_plans_are_stored
     plans = number + 6  # after two campaign turns, the end of the round, New Year and taxation (ER-4.1)
     archive = Archive.open(pbem.data, pbem.db)
     text = f"GAME er1 TURN {plans} PLAYER {first} PASSWORD {pbem.passwords[first]}\nFOOD USE\n"
-    outcome = ingest(archive, Incoming("<ahead@test>", SEATS3[first], "", "plans", text, text))
+    outcome = ingest(archive, Incoming("<ahead@test>", SEATS3[first], "", "plans", text, text)).text
     assert outcome == "orders stored"
     ahead = (
         "These orders are for your next player-turn, turn %(turn)s: they are stored for it and will be checked again"
@@ -362,7 +368,9 @@ def test_ER_4_1_conqueror_orders_sent_ahead_for_the_next_rounds_plans_are_stored
 
 
 def test_help_and_the_orders_template_name_withdraw_in_the_seats_language(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": "de"}).passwords
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, languages={"Egyptus": "de"})
+    ).passwords
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "HELP"))
     (help_text,) = [m.body for m in outbox(archive) if m.to == "mac@example.org"]
     assert "  WITHDRAW\n" in help_text
@@ -377,17 +385,22 @@ def test_a_header_alone_with_nothing_stored_is_a_seats_nothing_this_turn(
     """A seat that has nothing to order sends the header alone: stored, so that it counts as sent; the same mail
     after orders keeps them (above), and press alone never counts as sent."""
     archive, data, passwords = game
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: hi")) == (
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: hi")).text == (
         "no game orders: the stored orders stay"
     )
     assert stored(archive, "Macedonia") is None  # press alone: the turn still waits for his orders
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "# nothing this turn", mid="2")) == "orders stored"
+    assert (
+        ingest(archive, mail("Macedonia", passwords["Macedonia"], "# nothing this turn", mid="2")).text
+        == "orders stored"
+    )
     assert stored(archive, "Macedonia") is not None
     assert "turn 1 (Macedonia) resolved" in "\n".join(tick(archive, data).lines)  # all due orders are in
 
 
 def test_an_anonymous_games_broadcast_reaches_observers_unsigned(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"anonymous_press": True})
+    ).passwords
     set_observer(archive, "rome1", FAN)
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BROADCAST: peace to all"))
     (to_fan,) = [m for m in outbox(archive) if m.to == FAN and "Broadcast" in m.subject]

@@ -14,7 +14,7 @@ from adjudicator.mail.inbound import Incoming, read_message
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import extend_deadline, replace_player, rollback, set_paused
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.verification import verify
@@ -27,10 +27,12 @@ def game(tmp_path: Path, archive: Archive) -> tuple[Archive, Path, dict[str, str
     created = new_game(
         archive,
         tmp_path,
-        "rome1",
-        "coe-classic",
-        SEATS,
-        mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1},
+        NewGameOptions(
+            "rome1",
+            "coe-classic",
+            SEATS,
+            mail={"moderator": "gm@example.org", "turn_hours": 48, "reminder_hours": 12, "nmr_alert": 1},
+        ),
     )
     return archive, tmp_path, created.passwords
 
@@ -54,7 +56,7 @@ def test_orders_by_mail_get_a_receipt_to_the_registered_address(game: tuple[Arch
     outcome = ingest(
         archive,
         mail("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR", "MOVE G2 WITH 9 INF: MAC -> MOE"),
-    )
+    ).text
     assert outcome == "orders stored"
     (receipt,) = outbox(archive)
     assert receipt.to == "mac@example.org" and "Receipt for turn 1" in receipt.subject
@@ -64,8 +66,8 @@ def test_orders_by_mail_get_a_receipt_to_the_registered_address(game: tuple[Arch
 def test_the_same_message_twice_changes_nothing(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, passwords = game
     message = mail("Macedonia", passwords["Macedonia"], "BUY 1 INF")
-    assert ingest(archive, message) == "orders stored"
-    assert ingest(archive, message) == "duplicate"
+    assert ingest(archive, message).text == "orders stored"
+    assert ingest(archive, message).text == "duplicate"
     assert len(outbox(archive)) == 1
     with archive.session() as session:
         assert len(session.exec(select(MessageRow)).all()) == 1
@@ -75,7 +77,7 @@ def test_a_forged_password_is_reported_to_the_seat_never_to_the_forger(
     game: tuple[Archive, Path, dict[str, str]],
 ) -> None:
     archive, _, _ = game
-    outcome = ingest(archive, mail("Macedonia", "guess", "BUY 1 INF", sender="evil@example.net"))
+    outcome = ingest(archive, mail("Macedonia", "guess", "BUY 1 INF", sender="evil@example.net")).text
     assert outcome == "refused: a wrong password"
     recipients = [m.to for m in outbox(archive)]
     assert "evil@example.net" not in recipients
@@ -84,13 +86,15 @@ def test_a_forged_password_is_reported_to_the_seat_never_to_the_forger(
 
 def test_the_registered_sender_is_checked(game: tuple[Archive, Path, dict[str, str]]) -> None:
     archive, _, passwords = game
-    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF", sender="other@example.net"))
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF", sender="other@example.net")).text
     assert outcome.startswith("refused: an address that is not yours")
     assert all(m.to != "other@example.net" for m in outbox(archive))
 
 
 def test_press_is_relayed_and_can_be_anonymous(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, mail={"anonymous_press": True}).passwords
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, mail={"anonymous_press": True})
+    ).passwords
     ingest(
         archive,
         mail("Macedonia", passwords["Macedonia"], "PRESS TO Egyptus: meet me in Thracia", "BROADCAST: peace to all"),
@@ -106,9 +110,9 @@ def test_unknown_game_and_no_header_are_answered_to_a_registered_sender(
 ) -> None:
     archive, _, _ = game
     stray = Incoming("<x@test>", "mac@example.org", "", "hi", "hello there\n", "hello there\n")
-    assert ingest(archive, stray) == "refused: no header"
+    assert ingest(archive, stray).text == "refused: no header"
     other = Incoming("<y@test>", "mac@example.org", "", "hi", "GAME carthago TURN 1 PLAYER Egyptus PASSWORD x\n", "")
-    assert ingest(archive, other) == "refused: unknown game"
+    assert ingest(archive, other).text == "refused: unknown game"
     assert [m.to for m in outbox(archive)] == ["mac@example.org", "mac@example.org"]
     assert "Your games: rome1" in outbox(archive)[-1].body
 
@@ -131,7 +135,7 @@ def test_late_orders_get_a_receipt_saying_so(game: tuple[Archive, Path, dict[str
     archive, data, passwords = game
     ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
     tick(archive, data)
-    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 CAV", mid="2"))
+    outcome = ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 CAV", mid="2")).text
     assert outcome == "refused: late"
     assert "arrived after that turn was resolved" in outbox(archive)[-1].body
 
@@ -171,7 +175,7 @@ def test_game_master_tools(game: tuple[Archive, Path, dict[str, str]]) -> None:
     withdrawn = rollback(archive, data, "rome1", 0)
     assert withdrawn == [1]
     assert (data / "games/rome1/turn-0001-withdrawn-1/report.txt").exists()
-    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")) == "orders stored"
+    assert ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 2 INF", mid="3")).text == "orders stored"
     tick(archive, data)
     passed, problems = verify(archive, "rome1")
     assert not problems and len(passed) == 4  # the withdrawn turn is not replayed (+ the chain head, the rows)
@@ -207,7 +211,7 @@ def test_a_failure_while_storing_leaves_no_trace_so_the_message_is_read_again(
         assert not session.exec(select(MessageRow)).all()
     assert not outbox(archive)
     monkeypatch.undo()
-    assert ingest(archive, message) == "orders stored"
+    assert ingest(archive, message).text == "orders stored"
 
 
 def test_a_mail_with_nul_characters_is_stored_and_answered(game: tuple[Archive, Path, dict[str, str]]) -> None:
@@ -217,8 +221,8 @@ def test_a_mail_with_nul_characters_is_stored_and_answered(game: tuple[Archive, 
         f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {passwords['Macedonia']}\r\nBUY 1 INF\r\nBUY\0 1 CAV\r\n"
     )
     mail = read_message(raw.encode())
-    assert ingest(archive, mail) == "orders stored"  # PostgreSQL text refuses NUL: it is kept as U+FFFD
-    assert ingest(archive, read_message(raw.encode())) == "duplicate"
+    assert ingest(archive, mail).text == "orders stored"  # PostgreSQL text refuses NUL: it is kept as U+FFFD
+    assert ingest(archive, read_message(raw.encode())).text == "duplicate"
     with archive.session() as session:
         stored = session.exec(select(MessageRow)).one()
     assert stored.message_id == "<nul\ufffdid@test>" and "BUY\ufffd 1 CAV" in stored.raw

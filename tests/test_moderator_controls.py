@@ -13,7 +13,7 @@ from sqlmodel import select
 from adjudicator.archive import Archive
 from adjudicator.archive.models import OutboxRow
 from adjudicator.mail.inbound import Incoming
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from tests.conftest import SEATS, Pbem
 
@@ -59,9 +59,11 @@ def test_in_turn_pace_a_seat_sends_orders_ahead_for_its_next_player_turn(pbem: P
 
 
 def test_orders_ahead_by_mail_get_a_receipt_saying_so(tmp_path: Path, archive: Archive) -> None:
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
     text = f"GAME rome1 TURN 2 PLAYER Egyptus PASSWORD {passwords['Egyptus']}\nBUY 1 INF\n"
-    assert ingest(archive, Incoming("<ahead@test>", "egy@example.org", "", "orders", text, text)) == "orders stored"
+    assert (
+        ingest(archive, Incoming("<ahead@test>", "egy@example.org", "", "orders", text, text)).text == "orders stored"
+    )
     with archive.session() as session:
         (receipt,) = session.exec(select(OutboxRow).where(OutboxRow.subject.contains("Receipt"))).all()  # type: ignore[attr-defined]
     assert receipt.to == "egy@example.org" and receipt.subject == "[rome1] Receipt for turn 2"

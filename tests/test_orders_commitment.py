@@ -26,9 +26,9 @@ from adjudicator.archive.models import GameRow
 from adjudicator.archive.store import close_archives
 from adjudicator.engine.chance import KeyedDice, orders_commitment, orders_digest, orders_key, turn_dice
 from adjudicator.rulesets import load_ruleset
-from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.clock import SYSTEM_CLOCK
+from adjudicator.services.turn import play, turn_row
 from tests.conftest import Pbem
 from tests.test_conqueror_new import new_er, whole_snapshot
 from tests.test_conqueror_resolve_files import short_data

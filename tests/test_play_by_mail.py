@@ -51,7 +51,8 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.services import games as games_service
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import current_game, new_game
+from adjudicator.services.game_reads import current_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.notices import quoted
 from tests.helpers import legion, start
@@ -135,15 +136,22 @@ class Table:
         new_game(
             self.archive,
             self.data,
-            GAME,
-            self.plan.ruleset,
-            self.plan.seats,
-            mail={"turn_hours": TURN_HOURS, "reminder_hours": REMINDER_HOURS, "moderator": MODERATOR, "nmr_alert": 1},
-            decisions=self.plan.decisions,
-            position=self.plan.position,
-            languages=self.plan.languages,
+            NewGameOptions(
+                GAME,
+                self.plan.ruleset,
+                self.plan.seats,
+                mail={
+                    "turn_hours": TURN_HOURS,
+                    "reminder_hours": REMINDER_HOURS,
+                    "moderator": MODERATOR,
+                    "nmr_alert": 1,
+                },
+                decisions=self.plan.decisions,
+                position=self.plan.position,
+                languages=self.plan.languages,
+                game_data=self.plan.game_data,
+            ),
             clock=self.clock,
-            game_data=self.plan.game_data,
         )
         self.deliver()
         self.tick()  # the clock starts: the first deadline is set
@@ -169,7 +177,7 @@ class Table:
             mail, header, answers = notice
             player.answered.add(mail["Message-ID"])
             message_id, raw = player.mail(PLACEHOLDER.sub(player.password, header), answers, mail)
-            assert ingest(self.archive, read_message(raw), clock=self.clock) == "answers"
+            assert ingest(self.archive, read_message(raw), clock=self.clock).text == "answers"
             (reply,) = [m for p, m in self.deliver() if p is player and m["In-Reply-To"] == message_id]
             stored = [player.words.text("stored   %(key)s", key=a.split()[1].rstrip(":")) for a in answers]
             assert all(line in body_of(reply).splitlines() for line in stored), body_of(reply)
@@ -195,7 +203,7 @@ class Table:
     def send(self, player: Player, header: str, lines: list[str], answering: EmailMessage) -> tuple[str, str]:
         """The player's mail through `ingest`; his receipt (delivered at once) and the order text he sent."""
         message_id, raw = player.mail(header, lines, answering)
-        outcome = ingest(self.archive, read_message(raw), clock=self.clock)
+        outcome = ingest(self.archive, read_message(raw), clock=self.clock).text
         assert outcome in ("orders stored", "orders not understood"), outcome
         receipts = [m for p, m in self.deliver() if p is player and m["In-Reply-To"] == message_id]
         assert len(receipts) == 1, f"{player.seat}: no receipt for {message_id}"
@@ -304,7 +312,7 @@ def play_by_mail(tmp_path: Path, plan: Plan) -> Table:
             header = template.with_password(player.password)
             if (seat, nth) in plan.wrong_password:  # the refusal reaches his registered address, naming why
                 message_id, raw = player.mail(template.with_password(player.password[:-1]), lines, mail)
-                assert ingest(table.archive, read_message(raw), clock=table.clock) == "refused: a wrong password"
+                assert ingest(table.archive, read_message(raw), clock=table.clock).text == "refused: a wrong password"
                 (notice,) = [m for p, m in table.deliver() if p is player]
                 said = player.words.pattern(REFUSED).match(" ".join(body_of(notice).split()))
                 assert said and said["what"] == player.words.text("a wrong password"), body_of(notice)

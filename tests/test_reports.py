@@ -14,8 +14,8 @@ from pathlib import Path
 from adjudicator.archive.models import DecisionRow, GameRow
 from adjudicator.engine.chance import GivenDice
 from adjudicator.rulesets import load_ruleset
-from adjudicator.services.adjudication import play
 from adjudicator.services.reports import write_decision_notices
+from adjudicator.services.turn import play
 from tests.conftest import SEATS, Pbem
 from tests.helpers import legion, start
 from tests.test_decisions_cli import contested_position, new_from
@@ -67,7 +67,7 @@ def mid_round() -> tuple[object, str]:
 
 
 def test_C_15_6_notice_mid_round_shows_the_attackers_roll_but_not_the_defenders(tmp_path: Path) -> None:
-    from adjudicator.services.adjudication import questions_now
+    from adjudicator.services.turn import questions_now
 
     ruleset = load_ruleset("coe-classic")
     state, orders = mid_round()
@@ -152,7 +152,7 @@ def test_C_15_a_question_past_its_waiting_time_takes_its_default_and_later_ones_
     from adjudicator.archive import Archive
     from adjudicator.services.adjudication import adjudicate_locked
     from adjudicator.services.clock import FixedClock
-    from adjudicator.services.games import current_game
+    from adjudicator.services.game_reads import current_game
 
     new_from(pbem, big_defence(pbem, write), "--decisions", "ask")
     archive, asked, start_time = Archive.open(pbem.data, pbem.db), set(), datetime.now(UTC)

@@ -15,7 +15,7 @@ from adjudicator.mail.inbound import read_message
 from adjudicator.mail.outbound import send_outbox
 from adjudicator.rulesets.coe.orders import PASSWORD_MARK
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.verification import verify
 from tests.conftest import SEATS, Pbem
@@ -112,7 +112,7 @@ def test_no_password_reaches_the_output_of_ingest(pbem: Pbem, write) -> None:  #
 
 
 def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Path, archive: Archive) -> None:
-    secret = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords["Macedonia"]
+    secret = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords["Macedonia"]
     send_outbox(archive, None, tmp_path / "sent")  # the welcome mails, which carry the passwords until sent
     orders = f"Hello,\nGAME rome1 TURN 1 PLAYER Macedonia PASSWORD {secret}\nBUY 1 INF\n"
     mails = [
@@ -121,7 +121,7 @@ def test_mail_is_stored_without_the_password_whatever_its_encoding(tmp_path: Pat
         order_mail(orders.replace(secret, "guessed-wrong"), cte="base64", mid="<wrong@test>"),
         order_mail(orders.replace(secret, PASSWORD_MARK), cte="7bit", mid="<mark@test>"),
     ]
-    outcomes = [ingest(archive, read_message(raw)) for raw in mails]
+    outcomes = [ingest(archive, read_message(raw)).text for raw in mails]
     assert outcomes == ["orders stored", "orders stored", "refused: a wrong password", "refused: a wrong password"]
     with archive.session() as session:
         raws = [m.raw for m in session.exec(select(MessageRow)).all()]

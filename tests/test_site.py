@@ -22,7 +22,7 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.demo import run_demo
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import write_game_site
 from tests.conftest import Pbem
@@ -36,7 +36,7 @@ ARTIFACTS = Path(os.environ.get("PBEM_ARTIFACTS", Path(__file__).parent.parent /
 def press_game(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A game whose first turn has a private word, a broadcast with markup in it, and a purchase."""
     archive = Archive.in_folder(tmp_path)
-    passwords = new_game(archive, tmp_path, "rome1", "coe-classic", SEATS).passwords
+    passwords = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS)).passwords
     submit(
         archive,
         "rome1",

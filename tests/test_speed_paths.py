@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from adjudicator.engine.chance import chain_checkpoints, turn_key
-from adjudicator.services.games import checkpoints_text
+from adjudicator.services.game_reads import checkpoints_text
 from tests.conftest import SEATS, Pbem
 
 

@@ -19,7 +19,7 @@ import json
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Playe
     with pytest.MonkeyPatch.context() as patch:  # a fixed dice seed: the same game on every run
         patch.setattr("secrets.token_bytes", lambda size=32: bytes(range(size)))
         # a game that mails, as a real one does: its report mails print the chain heads (a self-play game's do not)
-        patch.setattr("adjudicator.services.selfplay.new_game", lambda *a, **k: new_game(*a, **{**k, "mail": {}}))
+        patch.setattr(
+            "adjudicator.services.selfplay.new_game",
+            lambda archive, data, options, **k: new_game(archive, data, replace(options, mail={}), **k),
+        )
         for name, (ruleset_name, count, seed, steps) in GAMES.items():
             folder = tmp_path_factory.mktemp(name)
             archive = Archive.open(folder, None)

@@ -31,12 +31,13 @@ from adjudicator.rulesets.coe.state import Cargo, GameState, snapshot_text
 from adjudicator.rulesets.conqueror.battle_types import Plan
 from adjudicator.rulesets.conqueror.loader import load_folder
 from adjudicator.rulesets.conqueror.parse import OrderLanguage
-from adjudicator.services.adjudication import play, turn_row
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.deadlines import tick
-from adjudicator.services.games import game_ruleset, new_game
+from adjudicator.services.game_reads import game_ruleset
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report, turn_map, turn_reports
+from adjudicator.services.turn import play, turn_row
 from tests.conftest import Pbem
 from tests.helpers import legion, place, start
 from tests.test_conqueror_battle import FREE_MEN, ONE, army, battle, run
@@ -192,7 +193,9 @@ def test_ER_4_1_the_position_names_the_phase_units_and_independents_in_the_reade
 def test_C_8_4_a_german_seat_answers_toete_and_the_captured_general_is_killed(tmp_path: Path) -> None:
     archive, passwords = two_german_seats(tmp_path)
     orders = f"SPIEL rome1 ZUG 1 SPIELER Macedonia PASSWORT {passwords['Macedonia']}\nZIEHE G3 MIT 1 INF: MAC -> DAL\n"
-    assert ingest(archive, Incoming("<o@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)) == "orders stored"
+    assert (
+        ingest(archive, Incoming("<o@test>", SEATS["Macedonia"], "", "Befehle", orders, orders)).text == "orders stored"
+    )
     assert "waiting for decisions" in " ".join(tick(archive, tmp_path).lines)  # C-15: the capture is asked first
     notice = mails_to(archive, "Macedonia")[-1].body
     [key] = re.findall(r"ANTWORT (captive\S*): ", notice)
@@ -261,7 +264,7 @@ def test_the_setup_report_gives_the_title_and_the_dice_commitment_in_the_readers
     tmp_path: Path, language: str
 ) -> None:
     archive = Archive.in_folder(tmp_path)
-    new_game(archive, tmp_path, "rome1", "coe-classic", SEATS, languages={"Egyptus": language})
+    new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS, languages={"Egyptus": language}))
     report = stored_report(archive, "rome1", 0, None, language)
     private = stored_report(archive, "rome1", 0, "Egyptus")
     title = "Conquest of the Empire, Classic edition (2005)"

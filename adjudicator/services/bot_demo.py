@@ -27,7 +27,8 @@ from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.deadlines import tick
 from adjudicator.services.demo import fresh_folder
-from adjudicator.services.games import current_game, due_turns, new_game
+from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import write_game_site
 from adjudicator.services.selfplay import bot_of, header, playable, step_rng
@@ -62,7 +63,7 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
     fresh_folder(data)
     archive = Archive.in_folder(data)
     addresses = {seat: f"{seat.casefold()}@example.org" for seat in seats}
-    made = new_game(archive, data, GAME, ruleset.name, addresses, game_data=folder, mode=demo.mode)
+    made = new_game(archive, data, NewGameOptions(GAME, ruleset.name, addresses, game_data=folder, mode=demo.mode))
     what = f"{ruleset.name}" + (f", {demo.mode} mode" if demo.mode else "") + (f", data {folder}" if folder else "")
     say(f"Created game {GAME} ({what}) with seats {', '.join(seats)} in {data}")
     played, pace = 0, MailPace()
@@ -156,7 +157,7 @@ def _mail_orders(
         text = bot.orders(ruleset, state, seat, header(GAME, number, seat, passwords[seat]), rng)
         outcome = ingest(archive, read_message(_message(addresses[seat], seat, number, text)))
         orders = max(0, len(text.strip().splitlines()) - 1)
-        say(f"  {seat:10} mails {orders} order line(s) for step {number}: {outcome}")
+        say(f"  {seat:10} mails {orders} order line(s) for step {number}: {outcome.text}")
 
 
 def _message(sender: str, seat: str, number: int, text: str) -> bytes:

@@ -3,31 +3,24 @@ and decision questions queued for the players."""
 
 from __future__ import annotations
 
-import json
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from functools import cache
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, TurnRow
-from adjudicator.engine.protocol import groups_reports
+from adjudicator.archive.models import GameRow
 from adjudicator.errors import PbemError
-from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
-from adjudicator.rulesets import Ruleset
-from adjudicator.services.adjudication import adjudicate_locked, step_seats, write_missing_files
-from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time, timestamp
-from adjudicator.services.games import current_game, due_turns, game_folder
+from adjudicator.services.adjudication import adjudicate_locked
+from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time
+from adjudicator.services.game_reads import current_game, due_turns, game_folder
+from adjudicator.services.news import mail_news, queue_news
 from adjudicator.services.notices import deadline_text, mail_to_seat
-from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import hidden_draws_revealed, orders_keyed, turn_context, turn_map, turn_reports
+from adjudicator.services.repair import write_missing_files
 
 
 @dataclass
@@ -91,101 +84,6 @@ def _repair_lines(archive: Archive, data: Path, name: str, *, clock: Clock) -> l
     return [f"{name}: wrote missing {', '.join(str(path.relative_to(folder)) for path in written)}"] if written else []
 
 
-def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
-    """Queue what the archive holds but the players were not sent yet: reports of resolved turns (with the NMR
-    count) and questions of pending decisions. The flags are set in the same transaction as the queueing,
-    so a crash between an adjudication and its mail loses nothing and sends nothing twice."""
-    with archive.session() as session:
-        game, ruleset, state = current_game(session, name, lock=True)
-        if game.selfplay:
-            return []  # the bot's game: nobody to mail
-        lines = _queue_reports(session, game, ruleset, clock=clock)
-        _queue_questions(session, game, ruleset, state, game_folder(data, name), clock=clock)
-    return lines
-
-
-def queue_news(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> tuple[list[str], bool]:
-    """Queue the reports of the turns just resolved (with the NMR count) in the caller's transaction, the one that
-    resolved them, whichever command did; and whether questions wait to be asked: they are mailed with their
-    notices (mail_news), which are written after the commit."""
-    if game.selfplay:
-        return [], False  # the bot's game: nobody to mail
-    return _queue_reports(session, game, ruleset, clock=clock), db.has_unasked_decisions(session, game)
-
-
-def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:
-    """Queue the reports of the resolved turns not mailed yet, with the NMR count (and alert), and mark them mailed,
-    in the caller's transaction, which holds the game's lock."""
-    name = game.name
-    seats = {s.seat: s for s in db.game_seats(session, game)}
-    # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
-    news = db.unmailed_turns(session, game)
-    for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
-        # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
-        sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
-        seat.missed = 0 if sent else seat.missed + 1
-        session.add(seat)
-        if seat.missed >= game.nmr_alert and game.moderator:
-            db.queue_mail(
-                session,
-                game.moderator,
-                f"[{name}] {seat.seat} missed {seat.missed} turns",
-                f"{seat.seat} ({seat.email}) sent no orders for {seat.missed} player-turns in a row "
-                "(NMR: the seat does nothing in such a turn).\n",
-                timestamp(clock),
-                name,
-            )
-    for row in news:
-        row.mailed = True
-        session.add(row)
-    if not news:
-        return []
-    _mail_reports(session, game, ruleset, news, clock=clock)
-    return [f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued"]
-
-
-def _queue_questions(
-    session: Session, game: GameRow, ruleset: Ruleset, state: Any, folder: Path, *, clock: Clock
-) -> None:
-    """Queue the questions of the due step not asked by mail yet, each seat's with its notice (in `folder`)."""
-    seats = {s.seat: s for s in db.game_seats(session, game)}
-    due = ruleset.steps_done(state) + 1
-    unasked = [d for d in db.decisions(session, game, due) if not d.notified and d.answer is None]
-    for seat_name in sorted({d.seat for d in unasked}):
-        questions = [d for d in unasked if d.seat == seat_name]
-        notice = folder / "outbox" / f"decisions-turn-{due:04d}-{seat_name}.txt"
-        body = _notice_text(notice, questions, clock=clock)
-        if body is None:
-            continue  # the process that asked writes the notice after its commit: the next tick mails it
-        subject, body = _notice_mail(body, game.name, due, seats[seat_name].language)
-        db.queue_mail(session, seats[seat_name].email, subject, body, timestamp(clock), game.name)
-        for decision in questions:
-            decision.notified = True
-            session.add(decision)
-
-
-def _notice_mail(text: str, game: str, turn: int, language: str) -> tuple[str, str]:
-    """The subject and body of a decisions mail: the notice file starts with its own To: and Subject: lines,
-    which belong in the mail's header, not its text."""
-    head, _, rest = text.partition("\n\n")
-    fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
-    if head.startswith("To: ") and "Subject" in fields:
-        return fields["Subject"], rest
-    return f"[{game}] " + gettext(language, "Turn %(turn)s: your decisions are needed", turn=turn), text
-
-
-def _notice_text(notice: Path, questions: list[DecisionRow], *, clock: Clock) -> str | None:
-    """The decisions notice written when the questions were asked (it tells the turn so far); None while it is
-    not written yet. A notice older than the questions is from an earlier, rolled-back asking; when none comes
-    within 10 minutes (its writer died after the commit), the bare questions are sent."""
-    asked = max(datetime.fromisoformat(d.asked) for d in questions)
-    if notice.exists() and datetime.fromtimestamp(notice.stat().st_mtime, UTC) >= asked - timedelta(seconds=1):
-        return notice.read_text(encoding="utf-8")
-    if clock.now() - asked < timedelta(minutes=10):
-        return None
-    return "".join(f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
-
-
 def _remind(
     session: Session,
     game: GameRow,
@@ -217,140 +115,3 @@ def _remind(
         )
         lines.append(f"{game.name}: reminded {seat_name} (turn {number})")
     return lines or [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
-
-
-def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], *, clock: Clock) -> None:
-    """Each seat gets the public reports of the turns its mail covers (_covered) and its private report of them
-    (rendered from the archive, so a report file not yet written by another process is no obstacle; texts the
-    turn's files were just rendered with are not rendered again, reports.turn_reports), with the new deadline,
-    threaded with its latest order mail; each observer gets the public reports only."""
-    seats = db.game_seats(session, game)
-    watchers = db.observers(session, game)
-    covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
-    rows = {row.number: row for found in [*covered.values(), watched] for row in found}
-    languages = {seat.language for seat in seats if covered.get(seat.seat)}
-    languages |= {o.language for o in watchers} if watched else set()
-    maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    earlier = db.turns_numbered(session, game, {number - 1 for number in rows} - set(rows))
-    states = {row.number: row.state_json for row in [*earlier, *rows.values()]}  # the battle headers name leaders
-
-    @cache
-    def public(number: int, say: str) -> str:
-        return turn_reports(ruleset, game, rows[number], {}, say, states.get(number - 1))["report.txt"]
-
-    def publics(found: list[TurnRow], say: str) -> str:
-        return "\n".join(public(row.number, say) for row in found)
-
-    grouped = any(found != news for found in covered.values())
-    # rendered from the same inputs as the turn's files (the position before it too): the same texts, once
-    privates = (
-        {}
-        if grouped
-        else turn_reports(
-            ruleset, game, news[-1], {s.seat: s.language for s in seats}, None, states.get(news[-1].number - 1)
-        )
-    )
-    threads = db.last_order_mails(session, game)
-    for seat in seats:
-        found = covered.get(seat.seat, [])
-        if not found:
-            continue  # its news waits for its next step (ER-4)
-        say = seat.language
-        private = (
-            privates[f"report-{seat.seat}.txt"]
-            if not grouped
-            else _seat_report(ruleset, game, found, states, seat.seat, say)
-        )
-        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
-        body = (
-            publics(found, say)
-            + "\n"
-            + private
-            + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
-        )
-        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
-        db.queue_mail(
-            session,
-            seat.email,
-            subject,
-            body,
-            timestamp(clock),
-            game.name,
-            html=html,
-            map_svg=maps[say],
-            **_thread_of(threads.get(seat.seat)),
-        )
-    for watcher in watchers if watched else []:
-        say = watcher.language
-        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
-        text = publics(watched, say)
-        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
-        db.queue_mail(session, watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
-
-
-def _covered(
-    session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[str]
-) -> tuple[dict[str, list[TurnRow]], list[TurnRow]]:
-    """The turns each seat's report mail covers now (none: no mail yet), and the observers'. As a rule every
-    mail covers the news. A ruleset that groups its reports (Conqueror, ER-4: a player orders in two steps a
-    round) mails a seat only when a step of its own is due or the game has ended, covering every step since
-    the last one it ordered in (whose report it got when that step was due); a seat out of play and the
-    observers get theirs when a step of several seats is due (once a round), covering every step since the
-    last such step. In round pace every seat orders at every deadline: each gets the news."""
-    if not groups_reports(ruleset) or game.pace != "turn":
-        return {seat: news for seat in seats}, news
-    state = stored_state(ruleset, news[-1].state_json)
-    due = ruleset.due(state)
-    ordering = set(ruleset.next_steps(state)) if due is not None else set(seats)
-    steps = [(number, seat.split(", ") if seat else []) for number, seat in db.turn_seats(session, game)]
-    first = steps[0][0] + 1  # the setup (or an imported position) is no news
-
-    def since(own: Callable[[list[str]], bool]) -> int:
-        return max((number for number, found in steps if own(found)), default=first)
-
-    def since_own(seat: str) -> int:
-        return since(lambda found: seat in found)  # the last step the seat ordered in
-
-    shared = since(lambda found: len(found) > 1)  # the last step of several seats
-    starts: dict[str, int] = {}
-    for seat in seats:
-        own = since_own(seat)
-        if due is None or seat in due.seats:
-            starts[seat] = own
-        elif seat not in ordering and len(due.seats) > 1:
-            starts[seat] = max(own, shared)
-    watched = due is None or len(due.seats) > 1
-    wanted = set(range(min([*starts.values(), shared if watched else first]), news[-1].number + 1))
-    found = {row.number: row for row in news}
-    found |= {row.number: row for row in db.turns_numbered(session, game, wanted - set(found))}
-    rows = [found[number] for number in sorted(found) if number in wanted]
-    covered = {seat: [row for row in rows if row.number >= start] for seat, start in starts.items()}
-    return covered, [row for row in rows if row.number >= shared] if watched else []
-
-
-def _seat_report(
-    ruleset: Ruleset, game: GameRow, rows: list[TurnRow], states: dict[int, str], seat: str, say: str
-) -> str:
-    """A seat's private report of several turns (reports.turn_reports renders one): each turn's private events
-    and the seat's verdicts, then its position after the last."""
-    state = stored_state(ruleset, rows[-1].state_json)
-    hidden = "private" in json.loads(rows[-1].state_json)  # its own view of a game with hidden cards
-    return render(
-        "report-seat.txt.j2",
-        say,
-        ruleset=ruleset,
-        title=ruleset.title,
-        game=game.name,
-        turns=[turn_context(ruleset, row, states.get(row.number - 1)) for row in rows],
-        state=ruleset.snapshot(state, seat) if hidden else json.loads(rows[-1].state_json),
-        commitment=game.commitment,
-        seats=list(ruleset.seats_of(state)),
-        seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
-        orders_keyed=orders_keyed(game),
-        seat=seat,
-        **ruleset.report_context(state),
-    )
-
-
-def _thread_of(message: MessageRow | None) -> dict[str, str]:
-    return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}

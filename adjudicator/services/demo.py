@@ -11,7 +11,7 @@ from adjudicator.archive import Archive
 from adjudicator.engine.protocol import Ruleset
 from adjudicator.errors import PbemError
 from adjudicator.services.adjudication import adjudicate
-from adjudicator.services.games import new_game
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import write_game_site
 from adjudicator.services.verification import verify
@@ -45,7 +45,7 @@ def run_demo(data: Path, say: Callable[[str], None], ruleset: Ruleset) -> Path:
     fresh_folder(data)
     archive = Archive.in_folder(data)
     name, seats = str(ruleset.demo["game"]), demo_seats(ruleset)
-    game = new_game(archive, data, name, ruleset.name, seats)
+    game = new_game(archive, data, NewGameOptions(name, ruleset.name, seats))
     say(f"Created game {name} ({ruleset.name}) with seats {', '.join(seats)} in {data}")
     for path in demo_orders(ruleset):
         seat = path.stem.split("-", 1)[1]

@@ -17,7 +17,7 @@ from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
-from adjudicator.services.games import current_game, game_folder
+from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.notices import queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 

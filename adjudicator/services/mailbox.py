@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cache
 from typing import Any
 
@@ -30,7 +31,7 @@ from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, expected_turn, game_ruleset
+from adjudicator.services.game_reads import current_game, expected_turn, game_ruleset
 from adjudicator.services.mail_commands import commands_without_header, seat_commands
 from adjudicator.services.notices import (
     STRANGER,
@@ -69,6 +70,73 @@ KEPT_CHARS = 32 * 1024  # of an order text over MAX_ORDER_BYTES, the archive kee
 
 
 Problem = tuple[str, dict[str, Any]]  # a catalogue message and its values: why a mail is refused
+
+
+class Fate(Enum):
+    """What became of a mail, in short."""
+
+    ACCEPTED = "accepted"  # used: its orders, answers or commands were taken (a receipt or answer tells the seat)
+    REFUSED = "refused"  # not used: nothing of it was stored; the reason says why
+    IGNORED = "ignored"  # the same mail again (its Message-ID and content known): nothing was done
+
+
+class Reason(Enum):
+    """Why a mail was refused, or what an accepted one brought: the step of the handling that ended it."""
+
+    ORDERS_STORED = "orders stored"
+    ORDERS_WITHDRAWN = "orders withdrawn"
+    ORDERS_KEPT = "no game orders"  # press or comments only: the stored orders stay
+    ANSWERS_STORED = "answers"
+    COMMANDS = "commands"  # mail commands alone, each answered on its own (the text tells each one's outcome)
+    DUPLICATE = "duplicate"
+    OVER_LIMIT = "over a limit"
+    NO_HEADER = "no header"
+    UNKNOWN_GAME = "unknown game"
+    SELF_PLAY = "self-play game"
+    HEADER_INCOMPLETE = "header incomplete"
+    UNKNOWN_SEAT = "unknown seat"
+    WRONG_PASSWORD = "wrong password"
+    WRONG_ADDRESS = "not the seat's address"
+    LATE = "late"
+    NOT_STORED = "not stored"  # the store refused it (a turn not open, a bad answer)
+    WITHDRAW_BESIDE_ORDERS = "WITHDRAW beside orders"
+    NOT_UNDERSTOOD = "orders not understood"
+    REUSED_MESSAGE_ID = "Message-ID of another mail"
+
+    @property
+    def fate(self) -> Fate:
+        if self in _ACCEPTING:
+            return Fate.ACCEPTED
+        return Fate.IGNORED if self is Reason.DUPLICATE else Fate.REFUSED
+
+
+_ACCEPTING = frozenset(
+    {Reason.ORDERS_STORED, Reason.ORDERS_WITHDRAWN, Reason.ORDERS_KEPT, Reason.ANSWERS_STORED, Reason.COMMANDS}
+)
+
+
+@dataclass(frozen=True)
+class MailOutcome:
+    """What became of one mail: the reason (and so its fate), and the text the archive's log keeps of it (`pbem
+    log`, `pbem ingest` print it; the flood limits count it)."""
+
+    reason: Reason
+    text: str
+
+    @property
+    def fate(self) -> Fate:
+        return self.reason.fate
+
+    @property
+    def answered(self) -> bool:
+        """Whether anybody was mailed an answer: not so to a stranger, nor over the day's limit of answers."""
+        return not self.text.startswith(STRANGER) and not self.text.endswith((floods.HELD, floods.DIGESTED))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+DUPLICATE = MailOutcome(Reason.DUPLICATE, "duplicate")  # the same mail again: nothing is done
 
 
 @cache
@@ -164,8 +232,8 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
     return Reading(text, commands, header.group(2), problem, orders, checked)
 
 
-def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> str:
-    """Handle one order mail; returns what became of it ("duplicate" when its Message-ID is known).
+def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> MailOutcome:
+    """Handle one order mail; returns what became of it (ignored as a duplicate when its Message-ID is known).
 
     Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
     store it: the Message-ID is unique in the archive, so the later commit fails and is rolled back whole."""
@@ -185,13 +253,15 @@ def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> 
                 raw=archived_raw(mail, secrets),
             )
             session.add(record)
-            record.outcome = _without(_handle(session, mail, record, reading, clock=clock), secrets)
+            handled = _handle(session, mail, record, reading, clock=clock)
+            outcome = replace(handled, text=_without(handled.text, secrets))
+            record.outcome = outcome.text
     except IntegrityError:
         with archive.session() as session:
             if db.message_seen(session, mail.message_id):
-                return "duplicate"
+                return DUPLICATE
         raise
-    return record.outcome
+    return outcome
 
 
 def _secrets(archive: Archive, mail: Incoming) -> set[str]:
@@ -228,11 +298,13 @@ def archived_raw(mail: Incoming, secrets: set[str]) -> str:
     return f"{_without(head, secrets) if blank or mail.unread else ''}\n\n{text}"
 
 
-def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Reading, raw: str, *, clock: Clock) -> str:
+def _duplicate(
+    session: Session, mail: Incoming, known: MessageRow, reading: Reading, raw: str, *, clock: Clock
+) -> MailOutcome:
     """A Message-ID already stored: the same mail again changes nothing; another mail under that ID (other content)
     is not used either, and the seat its header names (else a registered sender) is told so."""
     if known.raw.partition("\n\n")[2] == raw.partition("\n\n")[2]:
-        return "duplicate"
+        return DUPLICATE
     outcome = "refused: the Message-ID of an earlier mail, with other content"
     header = reading.orders.header if reading.orders is not None else None
     seat = None
@@ -246,9 +318,9 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
     if seat is not None and not trusted and mail.sender.lower() != seat.email.lower():
         seat = None  # neither the seat's password nor its address: nobody is told on a stranger's word
     if seat is not None and floods.duplicate_held(session, game, seat, clock=clock):
-        return outcome + floods.HELD
+        return MailOutcome(Reason.REUSED_MESSAGE_ID, outcome + floods.HELD)
     if seat is None:
-        return answer_registered(
+        text = answer_registered(
             session,
             mail,
             f"Your mail {quoted(mail.subject)} carried the Message-ID "
@@ -257,6 +329,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
             outcome,
             clock=clock,
         )
+        return MailOutcome(Reason.REUSED_MESSAGE_ID, text)
     tell_seat(
         session,
         game,
@@ -273,7 +346,7 @@ def _duplicate(session: Session, mail: Incoming, known: MessageRow, reading: Rea
         id=mail.message_id,
         clock=clock,
     )
-    return outcome
+    return MailOutcome(Reason.REUSED_MESSAGE_ID, outcome)
 
 
 def _without(text: str, secrets: set[str]) -> str:
@@ -283,155 +356,252 @@ def _without(text: str, secrets: set[str]) -> str:
     return text
 
 
-def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock) -> str:
-    text, commands, problem = reading.text, reading.commands, reading.problem
+@dataclass(frozen=True)
+class Seated:
+    """An order mail whose game and seat are found, with the game's lock held: what the later steps work on."""
+
+    game: GameRow
+    ruleset: Ruleset
+    state: Any
+    seat: SeatRow
+    orders: ParsedOrders
+
+
+def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock) -> MailOutcome:
+    """The steps of one mail read outside the lock (read_mail): find its game and seat, check the password and the
+    limits, take its commands, check that it is not late, store it and answer; the first step with an outcome ends
+    it."""
     if reading.game is None:
-        if problem is not None:
-            why = gettext("en", problem[0], **problem[1])
-            return answer_registered(
-                session,
-                mail,
-                f"Your mail {quoted(mail.subject)} was not used: {why}. Nothing of it was stored.",
-                f"refused: {why}",
-                clock=clock,
-            )
-        if commands:
-            return commands_without_header(session, mail, record, commands, clock=clock)
-        if not db.games_of_address(session, mail.sender):
-            return STRANGER + "refused: no header"  # a stranger gets nothing (the moderator sees it: pbem log)
-        if (held := floods.answer_held(session, mail.sender, "refused: no header", clock=clock)) is not None:
-            return held
-        db.queue_mail(
+        return _without_header(session, mail, record, reading, clock=clock)
+    found = _find_seat(session, mail, record, reading, clock=clock)
+    if isinstance(found, MailOutcome):
+        return found
+    steps = (_check_password, _check_limits, _take_commands, _check_lateness)
+    for step in steps:
+        outcome = step(session, mail, found, reading, clock=clock)
+        if outcome is not None:
+            return outcome
+    if found.orders.orders and all(isinstance(o, Answer) for o in found.orders.orders):
+        return _store_answers(session, mail, found, clock=clock)
+    return _store_orders(session, mail, found, clock=clock)
+
+
+def _without_header(
+    session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
+) -> MailOutcome:
+    """A mail whose text names no game: over a limit, mail commands alone, or no header at all."""
+    if reading.problem is not None:
+        why = gettext("en", reading.problem[0], **reading.problem[1])
+        text = answer_registered(
             session,
-            mail.sender,
-            "Your mail to the PBEM moderator",
-            "No order header was found in your mail. Orders start with a line\n"
-            "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
-            "A mail with the single word HELP is answered with what one can write.\n",
-            timestamp(clock),
-            **thread_headers(mail),
+            mail,
+            f"Your mail {quoted(mail.subject)} was not used: {why}. Nothing of it was stored.",
+            f"refused: {why}",
+            clock=clock,
         )
-        return "refused: no header"
+        return MailOutcome(Reason.OVER_LIMIT, text)
+    if reading.commands:
+        return MailOutcome(
+            Reason.COMMANDS, commands_without_header(session, mail, record, reading.commands, clock=clock)
+        )
+    if not db.games_of_address(session, mail.sender):
+        # a stranger gets nothing (the moderator sees it: pbem log)
+        return MailOutcome(Reason.NO_HEADER, STRANGER + "refused: no header")
+    if (held := floods.answer_held(session, mail.sender, "refused: no header", clock=clock)) is not None:
+        return MailOutcome(Reason.NO_HEADER, held)
+    db.queue_mail(
+        session,
+        mail.sender,
+        "Your mail to the PBEM moderator",
+        "No order header was found in your mail. Orders start with a line\n"
+        "  GAME <game> TURN <n> PLAYER <seat> PASSWORD <password>\n"
+        "A mail with the single word HELP is answered with what one can write.\n",
+        timestamp(clock),
+        **thread_headers(mail),
+    )
+    return MailOutcome(Reason.NO_HEADER, "refused: no header")
+
+
+def _find_seat(
+    session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
+) -> Seated | MailOutcome:
+    """The game the header names (locked until the transaction ends) and the seat it names; noted on the record."""
+    assert reading.game is not None
     try:
         game, ruleset, state = current_game(session, reading.game, lock=True)
     except LookupError:
-        return answer_unknown_game(session, mail, reading.game, clock=clock)
+        return MailOutcome(Reason.UNKNOWN_GAME, answer_unknown_game(session, mail, reading.game, clock=clock))
     record.game = game.name
     if game.selfplay:
-        return STRANGER + "refused: a self-play game takes no mail"
-    orders = reading.orders or parse_orders(text, ruleset)  # parsed here only for a game made since the reading
+        return MailOutcome(Reason.SELF_PLAY, STRANGER + "refused: a self-play game takes no mail")
+    orders = reading.orders or parse_orders(reading.text, ruleset)  # parsed here only for a game made since the reading
     if orders.header is None:
-        return _refuse_openly(
-            session,
-            mail,
-            game,
-            "the header line is not complete: " + "; ".join(e.located for e in orders.errors),
-            reading.secrets,
-            clock=clock,
+        why = "the header line is not complete: " + "; ".join(e.located for e in orders.errors)
+        return MailOutcome(
+            Reason.HEADER_INCOMPLETE, _refuse_openly(session, mail, game, why, reading.secrets, clock=clock)
         )
     try:
-        seat_row = db.find_seat(session, game, orders.header.player)
+        seat = db.find_seat(session, game, orders.header.player)
     except LookupError as unknown:
-        return _refuse_openly(session, mail, game, str(unknown), reading.secrets, clock=clock)
-    record.seat = seat_row.seat
-    if not _authentic(session, game, seat_row, orders, reading):
-        return _warn_seat(session, game, seat_row, mail, N_("a wrong password"), show_sender=False, clock=clock)
-    if game.check_sender and mail.sender.lower() != seat_row.email.lower():
-        return _warn_seat(session, game, seat_row, mail, N_("an address that is not yours"), clock=clock)
-    problem = problem or _press_over_turn_limit(session, game, ruleset, state, seat_row, orders, text)
-    if problem is not None:
-        say = seat_row.language
-        why = gettext(say, problem[0], **problem[1])
-        mail_to_seat(
-            session,
-            game,
-            seat_row,
-            gettext(say, "Your mail was not used"),
-            gettext(
-                say,
-                "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
-                subject=quoted(mail.subject),
-                problem=why,
-            )
-            + "\n"
-            + deadline_text(game, seat_row),
-            reply_to=mail,
-            clock=clock,
+        return MailOutcome(
+            Reason.UNKNOWN_SEAT, _refuse_openly(session, mail, game, str(unknown), reading.secrets, clock=clock)
         )
-        return f"refused: {gettext('en', problem[0], **problem[1])}"
-    if commands:  # first, so that a TIMEZONE command already shapes the receipt of the same mail
-        seat_commands(session, game, state, seat_row, mail, commands, clock=clock)
-        if not orders.orders and not orders.errors:
-            return "commands: " + ", ".join(c.name for c in commands)
-    if orders.header.turn <= ruleset.steps_done(state) and not all(isinstance(o, Answer) for o in orders.orders):
-        tell_seat(
-            session,
-            game,
-            seat_row,
-            N_("Late orders for turn %(turn)s"),
-            N_(
-                "Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
-                "now open for your orders is announced in the latest report."
-            ),
-            turn=orders.header.turn,
-            reply_to=mail,
-            clock=clock,
+    record.seat = seat.seat
+    return Seated(game, ruleset, state, seat, orders)
+
+
+def _check_password(
+    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+) -> MailOutcome | None:
+    """The seat's password, and with the game's check_sender its registered address: else the seat is warned."""
+    game, seat = found.game, found.seat
+    if not _authentic(session, game, seat, found.orders, reading):
+        text = _warn_seat(session, game, seat, mail, N_("a wrong password"), show_sender=False, clock=clock)
+        return MailOutcome(Reason.WRONG_PASSWORD, text)
+    if game.check_sender and mail.sender.lower() != seat.email.lower():
+        return MailOutcome(
+            Reason.WRONG_ADDRESS, _warn_seat(session, game, seat, mail, N_("an address that is not yours"), clock=clock)
         )
-        return "refused: late"
-    try:
-        if orders.orders and all(isinstance(o, Answer) for o in orders.orders):
-            receipt = store_answers(session, game, state, orders, seat_row.seat, clock=clock)
-            say = seat_row.language
-            lines = [gettext(say, "stored   %(key)s", key=k) for k in receipt.stored]
-            lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
-            lines.append(gettext(say, "Still open: %(keys)s", keys=", ".join(receipt.open) or gettext(say, "nothing")))
-            mail_to_seat(
-                session,
-                game,
-                seat_row,
-                gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
-                "\n".join(lines) + "\n" + deadline_text(game, seat_row),
-                reply_to=mail,
-                clock=clock,
-            )
-            return "answers"
-        receipt = store_order_set(session, game, ruleset, state, orders, seat_row, "mail", clock=clock)
-    except PbemError as problem:
-        mail_to_seat(
-            session,
-            game,
-            seat_row,
-            gettext(seat_row.language, "Your orders were not stored"),
-            f"{problem}\n" + deadline_text(game, seat_row),
-            reply_to=mail,
-            clock=clock,
-        )
-        return f"refused: {problem}"
+    return None
+
+
+def _check_limits(
+    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+) -> MailOutcome | None:
+    """The limits of one mail (over_limits) and of the press a seat sends for one player-turn: a mail over one is
+    not used, and the seat is told why."""
+    game, seat = found.game, found.seat
+    problem = reading.problem or _press_over_turn_limit(
+        session, game, found.ruleset, found.state, seat, found.orders, reading.text
+    )
+    if problem is None:
+        return None
+    say = seat.language
     mail_to_seat(
         session,
         game,
-        seat_row,
-        gettext(seat_row.language, "Receipt for turn %(turn)s", turn=receipt.turn),
-        receipt.text_in(seat_row.language) + "\n" + deadline_text(game, seat_row),
+        seat,
+        gettext(say, "Your mail was not used"),
+        gettext(
+            say,
+            "Your mail (subject %(subject)s) was not used: %(problem)s. Nothing of it was stored.",
+            subject=quoted(mail.subject),
+            problem=gettext(say, problem[0], **problem[1]),
+        )
+        + "\n"
+        + deadline_text(game, seat),
+        reply_to=mail,
+        clock=clock,
+    )
+    return MailOutcome(Reason.OVER_LIMIT, f"refused: {gettext('en', problem[0], **problem[1])}")
+
+
+def _take_commands(
+    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+) -> MailOutcome | None:
+    """The mail commands beside the header, taken first, so that a TIMEZONE command already shapes the receipt of
+    the same mail; a mail of commands alone ends here."""
+    if not reading.commands:
+        return None
+    seat_commands(session, found.game, found.state, found.seat, mail, reading.commands, clock=clock)
+    if found.orders.orders or found.orders.errors:
+        return None
+    return MailOutcome(Reason.COMMANDS, "commands: " + ", ".join(c.name for c in reading.commands))
+
+
+def _check_lateness(
+    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+) -> MailOutcome | None:
+    """Orders for a turn already resolved are not stored (answers to its decisions may still come)."""
+    orders = found.orders
+    assert orders.header is not None
+    if orders.header.turn > found.ruleset.steps_done(found.state) or all(isinstance(o, Answer) for o in orders.orders):
+        return None
+    tell_seat(
+        session,
+        found.game,
+        found.seat,
+        N_("Late orders for turn %(turn)s"),
+        N_(
+            "Your orders for turn %(turn)s arrived after that turn was resolved; nothing was stored. The turn "
+            "now open for your orders is announced in the latest report."
+        ),
+        turn=orders.header.turn,
+        reply_to=mail,
+        clock=clock,
+    )
+    return MailOutcome(Reason.LATE, "refused: late")
+
+
+def _store_answers(session: Session, mail: Incoming, found: Seated, *, clock: Clock) -> MailOutcome:
+    """A mail of ANSWER lines alone: the answers stored, and the seat told which, and which are still open."""
+    game, seat = found.game, found.seat
+    try:
+        receipt = store_answers(session, game, found.state, found.orders, seat.seat, clock=clock)
+    except PbemError as problem:
+        return _not_stored(session, mail, found, problem, clock=clock)
+    say = seat.language
+    lines = [gettext(say, "stored   %(key)s", key=k) for k in receipt.stored]
+    lines += [gettext(say, "refused  %(problem)s", problem=p) for p in receipt.problems]
+    lines.append(gettext(say, "Still open: %(keys)s", keys=", ".join(receipt.open) or gettext(say, "nothing")))
+    mail_to_seat(
+        session,
+        game,
+        seat,
+        gettext(say, "Answers received for turn %(turn)s", turn=receipt.turn),
+        "\n".join(lines) + "\n" + deadline_text(game, seat),
+        reply_to=mail,
+        clock=clock,
+    )
+    return MailOutcome(Reason.ANSWERS_STORED, "answers")
+
+
+def _store_orders(session: Session, mail: Incoming, found: Seated, *, clock: Clock) -> MailOutcome:
+    """The order set stored (or refused by the order checks), the receipt mailed, and its press relayed."""
+    game, seat, orders = found.game, found.seat, found.orders
+    try:
+        receipt = store_order_set(session, game, found.ruleset, found.state, orders, seat, "mail", clock=clock)
+    except PbemError as problem:
+        return _not_stored(session, mail, found, problem, clock=clock)
+    mail_to_seat(
+        session,
+        game,
+        seat,
+        gettext(seat.language, "Receipt for turn %(turn)s", turn=receipt.turn),
+        receipt.text_in(seat.language) + "\n" + deadline_text(game, seat),
         reply_to=mail,
         clock=clock,
     )
     if receipt.stored or receipt.kept or receipt.withdrawn:
-        relay_press(session, game, seat_row.seat, [o for o in orders.orders if isinstance(o, Press)], clock=clock)
+        relay_press(session, game, seat.seat, [o for o in orders.orders if isinstance(o, Press)], clock=clock)
     return _outcome(receipt, orders)
 
 
-def _outcome(receipt: Receipt, orders: ParsedOrders) -> str:
+def _not_stored(session: Session, mail: Incoming, found: Seated, problem: PbemError, *, clock: Clock) -> MailOutcome:
+    """Orders or answers the store refused (a turn not open, a bad answer): the seat is told why."""
+    mail_to_seat(
+        session,
+        found.game,
+        found.seat,
+        gettext(found.seat.language, "Your orders were not stored"),
+        f"{problem}\n" + deadline_text(found.game, found.seat),
+        reply_to=mail,
+        clock=clock,
+    )
+    return MailOutcome(Reason.NOT_STORED, f"refused: {problem}")
+
+
+def _outcome(receipt: Receipt, orders: ParsedOrders) -> MailOutcome:
     """What became of an order mail, for the log (`pbem log`, `pbem ingest`)."""
     if receipt.stored:
-        return "orders stored"
+        return MailOutcome(Reason.ORDERS_STORED, "orders stored")
     if receipt.withdrawn:
-        return "orders withdrawn"
+        return MailOutcome(Reason.ORDERS_WITHDRAWN, "orders withdrawn")
     if receipt.withdraw_refused:
-        return "refused: WITHDRAW beside orders"
+        return MailOutcome(Reason.WITHDRAW_BESIDE_ORDERS, "refused: WITHDRAW beside orders")
     if receipt.kept and not orders.errors:
-        return "no game orders: the stored orders stay"
-    return "orders not understood"
+        return MailOutcome(Reason.ORDERS_KEPT, "no game orders: the stored orders stay")
+    return MailOutcome(Reason.NOT_UNDERSTOOD, "orders not understood")
 
 
 def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrders, reading: Reading) -> bool:

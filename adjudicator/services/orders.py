@@ -21,7 +21,7 @@ from adjudicator.render import render
 from adjudicator.render.i18n import gettext, item_echo
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
-from adjudicator.services.games import current_game, expected_turn, game_ruleset, load_snapshot
+from adjudicator.services.game_reads import current_game, expected_turn, game_ruleset, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
 from adjudicator.services.positions import stored_state
 

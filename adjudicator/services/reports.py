@@ -375,7 +375,7 @@ def write_game_site(
 
 
 def _game_ruleset(game: GameRow) -> Ruleset:
-    """The game's ruleset, bound to its stored data (services/games.py; imported here, which imports this)."""
-    from adjudicator.services.games import game_ruleset
+    """The game's ruleset, bound to its stored data (services/game_reads.py)."""
+    from adjudicator.services.game_reads import game_ruleset
 
     return game_ruleset(game)

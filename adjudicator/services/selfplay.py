@@ -21,7 +21,8 @@ from adjudicator.engine.protocol import Bot
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
-from adjudicator.services.games import due_turns, new_game
+from adjudicator.services.game_reads import due_turns
+from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import answer, submit
 from adjudicator.services.positions import stored_state
 from adjudicator.services.verification import verify
@@ -112,15 +113,17 @@ def play_archived_game(
     made = new_game(
         archive,
         data,
-        name,
-        ruleset.name,
-        {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
-        pace=pace,
-        decisions=decisions,
-        mail={"selfplay": True},
-        game_data=folder,
-        mode=mode,
-        options=options,
+        NewGameOptions(
+            name,
+            ruleset.name,
+            {s: f"{s.casefold()}@selfplay.invalid" for s in seats},
+            pace=pace,
+            decisions=decisions,
+            mail={"selfplay": True},
+            game_data=folder,
+            mode=mode,
+            ruleset_options=options,
+        ),
     )
     state = ruleset.initial_state(name, list(seats))
     steps: list[SelfPlayStep] = []
@@ -189,7 +192,7 @@ def _take(
 
 
 def _verdicts(stored: list[dict[str, Any]] | dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """A stored step's verdicts: one seat's list, or each seat's under its name (services/adjudication.py)."""
+    """A stored step's verdicts: one seat's list, or each seat's under its name (services/turn.py verdicts)."""
     return [v for found in stored.values() for v in found] if isinstance(stored, dict) else stored
 
 

@@ -12,7 +12,7 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow, MessageRow
 from adjudicator.mail.clock import deadline_line
 from adjudicator.render import render
-from adjudicator.services.games import current_game, due_turns, game_ruleset
+from adjudicator.services.game_reads import current_game, due_turns, game_ruleset
 
 
 @dataclass

@@ -21,10 +21,10 @@ from adjudicator.engine.chance import (
 from adjudicator.engine.envelope import DATA_KEY, data_digest, envelope_text
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset
-from adjudicator.services.adjudication import play, replayed_fields, step_seat
 from adjudicator.services.chain import chain_hash
-from adjudicator.services.games import game_ruleset
+from adjudicator.services.game_reads import game_ruleset
 from adjudicator.services.positions import stored_state
+from adjudicator.services.turn import play, replayed_fields, step_seat
 from adjudicator.services.verify_published import verify_published
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions

@@ -27,9 +27,9 @@ from adjudicator.engine.chance import ORDERS_KEYED, chain_checkpoints
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import gettext
-from adjudicator.services.adjudication import step_orders_text, step_seats
 from adjudicator.services.chain import chain_hash
-from adjudicator.services.games import game_folder, game_ruleset
+from adjudicator.services.game_reads import game_folder, game_ruleset
+from adjudicator.services.turn import step_orders_text, step_seats
 
 if TYPE_CHECKING:
     from sqlmodel import Session
