@@ -1,8 +1,8 @@
-"""The shape of the Conquest of the Empire ruleset and the engine: no function so branched that its rules cannot be
-read one at a time, no module that mixes every concern of a feature (odds.py held the input, the dice arithmetic,
-both editions' battles and the text in 1,074 lines; bot.py one class of 31 methods). The branch count is McCabe's
-cyclomatic complexity as radon computes it (1 + each if, loop, except, boolean operator and comprehension clause;
-nested functions count on their own); radon's grade E starts at 31."""
+"""The shape of the code: no function of the package so branched that its rules cannot be read one at a time, no
+module of the Conquest of the Empire ruleset that mixes every concern of a feature (odds.py held the input, the dice
+arithmetic, both editions' battles and the text in 1,074 lines; bot.py one class of 31 methods). The branch count is
+McCabe's cyclomatic complexity as radon computes it (1 + each if, loop, except, boolean operator and comprehension
+clause; nested functions count on their own); radon's grade E starts at 31."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from pathlib import Path
 import adjudicator
 
 PACKAGE = Path(adjudicator.__file__).parent
-CHECKED = [PACKAGE / "rulesets" / "coe", PACKAGE / "engine"]
 MOST_BRANCHES = 30  # radon grade D at worst
 MOST_LINES = 700  # a module longer than this holds more than one concern
 
@@ -45,7 +44,7 @@ def branches(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
 
 
 def _modules() -> list[Path]:
-    return sorted(path for folder in CHECKED for path in folder.rglob("*.py"))
+    return sorted(PACKAGE.rglob("*.py"))
 
 
 def test_the_branch_counter_counts_as_radon_does() -> None:
@@ -71,7 +70,9 @@ def f(a, b):
     assert branches(outer) == 10
 
 
-def test_no_function_of_the_coe_ruleset_or_the_engine_is_graded_E_or_F() -> None:
+def test_no_function_of_the_package_is_graded_E_or_F() -> None:
+    """Every layer, every ruleset: the CoE moves and the mailbox's handling of a mail each were over 30 before they
+    became named steps."""
     tangled = [
         f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({branches(node)})"
         for path in _modules()

@@ -8,7 +8,6 @@ import ast
 from pathlib import Path
 
 import adjudicator.services
-from tests.test_code_shape import MOST_BRANCHES, branches
 
 SERVICES = Path(adjudicator.services.__file__).parent
 PACKAGE = "adjudicator.services"
@@ -77,15 +76,3 @@ def test_the_cycle_finder_finds_a_circle_through_a_lazy_import(tmp_path: Path) -
     assert graph == {"a": {"b"}, "b": {"c"}, "c": {"a"}}
     assert first_cycle(graph) == ["a", "b", "c", "a"]
     assert first_cycle({"a": {"b"}, "b": set()}) is None
-
-
-def test_no_function_of_the_services_is_graded_E_or_F() -> None:
-    """No service is so branched that its steps cannot be read one at a time (radon's grade E starts at 31; the
-    mailbox's handling of a mail was 36 before it became a pipeline of named steps)."""
-    tangled = [
-        f"{path.name}:{node.lineno} {node.name} ({branches(node)})"
-        for path in sorted(SERVICES.glob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and branches(node) > MOST_BRANCHES
-    ]
-    assert not tangled, f"functions with more than {MOST_BRANCHES} branches: {tangled}"
