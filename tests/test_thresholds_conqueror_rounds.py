@@ -11,6 +11,8 @@ from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.rounds import may_trigger_dynasty
 from adjudicator.rulesets.conqueror.setup import options_from_json
 from adjudicator.rulesets.conqueror.state import (
+    DYNASTY_ACTIVE,
+    DYNASTY_FLIPPED,
     DYNASTY_UNUSED,
     FOOD_IN_USE,
     FOOD_NONE,
@@ -21,7 +23,7 @@ from adjudicator.rulesets.conqueror.state import (
     fort_of,
 )
 from tests.test_conqueror_setup import run
-from tests.test_conqueror_state import example, set_up
+from tests.test_conqueror_state import example, game, set_up
 from tests.test_thresholds_conqueror import take
 
 
@@ -151,3 +153,77 @@ def test_ER_11_4_a_small_fort_keeps_the_temporary_capital_and_a_large_fort_retur
     after, events = run(rules, state)
     assert (after.players["aurel"].temporary_capital is None) is returned
     assert of(events, "temporary_capital_returned") == ([("aurel", {"area": "SOL"})] if returned else [])
+
+
+# -- ER-4.1, ER-3.11, ER-4.5: the steps of the round and each seat's next step ---------------------------------------
+def test_ER_4_1_from_the_second_campaign_turn_the_steps_left_and_each_seats_next_step() -> None:
+    rules, state = set_up(4)
+    state.phase, state.campaign_index, state.steps_done = "campaign", 1, 7
+    order = state.in_play()
+    steps = rules.coming_steps(state)
+    assert [(s.number, s.phase, s.seats) for s in steps] == [
+        (8, "campaign", (order[1],)),
+        (9, "campaign", (order[2],)),
+        (10, "campaign", (order[3],)),
+        (11, "end_of_round", ()),
+    ]
+    # the first seat's campaign turn is over: its next step is the plans step after New Year and Taxation (ER-4.6)
+    assert rules.next_steps(state) == {order[0]: 14, order[1]: 8, order[2]: 9, order[3]: 10}
+
+
+@pytest.mark.parametrize(("mode", "last"), [("imperator", 10), ("conquest", 5)])
+def test_ER_10_2_in_the_last_round_a_seat_whose_turn_is_over_has_no_next_step(mode: str, last: int) -> None:
+    rules, state = set_up(4, mode)
+    state.phase, state.campaign_index, state.steps_done = "campaign", 1, 7
+    first = state.in_play()[0]
+    for round_, more in ((last - 1, True), (last, False)):
+        state.round = round_
+        assert (first in rules.next_steps(state)) is more, (mode, round_)
+        assert len(rules.next_steps(state)) == 3 + more
+
+
+@pytest.mark.parametrize(
+    ("mode", "options", "phase", "phases"),
+    [
+        ("imperator", {}, "setup", ["setup", "taxation"]),
+        ("imperator", {"chronicle_round1": "on"}, "setup", ["setup", "new_year", "taxation"]),
+        ("conquest", {}, "setup", ["setup", "purchases", "new_year", "taxation"]),
+        ("conquest", {"chronicle_round1": "off"}, "setup", ["setup", "purchases", "taxation"]),
+        ("conquest", {}, "purchases", ["purchases", "new_year", "taxation"]),
+    ],
+)
+def test_ER_3_11_ER_4_5_the_steps_before_round_1s_plans(
+    mode: str, options: dict[str, str], phase: str, phases: list[str]
+) -> None:
+    rules = game(mode, **options)
+    state = rules.initial_state("g1", list(example().setup.factions_by_players[4]))
+    state.phase = phase
+    steps = rules.coming_steps(state)
+    assert [s.phase for s in steps] == [*phases, "plans", *["campaign"] * 4, "end_of_round"]
+    assert [s.number for s in steps] == list(range(1, len(steps) + 1))
+    assert [s.sealed for s in steps] == [p in ("plans", "purchases") for p in [s.phase for s in steps]]
+
+
+# -- ER-4.6: the end of the round's events ---------------------------------------------------------------------------
+def test_ER_4_6_ER_11_6_the_round_ends_with_the_dynasty_flipped_and_the_next_round_announced() -> None:
+    rules, state = set_up(4)
+    side = example().map_for(4)
+    state.phase = "end_of_round"
+    state.players["aurel"].dynasty = DYNASTY_ACTIVE
+    take(state, "kesh", "small", 1)
+    after, events = run(rules, state)
+    assert of(events, "dynasty_flipped") == [("aurel", {})] and after.players["aurel"].dynasty == DYNASTY_FLIPPED
+    forts = {f: fort_count(after, side, f) for f in after.in_play()}
+    assert forts["kesh"] == forts["aurel"] + 1
+    assert of(events, "round_begins") == [(None, {"round": 2, "forts": forts})]
+
+
+def test_ER_10_2_the_last_round_ends_the_game_and_names_the_winners() -> None:
+    rules, state = set_up(4, "conquest")
+    state.phase, state.round = "end_of_round", 4
+    after, events = run(rules, state)
+    assert not after.ended and of(events, "round_begins")
+    after.phase = "end_of_round"
+    ended, events = run(rules, after)
+    (won,) = [e for e in events if e.kind == "game_won"]
+    assert ended.ended and won.data["winners"] == ended.winners and won.data["forts"] is False
