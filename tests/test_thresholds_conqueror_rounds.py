@@ -22,6 +22,7 @@ from adjudicator.rulesets.conqueror.state import (
     fort_count,
     fort_of,
 )
+from tests.test_conqueror_seas import sod_game
 from tests.test_conqueror_setup import run
 from tests.test_conqueror_state import example, game, set_up
 from tests.test_thresholds_conqueror import take
@@ -227,3 +228,63 @@ def test_ER_10_2_the_last_round_ends_the_game_and_names_the_winners() -> None:
     ended, events = run(rules, after)
     (won,) = [e for e in events if e.kind == "game_won"]
     assert ended.ended and won.data["winners"] == ended.winners and won.data["forts"] is False
+
+
+# -- ER-10.3, ER-10.5: the final score sheet and the winner by VP -------------------------------------------------
+def test_ER_10_3_ER_10_5_a_large_fort_a_temporary_capital_and_the_most_vp_win_over_the_most_forts() -> None:
+    rules, state = set_up(4, "conquest")
+    data = example()
+    side = data.map_for(4)
+    capital = side.capital_of("aurel")
+    assert capital is not None
+    state.army[capital] = Army("thal", {"infantry": 1})  # aurel plays on from a temporary capital (ER-11.1)
+    state.players["aurel"].temporary_capital = "SOL"
+    state.army["SOL"] = Army("aurel", {"infantry": 1})
+    take(state, "kesh", "large", 1)  # BRE, the example map's one large fort that is no capital
+    take(state, "kesh", "small", 1)
+    state.players["aurel"].vp = 40
+    state.round, state.phase = data.tracks.rounds["conquest"], "end_of_round"
+    forts = {f: fort_count(state, side, f) for f in state.in_play()}
+    assert forts["kesh"] > max(v for f, v in forts.items() if f != "kesh")
+    after, events = run(rules, state)
+    sheets = after.final_scores
+    assert sheets["kesh"]["large_forts"] == {"count": 1, "vp": 6}
+    assert sheets["aurel"]["temporary_capital"] == {"count": 1, "vp": data.tracks.scoring.temporary_capital_vp}
+    assert data.tracks.scoring.temporary_capital_vp != 0
+    assert after.winners == ["aurel"]  # ER-10.5: most VP first; kesh has the most forts
+
+
+def test_ER_12_6_ER_12_7_megaproject_cards_count_as_districts_or_upgrades_by_slot_and_score_their_vp() -> None:
+    rules, state = sod_game(4)
+    assert state.seas is not None
+    wonder = next(c for c in state.seas.cards if c.startswith("wonder"))
+    temple = next(c for c in state.seas.cards if c.startswith("temple"))
+    state.seas.cards = [c for c in state.seas.cards if c not in (wonder, temple)]
+    state.seas.built["aurel"] = {wonder: "district", temple: "upgrade"}
+    state.seas.wonders = [wonder]
+    aurel = state.players["aurel"]
+    state.round, state.phase = 10, "end_of_round"
+    after, _ = run(rules, state)
+    sheet = after.final_scores["aurel"]
+    assert sheet["districts"]["count"] == sum(aurel.districts.values()) + 1
+    assert sheet["upgrades"]["count"] == len(aurel.upgrades) + 1
+    assert sheet["megaprojects"] == {"count": 2, "vp": 15}  # the first wonder (ER-12.7); the temple's VP: its effect
+    assert "kesh" in after.final_scores and after.final_scores["kesh"]["megaprojects"] == {"count": 0, "vp": 0}
+
+
+# -- ER-4.7: elimination -------------------------------------------------------------------------------------------
+def test_ER_4_7_a_player_without_units_and_areas_is_out_and_its_hand_joins_the_discards() -> None:
+    rules, state = set_up(4)
+    side = example().map_for(4)
+    capital = side.capital_of("aurel")
+    assert capital is not None
+    for area in [a for a, army in state.army.items() if army.owner == "aurel"]:
+        del state.army[area]
+    state.army[capital] = Army("thal", {"infantry": 1})
+    hand, discards = list(state.players["aurel"].hand), list(state.decks.tactic_discards)
+    assert hand  # cards to discard (ER-4.7)
+    state.decks.tactic_discards.append("kept")
+    after, events = run(rules, state)
+    assert of(events, "eliminated") == [("aurel", {})] and after.players["aurel"].eliminated
+    assert after.decks.tactic_discards == [*discards, "kept", *hand] and after.players["aurel"].hand == []
+    assert "aurel" not in after.turn_order and "kesh" in after.turn_order
