@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.orders import Purchase
 from adjudicator.rulesets.coe.state import GameState
 from tests.helpers import buy, force, place, play, start
@@ -284,3 +285,79 @@ def test_O_11_2_new_units_at_home_fill_the_room_and_one_more_is_refused(count: i
             "MAC has room for 3 more combat units: 4 there with 1 leader(s), at most 7 per leader, your city "
             "counting as one (O-5.7)"
         )
+
+
+# -- C-10.1, C-10.2: a destroyed city takes its fortification and roads ---------------------------------------------
+def test_C_10_2_a_destroyed_fortified_city_takes_its_roads_from_both_ends() -> None:
+    state = with_thr("fortified")
+    state.area("MAC").roads, state.area("THR").roads = ["THR"], ["MAC"]
+    result = play(state, destroy("THR"))
+    assert [(r.accepted, r.reason) for r in result.order_results] == [(True, "city destroyed")]
+    (gone,) = [(e.seat, e.data) for e in result.events if e.kind == "city_destroyed"]
+    assert gone == (MAC, {"area": "THR", "fortified": True, "roads": ["MAC"]})
+    assert result.state.areas["THR"].city is None and result.state.areas["MAC"].roads == []
+    assert result.state.areas["THR"].roads == []
+
+
+# -- C-11.4 with C-1.1, C-1.2, O-1.2: what is left in the supply ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("ruleset", "piece", "left", "reason"),
+    [
+        ("coe-classic", "infantry", 15, "your supply has only 15 infantry left (limit 20, C-1.1)"),
+        ("coe-classic", "galley", 8, "your supply has only 8 galley left (limit 8, C-1.1)"),
+        ("coe-1984", "cavalry", 30, "the shared supply has only 30 cavalry left (limit 30, O-1.2)"),
+    ],
+)
+def test_C_11_4_the_last_pieces_of_a_supply_are_bought_and_one_more_is_refused(
+    ruleset: str, piece: str, left: int, reason: str
+) -> None:
+    state = rich(start(ruleset=ruleset) if ruleset == "coe-classic" else game(), 10000, MAC)
+    result = play(state, buy(Purchase(piece, left + 1), Purchase(piece, left)))
+    rule = "C-11.4" if ruleset == "coe-classic" else "O-10.4"
+    assert [(r.accepted, r.rule, r.reason) for r in result.order_results][0] == (False, rule, reason)
+    assert result.order_results[1].accepted
+
+
+@pytest.mark.parametrize(("cities", "allowed"), [(15, True), (16, False)])
+def test_C_11_4_C_1_2_the_shared_pool_of_sixteen_cities(cities: int, allowed: bool) -> None:
+    state = with_thr()
+    board = load_ruleset("coe-classic").board
+    free = [c for c, a in sorted(board.areas.items()) if a.is_land and not state.area(c).city and c != "THR"]
+    for code in free[: cities - sum(1 for a in state.areas.values() if a.city)]:
+        state.area(code).city = "city"
+    assert sum(1 for a in state.areas.values() if a.city) == cities
+    (verdict,) = play(state, buy(Purchase("city", at="THR"))).order_results
+    assert (verdict.accepted, verdict.rule) == ((True, "") if allowed else (False, "C-11.4"))
+    if not allowed:
+        assert verdict.reason == "the shared pool has only 0 city left (limit 16, C-1.2)"
+
+
+# -- C-11.1: the price against the treasury ------------------------------------------------------------------------
+def test_C_11_1_the_refusal_names_the_cost_and_the_treasury_and_a_count_below_one() -> None:
+    state = start()
+    state.players[MAC].treasury = 9  # + 15 tribute
+    result = play(state, buy(Purchase("infantry", 3), Purchase("infantry", 0), Purchase("infantry", 2)))
+    assert [(r.text, r.accepted, r.rule, r.reason) for r in result.order_results] == [
+        ("BUY 3 INF", False, "C-11.1", "costs 30 talents, treasury holds 24"),
+        ("BUY 0 INF", False, "C-11.1", "the number bought must be at least 1"),
+        ("BUY 2 INF", True, "", "20 talents, placed MAC"),
+    ]
+
+
+# -- C-11.6, C-11.7: the inflation trigger and its taking effect -----------------------------------------------------
+def test_C_11_6_C_11_7_the_trigger_and_the_new_level_are_told_with_their_rule() -> None:
+    state = start()
+    for code in ["THR", "MOE", "DAC", "PAN", "ACH", "ASI", "BIT", "GAL", "CAP", "CIL", "SYR", "ARM", "CYP", "DAL"]:
+        place(state, code, MAC)  # tribute 105
+    first = play(state)
+    triggered = [(e.seat, e.data) for e in first.events if e.kind == "inflation_triggered"]
+    assert triggered == [(MAC, {"level": 1, "threshold": 105, "tribute": 105, "rule": "C-11.6"})]
+    (tribute,) = [(e.seat, e.data) for e in first.events if e.kind == "tribute"]
+    assert tribute[0] == MAC
+    later = first.state
+    while later.active != MAC:
+        later = play(later).state
+    assert later.inflation == 0
+    took = play(later)
+    assert [(e.seat, e.data) for e in took.events if e.kind == "inflation"] == [(MAC, {"level": 1, "rule": "C-11.7"})]
+    assert took.state.inflation == 1 and took.state.inflation_pending == []
