@@ -53,6 +53,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_coe_classic_battles.py",
         "tests/test_coe_1984_battles.py",
         "tests/test_thresholds_coe.py",
+        "tests/test_thresholds_coe_battle.py",
     ),
 }
 
@@ -102,12 +103,17 @@ def workspace(module: str, tests: list[str]) -> Path:
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, target)
+    configure(folder, module, tests)
+    return folder
+
+
+def configure(folder: Path, module: str, tests: list[str]) -> None:
+    """mutmut's setup.cfg: the module, and the tests it runs against each mutant."""
     # -n 0: mutmut records which tests reach each function in its own process, which xdist workers are not
     lines = ["[mutmut]", f"source_paths = {module}", "pytest_add_cli_args = -n 0"]
     lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in tests]
     lines += ["also_copy ="] + [f"    {c}" for c in COPIED]
     (folder / "setup.cfg").write_text("\n".join(lines) + "\n")
-    return folder
 
 
 def statuses(mutmut: str, folder: Path) -> dict[str, str]:
@@ -121,8 +127,10 @@ def statuses(mutmut: str, folder: Path) -> dict[str, str]:
     return found
 
 
-def again(mutmut: str, folder: Path, children: int) -> subprocess.CompletedProcess[str]:
-    """Copy the current test files into an earlier run's folder and run its survivors again."""
+def again(mutmut: str, folder: Path, module: str, tests: list[str], children: int) -> subprocess.CompletedProcess[str]:
+    """Copy the current test files into an earlier run's folder and run its survivors again with `tests`."""
+    configure(folder, module, tests)
+    shutil.copy2(folder / "setup.cfg", folder / "mutants" / "setup.cfg")
     for copy in (folder, folder / "mutants"):
         for test in (ROOT / "tests").glob("*.py"):
             shutil.copy2(test, copy / "tests" / test.name)
@@ -145,7 +153,7 @@ def main() -> int:
     tests = args.tests or [t for t in TESTS[args.module] if (ROOT / t).exists()]
     if args.again:
         folder = args.again
-        run = again(mutmut, folder, args.children)
+        run = again(mutmut, folder, args.module, tests, args.children)
     else:
         folder = workspace(args.module, tests)
         run = subprocess.run(
