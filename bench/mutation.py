@@ -41,7 +41,11 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_thresholds_conqueror_rounds.py",
     ),
     f"{CONQUEROR}politics.py": ("tests/test_conqueror_politics.py", "tests/test_thresholds_conqueror.py"),
-    f"{CONQUEROR}purchases.py": ("tests/test_conqueror_purchases.py", "tests/test_thresholds_conqueror.py"),
+    f"{CONQUEROR}purchases.py": (
+        "tests/test_conqueror_purchases.py",
+        "tests/test_thresholds_conqueror.py",
+        "tests/test_thresholds_conqueror_purchases.py",
+    ),
     f"{COE}economy.py": (
         "tests/test_coe_classic_rules.py",
         "tests/test_coe_1984_economy.py",
@@ -89,7 +93,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     f"{CONQUEROR}politics.py": {},
-    f"{CONQUEROR}purchases.py": {},
+    f"{CONQUEROR}purchases.py": dict.fromkeys(
+        ("x_buying_order__mutmut_5", "x_buying_order__mutmut_9"),
+        "the hourglass is always a seat (setup.py, ER-3.9), so the branch for a start player outside the seating "
+        "never runs",
+    ),
     f"{COE}economy.py": {},
     f"{COE}battle.py": {},
 }
