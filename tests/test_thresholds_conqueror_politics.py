@@ -1,0 +1,177 @@
+"""Conqueror: Empire Rises, Politics (rulesets/conqueror/politics.py) pinned where a mutation run found it unpinned:
+each agent action is played in a real plans step (orders through the real parser, tests/test_conqueror_politics.py)
+and its verdict and events are asserted whole: the reason each refusal gives with its rule (ER-14.6 lists the
+refused choices), the price paid at the boundary and one coin short."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from adjudicator.rulesets.conqueror.state import Army, GameState
+from tests.test_conqueror_politics import plans_position, play, verdict
+
+
+def coins(n: int) -> Callable[[GameState], None]:
+    def given(state: GameState) -> None:
+        state.players["kesh"].coins = n
+
+    return given
+
+
+def then(*changes: Callable[[GameState], None]) -> Callable[[GameState], None]:
+    def given(state: GameState) -> None:
+        for change in changes:
+            change(state)
+
+    return given
+
+
+def passed(reason: str) -> tuple[bool, str, str]:
+    return False, "ER-14.6", f"choice 1: {reason}; so a pass"
+
+
+REFUSALS: list[tuple[str, str, Callable[[GameState], None], tuple[bool, str, str]]] = [
+    (
+        "ER_5_7_own_space",
+        "AGENT TRADE WITH kesh",
+        coins(6),
+        passed("a player never trades on its own faction's space (ER-5.7)"),
+    ),
+    (
+        "ER_5_7_no_player",
+        "AGENT TRADE WITH varun",
+        coins(6),
+        passed("varun is no faction of a player in the game (ER-5.7)"),
+    ),
+    (
+        "ER_5_13_one_coin_short",
+        "AGENT ACADEMY",
+        coins(3),
+        passed("the academy costs 4 coins and kesh holds 3 (ER-5.13)"),
+    ),
+    ("ER_5_13_exactly_the_price", "AGENT ACADEMY", coins(4), (True, "", "choice 1 taken")),
+    (
+        "ER_15_12_no_card_left",
+        "AGENT ACADEMY",
+        then(coins(30), lambda s: s.supply.districts.__setitem__("academy", 0)),
+        passed("no academy card is left in the supply (ER-15.12)"),
+    ),
+    (
+        "ER_5_13_no_free_slot",
+        "AGENT ACADEMY",
+        then(coins(30), lambda s: s.players["kesh"].districts.update({"granary": 9})),
+        passed("no free civil district slot on the player board (ER-5.13)"),
+    ),
+    (
+        "ER_5_13_no_fort_marker",
+        "AGENT FORTIFICATION AT MIR",
+        then(coins(30), lambda s: setattr(s.supply, "fort_markers", 0)),
+        passed("no fort marker is left in the supply (ER-5.13)"),
+    ),
+    (
+        "ER_5_14_not_a_controlled_area_without_a_fort",
+        "AGENT FORTIFICATION AT AUR",
+        coins(30),
+        passed("AUR is not a land area kesh controls without a fort (ER-5.14)"),
+    ),
+    (
+        "ER_9_4_the_card_must_be_named",
+        "AGENT UPGRADE CAVALRY",
+        coins(30),
+        passed("name the upgrade card: heavy_cavalry, thoroughbred, aggression (ER-9.4)"),
+    ),
+    (
+        "ER_5_20_one_coin_short",
+        "AGENT UPGRADE discipline",
+        coins(5),
+        passed("the upgrade costs 6 coins and kesh holds 5 (ER-5.20)"),
+    ),
+    ("ER_5_20_exactly_the_price", "AGENT UPGRADE discipline", coins(6), (True, "", "choice 1 taken")),
+    (
+        "ER_5_23_owned_already",
+        "AGENT UPGRADE discipline",
+        then(coins(30), lambda s: s.players["kesh"].upgrades.append("discipline")),
+        passed("kesh already owns discipline (ER-5.23)"),
+    ),
+    (
+        "ER_5_20_no_card_left",
+        "AGENT UPGRADE discipline",
+        then(coins(30), lambda s: s.supply.upgrades.__setitem__("discipline", 0)),
+        passed("no discipline card is left in the supply (ER-5.20)"),
+    ),
+    (
+        "ER_5_23_four_upgrades_at_most",
+        "AGENT UPGRADE discipline",
+        then(
+            coins(30),
+            lambda s: s.players["kesh"].upgrades.extend(["heavy_cavalry", "rapid_aim", "deadly_aim", "thoroughbred"]),
+        ),
+        passed("kesh already owns 4 upgrades (ER-5.23)"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "given", "expected"), REFUSALS, ids=[c[0] for c in REFUSALS])
+def test_ER_5_4_each_agent_action_is_taken_or_refused_naming_its_rule(
+    case: str, text: str, given: Callable[[GameState], None], expected: tuple[bool, str, str]
+) -> None:
+    rules, state = plans_position()
+    given(state)
+    before = state.players["kesh"].coins
+    result = play(rules, state, {"kesh": text})
+    answer = verdict(result, "kesh")
+    assert (answer.accepted, answer.rule, answer.reason) == expected
+    if not answer.accepted:
+        assert result.state.players["kesh"].coins == before, case  # a pass pays nothing
+
+
+def test_ER_5_8_ER_5_10_a_trade_moves_the_marker_and_pays_the_partner_one_coin() -> None:
+    rules, state = plans_position()
+    result = play(rules, state, {"kesh": "AGENT TRADE WITH aurel"})
+    traded = [(e.kind, e.seat, e.data) for e in result.events if e.kind in ("traded", "trade_partner_paid")]
+    assert traded == [
+        ("traded", "kesh", {"partner": "aurel", "space": 2, "coins": 1, "vp": 0, "discount": False}),
+        ("trade_partner_paid", "aurel", {"from": "kesh", "coins": 1}),
+    ]
+    taken = play(rules, state, {"kesh": "AGENT TRADE WITH aurel", "thal": "AGENT TRADE WITH aurel"})
+    answer = verdict(taken, "thal")
+    assert (answer.accepted, answer.reason) == (
+        False,
+        "choice 1: the trade space of aurel is taken (ER-5.5); so a pass",
+    )
+
+
+@pytest.mark.parametrize(("space", "price"), [(1, 5), (2, 7)])
+def test_ER_5_16_a_district_on_the_second_space_costs_two_more(space: int, price: int) -> None:
+    rules, state = plans_position()
+    state.players["kesh"].coins = 30
+    result = play(rules, state, {"kesh": f"AGENT GRANARY SPACE {space}"})
+    built = [(e.seat, e.data) for e in result.events if e.kind == "district_built"]
+    assert built == [("kesh", {"district": "granary", "price": price, "space": space, "site": None})]
+    assert result.state.players["kesh"].coins == 30 - price
+
+
+def test_ER_5_14_a_fort_is_built_on_a_controlled_area_without_one() -> None:
+    rules, state = plans_position()
+    state.players["kesh"].coins = 30
+    state.army["MIR"] = Army("kesh", {"infantry": 1})
+    markers = state.supply.fort_markers
+    result = play(rules, state, {"kesh": "AGENT FORTIFICATION AT MIR"})
+    assert verdict(result, "kesh").accepted
+    (built,) = [(e.seat, e.data) for e in result.events if e.kind == "district_built"]
+    assert built[0] == "kesh" and built[1]["district"] == "fort" and built[1]["site"] == "MIR"
+    assert result.state.fort_markers[-1] == "MIR" and result.state.supply.fort_markers == markers - 1
+    assert result.state.players["kesh"].coins == 30 - built[1]["price"]
+
+
+def test_ER_5_5_a_space_taken_by_another_agent_is_refused() -> None:
+    rules, state = plans_position()
+    for seat in ("kesh", "aurel"):
+        state.players[seat].coins = 30
+    result = play(rules, state, {"kesh": "AGENT GRANARY SPACE 1", "aurel": "AGENT GRANARY SPACE 1"})
+    answers = {seat: verdict(result, seat) for seat in ("kesh", "aurel")}
+    refused = [a for a in answers.values() if not a.accepted]
+    assert len(refused) == 1
+    assert refused[0].reason == "choice 1: space 1 is taken by another player's agent (ER-5.5); so a pass"
