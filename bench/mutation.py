@@ -40,7 +40,11 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_thresholds_conqueror.py",
         "tests/test_thresholds_conqueror_rounds.py",
     ),
-    f"{CONQUEROR}politics.py": ("tests/test_conqueror_politics.py", "tests/test_thresholds_conqueror.py"),
+    f"{CONQUEROR}politics.py": (
+        "tests/test_conqueror_politics.py",
+        "tests/test_thresholds_conqueror.py",
+        "tests/test_thresholds_conqueror_politics.py",
+    ),
     f"{CONQUEROR}purchases.py": (
         "tests/test_conqueror_purchases.py",
         "tests/test_thresholds_conqueror.py",
