@@ -175,3 +175,54 @@ def test_ER_5_5_a_space_taken_by_another_agent_is_refused() -> None:
     refused = [a for a in answers.values() if not a.accepted]
     assert len(refused) == 1
     assert refused[0].reason == "choice 1: space 1 is taken by another player's agent (ER-5.5); so a pass"
+
+
+# -- ER-5.8 to ER-5.10: the trade track's spaces -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("start", "space", "coins", "vp", "discount"),
+    [(1, 2, 1, 0, False), (2, 3, 1, 0, True), (6, 7, 2, 2, False), (7, 8, 0, 0, False), (8, 8, 0, 0, False)],
+)
+def test_ER_5_8_ER_5_9_each_trade_space_pays_its_coins_and_vp_and_the_last_space_vp_wait_for_game_end(
+    start: int, space: int, coins: int, vp: int, discount: bool
+) -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.trade, kesh.vp, kesh.coins = start, 3, 10
+    result = play(rules, state, {"kesh": "AGENT TRADE WITH INDEPENDENTS"})
+    traded = [(e.seat, e.data) for e in result.events if e.kind == "traded"]
+    assert traded == [
+        ("kesh", {"partner": "independents", "space": space, "coins": coins, "vp": vp, "discount": discount})
+    ]
+    after = result.state.players["kesh"]
+    assert (after.trade, after.vp, after.coins, after.discount) == (space, 3 + vp, 10 + coins, discount)
+    assert not [e for e in result.events if e.kind == "trade_partner_paid"]  # ER-5.10a: players only
+
+
+def test_ER_5_9_the_look_space_shows_the_partners_hand_to_the_trader_only() -> None:
+    rules, state = plans_position()
+    state.players["kesh"].trade = 4
+    result = play(rules, state, {"kesh": "AGENT TRADE WITH aurel"})
+    (seen,) = [e for e in result.events if e.kind == "hand_seen"]
+    aurel = state.players["aurel"]
+    assert seen.seat == "kesh" and seen.visible_to == frozenset({"kesh"})
+    assert seen.data == {"partner": "aurel", "hand": list(aurel.hand), "heroes": list(aurel.heroes_down)}
+
+
+# -- ER-5.5, ER-5.6: the agent spaces ------------------------------------------------------------------------------
+def test_ER_5_5_both_spaces_taken_and_ER_5_6_the_extra_action_on_the_first_actions_space() -> None:
+    rules, state = plans_position()
+    state.players["aurel"].agent, state.players["thal"].agent = "district:granary:1", "district:granary:2"
+    kesh = state.players["kesh"]
+    kesh.trade, kesh.coins = 8, 30  # the last trade space: the extra action (ER-5.6)
+    result = play(rules, state, {"kesh": "AGENT GRANARY"})
+    first = verdict(result, "kesh")
+    assert (first.accepted, first.reason) == (
+        False,
+        "choice 1: both spaces are taken by other players' agents (ER-5.5); so a pass",
+    )
+    state.players["aurel"].agent = state.players["thal"].agent = None
+    again = play(rules, state, {"kesh": "AGENT ACADEMY SPACE 1\nEXTRA AGENT ACADEMY SPACE 1 ELSE ACADEMY SPACE 2"})
+    extra = verdict(again, "kesh", 3)
+    assert extra.accepted and extra.reason == (
+        "choice 1: the extra action must take another space than the first action (ER-5.6); choice 2 taken"
+    )
