@@ -97,11 +97,19 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         ),
     },
     f"{CONQUEROR}politics.py": {},
-    f"{CONQUEROR}purchases.py": dict.fromkeys(
-        ("x_buying_order__mutmut_5", "x_buying_order__mutmut_9"),
-        "the hourglass is always a seat (setup.py, ER-3.9), so the branch for a start player outside the seating "
-        "never runs",
-    ),
+    f"{CONQUEROR}purchases.py": {
+        **dict.fromkeys(
+            ("x_buying_order__mutmut_5", "x_buying_order__mutmut_9"),
+            "the hourglass is always a seat (setup.py, ER-3.9), so the branch for a start player outside the "
+            "seating never runs",
+        ),
+        **dict.fromkeys(
+            ("x__elsewhere__mutmut_12", "x__elsewhere__mutmut_14", "x_buy__mutmut_16", "x_buy__mutmut_42"),
+            "keyword names are read case-blind (orders/keywords.py: written, in_english)",
+        ),
+        "x__noted__mutmut_3": "every verdict on a BUY line has a reason (the price paid, or the refusal's), so the "
+        "note without one is never used",
+    },
     f"{COE}economy.py": {},
     f"{COE}battle.py": {},
 }
