@@ -226,3 +226,56 @@ def test_ER_5_5_both_spaces_taken_and_ER_5_6_the_extra_action_on_the_first_actio
     assert extra.accepted and extra.reason == (
         "choice 1: the extra action must take another space than the first action (ER-5.6); choice 2 taken"
     )
+
+
+# -- ER-5.4, ER-5.6: one agent action and one extra action a round -------------------------------------------------
+def test_ER_5_4_ER_5_6_later_agent_lines_are_refused_naming_the_line_that_counts() -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.trade, kesh.coins = 8, 30
+    text = "AGENT GRANARY\nAGENT PASS\nEXTRA AGENT PASS\nEXTRA AGENT BAZAAR"
+    result = play(rules, state, {"kesh": text})
+    assert [(r.line, r.text, r.accepted, r.reason, r.rule) for r in result.order_results["kesh"]] == [
+        (2, "AGENT GRANARY", True, "choice 1 taken", ""),
+        (3, "AGENT PASS", False, "one agent action a round: line 2 is the one", "ER-5.4"),
+        (4, "EXTRA AGENT PASS", True, "the agent stays home (ER-5.4)", ""),
+        (5, "EXTRA AGENT BAZAAR", False, "one extra action a round: line 4 is the one", "ER-5.6"),
+    ]
+    passes = [(e.seat, e.data) for e in result.events if e.kind == "agent_passed" and e.seat == "kesh"]
+    assert passes == [("kesh", {"extra": True})]
+    after = result.state.players["kesh"]
+    assert after.districts == {"granary": 1} and after.agent == "district:granary:1"  # back on its first space
+
+
+@pytest.mark.parametrize(("trade", "allowed"), [(7, False), (8, True)])
+def test_ER_5_6_the_extra_action_needs_the_last_trade_space_and_keeps_the_first_space_when_refused(
+    trade: int, allowed: bool
+) -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.trade, kesh.coins = trade, 30
+    kesh.trade_bans = ["thal"]  # last round's ban (ER-5.10b) ends as Politics begins
+    result = play(rules, state, {"kesh": "AGENT GRANARY\nEXTRA AGENT TRADE WITH thal ELSE GRANARY SPACE 1"})
+    extra = verdict(result, "kesh", 3)
+    after = result.state.players["kesh"]
+    if allowed:
+        assert (extra.accepted, extra.reason) == (True, "choice 1 taken") and after.agent == "trade:thal"
+    else:
+        assert (extra.line, extra.text, extra.accepted, extra.rule) == (
+            3,
+            "EXTRA AGENT TRADE WITH thal ELSE GRANARY SPACE 1",
+            False,
+            "ER-5.6",
+        )
+        assert extra.reason == "the extra agent action needs the trade marker on the last trade space"
+        assert after.agent == "district:granary:1"
+
+
+def test_ER_5_6_an_extra_action_that_passes_leaves_the_agent_on_its_first_space() -> None:
+    rules, state = plans_position()
+    kesh = state.players["kesh"]
+    kesh.trade, kesh.coins = 8, 30
+    state.supply.districts["bazaar"] = 0
+    result = play(rules, state, {"kesh": "AGENT GRANARY\nEXTRA AGENT BAZAAR"})
+    assert not verdict(result, "kesh", 3).accepted
+    assert result.state.players["kesh"].agent == "district:granary:1"
