@@ -11,6 +11,7 @@ import pytest
 
 from adjudicator.rulesets.conqueror.state import Army, GameState
 from tests.test_conqueror_politics import plans_position, play, verdict
+from tests.test_conqueror_state import example
 
 
 def coins(n: int) -> Callable[[GameState], None]:
@@ -279,3 +280,58 @@ def test_ER_5_6_an_extra_action_that_passes_leaves_the_agent_on_its_first_space(
     result = play(rules, state, {"kesh": "AGENT GRANARY\nEXTRA AGENT BAZAAR"})
     assert not verdict(result, "kesh", 3).accepted
     assert result.state.players["kesh"].agent == "district:granary:1"
+
+
+# -- ER-5.20 to ER-5.23: upgrades ----------------------------------------------------------------------------------
+def upgrade(given: Callable[[GameState], None], text: str) -> tuple[object, GameState, list[tuple[object, object]]]:
+    rules, state = plans_position()
+    state.players["kesh"].coins = 30
+    given(state)
+    result = play(rules, state, {"kesh": text})
+    bought = [(e.seat, e.data) for e in result.events if e.kind == "upgrade_bought"]
+    return verdict(result, "kesh"), result.state, bought
+
+
+def test_ER_5_20_an_upgrade_takes_one_card_from_the_supply_at_its_price() -> None:
+    answer, after, bought = upgrade(
+        lambda s: s.supply.upgrades.__setitem__("discipline", 2), "AGENT UPGRADE discipline"
+    )
+    assert bought == [("kesh", {"upgrade": "discipline", "unit": "infantry", "price": 6})]
+    assert after.supply.upgrades["discipline"] == 1 and after.players["kesh"].upgrades == ["discipline"]
+    assert after.players["kesh"].coins == 30 - 6
+
+
+@pytest.mark.parametrize("supply", [1, 2])
+def test_ER_9_4_the_unit_type_names_the_card_when_only_one_it_lacks_is_left(supply: int) -> None:
+    def given(state: GameState) -> None:
+        state.players["kesh"].upgrades = ["heavy_cavalry"]
+        state.supply.upgrades["thoroughbred"] = 0
+        state.supply.upgrades["aggression"] = supply
+
+    answer, after, bought = upgrade(given, "AGENT UPGRADE CAVALRY")
+    assert answer.accepted and [d["upgrade"] for _, d in bought] == ["aggression"]
+    assert after.supply.upgrades["aggression"] == supply - 1
+
+
+def test_ER_5_23_ER_5_20_every_card_of_the_type_owned_or_none_left() -> None:
+    owned, _, _ = upgrade(
+        lambda s: s.players["kesh"].upgrades.extend(["heavy_cavalry", "thoroughbred", "aggression"]),
+        "AGENT UPGRADE CAVALRY",
+    )
+    assert (owned.accepted, owned.reason) == (False, "choice 1: kesh owns every cavalry upgrade (ER-5.23); so a pass")
+
+    def none_left(state: GameState) -> None:
+        for card in ("heavy_cavalry", "thoroughbred", "aggression"):
+            state.supply.upgrades[card] = 0
+
+    gone, _, _ = upgrade(none_left, "AGENT UPGRADE CAVALRY")
+    assert gone.reason == "choice 1: no cavalry upgrade card it lacks is left in the supply (ER-5.20); so a pass"
+
+
+def test_ER_2_1_a_fort_site_off_this_board_side_is_refused() -> None:
+    rules, state = plans_position()
+    state.players["kesh"].coins = 30
+    result = play(rules, state, {"kesh": "AGENT FORTIFICATION AT FEN"})  # an area of the 5-6 player side only
+    answer = verdict(result, "kesh")
+    side = example().map_for(state.players_count).side
+    assert answer.reason == f"choice 1: FEN is no area of the {side} board (ER-2.1); so a pass"
