@@ -11,6 +11,7 @@ import pytest
 
 from adjudicator.rulesets.conqueror.state import Army, GameState
 from tests.test_conqueror_politics import plans_position, play, verdict
+from tests.test_conqueror_seas import sod_plans
 from tests.test_conqueror_state import example
 
 
@@ -335,3 +336,47 @@ def test_ER_2_1_a_fort_site_off_this_board_side_is_refused() -> None:
     answer = verdict(result, "kesh")
     side = example().map_for(state.players_count).side
     assert answer.reason == f"choice 1: FEN is no area of the {side} board (ER-2.1); so a pass"
+
+
+# -- ER-5.9, ER-5.10: a trade space's own effects ------------------------------------------------------------------
+def test_ER_5_9_a_trade_spaces_effects_pay_the_partner_on_trade_and_draw_at_once() -> None:
+    rules, state = plans_position()
+    kesh, aurel = state.players["kesh"], state.players["aurel"]
+    kesh.trade = 3  # to space 4: the partner gets 1 more coin on the trade (our example track)
+    before = aurel.coins
+    result = play(rules, state, {"kesh": "AGENT TRADE WITH aurel"})
+    assert result.state.players["aurel"].coins == before + 1 + 1  # ER-5.10a's coin and the space's
+    rules, state = plans_position()
+    state.players["kesh"].trade = 5  # to space 6: one tactic card drawn at once
+    hand = len(state.players["kesh"].hand)
+    drawn = play(rules, state, {"kesh": "AGENT TRADE WITH INDEPENDENTS"})
+    assert len(drawn.state.players["kesh"].hand) == hand + 1
+
+
+# -- ER-12.6 with ER-5.13 and ER-5.20: megaproject cards take slots ------------------------------------------------
+@pytest.mark.parametrize(
+    ("slot", "text", "reason"),
+    [
+        (
+            "upgrade",
+            "AGENT UPGRADE discipline",
+            "no free upgrade slot on the player board: megaprojects take slots too (ER-5.20)",
+        ),
+        ("district", "AGENT GRANARY", "no free civil district slot on the player board (ER-5.13)"),
+    ],
+)
+def test_ER_12_6_a_megaproject_card_on_the_last_slot_leaves_none_free(slot: str, text: str, reason: str) -> None:
+    for cards, allowed in ((0, True), (1, False)):
+        rules, state = sod_plans()
+        assert state.seas is not None
+        kesh = state.players["kesh"]
+        kesh.coins = 30
+        if slot == "upgrade":
+            kesh.upgrades = ["heavy_cavalry", "rapid_aim", "naval_mastery"]
+        else:
+            kesh.districts = {"bazaar": 1, "academy": 2}
+        state.seas.built["kesh"] = {"temple-1": slot} if cards else {}
+        answer = verdict(play(rules, state, {"kesh": text}), "kesh")
+        assert answer.accepted is allowed, (slot, cards)
+        if not allowed:
+            assert answer.reason == f"choice 1: {reason}; so a pass"
