@@ -340,7 +340,8 @@ def test_ER_12_18_an_eliminated_siege_engine_is_out_of_the_game() -> None:
     state.players["kesh"].coins = 10
     result = play(rules, state, {"kesh": "RECRUIT 1 SIEGE AT KES"})
     refused = verdict(result, "kesh")
-    assert not refused.accepted and refused.rule == "ER-12.18" and result.state.players["kesh"].coins == 10
+    # the barracks' 2 are the limit (ER-12.2): the eliminated ones do not come back
+    assert not refused.accepted and refused.rule == "ER-12.2" and result.state.players["kesh"].coins == 10
 
 
 # -- the captured wharf (ER-12.13, ER-12.14, ER-15.19) -------------------------------------------------------------

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from adjudicator.render.i18n import engine_text, gettext
 from adjudicator.rulesets.conqueror.battle_types import (
     ATTACKER,
     DEFENDER,
@@ -217,8 +218,24 @@ def test_ER_12_2_a_third_siege_engine_is_refused(before: int, asked: int, allowe
     assert answer.accepted is allowed
     assert result.state.army["KES"].count("siege") == (asked if allowed else 0)
     assert result.state.players["kesh"].coins == 20 - (4 * asked if allowed else 0)
-    if not allowed:
-        assert answer.rule == "ER-12.18" and f"has {2 - before} siege engines left" in answer.reason
+    if not allowed:  # the limit is the barracks' 2 (ER-12.2); ER-12.18 only says why none come back
+        assert answer.rule == "ER-12.2" and answer.reason == (
+            f"each barracks holds 2 siege engines and kesh has {2 - before} left; an eliminated one is out of the game"
+        )
+
+
+@pytest.mark.parametrize("language", ["de", "it", "nl"])
+def test_ER_12_2_the_siege_refusal_stored_by_older_archives_still_translates(language: str) -> None:
+    """Archives store the English reason: the text refusals carried when they cited ER-12.18 stays translatable."""
+    stored = "kesh has 1 siege engines left; an eliminated one is out of the game"
+    msgid = "%(faction)s has %(left)s siege engines left; an eliminated one is out of the game"
+    assert engine_text(language, stored) == gettext(language, msgid, faction="kesh", left="1") != stored
+    now = "each barracks holds 2 siege engines and kesh has 1 left; an eliminated one is out of the game"
+    new_id = (
+        "each barracks holds %(limit)s siege engines and %(faction)s has %(left)s left; an eliminated one is out of "
+        "the game"
+    )
+    assert engine_text(language, now) == gettext(language, new_id, limit="2", faction="kesh", left="1") != now
 
 
 # -- ER-14.9: a silent seat recruits nothing and does not use its stored food ------------------------------------------

@@ -37,6 +37,8 @@ from adjudicator.rulesets.conqueror.state import (
     fort_of,
 )
 
+# The ER-12.18 refusal's text in archives made before it cited ER-12.2: marked so that it still translates.
+FORMER_SIEGE_REFUSAL: Final = N_("%(faction)s has %(left)s siege engines left; an eliminated one is out of the game")
 WONDER_VP: Final = (15, 11, 9)  # ER-12.7: the first, second and third wonder built in the game
 LATER_WONDER_VP: Final = 7  # ER-12.7's Resolution ("47" read as 7)
 SIEGE_COST: Final = 4  # ER-12.16
@@ -291,10 +293,12 @@ def check_siege(state: GameState, data: GameData, faction: str, area: str, count
         )
     left = SEAS_BARRACKS["siege"] - seas.siege_recruited.get(faction, 0)
     if count > left:
-        raise Refused(
-            "ER-12.18",
+        raise Refused(  # the barracks' 2 are all there is (ER-12.2): none comes back once eliminated (ER-12.18)
+            "ER-12.2",
             N_(
-                "%(faction)s has %(left)s siege engines left; an eliminated one is out of the game",
+                "each barracks holds %(limit)s siege engines and %(faction)s has %(left)s left; an eliminated one is "
+                "out of the game",
+                limit=SEAS_BARRACKS["siege"],
                 faction=faction,
                 left=left,
             ),
