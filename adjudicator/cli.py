@@ -65,6 +65,8 @@ def _ruleset_words() -> dict[str, str]:
         "odds_game_data": each("odds_game_data"),
         "game_data": "; ".join(texts("game_data")),
         "game_data_example": first("game_data"),
+        "seat": own.get("seat", "Red"),
+        "other_seat": own.get("other_seat", "Blue"),
     }
 
 
@@ -189,18 +191,19 @@ def rulesets(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(cls=_Command)
 def new(
     game: Annotated[str, typer.Argument(help="Name of the new game, e.g. rome1.")],
-    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = "coe-classic",
+    ruleset: Annotated[str, typer.Option(help="Ruleset name or alias (see `pbem rulesets`).")] = DEFAULT_RULESET,
     seat: Annotated[
-        list[str] | None, typer.Option(help="SEAT=EMAIL, once per player, e.g. --seat Italia=alice@example.org.")
+        list[str] | None,
+        typer.Option(help="SEAT=EMAIL, once per player, e.g. --seat {ruleset:seat}=alice@example.org."),
     ] = None,
     language: Annotated[
         list[str] | None,
         typer.Option(
             help="SEAT=LANGUAGE for a seat's mail and reports in de, it or nl (default en), e.g. --language "
-            "Italia=it. Players can change it with a LANGUAGE order."
+            "{ruleset:seat}=it. Players can change it with a LANGUAGE order."
         ),
     ] = None,
     pace: Annotated[
@@ -228,7 +231,7 @@ def new(
         list[str] | None,
         typer.Option(
             help="SEAT=ZONE: the seat's mails also state deadlines in this IANA time zone, e.g. --timezone "
-            "Egyptus=Europe/Berlin. Players can change it with a TIMEZONE line."
+            "{ruleset:other_seat}=Europe/Berlin. Players can change it with a TIMEZONE line."
         ),
     ] = None,
     observers: Annotated[
@@ -241,12 +244,12 @@ def new(
         Path | None,
         typer.Option(
             help="The game's data folder, for a ruleset whose map and cards the moderator supplies "
-            "(conqueror-er: `pbem data template|check`); the game keeps a copy."
+            "({ruleset:game_data_example}: `pbem data template|check`); the game keeps a copy."
         ),
     ] = None,
     mode: Annotated[
         str | None,
-        typer.Option(help="The game mode, for a ruleset that has modes (conqueror-er: imperator or conquest)."),
+        typer.Option(help="The game mode, for a ruleset that has modes ({ruleset:modes})."),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option(help="KEY=VALUE: a game option of the ruleset, e.g. --option hand_limit=7.")
@@ -258,11 +261,11 @@ def new(
     mails (with the passwords) for `pbem send`."""
     from adjudicator.services.games import NewGameOptions, new_game
 
-    seats = _seat_pairs("--seat", seat, "SEAT=EMAIL", "Italia=alice@example.org")
+    seats = _seat_pairs("--seat", seat, "SEAT=EMAIL", "{ruleset:seat}=alice@example.org")
     if not seats:
         fail("name the players with --seat SEAT=EMAIL, one per player")
-    languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "Italia=it")
-    zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "Italia=Europe/Rome")
+    languages = _seat_pairs("--language", language, "SEAT=LANGUAGE", "{ruleset:seat}=it")
+    zones = _seat_pairs("--timezone", timezone, "SEAT=ZONE", "{ruleset:seat}=Europe/Rome")
     position = _read(from_snapshot, "snapshot") if from_snapshot else None
     settings = NewGameOptions(
         name=game,
@@ -301,7 +304,7 @@ def _seat_pairs(option: str, entries: list[str] | None, form: str, example: str)
     for entry in entries or []:
         name, sep, value = entry.partition("=")
         if not sep or not name or not value:
-            fail(f"{option} {entry!r}: write {form}, e.g. {option} {example}")
+            fail(f"{option} {entry!r}: write {form}, e.g. {option} {_filled(example)}")
         pairs[name] = value
     return pairs
 

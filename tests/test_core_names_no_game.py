@@ -41,24 +41,14 @@ CORE += ("orders", "mail", "archive")
 ALLOWED = {
     # configuration, named once: the ruleset of `pbem selfplay`, `demo` and `odds` without --ruleset
     ("adjudicator/settings.py", "", "coe-classic"),
-    # `pbem new`'s parameters are being made one options value on another branch, which leaves this function alone;
-    # its default and examples should then take DEFAULT_RULESET and the rulesets' [help] words as the others do
-    ("adjudicator/cli.py", "new", "coe-classic"),
-    ("adjudicator/cli.py", "new", "conqueror-er"),
-    ("adjudicator/cli.py", "new", "imperator"),
-    ("adjudicator/cli.py", "new", "conquest"),
-    ("adjudicator/cli.py", "new", "Italia"),
-    ("adjudicator/cli.py", "new", "Egyptus"),
     # "ancient-world conquest games": the product's own words, not the name of a game
     ("adjudicator/cli.py", "", "conquest"),
     # the separator mail clients write above a quoted reply ("Original Message"), not the 1984 edition's alias
     ("adjudicator/mail/inbound.py", "", "Original"),
     # Python's math.inf, not the infantry's keyword
     ("adjudicator/render/svgmap.py", "", "inf"),
-    # the piece keywords a reader's language spells (INF, CAV ...) move into the rulesets' keyword tables on
-    # another branch, which owns render/i18n.py
-    *(("adjudicator/render/i18n.py", "", word) for word in ("leader", "infantry", "cavalry", "catapult", "galley")),
-    *(("adjudicator/render/i18n.py", "", word) for word in ("fortified", "INFANTRY", "CAVALRY", "CATAPULT", "GALLEY")),
+    # ENGINE_TEXT_KEYS: the event data keys that hold engine text; "leader" is such a key, and a word of CoE's pieces
+    ("adjudicator/render/i18n.py", "", "leader"),
     # the shared map's symbol set (render/svgmap.py): a ruleset's map layers pick markers and legend samples from it
     # by name; symbols drawn from a ruleset's own folder would take these out of the core
     *(("templates/map-marks.svg.j2", "", word) for word in ("fort", "large")),

@@ -167,6 +167,8 @@ def _kind_names(kind: type | tuple[type, ...]) -> str:
 HELP_TOPICS: Final = {
     "game": "the game's name where `pbem --help` names the game the tool is first for",
     "players": "the number of seats a game takes, e.g. '2 to 6'",
+    "seat": "a seat's name, for the examples of `pbem new` (SEAT=EMAIL)",
+    "other_seat": "another seat's name, for a second example",
     "modes": "the game's modes, e.g. 'short or long'",
     "option": "an example of a game option, KEY=VALUE, e.g. 'rounds=5'",
     "odds_attacker": "the forms of `pbem odds --attacker`",

@@ -122,9 +122,10 @@ def _words_of(ruleset: str, extra: str) -> tuple[Path, Path | None, dict[str, An
             for key in ("keywords", "locale"):
                 if not isinstance(words.get(key, ""), str):
                     raise KeywordTableError(f"{where}: [words] {key} must be a path relative to the ruleset's folder")
-            pieces = words.get("pieces", [])
-            if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
-                raise KeywordTableError(f"{where}: [words] pieces must be a list of keyword names")
+            for key in ("pieces", "answers"):
+                names = words.get(key, [])
+                if not isinstance(names, list) or not all(isinstance(p, str) for p in names):
+                    raise KeywordTableError(f"{where}: [words] {key} must be a list of keyword names")
             path = folder / words.get("keywords", "keywords.toml")
             if "keywords" in words and not path.is_file():
                 raise KeywordTableError(f"{where}: [words] keywords names no file: {path}")
@@ -219,3 +220,13 @@ def piece_keywords(ruleset: str | None = None) -> tuple[str, ...]:
     from adjudicator.rulesets import ruleset_names
 
     return tuple(dict.fromkeys(p for name in ruleset_names() for p in piece_keywords(name)))
+
+
+def answer_keywords(ruleset: str | None = None) -> frozenset[str]:
+    """The keywords of a decision's answer that the tool may write in lower case ('ransom', 'retreat to ITA', 'cav,
+    inf'): [words] answers of the ruleset's ruleset.toml, upper case; without a ruleset, every ruleset's."""
+    if ruleset is not None:
+        return frozenset(name.upper() for name in ruleset_words(ruleset).get("answers", ()))
+    from adjudicator.rulesets import ruleset_names
+
+    return frozenset(name for ruleset in ruleset_names() for name in answer_keywords(ruleset))

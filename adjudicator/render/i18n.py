@@ -329,26 +329,19 @@ def _english_spellings_of(ruleset: str | None, extra: str) -> dict[str, str]:
     return {s: name for name, spellings in keyword_table(ruleset).items() for s in spellings["en"]}
 
 
-# The words of a decision's answer the tool may write in lower case ("ransom", "retreat to ITA", "cav, inf"), which
-# the answers read in every language (rulesets/coe/capture.py, decisions.py, battle1984.py).
-ANSWER_KEYWORDS = frozenset(
-    {"KILL", "RANSOM", "CONTINUE", "RETREAT", "TO", "INFANTRY", "CAVALRY", "CATAPULT", "GALLEY"}
-)
-
-
 def keywords_written(language: str, text: str, ruleset: str | None = None) -> str:
     """An order or answer the tool wrote in English keywords (a decision taken, a standing order kept: 'RETREAT TO
     ORO'; a default answer: 'ransom') in the reader's keywords; names, codes and numbers stay (no keyword spells an
     area or seat: orders/parser.py)."""
     if language == "en" or not isinstance(text, str):
         return text
-    from adjudicator.orders.keywords import written
+    from adjudicator.orders.keywords import answer_keywords, written
 
-    english = _english_spellings(ruleset)
+    english, answers = _english_spellings(ruleset), answer_keywords(ruleset)
 
     def word(found: re.Match[str]) -> str:
         name = english.get(found[0]) if found[0].isupper() else english.get(found[0].upper())
-        if name is None or not (found[0].isupper() or name in ANSWER_KEYWORDS):
+        if name is None or not (found[0].isupper() or name in answers):
             return found[0]
         return written(language, name, ruleset)
 
