@@ -177,7 +177,12 @@ def written(language: str, name: str, ruleset: str | None = None) -> str:
     """Keyword `name` as a reader of `language` writes it: written("de", "MOVE") -> "ZIEHE". The first spelling,
     or the shortest abbreviation of it (INF rather than INFANTRY); other spellings are only read (NACHRICHT AN
     is read, but a retreat is written RÜCKZUG ... NACH)."""
-    spellings = keyword_table(ruleset)[name.upper()]
+    return _written(language, name.upper(), ruleset, os.environ.get("PBEM_RULESETS", ""))
+
+
+@cache  # asked for every keyword of every line a report writes
+def _written(language: str, name: str, ruleset: str | None, extra: str) -> str:
+    spellings = _table(ruleset, extra)[name]
     words = spellings[language] or spellings["en"]
     return min((w for w in words if words[0].startswith(w)), key=len)
 

@@ -377,11 +377,16 @@ def context_ruleset(context: Mapping[str, Any]) -> str | None:
     name = named if isinstance(named, str) or named is None else getattr(named, "name", None)
     if not isinstance(name, str):
         return None
+    return name if _known_ruleset(name, os.environ.get("PBEM_RULESETS", "")) else None
+
+
+@cache  # asked by every filter call of a render
+def _known_ruleset(name: str, extra: str) -> bool:
     from adjudicator.orders.keywords import ruleset_folder
     from adjudicator.rulesets import UnknownRuleset
 
     try:
         ruleset_folder(name)
     except UnknownRuleset:
-        return None
-    return name
+        return False
+    return True
