@@ -56,7 +56,6 @@ State and snapshots
 
 from __future__ import annotations
 
-import random
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +65,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 from adjudicator.errors import PbemError
 
 if TYPE_CHECKING:
+    import random
+
     from adjudicator.engine.chance import Dice
     from adjudicator.engine.decisions import Question
     from adjudicator.engine.steps import Step, StepResult
