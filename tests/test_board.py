@@ -19,7 +19,7 @@ from adjudicator.engine.board import (
     STRAIT,
     Board,
 )
-from adjudicator.engine.protocol import RulesetDataError, RulesetSource
+from adjudicator.engine.ruleset_source import RulesetDataError, RulesetSource
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.board import PRINTED_STRAIT, CoeBoard

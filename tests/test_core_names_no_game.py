@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from adjudicator.archive import Archive
 from adjudicator.cli import app
-from adjudicator.engine.protocol import RulesetDataError, RulesetInfo, RulesetSource
+from adjudicator.engine.ruleset_source import RulesetDataError, RulesetInfo, RulesetSource
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset, ruleset_folders, ruleset_infos
 from adjudicator.services.game_data import ruleset_seats

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from adjudicator.cli import app
 from adjudicator.engine.chance import GivenDice
-from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset, RulesetDataError, RulesetSource
+from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset
+from adjudicator.engine.ruleset_source import RulesetDataError, RulesetSource
 from adjudicator.engine.steps import NotDue, Step, StepNotReady, StepOrders, resolve_step
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import UnknownRuleset, load_ruleset, ruleset_names

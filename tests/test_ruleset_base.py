@@ -14,8 +14,9 @@ import pytest
 
 from adjudicator.engine.chance import Dice, GivenDice
 from adjudicator.engine.envelope import Envelope, data_digest, envelope_text
-from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset, RulesetInfo
+from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset
 from adjudicator.engine.ruleset_base import NeedsGameData, RulesetBase
+from adjudicator.engine.ruleset_source import RulesetInfo
 from adjudicator.engine.steps import Step, StepResult, resolve_step
 from adjudicator.engine.vocabulary import Event
 from adjudicator.errors import PbemError

@@ -23,7 +23,8 @@ from adjudicator.engine.chance import (
     parse_dice_file,
     turn_key,
 )
-from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset, RulesetDataError
+from adjudicator.engine.protocol import EVERYONE, PUBLIC, Ruleset
+from adjudicator.engine.ruleset_source import RulesetDataError
 from adjudicator.engine.steps import NotDue, Step, StepNotReady, StepOrders, StepResult, resolve_step
 from adjudicator.engine.vocabulary import Event
 from adjudicator.rulesets import UnknownRuleset, load_ruleset, ruleset_names

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from adjudicator.engine.protocol import RulesetSource
+from adjudicator.engine.ruleset_source import RulesetSource
 
 LAND_BORDER = "land_border"
 MOUNTAIN = "mountain"

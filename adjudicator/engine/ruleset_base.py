@@ -38,7 +38,8 @@ from adjudicator.errors import PbemError
 
 if TYPE_CHECKING:
     from adjudicator.engine.chance import Dice
-    from adjudicator.engine.protocol import BattleOdds, Bot, GameDataFormat, Ruleset, RulesetInfo
+    from adjudicator.engine.protocol import BattleOdds, Bot, GameDataFormat, Ruleset
+    from adjudicator.engine.ruleset_source import RulesetInfo
     from adjudicator.engine.steps import Step, StepResult
     from adjudicator.engine.vocabulary import OrderResult
 

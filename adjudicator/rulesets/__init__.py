@@ -10,8 +10,9 @@ import importlib
 import os
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.protocol import Ruleset, RulesetDataError, RulesetInfo, RulesetSource
+from adjudicator.engine.ruleset_source import RulesetDataError, RulesetInfo, RulesetSource
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 from adjudicator.settings import DEFAULT_RULESET  # the help texts give its words first
@@ -27,7 +28,19 @@ __all__ = [
     "ruleset_names",
 ]
 
+if TYPE_CHECKING:
+    from adjudicator.engine.protocol import Ruleset
+
 EXTRA_FOLDERS = "PBEM_RULESETS"  # the environment variable naming folders of more rulesets
+
+
+def __getattr__(name: str) -> Any:
+    """`Ruleset` (the protocol) is imported by those who name it: the help texts read the registry without it."""
+    if name == "Ruleset":
+        from adjudicator.engine.protocol import Ruleset
+
+        return Ruleset
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UnknownRuleset(PbemError, LookupError):

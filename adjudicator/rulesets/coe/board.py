@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adjudicator.engine.board import STRAIT, AreaInfo, Board, Link, read_areas, read_link, read_links
-from adjudicator.engine.protocol import RulesetSource
+from adjudicator.engine.ruleset_source import RulesetSource
 
 # a crossing arrow printed on the board that this edition's land moves may not cross (C-2.4, O-2.3); the
 # straits an edition lets land pieces cross (its `straits_adjacent` flag) are links of the core's kind STRAIT

@@ -12,8 +12,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.protocol import EVERYONE, RulesetInfo, RulesetSource
+from adjudicator.engine.protocol import EVERYONE
 from adjudicator.engine.ruleset_base import RulesetBase
+from adjudicator.engine.ruleset_source import RulesetInfo, RulesetSource
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import N_
 from adjudicator.resources import resource_dir

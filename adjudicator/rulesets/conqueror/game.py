@@ -17,7 +17,8 @@ from typing import Any
 from adjudicator.engine.board import Board
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.envelope import Envelope, EnvelopeError, read_envelope
-from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo
+from adjudicator.engine.protocol import EVERYONE, PUBLIC
+from adjudicator.engine.ruleset_source import RulesetInfo
 from adjudicator.engine.schema import schema_problems
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import N_, Event, OrderResult

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from adjudicator.engine.board import AREA_KINDS, BRIDGE, RIVER, Board
-from adjudicator.engine.protocol import RulesetDataError, RulesetSource
+from adjudicator.engine.ruleset_source import RulesetDataError, RulesetSource
 from adjudicator.rulesets.conqueror import problems as p
 from adjudicator.rulesets.conqueror.data import (
     COINS_MOST,

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.protocol import RulesetInfo, RulesetSource
 from adjudicator.engine.ruleset_base import RulesetBase
+from adjudicator.engine.ruleset_source import RulesetInfo, RulesetSource
 
 # The data modules are imported when used: `pbem rulesets` and every registry look-up load this module.
 if TYPE_CHECKING:

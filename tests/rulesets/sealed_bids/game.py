@@ -29,8 +29,9 @@ from typing import Any, ClassVar
 from lark import Token, Transformer
 
 from adjudicator.engine.chance import Dice
-from adjudicator.engine.protocol import EVERYONE, PUBLIC, RulesetInfo, RulesetSource
+from adjudicator.engine.protocol import EVERYONE, PUBLIC
 from adjudicator.engine.ruleset_base import RulesetBase
+from adjudicator.engine.ruleset_source import RulesetInfo, RulesetSource
 from adjudicator.engine.steps import Step, StepResult
 from adjudicator.engine.vocabulary import N_, Event, OrderResult
 from adjudicator.errors import PbemError
