@@ -133,3 +133,21 @@ def test_a_copied_ruleset_folder_plays_through_the_commands_with_its_own_words(
     table.run("ingest", str(table.mail("North", 2, f"HILFE auc1\nSPIELER North PASSWORT {passwords['North']}\n")))
     help_reply = table.outbox(SEATS["North"]).split("Dragon ist nicht auf deiner Hand")[-1]
     assert "GEBOT Lion" in help_reply and "biete verdeckt eine Karte deiner Hand" in help_reply
+
+
+def test_a_ruleset_without_its_own_order_forms_answers_help_with_where_the_forms_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """help-orders.txt.j2 is optional in a ruleset's templates: HELP then points to the orders template of the
+    seat's latest report, instead of failing on a missing file."""
+    folder = copied_ruleset(tmp_path / "rulesets")
+    (folder / "templates" / "help-orders.txt.j2").unlink()
+    monkeypatch.setenv("PBEM_RULESETS", str(tmp_path / "rulesets"))
+    table = Auction(tmp_path / "data")
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    made = table.run("new", "auc1", "--ruleset", "auction", *seats)
+    passwords = {p[0]: p[1] for line in made.splitlines() if len(p := line.split()) == 2 and p[0] in SEATS}
+    table.run("ingest", str(table.mail("North", 1, f"HELP auc1\nPLAYER North PASSWORD {passwords['North']}\n")))
+    reply = table.outbox(SEATS["North"])
+    assert "Orders of Sealed bids (a test ruleset), one per line below the order header:" in reply
+    assert "the orders template at the end of your latest report" in reply
