@@ -1,0 +1,65 @@
+"""Standing battle plans (EAW-12.4 to EAW-12.8): kept in the player's private `standing` (state.py) as JSON, until
+the player replaces them. An order for one area comes before the player's order for every area ("*")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.rulesets.empires.orders import AmbushOrder, DefendOrder, LossesOrder, MarkersOrder, StackOrder
+from adjudicator.rulesets.empires.state import Player
+
+ANY = "*"
+
+
+def store(player: Player, order: Any) -> bool:
+    """Keep one standing order (replacing the one it supersedes); False for an order that is not one."""
+    standing = player.standing
+    if isinstance(order, DefendOrder):
+        standing.setdefault("defend", {})[order.area or ANY] = "siege" if order.siege else "open"
+    elif isinstance(order, AmbushOrder):
+        standing.setdefault("ambush", {})[order.area or ANY] = order.ambush
+    elif isinstance(order, StackOrder):
+        standing.setdefault("stacks", {})[f"{order.situation or ANY}.{order.side or ANY}"] = list(order.cards)
+    elif isinstance(order, MarkersOrder):
+        standing["markers"] = "push" if order.push else "pull"
+    elif isinstance(order, LossesOrder):
+        standing["losses"] = list(order.cards)
+    else:
+        return False
+    return True
+
+
+def _by_area(player: Player, key: str, area: str) -> Any:
+    table = player.standing.get(key, {})
+    return table.get(area, table.get(ANY))
+
+
+def defends_with_siege(player: Player, area: str) -> bool | None:
+    """EAW-12.4: True for a siege, False for an open battle, None without a standing order."""
+    found = _by_area(player, "defend", area)
+    return None if found is None else found == "siege"
+
+
+def lays_ambush(player: Player, area: str) -> bool | None:
+    """EAW-12.5: the standing order for an ambush in `area`, None without one."""
+    return _by_area(player, "ambush", area)
+
+
+def stack_plan(player: Player, situation: str, side: str) -> tuple[str, ...] | None:
+    """EAW-12.6: the standing stack (card ids, top first) for a battle type ("open", "siege", "naval") and side
+    ("attack", "defend"): the most specific one given, None without one."""
+    stacks = player.standing.get("stacks", {})
+    for key in (f"{situation}.{side}", f"{situation}.{ANY}", f"{ANY}.{side}", f"{ANY}.{ANY}"):
+        if key in stacks:
+            return tuple(stacks[key])
+    return None
+
+
+def marker_plan(player: Player) -> str | None:
+    """EAW-12.7: "push" or "pull", None without a standing order."""
+    return player.standing.get("markers")
+
+
+def loss_priority(player: Player) -> tuple[str, ...]:
+    """EAW-12.8: card ids in the order the player gives them up (empty: the default)."""
+    return tuple(player.standing.get("losses", ()))
