@@ -553,3 +553,31 @@ def test_battle_refuses_an_area_not_held_by_another_player() -> None:
     state = position(data, control={"GAL": "red"}, hands={"red": ["pike"]})
     with pytest.raises(ValueError, match="EAW-7.4"):
         fight(play(state, data), "red", "RAE", Attack("RAE", "GAL"), frozenset())
+
+
+def test_every_battle_event_has_a_sentence_naming_its_rule() -> None:
+    from adjudicator.render import environment
+
+    template = environment("en").from_string(
+        '{% from "empires/events_battle.j2" import sentence, kinds %}'
+        "{% for e in events %}{{ sentence(e) }}|{% endfor %}@{{ kinds | join(',') }}"
+    )
+    events = []
+    for hands, more in (
+        (
+            WIN,
+            {"stack": ["blade", "pike", "pike"], "dice": [1], "trade": {"RAE": {"blue": 1}}, "forts": {"RAE": "blue"}},
+        ),
+        ({"red": ["guard_a", "guard_a#2", "horse_a"], "blue": ["blade", "blade#2", "pike"]}, {"dice": [1, 1]}),
+        (ALTERNATE, {"stack": ["pike", "pike#2"], "dice": [1], "personalities": {"blue": ["general"]}}),
+    ):
+        plans = {"blue": [DefendOrder(False), AmbushOrder(True)]}
+        _, game, _ = battle(hands, plans=plans, **more)
+        events += [e for e in game.events if e.kind not in ("decision", "roll")]
+    _, game, _ = battle({"red": ["pike", "blade"], "blue": ["pike#2"]}, stack=["pike", "pike"])
+    events += [e for e in game.events if e.kind.startswith("stack_refused") or e.kind == "losses_ignored"]
+    text, listed = template.render(events=events).split("@")
+    sentences = text.split("|")[:-1]
+    assert {e.kind for e in events} <= set(listed.split(","))
+    for event, line in zip(events, sentences, strict=True):
+        assert event.data["rule"] in line and not line.startswith(f"{event.kind} {{"), line
