@@ -354,7 +354,7 @@ def test_EAW_13_11_capturing_a_fort_with_an_engineer_keeps_it_for_the_attacker()
     assert state.controller("RAE") == "red"
 
 
-def test_EAW_8_10_and_13_6_a_rout_after_the_third_comparison_returns_two_cards_unseen() -> None:
+def test_EAW_8_10_and_EAW_13_6_a_rout_after_the_third_comparison_returns_two_cards_unseen() -> None:
     red = ["blade", "pike", "pike#2", "archer", "rider"]
     blue = ["guard_a", "guard_a#2", "horse_a", "horse_b", "guard_c"]
     order = ["archer", "rider", "blade", "pike", "pike"]  # archer 5 vs horse, rider 4 vs horse 3, blade 5 vs guard
@@ -417,7 +417,7 @@ def test_EAW_8_12_a_winning_defender_changes_nothing_on_the_map() -> None:
     assert state.trade == trade and state.forts == {"RAE": "blue"} and state.controller("RAE") == "blue"
 
 
-def test_EAW_8_13_and_13_15_plunder_takes_every_other_players_markers_in_the_area() -> None:
+def test_EAW_8_13_and_EAW_13_15_plunder_takes_every_other_players_markers_in_the_area() -> None:
     trade = {"RAE": {"blue": 2, "green": 1, "red": 1}}
     outcome, game, state = battle(WIN, stack=["blade", "pike", "pike"], dice=[1], trade=trade)
     assert state.trade == {"RAE": {"red": 1}}

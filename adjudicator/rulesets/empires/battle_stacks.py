@@ -152,3 +152,29 @@ def read_cards(data: GameData, text: str) -> tuple[str, ...]:
                 raise ValueError(N_("%(word)s is no card of this game (EAW-11.3)", word=repr(piece)))
             found.append(single.id)
     return tuple(found)
+
+
+def plan_problem(data: GameData, cards: Sequence[str], situation: str | None) -> str | None:
+    """What a receipt can say of a standing STACK plan (EAW-12.6, EAW-8.21) before any battle: the rules of its
+    battle type that do not depend on the hand at the time (size, mounted cards in a siege, the naval limits,
+    personality cards); None when nothing is wrong yet. The battle checks the rest (cards held, order)."""
+    stack = numbered(cards)
+    if situation in SIZES:
+        found = problem(data, stack, situation, stack, free_order=True)
+        if found is not None:
+            return found
+    for instance in stack:
+        card = data.card(instance)
+        if card.kind not in (ARMY, EMPIRE):
+            return N_("%(card)s cannot be stacked in this battle (%(rule)s)", card=card.name, rule="EAW-8.1")
+    return None
+
+
+def numbered(ids: Sequence[str]) -> tuple[str, ...]:
+    """Instances for card ids as a hand would hold them (`pike`, `pike#2`, ...)."""
+    seen: dict[str, int] = {}
+    found = []
+    for card_id in ids:
+        seen[card_id] = seen.get(card_id, 0) + 1
+        found.append(card_id if seen[card_id] == 1 else f"{card_id}#{seen[card_id]}")
+    return tuple(found)

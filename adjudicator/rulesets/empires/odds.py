@@ -23,7 +23,6 @@ holds and its stack is unknown; on the defender's text `siege` (a fort defended 
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -100,16 +99,6 @@ class Plan:
 
 
 # -- the exact computation -----------------------------------------------------------------------------------------
-def _instances(ids: Sequence[str]) -> tuple[str, ...]:
-    """Instances for card ids (`pike`, `pike#2`, ...): copies alike, the battle functions take instances."""
-    seen: Counter[str] = Counter()
-    found = []
-    for card_id in ids:
-        seen[card_id] += 1
-        found.append(card_id if seen[card_id] == 1 else f"{card_id}#{seen[card_id]}")
-    return tuple(found)
-
-
 def _values(kind: str, card: Card | None, opposing: Card | None, bonus: int) -> dict[int | None, Fraction]:
     """EAW-8.5: the distribution of a card's value against `opposing` (its die, if any, fair)."""
     if card is None:
@@ -219,7 +208,7 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     candidates = []
     frees = []
     for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True):
-        hand = _instances(side.cards)
+        hand = stacks.numbered(side.cards)
         free = any(e.code == "stack_order_free" for p in side.personalities for e in data.card(p).effects)
         frees.append(free)
         if side.known:
