@@ -309,7 +309,9 @@ class Table:
     def strings(self, name: str, rule: str, default: Any = _ABSENT) -> list[str]:
         found = []
         for index, item in enumerate(self.value(name, rule, list, default) or ()):
-            if isinstance(item, str):
+            if item == "":
+                self.problem(f"{name}[{index}]", rule, EMPTY)
+            elif isinstance(item, str):
                 found.append(item)
             else:
                 self.problem(f"{name}[{index}]", rule, WRONG_TYPE, expected="a string", found=repr(item))
@@ -608,7 +610,7 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[Connection]:
                 item.problem(end, "EAW-2.1", UNKNOWN_AREA, value=repr(ident))
                 known = False
         kinds = item.strings("kinds", "EAW-2.1")
-        if "kinds" in item.data and not kinds:
+        if item.data.get("kinds") == []:
             item.problem("kinds", "EAW-2.1", NO_KINDS, choices=", ".join(CONNECTION_KINDS))
         for index, kind in enumerate(kinds):
             if kind not in CONNECTION_KINDS:
@@ -690,12 +692,12 @@ def _revolts(table: Table, game_map: GameMap) -> RevoltTables | None:
     if chooser is not None:
         chooser.only(tuple(str(n) for n in DIE), "EAW-5.1")
         for result in DIE:
-            if chooser.given(str(result)):
+            if str(result) in chooser.data:
                 half = chooser.choice(str(result), "EAW-5.1", (NORTH, SOUTH))
                 if half:
                     table_of[result] = half
-        missing = [str(n) for n in DIE if n not in table_of]
-        if missing and not [p for p in table.report.problems if p.key.startswith("table_of.")]:
+        missing = [str(n) for n in DIE if str(n) not in chooser.data]
+        if missing:
             table.problem("table_of", "EAW-5.1", TABLE_OF, missing=", ".join(missing))
         for half in (NORTH, SOUTH):
             if len(table_of) == len(DIE) and half not in table_of.values():
@@ -763,7 +765,13 @@ def _card_keys(kind: str) -> tuple[str, ...]:
 def _cards(table: Table) -> dict[str, Card] | None:
     table.only(("card",), "EAW-11.3")
     cards: dict[str, Card] = {}
+    groups: set[Any] = set()
+    deck = 0
     for item in table.tables("card", "EAW-11.3"):
+        # what an entry declares counts even while the entry is incomplete (its own problems are named)
+        groups.add(item.data.get("home_group"))
+        copies = item.data.get("count", 1)
+        deck += copies if item.data.get("kind") != EMPIRE and isinstance(copies, int) else 0
         card = _card(item)
         if card is None:
             continue
@@ -773,11 +781,10 @@ def _cards(table: Table) -> dict[str, Card] | None:
         cards[card.id] = card
     if "card" not in table.data:
         return None
-    for groups in HOME_GROUPS.values():
-        for group in groups:
-            if not any(c.home_group == group for c in cards.values()):
+    for half_groups in HOME_GROUPS.values():
+        for group in half_groups:
+            if group not in groups:
                 table.problem("card", "EAW-1.4", GROUP_EMPTY, group=group)
-    deck = sum(c.count for c in cards.values() if c.kind != EMPIRE)
     if deck < DISPLAY_SIZE:
         table.problem("card", "EAW-7.20", DECK_SMALL, found=deck, most=DISPLAY_SIZE)
     return cards
@@ -797,6 +804,8 @@ def _card(item: Table) -> Card | None:
         if not personality:
             if not item.given("personality"):
                 item.problem("personality", "EAW-9.1", NO_PERSONALITY, choices=", ".join(PERSONALITY_TYPES))
+            return None
+        if not ident:
             return None
         return Card(ident, name, kind, vp_cost=vp_cost, count=count, personality=personality, effects=effects)
     category = item.choice("category", "EAW-1.3", CATEGORIES)
@@ -889,6 +898,9 @@ def _effects(item: Table) -> tuple[Effect, ...]:
     found = []
     for index, raw in enumerate(item.value("effects", "EAW-11.6", list, []) or ()):
         key = f"effects[{index}]"
+        if raw == "":
+            item.problem(key, "EAW-11.6", EMPTY)
+            continue
         if not isinstance(raw, dict):
             item.problem(key, "EAW-11.6", WRONG_TYPE, expected="a table", found=repr(raw))
             continue
