@@ -723,7 +723,7 @@ def _revolts(table: Table, game_map: GameMap) -> RevoltTables | None:
                     sub.problem(key, "EAW-5.3", REVOLT_SEA, value=repr(ident))
                 elif ident in seen:
                     sub.problem(key, "EAW-5.2", TWICE, value=repr(ident))
-                elif area.half != half:
+                elif area.half is not None and area.half != half:
                     sub.problem(key, "EAW-5.1", REVOLT_OTHER_HALF, value=repr(ident), half=area.half)
                 seen.add(ident)
             rows[result] = tuple(listed)
