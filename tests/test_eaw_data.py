@@ -71,7 +71,9 @@ def test_EAW_0_7_the_example_data_says_in_every_file_that_it_is_invented(example
     assert tomllib.loads((EXAMPLE / "game-data.toml").read_text(encoding="utf-8"))["example"] is True
 
 
-def test_EAW_2_1_EAW_2_2_EAW_2_7_EAW_2_9_EAW_2_10_EAW_2_11_the_example_map_has_every_feature(example: GameData) -> None:
+def test_EAW_1_1_EAW_2_1_EAW_2_2_EAW_2_7_EAW_2_9_EAW_2_10_EAW_2_11_the_example_map_has_every_feature(
+    example: GameData,
+) -> None:
     game_map = example.map
     areas = game_map.areas.values()
     assert 25 <= len(game_map.areas) <= 35
@@ -203,7 +205,7 @@ def test_EAW_2_9_EAW_2_6_area_values_run_from_2_to_8(folder: Path) -> None:
     assert problems(folder) == []
 
 
-def test_EAW_2_10_a_province_without_half_is_refused_and_a_sea_area_has_none(folder: Path) -> None:
+def test_EAW_2_10_EAW_0_6_a_province_without_half_is_refused_and_a_sea_area_has_none(folder: Path) -> None:
     change_area(folder, "TAL", half=REMOVE)
     change_area(folder, "OCN", half="north")
     assert problems(folder) == [
@@ -590,7 +592,7 @@ def test_EAW_10_9_a_b_c_without_the_map_the_revolt_tables_or_the_cards_the_game_
     assert f"the game data has 1 problems:\n{file} ({rule}): the file is missing" in str(refused.value)
 
 
-def test_EAW_10_9_d_to_g_and_EAW_0_7_values_left_out_are_notes_naming_the_resolution(folder: Path) -> None:
+def test_EAW_10_9_d_to_g_EAW_11_5_and_EAW_0_7_values_left_out_are_notes_naming_the_resolution(folder: Path) -> None:
     text = (folder / "game-data.toml").read_text(encoding="utf-8")
     (folder / "game-data.toml").write_text(text[: text.index("confirmed = ")] + "\n", encoding="utf-8")
     assert problems(folder) == []

@@ -37,12 +37,12 @@ def game_data_text() -> str:
     confirm = ", ".join(f'"{rule}"' for rule in RESOLUTIONS)
     return (
         HEADER
-        + f"""ruleset = "{RULESET}"
-example = false                 # true only for a data set of one's own invention, not the printed game
-title = ""                      # how reports name this data set (e.g. the edition)
+        + f"""ruleset = "{RULESET}"           # EAW-11: the game this data is for
+example = false                 # EAW-11: true only for a data set of one's own invention, not the printed game
+title = ""                      # EAW-11: how reports name this data set (e.g. the edition)
 # EAW-10.9 (e) to (g): the resolutions without an option that you have confirmed against the printed rulebook;
 # each one not listed is a note. All of them: [{confirm}]
-confirmed = []
+confirmed = []                  # EAW-10.9
 
 [pieces]                        # EAW-1.2, EAW-11.4: per player; "" = not given (unlimited, a note)
 control_markers = ""            # EAW-1.2, EAW-3.1, EAW-3.9, EAW-7.40: at least the start markers
@@ -105,8 +105,8 @@ x = ""
 y = ""
 
 [[connection]]                  # EAW-2.1: each pair once, in either order (adjacency is symmetric)
-a = ""                          # an area id
-b = ""                          # an area id
+a = ""                          # EAW-2.1: an area id
+b = ""                          # EAW-2.1: an area id
 kinds = [""]                    # EAW-2.1: one or more of {kinds}
                                 #   land, mountain (EAW-7.2), strait (EAW-7.2), sea (a sea lane, EAW-7.3):
                                 #   two provinces; coast: a province and a sea area; water: two sea areas
