@@ -648,3 +648,13 @@ def test_EAW_11_3_load_folder_lists_every_problem_at_once(folder: Path) -> None:
     message = str(refused.value)
     assert "the game data has 3 problems:" in message
     assert "(EAW-2.9)" in message and "(EAW-8.5)" in message and "(EAW-5.3)" in message
+
+
+def test_EAW_11_1_a_data_file_beyond_the_size_limit_is_refused_not_parsed(folder: Path) -> None:
+    with (folder / "map.toml").open("a", encoding="utf-8") as out:
+        out.write("# padding\n" * 30000)
+    found = problems(folder)
+    assert len(found) == 1 and found[0].startswith("map.toml (EAW-11.1): the file is refused: the file is ")
+    with pytest.raises(PbemError) as refused:
+        read_files(folder)
+    assert str(refused.value).startswith(f"{folder}: map.toml (EAW-11): the file is ")
