@@ -183,6 +183,8 @@ def play_plans(play: Play, orders: Mapping[str, OrderSet | None]) -> dict[str, l
             play.tell(seat, "plan_kept", seat, lines=len(lines), rule="EAW-12.2")
     play.say("plans_received", None, seats=sent, rule="EAW-4.2")
     state.phase, state.action_round, state.turn = ACTION, 1, 0
+    if play.options.action_rounds(state.round) < 1:  # an option leaving a round without actions (EAW-4.3)
+        end_of_actions(state, play.options)
     return verdicts
 
 
@@ -232,8 +234,12 @@ def advance(state: GameState, options: Options) -> None:
     if state.turn < len(state.seats):
         return
     state.turn, state.action_round = 0, state.action_round + 1
-    if state.action_round <= options.action_rounds(state.round):
-        return
+    if state.action_round > options.action_rounds(state.round):
+        end_of_actions(state, options)
+
+
+def end_of_actions(state: GameState, options: Options) -> None:
+    """After the round's last action: the scoring (EAW-4.4) or the next game round."""
     for player in state.players.values():  # a plan holds for its round only
         player.plan, player.planned = [], False
     if scored(state.round, options):
