@@ -165,6 +165,10 @@ class EmpiresGame(EmpiresRuleset):
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
         state = snapshot.read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
         state.data_digest = envelope.data_digest
+        try:
+            setup.options_from_json(state.options, self.options)
+        except (AttributeError, TypeError, ValueError) as wrong:
+            raise PbemError(f"snapshot: public.options: not the game's options ({wrong})") from None
         whole = "secret" in data and set(envelope.private) == set(state.players)
         found = [f"snapshot: {problem}" for problem in snapshot.problems(state, self.data, whole)]
         if found:
