@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.engine.chance import GivenDice
+from adjudicator.engine.chance import DiceError, GivenDice
 from adjudicator.engine.steps import Step, resolve_step
 from adjudicator.engine.vocabulary import Rejected
 from adjudicator.orders.sets import OrderSet
@@ -133,7 +133,7 @@ def test_EAW_1_2_a_marker_lost_to_a_revolt_returns_to_its_stock() -> None:
 # -- EAW-6: income and the start player -------------------------------------------------------------------------
 
 
-def test_EAW_6_1_income_5_plus_amphorae_plus_merchants_and_EAW_6_2_no_pass_in_round_1() -> None:
+def test_EAW_6_1_EAW_2_7_income_5_plus_amphorae_plus_merchants_and_EAW_6_2_no_pass_in_round_1() -> None:
     game = bound()
     state = revolt_position(
         control={"ITA": "red", "AFR": "red", "GAL": "red", "MOC": "blue", "EGY": "green"},
@@ -310,3 +310,25 @@ def test_EAW_4_3_coming_steps_list_the_round_and_next_steps_the_next_plans() -> 
     assert [s.phase for s in coming[:2]] == [REVOLT, PLANS] and len(coming) == 2 + 30
     assert coming[-1].phase == ACTION and all(s.number == coming[0].number + i for i, s in enumerate(coming))
     assert game.next_steps(state) == dict.fromkeys(SEATS, coming[1].number)
+
+
+# -- EAW-0.3, EAW-0.4: the dice of every roll (play.py) ---------------------------------------------------------
+
+
+def test_EAW_0_4_a_roll_of_n_succeeds_at_n_by_default_and_only_above_n_with_threshold_gt_EAW_0_3() -> None:
+    state = position()
+    assert play(state, dice=[4]).succeeds("sea move", 4, "EAW-7.3")
+    assert not play(state, dice=[3]).succeeds("sea move", 4, "EAW-7.3")
+    assert play(state, dice=[3]).succeeds("sea move", 4, "EAW-7.3", bonus=1)
+    gt = small_data(threshold="gt")
+    assert not play(state, gt, dice=[4]).succeeds("sea move", 4, "EAW-7.3")
+    assert play(state, gt, dice=[5]).succeeds("sea move", 4, "EAW-7.3")
+    with pytest.raises(DiceError, match="1-6"):  # EAW-0.3: a six-sided die
+        play(state, dice=[7]).roll("revolt table", "EAW-5.1")
+
+
+def test_EAW_5_3_only_the_provinces_the_table_lists_revolt() -> None:
+    game = bound()
+    control = {"GAL": "red", "RAE": "red", "ITA": "blue", "SIC": "blue", "MCE": "green", "AFR": "green"}
+    after = step_of(game, revolt_position(control=control), dice=[1, 2]).state  # north 2: RAE, GER
+    assert {a: c.seat for a, c in after.control.items()} == {k: v for k, v in control.items() if k != "RAE"}

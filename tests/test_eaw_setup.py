@@ -137,7 +137,7 @@ def test_EAW_3_7_a_province_held_or_a_sea_is_skipped_for_the_next_on_the_list() 
     assert after.controller("SIC") == "blue" and after.controller("MOC") is None
 
 
-def test_EAW_3_7_EAW_13_23_five_players_three_in_the_north_then_the_south() -> None:
+def test_EAW_3_7_EAW_13_23_EAW_2_10_five_players_three_in_the_north_then_the_south() -> None:
     game = bound(small_data(start_markers={5: 1}))
     seats = ("red", "blue", "green", "yellow", "white")
     state = dealt(game, seats)
@@ -160,7 +160,7 @@ def test_EAW_12_1_no_orders_the_free_province_of_the_highest_value() -> None:
     assert {a: c.seat for a, c in after.control.items()} == {"EGY": "red", "AFR": "blue", "ITA": "green"}
 
 
-def test_EAW_3_9_markers_go_round_one_at_a_time_next_to_own_areas_EAW_12_13() -> None:
+def test_EAW_3_9_markers_go_round_next_to_own_areas_EAW_12_13_EAW_2_4_never_into_anothers() -> None:
     game = bound(small_data(start_markers={3: 3}))  # total 3: 2 further markers each (EAW-3.9 `total`)
     state = dealt(game)
     given = {
@@ -252,3 +252,25 @@ def test_EAW_3_7_receipts_name_a_sea_or_an_unknown_area_and_keep_standing_plans(
     ]
     after = placed(game, state, {"red": given, "blue": None, "green": None}, [1, 1, 1, 1]).state
     assert after.players["red"].standing == {"defend": {"*": "siege"}}
+
+
+def test_EAW_3_2_the_setup_is_the_deal_then_one_sealed_placement_step() -> None:
+    game = bound()
+    state = game.initial_state("g", ["red", "blue", "green"])
+    assert [(s.phase, s.seats, s.sealed) for s in game.coming_steps(state)] == [
+        ("setup", (), False),
+        ("placement", ("red", "blue", "green"), True),
+    ]
+    assert game.next_steps(state) == dict.fromkeys(("red", "blue", "green"), 2)
+
+
+def test_EAW_3_11_the_start_player_is_rolled_apart_from_the_setup_order_EAW_3_12_warehouses_empty() -> None:
+    game = bound(small_data(start_markers={3: 1}))
+    state = dealt(game, first=2)  # blue sets up first
+    result = placed(game, state, dict.fromkeys(("red", "blue", "green")), [1, 1, 1, 1])  # 3 hidden picks; start 1
+    assert result.dice == [("start player", 1)]  # the home-army picks are hidden draws (EAW-0.5)
+    after = result.state
+    assert after.first_setup_player == "blue" and after.start_player == "red"
+    assert after.action_order() == ["red", "blue", "green"]
+    assert [p.warehouse for p in after.players.values()] == [0, 0, 0]
+    assert all(len(p.hand) == len(game.data.home_army(p.home_group or "")) for p in after.players.values())

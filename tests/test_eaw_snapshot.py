@@ -137,3 +137,21 @@ def test_the_invariants_name_what_a_step_broke(placed: GameState) -> None:
     found = bound().broken_invariants(state)
     assert any("players.red.warehouse: -1" in p for p in found)
     assert any("more than 6 (EAW-7.20)" in p for p in found)
+
+
+def test_EAW_2_5_a_fort_at_sea_is_refused_and_EAW_2_6_trade_beyond_an_areas_value(placed: GameState) -> None:
+    assert "forts.MCE: not a province" in broken(placed, lambda d: d["public"]["forts"].update(MCE="red"))
+    over = broken(placed, lambda d: d["public"]["trade"].update(RAE={"red": 2, "blue": 1}))
+    assert "trade.RAE: 3 markers, more than its value 2 (EAW-2.6)" in over
+    state = placed.copy()
+    state.trade["RAE"] = {"red": 1, "blue": 1}  # an area of value 2 holds 2 in all (EAW-13.20)
+    state.players["red"].stock_trade -= 1  # type: ignore[operator]
+    state.players["blue"].stock_trade -= 1  # type: ignore[operator]
+    assert bound().broken_invariants(state) == []
+
+
+def test_EAW_2_4_an_area_holds_the_markers_of_one_player_at_least_one(placed: GameState) -> None:
+    assert all(c.markers >= 1 and c.seat in SEATS for c in placed.control.values())
+    assert "(an area held has at least 1 marker, EAW-2.4)" in broken(
+        placed, lambda d: d["public"]["control"][next(iter(d["public"]["control"]))].update(markers=0)
+    )
