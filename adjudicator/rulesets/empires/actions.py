@@ -147,11 +147,11 @@ def free_action(play: Play, seat: str, area: str, then: Sequence[Action]) -> Non
 def read_line(play: Play, text: str) -> tuple[Action, ...]:
     """An ANSWER's text as a plan line, read by the order language (parse.py read_action_line, EAW-12.9)."""
     try:
-        from adjudicator.rulesets.empires.parse import read_action_line  # the orders engineer's reader
+        from adjudicator.rulesets.empires.parse import OrderLanguage, read_action_line  # the orders engineer's
     except ImportError as missing:
         raise BadAnswer(N_("a free action cannot be read here (EAW-12.9)")) from missing
     try:
-        return tuple(read_action_line(text, play.data))
+        return tuple(read_action_line(text, OrderLanguage(play.data, play.state.seats)))
     except BadAnswer:
         raise
     except Exception as bad:  # the reader's own error names the problem

@@ -12,7 +12,7 @@ adjacency and the Mediterranean rule of EAW-2.3) | `land_only` (board.diplomacy_
   only province is refused under last_province = all (EAW-2.8, EAW-13.18).
 Payments come before the roll and are lost on a failure (EAW-7.10, EAW-7.11).
 
-Events (public): `diplomacy` seat: target, remove, paid, rule; `paid`; `roll` purpose diplomacy;
+Events (public): `diplomacy` seat: target, remove, paid, rule; `paid`; `roll` purpose diplomacy | diplomat_remove;
 `diplomacy_failed` seat: target, rule; `marker_removed` seat: area, owner, left, rule EAW-7.11; `marker_added`."""
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ def diplomacy(play: Play, seat: str, action: Diplomacy) -> None:
     play.say("diplomacy", seat, target=target, remove=True, paid=paid, rule="EAW-7.11")
     pay(play, seat, paid, "diplomacy", "EAW-7.11")
     bonus = paid * effect.number("per_marker", 1) + play.roll_bonus(seat, "diplomacy")
-    if not play.succeeds("diplomacy", effect.number("target", ROLLS["diplomat_remove"]), "EAW-7.11", seat, bonus):
+    needed = effect.number("target", ROLLS["diplomat_remove"])
+    if not play.succeeds("diplomat_remove", needed, "EAW-7.11", seat, bonus):
         play.say("diplomacy_failed", seat, target=target, rule="EAW-7.11")
         return
     owner = remove_marker(play, target)
