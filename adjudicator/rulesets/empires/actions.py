@@ -154,10 +154,8 @@ def read_line(play: Play, text: str) -> tuple[Action, ...]:
         return tuple(read_action_line(text, OrderLanguage(play.data, play.state.seats)))
     except BadAnswer:
         raise
-    except Exception as bad:  # the reader's own error names the problem
-        raise BadAnswer(
-            N_("%(answer)s is not a plan line: %(why)s (EAW-12.9)", answer=repr(text), why=str(bad))
-        ) from bad
+    except ValueError as bad:  # the reader's BadActionLine names the problem, its column and EAW-12.9
+        raise BadAnswer(str(bad)) from bad
 
 
 # -- order texts (receipts, refusals, the free action's default answer) ------------------------------------------
