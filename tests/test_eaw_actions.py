@@ -139,7 +139,7 @@ def test_EAW_6_3_plunder_pays_only_with_plunder_spendable_and_goes_back_to_its_o
     actions.take_action(p, "red", line(BuildFort("GAL")))
     assert state.forts == {"GAL": "red"} and state.players["red"].plunder == {}
     assert state.players["blue"].stock_trade == 2
-    assert events(p, "paid")[0] == {"markers": 4, "plunder": 2, "purpose": "fort", "rule": "EAW-7.25"}
+    assert events(p, "paid")[0] == {"markers": 4, "plunder": 2, "warehouse": 0, "purpose": "fort", "rule": "EAW-7.25"}
 
 
 # -- EAW-12.2, EAW-12.12: fall-backs and the default -----------------------------------------------------------

@@ -6,7 +6,8 @@ and then goes back to its owner's stock).
 Events (public):
 - `fort_built` seat: area, cost, rule (EAW-7.25)
 - `marker_added` seat: area, markers (now there), rule (EAW-7.40, EAW-12.2)
-- `paid` seat: markers, plunder (of them taken from plunder), purpose, rule (EAW-6.3)"""
+- `paid` seat: markers, plunder (of them taken from plunder), warehouse (left), purpose, rule (EAW-6.3; the kind
+  and data of the flow's economy.pay)"""
 
 from __future__ import annotations
 
@@ -47,7 +48,9 @@ def pay(play: Play, seat: str, markers: int, purpose: str, rule: str) -> None:
         if back.stock_trade is not None:
             back.stock_trade += taken
         rest -= taken
-    play.say("paid", seat, markers=markers, plunder=markers - own, purpose=purpose, rule=rule)
+    play.say(
+        "paid", seat, markers=markers, plunder=markers - own, warehouse=player.warehouse, purpose=purpose, rule=rule
+    )
 
 
 def cannot_pay(play: Play, seat: str, markers: int, rule: str, purpose: str) -> Rejected | None:
