@@ -202,3 +202,31 @@ def test_EAW_12_2_order_texts_read_as_plan_lines() -> None:
         "RECRUIT archer, best REFRESH IF NONE",
         "TRADE GAL DISPLACE blue, ITA DISPLACE",
     ]
+
+
+# -- EAW-2.2, EAW-2.4, EAW-2.9, EAW-2.10: what the actions read of the map ----------------------------------
+def test_EAW_2_2_the_three_mediterranean_seas_join_the_coast_and_a_sea_outside_does_not() -> None:
+    game_map = small_data().map
+    assert game_map.mediterranean_seas == ("MCE", "MOC", "MOR")
+    assert all(board.in_mediterranean(game_map, s) for s in game_map.mediterranean_seas)
+    assert not board.in_mediterranean(game_map, "PON") and not board.in_mediterranean(game_map, "NUM")
+
+
+def test_EAW_2_4_an_area_never_holds_markers_of_two_players() -> None:
+    state = position(control={"GAL": "red", "ITA": "blue", "SIC": "blue"}, warehouse={"red": 5})
+    for action in (PlaceControl("ITA"), Diplomacy("ITA")):
+        assert rejected(state, "red", action) in ("EAW-7.40", "EAW-7.10")
+
+
+def test_EAW_2_9_a_mediterranean_sea_worth_8_takes_8_trade_markers_and_not_9() -> None:
+    state = position(control={"MOC": "red"}, warehouse={"red": 5}, trade={"MOC": {"blue": 7}})
+    p = play(state)
+    actions.take_action(p, "red", line(PlaceTrade((TradeTarget("MOC"), TradeTarget("MOC")))))
+    assert state.trade["MOC"] == {"blue": 7, "red": 1}
+    assert events(p, "trade_skipped")[0]["rule"] == "EAW-12.11"
+
+
+def test_EAW_2_10_a_sea_area_belongs_to_no_half_for_card_labels() -> None:
+    state = position(control={"MOC": "red", "MCE": "red"}, display=["rider", "camel"])
+    assert rejected(state, "red", Recruit(("rider",))) == "EAW-12.3"
+    assert rejected(state, "red", Recruit(("camel",))) == "EAW-12.3"
