@@ -129,6 +129,9 @@ def test_EAW_7_21_a_card_of_the_hand_is_discarded() -> None:
     p = play(state)
     actions.take_action(p, "red", PlanLine((Disband("rider"),), line=1, text=""))
     assert state.players["red"].hand == ["guard_a"] and state.discards == ["rider"]
+    state = table(hands={"red": ["rider#2"]})
+    actions.take_action(play(state), "red", PlanLine((Disband("rider#2"),), line=1, text=""))  # an instance named
+    assert state.players["red"].hand == [] and state.discards == ["rider#2"]
 
 
 def test_EAW_13_17_disband_is_refused_while_an_identical_card_lies_face_up() -> None:

@@ -96,7 +96,7 @@ def never_legal(play: Play, seat: str, action: Action) -> Rejected | None:
             )
         return None
     if isinstance(action, Disband):
-        entry = data.cards.get(action.card)
+        entry = data.cards.get(base_id(action.card))
         if entry is None:
             return Rejected("EAW-7.21", N_("%(card)s is not a card of the game", card=action.card))
         if entry.kind in (PERSONALITY, EMPIRE):

@@ -22,7 +22,17 @@ from __future__ import annotations
 
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.empires.board import provinces_of
-from adjudicator.rulesets.empires.data import ARMY, COSTS, DISPLAY_SIZE, EMPIRE, MERCHANT, NORTH, PERSONALITY, SOUTH
+from adjudicator.rulesets.empires.data import (
+    ARMY,
+    COSTS,
+    DISPLAY_SIZE,
+    EMPIRE,
+    MERCHANT,
+    NORTH,
+    PERSONALITY,
+    SOUTH,
+    base_id,
+)
 from adjudicator.rulesets.empires.forts_control import cannot_pay, pay
 from adjudicator.rulesets.empires.orders import REFRESH_IF_NONE, REFRESH_YES, Disband, Recruit
 from adjudicator.rulesets.empires.play import Play
@@ -160,14 +170,14 @@ def recruit(play: Play, seat: str, action: Recruit) -> None:
 
 
 def disband_refusal(play: Play, seat: str, action: Disband) -> Rejected | None:
-    entry = play.data.cards.get(action.card)
+    entry = play.data.cards.get(base_id(action.card))
     if entry is None:
         return Rejected("EAW-7.21", N_("%(card)s is not a card of the game", card=action.card))
     if entry.kind == PERSONALITY:
         return Rejected("EAW-7.21", N_("personality cards are never discarded"))
     if entry.kind == EMPIRE:
         return Rejected("EAW-7.21", N_("home-army (empire) cards are never discarded"))
-    if _held(play, seat, action.card) is None:
+    if _held(play, seat, entry.id) is None:
         return Rejected("EAW-7.21", N_("%(seat)s holds no %(card)s", seat=seat, card=action.card))
     if any(play.data.card(i).id == entry.id for i in play.state.display):
         return Rejected(
@@ -183,7 +193,7 @@ def _held(play: Play, seat: str, card_id: str) -> str | None:
 
 
 def disband(play: Play, seat: str, action: Disband) -> None:
-    instance = _held(play, seat, action.card)
+    instance = _held(play, seat, base_id(action.card))
     assert instance is not None  # disband_refusal accepted the action
     play.state.players[seat].hand.remove(instance)
     play.state.discards.append(instance)
