@@ -20,6 +20,7 @@ from adjudicator.rulesets.empires.data import (
     SEA,
     SEA_LANE,
     GameData,
+    base_id,
 )
 from adjudicator.rulesets.empires.orders import (
     Action,
