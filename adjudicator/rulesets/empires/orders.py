@@ -213,3 +213,15 @@ class LossesOrder(Order):
 
 
 STANDING_ORDERS: Final = (DefendOrder, AmbushOrder, StackOrder, MarkersOrder, LossesOrder)
+
+
+def for_step(order: Order, placement: bool) -> Order:
+    """The order as a step of its kind reads it: `FORT GAL` (one area) is the action of EAW-7.25 in a plan and the
+    starting fort of EAW-12.14 in the placement step; `FORT ITA, GAL` is the starting fort's list in the placement
+    step and, in a plan, a fort in the first of them that can take one (EAW-12.2)."""
+    if placement and isinstance(order, PlanLine) and all(isinstance(a, BuildFort) for a in order.alternatives):
+        areas = tuple(a.area for a in order.alternatives if isinstance(a, BuildFort))
+        return FortChoice(areas, line=order.line, text=order.text)
+    if not placement and isinstance(order, FortChoice):
+        return PlanLine(tuple(BuildFort(area) for area in order.areas), line=order.line, text=order.text)
+    return order
