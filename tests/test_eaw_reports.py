@@ -18,11 +18,12 @@ PRIVATE = ("hand", "home_group", "plan", "standing")
 
 
 def snapshot(state: GameState) -> dict[str, Any]:
-    """The whole snapshot of a position in the shape the templates read (position.j2): the public fields, hands as
-    counts, each seat's private part."""
+    """The whole snapshot of a position, in the shape of the flow's snapshot.py (public_part, private_part): hands,
+    plans and the deck as counts in the public part, each seat's cards and plans in its private part."""
     whole = dataclasses.asdict(state)
     players = {
-        seat: {k: v for k, v in p.items() if k not in PRIVATE} | {"hand_size": len(p["hand"])}
+        seat: {k: v for k, v in p.items() if k not in PRIVATE}
+        | {"hand": len(p["hand"]), "plan": len(p["plan"]), "planned": bool(p["plan"])}
         for seat, p in whole["players"].items()
     }
     public = {k: v for k, v in whole.items() if k not in ("players", "deck", "home_groups", "game", "steps_done")}
@@ -32,7 +33,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "ruleset": "empires-aw",
         "game": state.game,
         "step": state.steps_done,
-        "public": public | {"players": players, "deck_size": len(state.deck)},
+        "public": public | {"players": players, "deck": len(state.deck), "home_groups": {}},
         "private": private,
     }
 
@@ -145,19 +146,32 @@ def test_EAW_10_9_defaults_are_named_as_the_rules_resolutions_and_a_set_plunder_
     assert "Game options: the rules' resolutions throughout (EAW-11.7)." in plain
 
 
+def sheet(round: int, control: dict[str, int], trade: dict[str, int], plunder: int, upkeep: int) -> dict[str, Any]:
+    """A score sheet as scoring.py writes it (plunder_vp unset: plunder scores 0)."""
+    found = {
+        "round": round,
+        "control": {"vp": sum(control.values()), "areas": control},
+        "trade": {"vp": sum(trade.values()), "areas": trade},
+        "plunder": {"markers": plunder, "rate": None, "vp": 0},
+        "upkeep": {"vp": -upkeep},
+    }
+    return found | {"total": found["control"]["vp"] + found["trade"]["vp"] - upkeep}
+
+
 def test_EAW_10_7_scoring_table_per_player_item_and_area() -> None:
     state, data = middle_game()
-    state.players["red"].scores = [
-        {"round": 2, "items": {"control": 3, "trade": 1, "plunder": 0, "upkeep": -1}, "areas": {"GAL": {"control": 3}}}
-    ]
-    state.players["blue"].scores = [
-        {"round": 2, "items": {"control": 4, "trade": 1, "plunder": 0, "upkeep": -2}, "areas": {"ITA": {"control": 4}}}
-    ]
+    state.players["red"].scores = [sheet(2, {"GAL": 3}, {"GAL": 1}, 2, 1)]
+    state.players["blue"].scores = [sheet(2, {"ITA": 4}, {}, 0, 2), sheet(3, {"ITA": 4, "SIC": 3}, {"SIC": 1}, 0, 0)]
     public = reports(state, data)["public"]
     assert "=== Scoring 1 (EAW-10.7): control, trade, plunder, upkeep ===" in public
-    assert "red: 3 VP in game round 2 (control 3, trade 1, plunder 0, upkeep -1)" in public
-    assert "    GAL Gallia (3 VP): control 3" in public
-    assert "blue: 3 VP in game round 2 (control 4, trade 1, plunder 0, upkeep -2)" in public
+    first = "red: 3 VP in game round II: control 3, trade 1, plunder 0 (2 markers, plunder_vp unset), upkeep -1"
+    assert f"{first}\n    GAL Gallia (3 VP): control 3, trade 1\n" in public
+    assert (
+        "blue: 2 VP in game round II: control 4, trade 0, plunder 0 (0 markers, plunder_vp unset), upkeep -2" in public
+    )
+    second = public.split("=== Scoring 2 (EAW-10.7)")[1]
+    assert "blue: 8 VP in game round III: control 7, trade 1" in second and "red:" not in second
+    assert "    ITA Italia (4 VP): control 4\n    SIC Sicilia (3 VP): control 3, trade 1\n" in second
 
 
 def test_EAW_10_8_final_scores_and_a_shared_win() -> None:
