@@ -23,7 +23,11 @@ def snapshot(state: GameState) -> dict[str, Any]:
     whole = dataclasses.asdict(state)
     players = {
         seat: {k: v for k, v in p.items() if k not in PRIVATE}
-        | {"hand": len(p["hand"]), "plan": len(p["plan"]), "planned": bool(p["plan"])}
+        | {
+            "hand": len(p["hand"]),
+            "plan": len(p["plan"]),
+            "planned": getattr(state.players[seat], "planned", bool(p["plan"])),
+        }
         for seat, p in whole["players"].items()
     }
     public = {k: v for k, v in whole.items() if k not in ("players", "deck", "home_groups", "game", "steps_done")}
@@ -120,10 +124,15 @@ def test_seat_report_shows_its_hand_with_values_its_plan_and_standing_plans_and_
 
 def test_EAW_12_2_seat_report_says_when_its_plan_ran_out() -> None:
     state, data = middle_game()
-    state.players["green"].plan = []
+    state.players["green"].plan, state.players["green"].planned = [], True  # sent a plan, used it up
     green = reports(state, data)["green"]
     assert "Your plan for this round is used up: when your next action comes, the game waits for your mail" in green
     assert "Your hand (0 cards): none" in green
+    state.players["green"].planned = False
+    assert (
+        "You sent no plan this round: each of your actions is the default action (EAW-12.2)"
+        in (reports(state, data)["green"])
+    )
     assert "Your standing battle plans (EAW-12.4 to EAW-12.8), kept until you replace them: none" in green
 
 
