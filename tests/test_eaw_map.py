@@ -104,3 +104,27 @@ def test_EAW_2_1_connections_are_drawn_by_kind(data: GameData) -> None:
 def test_the_map_shows_no_hidden_card_or_plan(svg: str) -> None:
     for hidden in ("blade", "guard_a", "catapult", "rider", "camel", "ATTACK", "archer"):
         assert hidden not in svg, hidden
+
+
+def test_EAW_7_1_and_EAW_8_the_steps_public_attacks_and_battles_are_drawn_and_private_events_are_not(
+    data: GameData,
+) -> None:
+    state = position(data, control={"GAL": "red", "ITA": "blue", "AFR": "green", "MCE": "blue"}, game_round=1)
+    events = [
+        {"kind": "attack", "seat": "red", "data": {"target": "ITA", "origin": "GAL", "crossing": ["mountain"]}},
+        {"kind": "battle_begins", "seat": "red", "data": {"area": "ITA", "defender": "blue", "battle": "open"}},
+        {"kind": "attack", "seat": "green", "data": {"target": "MCE", "origin": "AFR", "crossing": ["coast"]}},
+        {"kind": "battle_begins", "seat": "green", "data": {"area": "MCE", "defender": "blue", "battle": "naval"}},
+        {"kind": "stack_formed", "seat": "red", "data": {"cards": ["blade"]}, "visible_to": ["red"]},
+        {"kind": "attack", "seat": "red", "data": {"target": "SIC", "origin": "ITA"}, "visible_to": ["red"]},
+    ]
+    layers = EmpiresMap(data)
+    svg = render_map(layers.board, snapshot(state), events, layers=layers)
+    moves = re.findall(r'<g class="move (\w+)" data-path="([^"]*)"', svg)
+    assert [style for style, _ in moves] == ["land", "sea"] and len(moves) == 2
+    assert re.findall(r'<g class="battle ([\w-]+)" data-area="(\w+)"', svg) == [
+        ("land-battle", "ITA"),
+        ("naval-battle", "MCE"),
+    ]
+    assert "red attacks ITA from GAL" in svg and "battle in MCE: green against blue" in svg
+    assert "blade" not in svg and "SIC from" not in svg

@@ -19,7 +19,7 @@ from adjudicator.engine.board import LAND_BORDER, RIVER, AreaInfo, Board, Link
 from adjudicator.engine.board import MOUNTAIN as BOARD_MOUNTAIN
 from adjudicator.engine.board import SEA_LANE as BOARD_SEA_LANE
 from adjudicator.engine.board import STRAIT as BOARD_STRAIT
-from adjudicator.render.svgmap import MAP_HEIGHT, WIDTH, AreaLayer, MapLayers, Pieces, Translate
+from adjudicator.render.svgmap import MAP_HEIGHT, WIDTH, AreaLayer, Arrow, Fight, MapLayers, Pieces, Translate
 from adjudicator.rulesets.empires.data import COAST, LAND, MOUNTAIN, SEA_LANE, STRAIT, WATER, GameData
 
 
@@ -58,6 +58,9 @@ SYMBOLS: tuple[tuple[str, str, int], ...] = (
     ("mountain", _("mountain border"), 80),
     ("strait", _("strait"), 80),
     ("river", _("sea connection"), 80),
+    ("land", _("attack"), 90),
+    ("sea", _("attack by sea"), 90),
+    ("battle", _("battle"), 60),
     ("key", _("C control markers · T trade markers"), -16),
 )
 
@@ -75,7 +78,7 @@ class EmpiresMap:
     def __call__(
         self, board: Board, snapshot: Mapping[str, Any], events: list[dict[str, Any]], tr: Translate
     ) -> MapLayers:
-        return map_layers(self.data, snapshot, tr)
+        return map_layers(self.data, snapshot, tr, events)
 
 
 def board(data: GameData) -> Board:
@@ -97,13 +100,17 @@ def board(data: GameData) -> Board:
     return Board(areas, links)
 
 
-def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> MapLayers:
-    """What a position shows (module docstring): read from the snapshot's public part alone."""
+def map_layers(
+    data: GameData, snapshot: Mapping[str, Any], tr: Translate, events: list[dict[str, Any]] | None = None
+) -> MapLayers:
+    """What a position shows (module docstring): read from the snapshot's public part alone; the step's public
+    attacks and battles (`events` as the archive stores them) as arrows and battle marks."""
     public = snapshot["public"]
     seats: list[str] = list(public.get("seats") or public.get("players", {}))
     control: Mapping[str, Mapping[str, Any]] = public.get("control", {})
     forts: Mapping[str, str] = public.get("forts", {})
     trade: Mapping[str, Mapping[str, int]] = public.get("trade", {})
+    shown = [e for e in events or () if "visible_to" not in e]  # public events only (Event.to_json)
     areas: dict[str, AreaLayer] = {}
     pieces: list[Pieces] = []
     for code in sorted(data.map.areas):
@@ -124,12 +131,46 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
         areas=areas,
         roads=[],
         pieces=pieces,
-        moves=[],
-        battles=[],
+        moves=attacks(data, shown, tr),
+        battles=battles(data, shown, tr),
         legend_seats=[(seat, False) for seat in seats],
         legend_symbols=SYMBOLS,
         details=details(data, public, tr),
     )
+
+
+def attacks(data: GameData, events: list[dict[str, Any]], tr: Translate) -> list[Arrow]:
+    """EAW-7.1: each attack of the step, from its origin to its target; by sea when it crossed a sea connection or
+    relied on the Mediterranean rule (EAW-2.3, EAW-7.3)."""
+    found = []
+    for e in events:
+        d = e.get("data", {})
+        if e.get("kind") != "attack" or d.get("origin") not in data.map.areas or d.get("target") not in data.map.areas:
+            continue
+        by_sea = d.get("mediterranean") or SEA_LANE in d.get("crossing", ()) or data.map.areas[d["target"]].is_sea
+        words = tr(
+            "%(seat)s attacks %(target)s from %(origin)s", seat=e.get("seat"), target=d["target"], origin=d["origin"]
+        )
+        found.append(Arrow(str(e.get("seat")), [d["origin"], d["target"]], "sea" if by_sea else "land", words))
+    return found
+
+
+def battles(data: GameData, events: list[dict[str, Any]], tr: Translate) -> list[Fight]:
+    """EAW-8: each battle of the step in its area (a naval battle at sea, EAW-8.20), once per area."""
+    found: dict[str, Fight] = {}
+    for e in events:
+        d = e.get("data", {})
+        if e.get("kind") != "battle_begins" or d.get("area") not in data.map.areas or d["area"] in found:
+            continue
+        words = tr(
+            "battle in %(area)s: %(seat)s against %(defender)s",
+            area=d["area"],
+            seat=e.get("seat"),
+            defender=d.get("defender"),
+        )
+        kind = "naval-battle" if d.get("battle") == "naval" else "land-battle"
+        found[d["area"]] = Fight(d["area"], kind, words)
+    return list(found.values())
 
 
 def details(data: GameData, public: Mapping[str, Any], tr: Translate) -> list[str]:
