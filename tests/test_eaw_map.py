@@ -121,7 +121,7 @@ def test_EAW_7_1_and_EAW_8_the_steps_public_attacks_and_battles_are_drawn_and_pr
     layers = EmpiresMap(data)
     svg = render_map(layers.board, snapshot(state), events, layers=layers)
     moves = re.findall(r'<g class="move (\w+)" data-path="([^"]*)"', svg)
-    assert [style for style, _ in moves] == ["land", "sea"] and len(moves) == 2
+    assert moves == [("land", "GAL ITA"), ("sea", "AFR MCE")]
     assert re.findall(r'<g class="battle ([\w-]+)" data-area="(\w+)"', svg) == [
         ("land-battle", "ITA"),
         ("naval-battle", "MCE"),
