@@ -214,12 +214,14 @@ def test_EAW_0_4_roll_sentences_name_the_purpose_the_target_and_the_result() -> 
                 "threshold": "gt",
             },
         ),
-        Event("roll", None, {"purpose": "revolt_table", "value": 5, "rule": "EAW-5.1"}),
+        Event("roll", None, {"purpose": "revolt table", "value": 5, "rule": "EAW-5.1"}),
+        Event("roll", "red", {"purpose": "card slinger", "value": 4, "rule": "EAW-8.5"}),
     ]
     public = reports(state, data, events)["public"]
     assert "red rolls 3+1 for the sea movement, needing 4+: success (EAW-7.3)." in public
     assert "blue rolls 1 for the mountain or strait crossing, needing more than 2: failure (EAW-7.2)." in public
     assert "Roll for the revolt table: 5 (EAW-5.1)." in public
+    assert "red rolls 4 for the card slinger (EAW-8.5)." in public
 
 
 def test_EAW_12_decisions_refusals_and_options_are_worded_and_a_decision_stays_private() -> None:
