@@ -99,8 +99,8 @@ def test_every_event_of_the_flow_has_its_sentence_with_its_rule(played: Any) -> 
     _, _, events, _ = played
     module = environment().get_template("empires/events_round.j2").module
     kinds = set(module.kinds)  # type: ignore[attr-defined]
-    seen = {e.kind for e in events}
+    seen = {e.kind for e in events} - {"roll"}  # the dice's sentences are the shared ones of events.j2
     assert seen <= kinds, seen - kinds
-    for event in events:
+    for event in (e for e in events if e.kind != "roll"):
         text = module.sentence(event)  # type: ignore[attr-defined]
         assert not text.startswith(event.kind + " ") and "EAW-" in text, (event.kind, text)
