@@ -5,12 +5,16 @@ standing orders and the force texts. The cards are those of tests/eaw_helpers.py
 from __future__ import annotations
 
 import random
+import shutil
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from adjudicator.cli import app
 from adjudicator.engine.chance import Dice
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.battle import fight
@@ -161,5 +165,52 @@ def test_pbem_odds_names_the_option_and_word_it_cannot_read(
 
 def test_pbem_odds_standing_orders_name_the_file_and_line_they_cannot_read() -> None:
     data = small_data()
-    with pytest.raises(ValueError, match=r"red.txt line 2: 'ATTACK GAL'"):
-        EmpiresOdds().read_standing(SimpleNamespace(data=data), "red.txt", "MARKERS PUSH\nATTACK GAL\n")
+    odds = EmpiresOdds()
+    with pytest.raises(ValueError, match=r"red.txt line 2: column 11: incomplete order"):
+        odds.read_standing(SimpleNamespace(data=data), "red.txt", "MARKERS PUSH\nATTACK GAL\n")
+    with pytest.raises(ValueError, match=r"red.txt line 2: 'CONTROL GAL' is no standing battle order \(EAW-12\)"):
+        odds.read_standing(SimpleNamespace(data=data), "red.txt", "MARKERS PUSH\nCONTROL GAL\n")
+    # the order language's other keyword languages read too
+    plan = odds.read_standing(SimpleNamespace(data=data), "rot.txt", "MARKER ZIEHE\n")
+    assert plan.markers == "pull"
+
+
+def pbem_odds(*args: str) -> Result:
+    return CliRunner().invoke(app, ["odds", "--ruleset", "empires-aw", *args])
+
+
+def test_EAW_8_5_pbem_odds_on_the_example_data_hand_computed() -> None:
+    # the example data's skirmishers are 1 + d6 (fast), the hill spearmen 4: as the slinger against the pike above
+    result = pbem_odds("--attacker", "reed_skirmishers", "--defender", "Hill spearmen,")
+    assert result.exit_code == 0, result.output
+    assert "attacker wins 50.0%, defender wins 50.0% (EAW-8.7)" in result.output
+    assert "attacker: 0.33 army cards lost on average" in result.output
+    assert "defender: 0.50 army cards lost on average" in result.output
+
+
+def test_EAW_8_1_pbem_odds_refuses_a_stack_the_battle_would_refuse_naming_the_rule() -> None:
+    result = pbem_odds("--attacker", "hill_spearmen river_archers", "--defender", "hill_spearmen")
+    assert result.exit_code != 0 and "--attacker: fast cards go above slow ones" in result.output
+    assert "EAW-8.1" in result.output
+    result = pbem_odds("--naval", "--attacker", "war_galleys iron_swordsmen oath_guard", "--defender", "war_galleys")
+    assert result.exit_code != 0 and "at most one sword or spear card at sea (EAW-8.20)" in result.output
+
+
+def test_pbem_odds_takes_the_games_data_and_standing_orders_files(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    shutil.copytree(Path(__file__).parent.parent / "games" / "empires-aw" / "example-data", folder)
+    orders = tmp_path / "blue.txt"
+    orders.write_text("STACK OPEN DEFEND: hill_spearmen, iron_swordsmen\n", encoding="utf-8")
+    result = pbem_odds(
+        "--game-data",
+        str(folder),
+        "--attacker",
+        "oath_guard",
+        "--defender",
+        "hand iron_swordsmen hill_spearmen",
+        "--defender-orders",
+        str(orders),
+    )
+    assert result.exit_code == 0, result.output
+    # the plan's stack: oath guard 6 beats the spearmen 4, the swordsmen 5 beat the empty position: 1-1, defender
+    assert "defender wins 100.0%" in result.output and "pairs of stacks" not in result.output

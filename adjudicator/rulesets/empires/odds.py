@@ -15,7 +15,8 @@ How it is computed, exactly (fractions, no sampling):
   the odds are the average over them (and over both sides' stacks when both are unknown).
 The battle functions (battle.card_value, move_marker, losses_owed, loss_order) are the ones the real battle uses.
 
-Force texts (`--attacker`, `--defender`): card ids or names, top first, separated by spaces or commas; a
+Force texts (`--attacker`, `--defender`): card ids or names, top first, separated by spaces or commas (a name of
+several words between commas); a
 personality (e.g. a military leader) joins the side's face-up cards; `hand` first: these are the cards the side
 holds and its stack is unknown; on the defender's text `siege` (a fort defended in a siege, EAW-8.15) and
 `ambush` (EAW-8.2). `--naval` makes it a naval battle (EAW-8.20)."""
@@ -34,7 +35,6 @@ from adjudicator.rulesets.empires.battle import (
     ATTACKER_SIDE,
     CENTRE,
     DEFENDER_SIDE,
-    PULL,
     PUSH,
     card_value,
     loss_order,
@@ -45,7 +45,7 @@ from adjudicator.rulesets.empires.battle import (
 )
 from adjudicator.rulesets.empires.battle_stacks import NAVAL, OPEN, SIEGE
 from adjudicator.rulesets.empires.data import BATTLE_MARKERS, EMPIRE, PERSONALITY, Card, GameData, Options
-from adjudicator.rulesets.empires.orders import AmbushOrder, LossesOrder, MarkersOrder, StackOrder
+from adjudicator.rulesets.empires.orders import STANDING_ORDERS
 from adjudicator.rulesets.empires.state import Player
 
 MAX_CASES: Final = 200_000  # pairs of stacks averaged over; beyond, `pbem odds` asks for fewer unknown cards
@@ -212,6 +212,9 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
         free = any(e.code == "stack_order_free" for p in side.personalities for e in data.card(p).effects)
         frees.append(free)
         if side.known:
+            wrong = stacks.problem(data, hand, kind, hand, free)
+            if wrong is not None:  # EAW-8.21: the battle would refuse it
+                raise ValueError(f"--{role}er: {wrong}")
             candidates.append([hand])
             continue
         planned = plan.stacks_by_kind.get(f"{kind}.{role}") if plan.stacks_by_kind else None
@@ -307,8 +310,8 @@ def odds_text(forces: Forces, odds: Odds) -> str:
 
 # -- `pbem odds --ruleset empires-aw` (engine/protocol.py BattleOdds) ---------------------------------------------
 FORCES_FORM: Final = (
-    "card ids or names, top first (e.g. 'pike pike archer'); a personality joins the side; 'hand ...' for the "
-    "cards a side holds when its stack is unknown; the defender may add 'siege' and 'ambush'"
+    "card ids, or names between commas, top first (e.g. 'pike pike archer'); a personality joins the side; "
+    "'hand ...' for the cards a side holds when its stack is unknown; the defender may add 'siege' and 'ambush'"
 )
 
 
@@ -346,8 +349,12 @@ def _data_of(ruleset: Any) -> tuple[GameData, Options]:
 
 
 def read_side(data: GameData, option: str, text: str, defender: bool) -> tuple[Side, set[str]]:
-    """One force text: the side and its flags (siege, ambush); a ValueError names the option and the word."""
-    words = [w for w in text.replace(",", " ").split() if w]
+    """One force text: the side and its flags (siege, ambush); a ValueError names the option and the word. Words
+    are separated by spaces or commas; a card name of several words is written between commas."""
+    words: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if part:
+            words += [part] if stacks.card_named(data, part) is not None else part.split()
     flags: set[str] = set()
     known = True
     cards: list[str] = []
@@ -367,32 +374,21 @@ def read_side(data: GameData, option: str, text: str, defender: bool) -> tuple[S
 
 
 def read_plan(data: GameData, name: str, text: str) -> Plan:
-    """A side's standing battle orders for the odds, one a line in English keywords: MARKERS PUSH|PULL,
-    LOSSES cards, STACK [OPEN|SIEGE|NAVAL] [ATTACK|DEFEND]: cards, AMBUSH YES|NO (EAW-12.5 to EAW-12.8)."""
+    """A side's standing battle orders for the odds, one a line, read by the game's order language (any of its
+    keyword languages): STACK, MARKERS, LOSSES and AMBUSH count (EAW-12.5 to EAW-12.8); a ValueError names the
+    file, the line and the problem."""
+    from adjudicator.orders import parse_orders
+    from adjudicator.rulesets.empires.parse import OrderLanguage
+
+    parsed = parse_orders(f"GAME odds TURN 1 PLAYER red PASSWORD x\n{text}", OrderLanguage(data))
+    problems = [e for e in parsed.errors if e.line > 1]
+    if problems:
+        first = problems[0]
+        raise ValueError(f"{name} line {first.line - 1}: column {first.column}: {first.message}")
     player = Player("odds")
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        head, _, rest = line.partition(" ")
-        word = head.casefold()
-        try:
-            if word == "markers" and rest.strip().casefold() in (PUSH, PULL):
-                plans.store(player, MarkersOrder(rest.strip().casefold() == PUSH))
-            elif word == "losses":
-                plans.store(player, LossesOrder(stacks.read_cards(data, rest)))
-            elif word == "ambush" and rest.strip().casefold() in ("yes", "no"):
-                plans.store(player, AmbushOrder(rest.strip().casefold() == "yes"))
-            elif word == "stack" and ":" in rest:
-                where, _, cards = rest.partition(":")
-                qualifiers = [w.casefold() for w in where.split()]
-                situation = next((w for w in qualifiers if w in (OPEN, SIEGE, NAVAL)), None)
-                side = next((w for w in qualifiers if w in ("attack", "defend")), None)
-                plans.store(player, StackOrder(stacks.read_cards(data, cards), situation, side))
-            else:
-                raise ValueError("not a standing battle order (MARKERS, LOSSES, STACK, AMBUSH)")
-        except ValueError as bad:
-            raise ValueError(f"{name} line {number}: {line!r}: {bad}") from bad
+    for order in parsed.orders:
+        if not isinstance(order, STANDING_ORDERS) or not plans.store(player, order):
+            raise ValueError(f"{name} line {order.line - 1}: {order.text!r} is no standing battle order (EAW-12)")
     by_kind = {
         f"{kind}.{side}": found
         for kind in (OPEN, SIEGE, NAVAL)
