@@ -19,7 +19,7 @@ from adjudicator.engine.chance import GivenDice
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.battle import BattleOutcome, fight, loss_order
 from adjudicator.rulesets.empires.battle_stacks import OPEN, default, eligible, read_cards
-from adjudicator.rulesets.empires.data import MOUNTAIN, GameData
+from adjudicator.rulesets.empires.data import MOUNTAIN, Effect, GameData
 from adjudicator.rulesets.empires.orders import (
     AmbushOrder,
     Attack,
@@ -160,6 +160,19 @@ def test_EAW_8_2_leader_melee_bonus_always_helps_every_melee_card_of_a_leaders_o
     assert kinds(game, "comparison")[0]["values"] == {"red": 5, "blue": 4} and outcome.winner == "red"
     _, game, _ = battle({"red": ["archer"], "blue": ["pike#2"]}, personalities={"red": ["general"]}, data=data)
     assert kinds(game, "comparison")[0]["values"]["red"] == 3  # an archer is no melee card
+
+
+def test_EAW_8_2_a_card_value_effect_if_ambush_counts_only_in_the_ambush_whatever_the_option() -> None:
+    data = small_data(leader_melee_bonus="always")
+    general = data.cards["general"]
+    effects = (Effect("stack_order_free"), Effect("ambush"), Effect("card_value", {"n": 2, "if": "ambush"}))
+    data = replace(data, cards={**data.cards, "general": replace(general, effects=effects)})
+    hands = {"red": ["pike"], "blue": ["pike#2"]}
+    _, game, _ = battle(hands, personalities={"red": ["general"], "blue": ["general"]}, data=data)
+    assert kinds(game, "comparison")[0]["values"] == {"red": 4, "blue": 4}  # no ambush: no bonus for either
+    laid = {"blue": [AmbushOrder(True)]}
+    _, game, _ = battle(hands, personalities={"red": ["general"], "blue": ["general"]}, data=data, plans=laid)
+    assert kinds(game, "comparison")[0]["values"] == {"red": 4, "blue": 6}
 
 
 # -- EAW-8.3, EAW-8.4: combat markers --------------------------------------------------------------------------------

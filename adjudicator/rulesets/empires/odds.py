@@ -44,7 +44,7 @@ from adjudicator.rulesets.empires.battle import (
     preferred_move,
 )
 from adjudicator.rulesets.empires.battle_stacks import NAVAL, OPEN, SIEGE
-from adjudicator.rulesets.empires.data import BATTLE_MARKERS, EMPIRE, PERSONALITY, Card, GameData, Options
+from adjudicator.rulesets.empires.data import BATTLE_MARKERS, EMPIRE, PERSONALITY, Card, Effect, GameData, Options
 from adjudicator.rulesets.empires.orders import STANDING_ORDERS
 from adjudicator.rulesets.empires.state import Player
 
@@ -209,7 +209,7 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     frees = []
     for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True):
         hand = stacks.numbered(side.cards)
-        free = any(e.code == "stack_order_free" for p in side.personalities for e in data.card(p).effects)
+        free = _has(data, side, "stack_order_free")
         frees.append(free)
         if side.known:
             wrong = stacks.problem(data, hand, kind, hand, free)
@@ -231,10 +231,9 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     ambush = forces.ambush or bool(chosen_plans[1].ambush)
     if kind != OPEN or not _has(data, forces.defender, "ambush"):
         ambush = False  # EAW-8.2: a military leader's, in open battles
-    leader = tuple(_leader_n(data, s) for s in (forces.attacker, forces.defender))
     bonus = (
-        melee_bonus(options, leader[0], False, ambush),
-        melee_bonus(options, leader[1], True, ambush),
+        melee_bonus(options, _effects(data, forces.attacker, "card_value"), False, ambush),
+        melee_bonus(options, _effects(data, forces.defender, "card_value"), True, ambush),
     )
     moves = tuple(preferred_move(options, p.markers) for p in chosen_plans)
     losses = None
@@ -251,12 +250,12 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     return _scale(total, count)
 
 
+def _effects(data: GameData, side: Side, code: str) -> list[Effect]:
+    return [e for p in side.personalities for e in data.card(p).effects if e.code == code]
+
+
 def _has(data: GameData, side: Side, code: str) -> bool:
-    return any(e.code == code for p in side.personalities for e in data.card(p).effects)
-
-
-def _leader_n(data: GameData, side: Side) -> int:
-    return sum(e.number() for p in side.personalities for e in data.card(p).effects if e.code == "card_value")
+    return bool(_effects(data, side, code))
 
 
 def _add(a: Odds, b: Odds) -> Odds:
