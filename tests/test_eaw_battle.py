@@ -594,3 +594,23 @@ def test_every_battle_event_has_a_sentence_naming_its_rule() -> None:
     assert {e.kind for e in events} <= set(listed.split(","))
     for event, line in zip(events, sentences, strict=True):
         assert event.data["rule"] in line and not line.startswith(f"{event.kind} {{"), line
+
+
+def test_the_games_sentences_tell_a_whole_battle_with_its_dice_and_decisions() -> None:
+    from adjudicator.render import environment
+
+    module = environment("en").get_template("empires/events.j2").module
+    assert module.battle_opening == ["battle_begins"]  # type: ignore[attr-defined]
+    data = small_data(loss_selection="owner_chooses")
+    _, game, _ = battle(
+        {"red": ["slinger", "pike"], "blue": ["guard_a", "blade"]},
+        data=data,
+        personalities={"blue": ["general"]},
+        forts={"RAE": "blue"},
+        dice=[6],
+        answers={"blue": {"siege.RAE": "maybe"}},
+    )
+    assert {"roll", "decision", "answer_refused"} <= {e.kind for e in game.events}
+    for event in game.events:
+        text = module.sentence(event)  # type: ignore[attr-defined]
+        assert "EAW-" in text and not text.startswith(f"{event.kind} "), text
