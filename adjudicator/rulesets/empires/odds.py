@@ -48,7 +48,7 @@ from adjudicator.rulesets.empires.data import BATTLE_MARKERS, EMPIRE, PERSONALIT
 from adjudicator.rulesets.empires.orders import STANDING_ORDERS
 from adjudicator.rulesets.empires.state import Player
 
-MAX_CASES: Final = 200_000  # pairs of stacks averaged over; beyond, `pbem odds` asks for fewer unknown cards
+MAX_CASES: Final = 50_000  # pairs of stacks averaged over; beyond, `pbem odds` asks for fewer unknown cards
 FACES: Final = 6
 
 
@@ -115,7 +115,6 @@ def _values(kind: str, card: Card | None, opposing: Card | None, bonus: int) -> 
 def _comparison(
     kind: str, mine: Card | None, theirs: Card | None, bonus: tuple[int, int]
 ) -> tuple[Fraction, Fraction, Fraction]:
-    """(attacker wins, defender wins, equal) for one pair of positions (EAW-8.4; empty loses, EAW-8.1)."""
     a_values = _values(kind, mine, theirs, bonus[0])
     d_values = _values(kind, theirs, mine, bonus[1])
     a_wins = d_wins = Fraction(0)
@@ -135,6 +134,7 @@ def stack_odds(
     bonus: tuple[int, int] = (0, 0),
     moves: tuple[str, str] = (PUSH, PUSH),
     losses: tuple[Sequence[str], Sequence[str]] | None = None,
+    compared: dict[tuple[str | None, str | None], tuple[Fraction, Fraction, Fraction]] | None = None,
 ) -> Odds:
     """The exact odds of two known stacks (instances, top first). `moves`: each side's push or pull (EAW-8.4);
     `losses`: each side's loss priority when the owner chooses (None: random selection, EAW-8.8)."""
@@ -145,7 +145,13 @@ def stack_odds(
     for n in range(1, rounds + 1):
         mine = data.card(attack[n - 1]) if n <= len(attack) else None
         theirs = data.card(defend[n - 1]) if n <= len(defend) else None
-        a_wins, d_wins, equal = _comparison(kind, mine, theirs, bonus)
+        pair = (mine and mine.id, theirs and theirs.id)
+        found = None if compared is None else compared.get(pair)
+        if found is None:
+            found = _comparison(kind, mine, theirs, bonus)
+            if compared is not None:  # one battle's pairs: the same data, type and bonuses
+                compared[pair] = found
+        a_wins, d_wins, equal = found
         after: dict[tuple[int, ...], Fraction] = {}
         for markers, weight in live.items():
             if equal:
@@ -241,9 +247,10 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
         losses = (chosen_plans[0].losses, chosen_plans[1].losses)
     total: Odds | None = None
     count = 0
+    compared: dict[tuple[str | None, str | None], tuple[Fraction, Fraction, Fraction]] = {}
     for attack in candidates[0]:
         for defend in candidates[1]:
-            one = stack_odds(data, kind, (attack, defend), bonus, (moves[0], moves[1]), losses)
+            one = stack_odds(data, kind, (attack, defend), bonus, (moves[0], moves[1]), losses, compared)
             total = one if total is None else _add(total, one)
             count += 1
     assert total is not None
