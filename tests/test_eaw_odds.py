@@ -214,3 +214,15 @@ def test_pbem_odds_takes_the_games_data_and_standing_orders_files(tmp_path: Path
     assert result.exit_code == 0, result.output
     # the plan's stack: oath guard 6 beats the spearmen 4, the swordsmen 5 beat the empty position: 1-1, defender
     assert "defender wins 100.0%" in result.output and "pairs of stacks" not in result.output
+
+
+def test_pbem_odds_asks_to_name_a_stack_when_too_many_pairs_of_stacks_could_be_formed() -> None:
+    data = small_data()
+    ruleset = SimpleNamespace(data=data, options=data.options)
+    computer = EmpiresOdds()
+    attacker = "hand general pike blade archer rider slinger catapult galley guard_a"  # 8 * 7 * 6 * 5 * 4 stacks
+    forces = computer.read_forces(ruleset, attacker, "hand general guard_b horse_b camel pike", naval=False)
+    with pytest.raises(ValueError, match="more than 50000 pairs of stacks: name one side's stack"):
+        computer.battle_text(ruleset, forces, (None, None), None)
+    forces = computer.read_forces(ruleset, attacker, "horse_b guard_b", naval=False)  # 6720 pairs: computed
+    assert "6720 pairs of stacks" in computer.battle_text(ruleset, forces, (None, None), None)
