@@ -43,7 +43,7 @@ Events (data keys; public unless marked private):
 - `ambush_laid` (seat: defender): area, bonus, rule EAW-8.2
 - `stack_refused` (seat): area, rule EAW-8.21; private `stack_refused_reason` (seat): reason, rule
 - `stacks_formed`: area, sizes {seat: n}, rule EAW-8.1; private `stack_formed` (seat): cards (ids, top first),
-  source (orders|decision), rule
+  source (orders|decision|default: refused, EAW-8.21), rule
 - `card_revealed` (seat): card (id), n (the comparison), rule EAW-8.4
 - `roll` (play.py): purpose "card <id>", value, rule EAW-8.5
 - `comparison`: n, values {seat: value or None}, winner (seat or None), rule EAW-8.4
