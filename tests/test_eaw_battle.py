@@ -510,8 +510,11 @@ def test_EAW_12_6_the_default_stack_takes_the_legal_cards_of_highest_value_fast_
 def test_EAW_12_6_card_lists_read_ids_names_commas_and_spaces() -> None:
     data = small_data()
     assert read_cards(data, "pike pike, Archer;Guard A") == ("pike", "pike", "archer", "guard_a")
-    with pytest.raises(ValueError, match="'dragon' is no card"):
+    assert read_cards(data, "blad, cata") == ("blade", "catapult")  # unique prefixes, as the order language
+    with pytest.raises(ValueError, match="unknown card 'dragon'"):
         read_cards(data, "pike dragon")
+    with pytest.raises(ValueError, match=r"unknown card 'pikes' \(did you mean pike"):
+        read_cards(data, "pikes")
 
 
 # -- EAW-12.4, EAW-12.5: decisions of the defender ---------------------------------------------------------------
