@@ -486,7 +486,7 @@ def test_EAW_12_6_an_answer_naming_no_card_is_refused_and_the_default_decides() 
 
 def test_EAW_12_6_a_stack_naming_cards_not_held_is_refused_as_a_whole() -> None:
     _, game, _ = battle({"red": ["pike", "blade"], "blue": ["pike#2"]}, stack=["pike", "pike"])
-    assert "not in hand" in kinds(game, "stack_refused_reason")[0]["reason"]
+    assert kinds(game, "stack_refused_reason")[0]["reason"] == "pike: not in hand (EAW-8.21)"  # the second pike
     assert stack_of(game, "red") == ["blade", "pike"]
 
 

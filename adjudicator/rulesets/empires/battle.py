@@ -307,7 +307,7 @@ def _stack(play: Play, seat: str, side: str, kind: str, target: str, given: tupl
         )
     chosen = stacks.instances(player.hand, ids)
     reason = (
-        N_("the stack names cards not in hand (%(rule)s)", rule="EAW-8.21")
+        N_("%(cards)s: not in hand (%(rule)s)", cards=", ".join(stacks.missing(player.hand, ids)), rule="EAW-8.21")
         if chosen is None
         else stacks.problem(data, player.hand, kind, chosen, free)
     )

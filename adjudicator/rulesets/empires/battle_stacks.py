@@ -71,6 +71,18 @@ def instances(hand: Sequence[str], ids: Iterable[str]) -> tuple[str, ...] | None
     return tuple(chosen)
 
 
+def missing(hand: Sequence[str], ids: Iterable[str]) -> list[str]:
+    """The card ids of `ids` the hand cannot supply (a copy each)."""
+    left = [base_id(i) for i in hand]
+    lacking = []
+    for card_id in ids:
+        if base_id(card_id) in left:
+            left.remove(base_id(card_id))
+        else:
+            lacking.append(base_id(card_id))
+    return lacking
+
+
 def problem(data: GameData, hand: Sequence[str], kind: str, stack: Sequence[str], free_order: bool) -> str | None:
     """Why `stack` (instances, top first) breaks its battle's restrictions (EAW-9.2), None when it is legal."""
     rule = RULE_OF[kind]
