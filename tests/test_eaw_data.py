@@ -658,3 +658,35 @@ def test_EAW_11_1_a_data_file_beyond_the_size_limit_is_refused_not_parsed(folder
     with pytest.raises(PbemError) as refused:
         read_files(folder)
     assert str(refused.value).startswith(f"{folder}: map.toml (EAW-11): the file is ")
+
+
+def test_EAW_3_7_a_half_of_3_provinces_is_taken_2_refused(folder: Path) -> None:
+    for ident in ("FRO", "VEL", "KAR", "DUN", "ORS", "TAL", "BRE", "SIL"):
+        change_area(folder, ident, half="south")
+    assert not [line for line in problems(folder) if "(EAW-3.7)" in line]  # PEL, HYR, COR are left
+    change_area(folder, "PEL", half="south")
+    assert "map.toml: area (EAW-3.7): the north half has 2 provinces; up to 3 players start there" in problems(folder)
+
+
+def test_EAW_11_1_EAW_11_6_no_id_or_name_names_two_areas_or_two_cards(folder: Path) -> None:
+    change_area(folder, "TAL", name="orsenna")  # another area's name, in any case
+    change_area(folder, "VEL", name="fro")  # another area's id
+    change_card(folder, "oath_guard", name="Iron Swordsmen")
+    assert problems(folder) == [
+        f"{area_key(folder, 'VEL')}.name (EAW-11.1): 'fro' already names FRO: orders could not tell them apart",
+        f"{area_key(folder, 'TAL')}.name (EAW-11.1): 'orsenna' already names ORS: orders could not tell them apart",
+        f"{card_key(folder, 'oath_guard')}.name (EAW-11.6): 'Iron Swordsmen' already names iron_swordsmen: orders "
+        "could not tell them apart",
+    ]
+
+
+def test_EAW_2_1_a_sea_lane_across_a_sea_that_one_end_does_not_border_is_a_note(folder: Path) -> None:
+    drop_connection(folder, "SAB", "CMS")
+    found = notes(folder)
+    lanes = tomllib.loads((folder / "map.toml").read_text(encoding="utf-8"))["connection"]
+    position = [(c["a"], c["b"]) for c in lanes].index(("SIL", "SAB"))
+    assert found == [
+        f"map.toml: connection[{position}] (EAW-2.1): the sea lane SIL-SAB crosses CMS, which SAB does not border "
+        "(no coast connection)"
+    ]
+    assert problems(folder) == []

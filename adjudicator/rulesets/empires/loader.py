@@ -40,6 +40,7 @@ from adjudicator.rulesets.empires.data import (
     SEA_LANE,
     SLOW,
     SOUTH,
+    STARTERS_PER_HALF,
     STRAIT,
     WATER,
     Area,
@@ -120,6 +121,9 @@ EDGE_VALUE = _("a province on the northern edge is worth 2 (the lowest value), n
 MEDITERRANEAN_VALUE_WRONG = _("a Mediterranean sea area is worth 8 (the highest value), not %(value)s")
 MEDITERRANEAN_COUNT = _("exactly three Mediterranean sea areas, found %(found)s: %(areas)s")
 HALF_EMPTY = _("the %(half)s half has no province")
+HALF_SMALL = _("the %(half)s half has %(found)s provinces; up to 3 players start there")
+NAME_TAKEN = _("%(value)s already names %(other)s: orders could not tell them apart")
+LANE_OFF_COAST = _("the sea lane %(a)s-%(b)s crosses %(sea)s, which %(area)s does not border (no coast connection)")
 SELF_CONNECTED = _("an area cannot border itself")
 PAIR_TWICE = _("%(a)s and %(b)s are connected already (%(first)s); give every kind in one connection")
 NO_KINDS = _("a connection needs at least one kind: %(choices)s")
@@ -507,6 +511,7 @@ def _enough_markers(table: Table, pieces: Pieces, options: Options) -> None:
 def _map(table: Table) -> GameMap | None:
     table.only(("area", "connection"), "EAW-11.1")
     areas: dict[str, Area] = {}
+    where: dict[str, str] = {}  # area id -> its key in the file (area[4])
     for item in table.tables("area", "EAW-11.1"):
         area = _area(item)
         if area is None:
@@ -515,9 +520,11 @@ def _map(table: Table) -> GameMap | None:
             item.problem("id", "EAW-11.1", TWICE, value=repr(area.id))
             continue
         areas[area.id] = area
+        where[area.id] = item.prefix.rstrip(".")
+    _distinct_names(table, areas.values(), where, "EAW-11.1")
     connections = _connections(table, areas)
-    _check_map(table, areas, connections)
-    return GameMap(areas, tuple(connections))
+    _check_map(table, areas, where, connections)
+    return GameMap(areas, tuple(link for link, _key in connections))
 
 
 AREA_KEYS: Final = (
@@ -598,8 +605,9 @@ JOINS: Final[Mapping[str, bool | None]] = {
 JOINS_TEXT: Final = {True: "two provinces", False: "two sea areas", None: "a province and a sea area"}
 
 
-def _connections(table: Table, areas: Mapping[str, Area]) -> list[Connection]:
-    found: list[Connection] = []
+def _connections(table: Table, areas: Mapping[str, Area]) -> list[tuple[Connection, str]]:
+    """The connections that hold, each with its key in the file (connection[7])."""
+    found: list[tuple[Connection, str]] = []
     seen: dict[frozenset[str], str] = {}
     for item in table.tables("connection", "EAW-11.1"):
         item.only(("a", "b", "kinds", "sea"), "EAW-11.1")
@@ -650,25 +658,35 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[Connection]:
             item.problem("sea", "EAW-2.1", UNKNOWN_AREA, value=repr(sea))
         elif sea is not None and not areas[sea].is_sea:
             item.problem("sea", "EAW-2.1", LANE_SEA_NOT_SEA, value=repr(sea))
-        found.append(Connection(a, b, good, sea))
+        found.append((Connection(a, b, good, sea), item.prefix.rstrip(".")))
     return found
 
 
-def _check_map(table: Table, areas: Mapping[str, Area], connections: list[Connection]) -> None:
+def _check_map(
+    table: Table, areas: Mapping[str, Area], where: Mapping[str, str], found: list[tuple[Connection, str]]
+) -> None:
+    connections = [link for link, _key in found]
     seas = sorted(a.id for a in areas.values() if a.mediterranean)
     if "area" in table.data and len(seas) != MEDITERRANEAN_SEAS:
         table.problem("area", "EAW-2.2", MEDITERRANEAN_COUNT, found=len(seas), areas=", ".join(seas) or "none")
     for half in (NORTH, SOUTH):
-        if areas and not any(a.half == half for a in areas.values()):
+        count = sum(a.half == half for a in areas.values())
+        if areas and not count:
             table.problem("area", "EAW-2.10", HALF_EMPTY, half=half)
+        elif areas and count < STARTERS_PER_HALF:
+            table.problem("area", "EAW-3.7", HALF_SMALL, half=half, found=count)
     borders: dict[str, set[str]] = {ident: set() for ident in areas}
     for link in connections:
         borders[link.a].add(link.b)
         borders[link.b].add(link.a)
-    keys = {a.id: f"area[{i}]" for i, a in enumerate(areas.values())}
+    coasts_of = {frozenset((c.a, c.b)) for c in connections if COAST in c.kinds}
+    for link, key in found:
+        for end in (link.a, link.b):  # EAW-2.1: a sea lane's crossed sea lies between its ends
+            if link.sea in areas and areas[link.sea].is_sea and frozenset((end, link.sea)) not in coasts_of:
+                table.note(key, "EAW-2.1", LANE_OFF_COAST, a=link.a, b=link.b, sea=link.sea, area=end)
     for area in areas.values():
         if not borders[area.id]:
-            table.problem(keys[area.id], "EAW-2.1", ISOLATED, area=area.id)
+            table.problem(where[area.id], "EAW-2.1", ISOLATED, area=area.id)
         if not area.is_province:
             continue
         coasts = sorted(
@@ -678,10 +696,22 @@ def _check_map(table: Table, areas: Mapping[str, Area], connections: list[Connec
         )
         if coasts and not area.mediterranean_coast:
             table.problem(
-                f"{keys[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_WRONG, area=area.id, sea=coasts[0]
+                f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_WRONG, area=area.id, sea=coasts[0]
             )
         elif area.mediterranean_coast and not coasts:
-            table.problem(f"{keys[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_UNFOUNDED, area=area.id)
+            table.problem(f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_UNFOUNDED, area=area.id)
+
+
+def _distinct_names(table: Table, entries: Iterable[Area | Card], where: Mapping[str, str], rule: str) -> None:
+    """Orders name areas and cards by id or name (any case): no id or name may name two entries."""
+    words: dict[str, str] = {}
+    for entry in entries:
+        for key, word in (("id", entry.id), ("name", entry.name)):
+            other = words.get(word.casefold())
+            if word and other is not None and other != entry.id:
+                table.problem(f"{where[entry.id]}.{key}", rule, NAME_TAKEN, value=repr(word), other=other)
+        for word in (entry.id, entry.name):
+            words.setdefault(word.casefold(), entry.id)
 
 
 # -- revolts.toml (EAW-5, EAW-11.2) ---------------------------------------------------------------------------------
@@ -765,6 +795,7 @@ def _card_keys(kind: str) -> tuple[str, ...]:
 def _cards(table: Table) -> dict[str, Card] | None:
     table.only(("card",), "EAW-11.3")
     cards: dict[str, Card] = {}
+    where: dict[str, str] = {}  # card id -> its key in the file (card[4])
     groups: set[Any] = set()
     deck = 0
     for item in table.tables("card", "EAW-11.3"):
@@ -779,8 +810,10 @@ def _cards(table: Table) -> dict[str, Card] | None:
             item.problem("id", "EAW-11.6", TWICE, value=repr(card.id))
             continue
         cards[card.id] = card
+        where[card.id] = item.prefix.rstrip(".")
     if "card" not in table.data:
         return None
+    _distinct_names(table, cards.values(), where, "EAW-11.6")
     for half_groups in HOME_GROUPS.values():
         for group in half_groups:
             if group not in groups:
