@@ -284,8 +284,8 @@ def test_EAW_2_1_each_connection_kind_joins_its_kind_of_areas(folder: Path) -> N
         f"map.toml: connection[{count}].kinds (EAW-2.1): a coast connection joins a province and a sea area; TAL is a "
         "province",
         f"map.toml: connection[{count + 1}].kinds (EAW-2.1): a water connection joins two sea areas; GET is a province",
-        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; OUT is a sea",
-        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; RDG is a sea",
+        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; OUT is a sea area",
+        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; RDG is a sea area",
         f"map.toml: connection[{count + 3}].kinds[0] (EAW-2.1): 'tunnel' is not one of land, mountain, strait, sea, "
         "coast, water",
     ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -32,6 +32,7 @@ from adjudicator.rulesets.empires.data import (
     LAND,
     MOUNTAIN,
     NORTH,
+    OPTION_CHOICES,
     PERSONALITY,
     PERSONALITY_TYPES,
     PLAYERS,
@@ -52,8 +53,9 @@ from adjudicator.rulesets.empires.data import (
     Options,
     Pieces,
     RevoltTables,
+    option_text,
 )
-from adjudicator.rulesets.empires.options import OPTION_BOUNDS, OPTION_RULES, option_value
+from adjudicator.rulesets.empires.options import OPTION_BOUNDS, OPTION_RULES
 
 RULESET: Final = "empires-aw"
 GAME_DATA, MAP, REVOLTS, CARDS = "game-data.toml", "map.toml", "revolts.toml", "cards.toml"
@@ -450,11 +452,10 @@ def _options(table: Table | None) -> Options:
             if name == "plunder_vp":
                 table.note(name, rule, PLUNDER_UNSET)
             else:
-                table.note(name, rule, OPTION_UNSET, value=_option_text(getattr(defaults, name)))
+                table.note(name, rule, OPTION_UNSET, value=option_text(getattr(defaults, name)))
             continue
-        value = table.data[name]
         if name == "start_markers":
-            changes[name] = _start_markers(table, value)
+            changes[name] = _start_markers(table)
         elif name in OPTION_BOUNDS:
             low, high = OPTION_BOUNDS[name]
             number = table.number(name, rule, low=low, high=high)
@@ -462,26 +463,14 @@ def _options(table: Table | None) -> Options:
                 changes[name] = number
         else:
             text = table.text(name, rule)
-            try:
-                changes[name] = option_value(name, text)
-            except ValueError:
-                table.problem(name, rule, NOT_ONE_OF, value=repr(text), choices=", ".join(_choices(name)))
-    return Options(**{**{f: getattr(defaults, f) for f in defaults.__dataclass_fields__}, **changes})
+            if text in OPTION_CHOICES[name]:  # as written: `--option` takes any case, the data file its own words
+                changes[name] = text
+            elif text:
+                table.problem(name, rule, NOT_ONE_OF, value=repr(text), choices=", ".join(OPTION_CHOICES[name]))
+    return replace(defaults, **changes)
 
 
-def _choices(name: str) -> tuple[str, ...]:
-    from adjudicator.rulesets.empires.data import OPTION_CHOICES
-
-    return OPTION_CHOICES.get(name, ())
-
-
-def _option_text(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return ",".join(f"{k}:{v}" for k, v in sorted(value.items()))
-    return str(value)
-
-
-def _start_markers(table: Table, value: Any) -> Mapping[int, int]:
+def _start_markers(table: Table) -> Mapping[int, int]:
     """EAW-3.1: start_markers = { 3 = 7, 4 = 6, 5 = 5 } (players not named keep 10 - N)."""
     found = dict(Options().start_markers)
     sub = table.table("start_markers", "EAW-3.1")
@@ -603,6 +592,7 @@ JOINS: Final[Mapping[str, bool | None]] = {
     WATER: False,
 }
 JOINS_TEXT: Final = {True: "two provinces", False: "two sea areas", None: "a province and a sea area"}
+KIND_TEXT: Final = {PROVINCE: "province", SEA: "sea area"}
 
 
 def _connections(table: Table, areas: Mapping[str, Area]) -> list[tuple[Connection, str]]:
@@ -644,11 +634,23 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[tuple[Connecti
                 wrong = area.is_province != joins if joins is not None else False
                 if wrong:
                     item.problem(
-                        "kinds", "EAW-2.1", KIND_AREAS, kind=kind, joins=JOINS_TEXT[joins], area=ident, found=area.kind
+                        "kinds",
+                        "EAW-2.1",
+                        KIND_AREAS,
+                        kind=kind,
+                        joins=JOINS_TEXT[joins],
+                        area=ident,
+                        found=KIND_TEXT[area.kind],
                     )
             if joins is None and areas[a].kind == areas[b].kind:
                 item.problem(
-                    "kinds", "EAW-2.1", KIND_AREAS, kind=kind, joins=JOINS_TEXT[None], area=b, found=areas[b].kind
+                    "kinds",
+                    "EAW-2.1",
+                    KIND_AREAS,
+                    kind=kind,
+                    joins=JOINS_TEXT[None],
+                    area=b,
+                    found=KIND_TEXT[areas[b].kind],
                 )
         if SEA_LANE in good and sea is None:
             item.problem("sea", "EAW-2.1", LANE_NEEDS_SEA)
