@@ -110,7 +110,6 @@ BAD_ID = _("%(value)s: an id starts with a letter and holds letters, digits, '-'
 TWICE = _("%(value)s is given twice")
 NO_FILE = _("the file is missing")
 NOT_TOML = _("not valid TOML (%(error)s)")
-REFUSED = _("the file is refused: %(reason)s")
 RULESET_OF = _("this folder holds data of ruleset %(found)s, not %(expected)s")
 UNKNOWN_AREA = _("%(value)s is no area of map.toml")
 UNKNOWN_RULE = _("%(value)s is none of the resolutions to confirm: %(choices)s")
@@ -371,8 +370,8 @@ def open_toml(folder: Path, file: str, report: Report, rule: str) -> Table | Non
         return None
     try:
         data = tomllib.loads(read_data_file(path))
-    except DataFileRefused as refused:
-        report.add(file, WHOLE_FILE, rule, REFUSED, reason=str(refused))
+    except DataFileRefused as refused:  # too large or nested too deep: named before any parser sees it
+        report.add(file, WHOLE_FILE, rule, refused.msgid, **refused.values)
         return None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         report.add(file, WHOLE_FILE, rule, NOT_TOML, error=str(error))
