@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.steps import resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import (
@@ -25,6 +27,7 @@ from adjudicator.rulesets.empires.data import (
 )
 from adjudicator.rulesets.empires.loader import FILES, check_folder, load_folder, read_files
 from adjudicator.rulesets.empires.options import OPTION_RULES
+from adjudicator.rulesets.empires.state import ENDED
 from tests.eaw_data_helpers import (
     EXAMPLE,
     REMOVE,
@@ -691,3 +694,17 @@ def test_EAW_2_1_a_sea_lane_across_a_sea_that_one_end_does_not_border_is_a_note(
         "(no coast connection)"
     ]
     assert problems(folder) == []
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_EAW_3_4_the_example_data_plays_a_whole_game_at_3_4_and_5_players(example: GameData, players: int) -> None:
+    """The example data is usable as it stands: every seat on the EAW-12 defaults, from the deal to the end."""
+    rules = load_ruleset("empires-aw").with_data(example)
+    state = rules.initial_state("g", ["red", "blue", "green", "yellow", "white"][:players])
+    steps = 0
+    while (step := rules.due(state)) is not None:
+        steps += 1
+        dice = KeyedDice(key=bytes([players * 16 + steps % 16]) * 32, orders_hash=f"h{steps}", hidden_key=b"s" * 32)
+        state = resolve_step(rules, state, step, dict.fromkeys(step.seats), dice).state
+        assert rules.broken_invariants(state) == []
+    assert state.phase == ENDED and set(state.winners) <= set(state.seats)
