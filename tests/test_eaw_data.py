@@ -708,3 +708,10 @@ def test_EAW_3_4_the_example_data_plays_a_whole_game_at_3_4_and_5_players(exampl
         state = resolve_step(rules, state, step, dict.fromkeys(step.seats), dice).state
         assert rules.broken_invariants(state) == []
     assert state.phase == ENDED and set(state.winners) <= set(state.seats)
+
+
+def test_EAW_8_13_plunder_spendable_may_be_written_as_true_or_false(folder: Path) -> None:
+    replace_text(folder, "game-data.toml", 'plunder_spendable = "false"', "plunder_spendable = true")
+    assert problems(folder) == [] and load_folder(folder).options.plunder_spendable == "true"
+    replace_text(folder, "game-data.toml", "plunder_spendable = true", "plunder_spendable = 1")
+    assert problems(folder) == ["game-data.toml: options.plunder_spendable (EAW-8.13): expected a string, found 1"]

@@ -461,7 +461,9 @@ def _options(table: Table | None) -> Options:
             if number is not None and low <= number <= high:
                 changes[name] = number
         else:
-            text = table.text(name, rule)
+            given = table.data[name]
+            # EAW-8.13: plunder_spendable may be written as TOML's true/false as well as its words
+            text = str(given).lower() if isinstance(given, bool) else table.text(name, rule)
             if text in OPTION_CHOICES[name]:  # as written: `--option` takes any case, the data file its own words
                 changes[name] = text
             elif text:
