@@ -4,6 +4,7 @@ changed; EAW-10.9's split between what refuses a game ((a) to (c)) and what is a
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.steps import resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires import loader, template
 from adjudicator.rulesets.empires.data import (
     CATEGORIES,
     EFFECT_CODES,
@@ -25,9 +27,10 @@ from adjudicator.rulesets.empires.data import (
     GameData,
     Options,
 )
-from adjudicator.rulesets.empires.loader import FILES, check_folder, load_folder, read_files
+from adjudicator.rulesets.empires.loader import FILES, RESOLUTIONS, check_folder, load_folder, read_files
 from adjudicator.rulesets.empires.options import OPTION_RULES
 from adjudicator.rulesets.empires.state import ENDED
+from adjudicator.rulesets.empires.template import write_template
 from tests.eaw_data_helpers import (
     EXAMPLE,
     REMOVE,
@@ -41,6 +44,7 @@ from tests.eaw_data_helpers import (
     problems,
     replace_text,
 )
+from tests.rule_coverage import rule_ids, rules_spec
 
 
 @pytest.fixture
@@ -715,3 +719,30 @@ def test_EAW_8_13_plunder_spendable_may_be_written_as_true_or_false(folder: Path
     assert problems(folder) == [] and load_folder(folder).options.plunder_spendable == "true"
     replace_text(folder, "game-data.toml", "plunder_spendable = true", "plunder_spendable = 1")
     assert problems(folder) == ["game-data.toml: options.plunder_spendable (EAW-8.13): expected a string, found 1"]
+
+
+def rule_texts() -> dict[str, str]:
+    """Each rule of the spec with its text (up to the next rule)."""
+    text = rules_spec("empires-aw").read_text(encoding="utf-8")
+    parts = re.split(r"^(?:- |\| )(EAW-\d+\.\d+)\b", text, flags=re.MULTILINE)
+    found: dict[str, str] = {}
+    for rule, body in zip(parts[1::2], parts[2::2], strict=True):
+        found[rule] = found.get(rule, "") + body
+    return found
+
+
+def test_EAW_0_1_every_rule_the_data_check_cites_is_a_rule_of_the_spec(tmp_path: Path) -> None:
+    write_template(tmp_path / "template")
+    report = check_folder(tmp_path / "template")
+    cited = {p.rule for p in report.problems + report.notes} | set(OPTION_RULES.values()) | set(RESOLUTIONS)
+    source = Path(loader.__file__).read_text(encoding="utf-8") + Path(template.__file__).read_text(encoding="utf-8")
+    cited |= set(re.findall(r"EAW-\d+\.\d+", source))
+    assert cited and cited <= set(rule_ids("empires-aw")), cited - set(rule_ids("empires-aw"))
+
+
+def test_EAW_0_2_each_resolution_the_moderator_may_change_is_an_option_its_rule_names_or_one_to_confirm() -> None:
+    texts = rule_texts()
+    for option, rule in OPTION_RULES.items():
+        assert f"`{option}`" in texts[rule], f"{rule} does not name the option {option}"
+    for rule in RESOLUTIONS:
+        assert "**Resolution" in texts[rule], f"{rule} holds no resolution to confirm"
