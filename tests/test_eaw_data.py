@@ -746,3 +746,16 @@ def test_EAW_0_2_each_resolution_the_moderator_may_change_is_an_option_its_rule_
         assert f"`{option}`" in texts[rule], f"{rule} does not name the option {option}"
     for rule in RESOLUTIONS:
         assert "**Resolution" in texts[rule], f"{rule} holds no resolution to confirm"
+
+
+def test_EAW_11_6_effect_numbers_at_their_bounds_are_taken_one_past_refused(folder: Path) -> None:
+    change_card(folder, "wall_builder", effects=[{"code": "fort_cost", "n": 6}, {"code": "capture_fort"}])
+    change_card(folder, "silver_tongue", effects=[{"code": "diplomacy_takeover", "cost": 0, "roll": 6}])
+    assert problems(folder) == []
+    change_card(folder, "wall_builder", effects=[{"code": "fort_cost", "n": 7}])
+    change_card(folder, "silver_tongue", effects=[{"code": "diplomacy_takeover", "cost": -1, "roll": 7}])
+    assert problems(folder) == [
+        f"{card_key(folder, 'wall_builder')}.effects[0].n (EAW-11.6): 7 is out of range: -6 to 6",
+        f"{card_key(folder, 'silver_tongue')}.effects[0].cost (EAW-11.6): -1 is out of range: 0 to 10",
+        f"{card_key(folder, 'silver_tongue')}.effects[0].roll (EAW-11.6): 7 is out of range: 0 to 6",
+    ]

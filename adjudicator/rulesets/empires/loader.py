@@ -86,6 +86,16 @@ EFFECT_ARGS: Final[Mapping[str, Mapping[str, type]]] = {
     "manual": {"text": str},
 }
 OPTIONAL_ARGS: Final = frozenset({"if"})
+# the numbers an effect may carry, within what play can use: a modifier of a d6 roll, a cost in trade markers,
+# a k+ roll (0: none, EAW-7.11 a), the removal's target and markers paid (EAW-7.11 b)
+EFFECT_BOUNDS: Final[Mapping[str, tuple[int, int]]] = {
+    "n": (-6, 6),
+    "cost": (0, 10),
+    "roll": (0, 6),
+    "target": (1, 12),
+    "per_marker": (0, 6),
+    "max_markers": (0, 10),
+}
 CARD_VALUE_IF: Final = ("melee", "ambush")
 PIECES_NOTE: Final = {
     "control_markers": "EAW-1.2",
@@ -959,7 +969,11 @@ def _effects(item: Table) -> tuple[Effect, ...]:
                 if arg not in OPTIONAL_ARGS:
                     effect.problem(arg, "EAW-11.6", EFFECT_ARG_MISSING, code=code, arg=arg)
                 continue
-            value = effect.value(arg, "EAW-11.6", kind)
+            if kind is int:
+                low, high = EFFECT_BOUNDS[arg]
+                value = effect.number(arg, "EAW-11.6", low=low, high=high)
+            else:
+                value = effect.value(arg, "EAW-11.6", kind)
             if value is not None:
                 args[arg] = value
         if code == "roll_mod" and args.get("roll") not in (None, *ROLLS_MODIFIED):
