@@ -113,6 +113,7 @@ def ruleset_seats(name: str, game_data: Path | None = None) -> RulesetSeats:
         return RulesetSeats([(seat, seat) for seat in ruleset.seat_names])
     mine = game_data is not None and _is_for(game_data, ruleset)
     folder = game_data if mine else ruleset.example_data
+    member.load(folder)  # a PbemError naming every problem of the folder
     bound = ruleset.with_game_data(member.files(folder))
     return RulesetSeats(
         [(seat, bound.seat_title(seat)) for seat in bound.seat_names],
