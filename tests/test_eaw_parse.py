@@ -160,7 +160,11 @@ def test_EAW_12_9_the_free_action_after_a_rout_is_stated_with_the_attack() -> No
 
 def test_EAW_13_9_a_free_attack_earns_no_second_free_action() -> None:
     assert plan("ATTACK GAL FROM RAE THEN ATTACK ITA FROM GAL")[0] == Attack("GAL", "RAE", then=(Attack("ITA", "GAL"),))
-    assert "unexpected 'THEN'" in error("ATTACK GAL FROM RAE THEN ATTACK ITA FROM GAL THEN CONTROL GAL")
+    assert error("ATTACK GAL FROM RAE THEN ATTACK ITA FROM GAL THEN CONTROL GAL") == (
+        "line 2, column 46: a free action earns no other free action (EAW-13.9)"
+    )
+    with pytest.raises(BadActionLine, match=r"a free action earns no other free action \(EAW-13.9\)"):
+        read_action_line("ATTACK ITA FROM GAL THEN CONTROL GAL", language())
 
 
 def test_EAW_12_2_alternatives_with_else_are_kept_in_order() -> None:

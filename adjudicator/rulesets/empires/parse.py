@@ -277,6 +277,9 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
         return Attack(target, origin, stack=stack, then=then)
 
     def free_attack(self, c: list[Any]) -> Attack:
+        then = next((x for x in c if _is(x, "THEN")), None)
+        if then is not None:
+            raise LineProblem(then.column, N_("a free action earns no other free action (EAW-13.9)"))
         return self.attack(c)
 
     def diplomacy(self, c: list[Any]) -> Diplomacy:
@@ -426,12 +429,19 @@ def read_action_line(text: str, ruleset: Any) -> tuple[Action, ...]:
             )
         )
     found = list(parsed.orders)
-    if len(found) != 1 or not isinstance(found[0], PlanLine):
-        raise BadActionLine(
-            N_(
-                "%(answer)s: the answer is one action, like a line of the plan, e.g. %(example)s (EAW-12.9)",
-                answer=repr(text.strip()),
-                example=f"{display('TRADE', RULESET)} ...",
+    if len(found) == 1 and isinstance(found[0], PlanLine):
+        if any(isinstance(a, Attack) and a.then for a in found[0].alternatives):
+            raise BadActionLine(
+                N_(
+                    "%(answer)s: a free action earns no other free action (EAW-13.9)",
+                    answer=repr(text.strip()),
+                )
             )
+        return found[0].alternatives
+    raise BadActionLine(
+        N_(
+            "%(answer)s: the answer is one action, like a line of the plan, e.g. %(example)s (EAW-12.9)",
+            answer=repr(text.strip()),
+            example=f"{display('TRADE', RULESET)} ...",
         )
-    return found[0].alternatives
+    )
