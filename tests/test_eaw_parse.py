@@ -28,6 +28,7 @@ from adjudicator.rulesets.empires.orders import (
     Diplomacy,
     Disband,
     FortChoice,
+    FortLine,
     LossesOrder,
     MarkersOrder,
     PlaceChoice,
@@ -38,7 +39,6 @@ from adjudicator.rulesets.empires.orders import (
     StackOrder,
     StartChoice,
     TradeTarget,
-    for_step,
 )
 from adjudicator.rulesets.empires.parse import RULESET, BadActionLine, OrderLanguage, read_action_line
 from tests.eaw_helpers import small_data
@@ -114,17 +114,19 @@ def test_EAW_12_13_an_area_listed_twice_is_refused() -> None:
 
 
 def test_EAW_12_14_fort_with_a_list_is_the_starting_fort_in_order() -> None:
-    assert one("FORT ITA, GAL") == FortChoice(("ITA", "GAL"), line=2, text="FORT ITA, GAL")
+    order = one("FORT ITA, GAL")
+    assert order == FortLine.of(("ITA", "GAL"), line=2, text="FORT ITA, GAL")
+    # the placement step reads the starting fort's list, a plan a fort in the first that can take one (EAW-7.25)
+    assert isinstance(order, FortChoice) and order.areas == ("ITA", "GAL")
+    assert isinstance(order, PlanLine) and order.alternatives == (BuildFort("ITA"), BuildFort("GAL"))
 
 
-def test_EAW_12_14_fort_with_one_area_is_the_starting_fort_in_the_placement_step() -> None:
+def test_EAW_12_14_fort_with_one_area_is_the_starting_fort_or_the_action() -> None:
     order = one("FORT ITA")
+    assert isinstance(order, FortChoice) and order.areas == ("ITA",)
     assert isinstance(order, PlanLine) and order.alternatives == (BuildFort("ITA"),)
-    assert for_step(order, placement=True) == FortChoice(("ITA",), line=2, text="FORT ITA")
-    # and a list in a plan: a fort in the first of them that can take one (EAW-12.2)
-    assert for_step(one("FORT ITA, GAL"), placement=False) == PlanLine(
-        (BuildFort("ITA"), BuildFort("GAL")), line=2, text="FORT ITA, GAL"
-    )
+    # with a fall-back it is a plan line alone
+    assert type(one("FORT ITA ELSE CONTROL ITA")) is PlanLine
 
 
 # -- actions (EAW-7, EAW-12.2, EAW-12.3, EAW-12.9 to EAW-12.12, EAW-12.15) --------------------------------------------

@@ -168,6 +168,18 @@ class FortChoice(Order):
     areas: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class FortLine(PlanLine, FortChoice):
+    """A line of FORT and its areas alone (`FORT GAL`, `FORT ITA, GAL`): the same words order the starting fort in
+    the placement step (EAW-12.14: a FortChoice) and, in a plan, a fort in the first of them that can take one
+    (EAW-7.25, EAW-12.2: a PlanLine of BuildFort alternatives). The parser cannot know the step, so the line is
+    both, and each step reads it as its own kind."""
+
+    @classmethod
+    def of(cls, areas: tuple[str, ...], line: int = 0, text: str = "") -> FortLine:
+        return cls(areas=areas, alternatives=tuple(BuildFort(a) for a in areas), line=line, text=text)
+
+
 # standing battle plans (EAW-12.4 to EAW-12.8); `area` None: every area of the player
 @dataclass(frozen=True)
 class DefendOrder(Order):
@@ -215,18 +227,6 @@ class LossesOrder(Order):
 STANDING_ORDERS: Final = (DefendOrder, AmbushOrder, StackOrder, MarkersOrder, LossesOrder)
 
 
-def for_step(order: Order, placement: bool) -> Order:
-    """The order as a step of its kind reads it: `FORT GAL` (one area) is the action of EAW-7.25 in a plan and the
-    starting fort of EAW-12.14 in the placement step; `FORT ITA, GAL` is the starting fort's list in the placement
-    step and, in a plan, a fort in the first of them that can take one (EAW-12.2)."""
-    if placement and isinstance(order, PlanLine) and all(isinstance(a, BuildFort) for a in order.alternatives):
-        areas = tuple(a.area for a in order.alternatives if isinstance(a, BuildFort))
-        return FortChoice(areas, line=order.line, text=order.text)
-    if not placement and isinstance(order, FortChoice):
-        return PlanLine(tuple(BuildFort(area) for area in order.areas), line=order.line, text=order.text)
-    return order
-
-
 # -- writing an order back (reports, the orders template, answers) -----------------------------------------------
 def canonical(order: Order | Action, language: str = "en") -> str:
     """`order` (or one action) as one line of the order language in `language`'s keywords (written as a reader of
@@ -240,6 +240,8 @@ def canonical(order: Order | Action, language: str = "en") -> str:
 
 
 def _text(order: Any, w: Any) -> str:
+    if isinstance(order, FortLine):
+        return f"{w('FORT')} " + ", ".join(order.areas)
     if isinstance(order, PlanLine):
         return f" {w('ELSE')} ".join(_text(a, w) for a in order.alternatives)
     if isinstance(order, Attack):

@@ -39,7 +39,7 @@ from adjudicator.rulesets.empires.orders import (
     DefendOrder,
     Diplomacy,
     Disband,
-    FortChoice,
+    FortLine,
     LossesOrder,
     MarkersOrder,
     PlaceChoice,
@@ -243,7 +243,7 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
     def fort_choice(self, c: list[Any]) -> partial[Order]:
         areas = _once(tuple(x for x in c if isinstance(x, str) and not isinstance(x, Token)), c[0].column)
         self._provinces(areas, c[0].column, "EAW-3.10")
-        return partial(FortChoice, areas=areas)
+        return partial(FortLine.of, areas)
 
     def _provinces(self, areas: Iterable[str], column: int, rule: str) -> None:
         sea = [a for a in areas if not self.context.map.areas[a].is_province]
@@ -255,6 +255,8 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
     # actions (EAW-7, EAW-12.2 to EAW-12.15) -------------------------------------------------------------------------
     def plan_line(self, c: list[Any]) -> partial[Order]:
         alternatives = tuple(x for x in c if not isinstance(x, Token))
+        if len(alternatives) == 1 and isinstance(alternatives[0], BuildFort):  # the starting fort too (EAW-12.14)
+            return partial(FortLine.of, (alternatives[0].area,))
         return partial(PlanLine, alternatives=alternatives)
 
     def attack(self, c: list[Any]) -> Attack:
