@@ -218,6 +218,15 @@ def test_EAW_12_11_trade_targets_in_order_and_EAW_12_15_displace_names_the_owner
     )
 
 
+def test_EAW_12_12_fort_and_control_name_their_site_and_fall_back_in_order() -> None:
+    assert plan("FORT Ital ELSE FORT GAL ELSE CONTROL Sicilia") == (
+        BuildFort("ITA"),
+        BuildFort("GAL"),
+        PlaceControl("SIC"),
+    )
+    assert error("CONTROL") == "line 2, column 8: incomplete order: expected an area or a quoted name after 'CONTROL'"
+
+
 def test_EAW_7_40_control_adds_a_marker() -> None:
     assert plan("CONTROL GAL") == (PlaceControl("GAL"),)
 

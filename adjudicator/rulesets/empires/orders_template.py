@@ -98,7 +98,8 @@ class TemplateMaker:
         if number is None:
             return None
         phase = next((s.phase for s in self.game.coming_steps(self.state) if s.number == number), "plans")
-        options = getattr(self.game, "options", None) or self.game.data.options
+        options_of = getattr(self.game, "options_of", None)  # the options a game's state keeps (EAW-11.7)
+        options = options_of(self.state) if options_of is not None else self.game.options
         return Template(self.game.data, options, self.state, seat, language).make(number, phase)
 
 
