@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from adjudicator.engine.chance import GivenDice
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets.empires import data as eaw
 from adjudicator.rulesets.empires.orders import (
     REFRESH_IF_NONE,
@@ -48,7 +48,7 @@ from adjudicator.rulesets.empires.state import ACTION, ENDED, PLACEMENT, GameSta
 if TYPE_CHECKING:
     from adjudicator.orders.sets import Order
 
-EXAMPLES_PER_FORM: Final = 1
+HALF_NAMES: Final = {eaw.NORTH: N_("north"), eaw.SOUTH: N_("south")}  # EAW-2.10
 MAX_LISTED: Final = 12  # targets listed per kind (the map may be large)
 
 
@@ -218,7 +218,7 @@ class Template:
         ]
         for half, areas in by_half.items():
             names = ", ".join(f"{a} ({self.map.areas[a].value})" for a in areas) or "-"
-            lines.append(f"{self._(half)}: {names}")
+            lines.append(f"{self._(HALF_NAMES[half])}: {names}")
         start = Section(
             self._(
                 "%(kw_start)s: land provinces no player holds, most wanted first; at most 3 players start in each "
