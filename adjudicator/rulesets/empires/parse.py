@@ -14,7 +14,6 @@ action after a rout, EAW-12.9).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -95,15 +94,6 @@ def map_board(game_map: eaw.GameMap) -> Board:
         kind = next((link for data_kind, link in _LINK_KINDS if data_kind in c.kinds), LAND_BORDER)
         links.append(Link(c.a, c.b, kind))
     return Board(areas, tuple(links))
-
-
-@dataclass(frozen=True)
-class CardWords:
-    """Every word a RECRUIT line may name: cards (id or name), categories and personality types."""
-
-    labels: dict[str, str]  # card id -> how errors show it
-    keys: dict[str, set[str]]  # compared name -> card ids
-    kinds: frozenset[str]  # categories and personality types (EAW-11.6, EAW-9.1)
 
 
 class Cards:
