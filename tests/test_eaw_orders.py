@@ -21,7 +21,6 @@ from adjudicator.rulesets.empires.orders import (
     Diplomacy,
     Disband,
     FortChoice,
-    FortLine,
     LossesOrder,
     MarkersOrder,
     PlaceChoice,
@@ -40,8 +39,8 @@ from tests.eaw_helpers import small_data
 ORDERS: list[Order] = [
     StartChoice(("ITA", "GAL", "SIC")),
     PlaceChoice(("MCE", "SIC")),
-    FortLine.of(("ITA", "GAL")),
-    FortLine.of(("SIC",)),
+    FortChoice(("ITA", "GAL")),
+    FortChoice(("SIC",)),
     PlanLine(
         (
             Attack("GAL", "RAE", ("pike", "archer"), then=(PlaceTrade((TradeTarget("GAL"),)), Recruit(("best",)))),
@@ -91,7 +90,7 @@ def test_EAW_12_2_a_plan_line_survives_its_json() -> None:
 
 
 def test_EAW_12_14_a_fort_line_kept_in_a_plan_is_a_plan_line_of_forts() -> None:
-    line = FortLine.of(("ITA", "GAL"), line=3, text="FORT ITA, GAL")
+    line = FortChoice(("ITA", "GAL"), line=3, text="FORT ITA, GAL")
     assert PlanLine.from_json(line.to_json()) == PlanLine(
         (BuildFort("ITA"), BuildFort("GAL")), line=3, text="FORT ITA, GAL"
     )

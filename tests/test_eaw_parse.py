@@ -28,7 +28,6 @@ from adjudicator.rulesets.empires.orders import (
     Diplomacy,
     Disband,
     FortChoice,
-    FortLine,
     LossesOrder,
     MarkersOrder,
     PlaceChoice,
@@ -115,7 +114,7 @@ def test_EAW_12_13_an_area_listed_twice_is_refused() -> None:
 
 def test_EAW_12_14_fort_with_a_list_is_the_starting_fort_in_order() -> None:
     order = one("FORT ITA, GAL")
-    assert order == FortLine.of(("ITA", "GAL"), line=2, text="FORT ITA, GAL")
+    assert order == FortChoice(("ITA", "GAL"), line=2, text="FORT ITA, GAL")
     # the placement step reads the starting fort's list, a plan a fort in the first that can take one (EAW-7.25)
     assert isinstance(order, FortChoice) and order.areas == ("ITA", "GAL")
     assert isinstance(order, PlanLine) and order.alternatives == (BuildFort("ITA"), BuildFort("GAL"))

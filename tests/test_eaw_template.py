@@ -19,7 +19,7 @@ from adjudicator.rulesets.empires.data import GameData
 from adjudicator.rulesets.empires.orders import (
     Attack,
     DefendOrder,
-    FortLine,
+    FortChoice,
     PlaceControl,
     PlanLine,
     Recruit,
@@ -204,7 +204,7 @@ def test_EAW_12_1_EAW_12_13_EAW_12_14_the_placement_examples_pick_free_provinces
     template = made(state, PLACEMENT)
     orders = read(template.examples)
     assert orders[0] == StartChoice(("EGY", "AFR", "ITA"))  # the highest values first
-    assert orders[2] == FortLine.of(("EGY", "AFR", "ITA"))
+    assert orders[2] == FortChoice(("EGY", "AFR", "ITA"))
     assert has(template, "south: AFR (4), CRE (3), EGY (5), NUM (2)")
     for lang in KEYWORD_LANGUAGES:
         assert read(made(state, PLACEMENT, lang).examples) == orders
@@ -224,7 +224,7 @@ def test_EAW_12_14_a_single_fort_example_is_the_fort_line() -> None:
     for area in ("GAL", "RAE", "GER", "ITA", "SIC", "AFR", "NUM", "CRE"):
         state.control[area] = Control("blue")
     orders = read(made(state, PLACEMENT).examples)
-    assert orders[0] == StartChoice(("EGY",)) and orders[-1] == FortLine.of(("EGY",))
+    assert orders[0] == StartChoice(("EGY",)) and orders[-1] == FortChoice(("EGY",))
 
 
 # -- HELP --------------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ Cards are named by their data id (`pike`): copies of one entry are alike, so an 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from adjudicator.orders.sets import Order
@@ -162,22 +162,17 @@ class PlaceChoice(Order):
 
 
 @dataclass(frozen=True)
-class FortChoice(Order):
-    """EAW-12.14: provinces for the starting fort, in order of preference."""
+class FortChoice(PlanLine):
+    """EAW-12.14: provinces for the starting fort, in order of preference: `FORT ITA, GAL` (or `FORT ITA`). The
+    parser cannot know the step a line is for, and the same words in a plan order a fort in the first of them that
+    can take one (EAW-7.25, EAW-12.2): so a FortChoice is also a plan line of BuildFort alternatives (made from
+    `areas`), which the placement reads as its list and a plan as its line."""
 
-    areas: tuple[str, ...]
+    alternatives: tuple[Action, ...] = field(init=False, default=())
+    areas: tuple[str, ...] = ()
 
-
-@dataclass(frozen=True)
-class FortLine(PlanLine, FortChoice):
-    """A line of FORT and its areas alone (`FORT GAL`, `FORT ITA, GAL`): the same words order the starting fort in
-    the placement step (EAW-12.14: a FortChoice) and, in a plan, a fort in the first of them that can take one
-    (EAW-7.25, EAW-12.2: a PlanLine of BuildFort alternatives). The parser cannot know the step, so the line is
-    both, and each step reads it as its own kind."""
-
-    @classmethod
-    def of(cls, areas: tuple[str, ...], line: int = 0, text: str = "") -> FortLine:
-        return cls(areas=areas, alternatives=tuple(BuildFort(a) for a in areas), line=line, text=text)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alternatives", tuple(BuildFort(area) for area in self.areas))
 
 
 # standing battle plans (EAW-12.4 to EAW-12.8); `area` None: every area of the player
@@ -240,7 +235,7 @@ def canonical(order: Order | Action, language: str = "en") -> str:
 
 
 def _text(order: Any, w: Any) -> str:
-    if isinstance(order, FortLine):
+    if isinstance(order, FortChoice):
         return f"{w('FORT')} " + ", ".join(order.areas)
     if isinstance(order, PlanLine):
         return f" {w('ELSE')} ".join(_text(a, w) for a in order.alternatives)
@@ -275,8 +270,8 @@ def _text(order: Any, w: Any) -> str:
         return f"{w('TRADE')} " + ", ".join(targets)
     if isinstance(order, PlaceControl):
         return f"{w('CONTROL')} {order.area}"
-    if isinstance(order, (StartChoice, PlaceChoice, FortChoice)):
-        head = {StartChoice: "START", PlaceChoice: "PLACE", FortChoice: "FORT"}[type(order)]
+    if isinstance(order, (StartChoice, PlaceChoice)):
+        head = "START" if isinstance(order, StartChoice) else "PLACE"
         return f"{w(head)} " + ", ".join(order.areas)
     at = f" {w('AT')} {order.area}" if getattr(order, "area", None) else ""
     if isinstance(order, DefendOrder):

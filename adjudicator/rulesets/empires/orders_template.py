@@ -28,7 +28,7 @@ from adjudicator.rulesets.empires.orders import (
     DefendOrder,
     Diplomacy,
     Disband,
-    FortLine,
+    FortChoice,
     LossesOrder,
     MarkersOrder,
     PlaceChoice,
@@ -254,7 +254,7 @@ class Template:
             near.sort(key=lambda a: (-self.map.areas[a].value, a))
             if near:
                 examples.append(PlaceChoice(tuple(near[: max(self.start_markers() - 1, 1)])))
-            examples.append(FortLine.of(tuple(best)))
+            examples.append(FortChoice(tuple(best)))
         return [start, forms], examples
 
     def free_start_provinces(self) -> list[str]:

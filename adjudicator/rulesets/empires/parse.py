@@ -38,7 +38,7 @@ from adjudicator.rulesets.empires.orders import (
     DefendOrder,
     Diplomacy,
     Disband,
-    FortLine,
+    FortChoice,
     LossesOrder,
     MarkersOrder,
     PlaceChoice,
@@ -233,7 +233,7 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
     def fort_choice(self, c: list[Any]) -> partial[Order]:
         areas = _once(tuple(x for x in c if isinstance(x, str) and not isinstance(x, Token)), c[0].column)
         self._provinces(areas, c[0].column, "EAW-3.10")
-        return partial(FortLine.of, areas)
+        return partial(FortChoice, areas=areas)
 
     def _provinces(self, areas: Iterable[str], column: int, rule: str) -> None:
         sea = [a for a in areas if not self.context.map.areas[a].is_province]
@@ -246,7 +246,7 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
     def plan_line(self, c: list[Any]) -> partial[Order]:
         alternatives = tuple(x for x in c if not isinstance(x, Token))
         if len(alternatives) == 1 and isinstance(alternatives[0], BuildFort):  # the starting fort too (EAW-12.14)
-            return partial(FortLine.of, (alternatives[0].area,))
+            return partial(FortChoice, areas=(alternatives[0].area,))
         return partial(PlanLine, alternatives=alternatives)
 
     def attack(self, c: list[Any]) -> Attack:
