@@ -14,9 +14,10 @@ from functools import cache
 import pytest
 
 from adjudicator.orders import KEYWORD_LANGUAGES, parse_orders
-from adjudicator.orders.keywords import keyword_table
+from adjudicator.orders.keywords import keyword_of, keyword_table
 from adjudicator.orders.parser import shadowed_names
 from adjudicator.orders.sets import Answer, Language, Order, OrderSet, Press
+from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.orders import (
     REFRESH_IF_NONE,
     REFRESH_NO,
@@ -399,3 +400,13 @@ def test_every_keyword_has_a_spelling_in_every_language() -> None:
 
 def test_no_keyword_hides_an_area_or_a_seat_of_the_test_map() -> None:
     assert shadowed_names(language()) == []
+
+
+def test_no_keyword_hides_an_area_seat_or_card_of_the_example_data() -> None:
+    ruleset = load_ruleset(RULESET)
+    example = OrderLanguage(ruleset.game_data.load(ruleset.example_data))
+    assert shadowed_names(example) == []
+    spelt = keyword_of(RULESET)
+    names = {n.casefold() for c in example.data.cards.values() for n in (c.id, c.name)}
+    names |= {n.casefold() for a in example.data.map.areas.values() for n in (a.id, a.name)}
+    assert sorted(names & set(spelt)) == []
