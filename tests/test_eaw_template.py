@@ -245,3 +245,13 @@ def test_the_help_mails_order_forms_parse_in_every_language(lang: str) -> None:
     answer, english_answer = orders[-1], english[-1]
     assert isinstance(answer, Answer) and isinstance(english_answer, Answer)
     assert read_action_line(answer.value, language()) == read_action_line(english_answer.value, language())
+
+
+def test_EAW_1_2_without_a_control_marker_in_stock_no_neutral_area_is_offered_to_attack() -> None:
+    state = middle_game()
+    state.players["red"].stock_control = 0
+    template = made(state)
+    assert not has(template, "ATTACK GER FROM RAE") and not has(template, "ATTACK SIC FROM ITA")
+    attacks = [a for o in read(template.examples) if isinstance(o, PlanLine) for a in o.alternatives]
+    assert all(state.controller(a.target) is not None for a in attacks if isinstance(a, Attack))
+    assert has(made(middle_game()), "ATTACK GER FROM RAE")

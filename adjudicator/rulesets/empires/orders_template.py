@@ -42,6 +42,7 @@ from adjudicator.rulesets.empires.orders import (
     canonical,
 )
 from adjudicator.rulesets.empires.parse import BEST, RULESET, OrderLanguage
+from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.standing import ANY
 from adjudicator.rulesets.empires.state import ACTION, ENDED, PLACEMENT, GameState, Player
 
@@ -110,6 +111,7 @@ class Template:
         self.data, self.options, self.state, self.seat, self.language = data, options, state, seat, language
         self.player: Player = state.players[seat]
         self.map = data.map
+        self._refusal: Any = None  # the actions' refusal of one action now, made when first needed
 
     # -- words ------------------------------------------------------------------------------------------------------
     def _(self, msgid: str, **values: object) -> str:
@@ -334,8 +336,21 @@ class Template:
                 owner = self.state.controller(target)
                 if owner == self.seat or not self.may_be_attacked(target, military=True):
                     continue
+                if self.refused(Attack(target, origin)):
+                    continue
                 found[(target, origin)] = self.target(target, origin, kinds, owner)
         return sorted(found.values(), key=lambda t: (not t.neutral, len(t.notes), t.target, t.origin))
+
+    def refused(self, action: Attack) -> bool:
+        """Whether the actions refuse `action` now (actions.refusal: e.g. no control marker left, EAW-1.2)."""
+        if self._refusal is None:
+            try:
+                from adjudicator.rulesets.empires.actions import refusal
+            except ImportError:
+                return False
+            play = Play(self.state.copy(), self.data, self.options, GivenDice(values=[]))
+            self._refusal = lambda action: refusal(play, self.seat, action) is not None
+        return bool(self._refusal(action))
 
     def on_mediterranean(self, area: str) -> bool:
         info = self.map.areas[area]
@@ -652,7 +667,6 @@ def _plan_check() -> Any:
     """The actions' receipt of a plan line (checks.check_plan_line) as a yes/no, or None while it is not there."""
     try:
         from adjudicator.rulesets.empires.checks import check_plan_line
-        from adjudicator.rulesets.empires.play import Play
     except ImportError:
         return None
 
