@@ -40,7 +40,7 @@ from adjudicator.rulesets.empires.orders import (
     StartChoice,
     TradeTarget,
 )
-from adjudicator.rulesets.empires.parse import RULESET, BadActionLine, OrderLanguage, read_action_line
+from adjudicator.rulesets.empires.parse import RULESET, BadActionLine, OrderLanguage, language_of, read_action_line
 from tests.eaw_helpers import small_data
 
 HEADER = "GAME eaw1 TURN 3 PLAYER red PASSWORD s3cret"
@@ -410,3 +410,10 @@ def test_no_keyword_hides_an_area_seat_or_card_of_the_example_data() -> None:
     names = {n.casefold() for c in example.data.cards.values() for n in (c.id, c.name)}
     names |= {n.casefold() for a in example.data.map.areas.values() for n in (a.id, a.name)}
     assert sorted(names & set(spelt)) == []
+
+
+def test_one_language_is_kept_per_game_data_and_seats() -> None:
+    data = small_data()
+    assert language_of(data, ("red", "blue")) is language_of(data, ("red", "blue"))
+    assert language_of(data, ("red", "blue")) is not language_of(data, ("red", "green"))
+    assert language_of(small_data(), ("red", "blue")) is not language_of(data, ("red", "blue"))

@@ -41,7 +41,7 @@ from adjudicator.rulesets.empires.orders import (
     TradeTarget,
     canonical,
 )
-from adjudicator.rulesets.empires.parse import BEST, RULESET, OrderLanguage
+from adjudicator.rulesets.empires.parse import BEST, RULESET, language_of
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.standing import ANY
 from adjudicator.rulesets.empires.state import ACTION, ENDED, PLACEMENT, GameState, Player
@@ -193,7 +193,7 @@ class Template:
         checks.check_plan_line where it exists)."""
         from adjudicator.orders import parse_orders
 
-        language = OrderLanguage(self.data, self.state.seats)
+        language = language_of(self.data, self.state.seats)
         text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *(canonical(o) for o in examples)])
         parsed = parse_orders(text, language)
         bad = {e.line for e in parsed.errors}

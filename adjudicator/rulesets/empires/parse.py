@@ -162,6 +162,22 @@ class OrderLanguage:
         return EmpiresBuilder(self)
 
 
+_LANGUAGES: dict[tuple[int, tuple[str, ...]], tuple[eaw.GameData, OrderLanguage]] = {}
+
+
+def language_of(data: eaw.GameData, seats: Iterable[str] | None = None) -> OrderLanguage:
+    """One OrderLanguage per game data and seats, kept: the shared parser builds its parser once per language, so
+    that reading an answer or checking a template's examples does not build it again."""
+    names = tuple(seats) if seats is not None else COLOURS
+    key = (id(data), names)
+    found = _LANGUAGES.get(key)
+    if found is None or found[0] is not data:
+        if len(_LANGUAGES) > 64:  # games of a long-running process: never grow without end
+            _LANGUAGES.clear()
+        found = _LANGUAGES[key] = (data, OrderLanguage(data, names))
+    return found[1]
+
+
 class EmpiresBuilder(MailOrders, CommonBuilder):
     """Builds Empires of the Ancient World orders while Lark parses (no parse tree)."""
 
