@@ -17,9 +17,12 @@ from adjudicator.orders.sets import Answer
 from adjudicator.render import render
 from adjudicator.rulesets.empires.data import GameData
 from adjudicator.rulesets.empires.orders import (
+    AmbushOrder,
     Attack,
     DefendOrder,
+    Diplomacy,
     FortChoice,
+    LossesOrder,
     PlaceControl,
     PlanLine,
     Recruit,
@@ -255,3 +258,15 @@ def test_EAW_1_2_without_a_control_marker_in_stock_no_neutral_area_is_offered_to
     attacks = [a for o in read(template.examples) if isinstance(o, PlanLine) for a in o.alternatives]
     assert all(state.controller(a.target) is not None for a in attacks if isinstance(a, Attack))
     assert has(made(middle_game()), "ATTACK GER FROM RAE")
+
+
+def test_EAW_12_5_EAW_12_8_EAW_12_10_a_leader_a_diplomat_and_chosen_losses_get_their_examples() -> None:
+    state = middle_game(personalities={"red": ["general", "envoy"]})
+    chosen = replace(data().options, loss_selection="owner_chooses")
+    template = Template(data(), chosen, state, "red", "en").make(7, PLANS)
+    orders = read(template.examples)
+    assert AmbushOrder(True) in orders
+    assert LossesOrder(("guard_a", "pike", "horse_a", "archer")) in orders
+    assert PlanLine((Diplomacy("AFR", remove=True, pay=3), PlaceControl("RAE"))) in orders
+    plain = read(made(middle_game()).examples)
+    assert not any(isinstance(o, (AmbushOrder, LossesOrder)) for o in plain)

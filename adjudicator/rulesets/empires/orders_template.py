@@ -628,9 +628,12 @@ class Template:
             t = targets[0]
             stack = () if t.neutral else self.best_stack()  # a battle only against another player (EAW-7.4)
             examples.append(PlanLine((Attack(t.target, t.origin, stack=stack), *fallback)))
-        neutral, _held = self.diplomacy_targets()
+        neutral, held = self.diplomacy_targets()
         if neutral and self.player.warehouse >= eaw.COSTS["diplomacy"]:
             examples.append(PlanLine((Diplomacy(neutral[0]), *fallback)))
+        if held and self.effect("diplomacy_remove") is not None:  # the diplomat's removal (EAW-7.11 b, EAW-12.10)
+            pay = min(self.player.warehouse, 3)
+            examples.append(PlanLine((Diplomacy(held[0], remove=True, pay=pay), *fallback)))
         refresh = REFRESH_IF_NONE if self.player.warehouse >= eaw.COSTS["refresh"] else "no"
         wanted = [eaw.base_id(c) for c in self.state.display if self.may_recruit(c)][:2]
         examples.append(PlanLine((Recruit((*dict.fromkeys(wanted), BEST), refresh=refresh),)))
@@ -649,10 +652,14 @@ class Template:
         fortified = [a for a in mine if a in self.state.forts]
         if fortified:
             examples.append(DefendOrder(True, fortified[0]))
+        if self.effect("ambush") is not None:  # a military leader may lay one (EAW-8.2, EAW-12.5)
+            examples.append(AmbushOrder(True))
         examples.append(MarkersOrder(True))
         stack = self.best_stack()
         if stack:
             examples.append(StackOrder(stack, "open", "defend"))
+            if self.options.loss_selection == "owner_chooses":  # EAW-12.8: the lowest values first
+                examples.append(LossesOrder(tuple(reversed(stack))))
         return examples
 
     def best_stack(self) -> tuple[str, ...]:
