@@ -5,7 +5,8 @@ tried in order against the position when the action's turn comes (EAW-12.2); sta
 EAW-12.8) hold until replaced. The plan and the standing plans are kept in the state as JSON (`to_json`,
 `action_from_json`), private to the seat.
 
-Cards are named by their data id (`pike`): copies of one entry are alike, so an order never names an instance."""
+Cards are named by their data id (`pike`): copies of one entry are alike, so an order never names an instance.
+`canonical(order, language)` writes an order back as the line that makes it, in a reader's keywords."""
 
 from __future__ import annotations
 
