@@ -5,11 +5,12 @@ tried in order against the position when the action's turn comes (EAW-12.2); sta
 EAW-12.8) hold until replaced. The plan and the standing plans are kept in the state as JSON (`to_json`,
 `action_from_json`), private to the seat.
 
-Cards are named by their data id (`pike`): copies of one entry are alike, so an order never names an instance."""
+Cards are named by their data id (`pike`): copies of one entry are alike, so an order never names an instance.
+`canonical(order, language)` writes an order back as the line that makes it, in a reader's keywords."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from adjudicator.orders.sets import Order
@@ -162,10 +163,17 @@ class PlaceChoice(Order):
 
 
 @dataclass(frozen=True)
-class FortChoice(Order):
-    """EAW-12.14: provinces for the starting fort, in order of preference."""
+class FortChoice(PlanLine):
+    """EAW-12.14: provinces for the starting fort, in order of preference: `FORT ITA, GAL` (or `FORT ITA`). The
+    parser cannot know the step a line is for, and the same words in a plan order a fort in the first of them that
+    can take one (EAW-7.25, EAW-12.2): so a FortChoice is also a plan line of BuildFort alternatives (made from
+    `areas`), which the placement reads as its list and a plan as its line."""
 
-    areas: tuple[str, ...]
+    alternatives: tuple[Action, ...] = field(init=False, default=())
+    areas: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alternatives", tuple(BuildFort(area) for area in self.areas))
 
 
 # standing battle plans (EAW-12.4 to EAW-12.8); `area` None: every area of the player
@@ -215,18 +223,6 @@ class LossesOrder(Order):
 STANDING_ORDERS: Final = (DefendOrder, AmbushOrder, StackOrder, MarkersOrder, LossesOrder)
 
 
-def for_step(order: Order, placement: bool) -> Order:
-    """The order as a step of its kind reads it: `FORT GAL` (one area) is the action of EAW-7.25 in a plan and the
-    starting fort of EAW-12.14 in the placement step; `FORT ITA, GAL` is the starting fort's list in the placement
-    step and, in a plan, a fort in the first of them that can take one (EAW-12.2)."""
-    if placement and isinstance(order, PlanLine) and all(isinstance(a, BuildFort) for a in order.alternatives):
-        areas = tuple(a.area for a in order.alternatives if isinstance(a, BuildFort))
-        return FortChoice(areas, line=order.line, text=order.text)
-    if not placement and isinstance(order, FortChoice):
-        return PlanLine(tuple(BuildFort(area) for area in order.areas), line=order.line, text=order.text)
-    return order
-
-
 # -- writing an order back (reports, the orders template, answers) -----------------------------------------------
 def canonical(order: Order | Action, language: str = "en") -> str:
     """`order` (or one action) as one line of the order language in `language`'s keywords (written as a reader of
@@ -240,6 +236,8 @@ def canonical(order: Order | Action, language: str = "en") -> str:
 
 
 def _text(order: Any, w: Any) -> str:
+    if isinstance(order, FortChoice):
+        return f"{w('FORT')} " + ", ".join(order.areas)
     if isinstance(order, PlanLine):
         return f" {w('ELSE')} ".join(_text(a, w) for a in order.alternatives)
     if isinstance(order, Attack):
@@ -273,8 +271,8 @@ def _text(order: Any, w: Any) -> str:
         return f"{w('TRADE')} " + ", ".join(targets)
     if isinstance(order, PlaceControl):
         return f"{w('CONTROL')} {order.area}"
-    if isinstance(order, (StartChoice, PlaceChoice, FortChoice)):
-        head = {StartChoice: "START", PlaceChoice: "PLACE", FortChoice: "FORT"}[type(order)]
+    if isinstance(order, (StartChoice, PlaceChoice)):
+        head = "START" if isinstance(order, StartChoice) else "PLACE"
         return f"{w(head)} " + ", ".join(order.areas)
     at = f" {w('AT')} {order.area}" if getattr(order, "area", None) else ""
     if isinstance(order, DefendOrder):

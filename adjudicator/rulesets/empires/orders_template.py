@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from adjudicator.engine.chance import GivenDice
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets.empires import data as eaw
 from adjudicator.rulesets.empires.orders import (
     REFRESH_IF_NONE,
@@ -41,14 +41,15 @@ from adjudicator.rulesets.empires.orders import (
     TradeTarget,
     canonical,
 )
-from adjudicator.rulesets.empires.parse import BEST, RULESET, OrderLanguage
+from adjudicator.rulesets.empires.parse import BEST, RULESET, language_of
+from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.standing import ANY
 from adjudicator.rulesets.empires.state import ACTION, ENDED, PLACEMENT, GameState, Player
 
 if TYPE_CHECKING:
     from adjudicator.orders.sets import Order
 
-EXAMPLES_PER_FORM: Final = 1
+HALF_NAMES: Final = {eaw.NORTH: N_("north"), eaw.SOUTH: N_("south")}  # EAW-2.10
 MAX_LISTED: Final = 12  # targets listed per kind (the map may be large)
 
 
@@ -98,7 +99,8 @@ class TemplateMaker:
         if number is None:
             return None
         phase = next((s.phase for s in self.game.coming_steps(self.state) if s.number == number), "plans")
-        options = getattr(self.game, "options", None) or self.game.data.options
+        options_of = getattr(self.game, "options_of", None)  # the options a game's state keeps (EAW-11.7)
+        options = options_of(self.state) if options_of is not None else self.game.options
         return Template(self.game.data, options, self.state, seat, language).make(number, phase)
 
 
@@ -109,6 +111,7 @@ class Template:
         self.data, self.options, self.state, self.seat, self.language = data, options, state, seat, language
         self.player: Player = state.players[seat]
         self.map = data.map
+        self._refusal: Any = None  # the actions' refusal of one action now, made when first needed
 
     # -- words ------------------------------------------------------------------------------------------------------
     def _(self, msgid: str, **values: object) -> str:
@@ -190,7 +193,7 @@ class Template:
         checks.check_plan_line where it exists)."""
         from adjudicator.orders import parse_orders
 
-        language = OrderLanguage(self.data, self.state.seats)
+        language = language_of(self.data, self.state.seats)
         text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *(canonical(o) for o in examples)])
         parsed = parse_orders(text, language)
         bad = {e.line for e in parsed.errors}
@@ -217,7 +220,7 @@ class Template:
         ]
         for half, areas in by_half.items():
             names = ", ".join(f"{a} ({self.map.areas[a].value})" for a in areas) or "-"
-            lines.append(f"{self._(half)}: {names}")
+            lines.append(f"{self._(HALF_NAMES[half])}: {names}")
         start = Section(
             self._(
                 "%(kw_start)s: land provinces no player holds, most wanted first; at most 3 players start in each "
@@ -253,7 +256,7 @@ class Template:
             near.sort(key=lambda a: (-self.map.areas[a].value, a))
             if near:
                 examples.append(PlaceChoice(tuple(near[: max(self.start_markers() - 1, 1)])))
-            examples.append(FortChoice(tuple(best)) if len(best) > 1 else PlanLine((BuildFort(best[0]),)))
+            examples.append(FortChoice(tuple(best)))
         return [start, forms], examples
 
     def free_start_provinces(self) -> list[str]:
@@ -333,8 +336,21 @@ class Template:
                 owner = self.state.controller(target)
                 if owner == self.seat or not self.may_be_attacked(target, military=True):
                     continue
+                if self.refused(Attack(target, origin)):
+                    continue
                 found[(target, origin)] = self.target(target, origin, kinds, owner)
         return sorted(found.values(), key=lambda t: (not t.neutral, len(t.notes), t.target, t.origin))
+
+    def refused(self, action: Attack) -> bool:
+        """Whether the actions refuse `action` now (actions.refusal: e.g. no control marker left, EAW-1.2)."""
+        if self._refusal is None:
+            try:
+                from adjudicator.rulesets.empires.actions import refusal
+            except ImportError:
+                return False
+            play = Play(self.state.copy(), self.data, self.options, GivenDice(values=[]))
+            self._refusal = lambda action: refusal(play, self.seat, action) is not None
+        return bool(self._refusal(action))
 
     def on_mediterranean(self, area: str) -> bool:
         info = self.map.areas[area]
@@ -612,9 +628,12 @@ class Template:
             t = targets[0]
             stack = () if t.neutral else self.best_stack()  # a battle only against another player (EAW-7.4)
             examples.append(PlanLine((Attack(t.target, t.origin, stack=stack), *fallback)))
-        neutral, _held = self.diplomacy_targets()
+        neutral, held = self.diplomacy_targets()
         if neutral and self.player.warehouse >= eaw.COSTS["diplomacy"]:
             examples.append(PlanLine((Diplomacy(neutral[0]), *fallback)))
+        if held and self.effect("diplomacy_remove") is not None:  # the diplomat's removal (EAW-7.11 b, EAW-12.10)
+            pay = min(self.player.warehouse, 3)
+            examples.append(PlanLine((Diplomacy(held[0], remove=True, pay=pay), *fallback)))
         refresh = REFRESH_IF_NONE if self.player.warehouse >= eaw.COSTS["refresh"] else "no"
         wanted = [eaw.base_id(c) for c in self.state.display if self.may_recruit(c)][:2]
         examples.append(PlanLine((Recruit((*dict.fromkeys(wanted), BEST), refresh=refresh),)))
@@ -633,10 +652,14 @@ class Template:
         fortified = [a for a in mine if a in self.state.forts]
         if fortified:
             examples.append(DefendOrder(True, fortified[0]))
+        if self.effect("ambush") is not None:  # a military leader may lay one (EAW-8.2, EAW-12.5)
+            examples.append(AmbushOrder(True))
         examples.append(MarkersOrder(True))
         stack = self.best_stack()
         if stack:
             examples.append(StackOrder(stack, "open", "defend"))
+            if self.options.loss_selection == "owner_chooses":  # EAW-12.8: the lowest values first
+                examples.append(LossesOrder(tuple(reversed(stack))))
         return examples
 
     def best_stack(self) -> tuple[str, ...]:
@@ -651,7 +674,6 @@ def _plan_check() -> Any:
     """The actions' receipt of a plan line (checks.check_plan_line) as a yes/no, or None while it is not there."""
     try:
         from adjudicator.rulesets.empires.checks import check_plan_line
-        from adjudicator.rulesets.empires.play import Play
     except ImportError:
         return None
 

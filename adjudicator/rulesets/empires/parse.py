@@ -14,7 +14,6 @@ action after a rout, EAW-12.9).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -97,15 +96,6 @@ def map_board(game_map: eaw.GameMap) -> Board:
     return Board(areas, tuple(links))
 
 
-@dataclass(frozen=True)
-class CardWords:
-    """Every word a RECRUIT line may name: cards (id or name), categories and personality types."""
-
-    labels: dict[str, str]  # card id -> how errors show it
-    keys: dict[str, set[str]]  # compared name -> card ids
-    kinds: frozenset[str]  # categories and personality types (EAW-11.6, EAW-9.1)
-
-
 class Cards:
     """The data's card entries: id and name -> id, with unique prefixes and "did you mean"."""
 
@@ -170,6 +160,22 @@ class OrderLanguage:
 
     def order_builder(self) -> EmpiresBuilder:
         return EmpiresBuilder(self)
+
+
+_LANGUAGES: dict[tuple[int, tuple[str, ...]], tuple[eaw.GameData, OrderLanguage]] = {}
+
+
+def language_of(data: eaw.GameData, seats: Iterable[str] | None = None) -> OrderLanguage:
+    """One OrderLanguage per game data and seats, kept: the shared parser builds its parser once per language, so
+    that reading an answer or checking a template's examples does not build it again."""
+    names = tuple(seats) if seats is not None else COLOURS
+    key = (id(data), names)
+    found = _LANGUAGES.get(key)
+    if found is None or found[0] is not data:
+        if len(_LANGUAGES) > 64:  # games of a long-running process: never grow without end
+            _LANGUAGES.clear()
+        found = _LANGUAGES[key] = (data, OrderLanguage(data, names))
+    return found[1]
 
 
 class EmpiresBuilder(MailOrders, CommonBuilder):
@@ -255,6 +261,8 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
     # actions (EAW-7, EAW-12.2 to EAW-12.15) -------------------------------------------------------------------------
     def plan_line(self, c: list[Any]) -> partial[Order]:
         alternatives = tuple(x for x in c if not isinstance(x, Token))
+        if len(alternatives) == 1 and isinstance(alternatives[0], BuildFort):  # the starting fort too (EAW-12.14)
+            return partial(FortChoice, areas=(alternatives[0].area,))
         return partial(PlanLine, alternatives=alternatives)
 
     def attack(self, c: list[Any]) -> Attack:
@@ -277,6 +285,9 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
         return Attack(target, origin, stack=stack, then=then)
 
     def free_attack(self, c: list[Any]) -> Attack:
+        then = next((x for x in c if _is(x, "THEN")), None)
+        if then is not None:
+            raise LineProblem(then.column, N_("a free action earns no other free action (EAW-13.9)"))
         return self.attack(c)
 
     def diplomacy(self, c: list[Any]) -> Diplomacy:
@@ -426,12 +437,19 @@ def read_action_line(text: str, ruleset: Any) -> tuple[Action, ...]:
             )
         )
     found = list(parsed.orders)
-    if len(found) != 1 or not isinstance(found[0], PlanLine):
-        raise BadActionLine(
-            N_(
-                "%(answer)s: the answer is one action, like a line of the plan, e.g. %(example)s (EAW-12.9)",
-                answer=repr(text.strip()),
-                example=f"{display('TRADE', RULESET)} ...",
+    if len(found) == 1 and isinstance(found[0], PlanLine):
+        if any(isinstance(a, Attack) and a.then for a in found[0].alternatives):
+            raise BadActionLine(
+                N_(
+                    "%(answer)s: a free action earns no other free action (EAW-13.9)",
+                    answer=repr(text.strip()),
+                )
             )
+        return found[0].alternatives
+    raise BadActionLine(
+        N_(
+            "%(answer)s: the answer is one action, like a line of the plan, e.g. %(example)s (EAW-12.9)",
+            answer=repr(text.strip()),
+            example=f"{display('TRADE', RULESET)} ...",
         )
-    return found[0].alternatives
+    )
