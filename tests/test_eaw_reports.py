@@ -79,6 +79,8 @@ def middle_game(**options: Any) -> tuple[GameState, GameData]:
     )
     state.steps_done = 7
     state.players["red"].home_group = "A"
+    state.players["red"].half, state.players["blue"].half = "north", "south"
+    state.turn = 1  # red has acted in this action round: blue is next (EAW-4.2)
     state.players["red"].plunder = {"blue": 2}
     state.players["red"].plan = [{"line": 4, "text": "TRADE ITA DISPLACE blue", "alternatives": []}]
     state.players["red"].standing = {"defend": {"GAL": "siege"}, "ambush": {"*": True}, "losses": ["blade"]}
@@ -93,8 +95,13 @@ def test_public_report_shows_the_map_display_and_every_players_counts() -> None:
     assert "MCE Mare Centrale (8 VP): green, 1 control marker(s); trade markers green 3" in public
     assert "Archer [archer]: archer, fast, value 3, against mounted 5" in public
     assert "Deck: 3 cards; discards: 0 cards." in public
-    assert "red: 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3" in public
-    assert "blue: 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2" in public
+    assert "Start player: red; action order red, blue, green (EAW-4.2).\nNext to act: blue.\n" in public
+    assert (
+        "red (north): 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3\n    personalities (face up, EAW-7.22): General (military leader)\n"
+        in public
+    )
+    assert "blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n  green" in public
+    assert "green: 0 VP; warehouse 0 trade markers; plunder 0; cards in hand 0\n" in public
     assert "personalities (face up, EAW-7.22): Trader (merchant), Trader (merchant)" in public
 
 
@@ -111,6 +118,7 @@ def test_seat_report_shows_its_hand_with_values_its_plan_and_standing_plans_and_
     red, blue = found["red"], found["blue"]
     assert "Your hand (3 cards):" in red
     assert "Blade [blade]: sword, slow, melee, value 5, upkeep 1 VP" in red
+    assert "Horse D [horse_d]: mounted, fast, value 3, home army D" in found["blue"]  # no second "mounted"
     assert "Guard A [guard_a#2]: spear, slow, melee, value 3, home army A" in red
     assert "Your home army is group A (EAW-3.8)" in red
     assert "Your plan for this round, 1 action(s) left, taken in order (EAW-12.2):\n  TRADE ITA DISPLACE blue" in red
