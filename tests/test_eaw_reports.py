@@ -96,10 +96,8 @@ def test_public_report_shows_the_map_display_and_every_players_counts() -> None:
     assert "Archer [archer]: archer, fast, value 3, against mounted 5" in public
     assert "Deck: 3 cards; discards: 0 cards." in public
     assert "Start player: red; action order red, blue, green (EAW-4.2).\nNext to act: blue.\n" in public
-    assert (
-        "red (north): 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3\n    personalities (face up, EAW-7.22): General (military leader)\n"
-        in public
-    )
+    red = "red (north): 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3\n"
+    assert red + "    personalities (face up, EAW-7.22): General (military leader)\n" in public
     assert "blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n  green" in public
     assert "green: 0 VP; warehouse 0 trade markers; plunder 0; cards in hand 0\n" in public
     assert "personalities (face up, EAW-7.22): Trader (merchant), Trader (merchant)" in public
