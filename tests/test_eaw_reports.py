@@ -4,62 +4,35 @@ positions built with tests/eaw_helpers.py."""
 
 from __future__ import annotations
 
-import dataclasses
-from types import SimpleNamespace
 from typing import Any
 
+from adjudicator.engine.protocol import PUBLIC
 from adjudicator.engine.vocabulary import Event, visible_to
 from adjudicator.render import render
+from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import GameData
+from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.rulesets.empires.state import ENDED, GameState
 from tests.eaw_helpers import position, small_data
 
-PRIVATE = ("hand", "home_group", "plan", "standing")
 
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    """The whole snapshot of a position, in the shape of the flow's snapshot.py (public_part, private_part): hands,
-    plans and the deck as counts in the public part, each seat's cards and plans in its private part."""
-    whole = dataclasses.asdict(state)
-    players = {
-        seat: {k: v for k, v in p.items() if k not in PRIVATE}
-        | {
-            "hand": len(p["hand"]),
-            "plan": len(p["plan"]),
-            "planned": getattr(state.players[seat], "planned", bool(p["plan"])),
-        }
-        for seat, p in whole["players"].items()
-    }
-    public = {k: v for k, v in whole.items() if k not in ("players", "deck", "home_groups", "game", "steps_done")}
-    private = {seat: {k: p[k] for k in PRIVATE} for seat, p in whole["players"].items()}
-    return {
-        "schema": 2,
-        "ruleset": "empires-aw",
-        "game": state.game,
-        "step": state.steps_done,
-        "public": public | {"players": players, "deck": len(state.deck), "home_groups": {}},
-        "private": private,
-    }
+def bound(data: GameData) -> EmpiresGame:
+    """The ruleset bound to `data`, as the services play a game with it."""
+    return EmpiresGame(load_ruleset("empires-aw").info, data, data.options)
 
 
 def reports(state: GameState, data: GameData, events: list[Event] | None = None) -> dict[str, str]:
-    """The public report and every seat's private report of `state`."""
-    bound = SimpleNamespace(name="empires-aw", data=data, options=data.options)
+    """The public report and every seat's private report of `state`, each from its own view of the snapshot, as
+    services/reports.py renders them."""
+    game = bound(data)
     turn = {"number": 7, "seat": None, "round": 1, "turn_key": "k", "senders": [], "silent": [], "events": events or []}
     turn |= {"results": [], "orders_hash": "h", "dice": [], "chain": "", "ordering": [], "lines_of": {}}
-    common = {
-        "ruleset": bound,
-        "ruleset_templates": "empires",
-        "title": "Empires of the Ancient World",
-        "game": "t",
-        "turns": [turn],
-        "state": snapshot(state),
-        "commitment": "c",
-        "seats": list(state.seats),
-    }
-    found = {"public": render("report.txt.j2", **common)}
+    common = {"ruleset": game, "title": game.title, "game": "t", "turns": [turn], "commitment": "c"}
+    common["seats"] = list(state.seats)
+    found = {"public": render("report.txt.j2", **common, state=game.snapshot(state, PUBLIC))}
     for seat in state.seats:
-        found[seat] = render("report-seat.txt.j2", seat=seat, **common)
+        own = game.snapshot(state, seat)
+        found[seat] = render("report-seat.txt.j2", seat=seat, **common, state=own, **game.report_context(state))
     return found
 
 
@@ -123,9 +96,11 @@ def test_seat_report_shows_its_hand_with_values_its_plan_and_standing_plans_and_
     assert "when attacked in GAL: siege (EAW-12.4)" in red
     assert "ambush when attacked: yes (EAW-12.5)" in red
     assert "losses, first given up: blade (EAW-12.8)" in red
-    assert "catapult" not in red and "RECRUIT" not in red  # blue's hand and plan
+    assert "catapult" not in red and "RECRUIT catapult" not in red  # blue's hand and plan
     assert "Catapult [catapult]: artillery, slow, value 2, against galley 6, upkeep 2 VP" in blue
-    assert "blade" not in blue and "TRADE ITA" not in blue
+    assert "blade" not in blue and "TRADE ITA DISPLACE blue" not in blue
+    assert "\n--- Your orders for step " in red and "\nGAME t TURN " in red  # the orders template, at the end
+    assert "--- Your orders" not in reports(*middle_game())["public"]
 
 
 def test_EAW_12_2_seat_report_says_when_its_plan_ran_out() -> None:
