@@ -100,6 +100,7 @@ def test_seat_report_shows_its_hand_with_values_its_plan_and_standing_plans_and_
     assert "Catapult [catapult]: artillery, slow, value 2, against galley 6, upkeep 2 VP" in blue
     assert "blade" not in blue and "TRADE ITA DISPLACE blue" not in blue
     assert "\n--- Your orders for step " in red and "\nGAME t TURN " in red  # the orders template, at the end
+    assert "# To take back orders you sent for a step, mail WITHDRAW alone on a line below the order header." in red
     assert "--- Your orders" not in reports(*middle_game())["public"]
 
 
