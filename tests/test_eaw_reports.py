@@ -4,27 +4,30 @@ positions built with tests/eaw_helpers.py."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from adjudicator.engine.protocol import PUBLIC
 from adjudicator.engine.vocabulary import Event, visible_to
 from adjudicator.render import render
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.empires.data import GameData
+from adjudicator.rulesets.empires.data import GameData, Options, Pieces
 from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.rulesets.empires.state import ENDED, GameState
 from tests.eaw_helpers import position, small_data
 
 
-def bound(data: GameData) -> EmpiresGame:
-    """The ruleset bound to `data`, as the services play a game with it."""
-    return EmpiresGame(load_ruleset("empires-aw").info, data, data.options)
+def bound(data: GameData, options: Options | None = None) -> EmpiresGame:
+    """The ruleset bound to `data` and the game's options (default: the data's), as the services play with it."""
+    return EmpiresGame(load_ruleset("empires-aw").info, data, options or data.options)
 
 
-def reports(state: GameState, data: GameData, events: list[Event] | None = None) -> dict[str, str]:
+def reports(
+    state: GameState, data: GameData, events: list[Event] | None = None, options: Options | None = None
+) -> dict[str, str]:
     """The public report and every seat's private report of `state`, each from its own view of the snapshot, as
     services/reports.py renders them."""
-    game = bound(data)
+    game = bound(data, options)
     turn = {"number": 7, "seat": None, "round": 1, "turn_key": "k", "senders": [], "silent": [], "events": events or []}
     turn |= {"results": [], "orders_hash": "h", "dice": [], "chain": "", "ordering": [], "lines_of": {}}
     common = {"ruleset": game, "title": game.title, "game": "t", "turns": [turn], "commitment": "c"}
@@ -71,7 +74,8 @@ def test_public_report_shows_the_map_display_and_every_players_counts() -> None:
     assert "Start player: red; action order red, blue, green (EAW-4.2).\nNext to act: blue.\n" in public
     red = "red (north): 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3\n"
     assert red + "    personalities (face up, EAW-7.22): General (military leader)\n" in public
-    assert "blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n  green" in public
+    blue = "blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n"
+    assert blue + "    actions taken this round: 0 of 9\n  green" in public
     assert "green: 0 VP; warehouse 0 trade markers; plunder 0; cards in hand 0\n" in public
     assert "personalities (face up, EAW-7.22): Trader (merchant), Trader (merchant)" in public
 
@@ -127,6 +131,18 @@ def test_EAW_11_7_every_report_names_the_options_that_differ_and_the_resolutions
     assert "(EAW-11.7): trade_reach = controlled_only, upkeep_timing = every_round." in public
     assert "Plunder scores 0 VP: the moderator has not set plunder_vp (EAW-10.6)" in public
     assert "tie_break = shared (EAW-10.8)" in public and "loss_selection = random (EAW-8.8)" in public
+
+
+def test_EAW_4_3_the_action_rounds_and_EAW_1_2_the_stock_follow_the_games_options_and_pieces() -> None:
+    data = small_data(pieces=Pieces(control_markers=9, trade_markers=20, forts=2))
+    state, _ = middle_game()
+    state.players["red"].stock_control, state.players["red"].stock_forts = 4, 1
+    state.players["red"].actions_taken = 2
+    public = reports(state, data, options=replace(data.options, action_rounds_first=5))["public"]
+    assert "Action round 1 of 4 (EAW-4.3)." in public  # round II: one fewer than the game's first, not the data's
+    assert "Game options set by the moderator (EAW-11.7): action_rounds_first = 5." in public
+    assert "    in stock (EAW-1.2): 4 control markers, 1 forts\n    actions taken this round: 2 of 4\n" in public
+    assert "  blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n    actions taken" in public
 
 
 def test_EAW_10_9_defaults_are_named_as_the_rules_resolutions_and_a_set_plunder_vp_as_its_rate() -> None:
