@@ -131,6 +131,9 @@ def test_EAW_11_7_every_report_names_the_options_that_differ_and_the_resolutions
     assert "(EAW-11.7): trade_reach = controlled_only, upkeep_timing = every_round." in public
     assert "Plunder scores 0 VP: the moderator has not set plunder_vp (EAW-10.6)" in public
     assert "tie_break = shared (EAW-10.8)" in public and "loss_selection = random (EAW-8.8)" in public
+    assert "Also resolved (EAW-10.9): combat markers start in the centre (EAW-8.3); a short stack" in public
+    limits = "Pieces per player (EAW-1.2): unlimited control markers, unlimited trade markers, unlimited forts; "
+    assert limits + "hand limit: none." in public
 
 
 def test_EAW_4_3_the_action_rounds_and_EAW_1_2_the_stock_follow_the_games_options_and_pieces() -> None:

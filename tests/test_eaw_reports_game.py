@@ -125,6 +125,9 @@ def test_EAW_11_7_every_report_of_the_game_names_its_option_and_the_unset_plunde
         for text in found.values():
             assert "Game options set by the moderator (EAW-11.7): action_rounds_first = 3." in text
             assert "the moderator has not set plunder_vp (EAW-10.6)" in text
+            assert (
+                "Pieces per player (EAW-1.2): 12 control markers, 25 trade markers, 2 forts; hand limit: none." in text
+            )
 
 
 def test_EAW_3_8_no_public_report_shows_a_home_army_card_and_each_seat_sees_its_own(
