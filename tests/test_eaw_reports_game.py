@@ -15,6 +15,7 @@ from adjudicator.engine.steps import resolve_step
 from adjudicator.engine.vocabulary import Event
 from adjudicator.orders.sets import OrderSet
 from adjudicator.render import render
+from adjudicator.render.site import SiteTurn, battles
 from adjudicator.render.svgmap import render_map
 from adjudicator.rulesets.empires.data import EMPIRE, Pieces, base_id
 from adjudicator.rulesets.empires.game import EmpiresGame
@@ -181,3 +182,16 @@ def test_EAW_8_a_battle_is_told_in_the_public_report_and_each_stack_only_to_its_
             line = f"  {render('_sentence.txt.j2', event=event, ruleset_templates='empires').strip()}\n"
             assert line in rendered[at][event.seat]
             assert all(line not in rendered[at][other] for other in ("public", *SEATS) if other != event.seat)
+
+
+def test_EAW_8_the_sites_account_of_a_battle_runs_from_the_attack_on_the_area_to_its_outcome(
+    steps: list[Step],
+) -> None:
+    step = next(s for s in steps if any(e.kind == "battle_begins" for e in s.events))
+    public = [e for e in step.events if e.public]
+    turn = SiteTurn(step.number, None, step.state.round, "", "", public, "k", "h", [], "keyed")
+    [account] = battles(turn, "en", "empires")
+    begins = next(e for e in public if e.kind == "battle_begins")
+    assert account[0].startswith(f"{begins.seat} attacks {begins.data['area']}, held by {begins.data['defender']}")
+    assert any("wins the battle" in line for line in account)
+    assert not any(line.startswith(f"{begins.seat} rolls") for line in account)  # the attack's rolls came before
