@@ -266,3 +266,12 @@ def test_EAW_8_11_a_battle_the_defender_holds_earns_no_free_action(battles: list
     p = play(state)
     actions.take_action(p, "red", attack("GAL", "RAE", (PlaceTrade((TradeTarget("RAE"),)),)))
     assert not events(p, "free_action") and state.trade == {}
+
+
+def test_EAW_1_2_an_attack_needs_a_control_marker_in_stock_for_a_neutral_or_a_held_target() -> None:
+    state = position(control={"RAE": "red", "GAL": "blue", "ITA": "blue"})
+    state.players["red"].stock_control = 1
+    assert rejected(state, "red", Attack("GER", "RAE")) is None
+    state.players["red"].stock_control = 0
+    assert rejected(state, "red", Attack("GER", "RAE")) == "EAW-1.2"
+    assert rejected(state, "red", Attack("GAL", "RAE")) == "EAW-1.2"
