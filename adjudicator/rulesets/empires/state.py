@@ -47,6 +47,7 @@ class Player:
     plan: list[dict[str, Any]] = field(default_factory=list)  # private: the actions still planned (orders.py JSON)
     standing: dict[str, Any] = field(default_factory=dict)  # private: standing battle plans (orders.py JSON)
     actions_taken: int = 0  # its actions in the current game round (free actions not counted)
+    planned: bool = False  # it sent orders in this round's plans step: when its plan runs out, the game waits for it
 
 
 @dataclass
@@ -103,6 +104,12 @@ class GameState:
             return list(self.seats)
         first = self.seats.index(self.start_player)
         return self.seats[first:] + self.seats[:first]
+
+    def waits_for(self, seat: str) -> bool:
+        """Whether `seat`'s action must wait for its mail: it sent a plan this round and the plan has run out (a seat
+        that sent none takes the EAW-12.2 default without stopping the game)."""
+        player = self.players[seat]
+        return player.planned and not player.plan
 
     def setup_order(self) -> list[str]:
         """EAW-3.6: from the first setup player, in seating order."""

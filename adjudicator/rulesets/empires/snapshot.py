@@ -1,0 +1,345 @@
+"""The snapshot of a game of Empires of the Ancient World (schema 2, engine/envelope.py) and the invariants every
+step keeps.
+
+- public: seats, phase, rounds, start players, the map (control markers, forts, trade markers), the display,
+  discards, the deck's size, the undrawn home-army groups' count, each player's public holdings (warehouse,
+  plunder, stocks, face-up personalities, VP, score sheets, hand size, plan size) and the winners;
+- private, per seat: its hand, its home-army group, its plan and its standing battle plans (EAW-12);
+- secret: the deck's order and the home-army groups not drawn (EAW-3.5, EAW-3.8).
+
+`read_state` reads the whole back, checking every field's type and naming its path; `problems` checks the position
+against the game's data and the rules (areas and cards of the data, piece counts, EAW-2.4 to EAW-2.6, EAW-7.22)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.errors import PbemError
+from adjudicator.rulesets.empires.data import DISPLAY_SIZE, EMPIRE, GAME_ROUNDS, MERCHANT, PLAYERS, GameData
+from adjudicator.rulesets.empires.orders import PlanLine
+from adjudicator.rulesets.empires.state import (
+    ACTION,
+    DEAL,
+    ENDED,
+    PLACEMENT,
+    PLANS,
+    REVOLT,
+    SCORING,
+    Control,
+    GameState,
+    Player,
+)
+
+PHASES = (DEAL, PLACEMENT, REVOLT, PLANS, ACTION, SCORING, ENDED)
+
+
+class SnapshotError(PbemError, ValueError):
+    """A snapshot that is not a position of this game: names the field path."""
+
+
+# -- writing ----------------------------------------------------------------------------------------------------
+
+
+def public_part(state: GameState) -> dict[str, Any]:
+    return {
+        "seats": list(state.seats),
+        "options": dict(state.options),
+        "phase": state.phase,
+        "round": state.round,
+        "action_round": state.action_round,
+        "turn": state.turn,
+        "first_setup_player": state.first_setup_player,
+        "start_player": state.start_player,
+        "control": {area: {"seat": c.seat, "markers": c.markers} for area, c in sorted(state.control.items())},
+        "forts": dict(sorted(state.forts.items())),
+        "trade": {area: dict(sorted(by.items())) for area, by in sorted(state.trade.items()) if by},
+        "display": list(state.display),
+        "discards": list(state.discards),
+        "deck": len(state.deck),
+        "home_groups": {half: len(groups) for half, groups in sorted(state.home_groups.items())},
+        "players": {seat: _public_player(p) for seat, p in state.players.items()},
+        "winners": list(state.winners),
+    }
+
+
+def _public_player(player: Player) -> dict[str, Any]:
+    return {
+        "half": player.half,
+        "personalities": list(player.personalities),
+        "warehouse": player.warehouse,
+        "plunder": dict(sorted(player.plunder.items())),
+        "stock_control": player.stock_control,
+        "stock_trade": player.stock_trade,
+        "stock_forts": player.stock_forts,
+        "vp": player.vp,
+        "scores": [dict(s) for s in player.scores],
+        "actions_taken": player.actions_taken,
+        "planned": player.planned,
+        "hand": len(player.hand),  # the count is public, the cards are not
+        "plan": len(player.plan),
+    }
+
+
+def private_part(player: Player) -> dict[str, Any]:
+    return {
+        "hand": list(player.hand),
+        "home_group": player.home_group,
+        "plan": [dict(line) for line in player.plan],
+        "standing": dict(player.standing),
+    }
+
+
+def secret_part(state: GameState) -> dict[str, Any]:
+    return {"deck": list(state.deck), "home_groups": {h: list(g) for h, g in sorted(state.home_groups.items())}}
+
+
+# -- reading: every field's type, named by its path --------------------------------------------------------------
+
+
+def _get(part: Mapping[str, Any], key: str, kind: Any, where: str, optional: bool = False) -> Any:
+    if key not in part:
+        raise SnapshotError(f"{where}.{key}: missing")
+    value = part[key]
+    if optional and value is None:
+        return None
+    if kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise SnapshotError(f"{where}.{key}: {value!r} is not {_kind_name(kind)}")
+    return value
+
+
+def _kind_name(kind: Any) -> str:
+    return {int: "a whole number", str: "a text", list: "a list", dict: "an object", bool: "true or false"}.get(
+        kind, str(kind)
+    )
+
+
+def _ints(value: Any, where: str) -> dict[str, int]:
+    if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
+        raise SnapshotError(f"{where}: not an object of whole numbers")
+    return dict(value)
+
+
+def _texts(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SnapshotError(f"{where}: not a list of texts")
+    return list(value)
+
+
+def read_state(
+    game: str, step: int, public: Mapping[str, Any], private: Mapping[str, Any], secret: Mapping[str, Any]
+) -> GameState:
+    """The state from a snapshot's parts (a seat's part or the secret may be missing in a view)."""
+    where = "public"
+    seats = _texts(_get(public, "seats", list, where), "public.seats")
+    players_part = _get(public, "players", dict, where)
+    if sorted(players_part) != sorted(seats):
+        raise SnapshotError(f"public.players: seats {sorted(players_part)} are not public.seats {sorted(seats)}")
+    players: dict[str, Player] = {}
+    for seat in seats:
+        at = f"public.players.{seat}"
+        part = _get(players_part, seat, dict, "public.players")
+        own = private.get(seat, {})
+        if not isinstance(own, dict):
+            raise SnapshotError(f"private.{seat}: not an object")
+        scores = _get(part, "scores", list, at)
+        if not all(isinstance(s, dict) for s in scores):
+            raise SnapshotError(f"{at}.scores: not a list of objects")
+        plan = own.get("plan", [])
+        if not isinstance(plan, list) or not all(isinstance(line, dict) for line in plan):
+            raise SnapshotError(f"private.{seat}.plan: not a list of plan lines")
+        standing = own.get("standing", {})
+        if not isinstance(standing, dict):
+            raise SnapshotError(f"private.{seat}.standing: not an object")
+        home = own.get("home_group")
+        if home is not None and not isinstance(home, str):
+            raise SnapshotError(f"private.{seat}.home_group: {home!r} is not a text")
+        players[seat] = Player(
+            seat,
+            half=_get(part, "half", str, at, optional=True),
+            home_group=home,
+            hand=_texts(own.get("hand", []), f"private.{seat}.hand"),
+            personalities=_texts(_get(part, "personalities", list, at), f"{at}.personalities"),
+            warehouse=_get(part, "warehouse", int, at),
+            plunder=_ints(_get(part, "plunder", dict, at), f"{at}.plunder"),
+            stock_control=_get(part, "stock_control", int, at, optional=True),
+            stock_trade=_get(part, "stock_trade", int, at, optional=True),
+            stock_forts=_get(part, "stock_forts", int, at, optional=True),
+            vp=_get(part, "vp", int, at),
+            scores=[dict(s) for s in scores],
+            plan=[dict(line) for line in plan],
+            standing=dict(standing),
+            actions_taken=_get(part, "actions_taken", int, at),
+            planned=_get(part, "planned", bool, at),
+        )
+    control: dict[str, Control] = {}
+    for area, held in _get(public, "control", dict, where).items():
+        at = f"public.control.{area}"
+        if not isinstance(held, dict):
+            raise SnapshotError(f"{at}: not an object")
+        control[area] = Control(_get(held, "seat", str, at), _get(held, "markers", int, at))
+    forts = _get(public, "forts", dict, where)
+    if not all(isinstance(v, str) for v in forts.values()):
+        raise SnapshotError("public.forts: not an object of seats")
+    trade = {area: _ints(by, f"public.trade.{area}") for area, by in _get(public, "trade", dict, where).items()}
+    groups = secret.get("home_groups", {})
+    if not isinstance(groups, dict):
+        raise SnapshotError("secret.home_groups: not an object")
+    state = GameState(
+        game=game,
+        seats=seats,
+        players=players,
+        options=dict(_get(public, "options", dict, where)),
+        steps_done=step,
+        phase=_get(public, "phase", str, where),
+        round=_get(public, "round", int, where),
+        action_round=_get(public, "action_round", int, where),
+        turn=_get(public, "turn", int, where),
+        first_setup_player=_get(public, "first_setup_player", str, where, optional=True),
+        start_player=_get(public, "start_player", str, where, optional=True),
+        control=control,
+        forts=dict(forts),
+        trade=trade,
+        deck=_texts(secret.get("deck", []), "secret.deck"),
+        display=_texts(_get(public, "display", list, where), "public.display"),
+        discards=_texts(_get(public, "discards", list, where), "public.discards"),
+        home_groups={h: _texts(g, f"secret.home_groups.{h}") for h, g in groups.items()},
+        winners=_texts(_get(public, "winners", list, where), "public.winners"),
+    )
+    return state
+
+
+# -- the invariants (checked after every step, and of every snapshot read) ---------------------------------------
+
+
+def problems(state: GameState, data: GameData, whole: bool = True) -> list[str]:
+    """What in `state` breaks the rules or does not fit the data; `whole`: the hands and the deck are all there (the
+    counts of cards and home armies are checked only then)."""
+    found: list[str] = []
+    seats, areas = state.seats, data.map.areas
+    if len(seats) not in PLAYERS or len(set(seats)) != len(seats):
+        found.append(f"seats: {seats} are not 3 to 5 different seats (EAW-3.4)")
+    if state.phase not in PHASES:
+        found.append(f"phase: {state.phase!r} is none of {', '.join(PHASES)}")
+    if not 0 <= state.round <= GAME_ROUNDS:
+        found.append(f"round: {state.round} is not 0 to {GAME_ROUNDS} (EAW-4.1)")
+    if state.phase == ACTION and not 0 <= state.turn < len(seats):
+        found.append(f"turn: {state.turn} is not a seat's turn")
+    for name, seat in (("first_setup_player", state.first_setup_player), ("start_player", state.start_player)):
+        if seat is not None and seat not in seats:
+            found.append(f"{name}: {seat!r} is not a seat")
+    for area, held in state.control.items():
+        if area not in areas:
+            found.append(f"control.{area}: no such area in the game's data")
+        if held.seat not in seats:
+            found.append(f"control.{area}.seat: {held.seat!r} is not a seat (EAW-2.4)")
+        if held.markers < 1:
+            found.append(f"control.{area}.markers: {held.markers} (an area held has at least 1 marker, EAW-2.4)")
+    for area, seat in state.forts.items():
+        if area not in areas or not areas[area].is_province:
+            found.append(f"forts.{area}: not a province of the game's data (EAW-2.5)")
+        if seat not in seats:
+            found.append(f"forts.{area}: {seat!r} is not a seat")
+    for area, by_seat in state.trade.items():
+        if area not in areas:
+            found.append(f"trade.{area}: no such area in the game's data")
+            continue
+        if any(s not in seats or n < 1 for s, n in by_seat.items()):
+            found.append(f"trade.{area}: {by_seat} names no seat or a count below 1")
+        if sum(by_seat.values()) > areas[area].value:
+            found.append(
+                f"trade.{area}: {sum(by_seat.values())} markers, more than its value {areas[area].value} (EAW-2.6)"
+            )
+    found += _players(state, data)
+    found += _pieces(state, data)
+    found += _cards(state, data, whole)
+    return found
+
+
+def _players(state: GameState, data: GameData) -> list[str]:
+    found = []
+    for seat, player in state.players.items():
+        at = f"players.{seat}"
+        for name in ("warehouse", "stock_control", "stock_trade", "stock_forts", "actions_taken"):
+            value = getattr(player, name)
+            if value is not None and value < 0:
+                found.append(f"{at}.{name}: {value} is below 0")
+        if any(owner not in state.seats or owner == seat or n < 1 for owner, n in player.plunder.items()):
+            found.append(f"{at}.plunder: {player.plunder} names no other seat or a count below 1 (EAW-8.13)")
+        kinds = Counter(data.cards[c].personality for c in player.personalities if c.split("#")[0] in data.cards)
+        doubled = sorted(k for k, n in kinds.items() if n > 1 and k != MERCHANT and k is not None)
+        if doubled:
+            found.append(f"{at}.personalities: two of {', '.join(doubled)} (EAW-7.22)")
+        for n, line in enumerate(player.plan):
+            try:
+                PlanLine.from_json(line)
+            except (KeyError, TypeError, ValueError) as wrong:
+                found.append(f"{at}.plan[{n}]: not a plan line ({wrong})")
+    return found
+
+
+def _pieces(state: GameState, data: GameData) -> list[str]:
+    """EAW-1.2: a player's pieces are in its stock, on the map, in its warehouse or another's plunder."""
+    found = []
+    pieces = data.pieces
+    for seat, player in state.players.items():
+        on_map = sum(c.markers for c in state.control.values() if c.seat == seat)
+        if pieces.control_markers is not None and player.stock_control is not None:
+            if player.stock_control + on_map != pieces.control_markers:
+                found.append(
+                    f"players.{seat}: {on_map} control markers on the map + {player.stock_control} in stock, "
+                    f"not {pieces.control_markers} (EAW-1.2)"
+                )
+        if pieces.forts is not None and player.stock_forts is not None:
+            built = sum(1 for owner in state.forts.values() if owner == seat)
+            if player.stock_forts + built != pieces.forts:
+                found.append(
+                    f"players.{seat}: {built} forts built + {player.stock_forts} in stock, not {pieces.forts} (EAW-1.2)"
+                )
+        if pieces.trade_markers is not None and player.stock_trade is not None:
+            placed = sum(by.get(seat, 0) for by in state.trade.values())
+            taken = sum(p.plunder.get(seat, 0) for p in state.players.values())
+            total = player.stock_trade + player.warehouse + placed + taken
+            if total != pieces.trade_markers:
+                found.append(
+                    f"players.{seat}: {total} trade markers in stock, warehouse, map and plunder, "
+                    f"not {pieces.trade_markers} (EAW-1.2)"
+                )
+    return found
+
+
+def _cards(state: GameState, data: GameData, whole: bool) -> list[str]:
+    found = []
+    every = [*state.display, *state.discards, *(c for p in state.players.values() for c in p.personalities)]
+    if whole:
+        every += [*state.deck, *(c for p in state.players.values() for c in p.hand)]
+    known = [c for c in every if c.split("#")[0] in data.cards]
+    for card in sorted(set(every) - set(known)):
+        found.append(f"cards: {card!r} is no card of the game's data")
+    twice = sorted(c for c, n in Counter(every).items() if n > 1)
+    if twice:
+        found.append(f"cards: {', '.join(twice)} in two places")
+    if len(state.display) > DISPLAY_SIZE:
+        found.append(f"display: {len(state.display)} cards, more than {DISPLAY_SIZE} (EAW-7.20)")
+    if not whole or state.phase == DEAL:
+        return found
+    general = [c for c in known if data.card(c).kind != EMPIRE]
+    if sorted(general) != sorted(data.general_deck):
+        missing = sorted(set(data.general_deck) - set(general))
+        extra = sorted(set(general) - set(data.general_deck))
+        found.append(f"cards: the general deck is not whole (missing {missing}, unknown {extra}) (EAW-1.4)")
+    drawn = {p.home_group for p in state.players.values() if p.home_group is not None}
+    undrawn = {g for groups in state.home_groups.values() for g in groups}
+    if drawn & undrawn:
+        found.append(f"home armies: {sorted(drawn & undrawn)} drawn and undrawn (EAW-3.8)")
+    for seat, player in state.players.items():
+        empire = sorted(c for c in player.hand if c.split("#")[0] in data.cards and data.card(c).kind == EMPIRE)
+        expected = sorted(data.home_army(player.home_group)) if player.home_group else []
+        if empire != expected:
+            found.append(f"players.{seat}.hand: the empire cards {empire} are not its home army {expected} (EAW-8.8)")
+    return found
