@@ -1,4 +1,4 @@
-"""docs/empires.md: every order line of its examples is read by the order language of Empires of the Ancient World
+"""docs/players-empires.md: every order line of its examples is read by the order language of Empires of the Ancient World
 (on the test map, whose area ids the guide uses), so that the guide shows only forms the tool accepts."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from adjudicator.orders import parse_orders
 from adjudicator.rulesets.empires.parse import OrderLanguage
 from tests.eaw_helpers import small_data
 
-GUIDE = Path(__file__).parent.parent / "docs" / "empires.md"
+GUIDE = Path(__file__).parent.parent / "docs" / "players-empires.md"
 FORMS = ("START", "PLACE", "FORT", "ATTACK", "DIPLOMACY", "RECRUIT", "DISBAND", "TRADE", "CONTROL", "DEFEND", "AMBUSH")
 FORMS += ("STACK", "MARKERS", "LOSSES", "ANSWER")
 HEADER = "GAME eaw1 TURN 3 PLAYER red PASSWORD s3cret"
