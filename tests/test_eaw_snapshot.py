@@ -113,6 +113,11 @@ CASES = [
     ("bad plan", lambda d: d["private"]["red"]["plan"].append({"kind": "fly"}), "players.red.plan[1]"),
     ("four rounds", lambda d: d["public"].update(round=5), "EAW-4.1"),
     ("a stranger starts", lambda d: d["public"].update(start_player="black"), "start_player: 'black'"),
+    ("a wrong option", lambda d: d["public"]["options"].update(threshold="maybe"), "options.threshold: 'maybe'"),
+    ("bad standing", lambda d: d["private"]["red"]["standing"].update(markers=5), "players.red.standing.markers"),
+    ("a round at setup", lambda d: d["public"].update(phase="placement"), "round: 1 is not 0 to 0"),
+    ("unlike the pieces", lambda d: d["public"]["players"]["red"].update(stock_control=None), "EAW-1.2"),
+    ("early winners", lambda d: d["public"].update(winners=["red"]), "EAW-10.8"),
     ("bad options", lambda d: d["public"]["options"].update(start_markers=[1]), "public.options"),
 ]
 

@@ -163,7 +163,12 @@ class EmpiresGame(EmpiresRuleset):
         envelope = read_envelope(data)
         if envelope.ruleset != self.name:
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
-        state = snapshot.read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
+        try:
+            state = snapshot.read_state(
+                envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret
+            )
+        except snapshot.SnapshotError as wrong:
+            raise PbemError(f"snapshot: {wrong}") from None
         state.data_digest = envelope.data_digest
         try:
             setup.options_from_json(state.options, self.options)
