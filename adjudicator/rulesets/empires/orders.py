@@ -213,3 +213,79 @@ class LossesOrder(Order):
 
 
 STANDING_ORDERS: Final = (DefendOrder, AmbushOrder, StackOrder, MarkersOrder, LossesOrder)
+
+
+def for_step(order: Order, placement: bool) -> Order:
+    """The order as a step of its kind reads it: `FORT GAL` (one area) is the action of EAW-7.25 in a plan and the
+    starting fort of EAW-12.14 in the placement step; `FORT ITA, GAL` is the starting fort's list in the placement
+    step and, in a plan, a fort in the first of them that can take one (EAW-12.2)."""
+    if placement and isinstance(order, PlanLine) and all(isinstance(a, BuildFort) for a in order.alternatives):
+        areas = tuple(a.area for a in order.alternatives if isinstance(a, BuildFort))
+        return FortChoice(areas, line=order.line, text=order.text)
+    if not placement and isinstance(order, FortChoice):
+        return PlanLine(tuple(BuildFort(area) for area in order.areas), line=order.line, text=order.text)
+    return order
+
+
+# -- writing an order back (reports, the orders template, answers) -----------------------------------------------
+def canonical(order: Order | Action, language: str = "en") -> str:
+    """`order` (or one action) as one line of the order language in `language`'s keywords (written as a reader of
+    that language writes them); it parses back to the same order."""
+    from adjudicator.orders.keywords import written
+
+    def w(name: str) -> str:
+        return written(language, name, "empires-aw")
+
+    return _text(order, w)
+
+
+def _text(order: Any, w: Any) -> str:
+    if isinstance(order, PlanLine):
+        return f" {w('ELSE')} ".join(_text(a, w) for a in order.alternatives)
+    if isinstance(order, Attack):
+        text = f"{w('ATTACK')} {order.target} {w('FROM')} {order.origin}"
+        if order.stack:
+            text += f" {w('WITH')} " + ", ".join(order.stack)
+        if order.then:
+            text += f" {w('THEN')} " + f" {w('OR')} ".join(_text(a, w) for a in order.then)
+        return text
+    if isinstance(order, Diplomacy):
+        if not order.remove:
+            return f"{w('DIPLOMACY')} {order.target}"
+        pay = "" if order.pay is None else f" {w('PAY')} {order.pay}"
+        return f"{w('DIPLOMACY')} {w('REMOVE')} {order.target}{pay}"
+    if isinstance(order, Recruit):
+        words = [w("RECRUIT")]
+        if order.wants:
+            words.append(", ".join(w("BEST") if want == "best" else want for want in order.wants))
+        if order.refresh != REFRESH_NO:
+            words.append(w("REFRESH") + (f" {w('IF')} {w('NONE')}" if order.refresh == REFRESH_IF_NONE else ""))
+        return " ".join(words)
+    if isinstance(order, Disband):
+        return f"{w('DISBAND')} {order.card}"
+    if isinstance(order, BuildFort):
+        return f"{w('FORT')} {order.area}"
+    if isinstance(order, PlaceTrade):
+        targets = []
+        for t in order.targets:
+            displace = "" if t.displace is None else f" {w('DISPLACE')}" + (f" {t.displace}" if t.displace else "")
+            targets.append(t.area + displace)
+        return f"{w('TRADE')} " + ", ".join(targets)
+    if isinstance(order, PlaceControl):
+        return f"{w('CONTROL')} {order.area}"
+    if isinstance(order, (StartChoice, PlaceChoice, FortChoice)):
+        head = {StartChoice: "START", PlaceChoice: "PLACE", FortChoice: "FORT"}[type(order)]
+        return f"{w(head)} " + ", ".join(order.areas)
+    at = f" {w('AT')} {order.area}" if getattr(order, "area", None) else ""
+    if isinstance(order, DefendOrder):
+        return f"{w('DEFEND')} {w('SIEGE' if order.siege else 'OPEN')}{at}"
+    if isinstance(order, AmbushOrder):
+        return f"{w('AMBUSH')} {w('YES' if order.ambush else 'NO')}{at}"
+    if isinstance(order, StackOrder):
+        words = [w("STACK")] + [w(x.upper()) for x in (order.situation, order.side) if x]
+        return " ".join(words) + ": " + ", ".join(order.cards)
+    if isinstance(order, MarkersOrder):
+        return f"{w('MARKERS')} {w('PUSH' if order.push else 'PULL')}"
+    if isinstance(order, LossesOrder):
+        return f"{w('LOSSES')} " + ", ".join(order.cards)
+    raise TypeError(f"no line form for {type(order).__name__}")

@@ -1,0 +1,160 @@
+"""Receipts of plan lines (EAW-12.2): `check_plan_line(play, seat, line) -> OrderResult`.
+
+A plan line is judged again when its turn comes, against the position then, so a receipt refuses a line only when
+the game's data rule out every alternative for good (an area or card the data do not know, a fort at sea, an origin
+with no connection to the target even by the Mediterranean rule, a removal no diplomat of the data can make, a
+recruit list naming nothing a card can be). Otherwise the line is accepted, and the receipt says which alternative
+the position as it stands would take (or that the EAW-12.2 default would), and names the alternatives that can
+never be taken. Makes no events; changes nothing."""
+
+from __future__ import annotations
+
+from adjudicator.engine.vocabulary import N_, OrderResult, Rejected
+from adjudicator.rulesets.empires.actions import order_text, refusal
+from adjudicator.rulesets.empires.board import LAND_KINDS, attack_route
+from adjudicator.rulesets.empires.data import (
+    CATEGORIES,
+    EMPIRE,
+    PERSONALITY,
+    PERSONALITY_TYPES,
+    SEA,
+    SEA_LANE,
+    GameData,
+    base_id,
+)
+from adjudicator.rulesets.empires.orders import (
+    Action,
+    Attack,
+    BuildFort,
+    Diplomacy,
+    Disband,
+    PlaceControl,
+    PlaceTrade,
+    PlanLine,
+    Recruit,
+)
+from adjudicator.rulesets.empires.play import Play
+from adjudicator.rulesets.empires.recruit import BEST
+
+
+def _unknown_area(data: GameData, area: str) -> Rejected | None:
+    if area in data.map.areas:
+        return None
+    return Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=area))
+
+
+def _land_reachable(data: GameData, target: str) -> bool:
+    """EAW-7.12 land_only: some connection of the target is a land, mountain or strait border, not a sea lane."""
+    return any(target in (c.a, c.b) and c.kinds <= LAND_KINDS and SEA_LANE not in c.kinds for c in data.map.connections)
+
+
+def never_legal(play: Play, seat: str, action: Action) -> Rejected | None:
+    """What the game's data rule out for good, whatever the position becomes."""
+    data = play.data
+    if isinstance(action, Attack):
+        for area in (action.target, action.origin):
+            if area and (found := _unknown_area(data, area)):
+                return found
+        if action.origin == action.target:
+            return Rejected("EAW-7.1", N_("an area cannot attack itself"))
+        if action.origin and attack_route(data.map, action.origin, action.target) is None:
+            return Rejected(
+                "EAW-2.3",
+                N_(
+                    "%(target)s is not adjacent to %(origin)s, not even by the Mediterranean rule",
+                    target=action.target,
+                    origin=action.origin,
+                ),
+            )
+        unknown = [c for c in action.stack if c not in data.cards]
+        if unknown:
+            return Rejected("EAW-12.6", N_("%(cards)s: no such card", cards=", ".join(unknown)))
+        return None
+    if isinstance(action, Diplomacy):
+        if found := _unknown_area(data, action.target):
+            return found
+        if play.options.diplomacy_reach == "land_only" and not _land_reachable(data, action.target):
+            return Rejected(
+                "EAW-7.12", N_("%(area)s has no land border: diplomacy_reach is land_only", area=action.target)
+            )
+        if action.remove:
+            removals = [e for c in data.cards.values() for e in c.effects if e.code == "diplomacy_remove"]
+            if not removals:
+                return Rejected("EAW-7.11", N_("no card of this game can remove a marker by diplomacy"))
+            most = max(e.number("max_markers", 3) for e in removals)
+            if action.pay is not None and not 0 <= action.pay <= most:
+                return Rejected(
+                    "EAW-7.11", N_("the diplomat pays 0 to %(most)s markers, not %(paid)s", most=most, paid=action.pay)
+                )
+        return None
+    if isinstance(action, Recruit):
+        known = {BEST, *CATEGORIES, *PERSONALITY_TYPES, *(c.casefold() for c in data.cards)}
+        unknown = [w for w in action.wants if w.casefold() not in known]
+        if unknown:
+            return Rejected(
+                "EAW-12.3",
+                N_("%(wants)s: neither a card, a category, a personality nor BEST", wants=", ".join(unknown)),
+            )
+        return None
+    if isinstance(action, Disband):
+        entry = data.cards.get(base_id(action.card))
+        if entry is None:
+            return Rejected("EAW-7.21", N_("%(card)s is not a card of the game", card=action.card))
+        if entry.kind in (PERSONALITY, EMPIRE):
+            return Rejected("EAW-7.21", N_("personality and home-army cards are never discarded"))
+        return None
+    if isinstance(action, BuildFort):
+        if found := _unknown_area(data, action.area):
+            return found
+        if data.map.areas[action.area].kind == SEA:
+            return Rejected(
+                "EAW-2.5", N_("%(area)s is not a province: forts are built only in provinces", area=action.area)
+            )
+        return None
+    if isinstance(action, PlaceTrade):
+        for target in action.targets:
+            if found := _unknown_area(data, target.area):
+                return found
+            if target.displace and (target.displace not in play.state.seats or target.displace == seat):
+                return Rejected(
+                    "EAW-12.15",
+                    N_("%(owner)s is not another player of this game", owner=target.displace),
+                )
+        return None
+    if isinstance(action, PlaceControl):
+        return _unknown_area(data, action.area)
+    return Rejected("EAW-7.41", N_("this is not one of the five actions"))
+
+
+def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
+    """The receipt of one plan line (EAW-12.2): refused only when no alternative can ever be taken."""
+    never = [never_legal(play, seat, a) for a in line.alternatives]
+    if line.alternatives and all(n is not None for n in never):
+        first = next(n for n in never if n is not None)
+        return OrderResult(line.line, line.text, False, first.reason, first.rule)
+    notes = [
+        N_("alternative %(n)s can never be taken: %(why)s (%(rule)s)", n=i, why=n.reason, rule=n.rule)
+        for i, n in enumerate(never, 1)
+        if n is not None
+    ]
+    now = next(
+        (
+            (i, a)
+            for i, (a, n) in enumerate(zip(line.alternatives, never, strict=True), 1)
+            if n is None and refusal(play, seat, a) is None
+        ),
+        None,
+    )
+    if now is not None:
+        said = N_(
+            "as the position stands now, alternative %(n)s (%(action)s) would be taken; the line is judged again "
+            "when its turn comes (EAW-12.2)",
+            n=now[0],
+            action=order_text(now[1]),
+        )
+    else:
+        said = N_(
+            "as the position stands now, no alternative can be taken and the default would be (a control marker, "
+            "EAW-12.2); the line is judged again when its turn comes"
+        )
+    return OrderResult(line.line, line.text, True, "; ".join([said, *notes]), "EAW-12.2")
