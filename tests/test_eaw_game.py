@@ -104,3 +104,12 @@ def test_every_event_of_the_flow_has_its_sentence_with_its_rule(played: Any) -> 
     for event in events:
         text = sentence(event)
         assert not text.startswith(event.kind + " ") and "EAW-" in text, (event.kind, text)
+
+
+def test_EAW_0_1_every_rule_an_event_or_verdict_of_the_flow_cites_is_a_rule_ID_of_the_spec(played: Any) -> None:
+    from tests.rule_coverage import rule_ids
+
+    known = set(rule_ids("empires-aw")) | {"EAW-12"}  # EAW-12: the decisions section as a whole (ruleset.toml)
+    _, _, events, _ = played
+    cited = {e.data["rule"] for e in events if "rule" in e.data}
+    assert cited and cited <= known, cited - known
