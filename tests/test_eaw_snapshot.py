@@ -160,3 +160,12 @@ def test_EAW_2_4_an_area_holds_the_markers_of_one_player_at_least_one(placed: Ga
     assert "(an area held has at least 1 marker, EAW-2.4)" in broken(
         placed, lambda d: d["public"]["control"][next(iter(d["public"]["control"]))].update(markers=0)
     )
+
+
+def test_EAW_4_3_the_public_snapshot_names_the_action_rounds_of_the_round_under_the_games_options() -> None:
+    data = small_data(action_rounds_first=6)
+    game = EmpiresGame(load_ruleset("empires-aw").info, data, data.options)
+    state = game.initial_state("g", list(SEATS))
+    assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 0  # before round I
+    state.round, state.phase, state.start_player, state.first_setup_player = 3, "plans", "red", "red"
+    assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 4  # 6, 5, 4 (EAW-4.3)

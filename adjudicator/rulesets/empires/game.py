@@ -144,7 +144,7 @@ class EmpiresGame(EmpiresRuleset):
             self.name,
             state.game,
             state.steps_done,
-            snapshot.public_part(state),
+            snapshot.public_part(state, self.options_of(state)),
             {seat: snapshot.private_part(p) for seat, p in state.players.items()},
             snapshot.secret_part(state),
             state.data_digest,
@@ -193,7 +193,7 @@ class EmpiresGame(EmpiresRuleset):
             from adjudicator.rulesets.empires.parse import OrderLanguage
         except ImportError:
             raise PbemError("empires-aw: the order language is not built yet") from None
-        return OrderLanguage(self.data)
+        return OrderLanguage(self.data, self.seat_names)
 
     @property
     def grammar_files(self) -> tuple[Path, ...]:

@@ -56,13 +56,16 @@ class SnapshotError(PbemError, ValueError):
 # -- writing ----------------------------------------------------------------------------------------------------
 
 
-def public_part(state: GameState) -> dict[str, Any]:
+def public_part(state: GameState, options: Options) -> dict[str, Any]:
+    """`action_rounds`: the action rounds of the current game round under the game's options (EAW-4.3), for the
+    reports; the reader derives it again."""
     return {
         "seats": list(state.seats),
         "options": dict(state.options),
         "phase": state.phase,
         "round": state.round,
         "action_round": state.action_round,
+        "action_rounds": options.action_rounds(state.round) if state.round else 0,
         "turn": state.turn,
         "first_setup_player": state.first_setup_player,
         "start_player": state.start_player,
