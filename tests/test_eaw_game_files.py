@@ -1,7 +1,8 @@
-"""Empires of the Ancient World played through the moderator's commands on the example data (a short game: 4, 3, 2
-and 1 action rounds, EAW-4.3): `pbem new`, orders stored with `pbem submit`, `pbem adjudicate` at each deadline, to
-the end (EAW-10.8); `pbem verify` replays it, and `pbem resolve` reproduces every stored step from files alone (the
-deal, the sealed placement and plans, the steps nobody orders in, a step that waits for a seat whose plan ran out).
+"""Empires of the Ancient World played through the moderator's commands on the example data (short rounds: 4 and 3
+action rounds, EAW-4.3): `pbem new`, orders stored with `pbem submit`, `pbem adjudicate` at each deadline, through
+round II's scoring (the end is played in-process, test_eaw_game.py); `pbem verify` replays it, and `pbem resolve`
+reproduces its stored steps from files alone (the deal, the sealed placement and plans, the steps nobody orders in, a
+step that waits for a seat whose plan ran out).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -49,6 +51,13 @@ def due(data: Path) -> str:
     return pbem("games", "--data", str(data)).output
 
 
+def public(data: Path) -> dict[str, Any]:
+    """The public part of the game's latest position (its newest turn folder's snapshot.json)."""
+    newest = max((data / "games" / "e1").glob("turn-*"))
+    part: dict[str, Any] = json.loads((newest / "snapshot.json").read_text(encoding="utf-8"))["public"]
+    return part
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     base = tmp_path_factory.mktemp("eaw-files")
@@ -68,15 +77,15 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     assert "green;" in waiting and "missing orders: green" in waiting
     turn = int(waiting.split("due ")[1].split()[0])
     submit(data, base, turn, "green", "RECRUIT best", "RECRUIT best")  # its first line now, the rest its plan
-    while "ended" not in due(data):
+    while public(data)["round"] < 3:  # to round II's scoring: the end is played in-process (test_eaw_game.py)
         outputs.append(adjudicate(data))  # a seat whose plan ran out sends nothing: the default at the deadline
     return Played(data, stored_steps(data, "e1"), outputs)
 
 
-def test_EAW_4_1_a_game_by_the_moderators_commands_to_the_end_and_it_verifies(played: Played) -> None:
+def test_EAW_4_4_a_game_by_the_moderators_commands_through_round_II_scoring_and_it_verifies(played: Played) -> None:
     last = json.loads(played.steps[-1].after)
-    assert last["public"]["phase"] == "ended" and last["public"]["winners"]
-    assert [len(s["scores"]) for s in last["public"]["players"].values()] == [3, 3, 3]  # rounds II to IV (EAW-10.2)
+    assert last["public"]["round"] == 3 and last["public"]["phase"] in ("revolt", "plans")
+    assert [len(s["scores"]) for s in last["public"]["players"].values()] == [1, 1, 1]  # round II's (EAW-10.2)
     checked = pbem("verify", "e1", "--data", str(played.data))
     assert checked.exit_code == 0 and ", 0 problems" in checked.output, checked.output
 
