@@ -109,6 +109,7 @@ CASES = [
         "EAW-7.22",
     ),
     ("a piece more", lambda d: d["public"]["players"]["red"].update(stock_forts=9), "EAW-1.2"),
+    ("a southern group", lambda d: d["private"]["red"].update(home_group="D"), "red.home_group: 'D' is no group"),
     ("a home card", lambda d: d["private"]["green"]["hand"].pop(0), "home army"),
     ("bad plan", lambda d: d["private"]["red"]["plan"].append({"kind": "fly"}), "players.red.plan[1]"),
     ("four rounds", lambda d: d["public"].update(round=5), "EAW-4.1"),
@@ -116,7 +117,7 @@ CASES = [
     ("a wrong option", lambda d: d["public"]["options"].update(threshold="maybe"), "options.threshold: 'maybe'"),
     ("bad standing", lambda d: d["private"]["red"]["standing"].update(markers=5), "players.red.standing.markers"),
     ("a round at setup", lambda d: d["public"].update(phase="placement"), "round: 1 is not 0 to 0"),
-    ("unlike the pieces", lambda d: d["public"]["players"]["red"].update(stock_control=None), "EAW-1.2"),
+    ("a marker more", lambda d: d["public"]["players"]["red"].update(stock_control=12), "control markers on the map"),
     ("early winners", lambda d: d["public"].update(winners=["red"]), "EAW-10.8"),
     ("bad options", lambda d: d["public"]["options"].update(start_markers=[1]), "public.options"),
 ]

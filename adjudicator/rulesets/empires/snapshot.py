@@ -340,7 +340,8 @@ def _player_shape(seat: str, player: Player, data: GameData) -> list[str]:
     found = []
     if player.half not in (None, NORTH, SOUTH):
         found.append(f"{at}.half: {player.half!r} is not north or south (EAW-2.10)")
-    if player.home_group is not None and player.home_group not in HOME_GROUPS.get(player.half or "", ()):
+    groups = HOME_GROUPS[player.half] if player.half in HOME_GROUPS else [g for h in HOME_GROUPS.values() for g in h]
+    if player.home_group is not None and player.home_group not in groups:
         found.append(f"{at}.home_group: {player.home_group!r} is no group of its half (EAW-3.8)")
     for key, value in player.standing.items():
         if key not in STANDING_SHAPES or not STANDING_SHAPES[key](value):
@@ -377,10 +378,6 @@ def _players(state: GameState, data: GameData) -> list[str]:
         doubled = sorted(k for k, n in kinds.items() if n > 1 and k != MERCHANT and k is not None)
         if doubled:
             found.append(f"{at}.personalities: two of {', '.join(doubled)} (EAW-7.22)")
-        limited = (data.pieces.control_markers, data.pieces.trade_markers, data.pieces.forts)
-        stocks = (player.stock_control, player.stock_trade, player.stock_forts)
-        if any((given is None) != (stock is None) for given, stock in zip(limited, stocks, strict=True)):
-            found.append(f"{at}: its stocks {stocks} do not fit the pieces of the data {limited} (EAW-1.2)")
     return found
 
 
