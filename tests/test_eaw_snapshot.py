@@ -170,3 +170,12 @@ def test_EAW_4_3_the_public_snapshot_names_the_action_rounds_of_the_round_under_
     assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 0  # before round I
     state.round, state.phase, state.start_player, state.first_setup_player = 3, "plans", "red", "red"
     assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 4  # 6, 5, 4 (EAW-4.3)
+
+
+def test_EAW_7_22_personalities_are_counted_by_their_data_entry_merchants_any_number(placed: GameState) -> None:
+    state = placed.copy()
+    state.display = [c for c in state.display if c not in ("trader", "trader#2", "envoy", "envoy#2")]
+    state.deck = [c for c in state.deck if c not in ("trader", "trader#2", "envoy", "envoy#2")]
+    state.players["red"].personalities = ["trader", "trader#2"]  # two merchants: allowed
+    state.players["blue"].personalities = ["envoy", "envoy#2"]  # two diplomats: not (EAW-13.24)
+    assert bound().broken_invariants(state) == ["players.blue.personalities: two of diplomat (EAW-7.22)"]

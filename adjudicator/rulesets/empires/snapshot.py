@@ -374,7 +374,7 @@ def _players(state: GameState, data: GameData) -> list[str]:
                 found.append(f"{at}.{name}: {value} is below 0")
         if any(owner not in state.seats or owner == seat or n < 1 for owner, n in player.plunder.items()):
             found.append(f"{at}.plunder: {player.plunder} names no other seat or a count below 1 (EAW-8.13)")
-        kinds = Counter(data.cards[c].personality for c in player.personalities if c.split("#")[0] in data.cards)
+        kinds = Counter(data.card(c).personality for c in player.personalities if c.split("#")[0] in data.cards)
         doubled = sorted(k for k, n in kinds.items() if n > 1 and k != MERCHANT and k is not None)
         if doubled:
             found.append(f"{at}.personalities: two of {', '.join(doubled)} (EAW-7.22)")
