@@ -96,6 +96,7 @@ class EmpiresGame(EmpiresRuleset):
         in_place: bool = False,
     ) -> StepResult:
         state = state if in_place else state.copy()
+        orders = {seat: rounds.as_step_reads(given, step.phase == PLACEMENT) for seat, given in orders.items()}
         play = Play(state, self.data, self.options_of(state), chance, answers=answers, ask=ask, settled=settled)
         verdicts: dict[str, list[OrderResult]] = {}
         if step.phase == DEAL:
@@ -128,6 +129,7 @@ class EmpiresGame(EmpiresRuleset):
         of the actions) and standing battle plans."""
         step = next((s for s in self.coming_steps(state) if s.number == number), None)
         phase = step.phase if step is not None else (PLANS if state.phase != PLACEMENT else PLACEMENT)
+        orders = rounds.as_step_reads(orders, phase == PLACEMENT)
         if phase == PLACEMENT:
             return setup.check_setup(self.data, orders)
         play = Play(state.copy(), self.data, self.options_of(state), chance)
@@ -142,7 +144,7 @@ class EmpiresGame(EmpiresRuleset):
             self.name,
             state.game,
             state.steps_done,
-            snapshot.public_part(state),
+            snapshot.public_part(state, self.options_of(state)),
             {seat: snapshot.private_part(p) for seat, p in state.players.items()},
             snapshot.secret_part(state),
             state.data_digest,
@@ -163,7 +165,12 @@ class EmpiresGame(EmpiresRuleset):
         envelope = read_envelope(data)
         if envelope.ruleset != self.name:
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
-        state = snapshot.read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
+        try:
+            state = snapshot.read_state(
+                envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret
+            )
+        except snapshot.SnapshotError as wrong:
+            raise PbemError(f"snapshot: {wrong}") from None
         state.data_digest = envelope.data_digest
         try:
             setup.options_from_json(state.options, self.options)
@@ -186,7 +193,7 @@ class EmpiresGame(EmpiresRuleset):
             from adjudicator.rulesets.empires.parse import OrderLanguage
         except ImportError:
             raise PbemError("empires-aw: the order language is not built yet") from None
-        return OrderLanguage(self.data)
+        return OrderLanguage(self.data, self.seat_names)
 
     @property
     def grammar_files(self) -> tuple[Path, ...]:
