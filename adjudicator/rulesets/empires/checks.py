@@ -36,6 +36,7 @@ from adjudicator.rulesets.empires.orders import (
     PlanLine,
     Recruit,
 )
+from adjudicator.rulesets.empires.parse import written_in
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.recruit import BEST
 
@@ -178,7 +179,7 @@ def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
             "as the position stands now, alternative %(n)s (%(action)s) would be taken; the line is judged again "
             "when its turn comes (EAW-12.2)",
             n=now[0],
-            action=order_text(now[1]),
+            action=order_text(now[1], written_in(line.text)),  # the keywords the player wrote the line in
         )
     else:
         said = N_(

@@ -13,6 +13,7 @@ action after a rout, EAW-12.9).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -432,6 +433,21 @@ def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:
     if twice is not None:
         raise LineProblem(column, N_("%(twice)s is listed twice", twice=twice))
     return tuple(names)
+
+
+def written_in(text: str) -> str:
+    """The language whose keywords `text` (a line as a player wrote it) uses most: the one to quote it back in
+    (orders.canonical); English when none has more."""
+    from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_table
+
+    words = re.findall(r"\w+", text.upper())
+    table = keyword_table(RULESET)
+
+    def count(language: str) -> int:
+        spelt = {s for spellings in table.values() for s in spellings[language]}
+        return sum(word in spelt for word in words)
+
+    return max(KEYWORD_LANGUAGES, key=count)  # the first of a tie: English
 
 
 class BadActionLine(PbemError, ValueError):
