@@ -212,6 +212,12 @@ def test_EAW_7_25_fort_in_a_province() -> None:
     assert "a fort stands in a province, not in PON (EAW-7.25)" in error("FORT Pontus")
 
 
+def test_EAW_2_5_a_fort_at_sea_with_a_fall_back_is_read_and_left_to_the_receipt() -> None:
+    # only the alternative that can never be taken is the receipt's to name (checks.py); the fall-back stands
+    assert plan("FORT MOC ELSE CONTROL GAL") == (BuildFort("MOC"), PlaceControl("GAL"))
+    assert plan("CONTROL GAL ELSE FORT Pontus") == (PlaceControl("GAL"), BuildFort("PON"))
+
+
 def test_EAW_12_11_trade_targets_in_order_and_EAW_12_15_displace_names_the_owner() -> None:
     assert plan("TRADE GAL, RAE DISPLACE blue, ITA DISPLACE") == (
         PlaceTrade((TradeTarget("GAL"), TradeTarget("RAE", "blue"), TradeTarget("ITA", ""))),

@@ -17,8 +17,12 @@ from adjudicator.archive import Archive
 from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.store import close_archives
 from adjudicator.mail.inbound import Incoming
+from adjudicator.orders import parse_orders
 from adjudicator.render.i18n import gettext
 from adjudicator.resources import resource_dir
+from adjudicator.rulesets.empires.loader import load_folder
+from adjudicator.rulesets.empires.orders import Action, PlanLine
+from adjudicator.rulesets.empires.parse import OrderLanguage, language_of
 from adjudicator.services.mailbox import ingest
 from tests.conftest import Pbem
 
@@ -112,3 +116,36 @@ def test_EAW_12_2_an_italian_plans_mail_sent_back_from_the_report_is_accepted_wh
     receipt = mailed(game, "green", "\n".join([with_password(header, game, "green"), *examples]) + "\n", 2)
     found = verdicts(receipt)
     assert len(found) == len(examples) and all(v.startswith(gettext("it", "accepted")) for v in found), receipt
+
+
+def test_EAW_12_9_a_german_receipt_quotes_the_free_actions_alternatives_in_german_and_they_read_back(
+    game: Pbem,
+) -> None:
+    assert game("adjudicate", "g1", "--now").exit_code == 0  # the placement on the EAW-12.1/12.13/12.14 defaults
+    header, examples = template_lines(game, "blue", "de")
+    attack = next(e for e in examples if e.startswith("ANGRIFF ")).split(" SONST ")[0]  # one blue can take now
+    target = attack.split()[1]
+    line = f"{attack} DANN HANDEL {target} ODER REKRUTIERE BESTE SONST KONTROLLE {target}"
+    receipt = mailed(game, "blue", f"{with_password(header, game, 'blue')}\n{line}\n", 2).replace("=\n", "")
+    quoted = re.search(r"alternative 1 \((.+?)\) would be taken", receipt)
+    assert quoted is not None, receipt
+    assert quoted[1] == f"{attack} DANN HANDEL {target} ODER REKRUTIERE BESTE"  # THEN ... OR, German keywords
+    language = language_of(load_folder(EXAMPLE_DATA), tuple(SEATS))
+    assert plan_line(quoted[1], language) == plan_line(line, language)[:1]
+
+
+def plan_line(text: str, language: OrderLanguage) -> tuple[Action, ...]:
+    """The alternatives of one plan line read by the order language."""
+    (line,) = parse_orders(f"GAME g1 TURN 1 PLAYER blue PASSWORD x\n{text}\n", language).orders
+    assert isinstance(line, PlanLine)
+    return line.alternatives
+
+
+def test_EAW_12_2_a_german_report_quotes_the_default_action_in_german_keywords(game: Pbem) -> None:
+    assert game("adjudicate", "g1", "--now").exit_code == 0  # the placement
+    assert game("adjudicate", "g1", "--now").exit_code == 0  # no plans: each action is the EAW-12.2 default
+    defaults: list[str] = []
+    for turn in range(4, 9):  # the first action steps of round 1
+        report = game("report", "g1", "--turn", str(turn), "--language", "de").output
+        defaults += re.findall(r"takes the default: (.+?) \(EAW-12\.2\)", report)
+    assert len(defaults) >= 3 and all(re.fullmatch(r"KONTROLLE [A-Z]{3}", d) for d in defaults), defaults

@@ -550,31 +550,10 @@ def _area(item: Table) -> Area | None:
     kind = item.choice("kind", "EAW-2.1", (PROVINCE, SEA))
     value = item.number("value", "EAW-2.9", low=NORTHERN_EDGE_VALUE, high=MEDITERRANEAN_VALUE)
     province = kind == PROVINCE
-    half = item.choice("half", "EAW-2.10", (NORTH, SOUTH), "")
-    if kind == SEA and "half" in item.data:
-        item.problem("half", "EAW-2.10", SEA_HAS_HALF)
-    elif province and not half and item.data.get("half", "") in ("", None):
-        item.problem("half", "EAW-2.10", NO_HALF)
-    flags = {}
-    for key, rule, for_province in (
-        ("amphora", "EAW-2.7", True),
-        ("mediterranean_coast", "EAW-2.2", True),
-        ("northern_edge", "EAW-2.9", True),
-        ("mediterranean", "EAW-2.2", False),
-        ("named", "EAW-2.11", False),
-    ):
-        flags[key] = item.flag(key, rule, key == "named")
-        if key in item.data and kind and province != for_province:
-            item.problem(key, rule, PROVINCE_ONLY if for_province else SEA_ONLY, key=key, area=ident)
-    if province and flags["northern_edge"] and value is not None and value != NORTHERN_EDGE_VALUE:
-        item.problem("value", "EAW-2.9", EDGE_VALUE, value=value)
-    if kind == SEA and flags["mediterranean"] and value is not None and value != MEDITERRANEAN_VALUE:
-        item.problem("value", "EAW-2.9", MEDITERRANEAN_VALUE_WRONG, value=value)
-    position = {}
-    for axis in ("x", "y"):
-        position[axis] = item.number(axis, "EAW-11.1", 0, low=0, high=POSITION_MOST) or 0
-    if ident and "x" not in item.data and "y" not in item.data:
-        item.note("x", "EAW-11.1", NO_POSITION, area=ident)
+    half = _area_half(item, kind)
+    flags = _area_flags(item, ident, kind)
+    _check_fixed_value(item, kind, value, flags)
+    position = _area_position(item, ident)
     if not ident or not kind:
         return None
     return Area(
@@ -591,6 +570,54 @@ def _area(item: Table) -> Area | None:
         x=position["x"],
         y=position["y"],
     )
+
+
+def _area_half(item: Table, kind: str) -> str:
+    """EAW-2.10: a province lies in the north or the south half; a sea area in neither."""
+    half = item.choice("half", "EAW-2.10", (NORTH, SOUTH), "")
+    if kind == SEA and "half" in item.data:
+        item.problem("half", "EAW-2.10", SEA_HAS_HALF)
+    elif kind == PROVINCE and not half and item.data.get("half", "") in ("", None):
+        item.problem("half", "EAW-2.10", NO_HALF)
+    return half or ""
+
+
+# the flags of an area: key, rule, whether only a province may have it (else only a sea area)
+AREA_FLAGS: Final = (
+    ("amphora", "EAW-2.7", True),
+    ("mediterranean_coast", "EAW-2.2", True),
+    ("northern_edge", "EAW-2.9", True),
+    ("mediterranean", "EAW-2.2", False),
+    ("named", "EAW-2.11", False),
+)
+
+
+def _area_flags(item: Table, ident: str, kind: str) -> dict[str, bool]:
+    """The area's flags, each refused on the wrong kind of area."""
+    flags = {}
+    for key, rule, for_province in AREA_FLAGS:
+        flags[key] = item.flag(key, rule, key == "named")
+        if key in item.data and kind and (kind == PROVINCE) != for_province:
+            item.problem(key, rule, PROVINCE_ONLY if for_province else SEA_ONLY, key=key, area=ident)
+    return flags
+
+
+def _check_fixed_value(item: Table, kind: str, value: int | None, flags: Mapping[str, bool]) -> None:
+    """EAW-2.9: a northern-edge province and a Mediterranean sea have the values the rule gives them."""
+    if value is None:
+        return
+    if kind == PROVINCE and flags["northern_edge"] and value != NORTHERN_EDGE_VALUE:
+        item.problem("value", "EAW-2.9", EDGE_VALUE, value=value)
+    if kind == SEA and flags["mediterranean"] and value != MEDITERRANEAN_VALUE:
+        item.problem("value", "EAW-2.9", MEDITERRANEAN_VALUE_WRONG, value=value)
+
+
+def _area_position(item: Table, ident: str) -> dict[str, int]:
+    """The area's place on the drawn map (EAW-11.1); none given is noted."""
+    position = {axis: item.number(axis, "EAW-11.1", 0, low=0, high=POSITION_MOST) or 0 for axis in ("x", "y")}
+    if ident and "x" not in item.data and "y" not in item.data:
+        item.note("x", "EAW-11.1", NO_POSITION, area=ident)
+    return position
 
 
 # EAW-2.1: what each connection kind joins (True: two provinces, False: two sea areas, None: one of each)
@@ -682,37 +709,51 @@ def _check_map(
     seas = sorted(a.id for a in areas.values() if a.mediterranean)
     if "area" in table.data and len(seas) != MEDITERRANEAN_SEAS:
         table.problem("area", "EAW-2.2", MEDITERRANEAN_COUNT, found=len(seas), areas=", ".join(seas) or "none")
+    _check_halves(table, areas)
+    _check_lanes(table, areas, found)
+    borders: dict[str, set[str]] = {ident: set() for ident in areas}
+    for link in connections:
+        borders[link.a].add(link.b)
+        borders[link.b].add(link.a)
+    for area in areas.values():
+        if not borders[area.id]:
+            table.problem(where[area.id], "EAW-2.1", ISOLATED, area=area.id)
+        if area.is_province:
+            _check_coast_flag(table, areas, where, connections, area)
+
+
+def _check_halves(table: Table, areas: Mapping[str, Area]) -> None:
+    """EAW-2.10, EAW-3.7: each half has provinces enough for its starting picks."""
     for half in (NORTH, SOUTH):
         count = sum(a.half == half for a in areas.values())
         if areas and not count:
             table.problem("area", "EAW-2.10", HALF_EMPTY, half=half)
         elif areas and count < STARTERS_PER_HALF:
             table.problem("area", "EAW-3.7", HALF_SMALL, half=half, found=count)
-    borders: dict[str, set[str]] = {ident: set() for ident in areas}
-    for link in connections:
-        borders[link.a].add(link.b)
-        borders[link.b].add(link.a)
-    coasts_of = {frozenset((c.a, c.b)) for c in connections if COAST in c.kinds}
+
+
+def _check_lanes(table: Table, areas: Mapping[str, Area], found: list[tuple[Connection, str]]) -> None:
+    """EAW-2.1: a sea lane's crossed sea lies between its ends (a coast of each); else a note."""
+    coasts_of = {frozenset((c.a, c.b)) for c, _key in found if COAST in c.kinds}
     for link, key in found:
-        for end in (link.a, link.b):  # EAW-2.1: a sea lane's crossed sea lies between its ends
+        for end in (link.a, link.b):
             if link.sea in areas and areas[link.sea].is_sea and frozenset((end, link.sea)) not in coasts_of:
                 table.note(key, "EAW-2.1", LANE_OFF_COAST, a=link.a, b=link.b, sea=link.sea, area=end)
-    for area in areas.values():
-        if not borders[area.id]:
-            table.problem(where[area.id], "EAW-2.1", ISOLATED, area=area.id)
-        if not area.is_province:
-            continue
-        coasts = sorted(
-            c.other(area.id)
-            for c in connections
-            if area.id in (c.a, c.b) and COAST in c.kinds and areas[c.other(area.id)].mediterranean
-        )
-        if coasts and not area.mediterranean_coast:
-            table.problem(
-                f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_WRONG, area=area.id, sea=coasts[0]
-            )
-        elif area.mediterranean_coast and not coasts:
-            table.problem(f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_UNFOUNDED, area=area.id)
+
+
+def _check_coast_flag(
+    table: Table, areas: Mapping[str, Area], where: Mapping[str, str], connections: list[Connection], area: Area
+) -> None:
+    """EAW-2.2: a province's mediterranean_coast flag says whether it has a coast on a Mediterranean sea."""
+    coasts = sorted(
+        c.other(area.id)
+        for c in connections
+        if area.id in (c.a, c.b) and COAST in c.kinds and areas[c.other(area.id)].mediterranean
+    )
+    if coasts and not area.mediterranean_coast:
+        table.problem(f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_WRONG, area=area.id, sea=coasts[0])
+    elif area.mediterranean_coast and not coasts:
+        table.problem(f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_UNFOUNDED, area=area.id)
 
 
 def _distinct_names(table: Table, entries: Iterable[Area | Card], where: Mapping[str, str], rule: str) -> None:

@@ -10,6 +10,7 @@ Cards are named by their data id (`pike`): copies of one entry are alike, so an 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
@@ -235,55 +236,72 @@ def canonical(order: Order | Action, language: str = "en") -> str:
     return _text(order, w)
 
 
-def _text(order: Any, w: Any) -> str:
+def _text(order: Any, w: Callable[[str], str]) -> str:
     if isinstance(order, FortChoice):
         return f"{w('FORT')} " + ", ".join(order.areas)
     if isinstance(order, PlanLine):
         return f" {w('ELSE')} ".join(_text(a, w) for a in order.alternatives)
-    if isinstance(order, Attack):
-        text = f"{w('ATTACK')} {order.target} {w('FROM')} {order.origin}"
-        if order.stack:
-            text += f" {w('WITH')} " + ", ".join(order.stack)
-        if order.then:
-            text += f" {w('THEN')} " + f" {w('OR')} ".join(_text(a, w) for a in order.then)
-        return text
-    if isinstance(order, Diplomacy):
-        if not order.remove:
-            return f"{w('DIPLOMACY')} {order.target}"
-        pay = "" if order.pay is None else f" {w('PAY')} {order.pay}"
-        return f"{w('DIPLOMACY')} {w('REMOVE')} {order.target}{pay}"
-    if isinstance(order, Recruit):
-        words = [w("RECRUIT")]
-        if order.wants:
-            words.append(", ".join(w("BEST") if want == "best" else want for want in order.wants))
-        if order.refresh != REFRESH_NO:
-            words.append(w("REFRESH") + (f" {w('IF')} {w('NONE')}" if order.refresh == REFRESH_IF_NONE else ""))
-        return " ".join(words)
-    if isinstance(order, Disband):
-        return f"{w('DISBAND')} {order.card}"
-    if isinstance(order, BuildFort):
-        return f"{w('FORT')} {order.area}"
-    if isinstance(order, PlaceTrade):
-        targets = []
-        for t in order.targets:
-            displace = "" if t.displace is None else f" {w('DISPLACE')}" + (f" {t.displace}" if t.displace else "")
-            targets.append(t.area + displace)
-        return f"{w('TRADE')} " + ", ".join(targets)
-    if isinstance(order, PlaceControl):
-        return f"{w('CONTROL')} {order.area}"
-    if isinstance(order, (StartChoice, PlaceChoice)):
-        head = "START" if isinstance(order, StartChoice) else "PLACE"
-        return f"{w(head)} " + ", ".join(order.areas)
-    at = f" {w('AT')} {order.area}" if getattr(order, "area", None) else ""
-    if isinstance(order, DefendOrder):
-        return f"{w('DEFEND')} {w('SIEGE' if order.siege else 'OPEN')}{at}"
-    if isinstance(order, AmbushOrder):
-        return f"{w('AMBUSH')} {w('YES' if order.ambush else 'NO')}{at}"
-    if isinstance(order, StackOrder):
-        words = [w("STACK")] + [w(x.upper()) for x in (order.situation, order.side) if x]
-        return " ".join(words) + ": " + ", ".join(order.cards)
-    if isinstance(order, MarkersOrder):
-        return f"{w('MARKERS')} {w('PUSH' if order.push else 'PULL')}"
-    if isinstance(order, LossesOrder):
-        return f"{w('LOSSES')} " + ", ".join(order.cards)
-    raise TypeError(f"no line form for {type(order).__name__}")
+    write = _WRITERS.get(type(order))
+    if write is None:
+        raise TypeError(f"no line form for {type(order).__name__}")
+    return write(order, w)
+
+
+def _attack(order: Attack, w: Callable[[str], str]) -> str:
+    text = f"{w('ATTACK')} {order.target} {w('FROM')} {order.origin}"
+    if order.stack:
+        text += f" {w('WITH')} " + ", ".join(order.stack)
+    if order.then:  # the free action's alternatives (EAW-12.9)
+        text += f" {w('THEN')} " + f" {w('OR')} ".join(_text(a, w) for a in order.then)
+    return text
+
+
+def _diplomacy(order: Diplomacy, w: Callable[[str], str]) -> str:
+    if not order.remove:
+        return f"{w('DIPLOMACY')} {order.target}"
+    pay = "" if order.pay is None else f" {w('PAY')} {order.pay}"
+    return f"{w('DIPLOMACY')} {w('REMOVE')} {order.target}{pay}"
+
+
+def _recruit(order: Recruit, w: Callable[[str], str]) -> str:
+    words = [w("RECRUIT")]
+    if order.wants:
+        words.append(", ".join(w("BEST") if want == "best" else want for want in order.wants))
+    if order.refresh != REFRESH_NO:
+        words.append(w("REFRESH") + (f" {w('IF')} {w('NONE')}" if order.refresh == REFRESH_IF_NONE else ""))
+    return " ".join(words)
+
+
+def _trade(order: PlaceTrade, w: Callable[[str], str]) -> str:
+    targets = []
+    for t in order.targets:
+        displace = "" if t.displace is None else f" {w('DISPLACE')}" + (f" {t.displace}" if t.displace else "")
+        targets.append(t.area + displace)
+    return f"{w('TRADE')} " + ", ".join(targets)
+
+
+def _at(order: DefendOrder | AmbushOrder, w: Callable[[str], str]) -> str:
+    return f" {w('AT')} {order.area}" if order.area else ""
+
+
+def _stack(order: StackOrder, w: Callable[[str], str]) -> str:
+    words = [w("STACK")] + [w(x.upper()) for x in (order.situation, order.side) if x]
+    return " ".join(words) + ": " + ", ".join(order.cards)
+
+
+_WRITERS: Final[dict[type, Callable[[Any, Callable[[str], str]], str]]] = {
+    Attack: _attack,
+    Diplomacy: _diplomacy,
+    Recruit: _recruit,
+    Disband: lambda o, w: f"{w('DISBAND')} {o.card}",
+    BuildFort: lambda o, w: f"{w('FORT')} {o.area}",
+    PlaceTrade: _trade,
+    PlaceControl: lambda o, w: f"{w('CONTROL')} {o.area}",
+    StartChoice: lambda o, w: f"{w('START')} " + ", ".join(o.areas),
+    PlaceChoice: lambda o, w: f"{w('PLACE')} " + ", ".join(o.areas),
+    DefendOrder: lambda o, w: f"{w('DEFEND')} {w('SIEGE' if o.siege else 'OPEN')}{_at(o, w)}",
+    AmbushOrder: lambda o, w: f"{w('AMBUSH')} {w('YES' if o.ambush else 'NO')}{_at(o, w)}",
+    StackOrder: _stack,
+    MarkersOrder: lambda o, w: f"{w('MARKERS')} {w('PUSH' if o.push else 'PULL')}",
+    LossesOrder: lambda o, w: f"{w('LOSSES')} " + ", ".join(o.cards),
+}
