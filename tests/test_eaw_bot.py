@@ -16,11 +16,15 @@ from adjudicator.engine.decisions import Question
 from adjudicator.engine.steps import resolve_step
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires.actions import take_action
 from adjudicator.rulesets.empires.bot import BOT, EmpiresBot
+from adjudicator.rulesets.empires.data import Pieces
 from adjudicator.rulesets.empires.game import EmpiresGame
-from adjudicator.rulesets.empires.orders import PlanLine
+from adjudicator.rulesets.empires.orders import Attack, PlanLine
+from adjudicator.rulesets.empires.snapshot import problems
 from adjudicator.rulesets.empires.state import ACTION, PLACEMENT, PLANS, GameState
 from adjudicator.services.selfplay import playable, step_rng
+from tests.eaw_helpers import play, position, small_data
 
 PLAN_WORDS = ("ATTACK", "DIPLOMACY", "RECRUIT", "DISBAND", "FORT", "TRADE", "CONTROL")
 STANDING_WORDS = ("DEFEND", "AMBUSH", "STACK", "MARKERS", "LOSSES")
@@ -194,3 +198,22 @@ def test_EAW_7_22_a_seat_with_two_merchants_face_up_keeps_the_invariants(
                 player.personalities.remove(card)
         red.personalities.append(card)
     assert rules.broken_invariants(state) == []
+
+
+def test_EAW_1_2_an_attack_with_no_control_marker_left_in_stock_never_conjures_one() -> None:
+    """Control markers are limited to the pieces supplied (EAW-1.2): a player whose markers are all on the map wins a
+    battle (EAW-8.9: the winner places one of its markers). Self-play met it: the capture took a marker from an
+    empty stock (`max(0, stock - 1)`), so the map held more markers than the player owns and the next step's
+    snapshot was refused. Either the attack is refused (EAW-1.2) or the capture keeps the count: never both broken."""
+    data = small_data(pieces=Pieces(control_markers=2))
+    state = position(
+        data,
+        control={"GAL": "red", "ITA": "red", "RAE": "blue", "NUM": "blue", "EGY": "green"},
+        hands={"red": ["pike", "pike#2", "blade"]},
+    )
+    for seat, stock in (("red", 0), ("blue", 0), ("green", 1)):
+        state.players[seat].stock_control = stock
+    assert problems(state, data, whole=False) == []
+    played = play(state, data)
+    take_action(played, "red", PlanLine((Attack("RAE", "GAL"),)))
+    assert problems(played.state, data, whole=False) == []
