@@ -205,10 +205,13 @@ class View:
         card in a siege (EAW-8.15); sometimes shuffled (refused unless free order: EAW-8.21's default)."""
         cards = [self.data.card(i) for i in self.player.hand]
         cards = [c for c in cards if c.kind in (ARMY, EMPIRE) and not (kind == "siege" and c.mounted)]
-        if kind == SEA:
-            cards = [c for c in cards if c.category == "galley"] + [c for c in cards if c.category == "archer"][:1]
         size = 3 if kind == "siege" else 5
         cards.sort(key=lambda c: (c.speed != "fast", -c.value, c.id))
+        if kind == SEA:  # EAW-8.20: galleys, and at most one card of each other class
+            kept = [c for c in cards if c.category == "galley"]
+            for classes in (("sword", "spear"), ("foot", "archer"), ("artillery",)):
+                kept += [c for c in cards if c.category in classes][:1]
+            cards = sorted(kept, key=lambda c: -c.value)
         chosen = cards[:size]
         if rng.random() < 0.15:
             rng.shuffle(chosen)

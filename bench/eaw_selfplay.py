@@ -1,0 +1,172 @@
+"""Seeded self-play of Empires of the Ancient World (rulesets/empires/bot.py): N games of 3 to 5 seats, each with a mix
+of the game options of EAW-11.7 (every non-default value of every option appears within the first few games), some in
+round pace and some with decisions asked (answered by the bot). Each game is played through the moderator's
+operations (services/selfplay.py: orders submitted with the seat's password, adjudicated, reports written), the
+invariants are checked after every step and the archive is verified by replay at the end. A game that breaks an
+invariant, does not end, or whose archive does not verify is a problem; the run goes on and counts it.
+
+`--memory` plays the games in memory instead (the bot's texts parsed and every step resolved with keyed dice, the
+invariants checked): much faster, no archive.
+
+Run from the repository root:
+    python -m bench.eaw_selfplay [--games 100] [--seed 1] [--data /tmp/eaw-bench] [--memory]
+Prints a line per game and the figures: games, steps, battles, seconds, problems."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.archive import Archive
+from adjudicator.engine.chance import turn_dice
+from adjudicator.engine.steps import resolve_step
+from adjudicator.errors import PbemError
+from adjudicator.orders import parse_orders
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires.data import OPTION_CHOICES
+from adjudicator.services.selfplay import play_archived_game, playable, step_rng
+
+RULESET = "empires-aw"
+MAX_STEPS = 1000  # a whole game is about 100 to 200 steps (EAW-4.3: 34 action rounds for each seat)
+# EAW-11.7: the options without a list of choices, with values besides the data's
+NUMBERS: dict[str, tuple[str, ...]] = {
+    "action_rounds_first": ("10", "6", "4", "8"),  # EAW-4.3 (bounds 4 to 20)
+    "start_markers": ("3:7,4:6,5:5", "3:5,4:4,5:3", "3:9,4:8,5:6"),  # EAW-3.1
+    "plunder_vp": ("1", "unset", "0", "3"),  # EAW-10.6
+}
+
+
+def game_options(index: int) -> dict[str, str]:
+    """Game `index`'s options: each option cycles through its values at its own offset, so that every value of
+    every option appears within the first four games (EAW-11.7)."""
+    found: dict[str, str] = {}
+    for offset, (key, choices) in enumerate(sorted({**OPTION_CHOICES, **NUMBERS}.items())):
+        found[key] = choices[(index + offset) % len(choices)]
+    return found
+
+
+def seat_count(index: int) -> int:
+    return 3 + index % 3  # EAW-3.4: 3, 4, 5 in turn
+
+
+@dataclass
+class Figures:
+    games: int = 0
+    steps: int = 0
+    battles: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    events: dict[str, int] = field(default_factory=dict)
+
+    def text(self) -> str:
+        per_game = self.seconds / self.games if self.games else 0.0
+        steps = self.steps / self.games if self.games else 0.0
+        return (
+            f"{self.games} games, {self.steps} steps ({steps:.0f} a game), {self.battles} battles, "
+            f"{self.seconds:.1f} s ({per_game:.2f} s a game), {len(self.problems)} problems"
+        )
+
+
+def play_archived(folder: Path, index: int, seed: int, options: dict[str, str]) -> tuple[int, int, list[str]]:
+    """One game through the services (the archive verified); its steps, battles and event kinds."""
+    data = folder / f"game-{index}"
+    archive = Archive.open(data, None)
+    rules, _ = playable(load_ruleset(RULESET), None, None, options)
+    seats = rules.bot.seats(rules, seat_count(index))
+    pace = "round" if index % 4 == 3 else "turn"
+    decisions = "ask" if index % 5 == 4 else "default"
+    played = play_archived_game(
+        archive, data, f"eaw-{index}", RULESET, seats, seed, MAX_STEPS, None, pace, decisions=decisions, options=options
+    )
+    if rules.due(played[-1].state) is not None:
+        raise PbemError(f"game {index} did not end in {MAX_STEPS} steps")
+    shutil.rmtree(data, ignore_errors=True)
+    return len(played), sum(s.battles for s in played), [kind for s in played for kind in s.events]
+
+
+def play_in_memory(index: int, seed: int, options: dict[str, str]) -> tuple[int, int, list[str]]:
+    """One game in memory: the bot's texts parsed as mails are, every step resolved with keyed dice (the game's own
+    secret made from the seed), the invariants checked after each; its steps, battles and event kinds."""
+    rules, _ = playable(load_ruleset(RULESET), None, None, options)
+    bot = rules.bot
+    state = rules.initial_state(f"eaw-{index}", bot.seats(rules, seat_count(index)))
+    steps, battles, kinds = 0, 0, []
+    while (step := rules.due(state)) is not None:
+        if steps >= MAX_STEPS:
+            raise PbemError(f"game {index} did not end in {MAX_STEPS} steps")
+        rng = step_rng(seed, step.number)
+        orders: dict[str, Any] = {}
+        for seat in step.seats:
+            text = bot.orders(rules, state, seat, f"GAME g TURN {step.number} PLAYER {seat} PASSWORD x", rng)
+            parsed = parse_orders(text, rules)
+            if parsed.errors:
+                raise PbemError(f"step {step.number}, {seat}: the bot's orders do not parse: {parsed.errors[0]}")
+            orders[seat] = parsed
+        dice = turn_dice(f"eaw-bench:{seed}:{step.number}".encode(), str(step.number), b"hidden")
+        result = resolve_step(rules, state, step, orders, dice)
+        state, steps = result.state, steps + 1
+        broken = rules.broken_invariants(state)
+        if broken:
+            raise PbemError(f"step {step.number}: invariant broken: {'; '.join(broken)}")
+        kinds += [e.kind for e in result.events]
+        battles += sum(e.kind in bot.battle_events for e in result.events)
+    return steps, battles, kinds
+
+
+def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = print) -> Figures:
+    figures = Figures()
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="eaw-bench-") as scratch:
+        where = folder or Path(scratch)
+        for index in range(games):
+            options = game_options(index)
+            start = time.perf_counter()
+            try:
+                if memory:
+                    steps, battles, kinds = play_in_memory(index, seed + index, options)
+                else:
+                    steps, battles, kinds = play_archived(where, index, seed + index, options)
+            except Exception as problem:  # noqa: BLE001 -- every failure of a game is counted and named, the run goes on
+                message = f"game {index} ({seat_count(index)} seats, seed {seed + index}, options {options}): {problem}"
+                figures.problems.append(message)
+                say(f"PROBLEM {message}")
+                if not isinstance(problem, PbemError):
+                    say(traceback.format_exc(limit=4))
+                continue
+            finally:
+                figures.games += 1
+            figures.steps += steps
+            figures.battles += battles
+            for kind in kinds:
+                figures.events[kind] = figures.events.get(kind, 0) + 1
+            say(
+                f"game {index + 1}/{games}: {seat_count(index)} seats, {steps} steps, {battles} battles, "
+                f"{time.perf_counter() - start:.1f} s"
+            )
+    figures.seconds = time.perf_counter() - began
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game's bot orders (then +1 a game)")
+    parser.add_argument("--data", type=Path, default=None, help="folder of the archives (default: a temporary one)")
+    parser.add_argument("--memory", action="store_true", help="play in memory: no archive, no verification")
+    args = parser.parse_args(argv)
+    figures = run(args.games, args.seed, args.data, args.memory, lambda line: print(line, flush=True))
+    print(figures.text())
+    rare = sorted(figures.events.items(), key=lambda item: item[1])[:12]
+    print("rarest events: " + ", ".join(f"{kind} {n}" for kind, n in rare))
+    return 1 if figures.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
