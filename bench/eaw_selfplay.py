@@ -15,6 +15,7 @@ Prints a line per game and the figures: games, steps, battles, seconds, problems
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import shutil
 import sys
 import tempfile
@@ -120,36 +121,57 @@ def play_in_memory(index: int, seed: int, options: dict[str, str]) -> tuple[int,
     return steps, battles, kinds
 
 
-def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = print) -> Figures:
+def play_game(index: int, seed: int, folder: Path, memory: bool) -> tuple[int, int, list[str], float, str | None]:
+    """Game `index`: its steps, battles, event kinds, seconds, and the problem (None: none)."""
+    options = game_options(index)
+    start = time.perf_counter()
+    try:
+        if memory:
+            steps, battles, kinds = play_in_memory(index, seed + index, options)
+        else:
+            steps, battles, kinds = play_archived(folder, index, seed + index, options)
+    except Exception as problem:  # noqa: BLE001 -- every failure of a game is counted and named, the run goes on
+        told = str(problem) if isinstance(problem, PbemError) else traceback.format_exc(limit=6)
+        message = f"game {index} ({seat_count(index)} seats, seed {seed + index}, options {options}): {told}"
+        return 0, 0, [], time.perf_counter() - start, message
+    return steps, battles, kinds, time.perf_counter() - start, None
+
+
+def _one(job: tuple[int, int, Path, bool]) -> tuple[int, int, list[str], float, str | None]:
+    return play_game(*job)
+
+
+def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = print, jobs: int = 1) -> Figures:
+    """Play the games (archived ones in worker processes, a new one for each game: the memory a game's reports take
+    is given back); the figures."""
     figures = Figures()
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="eaw-bench-") as scratch:
         where = folder or Path(scratch)
-        for index in range(games):
-            options = game_options(index)
-            start = time.perf_counter()
-            try:
-                if memory:
-                    steps, battles, kinds = play_in_memory(index, seed + index, options)
-                else:
-                    steps, battles, kinds = play_archived(where, index, seed + index, options)
-            except Exception as problem:  # noqa: BLE001 -- every failure of a game is counted and named, the run goes on
-                message = f"game {index} ({seat_count(index)} seats, seed {seed + index}, options {options}): {problem}"
-                figures.problems.append(message)
-                say(f"PROBLEM {message}")
-                if not isinstance(problem, PbemError):
-                    say(traceback.format_exc(limit=4))
+        work = [(index, seed, where, memory) for index in range(games)]
+        if memory:
+            results = map(_one, work)
+            pool = None
+        else:
+            pool = multiprocessing.get_context("spawn").Pool(max(1, jobs), maxtasksperchild=1)
+            results = pool.imap(_one, work)
+        for index, (steps, battles, kinds, seconds, problem) in enumerate(results):
+            figures.games += 1
+            if problem is not None:
+                figures.problems.append(problem)
+                say(f"PROBLEM {problem}")
                 continue
-            finally:
-                figures.games += 1
             figures.steps += steps
             figures.battles += battles
             for kind in kinds:
                 figures.events[kind] = figures.events.get(kind, 0) + 1
             say(
                 f"game {index + 1}/{games}: {seat_count(index)} seats, {steps} steps, {battles} battles, "
-                f"{time.perf_counter() - start:.1f} s"
+                f"{seconds:.1f} s"
             )
+        if pool is not None:
+            pool.close()
+            pool.join()
     figures.seconds = time.perf_counter() - began
     return figures
 
@@ -160,8 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game's bot orders (then +1 a game)")
     parser.add_argument("--data", type=Path, default=None, help="folder of the archives (default: a temporary one)")
     parser.add_argument("--memory", action="store_true", help="play in memory: no archive, no verification")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (archived games; default 1)")
     args = parser.parse_args(argv)
-    figures = run(args.games, args.seed, args.data, args.memory, lambda line: print(line, flush=True))
+    figures = run(args.games, args.seed, args.data, args.memory, lambda line: print(line, flush=True), args.jobs)
     print(figures.text())
     rare = sorted(figures.events.items(), key=lambda item: item[1])[:12]
     print("rarest events: " + ", ".join(f"{kind} {n}" for kind, n in rare))
