@@ -16,23 +16,34 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import random
 import shutil
 import sys
 import tempfile
 import time
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.engine.chance import turn_dice
+from adjudicator.engine.decisions import Question
 from adjudicator.engine.steps import resolve_step
 from adjudicator.errors import PbemError
+from adjudicator.mail.inbound import read_message
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import OPTION_CHOICES
-from adjudicator.services.selfplay import play_archived_game, playable, step_rng
+from adjudicator.services.deadlines import tick
+from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.games import NewGameOptions, new_game
+from adjudicator.services.mailbox import ingest
+from adjudicator.services.selfplay import header, play_archived_game, playable, step_rng
+from adjudicator.services.verification import verify
 
 RULESET = "empires-aw"
 MAX_STEPS = 1000  # a whole game is about 100 to 200 steps (EAW-4.3: 34 action rounds for each seat)
@@ -176,6 +187,106 @@ def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = pri
     return figures
 
 
+@dataclass
+class MailPace:
+    """A game by mail: order mails, answer mails and report mails per (game round, seat)."""
+
+    orders: Counter[tuple[int, str]] = field(default_factory=Counter)
+    answers: Counter[tuple[int, str]] = field(default_factory=Counter)
+    reports: Counter[tuple[int, str]] = field(default_factory=Counter)
+    steps: int = 0
+
+    def text(self) -> str:
+        rounds = sorted({r for r, _ in self.orders} | {r for r, _ in self.answers})
+        lines = []
+        for game_round in rounds:
+            seats = sorted({s for r, s in [*self.orders, *self.answers] if r == game_round})
+            sent = ", ".join(
+                f"{s} {self.orders[(game_round, s)]}+{self.answers[(game_round, s)]}/{self.reports[(game_round, s)]}"
+                for s in seats
+            )
+            lines.append(f"  round {game_round}: {sent}")
+        sent = Counter({key: self.orders[key] + self.answers[key] for key in {*self.orders, *self.answers}})
+        playing = [key for key in sent if key[0] > 0]  # the game rounds I to IV (round 0: the placement)
+        mean = sum(sent[key] for key in playing) / len(playing) if playing else 0.0
+        lines.append(
+            f"  mails sent a player a game round (orders + answers): at most {max(sent.values(), default=0)}, "
+            f"mean {mean:.2f}; order mails at most {max(self.orders.values(), default=0)}; {self.steps} steps"
+        )
+        return "\n".join(lines)
+
+
+def play_by_mail(folder: Path, seed: int, seats: int, options: dict[str, str], decisions: str) -> MailPace:
+    """One game by mail: each due seat's bot mails its orders (an RFC 5322 message through `ingest`), each seat
+    asked a decision mails its bot's answers, `tick` adjudicates; the mails counted per game round and seat
+    (orders / answers sent, report mails received)."""
+    name = "mailed"
+    archive = Archive.in_folder(folder)
+    rules, data_folder = playable(load_ruleset(RULESET), None, None, options)
+    bot = rules.bot
+    chosen = bot.seats(rules, seats)
+    addresses = {seat: f"{seat}@example.org" for seat in chosen}
+    made = new_game(
+        archive,
+        folder,
+        NewGameOptions(name, RULESET, addresses, decisions=decisions, game_data=data_folder, ruleset_options=options),
+    )
+    pace, sent = MailPace(), 0
+
+    def mail(seat: str, text: str) -> None:
+        nonlocal sent
+        sent += 1
+        message = EmailMessage()
+        message["From"], message["To"] = addresses[seat], "pbem@example.org"
+        message["Subject"], message["Message-ID"] = f"{name} orders", f"<{name}-{sent}@example.org>"
+        message.set_content(text)
+        ingest(archive, read_message(bytes(message)))
+
+    while True:
+        with archive.session() as session:
+            game, _, state = current_game(session, name)
+            asked = [d for d in db.decisions_after(session, game, rules.steps_done(state)) if d.answer is None]
+            queued = db.outbox_size(session)
+        if rules.due(state) is None:
+            break
+        game_round = rules.round_of(state)
+        if asked:
+            by_seat: dict[str, list[Question]] = {}
+            for d in asked:
+                by_seat.setdefault(d.seat, []).append(Question(d.seat, d.key, d.question, d.default, d.rule))
+            number = asked[0].turn
+            for seat, questions in by_seat.items():
+                rng = random.Random(f"eaw-mail-answers:{seed}:{number}:{seat}")
+                mail(
+                    seat,
+                    bot.answers(rules, state, seat, header(name, number, seat, made.passwords[seat]), questions, rng),
+                )
+                pace.answers[(game_round, seat)] += 1
+        else:
+            for number, seat in due_turns(rules, state, "turn"):
+                text = bot.orders(
+                    rules, state, seat, header(name, number, seat, made.passwords[seat]), step_rng(seed, number)
+                )
+                mail(seat, text)
+                pace.orders[(game_round, seat)] += 1
+        ticked = tick(archive, folder)
+        if ticked.failures:
+            raise PbemError(f"the tick failed: {ticked.failures}")
+        with archive.session() as session:
+            game, _, after = current_game(session, name)
+            for row in db.outbox_after(session, queued):
+                seat = next((s for s, a in addresses.items() if a == row.to), None)
+                if seat is not None and "Report" in row.subject:
+                    pace.reports[(rules.round_of(after), seat)] += 1
+        if rules.steps_done(after) == rules.steps_done(state) and not asked:
+            raise PbemError(f"step {rules.steps_done(state) + 1} was not resolved")
+        pace.steps = rules.steps_done(after)
+    passed, problems = verify(archive, name)
+    if problems:
+        raise PbemError(f"the game by mail does not verify: {'; '.join(problems)}")
+    return pace
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
@@ -183,7 +294,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=None, help="folder of the archives (default: a temporary one)")
     parser.add_argument("--memory", action="store_true", help="play in memory: no archive, no verification")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (archived games; default 1)")
+    parser.add_argument(
+        "--mail", choices=["default", "ask"], default=None, help="play one game by mail (ingest, tick) and count mails"
+    )
+    parser.add_argument("--seats", type=int, default=3, help="seats of the game by mail (default 3)")
     args = parser.parse_args(argv)
+    if args.mail is not None:
+        with tempfile.TemporaryDirectory(prefix="eaw-mail-") as scratch:
+            began = time.perf_counter()
+            pace = play_by_mail(args.data or Path(scratch), args.seed, args.seats, {}, args.mail)
+            print(f"A game by mail, {args.seats} seats, decisions {args.mail}: {time.perf_counter() - began:.1f} s")
+            print("Per game round and seat: order mails + answer mails sent / report mails received")
+            print(pace.text())
+        return 0
     figures = run(args.games, args.seed, args.data, args.memory, lambda line: print(line, flush=True), args.jobs)
     print(figures.text())
     rare = sorted(figures.events.items(), key=lambda item: item[1])[:12]

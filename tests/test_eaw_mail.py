@@ -228,3 +228,14 @@ def test_the_bot_demo_of_empires_aw_mails_one_order_mail_a_player_a_round(tmp_pa
     assert "  round 0: blue 1/0, green 1/0, red 1/0" in text
     assert "  round 1: blue 1/" in text and "green 1/" in text and "red 1/" in text
     assert "at most 1 sent" in text
+
+
+def test_EAW_4_3_the_reports_count_the_action_rounds_of_the_games_options(made: Mailed) -> None:
+    """The game was made with action_rounds_first = 4 (EAW-4.3, EAW-11.7): 4 action rounds in round I, which the
+    game plays (the seats acted 4 times); the position of the reports must say so, not the data's default of 10
+    (templates/empires/position.j2 reads the data's options, not the game's)."""
+    report = (made.data / "games" / GAME / "turn-0004" / "report.txt").read_text(encoding="utf-8")
+    assert "Game round 1 begins: 4 action rounds (EAW-4.3)." in (
+        made.data / "games" / GAME / "turn-0003" / "report.txt"
+    ).read_text(encoding="utf-8")
+    assert "Action round 1 of 4 (EAW-4.3)." in report
