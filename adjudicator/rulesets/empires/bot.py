@@ -197,7 +197,10 @@ class View:
             stack = self.stack(SEA if game_map.areas[target].kind == SEA else "open", rng)
         then: tuple[Action, ...] = ()
         if state.controller(target) is not None and rng.random() < 0.5:
-            then = tuple(a for a in (self.trade_on(target), PlaceControl(target)) if a is not None)
+            # EAW-12.9: the free action after a rout; an attack onward from the area won (EAW-13.9: never a second)
+            onward = [n for n in game_map.neighbours(target) if state.controller(n) not in (None, self.seat)]
+            first = Attack(rng.choice(onward), target) if onward and rng.random() < 0.5 else self.trade_on(target)
+            then = tuple(a for a in (first, PlaceControl(target)) if a is not None)
         return Attack(target, origin, stack, then)
 
     def stack(self, kind: str, rng: random.Random) -> tuple[str, ...]:
