@@ -26,7 +26,7 @@ from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.bot import BOT, EmpiresBot
 from adjudicator.rulesets.empires.state import ACTION, PLANS
-from adjudicator.services.bot_demo import BotDemo, final_score, run_bot_demo
+from adjudicator.services.bot_demo import final_score
 from adjudicator.services.deadlines import tick
 from adjudicator.services.game_reads import current_game, due_turns
 from adjudicator.services.games import NewGameOptions, new_game
@@ -216,18 +216,6 @@ def test_EAW_10_8_the_demo_prints_the_final_score_and_the_winners() -> None:
     lines = final_score(events)
     assert lines[0].startswith("Final score (winner: "), lines
     assert all(seat in "\n".join(lines) for seat in SEATS)
-
-
-def test_the_bot_demo_of_empires_aw_mails_one_order_mail_a_player_a_round(tmp_path: Path) -> None:
-    """`pbem demo --ruleset empires-aw` (services/bot_demo.py), stopped after the first round's plans: each player
-    mailed one placement mail and one plans mail (EAW-12.2: full plans)."""
-    said: list[str] = []
-    run_bot_demo(tmp_path / "demo", said.append, BotDemo("empires-aw", 3, None, 2, 6))
-    text = "\n".join(said)
-    assert "Verified by replay:" in text and ", 0 problems" in text
-    assert "  round 0: blue 1/0, green 1/0, red 1/0" in text
-    assert "  round 1: blue 1/" in text and "green 1/" in text and "red 1/" in text
-    assert "at most 1 sent" in text
 
 
 def test_EAW_4_3_the_reports_count_the_action_rounds_of_the_games_options(made: Mailed) -> None:
