@@ -93,7 +93,7 @@ def play_archived(folder: Path, index: int, seed: int, options: dict[str, str]) 
     rules, _ = playable(load_ruleset(RULESET), None, None, options)
     seats = rules.bot.seats(rules, seat_count(index))
     pace = "round" if index % 4 == 3 else "turn"
-    decisions = "ask" if index % 5 == 4 else "default"
+    decisions = "ask" if index % 10 == 9 else "default"  # asked games wait for answers at every battle: slow
     played = play_archived_game(
         archive, data, f"eaw-{index}", RULESET, seats, seed, MAX_STEPS, None, pace, decisions=decisions, options=options
     )
@@ -148,8 +148,8 @@ def play_game(index: int, seed: int, folder: Path, memory: bool) -> tuple[int, i
     return steps, battles, kinds, time.perf_counter() - start, None
 
 
-def _one(job: tuple[int, int, Path, bool]) -> tuple[int, int, list[str], float, str | None]:
-    return play_game(*job)
+def _one(job: tuple[int, int, Path, bool]) -> tuple[int, tuple[int, int, list[str], float, str | None]]:
+    return job[0], play_game(*job)
 
 
 def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = print, jobs: int = 1) -> Figures:
@@ -165,8 +165,8 @@ def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = pri
             pool = None
         else:
             pool = multiprocessing.get_context("spawn").Pool(max(1, jobs), maxtasksperchild=1)
-            results = pool.imap(_one, work)
-        for index, (steps, battles, kinds, seconds, problem) in enumerate(results):
+            results = pool.imap_unordered(_one, work)  # each game as it ends
+        for index, (steps, battles, kinds, seconds, problem) in results:
             figures.games += 1
             if problem is not None:
                 figures.problems.append(problem)
