@@ -45,6 +45,13 @@ class EmpiresGame(EmpiresRuleset):
         self.data, self.options = data, options
         self.data_digest = data_digest  # of the stored data files (EAW-11): every snapshot of its games names it
 
+    @cached_property
+    def bot(self) -> Any:
+        """The self-play bot (bot.py): `pbem selfplay` and the demo by mail play with it."""
+        from adjudicator.rulesets.empires.bot import BOT
+
+        return BOT
+
     def options_of(self, state: GameState) -> Options:
         """The options the game was made with (kept in the state), else the bound ones."""
         return setup.options_from_json(state.options, self.options)
