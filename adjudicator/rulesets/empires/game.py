@@ -103,7 +103,6 @@ class EmpiresGame(EmpiresRuleset):
         in_place: bool = False,
     ) -> StepResult:
         state = state if in_place else state.copy()
-        orders = {seat: rounds.as_step_reads(given, step.phase == PLACEMENT) for seat, given in orders.items()}
         play = Play(state, self.data, self.options_of(state), chance, answers=answers, ask=ask, settled=settled)
         verdicts: dict[str, list[OrderResult]] = {}
         if step.phase == DEAL:
@@ -136,7 +135,6 @@ class EmpiresGame(EmpiresRuleset):
         of the actions) and standing battle plans."""
         step = next((s for s in self.coming_steps(state) if s.number == number), None)
         phase = step.phase if step is not None else (PLANS if state.phase != PLACEMENT else PLACEMENT)
-        orders = rounds.as_step_reads(orders, phase == PLACEMENT)
         if phase == PLACEMENT:
             return setup.check_setup(self.data, orders)
         play = Play(state.copy(), self.data, self.options_of(state), chance)

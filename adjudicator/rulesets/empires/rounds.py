@@ -19,7 +19,6 @@ Events (data keys; `rule` in each):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from adjudicator.engine.steps import Step
 from adjudicator.engine.vocabulary import N_, OrderResult
@@ -27,7 +26,7 @@ from adjudicator.errors import PbemError
 from adjudicator.orders.sets import Answer, Language, OrderSet, Press
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.data import GAME_ROUNDS, SCORED_ROUNDS, Options
-from adjudicator.rulesets.empires.orders import STANDING_ORDERS, PlanLine, for_step
+from adjudicator.rulesets.empires.orders import STANDING_ORDERS, PlanLine
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.state import (
     ACTION,
@@ -128,14 +127,6 @@ def next_steps(state: GameState, options: Options) -> dict[str, int]:
 
 
 # -- the plans step ---------------------------------------------------------------------------------------------
-
-
-def as_step_reads(orders: OrderSet | None, placement: bool) -> OrderSet | None:
-    """The orders as the step reads them (orders.for_step): `FORT GAL` is the starting fort of the placement step
-    (EAW-12.14) and an action of a plan (EAW-7.25)."""
-    if orders is None:
-        return None
-    return replace(orders, orders=tuple(for_step(order, placement) for order in orders.orders))
 
 
 def check_lines(play: Play, seat: str, orders: OrderSet | None) -> list[OrderResult]:
