@@ -25,6 +25,7 @@ from adjudicator.services.deadlines import tick
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import stored_report
+from adjudicator.services.selfplay import SelfPlayStep, play_archived_game
 
 RULESET = "empires-aw"
 CATALOGUE = resource_dir("games") / RULESET / "locale"
@@ -64,6 +65,25 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
             assert ingest(archive, mail).text == "orders stored"
         tick(archive, folder)
     return Played(folder)
+
+
+class SelfPlayed(NamedTuple):
+    archive: Archive
+    seats: list[str]
+    steps: list[SelfPlayStep]
+
+
+@pytest.fixture(scope="module")
+def selfplayed(tmp_path_factory: pytest.TempPathFactory) -> SelfPlayed:
+    """A whole game played by the bot through the services (battles, sieges, revolts, scorings), in English."""
+    folder = tmp_path_factory.mktemp("eaw-i18n-selfplay")
+    archive, seats = Archive.open(folder, None), ["red", "blue", "green"]
+    with pytest.MonkeyPatch.context() as patch:  # the game's seed, so that its dice are the same on every run
+        patch.setattr("adjudicator.services.games.secrets.token_bytes", lambda n=32: bytes(range(n)))
+        steps = play_archived_game(
+            archive, folder, "sp", RULESET, seats, 7, 200, pace="round", options={"action_rounds_first": "4"}
+        )
+    return SelfPlayed(archive, seats, steps)
 
 
 @pytest.fixture
@@ -199,3 +219,22 @@ def test_EAW_12_2_a_receipt_naming_an_alternative_that_can_never_be_taken_is_tra
         archive, "e1", 4, "green", "it"
     )  # green's first alternative attacks a province not adjacent
     assert english_left(receipt, "it", skip_joined=False) == []
+
+
+@pytest.mark.parametrize("language", ["de", "it", "nl"])
+def test_EAW_10_8_every_report_of_a_whole_game_reads_in_the_language_asked_with_no_english_sentence_left(
+    selfplayed: SelfPlayed, language: str
+) -> None:
+    kinds = {kind for step in selfplayed.steps for kind in step.events}
+    assert {"battle_won", "routed", "siege_chosen", "scoring", "revolt", "game_ended"} <= kinds  # the game met them
+    seat = selfplayed.seats[["de", "it", "nl"].index(language)]  # one seat's private reports in each language
+    for step in selfplayed.steps:
+        for reader in (None, seat):
+            text = stored_report(selfplayed.archive, "sp", step.number, reader, language)
+            assert english_left(text, language) == [], (step.number, reader, text)
+    last = stored_report(selfplayed.archive, "sp", selfplayed.steps[-1].number, None, language)
+    assert gettext(language, "Final scores (EAW-10.8)", in_ruleset=RULESET) in last
+    assert shown(
+        language,
+        "%(seat)s: control %(control)s, trade %(trade)s, plunder %(plunder)s, upkeep %(upkeep)s: %(total)s VP.",
+    ).search(last)
