@@ -106,6 +106,7 @@ def test_EAW_10_8_the_most_VP_wins_after_round_4_and_a_tie_is_shared() -> None:
     assert result.state.winners == ["red", "blue"] and result.state.phase == ENDED
     ended = next(e for e in result.events if e.kind == "game_ended")
     assert ended.data["winners"] == ["red", "blue"] and ended.data["vp"] == {"red": 4, "blue": 4, "green": 3}
+    assert ended.data["scores"] == ended.data["vp"]  # the demo's final score reads `scores`
 
 
 def test_EAW_10_8_tie_break_most_trade_decides_among_the_tied() -> None:

