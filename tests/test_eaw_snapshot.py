@@ -198,3 +198,21 @@ def test_the_words_of_a_plan_are_no_hidden_items_of_the_snapshot(placed: GameSta
     assert cards and cards <= hidden
     assert not hidden & {"best", "no", "recruit", "control", "ITA", "NUM"}
     assert bound().read_snapshot(whole) == state
+
+
+def test_EAW_7_20_EAW_8_4_the_hand_cards_everybody_saw_are_public_the_unseen_home_army_is_not(
+    placed: GameState,
+) -> None:
+    from tests.test_conformance import hidden_items
+
+    state = placed.copy()
+    red = state.players["red"]
+    recruited = state.display.pop(0)  # taken face up from the display (EAW-7.20)
+    red.hand.append(recruited)
+    shown, unseen = red.hand[0], red.hand[1]  # two home-army cards: a battle revealed the first (EAW-8.4)
+    red.revealed.append(shown)
+    whole = bound().snapshot(state, EVERYONE)
+    assert whole["public"]["players"]["red"]["known"] == sorted([recruited, shown])
+    hidden = hidden_items(whole)["red"]
+    assert recruited not in hidden and shown not in hidden and (unseen in hidden or "#" in unseen)
+    assert bound().read_snapshot(whole) == state

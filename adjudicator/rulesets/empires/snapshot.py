@@ -57,7 +57,7 @@ class SnapshotError(PbemError, ValueError):
 # -- writing ----------------------------------------------------------------------------------------------------
 
 
-def public_part(state: GameState, options: Options) -> dict[str, Any]:
+def public_part(state: GameState, options: Options, data: GameData | None = None) -> dict[str, Any]:
     """`action_rounds`: the action rounds of the current game round under the game's options (EAW-4.3), for the
     reports; the reader derives it again."""
     return {
@@ -78,13 +78,19 @@ def public_part(state: GameState, options: Options) -> dict[str, Any]:
         "deck": len(state.deck),
         "home_groups": {half: len(groups) for half, groups in sorted(state.home_groups.items())},
         "home_group_names": {half: list(groups) for half, groups in HOME_GROUPS.items()},  # EAW-1.4: public facts
-        "players": {seat: _public_player(p) for seat, p in state.players.items()},
+        "players": {seat: _public_player(p, data) for seat, p in state.players.items()},
         "winners": list(state.winners),
     }
 
 
-def _public_player(player: Player) -> dict[str, Any]:
+def _public_player(player: Player, data: GameData | None) -> dict[str, Any]:
+    """`known`: the cards of its hand everybody knows: those not of its home army (each was taken face up from the
+    display, EAW-7.20) and those a battle revealed (`revealed`, EAW-8.4); the rest of the home army, drawn unseen
+    (EAW-3.8), stays private."""
+    known = [c for c in player.hand if c in player.revealed or (data is not None and _general(data, c))]
     return {
+        "known": sorted(known),
+        "revealed": list(player.revealed),
         "half": player.half,
         "personalities": list(player.personalities),
         "warehouse": player.warehouse,
@@ -99,6 +105,10 @@ def _public_player(player: Player) -> dict[str, Any]:
         "hand": len(player.hand),  # the count is public, the cards are not
         "plan": len(player.plan),
     }
+
+
+def _general(data: GameData, card: str) -> bool:
+    return card.split("#")[0] in data.cards and data.card(card).kind != EMPIRE
 
 
 def private_part(player: Player) -> dict[str, Any]:
@@ -220,6 +230,7 @@ def read_state(
             standing=dict(standing),
             actions_taken=_get(part, "actions_taken", int, at),
             planned=_get(part, "planned", bool, at),
+            revealed=_texts(part.get("revealed", []), f"{at}.revealed"),
         )
     control: dict[str, Control] = {}
     for area, held in _get(public, "control", dict, where).items():
