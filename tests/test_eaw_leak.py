@@ -75,7 +75,7 @@ def test_EAW_3_8_no_hand_card_reaches_another_seat_or_the_public_until_it_is_sho
     checked = seen_by_owner = 0
     for folder in folders:
         number = int(folder.name.split("-")[1])
-        shown += (folder / "report.txt").read_text(encoding="utf-8") + " " + revealed.get(number, "")
+        shown += (folder / "report.txt").read_text(encoding="utf-8") + f" {revealed.get(number, '')}\n"
         public = [folder / "report.txt", folder / "snapshot.json"]
         for seat, hand in hands.get(number, {}).items():
             hidden = [card for card in hand if secret(rules, card) and not mentions(shown, card)]
