@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from adjudicator.engine.datafile import DataFileRefused, read_data_file
 from adjudicator.errors import PbemError
@@ -510,21 +510,33 @@ def _enough_markers(table: Table, pieces: Pieces, options: Options) -> None:
 # -- map.toml (EAW-2, EAW-11.1) -------------------------------------------------------------------------------------
 def _map(table: Table) -> GameMap | None:
     table.only(("area", "connection"), "EAW-11.1")
-    areas: dict[str, Area] = {}
-    where: dict[str, str] = {}  # area id -> its key in the file (area[4])
-    for item in table.tables("area", "EAW-11.1"):
-        area = _area(item)
-        if area is None:
-            continue
-        if area.id in areas:
-            item.problem("id", "EAW-11.1", TWICE, value=repr(area.id))
-            continue
-        areas[area.id] = area
-        where[area.id] = item.prefix.rstrip(".")
+    areas, where = _entries(table, "area", "EAW-11.1", _area)
     _distinct_names(table, areas.values(), where, "EAW-11.1")
     connections = _connections(table, areas)
     _check_map(table, areas, where, connections)
     return GameMap(areas, tuple(link for link, _key in connections))
+
+
+E = TypeVar("E", Area, Card)
+
+
+def _entries(
+    table: Table, name: str, rule: str, make: Callable[[Table], E | None], twice_rule: str | None = None
+) -> tuple[dict[str, E], dict[str, str]]:
+    """The entries of the array `name` by id, each made by `make` (None: refused, its problems named), an id given
+    twice refused; and each id's key in the file (area[4])."""
+    entries: dict[str, E] = {}
+    where: dict[str, str] = {}
+    for item in table.tables(name, rule):
+        entry = make(item)
+        if entry is None:
+            continue
+        if entry.id in entries:
+            item.problem("id", twice_rule or rule, TWICE, value=repr(entry.id))
+            continue
+        entries[entry.id] = entry
+        where[entry.id] = item.prefix.rstrip(".")
+    return entries, where
 
 
 AREA_KEYS: Final = (
@@ -848,23 +860,18 @@ def _card_keys(kind: str) -> tuple[str, ...]:
 
 def _cards(table: Table) -> dict[str, Card] | None:
     table.only(("card",), "EAW-11.3")
-    cards: dict[str, Card] = {}
-    where: dict[str, str] = {}  # card id -> its key in the file (card[4])
     groups: set[Any] = set()
     deck = 0
-    for item in table.tables("card", "EAW-11.3"):
+
+    def card(item: Table) -> Card | None:
+        nonlocal deck
         # what an entry declares counts even while the entry is incomplete (its own problems are named)
         groups.add(item.data.get("home_group"))
         copies = item.data.get("count", 1)
         deck += copies if item.data.get("kind") != EMPIRE and isinstance(copies, int) else 0
-        card = _card(item)
-        if card is None:
-            continue
-        if card.id in cards:
-            item.problem("id", "EAW-11.6", TWICE, value=repr(card.id))
-            continue
-        cards[card.id] = card
-        where[card.id] = item.prefix.rstrip(".")
+        return _card(item)
+
+    cards, where = _entries(table, "card", "EAW-11.3", card, twice_rule="EAW-11.6")
     if "card" not in table.data:
         return None
     _distinct_names(table, cards.values(), where, "EAW-11.6")
