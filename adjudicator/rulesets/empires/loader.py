@@ -677,41 +677,50 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[tuple[Connecti
             continue
         seen[pair] = item.prefix.rstrip(".")
         good = frozenset(k for k in kinds if k in CONNECTION_KINDS)
-        for kind in sorted(good):
-            joins = JOINS[kind]
-            for ident in (a, b):
-                area = areas[ident]
-                wrong = area.is_province != joins if joins is not None else False
-                if wrong:
-                    item.problem(
-                        "kinds",
-                        "EAW-2.1",
-                        KIND_AREAS,
-                        kind=kind,
-                        joins=JOINS_TEXT[joins],
-                        area=ident,
-                        found=KIND_TEXT[area.kind],
-                    )
-            if joins is None and areas[a].kind == areas[b].kind:
+        _check_joins(item, areas, a, b, good)
+        _check_lane_sea(item, areas, good, sea)
+        found.append((Connection(a, b, good, sea), item.prefix.rstrip(".")))
+    return found
+
+
+def _check_joins(item: Table, areas: Mapping[str, Area], a: str, b: str, kinds: frozenset[str]) -> None:
+    """EAW-2.1: each kind of a connection joins the kinds of areas it may join (JOINS)."""
+    for kind in sorted(kinds):
+        joins = JOINS[kind]
+        for ident in (a, b):
+            area = areas[ident]
+            if joins is not None and area.is_province != joins:
                 item.problem(
                     "kinds",
                     "EAW-2.1",
                     KIND_AREAS,
                     kind=kind,
-                    joins=JOINS_TEXT[None],
-                    area=b,
-                    found=KIND_TEXT[areas[b].kind],
+                    joins=JOINS_TEXT[joins],
+                    area=ident,
+                    found=KIND_TEXT[area.kind],
                 )
-        if SEA_LANE in good and sea is None:
-            item.problem("sea", "EAW-2.1", LANE_NEEDS_SEA)
-        elif sea is not None and SEA_LANE not in good:
-            item.problem("sea", "EAW-2.1", SEA_NOT_LANE)
-        elif sea is not None and sea not in areas:
-            item.problem("sea", "EAW-2.1", UNKNOWN_AREA, value=repr(sea))
-        elif sea is not None and not areas[sea].is_sea:
-            item.problem("sea", "EAW-2.1", LANE_SEA_NOT_SEA, value=repr(sea))
-        found.append((Connection(a, b, good, sea), item.prefix.rstrip(".")))
-    return found
+        if joins is None and areas[a].kind == areas[b].kind:
+            item.problem(
+                "kinds",
+                "EAW-2.1",
+                KIND_AREAS,
+                kind=kind,
+                joins=JOINS_TEXT[None],
+                area=b,
+                found=KIND_TEXT[areas[b].kind],
+            )
+
+
+def _check_lane_sea(item: Table, areas: Mapping[str, Area], kinds: frozenset[str], sea: str | None) -> None:
+    """EAW-2.1: a sea lane names the sea area it crosses; no other connection names one."""
+    if SEA_LANE in kinds and sea is None:
+        item.problem("sea", "EAW-2.1", LANE_NEEDS_SEA)
+    elif sea is not None and SEA_LANE not in kinds:
+        item.problem("sea", "EAW-2.1", SEA_NOT_LANE)
+    elif sea is not None and sea not in areas:
+        item.problem("sea", "EAW-2.1", UNKNOWN_AREA, value=repr(sea))
+    elif sea is not None and not areas[sea].is_sea:
+        item.problem("sea", "EAW-2.1", LANE_SEA_NOT_SEA, value=repr(sea))
 
 
 def _check_map(
