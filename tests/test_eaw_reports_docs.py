@@ -1,5 +1,5 @@
-"""docs/players-empires.md: every order line of its examples is read by the order language of Empires of the Ancient World
-(on the test map, whose area ids the guide uses), so that the guide shows only forms the tool accepts."""
+"""docs/players-empires.md: every order line of its examples is read by the order language of Empires of the Ancient
+World (on the test map, whose area ids the guide uses), so that the guide shows only forms the tool accepts."""
 
 from __future__ import annotations
 

@@ -109,10 +109,16 @@ CASES = [
         "EAW-7.22",
     ),
     ("a piece more", lambda d: d["public"]["players"]["red"].update(stock_forts=9), "EAW-1.2"),
+    ("a southern group", lambda d: d["private"]["red"].update(home_group="D"), "red.home_group: 'D' is no group"),
     ("a home card", lambda d: d["private"]["green"]["hand"].pop(0), "home army"),
     ("bad plan", lambda d: d["private"]["red"]["plan"].append({"kind": "fly"}), "players.red.plan[1]"),
     ("four rounds", lambda d: d["public"].update(round=5), "EAW-4.1"),
     ("a stranger starts", lambda d: d["public"].update(start_player="black"), "start_player: 'black'"),
+    ("a wrong option", lambda d: d["public"]["options"].update(threshold="maybe"), "options.threshold: 'maybe'"),
+    ("bad standing", lambda d: d["private"]["red"]["standing"].update(markers=5), "players.red.standing.markers"),
+    ("a round at setup", lambda d: d["public"].update(phase="placement"), "round: 1 is not 0 to 0"),
+    ("a marker more", lambda d: d["public"]["players"]["red"].update(stock_control=12), "control markers on the map"),
+    ("early winners", lambda d: d["public"].update(winners=["red"]), "EAW-10.8"),
     ("bad options", lambda d: d["public"]["options"].update(start_markers=[1]), "public.options"),
 ]
 
@@ -155,3 +161,21 @@ def test_EAW_2_4_an_area_holds_the_markers_of_one_player_at_least_one(placed: Ga
     assert "(an area held has at least 1 marker, EAW-2.4)" in broken(
         placed, lambda d: d["public"]["control"][next(iter(d["public"]["control"]))].update(markers=0)
     )
+
+
+def test_EAW_4_3_the_public_snapshot_names_the_action_rounds_of_the_round_under_the_games_options() -> None:
+    data = small_data(action_rounds_first=6)
+    game = EmpiresGame(load_ruleset("empires-aw").info, data, data.options)
+    state = game.initial_state("g", list(SEATS))
+    assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 0  # before round I
+    state.round, state.phase, state.start_player, state.first_setup_player = 3, "plans", "red", "red"
+    assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 4  # 6, 5, 4 (EAW-4.3)
+
+
+def test_EAW_7_22_personalities_are_counted_by_their_data_entry_merchants_any_number(placed: GameState) -> None:
+    state = placed.copy()
+    state.display = [c for c in state.display if c not in ("trader", "trader#2", "envoy", "envoy#2")]
+    state.deck = [c for c in state.deck if c not in ("trader", "trader#2", "envoy", "envoy#2")]
+    state.players["red"].personalities = ["trader", "trader#2"]  # two merchants: allowed
+    state.players["blue"].personalities = ["envoy", "envoy#2"]  # two diplomats: not (EAW-13.24)
+    assert bound().broken_invariants(state) == ["players.blue.personalities: two of diplomat (EAW-7.22)"]

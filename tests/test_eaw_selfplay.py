@@ -1,0 +1,61 @@
+"""Empires of the Ancient World self-play (bench/eaw_selfplay.py, services/selfplay.py with rulesets/empires/bot.py):
+a few seeded whole games of 3 to 5 seats in memory with a mix of the EAW-11.7 options, each step's invariants
+checked; a short game through the services in round pace with decisions asked, its archive verified; and
+`pbem selfplay --ruleset empires-aw`. The 100 games are the bench's (`python -m bench.eaw_selfplay`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjudicator.archive import Archive
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires.data import OPTION_CHOICES
+from adjudicator.services.selfplay import play_archived_game, playable
+from adjudicator.services.verification import verify
+from bench.eaw_selfplay import NUMBERS, game_options, run, seat_count
+from tests.conftest import Pbem
+
+
+def test_EAW_11_7_the_bench_gives_every_value_of_every_option_within_four_games() -> None:
+    seen: dict[str, set[str]] = {}
+    for index in range(4):
+        for key, value in game_options(index).items():
+            seen.setdefault(key, set()).add(value)
+    assert seen == {key: set(values) for key, values in {**OPTION_CHOICES, **NUMBERS}.items()}
+    rules, _ = playable(load_ruleset("empires-aw"), None, None, game_options(1))  # each mix is a game's options
+    assert rules.options_of(rules.initial_state("g", ["red", "blue", "green"])).threshold in ("ge", "gt")
+    assert {seat_count(i) for i in range(3)} == {3, 4, 5}  # EAW-3.4
+
+
+def test_EAW_10_8_seeded_games_of_three_to_five_seats_with_mixed_options_end_with_every_invariant_kept() -> None:
+    lines: list[str] = []
+    figures = run(6, 11, None, True, lines.append)
+    assert figures.problems == [], figures.problems
+    assert figures.games == 6 and len(lines) == 6
+    assert figures.steps > 6 * 40 and figures.battles > 0
+    for kind in ("battle_begins", "area_captured", "card_recruited", "trade_placed", "diplomacy", "fort_built"):
+        assert figures.events.get(kind), kind  # the bot meets every kind of action (EAW-7) and battles (EAW-8)
+    assert figures.events["game_ended"] == 6  # EAW-10.8
+
+
+def test_EAW_12_selfplay_in_round_pace_with_decisions_asked_keeps_the_invariants_and_verifies(tmp_path: Path) -> None:
+    archive = Archive.open(tmp_path, None)
+    options = {"marker_choice": "winner_chooses", "loss_selection": "owner_chooses", "action_rounds_first": "4"}
+    rules, _ = playable(load_ruleset("empires-aw"), None, None, options)
+    seats = rules.bot.seats(rules, 3)
+    played = play_archived_game(
+        archive, tmp_path, "asked", "empires-aw", seats, 3, 10, pace="round", decisions="ask", options=options
+    )
+    assert len(played) >= 10
+    assert all(rules.broken_invariants(step.state) == [] for step in played)
+    assert sum(step.accepted for step in played) > sum(step.rejected for step in played)
+    assert verify(archive, "asked")[1] == []
+
+
+def test_pbem_selfplay_plays_empires_aw_on_its_example_data(pbem: Pbem) -> None:
+    done = pbem("selfplay", "eaw", "--ruleset", "empires-aw", "--seats", "4", "--turns", "1", "--seed", "2")
+    assert done.exit_code == 0, done.output
+    assert "playing with its example data" in done.output
+    assert "Game eaw:" in done.output and "red, blue, green, yellow" in done.output
+    refused = pbem("selfplay", "eaw2", "--ruleset", "empires-aw", "--seats", "6")
+    assert refused.exit_code == 1 and "3 to 5 players (EAW-3.4)" in refused.output
