@@ -792,46 +792,15 @@ def _distinct_names(table: Table, entries: Iterable[Area | Card], where: Mapping
 # -- revolts.toml (EAW-5, EAW-11.2) ---------------------------------------------------------------------------------
 def _revolts(table: Table, game_map: GameMap) -> RevoltTables | None:
     table.only(("table_of", NORTH, SOUTH), "EAW-11.2")
-    table_of: dict[int, str] = {}
     chooser = table.table("table_of", "EAW-5.1")
-    if chooser is not None:
-        chooser.only(tuple(str(n) for n in DIE), "EAW-5.1")
-        for result in DIE:
-            if str(result) in chooser.data:
-                half = chooser.choice(str(result), "EAW-5.1", (NORTH, SOUTH))
-                if half:
-                    table_of[result] = half
-        missing = [str(n) for n in DIE if str(n) not in chooser.data]
-        if missing:
-            table.problem("table_of", "EAW-5.1", TABLE_OF, missing=", ".join(missing))
-        for half in (NORTH, SOUTH):
-            if len(table_of) == len(DIE) and half not in table_of.values():
-                table.problem("table_of", "EAW-5.1", NO_TABLE_USED, half=half)
+    table_of = _table_of(table, chooser) if chooser is not None else {}
     tables: dict[str, dict[int, tuple[str, ...]]] = {}
     for half in (NORTH, SOUTH):
         sub = table.table(half, "EAW-5.1")
         if sub is None:
             continue
         sub.only(tuple(str(n) for n in DIE), "EAW-5.1")
-        rows: dict[int, tuple[str, ...]] = {}
-        for result in DIE:
-            if str(result) not in sub.data:
-                continue
-            listed = sub.strings(str(result), "EAW-5.1")
-            seen: set[str] = set()
-            for index, ident in enumerate(listed):
-                key = f"{result}[{index}]"
-                area = game_map.areas.get(ident)
-                if area is None:
-                    sub.problem(key, "EAW-5.1", UNKNOWN_AREA, value=repr(ident))
-                elif area.is_sea:
-                    sub.problem(key, "EAW-5.3", REVOLT_SEA, value=repr(ident))
-                elif ident in seen:
-                    sub.problem(key, "EAW-5.2", TWICE, value=repr(ident))
-                elif area.half is not None and area.half != half:
-                    sub.problem(key, "EAW-5.1", REVOLT_OTHER_HALF, value=repr(ident), half=area.half)
-                seen.add(ident)
-            rows[result] = tuple(listed)
+        rows = {result: _revolt_row(sub, game_map, half, result) for result in DIE if str(result) in sub.data}
         missing = [str(n) for n in DIE if n not in rows]
         if missing:
             table.problem(half, "EAW-5.1", REVOLT_RESULTS, missing=", ".join(missing))
@@ -839,6 +808,43 @@ def _revolts(table: Table, game_map: GameMap) -> RevoltTables | None:
     if chooser is None or len(tables) < 2:
         return None
     return RevoltTables(table_of, tables)
+
+
+def _table_of(table: Table, chooser: Table) -> dict[int, str]:
+    """EAW-5.1: the die result -> the half whose revolt table it rolls on; every result named, each half used."""
+    table_of: dict[int, str] = {}
+    chooser.only(tuple(str(n) for n in DIE), "EAW-5.1")
+    for result in DIE:
+        if str(result) in chooser.data:
+            half = chooser.choice(str(result), "EAW-5.1", (NORTH, SOUTH))
+            if half:
+                table_of[result] = half
+    missing = [str(n) for n in DIE if str(n) not in chooser.data]
+    if missing:
+        table.problem("table_of", "EAW-5.1", TABLE_OF, missing=", ".join(missing))
+    for half in (NORTH, SOUTH):
+        if len(table_of) == len(DIE) and half not in table_of.values():
+            table.problem("table_of", "EAW-5.1", NO_TABLE_USED, half=half)
+    return table_of
+
+
+def _revolt_row(sub: Table, game_map: GameMap, half: str, result: int) -> tuple[str, ...]:
+    """One row of a half's revolt table: provinces of that half, each once (EAW-5.1 to EAW-5.3)."""
+    listed = sub.strings(str(result), "EAW-5.1")
+    seen: set[str] = set()
+    for index, ident in enumerate(listed):
+        key = f"{result}[{index}]"
+        area = game_map.areas.get(ident)
+        if area is None:
+            sub.problem(key, "EAW-5.1", UNKNOWN_AREA, value=repr(ident))
+        elif area.is_sea:
+            sub.problem(key, "EAW-5.3", REVOLT_SEA, value=repr(ident))
+        elif ident in seen:
+            sub.problem(key, "EAW-5.2", TWICE, value=repr(ident))
+        elif area.half is not None and area.half != half:
+            sub.problem(key, "EAW-5.1", REVOLT_OTHER_HALF, value=repr(ident), half=area.half)
+        seen.add(ident)
+    return tuple(listed)
 
 
 # -- cards.toml (EAW-1.3, EAW-1.4, EAW-8.5, EAW-9.1, EAW-11.3, EAW-11.6) ---------------------------------------------
