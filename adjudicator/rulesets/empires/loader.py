@@ -917,6 +917,13 @@ def _card(item: Table) -> Card | None:
         if not ident:
             return None
         return Card(ident, name, kind, vp_cost=vp_cost, count=count, personality=personality, effects=effects)
+    return _fighting_card(item, kind, ident, name, count, vp_cost, effects)
+
+
+def _fighting_card(
+    item: Table, kind: str, ident: str, name: str, count: int, vp_cost: int, effects: tuple[Effect, ...]
+) -> Card | None:
+    """An army or home-army card: what it fights with (EAW-8.1, EAW-8.5), its label and home group (EAW-1.4)."""
     category = item.choice("category", "EAW-1.3", CATEGORIES)
     speed = item.choice("speed", "EAW-8.1", (FAST, SLOW))
     mounted = item.flag("mounted", "EAW-8.15", False)
@@ -928,19 +935,7 @@ def _card(item: Table) -> Card | None:
     value_roll, roll_mod = _value_roll(item)
     label_text = item.choice("label", "EAW-7.23", ("N", "S", "none"), "none")
     label = LABELS.get(label_text)
-    group = None
-    if kind == EMPIRE:
-        groups = HOME_GROUPS[NORTH] + HOME_GROUPS[SOUTH]
-        group = item.choice("home_group", "EAW-1.4", groups, "") or None
-        if group is None and not item.given("home_group"):
-            item.problem("home_group", "EAW-1.4", NO_GROUP)
-        if group is not None and label is not None:
-            half = HALF_OF_LABEL[label]
-            if group not in HOME_GROUPS[half]:
-                other = SOUTH if half == NORTH else NORTH
-                item.problem(
-                    "home_group", "EAW-1.4", WRONG_HALF_GROUP, label=label, half=half, group=group, other=other
-                )
+    group = _home_group(item, label) if kind == EMPIRE else None
     if not (ident and kind and category and speed):
         return None
     return Card(
@@ -961,6 +956,20 @@ def _card(item: Table) -> Card | None:
         count=count,
         effects=effects,
     )
+
+
+def _home_group(item: Table, label: str | None) -> str | None:
+    """EAW-1.4: a home-army card's group, one of its label's half."""
+    groups = HOME_GROUPS[NORTH] + HOME_GROUPS[SOUTH]
+    group = item.choice("home_group", "EAW-1.4", groups, "") or None
+    if group is None and not item.given("home_group"):
+        item.problem("home_group", "EAW-1.4", NO_GROUP)
+    if group is not None and label is not None:
+        half = HALF_OF_LABEL[label]
+        if group not in HOME_GROUPS[half]:
+            other = SOUTH if half == NORTH else NORTH
+            item.problem("home_group", "EAW-1.4", WRONG_HALF_GROUP, label=label, half=half, group=group, other=other)
+    return group
 
 
 def _value_vs(item: Table) -> dict[str, int]:
