@@ -1011,6 +1011,28 @@ def _value_roll(item: Table) -> tuple[dict[int, int], int | None]:
     return table, None
 
 
+def _effect_args(effect: Table, raw: Mapping[str, Any], code: str) -> dict[str, Any]:
+    """EAW-11.6: the arguments of one effect, each of its code's (EFFECT_ARGS), in its bounds."""
+    wanted = EFFECT_ARGS[code]
+    args: dict[str, Any] = {}
+    for arg in raw:
+        if arg != "code" and arg not in wanted:
+            effect.problem(arg, "EAW-11.6", EFFECT_ARG_UNKNOWN, code=code, arg=arg, known=", ".join(wanted) or "none")
+    for arg, kind in wanted.items():
+        if arg not in raw:
+            if arg not in OPTIONAL_ARGS:
+                effect.problem(arg, "EAW-11.6", EFFECT_ARG_MISSING, code=code, arg=arg)
+            continue
+        if kind is int:
+            low, high = EFFECT_BOUNDS[arg]
+            value = effect.number(arg, "EAW-11.6", low=low, high=high)
+        else:
+            value = effect.value(arg, "EAW-11.6", kind)
+        if value is not None:
+            args[arg] = value
+    return args
+
+
 def _effects(item: Table) -> tuple[Effect, ...]:
     """EAW-11.6: effects = [{ code = "fort_cost", n = 2 }, ...]."""
     found = []
@@ -1029,25 +1051,7 @@ def _effects(item: Table) -> tuple[Effect, ...]:
             continue
         if not code:
             continue
-        wanted = EFFECT_ARGS[code]
-        args: dict[str, Any] = {}
-        for arg in raw:
-            if arg != "code" and arg not in wanted:
-                effect.problem(
-                    arg, "EAW-11.6", EFFECT_ARG_UNKNOWN, code=code, arg=arg, known=", ".join(wanted) or "none"
-                )
-        for arg, kind in wanted.items():
-            if arg not in raw:
-                if arg not in OPTIONAL_ARGS:
-                    effect.problem(arg, "EAW-11.6", EFFECT_ARG_MISSING, code=code, arg=arg)
-                continue
-            if kind is int:
-                low, high = EFFECT_BOUNDS[arg]
-                value = effect.number(arg, "EAW-11.6", low=low, high=high)
-            else:
-                value = effect.value(arg, "EAW-11.6", kind)
-            if value is not None:
-                args[arg] = value
+        args = _effect_args(effect, raw, code)
         if code == "roll_mod" and args.get("roll") not in (None, *ROLLS_MODIFIED):
             effect.problem("roll", "EAW-11.6", NOT_ONE_OF, value=repr(args["roll"]), choices=", ".join(ROLLS_MODIFIED))
         if code == "card_value" and args.get("if") not in (None, *CARD_VALUE_IF):
