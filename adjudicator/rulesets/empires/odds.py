@@ -238,25 +238,10 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     """The odds of `forces` with each side's standing orders, averaged over the unknown stacks."""
     data, options, kind = forces.data, forces.options, forces.kind
     chosen_plans = tuple(p or Plan() for p in sides)
-    candidates = []
-    frees = []
-    for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True):
-        hand = stacks.numbered(side.cards)
-        free = _has(data, side, "stack_order_free")
-        frees.append(free)
-        if side.known:
-            wrong = stacks.problem(data, hand, kind, hand, free)
-            if wrong is not None:  # EAW-8.21: the battle would refuse it
-                raise ValueError(f"--{role}er: {wrong}")
-            candidates.append([hand])
-            continue
-        planned = plan.stacks_by_kind.get(f"{kind}.{role}") if plan.stacks_by_kind else None
-        if planned is not None:
-            taken = stacks.instances(hand, planned)
-            if taken is not None and stacks.problem(data, hand, kind, taken, free) is None:
-                candidates.append([taken])
-                continue
-        candidates.append(candidate_stacks(data, hand, kind, free))
+    candidates = [
+        _side_stacks(data, kind, side, plan, role)
+        for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True)
+    ]
     if len(candidates[0]) * len(candidates[1]) > MAX_CASES:
         raise ValueError(f"more than {MAX_CASES} pairs of stacks: name one side's stack")
     if not candidates[0] or not candidates[1]:
@@ -282,6 +267,24 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
             count += 1
     assert total is not None
     return _scale(total, count)
+
+
+def _side_stacks(data: GameData, kind: str, side: Side, plan: Plan, role: str) -> list[tuple[str, ...]]:
+    """The stacks one side may fight with: its known stack (EAW-8.21: refused if the battle would), else its
+    standing stack where legal (EAW-12.6), else every legal stack of its hand."""
+    hand = stacks.numbered(side.cards)
+    free = _has(data, side, "stack_order_free")
+    if side.known:
+        wrong = stacks.problem(data, hand, kind, hand, free)
+        if wrong is not None:
+            raise ValueError(f"--{role}er: {wrong}")
+        return [tuple(hand)]
+    planned = plan.stacks_by_kind.get(f"{kind}.{role}") if plan.stacks_by_kind else None
+    if planned is not None:
+        taken = stacks.instances(hand, planned)
+        if taken is not None and stacks.problem(data, hand, kind, taken, free) is None:
+            return [tuple(taken)]
+    return candidate_stacks(data, hand, kind, free)
 
 
 def _effects(data: GameData, side: Side, code: str) -> list[Effect]:
