@@ -149,7 +149,7 @@ class EmpiresGame(EmpiresRuleset):
             self.name,
             state.game,
             state.steps_done,
-            snapshot.public_part(state, self.options_of(state)),
+            snapshot.public_part(state, self.options_of(state), self.data),
             {seat: snapshot.private_part(p) for seat, p in state.players.items()},
             snapshot.secret_part(state),
             state.data_digest,

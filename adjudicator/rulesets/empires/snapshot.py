@@ -12,6 +12,7 @@ against the game's data and the rules (areas and cards of the data, piece counts
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import fields
@@ -31,7 +32,7 @@ from adjudicator.rulesets.empires.data import (
     GameData,
     Options,
 )
-from adjudicator.rulesets.empires.orders import PlanLine
+from adjudicator.rulesets.empires.orders import PlanLine, canonical
 from adjudicator.rulesets.empires.setup import options_from_json
 from adjudicator.rulesets.empires.state import (
     ACTION,
@@ -56,7 +57,7 @@ class SnapshotError(PbemError, ValueError):
 # -- writing ----------------------------------------------------------------------------------------------------
 
 
-def public_part(state: GameState, options: Options) -> dict[str, Any]:
+def public_part(state: GameState, options: Options, data: GameData | None = None) -> dict[str, Any]:
     """`action_rounds`: the action rounds of the current game round under the game's options (EAW-4.3), for the
     reports; the reader derives it again."""
     return {
@@ -76,13 +77,20 @@ def public_part(state: GameState, options: Options) -> dict[str, Any]:
         "discards": list(state.discards),
         "deck": len(state.deck),
         "home_groups": {half: len(groups) for half, groups in sorted(state.home_groups.items())},
-        "players": {seat: _public_player(p) for seat, p in state.players.items()},
+        "home_group_names": {half: list(groups) for half, groups in HOME_GROUPS.items()},  # EAW-1.4: public facts
+        "players": {seat: _public_player(p, data) for seat, p in state.players.items()},
         "winners": list(state.winners),
     }
 
 
-def _public_player(player: Player) -> dict[str, Any]:
+def _public_player(player: Player, data: GameData | None) -> dict[str, Any]:
+    """`known`: the cards of its hand everybody knows: those not of its home army (each was taken face up from the
+    display, EAW-7.20) and those a battle revealed (`revealed`, EAW-8.4); the rest of the home army, drawn unseen
+    (EAW-3.8), stays private."""
+    known = [c for c in player.hand if c in player.revealed or (data is not None and _general(data, c))]
     return {
+        "known": sorted(known),
+        "revealed": list(player.revealed),
         "half": player.half,
         "personalities": list(player.personalities),
         "warehouse": player.warehouse,
@@ -99,13 +107,41 @@ def _public_player(player: Player) -> dict[str, Any]:
     }
 
 
+def _general(data: GameData, card: str) -> bool:
+    return card.split("#")[0] in data.cards and data.card(card).kind != EMPIRE
+
+
 def private_part(player: Player) -> dict[str, Any]:
+    """A plan line is written as its text and its JSON as one text (`order`): an order is no item, so that a word of it
+    ("no", an area it names) is not taken for a hidden card (the leak test reads single words as items)."""
     return {
         "hand": list(player.hand),
         "home_group": player.home_group,
-        "plan": [dict(line) for line in player.plan],
+        "plan": [_written(line) for line in player.plan],
         "standing": dict(player.standing),
     }
+
+
+def _written(line: dict[str, Any]) -> dict[str, str]:
+    text = line.get("text") or ""
+    if not text:
+        try:
+            text = canonical(PlanLine.from_json(line))
+        except (KeyError, TypeError, ValueError):
+            text = "?"
+    return {"text": text, "order": json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":"))}
+
+
+def _plan_line(value: Any, where: str) -> dict[str, Any]:
+    """A plan line as `_written` wrote it (or as its JSON object)."""
+    if isinstance(value, dict) and isinstance(value.get("order"), str):
+        try:
+            value = json.loads(value["order"])
+        except json.JSONDecodeError as bad:
+            raise SnapshotError(f"{where}.order: not JSON ({bad.msg})") from None
+    if not isinstance(value, dict):
+        raise SnapshotError(f"{where}: not a plan line")
+    return value
 
 
 def secret_part(state: GameState) -> dict[str, Any]:
@@ -167,9 +203,10 @@ def read_state(
         scores = _get(part, "scores", list, at)
         if not all(isinstance(s, dict) for s in scores):
             raise SnapshotError(f"{at}.scores: not a list of objects")
-        plan = own.get("plan", [])
-        if not isinstance(plan, list) or not all(isinstance(line, dict) for line in plan):
+        lines = own.get("plan", [])
+        if not isinstance(lines, list):
             raise SnapshotError(f"private.{seat}.plan: not a list of plan lines")
+        plan = [_plan_line(line, f"private.{seat}.plan[{n}]") for n, line in enumerate(lines)]
         standing = own.get("standing", {})
         if not isinstance(standing, dict):
             raise SnapshotError(f"private.{seat}.standing: not an object")
@@ -193,6 +230,7 @@ def read_state(
             standing=dict(standing),
             actions_taken=_get(part, "actions_taken", int, at),
             planned=_get(part, "planned", bool, at),
+            revealed=_texts(part.get("revealed", []), f"{at}.revealed"),
         )
     control: dict[str, Control] = {}
     for area, held in _get(public, "control", dict, where).items():
