@@ -343,7 +343,10 @@ def _comparisons(
             shown[seat] = None if instance is None else data.card(instance)
             if instance is not None:
                 revealed[seat].append(instance)
-                play.say("card_revealed", seat, card=base_id(instance), n=n, rule="EAW-8.4")
+                seen = play.state.players[seat].revealed  # public from now on: everybody saw it (EAW-8.4)
+                if instance not in seen:
+                    seen.append(instance)
+                play.say("card_revealed", seat, card=base_id(instance), instance=instance, n=n, rule="EAW-8.4")
         rolls: dict[str, int | None] = {}
         for seat in (attacker, defender):  # EAW-0.5: the attacker's die first
             card = shown[seat]
