@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from adjudicator.engine.vocabulary import N_, OrderResult, Rejected
+from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.empires.actions import order_text, refusal
 from adjudicator.rulesets.empires.board import LAND_KINDS, not_a_province, unknown_area, unreachable
 from adjudicator.rulesets.empires.data import (
@@ -35,7 +36,7 @@ from adjudicator.rulesets.empires.orders import (
     PlanLine,
     Recruit,
 )
-from adjudicator.rulesets.empires.parse import written_in
+from adjudicator.rulesets.empires.parse import RULESET, written_in
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.recruit import BEST
 
@@ -97,7 +98,11 @@ def _never_recruit(play: Play, seat: str, action: Recruit) -> Rejected | None:
     if unknown:
         return Rejected(
             "EAW-12.3",
-            N_("%(wants)s: neither a card, a category, a personality nor BEST", wants=", ".join(unknown)),
+            N_(
+                "%(wants)s: neither a card, a category, a personality nor %(kw_best)s",
+                wants=", ".join(unknown),
+                **in_english("best", ruleset=RULESET),
+            ),
         )
     return None
 
