@@ -65,8 +65,8 @@ def _ruleset_words() -> dict[str, str]:
         "odds_game_data": each("odds_game_data"),
         "game_data": "; ".join(texts("game_data")),
         "game_data_example": first("game_data"),
-        "seat": own.get("seat", "Red"),
-        "other_seat": own.get("other_seat", "Blue"),
+        "seat": own.get("seat", "SeatA"),
+        "other_seat": own.get("other_seat", "SeatB"),
     }
 
 

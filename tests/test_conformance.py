@@ -197,14 +197,15 @@ def test_resolve_refuses_a_public_or_one_seats_snapshot_of_a_game_that_hides_inf
 
 
 def leaves(value: Any) -> Iterator[str]:
-    """The strings of a JSON value that name one thing (a card, a hero): no sentences, no standing orders."""
+    """The strings of a JSON value that name one thing (a card, a hero): no sentences, no standing orders, and no
+    single letter (a home-army group's letter is a word of any text; the group's cards are searched for)."""
     if isinstance(value, dict):
         for item in value.values():
             yield from leaves(item)
     elif isinstance(value, list):
         for item in value:
             yield from leaves(item)
-    elif isinstance(value, str) and re.fullmatch(r"[\w][\w-]*", value):
+    elif isinstance(value, str) and re.fullmatch(r"[\w][\w-]+", value):
         yield value
 
 

@@ -164,7 +164,7 @@ def test_a_plugged_in_rulesets_help_words_reach_the_help_texts(tmp_path: Path) -
     )
     said = " ".join(run.stdout.split())  # as one line, whatever the wrapping
     assert "The game mode (conqueror-er: imperator or conquest; tryout: short or long)." in said
-    assert "Number of seats (Classic: 2 to 6; Tryout: 2 or 3)." in said
+    assert "Number of seats (Classic: 2 to 6; Empires: 3 to 5; Tryout: 2 or 3)." in said
     assert "(e.g. --option seas_of_destiny=true)" in said  # the first ruleset's example
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.orders import parse_orders
 from adjudicator.rulesets.empires import actions, board
 from adjudicator.rulesets.empires.orders import (
     Action,
@@ -18,9 +19,10 @@ from adjudicator.rulesets.empires.orders import (
     Recruit,
     TradeTarget,
 )
+from adjudicator.rulesets.empires.parse import language_of
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.state import GameState
-from tests.eaw_helpers import Pieces, play, position, small_data
+from tests.eaw_helpers import SEATS, Pieces, play, position, small_data
 
 
 def line(*alternatives: Action) -> PlanLine:
@@ -187,21 +189,24 @@ def test_EAW_12_12_fort_and_control_sites_fall_back_to_the_default() -> None:
 
 
 def test_EAW_12_2_order_texts_read_as_plan_lines() -> None:
-    texts = [
-        actions.order_text(a)
-        for a in (
-            Attack("GAL", "RAE", ("pike",), (PlaceTrade((TradeTarget("GAL"),)),)),
-            Diplomacy("NUM", remove=True, pay=2),
-            Recruit(("archer", "best"), "if_none"),
-            PlaceTrade((TradeTarget("GAL", "blue"), TradeTarget("ITA", ""))),
-        )
-    ]
+    written = (
+        Attack("GAL", "RAE", ("pike",), (PlaceTrade((TradeTarget("GAL"),)), Recruit(("best",)))),
+        Diplomacy("NUM", remove=True, pay=2),
+        Recruit(("archer", "best"), "if_none"),
+        PlaceTrade((TradeTarget("GAL", "blue"), TradeTarget("ITA", ""))),
+    )
+    texts = [actions.order_text(a) for a in written]
     assert texts == [
-        "ATTACK GAL FROM RAE WITH pike THEN TRADE GAL",
+        "ATTACK GAL FROM RAE WITH pike THEN TRADE GAL OR RECRUIT BEST",  # the free action's fall-backs: OR (EAW-12.9)
         "DIPLOMACY REMOVE NUM PAY 2",
-        "RECRUIT archer, best REFRESH IF NONE",
+        "RECRUIT archer, BEST REFRESH IF NONE",
         "TRADE GAL DISPLACE blue, ITA DISPLACE",
     ]
+    language = language_of(small_data(), SEATS)
+    for action in written:
+        german = actions.order_text(action, "de")
+        parsed = parse_orders(f"GAME g TURN 1 PLAYER red PASSWORD x\n{german}\n", language)
+        assert [o.alternatives for o in parsed.orders if isinstance(o, PlanLine)] == [(action,)], german
 
 
 # -- EAW-2.2, EAW-2.4, EAW-2.9, EAW-2.10: what the actions read of the map ----------------------------------

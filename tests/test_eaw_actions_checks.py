@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.orders import parse_orders
 from adjudicator.rulesets.empires.checks import check_plan_line
 from adjudicator.rulesets.empires.orders import (
     Action,
@@ -18,8 +19,13 @@ from adjudicator.rulesets.empires.orders import (
     Recruit,
     TradeTarget,
 )
+from adjudicator.rulesets.empires.parse import OrderLanguage, language_of
 from adjudicator.rulesets.empires.state import GameState
-from tests.eaw_helpers import play, position, small_data
+from tests.eaw_helpers import SEATS, play, position, small_data
+
+
+def language() -> OrderLanguage:
+    return language_of(small_data(), SEATS)
 
 
 def receipt(state: GameState, *alternatives: Action, **options: Any) -> tuple[bool, str, str]:
@@ -45,6 +51,18 @@ def test_EAW_12_2_a_line_that_cannot_be_taken_now_is_accepted_it_may_be_later() 
 def test_EAW_2_5_a_fort_at_sea_is_refused_for_good() -> None:
     state = position(control={"MOC": "red"}, warehouse={"red": 9})
     assert receipt(state, BuildFort("MOC"))[:2] == (False, "EAW-2.5")
+
+
+def test_EAW_2_5_a_read_line_with_a_fort_at_sea_keeps_its_fall_back_and_names_the_fort() -> None:
+    state = position(control={"GAL": "red"}, warehouse={"red": 9})
+    orders = parse_orders(f"GAME g TURN 1 PLAYER red PASSWORD x\n{'FORT MOC ELSE CONTROL GAL'}\n", language())
+    assert not orders.errors, [e.located for e in orders.errors]
+    (line,) = orders.orders
+    assert isinstance(line, PlanLine)
+    found = check_plan_line(play(state, small_data()), "red", line)
+    assert found.accepted and found.rule == "EAW-12.2"
+    assert "alternative 1 can never be taken" in found.reason and "(EAW-2.5)" in found.reason
+    assert "alternative 2 (CONTROL GAL) would be taken" in found.reason
 
 
 def test_EAW_2_1_an_unknown_area_is_refused_and_a_known_alternative_keeps_the_line() -> None:

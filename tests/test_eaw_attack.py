@@ -266,3 +266,40 @@ def test_EAW_8_11_a_battle_the_defender_holds_earns_no_free_action(battles: list
     p = play(state)
     actions.take_action(p, "red", attack("GAL", "RAE", (PlaceTrade((TradeTarget("RAE"),)),)))
     assert not events(p, "free_action") and state.trade == {}
+
+
+def test_EAW_1_2_an_attack_needs_a_control_marker_in_stock_for_a_neutral_or_a_held_target() -> None:
+    state = position(control={"RAE": "red", "GAL": "blue", "ITA": "blue"})
+    state.players["red"].stock_control = 1
+    assert rejected(state, "red", Attack("GER", "RAE")) is None
+    state.players["red"].stock_control = 0
+    assert rejected(state, "red", Attack("GER", "RAE")) == "EAW-1.2"
+    assert rejected(state, "red", Attack("GAL", "RAE")) == "EAW-1.2"
+
+
+# -- with the battles of battle.py (EAW-8) -------------------------------------------------------------------
+def routing_position() -> GameState:
+    """red's five strong cards against blue's one archer: red routs blue in GAL without a die (EAW-8.10)."""
+    return position(
+        control={"RAE": "red", "GAL": "blue", "ITA": "blue"},
+        hands={"red": ["blade", "blade#2", "pike", "pike#2", "pike#3"], "blue": ["archer"]},
+        warehouse={"red": 3},
+    )
+
+
+def test_EAW_12_9_an_answer_names_the_free_action_after_a_rout_in_battle() -> None:
+    state = routing_position()
+    p = play(state, answers={"red": {"free.GAL": "TRADE GAL"}})
+    actions.take_action(p, "red", attack("GAL", "RAE"))
+    assert state.controller("GAL") == "red" and state.trade == {"GAL": {"red": 1}}
+    decision = events(p, "decision")[-1]
+    assert (decision["key"], decision["source"]) == ("free.GAL", "answer")
+
+
+def test_EAW_12_9_an_unreadable_answer_is_refused_and_the_default_taken() -> None:
+    state = routing_position()
+    p = play(state, answers={"red": {"free.GAL": "FLY TO GAL"}})
+    actions.take_action(p, "red", attack("GAL", "RAE"))
+    refused = events(p, "answer_refused")
+    assert refused and "EAW-12.9" in refused[0]["reason"]
+    assert state.markers("GAL") == 2 and state.trade == {}

@@ -19,7 +19,7 @@ from adjudicator.engine.chance import GivenDice
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.battle import BattleOutcome, fight, loss_order
 from adjudicator.rulesets.empires.battle_stacks import OPEN, default, eligible, read_cards
-from adjudicator.rulesets.empires.data import MOUNTAIN, GameData
+from adjudicator.rulesets.empires.data import MOUNTAIN, Effect, GameData
 from adjudicator.rulesets.empires.orders import (
     AmbushOrder,
     Attack,
@@ -160,6 +160,19 @@ def test_EAW_8_2_leader_melee_bonus_always_helps_every_melee_card_of_a_leaders_o
     assert kinds(game, "comparison")[0]["values"] == {"red": 5, "blue": 4} and outcome.winner == "red"
     _, game, _ = battle({"red": ["archer"], "blue": ["pike#2"]}, personalities={"red": ["general"]}, data=data)
     assert kinds(game, "comparison")[0]["values"]["red"] == 3  # an archer is no melee card
+
+
+def test_EAW_8_2_a_card_value_effect_if_ambush_counts_only_in_the_ambush_whatever_the_option() -> None:
+    data = small_data(leader_melee_bonus="always")
+    general = data.cards["general"]
+    effects = (Effect("stack_order_free"), Effect("ambush"), Effect("card_value", {"n": 2, "if": "ambush"}))
+    data = replace(data, cards={**data.cards, "general": replace(general, effects=effects)})
+    hands = {"red": ["pike"], "blue": ["pike#2"]}
+    _, game, _ = battle(hands, personalities={"red": ["general"], "blue": ["general"]}, data=data)
+    assert kinds(game, "comparison")[0]["values"] == {"red": 4, "blue": 4}  # no ambush: no bonus for either
+    laid = {"blue": [AmbushOrder(True)]}
+    _, game, _ = battle(hands, personalities={"red": ["general"], "blue": ["general"]}, data=data, plans=laid)
+    assert kinds(game, "comparison")[0]["values"] == {"red": 4, "blue": 6}
 
 
 # -- EAW-8.3, EAW-8.4: combat markers --------------------------------------------------------------------------------
@@ -354,7 +367,7 @@ def test_EAW_13_11_capturing_a_fort_with_an_engineer_keeps_it_for_the_attacker()
     assert state.controller("RAE") == "red"
 
 
-def test_EAW_8_10_and_13_6_a_rout_after_the_third_comparison_returns_two_cards_unseen() -> None:
+def test_EAW_8_10_and_EAW_13_6_a_rout_after_the_third_comparison_returns_two_cards_unseen() -> None:
     red = ["blade", "pike", "pike#2", "archer", "rider"]
     blue = ["guard_a", "guard_a#2", "horse_a", "horse_b", "guard_c"]
     order = ["archer", "rider", "blade", "pike", "pike"]  # archer 5 vs horse, rider 4 vs horse 3, blade 5 vs guard
@@ -417,7 +430,7 @@ def test_EAW_8_12_a_winning_defender_changes_nothing_on_the_map() -> None:
     assert state.trade == trade and state.forts == {"RAE": "blue"} and state.controller("RAE") == "blue"
 
 
-def test_EAW_8_13_and_13_15_plunder_takes_every_other_players_markers_in_the_area() -> None:
+def test_EAW_8_13_and_EAW_13_15_plunder_takes_every_other_players_markers_in_the_area() -> None:
     trade = {"RAE": {"blue": 2, "green": 1, "red": 1}}
     outcome, game, state = battle(WIN, stack=["blade", "pike", "pike"], dice=[1], trade=trade)
     assert state.trade == {"RAE": {"red": 1}}
@@ -473,7 +486,7 @@ def test_EAW_12_6_an_answer_naming_no_card_is_refused_and_the_default_decides() 
 
 def test_EAW_12_6_a_stack_naming_cards_not_held_is_refused_as_a_whole() -> None:
     _, game, _ = battle({"red": ["pike", "blade"], "blue": ["pike#2"]}, stack=["pike", "pike"])
-    assert "not in hand" in kinds(game, "stack_refused_reason")[0]["reason"]
+    assert kinds(game, "stack_refused_reason")[0]["reason"] == "pike: not in hand (EAW-8.21)"  # the second pike
     assert stack_of(game, "red") == ["blade", "pike"]
 
 
@@ -497,8 +510,11 @@ def test_EAW_12_6_the_default_stack_takes_the_legal_cards_of_highest_value_fast_
 def test_EAW_12_6_card_lists_read_ids_names_commas_and_spaces() -> None:
     data = small_data()
     assert read_cards(data, "pike pike, Archer;Guard A") == ("pike", "pike", "archer", "guard_a")
-    with pytest.raises(ValueError, match="'dragon' is no card"):
+    assert read_cards(data, "blad, cata") == ("blade", "catapult")  # unique prefixes, as the order language
+    with pytest.raises(ValueError, match="unknown card 'dragon'"):
         read_cards(data, "pike dragon")
+    with pytest.raises(ValueError, match=r"unknown card 'pikes' \(did you mean pike"):
+        read_cards(data, "pikes")
 
 
 # -- EAW-12.4, EAW-12.5: decisions of the defender ---------------------------------------------------------------
@@ -581,3 +597,23 @@ def test_every_battle_event_has_a_sentence_naming_its_rule() -> None:
     assert {e.kind for e in events} <= set(listed.split(","))
     for event, line in zip(events, sentences, strict=True):
         assert event.data["rule"] in line and not line.startswith(f"{event.kind} {{"), line
+
+
+def test_the_games_sentences_tell_a_whole_battle_with_its_dice_and_decisions() -> None:
+    from adjudicator.render import environment
+
+    module = environment("en").get_template("empires/events.j2").module
+    assert module.battle_opening == ["battle_begins"]  # type: ignore[attr-defined]
+    data = small_data(loss_selection="owner_chooses")
+    _, game, _ = battle(
+        {"red": ["slinger", "pike"], "blue": ["guard_a", "blade"]},
+        data=data,
+        personalities={"blue": ["general"]},
+        forts={"RAE": "blue"},
+        dice=[6],
+        answers={"blue": {"siege.RAE": "maybe"}},
+    )
+    assert {"roll", "decision", "answer_refused"} <= {e.kind for e in game.events}
+    for event in game.events:
+        text = module.sentence(event)  # type: ignore[attr-defined]
+        assert "EAW-" in text and not text.startswith(f"{event.kind} "), text

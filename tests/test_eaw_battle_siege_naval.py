@@ -12,7 +12,7 @@ import pytest
 from adjudicator.engine.chance import GivenDice
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.battle import BattleOutcome, fight
-from adjudicator.rulesets.empires.battle_stacks import NAVAL, OPEN, SIEGE, default, problem
+from adjudicator.rulesets.empires.battle_stacks import NAVAL, OPEN, SIEGE, default, plan_problem, problem
 from adjudicator.rulesets.empires.data import GameData
 from adjudicator.rulesets.empires.orders import AmbushOrder, Attack, DefendOrder, StackOrder
 from adjudicator.rulesets.empires.play import Play
@@ -113,7 +113,7 @@ SEA_RED = ["blade", "blade#2", "pike", "galley", "galley#2", "archer", "slinger"
 SEA_BLUE = ["galley#3", "guard_a"]
 
 
-def test_EAW_8_20_one_sword_is_allowed_at_sea_and_13_13_two_are_refused_for_the_default() -> None:
+def test_EAW_8_20_one_sword_is_allowed_at_sea_and_EAW_13_13_two_are_refused_for_the_default() -> None:
     _, game, _ = naval({"red": SEA_RED, "blue": SEA_BLUE}, stack=["blade", "galley", "galley"], dice=[1])
     assert refusal(game) is None and stack_of(game, "red") == ["blade", "galley", "galley"]
     _, game, _ = naval({"red": SEA_RED, "blue": SEA_BLUE}, stack=["blade", "blade", "galley"], dice=[1])
@@ -216,3 +216,23 @@ def test_EAW_9_1_the_leader_and_the_engineer_act_in_battle() -> None:
     )
     # the engineer: the winning attacker keeps the captured fort
     assert outcome.captured and [e.kind for e in game.events if e.kind.startswith("fort_")] == ["fort_captured"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "situation", "found"),
+    [
+        (["pike", "pike", "archer"], "siege", None),
+        (["pike", "pike", "archer", "blade"], "siege", "more than 3"),  # EAW-8.15: 3 is the boundary
+        (["rider"], "siege", "Rider cannot be stacked"),
+        (["blade", "galley"], "naval", None),
+        (["blade", "blade", "galley"], "naval", "at most one sword or spear"),  # EAW-13.13
+        (["pike"] * 5, "open", None),
+        (["pike"] * 6, "open", "more than 5"),
+        (["general", "pike"], None, "General cannot be stacked"),  # EAW-7.22: never stacked
+    ],
+)
+def test_EAW_8_21_a_receipt_names_what_breaks_a_standing_stack_plan(
+    cards: list[str], situation: str | None, found: str | None
+) -> None:
+    reason = plan_problem(small_data(), cards, situation)
+    assert reason is None if found is None else found in (reason or "")

@@ -4,13 +4,17 @@ changed; EAW-10.9's split between what refuses a game ((a) to (c)) and what is a
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.steps import resolve_step
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires import loader, template
 from adjudicator.rulesets.empires.data import (
     CATEGORIES,
     EFFECT_CODES,
@@ -23,8 +27,10 @@ from adjudicator.rulesets.empires.data import (
     GameData,
     Options,
 )
-from adjudicator.rulesets.empires.loader import FILES, check_folder, load_folder, read_files
+from adjudicator.rulesets.empires.loader import FILES, RESOLUTIONS, check_folder, load_folder, read_files
 from adjudicator.rulesets.empires.options import OPTION_RULES
+from adjudicator.rulesets.empires.state import ENDED
+from adjudicator.rulesets.empires.template import write_template
 from tests.eaw_data_helpers import (
     EXAMPLE,
     REMOVE,
@@ -38,6 +44,7 @@ from tests.eaw_data_helpers import (
     problems,
     replace_text,
 )
+from tests.rule_coverage import rule_ids, rules_spec
 
 
 @pytest.fixture
@@ -284,8 +291,8 @@ def test_EAW_2_1_each_connection_kind_joins_its_kind_of_areas(folder: Path) -> N
         f"map.toml: connection[{count}].kinds (EAW-2.1): a coast connection joins a province and a sea area; TAL is a "
         "province",
         f"map.toml: connection[{count + 1}].kinds (EAW-2.1): a water connection joins two sea areas; GET is a province",
-        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; OUT is a sea",
-        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; RDG is a sea",
+        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; OUT is a sea area",
+        f"map.toml: connection[{count + 2}].kinds (EAW-2.1): a land connection joins two provinces; RDG is a sea area",
         f"map.toml: connection[{count + 3}].kinds[0] (EAW-2.1): 'tunnel' is not one of land, mountain, strait, sea, "
         "coast, water",
     ]
@@ -654,7 +661,101 @@ def test_EAW_11_1_a_data_file_beyond_the_size_limit_is_refused_not_parsed(folder
     with (folder / "map.toml").open("a", encoding="utf-8") as out:
         out.write("# padding\n" * 30000)
     found = problems(folder)
-    assert len(found) == 1 and found[0].startswith("map.toml (EAW-11.1): the file is refused: the file is ")
+    size = (folder / "map.toml").stat().st_size
+    assert found == [f"map.toml (EAW-11.1): the file is {size} bytes; a data file is at most 262144 bytes"]
     with pytest.raises(PbemError) as refused:
         read_files(folder)
     assert str(refused.value).startswith(f"{folder}: map.toml (EAW-11): the file is ")
+
+
+def test_EAW_3_7_a_half_of_3_provinces_is_taken_2_refused(folder: Path) -> None:
+    for ident in ("FRO", "VEL", "KAR", "DUN", "ORS", "TAL", "BRE", "SIL"):
+        change_area(folder, ident, half="south")
+    assert not [line for line in problems(folder) if "(EAW-3.7)" in line]  # PEL, HYR, COR are left
+    change_area(folder, "PEL", half="south")
+    assert "map.toml: area (EAW-3.7): the north half has 2 provinces; up to 3 players start there" in problems(folder)
+
+
+def test_EAW_11_1_EAW_11_6_no_id_or_name_names_two_areas_or_two_cards(folder: Path) -> None:
+    change_area(folder, "TAL", name="orsenna")  # another area's name, in any case
+    change_area(folder, "VEL", name="fro")  # another area's id
+    change_card(folder, "oath_guard", name="Iron Swordsmen")
+    assert problems(folder) == [
+        f"{area_key(folder, 'VEL')}.name (EAW-11.1): 'fro' already names FRO: orders could not tell them apart",
+        f"{area_key(folder, 'TAL')}.name (EAW-11.1): 'orsenna' already names ORS: orders could not tell them apart",
+        f"{card_key(folder, 'oath_guard')}.name (EAW-11.6): 'Iron Swordsmen' already names iron_swordsmen: orders "
+        "could not tell them apart",
+    ]
+
+
+def test_EAW_2_1_a_sea_lane_across_a_sea_that_one_end_does_not_border_is_a_note(folder: Path) -> None:
+    drop_connection(folder, "SAB", "CMS")
+    found = notes(folder)
+    lanes = tomllib.loads((folder / "map.toml").read_text(encoding="utf-8"))["connection"]
+    position = [(c["a"], c["b"]) for c in lanes].index(("SIL", "SAB"))
+    assert found == [
+        f"map.toml: connection[{position}] (EAW-2.1): the sea lane SIL-SAB crosses CMS, which SAB does not border "
+        "(no coast connection)"
+    ]
+    assert problems(folder) == []
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_EAW_3_4_the_example_data_plays_a_whole_game_at_3_4_and_5_players(example: GameData, players: int) -> None:
+    """The example data is usable as it stands: every seat on the EAW-12 defaults, from the deal to the end."""
+    rules = load_ruleset("empires-aw").with_data(example)
+    state = rules.initial_state("g", ["red", "blue", "green", "yellow", "white"][:players])
+    steps = 0
+    while (step := rules.due(state)) is not None:
+        steps += 1
+        dice = KeyedDice(key=bytes([players * 16 + steps % 16]) * 32, orders_hash=f"h{steps}", hidden_key=b"s" * 32)
+        state = resolve_step(rules, state, step, dict.fromkeys(step.seats), dice).state
+        assert rules.broken_invariants(state) == []
+    assert state.phase == ENDED and set(state.winners) <= set(state.seats)
+
+
+def test_EAW_8_13_plunder_spendable_may_be_written_as_true_or_false(folder: Path) -> None:
+    replace_text(folder, "game-data.toml", 'plunder_spendable = "false"', "plunder_spendable = true")
+    assert problems(folder) == [] and load_folder(folder).options.plunder_spendable == "true"
+    replace_text(folder, "game-data.toml", "plunder_spendable = true", "plunder_spendable = 1")
+    assert problems(folder) == ["game-data.toml: options.plunder_spendable (EAW-8.13): expected a string, found 1"]
+
+
+def rule_texts() -> dict[str, str]:
+    """Each rule of the spec with its text (up to the next rule)."""
+    text = rules_spec("empires-aw").read_text(encoding="utf-8")
+    parts = re.split(r"^(?:- |\| )(EAW-\d+\.\d+)\b", text, flags=re.MULTILINE)
+    found: dict[str, str] = {}
+    for rule, body in zip(parts[1::2], parts[2::2], strict=True):
+        found[rule] = found.get(rule, "") + body
+    return found
+
+
+def test_EAW_0_1_every_rule_the_data_check_cites_is_a_rule_of_the_spec(tmp_path: Path) -> None:
+    write_template(tmp_path / "template")
+    report = check_folder(tmp_path / "template")
+    cited = {p.rule for p in report.problems + report.notes} | set(OPTION_RULES.values()) | set(RESOLUTIONS)
+    source = Path(loader.__file__).read_text(encoding="utf-8") + Path(template.__file__).read_text(encoding="utf-8")
+    cited |= set(re.findall(r"EAW-\d+\.\d+", source))
+    assert cited and cited <= set(rule_ids("empires-aw")), cited - set(rule_ids("empires-aw"))
+
+
+def test_EAW_0_2_each_resolution_the_moderator_may_change_is_an_option_its_rule_names_or_one_to_confirm() -> None:
+    texts = rule_texts()
+    for option, rule in OPTION_RULES.items():
+        assert f"`{option}`" in texts[rule], f"{rule} does not name the option {option}"
+    for rule in RESOLUTIONS:
+        assert "**Resolution" in texts[rule], f"{rule} holds no resolution to confirm"
+
+
+def test_EAW_11_6_effect_numbers_at_their_bounds_are_taken_one_past_refused(folder: Path) -> None:
+    change_card(folder, "wall_builder", effects=[{"code": "fort_cost", "n": 6}, {"code": "capture_fort"}])
+    change_card(folder, "silver_tongue", effects=[{"code": "diplomacy_takeover", "cost": 0, "roll": 6}])
+    assert problems(folder) == []
+    change_card(folder, "wall_builder", effects=[{"code": "fort_cost", "n": 7}])
+    change_card(folder, "silver_tongue", effects=[{"code": "diplomacy_takeover", "cost": -1, "roll": 7}])
+    assert problems(folder) == [
+        f"{card_key(folder, 'wall_builder')}.effects[0].n (EAW-11.6): 7 is out of range: -6 to 6",
+        f"{card_key(folder, 'silver_tongue')}.effects[0].cost (EAW-11.6): -1 is out of range: 0 to 10",
+        f"{card_key(folder, 'silver_tongue')}.effects[0].roll (EAW-11.6): 7 is out of range: 0 to 6",
+    ]

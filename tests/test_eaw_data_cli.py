@@ -4,12 +4,15 @@ the example data checks clean; a filled-in folder passes once its last value is 
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.rulesets.empires.data import EFFECT_CODES, OPTION_CHOICES, Area, Card
 from adjudicator.rulesets.empires.loader import FILES, RESOLUTIONS, check_folder
 from adjudicator.rulesets.empires.options import OPTION_RULES
@@ -146,3 +149,44 @@ def test_EAW_11_pbem_data_check_with_the_ruleset_given_names_each_missing_file(p
 def test_EAW_11_the_service_checks_the_example_through_the_registry() -> None:
     result = check_data(EXAMPLE)
     assert result.complete and result.ruleset == "empires-aw" and result.notes == []
+
+
+# -- pbem new --game-data (EAW-10.9, EAW-11.7) ---------------------------------------------------------------------
+SEATS = ("--seat", "red=r@example.org", "--seat", "blue=b@example.org", "--seat", "green=g@example.org")
+
+
+def stored_options(pbem: Pbem, game: str) -> dict[str, str]:
+    with Archive.open(pbem.data, pbem.db).session() as session:
+        row = db.game_named(session, game)
+        assert row is not None
+        return json.loads(row.game_data)["options"]
+
+
+def test_EAW_11_7_pbem_new_plays_the_example_data_with_the_options_given(pbem: Pbem) -> None:
+    args = ("new", "eaw1", "--ruleset", "empires-aw", "--game-data", str(EXAMPLE), *SEATS)
+    result = pbem(*args, "--option", "trade_reach=controlled_only", "--option", "start_markers=3:6")
+    assert result.exit_code == 0, result.output
+    assert stored_options(pbem, "eaw1") == {"trade_reach": "controlled_only", "start_markers": "3:6"}
+
+
+def test_EAW_11_7_pbem_new_names_every_wrong_option_and_stores_nothing(pbem: Pbem) -> None:
+    args = ("new", "eaw1", "--ruleset", "empires-aw", "--game-data", str(EXAMPLE), *SEATS)
+    result = pbem(*args, "--option", "trade_reach=nowhere", "--option", "plunder_vp=11", "--mode", "conquest")
+    assert result.exit_code == 1
+    assert "trade_reach=nowhere: choose one of chain, controlled_only (EAW-7.30)" in result.output
+    assert "plunder_vp=11: write a whole number from 0 to 10 (EAW-10.6)" in result.output
+    assert "mode 'conquest': Empires of the Ancient World has no modes" in result.output
+    assert not (pbem.data / "games" / "eaw1").exists()
+
+
+def test_EAW_10_9_pbem_new_refuses_data_without_its_map_and_stores_nothing(pbem: Pbem, tmp_path: Path) -> None:
+    folder = copy_example(tmp_path / "mine")
+    (folder / "revolts.toml").unlink()
+    change_area(folder, "VEL", value=3)
+    result = pbem("new", "eaw1", "--ruleset", "empires-aw", "--game-data", str(folder), *SEATS)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "revolts.toml (EAW-11.2): the file is missing" in result.output
+    assert "map.toml: area[1].value (EAW-2.9): a province on the northern edge is worth 2" in result.output
+    assert not (pbem.data / "games" / "eaw1").exists()
+    with Archive.open(pbem.data, pbem.db).session() as session:
+        assert db.game_named(session, "eaw1") is None

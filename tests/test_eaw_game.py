@@ -97,10 +97,19 @@ def test_no_hidden_card_reaches_a_public_event_or_the_public_snapshot(played: An
 
 def test_every_event_of_the_flow_has_its_sentence_with_its_rule(played: Any) -> None:
     _, _, events, _ = played
-    module = environment().get_template("empires/events_round.j2").module
-    kinds = set(module.kinds)  # type: ignore[attr-defined]
-    seen = {e.kind for e in events} - {"roll"}  # the dice's sentences are the shared ones of events.j2
-    assert seen <= kinds, seen - kinds
-    for event in (e for e in events if e.kind != "roll"):
-        text = module.sentence(event)  # type: ignore[attr-defined]
+    env = environment()
+    kinds = set(env.get_template("empires/events_round.j2").module.kinds)  # type: ignore[attr-defined]
+    sentence = env.get_template("empires/events.j2").module.sentence  # type: ignore[attr-defined]
+    assert {e.kind for e in events} - kinds == {"roll"}  # the dice are worded by events.j2
+    for event in events:
+        text = sentence(event)
         assert not text.startswith(event.kind + " ") and "EAW-" in text, (event.kind, text)
+
+
+def test_EAW_0_1_every_rule_an_event_or_verdict_of_the_flow_cites_is_a_rule_ID_of_the_spec(played: Any) -> None:
+    from tests.rule_coverage import rule_ids
+
+    known = set(rule_ids("empires-aw")) | {"EAW-12"}  # EAW-12: the decisions section as a whole (ruleset.toml)
+    _, _, events, _ = played
+    cited = {e.data["rule"] for e in events if "rule" in e.data}
+    assert cited and cited <= known, cited - known

@@ -29,9 +29,13 @@ def mentions(text: str, item: str) -> bool:
     return re.search(rf"(?<![\w#-]){re.escape(item)}(?![\w#-])", text) is not None
 
 
+Played = tuple[EmpiresGame, Path, dict[int, dict[str, list[str]]], dict[int, str]]
+
+
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmpiresGame, Path, dict[int, dict[str, list[str]]]]:
-    """The game, its folder, and each stored step's hands (seat -> card instances) from the whole snapshots."""
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """The game, its folder, each stored step's hands (seat -> card instances) from the whole snapshots, and the card
+    instances each step's public events revealed."""
     data = tmp_path_factory.mktemp("eaw-leak")
     rules, _ = playable(load_ruleset("empires-aw"), None, None, OPTIONS)
     assert isinstance(rules, EmpiresGame)
@@ -43,7 +47,17 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmpiresGame, Path,
             row.number: {seat: part["hand"] for seat, part in json.loads(row.state_json)["private"].items()}
             for row in rows
         }
-    return rules, data, hands
+        revealed = {row.number: " ".join(_revealed(row.events_json)) for row in rows}
+    return rules, data, hands, revealed
+
+
+def _revealed(events_json: str) -> list[str]:
+    """The card instances a step's public events show (a battle's reveal names the copy, EAW-8.4)."""
+    return [
+        e["data"]["instance"]
+        for e in json.loads(events_json)
+        if e["kind"] == "card_revealed" and "visible_to" not in e and "instance" in e["data"]
+    ]
 
 
 def secret(rules: EmpiresGame, instance: str) -> bool:
@@ -52,16 +66,16 @@ def secret(rules: EmpiresGame, instance: str) -> bool:
 
 
 def test_EAW_3_8_no_hand_card_reaches_another_seat_or_the_public_until_it_is_shown(
-    played: tuple[EmpiresGame, Path, dict[int, dict[str, list[str]]]],
+    played: Played,
 ) -> None:
-    rules, data, hands = played
+    rules, data, hands, revealed = played
     folders = sorted((data / "games" / GAME).glob("turn-*"))
     assert len(folders) > 10
     shown = ""  # every public text so far: a card revealed in battle (EAW-8.4) is public from then on
     checked = seen_by_owner = 0
     for folder in folders:
         number = int(folder.name.split("-")[1])
-        shown += (folder / "report.txt").read_text(encoding="utf-8")
+        shown += (folder / "report.txt").read_text(encoding="utf-8") + " " + revealed.get(number, "")
         public = [folder / "report.txt", folder / "snapshot.json"]
         for seat, hand in hands.get(number, {}).items():
             hidden = [card for card in hand if secret(rules, card) and not mentions(shown, card)]

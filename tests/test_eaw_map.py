@@ -10,11 +10,12 @@ from dataclasses import replace
 import pytest
 
 from adjudicator.engine.board import RIVER, STRAIT
+from adjudicator.engine.protocol import EVERYONE
 from adjudicator.render.svgmap import render_map
 from adjudicator.rulesets.empires.data import GameData, GameMap
 from adjudicator.rulesets.empires.mapping import EmpiresMap
 from tests.eaw_helpers import position, small_data
-from tests.test_eaw_reports import snapshot
+from tests.test_eaw_reports import bound
 
 # where the test map's areas lie (0-1000), roughly as on a map of the Mediterranean
 PLACES = {
@@ -55,7 +56,7 @@ def svg(data: GameData) -> str:
     )
     state.players["red"].plan = [{"line": 1, "text": "ATTACK ITA FROM GAL", "alternatives": []}]
     layers = EmpiresMap(data)
-    return render_map(layers.board, snapshot(state), [], layers=layers)
+    return render_map(layers.board, bound(data).snapshot(state, EVERYONE), [], layers=layers)
 
 
 def _area(svg: str, code: str) -> str:
@@ -101,7 +102,7 @@ def test_EAW_2_1_connections_are_drawn_by_kind(data: GameData) -> None:
     assert "AFR" in board.adjacency["MCE"] and "MOR" in board.adjacency["MCE"]
 
 
-def test_the_map_shows_no_hidden_card_or_plan(svg: str) -> None:
+def test_the_map_shows_no_hidden_card_or_plan_of_the_whole_snapshot_it_is_drawn_from(svg: str) -> None:
     for hidden in ("blade", "guard_a", "catapult", "rider", "camel", "ATTACK", "archer"):
         assert hidden not in svg, hidden
 
@@ -119,7 +120,7 @@ def test_EAW_7_1_and_EAW_8_the_steps_public_attacks_and_battles_are_drawn_and_pr
         {"kind": "attack", "seat": "red", "data": {"target": "SIC", "origin": "ITA"}, "visible_to": ["red"]},
     ]
     layers = EmpiresMap(data)
-    svg = render_map(layers.board, snapshot(state), events, layers=layers)
+    svg = render_map(layers.board, bound(data).snapshot(state, EVERYONE), events, layers=layers)
     moves = re.findall(r'<g class="move (\w+)" data-path="([^"]*)"', svg)
     assert moves == [("land", "GAL ITA"), ("sea", "AFR MCE")]
     assert re.findall(r'<g class="battle ([\w-]+)" data-area="(\w+)"', svg) == [

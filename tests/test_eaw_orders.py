@@ -1,6 +1,6 @@
 """Orders of Empires of the Ancient World written back as lines (`canonical`: reports, the orders template, answers)
 parse to the same orders in each of the four keyword languages; a plan line survives its JSON (Player.plan); a FORT
-line is read as the step it is sent to needs it (EAW-12.14 in the placement step, EAW-7.25 in a plan)."""
+line is both the starting fort (EAW-12.14) and a plan line (EAW-7.25)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ from adjudicator.rulesets.empires.orders import (
     StartChoice,
     TradeTarget,
     canonical,
-    for_step,
 )
 from adjudicator.rulesets.empires.parse import OrderLanguage
 from tests.eaw_helpers import small_data
@@ -41,6 +40,7 @@ ORDERS: list[Order] = [
     StartChoice(("ITA", "GAL", "SIC")),
     PlaceChoice(("MCE", "SIC")),
     FortChoice(("ITA", "GAL")),
+    FortChoice(("SIC",)),
     PlanLine(
         (
             Attack("GAL", "RAE", ("pike", "archer"), then=(PlaceTrade((TradeTarget("GAL"),)), Recruit(("best",)))),
@@ -84,19 +84,15 @@ def test_EAW_12_lines_are_written_in_the_readers_keywords() -> None:
 
 
 def test_EAW_12_2_a_plan_line_survives_its_json() -> None:
-    line = ORDERS[3]
+    line = next(o for o in ORDERS if type(o) is PlanLine)
     assert isinstance(line, PlanLine)
     assert PlanLine.from_json(replace(line, line=4, text="x").to_json()) == replace(line, line=4, text="x")
 
 
-def test_EAW_12_14_fort_lines_as_each_step_reads_them() -> None:
-    one = PlanLine((BuildFort("ITA"),), line=3, text="FORT ITA")
-    assert for_step(one, placement=True) == FortChoice(("ITA",), line=3, text="FORT ITA")
-    assert for_step(one, placement=False) is one
-    listed = FortChoice(("ITA", "GAL"), line=3, text="FORT ITA, GAL")
-    assert for_step(listed, placement=True) is listed
-    assert for_step(listed, placement=False) == PlanLine(
+def test_EAW_12_14_a_fort_line_kept_in_a_plan_is_a_plan_line_of_forts() -> None:
+    line = FortChoice(("ITA", "GAL"), line=3, text="FORT ITA, GAL")
+    assert PlanLine.from_json(line.to_json()) == PlanLine(
         (BuildFort("ITA"), BuildFort("GAL")), line=3, text="FORT ITA, GAL"
     )
-    other = PlanLine((BuildFort("ITA"), PlaceControl("ITA")))
-    assert for_step(other, placement=True) is other
+    assert canonical(PlanLine((BuildFort("ITA"), BuildFort("GAL")))) == "FORT ITA ELSE FORT GAL"
+    assert canonical(FortChoice(("ITA", "GAL")), "nl") == "FORT ITA, GAL"

@@ -14,9 +14,10 @@ from functools import cache
 import pytest
 
 from adjudicator.orders import KEYWORD_LANGUAGES, parse_orders
-from adjudicator.orders.keywords import keyword_table
+from adjudicator.orders.keywords import keyword_of, keyword_table
 from adjudicator.orders.parser import shadowed_names
 from adjudicator.orders.sets import Answer, Language, Order, OrderSet, Press
+from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.orders import (
     REFRESH_IF_NONE,
     REFRESH_NO,
@@ -38,9 +39,8 @@ from adjudicator.rulesets.empires.orders import (
     StackOrder,
     StartChoice,
     TradeTarget,
-    for_step,
 )
-from adjudicator.rulesets.empires.parse import RULESET, BadActionLine, OrderLanguage, read_action_line
+from adjudicator.rulesets.empires.parse import RULESET, BadActionLine, OrderLanguage, language_of, read_action_line
 from tests.eaw_helpers import small_data
 
 HEADER = "GAME eaw1 TURN 3 PLAYER red PASSWORD s3cret"
@@ -114,17 +114,19 @@ def test_EAW_12_13_an_area_listed_twice_is_refused() -> None:
 
 
 def test_EAW_12_14_fort_with_a_list_is_the_starting_fort_in_order() -> None:
-    assert one("FORT ITA, GAL") == FortChoice(("ITA", "GAL"), line=2, text="FORT ITA, GAL")
+    order = one("FORT ITA, GAL")
+    assert order == FortChoice(("ITA", "GAL"), line=2, text="FORT ITA, GAL")
+    # the placement step reads the starting fort's list, a plan a fort in the first that can take one (EAW-7.25)
+    assert isinstance(order, FortChoice) and order.areas == ("ITA", "GAL")
+    assert isinstance(order, PlanLine) and order.alternatives == (BuildFort("ITA"), BuildFort("GAL"))
 
 
-def test_EAW_12_14_fort_with_one_area_is_the_starting_fort_in_the_placement_step() -> None:
+def test_EAW_12_14_fort_with_one_area_is_the_starting_fort_or_the_action() -> None:
     order = one("FORT ITA")
+    assert isinstance(order, FortChoice) and order.areas == ("ITA",)
     assert isinstance(order, PlanLine) and order.alternatives == (BuildFort("ITA"),)
-    assert for_step(order, placement=True) == FortChoice(("ITA",), line=2, text="FORT ITA")
-    # and a list in a plan: a fort in the first of them that can take one (EAW-12.2)
-    assert for_step(one("FORT ITA, GAL"), placement=False) == PlanLine(
-        (BuildFort("ITA"), BuildFort("GAL")), line=2, text="FORT ITA, GAL"
-    )
+    # with a fall-back it is a plan line alone
+    assert type(one("FORT ITA ELSE CONTROL ITA")) is PlanLine
 
 
 # -- actions (EAW-7, EAW-12.2, EAW-12.3, EAW-12.9 to EAW-12.12, EAW-12.15) --------------------------------------------
@@ -160,7 +162,11 @@ def test_EAW_12_9_the_free_action_after_a_rout_is_stated_with_the_attack() -> No
 
 def test_EAW_13_9_a_free_attack_earns_no_second_free_action() -> None:
     assert plan("ATTACK GAL FROM RAE THEN ATTACK ITA FROM GAL")[0] == Attack("GAL", "RAE", then=(Attack("ITA", "GAL"),))
-    assert "unexpected 'THEN'" in error("ATTACK GAL FROM RAE THEN ATTACK ITA FROM GAL THEN CONTROL GAL")
+    assert error("ATTACK GAL FROM RAE THEN ATTACK ITA FROM GAL THEN CONTROL GAL") == (
+        "line 2, column 46: a free action earns no other free action (EAW-13.9)"
+    )
+    with pytest.raises(BadActionLine, match=r"a free action earns no other free action \(EAW-13.9\)"):
+        read_action_line("ATTACK ITA FROM GAL THEN CONTROL GAL", language())
 
 
 def test_EAW_12_2_alternatives_with_else_are_kept_in_order() -> None:
@@ -206,10 +212,25 @@ def test_EAW_7_25_fort_in_a_province() -> None:
     assert "a fort stands in a province, not in PON (EAW-7.25)" in error("FORT Pontus")
 
 
+def test_EAW_2_5_a_fort_at_sea_with_a_fall_back_is_read_and_left_to_the_receipt() -> None:
+    # only the alternative that can never be taken is the receipt's to name (checks.py); the fall-back stands
+    assert plan("FORT MOC ELSE CONTROL GAL") == (BuildFort("MOC"), PlaceControl("GAL"))
+    assert plan("CONTROL GAL ELSE FORT Pontus") == (PlaceControl("GAL"), BuildFort("PON"))
+
+
 def test_EAW_12_11_trade_targets_in_order_and_EAW_12_15_displace_names_the_owner() -> None:
     assert plan("TRADE GAL, RAE DISPLACE blue, ITA DISPLACE") == (
         PlaceTrade((TradeTarget("GAL"), TradeTarget("RAE", "blue"), TradeTarget("ITA", ""))),
     )
+
+
+def test_EAW_12_12_fort_and_control_name_their_site_and_fall_back_in_order() -> None:
+    assert plan("FORT Ital ELSE FORT GAL ELSE CONTROL Sicilia") == (
+        BuildFort("ITA"),
+        BuildFort("GAL"),
+        PlaceControl("SIC"),
+    )
+    assert error("CONTROL") == "line 2, column 8: incomplete order: expected an area or a quoted name after 'CONTROL'"
 
 
 def test_EAW_7_40_control_adds_a_marker() -> None:
@@ -385,3 +406,20 @@ def test_every_keyword_has_a_spelling_in_every_language() -> None:
 
 def test_no_keyword_hides_an_area_or_a_seat_of_the_test_map() -> None:
     assert shadowed_names(language()) == []
+
+
+def test_no_keyword_hides_an_area_seat_or_card_of_the_example_data() -> None:
+    ruleset = load_ruleset(RULESET)
+    example = OrderLanguage(ruleset.game_data.load(ruleset.example_data))
+    assert shadowed_names(example) == []
+    spelt = keyword_of(RULESET)
+    names = {n.casefold() for c in example.data.cards.values() for n in (c.id, c.name)}
+    names |= {n.casefold() for a in example.data.map.areas.values() for n in (a.id, a.name)}
+    assert sorted(names & set(spelt)) == []
+
+
+def test_one_language_is_kept_per_game_data_and_seats() -> None:
+    data = small_data()
+    assert language_of(data, ("red", "blue")) is language_of(data, ("red", "blue"))
+    assert language_of(data, ("red", "blue")) is not language_of(data, ("red", "green"))
+    assert language_of(small_data(), ("red", "blue")) is not language_of(data, ("red", "blue"))

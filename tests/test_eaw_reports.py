@@ -4,62 +4,38 @@ positions built with tests/eaw_helpers.py."""
 
 from __future__ import annotations
 
-import dataclasses
-from types import SimpleNamespace
+from dataclasses import replace
 from typing import Any
 
+from adjudicator.engine.protocol import PUBLIC
 from adjudicator.engine.vocabulary import Event, visible_to
 from adjudicator.render import render
-from adjudicator.rulesets.empires.data import GameData
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires.data import GameData, Options, Pieces
+from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.rulesets.empires.state import ENDED, GameState
 from tests.eaw_helpers import position, small_data
 
-PRIVATE = ("hand", "home_group", "plan", "standing")
+
+def bound(data: GameData, options: Options | None = None) -> EmpiresGame:
+    """The ruleset bound to `data` and the game's options (default: the data's), as the services play with it."""
+    return EmpiresGame(load_ruleset("empires-aw").info, data, options or data.options)
 
 
-def snapshot(state: GameState) -> dict[str, Any]:
-    """The whole snapshot of a position, in the shape of the flow's snapshot.py (public_part, private_part): hands,
-    plans and the deck as counts in the public part, each seat's cards and plans in its private part."""
-    whole = dataclasses.asdict(state)
-    players = {
-        seat: {k: v for k, v in p.items() if k not in PRIVATE}
-        | {
-            "hand": len(p["hand"]),
-            "plan": len(p["plan"]),
-            "planned": getattr(state.players[seat], "planned", bool(p["plan"])),
-        }
-        for seat, p in whole["players"].items()
-    }
-    public = {k: v for k, v in whole.items() if k not in ("players", "deck", "home_groups", "game", "steps_done")}
-    private = {seat: {k: p[k] for k in PRIVATE} for seat, p in whole["players"].items()}
-    return {
-        "schema": 2,
-        "ruleset": "empires-aw",
-        "game": state.game,
-        "step": state.steps_done,
-        "public": public | {"players": players, "deck": len(state.deck), "home_groups": {}},
-        "private": private,
-    }
-
-
-def reports(state: GameState, data: GameData, events: list[Event] | None = None) -> dict[str, str]:
-    """The public report and every seat's private report of `state`."""
-    bound = SimpleNamespace(name="empires-aw", data=data, options=data.options)
+def reports(
+    state: GameState, data: GameData, events: list[Event] | None = None, options: Options | None = None
+) -> dict[str, str]:
+    """The public report and every seat's private report of `state`, each from its own view of the snapshot, as
+    services/reports.py renders them."""
+    game = bound(data, options)
     turn = {"number": 7, "seat": None, "round": 1, "turn_key": "k", "senders": [], "silent": [], "events": events or []}
     turn |= {"results": [], "orders_hash": "h", "dice": [], "chain": "", "ordering": [], "lines_of": {}}
-    common = {
-        "ruleset": bound,
-        "ruleset_templates": "empires",
-        "title": "Empires of the Ancient World",
-        "game": "t",
-        "turns": [turn],
-        "state": snapshot(state),
-        "commitment": "c",
-        "seats": list(state.seats),
-    }
-    found = {"public": render("report.txt.j2", **common)}
+    common = {"ruleset": game, "title": game.title, "game": "t", "turns": [turn], "commitment": "c"}
+    common["seats"] = list(state.seats)
+    found = {"public": render("report.txt.j2", **common, state=game.snapshot(state, PUBLIC))}
     for seat in state.seats:
-        found[seat] = render("report-seat.txt.j2", seat=seat, **common)
+        own = game.snapshot(state, seat)
+        found[seat] = render("report-seat.txt.j2", seat=seat, **common, state=own, **game.report_context(state))
     return found
 
 
@@ -79,6 +55,8 @@ def middle_game(**options: Any) -> tuple[GameState, GameData]:
     )
     state.steps_done = 7
     state.players["red"].home_group = "A"
+    state.players["red"].half, state.players["blue"].half = "north", "south"
+    state.turn = 1  # red has acted in this action round: blue is next (EAW-4.2)
     state.players["red"].plunder = {"blue": 2}
     state.players["red"].plan = [{"line": 4, "text": "TRADE ITA DISPLACE blue", "alternatives": []}]
     state.players["red"].standing = {"defend": {"GAL": "siege"}, "ambush": {"*": True}, "losses": ["blade"]}
@@ -93,8 +71,12 @@ def test_public_report_shows_the_map_display_and_every_players_counts() -> None:
     assert "MCE Mare Centrale (8 VP): green, 1 control marker(s); trade markers green 3" in public
     assert "Archer [archer]: archer, fast, value 3, against mounted 5" in public
     assert "Deck: 3 cards; discards: 0 cards." in public
-    assert "red: 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3" in public
-    assert "blue: 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2" in public
+    assert "Start player: red; action order red, blue, green (EAW-4.2).\nNext to act: blue.\n" in public
+    red = "red (north): 0 VP; warehouse 3 trade markers; plunder 2 (blue 2); cards in hand 3\n"
+    assert red + "    personalities (face up, EAW-7.22): General (military leader)\n" in public
+    blue = "blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n"
+    assert blue + "    actions taken this round: 0 of 9\n  green" in public
+    assert "green: 0 VP; warehouse 0 trade markers; plunder 0; cards in hand 0\n" in public
     assert "personalities (face up, EAW-7.22): Trader (merchant), Trader (merchant)" in public
 
 
@@ -111,15 +93,19 @@ def test_seat_report_shows_its_hand_with_values_its_plan_and_standing_plans_and_
     red, blue = found["red"], found["blue"]
     assert "Your hand (3 cards):" in red
     assert "Blade [blade]: sword, slow, melee, value 5, upkeep 1 VP" in red
+    assert "Horse D [horse_d]: mounted, fast, value 3, home army D" in found["blue"]  # no second "mounted"
     assert "Guard A [guard_a#2]: spear, slow, melee, value 3, home army A" in red
     assert "Your home army is group A (EAW-3.8)" in red
     assert "Your plan for this round, 1 action(s) left, taken in order (EAW-12.2):\n  TRADE ITA DISPLACE blue" in red
     assert "when attacked in GAL: siege (EAW-12.4)" in red
     assert "ambush when attacked: yes (EAW-12.5)" in red
     assert "losses, first given up: blade (EAW-12.8)" in red
-    assert "catapult" not in red and "RECRUIT" not in red  # blue's hand and plan
+    assert "catapult" not in red and "RECRUIT catapult" not in red  # blue's hand and plan
     assert "Catapult [catapult]: artillery, slow, value 2, against galley 6, upkeep 2 VP" in blue
-    assert "blade" not in blue and "TRADE ITA" not in blue
+    assert "blade" not in blue and "TRADE ITA DISPLACE blue" not in blue
+    assert "\n--- Your orders for step " in red and "\nGAME t TURN " in red  # the orders template, at the end
+    assert "# To take back orders you sent for a step, mail WITHDRAW alone on a line below the order header." in red
+    assert "--- Your orders" not in reports(*middle_game())["public"]
 
 
 def test_EAW_12_2_seat_report_says_when_its_plan_ran_out() -> None:
@@ -145,6 +131,21 @@ def test_EAW_11_7_every_report_names_the_options_that_differ_and_the_resolutions
     assert "(EAW-11.7): trade_reach = controlled_only, upkeep_timing = every_round." in public
     assert "Plunder scores 0 VP: the moderator has not set plunder_vp (EAW-10.6)" in public
     assert "tie_break = shared (EAW-10.8)" in public and "loss_selection = random (EAW-8.8)" in public
+    assert "Also resolved (EAW-10.9): combat markers start in the centre (EAW-8.3); a short stack" in public
+    limits = "Pieces per player (EAW-1.2): unlimited control markers, unlimited trade markers, unlimited forts; "
+    assert limits + "hand limit: none." in public
+
+
+def test_EAW_4_3_the_action_rounds_and_EAW_1_2_the_stock_follow_the_games_options_and_pieces() -> None:
+    data = small_data(pieces=Pieces(control_markers=9, trade_markers=20, forts=2))
+    state, _ = middle_game()
+    state.players["red"].stock_control, state.players["red"].stock_forts = 4, 1
+    state.players["red"].actions_taken = 2
+    public = reports(state, data, options=replace(data.options, action_rounds_first=5))["public"]
+    assert "Action round 1 of 4 (EAW-4.3)." in public  # round II: one fewer than the game's first, not the data's
+    assert "Game options set by the moderator (EAW-11.7): action_rounds_first = 5." in public
+    assert "    in stock (EAW-1.2): 4 control markers, 1 forts\n    actions taken this round: 2 of 4\n" in public
+    assert "  blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n    actions taken" in public
 
 
 def test_EAW_10_9_defaults_are_named_as_the_rules_resolutions_and_a_set_plunder_vp_as_its_rate() -> None:

@@ -14,7 +14,14 @@ from adjudicator.orders.sets import OrderSet
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import GameData, Pieces
 from adjudicator.rulesets.empires.game import EmpiresGame
-from adjudicator.rulesets.empires.orders import DefendOrder, FortChoice, PlaceChoice, PlanLine, StartChoice
+from adjudicator.rulesets.empires.orders import (
+    DefendOrder,
+    FortChoice,
+    PlaceChoice,
+    PlaceControl,
+    PlanLine,
+    StartChoice,
+)
 from adjudicator.rulesets.empires.state import PLACEMENT, REVOLT, GameState
 from tests.eaw_helpers import small_data
 
@@ -240,7 +247,7 @@ def test_EAW_3_7_receipts_name_a_sea_or_an_unknown_area_and_keep_standing_plans(
         start("XYZ", line=2),
         place("MOC", line=3),
         DefendOrder(True, line=4, text="DEFEND SIEGE"),
-        PlanLine((), line=5, text="CONTROL ITA"),
+        PlanLine((PlaceControl("ITA"),), line=5, text="CONTROL ITA"),
     )
     verdicts = game.check_orders(state, "red", 2, given, GivenDice())
     assert [(v.line, v.accepted, v.rule) for v in verdicts] == [
@@ -274,3 +281,18 @@ def test_EAW_3_11_the_start_player_is_rolled_apart_from_the_setup_order_EAW_3_12
     assert after.action_order() == ["red", "blue", "green"]
     assert [p.warehouse for p in after.players.values()] == [0, 0, 0]
     assert all(len(p.hand) == len(game.data.home_army(p.home_group or "")) for p in after.players.values())
+
+
+def test_EAW_12_14_a_mailed_FORT_of_one_province_is_the_starting_fort_in_the_placement_step() -> None:
+    from adjudicator.orders import parse_orders
+
+    game = bound(small_data(start_markers={3: 2}))
+    state = dealt(game)
+    text = "GAME g TURN 2 PLAYER red PASSWORD x\nSTART ITA\nPLACE GAL\nFORT GAL\n"
+    given = parse_orders(text, game)
+    assert not given.errors
+    verdicts = game.check_orders(state, "red", 2, given, GivenDice())
+    assert [(v.line, v.accepted, v.rule) for v in verdicts] == [(2, True, "EAW-3.7"), (3, True, "EAW-3.9"),
+                                                               (4, True, "EAW-3.10")]  # fmt: skip
+    after = placed(game, state, {"red": given, "blue": None, "green": None}, [1, 1, 1, 1]).state
+    assert after.forts["GAL"] == "red"

@@ -18,7 +18,7 @@ from adjudicator.errors import PbemError
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import Pieces
 from adjudicator.rulesets.empires.game import EmpiresGame
-from adjudicator.rulesets.empires.orders import PlaceControl, PlanLine
+from adjudicator.rulesets.empires.orders import PlaceControl, PlanLine, Recruit
 from adjudicator.rulesets.empires.state import REVOLT, GameState
 from tests.eaw_helpers import small_data
 
@@ -74,7 +74,9 @@ def test_a_seat_snapshot_holds_its_own_hand_and_plan_only(placed: GameState) -> 
     own = game.snapshot(placed, "red")
     assert list(own["private"]) == ["red"] and "secret" not in own
     assert own["private"]["red"]["hand"] == placed.players["red"].hand
-    assert own["private"]["red"]["plan"] == placed.players["red"].plan
+    written = own["private"]["red"]["plan"]
+    assert [line["text"] for line in written] == ["CONTROL ITA"]
+    assert [json.loads(line["order"]) for line in written] == placed.players["red"].plan
     assert own["private"]["red"]["home_group"] == placed.players["red"].home_group
     state = game.read_snapshot(own)  # a view reads back: the card counts are checked only for the whole
     assert state.players["red"].hand == placed.players["red"].hand and state.players["blue"].hand == []
@@ -109,10 +111,16 @@ CASES = [
         "EAW-7.22",
     ),
     ("a piece more", lambda d: d["public"]["players"]["red"].update(stock_forts=9), "EAW-1.2"),
+    ("a southern group", lambda d: d["private"]["red"].update(home_group="D"), "red.home_group: 'D' is no group"),
     ("a home card", lambda d: d["private"]["green"]["hand"].pop(0), "home army"),
     ("bad plan", lambda d: d["private"]["red"]["plan"].append({"kind": "fly"}), "players.red.plan[1]"),
     ("four rounds", lambda d: d["public"].update(round=5), "EAW-4.1"),
     ("a stranger starts", lambda d: d["public"].update(start_player="black"), "start_player: 'black'"),
+    ("a wrong option", lambda d: d["public"]["options"].update(threshold="maybe"), "options.threshold: 'maybe'"),
+    ("bad standing", lambda d: d["private"]["red"]["standing"].update(markers=5), "players.red.standing.markers"),
+    ("a round at setup", lambda d: d["public"].update(phase="placement"), "round: 1 is not 0 to 0"),
+    ("a marker more", lambda d: d["public"]["players"]["red"].update(stock_control=12), "control markers on the map"),
+    ("early winners", lambda d: d["public"].update(winners=["red"]), "EAW-10.8"),
     ("bad options", lambda d: d["public"]["options"].update(start_markers=[1]), "public.options"),
 ]
 
@@ -155,3 +163,56 @@ def test_EAW_2_4_an_area_holds_the_markers_of_one_player_at_least_one(placed: Ga
     assert "(an area held has at least 1 marker, EAW-2.4)" in broken(
         placed, lambda d: d["public"]["control"][next(iter(d["public"]["control"]))].update(markers=0)
     )
+
+
+def test_EAW_4_3_the_public_snapshot_names_the_action_rounds_of_the_round_under_the_games_options() -> None:
+    data = small_data(action_rounds_first=6)
+    game = EmpiresGame(load_ruleset("empires-aw").info, data, data.options)
+    state = game.initial_state("g", list(SEATS))
+    assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 0  # before round I
+    state.round, state.phase, state.start_player, state.first_setup_player = 3, "plans", "red", "red"
+    assert game.snapshot(state, PUBLIC)["public"]["action_rounds"] == 4  # 6, 5, 4 (EAW-4.3)
+
+
+def test_EAW_7_22_personalities_are_counted_by_their_data_entry_merchants_any_number(placed: GameState) -> None:
+    state = placed.copy()
+    state.display = [c for c in state.display if c not in ("trader", "trader#2", "envoy", "envoy#2")]
+    state.deck = [c for c in state.deck if c not in ("trader", "trader#2", "envoy", "envoy#2")]
+    state.players["red"].personalities = ["trader", "trader#2"]  # two merchants: allowed
+    state.players["blue"].personalities = ["envoy", "envoy#2"]  # two diplomats: not (EAW-13.24)
+    assert bound().broken_invariants(state) == ["players.blue.personalities: two of diplomat (EAW-7.22)"]
+
+
+def test_the_words_of_a_plan_are_no_hidden_items_of_the_snapshot(placed: GameState) -> None:
+    """The leak test (test_conformance.py) takes each single word of a seat's private part for a hidden item: a plan
+    line is written as its text and its JSON text, as Conqueror keeps its standing orders as lines, so that an area
+    or a word it names is not taken for a hidden card; the hand and the home army still are."""
+    from tests.test_conformance import hidden_items
+
+    state = placed.copy()
+    line = PlanLine((Recruit(("best",)), PlaceControl("NUM")), line=3, text="RECRUIT best ELSE CONTROL NUM")
+    state.players["red"].plan.append(line.to_json())
+    whole = bound().snapshot(state, EVERYONE)
+    hidden = hidden_items(whole)["red"]
+    cards = {card for card in state.players["red"].hand if "#" not in card}  # the test's items: word characters
+    assert cards and cards <= hidden
+    assert not hidden & {"best", "no", "recruit", "control", "ITA", "NUM"}
+    assert bound().read_snapshot(whole) == state
+
+
+def test_EAW_7_20_EAW_8_4_the_hand_cards_everybody_saw_are_public_the_unseen_home_army_is_not(
+    placed: GameState,
+) -> None:
+    from tests.test_conformance import hidden_items
+
+    state = placed.copy()
+    red = state.players["red"]
+    recruited = state.display.pop(0)  # taken face up from the display (EAW-7.20)
+    red.hand.append(recruited)
+    shown, unseen = red.hand[0], red.hand[1]  # two home-army cards: a battle revealed the first (EAW-8.4)
+    red.revealed.append(shown)
+    whole = bound().snapshot(state, EVERYONE)
+    assert whole["public"]["players"]["red"]["known"] == sorted([recruited, shown])
+    hidden = hidden_items(whole)["red"]
+    assert recruited not in hidden and shown not in hidden and (unseen in hidden or "#" in unseen)
+    assert bound().read_snapshot(whole) == state

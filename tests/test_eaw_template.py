@@ -17,10 +17,12 @@ from adjudicator.orders.sets import Answer
 from adjudicator.render import render
 from adjudicator.rulesets.empires.data import GameData
 from adjudicator.rulesets.empires.orders import (
+    AmbushOrder,
     Attack,
-    BuildFort,
     DefendOrder,
+    Diplomacy,
     FortChoice,
+    LossesOrder,
     PlaceControl,
     PlanLine,
     Recruit,
@@ -225,7 +227,7 @@ def test_EAW_12_14_a_single_fort_example_is_the_fort_line() -> None:
     for area in ("GAL", "RAE", "GER", "ITA", "SIC", "AFR", "NUM", "CRE"):
         state.control[area] = Control("blue")
     orders = read(made(state, PLACEMENT).examples)
-    assert orders[0] == StartChoice(("EGY",)) and orders[-1] == PlanLine((BuildFort("EGY"),))
+    assert orders[0] == StartChoice(("EGY",)) and orders[-1] == FortChoice(("EGY",))
 
 
 # -- HELP --------------------------------------------------------------------------------------------------------------
@@ -246,3 +248,25 @@ def test_the_help_mails_order_forms_parse_in_every_language(lang: str) -> None:
     answer, english_answer = orders[-1], english[-1]
     assert isinstance(answer, Answer) and isinstance(english_answer, Answer)
     assert read_action_line(answer.value, language()) == read_action_line(english_answer.value, language())
+
+
+def test_EAW_1_2_without_a_control_marker_in_stock_no_neutral_area_is_offered_to_attack() -> None:
+    state = middle_game()
+    state.players["red"].stock_control = 0
+    template = made(state)
+    assert not has(template, "ATTACK GER FROM RAE") and not has(template, "ATTACK SIC FROM ITA")
+    attacks = [a for o in read(template.examples) if isinstance(o, PlanLine) for a in o.alternatives]
+    assert all(state.controller(a.target) is not None for a in attacks if isinstance(a, Attack))
+    assert has(made(middle_game()), "ATTACK GER FROM RAE")
+
+
+def test_EAW_12_5_EAW_12_8_EAW_12_10_a_leader_a_diplomat_and_chosen_losses_get_their_examples() -> None:
+    state = middle_game(personalities={"red": ["general", "envoy"]})
+    chosen = replace(data().options, loss_selection="owner_chooses")
+    template = Template(data(), chosen, state, "red", "en").make(7, PLANS)
+    orders = read(template.examples)
+    assert AmbushOrder(True) in orders
+    assert LossesOrder(("guard_a", "pike", "horse_a", "archer")) in orders
+    assert PlanLine((Diplomacy("AFR", remove=True, pay=3), PlaceControl("RAE"))) in orders
+    plain = read(made(middle_game()).examples)
+    assert not any(isinstance(o, (AmbushOrder, LossesOrder)) for o in plain)

@@ -121,7 +121,7 @@ def test_rulesets_from_outside_the_package_come_from_pbem_rulesets(
     (copy / "ruleset.toml").write_text(text, encoding="utf-8")
     assert "coe-house" not in ruleset_names()
     monkeypatch.setenv("PBEM_RULESETS", f"{tmp_path / 'none'}{os.pathsep}{tmp_path / 'mine'}")
-    assert ruleset_names() == ["coe-1984", "coe-classic", "coe-house", "conqueror-er"]
+    assert ruleset_names() == ["coe-1984", "coe-classic", "coe-house", "conqueror-er", "empires-aw"]
     house = load_ruleset("house")
     assert house.name == "coe-house" and house.folder == copy and isinstance(house, CoeRuleset)
     assert house.initial_state("g", [MAC, EGY, HIS]).players.keys() == {MAC, EGY, HIS}

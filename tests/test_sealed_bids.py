@@ -86,7 +86,7 @@ def test_the_test_ruleset_comes_from_pbem_rulesets_through_the_protocol(bids: An
 
 def test_without_pbem_rulesets_the_test_ruleset_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PBEM_RULESETS", raising=False)
-    with pytest.raises(UnknownRuleset, match="known rulesets: coe-1984, coe-classic, conqueror-er$"):
+    with pytest.raises(UnknownRuleset, match="known rulesets: coe-1984, coe-classic, conqueror-er, empires-aw$"):
         load_ruleset("sealed-bids")
 
 

@@ -115,6 +115,15 @@ class Ruleset(Protocol):
         """The seats that `text` may name (a name, an alias, a prefix): one is a match, more are ambiguous."""
         ...
 
+    def seat_title(self, seat: str) -> str:
+        """A seat's name as `pbem rulesets` shows it beside its id (a faction's name; the seat itself by default)."""
+        ...
+
+    @property
+    def seats_by_players(self) -> Mapping[int, tuple[str, ...]]:
+        """The seats in play by player count, where the game's data says (empty: any seats of `seat_names`)."""
+        ...
+
     # The game
     def initial_state(self, game: str, seats: list[str]) -> Any:
         """The state before the first step of a new game with these seats (a PbemError if the setup rules

@@ -132,6 +132,11 @@ class RulesetBase:
     def lookup_seat(self, text: str) -> list[str]:
         raise self.cannot_play("lookup_seat")
 
+    def seat_title(self, seat: str) -> str:
+        return seat
+
+    seats_by_players: Mapping[int, tuple[str, ...]] = MappingProxyType({})  # any seats of seat_names
+
     def initial_state(self, game: str, seats: list[str]) -> Any:
         raise self.cannot_play("initial_state")
 

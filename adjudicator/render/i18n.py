@@ -20,6 +20,10 @@ the tree. To add or update strings, one extract and one update per catalogue (th
         --project pbem --copyright-holder "pbem maintainers" -o games/coe-classic/locale/messages.pot .
     pybabel update -i games/coe-classic/locale/messages.pot -d games/coe-classic/locale --no-fuzzy-matching \
         --ignore-obsolete -w 120
+    pybabel extract -F games/empires-aw/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
+        --project pbem --copyright-holder "pbem maintainers" -o games/empires-aw/locale/messages.pot .
+    pybabel update -i games/empires-aw/locale/messages.pot -d games/empires-aw/locale --no-fuzzy-matching \
+        --ignore-obsolete -w 120
 (run from the top of the source tree; locale/babel.cfg leaves out the sources a ruleset's babel.cfg extracts; the
 options keep the files' header and line width as they are, so that the diffs show only what changed; a ruleset
 folder outside the package, like tests/rulesets/sealed_bids, says its commands in its babel.cfg) then translate the

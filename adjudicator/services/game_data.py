@@ -5,6 +5,7 @@ through the registry and the ruleset's member `game_data` (adjudicator/engine/pr
 from __future__ import annotations
 
 import json
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,21 +105,31 @@ class RulesetSeats:
 
 
 def ruleset_seats(name: str, game_data: Path | None = None) -> RulesetSeats:
-    """The seats of ruleset `name`; for a ruleset played with the moderator's data (ER-13), those of `game_data`,
-    else of its example data."""
+    """The seats of ruleset `name`; for a ruleset played with the moderator's data, those of `game_data` when the
+    folder is that ruleset's, else of its example data."""
     ruleset = load_ruleset(name)
     member = ruleset.game_data
     if member is None:
         return RulesetSeats([(seat, seat) for seat in ruleset.seat_names])
-    folder = game_data or ruleset.example_data
-    data = member.load(folder)
-    factions = data.setup.turn_order
+    mine = game_data is not None and _is_for(game_data, ruleset)
+    folder = game_data if mine else ruleset.example_data
+    member.load(folder)  # a PbemError naming every problem of the folder
+    bound = ruleset.with_game_data(member.files(folder))
     return RulesetSeats(
-        [(f, data.factions[f].name) for f in factions],
-        dict(sorted(data.setup.factions_by_players.items())),
+        [(seat, bound.seat_title(seat)) for seat in bound.seat_names],
+        dict(bound.seats_by_players),
         folder,
-        game_data is None,
+        not mine,
     )
+
+
+def _is_for(folder: Path, ruleset: Ruleset) -> bool:
+    """Whether a data folder is the ruleset's: the one its game-data.toml names (a folder that names none, or an
+    unknown one, is tried as every ruleset's, so that each says what it lacks)."""
+    try:
+        return load_ruleset(_named_ruleset(folder)).name == ruleset.name
+    except PbemError:
+        return True
 
 
 def stored_game_ruleset(ruleset_name: str, stored: str) -> Ruleset:
@@ -175,4 +186,4 @@ def _refused_field(ruleset: Ruleset, files: dict[str, str], mode: str | None) ->
 def _without_folder(message: str) -> str:
     """A data problem without the temporary folder the stored files were checked in (it names nothing real)."""
     first, _, rest = message.partition(": the game data has ")
-    return f"the game data has {rest}" if rest and "pbem-er-" in first else message
+    return f"the game data has {rest}" if rest and first.startswith(tempfile.gettempdir()) else message

@@ -144,7 +144,8 @@ def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[
     def publics(found: list[TurnRow], say: str) -> str:
         return "\n".join(public(row.number, say) for row in found)
 
-    grouped = any(found != news for found in covered.values())
+    # a mail of several turns tells each turn's private events, not only the last turn's report
+    grouped = len(news) > 1 or any(found != news for found in covered.values())
     # rendered from the same inputs as the turn's files (the position before it too): the same texts, once
     privates = (
         {}

@@ -95,6 +95,14 @@ class ConquerorGame(ConquerorRuleset):
     def seat_names(self) -> tuple[str, ...]:
         return self.data.setup.turn_order
 
+    def seat_title(self, seat: str) -> str:
+        return self.data.factions[seat].name
+
+    @property
+    def seats_by_players(self) -> Mapping[int, tuple[str, ...]]:
+        """ER-3.2: the factions in play by player count."""
+        return dict(sorted(self.data.setup.factions_by_players.items()))
+
     def lookup_seat(self, text: str) -> list[str]:
         """A faction by its id or name, or a prefix of either (case does not matter)."""
         key = text.strip().casefold()

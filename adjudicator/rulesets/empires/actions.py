@@ -27,8 +27,6 @@ from adjudicator.rulesets.empires import attack as attacks
 from adjudicator.rulesets.empires import diplomacy as diplomacies
 from adjudicator.rulesets.empires import forts_control, recruit, trade
 from adjudicator.rulesets.empires.orders import (
-    REFRESH_IF_NONE,
-    REFRESH_YES,
     Action,
     Attack,
     BuildFort,
@@ -38,6 +36,7 @@ from adjudicator.rulesets.empires.orders import (
     PlaceTrade,
     PlanLine,
     Recruit,
+    canonical,
 )
 from adjudicator.rulesets.empires.play import Play
 
@@ -159,38 +158,12 @@ def read_line(play: Play, text: str) -> tuple[Action, ...]:
 
 
 # -- order texts (receipts, refusals, the free action's default answer) ------------------------------------------
-def order_text(action: Action) -> str:
-    """The action as a plan line writes it (English keywords)."""
-    if isinstance(action, Attack):
-        text = f"ATTACK {action.target}" + (f" FROM {action.origin}" if action.origin else "")
-        if action.stack:
-            text += " WITH " + ", ".join(action.stack)
-        if action.then:
-            text += " THEN " + " ELSE ".join(order_text(a) for a in action.then)
-        return text
-    if isinstance(action, Diplomacy):
-        if action.remove:
-            return f"DIPLOMACY REMOVE {action.target}" + (f" PAY {action.pay}" if action.pay is not None else "")
-        return f"DIPLOMACY {action.target}"
-    if isinstance(action, Recruit):
-        text = "RECRUIT" + (" " + ", ".join(action.wants) if action.wants else "")
-        if action.refresh == REFRESH_YES:
-            text += " REFRESH"
-        elif action.refresh == REFRESH_IF_NONE:
-            text += " REFRESH IF NONE"
-        return text
-    if isinstance(action, Disband):
-        return f"DISBAND {action.card}"
-    if isinstance(action, BuildFort):
-        return f"FORT {action.area}"
-    if isinstance(action, PlaceTrade):
-        parts = [
-            t.area + ("" if t.displace is None else " DISPLACE" + (f" {t.displace}" if t.displace else ""))
-            for t in action.targets
-        ]
-        return "TRADE " + ", ".join(parts)
-    return f"CONTROL {action.area}"
+def order_text(action: Action, language: str = "en") -> str:
+    """The action as a plan line writes it, in `language`'s keywords (orders.canonical: it reads back as the same
+    action); events keep English, which the reports write in each reader's keywords."""
+    return canonical(action, language)
 
 
 def line_text(alternatives: Sequence[Action]) -> str:
-    return " ELSE ".join(order_text(a) for a in alternatives) or "CONTROL"
+    """A plan line of `alternatives` (EAW-12.2: joined by ELSE), as an answer writes it."""
+    return canonical(PlanLine(tuple(alternatives))) if alternatives else "CONTROL"

@@ -2,7 +2,8 @@
 
 The target must be adjacent to an area the attacker controls (ordinary adjacency or the Mediterranean rule,
 EAW-2.3) and not its own; a player's only province is never a target (EAW-2.8 under both `last_province` options,
-EAW-13.18; its sea areas are). The order names the origin; without one the adjudicator takes the controlled area
+EAW-13.18; its sea areas are), nor is any attack made without a control marker left in stock to place (EAW-1.2).
+The order names the origin; without one the adjudicator takes the controlled area
 whose route needs the fewest rolls (lowest id).
 
 Rolls in the order of EAW-0.5, each only if needed, each failure spending the action: the mountain/strait roll
@@ -96,9 +97,8 @@ def attack_refusal(play: Play, seat: str, action: Attack) -> Rejected | None:
                 owner=state.controller(target),
             ),
         )
-    if state.controller(target) is None:
-        return no_marker_left(play, seat)
-    return None
+    # EAW-1.2: a won attack places a control marker (EAW-7.4, EAW-8.9), so one must be left in stock
+    return no_marker_left(play, seat)
 
 
 def attack(play: Play, seat: str, action: Attack, free: bool = False) -> None:

@@ -12,7 +12,7 @@ The battle, step by step:
    with an `ambush` effect (military leader) may lay one (decision `ambush.<area>`, default no); with option
    `ambush_scope = mountain_crossing` only when the attack crossed a mountain. Option `leader_melee_bonus`:
    `ambush` (the ambushing defender's melee cards get the leader's `card_value` n) | `always` (every melee card of
-   a player with that effect, in every battle).
+   a player with that effect, in every battle); an effect with `if = "ambush"` counts only in an ambush.
 3. Stacks (EAW-12.6): the attacker's `attack.stack`, else each seat's decision `stack.<area>` (answer, standing
    STACK plan for the battle type and side, default stack; both sealed: in ask mode both are pending before any
    card is shown). A stack that breaks the rules (battle_stacks.problem) is refused as a whole and the default
@@ -43,7 +43,7 @@ Events (data keys; public unless marked private):
 - `ambush_laid` (seat: defender): area, bonus, rule EAW-8.2
 - `stack_refused` (seat): area, rule EAW-8.21; private `stack_refused_reason` (seat): reason, rule
 - `stacks_formed`: area, sizes {seat: n}, rule EAW-8.1; private `stack_formed` (seat): cards (ids, top first),
-  source (orders|decision), rule
+  source (orders|decision|default: refused, EAW-8.21), rule
 - `card_revealed` (seat): card (id), n (the comparison), rule EAW-8.4
 - `roll` (play.py): purpose "card <id>", value, rule EAW-8.5
 - `comparison`: n, values {seat: value or None}, winner (seat or None), rule EAW-8.4
@@ -71,7 +71,16 @@ from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.empires import battle_stacks as stacks
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.battle_stacks import NAVAL, OPEN, RULE_OF, SIEGE
-from adjudicator.rulesets.empires.data import BATTLE_MARKERS, EMPIRE, MOUNTAIN, Card, GameData, Options, base_id
+from adjudicator.rulesets.empires.data import (
+    BATTLE_MARKERS,
+    EMPIRE,
+    MOUNTAIN,
+    Card,
+    Effect,
+    GameData,
+    Options,
+    base_id,
+)
 from adjudicator.rulesets.empires.orders import Attack
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.state import Control
@@ -146,11 +155,18 @@ def preferred_move(options: Options, plan: str | None) -> str:
     return PULL if options.marker_choice == "pull_first" else PUSH
 
 
-def melee_bonus(options: Options, leader_n: int, is_defender: bool, ambush: bool) -> int:
-    """EAW-8.2: what a player's melee cards get: the leader's `card_value` n by the option `leader_melee_bonus`."""
-    if options.leader_melee_bonus == "always" or (is_defender and ambush):
-        return leader_n
-    return 0
+def melee_bonus(options: Options, effects: Sequence[Effect], is_defender: bool, ambush: bool) -> int:
+    """EAW-8.2, EAW-11.6: what a player's melee cards get from its `card_value` effects (a military leader's): by
+    the option `leader_melee_bonus` (`ambush`: the ambushing defender's; `always`: in every battle); an effect with
+    `if = "ambush"` only in the defender's ambush, whatever the option."""
+    in_ambush = is_defender and ambush
+    total = 0
+    for effect in effects:
+        if effect.args.get("if") == "ambush":
+            total += effect.number() if in_ambush else 0
+        elif options.leader_melee_bonus == "always" or in_ambush:
+            total += effect.number()
+    return total
 
 
 def losses_owed(markers: Sequence[int]) -> tuple[int, int]:
@@ -182,10 +198,9 @@ def fight(play: Play, attacker: str, target: str, attack: Attack, crossing: froz
     kind = _kind(play, defender, target)
     play.say("battle_begins", attacker, defender=defender, area=target, battle=kind, rule=RULE_OF[kind])
     ambush = kind == OPEN and _ambush(play, defender, target, crossing)
-    leader = {seat: sum(e.number() for e in play.effects_of(seat, "card_value")) for seat in (attacker, defender)}
     bonus = {
-        attacker: melee_bonus(play.options, leader[attacker], False, ambush),
-        defender: melee_bonus(play.options, leader[defender], True, ambush),
+        attacker: melee_bonus(play.options, play.effects_of(attacker, "card_value"), False, ambush),
+        defender: melee_bonus(play.options, play.effects_of(defender, "card_value"), True, ambush),
     }
     if ambush:
         play.say("ambush_laid", defender, area=target, bonus=bonus[defender], rule="EAW-8.2")
@@ -292,7 +307,7 @@ def _stack(play: Play, seat: str, side: str, kind: str, target: str, given: tupl
         )
     chosen = stacks.instances(player.hand, ids)
     reason = (
-        N_("the stack names cards not in hand (%(rule)s)", rule="EAW-8.21")
+        N_("%(cards)s: not in hand (%(rule)s)", cards=", ".join(stacks.missing(player.hand, ids)), rule="EAW-8.21")
         if chosen is None
         else stacks.problem(data, player.hand, kind, chosen, free)
     )
@@ -328,7 +343,10 @@ def _comparisons(
             shown[seat] = None if instance is None else data.card(instance)
             if instance is not None:
                 revealed[seat].append(instance)
-                play.say("card_revealed", seat, card=base_id(instance), n=n, rule="EAW-8.4")
+                seen = play.state.players[seat].revealed  # public from now on: everybody saw it (EAW-8.4)
+                if instance not in seen:
+                    seen.append(instance)
+                play.say("card_revealed", seat, card=base_id(instance), instance=instance, n=n, rule="EAW-8.4")
         rolls: dict[str, int | None] = {}
         for seat in (attacker, defender):  # EAW-0.5: the attacker's die first
             card = shown[seat]

@@ -17,7 +17,7 @@ Readings (each a Resolution of the spec):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.empires.data import (
@@ -31,6 +31,9 @@ from adjudicator.rulesets.empires.data import (
     GameData,
     base_id,
 )
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.empires.parse import Cards
 
 OPEN, SIEGE, NAVAL = "open", "siege", "naval"  # the battle types (EAW-9.2; orders.SITUATIONS)
 SIZES: Final = {OPEN: OPEN_STACK, SIEGE: SIEGE_STACK, NAVAL: NAVAL_STACK}
@@ -66,6 +69,18 @@ def instances(hand: Sequence[str], ids: Iterable[str]) -> tuple[str, ...] | None
         left.remove(match)
         chosen.append(match)
     return tuple(chosen)
+
+
+def missing(hand: Sequence[str], ids: Iterable[str]) -> list[str]:
+    """The card ids of `ids` the hand cannot supply (a copy each)."""
+    left = [base_id(i) for i in hand]
+    lacking = []
+    for card_id in ids:
+        if base_id(card_id) in left:
+            left.remove(base_id(card_id))
+        else:
+            lacking.append(base_id(card_id))
+    return lacking
 
 
 def problem(data: GameData, hand: Sequence[str], kind: str, stack: Sequence[str], free_order: bool) -> str | None:
@@ -131,24 +146,70 @@ def default(data: GameData, hand: Sequence[str], kind: str, free_order: bool) ->
 
 
 def card_named(data: GameData, word: str) -> Card | None:
-    """The card a word names: its data id or its name (case does not matter)."""
-    key = word.strip().casefold()
-    return next((c for c in data.cards.values() if key in (c.id.casefold(), c.name.casefold())), None)
+    """The card a word names as the order language reads it (parse.py): its data id or name, or a unique prefix of
+    either (case does not matter); None when it names no card or several."""
+    found = _cards(data).lookup(word)
+    return data.cards[found[0]] if len(found) == 1 else None
 
 
 def read_cards(data: GameData, text: str) -> tuple[str, ...]:
-    """Card ids from a list written with commas or spaces (an answer, a standing order, `pbem odds`); a ValueError
-    names the word that is no card."""
-    words = [w for part in text.replace(";", ",").split(",") for w in ([part.strip()] if part.strip() else [])]
+    """Card ids from a list written with commas or spaces (an answer, `pbem odds`), read as the order language
+    reads a card (a name of several words between commas); a ValueError names the word that is no card, with the
+    order language's "did you mean"."""
+    from adjudicator.orders.builder import LineProblem
+
     found: list[str] = []
-    for word in words:
-        card = card_named(data, word)
-        if card is not None:
-            found.append(card.id)
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
             continue
-        for piece in word.split():  # "pike pike archer"
-            single = card_named(data, piece)
-            if single is None:
-                raise ValueError(N_("%(word)s is no card of this game (EAW-11.3)", word=repr(piece)))
-            found.append(single.id)
+        whole = card_named(data, part)
+        if whole is not None:
+            found.append(whole.id)
+            continue
+        for piece in part.split():  # "pike pike archer"
+            try:
+                found.append(_cards(data).resolve(piece, 0))
+            except LineProblem as problem:
+                raise ValueError(N_("%(problem)s (EAW-11.3)", problem=problem.message)) from problem
+    return tuple(found)
+
+
+_CARDS: dict[int, tuple[GameData, object]] = {}
+
+
+def _cards(data: GameData) -> Cards:
+    """The order language's card names of `data` (built once per data set)."""
+    from adjudicator.rulesets.empires.parse import Cards
+
+    kept = _CARDS.get(id(data))
+    if kept is None or kept[0] is not data:
+        if len(_CARDS) > 32:  # a long run binds few data sets; tests make many
+            _CARDS.clear()
+        kept = _CARDS[id(data)] = (data, Cards(data.cards.values()))
+    return kept[1]  # type: ignore[return-value]
+
+
+def plan_problem(data: GameData, cards: Sequence[str], situation: str | None) -> str | None:
+    """What a receipt can say of a standing STACK plan (EAW-12.6, EAW-8.21) before any battle: the rules of its
+    battle type that do not depend on the hand at the time (size, mounted cards in a siege, the naval limits,
+    personality cards); None when nothing is wrong yet. The battle checks the rest (cards held, order)."""
+    stack = numbered(cards)
+    if situation in SIZES:
+        found = problem(data, stack, situation, stack, free_order=True)
+        if found is not None:
+            return found
+    for instance in stack:
+        card = data.card(instance)
+        if card.kind not in (ARMY, EMPIRE):
+            return N_("%(card)s cannot be stacked in this battle (%(rule)s)", card=card.name, rule="EAW-8.1")
+    return None
+
+
+def numbered(ids: Sequence[str]) -> tuple[str, ...]:
+    """Instances for card ids as a hand would hold them (`pike`, `pike#2`, ...)."""
+    seen: dict[str, int] = {}
+    found = []
+    for card_id in ids:
+        seen[card_id] = seen.get(card_id, 0) + 1
+        found.append(card_id if seen[card_id] == 1 else f"{card_id}#{seen[card_id]}")
     return tuple(found)

@@ -9,6 +9,9 @@ never be taken. Makes no events; changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Final
+
 from adjudicator.engine.vocabulary import N_, OrderResult, Rejected
 from adjudicator.rulesets.empires.actions import order_text, refusal
 from adjudicator.rulesets.empires.board import LAND_KINDS, attack_route
@@ -33,6 +36,7 @@ from adjudicator.rulesets.empires.orders import (
     PlanLine,
     Recruit,
 )
+from adjudicator.rulesets.empires.parse import written_in
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.recruit import BEST
 
@@ -50,80 +54,105 @@ def _land_reachable(data: GameData, target: str) -> bool:
 
 def never_legal(play: Play, seat: str, action: Action) -> Rejected | None:
     """What the game's data rule out for good, whatever the position becomes."""
+    check = _NEVER.get(type(action))
+    if check is None:
+        return Rejected("EAW-7.41", N_("this is not one of the five actions"))
+    return check(play, seat, action)
+
+
+def _never_attack(play: Play, seat: str, action: Attack) -> Rejected | None:
     data = play.data
-    if isinstance(action, Attack):
-        for area in (action.target, action.origin):
-            if area and (found := _unknown_area(data, area)):
-                return found
-        if action.origin == action.target:
-            return Rejected("EAW-7.1", N_("an area cannot attack itself"))
-        if action.origin and attack_route(data.map, action.origin, action.target) is None:
-            return Rejected(
-                "EAW-2.3",
-                N_(
-                    "%(target)s is not adjacent to %(origin)s, not even by the Mediterranean rule",
-                    target=action.target,
-                    origin=action.origin,
-                ),
-            )
-        unknown = [c for c in action.stack if c not in data.cards]
-        if unknown:
-            return Rejected("EAW-12.6", N_("%(cards)s: no such card", cards=", ".join(unknown)))
-        return None
-    if isinstance(action, Diplomacy):
-        if found := _unknown_area(data, action.target):
+    for area in (action.target, action.origin):
+        if area and (found := _unknown_area(data, area)):
             return found
-        if play.options.diplomacy_reach == "land_only" and not _land_reachable(data, action.target):
-            return Rejected(
-                "EAW-7.12", N_("%(area)s has no land border: diplomacy_reach is land_only", area=action.target)
-            )
-        if action.remove:
-            removals = [e for c in data.cards.values() for e in c.effects if e.code == "diplomacy_remove"]
-            if not removals:
-                return Rejected("EAW-7.11", N_("no card of this game can remove a marker by diplomacy"))
-            most = max(e.number("max_markers", 3) for e in removals)
-            if action.pay is not None and not 0 <= action.pay <= most:
-                return Rejected(
-                    "EAW-7.11", N_("the diplomat pays 0 to %(most)s markers, not %(paid)s", most=most, paid=action.pay)
-                )
+    if action.origin == action.target:
+        return Rejected("EAW-7.1", N_("an area cannot attack itself"))
+    if action.origin and attack_route(data.map, action.origin, action.target) is None:
+        return Rejected(
+            "EAW-2.3",
+            N_(
+                "%(target)s is not adjacent to %(origin)s, not even by the Mediterranean rule",
+                target=action.target,
+                origin=action.origin,
+            ),
+        )
+    unknown = [c for c in action.stack if c not in data.cards]
+    if unknown:
+        return Rejected("EAW-12.6", N_("%(cards)s: no such card", cards=", ".join(unknown)))
+    return None
+
+
+def _never_diplomacy(play: Play, seat: str, action: Diplomacy) -> Rejected | None:
+    data = play.data
+    if found := _unknown_area(data, action.target):
+        return found
+    if play.options.diplomacy_reach == "land_only" and not _land_reachable(data, action.target):
+        return Rejected("EAW-7.12", N_("%(area)s has no land border: diplomacy_reach is land_only", area=action.target))
+    if not action.remove:
         return None
-    if isinstance(action, Recruit):
-        known = {BEST, *CATEGORIES, *PERSONALITY_TYPES, *(c.casefold() for c in data.cards)}
-        unknown = [w for w in action.wants if w.casefold() not in known]
-        if unknown:
-            return Rejected(
-                "EAW-12.3",
-                N_("%(wants)s: neither a card, a category, a personality nor BEST", wants=", ".join(unknown)),
-            )
-        return None
-    if isinstance(action, Disband):
-        entry = data.cards.get(base_id(action.card))
-        if entry is None:
-            return Rejected("EAW-7.21", N_("%(card)s is not a card of the game", card=action.card))
-        if entry.kind in (PERSONALITY, EMPIRE):
-            return Rejected("EAW-7.21", N_("personality and home-army cards are never discarded"))
-        return None
-    if isinstance(action, BuildFort):
-        if found := _unknown_area(data, action.area):
+    removals = [e for c in data.cards.values() for e in c.effects if e.code == "diplomacy_remove"]
+    if not removals:
+        return Rejected("EAW-7.11", N_("no card of this game can remove a marker by diplomacy"))
+    most = max(e.number("max_markers", 3) for e in removals)
+    if action.pay is not None and not 0 <= action.pay <= most:
+        return Rejected(
+            "EAW-7.11", N_("the diplomat pays 0 to %(most)s markers, not %(paid)s", most=most, paid=action.pay)
+        )
+    return None
+
+
+def _never_recruit(play: Play, seat: str, action: Recruit) -> Rejected | None:
+    known = {BEST, *CATEGORIES, *PERSONALITY_TYPES, *(c.casefold() for c in play.data.cards)}
+    unknown = [w for w in action.wants if w.casefold() not in known]
+    if unknown:
+        return Rejected(
+            "EAW-12.3",
+            N_("%(wants)s: neither a card, a category, a personality nor BEST", wants=", ".join(unknown)),
+        )
+    return None
+
+
+def _never_disband(play: Play, seat: str, action: Disband) -> Rejected | None:
+    entry = play.data.cards.get(base_id(action.card))
+    if entry is None:
+        return Rejected("EAW-7.21", N_("%(card)s is not a card of the game", card=action.card))
+    if entry.kind in (PERSONALITY, EMPIRE):
+        return Rejected("EAW-7.21", N_("personality and home-army cards are never discarded"))
+    return None
+
+
+def _never_fort(play: Play, seat: str, action: BuildFort) -> Rejected | None:
+    if found := _unknown_area(play.data, action.area):
+        return found
+    if play.data.map.areas[action.area].kind == SEA:
+        return Rejected(
+            "EAW-2.5", N_("%(area)s is not a province: forts are built only in provinces", area=action.area)
+        )
+    return None
+
+
+def _never_trade(play: Play, seat: str, action: PlaceTrade) -> Rejected | None:
+    for target in action.targets:
+        if found := _unknown_area(play.data, target.area):
             return found
-        if data.map.areas[action.area].kind == SEA:
-            return Rejected(
-                "EAW-2.5", N_("%(area)s is not a province: forts are built only in provinces", area=action.area)
-            )
-        return None
-    if isinstance(action, PlaceTrade):
-        for target in action.targets:
-            if found := _unknown_area(data, target.area):
-                return found
-            if target.displace and (target.displace not in play.state.seats or target.displace == seat):
-                return Rejected(
-                    "EAW-12.15",
-                    N_("%(owner)s is not another player of this game", owner=target.displace),
-                )
-        return None
-    if isinstance(action, PlaceControl):
-        return _unknown_area(data, action.area)
-    return Rejected("EAW-7.41", N_("this is not one of the five actions"))
+        if target.displace and (target.displace not in play.state.seats or target.displace == seat):
+            return Rejected("EAW-12.15", N_("%(owner)s is not another player of this game", owner=target.displace))
+    return None
+
+
+def _never_control(play: Play, seat: str, action: PlaceControl) -> Rejected | None:
+    return _unknown_area(play.data, action.area)
+
+
+_NEVER: Final[dict[type, Callable[[Play, str, Any], Rejected | None]]] = {
+    Attack: _never_attack,
+    Diplomacy: _never_diplomacy,
+    Recruit: _never_recruit,
+    Disband: _never_disband,
+    BuildFort: _never_fort,
+    PlaceTrade: _never_trade,
+    PlaceControl: _never_control,
+}
 
 
 def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
@@ -150,7 +179,7 @@ def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
             "as the position stands now, alternative %(n)s (%(action)s) would be taken; the line is judged again "
             "when its turn comes (EAW-12.2)",
             n=now[0],
-            action=order_text(now[1]),
+            action=order_text(now[1], written_in(line.text)),  # the keywords the player wrote the line in
         )
     else:
         said = N_(

@@ -118,7 +118,7 @@ HOME_GROUPS: Final = {NORTH: ("A", "B", "C"), SOUTH: ("D", "E", "F")}  # EAW-1.4
 EFFECT_CODES: Final = (
     "stack_order_free",  # EAW-8.1
     "ambush",  # EAW-8.2
-    "card_value",  # n: melee cards +n (when: the option leader_melee_bonus, EAW-8.2)
+    "card_value",  # n, optional if: melee|ambush: melee cards +n (when: the option leader_melee_bonus, EAW-8.2)
     "fort_cost",  # n: a fort costs n (EAW-7.25)
     "capture_fort",  # EAW-8.9: a winning attacker keeps the fort
     "trade_income",  # n: EAW-6.1

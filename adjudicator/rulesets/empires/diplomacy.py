@@ -20,14 +20,8 @@ from __future__ import annotations
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.empires.board import diplomacy_route, is_last_province
 from adjudicator.rulesets.empires.data import COSTS, ROLLS, Effect
-from adjudicator.rulesets.empires.forts_control import (
-    add_marker,
-    cannot_pay,
-    no_marker_left,
-    pay,
-    remove_marker,
-    spendable,
-)
+from adjudicator.rulesets.empires.economy import pay, spendable
+from adjudicator.rulesets.empires.forts_control import add_marker, cannot_pay, no_marker_left, remove_marker
 from adjudicator.rulesets.empires.orders import Diplomacy
 from adjudicator.rulesets.empires.play import Play
 
@@ -104,7 +98,7 @@ def diplomacy(play: Play, seat: str, action: Diplomacy) -> None:
     if not action.remove:
         cost, needed, rule = takeover_terms(play, seat)
         play.say("diplomacy", seat, target=target, remove=False, paid=cost, rule=rule)
-        pay(play, seat, cost, "diplomacy", rule)
+        pay(play, seat, cost, rule, "diplomacy")
         if needed and not play.succeeds("diplomacy", needed, rule, seat, play.roll_bonus(seat, "diplomacy")):
             play.say("diplomacy_failed", seat, target=target, rule=rule)
             return
@@ -114,7 +108,7 @@ def diplomacy(play: Play, seat: str, action: Diplomacy) -> None:
     assert effect is not None  # diplomacy_refusal accepted the action
     paid = remove_payment(play, seat, action, effect)
     play.say("diplomacy", seat, target=target, remove=True, paid=paid, rule="EAW-7.11")
-    pay(play, seat, paid, "diplomacy", "EAW-7.11")
+    pay(play, seat, paid, "EAW-7.11", "diplomacy")
     bonus = paid * effect.number("per_marker", 1) + play.roll_bonus(seat, "diplomacy")
     needed = effect.number("target", ROLLS["diplomat_remove"])
     if not play.succeeds("diplomat_remove", needed, "EAW-7.11", seat, bonus):

@@ -1,58 +1,23 @@
 """Build a fort (EAW-7.25, EAW-2.5) and place a control marker (EAW-7.40, EAW-7.41), the EAW-12.2 default's site
-(EAW-12.12), and the pieces every action spends: control markers from stock (EAW-1.2) and payments from the
-warehouse (EAW-6.3: paid markers go back to the payer's stock; plunder pays only with `plunder_spendable`, EAW-8.13,
-and then goes back to its owner's stock).
+(EAW-12.12), and the pieces every action spends: control markers from stock (EAW-1.2) and the refusal of a payment
+the warehouse cannot make (EAW-6.3; the payment itself is the flow's economy.pay).
 
 Events (public):
 - `fort_built` seat: area, cost, rule (EAW-7.25)
 - `marker_added` seat: area, markers (now there), rule (EAW-7.40, EAW-12.2)
-- `paid` seat: markers, plunder (of them taken from plunder), warehouse (left), purpose, rule (EAW-6.3; the kind
-  and data of the flow's economy.pay)"""
+- `paid` (economy.pay) seat: markers, plunder, warehouse, purpose, rule (EAW-6.3)"""
 
 from __future__ import annotations
 
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.empires.data import COSTS
+from adjudicator.rulesets.empires.economy import pay, spendable
 from adjudicator.rulesets.empires.orders import BuildFort, PlaceControl
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.state import Control
 
 
-# -- payments (EAW-6.3) -----------------------------------------------------------------------------------------
-def spendable(play: Play, seat: str) -> int:
-    """The trade markers `seat` can pay with: its warehouse, and its plunder only with plunder_spendable (EAW-8.13)."""
-    player = play.state.players[seat]
-    plunder = sum(player.plunder.values()) if play.options.plunder_spendable == "true" else 0
-    return player.warehouse + plunder
-
-
-def pay(play: Play, seat: str, markers: int, purpose: str, rule: str) -> None:
-    """Pay `markers` (the caller checked `spendable`): own markers first, back to the payer's stock (EAW-6.3); then
-    plunder, back to its owner's stock (EAW-8.13 plunder_spendable)."""
-    if markers <= 0:
-        return
-    player = play.state.players[seat]
-    own = min(markers, player.warehouse)
-    player.warehouse -= own
-    if player.stock_trade is not None:
-        player.stock_trade += own
-    rest = markers - own
-    for owner in sorted(player.plunder):
-        taken = min(rest, player.plunder[owner])
-        if taken <= 0:
-            continue
-        player.plunder[owner] -= taken
-        if not player.plunder[owner]:
-            del player.plunder[owner]
-        back = play.state.players[owner]
-        if back.stock_trade is not None:
-            back.stock_trade += taken
-        rest -= taken
-    play.say(
-        "paid", seat, markers=markers, plunder=markers - own, warehouse=player.warehouse, purpose=purpose, rule=rule
-    )
-
-
+# -- payments (EAW-6.3: economy.pay and economy.spendable of the flow) -------------------------------------------
 def cannot_pay(play: Play, seat: str, markers: int, rule: str, purpose: str) -> Rejected | None:
     """EAW-6.3: a refusal when the warehouse cannot pay `markers`."""
     held = spendable(play, seat)
@@ -151,7 +116,7 @@ def fort_refusal(play: Play, seat: str, action: BuildFort) -> Rejected | None:
 
 def build_fort(play: Play, seat: str, action: BuildFort) -> None:
     cost = fort_cost(play, seat)
-    pay(play, seat, cost, "fort", "EAW-7.25")
+    pay(play, seat, cost, "EAW-7.25", "fort")
     player = play.state.players[seat]
     if player.stock_forts is not None:
         player.stock_forts -= 1

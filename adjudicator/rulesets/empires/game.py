@@ -149,7 +149,7 @@ class EmpiresGame(EmpiresRuleset):
             self.name,
             state.game,
             state.steps_done,
-            snapshot.public_part(state),
+            snapshot.public_part(state, self.options_of(state), self.data),
             {seat: snapshot.private_part(p) for seat, p in state.players.items()},
             snapshot.secret_part(state),
             state.data_digest,
@@ -170,7 +170,12 @@ class EmpiresGame(EmpiresRuleset):
         envelope = read_envelope(data)
         if envelope.ruleset != self.name:
             raise EnvelopeError(f"snapshot: ruleset {envelope.ruleset!r}, not {self.name!r}")
-        state = snapshot.read_state(envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret)
+        try:
+            state = snapshot.read_state(
+                envelope.game, envelope.step, envelope.public, envelope.private, envelope.secret
+            )
+        except snapshot.SnapshotError as wrong:
+            raise PbemError(f"snapshot: {wrong}") from None
         state.data_digest = envelope.data_digest
         try:
             setup.options_from_json(state.options, self.options)
@@ -193,7 +198,7 @@ class EmpiresGame(EmpiresRuleset):
             from adjudicator.rulesets.empires.parse import OrderLanguage
         except ImportError:
             raise PbemError("empires-aw: the order language is not built yet") from None
-        return OrderLanguage(self.data)
+        return OrderLanguage(self.data, self.seat_names)
 
     @property
     def grammar_files(self) -> tuple[Path, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -32,6 +32,7 @@ from adjudicator.rulesets.empires.data import (
     LAND,
     MOUNTAIN,
     NORTH,
+    OPTION_CHOICES,
     PERSONALITY,
     PERSONALITY_TYPES,
     PLAYERS,
@@ -40,6 +41,7 @@ from adjudicator.rulesets.empires.data import (
     SEA_LANE,
     SLOW,
     SOUTH,
+    STARTERS_PER_HALF,
     STRAIT,
     WATER,
     Area,
@@ -51,8 +53,9 @@ from adjudicator.rulesets.empires.data import (
     Options,
     Pieces,
     RevoltTables,
+    option_text,
 )
-from adjudicator.rulesets.empires.options import OPTION_BOUNDS, OPTION_RULES, option_value
+from adjudicator.rulesets.empires.options import OPTION_BOUNDS, OPTION_RULES
 
 RULESET: Final = "empires-aw"
 GAME_DATA, MAP, REVOLTS, CARDS = "game-data.toml", "map.toml", "revolts.toml", "cards.toml"
@@ -83,6 +86,16 @@ EFFECT_ARGS: Final[Mapping[str, Mapping[str, type]]] = {
     "manual": {"text": str},
 }
 OPTIONAL_ARGS: Final = frozenset({"if"})
+# the numbers an effect may carry, within what play can use: a modifier of a d6 roll, a cost in trade markers,
+# a k+ roll (0: none, EAW-7.11 a), the removal's target and markers paid (EAW-7.11 b)
+EFFECT_BOUNDS: Final[Mapping[str, tuple[int, int]]] = {
+    "n": (-6, 6),
+    "cost": (0, 10),
+    "roll": (0, 6),
+    "target": (1, 12),
+    "per_marker": (0, 6),
+    "max_markers": (0, 10),
+}
 CARD_VALUE_IF: Final = ("melee", "ambush")
 PIECES_NOTE: Final = {
     "control_markers": "EAW-1.2",
@@ -107,7 +120,6 @@ BAD_ID = _("%(value)s: an id starts with a letter and holds letters, digits, '-'
 TWICE = _("%(value)s is given twice")
 NO_FILE = _("the file is missing")
 NOT_TOML = _("not valid TOML (%(error)s)")
-REFUSED = _("the file is refused: %(reason)s")
 RULESET_OF = _("this folder holds data of ruleset %(found)s, not %(expected)s")
 UNKNOWN_AREA = _("%(value)s is no area of map.toml")
 UNKNOWN_RULE = _("%(value)s is none of the resolutions to confirm: %(choices)s")
@@ -120,6 +132,9 @@ EDGE_VALUE = _("a province on the northern edge is worth 2 (the lowest value), n
 MEDITERRANEAN_VALUE_WRONG = _("a Mediterranean sea area is worth 8 (the highest value), not %(value)s")
 MEDITERRANEAN_COUNT = _("exactly three Mediterranean sea areas, found %(found)s: %(areas)s")
 HALF_EMPTY = _("the %(half)s half has no province")
+HALF_SMALL = _("the %(half)s half has %(found)s provinces; up to 3 players start there")
+NAME_TAKEN = _("%(value)s already names %(other)s: orders could not tell them apart")
+LANE_OFF_COAST = _("the sea lane %(a)s-%(b)s crosses %(sea)s, which %(area)s does not border (no coast connection)")
 SELF_CONNECTED = _("an area cannot border itself")
 PAIR_TWICE = _("%(a)s and %(b)s are connected already (%(first)s); give every kind in one connection")
 NO_KINDS = _("a connection needs at least one kind: %(choices)s")
@@ -365,8 +380,8 @@ def open_toml(folder: Path, file: str, report: Report, rule: str) -> Table | Non
         return None
     try:
         data = tomllib.loads(read_data_file(path))
-    except DataFileRefused as refused:
-        report.add(file, WHOLE_FILE, rule, REFUSED, reason=str(refused))
+    except DataFileRefused as refused:  # too large or nested too deep: named before any parser sees it
+        report.add(file, WHOLE_FILE, rule, refused.msgid, **refused.values)
         return None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         report.add(file, WHOLE_FILE, rule, NOT_TOML, error=str(error))
@@ -446,38 +461,27 @@ def _options(table: Table | None) -> Options:
             if name == "plunder_vp":
                 table.note(name, rule, PLUNDER_UNSET)
             else:
-                table.note(name, rule, OPTION_UNSET, value=_option_text(getattr(defaults, name)))
+                table.note(name, rule, OPTION_UNSET, value=option_text(getattr(defaults, name)))
             continue
-        value = table.data[name]
         if name == "start_markers":
-            changes[name] = _start_markers(table, value)
+            changes[name] = _start_markers(table)
         elif name in OPTION_BOUNDS:
             low, high = OPTION_BOUNDS[name]
             number = table.number(name, rule, low=low, high=high)
             if number is not None and low <= number <= high:
                 changes[name] = number
         else:
-            text = table.text(name, rule)
-            try:
-                changes[name] = option_value(name, text)
-            except ValueError:
-                table.problem(name, rule, NOT_ONE_OF, value=repr(text), choices=", ".join(_choices(name)))
-    return Options(**{**{f: getattr(defaults, f) for f in defaults.__dataclass_fields__}, **changes})
+            given = table.data[name]
+            # EAW-8.13: plunder_spendable may be written as TOML's true/false as well as its words
+            text = str(given).lower() if isinstance(given, bool) else table.text(name, rule)
+            if text in OPTION_CHOICES[name]:  # as written: `--option` takes any case, the data file its own words
+                changes[name] = text
+            elif text:
+                table.problem(name, rule, NOT_ONE_OF, value=repr(text), choices=", ".join(OPTION_CHOICES[name]))
+    return replace(defaults, **changes)
 
 
-def _choices(name: str) -> tuple[str, ...]:
-    from adjudicator.rulesets.empires.data import OPTION_CHOICES
-
-    return OPTION_CHOICES.get(name, ())
-
-
-def _option_text(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return ",".join(f"{k}:{v}" for k, v in sorted(value.items()))
-    return str(value)
-
-
-def _start_markers(table: Table, value: Any) -> Mapping[int, int]:
+def _start_markers(table: Table) -> Mapping[int, int]:
     """EAW-3.1: start_markers = { 3 = 7, 4 = 6, 5 = 5 } (players not named keep 10 - N)."""
     found = dict(Options().start_markers)
     sub = table.table("start_markers", "EAW-3.1")
@@ -507,6 +511,7 @@ def _enough_markers(table: Table, pieces: Pieces, options: Options) -> None:
 def _map(table: Table) -> GameMap | None:
     table.only(("area", "connection"), "EAW-11.1")
     areas: dict[str, Area] = {}
+    where: dict[str, str] = {}  # area id -> its key in the file (area[4])
     for item in table.tables("area", "EAW-11.1"):
         area = _area(item)
         if area is None:
@@ -515,9 +520,11 @@ def _map(table: Table) -> GameMap | None:
             item.problem("id", "EAW-11.1", TWICE, value=repr(area.id))
             continue
         areas[area.id] = area
+        where[area.id] = item.prefix.rstrip(".")
+    _distinct_names(table, areas.values(), where, "EAW-11.1")
     connections = _connections(table, areas)
-    _check_map(table, areas, connections)
-    return GameMap(areas, tuple(connections))
+    _check_map(table, areas, where, connections)
+    return GameMap(areas, tuple(link for link, _key in connections))
 
 
 AREA_KEYS: Final = (
@@ -543,31 +550,10 @@ def _area(item: Table) -> Area | None:
     kind = item.choice("kind", "EAW-2.1", (PROVINCE, SEA))
     value = item.number("value", "EAW-2.9", low=NORTHERN_EDGE_VALUE, high=MEDITERRANEAN_VALUE)
     province = kind == PROVINCE
-    half = item.choice("half", "EAW-2.10", (NORTH, SOUTH), "")
-    if kind == SEA and "half" in item.data:
-        item.problem("half", "EAW-2.10", SEA_HAS_HALF)
-    elif province and not half and item.data.get("half", "") in ("", None):
-        item.problem("half", "EAW-2.10", NO_HALF)
-    flags = {}
-    for key, rule, for_province in (
-        ("amphora", "EAW-2.7", True),
-        ("mediterranean_coast", "EAW-2.2", True),
-        ("northern_edge", "EAW-2.9", True),
-        ("mediterranean", "EAW-2.2", False),
-        ("named", "EAW-2.11", False),
-    ):
-        flags[key] = item.flag(key, rule, key == "named")
-        if key in item.data and kind and province != for_province:
-            item.problem(key, rule, PROVINCE_ONLY if for_province else SEA_ONLY, key=key, area=ident)
-    if province and flags["northern_edge"] and value is not None and value != NORTHERN_EDGE_VALUE:
-        item.problem("value", "EAW-2.9", EDGE_VALUE, value=value)
-    if kind == SEA and flags["mediterranean"] and value is not None and value != MEDITERRANEAN_VALUE:
-        item.problem("value", "EAW-2.9", MEDITERRANEAN_VALUE_WRONG, value=value)
-    position = {}
-    for axis in ("x", "y"):
-        position[axis] = item.number(axis, "EAW-11.1", 0, low=0, high=POSITION_MOST) or 0
-    if ident and "x" not in item.data and "y" not in item.data:
-        item.note("x", "EAW-11.1", NO_POSITION, area=ident)
+    half = _area_half(item, kind)
+    flags = _area_flags(item, ident, kind)
+    _check_fixed_value(item, kind, value, flags)
+    position = _area_position(item, ident)
     if not ident or not kind:
         return None
     return Area(
@@ -586,6 +572,54 @@ def _area(item: Table) -> Area | None:
     )
 
 
+def _area_half(item: Table, kind: str) -> str:
+    """EAW-2.10: a province lies in the north or the south half; a sea area in neither."""
+    half = item.choice("half", "EAW-2.10", (NORTH, SOUTH), "")
+    if kind == SEA and "half" in item.data:
+        item.problem("half", "EAW-2.10", SEA_HAS_HALF)
+    elif kind == PROVINCE and not half and item.data.get("half", "") in ("", None):
+        item.problem("half", "EAW-2.10", NO_HALF)
+    return half or ""
+
+
+# the flags of an area: key, rule, whether only a province may have it (else only a sea area)
+AREA_FLAGS: Final = (
+    ("amphora", "EAW-2.7", True),
+    ("mediterranean_coast", "EAW-2.2", True),
+    ("northern_edge", "EAW-2.9", True),
+    ("mediterranean", "EAW-2.2", False),
+    ("named", "EAW-2.11", False),
+)
+
+
+def _area_flags(item: Table, ident: str, kind: str) -> dict[str, bool]:
+    """The area's flags, each refused on the wrong kind of area."""
+    flags = {}
+    for key, rule, for_province in AREA_FLAGS:
+        flags[key] = item.flag(key, rule, key == "named")
+        if key in item.data and kind and (kind == PROVINCE) != for_province:
+            item.problem(key, rule, PROVINCE_ONLY if for_province else SEA_ONLY, key=key, area=ident)
+    return flags
+
+
+def _check_fixed_value(item: Table, kind: str, value: int | None, flags: Mapping[str, bool]) -> None:
+    """EAW-2.9: a northern-edge province and a Mediterranean sea have the values the rule gives them."""
+    if value is None:
+        return
+    if kind == PROVINCE and flags["northern_edge"] and value != NORTHERN_EDGE_VALUE:
+        item.problem("value", "EAW-2.9", EDGE_VALUE, value=value)
+    if kind == SEA and flags["mediterranean"] and value != MEDITERRANEAN_VALUE:
+        item.problem("value", "EAW-2.9", MEDITERRANEAN_VALUE_WRONG, value=value)
+
+
+def _area_position(item: Table, ident: str) -> dict[str, int]:
+    """The area's place on the drawn map (EAW-11.1); none given is noted."""
+    position = {axis: item.number(axis, "EAW-11.1", 0, low=0, high=POSITION_MOST) or 0 for axis in ("x", "y")}
+    if ident and "x" not in item.data and "y" not in item.data:
+        item.note("x", "EAW-11.1", NO_POSITION, area=ident)
+    return position
+
+
 # EAW-2.1: what each connection kind joins (True: two provinces, False: two sea areas, None: one of each)
 JOINS: Final[Mapping[str, bool | None]] = {
     LAND: True,
@@ -596,10 +630,12 @@ JOINS: Final[Mapping[str, bool | None]] = {
     WATER: False,
 }
 JOINS_TEXT: Final = {True: "two provinces", False: "two sea areas", None: "a province and a sea area"}
+KIND_TEXT: Final = {PROVINCE: "province", SEA: "sea area"}
 
 
-def _connections(table: Table, areas: Mapping[str, Area]) -> list[Connection]:
-    found: list[Connection] = []
+def _connections(table: Table, areas: Mapping[str, Area]) -> list[tuple[Connection, str]]:
+    """The connections that hold, each with its key in the file (connection[7])."""
+    found: list[tuple[Connection, str]] = []
     seen: dict[frozenset[str], str] = {}
     for item in table.tables("connection", "EAW-11.1"):
         item.only(("a", "b", "kinds", "sea"), "EAW-11.1")
@@ -636,11 +672,23 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[Connection]:
                 wrong = area.is_province != joins if joins is not None else False
                 if wrong:
                     item.problem(
-                        "kinds", "EAW-2.1", KIND_AREAS, kind=kind, joins=JOINS_TEXT[joins], area=ident, found=area.kind
+                        "kinds",
+                        "EAW-2.1",
+                        KIND_AREAS,
+                        kind=kind,
+                        joins=JOINS_TEXT[joins],
+                        area=ident,
+                        found=KIND_TEXT[area.kind],
                     )
             if joins is None and areas[a].kind == areas[b].kind:
                 item.problem(
-                    "kinds", "EAW-2.1", KIND_AREAS, kind=kind, joins=JOINS_TEXT[None], area=b, found=areas[b].kind
+                    "kinds",
+                    "EAW-2.1",
+                    KIND_AREAS,
+                    kind=kind,
+                    joins=JOINS_TEXT[None],
+                    area=b,
+                    found=KIND_TEXT[areas[b].kind],
                 )
         if SEA_LANE in good and sea is None:
             item.problem("sea", "EAW-2.1", LANE_NEEDS_SEA)
@@ -650,38 +698,74 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[Connection]:
             item.problem("sea", "EAW-2.1", UNKNOWN_AREA, value=repr(sea))
         elif sea is not None and not areas[sea].is_sea:
             item.problem("sea", "EAW-2.1", LANE_SEA_NOT_SEA, value=repr(sea))
-        found.append(Connection(a, b, good, sea))
+        found.append((Connection(a, b, good, sea), item.prefix.rstrip(".")))
     return found
 
 
-def _check_map(table: Table, areas: Mapping[str, Area], connections: list[Connection]) -> None:
+def _check_map(
+    table: Table, areas: Mapping[str, Area], where: Mapping[str, str], found: list[tuple[Connection, str]]
+) -> None:
+    connections = [link for link, _key in found]
     seas = sorted(a.id for a in areas.values() if a.mediterranean)
     if "area" in table.data and len(seas) != MEDITERRANEAN_SEAS:
         table.problem("area", "EAW-2.2", MEDITERRANEAN_COUNT, found=len(seas), areas=", ".join(seas) or "none")
-    for half in (NORTH, SOUTH):
-        if areas and not any(a.half == half for a in areas.values()):
-            table.problem("area", "EAW-2.10", HALF_EMPTY, half=half)
+    _check_halves(table, areas)
+    _check_lanes(table, areas, found)
     borders: dict[str, set[str]] = {ident: set() for ident in areas}
     for link in connections:
         borders[link.a].add(link.b)
         borders[link.b].add(link.a)
-    keys = {a.id: f"area[{i}]" for i, a in enumerate(areas.values())}
     for area in areas.values():
         if not borders[area.id]:
-            table.problem(keys[area.id], "EAW-2.1", ISOLATED, area=area.id)
-        if not area.is_province:
-            continue
-        coasts = sorted(
-            c.other(area.id)
-            for c in connections
-            if area.id in (c.a, c.b) and COAST in c.kinds and areas[c.other(area.id)].mediterranean
-        )
-        if coasts and not area.mediterranean_coast:
-            table.problem(
-                f"{keys[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_WRONG, area=area.id, sea=coasts[0]
-            )
-        elif area.mediterranean_coast and not coasts:
-            table.problem(f"{keys[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_UNFOUNDED, area=area.id)
+            table.problem(where[area.id], "EAW-2.1", ISOLATED, area=area.id)
+        if area.is_province:
+            _check_coast_flag(table, areas, where, connections, area)
+
+
+def _check_halves(table: Table, areas: Mapping[str, Area]) -> None:
+    """EAW-2.10, EAW-3.7: each half has provinces enough for its starting picks."""
+    for half in (NORTH, SOUTH):
+        count = sum(a.half == half for a in areas.values())
+        if areas and not count:
+            table.problem("area", "EAW-2.10", HALF_EMPTY, half=half)
+        elif areas and count < STARTERS_PER_HALF:
+            table.problem("area", "EAW-3.7", HALF_SMALL, half=half, found=count)
+
+
+def _check_lanes(table: Table, areas: Mapping[str, Area], found: list[tuple[Connection, str]]) -> None:
+    """EAW-2.1: a sea lane's crossed sea lies between its ends (a coast of each); else a note."""
+    coasts_of = {frozenset((c.a, c.b)) for c, _key in found if COAST in c.kinds}
+    for link, key in found:
+        for end in (link.a, link.b):
+            if link.sea in areas and areas[link.sea].is_sea and frozenset((end, link.sea)) not in coasts_of:
+                table.note(key, "EAW-2.1", LANE_OFF_COAST, a=link.a, b=link.b, sea=link.sea, area=end)
+
+
+def _check_coast_flag(
+    table: Table, areas: Mapping[str, Area], where: Mapping[str, str], connections: list[Connection], area: Area
+) -> None:
+    """EAW-2.2: a province's mediterranean_coast flag says whether it has a coast on a Mediterranean sea."""
+    coasts = sorted(
+        c.other(area.id)
+        for c in connections
+        if area.id in (c.a, c.b) and COAST in c.kinds and areas[c.other(area.id)].mediterranean
+    )
+    if coasts and not area.mediterranean_coast:
+        table.problem(f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_WRONG, area=area.id, sea=coasts[0])
+    elif area.mediterranean_coast and not coasts:
+        table.problem(f"{where[area.id]}.mediterranean_coast", "EAW-2.2", COAST_FLAG_UNFOUNDED, area=area.id)
+
+
+def _distinct_names(table: Table, entries: Iterable[Area | Card], where: Mapping[str, str], rule: str) -> None:
+    """Orders name areas and cards by id or name (any case): no id or name may name two entries."""
+    words: dict[str, str] = {}
+    for entry in entries:
+        for key, word in (("id", entry.id), ("name", entry.name)):
+            other = words.get(word.casefold())
+            if word and other is not None and other != entry.id:
+                table.problem(f"{where[entry.id]}.{key}", rule, NAME_TAKEN, value=repr(word), other=other)
+        for word in (entry.id, entry.name):
+            words.setdefault(word.casefold(), entry.id)
 
 
 # -- revolts.toml (EAW-5, EAW-11.2) ---------------------------------------------------------------------------------
@@ -765,6 +849,7 @@ def _card_keys(kind: str) -> tuple[str, ...]:
 def _cards(table: Table) -> dict[str, Card] | None:
     table.only(("card",), "EAW-11.3")
     cards: dict[str, Card] = {}
+    where: dict[str, str] = {}  # card id -> its key in the file (card[4])
     groups: set[Any] = set()
     deck = 0
     for item in table.tables("card", "EAW-11.3"):
@@ -779,8 +864,10 @@ def _cards(table: Table) -> dict[str, Card] | None:
             item.problem("id", "EAW-11.6", TWICE, value=repr(card.id))
             continue
         cards[card.id] = card
+        where[card.id] = item.prefix.rstrip(".")
     if "card" not in table.data:
         return None
+    _distinct_names(table, cards.values(), where, "EAW-11.6")
     for half_groups in HOME_GROUPS.values():
         for group in half_groups:
             if group not in groups:
@@ -923,7 +1010,11 @@ def _effects(item: Table) -> tuple[Effect, ...]:
                 if arg not in OPTIONAL_ARGS:
                     effect.problem(arg, "EAW-11.6", EFFECT_ARG_MISSING, code=code, arg=arg)
                 continue
-            value = effect.value(arg, "EAW-11.6", kind)
+            if kind is int:
+                low, high = EFFECT_BOUNDS[arg]
+                value = effect.number(arg, "EAW-11.6", low=low, high=high)
+            else:
+                value = effect.value(arg, "EAW-11.6", kind)
             if value is not None:
                 args[arg] = value
         if code == "roll_mod" and args.get("roll") not in (None, *ROLLS_MODIFIED):

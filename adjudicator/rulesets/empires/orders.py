@@ -5,11 +5,13 @@ tried in order against the position when the action's turn comes (EAW-12.2); sta
 EAW-12.8) hold until replaced. The plan and the standing plans are kept in the state as JSON (`to_json`,
 `action_from_json`), private to the seat.
 
-Cards are named by their data id (`pike`): copies of one entry are alike, so an order never names an instance."""
+Cards are named by their data id (`pike`): copies of one entry are alike, so an order never names an instance.
+`canonical(order, language)` writes an order back as the line that makes it, in a reader's keywords."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from adjudicator.orders.sets import Order
@@ -162,10 +164,17 @@ class PlaceChoice(Order):
 
 
 @dataclass(frozen=True)
-class FortChoice(Order):
-    """EAW-12.14: provinces for the starting fort, in order of preference."""
+class FortChoice(PlanLine):
+    """EAW-12.14: provinces for the starting fort, in order of preference: `FORT ITA, GAL` (or `FORT ITA`). The
+    parser cannot know the step a line is for, and the same words in a plan order a fort in the first of them that
+    can take one (EAW-7.25, EAW-12.2): so a FortChoice is also a plan line of BuildFort alternatives (made from
+    `areas`), which the placement reads as its list and a plan as its line."""
 
-    areas: tuple[str, ...]
+    alternatives: tuple[Action, ...] = field(init=False, default=())
+    areas: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alternatives", tuple(BuildFort(area) for area in self.areas))
 
 
 # standing battle plans (EAW-12.4 to EAW-12.8); `area` None: every area of the player
@@ -215,18 +224,6 @@ class LossesOrder(Order):
 STANDING_ORDERS: Final = (DefendOrder, AmbushOrder, StackOrder, MarkersOrder, LossesOrder)
 
 
-def for_step(order: Order, placement: bool) -> Order:
-    """The order as a step of its kind reads it: `FORT GAL` (one area) is the action of EAW-7.25 in a plan and the
-    starting fort of EAW-12.14 in the placement step; `FORT ITA, GAL` is the starting fort's list in the placement
-    step and, in a plan, a fort in the first of them that can take one (EAW-12.2)."""
-    if placement and isinstance(order, PlanLine) and all(isinstance(a, BuildFort) for a in order.alternatives):
-        areas = tuple(a.area for a in order.alternatives if isinstance(a, BuildFort))
-        return FortChoice(areas, line=order.line, text=order.text)
-    if not placement and isinstance(order, FortChoice):
-        return PlanLine(tuple(BuildFort(area) for area in order.areas), line=order.line, text=order.text)
-    return order
-
-
 # -- writing an order back (reports, the orders template, answers) -----------------------------------------------
 def canonical(order: Order | Action, language: str = "en") -> str:
     """`order` (or one action) as one line of the order language in `language`'s keywords (written as a reader of
@@ -239,53 +236,72 @@ def canonical(order: Order | Action, language: str = "en") -> str:
     return _text(order, w)
 
 
-def _text(order: Any, w: Any) -> str:
+def _text(order: Any, w: Callable[[str], str]) -> str:
+    if isinstance(order, FortChoice):
+        return f"{w('FORT')} " + ", ".join(order.areas)
     if isinstance(order, PlanLine):
         return f" {w('ELSE')} ".join(_text(a, w) for a in order.alternatives)
-    if isinstance(order, Attack):
-        text = f"{w('ATTACK')} {order.target} {w('FROM')} {order.origin}"
-        if order.stack:
-            text += f" {w('WITH')} " + ", ".join(order.stack)
-        if order.then:
-            text += f" {w('THEN')} " + f" {w('OR')} ".join(_text(a, w) for a in order.then)
-        return text
-    if isinstance(order, Diplomacy):
-        if not order.remove:
-            return f"{w('DIPLOMACY')} {order.target}"
-        pay = "" if order.pay is None else f" {w('PAY')} {order.pay}"
-        return f"{w('DIPLOMACY')} {w('REMOVE')} {order.target}{pay}"
-    if isinstance(order, Recruit):
-        words = [w("RECRUIT")]
-        if order.wants:
-            words.append(", ".join(w("BEST") if want == "best" else want for want in order.wants))
-        if order.refresh != REFRESH_NO:
-            words.append(w("REFRESH") + (f" {w('IF')} {w('NONE')}" if order.refresh == REFRESH_IF_NONE else ""))
-        return " ".join(words)
-    if isinstance(order, Disband):
-        return f"{w('DISBAND')} {order.card}"
-    if isinstance(order, BuildFort):
-        return f"{w('FORT')} {order.area}"
-    if isinstance(order, PlaceTrade):
-        targets = []
-        for t in order.targets:
-            displace = "" if t.displace is None else f" {w('DISPLACE')}" + (f" {t.displace}" if t.displace else "")
-            targets.append(t.area + displace)
-        return f"{w('TRADE')} " + ", ".join(targets)
-    if isinstance(order, PlaceControl):
-        return f"{w('CONTROL')} {order.area}"
-    if isinstance(order, (StartChoice, PlaceChoice, FortChoice)):
-        head = {StartChoice: "START", PlaceChoice: "PLACE", FortChoice: "FORT"}[type(order)]
-        return f"{w(head)} " + ", ".join(order.areas)
-    at = f" {w('AT')} {order.area}" if getattr(order, "area", None) else ""
-    if isinstance(order, DefendOrder):
-        return f"{w('DEFEND')} {w('SIEGE' if order.siege else 'OPEN')}{at}"
-    if isinstance(order, AmbushOrder):
-        return f"{w('AMBUSH')} {w('YES' if order.ambush else 'NO')}{at}"
-    if isinstance(order, StackOrder):
-        words = [w("STACK")] + [w(x.upper()) for x in (order.situation, order.side) if x]
-        return " ".join(words) + ": " + ", ".join(order.cards)
-    if isinstance(order, MarkersOrder):
-        return f"{w('MARKERS')} {w('PUSH' if order.push else 'PULL')}"
-    if isinstance(order, LossesOrder):
-        return f"{w('LOSSES')} " + ", ".join(order.cards)
-    raise TypeError(f"no line form for {type(order).__name__}")
+    write = _WRITERS.get(type(order))
+    if write is None:
+        raise TypeError(f"no line form for {type(order).__name__}")
+    return write(order, w)
+
+
+def _attack(order: Attack, w: Callable[[str], str]) -> str:
+    text = f"{w('ATTACK')} {order.target} {w('FROM')} {order.origin}"
+    if order.stack:
+        text += f" {w('WITH')} " + ", ".join(order.stack)
+    if order.then:  # the free action's alternatives (EAW-12.9)
+        text += f" {w('THEN')} " + f" {w('OR')} ".join(_text(a, w) for a in order.then)
+    return text
+
+
+def _diplomacy(order: Diplomacy, w: Callable[[str], str]) -> str:
+    if not order.remove:
+        return f"{w('DIPLOMACY')} {order.target}"
+    pay = "" if order.pay is None else f" {w('PAY')} {order.pay}"
+    return f"{w('DIPLOMACY')} {w('REMOVE')} {order.target}{pay}"
+
+
+def _recruit(order: Recruit, w: Callable[[str], str]) -> str:
+    words = [w("RECRUIT")]
+    if order.wants:
+        words.append(", ".join(w("BEST") if want == "best" else want for want in order.wants))
+    if order.refresh != REFRESH_NO:
+        words.append(w("REFRESH") + (f" {w('IF')} {w('NONE')}" if order.refresh == REFRESH_IF_NONE else ""))
+    return " ".join(words)
+
+
+def _trade(order: PlaceTrade, w: Callable[[str], str]) -> str:
+    targets = []
+    for t in order.targets:
+        displace = "" if t.displace is None else f" {w('DISPLACE')}" + (f" {t.displace}" if t.displace else "")
+        targets.append(t.area + displace)
+    return f"{w('TRADE')} " + ", ".join(targets)
+
+
+def _at(order: DefendOrder | AmbushOrder, w: Callable[[str], str]) -> str:
+    return f" {w('AT')} {order.area}" if order.area else ""
+
+
+def _stack(order: StackOrder, w: Callable[[str], str]) -> str:
+    words = [w("STACK")] + [w(x.upper()) for x in (order.situation, order.side) if x]
+    return " ".join(words) + ": " + ", ".join(order.cards)
+
+
+_WRITERS: Final[dict[type, Callable[[Any, Callable[[str], str]], str]]] = {
+    Attack: _attack,
+    Diplomacy: _diplomacy,
+    Recruit: _recruit,
+    Disband: lambda o, w: f"{w('DISBAND')} {o.card}",
+    BuildFort: lambda o, w: f"{w('FORT')} {o.area}",
+    PlaceTrade: _trade,
+    PlaceControl: lambda o, w: f"{w('CONTROL')} {o.area}",
+    StartChoice: lambda o, w: f"{w('START')} " + ", ".join(o.areas),
+    PlaceChoice: lambda o, w: f"{w('PLACE')} " + ", ".join(o.areas),
+    DefendOrder: lambda o, w: f"{w('DEFEND')} {w('SIEGE' if o.siege else 'OPEN')}{_at(o, w)}",
+    AmbushOrder: lambda o, w: f"{w('AMBUSH')} {w('YES' if o.ambush else 'NO')}{_at(o, w)}",
+    StackOrder: _stack,
+    MarkersOrder: lambda o, w: f"{w('MARKERS')} {w('PUSH' if o.push else 'PULL')}",
+    LossesOrder: lambda o, w: f"{w('LOSSES')} " + ", ".join(o.cards),
+}

@@ -18,8 +18,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from adjudicator.engine.chance import GivenDice
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets.empires import data as eaw
+from adjudicator.rulesets.empires.actions import refusal
+from adjudicator.rulesets.empires.attack import needs_sea_move, sea_move_bonus
+from adjudicator.rulesets.empires.board import Route, attack_route, is_last_province
+from adjudicator.rulesets.empires.diplomacy import reaches
+from adjudicator.rulesets.empires.forts_control import fort_cost
 from adjudicator.rulesets.empires.orders import (
     REFRESH_IF_NONE,
     AmbushOrder,
@@ -41,14 +46,15 @@ from adjudicator.rulesets.empires.orders import (
     TradeTarget,
     canonical,
 )
-from adjudicator.rulesets.empires.parse import BEST, RULESET, OrderLanguage
+from adjudicator.rulesets.empires.parse import BEST, RULESET, language_of
+from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.standing import ANY
 from adjudicator.rulesets.empires.state import ACTION, ENDED, PLACEMENT, GameState, Player
 
 if TYPE_CHECKING:
     from adjudicator.orders.sets import Order
 
-EXAMPLES_PER_FORM: Final = 1
+HALF_NAMES: Final = {eaw.NORTH: N_("north"), eaw.SOUTH: N_("south")}  # EAW-2.10
 MAX_LISTED: Final = 12  # targets listed per kind (the map may be large)
 
 
@@ -98,7 +104,8 @@ class TemplateMaker:
         if number is None:
             return None
         phase = next((s.phase for s in self.game.coming_steps(self.state) if s.number == number), "plans")
-        options = getattr(self.game, "options", None) or self.game.data.options
+        options_of = getattr(self.game, "options_of", None)  # the options a game's state keeps (EAW-11.7)
+        options = options_of(self.state) if options_of is not None else self.game.options
         return Template(self.game.data, options, self.state, seat, language).make(number, phase)
 
 
@@ -109,6 +116,15 @@ class Template:
         self.data, self.options, self.state, self.seat, self.language = data, options, state, seat, language
         self.player: Player = state.players[seat]
         self.map = data.map
+        self._play: Play | None = None  # the position as the actions read it, made when first needed
+
+    @property
+    def play(self) -> Play:
+        """The position as the actions read it (on a copy: the template changes nothing), so that the choices shown
+        follow the actions' own rules (board.py, attack.py, diplomacy.py, forts_control.py)."""
+        if self._play is None:
+            self._play = Play(self.state.copy(), self.data, self.options, GivenDice(values=[]))
+        return self._play
 
     # -- words ------------------------------------------------------------------------------------------------------
     def _(self, msgid: str, **values: object) -> str:
@@ -190,7 +206,7 @@ class Template:
         checks.check_plan_line where it exists)."""
         from adjudicator.orders import parse_orders
 
-        language = OrderLanguage(self.data, self.state.seats)
+        language = language_of(self.data, self.state.seats)
         text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *(canonical(o) for o in examples)])
         parsed = parse_orders(text, language)
         bad = {e.line for e in parsed.errors}
@@ -217,7 +233,7 @@ class Template:
         ]
         for half, areas in by_half.items():
             names = ", ".join(f"{a} ({self.map.areas[a].value})" for a in areas) or "-"
-            lines.append(f"{self._(half)}: {names}")
+            lines.append(f"{self._(HALF_NAMES[half])}: {names}")
         start = Section(
             self._(
                 "%(kw_start)s: land provinces no player holds, most wanted first; at most 3 players start in each "
@@ -253,7 +269,7 @@ class Template:
             near.sort(key=lambda a: (-self.map.areas[a].value, a))
             if near:
                 examples.append(PlaceChoice(tuple(near[: max(self.start_markers() - 1, 1)])))
-            examples.append(FortChoice(tuple(best)) if len(best) > 1 else PlanLine((BuildFort(best[0]),)))
+            examples.append(FortChoice(tuple(best)))
         return [start, forms], examples
 
     def free_start_provinces(self) -> list[str]:
@@ -319,81 +335,52 @@ class Template:
 
     # attacks (EAW-7.1 to EAW-7.4, EAW-2.3, EAW-2.8) -------------------------------------------------------------------
     def attack_targets(self) -> list[Target]:
+        """EAW-7.1: each area an area of the seat reaches (board.attack_route: a connection or the Mediterranean
+        rule, EAW-2.3) that the actions let it attack now."""
         found: dict[tuple[str, str], Target] = {}
-        mine = self.state.controlled(self.seat)
-        for origin in mine:
-            reach: dict[str, frozenset[str]] = {
-                c.other(origin): c.kinds for c in self.map.connections if origin in (c.a, c.b)
-            }
-            if self.on_mediterranean(origin):  # EAW-2.3: the Mediterranean rule, for attacks
-                for area in self.map.areas.values():
-                    if area.id != origin and (area.mediterranean_coast or area.mediterranean):
-                        reach.setdefault(area.id, frozenset())
-            for target, kinds in sorted(reach.items()):
-                owner = self.state.controller(target)
-                if owner == self.seat or not self.may_be_attacked(target, military=True):
+        for origin in self.state.controlled(self.seat):
+            for target in sorted(self.map.areas):
+                route = attack_route(self.map, origin, target)
+                if route is None or self.state.controller(target) == self.seat:
                     continue
-                found[(target, origin)] = self.target(target, origin, kinds, owner)
+                if is_last_province(self.state, self.map, target) or self.refused(Attack(target, origin)):
+                    continue  # EAW-2.8, EAW-13.18: a player's only province is no target
+                found[(target, origin)] = self.target(route, self.state.controller(target))
         return sorted(found.values(), key=lambda t: (not t.neutral, len(t.notes), t.target, t.origin))
 
-    def on_mediterranean(self, area: str) -> bool:
-        info = self.map.areas[area]
-        return info.mediterranean_coast or info.mediterranean
+    def refused(self, action: Attack) -> bool:
+        """Whether the actions refuse `action` now (actions.refusal: e.g. no control marker left, EAW-1.2)."""
+        return refusal(self.play, self.seat, action) is not None
 
-    def may_be_attacked(self, target: str, military: bool) -> bool:
-        """EAW-2.8, EAW-13.18: a player's only province cannot be attacked (diplomatically too unless
-        last_province = battle_only)."""
-        owner = self.state.controller(target)
-        if owner is None or not self.map.areas[target].is_province:
-            return True
-        if not military and self.options.last_province == "battle_only":
-            return True
-        provinces = [a for a in self.state.controlled(owner) if self.map.areas[a].is_province]
-        return len(provinces) > 1
-
-    def target(self, target: str, origin: str, kinds: frozenset[str], owner: str | None) -> Target:
+    def target(self, route: Route, owner: str | None) -> Target:
+        """The attack along `route` with what it needs: the rolls of attack.py (EAW-7.2 to EAW-7.4) or a battle."""
         notes: list[str] = []
-        info = self.map.areas[target]
-        if kinds & eaw.ROLLED_CROSSINGS:
+        info = self.map.areas[route.target]
+        if route.rolled_crossing:
             notes.append(self._("crossing: %(roll)s (EAW-7.2)", roll=self.needs(eaw.ROLLS["crossing"])))
-        sea_lane = eaw.SEA_LANE in kinds
-        if info.is_sea or sea_lane or not kinds:
-            bonus = (1 if sea_lane else 0) + (1 if self.near_own_sea(target, origin, kinds) else 0)
-            bonus += self.roll_bonus("sea_move")
+        if needs_sea_move(self.play, route):
             notes.append(
                 self._(
                     "sea movement: %(roll)s with %(bonus)+d (EAW-7.3)",
                     roll=self.needs(eaw.ROLLS["sea_move"]),
-                    bonus=bonus,
+                    bonus=sea_move_bonus(self.play, self.seat, route),
                 )
             )
         if owner is None and info.is_province:
             notes.append(self._("neutral province: %(roll)s (EAW-7.4)", roll=self.needs(eaw.ROLLS["neutral"])))
         elif owner is not None:
-            fort = target in self.state.forts
+            fort = route.target in self.state.forts
             if info.is_sea:
                 notes.append(self._("naval battle against %(seat)s (EAW-8.20)", seat=owner))
             elif fort:
                 notes.append(self._("battle against %(seat)s, who may choose a siege (EAW-8.15)", seat=owner))
             else:
                 notes.append(self._("battle against %(seat)s (EAW-8.1)", seat=owner))
-        return Target(target, origin, kinds, tuple(notes), owner is None)
-
-    def near_own_sea(self, target: str, origin: str, kinds: frozenset[str]) -> bool:
-        """EAW-7.3 (Resolution): the +1 of a controlled sea area next to the attack."""
-        connection = self.map.connection(target, origin)
-        own = {a for a in self.state.controlled(self.seat) if self.map.areas[a].is_sea}
-        if eaw.SEA_LANE in kinds and connection is not None and connection.sea:
-            crossed = connection.sea
-            return crossed in own or any(n in own for n in self.map.neighbours(crossed))
-        return any(n in own for n in self.map.neighbours(target))
-
-    def roll_bonus(self, roll: str) -> int:
-        effects = [e for c in self.player.personalities for e in self.data.card(c).effects if e.code == "roll_mod"]
-        return sum(e.number() for e in effects if e.args.get("roll") == roll)
+        crossing = frozenset() if route.mediterranean else route.kinds
+        return Target(route.target, route.origin, crossing, tuple(notes), owner is None)
 
     def effect(self, code: str) -> eaw.Effect | None:
-        return next((e for c in self.player.personalities for e in self.data.card(c).effects if e.code == code), None)
+        return next(iter(self.play.effects_of(self.seat, code)), None)
 
     def attack_section(self, targets: list[Target]) -> Section:
         lines = [self.line(Attack(t.target, t.origin)) + ": " + "; ".join(t.notes) for t in targets[:MAX_LISTED]]
@@ -407,23 +394,17 @@ class Template:
 
     # diplomacy (EAW-7.10 to EAW-7.13, EAW-12.10) ----------------------------------------------------------------------
     def diplomacy_targets(self) -> tuple[list[str], list[str]]:
-        """Neutral areas next to the seat's (EAW-7.10) and, with a diplomat, other players' areas (EAW-7.11 b)."""
-        near: set[str] = set()
-        for origin in self.state.controlled(self.seat):
-            for c in self.map.connections:
-                if origin not in (c.a, c.b):
-                    continue
-                if self.options.diplomacy_reach == "land_only" and c.kinds & {eaw.SEA_LANE, eaw.COAST, eaw.WATER}:
-                    continue
-                near.add(c.other(origin))
-            if self.options.diplomacy_reach == "mediterranean" and self.on_mediterranean(origin):
-                near |= {a.id for a in self.map.areas.values() if a.mediterranean_coast or a.mediterranean}
-        neutral = sorted(a for a in near if self.state.controller(a) is None)
-        held = sorted(
+        """Neutral areas the seat's reach (diplomacy.reaches, EAW-7.12) and, with a diplomat, other players' areas
+        (EAW-7.11 b; a player's only province not under last_province = all, EAW-2.8)."""
+        near = [a for a in sorted(self.map.areas) if reaches(self.play, self.seat, a)]
+        neutral = [a for a in near if self.state.controller(a) is None]
+        spared = self.options.last_province == "all"
+        held = [
             a
             for a in near
-            if self.state.controller(a) not in (None, self.seat) and self.may_be_attacked(a, military=False)
-        )
+            if self.state.controller(a) not in (None, self.seat)
+            and not (spared and is_last_province(self.state, self.map, a))
+        ]
         return neutral, held
 
     def diplomacy_section(self) -> Section:
@@ -498,8 +479,7 @@ class Template:
 
     # fort, trade, control (EAW-7.25, EAW-7.30, EAW-7.31, EAW-7.40) ----------------------------------------------------
     def fort_cost(self) -> int:
-        effect = self.effect("fort_cost")
-        return effect.number() if effect is not None else eaw.COSTS["fort"]
+        return fort_cost(self.play, self.seat)
 
     def fort_sites(self) -> list[str]:
         return [
@@ -535,7 +515,7 @@ class Template:
 
     def trade_section(self) -> Section:
         room = self.trade_room()
-        placed = eaw.TRADE_PLACED + sum(e.number() for e in self.effects("trade_place"))
+        placed = eaw.TRADE_PLACED + sum(e.number() for e in self.play.effects_of(self.seat, "trade_place"))
         lines = [f"{a} {n}/{cap}" + (" " + self._("full") if n >= cap else "") for a, n, cap in room[: MAX_LISTED * 2]]
         title = self._(
             "%(kw_trade)s <areas in order> [%(kw_displace)s <seat>]: %(count)s markers, one a target; into a full area "
@@ -544,9 +524,6 @@ class Template:
             roll=self.needs(eaw.ROLLS["displace"]),
         )
         return Section(title, [", ".join(lines)] if lines else [])
-
-    def effects(self, code: str) -> list[eaw.Effect]:
-        return [e for c in self.player.personalities for e in self.data.card(c).effects if e.code == code]
 
     def control_section(self) -> Section:
         mine = self.state.controlled(self.seat)
@@ -612,9 +589,12 @@ class Template:
             t = targets[0]
             stack = () if t.neutral else self.best_stack()  # a battle only against another player (EAW-7.4)
             examples.append(PlanLine((Attack(t.target, t.origin, stack=stack), *fallback)))
-        neutral, _held = self.diplomacy_targets()
+        neutral, held = self.diplomacy_targets()
         if neutral and self.player.warehouse >= eaw.COSTS["diplomacy"]:
             examples.append(PlanLine((Diplomacy(neutral[0]), *fallback)))
+        if held and self.effect("diplomacy_remove") is not None:  # the diplomat's removal (EAW-7.11 b, EAW-12.10)
+            pay = min(self.player.warehouse, 3)
+            examples.append(PlanLine((Diplomacy(held[0], remove=True, pay=pay), *fallback)))
         refresh = REFRESH_IF_NONE if self.player.warehouse >= eaw.COSTS["refresh"] else "no"
         wanted = [eaw.base_id(c) for c in self.state.display if self.may_recruit(c)][:2]
         examples.append(PlanLine((Recruit((*dict.fromkeys(wanted), BEST), refresh=refresh),)))
@@ -633,10 +613,14 @@ class Template:
         fortified = [a for a in mine if a in self.state.forts]
         if fortified:
             examples.append(DefendOrder(True, fortified[0]))
+        if self.effect("ambush") is not None:  # a military leader may lay one (EAW-8.2, EAW-12.5)
+            examples.append(AmbushOrder(True))
         examples.append(MarkersOrder(True))
         stack = self.best_stack()
         if stack:
             examples.append(StackOrder(stack, "open", "defend"))
+            if self.options.loss_selection == "owner_chooses":  # EAW-12.8: the lowest values first
+                examples.append(LossesOrder(tuple(reversed(stack))))
         return examples
 
     def best_stack(self) -> tuple[str, ...]:
@@ -651,7 +635,6 @@ def _plan_check() -> Any:
     """The actions' receipt of a plan line (checks.check_plan_line) as a yes/no, or None while it is not there."""
     try:
         from adjudicator.rulesets.empires.checks import check_plan_line
-        from adjudicator.rulesets.empires.play import Play
     except ImportError:
         return None
 

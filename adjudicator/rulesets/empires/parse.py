@@ -13,8 +13,9 @@ action after a rout, EAW-12.9).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -97,15 +98,6 @@ def map_board(game_map: eaw.GameMap) -> Board:
     return Board(areas, tuple(links))
 
 
-@dataclass(frozen=True)
-class CardWords:
-    """Every word a RECRUIT line may name: cards (id or name), categories and personality types."""
-
-    labels: dict[str, str]  # card id -> how errors show it
-    keys: dict[str, set[str]]  # compared name -> card ids
-    kinds: frozenset[str]  # categories and personality types (EAW-11.6, EAW-9.1)
-
-
 class Cards:
     """The data's card entries: id and name -> id, with unique prefixes and "did you mean"."""
 
@@ -170,6 +162,22 @@ class OrderLanguage:
 
     def order_builder(self) -> EmpiresBuilder:
         return EmpiresBuilder(self)
+
+
+_LANGUAGES: dict[tuple[int, tuple[str, ...]], tuple[eaw.GameData, OrderLanguage]] = {}
+
+
+def language_of(data: eaw.GameData, seats: Iterable[str] | None = None) -> OrderLanguage:
+    """One OrderLanguage per game data and seats, kept: the shared parser builds its parser once per language, so
+    that reading an answer or checking a template's examples does not build it again."""
+    names = tuple(seats) if seats is not None else COLOURS
+    key = (id(data), names)
+    found = _LANGUAGES.get(key)
+    if found is None or found[0] is not data:
+        if len(_LANGUAGES) > 64:  # games of a long-running process: never grow without end
+            _LANGUAGES.clear()
+        found = _LANGUAGES[key] = (data, OrderLanguage(data, names))
+    return found[1]
 
 
 class EmpiresBuilder(MailOrders, CommonBuilder):
@@ -254,7 +262,9 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
 
     # actions (EAW-7, EAW-12.2 to EAW-12.15) -------------------------------------------------------------------------
     def plan_line(self, c: list[Any]) -> partial[Order]:
-        alternatives = tuple(x for x in c if not isinstance(x, Token))
+        alternatives = _without_sea_forts(tuple(x for x in c if not isinstance(x, Token)))
+        if len(alternatives) == 1 and isinstance(alternatives[0], BuildFort):  # the starting fort too (EAW-12.14)
+            return partial(FortChoice, areas=(alternatives[0].area,))
         return partial(PlanLine, alternatives=alternatives)
 
     def attack(self, c: list[Any]) -> Attack:
@@ -273,10 +283,13 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
                 ),
             )
         then_at = next((i for i, x in enumerate(c) if _is(x, "THEN")), len(c))
-        then = tuple(x for x in c[then_at + 1 :] if not isinstance(x, Token))
+        then = _without_sea_forts(tuple(x for x in c[then_at + 1 :] if not isinstance(x, Token)))
         return Attack(target, origin, stack=stack, then=then)
 
     def free_attack(self, c: list[Any]) -> Attack:
+        then = next((x for x in c if _is(x, "THEN")), None)
+        if then is not None:
+            raise LineProblem(then.column, N_("a free action earns no other free action (EAW-13.9)"))
         return self.attack(c)
 
     def diplomacy(self, c: list[Any]) -> Diplomacy:
@@ -330,7 +343,8 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
         return Disband(self.context.cards.resolve(word, column))
 
     def build_fort(self, c: list[Any]) -> BuildFort:
-        self._provinces((c[1],), c[0].column, "EAW-7.25")
+        if not self.context.map.areas[c[1]].is_province:
+            return _SeaFort(c[1], c[0].column)  # refused only when no alternative is left (_without_sea_forts)
         return BuildFort(c[1])
 
     def trade(self, c: list[Any]) -> PlaceTrade:
@@ -382,6 +396,24 @@ class EmpiresBuilder(MailOrders, CommonBuilder):
         return partial(LossesOrder, cards=c[1])
 
 
+@dataclass(frozen=True)
+class _SeaFort(BuildFort):
+    """A fort at sea while its line is read: never legal (EAW-2.5), yet only the line's one alternative is refused
+    for it; beside fall-backs it stays as a BuildFort, which the receipt names as never legal (checks.py)."""
+
+    column: int = field(default=1, compare=False)
+
+
+def _without_sea_forts(alternatives: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`alternatives` with each fort at sea a plain BuildFort; a fort at sea alone is refused (EAW-7.25, EAW-2.5)."""
+    if len(alternatives) == 1 and isinstance(alternatives[0], _SeaFort):
+        sea = alternatives[0]
+        raise LineProblem(
+            sea.column, N_("a fort stands in a province, not in %(sea)s (%(rule)s)", sea=sea.area, rule="EAW-7.25")
+        )
+    return tuple(BuildFort(a.area) if isinstance(a, _SeaFort) else a for a in alternatives)
+
+
 def _is(item: Any, *types: str) -> bool:
     return isinstance(item, Token) and item.type in types
 
@@ -401,6 +433,21 @@ def _once(names: tuple[str, ...], column: int) -> tuple[str, ...]:
     if twice is not None:
         raise LineProblem(column, N_("%(twice)s is listed twice", twice=twice))
     return tuple(names)
+
+
+def written_in(text: str) -> str:
+    """The language whose keywords `text` (a line as a player wrote it) uses most: the one to quote it back in
+    (orders.canonical); English when none has more."""
+    from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_table
+
+    words = re.findall(r"\w+", text.upper())
+    table = keyword_table(RULESET)
+
+    def count(language: str) -> int:
+        spelt = {s for spellings in table.values() for s in spellings[language]}
+        return sum(word in spelt for word in words)
+
+    return max(KEYWORD_LANGUAGES, key=count)  # the first of a tie: English
 
 
 class BadActionLine(PbemError, ValueError):
@@ -426,12 +473,19 @@ def read_action_line(text: str, ruleset: Any) -> tuple[Action, ...]:
             )
         )
     found = list(parsed.orders)
-    if len(found) != 1 or not isinstance(found[0], PlanLine):
-        raise BadActionLine(
-            N_(
-                "%(answer)s: the answer is one action, like a line of the plan, e.g. %(example)s (EAW-12.9)",
-                answer=repr(text.strip()),
-                example=f"{display('TRADE', RULESET)} ...",
+    if len(found) == 1 and isinstance(found[0], PlanLine):
+        if any(isinstance(a, Attack) and a.then for a in found[0].alternatives):
+            raise BadActionLine(
+                N_(
+                    "%(answer)s: a free action earns no other free action (EAW-13.9)",
+                    answer=repr(text.strip()),
+                )
             )
+        return found[0].alternatives
+    raise BadActionLine(
+        N_(
+            "%(answer)s: the answer is one action, like a line of the plan, e.g. %(example)s (EAW-12.9)",
+            answer=repr(text.strip()),
+            example=f"{display('TRADE', RULESET)} ...",
         )
-    return found[0].alternatives
+    )

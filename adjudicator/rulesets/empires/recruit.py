@@ -33,7 +33,8 @@ from adjudicator.rulesets.empires.data import (
     SOUTH,
     base_id,
 )
-from adjudicator.rulesets.empires.forts_control import cannot_pay, pay
+from adjudicator.rulesets.empires.economy import pay
+from adjudicator.rulesets.empires.forts_control import cannot_pay
 from adjudicator.rulesets.empires.orders import REFRESH_IF_NONE, REFRESH_YES, Disband, Recruit
 from adjudicator.rulesets.empires.play import Play
 
@@ -141,7 +142,7 @@ def recruit(play: Play, seat: str, action: Recruit) -> None:
     state = play.state
     found = pick(play, seat, action.wants, state.display)
     if action.refresh == REFRESH_YES or (action.refresh == REFRESH_IF_NONE and found is None):
-        pay(play, seat, COSTS["refresh"], "refresh", "EAW-7.20")
+        pay(play, seat, COSTS["refresh"], "EAW-7.20", "refresh")
         state.discards.extend(state.display)
         state.display = []
         refill(play)

@@ -8,7 +8,7 @@ Each scoring appends a sheet to Player.scores (public: no card is named) and add
 Events (data keys; `rule` in each):
 - `scoring`: round, sheets (seat -> the sheet), plunder_vp_unset (True: plunder scored 0, EAW-10.6) (EAW-10.7)
 - `upkeep` seat, private: cards (card -> VP cost), vp (EAW-10.5)
-- `game_ended`: winners, vp (seat -> total), tie_break (EAW-10.8)
+- `game_ended`: winners, vp and scores (both seat -> total), tie_break (EAW-10.8)
 """
 
 from __future__ import annotations
@@ -101,6 +101,6 @@ def finish(play: Play) -> None:
     state = play.state
     state.winners = winners(play)
     totals = {seat: state.players[seat].vp for seat in state.seats}
-    play.say(
-        "game_ended", None, winners=list(state.winners), vp=totals, tie_break=play.options.tie_break, rule="EAW-10.8"
-    )
+    rule = play.options.tie_break
+    # `scores` as the demo's final score reads it (services/bot_demo.py), as Conqueror's game_won carries it
+    play.say("game_ended", None, winners=list(state.winners), vp=totals, scores=totals, tie_break=rule, rule="EAW-10.8")

@@ -12,13 +12,28 @@ against the game's data and the rules (areas and cards of the data, piece counts
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import fields
+from typing import Any, Final
 
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.empires.data import DISPLAY_SIZE, EMPIRE, GAME_ROUNDS, MERCHANT, PLAYERS, GameData
-from adjudicator.rulesets.empires.orders import PlanLine
+from adjudicator.rulesets.empires.data import (
+    DISPLAY_SIZE,
+    EMPIRE,
+    GAME_ROUNDS,
+    HOME_GROUPS,
+    MERCHANT,
+    NORTH,
+    OPTION_CHOICES,
+    PLAYERS,
+    SOUTH,
+    GameData,
+    Options,
+)
+from adjudicator.rulesets.empires.orders import PlanLine, canonical
+from adjudicator.rulesets.empires.setup import options_from_json
 from adjudicator.rulesets.empires.state import (
     ACTION,
     DEAL,
@@ -42,13 +57,16 @@ class SnapshotError(PbemError, ValueError):
 # -- writing ----------------------------------------------------------------------------------------------------
 
 
-def public_part(state: GameState) -> dict[str, Any]:
+def public_part(state: GameState, options: Options, data: GameData | None = None) -> dict[str, Any]:
+    """`action_rounds`: the action rounds of the current game round under the game's options (EAW-4.3), for the
+    reports; the reader derives it again."""
     return {
         "seats": list(state.seats),
         "options": dict(state.options),
         "phase": state.phase,
         "round": state.round,
         "action_round": state.action_round,
+        "action_rounds": options.action_rounds(state.round) if state.round else 0,
         "turn": state.turn,
         "first_setup_player": state.first_setup_player,
         "start_player": state.start_player,
@@ -59,13 +77,20 @@ def public_part(state: GameState) -> dict[str, Any]:
         "discards": list(state.discards),
         "deck": len(state.deck),
         "home_groups": {half: len(groups) for half, groups in sorted(state.home_groups.items())},
-        "players": {seat: _public_player(p) for seat, p in state.players.items()},
+        "home_group_names": {half: list(groups) for half, groups in HOME_GROUPS.items()},  # EAW-1.4: public facts
+        "players": {seat: _public_player(p, data) for seat, p in state.players.items()},
         "winners": list(state.winners),
     }
 
 
-def _public_player(player: Player) -> dict[str, Any]:
+def _public_player(player: Player, data: GameData | None) -> dict[str, Any]:
+    """`known`: the cards of its hand everybody knows: those not of its home army (each was taken face up from the
+    display, EAW-7.20) and those a battle revealed (`revealed`, EAW-8.4); the rest of the home army, drawn unseen
+    (EAW-3.8), stays private."""
+    known = [c for c in player.hand if c in player.revealed or (data is not None and _general(data, c))]
     return {
+        "known": sorted(known),
+        "revealed": list(player.revealed),
         "half": player.half,
         "personalities": list(player.personalities),
         "warehouse": player.warehouse,
@@ -82,13 +107,41 @@ def _public_player(player: Player) -> dict[str, Any]:
     }
 
 
+def _general(data: GameData, card: str) -> bool:
+    return card.split("#")[0] in data.cards and data.card(card).kind != EMPIRE
+
+
 def private_part(player: Player) -> dict[str, Any]:
+    """A plan line is written as its text and its JSON as one text (`order`): an order is no item, so that a word of it
+    ("no", an area it names) is not taken for a hidden card (the leak test reads single words as items)."""
     return {
         "hand": list(player.hand),
         "home_group": player.home_group,
-        "plan": [dict(line) for line in player.plan],
+        "plan": [_written(line) for line in player.plan],
         "standing": dict(player.standing),
     }
+
+
+def _written(line: dict[str, Any]) -> dict[str, str]:
+    text = line.get("text") or ""
+    if not text:
+        try:
+            text = canonical(PlanLine.from_json(line))
+        except (KeyError, TypeError, ValueError):
+            text = "?"
+    return {"text": text, "order": json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":"))}
+
+
+def _plan_line(value: Any, where: str) -> dict[str, Any]:
+    """A plan line as `_written` wrote it (or as its JSON object)."""
+    if isinstance(value, dict) and isinstance(value.get("order"), str):
+        try:
+            value = json.loads(value["order"])
+        except json.JSONDecodeError as bad:
+            raise SnapshotError(f"{where}.order: not JSON ({bad.msg})") from None
+    if not isinstance(value, dict):
+        raise SnapshotError(f"{where}: not a plan line")
+    return value
 
 
 def secret_part(state: GameState) -> dict[str, Any]:
@@ -150,9 +203,10 @@ def read_state(
         scores = _get(part, "scores", list, at)
         if not all(isinstance(s, dict) for s in scores):
             raise SnapshotError(f"{at}.scores: not a list of objects")
-        plan = own.get("plan", [])
-        if not isinstance(plan, list) or not all(isinstance(line, dict) for line in plan):
+        lines = own.get("plan", [])
+        if not isinstance(lines, list):
             raise SnapshotError(f"private.{seat}.plan: not a list of plan lines")
+        plan = [_plan_line(line, f"private.{seat}.plan[{n}]") for n, line in enumerate(lines)]
         standing = own.get("standing", {})
         if not isinstance(standing, dict):
             raise SnapshotError(f"private.{seat}.standing: not an object")
@@ -176,6 +230,7 @@ def read_state(
             standing=dict(standing),
             actions_taken=_get(part, "actions_taken", int, at),
             planned=_get(part, "planned", bool, at),
+            revealed=_texts(part.get("revealed", []), f"{at}.revealed"),
         )
     control: dict[str, Control] = {}
     for area, held in _get(public, "control", dict, where).items():
@@ -224,12 +279,7 @@ def problems(state: GameState, data: GameData, whole: bool = True) -> list[str]:
     seats, areas = state.seats, data.map.areas
     if len(seats) not in PLAYERS or len(set(seats)) != len(seats):
         found.append(f"seats: {seats} are not 3 to 5 different seats (EAW-3.4)")
-    if state.phase not in PHASES:
-        found.append(f"phase: {state.phase!r} is none of {', '.join(PHASES)}")
-    if not 0 <= state.round <= GAME_ROUNDS:
-        found.append(f"round: {state.round} is not 0 to {GAME_ROUNDS} (EAW-4.1)")
-    if state.phase == ACTION and not 0 <= state.turn < len(seats):
-        found.append(f"turn: {state.turn} is not a seat's turn")
+    found += _progress(state, data)
     for name, seat in (("first_setup_player", state.first_setup_player), ("start_player", state.start_player)):
         if seat is not None and seat not in seats:
             found.append(f"{name}: {seat!r} is not a seat")
@@ -261,25 +311,111 @@ def problems(state: GameState, data: GameData, whole: bool = True) -> list[str]:
     return found
 
 
+def _progress(state: GameState, data: GameData) -> list[str]:
+    """Phase, rounds and turn fit together (EAW-4.1, EAW-4.3), and the options are the game's (EAW-11.7)."""
+    found = option_problems(state.options)
+    if state.phase not in PHASES:
+        return [*found, f"phase: {state.phase!r} is none of {', '.join(PHASES)}"]
+    first = 0 if state.phase in (DEAL, PLACEMENT) else 1
+    last = 0 if state.phase in (DEAL, PLACEMENT) else GAME_ROUNDS
+    if not first <= state.round <= last:
+        found.append(f"round: {state.round} is not {first} to {last} in the phase {state.phase} (EAW-4.1)")
+    if state.phase == ACTION and not found:
+        rounds = options_from_json(state.options, data.options).action_rounds(state.round)
+        if not 1 <= state.action_round <= rounds:
+            found.append(f"action_round: {state.action_round} is not 1 to {rounds} (EAW-4.3)")
+    if not 0 <= state.turn < max(len(state.seats), 1):
+        found.append(f"turn: {state.turn} is not a seat's turn (EAW-4.2)")
+    if state.phase not in (DEAL, PLACEMENT) and (state.start_player is None or state.first_setup_player is None):
+        found.append("start_player: none after the setup (EAW-3.6, EAW-3.11)")
+    if any(seat not in state.seats for seat in state.winners) or (state.winners and state.phase != ENDED):
+        found.append(f"winners: {state.winners} are not seats of an ended game (EAW-10.8)")
+    return found
+
+
+def option_problems(options: Mapping[str, Any]) -> list[str]:
+    """Each option kept in the state is one of the game's with a value it takes (EAW-11.7)."""
+    found = []
+    known = {f.name for f in fields(Options)}
+    for key, value in options.items():
+        at = f"options.{key}"
+        if key not in known:
+            found.append(f"{at}: no such option")
+        elif key in OPTION_CHOICES and value not in OPTION_CHOICES[key]:
+            found.append(f"{at}: {value!r} is none of {', '.join(OPTION_CHOICES[key])}")
+        elif key == "action_rounds_first" and not (_whole(value) and GAME_ROUNDS <= value <= 50):
+            found.append(f"{at}: {value!r} is not a whole number from {GAME_ROUNDS} to 50 (EAW-4.3)")
+        elif key == "plunder_vp" and not (value is None or (_whole(value) and 0 <= value <= 100)):
+            found.append(f"{at}: {value!r} is not unset or a whole number from 0 to 100 (EAW-10.6)")
+        elif key == "start_markers" and not (
+            isinstance(value, dict)
+            and all(k.isdigit() and _whole(v) and 1 <= v <= 50 for k, v in value.items() if isinstance(k, str))
+            and all(isinstance(k, str) for k in value)
+        ):
+            found.append(f"{at}: {value!r} is not player counts with a number of markers (EAW-3.1)")
+    return found
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+STANDING_SHAPES: Final = {
+    "defend": lambda v: isinstance(v, dict) and all(x in ("siege", "open") for x in v.values()),
+    "ambush": lambda v: isinstance(v, dict) and all(isinstance(x, bool) for x in v.values()),
+    "stacks": lambda v: (
+        isinstance(v, dict) and all(isinstance(x, list) and all(isinstance(c, str) for c in x) for x in v.values())
+    ),
+    "markers": lambda v: v in ("push", "pull"),
+    "losses": lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
+}
+SCORE_ITEMS: Final = ("control", "trade", "plunder", "upkeep")
+
+
+def _player_shape(seat: str, player: Player, data: GameData) -> list[str]:
+    """The parts of a player that its rules read: half, home group, standing plans, score sheets, plan lines."""
+    at = f"players.{seat}"
+    found = []
+    if player.half not in (None, NORTH, SOUTH):
+        found.append(f"{at}.half: {player.half!r} is not north or south (EAW-2.10)")
+    groups = HOME_GROUPS[player.half] if player.half in HOME_GROUPS else [g for h in HOME_GROUPS.values() for g in h]
+    if player.home_group is not None and player.home_group not in groups:
+        found.append(f"{at}.home_group: {player.home_group!r} is no group of its half (EAW-3.8)")
+    for key, value in player.standing.items():
+        if key not in STANDING_SHAPES or not STANDING_SHAPES[key](value):
+            found.append(f"{at}.standing.{key}: not a standing battle plan (EAW-12)")
+    for n, sheet in enumerate(player.scores):
+        items = [sheet.get(item) for item in SCORE_ITEMS]
+        if not all(isinstance(i, dict) and _whole(i.get("vp")) for i in items) or not _whole(sheet.get("total")):
+            found.append(f"{at}.scores[{n}]: not a score sheet (EAW-10.7)")
+    for n, line in enumerate(player.plan):
+        try:
+            PlanLine.from_json(line)
+            named = [a.get(k) for a in line["alternatives"] for k in ("target", "origin", "area") if k in a]
+        except Exception as wrong:  # noqa: BLE001 - whatever a damaged line raises, it is named
+            found.append(f"{at}.plan[{n}]: not a plan line ({type(wrong).__name__}: {wrong})")
+            continue
+        unknown = [area for area in named if not isinstance(area, str) or area not in data.map.areas]
+        if unknown:
+            found.append(f"{at}.plan[{n}]: {unknown} are no areas of the map")
+    return found
+
+
 def _players(state: GameState, data: GameData) -> list[str]:
     found = []
     for seat, player in state.players.items():
         at = f"players.{seat}"
+        found += _player_shape(seat, player, data)
         for name in ("warehouse", "stock_control", "stock_trade", "stock_forts", "actions_taken"):
             value = getattr(player, name)
             if value is not None and value < 0:
                 found.append(f"{at}.{name}: {value} is below 0")
         if any(owner not in state.seats or owner == seat or n < 1 for owner, n in player.plunder.items()):
             found.append(f"{at}.plunder: {player.plunder} names no other seat or a count below 1 (EAW-8.13)")
-        kinds = Counter(data.cards[c].personality for c in player.personalities if c.split("#")[0] in data.cards)
+        kinds = Counter(data.card(c).personality for c in player.personalities if c.split("#")[0] in data.cards)
         doubled = sorted(k for k, n in kinds.items() if n > 1 and k != MERCHANT and k is not None)
         if doubled:
             found.append(f"{at}.personalities: two of {', '.join(doubled)} (EAW-7.22)")
-        for n, line in enumerate(player.plan):
-            try:
-                PlanLine.from_json(line)
-            except (KeyError, TypeError, ValueError) as wrong:
-                found.append(f"{at}.plan[{n}]: not a plan line ({wrong})")
     return found
 
 

@@ -47,6 +47,7 @@ class Player:
     plan: list[dict[str, Any]] = field(default_factory=list)  # private: the actions still planned (orders.py JSON)
     standing: dict[str, Any] = field(default_factory=dict)  # private: standing battle plans (orders.py JSON)
     actions_taken: int = 0  # its actions in the current game round (free actions not counted)
+    revealed: list[str] = field(default_factory=list)  # hand cards everybody has seen (a battle's reveal, EAW-8.4)
     planned: bool = False  # it sent orders in this round's plans step: when its plan runs out, the game waits for it
 
 

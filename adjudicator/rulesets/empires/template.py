@@ -37,7 +37,7 @@ def game_data_text() -> str:
     confirm = ", ".join(f'"{rule}"' for rule in RESOLUTIONS)
     return (
         HEADER
-        + f"""ruleset = "{RULESET}"           # EAW-11: the game this data is for
+        + f"""{f'ruleset = "{RULESET}"':<32}# EAW-11: the game this data is for
 example = false                 # EAW-11: true only for a data set of one's own invention, not the printed game
 title = ""                      # EAW-11: how reports name this data set (e.g. the edition)
 # EAW-10.9 (e) to (g): the resolutions without an option that you have confirmed against the printed rulebook;

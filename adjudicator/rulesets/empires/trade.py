@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.empires.board import touches
 from adjudicator.rulesets.empires.data import ROLLS, TRADE_PLACED
+from adjudicator.rulesets.empires.economy import return_trade
 from adjudicator.rulesets.empires.orders import PlaceTrade, TradeTarget
 from adjudicator.rulesets.empires.play import Play
 
@@ -140,17 +141,14 @@ def place_trade(play: Play, seat: str, action: PlaceTrade) -> None:
         if step.displace is not None:
             bonus = play.roll_bonus(seat, "displace")
             if not play.succeeds("displace", ROLLS["displace"], "EAW-7.31", seat, bonus):
-                if player.stock_trade is not None:
-                    player.stock_trade += 1
+                return_trade(play.state, seat, 1)
                 play.say("trade_lost", seat, area=area, rule="EAW-7.31")
                 continue
             there = play.state.trade[area]
             there[step.displace] -= 1
             if not there[step.displace]:
                 del there[step.displace]
-            owner = play.state.players[step.displace]
-            if owner.stock_trade is not None:
-                owner.stock_trade += 1
+            return_trade(play.state, step.displace, 1)
             play.say("trade_displaced", seat, area=area, owner=step.displace, rule="EAW-7.31")
         play.state.trade.setdefault(area, {})
         play.state.trade[area][seat] = play.state.trade[area].get(seat, 0) + 1
