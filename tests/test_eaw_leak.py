@@ -8,7 +8,6 @@ One short game (action_rounds_first = 4, EAW-4.3) is played once per module thro
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -21,6 +20,7 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import EMPIRE
 from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.services.selfplay import play_archived_game, playable
+from tests.test_conformance import fixed_secrets
 
 GAME = "hidden"
 OPTIONS = {"action_rounds_first": "4"}
@@ -41,12 +41,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     rules, _ = playable(load_ruleset("empires-aw"), None, None, OPTIONS)
     assert isinstance(rules, EmpiresGame)
     archive = Archive.open(data, None)
-    made = iter(range(10_000))
-    with pytest.MonkeyPatch.context() as patch:  # the game's secret seed fixed, so that its dice repeat run after run
-        patch.setattr(
-            "adjudicator.services.games.secrets.token_bytes",
-            lambda n=32: hashlib.sha256(f"eaw-leak:{next(made)}".encode()).digest()[:n],
-        )
+    with fixed_secrets("eaw-leak"):  # the same game every run
         play_archived_game(archive, data, GAME, "empires-aw", ["red", "blue", "green"], 4, 40, options=OPTIONS)
     with archive.session() as session:
         rows = db.turns(session, db.find_game(session, GAME))
@@ -82,7 +77,7 @@ def test_EAW_3_8_no_hand_card_reaches_another_seat_or_the_public_until_it_is_sho
     checked = seen_by_owner = 0
     for folder in folders:
         number = int(folder.name.split("-")[1])
-        shown += f"{(folder / 'report.txt').read_text(encoding='utf-8')} {revealed.get(number, '')}\n"  # words apart
+        shown += (folder / "report.txt").read_text(encoding="utf-8") + f" {revealed.get(number, '')}\n"
         public = [folder / "report.txt", folder / "snapshot.json"]
         for seat, hand in hands.get(number, {}).items():
             hidden = [card for card in hand if secret(rules, card) and not mentions(shown, card)]

@@ -40,7 +40,14 @@ from adjudicator.rulesets.empires.orders import (
     StartChoice,
     TradeTarget,
 )
-from adjudicator.rulesets.empires.parse import RULESET, BadActionLine, OrderLanguage, language_of, read_action_line
+from adjudicator.rulesets.empires.parse import (
+    RULESET,
+    BadActionLine,
+    OrderLanguage,
+    language_of,
+    read_action_line,
+    written_in,
+)
 from tests.eaw_helpers import small_data
 
 HEADER = "GAME eaw1 TURN 3 PLAYER red PASSWORD s3cret"
@@ -423,3 +430,12 @@ def test_one_language_is_kept_per_game_data_and_seats() -> None:
     assert language_of(data, ("red", "blue")) is language_of(data, ("red", "blue"))
     assert language_of(data, ("red", "blue")) is not language_of(data, ("red", "green"))
     assert language_of(small_data(), ("red", "blue")) is not language_of(data, ("red", "blue"))
+
+
+def test_EAW_12_2_a_line_is_quoted_back_in_the_keywords_it_was_written_in() -> None:
+    # receipts quote an alternative in the player's own keywords (checks.py); a line of shared spellings is English
+    assert written_in("ANGRIFF GAL AUS RAE DANN HANDEL GAL ODER REKRUTIERE BESTE") == "de"
+    assert written_in("attacca GAL da RAE altrimenti controllo GAL") == "it"
+    assert written_in("AANVAL GAL UIT RAE") == "nl"
+    assert written_in("ATTACK GAL FROM RAE") == "en"
+    assert written_in("GAL") == "en"

@@ -19,7 +19,8 @@ Events:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from adjudicator.engine.decisions import BadAnswer
 from adjudicator.engine.vocabulary import N_, Rejected
@@ -43,41 +44,34 @@ from adjudicator.rulesets.empires.play import Play
 FREE_RULE = "EAW-12.9"
 
 
+# each action's check (whether it can be taken now, changing nothing) and its play (after the check accepted it;
+# `free`: it is itself a free action, EAW-13.9)
+Check = Callable[[Play, str, Any], Rejected | None]
+Perform = Callable[[Play, str, Any, bool], None]
+KINDS: Final[dict[type, tuple[Check, Perform]]] = {
+    Attack: (attacks.attack_refusal, attacks.attack),
+    Diplomacy: (diplomacies.diplomacy_refusal, lambda p, s, a, _free: diplomacies.diplomacy(p, s, a)),
+    Recruit: (recruit.recruit_refusal, lambda p, s, a, _free: recruit.recruit(p, s, a)),
+    Disband: (recruit.disband_refusal, lambda p, s, a, _free: recruit.disband(p, s, a)),
+    BuildFort: (forts_control.fort_refusal, lambda p, s, a, _free: forts_control.build_fort(p, s, a)),
+    PlaceTrade: (trade.trade_refusal, lambda p, s, a, _free: trade.place_trade(p, s, a)),
+    PlaceControl: (forts_control.control_refusal, lambda p, s, a, _free: forts_control.place_control(p, s, a)),
+}
+
+
 def refusal(play: Play, seat: str, action: Action) -> Rejected | None:
     """Whether `seat` can take `action` now (EAW-7), without changing anything: the refusal with its rule, or None."""
-    if isinstance(action, Attack):
-        return attacks.attack_refusal(play, seat, action)
-    if isinstance(action, Diplomacy):
-        return diplomacies.diplomacy_refusal(play, seat, action)
-    if isinstance(action, Recruit):
-        return recruit.recruit_refusal(play, seat, action)
-    if isinstance(action, Disband):
-        return recruit.disband_refusal(play, seat, action)
-    if isinstance(action, BuildFort):
-        return forts_control.fort_refusal(play, seat, action)
-    if isinstance(action, PlaceTrade):
-        return trade.trade_refusal(play, seat, action)
-    if isinstance(action, PlaceControl):
-        return forts_control.control_refusal(play, seat, action)
-    return Rejected("EAW-7.41", N_("this is not one of the five actions"))
+    kind = KINDS.get(type(action))
+    if kind is None:
+        return Rejected("EAW-7.41", N_("this is not one of the five actions"))
+    return kind[0](play, seat, action)
 
 
 def perform(play: Play, seat: str, action: Action, free: bool = False) -> None:
     """Carry out an action `refusal` accepted; `free`: it is itself a free action (no second one, EAW-13.9)."""
-    if isinstance(action, Attack):
-        attacks.attack(play, seat, action, free)
-    elif isinstance(action, Diplomacy):
-        diplomacies.diplomacy(play, seat, action)
-    elif isinstance(action, Recruit):
-        recruit.recruit(play, seat, action)
-    elif isinstance(action, Disband):
-        recruit.disband(play, seat, action)
-    elif isinstance(action, BuildFort):
-        forts_control.build_fort(play, seat, action)
-    elif isinstance(action, PlaceTrade):
-        trade.place_trade(play, seat, action)
-    elif isinstance(action, PlaceControl):
-        forts_control.place_control(play, seat, action)
+    kind = KINDS.get(type(action))
+    if kind is not None:
+        kind[1](play, seat, action, free)
 
 
 def default_action(play: Play, seat: str) -> PlaceControl | None:

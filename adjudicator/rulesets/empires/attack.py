@@ -22,7 +22,7 @@ Events (public):
 from __future__ import annotations
 
 from adjudicator.engine.vocabulary import N_, Rejected
-from adjudicator.rulesets.empires.board import Route, attack_route, is_last_province
+from adjudicator.rulesets.empires.board import Route, attack_route, is_last_province, unknown_area, unreachable
 from adjudicator.rulesets.empires.data import ROLLS, SEA
 from adjudicator.rulesets.empires.forts_control import add_marker, no_marker_left
 from adjudicator.rulesets.empires.orders import Attack
@@ -66,26 +66,19 @@ def route_of(play: Play, seat: str, action: Attack) -> Route | None:
 def attack_refusal(play: Play, seat: str, action: Attack) -> Rejected | None:
     game_map, state = play.data.map, play.state
     target = action.target
-    if target not in game_map.areas:
-        return Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=target))
+    if found := unknown_area(game_map, target):
+        return found
     if state.controller(target) == seat:
         return Rejected("EAW-7.1", N_("%(area)s is already controlled by %(seat)s", area=target, seat=seat))
     if action.origin:
-        if action.origin not in game_map.areas:
-            return Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=action.origin))
+        if found := unknown_area(game_map, action.origin):
+            return found
         if state.controller(action.origin) != seat:
             return Rejected(
                 "EAW-7.1", N_("the origin %(area)s is not controlled by %(seat)s", area=action.origin, seat=seat)
             )
-        if attack_route(game_map, action.origin, target) is None:
-            return Rejected(
-                "EAW-2.3",
-                N_(
-                    "%(target)s is not adjacent to %(origin)s, not even by the Mediterranean rule",
-                    target=target,
-                    origin=action.origin,
-                ),
-            )
+        if found := unreachable(game_map, action.origin, target):
+            return found
     elif route_of(play, seat, action) is None:
         return Rejected("EAW-7.1", N_("%(area)s is not adjacent to any area %(seat)s controls", area=target, seat=seat))
     if is_last_province(state, game_map, target):

@@ -7,12 +7,15 @@ Which adjacency each action uses:
   Mediterranean rule) | `land_only` (land, mountain and strait borders that are not sea lanes);
 - trade (EAW-7.30) and setup (EAW-3.9): ordinary adjacency only, never the Mediterranean rule.
 
-Makes no events."""
+Makes no events. The refusals that the map alone decides (`unknown_area`, `unreachable`, `not_a_province`) serve
+the actions' checks now (attack.py, diplomacy.py, trade.py, forts_control.py) and the receipts' checks for good
+(checks.py) alike."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.rulesets.empires.data import (
     LAND,
     MOUNTAIN,
@@ -77,6 +80,33 @@ def attack_route(game_map: GameMap, origin: str, target: str) -> Route | None:
     if mediterranean_link(game_map, origin, target):
         return Route(origin, target, frozenset({MEDITERRANEAN}), mediterranean=True)
     return None
+
+
+def unknown_area(game_map: GameMap, area: str) -> Rejected | None:
+    """EAW-2.1: an area the data's map does not know."""
+    if area in game_map.areas:
+        return None
+    return Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=area))
+
+
+def unreachable(game_map: GameMap, origin: str, target: str) -> Rejected | None:
+    """EAW-2.3: no connection and no Mediterranean rule from `origin` to `target` (attack_route is None)."""
+    if attack_route(game_map, origin, target) is not None:
+        return None
+    return Rejected(
+        "EAW-2.3",
+        N_(
+            "%(target)s is not adjacent to %(origin)s, not even by the Mediterranean rule", target=target, origin=origin
+        ),
+    )
+
+
+def not_a_province(game_map: GameMap, area: str) -> Rejected | None:
+    """EAW-2.5: forts stand only in provinces (an unknown area is no province either)."""
+    found = game_map.areas.get(area)
+    if found is not None and found.is_province:
+        return None
+    return Rejected("EAW-2.5", N_("%(area)s is not a province: forts are built only in provinces", area=area))
 
 
 def diplomacy_route(game_map: GameMap, origin: str, target: str, reach: str) -> Route | None:

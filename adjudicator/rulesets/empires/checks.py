@@ -13,14 +13,14 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from adjudicator.engine.vocabulary import N_, OrderResult, Rejected
+from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.empires.actions import order_text, refusal
-from adjudicator.rulesets.empires.board import LAND_KINDS, attack_route
+from adjudicator.rulesets.empires.board import LAND_KINDS, not_a_province, unknown_area, unreachable
 from adjudicator.rulesets.empires.data import (
     CATEGORIES,
     EMPIRE,
     PERSONALITY,
     PERSONALITY_TYPES,
-    SEA,
     SEA_LANE,
     GameData,
     base_id,
@@ -36,15 +36,13 @@ from adjudicator.rulesets.empires.orders import (
     PlanLine,
     Recruit,
 )
-from adjudicator.rulesets.empires.parse import written_in
+from adjudicator.rulesets.empires.parse import RULESET, written_in
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.recruit import BEST
 
 
 def _unknown_area(data: GameData, area: str) -> Rejected | None:
-    if area in data.map.areas:
-        return None
-    return Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=area))
+    return unknown_area(data.map, area)
 
 
 def _land_reachable(data: GameData, target: str) -> bool:
@@ -67,15 +65,8 @@ def _never_attack(play: Play, seat: str, action: Attack) -> Rejected | None:
             return found
     if action.origin == action.target:
         return Rejected("EAW-7.1", N_("an area cannot attack itself"))
-    if action.origin and attack_route(data.map, action.origin, action.target) is None:
-        return Rejected(
-            "EAW-2.3",
-            N_(
-                "%(target)s is not adjacent to %(origin)s, not even by the Mediterranean rule",
-                target=action.target,
-                origin=action.origin,
-            ),
-        )
+    if action.origin and (found := unreachable(data.map, action.origin, action.target)):
+        return found
     unknown = [c for c in action.stack if c not in data.cards]
     if unknown:
         return Rejected("EAW-12.6", N_("%(cards)s: no such card", cards=", ".join(unknown)))
@@ -107,7 +98,11 @@ def _never_recruit(play: Play, seat: str, action: Recruit) -> Rejected | None:
     if unknown:
         return Rejected(
             "EAW-12.3",
-            N_("%(wants)s: neither a card, a category, a personality nor BEST", wants=", ".join(unknown)),
+            N_(
+                "%(wants)s: neither a card, a category, a personality nor %(kw_best)s",
+                wants=", ".join(unknown),
+                **in_english("best", ruleset=RULESET),
+            ),
         )
     return None
 
@@ -122,13 +117,7 @@ def _never_disband(play: Play, seat: str, action: Disband) -> Rejected | None:
 
 
 def _never_fort(play: Play, seat: str, action: BuildFort) -> Rejected | None:
-    if found := _unknown_area(play.data, action.area):
-        return found
-    if play.data.map.areas[action.area].kind == SEA:
-        return Rejected(
-            "EAW-2.5", N_("%(area)s is not a province: forts are built only in provinces", area=action.area)
-        )
-    return None
+    return _unknown_area(play.data, action.area) or not_a_province(play.data.map, action.area)
 
 
 def _never_trade(play: Play, seat: str, action: PlaceTrade) -> Rejected | None:

@@ -18,7 +18,7 @@ Events (public): `diplomacy` seat: target, remove, paid, rule; `paid`; `roll` pu
 from __future__ import annotations
 
 from adjudicator.engine.vocabulary import N_, Rejected
-from adjudicator.rulesets.empires.board import diplomacy_route, is_last_province
+from adjudicator.rulesets.empires.board import diplomacy_route, is_last_province, unknown_area
 from adjudicator.rulesets.empires.data import COSTS, ROLLS, Effect
 from adjudicator.rulesets.empires.economy import pay, spendable
 from adjudicator.rulesets.empires.forts_control import add_marker, cannot_pay, no_marker_left, remove_marker
@@ -57,8 +57,8 @@ def reaches(play: Play, seat: str, target: str) -> bool:
 
 def diplomacy_refusal(play: Play, seat: str, action: Diplomacy) -> Rejected | None:
     state, target = play.state, action.target
-    if target not in play.data.map.areas:
-        return Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=target))
+    if found := unknown_area(play.data.map, target):
+        return found
     if not reaches(play, seat, target):
         return Rejected(
             "EAW-7.12",

@@ -10,6 +10,7 @@ Events (public):
 from __future__ import annotations
 
 from adjudicator.engine.vocabulary import N_, Rejected
+from adjudicator.rulesets.empires.board import not_a_province
 from adjudicator.rulesets.empires.data import COSTS
 from adjudicator.rulesets.empires.economy import pay, spendable
 from adjudicator.rulesets.empires.orders import BuildFort, PlaceControl
@@ -100,11 +101,8 @@ def fort_cost(play: Play, seat: str) -> int:
 
 
 def fort_refusal(play: Play, seat: str, action: BuildFort) -> Rejected | None:
-    area = play.data.map.areas.get(action.area)
-    if area is None or not area.is_province:
-        return Rejected(
-            "EAW-2.5", N_("%(area)s is not a province: forts are built only in provinces", area=action.area)
-        )
+    if found := not_a_province(play.data.map, action.area):
+        return found
     if play.state.controller(action.area) != seat:
         return Rejected("EAW-7.25", N_("%(area)s is not controlled by %(seat)s", area=action.area, seat=seat))
     if action.area in play.state.forts:

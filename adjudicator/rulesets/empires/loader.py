@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from adjudicator.engine.datafile import DataFileRefused, read_data_file
 from adjudicator.errors import PbemError
@@ -510,21 +510,33 @@ def _enough_markers(table: Table, pieces: Pieces, options: Options) -> None:
 # -- map.toml (EAW-2, EAW-11.1) -------------------------------------------------------------------------------------
 def _map(table: Table) -> GameMap | None:
     table.only(("area", "connection"), "EAW-11.1")
-    areas: dict[str, Area] = {}
-    where: dict[str, str] = {}  # area id -> its key in the file (area[4])
-    for item in table.tables("area", "EAW-11.1"):
-        area = _area(item)
-        if area is None:
-            continue
-        if area.id in areas:
-            item.problem("id", "EAW-11.1", TWICE, value=repr(area.id))
-            continue
-        areas[area.id] = area
-        where[area.id] = item.prefix.rstrip(".")
+    areas, where = _entries(table, "area", "EAW-11.1", _area)
     _distinct_names(table, areas.values(), where, "EAW-11.1")
     connections = _connections(table, areas)
     _check_map(table, areas, where, connections)
     return GameMap(areas, tuple(link for link, _key in connections))
+
+
+E = TypeVar("E", Area, Card)
+
+
+def _entries(
+    table: Table, name: str, rule: str, make: Callable[[Table], E | None], twice_rule: str | None = None
+) -> tuple[dict[str, E], dict[str, str]]:
+    """The entries of the array `name` by id, each made by `make` (None: refused, its problems named), an id given
+    twice refused; and each id's key in the file (area[4])."""
+    entries: dict[str, E] = {}
+    where: dict[str, str] = {}
+    for item in table.tables(name, rule):
+        entry = make(item)
+        if entry is None:
+            continue
+        if entry.id in entries:
+            item.problem("id", twice_rule or rule, TWICE, value=repr(entry.id))
+            continue
+        entries[entry.id] = entry
+        where[entry.id] = item.prefix.rstrip(".")
+    return entries, where
 
 
 AREA_KEYS: Final = (
@@ -665,41 +677,50 @@ def _connections(table: Table, areas: Mapping[str, Area]) -> list[tuple[Connecti
             continue
         seen[pair] = item.prefix.rstrip(".")
         good = frozenset(k for k in kinds if k in CONNECTION_KINDS)
-        for kind in sorted(good):
-            joins = JOINS[kind]
-            for ident in (a, b):
-                area = areas[ident]
-                wrong = area.is_province != joins if joins is not None else False
-                if wrong:
-                    item.problem(
-                        "kinds",
-                        "EAW-2.1",
-                        KIND_AREAS,
-                        kind=kind,
-                        joins=JOINS_TEXT[joins],
-                        area=ident,
-                        found=KIND_TEXT[area.kind],
-                    )
-            if joins is None and areas[a].kind == areas[b].kind:
+        _check_joins(item, areas, a, b, good)
+        _check_lane_sea(item, areas, good, sea)
+        found.append((Connection(a, b, good, sea), item.prefix.rstrip(".")))
+    return found
+
+
+def _check_joins(item: Table, areas: Mapping[str, Area], a: str, b: str, kinds: frozenset[str]) -> None:
+    """EAW-2.1: each kind of a connection joins the kinds of areas it may join (JOINS)."""
+    for kind in sorted(kinds):
+        joins = JOINS[kind]
+        for ident in (a, b):
+            area = areas[ident]
+            if joins is not None and area.is_province != joins:
                 item.problem(
                     "kinds",
                     "EAW-2.1",
                     KIND_AREAS,
                     kind=kind,
-                    joins=JOINS_TEXT[None],
-                    area=b,
-                    found=KIND_TEXT[areas[b].kind],
+                    joins=JOINS_TEXT[joins],
+                    area=ident,
+                    found=KIND_TEXT[area.kind],
                 )
-        if SEA_LANE in good and sea is None:
-            item.problem("sea", "EAW-2.1", LANE_NEEDS_SEA)
-        elif sea is not None and SEA_LANE not in good:
-            item.problem("sea", "EAW-2.1", SEA_NOT_LANE)
-        elif sea is not None and sea not in areas:
-            item.problem("sea", "EAW-2.1", UNKNOWN_AREA, value=repr(sea))
-        elif sea is not None and not areas[sea].is_sea:
-            item.problem("sea", "EAW-2.1", LANE_SEA_NOT_SEA, value=repr(sea))
-        found.append((Connection(a, b, good, sea), item.prefix.rstrip(".")))
-    return found
+        if joins is None and areas[a].kind == areas[b].kind:
+            item.problem(
+                "kinds",
+                "EAW-2.1",
+                KIND_AREAS,
+                kind=kind,
+                joins=JOINS_TEXT[None],
+                area=b,
+                found=KIND_TEXT[areas[b].kind],
+            )
+
+
+def _check_lane_sea(item: Table, areas: Mapping[str, Area], kinds: frozenset[str], sea: str | None) -> None:
+    """EAW-2.1: a sea lane names the sea area it crosses; no other connection names one."""
+    if SEA_LANE in kinds and sea is None:
+        item.problem("sea", "EAW-2.1", LANE_NEEDS_SEA)
+    elif sea is not None and SEA_LANE not in kinds:
+        item.problem("sea", "EAW-2.1", SEA_NOT_LANE)
+    elif sea is not None and sea not in areas:
+        item.problem("sea", "EAW-2.1", UNKNOWN_AREA, value=repr(sea))
+    elif sea is not None and not areas[sea].is_sea:
+        item.problem("sea", "EAW-2.1", LANE_SEA_NOT_SEA, value=repr(sea))
 
 
 def _check_map(
@@ -771,46 +792,15 @@ def _distinct_names(table: Table, entries: Iterable[Area | Card], where: Mapping
 # -- revolts.toml (EAW-5, EAW-11.2) ---------------------------------------------------------------------------------
 def _revolts(table: Table, game_map: GameMap) -> RevoltTables | None:
     table.only(("table_of", NORTH, SOUTH), "EAW-11.2")
-    table_of: dict[int, str] = {}
     chooser = table.table("table_of", "EAW-5.1")
-    if chooser is not None:
-        chooser.only(tuple(str(n) for n in DIE), "EAW-5.1")
-        for result in DIE:
-            if str(result) in chooser.data:
-                half = chooser.choice(str(result), "EAW-5.1", (NORTH, SOUTH))
-                if half:
-                    table_of[result] = half
-        missing = [str(n) for n in DIE if str(n) not in chooser.data]
-        if missing:
-            table.problem("table_of", "EAW-5.1", TABLE_OF, missing=", ".join(missing))
-        for half in (NORTH, SOUTH):
-            if len(table_of) == len(DIE) and half not in table_of.values():
-                table.problem("table_of", "EAW-5.1", NO_TABLE_USED, half=half)
+    table_of = _table_of(table, chooser) if chooser is not None else {}
     tables: dict[str, dict[int, tuple[str, ...]]] = {}
     for half in (NORTH, SOUTH):
         sub = table.table(half, "EAW-5.1")
         if sub is None:
             continue
         sub.only(tuple(str(n) for n in DIE), "EAW-5.1")
-        rows: dict[int, tuple[str, ...]] = {}
-        for result in DIE:
-            if str(result) not in sub.data:
-                continue
-            listed = sub.strings(str(result), "EAW-5.1")
-            seen: set[str] = set()
-            for index, ident in enumerate(listed):
-                key = f"{result}[{index}]"
-                area = game_map.areas.get(ident)
-                if area is None:
-                    sub.problem(key, "EAW-5.1", UNKNOWN_AREA, value=repr(ident))
-                elif area.is_sea:
-                    sub.problem(key, "EAW-5.3", REVOLT_SEA, value=repr(ident))
-                elif ident in seen:
-                    sub.problem(key, "EAW-5.2", TWICE, value=repr(ident))
-                elif area.half is not None and area.half != half:
-                    sub.problem(key, "EAW-5.1", REVOLT_OTHER_HALF, value=repr(ident), half=area.half)
-                seen.add(ident)
-            rows[result] = tuple(listed)
+        rows = {result: _revolt_row(sub, game_map, half, result) for result in DIE if str(result) in sub.data}
         missing = [str(n) for n in DIE if n not in rows]
         if missing:
             table.problem(half, "EAW-5.1", REVOLT_RESULTS, missing=", ".join(missing))
@@ -818,6 +808,43 @@ def _revolts(table: Table, game_map: GameMap) -> RevoltTables | None:
     if chooser is None or len(tables) < 2:
         return None
     return RevoltTables(table_of, tables)
+
+
+def _table_of(table: Table, chooser: Table) -> dict[int, str]:
+    """EAW-5.1: the die result -> the half whose revolt table it rolls on; every result named, each half used."""
+    table_of: dict[int, str] = {}
+    chooser.only(tuple(str(n) for n in DIE), "EAW-5.1")
+    for result in DIE:
+        if str(result) in chooser.data:
+            half = chooser.choice(str(result), "EAW-5.1", (NORTH, SOUTH))
+            if half:
+                table_of[result] = half
+    missing = [str(n) for n in DIE if str(n) not in chooser.data]
+    if missing:
+        table.problem("table_of", "EAW-5.1", TABLE_OF, missing=", ".join(missing))
+    for half in (NORTH, SOUTH):
+        if len(table_of) == len(DIE) and half not in table_of.values():
+            table.problem("table_of", "EAW-5.1", NO_TABLE_USED, half=half)
+    return table_of
+
+
+def _revolt_row(sub: Table, game_map: GameMap, half: str, result: int) -> tuple[str, ...]:
+    """One row of a half's revolt table: provinces of that half, each once (EAW-5.1 to EAW-5.3)."""
+    listed = sub.strings(str(result), "EAW-5.1")
+    seen: set[str] = set()
+    for index, ident in enumerate(listed):
+        key = f"{result}[{index}]"
+        area = game_map.areas.get(ident)
+        if area is None:
+            sub.problem(key, "EAW-5.1", UNKNOWN_AREA, value=repr(ident))
+        elif area.is_sea:
+            sub.problem(key, "EAW-5.3", REVOLT_SEA, value=repr(ident))
+        elif ident in seen:
+            sub.problem(key, "EAW-5.2", TWICE, value=repr(ident))
+        elif area.half is not None and area.half != half:
+            sub.problem(key, "EAW-5.1", REVOLT_OTHER_HALF, value=repr(ident), half=area.half)
+        seen.add(ident)
+    return tuple(listed)
 
 
 # -- cards.toml (EAW-1.3, EAW-1.4, EAW-8.5, EAW-9.1, EAW-11.3, EAW-11.6) ---------------------------------------------
@@ -848,23 +875,18 @@ def _card_keys(kind: str) -> tuple[str, ...]:
 
 def _cards(table: Table) -> dict[str, Card] | None:
     table.only(("card",), "EAW-11.3")
-    cards: dict[str, Card] = {}
-    where: dict[str, str] = {}  # card id -> its key in the file (card[4])
     groups: set[Any] = set()
     deck = 0
-    for item in table.tables("card", "EAW-11.3"):
+
+    def card(item: Table) -> Card | None:
+        nonlocal deck
         # what an entry declares counts even while the entry is incomplete (its own problems are named)
         groups.add(item.data.get("home_group"))
         copies = item.data.get("count", 1)
         deck += copies if item.data.get("kind") != EMPIRE and isinstance(copies, int) else 0
-        card = _card(item)
-        if card is None:
-            continue
-        if card.id in cards:
-            item.problem("id", "EAW-11.6", TWICE, value=repr(card.id))
-            continue
-        cards[card.id] = card
-        where[card.id] = item.prefix.rstrip(".")
+        return _card(item)
+
+    cards, where = _entries(table, "card", "EAW-11.3", card, twice_rule="EAW-11.6")
     if "card" not in table.data:
         return None
     _distinct_names(table, cards.values(), where, "EAW-11.6")
@@ -895,6 +917,13 @@ def _card(item: Table) -> Card | None:
         if not ident:
             return None
         return Card(ident, name, kind, vp_cost=vp_cost, count=count, personality=personality, effects=effects)
+    return _fighting_card(item, kind, ident, name, count, vp_cost, effects)
+
+
+def _fighting_card(
+    item: Table, kind: str, ident: str, name: str, count: int, vp_cost: int, effects: tuple[Effect, ...]
+) -> Card | None:
+    """An army or home-army card: what it fights with (EAW-8.1, EAW-8.5), its label and home group (EAW-1.4)."""
     category = item.choice("category", "EAW-1.3", CATEGORIES)
     speed = item.choice("speed", "EAW-8.1", (FAST, SLOW))
     mounted = item.flag("mounted", "EAW-8.15", False)
@@ -906,19 +935,7 @@ def _card(item: Table) -> Card | None:
     value_roll, roll_mod = _value_roll(item)
     label_text = item.choice("label", "EAW-7.23", ("N", "S", "none"), "none")
     label = LABELS.get(label_text)
-    group = None
-    if kind == EMPIRE:
-        groups = HOME_GROUPS[NORTH] + HOME_GROUPS[SOUTH]
-        group = item.choice("home_group", "EAW-1.4", groups, "") or None
-        if group is None and not item.given("home_group"):
-            item.problem("home_group", "EAW-1.4", NO_GROUP)
-        if group is not None and label is not None:
-            half = HALF_OF_LABEL[label]
-            if group not in HOME_GROUPS[half]:
-                other = SOUTH if half == NORTH else NORTH
-                item.problem(
-                    "home_group", "EAW-1.4", WRONG_HALF_GROUP, label=label, half=half, group=group, other=other
-                )
+    group = _home_group(item, label) if kind == EMPIRE else None
     if not (ident and kind and category and speed):
         return None
     return Card(
@@ -939,6 +956,20 @@ def _card(item: Table) -> Card | None:
         count=count,
         effects=effects,
     )
+
+
+def _home_group(item: Table, label: str | None) -> str | None:
+    """EAW-1.4: a home-army card's group, one of its label's half."""
+    groups = HOME_GROUPS[NORTH] + HOME_GROUPS[SOUTH]
+    group = item.choice("home_group", "EAW-1.4", groups, "") or None
+    if group is None and not item.given("home_group"):
+        item.problem("home_group", "EAW-1.4", NO_GROUP)
+    if group is not None and label is not None:
+        half = HALF_OF_LABEL[label]
+        if group not in HOME_GROUPS[half]:
+            other = SOUTH if half == NORTH else NORTH
+            item.problem("home_group", "EAW-1.4", WRONG_HALF_GROUP, label=label, half=half, group=group, other=other)
+    return group
 
 
 def _value_vs(item: Table) -> dict[str, int]:
@@ -980,6 +1011,28 @@ def _value_roll(item: Table) -> tuple[dict[int, int], int | None]:
     return table, None
 
 
+def _effect_args(effect: Table, raw: Mapping[str, Any], code: str) -> dict[str, Any]:
+    """EAW-11.6: the arguments of one effect, each of its code's (EFFECT_ARGS), in its bounds."""
+    wanted = EFFECT_ARGS[code]
+    args: dict[str, Any] = {}
+    for arg in raw:
+        if arg != "code" and arg not in wanted:
+            effect.problem(arg, "EAW-11.6", EFFECT_ARG_UNKNOWN, code=code, arg=arg, known=", ".join(wanted) or "none")
+    for arg, kind in wanted.items():
+        if arg not in raw:
+            if arg not in OPTIONAL_ARGS:
+                effect.problem(arg, "EAW-11.6", EFFECT_ARG_MISSING, code=code, arg=arg)
+            continue
+        if kind is int:
+            low, high = EFFECT_BOUNDS[arg]
+            value = effect.number(arg, "EAW-11.6", low=low, high=high)
+        else:
+            value = effect.value(arg, "EAW-11.6", kind)
+        if value is not None:
+            args[arg] = value
+    return args
+
+
 def _effects(item: Table) -> tuple[Effect, ...]:
     """EAW-11.6: effects = [{ code = "fort_cost", n = 2 }, ...]."""
     found = []
@@ -998,25 +1051,7 @@ def _effects(item: Table) -> tuple[Effect, ...]:
             continue
         if not code:
             continue
-        wanted = EFFECT_ARGS[code]
-        args: dict[str, Any] = {}
-        for arg in raw:
-            if arg != "code" and arg not in wanted:
-                effect.problem(
-                    arg, "EAW-11.6", EFFECT_ARG_UNKNOWN, code=code, arg=arg, known=", ".join(wanted) or "none"
-                )
-        for arg, kind in wanted.items():
-            if arg not in raw:
-                if arg not in OPTIONAL_ARGS:
-                    effect.problem(arg, "EAW-11.6", EFFECT_ARG_MISSING, code=code, arg=arg)
-                continue
-            if kind is int:
-                low, high = EFFECT_BOUNDS[arg]
-                value = effect.number(arg, "EAW-11.6", low=low, high=high)
-            else:
-                value = effect.value(arg, "EAW-11.6", kind)
-            if value is not None:
-                args[arg] = value
+        args = _effect_args(effect, raw, code)
         if code == "roll_mod" and args.get("roll") not in (None, *ROLLS_MODIFIED):
             effect.problem("roll", "EAW-11.6", NOT_ONE_OF, value=repr(args["roll"]), choices=", ".join(ROLLS_MODIFIED))
         if code == "card_value" and args.get("if") not in (None, *CARD_VALUE_IF):

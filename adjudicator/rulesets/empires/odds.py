@@ -127,6 +127,10 @@ def _comparison(
     return a_wins, d_wins, 1 - a_wins - d_wins
 
 
+Ended = list[tuple[tuple[int, ...], int, Fraction, str | None]]  # markers, positions shown, weight, side routed
+Comparison = tuple[Fraction, Fraction, Fraction]  # the attacker wins, the defender wins, equal
+
+
 def stack_odds(
     data: GameData,
     kind: str,
@@ -134,14 +138,14 @@ def stack_odds(
     bonus: tuple[int, int] = (0, 0),
     moves: tuple[str, str] = (PUSH, PUSH),
     losses: tuple[Sequence[str], Sequence[str]] | None = None,
-    compared: dict[tuple[str | None, str | None], tuple[Fraction, Fraction, Fraction]] | None = None,
+    compared: dict[tuple[str | None, str | None], Comparison] | None = None,
 ) -> Odds:
     """The exact odds of two known stacks (instances, top first). `moves`: each side's push or pull (EAW-8.4);
     `losses`: each side's loss priority when the owner chooses (None: random selection, EAW-8.8)."""
     attack, defend = (tuple(s) for s in stacks_)
     rounds = max(len(attack), len(defend))
     live: dict[tuple[int, ...], Fraction] = {(CENTRE,) * BATTLE_MARKERS: Fraction(1)}
-    ended: list[tuple[tuple[int, ...], int, Fraction, str | None]] = []  # markers, positions shown, weight, routed
+    ended: Ended = []
     for n in range(1, rounds + 1):
         mine = data.card(attack[n - 1]) if n <= len(attack) else None
         theirs = data.card(defend[n - 1]) if n <= len(defend) else None
@@ -151,21 +155,39 @@ def stack_odds(
             found = _comparison(kind, mine, theirs, bonus)
             if compared is not None:  # one battle's pairs: the same data, type and bonuses
                 compared[pair] = found
-        a_wins, d_wins, equal = found
-        after: dict[tuple[int, ...], Fraction] = {}
-        for markers, weight in live.items():
-            if equal:
-                after[markers] = after.get(markers, Fraction(0)) + weight * equal
-            for side, chance, move in ((ATTACKER_SIDE, a_wins, moves[0]), (DEFENDER_SIDE, d_wins, moves[1])):
-                if not chance:
-                    continue
-                moved, _ = move_marker(markers, side, move)
-                if all(m == side for m in moved):  # EAW-8.10
-                    ended.append((moved, n, weight * chance, "defender" if side == ATTACKER_SIDE else "attacker"))
-                else:
-                    after[moved] = after.get(moved, Fraction(0)) + weight * chance
-        live = after
+        live = _next_position(live, found, moves, n, ended)
     ended += [(markers, rounds, weight, None) for markers, weight in live.items()]
+    return _tally(data, ended, (attack, defend), losses)
+
+
+def _next_position(
+    live: dict[tuple[int, ...], Fraction], found: Comparison, moves: tuple[str, str], n: int, ended: Ended
+) -> dict[tuple[int, ...], Fraction]:
+    """The combat markers after comparison `n` (EAW-8.4), each with its chance; a battle a side has routed (all
+    markers on one side, EAW-8.10) goes to `ended`."""
+    a_wins, d_wins, equal = found
+    after: dict[tuple[int, ...], Fraction] = {}
+    for markers, weight in live.items():
+        if equal:
+            after[markers] = after.get(markers, Fraction(0)) + weight * equal
+        for side, chance, move in ((ATTACKER_SIDE, a_wins, moves[0]), (DEFENDER_SIDE, d_wins, moves[1])):
+            if not chance:
+                continue
+            moved, _ = move_marker(markers, side, move)
+            if all(m == side for m in moved):  # EAW-8.10
+                ended.append((moved, n, weight * chance, "defender" if side == ATTACKER_SIDE else "attacker"))
+            else:
+                after[moved] = after.get(moved, Fraction(0)) + weight * chance
+    return after
+
+
+def _tally(
+    data: GameData,
+    ended: Ended,
+    stacks_: tuple[tuple[str, ...], tuple[str, ...]],
+    losses: tuple[Sequence[str], Sequence[str]] | None,
+) -> Odds:
+    """The odds of the ended battles: the winner (EAW-8.7), the routs and the cards each side loses (EAW-8.8)."""
     wins = {"attacker": Fraction(0), "defender": Fraction(0)}
     routs = {"attacker": Fraction(0), "defender": Fraction(0)}
     lost = {"attacker": Fraction(0), "defender": Fraction(0)}
@@ -176,22 +198,27 @@ def stack_odds(
         if routed is not None:
             routs[routed] += weight
         for who, stack, owed, priority in zip(
-            ("attacker", "defender"), (attack, defend), losses_owed(markers), losses or (None, None), strict=True
+            ("attacker", "defender"), stacks_, losses_owed(markers), losses or (None, None), strict=True
         ):
-            cards = list(stack[:shown])
-            k = min(owed, len(cards))
-            if not k:
-                continue
-            if priority is None:  # random: the mean of a draw without replacement
-                army = sum(data.card(i).kind != EMPIRE for i in cards)
-                lost[who] += weight * Fraction(k * army, len(cards))
-                absorbed[who] += weight * Fraction(k * (len(cards) - army), len(cards))
-            else:
-                chosen = loss_order(data, cards, priority)[:k]
-                army = sum(data.card(i).kind != EMPIRE for i in chosen)
-                lost[who] += weight * army
-                absorbed[who] += weight * (k - army)
+            army, others = _lost_cards(data, list(stack[:shown]), owed, priority)
+            lost[who] += weight * army
+            absorbed[who] += weight * others
     return Odds(wins["attacker"], wins["defender"], routs["defender"], routs["attacker"], lost, absorbed)
+
+
+def _lost_cards(
+    data: GameData, cards: list[str], owed: int, priority: Sequence[str] | None
+) -> tuple[Fraction, Fraction]:
+    """EAW-8.8: the army cards lost and the home-army cards that absorb a loss, of `owed` losses among `cards`."""
+    k = min(owed, len(cards))
+    if not k:
+        return Fraction(0), Fraction(0)
+    if priority is None:  # random: the mean of a draw without replacement
+        army = sum(data.card(i).kind != EMPIRE for i in cards)
+        return Fraction(k * army, len(cards)), Fraction(k * (len(cards) - army), len(cards))
+    chosen = loss_order(data, cards, priority)[:k]
+    army = sum(data.card(i).kind != EMPIRE for i in chosen)
+    return Fraction(army), Fraction(k - army)
 
 
 def candidate_stacks(data: GameData, hand: Sequence[str], kind: str, free_order: bool) -> list[tuple[str, ...]]:
@@ -211,25 +238,10 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     """The odds of `forces` with each side's standing orders, averaged over the unknown stacks."""
     data, options, kind = forces.data, forces.options, forces.kind
     chosen_plans = tuple(p or Plan() for p in sides)
-    candidates = []
-    frees = []
-    for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True):
-        hand = stacks.numbered(side.cards)
-        free = _has(data, side, "stack_order_free")
-        frees.append(free)
-        if side.known:
-            wrong = stacks.problem(data, hand, kind, hand, free)
-            if wrong is not None:  # EAW-8.21: the battle would refuse it
-                raise ValueError(f"--{role}er: {wrong}")
-            candidates.append([hand])
-            continue
-        planned = plan.stacks_by_kind.get(f"{kind}.{role}") if plan.stacks_by_kind else None
-        if planned is not None:
-            taken = stacks.instances(hand, planned)
-            if taken is not None and stacks.problem(data, hand, kind, taken, free) is None:
-                candidates.append([taken])
-                continue
-        candidates.append(candidate_stacks(data, hand, kind, free))
+    candidates = [
+        _side_stacks(data, kind, side, plan, role)
+        for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True)
+    ]
     if len(candidates[0]) * len(candidates[1]) > MAX_CASES:
         raise ValueError(f"more than {MAX_CASES} pairs of stacks: name one side's stack")
     if not candidates[0] or not candidates[1]:
@@ -255,6 +267,24 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
             count += 1
     assert total is not None
     return _scale(total, count)
+
+
+def _side_stacks(data: GameData, kind: str, side: Side, plan: Plan, role: str) -> list[tuple[str, ...]]:
+    """The stacks one side may fight with: its known stack (EAW-8.21: refused if the battle would), else its
+    standing stack where legal (EAW-12.6), else every legal stack of its hand."""
+    hand = stacks.numbered(side.cards)
+    free = _has(data, side, "stack_order_free")
+    if side.known:
+        wrong = stacks.problem(data, hand, kind, hand, free)
+        if wrong is not None:
+            raise ValueError(f"--{role}er: {wrong}")
+        return [tuple(hand)]
+    planned = plan.stacks_by_kind.get(f"{kind}.{role}") if plan.stacks_by_kind else None
+    if planned is not None:
+        taken = stacks.instances(hand, planned)
+        if taken is not None and stacks.problem(data, hand, kind, taken, free) is None:
+            return [tuple(taken)]
+    return candidate_stacks(data, hand, kind, free)
 
 
 def _effects(data: GameData, side: Side, code: str) -> list[Effect]:

@@ -589,12 +589,7 @@ class Template:
             t = targets[0]
             stack = () if t.neutral else self.best_stack()  # a battle only against another player (EAW-7.4)
             examples.append(PlanLine((Attack(t.target, t.origin, stack=stack), *fallback)))
-        neutral, held = self.diplomacy_targets()
-        if neutral and self.player.warehouse >= eaw.COSTS["diplomacy"]:
-            examples.append(PlanLine((Diplomacy(neutral[0]), *fallback)))
-        if held and self.effect("diplomacy_remove") is not None:  # the diplomat's removal (EAW-7.11 b, EAW-12.10)
-            pay = min(self.player.warehouse, 3)
-            examples.append(PlanLine((Diplomacy(held[0], remove=True, pay=pay), *fallback)))
+        examples += [PlanLine((action, *fallback)) for action in self.diplomacy_examples()]
         refresh = REFRESH_IF_NONE if self.player.warehouse >= eaw.COSTS["refresh"] else "no"
         wanted = [eaw.base_id(c) for c in self.state.display if self.may_recruit(c)][:2]
         examples.append(PlanLine((Recruit((*dict.fromkeys(wanted), BEST), refresh=refresh),)))
@@ -610,7 +605,22 @@ class Template:
             examples.append(PlanLine((PlaceTrade(tuple(TradeTarget(a) for a in room[:2])), *fallback)))
         if weakest:
             examples.append(PlanLine(fallback))
-        fortified = [a for a in mine if a in self.state.forts]
+        return examples + self.standing_examples()
+
+    def diplomacy_examples(self) -> list[Diplomacy]:
+        """A takeover the warehouse pays for (EAW-7.10) and the diplomat's removal (EAW-7.11 b, EAW-12.10)."""
+        neutral, held = self.diplomacy_targets()
+        found = []
+        if neutral and self.player.warehouse >= eaw.COSTS["diplomacy"]:
+            found.append(Diplomacy(neutral[0]))
+        if held and self.effect("diplomacy_remove") is not None:
+            found.append(Diplomacy(held[0], remove=True, pay=min(self.player.warehouse, 3)))
+        return found
+
+    def standing_examples(self) -> list[Order]:
+        """Standing battle plans as examples (EAW-12.4 to EAW-12.8)."""
+        examples: list[Order] = []
+        fortified = [a for a in self.state.controlled(self.seat) if a in self.state.forts]
         if fortified:
             examples.append(DefendOrder(True, fortified[0]))
         if self.effect("ambush") is not None:  # a military leader may lay one (EAW-8.2, EAW-12.5)

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from adjudicator.engine.vocabulary import N_, Rejected
-from adjudicator.rulesets.empires.board import touches
+from adjudicator.rulesets.empires.board import touches, unknown_area
 from adjudicator.rulesets.empires.data import ROLLS, TRADE_PLACED
 from adjudicator.rulesets.empires.economy import return_trade
 from adjudicator.rulesets.empires.orders import PlaceTrade, TradeTarget
@@ -80,8 +80,8 @@ def _reach(play: Play, seat: str, placed: set[str]) -> set[str]:
 def judge(play: Play, seat: str, target: TradeTarget, placed: set[str]) -> Step:
     """Whether `target` can take a marker now (`placed`: this action's areas so far, for the chain, EAW-13.19)."""
     area = target.area
-    if area not in play.data.map.areas:
-        return Step(target, Rejected("EAW-2.1", N_("%(area)s is not an area of the map", area=area)))
+    if found := unknown_area(play.data.map, area):
+        return Step(target, found)
     if not touches(play.data.map, area, _reach(play, seat, placed)):
         if play.options.trade_reach == "chain":
             reason = N_(
