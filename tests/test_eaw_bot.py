@@ -28,6 +28,7 @@ from tests.eaw_helpers import play, position, small_data
 
 PLAN_WORDS = ("ATTACK", "DIPLOMACY", "RECRUIT", "DISBAND", "FORT", "TRADE", "CONTROL")
 STANDING_WORDS = ("DEFEND", "AMBUSH", "STACK", "MARKERS", "LOSSES")
+BROKEN: list[str] = []  # the module game's broken invariants, step by step
 
 
 def bound() -> EmpiresGame:
@@ -61,7 +62,10 @@ def game() -> tuple[EmpiresGame, list[Mail], GameState]:
             orders[seat] = found
         dice = turn_dice(f"key-{step.number}".encode(), str(step.number), b"hidden")
         state = resolve_step(rules, state, step, orders, dice).state
-        assert rules.broken_invariants(state) == [], step
+        try:  # recorded, so that one broken check fails one test (below), not every test of the module
+            BROKEN.extend(f"step {step.number}: {b}" for b in rules.broken_invariants(state))
+        except KeyError as error:
+            BROKEN.append(f"step {step.number}: the invariants' check fails: KeyError {error}")
     return rules, mails, state
 
 
@@ -76,6 +80,7 @@ def test_EAW_3_4_the_bot_seats_three_to_five_colours_and_refuses_other_counts() 
 
 def test_EAW_10_8_the_bots_play_a_whole_game_to_its_end(game: tuple[EmpiresGame, list[Mail], GameState]) -> None:
     rules, mails, last = game
+    assert BROKEN == []
     assert rules.due(last) is None and last.winners  # EAW-10.8: the game ended after round IV's scoring
     assert all(len(p.scores) == 3 for p in last.players.values())  # EAW-10.2: scored after rounds II to IV
     assert {m.phase for m in mails} >= {PLACEMENT, PLANS}
