@@ -24,6 +24,7 @@ from typing import Any
 
 from adjudicator.engine.vocabulary import N_, OrderResult
 from adjudicator.errors import PbemError
+from adjudicator.orders.keywords import in_english
 from adjudicator.orders.sets import Answer, Language, OrderSet, Press
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.data import (
@@ -288,7 +289,10 @@ def check_setup(data: GameData, orders: OrderSet | None) -> list[OrderResult]:
         elif isinstance(order, (Answer, Press, Language)):
             continue
         else:
-            reason = N_("not an order of the placement step: send START, PLACE and FORT lists")
+            reason = N_(
+                "not an order of the placement step: send %(kw_start)s, %(kw_place)s and %(kw_fort)s lists",
+                **in_english("start", "place", "fort", ruleset="empires-aw"),
+            )
             results.append(OrderResult(order.line, order.text, False, reason, "EAW-3.7"))
     return results
 
