@@ -229,8 +229,10 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
         heading = gettext(
             language, "%(game)s, turn %(number)s (%(seat)s)", game=game.name, number=row.number, seat=row.seat
         )
-    else:
+    elif row.number == 0:  # the position the game was made with
         heading = gettext(language, "%(game)s, turn %(number)s (setup)", game=game.name, number=row.number)
+    else:  # a step of several seats, or of none
+        heading = gettext(language, "%(game)s, turn %(number)s", game=game.name, number=row.number)
     key = ("map.svg", row.state_json, row.events_json, heading, language)  # drawn for the files and the mails
     return _rendered_once(
         ruleset, key, lambda: render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)

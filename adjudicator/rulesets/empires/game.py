@@ -52,6 +52,13 @@ class EmpiresGame(EmpiresRuleset):
 
         return BOT
 
+    @cached_property
+    def map_layers(self) -> Any:
+        """The map of a position on this game's data (mapping.py: public information only)."""
+        from adjudicator.rulesets.empires.mapping import EmpiresMap
+
+        return EmpiresMap(self.data)
+
     def options_of(self, state: GameState) -> Options:
         """The options the game was made with (kept in the state), else the bound ones."""
         return setup.options_from_json(state.options, self.options)
