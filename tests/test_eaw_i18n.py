@@ -124,17 +124,9 @@ def shown(language: str, msgid: str) -> re.Pattern[str]:
     return re.compile("".join(re.escape(p) if i % 2 == 0 else r"[\w, ]+?" for i, p in enumerate(parts)))
 
 
-# The receipt of a plan line with an alternative that can never be taken joins two engine texts with "; "
-# (rulesets/empires/checks.py, check_plan_line), which the renderer cannot take apart: both stay English. Until
-# checks.py folds the note into one msgid, the scans below leave such a line out; the strict xfail test at the end
-# fails as soon as the joined text is translated, to remove this.
-JOINED_NOTE = re.compile(r"; alternative \d+ can never be taken: ")
-
-
-def english_left(text: str, language: str, skip_joined: bool = True) -> list[str]:
-    """The English wording of the game's messages found in `text` (but in a line of joined receipt texts)."""
-    kept = "\n".join(line for line in text.splitlines() if not (skip_joined and JOINED_NOTE.search(line)))
-    return sorted(f for f in english_fragments(language) if f in kept)
+def english_left(text: str, language: str) -> list[str]:
+    """The English wording of the game's messages found in `text`."""
+    return sorted(f for f in english_fragments(language) if f in text)
 
 
 def test_the_english_wording_is_found_in_an_english_report(archive: Archive) -> None:
@@ -211,14 +203,13 @@ def test_EAW_1_2_an_engine_text_stored_in_english_reads_in_the_readers_language(
     assert engine_text(language, stored, RULESET) != stored
 
 
-@pytest.mark.xfail(strict=True, reason="check_plan_line joins two engine texts with '; ' (rulesets/empires/checks.py)")
 def test_EAW_12_2_a_receipt_naming_an_alternative_that_can_never_be_taken_is_translated_whole(
     archive: Archive,
 ) -> None:
     receipt = stored_report(
         archive, "e1", 4, "green", "it"
     )  # green's first alternative attacks a province not adjacent
-    assert english_left(receipt, "it", skip_joined=False) == []
+    assert english_left(receipt, "it") == []
 
 
 @pytest.mark.parametrize("language", ["de", "it", "nl"])

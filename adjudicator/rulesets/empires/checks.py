@@ -150,11 +150,6 @@ def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
     if line.alternatives and all(n is not None for n in never):
         first = next(n for n in never if n is not None)
         return OrderResult(line.line, line.text, False, first.reason, first.rule)
-    notes = [
-        N_("alternative %(n)s can never be taken: %(why)s (%(rule)s)", n=i, why=n.reason, rule=n.rule)
-        for i, n in enumerate(never, 1)
-        if n is not None
-    ]
     now = next(
         (
             (i, a)
@@ -175,4 +170,13 @@ def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
             "as the position stands now, no alternative can be taken and the default would be (a control marker, "
             "EAW-12.2); the line is judged again when its turn comes"
         )
-    return OrderResult(line.line, line.text, True, "; ".join([said, *notes]), "EAW-12.2")
+    for i, n in enumerate(never, 1):  # one engine text each, so that the renderer translates the whole
+        if n is not None:
+            said = N_(
+                "%(said)s; alternative %(n)s can never be taken: %(why)s (%(rule)s)",
+                said=said,
+                n=i,
+                why=n.reason,
+                rule=n.rule,
+            )
+    return OrderResult(line.line, line.text, True, said, "EAW-12.2")
