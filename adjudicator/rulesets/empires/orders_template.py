@@ -55,6 +55,22 @@ if TYPE_CHECKING:
     from adjudicator.orders.sets import Order
 
 HALF_NAMES: Final = {eaw.NORTH: N_("north"), eaw.SOUTH: N_("south")}  # EAW-2.10
+CATEGORY_NAMES: Final = {  # EAW-1.3, as the position report names them
+    "sword": N_("sword"),
+    "spear": N_("spear"),
+    "foot": N_("foot soldier"),
+    "archer": N_("archer"),
+    "mounted": N_("mounted"),
+    "artillery": N_("artillery"),
+    "galley": N_("galley"),
+    "other": N_("other"),
+}
+PERSONALITY_NAMES: Final = {  # EAW-9.1
+    eaw.LEADER: N_("military leader"),
+    eaw.ENGINEER: N_("engineer"),
+    eaw.DIPLOMAT: N_("diplomat"),
+    eaw.MERCHANT: N_("merchant"),
+}
 MAX_LISTED: Final = 12  # targets listed per kind (the map may be large)
 
 
@@ -144,15 +160,18 @@ class Template:
         card = self.data.card(instance)
         parts: list[str] = []
         if card.kind == eaw.PERSONALITY:
-            parts.append(card.personality or "")
+            parts.append(self.word(PERSONALITY_NAMES, card.personality or ""))
         else:
             parts.append(self._("value %(value)s", value=card.value))
-            parts += [self._("%(value)s against %(category)s", value=v, category=k) for k, v in card.value_vs.items()]
+            parts += [
+                self._("%(value)s against %(category)s", value=v, category=self.word(CATEGORY_NAMES, k))
+                for k, v in card.value_vs.items()
+            ]
             if card.value_roll:
                 parts.append(self._("value by a die roll"))
             elif card.roll_mod is not None:
                 parts.append(self._("plus a die roll"))
-            parts.append(card.category)
+            parts.append(self.word(CATEGORY_NAMES, card.category))
             parts.append(self._("fast") if card.speed == eaw.FAST else self._("slow"))
             if card.mounted:
                 parts.append(self._("mounted"))
@@ -166,6 +185,10 @@ class Template:
             parts.append(self._("home army"))
         name = "" if card.name.casefold() == card.id.replace("_", " ").casefold() else f" {card.name}"
         return f"{card.id}{name}: " + ", ".join(p for p in parts if p)
+
+    def word(self, names: dict[str, str], key: str) -> str:
+        """A data word (a category, a personality type) in the reader's language; an unknown one as it is."""
+        return self._(names[key]) if key in names else key
 
     def needs(self, roll: int) -> str:
         """A roll "n+" as the option `threshold` judges it (EAW-0.4)."""
