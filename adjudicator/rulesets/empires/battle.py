@@ -294,11 +294,7 @@ def _stack(play: Play, seat: str, side: str, kind: str, target: str, given: tupl
         ids = play.decide(
             seat,
             f"stack.{target}",
-            N_(
-                "Your stack for the %(battle)s battle for %(area)s: cards top first",
-                battle=kind,
-                area=data.map.areas[target].name,
-            ),
+            stack_question(kind, data.map.areas[target].name),
             "EAW-12.6",
             default=tuple(base_id(i) for i in fallback),
             standing=standing.stack_plan(player, kind, side),
@@ -488,3 +484,12 @@ def _rout_payment(play: Play, attacker: str, defender: str) -> None:
     if paid:
         taker.plunder[attacker] = taker.plunder.get(attacker, 0) + paid
     play.say("rout_payment", defender, payer=attacker, markers=paid, rule="EAW-8.11")
+
+
+def stack_question(kind: str, area: str) -> str:
+    """EAW-12.6: the question of a battle's stack, one text per battle type (EAW-9.2) so that each translates whole."""
+    if kind == SIEGE:
+        return N_("Your stack for the siege of %(area)s: cards top first", area=area)
+    if kind == NAVAL:
+        return N_("Your stack for the naval battle for %(area)s: cards top first", area=area)
+    return N_("Your stack for the open battle for %(area)s: cards top first", area=area)
