@@ -151,10 +151,8 @@ def test_EAW_13_18_a_players_only_province_is_no_target_but_his_sea_is() -> None
 
 def test_EAW_7_23_a_card_labelled_for_the_other_half_is_marked_in_the_display() -> None:
     template = made(middle_game())
-    assert has(template, "camel: value 3, mounted, fast, mounted, label S (not for you (EAW-7.22, EAW-7.23))")
-    assert has(template, "rider: value 4, mounted, fast, mounted, label N") and not has(
-        template, "label N (not for you"
-    )
+    assert has(template, "camel: value 3, mounted, fast, label S (not for you (EAW-7.22, EAW-7.23))")
+    assert has(template, "rider: value 4, mounted, fast, label N") and not has(template, "label N (not for you")
 
 
 def test_EAW_13_17_disband_only_a_card_without_an_identical_one_face_up() -> None:

@@ -173,7 +173,7 @@ class Template:
                 parts.append(self._("plus a die roll"))
             parts.append(self.word(CATEGORY_NAMES, card.category))
             parts.append(self._("fast") if card.speed == eaw.FAST else self._("slow"))
-            if card.mounted:
+            if card.mounted and card.category != "mounted":  # a mounted category says it already
                 parts.append(self._("mounted"))
             if card.melee:
                 parts.append(self._("melee"))
