@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -69,7 +70,12 @@ class GameMap:
 
     def connection(self, a: str, b: str) -> Connection | None:
         """The connection between two areas, or None (ordinary adjacency, EAW-2.1; not the Mediterranean rule)."""
-        return _links(self).get(frozenset((a, b)))
+        return self._links.get(frozenset((a, b)))
+
+    @cached_property
+    def _links(self) -> dict[frozenset[str], Connection]:
+        """Each pair of connected areas -> its connection, made once per map."""
+        return {frozenset((c.a, c.b)): c for c in self.connections}
 
     def neighbours(self, area: str) -> tuple[str, ...]:
         """The areas connected to `area`, sorted by id (ordinary adjacency)."""
@@ -86,16 +92,6 @@ class GameMap:
         return exact or [
             a.id for a in self.areas.values() if a.id.casefold().startswith(key) or a.name.casefold().startswith(key)
         ]
-
-
-_LINKS: dict[int, dict[frozenset[str], Connection]] = {}
-
-
-def _links(game_map: GameMap) -> dict[frozenset[str], Connection]:
-    found = _LINKS.get(id(game_map))
-    if found is None:
-        found = _LINKS[id(game_map)] = {frozenset((c.a, c.b)): c for c in game_map.connections}
-    return found
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from adjudicator.engine.chance import Dice
-from adjudicator.engine.decisions import Decision, Decisions, Taken, take
+from adjudicator.engine.decisions import Decision, Taken, take
 from adjudicator.engine.decisions import Pending as PendingDecision
 from adjudicator.engine.vocabulary import Event, visible_to
 from adjudicator.rulesets.empires.data import Card, Effect, GameData, Options
@@ -136,10 +136,3 @@ class Play:
     def roll_bonus(self, seat: str, roll: str) -> int:
         """EAW-11.6 roll_mod: what the player's personalities add to a roll of that kind."""
         return sum(e.number() for e in self.effects_of(seat, "roll_mod") if e.args.get("roll") == roll)
-
-
-def decisions_of(play: Play) -> Decisions:
-    """The decisions as the engine's plain holder (for helpers that take an Asking)."""
-    return Decisions(
-        answers=play.answers, ask=play.ask, settled=play.settled, pending=play.pending, decisions_rule=DECISIONS_RULE
-    )
