@@ -1,0 +1,304 @@
+"""`pbem serve`, the LMTP listener: a real `pbem serve` process on loopback (TCP, and a Unix socket) takes mails
+from Python's LMTP client, and everything it stores and queues is what `pbem ingest` stores and queues for the same
+mails delivered one by one into a copy of the same archive; a locked archive defers a mail (4xx) with nothing
+stored; SIGTERM stops the listener after the mail in hand, with exit status 0.
+
+One real Classic game is made for the module; each test works on copies of its SQLite archive."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import smtplib
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator.archive import Archive
+from adjudicator.archive.store import close_archives
+from adjudicator.cli import app
+from adjudicator.services.games import NewGameOptions, new_game
+
+SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")  # the archive's timestamps (to the second)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A Classic game with a moderator (told of forged mails), in one SQLite archive."""
+    folder = tmp_path_factory.mktemp("serve")
+    archive = Archive.in_folder(folder)
+    options = NewGameOptions("rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+    passwords = new_game(archive, folder, options).passwords
+    archive.close()
+    return folder, passwords
+
+
+def copy_of(made: tuple[Path, dict[str, str]], folder: Path) -> Path:
+    folder.mkdir()
+    shutil.copy(made[0] / "archive.sqlite", folder / "archive.sqlite")
+    return folder
+
+
+def letter(number: int, body: str, sender: str = "mac@example.org", **fields: str) -> bytes:
+    """A mail as a player's mail program sends it (quoted-printable, a signature), with its own Message-ID."""
+    message = EmailMessage()
+    message["From"] = f"Player <{sender}>"
+    message["To"] = "pbem@example.org"
+    message["Subject"] = f"orders {number}"
+    message["Message-ID"] = f"<serve{number}@players.example.org>"
+    for name, value in fields.items():
+        message[name] = value
+    message.set_content(f"Hello,\n\n{body}\n-- \nPlayer\n", charset="utf-8", cte="quoted-printable")
+    return bytes(message)
+
+
+@dataclass
+class Listener:
+    process: subprocess.Popen[str]
+    address: str  # what it printed: "127.0.0.1:PORT" or "unix socket PATH"
+
+    def client(self) -> smtplib.LMTP:
+        """An LMTP client that has greeted the listener (LHLO)."""
+        if self.address.startswith("unix socket "):
+            client = smtplib.LMTP(self.address.removeprefix("unix socket "))
+        else:
+            host, port = self.address.rsplit(":", 1)
+            client = smtplib.LMTP(host, int(port))
+        client.ehlo()
+        return client
+
+    def stop(self) -> tuple[int, str, str]:
+        """SIGTERM; its exit status and everything it printed."""
+        self.process.send_signal(signal.SIGTERM)
+        out, err = self.process.communicate(timeout=20)
+        return self.process.returncode, out, err
+
+
+@contextmanager
+def listening(data: Path, *options: str) -> Iterator[Listener]:
+    """A real `pbem serve` process on the archive in `data` (a free port unless --socket is given)."""
+    where = list(options) if "--socket" in options else ["--port", "0", *options]
+    command = [sys.executable, "-m", "adjudicator.cli", "serve", "--data", str(data), *where]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline() if process.stdout else ""
+        found = re.match(r"pbem serve: listening on (.+) \(LMTP\), pid \d+$", first.strip())
+        assert found, f"pbem serve did not start: {first}{process.stderr.read() if process.stderr else ''}"
+        yield Listener(process, found.group(1))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def wire(mail: bytes) -> bytes:
+    """The mail as SMTP carries it: CRLF line ends (a mail server pipes it to `pbem ingest` with LF)."""
+    return mail.replace(b"\n", b"\r\n")
+
+
+def ingested(data: Path, mail: bytes) -> tuple[int, str]:
+    """`pbem ingest` of one mail from stdin (as from .forward): its exit status and what it printed."""
+    result = CliRunner().invoke(app, ["ingest", "--data", str(data)], input=mail)
+    close_archives()
+    return result.exit_code, result.output
+
+
+def rows(data: Path) -> list[tuple[str, tuple[object, ...]]]:
+    """Every row of the archive, its timestamps masked (the two deliveries are seconds apart)."""
+    archive = Archive.in_folder(data)
+    try:
+        dump = archive.dump()
+    finally:
+        archive.close()
+    return [(table, tuple(STAMP.sub("<time>", v) if isinstance(v, str) else v for v in row)) for table, row in dump]
+
+
+def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
+    made: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """Orders (stored, receipt queued), a forged password (the seat and the moderator told), orders not understood,
+    the same mail again, and an unreadable mail: one LMTP session; `pbem ingest` of each into a copy."""
+    served, piped = copy_of(made, tmp_path / "served"), copy_of(made, tmp_path / "piped")
+    password = made[1]["Macedonia"]
+    mails = [
+        letter(1, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nBUY 1 INF\n"),
+        letter(2, "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD forged99\nBUY 9 INF\n", sender="spy@example.net"),
+        letter(3, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nMARCH everywhere at once\n"),
+        letter(1, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nBUY 1 INF\n"),
+        b"this is not a mail\nat all\n",
+    ]
+    with listening(served) as listener:
+        client = listener.client()
+        replies = []
+        for mail in mails:
+            client.mail("player@example.org")
+            client.rcpt("pbem@example.org")
+            replies.append(client.data(wire(mail)))
+        client.quit()
+        code, out, _ = listener.stop()
+    assert code == 0
+    assert [reply[0] for reply in replies] == [250, 250, 250, 250, 550]
+    assert replies[-1][1].startswith(b"5.6.0 unreadable: not a mail message")
+
+    piped_out = []
+    for mail in mails:
+        status, printed = ingested(piped, mail)
+        assert status == (1 if mail is mails[-1] else 0)  # ingest of one unreadable mail fails; nothing stored
+        piped_out.append(printed.strip())
+    served_out = out.splitlines()[:-1]  # after "listening on" (read at the start), before "stopped"
+    assert served_out[:-1] == piped_out[:-1]  # "<serve1@...> from mac@example.org: orders stored", ...
+    assert piped_out[:4] == [
+        "<serve1@players.example.org> from mac@example.org: orders stored",
+        "<serve2@players.example.org> from spy@example.net: refused: a wrong password",
+        "<serve3@players.example.org> from mac@example.org: orders not understood",
+        "<serve1@players.example.org> from mac@example.org: duplicate",
+    ]
+    # the unreadable mail: the same reason, each naming where it came from
+    assert served_out[-1].startswith("unreadable: LMTP from") and piped_out[-1].startswith("unreadable: stdin")
+    assert served_out[-1].split(": ", 2)[2] == piped_out[-1].split(": ", 2)[2]
+    assert rows(served) == rows(piped)
+    assert len(rows(served)) > len(rows(made[0]))  # stored: 3 mails, the orders, 4 answers (receipts, warnings)
+
+
+def test_one_recipient_per_delivery(made: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """LMTP answers once per recipient after DATA: the listener takes one, and defers the others (452), which the
+    mail server sends again (to the same archive: a duplicate, taken and ignored)."""
+    served = copy_of(made, tmp_path / "served")
+    mail = letter(5, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {made[1]['Macedonia']}\nBUY 1 INF\n")
+    with listening(served) as listener:
+        client = listener.client()
+        refused = client.sendmail("mac@example.org", ["pbem@example.org", "orders@example.org"], wire(mail))
+        assert refused == {"orders@example.org": (452, b"4.5.3 one recipient per delivery; send the others again")}
+        again = client.sendmail("mac@example.org", ["orders@example.org"], wire(mail))
+        assert again == {}
+        client.quit()
+        code, out, _ = listener.stop()
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        "<serve5@players.example.org> from mac@example.org: orders stored",
+        "<serve5@players.example.org> from mac@example.org: duplicate",
+    ]
+
+
+def test_a_unix_socket_listener_takes_mail_and_removes_its_socket(
+    made: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """Postfix's lmtp:unix: delivers to a socket; a second listener on the same path is refused clearly."""
+    served, piped = copy_of(made, tmp_path / "served"), copy_of(made, tmp_path / "piped")
+    path = tmp_path / "lmtp.sock"
+    mail = letter(
+        6, f"GAME rome1 TURN 3 PLAYER Hispania PASSWORD {made[1]['Hispania']}\nBUY 1 INF\n", "his@example.org"
+    )
+    with listening(served, "--socket", str(path)) as listener:
+        assert listener.address == f"unix socket {path}"
+        client = listener.client()
+        assert client.sendmail("his@example.org", ["pbem@example.org"], wire(mail)) == {}
+        client.quit()
+        second = subprocess.run(
+            [sys.executable, "-m", "adjudicator.cli", "serve", "--socket", str(path), "--data", str(served)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        code, out, _ = listener.stop()
+    assert (second.returncode, second.stderr) == (1, f"error: another listener is on {path}\n")
+    assert code == 0 and not path.exists()
+    assert out.splitlines()[0] == "<serve6@players.example.org> from his@example.org: orders stored"
+    assert ingested(piped, mail)[0] == 0
+    assert rows(served) == rows(piped)
+
+
+def test_a_mail_while_the_archive_is_locked_is_deferred_with_nothing_stored(
+    made: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    served = copy_of(made, tmp_path / "served")
+    mail = letter(7, f"GAME rome1 TURN 2 PLAYER Egyptus PASSWORD {made[1]['Egyptus']}\nBUY 1 INF\n", "egy@example.org")
+    before = rows(served)
+    with listening(served, "--lock-wait", "0.5") as listener:
+        lock = sqlite3.connect(served / "archive.sqlite", isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")  # another writer (a tick, say) holds the archive
+        client = listener.client()
+        client.mail("egy@example.org")
+        client.rcpt("pbem@example.org")
+        code, text = client.data(wire(mail))
+        assert (code, text) == (451, b"4.3.0 the archive is busy or unreachable; try again later")
+        assert rows_while_locked(served) == before  # nothing of it, not even its Message-ID
+        lock.execute("ROLLBACK")
+        lock.close()
+        assert client.sendmail("egy@example.org", ["pbem@example.org"], wire(mail)) == {}  # the mail server's retry
+        client.quit()
+        status, out, _ = listener.stop()
+    assert status == 0
+    assert out.splitlines()[0].startswith("<serve7@players.example.org> from egy@example.org: not taken, try again")
+    assert out.splitlines()[1] == "<serve7@players.example.org> from egy@example.org: orders stored"
+    assert len(rows(served)) > len(before)
+
+
+def rows_while_locked(data: Path) -> list[tuple[str, tuple[object, ...]]]:
+    """The rows as a reader sees them beside the writer's lock (SQLite readers are not blocked by it)."""
+    connection = sqlite3.connect(data / "archive.sqlite")
+    try:
+        names = [r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        dump = [(n, tuple(r)) for n in sorted(names) for r in connection.execute(f'SELECT * FROM "{n}" ORDER BY 1')]
+    finally:
+        connection.close()
+    return [(t, tuple(STAMP.sub("<time>", v) if isinstance(v, str) else v for v in r)) for t, r in dump]
+
+
+def threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def test_sigterm_finishes_the_mail_in_hand_then_exits_0(made: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """A mail waits for the archive's lock when SIGTERM comes: it is still stored and answered 250; new connections
+    are refused meanwhile, and the listener exits 0."""
+    served = copy_of(made, tmp_path / "served")
+    mail = letter(8, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {made[1]['Macedonia']}\nBUY 1 INF\n")
+    with listening(served, "--lock-wait", "20") as listener:
+        pid, idle = listener.process.pid, threads(listener.process.pid)
+        lock = sqlite3.connect(served / "archive.sqlite", isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        client = listener.client()
+        reply: list[tuple[int, bytes]] = []
+        client.mail("mac@example.org")
+        client.rcpt("pbem@example.org")
+        sender = threading.Thread(target=lambda: reply.append(client.data(wire(mail))))
+        sender.start()
+        deadline = time.monotonic() + 20
+        while threads(pid) == idle and time.monotonic() < deadline:  # its worker thread starts with the first mail
+            time.sleep(0.01)
+        listener.process.send_signal(signal.SIGTERM)
+        host_port = listener.address
+        refused = False
+        for _ in range(200):  # the listening socket closes at once; the mail in hand keeps the process alive
+            try:
+                smtplib.LMTP(*host_port.rsplit(":", 1)).close()
+            except OSError:
+                refused = True
+                break
+            time.sleep(0.01)
+        lock.execute("ROLLBACK")
+        lock.close()
+        sender.join(timeout=20)
+        out, _ = listener.process.communicate(timeout=20)
+        code = listener.process.returncode
+    assert refused
+    assert reply == [(250, b"2.0.0 taken")]
+    assert code == 0
+    assert out.splitlines() == [
+        "<serve8@players.example.org> from mac@example.org: orders stored",
+        "pbem serve: stopped",
+    ]
