@@ -24,12 +24,14 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from typer.testing import CliRunner
 
 from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
 from adjudicator.cli import app
 from adjudicator.services.games import NewGameOptions, new_game
+from tests.postgres import fresh_database
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
 STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")  # the archive's timestamps (to the second)
@@ -302,3 +304,38 @@ def test_sigterm_finishes_the_mail_in_hand_then_exits_0(made: tuple[Path, dict[s
         "<serve8@players.example.org> from mac@example.org: orders stored",
         "pbem serve: stopped",
     ]
+
+
+def test_on_postgresql_a_locked_game_defers_the_mail_and_the_retry_is_stored(
+    postgres_server: tuple[str | None, str], tmp_path: Path
+) -> None:
+    """On PostgreSQL the game's row lock (a tick holds it) makes a mail wait at most --lock-wait, then 451."""
+    server, trouble = postgres_server
+    if server is None and os.environ.get("CI"):
+        pytest.fail(f"PostgreSQL tests need a server in CI: {trouble}")
+    if server is None:
+        pytest.skip(f"PostgreSQL tests need a server: {trouble}")
+    with fresh_database(server) as url:
+        archive = Archive(url)
+        options = NewGameOptions("rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
+        password = new_game(archive, tmp_path, options).passwords["Macedonia"]
+        mail = letter(9, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nBUY 1 INF\n")
+        before = archive.dump()
+        with listening(tmp_path, "--db", url, "--lock-wait", "0.5") as listener:
+            with archive.engine.connect() as holder:
+                holder.execute(text("SELECT id FROM game WHERE name = 'rome1' FOR UPDATE"))
+                client = listener.client()
+                client.mail("mac@example.org")
+                client.rcpt("pbem@example.org")
+                assert client.data(wire(mail)) == (451, b"4.3.0 the archive is busy or unreachable; try again later")
+                holder.rollback()
+            assert archive.dump() == before
+            assert client.sendmail("mac@example.org", ["pbem@example.org"], wire(mail)) == {}
+            client.quit()
+            code, out, _ = listener.stop()
+        stored = archive.dump()
+        archive.close()
+    assert code == 0
+    assert "canceling statement due to lock timeout" in out.splitlines()[0]
+    assert out.splitlines()[1] == "<serve9@players.example.org> from mac@example.org: orders stored"
+    assert [row for table, row in stored if table == "message"][0][1] == "<serve9@players.example.org>"
