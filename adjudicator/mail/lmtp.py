@@ -129,7 +129,9 @@ class _Handler:
         # SMTP's line ends are CRLF; a mail piped to `pbem ingest` by the mail server has LF (a mail without a
         # Message-ID gets one from the hash of its bytes, so they must be the same bytes)
         data = (envelope.original_content or b"").replace(b"\r\n", b"\n")
-        return await asyncio.get_running_loop().run_in_executor(self.pool, self.deliver, data, str(session.peer))
+        # a TCP client's host and port; a Unix socket's has none
+        peer = ":".join(map(str, session.peer[:2])) if isinstance(session.peer, tuple) else ""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, self.deliver, data, peer)
 
     def replied(self, server: _Lmtp) -> None:
         self.in_hand.discard(server)
@@ -137,23 +139,25 @@ class _Handler:
             self.idle.set()
 
     def deliver(self, data: bytes, peer: str) -> str:
-        """One mail handled as `pbem ingest` handles it; its LMTP reply."""
-        message, _ = next(from_bytes(data, f"LMTP from {peer}"))
-        if isinstance(message, MailError):
-            self.say(f"unreadable: {message}")
-            return f"550 5.6.0 unreadable: {_one_line(message.reason)}"
+        """One mail handled as `pbem ingest` handles it; its LMTP reply. Whatever fails here is this side's fault
+        (a 451: the mail server keeps the mail), never the mail's: aiosmtpd would answer an exception with a 500."""
         try:
-            outcome = ingest(self.archive, message)
-        except OperationalError as problem:  # locked past the wait, or the database gone: rolled back whole
-            why = _one_line(str(problem.orig))
-            self.say(f"{message.message_id} from {message.sender}: not taken, try again: {why}")
-            return BUSY
-        except Exception:  # rolled back whole; the mail server keeps the mail and tries again
-            self.say(f"{message.message_id} from {message.sender}: not taken, try again: an error")
+            message, _ = next(from_bytes(data, f"LMTP from {peer}" if peer else "LMTP"))
+            if isinstance(message, MailError):
+                self.say(f"unreadable: {message}")
+                return f"550 5.6.0 unreadable: {_one_line(message.reason)}"
+            named = f"{message.message_id} from {message.sender}"
+            try:
+                outcome = ingest(self.archive, message)
+            except OperationalError as problem:  # locked past the wait, or the database gone: rolled back whole
+                self.say(f"{named}: not taken, try again: {_one_line(str(problem.orig))}")
+                return BUSY
+            self.say(f"{named}: {outcome.text}")
+            return TAKEN
+        except Exception:  # rolled back whole (ingest is one transaction); the mail server tries again later
+            self.say(f"a mail from LMTP {peer}: not taken, try again: an error (its trace is on stderr)")
             print(traceback.format_exc(), file=sys.stderr, flush=True)
             return FAILED
-        self.say(f"{message.message_id} from {message.sender}: {outcome.text}")
-        return TAKEN
 
 
 def wait_for_locks(archive: Archive, seconds: float) -> None:
