@@ -260,13 +260,14 @@ def test_sigterm_finishes_the_mail_in_hand_then_exits_0(made: tuple[Path, dict[s
     served = copy_of(made, tmp_path / "served")
     mail = letter(8, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {made[1]['Macedonia']}\nBUY 1 INF\n")
     with listening(served, "--lock-wait", "20") as listener:
-        pid, idle = listener.process.pid, threads(listener.process.pid)
         lock = sqlite3.connect(served / "archive.sqlite", isolation_level=None)
         lock.execute("BEGIN IMMEDIATE")
         client = listener.client()
         reply: list[tuple[int, bytes]] = []
         client.mail("mac@example.org")
         client.rcpt("pbem@example.org")
+        pid = listener.process.pid
+        idle = threads(pid)
         sender = threading.Thread(target=lambda: reply.append(client.data(wire(mail))))
         sender.start()
         deadline = time.monotonic() + 20
