@@ -157,6 +157,12 @@ def main() -> None:
             f"{rate * ingest.wall:.1f}x pbem ingest's rate; "
             f"target >= {TARGET:g} mails/s: {'met' if rate >= TARGET else 'NOT met'}"
         )
+    # what the CPU figures allow where the cores are the listener's own (the wall rates above share them)
+    cpu = statistics.median(serial.cpus) / options.batch
+    print(
+        f"listener CPU a mail {cpu * 1000:.0f} ms: {1 / cpu:.1f} mails/s on one idle core (pbem ingest: "
+        f"{1 / ingest.cpu:.1f}); see the load above"
+    )
 
 
 if __name__ == "__main__":
