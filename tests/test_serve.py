@@ -185,20 +185,34 @@ def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
     assert len(rows(served)) > len(rows(made[0]))  # stored: 4 mails, 2 order sets, 5 answers (receipts, warnings)
 
 
-def test_a_unix_socket_listener_takes_mail_and_removes_its_socket(
+def test_a_unix_socket_listener_takes_mail_on_two_connections_at_once(
     made: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    """Postfix's lmtp:unix: delivers to a socket; a second listener on the same path is refused clearly."""
+    """Postfix's lmtp:unix: delivers to a socket, over several connections at once: two connections deliver the same
+    three mails together (two workers), and each is stored once, as by `pbem ingest`, the other copy a duplicate. A
+    second listener on the same path is refused clearly; the socket is removed at the stop."""
     served, piped = copy_of(made, tmp_path / "served"), copy_of(made, tmp_path / "piped")
     path = tmp_path / "lmtp.sock"
-    mail = letter(
-        6, f"GAME rome1 TURN 3 PLAYER Hispania PASSWORD {made[1]['Hispania']}\nBUY 1 INF\n", "his@example.org"
-    )
-    with listening(served, "--socket", str(path)) as listener:
+    seats = [("Macedonia", 1, "mac@example.org"), ("Egyptus", 2, "egy@example.org"), ("Hispania", 3, "his@example.org")]
+    mails = [
+        letter(10 + n, f"GAME rome1 TURN {turn} PLAYER {seat} PASSWORD {made[1][seat]}\nBUY 1 INF\n", address)
+        for n, (seat, turn, address) in enumerate(seats)
+    ]
+    with listening(served, "--socket", str(path), "--workers", "2") as listener:
         assert listener.address == f"unix socket {path}"
-        client = listener.client()
-        assert client.sendmail("his@example.org", ["pbem@example.org"], wire(mail)) == {}
-        client.quit()
+        clients = [listener.client(), listener.client()]
+        refused: list[dict[str, tuple[int, bytes]]] = []
+
+        def deliver(client: smtplib.LMTP) -> None:
+            refused.extend(client.sendmail("player@example.org", ["pbem@example.org"], wire(m)) for m in mails)
+
+        senders = [threading.Thread(target=deliver, args=(client,)) for client in clients]
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join(timeout=60)
+        for client in clients:
+            client.quit()
         second = subprocess.run(
             [sys.executable, "-m", "adjudicator.cli", "serve", "--socket", str(path), "--data", str(served)],
             capture_output=True,
@@ -208,8 +222,13 @@ def test_a_unix_socket_listener_takes_mail_and_removes_its_socket(
         code, out, _ = listener.stop()
     assert (second.returncode, second.stderr) == (1, f"error: another listener is on {path}\n")
     assert code == 0 and not path.exists()
-    assert out.splitlines()[0] == "<serve6@players.example.org> from his@example.org: orders stored"
-    assert ingested(piped, mail)[0] == 0
+    assert refused == [{}] * 6
+    lines = out.splitlines()[:-1]
+    for n, (_, _, address) in enumerate(seats):
+        named = f"<serve{10 + n}@players.example.org> from {address}: "
+        said = sorted(line.removeprefix(named) for line in lines if line.startswith(named))
+        assert said == ["duplicate", "orders stored"]
+    assert [ingested(piped, mail)[0] for mail in mails] == [0, 0, 0]
     assert rows(served) == rows(piped)
 
 
