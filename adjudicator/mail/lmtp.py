@@ -237,7 +237,7 @@ async def _serve(archive: Archive, where: Where, workers: int, say: Callable[[st
         handler.stopping = True
         server.close()  # no new connections; the mails in hand are finished and answered first
         await handler.idle.wait()
-        for made in handler.sessions:
+        for made in list(handler.sessions):
             if made.transport is not None:
                 made.transport.close()
         await server.wait_closed()
