@@ -132,7 +132,8 @@ def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
     made: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     """Orders (stored, receipt queued), a forged password (the seat and the moderator told), orders not understood,
-    the same mail again, an unreadable mail, and a mail to two recipients (LMTP answers once per recipient after
+    the same mail again, an unreadable mail, a mail over the 2 MB read (refused unread, the seat told), and a mail to
+    two recipients (LMTP answers once per recipient after
     DATA: one is taken, the other deferred with 452 and sent again, a duplicate then): one LMTP session; `pbem
     ingest` of each delivery into a copy of the archive stores the same rows and prints the same lines."""
     served, piped = copy_of(made, tmp_path / "served"), copy_of(made, tmp_path / "piped")
@@ -143,6 +144,7 @@ def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
         letter(3, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nMARCH everywhere at once\n"),
         letter(1, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nBUY 1 INF\n"),
         b"this is not a mail\nat all\n",
+        letter(4, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\n" + "# a long comment line\n" * 120_000),
     ]
     egyptus = f"GAME rome1 TURN 2 PLAYER Egyptus PASSWORD {made[1]['Egyptus']}\nBUY 1 INF\n"
     both = letter(5, egyptus, "egy@example.org")
@@ -153,20 +155,23 @@ def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
             client.mail("player@example.org")
             client.rcpt("pbem@example.org")
             replies.append(client.data(wire(mail)))
+        # a mail larger than any taken (32 MB) is refused before its data is sent, when the client says its size
+        assert client.mail("egy@example.org", ["SIZE=40000000"])[0] == 552
+        client.rset()
         refused = client.sendmail("egy@example.org", ["pbem@example.org", "orders@example.org"], wire(both))
         again = client.sendmail("egy@example.org", ["orders@example.org"], wire(both))  # the mail server's retry
         client.quit()
         code, out, _ = listener.stop()
     assert code == 0
-    assert [reply[0] for reply in replies] == [250, 250, 250, 250, 550]
-    assert replies[-1][1].startswith(b"5.6.0 unreadable: not a mail message")
+    assert [reply[0] for reply in replies] == [250, 250, 250, 250, 550, 250]
+    assert replies[4][1].startswith(b"5.6.0 unreadable: not a mail message")
     assert refused == {"orders@example.org": (452, b"4.5.3 one recipient per delivery; send the others again")}
     assert again == {}
 
     piped_out = []
     for mail in [*mails, both, both]:
         status, printed = ingested(piped, mail)
-        assert status == (1 if mail is mails[-1] else 0)  # ingest of one unreadable mail fails; nothing stored
+        assert status == (1 if mail is mails[4] else 0)  # ingest of one unreadable mail fails; nothing stored
         piped_out.append(printed.strip())
     served_out = out.splitlines()[:-1]  # after "listening on" (read at the start), before "stopped"
     assert piped_out[:4] + piped_out[5:] == [
@@ -174,6 +179,8 @@ def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
         "<serve2@players.example.org> from spy@example.net: refused: a wrong password",
         "<serve3@players.example.org> from mac@example.org: orders not understood",
         "<serve1@players.example.org> from mac@example.org: duplicate",
+        f"<serve4@players.example.org> from mac@example.org: refused: the mail is {len(mails[5])} bytes long, more "
+        "than the 2048 KB a mail may have; it was not read",
         "<serve5@players.example.org> from egy@example.org: orders stored",
         "<serve5@players.example.org> from egy@example.org: duplicate",
     ]
@@ -182,7 +189,7 @@ def test_mails_in_one_session_are_stored_and_answered_as_ingest_does(
     assert served_out[4].startswith("unreadable: LMTP from 127.0.0.1:") and piped_out[4].startswith("unreadable: stdin")
     assert served_out[4].split(": ", 2)[2] == piped_out[4].split(": ", 2)[2]
     assert rows(served) == rows(piped)
-    assert len(rows(served)) > len(rows(made[0]))  # stored: 4 mails, 2 order sets, 5 answers (receipts, warnings)
+    assert len(rows(served)) > len(rows(made[0]))  # stored: the mails, 2 order sets, the answers
 
 
 def test_a_unix_socket_listener_takes_mail_on_two_connections_at_once(
