@@ -8,7 +8,7 @@ over two connections at once (a mail server delivers over several). The listener
 (the bench's own measure counts only this process and its finished children).
 
 Target: 10 mails a second or more through one listener. Run from the repository root:
-    python -m bench.serve [--runs 5] [--batch 10]
+    python -m bench.serve [--runs 5] [--batch 10] [--before ../wt-lead]
 """
 
 from __future__ import annotations
@@ -108,7 +108,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=10, help="mails a round through each listener")
+    parser.add_argument(
+        "--before", type=Path, help="a checkout with its own .venv whose `pbem ingest` is timed (default: this one)"
+    )
     options = parser.parse_args()
+    ingest_pbem = [str(options.before / ".venv/bin/python"), "-m", "adjudicator.cli"] if options.before else PBEM
     from adjudicator.archive import Archive
     from adjudicator.services.games import NewGameOptions, new_game
 
@@ -126,7 +130,7 @@ def main() -> None:
         def ingest_argv(run: int) -> list[str]:
             path = files / f"mail-{run}.eml"
             path.write_bytes(order_mail("ingest", run, passwords["ingest"]))
-            return [*PBEM, "ingest", str(path), "--data", str(data["ingest"])]
+            return [*ingest_pbem, "ingest", str(path), "--data", str(data["ingest"])]
 
         with listener(data["serve1"], 1) as one, listener(data["serve2"], 2) as two:
             serial = Deliveries("one", *one, 1, options.batch, passwords["serve1"])
