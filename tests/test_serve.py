@@ -82,9 +82,9 @@ class Listener:
         client.ehlo()
         return client
 
-    def stop(self) -> tuple[int, str, str]:
-        """SIGTERM; its exit status and everything it printed."""
-        self.process.send_signal(signal.SIGTERM)
+    def stop(self, how: signal.Signals = signal.SIGTERM) -> tuple[int, str, str]:
+        """SIGTERM (or SIGINT, Ctrl-C); its exit status and everything it printed."""
+        self.process.send_signal(how)
         out, err = self.process.communicate(timeout=20)
         return self.process.returncode, out, err
 
@@ -258,7 +258,7 @@ def test_a_mail_while_the_archive_is_locked_is_deferred_with_nothing_stored(
         lock.close()
         assert client.sendmail("egy@example.org", ["pbem@example.org"], wire(mail)) == {}  # the mail server's retry
         client.quit()
-        status, out, _ = listener.stop()
+        status, out, _ = listener.stop(signal.SIGINT)
     assert status == 0
     assert out.splitlines()[0].startswith("<serve7@players.example.org> from egy@example.org: not taken, try again")
     assert out.splitlines()[1] == "<serve7@players.example.org> from egy@example.org: orders stored"
