@@ -1,20 +1,24 @@
 """`pbem serve`, the LMTP listener: a real `pbem serve` process on loopback (TCP, and a Unix socket) takes mails
 from Python's LMTP client, and everything it stores and queues is what `pbem ingest` stores and queues for the same
 mails delivered one by one into a copy of the same archive; a locked archive defers a mail (4xx) with nothing
-stored; SIGTERM stops the listener after the mail in hand, with exit status 0.
+stored; SIGTERM stops the listener after the mail in hand, with exit status 0; Dovecot's LMTP proxy delivers to it.
 
 One real Classic game is made for the module; each test works on copies of its SQLite archive."""
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import re
 import shutil
 import signal
 import smtplib
+import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -356,3 +360,115 @@ def test_on_postgresql_a_locked_game_defers_the_mail_and_the_retry_is_stored(
     assert "canceling statement due to lock timeout" in out.splitlines()[0]
     assert out.splitlines()[1] == "<serve9@players.example.org> from mac@example.org: orders stored"
     assert [row for table, row in stored if table == "message"][0][1] == "<serve9@players.example.org>"
+
+
+def dovecot_proxy_config(work: Path, run_as: pwd.struct_passwd, port: int) -> str:
+    """Dovecot (2.3) with only its LMTP server, on loopback, which proxies every recipient its passdb names."""
+    return f"""
+protocols = lmtp
+listen = 127.0.0.1
+base_dir = {work}/run
+state_dir = {work}/state
+log_path = {work}/dovecot.log
+default_internal_user = {run_as.pw_name}
+default_internal_group = {grp.getgrgid(run_as.pw_gid).gr_name}
+default_login_user = {run_as.pw_name}
+first_valid_uid = {run_as.pw_uid}
+ssl = no
+lmtp_proxy = yes
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+passdb {{
+  driver = passwd-file
+  args = {work}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={run_as.pw_uid} gid={run_as.pw_gid} home={work}/home
+}}
+"""
+
+
+def test_dovecot_delivers_to_the_listener_through_its_lmtp_proxy(
+    made: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """The moderator's guide's Dovecot set-up, run: Dovecot's LMTP server takes the mail for the game address and
+    hands it on to `pbem serve` (its passdb entry: proxy=y host=127.0.0.1 port=...); the listener stores it."""
+    binary = shutil.which("dovecot") or shutil.which("dovecot", path="/usr/sbin:/usr/local/sbin")
+    if binary is None or not Path("/usr/lib/dovecot/lmtp").exists():
+        missing = "Dovecot's LMTP server is not installed (apt-get install dovecot-lmtpd)"
+        if os.environ.get("CI"):
+            pytest.fail(missing)
+        pytest.skip(missing)
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.split()[0]
+    if tuple(int(p) for p in version.split(".")[:2]) >= (2, 4):
+        pytest.skip(f"the configuration here is Dovecot 2.3's, not {version}'s")
+    run_as = pwd.getpwuid(os.geteuid()) if os.geteuid() else pwd.getpwnam("dovecot")
+    # as root, the unprivileged server cannot reach pytest's private tmp_path: a folder it owns
+    work = Path(tempfile.mkdtemp(prefix="pbem-dovecot-lmtp-"))
+    served = copy_of(made, tmp_path / "served")
+    mail = letter(20, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {made[1]['Macedonia']}\nBUY 1 INF\n")
+    dovecot: subprocess.Popen[bytes] | None = None
+    try:
+        with listening(served) as listener:
+            for sub in ("run", "state", "home"):
+                (work / sub).mkdir()
+            port = free_port()
+            listener_port = listener.address.rsplit(":", 1)[1]
+            # passwd-file: user:password:uid:gid:gecos:home:shell:extra fields
+            (work / "passwd").write_text(f"pbem@example.org:::::::proxy=y host=127.0.0.1 port={listener_port}\n")
+            (work / "dovecot.conf").write_text(dovecot_proxy_config(work, run_as, port))
+            for path in [work, *work.rglob("*")]:
+                os.chown(path, run_as.pw_uid, run_as.pw_gid)
+            extra = {"user": run_as.pw_uid, "group": run_as.pw_gid, "extra_groups": []} if os.geteuid() == 0 else {}
+            dovecot = subprocess.Popen(
+                [binary, "-F", "-c", str(work / "dovecot.conf")],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                **extra,  # type: ignore[call-overload]
+            )
+            client = connected_when_up(port, dovecot, work / "dovecot.log")
+            assert client.sendmail("mac@example.org", ["pbem@example.org"], wire(mail)) == {}
+            client.quit()
+            code, out, _ = listener.stop()
+        log = (work / "dovecot.log").read_text()
+    finally:
+        if dovecot is not None:
+            dovecot.terminate()
+            dovecot.wait(timeout=20)
+        shutil.rmtree(work, ignore_errors=True)
+    assert code == 0
+    assert out.splitlines()[0] == "<serve20@players.example.org> from mac@example.org: orders stored"
+    assert "250 2.0.0 taken" in log  # Dovecot's log of the proxied delivery: the listener's answer
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def connected_when_up(port: int, server: subprocess.Popen[bytes], log: Path) -> smtplib.LMTP:
+    """An LMTP client of the server once it listens (it starts in well under a second; 30 s at most)."""
+    deadline = time.monotonic() + 30
+    while True:
+        if server.poll() is not None:
+            output = server.stdout.read().decode(errors="replace") if server.stdout else ""
+            shown = log.read_text() if log.exists() else ""
+            pytest.fail(f"dovecot stopped (exit {server.returncode}): {output}{shown}")
+        try:
+            client = smtplib.LMTP("127.0.0.1", port)
+        except OSError:
+            if time.monotonic() > deadline:
+                pytest.fail("dovecot did not listen within 30 s")
+            time.sleep(0.05)
+            continue
+        client.ehlo()
+        return client
