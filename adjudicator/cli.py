@@ -782,6 +782,30 @@ def ingest(
         raise typer.Exit(1)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port to listen on (0: a free one, printed).")] = 2003,
+    socket: Annotated[
+        Path | None, typer.Option(help="Listen on this Unix socket instead of TCP (Postfix's lmtp:unix:).")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Mails handled at once (password checks use a core each).")] = 2,
+    lock_wait: Annotated[
+        float,
+        typer.Option(min=0.001, help="Seconds a mail waits for a busy archive before the mail server retries later."),
+    ] = 30.0,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Listen for order mail delivered by a mail server over LMTP (Postfix, Dovecot) until SIGTERM or SIGINT: each
+    mail is checked, stored and answered as `pbem ingest` does it, without a new process per mail."""
+    from adjudicator.mail.lmtp import Where
+    from adjudicator.mail.lmtp import serve as serve_lmtp
+
+    where = Where(host, port, socket)
+    serve_lmtp(_archive(data, db), where, workers=workers, lock_wait=lock_wait, say=lambda line: typer.echo(line))
+
+
 # The options speak the default ruleset's words; each other ruleset's forms are a paragraph of the command's help.
 @app.command(
     cls=_Command,
