@@ -7,6 +7,7 @@ import hashlib
 import marshal
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,38 +29,49 @@ def cache_dir() -> Path:
     return Path(base) / "pbem"
 
 
-# Parsed tables by the digest of their text, marshalled: loads gives each caller its own copy to change.
-_TABLES: dict[str, bytes] = {}
+# Values of the cache folder by kind and digest, marshalled: loads gives each caller its own copy to change.
+_KEPT: dict[tuple[str, str], bytes] = {}
+
+
+def kept(kind: str, source: bytes, make: Callable[[], Any]) -> Any:
+    """`make()`, a value made of `source` (plain data: str, bytes, numbers, lists, tuples, dicts), from the cache
+    folder when a process of this user made it before from the same source.
+
+    The entry is found by the digest of `source` (and this Python's marshal format), so a changed source is made
+    again; it holds marshal data, which runs no code when loaded. A value marshal cannot hold is made every
+    time; a damaged entry is made again."""
+    key = hashlib.sha256(f"{kind}:{sys.version_info[:2]}:{marshal.version}\0".encode() + source).hexdigest()
+    packed = _KEPT.get((kind, key))
+    if packed is not None:
+        return marshal.loads(packed)
+    path = cache_dir() / kind / f"{key}.marshal"
+    try:
+        packed = path.read_bytes()
+        _KEPT[kind, key] = packed
+        return marshal.loads(packed)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    value = make()
+    try:
+        packed = marshal.dumps(value)
+    except ValueError:  # not plain data (a TOML date, say)
+        return value
+    _store(path, packed)
+    _KEPT[kind, key] = packed
+    return value
 
 
 def toml_table(text: str) -> dict[str, Any]:
-    """`tomllib.loads(text)`, from the cache when this text was parsed before (by any process of this user).
+    """`tomllib.loads(text)`, kept in the cache folder (`kept`): tomllib is pure Python, and importing it alone cost
+    a per-mail command more than parsing its order mail; the rulesets' and keywords' files are read through here.
+    Bad TOML raises tomllib's error (TOMLDecodeError below), as before."""
 
-    tomllib is pure Python, and importing it alone costs a per-mail command more than parsing its order mail: the
-    rulesets' and keywords' files are read through here. The cache is keyed by the text's digest (and this
-    Python's marshal format), so a changed file is parsed again; it holds marshal data, which loads no code. Bad
-    TOML raises tomllib's error (TOMLDecodeError below), as before."""
-    key = hashlib.sha256(f"{sys.version_info[:2]}:{marshal.version}\0{text}".encode()).hexdigest()
-    packed = _TABLES.get(key)
-    if packed is not None:
-        return marshal.loads(packed)
-    path = cache_dir() / "toml" / f"{key}.marshal"
-    try:
-        packed = path.read_bytes()
-        table = marshal.loads(packed)
-    except (OSError, EOFError, ValueError, TypeError):
-        table = None
-    if not isinstance(table, dict):
+    def parsed() -> dict[str, Any]:
         import tomllib
 
-        table = tomllib.loads(text)
-        try:
-            packed = marshal.dumps(table)
-        except ValueError:  # a value marshal cannot hold (a TOML date): parsed every time
-            return table
-        _store(path, packed)
-    _TABLES[key] = packed
-    return table
+        return tomllib.loads(text)
+
+    return kept("toml", text.encode(), parsed)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,6 @@
-"""The cache of parsed TOML tables (resources.toml_table): the same tables as tomllib, for every shipped TOML file,
-in a later process too; a changed text is parsed again; bad TOML is tomllib's error; no cache folder costs time
-only."""
+"""The cache folder (resources.kept): the TOML tables it keeps are tomllib's, for every shipped TOML file, in a later
+process too; a changed text is parsed again; bad TOML is tomllib's error; no cache folder costs time only. The
+catalogues it keeps (render/i18n.py) are what Babel compiles."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ SHIPPED = sorted(p for name in ("games", "grammar") for p in resource_dir(name).
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(resources, "_TABLES", {})
+    monkeypatch.setattr(resources, "_KEPT", {})
     return tmp_path / "cache" / "pbem" / "toml"
 
 
@@ -31,7 +31,7 @@ def test_every_shipped_file_reads_as_tomllib_reads_it_from_the_cache_too(cache: 
         text = path.read_text(encoding="utf-8")
         assert toml_table(text) == tomllib.loads(text), path
     assert len(list(cache.iterdir())) == len({p.read_text(encoding="utf-8") for p in SHIPPED})
-    resources._TABLES.clear()  # as a new process: from the files of the cache folder
+    resources._KEPT.clear()  # as a new process: from the files of the cache folder
     for path in SHIPPED:
         text = path.read_text(encoding="utf-8")
         assert toml_table(text) == tomllib.loads(text), path
@@ -63,7 +63,7 @@ def test_a_damaged_cache_file_is_parsed_again(cache: Path) -> None:
     toml_table("x = 1\n")
     (stored,) = cache.iterdir()
     stored.write_bytes(b"\x00garbage")
-    resources._TABLES.clear()
+    resources._KEPT.clear()
     assert toml_table("x = 1\n") == {"x": 1}
 
 
@@ -82,5 +82,46 @@ def test_no_writable_cache_folder_costs_time_only(tmp_path: Path, monkeypatch: p
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    monkeypatch.setattr(resources, "_TABLES", {})
+    monkeypatch.setattr(resources, "_KEPT", {})
     assert toml_table("x = 1\n") == {"x": 1}
+
+
+def test_catalogues_read_from_the_cache_are_babels(cache: Path) -> None:
+    """A .po file compiled and kept (render/i18n.py) is what Babel compiles of it, in a later process too."""
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    from adjudicator.render import i18n
+
+    paths = sorted(resource_dir("locale").rglob("*.po")) + sorted(resource_dir("games").rglob("*.po"))
+    assert len(paths) >= 6
+    for path in paths:
+        catalogue = read_po(io.BytesIO(path.read_bytes()), locale=path.parent.parent.name)
+        mo = io.BytesIO()
+        write_mo(mo, catalogue)
+        texts = [(m.id, m.string) for m in catalogue if m.id and m.string and isinstance(m.id, str)]
+        for _ in range(2):  # made, then read from the cache folder
+            i18n._read_catalogue.cache_clear()
+            resources._KEPT.clear()
+            assert i18n._read_catalogue(path) == (mo.getvalue(), texts), path
+    i18n._read_catalogue.cache_clear()
+    assert len(list((cache.parent / "catalogue").iterdir())) == len(paths)
+
+
+def test_a_german_receipt_reads_the_same_from_the_cache(cache: Path) -> None:
+    from adjudicator.render import i18n
+
+    said = []
+    for _ in range(2):
+        for function in (i18n._read_catalogue, i18n._catalogues, i18n._chained, i18n._patterns_of, i18n._layered):
+            function.cache_clear()
+        resources._KEPT.clear()
+        said.append(
+            (
+                i18n.gettext("de", "Receipt for turn %(turn)s", turn=3),
+                i18n.engine_text("de", "you have no pieces in GAL", "coe-classic"),
+            )
+        )
+    assert said[0] == said[1] and said[0][0] != "Receipt for turn 3"
