@@ -5,24 +5,31 @@ Macedonia's 8 orders for turn 13 (moves, a road move, standing orders, purchases
 against the archived game and against its turn-12 snapshot, and mailed as a new .eml each round (its own
 Message-ID: password checked, orders stored, receipt queued), as a mail filter delivers it.
 
+With --instructions, each command also runs once under valgrind (cachegrind, no cache simulation) after the timed
+rounds: the instructions it executes, as a ratio to bare Python's, do not swing with the load of the machine (they
+are no time: a command waiting on the disk or held up by a busy cache costs more time than its count says).
+
 With --old TREE (a checkout of an older version with its own .venv, e.g. /work/wt-lead) the same commands of that
 tree run in the same rounds, on their own copy of the archive, so that before and after come from one run.
 
 Targets (ratio to bare Python, medians): check --state and check --game at most 10x, ingest at most 25x; --help
 no slower than the older tree.
-Run from the repository root: python -m bench.cli_startup [--runs 15] [--old /work/wt-lead]
+Run from the repository root: python -m bench.cli_startup [--runs 15] [--old /work/wt-lead] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from email.message import EmailMessage
 from pathlib import Path
 
+from bench import COMMAND_ENV
 from bench.measure import PBEM, Command, Figures, interleave, print_load, print_rows
 
 TARGETS = {"check --state": 10.0, "check --game": 10.0, "ingest (1 mail)": 25.0}
@@ -109,10 +116,41 @@ def paired_ratio(new: Figures, old: Figures, cpu: bool) -> float:
     return statistics.median(a / b for a, b in pairs)
 
 
+def instructions(argv: list[str]) -> int:
+    """The instructions `argv` executes (valgrind's cachegrind without cache simulation)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=COMMAND_ENV,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"{' '.join(argv)} under valgrind failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def count_instructions(measures: dict[str, Command], run: int) -> dict[str, int]:
+    """One run of each measure under valgrind: the instructions it executes."""
+    return {name: instructions(command.argv(run)) for name, command in measures.items()}
+
+
+def print_instructions(counts: dict[str, int]) -> None:
+    print("instructions executed (one run each under valgrind: no time, but steady under any load):")
+    base = counts["python -c pass"]
+    for name, count in counts.items():
+        line = f"  {name:20} {count / 1e6:8.0f} M  ratio {count / base:5.1f}x"
+        if name.startswith("new ") and name.removeprefix("new ") in TARGETS:
+            line += f"  (target <= {TARGETS[name.removeprefix('new ')]:g}x is judged on time)"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--old", type=Path, help="an older tree (with its .venv) to measure in the same rounds")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions under valgrind")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -130,6 +168,7 @@ def main() -> None:
             f"new {key}": command for key, command in commands(tree_pbem(None), folder, data, password, "").items()
         }
         rows = interleave(measures, args.runs, baseline="python -c pass")
+        counts = count_instructions(measures, args.runs + 1) if args.instructions else {}  # its own mail to ingest
     print(f"`pbem` cold starts, each a new process, {args.runs} rounds after a warm-up; ratios to python -c pass")
     print_load()
     targets = {f"new {key}": target for key, target in TARGETS.items()}
@@ -149,6 +188,8 @@ def main() -> None:
             if key == "--help":
                 line += f"  (target: no slower: {'met' if cpu <= 1.05 else 'NOT met'} by cpu)"
             print(line)
+    if counts:
+        print_instructions(counts)
 
 
 if __name__ == "__main__":
