@@ -735,8 +735,6 @@ def ingest(
     """Read order mail, check and store it, and queue a receipt for each (password from PBEM_IMAP_PASSWORD).
     A message is marked done (IMAP: seen) only after the archive commit; the same Message-ID twice changes
     nothing."""
-    import ssl
-
     from adjudicator.mail.inbound import MailError
     from adjudicator.mail.sources import from_file, from_imap, from_maildir, from_mbox, from_stream
     from adjudicator.services.mailbox import ingest as ingest_mail
@@ -752,6 +750,8 @@ def ingest(
         elif maildir:
             deliveries = from_maildir(maildir)
         elif imap:
+            import ssl  # here: a mail from a filter needs no TLS
+
             context = ssl.create_default_context(cafile=str(imap_cafile)) if imap_cafile else None
             deliveries = from_imap(
                 imap,
