@@ -80,6 +80,8 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list
             clock=clock,
             written_by_caller={row.number for row in done.turns} if done else (),
             notices_by_caller=done is not None and done.waiting_on is not None,
+            game=game,
+            languages=done.languages if done is not None else None,
         )
     if done is not None:
         done.write_files(data)

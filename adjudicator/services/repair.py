@@ -95,15 +95,19 @@ def missing_files(
     clock: Clock = SYSTEM_CLOCK,
     written_by_caller: Collection[int] = (),
     notices_by_caller: bool = False,
+    game: GameRow | None = None,
+    languages: dict[str, str] | None = None,
 ) -> MissingFiles:
     """What write_missing_files writes, read in the caller's transaction. A caller that resolved turns in it leaves
     out the turns it writes the files of itself (`written_by_caller`) and, when it asked questions, their notices
-    (`notices_by_caller`): a tick reads this in its turn's own transaction, so that a game takes one commit."""
+    (`notices_by_caller`): a tick reads this in its turn's own transaction, so that a game takes one commit. A
+    caller that read the game and its seats' languages in the transaction passes them (`game`, `languages`)."""
     from adjudicator.archive import queries as db
 
-    game = db.find_game(session, name)
+    game = game if game is not None else db.find_game(session, name)
     ruleset = game_ruleset(game)
-    languages = {s.seat: s.language for s in db.game_seats(session, game)}
+    if languages is None:
+        languages = {s.seat: s.language for s in db.game_seats(session, game)}
     folder = game_folder(data, name)
     names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
     if hides_information(ruleset):  # each seat's own view of a game with hidden cards (ER-13)
