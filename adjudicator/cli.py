@@ -432,6 +432,24 @@ def repair(
 
 
 @app.command()
+def backup(
+    dest: Annotated[Path, typer.Argument(help="The new file to copy the archive to.")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Copy the SQLite archive whole to a new file, safely while other commands write it (SQLite's online backup:
+    the commits still in its WAL file too). The game files can be written again from it (`pbem repair`). A
+    PostgreSQL archive is backed up with pg_dump."""
+    import sqlite3
+
+    try:
+        games = _archive(data, db).backup(dest)
+    except sqlite3.Error as trouble:
+        fail(f"the backup to {dest} failed: {trouble} (nothing was written to {dest})")
+    typer.echo(f"backed up the archive to {dest} ({games} game{'s' if games != 1 else ''})")
+
+
+@app.command()
 def answer(
     game: Annotated[str, typer.Argument(help="The game.")],
     file: Annotated[Path, typer.Argument(help="Header line plus ANSWER <key>: <choice> lines.")],
