@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 
 from sqlalchemy import func, or_
 from sqlmodel import Session, select
@@ -251,6 +252,48 @@ def games_to_tick(session: Session) -> list[str]:
     """The names of the running games, but self-play games (the bot's: never ticked)."""
     running = select(GameRow).where(GameRow.status == "running", GameRow.selfplay == False)  # noqa: E712 (SQL)
     return [g.name for g in session.exec(running).all()]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A game as one of several tick workers listed it: its deadline and latest turn then, which change when a
+    worker ticks it (the deadline is set or moved on, a turn is stored); with `wait`, its lock is waited for."""
+
+    name: str
+    deadline: str | None
+    chain_turn: int
+    wait: bool = False
+
+
+class GameHeld(Exception):
+    """A claimed game that another transaction holds (another worker ticks it): this worker comes back to it."""
+
+
+class GameTicked(GameHeld):
+    """A claimed game that changed since it was listed (another worker ticked it): this worker leaves it."""
+
+
+def games_to_claim(session: Session) -> list[Claim]:
+    """games_to_tick's games, each with what tells whether another worker ticked it after this listing."""
+    running = select(GameRow.name, GameRow.deadline, GameRow.chain_turn).where(
+        GameRow.status == "running",
+        GameRow.selfplay == False,  # noqa: E712 (SQL)
+    )
+    return [Claim(name, deadline, chain_turn) for name, deadline, chain_turn in session.exec(running).all()]
+
+
+def claim_game(session: Session, claim: Claim) -> GameRow:
+    """The claimed game with its lock taken until the transaction ends; GameHeld while another transaction holds
+    it (`SELECT ... FOR UPDATE SKIP LOCKED`, unless the claim waits) or when it changed since it was listed.
+    Only for PostgreSQL: SQLite has no SKIP LOCKED (its transactions take the one write lock when they begin)."""
+    query = select(GameRow).where(GameRow.name == claim.name)
+    game = session.exec(query.with_for_update(skip_locked=not claim.wait)).first()
+    if game is None:
+        find_game(session, claim.name)  # deleted since it was listed: named as unknown
+        raise GameHeld(f"{claim.name}: held by another tick")
+    if (game.deadline, game.chain_turn) != (claim.deadline, claim.chain_turn):
+        raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
+    return game
 
 
 def order_texts(session: Session, game: GameRow, turn: int, seat: str) -> list[str]:

@@ -4,7 +4,7 @@ and decision questions queued for the players."""
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -33,29 +33,51 @@ def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickRe
     """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron).
 
     Games are ticked one by one, each in its own transactions: a game that fails (a damaged archive row, a
-    bug) is rolled back and reported with its name, and the other games are ticked all the same."""
+    bug) is rolled back and reported with its name, and the other games are ticked all the same.
+
+    On PostgreSQL several ticks (workers) may run at once: each claims only the games no other holds, leaves a
+    game another ticked since its list was made, and comes back at the end to the games it found held (waiting
+    for their locks then: an ingest may have held one). A worker that dies releases its game with its connection.
+    """
     clock = FixedClock(clock.now())  # every game of the tick is ticked at the moment it began
     report = TickReport()
     with archive.session() as session:
-        names = db.games_to_tick(session)
-    for name in names:
-        try:
-            report.lines += _tick_game(archive, data, name, clock=clock)
-        except PbemError as damaged:  # a damaged row of the game's: named, no traceback
-            report.lines.append(f"{name}: FAILED ({damaged})")
-            report.failures[name] = str(damaged)
-        except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
-            report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
-            report.failures[name] = traceback.format_exc()
+        if archive.backend == "postgresql":
+            games: list[tuple[str, db.Claim | None]] = [(c.name, c) for c in db.games_to_claim(session)]
+        else:  # SQLite: one writer at a time, every game is waited for in turn
+            games = [(name, None) for name in db.games_to_tick(session)]
+    held = [claim for name, claim in games if not _tick_listed(archive, data, name, claim, report, clock=clock)]
+    for claim in held:
+        assert claim is not None
+        _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
     return report
 
 
-def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list[str]:
+def _tick_listed(
+    archive: Archive, data: Path, name: str, claim: db.Claim | None, report: TickReport, *, clock: Clock
+) -> bool:
+    """Tick one game of the list into `report`; False when another worker holds it (this one comes back later)."""
+    try:
+        report.lines += _tick_game(archive, data, name, clock=clock, claim=claim)
+    except db.GameTicked:
+        pass  # another worker ticked it after this worker's list was made
+    except db.GameHeld:
+        return False
+    except PbemError as damaged:  # a damaged row of the game's: named, no traceback
+        report.lines.append(f"{name}: FAILED ({damaged})")
+        report.failures[name] = str(damaged)
+    except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
+        report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
+        report.failures[name] = traceback.format_exc()
+    return True
+
+
+def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: db.Claim | None = None) -> list[str]:
     """Remind or adjudicate one game, deciding and acting under the game's lock: a second tick running at the
     same time waits, then finds the turn resolved and its deadline moved on."""
     done, moment = None, clock.now()
     with archive.session() as session:
-        game, ruleset, state = current_game(session, name, lock=True)
+        game, ruleset, state = current_game(session, name, lock=True, claim=claim)
         if game.paused or game.status != "running":
             return [f"{name}: {'paused' if game.paused else game.status}"]
         if game.deadline is None:
