@@ -282,6 +282,17 @@ def games_to_claim(session: Session) -> list[Claim]:
     return [Claim(name, deadline, chain_turn) for name, deadline, chain_turn in session.exec(running).all()]
 
 
+def unticked(session: Session, claims: list[Claim]) -> list[Claim]:
+    """The claims whose game has not changed since it was listed (another worker ticked the others), in order; a
+    game gone since stays, for claim_game to name."""
+    now: dict[str, tuple[str | None, int]] = {}
+    for start in range(0, len(claims), 5000):  # a statement's parameters are limited (65,535 in PostgreSQL's)
+        names = [c.name for c in claims[start : start + 5000]]
+        query = select(GameRow.name, GameRow.deadline, GameRow.chain_turn).where(GameRow.name.in_(names))  # type: ignore[attr-defined]
+        now |= {name: (deadline, chain_turn) for name, deadline, chain_turn in session.exec(query).all()}
+    return [c for c in claims if now.get(c.name, (c.deadline, c.chain_turn)) == (c.deadline, c.chain_turn)]
+
+
 def claim_game(session: Session, claim: Claim) -> GameRow:
     """The claimed game with its lock taken until the transaction ends; GameHeld while another transaction holds
     it (`SELECT ... FOR UPDATE SKIP LOCKED`, unless the claim waits) or when it changed since it was listed.

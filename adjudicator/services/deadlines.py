@@ -4,9 +4,11 @@ and decision questions queued for the players."""
 from __future__ import annotations
 
 import traceback
+from collections import deque
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 from sqlmodel import Session
 
@@ -33,43 +35,63 @@ def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickRe
     """Adjudicate every game whose deadline passed or whose orders are all in; send reminders (for cron).
 
     Games are ticked one by one, each in its own transactions: a game that fails (a damaged archive row, a
-    bug) is rolled back and reported with its name, and the other games are ticked all the same.
-
-    On PostgreSQL several ticks (workers) may run at once: each claims only the games no other holds, leaves a
-    game another ticked since its list was made, and comes back at the end to the games it found held (waiting
-    for their locks then: an ingest may have held one). A worker that dies releases its game with its connection.
-    """
+    bug) is rolled back and reported with its name, and the other games are ticked all the same."""
     clock = FixedClock(clock.now())  # every game of the tick is ticked at the moment it began
     report = TickReport()
-    with archive.session() as session:
-        if archive.backend == "postgresql":
-            games: list[tuple[str, db.Claim | None]] = [(c.name, c) for c in db.games_to_claim(session)]
-        else:  # SQLite: one writer at a time, every game is waited for in turn
-            games = [(name, None) for name in db.games_to_tick(session)]
-    held = [claim for name, claim in games if not _tick_listed(archive, data, name, claim, report, clock=clock)]
-    for claim in held:
-        assert claim is not None
-        _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
+    if archive.backend == "postgresql":
+        _tick_claimed(archive, data, report, clock=clock)
+        return report
+    with archive.session() as session:  # SQLite: one writer at a time, every game is waited for in turn
+        names = db.games_to_tick(session)
+    for name in names:
+        _tick_listed(archive, data, name, None, report, clock=clock)
     return report
+
+
+def _tick_claimed(archive: Archive, data: Path, report: TickReport, *, clock: Clock) -> None:
+    """Tick the games as one of several workers that may run at once: claim only the games no other holds, leave
+    a game another ticked since this list was made, and come back at the end to the games found held, waiting
+    for their locks then (an ingest may have held one). A worker that dies releases its game with its connection.
+    """
+    with archive.session() as session:
+        pending = deque(db.games_to_claim(session))
+    held: list[db.Claim] = []
+    while pending:
+        claim = pending.popleft()
+        outcome = _tick_listed(archive, data, claim.name, claim, report, clock=clock)
+        if outcome == "held":
+            held.append(claim)
+        elif outcome == "ticked" and pending:  # others work ahead: leave what they ticked, one query for many
+            ahead = [pending.popleft() for _ in range(min(LOOK_AHEAD, len(pending)))]
+            with archive.session() as session:
+                pending.extendleft(reversed(db.unticked(session, ahead)))
+    with archive.session() as session:
+        held = db.unticked(session, held)
+    for claim in held:
+        _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
+
+
+LOOK_AHEAD = 200  # listed games checked at once for another worker's tick
 
 
 def _tick_listed(
     archive: Archive, data: Path, name: str, claim: db.Claim | None, report: TickReport, *, clock: Clock
-) -> bool:
-    """Tick one game of the list into `report`; False when another worker holds it (this one comes back later)."""
+) -> Literal["done", "held", "ticked"]:
+    """Tick one game of the list into `report`; "held" while another worker holds it (this one comes back to it),
+    "ticked" when another worker ticked it since the list was made."""
     try:
         report.lines += _tick_game(archive, data, name, clock=clock, claim=claim)
     except db.GameTicked:
-        pass  # another worker ticked it after this worker's list was made
+        return "ticked"
     except db.GameHeld:
-        return False
+        return "held"
     except PbemError as damaged:  # a damaged row of the game's: named, no traceback
         report.lines.append(f"{name}: FAILED ({damaged})")
         report.failures[name] = str(damaged)
     except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
         report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
         report.failures[name] = traceback.format_exc()
-    return True
+    return "done"
 
 
 def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: db.Claim | None = None) -> list[str]:
