@@ -14,6 +14,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
@@ -22,8 +23,11 @@ from adjudicator.archive.models import GameRow, OutboxRow, TurnRow
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 from adjudicator.services.verification import verify
+from tests.postgres import fresh_database
 from tests.test_concurrency import SEATS
 from tests.test_kill_runs import LAUNCHER
+
+RESUMABLE = LAUNCHER.replace("time.sleep(300)", "sys.stdin.readline()")  # its pause ends with a line on stdin
 
 
 def due_games(archive: Archive, data: Path, count: int) -> list[str]:
@@ -44,10 +48,18 @@ def due_games(archive: Archive, data: Path, count: int) -> list[str]:
 
 def worker(data: Path, pause: str | None = None) -> subprocess.Popen[str]:
     """A real `pbem tick` process (PBEM_DB names the archive); with `pause` ("point:k", tests/test_kill_runs.py)
-    it stops there, printing PAUSED, until it is killed."""
+    it stops there, printing PAUSED, until a line comes on its stdin (or it is killed)."""
     environment = {**os.environ, "PYTHONUNBUFFERED": "1", "PBEM_TEST_PAUSE": pause or "none:0"}
     return subprocess.Popen(
-        [sys.executable, "-c", LAUNCHER, "tick", "--data", str(data)],
+        [
+            sys.executable,
+            "-c",
+            LAUNCHER.replace("time.sleep(300)", "sys.stdin.readline()"),
+            "tick",
+            "--data",
+            str(data),
+        ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -78,7 +90,7 @@ def resolved_once(archive: Archive, names: list[str], outputs: list[str]) -> Non
 def test_workers_at_once_resolve_each_due_turn_once_and_queue_each_report_once(
     tmp_path: Path, archive: Archive
 ) -> None:
-    names = due_games(archive, tmp_path, 9)
+    names = due_games(archive, tmp_path, 6)
 
     workers = [worker(tmp_path) for _ in range(3)]
     outputs = [finished(process) for process in workers]
@@ -131,3 +143,60 @@ def _turn_one(name: str):  # type: ignore[no-untyped-def]
             GameRow.name == name, TurnRow.number == 1
         )
     )
+
+
+@pytest.fixture
+def postgres_archive(tmp_path: Path, postgres_server: tuple[str | None, str], monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """An archive in a fresh PostgreSQL database, named by PBEM_DB for the workers."""
+    server, trouble = postgres_server
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL tests need a server in CI: {trouble}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests need a server: {trouble}")
+    with fresh_database(server) as url:
+        monkeypatch.setenv("PBEM_DB", url)
+        archive = Archive(url)
+        yield archive
+        archive.close()
+
+
+def test_a_waiting_game_is_ticked_by_one_worker_though_ticking_it_changes_nothing(
+    tmp_path: Path, postgres_archive: Archive
+) -> None:
+    archive = postgres_archive
+    names = [f"w{n}" for n in range(4)]
+    for name in names:
+        new_game(archive, tmp_path, NewGameOptions(name, "coe-classic", SEATS))
+    later = (datetime.now(UTC) + timedelta(hours=72)).isoformat(timespec="seconds")
+    with archive.session() as session:
+        for game in session.exec(select(GameRow)).all():
+            game.deadline = later  # no orders due yet, no reminder: a tick only says the game waits
+            session.add(game)
+    first = worker(tmp_path, pause="flushed:2")  # holds its first game, its list made
+    assert first.stdout is not None and first.stdin is not None
+    assert first.stdout.readline().startswith("PAUSED"), "the worker did not reach its pause"
+    second = worker(tmp_path)
+    try:
+        # the second ticks the other games, then waits for the held one's lock
+        for _ in range(600):
+            if _waiting_for_a_lock(archive) or second.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert second.poll() is None
+        first.stdin.write("go on\n")
+        first.stdin.flush()
+        outputs = [finished(first), finished(second)]
+    finally:
+        for process in (first, second):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    said = Counter(line.split(":")[0] for output in outputs for line in output.splitlines() if "waiting" in line)
+    assert said == Counter(names), outputs  # each game's line once: by the worker that ticked it
+    assert len(outputs[0].splitlines()) == 1, outputs  # the first worker left what the second ticked meanwhile
+
+
+def _waiting_for_a_lock(archive: Archive) -> bool:
+    with archive.engine.begin() as connection:
+        query = "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()"
+        return bool(connection.execute(text(query)).scalar())

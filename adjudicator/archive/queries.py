@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, or_
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -254,6 +255,31 @@ def games_to_tick(session: Session) -> list[str]:
     return [g.name for g in session.exec(running).all()]
 
 
+class TickNews:
+    """Which games the other tick workers ticked while this one runs, heard on a connection of its own (PostgreSQL's
+    LISTEN/NOTIFY): a game that is only waiting changes nothing when ticked, so without the word each worker would
+    tick it again. Started before the games are listed: a worker hears of every game ticked after its list was made.
+    """
+
+    CHANNEL = "pbem_tick"
+
+    def __init__(self, engine: Engine) -> None:
+        self.heard: set[str] = set()
+        self.connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        self.driver = self.connection.connection.driver_connection
+        self.driver.add_notify_handler(lambda note: self.heard.add(note.payload))  # run as the driver reads
+        self.connection.exec_driver_sql(f"LISTEN {self.CHANNEL}")
+
+    def listen(self) -> set[str]:
+        """Read what the server holds for this worker (one round trip); the games heard of so far."""
+        self.connection.exec_driver_sql("SELECT 1")
+        return self.heard
+
+    def close(self) -> None:
+        self.connection.exec_driver_sql(f"UNLISTEN {self.CHANNEL}")  # the connection goes back to the pool
+        self.connection.close()
+
+
 @dataclass(frozen=True)
 class Claim:
     """A game as one of several tick workers listed it: its deadline and latest turn then, which change when a
@@ -263,6 +289,7 @@ class Claim:
     deadline: str | None
     chain_turn: int
     wait: bool = False
+    news: TickNews | None = field(default=None, compare=False)
 
 
 class GameHeld(Exception):
@@ -304,6 +331,12 @@ def claim_game(session: Session, claim: Claim) -> GameRow:
         raise GameHeld(f"{claim.name}: held by another tick")
     if (game.deadline, game.chain_turn) != (claim.deadline, claim.chain_turn):
         raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
+    if claim.news is not None:
+        # the word of the worker that held the game was queued before its lock went: read it now
+        if claim.name in (claim.news.listen() if claim.wait else claim.news.heard):
+            raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
+        # heard by the other workers when this transaction commits, never if it rolls back
+        session.exec(select(func.pg_notify(TickNews.CHANNEL, claim.name)))  # type: ignore[call-overload]
     return game
 
 
