@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, or_
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from adjudicator.archive.models import (
@@ -251,6 +253,91 @@ def games_to_tick(session: Session) -> list[str]:
     """The names of the running games, but self-play games (the bot's: never ticked)."""
     running = select(GameRow).where(GameRow.status == "running", GameRow.selfplay == False)  # noqa: E712 (SQL)
     return [g.name for g in session.exec(running).all()]
+
+
+class TickNews:
+    """Which games the other tick workers ticked while this one runs, heard on a connection of its own (PostgreSQL's
+    LISTEN/NOTIFY): a game that is only waiting changes nothing when ticked, so without the word each worker would
+    tick it again. Started before the games are listed: a worker hears of every game ticked after its list was made.
+    """
+
+    CHANNEL = "pbem_tick"
+
+    def __init__(self, engine: Engine) -> None:
+        self.heard: set[str] = set()
+        self.connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        self.driver = self.connection.connection.driver_connection
+        self.driver.add_notify_handler(lambda note: self.heard.add(note.payload))  # run as the driver reads
+        self.connection.exec_driver_sql(f"LISTEN {self.CHANNEL}")
+
+    def listen(self) -> set[str]:
+        """Read what the server holds for this worker (one round trip); the games heard of so far."""
+        self.connection.exec_driver_sql("SELECT 1")
+        return self.heard
+
+    def close(self) -> None:
+        self.connection.exec_driver_sql(f"UNLISTEN {self.CHANNEL}")  # the connection goes back to the pool
+        self.connection.close()
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A game as one of several tick workers listed it: its deadline and latest turn then, which change when a
+    worker ticks it (the deadline is set or moved on, a turn is stored); with `wait`, its lock is waited for."""
+
+    name: str
+    deadline: str | None
+    chain_turn: int
+    wait: bool = False
+    news: TickNews | None = field(default=None, compare=False)
+
+
+class GameHeld(Exception):
+    """A claimed game that another transaction holds (another worker ticks it): this worker comes back to it."""
+
+
+class GameTicked(GameHeld):
+    """A claimed game that changed since it was listed (another worker ticked it): this worker leaves it."""
+
+
+def games_to_claim(session: Session) -> list[Claim]:
+    """games_to_tick's games, each with what tells whether another worker ticked it after this listing."""
+    running = select(GameRow.name, GameRow.deadline, GameRow.chain_turn).where(
+        GameRow.status == "running",
+        GameRow.selfplay == False,  # noqa: E712 (SQL)
+    )
+    return [Claim(name, deadline, chain_turn) for name, deadline, chain_turn in session.exec(running).all()]
+
+
+def unticked(session: Session, claims: list[Claim]) -> list[Claim]:
+    """The claims whose game has not changed since it was listed (another worker ticked the others), in order; a
+    game gone since stays, for claim_game to name."""
+    now: dict[str, tuple[str | None, int]] = {}
+    for start in range(0, len(claims), 5000):  # a statement's parameters are limited (65,535 in PostgreSQL's)
+        names = [c.name for c in claims[start : start + 5000]]
+        query = select(GameRow.name, GameRow.deadline, GameRow.chain_turn).where(GameRow.name.in_(names))  # type: ignore[attr-defined]
+        now |= {name: (deadline, chain_turn) for name, deadline, chain_turn in session.exec(query).all()}
+    return [c for c in claims if now.get(c.name, (c.deadline, c.chain_turn)) == (c.deadline, c.chain_turn)]
+
+
+def claim_game(session: Session, claim: Claim) -> GameRow:
+    """The claimed game with its lock taken until the transaction ends; GameHeld while another transaction holds
+    it (`SELECT ... FOR UPDATE SKIP LOCKED`, unless the claim waits) or when it changed since it was listed.
+    Only for PostgreSQL: SQLite has no SKIP LOCKED (its transactions take the one write lock when they begin)."""
+    query = select(GameRow).where(GameRow.name == claim.name)
+    game = session.exec(query.with_for_update(skip_locked=not claim.wait)).first()
+    if game is None:
+        find_game(session, claim.name)  # deleted since it was listed: named as unknown
+        raise GameHeld(f"{claim.name}: held by another tick")
+    if (game.deadline, game.chain_turn) != (claim.deadline, claim.chain_turn):
+        raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
+    if claim.news is not None:
+        # the word of the worker that held the game was queued before its lock went: read it now
+        if claim.name in (claim.news.listen() if claim.wait else claim.news.heard):
+            raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
+        # heard by the other workers when this transaction commits, never if it rolls back
+        session.exec(select(func.pg_notify(TickNews.CHANNEL, claim.name)))  # type: ignore[call-overload]
+    return game
 
 
 def order_texts(session: Session, game: GameRow, turn: int, seat: str) -> list[str]:

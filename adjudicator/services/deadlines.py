@@ -4,9 +4,11 @@ and decision questions queued for the players."""
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 from sqlmodel import Session
 
@@ -36,26 +38,75 @@ def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickRe
     bug) is rolled back and reported with its name, and the other games are ticked all the same."""
     clock = FixedClock(clock.now())  # every game of the tick is ticked at the moment it began
     report = TickReport()
-    with archive.session() as session:
+    if archive.backend == "postgresql":
+        _tick_claimed(archive, data, report, clock=clock)
+        return report
+    with archive.session() as session:  # SQLite: one writer at a time, every game is waited for in turn
         names = db.games_to_tick(session)
     for name in names:
-        try:
-            report.lines += _tick_game(archive, data, name, clock=clock)
-        except PbemError as damaged:  # a damaged row of the game's: named, no traceback
-            report.lines.append(f"{name}: FAILED ({damaged})")
-            report.failures[name] = str(damaged)
-        except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
-            report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
-            report.failures[name] = traceback.format_exc()
+        _tick_listed(archive, data, name, None, report, clock=clock)
     return report
 
 
-def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock) -> list[str]:
+def _tick_claimed(archive: Archive, data: Path, report: TickReport, *, clock: Clock) -> None:
+    """Tick the games as one of several workers that may run at once: claim only the games no other holds, leave
+    a game another ticked since this list was made, and come back at the end to the games found held, waiting
+    for their locks then (an ingest may have held one). A worker that dies releases its game with its connection.
+    """
+    news = db.TickNews(archive.engine)
+    try:
+        with archive.session() as session:
+            pending = deque(replace(claim, news=news) for claim in db.games_to_claim(session))
+        held: list[db.Claim] = []
+        while pending:
+            claim = pending.popleft()
+            if claim.name in news.listen():
+                continue  # another worker ticked it after this list was made
+            outcome = _tick_listed(archive, data, claim.name, claim, report, clock=clock)
+            if outcome == "held":
+                held.append(claim)
+            elif outcome == "ticked" and pending:  # others work ahead: leave what they ticked, one query for many
+                ahead = [pending.popleft() for _ in range(min(LOOK_AHEAD, len(pending)))]
+                with archive.session() as session:
+                    pending.extendleft(reversed(db.unticked(session, ahead)))
+        with archive.session() as session:
+            held = db.unticked(session, held)
+        for claim in held:
+            if claim.name not in news.listen():
+                _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
+    finally:
+        news.close()
+
+
+LOOK_AHEAD = 200  # listed games checked at once for another worker's tick
+
+
+def _tick_listed(
+    archive: Archive, data: Path, name: str, claim: db.Claim | None, report: TickReport, *, clock: Clock
+) -> Literal["done", "held", "ticked"]:
+    """Tick one game of the list into `report`; "held" while another worker holds it (this one comes back to it),
+    "ticked" when another worker ticked it since the list was made."""
+    try:
+        report.lines += _tick_game(archive, data, name, clock=clock, claim=claim)
+    except db.GameTicked:
+        return "ticked"
+    except db.GameHeld:
+        return "held"
+    except PbemError as damaged:  # a damaged row of the game's: named, no traceback
+        report.lines.append(f"{name}: FAILED ({damaged})")
+        report.failures[name] = str(damaged)
+    except Exception as failure:  # noqa: BLE001 (one game's failure must not stop the others)
+        report.lines.append(f"{name}: FAILED ({type(failure).__name__}: {failure})")
+        report.failures[name] = traceback.format_exc()
+    return "done"
+
+
+def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: db.Claim | None = None) -> list[str]:
     """Remind or adjudicate one game, deciding and acting under the game's lock: a second tick running at the
     same time waits, then finds the turn resolved and its deadline moved on."""
     done, moment = None, clock.now()
     with archive.session() as session:
-        game, ruleset, state = current_game(session, name, lock=True)
+        game, ruleset, state = current_game(session, name, lock=True, claim=claim)
         if game.paused or game.status != "running":
             return [f"{name}: {'paused' if game.paused else game.status}"]
         if game.deadline is None:
