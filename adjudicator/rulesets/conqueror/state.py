@@ -222,8 +222,25 @@ def controller(state: GameState, side: MapSide, area: str) -> str | None:
 
 
 def controlled_areas(state: GameState, side: MapSide, faction: str) -> list[str]:
-    """ER-2.5: the areas whose resources `faction` gets."""
-    return [area for area in side.areas if controller(state, side, area) == faction]
+    """ER-2.5: the areas whose resources `faction` gets: those `controller` gives it, read in one pass (the
+    players' temporary capitals looked up once, the first player's where two name one area, as capital_owner)."""
+    players, army = state.players, state.army
+    temporary: dict[str, str] = {}
+    for f, p in players.items():
+        if p.temporary_capital is not None and not p.eliminated:
+            temporary.setdefault(p.temporary_capital, f)
+    found = []
+    for area, attributes in side.areas.items():
+        units = army.get(area)
+        if units is not None and units.total > 0:
+            held: str | None = units.owner
+        elif attributes.capital in players and not players[attributes.capital].eliminated:
+            held = attributes.capital
+        else:
+            held = temporary.get(area)
+        if held == faction:
+            found.append(area)
+    return found
 
 
 def has_units(state: GameState, faction: str) -> bool:
