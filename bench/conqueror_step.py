@@ -1,6 +1,7 @@
 """The CPU time of one step of a conqueror-er game in self-play, against the tree before the change (--baseline,
 default /work/wt-lead), interleaved: each round plays the same seeded games with each tree's Python in a fresh
-process, old and new in turn; the figures are medians over the rounds of each round's median step, with the load.
+process, old and new in turn; the figures are medians over the rounds, with the load and the ratio new/old taken
+round by round.
 
 Two measures of a step:
 - archived: the step as `pbem selfplay` plays it in process (services/selfplay.py): the bot's orders, each
