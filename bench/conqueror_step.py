@@ -147,9 +147,9 @@ def child(options: argparse.Namespace) -> None:
     play = play_archived if options.child == "archived" else play_in_memory
     games = [play(options.seed + k, options.turns, options.seats) for k in range(options.games)]
     merged: dict[str, Any] = {"cpu": [], "passwords": [], "kinds": [], "starts": [], "digest": []}
-    for game in games:
+    for game in games:  # each game's first step holds the start-up and the new game: left out
         for key in ("cpu", "passwords", "kinds", "starts"):
-            merged[key] += game.get(key, [])
+            merged[key] += game.get(key, [])[1:]
         merged["digest"].append(game["digest"])
     print(json.dumps(merged))
 
@@ -157,15 +157,14 @@ def child(options: argparse.Namespace) -> None:
 def figures(run: dict[str, Any]) -> dict[str, float]:
     """One round's figures. The archive resolves a step's automatic followers (taxation, New Year, the end of a
     round) with it, so the CPU of each step taken is given to the first step of its batch: "per step" is all
-    the CPU over all the steps (the first step aside: it holds the start-up and the new game); each kind of
-    step is the median of its batches."""
-    cpu, kinds, checks = run["cpu"][1:], run["kinds"][1:], run["passwords"][1:]
-    starts = run["starts"][1:] if run["starts"] else [True] * len(cpu)
+    the CPU over all the steps; each kind of step is the median of its batches."""
+    cpu, kinds, checks = run["cpu"], run["kinds"], run["passwords"]
+    starts = run["starts"] or [True] * len(cpu)
     found = {"per step": sum(cpu) / len(cpu)}
     batches: dict[str, list[float]] = {}
     taken: list[float] = []
     for c, k, first in zip(cpu, kinds, starts, strict=True):
-        if first:
+        if first or not taken:
             taken = batches.setdefault(k, [])
             taken.append(0.0)
         taken[-1] += c
