@@ -110,13 +110,16 @@ def main(argv: list[str] | None = None) -> int:
         battles = [0]
         archives: dict[int, Archive] = {}
 
-        def fresh(run: int) -> None:
-            data = folder / f"in-process-{run}"
-            archive = archives[run] = Archive.in_folder(data)  # opened untimed: a tick opens its archive once
+        def make_game(data: Path) -> Archive:
+            archive = Archive.in_folder(data)
             options = NewGameOptions("bench", "coe-classic", {s: f"{s}@x.org" for s in SEATS}, position=text)
             game = new_game(archive, data, options)
             header = f"GAME bench TURN 1 PLAYER Macedonia PASSWORD {game.passwords['Macedonia']}\n"
             submit(archive, "bench", header + "\n".join(ORDERS))
+            return archive
+
+        def fresh(run: int) -> None:
+            archives[run] = make_game(folder / f"in-process-{run}")  # opened untimed: a tick opens its archive once
 
         def turn(run: int) -> None:
             data = folder / f"in-process-{run}"
@@ -131,7 +134,11 @@ def main(argv: list[str] | None = None) -> int:
             if not python.exists():
                 raise SystemExit(f"{tree} has no .venv: make it as the README says, or give --against ''")
             folders = [folder / label.replace(" ", "-") / str(run) for run in range(runs + 1)]
-            prepare_folders(python, snapshot, folders)
+            if label == "this tree":
+                for data in folders:
+                    make_game(data).close()  # this tree's code is loaded here already: no process to start
+            else:
+                prepare_folders(python, snapshot, folders)
             pbem = str(tree / ".venv" / "bin" / "pbem")  # the tree's own installed command, as a moderator runs it
             measures[f"pbem adjudicate, {label}"] = adjudicate_command(pbem, folders)
         processes = interleave(measures, runs=runs, baseline="bare python")
