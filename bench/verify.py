@@ -111,9 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="folder of the built games (made, then reused)")
     parser.add_argument("--runs", type=int, default=7, help="rounds of the interleaved loop (default 7)")
     parser.add_argument("--rulesets", default=",".join(GAMES), help="comma-separated (default: all three)")
-    parser.add_argument(
-        "--old", default="/work/wt-lead/.venv/bin/python", help="the old tree's Python ('' for none; default %(default)s)"
-    )
+    parser.add_argument("--old", default="/work/wt-lead/.venv/bin/python", help="the old tree's Python ('' for none)")
     args = parser.parse_args(argv)
     # -P: the old tree's package is the one its Python has installed, not the one in this folder
     old = [args.old, "-P", "-m", "adjudicator.cli"] if args.old else []
