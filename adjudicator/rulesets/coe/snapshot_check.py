@@ -72,10 +72,11 @@ def with_reader_defaults(data: Any) -> Any:
     return result
 
 
-def snapshot_problems(data: Any, ruleset: CoeRuleset | None) -> list[str]:
-    """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset."""
+def snapshot_problems(data: Any, ruleset: CoeRuleset | None, *, plain: bool = False) -> list[str]:
+    """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset. `plain`: the
+    data is known to hold no float nor huge integer (engine/schema.py plain_text)."""
     found = _unknown_areas(data, ruleset) if ruleset is not None else []
-    found += schema_problems(data, snapshot_schema(), snapshot_schema())
+    found += schema_problems(data, snapshot_schema(), snapshot_schema(), plain=plain)
     if not found and ruleset is not None:
         found = position_problems(data, ruleset)
     return found

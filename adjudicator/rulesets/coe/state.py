@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.engine.schema import plain_text
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
 
@@ -393,24 +394,28 @@ def from_stored_snapshot(text: str) -> GameState:
     """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
     edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
     reads a game's position several times, and the same text passes the same check again."""
-    state = from_snapshot(json.loads(text), schema_checked=text in _CHECKED_TEXTS)
+    checked = text in _CHECKED_TEXTS
+    state = from_snapshot(json.loads(text), schema_checked=checked, plain=not checked and plain_text(text))
     _CHECKED_TEXTS[text] = None
     if len(_CHECKED_TEXTS) > CHECKED_TEXTS_KEPT:
         del _CHECKED_TEXTS[next(iter(_CHECKED_TEXTS))]
     return state
 
 
-def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_checked: bool = False) -> GameState:
+def from_snapshot(
+    data: Any, area_codes: set[str] | None = None, *, schema_checked: bool = False, plain: bool = False
+) -> GameState:
     """Read snapshot JSON data; raise SnapshotError naming each field that breaks the schema (docs/snapshot.md) or
     does not fit the ruleset (adjudicator/rulesets/coe/snapshot_check.py). `schema_checked`: the very data passed
-    that check before (from_stored_snapshot), so it is not run again."""
+    that check before (from_stored_snapshot), so it is not run again. `plain`: the data holds no float nor huge
+    integer (its text told, engine/schema.py plain_text)."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
     data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
     ruleset = None if schema_checked else _ruleset_of(data)
-    problems = [] if schema_checked else snapshot_problems(data, ruleset)
+    problems = [] if schema_checked else snapshot_problems(data, ruleset, plain=plain)
     if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
