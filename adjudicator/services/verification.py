@@ -142,13 +142,14 @@ def _verify_data(game: GameRow, rows: list[TurnRow], passed: list[str], problems
     if not game.game_data or not rows:
         return
     digest = data_digest(json.loads(game.game_data)["files"])  # readable: the ruleset was bound to it
-    named = {row.number: _named_digest(row) for row in rows}
-    if not named[rows[0].number]:  # a game made before snapshots named their data (older versions)
-        return
     first = rows[0].number
+    named = {first: _named_digest(rows[0])}  # the others are read only to name the turns of a changed digest
+    if not named[first]:  # a game made before snapshots named their data (older versions)
+        return
     if named[first] == digest:
         passed.append(f"game data: digest {digest}, as the first turn's snapshot names it")
     else:
+        named = {row.number: _named_digest(row) for row in rows}
         same = [number for number, text in named.items() if text == named[first]]
         span = f"{same[0]}-{same[-1]}" if len(same) > 1 else f"{same[0]}"
         problems.append(
