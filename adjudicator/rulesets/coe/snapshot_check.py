@@ -201,8 +201,9 @@ def _area_problems(where: str, code: str, area: dict[str, Any], data: dict[str, 
 def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     found = _number_problems(f"{where}.generals", force["generals"], "generals", ruleset)
     found += _number_problems(f"{where}.galleys", force["galleys"], "galley", ruleset)
-    seas = set().union(*ruleset.board.coasts(code)) if ruleset.board.is_land(code) else set()
-    for number, sea in force.get("galley_coasts", {}).items():
+    coasts = force.get("galley_coasts", {})
+    seas = set().union(*ruleset.board.coasts(code)) if coasts and ruleset.board.is_land(code) else set()
+    for number, sea in coasts.items():
         if int(number) not in force["galleys"]:
             found.append(f"{where}.galley_coasts key {number!r}: no such galley here")
         if sea not in seas:
