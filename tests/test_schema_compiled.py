@@ -15,6 +15,7 @@ from hypothesis import given
 
 from adjudicator.engine import schema as engine_schema
 from adjudicator.rulesets.coe.snapshot_check import snapshot_schema, with_reader_defaults
+from adjudicator.rulesets.coe.state import SnapshotError, _checked_state, from_snapshot, snapshot_text
 from tests.test_fuzz import fuzz, mutated_snapshot, position
 
 
@@ -109,3 +110,24 @@ def test_a_refused_snapshot_is_named_by_its_field_path() -> None:
     data = edited("infantry", -1)
     fast, walked = both(data)
     assert fast == walked and len(fast) == 1 and fast[0].startswith("snapshot.areas.") and "is below 0" in fast[0]
+
+
+@fuzz(examples=150)
+@given(text=mutated_snapshot())
+def test_a_checked_snapshot_is_read_as_the_field_by_field_reader_reads_it(text: str) -> None:
+    """A snapshot that passed the schema and the ruleset's checks is built without the field checks (state.py
+    _state_of): the same state as the reader that checks each field."""
+    data = json.loads(text)
+    try:
+        state = from_snapshot(data)
+    except SnapshotError:
+        return
+    assert state == _checked_state(with_reader_defaults(data), None)
+    assert snapshot_text(state) == snapshot_text(_checked_state(with_reader_defaults(data), None))
+
+
+def test_real_positions_are_read_alike_both_ways() -> None:
+    for ruleset in ("coe-classic", "coe-1984"):
+        for turns in (0, 9, 30):
+            data = json.loads(position(ruleset, turns))
+            assert from_snapshot(data) == _checked_state(with_reader_defaults(data), None)

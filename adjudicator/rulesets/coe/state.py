@@ -419,6 +419,89 @@ def from_snapshot(
     if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
+    if area_codes is None and (schema_checked or ruleset is not None):
+        # its shape and its fit to the ruleset are checked (snapshot_problems): no field check below can fail
+        state = _state_of(data)
+    else:
+        state = _checked_state(data, area_codes)
+    broken = ruleset.broken_invariants(state) if ruleset is not None else []
+    if broken:  # what every turn keeps (piece limits, tribute, roads between cities): `new --from-snapshot` alike
+        more = len(broken) - SHOWN_PROBLEMS
+        raise SnapshotError(
+            "snapshot: the position breaks the rules: "
+            + "; ".join(broken[:SHOWN_PROBLEMS])
+            + (f"; and {more} more" if more > 0 else "")
+        )
+    return state
+
+
+def _state_of(data: dict[str, Any]) -> GameState:
+    """The state of snapshot data that passed the schema and the ruleset's checks: what _checked_state makes of it,
+    without the field checks that cannot fail on it (a stored position is read once a turn by verify and the tick)."""
+    players = {
+        seat: Player(
+            home=p["home"],
+            treasury=p["treasury"],
+            tribute=p["tribute"],
+            eliminated=p["eliminated"],
+            captives=[Captive(c["owner"], c["general"]) for c in p["captives"]],
+            standing=dict(p["standing"]),
+            captor=p["captor"],
+            inherited=dict(p["inherited"]),
+            conceded_to=p["conceded_to"],
+        )
+        for seat, p in data["players"].items()
+    }
+    areas = {
+        code: Area(
+            owner=a["owner"],
+            city=a["city"],
+            roads=list(a["roads"]),
+            units={seat: _force_of(f) for seat, f in a["units"].items()},
+        )
+        for code, a in data["areas"].items()
+    }
+    return GameState(
+        game=data["game"],
+        ruleset=data["ruleset"],
+        turn=data["turn"],
+        round=data["round"],
+        active=data["active"],
+        inflation=data["inflation"],
+        players=players,
+        areas=areas,
+        inflation_pending=list(data["inflation_pending"]),
+        winner=data["winner"],
+    )
+
+
+def _force_of(data: dict[str, Any]) -> Force:
+    """_force_from of a checked force (its counts, numbers and keys are the schema's)."""
+    return Force(
+        caesar=data["caesar"],
+        generals=list(data["generals"]),
+        infantry=data["infantry"],
+        cavalry=data["cavalry"],
+        catapult=data["catapult"],
+        galleys=list(data["galleys"]),
+        galley_coasts={int(g): c for g, c in data["galley_coasts"].items()} if "galley_coasts" in data else {},
+        aboard={
+            int(g): Cargo(
+                caesar=c["caesar"],
+                generals=list(c["generals"]),
+                infantry=c["infantry"],
+                cavalry=c["cavalry"],
+                catapult=c["catapult"],
+            )
+            for g, c in data["aboard"].items()
+        }
+        if "aboard" in data
+        else {},
+    )
+
+
+def _checked_state(data: dict[str, Any], area_codes: set[str] | None) -> GameState:
+    """The state of snapshot data, each field checked as it is read (data whose fit to a ruleset was not checked)."""
     players = {}
     for seat, p in _get(data, "players", dict, "snapshot").items():
         where = f"players.{seat}"
@@ -465,7 +548,7 @@ def from_snapshot(
     inflation = _get(data, "inflation", int, "snapshot")
     if inflation not in (0, 1, 2):
         raise SnapshotError(f"snapshot.inflation: expected 0, 1 or 2, got {inflation}")
-    state = GameState(
+    return GameState(
         game=_get(data, "game", str, "snapshot"),
         ruleset=_get(data, "ruleset", str, "snapshot"),
         turn=_count(data, "turn", "snapshot"),
@@ -477,12 +560,3 @@ def from_snapshot(
         inflation_pending=list(data.get("inflation_pending", [])),
         winner=data.get("winner"),
     )
-    broken = ruleset.broken_invariants(state) if ruleset is not None else []
-    if broken:  # what every turn keeps (piece limits, tribute, roads between cities): `new --from-snapshot` alike
-        more = len(broken) - SHOWN_PROBLEMS
-        raise SnapshotError(
-            "snapshot: the position breaks the rules: "
-            + "; ".join(broken[:SHOWN_PROBLEMS])
-            + (f"; and {more} more" if more > 0 else "")
-        )
-    return state
