@@ -15,7 +15,7 @@ from hypothesis import given
 
 from adjudicator.engine import schema as engine_schema
 from adjudicator.rulesets.coe.snapshot_check import snapshot_schema, with_reader_defaults
-from adjudicator.rulesets.coe.state import SnapshotError, _checked_state, from_snapshot, snapshot_text
+from adjudicator.rulesets.coe.state import SnapshotError, _checked_state, _json_text, from_snapshot, snapshot_text
 from tests.test_fuzz import fuzz, mutated_snapshot, position
 
 
@@ -131,3 +131,17 @@ def test_real_positions_are_read_alike_both_ways() -> None:
         for turns in (0, 9, 30):
             data = json.loads(position(ruleset, turns))
             assert from_snapshot(data) == _checked_state(with_reader_defaults(data), None)
+
+
+def test_an_area_written_again_is_taken_from_the_kept_texts_and_stays_json_dumps() -> None:
+    """state.py keeps the text of each area and player by its compact JSON: a second writing takes it from there,
+    and values JSON writes alike (1 and True do not) never share a text."""
+    data = json.loads(position("coe-classic", 30))
+    for _ in range(2):
+        assert _json_text(data) == json.dumps(data, indent=1, ensure_ascii=False)
+    code = next(iter(data["areas"]))
+    for odd in (1.5, True, 10**20, "ä\u2028", {"1": []}):
+        data["areas"][code]["x"] = odd
+        assert _json_text(data) == json.dumps(data, indent=1, ensure_ascii=False)
+    data["areas"][code] = {1: "an integer key"}  # json.dumps writes it as "1"
+    assert _json_text(data) == json.dumps(data, indent=1, ensure_ascii=False)
