@@ -565,10 +565,10 @@ def verify(
 ) -> None:
     """Replay every stored turn from its archived inputs and report any difference; hold the archive against the
     chain heads its reports published (turn files, mails) and check the rows outside the chain."""
-    from adjudicator.services.verification import verify as verify_game
+    from adjudicator.services.verification import verify_stored
 
     notes: list[str] = []
-    passed, problems = verify_game(_archive(data, db), game, data, eml_dir or [], notes)
+    passed, problems = verify_stored(data, db, game, eml_dir or [], notes)
     for line in passed:
         typer.echo(f"ok       {line}")
     for line in notes:
