@@ -243,7 +243,8 @@ def measure(kind: str, template: Path, scratch: Path, games: int, rounds: int, o
             f"{label + ': tick in a process':36} cpu {row['cpu']:6.1f} ms a game ({verdict(row['cpu'] <= TARGET_CPU)}: "
             f"<= {TARGET_CPU:g}), wall {row['wall']:6.1f} ms = {wall_floor:4.1f}x the floor "
             f"({verdict(wall_floor <= TARGET_FLOOR)}: <= {TARGET_FLOOR:g}x), {row['commits']:.2f} commits a game "
-            f"({row['writing']:.2f} writing; {verdict(row['commits'] <= TARGET_COMMITS)}: <= {TARGET_COMMITS:g}), "
+            f"({row['writing']:.2f} writing; {verdict(row['commits'] <= TARGET_COMMITS + 1 / games)}: <= "
+            f"{TARGET_COMMITS:g}, besides the one that lists the games due), "
             f"{row['resolved']:.0f} turns resolved"
         )
     for label, got in figures.items():
