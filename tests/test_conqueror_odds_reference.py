@@ -5,6 +5,7 @@ re-rolls, forts, elites, cards, reinforcements, standing orders and the automa d
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -25,7 +26,7 @@ from adjudicator.rulesets.conqueror.battle_types import (
     Reinforcement,
     Standing,
 )
-from adjudicator.rulesets.conqueror.data import Units
+from adjudicator.rulesets.conqueror.data import Elite, Units
 from adjudicator.rulesets.conqueror.odds import (
     BattleOdds,
     ConquerorOdds,
@@ -34,9 +35,11 @@ from adjudicator.rulesets.conqueror.odds import (
     hit_numbers,
     volley_classes,
 )
-from tests.test_conqueror_battle import CHARIOT, FREE_MEN, IMMORTALS, army, battle, independent
+from adjudicator.rulesets.conqueror.vocabulary import UPGRADES
+from tests.test_conqueror_battle import CARDS, CHARIOT, COMPANIONS, FREE_MEN, IMMORTALS, army, battle, independent
 
 T = TypeVar("T")
+SIDES = (ATTACKER, DEFENDER)
 
 
 class _Branch(Exception):
@@ -161,3 +164,72 @@ def test_ER_13_6_odds_by_phases_refuse_a_manual_effect_like_the_reference() -> N
     for odds in (battle_odds, reference_odds):
         with pytest.raises(BattleError, match="ER-13.6"):
             odds(b, plans)
+
+
+def random_battle(rng: random.Random) -> tuple[Battle, dict[str, Plan], dict[str, Standing]]:
+    """A small battle drawn from `rng`: units, upgrades, forts, elites, cards in hand and played, an ally, an
+    independent army over an automa deck, a standing loss priority."""
+
+    def units() -> dict[str, int]:
+        return {"cavalry": rng.randint(0, 3), "infantry": rng.randint(1, 3), "archer": rng.randint(0, 2)}
+
+    def elite() -> Elite | None:
+        return rng.choice([None, None, FREE_MEN, IMMORTALS, CHARIOT, COMPANIONS])
+
+    def plan(heroes: list[str], tactics: list[str]) -> Plan:
+        return Plan(tuple(heroes), tuple(tactics), free_men=rng.random() < 0.5, melee_reroll=rng.random() < 0.7)
+
+    hero_ids = [h.id for h in CARDS.heroes if h.id != "sage"]  # sage waits for a ruling (ER-13.6)
+    tactic_ids = [t.id for t in CARDS.tactics]
+    a_heroes, a_tactics = rng.sample(hero_ids, rng.randint(0, 2)), rng.sample(tactic_ids, rng.randint(0, 2))
+    attacker = army(
+        "a",
+        "O",
+        **units(),
+        elite=elite(),
+        upgrades=frozenset(rng.sample(UPGRADES, rng.randint(0, 3))),
+        heroes={h: rng.randint(0, 1) for h in a_heroes},
+        hand=tuple(a_tactics),
+    )
+    ally = Reinforcement(army("c", "N", infantry=1, archer=rng.randint(0, 1), elite=elite()), rng.choice(SIDES))
+    allies = (ally,) if rng.random() < 0.3 else ()
+    plans = {"a": plan(a_heroes, a_tactics)}
+    if rng.random() < 0.25:
+        deck = tuple(rng.choices(["weak", "mid", "strong"], k=rng.randint(1, 4)))
+        b = replace(
+            independent(Units(**units()), automa_deck=deck),
+            attacker=attacker,
+            reinforcements=tuple(r for r in allies if r.side == ATTACKER),
+        )
+    else:
+        d_heroes, d_tactics = rng.sample(hero_ids, rng.randint(0, 1)), rng.sample(tactic_ids, rng.randint(0, 2))
+        defender = army(
+            "d",
+            "X",
+            **units(),
+            elite=elite(),
+            upgrades=frozenset(rng.sample(UPGRADES, rng.randint(0, 3))),
+            heroes=dict.fromkeys(d_heroes, 0),
+            hand=tuple(d_tactics),
+        )
+        b = battle(attacker, defender, fort=rng.choice(["none", "small", "large"]), reinforcements=allies)
+        plans["d"] = plan(d_heroes, d_tactics)
+    kinds = ["cavalry", "infantry", "archer", "siege", "ship", "elite"]
+    orders = {"d": Standing(loss_priority=tuple(rng.sample(kinds, 6)))} if rng.random() < 0.5 else {}
+    return b, plans, orders
+
+
+def test_ER_8_odds_by_phases_equal_the_reference_on_seeded_random_battles() -> None:
+    rng = random.Random("conqueror odds reference")
+    compared = 0
+    while compared < 15:
+        b, plans, orders = random_battle(rng)
+        try:
+            want = reference_odds(b, plans, orders)
+        except BattleError as refused:  # a plan the rules refuse: refused alike, with the same rule
+            with pytest.raises(BattleError) as also:
+                battle_odds(b, plans, orders)
+            assert str(also.value) == str(refused)
+            continue
+        assert battle_odds(b, plans, orders) == want
+        compared += 1
