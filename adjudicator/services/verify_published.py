@@ -13,8 +13,6 @@ stored snapshots name."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -164,6 +162,9 @@ def _turn_files(
 
 def _eml_heads(mail_dirs: Sequence[Path], name: str, prefixes: tuple[str, ...], notes: list[str]) -> list[Published]:
     """The heads printed in the game's mails that `pbem send --eml-dir` wrote (X-PBEM-Game names the game)."""
+    import email  # here: only `pbem verify --eml-dir` reads mail files, and the package costs start-up time
+    import email.policy
+
     found: list[Published] = []
     for folder in mail_dirs:
         if not folder.is_dir():
