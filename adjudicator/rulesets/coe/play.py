@@ -5,15 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.engine.vocabulary import N_, Rejected
-from adjudicator.rulesets.coe import battle1984
-from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
-from adjudicator.rulesets.coe.battle import LandBattle
 from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
 from adjudicator.rulesets.coe.decisions import record_standing_order
 from adjudicator.rulesets.coe.economy import buy, collect_tribute, destroy_city, refresh_tribute, start_inflation
 from adjudicator.rulesets.coe.invariants import broken_invariants
 from adjudicator.rulesets.coe.movement import movement_phase
-from adjudicator.rulesets.coe.naval import fight_naval_battle, naval_opponent
 from adjudicator.rulesets.coe.orders import (
     Answer,
     BattleOrder,
@@ -33,12 +29,11 @@ from adjudicator.rulesets.coe.orders import (
     RetreatRule,
 )
 from adjudicator.rulesets.coe.parse import GRAMMAR_FILES, order_builder  # the order language (orders/parser.py)
-from adjudicator.rulesets.coe.setup import initial_state
 from adjudicator.rulesets.coe.state import Force
 from adjudicator.rulesets.coe.turn import Turn, next_seat
 from adjudicator.rulesets.coe.vocabulary import add_event
 
-__all__ = ["GRAMMAR_FILES", "broken_invariants", "initial_state", "map_layers", "order_builder", "play_turn"]  # noqa: F822 (map_layers: __getattr__ below)
+__all__ = ["GRAMMAR_FILES", "broken_invariants", "initial_state", "map_layers", "order_builder", "play_turn"]  # noqa: F822 (initial_state, map_layers: __getattr__ below)
 
 STANDING = (Priority, RetreatRule, Captives, FreedTo)
 AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer, RansomAccept, Concede)
@@ -46,11 +41,15 @@ AFTER_COMBAT: tuple[type[Order], ...] = (DestroyCity, Buy, RansomOffer, RansomAc
 
 def __getattr__(name: str) -> Any:
     """`map_layers`, the map's layers (render/svgmap.py), loaded when a map is drawn: checking or storing orders
-    draws none and need not load the map's drawing code."""
+    draws none and need not load the map's drawing code. `initial_state` (setup.py), loaded when a game starts."""
     if name == "map_layers":
         from adjudicator.rulesets.coe.mapping import map_layers
 
         return map_layers
+    if name == "initial_state":
+        from adjudicator.rulesets.coe.setup import initial_state
+
+        return initial_state
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -165,21 +164,32 @@ def compulsory_naval_battles(turn: Turn, naval: dict[str, list[str]]) -> None:
 
 def fight_land(turn: Turn, code: str, attacker: str, defender: str) -> None:
     """The edition's land battle: symbol dice (C-6) or target numbers (1984, O-6.4 to O-6.22)."""
+    # the battle modules are loaded where a battle is fought: a check of orders or a quiet turn needs none
     if turn.rules.edition("combat") == "target_number":
+        from adjudicator.rulesets.coe import battle1984
+
         battle1984.fight_land_battle(turn, code, attacker, defender)
     else:
+        from adjudicator.rulesets.coe.battle import LandBattle
+
         LandBattle(turn, code, attacker, defender).fight()
 
 
 def fight_naval(turn: Turn, zone: str, attacker: str, defender: str) -> None:
     """The edition's naval battle: galley dice (C-7) or target numbers (1984, O-6.23 to O-6.27)."""
     if turn.rules.edition("combat") == "target_number":
+        from adjudicator.rulesets.coe import battle1984
+
         battle1984.fight_naval_battle(turn, zone, attacker, defender)
     else:
+        from adjudicator.rulesets.coe.naval import fight_naval_battle
+
         fight_naval_battle(turn, zone, attacker, defender)
 
 
 def _declare(turn: Turn, order: NavalBattle, naval: dict[str, list[str]]) -> str:
+    from adjudicator.rulesets.coe.naval import naval_opponent
+
     opponent = naval_opponent(turn, order)
     if opponent in naval.get(order.zone, []):
         raise Rejected(
@@ -226,6 +236,10 @@ def relay_press(turn: Turn) -> None:
 
 def agreements_phase(turn: Turn) -> None:
     """Phase 6 agreements (C-13.1): ransom offers, acceptances and concession."""
+    if not turn.of_kind(RansomAccept, RansomOffer, Concede):
+        return  # agreements.py is loaded only for a turn that makes one
+    from adjudicator.rulesets.coe.agreements import concede, ransom, record_acceptance
+
     for order in turn.of_kind(RansomAccept):
         assert isinstance(order, RansomAccept)
         turn.attempt(order, lambda order=order: record_acceptance(turn, order))
