@@ -419,6 +419,37 @@ class _BoxIndex:
         return [self.boxes[i] for i in sorted(found)]
 
 
+class _LayeredIndex:
+    """A board's index of its areas' shapes and the heading (built once per board) with the turn's own boxes
+    (battles, arrowheads) added after them: near() lists the board's boxes first, then the turn's, each in the
+    order added, the order one index of them all gives (so sums of overlaps keep their bits)."""
+
+    def __init__(self, board: _BoxIndex, turn: Iterable[Box]) -> None:
+        self.board, self.turn = board, _BoxIndex(turn)
+
+    def near(self, box: Box) -> list[Box]:
+        return self.board.near(box) + self.turn.near(box)
+
+
+# board layout -> the index of its shapes and the heading: the same on every turn's map
+_BOARD_OBSTACLES: dict[int, tuple[Mapping[str, Spot], _BoxIndex]] = {}
+
+
+def _board_obstacles(spots: Mapping[str, Spot]) -> _BoxIndex:
+    """The obstacles no position moves (the areas' shapes, the heading), indexed once per layout (layouts are
+    cached per board, so `spots` is the same object for every map of a board)."""
+    found = _BOARD_OBSTACLES.get(id(spots))
+    if found is not None and found[0] is spots:
+        return found[1]
+    obstacles = [(s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh) for s in spots.values()]
+    obstacles.append((0.0, 0.0, 1000.0, 125.0))  # the heading
+    index = _BoxIndex(obstacles)
+    _BOARD_OBSTACLES[id(spots)] = (spots, index)
+    if len(_BOARD_OBSTACLES) > LINKS_KEPT:
+        del _BOARD_OBSTACLES[next(iter(_BOARD_OBSTACLES))]
+    return index
+
+
 def _cells(box: Box) -> list[tuple[int, int]]:
     left, top, right, bottom = (math.floor(v / GRID_CELL) for v in box)
     return [(x, y) for x in range(left, right + 1) for y in range(top, bottom + 1)]
@@ -433,15 +464,13 @@ def _place_labels(
 ) -> None:
     """Put each area's army labels below its shape, or above, right or left of it, wherever they cover the
     least of the other shapes and of the labels placed before (areas in code order, so always the same)."""
-    obstacles = [(s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh) for s in spots.values()]
-    obstacles.append((0.0, 0.0, 1000.0, 125.0))  # the heading
-    obstacles += [(b["sx"] - 32.0, b["sy"] - 32.0, b["sx"] + 32.0, b["sy"] + 32.0) for b in battles]  # swords
+    obstacles = [(b["sx"] - 32.0, b["sy"] - 32.0, b["sx"] + 32.0, b["sy"] + 32.0) for b in battles]  # swords
     for move in moves:  # arrowheads: a short hop between neighbours may show nothing else
         head = points_of(move["head"])
         obstacles.append(
             (min(x for x, _ in head), min(y for _, y in head), max(x for x, _ in head), max(y for _, y in head))
         )
-    near_obstacles, placed = _BoxIndex(obstacles), _BoxIndex()
+    near_obstacles, placed = _LayeredIndex(_board_obstacles(spots), obstacles), _BoxIndex()
     for block in forces:
         s = spots[block["code"]]
         widths = [_text_width(text, LABEL_FONT, bold=True) + 18 for _, text in block["texts"]]
