@@ -31,12 +31,14 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.board import BRIDGE, MOUNTAIN, RIVER, STRAIT, Board
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import engine_data, gettext
+from adjudicator.resources import kept
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 if TYPE_CHECKING:
@@ -212,7 +214,21 @@ def _layout(areas: tuple[tuple[str, str, bool, int, int], ...]) -> dict[str, Spo
 def layout(board: Board) -> dict[str, Spot]:
     """Where each area of `board` is drawn (cached per board data)."""
     key = tuple((a.code, a.name, a.is_land, a.x, a.y) for a in sorted(board.areas.values(), key=lambda a: a.code))
-    return _layout(key)
+    return _kept_layout(key)
+
+
+@cache
+def _kept_layout(areas: tuple[tuple[str, str, bool, int, int], ...]) -> dict[str, Spot]:
+    """_layout's spots, kept in the cache folder between processes: the pushing apart costs a tick or a map
+    command a third of a second in pure Python, and its result depends on the board and this file alone (the
+    digest covers both; floats keep their bits in marshal)."""
+    source = Path(__file__).read_bytes() + b"\0" + repr(areas).encode()
+    spots = kept(
+        "map-layout",
+        source,
+        lambda: [(s.code, s.x, s.y, s.hw, s.hh, s.land) for s in _layout(areas).values()],
+    )
+    return {code: Spot(code, x, y, hw, hh, land) for code, x, y, hw, hh, land in spots}
 
 
 def seat_colours(
