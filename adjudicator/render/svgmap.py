@@ -571,7 +571,7 @@ def render_map(
             links=_links_layer(board, spots),
             link_kinds=link_kinds(board),
             roads=_fields(_roads(drawn.roads, spots)),
-            shapes=_fields(shapes),
+            areas=_areas_layer(shapes),
             forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
             moves=_fields(moves),
             battles=_fields(battles),
@@ -609,6 +609,29 @@ def _links_layer(board: Board, spots: Mapping[str, Spot]) -> Markup:
     if len(_LINKS_DRAWN) > LINKS_KEPT:
         del _LINKS_DRAWN[next(iter(_LINKS_DRAWN))]
     return drawn
+
+
+# The areas drawn in this process: an area's fields (_shape's values, always in the same order) -> its SVG. Most
+# areas look alike turn after turn (nobody's, or held the same way), so most are found here. Oldest first, bounded.
+_AREAS_DRAWN: dict[tuple[Any, ...], Markup] = {}
+AREAS_KEPT = 4096
+
+
+def _areas_layer(shapes: list[dict[str, Any]]) -> Markup:
+    """The areas layer (templates/map-area.svg.j2 for each area), each area drawn once for the same fields."""
+    from markupsafe import Markup
+
+    macro = markup_environment().get_template("map-area.svg.j2").module.area  # type: ignore[attr-defined]
+    parts = []
+    for shape in shapes:
+        key = tuple(shape.values())
+        drawn = _AREAS_DRAWN.get(key)
+        if drawn is None:
+            drawn = _AREAS_DRAWN[key] = Markup(macro(SimpleNamespace(**shape)))  # noqa: S704 (our escaping template)
+            if len(_AREAS_DRAWN) > AREAS_KEPT:
+                del _AREAS_DRAWN[next(iter(_AREAS_DRAWN))]
+        parts.append(drawn)
+    return Markup("".join(parts))  # noqa: S704 (made by our own escaping template)
 
 
 def _shape(board: Board, code: str, s: Spot, mark: AreaLayer, colour: Mapping[str, str]) -> dict[str, Any]:
