@@ -53,6 +53,7 @@ ALLOWED = {
     # by name; symbols drawn from a ruleset's own folder would take these out of the core
     *(("templates/map-marks.svg.j2", "", word) for word in ("fort", "large")),
     ("templates/map.svg.j2", "", "fortified"),
+    ("templates/map-area.svg.j2", "", "fortified"),  # an area's marker, drawn apart from map.svg.j2
 }
 PLAIN = {"LARGE", "SMALL"}  # words of the forms that are no piece ('4 INF LARGE FORT'), and plain English
 

@@ -298,3 +298,24 @@ def test_a_1984_game_renders_too() -> None:
     assert shape_fill(svg, "EGY") == SEAT_COLOURS[EGY]
     assert label_texts(svg, "HIS")[0][0].startswith("C G1")
     assert not with_class(layer(svg, "links"), "line", "strait")  # no strait is crossable in the 1984 edition
+
+
+def test_layout_kept_between_processes_is_the_computed_one(tmp_path: Path, monkeypatch: Any) -> None:
+    """The board's layout read back from the cache folder is the one the pushing apart computes, bit for bit."""
+    from adjudicator import resources
+    from adjudicator.render import svgmap
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    board = load_ruleset("coe-classic").board
+    svgmap._kept_layout.cache_clear()
+    resources._KEPT.clear()
+    made = layout(board)
+    assert list((tmp_path / "pbem" / "map-layout").iterdir())
+    svgmap._kept_layout.cache_clear()
+    resources._KEPT.clear()  # read from the file, as a new process does
+    read = layout(board)
+    key = tuple((a.code, a.name, a.is_land, a.x, a.y) for a in sorted(board.areas.values(), key=lambda a: a.code))
+    computed = svgmap._layout(key)
+    assert read == made == computed
+    assert [repr(s.hw) for s in read.values()] == [repr(s.hw) for s in computed.values()]
+    svgmap._kept_layout.cache_clear()

@@ -154,6 +154,11 @@ def ruleset_templates(ruleset: Ruleset) -> str | None:
     folder = ruleset.templates  # the protocol's (adjudicator/engine/protocol.py)
     if folder is None:
         return None
+    return _template_name(str(folder))
+
+
+@cache  # asked by every render: the path arithmetic cost more than a short report's rendering
+def _template_name(folder: str) -> str:
     shared = resource_dir("templates")
     return Path(folder).relative_to(shared).as_posix() if Path(folder).is_relative_to(shared) else str(folder)
 

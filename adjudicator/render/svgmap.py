@@ -31,12 +31,14 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.board import BRIDGE, MOUNTAIN, RIVER, STRAIT, Board
 from adjudicator.render import markup_environment
 from adjudicator.render.i18n import engine_data, gettext
+from adjudicator.resources import kept
 from adjudicator.rulesets import Ruleset, load_ruleset
 
 if TYPE_CHECKING:
@@ -212,7 +214,21 @@ def _layout(areas: tuple[tuple[str, str, bool, int, int], ...]) -> dict[str, Spo
 def layout(board: Board) -> dict[str, Spot]:
     """Where each area of `board` is drawn (cached per board data)."""
     key = tuple((a.code, a.name, a.is_land, a.x, a.y) for a in sorted(board.areas.values(), key=lambda a: a.code))
-    return _layout(key)
+    return _kept_layout(key)
+
+
+@cache
+def _kept_layout(areas: tuple[tuple[str, str, bool, int, int], ...]) -> dict[str, Spot]:
+    """_layout's spots, kept in the cache folder between processes: the pushing apart costs a tick or a map
+    command a third of a second in pure Python, and its result depends on the board and this file alone (the
+    digest covers both; floats keep their bits in marshal)."""
+    source = Path(__file__).read_bytes() + b"\0" + repr(areas).encode()
+    spots = kept(
+        "map-layout",
+        source,
+        lambda: [(s.code, s.x, s.y, s.hw, s.hh, s.land) for s in _layout(areas).values()],
+    )
+    return {code: Spot(code, x, y, hw, hh, land) for code, x, y, hw, hh, land in spots}
 
 
 def seat_colours(
@@ -419,6 +435,37 @@ class _BoxIndex:
         return [self.boxes[i] for i in sorted(found)]
 
 
+class _LayeredIndex:
+    """A board's index of its areas' shapes and the heading (built once per board) with the turn's own boxes
+    (battles, arrowheads) added after them: near() lists the board's boxes first, then the turn's, each in the
+    order added, the order one index of them all gives (so sums of overlaps keep their bits)."""
+
+    def __init__(self, board: _BoxIndex, turn: Iterable[Box]) -> None:
+        self.board, self.turn = board, _BoxIndex(turn)
+
+    def near(self, box: Box) -> list[Box]:
+        return self.board.near(box) + self.turn.near(box)
+
+
+# board layout -> the index of its shapes and the heading: the same on every turn's map
+_BOARD_OBSTACLES: dict[int, tuple[Mapping[str, Spot], _BoxIndex]] = {}
+
+
+def _board_obstacles(spots: Mapping[str, Spot]) -> _BoxIndex:
+    """The obstacles no position moves (the areas' shapes, the heading), indexed once per layout (layouts are
+    cached per board, so `spots` is the same object for every map of a board)."""
+    found = _BOARD_OBSTACLES.get(id(spots))
+    if found is not None and found[0] is spots:
+        return found[1]
+    obstacles = [(s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh) for s in spots.values()]
+    obstacles.append((0.0, 0.0, 1000.0, 125.0))  # the heading
+    index = _BoxIndex(obstacles)
+    _BOARD_OBSTACLES[id(spots)] = (spots, index)
+    if len(_BOARD_OBSTACLES) > LINKS_KEPT:
+        del _BOARD_OBSTACLES[next(iter(_BOARD_OBSTACLES))]
+    return index
+
+
 def _cells(box: Box) -> list[tuple[int, int]]:
     left, top, right, bottom = (math.floor(v / GRID_CELL) for v in box)
     return [(x, y) for x in range(left, right + 1) for y in range(top, bottom + 1)]
@@ -433,15 +480,13 @@ def _place_labels(
 ) -> None:
     """Put each area's army labels below its shape, or above, right or left of it, wherever they cover the
     least of the other shapes and of the labels placed before (areas in code order, so always the same)."""
-    obstacles = [(s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh) for s in spots.values()]
-    obstacles.append((0.0, 0.0, 1000.0, 125.0))  # the heading
-    obstacles += [(b["sx"] - 32.0, b["sy"] - 32.0, b["sx"] + 32.0, b["sy"] + 32.0) for b in battles]  # swords
+    obstacles = [(b["sx"] - 32.0, b["sy"] - 32.0, b["sx"] + 32.0, b["sy"] + 32.0) for b in battles]  # swords
     for move in moves:  # arrowheads: a short hop between neighbours may show nothing else
         head = points_of(move["head"])
         obstacles.append(
             (min(x for x, _ in head), min(y for _, y in head), max(x for x, _ in head), max(y for _, y in head))
         )
-    near_obstacles, placed = _BoxIndex(obstacles), _BoxIndex()
+    near_obstacles, placed = _LayeredIndex(_board_obstacles(spots), obstacles), _BoxIndex()
     for block in forces:
         s = spots[block["code"]]
         widths = [_text_width(text, LABEL_FONT, bold=True) + 18 for _, text in block["texts"]]
@@ -526,7 +571,7 @@ def render_map(
             links=_links_layer(board, spots),
             link_kinds=link_kinds(board),
             roads=_fields(_roads(drawn.roads, spots)),
-            shapes=_fields(shapes),
+            areas=_areas_layer(shapes),
             forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
             moves=_fields(moves),
             battles=_fields(battles),
@@ -564,6 +609,29 @@ def _links_layer(board: Board, spots: Mapping[str, Spot]) -> Markup:
     if len(_LINKS_DRAWN) > LINKS_KEPT:
         del _LINKS_DRAWN[next(iter(_LINKS_DRAWN))]
     return drawn
+
+
+# The areas drawn in this process: an area's fields (_shape's values, always in the same order) -> its SVG. Most
+# areas look alike turn after turn (nobody's, or held the same way), so most are found here. Oldest first, bounded.
+_AREAS_DRAWN: dict[tuple[Any, ...], Markup] = {}
+AREAS_KEPT = 4096
+
+
+def _areas_layer(shapes: list[dict[str, Any]]) -> Markup:
+    """The areas layer (templates/map-area.svg.j2 for each area), each area drawn once for the same fields."""
+    from markupsafe import Markup
+
+    macro = markup_environment().get_template("map-area.svg.j2").module.area  # type: ignore[attr-defined]
+    parts = []
+    for shape in shapes:
+        key = tuple(shape.values())
+        drawn = _AREAS_DRAWN.get(key)
+        if drawn is None:
+            drawn = _AREAS_DRAWN[key] = Markup(macro(SimpleNamespace(**shape)))  # noqa: S704 (our escaping template)
+            if len(_AREAS_DRAWN) > AREAS_KEPT:
+                del _AREAS_DRAWN[next(iter(_AREAS_DRAWN))]
+        parts.append(drawn)
+    return Markup("".join(parts))  # noqa: S704 (made by our own escaping template)
 
 
 def _shape(board: Board, code: str, s: Spot, mark: AreaLayer, colour: Mapping[str, str]) -> dict[str, Any]:
