@@ -432,6 +432,24 @@ def repair(
 
 
 @app.command()
+def backup(
+    dest: Annotated[Path, typer.Argument(help="The new file to copy the archive to.")],
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Copy the SQLite archive whole to a new file, safely while other commands write it (SQLite's online backup:
+    the commits still in its WAL file too). The game files can be written again from it (`pbem repair`). A
+    PostgreSQL archive is backed up with pg_dump."""
+    import sqlite3
+
+    try:
+        games = _archive(data, db).backup(dest)
+    except sqlite3.Error as trouble:
+        fail(f"the backup to {dest} failed: {trouble} (nothing was written to {dest})")
+    typer.echo(f"backed up the archive to {dest} ({games} game{'s' if games != 1 else ''})")
+
+
+@app.command()
 def answer(
     game: Annotated[str, typer.Argument(help="The game.")],
     file: Annotated[Path, typer.Argument(help="Header line plus ANSWER <key>: <choice> lines.")],
@@ -547,10 +565,10 @@ def verify(
 ) -> None:
     """Replay every stored turn from its archived inputs and report any difference; hold the archive against the
     chain heads its reports published (turn files, mails) and check the rows outside the chain."""
-    from adjudicator.services.verification import verify as verify_game
+    from adjudicator.services.verification import verify_stored
 
     notes: list[str] = []
-    passed, problems = verify_game(_archive(data, db), game, data, eml_dir or [], notes)
+    passed, problems = verify_stored(data, db, game, eml_dir or [], notes)
     for line in passed:
         typer.echo(f"ok       {line}")
     for line in notes:
@@ -735,8 +753,6 @@ def ingest(
     """Read order mail, check and store it, and queue a receipt for each (password from PBEM_IMAP_PASSWORD).
     A message is marked done (IMAP: seen) only after the archive commit; the same Message-ID twice changes
     nothing."""
-    import ssl
-
     from adjudicator.mail.inbound import MailError
     from adjudicator.mail.sources import from_file, from_imap, from_maildir, from_mbox, from_stream
     from adjudicator.services.mailbox import ingest as ingest_mail
@@ -752,6 +768,8 @@ def ingest(
         elif maildir:
             deliveries = from_maildir(maildir)
         elif imap:
+            import ssl  # here: a mail from a filter needs no TLS
+
             context = ssl.create_default_context(cafile=str(imap_cafile)) if imap_cafile else None
             deliveries = from_imap(
                 imap,
@@ -780,6 +798,30 @@ def ingest(
         fail(str(problem))
     if unreadable and not (mbox or maildir or imap):
         raise typer.Exit(1)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port to listen on (0: a free one, printed).")] = 2003,
+    socket: Annotated[
+        Path | None, typer.Option(help="Listen on this Unix socket instead of TCP (Postfix's lmtp:unix:).")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Mails handled at once (password checks use a core each).")] = 2,
+    lock_wait: Annotated[
+        float,
+        typer.Option(min=0.001, help="Seconds a mail waits for a busy archive before the mail server retries later."),
+    ] = 30.0,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Listen for order mail delivered by a mail server over LMTP (Postfix, Dovecot) until SIGTERM or SIGINT: each
+    mail is checked, stored and answered as `pbem ingest` does it, without a new process per mail."""
+    from adjudicator.mail.lmtp import Where
+    from adjudicator.mail.lmtp import serve as serve_lmtp
+
+    where = Where(host, port, socket)
+    serve_lmtp(_archive(data, db), where, workers=workers, lock_wait=lock_wait, say=lambda line: typer.echo(line))
 
 
 # The options speak the default ruleset's words; each other ruleset's forms are a paragraph of the command's help.

@@ -10,7 +10,9 @@ invariants checked): much faster, no archive.
 
 Run from the repository root:
     python -m bench.eaw_selfplay [--games 100] [--seed 1] [--data /tmp/eaw-bench] [--memory]
-Prints a line per game and the figures: games, steps, battles, seconds, problems."""
+Prints a line per game and the figures: games, steps, battles, seconds (the whole run, and the median a game with
+the spread of the middle half), problems, and the load. Games differ in seats and options, so the median a game
+says more than the mean; a figure is compared between trees only when both play the same --games and --seed."""
 
 from __future__ import annotations
 
@@ -44,6 +46,8 @@ from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.selfplay import header, play_archived_game, playable, step_rng
 from adjudicator.services.verification import verify
+from bench.measure import Figures as Timed
+from bench.measure import print_load
 
 RULESET = "empires-aw"
 MAX_STEPS = 1000  # a whole game is about 100 to 200 steps (EAW-4.3: 34 action rounds for each seat)
@@ -76,13 +80,15 @@ class Figures:
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     events: dict[str, int] = field(default_factory=dict)
+    game_seconds: list[float] = field(default_factory=list)  # each game that played through, as timed where it ran
 
     def text(self) -> str:
-        per_game = self.seconds / self.games if self.games else 0.0
         steps = self.steps / self.games if self.games else 0.0
+        timed = Timed(walls=self.game_seconds)
+        per_game = f"median {timed.wall:.2f} s a game, spread {timed.spread:.0%}" if self.game_seconds else "no game"
         return (
             f"{self.games} games, {self.steps} steps ({steps:.0f} a game), {self.battles} battles, "
-            f"{self.seconds:.1f} s ({per_game:.2f} s a game), {len(self.problems)} problems"
+            f"{self.seconds:.1f} s ({per_game}), {len(self.problems)} problems"
         )
 
 
@@ -174,6 +180,7 @@ def run(games: int, seed: int, folder: Path | None, memory: bool, say: Any = pri
                 continue
             figures.steps += steps
             figures.battles += battles
+            figures.game_seconds.append(seconds)
             for kind in kinds:
                 figures.events[kind] = figures.events.get(kind, 0) + 1
             say(
@@ -303,11 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="eaw-mail-") as scratch:
             began = time.perf_counter()
             pace = play_by_mail(args.data or Path(scratch), args.seed, args.seats, {}, args.mail)
+            print_load()
             print(f"A game by mail, {args.seats} seats, decisions {args.mail}: {time.perf_counter() - began:.1f} s")
             print("Per game round and seat: order mails + answer mails sent / report mails received")
             print(pace.text())
         return 0
     figures = run(args.games, args.seed, args.data, args.memory, lambda line: print(line, flush=True), args.jobs)
+    print_load()
     print(figures.text())
     rare = sorted(figures.events.items(), key=lambda item: item[1])[:12]
     print("rarest events: " + ", ".join(f"{kind} {n}" for kind, n in rare))

@@ -4,15 +4,19 @@ whole snapshot before it, its stored orders (one file per seat of a sealed step)
 and the snapshot it writes must be the archived one byte for byte. Prints the steps that differ and the time per
 step; exits 1 if any differs.
 
+The time of a step is `pbem resolve` run in this process (CliRunner: its start-up is not paid, see
+bench/cli_startup.py), wall and CPU; printed are the medians over the steps, the middle half's spread, the slowest
+step and the load.
+
 Run from the repository root:
     python -m bench.resolve_replay --data /tmp/pbem-replay [--players 4] [--seed 1] [--game-data DIR] [--option K=V]
+        [--turns N: only the game's first N steps]
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -22,6 +26,7 @@ from typer.testing import CliRunner
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.cli import app
+from bench.measure import Figures, print_load
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "games/conqueror-er/example-data"
 
@@ -32,6 +37,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game-data", type=Path, default=EXAMPLE)
+    parser.add_argument("--turns", type=int, default=10000, help="steps to play (default: the whole game)")
     parser.add_argument("--option", action="append", default=[], help="KEY=VALUE, e.g. seas_of_destiny=true")
     args = parser.parse_args()
     shutil.rmtree(args.data, ignore_errors=True)
@@ -40,7 +46,7 @@ def main() -> int:
     played = runner.invoke(
         app,
         ["selfplay", "replay", "--ruleset", "conqueror-er", "--players", str(args.players), "--seed", str(args.seed)]
-        + ["--turns", "10000", "--game-data", str(args.game_data), "--data", str(args.data / "moderator")]
+        + ["--turns", str(args.turns), "--game-data", str(args.game_data), "--data", str(args.data / "moderator")]
         + [a for option in args.option for a in ("--option", option)],
     )
     if played.exit_code != 0:
@@ -55,7 +61,7 @@ def main() -> int:
             for seat in row.seat.split(", ") if row.seat else []:
                 stored = db.current_orders(session, game, row.number, seat)
                 orders[row.number, seat] = stored.text if stored else ""
-    times, differ = [], []
+    times, differ = Figures(), []
     for before, row in zip(rows, rows[1:], strict=False):
         folder = args.data / f"step-{row.number}"
         folder.mkdir(parents=True)
@@ -70,17 +76,23 @@ def main() -> int:
         command += ["--key", f"{row.number}={row.turn_key}", "--game-data", str(args.game_data)]
         command += ["--hidden-key", f"{row.number}={row.hidden_key}"] if row.hidden_key else []
         command += ["--orders-key", f"{row.number}={row.orders_key}"] if row.orders_key else []
-        start = time.perf_counter()
+        cpu, start = time.process_time(), time.perf_counter()
         done = runner.invoke(app, command)
-        times.append(time.perf_counter() - start)
+        times.walls.append(time.perf_counter() - start)
+        times.cpus.append(time.process_time() - cpu)
         written = folder / "out" / "snapshot.json"
         if done.exit_code != 0 or written.read_text(encoding="utf-8") != row.state_json:
             differ.append(f"step {row.number}: {done.output.strip() or 'the snapshot differs'}")
-    print(f"{len(times)} steps resolved from files: median {statistics.median(times) * 1000:.0f} ms, "
-          f"max {max(times) * 1000:.0f} ms per step")  # fmt: skip
+    steps = len(times.walls)
+    print_load()
+    if steps:
+        print(
+            f"{steps} steps resolved from files: median wall {times.wall * 1000:.0f} ms, cpu {times.cpu * 1000:.0f} ms "
+            f"a step (spread {times.spread:.0%}; slowest {max(times.walls) * 1000:.0f} ms)"
+        )
     for line in differ:
         print(f"DIFFERS  {line}")
-    print(f"{len(times) - len(differ)} of {len(times)} steps reproduced byte for byte")
+    print(f"{steps - len(differ)} of {steps} steps reproduced byte for byte")
     return 1 if differ else 0
 
 

@@ -5,19 +5,21 @@ orders (rulesets/coe/bot.py) are submitted with the seat's password, then adjudi
 and the invariants are checked. Prints the time per turn.
 A game that ends (somebody wins) before N player-turns is kept and another is started, until one has N turns.
 
-Then times `pbem verify` of the game (a new process each run, as a moderator runs it; the median of --runs runs);
-target: under 2 s for 200 player-turns.
+Then times `pbem verify` of the game as a new process (each tree's own installed `pbem`, as a moderator runs it),
+interleaved with bare `python -c pass` and with the old tree's `pbem verify` of the same archive (--against, default
+/work/wt-lead when it is there): medians of --runs rounds after a warm-up, each a ratio to bare Python run by run,
+with the spread and the load. Target: under 2 s (CPU) for 200 player-turns.
 
 Run from the repository root:
     python -m bench.selfplay_archive --data /tmp/pbem-bench [--turns 200] [--seats 6] [--ruleset coe-classic]
     python -m bench.selfplay_archive --data /tmp/pbem-bench --time-only     # time verify of the game built before
+    [--runs 5] [--against /work/wt-lead | --against '']
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,30 +28,46 @@ from adjudicator.archive import Archive
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.selfplay import SelfPlayStep, bot_of, play_archived_game, selfplay_seats
 from adjudicator.services.verification import verify
-from bench import COMMAND_ENV
+from bench.measure import Command, interleave, print_load, print_rows
 
 ATTEMPTS = 5
-TARGET = 2.0  # seconds for `pbem verify` of a game of 200 player-turns
+TARGET = 2.0  # CPU seconds of `pbem verify` of a game of 200 player-turns, as a new process
+OLD_TREE = Path("/work/wt-lead")
 
 
-def time_pbem_verify(data: Path, name: str, runs: int) -> int:
-    """Run `pbem verify NAME --data DATA` `runs` times in new processes; print the median and best against the
-    target. Returns 1 if verify found a problem."""
-    command = [sys.executable, "-m", "adjudicator.cli", "verify", name, "--data", str(data)]
-    times = []
-    for _ in range(max(1, runs)):
-        began = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False, env=COMMAND_ENV)
-        times.append(time.perf_counter() - began)
-        if done.returncode != 0:
-            print(done.stdout[-2000:] + done.stderr[-2000:], file=sys.stderr)
+def time_pbem_verify(data: Path, name: str, runs: int, against: str = "") -> int:
+    """Time `pbem verify NAME --data DATA` as a new process (each tree's own installed `pbem`, as a moderator runs
+    it), interleaved with bare `python -c pass` and, with `against`, the old tree's `pbem verify` of the same
+    archive: medians of `runs` rounds after a warm-up, ratios to bare Python run by run, the load. Returns 1 if a
+    tree has no venv; a verify that fails stops the bench (bench/measure.py prints what it printed)."""
+    trees = {"this tree": Path(__file__).resolve().parent.parent}
+    if against:
+        trees["old tree"] = Path(against).resolve()
+    measures = {"bare python": Command(lambda run: [sys.executable, "-c", "pass"])}
+    for label, tree in trees.items():
+        pbem = tree / ".venv" / "bin" / "pbem"
+        if not pbem.exists():
+            print(f"{tree} has no .venv/bin/pbem: make its venv as the README says, or give --against ''")
             return 1
-    median = statistics.median(times)
-    checks = done.stdout.strip().splitlines()[-1]
+        command = [str(pbem), "verify", name, "--data", str(data)]
+        # every run must verify (exit 0, no problem), else the bench stops: a figure of a failing verify would lie
+        measures[f"pbem verify, {label}"] = Command(lambda run, command=command: command, expect=" 0 problems\n")
+    runs = max(1, runs)
+    rows = interleave(measures, runs=runs, baseline="bare python")
+    for label in trees:
+        print(f"pbem verify {name}, {label}: 0 problems in each of {runs + 1} runs (the warm-up included)")
+    print_load()
+    print_rows(rows)
+    got = rows["pbem verify, this tree"]
     print(
-        f"pbem verify {name}: {checks}; median {median:.2f} s, best {min(times):.2f} s of {len(times)} runs "
-        f"(target < {TARGET:g} s: {'met' if median < TARGET else 'NOT met'})"
+        f"pbem verify {name}: median wall {got.wall:.2f} s, cpu {got.cpu:.2f} s; target < {TARGET:g} s (cpu): "
+        f"{'met' if got.cpu < TARGET else 'NOT met'}"
     )
+    if "old tree" in trees:
+        old = rows["pbem verify, old tree"]
+        print(
+            f"this tree / old tree ({trees['old tree']}): wall {got.wall / old.wall:.2f}, cpu {got.cpu / old.cpu:.2f}"
+        )
     return 0
 
 
@@ -64,10 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", choices=["turn", "round"], default="turn")
     parser.add_argument("--verify", action="store_true", help="also time the moderator's verify in this process")
     parser.add_argument("--runs", type=int, default=5, help="runs of `pbem verify` to time (default 5; 0: none)")
+    parser.add_argument(
+        "--against", default=str(OLD_TREE) if OLD_TREE.is_dir() else "", help="the old tree to compare ('': none)"
+    )
     parser.add_argument("--time-only", action="store_true", help="only time `pbem verify` of the game in --data")
     args = parser.parse_args(argv)
     if args.time_only:
-        return time_pbem_verify(args.data, args.name, args.runs)
+        return time_pbem_verify(args.data, args.name, args.runs, args.against)
 
     if args.data.exists() and any(args.data.iterdir()):
         parser.error(f"{args.data} is not empty: choose a new folder")
@@ -135,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         if problems:
             print("\n".join(problems[:10]), file=sys.stderr)
             return 1
-    return time_pbem_verify(args.data, name, args.runs) if args.runs else 0
+    return time_pbem_verify(args.data, name, args.runs, args.against) if args.runs else 0
 
 
 if __name__ == "__main__":

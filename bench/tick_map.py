@@ -4,9 +4,9 @@ the indentation shows). Cheaper than cProfile (which inflates the Python-heavy p
 says is close to what removing the work would save.
 
 Run from the repository root: python -m bench.tick_map [--games 200] [--only orders|empty] [--wal normal|full]
---wal measures a change not made yet: the SQLite archive in WAL mode, with synchronous=FULL (one wait for the disk
-per commit instead of the rollback journal's several) or NORMAL (no wait at commit; a power cut may lose the last
-commits, never the archive's consistency).
+--wal: the SQLite archive in WAL mode, with synchronous=FULL (what PBEM_SQLITE_JOURNAL=wal gives: one wait for the
+disk per commit instead of the rollback journal's several) or NORMAL (a what-if: no wait at commit; a power cut may
+lose the last commits, never the archive's consistency).
 A function that moved is reported as missing: update its dotted name below.
 """
 
@@ -34,7 +34,8 @@ TIMED = [
     ("  resolve (the rules)", "adjudicator.rulesets.coe.turn.resolve"),
     ("  turn_row (snapshot text, hashes, chain)", "adjudicator.services.turn.turn_row"),
     ("write the turn's files after the commit", "adjudicator.services.adjudication.Adjudication.write_files"),
-    ("repair check: write_missing_files", "adjudicator.services.repair.write_missing_files"),
+    ("repair check: missing_files (in the transaction)", "adjudicator.services.repair.missing_files"),
+    ("  and MissingFiles.write (after the commit)", "adjudicator.services.repair.MissingFiles.write"),
     ("queue the reports in the turn's transaction", "adjudicator.services.news._queue_reports"),
     ("  _mail_reports (texts shared with the files)", "adjudicator.services.news._mail_reports"),
     ("mail_news: questions of decisions, if any", "adjudicator.services.news.mail_news"),

@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.cli import app
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
 def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_score_and_verifies(
@@ -79,3 +83,31 @@ def test_a_bot_demo_of_a_game_its_bots_never_end_stops_after_the_steps_asked_and
     assert "Stopped after 4 steps, as asked: the game goes on" in result.output
     assert len(list((folder / "games" / "demo").glob("turn-*"))) >= 4
     assert (folder / "site" / "index.html").exists()
+
+
+class PressOnlyOnce:
+    """A player who, on one step, mails only press (C-13: no game orders, so none are stored for his turn)."""
+
+    def __init__(self, bot: Any, step: int) -> None:
+        self.bot, self.step = bot, step
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def orders(self, ruleset: Any, state: Any, seat: str, header: str, rng: Any) -> str:
+        if header.split()[3] == str(self.step):
+            return f"{header}\nBROADCAST: Ave!\n"
+        return self.bot.orders(ruleset, state, seat, header, rng)
+
+
+def test_a_bot_demo_goes_on_at_the_deadline_when_a_player_mailed_only_press(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = load_ruleset("coe-1984").bot
+    monkeypatch.setattr(CoeRuleset, "bot", property(lambda self: PressOnlyOnce(real, step=2)))
+    folder = tmp_path / "demo"
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--turns", "4", "--data", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "for step 2: no game orders: the stored orders stay" in result.output
+    assert "step 2 (player-turn) resolved at the deadline" in result.output
+    assert "Stopped after 4 steps, as asked: the game goes on" in result.output

@@ -6,13 +6,21 @@ the game row's `SELECT ... FOR UPDATE`; on SQLite every transaction starts with 
 takes the database's write lock at once, so writers queue (busy_timeout 30 s) instead of failing half-way.
 Unique indexes (one Message-ID, one live turn per number, one current order set per seat and turn) back the
 locks up: a race that slipped past them would fail and roll back rather than store a duplicate.
+
+Journal: a SQLite archive keeps SQLite's rollback journal unless PBEM_SQLITE_JOURNAL=wal puts it in WAL mode, which
+the file then keeps (=delete puts it back). A WAL commit waits for the disk once, not several times; commits stay
+durable (synchronous=FULL). Its recent commits sit in archive.sqlite-wal until a checkpoint, so a copy of
+archive.sqlite alone may lack them: `pbem backup` (Archive.backup) copies the archive whole at any time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event, inspect, literal, text
 from sqlalchemy.engine import Engine
@@ -36,12 +44,33 @@ def database_url(url: str) -> str:
     return url
 
 
-def _sqlite_connect(connection, _record) -> None:  # type: ignore[no-untyped-def]
-    connection.isolation_level = None  # the driver's own BEGIN is replaced by _sqlite_begin's
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.close()
+JOURNAL_VARIABLE = "PBEM_SQLITE_JOURNAL"
+JOURNALS = ("wal", "delete")
+
+
+def sqlite_journal() -> str | None:
+    """The journal mode asked for by PBEM_SQLITE_JOURNAL (None: the archive keeps the one it has)."""
+    asked = os.environ.get(JOURNAL_VARIABLE, "").strip().lower()
+    if not asked:
+        return None
+    if asked not in JOURNALS:
+        raise ArchiveError(f"{JOURNAL_VARIABLE}={asked!r}: the SQLite journal is one of {', '.join(JOURNALS)}")
+    return asked
+
+
+def _sqlite_connect(journal: str | None) -> Callable[[Any, Any], None]:
+    def connected(connection: Any, _record: Any) -> None:
+        connection.isolation_level = None  # the driver's own BEGIN is replaced by _sqlite_begin's
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        if journal is not None:
+            # the mode is kept in the file; FULL makes a WAL commit durable too (NORMAL would not wait for the disk)
+            cursor.execute(f"PRAGMA journal_mode={journal}")
+            cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    return connected
 
 
 def _sqlite_begin(connection) -> None:  # type: ignore[no-untyped-def]
@@ -50,8 +79,9 @@ def _sqlite_begin(connection) -> None:  # type: ignore[no-untyped-def]
 
 def _create_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        journal = sqlite_journal()  # a bad value is refused before the file is touched
         engine = create_engine(url)
-        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "connect", _sqlite_connect(journal))
         event.listen(engine, "begin", _sqlite_begin)
     elif url.startswith("postgresql"):
         engine = create_engine(url, pool_pre_ping=True)
@@ -166,6 +196,39 @@ class Archive:
             except BaseException:
                 session.rollback()
                 raise
+
+    def backup(self, dest: Path) -> int:
+        """Copy a SQLite archive whole to the new file `dest` with SQLite's online backup, safe while other commands
+        write it: the copy holds every commit, those still in the WAL file too, and is one file (rollback journal).
+        It is made under a temporary name and renamed into place, so that `dest` never holds half a copy. Returns
+        the number of games copied. A PostgreSQL archive is backed up with pg_dump."""
+        if self.backend != "sqlite":
+            raise ArchiveError(
+                f"pbem backup copies a SQLite archive; this archive is on {self.backend}: back it up with its own "
+                "tool, e.g. pg_dump -Fc -f pbem.dump DATABASE_URL"
+            )
+        source = self.engine.url.database
+        if not source or source == ":memory:":
+            raise ArchiveError("pbem backup copies an archive file; this archive is in memory")
+        if dest.exists():
+            raise ArchiveError(f"{dest} exists: name a new file for the backup (nothing was copied)")
+        if not dest.parent.is_dir():
+            raise ArchiveError(f"{dest.parent} is not a folder: make it first (nothing was copied)")
+        if Path(source).resolve() == dest.resolve():
+            raise ArchiveError(f"{dest} is the archive itself")
+        partial = dest.with_name(f".{dest.name}.partial")
+        partial.unlink(missing_ok=True)  # a backup that died half-way
+        try:
+            with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
+                live.execute("PRAGMA busy_timeout=30000")
+                live.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # the copy is one file, whatever the archive's mode
+                (games,) = copy.execute("SELECT count(*) FROM game").fetchone()
+            os.replace(partial, dest)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        return int(games)
 
     def dump(self) -> list[tuple[str, tuple[object, ...]]]:
         """Every row of every table, in key order: to show that a refused command changed nothing."""

@@ -5,12 +5,12 @@ whole contract)."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from adjudicator import resources
 from adjudicator.errors import PbemError
 
 
@@ -33,10 +33,10 @@ class RulesetSource:
     def open(cls, folder: Path, file: str = "ruleset.toml") -> RulesetSource:
         path = folder / file
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = resources.toml_table(path.read_text(encoding="utf-8"))
         except OSError as error:
             raise RulesetDataError(f"{path}: cannot be read ({error.strerror or error})") from None
-        except tomllib.TOMLDecodeError as error:
+        except resources.TOMLDecodeError as error:
             raise RulesetDataError(f"{path}: not valid TOML ({error})") from None
         return cls(folder, data, file)
 

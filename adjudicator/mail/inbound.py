@@ -13,7 +13,6 @@ from email.parser import BytesParser
 from email.policy import Policy
 from email.policy import default as default_policy
 from functools import cache
-from html.parser import HTMLParser
 from typing import TypeVar, cast
 
 from adjudicator.errors import PbemError
@@ -367,70 +366,77 @@ def _unflow(text: str, delsp: bool) -> str:
     return "\n".join(out)
 
 
-class _HtmlText(HTMLParser):
-    """Text of an HTML body: block elements and <br> break lines; quotes, scripts and styles are left out."""
+@cache
+def _html_text() -> type:
+    """The HTML reader, made on first use: html.parser is loaded only for a mail without a plain text part."""
+    from html.parser import HTMLParser
 
-    BLOCKS = frozenset(
-        "p div tr li ul ol table h1 h2 h3 h4 h5 h6 pre hr dl dt dd address section article header footer".split()
-    )
-    SKIP = frozenset(("script", "style", "head", "title", "template"))
+    class _HtmlText(HTMLParser):
+        """Text of an HTML body: block elements and <br> break lines; quotes, scripts and styles are left out."""
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-        self.quote = 0
-        self.pre = 0
+        BLOCKS = frozenset(
+            "p div tr li ul ol table h1 h2 h3 h4 h5 h6 pre hr dl dt dd address section article header footer".split()
+        )
+        SKIP = frozenset(("script", "style", "head", "title", "template"))
 
-    def _break(self, always: bool = False) -> None:
-        """End the line: always for <br>, else only when it holds something (block boundaries)."""
-        if always or (self.parts and not self.parts[-1].endswith("\n")):
-            self.parts.append("\n")
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.parts: list[str] = []
+            self.skip = 0
+            self.quote = 0
+            self.pre = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.SKIP:
-            self.skip += 1
-        elif tag == "body":
-            self.skip = 0  # a <head> left open ends here
-        elif tag == "br":
-            self._break(always=not (self.skip or self.quote))
-        elif tag == "blockquote":
-            self.quote += 1
-            self._break()
-        elif tag in self.BLOCKS:
-            self.pre += tag == "pre"
-            self._break()
+        def _break(self, always: bool = False) -> None:
+            """End the line: always for <br>, else only when it holds something (block boundaries)."""
+            if always or (self.parts and not self.parts[-1].endswith("\n")):
+                self.parts.append("\n")
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "br":
-            self._break(always=not (self.skip or self.quote))
-        elif tag in self.BLOCKS:
-            self._break()
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in self.SKIP:
+                self.skip += 1
+            elif tag == "body":
+                self.skip = 0  # a <head> left open ends here
+            elif tag == "br":
+                self._break(always=not (self.skip or self.quote))
+            elif tag == "blockquote":
+                self.quote += 1
+                self._break()
+            elif tag in self.BLOCKS:
+                self.pre += tag == "pre"
+                self._break()
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIP:
-            self.skip = max(0, self.skip - 1)
-        elif tag == "blockquote":
-            self.quote = max(0, self.quote - 1)
-            self._break()
-        elif tag in self.BLOCKS:
-            self.pre = max(0, self.pre - (tag == "pre"))
-            self._break()
+        def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "br":
+                self._break(always=not (self.skip or self.quote))
+            elif tag in self.BLOCKS:
+                self._break()
 
-    def handle_data(self, data: str) -> None:
-        if self.skip or self.quote:
-            return
-        if not self.pre:
-            data = re.sub(r"[ \t\r\n\f]+", " ", data)
-            if not self.parts or self.parts[-1].endswith("\n"):
-                data = data.lstrip(" ")
-        if data:
-            self.parts.append(data)
+        def handle_endtag(self, tag: str) -> None:
+            if tag in self.SKIP:
+                self.skip = max(0, self.skip - 1)
+            elif tag == "blockquote":
+                self.quote = max(0, self.quote - 1)
+                self._break()
+            elif tag in self.BLOCKS:
+                self.pre = max(0, self.pre - (tag == "pre"))
+                self._break()
+
+        def handle_data(self, data: str) -> None:
+            if self.skip or self.quote:
+                return
+            if not self.pre:
+                data = re.sub(r"[ \t\r\n\f]+", " ", data)
+                if not self.parts or self.parts[-1].endswith("\n"):
+                    data = data.lstrip(" ")
+            if data:
+                self.parts.append(data)
+
+    return _HtmlText
 
 
 def html_to_text(html: str) -> str:
     """Plain text of an HTML mail body, one line per block or <br>, entities unescaped."""
-    parser = _HtmlText()
+    parser = _html_text()()
     parser.feed(html)
     parser.close()
     text = "".join(parser.parts).replace("\xa0", " ")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from adjudicator import resources
 from adjudicator.errors import PbemError
-from adjudicator.resources import resource_dir
+from adjudicator.resources import resource_dir, toml_table
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano", "nl": "Nederlands"}
 KEYWORD_LANGUAGES = tuple(LANGUAGE_NAMES)
@@ -55,8 +55,8 @@ def shared_keywords_file() -> Path:
 def _read(path: Path) -> Table:
     """One keywords file: table key -> language -> spellings (upper case), each checked on its own."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
+        raw = toml_table(path.read_text(encoding="utf-8"))
+    except resources.TOMLDecodeError as e:
         raise KeywordTableError(f"{path}: {e}") from None
     table: Table = {}
     for key, langs in raw.items():
@@ -113,7 +113,7 @@ def _words_of(ruleset: str, extra: str) -> tuple[Path, Path | None, dict[str, An
     from adjudicator.rulesets import UnknownRuleset, ruleset_folders
 
     for name, folder in ruleset_folders().items():
-        data = tomllib.loads((folder / "ruleset.toml").read_text(encoding="utf-8"))
+        data = toml_table((folder / "ruleset.toml").read_text(encoding="utf-8"))
         if ruleset in (name, *data.get("aliases", ())):
             words = data.get("words", {})
             where = folder / "ruleset.toml"

@@ -49,10 +49,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.resources import resource_dir
+from adjudicator.resources import kept, resource_dir
 
 if TYPE_CHECKING:
-    from babel.messages.catalog import Catalog
     from babel.support import NullTranslations
 
 
@@ -110,15 +109,9 @@ class _Layered(stdlib_gettext.NullTranslations):
 
 @cache
 def _chained(language: str, ruleset: str | None, extra: str) -> NullTranslations:
-    from babel.messages.mofile import write_mo
     from babel.support import Translations
 
-    chain = []
-    for catalogue in _catalogues(language, ruleset, extra):
-        compiled = io.BytesIO()
-        write_mo(compiled, catalogue)
-        compiled.seek(0)
-        chain.append(Translations(compiled))
+    chain = [Translations(io.BytesIO(compiled)) for compiled, _ in _catalogues(language, ruleset, extra)]
     for fallback in chain[1:]:  # a text missing from the first catalogue is looked up in the next
         chain[0].add_fallback(fallback)
     return chain[0]
@@ -143,8 +136,11 @@ def _own_locale(ruleset: str) -> Path:
     return (ruleset_folder(ruleset) / ruleset_words(ruleset).get("locale", "locale")).resolve()
 
 
+Compiled = tuple[bytes, list[tuple[str, str]]]  # a catalogue: its .mo file, and its (msgid, translation) pairs
+
+
 @cache
-def _catalogues(language: str, ruleset: str | None, extra: str) -> tuple[Catalog, ...]:
+def _catalogues(language: str, ruleset: str | None, extra: str) -> tuple[Compiled, ...]:
     return tuple(
         _read_catalogue(path)
         for folder in catalogue_folders(ruleset)
@@ -153,11 +149,26 @@ def _catalogues(language: str, ruleset: str | None, extra: str) -> tuple[Catalog
 
 
 @cache
-def _read_catalogue(path: Path) -> Catalog:
-    from babel.messages.pofile import read_po
+def _read_catalogue(path: Path) -> Compiled:
+    """A .po file compiled in memory (the .mo file gettext reads) with its translated texts of one msgid each, in
+    file order; kept in the cache folder by the .po file's content: Babel's .po reader is pure Python, and reading
+    the catalogues cost a receipt in German, Italian or Dutch more than its own command's work."""
+    from babel import __version__ as babel_version
 
-    with path.open("rb") as source:
-        return read_po(source, locale=path.parent.parent.name)
+    source = path.read_bytes()
+    locale = path.parent.parent.name
+
+    def compiled() -> Compiled:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        catalogue = read_po(io.BytesIO(source), locale=locale)
+        mo = io.BytesIO()
+        write_mo(mo, catalogue)
+        texts = [(m.id, m.string) for m in catalogue if m.id and m.string and isinstance(m.id, str)]
+        return mo.getvalue(), texts
+
+    return kept("catalogue", f"{babel_version}:{locale}:".encode() + source, compiled)
 
 
 def gettext(language: str, msgid: str, *, in_ruleset: str | None = None, **values: object) -> str:
@@ -231,15 +242,15 @@ def _patterns_of(language: str, ruleset: str | None, extra: str) -> tuple[list[_
     """The catalogues as patterns (msgids with placeholders and some words around them, most literal text first)
     and as plain texts (msgids without placeholders); a msgid of two catalogues has the first one's translation."""
     patterns, plain, seen = [], {}, set()
-    for catalogue in _catalogues(language, ruleset, extra):
-        for message in catalogue:
-            if not message.id or not message.string or not isinstance(message.id, str) or message.id in seen:
+    for _, texts in _catalogues(language, ruleset, extra):
+        for msgid, translation in texts:
+            if msgid in seen:
                 continue
-            seen.add(message.id)
-            if not PLACEHOLDER.search(message.id):
-                plain[message.id] = message.string
-            elif len(re.sub(r"\W", "", PLACEHOLDER.sub("", message.id))) >= 3:  # not a bare "%(a)s %(b)s"
-                patterns.append(_Pattern(message.id, message.string))
+            seen.add(msgid)
+            if not PLACEHOLDER.search(msgid):
+                plain[msgid] = translation
+            elif len(re.sub(r"\W", "", PLACEHOLDER.sub("", msgid))) >= 3:  # not a bare "%(a)s %(b)s"
+                patterns.append(_Pattern(msgid, translation))
     patterns.sort(key=lambda p: -p.weight)
     return patterns, plain
 

@@ -25,6 +25,7 @@ from adjudicator.mail.inbound import read_message
 from adjudicator.mail.outbound import send_outbox
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.services.clock import SYSTEM_CLOCK, FixedClock, parse_time
 from adjudicator.services.deadlines import tick
 from adjudicator.services.demo import fresh_folder
 from adjudicator.services.game_reads import current_game, due_turns
@@ -74,12 +75,14 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
         phases = {step.number: step.phase for step in ruleset.coming_steps(state)}
         pace.sent.update((ruleset.round_of(state), seat) for _, seat in due_turns(ruleset, state, "turn"))
         _mail_orders(archive, ruleset, state, made.passwords, addresses, demo.seed, say)
-        rows = _tick(archive, data, ruleset.steps_done(state), pace)
+        rows, late = _tick(archive, data, ruleset.steps_done(state), pace), ""
+        if not rows:  # a seat mailed no game orders (press only, C-13): its turn waits for the deadline
+            rows, late = _tick(archive, data, ruleset.steps_done(state), pace, at_deadline=True), " at the deadline"
         if not rows:
             raise PbemError(f"game {GAME}: step {ruleset.steps_done(state) + 1} was not resolved")
         for number, seat in rows:
             report = made.folder / f"turn-{number:04d}" / "report.txt"
-            say(f"  step {number} ({phases.get(number, seat or 'no orders')}) resolved -> {report}")
+            say(f"  step {number} ({phases.get(number, seat or 'no orders')}) resolved{late} -> {report}")
         played += len(rows)
     else:
         if demo.turns is None:
@@ -111,12 +114,16 @@ class MailPace:
         return "\n".join(lines)
 
 
-def _tick(archive: Archive, data: Path, before: int, pace: MailPace) -> list[tuple[int, str | None]]:
-    """`pbem tick` (every due seat's orders are in): the steps it resolved, as (number, seat); the report mails it
-    queued are counted in `pace`."""
+def _tick(
+    archive: Archive, data: Path, before: int, pace: MailPace, at_deadline: bool = False
+) -> list[tuple[int, str | None]]:
+    """`pbem tick` (every due seat's orders are in; with `at_deadline`, run when the game's deadline has come):
+    the steps it resolved, as (number, seat); the report mails it queued are counted in `pace`."""
     with archive.session() as session:
         queued = db.outbox_size(session)
-    ticked = tick(archive, data)
+        deadline = current_game(session, GAME)[0].deadline
+    clock = FixedClock(parse_time(deadline)) if at_deadline and deadline else SYSTEM_CLOCK
+    ticked = tick(archive, data, clock=clock)
     if ticked.failures:
         raise PbemError(f"game {GAME}: the tick failed: {ticked.failures[GAME]}")
     with archive.session() as session:

@@ -22,7 +22,7 @@ from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_ti
 from adjudicator.services.game_reads import current_game, due_turns, game_folder
 from adjudicator.services.news import mail_news, queue_news
 from adjudicator.services.notices import deadline_text, mail_to_seat
-from adjudicator.services.repair import write_missing_files
+from adjudicator.services.repair import missing_files
 
 
 @dataclass
@@ -123,16 +123,26 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
         news, questions = queue_news(session, game, ruleset, clock=clock)
+        # the files of stored turns that the disk lacks (their writer died after its commit), read in the same
+        # transaction, so that a game takes one commit; this tick's own turns and questions are written below
+        missing = missing_files(
+            session,
+            data,
+            name,
+            clock=clock,
+            written_by_caller={row.number for row in done.turns} if done else (),
+            notices_by_caller=done is not None and done.waiting_on is not None,
+            game=game,
+            languages=done.languages if done is not None else None,
+        )
     if done is not None:
         done.write_files(data)
-    lines += _repair_lines(archive, data, name, clock=clock) + news
+    lines += _repair_lines(missing.write(), game_folder(data, name), name) + news
     return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
 
 
-def _repair_lines(archive: Archive, data: Path, name: str, *, clock: Clock) -> list[str]:
-    """Write the files of stored turns that the disk lacks (their writer died after its commit), saying which."""
-    folder = game_folder(data, name)
-    written = write_missing_files(archive, data, name, clock=clock)
+def _repair_lines(written: list[Path], folder: Path, name: str) -> list[str]:
+    """The line saying which files of stored turns the disk lacked and were written."""
     return [f"{name}: wrote missing {', '.join(str(path.relative_to(folder)) for path in written)}"] if written else []
 
 

@@ -32,7 +32,6 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, expected_turn, game_ruleset
-from adjudicator.services.mail_commands import commands_without_header, seat_commands
 from adjudicator.services.notices import (
     STRANGER,
     answer_registered,
@@ -401,6 +400,8 @@ def _without_header(
         )
         return MailOutcome(Reason.OVER_LIMIT, text)
     if reading.commands:
+        from adjudicator.services.mail_commands import commands_without_header  # a command's mail alone needs it
+
         return MailOutcome(
             Reason.COMMANDS, commands_without_header(session, mail, record, reading.commands, clock=clock)
         )
@@ -503,6 +504,8 @@ def _take_commands(
     the same mail; a mail of commands alone ends here."""
     if not reading.commands:
         return None
+    from adjudicator.services.mail_commands import seat_commands  # an order mail without commands needs none of it
+
     seat_commands(session, found.game, found.state, found.seat, mail, reading.commands, clock=clock)
     if found.orders.orders or found.orders.errors:
         return None

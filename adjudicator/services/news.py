@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, TurnRow
+from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
@@ -76,7 +76,7 @@ def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: 
         session.add(row)
     if not news:
         return []
-    _mail_reports(session, game, ruleset, news, clock=clock)
+    _mail_reports(session, game, ruleset, news, list(seats.values()), clock=clock)
     return [f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued"]
 
 
@@ -122,12 +122,14 @@ def _notice_text(notice: Path, questions: list[DecisionRow], *, clock: Clock) ->
     return "".join(f"ANSWER {d.key}: {d.default}\n    # {d.question} ({d.rule})\n" for d in questions)
 
 
-def _mail_reports(session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], *, clock: Clock) -> None:
+def _mail_reports(
+    session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[SeatRow], *, clock: Clock
+) -> None:
     """Each seat gets the public reports of the turns its mail covers (_covered) and its private report of them
     (rendered from the archive, so a report file not yet written by another process is no obstacle; texts the
     turn's files were just rendered with are not rendered again, reports.turn_reports), with the new deadline,
-    threaded with its latest order mail; each observer gets the public reports only."""
-    seats = db.game_seats(session, game)
+    threaded with its latest order mail; each observer gets the public reports only. `seats`: the game's seats (read
+    by the caller in this transaction)."""
     watchers = db.observers(session, game)
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}

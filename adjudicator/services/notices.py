@@ -15,7 +15,6 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import Clock, timestamp
 from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import turn_map, turn_reports
 
 STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
 
@@ -146,6 +145,9 @@ def queue_welcome(
         (line[len("Subject:") :].strip() for line in heading.split("\n") if line.startswith("Subject:")),
         f"[{game.name}] {seat.seat}",
     )
+    # imported here: the maps and reports it loads are no part of a receipt (an order mail's command start-up)
+    from adjudicator.services.reports import turn_map, turn_reports
+
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
     body = "\n".join(parts)  # the welcome's text states the deadline

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import os
 import re
 import secrets
 from dataclasses import replace
@@ -30,12 +31,42 @@ def hash_password(password: str) -> str:
     return f"scrypt$16384$8$1${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
+class _MatchedPasswords:
+    """The (password, stored hash) pairs this process has found matching, so that a long-running process (`pbem
+    serve`, self-play) pays scrypt once per seat, not once per mail. Only matches are kept: a wrong password pays
+    scrypt every time, as guessing should. The pairs are kept as HMACs under a key of this process alone, never
+    as passwords, and the table is bounded (emptied when full)."""
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.key = os.urandom(32)
+        self.pairs: set[bytes] = set()
+
+    def tag(self, password: str, stored: str) -> bytes:
+        return hmac.digest(self.key, f"{stored}\0{password}".encode(), "sha256")
+
+    def remember(self, tag: bytes) -> None:
+        if len(self.pairs) >= self.LIMIT:
+            self.pairs.clear()
+        self.pairs.add(tag)
+
+
+MATCHED = _MatchedPasswords()
+
+
 def password_matches(password: str, stored: str) -> bool:
     if password == PASSWORD_MARK:
         return False  # the mark stands for a password removed from a stored text: it is never one itself
+    tag = MATCHED.tag(password, stored)
+    if tag in MATCHED.pairs:
+        return True
     _, n, r, p, salt, digest = stored.split("$")
     candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p))
-    return hmac.compare_digest(candidate, base64.b64decode(digest))
+    matches = hmac.compare_digest(candidate, base64.b64decode(digest))
+    if matches:
+        MATCHED.remember(tag)
+    return matches
 
 
 @lru_cache(maxsize=1)

@@ -3,6 +3,8 @@ disk lacks, the files of a turn or the decision notices whose writer died after 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,50 +34,103 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import DecisionRow, GameRow
+    from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
 
 
 def write_missing_files(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[Path]:
     """Write what the archive holds and the disk lacks: the files of every stored turn and the
     decision notices of the turn waiting for answers, which a process that died after its commit never wrote.
     Nothing is stored; returns the files written."""
+    with archive.session() as session:
+        missing = missing_files(session, data, name, clock=clock)
+    return missing.write()
+
+
+@dataclass
+class MissingFiles:
+    """What the disk lacks of a game's stored turns and waiting questions, read from the archive, to be written
+    (`write`) once the transaction that read it is over."""
+
+    folder: Path
+    ruleset: Ruleset
+    game: GameRow
+    languages: dict[str, str]
+    numbers: list[int]
+    lacking_turns: dict[int, set[str]]
+    rows: dict[int, TurnRow]
+    waiting: tuple[int, StepResult, list[DecisionRow]] | None = None
+    lacking_seats: set[str] = field(default_factory=set)
+    latest: str | None = None  # the snapshot text before the waiting turn
+
+    def write(self) -> list[Path]:
+        """Write the files found lacking; returns them."""
+        written: list[Path] = []
+        for i, number in enumerate(self.numbers):
+            if self.lacking_turns[number]:
+                before = self.rows[self.numbers[i - 1]].state_json if i > 0 else None
+                written += write_turn_files(
+                    self.folder,
+                    self.ruleset,
+                    self.game,
+                    [self.rows[number]],
+                    self.languages,
+                    before,
+                    only=self.lacking_turns[number],
+                )
+        if self.waiting is not None:
+            number, result, questions = self.waiting
+            lacking = [d for d in questions if d.seat in self.lacking_seats]
+            if lacking:
+                written += write_decision_notices(
+                    self.folder, self.ruleset, self.game, number, result, lacking, self.languages, self.latest
+                )
+        return written
+
+
+def missing_files(
+    session: Session,
+    data: Path,
+    name: str,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
+    written_by_caller: Collection[int] = (),
+    notices_by_caller: bool = False,
+    game: GameRow | None = None,
+    languages: dict[str, str] | None = None,
+) -> MissingFiles:
+    """What write_missing_files writes, read in the caller's transaction. A caller that resolved turns in it leaves
+    out the turns it writes the files of itself (`written_by_caller`) and, when it asked questions, their notices
+    (`notices_by_caller`): a tick reads this in its turn's own transaction, so that a game takes one commit. A
+    caller that read the game and its seats' languages in the transaction passes them (`game`, `languages`)."""
     from adjudicator.archive import queries as db
 
-    with archive.session() as session:
-        game = db.find_game(session, name)
-        ruleset = game_ruleset(game)
+    game = game if game is not None else db.find_game(session, name)
+    ruleset = game_ruleset(game)
+    if languages is None:
         languages = {s.seat: s.language for s in db.game_seats(session, game)}
-        folder = game_folder(data, name)
-        names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
-        if hides_information(ruleset):  # each seat's own view of a game with hidden cards (ER-13)
-            names |= {f"snapshot-{seat}.json" for seat in languages}
-        numbers = db.turn_numbers(session, game)
-        # only the turns with a file lacking are read, with the turn before each (its position names the leaders)
-        lacking_turns = {number: _lacking(folder, number, names) for number in numbers}
-        wanted = {n for n in numbers if lacking_turns[n]}
-        wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
-        rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
-        # the position is read only for a game with questions unanswered (a tick checks every game it ticks)
-        state = current_game(session, name)[2] if db.has_unanswered_decisions(session, game) else None
-        due = ruleset.steps_done(state) + 1 if state is not None else None
-        unanswered = [d for d in db.decisions(session, game, due) if d.answer is None] if due is not None else []
-        # the turn is resolved again (as far as it gets) only when a notice is missing
-        lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
-        waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if lacking_seats else None
-        latest = db.latest_turn(session, game).state_json if waiting is not None else None  # before the waiting turn
-    written: list[Path] = []
-    for i, number in enumerate(numbers):
-        if lacking_turns[number]:
-            before = rows[numbers[i - 1]].state_json if i > 0 else None
-            written += write_turn_files(
-                folder, ruleset, game, [rows[number]], languages, before, only=lacking_turns[number]
-            )
-    if waiting is not None:
-        number, result, questions = waiting
-        lacking = [d for d in questions if d.seat in lacking_seats]
-        if lacking:
-            written += write_decision_notices(folder, ruleset, game, number, result, lacking, languages, latest)
-    return written
+    folder = game_folder(data, name)
+    names = {"report.txt", "snapshot.json", "map.svg", *(f"report-{seat}.txt" for seat in languages)}
+    if hides_information(ruleset):  # each seat's own view of a game with hidden cards (ER-13)
+        names |= {f"snapshot-{seat}.json" for seat in languages}
+    numbers = [n for n in db.turn_numbers(session, game) if n not in written_by_caller]
+    # only the turns with a file lacking are read, with the turn before each (its position names the leaders)
+    lacking_turns = {number: _lacking(folder, number, names) for number in numbers}
+    wanted = {n for n in numbers if lacking_turns[n]}
+    wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
+    rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
+    missing = MissingFiles(folder, ruleset, game, languages, numbers, lacking_turns, rows)
+    if notices_by_caller:
+        return missing
+    # the position is read only for a game with questions unanswered (a tick checks every game it ticks)
+    state = current_game(session, name)[2] if db.has_unanswered_decisions(session, game) else None
+    due = ruleset.steps_done(state) + 1 if state is not None else None
+    unanswered = [d for d in db.decisions(session, game, due) if d.answer is None] if due is not None else []
+    # the turn is resolved again (as far as it gets) only when a notice is missing
+    missing.lacking_seats = {d.seat for d in unanswered if not _notice_written(folder, d)}
+    missing.waiting = _waiting_turn(session, game, ruleset, state, clock=clock) if missing.lacking_seats else None
+    # before the waiting turn
+    missing.latest = db.latest_turn(session, game).state_json if missing.waiting is not None else None
+    return missing
 
 
 def _lacking(folder: Path, number: int, names: set[str]) -> set[str]:

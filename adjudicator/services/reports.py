@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from functools import cache, partial
+from functools import partial
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -124,9 +124,14 @@ def turn_reports(
         """Read only when something is rendered (a tick's files find their texts rendered for its mails)."""
         return _position(ruleset, row.state_json)
 
-    @cache
+    inputs = _report_inputs(game, row, before)
+
     def common() -> dict[str, Any]:
-        """What the public and private reports share (read-only to the templates): made once per call."""
+        """What the public and private reports share (read-only to the templates): made once per process for the
+        same inputs (a tick renders a turn's public and private reports in two calls)."""
+        return _made_once(ruleset, (*inputs, "common"), shared)
+
+    def shared() -> dict[str, Any]:
         state = position()
         return {
             "ruleset": ruleset,
@@ -150,7 +155,6 @@ def turn_reports(
         own = {"state": ruleset.snapshot(state, seat)} if hidden else {}
         return render("report-seat.txt.j2", spoken, seat=seat, **common() | own, **ruleset.report_context(state))
 
-    inputs = _report_inputs(game, row, before)
     outputs = {"snapshot.json": ruleset.snapshot_text(position(), PUBLIC) if hidden else row.state_json}
     if language is not None:
         outputs["report.txt"] = _rendered_once(ruleset, (*inputs, "report.txt", language), public)
@@ -164,9 +168,10 @@ def turn_reports(
     return outputs
 
 
-# Reports rendered in this process: (ruleset, what the report is rendered from) -> (the ruleset, the text); the
-# ruleset is kept with its text so that its id is not reused while the entry lives. Oldest first, bounded.
-_RENDERED: dict[tuple[Any, ...], tuple[Ruleset, str]] = {}
+# Reports rendered in this process, and what a turn's reports share: (ruleset, what they are rendered from) -> (the
+# ruleset, the text or the shared context); the ruleset is kept so that its id is not reused while the entry lives.
+# Oldest first, bounded.
+_RENDERED: dict[tuple[Any, ...], tuple[Ruleset, Any]] = {}
 RENDERED_KEPT = 64
 
 
@@ -209,15 +214,19 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
 
 
 def _rendered_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+    return _made_once(ruleset, key, make)  # type: ignore[no-any-return]
+
+
+def _made_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     full_key = (id(ruleset), *key)
     found = _RENDERED.get(full_key)
     if found is not None and found[0] is ruleset:
         return found[1]
-    text = make()
-    _RENDERED[full_key] = (ruleset, text)
+    made = make()
+    _RENDERED[full_key] = (ruleset, made)
     if len(_RENDERED) > RENDERED_KEPT:
         del _RENDERED[next(iter(_RENDERED))]
-    return text
+    return made
 
 
 def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en") -> str:

@@ -28,10 +28,12 @@ from adjudicator.services.turn import play, replayed_fields, step_seat
 from adjudicator.services.verify_published import verify_published
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
-# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
+# that use it, so that the commands that work on files alone (`pbem check --state`) do not load it, and `pbem verify`
+# of a SQLite archive reads its rows without it (archive/verify_rows.py).
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
     from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
+    from adjudicator.archive.verify_rows import GameRows
 
 
 def verify(
@@ -46,13 +48,36 @@ def verify(
     archive is held against what has left it (the turn files under `data`, the mails, the .eml files in
     `mail_dirs`) and the rows outside the chain are checked (verify_published); what could not be checked is
     added to `notes`."""
-    from adjudicator.archive import queries as db
+    from adjudicator.archive.verify_rows import orm_rows
 
     with archive.session() as session:
-        game = db.find_game(session, name)
-        rows = db.turns(session, game)
-        seats = [s.seat for s in db.game_seats(session, game)]
-        asked = _asked(db.decisions_after(session, game, -1))
+        rows = orm_rows(session, name)
+    return verify_rows(rows, data, mail_dirs, notes)
+
+
+def verify_stored(
+    data: Path, db: str | None, name: str, mail_dirs: Sequence[Path] = (), notes: list[str] | None = None
+) -> tuple[list[str], list[str]]:
+    """`pbem verify`: verify() of the game in the archive at `db`, or else in the data folder's SQLite archive, read
+    without SQLAlchemy where it can be (the same rows, read the same way; verify_rows.py)."""
+    from adjudicator.archive.verify_rows import lean_rows
+
+    rows = lean_rows(data, name) if db is None else None
+    if rows is None:
+        from adjudicator.archive import Archive
+
+        return verify(Archive.open(data, db), name, data, mail_dirs, notes)
+    return verify_rows(rows, data, mail_dirs, notes)
+
+
+def verify_rows(
+    stored: GameRows, data: Path | None = None, mail_dirs: Sequence[Path] = (), notes: list[str] | None = None
+) -> tuple[list[str], list[str]]:
+    """verify() of the rows read of a game."""
+    game = stored.game
+    rows = stored.turns
+    seats = [s.seat for s in stored.seats]
+    asked = _asked(stored.decisions)
     passed: list[str] = []
     problems: list[str] = []
     rows = _numbered(rows, problems)
@@ -62,7 +87,7 @@ def verify(
     except PbemError as damaged:  # damaged stored game data: no turn can be replayed, the chain is still followed
         problems.append(f"{damaged}; no turn is replayed")
         _verify_chain(game, rows, passed, problems)
-        verify_published(archive, name, data, mail_dirs, passed, problems, notes, rows)  # they need no replay
+        verify_published(stored, data, mail_dirs, passed, problems, notes, rows)  # they need no replay
         return passed, problems
     _verify_data(game, rows, passed, problems)
     previous: Any = None
@@ -73,7 +98,7 @@ def verify(
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
         previous = _stored_state(ruleset, row, problems)
     _verify_chain(game, rows, passed, problems)
-    verify_published(archive, name, data, mail_dirs, passed, problems, notes, rows)
+    verify_published(stored, data, mail_dirs, passed, problems, notes, rows)
     return passed, problems
 
 
@@ -117,13 +142,14 @@ def _verify_data(game: GameRow, rows: list[TurnRow], passed: list[str], problems
     if not game.game_data or not rows:
         return
     digest = data_digest(json.loads(game.game_data)["files"])  # readable: the ruleset was bound to it
-    named = {row.number: _named_digest(row) for row in rows}
-    if not named[rows[0].number]:  # a game made before snapshots named their data (older versions)
-        return
     first = rows[0].number
+    named = {first: _named_digest(rows[0])}  # the others are read only to name the turns of a changed digest
+    if not named[first]:  # a game made before snapshots named their data (older versions)
+        return
     if named[first] == digest:
         passed.append(f"game data: digest {digest}, as the first turn's snapshot names it")
     else:
+        named = {row.number: _named_digest(row) for row in rows}
         same = [number for number, text in named.items() if text == named[first]]
         span = f"{same[0]}-{same[-1]}" if len(same) > 1 else f"{same[0]}"
         problems.append(

@@ -32,10 +32,8 @@ from adjudicator.services.game_reads import game_folder, game_ruleset
 from adjudicator.services.turn import step_orders_text, step_seats
 
 if TYPE_CHECKING:
-    from sqlmodel import Session
-
-    from adjudicator.archive import Archive
     from adjudicator.archive.models import GameRow, OrderSetRow, TurnRow
+    from adjudicator.archive.verify_rows import GameRows
 
 CHAIN_LINE = "Archive chain after this turn: %(hash)s"  # templates/report.txt.j2
 _HASH = re.compile(r"[0-9a-f]{64}")
@@ -56,8 +54,7 @@ class Published:
 
 
 def verify_published(
-    archive: Archive,
-    name: str,
+    stored: GameRows,
     data: Path | None,
     mail_dirs: Sequence[Path],
     passed: list[str],
@@ -65,24 +62,22 @@ def verify_published(
     notes: list[str] | None = None,
     live: list[TurnRow] | None = None,
 ) -> None:
-    """Check the published chain heads and the rows outside the chain of game `name`; adds one summary line to
-    `passed` when nothing is wrong, a line per problem (naming its turn) to `problems`, and what could not be
-    checked (files missing, no data folder) to `notes`. `live`: the game's turns, when the caller has read them."""
-    from adjudicator.archive import queries as db
-
+    """Check the published chain heads and the rows outside the chain of the game whose rows are `stored`; adds one
+    summary line to `passed` when nothing is wrong, a line per problem (naming its turn) to `problems`, and what
+    could not be checked (files missing, no data folder) to `notes`. `live`: the game's turns, when the caller has
+    kept only some of them."""
     said: list[str] = [] if notes is None else notes
-    with archive.session() as session:
-        game = db.find_game(session, name)
-        live = db.turns(session, game) if live is None else live
-        withdrawn = _withdrawn(session, game)
-        seat_rows = db.game_seats(session, game)
-        seats = [row.seat for row in seat_rows]
-        # the languages reports were written in: a catalogue is read only for those (each costs start-up time)
-        languages = frozenset(["en", *(row.language for row in seat_rows)])
-        languages |= {row.language for row in db.observers(session, game)}
-        current = _current_order_sets(session, game)
-        order_mails = _order_mails(session, name)
-        mails = [(f"mail {number} to {to}", body) for number, to, body in _outbox(session, name)]
+    game, name = stored.game, stored.game.name
+    live = stored.turns if live is None else live
+    withdrawn = stored.withdrawn
+    seat_rows = stored.seats
+    seats = [row.seat for row in seat_rows]
+    # the languages reports were written in: a catalogue is read only for those (each costs start-up time)
+    languages = frozenset(["en", *(row.language for row in seat_rows)])
+    languages |= {row.language for row in stored.observers}
+    current = stored.order_sets
+    order_mails = _order_mails(stored.order_mails)
+    mails = [(f"mail {number} to {to}", body) for number, to, body in stored.mails]
     found = len(problems)
     named = {int(m.group(1)) for p in problems if (m := re.match(r"turn (-?\d+)\b", p))}  # verify's own lines
     prefixes = _chain_prefixes(languages)
@@ -106,26 +101,6 @@ def verify_published(
 
 
 # -- what left the archive ------------------------------------------------------------------------------------
-
-
-def _outbox(session: Session, name: str) -> list[tuple[int, str, str]]:
-    """(id, to, body) of the game's mails, queued and sent: the plain bodies alone (not their HTML and maps)."""
-    from sqlmodel import select
-
-    from adjudicator.archive.models import OutboxRow
-
-    query = select(OutboxRow.id, OutboxRow.to, OutboxRow.body).where(OutboxRow.game == name)
-    return [(int(i or 0), to, body) for i, to, body in session.exec(query.order_by(OutboxRow.id)).all()]  # type: ignore[arg-type]
-
-
-def _withdrawn(session: Session, game: GameRow) -> set[tuple[int, str]]:
-    """(number, chain) of the game's turns withdrawn by a roll-back: their reports were published before it."""
-    from sqlmodel import select
-
-    from adjudicator.archive.models import TurnRow
-
-    query = select(TurnRow.number, TurnRow.chain).where(TurnRow.game_id == game.id, TurnRow.superseded == True)  # noqa: E712
-    return {(number, chain) for number, chain in session.exec(query).all() if chain}
 
 
 def _chain_prefixes(languages: frozenset[str]) -> tuple[str, ...]:
@@ -291,15 +266,6 @@ def _check_checkpoints(game: GameRow, problems: list[str]) -> None:
             )
 
 
-def _current_order_sets(session: Session, game: GameRow) -> dict[tuple[int, str], OrderSetRow]:
-    from sqlmodel import select
-
-    from adjudicator.archive.models import OrderSetRow
-
-    query = select(OrderSetRow).where(OrderSetRow.game_id == game.id, OrderSetRow.replaced == False)  # noqa: E712
-    return {(row.turn, row.seat): row for row in session.exec(query).all()}
-
-
 def _check_order_sets(live: list[TurnRow], current: dict[tuple[int, str], OrderSetRow], problems: list[str]) -> int:
     """Each stored turn's orders_text (chained, replayed) is made of its seats' current order sets, as the
     adjudication read them (adjudication.turn_inputs): an order set edited, added or removed afterwards differs.
@@ -323,17 +289,10 @@ def _check_order_sets(live: list[TurnRow], current: dict[tuple[int, str], OrderS
     return checked
 
 
-def _order_mails(session: Session, name: str) -> dict[str, list[datetime]]:
-    """Seat -> when each of its mails that stored orders was received (the message table)."""
-    from sqlmodel import select
-
-    from adjudicator.archive.models import MessageRow
-
-    query = select(MessageRow.seat, MessageRow.received).where(
-        MessageRow.game == name, MessageRow.outcome == "orders stored"
-    )
+def _order_mails(stored: list[tuple[str | None, str]]) -> dict[str, list[datetime]]:
+    """Seat -> when each of its mails that stored orders was received (the message table's (seat, received))."""
     found: dict[str, list[datetime]] = {}
-    for seat, received in session.exec(query).all():
+    for seat, received in stored:
         try:
             found.setdefault(seat or "", []).append(datetime.fromisoformat(received))
         except ValueError:

@@ -47,8 +47,9 @@ class CoeRuleset(RulesetBase):
     seats: tuple[SeatInfo, ...]
     data: dict[str, Any] = field(repr=False)
 
-    @property
+    @cached_property
     def seat_names(self) -> tuple[str, ...]:
+        # made once: the snapshot checks and the invariants ask for it some hundred times a turn
         return tuple(s.name for s in self.seats)
 
     def seat(self, name: str) -> SeatInfo:

@@ -72,10 +72,11 @@ def with_reader_defaults(data: Any) -> Any:
     return result
 
 
-def snapshot_problems(data: Any, ruleset: CoeRuleset | None) -> list[str]:
-    """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset."""
+def snapshot_problems(data: Any, ruleset: CoeRuleset | None, *, plain: bool = False) -> list[str]:
+    """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset. `plain`: the
+    data is known to hold no float nor huge integer (engine/schema.py plain_text)."""
     found = _unknown_areas(data, ruleset) if ruleset is not None else []
-    found += schema_problems(data, snapshot_schema(), snapshot_schema())
+    found += schema_problems(data, snapshot_schema(), snapshot_schema(), plain=plain)
     if not found and ruleset is not None:
         found = position_problems(data, ruleset)
     return found
@@ -200,8 +201,9 @@ def _area_problems(where: str, code: str, area: dict[str, Any], data: dict[str, 
 def _force_problems(where: str, code: str, force: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     found = _number_problems(f"{where}.generals", force["generals"], "generals", ruleset)
     found += _number_problems(f"{where}.galleys", force["galleys"], "galley", ruleset)
-    seas = set().union(*ruleset.board.coasts(code)) if ruleset.board.is_land(code) else set()
-    for number, sea in force.get("galley_coasts", {}).items():
+    coasts = force.get("galley_coasts", {})
+    seas = set().union(*ruleset.board.coasts(code)) if coasts and ruleset.board.is_land(code) else set()
+    for number, sea in coasts.items():
         if int(number) not in force["galleys"]:
             found.append(f"{where}.galley_coasts key {number!r}: no such galley here")
         if sea not in seas:

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.engine.schema import plain_text
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
 
@@ -292,7 +293,10 @@ def _indented(value: Any, newline: str, out: list[str]) -> None:
             out.append(separator)
             out.append(_encode_string(key))
             out.append(": ")
-            _indented(item, inner, out)
+            if type(item) is dict and len(inner) == 3:  # an area or a player of a snapshot
+                out.append(_fragment(item, inner))
+            else:
+                _indented(item, inner, out)
             separator = "," + inner
         out.append(newline + "}")
     elif kind is list or kind is tuple:
@@ -316,6 +320,45 @@ def _indented(value: Any, newline: str, out: list[str]) -> None:
         out.append(int.__repr__(value))
     else:
         raise _NotPlain
+
+
+# Most areas and players of a snapshot are as the turn before wrote them: their text at the indentation of an area
+# (or a player) is kept, by their compact JSON (the C encoder writes it many times faster than _indented the indented
+# text; equal compact texts are equal values as JSON writes them, so their indented texts are equal too).
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# json's C encoder itself (JSONEncoder.encode makes a new one per call, which costs more than the encoding)
+_compact_chunks = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    None, _not_json, _encode_string, None, ":", ",", False, False, True
+)
+
+
+def _compact(value: Any) -> str:
+    return "".join(_compact_chunks(value, 0))
+
+
+_FRAGMENTS: dict[str, str] = {}
+FRAGMENTS_KEPT = 4096  # some ten games' areas and players; then it starts afresh
+
+
+def _fragment(value: dict[str, Any], newline: str) -> str:
+    """`value` as _indented writes it at the indentation of `newline`, from _FRAGMENTS when written before."""
+    try:
+        key = _compact(value)
+    except (TypeError, ValueError):  # no JSON at all: _indented names it (_NotPlain), json.dumps explains
+        key = None
+    text = _FRAGMENTS.get(key) if key is not None else None
+    if text is None:
+        part: list[str] = []
+        _indented(value, newline, part)
+        text = "".join(part)
+        if key is not None:
+            if len(_FRAGMENTS) >= FRAGMENTS_KEPT:
+                _FRAGMENTS.clear()
+            _FRAGMENTS[key] = text
+    return text
 
 
 def state_hash(state: GameState) -> str:
@@ -393,27 +436,114 @@ def from_stored_snapshot(text: str) -> GameState:
     """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
     edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
     reads a game's position several times, and the same text passes the same check again."""
-    state = from_snapshot(json.loads(text), schema_checked=text in _CHECKED_TEXTS)
+    checked = text in _CHECKED_TEXTS
+    state = from_snapshot(json.loads(text), schema_checked=checked, plain=not checked and plain_text(text))
     _CHECKED_TEXTS[text] = None
     if len(_CHECKED_TEXTS) > CHECKED_TEXTS_KEPT:
         del _CHECKED_TEXTS[next(iter(_CHECKED_TEXTS))]
     return state
 
 
-def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_checked: bool = False) -> GameState:
+def from_snapshot(
+    data: Any, area_codes: set[str] | None = None, *, schema_checked: bool = False, plain: bool = False
+) -> GameState:
     """Read snapshot JSON data; raise SnapshotError naming each field that breaks the schema (docs/snapshot.md) or
     does not fit the ruleset (adjudicator/rulesets/coe/snapshot_check.py). `schema_checked`: the very data passed
-    that check before (from_stored_snapshot), so it is not run again."""
+    that check before (from_stored_snapshot), so it is not run again. `plain`: the data holds no float nor huge
+    integer (its text told, engine/schema.py plain_text)."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
     data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
     ruleset = None if schema_checked else _ruleset_of(data)
-    problems = [] if schema_checked else snapshot_problems(data, ruleset)
+    problems = [] if schema_checked else snapshot_problems(data, ruleset, plain=plain)
     if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
+    if area_codes is None and (schema_checked or ruleset is not None):
+        # its shape and its fit to the ruleset are checked (snapshot_problems): no field check below can fail
+        state = _state_of(data)
+    else:
+        state = _checked_state(data, area_codes)
+    broken = ruleset.broken_invariants(state) if ruleset is not None else []
+    if broken:  # what every turn keeps (piece limits, tribute, roads between cities): `new --from-snapshot` alike
+        more = len(broken) - SHOWN_PROBLEMS
+        raise SnapshotError(
+            "snapshot: the position breaks the rules: "
+            + "; ".join(broken[:SHOWN_PROBLEMS])
+            + (f"; and {more} more" if more > 0 else "")
+        )
+    return state
+
+
+def _state_of(data: dict[str, Any]) -> GameState:
+    """The state of snapshot data that passed the schema and the ruleset's checks: what _checked_state makes of it,
+    without the field checks that cannot fail on it (a stored position is read once a turn by verify and the tick)."""
+    players = {
+        seat: Player(
+            home=p["home"],
+            treasury=p["treasury"],
+            tribute=p["tribute"],
+            eliminated=p["eliminated"],
+            captives=[Captive(c["owner"], c["general"]) for c in p["captives"]],
+            standing=dict(p["standing"]),
+            captor=p["captor"],
+            inherited=dict(p["inherited"]),
+            conceded_to=p["conceded_to"],
+        )
+        for seat, p in data["players"].items()
+    }
+    areas = {
+        code: Area(
+            owner=a["owner"],
+            city=a["city"],
+            roads=list(a["roads"]),
+            units={seat: _force_of(f) for seat, f in a["units"].items()},
+        )
+        for code, a in data["areas"].items()
+    }
+    return GameState(
+        game=data["game"],
+        ruleset=data["ruleset"],
+        turn=data["turn"],
+        round=data["round"],
+        active=data["active"],
+        inflation=data["inflation"],
+        players=players,
+        areas=areas,
+        inflation_pending=list(data["inflation_pending"]),
+        winner=data["winner"],
+    )
+
+
+def _force_of(data: dict[str, Any]) -> Force:
+    """_force_from of a checked force (its counts, numbers and keys are the schema's)."""
+    return Force(
+        caesar=data["caesar"],
+        generals=list(data["generals"]),
+        infantry=data["infantry"],
+        cavalry=data["cavalry"],
+        catapult=data["catapult"],
+        galleys=list(data["galleys"]),
+        galley_coasts={int(g): c for g, c in data["galley_coasts"].items()} if "galley_coasts" in data else {},
+        aboard={
+            int(g): Cargo(
+                caesar=c["caesar"],
+                generals=list(c["generals"]),
+                infantry=c["infantry"],
+                cavalry=c["cavalry"],
+                catapult=c["catapult"],
+            )
+            for g, c in data["aboard"].items()
+        }
+        if "aboard" in data
+        else {},
+    )
+
+
+def _checked_state(data: dict[str, Any], area_codes: set[str] | None) -> GameState:
+    """The state of snapshot data, each field checked as it is read (data whose fit to a ruleset was not checked)."""
     players = {}
     for seat, p in _get(data, "players", dict, "snapshot").items():
         where = f"players.{seat}"
@@ -460,7 +590,7 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_check
     inflation = _get(data, "inflation", int, "snapshot")
     if inflation not in (0, 1, 2):
         raise SnapshotError(f"snapshot.inflation: expected 0, 1 or 2, got {inflation}")
-    state = GameState(
+    return GameState(
         game=_get(data, "game", str, "snapshot"),
         ruleset=_get(data, "ruleset", str, "snapshot"),
         turn=_count(data, "turn", "snapshot"),
@@ -472,12 +602,3 @@ def from_snapshot(data: Any, area_codes: set[str] | None = None, *, schema_check
         inflation_pending=list(data.get("inflation_pending", [])),
         winner=data.get("winner"),
     )
-    broken = ruleset.broken_invariants(state) if ruleset is not None else []
-    if broken:  # what every turn keeps (piece limits, tribute, roads between cities): `new --from-snapshot` alike
-        more = len(broken) - SHOWN_PROBLEMS
-        raise SnapshotError(
-            "snapshot: the position breaks the rules: "
-            + "; ".join(broken[:SHOWN_PROBLEMS])
-            + (f"; and {more} more" if more > 0 else "")
-        )
-    return state

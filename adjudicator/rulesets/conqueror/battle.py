@@ -28,7 +28,7 @@ from adjudicator.rulesets.conqueror.battle_types import (
     Plan,
     Standing,
 )
-from adjudicator.rulesets.conqueror.data import Effect, Effects
+from adjudicator.rulesets.conqueror.data import Automa, Effect, Effects
 from adjudicator.rulesets.conqueror.vocabulary import Trigger
 
 AFTER_WIN = "battle.after_win"
@@ -43,23 +43,56 @@ def resolve_battle(
 ) -> BattleOutcome:
     """Resolve one battle (ER-8.2). `plans` by principal, `orders` by player (absent: the defaults of ER-14);
     `rulings` replace `manual` effects by the effects the moderator decided (by effect key)."""
+    field = open_battle(battle, plans, orders, rulings or {})
+    if isinstance(field, BattleOutcome):
+        return field
+    volley_step(field, dice)
+    return close_battle(field, *melee_step(field, dice))
+
+
+# The phases of resolve_battle, apart so that the exact odds (odds.py) can go on from a copy of the field at the
+# end of each phase instead of playing the battle again from its start for every branch of the dice. Dice are
+# drawn only in volley_step and melee_step.
+def open_battle(
+    battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], rulings: Mapping[str, Effects]
+) -> Field | BattleOutcome:
+    """Step 0 and 1: the checks, the armies, the sources of effects; a pending outcome while a `manual` effect
+    waits for the moderator (ER-13.6: never guess; nothing is rolled before the moderator rules)."""
     check_battle(battle)
     check_plans(battle, plans)
     field = Field(battle, dict(plans), dict(orders), groups=reinforcement(battle))
-    field.sources = sources(field, rulings or {})
+    field.sources = sources(field, rulings)
     blocking = [p for p in pending(field) if p.blocking]
-    if blocking:  # ER-13.6: never guess; nothing is rolled before the moderator rules
+    if blocking:
         return BattleOutcome(finished=False, pending=tuple(blocking))
+    return field
+
+
+def volley_step(field: Field, dice: Dice) -> None:
+    """Step 2, and step 3 unless the volley ended the battle (then no card was played, ER-8.26)."""
     battle_volley.volley(field, dice)
-    ended = ended_by_volley(field)
-    if ended is None:
+    field.ended = ended_by_volley(field)
+    if field.ended is None:
         council(field)
-        strengths, rolled, automa = battle_melee.melee(field, dice)
-        battle_losses.casualties(field, automa)
-    else:  # the battle ended before the council of war: no card was played (ER-8.26)
+    else:
         field.sources = [s for s in field.sources if s.kind not in ("hero", "tactic")]
-        strengths, rolled, automa = {}, {}, None
-    return battle_losses.conclude(field, strengths, rolled, automa, council_held=ended is None, pending=pending(field))
+
+
+def melee_step(field: Field, dice: Dice) -> tuple[dict[str, int], dict[str, int], Automa | None]:
+    """Step 4, unless the volley ended the battle."""
+    if field.ended is None:
+        return battle_melee.melee(field, dice)
+    return {}, {}, None
+
+
+def close_battle(
+    field: Field, strengths: dict[str, int], rolled: dict[str, int], automa: Automa | None
+) -> BattleOutcome:
+    """Step 5 and the outcome."""
+    if field.ended is None:
+        battle_losses.casualties(field, automa)
+    held = field.ended is None
+    return battle_losses.conclude(field, strengths, rolled, automa, council_held=held, pending=pending(field))
 
 
 # -- checks ------------------------------------------------------------------------------------------------------

@@ -111,6 +111,7 @@ class Field:
     casualties: dict[str, Casualties] = field(default_factory=dict)  # ER-8.21
     automa_deck: tuple[str, ...] = ()
     automa_discards: tuple[str, ...] = ()
+    ended: str | None = None  # the winner when the volley ended the battle (ER-8.26)
 
     def __post_init__(self) -> None:
         self.automa_deck, self.automa_discards = self.battle.automa_deck, self.battle.automa_discards

@@ -10,15 +10,17 @@ cards the asker knows (typically the attacker's own); the other side is assumed 
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from adjudicator.engine.chance import Dice
 from adjudicator.resources import resource_dir
-from adjudicator.rulesets.conqueror.battle import armies, resolve_battle
+from adjudicator.rulesets.conqueror.battle import armies, close_battle, melee_step, open_battle, volley_step
+from adjudicator.rulesets.conqueror.battle_field import Field, Group
 from adjudicator.rulesets.conqueror.battle_losses import complete
 from adjudicator.rulesets.conqueror.battle_types import (
     ATTACKER,
@@ -53,38 +55,45 @@ class BattleOdds:
     branches: int
 
 
-class _Branch(Exception):
-    """The path so far is exhausted: the draw that comes next has these values and weights."""
-
-    def __init__(self, options: list[tuple[Any, int, int]]) -> None:
-        super().__init__("branch")
-        self.options = options
-
-
 class _PathDice(Dice):
-    """Dice that give the values of a fixed path, then stop at the first draw beyond it. A volley die only
-    counts as hit or miss against the battle's hit numbers (`thresholds`), so its faces are grouped into those
-    classes, each stood for by its lowest face (exact, and far fewer branches)."""
+    """Dice that give the values of a fixed path, then take the first value of each further draw, noting the
+    path of each other value with its weight as a branch still to play. A volley die only counts as hit or miss
+    against the battle's hit numbers (`thresholds`), so its faces are grouped into those classes, each stood for
+    by its lowest face (exact, and far fewer branches)."""
 
-    def __init__(self, path: Sequence[Any], thresholds: frozenset[int]) -> None:
+    def __init__(self, path: list[Any], weight: Fraction, thresholds: frozenset[int]) -> None:
         super().__init__()
-        self.path = path
+        self.path, self.weight, self.thresholds = path, weight, thresholds
         self.position = 0
-        self.thresholds = thresholds
+        self.branches: list[tuple[list[Any], Fraction]] = []
 
     def roll_face(self, purpose: str, table: Sequence[T], *, hidden: bool = False) -> T:
-        if self.position < len(self.path):
-            value = self.path[self.position]
-            self.position += 1
-            self.log.append((purpose, table.index(value) + 1))
-            return value  # type: ignore[no-any-return]
-        counts = Counter(table)
-        if purpose.startswith("volley"):
-            counts = volley_classes(table, self.thresholds)  # type: ignore[arg-type]
-        raise _Branch([(value, n, len(table)) for value, n in counts.items()])
+        if self.position == len(self.path):
+            counts = Counter(table)
+            if purpose.startswith("volley"):
+                counts = volley_classes(table, self.thresholds)  # type: ignore[arg-type]
+            (value, n), *others = counts.items()
+            self.branches += [([*self.path, v], self.weight * Fraction(k, len(table))) for v, k in others]
+            self.path.append(value)
+            self.weight *= Fraction(n, len(table))
+        value = self.path[self.position]
+        self.position += 1
+        self.log.append((purpose, table.index(value) + 1))
+        return value  # type: ignore[no-any-return]
 
     def _next(self, purpose: str, faces: int, hidden: bool) -> int:
         raise BattleError(f"odds: the draw {purpose!r} is not a die of the battle")
+
+
+@dataclass
+class _State:
+    """One way a phase of the battle can end: the field then, what the phase returned, its probability, and how
+    many paths of the dice lead to it."""
+
+    field: Field
+    result: Any
+    weight: Fraction
+    paths: int = 1
 
 
 def battle_odds(
@@ -97,8 +106,8 @@ def battle_odds(
     wins = {ATTACKER: Fraction(0), DEFENDER: Fraction(0), None: Fraction(0)}
     losses: dict[str, Fraction] = {}
     branches = 0
-    for outcome, weight in outcomes(battle, plans, orders or {}, rulings or {}):
-        branches += 1
+    for outcome, weight, paths in outcomes(battle, plans, orders or {}, rulings or {}):
+        branches += paths
         wins[outcome.winner] += weight
         for player, kinds in outcome.losses.items():
             losses[player] = losses.get(player, Fraction(0)) + weight * sum(kinds.values())
@@ -107,21 +116,90 @@ def battle_odds(
 
 def outcomes(
     battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], rulings: Mapping[str, Effects]
-) -> Iterator[tuple[BattleOutcome, Fraction]]:
-    """Every way the battle can end, with its probability (the weights sum to 1)."""
+) -> Iterator[tuple[BattleOutcome, Fraction, int]]:
+    """Every way the battle can end, with its probability (the weights sum to 1) and the number of paths of the
+    dice that lead to it. The battle is played phase by phase (battle.py): each phase goes on from a copy of the
+    field each way the phase before can end, and ways that leave the same field are played on once, their
+    weights added. Only the winner and the losses of an outcome are its own: its dice, strengths and report
+    lines are those of one of the paths merged into it."""
     thresholds = hit_numbers(battle)
     for deck_battle, deck_weight in automa_cases(battle):
-        stack: list[tuple[tuple[Any, ...], Fraction]] = [((), deck_weight)]
-        while stack:
-            path, weight = stack.pop()
-            try:
-                outcome = resolve_battle(deck_battle, plans, orders, _PathDice(path, thresholds), rulings)
-            except _Branch as branch:
-                stack += [((*path, value), weight * Fraction(n, total)) for value, n, total in branch.options]
-                continue
-            if not outcome.finished:
-                raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
-            yield outcome, weight
+        opened = open_battle(deck_battle, plans, orders, rulings)
+        if isinstance(opened, BattleOutcome):
+            raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
+        for volleyed in _merged(_played(_State(opened, None, deck_weight), volley_step, thresholds)):
+            for meleed in _merged(_played(volleyed, melee_step, thresholds)):
+                strengths, rolled, automa = meleed.result
+                outcome = close_battle(meleed.field, strengths, rolled, automa)
+                yield outcome, meleed.weight, volleyed.paths * meleed.paths
+
+
+def _played(start: _State, phase: Callable[[Field, Dice], Any], thresholds: frozenset[int]) -> Iterator[_State]:
+    """Every way `phase` can end from `start`, each path of its dice once, on its own copy of the field."""
+    stack: list[tuple[list[Any], Fraction]] = [([], start.weight)]
+    while stack:
+        path, weight = stack.pop()
+        dice = _PathDice(path, weight, thresholds)
+        field = copied(start.field)
+        result = phase(field, dice)
+        stack += dice.branches
+        yield _State(field, result, dice.weight)
+
+
+def _merged(states: Iterable[_State]) -> list[_State]:
+    """The states with the same field and result taken as one (the report lines aside: they name the faces
+    rolled, which change nothing after), their weights and paths added. An automa card drawn counts by its id;
+    melee_step's strengths and dice are only shown in the outcome."""
+    found: dict[tuple[object, ...], _State] = {}
+    for state in states:
+        result = state.result
+        if isinstance(result, tuple):
+            result = result[2].id if result[2] is not None else None
+        key = (field_key(state.field), result)
+        if key in found:
+            found[key].weight += state.weight
+            found[key].paths += state.paths
+        else:
+            found[key] = state
+    return list(found.values())
+
+
+FIXED: Final = frozenset({"battle", "plans", "orders"})  # the same in every branch of one battle
+OWN: Final = tuple(item.name for item in fields(Field) if item.name not in FIXED | {"groups", "sources"})
+
+
+def copied(field: Field) -> Field:
+    """A copy of `field` that the next phase may change without changing it: its groups' units and every list
+    and dict of its own; sources point at the copied groups."""
+    new = copy.copy(field)
+    groups = {id(g): Group(g.army, g.side, g.main, dict(g.units), dict(g.lost)) for g in field.groups}
+    new.groups = list(groups.values())
+    new.sources = [replace(s, group=groups[id(s.group)]) if s.group is not None else s for s in field.sources]
+    for name in OWN:
+        value = getattr(field, name)
+        if isinstance(value, (list, dict)):
+            setattr(new, name, value.copy())
+    return new
+
+
+def field_key(field: Field) -> tuple[object, ...]:
+    """What of `field` the rest of the battle reads, as a hashable value: all but its fixed inputs and its
+    report lines. A field of a kind not known here is refused, so that a new one cannot be merged unseen."""
+    index = {id(g): i for i, g in enumerate(field.groups)}
+    parts: list[object] = [
+        tuple((g.side, g.main, tuple(g.units.items()), tuple(g.lost.items())) for g in field.groups),
+        tuple((s.player, s.side, s.name, s.kind, index.get(id(s.group), -1)) for s in field.sources),
+    ]
+    for name in OWN:
+        value = getattr(field, name)
+        if name == "events":
+            continue
+        if isinstance(value, dict):
+            value = tuple(sorted(value.items()))
+        elif not isinstance(value, (str, int, tuple, type(None))):
+            raise BattleError(f"odds: the battle's {name} has no key")
+        parts.append(value)
+    return tuple(parts)
 
 
 def volley_classes(table: Sequence[int], thresholds: frozenset[int]) -> Counter[int]:

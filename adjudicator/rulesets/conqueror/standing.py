@@ -6,6 +6,7 @@ A standing plan naming a card the seat no longer holds plays the rest of it (ER-
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from adjudicator.orders.sets import Order
@@ -36,13 +37,19 @@ def language(data: GameData) -> Any:
 
 def standing_orders(state: GameState, data: GameData, faction: str) -> list[Order]:
     """The seat's standing orders, parsed from the lines kept in the state (none kept: none)."""
-    from adjudicator.orders import parse_orders
-
     lines = list(getattr(state.players[faction], "standing", {}).values())
     if not lines:
         return []
     text = "\n".join([f"GAME {state.game} TURN 1 PLAYER {faction} PASSWORD x", *lines])
-    return list(parse_orders(text, language(data)).orders)
+    return list(_parsed(language(data), text))
+
+
+@lru_cache(maxsize=256)
+def _parsed(language: Any, text: str) -> tuple[Order, ...]:
+    """The orders of `text` (frozen: one parse serves every battle and check that reads the same lines)."""
+    from adjudicator.orders import parse_orders
+
+    return tuple(parse_orders(text, language).orders)
 
 
 def defence_plan(state: GameState, data: GameData, faction: str, area: str) -> bt.Plan:

@@ -1,0 +1,173 @@
+"""Order mails a second through one running `pbem serve` (LMTP), against `pbem ingest` as a mail filter runs it (a
+new process a mail), interleaved round by round with bare `python -c pass`.
+
+Every mail is a real order mail for a real Classic game, from one of its three seats in turn, with the seat's
+password (scrypt-checked on every mail), stored and answered with a receipt. A round delivers BATCH mails to each
+listener through Python's LMTP client: one listener with one worker over one connection, and one with two workers
+over two connections at once (a mail server delivers over several). The listeners' CPU time is read from /proc
+(the bench's own measure counts only this process and its finished children).
+
+Target: 10 mails a second or more through one listener. Run from the repository root:
+    python -m bench.serve [--runs 5] [--batch 10] [--before ../wt-lead]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import re
+import smtplib
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email.message import EmailMessage
+from pathlib import Path
+
+from bench import COMMAND_ENV
+from bench.measure import PBEM, Call, Command, interleave, print_load, print_rows
+
+TARGET = 10.0  # mails a second through one listener
+SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+TURNS = {"Macedonia": 1, "Egyptus": 2, "Hispania": 3}  # each seat's coming player-turn in a new game
+ORDERS = "BUY 1 INF\n# my orders for this turn\n"
+
+
+def order_mail(name: str, number: int, passwords: dict[str, str]) -> bytes:
+    """An order mail as a mail program sends it, from the seats in turn, with its own Message-ID."""
+    seat = list(SEATS)[number % len(SEATS)]
+    message = EmailMessage()
+    message["From"] = f"{seat} <{SEATS[seat]}>"
+    message["To"] = "moderator@example.org"
+    message["Subject"] = f"orders {number}"
+    message["Message-ID"] = f"<{name}{number}.{seat.lower()}@players.example.org>"
+    text = f"GAME bench TURN {TURNS[seat]} PLAYER {seat} PASSWORD {passwords[seat]}\n{ORDERS}"
+    message.set_content(f"Hello moderator,\n\n{text}\n-- \n{seat}\n", charset="utf-8", cte="quoted-printable")
+    return bytes(message)
+
+
+def cpu_of(pid: int) -> float:
+    """User and system seconds of a running process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def listener(data: Path, workers: int) -> Iterator[tuple[int, int]]:
+    """A running `pbem serve` on a free port: its pid and port."""
+    argv = [*PBEM, "serve", "--port", "0", "--workers", str(workers), "--data", str(data)]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=COMMAND_ENV)
+    try:
+        first = process.stdout.readline() if process.stdout else ""
+        found = re.search(r":(\d+) \(LMTP\)", first)
+        if not found:
+            raise SystemExit(f"pbem serve did not start: {first}")
+        # its printed lines are read away, so that a full pipe never stops it
+        threading.Thread(target=lambda: process.stdout and process.stdout.read(), daemon=True).start()
+        yield process.pid, int(found.group(1))
+    finally:
+        process.terminate()
+        if process.wait(timeout=60) != 0:
+            raise SystemExit("pbem serve did not stop cleanly")
+
+
+class Deliveries:
+    """BATCH mails a round through `connections` LMTP connections to one listener, each mail's reply checked."""
+
+    def __init__(self, name: str, pid: int, port: int, connections: int, batch: int, passwords: dict[str, str]):
+        self.name, self.pid, self.batch = name, pid, batch
+        self.clients = [smtplib.LMTP("127.0.0.1", port) for _ in range(connections)]
+        self.numbers = itertools.count()
+        self.passwords = passwords
+        self.cpus: list[float] = []  # the listener's CPU seconds a round
+
+    def deliver(self, client: smtplib.LMTP, mails: list[bytes]) -> None:
+        for mail in mails:
+            refused = client.sendmail("player@example.org", ["moderator@example.org"], mail.replace(b"\n", b"\r\n"))
+            if refused:
+                raise SystemExit(f"a mail was not taken: {refused}")
+
+    def round(self, run: int) -> None:
+        mails = [order_mail(self.name, next(self.numbers), self.passwords) for _ in range(self.batch)]
+        shares = [mails[i :: len(self.clients)] for i in range(len(self.clients))]
+        before = cpu_of(self.pid)
+        senders = [threading.Thread(target=self.deliver, args=pair) for pair in zip(self.clients, shares, strict=True)]
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join()
+        if run:
+            self.cpus.append(cpu_of(self.pid) - before)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=10, help="mails a round through each listener")
+    parser.add_argument(
+        "--before", type=Path, help="a checkout with its own .venv whose `pbem ingest` is timed (default: this one)"
+    )
+    options = parser.parse_args()
+    ingest_pbem = [str(options.before / ".venv/bin/python"), "-m", "adjudicator.cli"] if options.before else PBEM
+    from adjudicator.archive import Archive
+    from adjudicator.services.games import NewGameOptions, new_game
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        data = {kind: folder / kind for kind in ("ingest", "serve1", "serve2")}
+        passwords = {}
+        for kind, where in data.items():
+            archive = Archive.in_folder(where)
+            passwords[kind] = new_game(archive, where, NewGameOptions("bench", "coe-classic", SEATS)).passwords
+            archive.close()
+        files = folder / "mails"
+        files.mkdir()
+
+        def ingest_argv(run: int) -> list[str]:
+            path = files / f"mail-{run}.eml"
+            path.write_bytes(order_mail("ingest", run, passwords["ingest"]))
+            return [*ingest_pbem, "ingest", str(path), "--data", str(data["ingest"])]
+
+        with listener(data["serve1"], 1) as one, listener(data["serve2"], 2) as two:
+            serial = Deliveries("one", *one, 1, options.batch, passwords["serve1"])
+            parallel = Deliveries("two", *two, 2, options.batch, passwords["serve2"])
+            measures = {
+                "python -c pass": Command(lambda run: [sys.executable, "-c", "pass"]),
+                "pbem ingest (1 mail)": Command(ingest_argv, expect="orders stored"),
+                f"serve, 1 worker ({options.batch} mails)": Call(serial.round),
+                f"serve, 2 workers ({options.batch} mails)": Call(parallel.round),
+            }
+            figures = interleave(measures, runs=options.runs, baseline="python -c pass")
+            for client in serial.clients + parallel.clients:
+                client.quit()
+    print_load()
+    print_rows(figures)
+    print("(serve rows: wall time of the batch; their cpu is this client's. The listener's own CPU is below.)")
+    ingest = figures["pbem ingest (1 mail)"]
+    print(
+        f"pbem ingest: {1 / ingest.wall:5.1f} mails/s, {ingest.cpu * 1000:4.0f} ms CPU a mail "
+        f"({ingest.wall_ratio:.1f}x bare python wall, {ingest.cpu_ratio:.1f}x CPU)"
+    )
+    for deliveries, label in ((serial, "1 worker "), (parallel, "2 workers")):
+        got = figures[f"serve, {label.strip()} ({options.batch} mails)"]
+        rate = options.batch / got.wall
+        cpu = statistics.median(deliveries.cpus) / options.batch
+        print(
+            f"pbem serve, {label}: {rate:5.1f} mails/s, {cpu * 1000:4.0f} ms listener CPU a mail, "
+            f"{rate * ingest.wall:.1f}x pbem ingest's rate; "
+            f"target >= {TARGET:g} mails/s: {'met' if rate >= TARGET else 'NOT met'}"
+        )
+    # what the CPU figures allow where the cores are the listener's own (the wall rates above share them)
+    cpu = statistics.median(serial.cpus) / options.batch
+    print(
+        f"listener CPU a mail {cpu * 1000:.0f} ms: {1 / cpu:.1f} mails/s on one idle core (pbem ingest: "
+        f"{1 / ingest.cpu:.1f}); see the load above"
+    )
+
+
+if __name__ == "__main__":
+    main()
