@@ -69,8 +69,9 @@ def _tick_claimed(archive: Archive, data: Path, report: TickReport, *, clock: Cl
                 ahead = [pending.popleft() for _ in range(min(LOOK_AHEAD, len(pending)))]
                 with archive.session() as session:
                     pending.extendleft(reversed(db.unticked(session, ahead)))
-        with archive.session() as session:
-            held = db.unticked(session, held)
+        if held:
+            with archive.session() as session:
+                held = db.unticked(session, held)
         for claim in held:
             if news is None or claim.name not in news.listen():
                 _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
