@@ -135,9 +135,9 @@ def server_cpu(url: str) -> float:
     """CPU seconds of the server's ended backends (the postmaster's reaped children), from /proc."""
     import psycopg
 
-    with psycopg.connect(url) as connection:
+    with psycopg.connect(url) as connection:  # its backend lives while it is open
         (backend,) = connection.execute("select pg_backend_pid()").fetchone()  # type: ignore[misc]
-    status = Path(f"/proc/{backend}/status").read_text()
+        status = Path(f"/proc/{backend}/status").read_text()
     postmaster = int(next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:")))
     fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime

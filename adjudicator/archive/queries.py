@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import func, or_
 from sqlalchemy.engine import Engine
@@ -267,8 +268,17 @@ class TickNews:
         self.heard: set[str] = set()
         self.connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         self.driver = self.connection.connection.driver_connection
-        self.driver.add_notify_handler(lambda note: self.heard.add(note.payload))  # run as the driver reads
+        self.driver.add_notify_handler(self._heard)  # run as the driver reads the connection
         self.connection.exec_driver_sql(f"LISTEN {self.CHANNEL}")
+
+    @classmethod
+    def open(cls, engine: Engine) -> TickNews | None:
+        """News for the archive's workers; None with a driver other than psycopg 3 (database_url's), which the
+        workers then do without: a waiting game may be ticked by more than one."""
+        return cls(engine) if engine.dialect.driver == "psycopg" else None
+
+    def _heard(self, note: Any) -> None:
+        self.heard.add(note.payload)
 
     def listen(self) -> set[str]:
         """Read what the server holds for this worker (one round trip); the games heard of so far."""
@@ -277,6 +287,7 @@ class TickNews:
 
     def close(self) -> None:
         self.connection.exec_driver_sql(f"UNLISTEN {self.CHANNEL}")  # the connection goes back to the pool
+        self.driver.remove_notify_handler(self._heard)
         self.connection.close()
 
 

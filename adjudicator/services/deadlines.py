@@ -53,14 +53,14 @@ def _tick_claimed(archive: Archive, data: Path, report: TickReport, *, clock: Cl
     a game another ticked since this list was made, and come back at the end to the games found held, waiting
     for their locks then (an ingest may have held one). A worker that dies releases its game with its connection.
     """
-    news = db.TickNews(archive.engine)
+    news = db.TickNews.open(archive.engine)
     try:
         with archive.session() as session:
             pending = deque(replace(claim, news=news) for claim in db.games_to_claim(session))
         held: list[db.Claim] = []
         while pending:
             claim = pending.popleft()
-            if claim.name in news.listen():
+            if news is not None and claim.name in news.listen():
                 continue  # another worker ticked it after this list was made
             outcome = _tick_listed(archive, data, claim.name, claim, report, clock=clock)
             if outcome == "held":
@@ -69,13 +69,15 @@ def _tick_claimed(archive: Archive, data: Path, report: TickReport, *, clock: Cl
                 ahead = [pending.popleft() for _ in range(min(LOOK_AHEAD, len(pending)))]
                 with archive.session() as session:
                     pending.extendleft(reversed(db.unticked(session, ahead)))
-        with archive.session() as session:
-            held = db.unticked(session, held)
+        if held:
+            with archive.session() as session:
+                held = db.unticked(session, held)
         for claim in held:
-            if claim.name not in news.listen():
+            if news is None or claim.name not in news.listen():
                 _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
     finally:
-        news.close()
+        if news is not None:
+            news.close()
 
 
 LOOK_AHEAD = 200  # listed games checked at once for another worker's tick
