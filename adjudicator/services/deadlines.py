@@ -104,8 +104,9 @@ def _tick_listed(
 
 
 def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: db.Claim | None = None) -> list[str]:
-    """Remind or adjudicate one game, deciding and acting under the game's lock: a second tick running at the
-    same time waits, then finds the turn resolved and its deadline moved on."""
+    """Remind or adjudicate one game, deciding and acting under the game's lock: on SQLite a second tick running at
+    the same time waits, then finds the turn resolved and its deadline moved on; on PostgreSQL, with `claim`, it
+    skips a game another worker holds (SKIP LOCKED) and comes back to it at the end."""
     done, moment = None, clock.now()
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True, claim=claim)
