@@ -11,13 +11,16 @@ Table and column names come from tables.py, which models.py takes them from too.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from adjudicator.archive.tables import GAME, LEAN_COLUMNS, TURN
 
 ARCHIVE_FILE = "archive.sqlite"  # the archive of a data folder (store.py, Archive.in_folder)
 BUSY_SECONDS = 30  # as long as the archive waits for a writer (store.py, busy_timeout)
+T = TypeVar("T")
 
 _GAME_QUERY = f"SELECT {', '.join(LEAN_COLUMNS[GAME])} FROM {GAME} WHERE name = ?"
 _TURN_QUERY = (
@@ -38,6 +41,13 @@ class CurrentGame:
 
 def current_game(folder: Path, name: str) -> CurrentGame | None:
     """The game `name` of the SQLite archive in data folder `folder`, or None when the archive must answer."""
+    return read_only(folder, lambda connection: _read(connection, name))
+
+
+def read_only(folder: Path, read: Callable[[sqlite3.Connection], T | None]) -> T | None:
+    """`read(connection)` on the SQLite archive of data folder `folder`, opened read-only, all in one transaction
+    (one snapshot of the archive); None when there is no archive file, or when it is not one or is older than the
+    tables and columns read (store.py then upgrades or explains)."""
     path = folder / ARCHIVE_FILE
     if not path.is_file():
         return None
@@ -48,9 +58,9 @@ def current_game(folder: Path, name: str) -> CurrentGame | None:
     except sqlite3.Error:
         return None
     try:
-        connection.execute("BEGIN")  # both reads from one snapshot
-        return _read(connection, name)
-    except sqlite3.Error:  # not an archive, or one made before a column read here: store.py upgrades or explains
+        connection.execute("BEGIN")
+        return read(connection)
+    except sqlite3.Error:
         return None
     finally:
         connection.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.archive.lean import ARCHIVE_FILE, BUSY_SECONDS
+from adjudicator.archive.lean import read_only
 from adjudicator.archive.tables import DECISION, GAME, MESSAGE, OBSERVER, ORDER_SET, OUTBOX, SEAT, TURN
 
 if TYPE_CHECKING:
@@ -100,22 +100,7 @@ def orm_rows(session: Session, name: str) -> GameRows:
 
 def lean_rows(folder: Path, name: str) -> GameRows | None:
     """The game's rows from the SQLite archive of data folder `folder`, or None when the archive must answer."""
-    path = folder / ARCHIVE_FILE
-    if not path.is_file():
-        return None
-    try:
-        connection = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None
-        )
-    except sqlite3.Error:
-        return None
-    try:
-        connection.execute("BEGIN")  # every read from one snapshot of the archive
-        return _read(connection, name)
-    except sqlite3.Error:  # not an archive, or one made before a table or column read here: the archive upgrades
-        return None
-    finally:
-        connection.close()
+    return read_only(folder, lambda connection: _read(connection, name))
 
 
 def _read(connection: sqlite3.Connection, name: str) -> GameRows | None:
