@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from adjudicator.engine.chance import ORDERS_KEYED
 from adjudicator.engine.protocol import PUBLIC, hides_information
@@ -157,12 +157,12 @@ def turn_reports(
 
     outputs = {"snapshot.json": ruleset.snapshot_text(position(), PUBLIC) if hidden else row.state_json}
     if language is not None:
-        outputs["report.txt"] = _rendered_once(ruleset, (*inputs, "report.txt", language), public)
+        outputs["report.txt"] = _made_once(ruleset, (*inputs, "report.txt", language), public)
     if seats is None:  # every seat of the game, each in its language
         seats = {seat: (languages or {}).get(seat, "en") for seat in ruleset.seats_of(position())}
     for seat, spoken in seats.items():
         key = (*inputs, "report-seat", seat, spoken)
-        outputs[f"report-{seat}.txt"] = _rendered_once(ruleset, key, partial(private, seat, spoken))
+        outputs[f"report-{seat}.txt"] = _made_once(ruleset, key, partial(private, seat, spoken))
         if hidden:
             outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(position(), seat)
     return outputs
@@ -173,6 +173,7 @@ def turn_reports(
 # Oldest first, bounded.
 _RENDERED: dict[tuple[Any, ...], tuple[Ruleset, Any]] = {}
 RENDERED_KEPT = 64
+T = TypeVar("T")
 
 
 # Positions read for reports in this process: (ruleset id, snapshot text) -> (the ruleset, the position), which
@@ -213,15 +214,11 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
     )
 
 
-def _rendered_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], str]) -> str:
-    return _made_once(ruleset, key, make)  # type: ignore[no-any-return]
-
-
-def _made_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+def _made_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], T]) -> T:
     full_key = (id(ruleset), *key)
     found = _RENDERED.get(full_key)
     if found is not None and found[0] is ruleset:
-        return found[1]
+        return found[1]  # type: ignore[no-any-return]
     made = make()
     _RENDERED[full_key] = (ruleset, made)
     if len(_RENDERED) > RENDERED_KEPT:
@@ -243,7 +240,7 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
     else:  # a step of several seats, or of none
         heading = gettext(language, "%(game)s, turn %(number)s", game=game.name, number=row.number)
     key = ("map.svg", row.state_json, row.events_json, heading, language)  # drawn for the files and the mails
-    return _rendered_once(
+    return _made_once(
         ruleset, key, lambda: render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
     )
 
