@@ -15,12 +15,14 @@ from adjudicator.engine.chance import turn_dice
 from adjudicator.engine.decisions import Question
 from adjudicator.engine.steps import resolve_step
 from adjudicator.orders import parse_orders
+from adjudicator.orders.sets import Answer as AnswerOrder
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.actions import take_action
 from adjudicator.rulesets.empires.bot import BOT, EmpiresBot
 from adjudicator.rulesets.empires.data import Pieces
 from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.rulesets.empires.orders import Attack, PlanLine
+from adjudicator.rulesets.empires.parse import read_action_line
 from adjudicator.rulesets.empires.snapshot import problems
 from adjudicator.rulesets.empires.state import ACTION, PLACEMENT, PLANS, GameState
 from adjudicator.services.selfplay import playable, step_rng
@@ -222,3 +224,25 @@ def test_EAW_1_2_an_attack_with_no_control_marker_left_in_stock_never_conjures_o
     played = play(state, data)
     take_action(played, "red", PlanLine((Attack("RAE", "GAL"),)))
     assert problems(played.state, data, whole=False) == []
+
+
+def test_EAW_13_9_the_bots_answer_to_a_free_action_is_a_plan_line_the_rules_read(
+    game: tuple[EmpiresGame, list[Mail], GameState],
+) -> None:
+    """EAW-12.9, EAW-13.9: the free action after a rout is answered with a plan line whose attack carries no THEN
+    (a free action earns no other). The bot wrote its attacks' THEN there too: the answer was refused, the seat was
+    asked again and wrote the same answer, and a self-play game with decisions asked stopped with "still asks after
+    50 answers" whenever a rout's free action was asked and the bot's attack was one with a THEN."""
+    rules, mails, _ = game
+    attacks = 0
+    for mail in [m for m in mails if m.phase in (PLANS, ACTION) and m.before.round >= 2][::3]:
+        area = mail.before.controlled(mail.seat)[0]
+        asked = [Question(mail.seat, f"free.{area}", "?", f"CONTROL {area}", "EAW-12.9")]
+        header = f"GAME g TURN 9 PLAYER {mail.seat} PASSWORD x"
+        for seed in range(20):
+            text = BOT.answers(rules, mail.before, mail.seat, header, asked, random.Random(seed))
+            (answer,) = parse_orders(text, rules).orders
+            assert isinstance(answer, AnswerOrder)
+            alternatives = read_action_line(answer.value, rules)  # a refused answer raises, naming the rule
+            attacks += any(isinstance(a, Attack) for a in alternatives)
+    assert attacks > 20  # the bot's free actions are often attacks (the case that was refused)

@@ -5,11 +5,16 @@ checked; a short game through the services in round pace with decisions asked, i
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
+import pytest
+
 from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.data import OPTION_CHOICES
+from adjudicator.services.game_reads import current_game
 from adjudicator.services.selfplay import play_archived_game, playable
 from adjudicator.services.verification import verify
 from bench.eaw_selfplay import NUMBERS, game_options, run, seat_count
@@ -50,6 +55,29 @@ def test_EAW_12_selfplay_in_round_pace_with_decisions_asked_keeps_the_invariants
     assert all(rules.broken_invariants(step.state) == [] for step in played)
     assert sum(step.accepted for step in played) > sum(step.rejected for step in played)
     assert verify(archive, "asked")[1] == []
+
+
+def test_EAW_13_9_a_game_with_decisions_asked_goes_on_past_the_free_action_of_a_rout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bench's game 19 (4 seats, its options, round pace, decisions asked) with a fixed dice secret (every new
+    game draws its own, so a stop seen in the bench did not come back when the game was run again): at step 34 a
+    rout's free action is asked (EAW-12.9). The bot answered with an attack carrying its own THEN, refused (EAW-13.9:
+    a free action earns no other); asked again, it wrote the same answer, until "step 34 still asks after 50
+    answers"."""
+    secret = hashlib.sha256(b"eaw-flake-103").digest()
+    monkeypatch.setattr("adjudicator.services.games.secrets.token_bytes", lambda n=32: secret[:n])
+    archive, options = Archive.open(tmp_path, None), game_options(19)
+    rules, _ = playable(load_ruleset("empires-aw"), None, None, options)
+    seats = rules.bot.seats(rules, seat_count(19))
+    played = play_archived_game(
+        archive, tmp_path, "eaw-19", "empires-aw", seats, 20, 35, pace="round", decisions="ask", options=options
+    )
+    assert [s.number for s in played if "free_action" in s.events and "answer_refused" not in s.events] == [34]
+    with archive.session() as session:
+        game, _, _ = current_game(session, "eaw-19")
+        (free,) = [d for d in db.decisions(session, game, 34) if d.key.startswith("free.")]
+    assert free.answer is not None and free.answer.startswith("ATTACK") and " THEN " not in free.answer
 
 
 def test_pbem_selfplay_plays_empires_aw_on_its_example_data(pbem: Pbem) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.chance import GivenDice
@@ -136,7 +136,11 @@ def answer_text(view: View, question: Question, rng: random.Random) -> str:
     if kind == "marker":
         return rng.choice(("push", "pull"))
     if kind == "free" and rng.random() < 0.6:
-        alternatives = [a for a in (view.attack(rng), view.control(rng)) if a is not None]
+        # EAW-13.9: a free action earns no other, so its attack carries no THEN (read_line refuses one, and the
+        # seat, asked again, would write the same answer); drawn as before, so other answers stay as they were
+        attack = view.attack(rng)
+        free = replace(attack, then=()) if attack is not None else None
+        alternatives = [a for a in (free, view.control(rng)) if a is not None]
         if alternatives:
             return canonical(PlanLine(tuple(alternatives)))
     return question.default
