@@ -3,7 +3,9 @@ of the game options of EAW-11.7 (every non-default value of every option appears
 round pace and some with decisions asked (answered by the bot). Each game is played through the moderator's
 operations (services/selfplay.py: orders submitted with the seat's password, adjudicated, reports written), the
 invariants are checked after every step and the archive is verified by replay at the end. A game that breaks an
-invariant, does not end, or whose archive does not verify is a problem; the run goes on and counts it.
+invariant, does not end, or whose archive does not verify is a problem; the run goes on and counts it. Every new
+game draws its own dice secret, so an archived game plays other dice when run again: its problem line names the
+secret, with which a test replays it (tests/test_eaw_selfplay.py fixes one so).
 
 `--memory` plays the games in memory instead (the bot's texts parsed and every step resolved with keyed dice, the
 invariants checked): much faster, no archive.
@@ -100,13 +102,27 @@ def play_archived(folder: Path, index: int, seed: int, options: dict[str, str]) 
     seats = rules.bot.seats(rules, seat_count(index))
     pace = "round" if index % 4 == 3 else "turn"
     decisions = "ask" if index % 10 == 9 else "default"  # asked games wait for answers at every battle: slow
-    played = play_archived_game(
-        archive, data, f"eaw-{index}", RULESET, seats, seed, MAX_STEPS, None, pace, decisions=decisions, options=options
-    )
+    name = f"eaw-{index}"
+    try:
+        played = play_archived_game(
+            archive, data, name, RULESET, seats, seed, MAX_STEPS, None, pace, decisions=decisions, options=options
+        )
+    except PbemError as problem:
+        raise PbemError(f"{problem} (dice secret {dice_secret(archive, name)})") from problem
     if rules.due(played[-1].state) is not None:
-        raise PbemError(f"game {index} did not end in {MAX_STEPS} steps")
+        raise PbemError(f"game {index} did not end in {MAX_STEPS} steps (dice secret {dice_secret(archive, name)})")
     shutil.rmtree(data, ignore_errors=True)
     return len(played), sum(s.battles for s in played), [kind for s in played for kind in s.events]
+
+
+def dice_secret(archive: Archive, name: str) -> str:
+    """The game's dice secret (hex): every new game draws its own, so a game that went wrong plays other dice when
+    run again; with this secret fixed it replays as it was (tests/test_eaw_selfplay.py fixes one so)."""
+    try:
+        with archive.session() as session:
+            return db.find_game(session, name).seed
+    except PbemError:  # the game was not made
+        return "none"
 
 
 def play_in_memory(index: int, seed: int, options: dict[str, str]) -> tuple[int, int, list[str]]:

@@ -17,7 +17,7 @@ from adjudicator.rulesets.empires.data import OPTION_CHOICES
 from adjudicator.services.game_reads import current_game
 from adjudicator.services.selfplay import play_archived_game, playable
 from adjudicator.services.verification import verify
-from bench.eaw_selfplay import NUMBERS, game_options, run, seat_count
+from bench.eaw_selfplay import NUMBERS, dice_secret, game_options, run, seat_count
 from tests.conftest import Pbem
 
 
@@ -78,6 +78,8 @@ def test_EAW_13_9_a_game_with_decisions_asked_goes_on_past_the_free_action_of_a_
         game, _, _ = current_game(session, "eaw-19")
         (free,) = [d for d in db.decisions(session, game, 34) if d.key.startswith("free.")]
     assert free.answer is not None and free.answer.startswith("ATTACK") and " THEN " not in free.answer
+    assert dice_secret(archive, "eaw-19") == secret.hex()  # what the bench names with a game's problem
+    assert dice_secret(archive, "eaw-20") == "none"
 
 
 def test_pbem_selfplay_plays_empires_aw_on_its_example_data(pbem: Pbem) -> None:
