@@ -303,3 +303,24 @@ def test_EAW_12_9_an_unreadable_answer_is_refused_and_the_default_taken() -> Non
     refused = events(p, "answer_refused")
     assert refused and "EAW-12.9" in refused[0]["reason"]
     assert state.markers("GAL") == 2 and state.trade == {}
+
+
+def test_EAW_12_9_with_no_marker_left_the_free_actions_default_as_shown_is_an_answer_taken() -> None:
+    """EAW-12.9's default is EAW-12.2's, a control marker; with none left there is no action, and the question
+    shows its default as "CONTROL". That answer was refused as an incomplete order (and the seat asked again, so
+    self-play answering the defaults stopped with "still asks after 50 answers"); it is the default, taken."""
+    state = routing_position()
+    state.players["red"].stock_control = 1  # EAW-1.2: the attack may go; the capture places the last marker
+    p = play(state, ask=True)
+    actions.take_action(p, "red", attack("GAL", "RAE"))
+    (asked,) = [q for q in p.pending if q.key == "free.GAL"]  # the battle stacks are asked too (EAW-12.6)
+    assert asked.default == "CONTROL"
+    state = routing_position()
+    state.players["red"].stock_control = 1
+    p = play(state, ask=True, answers={"red": {"free.GAL": asked.default}})
+    actions.take_action(p, "red", attack("GAL", "RAE"))
+    assert events(p, "answer_refused") == [] and "free.GAL" not in [q.key for q in p.pending]
+    decision = events(p, "decision")[-1]
+    assert (decision["key"], decision["choice"], decision["source"]) == ("free.GAL", "CONTROL", "answer")
+    assert events(p, "action_lost") == [{"why": "no_plan", "rule": "EAW-12.2"}]
+    assert state.controller("GAL") == "red" and state.players["red"].stock_control == 0

@@ -131,10 +131,19 @@ def free_action(play: Play, seat: str, area: str, then: Sequence[Action]) -> Non
             N_("Your free action after the rout in %(area)s (a plan line)", area=area),
             FREE_RULE,
             default,
-            read=lambda text: read_line(play, text),
+            read=lambda text: read_free(play, text, default),
             show=line_text,
         )
     _take(play, seat, alternatives, free=True)
+
+
+def read_free(play: Play, text: str, default: tuple[Action, ...]) -> tuple[Action, ...]:
+    """A free action's answer: a plan line, or the default as the question shows it. With no action to default to
+    (EAW-12.2: no marker left, or nothing controlled) that is a bare "CONTROL", which is no plan line, yet it is the
+    documented default and so an answer taken (the action is lost, as by default)."""
+    if not default and text.strip().casefold() == line_text(default).casefold():
+        return default
+    return read_line(play, text)
 
 
 def read_line(play: Play, text: str) -> tuple[Action, ...]:
