@@ -73,7 +73,8 @@ def test_EAW_13_9_a_game_with_decisions_asked_goes_on_past_the_free_action_of_a_
     played = play_archived_game(
         archive, tmp_path, "eaw-19", "empires-aw", seats, 20, 35, pace="round", decisions="ask", options=options
     )
-    assert [s.number for s in played if "free_action" in s.events and "answer_refused" not in s.events] == [34]
+    assert 34 in [s.number for s in played if "free_action" in s.events]
+    assert not [s.number for s in played if "answer_refused" in s.events]  # the bot's answers are all read
     with archive.session() as session:
         game, _, _ = current_game(session, "eaw-19")
         (free,) = [d for d in db.decisions(session, game, 34) if d.key.startswith("free.")]
