@@ -19,8 +19,17 @@ from adjudicator.orders import parse_orders
 from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import SelfPlayResult, play_game, random_orders
-from adjudicator.rulesets.coe.invariants import broken_invariants
-from adjudicator.rulesets.coe.state import GameState, _json_text, from_snapshot, snapshot_text, to_snapshot
+from adjudicator.rulesets.coe.invariants import _all_hold, _breaches, broken_invariants
+from adjudicator.rulesets.coe.state import (
+    Captive,
+    Cargo,
+    Force,
+    GameState,
+    _json_text,
+    from_snapshot,
+    snapshot_text,
+    to_snapshot,
+)
 from adjudicator.rulesets.coe.turn import resolve
 from tests.helpers import place, start
 from tests.test_orders_parser import TURN_FILE
@@ -187,3 +196,77 @@ def test_the_one_pass_invariant_check_still_finds_each_seats_breaches() -> None:
         "Egyptus: 2 Caesars on the board",
         "Hispania: treasury -5 is negative",
     ]
+
+
+def _mutated(rules: Any, state: GameState, rng: random.Random) -> GameState:
+    """`state` with one to three random edits, most of which break an invariant."""
+    state = state.copy()
+    seats = list(state.players)
+    codes = list(rules.board.areas)
+    for _ in range(rng.randint(1, 3)):
+        code, seat = rng.choice(codes), rng.choice(seats)
+        area, player = state.area(code), state.players[seat]
+        force = rng.choice(list(area.units.values())) if area.units and rng.random() < 0.7 else area.force(seat)
+        edit = rng.randrange(16)
+        if edit == 0:
+            setattr(force, rng.choice(["infantry", "cavalry", "catapult"]), rng.choice([-1, 1, 3, 25, 61]))
+        elif edit == 1:
+            force.caesar = rng.choice([0, 1, 2])
+        elif edit == 2:
+            force.generals.append(rng.randint(1, 12))
+        elif edit == 3:
+            mine = [g for a in state.areas.values() for g in a.units.get(seat, Force()).galleys]
+            force.galleys += [rng.choice(mine or [1])] * rng.choice([1, 12])  # one twice, or too many
+        elif edit == 4:
+            area.owner = rng.choice([None, seat])
+        elif edit == 5:
+            area.city = rng.choice([None, "city", "fortified"])
+        elif edit == 6:
+            other = rng.choice(sorted(rules.board.adjacency[code]))
+            area.roads.append(other)
+            if rng.random() < 0.5:
+                state.area(other).roads.append(code)
+        elif edit == 7:
+            player.treasury = rng.choice([-3, 0, 40])
+        elif edit == 8:
+            player.tribute += rng.choice([-1, 1])
+        elif edit == 9:
+            player.eliminated = not player.eliminated
+        elif edit == 10:
+            player.captives.append(Captive(rng.choice(seats), rng.randint(1, 12)))
+        elif edit == 11:
+            force.aboard[rng.choice(force.galleys or [rng.randint(1, 40)])] = Cargo(
+                caesar=rng.choice([0, 1]), generals=rng.choice([[], [1]]), infantry=rng.choice([0, 2, 8])
+            )
+        elif edit == 12:
+            player.inherited = {rng.choice(["infantry", "galley"]): rng.choice([0, 5])}
+        elif edit == 13:
+            area.units.pop(rng.choice(list(area.units)), None)
+        elif edit == 14:
+            force.galley_coasts = {}
+            force.aboard = {}
+        else:
+            area.units[seat] = Force()  # an empty force: a seat with "pieces" there
+    return state
+
+
+def _found(run: Any) -> Any:
+    """The breaches a check finds, or the error it raises (a road to an area the state lacks)."""
+    try:
+        return run()
+    except Exception as e:  # noqa: BLE001 - the same error either way
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_invariants_all_hold_in_one_pass_exactly_when_no_check_finds_a_breach(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    rng = random.Random(11)
+    held = broke = 0
+    for state in states(ruleset):
+        for edited in [state] + [_mutated(rules, state, rng) for _ in range(12)]:
+            breaches = _found(lambda edited=edited: _breaches(rules, edited.copy()))  # a road to nowhere raises
+            assert _all_hold(rules, edited) == (breaches == []), breaches
+            assert _found(lambda edited=edited: broken_invariants(rules, edited)) == breaches
+            held, broke = held + (not breaches), broke + bool(breaches)
+    assert held > 40 and broke > 200  # both kinds were met
