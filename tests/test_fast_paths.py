@@ -20,6 +20,7 @@ from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.bot import SelfPlayResult, play_game, random_orders
 from adjudicator.rulesets.coe.invariants import _all_hold, _breaches, broken_invariants
+from adjudicator.rulesets.coe.snapshot_check import _fits, _misfits, position_problems, with_reader_defaults
 from adjudicator.rulesets.coe.state import (
     Captive,
     Cargo,
@@ -270,3 +271,75 @@ def test_the_invariants_all_hold_in_one_pass_exactly_when_no_check_finds_a_breac
             assert _found(lambda edited=edited: broken_invariants(rules, edited)) == breaches
             held, broke = held + (not breaches), broke + bool(breaches)
     assert held > 40 and broke > 200  # both kinds were met
+
+
+def _edited_snapshot(rules: Any, data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Snapshot data (a copy) with one to three random edits, most of which do not fit the ruleset."""
+    data = copy.deepcopy(data)
+    players, areas = data["players"], data["areas"]
+    seats, codes = list(players), list(areas)
+    for _ in range(rng.randint(1, 3)):
+        seat, code = rng.choice(seats), rng.choice(codes)
+        player, area = players[seat], areas[code]
+        force = rng.choice(list(area["units"].values())) if area["units"] else None
+        someone = rng.choice([*seats, "Nobody", None])
+        edit = rng.randrange(18)
+        if edit == 0:
+            data["players"] = dict(reversed(list(players.items())))
+        elif edit == 1:
+            player["home"] = rng.choice([player["home"], "ITA"])
+        elif edit == 2:
+            player[rng.choice(["captor", "conceded_to"])] = someone
+        elif edit == 3:
+            player["captives"].append({"owner": someone or seat, "general": rng.choice([0, 1, 2, 99])})
+        elif edit == 4:
+            rule = {"from": rng.choice([None, "ITA", "XXX"]), "condition": "below_enemy", "threshold": None}
+            player["standing"].setdefault("retreat", []).append({**rule, "to": [rng.choice(["ITA", "XXX"])]})
+        elif edit == 5:
+            player["standing"][rng.choice(["freed", "captives", "ransom_accept"])] = rng.choice(
+                [["XXX"], {"Nobody": "ransom", "*": "keep"}, [{"owner": someone, "general": rng.choice([0, 3])}]]
+            )
+        elif edit == 6:
+            data[rng.choice(["active", "winner"])] = someone
+        elif edit == 7:
+            data["inflation_pending"].append({"seat": someone, "level": 1})
+        elif edit == 8:
+            area["owner"] = someone
+        elif edit == 9:
+            other = rng.choice([*sorted(rules.board.adjacency[code]), rng.choice(codes)])
+            area["roads"].append(other)
+            if rng.random() < 0.6 and other in areas:
+                areas[other]["roads"].append(code)
+        elif edit == 10:
+            area["city"] = rng.choice([None, "city", "fortified"])
+        elif edit == 11:
+            area["units"][someone or "Nobody"] = dict(force or {}, generals=[], galleys=[])
+        elif edit == 12 and force:
+            force[rng.choice(["generals", "galleys"])].append(rng.choice([0, 1, 2, 3, 99]))
+        elif edit == 13 and force:
+            force[rng.choice(["caesar", "infantry", "cavalry", "catapult"])] = rng.choice([1, 2, 60, 200])
+        elif edit == 14 and force:
+            force["galley_coasts"] = {str(rng.choice(force["galleys"] or [7])): rng.choice(["MED", "TYR", "XXX"])}
+        elif edit == 15 and force:
+            cargo = {"caesar": 0, "generals": rng.choice([[], [99]]), "infantry": rng.choice([0, 1, 50])}
+            force["aboard"] = {str(rng.choice(force["galleys"] or [7])): {**cargo, "cavalry": 0, "catapult": 0}}
+        elif edit == 16:
+            player["tribute"] += rng.choice([-5, 5])
+        else:
+            player["eliminated"] = not player["eliminated"]
+    return data
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_snapshot_fits_in_one_pass_exactly_when_no_check_finds_a_misfit(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    rng = random.Random(12)
+    fitted = misfit = 0
+    for state in states(ruleset):
+        data = with_reader_defaults(to_snapshot(state))
+        for edited in [data] + [_edited_snapshot(rules, data, rng) for _ in range(12)]:
+            found = _found(lambda edited=edited: _misfits(edited, rules))
+            assert _fits(edited, rules) == (found == []), found
+            assert _found(lambda edited=edited: position_problems(edited, rules)) == found
+            fitted, misfit = fitted + (not found), misfit + bool(found)
+    assert fitted > 40 and misfit > 200  # both kinds were met
