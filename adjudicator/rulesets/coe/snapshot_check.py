@@ -73,6 +73,39 @@ def with_reader_defaults(data: Any) -> Any:
     return result
 
 
+_FIELDS = {kind: frozenset(fields) for kind, fields in READER_DEFAULTS.items()}
+
+
+def lacks_nothing(data: Any) -> bool:  # noqa: C901 (one walk over the levels with_reader_defaults fills)
+    """Whether with_reader_defaults would fill nothing in: then it gives `data` again, its objects' keys in another
+    order (a default's first), which only the messages of the schema walk follow (they name the keys in order)."""
+    if not isinstance(data, dict) or not data.keys() >= _FIELDS["snapshot"]:
+        return False
+    players, areas = data.get("players"), data.get("areas")
+    if players is None or areas is None:  # filled in as null
+        return False
+    if isinstance(players, dict) and not all(
+        p.keys() >= _FIELDS["player"] for p in players.values() if isinstance(p, dict)
+    ):
+        return False
+    for area in areas.values() if isinstance(areas, dict) else ():
+        if not isinstance(area, dict):
+            continue
+        if not area.keys() >= _FIELDS["area"]:
+            return False
+        for force in area["units"].values() if isinstance(area["units"], dict) else ():
+            if not isinstance(force, dict):
+                continue
+            if not force.keys() >= _FIELDS["force"]:
+                return False
+            aboard = force.get("aboard")
+            if isinstance(aboard, dict) and not all(
+                c.keys() >= _FIELDS["cargo"] for c in aboard.values() if isinstance(c, dict)
+            ):
+                return False
+    return True
+
+
 def snapshot_problems(data: Any, ruleset: CoeRuleset | None, *, plain: bool = False) -> list[str]:
     """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset. `plain`: the
     data is known to hold no float nor huge integer (engine/schema.py plain_text)."""

@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.schema import plain_text
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.coe.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
+from adjudicator.rulesets.coe.snapshot_check import (
+    SHOWN_PROBLEMS,
+    lacks_nothing,
+    shown,
+    snapshot_problems,
+    with_reader_defaults,
+)
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.coe.ruleset import CoeRuleset
@@ -468,9 +474,14 @@ def from_snapshot(
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
-    data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
+    # fields the contract lets a snapshot leave out (DESIGN.md, schema 1); a written one has them all
+    complete = lacks_nothing(data)
+    given, data = data, data if complete else with_reader_defaults(data)
     ruleset = None if schema_checked else _ruleset_of(data)
     problems = [] if schema_checked else snapshot_problems(data, ruleset, plain=plain)
+    if problems and complete:  # named in the order of the filled copy's keys, as they always were
+        data = with_reader_defaults(given)
+        problems = snapshot_problems(data, ruleset, plain=plain)
     if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
