@@ -44,6 +44,9 @@ def test_the_compiled_validator_and_the_subset_agree_on_mutated_snapshots(text: 
         ('{"a": [1, 2, "1.5"]}', False),  # a string that looks like a float: walked, not refused
         ('{"a": 1.5}', False),
         ('{"a": 1e3}', False),
+        ('{"a": 1E-3}', False),
+        ('{"a": ["G1e", "ITA"]}', False),  # a string with a digit before "e": walked, not refused
+        ('{"e": "E.", "a": 12}', True),  # "e", "E" and "." after no digit
         ('{"a": -Infinity}', False),
         ('{"a": NaN}', False),
         ('{"a": 9007199254740993}', False),
