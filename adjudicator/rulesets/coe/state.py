@@ -393,7 +393,8 @@ def _count(data: dict[str, Any], key: str, where: str) -> int:
 
 
 def _check_force(data: Any, where: str) -> None:
-    """A force's fields, each checked as the reader once read it (the first problem raised, naming its field)."""
+    """A force's fields, each checked as the reader once read it (the first problem raised, naming its field). The
+    conversions it made are made too, their values dropped, so that one a value cannot take raises as it did."""
     if not isinstance(data, dict):
         raise SnapshotError(f"{where}: expected an object")
     coasts = data.get("galley_coasts", {})
@@ -567,7 +568,7 @@ def _check_fields(data: dict[str, Any], area_codes: set[str] | None) -> None:
     """Snapshot data's fields, each checked as the reader once read it, for data whose fit to a ruleset was not
     checked (snapshot_problems without one) or whose areas are read with another board's codes (`area_codes`): the
     first problem is raised, naming its field. Past the schema and the ruleset's checks none can fail but an area
-    code of another board."""
+    code of another board. The conversions the reader made are made too (values dropped), as in _check_force."""
     players = _get(data, "players", dict, "snapshot")
     for seat, p in players.items():
         where = f"players.{seat}"
