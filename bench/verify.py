@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,19 +91,6 @@ def build(data: Path, ruleset_name: str, seats: int, size: int) -> Game:
     return game
 
 
-def compiled(python: str, *flags_and_module: str) -> None:
-    """The tree's package compiled to bytecode, as `pip install` leaves it: with PYTHONDONTWRITEBYTECODE set (as on
-    some machines) a tree whose .pyc files are missing or stale would pay the compiling in every timed run."""
-    flags = [flag for flag in flags_and_module if flag.startswith("-") and flag != "-m"]
-    found = subprocess.run(
-        [python, *flags, "-c", "import adjudicator, os; print(os.path.dirname(adjudicator.__file__))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    subprocess.run([python, *flags, "-m", "compileall", "-q", found], check=True, stdout=subprocess.DEVNULL)
-
-
 def verify_command(python: list[str], game: Game, folder: Path) -> Command:
     return Command(lambda run: [*python, "verify", game.name, "--data", str(folder)], expect=" 0 problems")
 
@@ -133,9 +119,6 @@ def main(argv: list[str] | None = None) -> int:
         ruleset: [build(args.data, ruleset, GAMES[ruleset][0], size) for size in GAMES[ruleset][1]]
         for ruleset in args.rulesets.split(",")
     }
-    compiled(sys.executable, "-m", "adjudicator.cli")
-    if old:
-        compiled(*old)
     measures: dict[str, Command] = {"bare python": Command(lambda run: [sys.executable, "-c", "pass"])}
     for built in games.values():
         for game in built:
