@@ -159,6 +159,17 @@ def test_checkpoints_at_any_distance_give_the_same_keys(every: int) -> None:
     assert turn_key(SEED, 3, {}) == walked[3]  # no checkpoint: the walk from the seed
 
 
+def test_the_kept_walk_gives_each_seed_its_own_keys_in_the_walks_order() -> None:
+    other = hashlib.sha256(b"another game's seed").digest()
+    for seed in (SEED, other, other, SEED):
+        checkpoints = chain_checkpoints(seed)
+        assert list(checkpoints) == list(range(CHAIN_LENGTH - 100, -1, -100))  # as the walk from the seed met them
+        keys = chain_keys(seed, 120)
+        assert len(keys) == 121 and [keys[t] for t in (0, 1, 120)] == [turn_key(seed, t) for t in (0, 1, 120)]
+        assert checkpoints[9900] == turn_key(seed, 9900)
+    assert chain_keys(SEED, -1) == [] and chain_keys(SEED, CHAIN_LENGTH + 1)[-2:] == [SEED, b""]  # the seed ends it
+
+
 def test_a_turn_outside_the_chain_or_checkpoints_at_no_distance_are_refused() -> None:
     with pytest.raises(DiceError, match="turn 10000 is outside the dice chain"):
         turn_key(SEED, CHAIN_LENGTH, chain_checkpoints(SEED))

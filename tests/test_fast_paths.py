@@ -10,19 +10,33 @@ import json
 import random
 from functools import cache
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import given
 from lark.exceptions import UnexpectedInput
 
 from adjudicator.engine.chance import KeyedDice, orders_digest
 from adjudicator.orders import parse_orders
 from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe import state as state_module
 from adjudicator.rulesets.coe.bot import SelfPlayResult, play_game, random_orders
-from adjudicator.rulesets.coe.invariants import broken_invariants
-from adjudicator.rulesets.coe.state import GameState, _json_text, from_snapshot, snapshot_text, to_snapshot
+from adjudicator.rulesets.coe.invariants import _all_hold, _breaches, broken_invariants
+from adjudicator.rulesets.coe.snapshot_check import _fits, _misfits, position_problems, with_reader_defaults
+from adjudicator.rulesets.coe.state import (
+    Captive,
+    Cargo,
+    Force,
+    GameState,
+    _json_text,
+    from_snapshot,
+    snapshot_text,
+    to_snapshot,
+)
 from adjudicator.rulesets.coe.turn import resolve
 from tests.helpers import place, start
+from tests.test_fuzz import fuzz, mutated_snapshot
 from tests.test_orders_parser import TURN_FILE
 
 
@@ -187,3 +201,168 @@ def test_the_one_pass_invariant_check_still_finds_each_seats_breaches() -> None:
         "Egyptus: 2 Caesars on the board",
         "Hispania: treasury -5 is negative",
     ]
+
+
+def _mutated(rules: Any, state: GameState, rng: random.Random) -> GameState:
+    """`state` with one to three random edits, most of which break an invariant."""
+    state = state.copy()
+    seats = list(state.players)
+    codes = list(rules.board.areas)
+    for _ in range(rng.randint(1, 3)):
+        code, seat = rng.choice(codes), rng.choice(seats)
+        area, player = state.area(code), state.players[seat]
+        force = rng.choice(list(area.units.values())) if area.units and rng.random() < 0.7 else area.force(seat)
+        edit = rng.randrange(16)
+        if edit == 0:
+            setattr(force, rng.choice(["infantry", "cavalry", "catapult"]), rng.choice([-1, 1, 3, 25, 61]))
+        elif edit == 1:
+            force.caesar = rng.choice([0, 1, 2])
+        elif edit == 2:
+            force.generals.append(rng.randint(1, 12))
+        elif edit == 3:
+            mine = [g for a in state.areas.values() for g in a.units.get(seat, Force()).galleys]
+            force.galleys += [rng.choice(mine or [1])] * rng.choice([1, 12])  # one twice, or too many
+        elif edit == 4:
+            area.owner = rng.choice([None, seat])
+        elif edit == 5:
+            area.city = rng.choice([None, "city", "fortified"])
+        elif edit == 6:
+            other = rng.choice(sorted(rules.board.adjacency[code]))
+            area.roads.append(other)
+            if rng.random() < 0.5:
+                state.area(other).roads.append(code)
+        elif edit == 7:
+            player.treasury = rng.choice([-3, 0, 40])
+        elif edit == 8:
+            player.tribute += rng.choice([-1, 1])
+        elif edit == 9:
+            player.eliminated = not player.eliminated
+        elif edit == 10:
+            player.captives.append(Captive(rng.choice(seats), rng.randint(1, 12)))
+        elif edit == 11:
+            force.aboard[rng.choice(force.galleys or [rng.randint(1, 40)])] = Cargo(
+                caesar=rng.choice([0, 1]), generals=rng.choice([[], [1]]), infantry=rng.choice([0, 2, 8])
+            )
+        elif edit == 12:
+            player.inherited = {rng.choice(["infantry", "galley"]): rng.choice([0, 5])}
+        elif edit == 13:
+            area.units.pop(rng.choice(list(area.units)), None)
+        elif edit == 14:
+            force.galley_coasts = {}
+            force.aboard = {}
+        else:
+            area.units[seat] = Force()  # an empty force: a seat with "pieces" there
+    return state
+
+
+def _found(run: Any) -> Any:
+    """The breaches a check finds, or the error it raises (a road to an area the state lacks)."""
+    try:
+        return run()
+    except Exception as e:  # noqa: BLE001 - the same error either way
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_invariants_all_hold_in_one_pass_exactly_when_no_check_finds_a_breach(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    rng = random.Random(11)
+    held = broke = 0
+    for state in states(ruleset):
+        for edited in [state] + [_mutated(rules, state, rng) for _ in range(12)]:
+            breaches = _found(lambda edited=edited: _breaches(rules, edited.copy()))  # a road to nowhere raises
+            assert _all_hold(rules, edited) == (breaches == []), breaches
+            assert _found(lambda edited=edited: broken_invariants(rules, edited)) == breaches
+            held, broke = held + (not breaches), broke + bool(breaches)
+    assert held > 40 and broke > 200  # both kinds were met
+
+
+def _edited_snapshot(rules: Any, data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Snapshot data (a copy) with one to three random edits, most of which do not fit the ruleset."""
+    data = copy.deepcopy(data)
+    players, areas = data["players"], data["areas"]
+    seats, codes = list(players), list(areas)
+    for _ in range(rng.randint(1, 3)):
+        seat, code = rng.choice(seats), rng.choice(codes)
+        player, area = players[seat], areas[code]
+        force = rng.choice(list(area["units"].values())) if area["units"] else None
+        someone = rng.choice([*seats, "Nobody", None])
+        edit = rng.randrange(18)
+        if edit == 0:
+            data["players"] = dict(reversed(list(players.items())))
+        elif edit == 1:
+            player["home"] = rng.choice([player["home"], "ITA"])
+        elif edit == 2:
+            player[rng.choice(["captor", "conceded_to"])] = someone
+        elif edit == 3:
+            player["captives"].append({"owner": someone or seat, "general": rng.choice([0, 1, 2, 99])})
+        elif edit == 4:
+            rule = {"from": rng.choice([None, "ITA", "XXX"]), "condition": "below_enemy", "threshold": None}
+            player["standing"].setdefault("retreat", []).append({**rule, "to": [rng.choice(["ITA", "XXX"])]})
+        elif edit == 5:
+            player["standing"][rng.choice(["freed", "captives", "ransom_accept"])] = rng.choice(
+                [["XXX"], {"Nobody": "ransom", "*": "keep"}, [{"owner": someone, "general": rng.choice([0, 3])}]]
+            )
+        elif edit == 6:
+            data[rng.choice(["active", "winner"])] = someone
+        elif edit == 7:
+            data["inflation_pending"].append({"seat": someone, "level": 1})
+        elif edit == 8:
+            area["owner"] = someone
+        elif edit == 9:
+            other = rng.choice([*sorted(rules.board.adjacency[code]), rng.choice(codes)])
+            area["roads"].append(other)
+            if rng.random() < 0.6 and other in areas:
+                areas[other]["roads"].append(code)
+        elif edit == 10:
+            area["city"] = rng.choice([None, "city", "fortified"])
+        elif edit == 11:
+            area["units"][someone or "Nobody"] = dict(force or {}, generals=[], galleys=[])
+        elif edit == 12 and force:
+            force[rng.choice(["generals", "galleys"])].append(rng.choice([0, 1, 2, 3, 99]))
+        elif edit == 13 and force:
+            force[rng.choice(["caesar", "infantry", "cavalry", "catapult"])] = rng.choice([1, 2, 60, 200])
+        elif edit == 14 and force:
+            force["galley_coasts"] = {str(rng.choice(force["galleys"] or [7])): rng.choice(["MED", "TYR", "XXX"])}
+        elif edit == 15 and force:
+            cargo = {"caesar": 0, "generals": rng.choice([[], [99]]), "infantry": rng.choice([0, 1, 50])}
+            force["aboard"] = {str(rng.choice(force["galleys"] or [7])): {**cargo, "cavalry": 0, "catapult": 0}}
+        elif edit == 16:
+            player["tribute"] += rng.choice([-5, 5])
+        else:
+            player["eliminated"] = not player["eliminated"]
+    return data
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_snapshot_fits_in_one_pass_exactly_when_no_check_finds_a_misfit(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    rng = random.Random(12)
+    fitted = misfit = 0
+    for state in states(ruleset):
+        data = with_reader_defaults(to_snapshot(state))
+        for edited in [data] + [_edited_snapshot(rules, data, rng) for _ in range(12)]:
+            found = _found(lambda edited=edited: _misfits(edited, rules))
+            assert _fits(edited, rules) == (found == []), found
+            assert _found(lambda edited=edited: position_problems(edited, rules)) == found
+            fitted, misfit = fitted + (not found), misfit + bool(found)
+    assert fitted > 40 and misfit > 200  # both kinds were met
+
+
+def _read(data: Any) -> Any:
+    """The snapshot text of the state read from `data`, or the error it raises."""
+    try:
+        return snapshot_text(from_snapshot(data))
+    except Exception as e:  # noqa: BLE001 - the same error either way
+        return type(e).__name__, str(e)
+
+
+@fuzz(examples=200)
+@given(text=mutated_snapshot())
+def test_a_snapshot_that_lacks_nothing_is_read_as_through_the_filled_copy(text: str) -> None:
+    """A snapshot with every field is read as it is, not through with_reader_defaults' copy: the same state, or the
+    same problems named in the same order (the copy's key order), as when every snapshot went through the copy."""
+    ours = _read(json.loads(text))
+    with mock.patch.object(state_module, "lacks_nothing", lambda data: False):  # the way before
+        before = _read(json.loads(text))
+    assert ours == before

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given
 
 from adjudicator.engine import schema as engine_schema
+from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.snapshot_check import snapshot_schema, with_reader_defaults
-from adjudicator.rulesets.coe.state import SnapshotError, _checked_state, _json_text, from_snapshot, snapshot_text
+from adjudicator.rulesets.coe.state import SnapshotError, _check_fields, _json_text, from_snapshot, snapshot_text
 from tests.test_fuzz import fuzz, mutated_snapshot, position
 
 
@@ -44,6 +45,9 @@ def test_the_compiled_validator_and_the_subset_agree_on_mutated_snapshots(text: 
         ('{"a": [1, 2, "1.5"]}', False),  # a string that looks like a float: walked, not refused
         ('{"a": 1.5}', False),
         ('{"a": 1e3}', False),
+        ('{"a": 1E-3}', False),
+        ('{"a": ["G1e", "ITA"]}', False),  # a string with a digit before "e": walked, not refused
+        ('{"e": "E.", "a": 12}', True),  # "e", "E" and "." after no digit
         ('{"a": -Infinity}', False),
         ('{"a": NaN}', False),
         ('{"a": 9007199254740993}', False),
@@ -114,23 +118,36 @@ def test_a_refused_snapshot_is_named_by_its_field_path() -> None:
 
 @fuzz(examples=150)
 @given(text=mutated_snapshot())
-def test_a_checked_snapshot_is_read_as_the_field_by_field_reader_reads_it(text: str) -> None:
-    """A snapshot that passed the schema and the ruleset's checks is built without the field checks (state.py
-    _state_of): the same state as the reader that checks each field."""
+def test_a_snapshot_the_rulesets_checks_accept_passes_every_field_check(text: str) -> None:
+    """A snapshot that passed the schema and the ruleset's checks is read without the field-by-field checks
+    (state.py _check_fields, which a file read by a board's codes still runs): none of them fails on it, and the
+    file reader reads the same state."""
     data = json.loads(text)
     try:
         state = from_snapshot(data)
     except SnapshotError:
         return
-    assert state == _checked_state(with_reader_defaults(data), None)
-    assert snapshot_text(state) == snapshot_text(_checked_state(with_reader_defaults(data), None))
+    ruleset = load_ruleset(data["ruleset"])
+    _check_fields(with_reader_defaults(data), set(ruleset.board.areas))  # raises nothing
+    assert ruleset.read_snapshot(data) == state
+    assert snapshot_text(state) == snapshot_text(ruleset.read_snapshot(json.loads(snapshot_text(state))))
 
 
 def test_real_positions_are_read_alike_both_ways() -> None:
-    for ruleset in ("coe-classic", "coe-1984"):
+    for name in ("coe-classic", "coe-1984"):
+        ruleset = load_ruleset(name)
         for turns in (0, 9, 30):
-            data = json.loads(position(ruleset, turns))
-            assert from_snapshot(data) == _checked_state(with_reader_defaults(data), None)
+            data = json.loads(position(name, turns))
+            _check_fields(with_reader_defaults(data), set(ruleset.board.areas))
+            assert from_snapshot(data) == ruleset.read_snapshot(data)
+
+
+def test_a_file_read_with_another_boards_codes_names_the_first_unknown_area() -> None:
+    data = json.loads(position("coe-classic", 9))
+    codes = set(load_ruleset("coe-classic").board.areas)
+    first = next(iter(data["areas"]))
+    with pytest.raises(SnapshotError, match=rf"^areas\.{first}: unknown area code '{first}'$"):
+        from_snapshot(data, codes - {first, "ITA"})
 
 
 def test_an_area_written_again_is_taken_from_the_kept_texts_and_stays_json_dumps() -> None:

@@ -114,25 +114,34 @@ def chain_checkpoints(seed: bytes, every: int = CHECKPOINT_EVERY) -> dict[int, b
     earlier turn's key: keep them as secret as the seed."""
     if every < 1:
         raise DiceError(f"checkpoints every {every} turns: the distance must be at least 1")
-    checkpoints = {}
-    key = seed
-    for t in range(CHAIN_LENGTH, -1, -1):
-        if t % every == 0 and t < CHAIN_LENGTH:
-            checkpoints[t] = key
-        if t:
-            key = _h(key)
-    return checkpoints
+    keys = _chain(seed)
+    return {t: keys[t] for t in range(CHAIN_LENGTH - 1, -1, -1) if t % every == 0}  # from the seed's end, as walked
 
 
 def chain_keys(seed: bytes, last_turn: int) -> list[bytes]:
     """Keys 0..last_turn in one pass (for verifying a whole game)."""
-    keys = [b""] * (last_turn + 1)
-    key = seed
-    for t in range(CHAIN_LENGTH, -1, -1):
-        if t <= last_turn:
-            keys[t] = key
-        if t:
-            key = _h(key)
+    if last_turn < 0:
+        return []
+    keys = _chain(seed)[: last_turn + 1]
+    return keys + [b""] * (last_turn + 1 - len(keys))  # past the chain's end: no key
+
+
+_WALKED: list[tuple[bytes, list[bytes]]] = []  # the last seed walked, with its chain
+
+
+def _chain(seed: bytes) -> list[bytes]:
+    """Keys 0..CHAIN_LENGTH of the seed's chain (position CHAIN_LENGTH is the seed), in one walk. The last seed's
+    chain is kept: verify asks for a game's keys and then for its checkpoints, each a walk of 10,000 hashes."""
+    walked = _WALKED[0] if _WALKED else None
+    if walked is not None and walked[0] == seed:
+        return walked[1]
+    keys = [b""] * (CHAIN_LENGTH + 1)
+    key, sha256 = seed, hashlib.sha256
+    for t in range(CHAIN_LENGTH, 0, -1):
+        keys[t] = key
+        key = sha256(key).digest()
+    keys[0] = key
+    _WALKED[:] = [(seed, keys)]
     return keys
 
 

@@ -89,15 +89,14 @@ def _plain(value: Any) -> bool:
 def plain_text(text: str) -> bool:
     """Whether what json.loads makes of JSON text `text` is plain (_plain), from the text alone, some times faster
     than walking the value: json.loads makes only plain types but floats (a digit before ".", "e" or "E"; NaN,
-    Infinity) and integers of any size (16 digits or more may be too large). With every digit made 0, each shows
-    as a fixed string. A string value that holds one makes it say False, and the value is walked: never a wrong
-    True."""
+    Infinity) and integers of any size (16 digits or more may be too large). With every digit made 0 and every
+    "e" and "E" made ".", each shows as a fixed string ("0." for the three marks of a float: four searches, not
+    six). A string value that holds one makes it say False, and the value is walked: never a wrong True."""
     zeroed = text.encode().translate(_ZEROED)
-    return not any(sign in zeroed for sign in _NOT_PLAIN)
+    return b"0." not in zeroed and b"0" * 16 not in zeroed and b"NaN" not in zeroed and b"Infinity" not in zeroed
 
 
-_ZEROED = bytes.maketrans(b"123456789", b"000000000")
-_NOT_PLAIN = (b"0.", b"0e", b"0E", b"0" * 16, b"NaN", b"Infinity")
+_ZEROED = bytes.maketrans(b"123456789eE", b"000000000..")
 _PLAIN = frozenset({str, bool, type(None)})
 _EXACT = 2**53  # integers a double holds exactly
 

@@ -92,11 +92,12 @@ def verify_rows(
     _verify_data(game, rows, passed, problems)
     previous: Any = None
     for index, row in enumerate(rows):
+        replayed = False
         try:
-            _verify_turn(ruleset, game, seats, rows, index, previous, keys, asked, passed, problems)
+            replayed = _verify_turn(ruleset, game, seats, rows, index, previous, keys, asked, passed, problems)
         except Exception as broken:  # noqa: BLE001 (a damaged row is a problem of its turn, not the end of verify)
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
-        previous = _stored_state(ruleset, row, problems)
+        previous = _stored_state(ruleset, row, problems, replayed)
     _verify_chain(game, rows, passed, problems)
     verify_published(stored, data, mail_dirs, passed, problems, notes, rows)
     return passed, problems
@@ -167,10 +168,13 @@ def _named_digest(row: TurnRow) -> str:
     return named if isinstance(named, str) else ""
 
 
-def _stored_state(ruleset: Ruleset, row: TurnRow, problems: list[str]) -> Any:
-    """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable."""
+def _stored_state(ruleset: Ruleset, row: TurnRow, problems: list[str], replayed: bool = False) -> Any:
+    """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable.
+    `replayed`: its replay wrote this very text and kept the invariants under `ruleset`, so a ruleset that offers
+    `read_replayed_snapshot` need not check them again on the text (every other check of it is made)."""
+    reader = getattr(ruleset, "read_replayed_snapshot", None) if replayed else None
     try:
-        return stored_state(ruleset, row.state_json)
+        return reader(row.state_json) if reader is not None else stored_state(ruleset, row.state_json)
     except Exception as unreadable:  # noqa: BLE001 (whatever is wrong with the row, verify names it and goes on)
         problems.append(
             f"turn {row.number}: the stored state cannot be read ({type(unreadable).__name__}: "
@@ -190,16 +194,17 @@ def _verify_turn(
     asked: dict[int, dict[tuple[str, str], str | None]],
     passed: list[str],
     problems: list[str],
-) -> None:
-    """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay."""
+) -> bool:
+    """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay.
+    True when the replay wrote the stored snapshot text itself and its position keeps the invariants."""
     row = rows[index]
     problems.extend(_stored_row_problems(rows, index))
     if not _replayable(ruleset, game, seats, rows, index, previous, len(keys), passed, problems):
-        return
+        return False
     problems.extend(_chain_key_problems(row, keys))
     _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
     problems.extend(_secret_key_problems(game, row))
-    _verify_replay(ruleset, game, row, previous, keys[row.number], passed, problems)
+    return _verify_replay(ruleset, game, row, previous, keys[row.number], passed, problems)
 
 
 def _stored_row_problems(rows: list[TurnRow], index: int) -> list[str]:
@@ -290,23 +295,27 @@ def _verify_replay(
     turn_key: bytes,
     passed: list[str],
     problems: list[str],
-) -> None:
-    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored."""
+) -> bool:
+    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored.
+    True when the replay wrote the stored snapshot text itself and its position keeps the invariants."""
     seed = bytes.fromhex(game.seed)
     keyed = orders_key(seed, row.number) if row.orders_key else b""
     dice = turn_dice(turn_key, row.orders_text, hidden_turn_key(seed, row.number), keyed)
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
-    replay = replayed_fields(row.orders_text, result, dice, ruleset.snapshot_text(result.state))
+    text = ruleset.snapshot_text(result.state)
+    replay = replayed_fields(row.orders_text, result, dice, text)
     differences = [what for what, value in replay.items() if value != getattr(row, what)]
     broken = ruleset.broken_invariants(result.state)
     if differences:
         problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
-    elif broken:
+        return False
+    if broken:
         problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
-    else:
-        passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
+        return False
+    passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
+    return text == row.state_json  # the hash matched; an edited text under a stale hash is read with every check
 
 
 def _verify_step(

@@ -162,6 +162,8 @@ def _turn_files(
 
 def _eml_heads(mail_dirs: Sequence[Path], name: str, prefixes: tuple[str, ...], notes: list[str]) -> list[Published]:
     """The heads printed in the game's mails that `pbem send --eml-dir` wrote (X-PBEM-Game names the game)."""
+    if not mail_dirs:
+        return []
     import email  # here: only `pbem verify --eml-dir` reads mail files, and the package costs start-up time
     import email.policy
 

@@ -26,6 +26,13 @@ class _Pieces:
 
 def broken_invariants(ruleset: CoeRuleset, state: GameState) -> list[str]:
     """Every invariant the state breaks, in words (an empty list when all hold)."""
+    if _all_hold(ruleset, state):  # the common case, in one pass; the words are found only when one breaks
+        return []
+    return _breaches(ruleset, state)
+
+
+def _breaches(ruleset: CoeRuleset, state: GameState) -> list[str]:
+    """broken_invariants, each check on its own, in words."""
     on_board = _pieces_on_board(state)
     problems: list[str] = []
     for seat in state.players:
@@ -179,3 +186,157 @@ def _all_aboard(force: Force) -> bool:
         and leaders == sorted(force.generals)
         and sum(c.caesar for c in force.aboard.values()) == force.caesar
     )
+
+
+# -- all hold: the checks above in one pass, for a state that breaks none (verify and every turn check one a turn) --
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the one-pass check reads of a ruleset, gathered once."""
+
+    land: frozenset[str]
+    sea: frozenset[str]
+    coastless: frozenset[str]  # provinces without a coast (C-5.16)
+    value: dict[str, int]
+    city: int  # tribute of a city (C-9.1)
+    limits: dict[str, int]
+    shared: bool  # 1984's one supply of units (O-1.2)
+    per_leader: int  # units a galley carries (C-5.22)
+
+
+_FACTS: dict[int, tuple[CoeRuleset, _Facts | None]] = {}
+
+
+def _facts(ruleset: CoeRuleset) -> _Facts | None:
+    """The ruleset's facts (None when its data lacks one: the full check then runs, and names what it names)."""
+    entry = _FACTS.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        try:
+            board = ruleset.board
+            facts: _Facts | None = _Facts(
+                land=frozenset(code for code in board.areas if board.is_land(code)),
+                sea=frozenset(code for code in board.areas if not board.is_land(code)),
+                coastless=frozenset(code for code in board.areas if board.is_land(code) and not board.coasts(code)),
+                value={code: board.value(code) for code in board.areas},
+                city=ruleset.data["city"]["tribute"],
+                limits={kind: ruleset.data["limits"][kind] for kind in (*UNIT_KINDS, "galley", *_SHARED)},
+                shared=shared_units(ruleset),
+                per_leader=ruleset.data["movement"]["units_per_leader"],
+            )
+        except Exception:  # noqa: BLE001 (whatever is missing, the full check meets it as it always did)
+            facts = None
+        entry = _FACTS[id(ruleset)] = (ruleset, facts)  # the ruleset kept, so that its id is not reused
+    return entry[1]
+
+
+_SHARED = ("city", "fortification", "road")
+
+
+def _all_hold(ruleset: CoeRuleset, state: GameState) -> bool:
+    """True only when broken_invariants finds nothing: the same checks in one pass over the areas. Anything it is
+    not sure of (a problem, an unknown area, a value of an unexpected type) is False, and the full check decides."""
+    facts = _facts(ruleset)
+    if facts is None:
+        return False
+    try:
+        return _one_pass(facts, state)
+    except Exception:  # noqa: BLE001 (the full check raises or names it, as it always did)
+        return False
+
+
+def _one_pass(facts: _Facts, state: GameState) -> bool:  # noqa: C901, PLR0911, PLR0912 (one pass, many checks)
+    land_areas, sea_areas, players, areas = facts.land, facts.sea, state.players, state.areas
+    tribute = dict.fromkeys(players, 0)
+    seen: dict[str, list[int]] = {}  # seat -> infantry, cavalry, catapult, caesars, over the board
+    galleys: dict[str, list[int]] = {}
+    generals: dict[str, list[int]] = {}
+    cities = fortified = roads = 0
+    for code, area in areas.items():
+        land = code in land_areas
+        if not land and code not in sea_areas:
+            return False
+        owner, city = area.owner, area.city
+        if owner is not None:
+            if not land:
+                return False  # C-0.8
+            if owner in tribute:
+                tribute[owner] += facts.value[code] + (facts.city if city else 0)
+        if city:
+            if not land:
+                return False
+            cities += 1
+            fortified += city == "fortified"
+        if area.roads:
+            roads += len(area.roads)
+            for other in area.roads:  # C-9.7
+                there = areas.get(other)
+                if there is None or not city or not there.city or code not in there.roads:
+                    return False
+        army = False
+        for seat, force in area.units.items():
+            counts = seen.get(seat)
+            if counts is None:
+                counts = seen[seat] = [0, 0, 0, 0]
+                galleys[seat] = []
+                generals[seat] = []
+            infantry, cavalry, catapult = force.infantry, force.cavalry, force.catapult
+            counts[0] += infantry
+            counts[1] += cavalry
+            counts[2] += catapult
+            counts[3] += force.caesar
+            galleys[seat] += force.galleys
+            generals[seat] += force.generals
+            if infantry + cavalry + catapult:
+                if army and land:
+                    return False  # C-6.1
+                army = True
+            if force.galleys and code in facts.coastless:
+                return False  # C-5.16
+            for number, cargo in force.aboard.items():
+                units = cargo.units
+                if (
+                    number not in force.galleys
+                    or units > facts.per_leader
+                    or (units and not (cargo.caesar or cargo.generals))
+                ):
+                    return False  # C-5.22, C-5.23
+            if land:
+                if force.aboard and any(not c.is_empty() for c in force.aboard.values()):
+                    return False  # C-5.26
+            elif (
+                force.aboard or infantry or cavalry or catapult or force.caesar or force.generals
+            ) and not _all_aboard(force):
+                return False  # C-5.17
+    limits = facts.limits
+    if cities > limits["city"] or fortified > limits["fortification"] or roads // 2 > limits["road"]:
+        return False  # C-1.2
+    if facts.shared and any(sum(c[i] for c in seen.values()) > limits[k] for i, k in enumerate(UNIT_KINDS)):
+        return False  # O-1.2
+    held: dict[str, list[int]] = {}  # seat -> its generals held prisoner
+    for seat, player in players.items():
+        for captive in player.captives:
+            if captive.owner == seat:
+                return False  # C-8.9
+            held.setdefault(captive.owner, []).append(captive.general)
+    for seat, player in players.items():
+        counts = seen.get(seat)
+        if player.treasury < 0 or (not player.eliminated and player.tribute != tribute[seat]):
+            return False  # C-9.1
+        if counts is None:
+            if not player.eliminated or held.get(seat):  # no Caesar on the board
+                return False
+            continue
+        if player.eliminated or counts[3] != 1:
+            return False  # C-8.8: one Caesar while the seat plays
+        inherited = player.inherited
+        if not facts.shared and any(
+            counts[i] > limits[kind] + inherited.get(kind, 0) for i, kind in enumerate(UNIT_KINDS)
+        ):
+            return False  # C-1.1
+        mine, leaders = galleys[seat], generals[seat] + held.get(seat, [])
+        if len(mine) > limits["galley"] + inherited.get("galley", 0) or len(set(mine)) != len(mine):
+            return False
+        if len(set(leaders)) != len(leaders):
+            return False
+    return True

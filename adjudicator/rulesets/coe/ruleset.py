@@ -180,6 +180,13 @@ class CoeRuleset(RulesetBase):
 
         return from_stored_snapshot(text)
 
+    def read_replayed_snapshot(self, text: str) -> GameState:
+        """read_stored_snapshot of a text that `pbem verify` replayed under this ruleset to a position that kept the
+        invariants: every check but those (state.py from_snapshot `kept_by`)."""
+        from adjudicator.rulesets.coe.state import from_stored_snapshot
+
+        return from_stored_snapshot(text, kept_by=self)
+
     def snapshot_text(self, state: GameState, viewer: str | None = EVERYONE) -> str:
         from adjudicator.rulesets.coe.state import snapshot_text
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,39 @@ def with_reader_defaults(data: Any) -> Any:
     return result
 
 
+_FIELDS = {kind: frozenset(fields) for kind, fields in READER_DEFAULTS.items()}
+
+
+def lacks_nothing(data: Any) -> bool:  # noqa: C901 (one walk over the levels with_reader_defaults fills)
+    """Whether with_reader_defaults would fill nothing in: then it gives `data` again, its objects' keys in another
+    order (a default's first), which only the messages of the schema walk follow (they name the keys in order)."""
+    if not isinstance(data, dict) or not data.keys() >= _FIELDS["snapshot"]:
+        return False
+    players, areas = data.get("players"), data.get("areas")
+    if players is None or areas is None:  # filled in as null
+        return False
+    if isinstance(players, dict) and not all(
+        p.keys() >= _FIELDS["player"] for p in players.values() if isinstance(p, dict)
+    ):
+        return False
+    for area in areas.values() if isinstance(areas, dict) else ():
+        if not isinstance(area, dict):
+            continue
+        if not area.keys() >= _FIELDS["area"]:
+            return False
+        for force in area["units"].values() if isinstance(area["units"], dict) else ():
+            if not isinstance(force, dict):
+                continue
+            if not force.keys() >= _FIELDS["force"]:
+                return False
+            aboard = force.get("aboard")
+            if isinstance(aboard, dict) and not all(
+                c.keys() >= _FIELDS["cargo"] for c in aboard.values() if isinstance(c, dict)
+            ):
+                return False
+    return True
+
+
 def snapshot_problems(data: Any, ruleset: CoeRuleset | None, *, plain: bool = False) -> list[str]:
     """Every problem of snapshot JSON data: its shape first; when that is right, its fit to the ruleset. `plain`: the
     data is known to hold no float nor huge integer (engine/schema.py plain_text)."""
@@ -95,6 +129,13 @@ def _unknown_areas(data: Any, ruleset: CoeRuleset) -> list[str]:
 def position_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     """What in a well-formed snapshot does not fit its ruleset: seats, homes and turn order (C-0.11, C-4.1),
     areas and roads of the board (C-12.8), general and galley numbers and the piece pools (C-1.1, C-1.2)."""
+    if _fits(data, ruleset):  # the common case, in one pass; the problems are named only when one is there
+        return []
+    return _misfits(data, ruleset)
+
+
+def _misfits(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
+    """position_problems, each check on its own, in words."""
     players = data["players"]
     found = _seat_problems(data, ruleset)
     for seat, player in players.items():
@@ -255,3 +296,148 @@ def _piece_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
             if sum(f[kind] for f in forces) > limits[kind] * seats:
                 found.append(f"snapshot: {seat} has more {kind} than the game has ({limits[kind] * seats})")
     return found
+
+
+# -- fits: the checks of position_problems in one pass, for a snapshot that has none (verify reads one a turn) --
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the one-pass check reads of a ruleset, gathered once."""
+
+    seats: tuple[str, ...]
+    homes: dict[str, str]
+    codes: frozenset[str]
+    land: frozenset[str]
+    value: dict[str, int]
+    city: int  # tribute of a city (C-9.1)
+    generals: int  # the highest general number
+    galleys: int  # the highest galley number
+    pools: tuple[int, ...]  # combat units of every colour, by UNIT_KINDS
+
+
+_FACTS: dict[int, tuple[CoeRuleset, _Facts | None]] = {}
+
+
+def _facts(ruleset: CoeRuleset) -> _Facts | None:
+    """The ruleset's facts (None when its data lacks one: the full checks then run, and name what they name)."""
+    entry = _FACTS.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        try:
+            board, limits, seats = ruleset.board, ruleset.data["limits"], len(ruleset.seat_names)
+            facts: _Facts | None = _Facts(
+                seats=tuple(ruleset.seat_names),
+                homes={seat.name: seat.home for seat in ruleset.seats},
+                codes=frozenset(board.areas),
+                land=frozenset(code for code in board.areas if board.is_land(code)),
+                value={code: board.value(code) for code in board.areas},
+                city=ruleset.data["city"]["tribute"],
+                generals=limits["generals"] * seats,
+                galleys=limits["galley"] * seats,
+                pools=tuple(limits[kind] * seats for kind in UNIT_KINDS),
+            )
+        except Exception:  # noqa: BLE001 (whatever is missing, the full checks meet it as they always did)
+            facts = None
+        entry = _FACTS[id(ruleset)] = (ruleset, facts)  # the ruleset kept, so that its id is not reused
+    return entry[1]
+
+
+def _fits(data: dict[str, Any], ruleset: CoeRuleset) -> bool:
+    """True only when position_problems finds nothing: the same checks in one pass. Anything it is not sure of is
+    False, and the full checks decide."""
+    facts = _facts(ruleset)
+    if facts is None:
+        return False
+    try:
+        return _players_fit(data, facts) and _areas_fit(data, facts, ruleset)
+    except Exception:  # noqa: BLE001 (the full checks raise or name it, as they always did)
+        return False
+
+
+def _players_fit(data: dict[str, Any], facts: _Facts) -> bool:  # noqa: C901, PLR0911, PLR0912 (one pass)
+    """_seat_problems and _player_problems find nothing."""
+    players, codes, seats = data["players"], facts.codes, facts.seats
+    if list(players) != [seat for seat in seats if seat in players]:  # seats of the ruleset, in turn order (C-4.1)
+        return False
+    active, winner = data["active"], data["winner"]
+    if (active is None and winner is None) or any(s is not None and s not in players for s in (active, winner)):
+        return False
+    if any(pending["seat"] not in players for pending in data["inflation_pending"]):
+        return False
+    for seat, player in players.items():
+        if player["home"] != facts.homes[seat]:  # C-0.11
+            return False
+        if any(player[name] is not None and (player[name] not in players or player[name] == seat) for name in _OTHERS):
+            return False
+        for captive in player["captives"]:
+            owner = captive["owner"]
+            if owner not in players or owner == seat or not 1 <= captive["general"] <= facts.generals:
+                return False
+        standing = player["standing"]
+        if not standing:
+            continue
+        for rule in standing.get("retreat", []):
+            if (rule["from"] and rule["from"] not in codes) or any(code not in codes for code in rule["to"]):
+                return False
+        if any(code not in codes for code in standing.get("freed", [])):
+            return False
+        if any(name != "*" and name not in seats for name in standing.get("captives", {})):
+            return False
+        for offer in standing.get("ransom_accept", []):
+            if offer["owner"] not in seats or not 1 <= offer["general"] <= facts.generals:
+                return False
+    return True
+
+
+_OTHERS = ("captor", "conceded_to")
+
+
+def _areas_fit(data: dict[str, Any], facts: _Facts, ruleset: CoeRuleset) -> bool:  # noqa: C901, PLR0911, PLR0912
+    """_tribute_problems, _area_problems and _piece_problems find nothing (the players fit)."""
+    players, areas, land, adjacency = data["players"], data["areas"], facts.land, ruleset.board.adjacency
+    tribute = dict.fromkeys(players, 0)
+    pieces = {seat: [0, 0, 0, 0] for seat in players}  # infantry, cavalry, catapult, caesars
+    generals: dict[str, list[int]] = {seat: [] for seat in players}
+    galleys: dict[str, list[int]] = {seat: [] for seat in players}
+    for code, area in areas.items():
+        owner, city = area["owner"], area["city"]
+        if owner is not None:
+            if owner not in players:
+                return False
+            if code in facts.codes:
+                tribute[owner] += facts.value[code] + (facts.city if city else 0)
+        for other in area["roads"]:  # C-12.8, C-9.7
+            if other not in land or code not in land or other not in adjacency[code]:
+                return False
+            if not city or not areas.get(other, {}).get("city") or code not in areas[other]["roads"]:
+                return False
+        for seat, force in area["units"].items():
+            if seat not in players:
+                return False
+            if any(not 1 <= n <= facts.generals for n in force["generals"]):
+                return False
+            if any(not 1 <= n <= facts.galleys for n in force["galleys"]):
+                return False
+            if (force.get("galley_coasts") or force.get("aboard")) and _force_problems(
+                f"snapshot.areas.{code}.units.{seat}", code, force, ruleset
+            ):
+                return False
+            counts = pieces[seat]
+            counts[0] += force["infantry"]
+            counts[1] += force["cavalry"]
+            counts[2] += force["catapult"]
+            counts[3] += force["caesar"]
+            generals[seat] += force["generals"]
+            galleys[seat] += force["galleys"]
+    for player in players.values():  # the generals held prisoner are in their place (C-8.9)
+        for captive in player["captives"]:
+            generals[captive["owner"]].append(captive["general"])
+    for seat, player in players.items():
+        if not player["eliminated"] and player["tribute"] != tribute[seat]:  # C-9.1
+            return False
+        counts = pieces[seat]
+        if counts[3] > 1 or any(counts[i] > pool for i, pool in enumerate(facts.pools)):  # C-1.1, C-1.2
+            return False
+        if len(set(generals[seat])) != len(generals[seat]) or len(set(galleys[seat])) != len(galleys[seat]):
+            return False
+    return True

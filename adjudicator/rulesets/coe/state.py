@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.schema import plain_text
 from adjudicator.errors import PbemError
-from adjudicator.rulesets.coe.snapshot_check import SHOWN_PROBLEMS, shown, snapshot_problems, with_reader_defaults
+from adjudicator.rulesets.coe.snapshot_check import (
+    SHOWN_PROBLEMS,
+    lacks_nothing,
+    shown,
+    snapshot_problems,
+    with_reader_defaults,
+)
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.coe.ruleset import CoeRuleset
@@ -386,7 +392,9 @@ def _count(data: dict[str, Any], key: str, where: str) -> int:
     return value
 
 
-def _force_from(data: Any, where: str) -> Force:
+def _check_force(data: Any, where: str) -> None:
+    """A force's fields, each checked as the reader once read it (the first problem raised, naming its field). The
+    conversions it made are made too, their values dropped, so that one a value cannot take raises as it did."""
     if not isinstance(data, dict):
         raise SnapshotError(f"{where}: expected an object")
     coasts = data.get("galley_coasts", {})
@@ -395,25 +403,22 @@ def _force_from(data: Any, where: str) -> Force:
     aboard = data.get("aboard", {})
     if not isinstance(aboard, dict) or not all(isinstance(c, dict) for c in aboard.values()):
         raise SnapshotError(f"{where}.aboard: expected an object of galley number -> cargo")
-    return Force(
-        caesar=_count(data, "caesar", where),
-        generals=[int(g) for g in _get(data, "generals", list, where)] if "generals" in data else [],
-        infantry=_count(data, "infantry", where),
-        cavalry=_count(data, "cavalry", where),
-        catapult=_count(data, "catapult", where),
-        galleys=[int(g) for g in _get(data, "galleys", list, where)] if "galleys" in data else [],
-        galley_coasts={int(g): str(c) for g, c in coasts.items()},
-        aboard={
-            int(g): Cargo(
-                caesar=_count(c, "caesar", f"{where}.aboard.{g}"),
-                generals=[int(n) for n in c.get("generals", [])],
-                infantry=_count(c, "infantry", f"{where}.aboard.{g}"),
-                cavalry=_count(c, "cavalry", f"{where}.aboard.{g}"),
-                catapult=_count(c, "catapult", f"{where}.aboard.{g}"),
-            )
-            for g, c in aboard.items()
-        },
-    )
+    _count(data, "caesar", where)
+    for g in _get(data, "generals", list, where) if "generals" in data else []:
+        int(g)
+    for kind in ("infantry", "cavalry", "catapult"):
+        _count(data, kind, where)
+    for g in _get(data, "galleys", list, where) if "galleys" in data else []:
+        int(g)
+    for g, c in coasts.items():
+        int(g), str(c)
+    for g, c in aboard.items():
+        int(g)
+        _count(c, "caesar", f"{where}.aboard.{g}")
+        for n in c.get("generals", []):
+            int(n)
+        for kind in ("infantry", "cavalry", "catapult"):
+            _count(c, kind, f"{where}.aboard.{g}")
 
 
 def _ruleset_of(data: dict[str, Any]) -> CoeRuleset | None:
@@ -432,12 +437,15 @@ _CHECKED_TEXTS: dict[str, None] = {}
 CHECKED_TEXTS_KEPT = 64
 
 
-def from_stored_snapshot(text: str) -> GameState:
+def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> GameState:
     """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
     edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
-    reads a game's position several times, and the same text passes the same check again."""
+    reads a game's position several times, and the same text passes the same check again. `kept_by`: a ruleset
+    under which a position that writes this very text kept the invariants (see from_snapshot)."""
     checked = text in _CHECKED_TEXTS
-    state = from_snapshot(json.loads(text), schema_checked=checked, plain=not checked and plain_text(text))
+    state = from_snapshot(
+        json.loads(text), schema_checked=checked, plain=not checked and plain_text(text), kept_by=kept_by
+    )
     _CHECKED_TEXTS[text] = None
     if len(_CHECKED_TEXTS) > CHECKED_TEXTS_KEPT:
         del _CHECKED_TEXTS[next(iter(_CHECKED_TEXTS))]
@@ -445,28 +453,41 @@ def from_stored_snapshot(text: str) -> GameState:
 
 
 def from_snapshot(
-    data: Any, area_codes: set[str] | None = None, *, schema_checked: bool = False, plain: bool = False
+    data: Any,
+    area_codes: set[str] | None = None,
+    *,
+    schema_checked: bool = False,
+    plain: bool = False,
+    kept_by: CoeRuleset | None = None,
 ) -> GameState:
     """Read snapshot JSON data; raise SnapshotError naming each field that breaks the schema (docs/snapshot.md) or
     does not fit the ruleset (adjudicator/rulesets/coe/snapshot_check.py). `schema_checked`: the very data passed
     that check before (from_stored_snapshot), so it is not run again. `plain`: the data holds no float nor huge
-    integer (its text told, engine/schema.py plain_text)."""
+    integer (its text told, engine/schema.py plain_text).
+
+    `kept_by`: a position whose snapshot text is this data's kept the invariants under that ruleset (verify's replay
+    of a stored turn). The state read here is that position with its lists sorted and its empty forces, cargo and
+    areas left out: the same pieces, purses and owners, so each invariant it could break the other broke too. They
+    are not checked again when the data names that same ruleset."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
-    data = with_reader_defaults(data)  # fields the contract lets a snapshot leave out (DESIGN.md, schema 1)
+    # fields the contract lets a snapshot leave out (DESIGN.md, schema 1); a written one has them all
+    complete = lacks_nothing(data)
+    given, data = data, data if complete else with_reader_defaults(data)
     ruleset = None if schema_checked else _ruleset_of(data)
     problems = [] if schema_checked else snapshot_problems(data, ruleset, plain=plain)
+    if problems and complete:  # named in the order of the filled copy's keys, as they always were
+        data = with_reader_defaults(given)
+        problems = snapshot_problems(data, ruleset, plain=plain)
     if problems:  # the whole snapshot is checked before any of it is used
         more = len(problems) - SHOWN_PROBLEMS
         raise SnapshotError("; ".join(problems[:SHOWN_PROBLEMS]) + (f"; and {more} more" if more > 0 else ""))
-    if area_codes is None and (schema_checked or ruleset is not None):
-        # its shape and its fit to the ruleset are checked (snapshot_problems): no field check below can fail
-        state = _state_of(data)
-    else:
-        state = _checked_state(data, area_codes)
-    broken = ruleset.broken_invariants(state) if ruleset is not None else []
+    if area_codes is not None or not (schema_checked or ruleset is not None):
+        _check_fields(data, area_codes)  # past the ruleset's checks (snapshot_problems) none of these can fail
+    state = _state_of(data)
+    broken = ruleset.broken_invariants(state) if ruleset is not None and ruleset is not kept_by else []
     if broken:  # what every turn keeps (piece limits, tribute, roads between cities): `new --from-snapshot` alike
         more = len(broken) - SHOWN_PROBLEMS
         raise SnapshotError(
@@ -478,8 +499,9 @@ def from_snapshot(
 
 
 def _state_of(data: dict[str, Any]) -> GameState:
-    """The state of snapshot data that passed the schema and the ruleset's checks: what _checked_state makes of it,
-    without the field checks that cannot fail on it (a stored position is read once a turn by verify and the tick)."""
+    """The state of snapshot data that passed the schema and its fields' checks (the ruleset's, or _check_fields):
+    its values are then JSON's own types, which it takes as they are (a stored position is read once a turn by
+    verify and the tick)."""
     players = {
         seat: Player(
             home=p["home"],
@@ -542,30 +564,25 @@ def _force_of(data: dict[str, Any]) -> Force:
     )
 
 
-def _checked_state(data: dict[str, Any], area_codes: set[str] | None) -> GameState:
-    """The state of snapshot data, each field checked as it is read (data whose fit to a ruleset was not checked)."""
-    players = {}
-    for seat, p in _get(data, "players", dict, "snapshot").items():
+def _check_fields(data: dict[str, Any], area_codes: set[str] | None) -> None:
+    """Snapshot data's fields, each checked as the reader once read it, for data whose fit to a ruleset was not
+    checked (snapshot_problems without one) or whose areas are read with another board's codes (`area_codes`): the
+    first problem is raised, naming its field. Past the schema and the ruleset's checks none can fail but an area
+    code of another board. The conversions the reader made are made too (values dropped), as in _check_force."""
+    players = _get(data, "players", dict, "snapshot")
+    for seat, p in players.items():
         where = f"players.{seat}"
         if not isinstance(p, dict):
             raise SnapshotError(f"{where}: expected an object")
-        captives = []
         for c in p.get("captives", []):
             if not isinstance(c, dict) or not isinstance(c.get("owner"), str) or not isinstance(c.get("general"), int):
                 raise SnapshotError(f"{where}.captives: each entry needs 'owner' (seat) and 'general' (number)")
-            captives.append(Captive(c["owner"], c["general"]))
-        players[seat] = Player(
-            home=_get(p, "home", str, where),
-            treasury=_count(p, "treasury", where),
-            tribute=_count(p, "tribute", where),
-            eliminated=_get(p, "eliminated", bool, where),
-            captives=captives,
-            standing=dict(p.get("standing", {})),
-            captor=p.get("captor"),
-            inherited=dict(p.get("inherited", {})),
-            conceded_to=p.get("conceded_to"),
-        )
-    areas = {}
+        _get(p, "home", str, where)
+        _count(p, "treasury", where)
+        _count(p, "tribute", where)
+        _get(p, "eliminated", bool, where)
+        dict(p.get("standing", {}))
+        dict(p.get("inherited", {}))
     for code, a in _get(data, "areas", dict, "snapshot").items():
         where = f"areas.{code}"
         if area_codes is not None and code not in area_codes:
@@ -578,27 +595,19 @@ def _checked_state(data: dict[str, Any], area_codes: set[str] | None) -> GameSta
         owner = a.get("owner")
         if owner is not None and owner not in players:
             raise SnapshotError(f"{where}.owner: {owner!r} is not a player of this game")
-        units = {}
         for seat, f in a.get("units", {}).items():
             if seat not in players:
                 raise SnapshotError(f"{where}.units: {seat!r} is not a player of this game")
-            units[seat] = _force_from(f, f"{where}.units.{seat}")
-        areas[code] = Area(owner=owner, city=city, roads=list(a.get("roads", [])), units=units)
+            _check_force(f, f"{where}.units.{seat}")
+        list(a.get("roads", []))
     active = data.get("active")
     if active is not None and active not in players:
         raise SnapshotError(f"snapshot.active: {active!r} is not a player of this game")
     inflation = _get(data, "inflation", int, "snapshot")
     if inflation not in (0, 1, 2):
         raise SnapshotError(f"snapshot.inflation: expected 0, 1 or 2, got {inflation}")
-    return GameState(
-        game=_get(data, "game", str, "snapshot"),
-        ruleset=_get(data, "ruleset", str, "snapshot"),
-        turn=_count(data, "turn", "snapshot"),
-        round=_count(data, "round", "snapshot"),
-        active=active,
-        inflation=inflation,
-        players=players,
-        areas=areas,
-        inflation_pending=list(data.get("inflation_pending", [])),
-        winner=data.get("winner"),
-    )
+    _get(data, "game", str, "snapshot")
+    _get(data, "ruleset", str, "snapshot")
+    _count(data, "turn", "snapshot")
+    _count(data, "round", "snapshot")
+    list(data.get("inflation_pending", []))
