@@ -99,16 +99,22 @@ class Scanners:
         # Whitespace is skipped inside every token's regex: one match per token, not two.
         self.skip = "|".join(regex for name, regex in terminals if name == "WS")
         self.by_accepts: dict[frozenset[str], Scanner] = {}
+        self.patterns: dict[tuple[str, ...], re.Pattern[str]] = {}  # by the terminals tried first
 
     def scanner(self, accepts: frozenset[str]) -> Scanner:
-        """One regex for the terminals `accepts` (a parser state's): accepted terminals first, then the rest (for
-        error messages); states that accept the same terminals share it."""
+        """The scanner of a parser state that accepts `accepts`: one regex of all terminals, those it accepts
+        first, then the rest (for error messages); compiled once for each set of accepted terminals, which many
+        states share (their keywords differ)."""
         found = self.by_accepts.get(accepts)
         if found is None:
-            first = [(n, r) for n, r in self.terminals if n in accepts or n in self.ignore]
-            rest = [(n, r) for n, r in self.terminals if (n, r) not in first]
-            alternatives = "|".join(f"(?P<{name}>{regex})" for name, regex in first + rest)
-            pattern = re.compile(f"(?:{self.skip})?(?:{alternatives})" if self.skip else alternatives)
+            first = tuple(n for n, _ in self.terminals if n in accepts or n in self.ignore)
+            pattern = self.patterns.get(first)
+            if pattern is None:
+                regexes = dict(self.terminals)
+                rest = [n for n, _ in self.terminals if n not in first]
+                alternatives = "|".join(f"(?P<{name}>{regexes[name]})" for name in (*first, *rest))
+                pattern = re.compile(f"(?:{self.skip})?(?:{alternatives})" if self.skip else alternatives)
+                self.patterns[first] = pattern
             found = self.by_accepts[accepts] = (pattern, accepts)
         return found
 
