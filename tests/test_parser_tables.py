@@ -4,7 +4,9 @@ from kept tables does not load Lark."""
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +53,16 @@ def test_tokens_are_the_builders_token_class_either_way() -> None:
     plain = PlainToken("AREA", "MAC", 0, 3)
     assert plain == "MAC" and not plain == PlainToken("SEAT", "MAC", 0, 3) and repr(plain) == "Token('AREA', 'MAC')"
     assert (plain == PlainToken("SEAT", "MAC", 0, 3)) == (LarkToken("AREA", "MAC") == LarkToken("SEAT", "MAC"))
+    copied, lark_copied = copy.deepcopy(plain), copy.deepcopy(token)
+    assert (copied.type, copied.value, copied.column, copied.end_pos) == ("AREA", "MAC", 1, None)
+    assert (lark_copied.type, lark_copied.column, lark_copied.end_pos, type(lark_copied)) == (
+        "AREA",
+        1,
+        None,
+        type(token),
+    )
+    unpickled = pickle.loads(pickle.dumps(plain))
+    assert (type(unpickled), unpickled.type, unpickled.end_column) == (PlainToken, "AREA", 4)
     borrowed = Token.new_borrow_pos("FORTIFIED_CITY", "MAC X", plain)
     assert (borrowed.type, borrowed.column, borrowed.end_pos, type(borrowed)) == ("FORTIFIED_CITY", 1, 3, PlainToken)
 

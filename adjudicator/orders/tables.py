@@ -66,12 +66,37 @@ class PlainToken(Token):
     def __repr__(self) -> str:
         return f"Token({self.type!r}, {self.value!r})"
 
+    def __deepcopy__(self, memo: Any) -> PlainToken:
+        """A copy with Lark's Token's deep copy's fields (its end positions are not copied)."""
+        return _placed(self.type, self.value, self.start_pos, self.line, self.column)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = (self.start_pos, self.line, self.column, self.end_line, self.end_column, self.end_pos)
+        return _placed, (self.type, self.value, *fields)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Token) and self.type != other.type:
             return False
         return str.__eq__(self, other)
 
     __hash__ = str.__hash__
+
+
+def _placed(
+    kind: str,
+    value: Any,
+    start_pos: int | None,
+    line: int | None,
+    column: int | None,
+    end_line: int | None = None,
+    end_column: int | None = None,
+    end_pos: int | None = None,
+) -> PlainToken:
+    """A PlainToken with the positions given (copies and pickles)."""
+    made = str.__new__(PlainToken, value)
+    made.type, made.value, made.start_pos, made.end_pos = kind, value, start_pos, end_pos
+    made.line, made.column, made.end_line, made.end_column = line, column, end_line, end_column
+    return made
 
 
 def token_class() -> type[Token]:
