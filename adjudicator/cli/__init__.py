@@ -15,7 +15,6 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +25,18 @@ DATA_ENV = "PBEM_HOME"  # --data
 DB_ENV = "PBEM_DB"  # --db
 
 
-@dataclass(frozen=True)
 class Lean:
     """The plain form of a command that `main` runs without typer: the options it takes, each with a value and the
-    type typer gives it (its parameter is the option's name, as typer names it), and its one argument."""
+    type typer gives it (its parameter is the option's name, as typer names it), and its one argument. (A plain
+    class: a dataclass would cost `pbem --help` the making of its methods.)"""
 
-    options: dict[str, type]
-    argument: str  # the parameter of the one positional argument
-    required: bool  # whether the argument must be given
-    run: Callable[..., int]  # the command's work; returns the exit status
+    __slots__ = ("options", "argument", "required", "run")
+
+    def __init__(self, options: dict[str, type], argument: str, required: bool, run: Callable[..., int]) -> None:
+        self.options = options
+        self.argument = argument  # the parameter of the one positional argument
+        self.required = required  # whether the argument must be given
+        self.run = run  # the command's work; returns the exit status
 
 
 def run_check(
