@@ -34,7 +34,7 @@ from adjudicator.services.games import NewGameOptions, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "adjudicator"
-CORE = ("cli.py", "errors.py", "resources.py", "settings.py", "rulesets/__init__.py", "services", "render", "engine")
+CORE = ("cli", "errors.py", "resources.py", "settings.py", "rulesets/__init__.py", "services", "render", "engine")
 CORE += ("orders", "mail", "archive")
 
 # (file relative to the tree, function or "" for module level, word): why the word may stand there.
@@ -42,7 +42,7 @@ ALLOWED = {
     # configuration, named once: the ruleset of `pbem selfplay`, `demo` and `odds` without --ruleset
     ("adjudicator/settings.py", "", "coe-classic"),
     # "ancient-world conquest games": the product's own words, not the name of a game
-    ("adjudicator/cli.py", "", "conquest"),
+    ("adjudicator/cli/commands.py", "", "conquest"),
     # the separator mail clients write above a quoted reply ("Original Message"), not the 1984 edition's alias
     ("adjudicator/mail/inbound.py", "", "Original"),
     # Python's math.inf, not the infantry's keyword

@@ -12,10 +12,9 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lark import Token, Transformer
-
 from adjudicator.orders.keywords import UnknownLanguage, keyword_table, language_code, spellings
 from adjudicator.orders.sets import Answer, Header, Language, Order, Press
+from adjudicator.orders.tables import Token
 
 if TYPE_CHECKING:
     from adjudicator.rulesets import Ruleset
@@ -89,8 +88,9 @@ def number_value(token: Token, minimum: int = 1) -> int:
     return value
 
 
-class CommonBuilder(Transformer):
-    """The rules of common.lark: the header line, areas and seats resolved against one ruleset."""
+class CommonBuilder:
+    """The rules of common.lark: the header line, areas and seats resolved against one ruleset. Lark calls it as a
+    Transformer (the `transformer=` option; orders/tables.py calls it from kept tables), without importing Lark."""
 
     # How errors name the terminals that are not keywords; a ruleset's builder adds its own.
     described: ClassVar[dict[str, str]] = {
@@ -104,11 +104,16 @@ class CommonBuilder(Transformer):
     }
 
     def __init__(self, ruleset: Ruleset) -> None:
-        super().__init__()
         self.ruleset = ruleset
         self.board = ruleset.board
         self.area_cache: dict[str, list[str]] = {}
         self.area_words = self._area_words()
+
+    def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
+        """A rule without a method of its own makes a parse tree node, as Lark's Transformer does."""
+        from lark import Tree
+
+        return Tree(data, children, meta)
 
     def _area_words(self) -> dict[str, set[str]]:
         """Case-folded codes, names and aliases -> area codes, for 'did you mean' suggestions."""

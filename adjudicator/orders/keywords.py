@@ -52,6 +52,10 @@ def shared_keywords_file() -> Path:
     return resource_dir("grammar") / "keywords.toml"
 
 
+_KEY_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_ONE_WORD = re.compile(r"\w+")  # compiled once: each command checks some thousand spellings of every ruleset
+
+
 def _read(path: Path) -> Table:
     """One keywords file: table key -> language -> spellings (upper case), each checked on its own."""
     try:
@@ -61,14 +65,14 @@ def _read(path: Path) -> Table:
     table: Table = {}
     for key, langs in raw.items():
         name = key.upper()
-        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name) or not isinstance(langs, dict):
+        if not _KEY_NAME.fullmatch(name) or not isinstance(langs, dict):
             raise KeywordTableError(f"{path}: bad keyword name {key!r}")
         unknown = set(langs) - set(KEYWORD_LANGUAGES)
         if unknown:
             raise KeywordTableError(f"{path}: [{key}] has unknown languages {sorted(unknown)}")
         table[name] = {lang: tuple(s.upper() for s in langs.get(lang, ())) for lang in KEYWORD_LANGUAGES}
         for spelling in {s for spellings in table[name].values() for s in spellings}:
-            if not re.fullmatch(r"\w+", spelling):
+            if not _ONE_WORD.fullmatch(spelling):
                 raise KeywordTableError(f"{path}: [{key}] spelling {spelling.casefold()!r} is not one word")
     return table
 

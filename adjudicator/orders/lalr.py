@@ -20,18 +20,18 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token
+from lark import Lark
+from lark import Token as LarkToken
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lexer import Lexer, LexerState
 
 from adjudicator.orders.keywords import keyword_of, keyword_table
-
-# A lexer's context: the regex of a parser state (its accepted terminals first) and the terminals it accepts.
-_Scanner = tuple[re.Pattern[str], frozenset[str]]
+from adjudicator.orders.tables import Loop, NoToken, Reduce, Scanner, Scanners, Token, accepted
 
 
-class _Token(Token):
-    """A Lark token built without Lark's argument checks (the lexer makes many of them)."""
+class _Token(LarkToken, Token):
+    """A Lark token built without Lark's argument checks (the lexer makes many of them); also a tables.Token, which
+    the rulesets' builders test for."""
 
     __slots__ = ()
 
@@ -42,6 +42,10 @@ class _Token(Token):
         token.line = token.end_line = 1
         token.column, token.end_column = start + 1, end + 1
         return token
+
+    def __deepcopy__(self, memo: Any) -> _Token:
+        """Lark's copy (an interactive parser copies its values when it explains an error), of this class."""
+        return LarkToken.__new__(_Token, self.type, self.value, self.start_pos, self.line, self.column)
 
 
 class OrderLexer(Lexer):
@@ -68,28 +72,29 @@ class OrderLexer(Lexer):
     def __init__(self, conf: Any) -> None:
         keywords = keyword_table(self.ruleset)
         self.ignore = frozenset(conf.ignore)
-        self.terminals = sorted(
+        terminals = sorted(
             (t for t in conf.terminals if t.name not in keywords),
             key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
         )
         self.keywords = keyword_of(self.ruleset)
-        # Whitespace is skipped inside every token's regex: one match per token, not two.
-        self.skip = "|".join(t.pattern.to_regexp() for t in self.terminals if t.name == "WS")
         # Terminals that can read a keyword (AREA, SECRET, ...): the lexer decides which one it is.
         self.wordish = frozenset(
             t.name
-            for t in self.terminals
+            for t in terminals
             if any(map(re.compile(t.pattern.to_regexp()).fullmatch, self.keywords))  # one compile per terminal
         )
-        self.scanners: dict[Any, _Scanner] = {}  # parser state number -> its scanner
-        self.rows: dict[int, tuple[dict[str, Any], _Scanner]] = {}  # id(a state's actions) -> them, their scanner
+        self.scan = Scanners(
+            [(t.name, t.pattern.to_regexp()) for t in terminals], self.ignore, self.wordish, self.keywords
+        )
+        self.scanners: dict[Any, Scanner] = {}  # parser state number -> its scanner
+        self.rows: dict[int, tuple[dict[str, Any], Scanner]] = {}  # id(a state's actions) -> them, their scanner
 
-    def _scanner(self, state: Any, actions: dict[str, Any]) -> _Scanner:
+    def _scanner(self, state: Any, actions: dict[str, Any]) -> Scanner:
         """The scanner of parser state `state` (whose actions are `actions`), made once."""
-        scanner = self.scanners[state] = self._compile(actions)
+        scanner = self.scanners[state] = self.scan.scanner(accepted(actions))
         return scanner
 
-    def row_scanner(self, actions: dict[str, Any]) -> _Scanner:
+    def row_scanner(self, actions: dict[str, Any]) -> Scanner:
         """The scanner of the state whose actions are `actions`, as an interactive parser's choices() gives them.
 
         choices() gives the parse table's own row, the same dict at every visit of a state: it is known by
@@ -99,46 +104,22 @@ class OrderLexer(Lexer):
         if entry is None or entry[0] is not actions:
             if len(self.rows) > 10_000:  # rows not kept by the parser (another Lark): never grow without end
                 self.rows.clear()
-            entry = self.rows[id(actions)] = (actions, self._compile(actions))
+            entry = self.rows[id(actions)] = (actions, self.scan.scanner(accepted(actions)))
         return entry[1]
 
-    def _compile(self, actions: dict[str, Any]) -> _Scanner:
-        """One regex per parser state: accepted terminals first, then the rest (for error messages)."""
-        accepts = frozenset(name for name in actions if name.isupper())
-        first = [t for t in self.terminals if t.name in accepts or t.name in self.ignore]
-        rest = [t for t in self.terminals if t not in first]
-        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in first + rest)
-        pattern = re.compile(f"(?:{self.skip})?(?:{alternatives})" if self.skip else alternatives)
-        return pattern, accepts
-
-    def tokens(self, line: str, context: Callable[[], _Scanner]) -> Iterator[Token]:
+    def tokens(self, line: str, context: Callable[[], Scanner]) -> Iterator[Token]:
         """The tokens of `line`; `context()` gives the scanner of the parser's current state before each one."""
-        text = line.rstrip()  # so that the last token's match ends the text
-        end = len(text)
-        pos = 0
-        ignore, wordish, keywords = self.ignore, self.wordish, self.keywords
-        while pos < end:
-            scanner, accepts = context()
-            m = scanner.match(text, pos)
-            if m is None:
-                pos = end - len(text[pos:].lstrip())
-                raise UnexpectedCharacters(text, pos, 1, pos + 1, allowed=accepts)
-            kind = m.lastgroup
-            pos = m.end()
-            if kind in ignore:
-                continue
-            value = m.group(kind)
-            if kind in wordish:
-                keyword = keywords.get(value.casefold())
-                if keyword is not None and (keyword in accepts or kind not in accepts):
-                    kind = keyword
-            yield _Token(kind, value, pos - len(value), pos)
+        try:
+            yield from self.scan.tokens(line, context, _Token)
+        except NoToken as stop:
+            text = line.rstrip()
+            raise UnexpectedCharacters(text, stop.pos, 1, stop.pos + 1, allowed=stop.accepts) from None
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         """What `Lark.parse` calls (tests compare both loops with it); the parser state is Lark's."""
         states, stack, scanners = parser_state.parse_conf.states, parser_state.state_stack, self.scanners
 
-        def context() -> _Scanner:
+        def context() -> Scanner:
             state = stack[-1]
             return scanners.get(state) or self._scanner(state, states[state])
 
@@ -173,9 +154,6 @@ class PublicParser:
             raise
 
 
-# A reduction, precomputed: (number of children, the rule's name, the rule's callback or None for no call).
-_Reduce = tuple[int, str, Callable[[list[Any]], Any] | None]
-
 # What a Lark whose internals differ from those the fused loop reads would raise while it is built.
 _OTHER_INTERNALS = (ImportError, AttributeError, AssertionError, KeyError, TypeError, ValueError)
 
@@ -194,8 +172,9 @@ def parse_states(lark: Lark) -> dict[int, dict[str, Any]]:
     return lark.parser.parser.parser.parse_table.states
 
 
-class Driver:
-    """Lark's LALR loop and OrderLexer fused into one loop, over Lark's own parse table and rule callbacks.
+class Driver(Loop):
+    """Lark's LALR loop and OrderLexer fused into one loop (tables.py `Loop`), over Lark's own parse table and rule
+    callbacks.
 
     Per token, Lark's loop resumes the lexer's generator and calls feed_token, which asserts, hashes the
     Rule objects to find their callbacks and reads attributes: about a third of all parsing time. This does
@@ -205,6 +184,7 @@ class Driver:
     """
 
     ruleset_name: str | None = None  # whose keywords errors name (parser.py)
+    token = _Token
 
     def __init__(self, lark: Lark, public: PublicParser) -> None:
         # Lark's internals: imported here, so that a Lark without them falls back to the public loop
@@ -215,20 +195,22 @@ class Driver:
         self.public = public
         self.described = public.described
         self.lexer = public.lexer
+        self.scan = self.lexer.scan
+        self._scanners = self.lexer.scanners  # shared with the lexer Lark runs: the same parse table
         parser = lark.parser.parser.parser  # lark.parsers.lalr_parser._Parser
         table, callbacks = parser.parse_table, parser.callbacks
         # Lark calls a token callback (a builder method named after a terminal) at each shift; this loop does not
         if any(isinstance(key, str) for key in callbacks):
             raise TypeError("the fused loop calls no token callbacks")
-        self.lark_states = table.states
         self.start_states: dict[str, int] = dict(table.start_states)
         self.end_states: dict[str, int] = dict(table.end_states)
         ends = set(self.end_states.values())
-        # state -> symbol -> the next state (a shift or goto) or a _Reduce; None where Lark's loop would
+        # state -> symbol -> the next state (a shift or goto) or a Reduce; None where Lark's loop would
         # fail an assertion (a token shifted into an end state), so that Lark reports it.
-        self.actions: dict[int, dict[str, int | _Reduce | None]] = {}
+        self.actions: dict[int, dict[str, int | Reduce | None]] = {}
+        self.rules: dict[tuple[int, str], Any] = {}  # (state, symbol) -> the Lark rule its Reduce reduces
         for state, acts in table.states.items():
-            row: dict[str, int | _Reduce | None] = {}
+            row: dict[str, int | Reduce | None] = {}
             for symbol, (action, arg) in acts.items():
                 if action is Shift:
                     row[symbol] = None if symbol.isupper() and arg in ends else arg
@@ -240,60 +222,8 @@ class Driver:
                         arg.origin.name,
                         None if size == 1 and type(callback) is ExpandSingleChild else callback,
                     )
+                    self.rules[state, symbol] = callbacks[arg]
             self.actions[state] = row
 
-    def parse(self, line: str, start: str) -> Any:
-        """What `self.lark.parse(line, start=start)` returns; raises what it raises."""
-        # Hot loop: names are bound to locals on purpose. The lexing part is OrderLexer.lex, inlined.
-        lexer = self.lexer
-        scanners, ignore, wordish, keywords = lexer.scanners, lexer.ignore, lexer.wordish, lexer.keywords
-        actions = self.actions
-        end_state = self.end_states[start]
-        state = self.start_states[start]
-        state_stack = [state]
-        value_stack: list[Any] = []
-        text = line.rstrip()  # as in OrderLexer.lex
-        end = len(text)
-        pos = 0
-        while True:
-            if pos < end:
-                scanner, accepts = scanners.get(state) or lexer._scanner(state, self.lark_states[state])
-                m = scanner.match(text, pos)
-                if m is None:
-                    return self.public.parse(line, start)  # raises Lark's UnexpectedCharacters
-                kind = m.lastgroup
-                pos = m.end()
-                if kind in ignore:
-                    continue
-                value = m.group(kind)
-                if kind in wordish:
-                    keyword = keywords.get(value.casefold())
-                    if keyword is not None and (keyword in accepts or kind not in accepts):
-                        kind = keyword
-                token = _Token(kind, value, pos - len(value), pos)
-            else:
-                kind = "$END"
-            # feed the token: reduce as often as needed, then shift it (at the end: accept)
-            action = actions[state].get(kind)
-            while type(action) is tuple:
-                size, origin, callback = action
-                if callback is None:  # the value on the stack stays
-                    del state_stack[-1]
-                elif size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                    value_stack.append(callback(children))
-                else:
-                    value_stack.append(callback([]))
-                state = actions[state_stack[-1]][origin]  # type: ignore[assignment]
-                state_stack.append(state)
-                if state == end_state and kind == "$END":
-                    return value_stack[-1]
-                action = actions[state].get(kind)
-            if action is None or kind == "$END":
-                # a syntax error, or what Lark's loop would fail an assertion on (a shifted $END)
-                return self.public.parse(line, start)  # raises Lark's exception
-            state = action
-            state_stack.append(state)
-            value_stack.append(token)
+    def failed(self, line: str, start: str) -> Any:
+        return self.public.parse(line, start)  # raises Lark's exception

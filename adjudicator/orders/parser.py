@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 import threading
 import unicodedata
 from collections.abc import Callable
 from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from adjudicator.orders.builder import CommonBuilder, LineProblem, either, quote
 from adjudicator.orders.keywords import (
@@ -30,10 +28,17 @@ from adjudicator.orders.keywords import (
     spellings,
     terminal_declarations,
 )
-from adjudicator.orders.lalr import Driver, OrderLexer, PublicParser, line_parser, parse_states
 from adjudicator.orders.sets import Header, Order, OrderError, OrderSet, Withdraw
+from adjudicator.orders.tables import TableDriver, tables_of
+from adjudicator.resources import kept
 
+# Lark is loaded where a parser is built from the grammar or a syntax error is explained: a line parsed from kept
+# tables (tables.py) needs none of it.
 if TYPE_CHECKING:
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
+
+    from adjudicator.orders.lalr import Driver, PublicParser
     from adjudicator.rulesets import Ruleset
 
 Languages = Callable[[], tuple[str, ...]]  # the keyword languages to suggest from, the writer's first
@@ -80,6 +85,10 @@ def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver | PublicParser]:
         with _PARSERS_LOCK:
             entry = _PARSERS.get(id(ruleset))
             if entry is None or entry[0] is not ruleset:
+                from lark import Lark
+
+                from adjudicator.orders.lalr import OrderLexer, line_parser
+
                 builder: CommonBuilder = ruleset.order_builder()
                 parser = Lark(
                     grammar_text(tuple(ruleset.grammar_files), ruleset.name),
@@ -96,8 +105,65 @@ def _entry(ruleset: Ruleset) -> tuple[Ruleset, Lark, Driver | PublicParser]:
     return entry
 
 
+_LINES: dict[int, tuple[Ruleset, TableDriver | Driver | PublicParser]] = {}
+_LINES_LOCK = threading.Lock()  # taken before _PARSERS_LOCK, where the tables are made from the Lark-built parser
+
+
+def _line_parser(ruleset: Ruleset) -> TableDriver | Driver | PublicParser:
+    """The line parser of `ruleset`: the fused loop over its tables as kept in the cache folder (tables.py), without
+    Lark; where none are kept, they are made from the Lark-built parser (`_entry`) and kept for the next process;
+    where they cannot be (a callback tables.py cannot make again), the Lark-built parser itself."""
+    entry = _LINES.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        with _LINES_LOCK:
+            entry = _LINES.get(id(ruleset))
+            if entry is None or entry[0] is not ruleset:
+                entry = _LINES[id(ruleset)] = (ruleset, _table_parser(ruleset) or _entry(ruleset)[2])
+    return entry[1]
+
+
+def _table_parser(ruleset: Ruleset) -> TableDriver | None:
+    builder: CommonBuilder = ruleset.order_builder()
+    words = keyword_of(ruleset.name)
+    source = "\0".join(
+        [
+            grammar_text(tuple(ruleset.grammar_files), ruleset.name),
+            ruleset.name,
+            f"{type(builder).__module__}.{type(builder).__qualname__}",
+            " ".join(sorted(name for name in dir(type(builder)) if not name.startswith("__"))),
+            repr(sorted(words.items())),
+            _lark_version(),
+        ]
+    )
+
+    def made() -> dict[str, Any] | None:
+        from adjudicator.orders.lalr import Driver
+
+        _, lark, line = _entry(ruleset)
+        return tables_of(line, lark.options.transformer) if isinstance(line, Driver) else None
+
+    tables = kept("lalr-tables", source.encode(), made)
+    if tables is None:
+        return None
+    parser = TableDriver(tables, builder, words, lambda: _entry(ruleset)[2])
+    parser.ruleset_name = ruleset.name  # errors name and suggest this ruleset's keywords
+    return parser
+
+
+@cache
+def _lark_version() -> str:
+    """The version line of the installed Lark, read without importing it (the tables are Lark's)."""
+    for folder in sys.path:
+        path = Path(folder or ".") / "lark" / "__init__.py"
+        if path.is_file():
+            return next((line for line in path.read_text().splitlines() if "__version__" in line), str(path))
+    return ""
+
+
 def shadowed_names(ruleset: Ruleset) -> list[str]:
     """Keyword spellings that hide an area or seat where the parser accepts both (there should be none)."""
+    from adjudicator.orders.lalr import parse_states
+
     states = parse_states(_entry(ruleset)[1])
     found = set()
     for actions in states.values():
@@ -195,6 +261,11 @@ def _really_expected(e: UnexpectedInput, names: set[str] | frozenset[str]) -> se
     An LALR state may list more (lookaheads merged from other orders: FOR after 'MOVE G1'), so each
     is tried on a copy of the parser; only on errors, so the cost does not matter.
     """
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    from adjudicator.orders.lalr import _Token
+
     interactive = getattr(e, "interactive_parser", None)
     if interactive is None:
         return names
@@ -202,7 +273,7 @@ def _really_expected(e: UnexpectedInput, names: set[str] | frozenset[str]) -> se
     for name in names:
         probe = interactive.copy()
         try:
-            probe.feed_token(Token(name, ""))
+            probe.feed_token(Token.__new__(_Token, name, ""))  # Lark's Token(name, ""), of the lexer's class
         except (UnexpectedInput, LineProblem):
             continue
         real.add(name)
@@ -218,6 +289,8 @@ def _syntax_problem(
     ruleset: str | None = None,
 ) -> LineProblem:
     """Turn Lark's exception into a message that names the offending text."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(e, UnexpectedToken):
         token = e.token
         expected = _really_expected(e, e.expected)
@@ -245,16 +318,19 @@ def _syntax_problem(
     return LineProblem(1, "this line could not be understood")
 
 
-def _parse_line(parser: Driver | PublicParser, line: str, start: str, languages: Languages = _english_first) -> Any:
+def _parse_line(
+    parser: TableDriver | Driver | PublicParser, line: str, start: str, languages: Languages = _english_first
+) -> Any:
     """Parse one line; raises LineProblem for anything wrong with it (suggestions in `languages` first)."""
     try:
         return parser.parse(line, start=start)
     except LineProblem:
         raise
-    except UnexpectedInput as e:
-        ruleset = getattr(parser, "ruleset_name", None)
-        raise _syntax_problem(e, line, start, parser.described, languages, ruleset) from None
     except Exception as e:  # a player's line must never stop the whole order set
+        lark = sys.modules.get("lark.exceptions")  # loaded by the parser that raised a syntax error
+        if lark is not None and isinstance(e, lark.UnexpectedInput):
+            ruleset = getattr(parser, "ruleset_name", None)
+            raise _syntax_problem(e, line, start, parser.described, languages, ruleset) from None
         raise LineProblem(1, f"this line could not be understood ({type(e).__name__})") from e
 
 
@@ -310,7 +386,7 @@ class _SetBuilder:
     """Collects one seat's header, orders and errors."""
 
     def __init__(self, ruleset: Ruleset, lines: list[str]) -> None:
-        self.parser = _entry(ruleset)[2]
+        self.parser = _line_parser(ruleset)
         self.lines = lines
         self.header: Header | None = None
         self.orders: list[Order] = []

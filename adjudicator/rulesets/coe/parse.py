@@ -10,8 +10,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lark import Token
-
 from adjudicator.engine.vocabulary import N_
 from adjudicator.orders.builder import (
     CommonBuilder,
@@ -23,6 +21,7 @@ from adjudicator.orders.builder import (
     values,
 )
 from adjudicator.orders.keywords import display
+from adjudicator.orders.tables import Token
 from adjudicator.rulesets.coe.orders import (
     CAESAR,
     BattleOrder,

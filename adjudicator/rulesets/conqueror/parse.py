@@ -17,8 +17,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from lark import Token
-
 from adjudicator.engine.board import Board
 from adjudicator.engine.vocabulary import N_
 from adjudicator.orders.builder import (
@@ -33,6 +31,7 @@ from adjudicator.orders.builder import (
 )
 from adjudicator.orders.keywords import display, in_english
 from adjudicator.orders.sets import Order
+from adjudicator.orders.tables import Token
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.data import RULESET, GameData
 from adjudicator.rulesets.conqueror.orders import (

@@ -20,13 +20,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from lark import Token
-
 from adjudicator.engine.board import COAST, LAND_BORDER, MOUNTAIN, SEA_LANE, STRAIT, AreaInfo, Board, Link
 from adjudicator.engine.vocabulary import N_
 from adjudicator.errors import PbemError
 from adjudicator.orders.builder import CommonBuilder, LineProblem, MailOrders, closest, either, number_value, quote
 from adjudicator.orders.keywords import display
+from adjudicator.orders.tables import Token
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.empires import data as eaw
 from adjudicator.rulesets.empires.orders import (

@@ -12,6 +12,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from adjudicator.cli import DATA_ENV, DB_ENV, DEFAULT_DATA, run_check, run_ingest
 from adjudicator.errors import PbemError
 from adjudicator.settings import DEFAULT_RULESET
 
@@ -108,23 +109,28 @@ app = typer.Typer(
 
 DataOption = Annotated[
     Path,
-    typer.Option("--data", envvar="PBEM_HOME", help="Folder of the archive and the game files.", show_default=True),
+    typer.Option("--data", envvar=DATA_ENV, help="Folder of the archive and the game files.", show_default=True),
 ]
 DbOption = Annotated[
     str | None,
     typer.Option(
-        "--db", envvar="PBEM_DB", help="Archive database URL (default: SQLite file archive.sqlite in the data folder)."
+        "--db", envvar=DB_ENV, help="Archive database URL (default: SQLite file archive.sqlite in the data folder)."
     ),
 ]
 LanguageOption = Annotated[
     str | None, typer.Option(help="Language: en, de, it or nl (English, Deutsch, Italiano, Nederlands).")
 ]
-DEFAULT_DATA = Path("pbem-data")
 
 
 def fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(1)
+
+
+def _exit(status: int) -> None:
+    """End with exit status `status` (none for 0), as the work shared with the lean route (cli/__init__.py) says."""
+    if status:
+        raise typer.Exit(status)
 
 
 def _archive(data: Path, db: str | None):  # type: ignore[no-untyped-def]
@@ -322,21 +328,7 @@ def check(
     db: DbOption = None,
 ) -> None:
     """Check an order set without storing it: one verdict per order. Exit 1 if any order fails."""
-    from adjudicator.services.orders import check_state_orders, check_stored_orders
-
-    if (game is None) == (state is None):
-        fail("give either --game GAME or --state SNAPSHOT.json")
-    if game is not None and game_data is not None:
-        fail("--game-data goes with --state: an archived game keeps its data")
-    text = _read(file, "order file")
-    if game is not None:
-        receipt = check_stored_orders(data, db, game, text)
-    else:
-        assert state is not None
-        receipt = check_state_orders(_read(state, "state file"), text, game_data)
-    typer.echo(receipt.text, nl=False)
-    if receipt.errors or any(not r.accepted for r in receipt.results):
-        raise typer.Exit(1)
+    _exit(run_check(file, game, state, game_data, data, db))
 
 
 @app.command()
@@ -753,51 +745,10 @@ def ingest(
     """Read order mail, check and store it, and queue a receipt for each (password from PBEM_IMAP_PASSWORD).
     A message is marked done (IMAP: seen) only after the archive commit; the same Message-ID twice changes
     nothing."""
-    from adjudicator.mail.inbound import MailError
-    from adjudicator.mail.sources import from_file, from_imap, from_maildir, from_mbox, from_stream
-    from adjudicator.services.mailbox import ingest as ingest_mail
-
-    if sum(x is not None for x in (eml, mbox, maildir, imap)) > 1:
-        fail("give one source: a .eml file, --mbox, --maildir or --imap")
-    if imap and not imap_user:
-        fail("--imap needs --imap-user (or PBEM_IMAP_USER) and PBEM_IMAP_PASSWORD")
-    try:
-        archive = _archive(data, db)
-        if mbox:
-            deliveries = from_mbox(mbox)
-        elif maildir:
-            deliveries = from_maildir(maildir)
-        elif imap:
-            import ssl  # here: a mail from a filter needs no TLS
-
-            context = ssl.create_default_context(cafile=str(imap_cafile)) if imap_cafile else None
-            deliveries = from_imap(
-                imap,
-                imap_port,
-                imap_user or "",
-                os.environ.get("PBEM_IMAP_PASSWORD", ""),
-                imap_mailbox,
-                ssl_context=context,
-                starttls=imap_starttls,
-            )
-        elif eml:
-            deliveries = from_file(eml)
-        else:
-            deliveries = from_stream(sys.stdin.buffer, "stdin")
-        unreadable = 0
-        for message, mark_done in deliveries:
-            if isinstance(message, MailError):
-                unreadable += 1
-                typer.echo(f"unreadable: {message}")
-                mark_done()  # reported once: set aside (Maildir rejected/, IMAP flagged), not read again
-                continue
-            outcome = ingest_mail(archive, message)
-            mark_done()
-            typer.echo(f"{message.message_id} from {message.sender}: {outcome.text}")
-    except OSError as problem:
-        fail(str(problem))
-    if unreadable and not (mbox or maildir or imap):
-        raise typer.Exit(1)
+    status = run_ingest(
+        eml, data, db, mbox, maildir, imap, imap_port, imap_user, imap_starttls, imap_mailbox, imap_cafile
+    )
+    _exit(status)
 
 
 @app.command()
