@@ -102,7 +102,7 @@ def _kind_names(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _kinds(kind))
 
 
-# The topics of a ruleset's [help] table: what `pbem`'s help texts say of the game (adjudicator/cli.py).
+# The topics of a ruleset's [help] table: what `pbem`'s help texts say of the game (adjudicator/cli/commands.py).
 HELP_TOPICS: Final = {
     "game": "the game's name where `pbem --help` names the game the tool is first for",
     "players": "the number of seats a game takes, e.g. '2 to 6'",
