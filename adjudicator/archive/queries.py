@@ -174,7 +174,29 @@ def get_turn(session: Session, game: GameRow, number: int) -> TurnRow:
     return row
 
 
+@cache
+def _current_orders_from() -> Any:
+    return select(OrderSetRow).where(
+        OrderSetRow.game_id == bindparam("game"),
+        OrderSetRow.turn >= bindparam("turn"),
+        OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
+    )
+
+
+ORDERS_READ = "current orders read"  # session.info: (game id, first turn, (turn, seat) -> the current order set)
+
+
+def read_current_orders(session: Session, game: GameRow, turn: int) -> None:
+    """Read the game's current order sets of `turn` and later in one query, for current_orders to answer from until
+    this transaction stores orders: a tick asks for the same seats' orders several times a game."""
+    rows = session.exec(_current_orders_from(), params={"game": game.id, "turn": turn}).all()
+    session.info[ORDERS_READ] = (game.id, turn, {(row.turn, row.seat): row for row in rows})
+
+
 def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> OrderSetRow | None:
+    read = session.info.get(ORDERS_READ)
+    if read is not None and read[0] == game.id and turn >= read[1]:
+        return read[2].get((turn, seat))  # type: ignore[no-any-return]
     return session.exec(_current_orders(), params={"game": game.id, "turn": turn, "seat": seat}).first()  # type: ignore[no-any-return]
 
 
@@ -192,6 +214,7 @@ def store_orders(
     """Store an order set; returns True when it replaced an earlier set for the same seat and turn. A set stored
     with `current` False (press without orders, a WITHDRAW) is kept for the record and the turn's press count but is
     never the seat's orders; it replaces nothing."""
+    session.info.pop(ORDERS_READ, None)  # what read_current_orders read is no longer all there is
     earlier = current_orders(session, game, turn, seat) if current else None
     if earlier is not None:
         earlier.replaced = True
@@ -209,6 +232,7 @@ def withdraw_orders(
 ) -> bool:
     """The seat takes back its orders for a turn (WITHDRAW): its current set stops being current, and the
     withdrawing text is kept for the record. Returns True when there was a set to take back."""
+    session.info.pop(ORDERS_READ, None)
     earlier = current_orders(session, game, turn, seat)
     if earlier is not None:
         earlier.replaced = True

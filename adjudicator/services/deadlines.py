@@ -116,6 +116,8 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             session.add(game)
         due = due_turns(ruleset, state, game.pace)
+        if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
+            db.read_current_orders(session, game, min(n for n, _ in due))
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
