@@ -428,10 +428,10 @@ class _BoxIndex:
             self.cells.setdefault(cell, []).append(len(self.boxes))
         self.boxes.append(box)
 
-    def near(self, box: Box) -> list[Box]:
-        """The boxes that share a cell with `box` (every box it overlaps), in the order they were added: a sum
-        of overlaps over them is the sum over all boxes, whose other terms are 0.0."""
-        found = {i for cell in _cells(box) for i in self.cells.get(cell, ())}
+    def near(self, cells: list[tuple[int, int]]) -> list[Box]:
+        """The boxes that share one of a box's `cells` (_cells: every box it overlaps), in the order they were added:
+        a sum of overlaps over them is the sum over all boxes, whose other terms are 0.0."""
+        found = {i for cell in cells for i in self.cells.get(cell, ())}
         return [self.boxes[i] for i in sorted(found)]
 
 
@@ -443,8 +443,8 @@ class _LayeredIndex:
     def __init__(self, board: _BoxIndex, turn: Iterable[Box]) -> None:
         self.board, self.turn = board, _BoxIndex(turn)
 
-    def near(self, box: Box) -> list[Box]:
-        return self.board.near(box) + self.turn.near(box)
+    def near(self, cells: list[tuple[int, int]]) -> list[Box]:
+        return self.board.near(cells) + self.turn.near(cells)
 
 
 # board layout -> the index of its shapes and the heading: the same on every turn's map
@@ -498,13 +498,14 @@ def _place_labels(
             (s.x - s.hw - 8 - width, s.y - height / 2),
         ]
         best: tuple[float, int, float, float] | None = None
+        own = (s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh)
         for rank, (left, top) in enumerate(candidates):
             left = min(max(left, 6.0), WIDTH - width - 6)
             top = min(max(top, 6.0), MAP_HEIGHT - height - 6)
             box = (left, top, left + width, top + height)
-            own = (s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh)
-            cost = sum(_overlap(box, o) for o in near_obstacles.near(box) if o != own) + sum(
-                _overlap(box, p) for p in placed.near(box)
+            cells = _cells(box)  # the grid cells it lies in, found once for both indexes
+            cost = sum(_overlap(box, o) for o in near_obstacles.near(cells) if o != own) + sum(
+                _overlap(box, p) for p in placed.near(cells)
             )
             cost += _overlap(box, own) * 4  # a label clamped onto its own area hides its name
             if best is None or (cost, rank) < best[:2]:
