@@ -91,9 +91,16 @@ def _environment_class() -> type[Environment]:
             if type(obj) is dict and attribute not in methods:
                 try:
                     return obj[attribute]
-                except (TypeError, LookupError):
-                    pass
-            return super().getattr(obj, attribute)
+                except LookupError:
+                    return self.undefined(obj=obj, name=attribute)
+            try:  # Jinja's own (no super(): most lookups are of objects, and the call cost them a third more)
+                return getattr(obj, attribute)
+            except AttributeError:
+                pass
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError, AttributeError):
+                return self.undefined(obj=obj, name=attribute)
 
     return DictFirst
 
