@@ -129,16 +129,19 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
         news, questions = queue_news(session, game, ruleset, clock=clock)
         # the files of stored turns that the disk lacks (their writer died after its commit), read in the same
         # transaction, so that a game takes one commit; this tick's own turns and questions are written below
-        missing = missing_files(
-            session,
-            data,
-            name,
-            clock=clock,
-            written_by_caller={row.number for row in done.turns} if done else (),
-            notices_by_caller=done is not None and done.waiting_on is not None,
-            game=game,
-            languages=done.languages if done is not None else None,
-        )
+        # without flushing what queue_news changed (NMR counts, turns mailed, mails): its first query flushed the
+        # turns and questions, all these queries read of this transaction's changes (self-play is never ticked)
+        with session.no_autoflush:
+            missing = missing_files(
+                session,
+                data,
+                name,
+                clock=clock,
+                written_by_caller={row.number for row in done.turns} if done else (),
+                notices_by_caller=done is not None and done.waiting_on is not None,
+                game=game,
+                languages=done.languages if done is not None else None,
+            )
     if done is not None:
         done.write_files(data)
     lines += _repair_lines(missing.write(), game_folder(data, name), name) + news
