@@ -510,6 +510,8 @@ def _place_labels(
             cost += _overlap(box, own) * 4  # a label clamped onto its own area hides its name
             if best is None or (cost, rank) < best[:2]:
                 best = (cost, rank, left, top)
+            if best[0] == 0.0:
+                break  # covers nothing: no later candidate (no cost below 0, a lower preference) can win
         assert best is not None
         _, _, left, top = best
         placed.add((left, top, left + width, top + height))
