@@ -551,9 +551,6 @@ def render_map(
     events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
     drawn = (layers or layers_of(snapshot))(board, snapshot, events, tr)
     colour = seat_colours(drawn.seats, colours, drawn.fixed_colours)
-    shapes = [
-        _shape(board, code, spots[code], drawn.areas.get(code, AreaLayer()), colour) for code in sorted(board.areas)
-    ]
     forces = [{"code": p.code, "texts": p.texts, "tooltip": p.tooltip} for p in drawn.pieces if p.code in spots]
     battles, moves = _battles(drawn.battles, spots), _moves(drawn.moves, spots, colour)
     _place_labels(forces, spots, colour, battles, moves)
@@ -574,7 +571,7 @@ def render_map(
             links=_links_layer(board, spots),
             link_kinds=link_kinds(board),
             roads=_fields(_roads(drawn.roads, spots)),
-            areas=_areas_layer(shapes),
+            areas=_areas_layer(board, spots, drawn.areas, colour),
             forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
             moves=_fields(moves),
             battles=_fields(battles),
@@ -620,19 +617,41 @@ _AREAS_DRAWN: dict[tuple[Any, ...], Markup] = {}
 AREAS_KEPT = 4096
 
 
-def _areas_layer(shapes: list[dict[str, Any]]) -> Markup:
-    """The areas layer (templates/map-area.svg.j2 for each area), each area drawn once for the same fields."""
+# What _shape makes an area's fields of, on a board and its layout: (board id, layout id, code, the area's layer,
+# its fill and stroke) -> (the board and layout, kept so that their ids are not reused while the entry lives; the
+# area's SVG). Found here, an area's fields are not made at all.
+_AREAS_BY_MARK: dict[tuple[Any, ...], tuple[Board, Mapping[str, Spot], Markup]] = {}
+
+
+def _areas_layer(
+    board: Board, spots: Mapping[str, Spot], marks: Mapping[str, AreaLayer], colour: Mapping[str, str]
+) -> Markup:
+    """The areas layer (templates/map-area.svg.j2 for each area of the board, in code order, filled in its owner's
+    colour), each area drawn once for the same fields."""
     from markupsafe import Markup
 
     macro = markup_environment().get_template("map-area.svg.j2").module.area  # type: ignore[attr-defined]
     parts = []
-    for shape in shapes:
+    for code in sorted(board.areas):
+        mark = marks.get(code, AreaLayer())
+        owner = mark.owner
+        fill = colour.get(owner, NEUTRAL_FILL) if owner else NEUTRAL_FILL
+        stroke = colour.get(owner, NEUTRAL_STROKE) if owner else NEUTRAL_STROKE
+        by_mark = (id(board), id(spots), code, mark, fill, stroke)
+        known = _AREAS_BY_MARK.get(by_mark)
+        if known is not None and known[0] is board and known[1] is spots:
+            parts.append(known[2])
+            continue
+        shape = _shape(board, code, spots[code], mark, colour)
         key = tuple(shape.values())
         drawn = _AREAS_DRAWN.get(key)
         if drawn is None:
             drawn = _AREAS_DRAWN[key] = Markup(macro(SimpleNamespace(**shape)))  # noqa: S704 (our escaping template)
             if len(_AREAS_DRAWN) > AREAS_KEPT:
                 del _AREAS_DRAWN[next(iter(_AREAS_DRAWN))]
+        _AREAS_BY_MARK[by_mark] = (board, spots, drawn)
+        if len(_AREAS_BY_MARK) > AREAS_KEPT:
+            del _AREAS_BY_MARK[next(iter(_AREAS_BY_MARK))]
         parts.append(drawn)
     return Markup("".join(parts))  # noqa: S704 (made by our own escaping template)
 
