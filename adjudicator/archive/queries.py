@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from sqlalchemy import func, or_
+from sqlalchemy import bindparam, func, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -23,11 +24,93 @@ from adjudicator.archive.models import (
 )
 from adjudicator.archive.store import ArchiveError
 
+# The statements of the queries a tick makes for every game are built once per process, with bound parameters:
+# building a statement and its cache key cost SQLAlchemy about as much as running it on SQLite.
+
+
+@cache
+def _game_named(lock: bool) -> Any:
+    query = select(GameRow).where(GameRow.name == bindparam("name"))
+    return query.with_for_update() if lock else query
+
+
+@cache
+def _seats_of() -> Any:
+    return select(SeatRow).where(SeatRow.game_id == bindparam("game")).order_by(SeatRow.id)  # type: ignore[arg-type]
+
+
+@cache
+def _seat_named() -> Any:
+    return select(SeatRow).where(SeatRow.game_id == bindparam("game"), SeatRow.seat == bindparam("seat"))
+
+
+@cache
+def _live_turns() -> Any:
+    return select(TurnRow).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+
+
+@cache
+def _turns_numbered() -> Any:
+    numbers = TurnRow.number.in_(bindparam("numbers", expanding=True))  # type: ignore[attr-defined]
+    return _live_turns().where(numbers).order_by(TurnRow.number)
+
+
+@cache
+def _unmailed_turns() -> Any:
+    first = select(func.min(TurnRow.number)).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+    query = _live_turns().where(TurnRow.number > first.scalar_subquery(), TurnRow.mailed == False)  # noqa: E712 (SQL)
+    return query.order_by(TurnRow.number)
+
+
+@cache
+def _latest_turn() -> Any:
+    return _live_turns().order_by(TurnRow.number.desc())  # type: ignore[attr-defined]
+
+
+@cache
+def _turn_numbers() -> Any:
+    query = select(TurnRow.number).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712
+    return query.order_by(TurnRow.number)
+
+
+@cache
+def _current_orders() -> Any:
+    return select(OrderSetRow).where(
+        OrderSetRow.game_id == bindparam("game"),
+        OrderSetRow.turn == bindparam("turn"),
+        OrderSetRow.seat == bindparam("seat"),
+        OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
+    )
+
+
+@cache
+def _decisions_of_turn() -> Any:
+    query = select(DecisionRow).where(DecisionRow.game_id == bindparam("game"), DecisionRow.turn == bindparam("turn"))
+    return query.order_by(DecisionRow.id)  # type: ignore[arg-type]
+
+
+@cache
+def _observers() -> Any:
+    query = select(ObserverRow).where(ObserverRow.game_id == bindparam("game"), ObserverRow.confirmed == True)  # noqa: E712 (SQL)
+    return query.order_by(ObserverRow.id)  # type: ignore[arg-type]
+
+
+@cache
+def _unanswered(unasked: bool) -> Any:
+    query = select(DecisionRow.id).where(DecisionRow.game_id == bindparam("game"), DecisionRow.answer == None)  # noqa: E711 (SQL)
+    return (query.where(DecisionRow.notified == False) if unasked else query).limit(1)  # noqa: E712 (SQL)
+
+
+@cache
+def _last_order_mails() -> Any:
+    stored = (MessageRow.game == bindparam("game"), MessageRow.outcome == "orders stored")
+    latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
+    return select(MessageRow).where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
+
 
 def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
     """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
-    query = select(GameRow).where(GameRow.name == name)
-    game = session.exec(query.with_for_update() if lock else query).first()
+    game = session.exec(_game_named(lock), params={"name": name}).first()
     if game is None:
         names = game_names(session)
         known = f"; games in this archive: {', '.join(names)}" if names else "; the archive has no games"
@@ -36,11 +119,11 @@ def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
 
 
 def game_seats(session: Session, game: GameRow) -> list[SeatRow]:
-    return list(session.exec(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.id)).all())  # type: ignore[arg-type]
+    return list(session.exec(_seats_of(), params={"game": game.id}).all())
 
 
 def find_seat(session: Session, game: GameRow, seat: str) -> SeatRow:
-    row = session.exec(select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.seat == seat)).first()
+    row = session.exec(_seat_named(), params={"game": game.id, "seat": seat}).first()
     if row is None:
         raise ArchiveError(
             f"{seat!r} is not a seat of game {game.name}; seats: {', '.join(s.seat for s in game_seats(session, game))}"
@@ -48,19 +131,14 @@ def find_seat(session: Session, game: GameRow, seat: str) -> SeatRow:
     return row
 
 
-def _live(game: GameRow):  # type: ignore[no-untyped-def]
-    return select(TurnRow).where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712 (SQL)
-
-
 def turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns in order (without those withdrawn by a roll-back)."""
-    return list(session.exec(_live(game).order_by(TurnRow.number)).all())
+    return list(session.exec(_live_turns().order_by(TurnRow.number), params={"game": game.id}).all())
 
 
 def turn_numbers(session: Session, game: GameRow) -> list[int]:
     """The numbers of the game's turns in order (without those withdrawn), the turns themselves left unread."""
-    query = select(TurnRow.number).where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712
-    return list(session.exec(query.order_by(TurnRow.number)).all())
+    return list(session.exec(_turn_numbers(), params={"game": game.id}).all())
 
 
 def turn_seats(session: Session, game: GameRow) -> list[tuple[int, str | None]]:
@@ -73,42 +151,53 @@ def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) ->
     """The game's turns of these numbers, in order (a long game's other turns are not read)."""
     if not numbers:
         return []
-    return list(session.exec(_live(game).where(TurnRow.number.in_(numbers)).order_by(TurnRow.number)).all())  # type: ignore[attr-defined]
+    return list(session.exec(_turns_numbered(), params={"game": game.id, "numbers": list(numbers)}).all())
 
 
 def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns after its first (the setup, or a position imported) whose reports were not queued yet, in
     order; a step nobody ordered in (a deal) is news too."""
-    first = session.exec(_live(game).order_by(TurnRow.number)).first()
-    if first is None:
-        return []
-    query = _live(game).where(TurnRow.number > first.number, TurnRow.mailed == False)  # noqa: E712 (SQL)
-    return list(session.exec(query.order_by(TurnRow.number)).all())
+    return list(session.exec(_unmailed_turns(), params={"game": game.id}).all())
 
 
 def latest_turn(session: Session, game: GameRow) -> TurnRow:
-    row = session.exec(_live(game).order_by(TurnRow.number.desc())).first()  # type: ignore[attr-defined]
+    row = session.exec(_latest_turn(), params={"game": game.id}).first()
     if row is None:
         raise ArchiveError(f"game {game.name} has no turns stored")
     return row
 
 
 def get_turn(session: Session, game: GameRow, number: int) -> TurnRow:
-    row = session.exec(_live(game).where(TurnRow.number == number)).first()
+    row = session.exec(_live_turns().where(TurnRow.number == number), params={"game": game.id}).first()
     if row is None:
         raise ArchiveError(f"game {game.name} has no turn {number}")
     return row
 
 
+@cache
+def _current_orders_from() -> Any:
+    return select(OrderSetRow).where(
+        OrderSetRow.game_id == bindparam("game"),
+        OrderSetRow.turn >= bindparam("turn"),
+        OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
+    )
+
+
+ORDERS_READ = "current orders read"  # session.info: (game id, first turn, (turn, seat) -> the current order set)
+
+
+def read_current_orders(session: Session, game: GameRow, turn: int) -> None:
+    """Read the game's current order sets of `turn` and later in one query, for current_orders to answer from until
+    this transaction stores orders: a tick asks for the same seats' orders several times a game."""
+    rows = session.exec(_current_orders_from(), params={"game": game.id, "turn": turn}).all()
+    session.info[ORDERS_READ] = (game.id, turn, {(row.turn, row.seat): row for row in rows})
+
+
 def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> OrderSetRow | None:
-    return session.exec(
-        select(OrderSetRow).where(
-            OrderSetRow.game_id == game.id,
-            OrderSetRow.turn == turn,
-            OrderSetRow.seat == seat,
-            OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
-        )
-    ).first()
+    read = session.info.get(ORDERS_READ)
+    if read is not None and read[0] == game.id and turn >= read[1]:
+        return read[2].get((turn, seat))  # type: ignore[no-any-return]
+    return session.exec(_current_orders(), params={"game": game.id, "turn": turn, "seat": seat}).first()  # type: ignore[no-any-return]
 
 
 def store_orders(
@@ -125,6 +214,7 @@ def store_orders(
     """Store an order set; returns True when it replaced an earlier set for the same seat and turn. A set stored
     with `current` False (press without orders, a WITHDRAW) is kept for the record and the turn's press count but is
     never the seat's orders; it replaces nothing."""
+    session.info.pop(ORDERS_READ, None)  # what read_current_orders read is no longer all there is
     earlier = current_orders(session, game, turn, seat) if current else None
     if earlier is not None:
         earlier.replaced = True
@@ -142,6 +232,7 @@ def withdraw_orders(
 ) -> bool:
     """The seat takes back its orders for a turn (WITHDRAW): its current set stops being current, and the
     withdrawing text is kept for the record. Returns True when there was a set to take back."""
+    session.info.pop(ORDERS_READ, None)
     earlier = current_orders(session, game, turn, seat)
     if earlier is not None:
         earlier.replaced = True
@@ -151,11 +242,7 @@ def withdraw_orders(
 
 
 def decisions(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
-    return list(
-        session.exec(
-            select(DecisionRow).where(DecisionRow.game_id == game.id, DecisionRow.turn == turn).order_by(DecisionRow.id)
-        ).all()
-    )  # type: ignore[arg-type]
+    return list(session.exec(_decisions_of_turn(), params={"game": game.id, "turn": turn}).all())
 
 
 def queue_mail(
@@ -206,8 +293,7 @@ def message_seen(session: Session, message_id: str) -> bool:
 
 def observers(session: Session, game: GameRow) -> list[ObserverRow]:
     """The confirmed observers of a game (those who get its public reports)."""
-    query = select(ObserverRow).where(ObserverRow.game_id == game.id, ObserverRow.confirmed == True)  # noqa: E712 (SQL)
-    return list(session.exec(query.order_by(ObserverRow.id)).all())  # type: ignore[arg-type]
+    return list(session.exec(_observers(), params={"game": game.id}).all())
 
 
 def observer(session: Session, game: GameRow, address: str) -> ObserverRow | None:
@@ -366,18 +452,12 @@ def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSe
 
 def has_unanswered_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions not answered yet (of any turn)."""
-    query = select(DecisionRow.id).where(DecisionRow.game_id == game.id, DecisionRow.answer == None)  # noqa: E711 (SQL)
-    return session.exec(query.limit(1)).first() is not None
+    return session.exec(_unanswered(False), params={"game": game.id}).first() is not None
 
 
 def has_unasked_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions neither answered nor mailed yet (of any turn)."""
-    query = select(DecisionRow.id).where(
-        DecisionRow.game_id == game.id,
-        DecisionRow.notified == False,  # noqa: E712 (SQL)
-        DecisionRow.answer == None,  # noqa: E711 (SQL)
-    )
-    return session.exec(query.limit(1)).first() is not None
+    return session.exec(_unanswered(True), params={"game": game.id}).first() is not None
 
 
 def decisions_after(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
@@ -399,9 +479,7 @@ def last_order_mail(session: Session, game: GameRow, seat: str) -> MessageRow | 
 
 def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
     """Each seat's latest order mail that was stored (last_order_mail of every seat, in one query)."""
-    stored = (MessageRow.game == game.name, MessageRow.outcome == "orders stored")
-    latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
-    rows = session.exec(select(MessageRow).where(MessageRow.id.in_(latest)))  # type: ignore[union-attr]
+    rows = session.exec(_last_order_mails(), params={"game": game.name})
     return {row.seat: row for row in rows if row.seat is not None}
 
 

@@ -46,13 +46,12 @@ def markup_environment(language: str = "en") -> Environment:
 
 def _environment(language: str, autoescape: bool) -> Environment:
     # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined, pass_context
+    from jinja2 import ChoiceLoader, FileSystemLoader, FunctionLoader, StrictUndefined, pass_context
 
-    from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import context_ruleset as of  # whose keywords and catalogue come first
     from adjudicator.render.i18n import engine_data, engine_text, item_echo, keywords_written, order_echo, translations
 
-    env = Environment(
+    env = _environment_class()(
         loader=ChoiceLoader([FileSystemLoader(resource_dir("templates")), FunctionLoader(_outside_template)]),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -63,11 +62,12 @@ def _environment(language: str, autoescape: bool) -> Environment:
         bytecode_cache=_compiled_templates(autoescape),
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    _direct_gettext(env, translations(language).ugettext)
     env.globals["language"] = language
     # The filters of the reader's language take the context only so that Jinja never applies them when compiling:
     # it folds a filter of a constant ("game" | kw) into the compiled template, which would then hold the words of
     # the language it was first compiled for, and the cache below serves one compiled template to every language.
-    env.filters["kw"] = pass_context(lambda c, name: written(language, name, of(c)))  # in the reader's language
+    env.filters["kw"] = _keyword_filter(language)  # in the reader's language
     env.filters["verdict"] = pass_context(lambda _, item: verdict(item, language))
     env.filters["engine"] = pass_context(lambda c, text: engine_text(language, text, of(c)))  # translated
     env.filters["engine_data"] = pass_context(lambda c, event: engine_data(language, event, of(c)))
@@ -75,6 +75,80 @@ def _environment(language: str, autoescape: bool) -> Environment:
     env.filters["item"] = pass_context(lambda c, text: item_echo(language, text, of(c)))  # an item of a line, named
     env.filters["keywords"] = pass_context(lambda c, text: keywords_written(language, text, of(c)))  # it wrote
     return env
+
+
+@cache
+def _environment_class() -> type[Environment]:
+    """Jinja's Environment, reading `a.name` of a plain dict (the snapshots the reports show) at once: Jinja tries an
+    attribute first, and a dict's failed attribute lookup cost a report some 800 raised AttributeErrors. The result is
+    Jinja's own: a plain dict has no attribute but those of its type (dir(dict)), which are still looked up first."""
+    from jinja2 import Environment
+
+    methods = frozenset(dir(dict))
+
+    class DictFirst(Environment):
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            if type(obj) is dict and attribute not in methods:
+                try:
+                    return obj[attribute]
+                except LookupError:
+                    return self.undefined(obj=obj, name=attribute)
+            try:  # Jinja's own (no super(): most lookups are of objects, and the call cost them a third more)
+                return getattr(obj, attribute)
+            except AttributeError:
+                pass
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError, AttributeError):
+                return self.undefined(obj=obj, name=attribute)
+
+    return DictFirst
+
+
+def _direct_gettext(env: Environment, lookup: Callable[[str], str]) -> None:
+    """`_()` and `gettext()` of the templates as Jinja's newstyle gettext makes them (jinja2/ext.py _make_new_gettext:
+    the message looked up, marked safe where escaping is on, then always %-formatted with the values given), called
+    at once: Jinja's pass each call through the context three times, which cost a report more than its lookups."""
+    from jinja2 import pass_context
+    from markupsafe import Markup
+
+    @pass_context
+    def gettext(context: Any, message: str, /, **values: Any) -> str:
+        text = lookup(message)
+        if context.eval_ctx.autoescape:
+            text = Markup(text)
+        return text % values
+
+    env.globals.update(gettext=gettext, _=gettext)
+
+
+def _keyword_filter(language: str) -> Callable[..., str]:
+    """The `kw` filter: keyword `name` as a reader of `language` writes it (orders/keywords.py written), in the
+    keywords of the context's ruleset (render/i18n.py context_ruleset), remembered by the ruleset's name and the
+    extra rulesets in force, which are all the words depend on (a report writes some 50 keywords a seat)."""
+    from jinja2 import pass_context
+
+    from adjudicator.orders.keywords import written
+    from adjudicator.render.i18n import context_ruleset
+
+    known: dict[tuple[str, str | None, str], str] = {}
+
+    @pass_context
+    def keyword(context: Any, name: str) -> str:
+        named = context.get("ruleset")
+        if named is None:  # the snapshot's ruleset, if any (not remembered)
+            return written(language, name, context_ruleset(context))
+        key = (
+            name,
+            named if isinstance(named, str) else getattr(named, "name", None),
+            os.environ.get("PBEM_RULESETS", ""),
+        )
+        found = known.get(key)
+        if found is None:
+            found = known[key] = written(language, name, context_ruleset(context))
+        return found
+
+    return keyword
 
 
 def _compiled_templates(autoescape: bool) -> BytecodeCache | None:

@@ -428,10 +428,10 @@ class _BoxIndex:
             self.cells.setdefault(cell, []).append(len(self.boxes))
         self.boxes.append(box)
 
-    def near(self, box: Box) -> list[Box]:
-        """The boxes that share a cell with `box` (every box it overlaps), in the order they were added: a sum
-        of overlaps over them is the sum over all boxes, whose other terms are 0.0."""
-        found = {i for cell in _cells(box) for i in self.cells.get(cell, ())}
+    def near(self, cells: list[tuple[int, int]]) -> list[Box]:
+        """The boxes that share one of a box's `cells` (_cells: every box it overlaps), in the order they were added:
+        a sum of overlaps over them is the sum over all boxes, whose other terms are 0.0."""
+        found = {i for cell in cells for i in self.cells.get(cell, ())}
         return [self.boxes[i] for i in sorted(found)]
 
 
@@ -443,8 +443,8 @@ class _LayeredIndex:
     def __init__(self, board: _BoxIndex, turn: Iterable[Box]) -> None:
         self.board, self.turn = board, _BoxIndex(turn)
 
-    def near(self, box: Box) -> list[Box]:
-        return self.board.near(box) + self.turn.near(box)
+    def near(self, cells: list[tuple[int, int]]) -> list[Box]:
+        return self.board.near(cells) + self.turn.near(cells)
 
 
 # board layout -> the index of its shapes and the heading: the same on every turn's map
@@ -498,17 +498,20 @@ def _place_labels(
             (s.x - s.hw - 8 - width, s.y - height / 2),
         ]
         best: tuple[float, int, float, float] | None = None
+        own = (s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh)
         for rank, (left, top) in enumerate(candidates):
             left = min(max(left, 6.0), WIDTH - width - 6)
             top = min(max(top, 6.0), MAP_HEIGHT - height - 6)
             box = (left, top, left + width, top + height)
-            own = (s.x - s.hw, s.y - s.hh, s.x + s.hw, s.y + s.hh)
-            cost = sum(_overlap(box, o) for o in near_obstacles.near(box) if o != own) + sum(
-                _overlap(box, p) for p in placed.near(box)
+            cells = _cells(box)  # the grid cells it lies in, found once for both indexes
+            cost = sum(_overlap(box, o) for o in near_obstacles.near(cells) if o != own) + sum(
+                _overlap(box, p) for p in placed.near(cells)
             )
             cost += _overlap(box, own) * 4  # a label clamped onto its own area hides its name
             if best is None or (cost, rank) < best[:2]:
                 best = (cost, rank, left, top)
+            if best[0] == 0.0:
+                break  # covers nothing: no later candidate (no cost below 0, a lower preference) can win
         assert best is not None
         _, _, left, top = best
         placed.add((left, top, left + width, top + height))
@@ -548,9 +551,6 @@ def render_map(
     events = [{**e, "data": engine_data(language, e)} for e in events]  # troop lists in the reader's language
     drawn = (layers or layers_of(snapshot))(board, snapshot, events, tr)
     colour = seat_colours(drawn.seats, colours, drawn.fixed_colours)
-    shapes = [
-        _shape(board, code, spots[code], drawn.areas.get(code, AreaLayer()), colour) for code in sorted(board.areas)
-    ]
     forces = [{"code": p.code, "texts": p.texts, "tooltip": p.tooltip} for p in drawn.pieces if p.code in spots]
     battles, moves = _battles(drawn.battles, spots), _moves(drawn.moves, spots, colour)
     _place_labels(forces, spots, colour, battles, moves)
@@ -571,7 +571,7 @@ def render_map(
             links=_links_layer(board, spots),
             link_kinds=link_kinds(board),
             roads=_fields(_roads(drawn.roads, spots)),
-            areas=_areas_layer(shapes),
+            areas=_areas_layer(board, spots, drawn.areas, colour),
             forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
             moves=_fields(moves),
             battles=_fields(battles),
@@ -617,19 +617,41 @@ _AREAS_DRAWN: dict[tuple[Any, ...], Markup] = {}
 AREAS_KEPT = 4096
 
 
-def _areas_layer(shapes: list[dict[str, Any]]) -> Markup:
-    """The areas layer (templates/map-area.svg.j2 for each area), each area drawn once for the same fields."""
+# What _shape makes an area's fields of, on a board and its layout: (board id, layout id, code, the area's layer,
+# its fill and stroke) -> (the board and layout, kept so that their ids are not reused while the entry lives; the
+# area's SVG). Found here, an area's fields are not made at all.
+_AREAS_BY_MARK: dict[tuple[Any, ...], tuple[Board, Mapping[str, Spot], Markup]] = {}
+
+
+def _areas_layer(
+    board: Board, spots: Mapping[str, Spot], marks: Mapping[str, AreaLayer], colour: Mapping[str, str]
+) -> Markup:
+    """The areas layer (templates/map-area.svg.j2 for each area of the board, in code order, filled in its owner's
+    colour), each area drawn once for the same fields."""
     from markupsafe import Markup
 
     macro = markup_environment().get_template("map-area.svg.j2").module.area  # type: ignore[attr-defined]
     parts = []
-    for shape in shapes:
+    for code in sorted(board.areas):
+        mark = marks.get(code, AreaLayer())
+        owner = mark.owner
+        fill = colour.get(owner, NEUTRAL_FILL) if owner else NEUTRAL_FILL
+        stroke = colour.get(owner, NEUTRAL_STROKE) if owner else NEUTRAL_STROKE
+        by_mark = (id(board), id(spots), code, mark, fill, stroke)
+        known = _AREAS_BY_MARK.get(by_mark)
+        if known is not None and known[0] is board and known[1] is spots:
+            parts.append(known[2])
+            continue
+        shape = _shape(board, code, spots[code], mark, colour)
         key = tuple(shape.values())
         drawn = _AREAS_DRAWN.get(key)
         if drawn is None:
             drawn = _AREAS_DRAWN[key] = Markup(macro(SimpleNamespace(**shape)))  # noqa: S704 (our escaping template)
             if len(_AREAS_DRAWN) > AREAS_KEPT:
                 del _AREAS_DRAWN[next(iter(_AREAS_DRAWN))]
+        _AREAS_BY_MARK[by_mark] = (board, spots, drawn)
+        if len(_AREAS_BY_MARK) > AREAS_KEPT:
+            del _AREAS_BY_MARK[next(iter(_AREAS_BY_MARK))]
         parts.append(drawn)
     return Markup("".join(parts))  # noqa: S704 (made by our own escaping template)
 

@@ -116,6 +116,8 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             game.deadline = (moment + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
             session.add(game)
         due = due_turns(ruleset, state, game.pace)
+        if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
+            db.read_current_orders(session, game, min(n for n, _ in due))
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
@@ -127,16 +129,19 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
         news, questions = queue_news(session, game, ruleset, clock=clock)
         # the files of stored turns that the disk lacks (their writer died after its commit), read in the same
         # transaction, so that a game takes one commit; this tick's own turns and questions are written below
-        missing = missing_files(
-            session,
-            data,
-            name,
-            clock=clock,
-            written_by_caller={row.number for row in done.turns} if done else (),
-            notices_by_caller=done is not None and done.waiting_on is not None,
-            game=game,
-            languages=done.languages if done is not None else None,
-        )
+        # without flushing what queue_news changed (NMR counts, turns mailed, mails): its first query flushed the
+        # turns and questions, all these queries read of this transaction's changes (self-play is never ticked)
+        with session.no_autoflush:
+            missing = missing_files(
+                session,
+                data,
+                name,
+                clock=clock,
+                written_by_caller={row.number for row in done.turns} if done else (),
+                notices_by_caller=done is not None and done.waiting_on is not None,
+                game=game,
+                languages=done.languages if done is not None else None,
+            )
     if done is not None:
         done.write_files(data)
     lines += _repair_lines(missing.write(), game_folder(data, name), name) + news

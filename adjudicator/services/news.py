@@ -46,7 +46,9 @@ def queue_news(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Cloc
     notices (mail_news), which are written after the commit."""
     if game.selfplay:
         return [], False  # the bot's game: nobody to mail
-    return _queue_reports(session, game, ruleset, clock=clock), db.has_unasked_decisions(session, game)
+    lines = _queue_reports(session, game, ruleset, clock=clock)  # its first query flushed the caller's questions
+    with session.no_autoflush:  # what it changed since (NMR counts, turns mailed, mails) is no question
+        return lines, db.has_unasked_decisions(session, game)
 
 
 def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:
@@ -130,6 +132,13 @@ def _mail_reports(
     turn's files were just rendered with are not rendered again, reports.turn_reports), with the new deadline,
     threaded with its latest order mail; each observer gets the public reports only. `seats`: the game's seats (read
     by the caller in this transaction)."""
+    with session.no_autoflush:  # the caller's changes (NMR counts, turns mailed) are none of what is read here
+        return _mail_reports_read(session, game, ruleset, news, seats, clock=clock)
+
+
+def _mail_reports_read(
+    session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[SeatRow], *, clock: Clock
+) -> None:
     watchers = db.observers(session, game)
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}

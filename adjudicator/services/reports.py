@@ -117,7 +117,8 @@ def turn_reports(
 
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
     same texts, and a tick of many games must be fast."""
-    snapshot = json.loads(row.state_json)
+    # read once per process for the same text (a tick renders a turn's reports in three calls); only read by these
+    snapshot = _made_once(ruleset, ("snapshot", row.state_json), lambda: json.loads(row.state_json))
     hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 
     def position() -> Any:

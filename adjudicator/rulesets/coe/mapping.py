@@ -8,6 +8,7 @@ the turn's moves, voyages and retreats, and its land and naval battles. The regi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,7 +55,10 @@ def map_layers(board: Board, snapshot: Mapping[str, Any], events: list[dict[str,
     marks, pieces = {}, []
     for code in sorted(board.areas):
         area = areas.get(code, {})
-        tooltip = _area_tooltip(board, code, area, notes.get(code, []), tr)
+        if area.get("units") or code in notes:
+            tooltip = _area_tooltip(board, code, area, notes.get(code, []), tr)
+        else:
+            tooltip = _quiet_tooltip(board, code, area, tr)
         marks[code] = AreaLayer(area.get("owner") or "", area.get("city") or "", tooltip)
         texts = [(seat, army_label(force, tr)) for seat, force in area.get("units", {}).items()]
         texts = [(seat, text) for seat, text in texts if text]
@@ -119,6 +123,26 @@ def _army_words(force: Mapping[str, Any], tr: Translate) -> str:
         if aboard:
             words.append(tr("aboard galley %(number)s: %(pieces)s", number=number, pieces=" ".join(aboard)))
     return ", ".join(words)
+
+
+# The tooltips of areas without pieces or news, which most areas are on most turns: (board id, the area's fields, the
+# language, the extra rulesets) -> (the board, kept so that its id is not reused while the entry lives; the tooltip).
+_QUIET_TOOLTIPS: dict[tuple[Any, ...], tuple[Board, str]] = {}
+QUIET_TOOLTIPS_KEPT = 4096
+
+
+def _quiet_tooltip(board: Board, code: str, area: Mapping[str, Any], tr: Translate) -> str:
+    """_area_tooltip of an area without pieces or notes, made once per process for the same fields."""
+    roads = tuple(area.get("roads") or ())
+    key = (id(board), code, area.get("owner"), area.get("city"), roads, tr.language, os.environ.get("PBEM_RULESETS"))
+    found = _QUIET_TOOLTIPS.get(key)
+    if found is not None and found[0] is board:
+        return found[1]
+    tooltip = _area_tooltip(board, code, area, [], tr)
+    _QUIET_TOOLTIPS[key] = (board, tooltip)
+    if len(_QUIET_TOOLTIPS) > QUIET_TOOLTIPS_KEPT:
+        del _QUIET_TOOLTIPS[next(iter(_QUIET_TOOLTIPS))]
+    return tooltip
 
 
 def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[str], tr: Translate) -> str:
