@@ -71,3 +71,11 @@ def test_a_conqueror_games_snapshots() -> None:
     for viewer in [None, *state.players]:
         snapshot = rules.snapshot(state, viewer) if viewer else rules.snapshot(state)
         assert canonical_text(snapshot) == dumped(snapshot)
+
+
+def test_a_part_shared_by_two_values_is_written_for_each_as_json_dumps_writes_it() -> None:
+    part = {"army": {"A": {"units": {"infantry": 2}}}, "round": 1}
+    first, second = {"public": part, "step": 1}, {"private": {"s": {"hand": []}}, "public": dict(part), "step": 2}
+    assert canonical_text(first) == dumped(first) and canonical_text(second) == dumped(second)
+    twins = {"x": {"n": (1, 2)}}, {"x": {"n": [1, 2]}}  # one compact text, one indented text
+    assert [canonical_text(v) for v in twins] == [dumped(v) for v in twins]

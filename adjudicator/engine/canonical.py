@@ -21,9 +21,42 @@ class _NotPlain(Exception):
 def canonical_text(value: Any) -> str:
     """json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1), character for character."""
     try:
+        if type(value) is dict and value:
+            return _outer(value)
         return _text(value, "\n")
     except (_NotPlain, RecursionError):
         return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)
+
+
+# The parts of a snapshot that its views share (a step writes the public part in the archive's snapshot, the
+# public view and each seat's): the text of a part at the first level, by its compact JSON, which the C encoder
+# writes several times faster. Only whitespace tells the two texts apart, so equal compact texts have equal
+# indented texts. Oldest first, bounded.
+_PARTS: dict[str, str] = {}
+PARTS_KEPT = 64
+_compact = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+
+
+def _outer(value: dict[str, Any]) -> str:
+    """A dict at the top level: each dict in it by way of _PARTS."""
+    parts = []
+    for key, item in sorted(value.items()):
+        if type(key) is not str:
+            raise _NotPlain
+        if type(item) is dict and item:
+            try:
+                compact = _compact(item)
+            except (TypeError, ValueError):
+                raise _NotPlain from None
+            text = _PARTS.get(compact)
+            if text is None:
+                text = _PARTS[compact] = _text(item, "\n ")
+                if len(_PARTS) > PARTS_KEPT:
+                    del _PARTS[next(iter(_PARTS))]
+        else:
+            text = _text(item, "\n ")
+        parts.append(_encode_string(key) + ": " + text)
+    return "{\n " + ",\n ".join(parts) + "\n}"
 
 
 def _text(value: Any, newline: str) -> str:
