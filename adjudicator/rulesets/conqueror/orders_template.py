@@ -131,9 +131,9 @@ class Template:
         variants = [list(e) if isinstance(e, tuple) else [e] for e in examples]
         for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
             kept = [v[0] for v in variants]
-            english = [spoken("en", line) for line in kept]
-            text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *english]) + "\n"
-            parsed = _parsed(text, self.game)
+            parsed = _parsed(
+                f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", [spoken("en", line) for line in kept], self.game
+            )
             if phase == rounds.PURCHASES:
                 results = purchases.check_purchases(self.state, self.data, options, self.seat, parsed)
             elif phase == rounds.PLANS:
@@ -609,20 +609,33 @@ def spoken(language: str, order: str) -> str:
     return found
 
 
-# The examples' order sets as parsed for the checks: (game's id, text) -> (the game, the parsed orders, which are
-# frozen values). A seat's examples are often those of the report before: the text is parsed once.
-_PARSED: dict[tuple[int, str], tuple[ConquerorGame, OrderSet]] = {}
-PARSED_KEPT = 256
+# The examples' order lines as parsed for the checks: (game's id, header, line, its number) -> (the game, the parsed
+# order set of that line alone under the header, whose orders are frozen values). The parser reads an order set line
+# by line, so the set of several lines is the union of theirs; the seats' templates repeat most lines from step to
+# step. Oldest first, bounded.
+_PARSED: dict[tuple[int, str, str, int], tuple[ConquerorGame, OrderSet]] = {}
+PARSED_KEPT = 2048
 
 
-def _parsed(text: str, game: ConquerorGame) -> OrderSet:
+def _parsed(header: str, lines: list[str], game: ConquerorGame) -> OrderSet:
+    """parse_orders of the header and `lines` below it (numbered from 2), put together from each line's parse."""
+    from adjudicator.orders.sets import OrderSet
+
+    found = [_parsed_line(header, line, number, game) for number, line in enumerate(lines or [""], 2)]
+    orders = tuple(order for one in found for order in one.orders)
+    errors = tuple(sorted((e for one in found for e in one.errors), key=lambda e: (e.line, e.column)))
+    return OrderSet(found[0].header, orders, errors, "\n".join([header, *lines]) + "\n")
+
+
+def _parsed_line(header: str, line: str, number: int, game: ConquerorGame) -> OrderSet:
     from adjudicator.orders.parser import parse_orders
 
-    found = _PARSED.get((id(game), text))
-    if found is not None and found[0] is game:
-        return found[1]
-    parsed = parse_orders(text, game)
-    _PARSED[(id(game), text)] = (game, parsed)
+    key = (id(game), header, line, number)
+    kept = _PARSED.get(key)
+    if kept is not None and kept[0] is game:
+        return kept[1]
+    parsed = parse_orders(header + "\n" * (number - 1) + line + "\n", game)
+    _PARSED[key] = (game, parsed)
     if len(_PARSED) > PARSED_KEPT:
         del _PARSED[next(iter(_PARSED))]
     return parsed
