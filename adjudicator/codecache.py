@@ -25,6 +25,7 @@ MOST = 5000  # entries kept in the file: the newest (the package's own are some 
 
 _codes: dict[str, CodeType] = {}
 _added: list[str] = []  # texts compiled by this process that the file did not hold
+_loaded: list[bool] = []  # whether the file was read
 
 
 def cache_file() -> str:
@@ -42,7 +43,6 @@ def install() -> None:
     package is defined)."""
     if vars(dataclasses).get("exec") is _exec:
         return
-    _codes.update(_read(cache_file()))
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # a module global shadows the builtin there alone
     atexit.register(_save)
 
@@ -50,6 +50,9 @@ def install() -> None:
 def _exec(source: Any, globals: dict[str, Any] | None = None, locals: dict[str, Any] | None = None) -> None:
     """`exec` as dataclasses calls it, with the code of a source text compiled once."""
     if type(source) is str:
+        if not _loaded:  # read on the first dataclass made: a process that makes none does not pay for it
+            _loaded.append(True)
+            _codes.update(_read(cache_file()))
         code = _codes.get(source)
         if code is None:
             # no __future__ flags of this module: the code exec compiles within dataclasses, which has none
