@@ -17,12 +17,13 @@ import json
 import adjudicator
 from adjudicator import codecache
 from adjudicator.rulesets.conqueror.orders import Move, Troops
-same = all(code == compile(text, "<string>", "exec") for text, code in codecache._codes.items())
+kept = [(text, code) for codes in codecache._codes.values() for text, code in codes.items()]
+same = all(code == compile(text, "<string>", "exec") for text, code in kept)
 move = Move(Troops(infantry=2), "A", ("B",), line=1, text="x")
 twin = Move(Troops(infantry=2), "A", ("B",), line=1, text="x")
-print(json.dumps({"added": len(codecache._added), "kept": len(codecache._codes), "same": same,
-                  "file": codecache.cache_file(), "repr": repr(move), "eq": move == twin,
-                  "hash": hash(move) == hash(twin)}))
+print(json.dumps({"added": sum(map(len, codecache._added.values())), "kept": len(kept), "same": same,
+                  "file": codecache.cache_file("adjudicator.rulesets.conqueror.orders"),
+                  "repr": repr(move), "eq": move == twin, "hash": hash(move) == hash(twin)}))
 """
 
 
