@@ -48,7 +48,14 @@ class ConquerorGameData:
         return read_files(folder)
 
     def load_files(self, files: Mapping[str, str]) -> GameData:
-        """The data of stored files (what `files` returned), read with the loader's checks."""
+        """The data of stored files (what `files` returned), read with the loader's checks; once per user for the
+        same files and reading code (datacache.py)."""
+        from adjudicator.rulesets.conqueror.datacache import kept_data
+
+        return kept_data(files, lambda: self.read_files(files))
+
+    def read_files(self, files: Mapping[str, str]) -> GameData:
+        """The data of stored files, read and checked now."""
         import tempfile
 
         from adjudicator.rulesets.conqueror.loader import load_folder
