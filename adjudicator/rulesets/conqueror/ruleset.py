@@ -6,6 +6,7 @@ without data, every member of play raises one clear PbemError (engine/ruleset_ba
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,9 +86,7 @@ class ConquerorRuleset(RulesetBase):
     @property
     def templates(self) -> Path:
         """Its report templates (also found by the ruleset's name, as the site and maps look them up)."""
-        from adjudicator.resources import resource_dir
-
-        return resource_dir("templates") / "conqueror"
+        return _templates()
 
     @property
     def odds(self) -> Any:
@@ -112,6 +111,13 @@ class ConquerorRuleset(RulesetBase):
 
         data = self.game_data.load_files(files)
         return self.with_data(data, game_options(data, mode, dict(options or {})), data_digest(files))
+
+
+@cache  # asked by every render of a report: the folder is looked for on the disk once
+def _templates() -> Path:
+    from adjudicator.resources import resource_dir
+
+    return resource_dir("templates") / "conqueror"
 
 
 def load(source: RulesetSource) -> ConquerorRuleset:
