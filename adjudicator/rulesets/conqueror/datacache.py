@@ -48,8 +48,9 @@ def data_classes() -> dict[str, type]:
 
 
 @cache
-def readers_digest() -> bytes:
-    """The source of the reading code (READERS and engine/board.py, engine/datafile.py)."""
+def readers_digest() -> bytes | None:
+    """The source of the reading code (READERS and engine/board.py, engine/datafile.py); None when it cannot be
+    read (an installation without sources): then nothing is kept."""
     import hashlib
 
     here = Path(data_module.__file__).parent
@@ -57,8 +58,11 @@ def readers_digest() -> bytes:
         Path(board_module.__file__).with_name(n) for n in ("board.py", "datafile.py")
     ]
     digest = hashlib.sha256()
-    for path in paths:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    try:
+        for path in paths:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return None
     return digest.digest()
 
 
@@ -67,7 +71,10 @@ def kept_data(files: Mapping[str, str], read: Callable[[], GameData]) -> GameDat
     the same code before."""
     from adjudicator.resources import kept
 
-    source = readers_digest() + json.dumps(dict(files), ensure_ascii=False, sort_keys=True).encode()
+    readers = readers_digest()
+    if readers is None:
+        return read()
+    source = readers + json.dumps(dict(files), ensure_ascii=False, sort_keys=True).encode()
     made: list[GameData] = []
 
     def plain() -> Any:
