@@ -19,6 +19,7 @@ the snapshot texts of each game in memory are hashed, and a difference stops the
 
 Run from the repository root:
     python -m bench.conqueror_step [--rounds 3] [--games 2] [--turns 40] [--seats 4] [--baseline /work/wt-lead]
+    python -m bench.conqueror_step --rounds 1 --modes archived --parts     # and where the step goes (this tree)
 The child mode (--child) runs with either tree's Python as a script, so it imports nothing from bench/.
 """
 
@@ -110,6 +111,68 @@ def play_archived(seed: int, turns: int, seats: int) -> dict[str, Any]:
         return {"cpu": cpu, "passwords": checks, "kinds": kinds, "starts": starts, "digest": digest.hexdigest()}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# Where an archived step's CPU goes: (label, module, attribute) wrapped with a CPU counter; an attribute "A.b" is a
+# method b of class A. Indented labels are parts of the one above. Only this tree's names: the new tree alone.
+PARTS = (
+    ("order sets submitted, less the password checks", "adjudicator.services.selfplay", "submit"),
+    ("password checks", "adjudicator.services.passwords", "password_matches"),
+    ("adjudication", "adjudicator.services.selfplay", "adjudicate"),
+    ("  files of earlier turns looked for", "adjudicator.services.adjudication", "write_missing_files"),
+    ("  the position read", "adjudicator.services.adjudication", "current_game"),
+    ("  the step resolved and stored", "adjudicator.services.adjudication", "adjudicate_locked"),
+    ("  reports rendered", "adjudicator.services.reports", "turn_reports"),
+    ("    orders templates (rulesets/conqueror)", "adjudicator.rulesets.conqueror.orders_template", "Template.make"),
+    ("  the map drawn", "adjudicator.services.reports", "turn_map"),
+    ("  files written", "adjudicator.services.reports", "write_atomically"),
+)
+
+
+def play_parts(seed: int, turns: int, seats: int) -> dict[str, float]:
+    """One archived game (play_archived) with the functions of PARTS counting their CPU: each part's ms a step."""
+    import importlib
+
+    spent = dict.fromkeys([label for label, _, _ in PARTS], 0.0)
+    running: set[str] = set()
+
+    def counted(label: str, work: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if label in running:  # a call within itself is counted once
+                return work(*args, **kwargs)
+            running.add(label)
+            began = time.process_time()
+            try:
+                return work(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - began
+                running.discard(label)
+
+        return run
+
+    for label, module_name, attribute in PARTS:
+        owner: Any = importlib.import_module(module_name)
+        if "." in attribute:
+            class_name, attribute = attribute.split(".")
+            owner = getattr(owner, class_name)
+        setattr(owner, attribute, counted(label, getattr(owner, attribute)))
+    import adjudicator.services.selfplay as selfplay
+
+    take = selfplay._take
+    taken = [0]
+
+    def counted_from_the_second_batch(*args: Any, **kwargs: Any) -> Any:
+        found = take(*args, **kwargs)
+        taken[0] += 1
+        if taken[0] == 1:  # the first batch makes the game: left out, as the step's figures leave it out
+            spent.update(dict.fromkeys(spent, 0.0))
+        return found
+
+    selfplay._take = counted_from_the_second_batch  # type: ignore[assignment]
+    run = play_archived(seed, turns, seats)
+    spent[PARTS[0][0]] -= spent[PARTS[1][0]]  # the password checks are made within the submission
+    spent["all"] = sum(run["cpu"][1:])
+    return {label: cpu / (len(run["cpu"]) - 1) for label, cpu in spent.items()}
 
 
 def play_in_memory(seed: int, turns: int, seats: int) -> dict[str, Any]:
@@ -227,6 +290,21 @@ def compare(options: argparse.Namespace) -> None:
             print(line)
 
 
+def print_parts(options: argparse.Namespace) -> None:
+    """Where this tree's archived step goes, in a child process per game (the counters slow it a little)."""
+    found: list[dict[str, float]] = []
+    for k in range(options.games):
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", "parts"]
+        command += ["--seed", str(options.seed + k), "--turns", str(options.turns), "--seats", str(options.seats)]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=HERE, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"parts: {done.stderr[-3000:]}")
+        found.append(json.loads(done.stdout))
+    print(f"\nwhere this tree's archived step goes, CPU ms a step (mean of {options.games} games; counted in process)")
+    for label in found[0]:
+        print(f"{label:60}{statistics.mean(f[label] for f in found) * 1000:8.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -236,12 +314,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--modes", default="archived,memory", help="archived, memory or both (comma)")
     parser.add_argument("--baseline", type=Path, default=Path("/work/wt-lead"), help="the tree before the change")
-    parser.add_argument("--child", choices=["archived", "memory"], default=None)
+    parser.add_argument("--parts", action="store_true", help="also say where this tree's archived step goes")
+    parser.add_argument("--child", choices=["archived", "memory", "parts"], default=None)
     options = parser.parse_args()
-    if options.child:
+    if options.child == "parts":
+        sys.path.insert(0, str(HERE))
+        print(json.dumps(play_parts(options.seed, options.turns, options.seats)))
+    elif options.child:
         child(options)
     else:
         compare(options)
+        if options.parts:
+            print_parts(options)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ disk lacks, the files of a turn or the decision notices whose writer died after 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -134,8 +135,15 @@ def missing_files(
 
 
 def _lacking(folder: Path, number: int, names: set[str]) -> set[str]:
-    """The files of turn `number` that the disk lacks."""
-    return {n for n in names if not (folder / f"turn-{number:04d}" / n).exists()}
+    """The files of turn `number` that the disk lacks: one listing of its folder (every adjudication looks at every
+    stored turn), a link followed as exists() follows it."""
+    turn = folder / f"turn-{number:04d}"
+    try:
+        with os.scandir(turn) as entries:
+            found = {e.name for e in entries if e.name in names and (not e.is_symlink() or os.path.exists(e.path))}
+    except OSError:
+        return {n for n in names if not (turn / n).exists()}
+    return names - found
 
 
 def repair(

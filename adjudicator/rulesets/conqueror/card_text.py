@@ -150,8 +150,26 @@ def card_of(data: GameData, card: str) -> object | None:
     return None
 
 
+# Cards in words: (language, the data's id, card) -> (the data, the words). Every seat's report lists its hand
+# and heroes after every step. Oldest first, bounded.
+_WORDS: dict[tuple[str, int, str], tuple[GameData, str]] = {}
+WORDS_KEPT = 512
+
+
 def card_words(language: str, data: GameData, card: str) -> str:
     """`id` Name (kind, numbers): what it does; an id that names no card stays as it is."""
+    key = (language, id(data), card)
+    kept = _WORDS.get(key)
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    words = _card_words(language, data, card)
+    _WORDS[key] = (data, words)
+    if len(_WORDS) > WORDS_KEPT:
+        del _WORDS[next(iter(_WORDS))]
+    return words
+
+
+def _card_words(language: str, data: GameData, card: str) -> str:
     found = card_of(data, card)
     if found is None:
         return card

@@ -9,12 +9,15 @@ other examples of the same mail), so that a player can send it as it stands."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Final
 
 from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
+from adjudicator.rulesets import EXTRA_FOLDERS
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.card_text import card_words, effects_words
 from adjudicator.rulesets.conqueror.data import RULESET
@@ -24,6 +27,7 @@ from adjudicator.rulesets.conqueror.preparation import hero_price
 from adjudicator.rulesets.conqueror.state import FOOD_HELD, food_limit, fort_of, standard_units
 
 if TYPE_CHECKING:
+    from adjudicator.orders.sets import OrderSet
     from adjudicator.rulesets.conqueror.data import GameData, MapSide
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.state import GameState
@@ -95,7 +99,7 @@ class Template:
     # -- words ------------------------------------------------------------------------------------------------------
     def spoken(self, order: str) -> str:
         """An order written with {KEYWORD} names, in the reader's keywords."""
-        return KEYWORD.sub(lambda m: written(self.language, m[1], RULESET), order)
+        return spoken(self.language, order)
 
     def units(self, counts: dict[str, int]) -> str:
         """Units as orders write them: 2 {INFANTRY} 1 {CAVALRY}; the elite is one unit (ER-1.4)."""
@@ -120,7 +124,6 @@ class Template:
     def accepted(self, phase: str, examples: list[str | tuple[str, ...]]) -> list[str]:
         """The examples the step's checks accept as the position stands, judged together as one mail. An example
         given as a tuple is a list of variants, the first preferred: a refused variant gives way to the next."""
-        from adjudicator.orders.parser import parse_orders
         from adjudicator.rulesets.conqueror import campaign, plans, purchases
         from adjudicator.rulesets.conqueror.setup import options_from_json
 
@@ -128,9 +131,9 @@ class Template:
         variants = [list(e) if isinstance(e, tuple) else [e] for e in examples]
         for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
             kept = [v[0] for v in variants]
-            english = [KEYWORD.sub(lambda m: written("en", m[1], RULESET), line) for line in kept]
-            text = "\n".join([f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", *english]) + "\n"
-            parsed = parse_orders(text, self.game)
+            parsed = _parsed(
+                f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", [spoken("en", line) for line in kept], self.game
+            )
             if phase == rounds.PURCHASES:
                 results = purchases.check_purchases(self.state, self.data, options, self.seat, parsed)
             elif phase == rounds.PLANS:
@@ -171,8 +174,15 @@ class Template:
     def priced(self, order: str, price: int) -> str:
         return f"{self.spoken(order)}: " + gettext(self.language, "%(price)s coins", price=price)
 
+    @cached_property  # the plans step's sections and examples both list them
+    def _buildable(self) -> list[tuple[str, int]]:
+        return self.find_buildable()
+
     def buildable(self) -> list[tuple[str, int]]:
         """Districts, forts and upgrades the seat may buy, at the first space's price (ER-5.16, ER-5.22)."""
+        return list(self._buildable)
+
+    def find_buildable(self) -> list[tuple[str, int]]:
         from adjudicator.rulesets.conqueror.bot import purchases
 
         found = []
@@ -580,6 +590,55 @@ class Template:
             lines.append(self.spoken(self.placeholders(form)) + ": " + gettext(self.language, note))
         lines.append(gettext(self.language, "Lines are carried out in the order written (ER-7.11)."))
         return Section(gettext(self.language, "Orders of the campaign turn:"), lines)
+
+
+# Order lines in a reader's keywords: (PBEM_RULESETS, language, line with {KEYWORD} names) -> the line. Every
+# report of a step writes the same forms for each seat; the keyword table depends on where the rulesets are found.
+_SPOKEN: dict[tuple[str, str, str], str] = {}
+SPOKEN_KEPT = 4096
+
+
+def spoken(language: str, order: str) -> str:
+    """An order written with {KEYWORD} names, in the keywords of a reader of `language`."""
+    key = (os.environ.get(EXTRA_FOLDERS, ""), language, order)
+    found = _SPOKEN.get(key)
+    if found is None:
+        found = _SPOKEN[key] = KEYWORD.sub(lambda m: written(language, m[1], RULESET), order)
+        if len(_SPOKEN) > SPOKEN_KEPT:
+            del _SPOKEN[next(iter(_SPOKEN))]
+    return found
+
+
+# The examples' order lines as parsed for the checks: (game's id, header, line, its number) -> (the game, the parsed
+# order set of that line alone under the header, whose orders are frozen values). The parser reads an order set line
+# by line, so the set of several lines is the union of theirs; the seats' templates repeat most lines from step to
+# step. Oldest first, bounded.
+_PARSED: dict[tuple[int, str, str, int], tuple[ConquerorGame, OrderSet]] = {}
+PARSED_KEPT = 2048
+
+
+def _parsed(header: str, lines: list[str], game: ConquerorGame) -> OrderSet:
+    """parse_orders of the header and `lines` below it (numbered from 2), put together from each line's parse."""
+    from adjudicator.orders.sets import OrderSet
+
+    found = [_parsed_line(header, line, number, game) for number, line in enumerate(lines or [""], 2)]
+    orders = tuple(order for one in found for order in one.orders)
+    errors = tuple(sorted((e for one in found for e in one.errors), key=lambda e: (e.line, e.column)))
+    return OrderSet(found[0].header, orders, errors, "\n".join([header, *lines]) + "\n")
+
+
+def _parsed_line(header: str, line: str, number: int, game: ConquerorGame) -> OrderSet:
+    from adjudicator.orders.parser import parse_orders
+
+    key = (id(game), header, line, number)
+    kept = _PARSED.get(key)
+    if kept is not None and kept[0] is game:
+        return kept[1]
+    parsed = parse_orders(header + "\n" * (number - 1) + line + "\n", game)
+    _PARSED[key] = (game, parsed)
+    if len(_PARSED) > PARSED_KEPT:
+        del _PARSED[next(iter(_PARSED))]
+    return parsed
 
 
 def _unit_order(item: tuple[str, int]) -> int:

@@ -6,6 +6,7 @@ without data, every member of play raises one clear PbemError (engine/ruleset_ba
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,14 @@ class ConquerorGameData:
         return read_files(folder)
 
     def load_files(self, files: Mapping[str, str]) -> GameData:
-        """The data of stored files (what `files` returned), read with the loader's checks."""
+        """The data of stored files (what `files` returned), read with the loader's checks; once per user for the
+        same files and reading code (datacache.py)."""
+        from adjudicator.rulesets.conqueror.datacache import kept_data
+
+        return kept_data(files, lambda: self.read_files(files))
+
+    def read_files(self, files: Mapping[str, str]) -> GameData:
+        """The data of stored files, read and checked now."""
         import tempfile
 
         from adjudicator.rulesets.conqueror.loader import load_folder
@@ -78,9 +86,7 @@ class ConquerorRuleset(RulesetBase):
     @property
     def templates(self) -> Path:
         """Its report templates (also found by the ruleset's name, as the site and maps look them up)."""
-        from adjudicator.resources import resource_dir
-
-        return resource_dir("templates") / "conqueror"
+        return _templates()
 
     @property
     def odds(self) -> Any:
@@ -105,6 +111,13 @@ class ConquerorRuleset(RulesetBase):
 
         data = self.game_data.load_files(files)
         return self.with_data(data, game_options(data, mode, dict(options or {})), data_digest(files))
+
+
+@cache  # asked by every render of a report: the folder is looked for on the disk once
+def _templates() -> Path:
+    from adjudicator.resources import resource_dir
+
+    return resource_dir("templates") / "conqueror"
 
 
 def load(source: RulesetSource) -> ConquerorRuleset:
