@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -245,74 +246,98 @@ def _all_hold(ruleset: CoeRuleset, state: GameState) -> bool:
         return False
 
 
-def _one_pass(facts: _Facts, state: GameState) -> bool:  # noqa: C901, PLR0911, PLR0912 (one pass, many checks)
-    land_areas, sea_areas, players, areas = facts.land, facts.sea, state.players, state.areas
-    tribute = dict.fromkeys(players, 0)
-    seen: dict[str, list[int]] = {}  # seat -> infantry, cavalry, catapult, caesars, over the board
-    galleys: dict[str, list[int]] = {}
-    generals: dict[str, list[int]] = {}
-    cities = fortified = roads = 0
-    for code, area in areas.items():
-        land = code in land_areas
-        if not land and code not in sea_areas:
+class _Totals:
+    """What the one pass counts over the board, per seat and in all."""
+
+    def __init__(self, seats: Iterable[str]) -> None:
+        self.tribute = dict.fromkeys(seats, 0)
+        self.units: dict[str, list[int]] = {}  # seat -> infantry, cavalry, catapult, caesars, over the board
+        self.galleys: dict[str, list[int]] = {}
+        self.generals: dict[str, list[int]] = {}
+        self.cities = self.fortified = self.roads = 0
+
+
+def _one_pass(facts: _Facts, state: GameState) -> bool:
+    totals = _Totals(state.players)
+    return (
+        all(_area_holds(facts, state.areas, code, area, totals) for code, area in state.areas.items())
+        and _limits_hold(facts, totals)
+        and _players_hold(facts, state, totals)
+    )
+
+
+def _area_holds(facts: _Facts, areas: dict[str, Area], code: str, area: Area, totals: _Totals) -> bool:
+    """One area's own rules, its counts added to `totals`."""
+    land = code in facts.land
+    if not land and code not in facts.sea:
+        return False
+    owner, city = area.owner, area.city
+    if owner is not None:
+        if not land:
+            return False  # C-0.8
+        if owner in totals.tribute:
+            totals.tribute[owner] += facts.value[code] + (facts.city if city else 0)
+    if city:
+        if not land:
             return False
-        owner, city = area.owner, area.city
-        if owner is not None:
-            if not land:
-                return False  # C-0.8
-            if owner in tribute:
-                tribute[owner] += facts.value[code] + (facts.city if city else 0)
-        if city:
-            if not land:
+        totals.cities += 1
+        totals.fortified += city == "fortified"
+    if area.roads:
+        totals.roads += len(area.roads)
+        for other in area.roads:  # C-9.7
+            there = areas.get(other)
+            if there is None or not city or not there.city or code not in there.roads:
                 return False
-            cities += 1
-            fortified += city == "fortified"
-        if area.roads:
-            roads += len(area.roads)
-            for other in area.roads:  # C-9.7
-                there = areas.get(other)
-                if there is None or not city or not there.city or code not in there.roads:
-                    return False
-        army = False
-        for seat, force in area.units.items():
-            counts = seen.get(seat)
-            if counts is None:
-                counts = seen[seat] = [0, 0, 0, 0]
-                galleys[seat] = []
-                generals[seat] = []
-            infantry, cavalry, catapult = force.infantry, force.cavalry, force.catapult
-            counts[0] += infantry
-            counts[1] += cavalry
-            counts[2] += catapult
-            counts[3] += force.caesar
-            galleys[seat] += force.galleys
-            generals[seat] += force.generals
-            if infantry + cavalry + catapult:
-                if army and land:
-                    return False  # C-6.1
-                army = True
-            if force.galleys and code in facts.coastless:
-                return False  # C-5.16
-            for number, cargo in force.aboard.items():
-                units = cargo.units
-                if (
-                    number not in force.galleys
-                    or units > facts.per_leader
-                    or (units and not (cargo.caesar or cargo.generals))
-                ):
-                    return False  # C-5.22, C-5.23
-            if land:
-                if force.aboard and any(not c.is_empty() for c in force.aboard.values()):
-                    return False  # C-5.26
-            elif (
-                force.aboard or infantry or cavalry or catapult or force.caesar or force.generals
-            ) and not _all_aboard(force):
-                return False  # C-5.17
+    army = False
+    for seat, force in area.units.items():
+        counts = totals.units.get(seat)
+        if counts is None:
+            counts = totals.units[seat] = [0, 0, 0, 0]
+            totals.galleys[seat] = []
+            totals.generals[seat] = []
+        infantry, cavalry, catapult = force.infantry, force.cavalry, force.catapult
+        counts[0] += infantry
+        counts[1] += cavalry
+        counts[2] += catapult
+        counts[3] += force.caesar
+        totals.galleys[seat] += force.galleys
+        totals.generals[seat] += force.generals
+        if infantry + cavalry + catapult:
+            if army and land:
+                return False  # C-6.1
+            army = True
+        if not _force_holds(facts, code, land, force):
+            return False
+    return True
+
+
+def _force_holds(facts: _Facts, code: str, land: bool, force: Force) -> bool:
+    """A force's galleys and what they carry."""
+    if force.galleys and code in facts.coastless:
+        return False  # C-5.16
+    for number, cargo in force.aboard.items():
+        units = cargo.units
+        if number not in force.galleys or units > facts.per_leader or (units and not (cargo.caesar or cargo.generals)):
+            return False  # C-5.22, C-5.23
+    if land:
+        return not (force.aboard and any(not c.is_empty() for c in force.aboard.values()))  # C-5.26
+    afloat = force.aboard or force.infantry or force.cavalry or force.catapult or force.caesar or force.generals
+    return not afloat or _all_aboard(force)  # C-5.17
+
+
+def _limits_hold(facts: _Facts, totals: _Totals) -> bool:
     limits = facts.limits
-    if cities > limits["city"] or fortified > limits["fortification"] or roads // 2 > limits["road"]:
+    if totals.cities > limits["city"] or totals.fortified > limits["fortification"]:
         return False  # C-1.2
-    if facts.shared and any(sum(c[i] for c in seen.values()) > limits[k] for i, k in enumerate(UNIT_KINDS)):
-        return False  # O-1.2
+    if totals.roads // 2 > limits["road"]:
+        return False  # C-1.2
+    return not (
+        facts.shared and any(sum(c[i] for c in totals.units.values()) > limits[k] for i, k in enumerate(UNIT_KINDS))
+    )  # O-1.2
+
+
+def _players_hold(facts: _Facts, state: GameState, totals: _Totals) -> bool:
+    players, limits = state.players, facts.limits
     held: dict[str, list[int]] = {}  # seat -> its generals held prisoner
     for seat, player in players.items():
         for captive in player.captives:
@@ -320,8 +345,8 @@ def _one_pass(facts: _Facts, state: GameState) -> bool:  # noqa: C901, PLR0911, 
                 return False  # C-8.9
             held.setdefault(captive.owner, []).append(captive.general)
     for seat, player in players.items():
-        counts = seen.get(seat)
-        if player.treasury < 0 or (not player.eliminated and player.tribute != tribute[seat]):
+        counts = totals.units.get(seat)
+        if player.treasury < 0 or (not player.eliminated and player.tribute != totals.tribute[seat]):
             return False  # C-9.1
         if counts is None:
             if not player.eliminated or held.get(seat):  # no Caesar on the board
@@ -334,7 +359,7 @@ def _one_pass(facts: _Facts, state: GameState) -> bool:  # noqa: C901, PLR0911, 
             counts[i] > limits[kind] + inherited.get(kind, 0) for i, kind in enumerate(UNIT_KINDS)
         ):
             return False  # C-1.1
-        mine, leaders = galleys[seat], generals[seat] + held.get(seat, [])
+        mine, leaders = totals.galleys[seat], totals.generals[seat] + held.get(seat, [])
         if len(mine) > limits["galley"] + inherited.get("galley", 0) or len(set(mine)) != len(mine):
             return False
         if len(set(leaders)) != len(leaders):

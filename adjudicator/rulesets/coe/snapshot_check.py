@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -354,9 +355,9 @@ def _fits(data: dict[str, Any], ruleset: CoeRuleset) -> bool:
         return False
 
 
-def _players_fit(data: dict[str, Any], facts: _Facts) -> bool:  # noqa: C901, PLR0911, PLR0912 (one pass)
+def _players_fit(data: dict[str, Any], facts: _Facts) -> bool:
     """_seat_problems and _player_problems find nothing."""
-    players, codes, seats = data["players"], facts.codes, facts.seats
+    players, seats = data["players"], facts.seats
     if list(players) != [seat for seat in seats if seat in players]:  # seats of the ruleset, in turn order (C-4.1)
         return False
     active, winner = data["active"], data["winner"]
@@ -364,80 +365,100 @@ def _players_fit(data: dict[str, Any], facts: _Facts) -> bool:  # noqa: C901, PL
         return False
     if any(pending["seat"] not in players for pending in data["inflation_pending"]):
         return False
-    for seat, player in players.items():
-        if player["home"] != facts.homes[seat]:  # C-0.11
+    return all(_player_fits(seat, player, players, facts) for seat, player in players.items())
+
+
+def _player_fits(seat: str, player: dict[str, Any], players: dict[str, Any], facts: _Facts) -> bool:
+    if player["home"] != facts.homes[seat]:  # C-0.11
+        return False
+    if any(player[name] is not None and (player[name] not in players or player[name] == seat) for name in _OTHERS):
+        return False
+    for captive in player["captives"]:
+        owner = captive["owner"]
+        if owner not in players or owner == seat or not 1 <= captive["general"] <= facts.generals:
             return False
-        if any(player[name] is not None and (player[name] not in players or player[name] == seat) for name in _OTHERS):
+    return not player["standing"] or _standing_fits(player["standing"], facts)
+
+
+def _standing_fits(standing: dict[str, Any], facts: _Facts) -> bool:
+    codes, seats = facts.codes, facts.seats
+    for rule in standing.get("retreat", []):
+        if (rule["from"] and rule["from"] not in codes) or any(code not in codes for code in rule["to"]):
             return False
-        for captive in player["captives"]:
-            owner = captive["owner"]
-            if owner not in players or owner == seat or not 1 <= captive["general"] <= facts.generals:
-                return False
-        standing = player["standing"]
-        if not standing:
-            continue
-        for rule in standing.get("retreat", []):
-            if (rule["from"] and rule["from"] not in codes) or any(code not in codes for code in rule["to"]):
-                return False
-        if any(code not in codes for code in standing.get("freed", [])):
-            return False
-        if any(name != "*" and name not in seats for name in standing.get("captives", {})):
-            return False
-        for offer in standing.get("ransom_accept", []):
-            if offer["owner"] not in seats or not 1 <= offer["general"] <= facts.generals:
-                return False
-    return True
+    if any(code not in codes for code in standing.get("freed", [])):
+        return False
+    if any(name != "*" and name not in seats for name in standing.get("captives", {})):
+        return False
+    return all(
+        offer["owner"] in seats and 1 <= offer["general"] <= facts.generals
+        for offer in standing.get("ransom_accept", [])
+    )
 
 
 _OTHERS = ("captor", "conceded_to")
 
 
-def _areas_fit(data: dict[str, Any], facts: _Facts, ruleset: CoeRuleset) -> bool:  # noqa: C901, PLR0911, PLR0912
+class _Pieces:
+    """What the one pass counts of each seat's pieces over the board."""
+
+    def __init__(self, seats: Iterable[str]) -> None:
+        self.tribute = dict.fromkeys(seats, 0)
+        self.units = {seat: [0, 0, 0, 0] for seat in self.tribute}  # infantry, cavalry, catapult, caesars
+        self.generals: dict[str, list[int]] = {seat: [] for seat in self.tribute}
+        self.galleys: dict[str, list[int]] = {seat: [] for seat in self.tribute}
+
+
+def _areas_fit(data: dict[str, Any], facts: _Facts, ruleset: CoeRuleset) -> bool:
     """_tribute_problems, _area_problems and _piece_problems find nothing (the players fit)."""
-    players, areas, land, adjacency = data["players"], data["areas"], facts.land, ruleset.board.adjacency
-    tribute = dict.fromkeys(players, 0)
-    pieces = {seat: [0, 0, 0, 0] for seat in players}  # infantry, cavalry, catapult, caesars
-    generals: dict[str, list[int]] = {seat: [] for seat in players}
-    galleys: dict[str, list[int]] = {seat: [] for seat in players}
-    for code, area in areas.items():
-        owner, city = area["owner"], area["city"]
-        if owner is not None:
-            if owner not in players:
-                return False
-            if code in facts.codes:
-                tribute[owner] += facts.value[code] + (facts.city if city else 0)
-        for other in area["roads"]:  # C-12.8, C-9.7
-            if other not in land or code not in land or other not in adjacency[code]:
-                return False
-            if not city or not areas.get(other, {}).get("city") or code not in areas[other]["roads"]:
-                return False
-        for seat, force in area["units"].items():
-            if seat not in players:
-                return False
-            if any(not 1 <= n <= facts.generals for n in force["generals"]):
-                return False
-            if any(not 1 <= n <= facts.galleys for n in force["galleys"]):
-                return False
-            if (force.get("galley_coasts") or force.get("aboard")) and _force_problems(
-                f"snapshot.areas.{code}.units.{seat}", code, force, ruleset
-            ):
-                return False
-            counts = pieces[seat]
-            counts[0] += force["infantry"]
-            counts[1] += force["cavalry"]
-            counts[2] += force["catapult"]
-            counts[3] += force["caesar"]
-            generals[seat] += force["generals"]
-            galleys[seat] += force["galleys"]
+    players, areas = data["players"], data["areas"]
+    pieces = _Pieces(players)
+    if not all(_area_fits(code, area, areas, pieces, facts, ruleset) for code, area in areas.items()):
+        return False
     for player in players.values():  # the generals held prisoner are in their place (C-8.9)
         for captive in player["captives"]:
-            generals[captive["owner"]].append(captive["general"])
+            pieces.generals[captive["owner"]].append(captive["general"])
     for seat, player in players.items():
-        if not player["eliminated"] and player["tribute"] != tribute[seat]:  # C-9.1
+        if not player["eliminated"] and player["tribute"] != pieces.tribute[seat]:  # C-9.1
             return False
-        counts = pieces[seat]
+        counts, generals, galleys = pieces.units[seat], pieces.generals[seat], pieces.galleys[seat]
         if counts[3] > 1 or any(counts[i] > pool for i, pool in enumerate(facts.pools)):  # C-1.1, C-1.2
             return False
-        if len(set(generals[seat])) != len(generals[seat]) or len(set(galleys[seat])) != len(galleys[seat]):
+        if len(set(generals)) != len(generals) or len(set(galleys)) != len(galleys):
             return False
+    return True
+
+
+def _area_fits(
+    code: str, area: dict[str, Any], areas: dict[str, Any], pieces: _Pieces, facts: _Facts, ruleset: CoeRuleset
+) -> bool:
+    """One area's fields fit, its pieces counted in `pieces`."""
+    owner, city, land = area["owner"], area["city"], facts.land
+    if owner is not None:
+        if owner not in pieces.tribute:
+            return False
+        if code in facts.codes:
+            pieces.tribute[owner] += facts.value[code] + (facts.city if city else 0)
+    for other in area["roads"]:  # C-12.8, C-9.7
+        if other not in land or code not in land or other not in ruleset.board.adjacency[code]:
+            return False
+        if not city or not areas.get(other, {}).get("city") or code not in areas[other]["roads"]:
+            return False
+    for seat, force in area["units"].items():
+        if seat not in pieces.tribute:
+            return False
+        if any(not 1 <= n <= facts.generals for n in force["generals"]):
+            return False
+        if any(not 1 <= n <= facts.galleys for n in force["galleys"]):
+            return False
+        if (force.get("galley_coasts") or force.get("aboard")) and _force_problems(
+            f"snapshot.areas.{code}.units.{seat}", code, force, ruleset
+        ):
+            return False
+        counts = pieces.units[seat]
+        counts[0] += force["infantry"]
+        counts[1] += force["cavalry"]
+        counts[2] += force["catapult"]
+        counts[3] += force["caesar"]
+        pieces.generals[seat] += force["generals"]
+        pieces.galleys[seat] += force["galleys"]
     return True
