@@ -218,15 +218,31 @@ def _force_json(f: Force) -> dict[str, Any]:
     return out
 
 
+def _area_json(a: Area) -> dict[str, Any] | None:
+    """An area as snapshot JSON data; None for an empty one, written as absent so that a reloaded state writes the
+    same text."""
+    units = {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()}
+    if a.owner is None and a.city is None and not a.roads and not units:
+        return None
+    return {"owner": a.owner, "city": a.city, "roads": sorted(a.roads), "units": units}
+
+
 def to_snapshot(state: GameState) -> dict[str, Any]:
     """The state as snapshot JSON data (schema 1)."""
+    return {**_snapshot_head(state), "areas": _areas_json(state)}
+
+
+def _areas_json(state: GameState) -> dict[str, Any]:
     areas = {}
     for code in sorted(state.areas):
-        a = state.areas[code]
-        units = {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()}
-        if a.owner is None and a.city is None and not a.roads and not units:
-            continue  # an empty area is written as absent, so that a reloaded state writes the same text
-        areas[code] = {"owner": a.owner, "city": a.city, "roads": sorted(a.roads), "units": units}
+        value = _area_json(state.areas[code])
+        if value is not None:
+            areas[code] = value
+    return areas
+
+
+def _snapshot_head(state: GameState) -> dict[str, Any]:
+    """The snapshot JSON data but its areas (which come last)."""
     return {
         "schema": SCHEMA,
         "game": state.game,
@@ -251,13 +267,79 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
             }
             for s, p in state.players.items()
         },
-        "areas": areas,
     }
 
 
 def snapshot_text(state: GameState) -> str:
-    """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally)."""
-    return _json_text(to_snapshot(state)) + "\n"
+    """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally): the text of
+    _json_text(to_snapshot(state)), its areas' part written from _AREA_TEXTS where it can."""
+    try:
+        areas = _areas_text(state)
+    except (_NotPlain, TypeError, ValueError, RecursionError):  # the general writer says what it makes of it
+        areas = None
+    if areas is None:
+        return _json_text(to_snapshot(state)) + "\n"
+    head = _json_text(_snapshot_head(state))  # "{...\n}": the areas go in before its closing brace
+    return head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+
+
+# Most areas are as the turn before left them: the text of an area's entry in a snapshot (its code, then its value
+# at the indentation of an area) is kept by the exact values it is written from (_area_key), which are some times
+# cheaper to gather than the area's JSON data and its compact text (_fragment's key) are to make.
+_AREA_TEXTS: dict[tuple[Any, ...], str] = {}
+AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
+
+
+def _areas_text(state: GameState) -> str | None:
+    """The value of "areas" as _json_text writes it at the indentation of a snapshot's field; None where an area
+    holds a value of another type than a snapshot's (the general writer then writes the whole text)."""
+    entries = []
+    areas = state.areas
+    for code in sorted(areas):
+        a = areas[code]
+        key = _area_key(code, a)
+        if key is None:
+            return None
+        text = _AREA_TEXTS.get(key)
+        if text is None:
+            value = _area_json(a)
+            text = "" if value is None else _encode_string(code) + ": " + _fragment(value, "\n  ")
+            if len(_AREA_TEXTS) >= AREA_TEXTS_KEPT:
+                _AREA_TEXTS.clear()
+            _AREA_TEXTS[key] = text
+        if text:
+            entries.append(text)
+    if not entries:
+        return "{}"
+    return "{\n  " + ",\n  ".join(entries) + "\n }"
+
+
+def _area_key(code: str, a: Area) -> tuple[Any, ...] | None:
+    """Every value an area's entry is written from, or None unless each is of the exact type a snapshot holds
+    (str, None, int): as keys 1, True and 1.0 are equal, and JSON writes each its own way."""
+    if type(code) is not str or (a.owner is not None and type(a.owner) is not str):
+        return None
+    if a.city is not None and type(a.city) is not str:
+        return None
+    roads = tuple(a.roads)
+    units = []
+    for seat, f in a.units.items():
+        numbers = (f.caesar, f.infantry, f.cavalry, f.catapult, *f.generals, *f.galleys, *f.galley_coasts)
+        cargo = []
+        for g, c in f.aboard.items():
+            numbers += (g, c.caesar, c.infantry, c.cavalry, c.catapult, *c.generals)
+            cargo.append((g, c.caesar, tuple(c.generals), c.infantry, c.cavalry, c.catapult))
+        if type(seat) is not str or any(type(n) is not int for n in numbers):
+            return None
+        coasts = tuple(f.galley_coasts.items())
+        if any(type(c) is not str for _, c in coasts):
+            return None
+        units.append(
+            (seat, f.caesar, tuple(f.generals), f.infantry, f.cavalry, f.catapult, tuple(f.galleys), coasts, *cargo)
+        )
+    if any(type(r) is not str for r in roads):
+        return None
+    return (code, a.owner, a.city, roads, *units)
 
 
 class _NotPlain(Exception):
