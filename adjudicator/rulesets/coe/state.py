@@ -290,6 +290,10 @@ _AREA_TEXTS: dict[tuple[Any, ...], str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
 
 
+_INT = {int}
+_STR_OR_NONE = {str, type(None)}
+
+
 def _areas_text(state: GameState) -> str | None:
     """The value of "areas" as _json_text writes it at the indentation of a snapshot's field; None where an area
     holds a value of another type than a snapshot's (the general writer then writes the whole text)."""
@@ -317,27 +321,27 @@ def _areas_text(state: GameState) -> str | None:
 def _area_key(code: str, a: Area) -> tuple[Any, ...] | None:
     """Every value an area's entry is written from, or None unless each is of the exact type a snapshot holds
     (str, None, int): as keys 1, True and 1.0 are equal, and JSON writes each its own way."""
-    if type(code) is not str or (a.owner is not None and type(a.owner) is not str):
-        return None
-    if a.city is not None and type(a.city) is not str:
-        return None
     roads = tuple(a.roads)
+    strings = {type(code), type(a.owner), type(a.city), *map(type, roads)}
     units = []
     for seat, f in a.units.items():
-        numbers = (f.caesar, f.infantry, f.cavalry, f.catapult, *f.generals, *f.galleys, *f.galley_coasts)
-        cargo = []
+        numbers = {type(f.caesar), type(f.infantry), type(f.cavalry), type(f.catapult)}
+        numbers.update(map(type, f.generals), map(type, f.galleys))
+        coasts: tuple[tuple[int, str], ...] = ()
+        if f.galley_coasts:
+            coasts = tuple(f.galley_coasts.items())
+            numbers.update(map(type, f.galley_coasts))
+            strings.update(map(type, f.galley_coasts.values()))
+        force = (seat, f.caesar, tuple(f.generals), f.infantry, f.cavalry, f.catapult, tuple(f.galleys), coasts)
         for g, c in f.aboard.items():
-            numbers += (g, c.caesar, c.infantry, c.cavalry, c.catapult, *c.generals)
-            cargo.append((g, c.caesar, tuple(c.generals), c.infantry, c.cavalry, c.catapult))
-        if type(seat) is not str or any(type(n) is not int for n in numbers):
+            numbers.update((type(g), type(c.caesar), type(c.infantry), type(c.cavalry), type(c.catapult)))
+            numbers.update(map(type, c.generals))
+            force += ((g, c.caesar, tuple(c.generals), c.infantry, c.cavalry, c.catapult),)
+        if numbers != _INT:
             return None
-        coasts = tuple(f.galley_coasts.items())
-        if any(type(c) is not str for _, c in coasts):
-            return None
-        units.append(
-            (seat, f.caesar, tuple(f.generals), f.infantry, f.cavalry, f.catapult, tuple(f.galleys), coasts, *cargo)
-        )
-    if any(type(r) is not str for r in roads):
+        strings.add(type(seat))
+        units.append(force)
+    if not strings <= _STR_OR_NONE:
         return None
     return (code, a.owner, a.city, roads, *units)
 
