@@ -138,6 +138,17 @@ def test_snapshot_text_equals_json_dumps_of_its_data_with_its_areas_texts_kept()
     assert snapshot_text(state) == _written(state)
     state.areas.clear()
     assert snapshot_text(state) == _written(state)
+    # a player's text is kept too: values equal as keys but of other types are written as json.dumps writes them
+    player = next(iter(state.players.values()))
+    for standing in ({"x": [1]}, {"x": [True]}, {"x": [1.0]}, {"x": (1,)}, {"x": [1]}, {"x": {1: 1}}, {"x": b"1"}):
+        player.standing = standing
+        try:
+            expected = _written(state)
+        except TypeError as no:  # not JSON at all: the same error
+            with pytest.raises(TypeError, match=str(no)):
+                snapshot_text(state)
+        else:
+            assert snapshot_text(state) == expected, standing
 
 
 # -- the parser's fused loop ---------------------------------------------------------------------------------------
