@@ -285,19 +285,15 @@ def snapshot_text(state: GameState) -> str:
 
 
 # Most areas are as the turn before left them: the text of an area's entry in a snapshot (its code, then its value
-# at the indentation of an area) is kept by the exact values it is written from (_area_key), which are some times
-# cheaper to gather than the area's JSON data and its compact text (_fragment's key) are to make.
-_AREA_TEXTS: dict[tuple[Any, ...], str] = {}
+# at the indentation of an area) is kept by the marshal bytes of the values it is written from (_area_key), which
+# are some times cheaper to gather than the area's JSON data is to make.
+_AREA_TEXTS: dict[bytes, str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
-
-
-_INT = {int}
-_STR_OR_NONE = {str, type(None)}
 
 
 def _areas_text(state: GameState) -> str | None:
     """The value of "areas" as _json_text writes it at the indentation of a snapshot's field; None where an area
-    holds a value of another type than a snapshot's (the general writer then writes the whole text)."""
+    holds a value marshal refuses (the general writer then writes the whole text)."""
     entries = []
     areas = state.areas
     for code in sorted(areas):
@@ -319,32 +315,20 @@ def _areas_text(state: GameState) -> str | None:
     return "{\n  " + ",\n  ".join(entries) + "\n }"
 
 
-def _area_key(code: str, a: Area) -> tuple[Any, ...] | None:
-    """Every value an area's entry is written from, or None unless each is of the exact type a snapshot holds
-    (str, None, int): as keys 1, True and 1.0 are equal, and JSON writes each its own way."""
-    roads = tuple(a.roads)
-    strings = {type(code), type(a.owner), type(a.city), *map(type, roads)}
+def _area_key(code: str, a: Area) -> bytes | None:
+    """Every value an area's entry is written from, as marshal bytes (exact values of exact types, see _FRAGMENTS);
+    None where one is of a type marshal refuses."""
     units = []
     for seat, f in a.units.items():
-        numbers = {type(f.caesar), type(f.infantry), type(f.cavalry), type(f.catapult)}
-        numbers.update(map(type, f.generals), map(type, f.galleys))
-        coasts: tuple[tuple[int, str], ...] = ()
-        if f.galley_coasts:
-            coasts = tuple(f.galley_coasts.items())
-            numbers.update(map(type, f.galley_coasts))
-            strings.update(map(type, f.galley_coasts.values()))
+        coasts = tuple(f.galley_coasts.items()) if f.galley_coasts else ()
         force = (seat, f.caesar, tuple(f.generals), f.infantry, f.cavalry, f.catapult, tuple(f.galleys), coasts)
         for g, c in f.aboard.items():
-            numbers.update((type(g), type(c.caesar), type(c.infantry), type(c.cavalry), type(c.catapult)))
-            numbers.update(map(type, c.generals))
             force += ((g, c.caesar, tuple(c.generals), c.infantry, c.cavalry, c.catapult),)
-        if numbers != _INT:
-            return None
-        strings.add(type(seat))
         units.append(force)
-    if not strings <= _STR_OR_NONE:
+    try:
+        return marshal.dumps((code, a.owner, a.city, tuple(a.roads), *units))
+    except ValueError:
         return None
-    return (code, a.owner, a.city, roads, *units)
 
 
 class _NotPlain(Exception):
