@@ -111,6 +111,46 @@ def test_json_text_equals_json_dumps() -> None:
         assert _json_text(data) == json.dumps(data, indent=1, ensure_ascii=False), data
 
 
+def _written(state: GameState) -> str:
+    return json.dumps(to_snapshot(state), indent=1, ensure_ascii=False) + "\n"
+
+
+def test_snapshot_text_equals_json_dumps_of_its_data_with_its_areas_texts_kept() -> None:
+    for ruleset in RULESETS:
+        for state in states(ruleset):
+            assert snapshot_text(state) == _written(state)
+            assert snapshot_text(state) == _written(state)  # the second time from the kept areas' texts
+    state = start()
+    place(state, "THR", "Macedonia", generals=[2], infantry=1)
+    place(state, "MOE", "Macedonia", infantry=0)  # an empty force, left out of the text
+    state.area("SIC")  # an empty area, absent from the text
+    assert snapshot_text(state) == _written(state)
+    # values equal to those of a kept text as keys, written otherwise: each text as json.dumps writes it
+    for odd in (True, 1.0, 10**30):
+        state.areas["THR"].units["Macedonia"].infantry = odd
+        assert snapshot_text(state) == _written(state), odd
+    state.areas["THR"].units["Macedonia"].infantry = 1
+    state.areas["THR"].units["Macedonia"].generals = [True]
+    assert snapshot_text(state) == _written(state)
+    state.areas["THR"].units["Macedonia"].generals = [2]
+    state.areas["THR"].units["Macedonia"].galley_coasts = {True: "north"}
+    state.areas["THR"].units["Macedonia"].galleys = [1]
+    assert snapshot_text(state) == _written(state)
+    state.areas.clear()
+    assert snapshot_text(state) == _written(state)
+    # a player's text is kept too: values equal as keys but of other types are written as json.dumps writes them
+    player = next(iter(state.players.values()))
+    for standing in ({"x": [1]}, {"x": [True]}, {"x": [1.0]}, {"x": (1,)}, {"x": [1]}, {"x": {1: 1}}, {"x": b"1"}):
+        player.standing = standing
+        try:
+            expected = _written(state)
+        except TypeError as no:  # not JSON at all: the same error
+            with pytest.raises(TypeError, match=str(no)):
+                snapshot_text(state)
+        else:
+            assert snapshot_text(state) == expected, standing
+
+
 # -- the parser's fused loop ---------------------------------------------------------------------------------------
 
 

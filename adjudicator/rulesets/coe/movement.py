@@ -547,7 +547,7 @@ def movement_phase(turn: Turn) -> None:
     turn.event("phase", turn.seat, number=1, name="movement")
     orders = turn.of_kind(Move, Sail)
     if not ruleset.edition("stacking"):
-        _run_movement(turn, orders, {})
+        _run_movement(turn, orders, {}, track=False)  # no stacking limit: what each order touched is not asked
         return
     begin: tuple[GameState, int, int, dict[str, Any]] = (
         turn.state.copy(),
@@ -588,26 +588,33 @@ def movement_phase(turn: Turn) -> None:
         turn.scratch = copy.deepcopy(scratch)
 
 
-def _run_movement(turn: Turn, orders: list[Order], refused: dict[int, str]) -> list[tuple[int, set[str]]]:
+def _run_movement(
+    turn: Turn, orders: list[Order], refused: dict[int, str], track: bool = True
+) -> list[tuple[int, set[str]]]:
     """Carry out the orders (those in `refused` are rejected for the stacking limit); return, per accepted
-    order, the land provinces it brought combat units into or took leaders out of."""
+    order, the land provinces it brought combat units into or took leaders out of (with `track`; else nothing
+    is returned and the views that tell it are not made)."""
     from adjudicator.rulesets.coe.galleys import disembark_in_provinces, sail
 
     ruleset = turn.rules
     points = MovementPoints(ruleset.data["movement"], ruleset.edition("road_journeys_per_turn"))
     touched: list[tuple[int, set[str]]] = []
+    view: dict[str, tuple[int, int]] | None = None  # the land view after the order before, if it was accepted
     for index, order in enumerate(orders):
         if index in refused:
             turn.reject(order, ruleset.rule("5.6"), refused[index])
+            view = None
             continue
-        before = _land_view(ruleset, turn.state, turn.seat)
+        # the state is as the last accepted order left it: its view after it is this order's view before
+        before = (view if view is not None else _land_view(ruleset, turn.state, turn.seat)) if track else {}
+        view = None
         if isinstance(order, Move):
             accepted = turn.attempt(order, lambda order=order: move(turn, points, order))
         else:
             assert isinstance(order, Sail)
             accepted = turn.attempt(order, lambda order=order: sail(turn, points, order))
-        if accepted:
-            after = _land_view(ruleset, turn.state, turn.seat)
+        if accepted and track:
+            after = view = _land_view(ruleset, turn.state, turn.seat)
             touched.append(
                 (
                     index,

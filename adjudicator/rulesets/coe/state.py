@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import marshal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -218,15 +219,31 @@ def _force_json(f: Force) -> dict[str, Any]:
     return out
 
 
+def _area_json(a: Area) -> dict[str, Any] | None:
+    """An area as snapshot JSON data; None for an empty one, written as absent so that a reloaded state writes the
+    same text."""
+    units = {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()}
+    if a.owner is None and a.city is None and not a.roads and not units:
+        return None
+    return {"owner": a.owner, "city": a.city, "roads": sorted(a.roads), "units": units}
+
+
 def to_snapshot(state: GameState) -> dict[str, Any]:
     """The state as snapshot JSON data (schema 1)."""
+    return {**_snapshot_head(state), "areas": _areas_json(state)}
+
+
+def _areas_json(state: GameState) -> dict[str, Any]:
     areas = {}
     for code in sorted(state.areas):
-        a = state.areas[code]
-        units = {s: _force_json(f) for s, f in sorted(a.units.items()) if not f.is_empty()}
-        if a.owner is None and a.city is None and not a.roads and not units:
-            continue  # an empty area is written as absent, so that a reloaded state writes the same text
-        areas[code] = {"owner": a.owner, "city": a.city, "roads": sorted(a.roads), "units": units}
+        value = _area_json(state.areas[code])
+        if value is not None:
+            areas[code] = value
+    return areas
+
+
+def _snapshot_head(state: GameState) -> dict[str, Any]:
+    """The snapshot JSON data but its areas (which come last)."""
     return {
         "schema": SCHEMA,
         "game": state.game,
@@ -251,13 +268,67 @@ def to_snapshot(state: GameState) -> dict[str, Any]:
             }
             for s, p in state.players.items()
         },
-        "areas": areas,
     }
 
 
 def snapshot_text(state: GameState) -> str:
-    """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally)."""
-    return _json_text(to_snapshot(state)) + "\n"
+    """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally): the text of
+    _json_text(to_snapshot(state)), its areas' part written from _AREA_TEXTS where it can."""
+    try:
+        areas = _areas_text(state)
+    except (_NotPlain, TypeError, ValueError, RecursionError):  # the general writer says what it makes of it
+        areas = None
+    if areas is None:
+        return _json_text(to_snapshot(state)) + "\n"
+    head = _json_text(_snapshot_head(state))  # "{...\n}": the areas go in before its closing brace
+    return head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+
+
+# Most areas are as the turn before left them: the text of an area's entry in a snapshot (its code, then its value
+# at the indentation of an area) is kept by the marshal bytes of the values it is written from (_area_key), which
+# are some times cheaper to gather than the area's JSON data is to make.
+_AREA_TEXTS: dict[bytes, str] = {}
+AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
+
+
+def _areas_text(state: GameState) -> str | None:
+    """The value of "areas" as _json_text writes it at the indentation of a snapshot's field; None where an area
+    holds a value marshal refuses (the general writer then writes the whole text)."""
+    entries = []
+    areas = state.areas
+    for code in sorted(areas):
+        a = areas[code]
+        key = _area_key(code, a)
+        if key is None:
+            return None
+        text = _AREA_TEXTS.get(key)
+        if text is None:
+            value = _area_json(a)
+            text = "" if value is None else _encode_string(code) + ": " + _fragment(value, "\n  ")
+            if len(_AREA_TEXTS) >= AREA_TEXTS_KEPT:
+                _AREA_TEXTS.clear()
+            _AREA_TEXTS[key] = text
+        if text:
+            entries.append(text)
+    if not entries:
+        return "{}"
+    return "{\n  " + ",\n  ".join(entries) + "\n }"
+
+
+def _area_key(code: str, a: Area) -> bytes | None:
+    """Every value an area's entry is written from, as marshal bytes (exact values of exact types, see _FRAGMENTS);
+    None where one is of a type marshal refuses."""
+    units = []
+    for seat, f in a.units.items():
+        coasts = tuple(f.galley_coasts.items()) if f.galley_coasts else ()
+        force = (seat, f.caesar, tuple(f.generals), f.infantry, f.cavalry, f.catapult, tuple(f.galleys), coasts)
+        for g, c in f.aboard.items():
+            force += ((g, c.caesar, tuple(c.generals), c.infantry, c.cavalry, c.catapult),)
+        units.append(force)
+    try:
+        return marshal.dumps((code, a.owner, a.city, tuple(a.roads), *units))
+    except ValueError:
+        return None
 
 
 class _NotPlain(Exception):
@@ -329,31 +400,20 @@ def _indented(value: Any, newline: str, out: list[str]) -> None:
 
 
 # Most areas and players of a snapshot are as the turn before wrote them: their text at the indentation of an area
-# (or a player) is kept, by their compact JSON (the C encoder writes it many times faster than _indented the indented
-# text; equal compact texts are equal values as JSON writes them, so their indented texts are equal too).
-def _not_json(value: Any) -> Any:
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-# json's C encoder itself (JSONEncoder.encode makes a new one per call, which costs more than the encoding)
-_compact_chunks = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-    None, _not_json, _encode_string, None, ":", ",", False, False, True
-)
-
-
-def _compact(value: Any) -> str:
-    return "".join(_compact_chunks(value, 0))
-
-
-_FRAGMENTS: dict[str, str] = {}
+# (or a player) is kept, by their marshal bytes, which the C marshaller writes some times faster than the C encoder
+# writes compact JSON (a player's standing orders make it long). Marshal writes only the exact built-in types, each
+# with its type (1, True and 1.0 differ; a subclass is refused), so equal bytes are equal values of equal types, and
+# their texts are equal too. Only values _indented wrote are kept: never bytes, which marshal does not tell apart
+# from other buffers.
+_FRAGMENTS: dict[bytes, str] = {}
 FRAGMENTS_KEPT = 4096  # some ten games' areas and players; then it starts afresh
 
 
 def _fragment(value: dict[str, Any], newline: str) -> str:
     """`value` as _indented writes it at the indentation of `newline`, from _FRAGMENTS when written before."""
     try:
-        key = _compact(value)
-    except (TypeError, ValueError):  # no JSON at all: _indented names it (_NotPlain), json.dumps explains
+        key: bytes | None = marshal.dumps(value)
+    except ValueError:  # not built-in types only (or too deep): _indented names it (_NotPlain) or writes it
         key = None
     text = _FRAGMENTS.get(key) if key is not None else None
     if text is None:
