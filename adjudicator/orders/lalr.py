@@ -26,7 +26,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 from lark.lexer import Lexer, LexerState
 
 from adjudicator.orders.keywords import keyword_of, keyword_table
-from adjudicator.orders.tables import Loop, NoToken, Reduce, Scanner, Scanners, Token, accepted
+from adjudicator.orders.tables import Loop, NoToken, Reduce, Scanner, Scanners, Token, accepted, new_token
 
 
 class _Token(LarkToken, Token):
@@ -35,13 +35,7 @@ class _Token(LarkToken, Token):
 
     __slots__ = ()
 
-    def __new__(cls, kind: str, value: str, start: int, end: int) -> _Token:
-        token = str.__new__(cls, value)
-        token.type, token.value = kind, value
-        token.start_pos, token.end_pos = start, end
-        token.line = token.end_line = 1
-        token.column, token.end_column = start + 1, end + 1
-        return token
+    __new__ = new_token
 
     def __deepcopy__(self, memo: Any) -> _Token:
         """Lark's copy (an interactive parser copies its values when it explains an error), of this class."""

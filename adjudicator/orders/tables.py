@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 # A lexer's context: the regex of a parser state (its accepted terminals first) and the terminals it accepts.
 Scanner = tuple[re.Pattern[str], frozenset[str]]
@@ -50,18 +50,26 @@ class Token(str):
         return made
 
 
+Made = TypeVar("Made", bound=Token)
+
+
+def new_token(cls: type[Made], kind: str, value: str, start: int, end: int) -> Made:
+    """A token of one order line (line 1) from `start` to `end`: the `__new__` of the lexers' token classes, which
+    skips Lark's argument checks (the lexers make many tokens)."""
+    token = str.__new__(cls, value)
+    token.type, token.value = kind, value
+    token.start_pos, token.end_pos = start, end
+    token.line = token.end_line = 1
+    token.column, token.end_column = start + 1, end + 1
+    return token
+
+
 class PlainToken(Token):
     """A token made without Lark; compares as Lark's Token does (equal text, and equal type if both are tokens)."""
 
     __slots__ = ("type", "value", "start_pos", "end_pos", "line", "end_line", "column", "end_column")
 
-    def __new__(cls, kind: str, value: str, start: int, end: int) -> PlainToken:
-        token = str.__new__(cls, value)
-        token.type, token.value = kind, value
-        token.start_pos, token.end_pos = start, end
-        token.line = token.end_line = 1
-        token.column, token.end_column = start + 1, end + 1
-        return token
+    __new__ = new_token
 
     def __repr__(self) -> str:
         return f"Token({self.type!r}, {self.value!r})"
