@@ -45,11 +45,23 @@ def schema_problems(
     const, enum, pattern, minimum, maximum, properties, required, additionalProperties, propertyNames, items,
     uniqueItems, anyOf). It descends only as deep as the schema does, so a deep array costs one type check.
     A whole document (`schema` is `root`) is first put to the compiled validator: what it accepts, the subset
-    accepts too (see _fits), and only a refused one is walked here, for its messages. `plain`: `value` is known to
-    hold nothing _plain refuses (plain_text), so it is not walked for that."""
-    if schema is root and _fits(value, root, plain):
+    accepts too (see _fits), and only a refused one is walked here, for its messages. The first whole document of
+    a schema in a process is walked at once: a command that reads one snapshot (`pbem check`) would pay more to
+    load and compile the validator (some 13 ms) than the walk costs (under 1 ms on a Classic position), and the
+    answer is the walk's either way. `plain`: `value` is known to hold nothing _plain refuses (plain_text), so it
+    is not walked for that."""
+    if schema is root and _walked_before(root) and _fits(value, root, plain):
         return []
     return _problems(value, schema, root, where)
+
+
+def _walked_before(root: dict[str, Any]) -> bool:
+    """Whether a whole document of `root` was checked before in this process (this call counts as one)."""
+    key = _Schema(root)
+    if key in _SEEN:
+        return True
+    _SEEN.add(key)
+    return False
 
 
 def _fits(value: Any, root: dict[str, Any], plain: bool = False) -> bool:
@@ -113,6 +125,9 @@ class _Schema:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Schema) and other.schema is self.schema
+
+
+_SEEN: set[_Schema] = set()  # the schemas a whole document was checked against (kept alive: keyed by identity)
 
 
 @cache
