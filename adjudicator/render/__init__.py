@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.render import lean
 from adjudicator.resources import resource_dir
 
 if TYPE_CHECKING:
@@ -48,8 +49,7 @@ def _environment(language: str, autoescape: bool) -> Environment:
     # imported here: commands that render nothing (pbem verify) need not load Jinja or Babel
     from jinja2 import ChoiceLoader, FileSystemLoader, FunctionLoader, StrictUndefined, pass_context
 
-    from adjudicator.render.i18n import context_ruleset as of  # whose keywords and catalogue come first
-    from adjudicator.render.i18n import engine_data, engine_text, item_echo, keywords_written, order_echo, translations
+    from adjudicator.render.i18n import translations
 
     env = _environment_class()(
         loader=ChoiceLoader([FileSystemLoader(resource_dir("templates")), FunctionLoader(_outside_template)]),
@@ -67,14 +67,29 @@ def _environment(language: str, autoescape: bool) -> Environment:
     # The filters of the reader's language take the context only so that Jinja never applies them when compiling:
     # it folds a filter of a constant ("game" | kw) into the compiled template, which would then hold the words of
     # the language it was first compiled for, and the cache below serves one compiled template to every language.
-    env.filters["kw"] = _keyword_filter(language)  # in the reader's language
-    env.filters["verdict"] = pass_context(lambda _, item: verdict(item, language))
-    env.filters["engine"] = pass_context(lambda c, text: engine_text(language, text, of(c)))  # translated
-    env.filters["engine_data"] = pass_context(lambda c, event: engine_data(language, event, of(c)))
-    env.filters["echo"] = pass_context(lambda c, text: order_echo(language, text, of(c)))  # a line the tool composed
-    env.filters["item"] = pass_context(lambda c, text: item_echo(language, text, of(c)))  # an item of a line, named
-    env.filters["keywords"] = pass_context(lambda c, text: keywords_written(language, text, of(c)))  # it wrote
+    for name, function in language_filters(language).items():
+        env.filters[name] = pass_context(function)
     return env
+
+
+LANGUAGE_FILTERS = ("kw", "verdict", "engine", "engine_data", "echo", "item", "keywords")
+
+
+def language_filters(language: str) -> dict[str, Callable[..., Any]]:
+    """The filters of the reader's language (LANGUAGE_FILTERS), each taking the render's context first; the Jinja
+    environment and the lean one (lean.py) use the same."""
+    from adjudicator.render.i18n import context_ruleset as of  # whose keywords and catalogue come first
+    from adjudicator.render.i18n import engine_data, engine_text, item_echo, keywords_written, order_echo
+
+    return {
+        "kw": _keyword_filter(language),  # in the reader's language
+        "verdict": lambda _, item: verdict(item, language),
+        "engine": lambda c, text: engine_text(language, text, of(c)),  # translated
+        "engine_data": lambda c, event: engine_data(language, event, of(c)),
+        "echo": lambda c, text: order_echo(language, text, of(c)),  # a line the tool composed
+        "item": lambda c, text: item_echo(language, text, of(c)),  # an item of a line, named
+        "keywords": lambda c, text: keywords_written(language, text, of(c)),  # a text it wrote
+    }
 
 
 @cache
@@ -126,14 +141,11 @@ def _keyword_filter(language: str) -> Callable[..., str]:
     """The `kw` filter: keyword `name` as a reader of `language` writes it (orders/keywords.py written), in the
     keywords of the context's ruleset (render/i18n.py context_ruleset), remembered by the ruleset's name and the
     extra rulesets in force, which are all the words depend on (a report writes some 50 keywords a seat)."""
-    from jinja2 import pass_context
-
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import context_ruleset
 
     known: dict[tuple[str, str | None, str], str] = {}
 
-    @pass_context
     def keyword(context: Any, name: str) -> str:
         named = context.get("ruleset")
         if named is None:  # the snapshot's ruleset, if any (not remembered)
@@ -219,7 +231,8 @@ def render(template: str, language: str = "en", **context: Any) -> str:
     unless given."""
     if "ruleset_templates" not in context and (folder := templates_of(context)):
         context["ruleset_templates"] = folder
-    return environment(language).get_template(template).render(**context)
+    text = lean.render(template, language, context)  # without loading Jinja where its compiled code allows
+    return text if text is not None else environment(language).get_template(template).render(**context)
 
 
 def ruleset_templates(ruleset: Ruleset) -> str | None:
