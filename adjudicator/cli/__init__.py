@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import gc
 import os
 import re
 import sys
@@ -234,6 +235,9 @@ def main() -> None:
 
         whole()
         return
+    # A plain form is one short process: collecting cyclic garbage while its modules load (some fifty times) cost
+    # `pbem check` a tenth of its time, and the end of the process frees everything at once.
+    gc.disable()
     sys.exit(_run(work))
 
 
