@@ -14,7 +14,6 @@ seat-start.txt.j2 (the welcome's line on a seat; else _seat-start.txt.j2).
 from __future__ import annotations
 
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -269,6 +268,8 @@ def write_atomically(path: Path, text: str, public: bool = False) -> None:
     A private file (welcome messages, private reports, notices, mail) is readable by its owner only; a
     `public` one (the public report, snapshot, map, the site) gets the mode a new file gets under the umask,
     so that a web server may serve it."""
+    import tempfile  # here: a command that writes no file (pbem check) need not load it and what it loads
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
     try:

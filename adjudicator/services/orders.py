@@ -20,7 +20,6 @@ from adjudicator.orders.sets import Answer as AnswerOrder
 from adjudicator.render import render
 from adjudicator.render.i18n import gettext, item_echo
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, expected_turn, game_ruleset, load_snapshot
 from adjudicator.services.passwords import authenticate, redacted
 from adjudicator.services.positions import stored_state
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
 
     from adjudicator.archive import Archive
     from adjudicator.archive.models import GameRow, SeatRow
+    from adjudicator.services.clock import Clock
 
 
 MAX_ORDER_BYTES = 256 * 1024
@@ -206,8 +206,23 @@ def check_state_orders(state_text: str, text: str, game_data: Path | None = None
     )
 
 
-def submit(archive: Archive, name: str, text: str, source: str = "file", *, clock: Clock = SYSTEM_CLOCK) -> Receipt:
+def _clock(clock: Clock | None) -> Clock:
+    """The clock given, else the system's (services/clock.py is imported where the time is read: `pbem check` reads
+    none, and datetime was a part of its start-up)."""
+    from adjudicator.services.clock import SYSTEM_CLOCK
+
+    return SYSTEM_CLOCK if clock is None else clock
+
+
+def _timestamp(clock: Clock) -> str:
+    from adjudicator.services.clock import timestamp
+
+    return timestamp(clock)
+
+
+def submit(archive: Archive, name: str, text: str, source: str = "file", *, clock: Clock | None = None) -> Receipt:
     """Authenticate an order set, check it and store it (replacing an earlier set for the same turn)."""
+    clock = _clock(clock)
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
@@ -215,12 +230,14 @@ def submit(archive: Archive, name: str, text: str, source: str = "file", *, cloc
         return store_order_set(session, game, ruleset, state, orders, seat, source, clock=clock)
 
 
-def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock: Clock = SYSTEM_CLOCK) -> Receipt:
+def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock: Clock | None = None) -> Receipt:
     """`pbem submit --for SEAT`: orders the moderator enters for a seat without its password (orders given by
     phone). They are checked and stored like the seat's own, marked "moderator" in the archive, and the seat
     gets the receipt by mail, so that it sees what was entered in its name. The header's password is not
     checked (any word will do) and is not stored."""
     from adjudicator.archive import queries as db
+
+    clock = _clock(clock)
 
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
@@ -249,7 +266,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock:
                 seat.email,
                 f"[{game.name}] " + gettext(say, "Receipt for turn %(turn)s", turn=receipt.turn),
                 receipt.text_in(say),
-                timestamp(clock),
+                _timestamp(clock),
                 game.name,
             )
         return receipt
@@ -298,7 +315,7 @@ def store_order_set(
     if withdraw is not None and game_orders:
         receipt.withdraw_refused = withdraw.line  # which did the player mean? Nothing changes; the receipt asks
         return receipt
-    received = timestamp(clock)
+    received = _timestamp(clock)
     earlier = db.current_orders(session, game, number, seat.seat) is not None
     # a header alone, with nothing stored yet, is a seat's "nothing this turn": stored, so that it counts as sent
     passing = not orders.orders and not orders.errors and not earlier
@@ -333,8 +350,9 @@ class AnswerReceipt:
     open: list[str]
 
 
-def answer(archive: Archive, name: str, text: str, *, clock: Clock = SYSTEM_CLOCK) -> AnswerReceipt:
+def answer(archive: Archive, name: str, text: str, *, clock: Clock | None = None) -> AnswerReceipt:
     """`pbem answer`: store a seat's answers to the decisions asked for the turn being resolved."""
+    clock = _clock(clock)
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         orders = parse_orders(text, ruleset)
@@ -366,7 +384,7 @@ def store_answers(
             )
         else:
             decision = asked[order.key]
-            decision.answer, decision.answered = order.value, timestamp(clock)
+            decision.answer, decision.answered = order.value, _timestamp(clock)
             session.add(decision)
             stored.append(order.key)
     still_open = [k for k, d in asked.items() if d.answer is None]
