@@ -5,6 +5,7 @@ process loads no Jinja once the template's compiled code is kept in the cache fo
 from __future__ import annotations
 
 import itertools
+import marshal
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 import jinja2
 import pytest
 
+from adjudicator import resources
 from adjudicator.archive.store import close_archives
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.orders.sets import OrderError
@@ -142,3 +144,19 @@ def test_check_in_a_new_process_loads_no_jinja_once_the_template_is_kept(tmp_pat
     assert runs[0].stdout == runs[1].stdout and "Receipt: game rome1" in runs[1].stdout
     assert runs[0].returncode == runs[1].returncode == 1
     assert pbem("check", "--state", str(snapshot), str(orders)).output == runs[1].stdout  # the typer app's own
+
+
+def test_a_damaged_kept_entry_is_rendered_by_jinja(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(lean, "_CODE", {})
+    monkeypatch.setattr(resources, "_KEPT", {})
+    context = receipt_context(receipts()[0], "en")
+    assert lean.render("receipt.txt.j2", "en", dict(context)) is not None  # compiled and kept
+    entries = list((tmp_path / "pbem" / "lean-template").iterdir())
+    assert entries
+    for entry in entries:
+        entry.write_bytes(marshal.dumps(b"not a code object"))
+    monkeypatch.setattr(lean, "_CODE", {})
+    monkeypatch.setattr(resources, "_KEPT", {})
+    assert lean.render("receipt.txt.j2", "en", dict(context)) is None
+    assert render("receipt.txt.j2", "en", **context) == by_jinja("receipt.txt.j2", "en", context)

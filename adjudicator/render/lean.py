@@ -186,7 +186,12 @@ def _code(name: str) -> CodeType | None:
         return None
     source = f"{LEAN_FORMAT}\0{_jinja_version()}\0{name}\0{path}\0{text}".encode()
     packed = kept("lean-template", source, lambda: _compiled(name, str(path), text))
-    code = marshal.loads(packed) if packed else None
+    try:
+        code = marshal.loads(packed) if packed else None
+    except (EOFError, ValueError, TypeError):  # a damaged entry: Jinja renders it
+        code = None
+    if not isinstance(code, CodeType):
+        code = None
     _CODE[name] = (seen, code)
     return code
 
