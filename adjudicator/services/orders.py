@@ -60,6 +60,9 @@ def read_text_file(path: Path, what: str = "order file", limit: int = MAX_ORDER_
 
 @dataclass
 class Receipt:
+    """The verdicts on an order set and what became of it (stored, replacing, withdrawn, checked only); `text_in`
+    writes it for the player. (A docstring also spares dataclasses making one of the signature at every start.)"""
+
     game: str
     seat: str
     turn: int
@@ -342,6 +345,8 @@ def store_order_set(
 
 @dataclass
 class AnswerReceipt:
+    """What became of a seat's ANSWER lines: the answers stored, the problems, the decisions still open."""
+
     game: str
     seat: str
     turn: int
