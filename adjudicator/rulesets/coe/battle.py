@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import (
-    BadAnswer,
     Pick,
+    bad_answer,
     check_choice,
     complete_choice,
     decide,
@@ -269,7 +269,7 @@ class LandBattle:
             if not named:
                 return True, eligible[0] if eligible else None
             if named[0] not in eligible:
-                raise BadAnswer(
+                raise bad_answer(
                     N_(
                         "%(area)s is no retreat destination from %(origin)s: %(areas)s",
                         area=named[0],

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
-from adjudicator.rulesets.coe.decisions import UNIT_WORDS, BadAnswer, decide, retreat_answer, standing
+from adjudicator.rulesets.coe.decisions import UNIT_WORDS, bad_answer, decide, retreat_answer, standing
 from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
@@ -160,7 +160,7 @@ class Combat:
             words = text.replace(",", " ").replace("(", " ").replace(")", " ").casefold().split()
             kind = target_word(words[0]) if words else None
             if kind is None:
-                raise BadAnswer(N_("name one of: %(targets)s", targets=", ".join(t.show() for t in candidates)))
+                raise bad_answer(N_("name one of: %(targets)s", targets=", ".join(t.show() for t in candidates)))
             numbers = [int(w) for w in words[1:] if w.isdigit()]
             origins = [w for w in words[1:] if w in ("land", "sea")]
             matching = [
@@ -171,7 +171,7 @@ class Combat:
                 and (not origins or t.origin in ("", origins[0]))
             ]
             if not matching:
-                raise BadAnswer(
+                raise bad_answer(
                     N_(
                         "%(answer)s is no target now; name one of: %(targets)s",
                         answer=repr(text.strip()),
@@ -381,7 +381,7 @@ class LandBattle1984(Combat):
             if not named:
                 return eligible[0]
             if named[0] not in eligible:
-                raise BadAnswer(
+                raise bad_answer(
                     N_(
                         "%(area)s is no retreat destination from %(origin)s: %(areas)s",
                         area=named[0],

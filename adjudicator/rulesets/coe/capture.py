@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_
-from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
+from adjudicator.rulesets.coe.decisions import bad_answer, decide, standing
 from adjudicator.rulesets.coe.economy import refresh_tribute, shared_units
 from adjudicator.rulesets.coe.state import Captive, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
@@ -106,7 +106,7 @@ def parse_captive_choice(text: str) -> str:
     word = text.strip().casefold()
     keyword = keyword_of(WORDS).get(word)
     if keyword not in ("KILL", "RANSOM") and word != "hold":
-        raise BadAnswer(N_("answer %(kw_kill)s or %(kw_ransom)s", **in_english("kill", "ransom", ruleset=WORDS)))
+        raise bad_answer(N_("answer %(kw_kill)s or %(kw_ransom)s", **in_english("kill", "ransom", ruleset=WORDS)))
     return "kill" if keyword == "KILL" else "ransom"
 
 
@@ -246,7 +246,7 @@ def place_freed_general(turn: Turn, seat: str, general: int) -> None:
         def parse(text: str) -> str:
             code = text.strip().upper()
             if code not in options:
-                raise BadAnswer(
+                raise bad_answer(
                     N_("%(area)s is not a place for a freed leader: %(areas)s", area=code, areas=", ".join(options))
                 )
             return code

@@ -6,13 +6,15 @@ standing orders are kept.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from adjudicator.engine.decisions import BadAnswer, Decision, take
 from adjudicator.engine.vocabulary import N_, visible_to
 from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
 from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, WORDS
+
+if TYPE_CHECKING:
+    from adjudicator.engine.decisions import BadAnswer
 
 T = TypeVar("T")
 Pick = tuple[str, int | None]  # a unit kind and at most how many of it at that place (None: all there are)
@@ -29,6 +31,25 @@ UNIT_WORDS = {
 _UNIT_KEYWORDS = {"INFANTRY": "infantry", "CAVALRY": "cavalry", "CATAPULT": "catapult"}
 
 
+# The engine's decisions (engine/decisions.py) are imported where a decision is taken or an answer refused:
+# checking an order set that meets none (`pbem check`) spent some 4% of its start-up making their classes.
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BadAnswer":  # read from here too
+        from adjudicator.engine.decisions import BadAnswer
+
+        return BadAnswer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def bad_answer(*reason: Any) -> BadAnswer:
+    """engine/decisions.py's BadAnswer(*reason): an answer that cannot be read or does not fit its decision."""
+    from adjudicator.engine.decisions import BadAnswer
+
+    return BadAnswer(*reason)
+
+
 def decide(
     turn: Turn,
     seat: str,
@@ -42,6 +63,8 @@ def decide(
 ) -> T:
     """Take one decision of `seat` with the engine's take (C-15): answer for `key`, else standing order, else
     default. Its events are the seat's own (vocabulary.SEAT_PRIVATE_KINDS: the kind gives the visibility)."""
+    from adjudicator.engine.decisions import Decision, take
+
     decision = Decision(
         seat=seat,
         key=key,
@@ -83,7 +106,7 @@ def retreat_answer(text: str) -> list[str] | None:
     if first == "CONTINUE":
         return None
     if first != "RETREAT":
-        raise BadAnswer(
+        raise bad_answer(
             N_(
                 "answer %(kw_continue)s or %(kw_retreat)s [%(kw_to)s] <area>",
                 **in_english("continue", "retreat", "to", ruleset=WORDS),
@@ -105,7 +128,7 @@ def parse_unit_choice(text: str) -> list[Pick]:
             continue
         kind = unit_kind(word)
         if kind is None:
-            raise BadAnswer(
+            raise bad_answer(
                 N_(
                     "%(word)s is not a unit kind (%(kw_infantry)s, %(kw_cavalry)s, %(kw_catapult)s)",
                     word=repr(word),
@@ -115,7 +138,7 @@ def parse_unit_choice(text: str) -> list[Pick]:
         picks.append((kind, count))
         count = None
     if count is not None:
-        raise BadAnswer(
+        raise bad_answer(
             N_(
                 "the count %(count)s names no unit kind (%(kw_infantry)s, %(kw_cavalry)s, %(kw_catapult)s)",
                 count=count,
@@ -131,7 +154,7 @@ def check_choice(picks: Sequence[Pick], pool: dict[str, int], count: int, what: 
     for kind in UNIT_KINDS:
         named = sum(n or 0 for k, n in picks if k == kind)
         if named > pool.get(kind, 0):
-            raise BadAnswer(
+            raise bad_answer(
                 N_(
                     "%(count)s %(kind)s named, but %(what)s has only %(have)s",
                     count=named,
@@ -141,7 +164,7 @@ def check_choice(picks: Sequence[Pick], pool: dict[str, int], count: int, what: 
                 )
             )
     if picks and all(n is not None for _, n in picks) and sum(n or 0 for _, n in picks) != count:
-        raise BadAnswer(N_("name %(count)s unit(s), not %(named)s", count=count, named=sum(n or 0 for _, n in picks)))
+        raise bad_answer(N_("name %(count)s unit(s), not %(named)s", count=count, named=sum(n or 0 for _, n in picks)))
 
 
 def complete_choice(picks: Sequence[Pick]) -> list[Pick]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.coe.capture import capture_leaders, remove_galleys, remove_units
-from adjudicator.rulesets.coe.decisions import BadAnswer, decide, standing
+from adjudicator.rulesets.coe.decisions import bad_answer, decide, standing
 from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
@@ -84,7 +84,7 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
     def parse(text: str) -> list[int]:
         numbers = [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
         if len(set(numbers)) != min(hits, len(force.galleys)) or not set(numbers) <= set(force.galleys):
-            raise BadAnswer(
+            raise bad_answer(
                 N_(
                     "name %(count)s of your galleys there: %(galleys)s",
                     count=hits,

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import Dice
-from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import NotDue
 from adjudicator.engine.vocabulary import Event, OrderResult, Rejected
 from adjudicator.rulesets.coe.orders import Order, OrderSet
 from adjudicator.rulesets.coe.state import GameState
 
 if TYPE_CHECKING:
+    from adjudicator.engine.decisions import Pending
     from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 __all__ = ["NotDue", "Turn", "TurnResult", "coming_turns", "next_seat", "resolve", "schedule"]
