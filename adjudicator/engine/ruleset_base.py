@@ -31,7 +31,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.envelope import envelope_text
 from adjudicator.engine.protocol import EVERYONE
 from adjudicator.engine.vocabulary import Event
 from adjudicator.errors import PbemError
@@ -188,6 +187,8 @@ class RulesetBase:
 
     # -- snapshots and events ---------------------------------------------------------------------------------------
     def snapshot_text(self, state: Any, viewer: str | None = EVERYONE) -> str:
+        from adjudicator.engine.envelope import envelope_text  # here: `pbem check` writes none (its start-up)
+
         return envelope_text(self.snapshot(state, viewer))
 
     def read_stored_snapshot(self, text: str) -> Any:

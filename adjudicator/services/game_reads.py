@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import chain_checkpoints
-from adjudicator.engine.envelope import DATA_KEY
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.positions import read_position, stored_state
@@ -183,8 +182,11 @@ def load_snapshot(text: str, game_data: Path | None = None, *, adopt: bool = Fal
         raise PbemError("state file: missing field 'ruleset'")
     ruleset = snapshot_ruleset(load_ruleset(ruleset_name), data, game_data)
     digest = ruleset.data_digest
-    if adopt and digest and not data.get(DATA_KEY):
-        data = {**data, DATA_KEY: digest}
+    if adopt and digest:
+        from adjudicator.engine.envelope import DATA_KEY  # here: a check of a file needs no envelope (start-up)
+
+        if not data.get(DATA_KEY):
+            data = {**data, DATA_KEY: digest}
     return read_position(ruleset, data), ruleset
 
 
@@ -199,6 +201,8 @@ def snapshot_ruleset(ruleset: Ruleset, data: dict[str, Any], game_data: Path | N
         raise PbemError(
             f"state file: a game of {ruleset.name} is played with its data: give the game's data with --game-data DIR"
         )
+    from adjudicator.engine.envelope import DATA_KEY
+
     bound, _ = with_game_data(ruleset, game_data, None, None)
     named, own = data.get(DATA_KEY), bound.data_digest
     if named and named != own:
