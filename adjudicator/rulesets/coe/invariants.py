@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from adjudicator.rulesets.coe.economy import shared_on_board, shared_units, tribute_value, units_on_board
 from adjudicator.rulesets.coe.state import Area, Cargo, Force, GameState
@@ -15,14 +14,17 @@ if TYPE_CHECKING:
     from adjudicator.rulesets.coe.ruleset import CoeRuleset
 
 
-@dataclass
 class _Pieces:
-    """One seat's pieces on the board, summed over the areas."""
+    """One seat's pieces on the board, summed over the areas. (This module's helpers are plain classes and named
+    tuples: making dataclasses' methods was a part of every command's start-up that checks a position.)"""
 
-    units: dict[str, int] = field(default_factory=lambda: dict.fromkeys(UNIT_KINDS, 0))
-    galleys: list[int] = field(default_factory=list)
-    generals: list[int] = field(default_factory=list)
-    caesars: int = 0
+    __slots__ = ("units", "galleys", "generals", "caesars")
+
+    def __init__(self) -> None:
+        self.units: dict[str, int] = dict.fromkeys(UNIT_KINDS, 0)
+        self.galleys: list[int] = []
+        self.generals: list[int] = []
+        self.caesars = 0
 
 
 def broken_invariants(ruleset: CoeRuleset, state: GameState) -> list[str]:
@@ -192,8 +194,7 @@ def _all_aboard(force: Force) -> bool:
 # -- all hold: the checks above in one pass, for a state that breaks none (verify and every turn check one a turn) --
 
 
-@dataclass(frozen=True)
-class _Facts:
+class _Facts(NamedTuple):
     """What the one-pass check reads of a ruleset, gathered once."""
 
     land: frozenset[str]

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from adjudicator.engine.schema import JSON_TYPES, schema_problems, shown  # noqa: F401 (also read from here)
 from adjudicator.resources import resource_dir
@@ -302,9 +301,9 @@ def _piece_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
 # -- fits: the checks of position_problems in one pass, for a snapshot that has none (verify reads one a turn) --
 
 
-@dataclass(frozen=True)
-class _Facts:
-    """What the one-pass check reads of a ruleset, gathered once."""
+class _Facts(NamedTuple):
+    """What the one-pass check reads of a ruleset, gathered once. (A named tuple: making a frozen dataclass's
+    methods was a part of the start-up of every command that reads a position.)"""
 
     seats: tuple[str, ...]
     homes: dict[str, str]
