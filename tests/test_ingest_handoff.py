@@ -73,9 +73,11 @@ class Ran:
     err: str
 
 
-def ingest(data: Path, mail: bytes | Path, *options: str) -> Ran:
-    """A real `pbem ingest` process of one mail: from stdin (bytes, as from .forward) or a .eml file."""
-    argv = [*PBEM, "ingest", *([str(mail)] if isinstance(mail, Path) else []), "--data", str(data), *options]
+def ingest(data: Path, mail: bytes | Path, *options: str, python: tuple[str, ...] = ()) -> Ran:
+    """A real `pbem ingest` process of one mail: from stdin (bytes, as from .forward) or a .eml file; `python`: options
+    of the interpreter."""
+    pbem = [sys.executable, *python, *PBEM[1:]]
+    argv = [*pbem, "ingest", *([str(mail)] if isinstance(mail, Path) else []), "--data", str(data), *options]
     done = subprocess.run(argv, input=mail if isinstance(mail, bytes) else b"", capture_output=True, timeout=120)
     return Ran(done.returncode, done.stdout.decode(), done.stderr.decode())
 
@@ -196,7 +198,8 @@ def test_without_a_listener_for_its_archive_ingest_handles_the_mail_itself(
 ) -> None:
     """No listener; one started with --no-handoff; one for the same file named by another --db; a listener stopped
     between two mails (its socket removed); one killed (its socket left behind): each mail is stored by `pbem ingest`
-    itself, as without a listener, and no listener says anything of it."""
+    itself, as without a listener, and no listener says anything of it. A handed mail's process loads none of the
+    heavy libraries."""
     served, piped = copy_of(made, tmp_path / "served"), copy_of(made, tmp_path / "piped")
     url = f"sqlite:///{served / 'archive.sqlite'}"
     mails = [orders(made, 10 + n, seat) for n, seat in enumerate([*SEATS, "Macedonia"])]
@@ -223,9 +226,13 @@ def test_without_a_listener_for_its_archive_ingest_handles_the_mail_itself(
     assert [(ran.status, ran.err) for ran in results] == [(0, "")] * 4
     assert rows(served) == rows(piped)
     with listening(served) as listener:  # the next listener takes the socket over
-        again = ingest(served, orders(made, 10))
+        again = ingest(served, orders(made, 10), python=("-X", "importtime"))
         assert again.out == "<handoff10@players.example.org> from mac@example.org: duplicate\n"
         assert listener.line().endswith(": duplicate")
+    # a handed mail's process loads no archive, mail parser, template or command-line library
+    loaded = {line.rpartition("|")[2].strip().split(".")[0] for line in again.err.splitlines()}
+    assert "socket" in loaded
+    assert not loaded & {"sqlalchemy", "sqlmodel", "pydantic", "typer", "email", "jinja2", "lark", "babel"}
 
 
 def test_a_locked_archive_gives_the_one_shot_answer(made: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
