@@ -151,10 +151,11 @@ def threads(pid: int) -> int:
 def test_handed_mails_print_exit_and_store_as_the_one_shot_path(
     made: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    """Orders (stdin), a forged password (a .eml file; the seat and the moderator told), orders not understood, the
-    same mail again, and a garbled mail (a file): each `pbem ingest` against the listener prints the same line on the
-    same stream and exits as `pbem ingest` into a copy of the archive with no listener; the archives then hold the
-    same rows, the same receipts among them. The listener's own log shows it handled each one."""
+    """Orders (stdin), a forged password (a .eml file; the seat and the moderator told), a mail over the 2 MB read
+    (only its beginning is handed over; refused unread, the seat told), the same mail again, and a garbled mail (a
+    file): each `pbem ingest` against the listener prints the same line on the same stream and exits as `pbem ingest`
+    into a copy of the archive with no listener; the archives then hold the same rows, the same receipts among them.
+    The listener's own log shows it handled each one."""
     served, piped = copy_of(made, tmp_path / "served"), copy_of(made, tmp_path / "piped")
     files = tmp_path / "mails"
     files.mkdir()
@@ -162,10 +163,11 @@ def test_handed_mails_print_exit_and_store_as_the_one_shot_path(
     (files / "forged.eml").write_bytes(forged)
     (files / "garbled.eml").write_bytes(b"\x00\x01 not a mail")
     password = made[1]["Macedonia"]
+    big = letter(3, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\n" + "# a long comment line\n" * 120_000)
     mails: list[bytes | Path] = [
         orders(made, 1),
         files / "forged.eml",
-        letter(3, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nMARCH everywhere at once\n"),
+        big,
         orders(made, 1),
         files / "garbled.eml",
     ]
@@ -183,7 +185,8 @@ def test_handed_mails_print_exit_and_store_as_the_one_shot_path(
     assert [ran.out for ran in one_shot] == [
         "<handoff1@players.example.org> from mac@example.org: orders stored\n",
         "<handoff2@players.example.org> from spy@example.net: refused: a wrong password\n",
-        "<handoff3@players.example.org> from mac@example.org: orders not understood\n",
+        f"<handoff3@players.example.org> from mac@example.org: refused: the mail is {len(big)} bytes long, more "
+        "than the 2048 KB a mail may have; it was not read\n",
         "<handoff1@players.example.org> from mac@example.org: duplicate\n",
         f"unreadable: {files / 'garbled.eml'}: not a mail message: it has no header fields\n",
     ]
