@@ -14,8 +14,10 @@ workers over two connections at once (a mail server delivers over several). The 
 /proc (the bench's own measure counts only this process and its finished children).
 
 Targets: 10 mails a second or more through one listener; `pbem ingest` of one mail at most 25x bare Python (wall,
-the listener's work included). Run from the repository root:
-    python -m bench.serve [--runs 5] [--batch 10] [--before ../wt-lead]
+the listener's work included). With --imports, first what importing the one-shot path's storage libraries alone
+costs a new process (SQLAlchemy Core, its ORM, sqlmodel, the archive, the mailbox service), as ratios to bare Python:
+why the one-shot path stays far above 25x whichever of them it kept. Run from the repository root:
+    python -m bench.serve [--runs 5] [--batch 10] [--before ../wt-lead] [--imports]
 """
 
 from __future__ import annotations
@@ -138,6 +140,27 @@ class HandedBatch:
             sender.join()
 
 
+IMPORTS = {
+    "sqlalchemy (Core)": "import sqlalchemy",
+    "sqlalchemy.orm": "import sqlalchemy.orm",
+    "sqlmodel": "import sqlmodel",
+    "the archive (store.py)": "import adjudicator.archive.store",
+    "the mailbox service": "import adjudicator.services.mailbox",
+}
+
+
+def print_imports(runs: int) -> None:
+    """What each import alone costs a new process, as ratios to bare Python."""
+    measures = {"python -c pass": Command(lambda run: [sys.executable, "-c", "pass"])}
+    for label, code in IMPORTS.items():
+        measures[f"import {label}"] = Command(lambda run, code=code: [sys.executable, "-c", code])
+    figures = interleave(measures, runs=runs, baseline="python -c pass")
+    print("imports alone, each a new process:")
+    print_load()
+    print_rows(figures, ratio="cpu")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
@@ -145,7 +168,10 @@ def main() -> None:
     parser.add_argument(
         "--before", type=Path, help="an older checkout with its own .venv whose one-shot `pbem ingest` is timed too"
     )
+    parser.add_argument("--imports", action="store_true", help="first time the storage libraries' imports alone")
     options = parser.parse_args()
+    if options.imports:
+        print_imports(options.runs)
     if options.runs > 50:  # each demo mail holds a PRESS line, and a seat may send 60 for one turn
         parser.error("at most 50 runs")
     from adjudicator.archive import Archive
