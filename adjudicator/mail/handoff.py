@@ -134,7 +134,10 @@ def hand_off(data: Path, db: str | None, eml: Path | None) -> Handed | Mail | No
     path = os.path.join(data, SOCKET_NAME)
     if not os.path.exists(path) or (eml is None and sys.stdin is None):
         return None
-    line = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        line = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError:  # no descriptor left, say: the one-shot path needs no socket
+        return None
     try:
         line.settimeout(CONNECT_SECONDS)
         try:
@@ -145,18 +148,13 @@ def hand_off(data: Path, db: str | None, eml: Path | None) -> Handed | Mail | No
             mail = _read(eml)
         except OSError:
             return None  # the one-shot path reads it again and says why it cannot
+        fields = (_bytes(archive_key(data, db)), _bytes(settings_key()), _bytes(mail.where), b"%d" % mail.size)
         try:
-            line.sendall(
-                GREETING
-                + pack(
-                    _bytes(archive_key(data, db)),
-                    _bytes(settings_key()),
-                    _bytes(mail.where),
-                    str(mail.size).encode(),
-                    mail.data,
-                )
-            )
+            line.sendall(GREETING + pack(*fields, mail.data))
             line.shutdown(socket.SHUT_WR)
+        except OSError:  # not all sent (a timeout too): the listener handles no part of a mail
+            return mail
+        try:
             line.settimeout(ANSWER_SECONDS)
             answer = _receive(line)
         except TimeoutError:
@@ -171,9 +169,9 @@ def hand_off(data: Path, db: str | None, eml: Path | None) -> Handed | Mail | No
     finally:
         line.close()
     if answer.startswith(DONE):
-        fields = unpack(answer[len(DONE) :], 2)
-        if fields is not None and fields[0].isdigit():
-            return Handed(int(fields[0]), _text(fields[1]))
+        status, out = unpack(answer[len(DONE) :], 2) or (b"", b"")
+        if status.isdigit():
+            return Handed(int(status), _text(out))
     return mail
 
 
