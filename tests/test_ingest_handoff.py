@@ -1,7 +1,8 @@
 """`pbem ingest` handing its mail to a running `pbem serve` (adjudicator/mail/handoff.py): real `pbem ingest` processes
 against a real listener print the same lines, exit with the same status and store the same rows and receipts as
 `pbem ingest` without a listener on a copy of the archive; with no listener, a stopped or killed one, one of another
-archive, a locked archive, or a listener that dies with the mail in hand, `pbem ingest` handles the mail itself.
+archive, a locked archive, or a listener that dies with the mail in hand, `pbem ingest` handles the mail itself; a
+listener that takes the mail and stalls makes it exit 75 (the mail filter retries), and the mail is stored once.
 
 One real Classic game is made for the module; each test works on copies of its SQLite archive."""
 
@@ -25,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.archive import Archive
+from adjudicator.mail import handoff
 from adjudicator.mail.handoff import SOCKET_NAME
 from adjudicator.services.games import NewGameOptions, new_game
 from tests.postgres import fresh_database
@@ -317,3 +319,31 @@ def test_on_postgresql_ingest_hands_its_mail_to_the_listener_of_the_same_databas
     ]
     assert said == [ran.out.rstrip("\n") for ran in handed]
     assert stored == ["<handoff40@players.example.org>", "<handoff41@players.example.org>"]
+
+
+def test_a_listener_that_takes_the_mail_and_stalls_makes_ingest_exit_75_and_loses_nothing(
+    made: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listener is stopped (SIGSTOP) once up: the mail is sent but no answer comes within the wait (shortened
+    here from ten minutes), so the hand-off ends with EX_TEMPFAIL (75), which the mail filter retries. The listener,
+    running again, stores the mail it was sent; the filter's retry is then a duplicate: stored once, never lost."""
+    served = copy_of(made, tmp_path / "served")
+    path = tmp_path / "mail.eml"
+    path.write_bytes(orders(made, 50))
+    monkeypatch.setattr(handoff, "ANSWER_SECONDS", 1.0)
+    with listening(served) as listener:
+        listener.process.send_signal(signal.SIGSTOP)
+        try:
+            stalled = handoff.hand_off(served, None, path)
+        finally:
+            listener.process.send_signal(signal.SIGCONT)
+        assert listener.line() == "<handoff50@players.example.org> from mac@example.org: orders stored"
+        retried = ingest(served, path)
+        listener.stop()
+    assert stalled == handoff.Handed(
+        75,
+        "",
+        f"error: the listener on {served / SOCKET_NAME} took the mail but did not answer in 1 s; the mail filter "
+        "tries again later",
+    )
+    assert retried == Ran(0, "<handoff50@players.example.org> from mac@example.org: duplicate\n", "")
