@@ -3,9 +3,9 @@
 A mail piped to `pbem ingest` pays a new process's start-up, most of it the archive's libraries (sqlmodel,
 SQLAlchemy, pydantic) and the mail parser. When `pbem serve` runs, it listens on a Unix socket in its data folder
 (SOCKET_NAME); `pbem ingest` of one mail (a .eml file or stdin) finds that socket in its own data folder, sends the
-mail's bytes, and prints what the listener answers: the line and exit status the one-shot path would have given,
-made by the same code (run_ingest's). This module is the client's whole side, so it imports the standard library
-alone (no email parsing, no archive, no typer).
+mail's bytes, and prints what the listener answers: the line and exit status the one-shot path would have given
+(lmtp.py reads and stores the mail with the functions run_ingest calls, and words its line alike). This module is
+the client's whole side, so it imports the standard library alone (no email parsing, no archive, no typer).
 
 Nothing is lost on the way: the listener stores a mail in one transaction with its Message-ID, as `pbem ingest`
 does, so a mail it did not answer for (no listener, one of another archive or settings, a listener stopping or
