@@ -39,7 +39,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from bench import COMMAND_ENV
-from bench.cli_startup import demo_game, tree_pbem
+from bench.cli_startup import demo_game, paired_ratio, tree_pbem
 from bench.cli_startup import order_mail as demo_mail
 from bench.measure import PBEM, Call, Command, interleave, print_load, print_rows
 
@@ -242,6 +242,12 @@ def main() -> None:
         print(
             f"{label}: {1 / got.wall:5.1f} mails/s, {got.cpu * 1000:4.0f} ms CPU a mail in its process "
             f"({got.wall_ratio:.1f}x bare python wall, {got.cpu_ratio:.1f}x CPU)"
+        )
+    if "old pbem ingest (1 mail)" in figures:
+        new, old = figures["pbem ingest (1 mail)"], figures["old pbem ingest (1 mail)"]
+        print(
+            f"  one-shot new / old, round by round (medians): cpu {paired_ratio(new, old, True):.2f}, "
+            f"wall {paired_ratio(new, old, False):.2f}"
         )
     got = figures["pbem ingest, handed (1 mail)"]
     print(
