@@ -74,19 +74,34 @@ def run_ingest(
     imap_cafile: Path | None = None,
 ) -> int:
     """`pbem ingest`: each message read is checked and stored and its outcome printed; 1 when the one message of a
-    file or of stdin could not be read."""
-    from adjudicator.archive import Archive
-    from adjudicator.mail.inbound import MailError
-    from adjudicator.mail.sources import from_file, from_imap, from_maildir, from_mbox, from_stream
-    from adjudicator.services.mailbox import ingest as ingest_mail
-
+    file or of stdin could not be read. One message (a file, stdin) goes to a running `pbem serve` of the archive
+    when there is one (mail/handoff.py), which answers as this function would, else it is handled here."""
     if sum(x is not None for x in (eml, mbox, maildir, imap)) > 1:
         raise PbemError("give one source: a .eml file, --mbox, --maildir or --imap")
     if imap and not imap_user:
         raise PbemError("--imap needs --imap-user (or PBEM_IMAP_USER) and PBEM_IMAP_PASSWORD")
+    read = None
+    if mbox is None and maildir is None and imap is None:
+        from adjudicator.mail.handoff import Handed, hand_off
+
+        read = hand_off(data, db, eml)
+        if isinstance(read, Handed):
+            if read.error:
+                echo(read.error, err=True)
+            else:
+                echo(read.out)
+            return read.status
+
+    from adjudicator.archive import Archive
+    from adjudicator.mail.inbound import MailError
+    from adjudicator.mail.sources import from_file, from_imap, from_limited, from_maildir, from_mbox, from_stream
+    from adjudicator.services.mailbox import ingest as ingest_mail
+
     try:
         archive = Archive.open(data, db)
-        if mbox:
+        if read is not None:  # read already, for a listener that did not take it
+            deliveries = from_limited(*read)
+        elif mbox:
             deliveries = from_mbox(mbox)
         elif maildir:
             deliveries = from_maildir(maildir)

@@ -763,16 +763,30 @@ def serve(
         float,
         typer.Option(min=0.001, help="Seconds a mail waits for a busy archive before the mail server retries later."),
     ] = 30.0,
+    handoff: Annotated[
+        bool,
+        typer.Option(
+            help="Take the mail of `pbem ingest` runs of the same archive too, on the socket ingest.sock in the data "
+            "folder, so that each skips most of its start-up."
+        ),
+    ] = True,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
     """Listen for order mail delivered by a mail server over LMTP (Postfix, Dovecot) until SIGTERM or SIGINT: each
     mail is checked, stored and answered as `pbem ingest` does it, without a new process per mail."""
-    from adjudicator.mail.lmtp import Where
+    from adjudicator.mail.lmtp import Handoff, Where
     from adjudicator.mail.lmtp import serve as serve_lmtp
 
     where = Where(host, port, socket)
-    serve_lmtp(_archive(data, db), where, workers=workers, lock_wait=lock_wait, say=lambda line: typer.echo(line))
+    serve_lmtp(
+        _archive(data, db),
+        where,
+        workers=workers,
+        lock_wait=lock_wait,
+        say=lambda line: typer.echo(line),
+        taking=Handoff(data, db) if handoff else None,
+    )
 
 
 # The options speak the default ruleset's words; each other ruleset's forms are a paragraph of the command's help.

@@ -16,6 +16,7 @@ from functools import cache
 from typing import TypeVar, cast
 
 from adjudicator.errors import PbemError
+from adjudicator.mail.limits import HEAD_BYTES, MAX_MAIL_BYTES
 from adjudicator.orders.keywords import spellings
 
 T = TypeVar("T")
@@ -45,11 +46,7 @@ class Incoming:
     unread: str = ""  # why the body was not read (too large, too many parts): the mail is refused for it
 
 
-# Limits of what is read of one mail: an order mail is a few KB of text; these leave room for an HTML
-# alternative, a signature image and an attached orders file, and keep a hostile mail from costing the site memory
-# and time. Constants, not game options: they protect the site, whatever the game.
-MAX_MAIL_BYTES = 2 * 1024 * 1024  # a larger mail is refused unread: only its header is read
-HEAD_BYTES = 64 * 1024  # how much of a mail's beginning is read for its header fields
+# Limits of what is read of one mail (its size limits are in limits.py, with the reading of a stream).
 MAX_PARTS = 50  # MIME parts (attachments, alternatives, attached mails) of one mail
 MAX_DEPTH = 8  # multiparts nested in multiparts
 

@@ -14,6 +14,11 @@ answers queued; the listener knows nothing of games. Its LMTP reply tells the ma
 
 One recipient per delivery (a second RCPT gets 452, which makes the mail server send it again on its own): a
 reply after DATA then always stands for exactly one recipient, as LMTP needs, on every path of aiosmtpd's.
+
+Beside LMTP it takes mail from `pbem ingest` itself (handoff.py): on the Unix socket SOCKET_NAME in its data folder,
+a `pbem ingest` of the same archive and settings hands its one mail over and prints the answer, the same line and
+exit status as its one-shot path, without loading the archive's libraries. Whatever this side does not finish (it
+is stopping, the archive is busy past the wait, an error) it hands back, and `pbem ingest` handles the mail itself.
 """
 
 from __future__ import annotations
@@ -40,8 +45,9 @@ from sqlalchemy.exc import OperationalError
 
 from adjudicator.archive import Archive
 from adjudicator.errors import PbemError
+from adjudicator.mail import handoff
 from adjudicator.mail.inbound import MAX_MAIL_BYTES, MailError
-from adjudicator.mail.sources import from_bytes
+from adjudicator.mail.sources import from_bytes, from_limited
 from adjudicator.services.mailbox import ingest
 
 # A mail up to MAX_MAIL_BYTES is read whole; a larger one up to this size is taken and refused unread with its
@@ -68,6 +74,19 @@ class Where:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     path: Path | None = None
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """Where `pbem ingest` hands mail over: the listener's data folder (its socket is SOCKET_NAME there) and database
+    URL, which a handed mail's archive must match."""
+
+    data: Path
+    db: str | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.data / handoff.SOCKET_NAME
 
 
 def _one_line(text: str) -> str:
@@ -97,13 +116,16 @@ class _Handler:
     """The aiosmtpd handler: each mail's bytes to `ingest` in a worker thread (the password check, scrypt,
     releases the GIL, so two workers use two cores), its outcome printed as `pbem ingest` prints it."""
 
-    def __init__(self, archive: Archive, workers: int, say: Callable[[str], None]) -> None:
+    def __init__(self, archive: Archive, workers: int, say: Callable[[str], None], taking: Handoff | None) -> None:
         self.archive = archive
+        # what a handed mail's archive and settings must be (handoff.py); read once, as the archive was opened
+        self.archive_key = handoff.archive_key(taking.data, taking.db) if taking else None
+        self.settings_key = handoff.settings_key()
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pbem-lmtp")
         self.say_lock = threading.Lock()
         self.output = say
         self.sessions: set[_Lmtp] = set()
-        self.in_hand: set[_Lmtp] = set()
+        self.in_hand: set[object] = set()  # the LMTP sessions and hand-off connections with a mail in hand
         self.idle = asyncio.Event()
         self.idle.set()
         self.stopping = False
@@ -133,7 +155,7 @@ class _Handler:
         peer = ":".join(map(str, session.peer[:2])) if isinstance(session.peer, tuple) else ""
         return await asyncio.get_running_loop().run_in_executor(self.pool, self.deliver, data, peer)
 
-    def replied(self, server: _Lmtp) -> None:
+    def replied(self, server: object) -> None:
         self.in_hand.discard(server)
         if not self.in_hand:
             self.idle.set()
@@ -158,6 +180,63 @@ class _Handler:
             self.say(f"a mail from LMTP {peer}: not taken, try again: an error (its trace is on stderr)")
             print(traceback.format_exc(), file=sys.stderr, flush=True)
             return FAILED
+
+    async def take_handed(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection of `pbem ingest`: its mail handled (or handed back) and answered."""
+        try:
+            request = await _request(reader)
+            # in hand once read (a stop waits for it), not before: a client that sends nothing holds no stop up
+            self.in_hand.add(writer)
+            self.idle.clear()
+            if request is None:
+                answer = handoff.back("not a hand-off request")
+            elif self.stopping:
+                answer = handoff.back("the listener is stopping")
+            elif request.archive != self.archive_key or request.settings != self.settings_key:
+                answer = handoff.back("another archive or other settings")
+            else:
+                answer = await asyncio.get_running_loop().run_in_executor(self.pool, self.handed, request.mail)
+            writer.write(answer)
+            await writer.drain()
+        except OSError:
+            pass  # the client left: it handles the mail itself (whatever was stored is known by its Message-ID)
+        finally:
+            writer.close()
+            self.replied(writer)
+
+    def handed(self, mail: handoff.Mail) -> bytes:
+        """A mail handed over by `pbem ingest`, handled as its one-shot path handles it (cli run_ingest): the same
+        line and exit status; anything not finished is handed back (ingest is one transaction: nothing stays)."""
+        try:
+            message, _ = next(from_limited(mail.data, mail.size, mail.where))
+            if isinstance(message, MailError):
+                line = f"unreadable: {message}"
+                self.say(line)
+                return handoff.done(1, line)
+            named = f"{message.message_id} from {message.sender}"
+            try:
+                outcome = ingest(self.archive, message)
+            except OperationalError as problem:  # busy past the wait: `pbem ingest` waits as it always does
+                self.say(f"{named}: handed back to pbem ingest: {_one_line(str(problem.orig))}")
+                return handoff.back("the archive is busy")
+            line = f"{named}: {outcome.text}"
+            self.say(line)
+            return handoff.done(0, line)
+        except Exception:  # `pbem ingest` meets the same error and reports it as it always does
+            self.say(f"a mail handed over ({mail.where}): handed back to pbem ingest: an error (see stderr)")
+            print(traceback.format_exc(), file=sys.stderr, flush=True)
+            return handoff.back("an error")
+
+
+async def _request(reader: asyncio.StreamReader) -> handoff.Request | None:
+    """The request of a hand-off connection, read to its end; None when it is none (or too large to be one)."""
+    pieces, size = [], 0
+    while piece := await reader.read(65536):
+        size += len(piece)
+        if size > handoff.MAX_REQUEST:
+            return None
+        pieces.append(piece)
+    return handoff.read_request(b"".join(pieces))
 
 
 def wait_for_locks(archive: Archive, seconds: float) -> None:
@@ -200,9 +279,25 @@ def _free_socket_path(path: Path) -> None:
     raise ListenError(f"another listener is on {path}")
 
 
-async def _serve(archive: Archive, where: Where, workers: int, say: Callable[[str], None]) -> None:
+async def _handoff_server(handler: _Handler, taking: Handoff) -> asyncio.AbstractServer | None:
+    """The Unix socket `pbem ingest` hands mail to; None (said on stderr) when it cannot be made: `pbem ingest` then
+    handles its mails itself, as it does without a listener."""
+    try:
+        _free_socket_path(taking.path)
+        return await asyncio.start_unix_server(handler.take_handed, str(taking.path))
+    except ListenError as problem:
+        why = str(problem).removesuffix(": give another --socket path")
+    except OSError as problem:
+        why = f"cannot listen on {taking.path}: {problem}"
+    print(f"pbem serve: pbem ingest hands no mail over here: {why}", file=sys.stderr, flush=True)
+    return None
+
+
+async def _serve(
+    archive: Archive, where: Where, workers: int, say: Callable[[str], None], taking: Handoff | None
+) -> None:
     loop = asyncio.get_running_loop()
-    handler = _Handler(archive, workers, say)
+    handler = _Handler(archive, workers, say, taking)
     hostname = socket.getfqdn()  # once: aiosmtpd would look it up for every connection
 
     def session() -> _Lmtp:
@@ -228,6 +323,7 @@ async def _serve(archive: Archive, where: Where, workers: int, say: Callable[[st
             shown = f"{host}:{port}"
     except OSError as problem:
         raise ListenError(f"cannot listen on {where.path or f'{where.host}:{where.port}'}: {problem}") from None
+    handed = await _handoff_server(handler, taking) if taking is not None else None
     stop = asyncio.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(number, stop.set)
@@ -236,26 +332,39 @@ async def _serve(archive: Archive, where: Where, workers: int, say: Callable[[st
         await stop.wait()
         handler.stopping = True
         server.close()  # no new connections; the mails in hand are finished and answered first
+        if handed is not None:
+            handed.close()
         await handler.idle.wait()
         for made in list(handler.sessions):
             if made.transport is not None:
                 made.transport.close()
         await server.wait_closed()
+        if handed is not None:
+            await handed.wait_closed()
     finally:
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(number)
         await loop.run_in_executor(None, handler.pool.shutdown)  # a mail whose client left is finished too
         if where.path is not None:
             where.path.unlink(missing_ok=True)
+        if handed is not None and taking is not None:
+            taking.path.unlink(missing_ok=True)
     say("pbem serve: stopped")
 
 
 def serve(
-    archive: Archive, where: Where, *, workers: int = 2, lock_wait: float = 30.0, say: Callable[[str], None] = print
+    archive: Archive,
+    where: Where,
+    *,
+    workers: int = 2,
+    lock_wait: float = 30.0,
+    say: Callable[[str], None] = print,
+    taking: Handoff | None = None,
 ) -> None:
-    """Listen for LMTP deliveries until SIGTERM or SIGINT; each mail is handled as `pbem ingest` handles it."""
+    """Listen for LMTP deliveries until SIGTERM or SIGINT; each mail is handled as `pbem ingest` handles it. With
+    `taking`, `pbem ingest` of the same archive hands its mail over too (handoff.py)."""
     wait_for_locks(archive, lock_wait)
     try:
-        asyncio.run(_serve(archive, where, workers, say))
+        asyncio.run(_serve(archive, where, workers, say, taking))
     finally:
         archive.close()

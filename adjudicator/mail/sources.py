@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from adjudicator.errors import PbemError
-from adjudicator.mail.inbound import HEAD_BYTES, MAX_MAIL_BYTES, Incoming, MailError, read_message
+from adjudicator.mail.inbound import MAX_MAIL_BYTES, Incoming, MailError, read_message
+from adjudicator.mail.limits import limited
 
 # mailbox, imaplib and ssl are imported by the functions that read an mbox or IMAP: one mail from a filter (a .eml,
 # stdin) needs none of them, and loading them was a tenth of its command's start-up.
@@ -50,19 +51,6 @@ def _read(data: bytes, where: str, size: int | None = None) -> Incoming | MailEr
         return MailError(e.reason, where=where, data=data)
 
 
-def _limited(stream: BinaryIO) -> tuple[bytes, int]:
-    """A message from a stream: its bytes, or only its beginning when it is larger than MAX_MAIL_BYTES (the rest is
-    read and counted in small pieces, never kept); and its size."""
-    data = stream.read(MAX_MAIL_BYTES + 1)
-    if len(data) <= MAX_MAIL_BYTES:
-        return data, len(data)
-    size, head = len(data), data[:HEAD_BYTES]
-    del data
-    while piece := stream.read(1024 * 1024):
-        size += len(piece)
-    return head, size
-
-
 def from_bytes(data: bytes, where: str = "message") -> Iterator[Delivery]:
     """The one message in data (a .eml file, or stdin from a mail filter)."""
     yield Delivery(_read(data, where), _nothing)
@@ -70,7 +58,12 @@ def from_bytes(data: bytes, where: str = "message") -> Iterator[Delivery]:
 
 def from_stream(stream: BinaryIO, where: str) -> Iterator[Delivery]:
     """The one message of a stream (a .eml file, or stdin from a mail filter), read no further than needed."""
-    data, size = _limited(stream)
+    data, size = limited(stream)
+    yield from from_limited(data, size, where)
+
+
+def from_limited(data: bytes, size: int, where: str) -> Iterator[Delivery]:
+    """The one message of a stream already read by limits.limited (its bytes, or its beginning, and its size)."""
     yield Delivery(_read(data, where, size), _nothing)
 
 
@@ -91,7 +84,7 @@ def from_mbox(path: str | os.PathLike[str]) -> Iterator[Delivery]:
     try:
         for number, key in enumerate(box.iterkeys(), start=1):
             with box.get_file(key) as stream:
-                data, size = _limited(stream)  # type: ignore[arg-type]
+                data, size = limited(stream)  # type: ignore[arg-type]
             yield Delivery(_read(data, f"mbox {path} message {number}", size), _nothing)
     finally:
         box.close()
@@ -126,7 +119,7 @@ def from_maildir(path: str | os.PathLike[str]) -> Iterator[Delivery]:
     for file in files:
         try:
             with file.open("rb") as stream:
-                data, size = _limited(stream)
+                data, size = limited(stream)
         except FileNotFoundError:  # taken by another reader meanwhile
             continue
         message = _read(data, f"Maildir {root} file {file.name}", size)
