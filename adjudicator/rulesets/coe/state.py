@@ -533,8 +533,9 @@ def from_snapshot(
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
-    # fields the contract lets a snapshot leave out (DESIGN.md, schema 1); a written one has them all
-    complete = lacks_nothing(data)
+    # fields the contract lets a snapshot leave out (DESIGN.md, schema 1); a written one has them all, as has the
+    # text of a position (`kept_by`: snapshot_text writes every field)
+    complete = kept_by is not None or lacks_nothing(data)
     given, data = data, data if complete else with_reader_defaults(data)
     ruleset = None if schema_checked else _ruleset_of(data)
     problems = [] if schema_checked else snapshot_problems(data, ruleset, plain=plain)
