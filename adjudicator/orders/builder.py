@@ -69,7 +69,7 @@ def all_spellings(ruleset: str | None = None) -> list[str]:
 
 def values(children: list[Any]) -> tuple[Any, ...]:
     """The children that are not keyword tokens (areas, seats, built values)."""
-    return tuple(x for x in children if not isinstance(x, Token))
+    return tuple([x for x in children if not isinstance(x, Token)])
 
 
 def int_of_digits(digits: str) -> int:

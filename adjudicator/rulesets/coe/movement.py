@@ -257,11 +257,12 @@ def _check_group(
     """The pieces named are there and form a legion that may move this turn (C-5.2, C-5.3, C-5.5, C-5.6, C-5.9,
     C-5.25)."""
     rule, troops, start = ruleset.rule, order.troops, order.start
+    cited = rule("5.3")  # the rule of the first checks, made once
     for leader in troops.leaders:
-        refuse_absent_leader(rule("5.3"), leader, present, start)
-    refuse_leader_twice(rule("5.3"), troops.leaders)
+        refuse_absent_leader(cited, leader, present, start)
+    refuse_leader_twice(cited, troops.leaders)
     for kind in UNIT_KINDS:
-        refuse_missing_units(rule("5.3"), kind, getattr(troops, kind), present, start)
+        refuse_missing_units(cited, kind, getattr(troops, kind), present, start)
     refuse_leaderless(rule("5.5"), troops)
     refuse_too_many_units(rule("5.6"), troops, ruleset.data["movement"]["units_per_leader"])
     if not order.steps:

@@ -562,62 +562,51 @@ def from_snapshot(
 def _state_of(data: dict[str, Any]) -> GameState:
     """The state of snapshot data that passed the schema and its fields' checks (the ruleset's, or _check_fields):
     its values are then JSON's own types, which it takes as they are (a stored position is read once a turn by
-    verify and the tick)."""
+    verify and the tick). The classes are called with their fields in order, which is cheaper than by name."""
     players = {
         seat: Player(
-            home=p["home"],
-            treasury=p["treasury"],
-            tribute=p["tribute"],
-            eliminated=p["eliminated"],
-            captives=[Captive(c["owner"], c["general"]) for c in p["captives"]],
-            standing=dict(p["standing"]),
-            captor=p["captor"],
-            inherited=dict(p["inherited"]),
-            conceded_to=p["conceded_to"],
+            p["home"],
+            p["treasury"],
+            p["tribute"],
+            p["eliminated"],
+            [Captive(c["owner"], c["general"]) for c in p["captives"]],
+            dict(p["standing"]),
+            p["captor"],
+            dict(p["inherited"]),
+            p["conceded_to"],
         )
         for seat, p in data["players"].items()
     }
     areas = {
-        code: Area(
-            owner=a["owner"],
-            city=a["city"],
-            roads=list(a["roads"]),
-            units={seat: _force_of(f) for seat, f in a["units"].items()},
-        )
+        code: Area(a["owner"], a["city"], list(a["roads"]), {seat: _force_of(f) for seat, f in a["units"].items()})
         for code, a in data["areas"].items()
     }
     return GameState(
-        game=data["game"],
-        ruleset=data["ruleset"],
-        turn=data["turn"],
-        round=data["round"],
-        active=data["active"],
-        inflation=data["inflation"],
-        players=players,
-        areas=areas,
-        inflation_pending=list(data["inflation_pending"]),
-        winner=data["winner"],
+        data["game"],
+        data["ruleset"],
+        data["turn"],
+        data["round"],
+        data["active"],
+        data["inflation"],
+        players,
+        areas,
+        list(data["inflation_pending"]),
+        data["winner"],
     )
 
 
 def _force_of(data: dict[str, Any]) -> Force:
-    """_force_from of a checked force (its counts, numbers and keys are the schema's)."""
+    """_force_from of a checked force (its counts, numbers and keys are the schema's), its fields in order."""
     return Force(
-        caesar=data["caesar"],
-        generals=list(data["generals"]),
-        infantry=data["infantry"],
-        cavalry=data["cavalry"],
-        catapult=data["catapult"],
-        galleys=list(data["galleys"]),
-        galley_coasts={int(g): c for g, c in data["galley_coasts"].items()} if "galley_coasts" in data else {},
-        aboard={
-            int(g): Cargo(
-                caesar=c["caesar"],
-                generals=list(c["generals"]),
-                infantry=c["infantry"],
-                cavalry=c["cavalry"],
-                catapult=c["catapult"],
-            )
+        data["caesar"],
+        list(data["generals"]),
+        data["infantry"],
+        data["cavalry"],
+        data["catapult"],
+        list(data["galleys"]),
+        {int(g): c for g, c in data["galley_coasts"].items()} if "galley_coasts" in data else {},
+        {
+            int(g): Cargo(c["caesar"], list(c["generals"]), c["infantry"], c["cavalry"], c["catapult"])
             for g, c in data["aboard"].items()
         }
         if "aboard" in data
