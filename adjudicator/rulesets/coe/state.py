@@ -370,7 +370,10 @@ def _indented(value: Any, newline: str, out: list[str]) -> None:
             out.append(separator)
             out.append(_encode_string(key))
             out.append(": ")
-            if type(item) is dict and len(inner) == 3:  # an area or a player of a snapshot
+            item_kind = type(item)
+            if item_kind is int:  # the most frequent values of a snapshot's objects, written without a call
+                out.append(int.__repr__(item))
+            elif item_kind is dict and len(inner) == 3:  # an area or a player of a snapshot
                 out.append(_fragment(item, inner))
             else:
                 _indented(item, inner, out)
