@@ -199,20 +199,21 @@ def _verify_turn(
     """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay.
     True when the replay wrote the stored snapshot text itself and its position keeps the invariants."""
     row = rows[index]
-    problems.extend(_stored_row_problems(rows, index))
+    stored_hash = hashlib.sha256(row.state_json.encode()).hexdigest()  # of the stored text, which the replay writes
+    problems.extend(_stored_row_problems(rows, index, stored_hash))
     if not _replayable(ruleset, game, seats, rows, index, previous, len(keys), passed, problems):
         return False
     problems.extend(_chain_key_problems(row, keys))
     _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
     secrets = _SecretKeys(bytes.fromhex(game.seed), row.number)
     problems.extend(_secret_key_problems(game, row, secrets))
-    return _verify_replay(ruleset, row, previous, keys[row.number], secrets, passed, problems)
+    return _verify_replay(ruleset, row, previous, keys[row.number], secrets, stored_hash, passed, problems)
 
 
-def _stored_row_problems(rows: list[TurnRow], index: int) -> list[str]:
-    """The row against its own hash and its place after the turn before it."""
+def _stored_row_problems(rows: list[TurnRow], index: int, stored_hash: str) -> list[str]:
+    """The row against its own hash (`stored_hash`, that of its text) and its place after the turn before it."""
     row, found = rows[index], []
-    if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
+    if stored_hash != row.state_hash:
         found.append(f"turn {row.number}: the stored state does not match its hash")
     if index and row.number != rows[index - 1].number + 1:
         found.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
@@ -309,18 +310,21 @@ def _verify_replay(
     previous: Any,
     turn_key: bytes,
     secrets: _SecretKeys,
+    stored_hash: str,
     passed: list[str],
     problems: list[str],
 ) -> bool:
-    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored.
-    True when the replay wrote the stored snapshot text itself and its position keeps the invariants."""
+    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored
+    (`stored_hash`: the hash of the stored text). True when the replay wrote the stored snapshot text itself and its
+    position keeps the invariants."""
     keyed = secrets.orders if row.orders_key else b""
     dice = turn_dice(turn_key, row.orders_text, secrets.hidden, keyed)
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
     text = ruleset.snapshot_text(result.state)
-    replay = replayed_fields(row.orders_text, result, dice, text)
+    # a replay that wrote the stored text itself has that text's hash, made once
+    replay = replayed_fields(row.orders_text, result, dice, text, stored_hash if text == row.state_json else "")
     differences = [what for what, value in replay.items() if value != getattr(row, what)]
     broken = ruleset.broken_invariants(result.state)
     if differences:
