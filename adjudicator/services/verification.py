@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -205,9 +204,12 @@ def _verify_turn(
         return False
     problems.extend(_chain_key_problems(row, keys))
     _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
-    secrets = _SecretKeys(bytes.fromhex(game.seed), row.number)
-    problems.extend(_secret_key_problems(game, row, secrets))
-    return _verify_replay(ruleset, row, previous, keys[row.number], secrets, stored_hash, passed, problems)
+    # the keys of the turn's secrets, made once for their checks and the replay
+    seed = bytes.fromhex(game.seed)
+    hidden = hidden_turn_key(seed, row.number)
+    keyed = orders_key(seed, row.number) if row.orders_key else b""
+    problems.extend(_secret_key_problems(game, row, hidden, keyed))
+    return _verify_replay(ruleset, row, previous, keys[row.number], hidden, keyed, stored_hash, passed, problems)
 
 
 def _stored_row_problems(rows: list[TurnRow], index: int, stored_hash: str) -> list[str]:
@@ -274,30 +276,16 @@ def _chain_key_problems(row: TurnRow, keys: list[bytes]) -> list[str]:
     return found
 
 
-class _SecretKeys:
-    """A turn's keys made from the game's seed, each made once: its secret checks and its replay both take them."""
-
-    def __init__(self, seed: bytes, number: int) -> None:
-        self.seed, self.number = seed, number
-
-    @cached_property
-    def hidden(self) -> bytes:
-        return hidden_turn_key(self.seed, self.number)
-
-    @cached_property
-    def orders(self) -> bytes:
-        return orders_key(self.seed, self.number)
-
-
-def _secret_key_problems(game: GameRow, row: TurnRow, secrets: _SecretKeys) -> list[str]:
-    """The keys of the turn's hidden draws and of its orders commitment against the game's seed."""
+def _secret_key_problems(game: GameRow, row: TurnRow, hidden: bytes, keyed: bytes) -> list[str]:
+    """The keys of the turn's hidden draws and of its orders commitment against those made from the game's seed
+    (`hidden`, `keyed`: the latter made where the row has one)."""
     found = []
-    if row.hidden_key and row.hidden_key != secrets.hidden.hex():
+    if row.hidden_key and row.hidden_key != hidden.hex():
         found.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
     elif not row.hidden_key and row.hidden_dice_json:  # the key salts the chain (ER-13: hidden cards)
         found.append(f"turn {row.number}: it has hidden draws but not the key of them: the turn was edited")
     # each turn's orders hash as it was made: keyed by its orders key (a game that commits keyed), or unkeyed
-    if row.orders_key and row.orders_key != secrets.orders.hex():
+    if row.orders_key and row.orders_key != keyed.hex():
         found.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
     elif not row.orders_key and game.orders_hash_version >= ORDERS_KEYED:
         found.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
@@ -309,16 +297,16 @@ def _verify_replay(
     row: TurnRow,
     previous: Any,
     turn_key: bytes,
-    secrets: _SecretKeys,
+    hidden: bytes,
+    keyed: bytes,
     stored_hash: str,
     passed: list[str],
     problems: list[str],
 ) -> bool:
     """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored
-    (`stored_hash`: the hash of the stored text). True when the replay wrote the stored snapshot text itself and its
-    position keeps the invariants."""
-    keyed = secrets.orders if row.orders_key else b""
-    dice = turn_dice(turn_key, row.orders_text, secrets.hidden, keyed)
+    (`hidden`, `keyed`: the turn's secret keys; `stored_hash`: the hash of the stored text). True when the replay
+    wrote the stored snapshot text itself and its position keeps the invariants."""
+    dice = turn_dice(turn_key, row.orders_text, hidden, keyed)
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
