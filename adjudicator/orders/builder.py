@@ -69,7 +69,7 @@ def all_spellings(ruleset: str | None = None) -> list[str]:
 
 def values(children: list[Any]) -> tuple[Any, ...]:
     """The children that are not keyword tokens (areas, seats, built values)."""
-    return tuple(x for x in children if not isinstance(x, Token))
+    return tuple([x for x in children if not isinstance(x, Token)])
 
 
 def int_of_digits(digits: str) -> int:
@@ -107,6 +107,7 @@ class CommonBuilder:
         self.ruleset = ruleset
         self.board = ruleset.board
         self.area_cache: dict[str, list[str]] = {}
+        self.seat_cache: dict[str, list[str]] = {}  # a seat's word -> ruleset.lookup_seat(word), read once
         self.area_words = self._area_words()
 
     def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
@@ -135,6 +136,14 @@ class CommonBuilder:
                 self.area_cache[key] = found
         return found
 
+    def _lookup_seat(self, word: str) -> list[str]:
+        found = self.seat_cache.get(word)
+        if found is None:
+            found = self.ruleset.lookup_seat(word)
+            if len(self.seat_cache) < 10_000:  # garbage input must not grow the cache without end
+                self.seat_cache[word] = found
+        return found
+
     def area(self, c: list[Token]) -> str:
         token = c[0]
         word = token[1:-1].strip() if token.type == "QUOTED" else str(token)
@@ -159,7 +168,7 @@ class CommonBuilder:
     def seat(self, c: list[Token]) -> str:
         token = c[0]
         word = token[1:-1].strip() if token.type == "QUOTED" else str(token)
-        found = self.ruleset.lookup_seat(word) if word else []
+        found = self._lookup_seat(word) if word else []
         if len(found) == 1:
             return found[0]
         if found:

@@ -352,29 +352,34 @@ def _is_content(line: str) -> bool:
 _FIRST_WORD = re.compile(r"\s*(\w+)")
 
 
-def _is_header(line: str) -> bool:
+# The marks below take the keyword table (keyword_of()) from a caller that reads many lines: looking it up reads the
+# environment, once per line otherwise.
+
+
+def _is_header(line: str, words: dict[str, str] | None = None) -> bool:
     m = _FIRST_WORD.match(line)
-    return m is not None and keyword_of().get(m.group(1).casefold()) == "GAME"
+    return m is not None and (words or keyword_of()).get(m.group(1).casefold()) == "GAME"
 
 
 _END_MARK = re.compile(r"\s*(\w+)\s*\.?\s*(#.*)?")
 
 
-def _is_end(line: str) -> bool:
+def _is_end(line: str, words: dict[str, str] | None = None) -> bool:
     """END (ENDE, FINE, EINDE) alone on a line: the orders end there, a signature may follow."""
     m = _END_MARK.fullmatch(line)
-    return m is not None and keyword_of().get(m.group(1).casefold()) == "END"
+    return m is not None and (words or keyword_of()).get(m.group(1).casefold()) == "END"
 
 
-def _is_withdraw(line: str) -> bool:
+def _is_withdraw(line: str, words: dict[str, str] | None = None) -> bool:
     """WITHDRAW (WIDERRUFEN, ANNULLA, INTREKKEN) alone on a line: the seat takes back its orders for the turn."""
     m = _END_MARK.fullmatch(line)
-    return m is not None and keyword_of().get(m.group(1).casefold()) == "WITHDRAW"
+    return m is not None and (words or keyword_of()).get(m.group(1).casefold()) == "WITHDRAW"
 
 
-def _before_end(lines: list[str], start: int = 0) -> list[str]:
+def _before_end(lines: list[str], start: int = 0, words: dict[str, str] | None = None) -> list[str]:
     """The lines up to the first end mark at or after `start` (all lines when there is none)."""
-    end = next((i for i in range(start, len(lines)) if _is_end(lines[i])), len(lines))
+    words = words or keyword_of()
+    end = next((i for i in range(start, len(lines)) if _is_end(lines[i], words)), len(lines))
     return lines[:end]
 
 
@@ -391,6 +396,7 @@ class _SetBuilder:
         self.header: Header | None = None
         self.orders: list[Order] = []
         self.errors: list[OrderError] = []
+        self.words = keyword_of()
 
     @cached_property
     def writers_languages(self) -> tuple[str, ...]:
@@ -406,7 +412,7 @@ class _SetBuilder:
             self.errors.append(_error(number, p.column, p.message, line, p.kind))
 
     def add_order(self, number: int, line: str) -> None:
-        if _is_withdraw(line):  # every game's, like the end mark: no ruleset grammar needs to know it
+        if _is_withdraw(line, self.words):  # every game's, like the end mark: no ruleset grammar needs to know it
             self.orders.append(Withdraw(line=number, text=line.strip()))
             return
         try:
@@ -439,8 +445,9 @@ def _stray(builder: _SetBuilder, number: int, line: str) -> None:
 def parse_orders(text: str, ruleset: Ruleset) -> OrderSet:
     """Parse one seat's order set; every problem becomes an OrderError, good lines are kept."""
     lines = _lines(text)
-    header_at = next((i for i, line in enumerate(lines) if _is_header(line)), None)
-    lines = _before_end(lines, header_at or 0)
+    words = keyword_of()
+    header_at = next((i for i, line in enumerate(lines) if _is_header(line, words)), None)
+    lines = _before_end(lines, header_at or 0, words)
     builder = _SetBuilder(ruleset, lines)
     if header_at is None:
         _missing_header(builder, lines, 1)
@@ -451,7 +458,7 @@ def parse_orders(text: str, ruleset: Ruleset) -> OrderSet:
             _stray(builder, i + 1, line)
         elif i == header_at:
             builder.add_header(i + 1, line)
-        elif _is_header(line):
+        elif _is_header(line, words):
             builder.errors.append(
                 _error(i + 1, 1, "a second header: send each seat's orders as a separate order set", line)
             )

@@ -208,7 +208,7 @@ class Loop:
         # Hot loop: names are bound to locals on purpose. The lexing part is Scanners.tokens, inlined.
         scan, make = self.scan, self.token
         scanners, ignore, wordish, keywords = self.scanners, scan.ignore, scan.wordish, scan.keywords
-        actions = self.actions
+        actions, new_str = self.actions, str.__new__
         end_state = self.end_states[start]
         state = self.start_states[start]
         state_stack = [state]
@@ -231,7 +231,13 @@ class Loop:
                     keyword = keywords.get(value.casefold())
                     if keyword is not None and (keyword in accepts or kind not in accepts):
                         kind = keyword
-                token = make(kind, value, pos - len(value), pos)  # type: ignore[call-arg]
+                # new_token(make, kind, value, begin, pos), inlined: the call would cost more than its work
+                begin = pos - len(value)
+                token = new_str(make, value)
+                token.type, token.value = kind, value
+                token.start_pos, token.end_pos = begin, pos
+                token.line = token.end_line = 1
+                token.column, token.end_column = begin + 1, pos + 1
             else:
                 kind = "$END"
             # feed the token: reduce as often as needed, then shift it (at the end: accept)

@@ -136,12 +136,12 @@ def turn_row(
 
 
 def replayed_fields(
-    orders_text: str, result: StepResult, dice: KeyedDice | GivenDice, state_json: str
+    orders_text: str, result: StepResult, dice: KeyedDice | GivenDice, state_json: str, state_hash: str = ""
 ) -> dict[str, str]:
     """The fields of a stored turn that its replay must reproduce exactly (what `pbem verify` compares);
-    `state_json` is the snapshot text of the resulting state."""
+    `state_json` is the snapshot text of the resulting state, `state_hash` its hash when the caller has it."""
     return {
-        "state_hash": hashlib.sha256(state_json.encode()).hexdigest(),
+        "state_hash": state_hash or hashlib.sha256(state_json.encode()).hexdigest(),
         "events_json": json.dumps([e.to_json() for e in result.events], ensure_ascii=False),
         "results_json": json.dumps(verdicts(result), ensure_ascii=False),
         "dice_json": json.dumps(result.dice),

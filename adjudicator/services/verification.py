@@ -198,19 +198,24 @@ def _verify_turn(
     """Check one stored turn: its state hash, its place in the sequence, where its dice came from, its replay.
     True when the replay wrote the stored snapshot text itself and its position keeps the invariants."""
     row = rows[index]
-    problems.extend(_stored_row_problems(rows, index))
+    stored_hash = hashlib.sha256(row.state_json.encode()).hexdigest()  # of the stored text, which the replay writes
+    problems.extend(_stored_row_problems(rows, index, stored_hash))
     if not _replayable(ruleset, game, seats, rows, index, previous, len(keys), passed, problems):
         return False
     problems.extend(_chain_key_problems(row, keys))
     _verify_step(ruleset, row, previous, asked.get(row.number, {}), problems)
-    problems.extend(_secret_key_problems(game, row))
-    return _verify_replay(ruleset, game, row, previous, keys[row.number], passed, problems)
+    # the keys of the turn's secrets, made once for their checks and the replay
+    seed = bytes.fromhex(game.seed)
+    hidden = hidden_turn_key(seed, row.number)
+    keyed = orders_key(seed, row.number) if row.orders_key else b""
+    problems.extend(_secret_key_problems(game, row, hidden, keyed))
+    return _verify_replay(ruleset, row, previous, keys[row.number], hidden, keyed, stored_hash, passed, problems)
 
 
-def _stored_row_problems(rows: list[TurnRow], index: int) -> list[str]:
-    """The row against its own hash and its place after the turn before it."""
+def _stored_row_problems(rows: list[TurnRow], index: int, stored_hash: str) -> list[str]:
+    """The row against its own hash (`stored_hash`, that of its text) and its place after the turn before it."""
     row, found = rows[index], []
-    if hashlib.sha256(row.state_json.encode()).hexdigest() != row.state_hash:
+    if stored_hash != row.state_hash:
         found.append(f"turn {row.number}: the stored state does not match its hash")
     if index and row.number != rows[index - 1].number + 1:
         found.append(f"turn {row.number}: follows turn {rows[index - 1].number}; the turns between are missing")
@@ -271,16 +276,16 @@ def _chain_key_problems(row: TurnRow, keys: list[bytes]) -> list[str]:
     return found
 
 
-def _secret_key_problems(game: GameRow, row: TurnRow) -> list[str]:
-    """The keys of the turn's hidden draws and of its orders commitment against the game's seed."""
+def _secret_key_problems(game: GameRow, row: TurnRow, hidden: bytes, keyed: bytes) -> list[str]:
+    """The keys of the turn's hidden draws and of its orders commitment against those made from the game's seed
+    (`hidden`, `keyed`: the latter made where the row has one)."""
     found = []
-    seed = bytes.fromhex(game.seed)
-    if row.hidden_key and row.hidden_key != hidden_turn_key(seed, row.number).hex():
+    if row.hidden_key and row.hidden_key != hidden.hex():
         found.append(f"turn {row.number}: the key of its hidden draws is not the seed's")
     elif not row.hidden_key and row.hidden_dice_json:  # the key salts the chain (ER-13: hidden cards)
         found.append(f"turn {row.number}: it has hidden draws but not the key of them: the turn was edited")
     # each turn's orders hash as it was made: keyed by its orders key (a game that commits keyed), or unkeyed
-    if row.orders_key and row.orders_key != orders_key(seed, row.number).hex():
+    if row.orders_key and row.orders_key != keyed.hex():
         found.append(f"turn {row.number}: the key of its orders commitment is not the seed's")
     elif not row.orders_key and game.orders_hash_version >= ORDERS_KEYED:
         found.append(f"turn {row.number}: its orders hash is not keyed, though the game's are: the turn was edited")
@@ -289,23 +294,25 @@ def _secret_key_problems(game: GameRow, row: TurnRow) -> list[str]:
 
 def _verify_replay(
     ruleset: Ruleset,
-    game: GameRow,
     row: TurnRow,
     previous: Any,
     turn_key: bytes,
+    hidden: bytes,
+    keyed: bytes,
+    stored_hash: str,
     passed: list[str],
     problems: list[str],
 ) -> bool:
-    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored.
-    True when the replay wrote the stored snapshot text itself and its position keeps the invariants."""
-    seed = bytes.fromhex(game.seed)
-    keyed = orders_key(seed, row.number) if row.orders_key else b""
-    dice = turn_dice(turn_key, row.orders_text, hidden_turn_key(seed, row.number), keyed)
+    """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored
+    (`hidden`, `keyed`: the turn's secret keys; `stored_hash`: the hash of the stored text). True when the replay
+    wrote the stored snapshot text itself and its position keeps the invariants."""
+    dice = turn_dice(turn_key, row.orders_text, hidden, keyed)
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)
     text = ruleset.snapshot_text(result.state)
-    replay = replayed_fields(row.orders_text, result, dice, text)
+    # a replay that wrote the stored text itself has that text's hash, made once
+    replay = replayed_fields(row.orders_text, result, dice, text, stored_hash if text == row.state_json else "")
     differences = [what for what, value in replay.items() if value != getattr(row, what)]
     broken = ruleset.broken_invariants(result.state)
     if differences:

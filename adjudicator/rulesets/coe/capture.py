@@ -27,7 +27,7 @@ def end_of_movement(turn: Turn) -> None:
     for code in sorted(turn.state.areas):
         area = turn.state.areas[code]
         mine = area.units.get(seat)
-        if not ruleset.board.is_land(code) or mine is None or not mine.units:
+        if mine is None or not mine.units or not ruleset.board.is_land(code):  # is_land asked last: it costs most
             continue
         for other, force in list(area.units.items()):
             if other != seat and not force.units and force.leaders:

@@ -31,9 +31,14 @@ def refresh_tribute(turn: Turn) -> None:
     """Move every tribute marker to its value (C-9.2) and note inflation triggers (C-11.6)."""
     ruleset = turn.rules
     state = turn.state
-    for seat, player in state.players.items():
-        if not player.eliminated:
-            player.tribute = tribute_value(ruleset, state, seat)
+    # every seat in play summed in one pass over the areas, as tribute_value sums each (refreshed several times a turn)
+    city, value = ruleset.data["city"]["tribute"], ruleset.board.value
+    tributes = {seat: 0 for seat, player in state.players.items() if not player.eliminated}
+    for code, area in state.areas.items():
+        if area.owner in tributes:
+            tributes[area.owner] += value(code) + (city if area.city else 0)
+    for seat, tribute in tributes.items():
+        state.players[seat].tribute = tribute
     thresholds: list[int] = ruleset.data["inflation"]["thresholds"]
     for level, threshold in enumerate(thresholds, 1):
         triggered = level <= state.inflation or any(p["level"] == level for p in state.inflation_pending)

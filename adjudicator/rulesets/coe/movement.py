@@ -257,11 +257,12 @@ def _check_group(
     """The pieces named are there and form a legion that may move this turn (C-5.2, C-5.3, C-5.5, C-5.6, C-5.9,
     C-5.25)."""
     rule, troops, start = ruleset.rule, order.troops, order.start
+    cited = rule("5.3")  # the rule of the first checks, made once
     for leader in troops.leaders:
-        refuse_absent_leader(rule("5.3"), leader, present, start)
-    refuse_leader_twice(rule("5.3"), troops.leaders)
+        refuse_absent_leader(cited, leader, present, start)
+    refuse_leader_twice(cited, troops.leaders)
     for kind in UNIT_KINDS:
-        refuse_missing_units(rule("5.3"), kind, getattr(troops, kind), present, start)
+        refuse_missing_units(cited, kind, getattr(troops, kind), present, start)
     refuse_leaderless(rule("5.5"), troops)
     refuse_too_many_units(rule("5.6"), troops, ruleset.data["movement"]["units_per_leader"])
     if not order.steps:
@@ -341,7 +342,7 @@ def _road_step(ruleset: CoeRuleset, state: GameState, seat: str, current: str, t
 def _land_step(ruleset: CoeRuleset, current: str, to: str) -> list[str]:
     """An ordinary move across a land border (C-2.2); never into a sea zone, not even across a strait (C-5.17)."""
     board = ruleset.board
-    if to in board.sea_neighbours(current) or not board.is_land(to):
+    if not board.is_land(to):  # `to` is an area of the board (_trace): a sea zone, adjacent or not
         refuse_sea(ruleset.rule("5.17"), to)
     refuse_not_adjacent(ruleset.rule("2.2"), board, to, current, land=True)
     return [current, to]
@@ -448,9 +449,12 @@ def _spend_units(
     for group in sorted(groups, key=lambda g: (-g.cost, -g.roads)):
         cost, roads = group.cost, group.roads
         for kind in UNIT_KINDS:
-            wanted, ashore_now = getattr(group.troops, kind), getattr(present, kind) - taken[kind]
+            wanted = getattr(group.troops, kind)
+            if not wanted:
+                continue  # a kind the group does not take spends nothing
+            ashore_now = getattr(present, kind) - taken[kind]
             able = points.units_able(start, kind, ashore_now, cost, roads)
-            if wanted and able < wanted:
+            if able < wanted:
                 if points.units_able(start, kind, ashore_now, cost) >= wanted:
                     raise Rejected(
                         rule("5.14"),
@@ -475,9 +479,8 @@ def _spend_units(
                         points=ruleset.data["movement"][kind],
                     ),
                 )
-            if wanted:
-                points.spend_units(start, group.destination, kind, wanted, ashore_now, cost, roads)
-                taken[kind] += wanted
+            points.spend_units(start, group.destination, kind, wanted, ashore_now, cost, roads)
+            taken[kind] += wanted
 
 
 # -- bookkeeping for combat and the stacking limit (O-5.7) --------------------------------------------------

@@ -109,12 +109,12 @@ def combat_phase(turn: Turn) -> None:
     for order in turn.of_kind(NavalBattle):
         assert isinstance(order, NavalBattle)
         turn.attempt(order, lambda order=order: _declare(turn, order, naval))
-    land = [
+    land = [  # the areas where the mover has combat units first: is_land of each area costs more
         code
         for code in sorted(turn.state.areas)
-        if ruleset.board.is_land(code)
-        and turn.seat in turn.state.areas[code].units
+        if turn.seat in turn.state.areas[code].units
         and turn.state.areas[code].units[turn.seat].units
+        and ruleset.board.is_land(code)
         and others_with_units(turn.state, code, turn.seat)
     ]
     sequence: list[str] = []

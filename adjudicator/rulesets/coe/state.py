@@ -370,7 +370,10 @@ def _indented(value: Any, newline: str, out: list[str]) -> None:
             out.append(separator)
             out.append(_encode_string(key))
             out.append(": ")
-            if type(item) is dict and len(inner) == 3:  # an area or a player of a snapshot
+            item_kind = type(item)
+            if item_kind is int:  # the most frequent values of a snapshot's objects, written without a call
+                out.append(int.__repr__(item))
+            elif item_kind is dict and len(inner) == 3:  # an area or a player of a snapshot
                 out.append(_fragment(item, inner))
             else:
                 _indented(item, inner, out)
@@ -533,8 +536,9 @@ def from_snapshot(
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
         raise SnapshotError(f"snapshot: unsupported schema {shown(data.get('schema'))} (this version reads {SCHEMA})")
-    # fields the contract lets a snapshot leave out (DESIGN.md, schema 1); a written one has them all
-    complete = lacks_nothing(data)
+    # fields the contract lets a snapshot leave out (DESIGN.md, schema 1); a written one has them all, as has the
+    # text of a position (`kept_by`: snapshot_text writes every field)
+    complete = kept_by is not None or lacks_nothing(data)
     given, data = data, data if complete else with_reader_defaults(data)
     ruleset = None if schema_checked else _ruleset_of(data)
     problems = [] if schema_checked else snapshot_problems(data, ruleset, plain=plain)
@@ -561,62 +565,51 @@ def from_snapshot(
 def _state_of(data: dict[str, Any]) -> GameState:
     """The state of snapshot data that passed the schema and its fields' checks (the ruleset's, or _check_fields):
     its values are then JSON's own types, which it takes as they are (a stored position is read once a turn by
-    verify and the tick)."""
+    verify and the tick). The classes are called with their fields in order, which is cheaper than by name."""
     players = {
         seat: Player(
-            home=p["home"],
-            treasury=p["treasury"],
-            tribute=p["tribute"],
-            eliminated=p["eliminated"],
-            captives=[Captive(c["owner"], c["general"]) for c in p["captives"]],
-            standing=dict(p["standing"]),
-            captor=p["captor"],
-            inherited=dict(p["inherited"]),
-            conceded_to=p["conceded_to"],
+            p["home"],
+            p["treasury"],
+            p["tribute"],
+            p["eliminated"],
+            [Captive(c["owner"], c["general"]) for c in p["captives"]],
+            dict(p["standing"]),
+            p["captor"],
+            dict(p["inherited"]),
+            p["conceded_to"],
         )
         for seat, p in data["players"].items()
     }
     areas = {
-        code: Area(
-            owner=a["owner"],
-            city=a["city"],
-            roads=list(a["roads"]),
-            units={seat: _force_of(f) for seat, f in a["units"].items()},
-        )
+        code: Area(a["owner"], a["city"], list(a["roads"]), {seat: _force_of(f) for seat, f in a["units"].items()})
         for code, a in data["areas"].items()
     }
     return GameState(
-        game=data["game"],
-        ruleset=data["ruleset"],
-        turn=data["turn"],
-        round=data["round"],
-        active=data["active"],
-        inflation=data["inflation"],
-        players=players,
-        areas=areas,
-        inflation_pending=list(data["inflation_pending"]),
-        winner=data["winner"],
+        data["game"],
+        data["ruleset"],
+        data["turn"],
+        data["round"],
+        data["active"],
+        data["inflation"],
+        players,
+        areas,
+        list(data["inflation_pending"]),
+        data["winner"],
     )
 
 
 def _force_of(data: dict[str, Any]) -> Force:
-    """_force_from of a checked force (its counts, numbers and keys are the schema's)."""
+    """_force_from of a checked force (its counts, numbers and keys are the schema's), its fields in order."""
     return Force(
-        caesar=data["caesar"],
-        generals=list(data["generals"]),
-        infantry=data["infantry"],
-        cavalry=data["cavalry"],
-        catapult=data["catapult"],
-        galleys=list(data["galleys"]),
-        galley_coasts={int(g): c for g, c in data["galley_coasts"].items()} if "galley_coasts" in data else {},
-        aboard={
-            int(g): Cargo(
-                caesar=c["caesar"],
-                generals=list(c["generals"]),
-                infantry=c["infantry"],
-                cavalry=c["cavalry"],
-                catapult=c["catapult"],
-            )
+        data["caesar"],
+        list(data["generals"]),
+        data["infantry"],
+        data["cavalry"],
+        data["catapult"],
+        list(data["galleys"]),
+        {int(g): c for g, c in data["galley_coasts"].items()} if "galley_coasts" in data else {},
+        {
+            int(g): Cargo(c["caesar"], list(c["generals"]), c["infantry"], c["cavalry"], c["catapult"])
             for g, c in data["aboard"].items()
         }
         if "aboard" in data
