@@ -40,22 +40,28 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
     return lines
 
 
-def queue_news(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> tuple[list[str], bool]:
+def queue_news(
+    session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock, seats: list[SeatRow] | None = None
+) -> tuple[list[str], bool]:
     """Queue the reports of the turns just resolved (with the NMR count) in the caller's transaction, the one that
     resolved them, whichever command did; and whether questions wait to be asked: they are mailed with their
-    notices (mail_news), which are written after the commit."""
+    notices (mail_news), which are written after the commit. `seats`: the game's seats, when the caller read them
+    in this transaction (read here otherwise)."""
     if game.selfplay:
         return [], False  # the bot's game: nobody to mail
-    lines = _queue_reports(session, game, ruleset, clock=clock)  # its first query flushed the caller's questions
+    # its first query flushes the caller's turns and questions
+    lines = _queue_reports(session, game, ruleset, clock=clock, seats=seats)
     with session.no_autoflush:  # what it changed since (NMR counts, turns mailed, mails) is no question
         return lines, db.has_unasked_decisions(session, game)
 
 
-def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:
+def _queue_reports(
+    session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock, seats: list[SeatRow] | None = None
+) -> list[str]:
     """Queue the reports of the resolved turns not mailed yet, with the NMR count (and alert), and mark them mailed,
-    in the caller's transaction, which holds the game's lock."""
+    in the caller's transaction, which holds the game's lock; `seats`: the game's seats, if the caller read them."""
     name = game.name
-    seats = {s.seat: s for s in db.game_seats(session, game)}
+    seats = {s.seat: s for s in (db.game_seats(session, game) if seats is None else seats)}
     # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
     news = db.unmailed_turns(session, game)
     for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
