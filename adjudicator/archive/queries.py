@@ -108,6 +108,14 @@ def _last_order_mails() -> Any:
     return select(MessageRow).where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
 
 
+def _values(session: Session, statement: Any, params: dict[str, Any]) -> Any:
+    """The plain values (no rows as objects) of a prepared `statement`, flushed first as every query of the session
+    is: run on the session's connection, past the ORM's result handling, which cost a tick's small queries more
+    than SQLite took to answer them."""
+    session._autoflush()  # what Session.execute does before an ORM query
+    return session.connection().execute(statement, params).scalars()
+
+
 def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
     """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
     game = session.exec(_game_named(lock), params={"name": name}).first()
@@ -138,7 +146,7 @@ def turns(session: Session, game: GameRow) -> list[TurnRow]:
 
 def turn_numbers(session: Session, game: GameRow) -> list[int]:
     """The numbers of the game's turns in order (without those withdrawn), the turns themselves left unread."""
-    return list(session.exec(_turn_numbers(), params={"game": game.id}).all())
+    return list(_values(session, _turn_numbers(), {"game": game.id}).all())
 
 
 def turn_seats(session: Session, game: GameRow) -> list[tuple[int, str | None]]:
@@ -452,12 +460,12 @@ def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSe
 
 def has_unanswered_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions not answered yet (of any turn)."""
-    return session.exec(_unanswered(False), params={"game": game.id}).first() is not None
+    return _values(session, _unanswered(False), {"game": game.id}).first() is not None
 
 
 def has_unasked_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions neither answered nor mailed yet (of any turn)."""
-    return session.exec(_unanswered(True), params={"game": game.id}).first() is not None
+    return _values(session, _unanswered(True), {"game": game.id}).first() is not None
 
 
 def decisions_after(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
