@@ -56,6 +56,13 @@ def _turns_numbered() -> Any:
 
 
 @cache
+def _turn_states() -> Any:
+    numbers = TurnRow.number.in_(bindparam("numbers", expanding=True))  # type: ignore[attr-defined]
+    live = (TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+    return select(TurnRow.number, TurnRow.state_json).where(*live, numbers)
+
+
+@cache
 def _unmailed_turns() -> Any:
     first = select(func.min(TurnRow.number)).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
     query = _live_turns().where(TurnRow.number > first.scalar_subquery(), TurnRow.mailed == False)  # noqa: E712 (SQL)
@@ -102,18 +109,24 @@ def _unanswered(unasked: bool) -> Any:
 
 
 @cache
-def _last_order_mails() -> Any:
+def _last_order_mails(ids_only: bool = False) -> Any:
     stored = (MessageRow.game == bindparam("game"), MessageRow.outcome == "orders stored")
     latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
-    return select(MessageRow).where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
+    chosen = select(MessageRow.seat, MessageRow.message_id) if ids_only else select(MessageRow)
+    return chosen.where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
+
+
+def _plain(session: Session, statement: Any, params: dict[str, Any]) -> Any:
+    """The rows of plain values (no rows as objects) of a prepared `statement`, flushed first as every query of the
+    session is: run on the session's connection, past the ORM's result handling, which cost a tick's small queries
+    more than SQLite took to answer them."""
+    session._autoflush()  # what Session.execute does before an ORM query
+    return session.connection().execute(statement, params)
 
 
 def _values(session: Session, statement: Any, params: dict[str, Any]) -> Any:
-    """The plain values (no rows as objects) of a prepared `statement`, flushed first as every query of the session
-    is: run on the session's connection, past the ORM's result handling, which cost a tick's small queries more
-    than SQLite took to answer them."""
-    session._autoflush()  # what Session.execute does before an ORM query
-    return session.connection().execute(statement, params).scalars()
+    """The first column of _plain's rows."""
+    return _plain(session, statement, params).scalars()
 
 
 def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
@@ -160,6 +173,13 @@ def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) ->
     if not numbers:
         return []
     return list(session.exec(_turns_numbered(), params={"game": game.id, "numbers": list(numbers)}).all())
+
+
+def turn_states(session: Session, game: GameRow, numbers: Collection[int]) -> dict[int, str]:
+    """The snapshot texts of the game's turns of these numbers (number -> text), the turns themselves left unread."""
+    if not numbers:
+        return {}
+    return dict(_plain(session, _turn_states(), {"game": game.id, "numbers": list(numbers)}).all())
 
 
 def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
@@ -489,6 +509,13 @@ def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
     """Each seat's latest order mail that was stored (last_order_mail of every seat, in one query)."""
     rows = session.exec(_last_order_mails(), params={"game": game.name})
     return {row.seat: row for row in rows if row.seat is not None}
+
+
+def last_order_mail_ids(session: Session, game: GameRow) -> dict[str, str]:
+    """The Message-ID of each seat's latest order mail that was stored (last_order_mails without the mails, which
+    threading a report needs no more of)."""
+    rows = _plain(session, _last_order_mails(ids_only=True), {"game": game.name})
+    return {seat: message_id for seat, message_id in rows if seat is not None}
 
 
 def subjects_mailed_to(session: Session, game: GameRow, address: str) -> list[str]:

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, SeatRow, TurnRow
+from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
@@ -151,8 +151,9 @@ def _mail_reports_read(
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {o.language for o in watchers} if watched else set()
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    earlier = db.turns_numbered(session, game, {number - 1 for number in rows} - set(rows))
-    states = {row.number: row.state_json for row in [*earlier, *rows.values()]}  # the battle headers name leaders
+    # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
+    states = db.turn_states(session, game, {number - 1 for number in rows} - set(rows))
+    states |= {row.number: row.state_json for row in rows.values()}
 
     @cache
     def public(number: int, say: str) -> str:
@@ -171,7 +172,7 @@ def _mail_reports_read(
             ruleset, game, news[-1], {s.seat: s.language for s in seats}, None, states.get(news[-1].number - 1)
         )
     )
-    threads = db.last_order_mails(session, game)
+    threads = db.last_order_mail_ids(session, game)
     for seat in seats:
         found = covered.get(seat.seat, [])
         if not found:
@@ -273,5 +274,6 @@ def _seat_report(
     )
 
 
-def _thread_of(message: MessageRow | None) -> dict[str, str]:
-    return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}
+def _thread_of(message_id: str | None) -> dict[str, str]:
+    """The headers that thread a mail with the player's mail of this Message-ID (none: unthreaded)."""
+    return {"in_reply_to": message_id, "thread": message_id} if message_id is not None else {}
