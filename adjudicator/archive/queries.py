@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_
+from sqlalchemy import bindparam, func, insert, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -289,20 +289,49 @@ def queue_mail(
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
     and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
     carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
-    row = OutboxRow(
-        game=game,
-        to=to,
-        subject=subject,
-        body=body,
-        html=html,
-        map_svg=map_svg,
-        created=created,
-        in_reply_to=in_reply_to,
-        thread=thread,
-        secret=secret,
-    )
+    row = OutboxRow(**mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret))
     session.add(row)
     return row
+
+
+def mail_fields(
+    to: str,
+    subject: str,
+    body: str,
+    created: str,
+    game: str | None = None,
+    html: str = "",
+    map_svg: str = "",
+    in_reply_to: str = "",
+    thread: str = "",
+    secret: str = "",
+) -> dict[str, Any]:
+    """Every field of the outbox row queue_mail stores for these arguments (queue_mails stores them)."""
+    return {
+        "game": game,
+        "to": to,
+        "subject": subject,
+        "body": body,
+        "html": html,
+        "map_svg": map_svg,
+        "created": created,
+        "sent": None,
+        "attempts": 0,
+        "error": "",
+        "secret": secret,
+        "in_reply_to": in_reply_to,
+        "thread": thread,
+    }
+
+
+def queue_mails(session: Session, mails: list[dict[str, Any]]) -> None:
+    """Put mails (mail_fields each) in the outbox in one statement, after what the session holds unwritten (mails
+    queued before them among it), so that they are queued in the order given, as queue_mail one by one would:
+    without an object a mail, which cost a tick's report mails (one a seat, each with the map) more than storing
+    them."""
+    if mails:
+        session.flush()
+        session.execute(insert(OutboxRow), mails)
 
 
 def outbox_size(session: Session) -> int:

@@ -173,6 +173,7 @@ def _mail_reports_read(
         )
     )
     threads = db.last_order_mail_ids(session, game)
+    mails = []
     for seat in seats:
         found = covered.get(seat.seat, [])
         if not found:
@@ -191,23 +192,27 @@ def _mail_reports_read(
             + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
         )
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
-        db.queue_mail(
-            session,
-            seat.email,
-            subject,
-            body,
-            timestamp(clock),
-            game.name,
-            html=html,
-            map_svg=maps[say],
-            **_thread_of(threads.get(seat.seat)),
+        mails.append(
+            db.mail_fields(
+                seat.email,
+                subject,
+                body,
+                timestamp(clock),
+                game.name,
+                html=html,
+                map_svg=maps[say],
+                **_thread_of(threads.get(seat.seat)),
+            )
         )
     for watcher in watchers if watched else []:
         say = watcher.language
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         text = publics(watched, say)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
-        db.queue_mail(session, watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
+        mails.append(
+            db.mail_fields(watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
+        )
+    db.queue_mails(session, mails)  # in the order of the seats, then the observers
 
 
 def _covered(
