@@ -4,8 +4,9 @@ empty-turn figure after it on request.
 
 One archive is made once (by this tree) and every run ticks a fresh copy of it, with this tree and with the old
 tree (--old, default /work/wt-lead) in turn, interleaved (bench/measure.py), for several rounds:
-- the tick in a process (bench/tick_worker.py): CPU and wall per game of the tick alone, and commits per game
-  counted with an SQLAlchemy event (all, and those that changed rows: each waits for the disk);
+- the tick in a process (bench/tick_worker.py): CPU (with its user and system parts: the system's is mostly the file
+  system making the turns' files and the journal) and wall per game of the tick alone, and commits per game counted
+  with an SQLAlchemy event (all, and those that changed rows: each waits for the disk);
 - the whole `pbem tick` as a new process, start-up included, per game;
 - the disk's commit floor: one small row committed at a time with the archive's settings (rollback journal, or WAL
   with synchronous=FULL), on the same disk, in the same rounds;
@@ -241,7 +242,8 @@ def measure(kind: str, template: Path, scratch: Path, games: int, rounds: int, o
         wall_floor = row["wall"] / floor["wal" if "WAL" in label else "delete"]
         print(
             f"{label + ': tick in a process':36} cpu {row['cpu']:6.1f} ms a game ({verdict(row['cpu'] <= TARGET_CPU)}: "
-            f"<= {TARGET_CPU:g}), wall {row['wall']:6.1f} ms = {wall_floor:4.1f}x the floor "
+            f"<= {TARGET_CPU:g}; user {row['user']:.1f}, system {row['system']:.1f}), wall {row['wall']:6.1f} ms = "
+            f"{wall_floor:4.1f}x the floor "
             f"({verdict(wall_floor <= TARGET_FLOOR)}: <= {TARGET_FLOOR:g}x), {row['commits']:.2f} commits a game "
             f"({row['writing']:.2f} writing; {verdict(row['commits'] <= TARGET_COMMITS + 1 / games)}: <= "
             f"{TARGET_COMMITS:g}, besides the one that lists the games due), "
@@ -269,9 +271,12 @@ def ratio_by_run(new: Figures, old: Figures) -> str:
 
 
 def worker_row(found: list[dict[str, Any]], games: int) -> dict[str, float]:
-    """Medians of a tree's in-process runs: CPU and wall ms a game, commits a game (all, and writing)."""
+    """Medians of a tree's in-process runs: CPU (and its user and system parts) and wall ms a game, commits a game
+    (all, and writing)."""
     return {
         "cpu": statistics.median(f["cpu"] for f in found) / games * 1000,
+        "user": statistics.median(f["user"] for f in found) / games * 1000,
+        "system": statistics.median(f["system"] for f in found) / games * 1000,
         "wall": statistics.median(f["wall"] for f in found) / games * 1000,
         "commits": statistics.median(f["commits"]["all"] for f in found) / games,
         "writing": statistics.median(f["commits"]["writing"] for f in found) / games,

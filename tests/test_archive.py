@@ -7,7 +7,7 @@ from pathlib import Path
 from sqlalchemy import inspect, text
 
 from adjudicator.archive import Archive
-from adjudicator.archive.queries import queue_mail
+from adjudicator.archive.queries import mail_fields, queue_mail, queue_mails
 
 
 def test_an_archive_of_an_earlier_version_gains_the_new_columns_and_keeps_its_rows(
@@ -38,3 +38,36 @@ def test_an_archive_of_an_earlier_version_gains_the_unique_indexes(tmp_path: Pat
 
     upgraded = Archive.open(tmp_path, database)
     assert "one_live_turn" in {index["name"] for index in inspect(upgraded.engine).get_indexes("turn")}
+
+
+def test_mails_queued_at_once_are_stored_as_if_queued_one_by_one(tmp_path: Path, database: str | None) -> None:
+    """queue_mails (a tick's report mails) stores the rows queue_mail would, after the mails queued before them."""
+    mails = [
+        ("mac@example.org", "[g] Report, turn 3", "Turn 3\n", "<p>Turn 3</p>", "<svg/>", "<turn3.mac@x>"),
+        ("egy@example.org", "[g] Report, turn 3", "Turn 3, Egyptus\n", "<p>Egyptus</p>", "<svg/>", ""),
+    ]
+    one_by_one = Archive.open(tmp_path / "one", database)
+    with one_by_one.session() as session:
+        queue_mail(session, "mod@example.org", "[g] Egyptus missed 3 turns", "NMR\n", "2026-01-01T00:00:00", "g")
+        for to, subject, body, html, svg, thread in mails:
+            queue_mail(session, to, subject, body, "2026-01-01T00:00:00", "g", html, svg, thread, thread)
+    expected = one_by_one.dump()
+    one_by_one.close()
+
+    if database is not None:  # the same database again, emptied
+        with Archive.open(tmp_path, database).engine.begin() as connection:
+            connection.execute(text("DELETE FROM outbox"))
+            connection.execute(text("ALTER SEQUENCE outbox_id_seq RESTART WITH 1"))
+    at_once = Archive.open(tmp_path / "two", database)
+    with at_once.session() as session:
+        queue_mail(session, "mod@example.org", "[g] Egyptus missed 3 turns", "NMR\n", "2026-01-01T00:00:00", "g")
+        with session.no_autoflush:  # as the tick queues its reports
+            queue_mails(
+                session,
+                [
+                    mail_fields(to, subject, body, "2026-01-01T00:00:00", "g", html, svg, thread, thread)
+                    for to, subject, body, html, svg, thread in mails
+                ],
+            )
+    assert at_once.dump() == expected
+    assert [row[1][2] for row in expected] == ["mod@example.org", "mac@example.org", "egy@example.org"]

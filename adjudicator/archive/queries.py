@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_
+from sqlalchemy import bindparam, func, insert, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -53,6 +53,13 @@ def _live_turns() -> Any:
 def _turns_numbered() -> Any:
     numbers = TurnRow.number.in_(bindparam("numbers", expanding=True))  # type: ignore[attr-defined]
     return _live_turns().where(numbers).order_by(TurnRow.number)
+
+
+@cache
+def _turn_states() -> Any:
+    numbers = TurnRow.number.in_(bindparam("numbers", expanding=True))  # type: ignore[attr-defined]
+    live = (TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+    return select(TurnRow.number, TurnRow.state_json).where(*live, numbers)
 
 
 @cache
@@ -102,10 +109,24 @@ def _unanswered(unasked: bool) -> Any:
 
 
 @cache
-def _last_order_mails() -> Any:
+def _last_order_mails(ids_only: bool = False) -> Any:
     stored = (MessageRow.game == bindparam("game"), MessageRow.outcome == "orders stored")
     latest = select(func.max(MessageRow.id)).where(*stored).group_by(MessageRow.seat)
-    return select(MessageRow).where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
+    chosen = select(MessageRow.seat, MessageRow.message_id) if ids_only else select(MessageRow)
+    return chosen.where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
+
+
+def _plain(session: Session, statement: Any, params: dict[str, Any]) -> Any:
+    """The rows of plain values (no rows as objects) of a prepared `statement`, flushed first as every query of the
+    session is: run on the session's connection, past the ORM's result handling, which cost a tick's small queries
+    more than SQLite took to answer them."""
+    session._autoflush()  # what Session.execute does before an ORM query
+    return session.connection().execute(statement, params)
+
+
+def _values(session: Session, statement: Any, params: dict[str, Any]) -> Any:
+    """The first column of _plain's rows."""
+    return _plain(session, statement, params).scalars()
 
 
 def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
@@ -138,7 +159,7 @@ def turns(session: Session, game: GameRow) -> list[TurnRow]:
 
 def turn_numbers(session: Session, game: GameRow) -> list[int]:
     """The numbers of the game's turns in order (without those withdrawn), the turns themselves left unread."""
-    return list(session.exec(_turn_numbers(), params={"game": game.id}).all())
+    return list(_values(session, _turn_numbers(), {"game": game.id}).all())
 
 
 def turn_seats(session: Session, game: GameRow) -> list[tuple[int, str | None]]:
@@ -152,6 +173,13 @@ def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) ->
     if not numbers:
         return []
     return list(session.exec(_turns_numbered(), params={"game": game.id, "numbers": list(numbers)}).all())
+
+
+def turn_states(session: Session, game: GameRow, numbers: Collection[int]) -> dict[int, str]:
+    """The snapshot texts of the game's turns of these numbers (number -> text), the turns themselves left unread."""
+    if not numbers:
+        return {}
+    return dict(_plain(session, _turn_states(), {"game": game.id, "numbers": list(numbers)}).all())
 
 
 def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
@@ -261,20 +289,49 @@ def queue_mail(
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
     and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
     carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
-    row = OutboxRow(
-        game=game,
-        to=to,
-        subject=subject,
-        body=body,
-        html=html,
-        map_svg=map_svg,
-        created=created,
-        in_reply_to=in_reply_to,
-        thread=thread,
-        secret=secret,
-    )
+    row = OutboxRow(**mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret))
     session.add(row)
     return row
+
+
+def mail_fields(
+    to: str,
+    subject: str,
+    body: str,
+    created: str,
+    game: str | None = None,
+    html: str = "",
+    map_svg: str = "",
+    in_reply_to: str = "",
+    thread: str = "",
+    secret: str = "",
+) -> dict[str, Any]:
+    """Every field of the outbox row queue_mail stores for these arguments (queue_mails stores them)."""
+    return {
+        "game": game,
+        "to": to,
+        "subject": subject,
+        "body": body,
+        "html": html,
+        "map_svg": map_svg,
+        "created": created,
+        "sent": None,
+        "attempts": 0,
+        "error": "",
+        "secret": secret,
+        "in_reply_to": in_reply_to,
+        "thread": thread,
+    }
+
+
+def queue_mails(session: Session, mails: list[dict[str, Any]]) -> None:
+    """Put mails (mail_fields each) in the outbox in one statement, after what the session holds unwritten (mails
+    queued before them among it), so that they are queued in the order given, as queue_mail one by one would:
+    without an object a mail, which cost a tick's report mails (one a seat, each with the map) more than storing
+    them."""
+    if mails:
+        session.flush()
+        session.execute(insert(OutboxRow), mails)
 
 
 def outbox_size(session: Session) -> int:
@@ -452,12 +509,12 @@ def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSe
 
 def has_unanswered_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions not answered yet (of any turn)."""
-    return session.exec(_unanswered(False), params={"game": game.id}).first() is not None
+    return _values(session, _unanswered(False), {"game": game.id}).first() is not None
 
 
 def has_unasked_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions neither answered nor mailed yet (of any turn)."""
-    return session.exec(_unanswered(True), params={"game": game.id}).first() is not None
+    return _values(session, _unanswered(True), {"game": game.id}).first() is not None
 
 
 def decisions_after(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
@@ -481,6 +538,13 @@ def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
     """Each seat's latest order mail that was stored (last_order_mail of every seat, in one query)."""
     rows = session.exec(_last_order_mails(), params={"game": game.name})
     return {row.seat: row for row in rows if row.seat is not None}
+
+
+def last_order_mail_ids(session: Session, game: GameRow) -> dict[str, str]:
+    """The Message-ID of each seat's latest order mail that was stored (last_order_mails without the mails, which
+    threading a report needs no more of)."""
+    rows = _plain(session, _last_order_mails(ids_only=True), {"game": game.name})
+    return {seat: message_id for seat, message_id in rows if seat is not None}
 
 
 def subjects_mailed_to(session: Session, game: GameRow, address: str) -> list[str]:

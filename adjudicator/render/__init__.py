@@ -262,15 +262,17 @@ def templates_of(context: Mapping[str, Any]) -> str | None:
     return None
 
 
-def write_atomically(path: Path, text: str, public: bool = False) -> None:
+def write_atomically(path: Path, text: str, public: bool = False, *, folder_made: bool = False) -> None:
     """Write via a temporary file and rename, so that a reader never sees half a file.
 
     A private file (welcome messages, private reports, notices, mail) is readable by its owner only; a
     `public` one (the public report, snapshot, map, the site) gets the mode a new file gets under the umask,
-    so that a web server may serve it."""
+    so that a web server may serve it. `folder_made`: the caller made the file's folder just before (a turn's
+    files share one: asking the disk for it again per file cost a tick a system call each)."""
     import tempfile  # here: a command that writes no file (pbem check) need not load it and what it loads
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not folder_made:
+        path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
     try:
         if public:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
+    from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 
 
 @dataclass
@@ -64,6 +64,7 @@ class Adjudication:
     not_understood: list[tuple[str, OrderError]] = field(default_factory=list)  # lines of the turn file's blocks
     repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
     news: list[str] = field(default_factory=list)  # what was queued for the players (reports)
+    seats: list[SeatRow] = field(default_factory=list)  # the game's seats, read in the adjudication's transaction
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
@@ -99,7 +100,7 @@ def adjudicate(
         game, ruleset, state = current_game(session, name, lock=True)
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
         # the reports and NMR counts go in the turn's own transaction, as the tick's do
-        done.news, questions = queue_news(session, game, ruleset, clock=clock)
+        done.news, questions = queue_news(session, game, ruleset, clock=clock, seats=done.seats)
     done.write_files(data)
     done.repaired = repaired
     if questions:
@@ -127,7 +128,8 @@ def adjudicate_locked(
     """
     from adjudicator.archive import queries as db
 
-    done = Adjudication(game, ruleset, languages={s.seat: s.language for s in db.game_seats(session, game)})
+    seats = db.game_seats(session, game)
+    done = Adjudication(game, ruleset, languages={s.seat: s.language for s in seats}, seats=seats)
     if ruleset.due(state) is None:
         raise PbemError(f"game {game.name} has ended")
     due = due_turns(ruleset, state, game.pace)

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import DecisionRow, GameRow, MessageRow, SeatRow, TurnRow
+from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
@@ -40,22 +40,28 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
     return lines
 
 
-def queue_news(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> tuple[list[str], bool]:
+def queue_news(
+    session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock, seats: list[SeatRow] | None = None
+) -> tuple[list[str], bool]:
     """Queue the reports of the turns just resolved (with the NMR count) in the caller's transaction, the one that
     resolved them, whichever command did; and whether questions wait to be asked: they are mailed with their
-    notices (mail_news), which are written after the commit."""
+    notices (mail_news), which are written after the commit. `seats`: the game's seats, when the caller read them
+    in this transaction (read here otherwise)."""
     if game.selfplay:
         return [], False  # the bot's game: nobody to mail
-    lines = _queue_reports(session, game, ruleset, clock=clock)  # its first query flushed the caller's questions
+    # its first query flushes the caller's turns and questions
+    lines = _queue_reports(session, game, ruleset, clock=clock, seats=seats)
     with session.no_autoflush:  # what it changed since (NMR counts, turns mailed, mails) is no question
         return lines, db.has_unasked_decisions(session, game)
 
 
-def _queue_reports(session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock) -> list[str]:
+def _queue_reports(
+    session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock, seats: list[SeatRow] | None = None
+) -> list[str]:
     """Queue the reports of the resolved turns not mailed yet, with the NMR count (and alert), and mark them mailed,
-    in the caller's transaction, which holds the game's lock."""
+    in the caller's transaction, which holds the game's lock; `seats`: the game's seats, if the caller read them."""
     name = game.name
-    seats = {s.seat: s for s in db.game_seats(session, game)}
+    seats = {s.seat: s for s in (db.game_seats(session, game) if seats is None else seats)}
     # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
     news = db.unmailed_turns(session, game)
     for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
@@ -145,8 +151,9 @@ def _mail_reports_read(
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {o.language for o in watchers} if watched else set()
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
-    earlier = db.turns_numbered(session, game, {number - 1 for number in rows} - set(rows))
-    states = {row.number: row.state_json for row in [*earlier, *rows.values()]}  # the battle headers name leaders
+    # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
+    states = db.turn_states(session, game, {number - 1 for number in rows} - set(rows))
+    states |= {row.number: row.state_json for row in rows.values()}
 
     @cache
     def public(number: int, say: str) -> str:
@@ -165,7 +172,8 @@ def _mail_reports_read(
             ruleset, game, news[-1], {s.seat: s.language for s in seats}, None, states.get(news[-1].number - 1)
         )
     )
-    threads = db.last_order_mails(session, game)
+    threads = db.last_order_mail_ids(session, game)
+    mails = []
     for seat in seats:
         found = covered.get(seat.seat, [])
         if not found:
@@ -184,23 +192,27 @@ def _mail_reports_read(
             + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
         )
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
-        db.queue_mail(
-            session,
-            seat.email,
-            subject,
-            body,
-            timestamp(clock),
-            game.name,
-            html=html,
-            map_svg=maps[say],
-            **_thread_of(threads.get(seat.seat)),
+        mails.append(
+            db.mail_fields(
+                seat.email,
+                subject,
+                body,
+                timestamp(clock),
+                game.name,
+                html=html,
+                map_svg=maps[say],
+                **_thread_of(threads.get(seat.seat)),
+            )
         )
     for watcher in watchers if watched else []:
         say = watcher.language
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         text = publics(watched, say)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
-        db.queue_mail(session, watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
+        mails.append(
+            db.mail_fields(watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
+        )
+    db.queue_mails(session, mails)  # in the order of the seats, then the observers
 
 
 def _covered(
@@ -267,5 +279,6 @@ def _seat_report(
     )
 
 
-def _thread_of(message: MessageRow | None) -> dict[str, str]:
-    return {"in_reply_to": message.message_id, "thread": message.message_id} if message else {}
+def _thread_of(message_id: str | None) -> dict[str, str]:
+    """The headers that thread a mail with the player's mail of this Message-ID (none: unthreaded)."""
+    return {"in_reply_to": message_id, "thread": message_id} if message_id is not None else {}

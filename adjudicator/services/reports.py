@@ -266,12 +266,17 @@ def write_turn_files(
         if not outputs["map.svg"]:
             del outputs["map.svg"]
         before = row.state_json
+        made = False
         for filename, text in outputs.items():
             if only is not None and filename not in only:
                 continue
+            if not made:
+                turn_folder.mkdir(parents=True, exist_ok=True)  # once for the turn's files
+                made = True
             # the public report and map follow the umask; private reports and the snapshot (which holds every
             # seat's standing orders) stay the moderator's
-            write_atomically(turn_folder / filename, text, public=filename in ("report.txt", "map.svg"))
+            public = filename in ("report.txt", "map.svg")
+            write_atomically(turn_folder / filename, text, public=public, folder_made=True)
             written.append(turn_folder / filename)
     return written
 

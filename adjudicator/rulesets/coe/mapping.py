@@ -53,18 +53,22 @@ def map_layers(board: Board, snapshot: Mapping[str, Any], events: list[dict[str,
     )
     notes = _notes(events, tr)
     marks, pieces = {}, []
+    extra = os.environ.get("PBEM_RULESETS")  # read once per map: the quiet tooltips are remembered by it
     for code in sorted(board.areas):
         area = areas.get(code, {})
-        if area.get("units") or code in notes:
-            tooltip = _area_tooltip(board, code, area, notes.get(code, []), tr)
-        else:
-            tooltip = _quiet_tooltip(board, code, area, tr)
+        units = area.get("units")
+        if not units and code not in notes:
+            tooltip = _quiet_tooltip(board, code, area, tr, extra)
+            marks[code] = AreaLayer(area.get("owner") or "", area.get("city") or "", tooltip)
+            continue
+        # each force's words once, for the area's tooltip and its pieces' tooltip
+        lines = [f"{seat}: {_army_words(force, tr)}" for seat, force in (units or {}).items()]
+        tooltip = _area_tooltip(board, code, area, notes.get(code, []), tr, lines)
         marks[code] = AreaLayer(area.get("owner") or "", area.get("city") or "", tooltip)
-        texts = [(seat, army_label(force, tr)) for seat, force in area.get("units", {}).items()]
+        texts = [(seat, army_label(force, tr)) for seat, force in (units or {}).items()]
         texts = [(seat, text) for seat, text in texts if text]
         if texts:
-            words = "\n".join(f"{seat}: {_army_words(force, tr)}" for seat, force in area.get("units", {}).items())
-            pieces.append(Pieces(code, texts, words))
+            pieces.append(Pieces(code, texts, "\n".join(lines)))
     details = [f"{snapshot.get('ruleset', '')}", tr("round %(round)s", round=snapshot.get("round", ""))]
     if snapshot.get("active"):
         details.append(tr("next: %(seat)s", seat=snapshot["active"]))
@@ -131,10 +135,11 @@ _QUIET_TOOLTIPS: dict[tuple[Any, ...], tuple[Board, str]] = {}
 QUIET_TOOLTIPS_KEPT = 4096
 
 
-def _quiet_tooltip(board: Board, code: str, area: Mapping[str, Any], tr: Translate) -> str:
-    """_area_tooltip of an area without pieces or notes, made once per process for the same fields."""
+def _quiet_tooltip(board: Board, code: str, area: Mapping[str, Any], tr: Translate, extra: str | None) -> str:
+    """_area_tooltip of an area without pieces or notes, made once per process for the same fields; `extra`: the
+    extra rulesets in force (PBEM_RULESETS)."""
     roads = tuple(area.get("roads") or ())
-    key = (id(board), code, area.get("owner"), area.get("city"), roads, tr.language, os.environ.get("PBEM_RULESETS"))
+    key = (id(board), code, area.get("owner"), area.get("city"), roads, tr.language, extra)
     found = _QUIET_TOOLTIPS.get(key)
     if found is not None and found[0] is board:
         return found[1]
@@ -145,7 +150,11 @@ def _quiet_tooltip(board: Board, code: str, area: Mapping[str, Any], tr: Transla
     return tooltip
 
 
-def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[str], tr: Translate) -> str:
+def _area_tooltip(
+    board: Board, code: str, area: Mapping[str, Any], notes: list[str], tr: Translate, forces: list[str] | None = None
+) -> str:
+    """An area's tooltip: its name, worth and owner, city, roads, each force's words (`forces`: made by the caller,
+    else here) and what happened there this turn."""
     info = board.areas[code]
     if not info.is_land:
         head = tr("%(name)s (%(code)s), sea zone", name=info.name, code=code)
@@ -164,9 +173,9 @@ def _area_tooltip(board: Board, code: str, area: Mapping[str, Any], notes: list[
         lines.append(tr("fortified city") if area["city"] == "fortified" else tr("city"))
     if area.get("roads"):
         lines.append(tr("roads to %(areas)s", areas=", ".join(sorted(area["roads"]))))
-    for seat, force in area.get("units", {}).items():
-        lines.append(f"{seat}: {_army_words(force, tr)}")
-    return "\n".join(lines + notes)
+    if forces is None:
+        forces = [f"{seat}: {_army_words(force, tr)}" for seat, force in area.get("units", {}).items()]
+    return "\n".join(lines + forces + notes)
 
 
 def _roads(areas: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
