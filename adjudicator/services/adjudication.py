@@ -86,15 +86,18 @@ def adjudicate(
     early: bool = True,
     *,
     clock: Clock = SYSTEM_CLOCK,
+    repair: bool = True,
 ) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction that holds
     the game's lock and also queues the report mails; write the files after the commit. Without `early`, a game
     whose deadline has not passed while due seats have no orders stored is refused (the moderator's `--now`
-    allows it)."""
+    allows it). Without `repair`, the files of earlier turns are not looked for: a caller that made the game and
+    wrote every turn's files itself (self-play; a failed write stops it) knows that none lacks."""
     from adjudicator.services.news import mail_news, queue_news  # deadlines builds on this module
 
-    # files of a turn whose writer died after its commit
-    repaired = write_missing_files(archive, data, name, clock=clock)
+    # files of a turn whose writer died after its commit (each turn's folder is listed: a cost that grows with
+    # the game)
+    repaired = write_missing_files(archive, data, name, clock=clock) if repair else []
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)

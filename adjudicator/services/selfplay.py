@@ -138,13 +138,14 @@ def play_archived_game(
             submit(
                 archive, name, bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)
             )
-        done = adjudicate(archive, data, name)
+        # this process made the game and writes every turn's files (a failed write stops it): nothing to repair
+        done = adjudicate(archive, data, name, repair=False)
         for _ in range(ANSWER_ROUNDS):
             state = _take(ruleset, bot, name, done.turns, state, steps, on_turn)
             if not done.waiting:
                 break
             _answer(archive, ruleset, bot, name, state, done, made.passwords, seed)
-            done = adjudicate(archive, data, name)
+            done = adjudicate(archive, data, name, repair=False)
         else:
             raise PbemError(
                 f"game {name}: step {ruleset.steps_done(state) + 1} still asks after {ANSWER_ROUNDS} answers"
