@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Final
 
 from adjudicator.orders.keywords import written
@@ -92,6 +92,7 @@ class Template:
 
     def __init__(self, game: ConquerorGame, state: GameState, seat: str, language: str) -> None:
         self.game, self.state, self.seat, self.language = game, state, seat, language
+        self.folders = os.environ.get(EXTRA_FOLDERS, "")  # read once: spoken() asks it for every line
         self.data: GameData = game.data
         self.side: MapSide = game.data.map_for(state.players_count)
         self.player = state.players[seat]
@@ -99,7 +100,7 @@ class Template:
     # -- words ------------------------------------------------------------------------------------------------------
     def spoken(self, order: str) -> str:
         """An order written with {KEYWORD} names, in the reader's keywords."""
-        return spoken(self.language, order)
+        return spoken(self.language, order, self.folders)
 
     def units(self, counts: dict[str, int]) -> str:
         """Units as orders write them: 2 {INFANTRY} 1 {CAVALRY}; the elite is one unit (ER-1.4)."""
@@ -132,7 +133,9 @@ class Template:
         for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
             kept = [v[0] for v in variants]
             parsed = _parsed(
-                f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", [spoken("en", line) for line in kept], self.game
+                f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x",
+                [spoken("en", line, self.folders) for line in kept],
+                self.game,
             )
             if phase == rounds.PURCHASES:
                 results = purchases.check_purchases(self.state, self.data, options, self.seat, parsed)
@@ -598,15 +601,24 @@ _SPOKEN: dict[tuple[str, str, str], str] = {}
 SPOKEN_KEPT = 4096
 
 
-def spoken(language: str, order: str) -> str:
-    """An order written with {KEYWORD} names, in the keywords of a reader of `language`."""
-    key = (os.environ.get(EXTRA_FOLDERS, ""), language, order)
+def spoken(language: str, order: str, folders: str | None = None) -> str:
+    """An order written with {KEYWORD} names, in the keywords of a reader of `language`; `folders`: PBEM_RULESETS
+    as the caller read it (read here when None; a template reads it once for its hundreds of lines)."""
+    if folders is None:
+        folders = os.environ.get(EXTRA_FOLDERS, "")
+    key = (folders, language, order)
     found = _SPOKEN.get(key)
     if found is None:
-        found = _SPOKEN[key] = KEYWORD.sub(lambda m: written(language, m[1], RULESET), order)
+        found = _SPOKEN[key] = KEYWORD.sub(lambda m: _keyword(folders, language, m[1]), order)
         if len(_SPOKEN) > SPOKEN_KEPT:
             del _SPOKEN[next(iter(_SPOKEN))]
     return found
+
+
+@cache  # the lines vary (areas, coins), their keywords do not
+def _keyword(folders: str, language: str, name: str) -> str:
+    """Keyword `name` as a reader of `language` writes it, with PBEM_RULESETS `folders` (part of the key)."""
+    return written(language, name, RULESET)
 
 
 # The examples' order lines as parsed for the checks: (game's id, header, line, its number) -> (the game, the parsed

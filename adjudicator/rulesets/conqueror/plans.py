@@ -89,7 +89,8 @@ def check_plans(
 ) -> list[OrderResult]:
     """A seat's verdicts as if the step resolved now with no other seat's orders (nothing is stored)."""
     _, results = play_plans(state.copy(), data, options, {faction: orders})
-    return [_noted(result) if result.line in _agent_lines(orders) else result for result in results[faction]]
+    agent_lines = _agent_lines(orders)
+    return [_noted(result) if result.line in agent_lines else result for result in results[faction]]
 
 
 def _agent_lines(orders: Any | None) -> set[int]:

@@ -182,22 +182,24 @@ def copied(value: Any) -> Any:
     kind = type(value)
     if kind in ATOMS:
         return value
+    # most members are atoms: taken as they are without a call each (a copy is made per check and per snapshot)
     if kind is dict:
-        return {k: copied(v) for k, v in value.items()}
+        return {k: v if type(v) in ATOMS else copied(v) for k, v in value.items()}
     if kind is list:
-        return [copied(v) for v in value]
+        return [v if type(v) in ATOMS else copied(v) for v in value]
     if kind is tuple:
-        return tuple(copied(v) for v in value)
+        return tuple(v if type(v) in ATOMS else copied(v) for v in value)
     if kind in STATE_CLASSES:
         new = object.__new__(kind)
-        new.__dict__.update({k: copied(v) for k, v in value.__dict__.items()})
+        new.__dict__.update({k: v if type(v) in ATOMS else copied(v) for k, v in value.__dict__.items()})
         return new
     return copy.deepcopy(value)
 
 
 def plain(value: Any) -> dict[str, Any]:
     """dataclasses.asdict of a state dataclass: its fields in order, copied."""
-    return {name: copied(value.__dict__[name]) for name in value.__dataclass_fields__}
+    members = value.__dict__
+    return {name: v if type(v := members[name]) in ATOMS else copied(v) for name in value.__dataclass_fields__}
 
 
 # -- control (ER-2.3, ER-2.4, ER-2.5) ---------------------------------------------------------------------------
@@ -224,23 +226,40 @@ def controller(state: GameState, side: MapSide, area: str) -> str | None:
 def controlled_areas(state: GameState, side: MapSide, faction: str) -> list[str]:
     """ER-2.5: the areas whose resources `faction` gets: those `controller` gives it, read in one pass (the
     players' temporary capitals looked up once, the first player's where two name one area, as capital_owner)."""
-    players, army = state.players, state.army
+    army = state.army
+    alive: set[str] = set()
     temporary: dict[str, str] = {}
-    for f, p in players.items():
-        if p.temporary_capital is not None and not p.eliminated:
-            temporary.setdefault(p.temporary_capital, f)
+    for f, p in state.players.items():
+        if not p.eliminated:
+            alive.add(f)
+            if p.temporary_capital is not None:
+                temporary.setdefault(p.temporary_capital, f)
     found = []
-    for area, attributes in side.areas.items():
+    for area, capital in _capitals(side):
         units = army.get(area)
-        if units is not None and units.total > 0:
+        if units is not None and sum(units.units.values()) > 0:  # Army.total, asked without the property's call
             held: str | None = units.owner
-        elif attributes.capital in players and not players[attributes.capital].eliminated:
-            held = attributes.capital
+        elif capital in alive:
+            held = capital
         else:
             held = temporary.get(area)
         if held == faction:
             found.append(area)
     return found
+
+
+# Each map side's areas with their capital's faction, in the side's order: (id(side)) -> (the side, the pairs).
+# controlled_areas reads them thousands of times a step.
+_CAPITALS: dict[int, tuple[MapSide, tuple[tuple[str, str | None], ...]]] = {}
+
+
+def _capitals(side: MapSide) -> tuple[tuple[str, str | None], ...]:
+    kept = _CAPITALS.get(id(side))
+    if kept is None or kept[0] is not side:
+        kept = _CAPITALS[id(side)] = (side, tuple((area, a.capital) for area, a in side.areas.items()))
+        if len(_CAPITALS) > 64:
+            del _CAPITALS[next(iter(_CAPITALS))]
+    return kept[1]
 
 
 def has_units(state: GameState, faction: str) -> bool:
