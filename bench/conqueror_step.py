@@ -116,7 +116,7 @@ def play_archived(seed: int, turns: int, seats: int) -> dict[str, Any]:
 # Where an archived step's CPU goes: (label, module, attribute) wrapped with a CPU counter; an attribute "A.b" is a
 # method b of class A. Indented labels are parts of the one above. Only this tree's names: the new tree alone.
 PARTS = (
-    ("order sets submitted, less the password checks", "adjudicator.services.selfplay", "submit"),
+    ("order sets submitted, less the password checks", "adjudicator.services.selfplay", "submit_all"),
     ("password checks", "adjudicator.services.passwords", "password_matches"),
     ("adjudication", "adjudicator.services.selfplay", "adjudicate"),
     ("  files of earlier turns looked for", "adjudicator.services.adjudication", "write_missing_files"),

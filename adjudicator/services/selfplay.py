@@ -1,8 +1,9 @@
 """Self-play (`pbem selfplay`): a ruleset's bot (the Ruleset protocol's optional member `bot`, engine/protocol.py
 Bot) plays a new game through the moderator's operations, as players' mails would: new_game, then at each step
-every ordering seat's orders are submitted with its password and the step is adjudicated (reports and snapshot
-written); a step that waits for decisions gets the bot's answers. The ruleset's invariants are checked after every
-step, and the archive is verified by replay at the end. Any ruleset with a bot plays, sealed steps included.
+every ordering seat's orders are submitted with its password (a step's seats in one transaction) and the step is
+adjudicated (reports and snapshot written); a step that waits for decisions gets the bot's answers. The ruleset's
+invariants are checked after every step, and the archive is verified by replay at the end. Any ruleset with a bot
+plays, sealed steps included.
 
 The dice are the game's own secret stream; only the bot's orders depend on the seed. Self-play games are never
 ticked or mailed."""
@@ -19,11 +20,14 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.decisions import Question
 from adjudicator.engine.protocol import Bot
 from adjudicator.errors import PbemError
+from adjudicator.orders import parse_orders
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
-from adjudicator.services.game_reads import due_turns
+from adjudicator.services.clock import SYSTEM_CLOCK
+from adjudicator.services.game_reads import current_game, due_turns
 from adjudicator.services.games import NewGameOptions, new_game
-from adjudicator.services.orders import answer, submit
+from adjudicator.services.orders import answer, store_order_set
+from adjudicator.services.passwords import authenticate
 from adjudicator.services.positions import stored_state
 from adjudicator.services.verification import verify
 
@@ -129,15 +133,14 @@ def play_archived_game(
     steps: list[SelfPlayStep] = []
     while ruleset.due(state) is not None and len(steps) < max_turns:
         rngs: dict[int, random.Random] = {}
-        ordered: set[str] = set()
+        ordered: dict[str, str] = {}  # seat -> its order set
         for number, seat in due_turns(ruleset, state, pace):
             if seat in ordered:  # an order set is taken for a seat's first open step alone (games.expected_turn)
                 continue
-            ordered.add(seat)
             rng = rngs.setdefault(number, step_rng(seed, number))
-            submit(
-                archive, name, bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)
-            )
+            ordered[seat] = bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)
+        if ordered:
+            submit_all(archive, name, list(ordered.values()))
         # this process made the game and writes every turn's files (a failed write stops it): nothing to repair
         done = adjudicate(archive, data, name, repair=False)
         for _ in range(ANSWER_ROUNDS):
@@ -157,6 +160,18 @@ def play_archived_game(
         if problems:
             raise PbemError(f"game {name}: the archive does not verify: {'; '.join(problems)}")
     return steps
+
+
+def submit_all(archive: Archive, name: str, texts: list[str]) -> None:
+    """Each order set as `submit` takes it (password, checks, stored in place of an earlier set), all in one
+    transaction: the position read once, one commit for a step's seats. Self-play stops at the first refusal, so
+    the sets need not be stored one by one."""
+    with archive.session() as session:
+        game, ruleset, state = current_game(session, name, lock=True)
+        for text in texts:
+            orders = parse_orders(text, ruleset)
+            seat = authenticate(session, game, orders)
+            store_order_set(session, game, ruleset, state, orders, seat, "file", clock=SYSTEM_CLOCK)
 
 
 def _take(
