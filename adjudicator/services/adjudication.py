@@ -93,6 +93,7 @@ def adjudicate(
     whose deadline has not passed while due seats have no orders stored is refused (the moderator's `--now`
     allows it). Without `repair`, the files of earlier turns are not looked for: a caller that made the game and
     wrote every turn's files itself (self-play; a failed write stops it) knows that none lacks."""
+    from adjudicator.archive import queries as db
     from adjudicator.services.news import mail_news, queue_news  # deadlines builds on this module
 
     # files of a turn whose writer died after its commit (each turn's folder is listed: a cost that grows with
@@ -100,6 +101,10 @@ def adjudicate(
     repaired = write_missing_files(archive, data, name, clock=clock) if repair else []
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
+        # the due seats' orders and those sent ahead, which the steps and the recheck ask for seat by seat, in one
+        # query (as the tick reads them)
+        if due := due_turns(ruleset, state, game.pace):
+            db.read_current_orders(session, game, min(n for n, _ in due))
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
         # the reports and NMR counts go in the turn's own transaction, as the tick's do
         done.news, questions = queue_news(session, game, ruleset, clock=clock)
