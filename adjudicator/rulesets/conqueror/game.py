@@ -32,7 +32,7 @@ from adjudicator.rulesets.conqueror.ruleset import ConquerorRuleset
 from adjudicator.rulesets.conqueror.state import (
     GameState,
     broken,
-    controlled_areas,
+    controllers,
     private_part,
     public_part,
     read_state,
@@ -274,12 +274,12 @@ class ConquerorGame(ConquerorRuleset):
     def standings(self, state: GameState) -> list[dict[str, Any]]:
         """Who holds what, for the site's index (protocol.py, report_context): each faction's controlled areas
         (ER-2.3), coins and VP, all public (ER-6.10 hides only hands and decks)."""
-        side = self.data.map_for(state.players_count)
+        held = controllers(state, self.data.map_for(state.players_count))  # one pass for every faction
         return [
             {
                 "seat": faction,
                 "eliminated": player.eliminated,
-                "held": sorted(controlled_areas(state, side, faction)),
+                "held": sorted(area for area, holder in held.items() if holder == faction),
                 "figures": [(N_("Coins"), player.coins), (N_("Victory points"), player.vp)],
             }
             for faction, player in state.players.items()

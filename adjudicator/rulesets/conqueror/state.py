@@ -227,13 +227,7 @@ def controlled_areas(state: GameState, side: MapSide, faction: str) -> list[str]
     """ER-2.5: the areas whose resources `faction` gets: those `controller` gives it, read in one pass (the
     players' temporary capitals looked up once, the first player's where two name one area, as capital_owner)."""
     army = state.army
-    alive: set[str] = set()
-    temporary: dict[str, str] = {}
-    for f, p in state.players.items():
-        if not p.eliminated:
-            alive.add(f)
-            if p.temporary_capital is not None:
-                temporary.setdefault(p.temporary_capital, f)
+    alive, temporary = _in_play_and_temporary(state)
     found = []
     for area, capital in _capitals(side):
         units = army.get(area)
@@ -246,6 +240,34 @@ def controlled_areas(state: GameState, side: MapSide, faction: str) -> list[str]
         if held == faction:
             found.append(area)
     return found
+
+
+def controllers(state: GameState, side: MapSide) -> dict[str, str | None]:
+    """Each area of the side (in its order) with its `controller` (ER-2.3), as controlled_areas reads it, in one
+    pass for every faction."""
+    army = state.army
+    alive, temporary = _in_play_and_temporary(state)
+    found: dict[str, str | None] = {}
+    for area, capital in _capitals(side):
+        units = army.get(area)
+        if units is not None and sum(units.units.values()) > 0:
+            found[area] = units.owner
+        else:
+            found[area] = capital if capital in alive else temporary.get(area)
+    return found
+
+
+def _in_play_and_temporary(state: GameState) -> tuple[set[str], dict[str, str]]:
+    """The factions in play, and each temporary capital's area with its faction (the first player's where two
+    name one area, as capital_owner)."""
+    alive: set[str] = set()
+    temporary: dict[str, str] = {}
+    for f, p in state.players.items():
+        if not p.eliminated:
+            alive.add(f)
+            if p.temporary_capital is not None:
+                temporary.setdefault(p.temporary_capital, f)
+    return alive, temporary
 
 
 # Each map side's areas with their capital's faction, in the side's order: (id(side)) -> (the side, the pairs).
