@@ -146,6 +146,8 @@ class Template:
             bad = {e.line for e in parsed.errors} | {r.line for r in results if not r.accepted}
             if not bad:
                 return kept
+            if phase == rounds.PLANS and _stores_nothing(parsed, bad) and all(len(variants[i - 2]) == 1 for i in bad):
+                return [line for i, line in enumerate(kept, 2) if i not in bad]  # what judging again would keep
             variants = [v[1:] if i in bad else v for i, v in enumerate(variants, 2)]
             variants = [v for v in variants if v]
         return []
@@ -651,6 +653,21 @@ def _parsed_line(header: str, line: str, number: int, game: ConquerorGame) -> Or
     if len(_PARSED) > PARSED_KEPT:
         del _PARSED[next(iter(_PARSED))]
     return parsed
+
+
+def _stores_nothing(parsed: OrderSet, bad: set[int]) -> bool:
+    """Whether the refused lines `bad` are all FOOD STORE lines that parsed: refused, such a line changes nothing,
+    as the default without it stores nothing either, for the same reason (ER-5.32, ER-14.9), and it comes last in
+    the seat's Preparation: the other lines' verdicts stand without it (the plans step judged again would say the
+    same)."""
+    from adjudicator.rulesets.conqueror.orders import Food
+
+    if any(e.line in bad for e in parsed.errors):
+        return False
+    refused = [o for o in parsed.orders if getattr(o, "line", 0) in bad]
+    return {getattr(o, "line", 0) for o in refused} == bad and all(
+        isinstance(o, Food) and o.action == "store" for o in refused
+    )
 
 
 def _unit_order(item: tuple[str, int]) -> int:
