@@ -6,6 +6,7 @@ commit, so that a failure leaves the archive as it was."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,7 +29,7 @@ from adjudicator.services.game_reads import (
     game_checkpoints,
     game_folder,
 )
-from adjudicator.services.orders import Receipt, check_against
+from adjudicator.services.orders import Receipt, check_against, store_order_set
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
 from adjudicator.services.repair import write_missing_files
 from adjudicator.services.reports import write_decision_notices, write_turn_files
@@ -87,12 +88,15 @@ def adjudicate(
     *,
     clock: Clock = SYSTEM_CLOCK,
     repair: bool = True,
+    order_sets: Sequence[str] = (),
 ) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction that holds
     the game's lock and also queues the report mails; write the files after the commit. Without `early`, a game
     whose deadline has not passed while due seats have no orders stored is refused (the moderator's `--now`
     allows it). Without `repair`, the files of earlier turns are not looked for: a caller that made the game and
-    wrote every turn's files itself (self-play; a failed write stops it) knows that none lacks."""
+    wrote every turn's files itself (self-play; a failed write stops it) knows that none lacks. `order_sets` are
+    stored first in the same transaction, each as `submit` takes it (password, checks; a refused one stores
+    nothing at all): self-play's seats, with one commit for their orders and the step."""
     from adjudicator.archive import queries as db
     from adjudicator.services.news import mail_news, queue_news  # deadlines builds on this module
 
@@ -101,6 +105,10 @@ def adjudicate(
     repaired = write_missing_files(archive, data, name, clock=clock) if repair else []
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
+        for text in order_sets:
+            orders = parse_orders(text, ruleset)
+            seat = authenticate(session, game, orders)
+            store_order_set(session, game, ruleset, state, orders, seat, "file", clock=clock)
         # the due seats' orders and those sent ahead, which the steps and the recheck ask for seat by seat, in one
         # query (as the tick reads them)
         if due := due_turns(ruleset, state, game.pace):

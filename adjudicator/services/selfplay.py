@@ -1,7 +1,7 @@
 """Self-play (`pbem selfplay`): a ruleset's bot (the Ruleset protocol's optional member `bot`, engine/protocol.py
 Bot) plays a new game through the moderator's operations, as players' mails would: new_game, then at each step
-every ordering seat's orders are submitted with its password (a step's seats in one transaction) and the step is
-adjudicated (reports and snapshot written); a step that waits for decisions gets the bot's answers. The ruleset's
+every ordering seat's orders are submitted with its password and the step is adjudicated, in one transaction
+(reports and snapshot written after it); a step that waits for decisions gets the bot's answers. The ruleset's
 invariants are checked after every step, and the archive is verified by replay at the end. Any ruleset with a bot
 plays, sealed steps included.
 
@@ -20,14 +20,11 @@ from typing import TYPE_CHECKING, Any
 from adjudicator.engine.decisions import Question
 from adjudicator.engine.protocol import Bot
 from adjudicator.errors import PbemError
-from adjudicator.orders import parse_orders
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
-from adjudicator.services.clock import SYSTEM_CLOCK
-from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.game_reads import due_turns
 from adjudicator.services.games import NewGameOptions, new_game
-from adjudicator.services.orders import answer, store_order_set
-from adjudicator.services.passwords import authenticate
+from adjudicator.services.orders import answer
 from adjudicator.services.positions import stored_state
 from adjudicator.services.verification import verify
 
@@ -139,10 +136,9 @@ def play_archived_game(
                 continue
             rng = rngs.setdefault(number, step_rng(seed, number))
             ordered[seat] = bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)
-        if ordered:
-            submit_all(archive, name, list(ordered.values()))
-        # this process made the game and writes every turn's files (a failed write stops it): nothing to repair
-        done = adjudicate(archive, data, name, repair=False)
+        # the seats' order sets stored as `submit` takes them, and the step resolved, in one transaction; this
+        # process made the game and writes every turn's files (a failed write stops it): nothing to repair
+        done = adjudicate(archive, data, name, repair=False, order_sets=list(ordered.values()))
         for _ in range(ANSWER_ROUNDS):
             state = _take(ruleset, bot, name, done.turns, state, steps, on_turn)
             if not done.waiting:
@@ -160,18 +156,6 @@ def play_archived_game(
         if problems:
             raise PbemError(f"game {name}: the archive does not verify: {'; '.join(problems)}")
     return steps
-
-
-def submit_all(archive: Archive, name: str, texts: list[str]) -> None:
-    """Each order set as `submit` takes it (password, checks, stored in place of an earlier set), all in one
-    transaction: the position read once, one commit for a step's seats. Self-play stops at the first refusal, so
-    the sets need not be stored one by one."""
-    with archive.session() as session:
-        game, ruleset, state = current_game(session, name, lock=True)
-        for text in texts:
-            orders = parse_orders(text, ruleset)
-            seat = authenticate(session, game, orders)
-            store_order_set(session, game, ruleset, state, orders, seat, "file", clock=SYSTEM_CLOCK)
 
 
 def _take(
