@@ -205,8 +205,16 @@ class ConquerorGame(ConquerorRuleset):
             state.data_digest,
         )
 
+    def _view(self, state: GameState, private: dict[str, dict[str, Any]]) -> Envelope:
+        return Envelope(self.name, state.game, state.steps_done, public_part(state), private, {}, state.data_digest)
+
     def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:
         """PUBLIC: no hand, no deck order; a seat: its own hand and heroes besides; EVERYONE: all (the archive)."""
+        # a view builds only the parts it shows: a turn's reports ask for the public and every seat's view
+        if viewer is PUBLIC:
+            return self._view(state, {}).public_snapshot()
+        if viewer != EVERYONE and viewer in state.players:
+            return self._view(state, {viewer: private_part(state.players[viewer])}).seat_snapshot(viewer)
         envelope = self.envelope(state)
         if viewer is PUBLIC:
             return envelope.public_snapshot()
