@@ -28,7 +28,7 @@ from adjudicator.rulesets.conqueror.state import FOOD_HELD, food_limit, fort_of,
 
 if TYPE_CHECKING:
     from adjudicator.orders.sets import OrderSet
-    from adjudicator.rulesets.conqueror.data import GameData, MapSide
+    from adjudicator.rulesets.conqueror.data import GameData, MapSide, Options
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.state import GameState
 
@@ -97,6 +97,16 @@ class Template:
         self.side: MapSide = game.data.map_for(state.players_count)
         self.player = state.players[seat]
 
+    @cached_property  # read by the checks and by two sections
+    def options(self) -> Options:
+        from adjudicator.rulesets.conqueror.setup import options_from_json
+
+        return options_from_json(self.state.options)
+
+    @cached_property  # a section and the examples ask
+    def may_trigger_dynasty(self) -> bool:
+        return rounds.may_trigger_dynasty(self.state, self.data, self.options, self.seat)
+
     # -- words ------------------------------------------------------------------------------------------------------
     def spoken(self, order: str) -> str:
         """An order written with {KEYWORD} names, in the reader's keywords."""
@@ -126,9 +136,8 @@ class Template:
         """The examples the step's checks accept as the position stands, judged together as one mail. An example
         given as a tuple is a list of variants, the first preferred: a refused variant gives way to the next."""
         from adjudicator.rulesets.conqueror import campaign, plans, purchases
-        from adjudicator.rulesets.conqueror.setup import options_from_json
 
-        options = options_from_json(self.state.options)
+        options = self.options
         variants = [list(e) if isinstance(e, tuple) else [e] for e in examples]
         for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
             kept = [v[0] for v in variants]
@@ -330,8 +339,6 @@ class Template:
         return [h.id for h in self.data.cards.heroes if h.faction == self.seat and h.id not in held]
 
     def new_year_section(self) -> Section:
-        from adjudicator.rulesets.conqueror.setup import options_from_json
-
         lines = []
         if self.state.hourglass == self.seat:
             order = ", ".join(self.state.in_play())
@@ -341,7 +348,7 @@ class Template:
                 + ": "
                 + gettext(self.language, "you hold the hourglass: the turn order (ER-4.4.2)")
             )
-        if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
+        if self.may_trigger_dynasty:
             words = effects_words(self.language, self.data.factions[self.seat].dynasty)
             lines.append(self.spoken("{DYNASTY}") + ": " + words + " (ER-11.5)")
         others = [f for f in self.state.in_play() if f != self.seat]
@@ -390,14 +397,17 @@ class Template:
             lines.append(self.spoken(self.placeholders(form)) + ": " + gettext(self.language, note))
         return Section(gettext(self.language, "Standing orders (kept until changed, ER-14):"), lines)
 
-    def placeholders(self, form: str) -> str:
-        names = {
+    @cached_property  # every form of two sections asks
+    def _placeholder_words(self) -> dict[str, str]:
+        return {
             "<area>": gettext(self.language, "area"),
             "<hero>": gettext(self.language, "hero"),
             "<card>": gettext(self.language, "card"),
             "<seat>": gettext(self.language, "seat"),
         }
-        for name, word in names.items():
+
+    def placeholders(self, form: str) -> str:
+        for name, word in self._placeholder_words.items():
             form = form.replace(name, f"<{word}>")
         return form
 
@@ -440,9 +450,7 @@ class Template:
         examples.append("{FOOD} {USE}" if self.player.stored_food == FOOD_HELD else "{FOOD} {STORE}")
         if self.state.hourglass == self.seat:
             examples.append("{ORDER} " + ", ".join(self.state.in_play()))
-        from adjudicator.rulesets.conqueror.setup import options_from_json
-
-        if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
+        if self.may_trigger_dynasty:
             examples.append("{DYNASTY}")
         others = [f for f in self.state.in_play() if f != self.seat]
         if others and self.player.coins >= 1:
