@@ -359,22 +359,32 @@ def broken(state: GameState, data: GameData) -> list[str]:
             problems.append(f"{area}: more units exhausted than present (ER-7.2)")
         if not side.areas[area].land and army.owner == INDEPENDENT:
             problems.append(f"{area}: an independent army at sea (ER-3.8)")
-    problems += _piece_limits(state, data)
+    counted = _units_by_owner(state)
+    problems += _piece_limits(state, data, counted)
     problems += _supply_limits(state, data)
     problems += _card_limits(state, data)
-    problems += _seas_limits(state, data)
+    problems += _seas_limits(state, data, counted)
     return problems
 
 
-def _piece_limits(state: GameState, data: GameData) -> list[str]:
+def _units_by_owner(state: GameState) -> dict[tuple[str, str], int]:
+    """units_of of every owner and kind, read in one pass over the map (the limits ask for each)."""
+    counted: dict[tuple[str, str], int] = {}
+    for army in state.army.values():
+        for kind, count in army.units.items():
+            counted[(army.owner, kind)] = counted.get((army.owner, kind), 0) + count
+    return counted
+
+
+def _piece_limits(state: GameState, data: GameData, counted: dict[tuple[str, str], int]) -> list[str]:
     """ER-1.1: no more units than the barracks hold; ER-1.2: one elite per faction."""
     problems = []
     for faction, player in state.players.items():
         board = data.factions[faction].board(player.board) or data.factions[faction].standard
         for kind in STANDARD:
-            if units_of(state, faction, kind) > board.barracks.of(kind):
+            if counted.get((faction, kind), 0) > board.barracks.of(kind):
                 problems.append(f"{faction} has more {kind} on the map than its barracks hold (ER-1.1)")
-        elites = units_of(state, faction, "elite")
+        elites = counted.get((faction, "elite"), 0)
         if elites > 1 or (elites == 1) != (player.elite == "recruited"):
             problems.append(f"{faction}: {elites} elite units on the map, elite {player.elite} (ER-1.2, ER-6.7)")
         if player.stored_food not in (FOOD_NONE, FOOD_HELD, FOOD_IN_USE):
@@ -433,7 +443,7 @@ def _card_limits(state: GameState, data: GameData) -> list[str]:
     return problems
 
 
-def _seas_limits(state: GameState, data: GameData) -> list[str]:
+def _seas_limits(state: GameState, data: GameData, counted: dict[tuple[str, str], int]) -> list[str]:
     """ER-0.8, ER-12.1, ER-12.2, ER-12.18: ships and siege engines only with Seas of Destiny, 2 of each per
     barracks; N megaproject cards of each type and N wharf markers, each in one place."""
     seas, n = state.seas, state.players_count
@@ -443,9 +453,9 @@ def _seas_limits(state: GameState, data: GameData) -> list[str]:
         if board is not None and board.kind == "alternative" and seas is None:
             problems.append(f"{faction} plays {player.board}: alternative boards need Seas of Destiny (ER-12.3)")
         for kind, most in SEAS_BARRACKS.items():
-            if units_of(state, faction, kind) > (most if seas is not None else 0):
+            if counted.get((faction, kind), 0) > (most if seas is not None else 0):
                 problems.append(f"{faction} has more {kind} units on the map than its barracks hold (ER-12.2)")
-        if seas is not None and units_of(state, faction, "siege") > seas.siege_recruited.get(faction, 0):
+        if seas is not None and counted.get((faction, "siege"), 0) > seas.siege_recruited.get(faction, 0):
             problems.append(f"{faction}: more siege engines on the map than recruited (ER-12.16)")
     side = data.map_for(state.players_count)
     for area, army in state.army.items():
