@@ -5,8 +5,8 @@ round by round.
 
 Two measures of a step:
 - archived: the step as `pbem selfplay` plays it in process (services/selfplay.py): the bot's orders, each
-  seat's order set submitted with its password, the step adjudicated, its reports, snapshots and map written
-  and stored, the invariants checked. The password checks (scrypt, a fixed cost of every order set by design)
+  seat's order set checked with its password and stored, the step adjudicated in the same transaction, its
+  reports, snapshots and map written and stored, the invariants checked. The password checks (scrypt, a fixed cost of every order set by design)
   are also shown apart, and the step without them.
 - memory: the game's own work alone: the bot's orders, their parsing, the step resolved, the invariants
   checked, the snapshot written and read back.
