@@ -6,8 +6,9 @@ round by round.
 Two measures of a step:
 - archived: the step as `pbem selfplay` plays it in process (services/selfplay.py): the bot's orders, each
   seat's order set checked with its password and stored, the step adjudicated in the same transaction, its
-  reports, snapshots and map written and stored, the invariants checked. The password checks (scrypt, a fixed cost of every order set by design)
-  are also shown apart, and the step without them.
+  reports, snapshots and map written and stored, the invariants checked. The password checks (scrypt; a seat
+  whose password this process hashed or already matched pays none) are also shown apart, and the step without
+  them.
 - memory: the game's own work alone: the bot's orders, their parsing, the step resolved, the invariants
   checked, the snapshot written and read back.
 Steps are split by kind (Conquest mode's purchases, the sealed plans step, a campaign turn). Target: a step
