@@ -518,7 +518,12 @@ PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
 
 
 def _public_player(player: Player) -> dict[str, Any]:
-    data = {k: v for k, v in plain(player).items() if k not in PRIVATE_FIELDS}
+    members = player.__dict__  # plain() without the private fields, which are not copied to be left out
+    data = {
+        name: v if type(v := members[name]) in ATOMS else copied(v)
+        for name in Player.__dataclass_fields__
+        if name not in PRIVATE_FIELDS
+    }
     if not player.in_force:  # written only when some card effect is in force: older snapshots read back the same
         del data["in_force"]
     data["hand_size"] = len(player.hand)
