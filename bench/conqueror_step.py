@@ -5,9 +5,10 @@ round by round.
 
 Two measures of a step:
 - archived: the step as `pbem selfplay` plays it in process (services/selfplay.py): the bot's orders, each
-  seat's order set submitted with its password, the step adjudicated, its reports, snapshots and map written
-  and stored, the invariants checked. The password checks (scrypt, a fixed cost of every order set by design)
-  are also shown apart, and the step without them.
+  seat's order set checked with its password and stored, the step adjudicated in the same transaction, its
+  reports, snapshots and map written and stored, the invariants checked. The password checks (scrypt; a seat
+  whose password this process hashed or already matched pays none) are also shown apart, and the step without
+  them.
 - memory: the game's own work alone: the bot's orders, their parsing, the step resolved, the invariants
   checked, the snapshot written and read back.
 Steps are split by kind (Conquest mode's purchases, the sealed plans step, a campaign turn). Target: a step
@@ -116,11 +117,10 @@ def play_archived(seed: int, turns: int, seats: int) -> dict[str, Any]:
 # Where an archived step's CPU goes: (label, module, attribute) wrapped with a CPU counter; an attribute "A.b" is a
 # method b of class A. Indented labels are parts of the one above. Only this tree's names: the new tree alone.
 PARTS = (
-    ("order sets submitted, less the password checks", "adjudicator.services.selfplay", "submit"),
+    ("adjudication with the order sets, less the password checks", "adjudicator.services.selfplay", "adjudicate"),
     ("password checks", "adjudicator.services.passwords", "password_matches"),
-    ("adjudication", "adjudicator.services.selfplay", "adjudicate"),
-    ("  files of earlier turns looked for", "adjudicator.services.adjudication", "write_missing_files"),
     ("  the position read", "adjudicator.services.adjudication", "current_game"),
+    ("  order sets checked and stored", "adjudicator.services.adjudication", "store_order_set"),
     ("  the step resolved and stored", "adjudicator.services.adjudication", "adjudicate_locked"),
     ("  reports rendered", "adjudicator.services.reports", "turn_reports"),
     ("    orders templates (rulesets/conqueror)", "adjudicator.rulesets.conqueror.orders_template", "Template.make"),
@@ -170,7 +170,7 @@ def play_parts(seed: int, turns: int, seats: int) -> dict[str, float]:
 
     selfplay._take = counted_from_the_second_batch  # type: ignore[assignment]
     run = play_archived(seed, turns, seats)
-    spent[PARTS[0][0]] -= spent[PARTS[1][0]]  # the password checks are made within the submission
+    spent[PARTS[0][0]] -= spent[PARTS[1][0]]  # the password checks are made within the adjudication
     spent["all"] = sum(run["cpu"][1:])
     return {label: cpu / (len(run["cpu"]) - 1) for label, cpu in spent.items()}
 

@@ -6,6 +6,7 @@ commit, so that a failure leaves the archive as it was."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,7 +29,7 @@ from adjudicator.services.game_reads import (
     game_checkpoints,
     game_folder,
 )
-from adjudicator.services.orders import Receipt, check_against
+from adjudicator.services.orders import Receipt, check_against, store_order_set
 from adjudicator.services.passwords import authenticate, redacted, without_passwords
 from adjudicator.services.repair import write_missing_files
 from adjudicator.services.reports import write_decision_notices, write_turn_files
@@ -87,17 +88,32 @@ def adjudicate(
     early: bool = True,
     *,
     clock: Clock = SYSTEM_CLOCK,
+    repair: bool = True,
+    order_sets: Sequence[str] = (),
 ) -> Adjudication:
     """Resolve the due player-turn(s) from stored orders (and a turn file's blocks), in one transaction that holds
     the game's lock and also queues the report mails; write the files after the commit. Without `early`, a game
     whose deadline has not passed while due seats have no orders stored is refused (the moderator's `--now`
-    allows it)."""
+    allows it). Without `repair`, the files of earlier turns are not looked for: a caller that made the game and
+    wrote every turn's files itself (self-play; a failed write stops it) knows that none lacks. `order_sets` are
+    stored first in the same transaction, each as `submit` takes it (password, checks; a refused one stores
+    nothing at all): self-play's seats, with one commit for their orders and the step."""
+    from adjudicator.archive import queries as db
     from adjudicator.services.news import mail_news, queue_news  # deadlines builds on this module
 
-    # files of a turn whose writer died after its commit
-    repaired = write_missing_files(archive, data, name, clock=clock)
+    # files of a turn whose writer died after its commit (each turn's folder is listed: a cost that grows with
+    # the game)
+    repaired = write_missing_files(archive, data, name, clock=clock) if repair else []
     with archive.session() as session:
         game, ruleset, state = current_game(session, name, lock=True)
+        for text in order_sets:
+            orders = parse_orders(text, ruleset)
+            seat = authenticate(session, game, orders)
+            store_order_set(session, game, ruleset, state, orders, seat, "file", clock=clock)
+        # the due seats' orders and those sent ahead, which the steps and the recheck ask for seat by seat, in one
+        # query (as the tick reads them)
+        if due := due_turns(ruleset, state, game.pace):
+            db.read_current_orders(session, game, min(n for n, _ in due))
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
         # the reports and NMR counts go in the turn's own transaction, as the tick's do
         done.news, questions = queue_news(session, game, ruleset, clock=clock, seats=done.seats)

@@ -1,8 +1,9 @@
 """Self-play (`pbem selfplay`): a ruleset's bot (the Ruleset protocol's optional member `bot`, engine/protocol.py
 Bot) plays a new game through the moderator's operations, as players' mails would: new_game, then at each step
-every ordering seat's orders are submitted with its password and the step is adjudicated (reports and snapshot
-written); a step that waits for decisions gets the bot's answers. The ruleset's invariants are checked after every
-step, and the archive is verified by replay at the end. Any ruleset with a bot plays, sealed steps included.
+every ordering seat's orders are submitted with its password and the step is adjudicated, in one transaction
+(reports and snapshot written after it); a step that waits for decisions gets the bot's answers. The ruleset's
+invariants are checked after every step, and the archive is verified by replay at the end. Any ruleset with a bot
+plays, sealed steps included.
 
 The dice are the game's own secret stream; only the bot's orders depend on the seed. Self-play games are never
 ticked or mailed."""
@@ -23,7 +24,7 @@ from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
 from adjudicator.services.game_reads import due_turns
 from adjudicator.services.games import NewGameOptions, new_game
-from adjudicator.services.orders import answer, submit
+from adjudicator.services.orders import answer
 from adjudicator.services.positions import stored_state
 from adjudicator.services.verification import verify
 
@@ -129,22 +130,21 @@ def play_archived_game(
     steps: list[SelfPlayStep] = []
     while ruleset.due(state) is not None and len(steps) < max_turns:
         rngs: dict[int, random.Random] = {}
-        ordered: set[str] = set()
+        ordered: dict[str, str] = {}  # seat -> its order set
         for number, seat in due_turns(ruleset, state, pace):
             if seat in ordered:  # an order set is taken for a seat's first open step alone (games.expected_turn)
                 continue
-            ordered.add(seat)
             rng = rngs.setdefault(number, step_rng(seed, number))
-            submit(
-                archive, name, bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)
-            )
-        done = adjudicate(archive, data, name)
+            ordered[seat] = bot.orders(ruleset, state, seat, header(name, number, seat, made.passwords[seat]), rng)
+        # the seats' order sets stored as `submit` takes them, and the step resolved, in one transaction; this
+        # process made the game and writes every turn's files (a failed write stops it): nothing to repair
+        done = adjudicate(archive, data, name, repair=False, order_sets=list(ordered.values()))
         for _ in range(ANSWER_ROUNDS):
             state = _take(ruleset, bot, name, done.turns, state, steps, on_turn)
             if not done.waiting:
                 break
             _answer(archive, ruleset, bot, name, state, done, made.passwords, seed)
-            done = adjudicate(archive, data, name)
+            done = adjudicate(archive, data, name, repair=False)
         else:
             raise PbemError(
                 f"game {name}: step {ruleset.steps_done(state) + 1} still asks after {ANSWER_ROUNDS} answers"

@@ -456,15 +456,19 @@ def temporary_capitals(state: GameState, data: GameData, choose: Choose | None =
     the one with most own units, then the lowest area id."""
     side = data.map_for(state.players_count)
     events: list[Event] = []
+    homes: dict[str, str] = {}  # side.capital_of of every faction, read in one pass
+    for area in side.areas.values():
+        if area.capital is not None:
+            homes.setdefault(area.capital, area.code)
     for faction in state.in_play():
         player = state.players[faction]
-        home = side.capital_of(faction)
+        home = homes.get(faction)
         lost_home = home is not None and controller(state, side, home) not in (faction, None)
         if player.temporary_capital is not None and controller(state, side, player.temporary_capital) != faction:
             old, player.temporary_capital = player.temporary_capital, None  # ER-11.3
             events.append(Event("temporary_capital_lost", faction, {"area": old}))
-        large, _ = large_and_small_forts(state, side, faction)
-        if player.temporary_capital is None and lost_home and large == 0:
+        # the forts are counted only for a player whose capital is lost (every phase begins with this)
+        if player.temporary_capital is None and lost_home and large_and_small_forts(state, side, faction)[0] == 0:
             sites = capital_sites(state, data, faction)
             area = temporary_capital_site(state, data, faction)
             if area is not None and choose is not None:

@@ -61,6 +61,24 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
     chronicle applies to all players: each reads it for itself (its `who = all` is this faction), so that it is
     applied once per player, not once per player per player."""
     player = state.players[faction]
+    key = (id(data), faction, player.board, player.dynasty, player.elite, state.decks.chronicle)
+    kept = _STANDING.get(key)
+    if kept is None or kept[0] is not data:
+        kept = _STANDING[key] = (data, tuple(_fixed_effects(state, data, faction)))
+        if len(_STANDING) > STANDING_KEPT:
+            del _STANDING[next(iter(_STANDING))]
+    return [*kept[1], *megaproject_effects(state, data, faction), *cards_in_force(data, player.in_force)]
+
+
+# The part of standing_effects that the game's data, the faction's board, dynasty and elite and the round's
+# chronicle decide: (id(data), faction, board, dynasty, elite, chronicle) -> (the data, the effects). The rules ask
+# for it thousands of times a step (every price, move and check). Oldest first, bounded.
+_STANDING: dict[tuple[int, str, str, str, str, str | None], tuple[GameData, tuple[tuple[str, Effect], ...]]] = {}
+STANDING_KEPT = 256
+
+
+def _fixed_effects(state: GameState, data: GameData, faction: str) -> list[tuple[str, Effect]]:
+    player = state.players[faction]
     found = data.factions[faction]
     board = found.board(player.board) or found.standard
     effects = [(f"{faction} ability", e) for e in board.ability]
@@ -74,7 +92,7 @@ def standing_effects(state: GameState, data: GameData, faction: str) -> list[tup
     if chronicle is not None:
         own = [replace(e, who="self") if e.who == "all" else e for e in chronicle.effects]
         effects += [(f"chronicle {chronicle.id}", e) for e in own]
-    return effects + megaproject_effects(state, data, faction) + cards_in_force(data, player.in_force)
+    return effects
 
 
 # -- megaproject cards (Seas of Destiny, ER-12.6 to ER-12.10) ----------------------------------------------------

@@ -32,7 +32,7 @@ from adjudicator.rulesets.conqueror.ruleset import ConquerorRuleset
 from adjudicator.rulesets.conqueror.state import (
     GameState,
     broken,
-    controlled_areas,
+    controllers,
     private_part,
     public_part,
     read_state,
@@ -205,8 +205,16 @@ class ConquerorGame(ConquerorRuleset):
             state.data_digest,
         )
 
+    def _view(self, state: GameState, private: dict[str, dict[str, Any]]) -> Envelope:
+        return Envelope(self.name, state.game, state.steps_done, public_part(state), private, {}, state.data_digest)
+
     def snapshot(self, state: GameState, viewer: str | None = EVERYONE) -> dict[str, Any]:
         """PUBLIC: no hand, no deck order; a seat: its own hand and heroes besides; EVERYONE: all (the archive)."""
+        # a view builds only the parts it shows: a turn's reports ask for the public and every seat's view
+        if viewer is PUBLIC:
+            return self._view(state, {}).public_snapshot()
+        if viewer != EVERYONE and viewer in state.players:
+            return self._view(state, {viewer: private_part(state.players[viewer])}).seat_snapshot(viewer)
         envelope = self.envelope(state)
         if viewer is PUBLIC:
             return envelope.public_snapshot()
@@ -274,12 +282,12 @@ class ConquerorGame(ConquerorRuleset):
     def standings(self, state: GameState) -> list[dict[str, Any]]:
         """Who holds what, for the site's index (protocol.py, report_context): each faction's controlled areas
         (ER-2.3), coins and VP, all public (ER-6.10 hides only hands and decks)."""
-        side = self.data.map_for(state.players_count)
+        held = controllers(state, self.data.map_for(state.players_count))  # one pass for every faction
         return [
             {
                 "seat": faction,
                 "eliminated": player.eliminated,
-                "held": sorted(controlled_areas(state, side, faction)),
+                "held": sorted(area for area, holder in held.items() if holder == faction),
                 "figures": [(N_("Coins"), player.coins), (N_("Victory points"), player.vp)],
             }
             for faction, player in state.players.items()

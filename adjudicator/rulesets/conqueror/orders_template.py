@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Final
 
 from adjudicator.orders.keywords import written
@@ -28,7 +28,7 @@ from adjudicator.rulesets.conqueror.state import FOOD_HELD, food_limit, fort_of,
 
 if TYPE_CHECKING:
     from adjudicator.orders.sets import OrderSet
-    from adjudicator.rulesets.conqueror.data import GameData, MapSide
+    from adjudicator.rulesets.conqueror.data import GameData, MapSide, Options
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.state import GameState
 
@@ -92,14 +92,25 @@ class Template:
 
     def __init__(self, game: ConquerorGame, state: GameState, seat: str, language: str) -> None:
         self.game, self.state, self.seat, self.language = game, state, seat, language
+        self.folders = os.environ.get(EXTRA_FOLDERS, "")  # read once: spoken() asks it for every line
         self.data: GameData = game.data
         self.side: MapSide = game.data.map_for(state.players_count)
         self.player = state.players[seat]
 
+    @cached_property  # read by the checks and by two sections
+    def options(self) -> Options:
+        from adjudicator.rulesets.conqueror.setup import options_from_json
+
+        return options_from_json(self.state.options)
+
+    @cached_property  # a section and the examples ask
+    def may_trigger_dynasty(self) -> bool:
+        return rounds.may_trigger_dynasty(self.state, self.data, self.options, self.seat)
+
     # -- words ------------------------------------------------------------------------------------------------------
     def spoken(self, order: str) -> str:
         """An order written with {KEYWORD} names, in the reader's keywords."""
-        return spoken(self.language, order)
+        return spoken(self.language, order, self.folders)
 
     def units(self, counts: dict[str, int]) -> str:
         """Units as orders write them: 2 {INFANTRY} 1 {CAVALRY}; the elite is one unit (ER-1.4)."""
@@ -125,14 +136,15 @@ class Template:
         """The examples the step's checks accept as the position stands, judged together as one mail. An example
         given as a tuple is a list of variants, the first preferred: a refused variant gives way to the next."""
         from adjudicator.rulesets.conqueror import campaign, plans, purchases
-        from adjudicator.rulesets.conqueror.setup import options_from_json
 
-        options = options_from_json(self.state.options)
+        options = self.options
         variants = [list(e) if isinstance(e, tuple) else [e] for e in examples]
         for _ in range(8):  # an order refused may have been what made another fail: judge the rest again
             kept = [v[0] for v in variants]
             parsed = _parsed(
-                f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x", [spoken("en", line) for line in kept], self.game
+                f"GAME g TURN 1 PLAYER {self.seat} PASSWORD x",
+                [spoken("en", line, self.folders) for line in kept],
+                self.game,
             )
             if phase == rounds.PURCHASES:
                 results = purchases.check_purchases(self.state, self.data, options, self.seat, parsed)
@@ -143,6 +155,8 @@ class Template:
             bad = {e.line for e in parsed.errors} | {r.line for r in results if not r.accepted}
             if not bad:
                 return kept
+            if phase == rounds.PLANS and _stores_nothing(parsed, bad) and all(len(variants[i - 2]) == 1 for i in bad):
+                return [line for i, line in enumerate(kept, 2) if i not in bad]  # what judging again would keep
             variants = [v[1:] if i in bad else v for i, v in enumerate(variants, 2)]
             variants = [v for v in variants if v]
         return []
@@ -325,8 +339,6 @@ class Template:
         return [h.id for h in self.data.cards.heroes if h.faction == self.seat and h.id not in held]
 
     def new_year_section(self) -> Section:
-        from adjudicator.rulesets.conqueror.setup import options_from_json
-
         lines = []
         if self.state.hourglass == self.seat:
             order = ", ".join(self.state.in_play())
@@ -336,7 +348,7 @@ class Template:
                 + ": "
                 + gettext(self.language, "you hold the hourglass: the turn order (ER-4.4.2)")
             )
-        if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
+        if self.may_trigger_dynasty:
             words = effects_words(self.language, self.data.factions[self.seat].dynasty)
             lines.append(self.spoken("{DYNASTY}") + ": " + words + " (ER-11.5)")
         others = [f for f in self.state.in_play() if f != self.seat]
@@ -385,14 +397,17 @@ class Template:
             lines.append(self.spoken(self.placeholders(form)) + ": " + gettext(self.language, note))
         return Section(gettext(self.language, "Standing orders (kept until changed, ER-14):"), lines)
 
-    def placeholders(self, form: str) -> str:
-        names = {
+    @cached_property  # every form of two sections asks
+    def _placeholder_words(self) -> dict[str, str]:
+        return {
             "<area>": gettext(self.language, "area"),
             "<hero>": gettext(self.language, "hero"),
             "<card>": gettext(self.language, "card"),
             "<seat>": gettext(self.language, "seat"),
         }
-        for name, word in names.items():
+
+    def placeholders(self, form: str) -> str:
+        for name, word in self._placeholder_words.items():
             form = form.replace(name, f"<{word}>")
         return form
 
@@ -435,9 +450,7 @@ class Template:
         examples.append("{FOOD} {USE}" if self.player.stored_food == FOOD_HELD else "{FOOD} {STORE}")
         if self.state.hourglass == self.seat:
             examples.append("{ORDER} " + ", ".join(self.state.in_play()))
-        from adjudicator.rulesets.conqueror.setup import options_from_json
-
-        if rounds.may_trigger_dynasty(self.state, self.data, options_from_json(self.state.options), self.seat):
+        if self.may_trigger_dynasty:
             examples.append("{DYNASTY}")
         others = [f for f in self.state.in_play() if f != self.seat]
         if others and self.player.coins >= 1:
@@ -598,15 +611,24 @@ _SPOKEN: dict[tuple[str, str, str], str] = {}
 SPOKEN_KEPT = 4096
 
 
-def spoken(language: str, order: str) -> str:
-    """An order written with {KEYWORD} names, in the keywords of a reader of `language`."""
-    key = (os.environ.get(EXTRA_FOLDERS, ""), language, order)
+def spoken(language: str, order: str, folders: str | None = None) -> str:
+    """An order written with {KEYWORD} names, in the keywords of a reader of `language`; `folders`: PBEM_RULESETS
+    as the caller read it (read here when None; a template reads it once for its hundreds of lines)."""
+    if folders is None:
+        folders = os.environ.get(EXTRA_FOLDERS, "")
+    key = (folders, language, order)
     found = _SPOKEN.get(key)
     if found is None:
-        found = _SPOKEN[key] = KEYWORD.sub(lambda m: written(language, m[1], RULESET), order)
+        found = _SPOKEN[key] = KEYWORD.sub(lambda m: _keyword(folders, language, m[1]), order)
         if len(_SPOKEN) > SPOKEN_KEPT:
             del _SPOKEN[next(iter(_SPOKEN))]
     return found
+
+
+@cache  # the lines vary (areas, coins), their keywords do not
+def _keyword(folders: str, language: str, name: str) -> str:
+    """Keyword `name` as a reader of `language` writes it, with PBEM_RULESETS `folders` (part of the key)."""
+    return written(language, name, RULESET)
 
 
 # The examples' order lines as parsed for the checks: (game's id, header, line, its number) -> (the game, the parsed
@@ -639,6 +661,21 @@ def _parsed_line(header: str, line: str, number: int, game: ConquerorGame) -> Or
     if len(_PARSED) > PARSED_KEPT:
         del _PARSED[next(iter(_PARSED))]
     return parsed
+
+
+def _stores_nothing(parsed: OrderSet, bad: set[int]) -> bool:
+    """Whether the refused lines `bad` are all FOOD STORE lines that parsed: refused, such a line changes nothing,
+    as the default without it stores nothing either, for the same reason (ER-5.32, ER-14.9), and it comes last in
+    the seat's Preparation: the other lines' verdicts stand without it (the plans step judged again would say the
+    same)."""
+    from adjudicator.rulesets.conqueror.orders import Food
+
+    if any(e.line in bad for e in parsed.errors):
+        return False
+    refused = [o for o in parsed.orders if getattr(o, "line", 0) in bad]
+    return {getattr(o, "line", 0) for o in refused} == bad and all(
+        isinstance(o, Food) and o.action == "store" for o in refused
+    )
 
 
 def _unit_order(item: tuple[str, int]) -> int:

@@ -64,9 +64,10 @@ def orders_of(orders: Any | None) -> tuple[Any, ...]:
 
 
 def play_plans(
-    state: GameState, data: GameData, options: Options, orders: Mapping[str, Any | None]
+    state: GameState, data: GameData, options: Options, orders: Mapping[str, Any | None], last: str | None = None
 ) -> tuple[list[Event], dict[str, list[OrderResult]]]:
-    """Resolve the plans step in place; the events and every seat's verdicts (in the order of its lines)."""
+    """Resolve the plans step in place; the events and every seat's verdicts (in the order of its lines). With
+    `last`, Preparation stops after that seat's (a check of its orders: the seats after it cannot change them)."""
     given = {faction: orders_of(orders.get(faction)) for faction in state.in_play()}
     results: dict[str, list[OrderResult]] = {faction: [] for faction in given}
     events = phase_begins(state, data)  # ER-11.1: a temporary capital due is placed as the step begins
@@ -76,7 +77,7 @@ def play_plans(
     for faction in state.in_play():
         events += pay_coins(state, faction, given[faction], results[faction])
     events += politics.play_politics(state, data, given, results)
-    events += preparation.play_preparation(state, data, given, results)
+    events += preparation.play_preparation(state, data, given, results, last)
     for faction, sent in given.items():
         results[faction] += [_other(order) for order in sent if not isinstance(order, (*STANDING, *HANDLED))]
         results[faction] += [OrderResult(o.line, o.text, True) for o in sent if isinstance(o, (Press, Language))]
@@ -88,8 +89,11 @@ def check_plans(
     state: GameState, data: GameData, options: Options, faction: str, orders: Any | None
 ) -> list[OrderResult]:
     """A seat's verdicts as if the step resolved now with no other seat's orders (nothing is stored)."""
-    _, results = play_plans(state.copy(), data, options, {faction: orders})
-    return [_noted(result) if result.line in _agent_lines(orders) else result for result in results[faction]]
+    # Preparation goes in turn order and each seat's verdicts are made in its own (ER-6): the seats after this one
+    # need not prepare for its verdicts to be known
+    _, results = play_plans(state.copy(), data, options, {faction: orders}, last=faction)
+    agent_lines = _agent_lines(orders)
+    return [_noted(result) if result.line in agent_lines else result for result in results[faction]]
 
 
 def _agent_lines(orders: Any | None) -> set[int]:

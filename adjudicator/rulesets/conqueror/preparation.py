@@ -54,10 +54,14 @@ def play_preparation(
     data: GameData,
     given: dict[str, Sequence[object]],
     results: dict[str, list[OrderResult]],
+    last: str | None = None,
 ) -> list[Event]:
+    """Each seat in play prepares in turn order (ER-6); with `last`, none after that seat."""
     events: list[Event] = []
     for faction in state.in_play():
         events += prepare(state, data, faction, given.get(faction, ()), results.setdefault(faction, []))
+        if faction == last:
+            break
     return events
 
 

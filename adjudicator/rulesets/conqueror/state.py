@@ -182,22 +182,24 @@ def copied(value: Any) -> Any:
     kind = type(value)
     if kind in ATOMS:
         return value
+    # most members are atoms: taken as they are without a call each (a copy is made per check and per snapshot)
     if kind is dict:
-        return {k: copied(v) for k, v in value.items()}
+        return {k: v if type(v) in ATOMS else copied(v) for k, v in value.items()}
     if kind is list:
-        return [copied(v) for v in value]
+        return [v if type(v) in ATOMS else copied(v) for v in value]
     if kind is tuple:
-        return tuple(copied(v) for v in value)
+        return tuple(v if type(v) in ATOMS else copied(v) for v in value)
     if kind in STATE_CLASSES:
         new = object.__new__(kind)
-        new.__dict__.update({k: copied(v) for k, v in value.__dict__.items()})
+        new.__dict__.update({k: v if type(v) in ATOMS else copied(v) for k, v in value.__dict__.items()})
         return new
     return copy.deepcopy(value)
 
 
 def plain(value: Any) -> dict[str, Any]:
     """dataclasses.asdict of a state dataclass: its fields in order, copied."""
-    return {name: copied(value.__dict__[name]) for name in value.__dataclass_fields__}
+    members = value.__dict__
+    return {name: v if type(v := members[name]) in ATOMS else copied(v) for name in value.__dataclass_fields__}
 
 
 # -- control (ER-2.3, ER-2.4, ER-2.5) ---------------------------------------------------------------------------
@@ -224,23 +226,62 @@ def controller(state: GameState, side: MapSide, area: str) -> str | None:
 def controlled_areas(state: GameState, side: MapSide, faction: str) -> list[str]:
     """ER-2.5: the areas whose resources `faction` gets: those `controller` gives it, read in one pass (the
     players' temporary capitals looked up once, the first player's where two name one area, as capital_owner)."""
-    players, army = state.players, state.army
-    temporary: dict[str, str] = {}
-    for f, p in players.items():
-        if p.temporary_capital is not None and not p.eliminated:
-            temporary.setdefault(p.temporary_capital, f)
+    army = state.army
+    alive, temporary = _in_play_and_temporary(state)
     found = []
-    for area, attributes in side.areas.items():
+    for area, capital in _capitals(side):
         units = army.get(area)
-        if units is not None and units.total > 0:
+        if units is not None and sum(units.units.values()) > 0:  # Army.total, asked without the property's call
             held: str | None = units.owner
-        elif attributes.capital in players and not players[attributes.capital].eliminated:
-            held = attributes.capital
+        elif capital in alive:
+            held = capital
         else:
             held = temporary.get(area)
         if held == faction:
             found.append(area)
     return found
+
+
+def controllers(state: GameState, side: MapSide) -> dict[str, str | None]:
+    """Each area of the side (in its order) with its `controller` (ER-2.3), as controlled_areas reads it, in one
+    pass for every faction."""
+    army = state.army
+    alive, temporary = _in_play_and_temporary(state)
+    found: dict[str, str | None] = {}
+    for area, capital in _capitals(side):
+        units = army.get(area)
+        if units is not None and sum(units.units.values()) > 0:
+            found[area] = units.owner
+        else:
+            found[area] = capital if capital in alive else temporary.get(area)
+    return found
+
+
+def _in_play_and_temporary(state: GameState) -> tuple[set[str], dict[str, str]]:
+    """The factions in play, and each temporary capital's area with its faction (the first player's where two
+    name one area, as capital_owner)."""
+    alive: set[str] = set()
+    temporary: dict[str, str] = {}
+    for f, p in state.players.items():
+        if not p.eliminated:
+            alive.add(f)
+            if p.temporary_capital is not None:
+                temporary.setdefault(p.temporary_capital, f)
+    return alive, temporary
+
+
+# Each map side's areas with their capital's faction, in the side's order: (id(side)) -> (the side, the pairs).
+# controlled_areas reads them thousands of times a step.
+_CAPITALS: dict[int, tuple[MapSide, tuple[tuple[str, str | None], ...]]] = {}
+
+
+def _capitals(side: MapSide) -> tuple[tuple[str, str | None], ...]:
+    kept = _CAPITALS.get(id(side))
+    if kept is None or kept[0] is not side:
+        kept = _CAPITALS[id(side)] = (side, tuple((area, a.capital) for area, a in side.areas.items()))
+        if len(_CAPITALS) > 64:
+            del _CAPITALS[next(iter(_CAPITALS))]
+    return kept[1]
 
 
 def has_units(state: GameState, faction: str) -> bool:
@@ -318,22 +359,32 @@ def broken(state: GameState, data: GameData) -> list[str]:
             problems.append(f"{area}: more units exhausted than present (ER-7.2)")
         if not side.areas[area].land and army.owner == INDEPENDENT:
             problems.append(f"{area}: an independent army at sea (ER-3.8)")
-    problems += _piece_limits(state, data)
+    counted = _units_by_owner(state)
+    problems += _piece_limits(state, data, counted)
     problems += _supply_limits(state, data)
     problems += _card_limits(state, data)
-    problems += _seas_limits(state, data)
+    problems += _seas_limits(state, data, counted)
     return problems
 
 
-def _piece_limits(state: GameState, data: GameData) -> list[str]:
+def _units_by_owner(state: GameState) -> dict[tuple[str, str], int]:
+    """units_of of every owner and kind, read in one pass over the map (the limits ask for each)."""
+    counted: dict[tuple[str, str], int] = {}
+    for army in state.army.values():
+        for kind, count in army.units.items():
+            counted[(army.owner, kind)] = counted.get((army.owner, kind), 0) + count
+    return counted
+
+
+def _piece_limits(state: GameState, data: GameData, counted: dict[tuple[str, str], int]) -> list[str]:
     """ER-1.1: no more units than the barracks hold; ER-1.2: one elite per faction."""
     problems = []
     for faction, player in state.players.items():
         board = data.factions[faction].board(player.board) or data.factions[faction].standard
         for kind in STANDARD:
-            if units_of(state, faction, kind) > board.barracks.of(kind):
+            if counted.get((faction, kind), 0) > board.barracks.of(kind):
                 problems.append(f"{faction} has more {kind} on the map than its barracks hold (ER-1.1)")
-        elites = units_of(state, faction, "elite")
+        elites = counted.get((faction, "elite"), 0)
         if elites > 1 or (elites == 1) != (player.elite == "recruited"):
             problems.append(f"{faction}: {elites} elite units on the map, elite {player.elite} (ER-1.2, ER-6.7)")
         if player.stored_food not in (FOOD_NONE, FOOD_HELD, FOOD_IN_USE):
@@ -392,7 +443,7 @@ def _card_limits(state: GameState, data: GameData) -> list[str]:
     return problems
 
 
-def _seas_limits(state: GameState, data: GameData) -> list[str]:
+def _seas_limits(state: GameState, data: GameData, counted: dict[tuple[str, str], int]) -> list[str]:
     """ER-0.8, ER-12.1, ER-12.2, ER-12.18: ships and siege engines only with Seas of Destiny, 2 of each per
     barracks; N megaproject cards of each type and N wharf markers, each in one place."""
     seas, n = state.seas, state.players_count
@@ -402,9 +453,9 @@ def _seas_limits(state: GameState, data: GameData) -> list[str]:
         if board is not None and board.kind == "alternative" and seas is None:
             problems.append(f"{faction} plays {player.board}: alternative boards need Seas of Destiny (ER-12.3)")
         for kind, most in SEAS_BARRACKS.items():
-            if units_of(state, faction, kind) > (most if seas is not None else 0):
+            if counted.get((faction, kind), 0) > (most if seas is not None else 0):
                 problems.append(f"{faction} has more {kind} units on the map than its barracks hold (ER-12.2)")
-        if seas is not None and units_of(state, faction, "siege") > seas.siege_recruited.get(faction, 0):
+        if seas is not None and counted.get((faction, "siege"), 0) > seas.siege_recruited.get(faction, 0):
             problems.append(f"{faction}: more siege engines on the map than recruited (ER-12.16)")
     side = data.map_for(state.players_count)
     for area, army in state.army.items():
@@ -467,7 +518,12 @@ PRIVATE_FIELDS: Final = ("hand", "heroes_down", "standing")
 
 
 def _public_player(player: Player) -> dict[str, Any]:
-    data = {k: v for k, v in plain(player).items() if k not in PRIVATE_FIELDS}
+    members = player.__dict__  # plain() without the private fields, which are not copied to be left out
+    data = {
+        name: v if type(v := members[name]) in ATOMS else copied(v)
+        for name in Player.__dataclass_fields__
+        if name not in PRIVATE_FIELDS
+    }
     if not player.in_force:  # written only when some card effect is in force: older snapshots read back the same
         del data["in_force"]
     data["hand_size"] = len(player.hand)
