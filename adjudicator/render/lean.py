@@ -209,7 +209,7 @@ def _compiled(name: str, filename: str, text: str) -> bytes:
     return marshal.dumps(compile("\n".join(lines), filename, "exec"))
 
 
-def _lean_code(source: str) -> bool:  # noqa: C901 (one walk, each kind of node judged where it is met)
+def _lean_code(source: str) -> bool:
     """Whether compiled template code asks only what the pieces above answer."""
     tree = ast.parse(source)
     (head, *body) = tree.body
@@ -226,26 +226,24 @@ def _lean_code(source: str) -> bool:  # noqa: C901 (one walk, each kind of node 
     }
     assigned |= {node.name for node in ast.walk(root) if isinstance(node, ast.FunctionDef)}
     assigned |= {node.arg for node in ast.walk(root) if isinstance(node, ast.arg)}
-    for node in ast.walk(root):
-        if isinstance(node, (ast.YieldFrom, ast.Await, ast.AsyncFor, ast.Lambda, ast.Global, ast.Nonlocal)):
+    return all(_lean_node(node, imported, assigned) for node in ast.walk(root))
+
+
+def _lean_node(node: ast.AST, imported: set[str], assigned: set[str]) -> bool:
+    """Whether one node of the compiled code asks only what the pieces above answer."""
+    if isinstance(node, (ast.YieldFrom, ast.Await, ast.AsyncFor, ast.Lambda, ast.Global, ast.Nonlocal)):
+        return False
+    if isinstance(node, ast.Attribute):
+        owner = node.value.id if isinstance(node.value, ast.Name) else None
+        return (owner == "context" and node.attr in CONTEXT_METHODS) or (
+            owner == "environment" and node.attr in ENVIRONMENT_FIELDS
+        )
+    if isinstance(node, ast.Subscript):
+        return _filter_lookup(node)
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        if node.id == "cond_expr_undefined" or (node.id in imported and node.id not in RUNTIME):
             return False
-        if isinstance(node, ast.Attribute):
-            owner = node.value.id if isinstance(node.value, ast.Name) else None
-            if not (
-                (owner == "context" and node.attr in CONTEXT_METHODS)
-                or (owner == "environment" and node.attr in ENVIRONMENT_FIELDS)
-            ):
-                return False
-        elif isinstance(node, ast.Subscript):
-            if not _filter_lookup(node):
-                return False
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            if node.id == "cond_expr_undefined":
-                return False
-            if node.id in imported and node.id not in RUNTIME:
-                return False
-            if node.id not in assigned and node.id not in imported and node.id not in BUILTINS:
-                return False
+        return node.id in assigned or node.id in imported or node.id in BUILTINS
     return True
 
 
