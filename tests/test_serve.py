@@ -24,7 +24,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -35,40 +34,18 @@ from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
 from adjudicator.cli import app
 from adjudicator.services.games import NewGameOptions, new_game
+from tests import served_game
 from tests.postgres import fresh_database
-
-SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
-STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")  # the archive's timestamps (to the second)
+from tests.served_game import SEATS, STAMP, copy_of, made_game
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """A Classic game with a moderator (told of forged mails), in one SQLite archive."""
-    folder = tmp_path_factory.mktemp("serve")
-    archive = Archive.in_folder(folder)
-    options = NewGameOptions("rome1", "coe-classic", SEATS, mail={"moderator": "gm@example.org"})
-    passwords = new_game(archive, folder, options).passwords
-    archive.close()
-    return folder, passwords
-
-
-def copy_of(made: tuple[Path, dict[str, str]], folder: Path) -> Path:
-    folder.mkdir()
-    shutil.copy(made[0] / "archive.sqlite", folder / "archive.sqlite")
-    return folder
+    return made_game(tmp_path_factory.mktemp("serve"))
 
 
 def letter(number: int, body: str, sender: str = "mac@example.org", **fields: str) -> bytes:
-    """A mail as a player's mail program sends it (quoted-printable, a signature), with its own Message-ID."""
-    message = EmailMessage()
-    message["From"] = f"Player <{sender}>"
-    message["To"] = "pbem@example.org"
-    message["Subject"] = f"orders {number}"
-    message["Message-ID"] = f"<serve{number}@players.example.org>"
-    for name, value in fields.items():
-        message[name] = value
-    message.set_content(f"Hello,\n\n{body}\n-- \nPlayer\n", charset="utf-8", cte="quoted-printable")
-    return bytes(message)
+    return served_game.letter("serve", number, body, sender, **fields)
 
 
 @dataclass
