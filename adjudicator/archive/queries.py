@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, or_
+from sqlalchemy import Boolean, bindparam, func, insert, literal_column, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -26,6 +26,12 @@ from adjudicator.archive.store import ArchiveError
 
 # The statements of the queries a tick makes for every game are built once per process, with bound parameters:
 # building a statement and its cache key cost SQLAlchemy about as much as running it on SQLite.
+
+# SQLite reads through a partial index (one live turn, one current order set: models._unique_where) only when the
+# query states the index's condition as the index does, "= false"; SQLAlchemy writes False as 0 for SQLite, which
+# leaves it to walk every turn of the game, the long snapshot texts of each included, and to sort them.
+_LIVE_TURN = TurnRow.superseded == literal_column("false", Boolean())
+_CURRENT_ORDERS = OrderSetRow.replaced == literal_column("false", Boolean())
 
 
 @cache
@@ -46,7 +52,7 @@ def _seat_named() -> Any:
 
 @cache
 def _live_turns() -> Any:
-    return select(TurnRow).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+    return select(TurnRow).where(TurnRow.game_id == bindparam("game"), _LIVE_TURN)
 
 
 @cache
@@ -58,25 +64,25 @@ def _turns_numbered() -> Any:
 @cache
 def _turn_states() -> Any:
     numbers = TurnRow.number.in_(bindparam("numbers", expanding=True))  # type: ignore[attr-defined]
-    live = (TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+    live = (TurnRow.game_id == bindparam("game"), _LIVE_TURN)
     return select(TurnRow.number, TurnRow.state_json).where(*live, numbers)
 
 
 @cache
 def _unmailed_turns() -> Any:
-    first = select(func.min(TurnRow.number)).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712 (SQL)
+    first = select(func.min(TurnRow.number)).where(TurnRow.game_id == bindparam("game"), _LIVE_TURN)
     query = _live_turns().where(TurnRow.number > first.scalar_subquery(), TurnRow.mailed == False)  # noqa: E712 (SQL)
     return query.order_by(TurnRow.number)
 
 
 @cache
 def _latest_turn() -> Any:
-    return _live_turns().order_by(TurnRow.number.desc())  # type: ignore[attr-defined]
+    return _live_turns().order_by(TurnRow.number.desc()).limit(1)  # type: ignore[attr-defined]
 
 
 @cache
 def _turn_numbers() -> Any:
-    query = select(TurnRow.number).where(TurnRow.game_id == bindparam("game"), TurnRow.superseded == False)  # noqa: E712
+    query = select(TurnRow.number).where(TurnRow.game_id == bindparam("game"), _LIVE_TURN)
     return query.order_by(TurnRow.number)
 
 
@@ -86,7 +92,7 @@ def _current_orders() -> Any:
         OrderSetRow.game_id == bindparam("game"),
         OrderSetRow.turn == bindparam("turn"),
         OrderSetRow.seat == bindparam("seat"),
-        OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
+        _CURRENT_ORDERS,
     )
 
 
@@ -164,7 +170,7 @@ def turn_numbers(session: Session, game: GameRow) -> list[int]:
 
 def turn_seats(session: Session, game: GameRow) -> list[tuple[int, str | None]]:
     """(number, seat) of the game's turns in order (without those withdrawn), the turns themselves left unread."""
-    query = select(TurnRow.number, TurnRow.seat).where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712
+    query = select(TurnRow.number, TurnRow.seat).where(TurnRow.game_id == game.id, _LIVE_TURN)
     return [(number, seat) for number, seat in session.exec(query.order_by(TurnRow.number)).all()]
 
 
@@ -207,7 +213,7 @@ def _current_orders_from() -> Any:
     return select(OrderSetRow).where(
         OrderSetRow.game_id == bindparam("game"),
         OrderSetRow.turn >= bindparam("turn"),
-        OrderSetRow.replaced == False,  # noqa: E712 (SQL comparison)
+        _CURRENT_ORDERS,
     )
 
 

@@ -1,0 +1,109 @@
+"""What a tick writes for a game it adjudicates: the turn (stored as mailed, since its reports are queued in the same
+transaction), the game's deadline and chain head, the report mails in one statement, and a seat's NMR count only
+when it changes; in one commit, or nothing at all when the tick fails half-way. The queries of live turns and
+current order sets read through their partial indexes, so that a long game's tick does not walk its whole history."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.services.deadlines import tick
+from tests.conftest import Pbem
+
+WRITE = re.compile(r"\s*(INSERT INTO|UPDATE|DELETE FROM)\s+\"?(\w+)", re.IGNORECASE)
+
+
+@contextmanager
+def writes_and_commits(archive: Archive) -> Iterator[tuple[Counter[tuple[str, str]], list[str]]]:
+    """The statements that change rows, counted by (verb, table), and the commits, while the block runs."""
+    writes: Counter[tuple[str, str]] = Counter()
+    commits: list[str] = []
+
+    def executed(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if found := WRITE.match(statement):
+            writes[(found[1].split()[0].upper(), found[2])] += 1
+
+    def committed(_connection: Any) -> None:
+        commits.append("commit")
+
+    event.listen(archive.engine, "before_cursor_execute", executed)
+    event.listen(archive.engine, "commit", committed)
+    try:
+        yield writes, commits
+    finally:
+        event.remove(archive.engine, "before_cursor_execute", executed)
+        event.remove(archive.engine, "commit", committed)
+
+
+def due_game(pbem: Pbem, *orders: str) -> Archive:
+    """rome1 with Macedonia's turn 1 due (its deadline passed), with these orders of Macedonia's stored."""
+    pbem.new_game()
+    if orders:
+        assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, *orders))).exit_code == 0
+    pbem.sql("update game set deadline = '2000-01-01T00:00:00+00:00'")
+    return Archive.open(pbem.data, pbem.db)
+
+
+def test_reports_of_turns_left_unmailed_are_queued_with_the_next_turn(pbem: Pbem) -> None:
+    """A turn stored without its reports (an older version's adjudication) is mailed with the next one."""
+    archive = due_game(pbem, "BUY 1 INF")
+    tick(archive, pbem.data)
+    pbem.sql("update turn set mailed = false where number = 1")
+    pbem.sql("update game set deadline = '2000-01-01T00:00:00+00:00'")
+    report = tick(archive, pbem.data)
+    assert report.lines == ["rome1: turn 2 (Egyptus) resolved", "rome1: reports of turn(s) 1, 2 queued"]
+    assert pbem.sql("select number, mailed from turn order by number") == [(0, 0), (1, 1), (2, 1)]
+
+
+def test_a_tick_that_fails_half_way_stores_nothing(pbem: Pbem, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive = due_game(pbem, "BUY 1 INF")
+    before = pbem.dump()
+
+    def broken(*_: Any) -> None:
+        raise RuntimeError("the outbox is broken")
+
+    monkeypatch.setattr(db, "queue_mails", broken)  # after the turn and the game's deadline were flushed
+    report = tick(archive, pbem.data)
+    assert report.lines == ["rome1: FAILED (RuntimeError: the outbox is broken)"]
+    assert pbem.dump() == before
+    assert not (pbem.data / "games/rome1/turn-0001").exists()
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+def test_live_turns_and_current_orders_are_read_through_their_partial_indexes(pbem: Pbem) -> None:
+    archive = due_game(pbem, "BUY 1 INF")
+    tick(archive, pbem.data)
+    read: list[tuple[str, Any]] = []
+
+    def executed(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        read.append((statement, parameters))
+
+    event.listen(archive.engine, "before_cursor_execute", executed)
+    try:
+        with archive.session() as session:
+            game = db.find_game(session, "rome1")
+            read.clear()
+            db.latest_turn(session, game)
+            db.turn_numbers(session, game)
+            db.unmailed_turns(session, game)
+            db.turns_numbered(session, game, [0, 1])
+            db.turn_states(session, game, [1])
+            db.current_orders(session, game, 2, "Egyptus")
+            db.read_current_orders(session, game, 2)
+    finally:
+        event.remove(archive.engine, "before_cursor_execute", executed)
+    with sqlite3.connect(pbem.data / "archive.sqlite") as connection:
+        for statement, parameters in read:
+            plan = " / ".join(row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}", parameters))
+            index = "one_current_order_set" if "FROM orderset" in statement else "one_live_turn"
+            assert f"USING INDEX {index}" in plan and "TEMP B-TREE" not in plan, (statement, plan)
