@@ -18,7 +18,7 @@ from sqlalchemy import event
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.services.deadlines import tick
-from tests.conftest import Pbem
+from tests.conftest import SEATS, Pbem
 
 WRITE = re.compile(r"\s*(INSERT INTO|UPDATE|DELETE FROM)\s+\"?(\w+)", re.IGNORECASE)
 
@@ -52,6 +52,32 @@ def due_game(pbem: Pbem, *orders: str) -> Archive:
         assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, *orders))).exit_code == 0
     pbem.sql("update game set deadline = '2000-01-01T00:00:00+00:00'")
     return Archive.open(pbem.data, pbem.db)
+
+
+def test_a_tick_stores_the_turn_as_mailed_and_rewrites_no_row_it_wrote(pbem: Pbem) -> None:
+    archive = due_game(pbem, "BUY 1 INF")
+    with writes_and_commits(archive) as (writes, commits):
+        report = tick(archive, pbem.data)
+    assert report.lines == ["rome1: turn 1 (Macedonia) resolved", "rome1: reports of turn(s) 1 queued"]
+    # no update of the turn just inserted (mailed), nor of the seats whose NMR count stays 0
+    assert writes == Counter({("INSERT", "turn"): 1, ("UPDATE", "game"): 1, ("INSERT", "outbox"): 1})
+    assert len(commits) == 1 + 1  # the list of games due, then the game's
+    assert pbem.sql("select number, mailed from turn order by number") == [(0, 0), (1, 1)]
+    assert sorted(pbem.sql("select \"to\" from outbox where subject like '%Report, turn 1'")) == sorted(
+        (address,) for address in SEATS.values()
+    )
+
+
+def test_a_turn_without_orders_counts_its_seat_missed_and_only_that_seat(pbem: Pbem) -> None:
+    archive = due_game(pbem)
+    with writes_and_commits(archive) as (writes, _):
+        tick(archive, pbem.data)
+    assert writes == Counter(
+        {("INSERT", "turn"): 1, ("UPDATE", "game"): 1, ("UPDATE", "seat"): 1, ("INSERT", "outbox"): 1}
+    )
+    missed = [("Egyptus", 0), ("Hispania", 0), ("Macedonia", 1)]
+    assert pbem.sql("select seat, missed from seat order by seat") == missed
+    assert pbem.sql("select mailed from turn where number = 1") == [(1,)]
 
 
 def test_reports_of_turns_left_unmailed_are_queued_with_the_next_turn(pbem: Pbem) -> None:

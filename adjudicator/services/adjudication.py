@@ -116,7 +116,7 @@ def adjudicate(
             db.read_current_orders(session, game, min(n for n, _ in due))
         done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
         # the reports and NMR counts go in the turn's own transaction, as the tick's do
-        done.news, questions = queue_news(session, game, ruleset, clock=clock, seats=done.seats)
+        done.news, questions = queue_news(session, game, ruleset, clock=clock, seats=done.seats, resolved=done.turns)
     done.write_files(data)
     done.repaired = repaired
     if questions:

@@ -126,7 +126,9 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
-        news, questions = queue_news(session, game, ruleset, clock=clock, seats=done.seats if done else None)
+        news, questions = queue_news(
+            session, game, ruleset, clock=clock, seats=done.seats if done else None, resolved=done.turns if done else ()
+        )
         # the files of stored turns that the disk lacks (their writer died after its commit), read in the same
         # transaction, so that a game takes one commit; this tick's own turns and questions are written below
         # without flushing what queue_news changed (NMR counts, turns mailed, mails): its first query flushed the

@@ -4,7 +4,7 @@ turn waits for answers (the decisions' questions, with their notices), queued in
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -41,29 +41,44 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
 
 
 def queue_news(
-    session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock, seats: list[SeatRow] | None = None
+    session: Session,
+    game: GameRow,
+    ruleset: Ruleset,
+    *,
+    clock: Clock,
+    seats: list[SeatRow] | None = None,
+    resolved: Sequence[TurnRow] = (),
 ) -> tuple[list[str], bool]:
     """Queue the reports of the turns just resolved (with the NMR count) in the caller's transaction, the one that
     resolved them, whichever command did; and whether questions wait to be asked: they are mailed with their
     notices (mail_news), which are written after the commit. `seats`: the game's seats, when the caller read them
-    in this transaction (read here otherwise)."""
+    in this transaction (read here otherwise); `resolved`: the turns the caller stored in it."""
     if game.selfplay:
         return [], False  # the bot's game: nobody to mail
     # its first query flushes the caller's turns and questions
-    lines = _queue_reports(session, game, ruleset, clock=clock, seats=seats)
+    lines = _queue_reports(session, game, ruleset, clock=clock, seats=seats, resolved=resolved)
     with session.no_autoflush:  # what it changed since (NMR counts, turns mailed, mails) is no question
         return lines, db.has_unasked_decisions(session, game)
 
 
 def _queue_reports(
-    session: Session, game: GameRow, ruleset: Ruleset, *, clock: Clock, seats: list[SeatRow] | None = None
+    session: Session,
+    game: GameRow,
+    ruleset: Ruleset,
+    *,
+    clock: Clock,
+    seats: list[SeatRow] | None = None,
+    resolved: Sequence[TurnRow] = (),
 ) -> list[str]:
     """Queue the reports of the resolved turns not mailed yet, with the NMR count (and alert), and mark them mailed,
-    in the caller's transaction, which holds the game's lock; `seats`: the game's seats, if the caller read them."""
+    in the caller's transaction, which holds the game's lock; `seats`: the game's seats, if the caller read them;
+    `resolved`: the turns the caller stored in this transaction, which are news."""
     name = game.name
     seats = {s.seat: s for s in (db.game_seats(session, game) if seats is None else seats)}
+    for row in resolved:
+        row.mailed = True  # before they are flushed: inserted as mailed, not updated after (a rewrite of the row)
     # the first turn is the setup or a position imported with `pbem new --from-snapshot`: no news
-    news = db.unmailed_turns(session, game)
+    news = sorted([*db.unmailed_turns(session, game), *resolved], key=lambda row: row.number)
     for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
         # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
         sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
@@ -81,7 +96,6 @@ def _queue_reports(
             )
     for row in news:
         row.mailed = True
-        session.add(row)
     if not news:
         return []
     _mail_reports(session, game, ruleset, news, list(seats.values()), clock=clock)
