@@ -80,6 +80,23 @@ def test_a_turn_without_orders_counts_its_seat_missed_and_only_that_seat(pbem: P
     assert pbem.sql("select mailed from turn where number = 1") == [(1,)]
 
 
+def test_a_tick_reads_the_position_before_the_turn_once(pbem: Pbem) -> None:
+    """The due position (current_game) is the one the battle headers of the reports start from."""
+    archive = due_game(pbem, "BUY 1 INF")
+    read: list[str] = []
+
+    def executed(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("SELECT") and "state_json" in statement.split("FROM")[0]:
+            read.append(statement)
+
+    event.listen(archive.engine, "before_cursor_execute", executed)
+    try:
+        tick(archive, pbem.data)
+    finally:
+        event.remove(archive.engine, "before_cursor_execute", executed)
+    assert len(read) == 1, read
+
+
 def test_reports_of_turns_left_unmailed_are_queued_with_the_next_turn(pbem: Pbem) -> None:
     """A turn stored without its reports (an older version's adjudication) is mailed with the next one."""
     archive = due_game(pbem, "BUY 1 INF")
@@ -120,6 +137,7 @@ def test_live_turns_and_current_orders_are_read_through_their_partial_indexes(pb
             game = db.find_game(session, "rome1")
             read.clear()
             db.latest_turn(session, game)
+            db.latest_state(session, game)
             db.turn_numbers(session, game)
             db.unmailed_turns(session, game)
             db.turns_numbered(session, game, [0, 1])

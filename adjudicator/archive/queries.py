@@ -71,13 +71,18 @@ def _turn_states() -> Any:
 @cache
 def _unmailed_turns() -> Any:
     first = select(func.min(TurnRow.number)).where(TurnRow.game_id == bindparam("game"), _LIVE_TURN)
-    query = _live_turns().where(TurnRow.number > first.scalar_subquery(), TurnRow.mailed == False)  # noqa: E712 (SQL)
-    return query.order_by(TurnRow.number)
+    return _turn_numbers().where(TurnRow.number > first.scalar_subquery(), TurnRow.mailed == False)  # noqa: E712 (SQL)
 
 
 @cache
 def _latest_turn() -> Any:
     return _live_turns().order_by(TurnRow.number.desc()).limit(1)  # type: ignore[attr-defined]
+
+
+@cache
+def _latest_state() -> Any:
+    live = (TurnRow.game_id == bindparam("game"), _LIVE_TURN)
+    return select(TurnRow.number, TurnRow.state_json).where(*live).order_by(TurnRow.number.desc()).limit(1)  # type: ignore[attr-defined]
 
 
 @cache
@@ -181,17 +186,35 @@ def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) ->
     return list(session.exec(_turns_numbered(), params={"game": game.id, "numbers": list(numbers)}).all())
 
 
+STATES_READ = "snapshot texts read"  # session.info: (game id, turn number) -> the snapshot text of that live turn
+
+
 def turn_states(session: Session, game: GameRow, numbers: Collection[int]) -> dict[int, str]:
-    """The snapshot texts of the game's turns of these numbers (number -> text), the turns themselves left unread."""
-    if not numbers:
-        return {}
-    return dict(_plain(session, _turn_states(), {"game": game.id, "numbers": list(numbers)}).all())
+    """The snapshot texts of the game's turns of these numbers (number -> text), the turns themselves left unread;
+    those this transaction read already (latest_state) are not read again."""
+    known = session.info.get(STATES_READ, {})
+    found = {number: known[(game.id, number)] for number in numbers if (game.id, number) in known}
+    if rest := [number for number in numbers if number not in found]:
+        found |= dict(_plain(session, _turn_states(), {"game": game.id, "numbers": rest}).all())
+    return found
+
+
+def latest_state(session: Session, game: GameRow) -> str:
+    """The snapshot text of the game's latest live turn, the turn itself left unread, and kept for turn_states: a
+    live turn's text never changes (a roll-back withdraws turns, and reads no position before it does)."""
+    found = _plain(session, _latest_state(), {"game": game.id}).first()
+    if found is None:
+        raise ArchiveError(f"game {game.name} has no turns stored")
+    number, text = found
+    session.info.setdefault(STATES_READ, {})[(game.id, number)] = text
+    return str(text)
 
 
 def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns after its first (the setup, or a position imported) whose reports were not queued yet, in
-    order; a step nobody ordered in (a deal) is news too."""
-    return list(session.exec(_unmailed_turns(), params={"game": game.id}).all())
+    order; a step nobody ordered in (a deal) is news too. Their numbers are read first: as a rule there are none
+    (a tick stores its turns as mailed)."""
+    return turns_numbered(session, game, list(_values(session, _unmailed_turns(), {"game": game.id}).all()))
 
 
 def latest_turn(session: Session, game: GameRow) -> TurnRow:

@@ -111,7 +111,7 @@ def current_game(
 
     game = db.claim_game(session, claim) if claim is not None else db.find_game(session, name, lock)
     ruleset = game_ruleset(game)
-    state = stored_state(ruleset, db.latest_turn(session, game).state_json)
+    state = stored_state(ruleset, db.latest_state(session, game))
     return game, ruleset, state
 
 
