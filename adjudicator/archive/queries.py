@@ -108,8 +108,9 @@ def _decisions_of_turn() -> Any:
 
 
 @cache
-def _observers() -> Any:
-    query = select(ObserverRow).where(ObserverRow.game_id == bindparam("game"), ObserverRow.confirmed == True)  # noqa: E712 (SQL)
+def _observers(addresses_only: bool = False) -> Any:
+    chosen = select(ObserverRow.email, ObserverRow.language) if addresses_only else select(ObserverRow)
+    query = chosen.where(ObserverRow.game_id == bindparam("game"), ObserverRow.confirmed == True)  # noqa: E712 (SQL)
     return query.order_by(ObserverRow.id)  # type: ignore[arg-type]
 
 
@@ -380,6 +381,13 @@ def message_seen(session: Session, message_id: str) -> bool:
 def observers(session: Session, game: GameRow) -> list[ObserverRow]:
     """The confirmed observers of a game (those who get its public reports)."""
     return list(session.exec(_observers(), params={"game": game.id}).all())
+
+
+def observer_addresses(session: Session, game: GameRow) -> list[tuple[str, str]]:
+    """(address, language) of each confirmed observer of a game, in order (observers without the rows, which mailing
+    them the reports needs no more of)."""
+    rows = _plain(session, _observers(addresses_only=True), {"game": game.id})
+    return [(email, language) for email, language in rows]
 
 
 def observer(session: Session, game: GameRow, address: str) -> ObserverRow | None:

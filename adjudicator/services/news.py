@@ -82,8 +82,10 @@ def _queue_reports(
     for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
         # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
         sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
-        seat.missed = 0 if sent else seat.missed + 1
-        session.add(seat)
+        missed = 0 if sent else seat.missed + 1
+        if missed != seat.missed:  # an unchanged seat is left out of the flush
+            seat.missed = missed
+            session.add(seat)
         if seat.missed >= game.nmr_alert and game.moderator:
             db.queue_mail(
                 session,
@@ -159,11 +161,11 @@ def _mail_reports(
 def _mail_reports_read(
     session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[SeatRow], *, clock: Clock
 ) -> None:
-    watchers = db.observers(session, game)
+    watchers = db.observer_addresses(session, game)
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
-    languages |= {o.language for o in watchers} if watched else set()
+    languages |= {language for _, language in watchers} if watched else set()
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
     # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
     states = db.turn_states(session, game, {number - 1 for number in rows} - set(rows))
@@ -218,14 +220,11 @@ def _mail_reports_read(
                 **_thread_of(threads.get(seat.seat)),
             )
         )
-    for watcher in watchers if watched else []:
-        say = watcher.language
+    for address, say in watchers if watched else []:
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         text = publics(watched, say)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
-        mails.append(
-            db.mail_fields(watcher.email, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say])
-        )
+        mails.append(db.mail_fields(address, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say]))
     db.queue_mails(session, mails)  # in the order of the seats, then the observers
 
 
