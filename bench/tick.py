@@ -6,7 +6,7 @@ One archive is made once (by this tree) and every run ticks a fresh copy of it, 
 tree (--old, default /work/wt-lead) in turn, interleaved (bench/measure.py), for several rounds:
 - the tick in a process (bench/tick_worker.py): CPU (with its user and system parts: the system's is mostly the file
   system making the turns' files and the journal) and wall per game of the tick alone, and commits per game counted
-  with an SQLAlchemy event (all, and those that changed rows: each waits for the disk);
+  with an SQLAlchemy event (all, and those that changed rows: each waits for the disk), and the SQL statements a game;
 - the whole `pbem tick` as a new process, start-up included, per game;
 - the disk's commit floor: one small row committed at a time with the archive's settings (rollback journal, or WAL
   with synchronous=FULL), on the same disk, in the same rounds;
@@ -247,7 +247,7 @@ def measure(kind: str, template: Path, scratch: Path, games: int, rounds: int, o
             f"({verdict(wall_floor <= TARGET_FLOOR)}: <= {TARGET_FLOOR:g}x), {row['commits']:.2f} commits a game "
             f"({row['writing']:.2f} writing; {verdict(row['commits'] <= TARGET_COMMITS + 1 / games)}: <= "
             f"{TARGET_COMMITS:g}, besides the one that lists the games due), "
-            f"{row['resolved']:.0f} turns resolved"
+            f"{row['statements']:.1f} statements a game, {row['resolved']:.0f} turns resolved"
         )
     for label, got in figures.items():
         if "new process" in label:
@@ -281,6 +281,7 @@ def worker_row(found: list[dict[str, Any]], games: int) -> dict[str, float]:
         "commits": statistics.median(f["commits"]["all"] for f in found) / games,
         "writing": statistics.median(f["commits"]["writing"] for f in found) / games,
         "resolved": statistics.median(f["resolved"] for f in found),
+        "statements": statistics.median(f["statements"] for f in found) / games,
     }
 
 

@@ -6,7 +6,8 @@ nothing but the standard library and the tree's `adjudicator`.
 
 Writes to OUT.json: the CPU and wall seconds of the tick (and the CPU's user and system parts: the system's is mostly
 the disk's file system making the turns' files and the journal), the games it resolved, the commits made (every commit
-of a connection, and those that changed something), and its report's lines.
+of a connection, and those that changed something), the SQL statements run (BEGIN and the like included), and its
+report's lines.
 """
 
 from __future__ import annotations
@@ -47,6 +48,13 @@ def main() -> None:
     event.listen(archive.engine, "connect", opened)
     archive.engine.dispose()  # connections opened from now on are counted from their first change
     event.listen(archive.engine, "commit", counted)
+    statements = 0
+
+    def executed(*_: Any) -> None:
+        nonlocal statements
+        statements += 1
+
+    event.listen(archive.engine, "before_cursor_execute", executed)
     used = resource.getrusage(resource.RUSAGE_SELF)
     cpu, wall = time.process_time(), time.perf_counter()
     report = tick(archive, data)
@@ -62,6 +70,7 @@ def main() -> None:
         "wall": wall,
         "resolved": resolved,
         "commits": commits,
+        "statements": statements,
         "lines": report.lines,
     }
     out.write_text(json.dumps(figures), encoding="utf-8")
