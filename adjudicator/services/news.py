@@ -35,7 +35,7 @@ def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_
         game, ruleset, state = current_game(session, name, lock=True)
         if game.selfplay:
             return []  # the bot's game: nobody to mail
-        lines = _queue_reports(session, game, ruleset, clock=clock)
+        lines = _queue_reports(session, game, ruleset, None, (), clock=clock)
         _queue_questions(session, game, ruleset, state, game_folder(data, name), clock=clock)
     return lines
 
@@ -56,7 +56,7 @@ def queue_news(
     if game.selfplay:
         return [], False  # the bot's game: nobody to mail
     # its first query flushes the caller's turns and questions
-    lines = _queue_reports(session, game, ruleset, clock=clock, seats=seats, resolved=resolved)
+    lines = _queue_reports(session, game, ruleset, seats, resolved, clock=clock)
     with session.no_autoflush:  # what it changed since (NMR counts, turns mailed, mails) is no question
         return lines, db.has_unasked_decisions(session, game)
 
@@ -65,10 +65,10 @@ def _queue_reports(
     session: Session,
     game: GameRow,
     ruleset: Ruleset,
+    seats: list[SeatRow] | None,
+    resolved: Sequence[TurnRow],
     *,
     clock: Clock,
-    seats: list[SeatRow] | None = None,
-    resolved: Sequence[TurnRow] = (),
 ) -> list[str]:
     """Queue the reports of the resolved turns not mailed yet, with the NMR count (and alert), and mark them mailed,
     in the caller's transaction, which holds the game's lock; `seats`: the game's seats, if the caller read them;
