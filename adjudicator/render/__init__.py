@@ -183,24 +183,28 @@ def _direct_gettext(env: Environment, lookup: Callable[[str], str]) -> None:
 def _keyword_filter(language: str) -> Callable[..., str]:
     """The `kw` filter: keyword `name` as a reader of `language` writes it (orders/keywords.py written), in the
     keywords of the context's ruleset (render/i18n.py context_ruleset), remembered by the ruleset's name and the
-    extra rulesets in force, which are all the words depend on (a report writes some 50 keywords a seat)."""
+    extra rulesets in force, which are all the words depend on (a report writes some 50 keywords a seat). The words
+    of the latest render context are at hand: its ruleset and the extra rulesets do not change within a render, and
+    reading them (the environment's variable most) cost more than the lookup."""
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import context_ruleset
 
-    known: dict[tuple[str, str | None, str], str] = {}
+    known: dict[tuple[str | None, str], dict[str, str]] = {}  # (ruleset name, extra rulesets) -> name -> word
+    latest: list[Any] = [None, None, {}]  # the context of the latest call, its ruleset, and their words
 
     def keyword(context: Any, name: str) -> str:
         named = context.get("ruleset")
         if named is None:  # the snapshot's ruleset, if any (not remembered)
             return written(language, name, context_ruleset(context))
-        key = (
-            name,
-            named if isinstance(named, str) else getattr(named, "name", None),
-            os.environ.get("PBEM_RULESETS", ""),
-        )
-        found = known.get(key)
+        if context is latest[0] and named is latest[1]:
+            words = latest[2]
+        else:
+            ruleset = named if isinstance(named, str) else getattr(named, "name", None)
+            words = known.setdefault((ruleset, os.environ.get("PBEM_RULESETS", "")), {})
+            latest[:] = [context, named, words]
+        found = words.get(name)
         if found is None:
-            found = known[key] = written(language, name, context_ruleset(context))
+            found = words[name] = written(language, name, context_ruleset(context))
         return found
 
     return keyword
