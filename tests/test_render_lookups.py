@@ -54,3 +54,40 @@ def test_keywords_are_written_in_the_readers_language_and_the_contexts_ruleset()
     german = environment("de").from_string(source)
     assert german.render(ruleset=ruleset) == german.render(ruleset="coe-classic") == german.render(state={})
     assert german.render(ruleset=ruleset).split()[0] == "ZIEHE"
+
+
+CALLS = """{% macro twice(x) %}{{ x }}{{ x }}{% endmacro %}
+{% for n in names %}{% set shown = n | upper %}{{ twice(shown) }} {{ seen(shown) }} {{ where(n) }} {{ d.get(n, "-") }}
+{% endfor %}{{ _("city") }} {{ empty() is undefined }}|{{ obj.method("x") }}|{{ callable_obj(1) }}"""
+
+
+def test_calls_take_the_context_and_loop_variables_as_jinja_gives_them() -> None:
+    from jinja2 import pass_context, pass_environment
+
+    @pass_context
+    def seen(context: object, name: str) -> str:  # a loop's own variable reaches it, as Jinja derives the context
+        return f"{context.get('shown') == name}"  # type: ignore[attr-defined]
+
+    @pass_environment
+    def where(env: object, name: str) -> str:
+        return f"{type(env).__name__ != 'NoneType'}:{name}"
+
+    def empty() -> str:
+        raise StopIteration  # Jinja makes it an undefined value
+
+    class Callable:
+        def __call__(self, n: int) -> int:
+            return n + 1
+
+        def method(self, text: str) -> str:
+            return text * 2
+
+    context = {"names": ["a", "b"], "seen": seen, "where": where, "d": {"a": 1}, "empty": empty}
+    context |= {"obj": Callable(), "callable_obj": Callable()}
+    plain = Environment(
+        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False
+    )
+    plain.globals["_"] = lambda message: message
+    reference = plain.from_string(CALLS).render(**context)
+    assert environment("en").from_string(CALLS).render(**context) == reference
+    assert "AA True True:a 1" in reference and "BB True True:b -" in reference and "city True|xx|2" in reference

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from jinja2 import BytecodeCache, Environment
     from jinja2.bccache import Bucket
+    from jinja2.runtime import Context
 
     from adjudicator.rulesets import Ruleset
 
@@ -101,6 +102,8 @@ def _environment_class() -> type[Environment]:
     methods = frozenset(dir(dict))
 
     class DictFirst(Environment):
+        context_class = _direct_calls_context()
+
         def getattr(self, obj: Any, attribute: str) -> Any:
             if type(obj) is dict and attribute not in methods:
                 try:
@@ -119,19 +122,60 @@ def _environment_class() -> type[Environment]:
     return DictFirst
 
 
+@cache
+def _direct_calls_context() -> type[Context]:
+    """Jinja's Context, calling at once what a template calls most (its `_()`, its macros, a value's methods such as
+    `d.get`): Jinja's own `call` asks each callable three times whether it takes the context, which cost a report
+    more than the calls. What may take the context (a function or method marked by Jinja's pass_* decorators, a
+    callable object) is left to Jinja's `call`, as is a function marked to take the context in a loop or block that
+    set variables (Jinja derives a context for it)."""
+    from types import BuiltinFunctionType, FunctionType, MethodType
+
+    from jinja2.runtime import Context, Macro
+    from jinja2.utils import _PassArg
+
+    never_given = (BuiltinFunctionType, Macro)  # no attribute of theirs can ask for the context
+
+    class DirectCalls(Context):
+        def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's names: any keyword)
+            kind = type(__obj)
+            if kind is FunctionType or kind is MethodType:
+                passed = getattr(__obj, "jinja_pass_arg", None)
+                if passed is _PassArg.context and not (kwargs.get("_loop_vars") or kwargs.get("_block_vars")):
+                    args = (__self, *args)
+                elif passed is not None:
+                    return super().call(__obj, *args, **kwargs)
+            elif kind not in never_given:
+                return super().call(__obj, *args, **kwargs)
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:  # as Jinja's call answers it
+                return __self.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception"
+                )
+
+    return DirectCalls
+
+
 def _direct_gettext(env: Environment, lookup: Callable[[str], str]) -> None:
     """`_()` and `gettext()` of the templates as Jinja's newstyle gettext makes them (jinja2/ext.py _make_new_gettext:
     the message looked up, marked safe where escaping is on, then always %-formatted with the values given), called
-    at once: Jinja's pass each call through the context three times, which cost a report more than its lookups."""
-    from jinja2 import pass_context
+    at once: Jinja's pass each call through the context three times, which cost a report more than its lookups.
+    No template switches escaping with an autoescape block, so whether to escape is the environment's, not the
+    context's: the function takes no context, which a call in a loop would otherwise copy."""
     from markupsafe import Markup
 
-    @pass_context
-    def gettext(context: Any, message: str, /, **values: Any) -> str:
-        text = lookup(message)
-        if context.eval_ctx.autoescape:
-            text = Markup(text)
-        return text % values
+    if env.autoescape:
+
+        def gettext(message: str, /, **values: Any) -> str:
+            return Markup(lookup(message)) % values  # noqa: S704 (our catalogue's message; the values are escaped)
+
+    else:
+
+        def gettext(message: str, /, **values: Any) -> str:
+            return lookup(message) % values
 
     env.globals.update(gettext=gettext, _=gettext)
 
@@ -139,24 +183,28 @@ def _direct_gettext(env: Environment, lookup: Callable[[str], str]) -> None:
 def _keyword_filter(language: str) -> Callable[..., str]:
     """The `kw` filter: keyword `name` as a reader of `language` writes it (orders/keywords.py written), in the
     keywords of the context's ruleset (render/i18n.py context_ruleset), remembered by the ruleset's name and the
-    extra rulesets in force, which are all the words depend on (a report writes some 50 keywords a seat)."""
+    extra rulesets in force, which are all the words depend on (a report writes some 50 keywords a seat). The words
+    of the latest render context are at hand: its ruleset and the extra rulesets do not change within a render, and
+    reading them (the environment's variable most) cost more than the lookup."""
     from adjudicator.orders.keywords import written
     from adjudicator.render.i18n import context_ruleset
 
-    known: dict[tuple[str, str | None, str], str] = {}
+    known: dict[tuple[str | None, str], dict[str, str]] = {}  # (ruleset name, extra rulesets) -> name -> word
+    latest: list[Any] = [None, None, {}]  # the context of the latest call, its ruleset, and their words
 
     def keyword(context: Any, name: str) -> str:
         named = context.get("ruleset")
         if named is None:  # the snapshot's ruleset, if any (not remembered)
             return written(language, name, context_ruleset(context))
-        key = (
-            name,
-            named if isinstance(named, str) else getattr(named, "name", None),
-            os.environ.get("PBEM_RULESETS", ""),
-        )
-        found = known.get(key)
+        if context is latest[0] and named is latest[1]:
+            words = latest[2]
+        else:
+            ruleset = named if isinstance(named, str) else getattr(named, "name", None)
+            words = known.setdefault((ruleset, os.environ.get("PBEM_RULESETS", "")), {})
+            latest[:] = [context, named, words]
+        found = words.get(name)
         if found is None:
-            found = known[key] = written(language, name, context_ruleset(context))
+            found = words[name] = written(language, name, context_ruleset(context))
         return found
 
     return keyword
