@@ -9,6 +9,7 @@ import copy
 import json
 import random
 from functools import cache
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -16,12 +17,13 @@ import pytest
 from hypothesis import given
 from lark.exceptions import UnexpectedInput
 
+from adjudicator.archive import Archive
 from adjudicator.engine.chance import KeyedDice, orders_digest
 from adjudicator.orders import parse_orders
 from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe import state as state_module
-from adjudicator.rulesets.coe.bot import SelfPlayResult, play_game, random_orders
+from adjudicator.rulesets.coe.bot import SelfPlayResult, play_game, random_orders, seats_in_play
 from adjudicator.rulesets.coe.invariants import _all_hold, _breaches, broken_invariants
 from adjudicator.rulesets.coe.snapshot_check import _fits, _misfits, position_problems, with_reader_defaults
 from adjudicator.rulesets.coe.state import (
@@ -35,6 +37,8 @@ from adjudicator.rulesets.coe.state import (
     to_snapshot,
 )
 from adjudicator.rulesets.coe.turn import resolve
+from adjudicator.services.selfplay import play_archived_game
+from adjudicator.services.verification import verify_stored
 from tests.helpers import place, start
 from tests.test_fuzz import fuzz, mutated_snapshot
 from tests.test_orders_parser import TURN_FILE
@@ -406,3 +410,54 @@ def test_a_snapshot_that_lacks_nothing_is_read_as_through_the_filled_copy(text: 
     with mock.patch.object(state_module, "lacks_nothing", lambda data: False):  # the way before
         before = _read(json.loads(text))
     assert ours == before
+
+
+# -- verify's reading of the positions its replay wrote ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_text_the_replay_wrote_is_read_as_with_every_check(ruleset: str) -> None:
+    rules = load_ruleset(ruleset)
+    for state in states(ruleset):
+        text = snapshot_text(state)
+        # repr shows the order of every dict too, which the next turn's replay follows
+        assert repr(rules.read_replayed_snapshot(text)) == repr(from_snapshot(json.loads(text)))
+
+
+def _counting_checks() -> tuple[list[None], Any]:
+    """A list that grows by one at each snapshot check, and the patch that makes it grow."""
+    checked: list[None] = []
+    real = state_module.snapshot_problems
+
+    def counted(*args: Any, **kwargs: Any) -> list[str]:
+        checked.append(None)
+        return real(*args, **kwargs)
+
+    return checked, mock.patch.multiple(
+        state_module,
+        snapshot_problems=counted,
+        _CHECKED_TEXTS={},  # as in a new process: no text checked before (the self-play's own reads are)
+    )
+
+
+def test_verify_checks_again_no_text_its_replay_wrote(tmp_path: Path) -> None:
+    """Of a sound game, verify checks the setup's text (read for its seats and as the first position) and the last
+    turn's (read for the seats the game goes on with, verify_published.py): every other text is the one the replay
+    wrote of a position that kept the invariants, and is read as the next turn's start without a check."""
+    rules = load_ruleset("coe-classic")
+    archive = Archive.in_folder(tmp_path)
+    seats = seats_in_play(rules, 4)
+    turns = play_archived_game(archive, tmp_path, "fast", rules.name, seats, 5, 8, check_archive=False)
+    checked, counting = _counting_checks()
+    with counting:
+        passed, problems = verify_stored(tmp_path, None, "fast")
+    assert not problems and len(passed) == len(turns) + 3
+    assert len(checked) == 3  # 2 + the 8 turns, each checked again, before
+
+
+def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
+    classic, text = load_ruleset("coe-classic"), snapshot_text(states("coe-1984")[3])
+    checked, counting = _counting_checks()
+    with counting:
+        read = classic.read_replayed_snapshot(text)
+    assert checked and snapshot_text(read) == text

@@ -170,8 +170,10 @@ def _named_digest(row: TurnRow) -> str:
 
 def _stored_state(ruleset: Ruleset, row: TurnRow, problems: list[str], replayed: bool = False) -> Any:
     """The position a stored turn ends with (the start of the next turn's replay), or None when unreadable.
-    `replayed`: its replay wrote this very text and kept the invariants under `ruleset`, so a ruleset that offers
-    `read_replayed_snapshot` need not check them again on the text (every other check of it is made)."""
+    `replayed`: its replay wrote this very text (the hash matched) of a position that kept the invariants under
+    `ruleset`, so a ruleset that offers `read_replayed_snapshot` reads it without checking it again. Every other
+    stored text (edited under a stale hash, imported, the setup, one this version writes otherwise) is read with
+    every check of a snapshot."""
     reader = getattr(ruleset, "read_replayed_snapshot", None) if replayed else None
     try:
         return reader(row.state_json) if reader is not None else stored_state(ruleset, row.state_json)

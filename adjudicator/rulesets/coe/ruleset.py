@@ -181,8 +181,8 @@ class CoeRuleset(RulesetBase):
         return from_stored_snapshot(text)
 
     def read_replayed_snapshot(self, text: str) -> GameState:
-        """read_stored_snapshot of a text that `pbem verify` replayed under this ruleset to a position that kept the
-        invariants: every check but those (state.py from_snapshot `kept_by`)."""
+        """The position of a text that `pbem verify`'s replay under this ruleset wrote byte for byte, of a position
+        that kept the invariants: read without checking it again (state.py from_stored_snapshot `kept_by`)."""
         from adjudicator.rulesets.coe.state import from_stored_snapshot
 
         return from_stored_snapshot(text, kept_by=self)

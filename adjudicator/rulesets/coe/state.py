@@ -503,8 +503,17 @@ CHECKED_TEXTS_KEPT = 64
 def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> GameState:
     """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
     edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
-    reads a game's position several times, and the same text passes the same check again. `kept_by`: a ruleset
-    under which a position that writes this very text kept the invariants (see from_snapshot)."""
+    reads a game's position several times, and the same text passes the same check again.
+
+    `kept_by`: `text` is what snapshot_text wrote of a position that kept the invariants under that ruleset (verify's
+    replay of a stored turn wrote the stored text byte for byte). Such a text is read without the schema and fit
+    checks when it names that ruleset: the writer gives every field, with the types and values of the position, and
+    the invariants were held on the position itself. A text not written so is read with every check (the caller
+    compares it with the writer's before it says so)."""
+    if kept_by is not None:
+        data = json.loads(text)
+        if isinstance(data, dict) and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
+            return _state_of(data)  # not remembered in _CHECKED_TEXTS: it was not checked
     checked = text in _CHECKED_TEXTS
     state = from_snapshot(
         json.loads(text), schema_checked=checked, plain=not checked and plain_text(text), kept_by=kept_by
@@ -531,7 +540,8 @@ def from_snapshot(
     `kept_by`: a position whose snapshot text is this data's kept the invariants under that ruleset (verify's replay
     of a stored turn). The state read here is that position with its lists sorted and its empty forces, cargo and
     areas left out: the same pieces, purses and owners, so each invariant it could break the other broke too. They
-    are not checked again when the data names that same ruleset."""
+    are not checked again when the data names that same ruleset. (from_stored_snapshot, given the very text
+    snapshot_text wrote of that position, reads it with no check at all.)"""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: expected a JSON object")
     if data.get("schema") != SCHEMA:
