@@ -2,7 +2,8 @@
 
 There is no picture of the board to draw on, so the map is drawn from board.toml alone: land areas as rounded
 rectangles and sea zones as ellipses at their centres, borders and coasts as thin lines, roads as thick ones.
-The geometry is computed here; templates/map.svg.j2 writes the elements, escaping every text.
+The geometry is computed here; templates/map.svg.j2 writes the elements, escaping every text, but for the army
+labels, which _forces_layer writes in one pass (escaping their texts too): they were half the template's time.
 Same inputs, same bytes: nothing below depends on set or hash order, and every coordinate is rounded.
 
 This module knows no game. What a position puts on the board comes from its ruleset's map layers: a function
@@ -572,7 +573,7 @@ def render_map(
             link_kinds=link_kinds(board),
             roads=_fields(_roads(drawn.roads, spots)),
             areas=_areas_layer(board, spots, drawn.areas, colour),
-            forces=[SimpleNamespace(**{**f, "lines": _fields(f["lines"])}) for f in forces],
+            forces=_forces_layer(forces),
             moves=_fields(moves),
             battles=_fields(battles),
             legend=_fields(_legend(legend_seats, drawn.legend_symbols, tr)),
@@ -582,6 +583,27 @@ def render_map(
             neutral_stroke=NEUTRAL_STROKE,
         )
     )
+
+
+def _forces_layer(forces: list[dict[str, Any]]) -> Markup:
+    """The army labels of map.svg.j2's forces layer (an area's block: its tooltip, then a framed line of text per
+    seat), written in one pass: a map's some 20 lines of 9 values each were half its template's time, each value
+    looked up and escaped in turn. The texts are escaped here; the coordinates are whole numbers (_place_labels)."""
+    from markupsafe import Markup, escape
+
+    parts = []
+    for block in forces:
+        parts.append(f'<g id="forces-{escape(block["code"])}" class="forces">\n')
+        parts.append(f"<title>{escape(block['tooltip'])}</title>\n")
+        for line in block["lines"]:
+            colour = escape(line["colour"])
+            parts.append(
+                f'<rect x="{line["left"]}" y="{line["top"]}" width="{line["w"]}" height="{line["h"]}" rx="10" '
+                f'stroke="{colour}"/>\n<text x="{line["x"]}" y="{line["y"]}" fill="{colour}" '
+                f'data-seat="{escape(line["seat"])}">{escape(line["text"])}</text>\n'
+            )
+        parts.append("</g>\n")
+    return Markup("".join(parts))  # noqa: S704 (every text above is escaped)
 
 
 def _fields(items: list[dict[str, Any]]) -> list[SimpleNamespace]:
