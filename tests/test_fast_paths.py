@@ -33,6 +33,8 @@ from adjudicator.rulesets.coe.state import (
     GameState,
     _json_text,
     from_snapshot,
+    from_stored_snapshot,
+    read_written,
     snapshot_text,
     to_snapshot,
 )
@@ -461,3 +463,16 @@ def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
     with counting:
         read = classic.read_replayed_snapshot(text)
     assert checked and snapshot_text(read) == text
+
+
+def test_the_last_text_written_is_read_back_from_its_parts_as_json_reads_it() -> None:
+    for state in states("coe-classic"):
+        text = snapshot_text(state)
+        assert read_written(text) == json.loads(text)
+        read = from_stored_snapshot(text, kept_by=load_ruleset("coe-classic"))
+        for area in read.areas.values():  # a turn played on the position read changes none of the kept parts
+            area.roads.append("ITA")
+            for force in area.units.values():
+                force.generals.append(99)
+        assert read_written(text) == json.loads(text)
+        assert read_written(text + " ") is None  # another text: read as it is

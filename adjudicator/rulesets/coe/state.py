@@ -274,14 +274,17 @@ def _snapshot_head(state: GameState) -> dict[str, Any]:
 def snapshot_text(state: GameState) -> str:
     """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally): the text of
     _json_text(to_snapshot(state)), its areas' part written from _AREA_TEXTS where it can."""
+    written: list[tuple[str, str]] = []
     try:
-        areas = _areas_text(state)
+        areas = _areas_text(state, written)
     except (_NotPlain, TypeError, ValueError, RecursionError):  # the general writer says what it makes of it
         areas = None
     if areas is None:
         return _json_text(to_snapshot(state)) + "\n"
     head = _json_text(_snapshot_head(state))  # "{...\n}": the areas go in before its closing brace
-    return head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+    text = head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+    _WRITTEN[:] = [text, head, *written]
+    return text
 
 
 # Most areas are as the turn before left them: the text of an area's entry in a snapshot (its code, then its value
@@ -289,11 +292,16 @@ def snapshot_text(state: GameState) -> str:
 # are some times cheaper to gather than the area's JSON data is to make.
 _AREA_TEXTS: dict[bytes, str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
+# The last text snapshot_text wrote from _AREA_TEXTS: [the text, its head's text, then (code, entry text) of each of
+# its areas]; read_written reads that text back from these parts (verify reads each text its replay wrote).
+_WRITTEN: list[Any] = []
+_AREA_DATA: dict[str, Any] = {}  # an area's entry text -> the area's data, as json.loads reads it (read_written)
 
 
-def _areas_text(state: GameState) -> str | None:
-    """The value of "areas" as _json_text writes it at the indentation of a snapshot's field; None where an area
-    holds a value marshal refuses (the general writer then writes the whole text)."""
+def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
+    """The value of "areas" as _json_text writes it at the indentation of a snapshot's field, each area's (code, entry
+    text) added to `written`; None where an area holds a value marshal refuses (the general writer then writes the
+    whole text)."""
     entries = []
     areas = state.areas
     for code in sorted(areas):
@@ -307,12 +315,30 @@ def _areas_text(state: GameState) -> str | None:
             text = "" if value is None else _encode_string(code) + ": " + _fragment(value, "\n  ")
             if len(_AREA_TEXTS) >= AREA_TEXTS_KEPT:
                 _AREA_TEXTS.clear()
+                _AREA_DATA.clear()
             _AREA_TEXTS[key] = text
         if text:
             entries.append(text)
+            written.append((code, text))
     if not entries:
         return "{}"
     return "{\n  " + ",\n  ".join(entries) + "\n }"
+
+
+def read_written(text: str) -> dict[str, Any] | None:
+    """json.loads(text) when `text` is the last one snapshot_text wrote from its parts (else None): its head's text
+    read, and each area's data, read once per area text (shared: a reader copies what it keeps, as _state_of does)."""
+    if len(_WRITTEN) < 2 or _WRITTEN[0] != text:
+        return None
+    data = json.loads(_WRITTEN[1])
+    areas = {}
+    for code, entry in _WRITTEN[2:]:
+        area = _AREA_DATA.get(entry)
+        if area is None:
+            area = _AREA_DATA[entry] = json.loads("{" + entry + "}")[code]
+        areas[code] = area
+    data["areas"] = areas
+    return data
 
 
 def _area_key(code: str, a: Area) -> bytes | None:
@@ -506,12 +532,10 @@ def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> Gam
     reads a game's position several times, and the same text passes the same check again.
 
     `kept_by`: `text` is what snapshot_text wrote of a position that kept the invariants under that ruleset (verify's
-    replay of a stored turn wrote the stored text byte for byte). Such a text is read without the schema and fit
-    checks when it names that ruleset: the writer gives every field, with the types and values of the position, and
-    the invariants were held on the position itself. A text not written so is read with every check (the caller
-    compares it with the writer's before it says so)."""
+    replay of a stored turn wrote the stored text byte for byte; the caller compares the two). Naming that ruleset, it
+    is read without the schema and fit checks: the writer gives every field, with the position's types and values."""
     if kept_by is not None:
-        data = json.loads(text)
+        data = read_written(text) or json.loads(text)
         if isinstance(data, dict) and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
             return _state_of(data)  # not remembered in _CHECKED_TEXTS: it was not checked
     checked = text in _CHECKED_TEXTS
