@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedInput
 
 from adjudicator.archive import Archive
 from adjudicator.engine.chance import KeyedDice, orders_digest
+from adjudicator.engine.schema import plain_text
 from adjudicator.orders import parse_orders
 from adjudicator.orders.parser import _entry
 from adjudicator.rulesets import load_ruleset
@@ -426,14 +427,15 @@ def test_a_text_the_replay_wrote_is_read_as_with_every_check(ruleset: str) -> No
         assert repr(rules.read_replayed_snapshot(text)) == repr(from_snapshot(json.loads(text)))
 
 
-def _counting_checks() -> tuple[list[None], Any]:
-    """A list that grows by one at each snapshot check, and the patch that makes it grow."""
-    checked: list[None] = []
+def _counting_checks() -> tuple[list[bool], Any]:
+    """A list that grows at each snapshot check (True where it checks the fit to a ruleset too, False for the shape
+    alone), and the patch that makes it grow."""
+    checked: list[bool] = []
     real = state_module.snapshot_problems
 
-    def counted(*args: Any, **kwargs: Any) -> list[str]:
-        checked.append(None)
-        return real(*args, **kwargs)
+    def counted(data: Any, ruleset: Any, **kwargs: Any) -> list[str]:
+        checked.append(ruleset is not None)
+        return real(data, ruleset, **kwargs)
 
     return checked, mock.patch.multiple(
         state_module,
@@ -442,10 +444,10 @@ def _counting_checks() -> tuple[list[None], Any]:
     )
 
 
-def test_verify_checks_again_no_text_its_replay_wrote(tmp_path: Path) -> None:
+def test_verify_checks_the_fit_of_no_text_its_replay_wrote(tmp_path: Path) -> None:
     """Of a sound game, verify checks the setup's text (read for its seats and as the first position) and the last
-    turn's (read for the seats the game goes on with, verify_published.py): every other text is the one the replay
-    wrote of a position that kept the invariants, and is read as the next turn's start without a check."""
+    turn's (read for the seats the game goes on with, verify_published.py) fully: every other text is the one the
+    replay wrote of a position that kept the invariants, and only its shape is checked (the schema)."""
     rules = load_ruleset("coe-classic")
     archive = Archive.in_folder(tmp_path)
     seats = seats_in_play(rules, 4)
@@ -454,7 +456,7 @@ def test_verify_checks_again_no_text_its_replay_wrote(tmp_path: Path) -> None:
     with counting:
         passed, problems = verify_stored(tmp_path, None, "fast")
     assert not problems and len(passed) == len(turns) + 3
-    assert len(checked) == 3  # 2 + the 8 turns, each checked again, before
+    assert checked.count(True) == 3 and checked.count(False) == len(turns)  # before: 11 full checks
 
 
 def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
@@ -468,11 +470,19 @@ def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
 def test_the_last_text_written_is_read_back_from_its_parts_as_json_reads_it() -> None:
     for state in states("coe-classic"):
         text = snapshot_text(state)
-        assert read_written(text) == json.loads(text)
+        assert read_written(text) == (json.loads(text), plain_text(text))
         read = from_stored_snapshot(text, kept_by=load_ruleset("coe-classic"))
         for area in read.areas.values():  # a turn played on the position read changes none of the kept parts
             area.roads.append("ITA")
             for force in area.units.values():
                 force.generals.append(99)
-        assert read_written(text) == json.loads(text)
+        assert read_written(text) == (json.loads(text), plain_text(text))
         assert read_written(text + " ") is None  # another text: read as it is
+
+
+def test_a_replayed_text_out_of_the_schemas_shape_is_read_with_every_check() -> None:
+    """A rules fault that wrote a count the schema refuses (a negative one) is named as a stored text of it would be."""
+    classic, state = load_ruleset("coe-classic"), states("coe-classic")[5].copy()
+    next(force for area in state.areas.values() for force in area.units.values()).infantry = -1
+    with pytest.raises(state_module.SnapshotError, match="minimum|negative|-1"):
+        classic.read_replayed_snapshot(snapshot_text(state))

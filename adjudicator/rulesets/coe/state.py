@@ -292,10 +292,9 @@ def snapshot_text(state: GameState) -> str:
 # are some times cheaper to gather than the area's JSON data is to make.
 _AREA_TEXTS: dict[bytes, str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
-# The last text snapshot_text wrote from _AREA_TEXTS: [the text, its head's text, then (code, entry text) of each of
-# its areas]; read_written reads that text back from these parts (verify reads each text its replay wrote).
-_WRITTEN: list[Any] = []
-_AREA_DATA: dict[str, Any] = {}  # an area's entry text -> the area's data, as json.loads reads it (read_written)
+# The last text snapshot_text wrote from _AREA_TEXTS, its head's text, then (code, entry text) of each of its areas
+_WRITTEN: list[Any] = []  # read_written reads that text back from these parts (verify reads each its replay wrote)
+_AREA_DATA: dict[str, tuple[Any, bool]] = {}  # an area's entry text -> its data as json.loads reads it, plain_text
 
 
 def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
@@ -325,20 +324,21 @@ def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
     return "{\n  " + ",\n  ".join(entries) + "\n }"
 
 
-def read_written(text: str) -> dict[str, Any] | None:
-    """json.loads(text) when `text` is the last one snapshot_text wrote from its parts (else None): its head's text
-    read, and each area's data, read once per area text (shared: a reader copies what it keeps, as _state_of does)."""
+def read_written(text: str) -> tuple[dict[str, Any], bool] | None:
+    """(json.loads(text), plain_text(text)) of the last text snapshot_text wrote from its parts (else None): each area's
+    data read once per area text (shared: readers copy, as _state_of does); no mark of plain_text spans two parts."""
     if len(_WRITTEN) < 2 or _WRITTEN[0] != text:
         return None
-    data = json.loads(_WRITTEN[1])
+    data, plain = json.loads(_WRITTEN[1]), plain_text(_WRITTEN[1])
     areas = {}
     for code, entry in _WRITTEN[2:]:
-        area = _AREA_DATA.get(entry)
-        if area is None:
-            area = _AREA_DATA[entry] = json.loads("{" + entry + "}")[code]
-        areas[code] = area
+        known = _AREA_DATA.get(entry)
+        if known is None:
+            known = _AREA_DATA[entry] = (json.loads("{" + entry + "}")[code], plain_text(entry))
+        areas[code] = known[0]
+        plain = plain and known[1]
     data["areas"] = areas
-    return data
+    return data, plain
 
 
 def _area_key(code: str, a: Area) -> bytes | None:
@@ -527,17 +527,17 @@ CHECKED_TEXTS_KEPT = 64
 
 
 def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> GameState:
-    """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
-    edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
-    reads a game's position several times, and the same text passes the same check again.
-
-    `kept_by`: `text` is what snapshot_text wrote of a position that kept the invariants under that ruleset (verify's
-    replay of a stored turn wrote the stored text byte for byte; the caller compares the two). Naming that ruleset, it
-    is read without the schema and fit checks: the writer gives every field, with the position's types and values."""
+    """The position of a snapshot text the archive holds. It is checked like any snapshot (a position edited in the
+    archive is named, not a traceback) the first time this process reads that very text; a tick reads a game's
+    position several times, and the same text passes the same check again. `kept_by`: `text` is what snapshot_text
+    wrote of a position that kept the invariants under that ruleset (verify's replay of a stored turn wrote the stored
+    text byte for byte; the caller compares the two). Naming that ruleset and of the schema's shape, it is read without
+    the fit checks, whose pieces, purses and roads the invariants hold."""
     if kept_by is not None:
-        data = read_written(text) or json.loads(text)
-        if isinstance(data, dict) and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
-            return _state_of(data)  # not remembered in _CHECKED_TEXTS: it was not checked
+        data, plain = read_written(text) or (json.loads(text), False)
+        named = isinstance(data, dict) and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by
+        if named and not snapshot_problems(data, None, plain=plain):  # the shape alone (no ruleset given)
+            return _state_of(data)  # not remembered in _CHECKED_TEXTS: not every check was made
     checked = text in _CHECKED_TEXTS
     state = from_snapshot(
         json.loads(text), schema_checked=checked, plain=not checked and plain_text(text), kept_by=kept_by
