@@ -18,6 +18,7 @@ from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.snapshot_check import (
     SHOWN_PROBLEMS,
     lacks_nothing,
+    shape_fits,
     shown,
     snapshot_problems,
     with_reader_defaults,
@@ -292,9 +293,8 @@ def snapshot_text(state: GameState) -> str:
 # are some times cheaper to gather than the area's JSON data is to make.
 _AREA_TEXTS: dict[bytes, str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
-# The last text snapshot_text wrote from _AREA_TEXTS, its head's text, then (code, entry text) of each of its areas
-_WRITTEN: list[Any] = []  # read_written reads that text back from these parts (verify reads each its replay wrote)
-_AREA_DATA: dict[str, tuple[Any, bool]] = {}  # an area's entry text -> its data as json.loads reads it, plain_text
+_WRITTEN: list[Any] = []  # the last text snapshot_text wrote from _AREA_TEXTS, its head, (code, entry) of each area
+_AREA_DATA: dict[str, tuple[Any, bool]] = {}  # an area's entry text -> its data as json.loads reads it, its shape
 
 
 def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
@@ -325,20 +325,21 @@ def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
 
 
 def read_written(text: str) -> tuple[dict[str, Any], bool] | None:
-    """(json.loads(text), plain_text(text)) of the last text snapshot_text wrote from its parts (else None): each area's
-    data read once per area text (shared: readers copy, as _state_of does); no mark of plain_text spans two parts."""
+    """json.loads(text) of the last text snapshot_text wrote from its parts (else None), and whether it has the schema's
+    shape: each area's data read and its shape checked once per area text (shared: readers copy, as _state_of does)."""
     if len(_WRITTEN) < 2 or _WRITTEN[0] != text:
         return None
-    data, plain = json.loads(_WRITTEN[1]), plain_text(_WRITTEN[1])
-    areas = {}
+    data, areas = json.loads(_WRITTEN[1]), {}
+    shaped = shape_fits(data, plain_text(_WRITTEN[1]))
     for code, entry in _WRITTEN[2:]:
         known = _AREA_DATA.get(entry)
         if known is None:
-            known = _AREA_DATA[entry] = (json.loads("{" + entry + "}")[code], plain_text(entry))
+            area = json.loads("{" + entry + "}")[code]
+            known = _AREA_DATA[entry] = (area, shape_fits({"areas": {code: area}}, plain_text(entry), areas_only=True))
         areas[code] = known[0]
-        plain = plain and known[1]
+        shaped = shaped and known[1]
     data["areas"] = areas
-    return data, plain
+    return data, shaped
 
 
 def _area_key(code: str, a: Area) -> bytes | None:
@@ -534,10 +535,9 @@ def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> Gam
     text byte for byte; the caller compares the two). Naming that ruleset and of the schema's shape, it is read without
     the fit checks, whose pieces, purses and roads the invariants hold."""
     if kept_by is not None:
-        data, plain = read_written(text) or (json.loads(text), False)
-        named = isinstance(data, dict) and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by
-        if named and not snapshot_problems(data, None, plain=plain):  # the shape alone (no ruleset given)
-            return _state_of(data)  # not remembered in _CHECKED_TEXTS: not every check was made
+        data, shaped = read_written(text) or ({}, False)
+        if shaped and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
+            return _state_of(data)  # not remembered in _CHECKED_TEXTS: not fully checked
     checked = text in _CHECKED_TEXTS
     state = from_snapshot(
         json.loads(text), schema_checked=checked, plain=not checked and plain_text(text), kept_by=kept_by
