@@ -33,6 +33,8 @@ from adjudicator.rulesets.coe.state import (
     GameState,
     _json_text,
     from_snapshot,
+    from_stored_snapshot,
+    read_written,
     snapshot_text,
     to_snapshot,
 )
@@ -424,26 +426,34 @@ def test_a_text_the_replay_wrote_is_read_as_with_every_check(ruleset: str) -> No
         assert repr(rules.read_replayed_snapshot(text)) == repr(from_snapshot(json.loads(text)))
 
 
-def _counting_checks() -> tuple[list[None], Any]:
-    """A list that grows by one at each snapshot check, and the patch that makes it grow."""
-    checked: list[None] = []
-    real = state_module.snapshot_problems
+def _counting_checks() -> tuple[list[str], Any]:
+    """A list that grows at each snapshot check ("fit" where it checks the fit to a ruleset too, "shape" for the shape
+    of a text's head or of an area alone), and the patch that makes it grow."""
+    checked: list[str] = []
+    real, real_shape = state_module.snapshot_problems, state_module.shape_fits
 
-    def counted(*args: Any, **kwargs: Any) -> list[str]:
-        checked.append(None)
-        return real(*args, **kwargs)
+    def counted(data: Any, ruleset: Any, **kwargs: Any) -> list[str]:
+        checked.append("fit" if ruleset is not None else "shape")
+        return real(data, ruleset, **kwargs)
+
+    def counted_shape(*args: Any, **kwargs: Any) -> bool:
+        checked.append("area" if kwargs.get("areas_only") else "shape")
+        return real_shape(*args, **kwargs)
 
     return checked, mock.patch.multiple(
         state_module,
         snapshot_problems=counted,
+        shape_fits=counted_shape,
         _CHECKED_TEXTS={},  # as in a new process: no text checked before (the self-play's own reads are)
+        _AREA_DATA={},
     )
 
 
-def test_verify_checks_again_no_text_its_replay_wrote(tmp_path: Path) -> None:
+def test_verify_checks_the_fit_of_no_text_its_replay_wrote(tmp_path: Path) -> None:
     """Of a sound game, verify checks the setup's text (read for its seats and as the first position) and the last
-    turn's (read for the seats the game goes on with, verify_published.py): every other text is the one the replay
-    wrote of a position that kept the invariants, and is read as the next turn's start without a check."""
+    turn's (read for the seats the game goes on with, verify_published.py) fully: every other text is the one the
+    replay wrote of a position that kept the invariants, and only its shape is checked (the schema): its head's,
+    and each area's once per area text."""
     rules = load_ruleset("coe-classic")
     archive = Archive.in_folder(tmp_path)
     seats = seats_in_play(rules, 4)
@@ -452,7 +462,8 @@ def test_verify_checks_again_no_text_its_replay_wrote(tmp_path: Path) -> None:
     with counting:
         passed, problems = verify_stored(tmp_path, None, "fast")
     assert not problems and len(passed) == len(turns) + 3
-    assert len(checked) == 3  # 2 + the 8 turns, each checked again, before
+    assert checked.count("fit") == 3 and checked.count("shape") == len(turns)  # before: 11 full checks
+    assert 0 < checked.count("area") < 40 * len(turns) / 2  # each new area text once, not each area each turn
 
 
 def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
@@ -461,3 +472,29 @@ def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
     with counting:
         read = classic.read_replayed_snapshot(text)
     assert checked and snapshot_text(read) == text
+
+
+def test_the_last_text_written_is_read_back_from_its_parts_as_json_reads_it() -> None:
+    for state in states("coe-classic"):
+        text = snapshot_text(state)
+        assert read_written(text) == (json.loads(text), True)
+        read = from_stored_snapshot(text, kept_by=load_ruleset("coe-classic"))
+        for area in read.areas.values():  # a turn played on the position read changes none of the kept parts
+            area.roads.append("ITA")
+            for force in area.units.values():
+                force.generals.append(99)
+        assert read_written(text) == (json.loads(text), True)
+        assert read_written(text + " ") is None  # another text: read as it is
+
+
+@pytest.mark.parametrize("part", ["area", "player"])
+def test_a_replayed_text_out_of_the_schemas_shape_is_read_with_every_check(part: str) -> None:
+    """A rules fault that wrote a count the schema refuses (a negative one) is named as a stored text of it would be,
+    in an area or in the head's players."""
+    classic, state = load_ruleset("coe-classic"), states("coe-classic")[5].copy()
+    if part == "area":
+        next(force for area in state.areas.values() for force in area.units.values()).infantry = -1
+    else:
+        next(iter(state.players.values())).treasury = -1
+    with pytest.raises(state_module.SnapshotError, match="-1"):
+        classic.read_replayed_snapshot(snapshot_text(state))

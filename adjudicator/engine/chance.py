@@ -100,13 +100,13 @@ def turn_key(seed: bytes, turn: int, checkpoints: Mapping[int, bytes] | None = N
 def orders_key(seed: bytes, turn: int) -> bytes:
     """The key of turn `turn`'s orders commitment: secret until the seed is revealed at the game's end."""
     _check_turn(turn)
-    return hmac.new(seed, f"orders|{turn}".encode(), hashlib.sha256).digest()
+    return hmac.digest(seed, f"orders|{turn}".encode(), "sha256")
 
 
 def hidden_turn_key(seed: bytes, turn: int) -> bytes:
     """The key of turn `turn`'s hidden draws: secret until the seed is revealed at the game's end."""
     _check_turn(turn)
-    return hmac.new(seed, f"hidden|{turn}".encode(), hashlib.sha256).digest()
+    return hmac.digest(seed, f"hidden|{turn}".encode(), "sha256")
 
 
 def chain_checkpoints(seed: bytes, every: int = CHECKPOINT_EVERY) -> dict[int, bytes]:
@@ -230,10 +230,10 @@ class KeyedDice(Dice):
                 raise DiceError(f"no hidden stream for this turn, but {purpose} is a hidden draw")
             message = f"{self.orders_hash}|hidden|{purpose}|{self.hidden_counter}".encode()
             self.hidden_counter += 1
-            return hmac.new(self.hidden_key, message, hashlib.sha256).digest()
+            return hmac.digest(self.hidden_key, message, "sha256")
         message = f"{self.orders_hash}|{purpose}|{self.counter}".encode()
         self.counter += 1
-        return hmac.new(self.key, message, hashlib.sha256).digest()
+        return hmac.digest(self.key, message, "sha256")  # one call into OpenSSL: the HMAC object costs more
 
 
 @dataclass

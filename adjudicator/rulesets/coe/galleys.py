@@ -428,11 +428,12 @@ def _shift(source: Force, target: Force, cargo: Cargo) -> None:
 
 def disembark_in_provinces(turn: Turn) -> None:
     """End of Phase 1: pieces aboard a galley lying in a land province go ashore there (C-5.26)."""
-    ruleset = turn.rules
-    for code in sorted(turn.state.areas):
+    ruleset, areas = turn.rules, turn.state.areas
+    loaded = [code for code, area in areas.items() if any(force.aboard for force in area.units.values())]
+    for code in sorted(loaded):  # the others have nothing aboard to go ashore or to clear
         if not ruleset.board.is_land(code):
             continue
-        for seat, force in sorted(turn.state.areas[code].units.items()):
+        for seat, force in sorted(areas[code].units.items()):
             for galley, cargo in sorted(force.aboard.items()):
                 if not cargo.is_empty():
                     turn.event(

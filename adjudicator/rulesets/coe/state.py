@@ -18,6 +18,7 @@ from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.snapshot_check import (
     SHOWN_PROBLEMS,
     lacks_nothing,
+    shape_fits,
     shown,
     snapshot_problems,
     with_reader_defaults,
@@ -274,14 +275,17 @@ def _snapshot_head(state: GameState) -> dict[str, Any]:
 def snapshot_text(state: GameState) -> str:
     """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally): the text of
     _json_text(to_snapshot(state)), its areas' part written from _AREA_TEXTS where it can."""
+    written: list[tuple[str, str]] = []
     try:
-        areas = _areas_text(state)
+        areas = _areas_text(state, written)
     except (_NotPlain, TypeError, ValueError, RecursionError):  # the general writer says what it makes of it
         areas = None
     if areas is None:
         return _json_text(to_snapshot(state)) + "\n"
     head = _json_text(_snapshot_head(state))  # "{...\n}": the areas go in before its closing brace
-    return head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+    text = head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+    _WRITTEN[:] = [text, head, *written]
+    return text
 
 
 # Most areas are as the turn before left them: the text of an area's entry in a snapshot (its code, then its value
@@ -289,11 +293,14 @@ def snapshot_text(state: GameState) -> str:
 # are some times cheaper to gather than the area's JSON data is to make.
 _AREA_TEXTS: dict[bytes, str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
+_WRITTEN: list[Any] = []  # the last text snapshot_text wrote from _AREA_TEXTS, its head, (code, entry) of each area
+_AREA_DATA: dict[str, tuple[Any, bool]] = {}  # an area's entry text -> its data as json.loads reads it, its shape
 
 
-def _areas_text(state: GameState) -> str | None:
-    """The value of "areas" as _json_text writes it at the indentation of a snapshot's field; None where an area
-    holds a value marshal refuses (the general writer then writes the whole text)."""
+def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
+    """The value of "areas" as _json_text writes it at the indentation of a snapshot's field, each area's (code, entry
+    text) added to `written`; None where an area holds a value marshal refuses (the general writer then writes the
+    whole text)."""
     entries = []
     areas = state.areas
     for code in sorted(areas):
@@ -307,12 +314,32 @@ def _areas_text(state: GameState) -> str | None:
             text = "" if value is None else _encode_string(code) + ": " + _fragment(value, "\n  ")
             if len(_AREA_TEXTS) >= AREA_TEXTS_KEPT:
                 _AREA_TEXTS.clear()
+                _AREA_DATA.clear()
             _AREA_TEXTS[key] = text
         if text:
             entries.append(text)
+            written.append((code, text))
     if not entries:
         return "{}"
     return "{\n  " + ",\n  ".join(entries) + "\n }"
+
+
+def read_written(text: str) -> tuple[dict[str, Any], bool] | None:
+    """json.loads(text) of the last text snapshot_text wrote from its parts (else None), and whether it has the schema's
+    shape: each area's data read and its shape checked once per area text (shared: readers copy, as _state_of does)."""
+    if len(_WRITTEN) < 2 or _WRITTEN[0] != text:
+        return None
+    data, areas = json.loads(_WRITTEN[1]), {}
+    shaped = shape_fits(data, plain_text(_WRITTEN[1]))
+    for code, entry in _WRITTEN[2:]:
+        known = _AREA_DATA.get(entry)
+        if known is None:
+            area = json.loads("{" + entry + "}")[code]
+            known = _AREA_DATA[entry] = (area, shape_fits({"areas": {code: area}}, plain_text(entry), areas_only=True))
+        areas[code] = known[0]
+        shaped = shaped and known[1]
+    data["areas"] = areas
+    return data, shaped
 
 
 def _area_key(code: str, a: Area) -> bytes | None:
@@ -501,19 +528,16 @@ CHECKED_TEXTS_KEPT = 64
 
 
 def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> GameState:
-    """The position of a snapshot text the archive holds. It is checked like any snapshot (a position
-    edited in the archive is named, not a traceback) the first time this process reads that very text; a tick
-    reads a game's position several times, and the same text passes the same check again.
-
-    `kept_by`: `text` is what snapshot_text wrote of a position that kept the invariants under that ruleset (verify's
-    replay of a stored turn wrote the stored text byte for byte). Such a text is read without the schema and fit
-    checks when it names that ruleset: the writer gives every field, with the types and values of the position, and
-    the invariants were held on the position itself. A text not written so is read with every check (the caller
-    compares it with the writer's before it says so)."""
+    """The position of a snapshot text the archive holds. It is checked like any snapshot (a position edited in the
+    archive is named, not a traceback) the first time this process reads that very text; a tick reads a game's
+    position several times, and the same text passes the same check again. `kept_by`: `text` is what snapshot_text
+    wrote of a position that kept the invariants under that ruleset (verify's replay of a stored turn wrote the stored
+    text byte for byte; the caller compares the two). Naming that ruleset and of the schema's shape, it is read without
+    the fit checks, whose pieces, purses and roads the invariants hold."""
     if kept_by is not None:
-        data = json.loads(text)
-        if isinstance(data, dict) and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
-            return _state_of(data)  # not remembered in _CHECKED_TEXTS: it was not checked
+        data, shaped = read_written(text) or ({}, False)
+        if shaped and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
+            return _state_of(data)  # not remembered in _CHECKED_TEXTS: not fully checked
     checked = text in _CHECKED_TEXTS
     state = from_snapshot(
         json.loads(text), schema_checked=checked, plain=not checked and plain_text(text), kept_by=kept_by
