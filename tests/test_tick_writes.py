@@ -68,6 +68,17 @@ def test_a_tick_stores_the_turn_as_mailed_and_rewrites_no_row_it_wrote(pbem: Pbe
     )
 
 
+def test_orders_sent_ahead_get_their_receipt_and_the_turn_is_still_inserted_as_mailed(pbem: Pbem) -> None:
+    archive = due_game(pbem, "BUY 1 INF")
+    assert pbem("submit", "rome1", str(pbem.orders("Egyptus", 2, "BUY 1 INF"))).exit_code == 0
+    with writes_and_commits(archive) as (writes, _):
+        tick(archive, pbem.data)
+    # the receipt of Egyptus's orders, checked again against the position they are now due in, then the reports
+    assert writes == Counter({("INSERT", "turn"): 1, ("UPDATE", "game"): 1, ("INSERT", "outbox"): 2})
+    receipts = "select count(*) from outbox where \"to\" = 'egy@example.org' and subject like '%Receipt for turn 2'"
+    assert pbem.sql(receipts) == [(1,)]
+
+
 def test_a_turn_without_orders_counts_its_seat_missed_and_only_that_seat(pbem: Pbem) -> None:
     archive = due_game(pbem)
     with writes_and_commits(archive) as (writes, _):

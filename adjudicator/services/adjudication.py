@@ -197,7 +197,10 @@ def adjudicate_locked(
     if done.turns:
         game.deadline = (clock.now() + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
         if game.pace == "turn":
-            recheck_orders_sent_ahead(session, game, ruleset, state, clock=clock)
+            # what it reads (orders, order mails) is flushed already: the turns stay unflushed until their reports
+            # are queued, which stores them as mailed (news.queue_news) instead of updating them after
+            with session.no_autoflush:
+                recheck_orders_sent_ahead(session, game, ruleset, state, clock=clock)
     if ruleset.due(state) is None:
         game.status = "ended"
     session.add(game)
