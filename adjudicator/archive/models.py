@@ -72,6 +72,9 @@ class SeatRow(SQLModel, table=True):
     missed: int = 0  # player-turns in a row resolved without orders from this seat (NMR)
     reminded_for: int = 0  # the turn number of the last reminder sent
     timezone: str = ""  # IANA zone (Europe/Berlin) in which mails also state the deadline; "" for UTC only
+    resigned: str = ""  # when the player gave the seat up (RESIGN): open until `pbem gm replace`; "" while played
+    pending_email: str = ""  # an address asked for by SET ADDRESS, the seat's once it sends the token back
+    email_token_hash: str = ""  # sha256 of the token mailed to pending_email
 
 
 class TurnRow(SQLModel, table=True):
