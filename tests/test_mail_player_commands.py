@@ -20,7 +20,7 @@ from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import replace_player
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.selfplay import bot_of, header, playable, selfplay_seats, step_rng
-from tests.conftest import MailGame
+from tests.conftest import SEATS, MailGame, Pbem
 from tests.test_mail_commands import last_id, letter, orders, queued, without_messages
 
 # -- MYORDERS ----------------------------------------------------------------------------------------------------
@@ -259,3 +259,58 @@ def test_a_seats_commands_are_answered_ten_times_a_day_then_one_digest(game: Mai
     ]
     mails: list[OutboxRow] = [m for m in queued(archive) if m.to == "egy@example.org"]
     assert sum("Your commands" in m.subject for m in mails) == 10 and "Too many mails" in mails[-1].subject
+
+
+# -- READY and WAIT --------------------------------------------------------------------------------------------------
+
+
+def test_wait_holds_a_turn_whose_orders_are_in_until_ready_takes_it_back(game: MailGame) -> None:
+    archive, data, passwords = game
+    tick(archive, data)  # the deadline is set
+    mark = last_id(archive)
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF", "WARTE")).text == "orders stored"
+    assert (
+        "Turn 1 waits for its deadline, even when every order is in; READY takes it back."
+        in queued(archive, mark)[0].body
+    )
+    assert [line for line in tick(archive, data).lines if "resolved" in line or "waiting" in line] == [
+        "rome1: waiting for Macedonia (READY, WAIT) until " + _deadline(archive)
+    ]
+    assert ingest(archive, orders("Macedonia", passwords["Macedonia"], "READY", mid="2")).text == "commands: READY"
+    assert "rome1: turn 1 (Macedonia) resolved" in tick(archive, data).lines
+
+
+def test_a_game_resolved_early_once_all_are_ready_waits_for_ready_not_for_orders(tmp_path: Path) -> None:
+    archive = Archive.open(tmp_path, None)
+    seats = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+    made = new_game(
+        archive,
+        tmp_path,
+        NewGameOptions("rome1", "coe-classic", seats, mail={"early": "ready"}, languages={"Macedonia": "it"}),
+    )
+    tick(archive, tmp_path)
+    mac = made.passwords["Macedonia"]
+    assert ingest(archive, orders("Macedonia", mac, "BUY 1 INF")).text == "orders stored"
+    assert not any("resolved" in line for line in tick(archive, tmp_path).lines)
+    mark = last_id(archive)
+    assert ingest(archive, orders("Macedonia", mac, "PRONTO", mid="2")).text == "commands: READY"
+    assert "Sei pronto per il turno 1" in queued(archive, mark)[0].body
+    assert "rome1: turn 1 (Macedonia) resolved" in tick(archive, tmp_path).lines
+    # READY without orders is a seat's "nothing this turn": resolved at once, a turn missed
+    assert ingest(archive, orders("Egyptus", made.passwords["Egyptus"], "READY", turn=2, mid="3")).text == (
+        "commands: READY"
+    )
+    assert "rome1: turn 2 (Egyptus) resolved" in tick(archive, tmp_path).lines
+
+
+def test_pbem_new_refuses_an_unknown_early_option(pbem: Pbem) -> None:
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    result = pbem("new", "rome1", *seats, "--early", "never")
+    assert result.exit_code != 0 and "early 'never': choose 'orders'" in result.output
+
+
+def _deadline(archive: Archive) -> str:
+    with archive.session() as session:
+        deadline = db.find_game(session, "rome1").deadline
+    assert deadline is not None
+    return deadline

@@ -246,6 +246,13 @@ def new(
             help="'open': anybody may OBSERVE by mail (public reports only); 'closed': only `pbem gm observe`."
         ),
     ] = "open",
+    early: Annotated[
+        str,
+        typer.Option(
+            help="When a turn is resolved before its deadline: 'orders', once every due seat's orders are in (a "
+            "seat's WAIT line holds it); 'ready', once every due seat has sent a READY line."
+        ),
+    ] = "orders",
     game_data: Annotated[
         Path | None,
         typer.Option(
@@ -289,6 +296,7 @@ def new(
             "anonymous_press": anonymous_press,
             "nmr_alert": nmr_alert,
             "observers": observers,
+            "early": early,
         },
         languages=languages,
         timezones=zones,

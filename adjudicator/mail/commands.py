@@ -16,6 +16,8 @@
     RESIGN                           (after an order header) the seat is given up for good; the moderator is told
     SET ADDRESS <address>            (after an order header) a token is mailed to the new address, which sends
     SET ADDRESS <game> <token>       this line back (no header) to become the seat's address
+    READY / WAIT                     (after an order header) the seat's turn may be resolved before its deadline /
+                                     not before it (the game's option `early` says when a turn goes early)
 
 The keywords are in grammar/keywords.toml in the four languages. The mailbox service (services/mailbox.py) takes
 these lines out of the text before the order parser reads it (blanked, so that the parser's line numbers stay
@@ -28,7 +30,10 @@ from dataclasses import dataclass
 
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of, keyword_table
 
-COMMANDS = ("HELP", "STATUS", "OBSERVE", "UNOBSERVE", "TIMEZONE", "MYORDERS", "REPORT", "HISTORY", "LIST", "RESIGN")
+COMMANDS = (
+    *("HELP", "STATUS", "OBSERVE", "UNOBSERVE", "TIMEZONE", "MYORDERS", "REPORT", "HISTORY", "LIST", "RESIGN"),
+    *("READY", "WAIT"),
+)
 # the commands of two keywords: the first word, then the second, which names the command
 PAIRS = {"PASSWORD": "RESET", "SET": "ADDRESS"}
 WITHOUT_HEADER = ("HELP", "RESET", "OBSERVE", "UNOBSERVE", "LIST", "ADDRESS")  # RESET: PASSWORD RESET

@@ -334,7 +334,14 @@ def seat_commands(
     return ""
 
 
-ONCE_A_MAIL = ("STATUS", "HELP", "MYORDERS", "HISTORY", "LIST", "RESIGN")  # the same answer twice is no use
+ONCE_A_MAIL = (
+    "STATUS",
+    "HELP",
+    "MYORDERS",
+    "HISTORY",
+    "LIST",
+    "RESIGN",
+)  # READY, WAIT: the last one counts  # the same answer twice is no use
 
 
 def _seat_command(
@@ -356,6 +363,8 @@ def _seat_command(
         return player_commands.history(session, game, seat)
     if command.name == "LIST":
         return player_commands.games_list(session, seat.email, say)
+    if command.name in ("READY", "WAIT"):
+        return player_commands.ready_or_wait(session, game, state, seat, command)
     if command.name == "RESIGN":
         return player_commands.resign(session, game, seat, command, with_orders, clock=clock)
     if command.name == "ADDRESS" and len(command.args) != 2:  # the confirmation <game> <token> comes without header

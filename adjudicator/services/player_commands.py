@@ -290,3 +290,41 @@ def confirm_address(session: Session, mail: Incoming, record: MessageRow, comman
             clock=clock,
         )
     return f"address changed for {seat.seat}"
+
+
+def ready_or_wait(session: Session, game: GameRow, state: Any, seat: SeatRow, command: Command) -> str:
+    """READY: the seat's open turn may be resolved before its deadline as far as it goes (in a game resolved early
+    once all are ready, `early` "ready", every due seat must say so); WAIT: not before the deadline, even when every
+    order is in. Each takes the other back."""
+    say = seat.language
+    number = open_turn(game_ruleset(game), state, game.pace, seat.seat)
+    if number is None:
+        return gettext(say, "No turn of yours is open for orders now.")
+    if command.args:
+        return gettext(
+            say,
+            "line %(line)s: write %(command)s alone on its line; nothing was changed.",
+            line=command.line,
+            command=written(say, command.name),
+        )
+    ready = command.name == "READY"
+    seat.ready_for, seat.wait_for = (number, 0) if ready else (0, number)
+    session.add(seat)
+    if not ready:
+        return gettext(
+            say,
+            "Turn %(turn)s waits for its deadline, even when every order is in; %(ready)s takes it back.",
+            turn=number,
+            ready=written(say, "READY"),
+        )
+    if game.early == "ready":
+        return gettext(
+            say,
+            "You are ready for turn %(turn)s: it is resolved before its deadline once every seat due is.",
+            turn=number,
+        )
+    return gettext(
+        say,
+        "You are ready for turn %(turn)s: it is resolved before its deadline once every seat due has sent orders.",
+        turn=number,
+    )
