@@ -157,10 +157,10 @@ def _waited_for(
     """The due seats a turn waits for before its deadline: in a game resolved early once all orders are in (the
     default), those without orders and those that said WAIT for it; in a game resolved early once all are ready
     (`early` "ready"), those that have not said READY for it."""
-    if game.early == "orders" and missing:  # the seats are read only when the orders would let the turn go early
+    if game.early == "orders" and missing:
         return [seat for _, seat in missing]
-    if not due:
-        return []
+    if not due or (game.early == "orders" and min(number for number, _ in due) > game.wait_turn):
+        return []  # no seat said WAIT for a due turn: the seats are not read (a tick of many games must be fast)
     seats = {row.seat: row for row in db.game_seats(session, game)}
     if game.early == "ready":
         return [seat for number, seat in due if seats[seat].ready_for != number]

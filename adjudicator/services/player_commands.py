@@ -310,6 +310,9 @@ def ready_or_wait(session: Session, game: GameRow, state: Any, seat: SeatRow, co
     ready = command.name == "READY"
     seat.ready_for, seat.wait_for = (number, 0) if ready else (0, number)
     session.add(seat)
+    if not ready and number > game.wait_turn:
+        game.wait_turn = number
+        session.add(game)
     if not ready:
         return gettext(
             say,
