@@ -4,7 +4,7 @@ in more than one language; nothing for a stranger or a forged password."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -314,3 +314,24 @@ def _deadline(archive: Archive) -> str:
         deadline = db.find_game(session, "rome1").deadline
     assert deadline is not None
     return deadline
+
+
+# -- the grace period -------------------------------------------------------------------------------------------------
+
+
+def test_a_grace_period_takes_late_orders_after_the_deadline_then_resolves_without_them(tmp_path: Path) -> None:
+    archive = Archive.open(tmp_path, None)
+    start = datetime(2026, 11, 28, 8, tzinfo=UTC)
+    options = NewGameOptions("rome1", "coe-classic", SEATS, mail={"grace_hours": 12, "turn_hours": 24})
+    made = new_game(archive, tmp_path, options, clock=FixedClock(start))
+    late = FixedClock(start + timedelta(hours=25))
+    assert tick(archive, tmp_path, clock=late).lines == [
+        "rome1: waiting for Macedonia in the grace period until 2026-11-29T20:00:00+00:00"
+    ]
+    assert ingest(archive, orders("Macedonia", made.passwords["Macedonia"], "BUY 1 INF"), clock=late).text == (
+        "orders stored"
+    )
+    assert "rome1: turn 1 (Macedonia) resolved" in tick(archive, tmp_path, clock=late).lines
+    # turn 2's deadline runs from then; its grace period ends, and Egyptus's turn is resolved without orders
+    after = FixedClock(late.now() + timedelta(hours=24 + 12))
+    assert "rome1: turn 2 (Egyptus) resolved" in tick(archive, tmp_path, clock=after).lines

@@ -51,6 +51,7 @@ class GameRow(SQLModel, table=True):
     # when a turn is resolved before its deadline: "orders", once every due seat's orders are in (and none said
     # WAIT); "ready", once every due seat has said READY (with orders or without)
     early: str = "orders"
+    grace_hours: int = 0  # after the deadline, a turn still waits this long for the seats without orders
     wait_turn: int = 0  # the latest turn a seat said WAIT for: a tick reads the seats' WAIT only for a turn up to it
     chain_head: str = ""  # the chain hash of the latest live turn, set with it ("" in older archives)
     chain_turn: int = -1  # the number of that turn: a deleted last turn is named by verify

@@ -253,6 +253,9 @@ def new(
             "seat's WAIT line holds it); 'ready', once every due seat has sent a READY line."
         ),
     ] = "orders",
+    grace_hours: Annotated[
+        int, typer.Option(help="After the deadline, wait this long more for seats without orders (late orders).")
+    ] = 0,
     game_data: Annotated[
         Path | None,
         typer.Option(
@@ -297,6 +300,7 @@ def new(
             "nmr_alert": nmr_alert,
             "observers": observers,
             "early": early,
+            "grace_hours": grace_hours,
         },
         languages=languages,
         timezones=zones,

@@ -120,11 +120,15 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
+        grace = deadline + timedelta(hours=game.grace_hours)
         waited = _waited_for(session, game, due, missing) if moment < deadline else []
         if missing and waited:
             lines = _remind(session, game, missing, moment, deadline, clock=clock)
         elif waited:
             lines = [f"{name}: waiting for {', '.join(waited)} (READY, WAIT) until {game.deadline}"]
+        elif missing and deadline <= moment < grace:  # the grace period: late orders are still taken
+            late = ", ".join(seat for _, seat in missing)
+            lines = [f"{name}: waiting for {late} in the grace period until {grace.isoformat(timespec='seconds')}"]
         else:
             done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]

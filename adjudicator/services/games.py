@@ -83,6 +83,8 @@ def _check_choices(mail: Mapping[str, Any]) -> None:
         raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")
     if mail.get("early", "orders") not in ("orders", "ready"):
         raise PbemError(f"early {mail['early']!r}: choose 'orders' (once all orders are in) or 'ready'")
+    if mail.get("grace_hours", 0) < 0:
+        raise PbemError(f"grace hours {mail['grace_hours']}: a grace period cannot be negative")
 
 
 def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Clock = SYSTEM_CLOCK) -> NewGame:
