@@ -335,3 +335,31 @@ def test_a_grace_period_takes_late_orders_after_the_deadline_then_resolves_witho
     # turn 2's deadline runs from then; its grace period ends, and Egyptus's turn is resolved without orders
     after = FixedClock(late.now() + timedelta(hours=24 + 12))
     assert "rome1: turn 2 (Egyptus) resolved" in tick(archive, tmp_path, clock=after).lines
+
+
+# -- AWAY ------------------------------------------------------------------------------------------------------------
+
+
+def test_the_turns_of_an_announced_absence_are_not_counted_missed(tmp_path: Path) -> None:
+    archive = Archive.open(tmp_path, None)
+    start = datetime(2026, 11, 28, 8, tzinfo=UTC)
+    made = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS), clock=FixedClock(start))
+    mac, clock = made.passwords["Macedonia"], FixedClock(start)
+    mark = last_id(archive)
+    ingest(archive, orders("Macedonia", mac, "AFWEZIG 2026-11-28 2026-12-31"), clock=clock)  # over 14 days
+    assert "line 2: write AWAY <from> <to>, two dates such as 2026-12-24 2027-01-02" in queued(archive, mark)[0].body
+    assert ingest(archive, orders("Macedonia", mac, "AWAY 2026-11-28 2026-12-02", mid="2"), clock=clock).text == (
+        "commands: AWAY"
+    )
+    assert "You are away from 2026-11-28 to 2026-12-02 (UTC)" in queued(archive)[-1].body
+    assert (
+        "rome1: turn 1 (Macedonia) resolved"
+        in tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=73))).lines
+    )
+    assert (
+        "rome1: turn 2 (Egyptus) resolved"
+        in tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=146))).lines
+    )
+    with archive.session() as session:
+        missed = {seat.seat: seat.missed for seat in db.game_seats(session, db.find_game(session, "rome1"))}
+    assert missed == {"Macedonia": 0, "Egyptus": 1, "Hispania": 0}

@@ -51,6 +51,7 @@ class GameRow(SQLModel, table=True):
     # when a turn is resolved before its deadline: "orders", once every due seat's orders are in (and none said
     # WAIT); "ready", once every due seat has said READY (with orders or without)
     early: str = "orders"
+    away_days: int = 14  # the longest absence (AWAY) a seat may announce; 0: none
     grace_hours: int = 0  # after the deadline, a turn still waits this long for the seats without orders
     wait_turn: int = 0  # the latest turn a seat said WAIT for: a tick reads the seats' WAIT only for a turn up to it
     chain_head: str = ""  # the chain hash of the latest live turn, set with it ("" in older archives)
@@ -82,6 +83,8 @@ class SeatRow(SQLModel, table=True):
     email_token_hash: str = ""  # sha256 of the token mailed to pending_email
     ready_for: int = 0  # the turn for which the seat said READY (it may be resolved before its deadline)
     wait_for: int = 0  # the turn for which the seat said WAIT (not before the deadline)
+    away_from: str = ""  # an absence the player announced (AWAY): its first and last day (YYYY-MM-DD, UTC), whose
+    away_until: str = ""  # turns are not counted missed
 
 
 class TurnRow(SQLModel, table=True):

@@ -256,6 +256,9 @@ def new(
     grace_hours: Annotated[
         int, typer.Option(help="After the deadline, wait this long more for seats without orders (late orders).")
     ] = 0,
+    away_days: Annotated[
+        int, typer.Option(help="The longest absence (AWAY) a player may announce, in days; its turns are not missed.")
+    ] = 14,
     game_data: Annotated[
         Path | None,
         typer.Option(
@@ -301,6 +304,7 @@ def new(
             "observers": observers,
             "early": early,
             "grace_hours": grace_hours,
+            "away_days": away_days,
         },
         languages=languages,
         timezones=zones,

@@ -18,6 +18,8 @@
     SET ADDRESS <game> <token>       this line back (no header) to become the seat's address
     READY / WAIT                     (after an order header) the seat's turn may be resolved before its deadline /
                                      not before it (the game's option `early` says when a turn goes early)
+    AWAY <from> <to>                 (after an order header) an absence (dates, UTC): its turns are not counted
+                                     missed; AWAY alone ends it
 
 The keywords are in grammar/keywords.toml in the four languages. The mailbox service (services/mailbox.py) takes
 these lines out of the text before the order parser reads it (blanked, so that the parser's line numbers stay
@@ -32,7 +34,7 @@ from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of, keyword_t
 
 COMMANDS = (
     *("HELP", "STATUS", "OBSERVE", "UNOBSERVE", "TIMEZONE", "MYORDERS", "REPORT", "HISTORY", "LIST", "RESIGN"),
-    *("READY", "WAIT"),
+    *("READY", "WAIT", "AWAY"),
 )
 # the commands of two keywords: the first word, then the second, which names the command
 PAIRS = {"PASSWORD": "RESET", "SET": "ADDRESS"}

@@ -365,6 +365,8 @@ def _seat_command(
         return player_commands.games_list(session, seat.email, say)
     if command.name in ("READY", "WAIT"):
         return player_commands.ready_or_wait(session, game, state, seat, command)
+    if command.name == "AWAY":
+        return player_commands.away(session, game, seat, command, clock=clock)
     if command.name == "RESIGN":
         return player_commands.resign(session, game, seat, command, with_orders, clock=clock)
     if command.name == "ADDRESS" and len(command.args) != 2:  # the confirmation <game> <token> comes without header

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from sqlmodel import Session
@@ -330,4 +330,38 @@ def ready_or_wait(session: Session, game: GameRow, state: Any, seat: SeatRow, co
         say,
         "You are ready for turn %(turn)s: it is resolved before its deadline once every seat due has sent orders.",
         turn=number,
+    )
+
+
+def away(session: Session, game: GameRow, seat: SeatRow, command: Command, *, clock: Clock) -> str:
+    """AWAY <from> <to>: an absence of at most the game's `away_days` days, whose turns are not counted missed (the
+    seat's standing orders and the defaults play them, as in any turn without orders); AWAY alone ends it."""
+    say = seat.language
+    if not command.args:
+        seat.away_from = seat.away_until = ""
+        session.add(seat)
+        return gettext(say, "You are no longer marked away.")
+    try:
+        first, last = (date.fromisoformat(word) for word in command.args)
+    except ValueError:
+        first = last = None
+    today = clock.now().date()
+    if first is None or last is None or last < max(first, today) or (last - first).days >= game.away_days:
+        return gettext(
+            say,
+            "line %(line)s: write %(command)s <from> <to>, two dates such as 2026-12-24 2027-01-02, the last one not "
+            "past, at most %(days)s days; nothing was changed.",
+            line=command.line,
+            command=written(say, "AWAY"),
+            days=game.away_days,
+        )
+    seat.away_from, seat.away_until = first.isoformat(), last.isoformat()
+    session.add(seat)
+    return gettext(
+        say,
+        "You are away from %(first)s to %(last)s (UTC): the turns resolved then are not counted missed, and your "
+        "standing orders apply in them. %(command)s alone ends it.",
+        first=seat.away_from,
+        last=seat.away_until,
+        command=written(say, "AWAY"),
     )
