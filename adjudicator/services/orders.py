@@ -80,7 +80,7 @@ class Receipt:
     withdrawn: bool = False  # WITHDRAW: the seat's orders for the turn are taken back
     had_orders: bool = False  # (kept, withdrawn) the seat had orders stored for the turn
     withdraw_refused: int = 0  # the line of a WITHDRAW sent beside orders: refused, nothing stored
-    shown: str = ""  # (MYORDERS) when the stored set shown again was received
+    shown: str = ""  # (MYORDERS) when the stored set shown again was received (UTC, to the minute)
 
     @property
     def lines(self) -> list[VerdictLine]:

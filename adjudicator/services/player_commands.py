@@ -72,9 +72,14 @@ def wrong_token(session: Session, mail: Incoming, game: GameRow, command: Comman
     )
 
 
+def _minute(moment: str) -> str:
+    """An archived ISO time (UTC) to the minute: 2026-11-28 12:00."""
+    return moment[:16].replace("T", " ")
+
+
 def _when(moment: str) -> str:
     """An archived ISO time as the answers write it: 2026-11-28 12:00 UTC."""
-    return moment[:16].replace("T", " ") + " UTC"
+    return _minute(moment) + " UTC"
 
 
 def my_orders(session: Session, game: GameRow, state: Any, seat: SeatRow) -> str:
@@ -89,7 +94,8 @@ def my_orders(session: Session, game: GameRow, state: Any, seat: SeatRow) -> str
     if stored is None:
         return gettext(say, "No orders of yours are stored for turn %(turn)s.", turn=number)
     orders = parse_orders(stored.text, ruleset)
-    receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number, shown=stored.received)
+    shown = _minute(stored.received)
+    receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number, shown=shown)
     return receipt.text_in(say)
 
 
