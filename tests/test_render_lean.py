@@ -52,6 +52,7 @@ def receipts() -> list[Receipt]:
             found.append(receipt)
     found.append(Receipt("rome1", "Egyptus", 3, [], [], withdraw_refused=4, source=SOURCE, by_moderator=True))
     found.append(Receipt("rome1", "?", 1, list(ERRORS), [], check_only=True, source=SOURCE))
+    found.append(Receipt("rome1", "Egyptus", 3, [], list(RESULTS), source=SOURCE, shown="2026-11-28 12:20"))  # MYORDERS
     return found
 
 

@@ -48,6 +48,12 @@ class GameRow(SQLModel, table=True):
     created: str
     observers: str = "open"  # "open": anybody may OBSERVE (public reports only); "closed": the moderator adds them
     selfplay: bool = False  # played by `pbem selfplay`: never ticked, never mailed
+    # when a turn is resolved before its deadline: "orders", once every due seat's orders are in (and none said
+    # WAIT); "ready", once every due seat has said READY (with orders or without)
+    early: str = "orders"
+    away_days: int = 14  # the longest absence (AWAY) a seat may announce; 0: none
+    grace_hours: int = 0  # after the deadline, a turn still waits this long for the seats without orders
+    wait_turn: int = 0  # the latest turn a seat said WAIT for: a tick reads the seats' WAIT only for a turn up to it
     chain_head: str = ""  # the chain hash of the latest live turn, set with it ("" in older archives)
     chain_turn: int = -1  # the number of that turn: a deleted last turn is named by verify
     # the moderator's game data the game is played with, as JSON {"files": {file: text}, "mode", "options"} ("" for
@@ -72,6 +78,13 @@ class SeatRow(SQLModel, table=True):
     missed: int = 0  # player-turns in a row resolved without orders from this seat (NMR)
     reminded_for: int = 0  # the turn number of the last reminder sent
     timezone: str = ""  # IANA zone (Europe/Berlin) in which mails also state the deadline; "" for UTC only
+    resigned: str = ""  # when the player gave the seat up (RESIGN): open until `pbem gm replace`; "" while played
+    pending_email: str = ""  # an address asked for by SET ADDRESS, the seat's once it sends the token back
+    email_token_hash: str = ""  # sha256 of the token mailed to pending_email
+    ready_for: int = 0  # the turn for which the seat said READY (it may be resolved before its deadline)
+    wait_for: int = 0  # the turn for which the seat said WAIT (not before the deadline)
+    away_from: str = ""  # an absence the player announced (AWAY): its first and last day (YYYY-MM-DD, UTC), whose
+    away_until: str = ""  # turns are not counted missed
 
 
 class TurnRow(SQLModel, table=True):

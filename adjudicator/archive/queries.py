@@ -615,3 +615,25 @@ def recent_mails_to(
     if containing is not None:
         query = query.where(OutboxRow.body.contains(containing))  # type: ignore[attr-defined]
     return session.exec(query).one()
+
+
+def turn_dates(session: Session, game: GameRow) -> list[tuple[int, str | None, str]]:
+    """(number, seat, when it was resolved) of the game's turns in order (without those withdrawn), the turns
+    themselves left unread."""
+    query = select(TurnRow.number, TurnRow.seat, TurnRow.created)
+    query = query.where(TurnRow.game_id == game.id, TurnRow.superseded == False)  # noqa: E712 (SQL)
+    return [(number, seat, created) for number, seat, created in session.exec(query.order_by(TurnRow.number)).all()]
+
+
+def seats_of_address(session: Session, address: str) -> list[tuple[GameRow, SeatRow]]:
+    """The seats played from `address`, with their games, in the order of the games' names."""
+    query = select(GameRow, SeatRow).join(SeatRow, SeatRow.game_id == GameRow.id)  # type: ignore[arg-type]
+    query = query.where(func.lower(SeatRow.email) == address.lower())
+    return [(game, seat) for game, seat in session.exec(query.order_by(GameRow.name, SeatRow.seat)).all()]
+
+
+def open_seats(session: Session) -> list[tuple[GameRow, SeatRow]]:
+    """The seats given up (RESIGN) in running games, which the moderator may give to a new player."""
+    query = select(GameRow, SeatRow).join(SeatRow, SeatRow.game_id == GameRow.id)  # type: ignore[arg-type]
+    query = query.where(SeatRow.resigned != "", GameRow.status == "running", GameRow.selfplay == False)  # noqa: E712
+    return [(game, seat) for game, seat in session.exec(query.order_by(GameRow.name, SeatRow.seat)).all()]

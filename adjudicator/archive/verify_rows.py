@@ -28,11 +28,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         *("id", "name", "ruleset", "pace", "seed", "commitment", "checkpoints", "status", "decisions"),
         *("decision_hours", "moderator", "deadline", "turn_hours", "reminder_hours", "check_sender"),
         *("anonymous_press", "nmr_alert", "paused", "created", "observers", "selfplay", "chain_head", "chain_turn"),
-        *("game_data", "orders_hash_version"),
+        *("game_data", "orders_hash_version", "early", "grace_hours", "away_days", "wait_turn"),
     ),
     SEAT: (
         *("id", "game_id", "seat", "email", "password_hash", "pending_password_hash", "language", "missed"),
-        *("reminded_for", "timezone"),
+        *("reminded_for", "timezone", "resigned", "pending_email", "email_token_hash", "ready_for", "wait_for"),
+        *("away_from", "away_until"),
     ),
     TURN: (
         *("id", "game_id", "number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice"),

@@ -246,6 +246,19 @@ def new(
             help="'open': anybody may OBSERVE by mail (public reports only); 'closed': only `pbem gm observe`."
         ),
     ] = "open",
+    early: Annotated[
+        str,
+        typer.Option(
+            help="When a turn is resolved before its deadline: 'orders', once every due seat's orders are in (a "
+            "seat's WAIT line holds it); 'ready', once every due seat has sent a READY line."
+        ),
+    ] = "orders",
+    grace_hours: Annotated[
+        int, typer.Option(help="After the deadline, wait this long more for seats without orders (late orders).")
+    ] = 0,
+    away_days: Annotated[
+        int, typer.Option(help="The longest absence (AWAY) a player may announce, in days; its turns are not missed.")
+    ] = 14,
     game_data: Annotated[
         Path | None,
         typer.Option(
@@ -289,6 +302,9 @@ def new(
             "anonymous_press": anonymous_press,
             "nmr_alert": nmr_alert,
             "observers": observers,
+            "early": early,
+            "grace_hours": grace_hours,
+            "away_days": away_days,
         },
         languages=languages,
         timezones=zones,

@@ -120,8 +120,15 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         deadline = parse_time(game.deadline)
-        if missing and moment < deadline:
+        grace = deadline + timedelta(hours=game.grace_hours)
+        waited = _waited_for(session, game, due, missing) if moment < deadline else []
+        if missing and waited:
             lines = _remind(session, game, missing, moment, deadline, clock=clock)
+        elif waited:
+            lines = [f"{name}: waiting for {', '.join(waited)} (READY, WAIT) until {game.deadline}"]
+        elif missing and deadline <= moment < grace:  # the grace period: late orders are still taken
+            late = ", ".join(seat for _, seat in missing)
+            lines = [f"{name}: waiting for {late} in the grace period until {grace.isoformat(timespec='seconds')}"]
         else:
             done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
@@ -148,6 +155,22 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
         done.write_files(data)
     lines += _repair_lines(missing.write(), game_folder(data, name), name) + news
     return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
+
+
+def _waited_for(
+    session: Session, game: GameRow, due: list[tuple[int, str]], missing: list[tuple[int, str]]
+) -> list[str]:
+    """The due seats a turn waits for before its deadline: in a game resolved early once all orders are in (the
+    default), those without orders and those that said WAIT for it; in a game resolved early once all are ready
+    (`early` "ready"), those that have not said READY for it."""
+    if game.early == "orders" and missing:
+        return [seat for _, seat in missing]
+    if not due or (game.early == "orders" and min(number for number, _ in due) > game.wait_turn):
+        return []  # no seat said WAIT for a due turn: the seats are not read (a tick of many games must be fast)
+    seats = {row.seat: row for row in db.game_seats(session, game)}
+    if game.early == "ready":
+        return [seat for number, seat in due if seats[seat].ready_for != number]
+    return [seat for number, seat in due if seats[seat].wait_for == number]
 
 
 def _repair_lines(written: list[Path], folder: Path, name: str) -> list[str]:

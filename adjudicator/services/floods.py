@@ -35,6 +35,7 @@ class Kind:
 
 
 HELP = Kind(("HELP",), DAILY_ANSWERS, N_("%(kw_help)s requests"))
+LIST = Kind(("LIST",), DAILY_ANSWERS, N_("%(kw_list)s requests"))
 RESET = Kind(("password reset for", "PASSWORD RESET for"), DAILY_ANSWERS, N_("password reset requests"))
 REFUSED = Kind(
     ("refused: a wrong password", "refused: an address that is not yours"),
@@ -49,6 +50,12 @@ OBSERVING = Kind(("observer already",), DAILY_ANSWERS, N_("%(kw_observe)s reques
 CONFIRMATION = Kind(
     ("confirmation of OBSERVE", "OBSERVE confirmation"), DAILY_CONFIRMATIONS, N_("%(kw_observe)s requests")
 )
+
+# the answers to an authenticated seat's mail commands (MYORDERS, REPORT, ...): counted in the outbox by their
+# subject, for the same mail may store orders (its outcome then tells only of them)
+DAILY_SEAT_ANSWERS = 10
+SEAT_COMMANDS = Kind((), DAILY_SEAT_ANSWERS, N_("answers to mail commands"))
+COMMANDS_SUBJECT = N_("Your commands")
 
 DIGEST_SUBJECT = N_("Too many mails of one kind")
 Verdict = Literal["answer", "digest", "hold"]
@@ -135,3 +142,18 @@ def duplicate_held(session: Session, game: GameRow, seat: SeatRow, *, clock: Clo
     subject = gettext(seat.language, "A mail for %(seat)s was not used", seat=seat.seat)
     since = timestamp_before(clock, WINDOW)
     return db.recent_mails_to(session, seat.email, since, [f"[{game.name}] {subject}"]) >= DAILY_ANSWERS
+
+
+def commands_held(session: Session, game: GameRow, seat: SeatRow, *, clock: Clock) -> str | None:
+    """None when an authenticated seat's mail commands may be answered; else the outcome's mark of a mail over the
+    day's limit (the day's first such gets the digest, in the seat's language)."""
+    since = timestamp_before(clock, WINDOW)
+    say = seat.language
+    digest = gettext(say, DIGEST_SUBJECT)
+    if db.recent_mails_to(session, seat.email, since, [digest], containing=f"({gettext(say, SEAT_COMMANDS.what)})"):
+        return HELD
+    answers = db.recent_mails_to(session, seat.email, since, [f"[{game.name}] " + gettext(say, COMMANDS_SUBJECT)])
+    if answers < SEAT_COMMANDS.limit:
+        return None
+    mail_digest(session, seat.email, say, SEAT_COMMANDS, game.name, clock=clock)
+    return DIGESTED

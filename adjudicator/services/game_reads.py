@@ -82,23 +82,32 @@ def due_turns(ruleset: Ruleset, state: Any, pace: str) -> list[tuple[int, str]]:
 def expected_turn(ruleset: Ruleset, state: Any, pace: str, seat: str, header_turn: int) -> int:
     """The step an order set is for: a due one, or in turn pace the seat's next step (the one its report's
     orders template names), for which orders may be sent ahead; any other is refused."""
-    due: dict[str, int] = {}
-    for number, due_seat in due_turns(ruleset, state, pace):
-        due.setdefault(due_seat, number)  # a seat of a sealed step and of a later step of the round: its first
     if ruleset.due(state) is None:
         raise PbemError(f"game {state.game} has ended; no orders are taken")
-    if pace == "turn" and seat not in due:
-        due = ruleset.next_steps(state)  # orders ahead: only for the seat's very next player-turn
-    if seat not in due:
+    number = open_turn(ruleset, state, pace, seat)
+    if number is None:
         first = next(iter(due_steps(ruleset, state, pace)), None) or ruleset.due(state)
         whose = f"{first.seats[0]}'s" if len(first.seats) == 1 else f"{first.phase}, for {', '.join(first.seats)}"
         whose = whose if first.seats else f"{first.phase}, in which nobody orders"
         raise PbemError(
             f"{seat}: no player-turn of yours is open for orders now; the turn due is turn {first.number}, {whose}"
         )
-    if header_turn != due[seat]:
-        raise PbemError(f"header says TURN {header_turn}, but {seat}'s coming player-turn is turn {due[seat]}")
-    return due[seat]
+    if header_turn != number:
+        raise PbemError(f"header says TURN {header_turn}, but {seat}'s coming player-turn is turn {number}")
+    return number
+
+
+def open_turn(ruleset: Ruleset, state: Any, pace: str, seat: str) -> int | None:
+    """The step `seat` may send orders for now: its first due one, or in turn pace its very next one (orders sent
+    ahead); None when it has none (or the game has ended)."""
+    if ruleset.due(state) is None:
+        return None
+    due: dict[str, int] = {}
+    for number, due_seat in due_turns(ruleset, state, pace):
+        due.setdefault(due_seat, number)  # a seat of a sealed step and of a later step of the round: its first
+    if pace == "turn" and seat not in due:
+        due = ruleset.next_steps(state)  # orders ahead: only for the seat's very next player-turn
+    return due.get(seat)
 
 
 def current_game(

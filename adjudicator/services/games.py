@@ -59,7 +59,7 @@ class NewGameOptions:
     receipts and notices; `timezones` (seat -> IANA zone) makes the seat's mails state deadlines in its own time
     too. `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand. `mail`
     sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
-    anonymous_press, nmr_alert, observers, selfplay). `game_data`, `mode` and `ruleset_options` are for a ruleset
+    anonymous_press, nmr_alert, observers, selfplay, early). `game_data`, `mode` and `ruleset_options` are for a ruleset
     whose data the moderator supplies (its data folder, game mode and KEY=VALUE options)."""
 
     name: str
@@ -75,6 +75,16 @@ class NewGameOptions:
     game_data: Path | None = None
     mode: str | None = None
     ruleset_options: Mapping[str, str] | None = None
+
+
+def _check_choices(mail: Mapping[str, Any]) -> None:
+    """The mail options that take one of a few words."""
+    if mail.get("observers", "open") not in ("open", "closed"):
+        raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")
+    if mail.get("early", "orders") not in ("orders", "ready"):
+        raise PbemError(f"early {mail['early']!r}: choose 'orders' (once all orders are in) or 'ready'")
+    if mail.get("grace_hours", 0) < 0:
+        raise PbemError(f"grace hours {mail['grace_hours']}: a grace period cannot be negative")
 
 
 def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Clock = SYSTEM_CLOCK) -> NewGame:
@@ -115,8 +125,7 @@ def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Cl
         ruleset, canonical, options.languages, "language", language_code
     )
     zones = _seat_option(ruleset, canonical, options.timezones, "time zone", zone_name)
-    if (mail or {}).get("observers", "open") not in ("open", "closed"):
-        raise PbemError(f"observers {mail['observers']!r}: choose 'open' (anybody may OBSERVE) or 'closed'")  # type: ignore[index]
+    _check_choices(mail or {})
     if position is not None:
         state, imported = load_snapshot(position, game_data, adopt=True)
         if partial_view(imported, state, snapshot_json(position)):  # a game cannot go on without the hidden part

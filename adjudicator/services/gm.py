@@ -96,6 +96,7 @@ def replace_player(
             )
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
         seat.pending_password_hash = ""  # a reset password the old player asked for must not let him in
+        seat.resigned = seat.pending_email = seat.email_token_hash = ""  # the seat is played again, from this address
         seat.language = language or seat.language
         session.add(seat)
         queue_welcome(session, ruleset, game, db.latest_turn(session, game), seat, password, clock=clock)

@@ -1,9 +1,9 @@
-"""The mail commands (adjudicator/mail/commands.py): HELP, PASSWORD RESET, OBSERVE and UNOBSERVE
-without the order header; STATUS and TIMEZONE of an authenticated seat."""
+"""The mail commands (adjudicator/mail/commands.py): HELP, PASSWORD RESET, OBSERVE, UNOBSERVE, LIST and the
+confirmation of SET ADDRESS without the order header; STATUS, TIMEZONE and those of services/player_commands.py
+(MYORDERS, REPORT, HISTORY, RESIGN, SET ADDRESS) of an authenticated seat."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from datetime import timedelta
@@ -19,10 +19,11 @@ from adjudicator.mail.inbound import Incoming, address_problem
 from adjudicator.orders.keywords import written
 from adjudicator.render import render
 from adjudicator.render.i18n import N_, gettext
-from adjudicator.services import floods
+from adjudicator.services import floods, player_commands
 from adjudicator.services.clock import Clock, parse_time, timestamp
 from adjudicator.services.notices import (
     STRANGER,
+    answer_asked,
     answer_registered,
     answer_unknown_game,
     deadline_text,
@@ -55,7 +56,11 @@ def commands_without_header(
             outcomes.append(_observe(session, mail, record, command, clock=clock))
         elif command.name == "HELP":
             outcomes.append(_help(session, mail, command, clock=clock))
-        else:  # STATUS, TIMEZONE: a seat's commands, which need the order header and its password
+        elif command.name == "LIST":
+            outcomes.append(player_commands.list_without_header(session, mail, command, clock=clock))
+        elif command.name == "ADDRESS":
+            outcomes.append(player_commands.confirm_address(session, mail, record, command, clock=clock))
+        else:  # a seat's commands (STATUS, MYORDERS, ...), which need the order header and its password
             outcomes.append(
                 answer_registered(
                     session,
@@ -70,21 +75,17 @@ def commands_without_header(
 
 
 def _help(session: Session, mail: Incoming, command: Command, *, clock: Clock) -> str:
-    if not db.games_of_address(session, mail.sender):
-        return STRANGER + "HELP"
     say = command.language
-    verdict = floods.verdict(session, floods.HELP, clock=clock, sender=mail.sender)
-    if verdict != "answer":
-        return floods.held(session, verdict, "HELP", floods.HELP, [(mail.sender, say)], clock=clock)
-    db.queue_mail(
+    return answer_asked(
         session,
-        mail.sender,
+        mail,
+        "HELP",
+        floods.HELP,
+        say,
         gettext(say, "How to write to the PBEM moderator"),
-        render("help.txt.j2", say, rulesets=help_rulesets(session, db.games_of_address(session, mail.sender))),
-        timestamp(clock),
-        **thread_headers(mail),
+        lambda: render("help.txt.j2", say, rulesets=help_rulesets(session, db.games_of_address(session, mail.sender))),
+        clock=clock,
     )
-    return "HELP answered"
 
 
 def help_rulesets(session: Session, games: list[str]) -> list[dict[str, str]]:
@@ -108,19 +109,10 @@ def _reset_password(session: Session, mail: Incoming, record: MessageRow, comman
     """PASSWORD RESET <game> <seat>: only from the seat's registered address, and the new password goes to that
     address alone, so a forger learns nothing. The new password is pending: the old one keeps working until the
     new one is first used (`authenticate`), so a forged reset cannot lock the player out before a deadline."""
-    if len(command.args) != 2:
-        return answer_registered(
-            session,
-            mail,
-            f"line {command.line}: write PASSWORD RESET <game> <seat>",
-            "refused: PASSWORD RESET needs a game and a seat",
-            clock=clock,
-        )
-    try:
-        game = db.find_game(session, command.args[0], lock=True)
-    except LookupError:
-        return answer_unknown_game(session, mail, command.args[0], clock=clock)
-    record.game = game.name
+    usage = ("write PASSWORD RESET <game> <seat>", "refused: PASSWORD RESET needs a game and a seat")
+    game = player_commands.named_game(session, mail, record, command, usage, clock=clock)
+    if isinstance(game, str):
+        return game
     seat = next((s for s in db.game_seats(session, game) if s.seat.casefold() == command.args[1].casefold()), None)
     if seat is None or seat.email.lower() != mail.sender.lower():
         return STRANGER + "refused: PASSWORD RESET not from the seat's registered address"
@@ -248,7 +240,7 @@ def _ask_confirmation(
     if row is None:
         assert game.id is not None
         row = ObserverRow(game_id=game.id, email=mail.sender.lower(), since=moment, confirmed=False)
-    row.language, row.since, row.token_hash = say, moment, _token_hash(token)
+    row.language, row.since, row.token_hash = say, moment, player_commands.token_hash(token)
     session.add(row)
     body = gettext(
         say,
@@ -275,28 +267,13 @@ def _confirm_observer(
     session: Session, mail: Incoming, game: GameRow, row: ObserverRow | None, command: Command, *, clock: Clock
 ) -> str:
     """OBSERVE <game> <token> from the address the token was mailed to: observing begins."""
-    given = _token_hash(command.args[1].lower())
+    given = player_commands.token_hash(command.args[1])
     if row is None or not row.token_hash or not hmac.compare_digest(row.token_hash, given):
-        return answer_registered(
-            session,
-            mail,
-            gettext(
-                command.language,
-                "line %(line)s: that is not the token mailed to this address for game %(game)s; nothing was changed.",
-                line=command.line,
-                game=game.name,
-            ),
-            "refused: OBSERVE with a wrong token",
-            clock=clock,
-        )
+        return player_commands.wrong_token(session, mail, game, command, clock=clock)
     row.confirmed, row.token_hash, row.since = True, "", timestamp(clock)
     session.add(row)
     _tell_observing(session, game, mail.sender, command.language, mail, clock=clock)
     return "observer added"
-
-
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _tell_observing(
@@ -326,40 +303,80 @@ def seat_commands(
     seat: SeatRow,
     mail: Incoming,
     commands: list[Command],
+    with_orders: bool,
     *,
     clock: Clock,
-) -> None:
-    """The commands of an authenticated seat, answered in one mail to its registered address."""
-    say = seat.language
+) -> str:
+    """The commands of an authenticated seat (`with_orders`: its mail also holds orders), answered in one mail to
+    its registered address, a few times a day (floods.SEAT_COMMANDS). Returns "" or the mark of a mail over that
+    limit, whose commands are not taken."""
+    held = floods.commands_held(session, game, seat, clock=clock)
+    if held is not None:
+        return held
+    say, address = seat.language, seat.email  # RESIGN gives the seat's mail to the moderator: this is the player's
     answers = []
     asked: set[str] = set()
     for command in commands:
-        if command.name in asked and command.name in ("STATUS", "HELP"):
+        if command.name in asked and command.name in ONCE_A_MAIL:
             continue  # answered once per mail
         asked.add(command.name)
-        if command.name == "TIMEZONE":
-            answers.append(_set_zone(session, game, seat, command, clock=clock))
-        elif command.name == "STATUS":
-            answers.append(status_text(say, game_status(session, game, state), seat.timezone))
-        elif command.name == "HELP":
-            answers.append(render("help.txt.j2", say, rulesets=help_rulesets(session, [game.name])))
-        else:  # OBSERVE, UNOBSERVE, PASSWORD RESET: written without the header
-            answers.append(
-                gettext(
-                    say,
-                    "line %(line)s: %(command)s is written in a mail without the order header.",
-                    line=command.line,
-                    command=command.name,
-                )
-            )
+        answers.append(_seat_command(session, game, state, seat, command, with_orders, clock=clock))
     mail_to_seat(
         session,
         game,
         seat,
-        gettext(say, "Your commands"),
+        gettext(say, floods.COMMANDS_SUBJECT),
         "\n".join(a.rstrip("\n") + "\n" for a in answers),
         reply_to=mail,
         clock=clock,
+        at=address,
+    )
+    return ""
+
+
+ONCE_A_MAIL = (
+    "STATUS",
+    "HELP",
+    "MYORDERS",
+    "HISTORY",
+    "LIST",
+    "RESIGN",
+)  # READY, WAIT: the last one counts  # the same answer twice is no use
+
+
+def _seat_command(
+    session: Session, game: GameRow, state: Any, seat: SeatRow, command: Command, with_orders: bool, *, clock: Clock
+) -> str:
+    """The answer to one command of an authenticated seat, in its language."""
+    say = seat.language
+    if command.name == "TIMEZONE":
+        return _set_zone(session, game, seat, command, clock=clock)
+    if command.name == "STATUS":
+        return status_text(say, game_status(session, game, state), seat.timezone)
+    if command.name == "HELP":
+        return render("help.txt.j2", say, rulesets=help_rulesets(session, [game.name]))
+    if command.name == "MYORDERS":
+        return player_commands.my_orders(session, game, state, seat)
+    if command.name == "REPORT":
+        return player_commands.past_report(session, game, seat, command)
+    if command.name == "HISTORY":
+        return player_commands.history(session, game, seat)
+    if command.name == "LIST":
+        return player_commands.games_list(session, seat.email, say)
+    if command.name in ("READY", "WAIT"):
+        return player_commands.ready_or_wait(session, game, state, seat, command)
+    if command.name == "AWAY":
+        return player_commands.away(session, game, seat, command, clock=clock)
+    if command.name == "RESIGN":
+        return player_commands.resign(session, game, seat, command, with_orders, clock=clock)
+    if command.name == "ADDRESS" and len(command.args) != 2:  # the confirmation <game> <token> comes without header
+        return player_commands.ask_address(session, game, seat, command, clock=clock)
+    # OBSERVE, UNOBSERVE, PASSWORD RESET, the confirmation of SET ADDRESS: written without the header
+    return gettext(
+        say,
+        "line %(line)s: %(command)s is written in a mail without the order header.",
+        line=command.line,
+        command=command.name,
     )
 
 

@@ -506,10 +506,11 @@ def _take_commands(
         return None
     from adjudicator.services.mail_commands import seat_commands  # an order mail without commands needs none of it
 
-    seat_commands(session, found.game, found.state, found.seat, mail, reading.commands, clock=clock)
-    if found.orders.orders or found.orders.errors:
+    with_orders = bool(found.orders.orders or found.orders.errors)
+    held = seat_commands(session, found.game, found.state, found.seat, mail, reading.commands, with_orders, clock=clock)
+    if with_orders:
         return None
-    return MailOutcome(Reason.COMMANDS, "commands: " + ", ".join(c.name for c in reading.commands))
+    return MailOutcome(Reason.COMMANDS, "commands: " + ", ".join(c.name for c in reading.commands) + held)
 
 
 def _check_lateness(

@@ -82,6 +82,8 @@ def _queue_reports(
     for row, seat in ((turn, seats[name]) for turn in news for name in step_seats(turn)):
         # a sealed step's row holds every seat's orders: whether this seat sent any is its order set's
         sent = row.orders_text if row.seat == seat.seat else db.current_orders(session, game, row.number, seat.seat)
+        if not sent and seat.away_from <= row.created[:10] <= seat.away_until:
+            continue  # an absence announced with AWAY: not a turn missed
         missed = 0 if sent else seat.missed + 1
         if missed != seat.missed:  # an unchanged seat is left out of the flush
             seat.missed = missed

@@ -3,6 +3,8 @@ answer), answers to a registered sender, and the welcome with a seat's password.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlmodel import Session
 
 from adjudicator.archive import queries as db
@@ -74,6 +76,28 @@ def answer_registered(session: Session, mail: Incoming, text: str, outcome: str,
     return outcome
 
 
+def answer_asked(
+    session: Session,
+    mail: Incoming,
+    name: str,
+    kind: floods.Kind,
+    say: str,
+    subject: str,
+    body: Callable[[], str],
+    *,
+    clock: Clock,
+) -> str:
+    """A command that needs no header (HELP, LIST) answered to its registered sender in `say`, a few times a day
+    (`kind` of services/floods.py); a stranger gets nothing. `body` is made only when it is mailed."""
+    if not db.games_of_address(session, mail.sender):
+        return STRANGER + name
+    verdict = floods.verdict(session, kind, clock=clock, sender=mail.sender)
+    if verdict != "answer":
+        return floods.held(session, verdict, name, kind, [(mail.sender, say)], clock=clock)
+    db.queue_mail(session, mail.sender, subject, body(), timestamp(clock), **thread_headers(mail))
+    return f"{name} answered"
+
+
 def mail_to_seat(
     session: Session,
     game: GameRow,
@@ -84,12 +108,14 @@ def mail_to_seat(
     secret: str = "",
     *,
     clock: Clock,
+    at: str = "",
 ) -> None:
-    """A mail to the seat's registered address; `reply_to`: the seat's own mail it answers (threaded); `secret`: the
-    password it carries, kept in the archive only until the mail is sent."""
+    """A mail to the seat's registered address (or `at`, the seat's address before or after a change); `reply_to`:
+    the seat's own mail it answers (threaded); `secret`: the password it carries, kept in the archive only until the
+    mail is sent."""
     db.queue_mail(
         session,
-        seat.email,
+        at or seat.email,
         f"[{game.name}] {subject}",
         body,
         timestamp(clock),
@@ -109,9 +135,11 @@ def tell_seat(
     reply_to: Incoming | None = None,
     *,
     clock: Clock,
+    at: str = "",
     **values: object,
 ) -> None:
-    """A short notice to a seat in its language: `subject` and `body` are messages of the catalogue."""
+    """A short notice to a seat in its language (at its address, or `at`): `subject` and `body` are messages of the
+    catalogue."""
     mail_to_seat(
         session,
         game,
@@ -121,6 +149,7 @@ def tell_seat(
         reply_to,
         secret=str(values.get("password", "")),
         clock=clock,
+        at=at,
     )
 
 

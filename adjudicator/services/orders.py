@@ -80,6 +80,7 @@ class Receipt:
     withdrawn: bool = False  # WITHDRAW: the seat's orders for the turn are taken back
     had_orders: bool = False  # (kept, withdrawn) the seat had orders stored for the turn
     withdraw_refused: int = 0  # the line of a WITHDRAW sent beside orders: refused, nothing stored
+    shown: str = ""  # (MYORDERS) when the stored set shown again was received (UTC, to the minute)
 
     @property
     def lines(self) -> list[VerdictLine]:
@@ -173,18 +174,25 @@ def _check_game(name: str, pace: str, ruleset: Ruleset, state: Any, text: str) -
     if seat not in ruleset.seats_of(state):
         raise PbemError(f"{seat} is not a seat of game {name}; seats: {', '.join(ruleset.seats_of(state))}")
     number = expected_turn(ruleset, state, pace, seat, orders.header.turn)
-    results = check_against(ruleset, state, orders, seat, number)
+    return checked_receipt(name, pace, ruleset, state, orders, seat, number, check_only=True)
+
+
+def checked_receipt(
+    name: str, pace: str, ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int, **marks: Any
+) -> Receipt:
+    """The verdicts on `seat`'s order set for step `number` against the position as it stands (nothing is stored);
+    `marks`: the receipt's other fields (check_only, shown)."""
     later = number != ruleset.steps_done(state) + 1
     return Receipt(
         name,
         seat,
         number,
         list(orders.errors),
-        results,
-        check_only=True,
+        check_against(ruleset, state, orders, seat, number),
         provisional=later and pace == "round",
         ahead=later and pace == "turn",
         source=orders.source,
+        **marks,
     )
 
 
@@ -303,18 +311,7 @@ def store_order_set(
             f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
             f"with: they cannot be replaced now; only ANSWER lines are taken{rule}"
         )
-    results = check_against(ruleset, state, orders, seat.seat, number)
-    later = number != ruleset.steps_done(state) + 1
-    receipt = Receipt(
-        game.name,
-        seat.seat,
-        number,
-        list(orders.errors),
-        results,
-        provisional=later and game.pace == "round",
-        ahead=later and game.pace == "turn",
-        source=orders.source,
-    )
+    receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number)
     if withdraw is not None and game_orders:
         receipt.withdraw_refused = withdraw.line  # which did the player mean? Nothing changes; the receipt asks
         return receipt
