@@ -200,21 +200,9 @@ class LeanSession:
         )
         return sorted({name for name, email in registered if email.lower() == wanted})
 
-    def queue_mail(
-        self,
-        to: str,
-        subject: str,
-        body: str,
-        created: str,
-        game: str | None = None,
-        html: str = "",
-        map_svg: str = "",
-        in_reply_to: str = "",
-        thread: str = "",
-        secret: str = "",
-    ) -> Any:
-        fields = mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret)
-        return self._insert(OUTBOX, fields)
+    def queue_mail(self, *mail: Any, **fields: Any) -> Any:
+        """queries.queue_mail: its arguments are those of mail_fields."""
+        return self._insert(OUTBOX, mail_fields(*mail, **fields))
 
     def observers(self, game: Any) -> list[Any]:
         return read_rows(self.connection, OBSERVER, "game_id = ? AND confirmed = 1 ORDER BY id", (game.id,))
