@@ -6,6 +6,7 @@ nothing stored by the lean way."""
 from __future__ import annotations
 
 import inspect
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -187,3 +188,53 @@ def test_ingest_of_one_mail_starts_without_sqlalchemy(made: tuple[Path, dict[str
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False, timeout=60)
     stored = "<lean1@players.example.org> from mac@example.org: orders stored\n"
     assert run.stdout == stored + "exit 0 archive loaded: False\n", run.stderr
+
+
+# `pbem ingest` of one mail, killed with SIGKILL on the lean way once it has written its rows, before its commit.
+KILLED_BEFORE_COMMIT = """
+import os, sys, time
+from adjudicator.archive import lean_mail
+
+save = lean_mail.LeanSession.save
+
+def saved_then_paused(self, row):
+    save(self, row)
+    if row.__tablename__ == "message":  # the last write of the mail's transaction
+        print("PAUSED", flush=True)
+        time.sleep(300)
+
+lean_mail.LeanSession.save = saved_then_paused
+from adjudicator.cli import main
+
+main()
+"""
+
+
+def test_a_lean_ingest_killed_before_its_commit_stores_nothing(
+    made: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    folder = copy_of(made, tmp_path / "data")
+    before = rows(folder)
+    eml = tmp_path / "orders.eml"
+    eml.write_bytes(mail(1, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {made[1]['Macedonia']}\nBUY 1 INF\n"))
+    command = [sys.executable, "-c", KILLED_BEFORE_COMMIT, "ingest", str(eml), "--data", str(folder)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "PAUSED\n"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert rows(folder) == before  # the written rows died with their transaction (SQLite's journal)
+    again = subprocess.run(
+        [sys.executable, "-m", "adjudicator.cli", "ingest", str(eml), "--data", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert again.stdout == "<lean1@players.example.org> from mac@example.org: orders stored\n", again.stderr
+    assert len(rows(folder)["message"]) == len(before["message"]) + 1
