@@ -86,6 +86,7 @@ def test_the_same_mails_store_the_same_rows_either_way(made: tuple[Path, dict[st
         mail(12, "GAME rome1 TURN 3 PLAYER Hispania PASSWORD fresh-password\nBUY 1 INF\n", "his@example.org"),
         mail(13, header + "PRESS TO Egyptus: " + "x" * 5000 + "\n"),
         mail(14, "GAME rome1 TURN 1 PLAYER Macedonia PASSWORD forged99\nBUY 9 INF\n", "egy@example.org"),
+        mail(15, "GAME rome1 TURN 1 PLAYER Galatia PASSWORD x\nBUY 1 INF\n"),  # a seat of the game's ruleset only
     ]
     said = [(by_lean(lean, data), by_archive(orm, data)) for data in mails]
     assert [lean_said for lean_said, _ in said] == [orm_said for _, orm_said in said]
@@ -98,6 +99,7 @@ def test_the_same_mails_store_the_same_rows_either_way(made: tuple[Path, dict[st
         "refused: the Message-ID of an earlier mail, with other content",
     ]
     assert "orders withdrawn" in outcomes and "refused: unknown game" in outcomes
+    assert outcomes[-1].startswith("refused: 'Galatia' is not a seat of game rome1; seats: Macedonia, Egyptus")
     assert any(text.startswith("not answered (stranger)") for text in outcomes)
     stored = rows(orm)
     seats = {row[2]: row for row in stored["seat"]}
