@@ -3,7 +3,8 @@ every round (bench/measure.py): `pbem --help`, `pbem check --state`, `pbem check
 order mail, each with realistic inputs: the Classic demo game played to turn 12 (pbem demo's order files), and
 Macedonia's 8 orders for turn 13 (moves, a road move, standing orders, purchases, press), checked
 against the archived game and against its turn-12 snapshot, and mailed as a new .eml each round (its own
-Message-ID: password checked, orders stored, receipt queued), as a mail filter delivers it.
+Message-ID: password checked, orders stored, receipt queued), as a mail filter delivers it; `ingest --db` names the
+same SQLite archive by its URL, which goes through the archive (sqlmodel) as every `--db` archive does.
 
 With --instructions, each command also runs once under valgrind (cachegrind, no cache simulation) after the timed
 rounds: the instructions it executes, as a ratio to bare Python's, do not swing with the load of the machine (they
@@ -96,7 +97,7 @@ def tree_pbem(tree: Path | None) -> list[str]:
 
 
 def commands(pbem: list[str], folder: Path, data: Path, password: str, tag: str) -> dict[str, Command]:
-    state, orders = folder / "state.json", folder / "orders.txt"
+    state, orders, db = folder / "state.json", folder / "orders.txt", data / "archive.sqlite"
     return {
         "--help": Command(lambda run: [*pbem, "--help"], "Commands"),
         "check --state": Command(lambda run: [*pbem, "check", "--state", str(state), str(orders)], ACCEPTED),
@@ -105,6 +106,17 @@ def commands(pbem: list[str], folder: Path, data: Path, password: str, tag: str)
         ),
         "ingest (1 mail)": Command(
             lambda run: [*pbem, "ingest", str(order_mail(folder, run, password, tag)), "--data", str(data)],
+            "orders stored",
+        ),
+        # the same archive named by its URL: the archive's way (sqlmodel), which every --db archive takes
+        "ingest --db": Command(
+            lambda run: [
+                *pbem,
+                "ingest",
+                str(order_mail(folder, run, password, f"{tag}db")),
+                "--db",
+                f"sqlite:///{db}",
+            ],
             "orders stored",
         ),
     }

@@ -16,7 +16,8 @@ import pytest
 from sqlmodel import SQLModel
 
 from adjudicator.archive import Archive
-from adjudicator.archive.verify_rows import BOOLEANS, COLUMNS, GameRows, lean_rows, orm_rows
+from adjudicator.archive.tables import BOOLEANS, COLUMNS, INDEXES
+from adjudicator.archive.verify_rows import GameRows, lean_rows, orm_rows
 from adjudicator.services.verification import verify_stored
 from tests.conftest import Pbem
 from tests.test_verify_published import GAME, play_coe
@@ -59,10 +60,13 @@ def plain(rows: GameRows) -> dict[str, Any]:
 
 
 def test_the_columns_read_are_the_rows_columns() -> None:
+    """tables.py names every table's columns in the rows' order, its booleans and its indexes, as models.py has them."""
+    assert set(COLUMNS) == set(BOOLEANS) == set(INDEXES) == set(SQLModel.metadata.tables)
     for table, columns in COLUMNS.items():
         model = SQLModel.metadata.tables[table]
-        assert set(columns) == set(model.columns.keys()), table
+        assert columns == tuple(model.columns.keys()), table
         assert BOOLEANS[table] == {c.name for c in model.columns if c.type.python_type is bool}, table
+        assert INDEXES[table] == {index.name for index in model.indexes}, table
 
 
 def test_lean_reads_what_the_archive_reads(data: Path) -> None:

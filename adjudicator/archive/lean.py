@@ -13,13 +13,22 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from types import SimpleNamespace
+from typing import Any, NamedTuple, TypeVar
 
-from adjudicator.archive.tables import GAME, LEAN_COLUMNS, TURN
+from adjudicator.archive.tables import BOOLEANS, COLUMNS, GAME, LEAN_COLUMNS, TURN
+from adjudicator.errors import PbemError
 
 ARCHIVE_FILE = "archive.sqlite"  # the archive of a data folder (store.py, Archive.in_folder)
 BUSY_SECONDS = 30  # as long as the archive waits for a writer (store.py, busy_timeout)
+JOURNAL_VARIABLE = "PBEM_SQLITE_JOURNAL"  # the journal mode a SQLite archive is put in (store.py)
+JOURNALS = ("wal", "delete")
 T = TypeVar("T")
+
+
+class ArchiveError(PbemError, LookupError):
+    """What the archive cannot do or find (store.py and queries.py raise it, lean_mail.py too)."""
+
 
 _GAME_QUERY = f"SELECT {', '.join(LEAN_COLUMNS[GAME])} FROM {GAME} WHERE name = ?"
 _TURN_QUERY = (
@@ -74,3 +83,30 @@ def _read(connection: sqlite3.Connection, name: str) -> CurrentGame | None:
     if turn is None:
         return None
     return CurrentGame(name, ruleset, pace, turn[-1])
+
+
+def read_rows(connection: sqlite3.Connection, table: str, where: str, parameters: tuple[Any, ...]) -> list[Any]:
+    """The rows of `table` that `where` selects, each with the attributes of the archive's row (and its table's
+    name, as the archive's row classes have it)."""
+    columns, booleans = COLUMNS[table], BOOLEANS[table]
+    quoted = ", ".join(f'"{column}"' for column in columns)
+    found = []
+    for values in connection.execute(f"SELECT {quoted} FROM {table} WHERE {where}", parameters):
+        row = SimpleNamespace(**dict(zip(columns, values, strict=True)))
+        for column in booleans:  # as SQLAlchemy's Boolean reads SQLite's 0/1
+            value = getattr(row, column)
+            setattr(row, column, None if value is None else bool(value))
+        row.__tablename__ = table
+        found.append(row)
+    return found
+
+
+def unknown_game(name: str, names: list[str]) -> str:
+    """Why no game `name` is found, among the archive's games `names`."""
+    known = f"; games in this archive: {', '.join(names)}" if names else "; the archive has no games"
+    return f"unknown game {name!r}{known}"
+
+
+def unknown_seat(seat: str, game: str, seats: list[str]) -> str:
+    """Why `seat` is no seat of game `game`, whose seats are `seats`."""
+    return f"{seat!r} is not a seat of game {game}; seats: {', '.join(seats)}"

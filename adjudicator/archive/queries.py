@@ -12,6 +12,8 @@ from sqlalchemy import Boolean, bindparam, func, insert, literal_column, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from adjudicator.archive.lean import unknown_game, unknown_seat
+from adjudicator.archive.lean_mail import mail_fields
 from adjudicator.archive.models import (
     DecisionRow,
     GameRow,
@@ -145,9 +147,7 @@ def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
     """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
     game = session.exec(_game_named(lock), params={"name": name}).first()
     if game is None:
-        names = game_names(session)
-        known = f"; games in this archive: {', '.join(names)}" if names else "; the archive has no games"
-        raise ArchiveError(f"unknown game {name!r}{known}")
+        raise ArchiveError(unknown_game(name, game_names(session)))
     return game
 
 
@@ -158,9 +158,7 @@ def game_seats(session: Session, game: GameRow) -> list[SeatRow]:
 def find_seat(session: Session, game: GameRow, seat: str) -> SeatRow:
     row = session.exec(_seat_named(), params={"game": game.id, "seat": seat}).first()
     if row is None:
-        raise ArchiveError(
-            f"{seat!r} is not a seat of game {game.name}; seats: {', '.join(s.seat for s in game_seats(session, game))}"
-        )
+        raise ArchiveError(unknown_seat(seat, game.name, [s.seat for s in game_seats(session, game)]))
     return row
 
 
@@ -322,36 +320,6 @@ def queue_mail(
     row = OutboxRow(**mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret))
     session.add(row)
     return row
-
-
-def mail_fields(
-    to: str,
-    subject: str,
-    body: str,
-    created: str,
-    game: str | None = None,
-    html: str = "",
-    map_svg: str = "",
-    in_reply_to: str = "",
-    thread: str = "",
-    secret: str = "",
-) -> dict[str, Any]:
-    """Every field of the outbox row queue_mail stores for these arguments (queue_mails stores them)."""
-    return {
-        "game": game,
-        "to": to,
-        "subject": subject,
-        "body": body,
-        "html": html,
-        "map_svg": map_svg,
-        "created": created,
-        "sent": None,
-        "attempts": 0,
-        "error": "",
-        "secret": secret,
-        "in_reply_to": in_reply_to,
-        "thread": thread,
-    }
 
 
 def queue_mails(session: Session, mails: list[dict[str, Any]]) -> None:

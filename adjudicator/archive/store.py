@@ -28,12 +28,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session, SQLModel, create_engine
 
 from adjudicator.archive import models  # noqa: F401 (its tables are the metadata that create_all makes)
+from adjudicator.archive.lean import JOURNAL_VARIABLE, JOURNALS, ArchiveError
 from adjudicator.archive.models import PARTIAL_CONDITION
-from adjudicator.errors import PbemError
-
-
-class ArchiveError(PbemError, LookupError):
-    pass
 
 
 def database_url(url: str) -> str:
@@ -42,10 +38,6 @@ def database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
-
-
-JOURNAL_VARIABLE = "PBEM_SQLITE_JOURNAL"
-JOURNALS = ("wal", "delete")
 
 
 def sqlite_journal() -> str | None:

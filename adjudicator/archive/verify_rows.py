@@ -6,55 +6,20 @@ The lean way reads the same rows with the same SQL as queries.py and gives them 
 (booleans as the archive gives them). It answers only where the archive would answer the same: when it cannot (no
 archive file, no such game, a table or column missing from an archive made by an older version, a file that is no
 archive) it says None, and the caller goes through the archive, which makes, upgrades or explains as it always did.
-Table names come from tables.py; tests/test_verify_rows.py holds the columns below against models.py."""
+Table and column names come from tables.py; tests/test_verify_rows.py holds them against models.py."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.archive.lean import read_only
-from adjudicator.archive.tables import DECISION, GAME, MESSAGE, OBSERVER, ORDER_SET, OUTBOX, SEAT, TURN
+from adjudicator.archive.lean import read_only, read_rows
+from adjudicator.archive.tables import COLUMNS, DECISION, GAME, MESSAGE, OBSERVER, ORDER_SET, OUTBOX, SEAT, TURN
 
 if TYPE_CHECKING:
     from sqlmodel import Session
-
-# The columns of each table read whole, and those of them that the archive gives as booleans (SQLite stores 0/1).
-COLUMNS: dict[str, tuple[str, ...]] = {
-    GAME: (
-        *("id", "name", "ruleset", "pace", "seed", "commitment", "checkpoints", "status", "decisions"),
-        *("decision_hours", "moderator", "deadline", "turn_hours", "reminder_hours", "check_sender"),
-        *("anonymous_press", "nmr_alert", "paused", "created", "observers", "selfplay", "chain_head", "chain_turn"),
-        *("game_data", "orders_hash_version", "early", "grace_hours", "away_days", "wait_turn"),
-    ),
-    SEAT: (
-        *("id", "game_id", "seat", "email", "password_hash", "pending_password_hash", "language", "missed"),
-        *("reminded_for", "timezone", "resigned", "pending_email", "email_token_hash", "ready_for", "wait_for"),
-        *("away_from", "away_until"),
-    ),
-    TURN: (
-        *("id", "game_id", "number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice"),
-        *("turn_key", "hidden_key", "hidden_dice_json", "orders_key", "state_json", "state_hash", "events_json"),
-        *("results_json", "dice_json", "answers_json", "superseded", "mailed", "chain", "created"),
-    ),
-    ORDER_SET: ("id", "game_id", "turn", "seat", "text", "received", "replaced", "source"),
-    DECISION: (
-        *("id", "game_id", "turn", "seat", "key", "question", "default", "rule", "asked", "answer", "answered"),
-        "notified",
-    ),
-    OBSERVER: ("id", "game_id", "email", "language", "since", "confirmed", "token_hash"),
-}
-BOOLEANS: dict[str, frozenset[str]] = {
-    GAME: frozenset({"check_sender", "anonymous_press", "paused", "selfplay"}),
-    SEAT: frozenset(),
-    TURN: frozenset({"superseded", "mailed"}),
-    ORDER_SET: frozenset({"replaced"}),
-    DECISION: frozenset({"notified"}),
-    OBSERVER: frozenset({"confirmed"}),
-}
 
 
 @dataclass
@@ -109,16 +74,16 @@ def _read(connection: sqlite3.Connection, name: str) -> GameRows | None:
         have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
         if not set(columns) <= have:
             return None
-    games = _rows(connection, GAME, "name = ?", (name,))
+    games = read_rows(connection, GAME, "name = ?", (name,))
     if not games:
         return None  # the archive names the games it has
     game = games[0]
     key = (game.id,)
     return GameRows(
         game,
-        _rows(connection, TURN, "game_id = ? AND superseded = 0 ORDER BY number", key),
-        _rows(connection, SEAT, "game_id = ? ORDER BY id", key),
-        _rows(connection, DECISION, "game_id = ? AND turn > -1", key),
+        read_rows(connection, TURN, "game_id = ? AND superseded = 0 ORDER BY number", key),
+        read_rows(connection, SEAT, "game_id = ? ORDER BY id", key),
+        read_rows(connection, DECISION, "game_id = ? AND turn > -1", key),
         {
             (number, chain)
             for number, chain in connection.execute(
@@ -126,8 +91,8 @@ def _read(connection: sqlite3.Connection, name: str) -> GameRows | None:
             )
             if chain
         },
-        _rows(connection, OBSERVER, "game_id = ? AND confirmed = 1 ORDER BY id", key),
-        {(row.turn, row.seat): row for row in _rows(connection, ORDER_SET, "game_id = ? AND replaced = 0", key)},
+        read_rows(connection, OBSERVER, "game_id = ? AND confirmed = 1 ORDER BY id", key),
+        {(row.turn, row.seat): row for row in read_rows(connection, ORDER_SET, "game_id = ? AND replaced = 0", key)},
         list(
             connection.execute(
                 f"SELECT seat, received FROM {MESSAGE} WHERE game = ? AND outcome = 'orders stored'", (name,)
@@ -140,17 +105,3 @@ def _read(connection: sqlite3.Connection, name: str) -> GameRows | None:
             )
         ],
     )
-
-
-def _rows(connection: sqlite3.Connection, table: str, where: str, parameters: tuple[Any, ...]) -> list[Any]:
-    """The rows of `table` that `where` selects, each with the attributes of the archive's row."""
-    columns, booleans = COLUMNS[table], BOOLEANS[table]
-    quoted = ", ".join(f'"{column}"' for column in columns)
-    found = []
-    for values in connection.execute(f"SELECT {quoted} FROM {table} WHERE {where}", parameters):
-        row = SimpleNamespace(**dict(zip(columns, values, strict=True)))
-        for column in booleans:  # as SQLAlchemy's Boolean reads SQLite's 0/1
-            value = getattr(row, column)
-            setattr(row, column, None if value is None else bool(value))
-        found.append(row)
-    return found

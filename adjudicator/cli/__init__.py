@@ -81,6 +81,7 @@ def run_ingest(
     if imap and not imap_user:
         raise PbemError("--imap needs --imap-user (or PBEM_IMAP_USER) and PBEM_IMAP_PASSWORD")
     read = None
+    lean = None
     if mbox is None and maildir is None and imap is None:
         from adjudicator.mail.handoff import Handed, hand_off
 
@@ -91,14 +92,17 @@ def run_ingest(
             else:
                 echo(read.out)
             return read.status
+        if db is None:  # one mail on the default SQLite archive: without SQLAlchemy where it can (lean_mail.py)
+            from adjudicator.archive.lean_mail import LeanArchive
 
-    from adjudicator.archive import Archive
+            lean = LeanArchive.open(data)
+
     from adjudicator.mail.inbound import MailError
     from adjudicator.mail.sources import from_file, from_imap, from_limited, from_maildir, from_mbox, from_stream
-    from adjudicator.services.mailbox import ingest as ingest_mail
+    from adjudicator.services.mailbox import ingest_lean
 
     try:
-        archive = Archive.open(data, db)
+        archive = None if lean is not None else _archive(data, db)
         if read is not None:  # read already, for a listener that did not take it
             deliveries = from_limited(*read)
         elif mbox:
@@ -129,12 +133,27 @@ def run_ingest(
                 echo(f"unreadable: {message}")
                 mark_done()  # reported once: set aside (Maildir rejected/, IMAP flagged), not read again
                 continue
-            outcome = ingest_mail(archive, message)
+            outcome = ingest_lean(lean, message) if lean is not None else None
+            if outcome is None:
+                from adjudicator.services.mailbox import ingest as ingest_mail
+
+                archive = archive or _archive(data, db)
+                outcome = ingest_mail(archive, message)
             mark_done()
             echo(f"{message.message_id} from {message.sender}: {outcome.text}")
     except OSError as problem:
         raise PbemError(str(problem)) from None
+    finally:
+        if lean is not None:
+            lean.close()
     return 1 if unreadable and not (mbox or maildir or imap) else 0
+
+
+def _archive(data: Path, db: str | None) -> Any:
+    """The archive of `pbem ingest` (store.py, with SQLAlchemy)."""
+    from adjudicator.archive import Archive
+
+    return Archive.open(data, db)
 
 
 # The forms `main` runs without typer; the typer commands of the same names take these options with the same

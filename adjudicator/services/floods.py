@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from sqlmodel import Session
-
-from adjudicator.archive import queries as db
-from adjudicator.archive.models import GameRow, SeatRow
+from adjudicator.archive.lean_mail import LeanSession, queries_for
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.services.clock import Clock, timestamp
+
+# The archive's session and rows are named for their types only (archive/lean_mail.py: the lean way has its own).
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive.models import GameRow, SeatRow
 
 WINDOW = timedelta(hours=24)
 DAILY_ANSWERS = 3  # answers of one kind to one address and game in WINDOW
@@ -62,7 +65,7 @@ Verdict = Literal["answer", "digest", "hold"]
 
 
 def verdict(
-    session: Session,
+    session: Session | LeanSession,
     kind: Kind,
     *,
     clock: Clock,
@@ -75,7 +78,7 @@ def verdict(
     since = timestamp_before(clock, WINDOW)
     parts = [
         part
-        for outcome in db.recent_outcomes(session, since, sender=sender, game=game, seat=seat)
+        for outcome in queries_for(session).recent_outcomes(since, sender=sender, game=game, seat=seat)
         for part in outcome.split("; ")  # a mail of commands joins one outcome per command
         if part.startswith(kind.outcomes)
     ]
@@ -89,7 +92,9 @@ def timestamp_before(clock: Clock, span: timedelta) -> str:
     return (clock.now() - span).isoformat(timespec="seconds")
 
 
-def mail_digest(session: Session, to: str, language: str, kind: Kind, game: str | None = None, *, clock: Clock) -> None:
+def mail_digest(
+    session: Session | LeanSession, to: str, language: str, kind: Kind, game: str | None = None, *, clock: Clock
+) -> None:
     """The one mail a day that says why further mails of `kind` get no answer, and that none is lost."""
     until = (clock.now() + WINDOW).strftime("%Y-%m-%d %H:%M")
     body = gettext(
@@ -102,11 +107,11 @@ def mail_digest(session: Session, to: str, language: str, kind: Kind, game: str 
         until=until,
     )
     subject = gettext(language, DIGEST_SUBJECT)
-    db.queue_mail(session, to, f"[{game}] {subject}" if game else subject, body + "\n", timestamp(clock), game)
+    queries_for(session).queue_mail(to, f"[{game}] {subject}" if game else subject, body + "\n", timestamp(clock), game)
 
 
 def held(
-    session: Session,
+    session: Session | LeanSession,
     verdict: Verdict,
     outcome: str,
     kind: Kind,
@@ -124,24 +129,24 @@ def held(
     return outcome + DIGESTED
 
 
-def answer_held(session: Session, address: str, outcome: str, *, clock: Clock) -> str | None:
+def answer_held(session: Session | LeanSession, address: str, outcome: str, *, clock: Clock) -> str | None:
     """None when a mail that could not be used may be answered to its (registered) sender `address`; else the
     outcome of one over the limit (the day's first such gets the digest, in English as these answers are). Both
     are counted in the outbox: a mail reusing a Message-ID is answered so but not stored."""
     since = timestamp_before(clock, WINDOW)
-    if db.recent_mails_to(session, address, since, [DIGEST_SUBJECT], containing=f"({ANSWER.what})"):
+    if queries_for(session).recent_mails_to(address, since, [DIGEST_SUBJECT], containing=f"({ANSWER.what})"):
         return outcome + HELD  # until the digest is a day old, as it says
-    if db.recent_mails_to(session, address, since, ANSWER_SUBJECTS) < ANSWER.limit:
+    if queries_for(session).recent_mails_to(address, since, ANSWER_SUBJECTS) < ANSWER.limit:
         return None
     return held(session, "digest", outcome, ANSWER, [(address, "en")], clock=clock)
 
 
-def duplicate_held(session: Session, game: GameRow, seat: SeatRow, *, clock: Clock) -> bool:
+def duplicate_held(session: Session | LeanSession, game: GameRow, seat: SeatRow, *, clock: Clock) -> bool:
     """Whether the seat was told DAILY_ANSWERS times in 24 hours of mails reusing a Message-ID: such a mail is not
     stored (its Message-ID is), so the notices are counted in the outbox, and no digest follows."""
     subject = gettext(seat.language, "A mail for %(seat)s was not used", seat=seat.seat)
     since = timestamp_before(clock, WINDOW)
-    return db.recent_mails_to(session, seat.email, since, [f"[{game.name}] {subject}"]) >= DAILY_ANSWERS
+    return queries_for(session).recent_mails_to(seat.email, since, [f"[{game.name}] {subject}"]) >= DAILY_ANSWERS
 
 
 def commands_held(session: Session, game: GameRow, seat: SeatRow, *, clock: Clock) -> str | None:
@@ -150,9 +155,10 @@ def commands_held(session: Session, game: GameRow, seat: SeatRow, *, clock: Cloc
     since = timestamp_before(clock, WINDOW)
     say = seat.language
     digest = gettext(say, DIGEST_SUBJECT)
-    if db.recent_mails_to(session, seat.email, since, [digest], containing=f"({gettext(say, SEAT_COMMANDS.what)})"):
+    db = queries_for(session)
+    if db.recent_mails_to(seat.email, since, [digest], containing=f"({gettext(say, SEAT_COMMANDS.what)})"):
         return HELD
-    answers = db.recent_mails_to(session, seat.email, since, [f"[{game.name}] " + gettext(say, COMMANDS_SUBJECT)])
+    answers = db.recent_mails_to(seat.email, since, [f"[{game.name}] " + gettext(say, COMMANDS_SUBJECT)])
     if answers < SEAT_COMMANDS.limit:
         return None
     mail_digest(session, seat.email, say, SEAT_COMMANDS, game.name, clock=clock)

@@ -19,6 +19,7 @@ from adjudicator.services.positions import read_position, stored_state
 if TYPE_CHECKING:
     from sqlmodel import Session
 
+    from adjudicator.archive.lean_mail import LeanSession
     from adjudicator.archive.models import GameRow
     from adjudicator.archive.queries import Claim
     from adjudicator.engine.steps import Step
@@ -111,16 +112,17 @@ def open_turn(ruleset: Ruleset, state: Any, pace: str, seat: str) -> int | None:
 
 
 def current_game(
-    session: Session, name: str, lock: bool = False, claim: Claim | None = None
+    session: Session | LeanSession, name: str, lock: bool = False, claim: Claim | None = None
 ) -> tuple[GameRow, Ruleset, Any]:
     """The game, its ruleset and its current position; with `lock`, the game stays locked until the
     transaction ends (every operation that changes a game takes it first, before reading the position). With a
     tick worker's `claim` (PostgreSQL), GameHeld is raised instead when another worker holds or ticked the game."""
-    from adjudicator.archive import queries as db
+    from adjudicator.archive.lean_mail import queries_for
 
-    game = db.claim_game(session, claim) if claim is not None else db.find_game(session, name, lock)
+    db = queries_for(session)
+    game = db.claim_game(claim) if claim is not None else db.find_game(name, lock)
     ruleset = game_ruleset(game)
-    state = stored_state(ruleset, db.latest_state(session, game))
+    state = stored_state(ruleset, db.latest_state(game))
     return game, ruleset, state
 
 

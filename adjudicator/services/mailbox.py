@@ -12,14 +12,9 @@ import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
-
-from adjudicator.archive import Archive
-from adjudicator.archive import queries as db
-from adjudicator.archive.models import GameRow, MessageRow, SeatRow
+from adjudicator.archive.lean_mail import LeanArchive, LeanSession, StepAside, conflicts, queries_for
 from adjudicator.errors import PbemError
 from adjudicator.mail.commands import Command, split_commands
 from adjudicator.mail.inbound import HEAD_BYTES, Incoming
@@ -51,6 +46,14 @@ from adjudicator.services.passwords import (
     passwords_in,
     without_passwords,
 )
+
+# The archive's session and rows are named for their types only: a one-shot `pbem ingest` on the default SQLite
+# archive handles its mail without SQLAlchemy (archive/lean_mail.py), through the same code.
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive import Archive
+    from adjudicator.archive.models import GameRow, MessageRow, SeatRow
 
 HEADER_WORD = re.compile(r"^\s*(GAME|SPIEL|PARTITA|SPEL)\s+(\S+)", re.IGNORECASE | re.MULTILINE)
 
@@ -206,7 +209,7 @@ class Reading:
     secrets: frozenset[str] = frozenset()  # what the mail offers as a password: kept out of every answer
 
 
-def read_mail(archive: Archive, mail: Incoming) -> Reading:
+def read_mail(archive: Archive | LeanArchive, mail: Incoming) -> Reading:
     """Read a mail outside the archive's lock: limits first, then (in a short read of the game's ruleset and
     password hashes) the parse and the password check."""
     text, commands = split_commands(mail.text)
@@ -217,10 +220,13 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
         return Reading(text, commands, None, problem)
     with archive.session() as session:
         try:
-            game = db.find_game(session, header.group(2))
+            game = queries_for(session).find_game(header.group(2))
         except LookupError:
             return Reading(text, commands, header.group(2), problem)
-        hashes = {seat.seat: (seat.password_hash, seat.pending_password_hash) for seat in db.game_seats(session, game)}
+        hashes = {
+            seat.seat: (seat.password_hash, seat.pending_password_hash)
+            for seat in queries_for(session).game_seats(game)
+        }
     start, end = text.rfind("\n", 0, header.start()) + 1, text.find("\n", header.end())
     header_line = text[start : end if end >= 0 else len(text)]
     orders = parse_orders(text if problem is None else header_line, game_ruleset(game))
@@ -231,7 +237,7 @@ def read_mail(archive: Archive, mail: Incoming) -> Reading:
     return Reading(text, commands, header.group(2), problem, orders, checked)
 
 
-def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> MailOutcome:
+def ingest(archive: Archive | LeanArchive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> MailOutcome:
     """Handle one order mail; returns what became of it (ignored as a duplicate when its Message-ID is known).
 
     Two processes reading the same message at once (two IMAP pollers, a filter and a cron job) cannot both
@@ -241,29 +247,41 @@ def ingest(archive: Archive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> 
     reading = replace(read_mail(archive, mail), secrets=frozenset(secrets))
     try:
         with archive.session() as session:
-            known = db.find_message(session, mail.message_id)
+            known = queries_for(session).find_message(mail.message_id)
             if known is not None:
                 return _duplicate(session, mail, known, reading, archived_raw(mail, secrets), clock=clock)
-            record = MessageRow(
+            record = queries_for(session).new_message(
                 message_id=mail.message_id,
                 received=timestamp(clock),
                 sender=mail.sender.lower(),
                 subject=mail.subject,
                 raw=archived_raw(mail, secrets),
             )
-            session.add(record)
             handled = _handle(session, mail, record, reading, clock=clock)
             outcome = replace(handled, text=_without(handled.text, secrets))
             record.outcome = outcome.text
-    except IntegrityError:
+            queries_for(session).save(record)  # with the game, seat and outcome the handling gave it
+    except conflicts(archive):
         with archive.session() as session:
-            if db.message_seen(session, mail.message_id):
+            if queries_for(session).message_seen(mail.message_id):
                 return DUPLICATE
         raise
     return outcome
 
 
-def _secrets(archive: Archive, mail: Incoming) -> set[str]:
+def ingest_lean(archive: LeanArchive, mail: Incoming, *, clock: Clock = SYSTEM_CLOCK) -> MailOutcome | None:
+    """`ingest` on the default SQLite archive without SQLAlchemy (archive/lean_mail.py); None, with nothing stored,
+    for a mail the archive is to handle: one of mail commands (their answers read much of the archive), or one the
+    lean way cannot handle as the archive would (StepAside)."""
+    if split_commands(mail.text)[1]:
+        return None
+    try:
+        return ingest(archive, mail, clock=clock)
+    except StepAside:
+        return None
+
+
+def _secrets(archive: Archive | LeanArchive, mail: Incoming) -> set[str]:
     """Every string the mail offers as a password, to be kept out of every stored or printed text: those of its
     header lines; when no header line holds one (a misspelt keyword, the password on the next line, the header in
     the Subject), every word after a password keyword or a near miss of one, and any word that is a seat's password
@@ -277,10 +295,14 @@ def _secrets(archive: Archive, mail: Incoming) -> set[str]:
         return secrets
     with archive.session() as session:
         try:
-            game = db.find_game(session, named.group(2))
+            game = queries_for(session).find_game(named.group(2))
         except LookupError:
             return secrets
-        hashes = [h for seat in db.game_seats(session, game) for h in (seat.password_hash, seat.pending_password_hash)]
+        hashes = [
+            h
+            for seat in queries_for(session).game_seats(game)
+            for h in (seat.password_hash, seat.pending_password_hash)
+        ]
     return secrets | generated_passwords_in(f"{mail.subject}\n{mail.text}", hashes)
 
 
@@ -298,7 +320,7 @@ def archived_raw(mail: Incoming, secrets: set[str]) -> str:
 
 
 def _duplicate(
-    session: Session, mail: Incoming, known: MessageRow, reading: Reading, raw: str, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, known: MessageRow, reading: Reading, raw: str, *, clock: Clock
 ) -> MailOutcome:
     """A Message-ID already stored: the same mail again changes nothing; another mail under that ID (other content)
     is not used either, and the seat its header names (else a registered sender) is told so."""
@@ -309,10 +331,12 @@ def _duplicate(
     seat = None
     if header is not None and reading.game is not None:
         try:
-            game = db.find_game(session, reading.game)
+            game = queries_for(session).find_game(reading.game)
         except LookupError:
             game = None
-        seat = next((s for s in db.game_seats(session, game) if s.seat == header.player), None) if game else None
+        seat = (
+            next((s for s in queries_for(session).game_seats(game) if s.seat == header.player), None) if game else None
+        )
     trusted = reading.password is not None and reading.password[1] is not None
     if seat is not None and not trusted and mail.sender.lower() != seat.email.lower():
         seat = None  # neither the seat's password nor its address: nobody is told on a stranger's word
@@ -366,7 +390,9 @@ class Seated:
     orders: ParsedOrders
 
 
-def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock) -> MailOutcome:
+def _handle(
+    session: Session | LeanSession, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
+) -> MailOutcome:
     """The steps of one mail read outside the lock (read_mail): find its game and seat, check the password and the
     limits, take its commands, check that it is not late, store it and answer; the first step with an outcome ends
     it."""
@@ -386,7 +412,7 @@ def _handle(session: Session, mail: Incoming, record: MessageRow, reading: Readi
 
 
 def _without_header(
-    session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
 ) -> MailOutcome:
     """A mail whose text names no game: over a limit, mail commands alone, or no header at all."""
     if reading.problem is not None:
@@ -405,13 +431,12 @@ def _without_header(
         return MailOutcome(
             Reason.COMMANDS, commands_without_header(session, mail, record, reading.commands, clock=clock)
         )
-    if not db.games_of_address(session, mail.sender):
+    if not queries_for(session).games_of_address(mail.sender):
         # a stranger gets nothing (the moderator sees it: pbem log)
         return MailOutcome(Reason.NO_HEADER, STRANGER + "refused: no header")
     if (held := floods.answer_held(session, mail.sender, "refused: no header", clock=clock)) is not None:
         return MailOutcome(Reason.NO_HEADER, held)
-    db.queue_mail(
-        session,
+    queries_for(session).queue_mail(
         mail.sender,
         "Your mail to the PBEM moderator",
         "No order header was found in your mail. Orders start with a line\n"
@@ -424,7 +449,7 @@ def _without_header(
 
 
 def _find_seat(
-    session: Session, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, record: MessageRow, reading: Reading, *, clock: Clock
 ) -> Seated | MailOutcome:
     """The game the header names (locked until the transaction ends) and the seat it names; noted on the record."""
     assert reading.game is not None
@@ -442,7 +467,7 @@ def _find_seat(
             Reason.HEADER_INCOMPLETE, _refuse_openly(session, mail, game, why, reading.secrets, clock=clock)
         )
     try:
-        seat = db.find_seat(session, game, orders.header.player)
+        seat = queries_for(session).find_seat(game, orders.header.player)
     except LookupError as unknown:
         return MailOutcome(
             Reason.UNKNOWN_SEAT, _refuse_openly(session, mail, game, str(unknown), reading.secrets, clock=clock)
@@ -452,7 +477,7 @@ def _find_seat(
 
 
 def _check_password(
-    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
 ) -> MailOutcome | None:
     """The seat's password, and with the game's check_sender its registered address: else the seat is warned."""
     game, seat = found.game, found.seat
@@ -467,7 +492,7 @@ def _check_password(
 
 
 def _check_limits(
-    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
 ) -> MailOutcome | None:
     """The limits of one mail (over_limits) and of the press a seat sends for one player-turn: a mail over one is
     not used, and the seat is told why."""
@@ -498,7 +523,7 @@ def _check_limits(
 
 
 def _take_commands(
-    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
 ) -> MailOutcome | None:
     """The mail commands beside the header, taken first, so that a TIMEZONE command already shapes the receipt of
     the same mail; a mail of commands alone ends here."""
@@ -514,7 +539,7 @@ def _take_commands(
 
 
 def _check_lateness(
-    session: Session, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, found: Seated, reading: Reading, *, clock: Clock
 ) -> MailOutcome | None:
     """Orders for a turn already resolved are not stored (answers to its decisions may still come)."""
     orders = found.orders
@@ -537,7 +562,7 @@ def _check_lateness(
     return MailOutcome(Reason.LATE, "refused: late")
 
 
-def _store_answers(session: Session, mail: Incoming, found: Seated, *, clock: Clock) -> MailOutcome:
+def _store_answers(session: Session | LeanSession, mail: Incoming, found: Seated, *, clock: Clock) -> MailOutcome:
     """A mail of ANSWER lines alone: the answers stored, and the seat told which, and which are still open."""
     game, seat = found.game, found.seat
     try:
@@ -560,7 +585,7 @@ def _store_answers(session: Session, mail: Incoming, found: Seated, *, clock: Cl
     return MailOutcome(Reason.ANSWERS_STORED, "answers")
 
 
-def _store_orders(session: Session, mail: Incoming, found: Seated, *, clock: Clock) -> MailOutcome:
+def _store_orders(session: Session | LeanSession, mail: Incoming, found: Seated, *, clock: Clock) -> MailOutcome:
     """The order set stored (or refused by the order checks), the receipt mailed, and its press relayed."""
     game, seat, orders = found.game, found.seat, found.orders
     try:
@@ -581,7 +606,9 @@ def _store_orders(session: Session, mail: Incoming, found: Seated, *, clock: Clo
     return _outcome(receipt, orders)
 
 
-def _not_stored(session: Session, mail: Incoming, found: Seated, problem: PbemError, *, clock: Clock) -> MailOutcome:
+def _not_stored(
+    session: Session | LeanSession, mail: Incoming, found: Seated, problem: PbemError, *, clock: Clock
+) -> MailOutcome:
     """Orders or answers the store refused (a turn not open, a bad answer): the seat is told why."""
     mail_to_seat(
         session,
@@ -608,7 +635,9 @@ def _outcome(receipt: Receipt, orders: ParsedOrders) -> MailOutcome:
     return MailOutcome(Reason.NOT_UNDERSTOOD, "orders not understood")
 
 
-def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrders, reading: Reading) -> bool:
+def _authentic(
+    session: Session | LeanSession, game: GameRow, seat: SeatRow, orders: ParsedOrders, reading: Reading
+) -> bool:
     """The header names this game and the seat's password (checked before the lock, unless the seat's password
     was changed since: then again)."""
     assert orders.header is not None
@@ -623,7 +652,13 @@ def _authentic(session: Session, game: GameRow, seat: SeatRow, orders: ParsedOrd
 
 
 def _press_over_turn_limit(
-    session: Session, game: GameRow, ruleset: Ruleset, state: Any, seat: SeatRow, orders: ParsedOrders, text: str
+    session: Session | LeanSession,
+    game: GameRow,
+    ruleset: Ruleset,
+    state: Any,
+    seat: SeatRow,
+    orders: ParsedOrders,
+    text: str,
 ) -> Problem | None:
     """Press over MAX_PRESS_PER_TURN, counting the PRESS and BROADCAST lines of the seat's order sets stored for the
     same player-turn (those replaced too: their press was relayed)."""
@@ -635,7 +670,7 @@ def _press_over_turn_limit(
         number = expected_turn(ruleset, state, game.pace, seat.seat, orders.header.turn)
     except PbemError:
         return None  # refused for its turn anyway, with nothing relayed
-    stored = db.order_texts(session, game, number, seat.seat)
+    stored = queries_for(session).order_texts(game, number, seat.seat)
     sent = sum(len(_press_line().findall(t)) for t in stored)
     if sent + count <= MAX_PRESS_PER_TURN:
         return None
@@ -646,17 +681,16 @@ def _press_over_turn_limit(
 
 
 def _refuse_openly(
-    session: Session, mail: Incoming, game: GameRow, why: str, secrets: frozenset[str], *, clock: Clock
+    session: Session | LeanSession, mail: Incoming, game: GameRow, why: str, secrets: frozenset[str], *, clock: Clock
 ) -> str:
     """No seat could be identified: a registered sender learns why (he cannot be impersonating anybody); a
     stranger learns nothing."""
     why = _without(why, secrets)
-    if not db.games_of_address(session, mail.sender):
+    if not queries_for(session).games_of_address(mail.sender):
         return STRANGER + f"refused: {why}"
     if (held := floods.answer_held(session, mail.sender, f"refused: {why}", clock=clock)) is not None:
         return held
-    db.queue_mail(
-        session,
+    queries_for(session).queue_mail(
         mail.sender,
         f"[{game.name}] Your mail could not be read",
         f"{why}\n",
@@ -668,7 +702,14 @@ def _refuse_openly(
 
 
 def _warn_seat(
-    session: Session, game: GameRow, seat: SeatRow, mail: Incoming, what: str, show_sender: bool = True, *, clock: Clock
+    session: Session | LeanSession,
+    game: GameRow,
+    seat: SeatRow,
+    mail: Incoming,
+    what: str,
+    show_sender: bool = True,
+    *,
+    clock: Clock,
 ) -> str:
     """A forged or mistaken mail: the seat's registered address is told, the sender learns nothing; a few times a
     day at most (floods.REFUSED), so that forged mails cannot flood the seat and the moderator."""
@@ -693,8 +734,7 @@ def _warn_seat(
         clock=clock,
     )
     if game.moderator:
-        db.queue_mail(
-            session,
+        queries_for(session).queue_mail(
             game.moderator,
             f"[{game.name}] refused mail for {seat.seat}",
             f"From {mail.sender}: {what}.\n",
@@ -704,11 +744,13 @@ def _warn_seat(
     return outcome
 
 
-def relay_press(session: Session, game: GameRow, sender: str, press: list[Press], *, clock: Clock) -> None:
+def relay_press(
+    session: Session | LeanSession, game: GameRow, sender: str, press: list[Press], *, clock: Clock
+) -> None:
     """Press goes to its addressee(s) at once; anonymous games do not name the sender. A BROADCAST is public, so
     the confirmed observers get it too; press to a seat never leaves its addressee."""
-    seats = db.game_seats(session, game)
-    watchers = db.observers(session, game) if any(item.to is None for item in press) else []
+    seats = queries_for(session).game_seats(game)
+    watchers = queries_for(session).observers(game) if any(item.to is None for item in press) else []
     for item in press:
         for seat in seats:
             if seat.seat != sender and (item.to is None or item.to == seat.seat):
@@ -720,6 +762,6 @@ def relay_press(session: Session, game: GameRow, sender: str, press: list[Press]
         for watcher in watchers if item.to is None else []:
             signed = gettext(watcher.language, "Anonymous") if game.anonymous_press else sender
             subject = gettext(watcher.language, "Broadcast from %(seat)s", seat=signed)
-            db.queue_mail(
-                session, watcher.email, f"[{game.name}] {subject}", f"{item.message}\n", timestamp(clock), game.name
+            queries_for(session).queue_mail(
+                watcher.email, f"[{game.name}] {subject}", f"{item.message}\n", timestamp(clock), game.name
             )

@@ -4,11 +4,9 @@ answer), answers to a registered sender, and the welcome with a seat's password.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from sqlmodel import Session
-
-from adjudicator.archive import queries as db
-from adjudicator.archive.models import GameRow, SeatRow, TurnRow
+from adjudicator.archive.lean_mail import LeanSession, queries_for
 from adjudicator.mail.clock import deadline_line
 from adjudicator.mail.inbound import Incoming
 from adjudicator.render import render, ruleset_templates
@@ -17,6 +15,12 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import Clock, timestamp
 from adjudicator.services.positions import stored_state
+
+# The archive's session and rows are named for their types only (archive/lean_mail.py: the lean way has its own).
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive.models import GameRow, SeatRow, TurnRow
 
 STRANGER = "not answered (stranger): "  # the outcome of a mail whose sender is registered nowhere
 
@@ -45,16 +49,15 @@ def deadline_text(game: GameRow, seat: SeatRow) -> str:
     return deadline_line(seat.language, game.deadline, seat.timezone) + "\n"
 
 
-def answer_unknown_game(session: Session, mail: Incoming, name: str, *, clock: Clock) -> str:
+def answer_unknown_game(session: Session | LeanSession, mail: Incoming, name: str, *, clock: Clock) -> str:
     """A registered address learns that the game is unknown and which games are its own; a stranger nothing
     (the list of games is nobody else's business)."""
-    own = db.games_of_address(session, mail.sender)
+    own = queries_for(session).games_of_address(mail.sender)
     if not own:
         return STRANGER + "refused: unknown game"
     if (held := floods.answer_held(session, mail.sender, "refused: unknown game", clock=clock)) is not None:
         return held
-    db.queue_mail(
-        session,
+    queries_for(session).queue_mail(
         mail.sender,
         "Your mail to the PBEM moderator",
         f"There is no game {name!r} here. Your games: {', '.join(own)}.\n",
@@ -64,14 +67,14 @@ def answer_unknown_game(session: Session, mail: Incoming, name: str, *, clock: C
     return "refused: unknown game"
 
 
-def answer_registered(session: Session, mail: Incoming, text: str, outcome: str, *, clock: Clock) -> str:
+def answer_registered(session: Session | LeanSession, mail: Incoming, text: str, outcome: str, *, clock: Clock) -> str:
     """Answer a refused command to a registered sender; a stranger gets nothing."""
-    if not db.games_of_address(session, mail.sender):
+    if not queries_for(session).games_of_address(mail.sender):
         return STRANGER + outcome
     if (held := floods.answer_held(session, mail.sender, outcome, clock=clock)) is not None:
         return held
-    db.queue_mail(
-        session, mail.sender, "Your mail to the PBEM moderator", text + "\n", timestamp(clock), **thread_headers(mail)
+    queries_for(session).queue_mail(
+        mail.sender, "Your mail to the PBEM moderator", text + "\n", timestamp(clock), **thread_headers(mail)
     )
     return outcome
 
@@ -89,17 +92,18 @@ def answer_asked(
 ) -> str:
     """A command that needs no header (HELP, LIST) answered to its registered sender in `say`, a few times a day
     (`kind` of services/floods.py); a stranger gets nothing. `body` is made only when it is mailed."""
-    if not db.games_of_address(session, mail.sender):
+    db = queries_for(session)
+    if not db.games_of_address(mail.sender):
         return STRANGER + name
     verdict = floods.verdict(session, kind, clock=clock, sender=mail.sender)
     if verdict != "answer":
         return floods.held(session, verdict, name, kind, [(mail.sender, say)], clock=clock)
-    db.queue_mail(session, mail.sender, subject, body(), timestamp(clock), **thread_headers(mail))
+    db.queue_mail(mail.sender, subject, body(), timestamp(clock), **thread_headers(mail))
     return f"{name} answered"
 
 
 def mail_to_seat(
-    session: Session,
+    session: Session | LeanSession,
     game: GameRow,
     seat: SeatRow,
     subject: str,
@@ -113,8 +117,7 @@ def mail_to_seat(
     """A mail to the seat's registered address (or `at`, the seat's address before or after a change); `reply_to`:
     the seat's own mail it answers (threaded); `secret`: the password it carries, kept in the archive only until the
     mail is sent."""
-    db.queue_mail(
-        session,
+    queries_for(session).queue_mail(
         at or seat.email,
         f"[{game.name}] {subject}",
         body,
@@ -126,7 +129,7 @@ def mail_to_seat(
 
 
 def tell_seat(
-    session: Session,
+    session: Session | LeanSession,
     game: GameRow,
     to: SeatRow,
     subject: str,
@@ -154,7 +157,7 @@ def tell_seat(
 
 
 def queue_welcome(
-    session: Session,
+    session: Session | LeanSession,
     ruleset: Ruleset,
     game: GameRow,
     row: TurnRow,
@@ -182,7 +185,9 @@ def queue_welcome(
     body = "\n".join(parts)  # the welcome's text states the deadline
     # the board, attached as the reports attach it: a first turn cannot be planned without it
     map_svg = turn_map(ruleset, game, row, say)
-    db.queue_mail(session, seat.email, subject, body, timestamp(clock), game.name, map_svg=map_svg, secret=password)
+    queries_for(session).queue_mail(
+        seat.email, subject, body, timestamp(clock), game.name, map_svg=map_svg, secret=password
+    )
 
 
 def players_guide(ruleset: Ruleset) -> str | None:

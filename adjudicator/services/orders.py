@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
+    from adjudicator.archive.lean_mail import LeanSession
     from adjudicator.archive.models import GameRow, SeatRow
     from adjudicator.services.clock import Clock
 
@@ -284,7 +285,7 @@ def submit_for(archive: Archive, name: str, seat_name: str, text: str, *, clock:
 
 
 def store_order_set(
-    session: Session,
+    session: Session | LeanSession,
     game: GameRow,
     ruleset: Ruleset,
     state: Any,
@@ -297,14 +298,15 @@ def store_order_set(
     """Check an authenticated order set and store it in place of the seat's earlier set for the turn. A set without
     game orders (only press, LANGUAGE, or nothing understood) leaves the earlier set as it is; WITHDRAW alone takes
     it back. A LANGUAGE order takes effect at once: this receipt already comes in the new language."""
-    from adjudicator.archive import queries as db
+    from adjudicator.archive.lean_mail import queries_for
 
+    db = queries_for(session)
     assert orders.header is not None
     orders = redacted(orders)  # what is stored and shown holds the mark, never the password
     number = expected_turn(ruleset, state, game.pace, seat.seat, orders.header.turn)
     game_orders = [o for o in orders.orders if not isinstance(o, NOT_GAME_ORDERS)]
     withdraw = next((o for o in orders.orders if isinstance(o, Withdraw)), None)
-    if (game_orders or withdraw) and db.decisions(session, game, number):
+    if (game_orders or withdraw) and db.decisions(game, number):
         # the turn's dice are keyed by its orders: new orders now would roll again what the notice has shown
         rule = f" ({ruleset.decisions_rule})" if ruleset.decisions_rule else ""
         raise PbemError(
@@ -316,27 +318,27 @@ def store_order_set(
         receipt.withdraw_refused = withdraw.line  # which did the player mean? Nothing changes; the receipt asks
         return receipt
     received = _timestamp(clock)
-    earlier = db.current_orders(session, game, number, seat.seat) is not None
+    earlier = db.current_orders(game, number, seat.seat) is not None
     # a header alone, with nothing stored yet, is a seat's "nothing this turn": stored, so that it counts as sent
     passing = not orders.orders and not orders.errors and not earlier
     if withdraw is not None:
         receipt.withdrawn = True
-        receipt.had_orders = db.withdraw_orders(session, game, number, seat.seat, orders.source, received, source)
+        receipt.had_orders = db.withdraw_orders(game, number, seat.seat, orders.source, received, source)
     elif not game_orders and not passing:
         # press or a LANGUAGE line is no new set of orders: the earlier set stays (a mail that only talks must not
         # cost the turn, nor count as the turn's orders); press is kept on record for the turn's press count
         receipt.kept, receipt.had_orders = True, earlier
         if orders.orders:
-            db.store_orders(session, game, number, seat.seat, orders.source, received, source, current=False)
+            db.store_orders(game, number, seat.seat, orders.source, received, source, current=False)
     else:
-        receipt.replaced = db.store_orders(session, game, number, seat.seat, orders.source, received, source)
+        receipt.replaced = db.store_orders(game, number, seat.seat, orders.source, received, source)
         receipt.stored = True
     receipt.ahead = receipt.ahead and receipt.stored  # the notes on when orders are checked are for stored orders
     receipt.provisional = receipt.provisional and receipt.stored
     for order in orders.orders:
         if isinstance(order, Language):
             seat.language = order.code
-            session.add(seat)
+            db.save(seat)
     return receipt
 
 
@@ -363,11 +365,12 @@ def answer(archive: Archive, name: str, text: str, *, clock: Clock | None = None
 
 
 def store_answers(
-    session: Session, game: GameRow, state: Any, orders: OrderSet, seat: str, *, clock: Clock
+    session: Session | LeanSession, game: GameRow, state: Any, orders: OrderSet, seat: str, *, clock: Clock
 ) -> AnswerReceipt:
     """Record an authenticated seat's ANSWER lines for the decisions asked of it."""
-    from adjudicator.archive import queries as db
+    from adjudicator.archive.lean_mail import queries_for
 
+    db = queries_for(session)
     assert orders.header is not None
     number = game_ruleset(game).steps_done(state) + 1
     if orders.header.turn != number:
@@ -375,7 +378,7 @@ def store_answers(
             f"line {orders.header.line}: answers are for the turn being resolved, turn {number}, "
             f"not TURN {orders.header.turn}"
         )
-    asked = {d.key: d for d in db.decisions(session, game, number) if d.seat == seat}
+    asked = {d.key: d for d in db.decisions(game, number) if d.seat == seat}
     stored, problems = [], [e.located for e in orders.errors]
     for order in orders.orders:
         if not isinstance(order, AnswerOrder):
@@ -387,7 +390,7 @@ def store_answers(
         else:
             decision = asked[order.key]
             decision.answer, decision.answered = order.value, _timestamp(clock)
-            session.add(decision)
+            db.save(decision)
             stored.append(order.key)
     still_open = [k for k, d in asked.items() if d.answer is None]
     return AnswerReceipt(game.name, seat, number, stored, problems, still_open)

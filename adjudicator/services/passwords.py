@@ -21,6 +21,7 @@ from adjudicator.orders.sets import PASSWORD_MARK, OrderSet
 if TYPE_CHECKING:
     from sqlmodel import Session
 
+    from adjudicator.archive.lean_mail import LeanSession
     from adjudicator.archive.models import GameRow, SeatRow
 
 
@@ -127,12 +128,14 @@ def matching_password(password: str, current: str, pending: str) -> str | None:
     return "pending" if pending and password_matches(password, pending) else None
 
 
-def accept_password(session: Session, seat: SeatRow, which: str | None) -> bool:
+def accept_password(session: Session | LeanSession, seat: SeatRow, which: str | None) -> bool:
     """Whether the password matched; a reset password's first use makes it the seat's password, and only then
     does the old one stop working (a forged reset locks nobody out)."""
     if which == "pending":
+        from adjudicator.archive.lean_mail import queries_for
+
         seat.password_hash, seat.pending_password_hash = seat.pending_password_hash, ""
-        session.add(seat)
+        queries_for(session).save(seat)
     return which is not None
 
 
