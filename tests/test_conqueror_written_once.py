@@ -102,3 +102,18 @@ def test_the_turn_files_on_disk_are_the_reports_rendered_again(archived: tuple[A
         for name, text in files.items():
             assert (written / name).read_text(encoding="utf-8") == text, (row.number, name)
         reports._RENDERED.clear()
+
+
+def test_one_orders_template_maker_serves_every_seat_as_one_maker_a_seat_would(archived: tuple[Archive, Path]) -> None:
+    """A turn's reports share the report context, so one maker makes every seat's template (ER-4.1: each seat's
+    next step): each is the one a maker of its own makes."""
+    archive, _ = archived
+    made = 0
+    for _, ruleset, row, _ in stored_turns(archive):
+        state = stored_state(ruleset, row.state_json)
+        shared = ruleset.report_context(state)["orders_template"]
+        for seat in SEATS:
+            alone = ruleset.report_context(state)["orders_template"](seat, "de")
+            assert shared(seat, "de") == alone
+            made += alone is not None
+    assert made >= 10
