@@ -27,6 +27,7 @@ from adjudicator.rulesets.conqueror.preparation import hero_price
 from adjudicator.rulesets.conqueror.state import FOOD_HELD, food_limit, fort_of, standard_units
 
 if TYPE_CHECKING:
+    from adjudicator.engine.steps import Step
     from adjudicator.orders.sets import OrderSet
     from adjudicator.rulesets.conqueror.data import GameData, MapSide, Options
     from adjudicator.rulesets.conqueror.game import ConquerorGame
@@ -80,28 +81,33 @@ class TemplateMaker:
     def __init__(self, game: ConquerorGame, state: GameState) -> None:
         self.game, self.state = game, state
 
+    @cached_property  # one maker serves every seat of a turn's reports
+    def steps(self) -> list[Step]:
+        return rounds.steps_of_round(self.state)
+
+    @cached_property
+    def options(self) -> Options:
+        from adjudicator.rulesets.conqueror.setup import options_from_json
+
+        return options_from_json(self.state.options)
+
     def __call__(self, seat: str, language: str = "en") -> OrdersTemplate | None:
-        step = next((s for s in rounds.steps_of_round(self.state) if seat in s.seats), None)
+        step = next((s for s in self.steps if seat in s.seats), None)
         if step is None or seat not in self.state.players:
             return None
-        return Template(self.game, self.state, seat, language).make(step.number, step.phase)
+        return Template(self.game, self.state, seat, language, self.options).make(step.number, step.phase)
 
 
 class Template:
     """The template of one seat in one language."""
 
-    def __init__(self, game: ConquerorGame, state: GameState, seat: str, language: str) -> None:
+    def __init__(self, game: ConquerorGame, state: GameState, seat: str, language: str, options: Options) -> None:
         self.game, self.state, self.seat, self.language = game, state, seat, language
+        self.options = options  # the game's (ER-13.5): read by the checks and by two sections
         self.folders = os.environ.get(EXTRA_FOLDERS, "")  # read once: spoken() asks it for every line
         self.data: GameData = game.data
         self.side: MapSide = game.data.map_for(state.players_count)
         self.player = state.players[seat]
-
-    @cached_property  # read by the checks and by two sections
-    def options(self) -> Options:
-        from adjudicator.rulesets.conqueror.setup import options_from_json
-
-        return options_from_json(self.state.options)
 
     @cached_property  # a section and the examples ask
     def may_trigger_dynasty(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields, replace
-from typing import Any
+from typing import Any, Final
 
 from adjudicator.engine.chance import Dice
 from adjudicator.engine.vocabulary import Event
@@ -129,8 +129,10 @@ def options_json(options: Options) -> dict[str, Any]:
 
 
 def options_from_json(data: dict[str, Any]) -> Options:
-    known = {f.name for f in fields(Options)}
-    return Options(**{key: value for key, value in data.items() if key in known})
+    return Options(**{key: value for key, value in data.items() if key in OPTION_NAMES})
+
+
+OPTION_NAMES: Final = frozenset(f.name for f in fields(Options))  # read for every step, check and orders template
 
 
 def _plain(value: Any) -> Any:
