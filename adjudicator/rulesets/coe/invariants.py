@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from adjudicator.rulesets.coe.economy import shared_on_board, shared_units, tribute_value, units_on_board
 from adjudicator.rulesets.coe.snapshot_check import (
     FitFacts,
+    coasts_fit,
     fit_facts,
     fit_problems,
-    force_fits,
     head_fits,
+    numbers_fit,
     player_fits,
     roads_fit,
     with_reader_defaults,
@@ -330,7 +331,7 @@ def _area_holds(facts: _Facts, areas: dict[str, Area], code: str, area: Area, to
             army = True
         if not _force_holds(facts, code, land, force):
             return False
-        if not force_fits(code, force.generals, force.galleys, force.galley_coasts, facts.fit):
+        if force.galley_coasts and not coasts_fit(code, force.galley_coasts, force.galleys, facts.fit):
             return False
     return True
 
@@ -374,7 +375,8 @@ def _players_hold(facts: _Facts, state: GameState, totals: _Totals) -> bool:
         counts = totals.units.get(seat)
         if player.treasury < 0 or (not player.eliminated and player.tribute != totals.tribute[seat]):
             return False  # C-9.1
-        others, captives = (player.captor, player.conceded_to), [(c.owner, c.general) for c in player.captives]
+        others = (player.captor, player.conceded_to)
+        captives = [(c.owner, c.general) for c in player.captives] if player.captives else ()
         if not player_fits(seat, player.home, others, captives, player.standing, players, facts.fit):
             return False
         if counts is None:
@@ -389,6 +391,8 @@ def _players_hold(facts: _Facts, state: GameState, totals: _Totals) -> bool:
         ):
             return False  # C-1.1
         mine, leaders = totals.galleys[seat], totals.generals[seat] + held.get(seat, [])
+        if not numbers_fit(mine, facts.fit.galleys) or not numbers_fit(leaders, facts.fit.generals):
+            return False  # the numbers of the seat's pieces, taken together
         if len(mine) > limits["galley"] + inherited.get("galley", 0) or len(set(mine)) != len(mine):
             return False
         if len(set(leaders)) != len(leaders):

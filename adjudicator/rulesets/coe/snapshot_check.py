@@ -420,7 +420,7 @@ def player_fits(
     seat: str,
     home: str,
     others: tuple[str | None, ...],
-    captives: list[tuple[str, int]],
+    captives: Iterable[tuple[str, int]],
     standing: dict[str, Any],
     players: Collection[str],
     facts: FitFacts,
@@ -429,8 +429,9 @@ def player_fits(
     owners (owner, general number) are other players; his standing orders name areas and seats of the ruleset."""
     if home != facts.homes[seat]:
         return False
-    if any(other is not None and (other not in players or other == seat) for other in others):
-        return False
+    for other in others:
+        if other is not None and (other not in players or other == seat):
+            return False
     for owner, general in captives:
         if owner not in players or owner == seat or not 1 <= general <= facts.generals:
             return False
@@ -438,35 +439,38 @@ def player_fits(
 
 
 def _standing_fits(standing: dict[str, Any], facts: FitFacts) -> bool:
-    codes, seats = facts.codes, facts.seats
-    for rule in standing.get("retreat", []):
-        if (rule["from"] and rule["from"] not in codes) or any(code not in codes for code in rule["to"]):
+    # loops and set tests, no generators: the invariants run this on every player of every position verify replays
+    codes, seats, highest = facts.codes, facts.seats, facts.generals
+    for rule in standing.get("retreat", ()):
+        if (rule["from"] and rule["from"] not in codes) or not codes.issuperset(rule["to"]):
             return False
-    if any(code not in codes for code in standing.get("freed", [])):
+    if not codes.issuperset(standing.get("freed", ())):
         return False
-    if any(name != "*" and name not in seats for name in standing.get("captives", {})):
-        return False
-    return all(
-        offer["owner"] in seats and 1 <= offer["general"] <= facts.generals
-        for offer in standing.get("ransom_accept", [])
-    )
+    for name in standing.get("captives", ()):
+        if name != "*" and name not in seats:
+            return False
+    for offer in standing.get("ransom_accept", ()):
+        if offer["owner"] not in seats or not 1 <= offer["general"] <= highest:
+            return False
+    return True
 
 
-def force_fits(code: str, generals: list[int], galleys: list[int], coasts: dict[Any, str], facts: FitFacts) -> bool:
-    """A force's general and galley numbers run from 1 up to the pieces of all colours (C-8.8), and each galley's
-    coast (keyed by its number, as text or not) is one of the province's, for a galley of the force (C-2.6)."""
-    if any(not 1 <= n <= facts.generals for n in generals) or any(not 1 <= n <= facts.galleys for n in galleys):
-        return False
-    if not coasts:
-        return True
+def numbers_fit(numbers: list[int], highest: int) -> bool:
+    """General or galley numbers run from 1 up to the pieces of all colours, `highest` (C-8.8). (min and max, no
+    generator: the invariants run this on every seat of every position verify replays.)"""
+    return not numbers or (min(numbers) >= 1 and max(numbers) <= highest)
+
+
+def coasts_fit(code: str, coasts: dict[Any, str], galleys: list[int], facts: FitFacts) -> bool:
+    """Each galley's coast (keyed by its number, as text or not) is one of the province's, for a galley of the force
+    (C-2.6)."""
     seas = facts.seas.get(code, frozenset())
     return all(int(number) in galleys and sea in seas for number, sea in coasts.items())
 
 
 def roads_fit(code: str, roads: list[str], facts: FitFacts) -> bool:
     """Each road of a province crosses a land border of it (C-12.8)."""
-    borders = facts.borders.get(code, frozenset())
-    return all(other in borders for other in roads)
+    return facts.borders.get(code, frozenset()).issuperset(roads)
 
 
 class _Pieces:
@@ -517,7 +521,9 @@ def _area_fits(
     for seat, force in area["units"].items():
         if seat not in pieces.tribute:
             return False
-        if not force_fits(code, force["generals"], force["galleys"], force.get("galley_coasts", {}), facts):
+        if not numbers_fit(force["generals"], facts.generals) or not numbers_fit(force["galleys"], facts.galleys):
+            return False
+        if "galley_coasts" in force and not coasts_fit(code, force["galley_coasts"], force["galleys"], facts):
             return False
         if force.get("aboard") and _force_problems(f"snapshot.areas.{code}.units.{seat}", code, force, ruleset):
             return False
