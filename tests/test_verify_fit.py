@@ -130,6 +130,24 @@ def _mend_captives(rules: CoeRuleset, state: GameState) -> None:
         player.captives = [c for c in player.captives if c.owner in state.players]
 
 
+def _outsider_captor(rules: CoeRuleset, state: GameState) -> None:
+    next(iter(state.players.values())).captor = _outsider(rules, state)
+
+
+def _mend_captor(rules: CoeRuleset, state: GameState) -> None:
+    for player in state.players.values():
+        if player.captor is not None and player.captor not in state.players:
+            player.captor = None
+
+
+def _outsider_inflation(rules: CoeRuleset, state: GameState) -> None:
+    state.inflation_pending.append({"seat": _outsider(rules, state), "level": 1})
+
+
+def _mend_inflation(rules: CoeRuleset, state: GameState) -> None:
+    state.inflation_pending = [entry for entry in state.inflation_pending if entry["seat"] in state.players]
+
+
 def _outsider_wins(rules: CoeRuleset, state: GameState) -> None:
     state.winner = _outsider(rules, state)
 
@@ -148,6 +166,8 @@ FAULTS: dict[str, Fault] = {
     "C-5.26 cargo": (_cargo_of_no_galley, _mend_cargo, "that is not there"),
     "standing order area": (_freed_nowhere, _mend_freed, "unknown area code 'XXX'"),
     "captive owner": (_captive_of_an_outsider, _mend_captives, "is not another player of this game"),
+    "captor": (_outsider_captor, _mend_captor, "is not another player of this game"),
+    "C-11.7 inflation pending": (_outsider_inflation, _mend_inflation, "is not a player of this game"),
     "winner": (_outsider_wins, _mend_winner, "is not a player of this game"),
 }
 
