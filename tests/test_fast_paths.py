@@ -452,8 +452,8 @@ def _counting_checks() -> tuple[list[str], Any]:
 def test_verify_checks_the_fit_of_no_text_its_replay_wrote(tmp_path: Path) -> None:
     """Of a sound game, verify checks the setup's text (read for its seats and as the first position) and the last
     turn's (read for the seats the game goes on with, verify_published.py) fully: every other text is the one the
-    replay wrote of a position that kept the invariants, and only its shape is checked (the schema): its head's,
-    and each area's once per area text."""
+    replay wrote of a position that kept the invariants (its fit to the ruleset among them, tests/test_verify_fit.py),
+    and only its shape is checked (the schema): its head's, and each area's once per area text."""
     rules = load_ruleset("coe-classic")
     archive = Archive.in_folder(tmp_path)
     seats = seats_in_play(rules, 4)

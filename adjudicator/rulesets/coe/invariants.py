@@ -1,4 +1,7 @@
-"""Facts that hold after every resolved turn; tests and `pbem verify` check them."""
+"""Facts that hold after every resolved turn; tests and `pbem verify` check them. They include the position's fit
+to the ruleset that the pieces and purses do not already hold (snapshot_check.py fit_problems): seats, homes, piece
+numbers, galleys' coasts, the players named, areas in standing orders, so that every replayed position is held to
+it, not only those verify reads with every check."""
 
 from __future__ import annotations
 
@@ -7,7 +10,18 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from adjudicator.rulesets.coe.economy import shared_on_board, shared_units, tribute_value, units_on_board
-from adjudicator.rulesets.coe.state import Area, Cargo, Force, GameState
+from adjudicator.rulesets.coe.snapshot_check import (
+    FitFacts,
+    coasts_fit,
+    fit_facts,
+    fit_problems,
+    head_fits,
+    numbers_fit,
+    player_fits,
+    roads_fit,
+    with_reader_defaults,
+)
+from adjudicator.rulesets.coe.state import Area, Cargo, Force, GameState, to_snapshot
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
@@ -43,7 +57,7 @@ def _breaches(ruleset: CoeRuleset, state: GameState) -> list[str]:
     problems += _supply_problems(ruleset, state)
     for code, area in state.areas.items():
         problems += _area_problems(ruleset, state, code, area)
-    return problems
+    return problems + fit_problems(with_reader_defaults(to_snapshot(state)), ruleset)
 
 
 def _pieces_on_board(state: GameState) -> dict[str, _Pieces]:
@@ -205,6 +219,7 @@ class _Facts(NamedTuple):
     limits: dict[str, int]
     shared: bool  # 1984's one supply of units (O-1.2)
     per_leader: int  # units a galley carries (C-5.22)
+    fit: FitFacts  # the position's fit to the ruleset
 
 
 _FACTS: dict[int, tuple[CoeRuleset, _Facts | None]] = {}
@@ -214,6 +229,7 @@ def _facts(ruleset: CoeRuleset) -> _Facts | None:
     """The ruleset's facts (None when its data lacks one: the full check then runs, and names what it names)."""
     entry = _FACTS.get(id(ruleset))
     if entry is None or entry[0] is not ruleset:
+        fit = fit_facts(ruleset)
         try:
             board = ruleset.board
             facts: _Facts | None = _Facts(
@@ -225,8 +241,11 @@ def _facts(ruleset: CoeRuleset) -> _Facts | None:
                 limits={kind: ruleset.data["limits"][kind] for kind in (*UNIT_KINDS, "galley", *_SHARED)},
                 shared=shared_units(ruleset),
                 per_leader=ruleset.data["movement"]["units_per_leader"],
+                fit=fit,
             )
         except Exception:  # noqa: BLE001 (whatever is missing, the full check meets it as it always did)
+            facts = None
+        if fit is None:  # the fit's facts are missing: the same
             facts = None
         entry = _FACTS[id(ruleset)] = (ruleset, facts)  # the ruleset kept, so that its id is not reused
     return entry[1]
@@ -274,16 +293,17 @@ def _area_holds(facts: _Facts, areas: dict[str, Area], code: str, area: Area, to
         return False
     owner, city = area.owner, area.city
     if owner is not None:
-        if not land:
-            return False  # C-0.8
-        if owner in totals.tribute:
-            totals.tribute[owner] += facts.value[code] + (facts.city if city else 0)
+        if not land or owner not in totals.tribute:
+            return False  # C-0.8; the owner is a player
+        totals.tribute[owner] += facts.value[code] + (facts.city if city else 0)
     if city:
         if not land:
             return False
         totals.cities += 1
         totals.fortified += city == "fortified"
     if area.roads:
+        if not roads_fit(code, area.roads, facts.fit):
+            return False
         totals.roads += len(area.roads)
         for other in area.roads:  # C-9.7
             there = areas.get(other)
@@ -293,6 +313,8 @@ def _area_holds(facts: _Facts, areas: dict[str, Area], code: str, area: Area, to
     for seat, force in area.units.items():
         counts = totals.units.get(seat)
         if counts is None:
+            if seat not in totals.tribute:
+                return False  # a force of no player
             counts = totals.units[seat] = [0, 0, 0, 0]
             totals.galleys[seat] = []
             totals.generals[seat] = []
@@ -308,6 +330,8 @@ def _area_holds(facts: _Facts, areas: dict[str, Area], code: str, area: Area, to
                 return False  # C-6.1
             army = True
         if not _force_holds(facts, code, land, force):
+            return False
+        if force.galley_coasts and not coasts_fit(code, force.galley_coasts, force.galleys, facts.fit):
             return False
     return True
 
@@ -339,6 +363,8 @@ def _limits_hold(facts: _Facts, totals: _Totals) -> bool:
 
 def _players_hold(facts: _Facts, state: GameState, totals: _Totals) -> bool:
     players, limits = state.players, facts.limits
+    if not head_fits(players, state.active, state.winner, state.inflation_pending, facts.fit):
+        return False
     held: dict[str, list[int]] = {}  # seat -> its generals held prisoner
     for seat, player in players.items():
         for captive in player.captives:
@@ -349,6 +375,10 @@ def _players_hold(facts: _Facts, state: GameState, totals: _Totals) -> bool:
         counts = totals.units.get(seat)
         if player.treasury < 0 or (not player.eliminated and player.tribute != totals.tribute[seat]):
             return False  # C-9.1
+        others = (player.captor, player.conceded_to)
+        captives = [(c.owner, c.general) for c in player.captives] if player.captives else ()
+        if not player_fits(seat, player.home, others, captives, player.standing, players, facts.fit):
+            return False
         if counts is None:
             if not player.eliminated or held.get(seat):  # no Caesar on the board
                 return False
@@ -361,6 +391,8 @@ def _players_hold(facts: _Facts, state: GameState, totals: _Totals) -> bool:
         ):
             return False  # C-1.1
         mine, leaders = totals.galleys[seat], totals.generals[seat] + held.get(seat, [])
+        if not numbers_fit(mine, facts.fit.galleys) or not numbers_fit(leaders, facts.fit.generals):
+            return False  # the numbers of the seat's pieces, taken together
         if len(mine) > limits["galley"] + inherited.get("galley", 0) or len(set(mine)) != len(mine):
             return False
         if len(set(leaders)) != len(leaders):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -150,16 +150,24 @@ def position_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
     return _misfits(data, ruleset)
 
 
-def _misfits(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
-    """position_problems, each check on its own, in words."""
+def _misfits(data: dict[str, Any], ruleset: CoeRuleset, *, counts: bool = True) -> list[str]:
+    """position_problems, each check on its own, in words. Without `counts`, the tribute and the pieces over the
+    board are left to the invariants, which name them (fit_problems)."""
     players = data["players"]
     found = _seat_problems(data, ruleset)
     for seat, player in players.items():
         found += _player_problems(f"snapshot.players.{seat}", seat, player, players, ruleset)
-        found += _tribute_problems(f"snapshot.players.{seat}.tribute", seat, player, data["areas"], ruleset)
+        if counts:
+            found += _tribute_problems(f"snapshot.players.{seat}.tribute", seat, player, data["areas"], ruleset)
     for code, area in data["areas"].items():
         found += _area_problems(f"snapshot.areas.{code}", code, area, data, ruleset)
-    return found + _piece_problems(data, ruleset)
+    return found + _piece_problems(data, ruleset) if counts else found
+
+
+def fit_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
+    """What in well-formed snapshot data does not fit the ruleset apart from what the invariants hold (the tribute,
+    the pieces over the board): the words of the invariants' fit (invariants.py), checked on every position."""
+    return _misfits(data, ruleset, counts=False)
 
 
 def _seat_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
@@ -317,14 +325,16 @@ def _piece_problems(data: dict[str, Any], ruleset: CoeRuleset) -> list[str]:
 # -- fits: the checks of position_problems in one pass, for a snapshot that has none (verify reads one a turn) --
 
 
-class _Facts(NamedTuple):
-    """What the one-pass check reads of a ruleset, gathered once. (A named tuple: making a frozen dataclass's
-    methods was a part of the start-up of every command that reads a position.)"""
+class FitFacts(NamedTuple):
+    """What the one-pass checks of the fit read of a ruleset, gathered once (here and in invariants.py). (A named
+    tuple: making a frozen dataclass's methods was a part of the start-up of every command that reads a position.)"""
 
     seats: tuple[str, ...]
     homes: dict[str, str]
     codes: frozenset[str]
     land: frozenset[str]
+    borders: dict[str, frozenset[str]]  # a province's land borders, the ones a road may cross (C-12.8)
+    seas: dict[str, frozenset[str]]  # the sea zones on a province's coasts, where its galleys lie (C-2.6)
     value: dict[str, int]
     city: int  # tribute of a city (C-9.1)
     generals: int  # the highest general number
@@ -332,20 +342,23 @@ class _Facts(NamedTuple):
     pools: tuple[int, ...]  # combat units of every colour, by UNIT_KINDS
 
 
-_FACTS: dict[int, tuple[CoeRuleset, _Facts | None]] = {}
+_FACTS: dict[int, tuple[CoeRuleset, FitFacts | None]] = {}
 
 
-def _facts(ruleset: CoeRuleset) -> _Facts | None:
+def fit_facts(ruleset: CoeRuleset) -> FitFacts | None:
     """The ruleset's facts (None when its data lacks one: the full checks then run, and name what they name)."""
     entry = _FACTS.get(id(ruleset))
     if entry is None or entry[0] is not ruleset:
         try:
             board, limits, seats = ruleset.board, ruleset.data["limits"], len(ruleset.seat_names)
-            facts: _Facts | None = _Facts(
+            land = frozenset(code for code in board.areas if board.is_land(code))
+            facts: FitFacts | None = FitFacts(
                 seats=tuple(ruleset.seat_names),
                 homes={seat.name: seat.home for seat in ruleset.seats},
                 codes=frozenset(board.areas),
-                land=frozenset(code for code in board.areas if board.is_land(code)),
+                land=land,
+                borders={code: frozenset(board.adjacency[code]) & land for code in land},
+                seas={code: frozenset().union(*board.coasts(code)) for code in land},
                 value={code: board.value(code) for code in board.areas},
                 city=ruleset.data["city"]["tribute"],
                 generals=limits["generals"] * seats,
@@ -361,7 +374,7 @@ def _facts(ruleset: CoeRuleset) -> _Facts | None:
 def _fits(data: dict[str, Any], ruleset: CoeRuleset) -> bool:
     """True only when position_problems finds nothing: the same checks in one pass. Anything it is not sure of is
     False, and the full checks decide."""
-    facts = _facts(ruleset)
+    facts = fit_facts(ruleset)
     if facts is None:
         return False
     try:
@@ -370,47 +383,94 @@ def _fits(data: dict[str, Any], ruleset: CoeRuleset) -> bool:
         return False
 
 
-def _players_fit(data: dict[str, Any], facts: _Facts) -> bool:
+def _players_fit(data: dict[str, Any], facts: FitFacts) -> bool:
     """_seat_problems and _player_problems find nothing."""
-    players, seats = data["players"], facts.seats
-    if list(players) != [seat for seat in seats if seat in players]:  # seats of the ruleset, in turn order (C-4.1)
-        return False
-    active, winner = data["active"], data["winner"]
-    if (active is None and winner is None) or any(s is not None and s not in players for s in (active, winner)):
-        return False
-    if any(pending["seat"] not in players for pending in data["inflation_pending"]):
-        return False
-    return all(_player_fits(seat, player, players, facts) for seat, player in players.items())
-
-
-def _player_fits(seat: str, player: dict[str, Any], players: dict[str, Any], facts: _Facts) -> bool:
-    if player["home"] != facts.homes[seat]:  # C-0.11
-        return False
-    if any(player[name] is not None and (player[name] not in players or player[name] == seat) for name in _OTHERS):
-        return False
-    for captive in player["captives"]:
-        owner = captive["owner"]
-        if owner not in players or owner == seat or not 1 <= captive["general"] <= facts.generals:
-            return False
-    return not player["standing"] or _standing_fits(player["standing"], facts)
-
-
-def _standing_fits(standing: dict[str, Any], facts: _Facts) -> bool:
-    codes, seats = facts.codes, facts.seats
-    for rule in standing.get("retreat", []):
-        if (rule["from"] and rule["from"] not in codes) or any(code not in codes for code in rule["to"]):
-            return False
-    if any(code not in codes for code in standing.get("freed", [])):
-        return False
-    if any(name != "*" and name not in seats for name in standing.get("captives", {})):
-        return False
-    return all(
-        offer["owner"] in seats and 1 <= offer["general"] <= facts.generals
-        for offer in standing.get("ransom_accept", [])
+    players = data["players"]
+    return head_fits(players, data["active"], data["winner"], data["inflation_pending"], facts) and all(
+        player_fits(
+            seat,
+            player["home"],
+            (player["captor"], player["conceded_to"]),
+            [(captive["owner"], captive["general"]) for captive in player["captives"]],
+            player["standing"],
+            players,
+            facts,
+        )
+        for seat, player in players.items()
     )
 
 
-_OTHERS = ("captor", "conceded_to")
+# -- the fit in parts: the one pass over snapshot data above and the invariants' one pass over a state (invariants.py)
+# ask each the same of the same values; what either finds, fit_problems names --
+
+
+def head_fits(
+    players: Collection[str], active: str | None, winner: str | None, pending: list[dict[str, Any]], facts: FitFacts
+) -> bool:
+    """The seats are the ruleset's in turn order (C-4.1); the seat due and the winner are players, and one of them
+    is named; each inflation level pending is a player's (C-11.7)."""
+    if list(players) != [seat for seat in facts.seats if seat in players]:
+        return False
+    if (active is None and winner is None) or any(s is not None and s not in players for s in (active, winner)):
+        return False
+    return all(entry["seat"] in players for entry in pending)
+
+
+def player_fits(
+    seat: str,
+    home: str,
+    others: tuple[str | None, ...],
+    captives: Iterable[tuple[str, int]],
+    standing: dict[str, Any],
+    players: Collection[str],
+    facts: FitFacts,
+) -> bool:
+    """A player's home is his seat's (C-0.11); his captor and the one he conceded to (`others`) and his captives'
+    owners (owner, general number) are other players; his standing orders name areas and seats of the ruleset."""
+    if home != facts.homes[seat]:
+        return False
+    for other in others:
+        if other is not None and (other not in players or other == seat):
+            return False
+    for owner, general in captives:
+        if owner not in players or owner == seat or not 1 <= general <= facts.generals:
+            return False
+    return not standing or _standing_fits(standing, facts)
+
+
+def _standing_fits(standing: dict[str, Any], facts: FitFacts) -> bool:
+    # loops and set tests, no generators: the invariants run this on every player of every position verify replays
+    codes, seats, highest = facts.codes, facts.seats, facts.generals
+    for rule in standing.get("retreat", ()):
+        if (rule["from"] and rule["from"] not in codes) or not codes.issuperset(rule["to"]):
+            return False
+    if not codes.issuperset(standing.get("freed", ())):
+        return False
+    for name in standing.get("captives", ()):
+        if name != "*" and name not in seats:
+            return False
+    for offer in standing.get("ransom_accept", ()):
+        if offer["owner"] not in seats or not 1 <= offer["general"] <= highest:
+            return False
+    return True
+
+
+def numbers_fit(numbers: list[int], highest: int) -> bool:
+    """General or galley numbers run from 1 up to the pieces of all colours, `highest` (C-8.8). (min and max, no
+    generator: the invariants run this on every seat of every position verify replays.)"""
+    return not numbers or (min(numbers) >= 1 and max(numbers) <= highest)
+
+
+def coasts_fit(code: str, coasts: dict[Any, str], galleys: list[int], facts: FitFacts) -> bool:
+    """Each galley's coast (keyed by its number, as text or not) is one of the province's, for a galley of the force
+    (C-2.6)."""
+    seas = facts.seas.get(code, frozenset())
+    return all(int(number) in galleys and sea in seas for number, sea in coasts.items())
+
+
+def roads_fit(code: str, roads: list[str], facts: FitFacts) -> bool:
+    """Each road of a province crosses a land border of it (C-12.8)."""
+    return facts.borders.get(code, frozenset()).issuperset(roads)
 
 
 class _Pieces:
@@ -423,7 +483,7 @@ class _Pieces:
         self.galleys: dict[str, list[int]] = {seat: [] for seat in self.tribute}
 
 
-def _areas_fit(data: dict[str, Any], facts: _Facts, ruleset: CoeRuleset) -> bool:
+def _areas_fit(data: dict[str, Any], facts: FitFacts, ruleset: CoeRuleset) -> bool:
     """_tribute_problems, _area_problems and _piece_problems find nothing (the players fit)."""
     players, areas = data["players"], data["areas"]
     pieces = _Pieces(players)
@@ -444,30 +504,28 @@ def _areas_fit(data: dict[str, Any], facts: _Facts, ruleset: CoeRuleset) -> bool
 
 
 def _area_fits(
-    code: str, area: dict[str, Any], areas: dict[str, Any], pieces: _Pieces, facts: _Facts, ruleset: CoeRuleset
+    code: str, area: dict[str, Any], areas: dict[str, Any], pieces: _Pieces, facts: FitFacts, ruleset: CoeRuleset
 ) -> bool:
     """One area's fields fit, its pieces counted in `pieces`."""
-    owner, city, land = area["owner"], area["city"], facts.land
+    owner, city = area["owner"], area["city"]
     if owner is not None:
         if owner not in pieces.tribute:
             return False
         if code in facts.codes:
             pieces.tribute[owner] += facts.value[code] + (facts.city if city else 0)
-    for other in area["roads"]:  # C-12.8, C-9.7
-        if other not in land or code not in land or other not in ruleset.board.adjacency[code]:
-            return False
+    if not roads_fit(code, area["roads"], facts):  # C-12.8
+        return False
+    for other in area["roads"]:  # C-9.7
         if not city or not areas.get(other, {}).get("city") or code not in areas[other]["roads"]:
             return False
     for seat, force in area["units"].items():
         if seat not in pieces.tribute:
             return False
-        if any(not 1 <= n <= facts.generals for n in force["generals"]):
+        if not numbers_fit(force["generals"], facts.generals) or not numbers_fit(force["galleys"], facts.galleys):
             return False
-        if any(not 1 <= n <= facts.galleys for n in force["galleys"]):
+        if "galley_coasts" in force and not coasts_fit(code, force["galley_coasts"], force["galleys"], facts):
             return False
-        if (force.get("galley_coasts") or force.get("aboard")) and _force_problems(
-            f"snapshot.areas.{code}.units.{seat}", code, force, ruleset
-        ):
+        if force.get("aboard") and _force_problems(f"snapshot.areas.{code}.units.{seat}", code, force, ruleset):
             return False
         counts = pieces.units[seat]
         counts[0] += force["infantry"]

@@ -533,7 +533,7 @@ def from_stored_snapshot(text: str, *, kept_by: CoeRuleset | None = None) -> Gam
     position several times, and the same text passes the same check again. `kept_by`: `text` is what snapshot_text
     wrote of a position that kept the invariants under that ruleset (verify's replay of a stored turn wrote the stored
     text byte for byte; the caller compares the two). Naming that ruleset and of the schema's shape, it is read without
-    the fit checks, whose pieces, purses and roads the invariants hold."""
+    the fit checks: the invariants, held on the replayed position, hold its fit too (invariants.py)."""
     if kept_by is not None:
         data, shaped = read_written(text) or ({}, False)
         if shaped and data.get("ruleset") == kept_by.name and _ruleset_of(data) is kept_by:
