@@ -13,12 +13,13 @@ import pytest
 
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
-from adjudicator.rulesets.coe.odds import land_odds
+from adjudicator.rulesets.coe.odds import land_odds, naval_odds
 from adjudicator.rulesets.coe.odds_chain import Odds
 from adjudicator.rulesets.coe.state import GameState
 from adjudicator.services.orders import check_state_orders
 from tests.conftest import Pbem
 from tests.helpers import place, start
+from tests.test_coe_classic_naval import duel
 
 ATTACK = "MOVE G1 WITH 4 INF, 1 CAV: MAC -> THR"
 HEADER = "GAME test TURN 1 PLAYER Macedonia PASSWORD x"
@@ -47,10 +48,10 @@ def odds_line(text: str) -> str:
     return found[0]
 
 
-def expected_line(odds: Odds) -> str:
-    """The receipt's line of the border war for the odds the odds function gives."""
+def expected_line(odds: Odds, area: str = "THR") -> str:
+    """The receipt's line of Macedonia's attack on Egyptus in `area` for the odds the odds function gives."""
     return (
-        f"THR: 4 INF 1 CAV, 1 leader against Egyptus 2 INF 2 CAV: you win {100 * float(odds.attacker_wins):.1f}%; "
+        f"{area}: {odds.attacker} against Egyptus {odds.defender}: you win {100 * float(odds.attacker_wins):.1f}%; "
         f"expected losses: yours {float(sum(odds.attacker_losses.values())):.2f}, "
         f"his {float(sum(odds.defender_losses.values())):.2f}"
     )
@@ -88,6 +89,20 @@ def test_coe_odds_never_read_the_defenders_private_standing_orders(ruleset: str)
         ruleset, {"infantry": 4, "cavalry": 1, "leaders": 1}, {"infantry": 2, "cavalry": 2}, None, secret, area="THR"
     )
     assert with_secret != expected_line(leaked)  # read, they would change the figure
+
+
+def test_coe_a_declared_naval_battle_has_its_odds_with_the_cargo_aboard() -> None:
+    """C-7.1: the fleets in the Aegean, each galley with what it carries (public pieces), as naval_odds takes them."""
+    state = duel()
+    rules = load_ruleset("coe-classic")
+    for seat, player in state.players.items():
+        player.tribute = tribute_value(rules, state, seat)
+    odds = naval_odds(
+        "coe-classic",
+        [{"infantry": 2, "cavalry": 0, "catapult": 0, "generals": 1, "caesar": False}],
+        [{"infantry": 3, "cavalry": 0, "catapult": 0, "generals": 1, "caesar": False}],
+    )
+    assert odds_line(receipt("coe-classic", state, "NAVAL AEG")) == expected_line(odds, "AEG")
 
 
 def test_coe_orders_without_an_attack_have_no_odds() -> None:
