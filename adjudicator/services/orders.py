@@ -106,9 +106,18 @@ def odds_rows(odds: Sequence[AttackOdds]) -> list[tuple[str, str, str, str, str,
     """The receipt's odds lines as plain values (the lean renderer looks up no attributes): area, forces, the chance
     to win in per cent, the expected losses of each side."""
     return [
-        (o.area, o.attacker, o.defender, f"{100 * o.wins:.1f}%", f"{o.attacker_losses:.2f}", f"{o.defender_losses:.2f}")
+        (o.area, o.attacker, o.defender, _percent(o.wins), f"{o.attacker_losses:.2f}", f"{o.defender_losses:.2f}")
         for o in odds
     ]
+
+
+def _percent(chance: float) -> str:
+    """A chance in per cent, one decimal; a chance that is not nil or certain never reads as 0.0% or 100.0%."""
+    if 0 < chance < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= chance < 1:
+        return ">99.9%"
+    return f"{100 * chance:.1f}%"
 
 
 # (line, the line as written, [(the item's name or "", its verdict)]): what a receipt or report shows of a line

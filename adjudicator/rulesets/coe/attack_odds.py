@@ -6,19 +6,19 @@ Whether a side could retreat is taken as odds.py's default (it could)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.vocabulary import AttackOdds, Rejected
 from adjudicator.rulesets.coe.capture import end_of_movement, others_with_units
 from adjudicator.rulesets.coe.movement import movement_phase
-from adjudicator.rulesets.coe.odds import land_odds, naval_odds
-from adjudicator.rulesets.coe.odds_chain import Odds
-from adjudicator.rulesets.coe.odds_forces import is_1984
 from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.ruleset import CoeRuleset
 from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.coe.odds_chain import Odds
 
 NO_DICE = KeyedDice(key=bytes(32))  # movement rolls nothing; a fixed key keeps the odds the same at every check
 
@@ -49,6 +49,8 @@ def _land_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
         defenders = others_with_units(after, code, seat) if mine and mine.units else []
         if not defenders or not rules.board.is_land(code):
             continue
+        from adjudicator.rulesets.coe.odds import land_odds  # loaded where a battle is found: most orders fight none
+
         defender = defenders[0]
         area = after.areas[code]
         attacker_force = _pieces(mine) | _by_sea(rules, turn, code)
@@ -78,6 +80,8 @@ def _naval_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
         if opponent not in naval.setdefault(order.zone, []):
             naval[order.zone].append(opponent)
     found: list[AttackOdds] = []
+    if naval:
+        from adjudicator.rulesets.coe.odds import naval_odds
     for zone, defenders in naval.items():
         units = turn.state.areas[zone].units
         for defender in defenders:
@@ -129,6 +133,8 @@ def _pieces(force: Force | None) -> dict[str, Any]:
 
 def _by_sea(rules: CoeRuleset, turn: Turn, code: str) -> dict[str, Any]:
     """1984 (O-6.17): the units that came by sea this turn, as movement counted them."""
+    from adjudicator.rulesets.coe.odds_forces import is_1984
+
     if not is_1984(rules):
         return {}
     return {"by_sea": dict(turn.scratch.get("by_sea", {}).get(code, {}))}
