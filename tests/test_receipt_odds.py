@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.odds import land_odds, naval_odds
@@ -103,6 +104,27 @@ def test_coe_a_declared_naval_battle_has_its_odds_with_the_cargo_aboard() -> Non
         [{"infantry": 3, "cavalry": 0, "catapult": 0, "generals": 1, "caesar": False}],
     )
     assert odds_line(receipt("coe-classic", state, "NAVAL AEG")) == expected_line(odds, "AEG")
+
+
+@pytest.mark.parametrize("cut_off", [False, True])
+def test_coe_1984_odds_know_whether_the_attacker_has_a_province_to_retreat_into(cut_off: bool) -> None:
+    """O-6.16: the attacker retreats only into an adjacent province he controls; with his home lost to Hispania,
+    Thracia (THR) has none, and his standing RETREAT order never fires."""
+    state = border_war("coe-1984")
+    if cut_off:
+        state.area("MAC").owner = "Hispania"
+    rules = load_ruleset("coe-1984")
+    orders = parse_orders(f"{HEADER}\nRETREAT WHEN UNITS < 3\n{ATTACK}\n", rules)
+    [found] = rules.attack_odds(state, "Macedonia", 1, orders)
+    odds = land_odds(
+        "coe-1984",
+        {"infantry": 4, "cavalry": 1, "leaders": 1},
+        {"infantry": 2, "cavalry": 2},
+        {"retreat": [{"from": None, "condition": "units_below", "threshold": 3, "to": []}]},
+        area="THR",
+        attacker_can_retreat=not cut_off,
+    )
+    assert (found.wins, found.attacker_losses) == (float(odds.attacker_wins), float(sum(odds.attacker_losses.values())))
 
 
 def test_coe_orders_without_an_attack_have_no_odds() -> None:

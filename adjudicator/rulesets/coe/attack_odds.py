@@ -1,8 +1,8 @@
 """The odds of the land and naval battles a player-turn's orders would fight (a receipt prints them), as the mover
 can know them: his orders' movement played on the position as it stands (C-5), then the exact odds (odds.py) of
 every contested province and every naval battle, with his own standing orders, old and new, and none of the
-defender's (C-15: a player's standing orders are his own secret, so the defender is taken to follow the defaults).
-Whether a side could retreat is taken as odds.py's default (it could)."""
+defender's (C-15: a player's standing orders are his own secret, so the defender is taken to follow the defaults),
+and whether each side has a province to retreat into as the board shows it."""
 
 from __future__ import annotations
 
@@ -57,9 +57,30 @@ def _land_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
         defender_force = _pieces(area.units[defender]) | {
             "fortified": area.city == "fortified" and area.owner == defender
         }
-        odds = land_odds(rules, attacker_force, defender_force, after.players[seat].standing, None, area=code)
+        odds = land_odds(
+            rules,
+            attacker_force,
+            defender_force,
+            after.players[seat].standing,
+            None,
+            area=code,
+            attacker_can_retreat=_can_retreat(rules, after, code, seat),
+            defender_can_retreat=_can_retreat(rules, after, code, defender),
+        )
         found.append(_line(code, defender, odds))
     return found
+
+
+def _can_retreat(rules: CoeRuleset, state: GameState, code: str, seat: str) -> bool:
+    """Whether `seat` has a province to retreat into from `code` (public facts): Classic, an adjacent land province
+    without other players' combat units (C-6.17); 1984, one he controls besides (O-6.16)."""
+    from adjudicator.rulesets.coe.odds_forces import is_1984
+
+    controlled = is_1984(rules)
+    return any(
+        not others_with_units(state, near, seat) and (not controlled or state.area(near).owner == seat)
+        for near in rules.board.land_neighbours(code)
+    )
 
 
 def _naval_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
