@@ -130,7 +130,11 @@ class CoeRuleset(RulesetBase):
         return resolve(self, position, orders, chance).order_results
 
     def attack_odds(self, state: GameState, seat: str, number: int, orders: Any) -> list[AttackOdds]:
-        """The odds of the land battles the orders would fight, on what the mover can know (attack_odds.py)."""
+        """The odds of the battles the orders would fight, on what the mover can know (attack_odds.py)."""
+        from adjudicator.rulesets.coe.orders import Move, NavalBattle, Sail
+
+        if not any(isinstance(order, (Move, Sail, NavalBattle)) for order in orders.orders):
+            return []  # a battle needs a move or a naval battle of the mover's: no position is played for none
         from adjudicator.rulesets.coe.attack_odds import attack_odds
 
         return attack_odds(self, state, seat, number, orders)
