@@ -17,10 +17,10 @@ import pytest
 
 from adjudicator import resources
 from adjudicator.archive.store import close_archives
-from adjudicator.engine.vocabulary import OrderResult
+from adjudicator.engine.vocabulary import AttackOdds, OrderResult
 from adjudicator.orders.sets import OrderError
 from adjudicator.render import environment, lean, render
-from adjudicator.services.orders import Receipt, in_language
+from adjudicator.services.orders import Receipt, in_language, odds_rows
 from tests.conftest import Pbem
 
 SOURCE = (
@@ -37,6 +37,10 @@ RESULTS = [
     OrderResult(5, "PRESS TO Macedonia: Grüße!", False, "no such seat"),
 ]
 ERRORS = [OrderError(4, 1, "unexpected 'MARCH'", text="MARCH NOWHERE")]
+ODDS = [
+    AttackOdds("JUD", "3 INF, 1 leader", "Macedonia 2 INF", 0.6512, 1.5, 1.87),
+    AttackOdds("AEG", "2 galleys", "Macedonia 1 galley", 0.9997, 0.25, 1.0),  # reads >99.9%
+]
 FLAGS = ("stored", "replaced", "withdrawn", "had_orders", "kept", "check_only", "provisional", "ahead", "rechecked")
 
 
@@ -53,6 +57,7 @@ def receipts() -> list[Receipt]:
     found.append(Receipt("rome1", "Egyptus", 3, [], [], withdraw_refused=4, source=SOURCE, by_moderator=True))
     found.append(Receipt("rome1", "?", 1, list(ERRORS), [], check_only=True, source=SOURCE))
     found.append(Receipt("rome1", "Egyptus", 3, [], list(RESULTS), source=SOURCE, shown="2026-11-28 12:20"))  # MYORDERS
+    found.append(Receipt("rome1", "Egyptus", 3, [], list(RESULTS), stored=True, source=SOURCE, odds=ODDS))
     return found
 
 
@@ -64,6 +69,7 @@ def receipt_context(receipt: Receipt, language: str) -> dict[str, Any]:
     """What Receipt.text_in gives the template."""
     return {
         **receipt.__dict__,
+        "odds": odds_rows(receipt.odds),
         "lines": in_language(receipt.lines, language),
         "accepted": sum(r.accepted for r in receipt.results),
         "rejected": sum(not r.accepted for r in receipt.results),

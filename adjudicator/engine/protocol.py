@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from adjudicator.engine.chance import Dice
     from adjudicator.engine.decisions import Question
     from adjudicator.engine.steps import Step, StepResult
-    from adjudicator.engine.vocabulary import Event, OrderResult
+    from adjudicator.engine.vocabulary import AttackOdds, Event, OrderResult
 
 PUBLIC: Final = None  # the viewer of the public snapshot and report
 EVERYONE: Final = "*"  # the viewer of the whole state: the archive, and everyone once the game has ended
@@ -305,6 +305,12 @@ class Ruleset(Protocol):
     @property
     def bot(self) -> Bot | None:
         """Its self-play player (Bot below), or None: `pbem selfplay` then says the ruleset has no bot."""
+        ...
+
+    def attack_odds(self, state: Any, seat: str, number: int, orders: Any) -> list[AttackOdds]:
+        """The odds of every battle `seat`'s orders for step `number` would fight, each battle once, computed on
+        what the seat can know: its own pieces and orders, the others' public pieces; never another seat's hidden
+        cards, private standing orders or orders of this step (a receipt prints them). Empty by default."""
         ...
 
     @property

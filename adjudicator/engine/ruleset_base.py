@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from adjudicator.engine.protocol import BattleOdds, Bot, GameDataFormat, Ruleset
     from adjudicator.engine.ruleset_source import RulesetInfo
     from adjudicator.engine.steps import Step, StepResult
-    from adjudicator.engine.vocabulary import OrderResult
+    from adjudicator.engine.vocabulary import AttackOdds, OrderResult
 
 
 class NeedsGameData(PbemError):
@@ -148,6 +148,9 @@ class RulesetBase:
 
     def check_orders(self, state: Any, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
         raise self.cannot_play("check_orders")
+
+    def attack_odds(self, state: Any, seat: str, number: int, orders: Any) -> list[AttackOdds]:
+        return []  # a ruleset without odds prints none in its receipts
 
     def broken_invariants(self, state: Any) -> list[str]:
         raise self.cannot_play("broken_invariants")

@@ -61,6 +61,19 @@ def visible_to(seats: Iterable[str]) -> frozenset[str]:
 
 
 @dataclass(frozen=True)
+class AttackOdds:
+    """The exact odds of one battle an order set brings about, as the orderer can know them (a receipt prints them):
+    the forces as text, the probability that the attack wins, and each side's expected losses in pieces."""
+
+    area: str
+    attacker: str
+    defender: str
+    wins: float
+    attacker_losses: float
+    defender_losses: float
+
+
+@dataclass(frozen=True)
 class OrderResult:
     """The verdict on one order (or one item of a BUY order)."""
 

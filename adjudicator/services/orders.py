@@ -6,13 +6,13 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.protocol import game_data_of
-from adjudicator.engine.vocabulary import OrderResult
+from adjudicator.engine.vocabulary import AttackOdds, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
 from adjudicator.orders.sets import NOT_GAME_ORDERS, Language, OrderError, OrderSet, Withdraw
@@ -82,6 +82,7 @@ class Receipt:
     had_orders: bool = False  # (kept, withdrawn) the seat had orders stored for the turn
     withdraw_refused: int = 0  # the line of a WITHDRAW sent beside orders: refused, nothing stored
     shown: str = ""  # (MYORDERS) when the stored set shown again was received (UTC, to the minute)
+    odds: list[AttackOdds] = field(default_factory=list)  # the battles the orders would fight, as the seat knows them
 
     @property
     def lines(self) -> list[VerdictLine]:
@@ -96,11 +97,29 @@ class Receipt:
         return render(
             "receipt.txt.j2",
             language,
-            **self.__dict__,
+            **{**self.__dict__, "odds": odds_rows(self.odds)},
             lines=in_language(self.lines, language),
             accepted=sum(r.accepted for r in self.results),
             rejected=sum(not r.accepted for r in self.results),
         )
+
+
+def odds_rows(odds: Sequence[AttackOdds]) -> list[tuple[str, str, str, str, str, str]]:
+    """The receipt's odds lines as plain values (the lean renderer looks up no attributes): area, forces, the chance
+    to win in per cent, the expected losses of each side."""
+    return [
+        (o.area, o.attacker, o.defender, _percent(o.wins), f"{o.attacker_losses:.2f}", f"{o.defender_losses:.2f}")
+        for o in odds
+    ]
+
+
+def _percent(chance: float) -> str:
+    """A chance in per cent, one decimal; a chance that is not nil or certain never reads as 0.0% or 100.0%."""
+    if 0 < chance < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= chance < 1:
+        return ">99.9%"
+    return f"{100 * chance:.1f}%"
 
 
 # (line, the line as written, [(the item's name or "", its verdict)]): what a receipt or report shows of a line
@@ -140,8 +159,17 @@ def written_lines(source: str) -> dict[int, str]:
 def check_against(ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int) -> list[OrderResult]:
     """Verdicts for `seat`'s orders for step `number` as the position stands, with throwaway dice (nothing is
     stored, and no other seat's orders are read). A WITHDRAW line is the services' to act on, no ruleset's."""
-    orders = replace(orders, orders=tuple(o for o in orders.orders if not isinstance(o, Withdraw)))
-    return ruleset.check_orders(state, seat, number, orders, KeyedDice(key=secrets.token_bytes(32)))
+    return ruleset.check_orders(state, seat, number, _for_ruleset(orders), KeyedDice(key=secrets.token_bytes(32)))
+
+
+def _for_ruleset(orders: OrderSet) -> OrderSet:
+    """The order set without its WITHDRAW line, which is the services' to act on, no ruleset's."""
+    return replace(orders, orders=tuple(o for o in orders.orders if not isinstance(o, Withdraw)))
+
+
+def odds_of(ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int) -> list[AttackOdds]:
+    """The odds of the battles `seat`'s orders would fight, as the ruleset computes them on what the seat can know."""
+    return ruleset.attack_odds(state, seat, number, _for_ruleset(orders))
 
 
 def check_stored_orders(data: Path, db: str | None, name: str, text: str) -> Receipt:
@@ -193,6 +221,7 @@ def checked_receipt(
         provisional=later and pace == "round",
         ahead=later and pace == "turn",
         source=orders.source,
+        odds=odds_of(ruleset, state, orders, seat, number),
         **marks,
     )
 
@@ -215,6 +244,7 @@ def check_state_orders(state_text: str, text: str, game_data: Path | None = None
         check_against(ruleset, state, orders, seat, number),
         check_only=True,
         source=orders.source,
+        odds=odds_of(ruleset, state, orders, seat, number),
     )
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from adjudicator.engine.chance import Dice
     from adjudicator.engine.protocol import BattleOdds, Bot
-    from adjudicator.engine.vocabulary import Event, OrderResult
+    from adjudicator.engine.vocabulary import AttackOdds, Event, OrderResult
     from adjudicator.rulesets.coe.state import GameState
     from adjudicator.rulesets.coe.turn import Turn
 
@@ -128,6 +128,16 @@ class CoeRuleset(RulesetBase):
         position = state.copy()
         position.active, position.turn = seat, number - 1
         return resolve(self, position, orders, chance).order_results
+
+    def attack_odds(self, state: GameState, seat: str, number: int, orders: Any) -> list[AttackOdds]:
+        """The odds of the battles the orders would fight, on what the mover can know (attack_odds.py)."""
+        from adjudicator.rulesets.coe.orders import Move, NavalBattle, Sail
+
+        if not any(isinstance(order, (Move, Sail, NavalBattle)) for order in orders.orders):
+            return []  # a battle needs a move or a naval battle of the mover's: no position is played for none
+        from adjudicator.rulesets.coe.attack_odds import attack_odds
+
+        return attack_odds(self, state, seat, number, orders)
 
     def broken_invariants(self, state: GameState) -> list[str]:
         """What in `state` breaks the ruleset's invariants (piece limits, tribute, one place per piece...)."""
