@@ -317,14 +317,11 @@ def write_atomically(path: Path, text: str, public: bool = False, *, folder_made
     `public` one (the public report, snapshot, map, the site) gets the mode a new file gets under the umask,
     so that a web server may serve it. `folder_made`: the caller made the file's folder just before (a turn's
     files share one: asking the disk for it again per file cost a tick a system call each)."""
-    import tempfile  # here: a command that writes no file (pbem check) need not load it and what it loads
-
     if not folder_made:
         path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+    # the kernel applies the umask to the mode asked for when it makes the file: no umask read, no chmod per file
+    handle, temporary = _new_temporary(path, 0o666 if public else 0o600)
     try:
-        if public:
-            os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, path)
@@ -333,8 +330,12 @@ def write_atomically(path: Path, text: str, public: bool = False, *, folder_made
         raise
 
 
-def _umask() -> int:
-    """The process's umask (reading it means setting it: it is set back at once)."""
-    mask = os.umask(0o077)
-    os.umask(mask)
-    return mask
+def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
+    """A new file beside `path` with a name of its own (as tempfile.mkstemp names it, never one that exists), open
+    for writing, with `mode` less the umask."""
+    while True:
+        temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), temporary
+        except FileExistsError:
+            continue  # another writer's name, drawn by chance
