@@ -150,10 +150,11 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
                 notices_by_caller=done is not None and done.waiting_on is not None,
                 game=game,
                 languages=done.languages if done is not None else None,
+                newest=True,
             )
+    lines += _repair_lines(missing.write(), game_folder(data, name), name) + news  # older turns first (repair.py)
     if done is not None:
         done.write_files(data)
-    lines += _repair_lines(missing.write(), game_folder(data, name), name) + news
     return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
 
 
