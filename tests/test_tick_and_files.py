@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.render import write_atomically
 from tests.conftest import SEATS, Pbem
 
 Write = Callable[[str, str | bytes], Path]
@@ -109,3 +110,24 @@ def test_public_files_follow_the_umask_and_private_files_stay_private(
         "report.txt": 0o600,
         **{f"report-{seat}.txt": 0o600 for seat in SEATS},
     }
+
+
+def test_a_file_is_replaced_whole_or_left_as_it_was_and_no_random_bytes_are_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The temporary file is named without drawing random bytes (a demo run with fixed randomness stays the same),
+    and a failed write leaves the file as it was, with no temporary file beside it."""
+    path = tmp_path / "report.txt"
+    monkeypatch.setattr(os, "urandom", lambda _: pytest.fail("random bytes drawn"))
+    write_atomically(path, "first")
+    write_atomically(path, "second")
+    assert path.read_text(encoding="utf-8") == "second"
+
+    def replace_failing(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", replace_failing)
+    with pytest.raises(OSError, match="No space"):
+        write_atomically(path, "third")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.txt"]
+    assert path.read_text(encoding="utf-8") == "second"

@@ -13,6 +13,7 @@ seat-start.txt.j2 (the welcome's line on a seat; else _seat-start.txt.j2).
 
 from __future__ import annotations
 
+import itertools
 import os
 from functools import cache
 from pathlib import Path
@@ -331,11 +332,14 @@ def write_atomically(path: Path, text: str, public: bool = False, *, folder_made
 
 
 def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
-    """A new file beside `path` with a name of its own (as tempfile.mkstemp names it, never one that exists), open
-    for writing, with `mode` less the umask."""
+    """A new file beside `path` with a name no other file has (this process's id and a count: no random bytes drawn
+    per file), open for writing, with `mode` less the umask."""
     while True:
-        temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}")
+        temporary = path.with_name(f".{path.name}.{os.getpid()}-{next(_TEMPORARIES)}")
         try:
             return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), temporary
         except FileExistsError:
-            continue  # another writer's name, drawn by chance
+            continue  # left by a process that died with this one's id
+
+
+_TEMPORARIES = itertools.count()
