@@ -16,9 +16,10 @@ import pytest
 
 from adjudicator.engine.board import MOUNTAIN, Board, Link
 from adjudicator.engine.protocol import PUBLIC
-from adjudicator.render.svgmap import AreaLayer, MapLayers, render_map, render_map_for_turn
+from adjudicator.render.svgmap import AreaLayer, MapLayers, Translate, render_map, render_map_for_turn
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.conqueror import mapping
 from adjudicator.rulesets.conqueror import problems as p
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.loader import check_folder
@@ -141,6 +142,35 @@ def test_ER_2_3_control_colours_follow_the_faction_and_an_empty_capital_stays_it
         assert shape.find(f"{SVG}rect[@class='shape']").get("stroke") == colour[faction].get("stroke")  # type: ignore[union-attr]
     legend = [t.text for t in svg.iter(SVG + "text") if t.text in state.turn_order or t.text == INDEPENDENT]
     assert legend[-4:] == [*state.turn_order, INDEPENDENT]
+
+
+def tooltips(rules: ConquerorGame, state: GameState, language: str = "en") -> dict[str, str]:
+    layers = mapping.map_layers(rules.data, rules.snapshot(state, PUBLIC), Translate(language))
+    return {code: area.tooltip for code, area in layers.areas.items()}
+
+
+def test_ER_2_3_a_tooltip_drawn_again_follows_the_area_holder_its_capital_and_the_language() -> None:
+    """Tooltips are kept between maps (an area mostly stays as it was): each tells what it shows now."""
+    rules, state = set_up(3)
+    side = rules.data.map_for(3)
+    first = tooltips(rules, state)
+    assert first == {code: mapping.area_tooltip(state, side, code, *held(rules, state, code)) for code in first}
+    independent = next(code for code, army in sorted(state.army.items()) if army.owner == INDEPENDENT)
+    faction = state.turn_order[1]
+    state.army[independent] = Army(faction, {"cavalry": 1})  # ER-2.3: its units control the area now
+    capital = side.capital_of(state.turn_order[0])
+    assert capital is not None
+    state.army[capital] = Army(faction, {"infantry": 1})  # ER-2.6: a capital taken, still its owner's capital
+    again = tooltips(rules, state)
+    assert f"held by {faction}" in again[independent] and "held by the independents" in first[independent]
+    assert f"held by {faction}" in again[capital] and f"capital of {state.turn_order[0]}" in again[capital]
+    assert {code for code in first if first[code] != again[code]} == {independent, capital}
+    assert tooltips(rules, state, "de")[independent] != again[independent]  # the reader's language
+
+
+def held(rules: ConquerorGame, state: GameState, code: str) -> tuple[str, str, Translate]:
+    side = rules.data.map_for(state.players_count)
+    return controller(state, side, code) or "", mapping.area_marker(state, side, code), Translate("en")
 
 
 def test_ER_6_10_the_map_shows_public_information_only() -> None:

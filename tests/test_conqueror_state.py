@@ -173,6 +173,32 @@ def test_snapshot_round_trips() -> None:
     assert rules.snapshot_text(again) == text and again == state
 
 
+def mutable_parts(value: object) -> list[object]:
+    """The dicts, lists and state objects inside a state, itself included."""
+    if isinstance(value, dict):
+        return [value, *(part for item in value.values() for part in mutable_parts(item))]
+    if isinstance(value, (list, tuple)):
+        return [value] * isinstance(value, list) + [part for item in value for part in mutable_parts(item)]
+    if hasattr(value, "__dataclass_fields__"):
+        return [value, *(part for item in vars(value).values() for part in mutable_parts(item))]
+    return []
+
+
+def test_a_copy_equals_the_state_and_shares_nothing_it_could_change() -> None:
+    """A check plays its orders on a copy (plans.check_plans): nothing the copy changes may reach the position."""
+    rules, state = set_up(6, "conquest")
+    state.army["KES"] = Army("kesh", {"infantry": 2}, {"infantry": 1})
+    state.final_scores = {"kesh": {"areas": {"count": 3, "vp": 3}}}
+    copy = state.copy()
+    assert copy == state and rules.snapshot_text(copy) == rules.snapshot_text(state)
+    assert not {id(part) for part in mutable_parts(copy)} & {id(part) for part in mutable_parts(state)}
+    copy.army["KES"].units["infantry"] = 5
+    copy.players["kesh"].hand.append("x")
+    copy.decks.tactics.clear()
+    assert state.army["KES"].units == {"infantry": 2} and "x" not in state.players["kesh"].hand
+    assert state.decks.tactics
+
+
 def test_read_snapshot_names_a_missing_key() -> None:
     rules, state = set_up(3)
     data = rules.snapshot(state)

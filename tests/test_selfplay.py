@@ -5,6 +5,7 @@ engine bugs self-play found."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import re
@@ -181,6 +182,27 @@ def test_selfplay_through_the_archive_verifies(
     passed, problems = verify(archive, "auto")
     assert not problems and len(passed) == len(turns) + 3  # the setup, the turns, the chain head, the rows outside it
     assert (data / "games" / "auto" / f"turn-{len(turns):04d}" / "report.txt").is_file()
+
+
+def test_selfplay_steps_leave_the_objects_made_before_them_to_no_full_collection(tmp_path: Path) -> None:
+    """The game's steps run with the objects made before them frozen (left out of the garbage collector's walks),
+    and unfrozen after; a caller's own freeze is kept as it was."""
+    rules = load_ruleset("coe-classic")
+    seen: list[int] = []
+
+    def frozen(step: object) -> None:
+        seen.append(gc.get_freeze_count())
+
+    archive = Archive.in_folder(tmp_path / "one")
+    play_archived_game(archive, tmp_path / "one", "g", "coe-classic", seats_in_play(rules, 3), 1, 3, frozen)
+    assert len(seen) == 3 and min(seen) > 0 and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        archive = Archive.in_folder(tmp_path / "two")
+        play_archived_game(archive, tmp_path / "two", "g", "coe-classic", seats_in_play(rules, 3), 1, 2)
+        assert gc.get_freeze_count() > 0  # the caller's objects stay frozen
+    finally:
+        gc.unfreeze()
 
 
 # -- engine bugs found by self-play ----------------------------------------------------------------------------

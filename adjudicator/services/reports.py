@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from adjudicator.engine.chance import ORDERS_KEYED
+from adjudicator.engine.envelope import envelope_text
 from adjudicator.engine.protocol import PUBLIC, hides_information
 from adjudicator.engine.vocabulary import OrderResult
 from adjudicator.orders import parse_turn_file
@@ -132,6 +133,15 @@ def turn_reports(
         same inputs (a tick renders a turn's public and private reports in two calls)."""
         return _made_once(ruleset, (*inputs, "common"), shared)
 
+    def view(viewer: str | None) -> dict[str, Any]:
+        """The public or one seat's snapshot view of a position with private parts: made once per process for
+        the same text (its report and its snapshot file both show it)."""
+        return _made_once(ruleset, ("view", row.state_json, viewer), lambda: ruleset.snapshot(position(), viewer))
+
+    def report_context() -> dict[str, Any]:
+        """The ruleset's part of the private reports: the same for every seat of the turn (read-only)."""
+        return _made_once(ruleset, ("report_context", row.state_json), lambda: ruleset.report_context(position()))
+
     def shared() -> dict[str, Any]:
         state = position()
         return {
@@ -139,7 +149,7 @@ def turn_reports(
             "title": ruleset.title,
             "game": game.name,
             "turns": [turn_context(ruleset, row, before)],
-            "state": ruleset.snapshot(state, PUBLIC) if hidden else snapshot,
+            "state": view(PUBLIC) if hidden else snapshot,
             "commitment": game.commitment,
             "seats": list(ruleset.seats_of(state)),
             # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
@@ -152,11 +162,10 @@ def turn_reports(
         return render("report.txt.j2", language, **common())
 
     def private(seat: str, spoken: str) -> str:
-        state = position()
-        own = {"state": ruleset.snapshot(state, seat)} if hidden else {}
-        return render("report-seat.txt.j2", spoken, seat=seat, **common() | own, **ruleset.report_context(state))
+        own = {"state": view(seat)} if hidden else {}
+        return render("report-seat.txt.j2", spoken, seat=seat, **common() | own, **report_context())
 
-    outputs = {"snapshot.json": ruleset.snapshot_text(position(), PUBLIC) if hidden else row.state_json}
+    outputs = {"snapshot.json": envelope_text(view(PUBLIC)) if hidden else row.state_json}
     if language is not None:
         outputs["report.txt"] = _made_once(ruleset, (*inputs, "report.txt", language), public)
     if seats is None:  # every seat of the game, each in its language
@@ -165,7 +174,7 @@ def turn_reports(
         key = (*inputs, "report-seat", seat, spoken)
         outputs[f"report-{seat}.txt"] = _made_once(ruleset, key, partial(private, seat, spoken))
         if hidden:
-            outputs[f"snapshot-{seat}.json"] = ruleset.snapshot_text(position(), seat)
+            outputs[f"snapshot-{seat}.json"] = envelope_text(view(seat))
     return outputs
 
 
@@ -173,7 +182,7 @@ def turn_reports(
 # ruleset, the text or the shared context); the ruleset is kept so that its id is not reused while the entry lives.
 # Oldest first, bounded.
 _RENDERED: dict[tuple[Any, ...], tuple[Ruleset, Any]] = {}
-RENDERED_KEPT = 64
+RENDERED_KEPT = 128  # a turn of a game that hides cards keeps about a dozen entries (texts, views, contexts)
 T = TypeVar("T")
 
 

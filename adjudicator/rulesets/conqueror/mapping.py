@@ -12,11 +12,13 @@ bridges (ER-2.2) as the board's typed links. The map of a game is drawn on its o
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.engine.board import BRIDGE, RIVER, Board
 from adjudicator.render.svgmap import AreaLayer, MapLayers, Pieces, Translate
+from adjudicator.rulesets import EXTRA_FOLDERS
 from adjudicator.rulesets.conqueror.data import GameData, MapSide
 from adjudicator.rulesets.conqueror.state import (
     INDEPENDENT,
@@ -103,7 +105,7 @@ def map_layers(data: GameData, snapshot: Mapping[str, Any], tr: Translate) -> Ma
     for code in sorted(side.areas):
         marker = area_marker(state, side, code)
         owner = controller(state, side, code) or ""
-        areas[code] = AreaLayer(owner, marker, area_tooltip(state, side, code, owner, marker, tr))
+        areas[code] = AreaLayer(owner, marker, kept_tooltip(state, side, code, owner, marker, tr))
         army = state.army.get(code)
         lines = army_lines(army, side.areas[code].land) if army is not None and army.total > 0 else []
         words = army_words(army, tr) if army is not None and army.total > 0 else ""
@@ -180,6 +182,27 @@ def army_words(army: Army, tr: Translate) -> str:
     tired = sum(army.exhausted.values())
     if tired:
         text += " (" + tr("%(count)s exhausted", count=tired) + ")"
+    return text
+
+
+# Area tooltips by all they show: (the side's id, area, holder, marker, the capital's faction, the reader's
+# Translate, PBEM_RULESETS) -> (the side, the text). A map draws every area each turn and most stay as they were.
+# Oldest first, bounded.
+_TOOLTIPS: dict[tuple[Any, ...], tuple[MapSide, str]] = {}
+TOOLTIPS_KEPT = 2048
+
+
+def kept_tooltip(state: GameState, side: MapSide, code: str, owner: str, marker: str, tr: Translate) -> str:
+    """area_tooltip, made once per process for what it shows."""
+    capital = capital_owner(state, side, code) if marker == "capital" else None
+    key = (id(side), code, owner, marker, capital, tr, os.environ.get(EXTRA_FOLDERS, ""))
+    found = _TOOLTIPS.get(key)
+    if found is not None and found[0] is side:
+        return found[1]
+    text = area_tooltip(state, side, code, owner, marker, tr)
+    _TOOLTIPS[key] = (side, text)
+    if len(_TOOLTIPS) > TOOLTIPS_KEPT:
+        del _TOOLTIPS[next(iter(_TOOLTIPS))]
     return text
 
 

@@ -182,10 +182,15 @@ def copied(value: Any) -> Any:
     kind = type(value)
     if kind in ATOMS:
         return value
-    # most members are atoms: taken as they are without a call each (a copy is made per check and per snapshot)
+    # most members are atoms: taken as they are without a call each (a copy is made per check and per snapshot);
+    # a container of atoms alone (a hand, an army's units) is copied in one call, its members' types checked in C
     if kind is dict:
+        if ATOMS.issuperset(map(type, value.values())):
+            return value.copy()
         return {k: v if type(v) in ATOMS else copied(v) for k, v in value.items()}
     if kind is list:
+        if ATOMS.issuperset(map(type, value)):
+            return value.copy()
         return [v if type(v) in ATOMS else copied(v) for v in value]
     if kind is tuple:
         return tuple(v if type(v) in ATOMS else copied(v) for v in value)
