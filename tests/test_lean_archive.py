@@ -4,6 +4,7 @@ the archive every case it cannot answer the same way."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import SQLModel
 
-from adjudicator.archive import Archive, lean, tables
+from adjudicator.archive import Archive, lean, tables, verify_rows
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import TurnRow
 from adjudicator.errors import PbemError
@@ -151,3 +152,21 @@ def test_check_game_starts_without_sqlalchemy(game: Pbem) -> None:
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False, timeout=60)
     assert run.stdout.endswith("exit 0 archive loaded: False\n"), run.stdout + run.stderr
     assert "1 accepted, 0 rejected" in run.stdout
+
+
+def test_live_turns_and_current_orders_are_read_through_their_partial_indexes(game: Pbem) -> None:
+    """`check --game` and `verify` read a long game's live turns and current order sets by the partial indexes,
+    not by walking (and sorting) the game's whole history."""
+    read: list[str] = []
+    with sqlite3.connect(game.data / "archive.sqlite") as connection:
+        connection.set_trace_callback(read.append)
+        assert lean._read(connection, "rome1") is not None
+        assert verify_rows._read(connection, "rome1") is not None
+        connection.set_trace_callback(None)
+        live = [s for s in read if re.search(r"(superseded|replaced) = (0|false)", s)]
+        assert len(live) == 3, read
+        for statement in live:
+            plan = " / ".join(row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}"))
+            assert plan.startswith("SEARCH") and "TEMP B-TREE" not in plan, (statement, plan)
+            if "FROM turn" in statement:  # the game's orders sets are few, its turns grow with the game
+                assert "USING INDEX one_live_turn" in plan, (statement, plan)

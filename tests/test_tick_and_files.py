@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from adjudicator.archive import Archive
+from adjudicator.render import write_atomically
+from adjudicator.services import deadlines
 from tests.conftest import SEATS, Pbem
 
 Write = Callable[[str, str | bytes], Path]
@@ -109,3 +114,50 @@ def test_public_files_follow_the_umask_and_private_files_stay_private(
         "report.txt": 0o600,
         **{f"report-{seat}.txt": 0o600 for seat in SEATS},
     }
+
+
+def test_a_file_is_replaced_whole_or_left_as_it_was_and_no_random_bytes_are_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The temporary file is named without drawing random bytes (a demo run with fixed randomness stays the same),
+    and a failed write leaves the file as it was, with no temporary file beside it."""
+    path = tmp_path / "report.txt"
+    monkeypatch.setattr(os, "urandom", lambda _: pytest.fail("random bytes drawn"))
+    write_atomically(path, "first")
+    write_atomically(path, "second")
+    assert path.read_text(encoding="utf-8") == "second"
+
+    def replace_failing(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", replace_failing)
+    with pytest.raises(OSError, match="No space"):
+        write_atomically(path, "third")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.txt"]
+    assert path.read_text(encoding="utf-8") == "second"
+
+
+def test_the_games_are_ticked_with_the_objects_made_before_them_frozen(
+    pbem: Pbem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The objects made before the games' ticks are left out of the garbage collector's full walks while the games
+    are ticked, and put back after; a caller's own freeze is kept."""
+    pbem.new_game(name="rome1")
+    pbem.new_game(name="rome2")
+    archive = Archive.open(pbem.data, pbem.db)
+    seen: list[int] = []
+    tick_game = deadlines._tick_game
+
+    def counted(*args: Any, **kwargs: Any) -> list[str]:
+        seen.append(gc.get_freeze_count())
+        return tick_game(*args, **kwargs)
+
+    monkeypatch.setattr(deadlines, "_tick_game", counted)
+    assert not deadlines.tick(archive, pbem.data).failures
+    assert len(seen) == 2 and min(seen) > 0 and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        deadlines.tick(archive, pbem.data)
+        assert gc.get_freeze_count() > 0  # the caller's objects stay frozen
+    finally:
+        gc.unfreeze()

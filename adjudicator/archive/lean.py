@@ -31,8 +31,9 @@ class ArchiveError(PbemError, LookupError):
 
 
 _GAME_QUERY = f"SELECT {', '.join(LEAN_COLUMNS[GAME])} FROM {GAME} WHERE name = ?"
+# "= false" as the partial index states it (one_live_turn, queries.py says why): "= 0" walks and sorts every turn
 _TURN_QUERY = (
-    f"SELECT {', '.join(LEAN_COLUMNS[TURN])} FROM {TURN} WHERE game_id = ? AND superseded = 0 "
+    f"SELECT {', '.join(LEAN_COLUMNS[TURN])} FROM {TURN} WHERE game_id = ? AND superseded = false "
     "ORDER BY number DESC LIMIT 1"
 )
 

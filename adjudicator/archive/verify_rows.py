@@ -79,9 +79,10 @@ def _read(connection: sqlite3.Connection, name: str) -> GameRows | None:
         return None  # the archive names the games it has
     game = games[0]
     key = (game.id,)
+    # live turns and current order sets "= false", as their partial indexes state it (queries.py says why)
     return GameRows(
         game,
-        read_rows(connection, TURN, "game_id = ? AND superseded = 0 ORDER BY number", key),
+        read_rows(connection, TURN, "game_id = ? AND superseded = false ORDER BY number", key),
         read_rows(connection, SEAT, "game_id = ? ORDER BY id", key),
         read_rows(connection, DECISION, "game_id = ? AND turn > -1", key),
         {
@@ -92,7 +93,7 @@ def _read(connection: sqlite3.Connection, name: str) -> GameRows | None:
             if chain
         },
         read_rows(connection, OBSERVER, "game_id = ? AND confirmed = 1 ORDER BY id", key),
-        {(row.turn, row.seat): row for row in read_rows(connection, ORDER_SET, "game_id = ? AND replaced = 0", key)},
+        {(s.turn, s.seat): s for s in read_rows(connection, ORDER_SET, "game_id = ? AND replaced = false", key)},
         list(
             connection.execute(
                 f"SELECT seat, received FROM {MESSAGE} WHERE game = ? AND outcome = 'orders stored'", (name,)

@@ -13,6 +13,7 @@ seat-start.txt.j2 (the welcome's line on a seat; else _seat-start.txt.j2).
 
 from __future__ import annotations
 
+import itertools
 import os
 from functools import cache
 from pathlib import Path
@@ -317,14 +318,11 @@ def write_atomically(path: Path, text: str, public: bool = False, *, folder_made
     `public` one (the public report, snapshot, map, the site) gets the mode a new file gets under the umask,
     so that a web server may serve it. `folder_made`: the caller made the file's folder just before (a turn's
     files share one: asking the disk for it again per file cost a tick a system call each)."""
-    import tempfile  # here: a command that writes no file (pbem check) need not load it and what it loads
-
     if not folder_made:
         path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+    # the kernel applies the umask to the mode asked for when it makes the file: no umask read, no chmod per file
+    handle, temporary = _new_temporary(path, 0o666 if public else 0o600)
     try:
-        if public:
-            os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, path)
@@ -333,8 +331,15 @@ def write_atomically(path: Path, text: str, public: bool = False, *, folder_made
         raise
 
 
-def _umask() -> int:
-    """The process's umask (reading it means setting it: it is set back at once)."""
-    mask = os.umask(0o077)
-    os.umask(mask)
-    return mask
+def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
+    """A new file beside `path` with a name no other file has (this process's id and a count: no random bytes drawn
+    per file), open for writing, with `mode` less the umask."""
+    while True:
+        temporary = path.with_name(f".{path.name}.{os.getpid()}-{next(_TEMPORARIES)}")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), temporary
+        except FileExistsError:
+            continue  # left by a process that died with this one's id
+
+
+_TEMPORARIES = itertools.count()

@@ -19,6 +19,7 @@ from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate_locked
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time
+from adjudicator.services.frozen import objects_made_frozen
 from adjudicator.services.game_reads import current_game, due_turns, game_folder
 from adjudicator.services.news import mail_news, queue_news
 from adjudicator.services.notices import deadline_text, mail_to_seat
@@ -38,13 +39,14 @@ def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickRe
     bug) is rolled back and reported with its name, and the other games are ticked all the same."""
     clock = FixedClock(clock.now())  # every game of the tick is ticked at the moment it began
     report = TickReport()
-    if archive.backend == "postgresql":
-        _tick_claimed(archive, data, report, clock=clock)
-        return report
-    with archive.session() as session:  # SQLite: one writer at a time, every game is waited for in turn
-        names = db.games_to_tick(session)
-    for name in names:
-        _tick_listed(archive, data, name, None, report, clock=clock)
+    with objects_made_frozen():  # the games' ticks
+        if archive.backend == "postgresql":
+            _tick_claimed(archive, data, report, clock=clock)
+            return report
+        with archive.session() as session:  # SQLite: one writer at a time, every game is waited for in turn
+            names = db.games_to_tick(session)
+        for name in names:
+            _tick_listed(archive, data, name, None, report, clock=clock)
     return report
 
 
@@ -150,10 +152,11 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
                 notices_by_caller=done is not None and done.waiting_on is not None,
                 game=game,
                 languages=done.languages if done is not None else None,
+                newest=True,
             )
+    lines += _repair_lines(missing.write(), game_folder(data, name), name) + news  # older turns first (repair.py)
     if done is not None:
         done.write_files(data)
-    lines += _repair_lines(missing.write(), game_folder(data, name), name) + news
     return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
 
 

@@ -98,11 +98,14 @@ def missing_files(
     notices_by_caller: bool = False,
     game: GameRow | None = None,
     languages: dict[str, str] | None = None,
+    newest: bool = False,
 ) -> MissingFiles:
     """What write_missing_files writes, read in the caller's transaction. A caller that resolved turns in it leaves
     out the turns it writes the files of itself (`written_by_caller`) and, when it asked questions, their notices
     (`notices_by_caller`): a tick reads this in its turn's own transaction, so that a game takes one commit. A
-    caller that read the game and its seats' languages in the transaction passes them (`game`, `languages`)."""
+    caller that read the game and its seats' languages in the transaction passes them (`game`, `languages`). With
+    `newest` (a tick's check) the files of the turns a writer may have died writing are looked at, not those of
+    every turn (`_lacking_newest`)."""
     from adjudicator.archive import queries as db
 
     game = game if game is not None else db.find_game(session, name)
@@ -115,7 +118,10 @@ def missing_files(
         names |= {f"snapshot-{seat}.json" for seat in languages}
     numbers = [n for n in db.turn_numbers(session, game) if n not in written_by_caller]
     # only the turns with a file lacking are read, with the turn before each (its position names the leaders)
-    lacking_turns = {number: _lacking(folder, number, names) for number in numbers}
+    if newest:
+        lacking_turns = _lacking_newest(folder, numbers, names)
+    else:
+        lacking_turns = {number: _lacking(folder, number, names) for number in numbers}
     wanted = {n for n in numbers if lacking_turns[n]}
     wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
     rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
@@ -144,6 +150,30 @@ def _lacking(folder: Path, number: int, names: set[str]) -> set[str]:
     except OSError:
         return {n for n in names if not (turn / n).exists()}
     return names - found
+
+
+def _lacking_newest(folder: Path, numbers: list[int], names: set[str]) -> dict[int, set[str]]:
+    """The files lacking of the turns `numbers` (oldest first) that a writer may have died writing: every turn whose
+    folder is gone (one listing of the game's folder), and the newest turns back to the first whose files are all
+    there. A game's turns are written oldest first, a tick writing the lacking files of older turns before those of
+    its own: a turn whose files are all there has every older turn's too, but for a file deleted by hand inside a
+    folder, which `pbem repair` and `pbem adjudicate` write (they look at every turn)."""
+    try:
+        with os.scandir(folder) as entries:
+            folders = {entry.name for entry in entries if entry.is_dir()}
+    except OSError:
+        folders = set()
+    lacking: dict[int, set[str]] = {}
+    whole_seen = False
+    for number in reversed(numbers):
+        if f"turn-{number:04d}" not in folders:
+            lacking[number] = set(names)
+        elif whole_seen:
+            lacking[number] = set()
+        else:
+            lacking[number] = _lacking(folder, number, names)
+            whole_seen = not lacking[number]
+    return lacking
 
 
 def repair(

@@ -10,11 +10,9 @@ ticked or mailed."""
 
 from __future__ import annotations
 
-import gc
 import json
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +22,7 @@ from adjudicator.engine.protocol import Bot
 from adjudicator.errors import PbemError
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.adjudication import Adjudication, adjudicate
+from adjudicator.services.frozen import objects_made_frozen
 from adjudicator.services.game_reads import due_turns
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import answer
@@ -159,22 +158,6 @@ def play_archived_game(
         if problems:
             raise PbemError(f"game {name}: the archive does not verify: {'; '.join(problems)}")
     return steps
-
-
-@contextmanager
-def objects_made_frozen() -> Iterator[None]:
-    """The objects made so far (the modules, the ruleset and its data, the archive's machinery) are left out of
-    the cyclic garbage collector's walks while the block runs, and put back after it: the full collections of a
-    game's steps walked them all, about a millisecond a Conqueror step. A caller that froze objects itself keeps
-    its freeze."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def _take(
