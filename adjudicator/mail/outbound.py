@@ -21,6 +21,7 @@ from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
 from adjudicator.orders.sets import PASSWORD_MARK
 from adjudicator.render import svg_inline, write_atomically
+from adjudicator.render.pngmap import map_png
 
 SECURITY_MODES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
@@ -86,7 +87,8 @@ MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the
 
 def build_message(row: OutboxRow, sender: str) -> EmailMessage:
     """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
-    alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers)."""
+    alternative and the map attached as map.svg and map.png when the row has them (plain text stays for text-only
+    readers; the PNG for readers and webmail that show no SVG)."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = row.to
@@ -108,6 +110,7 @@ def build_message(row: OutboxRow, sender: str) -> EmailMessage:
         message.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
     if row.map_svg:
         message.add_attachment(row.map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
+        message.add_attachment(map_png(row.map_svg), maintype="image", subtype="png", filename="map.png")
     return message
 
 
