@@ -121,3 +121,13 @@ def test_the_png_shows_the_names_with_the_shipped_fonts(tmp_path: Path) -> None:
 def test_a_mail_without_a_map_carries_no_png() -> None:
     row = OutboxRow(to="a@example.org", subject="[rome1] Receipt", body="Orders stored.\n", created="2026-01-01")
     assert attachments(build_message(row, "pbem@example.org")) == {}
+
+
+def test_send_no_png_mails_the_map_as_svg_only(tmp_path: Path) -> None:
+    pbem = Pbem(tmp_path / "data")
+    seat_args = [a for seat, address in CLASSIC_SEATS.items() for a in ("--seat", f"{seat}={address}")]
+    assert pbem("new", "g1", "--ruleset", "coe-classic", *seat_args).exit_code == 0
+    sent = pbem("send", "--eml-dir", str(tmp_path / "eml"), "--no-png")
+    assert sent.exit_code == 0 and "3 sent" in sent.output, sent.output
+    mails = [message_from_bytes(path.read_bytes(), policy=default_policy) for path in (tmp_path / "eml").glob("*.eml")]
+    assert [sorted(attachments(m)) for m in mails] == [["map.svg"]] * 3  # type: ignore[arg-type]
