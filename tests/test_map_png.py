@@ -93,19 +93,28 @@ def test_report_mails_carry_the_map_as_png_drawn_once_for_every_seat(tmp_path: P
         ),
     ],
 )
-def test_every_ruleset_that_draws_a_map_mails_it_as_png_too(
+def test_every_ruleset_that_draws_a_map_mails_it_as_png_too_and_its_site_has_a_map_per_turn(
     tmp_path: Path, ruleset: str, seats: dict[str, str], extra: tuple[str, ...]
 ) -> None:
     pbem = Pbem(tmp_path / "data")  # SQLite only: the archive plays no part in drawing the PNG
     seat_args = [a for seat, address in seats.items() for a in ("--seat", f"{seat}={address}")]
     created = pbem("new", "g1", "--ruleset", ruleset, *seat_args, *extra)
     assert created.exit_code == 0, created.output
+    for _ in range(2):  # two steps without orders: reports with their maps
+        resolved = pbem("adjudicate", "g1", "--now")
+        assert resolved.exit_code == 0, resolved.output
     assert pbem("send", "--eml-dir", str(tmp_path / "eml")).exit_code == 0
     mails = [message_from_bytes(path.read_bytes(), policy=default_policy) for path in (tmp_path / "eml").glob("*.eml")]
-    welcomes = [m for m in mails if "map.svg" in attachments(m)]  # type: ignore[arg-type]
-    assert sorted(str(m["To"]) for m in welcomes) == sorted(seats.values())
-    for message in welcomes:
+    with_map = [m for m in mails if "map.svg" in attachments(m)]  # type: ignore[arg-type]
+    assert {str(m["To"]) for m in with_map} == set(seats.values())
+    assert any("Report" in str(m["Subject"]) for m in with_map)  # not the welcomes only
+    for message in with_map:
         assert_map_attached_as_png(message)  # type: ignore[arg-type]
+    assert pbem("site", "g1", "--out", str(tmp_path / "site")).exit_code == 0
+    pages = sorted(path.stem for path in (tmp_path / "site").glob("turn-*.html"))
+    maps = sorted(path.stem for path in (tmp_path / "site").glob("turn-*.svg"))
+    assert len(pages) >= 3 and maps == pages  # turn 0 and the two steps, each with its map
+    assert all("<svg" in (tmp_path / "site" / f"{stem}.svg").read_text(encoding="utf-8") for stem in maps)
 
 
 def test_the_png_shows_the_names_with_the_shipped_fonts(tmp_path: Path) -> None:
