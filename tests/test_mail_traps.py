@@ -331,7 +331,7 @@ def test_a_conqueror_welcome_attaches_its_map_and_names_its_guide(pbem: Pbem, tm
     created = pbem("new", "er1", "--ruleset", "conqueror-er", "--game-data", str(EXAMPLE), *seats)
     assert created.exit_code == 0, created.output
     welcome = _welcomes(pbem, tmp_path / "eml")["kesh@example.org"]
-    assert [part.get_filename() for part in welcome.iter_attachments()] == ["map.svg"]
+    assert [part.get_filename() for part in welcome.iter_attachments()] == ["map.svg", "map.png"]
     assert "docs/players-conqueror.md" in welcome.get_body(("plain",)).get_content()
 
 

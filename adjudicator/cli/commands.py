@@ -864,6 +864,7 @@ def _odds_game_data(rules: Any, folder: Path) -> Any:
 def send(
     eml_dir: Annotated[Path | None, typer.Option(help="Write .eml files here instead of sending by SMTP.")] = None,
     limit: Annotated[int | None, typer.Option(help="Send at most this many mails.")] = None,
+    png: Annotated[bool, typer.Option(help="Attach each map as map.png beside map.svg (--no-png: SVG only).")] = True,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
@@ -875,7 +876,7 @@ def send(
         smtp = None if eml_dir else smtp_settings_from_env()
         if smtp is None and eml_dir is None:
             fail("set PBEM_SMTP_HOST (and PBEM_SMTP_USER/_PASSWORD...) or give --eml-dir")
-        report = send_outbox(_archive(data, db), smtp, eml_dir, limit)
+        report = send_outbox(_archive(data, db), smtp, eml_dir, limit, with_png=png)
     except ValueError as problem:
         fail(str(problem))
     typer.echo(f"{report.sent} sent, {report.failed} failed (still queued)")

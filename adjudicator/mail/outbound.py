@@ -21,6 +21,7 @@ from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
 from adjudicator.orders.sets import PASSWORD_MARK
 from adjudicator.render import svg_inline, write_atomically
+from adjudicator.render.pngmap import map_png
 
 SECURITY_MODES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
@@ -84,9 +85,10 @@ def message_id(row: OutboxRow, sender: str) -> str:
 MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
 
 
-def build_message(row: OutboxRow, sender: str) -> EmailMessage:
+def build_message(row: OutboxRow, sender: str, with_png: bool = True) -> EmailMessage:
     """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
-    alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers)."""
+    alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers),
+    and as map.png too unless `with_png` is false (for readers and webmail that show no SVG)."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = row.to
@@ -108,6 +110,8 @@ def build_message(row: OutboxRow, sender: str) -> EmailMessage:
         message.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
     if row.map_svg:
         message.add_attachment(row.map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
+    if row.map_svg and with_png:
+        message.add_attachment(map_png(row.map_svg), maintype="image", subtype="png", filename="map.png")
     return message
 
 
@@ -239,9 +243,10 @@ def forget_secret(row: OutboxRow) -> None:
 
 
 def send_outbox(
-    archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | None, limit: int | None = None
+    archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | None, limit: int | None = None, with_png: bool = True
 ) -> SendReport:
-    """Deliver the unsent outbox rows in id order (as .eml files when eml_dir is given), committing each one."""
+    """Deliver the unsent outbox rows in id order (as .eml files when eml_dir is given), committing each one; the
+    maps go as map.png too unless `with_png` is false (build_message)."""
     if smtp is None and eml_dir is None:
         raise ValueError("nowhere to send the outbox: give SMTP settings or a folder for .eml files")
     sender = smtp.sender if smtp is not None else "pbem@localhost"
@@ -260,7 +265,7 @@ def send_outbox(
                 continue
             refused: dict[str, tuple[int, bytes]] = {}
             try:
-                message = build_message(row, sender)
+                message = build_message(row, sender, with_png)
                 if eml_dir is not None:
                     write_atomically(eml_dir / eml_name(row), message.as_string())
                 else:

@@ -193,7 +193,8 @@ def _finish(archive: Archive, data: Path, say: Callable[[str], None]) -> None:
         raise PbemError("the demo game did not verify")
     site = write_game_site(archive, GAME, data / "site")
     say(f"The game as a web site: {site[-1]}")
-    sent = send_outbox(archive, None, data / "mail")
+    # SVG maps only: a whole game's mails are written at once, and a PNG per step would triple the demo's time
+    sent = send_outbox(archive, None, data / "mail", with_png=False)
     say(f"The mails to the players (welcomes, receipts, reports): {sent.sent} .eml files in {data / 'mail'}")
 
 
