@@ -1,0 +1,47 @@
+"""The bot's orders for the seats it runs (services/bots.py), stored at the tick as the seat's own would be, through
+the same checks (services/orders.py store_order_set), with the source "bot": `pbem verify` replays them like any.
+
+The bot plays from the position as the seat may know it (engine/protocol.py Bot.seat_orders), and its random stream is
+drawn from the game, the step and the seat alone: the same position gives the same orders."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.archive import queries as db
+from adjudicator.orders import parse_orders
+from adjudicator.services.orders import store_order_set
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from adjudicator.archive.models import GameRow
+    from adjudicator.rulesets import Ruleset
+    from adjudicator.services.clock import Clock
+
+
+def order_for_bots(
+    session: Session, game: GameRow, ruleset: Ruleset, state: Any, missing: list[tuple[int, str]], *, clock: Clock
+) -> list[tuple[int, str]]:
+    """Store the bot's orders for each seat of `missing` (step, seat: due without orders) that the bot runs, as the
+    seat's own would be stored, with the source "bot"; the steps and seats still missing."""
+    bot = ruleset.bot
+    if bot is None or not missing:
+        return missing
+    run = {seat.seat: seat for seat in db.game_seats(session, game) if seat.run_by_bot}
+    ordered: set[str] = set()
+    for number, seat_name in missing:
+        seat = run.get(seat_name)
+        if seat is None or seat_name in ordered:  # a seat orders its first open step alone (games.expected_turn)
+            continue
+        header = f"GAME {game.name} TURN {number} PLAYER {seat_name} PASSWORD -"
+        text = bot.seat_orders(ruleset, state, seat_name, header, bot_rng(game, number, seat_name))
+        store_order_set(session, game, ruleset, state, parse_orders(text, ruleset), seat, "bot", clock=clock)
+        ordered.add(seat_name)
+    return [(number, seat) for number, seat in missing if seat not in ordered]
+
+
+def bot_rng(game: GameRow, number: int, seat: str) -> random.Random:
+    """The bot's random stream for a seat's step: from the game, the step and the seat, nothing secret or random."""
+    return random.Random(f"pbem-bot:{game.name}:{number}:{seat}")
