@@ -17,7 +17,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import OrderSetRow
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.services.bots import set_bot
+from adjudicator.services.bots import bot_notes, set_bot
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
 from adjudicator.services.game_reads import current_game, due_turns
@@ -26,12 +26,14 @@ from adjudicator.services.gm import replace_player
 from adjudicator.services.orders import submit
 from adjudicator.services.selfplay import bot_of, header, playable, selfplay_seats, step_rng
 from adjudicator.services.verification import verify
+from tests.conftest import Pbem
 
 RULESETS = ("coe-classic", "coe-1984", "conqueror-er", "empires-aw")
 GAME = "seated"
 START = datetime(2026, 11, 1, tzinfo=UTC)
 RUN_BY_BOT = "%s is run by the bot."
 BACK = "%s is played by its player again."
+SEAT_ARGS = [a for s in ("Macedonia", "Egyptus", "Hispania") for a in ("--seat", f"{s}={s.casefold()}@example.org")]
 
 
 @dataclass
@@ -170,3 +172,27 @@ def test_gm_bot_off_gives_the_seat_back_to_its_player(tmp_path: Path) -> None:
     lines = game.tick()
     assert game.order_sources(seat) == []
     assert any(f"waiting for {seat}" in line or "reminded" in line or "resolved" in line for line in lines)
+
+
+def test_pbem_gm_bot_and_new_with_bot_after(pbem: Pbem) -> None:
+    made = pbem("new", "rome2", "--ruleset", "coe-classic", "--bot-after", "3", *SEAT_ARGS)
+    assert made.exit_code == 0, made.output
+    assert pbem.sql("select bot_after from game where name = 'rome2'") == [(3,)]
+    result = pbem("gm", "bot", "rome2", "Egyptus")
+    assert result.exit_code == 0, result.output
+    assert "Egyptus of rome2 is run by the bot" in result.output
+    assert pbem("gm", "bot", "rome2", "Egyptus").output.strip() == "nothing to do"
+    assert pbem.sql("select seat from seat where run_by_bot") == [("Egyptus",)]
+    off = pbem("gm", "bot", "rome2", "Egyptus", "--off")
+    assert "Egyptus of rome2 is run by its player" in off.output
+    assert pbem.sql("select seat from seat where run_by_bot or back_from_bot") == [("Egyptus",)]
+    assert pbem.sql("select count(*) from seat where run_by_bot") == [(0,)]
+
+
+def test_the_notes_are_in_the_seats_language(tmp_path: Path) -> None:
+    game = make_game(tmp_path, "coe-classic")
+    set_bot(game.archive, GAME, game.seats[0])
+    with game.archive.session() as session:
+        seats = db.game_seats(session, db.find_game(session, GAME))
+    assert bot_notes(seats, "de") == f"{game.seats[0]} wird vom Bot gespielt.\n"
+    assert bot_notes(seats, "en") == RUN_BY_BOT % game.seats[0] + "\n"
