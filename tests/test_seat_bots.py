@@ -25,7 +25,7 @@ from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import replace_player
 from adjudicator.services.orders import submit
 from adjudicator.services.selfplay import bot_of, header, playable, selfplay_seats, step_rng
-from adjudicator.services.verification import verify
+from adjudicator.services.verification import verify, verify_stored
 from tests.conftest import Pbem
 
 RULESETS = ("coe-classic", "coe-1984", "conqueror-er", "empires-aw")
@@ -89,7 +89,7 @@ class Game:
             return [(row.to, row.body) for row in session.exec(select(OutboxRow).order_by(OutboxRow.id)).all()]
 
 
-def make_game(tmp_path: Path, ruleset_name: str, bot_after: int = 0) -> Game:
+def make_game(tmp_path: Path, ruleset_name: str, bot_after: int = 0, pace: str = "turn") -> Game:
     ruleset, folder = playable(load_ruleset(ruleset_name))
     seats = selfplay_seats(ruleset, 3)
     archive = Archive.in_folder(tmp_path)
@@ -100,6 +100,7 @@ def make_game(tmp_path: Path, ruleset_name: str, bot_after: int = 0) -> Game:
             GAME,
             ruleset.name,
             {s: f"{s.casefold()}@example.org" for s in seats},
+            pace=pace,
             mail={"bot_after": bot_after, "moderator": "gm@example.org"},
             game_data=folder,
         ),
@@ -120,9 +121,9 @@ def test_a_seat_on_the_bot_is_ordered_for_reported_and_verified(tmp_path: Path, 
     assert game.seat(seat) == (True, False, 0)  # a seat the bot runs misses nothing
     told = {to for to, body in game.outbox()[mailed:] if RUN_BY_BOT % seat in body}
     assert told >= {f"{s.casefold()}@example.org" for s in game.seats}  # its own report and the others' say so
-    assert not any("Reminder" in body and to == f"{seat.casefold()}@example.org" for to, body in game.outbox())
     _, problems = verify(game.archive, GAME, game.data)
     assert problems == []
+    assert verify_stored(game.data, None, GAME)[1] == []  # `pbem verify`, which reads the rows without SQLAlchemy
 
 
 @pytest.mark.parametrize("ruleset_name", RULESETS)
@@ -196,3 +197,19 @@ def test_the_notes_are_in_the_seats_language(tmp_path: Path) -> None:
         seats = db.game_seats(session, db.find_game(session, GAME))
     assert bot_notes(seats, "de") == f"{game.seats[0]} wird vom Bot gespielt.\n"
     assert bot_notes(seats, "en") == RUN_BY_BOT % game.seats[0] + "\n"
+
+
+def test_a_seat_on_the_bot_is_neither_reminded_nor_waited_for(tmp_path: Path) -> None:
+    game = make_game(tmp_path, "coe-classic", pace="round")
+    bot_seat, *players = game.seats
+    set_bot(game.archive, GAME, bot_seat)
+    tick(game.archive, game.data, clock=FixedClock(START))  # the deadline: 72 hours on
+    lines = tick(game.archive, game.data, clock=FixedClock(START + timedelta(hours=60))).lines
+    assert sorted(lines) == sorted(f"{GAME}: reminded {seat} (turn {n})" for n, seat in game.due() if seat in players)
+    for seat in players:
+        assert submit(game.archive, GAME, game.own_orders(seat), clock=FixedClock(START)).stored
+    due = game.due()
+    lines = tick(game.archive, game.data, clock=FixedClock(START + timedelta(hours=61))).lines
+    # before the deadline: every seat's orders are in, the bot's too
+    assert [line for line in lines if "resolved" in line] == [f"{GAME}: turn {n} ({seat}) resolved" for n, seat in due]
+    assert game.seat(bot_seat) == (True, False, 0)
