@@ -15,7 +15,7 @@ from sqlmodel import select
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import OrderSetRow
+from adjudicator.archive.models import DecisionRow, OrderSetRow
 from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.bots import bot_notes, set_bot
 from adjudicator.services.clock import FixedClock
@@ -89,7 +89,9 @@ class Game:
             return [(row.to, row.body) for row in session.exec(select(OutboxRow).order_by(OutboxRow.id)).all()]
 
 
-def make_game(tmp_path: Path, ruleset_name: str, bot_after: int = 0, pace: str = "turn") -> Game:
+def make_game(
+    tmp_path: Path, ruleset_name: str, bot_after: int = 0, pace: str = "turn", decisions: str = "default"
+) -> Game:
     ruleset, folder = playable(load_ruleset(ruleset_name))
     seats = selfplay_seats(ruleset, 3)
     archive = Archive.in_folder(tmp_path)
@@ -101,6 +103,8 @@ def make_game(tmp_path: Path, ruleset_name: str, bot_after: int = 0, pace: str =
             ruleset.name,
             {s: f"{s.casefold()}@example.org" for s in seats},
             pace=pace,
+            decisions=decisions,
+            decision_hours=10_000,  # only an answer settles a decision within a test
             mail={"bot_after": bot_after, "moderator": "gm@example.org"},
             game_data=folder,
         ),
@@ -213,3 +217,30 @@ def test_a_seat_on_the_bot_is_neither_reminded_nor_waited_for(tmp_path: Path) ->
     # before the deadline: every seat's orders are in, the bot's too
     assert [line for line in lines if "resolved" in line] == [f"{GAME}: turn {n} ({seat}) resolved" for n, seat in due]
     assert game.seat(bot_seat) == (True, False, 0)
+
+
+@pytest.mark.parametrize("ruleset_name", ["coe-1984", "empires-aw"])
+def test_the_bot_answers_the_decisions_asked_of_its_seats(tmp_path: Path, ruleset_name: str) -> None:
+    game = make_game(tmp_path, ruleset_name, decisions="ask")
+    for seat in game.seats:
+        set_bot(game.archive, GAME, seat)
+
+    def answered() -> list[DecisionRow]:
+        with game.archive.session() as session:
+            return [row for row in session.exec(select(DecisionRow)).all() if row.answer is not None]
+
+    def tick_early() -> bool:
+        """A tick an hour on: every seat's orders are in, so the step is resolved before its deadline, and the
+        decisions it needs are asked (after the deadline they would take their defaults)."""
+        game.moment += timedelta(hours=1)
+        tick(game.archive, game.data, clock=FixedClock(game.moment))
+        return bool(answered())
+
+    for _ in range(80):
+        if tick_early():
+            break
+    rows = answered()
+    assert rows and all(row.answered is not None for row in rows)
+    assert {row.seat for row in rows} <= set(game.seats)
+    _, problems = verify(game.archive, GAME, game.data)
+    assert problems == []

@@ -10,13 +10,14 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.archive import queries as db
+from adjudicator.engine.decisions import Question
 from adjudicator.orders import parse_orders
-from adjudicator.services.orders import store_order_set
+from adjudicator.services.orders import store_answers, store_order_set
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from adjudicator.archive.models import GameRow
+    from adjudicator.archive.models import GameRow, SeatRow
     from adjudicator.rulesets import Ruleset
     from adjudicator.services.clock import Clock
 
@@ -29,7 +30,7 @@ def order_for_bots(
     bot = ruleset.bot
     if bot is None or not missing:
         return missing
-    run = {seat.seat: seat for seat in db.game_seats(session, game) if seat.run_by_bot}
+    run = _run_by_bot(session, game)
     ordered: set[str] = set()
     for number, seat_name in missing:
         seat = run.get(seat_name)
@@ -40,6 +41,29 @@ def order_for_bots(
         store_order_set(session, game, ruleset, state, parse_orders(text, ruleset), seat, "bot", clock=clock)
         ordered.add(seat_name)
     return [(number, seat) for number, seat in missing if seat not in ordered]
+
+
+def answer_for_bots(session: Session, game: GameRow, ruleset: Ruleset, state: Any, *, clock: Clock) -> None:
+    """In a game that asks for decisions, the bot answers those asked of the seats it runs for the step being
+    resolved, as the seat's ANSWER lines would be stored (the seat would wait until the defaults apply otherwise)."""
+    bot = ruleset.bot
+    if bot is None or game.decisions != "ask":
+        return
+    number = ruleset.steps_done(state) + 1
+    asked = [d for d in db.decisions(session, game, number) if d.answer is None]
+    if not asked:
+        return
+    run = _run_by_bot(session, game)
+    for seat in sorted({d.seat for d in asked} & set(run)):
+        questions = [Question(d.seat, d.key, d.question, d.default, d.rule) for d in asked if d.seat == seat]
+        header = f"GAME {game.name} TURN {number} PLAYER {seat} PASSWORD -"
+        text = bot.answers(ruleset, state, seat, header, questions, bot_rng(game, number, seat))
+        store_answers(session, game, state, parse_orders(text, ruleset), seat, clock=clock)
+
+
+def _run_by_bot(session: Session, game: GameRow) -> dict[str, SeatRow]:
+    """The seats of the game the bot runs, by name."""
+    return {seat.seat: seat for seat in db.game_seats(session, game) if seat.run_by_bot}
 
 
 def bot_rng(game: GameRow, number: int, seat: str) -> random.Random:

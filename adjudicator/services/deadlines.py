@@ -18,7 +18,7 @@ from adjudicator.archive.models import GameRow
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate_locked
-from adjudicator.services.bot_orders import order_for_bots
+from adjudicator.services.bot_orders import answer_for_bots, order_for_bots
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time
 from adjudicator.services.game_reads import current_game, due_turns, game_folder
 from adjudicator.services.news import mail_news, queue_news
@@ -121,6 +121,7 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
         missing = order_for_bots(session, game, ruleset, state, missing, clock=clock)  # a seat run by the bot
+        answer_for_bots(session, game, ruleset, state, clock=clock)
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
             lines = _remind(session, game, missing, moment, deadline, clock=clock)
