@@ -134,9 +134,11 @@ def adjudicate_locked(
     early: bool = True,
     *,
     clock: Clock = SYSTEM_CLOCK,
+    seats: list[SeatRow] | None = None,
 ) -> Adjudication:
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
-    resolved, the next deadline is set from the clock's time in the same transaction.
+    resolved, the next deadline is set from the clock's time in the same transaction. `seats`: the game's seats,
+    when the caller read them in this transaction (read here otherwise).
 
     In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the questions
     are (Adjudication.write_files writes the notices), and a later call resolves the turn again from the same
@@ -144,7 +146,7 @@ def adjudicate_locked(
     """
     from adjudicator.archive import queries as db
 
-    seats = db.game_seats(session, game)
+    seats = db.game_seats(session, game) if seats is None else seats
     done = Adjudication(game, ruleset, languages={s.seat: s.language for s in seats}, seats=seats)
     if ruleset.due(state) is None:
         raise PbemError(f"game {game.name} has ended")

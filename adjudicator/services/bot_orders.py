@@ -23,14 +23,21 @@ if TYPE_CHECKING:
 
 
 def order_for_bots(
-    session: Session, game: GameRow, ruleset: Ruleset, state: Any, missing: list[tuple[int, str]], *, clock: Clock
+    session: Session,
+    game: GameRow,
+    ruleset: Ruleset,
+    state: Any,
+    missing: list[tuple[int, str]],
+    seats: list[SeatRow],
+    *,
+    clock: Clock,
 ) -> list[tuple[int, str]]:
     """Store the bot's orders for each seat of `missing` (step, seat: due without orders) that the bot runs, as the
-    seat's own would be stored, with the source "bot"; the steps and seats still missing."""
+    seat's own would be stored, with the source "bot"; the steps and seats still missing. `seats`: the game's."""
     bot = ruleset.bot
     if bot is None or not missing:
         return missing
-    run = _run_by_bot(session, game)
+    run = {seat.seat: seat for seat in seats if seat.run_by_bot}
     ordered: set[str] = set()
     for number, seat_name in missing:
         seat = run.get(seat_name)
@@ -53,17 +60,12 @@ def answer_for_bots(session: Session, game: GameRow, ruleset: Ruleset, state: An
     asked = [d for d in db.decisions(session, game, number) if d.answer is None]
     if not asked:
         return
-    run = _run_by_bot(session, game)
-    for seat in sorted({d.seat for d in asked} & set(run)):
+    run = {seat.seat for seat in db.game_seats(session, game) if seat.run_by_bot}
+    for seat in sorted({d.seat for d in asked} & run):
         questions = [Question(d.seat, d.key, d.question, d.default, d.rule) for d in asked if d.seat == seat]
         header = f"GAME {game.name} TURN {number} PLAYER {seat} PASSWORD -"
         text = bot.answers(ruleset, state, seat, header, questions, bot_rng(game, number, seat))
         store_answers(session, game, state, parse_orders(text, ruleset), seat, clock=clock)
-
-
-def _run_by_bot(session: Session, game: GameRow) -> dict[str, SeatRow]:
-    """The seats of the game the bot runs, by name."""
-    return {seat.seat: seat for seat in db.game_seats(session, game) if seat.run_by_bot}
 
 
 def bot_rng(game: GameRow, number: int, seat: str) -> random.Random:

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import GameRow
+from adjudicator.archive.models import GameRow, SeatRow
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate_locked
@@ -120,13 +120,18 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
         if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
-        missing = order_for_bots(session, game, ruleset, state, missing, clock=clock)  # a seat run by the bot
+        seats = db.game_seats(session, game) if missing else None  # read once for the bot, reminders, adjudication
+        if seats is not None:
+            missing = order_for_bots(session, game, ruleset, state, missing, seats, clock=clock)  # seats run by the bot
         answer_for_bots(session, game, ruleset, state, clock=clock)
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
-            lines = _remind(session, game, missing, moment, deadline, clock=clock)
+            assert seats is not None
+            lines = _remind(session, game, missing, seats, moment, deadline, clock=clock)
         else:
-            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
+            done = adjudicate_locked(
+                session, game, ruleset, state, defaults=moment >= deadline, clock=clock, seats=seats
+            )
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
         news, questions = queue_news(
@@ -162,6 +167,7 @@ def _remind(
     session: Session,
     game: GameRow,
     missing: list[tuple[int, str]],
+    seats: list[SeatRow],
     moment: datetime,
     deadline: datetime,
     *,
@@ -170,8 +176,9 @@ def _remind(
     if moment < deadline - timedelta(hours=game.reminder_hours):
         return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
     lines = []
+    by_name = {seat.seat: seat for seat in seats}
     for number, seat_name in missing:
-        seat = db.find_seat(session, game, seat_name)
+        seat = by_name[seat_name]
         if seat.reminded_for == number:
             continue
         seat.reminded_for = number
