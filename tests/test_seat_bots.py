@@ -17,6 +17,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, OrderSetRow
 from adjudicator.rulesets import Ruleset, load_ruleset
+from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.bots import bot_notes, set_bot
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
@@ -244,3 +245,13 @@ def test_the_bot_answers_the_decisions_asked_of_its_seats(tmp_path: Path, rulese
     assert {row.seat for row in rows} <= set(game.seats)
     _, problems = verify(game.archive, GAME, game.data)
     assert problems == []
+
+
+def test_pbem_adjudicate_orders_for_a_seat_on_the_bot_too(tmp_path: Path) -> None:
+    game = make_game(tmp_path, "coe-classic")
+    (number, seat), *_ = game.due()
+    set_bot(game.archive, GAME, seat)
+    done = adjudicate(game.archive, game.data, GAME, early=False, clock=FixedClock(START))  # not refused: all in
+    assert [(row.number, row.seat) for row in done.turns] == [(number, seat)]
+    assert game.order_sources(seat) == ["bot"]
+    assert game.seat(seat) == (True, False, 0)

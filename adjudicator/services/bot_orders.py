@@ -23,20 +23,18 @@ if TYPE_CHECKING:
 
 
 def order_for_bots(
-    session: Session,
-    game: GameRow,
-    ruleset: Ruleset,
-    state: Any,
-    missing: list[tuple[int, str]],
-    seats: list[SeatRow],
-    *,
-    clock: Clock,
-) -> list[tuple[int, str]]:
-    """Store the bot's orders for each seat of `missing` (step, seat: due without orders) that the bot runs, as the
-    seat's own would be stored, with the source "bot"; the steps and seats still missing. `seats`: the game's."""
+    session: Session, game: GameRow, ruleset: Ruleset, state: Any, due: list[tuple[int, str]], *, clock: Clock
+) -> tuple[list[tuple[int, str]], list[SeatRow] | None]:
+    """Store the bot's orders for each seat of the `due` steps (step, seat) without orders that the bot runs, as the
+    seat's own would be stored, with the source "bot". Returns the steps and seats still without orders, and the
+    game's seats when they were read (only when orders are missing: a step with every seat's orders reads none)."""
+    missing = [(number, seat) for number, seat in due if db.current_orders(session, game, number, seat) is None]
+    if not missing:
+        return missing, None
+    seats = db.game_seats(session, game)
     bot = ruleset.bot
-    if bot is None or not missing:
-        return missing
+    if bot is None:
+        return missing, seats
     run = {seat.seat: seat for seat in seats if seat.run_by_bot}
     ordered: set[str] = set()
     for number, seat_name in missing:
@@ -47,7 +45,7 @@ def order_for_bots(
         text = bot.seat_orders(ruleset, state, seat_name, header, bot_rng(game, number, seat_name))
         store_order_set(session, game, ruleset, state, parse_orders(text, ruleset), seat, "bot", clock=clock)
         ordered.add(seat_name)
-    return [(number, seat) for number, seat in missing if seat not in ordered]
+    return [(number, seat) for number, seat in missing if seat not in ordered], seats
 
 
 def answer_for_bots(session: Session, game: GameRow, ruleset: Ruleset, state: Any, *, clock: Clock) -> None:

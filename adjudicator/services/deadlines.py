@@ -119,10 +119,7 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
         due = due_turns(ruleset, state, game.pace)
         if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
             db.read_current_orders(session, game, min(n for n, _ in due))
-        missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
-        seats = db.game_seats(session, game) if missing else None  # read once for the bot, reminders, adjudication
-        if seats is not None:
-            missing = order_for_bots(session, game, ruleset, state, missing, seats, clock=clock)  # seats run by the bot
+        missing, seats = order_for_bots(session, game, ruleset, state, due, clock=clock)  # seats run by the bot
         answer_for_bots(session, game, ruleset, state, clock=clock)
         deadline = parse_time(game.deadline)
         if missing and moment < deadline:
