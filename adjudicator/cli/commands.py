@@ -234,7 +234,8 @@ def new(
     anonymous_press: Annotated[bool, typer.Option(help="Relay press without the sender's name.")] = False,
     nmr_alert: Annotated[int, typer.Option(help="Alert the moderator after this many missed turns.")] = 2,
     bot_after: Annotated[
-        int, typer.Option(help="The ruleset's bot runs a seat after this many missed steps in a row (0: never).")
+        int,
+        typer.Option(min=0, help="The ruleset's bot runs a seat after this many missed steps in a row (0: never)."),
     ] = 0,
     timezone: Annotated[
         list[str] | None,
