@@ -28,11 +28,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         *("id", "name", "ruleset", "pace", "seed", "commitment", "checkpoints", "status", "decisions"),
         *("decision_hours", "moderator", "deadline", "turn_hours", "reminder_hours", "check_sender"),
         *("anonymous_press", "nmr_alert", "paused", "created", "observers", "selfplay", "chain_head", "chain_turn"),
-        *("game_data", "orders_hash_version"),
+        *("game_data", "orders_hash_version", "bot_after"),
     ),
     SEAT: (
         *("id", "game_id", "seat", "email", "password_hash", "pending_password_hash", "language", "missed"),
-        *("reminded_for", "timezone"),
+        *("reminded_for", "timezone", "run_by_bot", "back_from_bot"),
     ),
     TURN: (
         *("id", "game_id", "number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice"),
@@ -48,7 +48,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 BOOLEANS: dict[str, frozenset[str]] = {
     GAME: frozenset({"check_sender", "anonymous_press", "paused", "selfplay"}),
-    SEAT: frozenset(),
+    SEAT: frozenset({"run_by_bot", "back_from_bot"}),
     TURN: frozenset({"superseded", "mailed"}),
     ORDER_SET: frozenset({"replaced"}),
     DECISION: frozenset({"notified"}),
