@@ -255,3 +255,17 @@ def test_pbem_adjudicate_orders_for_a_seat_on_the_bot_too(tmp_path: Path) -> Non
     assert [(row.number, row.seat) for row in done.turns] == [(number, seat)]
     assert game.order_sources(seat) == ["bot"]
     assert game.seat(seat) == (True, False, 0)
+
+
+def test_in_round_pace_the_bot_orders_a_seats_first_open_step_alone(tmp_path: Path) -> None:
+    """A seat of Conqueror's sealed plans step has its campaign step due in the same round too (round pace): like
+    its player, the bot orders the first (games.expected_turn refuses orders for the later one), once."""
+    game = make_game(tmp_path, "conqueror-er", pace="round")
+    for seat in game.seats:
+        set_bot(game.archive, GAME, seat)
+    due = game.due()
+    assert len(due) > len({seat for _, seat in due})  # a seat has two steps due
+    for hours in (1, 2, 3):  # before the deadline: the later steps wait for it, as a player's would
+        lines = tick(game.archive, game.data, clock=FixedClock(START + timedelta(hours=hours))).lines
+        assert not [line for line in lines if "FAILED" in line]
+    assert all(game.order_sources(seat) == ["bot"] for seat in game.seats)

@@ -36,16 +36,15 @@ def order_for_bots(
     if bot is None:
         return missing, seats
     run = {seat.seat: seat for seat in seats if seat.run_by_bot}
-    ordered: set[str] = set()
-    for number, seat_name in missing:
-        seat = run.get(seat_name)
-        if seat is None or seat_name in ordered:  # a seat orders its first open step alone (games.expected_turn)
-            continue
+    first: dict[str, int] = {}  # a seat orders its first open step alone (games.expected_turn), as a player does
+    for number, seat_name in due:
+        first.setdefault(seat_name, number)
+    ordered = [(number, name) for number, name in missing if name in run and first[name] == number]
+    for number, seat_name in ordered:
         header = f"GAME {game.name} TURN {number} PLAYER {seat_name} PASSWORD -"
         text = bot.seat_orders(ruleset, state, seat_name, header, bot_rng(game, number, seat_name))
-        store_order_set(session, game, ruleset, state, parse_orders(text, ruleset), seat, "bot", clock=clock)
-        ordered.add(seat_name)
-    return [(number, seat) for number, seat in missing if seat not in ordered], seats
+        store_order_set(session, game, ruleset, state, parse_orders(text, ruleset), run[seat_name], "bot", clock=clock)
+    return [step for step in missing if step not in ordered], seats
 
 
 def answer_for_bots(session: Session, game: GameRow, ruleset: Ruleset, state: Any, *, clock: Clock) -> None:
