@@ -44,6 +44,7 @@ class GameRow(SQLModel, table=True):
     check_sender: bool = True  # order mail must come from the seat's registered address
     anonymous_press: bool = False  # relayed press does not name its sender
     nmr_alert: int = 2  # alert the moderator after this many missed turns in a row
+    bot_after: int = 0  # the ruleset's bot takes a seat over after this many missed steps in a row (0: never)
     paused: bool = False
     created: str
     observers: str = "open"  # "open": anybody may OBSERVE (public reports only); "closed": the moderator adds them
@@ -85,6 +86,8 @@ class SeatRow(SQLModel, table=True):
     wait_for: int = 0  # the turn for which the seat said WAIT (not before the deadline)
     away_from: str = ""  # an absence the player announced (AWAY): its first and last day (YYYY-MM-DD, UTC), whose
     away_until: str = ""  # turns are not counted missed
+    run_by_bot: bool = False  # the ruleset's bot orders for the seat (`pbem gm bot`, or the game's bot_after)
+    back_from_bot: bool = False  # its player took the seat back from the bot; the next report says so
 
 
 class TurnRow(SQLModel, table=True):
@@ -130,7 +133,7 @@ class OrderSetRow(SQLModel, table=True):
     text: str
     received: str
     replaced: bool = False
-    source: str = "file"  # "file" | "turn-file" | "mail"
+    source: str = "file"  # "file" | "turn-file" | "mail" | "moderator" | "bot" (a seat run by the bot)
 
 
 class DecisionRow(SQLModel, table=True):

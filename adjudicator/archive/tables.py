@@ -23,13 +23,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     GAME: (
         *("id", "name", "ruleset", "pace", "seed", "commitment", "checkpoints", "status", "decisions"),
         *("decision_hours", "moderator", "deadline", "turn_hours", "reminder_hours", "check_sender"),
-        *("anonymous_press", "nmr_alert", "paused", "created", "observers", "selfplay", "early", "away_days"),
-        *("grace_hours", "wait_turn", "chain_head", "chain_turn", "game_data", "orders_hash_version"),
+        *("anonymous_press", "nmr_alert", "bot_after", "paused", "created", "observers", "selfplay", "early"),
+        *("away_days", "grace_hours", "wait_turn", "chain_head", "chain_turn", "game_data", "orders_hash_version"),
     ),
     SEAT: (
         *("id", "game_id", "seat", "email", "password_hash", "pending_password_hash", "language", "missed"),
         *("reminded_for", "timezone", "resigned", "pending_email", "email_token_hash", "ready_for", "wait_for"),
-        *("away_from", "away_until"),
+        *("away_from", "away_until", "run_by_bot", "back_from_bot"),
     ),
     TURN: (
         *("id", "game_id", "number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice"),
@@ -50,7 +50,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 BOOLEANS: dict[str, frozenset[str]] = {
     GAME: frozenset({"check_sender", "anonymous_press", "paused", "selfplay"}),
-    SEAT: frozenset(),
+    SEAT: frozenset({"run_by_bot", "back_from_bot"}),
     TURN: frozenset({"superseded", "mailed"}),
     ORDER_SET: frozenset({"replaced"}),
     DECISION: frozenset({"notified"}),

@@ -233,6 +233,10 @@ def new(
     sender_check: Annotated[bool, typer.Option(help="Order mail must come from the seat's registered address.")] = True,
     anonymous_press: Annotated[bool, typer.Option(help="Relay press without the sender's name.")] = False,
     nmr_alert: Annotated[int, typer.Option(help="Alert the moderator after this many missed turns.")] = 2,
+    bot_after: Annotated[
+        int,
+        typer.Option(min=0, help="The ruleset's bot runs a seat after this many missed steps in a row (0: never)."),
+    ] = 0,
     timezone: Annotated[
         list[str] | None,
         typer.Option(
@@ -301,6 +305,7 @@ def new(
             "check_sender": sender_check,
             "anonymous_press": anonymous_press,
             "nmr_alert": nmr_alert,
+            "bot_after": bot_after,
             "observers": observers,
             "early": early,
             "grace_hours": grace_hours,
@@ -995,6 +1000,23 @@ def replace(
 
     password = replace_player(_archive(data, db), game, seat, email, _language(language))
     typer.echo(f"{seat} of {game} now belongs to {email}; new password: {password}")
+
+
+@gm.command()
+def bot(
+    game: str,
+    seat: str,
+    off: Annotated[bool, typer.Option("--off", help="The bot stops; the seat waits for its player again.")] = False,
+    data: DataOption = DEFAULT_DATA,
+    db: DbOption = None,
+) -> None:
+    """Put an empty seat on the ruleset's bot: from the next tick it orders for the seat (stored as the bot's), until
+    the seat's player sends orders again or `pbem gm replace` gives the seat to a new player."""
+    from adjudicator.services.bots import set_bot
+
+    changed = set_bot(_archive(data, db), game, seat, not off)
+    runner = "its player" if off else "the bot"
+    typer.echo(f"{seat} of {game} is run by {runner}" if changed else "nothing to do")
 
 
 @gm.command()

@@ -360,6 +360,11 @@ class Bot(Protocol):
         orders, one a line."""
         ...
 
+    def seat_orders(self, ruleset: Any, state: Any, seat: str, header: str, rng: random.Random) -> str:
+        """Like `orders`, for a seat of a real game run by the bot (`pbem gm bot`): its best play, from what the seat
+        may know alone (DESIGN.md "Hidden information"), never a deliberate mistake, a concession or press."""
+        ...
+
     def answers(
         self, ruleset: Any, state: Any, seat: str, header: str, asked: Sequence[Question], rng: random.Random
     ) -> str:

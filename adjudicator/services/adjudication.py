@@ -19,6 +19,7 @@ from adjudicator.orders import parse_orders, parse_turn_file
 from adjudicator.orders.sets import OrderError
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
+from adjudicator.services.bot_orders import order_for_bots
 from adjudicator.services.chain import link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import (
@@ -114,7 +115,10 @@ def adjudicate(
         # query (as the tick reads them)
         if due := due_turns(ruleset, state, game.pace):
             db.read_current_orders(session, game, min(n for n, _ in due))
-        done = adjudicate_locked(session, game, ruleset, state, turn_file, defaults, early=early, clock=clock)
+        _, seats = order_for_bots(session, game, ruleset, state, due, clock=clock)  # seats run by the bot
+        done = adjudicate_locked(
+            session, game, ruleset, state, turn_file, defaults, early=early, clock=clock, seats=seats
+        )
         # the reports and NMR counts go in the turn's own transaction, as the tick's do
         done.news, questions = queue_news(session, game, ruleset, clock=clock, seats=done.seats, resolved=done.turns)
     done.write_files(data)
@@ -134,9 +138,11 @@ def adjudicate_locked(
     early: bool = True,
     *,
     clock: Clock = SYSTEM_CLOCK,
+    seats: list[SeatRow] | None = None,
 ) -> Adjudication:
     """The work of `adjudicate` inside the caller's transaction, which holds the game's lock. When turns are
-    resolved, the next deadline is set from the clock's time in the same transaction.
+    resolved, the next deadline is set from the clock's time in the same transaction. `seats`: the game's seats,
+    when the caller read them in this transaction (read here otherwise).
 
     In a game that asks for decisions, a turn that needs an unanswered decision is not stored: the questions
     are (Adjudication.write_files writes the notices), and a later call resolves the turn again from the same
@@ -144,7 +150,7 @@ def adjudicate_locked(
     """
     from adjudicator.archive import queries as db
 
-    seats = db.game_seats(session, game)
+    seats = db.game_seats(session, game) if seats is None else seats
     done = Adjudication(game, ruleset, languages={s.seat: s.language for s in seats}, seats=seats)
     if ruleset.due(state) is None:
         raise PbemError(f"game {game.name} has ended")

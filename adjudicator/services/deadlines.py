@@ -14,10 +14,11 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
-from adjudicator.archive.models import GameRow
+from adjudicator.archive.models import GameRow, SeatRow
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate_locked
+from adjudicator.services.bot_orders import answer_for_bots, order_for_bots
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time
 from adjudicator.services.frozen import objects_made_frozen
 from adjudicator.services.game_reads import current_game, due_turns, game_folder
@@ -120,19 +121,23 @@ def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: 
         due = due_turns(ruleset, state, game.pace)
         if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
             db.read_current_orders(session, game, min(n for n, _ in due))
-        missing = [(n, s) for n, s in due if db.current_orders(session, game, n, s) is None]
+        missing, seats = order_for_bots(session, game, ruleset, state, due, clock=clock)  # seats run by the bot
+        answer_for_bots(session, game, ruleset, state, clock=clock)
         deadline = parse_time(game.deadline)
         grace = deadline + timedelta(hours=game.grace_hours)
         waited = _waited_for(session, game, due, missing) if moment < deadline else []
         if missing and waited:
-            lines = _remind(session, game, missing, moment, deadline, clock=clock)
+            assert seats is not None  # read when orders are missing
+            lines = _remind(session, game, missing, seats, moment, deadline, clock=clock)
         elif waited:
             lines = [f"{name}: waiting for {', '.join(waited)} (READY, WAIT) until {game.deadline}"]
         elif missing and deadline <= moment < grace:  # the grace period: late orders are still taken
             late = ", ".join(seat for _, seat in missing)
             lines = [f"{name}: waiting for {late} in the grace period until {grace.isoformat(timespec='seconds')}"]
         else:
-            done = adjudicate_locked(session, game, ruleset, state, defaults=moment >= deadline, clock=clock)
+            done = adjudicate_locked(
+                session, game, ruleset, state, defaults=moment >= deadline, clock=clock, seats=seats
+            )
             lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
         news, questions = queue_news(
@@ -185,6 +190,7 @@ def _remind(
     session: Session,
     game: GameRow,
     missing: list[tuple[int, str]],
+    seats: list[SeatRow],
     moment: datetime,
     deadline: datetime,
     *,
@@ -193,8 +199,9 @@ def _remind(
     if moment < deadline - timedelta(hours=game.reminder_hours):
         return [f"{game.name}: waiting for {', '.join(s for _, s in missing)} until {game.deadline}"]
     lines = []
+    by_name = {seat.seat: seat for seat in seats}
     for number, seat_name in missing:
-        seat = db.find_seat(session, game, seat_name)
+        seat = by_name[seat_name]
         if seat.reminded_for == number:
             continue
         seat.reminded_for = number

@@ -59,8 +59,8 @@ class NewGameOptions:
     receipts and notices; `timezones` (seat -> IANA zone) makes the seat's mails state deadlines in its own time
     too. `position` (snapshot JSON text) starts the game from a position played elsewhere, e.g. by hand. `mail`
     sets the mail options of the Game table (moderator, turn_hours, reminder_hours, check_sender,
-    anonymous_press, nmr_alert, observers, selfplay, early). `game_data`, `mode` and `ruleset_options` are for a ruleset
-    whose data the moderator supplies (its data folder, game mode and KEY=VALUE options)."""
+    anonymous_press, nmr_alert, bot_after, observers, selfplay, early). `game_data`, `mode` and `ruleset_options` are
+    for a ruleset whose data the moderator supplies (its data folder, game mode and KEY=VALUE options)."""
 
     name: str
     ruleset: str

@@ -15,6 +15,7 @@ from adjudicator.errors import PbemError
 from adjudicator.mail.inbound import address_problem
 from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
+from adjudicator.services.bots import take_back
 from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
@@ -95,6 +96,7 @@ def replace_player(
                 clock=clock,
             )
         seat.email, seat.password_hash, seat.missed = email, hash_password(password), 0
+        take_back(session, seat)  # the new player plays the seat, not the bot
         seat.pending_password_hash = ""  # a reset password the old player asked for must not let him in
         seat.resigned = seat.pending_email = seat.email_token_hash = ""  # the seat is played again, from this address
         seat.language = language or seat.language

@@ -19,6 +19,7 @@ from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
+from adjudicator.services.bots import after_missed, bot_notes
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.notices import deadline_text
@@ -87,6 +88,7 @@ def _queue_reports(
         missed = 0 if sent else seat.missed + 1
         if missed != seat.missed:  # an unchanged seat is left out of the flush
             seat.missed = missed
+            after_missed(game, ruleset, seat)
             session.add(seat)
         if seat.missed >= game.nmr_alert and game.moderator:
             db.queue_mail(
@@ -103,6 +105,10 @@ def _queue_reports(
     if not news:
         return []
     _mail_reports(session, game, ruleset, news, list(seats.values()), clock=clock)
+    for seat in seats.values():
+        if seat.back_from_bot:  # said in these reports
+            seat.back_from_bot = False
+            session.add(seat)
     return [f"{name}: reports of turn(s) {', '.join(str(r.number) for r in news)} queued"]
 
 
@@ -178,7 +184,7 @@ def _mail_reports_read(
         return turn_reports(ruleset, game, rows[number], {}, say, states.get(number - 1))["report.txt"]
 
     def publics(found: list[TurnRow], say: str) -> str:
-        return "\n".join(public(row.number, say) for row in found)
+        return "\n".join(public(row.number, say) for row in found) + bot_notes(seats, say)
 
     # a mail of several turns tells each turn's private events, not only the last turn's report
     grouped = len(news) > 1 or any(found != news for found in covered.values())

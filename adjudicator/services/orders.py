@@ -363,6 +363,10 @@ def store_order_set(
     else:
         receipt.replaced = db.store_orders(game, number, seat.seat, orders.source, received, source)
         receipt.stored = True
+        if seat.run_by_bot and source != "bot":  # the seat's own orders: its player is back
+            from adjudicator.services.bots import take_back
+
+            take_back(session, seat)
     receipt.ahead = receipt.ahead and receipt.stored  # the notes on when orders are checked are for stored orders
     receipt.provisional = receipt.provisional and receipt.stored
     for order in orders.orders:

@@ -60,6 +60,9 @@ class CoeBot:
     def orders(self, ruleset: CoeRuleset, state: GameState, seat: str, header: str, rng: random.Random) -> str:
         return _Bot(ruleset, state, seat, rng).orders(header)
 
+    def seat_orders(self, ruleset: CoeRuleset, state: GameState, seat: str, header: str, rng: random.Random) -> str:
+        return _SeatBot(ruleset, state, seat, rng).orders(header)
+
     def answers(
         self,
         ruleset: CoeRuleset,
@@ -81,7 +84,7 @@ class _Bot(MovingBot, OrderingBot, BuyingBot):
     moves (bot_moves.py), purchases (bot_purchases.py) and the other orders (bot_orders.py)."""
 
     def orders(self, header: str) -> str:
-        if self.rng.random() < 0.03:
+        if not self.playing_a_seat and self.rng.random() < 0.03:
             return header + "\n"  # now and then nothing at all
         self.standing_orders()
         for code in sorted(self.galleys_at):
@@ -99,10 +102,18 @@ class _Bot(MovingBot, OrderingBot, BuyingBot):
         self.destroy_city()
         spent = self.ransoms()
         self.purchases(spent)
-        self.press()
-        self.concede()
-        self.mistake()
+        if not self.playing_a_seat:  # self-play's variety, which a player's seat must not get
+            self.press()
+            self.concede()
+            self.mistake()
         return "\n".join([header, *self.lines]) + "\n"
+
+
+class _SeatBot(_Bot):
+    """The bot running a seat of a real game: the same plans, without press, concessions, deliberate mistakes or
+    empty turns, and without a look at other seats' standing orders (bot_orders.py ransoms)."""
+
+    playing_a_seat = True
 
 
 # -- whole games --------------------------------------------------------------------------------------------

@@ -81,11 +81,14 @@ class OrderingBot(BotView):
 
     def ransoms(self) -> int:
         """Ransom offers and acceptances (C-13.1, C-15.17); returns the talents the seat may pay. An offer mostly
-        meets the other side's standing acceptance (the bot peeks at it), now and then it is a shot in the dark."""
+        meets the other side's standing acceptance (the self-play bot peeks at it; a seat's bot cannot see another
+        seat's standing orders), now and then it is a shot in the dark."""
         rng, state, seat = self.rng, self.state, self.seat
         paying = 0
 
         def accepted(other: str, owner: str, general: int) -> int | None:
+            if self.playing_a_seat:
+                return None
             for wish in state.players[other].standing.get("ransom_accept", []):
                 if (wish["owner"], wish["general"]) == (owner, general):
                     return int(wish["talents"])

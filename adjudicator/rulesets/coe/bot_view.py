@@ -35,6 +35,8 @@ def order_troops(leaders: Iterable[int], units: Units) -> str:
 class BotView:
     """One seat's view of the position for one player-turn, kept up to date with the moves it plans."""
 
+    playing_a_seat = False  # True: it runs a seat of a real game (bot.py _SeatBot), not self-play
+
     def __init__(self, ruleset: CoeRuleset, state: GameState, seat: str, rng: random.Random) -> None:
         self.ruleset, self.board, self.state, self.seat, self.rng = ruleset, ruleset.board, state, seat, rng
         self.classic = ruleset.edition("combat") != "target_number"

@@ -70,6 +70,10 @@ class ConquerorBot:
             lines = campaign_orders(ruleset, state, seat, rng)
         return "\n".join([header, *lines]) + "\n"
 
+    def seat_orders(self, ruleset: ConquerorGame, state: GameState, seat: str, header: str, rng: random.Random) -> str:
+        """The self-play orders: they read only what the seat may know and hold no press or concession."""
+        return self.orders(ruleset, state, seat, header, rng)
+
     def answers(
         self,
         ruleset: ConquerorGame,

@@ -102,6 +102,11 @@ class EmpiresBot:
                 lines += standing_orders(view, rng)
         return "\n".join([header, *lines]) + "\n"
 
+    def seat_orders(self, ruleset: EmpiresGame, state: GameState, seat: str, header: str, rng: random.Random) -> str:
+        """The self-play orders with a full plan (a short one would leave the seat waiting): they read only what the
+        seat may know and hold no press."""
+        return replace(self, plan_lines=None).orders(ruleset, state, seat, header, rng)
+
     def answers(
         self,
         ruleset: EmpiresGame,

@@ -37,6 +37,11 @@ class BidsBot:
             lines = [f"BID {rng.choice(hand)}"]
         return "\n".join([header, *lines]) + "\n"
 
+    def seat_orders(self, ruleset: SealedBids, state: BidsState, seat: str, header: str, rng: random.Random) -> str:
+        """A seat's bot bids a card of its hand, never a hasty player's mistake."""
+        hand = sorted(state.hands.get(seat, []))
+        return "\n".join([header, *([f"BID {rng.choice(hand)}"] if hand else [])]) + "\n"
+
     def answers(
         self,
         ruleset: SealedBids,
