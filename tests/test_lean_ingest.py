@@ -240,3 +240,20 @@ def test_a_lean_ingest_killed_before_its_commit_stores_nothing(
     )
     assert again.stdout == "<lean1@players.example.org> from mac@example.org: orders stored\n", again.stderr
     assert len(rows(folder)["message"]) == len(before["message"]) + 1
+
+
+def test_a_player_taking_his_seat_back_from_the_bot_is_stored_alike_either_way(
+    made: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """A seat run by the bot whose player mails orders again is his once more (the report says so): the lean way
+    writes that as the archive does."""
+    lean, orm = copy_of(made, tmp_path / "lean"), copy_of(made, tmp_path / "orm")
+    for folder in (lean, orm):
+        with sqlite3.connect(folder / "archive.sqlite") as connection:
+            connection.execute("UPDATE seat SET run_by_bot = 1 WHERE seat = 'Macedonia'")
+    orders = mail(1, f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {made[1]['Macedonia']}\nBUY 1 INF\n")
+    assert by_lean(lean, orders) == by_archive(orm, orders)
+    assert rows(lean) == rows(orm)
+    with sqlite3.connect(lean / "archive.sqlite") as connection:
+        seat = connection.execute("SELECT run_by_bot, back_from_bot FROM seat WHERE seat = 'Macedonia'").fetchone()
+    assert seat == (0, 1)

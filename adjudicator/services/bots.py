@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from adjudicator.archive import Archive
+    from adjudicator.archive.lean_mail import LeanSession
     from adjudicator.archive.models import GameRow, SeatRow
     from adjudicator.rulesets import Ruleset
 
@@ -42,11 +43,14 @@ def set_bot(archive: Archive, name: str, seat_name: str, on: bool = True) -> boo
     return True
 
 
-def take_back(session: Session, seat: SeatRow) -> None:
-    """The seat's player (or a new one) plays it again: the bot stops, and the next report says so."""
+def take_back(session: Session | LeanSession, seat: SeatRow) -> None:
+    """The seat's player (or a new one) plays it again: the bot stops, and the next report says so. `session` may be
+    a one-shot ingest's (archive/lean_mail.py), whose rows are saved through its queries."""
+    from adjudicator.archive.lean_mail import queries_for
+
     if seat.run_by_bot:
         seat.run_by_bot, seat.back_from_bot = False, True
-        session.add(seat)
+        queries_for(session).save(seat)
 
 
 def after_missed(game: GameRow, ruleset: Ruleset, seat: SeatRow) -> None:
