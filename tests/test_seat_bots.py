@@ -269,3 +269,18 @@ def test_in_round_pace_the_bot_orders_a_seats_first_open_step_alone(tmp_path: Pa
         lines = tick(game.archive, game.data, clock=FixedClock(START + timedelta(hours=hours))).lines
         assert not [line for line in lines if "FAILED" in line]
     assert all(game.order_sources(seat) == ["bot"] for seat in game.seats)
+
+
+def test_the_bots_stream_is_keyed_by_the_games_secret_seed() -> None:
+    """Players know the game's name, the step and the seat: a stream drawn from those alone would let them run the
+    bot ahead of the tick. Keyed by the secret seed, two games alike but for it draw differently; one seed, alike."""
+    from adjudicator.archive.models import GameRow
+    from adjudicator.services.bot_orders import bot_rng
+
+    def draws(seed: str) -> list[float]:
+        game = GameRow(name="rome1", ruleset="coe-classic", seed=seed, commitment="")
+        stream = bot_rng(game, 3, "Macedonia")
+        return [stream.random() for _ in range(3)]
+
+    assert draws("11" * 32) == draws("11" * 32)
+    assert draws("11" * 32) != draws("22" * 32)

@@ -2,10 +2,11 @@
 the same checks (services/orders.py store_order_set), with the source "bot": `pbem verify` replays them like any.
 
 The bot plays from the position as the seat may know it (engine/protocol.py Bot.seat_orders), and its random stream is
-drawn from the game, the step and the seat alone: the same position gives the same orders."""
+keyed by the game's secret seed, the step and the seat: the same position gives the same orders."""
 
 from __future__ import annotations
 
+import hmac
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -66,5 +67,7 @@ def answer_for_bots(session: Session, game: GameRow, ruleset: Ruleset, state: An
 
 
 def bot_rng(game: GameRow, number: int, seat: str) -> random.Random:
-    """The bot's random stream for a seat's step: from the game, the step and the seat, nothing secret or random."""
-    return random.Random(f"pbem-bot:{game.name}:{number}:{seat}")
+    """The bot's random stream for a seat's step, keyed by the game's secret seed: the other players cannot run the
+    bot ahead of it to foresee its orders, and once the seed is revealed at the game's end anyone can check that the
+    bot played as it would. (Verify needs no stream: it replays the archived orders.)"""
+    return random.Random(hmac.digest(bytes.fromhex(game.seed), f"pbem-bot:{number}:{seat}".encode(), "sha256"))
