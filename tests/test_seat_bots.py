@@ -284,3 +284,16 @@ def test_the_bots_stream_is_keyed_by_the_games_secret_seed() -> None:
 
     assert draws("11" * 32) == draws("11" * 32)
     assert draws("11" * 32) != draws("22" * 32)
+
+
+def test_the_seat_on_the_bot_is_told_in_its_own_mail_how_to_take_it_back(tmp_path: Path) -> None:
+    """Only the seat the bot runs reads, in its own report, that its orders take the seat back."""
+    from adjudicator.services.bots import TAKE_BACK
+
+    game = make_game(tmp_path, "coe-classic")
+    seat = game.seats[0]
+    set_bot(game.archive, GAME, seat)
+    mailed = len(game.outbox())
+    game.tick_until(lambda: "bot" in game.order_sources(seat))
+    told = {to for to, body in game.outbox()[mailed:] if TAKE_BACK in body}
+    assert told == {f"{seat.casefold()}@example.org"}

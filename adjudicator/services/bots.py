@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adjudicator.render.i18n import N_
+
 if TYPE_CHECKING:
     from sqlmodel import Session
 
@@ -57,6 +59,16 @@ def after_missed(game: GameRow, ruleset: Ruleset, seat: SeatRow) -> None:
     """The game's NMR policy: `bot_after` missed steps in a row put the seat on the bot (0: never)."""
     if game.bot_after and seat.missed >= game.bot_after and not seat.run_by_bot and ruleset.bot is not None:
         seat.run_by_bot, seat.back_from_bot = True, False
+
+
+TAKE_BACK = N_("The bot orders for your seat until you send orders again: the template at the end of this mail does.")
+
+
+def take_back_note(seat: SeatRow) -> str:
+    """The line a seat the bot runs reads in its own report: how its player takes it back ("" for other seats)."""
+    from adjudicator.render.i18n import gettext
+
+    return gettext(seat.language, TAKE_BACK) + "\n" if seat.run_by_bot else ""
 
 
 def bot_notes(seats: list[SeatRow], say: str) -> str:

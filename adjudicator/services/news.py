@@ -19,7 +19,7 @@ from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
-from adjudicator.services.bots import after_missed, bot_notes
+from adjudicator.services.bots import after_missed, bot_notes, take_back_note
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.notices import deadline_text
@@ -211,6 +211,7 @@ def _mail_reports_read(
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = (
             publics(found, say)
+            + take_back_note(seat)
             + "\n"
             + private
             + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
