@@ -117,6 +117,17 @@ def test_every_ruleset_that_draws_a_map_mails_it_as_png_too_and_its_site_has_a_m
     assert all("<svg" in (tmp_path / "site" / f"{stem}.svg").read_text(encoding="utf-8") for stem in maps)
 
 
+def test_the_welcome_mail_names_both_map_files_it_carries(tmp_path: Path) -> None:
+    """The welcome tells the player what each attachment opens in, in his language: both files are there."""
+    archive = Archive.in_folder(tmp_path)
+    new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", CLASSIC_SEATS, languages={"Egyptus": "de"}))
+    welcomes = {str(m["To"]): m for m in mails_sent(archive, tmp_path / "eml")}
+    english, german = welcomes["mac@example.org"], welcomes["egy@example.org"]
+    assert sorted(attachments(english)) == sorted(attachments(german)) == ["map.png", "map.svg"]
+    assert "map.svg opens in a web browser, and map.png" in english.get_body(("plain",)).get_content()
+    assert "map.svg öffnet sich in einem Webbrowser, map.png" in german.get_body(("plain",)).get_content()
+
+
 def test_the_png_shows_the_names_with_the_shipped_fonts(tmp_path: Path) -> None:
     """Drawn without any font, the map loses its names: the PNG mailed differs, so its text is drawn, and by the
     fonts shipped in fonts/ (the system's are not read)."""
