@@ -297,3 +297,33 @@ def test_the_seat_on_the_bot_is_told_in_its_own_mail_how_to_take_it_back(tmp_pat
     game.tick_until(lambda: "bot" in game.order_sources(seat))
     told = {to for to, body in game.outbox()[mailed:] if TAKE_BACK in body}
     assert told == {f"{seat.casefold()}@example.org"}
+
+
+@pytest.mark.parametrize("ruleset_name", ["coe-classic", "conqueror-er"])
+def test_the_public_report_names_the_turns_whose_orders_the_bot_gave_in_file_site_mail_and_report(
+    tmp_path: Path, ruleset_name: str
+) -> None:
+    """The report.txt of a turn the bot ordered in, its page on the site, the report mails, `pbem report` and a
+    file rewritten by `pbem repair` all say that the bot gave the seat's orders; other turns say nothing of it."""
+    from adjudicator.services.repair import write_missing_files
+    from adjudicator.services.reports import stored_report, write_game_site
+
+    game = make_game(tmp_path, ruleset_name)
+    seat = game.seats[0]
+    set_bot(game.archive, GAME, seat)
+    game.tick_until(lambda: "bot" in game.order_sources(seat))
+    line = f"The orders of {seat} were given by the bot."
+    with game.archive.session() as session:
+        bot_turns = set(db.bot_seats(session, db.find_game(session, GAME), range(200)))
+    (number,) = bot_turns
+    report = game.data / "games" / GAME / f"turn-{number:04d}" / "report.txt"
+    assert line in report.read_text(encoding="utf-8")
+    earlier = game.data / "games" / GAME / f"turn-{number - 1:04d}" / "report.txt"
+    assert "given by the bot" not in earlier.read_text(encoding="utf-8")
+    assert any(line in body for to, body in game.outbox() if to == f"{game.seats[1].casefold()}@example.org")
+    assert line in stored_report(game.archive, GAME, number, None)
+    report.unlink()
+    assert report in write_missing_files(game.archive, game.data, GAME)
+    assert line in report.read_text(encoding="utf-8")
+    write_game_site(game.archive, GAME, tmp_path / "site")
+    assert line in (tmp_path / "site" / f"turn-{number:04d}.html").read_text(encoding="utf-8")

@@ -198,6 +198,23 @@ def turn_states(session: Session, game: GameRow, numbers: Collection[int]) -> di
     return found
 
 
+def bot_seats(session: Session, game: GameRow, numbers: Collection[int]) -> dict[int, list[str]]:
+    """The seats whose orders for these turns the bot gave (number -> seats, in name order; a turn without any is
+    left out): the reports say so (services/bots.py)."""
+    if not numbers:
+        return {}
+    query = select(OrderSetRow.turn, OrderSetRow.seat).where(
+        OrderSetRow.game_id == game.id,
+        OrderSetRow.turn.in_(sorted(numbers)),  # type: ignore[attr-defined]
+        OrderSetRow.source == "bot",
+        _CURRENT_ORDERS,
+    )
+    found: dict[int, list[str]] = {}
+    for number, seat in session.exec(query.order_by(OrderSetRow.turn, OrderSetRow.seat)).all():  # type: ignore[arg-type]
+        found.setdefault(number, []).append(seat)
+    return found
+
+
 def latest_state(session: Session, game: GameRow) -> str:
     """The snapshot text of the game's latest live turn, the turn itself left unread, and kept for turn_states: a
     live turn's text never changes (a roll-back withdraws turns, and reads no position before it does)."""

@@ -67,11 +67,14 @@ class Adjudication:
     repaired: list[Path] = field(default_factory=list)  # files of earlier turns that the disk lacked, written now
     news: list[str] = field(default_factory=list)  # what was queued for the players (reports)
     seats: list[SeatRow] = field(default_factory=list)  # the game's seats, read in the adjudication's transaction
+    bots: dict[int, list[str]] = field(default_factory=dict)  # turn -> the seats whose orders the bot gave
 
     def write_files(self, data: Path) -> list[Path]:
         """The reports of the turns resolved and the notices of the decisions asked (after the commit)."""
         folder = game_folder(data, self.game.name)
-        self.files = write_turn_files(folder, self.ruleset, self.game, self.turns, self.languages, self.before)
+        self.files = write_turn_files(
+            folder, self.ruleset, self.game, self.turns, self.languages, self.before, bots=self.bots
+        )
         if self.waiting_on is not None:
             before = self.turns[-1].state_json if self.turns else self.before
             self.files += write_decision_notices(
@@ -200,6 +203,9 @@ def adjudicate_locked(
         session.add(row)
         done.turns.append(row)
         state = result.state
+    if done.turns and any(s.run_by_bot for s in seats):  # the bot ordered for its seats (bot_orders.order_for_bots)
+        with session.no_autoflush:  # the turns stay unflushed until their reports are queued (below)
+            done.bots = db.bot_seats(session, game, [row.number for row in done.turns])
     if done.turns:
         game.deadline = (clock.now() + timedelta(hours=game.turn_hours)).isoformat(timespec="seconds")
         if game.pace == "turn":

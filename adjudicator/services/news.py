@@ -175,13 +175,16 @@ def _mail_reports_read(
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()
     maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
+    # the turns whose orders the bot gave, which the public reports name (read only in a game with a seat on the bot)
+    bots = db.bot_seats(session, game, rows) if any(s.run_by_bot or s.back_from_bot for s in seats) else {}
     # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
     states = db.turn_states(session, game, {number - 1 for number in rows} - set(rows))
     states |= {row.number: row.state_json for row in rows.values()}
 
     @cache
     def public(number: int, say: str) -> str:
-        return turn_reports(ruleset, game, rows[number], {}, say, states.get(number - 1))["report.txt"]
+        before = states.get(number - 1)
+        return turn_reports(ruleset, game, rows[number], {}, say, before, bots=bots.get(number, ()))["report.txt"]
 
     def publics(found: list[TurnRow], say: str) -> str:
         return "\n".join(public(row.number, say) for row in found) + bot_notes(seats, say)
@@ -193,7 +196,13 @@ def _mail_reports_read(
         {}
         if grouped
         else turn_reports(
-            ruleset, game, news[-1], {s.seat: s.language for s in seats}, None, states.get(news[-1].number - 1)
+            ruleset,
+            game,
+            news[-1],
+            {s.seat: s.language for s in seats},
+            None,
+            states.get(news[-1].number - 1),
+            bots=bots.get(news[-1].number, ()),
         )
     )
     threads = db.last_order_mail_ids(session, game)

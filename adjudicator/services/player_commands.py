@@ -117,7 +117,8 @@ def past_report(session: Session, game: GameRow, seat: SeatRow, command: Command
     number = numbers[-1] if wanted is None else int(wanted)
     row = db.get_turn(session, game, number)
     before = db.turn_states(session, game, {number - 1}).get(number - 1)
-    reports = turn_reports(game_ruleset(game), game, row, {seat.seat: say}, say, before)
+    bots = db.bot_seats(session, game, [number]).get(number, ())  # the public report names the bot's orders
+    reports = turn_reports(game_ruleset(game), game, row, {seat.seat: say}, say, before, bots=bots)
     return reports["report.txt"] + "\n" + reports[f"report-{seat.seat}.txt"]
 
 

@@ -62,6 +62,7 @@ class MissingFiles:
     waiting: tuple[int, StepResult, list[DecisionRow]] | None = None
     lacking_seats: set[str] = field(default_factory=set)
     latest: str | None = None  # the snapshot text before the waiting turn
+    bots: dict[int, list[str]] = field(default_factory=dict)  # turn -> the seats whose orders the bot gave
 
     def write(self) -> list[Path]:
         """Write the files found lacking; returns them."""
@@ -77,6 +78,7 @@ class MissingFiles:
                     self.languages,
                     before,
                     only=self.lacking_turns[number],
+                    bots=self.bots,
                 )
         if self.waiting is not None:
             number, result, questions = self.waiting
@@ -126,6 +128,8 @@ def missing_files(
     wanted |= {numbers[i - 1] for i, n in enumerate(numbers) if n in wanted and i > 0}
     rows = {row.number: row for row in db.turns_numbered(session, game, wanted)}
     missing = MissingFiles(folder, ruleset, game, languages, numbers, lacking_turns, rows)
+    if "report.txt" in {name for number in wanted for name in lacking_turns[number]}:  # it names the bot's orders
+        missing.bots = db.bot_seats(session, game, wanted)
     if notices_by_caller:
         return missing
     # the position is read only for a game with questions unanswered (a tick checks every game it ticks)

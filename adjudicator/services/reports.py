@@ -4,7 +4,7 @@ notices, a stored report again, and the game's static web site."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 from itertools import groupby
 from pathlib import Path
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from adjudicator.engine.steps import StepResult
 
 
-def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> dict[str, Any]:
+def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None, bots: Sequence[str] = ()) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
-    in its battles."""
+    in its battles; `bots`, the seats whose orders the bot gave (queries.bot_seats)."""
     verdicts = _verdicts(json.loads(row.results_json), row.seat)
     sources = _sources(ruleset, row)
     return {
@@ -42,6 +42,7 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
         "turn_key": row.turn_key,
         "orders_hash": row.orders_hash,
         **_senders(ruleset, row),
+        "bots": list(bots),
         "events": ruleset.report_events(
             [ruleset.read_event(e) for e in json.loads(row.events_json)],
             json.loads(before) if before else None,
@@ -109,12 +110,14 @@ def turn_reports(
     language: str | None = "en",
     before: str | None = None,
     languages: Mapping[str, str] | None = None,
+    bots: Sequence[str] = (),
 ) -> dict[str, str]:
     """A stored turn's files, rendered from the archive alone: report.txt (in `language`; none when None),
     snapshot.json and report-<seat>.txt for each of `seats` (seat -> language; default: every seat, in its
     language of `languages` or English). `before` is the snapshot text of the turn before (its battles then name
-    their leaders). A game with hidden information (a snapshot with private parts) gets the public view in
-    snapshot.json and report.txt, and each seat its own view in snapshot-<seat>.json and its private report.
+    their leaders); `bots`, the seats whose orders the bot gave (queries.bot_seats), are named in the reports. A
+    game with hidden information (a snapshot with private parts) gets the public view in snapshot.json and
+    report.txt, and each seat its own view in snapshot-<seat>.json and its private report.
 
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
     same texts, and a tick of many games must be fast."""
@@ -126,7 +129,7 @@ def turn_reports(
         """Read only when something is rendered (a tick's files find their texts rendered for its mails)."""
         return _position(ruleset, row.state_json)
 
-    inputs = _report_inputs(game, row, before)
+    inputs = (*_report_inputs(game, row, before), tuple(bots))
 
     def common() -> dict[str, Any]:
         """What the public and private reports share (read-only to the templates): made once per process for the
@@ -148,7 +151,7 @@ def turn_reports(
             "ruleset": ruleset,
             "title": ruleset.title,
             "game": game.name,
-            "turns": [turn_context(ruleset, row, before)],
+            "turns": [turn_context(ruleset, row, before, bots)],
             "state": view(PUBLIC) if hidden else snapshot,
             "commitment": game.commitment,
             "seats": list(ruleset.seats_of(state)),
@@ -263,14 +266,17 @@ def write_turn_files(
     languages: Mapping[str, str],
     before: str | None = None,
     only: Collection[str] | None = None,
+    bots: Mapping[int, Sequence[str]] | None = None,
 ) -> list[Path]:
     """Report, private reports (each in its seat's language), snapshot (and each seat's own snapshot in a game with
     hidden cards) and map of each turn (written after the commit, atomically); `before` is the snapshot text before
-    the first of them. `only`: just these file names."""
+    the first of them. `only`: just these file names. `bots`: turn -> the seats whose orders the bot gave."""
     written = []
     for row in rows:
         turn_folder = folder / f"turn-{row.number:04d}"
-        reports = turn_reports(ruleset, game, row, before=before, languages=languages)
+        reports = turn_reports(
+            ruleset, game, row, before=before, languages=languages, bots=(bots or {}).get(row.number, ())
+        )
         outputs = {**reports, "map.svg": turn_map(ruleset, game, row)}
         if not outputs["map.svg"]:
             del outputs["map.svg"]
@@ -352,7 +358,8 @@ def stored_report(
         if seat is not None:
             found = db.find_seat(session, game, seat)
             seat, spoken = found.seat, {found.seat: language or found.language}
-    reports = turn_reports(_game_ruleset(game), game, row, spoken, language or "en", before)
+        bots = db.bot_seats(session, game, [row.number]).get(row.number, ())
+    reports = turn_reports(_game_ruleset(game), game, row, spoken, language or "en", before, bots=bots)
     return reports[f"report-{seat}.txt" if seat else "report.txt"]
 
 
@@ -366,6 +373,7 @@ def write_game_site(
     with archive.session() as session:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
+        bots = db.bot_seats(session, game, [row.number for row in rows])
     ruleset = _game_ruleset(game)
     befores = [None, *(row.state_json for row in rows[:-1])]
     pages = [
@@ -373,7 +381,7 @@ def write_game_site(
             number=row.number,
             seat=row.seat,
             round=row.round,
-            report=turn_reports(ruleset, game, row, {}, language, before)["report.txt"],
+            report=turn_reports(ruleset, game, row, {}, language, before, bots=bots.get(row.number, ()))["report.txt"],
             map_svg=turn_map(ruleset, game, row, language),
             events=[e for e in turn_context(ruleset, row, before)["events"] if e.public],
             turn_key=row.turn_key,
