@@ -29,7 +29,7 @@ def reports(
     services/reports.py renders them."""
     game = bound(data, options)
     turn = {"number": 7, "seat": None, "round": 1, "turn_key": "k", "senders": [], "silent": [], "events": events or []}
-    turn |= {"results": [], "orders_hash": "h", "dice": [], "chain": "", "ordering": [], "lines_of": {}}
+    turn |= {"results": [], "orders_hash": "h", "dice": [], "chain": "", "ordering": [], "lines_of": {}, "bots": []}
     common = {"ruleset": game, "title": game.title, "game": "t", "turns": [turn], "commitment": "c"}
     common["seats"] = list(state.seats)
     found = {"public": render("report.txt.j2", **common, state=game.snapshot(state, PUBLIC))}

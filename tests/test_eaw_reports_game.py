@@ -85,7 +85,7 @@ def reports(game: EmpiresGame, step: Step) -> dict[str, str]:
     """The public and private reports after one step, as services/reports.py renders them."""
     turn: dict[str, Any] = {"number": step.number, "seat": None, "round": step.state.round, "turn_key": "k"}
     turn |= {"senders": [], "silent": [], "events": step.events, "results": [], "orders_hash": "h", "dice": []}
-    turn |= {"chain": "", "ordering": [], "lines_of": {}}
+    turn |= {"chain": "", "ordering": [], "lines_of": {}, "bots": []}
     common = {"ruleset": game, "title": game.title, "game": "g", "turns": [turn], "commitment": "c"}
     common["seats"] = list(SEATS)
     found = {"public": render("report.txt.j2", **common, state=game.snapshot(step.state, PUBLIC))}
