@@ -7,10 +7,14 @@ standing orders) leaves the figure as it is. Test map and cards: tests/eaw_helpe
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from adjudicator.archive import Archive
+from adjudicator.archive.models import DecisionRow, GameRow
+from adjudicator.engine.chance import GivenDice
+from adjudicator.engine.steps import resolve_step
 from adjudicator.mail.inbound import read_message
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
@@ -23,12 +27,14 @@ from adjudicator.rulesets.empires.odds import Forces, Plan, Side, battle_odds
 from adjudicator.rulesets.empires.state import GameState
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.reports import write_decision_notices
 from adjudicator.services.selfplay import playable
 from tests.eaw_helpers import position, small_data
 from tests.test_eaw_mail import OPTIONS, Mailed, addresses, fixed_secrets, mail_due, message
 from tests.test_eaw_mail import position as game_position
 
 DATA = small_data()
+HEADER = "GAME t TURN 5 PLAYER red PASSWORD x"
 RED = ["pike", "blade", "archer", "guard_a", "guard_a#2", "horse_a"]  # red's hand: home army A and three cards
 ATTACK = "ATTACK RAE FROM GAL"
 
@@ -187,3 +193,45 @@ def test_eaw_odds_reach_the_player_by_mail(placed: Mailed) -> None:
     assert line in body, body
     assert f"yours {odds.attacker_losses:.2f}, his {odds.defender_losses:.2f}" in body
     assert game_position(placed.data) is not None
+
+
+def test_EAW_12_4_a_siege_decision_notice_gives_the_odds_of_each_choice(tmp_path: Path) -> None:
+    """EAW-12.4: asked whether to defend Raetia's fort in a siege, blue's notice gives the odds of the siege and of
+    the open battle, on what blue can know: its own hand against any stack red could form from what it could hold
+    (the stack red sent with the attack is its secret)."""
+    rules, state = border_war()
+    state.phase, state.forts = "action", {"RAE": "blue"}
+    held = {c for p in state.players.values() for c in p.hand}  # a whole position, as the archive stores one
+    state.deck = [c for c in DATA.general_deck if c not in held]
+    state.players["green"].half, state.players["green"].home_group = "south", "E"
+    state.players["green"].hand = list(DATA.home_army("E"))
+    state.home_groups = {"north": ["B", "C"], "south": ["F"]}
+    plan = parse_orders(f"{HEADER}\n{ATTACK} WITH archer, horse_a, guard_a, pike, blade\n", rules)
+    state.players["red"].plan, state.players["red"].planned = [o.to_json() for o in plan.orders], True
+    step = rules.due(state)
+    assert step is not None
+    result = resolve_step(rules, state, step, {}, GivenDice(values=[3] * 40), ask=True)
+    asked = [p for p in result.pending if p.key == "siege.RAE"]
+    game = GameRow(id=1, name="t", ruleset=rules.name, seed="", commitment="", created="", decision_hours=48)
+    waiting = [
+        DecisionRow(
+            game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule, asked=""
+        )
+        for q in asked
+    ]
+    [path] = write_decision_notices(tmp_path, rules, game, step.number, result, waiting, {}, rules.snapshot_text(state))
+    notice = path.read_text(encoding="utf-8")
+    lines = [line.strip() for line in notice.splitlines() if "if you answer" in line]
+    assert [line.split(":")[0] for line in lines] == ["# if you answer siege", "# if you answer open"], notice
+    choices = rules.decision_odds(state, "blue", "siege.RAE")
+    for line, (answer, odds) in zip(lines, choices, strict=True):
+        assert f"if you answer {answer}: RAE: {odds.attacker} against {odds.defender}: the attacker wins" in line
+        assert f"{100 * odds.wins:.1f}%" in line
+    hands = could_hold(DATA, state, "blue", "red")  # home armies A, B and C of the north (EAW-1.4), red's cards
+    assert len(hands) == 3
+    blue = Side(("rider", "horse_d", "guard_d", "guard_d"))  # its default open stack (EAW-12.6)
+    each = [battle_odds(Forces(DATA, DATA.options, OPEN, Side(hand, False), blue)) for hand in hands]
+    assert choices[1][1].wins == float(sum((o.attacker_wins for o in each), Fraction(0)) / 3)
+    other = state.copy()  # red sent no stack: the same figures, its stack being its secret
+    other.players["red"].plan = [o.to_json() for o in parse_orders(f"{HEADER}\n{ATTACK}\n", rules).orders]
+    assert rules.decision_odds(other, "blue", "siege.RAE") == choices

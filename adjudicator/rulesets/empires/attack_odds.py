@@ -34,7 +34,7 @@ from adjudicator.rulesets.empires.state import GameState
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.empires.game import EmpiresGame
-    from adjudicator.rulesets.empires.odds import Side
+    from adjudicator.rulesets.empires.odds import Plan, Side
     from adjudicator.rulesets.empires.play import Play
 
 NO_DICE = KeyedDice(key=bytes(32))  # the checks roll nothing; a fixed key keeps the figure the same at every check
@@ -82,13 +82,14 @@ def _kind(play: Play, target: str) -> str:
     return NAVAL if play.data.map.areas[target].kind == SEA else OPEN
 
 
-def own_stack(play: Play, seat: str, kind: str, given: Sequence[str]) -> tuple[str, ...]:
-    """EAW-12.6, EAW-8.21: the attacker's stack (card ids, top first) as the battle forms it without an answer: the
-    attack's STACK, else the standing STACK plan, else the default; a stack the battle refuses is the default."""
+def own_stack(play: Play, seat: str, kind: str, given: Sequence[str], side: str = "attack") -> tuple[str, ...]:
+    """EAW-12.6, EAW-8.21: the seat's stack (card ids, top first) as the battle forms it without an answer: the
+    attack's stack (`given`), else the standing STACK plan of its `side`, else the default; a stack the battle
+    refuses is the default."""
     player = play.state.players[seat]
     free = bool(play.effects_of(seat, "stack_order_free"))
     fallback = stacks.default(play.data, player.hand, kind, free)
-    ids = tuple(base_id(c) for c in given) or standing.stack_plan(player, kind, "attack") or ()
+    ids = tuple(base_id(c) for c in given) or standing.stack_plan(player, kind, side) or ()
     chosen = stacks.instances(player.hand, ids) if ids else None
     if chosen is None or stacks.problem(play.data, player.hand, kind, chosen, free) is not None:
         chosen = fallback
@@ -119,23 +120,31 @@ def could_hold(data: GameData, state: GameState, seat: str, defender: str) -> li
 
 def _line(play: Play, seat: str, defender: str, target: str, kind: str, mine: tuple[str, ...]) -> AttackOdds | None:
     """The battle's receipt line: the average of the odds over the hands the defender could hold."""
-    from adjudicator.rulesets.empires.odds import Forces, Plan, Side, battle_odds
+    from adjudicator.rulesets.empires.odds import Plan, Side
 
     data, state = play.data, play.state
     own, theirs = state.players[seat], state.players[defender]
     attacker = Side(mine, True, tuple(own.personalities))
     plans = (Plan(standing.marker_plan(own), standing.loss_priority(own)), None)
     sides = [Side(hand, False, tuple(theirs.personalities)) for hand in could_hold(data, state, seat, defender)]
-    try:  # odds.MAX_CASES pairs of stacks at most for each hand
-        each = [battle_odds(Forces(data, play.options, kind, attacker, side), plans) for side in sides]
+    figure = averaged(play, kind, [(attacker, side) for side in sides], plans)
+    return None if figure is None else AttackOdds(target, ", ".join(mine), f"{defender} " + _held(sides), *figure)
+
+
+def averaged(
+    play: Play, kind: str, pairs: list[tuple[Side, Side]], plans: tuple[Plan | None, Plan | None], ambush: bool = False
+) -> tuple[float, float, float] | None:
+    """The attacker's chance to win and each side's army cards lost (EAW-8.7, EAW-8.8), averaged over the pairs of
+    sides, each equally likely; None without a pair, or with more than odds.MAX_CASES pairs of stacks for one."""
+    from adjudicator.rulesets.empires.odds import Forces, battle_odds
+
+    try:
+        each = [battle_odds(Forces(play.data, play.options, kind, *pair, ambush=ambush), plans) for pair in pairs]
     except ValueError:
         return None
     if not each:
         return None
-    return AttackOdds(
-        target,
-        ", ".join(mine),
-        f"{defender} " + _held(sides),
+    return (
         float(_mean([o.attacker_wins for o in each])),
         float(_mean([o.cards_lost["attacker"] for o in each])),
         float(_mean([o.cards_lost["defender"] for o in each])),
@@ -143,7 +152,8 @@ def _line(play: Play, seat: str, defender: str, target: str, kind: str, mine: tu
 
 
 def _held(sides: list[Side]) -> str:
-    """What the defender could stack from: one hand, or how many home armies the figure averages over."""
+    """What a side could stack from, as another seat knows it: one hand, or how many home armies the figure averages
+    over."""
     if len(sides) == 1:
         return f"({len(sides[0].cards)} cards)"
     return f"({len(sides[0].cards)} cards, {len(sides)} possible home armies)"
@@ -151,3 +161,40 @@ def _held(sides: list[Side]) -> str:
 
 def _mean(values: list[Fraction]) -> Fraction:
     return sum(values, Fraction(0)) / len(values)
+
+
+DECISION_CHOICES = {  # the defender's decisions before a battle, each choice as (its answer, battle type, ambush)
+    "siege": (("siege", "siege", False), ("open", "open", False)),  # EAW-12.4
+    "ambush": (("yes", "open", True), ("no", "open", False)),  # EAW-12.5
+}
+
+
+def decision_odds(rules: EmpiresGame, state: GameState, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
+    """The odds of the battle for each choice of a defender's siege (EAW-12.4) or ambush (EAW-12.5) decision, on
+    the position before the attacker's action step, as the defender can know them: his own hand and standing orders
+    (his stack: his standing STACK plan, else the default), against any stack of any hand the attacker could hold
+    (could_hold: the attack's own stack is the attacker's secret), the attacker following the defaults of EAW-12."""
+    from adjudicator.rulesets.empires.state import ACTION
+
+    what, _, area = key.partition(".")
+    if what not in DECISION_CHOICES or state.phase != ACTION or state.controller(area) != seat:
+        return []
+    from adjudicator.rulesets.empires.odds import Plan, Side
+    from adjudicator.rulesets.empires.play import Play
+    from adjudicator.rulesets.empires.rounds import acting
+
+    attacker = acting(state)
+    if attacker == seat:
+        return []
+    play = Play(state.copy(), rules.data, rules.options_of(state), NO_DICE)
+    own, theirs = state.players[seat], state.players[attacker]
+    plans = (None, Plan(standing.marker_plan(own), standing.loss_priority(own)))
+    hands = [Side(hand, False, tuple(theirs.personalities)) for hand in could_hold(rules.data, state, seat, attacker)]
+    found = []
+    for answer, kind, ambush in DECISION_CHOICES[what]:
+        mine = own_stack(play, seat, kind, (), "defend")
+        defender = Side(mine, True, tuple(own.personalities))
+        figure = averaged(play, kind, [(hand, defender) for hand in hands], plans, ambush)
+        if figure is not None:
+            found.append((answer, AttackOdds(area, f"{attacker} " + _held(hands), ", ".join(mine), *figure)))
+    return found

@@ -153,6 +153,12 @@ class EmpiresGame(EmpiresRuleset):
 
         return attack_odds(self, state, seat, orders)
 
+    def decision_odds(self, state: GameState, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
+        """The odds of each choice of a defender's siege or ambush decision, on what he can know (attack_odds.py)."""
+        from adjudicator.rulesets.empires.attack_odds import decision_odds
+
+        return decision_odds(self, state, seat, key)
+
     def broken_invariants(self, state: GameState) -> list[str]:
         return snapshot.problems(state, self.data)
 
