@@ -79,6 +79,21 @@ def test_conqueror_odds_never_read_what_the_attacker_cannot_see() -> None:
     assert float(leaked.attacker_wins) != plain[0][3]
 
 
+def test_conqueror_odds_never_read_a_third_players_standing_reinforcement() -> None:
+    """ER-14.12: kesh's standing order to reinforce thal from VAL, next to SOL, is kesh's secret: the figure takes
+    ER-14.12's default (nobody else reinforces); fought, the battle would have kesh's units on thal's side."""
+    rules, state = border_war()
+    state.army["VAL"] = Army("kesh", {"cavalry": 2, "infantry": 2})
+    plain = odds_of(rules, state, ATTACK_SOL)
+    state.players["kesh"].standing = {"reinforce": "REINFORCE thal FROM VAL"}
+    assert odds_of(rules, state, ATTACK_SOL) == plain
+    attack = Attack("aurel", "AUR", "SOL", {"cavalry": 1, "infantry": 2, "archer": 1}, BattlePlan(tactics=("rally",)))
+    battle = build_battle(state, rules.data, options_from_json(state.options), attack)
+    assert [joined.army.player for joined in battle.reinforcements] == ["kesh"]  # read, it would join
+    leaked = battle_odds(battle, {"aurel": bt.Plan(tactics=("rally",))}, standing_of(state, rules.data, battle))
+    assert float(leaked.attacker_wins) != plain[0][3]
+
+
 def test_conqueror_odds_count_the_attackers_own_plan_and_standing_orders() -> None:
     """ER-8.13: the tactic card aurel plays with the attack is his to know, and the figure follows it; his own
     standing orders stay in the position the odds read (ER-14.13)."""
