@@ -14,6 +14,7 @@ An independent army's top automa card is unknown to all: each card of the deck c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.vocabulary import AttackOdds
@@ -47,7 +48,7 @@ def attack_odds(rules: ConquerorGame, state: GameState, seat: str, orders: Any) 
         campaign.carry_out(seen, rules.data, options, seat, order, turn)
     found: dict[str, AttackOdds] = {}
     for attack, battle in turn.fought or []:
-        key = repr((battle, attack.plan))
+        key = repr((replace(battle, cards=None), attack.plan))  # the cards are the game's: the same in each
         if key not in found:
             line = _line(seen, rules, attack, battle)
             if line is not None:
