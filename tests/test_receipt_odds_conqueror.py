@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator.archive import Archive
+from adjudicator.engine.chance import KeyedDice
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.attack_odds import as_seen_by
 from adjudicator.rulesets.conqueror.battle_setup import Attack, build_battle, standing_of
@@ -22,6 +23,7 @@ from tests.test_conqueror_asks import play_until
 from tests.test_conqueror_campaign import campaign_of, orders
 from tests.test_conqueror_receipts_i18n import mailed, start
 
+NO_DICE = KeyedDice(key=bytes(32))
 ATTACK_SOL = "ATTACK 1 CAV 2 INF 1 ARC: AUR -> SOL TACTICS rally"
 SECRETS = {  # thal's standing orders that would change the figure: a defence plan playing its card, its losses
     "defence": "DEFENCE TACTIC last-stand",
@@ -151,3 +153,17 @@ def test_conqueror_odds_reach_the_player_by_mail(pbem: Pbem, tmp_path: Path) -> 
     line = next(line.strip() for line in body.splitlines() if line.strip().startswith("PEL: "))
     assert f"{100 * odds.wins:.1f}%" in line and f"{odds.attacker_losses:.2f}" in line, body
     assert f"{odds.defender_losses:.2f}" in line
+
+
+def test_ER_7_3_a_thoroughbred_attack_made_again_is_one_battle_and_one_line() -> None:
+    """ER-7.3, ER-15.8: Thoroughbred cavalry back from a failed attack may attack again with its second move; checked
+    as failing, the second attack is the same battle, computed and printed once."""
+    rules, state = border_war()
+    state.players["aurel"].upgrades.append("thoroughbred")
+    state.supply.upgrades["thoroughbred"] -= 1
+    twice = ("ATTACK 1 CAV: AUR -> MIR", "ATTACK 1 CAV: AUR -> MIR")
+    step = rules.due(state)
+    assert step is not None
+    verdicts = rules.check_orders(state, "aurel", step.number, orders("aurel", *twice), NO_DICE)
+    assert [v.accepted for v in verdicts] == [True, True]
+    assert [line[0] for line in odds_of(rules, state, *twice)] == ["MIR"]
