@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from adjudicator.engine.chance import ORDERS_KEYED
 from adjudicator.engine.envelope import envelope_text
 from adjudicator.engine.protocol import PUBLIC, hides_information
-from adjudicator.engine.vocabulary import OrderResult
+from adjudicator.engine.vocabulary import AttackOdds, OrderResult
 from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset
-from adjudicator.services.orders import verdict_lines
+from adjudicator.services.orders import odds_rows, verdict_lines
 from adjudicator.services.positions import stored_state
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -320,6 +320,8 @@ def write_decision_notices(
         (purpose, [value for _, value in group])
         for purpose, group in groupby(result.dice[: point.rolls], key=lambda roll: roll[0])
     ]
+    position = stored_state(ruleset, before) if before else None
+    odds = {(d.seat, d.key): choice_rows(ruleset.decision_odds(position, d.seat, d.key)) for d in waiting if position}
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
         write_atomically(
@@ -336,11 +338,17 @@ def write_decision_notices(
                 rolls=rolls,
                 symbols=ruleset.symbol_dice,
                 questions=[d for d in waiting if d.seat == seat],
+                odds={key: rows for (asked, key), rows in odds.items() if asked == seat},
                 hours=game.decision_hours,
             ),
         )
         written.append(path)
     return written
+
+
+def choice_rows(odds: list[tuple[str, AttackOdds]]) -> list[tuple[str, ...]]:
+    """Each choice of a decision with its odds as a receipt's odds lines write them (services/orders.py odds_rows)."""
+    return [(choice, *row) for (choice, _), row in zip(odds, odds_rows([o for _, o in odds]), strict=True)]
 
 
 def stored_report(

@@ -94,6 +94,7 @@ class Turn(Decisions):
     hoped: dict[str, dict[str, int]] = field(default_factory=dict)  # checking: Thoroughbred units entering if won
     battles: dict[str, int] = field(default_factory=dict)
     capitals: int = 0
+    fought: list[tuple[Attack, bt.Battle]] | None = None  # checking for odds: each attack's battle as it would start
 
     @property
     def checking(self) -> bool:
@@ -467,6 +468,8 @@ def fight(
         unblock(turn, joined.army.area, reinforcing)
     take(state, attack.origin, attack.units)  # ER-8.3: the attacking army is on its way
     if turn.chance is None:  # checking only (turn.checking): the attack is assumed to fail
+        if turn.fought is not None:
+            turn.fought.append((attack, battle))
         put(state, attack.origin, attack.seat, attack.units, attack.units)
         hope(state, data, attack, turn)
         return {}, dict(attack.units)

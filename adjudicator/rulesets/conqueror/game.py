@@ -21,7 +21,7 @@ from adjudicator.engine.protocol import EVERYONE, PUBLIC
 from adjudicator.engine.ruleset_source import RulesetInfo
 from adjudicator.engine.schema import schema_problems
 from adjudicator.engine.steps import Step, StepResult
-from adjudicator.engine.vocabulary import N_, Event, OrderResult
+from adjudicator.engine.vocabulary import N_, AttackOdds, Event, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror import campaign, plans, purchases, rounds, setup
@@ -180,6 +180,12 @@ class ConquerorGame(ConquerorRuleset):
         if step.phase == rounds.CAMPAIGN:
             return campaign.check_campaign(state, self.data, options, seat, campaign.orders_of(orders))
         return []
+
+    def attack_odds(self, state: GameState, seat: str, number: int, orders: Any) -> list[AttackOdds]:
+        """The odds of the battles the campaign orders would start, on what the attacker can know (attack_odds.py)."""
+        from adjudicator.rulesets.conqueror.attack_odds import attack_odds
+
+        return attack_odds(self, state, seat, orders)
 
     def broken_invariants(self, state: GameState) -> list[str]:
         return broken(state, self.data)

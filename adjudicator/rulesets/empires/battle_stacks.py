@@ -83,10 +83,18 @@ def missing(hand: Sequence[str], ids: Iterable[str]) -> list[str]:
     return lacking
 
 
-def problem(data: GameData, hand: Sequence[str], kind: str, stack: Sequence[str], free_order: bool) -> str | None:
-    """Why `stack` (instances, top first) breaks its battle's restrictions (EAW-9.2), None when it is legal."""
+def problem(
+    data: GameData,
+    hand: Sequence[str],
+    kind: str,
+    stack: Sequence[str],
+    free_order: bool,
+    can: Sequence[str] | None = None,
+) -> str | None:
+    """Why `stack` (instances, top first) breaks its battle's restrictions (EAW-9.2), None when it is legal; `can`:
+    the hand's eligible instances, when the caller has them already (odds.py tries many stacks of one hand)."""
     rule = RULE_OF[kind]
-    can = eligible(data, hand, kind)
+    can = eligible(data, hand, kind) if can is None else can
     for instance in stack:
         if instance not in can:
             card = data.card(instance)

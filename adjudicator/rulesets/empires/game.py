@@ -17,7 +17,7 @@ from adjudicator.engine.envelope import Envelope, EnvelopeError, read_envelope
 from adjudicator.engine.protocol import EVERYONE, PUBLIC
 from adjudicator.engine.ruleset_source import RulesetInfo
 from adjudicator.engine.steps import Step, StepResult
-from adjudicator.engine.vocabulary import N_, OrderResult
+from adjudicator.engine.vocabulary import N_, AttackOdds, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.empires import economy, revolts, rounds, scoring, setup, snapshot
 from adjudicator.rulesets.empires.data import GameData, Options
@@ -146,6 +146,18 @@ class EmpiresGame(EmpiresRuleset):
             return setup.check_setup(self.data, orders)
         play = Play(state.copy(), self.data, self.options_of(state), chance)
         return rounds.check_lines(play, seat, orders)
+
+    def attack_odds(self, state: GameState, seat: str, number: int, orders: Any) -> list[AttackOdds]:
+        """The odds of the battles the plan's attacks would fight, on what the attacker can know (attack_odds.py)."""
+        from adjudicator.rulesets.empires.attack_odds import attack_odds
+
+        return attack_odds(self, state, seat, orders)
+
+    def decision_odds(self, state: GameState, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
+        """The odds of each choice of a defender's siege or ambush decision, on what he can know (attack_odds.py)."""
+        from adjudicator.rulesets.empires.attack_odds import decision_odds
+
+        return decision_odds(self, state, seat, key)
 
     def broken_invariants(self, state: GameState) -> list[str]:
         return snapshot.problems(state, self.data)

@@ -225,9 +225,11 @@ def candidate_stacks(data: GameData, hand: Sequence[str], kind: str, free_order:
     """Every distinct legal stack (instances, top first) of the largest size an owner of `hand` could form."""
     size = len(stacks.default(data, hand, kind, free_order))
     found: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for chosen in itertools.permutations(stacks.eligible(data, hand, kind), size):
-        key = tuple(data.card(i).id for i in chosen)
-        if key not in found and stacks.problem(data, hand, kind, chosen, free_order) is None:
+    can = stacks.eligible(data, hand, kind)
+    ids = {i: data.card(i).id for i in can}  # copies of a card are alike: a stack is its ids
+    for chosen in itertools.permutations(can, size):
+        key = tuple(ids[i] for i in chosen)
+        if key not in found and stacks.problem(data, hand, kind, chosen, free_order, can) is None:
             found[key] = chosen
         if len(found) > MAX_CASES:
             raise ValueError(f"more than {MAX_CASES} stacks can be formed from these cards: name the stack")

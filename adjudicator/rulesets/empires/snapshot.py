@@ -87,9 +87,8 @@ def _public_player(player: Player, data: GameData | None) -> dict[str, Any]:
     """`known`: the cards of its hand everybody knows: those not of its home army (each was taken face up from the
     display, EAW-7.20) and those a battle revealed (`revealed`, EAW-8.4); the rest of the home army, drawn unseen
     (EAW-3.8), stays private."""
-    known = [c for c in player.hand if c in player.revealed or (data is not None and _general(data, c))]
     return {
-        "known": sorted(known),
+        "known": sorted(known_cards(player, data)),
         "revealed": list(player.revealed),
         "half": player.half,
         "personalities": list(player.personalities),
@@ -105,6 +104,11 @@ def _public_player(player: Player, data: GameData | None) -> dict[str, Any]:
         "hand": len(player.hand),  # the count is public, the cards are not
         "plan": len(player.plan),
     }
+
+
+def known_cards(player: Player, data: GameData | None) -> list[str]:
+    """The cards of the player's hand everybody knows (the public `known`, in hand order)."""
+    return [c for c in player.hand if c in player.revealed or (data is not None and _general(data, c))]
 
 
 def _general(data: GameData, card: str) -> bool:

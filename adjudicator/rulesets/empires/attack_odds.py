@@ -1,0 +1,200 @@
+"""The odds of the battles a plan's attacks would fight (a receipt prints them), as the attacker can know them, on
+the position as it stands when the orders are checked (a plan's line is taken later in the round, EAW-12.2: the
+map may differ by then). Each attack on a province or sea area another player holds (EAW-7.1, EAW-8) that the
+actions' checks would let through is a battle; its exact odds are odds.battle_odds', each distinct battle once.
+
+What the attacker knows: his own hand and stack (the attack's STACK, else his standing STACK plan, else the default
+stack, as the battle forms it, EAW-12.6, EAW-8.21), his standing orders (those of this mail too: they are kept
+before the plan is played) and everything public. What he cannot know never shapes the figure:
+- the defender's decisions and standing orders are his secret (EAW-12): the figure takes their defaults, an open
+  battle for a fort (EAW-12.4), no ambush (EAW-12.5), the option's marker moves and loss order (EAW-12.7,
+  EAW-12.8);
+- the defender's stack is any legal stack of the largest size he could form (odds.py) from what he could hold: the
+  cards of his hand everybody knows (taken face up from the display, or revealed in a battle) and the home army he
+  drew unseen (EAW-3.8), which is one of the groups of his half (EAW-1.4) that fits what is public (the number of
+  cards in his hand, the empire cards revealed, the groups seen in others' hands) and is not the attacker's own;
+  each such group is taken as equally likely, each stack of a group too.
+The rolls before a battle (a mountain or strait crossing, a sea move, EAW-7.2, EAW-7.3) are not in the figure: it
+is the battle's, once fought. A battle whose stacks could be paired more than odds.MAX_CASES ways for one hand has
+no line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.vocabulary import AttackOdds
+from adjudicator.rulesets.empires import battle_stacks as stacks
+from adjudicator.rulesets.empires import standing
+from adjudicator.rulesets.empires.data import EMPIRE, HOME_GROUPS, SEA, GameData, base_id
+from adjudicator.rulesets.empires.orders import Attack, PlanLine
+from adjudicator.rulesets.empires.state import GameState
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.empires.game import EmpiresGame
+    from adjudicator.rulesets.empires.odds import Plan, Side
+    from adjudicator.rulesets.empires.play import Play
+
+NO_DICE = KeyedDice(key=bytes(32))  # the checks roll nothing; a fixed key keeps the figure the same at every check
+
+
+def attack_odds(rules: EmpiresGame, state: GameState, seat: str, orders: Any) -> list[AttackOdds]:
+    """The odds of each battle the plan's attacks (every alternative of every line) would fight, in the order
+    written."""
+    attacks = [
+        action
+        for order in getattr(orders, "orders", ())
+        if isinstance(order, PlanLine)
+        for action in order.alternatives
+        if isinstance(action, Attack)
+    ]
+    if not attacks:
+        return []
+    from adjudicator.rulesets.empires.attack import attack_refusal
+    from adjudicator.rulesets.empires.play import Play
+    from adjudicator.rulesets.empires.rounds import store_orders
+
+    position = state.copy()
+    store_orders(position, seat, orders)  # the mail's own standing orders count for its sender
+    play = Play(position, rules.data, rules.options_of(state), NO_DICE)
+    found: dict[tuple[str, tuple[str, ...]], AttackOdds] = {}
+    for attack in attacks:
+        defender = position.controller(attack.target)
+        if defender is None or defender == seat or attack_refusal(play, seat, attack) is not None:
+            continue  # no battle (a neutral area is taken by a roll, EAW-7.4), or refused: its verdict says why
+        kind = _kind(play, attack.target)
+        mine = own_stack(play, seat, kind, attack.stack)
+        key = (attack.target, mine)
+        if key not in found:
+            line = _line(play, seat, defender, attack.target, kind, mine)
+            if line is not None:
+                found[key] = line
+    return list(found.values())
+
+
+def _kind(play: Play, target: str) -> str:
+    """EAW-8.20: a sea area is a naval battle; a province an open battle, its fort's siege being the defender's
+    secret choice (EAW-12.4: its default, open)."""
+    from adjudicator.rulesets.empires.battle_stacks import NAVAL, OPEN
+
+    return NAVAL if play.data.map.areas[target].kind == SEA else OPEN
+
+
+def own_stack(play: Play, seat: str, kind: str, given: Sequence[str], side: str = "attack") -> tuple[str, ...]:
+    """EAW-12.6, EAW-8.21: the seat's stack (card ids, top first) as the battle forms it without an answer: the
+    attack's stack (`given`), else the standing STACK plan of its `side`, else the default; a stack the battle
+    refuses is the default."""
+    player = play.state.players[seat]
+    free = bool(play.effects_of(seat, "stack_order_free"))
+    fallback = stacks.default(play.data, player.hand, kind, free)
+    ids = tuple(base_id(c) for c in given) or standing.stack_plan(player, kind, side) or ()
+    chosen = stacks.instances(player.hand, ids) if ids else None
+    if chosen is None or stacks.problem(play.data, player.hand, kind, chosen, free) is not None:
+        chosen = fallback
+    return tuple(base_id(i) for i in chosen)
+
+
+def could_hold(data: GameData, state: GameState, seat: str, defender: str) -> list[tuple[str, ...]]:
+    """The hands (card ids) `defender` could hold as `seat` can know it: his known cards and each home army of his
+    half that fits what is public (EAW-1.4, EAW-3.8), never `seat`'s own."""
+    from adjudicator.rulesets.empires.snapshot import known_cards
+
+    player = state.players[defender]
+    known = known_cards(player, data)
+    seen = {base_id(c) for other in state.players.values() if other is not player for c in known_cards(other, data)}
+    taken = {data.card(c).home_group for c in seen if data.card(c).kind == EMPIRE}
+    taken.add(state.players[seat].home_group)
+    hands = []
+    for group in HOME_GROUPS.get(player.half or "", ()):
+        army = data.home_army(group)
+        shown = [c for c in known if data.card(c).kind == EMPIRE]
+        if group in taken or any(c not in army for c in shown):
+            continue
+        hand = [*known, *(c for c in army if c not in known)]
+        if len(hand) == len(player.hand):  # the number of cards in a hand is public
+            hands.append(tuple(base_id(c) for c in hand))
+    return hands
+
+
+def _line(play: Play, seat: str, defender: str, target: str, kind: str, mine: tuple[str, ...]) -> AttackOdds | None:
+    """The battle's receipt line: the average of the odds over the hands the defender could hold."""
+    from adjudicator.rulesets.empires.odds import Plan, Side
+
+    data, state = play.data, play.state
+    own, theirs = state.players[seat], state.players[defender]
+    attacker = Side(mine, True, tuple(own.personalities))
+    plans = (Plan(standing.marker_plan(own), standing.loss_priority(own)), None)
+    sides = [Side(hand, False, tuple(theirs.personalities)) for hand in could_hold(data, state, seat, defender)]
+    figure = averaged(play, kind, [(attacker, side) for side in sides], plans)
+    return None if figure is None else AttackOdds(target, ", ".join(mine), f"{defender} " + _held(sides), *figure)
+
+
+def averaged(
+    play: Play, kind: str, pairs: list[tuple[Side, Side]], plans: tuple[Plan | None, Plan | None], ambush: bool = False
+) -> tuple[float, float, float] | None:
+    """The attacker's chance to win and each side's army cards lost (EAW-8.7, EAW-8.8), averaged over the pairs of
+    sides, each equally likely; None without a pair, or with more than odds.MAX_CASES pairs of stacks for one."""
+    from adjudicator.rulesets.empires.odds import Forces, battle_odds
+
+    try:
+        each = [battle_odds(Forces(play.data, play.options, kind, *pair, ambush=ambush), plans) for pair in pairs]
+    except ValueError:
+        return None
+    if not each:
+        return None
+    return (
+        float(_mean([o.attacker_wins for o in each])),
+        float(_mean([o.cards_lost["attacker"] for o in each])),
+        float(_mean([o.cards_lost["defender"] for o in each])),
+    )
+
+
+def _held(sides: list[Side]) -> str:
+    """What a side could stack from, as another seat knows it: one hand, or how many home armies the figure averages
+    over."""
+    if len(sides) == 1:
+        return f"({len(sides[0].cards)} cards)"
+    return f"({len(sides[0].cards)} cards, {len(sides)} possible home armies)"
+
+
+def _mean(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values)
+
+
+DECISION_CHOICES = {  # the defender's decisions before a battle, each choice as (its answer, battle type, ambush)
+    "siege": (("siege", "siege", False), ("open", "open", False)),  # EAW-12.4
+    "ambush": (("yes", "open", True), ("no", "open", False)),  # EAW-12.5
+}
+
+
+def decision_odds(rules: EmpiresGame, state: GameState, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
+    """The odds of the battle for each choice of a defender's siege (EAW-12.4) or ambush (EAW-12.5) decision, on
+    the position before the attacker's action step, as the defender can know them: his own hand and standing orders
+    (his stack: his standing STACK plan, else the default), against any stack of any hand the attacker could hold
+    (could_hold: the attack's own stack is the attacker's secret), the attacker following the defaults of EAW-12."""
+    from adjudicator.rulesets.empires.state import ACTION
+
+    what, _, area = key.partition(".")
+    if what not in DECISION_CHOICES or state.phase != ACTION or state.controller(area) != seat:
+        return []
+    from adjudicator.rulesets.empires.odds import Plan, Side
+    from adjudicator.rulesets.empires.play import Play
+    from adjudicator.rulesets.empires.rounds import acting
+
+    attacker = acting(state)
+    if attacker == seat:
+        return []
+    play = Play(state.copy(), rules.data, rules.options_of(state), NO_DICE)
+    own, theirs = state.players[seat], state.players[attacker]
+    plans = (None, Plan(standing.marker_plan(own), standing.loss_priority(own)))
+    hands = [Side(hand, False, tuple(theirs.personalities)) for hand in could_hold(rules.data, state, seat, attacker)]
+    found = []
+    for answer, kind, ambush in DECISION_CHOICES[what]:
+        mine = own_stack(play, seat, kind, (), "defend")
+        defender = Side(mine, True, tuple(own.personalities))
+        figure = averaged(play, kind, [(hand, defender) for hand in hands], plans, ambush)
+        if figure is not None:
+            found.append((answer, AttackOdds(area, f"{attacker} " + _held(hands), ", ".join(mine), *figure)))
+    return found

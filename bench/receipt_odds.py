@@ -1,0 +1,124 @@
+"""What the odds lines add to a receipt and to a decision notice: in this process (a `pbem check`, `ingest` or
+`pbem serve` pays the same once the ruleset is loaded), the ruleset's attack_odds of an order set beside its
+check_orders of the same orders (the receipt's verdicts, the baseline run in the same round), interleaved, CPU
+medians, with the load and each case's ratio of odds to verdicts. No target: the issue asks what a receipt
+with 3 attacks costs.
+
+- conqueror-er: a campaign turn of 3 attacks by 3 armies (one on a faction's small fort, two on independent armies:
+  each card of the automa deck taken by its share), then the same with the first one 10 v 8 units;
+- empires-aw: a plan of 3 attacks on another player's areas in a self-played game of 4 seats (round II's plans step,
+  the example data), each defender's stack over every home army he could hold;
+- empires-aw: the odds of a defender's siege decision (both choices).
+
+Run from the repository root: python -m bench.receipt_odds [--rounds 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from typing import Any
+
+from adjudicator.engine.chance import KeyedDice
+from bench.measure import Call, interleave, load_text, print_rows
+
+NO_DICE = KeyedDice(key=bytes(32))
+
+
+def conqueror(big: bool) -> tuple[Any, Any, Any, str]:
+    """Aurel's campaign turn: AUR -> SOL (thal, a small fort), BRE -> VAL and ILS -> GAR (independent armies)."""
+    from adjudicator.rulesets.conqueror.state import Army
+    from tests.test_conqueror_campaign import campaign_of, orders
+
+    rules, state = campaign_of("aurel")
+    state.army["SOL"] = Army(
+        "thal", {"cavalry": 3, "infantry": 3, "archer": 2} if big else {"cavalry": 1, "infantry": 2}
+    )
+    state.army["BRE"] = Army("aurel", {"cavalry": 2, "infantry": 3, "archer": 1})
+    state.army["ILS"] = Army("aurel", {"cavalry": 1, "infantry": 2})
+    first = "ATTACK 4 CAV 4 INF 2 ARC: AUR -> SOL" if big else "ATTACK 1 CAV 2 INF 1 ARC: AUR -> SOL TACTICS rally"
+    if big:
+        state.army["AUR"].units = {"cavalry": 4, "infantry": 4, "archer": 2}
+    lines = (first, "ATTACK 2 CAV 3 INF 1 ARC: BRE -> VAL", "ATTACK 1 CAV 2 INF: ILS -> GAR")
+    return rules, state, orders("aurel", *lines), "aurel"
+
+
+def empires() -> tuple[Any, Any, Any, str]:
+    """A seeded self-played game of 4 seats to round II's plans step; the first seat with 3 attacks to make."""
+    from adjudicator.engine.chance import turn_dice
+    from adjudicator.engine.steps import resolve_step
+    from adjudicator.orders import parse_orders
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.empires.board import attack_route, is_last_province
+    from adjudicator.rulesets.empires.bot import BOT
+    from adjudicator.services.selfplay import playable
+
+    rules, _ = playable(load_ruleset("empires-aw"), None, None, {})
+    state = rules.initial_state("g", ["red", "blue", "green", "yellow"])
+    while (step := rules.due(state)) is not None and not (step.phase == "plans" and state.round == 2):
+        given = {
+            seat: parse_orders(
+                BOT.orders(rules, state, seat, f"GAME g TURN {step.number} PLAYER {seat}", random.Random(step.number)),
+                rules,
+            )
+            for seat in step.seats
+        }
+        state = resolve_step(rules, state, step, given, turn_dice(b"k", str(step.number), b"h")).state
+    for seat in state.seats:
+        attacks = [
+            f"ATTACK {target} FROM {origin}"
+            for target, held in sorted(state.control.items())
+            if held.seat != seat and not is_last_province(state, rules.data.map, target)
+            for origin in state.controlled(seat)[:1]
+            if attack_route(rules.data.map, origin, target) is not None
+        ][:3]
+        if len(attacks) == 3:
+            text = "\n".join([f"GAME g TURN {step.number} PLAYER {seat} PASSWORD x", *attacks]) + "\n"
+            return rules, state, parse_orders(text, rules), seat
+    raise SystemExit("no seat has 3 attacks to make")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=15)
+    options = parser.parse_args()
+    cases = {
+        "conqueror-er, 3 attacks": conqueror(big=False),
+        "conqueror-er, 3 attacks, one 10 v 8": conqueror(big=True),
+        "empires-aw, 3 attacks": empires(),
+    }
+    measures: dict[str, Call] = {}
+    for name, (rules, state, orders, seat) in cases.items():
+        found = rules.attack_odds(state, seat, 0, orders)
+        print(f"{name}: {len(found)} odds lines; " + "; ".join(f"{o.area} {100 * o.wins:.1f}%" for o in found))
+        measures[f"{name}: verdicts"] = Call(
+            lambda run, r=rules, s=state, o=orders, seat=seat: r.check_orders(s, seat, 0, o, NO_DICE)
+        )
+        measures[f"{name}: odds"] = Call(
+            lambda run, r=rules, s=state, o=orders, seat=seat: r.attack_odds(s, seat, 0, o)
+        )
+    rules, state, orders, seat = cases["empires-aw, 3 attacks"]
+    target = orders.orders[0].alternatives[0].target
+    defender = state.controller(target)
+    measures["empires-aw, a siege decision's 2 choices"] = Call(
+        lambda run: rules.decision_odds(_acting(state, seat), defender, f"siege.{target}")
+    )
+    rows = interleave(measures, options.rounds)
+    print(load_text())
+    print_rows(rows)
+    for name in cases:
+        odds, verdicts = rows[f"{name}: odds"].cpus, rows[f"{name}: verdicts"].cpus
+        ratio = statistics.median(o / v for o, v in zip(odds, verdicts, strict=True))
+        print(f"{name}: the odds cost {ratio:.0f}x the verdicts (CPU, median of the rounds' ratios)")
+
+
+def _acting(state: Any, seat: str) -> Any:
+    """The position with `seat`'s action due (the decision's attacker)."""
+    acting = state.copy()
+    acting.phase, acting.start_player, acting.turn, acting.action_round = "action", seat, 0, 1
+    return acting
+
+
+if __name__ == "__main__":
+    main()
