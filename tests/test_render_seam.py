@@ -101,6 +101,7 @@ def test_the_public_report_of_a_coe_game_is_worded_by_the_coe_sentences() -> Non
         "seat": "Egyptus",
         "round": 1,
         "senders": [],
+        "bots": [],
         "silent": ["Egyptus"],
         "events": [Event("victory", "Egyptus", {"rule": "C-8.11"})],
         "turn_key": "",
