@@ -428,7 +428,7 @@ def test_a_text_the_replay_wrote_is_read_as_with_every_check(ruleset: str) -> No
 
 def _counting_checks() -> tuple[list[str], Any]:
     """A list that grows at each snapshot check ("fit" where it checks the fit to a ruleset too, "shape" for the shape
-    of a text's head, "area" or "player" for that of an area or a player alone), and the patch that makes it grow."""
+    of a text's head or of an area alone), and the patch that makes it grow."""
     checked: list[str] = []
     real, real_shape = state_module.snapshot_problems, state_module.shape_fits
 
@@ -437,7 +437,7 @@ def _counting_checks() -> tuple[list[str], Any]:
         return real(data, ruleset, **kwargs)
 
     def counted_shape(*args: Any, **kwargs: Any) -> bool:
-        checked.append({"areas": "area", "players": "player"}.get(kwargs.get("part") or "", "shape"))
+        checked.append("area" if kwargs.get("areas_only") else "shape")
         return real_shape(*args, **kwargs)
 
     return checked, mock.patch.multiple(
@@ -446,7 +446,6 @@ def _counting_checks() -> tuple[list[str], Any]:
         shape_fits=counted_shape,
         _CHECKED_TEXTS={},  # as in a new process: no text checked before (the self-play's own reads are)
         _AREA_DATA={},
-        _PLAYER_DATA={},
     )
 
 
@@ -465,7 +464,6 @@ def test_verify_checks_the_fit_of_no_text_its_replay_wrote(tmp_path: Path) -> No
     assert not problems and len(passed) == len(turns) + 3
     assert checked.count("fit") == 3 and checked.count("shape") == len(turns)  # before: 11 full checks
     assert 0 < checked.count("area") < 40 * len(turns) / 2  # each new area text once, not each area each turn
-    assert 0 < checked.count("player") < 4 * len(turns)  # each new player text once, not each player each turn
 
 
 def test_a_replayed_text_of_another_edition_is_read_with_every_check() -> None:
@@ -485,10 +483,6 @@ def test_the_last_text_written_is_read_back_from_its_parts_as_json_reads_it() ->
             area.roads.append("ITA")
             for force in area.units.values():
                 force.generals.append(99)
-        for player in read.players.values():  # nor of the players' (a standing order's lists change in place)
-            for value in player.standing.values():
-                if isinstance(value, list):
-                    value.append("changed")
         assert read_written(text) == (json.loads(text), True)
         assert read_written(text + " ") is None  # another text: read as it is
 

@@ -116,22 +116,20 @@ def snapshot_problems(data: Any, ruleset: CoeRuleset | None, *, plain: bool = Fa
     return found
 
 
-def shape_fits(data: dict[str, Any], plain: bool, *, part: str | None = None) -> bool:
+def shape_fits(data: dict[str, Any], plain: bool, *, areas_only: bool = False) -> bool:
     """Whether snapshot data has the schema's shape (no problem of schema_problems), its areas apart: data but its
-    areas against the schema with no area, or data's `part` ("players" or "areas") against that property's schema.
-    The snapshot's schema has no condition across its properties, nor across the entries of these two, so the parts
-    fit exactly when the whole does."""
-    if part is not None:
-        schema = _property_schema(part)
-        return not schema_problems(data[part], schema, schema, f"snapshot.{part}", plain=plain)
+    areas against the schema with no area, or (`areas_only`) data's "areas" against that property's schema. The
+    snapshot's schema has no condition across its properties, so both fit exactly when the whole does."""
+    if areas_only:
+        return not schema_problems(data["areas"], _areas_schema(), _areas_schema(), "snapshot.areas", plain=plain)
     return not schema_problems({**data, "areas": {}}, snapshot_schema(), snapshot_schema(), plain=plain)
 
 
 @cache
-def _property_schema(name: str) -> dict[str, Any]:
-    """The schema of a snapshot's property `name` as a document of its own, with the definitions it refers to."""
+def _areas_schema() -> dict[str, Any]:
+    """The schema of a snapshot's "areas" as a document of its own, with the definitions it refers to."""
     schema = snapshot_schema()
-    return {"$schema": schema["$schema"], "$defs": schema["$defs"], **schema["properties"][name]}
+    return {"$schema": schema["$schema"], "$defs": schema["$defs"], **schema["properties"]["areas"]}
 
 
 def _unknown_areas(data: Any, ruleset: CoeRuleset) -> list[str]:

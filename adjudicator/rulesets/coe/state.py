@@ -245,11 +245,6 @@ def _areas_json(state: GameState) -> dict[str, Any]:
 
 def _snapshot_head(state: GameState) -> dict[str, Any]:
     """The snapshot JSON data but its areas (which come last)."""
-    return {**_snapshot_top(state), "players": {s: _player_json(p) for s, p in state.players.items()}}
-
-
-def _snapshot_top(state: GameState) -> dict[str, Any]:
-    """The snapshot JSON data but its players and areas (which come last, in that order)."""
     return {
         "schema": SCHEMA,
         "game": state.game,
@@ -260,53 +255,37 @@ def _snapshot_top(state: GameState) -> dict[str, Any]:
         "inflation": state.inflation,
         "inflation_pending": state.inflation_pending,
         "winner": state.winner,
-    }
-
-
-def _player_json(p: Player) -> dict[str, Any]:
-    return {
-        "home": p.home,
-        "treasury": p.treasury,
-        "tribute": p.tribute,
-        "eliminated": p.eliminated,
-        "captives": [{"owner": c.owner, "general": c.general} for c in p.captives],
-        "standing": p.standing,
-        "captor": p.captor,
-        "inherited": p.inherited,
-        "conceded_to": p.conceded_to,
+        "players": {
+            s: {
+                "home": p.home,
+                "treasury": p.treasury,
+                "tribute": p.tribute,
+                "eliminated": p.eliminated,
+                "captives": [{"owner": c.owner, "general": c.general} for c in p.captives],
+                "standing": p.standing,
+                "captor": p.captor,
+                "inherited": p.inherited,
+                "conceded_to": p.conceded_to,
+            }
+            for s, p in state.players.items()
+        },
     }
 
 
 def snapshot_text(state: GameState) -> str:
     """Canonical JSON text of the snapshot (stable key order, so that equal states hash equally): the text of
-    _json_text(to_snapshot(state)), its areas' part written from _AREA_TEXTS where it can, its players' from
-    _FRAGMENTS."""
+    _json_text(to_snapshot(state)), its areas' part written from _AREA_TEXTS where it can."""
     written: list[tuple[str, str]] = []
-    told: list[tuple[str, str]] = []
     try:
         areas = _areas_text(state, written)
-        players = _players_text(state, told)
     except (_NotPlain, TypeError, ValueError, RecursionError):  # the general writer says what it makes of it
         areas = None
     if areas is None:
         return _json_text(to_snapshot(state)) + "\n"
-    top = _json_text(_snapshot_top(state))  # "{...\n}": the players and areas go in before its closing brace
-    text = top[:-2] + ',\n "players": ' + players + ',\n "areas": ' + areas + "\n}\n"
-    _WRITTEN[:] = [text, top, told, *written]
+    head = _json_text(_snapshot_head(state))  # "{...\n}": the areas go in before its closing brace
+    text = head[:-2] + ',\n "areas": ' + areas + "\n}\n"
+    _WRITTEN[:] = [text, head, *written]
     return text
-
-
-def _players_text(state: GameState, told: list[tuple[str, str]]) -> str:
-    """The value of "players" as _json_text writes it at the indentation of a snapshot's field, each seat's (seat, entry
-    text) added to `told`; raises _NotPlain where a value is not one _indented writes."""
-    entries = []
-    for seat, player in state.players.items():
-        if type(seat) is not str:
-            raise _NotPlain
-        entry = _encode_string(seat) + ": " + _fragment(_player_json(player), "\n  ")
-        entries.append(entry)
-        told.append((seat, entry))
-    return "{\n  " + ",\n  ".join(entries) + "\n }" if entries else "{}"
 
 
 # Most areas are as the turn before left them: the text of an area's entry in a snapshot (its code, then its value
@@ -314,13 +293,8 @@ def _players_text(state: GameState, told: list[tuple[str, str]]) -> str:
 # are some times cheaper to gather than the area's JSON data is to make.
 _AREA_TEXTS: dict[bytes, str] = {}
 AREA_TEXTS_KEPT = 4096  # some hundred games' areas; then it starts afresh
-# The last text snapshot_text wrote from its parts, its head but the players, the (seat, entry) of each player and
-# the (code, entry) of each area
-_WRITTEN: list[Any] = []
+_WRITTEN: list[Any] = []  # the last text snapshot_text wrote from _AREA_TEXTS, its head, (code, entry) of each area
 _AREA_DATA: dict[str, tuple[Any, bool]] = {}  # an area's entry text -> its data as json.loads reads it, its shape
-# A player's entry text -> its data as json.loads reads it, kept as marshal bytes (each read makes its own copy: a turn
-# changes a standing order's lists in place), and its shape
-_PLAYER_DATA: dict[str, tuple[bytes, bool]] = {}
 
 
 def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
@@ -352,29 +326,16 @@ def _areas_text(state: GameState, written: list[tuple[str, str]]) -> str | None:
 
 def read_written(text: str) -> tuple[dict[str, Any], bool] | None:
     """json.loads(text) of the last text snapshot_text wrote from its parts (else None), and whether it has the schema's
-    shape: each area's and each player's data read and its shape checked once per entry text (an area's shared:
-    readers copy, as _state_of does; a player's copied here), the rest of the head read and checked each time."""
-    if len(_WRITTEN) < 3 or _WRITTEN[0] != text:
+    shape: each area's data read and its shape checked once per area text (shared: readers copy, as _state_of does)."""
+    if len(_WRITTEN) < 2 or _WRITTEN[0] != text:
         return None
-    top, told = _WRITTEN[1], _WRITTEN[2]
-    data, players, areas = json.loads(top), {}, {}
-    data["players"] = players  # filled below: the head is checked without them, as without its areas
-    shaped = shape_fits(data, plain_text(top))
-    for seat, entry in told:
-        player = _PLAYER_DATA.get(entry)
-        if player is None:
-            value = json.loads("{" + entry + "}")[seat]
-            fits = shape_fits({"players": {seat: value}}, plain_text(entry), part="players")
-            if len(_PLAYER_DATA) >= AREA_TEXTS_KEPT:
-                _PLAYER_DATA.clear()
-            player = _PLAYER_DATA[entry] = (marshal.dumps(value), fits)
-        players[seat] = marshal.loads(player[0])
-        shaped = shaped and player[1]
-    for code, entry in _WRITTEN[3:]:
+    data, areas = json.loads(_WRITTEN[1]), {}
+    shaped = shape_fits(data, plain_text(_WRITTEN[1]))
+    for code, entry in _WRITTEN[2:]:
         known = _AREA_DATA.get(entry)
         if known is None:
             area = json.loads("{" + entry + "}")[code]
-            known = _AREA_DATA[entry] = (area, shape_fits({"areas": {code: area}}, plain_text(entry), part="areas"))
+            known = _AREA_DATA[entry] = (area, shape_fits({"areas": {code: area}}, plain_text(entry), areas_only=True))
         areas[code] = known[0]
         shaped = shaped and known[1]
     data["areas"] = areas
