@@ -110,8 +110,7 @@ def _heads(text: str, where: str, kind: str, prefixes: tuple[str, ...], withdraw
     """The chain heads a report text prints, each with the turn of the section it ends: a section begins with its
     "=== Turn N ... ===" line (in the reader's language; its first number is the turn)."""
     turn = None
-    for line in text.splitlines():
-        line = line.strip()
+    for line in _marked_lines(text, prefixes):
         if line.startswith("==="):
             number = re.search(r"\d+", line)
             turn = int(number.group()) if number else None
@@ -119,6 +118,30 @@ def _heads(text: str, where: str, kind: str, prefixes: tuple[str, ...], withdraw
             head = line.rsplit(" ", 1)[-1]
             if _HASH.fullmatch(head):
                 yield Published(turn, head, where, kind, withdrawn)
+
+
+# The line breaks str.splitlines knows besides "\n": a text holding one is read line by line.
+_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _marked_lines(text: str, prefixes: tuple[str, ...]) -> Iterator[str]:
+    """The lines of `text` that _heads reads, stripped and in order: each line that begins (past blanks) with a
+    section's "===" or a chain line's prefix, found by searching the text for them (a report is mostly other
+    lines); a text with line breaks other than "\n" gives all its lines."""
+    if any(mark in text for mark in _OTHER_BREAKS):
+        yield from (line.strip() for line in text.splitlines())
+        return
+    begins = set()
+    for mark in ("===", *prefixes):
+        at = text.find(mark)
+        while at >= 0:
+            begin = text.rfind("\n", 0, at) + 1
+            if begin == at or text[begin:at].isspace():  # str.strip's blanks before it
+                begins.add(begin)
+            at = text.find(mark, at + 1)
+    for begin in sorted(begins):
+        end = text.find("\n", begin)
+        yield text[begin : end if end >= 0 else len(text)].strip()
 
 
 def _turn_files(

@@ -75,8 +75,17 @@ class CoeRuleset(RulesetBase):
         """This ruleset's ID of a rule the engine cites by its Classic number: rule('5.3') -> 'C-5.3'.
 
         An edition whose numbering differs maps the Classic numbers to its own IDs ([rule_map])."""
-        mapped = self.data.get("rule_map", {}).get(number)
-        return mapped or f"{self.data['rules_prefix']}-{number}"
+        found = self._rule_ids.get(number)
+        if found is None:
+            found = self._rule_ids[number] = self.data.get("rule_map", {}).get(number) or (
+                f"{self.data['rules_prefix']}-{number}"
+            )
+        return found
+
+    @cached_property
+    def _rule_ids(self) -> dict[str, str]:
+        # rule() of each number asked, kept: the checks ask for their rules' IDs some forty times a turn, used or not
+        return {}
 
     def edition(self, switch: str, default: Any = None) -> Any:
         """An [edition] switch of ruleset.toml (absent: the Classic behaviour, `default`)."""
