@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from functools import cache
+from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -67,6 +68,8 @@ class LeanTickSession(LeanSession):
         """Write the changed rows read before, then the new rows, table by table (as the archive's unit of work)."""
         changed = {key: (row, now) for key, (row, was) in self._rows_read.items() if (now := _values(row)) != was}
         new, self._new = self._new, []
+        if not changed and not new:
+            return
         for table, columns in COLUMNS.items():
             for (kind, row_id), (row, now) in sorted(changed.items()):
                 if kind == table:
@@ -224,4 +227,8 @@ def _insert_statement(table: str) -> str:
 
 
 def _values(row: Any) -> tuple[Any, ...]:
-    return tuple(getattr(row, column) for column in COLUMNS[row.__tablename__])
+    """Every column's value of a row, in the order of tables.py (compared at each flush: most find no change)."""
+    return _COLUMNS_OF[row.__tablename__](row)  # type: ignore[no-any-return]
+
+
+_COLUMNS_OF = {table: attrgetter(*columns) for table, columns in COLUMNS.items()}
