@@ -238,7 +238,7 @@ class LeanSession:
         return self._rows(DECISION, "game_id = ? AND turn = ? ORDER BY id", (game.id, turn))
 
     def current_orders(self, game: Any, turn: int, seat: str) -> Any | None:
-        where = "game_id = ? AND turn = ? AND seat = ? AND replaced = 0"
+        where = "game_id = ? AND turn = ? AND seat = ? AND replaced = false"  # as the index one_current_order_set
         found = self._rows(ORDER_SET, where, (game.id, turn, seat))
         return found[0] if found else None
 

@@ -168,21 +168,14 @@ class LeanTickSession(LeanSession):
         read = self.info.get(ORDERS_READ)
         if read is not None and read[0] == game.id and turn >= read[1]:
             return read[2].get((turn, seat))
-        where = "game_id = ? AND turn = ? AND seat = ? AND replaced = false"
-        found = self._rows(ORDER_SET, where, (game.id, turn, seat))
-        return found[0] if found else None
+        return super().current_orders(game, turn, seat)
 
     def store_orders(
         self, game: Any, turn: int, seat: str, text: str, received: str, source: str, *, current: bool = True
     ) -> bool:
         self.info.pop(ORDERS_READ, None)  # what read_current_orders read is no longer all there is
-        earlier = self.current_orders(game, turn, seat) if current else None
-        if earlier is not None:
-            earlier.replaced = True
-            self.flush()  # the earlier set stops being current before the new one is (unique index)
-        fields = {"game_id": game.id, "turn": turn, "seat": seat, "text": text, "received": received}
-        self._insert(ORDER_SET, {**fields, "replaced": not current, "source": source})
-        return earlier is not None
+        # the earlier set stops being current before the new one is (unique index): a flush updates before it inserts
+        return super().store_orders(game, turn, seat, text, received, source, current=current)
 
     def withdraw_orders(self, game: Any, turn: int, seat: str, text: str, received: str, source: str) -> bool:
         self.info.pop(ORDERS_READ, None)
