@@ -7,7 +7,8 @@ nothing but the standard library and the tree's `adjudicator`.
 Writes to OUT.json: the CPU and wall seconds of the tick (and the CPU's user and system parts: the system's is mostly
 the disk's file system making the turns' files and the journal), the games it resolved, the commits made (every commit
 of a connection, and those that changed something), the SQL statements run (BEGIN and the like included), and its
-report's lines.
+report's lines. The statements and commits are counted through SQLAlchemy's events and, for the games a tree ticks
+with `sqlite3` (archive/lean_tick.py), on that connection (lean_watched).
 """
 
 from __future__ import annotations
