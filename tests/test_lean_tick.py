@@ -7,12 +7,14 @@ archive would steps aside to the archive, with nothing stored of its own."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.archive.lean_mail import StepAside
 from adjudicator.archive.lean_tick import LeanTickSession
 from adjudicator.services.clock import FixedClock
@@ -146,3 +148,12 @@ def test_a_game_the_lean_way_cannot_tick_goes_through_the_archive_with_nothing_s
     archive_lines, by_archive = ticked(games, tmp_path / "archive", False, monkeypatch)
     assert failed and lean_lines == archive_lines
     assert rows(lean) == rows(by_archive)
+
+
+def test_a_query_the_lean_session_does_not_make_steps_aside(tmp_path: Path) -> None:
+    """Any query of queries.py but a tick's (through the archive session's exec, execute or plain reads) stops the
+    lean transaction, for the archive to tick the game."""
+    session = LeanTickSession(sqlite3.connect(tmp_path / "any.sqlite"))
+    for query in (db.game_names, db.outbox_size, lambda s: db._plain(s, None, {})):
+        with pytest.raises(StepAside):
+            query(session)

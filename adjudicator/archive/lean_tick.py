@@ -117,6 +117,7 @@ class LeanTickSession(LeanSession):
         raise StepAside("a query the lean tick does not make")
 
     execute = get = delete = exec
+    _autoflush = exec  # what queries.py's plain reads (_plain) ask of the archive's session first
 
     # -- the queries of a tick (queries.py's of the same names)
 
