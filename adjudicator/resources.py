@@ -8,12 +8,14 @@ import marshal
 import os
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
 
 
+@cache  # asked by every report's render (its ruleset's templates): two stat calls each
 def resource_dir(name: str) -> Path:
     """The folder `name`: inside the installed package, else beside it in the source tree."""
     for candidate in (_PACKAGE / name, _PACKAGE.parent / name):

@@ -18,6 +18,7 @@ import pytest
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.lean_mail import LeanArchive, LeanSession, mail_fields
+from adjudicator.archive.lean_tick import LeanTickSession
 from adjudicator.archive.tables import COLUMNS
 from adjudicator.mail.inbound import read_message
 from adjudicator.services.clock import FixedClock
@@ -162,11 +163,13 @@ def test_no_archive_and_an_unknown_journal_are_the_archives(
     assert mode == "wal"
 
 
-def test_the_lean_queries_take_the_archives_arguments() -> None:
-    """Each query of the lean way has the signature of queries.py's function of its name, without the session (the
-    lean queue_mail passes its arguments on to mail_fields)."""
-    for name, method in inspect.getmembers(LeanSession, inspect.isfunction):
-        if name.startswith("_") or name in ("new_message", "save"):
+@pytest.mark.parametrize("lean_session", [LeanSession, LeanTickSession])
+def test_the_lean_queries_take_the_archives_arguments(lean_session: type[LeanSession]) -> None:
+    """Each query of the lean ways (mail handling's, a tick's) has the signature of queries.py's function of its name,
+    without the session (the lean queue_mail passes its arguments on to mail_fields)."""
+    session_work = ("new_message", "save", "flush", "add", "exec", "execute", "get", "delete")
+    for name, method in inspect.getmembers(lean_session, inspect.isfunction):
+        if name.startswith("_") or name in session_work:
             continue
         lean = list(inspect.signature(mail_fields if name == "queue_mail" else method).parameters.values())
         lean = lean if name == "queue_mail" else lean[1:]

@@ -3,13 +3,10 @@ left out share one transaction; the files are written after it (a missing one by
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import event
-
 from adjudicator.archive import Archive
 from adjudicator.services.deadlines import tick
 from tests.conftest import Pbem
+from tests.test_tick_writes import statements_and_commits
 
 
 def test_a_tick_commits_once_a_game_and_the_next_writes_what_the_disk_lost(pbem: Pbem) -> None:
@@ -19,13 +16,7 @@ def test_a_tick_commits_once_a_game_and_the_next_writes_what_the_disk_lost(pbem:
         assert pbem("submit", name, str(order)).exit_code == 0
     pbem.sql("update game set deadline = '2000-01-01T00:00:00+00:00'")
     archive = Archive.open(pbem.data, pbem.db)
-    commits: list[str] = []
-
-    def committed(connection: Any) -> None:
-        commits.append("commit")
-
-    event.listen(archive.engine, "commit", committed)
-    try:
+    with statements_and_commits(archive) as (_, commits):
         report = tick(archive, pbem.data)
         assert report.lines == [
             "rome1: turn 1 (Macedonia) resolved",
@@ -44,5 +35,3 @@ def test_a_tick_commits_once_a_game_and_the_next_writes_what_the_disk_lost(pbem:
         assert again.lines[-1] == "rome2: wrote missing turn-0001/report-Egyptus.txt"
         assert lost.read_bytes() == kept
         assert len(commits) == 1 + 2
-    finally:
-        event.remove(archive.engine, "commit", committed)

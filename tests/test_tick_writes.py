@@ -18,31 +18,44 @@ from sqlalchemy import event
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.services.deadlines import tick
+from bench.tick_worker import lean_watched
 from tests.conftest import SEATS, Pbem
 
 WRITE = re.compile(r"\s*(INSERT INTO|UPDATE|DELETE FROM)\s+\"?(\w+)", re.IGNORECASE)
 
 
 @contextmanager
-def writes_and_commits(archive: Archive) -> Iterator[tuple[Counter[tuple[str, str]], list[str]]]:
-    """The statements that change rows, counted by (verb, table), and the commits, while the block runs."""
-    writes: Counter[tuple[str, str]] = Counter()
+def statements_and_commits(archive: Archive) -> Iterator[tuple[list[str], list[str]]]:
+    """The statements run and the commits made while the block runs, through the archive or the lean way (a tick's
+    games on the default SQLite archive: archive/lean_tick.py)."""
+    statements: list[str] = []
     commits: list[str] = []
 
     def executed(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if found := WRITE.match(statement):
-            writes[(found[1].split()[0].upper(), found[2])] += 1
+        statements.append(statement)
 
-    def committed(_connection: Any) -> None:
+    def committed(*_: Any) -> None:
         commits.append("commit")
 
     event.listen(archive.engine, "before_cursor_execute", executed)
     event.listen(archive.engine, "commit", committed)
     try:
-        yield writes, commits
+        with lean_watched(statements.append, committed):
+            yield statements, commits
     finally:
         event.remove(archive.engine, "before_cursor_execute", executed)
         event.remove(archive.engine, "commit", committed)
+
+
+@contextmanager
+def writes_and_commits(archive: Archive) -> Iterator[tuple[Counter[tuple[str, str]], list[str]]]:
+    """The statements that change rows, counted by (verb, table), and the commits, while the block runs."""
+    writes: Counter[tuple[str, str]] = Counter()
+    with statements_and_commits(archive) as (statements, commits):
+        yield writes, commits
+    for statement in statements:
+        if found := WRITE.match(statement):
+            writes[(found[1].split()[0].upper(), found[2])] += 1
 
 
 def due_game(pbem: Pbem, *orders: str) -> Archive:
@@ -94,17 +107,9 @@ def test_a_turn_without_orders_counts_its_seat_missed_and_only_that_seat(pbem: P
 def test_a_tick_reads_the_position_before_the_turn_once(pbem: Pbem) -> None:
     """The due position (current_game) is the one the battle headers of the reports start from."""
     archive = due_game(pbem, "BUY 1 INF")
-    read: list[str] = []
-
-    def executed(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if statement.startswith("SELECT") and "state_json" in statement.split("FROM")[0]:
-            read.append(statement)
-
-    event.listen(archive.engine, "before_cursor_execute", executed)
-    try:
+    with statements_and_commits(archive) as (statements, _):
         tick(archive, pbem.data)
-    finally:
-        event.remove(archive.engine, "before_cursor_execute", executed)
+    read = [s for s in statements if s.startswith("SELECT") and "state_json" in s.split("FROM")[0]]
     assert len(read) == 1, read
 
 

@@ -98,7 +98,11 @@ class LeanArchive:
         """The archive of data folder `folder` with the archive's connection settings (store.py), or None when the
         archive must open it: no archive file, an unknown PBEM_SQLITE_JOURNAL, or an archive lacking a table, column
         or index (made by an older version: the archive upgrades it), or no archive at all."""
-        path = folder / ARCHIVE_FILE
+        return cls.at(folder / ARCHIVE_FILE)
+
+    @classmethod
+    def at(cls, path: Path) -> LeanArchive | None:
+        """The SQLite archive file `path`, as open() opens a data folder's."""
         journal = os.environ.get(JOURNAL_VARIABLE, "").strip().lower()
         if not path.is_file() or (journal and journal not in JOURNALS):
             return None
@@ -120,20 +124,26 @@ class LeanArchive:
         return None
 
     @contextmanager
-    def session(self) -> Iterator[LeanSession]:
-        """A transaction, as Archive.session(): committed when the block ends normally, rolled back on any exception;
-        a SQLite error is StepAside."""
+    def session(self, kind: type[LeanSession] | None = None) -> Iterator[Any]:
+        """A transaction, as Archive.session(): committed when the block ends normally (what the session holds
+        unwritten written first), rolled back on any exception; a SQLite error is StepAside. `kind`: the session's
+        class (LeanSession, the queries of mail handling, by default)."""
         connection = self.connection
         try:
             connection.execute("BEGIN IMMEDIATE")
-            yield LeanSession(connection)
-            connection.execute("COMMIT")
+            session = (kind or LeanSession)(connection)
+            yield session
+            session.flush()
+            self.commit()
         except BaseException as problem:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             if isinstance(problem, sqlite3.Error):
                 raise StepAside(str(problem)) from problem
             raise
+
+    def commit(self) -> None:
+        self.connection.execute("COMMIT")
 
     def close(self) -> None:
         self.connection.close()
@@ -158,27 +168,37 @@ class LeanSession:
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.connection = connection
 
+    def _rows(self, table: str, where: str, parameters: tuple[Any, ...]) -> list[Any]:
+        """The rows of `table` that `where` selects (lean.read_rows)."""
+        return read_rows(self.connection, table, where, parameters)
+
+    def _run(self, query: str, parameters: Collection[Any] = ()) -> sqlite3.Cursor:
+        """A statement's cursor."""
+        return self.connection.execute(query, parameters)  # type: ignore[arg-type]
+
+    def flush(self) -> None:
+        """Nothing: this session writes each row when it is stored or saved."""
+
     def find_game(self, name: str, lock: bool = False) -> Any:
         # `lock` needs nothing more on SQLite: the transaction holds the write lock since it began
-        found = read_rows(self.connection, GAME, "name = ?", (name,))
+        found = self._rows(GAME, "name = ?", (name,))
         if not found:
-            names = sorted(name for (name,) in self.connection.execute(f"SELECT name FROM {GAME}"))
+            names = sorted(name for (name,) in self._run(f"SELECT name FROM {GAME}"))
             raise ArchiveError(unknown_game(name, names))
         return found[0]
 
     def game_seats(self, game: Any) -> list[Any]:
-        return read_rows(self.connection, SEAT, "game_id = ? ORDER BY id", (game.id,))
+        return self._rows(SEAT, "game_id = ? ORDER BY id", (game.id,))
 
     def find_seat(self, game: Any, seat: str) -> Any:
-        found = read_rows(self.connection, SEAT, "game_id = ? AND seat = ?", (game.id, seat))
+        found = self._rows(SEAT, "game_id = ? AND seat = ?", (game.id, seat))
         if not found:
             raise ArchiveError(unknown_seat(seat, game.name, [s.seat for s in self.game_seats(game)]))
         return found[0]
 
     def latest_turn(self, game: Any) -> Any:
-        found = read_rows(
-            self.connection, TURN, "game_id = ? AND superseded = 0 ORDER BY number DESC LIMIT 1", (game.id,)
-        )
+        # "= false" as the partial index one_live_turn states it (queries.py says why)
+        found = self._rows(TURN, "game_id = ? AND superseded = false ORDER BY number DESC LIMIT 1", (game.id,))
         if not found:
             raise StepAside(f"game {game.name} has no turns")  # the archive says so in its words
         return found[0]
@@ -187,7 +207,7 @@ class LeanSession:
         return str(self.latest_turn(game).state_json)
 
     def find_message(self, message_id: str) -> Any | None:
-        found = read_rows(self.connection, MESSAGE, "message_id = ?", (message_id,))
+        found = self._rows(MESSAGE, "message_id = ?", (message_id,))
         return found[0] if found else None
 
     def message_seen(self, message_id: str) -> bool:
@@ -195,7 +215,7 @@ class LeanSession:
 
     def games_of_address(self, address: str) -> list[str]:
         wanted = address.lower()  # compared in Python, as queries.py compares
-        registered = self.connection.execute(
+        registered = self._run(
             f"SELECT name, moderator FROM {GAME} "
             f"UNION ALL SELECT {GAME}.name, {SEAT}.email FROM {GAME} JOIN {SEAT} ON {SEAT}.game_id = {GAME}.id "
             f"UNION ALL SELECT {GAME}.name, {OBSERVER}.email FROM {GAME} "
@@ -208,18 +228,18 @@ class LeanSession:
         return self._insert(OUTBOX, mail_fields(*mail, **fields))
 
     def observers(self, game: Any) -> list[Any]:
-        return read_rows(self.connection, OBSERVER, "game_id = ? AND confirmed = 1 ORDER BY id", (game.id,))
+        return self._rows(OBSERVER, "game_id = ? AND confirmed = 1 ORDER BY id", (game.id,))
 
     def order_texts(self, game: Any, turn: int, seat: str) -> list[str]:
         query = f"SELECT text FROM {ORDER_SET} WHERE game_id = ? AND seat = ? AND turn = ?"
-        return [text for (text,) in self.connection.execute(query, (game.id, seat, turn))]
+        return [text for (text,) in self._run(query, (game.id, seat, turn))]
 
     def decisions(self, game: Any, turn: int) -> list[Any]:
-        return read_rows(self.connection, DECISION, "game_id = ? AND turn = ? ORDER BY id", (game.id, turn))
+        return self._rows(DECISION, "game_id = ? AND turn = ? ORDER BY id", (game.id, turn))
 
     def current_orders(self, game: Any, turn: int, seat: str) -> Any | None:
-        where = "game_id = ? AND turn = ? AND seat = ? AND replaced = 0"
-        found = read_rows(self.connection, ORDER_SET, where, (game.id, turn, seat))
+        where = "game_id = ? AND turn = ? AND seat = ? AND replaced = false"  # as the index one_current_order_set
+        found = self._rows(ORDER_SET, where, (game.id, turn, seat))
         return found[0] if found else None
 
     def store_orders(
@@ -250,7 +270,7 @@ class LeanSession:
                 where.append(f"{column} = ?")
                 values.append(value)
         query = f"SELECT outcome FROM {MESSAGE} WHERE {' AND '.join(where)}"
-        return [outcome for (outcome,) in self.connection.execute(query, values)]
+        return [outcome for (outcome,) in self._run(query, values)]
 
     def recent_mails_to(self, to: str, since: str, subjects: Collection[str], containing: str | None = None) -> int:
         # the SQL SQLAlchemy writes for queries.py's query (LIKE, as its endswith and contains)
@@ -260,7 +280,7 @@ class LeanSession:
         if containing is not None:
             query += " AND (body LIKE '%' || ? || '%')"
             values.append(containing)
-        (count,) = self.connection.execute(query, values).fetchone()
+        (count,) = self._run(query, values).fetchone()
         return int(count)
 
     def new_message(self, **fields: Any) -> Any:
@@ -273,15 +293,13 @@ class LeanSession:
         columns = [column for column in COLUMNS[table] if column != "id"]
         settings = ", ".join(f'"{column}" = ?' for column in columns)
         values = [getattr(row, column) for column in columns]
-        self.connection.execute(f"UPDATE {table} SET {settings} WHERE id = ?", (*values, row.id))
+        self._run(f"UPDATE {table} SET {settings} WHERE id = ?", (*values, row.id))
 
     def _insert(self, table: str, fields: dict[str, Any]) -> Any:
         """Store a new row of `table` with `fields` (every column but the id); the row with its id."""
         columns = [column for column in COLUMNS[table] if column != "id"]
         quoted, marks = ", ".join(f'"{column}"' for column in columns), ", ".join("?" for _ in columns)
-        stored = self.connection.execute(
-            f"INSERT INTO {table} ({quoted}) VALUES ({marks})", [fields[column] for column in columns]
-        )
+        stored = self._run(f"INSERT INTO {table} ({quoted}) VALUES ({marks})", [fields[column] for column in columns])
         row = SimpleNamespace(id=stored.lastrowid, **fields)
         row.__tablename__ = table
         return row

@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from functools import cache, wraps
+from typing import Any, TypeVar
 
 from sqlalchemy import Boolean, bindparam, func, insert, literal_column, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from adjudicator.archive.lean import unknown_game, unknown_seat
-from adjudicator.archive.lean_mail import mail_fields
+from adjudicator.archive.lean_mail import LeanSession, mail_fields
 from adjudicator.archive.models import (
     DecisionRow,
     GameRow,
@@ -130,6 +130,23 @@ def _last_order_mails(ids_only: bool = False) -> Any:
     return chosen.where(MessageRow.id.in_(latest))  # type: ignore[union-attr]
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _lean_too(query: F) -> F:
+    """A query of a tick that its lean session (lean_tick.py, on the default SQLite archive) makes itself: given one,
+    the function hands it to the session's method of the same name."""
+    name = query.__name__
+
+    @wraps(query)
+    def either(session: Any, *arguments: Any, **options: Any) -> Any:
+        if isinstance(session, LeanSession):
+            return getattr(session, name)(*arguments, **options)
+        return query(session, *arguments, **options)
+
+    return either  # type: ignore[return-value]
+
+
 def _plain(session: Session, statement: Any, params: dict[str, Any]) -> Any:
     """The rows of plain values (no rows as objects) of a prepared `statement`, flushed first as every query of the
     session is: run on the session's connection, past the ORM's result handling, which cost a tick's small queries
@@ -143,6 +160,7 @@ def _values(session: Session, statement: Any, params: dict[str, Any]) -> Any:
     return _plain(session, statement, params).scalars()
 
 
+@_lean_too
 def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
     """The game named `name`; with `lock`, also take the game's lock until the transaction ends."""
     game = session.exec(_game_named(lock), params={"name": name}).first()
@@ -151,10 +169,12 @@ def find_game(session: Session, name: str, lock: bool = False) -> GameRow:
     return game
 
 
+@_lean_too
 def game_seats(session: Session, game: GameRow) -> list[SeatRow]:
     return list(session.exec(_seats_of(), params={"game": game.id}).all())
 
 
+@_lean_too
 def find_seat(session: Session, game: GameRow, seat: str) -> SeatRow:
     row = session.exec(_seat_named(), params={"game": game.id, "seat": seat}).first()
     if row is None:
@@ -162,22 +182,26 @@ def find_seat(session: Session, game: GameRow, seat: str) -> SeatRow:
     return row
 
 
+@_lean_too
 def turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns in order (without those withdrawn by a roll-back)."""
     return list(session.exec(_live_turns().order_by(TurnRow.number), params={"game": game.id}).all())
 
 
+@_lean_too
 def turn_numbers(session: Session, game: GameRow) -> list[int]:
     """The numbers of the game's turns in order (without those withdrawn), the turns themselves left unread."""
     return list(_values(session, _turn_numbers(), {"game": game.id}).all())
 
 
+@_lean_too
 def turn_seats(session: Session, game: GameRow) -> list[tuple[int, str | None]]:
     """(number, seat) of the game's turns in order (without those withdrawn), the turns themselves left unread."""
     query = select(TurnRow.number, TurnRow.seat).where(TurnRow.game_id == game.id, _LIVE_TURN)
     return [(number, seat) for number, seat in session.exec(query.order_by(TurnRow.number)).all()]
 
 
+@_lean_too
 def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) -> list[TurnRow]:
     """The game's turns of these numbers, in order (a long game's other turns are not read)."""
     if not numbers:
@@ -188,6 +212,7 @@ def turns_numbered(session: Session, game: GameRow, numbers: Collection[int]) ->
 STATES_READ = "snapshot texts read"  # session.info: (game id, turn number) -> the snapshot text of that live turn
 
 
+@_lean_too
 def turn_states(session: Session, game: GameRow, numbers: Collection[int]) -> dict[int, str]:
     """The snapshot texts of the game's turns of these numbers (number -> text), the turns themselves left unread;
     those this transaction read already (latest_state) are not read again."""
@@ -198,6 +223,7 @@ def turn_states(session: Session, game: GameRow, numbers: Collection[int]) -> di
     return found
 
 
+@_lean_too
 def bot_seats(session: Session, game: GameRow, numbers: Collection[int]) -> dict[int, list[str]]:
     """The seats whose orders for these turns the bot gave (number -> seats, in name order; a turn without any is
     left out): the reports say so (services/bots.py)."""
@@ -215,6 +241,7 @@ def bot_seats(session: Session, game: GameRow, numbers: Collection[int]) -> dict
     return found
 
 
+@_lean_too
 def latest_state(session: Session, game: GameRow) -> str:
     """The snapshot text of the game's latest live turn, the turn itself left unread, and kept for turn_states: a
     live turn's text never changes (a roll-back withdraws turns, and reads no position before it does)."""
@@ -226,6 +253,7 @@ def latest_state(session: Session, game: GameRow) -> str:
     return str(text)
 
 
+@_lean_too
 def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
     """The game's turns after its first (the setup, or a position imported) whose reports were not queued yet, in
     order; a step nobody ordered in (a deal) is news too. Their numbers are read first: as a rule there are none
@@ -233,6 +261,7 @@ def unmailed_turns(session: Session, game: GameRow) -> list[TurnRow]:
     return turns_numbered(session, game, list(_values(session, _unmailed_turns(), {"game": game.id}).all()))
 
 
+@_lean_too
 def latest_turn(session: Session, game: GameRow) -> TurnRow:
     row = session.exec(_latest_turn(), params={"game": game.id}).first()
     if row is None:
@@ -259,6 +288,7 @@ def _current_orders_from() -> Any:
 ORDERS_READ = "current orders read"  # session.info: (game id, first turn, (turn, seat) -> the current order set)
 
 
+@_lean_too
 def read_current_orders(session: Session, game: GameRow, turn: int) -> None:
     """Read the game's current order sets of `turn` and later in one query, for current_orders to answer from until
     this transaction stores orders: a tick asks for the same seats' orders several times a game."""
@@ -266,6 +296,7 @@ def read_current_orders(session: Session, game: GameRow, turn: int) -> None:
     session.info[ORDERS_READ] = (game.id, turn, {(row.turn, row.seat): row for row in rows})
 
 
+@_lean_too
 def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> OrderSetRow | None:
     read = session.info.get(ORDERS_READ)
     if read is not None and read[0] == game.id and turn >= read[1]:
@@ -273,6 +304,7 @@ def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> Ord
     return session.exec(_current_orders(), params={"game": game.id, "turn": turn, "seat": seat}).first()  # type: ignore[no-any-return]
 
 
+@_lean_too
 def store_orders(
     session: Session,
     game: GameRow,
@@ -300,6 +332,7 @@ def store_orders(
     return earlier is not None
 
 
+@_lean_too
 def withdraw_orders(
     session: Session, game: GameRow, turn: int, seat: str, text: str, received: str, source: str
 ) -> bool:
@@ -314,10 +347,12 @@ def withdraw_orders(
     return earlier is not None
 
 
+@_lean_too
 def decisions(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
     return list(session.exec(_decisions_of_turn(), params={"game": game.id, "turn": turn}).all())
 
 
+@_lean_too
 def queue_mail(
     session: Session,
     to: str,
@@ -339,6 +374,7 @@ def queue_mail(
     return row
 
 
+@_lean_too
 def queue_mails(session: Session, mails: list[dict[str, Any]]) -> None:
     """Put mails (mail_fields each) in the outbox in one statement, after what the session holds unwritten (mails
     queued before them among it), so that they are queued in the order given, as queue_mail one by one would:
@@ -363,11 +399,13 @@ def message_seen(session: Session, message_id: str) -> bool:
     return find_message(session, message_id) is not None
 
 
+@_lean_too
 def observers(session: Session, game: GameRow) -> list[ObserverRow]:
     """The confirmed observers of a game (those who get its public reports)."""
     return list(session.exec(_observers(), params={"game": game.id}).all())
 
 
+@_lean_too
 def observer_addresses(session: Session, game: GameRow) -> list[tuple[str, str]]:
     """(address, language) of each confirmed observer of a game, in order (observers without the rows, which mailing
     them the reports needs no more of)."""
@@ -382,6 +420,7 @@ def observer(session: Session, game: GameRow, address: str) -> ObserverRow | Non
     ).first()
 
 
+@_lean_too
 def games_of_address(session: Session, address: str) -> list[str]:
     """The games in which `address` is registered: as a seat's player, a confirmed observer or the moderator."""
     wanted = address.lower()
@@ -529,11 +568,13 @@ def order_sets_after(session: Session, game: GameRow, turn: int) -> list[OrderSe
     return list(session.exec(select(OrderSetRow).where(OrderSetRow.game_id == game.id, OrderSetRow.turn > turn)).all())
 
 
+@_lean_too
 def has_unanswered_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions not answered yet (of any turn)."""
     return _values(session, _unanswered(False), {"game": game.id}).first() is not None
 
 
+@_lean_too
 def has_unasked_decisions(session: Session, game: GameRow) -> bool:
     """Whether the game has questions neither answered nor mailed yet (of any turn)."""
     return _values(session, _unanswered(True), {"game": game.id}).first() is not None
@@ -556,12 +597,14 @@ def last_order_mail(session: Session, game: GameRow, seat: str) -> MessageRow | 
     return session.exec(query.order_by(MessageRow.id.desc())).first()  # type: ignore[union-attr]
 
 
+@_lean_too
 def last_order_mails(session: Session, game: GameRow) -> dict[str, MessageRow]:
     """Each seat's latest order mail that was stored (last_order_mail of every seat, in one query)."""
     rows = session.exec(_last_order_mails(), params={"game": game.name})
     return {row.seat: row for row in rows if row.seat is not None}
 
 
+@_lean_too
 def last_order_mail_ids(session: Session, game: GameRow) -> dict[str, str]:
     """The Message-ID of each seat's latest order mail that was stored (last_order_mails without the mails, which
     threading a report needs no more of)."""

@@ -29,6 +29,7 @@ from sqlmodel import Session, SQLModel, create_engine
 
 from adjudicator.archive import models  # noqa: F401 (its tables are the metadata that create_all makes)
 from adjudicator.archive.lean import JOURNAL_VARIABLE, JOURNALS, ArchiveError
+from adjudicator.archive.lean_mail import LeanArchive
 from adjudicator.archive.models import PARTIAL_CONDITION
 
 
@@ -173,6 +174,12 @@ class Archive:
     @property
     def backend(self) -> str:
         return self.engine.dialect.name
+
+    def lean(self) -> LeanArchive | None:
+        """This archive opened with the standard `sqlite3` module, when it is a SQLite file that the lean way can
+        work on as the archive does (lean_mail.py); None otherwise."""
+        path = self.engine.url.database if self.backend == "sqlite" else None
+        return LeanArchive.at(Path(path)) if path and path != ":memory:" else None
 
     def close(self) -> None:
         """Close this URL's pooled connections (a later Archive of the URL opens new ones)."""

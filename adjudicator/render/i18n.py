@@ -63,7 +63,7 @@ def translations(language: str, ruleset: str | None = None) -> NullTranslations 
     """The catalogue of `language`: the ruleset's own (games/<ruleset>/locale), then the core's; without a ruleset,
     the core's, then every known ruleset's (English is the source language: no catalogue)."""
     if language == "en":  # no catalogue, so no Babel to import (start-up of a command that writes a receipt)
-        return _English()
+        return _ENGLISH
     return _layered(language, ruleset)
 
 
@@ -72,6 +72,9 @@ class _English(stdlib_gettext.NullTranslations):
 
     def ugettext(self, message: str) -> str:
         return message
+
+
+_ENGLISH = _English()  # one for every English text (a map asks some 80 times: making one each time was a tenth of it)
 
 
 @cache

@@ -718,13 +718,19 @@ def map_layers(ruleset: Ruleset) -> LayersOf:
 
 
 def render_map_for_turn(
-    ruleset: Ruleset | str, state_json: str, events_json: str, title: str = "", language: str = "en"
+    ruleset: Ruleset | str,
+    state_json: str,
+    events_json: str,
+    title: str = "",
+    language: str = "en",
+    *,
+    snapshot: dict[str, Any] | None = None,
 ) -> str:
     """The map of a stored turn (the archive's Turn row: state_json, events_json); `ruleset` is a Ruleset or its
-    name."""
+    name. `snapshot`: the data of `state_json`, when the caller read it already (the map only reads it)."""
     if isinstance(ruleset, str):
         ruleset = load_ruleset(ruleset)
-    layers, snapshot = map_layers(ruleset), json.loads(state_json)
+    layers, snapshot = map_layers(ruleset), json.loads(state_json) if snapshot is None else snapshot
     return render_map(
         board_of(ruleset, layers, snapshot),
         snapshot,

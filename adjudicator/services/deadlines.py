@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import traceback
 from collections import deque
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,8 @@ from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
+from adjudicator.archive.lean_mail import LeanArchive, StepAside
+from adjudicator.archive.lean_tick import LeanTickSession
 from adjudicator.archive.models import GameRow, SeatRow
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
@@ -46,8 +49,13 @@ def tick(archive: Archive, data: Path, *, clock: Clock = SYSTEM_CLOCK) -> TickRe
             return report
         with archive.session() as session:  # SQLite: one writer at a time, every game is waited for in turn
             names = db.games_to_tick(session)
-        for name in names:
-            _tick_listed(archive, data, name, None, report, clock=clock)
+        lean = archive.lean()  # the games' transactions without SQLAlchemy (archive/lean_tick.py)
+        try:
+            for name in names:
+                _tick_listed(archive, data, name, None, report, clock=clock, lean=lean)
+        finally:
+            if lean is not None:
+                lean.close()
     return report
 
 
@@ -87,12 +95,26 @@ LOOK_AHEAD = 200  # listed games checked at once for another worker's tick
 
 
 def _tick_listed(
-    archive: Archive, data: Path, name: str, claim: db.Claim | None, report: TickReport, *, clock: Clock
+    archive: Archive,
+    data: Path,
+    name: str,
+    claim: db.Claim | None,
+    report: TickReport,
+    *,
+    clock: Clock,
+    lean: LeanArchive | None = None,
 ) -> Literal["done", "held", "ticked"]:
     """Tick one game of the list into `report`; "held" while another worker holds it (this one comes back to it),
-    "ticked" when another worker ticked it since the list was made."""
+    "ticked" when another worker ticked it since the list was made. `lean`: the default SQLite archive, opened with
+    `sqlite3` (a game the lean way cannot tick as the archive would is ticked through the archive)."""
     try:
-        report.lines += _tick_game(archive, data, name, clock=clock, claim=claim)
+        if lean is not None:
+            try:
+                report.lines += _tick_game(lean.session(LeanTickSession), archive, data, name, clock=clock)
+                return "done"
+            except StepAside:
+                pass  # nothing was stored: the archive ticks the game
+        report.lines += _tick_game(archive.session(), archive, data, name, clock=clock, claim=claim)
     except db.GameTicked:
         return "ticked"
     except db.GameHeld:
@@ -106,12 +128,21 @@ def _tick_listed(
     return "done"
 
 
-def _tick_game(archive: Archive, data: Path, name: str, *, clock: Clock, claim: db.Claim | None = None) -> list[str]:
-    """Remind or adjudicate one game, deciding and acting under the game's lock: on SQLite a second tick running at
-    the same time waits, then finds the turn resolved and its deadline moved on; on PostgreSQL, with `claim`, it
-    skips a game another worker holds (SKIP LOCKED) and comes back to it at the end."""
+def _tick_game(
+    transaction: AbstractContextManager[Session],
+    archive: Archive,
+    data: Path,
+    name: str,
+    *,
+    clock: Clock,
+    claim: db.Claim | None = None,
+) -> list[str]:
+    """Remind or adjudicate one game in `transaction` (the archive's or a lean one), deciding and acting under the
+    game's lock: on SQLite a second tick running at the same time waits, then finds the turn resolved and its
+    deadline moved on; on PostgreSQL, with `claim`, it skips a game another worker holds (SKIP LOCKED) and comes back
+    to it at the end."""
     done, moment = None, clock.now()
-    with archive.session() as session:
+    with transaction as session:
         game, ruleset, state = current_game(session, name, lock=True, claim=claim)
         if game.paused or game.status != "running":
             return [f"{name}: {'paused' if game.paused else game.status}"]

@@ -122,7 +122,7 @@ def turn_reports(
     A report is rendered once per process for the same inputs: a tick writes a turn's files and then mails the
     same texts, and a tick of many games must be fast."""
     # read once per process for the same text (a tick renders a turn's reports in three calls); only read by these
-    snapshot = _made_once(ruleset, ("snapshot", row.state_json), lambda: json.loads(row.state_json))
+    snapshot = _snapshot(ruleset, row.state_json)
     hidden = "private" in snapshot  # a snapshot with private parts (schema 2): each reader gets his own view
 
     def position() -> Any:
@@ -227,6 +227,12 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
     )
 
 
+def _snapshot(ruleset: Ruleset, text: str) -> dict[str, Any]:
+    """The data of a snapshot text, read once per process for the reports and the map of a turn (which only read
+    it): a tick renders a turn's files and mails in several calls."""
+    return _made_once(ruleset, ("snapshot", text), lambda: json.loads(text))  # type: ignore[no-any-return]
+
+
 def _made_once(ruleset: Ruleset, key: tuple[Any, ...], make: Callable[[], T]) -> T:
     full_key = (id(ruleset), *key)
     found = _RENDERED.get(full_key)
@@ -254,7 +260,11 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
         heading = gettext(language, "%(game)s, turn %(number)s", game=game.name, number=row.number)
     key = ("map.svg", row.state_json, row.events_json, heading, language)  # drawn for the files and the mails
     return _made_once(
-        ruleset, key, lambda: render_map_for_turn(ruleset, row.state_json, row.events_json, heading, language)
+        ruleset,
+        key,
+        lambda: render_map_for_turn(
+            ruleset, row.state_json, row.events_json, heading, language, snapshot=_snapshot(ruleset, row.state_json)
+        ),
     )
 
 
