@@ -53,8 +53,20 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
             seat: verdict_lines(found, sources.get(seat, "")) for seat, found in verdicts["results_of"].items()
         },
         "dice": json.loads(row.dice_json),
+        "draws": public_draws(row),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
+
+
+def public_draws(row: TurnRow) -> list[tuple[int, str, int, int]]:
+    """A stored turn's public draws as its report prints them: (number, purpose, faces, value); none for a turn of
+    an older archive, which kept no faces."""
+    dice = json.loads(row.dice_json)
+    faces = json.loads(row.dice_faces) if row.dice_faces else []
+    if len(faces) != len(dice):
+        return []
+    drawn = zip(dice, faces, strict=True)
+    return [(number, purpose, count, value) for number, ((purpose, value), count) in enumerate(drawn, 1)]
 
 
 def _senders(ruleset: Ruleset, row: TurnRow) -> dict[str, list[str]]:
@@ -218,6 +230,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
         row.events_json,
         row.results_json,
         row.dice_json,
+        row.dice_faces,
         row.chain,
         row.state_json,
         before,
