@@ -592,6 +592,8 @@ def verify(
 
         checked = verify_reports(from_reports)
         passed, problems, notes = checked.lines, checked.problems, checked.notes
+        for line in checked.failed:  # a line per turn: those with a problem too
+            typer.echo(f"FAILED   {line}")
     elif game is None:
         fail("name the game to verify, or give --from-reports DIR")
     else:

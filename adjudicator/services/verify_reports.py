@@ -97,6 +97,7 @@ class Checked:
     """The outcome: a line per turn, problems (each naming its file and line), and what could not be checked."""
 
     lines: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # the lines of the turns with a problem
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -317,8 +318,9 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
         copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain]
         if not copies:
             continue
+        found = len(problems)
         said = _check_turn(name, number, copies, keys, heads, checked)
-        checked.lines.append(f"game {name} turn {number}: {said}")
+        (checked.failed if len(problems) > found else checked.lines).append(f"game {name} turn {number}: {said}")
     _check_seed(name, game, keys, problems, notes)
     numbers = sorted(n for n in game.turns if n > 0)
     missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
@@ -344,7 +346,6 @@ def _check_turn(
 ) -> str:
     """Check one turn's copies; returns the turn's line."""
     problems = checked.problems
-    start = len(problems)
     label = f"game {name} turn {number}"
     for what, value_of in (
         ("turn key", lambda c: c.key),
@@ -358,10 +359,15 @@ def _check_turn(
         if copy.key and copy.rolls is None:
             problems.append(f"{copy.where}: {label}: the report ends before its orders hash line (truncated?)")
     first = copies[0]
-    key = next((c.key for c in copies if _HEX.fullmatch(c.key)), "")
-    walked = _check_key(label, number, key, next(c.key_at for c in copies if c.key == key) if key else "", keys)
-    if walked.startswith("PROBLEM"):
-        problems.append(walked.removeprefix("PROBLEM "))
+    revealed = {c.key: c.key_at for c in copies if _HEX.fullmatch(c.key)}  # each key printed, where first
+    walks = [_check_key(label, number, key, where, keys) for key, where in revealed.items()]
+    walks = walks or [_check_key(label, number, "", "", keys)]
+    problems += [walk.removeprefix("PROBLEM ") for walk in walks if walk.startswith("PROBLEM")]
+    walked = next((walk for walk in walks if walk.startswith("PROBLEM")), walks[0])
+    if revealed:  # the turns after it walk down to a key that follows, where one does
+        keys[number] = next(
+            (k for k, w in zip(revealed, walks, strict=True) if not w.startswith("PROBLEM")), keys[number]
+        )
     recomputed = 0
     for copy in {_draws_key(c): c for c in copies if c.draws or c.rolls}.values():
         recomputed = max(recomputed, _check_draws(label, copy, problems, checked.notes))
@@ -375,7 +381,7 @@ def _check_turn(
     said.append(f"{len(copies)} cop{'y' if len(copies) == 1 else 'ies'} read")
     if head:
         said.append(f"chain head {head[:16]}...")
-    return ("PROBLEM: " if len(problems) > start else "ok: ") + ", ".join(said)
+    return ", ".join(said)
 
 
 def _draws_key(copy: TurnCopy) -> tuple[object, ...]:
@@ -389,7 +395,7 @@ def _agree(label: str, what: str, values: list[tuple[str, str]], problems: list[
         distinct.setdefault(value, []).append(where)
     if len(distinct) > 1:
         shown = "; ".join(f"{_short(value)} in {', '.join(where[:3])}" for value, where in distinct.items())
-        problems.append(f"{label}: its {what} differs between reports (one was changed after it was sent): {shown}")
+        problems.append(f"{label}: the reports do not agree on its {what} (one was changed after it was sent): {shown}")
 
 
 def _short(value: str) -> str:
@@ -401,7 +407,7 @@ def _check_key(label: str, number: int, key: str, where: str, keys: dict[int, st
     if not key:
         return "no turn key (dice file or none printed)"
     earlier = [t for t in keys if t < number]
-    keys[number] = key
+    keys.setdefault(number, key)
     if not earlier:
         return "its key is not anchored (no earlier key or commitment read)"
     previous = max(earlier)
