@@ -34,6 +34,7 @@ from pathlib import Path
 from adjudicator.engine.chance import CHAIN_LENGTH, DiceError, KeyedDice, chain_keys, commitment
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import translations
+from adjudicator.services.verify_published import spans
 
 _HEX = re.compile(r"[0-9a-f]{64}")
 _FIELD = re.compile(r"%\((\w+)\)s")
@@ -224,24 +225,27 @@ def _read_line(
     """One line of a report: a commitment, a seed, or one of a turn's dice or chain lines."""
     found, begins = _match(COMMITMENTS, line)
     if begins:
-        value = found.group("commitment") if found else ""
-        if _HEX.fullmatch(value):
-            games.setdefault(game, GameCopies()).commitments.setdefault(value, []).append(where)
-        else:
-            problems.append(f"{where}: the dice commitment is garbled: {line[:90]!r}")
+        _keep(found, "commitment", where, line, games.setdefault(game, GameCopies()).commitments, problems)
         return
     found, begins = _match(SEED_LINES, line)
     if not begins:
         found, begins = _seed_begun(line)
     if begins:
-        value = found.group("seed") if found else ""
-        if _HEX.fullmatch(value):
-            games.setdefault(game, GameCopies()).seeds.setdefault(value, []).append(where)
-        else:
-            problems.append(f"{where}: the revealed seed is garbled: {line[:90]!r}")
+        _keep(found, "seed", where, line, games.setdefault(game, GameCopies()).seeds, problems)
         return
     if turn is not None:
         _read_turn_line(line, where, turn, problems)
+
+
+def _keep(
+    found: re.Match[str] | None, name: str, where: str, line: str, kept: dict[str, list[str]], problems: list[str]
+) -> None:
+    """Keep a game's commitment or revealed seed with where it was printed; a garbled one is a problem."""
+    value = found.group(name) if found else ""
+    if _HEX.fullmatch(value):
+        kept.setdefault(value, []).append(where)
+    else:
+        problems.append(f"{where}: the dice {name} is garbled: {line[:90]!r}")
 
 
 def _seed_begun(line: str) -> tuple[re.Match[str] | None, bool]:
@@ -325,7 +329,7 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
     numbers = sorted(n for n in game.turns if n > 0)
     missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
     if missing:
-        notes.append(f"game {name}: no report of turn(s) {_ranges(missing)}: the key walks span them")
+        notes.append(f"game {name}: no report of turn(s) {spans(missing)}: the key walks span them")
     notes.append(
         f"game {name}: the chain heads are held to one per turn; each covers its turn's orders, state and events as "
         "the archive stores them, which no public report prints: recomputing them needs the archive (`pbem verify`)"
@@ -477,14 +481,3 @@ def _check_seed(name: str, game: GameCopies, keys: dict[int, str], problems: lis
         f"game {name}: the seed is revealed and checked; the hidden draws and the orders hashes it keys need their "
         "purposes and the order texts, which no public report prints: not recomputed here"
     )
-
-
-def _ranges(numbers: list[int]) -> str:
-    """[3, 4, 5, 9] -> '3-5, 9'."""
-    spans: list[list[int]] = []
-    for n in numbers:
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
