@@ -172,6 +172,20 @@ def test_a_turns_orders_rewritten_with_consistent_dice_and_chain_are_caught_by_t
     assert not any(f"turn {number - 1}:" in p for p in found)  # the turns before the edit agree
 
 
+def test_the_moderators_verify_names_a_turn_whose_stored_faces_were_edited(demo: Path) -> None:
+    """The faces stored beside the dice are what the reports print: a replay makes them again."""
+    number = turn_with_draws(demo)
+    assert CliRunner().invoke(app, ["verify", "demo", "--data", str(demo)]).exit_code == 0
+    with Archive.in_folder(demo).session() as session:
+        row = next(r for r in db.turns(session, db.find_game(session, "demo")) if r.number == number)
+        row.dice_faces = json.dumps([7 for _ in json.loads(row.dice_faces)])
+        session.add(row)
+        session.commit()
+    result = CliRunner().invoke(app, ["verify", "demo", "--data", str(demo)])
+    assert result.exit_code == 1
+    assert f"turn {number} (" in result.output and "replay differs in dice_faces" in result.output
+
+
 def test_a_report_file_rewritten_is_caught_naming_the_turn_and_both_places(demo: Path, tmp_path: Path) -> None:
     kept = kept_mails(demo, tmp_path / "player")
     number = turn_with_draws(demo)
