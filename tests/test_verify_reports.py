@@ -103,6 +103,30 @@ def republish(demo: Path, tmp_path: Path) -> Path:
     return site
 
 
+def test_reports_in_every_language_are_read_and_a_die_changed_in_one_is_caught(demo: Path, tmp_path: Path) -> None:
+    number = turn_with_draws(demo)
+    folder = tmp_path / "languages"
+    folder.mkdir()
+    for language in ("en", "de", "it", "nl"):
+        shown = CliRunner().invoke(
+            app, ["report", "demo", "--turn", str(number), "--language", language, "--data", str(demo)]
+        )
+        assert shown.exit_code == 0, shown.output
+        (folder / f"report-{language}.txt").write_text(shown.output)
+    result = check(folder)
+    assert result.exit_code == 0, result.output
+    assert re.search(rf"^ok +game demo turn {number}: .*[1-9] draw\(s\) recomputed, 4 copies read", result.output, re.M)
+    german = folder / "report-de.txt"
+    text = german.read_text()
+    drawn = re.search(r"^      Wurf 1 von 1-6: (\d)", text, re.M)
+    assert drawn
+    german.write_text(text.replace(drawn.group(0), drawn.group(0)[:-1] + str(int(drawn.group(1)) % 6 + 1)))
+    found = problems(check(folder))
+    assert any(p.startswith("report-de.txt:") and f"turn {number}: draw 1 (" in p and "gives" in p for p in found), (
+        found
+    )
+
+
 def test_a_die_changed_in_the_archive_after_the_reports_went_out_is_caught_naming_the_turn(
     demo: Path, tmp_path: Path
 ) -> None:

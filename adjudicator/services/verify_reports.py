@@ -335,7 +335,8 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
         "the archive stores them, which no public report prints: recomputing them needs the archive (`pbem verify`)"
     )
     if len(problems) == start:
-        checked.lines.append(f"game {name}: every report read agrees with the dice commitment and with itself")
+        against = "with the dice commitment and " if anchor else ""
+        checked.lines.append(f"game {name}: every report read agrees {against}with the others")
 
 
 def _commitment(name: str, game: GameCopies, problems: list[str]) -> str | None:
@@ -438,11 +439,13 @@ def _check_draws(label: str, copy: TurnCopy, problems: list[str], notes: list[st
         return 0
     numbers = [n for n, _, _, _ in copy.draws]
     values = tuple(v for _, _, v, _ in copy.draws)
-    if numbers != list(range(1, len(numbers) + 1)) or (copy.rolls is not None and values != copy.rolls):
+    if numbers != list(range(1, len(numbers) + 1)) or len(numbers) != len(copy.rolls or values):
         problems.append(
-            f"{copy.draws_at[-1]}: {label}: its draws ({len(numbers)}) are not its rolls ({len(copy.rolls or ())}): "
-            "a draw line is missing (truncated?)"
+            f"{copy.draws_at[-1]}: {label}: {len(numbers)} draw line(s) for {len(copy.rolls or ())} roll(s): a draw "
+            "line is missing (truncated?)"
         )
+    elif copy.rolls is not None and values != copy.rolls:
+        problems.append(f"{copy.draws_at[-1]}: {label}: its draws print other values than its rolls")
     dice = KeyedDice(key=bytes.fromhex(copy.key), orders_hash=copy.orders_hash)
     agreed = 0
     for (number, faces, value, purpose), where in zip(copy.draws, copy.draws_at, strict=True):
