@@ -65,7 +65,8 @@ def test_an_honest_game_passes_from_a_players_mails_with_every_draw_recomputed_a
     drawn = sum(int(m) for _, said in turns for m in re.findall(r"(\d+) draw\(s\) recomputed", said))
     assert drawn > 5  # the battles' dice, recomputed from each turn's key, orders hash and the printed purposes
     assert all("hashes down to" in said for n, said in turns if int(n) > 0)
-    assert "the seed is revealed and checked" in result.output  # the game ended: its seed makes the commitment
+    # the game ended: its last report reveals the seed, which makes the commitment
+    assert "game demo: the revealed seed makes the dice commitment and every turn key read" in result.output
 
 
 def test_the_public_report_prints_each_draw_with_its_purpose_and_faces(demo: Path) -> None:
@@ -81,6 +82,31 @@ def test_the_public_report_prints_each_draw_with_its_purpose_and_faces(demo: Pat
 def test_the_site_a_player_saved_and_the_turn_files_pass_too(demo: Path) -> None:
     assert check(demo / "site").exit_code == 0
     assert check(demo / "games").exit_code == 0
+
+
+def test_at_the_games_end_the_site_shows_the_hidden_draws_and_the_check_recomputes_them_from_the_seed(
+    demo: Path, tmp_path: Path
+) -> None:
+    result = check(demo / "site")
+    assert result.exit_code == 0, result.output
+    recomputed = re.search(
+        r"^ok +game demo: (\d+) hidden draw\(s\) of \d+ turn\(s\) recomputed from the revealed seed",
+        result.output,
+        re.M,
+    )
+    assert recomputed and int(recomputed.group(1)) > 10  # the decks' shuffles of the setup
+    saved = Path(shutil.copytree(demo / "site", tmp_path / "saved"))
+    page = next(p for p in sorted(saved.glob("turn-*.html")) if 'id="hidden-draws"' in p.read_text())
+    lines = page.read_text().splitlines()
+    at = next(i for i, text in enumerate(lines) if text.startswith("draw "))
+    drawn = re.match(r"(draw \d+ of 1-(\d+): )(\d+)", lines[at])
+    other = int(drawn.group(3)) % int(drawn.group(2)) + 1  # another face of the same die
+    lines[at] = lines[at].replace(drawn.group(0), f"{drawn.group(1)}{other}", 1)
+    page.write_text("\n".join(lines) + "\n")
+    found = problems(check(saved))
+    assert any(
+        p.startswith(f"{page.name}:{at + 1}: game demo turn ") and "gives" in p and "revealed seed" in p for p in found
+    ), found
 
 
 def test_mails_in_any_order_and_with_gaps_pass_and_the_gap_is_named(demo: Path, tmp_path: Path) -> None:

@@ -122,6 +122,7 @@ class TurnRow(SQLModel, table=True):
     # the faces of each public draw (JSON list, beside dice_json): reports print them so that a player recomputes
     # the dice; not chained, as a replay makes them again ("" in older archives: their reports print no draws)
     dice_faces: str = ""
+    hidden_faces: str = ""  # the same for the hidden draws (hidden_dice_json), shown once the game has ended
 
 
 class OrderSetRow(SQLModel, table=True):

@@ -61,8 +61,17 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None) -> d
 def public_draws(row: TurnRow) -> list[tuple[int, str, int, int]]:
     """A stored turn's public draws as its report prints them: (number, purpose, faces, value); none for a turn of
     an older archive, which kept no faces."""
-    dice = json.loads(row.dice_json)
-    faces = json.loads(row.dice_faces) if row.dice_faces else []
+    return _draws(row.dice_json, row.dice_faces)
+
+
+def hidden_draws(row: TurnRow) -> list[tuple[int, str, int, int]]:
+    """A stored turn's hidden draws as the site shows them once the game has ended, like public_draws."""
+    return _draws(row.hidden_dice_json or "[]", row.hidden_faces)
+
+
+def _draws(dice_json: str, faces_json: str) -> list[tuple[int, str, int, int]]:
+    dice = json.loads(dice_json)
+    faces = json.loads(faces_json) if faces_json else []
     if len(faces) != len(dice):
         return []
     drawn = zip(dice, faces, strict=True)
@@ -381,6 +390,8 @@ def write_game_site(
         rows = db.turns(session, game)
     ruleset = _game_ruleset(game)
     befores = [None, *(row.state_json for row in rows[:-1])]
+    # the game's end reveals the seed, and with it the hidden draws, which anybody can then recompute
+    ended = bool(rows) and hidden_draws_revealed(ruleset, stored_state(ruleset, rows[-1].state_json), game)
     pages = [
         SiteTurn(
             number=row.number,
@@ -393,6 +404,7 @@ def write_game_site(
             orders_hash=row.orders_hash,
             dice=json.loads(row.dice_json),
             dice_source=row.dice_source,
+            hidden_draws=hidden_draws(row) if ended else [],
         )
         for row, before in zip(rows, befores, strict=True)
     ]

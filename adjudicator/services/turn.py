@@ -133,6 +133,7 @@ def turn_row(
         answers_json=json.dumps(answers or {}, sort_keys=True),
         created=timestamp(clock),
         dice_faces=json.dumps(dice.faces_log) if [tuple(d) for d in result.dice] == dice.log else "",
+        hidden_faces=json.dumps(dice.hidden_faces_log) if dice.hidden_log else "",
     )
 
 

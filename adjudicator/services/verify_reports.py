@@ -31,7 +31,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from adjudicator.engine.chance import CHAIN_LENGTH, DiceError, KeyedDice, chain_keys, commitment
+from adjudicator.engine.chance import (
+    CHAIN_LENGTH,
+    DiceError,
+    KeyedDice,
+    chain_keys,
+    commitment,
+    hidden_turn_key,
+)
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import translations
 from adjudicator.services.verify_published import spans
@@ -40,6 +47,8 @@ _HEX = re.compile(r"[0-9a-f]{64}")
 _FIELD = re.compile(r"%\((\w+)\)s")
 _SUBJECT_GAME = re.compile(r"\[([^\]]+)\]")  # "[demo] Report, turn 4": the game a mail is about
 _REPORT_PRE = re.compile(r'<pre id="report">(.*?)</pre>', re.S)
+_HIDDEN_PRE = re.compile(r'<pre id="hidden-draws">(.*?)</pre>', re.S)  # a site's turn page once the game has ended
+_PAGE_TURN = re.compile(r"turn-(\d+)\.html?\Z")
 _READ = (".eml", ".txt", ".html", ".htm")
 
 # The report lines read (templates/report.txt.j2, welcome.txt.j2), each with the fields it gives.
@@ -91,6 +100,7 @@ class GameCopies:
     turns: dict[int, list[TurnCopy]] = field(default_factory=dict)
     commitments: dict[str, list[str]] = field(default_factory=dict)  # commitment -> where printed
     seeds: dict[str, list[str]] = field(default_factory=dict)
+    hidden: dict[int, list[tuple[int, int, int, str, str]]] = field(default_factory=dict)  # + where, by turn
 
 
 @dataclass
@@ -112,6 +122,8 @@ def verify_reports(folder: Path) -> Checked:
     games: dict[str, GameCopies] = {}
     for where, text, game in _texts(folder):
         _read_report(text, where, game, games, checked.problems)
+    for where, text, turn in _hidden_texts(folder):
+        _read_hidden(text, where, turn, games, checked.problems)
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
@@ -157,6 +169,45 @@ def _texts(folder: Path) -> Iterator[tuple[str, str, str]]:
                 yield name, "\n" * before + html.unescape(found.group(1)), ""
         else:
             yield name, raw.decode("utf-8", "replace"), ""
+
+
+def _hidden_texts(folder: Path) -> Iterator[tuple[str, str, int]]:
+    """(where, text, turn) of the hidden draws a saved site page shows once its game has ended."""
+    for path in sorted(folder.rglob("turn-*.htm*")):
+        turn = _PAGE_TURN.search(path.name)
+        page = path.read_text("utf-8", "replace") if turn and path.is_file() else ""
+        for found in _HIDDEN_PRE.finditer(page):
+            before = page.count("\n", 0, found.start(1))
+            yield str(path.relative_to(folder)), "\n" * before + html.unescape(found.group(1)), int(turn.group(1))
+
+
+def _read_hidden(text: str, where: str, turn: int, games: dict[str, GameCopies], problems: list[str]) -> None:
+    """A page's hidden draws: its game is the one its report names (the page's report is read first)."""
+    named = [
+        name for name, game in games.items() if any(c.where.startswith(f"{where}:") for c in game.turns.get(turn, []))
+    ]
+    if len(named) != 1:
+        problems.append(f"{where}: hidden draws of turn {turn} on a page whose report names no game")
+        return
+    kept = games[named[0]].hidden.setdefault(turn, [])
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        found, _ = _match(DRAW_LINE, line)
+        try:
+            assert found is not None
+            kept.append(
+                (
+                    int(found.group("number")),
+                    int(found.group("faces")),
+                    int(found.group("value")),
+                    found.group("purpose"),
+                    f"{where}:{number}",
+                )
+            )
+        except (AssertionError, ValueError):
+            problems.append(f"{where}:{number}: turn {turn}'s hidden draw line is garbled: {line[:90]!r}")
 
 
 @dataclass(frozen=True)
@@ -325,7 +376,7 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
         found = len(problems)
         said = _check_turn(name, number, copies, keys, heads, checked)
         (checked.failed if len(problems) > found else checked.lines).append(f"game {name} turn {number}: {said}")
-    _check_seed(name, game, keys, problems, notes)
+    _check_seed(name, game, keys, checked)
     numbers = sorted(n for n in game.turns if n > 0)
     missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
     if missing:
@@ -464,8 +515,10 @@ def _check_draws(label: str, copy: TurnCopy, problems: list[str], notes: list[st
     return agreed
 
 
-def _check_seed(name: str, game: GameCopies, keys: dict[int, str], problems: list[str], notes: list[str]) -> None:
-    """At the game's end the seed is revealed: it must make the commitment and every turn's key."""
+def _check_seed(name: str, game: GameCopies, keys: dict[int, str], checked: Checked) -> None:
+    """At the game's end the seed is revealed: it must make the commitment and every turn's key, and the hidden
+    draws a saved site shows."""
+    problems, notes = checked.problems, checked.notes
     if not game.seeds:
         notes.append(f"game {name}: no revealed seed (the game has not ended): hidden draws and orders hashes wait")
         return
@@ -480,7 +533,36 @@ def _check_seed(name: str, game: GameCopies, keys: dict[int, str], problems: lis
         wrong = [t for t, key in sorted(keys.items()) if 0 < t < len(made) and made[t].hex() != key]
         if wrong:
             problems.append(f"{where[0]}: game {name}: the revealed seed does not make the key of turn(s) {wrong}")
+        else:
+            checked.lines.append(f"game {name}: the revealed seed makes the dice commitment and every turn key read")
+        _check_hidden(name, game, secret, checked)
     notes.append(
-        f"game {name}: the seed is revealed and checked; the hidden draws and the orders hashes it keys need their "
-        "purposes and the order texts, which no public report prints: not recomputed here"
+        f"game {name}: the orders hashes the seed keys need the turns' order texts, which no report prints: not "
+        "recomputed here"
+    )
+
+
+def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) -> None:
+    """Recompute each turn's hidden draws from the revealed seed's hidden key of the turn (engine/chance.py)."""
+    if not game.hidden:
+        checked.notes.append(
+            f"game {name}: no hidden draws read (the site's turn pages show them once the game has ended): "
+            "not recomputed"
+        )
+        return
+    agreed = 0
+    for turn, draws in sorted(game.hidden.items()):
+        orders_hash = next((c.orders_hash for c in game.turns.get(turn, []) if c.orders_hash), "")
+        dice = KeyedDice(orders_hash=orders_hash, hidden_key=hidden_turn_key(seed, turn))
+        for number, faces, value, purpose, where in draws:
+            drawn = dice.roll(purpose, faces, hidden=True)
+            if drawn != value:
+                checked.problems.append(
+                    f"{where}: game {name} turn {turn}: hidden draw {number} ({purpose}, 1-{faces}) gives {drawn} "
+                    f"from the revealed seed, but the page prints {value}"
+                )
+            else:
+                agreed += 1
+    checked.lines.append(
+        f"game {name}: {agreed} hidden draw(s) of {len(game.hidden)} turn(s) recomputed from the revealed seed"
     )
