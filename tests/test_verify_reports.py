@@ -296,6 +296,16 @@ def test_every_ruleset_s_mails_pass(ruleset: str, seat: str, tmp_path: Path) -> 
     assert re.search(r"game demo turn \d+: its key hashes down", result.output)
 
 
+def test_verify_needs_a_game_or_a_folder_and_a_folder_that_is_not_there_is_a_problem(tmp_path: Path) -> None:
+    neither = CliRunner().invoke(app, ["verify"])
+    assert neither.exit_code != 0 and "--from-reports" in neither.output
+    missing = check(tmp_path / "nowhere")
+    assert missing.exit_code == 1 and "not a folder" in missing.output
+    (tmp_path / "empty").mkdir()
+    empty = check(tmp_path / "empty")
+    assert empty.exit_code == 1 and "no report of any game found" in empty.output
+
+
 def test_the_scripted_classic_games_turn_files_pass(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
     assert CliRunner().invoke(app, ["demo", "--data", str(folder)]).exit_code == 0
