@@ -100,7 +100,8 @@ class GameCopies:
     turns: dict[int, list[TurnCopy]] = field(default_factory=dict)
     commitments: dict[str, list[str]] = field(default_factory=dict)  # commitment -> where printed
     seeds: dict[str, list[str]] = field(default_factory=dict)
-    hidden: dict[int, list[tuple[int, int, int, str, str]]] = field(default_factory=dict)  # + where, by turn
+    # the hidden draws a site page shows, by (turn, page): (number, faces, value, purpose, where)
+    hidden: dict[tuple[int, str], list[tuple[int, int, int, str, str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -189,25 +190,23 @@ def _read_hidden(text: str, where: str, turn: int, games: dict[str, GameCopies],
     if len(named) != 1:
         problems.append(f"{where}: hidden draws of turn {turn} on a page whose report names no game")
         return
-    kept = games[named[0]].hidden.setdefault(turn, [])
+    kept = games[named[0]].hidden.setdefault((turn, where), [])  # each page's draws apart: each is recomputed
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if not line:
-            continue
-        found, _ = _match(DRAW_LINE, line)
-        try:
-            assert found is not None
-            kept.append(
-                (
-                    int(found.group("number")),
-                    int(found.group("faces")),
-                    int(found.group("value")),
-                    found.group("purpose"),
-                    f"{where}:{number}",
-                )
-            )
-        except (AssertionError, ValueError):
+        draw = _draw(_match(DRAW_LINE, line)[0]) if line else None
+        if draw is not None:
+            kept.append((*draw, f"{where}:{number}"))
+        elif line:
             problems.append(f"{where}:{number}: turn {turn}'s hidden draw line is garbled: {line[:90]!r}")
+
+
+def _draw(found: re.Match[str] | None) -> tuple[int, int, int, str] | None:
+    """A draw line's (number, faces, value, purpose); None when its numbers are not numbers."""
+    numbers = [found.group(name) for name in ("number", "faces", "value")] if found else []
+    if not numbers or not all(n.isdecimal() and n.isascii() and len(n) < 10 for n in numbers):
+        return None
+    number, faces, value = map(int, numbers)
+    return number, faces, value, found.group("purpose") if found else ""
 
 
 @dataclass(frozen=True)
@@ -323,14 +322,12 @@ def _read_turn_line(line: str, where: str, turn: TurnCopy, problems: list[str]) 
         return
     found, begins = _match(DRAW_LINE, line)
     if begins:
-        try:
-            assert found is not None
-            draw = (int(found.group("number")), int(found.group("faces")), int(found.group("value")))
-        except (AssertionError, ValueError):
+        draw = _draw(found)
+        if draw is None:
             problems.append(f"{where}: turn {turn.turn}'s draw line is garbled: {line[:90]!r}")
-            return
-        turn.draws.append((*draw, found.group("purpose")))
-        turn.draws_at.append(where)
+        else:
+            turn.draws.append(draw)
+            turn.draws_at.append(where)
         return
     found, begins = _match(CHAIN_LINE, line)
     if begins:
@@ -551,11 +548,18 @@ def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) ->
         )
         return
     agreed = 0
-    for turn, draws in sorted(game.hidden.items()):
-        orders_hash = next((c.orders_hash for c in game.turns.get(turn, []) if c.orders_hash), "")
-        dice = KeyedDice(orders_hash=orders_hash, hidden_key=hidden_turn_key(seed, turn))
+    for (turn, page), draws in sorted(game.hidden.items()):
+        # the orders hash the page's own report prints (every copy's is held to the others' above)
+        copies = sorted(game.turns.get(turn, []), key=lambda c: not c.where.startswith(f"{page}:"))
+        orders_hash = next((c.orders_hash for c in copies if c.orders_hash), "")
+        dice = KeyedDice(orders_hash=orders_hash)
         for number, faces, value, purpose, where in draws:
-            drawn = dice.roll(purpose, faces, hidden=True)
+            try:
+                dice.hidden_key = dice.hidden_key or hidden_turn_key(seed, turn)
+                drawn = dice.roll(purpose, faces, hidden=True)
+            except DiceError as bad:
+                checked.problems.append(f"{where}: game {name} turn {turn}: hidden draw {number} cannot be made: {bad}")
+                break
             if drawn != value:
                 checked.problems.append(
                     f"{where}: game {name} turn {turn}: hidden draw {number} ({purpose}, 1-{faces}) gives {drawn} "
@@ -564,5 +568,6 @@ def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) ->
             else:
                 agreed += 1
     checked.lines.append(
-        f"game {name}: {agreed} hidden draw(s) of {len(game.hidden)} turn(s) recomputed from the revealed seed"
+        f"game {name}: {agreed} hidden draw(s) of {len({turn for turn, _ in game.hidden})} turn(s) recomputed from "
+        "the revealed seed"
     )
