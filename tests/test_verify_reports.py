@@ -261,12 +261,17 @@ def test_a_truncated_or_garbled_report_is_named_with_its_line_not_a_crash(demo: 
     (folder / "garbled.txt").write_text("\n".join(garbled))
     (folder / "truncated.txt").write_text("\n".join(report[: draw_line + 1]) + "\n      draw 2 of 1-")
     (folder / "cut-short.txt").write_text("\n".join(report[: key_line + 1]))
+    heading = next(i for i, line in enumerate(report) if line.startswith(f"=== Turn {number}"))
+    far = list(report)  # a garbled turn number: named at once, not walked down a chain it is not on
+    far[heading] = far[heading].replace(f"Turn {number}", "Turn 99999999", 1)
+    (folder / "far.txt").write_text("\n".join(far))
     result = check(folder)
     assert result.exit_code == 1
     found = problems(result)
     assert f"garbled.txt:{key_line + 1}: turn {number}'s key is garbled: " in "\n".join(found)
     assert any(p.startswith(f"truncated.txt:{draw_line + 2}: turn {number}'s draw line is garbled") for p in found)
     assert any(p.startswith("cut-short.txt:") and "ends before its orders hash line" in p for p in found)
+    assert f"far.txt:{heading + 1}: game demo: turn 99999999 is beyond the dice chain (10000 keys)" in found
 
 
 def test_a_key_that_does_not_follow_the_chain_is_caught(demo: Path, tmp_path: Path) -> None:

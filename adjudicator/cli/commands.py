@@ -592,7 +592,7 @@ def verify(
 
         checked = verify_reports(from_reports)
         passed, problems, notes = checked.lines, checked.problems, checked.notes
-        for line in checked.failed:  # a line per turn: those with a problem too
+        for line in checked.failed:  # the turns with a problem, each on its line as the others are
             typer.echo(f"FAILED   {line}")
     elif game is None:
         fail("name the game to verify, or give --from-reports DIR")

@@ -14,8 +14,9 @@ chain head after the turn; from these it checks, game by game:
   (engine/chance.py), gives the printed value, and the draws are the turn's rolls;
 - the chain heads: one per turn, none repeated; a head covers the turn's orders, state and events as the archive
   stores them, which no report prints, so it cannot be recomputed here;
-- at the game's end, the revealed seed against the commitment and every turn key. The hidden draws and the orders
-  commitments need what no public report prints (their purposes, the order texts): they are named as unchecked.
+- at the game's end, the revealed seed against the commitment and every turn key, and the hidden draws that the
+  site's turn pages then show, recomputed from the seed. The orders hashes need the order texts, which no report
+  prints, and which cards the hidden draws dealt needs the rules' replay: they are named as unchecked.
 
 Each problem names the file and line. Reports are read in each language the catalogues have."""
 
@@ -367,6 +368,10 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
     keys: dict[int, str] = {0: anchor} if anchor else {}
     heads: dict[str, int] = {}
     for number in sorted(game.turns):
+        if number >= CHAIN_LENGTH:  # a garbled turn number: named, not walked
+            where = game.turns[number][0].where
+            problems.append(f"{where}: game {name}: turn {number} is beyond the dice chain ({CHAIN_LENGTH} keys)")
+            continue
         copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain]
         if not copies:
             continue
@@ -374,7 +379,7 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
         said = _check_turn(name, number, copies, keys, heads, checked)
         (checked.failed if len(problems) > found else checked.lines).append(f"game {name} turn {number}: {said}")
     _check_seed(name, game, keys, checked)
-    numbers = sorted(n for n in game.turns if n > 0)
+    numbers = sorted(n for n in game.turns if 0 < n < CHAIN_LENGTH)
     missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
     if missing:
         notes.append(f"game {name}: no report of turn(s) {spans(missing)}: the key walks span them")
