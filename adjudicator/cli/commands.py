@@ -587,26 +587,27 @@ def verify(
     chain heads its reports published (turn files, mails) and check the rows outside the chain. With
     --from-reports, a player checks the reports he kept instead (docs/players-verify.md)."""
     notes: list[str] = []
+    turns: list[tuple[bool, str]] = []  # the player's check: a line per turn, and whether it passed
     if from_reports is not None:
         from adjudicator.services.verify_reports import verify_reports
 
         checked = verify_reports(from_reports)
-        passed, problems, notes = checked.lines, checked.problems, checked.notes
-        for line in checked.failed:  # the turns with a problem, each on its line as the others are
-            typer.echo(f"FAILED   {line}")
+        passed, problems, notes, turns = checked.lines, checked.problems, checked.notes, checked.turns
     elif game is None:
         fail("name the game to verify, or give --from-reports DIR")
     else:
         from adjudicator.services.verification import verify_stored
 
         passed, problems = verify_stored(data, db, game, eml_dir or [], notes)
+    for ok, line in turns:
+        typer.echo(f"{'ok' if ok else 'FAILED':8} {line}")
     for line in passed:
         typer.echo(f"ok       {line}")
     for line in notes:
         typer.echo(f"note     {line}")
     for line in problems:
         typer.echo(f"PROBLEM  {line}")
-    typer.echo(f"{len(passed)} checks passed, {len(problems)} problems")
+    typer.echo(f"{len(passed) + sum(ok for ok, _ in turns)} checks passed, {len(problems)} problems")
     if problems:
         raise typer.Exit(1)
 

@@ -109,8 +109,8 @@ class GameCopies:
 class Checked:
     """The outcome: a line per turn, problems (each naming its file and line), and what could not be checked."""
 
-    lines: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)  # the lines of the turns with a problem
+    lines: list[str] = field(default_factory=list)  # what passed of each game as a whole
+    turns: list[tuple[bool, str]] = field(default_factory=list)  # a line per turn in order, and whether it passed
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -377,7 +377,7 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
             continue
         found = len(problems)
         said = _check_turn(name, number, copies, keys, heads, checked)
-        (checked.failed if len(problems) > found else checked.lines).append(f"game {name} turn {number}: {said}")
+        checked.turns.append((len(problems) == found, f"game {name} turn {number}: {said}"))
     _check_seed(name, game, keys, checked)
     numbers = sorted(n for n in game.turns if 0 < n < CHAIN_LENGTH)
     missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
@@ -463,7 +463,7 @@ def _short(value: str) -> str:
 def _check_key(label: str, number: int, key: str, where: str, keys: dict[int, str]) -> str:
     """Walk the turn's key down to the nearest earlier key known (the commitment is turn 0's)."""
     if not key:
-        return "no turn key (dice file or none printed)"
+        return "the setup, no turn key" if number == 0 else "no turn key (dice file or none printed)"
     earlier = [t for t in keys if t < number]
     keys.setdefault(number, key)
     if not earlier:
