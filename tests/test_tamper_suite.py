@@ -158,6 +158,10 @@ def other_die(dice: list[list[Any]]) -> list[list[Any]]:
     return dice
 
 
+def other_faces(faces: list[int]) -> list[int]:
+    return [faces[0] + 1, *faces[1:]]
+
+
 def refused_first(results: Any) -> Any:
     verdicts = results if isinstance(results, list) else next(v for v in results.values() if v)
     verdicts[0]["accepted"] = not verdicts[0]["accepted"]
@@ -389,6 +393,8 @@ BOTH: dict[str, Case] = {
     "dice": Case("dice", json_edit("dice_json", other_die), "dice_json"),
     "dice-rehashed": Case("dice", rehashed(json_edit("dice_json", other_die)), "dice_json"),
     "dice-dropped-rehashed": Case("dice", rehashed(columns(dice_json="[]")), "dice_json"),
+    # the faces the reports print beside each draw, outside the chain: the replay makes them again
+    "dice-faces": Case("dice", json_edit("dice_faces", other_faces), "replay differs in dice_faces"),
     "results": Case("orders", json_edit("results_json", refused_first), "results_json"),
     "results-rehashed": Case("orders", rehashed(json_edit("results_json", refused_first)), "results_json"),
     "events": Case("orders", json_edit("events_json", lambda events: events[:-1]), "events_json"),
@@ -509,6 +515,7 @@ ONLY: dict[str, dict[str, Case]] = {
         "hidden-draws": Case("hidden", json_edit("hidden_dice_json", other_die), "chain is broken"),
         "hidden-draws-blanked-rehashed": Case("hidden", rehashed(columns(hidden_dice_json="")), "hidden_dice_json"),
         "hidden-draws-rehashed": Case("hidden", rehashed(json_edit("hidden_dice_json", other_die)), "hidden_dice"),
+        "hidden-faces": Case("hidden", json_edit("hidden_faces", other_faces), "replay differs in hidden_faces"),
         "snapshot-card-in-hand": Case("mid", rehashed(state_edit(a_card_in_hand)), "replay differs in state_hash"),
         "ER-13-game-data-card-value": Case("setup", game_data_edit(a_card_value), "the data was changed"),
         "ER-13-game-data-area-name": Case("setup", game_data_edit(an_area_name), "the data was changed"),

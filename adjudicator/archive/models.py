@@ -119,6 +119,10 @@ class TurnRow(SQLModel, table=True):
     mailed: bool = False  # its reports are in the outbox (set in the transaction that queues them)
     chain: str = ""  # sha256 over the previous turn's chain and this turn's inputs and outputs ("" in older archives)
     created: str
+    # the faces of each public draw (JSON list, beside dice_json): reports print them so that a player recomputes
+    # the dice; not chained, as a replay makes them again ("" in older archives: their reports print no draws)
+    dice_faces: str = ""
+    hidden_faces: str = ""  # the same for the hidden draws (hidden_dice_json), shown once the game has ended
 
 
 class OrderSetRow(SQLModel, table=True):

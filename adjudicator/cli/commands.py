@@ -565,7 +565,7 @@ def resolve(
 
 @app.command()
 def verify(
-    game: Annotated[str, typer.Argument(help="The game to verify.")],
+    game: Annotated[str | None, typer.Argument(help="The game to verify (none with --from-reports).")] = None,
     eml_dir: Annotated[
         list[Path] | None,
         typer.Option(
@@ -573,22 +573,41 @@ def verify(
             "(repeatable)."
         ),
     ] = None,
+    from_reports: Annotated[
+        Path | None,
+        typer.Option(
+            help="A player's check, with no archive: a folder of the reports he received (.eml mails, report "
+            "files, a saved copy of the site), checked against the dice commitment and against each other."
+        ),
+    ] = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
     """Replay every stored turn from its archived inputs and report any difference; hold the archive against the
-    chain heads its reports published (turn files, mails) and check the rows outside the chain."""
-    from adjudicator.services.verification import verify_stored
-
+    chain heads its reports published (turn files, mails) and check the rows outside the chain. With
+    --from-reports, a player checks the reports he kept instead (docs/players-verify.md)."""
     notes: list[str] = []
-    passed, problems = verify_stored(data, db, game, eml_dir or [], notes)
+    turns: list[tuple[bool, str]] = []  # the player's check: a line per turn, and whether it passed
+    if from_reports is not None:
+        from adjudicator.services.verify_reports import verify_reports
+
+        checked = verify_reports(from_reports)
+        passed, problems, notes, turns = checked.lines, checked.problems, checked.notes, checked.turns
+    elif game is None:
+        fail("name the game to verify, or give --from-reports DIR")
+    else:
+        from adjudicator.services.verification import verify_stored
+
+        passed, problems = verify_stored(data, db, game, eml_dir or [], notes)
+    for ok, line in turns:
+        typer.echo(f"{'ok' if ok else 'FAILED':8} {line}")
     for line in passed:
         typer.echo(f"ok       {line}")
     for line in notes:
         typer.echo(f"note     {line}")
     for line in problems:
         typer.echo(f"PROBLEM  {line}")
-    typer.echo(f"{len(passed)} checks passed, {len(problems)} problems")
+    typer.echo(f"{len(passed) + sum(ok for ok, _ in turns)} checks passed, {len(problems)} problems")
     if problems:
         raise typer.Exit(1)
 

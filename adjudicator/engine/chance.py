@@ -166,13 +166,20 @@ class Dice:
 
     log: list[tuple[str, int]] = field(default_factory=list)
     hidden_log: list[tuple[str, int]] = field(default_factory=list)  # draws no public output may print
+    faces_log: list[int] = field(default_factory=list)  # the faces of each draw of `log`: reports print them
+    hidden_faces_log: list[int] = field(default_factory=list)  # those of `hidden_log`: printed once the game ends
 
     def roll(self, purpose: str, faces: int = FACES, *, hidden: bool = False) -> int:
         """A die of `faces` faces: 1..faces; `hidden`: from the hidden stream, logged apart."""
         if faces < 1:
             raise DiceError(f"a die of {faces} faces cannot be rolled ({purpose})")
         value = self._next(purpose, faces, hidden)
-        (self.hidden_log if hidden else self.log).append((purpose, value))
+        if hidden:
+            self.hidden_log.append((purpose, value))
+            self.hidden_faces_log.append(faces)
+        else:  # a player recomputes a public draw from its purpose and its faces, both printed in the report
+            self.log.append((purpose, value))
+            self.faces_log.append(faces)
         return value
 
     def roll_face(self, purpose: str, table: Sequence[T], *, hidden: bool = False) -> T:

@@ -2,14 +2,15 @@
 
 Each turn page shows the public report, the map, the battles in detail and the turn's dice key; the index shows
 the standings and the map after the latest turn, lists the turns and explains how anyone can check the dice.
-Nothing private to a seat is used: no private reports, no private press, no passwords, no dice seed. All text
+Nothing private to a seat is used: no private reports, no private press, no passwords, no dice seed; once the game
+has ended (its last report reveals the seed), each turn page shows the turn's hidden draws too. All text
 passes through an escaping Jinja environment, so player text (press, names) cannot inject markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class SiteTurn:
     orders_hash: str
     dice: list[Any]
     dice_source: str
+    hidden_draws: list[tuple[int, str, int, int]] = field(default_factory=list)  # shown once the game has ended
 
 
 def _sentence(event: Event, language: str, templates: str) -> str:

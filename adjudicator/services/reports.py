@@ -54,8 +54,29 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None, bots
             seat: verdict_lines(found, sources.get(seat, "")) for seat, found in verdicts["results_of"].items()
         },
         "dice": json.loads(row.dice_json),
+        "draws": public_draws(row),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
     }
+
+
+def public_draws(row: TurnRow) -> list[tuple[int, str, int, int]]:
+    """A stored turn's public draws as its report prints them: (number, purpose, faces, value); none for a turn of
+    an older archive, which kept no faces."""
+    return _draws(row.dice_json, row.dice_faces)
+
+
+def hidden_draws(row: TurnRow) -> list[tuple[int, str, int, int]]:
+    """A stored turn's hidden draws as the site shows them once the game has ended, like public_draws."""
+    return _draws(row.hidden_dice_json or "[]", row.hidden_faces)
+
+
+def _draws(dice_json: str, faces_json: str) -> list[tuple[int, str, int, int]]:
+    dice = json.loads(dice_json)
+    faces = json.loads(faces_json) if faces_json else []
+    if len(faces) != len(dice):
+        return []
+    drawn = zip(dice, faces, strict=True)
+    return [(number, purpose, count, value) for number, ((purpose, value), count) in enumerate(drawn, 1)]
 
 
 def _senders(ruleset: Ruleset, row: TurnRow) -> dict[str, list[str]]:
@@ -221,6 +242,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
         row.events_json,
         row.results_json,
         row.dice_json,
+        row.dice_faces,
         row.chain,
         row.state_json,
         before,
@@ -394,6 +416,8 @@ def write_game_site(
         bots = db.bot_seats(session, game, [row.number for row in rows])
     ruleset = _game_ruleset(game)
     befores = [None, *(row.state_json for row in rows[:-1])]
+    # the game's end reveals the seed, and with it the hidden draws, which anybody can then recompute
+    ended = bool(rows) and hidden_draws_revealed(ruleset, stored_state(ruleset, rows[-1].state_json), game)
     pages = [
         SiteTurn(
             number=row.number,
@@ -406,6 +430,7 @@ def write_game_site(
             orders_hash=row.orders_hash,
             dice=json.loads(row.dice_json),
             dice_source=row.dice_source,
+            hidden_draws=hidden_draws(row) if ended else [],
         )
         for row, before in zip(rows, befores, strict=True)
     ]

@@ -132,6 +132,8 @@ def turn_row(
         **replayed_fields(orders_text, result, dice, state_json),
         answers_json=json.dumps(answers or {}, sort_keys=True),
         created=timestamp(clock),
+        dice_faces=json.dumps(dice.faces_log) if [tuple(d) for d in result.dice] == dice.log else "",
+        hidden_faces=json.dumps(dice.hidden_faces_log) if dice.hidden_log else "",
     )
 
 

@@ -316,6 +316,10 @@ def _verify_replay(
     # a replay that wrote the stored text itself has that text's hash, made once
     replay = replayed_fields(row.orders_text, result, dice, text, stored_hash if text == row.state_json else "")
     differences = [what for what, value in replay.items() if value != getattr(row, what)]
+    if row.dice_faces and row.dice_faces != json.dumps(dice.faces_log):  # the faces the reports print
+        differences.append("dice_faces")
+    if row.hidden_faces and row.hidden_faces != json.dumps(dice.hidden_faces_log):  # the site's, at the end
+        differences.append("hidden_faces")
     broken = ruleset.broken_invariants(result.state)
     if differences:
         problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")

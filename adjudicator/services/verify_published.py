@@ -175,7 +175,7 @@ def _turn_files(
     missing = [row.number for row in live if row.number not in seen]
     if missing:
         notes.append(
-            f"turn files not available for turn(s) {_spans(missing)} "
+            f"turn files not available for turn(s) {spans(missing)} "
             f"({folder}/turn-NNNN/report.txt missing; `pbem repair` writes them): not checked"
         )
     if unchained:
@@ -209,7 +209,7 @@ def _eml_heads(mail_dirs: Sequence[Path], name: str, prefixes: tuple[str, ...], 
     return found
 
 
-def _spans(numbers: list[int]) -> str:
+def spans(numbers: list[int]) -> str:
     """1, 2, 3, 5 as "1-3, 5": a long game's missing turns in one short line."""
     spans: list[list[int]] = []
     for number in numbers:

@@ -1,0 +1,578 @@
+"""`pbem verify --from-reports DIR`: a player checks the moderator from what he received, with no archive and no
+database (DESIGN.md "Randomness: verifiable dice").
+
+The folder holds what a player kept, in any order and with gaps: his mails (.eml), report files (report.txt,
+report-<seat>.txt) or a saved copy of the game's site (turn-NNNN.html, whose report is in its <pre id="report">).
+Every public report section prints its turn's key, orders hash, draws (purpose, faces, value) and the archive's
+chain head after the turn; from these it checks, game by game:
+
+- every copy of a turn says the same (a report changed after it was sent, by an archive edited and re-published,
+  disagrees with the copy the player kept);
+- every revealed turn key hashes down to the key of the turn before it that the folder holds, and at last to the
+  commitment (sha256 walks across gaps);
+- every public draw, die or shuffle, recomputed from the key, the orders hash and the printed purposes and faces
+  (engine/chance.py), gives the printed value, and the draws are the turn's rolls;
+- the chain heads: one per turn, none repeated; a head covers the turn's orders, state and events as the archive
+  stores them, which no report prints, so it cannot be recomputed here;
+- at the game's end, the revealed seed against the commitment and every turn key, and the hidden draws that the
+  site's turn pages then show, recomputed from the seed. The orders hashes need the order texts, which no report
+  prints, and which cards the hidden draws dealt needs the rules' replay: they are named as unchecked.
+
+Each problem names the file and line. Reports are read in each language the catalogues have."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from adjudicator.engine.chance import (
+    CHAIN_LENGTH,
+    DiceError,
+    KeyedDice,
+    chain_keys,
+    commitment,
+    hidden_turn_key,
+)
+from adjudicator.orders.keywords import KEYWORD_LANGUAGES
+from adjudicator.render.i18n import translations
+from adjudicator.services.verify_published import spans
+
+_HEX = re.compile(r"[0-9a-f]{64}")
+_FIELD = re.compile(r"%\((\w+)\)s")
+_SUBJECT_GAME = re.compile(r"\[([^\]]+)\]")  # "[demo] Report, turn 4": the game a mail is about
+_REPORT_PRE = re.compile(r'<pre id="report">(.*?)</pre>', re.S)
+_HIDDEN_PRE = re.compile(r'<pre id="hidden-draws">(.*?)</pre>', re.S)  # a site's turn page once the game has ended
+_PAGE_TURN = re.compile(r"turn-(\d+)\.html?\Z")
+_READ = (".eml", ".txt", ".html", ".htm")
+
+# The report lines read (templates/report.txt.j2, welcome.txt.j2), each with the fields it gives.
+TITLES = (
+    "Game %(game)s - public report",
+    "Game %(game)s - moderator's report (every seat's orders and decisions)",
+    "Game %(game)s - private report for %(seat)s",
+)
+COMMITMENTS = (
+    "Dice commitment: %(commitment)s",
+    "Dice commitment (check each turn's revealed key against it): %(commitment)s",
+)
+KEY_LINE = "Dice: turn key %(key)s"
+DICE_FILE = "(dice file)"
+HASH_LINE = "orders hash %(hash)s"
+ROLLS = "rolls: %(rolls)s"
+NO_ROLLS = "no dice were rolled"
+DRAW_LINE = "draw %(number)s of 1-%(faces)s: %(value)s (%(purpose)s)"
+CHAIN_LINE = "Archive chain after this turn: %(hash)s"
+SEED_LINES = (
+    "The game has ended: its dice seed is %(seed)s. With it anybody can check the commitment, recompute every hidden "
+    'draw and check each turn\'s orders hash against the orders: HMAC-SHA256(HMAC-SHA256(seed, "orders|<turn>"), '
+    "SHA-256 of the orders).",
+    "The game has ended: its dice seed is %(seed)s. With it anybody can check the commitment and recompute every "
+    "hidden draw.",
+)
+
+
+@dataclass
+class TurnCopy:
+    """One report's section of one turn, as one file printed it."""
+
+    turn: int
+    where: str  # "file:line" of the section's heading
+    key: str = ""
+    key_at: str = ""
+    orders_hash: str = ""
+    rolls: tuple[int, ...] | None = None  # None: the orders hash line was not read (a truncated report)
+    draws: list[tuple[int, int, int, str]] = field(default_factory=list)  # number, faces, value, purpose
+    draws_at: list[str] = field(default_factory=list)
+    chain: str = ""
+    chain_at: str = ""
+
+
+@dataclass
+class GameCopies:
+    """What the folder holds of one game."""
+
+    turns: dict[int, list[TurnCopy]] = field(default_factory=dict)
+    commitments: dict[str, list[str]] = field(default_factory=dict)  # commitment -> where printed
+    seeds: dict[str, list[str]] = field(default_factory=dict)
+    # the hidden draws a site page shows, by (turn, page): (number, faces, value, purpose, where)
+    hidden: dict[tuple[int, str], list[tuple[int, int, int, str, str]]] = field(default_factory=dict)
+
+
+@dataclass
+class Checked:
+    """The outcome: a line per turn, problems (each naming its file and line), and what could not be checked."""
+
+    lines: list[str] = field(default_factory=list)  # what passed of each game as a whole
+    turns: list[tuple[bool, str]] = field(default_factory=list)  # a line per turn in order, and whether it passed
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def verify_reports(folder: Path) -> Checked:
+    """Read every report the folder holds and check each game in it (the module docstring says what)."""
+    checked = Checked()
+    if not folder.is_dir():
+        checked.problems.append(f"{folder}: not a folder")
+        return checked
+    games: dict[str, GameCopies] = {}
+    for where, text, game in _texts(folder):
+        _read_report(text, where, game, games, checked.problems)
+    for where, text, turn in _hidden_texts(folder):
+        _read_hidden(text, where, turn, games, checked.problems)
+    _name_unnamed(games, checked.notes)
+    if not games:
+        checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
+    for name in sorted(games):
+        _check_game(name, games[name], checked)
+    return checked
+
+
+def _name_unnamed(games: dict[str, GameCopies], notes: list[str]) -> None:
+    """What a text printed before naming its game (a welcome file's commitment) is the folder's one game's."""
+    unnamed = games.pop("", None)
+    if unnamed is None:
+        return
+    if len(games) != 1:
+        notes.append(f"{len(unnamed.commitments)} commitment(s) in texts that name no game: not used")
+        return
+    game = next(iter(games.values()))
+    for value, where in unnamed.commitments.items():
+        game.commitments.setdefault(value, []).extend(where)
+    for value, where in unnamed.seeds.items():
+        game.seeds.setdefault(value, []).extend(where)
+
+
+# -- reading ----------------------------------------------------------------------------------------------------
+
+
+def _texts(folder: Path) -> Iterator[tuple[str, str, str]]:
+    """(where, text, game named by the mail's subject or "") of each readable file; a mail gives its text parts."""
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in _READ):
+        name = str(path.relative_to(folder))
+        raw = path.read_bytes()
+        if path.suffix.lower() == ".eml":
+            message = email.message_from_bytes(raw, policy=email.policy.default)
+            subject = _SUBJECT_GAME.match(str(message.get("Subject", "")))
+            for part in message.walk():
+                if part.get_content_type() == "text/plain":
+                    text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8", "replace")
+                    yield f"{name} (mail text)", text, subject.group(1) if subject else ""
+        elif path.suffix.lower() in (".html", ".htm"):
+            page = raw.decode("utf-8", "replace")
+            for found in _REPORT_PRE.finditer(page):
+                before = page.count("\n", 0, found.start(1))  # lines numbered as in the page
+                yield name, "\n" * before + html.unescape(found.group(1)), ""
+        else:
+            yield name, raw.decode("utf-8", "replace"), ""
+
+
+def _hidden_texts(folder: Path) -> Iterator[tuple[str, str, int]]:
+    """(where, text, turn) of the hidden draws a saved site page shows once its game has ended."""
+    for path in sorted(folder.rglob("turn-*.htm*")):
+        turn = _PAGE_TURN.search(path.name)
+        page = path.read_text("utf-8", "replace") if turn and path.is_file() else ""
+        for found in _HIDDEN_PRE.finditer(page):
+            before = page.count("\n", 0, found.start(1))
+            yield str(path.relative_to(folder)), "\n" * before + html.unescape(found.group(1)), int(turn.group(1))
+
+
+def _read_hidden(text: str, where: str, turn: int, games: dict[str, GameCopies], problems: list[str]) -> None:
+    """A page's hidden draws: its game is the one its report names (the page's report is read first)."""
+    named = [
+        name for name, game in games.items() if any(c.where.startswith(f"{where}:") for c in game.turns.get(turn, []))
+    ]
+    if len(named) != 1:
+        problems.append(f"{where}: hidden draws of turn {turn} on a page whose report names no game")
+        return
+    kept = games[named[0]].hidden.setdefault((turn, where), [])  # each page's draws apart: each is recomputed
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        draw = _draw(_match(DRAW_LINE, line)[0]) if line else None
+        if draw is not None:
+            kept.append((*draw, f"{where}:{number}"))
+        elif line:
+            problems.append(f"{where}:{number}: turn {turn}'s hidden draw line is garbled: {line[:90]!r}")
+
+
+def _draw(found: re.Match[str] | None) -> tuple[int, int, int, str] | None:
+    """A draw line's (number, faces, value, purpose); None when its numbers are not numbers."""
+    numbers = [found.group(name) for name in ("number", "faces", "value")] if found else []
+    if not numbers or not all(n.isdecimal() and n.isascii() and len(n) < 10 for n in numbers):
+        return None
+    number, faces, value = map(int, numbers)
+    return number, faces, value, found.group("purpose") if found else ""
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A report line's pattern in one language: its text before the first field and a regex of the whole."""
+
+    prefix: str
+    pattern: re.Pattern[str]
+
+
+@cache
+def _lines(msgid: str) -> tuple[_Line, ...]:
+    """The line `msgid` in every language the catalogues have (English first)."""
+    found = []
+    for language in KEYWORD_LANGUAGES:
+        text = translations(language).gettext(msgid)
+        pieces = _FIELD.split(text)  # text, name, text, name, ..., text
+        regex = "".join(
+            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{'.*' if piece in ('purpose', 'rolls') else '.*?'})"
+            for i, piece in enumerate(pieces)
+        )
+        line = _Line(pieces[0], re.compile(regex + r"\Z"))
+        if line not in found:
+            found.append(line)
+    return tuple(found)
+
+
+def _match(msgids: str | tuple[str, ...], line: str) -> tuple[re.Match[str] | None, bool]:
+    """(the match, whether the line begins as one of them): a line that begins like it but does not match is
+    garbled."""
+    begins = False
+    for msgid in (msgids,) if isinstance(msgids, str) else msgids:
+        for known in _lines(msgid):
+            if known.prefix and line.startswith(known.prefix):
+                begins = True
+                matched = known.pattern.match(line)
+                if matched:
+                    return matched, True
+    return None, begins
+
+
+def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCopies], problems: list[str]) -> None:
+    """Add what one text prints to `games` (by game name); a garbled line is a problem named with its line."""
+    game = mail_game
+    current: TurnCopy | None = None
+    public = False  # only a public (or moderator's) report's sections carry the dice
+    for number, raw in enumerate(text.splitlines(), 1):
+        line, where = raw.strip(), f"{source}:{number}"
+        title, _ = _match(TITLES, line)
+        if title:
+            game, public, current = title.group("game"), "seat" not in title.groupdict(), None
+            continue
+        if line.startswith("===") and line.endswith("==="):
+            heading = re.search(r"\d+", line)
+            current = None
+            if public and heading:
+                current = TurnCopy(int(heading.group()), where)
+                games.setdefault(game, GameCopies()).turns.setdefault(current.turn, []).append(current)
+            continue
+        _read_line(line, where, game, current, games, problems)
+
+
+def _read_line(
+    line: str, where: str, game: str, turn: TurnCopy | None, games: dict[str, GameCopies], problems: list[str]
+) -> None:
+    """One line of a report: a commitment, a seed, or one of a turn's dice or chain lines."""
+    found, begins = _match(COMMITMENTS, line)
+    if begins:
+        _keep(found, "commitment", where, line, games.setdefault(game, GameCopies()).commitments, problems)
+        return
+    found, begins = _match(SEED_LINES, line)
+    if not begins:
+        found, begins = _seed_begun(line)
+    if begins:
+        _keep(found, "seed", where, line, games.setdefault(game, GameCopies()).seeds, problems)
+        return
+    if turn is not None:
+        _read_turn_line(line, where, turn, problems)
+
+
+def _keep(
+    found: re.Match[str] | None, name: str, where: str, line: str, kept: dict[str, list[str]], problems: list[str]
+) -> None:
+    """Keep a game's commitment or revealed seed with where it was printed; a garbled one is a problem."""
+    value = found.group(name) if found else ""
+    if _HEX.fullmatch(value):
+        kept.setdefault(value, []).append(where)
+    else:
+        problems.append(f"{where}: the dice {name} is garbled: {line[:90]!r}")
+
+
+def _seed_begun(line: str) -> tuple[re.Match[str] | None, bool]:
+    """A seed line cut short (a truncated report): it begins like one, the seed is read up to its full stop."""
+    for msgid in SEED_LINES:
+        for known in _lines(msgid):
+            if line.startswith(known.prefix):
+                return re.match(re.escape(known.prefix) + r"(?P<seed>[^.\s]*)", line), True
+    return None, False
+
+
+def _read_turn_line(line: str, where: str, turn: TurnCopy, problems: list[str]) -> None:
+    found, begins = _match(KEY_LINE, line)
+    if begins:
+        value = found.group("key") if found else ""
+        if _HEX.fullmatch(value) or any(value == translations(lang).gettext(DICE_FILE) for lang in KEYWORD_LANGUAGES):
+            turn.key, turn.key_at = value, where
+        else:
+            problems.append(f"{where}: turn {turn.turn}'s key is garbled: {line[:90]!r}")
+        return
+    found, begins = _match(HASH_LINE, line.split(";", 1)[0])
+    if begins:
+        _read_hash_line(line, where, turn, problems)
+        return
+    found, begins = _match(DRAW_LINE, line)
+    if begins:
+        draw = _draw(found)
+        if draw is None:
+            problems.append(f"{where}: turn {turn.turn}'s draw line is garbled: {line[:90]!r}")
+        else:
+            turn.draws.append(draw)
+            turn.draws_at.append(where)
+        return
+    found, begins = _match(CHAIN_LINE, line)
+    if begins:
+        value = found.group("hash") if found else ""
+        if _HEX.fullmatch(value):
+            turn.chain, turn.chain_at = value, where
+        else:
+            problems.append(f"{where}: turn {turn.turn}'s chain head is garbled: {line[:90]!r}")
+
+
+def _read_hash_line(line: str, where: str, turn: TurnCopy, problems: list[str]) -> None:
+    """ "orders hash <hash>; rolls: 1 3 3" or "...; no dice were rolled"."""
+    head, _, rest = line.partition(";")
+    found, _ = _match(HASH_LINE, head.strip())
+    value = found.group("hash") if found else ""
+    rolls_found, _ = _match(ROLLS, rest.strip())
+    none = any(rest.strip() == translations(lang).gettext(NO_ROLLS) for lang in KEYWORD_LANGUAGES)
+    try:
+        rolls = tuple(int(v) for v in rolls_found.group("rolls").split()) if rolls_found else None
+    except ValueError:
+        rolls = None
+    if not _HEX.fullmatch(value) or (rolls is None and not none):
+        problems.append(f"{where}: turn {turn.turn}'s orders hash line is garbled: {line[:90]!r}")
+        return
+    turn.orders_hash, turn.rolls = value, () if none else rolls
+
+
+# -- checking ---------------------------------------------------------------------------------------------------
+
+
+def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
+    problems, notes = checked.problems, checked.notes
+    start = len(problems)
+    anchor = _commitment(name, game, problems)
+    if anchor is None:
+        notes.append(f"game {name}: no dice commitment in the folder: the first key read is not anchored")
+    keys: dict[int, str] = {0: anchor} if anchor else {}
+    heads: dict[str, int] = {}
+    for number in sorted(game.turns):
+        if number >= CHAIN_LENGTH:  # a garbled turn number: named, not walked
+            where = game.turns[number][0].where
+            problems.append(f"{where}: game {name}: turn {number} is beyond the dice chain ({CHAIN_LENGTH} keys)")
+            continue
+        copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain]
+        if not copies:
+            continue
+        found = len(problems)
+        said = _check_turn(name, number, copies, keys, heads, checked)
+        checked.turns.append((len(problems) == found, f"game {name} turn {number}: {said}"))
+    _check_seed(name, game, keys, checked)
+    numbers = sorted(n for n in game.turns if 0 < n < CHAIN_LENGTH)
+    missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
+    if missing:
+        notes.append(f"game {name}: no report of turn(s) {spans(missing)}: the key walks span them")
+    notes.append(
+        f"game {name}: the chain heads are held to one per turn; each covers its turn's orders, state and events as "
+        "the archive stores them, which no public report prints: recomputing them needs the archive (`pbem verify`)"
+    )
+    if len(problems) == start:
+        against = "with the dice commitment and " if anchor else ""
+        checked.lines.append(f"game {name}: every report read agrees {against}with the others")
+
+
+def _commitment(name: str, game: GameCopies, problems: list[str]) -> str | None:
+    if len(game.commitments) > 1:
+        places = "; ".join(f"{value} in {', '.join(where[:3])}" for value, where in game.commitments.items())
+        problems.append(f"game {name}: the dice commitment differs between reports: {places}")
+    return next(iter(game.commitments), None)
+
+
+def _check_turn(
+    name: str, number: int, copies: list[TurnCopy], keys: dict[int, str], heads: dict[str, int], checked: Checked
+) -> str:
+    """Check one turn's copies; returns the turn's line."""
+    problems = checked.problems
+    label = f"game {name} turn {number}"
+    for what, value_of in (
+        ("turn key", lambda c: c.key),
+        ("orders hash", lambda c: c.orders_hash),
+        ("rolls", lambda c: " ".join(map(str, c.rolls)) if c.rolls is not None else ""),
+        ("draws", lambda c: "; ".join(f"{n} {f} {v} {p}" for n, f, v, p in c.draws)),
+        ("archive chain head", lambda c: c.chain),
+    ):
+        _agree(label, what, [(value_of(c), c.where) for c in copies if value_of(c)], problems)
+    for copy in copies:
+        if copy.key and copy.rolls is None:
+            problems.append(f"{copy.where}: {label}: the report ends before its orders hash line (truncated?)")
+    first = copies[0]
+    revealed = {c.key: c.key_at for c in copies if _HEX.fullmatch(c.key)}  # each key printed, where first
+    walks = [_check_key(label, number, key, where, keys) for key, where in revealed.items()]
+    walks = walks or [_check_key(label, number, "", "", keys)]
+    problems += [walk.removeprefix("PROBLEM ") for walk in walks if walk.startswith("PROBLEM")]
+    walked = next((walk for walk in walks if walk.startswith("PROBLEM")), walks[0])
+    if revealed:  # the turns after it walk down to a key that follows, where one does
+        keys[number] = next(
+            (k for k, w in zip(revealed, walks, strict=True) if not w.startswith("PROBLEM")), keys[number]
+        )
+    recomputed = 0
+    for copy in {_draws_key(c): c for c in copies if c.draws or c.rolls}.values():
+        recomputed = max(recomputed, _check_draws(label, copy, problems, checked.notes))
+    head = next((c.chain for c in copies if c.chain), "")
+    if head and heads.setdefault(head, number) != number:
+        problems.append(f"{first.where}: {label}: its chain head {head} is turn {heads[head]}'s too")
+    said = [
+        walked if not walked.startswith("PROBLEM") else "its key does not follow",
+        f"{recomputed} draw(s) recomputed",
+    ]
+    said.append(f"{len(copies)} cop{'y' if len(copies) == 1 else 'ies'} read")
+    if head:
+        said.append(f"chain head {head[:16]}...")
+    return ", ".join(said)
+
+
+def _draws_key(copy: TurnCopy) -> tuple[object, ...]:
+    return (copy.key, copy.orders_hash, copy.rolls, tuple(copy.draws))
+
+
+def _agree(label: str, what: str, values: list[tuple[str, str]], problems: list[str]) -> None:
+    """Every copy of a turn prints the same `what`: one that differs was changed after another was sent."""
+    distinct: dict[str, list[str]] = {}
+    for value, where in values:
+        distinct.setdefault(value, []).append(where)
+    if len(distinct) > 1:
+        shown = "; ".join(f"{_short(value)} in {', '.join(where[:3])}" for value, where in distinct.items())
+        problems.append(f"{label}: the reports do not agree on its {what} (one was changed after it was sent): {shown}")
+
+
+def _short(value: str) -> str:
+    return repr(value if len(value) <= 70 else value[:67] + "...")
+
+
+def _check_key(label: str, number: int, key: str, where: str, keys: dict[int, str]) -> str:
+    """Walk the turn's key down to the nearest earlier key known (the commitment is turn 0's)."""
+    if not key:
+        return "the setup, no turn key" if number == 0 else "no turn key (dice file or none printed)"
+    earlier = [t for t in keys if t < number]
+    keys.setdefault(number, key)
+    if not earlier:
+        return "its key is not anchored (no earlier key or commitment read)"
+    previous = max(earlier)
+    walked = bytes.fromhex(key)
+    for _ in range(number - previous):
+        walked = hashlib.sha256(walked).digest()
+    what = "the commitment" if previous == 0 else f"turn {previous}'s key"
+    if walked.hex() != keys[previous]:
+        return f"PROBLEM {where}: {label}: its key does not hash down to {what} ({number - previous} sha256)"
+    return f"its key hashes down to {what}"
+
+
+def _check_draws(label: str, copy: TurnCopy, problems: list[str], notes: list[str]) -> int:
+    """Recompute a copy's draws from its key and orders hash; returns how many agree."""
+    if not copy.draws:
+        if copy.rolls:
+            notes.append(
+                f"{copy.where}: {label}: {len(copy.rolls)} roll(s) printed without their purposes (a report "
+                "of an older version): not recomputed"
+            )
+        return 0
+    if not _HEX.fullmatch(copy.key):
+        notes.append(f"{copy.where}: {label}: dice from a dice file: not recomputed")
+        return 0
+    numbers = [n for n, _, _, _ in copy.draws]
+    values = tuple(v for _, _, v, _ in copy.draws)
+    if numbers != list(range(1, len(numbers) + 1)) or len(numbers) != len(copy.rolls or values):
+        problems.append(
+            f"{copy.draws_at[-1]}: {label}: {len(numbers)} draw line(s) for {len(copy.rolls or ())} roll(s): a draw "
+            "line is missing (truncated?)"
+        )
+    elif copy.rolls is not None and values != copy.rolls:
+        problems.append(f"{copy.draws_at[-1]}: {label}: its draws print other values than its rolls")
+    dice = KeyedDice(key=bytes.fromhex(copy.key), orders_hash=copy.orders_hash)
+    agreed = 0
+    for (number, faces, value, purpose), where in zip(copy.draws, copy.draws_at, strict=True):
+        try:
+            drawn = dice.roll(purpose, faces)
+        except DiceError as bad:
+            problems.append(f"{where}: {label}: draw {number} cannot be made: {bad}")
+            return agreed
+        if drawn != value:
+            problems.append(
+                f"{where}: {label}: draw {number} ({purpose}, 1-{faces}) gives {drawn} from the turn's key and orders "
+                f"hash, but the report prints {value}"
+            )
+        else:
+            agreed += 1
+    return agreed
+
+
+def _check_seed(name: str, game: GameCopies, keys: dict[int, str], checked: Checked) -> None:
+    """At the game's end the seed is revealed: it must make the commitment and every turn's key, and the hidden
+    draws a saved site shows."""
+    problems, notes = checked.problems, checked.notes
+    if not game.seeds:
+        notes.append(f"game {name}: no revealed seed (the game has not ended): hidden draws and orders hashes wait")
+        return
+    if len(game.seeds) > 1:
+        problems.append(f"game {name}: the revealed seed differs between reports: {', '.join(game.seeds)}")
+    for seed, where in game.seeds.items():
+        secret = bytes.fromhex(seed)
+        if keys.get(0) and commitment(secret) != keys[0]:
+            problems.append(f"{where[0]}: game {name}: the revealed seed does not make the dice commitment")
+            continue
+        made = chain_keys(secret, min(max(keys, default=0), CHAIN_LENGTH - 1))
+        wrong = [t for t, key in sorted(keys.items()) if 0 < t < len(made) and made[t].hex() != key]
+        if wrong:
+            problems.append(f"{where[0]}: game {name}: the revealed seed does not make the key of turn(s) {wrong}")
+        else:
+            checked.lines.append(f"game {name}: the revealed seed makes the dice commitment and every turn key read")
+        _check_hidden(name, game, secret, checked)
+    notes.append(
+        f"game {name}: the orders hashes the seed keys need the turns' order texts, which no report prints: not "
+        "recomputed here"
+    )
+
+
+def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) -> None:
+    """Recompute each turn's hidden draws from the revealed seed's hidden key of the turn (engine/chance.py)."""
+    if not game.hidden:
+        checked.notes.append(
+            f"game {name}: no hidden draws read (the site's turn pages show them once the game has ended): "
+            "not recomputed"
+        )
+        return
+    agreed = 0
+    for (turn, page), draws in sorted(game.hidden.items()):
+        # the orders hash the page's own report prints (every copy's is held to the others' above)
+        copies = sorted(game.turns.get(turn, []), key=lambda c: not c.where.startswith(f"{page}:"))
+        orders_hash = next((c.orders_hash for c in copies if c.orders_hash), "")
+        dice = KeyedDice(orders_hash=orders_hash)
+        for number, faces, value, purpose, where in draws:
+            try:
+                dice.hidden_key = dice.hidden_key or hidden_turn_key(seed, turn)
+                drawn = dice.roll(purpose, faces, hidden=True)
+            except DiceError as bad:
+                checked.problems.append(f"{where}: game {name} turn {turn}: hidden draw {number} cannot be made: {bad}")
+                break
+            if drawn != value:
+                checked.problems.append(
+                    f"{where}: game {name} turn {turn}: hidden draw {number} ({purpose}, 1-{faces}) gives {drawn} "
+                    f"from the revealed seed, but the page prints {value}"
+                )
+            else:
+                agreed += 1
+    checked.lines.append(
+        f"game {name}: {agreed} hidden draw(s) of {len({turn for turn, _ in game.hidden})} turn(s) recomputed from "
+        "the revealed seed"
+    )
