@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from adjudicator.rulesets.conqueror.card_text import card_words
 from adjudicator.rulesets.conqueror.data import GameData
 from tests.conftest import Pbem
@@ -353,3 +355,28 @@ def test_ER_12_12_the_campaign_template_of_a_fleet_offers_a_transport_its_check_
     assert not orders.errors
     verdicts = rules.check_orders(state, "kesh", 4, orders, GivenDice(values=[]))
     assert verdicts and all(v.accepted for v in verdicts), verdicts
+
+
+def test_ER_14_the_examples_are_judged_as_parsed_in_one_mail_and_a_line_is_parsed_once_at_any_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The template judges its examples as one mail (orders_template.py accepted): the order set made of each line's
+    parse is the parse of the whole text, orders and errors on their own lines; a line met again at another number
+    (an example before it left out) is not parsed again."""
+    import adjudicator.orders.parser as parser
+    from adjudicator.rulesets.conqueror import orders_template
+    from tests.test_conqueror_seas import sod_plans
+
+    rules, _ = sod_plans()
+    header = "GAME g TURN 1 PLAYER kesh PASSWORD x"
+    lines = ["FOOD STORE", "AGENT NONSENSE", "LOSSES ARCHER, INFANTRY, CAVALRY", "RETREAT FROM KES TO NSE"]
+    for kept in (lines, lines[1:], lines[2:], [lines[0], lines[2]]):
+        whole = parser.parse_orders("\n".join([header, *kept]) + "\n", rules)
+        assert orders_template._parsed(header, kept, rules) == whole, kept
+    assert any(e.line == 3 for e in orders_template._parsed(header, lines, rules).errors)
+    parsed: list[str] = []
+    parse = parser.parse_orders
+    monkeypatch.setattr(parser, "parse_orders", lambda text, ruleset: parsed.append(text) or parse(text, ruleset))
+    orders_template._parsed(header, ["FOOD USE", "PAY 1 TO thal"], rules)
+    orders_template._parsed(header, ["PAY 1 TO thal"], rules)
+    assert len(parsed) == 2, parsed

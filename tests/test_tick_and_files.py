@@ -137,6 +137,21 @@ def test_a_file_is_replaced_whole_or_left_as_it_was_and_no_random_bytes_are_draw
     assert path.read_text(encoding="utf-8") == "second"
 
 
+def test_a_file_is_written_whole_in_utf8_when_the_disk_takes_each_write_in_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text is written as UTF-8 bytes with its line ends as they are, all of it even where the disk takes a
+    write only in part (as it may for a large map), and without a file object (whose opening asked the disk three
+    more times per file: its size, whether it is a terminal, its position)."""
+    text = "Kaiserstraße -> Byzantion\nµ ÆØ ⚓ 3S\n" * 200
+    write = os.write
+    monkeypatch.setattr(os, "write", lambda handle, data: write(handle, bytes(data[:7])))
+    monkeypatch.setattr(os, "fdopen", lambda *_, **__: pytest.fail("a file object was opened"))
+    write_atomically(tmp_path / "map.svg", text, public=True)
+    assert (tmp_path / "map.svg").read_bytes() == text.encode("utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == ["map.svg"]
+
+
 def test_the_games_are_ticked_with_the_objects_made_before_them_frozen(
     pbem: Pbem, monkeypatch: pytest.MonkeyPatch
 ) -> None:

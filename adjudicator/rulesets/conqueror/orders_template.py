@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
 from adjudicator.orders.keywords import written
 from adjudicator.render.i18n import N_, gettext
@@ -43,6 +43,16 @@ UNIT_KEYWORDS: Final = {  # ER-0.3, in the order a report lists them
 }
 KEYWORD: Final = re.compile(r"\{([A-Z]+)\}")
 SURCHARGE: Final = 2  # ER-5.12, ER-5.19: the second space of a district or upgrade type
+
+
+class _Lined(Protocol):
+    """An order or an order error: what a line number is kept in."""
+
+    @property
+    def line(self) -> int: ...
+
+
+Lined = TypeVar("Lined", bound=_Lined)
 
 
 @dataclass
@@ -637,36 +647,44 @@ def _keyword(folders: str, language: str, name: str) -> str:
     return written(language, name, RULESET)
 
 
-# The examples' order lines as parsed for the checks: (game's id, header, line, its number) -> (the game, the parsed
-# order set of that line alone under the header, whose orders are frozen values). The parser reads an order set line
-# by line, so the set of several lines is the union of theirs; the seats' templates repeat most lines from step to
-# step. Oldest first, bounded.
-_PARSED: dict[tuple[int, str, str, int], tuple[ConquerorGame, OrderSet]] = {}
+# The examples' order lines as parsed for the checks: (game's id, header, line) -> (the game, the parsed order set of
+# that line alone under the header, as its line 2, whose orders are frozen values). The parser reads an order set
+# line by line, and a line's number is in nothing it makes but the `line` of its orders and errors: the set of
+# several lines is the union of theirs, each renumbered. The seats' templates repeat most lines from step to step,
+# at another number where an example before them was left out or added. Oldest first, bounded.
+_PARSED: dict[tuple[int, str, str], tuple[ConquerorGame, OrderSet]] = {}
 PARSED_KEPT = 2048
+FIRST_LINE = 2  # of an example below the header
 
 
 def _parsed(header: str, lines: list[str], game: ConquerorGame) -> OrderSet:
     """parse_orders of the header and `lines` below it (numbered from 2), put together from each line's parse."""
     from adjudicator.orders.sets import OrderSet
 
-    found = [_parsed_line(header, line, number, game) for number, line in enumerate(lines or [""], 2)]
-    orders = tuple(order for one in found for order in one.orders)
-    errors = tuple(sorted((e for one in found for e in one.errors), key=lambda e: (e.line, e.column)))
-    return OrderSet(found[0].header, orders, errors, "\n".join([header, *lines]) + "\n")
+    found = [_parsed_line(header, line, game) for line in lines or [""]]
+    orders = tuple(_numbered(o, n) for n, one in enumerate(found, FIRST_LINE) for o in one.orders)
+    errors = (_numbered(e, n) for n, one in enumerate(found, FIRST_LINE) for e in one.errors)
+    ordered = tuple(sorted(errors, key=lambda e: (e.line, e.column)))
+    return OrderSet(found[0].header, orders, ordered, "\n".join([header, *lines]) + "\n")
 
 
-def _parsed_line(header: str, line: str, number: int, game: ConquerorGame) -> OrderSet:
+def _parsed_line(header: str, line: str, game: ConquerorGame) -> OrderSet:
     from adjudicator.orders.parser import parse_orders
 
-    key = (id(game), header, line, number)
+    key = (id(game), header, line)
     kept = _PARSED.get(key)
     if kept is not None and kept[0] is game:
         return kept[1]
-    parsed = parse_orders(header + "\n" * (number - 1) + line + "\n", game)
+    parsed = parse_orders(f"{header}\n{line}\n", game)
     _PARSED[key] = (game, parsed)
     if len(_PARSED) > PARSED_KEPT:
         del _PARSED[next(iter(_PARSED))]
     return parsed
+
+
+def _numbered(item: Lined, number: int) -> Lined:
+    """An order or error of a line parsed as line 2, as parsed at line `number` (the header's stay on line 1)."""
+    return item if number == FIRST_LINE or item.line != FIRST_LINE else replace(item, line=number)  # type: ignore[type-var]
 
 
 def _stores_nothing(parsed: OrderSet, bad: set[int]) -> bool:
