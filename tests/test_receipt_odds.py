@@ -158,3 +158,16 @@ def test_coe_odds_reach_the_player_by_mail(pbem: Pbem, tmp_path: Path) -> None:
 
 
 SEAT_MAILS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+
+
+def test_a_receipt_nobody_reads_is_made_without_odds() -> None:
+    """The bot's orders at the tick and a turn file's order sets are checked with no receipt shown: their battles'
+    odds, which cost more than the verdicts, are not computed (store_order_set with_odds=False)."""
+    from adjudicator.services.orders import checked_receipt
+
+    rules, state = load_ruleset("coe-classic"), border_war("coe-classic")
+    orders = parse_orders("\n".join([HEADER, ATTACK]) + "\n", rules)
+    shown = checked_receipt("test", "turn", rules, state, orders, "Macedonia", 1)
+    unread = checked_receipt("test", "turn", rules, state, orders, "Macedonia", 1, with_odds=False)
+    assert [odds.area for odds in shown.odds] == ["THR"] and unread.odds == []
+    assert unread.results == shown.results

@@ -113,7 +113,7 @@ def adjudicate(
         for text in order_sets:
             orders = parse_orders(text, ruleset)
             seat = authenticate(session, game, orders)
-            store_order_set(session, game, ruleset, state, orders, seat, "file", clock=clock)
+            store_order_set(session, game, ruleset, state, orders, seat, "file", clock=clock, with_odds=False)
         # the due seats' orders and those sent ahead, which the steps and the recheck ask for seat by seat, in one
         # query (as the tick reads them)
         if due := due_turns(ruleset, state, game.pace):

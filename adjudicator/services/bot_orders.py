@@ -44,7 +44,8 @@ def order_for_bots(
     for number, seat_name in ordered:
         header = f"GAME {game.name} TURN {number} PLAYER {seat_name} PASSWORD -"
         text = bot.seat_orders(ruleset, state, seat_name, header, bot_rng(game, number, seat_name))
-        store_order_set(session, game, ruleset, state, parse_orders(text, ruleset), run[seat_name], "bot", clock=clock)
+        orders = parse_orders(text, ruleset)
+        store_order_set(session, game, ruleset, state, orders, run[seat_name], "bot", clock=clock, with_odds=False)
     return [step for step in missing if step not in ordered], seats
 
 

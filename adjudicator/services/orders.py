@@ -207,10 +207,18 @@ def _check_game(name: str, pace: str, ruleset: Ruleset, state: Any, text: str) -
 
 
 def checked_receipt(
-    name: str, pace: str, ruleset: Ruleset, state: Any, orders: OrderSet, seat: str, number: int, **marks: Any
+    name: str,
+    pace: str,
+    ruleset: Ruleset,
+    state: Any,
+    orders: OrderSet,
+    seat: str,
+    number: int,
+    with_odds: bool = True,
+    **marks: Any,
 ) -> Receipt:
-    """The verdicts on `seat`'s order set for step `number` against the position as it stands (nothing is stored);
-    `marks`: the receipt's other fields (check_only, shown)."""
+    """The verdicts on `seat`'s order set for step `number` against the position as it stands (nothing is stored),
+    with the odds of its battles unless not `with_odds`; `marks`: the receipt's other fields (check_only, shown)."""
     later = number != ruleset.steps_done(state) + 1
     return Receipt(
         name,
@@ -221,7 +229,7 @@ def checked_receipt(
         provisional=later and pace == "round",
         ahead=later and pace == "turn",
         source=orders.source,
-        odds=odds_of(ruleset, state, orders, seat, number),
+        odds=odds_of(ruleset, state, orders, seat, number) if with_odds else [],
         **marks,
     )
 
@@ -324,10 +332,13 @@ def store_order_set(
     source: str,
     *,
     clock: Clock,
+    with_odds: bool = True,
 ) -> Receipt:
     """Check an authenticated order set and store it in place of the seat's earlier set for the turn. A set without
     game orders (only press, LANGUAGE, or nothing understood) leaves the earlier set as it is; WITHDRAW alone takes
-    it back. A LANGUAGE order takes effect at once: this receipt already comes in the new language."""
+    it back. A LANGUAGE order takes effect at once: this receipt already comes in the new language. Without
+    `with_odds` (a receipt nobody reads: the bot's orders, a turn file's order sets) its battles' odds are not
+    computed, which cost more than the verdicts."""
     from adjudicator.archive.lean_mail import queries_for
 
     db = queries_for(session)
@@ -343,7 +354,7 @@ def store_order_set(
             f"turn {number} is waiting for decisions and is resolved with the orders it was asked "
             f"with: they cannot be replaced now; only ANSWER lines are taken{rule}"
         )
-    receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number)
+    receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number, with_odds=with_odds)
     if withdraw is not None and game_orders:
         receipt.withdraw_refused = withdraw.line  # which did the player mean? Nothing changes; the receipt asks
         return receipt
