@@ -1,8 +1,8 @@
 """What the odds lines add to a receipt and to a decision notice: in this process (a `pbem check`, `ingest` or
 `pbem serve` pays the same once the ruleset is loaded), the ruleset's attack_odds of an order set beside its
 check_orders of the same orders (the receipt's verdicts, the baseline run in the same round), interleaved, CPU
-medians, with the load and each case's ratio of odds to verdicts. No target: the issue asks what a receipt
-with 3 attacks costs.
+medians, with the load and each case's ratio of odds to verdicts. No target: it tells what a receipt with 3
+attacks costs a moderator's machine.
 
 - conqueror-er: a campaign turn of 3 attacks by 3 armies (one on a faction's small fort, two on independent armies:
   each card of the automa deck taken by its share), then the same with the first one 10 v 8 units;
