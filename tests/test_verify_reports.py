@@ -262,6 +262,7 @@ def test_a_truncated_or_garbled_report_is_named_with_its_line_not_a_crash(demo: 
     (folder / "truncated.txt").write_text("\n".join(report[: draw_line + 1]) + "\n      draw 2 of 1-")
     (folder / "cut-short.txt").write_text("\n".join(report[: key_line + 1]))
     heading = next(i for i, line in enumerate(report) if line.startswith(f"=== Turn {number}"))
+    (folder / "headed.txt").write_text("\n".join(report[: heading + 3]))  # cut before its dice line
     far = list(report)  # a garbled turn number: named at once, not walked down a chain it is not on
     far[heading] = far[heading].replace(f"Turn {number}", "Turn 99999999", 1)
     (folder / "far.txt").write_text("\n".join(far))
@@ -271,6 +272,7 @@ def test_a_truncated_or_garbled_report_is_named_with_its_line_not_a_crash(demo: 
     assert f"garbled.txt:{key_line + 1}: turn {number}'s key is garbled: " in "\n".join(found)
     assert any(p.startswith(f"truncated.txt:{draw_line + 2}: turn {number}'s draw line is garbled") for p in found)
     assert any(p.startswith("cut-short.txt:") and "ends before its orders hash line" in p for p in found)
+    assert f"headed.txt:{heading + 1}: game demo turn {number}: the report ends before its dice line" in found
     assert f"far.txt:{heading + 1}: game demo: turn 99999999 is beyond the dice chain (10000 keys)" in found
 
 

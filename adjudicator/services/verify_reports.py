@@ -62,6 +62,7 @@ COMMITMENTS = (
     "Dice commitment: %(commitment)s",
     "Dice commitment (check each turn's revealed key against it): %(commitment)s",
 )
+TURN_HEADINGS = ("Turn %(number)s: %(seat)s (round %(round)s)", "Turn %(number)s: setup", "Turn %(number)s")
 KEY_LINE = "Dice: turn key %(key)s"
 DICE_FILE = "(dice file)"
 HASH_LINE = "orders hash %(hash)s"
@@ -92,6 +93,7 @@ class TurnCopy:
     draws_at: list[str] = field(default_factory=list)
     chain: str = ""
     chain_at: str = ""
+    heading: bool = False  # under a turn's own heading (other sections, "Position after turn n", print no dice)
 
 
 @dataclass
@@ -264,7 +266,9 @@ def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCo
             heading = re.search(r"\d+", line)
             current = None
             if public and heading:
-                current = TurnCopy(int(heading.group()), where)
+                current = TurnCopy(
+                    int(heading.group()), where, heading=bool(_match(TURN_HEADINGS, line.strip("= "))[0])
+                )
                 games.setdefault(game, GameCopies()).turns.setdefault(current.turn, []).append(current)
             continue
         _read_line(line, where, game, current, games, problems)
@@ -373,6 +377,9 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
             problems.append(f"{where}: game {name}: turn {number} is beyond the dice chain ({CHAIN_LENGTH} keys)")
             continue
         copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain]
+        if number > 0:  # every turn's own section prints its dice line: one without it was cut short
+            cut = [c for c in game.turns[number] if c.heading and c not in copies]
+            problems += [f"{c.where}: game {name} turn {number}: the report ends before its dice line" for c in cut]
         if not copies:
             continue
         found = len(problems)
