@@ -171,7 +171,7 @@ def _code(name: str) -> CodeType | None:
     """The kept compiled code of template `name` (a file of templates/ itself), None when it is not lean."""
     if "/" in name or "\\" in name or name.startswith("."):
         return None
-    path = _templates() / name
+    path = resource_dir("templates") / name
     try:
         stat = path.stat()
     except OSError:
@@ -194,11 +194,6 @@ def _code(name: str) -> CodeType | None:
         code = None
     _CODE[name] = (seen, code)
     return code
-
-
-@cache  # asked at every render: where the package lies does not change while a process runs (two stats less a render)
-def _templates() -> Path:
-    return resource_dir("templates")
 
 
 def _compiled(name: str, filename: str, text: str) -> bytes:

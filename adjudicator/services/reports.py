@@ -150,7 +150,7 @@ def turn_reports(
         """Read only when something is rendered (a tick's files find their texts rendered for its mails)."""
         return _position(ruleset, row.state_json)
 
-    inputs = (*_report_inputs(game, row, before), tuple(bots))
+    inputs = _report_inputs(game, row, before, bots)
 
     def common() -> dict[str, Any]:
         """What the public and private reports share (read-only to the templates): made once per process for the
@@ -227,7 +227,7 @@ def _position(ruleset: Ruleset, text: str) -> Any:
     return state
 
 
-def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any, ...]:
+def _report_inputs(game: GameRow, row: TurnRow, before: str | None, bots: Sequence[str]) -> tuple[Any, ...]:
     """Everything of a game and a stored turn that its reports show (what turn_context and the templates read)."""
     return (
         game.name,
@@ -246,6 +246,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None) -> tuple[Any
         row.chain,
         row.state_json,
         before,
+        tuple(bots),  # the seats whose orders the bot gave (archived as the order sets' source)
     )
 
 
