@@ -1,8 +1,9 @@
 """Several `pbem tick` processes (workers) at once on one archive. On PostgreSQL each claims only the games no other
 holds (SELECT ... FOR UPDATE SKIP LOCKED): every due turn is resolved once and its reports queued once, and a
 worker killed while it holds a game (its turn flushed, not committed) releases it with its connection, so that
-another worker ticks that game; a game that is only waiting is ticked by one worker too (they tell each other what
-they ticked). On SQLite a tick waits for the one write lock as before (the killed worker's test runs there too)."""
+another worker ticks that game; a game that is only waiting is ticked by one worker too (each claim counts on the
+game's row, which a worker that waited for the lock reads as the holder left it). On SQLite a tick waits for the
+one write lock as before (the killed worker's test runs there too)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -20,6 +23,7 @@ from sqlalchemy import text
 from sqlmodel import select
 
 from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow, OutboxRow, TurnRow
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
@@ -202,3 +206,36 @@ def _waiting_for_a_lock(archive: Archive) -> bool:
     with archive.engine.begin() as connection:
         query = "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()"
         return bool(connection.execute(text(query)).scalar())
+
+
+def test_a_claim_that_waited_for_the_lock_leaves_the_game_its_holder_ticked(
+    tmp_path: Path, postgres_archive: Archive
+) -> None:
+    archive = postgres_archive
+    new_game(archive, tmp_path, NewGameOptions("w", "coe-classic", SEATS))
+    with archive.session() as session:
+        (listed,) = db.games_to_claim(session)
+    outcome: list[str] = []
+
+    def waiting_claim() -> None:
+        try:
+            with archive.session() as session:
+                db.claim_game(session, replace(listed, wait=True))
+            outcome.append("claimed")
+        except db.GameTicked:
+            outcome.append("left")
+
+    with archive.session() as holder:
+        db.count_tick(holder, db.claim_game(holder, listed), listed)  # a tick that changes nothing: the game waits
+        waiter = threading.Thread(target=waiting_claim)
+        waiter.start()
+        for _ in range(600):
+            if _waiting_for_a_lock(archive):
+                break
+            time.sleep(0.01)
+        assert not outcome, "the second claim did not wait for the lock"
+    waiter.join(timeout=60)
+
+    assert outcome == ["left"]
+    with archive.session() as session:
+        assert db.unticked(session, [listed]) == []  # a worker's look-ahead leaves it too

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, wraps
 from typing import Any, TypeVar
 
 from sqlalchemy import Boolean, bindparam, func, insert, literal_column, or_
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from adjudicator.archive.lean import unknown_game, unknown_seat
@@ -460,51 +459,21 @@ def games_to_tick(session: Session) -> list[str]:
     return [g.name for g in session.exec(running).all()]
 
 
-class TickNews:
-    """Which games the other tick workers ticked while this one runs, heard on a connection of its own (PostgreSQL's
-    LISTEN/NOTIFY): a game that is only waiting changes nothing when ticked, so without the word each worker would
-    tick it again. Started before the games are listed: a worker hears of every game ticked after its list was made.
-    """
-
-    CHANNEL = "pbem_tick"
-
-    def __init__(self, engine: Engine) -> None:
-        self.heard: set[str] = set()
-        self.connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-        self.driver = self.connection.connection.driver_connection
-        self.driver.add_notify_handler(self._heard)  # run as the driver reads the connection
-        self.connection.exec_driver_sql(f"LISTEN {self.CHANNEL}")
-
-    @classmethod
-    def open(cls, engine: Engine) -> TickNews | None:
-        """News for the archive's workers; None with a driver other than psycopg 3 (database_url's), which the
-        workers then do without: a waiting game may be ticked by more than one."""
-        return cls(engine) if engine.dialect.driver == "psycopg" else None
-
-    def _heard(self, note: Any) -> None:
-        self.heard.add(note.payload)
-
-    def listen(self) -> set[str]:
-        """Read what the server holds for this worker (one round trip); the games heard of so far."""
-        self.connection.exec_driver_sql("SELECT 1")
-        return self.heard
-
-    def close(self) -> None:
-        self.connection.exec_driver_sql(f"UNLISTEN {self.CHANNEL}")  # the connection goes back to the pool
-        self.driver.remove_notify_handler(self._heard)
-        self.connection.close()
-
-
 @dataclass(frozen=True)
 class Claim:
-    """A game as one of several tick workers listed it: its deadline and latest turn then, which change when a
-    worker ticks it (the deadline is set or moved on, a turn is stored); with `wait`, its lock is waited for."""
+    """A game as one of several tick workers listed it: its deadline, latest turn and count of claimed ticks then,
+    one of which changes when another worker ticks it (a tick of a game that is only waiting changes nothing else)
+    or an ingest resolves its turn; with `wait`, its lock is waited for."""
 
     name: str
     deadline: str | None
     chain_turn: int
+    ticks: int
     wait: bool = False
-    news: TickNews | None = field(default=None, compare=False)
+
+    @property
+    def listed(self) -> tuple[str | None, int, int]:
+        return self.deadline, self.chain_turn, self.ticks
 
 
 class GameHeld(Exception):
@@ -515,44 +484,49 @@ class GameTicked(GameHeld):
     """A claimed game that changed since it was listed (another worker ticked it): this worker leaves it."""
 
 
+_CLAIM_COLUMNS = (GameRow.name, GameRow.deadline, GameRow.chain_turn, GameRow.ticks)
+
+
 def games_to_claim(session: Session) -> list[Claim]:
     """games_to_tick's games, each with what tells whether another worker ticked it after this listing."""
-    running = select(GameRow.name, GameRow.deadline, GameRow.chain_turn).where(
-        GameRow.status == "running",
-        GameRow.selfplay == False,  # noqa: E712 (SQL)
-    )
-    return [Claim(name, deadline, chain_turn) for name, deadline, chain_turn in session.exec(running).all()]
+    running = select(*_CLAIM_COLUMNS).where(GameRow.status == "running", GameRow.selfplay == False)  # noqa: E712 (SQL)
+    return [Claim(*row) for row in session.exec(running).all()]
 
 
 def unticked(session: Session, claims: list[Claim]) -> list[Claim]:
     """The claims whose game has not changed since it was listed (another worker ticked the others), in order; a
     game gone since stays, for claim_game to name."""
-    now: dict[str, tuple[str | None, int]] = {}
+    now: dict[str, tuple[str | None, int, int]] = {}
     for start in range(0, len(claims), 5000):  # a statement's parameters are limited (65,535 in PostgreSQL's)
         names = [c.name for c in claims[start : start + 5000]]
-        query = select(GameRow.name, GameRow.deadline, GameRow.chain_turn).where(GameRow.name.in_(names))  # type: ignore[attr-defined]
-        now |= {name: (deadline, chain_turn) for name, deadline, chain_turn in session.exec(query).all()}
-    return [c for c in claims if now.get(c.name, (c.deadline, c.chain_turn)) == (c.deadline, c.chain_turn)]
+        query = select(*_CLAIM_COLUMNS).where(GameRow.name.in_(names))  # type: ignore[attr-defined]
+        now |= {name: (deadline, chain_turn, ticks) for name, deadline, chain_turn, ticks in session.exec(query).all()}
+    return [c for c in claims if now.get(c.name, c.listed) == c.listed]
 
 
 def claim_game(session: Session, claim: Claim) -> GameRow:
     """The claimed game with its lock taken until the transaction ends; GameHeld while another transaction holds
-    it (`SELECT ... FOR UPDATE SKIP LOCKED`, unless the claim waits) or when it changed since it was listed.
+    it (`SELECT ... FOR UPDATE SKIP LOCKED`, unless the claim waits) or when it changed since it was listed. A
+    claim that waited reads the row as the holder committed it (PostgreSQL re-reads a row whose lock it waited
+    for), so a worker never ticks again a game another ticked while it waited (see count_tick).
     Only for PostgreSQL: SQLite has no SKIP LOCKED (its transactions take the one write lock when they begin)."""
     query = select(GameRow).where(GameRow.name == claim.name)
     game = session.exec(query.with_for_update(skip_locked=not claim.wait)).first()
     if game is None:
         find_game(session, claim.name)  # deleted since it was listed: named as unknown
         raise GameHeld(f"{claim.name}: held by another tick")
-    if (game.deadline, game.chain_turn) != (claim.deadline, claim.chain_turn):
+    if (game.deadline, game.chain_turn, game.ticks) != claim.listed:
         raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
-    if claim.news is not None:
-        # the word of the worker that held the game was queued before its lock went: read it now
-        if claim.name in (claim.news.listen() if claim.wait else claim.news.heard):
-            raise GameTicked(f"{claim.name}: ticked by another tick since it was listed")
-        # heard by the other workers when this transaction commits, never if it rolls back
-        session.exec(select(func.pg_notify(TickNews.CHANNEL, claim.name)))  # type: ignore[call-overload]
     return game
+
+
+def count_tick(session: Session, game: GameRow, claim: Claim) -> None:
+    """Show the other workers that the claimed game was ticked: a tick that neither moved its deadline on nor
+    stored a turn (the game only waits) counts on the row, in the tick's transaction (seen once it commits, never
+    if it rolls back); a tick that changed them is seen by them, and writes the row once."""
+    if (game.deadline, game.chain_turn) == (claim.deadline, claim.chain_turn):
+        game.ticks += 1
+        session.add(game)
 
 
 def order_texts(session: Session, game: GameRow, turn: int, seat: str) -> list[str]:

@@ -64,31 +64,23 @@ def _tick_claimed(archive: Archive, data: Path, report: TickReport, *, clock: Cl
     a game another ticked since this list was made, and come back at the end to the games found held, waiting
     for their locks then (an ingest may have held one). A worker that dies releases its game with its connection.
     """
-    news = db.TickNews.open(archive.engine)
-    try:
-        with archive.session() as session:
-            pending = deque(replace(claim, news=news) for claim in db.games_to_claim(session))
-        held: list[db.Claim] = []
-        while pending:
-            claim = pending.popleft()
-            if news is not None and claim.name in news.listen():
-                continue  # another worker ticked it after this list was made
-            outcome = _tick_listed(archive, data, claim.name, claim, report, clock=clock)
-            if outcome == "held":
-                held.append(claim)
-            elif outcome == "ticked" and pending:  # others work ahead: leave what they ticked, one query for many
-                ahead = [pending.popleft() for _ in range(min(LOOK_AHEAD, len(pending)))]
-                with archive.session() as session:
-                    pending.extendleft(reversed(db.unticked(session, ahead)))
-        if held:
+    with archive.session() as session:
+        pending = deque(db.games_to_claim(session))
+    held: list[db.Claim] = []
+    while pending:
+        claim = pending.popleft()
+        outcome = _tick_listed(archive, data, claim.name, claim, report, clock=clock)
+        if outcome == "held":
+            held.append(claim)
+        elif outcome == "ticked" and pending:  # others work ahead: leave what they ticked, one query for many
+            ahead = [pending.popleft() for _ in range(min(LOOK_AHEAD, len(pending)))]
             with archive.session() as session:
-                held = db.unticked(session, held)
-        for claim in held:
-            if news is None or claim.name not in news.listen():
-                _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
-    finally:
-        if news is not None:
-            news.close()
+                pending.extendleft(reversed(db.unticked(session, ahead)))
+    if held:
+        with archive.session() as session:
+            held = db.unticked(session, held)
+    for claim in held:
+        _tick_listed(archive, data, claim.name, replace(claim, wait=True), report, clock=clock)
 
 
 LOOK_AHEAD = 200  # listed games checked at once for another worker's tick
@@ -174,6 +166,8 @@ def _tick_game(
         news, questions = queue_news(
             session, game, ruleset, clock=clock, seats=done.seats if done else None, resolved=done.turns if done else ()
         )
+        if claim is not None:
+            db.count_tick(session, game, claim)
         # the files of stored turns that the disk lacks (their writer died after its commit), read in the same
         # transaction, so that a game takes one commit; this tick's own turns and questions are written below
         # without flushing what queue_news changed (NMR counts, turns mailed, mails): its first query flushed the
