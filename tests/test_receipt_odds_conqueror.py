@@ -1,14 +1,19 @@
 """Odds in Conqueror: Empire Rises receipts: for every battle a campaign turn's orders would start, the exact odds
 and expected losses of the battle as it would start (odds.battle_odds on the real battle's inputs), with the
 attacker's own plan and standing orders, and nothing the attacker cannot see: the defender's hand, face-down heroes
-and standing orders (ER-14) leave the figure as it is."""
+and standing orders (ER-14) leave the figure as it is. A second figure weighs the defender's hidden hand: its size
+is known (ER-6.10), its cards any of those the attacker has not seen, each played where it would help him (ER-8.13)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
+
+import pytest
 
 from adjudicator.archive import Archive
 from adjudicator.engine.chance import KeyedDice
+from adjudicator.rulesets.conqueror import attack_odds
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.attack_odds import as_seen_by
 from adjudicator.rulesets.conqueror.battle_setup import Attack, build_battle, standing_of
@@ -167,3 +172,130 @@ def test_ER_7_3_a_thoroughbred_attack_made_again_is_one_battle_and_one_line() ->
     verdicts = rules.check_orders(state, "aurel", step.number, orders("aurel", *twice), NO_DICE)
     assert [v.accepted for v in verdicts] == [True, True]
     assert [line[0] for line in odds_of(rules, state, *twice)] == ["MIR"]
+
+
+def with_unseen(rules: ConquerorGame, state: GameState, unseen: dict[str, int], thal_hand: list[str]) -> GameState:
+    """`state` where the tactic cards aurel has not seen are `unseen` (every other card discarded but the Rally
+    aurel holds, ER-1.2), thal holding `thal_hand` of them and the deck the rest; kesh holds none."""
+    state = state.copy()
+    every = [card.id for card in rules.data.cards.tactics for _ in range(card.count)]
+    hidden = [card for card, count in unseen.items() for _ in range(count)]
+    discards = list(every)
+    for card in [*hidden, "rally"]:
+        discards.remove(card)
+    deck = list(hidden)
+    for card in thal_hand:
+        deck.remove(card)
+    state.decks.tactic_discards, state.decks.tactics = discards, deck
+    for seat, player in state.players.items():
+        player.hand = {"thal": list(thal_hand), "aurel": ["rally"]}.get(seat, [])
+    return state
+
+
+def sol_battle(rules: ConquerorGame, state: GameState, thal_plays: tuple[str, ...] = ()) -> bt.Battle:
+    attack = Attack("aurel", "AUR", "SOL", {"cavalry": 1, "infantry": 2, "archer": 1}, BattlePlan(tactics=("rally",)))
+    state = state.copy()
+    state.players["thal"].hand = list(thal_plays)
+    return build_battle(state, rules.data, options_from_json(state.options), attack)
+
+
+def wins_if(rules: ConquerorGame, state: GameState, thal_plays: tuple[str, ...]) -> Fraction:
+    """aurel's chance at SOL if thal plays `thal_plays` (odds.battle_odds on the real battle's inputs)."""
+    battle = sol_battle(rules, state, thal_plays)
+    plans = {"aurel": bt.Plan(tactics=("rally",)), "thal": bt.Plan(tactics=thal_plays)}
+    return battle_odds(battle, plans, standing_of(as_seen_by(state, "aurel"), rules.data, battle)).attacker_wins
+
+
+def if_played(rules: ConquerorGame, state: GameState) -> object:
+    [line] = rules.attack_odds(state, "aurel", 5, orders("aurel", ATTACK_SOL))
+    return line.if_played
+
+
+def test_ER_8_13_a_defender_whose_hand_can_only_hold_one_card_is_taken_to_play_it() -> None:
+    """The only tactic cards aurel has not seen are 4 Last Stand; thal holds one card: it is one of them, and he
+    plays it (it helps him: ER-8.13). The second figure is the battle with it played."""
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4}, ["last-stand"])
+    played = if_played(rules, state)
+    assert played is not None
+    assert (played.cards, played.helps, played.sets) == (1, 1.0, 1)
+    assert played.wins == float(wins_if(rules, state, ("last-stand",)))
+    assert played.wins < float(wins_if(rules, state, ()))
+
+
+def test_ER_8_13_each_hand_counts_by_its_share_and_a_card_without_effect_here_is_not_played() -> None:
+    """4 Last Stand and 3 Forced March unseen (a campaign card: no effect in a battle), thal holds 1: with 4 chances
+    in 7 he holds a Last Stand and plays it; else he plays nothing."""
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4, "forced-march": 3}, ["forced-march"])
+    played = if_played(rules, state)
+    assert played is not None
+    assert (played.cards, played.sets) == (1, 2)
+    assert played.helps == float(Fraction(4, 7))
+    expected = Fraction(4, 7) * wins_if(rules, state, ("last-stand",)) + Fraction(3, 7) * wins_if(rules, state, ())
+    assert played.wins == float(expected)
+
+
+def test_ER_8_13_a_hand_of_two_weighs_each_pair_it_could_hold() -> None:
+    """Two cards from 2 Last Stand and 1 Forced March: both Last Stands (1 way in 3) or one of them (2 ways)."""
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 2, "forced-march": 1}, ["last-stand", "forced-march"])
+    played = if_played(rules, state)
+    assert played is not None
+    assert (played.cards, played.sets, played.helps) == (2, 2, 1.0)
+    both, one = wins_if(rules, state, ("last-stand", "last-stand")), wins_if(rules, state, ("last-stand",))
+    assert played.wins == float(Fraction(1, 3) * both + Fraction(2, 3) * one)
+
+
+def test_ER_6_10_the_cards_in_the_defenders_hand_never_shape_the_figure_but_their_number_does() -> None:
+    """Two positions that differ only in which unseen cards thal holds (and so which lie in the deck) give the
+    same second figure; one more card in his hand changes it."""
+    rules, state = border_war()
+    unseen = {"last-stand": 4, "forced-march": 3, "charge": 2}
+    first = if_played(rules, with_unseen(rules, state, unseen, ["forced-march"]))
+    assert first == if_played(rules, with_unseen(rules, state, unseen, ["last-stand"]))
+    assert first == if_played(rules, with_unseen(rules, state, unseen, ["charge"]))
+    more = if_played(rules, with_unseen(rules, state, unseen, ["charge", "charge"]))
+    assert more is not None and first is not None and more.cards == 2 and more.wins != first.wins
+
+
+def test_ER_6_10_an_empty_hand_has_no_second_figure_nor_has_an_independent_army() -> None:
+    rules, state = border_war()
+    assert if_played(rules, with_unseen(rules, state, {"last-stand": 4}, [])) is None
+    [line] = rules.attack_odds(state, "aurel", 5, orders("aurel", "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR"))
+    assert line.if_played is None
+
+
+def test_a_receipt_weighs_at_most_its_limit_of_sets_of_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the limit the sets are weighed; one past it the line says the hand is too large to weigh, with the
+    chance that he holds a card that would help him. On the game's full deck a hand of 2 is weighed and a hand of
+    3 (over 200 sets) is not."""
+    rules, state = border_war()
+    two_sets = with_unseen(rules, state, {"last-stand": 4, "forced-march": 3}, ["forced-march"])
+    monkeypatch.setattr(attack_odds, "MOST_PLAYED_SETS", 2)
+    assert if_played(rules, two_sets).wins is not None  # type: ignore[attr-defined]
+    monkeypatch.setattr(attack_odds, "MOST_PLAYED_SETS", 1)
+    too_many = if_played(rules, two_sets)
+    assert too_many is not None and (too_many.wins, too_many.sets, too_many.helps) == (None, 1, float(Fraction(4, 7)))
+    monkeypatch.undo()
+    deck = state.decks.tactics
+    state.players["thal"].hand, state.decks.tactics = deck[:2], deck[2:]
+    assert if_played(rules, state).wins is not None  # type: ignore[attr-defined]
+    state.players["thal"].hand, state.decks.tactics = deck[:3], deck[3:]
+    assert if_played(rules, state).wins is None  # type: ignore[attr-defined]
+
+
+def test_the_receipt_prints_the_figure_if_the_defender_plays_his_cards() -> None:
+    """The receipt's odds line is followed by the second figure, in the reader's language, in per cent as the
+    first; a hand too large to weigh is said to be so."""
+    from adjudicator.services.orders import checked_receipt
+
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4, "forced-march": 3}, ["forced-march"])
+    receipt = checked_receipt("g1", "round", rules, state, orders("aurel", ATTACK_SOL), "aurel", 5)
+    played = receipt.odds[0].if_played
+    assert played is not None and played.wins is not None
+    text = receipt.text
+    line = next(line.strip() for line in text.splitlines() if line.strip().startswith("if he plays every card"))
+    assert f"you win {100 * played.wins:.1f}%" in line and "1 in his hand" in line and "57.1%" in line, text
+    assert "wenn er jede Karte spielt" in receipt.text_in("de")

@@ -63,7 +63,8 @@ def visible_to(seats: Iterable[str]) -> frozenset[str]:
 @dataclass(frozen=True)
 class AttackOdds:
     """The exact odds of one battle an order set brings about, as the orderer can know them (a receipt prints them):
-    the forces as text, the probability that the attack wins, and each side's expected losses in pieces."""
+    the forces as text, the probability that the attack wins, and each side's expected losses in pieces; where the
+    defender holds hidden cards he could play, the same figures if he plays them (`if_played`)."""
 
     area: str
     attacker: str
@@ -71,6 +72,23 @@ class AttackOdds:
     wins: float
     attacker_losses: float
     defender_losses: float
+    if_played: HandOdds | None = None
+
+
+@dataclass(frozen=True)
+class HandOdds:
+    """A battle's odds if the defender plays the cards he may hold, averaged exactly over every hand he could hold
+    on what the attacker can see (the ruleset says which cards he is taken to play): `cards`, the number of cards in
+    his hand; `helps`, the chance that it holds at least one he would play; `sets`, the distinct sets of cards he
+    could so play, each weighed. The figures are None where there were more such sets than a receipt weighs
+    (`sets` is then that limit)."""
+
+    cards: int
+    helps: float
+    sets: int
+    wins: float | None = None
+    attacker_losses: float | None = None
+    defender_losses: float | None = None
 
 
 @dataclass(frozen=True)

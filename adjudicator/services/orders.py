@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.protocol import game_data_of
-from adjudicator.engine.vocabulary import AttackOdds, OrderResult
+from adjudicator.engine.vocabulary import AttackOdds, HandOdds, OrderResult
 from adjudicator.errors import PbemError
 from adjudicator.orders import parse_orders
 from adjudicator.orders.sets import NOT_GAME_ORDERS, Language, OrderError, OrderSet, Withdraw
@@ -104,13 +104,34 @@ class Receipt:
         )
 
 
-def odds_rows(odds: Sequence[AttackOdds]) -> list[tuple[str, str, str, str, str, str]]:
+def odds_rows(odds: Sequence[AttackOdds]) -> list[tuple[str, ...]]:
     """The receipt's odds lines as plain values (the lean renderer looks up no attributes): area, forces, the chance
-    to win in per cent, the expected losses of each side."""
+    to win in per cent, the expected losses of each side; then, where the defender holds hidden cards he could play
+    (AttackOdds.if_played), their number, the chance that one would change the battle and the sets weighed, and the
+    same three figures if he plays them ("" where the sets were too many to weigh); else six "" (no such line)."""
     return [
-        (o.area, o.attacker, o.defender, _percent(o.wins), f"{o.attacker_losses:.2f}", f"{o.defender_losses:.2f}")
+        (
+            o.area,
+            o.attacker,
+            o.defender,
+            *_figures(o.wins, o.attacker_losses, o.defender_losses),
+            *_if_played(o.if_played),
+        )
         for o in odds
     ]
+
+
+def _figures(wins: float | None, attacker_losses: float | None, defender_losses: float | None) -> tuple[str, ...]:
+    if wins is None or attacker_losses is None or defender_losses is None:
+        return ("", "", "")
+    return (_percent(wins), f"{attacker_losses:.2f}", f"{defender_losses:.2f}")
+
+
+def _if_played(played: HandOdds | None) -> tuple[str, ...]:
+    if played is None:
+        return ("",) * 6
+    figures = _figures(played.wins, played.attacker_losses, played.defender_losses)
+    return (str(played.cards), _percent(played.helps), str(played.sets), *figures)
 
 
 def _percent(chance: float) -> str:

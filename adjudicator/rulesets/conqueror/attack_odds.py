@@ -6,18 +6,29 @@ own areas made, each attack assumed to fail, so that a later order finds its uni
 What the attacker cannot know never shapes the figure. The other players' standing orders are their secret
 (ER-14): the defender's defence plan (ER-14.14), loss priority, casualty order and retreats, and every other
 player's reinforcement (ER-14.12), so the defender is taken to follow the defaults of ER-14: he plays no card, uses
-no Free Men, joins no reinforcement, and nobody else reinforces a side. His hand and face-down heroes are hidden
-too; they could only count through a plan he sent, so playing none they count for nothing (what he could hold
-is not enumerated: the cards of a hand do not say which of them a plan would play). The attacker's own plan
-(heroes, tactic cards, Free Men, his reinforcement) and standing orders count, and so does everything on the map.
-An independent army's top automa card is unknown to all: each card of the deck counts by its share (ER-8.31)."""
+no Free Men, joins no reinforcement, and nobody else reinforces a side. The attacker's own plan (heroes, tactic
+cards, Free Men, his reinforcement) and standing orders count, and so does everything on the map. An independent
+army's top automa card is unknown to all: each card of the deck counts by its share (ER-8.31).
+
+His hand is hidden but its size is not (ER-6.10), so a second figure says what his tactic cards could do if he
+played them (ER-8.13: any number): his hand is any `size` of the tactic cards the attacker has not seen (the
+game's cards less the attacker's hand and the discards), each hand as likely as any other; he is taken to play
+each card of it that, played alone, changes the battle without raising the attacker's chance. Each set of cards
+so played is weighed by its chance, exactly. His face-down heroes are not weighed: he chose them, nobody drew
+them, so no share of them is his."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from fractions import Fraction
+from functools import cache
+from itertools import islice
+from math import comb
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.vocabulary import AttackOdds
+from adjudicator.engine.vocabulary import AttackOdds, HandOdds
 from adjudicator.orders.keywords import written
 from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror import campaign
@@ -28,6 +39,10 @@ from adjudicator.rulesets.conqueror.state import GameState
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.conqueror.game import ConquerorGame
+    from adjudicator.rulesets.conqueror.odds import BattleOdds
+
+MOST_PLAYED_SETS = 80  # the sets of cards a defender could play that one battle's line weighs at most (each is a
+# battle's odds: a hand of 2 of 12 kinds of card is 79 sets, some 0.5 s)
 
 
 def attack_odds(rules: ConquerorGame, state: GameState, seat: str, orders: Any) -> list[AttackOdds]:
@@ -47,10 +62,11 @@ def attack_odds(rules: ConquerorGame, state: GameState, seat: str, orders: Any) 
     for order in given:
         campaign.carry_out(seen, rules.data, options, seat, order, turn)
     found: dict[str, AttackOdds] = {}
+    hands = _Hands(state, rules, seat)
     for attack, battle in turn.fought or []:
         key = repr((replace(battle, cards=None), attack.plan))  # the cards are the game's: the same in each
         if key not in found:
-            line = _line(seen, rules, attack, battle)
+            line = _line(seen, rules, attack, battle, hands)
             if line is not None:
                 found[key] = line
     return list(found.values())
@@ -68,27 +84,108 @@ def as_seen_by(state: GameState, seat: str) -> GameState:
     return seen
 
 
-def _line(seen: GameState, rules: ConquerorGame, attack: campaign.Attack, battle: bt.Battle) -> AttackOdds | None:
+class _Hands:
+    """What the attacker knows of the other players' hands: their sizes (ER-6.10) and the tactic cards he has not
+    seen (ER-1.2: every tactic card is in the deck, a hand or the discards), by id."""
+
+    def __init__(self, state: GameState, rules: ConquerorGame, seat: str) -> None:
+        self.sizes = {player: len(p.hand) for player, p in state.players.items()}
+        unseen = Counter({card.id: card.count for card in rules.data.cards.tactics})
+        unseen.subtract([*state.players[seat].hand, *state.decks.tactic_discards])
+        self.unseen = +unseen
+
+
+def _line(
+    seen: GameState, rules: ConquerorGame, attack: campaign.Attack, battle: bt.Battle, hands: _Hands
+) -> AttackOdds | None:
     """One battle's receipt line; None for a battle whose odds cannot be computed before it is fought (a plan the
     battle refuses, or a `manual` effect awaiting the moderator's ruling, ER-13.6): its verdict or the battle
     says why."""
     from adjudicator.rulesets.conqueror.odds import battle_odds
 
     plan = attack.plan
-    mine = bt.Plan(plan.heroes, plan.tactics, free_men=plan.free_men, leave_behind=leave_kind(plan))
+    plans = {attack.seat: bt.Plan(plan.heroes, plan.tactics, free_men=plan.free_men, leave_behind=leave_kind(plan))}
+    standing = standing_of(seen, rules.data, battle)
     try:
-        odds = battle_odds(battle, {attack.seat: mine}, standing_of(seen, rules.data, battle))
+        odds = battle_odds(battle, plans, standing)
+        if_played = _if_played(battle, plans, standing, odds, hands)
     except bt.BattleError:
         return None
-    lost = odds.expected_losses
     return AttackOdds(
         battle.area,
         _attacker_text(attack, battle),
         _defender_text(battle),
-        float(odds.attacker_wins),
-        float(lost.get(attack.seat, 0)),
-        float(lost.get(battle.defender_id, 0)),
+        *_figures(odds, attack.seat, battle.defender_id),
+        if_played=if_played,
     )
+
+
+def _figures(odds: BattleOdds, attacker: str, defender: str) -> tuple[float, float, float]:
+    """The attacker's chance to win and each principal's expected losses."""
+    lost = odds.expected_losses
+    return float(odds.attacker_wins), float(lost.get(attacker, 0)), float(lost.get(defender, 0))
+
+
+def _if_played(
+    battle: bt.Battle,
+    plans: Mapping[str, bt.Plan],
+    standing: Mapping[str, bt.Standing],
+    plain: BattleOdds,
+    hands: _Hands,
+) -> HandOdds | None:
+    """The battle's odds if its defender plays the tactic cards he may hold (ER-8.13), averaged over his possible
+    hands (the module's docstring says how); None against an independent army or an empty hand."""
+    from adjudicator.rulesets.conqueror.odds import battle_odds
+
+    defender, attacker = battle.defender_id, battle.attacker.player
+    size = hands.sizes.get(defender, 0) if battle.defender is not None else 0
+    if not size or size > sum(hands.unseen.values()):
+        return None  # no hand; or cards that do not add up (a checked position's always do): nothing to weigh
+
+    @cache
+    def played(cards: tuple[str, ...]) -> BattleOdds:  # from a hand that holds them (ER-8.13)
+        if not cards:
+            return plain
+        assert battle.defender is not None
+        holding = replace(battle, defender=replace(battle.defender, hand=cards))
+        return battle_odds(holding, {**plans, defender: bt.Plan(tactics=cards)}, standing)
+
+    def helps(card: str) -> bool:  # changes the battle, and not for the attacker's good
+        alone = played((card,))
+        return alone.attacker_wins <= plain.attacker_wins and _figures(alone, attacker, defender) != unchanged
+
+    unchanged = _figures(plain, attacker, defender)
+    useful = {card: count for card, count in sorted(hands.unseen.items()) if helps(card)}
+    others = sum(hands.unseen.values()) - sum(useful.values())
+    helps_chance = 1 - Fraction(comb(others, size), comb(others + sum(useful.values()), size))
+    sets = list(islice(_played_sets(useful, others, size), MOST_PLAYED_SETS + 1))
+    if len(sets) > MOST_PLAYED_SETS:
+        return HandOdds(size, float(helps_chance), MOST_PLAYED_SETS)
+    total = [Fraction(0)] * 3
+    for cards, share in sets:
+        odds = played(cards)
+        lost = odds.expected_losses
+        for n, figure in enumerate((odds.attacker_wins, lost.get(attacker, 0), lost.get(defender, 0))):
+            total[n] += share * figure
+    return HandOdds(size, float(helps_chance), len(sets), *(float(figure) for figure in total))
+
+
+def _played_sets(useful: Mapping[str, int], others: int, size: int) -> Iterator[tuple[tuple[str, ...], Fraction]]:
+    """Each set of useful cards a hand of `size` could hold, with its chance: the hand is any `size` of the unseen
+    cards (`useful` by id, and `others` that he is not taken to play), each as likely (hypergeometric)."""
+    hands = comb(sum(useful.values()) + others, size)
+    kinds = list(useful.items())
+
+    def sets(start: int, left: int, chosen: tuple[str, ...], ways: int) -> Iterator[tuple[tuple[str, ...], Fraction]]:
+        if start == len(kinds):
+            if ways * comb(others, left):
+                yield chosen, Fraction(ways * comb(others, left), hands)
+            return
+        card, count = kinds[start]
+        for n in range(min(count, left) + 1):
+            yield from sets(start + 1, left - n, chosen + (card,) * n, ways * comb(count, n))
+
+    yield from sets(0, size, (), 1)
 
 
 def _units(counts: dict[str, int], elite: bool = False) -> str:
