@@ -4,8 +4,10 @@ check_orders of the same orders (the receipt's verdicts, the baseline run in the
 medians, with the load and each case's ratio of odds to verdicts. No target: it tells what a receipt with 3
 attacks costs a moderator's machine.
 
-- conqueror-er: a campaign turn of 3 attacks by 3 armies (one on a faction's small fort, two on independent armies:
-  each card of the automa deck taken by its share), then the same with the first one 10 v 8 units;
+- conqueror-er: a campaign turn of 3 attacks by 3 armies (one on a faction's small fort, whose defender holds the
+  one tactic card of the setup, weighed over every card he could hold; two on independent armies: each card of the
+  automa deck taken by its share), then the same with the first one 10 v 8 units, then with the defender holding
+  2 cards (the largest hand a receipt weighs: some 60 sets of cards);
 - empires-aw: a plan of 3 attacks on another player's areas in a self-played game of 4 seats (round II's plans step,
   the example data), each defender's stack over every home army he could hold;
 - empires-aw: the odds of a defender's siege decision (both choices).
@@ -26,12 +28,16 @@ from bench.measure import Call, interleave, load_text, print_rows
 NO_DICE = KeyedDice(key=bytes(32))
 
 
-def conqueror(big: bool) -> tuple[Any, Any, Any, str]:
-    """Aurel's campaign turn: AUR -> SOL (thal, a small fort), BRE -> VAL and ILS -> GAR (independent armies)."""
+def conqueror(big: bool, hand: int = 1) -> tuple[Any, Any, Any, str]:
+    """Aurel's campaign turn: AUR -> SOL (thal, a small fort, `hand` tactic cards in his hand), BRE -> VAL and
+    ILS -> GAR (independent armies)."""
     from adjudicator.rulesets.conqueror.state import Army
     from tests.test_conqueror_campaign import campaign_of, orders
 
     rules, state = campaign_of("aurel")
+    dealt = len(state.players["thal"].hand)
+    state.players["thal"].hand += state.decks.tactics[: hand - dealt]
+    del state.decks.tactics[: hand - dealt]
     state.army["SOL"] = Army(
         "thal", {"cavalry": 3, "infantry": 3, "archer": 2} if big else {"cavalry": 1, "infantry": 2}
     )
@@ -86,6 +92,7 @@ def main() -> None:
     cases = {
         "conqueror-er, 3 attacks": conqueror(big=False),
         "conqueror-er, 3 attacks, one 10 v 8": conqueror(big=True),
+        "conqueror-er, 3 attacks, a hand of 2": conqueror(big=False, hand=2),
         "empires-aw, 3 attacks": empires(),
     }
     measures: dict[str, Call] = {}

@@ -135,12 +135,29 @@ def draw_automa(field: Field, dice: Dice) -> Automa:
     return card
 
 
-def melee(field: Field, dice: Dice) -> tuple[dict[str, int], dict[str, int], Automa | None]:
-    """ER-8.16 to ER-8.19, ER-0.5: attacker's die, defender's die (or the automa card), then re-rolls
-    granted by revealed cards, attacker's first; sets the winner (None on a tie) and the margin."""
+# each side's units' strength (ER-8.16a), its whole but the die, and whether a revealed card lets it re-roll
+Strengths = tuple[dict[str, int], dict[str, int], dict[str, bool]]
+
+
+def melee_strengths(field: Field) -> Strengths:
+    """ER-8.16 a to e for both sides, the dice apart; the units' strength first, which a condition reads
+    (`enemy_strength_ge`); the re-rolls the sides' cards allow. No die is rolled: the same for every roll of the
+    melee's dice."""
     for side in (ATTACKER, DEFENDER):
         field.base[side] = sum(unit_strength(field, g) for g in field.side(side))
     totals = {side: strength(field, side) for side in (ATTACKER, DEFENDER)}
+    return dict(field.base), totals, {side: may_reroll(field, side) for side in (ATTACKER, DEFENDER)}
+
+
+def melee(
+    field: Field, dice: Dice, strengths: Strengths | None = None
+) -> tuple[dict[str, int], dict[str, int], Automa | None]:
+    """ER-8.16 to ER-8.19, ER-0.5: attacker's die, defender's die (or the automa card), then re-rolls
+    granted by revealed cards, attacker's first; sets the winner (None on a tie) and the margin. `strengths`:
+    melee_strengths of this field, made once where the odds play its dice every way (odds.py)."""
+    base, totals, rerolls = strengths if strengths is not None else melee_strengths(field)
+    field.base.update(base)
+    totals = dict(totals)
     rolled = {ATTACKER: dice.roll_face("melee attacker", DIE)}
     automa = None
     if field.principal(DEFENDER) == INDEPENDENT:
@@ -149,7 +166,8 @@ def melee(field: Field, dice: Dice) -> tuple[dict[str, int], dict[str, int], Aut
     else:
         rolled[DEFENDER] = dice.roll_face("melee defender", DIE)
     for side in (ATTACKER, DEFENDER):
-        reroll(field, side, totals, rolled, dice)
+        if rerolls[side]:
+            reroll(field, side, totals, rolled, dice)
     final = {side: totals[side] + rolled[side] for side in (ATTACKER, DEFENDER)}
     diff = final[ATTACKER] - final[DEFENDER]
     field.winner = ATTACKER if diff > 0 else DEFENDER if diff < 0 else None
@@ -158,13 +176,17 @@ def melee(field: Field, dice: Dice) -> tuple[dict[str, int], dict[str, int], Aut
     return final, rolled, automa
 
 
-def reroll(field: Field, side: str, totals: dict[str, int], rolled: dict[str, int], dice: Dice) -> None:
-    """A revealed card's melee re-roll (ER-13.6 `reroll melee_die`, rolled in the order of ER-0.5): used once when
-    the side is not ahead, unless the plan declines it. The spec is silent on when a player takes it; our
-    reading: behind or level (a tie wins nothing for either side, ER-8.19)."""
+def may_reroll(field: Field, side: str) -> bool:
+    """Whether a revealed card gives `side` a melee re-roll (ER-13.6 `reroll melee_die`) that its plan takes."""
     if field.principal(side) == INDEPENDENT or not field.plan(side).melee_reroll:
-        return
-    allowed = any(e.args["what"] == "melee_die" for _s, e in field.effects(side, frozenset({"reroll"}), MELEE_WHEN))
-    if allowed and totals[side] + rolled[side] <= totals[other(side)] + rolled[other(side)]:
+        return False
+    return any(e.args["what"] == "melee_die" for _s, e in field.effects(side, frozenset({"reroll"}), MELEE_WHEN))
+
+
+def reroll(field: Field, side: str, totals: dict[str, int], rolled: dict[str, int], dice: Dice) -> None:
+    """The re-roll `side` may take (may_reroll), rolled in the order of ER-0.5: used once when the side is not
+    ahead. The spec is silent on when a player takes it; our reading: behind or level (a tie wins nothing for
+    either side, ER-8.19)."""
+    if totals[side] + rolled[side] <= totals[other(side)] + rolled[other(side)]:
         rolled[side] = dice.roll_face(f"melee {side} re-roll", DIE)
         field.say("ER-0.5", "melee_reroll", side=side, face=rolled[side])

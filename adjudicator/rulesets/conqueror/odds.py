@@ -22,6 +22,7 @@ from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.battle import armies, close_battle, melee_step, open_battle, volley_step
 from adjudicator.rulesets.conqueror.battle_field import Field, Group
 from adjudicator.rulesets.conqueror.battle_losses import complete
+from adjudicator.rulesets.conqueror.battle_melee import melee, melee_strengths
 from adjudicator.rulesets.conqueror.battle_types import (
     ATTACKER,
     DEFENDER,
@@ -128,10 +129,19 @@ def outcomes(
         if isinstance(opened, BattleOutcome):
             raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
         for volleyed in _merged(_played(_State(opened, None, deck_weight), volley_step, thresholds)):
-            for meleed in _merged(_played(volleyed, melee_step, thresholds)):
+            for meleed in _merged(_played(volleyed, _melee_of(volleyed.field), thresholds)):
                 strengths, rolled, automa = meleed.result
                 outcome = close_battle(meleed.field, strengths, rolled, automa)
                 yield outcome, meleed.weight, volleyed.paths * meleed.paths
+
+
+def _melee_of(field: Field) -> Callable[[Field, Dice], Any]:
+    """melee_step from `field`, its strengths made once: they roll no die, and every path of the melee's dice
+    plays the phase again from a copy of the field."""
+    if field.ended is not None:
+        return melee_step
+    strengths = melee_strengths(copied(field))
+    return lambda path_field, dice: melee(path_field, dice, strengths)
 
 
 def _played(start: _State, phase: Callable[[Field, Dice], Any], thresholds: frozenset[int]) -> Iterator[_State]:
