@@ -80,7 +80,7 @@ class Tampered:
         last = -1
         for row in self.turns():
             if row["number"] >= start:
-                link = chain_link(link, row)
+                link = chain_link(link, row, self.game()["chain_version"])
                 self.sql("UPDATE turn SET chain = ? WHERE id = ?", link, row["id"])
             else:
                 link = row["chain"]
@@ -89,9 +89,10 @@ class Tampered:
             self.set_game(chain_head=link, chain_turn=last)
 
 
-def chain_link(previous: str, row: sqlite3.Row) -> str:
-    """A turn's link, by the chain's public formula (services/chain.py) over the row as stored."""
-    return chain_hash(previous, SimpleNamespace(**dict(row)))  # type: ignore[arg-type]
+def chain_link(previous: str, row: sqlite3.Row, version: int) -> str:
+    """A turn's link, by the chain's public formula of the game's chain version (services/chain.py) over the row as
+    stored."""
+    return chain_hash(previous, SimpleNamespace(**dict(row)), version)  # type: ignore[arg-type]
 
 
 def orders_hash(row: sqlite3.Row) -> str:

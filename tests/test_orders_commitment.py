@@ -26,7 +26,7 @@ from adjudicator.archive.models import GameRow
 from adjudicator.archive.store import close_archives
 from adjudicator.engine.chance import KeyedDice, orders_commitment, orders_digest, orders_key, turn_dice
 from adjudicator.rulesets import load_ruleset
-from adjudicator.services.chain import chain_hash
+from adjudicator.services.chain import DIGESTED, chain_hash, turn_digest
 from adjudicator.services.clock import SYSTEM_CLOCK
 from adjudicator.services.turn import play, turn_row
 from tests.conftest import Pbem
@@ -233,8 +233,8 @@ def test_C_12_6_a_refused_purchase_matches_no_published_digest(coe: Pbem, tmp_pa
 
 def test_C_12_6_the_published_chain_head_gives_no_refused_order_away(coe: Pbem) -> None:
     """The observer replays each candidate from the public snapshot before the turn with the revealed turn key and
-    the printed orders hash (every die as the turn rolled it), and hashes the turn as the chain does: the chain head
-    of the report must match none of them, the true one included."""
+    the printed orders hash (every die as the turn rolled it), and hashes the turn as the chain does: the turn's digest
+    and the chain head of the report must match none of them, the true one included."""
     truth = coe_truth(coe)
     ruleset = load_ruleset("coe-classic")
     folder = coe.data / "games/rome1"
@@ -244,14 +244,16 @@ def test_C_12_6_the_published_chain_head_gives_no_refused_order_away(coe: Pbem) 
     previous = report_value(setup, "Archive chain after this turn:")
     head = report_value(report, "Archive chain after this turn:")
     key, printed = report_value(report, "Dice: turn key"), report_value(report, "orders hash")
-    game = GameRow(id=1, name="rome1", ruleset=ruleset.name, seed="", commitment="", created="")
+    game = GameRow(id=1, name="rome1", ruleset=ruleset.name, seed="", commitment="", created="", chain_version=DIGESTED)
+    digest = report_value(report, "Turn digest:")
     tried = [truth, *coe_candidates(truth)[:40]]
     for text in tried:
         state = ruleset.read_snapshot(json.loads(before))
         dice = KeyedDice(key=bytes.fromhex(key), orders_hash=printed)
         result = play(ruleset, state, text, dice)
         row = turn_row(ruleset, game, 1, "Macedonia", 1, text, result, dice, clock=SYSTEM_CLOCK)
-        assert chain_hash(previous, row) != head, f"the chain head gives {text!r} away"
+        assert turn_digest(row) != digest, f"the turn's digest gives {text!r} away"
+        assert chain_hash(previous, row, DIGESTED) != head, f"the chain head gives {text!r} away"
 
 
 def test_the_orders_commitment_is_checked_with_the_seed_and_pbem_verify_passes(coe: Pbem) -> None:

@@ -162,7 +162,7 @@ def test_verify_names_turns_moved_and_turns_rechained_without_the_head(pbem: Pbe
 def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -> None:
     """An editor who recomputes the edited turn's link breaks the next one, and the head its reports published
     names the turn itself (one who recomputes every link: tests/test_verify_published.py)."""
-    from adjudicator.services.chain import chain_hash
+    from adjudicator.services.chain import DIGESTED, chain_hash
 
     three_turns(pbem)
     sql(pbem, "update turn set round = 9 where number = 2")
@@ -172,7 +172,7 @@ def test_verify_names_an_edited_turn_whose_own_link_was_recomputed(pbem: Pbem) -
         from adjudicator.archive.models import TurnRow
 
         rows = {row.number: row for row in session.exec(select(TurnRow))}
-        rows[2].chain = chain_hash(rows[1].chain, rows[2])
+        rows[2].chain = chain_hash(rows[1].chain, rows[2], DIGESTED)  # a game begun by this version
         session.add(rows[2])
     found = problems(verified(pbem))
     assert [p.split(":")[0] for p in found] == ["turn 2", "turn 3", "turn 2"], found  # its round, the chain, its head

@@ -102,7 +102,7 @@ def rehash(pbem: Pbem) -> None:
         stored = db.find_game(session, GAME)
         link = stored.commitment
         for row in db.turns(session, stored):
-            row.chain = link = chain_hash(link, row)
+            row.chain = link = chain_hash(link, row, stored.chain_version)
             session.add(row)
         stored.chain_head = link
         session.add(stored)

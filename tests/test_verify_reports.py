@@ -203,7 +203,7 @@ def test_a_turns_orders_rewritten_with_consistent_dice_and_chain_are_caught_by_t
                     ]
                 )
             if row.number >= number:
-                row.chain = chain_hash(previous, row)
+                row.chain = chain_hash(previous, row, game.chain_version)
                 session.add(row)
             previous = row.chain
         game.chain_head = previous
@@ -220,6 +220,46 @@ def test_a_turns_orders_rewritten_with_consistent_dice_and_chain_are_caught_by_t
     assert any(f"game demo turn {number}: the reports do not agree on its archive chain head" in p for p in found)
     assert any(f"game demo turn {number + 1}: the reports do not agree on its archive chain head" in p for p in found)
     assert not any(f"turn {number - 1}:" in p for p in found)  # the turns before the edit agree
+
+
+def test_the_heads_follow_from_turn_to_turn_and_a_turn_republished_alone_breaks_the_next_link(
+    demo: Path, tmp_path: Path
+) -> None:
+    """Each head is SHA-256 of the head before it and the turn's digest, both printed: a moderator who changes a
+    turn and publishes it again with its new head, but not the heads after it, is caught by the site alone."""
+    site = republish(demo, tmp_path)
+    honest = check(site)
+    assert honest.exit_code == 0, honest.output
+    assert re.search(r"game demo: (\d+) chain link\(s\) followed", honest.output)
+    number = turn_with_draws(demo)
+    with Archive.in_folder(demo).session() as session:
+        game = db.find_game(session, "demo")
+        turns = {row.number: row for row in db.turns(session, game)}
+        row = turns[number]
+        row.results_json += " "  # stored otherwise than it was: the turn's digest changes
+        row.chain = chain_hash(turns[number - 1].chain, row, game.chain_version)
+        session.add(row)
+        session.commit()
+    result = check(republish(demo, tmp_path / "again"))
+    assert result.exit_code == 1
+    found = problems(result)
+    assert any(
+        f"game demo turn {number + 1}: its chain head does not follow from turn {number}'s head and its digest" in p
+        for p in found
+    ), found
+    assert not any(f"turn {number}: its chain head does not follow" in p for p in found)  # its own link holds
+
+
+def test_a_digest_changed_in_one_copy_is_caught(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "player")
+    number = turn_with_draws(demo)
+    text = (demo / "games" / "demo" / f"turn-{number:04d}" / "report.txt").read_text()
+    digest = re.search(r"Turn digest: ([0-9a-f]{64})", text).group(1)
+    (kept / "report.txt").write_text(text.replace(digest, "0" * 64))
+    result = check(kept)
+    assert result.exit_code == 1
+    found = problems(result)
+    assert any(f"game demo turn {number}: the reports do not agree on its turn digest" in p for p in found), found
 
 
 def test_the_moderators_verify_names_a_turn_whose_stored_faces_were_edited(demo: Path) -> None:

@@ -64,6 +64,9 @@ class GameRow(SQLModel, table=True):
     # how the orders hash of its turns is made (engine/chance.py): 0 unkeyed (games of older versions, to their end),
     # 1 keyed by each turn's secret orders key, revealed with the seed when the game ends; new games take 1
     orders_hash_version: int = 0
+    # how a turn's chain link is made (services/chain.py): 0, over the previous link and the turn's fields at once;
+    # 1 (games begun since), over the previous link and the turn's digest, which reports print (players follow it)
+    chain_version: int = 0
     ticks: int = 0  # the ticks that changed nothing else (PostgreSQL workers): a worker leaves a game ticked since
 
 

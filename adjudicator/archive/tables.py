@@ -25,7 +25,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         *("decision_hours", "moderator", "deadline", "turn_hours", "reminder_hours", "check_sender"),
         *("anonymous_press", "nmr_alert", "bot_after", "paused", "created", "observers", "selfplay", "early"),
         *("away_days", "grace_hours", "wait_turn", "chain_head", "chain_turn", "game_data", "orders_hash_version"),
-        "ticks",
+        *("chain_version", "ticks"),
     ),
     SEAT: (
         *("id", "game_id", "seat", "email", "password_hash", "pending_password_hash", "language", "missed"),

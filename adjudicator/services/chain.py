@@ -34,16 +34,33 @@ CHAINED = (
 )
 
 
-def chain_hash(previous: str, row: TurnRow) -> str:
+DIGESTED = 1  # GameRow.chain_version of the games whose links are made from the turns' digests
+
+
+def chain_hash(previous: str, row: TurnRow, version: int = 0) -> str:
     """A turn's link in its game's chain: sha256 over the previous turn's link (the dice commitment before the first
-    turn) and the turn's fields, so that editing, deleting or moving a turn breaks the links from there on."""
-    fields = [previous, *(getattr(row, name) for name in CHAINED)]
+    turn) and the turn's fields, so that editing, deleting or moving a turn breaks the links from there on. In a game
+    of chain version DIGESTED, sha256 of the previous link followed by the turn's digest (both in hex): a player who
+    holds the reports, which print the digests, follows the links from turn to turn without the archive."""
+    if version >= DIGESTED:
+        return hashlib.sha256((previous + turn_digest(row)).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([previous, *_chained(row)], ensure_ascii=False).encode()).hexdigest()
+
+
+def turn_digest(row: TurnRow) -> str:
+    """sha256 over the turn's chained fields: what its link covers of the turn itself. It tells nothing of private
+    orders or hidden draws: a turn that has them chains the secret keys that salt them."""
+    return hashlib.sha256(json.dumps(_chained(row), ensure_ascii=False).encode()).hexdigest()
+
+
+def _chained(row: TurnRow) -> list[object]:
+    fields = [getattr(row, name) for name in CHAINED]
     if row.hidden_key:  # a game with hidden cards: its hidden draws are chained, salted by their secret key
         fields += [row.hidden_dice_json, row.hidden_key]
     if row.orders_key:  # its orders are public only in part (a failed order, a sealed plan): salted by the secret
         # key of its orders commitment, or a replay of each candidate order text would find them from the chain
         fields.append(row.orders_key)
-    return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
+    return fields
 
 
 def chain_head(session: Session, game: GameRow) -> str:
@@ -54,12 +71,13 @@ def chain_head(session: Session, game: GameRow) -> str:
         return game.chain_head
     link = game.commitment
     for row in db.turns(session, game):
-        link = row.chain or chain_hash(link, row)
+        link = row.chain or chain_hash(link, row, game.chain_version)
     return link
 
 
 def link_turn(session: Session | None, game: GameRow, row: TurnRow) -> None:
     """Chain a new turn to the game's latest and make it the game's head, in the transaction that stores it
     (`session` None: the game's first turn)."""
-    row.chain = chain_hash(chain_head(session, game) if session is not None else game.commitment, row)
+    previous = chain_head(session, game) if session is not None else game.commitment
+    row.chain = chain_hash(previous, row, game.chain_version)
     game.chain_head, game.chain_turn = row.chain, row.number

@@ -18,7 +18,7 @@ from adjudicator.orders.keywords import language_code
 from adjudicator.orders.sets import PASSWORD_MARK
 from adjudicator.render import write_atomically
 from adjudicator.rulesets import Ruleset, load_ruleset
-from adjudicator.services.chain import link_turn
+from adjudicator.services.chain import DIGESTED, link_turn
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import (
     checkpoints_text,
@@ -163,6 +163,7 @@ def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Cl
             created=timestamp(clock),
             game_data=stored_data,
             orders_hash_version=ORDERS_KEYED,  # its orders hashes tell nothing of the orders (engine/chance.py)
+            chain_version=DIGESTED,  # its reports print each turn's digest: players follow the chain (chain.py)
             **(mail or {}),
         )
         if not game.selfplay:  # the clock runs from the start: the welcome and first receipts state the deadline

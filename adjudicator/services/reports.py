@@ -19,6 +19,7 @@ from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.rulesets import Ruleset
+from adjudicator.services.chain import DIGESTED, turn_digest
 from adjudicator.services.orders import odds_rows, verdict_lines
 from adjudicator.services.positions import stored_state
 
@@ -56,6 +57,7 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None, bots
         "dice": json.loads(row.dice_json),
         "draws": public_draws(row),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
+        "digest": turn_digest(row) if row.chain else "",  # what the head covers of the turn (chain.py)
     }
 
 
@@ -179,6 +181,7 @@ def turn_reports(
             # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
             "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state, game) else "",
             "orders_keyed": orders_keyed(game),
+            "chain_digested": game.chain_version >= DIGESTED,  # its heads follow from the digests printed
         }
 
     def public() -> str:
@@ -233,6 +236,7 @@ def _report_inputs(game: GameRow, row: TurnRow, before: str | None, bots: Sequen
         game.name,
         game.commitment,
         game.orders_hash_version,
+        game.chain_version,
         row.number,
         row.seat,
         row.round,

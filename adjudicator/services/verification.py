@@ -398,7 +398,7 @@ def _verify_chain(game: GameRow, rows: list[TurnRow], passed: list[str], problem
     by older versions have no link: it is computed, and they are not failed for it."""
     link, unstored, stored = game.commitment, [], False
     for index, row in enumerate(rows):
-        own = chain_hash(link, row)
+        own = chain_hash(link, row, game.chain_version)
         if not row.chain and game.orders_hash_version >= ORDERS_KEYED:  # begun by a version that links every turn
             problems.append(f"turn {row.number}: its chain hash is missing, though the game stores every turn's")
         elif not row.chain:

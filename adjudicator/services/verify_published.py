@@ -228,7 +228,7 @@ def _check_heads(
     version that printed a head also stored it, so a blank link under a published head was blanked."""
     stored, link = {}, game.commitment
     for row in live:  # a turn stored by an older version has no link: it is computed, as verify's chain check does
-        stored[row.number] = link = row.chain or chain_hash(link, row)
+        stored[row.number] = link = row.chain or chain_hash(link, row, game.chain_version)
     wrong: dict[tuple[int, str], list[Published]] = {}
     blank = {row.number for row in live if not row.chain}
     for head in published:

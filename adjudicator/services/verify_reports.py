@@ -12,8 +12,11 @@ chain head after the turn; from these it checks, game by game:
   commitment (sha256 walks across gaps);
 - every public draw, die or shuffle, recomputed from the key, the orders hash and the printed purposes and faces
   (engine/chance.py), gives the printed value, and the draws are the turn's rolls;
-- the chain heads: one per turn, none repeated; a head covers the turn's orders, state and events as the archive
-  stores them, which no report prints, so it cannot be recomputed here;
+- the chain heads from turn to turn: in a game begun since reports print each turn's digest, every head must be
+  SHA-256 of the head before it (the commitment before turn 0) followed by the turn's digest, so that a turn changed
+  and published again breaks the link to the next head a player kept; one head per turn, none repeated. A digest
+  covers the turn's orders, state and events as the archive stores them, which no report prints: that a digest
+  fits its turn only `pbem verify` checks;
 - at the game's end, the revealed seed against the commitment and every turn key, and the hidden draws that the
   site's turn pages then show, recomputed from the seed. The orders hashes need the order texts, which no report
   prints, and which cards the hidden draws dealt needs the rules' replay: they are named as unchecked.
@@ -70,6 +73,7 @@ ROLLS = "rolls: %(rolls)s"
 NO_ROLLS = "no dice were rolled"
 DRAW_LINE = "draw %(number)s of 1-%(faces)s: %(value)s (%(purpose)s)"
 CHAIN_LINE = "Archive chain after this turn: %(hash)s"
+DIGEST_LINE = "Turn digest: %(digest)s"
 SEED_LINES = (
     "The game has ended: its dice seed is %(seed)s. With it anybody can check the commitment, recompute every hidden "
     'draw and check each turn\'s orders hash against the orders: HMAC-SHA256(HMAC-SHA256(seed, "orders|<turn>"), '
@@ -93,6 +97,7 @@ class TurnCopy:
     draws_at: list[str] = field(default_factory=list)
     chain: str = ""
     chain_at: str = ""
+    digest: str = ""
     heading: bool = False  # under a turn's own heading (other sections, "Position after turn n", print no dice)
 
 
@@ -341,6 +346,14 @@ def _read_turn_line(line: str, where: str, turn: TurnCopy, problems: list[str]) 
             turn.chain, turn.chain_at = value, where
         else:
             problems.append(f"{where}: turn {turn.turn}'s chain head is garbled: {line[:90]!r}")
+        return
+    found, begins = _match(DIGEST_LINE, line)
+    if begins:
+        value = found.group("digest") if found else ""
+        if _HEX.fullmatch(value):
+            turn.digest = value
+        else:
+            problems.append(f"{where}: turn {turn.turn}'s digest is garbled: {line[:90]!r}")
 
 
 def _read_hash_line(line: str, where: str, turn: TurnCopy, problems: list[str]) -> None:
@@ -376,7 +389,7 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
             where = game.turns[number][0].where
             problems.append(f"{where}: game {name}: turn {number} is beyond the dice chain ({CHAIN_LENGTH} keys)")
             continue
-        copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain]
+        copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain or c.digest]
         if number > 0:  # every turn's own section prints its dice line: one without it was cut short
             cut = [c for c in game.turns[number] if c.heading and c not in copies]
             problems += [f"{c.where}: game {name} turn {number}: the report ends before its dice line" for c in cut]
@@ -386,14 +399,11 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
         said = _check_turn(name, number, copies, keys, heads, checked)
         checked.turns.append((len(problems) == found, f"game {name} turn {number}: {said}"))
     _check_seed(name, game, keys, checked)
+    _check_links(name, game, anchor, checked)
     numbers = sorted(n for n in game.turns if 0 < n < CHAIN_LENGTH)
     missing = sorted(set(range(numbers[0], numbers[-1] + 1)) - set(numbers)) if numbers else []
     if missing:
         notes.append(f"game {name}: no report of turn(s) {spans(missing)}: the key walks span them")
-    notes.append(
-        f"game {name}: the chain heads are held to one per turn; each covers its turn's orders, state and events as "
-        "the archive stores them, which no public report prints: recomputing them needs the archive (`pbem verify`)"
-    )
     if len(problems) == start:
         against = "with the dice commitment and " if anchor else ""
         checked.lines.append(f"game {name}: every report read agrees {against}with the others")
@@ -418,6 +428,7 @@ def _check_turn(
         ("rolls", lambda c: " ".join(map(str, c.rolls)) if c.rolls is not None else ""),
         ("draws", lambda c: "; ".join(f"{n} {f} {v} {p}" for n, f, v, p in c.draws)),
         ("archive chain head", lambda c: c.chain),
+        ("turn digest", lambda c: c.digest),
     ):
         _agree(label, what, [(value_of(c), c.where) for c in copies if value_of(c)], problems)
     for copy in copies:
@@ -447,6 +458,39 @@ def _check_turn(
     if head:
         said.append(f"chain head {head[:16]}...")
     return ", ".join(said)
+
+
+def _check_links(name: str, game: GameCopies, anchor: str | None, checked: Checked) -> None:
+    """Each chain head printed with its turn's digest must be SHA-256 of the previous turn's head (the commitment
+    before turn 0) followed by the digest: the heads follow one another. A game begun before reports printed
+    digests has none: its heads are only held to one per turn."""
+    heads = {n: next((c.chain for c in found if c.chain), "") for n, found in game.turns.items()}
+    digests = {n: next((c.digest for c in found if c.digest), "") for n, found in game.turns.items()}
+    followed, unlinked = 0, []
+    for number in sorted(n for n in game.turns if heads[n] and digests[n]):
+        previous = anchor if number == 0 else heads.get(number - 1, "")
+        if not previous:
+            unlinked.append(number)
+            continue
+        if hashlib.sha256((previous + digests[number]).encode()).hexdigest() != heads[number]:
+            where = next(c.chain_at for c in game.turns[number] if c.chain)
+            before = "the commitment" if number == 0 else f"turn {number - 1}'s head"
+            checked.problems.append(
+                f"{where}: game {name} turn {number}: its chain head does not follow from {before} and its digest"
+            )
+        followed += 1
+    if followed or unlinked:
+        checked.notes.append(
+            f"game {name}: {followed} chain link(s) followed"
+            + (f"; turn(s) {spans(unlinked)} not linked (the folder lacks the head before)" if unlinked else "")
+            + "; each digest covers its turn's orders, state and events as the archive stores them, which only "
+            "`pbem verify` recomputes"
+        )
+    elif any(heads.values()):
+        checked.notes.append(
+            f"game {name}: its reports print no turn digests (a game begun by an older version): the chain heads "
+            "are held to one per turn, and recomputing them needs the archive (`pbem verify`)"
+        )
 
 
 def _draws_key(copy: TurnCopy) -> tuple[object, ...]:
