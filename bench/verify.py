@@ -9,7 +9,9 @@ it). Targets (judged on CPU time, which swings less than wall time on this share
   empires-aw:   no slower than the old tree
 
 The games are built once (self-play through the moderator's operations, services/selfplay.py) into --data and
-reused when present; a game that ends early is replaced by one of the next seed.
+reused when present; a game that ends early is replaced by one of the next seed. A tree older than the turns'
+digests (GameRow.chain_version 1) cannot verify games this tree builds: run the bench from the older tree then, with
+--old naming this one, so that both verify games of the older chain.
 
 Run from the repository root:
     python -m bench.verify --data /tmp/pbem-bench-verify [--runs 7] [--old /work/wt-lead/.venv/bin/python]
