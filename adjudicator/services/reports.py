@@ -31,9 +31,12 @@ if TYPE_CHECKING:
     from adjudicator.engine.steps import StepResult
 
 
-def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None, bots: Sequence[str] = ()) -> dict[str, Any]:
+def turn_context(
+    ruleset: Ruleset, row: TurnRow, before: str | None = None, bots: Sequence[str] = (), digested: bool = False
+) -> dict[str, Any]:
     """What the report templates see of one stored turn; `before` (the snapshot text before it) names the leaders
-    in its battles; `bots`, the seats whose orders the bot gave (queries.bot_seats)."""
+    in its battles; `bots`, the seats whose orders the bot gave (queries.bot_seats); `digested`, whether its game's
+    chain links are made from the turns' digests (chain.py), which the public report then prints."""
     verdicts = _verdicts(json.loads(row.results_json), row.seat)
     sources = _sources(ruleset, row)
     return {
@@ -57,7 +60,7 @@ def turn_context(ruleset: Ruleset, row: TurnRow, before: str | None = None, bots
         "dice": json.loads(row.dice_json),
         "draws": public_draws(row),
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
-        "digest": turn_digest(row) if row.chain else "",  # what the head covers of the turn (chain.py)
+        "digest": turn_digest(row) if digested and row.chain else "",  # what the head covers of the turn
     }
 
 
@@ -174,7 +177,7 @@ def turn_reports(
             "ruleset": ruleset,
             "title": ruleset.title,
             "game": game.name,
-            "turns": [turn_context(ruleset, row, before, bots)],
+            "turns": [turn_context(ruleset, row, before, bots, game.chain_version >= DIGESTED)],
             "state": view(PUBLIC) if hidden else snapshot,
             "commitment": game.commitment,
             "seats": list(ruleset.seats_of(state)),
