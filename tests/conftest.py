@@ -17,6 +17,9 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -49,6 +52,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
+
+
+def read_eml(path: Path) -> EmailMessage:
+    return BytesParser(policy=policy.default).parsebytes(path.read_bytes())  # type: ignore[return-value]
+
+
+def sent_map(message: EmailMessage) -> str:
+    """The map.svg a sent mail carries ("" for none)."""
+    found = [p for p in message.iter_attachments() if p.get_filename() == "map.svg"]  # type: ignore[misc]
+    return found[0].get_content().decode("utf-8") if found else ""  # an image part's content is bytes
 
 
 class Pbem:
@@ -85,6 +98,13 @@ class Pbem:
     def dump(self) -> list[tuple[str, tuple[object, ...]]]:
         """Every row of the archive, to show that a refused command changed nothing."""
         return Archive.open(self.data, self.db).dump()
+
+    def sent(self) -> list[EmailMessage]:
+        """The mails `pbem send --eml-dir` delivers now (SVG maps only), parsed, in the order sent."""
+        folder = self.data.parent / f"sent-{len(list(self.data.parent.glob('sent-*')))}"
+        result = self("send", "--no-png", "--eml-dir", str(folder))
+        assert result.exit_code == 0, result.output
+        return [read_eml(path) for path in sorted(folder.glob("*.eml"), key=lambda p: int(p.name.split("-")[0]))]
 
     def sql(self, statement: str) -> list[tuple[object, ...]]:
         """Run one SQL statement on the archive (committed); the rows it gives, if any."""

@@ -71,3 +71,19 @@ def test_mails_queued_at_once_are_stored_as_if_queued_one_by_one(tmp_path: Path,
             )
     assert at_once.dump() == expected
     assert [row[1][2] for row in expected] == ["mod@example.org", "mac@example.org", "egy@example.org"]
+
+
+def test_a_version_older_than_the_mails_turn_maps_can_still_queue_mail_in_this_archive(
+    tmp_path: Path, database: str | None
+) -> None:
+    archive = Archive.open(tmp_path, database)
+    with archive.engine.begin() as connection:  # the columns an older pbem's insert names: no map_turn, map_language
+        connection.execute(
+            text(
+                'INSERT INTO outbox (game, "to", subject, body, html, map_svg, created, attempts, error, secret, '
+                "in_reply_to, thread) VALUES ('g1', 'a@example.org', 'Report', 'r', '', '<svg/>', '2026-01-01', 0, "
+                "'', '', '', '')"
+            )
+        )
+        rows = connection.execute(text("SELECT map_svg, map_turn, map_language FROM outbox")).all()
+    assert [tuple(row) for row in rows] == [("<svg/>", "", "")]

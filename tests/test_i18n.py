@@ -28,7 +28,7 @@ from adjudicator.services.deadlines import tick
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.orders import submit
-from adjudicator.services.reports import stored_report, write_game_site
+from adjudicator.services.reports import queued_maps, stored_report, write_game_site
 from tests.helpers import classic, place, start
 
 SEATS = {"Macedonia": "mac@example.org", "Egyptus": "egy@example.org", "Hispania": "his@example.org"}
@@ -132,12 +132,13 @@ def test_report_mails_come_in_each_seats_language(tmp_path: Path, game: Game) ->
     submit(archive, "rome1", f"GAME rome1 TURN 1 PLAYER Macedonia PASSWORD {password}\nBUY 1 INF\n")
     tick(archive, tmp_path)
     with archive.session() as session:
-        mails = {m.to: m for m in session.exec(select(OutboxRow).where(OutboxRow.map_svg != "")).all()}  # report mails
+        mails = {m.to: m for m in session.exec(select(OutboxRow).where(OutboxRow.map_turn != "")).all()}  # report mails
     german, english = mails[SEATS["Egyptus"]], mails[SEATS["Macedonia"]]
     assert german.subject == "[rome1] " + gettext("de", "Report, turn %(turn)s", turn=1)
     assert gettext("de", "Orders received from %(seat)s.", seat="Macedonia") in german.body
     assert "Orders received from Macedonia." in english.body
-    assert 'lang="de"' in german.html and ">Stadt<" in german.map_svg and ">city<" in english.map_svg
+    drawn = queued_maps(archive)  # each mail's map is drawn, in its language, when it is sent
+    assert 'lang="de"' in german.html and ">Stadt<" in drawn(german) and ">city<" in drawn(english)
 
 
 def test_the_site_and_a_stored_report_in_dutch(tmp_path: Path, game: Game) -> None:
@@ -320,7 +321,7 @@ def test_item_16_a_german_game_shows_every_engine_text_in_german(tmp_path: Path)
         in mail.body
     )
     assert legion in mail.body and f"5 {de['infantry']} 1 {de['cavalry']}" in mail.body  # C-6.5, Egyptus's own
-    assert troops in mail.map_svg
+    assert troops in queued_maps(archive)(mail)
     assert capture in mail_macedonia.body  # C-8.4, Macedonia's decision, in Macedonia's private report
     assert (
         gettext(

@@ -22,6 +22,7 @@ from adjudicator.services.deadlines import tick
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import replace_player, set_observer
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.reports import queued_maps
 from adjudicator.services.selfplay import play_archived_game
 from tests.conftest import SEATS, MailGame, Pbem
 
@@ -98,7 +99,7 @@ def observe_confirmed(archive: Archive, address: str, mid: str = "obs") -> None:
 
 def reports_to(archive: Archive, address: str, since: int = 0) -> list[OutboxRow]:
     """The report mails (in any language: those with a map) queued for `address`."""
-    return [m for m in queued(archive, since) if m.to == address and m.map_svg]
+    return [m for m in queued(archive, since) if m.to == address and m.map_turn]
 
 
 # -- strangers get nothing -----------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ def test_an_observer_gets_the_public_reports_only_until_unobserve(game: MailGame
     ingest(archive, orders("Macedonia", passwords["Macedonia"], "MOVE G1 WITH 2 INF: MAC -> THR", mid="2"))
     tick(archive, data)
     (report,) = [m for m in queued(archive) if m.to == "fan@example.net" and "Report, turn 1" in m.subject]
-    assert "conquers THR" in report.body and report.map_svg
+    assert "conquers THR" in report.body and "<svg" in queued_maps(archive)(report)
     assert "private report" not in report.body and "PASSWORD" not in report.body
     assert ingest(archive, letter("fan@example.net", "UNOBSERVE rome1", mid="3")).text == "observer removed"
     mark = last_id(archive)

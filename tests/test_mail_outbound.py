@@ -449,10 +449,10 @@ def test_a_crash_mid_batch_does_not_send_the_delivered_mails_again(
     handler = Collector()
     real_build = outbound.build_message
 
-    def crash_on_the_second(row: OutboxRow, sender: str, with_png: bool = True) -> EmailMessage:
+    def crash_on_the_second(row: OutboxRow, sender: str, with_png: bool = True, map_svg: str = "") -> EmailMessage:
         if row.id == ids[1]:
             raise KeyboardInterrupt
-        return real_build(row, sender, with_png)
+        return real_build(row, sender, with_png, map_svg)
 
     with smtp_server(handler) as server:
         settings = SmtpSettings(host=HOST, port=server.port, security="none", timeout=5)

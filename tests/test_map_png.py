@@ -151,3 +151,13 @@ def test_send_no_png_mails_the_map_as_svg_only(tmp_path: Path) -> None:
     assert sent.exit_code == 0 and "3 sent" in sent.output, sent.output
     mails = [message_from_bytes(path.read_bytes(), policy=default_policy) for path in (tmp_path / "eml").glob("*.eml")]
     assert [sorted(attachments(m)) for m in mails] == [["map.svg"]] * 3  # type: ignore[arg-type]
+
+
+def test_a_mail_queued_with_its_map_by_an_older_version_is_sent_with_that_map(tmp_path: Path) -> None:
+    archive = Archive.in_folder(tmp_path)
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10"/></svg>'
+    with archive.session() as session:  # as older versions queued a report: the map stored in the row
+        session.add(OutboxRow(to="a@example.org", subject="[g1] Report", body="r\n", created="2026-01-01", map_svg=svg))
+    (mail,) = mails_sent(archive, tmp_path / "eml")
+    assert attachments(mail)["map.svg"].get_content().decode("utf-8") == svg
+    assert png_size(attachments(mail)["map.png"].get_content()) == png_size(map_png(svg))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from adjudicator.engine.chance import chain_checkpoints, turn_key
 from adjudicator.services.game_reads import checkpoints_text
-from tests.conftest import SEATS, Pbem
+from tests.conftest import SEATS, Pbem, sent_map
 
 
 def game_row(pbem: Pbem, name: str = "rome1") -> tuple[str, str, str]:
@@ -78,12 +78,12 @@ def test_the_report_mail_of_a_tick_holds_the_texts_of_the_turns_files(pbem: Pbem
     turn = pbem.data / "games/rome1/turn-0001"
     public = (turn / "report.txt").read_text(encoding="utf-8")
     for seat, address in SEATS.items():
-        ((body, map_svg),) = pbem.sql(
-            f"select body, map_svg from outbox where \"to\" = '{address}' and subject like '%Report%'"
-        )
+        ((body,),) = pbem.sql(f"select body from outbox where \"to\" = '{address}' and subject like '%Report%'")
         private = (turn / f"report-{seat}.txt").read_text(encoding="utf-8")
         assert str(body).startswith(public + "\n" + private), seat
-        assert map_svg == (turn / "map.svg").read_text(encoding="utf-8")
+    reports = [mail for mail in pbem.sent() if "Report" in mail["Subject"]]
+    assert [mail["To"] for mail in reports] == list(SEATS.values())
+    assert all(sent_map(mail) == (turn / "map.svg").read_text(encoding="utf-8") for mail in reports)
 
 
 def test_repair_writes_a_lacking_turns_files_as_they_were_from_the_turns_it_reads(pbem: Pbem) -> None:

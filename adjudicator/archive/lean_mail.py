@@ -63,8 +63,11 @@ def mail_fields(
     in_reply_to: str = "",
     thread: str = "",
     secret: str = "",
+    map_turn: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Every field of the outbox row queue_mail stores for these arguments (queue_mails stores them)."""
+    """Every field of the outbox row queue_mail stores for these arguments (queue_mails stores them). `map_turn`:
+    the chain head of the turn whose map the mail carries and the map's language, drawn when the mail is sent (a turn
+    without a chain head, of an older archive, gives its map drawn as `map_svg`)."""
     return {
         "game": game,
         "to": to,
@@ -79,6 +82,8 @@ def mail_fields(
         "secret": secret,
         "in_reply_to": in_reply_to,
         "thread": thread,
+        "map_turn": map_turn[0] if map_turn else "",
+        "map_language": map_turn[1] if map_turn else "",
     }
 
 

@@ -187,7 +187,7 @@ class OutboxRow(SQLModel, table=True):
     subject: str
     body: str  # plain text: every mail has it
     html: str = ""  # an HTML alternative of the body (report mails: the report with its map)
-    map_svg: str = ""  # attached as map.svg
+    map_svg: str = ""  # attached as map.svg (mails queued by older versions; see map_turn)
     created: str
     sent: str | None = None
     attempts: int = 0
@@ -195,6 +195,12 @@ class OutboxRow(SQLModel, table=True):
     secret: str = ""  # the password a welcome or reset mail carries: blanked in its body once it is sent
     in_reply_to: str = ""  # Message-ID of the player's mail this one answers (threading)
     thread: str = ""  # the thread's Message-IDs for References: (space separated; "references" is an SQL word)
+    # the map a mail carries is the turn's map, drawn when the mail is sent (services/reports.queued_maps) rather than
+    # stored with each seat's mail: the turn is named by its chain head, unique in the archive, and the map is drawn
+    # in the mail's language. Their default is the database's too: a pbem older than them, run again on this archive,
+    # queues its mails (with map_svg) as it did.
+    map_turn: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    map_language: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class ObserverRow(SQLModel, table=True):

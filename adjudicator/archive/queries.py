@@ -187,6 +187,12 @@ def turns(session: Session, game: GameRow) -> list[TurnRow]:
     return list(session.exec(_live_turns().order_by(TurnRow.number), params={"game": game.id}).all())
 
 
+def turn_of_chain(session: Session, game: GameRow, chain: str) -> TurnRow | None:
+    """The game's turn whose chain head is `chain` (withdrawn or not: a mail about a turn rolled back since tells of
+    that turn), or None."""
+    return session.exec(select(TurnRow).where(TurnRow.game_id == game.id, TurnRow.chain == chain)).first()
+
+
 @_lean_too
 def turn_numbers(session: Session, game: GameRow) -> list[int]:
     """The numbers of the game's turns in order (without those withdrawn), the turns themselves left unread."""
@@ -364,11 +370,14 @@ def queue_mail(
     in_reply_to: str = "",
     thread: str = "",
     secret: str = "",
+    map_turn: tuple[str, str] | None = None,
 ) -> OutboxRow:
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
     and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
     carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
-    row = OutboxRow(**mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret))
+    row = OutboxRow(
+        **mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret, map_turn)
+    )
     session.add(row)
     return row
 

@@ -85,10 +85,13 @@ def message_id(row: OutboxRow, sender: str) -> str:
 MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
 
 
-def build_message(row: OutboxRow, sender: str, with_png: bool = True) -> EmailMessage:
+def build_message(row: OutboxRow, sender: str, with_png: bool = True, map_svg: str | None = None) -> EmailMessage:
     """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
     alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers),
-    and as map.png too unless `with_png` is false (for readers and webmail that show no SVG)."""
+    and as map.png too unless `with_png` is false (for readers and webmail that show no SVG). `map_svg`: the map
+    drawn for a row that names its turn (services.reports.queued_maps); by default the row's own."""
+    if map_svg is None:
+        map_svg = row.map_svg
     message = EmailMessage()
     message["From"] = sender
     message["To"] = row.to
@@ -106,12 +109,12 @@ def build_message(row: OutboxRow, sender: str, with_png: bool = True) -> EmailMe
     else:  # quoted-printable: readable, and safe through servers without 8BITMIME
         message.set_content(body, charset="utf-8", cte="quoted-printable")
     if row.html:
-        html = row.html.replace(MAP_PLACE, str(svg_inline(row.map_svg)), 1) if row.map_svg else row.html
+        html = row.html.replace(MAP_PLACE, str(svg_inline(map_svg)), 1) if map_svg else row.html
         message.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
-    if row.map_svg:
-        message.add_attachment(row.map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
-    if row.map_svg and with_png:
-        message.add_attachment(map_png(row.map_svg), maintype="image", subtype="png", filename="map.png")
+    if map_svg:
+        message.add_attachment(map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
+    if map_svg and with_png:
+        message.add_attachment(map_png(map_svg), maintype="image", subtype="png", filename="map.png")
     return message
 
 
@@ -246,7 +249,9 @@ def send_outbox(
     archive: Archive, smtp: SmtpSettings | None, eml_dir: Path | None, limit: int | None = None, with_png: bool = True
 ) -> SendReport:
     """Deliver the unsent outbox rows in id order (as .eml files when eml_dir is given), committing each one; the
-    maps go as map.png too unless `with_png` is false (build_message)."""
+    maps (drawn now for the rows that name their turn) go as map.png too unless `with_png` is false (build_message)."""
+    from adjudicator.services.reports import queued_maps  # the rulesets and the map: only when mail is sent
+
     if smtp is None and eml_dir is None:
         raise ValueError("nowhere to send the outbox: give SMTP settings or a folder for .eml files")
     sender = smtp.sender if smtp is not None else "pbem@localhost"
@@ -256,6 +261,7 @@ def send_outbox(
             query = query.limit(limit)
         ids = list(session.exec(query).all())
     report = SendReport()
+    maps = queued_maps(archive)
     link = _SmtpLink(smtp) if eml_dir is None and smtp is not None else None
     try:
         for row_id in ids:
@@ -265,7 +271,7 @@ def send_outbox(
                 continue
             refused: dict[str, tuple[int, bytes]] = {}
             try:
-                message = build_message(row, sender, with_png)
+                message = build_message(row, sender, with_png, maps(row))
                 if eml_dir is not None:
                     write_atomically(eml_dir / eml_name(row), message.as_string())
                 else:

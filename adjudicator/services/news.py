@@ -24,7 +24,7 @@ from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.notices import deadline_text
 from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import hidden_draws_revealed, orders_keyed, turn_context, turn_map, turn_reports
+from adjudicator.services.reports import hidden_draws_revealed, mail_map, orders_keyed, turn_context, turn_reports
 from adjudicator.services.turn import step_seats
 
 
@@ -174,7 +174,7 @@ def _mail_reports_read(
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()
-    maps = {say: turn_map(ruleset, game, news[-1], say) for say in languages}
+    maps = {say: mail_map(ruleset, game, news[-1], say) for say in languages}
     # the turns whose orders the bot gave, which the public reports name (read only in a game with a seat on the bot)
     bots = db.bot_seats(session, game, rows) if any(s.run_by_bot or s.back_from_bot for s in seats) else {}
     # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
@@ -234,7 +234,7 @@ def _mail_reports_read(
                 timestamp(clock),
                 game.name,
                 html=html,
-                map_svg=maps[say],
+                **maps[say],
                 **_thread_of(threads.get(seat.seat)),
             )
         )
@@ -242,7 +242,7 @@ def _mail_reports_read(
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         text = publics(watched, say)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
-        mails.append(db.mail_fields(address, subject, text, timestamp(clock), game.name, html=html, map_svg=maps[say]))
+        mails.append(db.mail_fields(address, subject, text, timestamp(clock), game.name, html=html, **maps[say]))
     db.queue_mails(session, mails)  # in the order of the seats, then the observers
 
 

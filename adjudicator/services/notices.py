@@ -178,15 +178,14 @@ def queue_welcome(
         f"[{game.name}] {seat.seat}",
     )
     # imported here: the maps and reports it loads are no part of a receipt (an order mail's command start-up)
-    from adjudicator.services.reports import turn_map, turn_reports
+    from adjudicator.services.reports import mail_map, turn_reports
 
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
     body = "\n".join(parts)  # the welcome's text states the deadline
     # the board, attached as the reports attach it: a first turn cannot be planned without it
-    map_svg = turn_map(ruleset, game, row, say)
     queries_for(session).queue_mail(
-        seat.email, subject, body, timestamp(clock), game.name, map_svg=map_svg, secret=password
+        seat.email, subject, body, timestamp(clock), game.name, secret=password, **mail_map(ruleset, game, row, say)
     )
 
 

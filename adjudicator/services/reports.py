@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,7 +27,7 @@ from adjudicator.services.positions import stored_state
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
-    from adjudicator.archive.models import DecisionRow, GameRow, TurnRow
+    from adjudicator.archive.models import DecisionRow, GameRow, OutboxRow, TurnRow
     from adjudicator.engine.steps import StepResult
 
 
@@ -296,6 +296,42 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
             ruleset, row.state_json, row.events_json, heading, language, snapshot=_snapshot(ruleset, row.state_json)
         ),
     )
+
+
+def mail_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str) -> dict[str, Any]:
+    """The fields of a mail (queries.mail_fields) that carries the map of turn `row` in `language`: the turn named by
+    its chain head, its map drawn when the mail is sent (queued_maps), so that the archive holds no copy of it per
+    seat; a turn of an older archive, without a chain head, has its map drawn now. None for a ruleset without a
+    map."""
+    if ruleset.map_layers is None:
+        return {}
+    if not row.chain:
+        return {"map_svg": turn_map(ruleset, game, row, language)}
+    return {"map_turn": (row.chain, language)}
+
+
+def queued_maps(archive: Archive) -> Callable[[OutboxRow], str]:
+    """The map of a queued mail that names its turn (mail_map), drawn from the archive as the turn's files draw it;
+    each turn's map in a language is drawn once. A turn no longer in the archive is an ArchiveError (the mail stays
+    queued)."""
+    from adjudicator.archive import ArchiveError
+    from adjudicator.archive import queries as db
+
+    games: dict[str, tuple[GameRow, Ruleset]] = {}
+
+    @cache
+    def draw(game_name: str, chain: str, language: str) -> str:
+        with archive.session() as session:
+            if game_name not in games:
+                game = db.find_game(session, game_name)
+                games[game_name] = game, _game_ruleset(game)
+            game, ruleset = games[game_name]
+            row = db.turn_of_chain(session, game, chain)
+        if row is None:
+            raise ArchiveError(f"the turn whose map mail goes with (chain head {chain[:16]}...) is not in the archive")
+        return turn_map(ruleset, game, row, language)
+
+    return lambda mail: draw(mail.game or "", mail.map_turn, mail.map_language) if mail.map_turn else mail.map_svg
 
 
 def write_turn_files(
