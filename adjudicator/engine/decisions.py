@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Literal, Protocol, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from adjudicator.engine.vocabulary import N_, Event
 
@@ -54,10 +54,13 @@ class Question:
 @dataclass(frozen=True)
 class Pending(Question):
     """A decision that fell to its default in ask mode, to be asked; `event` and `rolls` say where the step stood
-    when it arose (its events and dice before it), so that a notice shows the step up to there and nothing after."""
+    when it arose (its events and dice before it), so that a notice shows the step up to there and nothing after.
+    `position`: the ruleset's position at that point (a copy), where it keeps one: the odds of the decision's
+    choices are reckoned on it (Ruleset.decision_odds), as the notice shows the step up to there."""
 
     event: int
     rolls: int
+    position: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,10 +139,13 @@ def answer_to(asking: Asking, seat: str, key: str) -> str | None:
     return asking.answers.get(seat, {}).get(key)
 
 
-def take(decision: Decision[T], asking: Asking, where: tuple[int, int]) -> Taken[T]:
+def take(
+    decision: Decision[T], asking: Asking, where: tuple[int, int], position: Callable[[], Any] | None = None
+) -> Taken[T]:
     """Take `decision`: the seat's answer, else its standing order, else the default, listed in `asking.pending`
     in ask mode unless settled. `where`: the index in the step's events the first event returned will have, and the
-    rolls made so far."""
+    rolls made so far; `position`: makes a copy of the ruleset's position as it stands, kept by a pending decision
+    (called only for one)."""
     text = answer_to(asking, decision.seat, decision.key)
     refusal: Event | None = None
     if text is not None:
@@ -157,7 +163,16 @@ def take(decision: Decision[T], asking: Asking, where: tuple[int, int]) -> Taken
     pending = None
     if asking.ask and (decision.seat, decision.key) not in asking.settled:
         at = where[0] + (1 if refusal is not None else 0)
-        pending = Pending(decision.seat, decision.key, decision.question, default, decision.rule, at, where[1])
+        pending = Pending(
+            decision.seat,
+            decision.key,
+            decision.question,
+            default,
+            decision.rule,
+            at,
+            where[1],
+            position() if position is not None else None,
+        )
         asking.pending.append(pending)
     return Taken(decision.default, "default", None, refusal, _decision_event(decision, default, "default"), pending)
 

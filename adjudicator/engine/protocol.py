@@ -313,11 +313,12 @@ class Ruleset(Protocol):
         cards, private standing orders or orders of this step (a receipt prints them). Empty by default."""
         ...
 
-    def decision_odds(self, state: Any, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
+    def decision_odds(self, state: Any, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
         """The odds of the battle for each choice of `seat`'s decision `key` asked in the due step of `state` (the
         position before that step), as (the answer that takes the choice, its odds), on what `seat` can know, as
-        attack_odds (a decision notice prints them). Empty where the decision changes no battle, or the ruleset
-        cannot tell; by default."""
+        attack_odds (a decision notice prints them). `point`: the position where the decision arose, in the middle
+        of the step, where the ruleset keeps one (engine/decisions.py Pending.position), else None. Empty where the
+        decision changes no battle, or the ruleset cannot tell; by default."""
         ...
 
     @property

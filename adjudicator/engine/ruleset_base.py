@@ -152,7 +152,7 @@ class RulesetBase:
     def attack_odds(self, state: Any, seat: str, number: int, orders: Any) -> list[AttackOdds]:
         return []  # a ruleset without odds prints none in its receipts
 
-    def decision_odds(self, state: Any, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
+    def decision_odds(self, state: Any, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
         return []  # nor in its decision notices
 
     def broken_invariants(self, state: Any) -> list[str]:

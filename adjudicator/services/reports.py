@@ -397,7 +397,12 @@ def write_decision_notices(
         for purpose, group in groupby(result.dice[: point.rolls], key=lambda roll: roll[0])
     ]
     position = stored_state(ruleset, before) if before else None
-    odds = {(d.seat, d.key): choice_rows(ruleset.decision_odds(position, d.seat, d.key)) for d in waiting if position}
+    points = {(p.seat, p.key): p.position for p in result.pending}  # where each arose, if the ruleset kept it
+    odds = {
+        (d.seat, d.key): choice_rows(ruleset.decision_odds(position, d.seat, d.key, points.get((d.seat, d.key))))
+        for d in waiting
+        if position
+    }
     for seat in sorted({d.seat for d in waiting}):
         path = folder / "outbox" / f"decisions-turn-{number:04d}-{seat}.txt"
         write_atomically(

@@ -159,3 +159,73 @@ def _by_sea(rules: CoeRuleset, turn: Turn, code: str) -> dict[str, Any]:
     if not is_1984(rules):
         return {}
     return {"by_sea": dict(turn.scratch.get("by_sea", {}).get(code, {}))}
+
+
+def decision_odds(
+    rules: CoeRuleset, state: GameState, seat: str, key: str, point: GameState | None
+) -> list[tuple[str, AttackOdds]]:
+    """The odds of each choice of a Classic retreat decision (C-15.7: continue the battle or retreat), reckoned on
+    the battle as it stands when the question arose (`point`, the turn's position then: the forces left after the
+    round), as the asked seat can know them: his own standing orders, the enemy following the defaults (C-15). To
+    CONTINUE is to fight on from here (the next round, then the standing orders and defaults, C-6.13); to RETREAT is
+    to leave the province to the enemy, after his pursuit (C-6.16), or to lose every unit where no province takes
+    the retreat (C-6.20). Other decisions (legions, losses) and 1984's retreats get none yet."""
+    from adjudicator.rulesets.coe.odds_forces import is_1984
+
+    what, code, _ = _retreat_key(key)
+    if what != "retreat" or point is None or is_1984(rules) or point.active is None:
+        return []
+    area = point.areas.get(code)
+    attacker = point.active
+    defender = next((s for s in others_with_units(point, code, attacker)), None) if area else None
+    if area is None or defender is None or seat not in (attacker, defender):
+        return []
+    from adjudicator.rulesets.coe.battle import LandBattle
+    from adjudicator.rulesets.coe.odds import land_odds
+
+    mine, theirs = area.units[attacker], area.units[defender]
+    if not mine.units or not theirs.units:
+        return []
+    standing = point.players[seat].standing  # his own; the enemy's are his secret (C-15)
+    odds = land_odds(
+        rules,
+        _pieces(mine),
+        _pieces(theirs) | {"fortified": area.city == "fortified" and area.owner == defender},
+        standing if seat == attacker else None,
+        standing if seat == defender else None,
+        area=code,
+        attacker_can_retreat=_can_retreat(rules, point, code, attacker),
+        defender_can_retreat=_can_retreat(rules, point, code, defender),
+    )
+    fight_on = _line(code, defender, odds)
+    turn = Turn(rules, point.copy(), attacker, (), NO_DICE, {})
+    places = LandBattle(turn, code, attacker, defender).destinations(seat)
+    fleeing, pursuer = (mine, theirs) if seat == attacker else (theirs, mine)
+    lost = expected_pursuit_losses(pursuer, fleeing) if places else float(fleeing.units)  # C-6.16, else C-6.20
+    retreat = AttackOdds(
+        code,
+        fight_on.attacker,
+        fight_on.defender,
+        0.0 if seat == attacker else 1.0,
+        lost if seat == attacker else 0.0,
+        lost if seat == defender else 0.0,
+    )
+    # the choices as the question's default writes them (battle.py continue_or_retreat), in the reader's keywords
+    return [("continue", fight_on), (f"retreat to {places[0]}" if places else "retreat", retreat)]
+
+
+def _retreat_key(key: str) -> tuple[str, str, str]:
+    """battle.<area>.<round>.retreat -> ("retreat", area, round); anything else -> ("", "", "")."""
+    parts = key.split(".")
+    if len(parts) == 4 and parts[0] == "battle":
+        return parts[3], parts[1], parts[2]
+    return "", "", ""
+
+
+def expected_pursuit_losses(pursuer: Force, fleeing: Force) -> float:
+    """The expected units a retreat loses to the pursuit (C-6.16): a die per pursuing combat unit, each cavalry face
+    (one face in six, C-1.8) eliminating one retreating unit, at most as many as the pursuer has cavalry."""
+    from math import comb
+
+    dice, most = pursuer.units, min(pursuer.cavalry, fleeing.units)
+    return sum(min(hits, most) * comb(dice, hits) * 5 ** (dice - hits) / 6**dice for hits in range(dice + 1))

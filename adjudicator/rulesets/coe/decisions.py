@@ -77,7 +77,7 @@ def decide(
         visible_to=visible_to([seat]),
         visible_by_kind=True,
     )
-    taken = take(decision, turn, (len(turn.events), len(turn.dice.log)))
+    taken = take(decision, turn, (len(turn.events), len(turn.dice.log)), turn.state.copy)
     turn.events += taken.events
     return taken.value
 

@@ -148,6 +148,14 @@ class CoeRuleset(RulesetBase):
 
         return attack_odds(self, state, seat, number, orders)
 
+    def decision_odds(
+        self, state: GameState, seat: str, key: str, point: GameState | None = None
+    ) -> list[tuple[str, AttackOdds]]:
+        """The odds of a retreat decision's choices, on the battle as it stood when it arose (attack_odds.py)."""
+        from adjudicator.rulesets.coe.attack_odds import decision_odds
+
+        return decision_odds(self, state, seat, key, point)
+
     def broken_invariants(self, state: GameState) -> list[str]:
         """What in `state` breaks the ruleset's invariants (piece limits, tribute, one place per piece...)."""
         return self.hooks.broken_invariants(self, state)

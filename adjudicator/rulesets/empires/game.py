@@ -153,8 +153,9 @@ class EmpiresGame(EmpiresRuleset):
 
         return attack_odds(self, state, seat, orders)
 
-    def decision_odds(self, state: GameState, seat: str, key: str) -> list[tuple[str, AttackOdds]]:
-        """The odds of each choice of a defender's siege or ambush decision, on what he can know (attack_odds.py)."""
+    def decision_odds(self, state: GameState, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
+        """The odds of each choice of a defender's siege or ambush decision, on what he can know (attack_odds.py):
+        asked before the battle, on the position before the step."""
         from adjudicator.rulesets.empires.attack_odds import decision_odds
 
         return decision_odds(self, state, seat, key)

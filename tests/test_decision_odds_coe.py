@@ -1,0 +1,150 @@
+"""Odds in a Classic retreat notice (C-15.7): asked in the middle of a battle whether to continue or retreat, a seat
+gets the odds of each choice reckoned on the battle as it stands at that question (the forces left after the round
+the notice shows), on what he can know: his own standing orders, the enemy following the defaults (C-15)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjudicator.archive.models import DecisionRow, GameRow
+from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.decisions import Pending
+from adjudicator.engine.steps import resolve_step
+from adjudicator.orders import parse_orders
+from adjudicator.render.i18n import gettext, keywords_written
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.coe.attack_odds import expected_pursuit_losses
+from adjudicator.rulesets.coe.odds import land_odds
+from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.services.reports import choice_rows, write_decision_notices
+from adjudicator.services.turn import questions_now
+from tests.helpers import place
+from tests.test_receipt_odds import ATTACK, HEADER, SECRET_STANDING, border_war
+
+RULES = load_ruleset("coe-classic")
+ODDS_FIELDS = ("choice", "area", "attacker", "defender", "wins", "attacker_losses", "defender_losses")
+KEY = bytes(32)  # its dice leave Macedonia 2 INF 1 CAV (and G1) against Egyptus's 1 INF 2 CAV after round 1
+
+
+def retreat_question(seat: str, before: GameState | None = None) -> tuple[GameState, Pending]:
+    """Macedonia's attack on Thracia resolved in ask mode: the position before it, and `seat`'s first retreat
+    question (C-15.7), which keeps the position it arose in."""
+    state = before or border_war("coe-classic")
+    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
+    result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), ask=True)
+    asked = [p for p in result.pending if p.seat == seat and p.key.endswith(".retreat")]
+    return state, asked[0]
+
+
+def forces_left(point: GameState) -> tuple[dict[str, int], dict[str, int]]:
+    """Each side's units in Thracia at the question."""
+    return tuple(  # type: ignore[return-value]
+        {kind: getattr(point.areas["THR"].units[seat], kind) for kind in ("infantry", "cavalry", "catapult")}
+        for seat in ("Macedonia", "Egyptus")
+    )
+
+
+def test_C_15_7_to_continue_is_to_fight_the_battle_on_from_the_forces_left_after_the_round() -> None:
+    before, asked = retreat_question("Macedonia")
+    assert asked.key == "battle.THR.1.retreat"
+    mine, his = forces_left(asked.position)
+    assert (mine, his) == ({"infantry": 2, "cavalry": 1, "catapult": 0}, {"infantry": 1, "cavalry": 2, "catapult": 0})
+    (choice, odds), _ = RULES.decision_odds(before, "Macedonia", asked.key, asked.position)
+    expected = land_odds(RULES, {**mine, "leaders": 1}, {**his, "fortified": False}, area="THR")
+    assert choice == "continue" and odds.wins == pytest.approx(float(expected.attacker_wins), abs=1e-12)
+    assert odds.attacker_losses == pytest.approx(float(sum(expected.attacker_losses.values())), abs=1e-12)
+    assert odds.defender_losses == pytest.approx(float(sum(expected.defender_losses.values())), abs=1e-12)
+    start = land_odds(RULES, {"infantry": 4, "cavalry": 1, "leaders": 1}, {"infantry": 2, "cavalry": 2}, area="THR")
+    assert odds.wins != pytest.approx(float(start.attacker_wins))  # not the battle's odds from its start
+
+
+def test_C_6_16_to_retreat_is_to_lose_the_battle_and_what_the_pursuit_takes() -> None:
+    before, asked = retreat_question("Macedonia")
+    _, (choice, odds) = RULES.decision_odds(before, "Macedonia", asked.key, asked.position)
+    # Egyptus pursues with 3 units, 2 of them cavalry: at most 2 hits, one die in six a cavalry face (C-1.8)
+    assert choice == "retreat to MAC" and odds.wins == 0.0 and odds.defender_losses == 0.0
+    assert odds.attacker_losses == pytest.approx(1 - (5 / 6) ** 3 + 3 * (1 / 6) ** 2 * (5 / 6) + (1 / 6) ** 3)
+    before, asked = retreat_question("Egyptus")  # the defender retreating: the attacker wins at once
+    _, (choice, odds) = RULES.decision_odds(before, "Egyptus", asked.key, asked.position)
+    assert choice == "retreat to ASI" and odds.wins == 1.0 and odds.attacker_losses == 0.0
+    assert odds.defender_losses == pytest.approx(1 - (5 / 6) ** 3)  # Macedonia's one cavalry: at most 1 hit
+
+
+@pytest.mark.parametrize(
+    ("pursuer", "fleeing", "expected"),
+    [
+        (Force(infantry=5), Force(infantry=3), 0.0),  # no cavalry, no pursuit (C-6.16)
+        (Force(cavalry=1), Force(infantry=3), 1 / 6),
+        (Force(cavalry=2), Force(infantry=1), 1 - (5 / 6) ** 2),  # never more hits than units fleeing
+        (Force(cavalry=2), Force(infantry=2), 2 / 6),
+    ],
+)
+def test_C_6_16_the_pursuit_takes_a_unit_for_each_cavalry_face_up_to_its_cavalry_and_the_units_fleeing(
+    pursuer: Force, fleeing: Force, expected: float
+) -> None:
+    assert expected_pursuit_losses(pursuer, fleeing) == pytest.approx(expected)
+
+
+def test_C_6_20_a_retreat_with_no_province_to_go_to_loses_every_unit() -> None:
+    before, asked = retreat_question("Egyptus")
+    for code in RULES.board.land_neighbours("THR"):  # every way out held by a third player's army
+        place(asked.position, code, "Hispania", owner=False, infantry=1)
+    _, (choice, odds) = RULES.decision_odds(before, "Egyptus", asked.key, asked.position)
+    assert choice == "retreat" and odds.defender_losses == 3.0  # 1 INF 2 CAV
+
+
+def test_C_15_the_figures_read_the_asked_seats_standing_orders_and_never_the_enemys() -> None:
+    secret = {"retreat": SECRET_STANDING["coe-classic"]["retreat"]}  # Egyptus leaves when below 3 units
+    plain, asked = retreat_question("Macedonia")
+    with_secret = border_war("coe-classic", secret)  # his secret: the battle runs as before up to the question
+    hidden = retreat_question("Macedonia", with_secret)[1]
+    assert hidden.position.players["Egyptus"].standing == secret
+    figure = RULES.decision_odds(with_secret, "Macedonia", hidden.key, hidden.position)
+    assert figure == RULES.decision_odds(plain, "Macedonia", asked.key, asked.position)
+    mine, his = forces_left(asked.position)
+    leaked = land_odds(RULES, {**mine, "leaders": 1}, his, None, secret, area="THR")
+    assert figure[0][1].wins != pytest.approx(float(leaked.attacker_wins))  # read, it would change the figure
+    before, own = retreat_question("Egyptus")
+    without = RULES.decision_odds(before, "Egyptus", own.key, own.position)
+    own.position.players["Egyptus"].standing = {"losses": ["cavalry"]}  # his own are his to know
+    assert RULES.decision_odds(before, "Egyptus", own.key, own.position)[0] != without[0]
+
+
+def test_decisions_without_odds_get_none() -> None:
+    before, asked = retreat_question("Macedonia")
+    assert RULES.decision_odds(before, "Macedonia", "battle.THR.1.losses", asked.position) == []
+    assert RULES.decision_odds(before, "Macedonia", asked.key, None) == []  # no position kept: no figure
+
+
+def test_the_retreat_notice_gives_each_choices_odds_in_the_readers_language(tmp_path: Path) -> None:
+    state = border_war("coe-classic")
+    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
+    answers = {seat: {"battle.THR.1.losses": "INF, CAV"} for seat in ("Macedonia", "Egyptus")}
+    result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), answers, ask=True)
+    asked = questions_now(result.pending)  # both asked at once: nothing happens between them
+    assert [(q.seat, q.key) for q in asked] == [(s, "battle.THR.1.retreat") for s in ("Egyptus", "Macedonia")]
+    game = GameRow(id=1, name="test", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
+    waiting = [
+        DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
+        for q in asked
+    ]
+    written = write_decision_notices(
+        tmp_path, RULES, game, 1, result, waiting, {"Egyptus": "de"}, RULES.snapshot_text(state)
+    )
+    notices = {path.name.split("-")[-1][:-4]: path.read_text(encoding="utf-8") for path in written}
+    for seat, language in (("Macedonia", "en"), ("Egyptus", "de")):
+        figures = RULES.decision_odds(state, seat, "battle.THR.1.retreat", asked[seat == "Macedonia"].position)
+        for choice, *row in choice_rows(figures):
+            line = gettext(
+                language,
+                "if you answer %(choice)s: %(area)s: %(attacker)s against %(defender)s: the attacker wins %(wins)s; "
+                "expected losses: the attacker's %(attacker_losses)s, the defender's %(defender_losses)s",
+                **dict(zip(ODDS_FIELDS, (keywords_written(language, choice, RULES.name), *row[:6]), strict=True)),
+            )
+            assert line in notices[seat], notices[seat]
+    assert (
+        "if you answer continue: THR: 2 INF 1 CAV, 1 leader against Egyptus 1 INF 2 CAV: the attacker wins 64.8%"
+        in (notices["Macedonia"])
+    )
