@@ -4,6 +4,7 @@ the notice shows), on what he can know: his own standing orders, the enemy follo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,7 @@ def forces_left(point: GameState) -> tuple[dict[str, int], dict[str, int]]:
 def test_C_15_7_to_continue_is_to_fight_the_battle_on_from_the_forces_left_after_the_round() -> None:
     before, asked = retreat_question("Macedonia")
     assert asked.key == "battle.THR.1.retreat"
-    mine, his = forces_left(asked.position)
+    mine, his = forces_left(asked.position.state)
     assert (mine, his) == ({"infantry": 2, "cavalry": 1, "catapult": 0}, {"infantry": 1, "cavalry": 2, "catapult": 0})
     (choice, odds), _ = RULES.decision_odds(before, "Macedonia", asked.key, asked.position)
     expected = land_odds(RULES, {**mine, "leaders": 1}, {**his, "fortified": False}, area="THR")
@@ -90,7 +91,7 @@ def test_C_6_16_the_pursuit_takes_a_unit_for_each_cavalry_face_up_to_its_cavalry
 def test_C_6_20_a_retreat_with_no_province_to_go_to_loses_every_unit() -> None:
     before, asked = retreat_question("Egyptus")
     for code in RULES.board.land_neighbours("THR"):  # every way out held by a third player's army
-        place(asked.position, code, "Hispania", owner=False, infantry=1)
+        place(asked.position.state, code, "Hispania", owner=False, infantry=1)
     _, (choice, odds) = RULES.decision_odds(before, "Egyptus", asked.key, asked.position)
     assert choice == "retreat" and odds.defender_losses == 3.0  # 1 INF 2 CAV
 
@@ -100,15 +101,15 @@ def test_C_15_the_figures_read_the_asked_seats_standing_orders_and_never_the_ene
     plain, asked = retreat_question("Macedonia")
     with_secret = border_war("coe-classic", secret)  # his secret: the battle runs as before up to the question
     hidden = retreat_question("Macedonia", with_secret)[1]
-    assert hidden.position.players["Egyptus"].standing == secret
+    assert hidden.position.state.players["Egyptus"].standing == secret
     figure = RULES.decision_odds(with_secret, "Macedonia", hidden.key, hidden.position)
     assert figure == RULES.decision_odds(plain, "Macedonia", asked.key, asked.position)
-    mine, his = forces_left(asked.position)
+    mine, his = forces_left(asked.position.state)
     leaked = land_odds(RULES, {**mine, "leaders": 1}, his, None, secret, area="THR")
     assert figure[0][1].wins != pytest.approx(float(leaked.attacker_wins))  # read, it would change the figure
     before, own = retreat_question("Egyptus")
     without = RULES.decision_odds(before, "Egyptus", own.key, own.position)
-    own.position.players["Egyptus"].standing = {"losses": ["cavalry"]}  # his own are his to know
+    own.position.state.players["Egyptus"].standing = {"losses": ["cavalry"]}  # his own are his to know
     assert RULES.decision_odds(before, "Egyptus", own.key, own.position)[0] != without[0]
 
 
@@ -148,3 +149,43 @@ def test_the_retreat_notice_gives_each_choices_odds_in_the_readers_language(tmp_
         "if you answer continue: THR: 2 INF 1 CAV, 1 leader against Egyptus 1 INF 2 CAV: the attacker wins 64.8%"
         in (notices["Macedonia"])
     )
+
+
+RULES_1984 = load_ruleset("coe-1984")
+
+
+def retreat_question_1984() -> tuple[GameState, Pending]:
+    """The same attack under the 1984 rules, its targets answered: Macedonia's first retreat question (O-14.6)."""
+    state = border_war("coe-1984")
+    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES_1984)
+    answers = {seat: {"battle.THR.1.target": "INF"} for seat in ("Macedonia", "Egyptus")}
+    result = resolve_step(
+        RULES_1984, state, RULES_1984.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), answers, ask=True
+    )
+    (asked,) = [p for p in questions_now(result.pending) if p.key.endswith(".retreat")]
+    return state, asked
+
+
+def test_O_14_6_a_1984_retreat_notice_gives_fighting_on_from_the_forces_left_and_a_retreat_without_pursuit() -> None:
+    before, asked = retreat_question_1984()
+    assert (asked.seat, asked.key, asked.position.retreat_to) == ("Macedonia", "battle.THR.1.retreat", "MAC")
+    mine, his = forces_left(asked.position.state)
+    (choice, odds), (retreat, back) = RULES_1984.decision_odds(before, "Macedonia", asked.key, asked.position)
+    expected = land_odds(RULES_1984, {**mine, "leaders": 1, "by_sea": {}}, {**his, "fortified": False}, area="THR")
+    assert choice == "continue" and odds.wins == pytest.approx(float(expected.attacker_wins), abs=1e-12)
+    assert odds.attacker_losses == pytest.approx(float(sum(expected.attacker_losses.values())), abs=1e-12)
+    assert retreat == "retreat to MAC" and (back.wins, back.attacker_losses, back.defender_losses) == (0, 0, 0)
+
+
+def test_O_6_17_units_that_came_by_sea_take_away_the_retreat_his_standing_order_would_make() -> None:
+    before, asked = retreat_question_1984()
+    no_order = RULES_1984.decision_odds(before, "Macedonia", asked.key, asked.position)[0][1]
+    asked.position.state.players["Macedonia"].standing = {  # his own: leave when below 3 units
+        "retreat": [{"from": None, "condition": "units_below", "threshold": 3, "to": []}]
+    }
+    by_land = RULES_1984.decision_odds(before, "Macedonia", asked.key, asked.position)[0][1]
+    assert by_land.wins != pytest.approx(no_order.wins)  # he would leave: his standing order is his to know
+    mine, _ = forces_left(asked.position.state)
+    all_by_sea = replace(asked.position, by_sea=dict(mine))  # every unit left landed from the galleys
+    fought_out = RULES_1984.decision_odds(before, "Macedonia", asked.key, all_by_sea)[0][1]
+    assert fought_out.wins == pytest.approx(no_order.wins, abs=1e-12)  # no retreat any more: fought to the end

@@ -18,6 +18,7 @@ from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
 
 if TYPE_CHECKING:
+    from adjudicator.rulesets.coe.decisions import Point
     from adjudicator.rulesets.coe.odds_chain import Odds
 
 NO_DICE = KeyedDice(key=bytes(32))  # movement rolls nothing; a fixed key keeps the odds the same at every check
@@ -162,46 +163,54 @@ def _by_sea(rules: CoeRuleset, turn: Turn, code: str) -> dict[str, Any]:
 
 
 def decision_odds(
-    rules: CoeRuleset, state: GameState, seat: str, key: str, point: GameState | None
+    rules: CoeRuleset, state: GameState, seat: str, key: str, point: Point | None
 ) -> list[tuple[str, AttackOdds]]:
-    """The odds of each choice of a Classic retreat decision (C-15.7: continue the battle or retreat), reckoned on
-    the battle as it stands when the question arose (`point`, the turn's position then: the forces left after the
-    round), as the asked seat can know them: his own standing orders, the enemy following the defaults (C-15). To
-    CONTINUE is to fight on from here (the next round, then the standing orders and defaults, C-6.13); to RETREAT is
-    to leave the province to the enemy, after his pursuit (C-6.16), or to lose every unit where no province takes
-    the retreat (C-6.20). Other decisions (legions, losses) and 1984's retreats get none yet."""
+    """The odds of each choice of a retreat decision (C-15.7, O-14.6: continue the battle or retreat), reckoned on the
+    battle as it stands when the question arose (`point`: the forces left after the round or shot), as the asked seat
+    can know them: his own standing orders, the enemy following the defaults (C-15). To continue is to fight on from
+    there (the next round or shot first, then the standing orders and defaults); to retreat is to leave the province
+    to the enemy: in Classic after his pursuit (C-6.16), or losing every unit where no province takes the retreat
+    (C-6.20); in 1984 without pursuit (O-6.19). Other decisions (legions, losses, targets) get none yet."""
+    what, code, _ = _retreat_key(key)
+    if what != "retreat" or point is None or point.state.active is None:
+        return []
+    at = point.state
+    attacker = at.active
+    area = at.areas.get(code)
+    defenders = others_with_units(at, code, attacker) if area else []
+    if area is None or not defenders or seat not in (attacker, defenders[0]):
+        return []
+    from adjudicator.rulesets.coe.odds import land_odds
     from adjudicator.rulesets.coe.odds_forces import is_1984
 
-    what, code, _ = _retreat_key(key)
-    if what != "retreat" or point is None or is_1984(rules) or point.active is None:
-        return []
-    area = point.areas.get(code)
-    attacker = point.active
-    defender = next((s for s in others_with_units(point, code, attacker)), None) if area else None
-    if area is None or defender is None or seat not in (attacker, defender):
-        return []
-    from adjudicator.rulesets.coe.battle import LandBattle
-    from adjudicator.rulesets.coe.odds import land_odds
-
+    defender = defenders[0]
     mine, theirs = area.units[attacker], area.units[defender]
     if not mine.units or not theirs.units:
         return []
-    standing = point.players[seat].standing  # his own; the enemy's are his secret (C-15)
+    edition_1984 = is_1984(rules)
+    standing = at.players[seat].standing  # his own; the enemy's are his secret (C-15)
     odds = land_odds(
         rules,
-        _pieces(mine),
+        _pieces(mine) | ({"by_sea": dict(point.by_sea)} if edition_1984 else {}),
         _pieces(theirs) | {"fortified": area.city == "fortified" and area.owner == defender},
         standing if seat == attacker else None,
         standing if seat == defender else None,
         area=code,
-        attacker_can_retreat=_can_retreat(rules, point, code, attacker),
-        defender_can_retreat=_can_retreat(rules, point, code, defender),
+        attacker_can_retreat=_can_retreat(rules, at, code, attacker),
+        defender_can_retreat=_can_retreat(rules, at, code, defender),
     )
     fight_on = _line(code, defender, odds)
-    turn = Turn(rules, point.copy(), attacker, (), NO_DICE, {})
-    places = LandBattle(turn, code, attacker, defender).destinations(seat)
-    fleeing, pursuer = (mine, theirs) if seat == attacker else (theirs, mine)
-    lost = expected_pursuit_losses(pursuer, fleeing) if places else float(fleeing.units)  # C-6.16, else C-6.20
+    if edition_1984:  # only the attacker retreats, and nobody pursues him (O-6.15, O-6.19)
+        place, lost = point.retreat_to, 0.0
+    else:
+        from adjudicator.rulesets.coe.battle import LandBattle
+
+        places = LandBattle(Turn(rules, at.copy(), attacker, (), NO_DICE, {}), code, attacker, defender).destinations(
+            seat
+        )
+        fleeing, pursuer = (mine, theirs) if seat == attacker else (theirs, mine)
+        place = places[0] if places else None
+        lost = expected_pursuit_losses(pursuer, fleeing) if places else float(fleeing.units)  # C-6.16, else C-6.20
     retreat = AttackOdds(
         code,
         fight_on.attacker,
@@ -210,8 +219,8 @@ def decision_odds(
         lost if seat == attacker else 0.0,
         lost if seat == defender else 0.0,
     )
-    # the choices as the question's default writes them (battle.py continue_or_retreat), in the reader's keywords
-    return [("continue", fight_on), (f"retreat to {places[0]}" if places else "retreat", retreat)]
+    # the choices as the question's default writes them (battle.py, battle1984.py), in the reader's keywords
+    return [("continue", fight_on), (f"retreat to {place}" if place else "retreat", retreat)]
 
 
 def _retreat_key(key: str) -> tuple[str, str, str]:

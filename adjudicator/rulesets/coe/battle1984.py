@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.battle import retreat_wanted, units_of, units_text
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
-from adjudicator.rulesets.coe.decisions import UNIT_WORDS, bad_answer, decide, retreat_answer, standing
+from adjudicator.rulesets.coe.decisions import UNIT_WORDS, Point, bad_answer, decide, retreat_answer, standing
 from adjudicator.rulesets.coe.naval import sink
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
@@ -401,6 +401,7 @@ class LandBattle1984(Combat):
             parse,
             "O-14.6",
             lambda v: v if v == CONTINUE else N_("retreat to %(area)s", area=v),
+            at=lambda: Point(self.turn.state.copy(), dict(self.sea_borne), eligible[0]),
         )
 
     def retreat(self, destination: str) -> None:

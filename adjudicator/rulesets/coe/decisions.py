@@ -5,11 +5,13 @@ standing orders are kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from adjudicator.engine.vocabulary import N_, visible_to
 from adjudicator.rulesets.coe.orders import Captives, FreedTo, Order, Priority, RetreatRule
+from adjudicator.rulesets.coe.state import GameState
 from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS, WORDS
 
@@ -50,6 +52,17 @@ def bad_answer(*reason: Any) -> BadAnswer:
     return BadAnswer(*reason)
 
 
+@dataclass(frozen=True)
+class Point:
+    """Where a pending decision arose (the engine's Pending.position), for the odds of its choices: the turn's
+    position then, and what a 1984 battle holds beside it: the attacking units that came by sea and are left (O-6.17),
+    and the province a retreat goes to by default (O-14.7)."""
+
+    state: GameState
+    by_sea: Mapping[str, int] = field(default_factory=dict)
+    retreat_to: str | None = None
+
+
 def decide(
     turn: Turn,
     seat: str,
@@ -60,9 +73,11 @@ def decide(
     parse: Callable[[str], T],
     rule: str,
     show: Callable[[T], str] = str,
+    at: Callable[[], Point] | None = None,
 ) -> T:
     """Take one decision of `seat` with the engine's take (C-15): answer for `key`, else standing order, else
-    default. Its events are the seat's own (vocabulary.SEAT_PRIVATE_KINDS: the kind gives the visibility)."""
+    default. Its events are the seat's own (vocabulary.SEAT_PRIVATE_KINDS: the kind gives the visibility). `at`: the
+    Point a pending decision keeps, where the caller knows more than the position (by default the position alone)."""
     from adjudicator.engine.decisions import Decision, take
 
     decision = Decision(
@@ -77,7 +92,7 @@ def decide(
         visible_to=visible_to([seat]),
         visible_by_kind=True,
     )
-    taken = take(decision, turn, (len(turn.events), len(turn.dice.log)), turn.state.copy)
+    taken = take(decision, turn, (len(turn.events), len(turn.dice.log)), at or (lambda: Point(turn.state.copy())))
     turn.events += taken.events
     return taken.value
 
