@@ -301,7 +301,7 @@ def turn_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str = "en"
 def mail_map(ruleset: Ruleset, game: GameRow, row: TurnRow, language: str) -> dict[str, Any]:
     """The fields of a mail (queries.mail_fields) that carries the map of turn `row` in `language`: the turn named by
     its chain head, its map drawn when the mail is sent (queued_maps), so that the archive holds no copy of it per
-    seat; a turn of an older archive, without a chain head, has its map drawn now. None for a ruleset without a
+    seat; a turn of an older archive, without a chain head, has its map drawn now. Nothing for a ruleset without a
     map."""
     if ruleset.map_layers is None:
         return {}
@@ -328,7 +328,7 @@ def queued_maps(archive: Archive) -> Callable[[OutboxRow], str]:
             game, ruleset = games[game_name]
             row = db.turn_of_chain(session, game, chain)
         if row is None:
-            raise ArchiveError(f"the turn whose map mail goes with (chain head {chain[:16]}...) is not in the archive")
+            raise ArchiveError(f"the turn of this mail's map (chain head {chain[:16]}...) is not in the archive")
         return turn_map(ruleset, game, row, language)
 
     return lambda mail: draw(mail.game or "", mail.map_turn, mail.map_language) if mail.map_turn else mail.map_svg
