@@ -14,7 +14,7 @@ from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import resolve_step
 from adjudicator.orders import parse_orders
-from adjudicator.render.i18n import gettext, keywords_written
+from adjudicator.render.i18n import engine_text, gettext, keywords_written
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.attack_odds import expected_pursuit_losses
 from adjudicator.rulesets.coe.odds import land_odds
@@ -137,18 +137,26 @@ def test_the_retreat_notice_gives_each_choices_odds_in_the_readers_language(tmp_
     notices = {path.name.split("-")[-1][:-4]: path.read_text(encoding="utf-8") for path in written}
     for seat, language in (("Macedonia", "en"), ("Egyptus", "de")):
         figures = RULES.decision_odds(state, seat, "battle.THR.1.retreat", asked[seat == "Macedonia"].position)
-        for choice, *row in choice_rows(figures):
+        for choice, area, attacker, defender, *row in choice_rows(figures):
+            forces = [engine_text(language, text, RULES.name) for text in (attacker, defender)]  # units, leaders
             line = gettext(
                 language,
                 "if you answer %(choice)s: %(area)s: %(attacker)s against %(defender)s: the attacker wins %(wins)s; "
                 "expected losses: the attacker's %(attacker_losses)s, the defender's %(defender_losses)s",
-                **dict(zip(ODDS_FIELDS, (keywords_written(language, choice, RULES.name), *row[:6]), strict=True)),
+                **dict(
+                    zip(
+                        ODDS_FIELDS,
+                        (keywords_written(language, choice, RULES.name), area, *forces, *row[:3]),
+                        strict=True,
+                    )
+                ),
             )
             assert line in notices[seat], notices[seat]
     assert (
         "if you answer continue: THR: 2 INF 1 CAV, 1 leader against Egyptus 1 INF 2 CAV: the attacker wins 64.8%"
-        in (notices["Macedonia"])
+        in notices["Macedonia"]
     )
+    assert "wenn du WEITER antwortest: THR: 2 INF 1 KAV, 1 Anführer gegen Egyptus 1 INF 2 KAV" in notices["Egyptus"]
 
 
 RULES_1984 = load_ruleset("coe-1984")

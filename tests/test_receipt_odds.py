@@ -171,3 +171,16 @@ def test_a_receipt_nobody_reads_is_made_without_odds() -> None:
     unread = checked_receipt("test", "turn", rules, state, orders, "Macedonia", 1, with_odds=False)
     assert [odds.area for odds in shown.odds] == ["THR"] and unread.odds == []
     assert unread.results == shown.results
+
+
+@pytest.mark.parametrize(
+    ("language", "forces"),
+    [
+        ("de", "THR: 4 INF 1 KAV, 1 Anführer gegen Egyptus 2 INF 2 KAV: "),
+        ("it", "THR: 4 FANT 1 CAV, 1 comandante contro Egyptus 2 FANT 2 CAV: "),
+    ],
+)
+def test_coe_odds_name_the_forces_in_the_readers_words(language: str, forces: str) -> None:
+    snapshot = load_ruleset("coe-classic").snapshot_text(border_war("coe-classic"))
+    text = check_state_orders(snapshot, f"{HEADER}\n{ATTACK}\n").text_in(language)
+    assert forces in text, text

@@ -295,7 +295,10 @@ def _translate(language: str, text: str, depth: int, ruleset: str | None = None)
             if separator in text:
                 parts = text.split(separator)
                 translated = [_translate(language, part, depth + 1, ruleset) for part in parts]
-                if translated != parts and (separator == ", " or _unit_list(parts, ruleset)):
+                # a list of texts, a list of unit counts, or a name before one ("Egyptus 2 INF 1 CAV")
+                if translated != parts and (
+                    separator == ", " or _unit_list(parts, ruleset) or _unit_list(parts[1:], ruleset)
+                ):
                     return separator.join(translated)
     return _keyword(language, text, ruleset)
 

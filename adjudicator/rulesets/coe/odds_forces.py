@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.decisions import UNIT_WORDS, Pick, record_standing_order
 from adjudicator.rulesets.coe.orders import Order
 from adjudicator.rulesets.coe.ruleset import CoeRuleset, coe_ruleset
@@ -138,17 +139,21 @@ def describe(pieces: Mapping[str, Any] | None) -> str:
 
 
 def _describe(army: Army) -> str:
-    text = " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in zip(UNIT_KINDS, army.comp, strict=True) if n)
-    text = text or "no units"
+    """In English, each part an engine text that a reader's language translates (render/i18n.py engine_text)."""
+    parts = [_unit_counts(army.comp) or N_("no units")]
     if army.leaders:
-        text += f", {army.leaders} leader{'s' if army.leaders > 1 else ''}" + (" (Caesar)" if army.caesar else "")
+        count = army.leaders
+        leaders = N_("%(count)s leader", count=count) if count == 1 else N_("%(count)s leaders", count=count)
+        parts.append(N_("%(leaders)s (Caesar)", leaders=leaders) if army.caesar else leaders)
     if army.fortified:
-        text += ", fortified city"
+        parts.append(N_("fortified city"))
     if any(army.by_sea):
-        text += ", by sea: " + " ".join(
-            f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in zip(UNIT_KINDS, army.by_sea, strict=True) if n
-        )
-    return text
+        parts.append(N_("by sea: %(units)s", units=_unit_counts(army.by_sea)))
+    return ", ".join(parts)
+
+
+def _unit_counts(comp: Sequence[int]) -> str:
+    return " ".join(f"{n} {UNIT_ABBREVIATIONS[k]}" for k, n in zip(UNIT_KINDS, comp, strict=True) if n)
 
 
 def retreat_areas(standing: Mapping[str, Any]) -> set[str]:
