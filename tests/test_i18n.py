@@ -196,6 +196,26 @@ def test_every_engine_text_translates_back_from_its_english_form(language: str) 
         assert engine_text(language, english) == messages[msgid] % (values | readers), msgid
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "english", "kinds"),
+    [
+        ("coe-classic", "Egyptus 1 INF 2 CAV", ("infantry", "cavalry")),  # a seat's name before his units
+        ("conqueror-er", "1 CAV 2 ARC (rally)", ("cavalry", "archer")),  # a note after them
+        ("conqueror-er", "4 INF 2 SHIP ELITE", ("infantry", "ship", "elite")),  # a keyword after them
+    ],
+)
+def test_a_force_in_an_odds_line_is_written_in_the_readers_keywords(
+    ruleset: str, english: str, kinds: tuple[str, ...]
+) -> None:
+    for language in ("de", "it", "nl"):
+        words = [written(language, kind, ruleset) for kind in kinds]
+        keywords = re.findall(r"\b(?:INF|CAV|ARC|SHIP|ELITE)\b", english)
+        expected = english
+        for keyword, word in zip(keywords, words, strict=True):
+            expected = re.sub(rf"\b{keyword}\b", word, expected, count=1)
+        assert engine_text(language, english, ruleset) == expected
+
+
 def test_values_inside_engine_texts_are_translated_too_and_english_stays_as_stored() -> None:
     stored = "only 2 infantry in MAC may embark: the others made a land move this turn"
     assert engine_text("en", stored) == stored
