@@ -216,6 +216,12 @@ def test_a_force_in_an_odds_line_is_written_in_the_readers_keywords(
         assert engine_text(language, english, ruleset) == expected
 
 
+def test_an_empires_defender_in_an_odds_line_is_told_in_the_readers_language() -> None:
+    held = "blue (4 cards, 3 possible home armies)"  # his hand's size, and how many home armies he could hold
+    assert engine_text("de", held, "empires-aw") == "blue (4 Karten, 3 mögliche Heimatarmeen)"
+    assert engine_text("nl", "blue (4 cards)", "empires-aw") == "blue (4 kaarten)"
+
+
 def test_values_inside_engine_texts_are_translated_too_and_english_stays_as_stored() -> None:
     stored = "only 2 infantry in MAC may embark: the others made a land move this turn"
     assert engine_text("en", stored) == stored

@@ -291,6 +291,11 @@ def _translate(language: str, text: str, depth: int, ruleset: str | None = None)
                     name: _translate(language, value, depth + 1, ruleset) for name, value in match.groupdict().items()
                 }
                 return pattern.translation % (values | _keyword_values(language, pattern.msgid, ruleset))
+        head, opened, tail = text.rpartition(" (")  # a text with a note after it: "1 CAV 2 INF (rally)"
+        if opened and head and tail.endswith(")"):
+            translated = [_translate(language, part, depth + 1, ruleset) for part in (head, tail[:-1])]
+            if translated != [head, tail[:-1]]:
+                return f"{translated[0]} ({translated[1]})"
         for separator in (", ", " "):  # a list of texts ("galley 1, galley 2") or of unit counts ("2 INF 1 CAV")
             if separator in text:
                 parts = text.split(separator)
@@ -302,11 +307,6 @@ def _translate(language: str, text: str, depth: int, ruleset: str | None = None)
                     return separator.join(translated)
                 if separator == " " and parts[-1].isupper() and _unit_list(parts[:-1], ruleset):  # "2 INF ELITE"
                     return " ".join([*translated[:-1], keywords_written(language, parts[-1], ruleset)])
-        head, opened, tail = text.rpartition(" (")  # a text with a note after it: "1 CAV 2 INF (rally)"
-        if opened and head and tail.endswith(")"):
-            translated = [_translate(language, part, depth + 1, ruleset) for part in (head, tail[:-1])]
-            if translated != [head, tail[:-1]]:
-                return f"{translated[0]} ({translated[1]})"
     return _keyword(language, text, ruleset)
 
 

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
-from adjudicator.engine.vocabulary import AttackOdds
+from adjudicator.engine.vocabulary import N_, AttackOdds
 from adjudicator.rulesets.empires import battle_stacks as stacks
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.data import EMPIRE, HOME_GROUPS, SEA, GameData, base_id
@@ -154,9 +154,11 @@ def averaged(
 def _held(sides: list[Side]) -> str:
     """What a side could stack from, as another seat knows it: one hand, or how many home armies the figure averages
     over."""
-    if len(sides) == 1:
-        return f"({len(sides[0].cards)} cards)"
-    return f"({len(sides[0].cards)} cards, {len(sides)} possible home armies)"
+    if len(sides) == 1:  # engine texts: a reader's language translates them (render/i18n.py engine_text)
+        return "(" + N_("%(cards)s cards", cards=len(sides[0].cards)) + ")"
+    return (
+        "(" + N_("%(cards)s cards, %(armies)s possible home armies", cards=len(sides[0].cards), armies=len(sides)) + ")"
+    )
 
 
 def _mean(values: list[Fraction]) -> Fraction:
