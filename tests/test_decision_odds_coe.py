@@ -1,6 +1,7 @@
-"""Odds in a Classic retreat notice (C-15.7): asked in the middle of a battle whether to continue or retreat, a seat
-gets the odds of each choice reckoned on the battle as it stands at that question (the forces left after the round
-the notice shows), on what he can know: his own standing orders, the enemy following the defaults (C-15)."""
+"""Odds in a retreat notice (Classic C-15.7, 1984 O-14.6): asked in the middle of a battle whether to continue or
+retreat, a seat gets the odds of each choice reckoned on the battle as it stands at that question (the forces left
+after the round or shots the notice shows), on what he can know: his own standing orders, the enemy following the
+defaults (C-15)."""
 
 from __future__ import annotations
 
