@@ -14,19 +14,23 @@ from adjudicator.archive.models import DecisionRow, GameRow
 from adjudicator.engine.chance import KeyedDice
 from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import resolve_step
+from adjudicator.engine.vocabulary import Event
 from adjudicator.orders import parse_orders
 from adjudicator.render.i18n import engine_text, gettext, keywords_written
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.attack_odds import expected_pursuit_losses
+from adjudicator.rulesets.coe.battle import units_text
+from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.odds import land_odds
 from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.services.reports import choice_rows, write_decision_notices
 from adjudicator.services.turn import questions_now
-from tests.helpers import place
+from tests.helpers import place, start
 from tests.test_receipt_odds import ATTACK, HEADER, SECRET_STANDING, border_war
 
 RULES = load_ruleset("coe-classic")
 ODDS_FIELDS = ("choice", "area", "attacker", "defender", "wins", "attacker_losses", "defender_losses")
+NONE = {"infantry": 0, "cavalry": 0, "catapult": 0}
 KEY = bytes(32)  # its dice leave Macedonia 2 INF 1 CAV (and G1) against Egyptus's 1 INF 2 CAV after round 1
 
 
@@ -120,22 +124,28 @@ def test_decisions_without_odds_get_none() -> None:
     assert RULES.decision_odds(before, "Macedonia", asked.key, None) == []  # no position kept: no figure
 
 
-def test_the_retreat_notice_gives_each_choices_odds_in_the_readers_language(tmp_path: Path) -> None:
-    state = border_war("coe-classic")
+def notices(
+    folder: Path, state: GameState, answers: dict[str, dict[str, str]], languages: dict[str, str]
+) -> tuple[dict[str, str], list[Pending]]:
+    """Macedonia's attack on Thracia resolved in ask mode with `answers`: the decision notices of the questions
+    asked first, by seat, as the moderator's tool writes them, and those questions."""
     orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
-    answers = {seat: {"battle.THR.1.losses": "INF, CAV"} for seat in ("Macedonia", "Egyptus")}
     result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), answers, ask=True)
-    asked = questions_now(result.pending)  # both asked at once: nothing happens between them
-    assert [(q.seat, q.key) for q in asked] == [(s, "battle.THR.1.retreat") for s in ("Egyptus", "Macedonia")]
+    asked = questions_now(result.pending)
     game = GameRow(id=1, name="test", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
     waiting = [
         DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
         for q in asked
     ]
-    written = write_decision_notices(
-        tmp_path, RULES, game, 1, result, waiting, {"Egyptus": "de"}, RULES.snapshot_text(state)
-    )
-    notices = {path.name.split("-")[-1][:-4]: path.read_text(encoding="utf-8") for path in written}
+    written = write_decision_notices(folder, RULES, game, 1, result, waiting, languages, RULES.snapshot_text(state))
+    return {path.name.split("-")[-1][:-4]: path.read_text(encoding="utf-8") for path in written}, asked
+
+
+def test_the_retreat_notice_gives_each_choices_odds_in_the_readers_language(tmp_path: Path) -> None:
+    state = border_war("coe-classic")
+    answers = {seat: {"battle.THR.1.losses": "INF, CAV"} for seat in ("Macedonia", "Egyptus")}
+    notices_by_seat, asked = notices(tmp_path, state, answers, {"Egyptus": "de"})
+    assert [(q.seat, q.key) for q in asked] == [(s, "battle.THR.1.retreat") for s in ("Egyptus", "Macedonia")]
     for seat, language in (("Macedonia", "en"), ("Egyptus", "de")):
         figures = RULES.decision_odds(state, seat, "battle.THR.1.retreat", asked[seat == "Macedonia"].position)
         for choice, area, attacker, defender, *row in choice_rows(figures):
@@ -152,12 +162,15 @@ def test_the_retreat_notice_gives_each_choices_odds_in_the_readers_language(tmp_
                     )
                 ),
             )
-            assert line in notices[seat], notices[seat]
+            assert line in notices_by_seat[seat], notices_by_seat[seat]
     assert (
         "if you answer continue: THR: 2 INF 1 CAV, 1 leader against Egyptus 1 INF 2 CAV: the attacker wins 64.8%"
-        in notices["Macedonia"]
+        in notices_by_seat["Macedonia"]
     )
-    assert "wenn du WEITER antwortest: THR: 2 INF 1 KAV, 1 Anführer gegen Egyptus 1 INF 2 KAV" in notices["Egyptus"]
+    assert (
+        "wenn du WEITER antwortest: THR: 2 INF 1 KAV, 1 Anführer gegen Egyptus 1 INF 2 KAV"
+        in notices_by_seat["Egyptus"]
+    )
 
 
 RULES_1984 = load_ruleset("coe-1984")
@@ -198,3 +211,72 @@ def test_O_6_17_units_that_came_by_sea_take_away_the_retreat_his_standing_order_
     all_by_sea = replace(asked.position, by_sea=dict(mine))  # every unit left landed from the galleys
     fought_out = RULES_1984.decision_odds(before, "Macedonia", asked.key, all_by_sea)[0][1]
     assert fought_out.wins == pytest.approx(no_order.wins, abs=1e-12)  # no retreat any more: fought to the end
+
+
+def single_kind_defence() -> GameState:
+    """Macedonia's 4 INF 1 CAV next to Egyptus's 3 INF in Thracia: Egyptus has no choice of legion or losses."""
+    state = start()
+    place(state, "MAC", "Macedonia", infantry=4, cavalry=1)
+    place(state, "THR", "Egyptus", infantry=3)
+    for seat, player in state.players.items():
+        player.tribute = tribute_value(RULES, state, seat)
+    return state
+
+
+def losses_question(state: GameState, key: bytes = KEY) -> tuple[Pending, list[Event]]:
+    """Macedonia's first losses question in his attack on Thracia, and the turn's events (its defaults taken)."""
+    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
+    result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=key), ask=True)
+    (asked,) = [p for p in questions_now(result.pending) if p.seat == "Macedonia" and p.key.endswith(".losses")]
+    return asked, result.events
+
+
+def test_C_15_6_each_way_to_take_the_hits_gets_the_odds_of_the_battle_from_the_forces_it_leaves() -> None:
+    state = single_kind_defence()
+    asked, events = losses_question(state)
+    point = asked.position
+    assert (asked.key, point.hits, dict(point.legion)) == (
+        "battle.THR.1.losses",
+        2,
+        {**NONE, "infantry": 4, "cavalry": 1},
+    )
+    round_one = next(e for e in events if e.kind == "battle_round" and e.data["round"] == 1)
+    assert units_text(point.enemy_losses) == round_one.data["defender_losses"] == "1 INF"  # seen: all alike
+    figures = RULES.decision_odds(state, "Macedonia", asked.key, point)
+    assert [choice for choice, _ in figures] == ["2 INF", "1 INF 1 CAV"]  # C-6.9: any mix, one cavalry at most
+    for (_, odds), left in zip(figures, ({"infantry": 2, "cavalry": 1}, {"infantry": 3, "cavalry": 0}), strict=True):
+        on = land_odds(RULES, {**left, "leaders": 1}, {"infantry": 2, "fortified": False}, None, area="THR")
+        assert odds.wins == pytest.approx(float(on.attacker_wins), abs=1e-12)
+        assert odds.attacker_losses == pytest.approx(2 + float(sum(on.attacker_losses.values())), abs=1e-12)
+        assert odds.defender_losses == pytest.approx(1 + float(sum(on.defender_losses.values())), abs=1e-12)
+
+
+@pytest.mark.parametrize(("threshold", "leaves"), [(4, True), (3, False)])
+def test_C_15_7_his_standing_retreat_decides_right_after_his_losses(threshold: int, leaves: bool) -> None:
+    """3 units are left after either answer: RETREAT WHEN UNITS < 4 leaves at once, unpursued (Egyptus has no
+    cavalry, C-6.16); < 3 fights on."""
+    state = single_kind_defence()
+    state.players["Macedonia"].standing = {
+        "retreat": [{"from": None, "condition": "units_below", "threshold": threshold, "to": []}]
+    }
+    asked, _ = losses_question(state)
+    figures = RULES.decision_odds(state, "Macedonia", asked.key, asked.position)
+    assert [(odds.wins == 0.0, odds.attacker_losses == 2.0) for _, odds in figures] == [(leaves, leaves)] * 2
+
+
+def test_C_15_6_the_losses_of_a_defender_who_had_a_choice_are_not_the_attackers_to_see() -> None:
+    state = border_war("coe-classic")  # Egyptus's 2 INF 2 CAV: he chooses which units take the hits
+    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
+    result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), ask=True)
+    (asked,) = [p for p in result.pending if p.seat == "Macedonia" and p.key == "battle.THR.1.losses"]
+    assert asked.position.enemy_losses is None
+    assert RULES.decision_odds(state, "Macedonia", asked.key, asked.position) == []
+    (his,) = [p for p in result.pending if p.seat == "Egyptus" and p.key == "battle.THR.1.losses"]
+    assert RULES.decision_odds(state, "Egyptus", his.key, his.position) == []  # the defender's question: none yet
+
+
+def test_a_losses_notice_gives_each_answers_odds_in_the_readers_keywords(tmp_path: Path) -> None:
+    by_seat, asked = notices(tmp_path, single_kind_defence(), {}, {"Macedonia": "de"})
+    assert [(q.seat, q.key) for q in asked] == [("Macedonia", "battle.THR.1.losses")]
+    lines = [line.strip() for line in by_seat["Macedonia"].splitlines() if line.strip().startswith("# wenn du ")]
+    assert [line.split(":")[0] for line in lines] == ["# wenn du 2 INF antwortest", "# wenn du 1 INF 1 KAV antwortest"]

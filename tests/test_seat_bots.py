@@ -28,6 +28,7 @@ from adjudicator.services.orders import submit
 from adjudicator.services.selfplay import bot_of, header, playable, selfplay_seats, step_rng
 from adjudicator.services.verification import verify, verify_stored
 from tests.conftest import Pbem
+from tests.test_eaw_mail import fixed_secrets
 
 RULESETS = ("coe-classic", "coe-1984", "conqueror-er", "empires-aw")
 GAME = "seated"
@@ -222,7 +223,8 @@ def test_a_seat_on_the_bot_is_neither_reminded_nor_waited_for(tmp_path: Path) ->
 
 @pytest.mark.parametrize("ruleset_name", ["coe-1984", "empires-aw"])
 def test_the_bot_answers_the_decisions_asked_of_its_seats(tmp_path: Path, ruleset_name: str) -> None:
-    game = make_game(tmp_path, ruleset_name, decisions="ask")
+    with fixed_secrets(f"bot-answers-{ruleset_name}"):  # its dice repeat: a game that asks within the ticks below
+        game = make_game(tmp_path, ruleset_name, decisions="ask")
     for seat in game.seats:
         set_bot(game.archive, GAME, seat)
 

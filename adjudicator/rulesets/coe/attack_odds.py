@@ -6,6 +6,8 @@ and whether each side has a province to retreat into as the board shows it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
@@ -171,7 +173,9 @@ def decision_odds(
     there (the next round or shot first, then the standing orders and defaults); to retreat is to leave the province
     to the enemy: in Classic after his pursuit (C-6.16), or losing every unit where no province takes the retreat
     (C-6.20); in 1984 without pursuit (O-6.19). Other decisions (legions, losses, targets) get none yet."""
-    what, code, _ = _retreat_key(key)
+    what, code, _ = _battle_key(key)
+    if what == "losses" and point is not None:
+        return _losses_odds(rules, seat, code, point)
     if what != "retreat" or point is None or point.state.active is None:
         return []
     at = point.state
@@ -223,8 +227,86 @@ def decision_odds(
     return [("continue", fight_on), (f"retreat to {place}" if place else "retreat", retreat)]
 
 
-def _retreat_key(key: str) -> tuple[str, str, str]:
-    """battle.<area>.<round>.retreat -> ("retreat", area, round); anything else -> ("", "", "")."""
+def _losses_odds(rules: CoeRuleset, seat: str, code: str, point: Point) -> list[tuple[str, AttackOdds]]:
+    """The odds of each answer to a Classic attacker's losses question (C-15.6), asked after both rolls of a round:
+    each way to take the hits from his battle legion (C-6.9), the defender's losses of the round removed too (the
+    question keeps them only where he had no choice of legion or losses, so that the attacker saw them), then the
+    battle on from there: his own standing RETREAT first (C-6.13, C-15.7; the defender's is his secret, so he stays),
+    then the exact odds. The losses of the round are counted in the expected losses."""
+    from adjudicator.rulesets.coe.battle import LandBattle, standing_retreat, units_text
+    from adjudicator.rulesets.coe.odds import land_odds
+    from adjudicator.rulesets.coe.odds_forces import describe
+
+    at = point.state
+    attacker, area = at.active, at.areas.get(code)
+    if point.enemy_losses is None or seat != attacker or area is None:
+        return []
+    defenders = others_with_units(at, code, attacker)
+    if not defenders:
+        return []
+    defender = defenders[0]
+    mine, theirs = area.units[attacker], area.units[defender]
+    fortified = {"fortified": area.city == "fortified" and area.owner == defender}
+    standing = at.players[attacker].standing
+    theirs_left = _less(theirs, point.enemy_losses)
+    enemy_lost = float(sum(point.enemy_losses.values()))
+    battle = LandBattle(Turn(rules, at.copy(), attacker, (), NO_DICE, {}), code, attacker, defender)
+    places = battle.destinations(attacker)
+    found = []
+    for lost in _ways_to_lose(point.legion, point.hits):
+        mine_left = _less(mine, lost)
+        own_lost = float(sum(lost.values()))
+        if not mine_left.units or not theirs_left.units:  # C-6.14: the battle ends by elimination
+            wins, more_own, more_enemy = (1.0 if mine_left.units else 0.0), 0.0, 0.0
+        elif (standing_retreat(standing.get("retreat"), code, mine_left, theirs_left, places) or (False,))[0]:
+            wins, more_own, more_enemy = 0.0, expected_pursuit_losses(theirs_left, mine_left), 0.0  # C-6.16
+        else:
+            odds = land_odds(
+                rules,
+                _pieces(mine_left),
+                _pieces(theirs_left) | fortified,
+                standing,
+                None,
+                area=code,
+                attacker_can_retreat=_can_retreat(rules, at, code, attacker),
+                defender_can_retreat=_can_retreat(rules, at, code, defender),
+            )
+            wins = float(odds.attacker_wins)
+            more_own = float(sum(odds.attacker_losses.values()))
+            more_enemy = float(sum(odds.defender_losses.values()))
+        line = AttackOdds(
+            code, describe(_pieces(mine)), f"{defender} {describe(_pieces(theirs) | fortified)}", wins,
+            own_lost + more_own, enemy_lost + more_enemy,
+        )  # fmt: skip
+        found.append((units_text(lost), line))
+    return found
+
+
+def _ways_to_lose(legion: Mapping[str, int], hits: int) -> list[dict[str, int]]:
+    """Every way to take `hits` units from `legion` (C-6.9), infantry first in the count."""
+    kinds = [kind for kind in ("infantry", "cavalry", "catapult") if legion.get(kind)]
+    found: list[dict[str, int]] = []
+
+    def take(index: int, left: int, chosen: dict[str, int]) -> None:
+        if index == len(kinds):
+            if not left:
+                found.append({kind: chosen.get(kind, 0) for kind in ("infantry", "cavalry", "catapult")})
+            return
+        kind = kinds[index]
+        for n in range(min(legion[kind], left), -1, -1):
+            take(index + 1, left - n, {**chosen, kind: n})
+
+    take(0, hits, {})
+    return found
+
+
+def _less(force: Force, lost: Mapping[str, int]) -> Force:
+    """A copy of `force` without the units `lost` (its leaders as they are)."""
+    return replace(force, **{kind: getattr(force, kind) - count for kind, count in lost.items()})
+
+
+def _battle_key(key: str) -> tuple[str, str, str]:
+    """battle.<area>.<round>.<what> -> (what, area, round); anything else -> ("", "", "")."""
     parts = key.split(".")
     if len(parts) == 4 and parts[0] == "battle":
         return parts[3], parts[1], parts[2]

@@ -7,13 +7,14 @@ defender's dice (fortress dice last); after a round in which a side retreats, th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.vocabulary import N_
 from adjudicator.rulesets.coe.capture import capture_leaders, conquer, destroy_galleys, others_with_units, remove_units
 from adjudicator.rulesets.coe.decisions import (
     Pick,
+    Point,
     bad_answer,
     check_choice,
     complete_choice,
@@ -85,10 +86,11 @@ def choose_units(
     standing_kind: str,
     default_priority: list[str],
     rule: str,
+    at: Callable[[], Point] | None = None,
 ) -> Units:
     """Which `count` of `pool` are lost: a priority of unit kinds, any of them with a count (C-6.9: "4 INF
-    1 CAV"), by answer, standing order or default."""
-    if count == 0 or count >= sum(pool.values()) or sum(1 for n in pool.values() if n) == 1:
+    1 CAV"), by answer, standing order or default. `at`: the Point the question keeps, if asked (decide)."""
+    if not has_choice(pool, count):
         return fill(pool, count, list(UNIT_KINDS))  # no choice to make
     preset = standing(turn, seat, standing_kind)
 
@@ -109,8 +111,14 @@ def choose_units(
         parse,
         rule,
         show_choice,
+        at,
     )
     return fill(pool, count, priority)
+
+
+def has_choice(pool: Units, count: int) -> bool:
+    """Whether taking `count` of `pool` leaves a choice: some but not all, of two kinds or more (C-6.9)."""
+    return 0 < count < sum(pool.values()) and sum(1 for n in pool.values() if n) > 1
 
 
 class LandBattle:
@@ -162,6 +170,9 @@ class LandBattle:
             )
             d_faces = self.roll(sum(d_legion.values()) + fortress, f"round {number}: defender")
             a_hits = min(matched_hits(d_faces, d_legion, defence.catapult), sum(a_legion.values()))
+            # the defender's legion and losses, when he had no choice of them, are known to the attacker: his
+            # question keeps them, for the odds of his answers (attack_odds.py)
+            seen = not has_choice(units_of(defence), legion_size(defence)) and not has_choice(d_legion, d_hits)
             a_losses = choose_units(
                 turn,
                 self.attacker,
@@ -172,6 +183,7 @@ class LandBattle:
                 "losses",
                 list(UNIT_KINDS),
                 self.rule("15.6"),
+                self.seen_round(a_legion, a_hits, d_losses) if seen else None,
             )
             for seat, force, losses in ((self.defender, defence, d_losses), (self.attacker, attack, a_losses)):
                 for kind, count in losses.items():
@@ -226,6 +238,11 @@ class LandBattle:
             units_text,
         )
 
+    def seen_round(self, legion: Units, hits: int, enemy_losses: Units) -> Callable[[], Point]:
+        """The Point an attacker's losses question keeps: the position, his legion and its hits, and the defender's
+        losses of the round, which he saw."""
+        return lambda: Point(self.turn.state.copy(), legion=dict(legion), hits=hits, enemy_losses=dict(enemy_losses))
+
     def fortress_dice(self, attack: Force) -> int:
         """2 extra defender dice for a fortified city, 1 if the attacker has a catapult there (C-6.7)."""
         area = self.turn.state.area(self.code)
@@ -251,16 +268,7 @@ class LandBattle:
         """C-6.13, C-6.15, C-15.7, C-15.8: (retreat?, destination or None for C-6.20)."""
         own, foe = self.force(seat), self.force(enemy)
         eligible = self.destinations(seat)
-        preset: tuple[bool, str | None] | None = None
-        for rule in sorted(standing(self.turn, seat, "retreat") or [], key=lambda r: r.get("from") is None):
-            if rule.get("from") not in (None, self.code):
-                continue
-            if retreat_wanted(rule, own, foe):
-                wished = [c for c in rule.get("to") or [] if c in eligible] or ([] if rule.get("to") else eligible)
-                preset = (True, wished[0]) if wished else (False, None)  # never into C-6.20 by standing order
-            else:
-                preset = (False, None)
-            break
+        preset = standing_retreat(standing(self.turn, seat, "retreat"), self.code, own, foe, eligible)
 
         def parse(text: str) -> tuple[bool, str | None]:
             named = retreat_answer(text)
@@ -385,6 +393,22 @@ class LandBattle:
         leaders = self.force(self.attacker).leaders
         if leaders:
             capture_leaders(turn, self.defender, code, self.attacker, leaders, self.rule("6.14"))
+
+
+def standing_retreat(
+    rules: Sequence[dict[str, Any]] | None, code: str, own: Force, foe: Force, eligible: Sequence[str]
+) -> tuple[bool, str | None] | None:
+    """What a seat's standing RETREAT orders decide in the battle in `code` now (C-15.7): (retreat?, destination),
+    the order for this province before one for any; None where none applies. `eligible`: the destinations in
+    default order (C-6.17)."""
+    for rule in sorted(rules or [], key=lambda r: r.get("from") is None):
+        if rule.get("from") not in (None, code):
+            continue
+        if retreat_wanted(rule, own, foe):
+            wished = [c for c in rule.get("to") or [] if c in eligible] or ([] if rule.get("to") else list(eligible))
+            return (True, wished[0]) if wished else (False, None)  # never into C-6.20 by standing order
+        return (False, None)
+    return None
 
 
 def retreat_wanted(rule: dict[str, object], own: Force, foe: Force) -> bool:

@@ -55,12 +55,17 @@ def bad_answer(*reason: Any) -> BadAnswer:
 @dataclass(frozen=True)
 class Point:
     """Where a pending decision arose (the engine's Pending.position), for the odds of its choices: the turn's
-    position then, and what a 1984 battle holds beside it: the attacking units that came by sea and are left (O-6.17),
-    and the province a retreat goes to by default (O-14.7)."""
+    position then, and what the battle holds beside it: in 1984, the attacking units that came by sea and are left
+    (O-6.17), and the province a retreat goes to by default (O-14.7)."""
 
     state: GameState
     by_sea: Mapping[str, int] = field(default_factory=dict)
     retreat_to: str | None = None
+    # a Classic attacker's losses question (C-15.6): his battle legion, the hits it takes, and the defender's losses
+    # of the round where they were his to see (the defender had no choice of legion or losses)
+    legion: Mapping[str, int] = field(default_factory=dict)
+    hits: int = 0
+    enemy_losses: Mapping[str, int] | None = None
 
 
 def decide(
