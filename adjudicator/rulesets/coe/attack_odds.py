@@ -18,6 +18,7 @@ from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.ruleset import CoeRuleset
 from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.coe.decisions import Point
@@ -172,7 +173,8 @@ def decision_odds(
     can know them: his own standing orders, the enemy following the defaults (C-15). To continue is to fight on from
     there (the next round or shot first, then the standing orders and defaults); to retreat is to leave the province
     to the enemy: in Classic after his pursuit (C-6.16), or losing every unit where no province takes the retreat
-    (C-6.20); in 1984 without pursuit (O-6.19). Other decisions (legions, losses, targets) get none yet."""
+    (C-6.20); in 1984 without pursuit (O-6.19). A Classic attacker's losses question: _losses_odds. Other decisions
+    (legions, the defender's losses, targets) get none yet."""
     what, code, _ = _battle_key(key)
     if what == "losses" and point is not None:
         return _losses_odds(rules, seat, code, point)
@@ -256,10 +258,11 @@ def _losses_odds(rules: CoeRuleset, seat: str, code: str, point: Point) -> list[
     for lost in _ways_to_lose(point.legion, point.hits):
         mine_left = _less(mine, lost)
         own_lost = float(sum(lost.values()))
+        kept = standing_retreat(standing.get("retreat"), code, mine_left, theirs_left, places)
         if not mine_left.units or not theirs_left.units:  # C-6.14: the battle ends by elimination
             wins, more_own, more_enemy = (1.0 if mine_left.units else 0.0), 0.0, 0.0
-        elif (standing_retreat(standing.get("retreat"), code, mine_left, theirs_left, places) or (False,))[0]:
-            wins, more_own, more_enemy = 0.0, expected_pursuit_losses(theirs_left, mine_left), 0.0  # C-6.16
+        elif kept is not None and kept[0]:  # he leaves at once, pursued (C-6.16)
+            wins, more_own, more_enemy = 0.0, expected_pursuit_losses(theirs_left, mine_left), 0.0
         else:
             odds = land_odds(
                 rules,
@@ -284,13 +287,13 @@ def _losses_odds(rules: CoeRuleset, seat: str, code: str, point: Point) -> list[
 
 def _ways_to_lose(legion: Mapping[str, int], hits: int) -> list[dict[str, int]]:
     """Every way to take `hits` units from `legion` (C-6.9), infantry first in the count."""
-    kinds = [kind for kind in ("infantry", "cavalry", "catapult") if legion.get(kind)]
+    kinds = [kind for kind in UNIT_KINDS if legion.get(kind)]
     found: list[dict[str, int]] = []
 
     def take(index: int, left: int, chosen: dict[str, int]) -> None:
         if index == len(kinds):
             if not left:
-                found.append({kind: chosen.get(kind, 0) for kind in ("infantry", "cavalry", "catapult")})
+                found.append({kind: chosen.get(kind, 0) for kind in UNIT_KINDS})
             return
         kind = kinds[index]
         for n in range(min(legion[kind], left), -1, -1):
