@@ -43,8 +43,14 @@ def chain_hash(previous: str, row: TurnRow, version: int = 0) -> str:
     of chain version DIGESTED, sha256 of the previous link followed by the turn's digest (both in hex): a player who
     holds the reports, which print the digests, follows the links from turn to turn without the archive."""
     if version >= DIGESTED:
-        return hashlib.sha256((previous + turn_digest(row)).encode()).hexdigest()
+        return digest_link(previous, turn_digest(row))
     return hashlib.sha256(json.dumps([previous, *_chained(row)], ensure_ascii=False).encode()).hexdigest()
+
+
+def digest_link(previous: str, digest: str) -> str:
+    """A link of chain version DIGESTED from the previous link and the turn's digest, as a player recomputes it from
+    the reports (verify_reports.py)."""
+    return hashlib.sha256((previous + digest).encode()).hexdigest()
 
 
 def turn_digest(row: TurnRow) -> str:

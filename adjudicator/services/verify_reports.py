@@ -45,6 +45,7 @@ from adjudicator.engine.chance import (
 )
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import translations
+from adjudicator.services.chain import digest_link
 from adjudicator.services.verify_published import spans
 
 _HEX = re.compile(r"[0-9a-f]{64}")
@@ -472,7 +473,7 @@ def _check_links(name: str, game: GameCopies, anchor: str | None, checked: Check
         if not previous:
             unlinked.append(number)
             continue
-        if hashlib.sha256((previous + digests[number]).encode()).hexdigest() != heads[number]:
+        if digest_link(previous, digests[number]) != heads[number]:
             where = next(c.chain_at for c in game.turns[number] if c.chain)
             before = "the commitment" if number == 0 else f"turn {number - 1}'s head"
             checked.problems.append(

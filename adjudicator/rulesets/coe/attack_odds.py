@@ -53,26 +53,45 @@ def _land_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
         defenders = others_with_units(after, code, seat) if mine and mine.units else []
         if not defenders or not rules.board.is_land(code):
             continue
-        from adjudicator.rulesets.coe.odds import land_odds  # loaded where a battle is found: most orders fight none
-
         defender = defenders[0]
-        area = after.areas[code]
         attacker_force = _pieces(mine) | _by_sea(rules, turn, code)
-        defender_force = _pieces(area.units[defender]) | {
-            "fortified": area.city == "fortified" and area.owner == defender
-        }
-        odds = land_odds(
-            rules,
-            attacker_force,
-            defender_force,
-            after.players[seat].standing,
-            None,
-            area=code,
-            attacker_can_retreat=_can_retreat(rules, after, code, seat),
-            defender_can_retreat=_can_retreat(rules, after, code, defender),
-        )
+        defence = _defence(after, code, defender, after.areas[code].units[defender])
+        odds = _land_odds(rules, after, code, (seat, defender), attacker_force, defence, after.players[seat].standing)
         found.append(_line(code, defender, odds))
     return found
+
+
+def _land_odds(
+    rules: CoeRuleset,
+    state: GameState,
+    code: str,
+    sides: tuple[str, str],
+    attack: dict[str, Any],
+    defence: dict[str, Any],
+    attacker_standing: Mapping[str, Any] | None = None,
+    defender_standing: Mapping[str, Any] | None = None,
+) -> Odds:
+    """The exact odds (odds.py) of the land battle in `code` between `sides` (attacker, defender) with these pieces
+    and standing orders, whether each side has a province to retreat into read off the board as `state` stands."""
+    from adjudicator.rulesets.coe.odds import land_odds  # loaded where a battle is found: most orders fight none
+
+    attacker, defender = sides
+    return land_odds(
+        rules,
+        attack,
+        defence,
+        attacker_standing,
+        defender_standing,
+        area=code,
+        attacker_can_retreat=_can_retreat(rules, state, code, attacker),
+        defender_can_retreat=_can_retreat(rules, state, code, defender),
+    )
+
+
+def _defence(state: GameState, code: str, defender: str, force: Force) -> dict[str, Any]:
+    """The defender's pieces as the odds take them, with his fortified city there (C-6.7, O-6.5)."""
+    area = state.areas[code]
+    return _pieces(force) | {"fortified": area.city == "fortified" and area.owner == defender}
 
 
 def _can_retreat(rules: CoeRuleset, state: GameState, code: str, seat: str) -> bool:
@@ -178,42 +197,32 @@ def decision_odds(
     what, code, _ = _battle_key(key)
     if what == "losses" and point is not None:
         return _losses_odds(rules, seat, code, point)
-    if what != "retreat" or point is None or point.state.active is None:
+    if what != "retreat" or point is None:
         return []
-    at = point.state
-    attacker = at.active
-    area = at.areas.get(code)
-    defenders = others_with_units(at, code, attacker) if area else []
-    if area is None or not defenders or seat not in (attacker, defenders[0]):
+    sides = _sides(point, code)
+    if sides is None or seat not in sides:
         return []
-    from adjudicator.rulesets.coe.odds import land_odds
     from adjudicator.rulesets.coe.odds_forces import is_1984
 
-    defender = defenders[0]
-    mine, theirs = area.units[attacker], area.units[defender]
-    if not mine.units or not theirs.units:
-        return []
+    at, (attacker, defender) = point.state, sides
+    mine, theirs = at.areas[code].units[attacker], at.areas[code].units[defender]
     edition_1984 = is_1984(rules)
     standing = at.players[seat].standing  # his own; the enemy's are his secret (C-15)
-    odds = land_odds(
+    odds = _land_odds(
         rules,
+        at,
+        code,
+        sides,
         _pieces(mine) | ({"by_sea": dict(point.by_sea)} if edition_1984 else {}),
-        _pieces(theirs) | {"fortified": area.city == "fortified" and area.owner == defender},
+        _defence(at, code, defender, theirs),
         standing if seat == attacker else None,
         standing if seat == defender else None,
-        area=code,
-        attacker_can_retreat=_can_retreat(rules, at, code, attacker),
-        defender_can_retreat=_can_retreat(rules, at, code, defender),
     )
     fight_on = _line(code, defender, odds)
     if edition_1984:  # only the attacker retreats, and nobody pursues him (O-6.15, O-6.19)
         place, lost = point.retreat_to, 0.0
     else:
-        from adjudicator.rulesets.coe.battle import LandBattle
-
-        places = LandBattle(Turn(rules, at.copy(), attacker, (), NO_DICE, {}), code, attacker, defender).destinations(
-            seat
-        )
+        places = _destinations(rules, at, code, sides, seat)
         fleeing, pursuer = (mine, theirs) if seat == attacker else (theirs, mine)
         place = places[0] if places else None
         lost = expected_pursuit_losses(pursuer, fleeing) if places else float(fleeing.units)  # C-6.16, else C-6.20
@@ -235,25 +244,18 @@ def _losses_odds(rules: CoeRuleset, seat: str, code: str, point: Point) -> list[
     question keeps them only where he had no choice of legion or losses, so that the attacker saw them), then the
     battle on from there: his own standing RETREAT first (C-6.13, C-15.7; the defender's is his secret, so he stays),
     then the exact odds. The losses of the round are counted in the expected losses."""
-    from adjudicator.rulesets.coe.battle import LandBattle, standing_retreat, units_text
-    from adjudicator.rulesets.coe.odds import land_odds
+    from adjudicator.rulesets.coe.battle import standing_retreat, units_text
     from adjudicator.rulesets.coe.odds_forces import describe
 
-    at = point.state
-    attacker, area = at.active, at.areas.get(code)
-    if point.enemy_losses is None or seat != attacker or area is None:
+    sides = _sides(point, code)
+    if point.enemy_losses is None or sides is None or seat != sides[0]:
         return []
-    defenders = others_with_units(at, code, attacker)
-    if not defenders:
-        return []
-    defender = defenders[0]
-    mine, theirs = area.units[attacker], area.units[defender]
-    fortified = {"fortified": area.city == "fortified" and area.owner == defender}
+    at, (attacker, defender) = point.state, sides
+    mine, theirs = at.areas[code].units[attacker], at.areas[code].units[defender]
     standing = at.players[attacker].standing
     theirs_left = _less(theirs, point.enemy_losses)
     enemy_lost = float(sum(point.enemy_losses.values()))
-    battle = LandBattle(Turn(rules, at.copy(), attacker, (), NO_DICE, {}), code, attacker, defender)
-    places = battle.destinations(attacker)
+    places = _destinations(rules, at, code, sides, attacker)
     found = []
     for lost in _ways_to_lose(point.legion, point.hits):
         mine_left = _less(mine, lost)
@@ -264,25 +266,36 @@ def _losses_odds(rules: CoeRuleset, seat: str, code: str, point: Point) -> list[
         elif kept is not None and kept[0]:  # he leaves at once, pursued (C-6.16)
             wins, more_own, more_enemy = 0.0, expected_pursuit_losses(theirs_left, mine_left), 0.0
         else:
-            odds = land_odds(
-                rules,
-                _pieces(mine_left),
-                _pieces(theirs_left) | fortified,
-                standing,
-                None,
-                area=code,
-                attacker_can_retreat=_can_retreat(rules, at, code, attacker),
-                defender_can_retreat=_can_retreat(rules, at, code, defender),
+            odds = _land_odds(
+                rules, at, code, sides, _pieces(mine_left), _defence(at, code, defender, theirs_left), standing
             )
             wins = float(odds.attacker_wins)
             more_own = float(sum(odds.attacker_losses.values()))
             more_enemy = float(sum(odds.defender_losses.values()))
         line = AttackOdds(
-            code, describe(_pieces(mine)), f"{defender} {describe(_pieces(theirs) | fortified)}", wins,
+            code, describe(_pieces(mine)), f"{defender} {describe(_defence(at, code, defender, theirs))}", wins,
             own_lost + more_own, enemy_lost + more_enemy,
         )  # fmt: skip
         found.append((units_text(lost), line))
     return found
+
+
+def _sides(point: Point, code: str) -> tuple[str, str] | None:
+    """The battle in `code` at a question's point: (attacker, defender), the attacker the seat whose turn it is, both
+    with combat units there; None when there is no such battle."""
+    attacker, area = point.state.active, point.state.areas.get(code)
+    if attacker is None or area is None:
+        return None
+    mine = area.units.get(attacker)
+    defenders = others_with_units(point.state, code, attacker) if mine and mine.units else []
+    return (attacker, defenders[0]) if defenders and area.units[defenders[0]].units else None
+
+
+def _destinations(rules: CoeRuleset, state: GameState, code: str, sides: tuple[str, str], seat: str) -> list[str]:
+    """Where `seat` could retreat from the battle in `code`, in the default order (C-6.17, C-15.8)."""
+    from adjudicator.rulesets.coe.battle import LandBattle
+
+    return LandBattle(Turn(rules, state.copy(), sides[0], (), NO_DICE, {}), code, *sides).destinations(seat)
 
 
 def _ways_to_lose(legion: Mapping[str, int], hits: int) -> list[dict[str, int]]:

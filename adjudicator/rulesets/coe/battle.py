@@ -218,7 +218,7 @@ class LandBattle:
         units, size = units_of(force), legion_size(force)
         preset = standing(self.turn, seat, "battlelegion")
         default = default_legion(units, size)
-        if size == force.units or sum(1 for n in units.values() if n) == 1:
+        if not has_choice(units, size):
             return default  # every unit fights, or all are alike: no choice to make
 
         def parse(text: str) -> Units:  # a priority, or the legion itself: "6 INF 1 CAV" (C-6.5)
