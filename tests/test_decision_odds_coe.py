@@ -5,6 +5,7 @@ defaults (C-15)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,8 +19,8 @@ from adjudicator.engine.vocabulary import Event
 from adjudicator.orders import parse_orders
 from adjudicator.render.i18n import engine_text, gettext, keywords_written
 from adjudicator.rulesets import load_ruleset
-from adjudicator.rulesets.coe.attack_odds import expected_pursuit_losses
-from adjudicator.rulesets.coe.battle import units_text
+from adjudicator.rulesets.coe.battle import FACES, fill, units_text
+from adjudicator.rulesets.coe.decision_odds import expected_pursuit_losses
 from adjudicator.rulesets.coe.economy import tribute_value
 from adjudicator.rulesets.coe.odds import land_odds
 from adjudicator.rulesets.coe.state import Force, GameState
@@ -120,16 +121,16 @@ def test_C_15_the_figures_read_the_asked_seats_standing_orders_and_never_the_ene
 
 def test_decisions_without_odds_get_none() -> None:
     before, asked = retreat_question("Macedonia")
-    assert RULES.decision_odds(before, "Macedonia", "battle.THR.1.losses", asked.position) == []
+    assert RULES.decision_odds(before, "Macedonia", "capture.THR.1", asked.position) == []
     assert RULES.decision_odds(before, "Macedonia", asked.key, None) == []  # no position kept: no figure
 
 
 def notices(
-    folder: Path, state: GameState, answers: dict[str, dict[str, str]], languages: dict[str, str]
+    folder: Path, state: GameState, answers: dict[str, dict[str, str]], languages: dict[str, str], move: str = ATTACK
 ) -> tuple[dict[str, str], list[Pending]]:
     """Macedonia's attack on Thracia resolved in ask mode with `answers`: the decision notices of the questions
     asked first, by seat, as the moderator's tool writes them, and those questions."""
-    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
+    orders = parse_orders(f"{HEADER}\n{move}\n", RULES)
     result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), answers, ask=True)
     asked = questions_now(result.pending)
     game = GameRow(id=1, name="test", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
@@ -264,15 +265,173 @@ def test_C_15_7_his_standing_retreat_decides_right_after_his_losses(threshold: i
     assert [(odds.wins == 0.0, odds.attacker_losses == 2.0) for _, odds in figures] == [(leaves, leaves)] * 2
 
 
-def test_C_15_6_the_losses_of_a_defender_who_had_a_choice_are_not_the_attackers_to_see() -> None:
-    state = border_war("coe-classic")  # Egyptus's 2 INF 2 CAV: he chooses which units take the hits
-    orders = parse_orders(f"{HEADER}\n{ATTACK}\n", RULES)
+def rolled(dice: int, legion: dict[str, int], catapults: int) -> dict[int, float]:
+    """The chances of each number of matched hits a roll of `dice` symbol dice scores (C-6.8), die by die."""
+    faces: dict[tuple[int, int, int], float] = {(0, 0, 0): 1.0}
+    for _ in range(dice):
+        following: dict[tuple[int, int, int], float] = defaultdict(float)
+        for (i, c, k), p in faces.items():
+            for face in FACES.values():
+                following[(i + (face == "infantry"), c + (face == "cavalry"), k + (face == "catapult"))] += p / 6
+        faces = following
+    hits: dict[int, float] = defaultdict(float)
+    for (i, c, k), p in faces.items():
+        hits[min(i, legion["infantry"]) + min(c, legion["cavalry"]) + min(k, catapults)] += p
+    return hits
+
+
+def fought_on(
+    mine: dict[str, int], his: dict[str, int], leaders: int, fortified: bool = False
+) -> tuple[float, float, float]:
+    """The attacker's chance to win and each side's expected losses of a battle from these forces on, neither side
+    with standing orders (an eliminated side has lost, C-6.14)."""
+    if not sum(mine.values()) or not sum(his.values()):
+        return (1.0 if sum(mine.values()) and not sum(his.values()) else 0.0), 0.0, 0.0
+    on = land_odds(RULES, {**mine, "leaders": leaders}, {**his, "fortified": fortified}, area="THR")
+    return float(on.attacker_wins), float(sum(on.attacker_losses.values())), float(sum(on.defender_losses.values()))
+
+
+def round_then_on(
+    forces: tuple[dict[str, int], dict[str, int]],
+    leaders: int,
+    legions: tuple[dict[str, int], dict[str, int]],
+    hits: tuple[dict[int, float], dict[int, float]],
+    losses: tuple[dict[str, int] | None, dict[str, int] | None] = (None, None),
+    fortified: bool = False,
+) -> tuple[float, float, float]:
+    """The figure a round and the battle after it give: each side takes the hits of `hits` (the attacker's, then the
+    defender's, with their chances), losing `losses` where chosen, else infantry, cavalry, catapults first (C-15.6)."""
+    total = [0.0, 0.0, 0.0]
+    for to_attacker, p in hits[0].items():
+        for to_defender, q in hits[1].items():
+            lost = [
+                chosen or fill(legion, min(h, sum(legion.values())), list(NONE))
+                for chosen, legion, h in zip(losses, legions, (to_attacker, to_defender), strict=True)
+            ]
+            left = [{kind: force[kind] - gone[kind] for kind in NONE} for force, gone in zip(forces, lost, strict=True)]
+            wins, mine_on, his_on = fought_on(*left, leaders, fortified)
+            figure = (wins, sum(lost[0].values()) + mine_on, sum(lost[1].values()) + his_on)
+            total = [t + p * q * f for t, f in zip(total, figure, strict=True)]
+    return total[0], total[1], total[2]
+
+
+def figures_of(found: list) -> list[tuple[str, tuple[float, float, float]]]:
+    return [(choice, (odds.wins, odds.attacker_losses, odds.defender_losses)) for choice, odds in found]
+
+
+def assert_figures(found: list, expected: list[tuple[str, tuple[float, float, float]]]) -> None:
+    assert [choice for choice, _ in figures_of(found)] == [choice for choice, _ in expected]
+    for (_, got), (_, want) in zip(figures_of(found), expected, strict=True):
+        assert got == pytest.approx(want, abs=1e-9)
+
+
+def big_army(state: GameState) -> GameState:
+    """Macedonia's 7 INF 2 CAV with two generals next to Egyptus's 3 INF 2 CAV in Thracia: Macedonia's legion is
+    7 of his 9 units (C-6.5: 5 plus one per leader), Egyptus fights with all of his."""
+    place(state, "MAC", "Macedonia", infantry=7, cavalry=2)
+    place(state, "THR", "Egyptus", infantry=3, cavalry=2)
+    for seat, player in state.players.items():
+        player.tribute = tribute_value(RULES, state, seat)
+    return state
+
+
+BIG_ATTACK = "MOVE G1, G2 WITH 7 INF, 2 CAV: MAC -> THR"
+ATTACKER = {**NONE, "infantry": 7, "cavalry": 2}
+DEFENDER = {**NONE, "infantry": 3, "cavalry": 2}
+
+
+def first_question(state: GameState, move: str, seat: str, what: str, answers: dict | None = None) -> Pending:
+    orders = parse_orders(f"{HEADER}\n{move}\n", RULES)
+    result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), answers, ask=True)
+    return next(p for p in result.pending if p.seat == seat and p.key == f"battle.THR.1.{what}")
+
+
+def test_C_15_5_each_battle_legion_gets_the_odds_of_its_round_against_the_enemys_default_legion_and_on() -> None:
+    state = big_army(start())
+    asked = first_question(state, BIG_ATTACK, "Macedonia", "legion")
+    found = RULES.decision_odds(state, "Macedonia", asked.key, asked.position)
+    expected = []
+    for legion in (
+        {**NONE, "infantry": 7},
+        {**NONE, "infantry": 6, "cavalry": 1},
+        {**NONE, "infantry": 5, "cavalry": 2},
+    ):
+        hits = (rolled(5, DEFENDER, 0), rolled(7, legion, 0))
+        expected.append((units_text(legion), round_then_on((ATTACKER, DEFENDER), 2, (legion, DEFENDER), hits)))
+    assert_figures(found, expected)  # 7 of 9 units (5 + 2 leaders, C-6.5): three legions, no fourth
+
+
+@pytest.mark.parametrize(("generals", "legions"), [(1, ["5 INF 1 CAV", "4 INF 2 CAV"]), (2, [])])
+def test_C_6_5_the_legions_offered_are_five_units_plus_one_a_leader(generals: int, legions: list[str]) -> None:
+    """5 INF 2 CAV: with one general a legion of 6, with two all 7 fight and nothing is asked."""
+    state = big_army(start())
+    place(state, "MAC", "Macedonia", infantry=5, cavalry=2)
+    move = f"MOVE {', '.join(f'G{n}' for n in range(1, generals + 1))} WITH 5 INF, 2 CAV: MAC -> THR"
+    orders = parse_orders(f"{HEADER}\n{move}\n", RULES)
     result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), ask=True)
-    (asked,) = [p for p in result.pending if p.seat == "Macedonia" and p.key == "battle.THR.1.losses"]
-    assert asked.position.enemy_losses is None
-    assert RULES.decision_odds(state, "Macedonia", asked.key, asked.position) == []
-    (his,) = [p for p in result.pending if p.seat == "Egyptus" and p.key == "battle.THR.1.losses"]
-    assert RULES.decision_odds(state, "Egyptus", his.key, his.position) == []  # the defender's question: none yet
+    asked = [p for p in result.pending if p.key == "battle.THR.1.legion"]
+    found = RULES.decision_odds(state, "Macedonia", asked[0].key, asked[0].position) if asked else []
+    assert [choice for choice, _ in found] == legions
+
+
+@pytest.mark.parametrize("fortress", [0, 2])
+def test_C_15_6_a_defenders_losses_get_the_odds_of_his_coming_roll_against_the_attackers_default_losses(
+    fortress: int,
+) -> None:
+    """His roll to come: a die per unit of his legion, and 2 more for his fortified city (C-6.7)."""
+    state = border_war("coe-classic")  # Egyptus's 2 INF 2 CAV: he chooses which units take the hits
+    if fortress:
+        state.areas["THR"].city, state.areas["THR"].owner = "fortified", "Egyptus"
+    asked = first_question(state, ATTACK, "Egyptus", "losses")
+    point = asked.position
+    assert (dict(point.legion), point.hits) == ({**NONE, "infantry": 2, "cavalry": 2}, 1)
+    found = RULES.decision_odds(state, "Egyptus", asked.key, point)
+    mine, his = {**NONE, "infantry": 4, "cavalry": 1}, {**NONE, "infantry": 2, "cavalry": 2}
+    expected = [
+        (
+            units_text(lost),
+            round_then_on(
+                (mine, his), 1, (mine, his), (rolled(4 + fortress, his, 0), {1: 1.0}), (None, lost), bool(fortress)
+            ),
+        )
+        for lost in ({**NONE, "infantry": 1}, {**NONE, "cavalry": 1})
+    ]
+    assert_figures(found, expected)
+
+
+def test_C_15_6_an_attacker_who_did_not_see_the_defenders_losses_takes_them_as_the_defaults_make_them() -> None:
+    state = border_war("coe-classic")
+    figures = []
+    for his_answer in ("INF", "CAV"):  # what Egyptus chose is not Macedonia's to see: the same figures
+        answers = {"Egyptus": {"battle.THR.1.losses": his_answer}}
+        asked = first_question(state, ATTACK, "Macedonia", "losses", answers)
+        assert asked.position.enemy_losses is None
+        figures.append(figures_of(RULES.decision_odds(state, "Macedonia", asked.key, asked.position)))
+    assert figures[0] == figures[1]
+    point = asked.position
+    assert (point.hits, point.enemy_hits) == (2, 1)
+    mine, his = {**NONE, "infantry": 4, "cavalry": 1}, {**NONE, "infantry": 2, "cavalry": 2}
+    expected = [
+        (units_text(lost), round_then_on((mine, his), 1, (mine, his), ({2: 1.0}, {1: 1.0}), (lost, None)))
+        for lost in ({**NONE, "infantry": 2}, {**NONE, "infantry": 1, "cavalry": 1})
+    ]
+    assert_figures(RULES.decision_odds(state, "Macedonia", asked.key, point), expected)
+
+
+def test_C_15_the_enemys_secret_standing_orders_never_shape_a_round_figure_and_ones_own_do() -> None:
+    state = big_army(start())
+    asked = first_question(state, BIG_ATTACK, "Macedonia", "legion")
+    plain = figures_of(RULES.decision_odds(state, "Macedonia", asked.key, asked.position))
+    secret = {"losses": ["cavalry"], "retreat": [{"from": None, "condition": "units_below", "threshold": 4, "to": []}]}
+    asked.position.state.players["Egyptus"].standing = secret
+    assert figures_of(RULES.decision_odds(state, "Macedonia", asked.key, asked.position)) == plain
+    asked.position.state.players["Macedonia"].standing = {"losses": ["cavalry"]}  # his own: his to know
+    assert figures_of(RULES.decision_odds(state, "Macedonia", asked.key, asked.position)) != plain
+
+
+def test_decisions_of_1984_targets_get_no_odds_yet() -> None:
+    before, asked = retreat_question_1984()
+    assert RULES_1984.decision_odds(before, "Macedonia", "battle.THR.1.target", asked.position) == []
 
 
 def test_a_losses_notice_gives_each_answers_odds_in_the_readers_keywords(tmp_path: Path) -> None:
@@ -280,3 +439,14 @@ def test_a_losses_notice_gives_each_answers_odds_in_the_readers_keywords(tmp_pat
     assert [(q.seat, q.key) for q in asked] == [("Macedonia", "battle.THR.1.losses")]
     lines = [line.strip() for line in by_seat["Macedonia"].splitlines() if line.strip().startswith("# wenn du ")]
     assert [line.split(":")[0] for line in lines] == ["# wenn du 2 INF antwortest", "# wenn du 1 INF 1 KAV antwortest"]
+
+
+def test_a_legion_notice_gives_each_legions_odds_in_the_readers_keywords(tmp_path: Path) -> None:
+    by_seat, asked = notices(tmp_path, big_army(start()), {}, {"Macedonia": "de"}, BIG_ATTACK)
+    assert [(q.seat, q.key) for q in asked] == [("Macedonia", "battle.THR.1.legion")]
+    lines = [line.strip() for line in by_seat["Macedonia"].splitlines() if line.strip().startswith("# wenn du ")]
+    assert [line.split(":")[0] for line in lines] == [
+        "# wenn du 7 INF antwortest",
+        "# wenn du 6 INF 1 KAV antwortest",
+        "# wenn du 5 INF 2 KAV antwortest",
+    ]

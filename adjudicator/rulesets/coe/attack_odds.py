@@ -7,7 +7,6 @@ and whether each side has a province to retreat into as the board shows it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import KeyedDice
@@ -18,11 +17,10 @@ from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.ruleset import CoeRuleset
 from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
-from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets.coe.decisions import Point
     from adjudicator.rulesets.coe.odds_chain import Odds
+    from adjudicator.rulesets.coe.odds_forces import Comp
 
 NO_DICE = KeyedDice(key=bytes(32))  # movement rolls nothing; a fixed key keeps the odds the same at every check
 
@@ -54,14 +52,16 @@ def _land_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
         if not defenders or not rules.board.is_land(code):
             continue
         defender = defenders[0]
-        attacker_force = _pieces(mine) | _by_sea(rules, turn, code)
-        defence = _defence(after, code, defender, after.areas[code].units[defender])
-        odds = _land_odds(rules, after, code, (seat, defender), attacker_force, defence, after.players[seat].standing)
-        found.append(_line(code, defender, odds))
+        attacker_force = pieces(mine) | _by_sea(rules, turn, code)
+        defence = defence_pieces(after, code, defender, after.areas[code].units[defender])
+        odds = land_battle_odds(
+            rules, after, code, (seat, defender), attacker_force, defence, after.players[seat].standing
+        )
+        found.append(odds_line(code, defender, odds))
     return found
 
 
-def _land_odds(
+def land_battle_odds(
     rules: CoeRuleset,
     state: GameState,
     code: str,
@@ -70,9 +70,11 @@ def _land_odds(
     defence: dict[str, Any],
     attacker_standing: Mapping[str, Any] | None = None,
     defender_standing: Mapping[str, Any] | None = None,
+    after_round: Mapping[tuple[Comp, Comp], float] | None = None,
 ) -> Odds:
     """The exact odds (odds.py) of the land battle in `code` between `sides` (attacker, defender) with these pieces
-    and standing orders, whether each side has a province to retreat into read off the board as `state` stands."""
+    and standing orders, whether each side has a province to retreat into read off the board as `state` stands;
+    after_round: from the states a round already fought left (odds.land_odds)."""
     from adjudicator.rulesets.coe.odds import land_odds  # loaded where a battle is found: most orders fight none
 
     attacker, defender = sides
@@ -85,13 +87,14 @@ def _land_odds(
         area=code,
         attacker_can_retreat=_can_retreat(rules, state, code, attacker),
         defender_can_retreat=_can_retreat(rules, state, code, defender),
+        after_round=after_round,
     )
 
 
-def _defence(state: GameState, code: str, defender: str, force: Force) -> dict[str, Any]:
+def defence_pieces(state: GameState, code: str, defender: str, force: Force) -> dict[str, Any]:
     """The defender's pieces as the odds take them, with his fortified city there (C-6.7, O-6.5)."""
     area = state.areas[code]
-    return _pieces(force) | {"fortified": area.city == "fortified" and area.owner == defender}
+    return pieces(force) | {"fortified": area.city == "fortified" and area.owner == defender}
 
 
 def _can_retreat(rules: CoeRuleset, state: GameState, code: str, seat: str) -> bool:
@@ -131,11 +134,11 @@ def _naval_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
         for defender in defenders:
             fleets = (_fleet(units[turn.seat]), _fleet(units[defender]))
             odds = naval_odds(rules, *fleets, turn.state.players[turn.seat].standing, None)
-            found.append(_line(zone, defender, odds))
+            found.append(odds_line(zone, defender, odds))
     return found
 
 
-def _line(area: str, defender: str, odds: Odds) -> AttackOdds:
+def odds_line(area: str, defender: str, odds: Odds) -> AttackOdds:
     return AttackOdds(
         area,
         odds.attacker,
@@ -163,7 +166,7 @@ def _fleet(force: Force) -> list[dict[str, Any]]:
     return fleet
 
 
-def _pieces(force: Force | None) -> dict[str, Any]:
+def pieces(force: Force | None) -> dict[str, Any]:
     """A side's combat units and leaders as the odds take them."""
     force = force or Force()
     return {
@@ -182,157 +185,3 @@ def _by_sea(rules: CoeRuleset, turn: Turn, code: str) -> dict[str, Any]:
     if not is_1984(rules):
         return {}
     return {"by_sea": dict(turn.scratch.get("by_sea", {}).get(code, {}))}
-
-
-def decision_odds(
-    rules: CoeRuleset, state: GameState, seat: str, key: str, point: Point | None
-) -> list[tuple[str, AttackOdds]]:
-    """The odds of each choice of a retreat decision (C-15.7, O-14.6: continue the battle or retreat), reckoned on the
-    battle as it stands when the question arose (`point`: the forces left after the round or shot), as the asked seat
-    can know them: his own standing orders, the enemy following the defaults (C-15). To continue is to fight on from
-    there (the next round or shot first, then the standing orders and defaults); to retreat is to leave the province
-    to the enemy: in Classic after his pursuit (C-6.16), or losing every unit where no province takes the retreat
-    (C-6.20); in 1984 without pursuit (O-6.19). A Classic attacker's losses question: _losses_odds. Other decisions
-    (legions, the defender's losses, targets) get none yet."""
-    what, code, _ = _battle_key(key)
-    if what == "losses" and point is not None:
-        return _losses_odds(rules, seat, code, point)
-    if what != "retreat" or point is None:
-        return []
-    sides = _sides(point, code)
-    if sides is None or seat not in sides:
-        return []
-    from adjudicator.rulesets.coe.odds_forces import is_1984
-
-    at, (attacker, defender) = point.state, sides
-    mine, theirs = at.areas[code].units[attacker], at.areas[code].units[defender]
-    edition_1984 = is_1984(rules)
-    standing = at.players[seat].standing  # his own; the enemy's are his secret (C-15)
-    odds = _land_odds(
-        rules,
-        at,
-        code,
-        sides,
-        _pieces(mine) | ({"by_sea": dict(point.by_sea)} if edition_1984 else {}),
-        _defence(at, code, defender, theirs),
-        standing if seat == attacker else None,
-        standing if seat == defender else None,
-    )
-    fight_on = _line(code, defender, odds)
-    if edition_1984:  # only the attacker retreats, and nobody pursues him (O-6.15, O-6.19)
-        place, lost = point.retreat_to, 0.0
-    else:
-        places = _destinations(rules, at, code, sides, seat)
-        fleeing, pursuer = (mine, theirs) if seat == attacker else (theirs, mine)
-        place = places[0] if places else None
-        lost = expected_pursuit_losses(pursuer, fleeing) if places else float(fleeing.units)  # C-6.16, else C-6.20
-    retreat = AttackOdds(
-        code,
-        fight_on.attacker,
-        fight_on.defender,
-        0.0 if seat == attacker else 1.0,
-        lost if seat == attacker else 0.0,
-        lost if seat == defender else 0.0,
-    )
-    # the choices as the question's default writes them (battle.py, battle1984.py), in the reader's keywords
-    return [("continue", fight_on), (f"retreat to {place}" if place else "retreat", retreat)]
-
-
-def _losses_odds(rules: CoeRuleset, seat: str, code: str, point: Point) -> list[tuple[str, AttackOdds]]:
-    """The odds of each answer to a Classic attacker's losses question (C-15.6), asked after both rolls of a round:
-    each way to take the hits from his battle legion (C-6.9), the defender's losses of the round removed too (the
-    question keeps them only where he had no choice of legion or losses, so that the attacker saw them), then the
-    battle on from there: his own standing RETREAT first (C-6.13, C-15.7; the defender's is his secret, so he stays),
-    then the exact odds. The losses of the round are counted in the expected losses."""
-    from adjudicator.rulesets.coe.battle import standing_retreat, units_text
-    from adjudicator.rulesets.coe.odds_forces import describe
-
-    sides = _sides(point, code)
-    if point.enemy_losses is None or sides is None or seat != sides[0]:
-        return []
-    at, (attacker, defender) = point.state, sides
-    mine, theirs = at.areas[code].units[attacker], at.areas[code].units[defender]
-    standing = at.players[attacker].standing
-    theirs_left = _less(theirs, point.enemy_losses)
-    enemy_lost = float(sum(point.enemy_losses.values()))
-    places = _destinations(rules, at, code, sides, attacker)
-    found = []
-    for lost in _ways_to_lose(point.legion, point.hits):
-        mine_left = _less(mine, lost)
-        own_lost = float(sum(lost.values()))
-        kept = standing_retreat(standing.get("retreat"), code, mine_left, theirs_left, places)
-        if not mine_left.units or not theirs_left.units:  # C-6.14: the battle ends by elimination
-            wins, more_own, more_enemy = (1.0 if mine_left.units else 0.0), 0.0, 0.0
-        elif kept is not None and kept[0]:  # he leaves at once, pursued (C-6.16)
-            wins, more_own, more_enemy = 0.0, expected_pursuit_losses(theirs_left, mine_left), 0.0
-        else:
-            odds = _land_odds(
-                rules, at, code, sides, _pieces(mine_left), _defence(at, code, defender, theirs_left), standing
-            )
-            wins = float(odds.attacker_wins)
-            more_own = float(sum(odds.attacker_losses.values()))
-            more_enemy = float(sum(odds.defender_losses.values()))
-        line = AttackOdds(
-            code, describe(_pieces(mine)), f"{defender} {describe(_defence(at, code, defender, theirs))}", wins,
-            own_lost + more_own, enemy_lost + more_enemy,
-        )  # fmt: skip
-        found.append((units_text(lost), line))
-    return found
-
-
-def _sides(point: Point, code: str) -> tuple[str, str] | None:
-    """The battle in `code` at a question's point: (attacker, defender), the attacker the seat whose turn it is, both
-    with combat units there; None when there is no such battle."""
-    attacker, area = point.state.active, point.state.areas.get(code)
-    if attacker is None or area is None:
-        return None
-    mine = area.units.get(attacker)
-    defenders = others_with_units(point.state, code, attacker) if mine and mine.units else []
-    return (attacker, defenders[0]) if defenders and area.units[defenders[0]].units else None
-
-
-def _destinations(rules: CoeRuleset, state: GameState, code: str, sides: tuple[str, str], seat: str) -> list[str]:
-    """Where `seat` could retreat from the battle in `code`, in the default order (C-6.17, C-15.8)."""
-    from adjudicator.rulesets.coe.battle import LandBattle
-
-    return LandBattle(Turn(rules, state.copy(), sides[0], (), NO_DICE, {}), code, *sides).destinations(seat)
-
-
-def _ways_to_lose(legion: Mapping[str, int], hits: int) -> list[dict[str, int]]:
-    """Every way to take `hits` units from `legion` (C-6.9), infantry first in the count."""
-    kinds = [kind for kind in UNIT_KINDS if legion.get(kind)]
-    found: list[dict[str, int]] = []
-
-    def take(index: int, left: int, chosen: dict[str, int]) -> None:
-        if index == len(kinds):
-            if not left:
-                found.append({kind: chosen.get(kind, 0) for kind in UNIT_KINDS})
-            return
-        kind = kinds[index]
-        for n in range(min(legion[kind], left), -1, -1):
-            take(index + 1, left - n, {**chosen, kind: n})
-
-    take(0, hits, {})
-    return found
-
-
-def _less(force: Force, lost: Mapping[str, int]) -> Force:
-    """A copy of `force` without the units `lost` (its leaders as they are)."""
-    return replace(force, **{kind: getattr(force, kind) - count for kind, count in lost.items()})
-
-
-def _battle_key(key: str) -> tuple[str, str, str]:
-    """battle.<area>.<round>.<what> -> (what, area, round); anything else -> ("", "", "")."""
-    parts = key.split(".")
-    if len(parts) == 4 and parts[0] == "battle":
-        return parts[3], parts[1], parts[2]
-    return "", "", ""
-
-
-def expected_pursuit_losses(pursuer: Force, fleeing: Force) -> float:
-    """The expected units a retreat loses to the pursuit (C-6.16): a die per pursuing combat unit, each cavalry face
-    (one face in six, C-1.8) eliminating one retreating unit, at most as many as the pursuer has cavalry."""
-    from math import comb
-
-    dice, most = pursuer.units, min(pursuer.cavalry, fleeing.units)
-    return sum(min(hits, most) * comb(dice, hits) * 5 ** (dice - hits) / 6**dice for hits in range(dice + 1))

@@ -167,11 +167,12 @@ class LandBattle:
                 "losses",
                 list(UNIT_KINDS),
                 self.rule("15.6"),
+                self.round_point(d_legion, d_hits),
             )
             d_faces = self.roll(sum(d_legion.values()) + fortress, f"round {number}: defender")
             a_hits = min(matched_hits(d_faces, d_legion, defence.catapult), sum(a_legion.values()))
-            # the defender's legion and losses, when he had no choice of them, are known to the attacker: his
-            # question keeps them, for the odds of his answers (attack_odds.py)
+            # the defender's losses, when he had no choice of legion or losses, are known to the attacker: his question
+            # keeps them, for the odds of his answers (decision_odds.py)
             seen = not has_choice(units_of(defence), legion_size(defence)) and not has_choice(d_legion, d_hits)
             a_losses = choose_units(
                 turn,
@@ -183,7 +184,7 @@ class LandBattle:
                 "losses",
                 list(UNIT_KINDS),
                 self.rule("15.6"),
-                self.seen_round(a_legion, a_hits, d_losses) if seen else None,
+                self.round_point(a_legion, a_hits, d_hits, d_losses if seen else None),
             )
             for seat, force, losses in ((self.defender, defence, d_losses), (self.attacker, attack, a_losses)):
                 for kind, count in losses.items():
@@ -238,10 +239,14 @@ class LandBattle:
             units_text,
         )
 
-    def seen_round(self, legion: Units, hits: int, enemy_losses: Units) -> Callable[[], Point]:
-        """The Point an attacker's losses question keeps: the position, his legion and its hits, and the defender's
-        losses of the round, which he saw."""
-        return lambda: Point(self.turn.state.copy(), legion=dict(legion), hits=hits, enemy_losses=dict(enemy_losses))
+    def round_point(
+        self, legion: Units, hits: int, enemy_hits: int = 0, enemy_losses: Units | None = None
+    ) -> Callable[[], Point]:
+        """The Point a losses question keeps: the position, the asked seat's legion and its hits; the attacker's also
+        the hits the defender took, and the defender's losses where the attacker saw them."""
+        seen = dict(enemy_losses) if enemy_losses is not None else None
+        state = self.turn.state
+        return lambda: Point(state.copy(), legion=dict(legion), hits=hits, enemy_hits=enemy_hits, enemy_losses=seen)
 
     def fortress_dice(self, attack: Force) -> int:
         """2 extra defender dice for a fortified city, 1 if the attacker has a catapult there (C-6.7)."""

@@ -61,10 +61,12 @@ class Point:
     state: GameState
     by_sea: Mapping[str, int] = field(default_factory=dict)
     retreat_to: str | None = None
-    # a Classic attacker's losses question (C-15.6): his battle legion, the hits it takes, and the defender's losses
-    # of the round where they were his to see (the defender had no choice of legion or losses)
+    # a Classic losses question (C-15.6): the asked seat's battle legion and the hits it takes; the attacker, asked
+    # after both rolls, also knows the hits the defender takes, and the defender's losses of the round where they
+    # were his to see (the defender had no choice of legion or losses)
     legion: Mapping[str, int] = field(default_factory=dict)
     hits: int = 0
+    enemy_hits: int = 0
     enemy_losses: Mapping[str, int] | None = None
 
 

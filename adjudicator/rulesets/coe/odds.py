@@ -65,6 +65,7 @@ def land_odds(
     attacker_can_retreat: bool = True,
     defender_can_retreat: bool = True,
     exact: bool = False,
+    after_round: Mapping[tuple[Comp, Comp], Prob] | None = None,
 ) -> Odds:
     """Exact odds of a land battle. attacker/defender: {"infantry", "cavalry", "catapult", "leaders" (Caesar and
     generals together), "caesar": bool, the defender's "fortified": bool (a fortified city he controls there),
@@ -72,7 +73,9 @@ def land_odds(
     Player.standing dict ("battlelegion", "losses", "pursuit", "retreat" (Classic) / "targets", "retreat" (1984)).
     area: the battle province, for RETREAT FROM <area> orders. *_can_retreat: whether the side has a retreat
     destination (Classic C-6.17: an adjacent land province without enemy combat units; 1984 O-6.16: an adjacent
-    province the attacker controls). exact: Fractions instead of floats."""
+    province the attacker controls). exact: Fractions instead of floats. after_round (Classic): the battle goes on
+    after a round of it already fought, from the forces it left, (infantry, cavalry, catapults) of each side, with
+    their chances; its losses are counted from the forces given, as they were before that round."""
     rules = rules_of(ruleset)
     att, dfn = read_army(attacker, "attacker"), read_army(defender, "defender")
     if not sum(att.comp) or not sum(dfn.comp):
@@ -81,7 +84,9 @@ def land_odds(
     if not is_1984(rules):
         a_side = ClassicSide(att, att_standing, area, attacker_can_retreat)
         d_side = ClassicSide(dfn, def_standing, area, defender_can_retreat)
-        tally, states = classic_land(att, dfn, a_side, d_side, exact)
+        tally, states = classic_land(att, dfn, a_side, d_side, exact, after_round)
+    elif after_round is not None:
+        raise ValueError("after_round is a Classic round (C-6.4); 1984 battles are shots (O-6.8)")
     else:
         base = rules.data["targets"]
         a_shot = LandSide(att, False, base, kind_priority(def_standing.get("targets")), exact)

@@ -69,8 +69,7 @@ class ClassicSide:
     def __post_init__(self) -> None:
         legion = read_picks(self.standing.get("battlelegion"))
         self.legion_priority = complete_choice(legion) if legion else None
-        losses = read_picks(self.standing.get("losses"))
-        self.loss_priority = list(complete_choice(losses)) if losses else list(UNIT_KINDS)  # C-15.6
+        self.loss_priority = loss_priority(self.standing)
         pursuit = read_picks(self.standing.get("pursuit"))
         self.pursuit_priority = list(complete_choice(pursuit)) if pursuit else list(PURSUIT_DEFAULT)  # C-15.9
         self.retreat = retreat_rule(self.standing, self.area)
@@ -135,9 +134,25 @@ class ClassicSide:
         return found
 
 
-def classic_land(attacker: Army, defender: Army, att: ClassicSide, dfn: ClassicSide, exact: bool) -> tuple[Tally, int]:
-    """C-6.4 to C-6.21, round by round (see _LandChain); returns the tally and the number of states visited."""
-    chain = _LandChain(attacker, defender, att, dfn, exact)
+def loss_priority(standing: Mapping[str, Any]) -> list[str | Pick]:
+    """The order in which a side loses the units of its battle legion: its standing LOSSES, else the default INF,
+    CAV, CAT (C-15.6, as choose_units)."""
+    losses = read_picks(standing.get("losses"))
+    return list(complete_choice(losses)) if losses else list(UNIT_KINDS)
+
+
+def classic_land(
+    attacker: Army,
+    defender: Army,
+    att: ClassicSide,
+    dfn: ClassicSide,
+    exact: bool,
+    after_round: Mapping[tuple[Comp, Comp], Prob] | None = None,
+) -> tuple[Tally, int]:
+    """C-6.4 to C-6.21, round by round (see _LandChain); returns the tally and the number of states visited.
+    after_round: the battle goes on after a round already fought, from these forces left with these chances (step 3
+    first, C-6.13), its losses counted from the forces at the start."""
+    chain = _LandChain(attacker, defender, att, dfn, exact, after_round)
     chain.run()
     return chain.tally(), chain.states
 
@@ -145,15 +160,27 @@ def classic_land(attacker: Army, defender: Army, att: ClassicSide, dfn: ClassicS
 class _LandChain:
     """A Classic land battle as a Markov chain. A battle state is a pair of composition ids (ia, id), its
     probability kept in mass[id][ia] (a round's moves into one defender composition then update one list); states
-    are visited in order of decreasing number of units."""
+    are visited in order of decreasing number of units. The mass starts in the state of the forces given, or, after
+    a round already fought, spread over the states it left (none of them the battle's first)."""
 
-    def __init__(self, attacker: Army, defender: Army, att: ClassicSide, dfn: ClassicSide, exact: bool) -> None:
+    def __init__(
+        self,
+        attacker: Army,
+        defender: Army,
+        att: ClassicSide,
+        dfn: ClassicSide,
+        exact: bool,
+        after_round: Mapping[tuple[Comp, Comp], Prob] | None = None,
+    ) -> None:
         self.exact = exact
         self.zero: Prob = Fraction(0) if exact else 0.0
         self.a0, self.d0 = attacker.comp, defender.comp
         self.att, self.dfn = att, dfn
         att.pursuit_by, dfn.pursuit_by = dfn.pursuit_priority, att.pursuit_priority
         self.ia0, self.id0 = att.ident(self.a0), dfn.ident(self.d0)
+        start = {(att.ident(a), dfn.ident(d)): p for (a, d), p in after_round.items()} if after_round else {}
+        if start:
+            self.ia0 = self.id0 = -1  # no state is the first round's
         self.a_info, self.d_info = att.reachable(), dfn.reachable()
         na, nd = len(self.a_info), len(self.d_info)
         self.a_by_total: dict[int, list[int]] = {}
@@ -166,7 +193,8 @@ class _LandChain:
         self.d_retreats = dfn.retreat_table(sum(self.d0), sum(self.a0))
         self.fortress = [(1 if c[2] else 2) if defender.fortified else 0 for c in att.comps[:na]]  # C-6.7
         self.mass: list[list[Prob]] = [[self.zero] * na for _ in range(nd)]  # by defender id, then attacker id
-        self.mass[self.id0][self.ia0] = self.zero + 1
+        for (ia, id_), p in (start or {(self.ia0, self.id0): 1}).items():
+            self.mass[id_][ia] += p
         self.to_def_cache: dict[int, list[Prob]] = {}
         self.to_att_cache: dict[int, list[Prob]] = {}
         self.outcome: dict[str, Prob] = {}

@@ -149,8 +149,8 @@ class CoeRuleset(RulesetBase):
         return attack_odds(self, state, seat, number, orders)
 
     def decision_odds(self, state: GameState, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
-        """The odds of a retreat decision's choices, on the battle as it stood when it arose (attack_odds.py)."""
-        from adjudicator.rulesets.coe.attack_odds import decision_odds
+        """The odds of a battle question's answers, on the battle as it stood when it arose (decision_odds.py)."""
+        from adjudicator.rulesets.coe.decision_odds import decision_odds
 
         return decision_odds(self, state, seat, key, point)
 

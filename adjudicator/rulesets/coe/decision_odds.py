@@ -1,0 +1,265 @@
+"""The odds of each answer to a question asked in the middle of a land battle (a decision notice prints them),
+reckoned on the battle as it stands at the question (the engine's Pending.position: the Point it keeps), as the
+asked seat can know it: his own standing orders; the enemy's are his secret (C-15), so the enemy is taken to follow
+the defaults, and so is his part of the round that the asked seat has not seen (his battle legion where he had a
+choice of it, C-15.5, and the units he lost where he had a choice of them, C-15.6).
+
+- Continue or retreat (C-15.7, O-14.6): to continue is to fight on from the forces left; to retreat is to leave the
+  province to the enemy, in Classic after his pursuit (C-6.16), or losing every unit where no province takes the
+  retreat (C-6.20); in 1984 without pursuit (O-6.19).
+- Classic battle legions (C-15.5): each legion the seat could form, for the round about to be fought.
+- Classic losses (C-15.6): each way to take the round's hits from his legion (C-6.9), for the round's rest.
+
+A Classic round is played out over what is not yet rolled or chosen (Round); then the battle goes on from each
+state it leaves (odds.land_odds after_round): step 3 first (C-6.13), the exact odds after. 1984's targets get no
+figure yet."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from adjudicator.engine.vocabulary import AttackOdds
+from adjudicator.rulesets.coe.attack_odds import NO_DICE, defence_pieces, land_battle_odds, odds_line, pieces
+from adjudicator.rulesets.coe.capture import others_with_units
+from adjudicator.rulesets.coe.ruleset import CoeRuleset
+from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.rulesets.coe.turn import Turn
+from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.coe.decisions import Point
+    from adjudicator.rulesets.coe.odds_forces import Comp
+
+Units = dict[str, int]
+
+
+def decision_odds(
+    rules: CoeRuleset, state: GameState, seat: str, key: str, point: Point | None
+) -> list[tuple[str, AttackOdds]]:
+    """The odds of each answer to `seat`'s battle question `key` (the module's docstring says which), as the
+    question's default writes the answer; none for other decisions, or without the point the question kept."""
+    from adjudicator.rulesets.coe.odds_forces import is_1984
+
+    what, code = battle_question(key)
+    sides = _sides(point, code) if point is not None else None
+    if point is None or sides is None or seat not in sides:
+        return []
+    if what == "retreat":
+        return _retreat_odds(rules, seat, code, point, sides)
+    if is_1984(rules):
+        return []  # targets (O-14.4): not yet
+    if what == "legion":
+        return _legion_odds(rules, seat, code, point, sides)
+    if what == "losses" and point.legion:
+        return _losses_odds(rules, seat, code, point, sides)
+    return []
+
+
+def _retreat_odds(
+    rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str]
+) -> list[tuple[str, AttackOdds]]:
+    """Continue or retreat (C-15.7, O-14.6): to continue is to fight on from the forces left (the next round or shot
+    first, then the standing orders and defaults); to retreat is to leave the province to the enemy."""
+    from adjudicator.rulesets.coe.odds_forces import is_1984
+
+    at, (attacker, defender) = point.state, sides
+    mine, theirs = at.areas[code].units[attacker], at.areas[code].units[defender]
+    edition_1984 = is_1984(rules)
+    standing = at.players[seat].standing  # his own; the enemy's are his secret (C-15)
+    odds = land_battle_odds(
+        rules,
+        at,
+        code,
+        sides,
+        pieces(mine) | ({"by_sea": dict(point.by_sea)} if edition_1984 else {}),
+        defence_pieces(at, code, defender, theirs),
+        standing if seat == attacker else None,
+        standing if seat == defender else None,
+    )
+    fight_on = odds_line(code, defender, odds)
+    if edition_1984:  # only the attacker retreats, and nobody pursues him (O-6.15, O-6.19)
+        place, lost = point.retreat_to, 0.0
+    else:
+        places = _destinations(rules, at, code, sides, seat)
+        fleeing, pursuer = (mine, theirs) if seat == attacker else (theirs, mine)
+        place = places[0] if places else None
+        lost = expected_pursuit_losses(pursuer, fleeing) if places else float(fleeing.units)  # C-6.16, else C-6.20
+    retreat = AttackOdds(
+        code,
+        fight_on.attacker,
+        fight_on.defender,
+        0.0 if seat == attacker else 1.0,
+        lost if seat == attacker else 0.0,
+        lost if seat == defender else 0.0,
+    )
+    # the choices as the question's default writes them (battle.py, battle1984.py), in the reader's keywords
+    return [("continue", fight_on), (f"retreat to {place}" if place else "retreat", retreat)]
+
+
+@dataclass(frozen=True)
+class Round:
+    """One Classic round (C-6.5 to C-6.12) as the asked seat knows it, each pair (attacker's, defender's): the battle
+    legions, the hits each side takes where the roll is made (None: to roll), and the units each loses where they
+    are chosen (None: by the side's loss priority, C-15.6)."""
+
+    legions: tuple[Units, Units]
+    hits: tuple[int | None, int | None] = (None, None)
+    losses: tuple[Units | None, Units | None] = (None, None)
+
+
+def _legion_odds(
+    rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str]
+) -> list[tuple[str, AttackOdds]]:
+    """A battle legion question (C-15.5, C-6.5): each legion `seat` could form, the round fought with it against the
+    enemy's legion as the defaults form it (he may have a choice, and his standing order is his secret)."""
+    from adjudicator.rulesets.coe.battle import default_legion, legion_size, units_of, units_text
+
+    forces = _forces(point, code, sides)
+    own = sides.index(seat)
+    enemy = forces[1 - own]
+    theirs = default_legion(units_of(enemy), legion_size(enemy))
+    found = []
+    for legion in ways_to_take(units_of(forces[own]), legion_size(forces[own])):
+        plan = Round(legions=(legion, theirs) if own == 0 else (theirs, legion))
+        found.append((units_text(legion), _round_figure(rules, seat, code, point, sides, plan)))
+    return found
+
+
+def _losses_odds(
+    rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str]
+) -> list[tuple[str, AttackOdds]]:
+    """A losses question (C-15.6): each way to take the round's hits from `seat`'s legion (C-6.9). The defender is
+    asked after the attacker's roll, before his own; the attacker after both rolls, and he knows the defender's
+    losses of the round only where the defender had no choice of legion or losses (the point keeps them then)."""
+    from adjudicator.rulesets.coe.battle import default_legion, fill, legion_size, units_of, units_text
+
+    enemy = _forces(point, code, sides)[1 - sides.index(seat)]
+    theirs = default_legion(units_of(enemy), legion_size(enemy))
+    found = []
+    for lost in ways_to_take(dict(point.legion), point.hits):
+        if seat == sides[1]:
+            plan = Round(legions=(theirs, dict(point.legion)), hits=(None, point.hits), losses=(None, lost))
+        else:
+            enemy_lost = point.enemy_losses or fill(theirs, point.enemy_hits, list(UNIT_KINDS))
+            plan = Round(
+                legions=(dict(point.legion), theirs),
+                hits=(point.hits, point.enemy_hits),
+                losses=(lost, dict(enemy_lost)),
+            )
+        found.append((units_text(lost), _round_figure(rules, seat, code, point, sides, plan)))
+    return found
+
+
+def _round_figure(
+    rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str], plan: Round
+) -> AttackOdds:
+    """The odds of the battle from the round `plan` describes on: the round played out over what is not yet rolled or
+    chosen (`seat` losing by his own standing LOSSES, the enemy by the default), then the battle from each state it
+    leaves, step 3 first (C-6.13), `seat`'s standing orders and the enemy's defaults."""
+    from adjudicator.rulesets.coe.odds_classic import loss_priority
+
+    at, (attacker, defender) = point.state, sides
+    attack, defence = _forces(point, code, sides)
+    standing = at.players[seat].standing
+    own = (standing if seat == attacker else {}, standing if seat == defender else {})
+    area = at.areas[code]
+    fortified = area.city == "fortified" and area.owner == defender
+    after = after_round((attack, defence), fortified, plan, (loss_priority(own[0]), loss_priority(own[1])))
+    odds = land_battle_odds(
+        rules, at, code, sides, pieces(attack), defence_pieces(at, code, defender, defence), *own, after_round=after
+    )
+    return odds_line(code, defender, odds)
+
+
+def after_round(
+    forces: tuple[Force, Force], fortified: bool, plan: Round, priorities: tuple[list, list]
+) -> dict[tuple[Comp, Comp], float]:
+    """The units each side is left with after the round, with their chances: a roll not yet made counted over its
+    faces (C-6.8: symbols matched with the legion's own units, catapults in reserve too; the defender's fortress dice
+    with his, C-6.7; the hits capped at the legion hit, C-6.9), losses not yet chosen taken by `priorities`."""
+    from adjudicator.rulesets.coe.battle import fill, units_of
+    from adjudicator.rulesets.coe.odds_chain import capped, symbol_hits
+    from adjudicator.rulesets.coe.odds_forces import comp_of, minus
+
+    attack, defence = forces
+    fortress = (1 if attack.catapult else 2) if fortified else 0
+
+    def hits(known: int | None, side: int, extra_dice: int) -> list[tuple[int, float]]:
+        """The hits side `side` takes: known, or the enemy's roll of his legion (and `extra_dice`)."""
+        if known is not None:
+            return [(known, 1.0)]
+        legion, force = plan.legions[1 - side], forces[1 - side]
+        dice = sum(legion.values()) + extra_dice
+        counted = symbol_hits(dice, legion["infantry"], legion["cavalry"], min(force.catapult, dice), False)
+        return [(h, float(p)) for h, p in enumerate(capped(counted, sum(plan.legions[side].values()))) if p]
+
+    def left(side: int, taken: int) -> Comp:
+        lost = plan.losses[side] or fill(plan.legions[side], taken, priorities[side])
+        return minus(comp_of(units_of(forces[side])), comp_of(lost))
+
+    found: dict[tuple[Comp, Comp], float] = {}
+    for to_attacker, p in hits(plan.hits[0], 0, fortress):
+        for to_defender, q in hits(plan.hits[1], 1, 0):
+            state = (left(0, to_attacker), left(1, to_defender))
+            found[state] = found.get(state, 0.0) + p * q
+    return found
+
+
+def _forces(point: Point, code: str, sides: tuple[str, str]) -> tuple[Force, Force]:
+    units = point.state.areas[code].units
+    return units[sides[0]], units[sides[1]]
+
+
+def _sides(point: Point, code: str) -> tuple[str, str] | None:
+    """The battle in `code` at a question's point: (attacker, defender), the attacker the seat whose turn it is, both
+    with combat units there; None when there is no such battle."""
+    attacker, area = point.state.active, point.state.areas.get(code)
+    if attacker is None or area is None:
+        return None
+    mine = area.units.get(attacker)
+    defenders = others_with_units(point.state, code, attacker) if mine and mine.units else []
+    return (attacker, defenders[0]) if defenders and area.units[defenders[0]].units else None
+
+
+def _destinations(rules: CoeRuleset, state: GameState, code: str, sides: tuple[str, str], seat: str) -> list[str]:
+    """Where `seat` could retreat from the battle in `code`, in the default order (C-6.17, C-15.8)."""
+    from adjudicator.rulesets.coe.battle import LandBattle
+
+    return LandBattle(Turn(rules, state.copy(), sides[0], (), NO_DICE, {}), code, *sides).destinations(seat)
+
+
+def ways_to_take(pool: Mapping[str, int], count: int) -> list[Units]:
+    """Every way to take `count` units from `pool` (C-6.9: any mix; a battle legion, C-6.5), infantry first."""
+    kinds = [kind for kind in UNIT_KINDS if pool.get(kind)]
+    found: list[Units] = []
+
+    def take(index: int, left: int, chosen: Units) -> None:
+        if index == len(kinds):
+            if not left:
+                found.append({kind: chosen.get(kind, 0) for kind in UNIT_KINDS})
+            return
+        kind = kinds[index]
+        for n in range(min(pool[kind], left), -1, -1):
+            take(index + 1, left - n, {**chosen, kind: n})
+
+    take(0, count, {})
+    return found
+
+
+def battle_question(key: str) -> tuple[str, str]:
+    """battle.<area>.<round>.<what> -> (what, area); anything else -> ("", "")."""
+    parts = key.split(".")
+    if len(parts) == 4 and parts[0] == "battle":
+        return parts[3], parts[1]
+    return "", ""
+
+
+def expected_pursuit_losses(pursuer: Force, fleeing: Force) -> float:
+    """The expected units a retreat loses to the pursuit (C-6.16): a die per pursuing combat unit, each cavalry face
+    (one face in six, C-1.8) eliminating one retreating unit, at most as many as the pursuer has cavalry."""
+    from math import comb
+
+    dice, most = pursuer.units, min(pursuer.cavalry, fleeing.units)
+    return sum(min(hits, most) * comb(dice, hits) * 5 ** (dice - hits) / 6**dice for hits in range(dice + 1))
