@@ -429,9 +429,99 @@ def test_C_15_the_enemys_secret_standing_orders_never_shape_a_round_figure_and_o
     assert figures_of(RULES.decision_odds(state, "Macedonia", asked.key, asked.position)) != plain
 
 
-def test_decisions_of_1984_targets_get_no_odds_yet() -> None:
-    before, asked = retreat_question_1984()
-    assert RULES_1984.decision_odds(before, "Macedonia", "battle.THR.1.target", asked.position) == []
+BASE_1984 = RULES_1984.data["targets"]  # O-6.7: the number a die must reach to hit each kind
+
+
+def shot_chance(needed: int) -> float:
+    """A die reaching `needed` (O-6.7); 1 or less hits without a die (O-15.1)."""
+    return 1.0 if needed <= 1 else max(0, 7 - needed) / 6
+
+
+def fought_on_1984(mine: dict[str, int], his: dict[str, int]) -> tuple[float, float, float]:
+    """Like fought_on, under the 1984 rules (Macedonia came by land, one leader)."""
+    if not sum(mine.values()) or not sum(his.values()):
+        return (1.0 if sum(mine.values()) else 0.0), 0.0, 0.0
+    on = land_odds(RULES_1984, {**mine, "leaders": 1, "by_sea": {}}, {**his, "fortified": False}, area="THR")
+    return float(on.attacker_wins), float(sum(on.attacker_losses.values())), float(sum(on.defender_losses.values()))
+
+
+def less(force: dict[str, int], kind: str) -> dict[str, int]:
+    return {**force, kind: force[kind] - 1}
+
+
+def target_question(attacker: dict[str, int], defender: dict[str, int], seat: str) -> tuple[GameState, Pending]:
+    """Macedonia's `attacker` marching on Egyptus's `defender` in Thracia under the 1984 rules: `seat`'s first target
+    question (O-14.4, O-14.5)."""
+    state = start(ruleset="coe-1984")
+    place(state, "MAC", "Macedonia", **attacker)
+    place(state, "THR", "Egyptus", **defender)
+    for name, player in state.players.items():
+        player.tribute = tribute_value(RULES_1984, state, name)
+    units = ", ".join(f"{n} {kind[:3].upper()}" for kind, n in attacker.items() if n)
+    orders = parse_orders(f"{HEADER}\nMOVE G1 WITH {units}: MAC -> THR\n", RULES_1984)
+    result = resolve_step(RULES_1984, state, RULES_1984.due(state), {"Macedonia": orders}, KeyedDice(key=KEY), ask=True)
+    return state, next(p for p in result.pending if p.seat == seat and p.key == "battle.THR.1.target")
+
+
+@pytest.mark.parametrize(
+    ("mine", "his", "kinds"),
+    [  # lowest target number first (O-14.4): 4, 5, 6 without advantage; with 3 catapults against none 1 (no die,
+        # O-15.1) and 2 (a die: the boundary)
+        (
+            {"infantry": 4, "cavalry": 1},
+            {"infantry": 2, "cavalry": 1, "catapult": 1},
+            ["infantry", "cavalry", "catapult"],
+        ),
+        ({"infantry": 2, "catapult": 3}, {"infantry": 2, "cavalry": 1}, ["infantry", "cavalry"]),
+    ],
+)
+def test_O_14_4_each_target_of_the_attackers_shot_gets_its_chance_then_the_defenders_default_reply_and_on(
+    mine: dict[str, int], his: dict[str, int], kinds: list[str]
+) -> None:
+    mine, his = {**NONE, **mine}, {**NONE, **his}
+    state, asked = target_question(mine, his, "Macedonia")
+    found = RULES_1984.decision_odds(state, "Macedonia", asked.key, asked.position)
+    expected = []
+    for kind in kinds:
+        total = [0.0, 0.0, 0.0]
+        for hit in (True, False):
+            chance = shot_chance(BASE_1984[kind] - max(0, mine["catapult"] - his["catapult"]))  # O-6.5, O-6.6
+            p = chance if hit else 1 - chance
+            his_left = less(his, kind) if hit else his
+            advantage = max(0, his_left["catapult"] - mine["catapult"])
+            q = shot_chance(BASE_1984["infantry"] - advantage)  # his default: the lowest number, our infantry
+            for reply, chance in ((True, q), (False, 1 - q)):
+                mine_left = less(mine, "infantry") if reply else mine
+                wins, more_mine, more_his = fought_on_1984(mine_left, his_left)
+                figure = (wins, reply + more_mine, hit + more_his)
+                total = [t + p * chance * f for t, f in zip(total, figure, strict=True)]
+        expected.append((kind, (total[0], total[1], total[2])))
+    assert_figures(found, expected)
+
+
+def test_O_14_5_each_target_of_the_defenders_shot_gets_its_chance_then_the_battle_on() -> None:
+    mine, his = {**NONE, "infantry": 4, "cavalry": 1, "catapult": 1}, {**NONE, "infantry": 2, "cavalry": 2}
+    state, asked = target_question(mine, his, "Egyptus")
+    at = asked.position.state.areas["THR"].units  # after the attacker's first shot
+    mine, his = ({kind: getattr(at[seat], kind) for kind in NONE} for seat in ("Macedonia", "Egyptus"))
+    found = RULES_1984.decision_odds(state, "Egyptus", asked.key, asked.position)
+    expected = []
+    for kind in ("infantry", "cavalry", "catapult"):  # no advantage: 4, 5, 6 (O-6.7)
+        p = shot_chance(BASE_1984[kind])
+        hit, miss = fought_on_1984(less(mine, kind), his), fought_on_1984(mine, his)
+        figure = [p * a + (1 - p) * b for a, b in zip(hit, miss, strict=True)]
+        expected.append((kind, (figure[0], figure[1] + p, figure[2])))
+    assert_figures(found, expected)
+
+
+def test_O_14_4_the_defenders_secret_targets_never_shape_the_attackers_figures_and_his_own_do() -> None:
+    mine, his = {**NONE, "infantry": 4, "cavalry": 1}, {**NONE, "infantry": 2, "cavalry": 1, "catapult": 1}
+    state, asked = target_question(mine, his, "Macedonia")
+    plain = figures_of(RULES_1984.decision_odds(state, "Macedonia", asked.key, asked.position))
+    asked.position.state.players["Egyptus"].standing = {"targets": ["cavalry"]}
+    assert figures_of(RULES_1984.decision_odds(state, "Macedonia", asked.key, asked.position)) == plain
+    asked.position.state.players["Macedonia"].standing = {"targets": ["catapult"]}  # his later shots
+    assert figures_of(RULES_1984.decision_odds(state, "Macedonia", asked.key, asked.position)) != plain
 
 
 def test_a_losses_notice_gives_each_answers_odds_in_the_readers_keywords(tmp_path: Path) -> None:

@@ -38,7 +38,8 @@ having come by land.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_
@@ -142,10 +143,14 @@ class Combat:
             return Cargo()
         return self.force(seat).aboard.get(galley) or Cargo()
 
+    def ranked_targets(self, seat: str, advantage: int | None = None) -> list[Target]:
+        """What `seat` may shoot at now, in the O-14.4 default order (the first is the default)."""
+        advantage = self.advantage(seat) if advantage is None else advantage
+        return sorted(self.targets(seat), key=lambda t: self.rank(t, advantage, self.enemy(seat)))
+
     def choose_target(self, seat: str, cycle: int, advantage: int) -> Target:
         """The shooter names his target (O-6.8 steps 2 and 6): answer, standing TARGETS order, default."""
-        owner = self.enemy(seat)
-        candidates = sorted(self.targets(seat), key=lambda t: self.rank(t, advantage, owner))
+        candidates = self.ranked_targets(seat, advantage)
         if len(candidates) == 1:
             return candidates[0]  # nothing to choose
         preset = None
@@ -196,7 +201,12 @@ class Combat:
             parse,
             rule,
             Target.show,
+            self.point(),
         )
+
+    def point(self) -> Callable[[], Point] | None:
+        """What a target question keeps beside the position, for the odds of its answers (decision_odds.py)."""
+        return None
 
     # -- O-6.8: one shot ----------------------------------------------------------------------------------
 
@@ -245,6 +255,10 @@ class LandBattle1984(Combat):
         self.sea_borne = {k: min(sea.get(k, 0), getattr(force, k)) for k in UNIT_KINDS}
         self.all_by_sea = force.units > 0 and sum(self.sea_borne.values()) == force.units
         self.told: set[str] = set()
+
+    def point(self) -> Callable[[], Point]:
+        """The position and the attacking units that came by sea and are left (O-6.17)."""
+        return lambda: Point(self.turn.state.copy(), dict(self.sea_borne))
 
     def came_by_sea(self) -> dict[str, int]:
         """The attacker's units that landed in the battle province from galleys this turn (O-6.17), as the
@@ -401,7 +415,7 @@ class LandBattle1984(Combat):
             parse,
             "O-14.6",
             lambda v: v if v == CONTINUE else N_("retreat to %(area)s", area=v),
-            at=lambda: Point(self.turn.state.copy(), dict(self.sea_borne), eligible[0]),
+            at=lambda: replace(self.point()(), retreat_to=eligible[0]),
         )
 
     def retreat(self, destination: str) -> None:

@@ -9,10 +9,11 @@ choice of it, C-15.5, and the units he lost where he had a choice of them, C-15.
   retreat (C-6.20); in 1984 without pursuit (O-6.19).
 - Classic battle legions (C-15.5): each legion the seat could form, for the round about to be fought.
 - Classic losses (C-15.6): each way to take the round's hits from his legion (C-6.9), for the round's rest.
+- 1984 targets (O-14.4, O-14.5): each target his shot could aim at, for the cycle's rest.
 
-A Classic round is played out over what is not yet rolled or chosen (Round); then the battle goes on from each
-state it leaves (odds.land_odds after_round): step 3 first (C-6.13), the exact odds after. 1984's targets get no
-figure yet."""
+A Classic round is played out over what is not yet rolled or chosen (Round), a 1984 cycle shot by shot; then the
+battle goes on from each state they leave (odds.land_odds after_round): the retreat first (C-6.13, O-6.8 step 9),
+the exact odds after."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
+    from adjudicator.rulesets.coe.battle1984 import LandBattle1984, Target
     from adjudicator.rulesets.coe.decisions import Point
     from adjudicator.rulesets.coe.odds_forces import Comp
 
@@ -49,7 +51,7 @@ def decision_odds(
     if what == "retreat":
         return _retreat_odds(rules, seat, code, point, sides)
     if is_1984(rules):
-        return []  # targets (O-14.4): not yet
+        return _target_odds(rules, seat, code, point, sides) if what == "target" else []
     if what == "legion":
         return _legion_odds(rules, seat, code, point, sides)
     if what == "losses" and point.legion:
@@ -107,6 +109,70 @@ class Round:
     legions: tuple[Units, Units]
     hits: tuple[int | None, int | None] = (None, None)
     losses: tuple[Units | None, Units | None] = (None, None)
+
+
+def _target_odds(
+    rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str]
+) -> list[tuple[str, AttackOdds]]:
+    """A 1984 target question (O-14.4, O-14.5): each target `seat`'s shot could aim at, in the default order, the
+    shot hitting with its chance (O-6.7); the attacker's shot is followed by the defender's reply at the target his
+    defaults name (his standing TARGETS are his secret); then the battle on, the attacker's retreat first."""
+    from adjudicator.rulesets.coe.battle import units_of
+    from adjudicator.rulesets.coe.odds_forces import comp_of
+
+    attacker, defender = sides
+    standing = point.state.players[seat].standing
+    own = (standing if seat == attacker else None, standing if seat == defender else None)
+    at = _battle_1984(rules, point.state, code, sides, point.by_sea)
+    found = []
+    for target in at.ranked_targets(seat):
+        total, line = [0.0, 0.0, 0.0], None
+        for chance, battle in _shot(at, seat, target):
+            if seat == attacker and battle.force(defender).units and battle.force(attacker).units:
+                branches = _shot(battle, defender, battle.ranked_targets(defender)[0])
+            else:
+                branches = [(1.0, battle)]
+            for further, after in branches:
+                left = tuple(comp_of(units_of(after.force(side))) for side in sides)
+                odds = land_battle_odds(
+                    rules,
+                    point.state,
+                    code,
+                    sides,
+                    pieces(at.force(attacker)) | {"by_sea": dict(after.sea_borne)},
+                    defence_pieces(point.state, code, defender, at.force(defender)),
+                    *own,
+                    after_round={left: 1.0},
+                )
+                line = odds_line(code, defender, odds)
+                figures = (line.wins, line.attacker_losses, line.defender_losses)
+                total = [t + chance * further * f for t, f in zip(total, figures, strict=True)]
+        assert line is not None
+        found.append((target.show(), AttackOdds(code, line.attacker, line.defender, *total)))
+    return found
+
+
+def _battle_1984(
+    rules: CoeRuleset, state: GameState, code: str, sides: tuple[str, str], by_sea: Mapping[str, int]
+) -> LandBattle1984:
+    """The engine's 1984 land battle in `code` on a copy of `state`, the attacking units that came by sea as given."""
+    from adjudicator.rulesets.coe.battle1984 import LandBattle1984
+
+    turn = Turn(rules, state.copy(), sides[0], (), NO_DICE, {})
+    turn.scratch["by_sea"] = {code: dict(by_sea)}
+    return LandBattle1984(turn, code, *sides)
+
+
+def _shot(battle: LandBattle1984, seat: str, target: Target) -> list[tuple[float, LandBattle1984]]:
+    """`seat`'s shot at `target` (O-6.7): the battle after a hit and after a miss, each with its chance (a shot
+    needing 1 or less hits without a die, O-15.1)."""
+    needed = battle.base_number(target) - battle.advantage(seat)
+    chance = 1.0 if needed <= 1 else max(0, 7 - needed) / 6
+    hit = _battle_1984(
+        battle.ruleset, battle.turn.state, battle.area, (battle.attacker, battle.defender), battle.sea_borne
+    )
+    hit.remove(battle.enemy(seat), target, seat)
+    return [(p, after) for p, after in ((chance, hit), (1 - chance, battle)) if p]
 
 
 def _legion_odds(

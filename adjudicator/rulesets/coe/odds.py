@@ -73,9 +73,9 @@ def land_odds(
     Player.standing dict ("battlelegion", "losses", "pursuit", "retreat" (Classic) / "targets", "retreat" (1984)).
     area: the battle province, for RETREAT FROM <area> orders. *_can_retreat: whether the side has a retreat
     destination (Classic C-6.17: an adjacent land province without enemy combat units; 1984 O-6.16: an adjacent
-    province the attacker controls). exact: Fractions instead of floats. after_round (Classic): the battle goes on
-    after a round of it already fought, from the forces it left, (infantry, cavalry, catapults) of each side, with
-    their chances; its losses are counted from the forces given, as they were before that round."""
+    province the attacker controls). exact: Fractions instead of floats. after_round: the battle goes on after a
+    round (Classic) or shots (1984) of it already fought, from the forces they left, (infantry, cavalry, catapults) of
+    each side, with their chances; its losses are counted from the forces given, as they were before."""
     rules = rules_of(ruleset)
     att, dfn = read_army(attacker, "attacker"), read_army(defender, "defender")
     if not sum(att.comp) or not sum(dfn.comp):
@@ -85,8 +85,6 @@ def land_odds(
         a_side = ClassicSide(att, att_standing, area, attacker_can_retreat)
         d_side = ClassicSide(dfn, def_standing, area, defender_can_retreat)
         tally, states = classic_land(att, dfn, a_side, d_side, exact, after_round)
-    elif after_round is not None:
-        raise ValueError("after_round is a Classic round (C-6.4); 1984 battles are shots (O-6.8)")
     else:
         base = rules.data["targets"]
         a_shot = LandSide(att, False, base, kind_priority(def_standing.get("targets")), exact)
@@ -103,7 +101,9 @@ def land_odds(
             return retreat_wanted(rule, as_force(a, att.caesar), as_force(d, False))
 
         lost = (lambda a: minus(att.comp, a)), (lambda d: minus(dfn.comp, d))
-        tally, states = shot_battle(a_shot, d_shot, att.comp, dfn.comp, exact, list(UNIT_KINDS), lost, retreats)
+        tally, states = shot_battle(
+            a_shot, d_shot, att.comp, dfn.comp, exact, list(UNIT_KINDS), lost, retreats, after_round
+        )
     return tally.odds(rules, "land", describe(attacker), describe(defender), states)
 
 

@@ -137,13 +137,16 @@ def shot_battle(
     kinds: list[str],
     lost: tuple[Callable[[Any], Sequence[int]], Callable[[Any], Sequence[int]]],
     retreats: Callable[[Any, Any], bool],
+    after_cycle: Mapping[tuple[Any, Any], Prob] | None = None,
 ) -> tuple[Tally, int]:
     """The O-6.8 cycle: the attacker shoots; unless that ends it, the defender shoots; unless that ends it, the
-    attacker may retreat (land). Each cycle removes at most one unit of each side."""
+    attacker may retreat (land). Each cycle removes at most one unit of each side. after_cycle: the battle goes on
+    after shots already fought, from these states with these chances (a side left with nothing has lost, O-6.14;
+    else the attacker's retreat first, O-6.8 step 9), losses counted from (a0, d0)."""
     zero: Prob = Fraction(0) if exact else 0.0
     tally = Tally(zero, kinds, lost)
-    start = (a0, d0)
-    buckets: dict[int, dict[tuple[Any, Any], Prob]] = {att.size(a0) + dfn.size(d0): {start: zero + 1}}
+    start = (a0, d0) if after_cycle is None else None
+    buckets: dict[int, dict[tuple[Any, Any], Prob]] = {}
     states = 0
 
     end = tally.end
@@ -152,6 +155,11 @@ def shot_battle(
         bucket = buckets.setdefault(att.size(a) + dfn.size(d), {})
         bucket[(a, d)] = bucket.get((a, d), zero) + p
 
+    for (a, d), p in (after_cycle or {(a0, d0): zero + 1}).items():
+        if att.size(a) and dfn.size(d):
+            arrive(a, d, p)
+        else:
+            end("attacker" if att.size(a) else "defender", p, a, d)
     while buckets:
         total = max(buckets)
         for (a, d), m in buckets.pop(total).items():
