@@ -283,11 +283,16 @@ def loss_needs(
 
 
 def taker(
-    choices: Choices, need: Need, standing: Any, default: Any, read: Callable[[str], Any]
+    choices: Choices,
+    need: Need,
+    standing: Any,
+    default: Any,
+    read: Callable[[str], Any],
+    position: Callable[[], Any] | None = None,
 ) -> Callable[[tuple[int, int]], list[Event]]:
     """The decision taken when the battle's events reach it (Found.take): only its events are kept, as the battle
-    was fought with the answer or standing order already (Choices)."""
-    return lambda where: take(need.decision(default, standing, read), choices.decisions, where).events
+    was fought with the answer or standing order already (Choices). `position`: what a pending one keeps."""
+    return lambda where: take(need.decision(default, standing, read), choices.decisions, where, position).events
 
 
 def read_losses(data: GameData, seat: str) -> Callable[[str], Any]:
@@ -403,8 +408,31 @@ def free_men_needs(
             standing = FreeMen(use=True)  # given with the attack or in the defence plan
         read = lambda text, s=seat: read_order(data, s, text, FreeMen, "ER-14.15")  # noqa: E731
         rolls = sum(1 for purpose, _ in log if str(purpose).startswith("volley"))
-        found.append(Found(at, rolls, need, taker(choices, need, standing, FREE_MEN_NOT_USED, read)))
+        point = council_point(state, data, battle, plans, log[:rolls], seat)
+        found.append(Found(at, rolls, need, taker(choices, need, standing, FREE_MEN_NOT_USED, read, point)))
     return found
+
+
+def council_point(
+    state: GameState,
+    data: GameData,
+    battle: bt.Battle,
+    plans: Mapping[str, bt.Plan],
+    rolled: list[tuple[str, Any]],
+    seat: str,
+) -> Callable[[], Any]:
+    """What a Free Men question keeps (decision_odds.FreeMenPoint): the battle, the plans revealed at the council,
+    the faces of the volley dice, and the standing orders of battle as `seat` knows them."""
+
+    def point() -> Any:
+        from adjudicator.rulesets.conqueror.attack_odds import as_seen_by
+        from adjudicator.rulesets.conqueror.battle_setup import standing_of
+        from adjudicator.rulesets.conqueror.decision_odds import FreeMenPoint
+
+        known = tuple(int(face) for _, face in rolled)
+        return FreeMenPoint(battle, dict(plans), known, standing_of(as_seen_by(state, seat), data, battle))
+
+    return point
 
 
 def retreat_needs(

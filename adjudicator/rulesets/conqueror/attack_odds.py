@@ -113,8 +113,7 @@ def _line(
         return None
     return AttackOdds(
         battle.area,
-        _attacker_text(attack, battle),
-        _defender_text(battle),
+        *battle_texts(battle, {attack.seat: attack.plan}),
         *_figures(odds, attack.seat, battle.defender_id),
         if_played=if_played,
     )
@@ -198,21 +197,25 @@ def _army(army: bt.Army) -> str:
     return _units({k: army.count(k) for k in UNIT_KINDS}, army.elite is not None)
 
 
-def _attacker_text(attack: campaign.Attack, battle: bt.Battle) -> str:
-    """The attacking army, its reinforcement (ER-8.4) and the cards its plan plays (ER-8.12, ER-8.13)."""
-    text = _army(battle.attacker)
-    for joined in battle.reinforcements:
-        if joined.side == bt.ATTACKER:
-            text += f" + {_army(joined.army)} {written('en', 'FROM', RULESET)} {joined.army.area}"
-    cards = [*attack.plan.heroes, *attack.plan.tactics]
-    return text + (f" ({', '.join(cards)})" if cards else "")
-
-
-def _defender_text(battle: bt.Battle) -> str:
-    """Who defends with what: a faction's army, or an independent army (ER-8.31); the fort (ER-2.6)."""
+def battle_texts(battle: bt.Battle, plans: Mapping[str, Any]) -> tuple[str, str]:
+    """The two sides of an odds line: the attacking army; who defends with what, a faction's army or an independent
+    army (ER-8.31), and the fort (ER-2.6); each side's reinforcements (ER-8.4) and the cards its principal plays as
+    `plans` (his heroes and tactics) say (ER-8.12, ER-8.13)."""
     if battle.defender is not None:
-        text = f"{battle.defender.player} {_army(battle.defender)}".rstrip()
+        defender = f"{battle.defender.player} {_army(battle.defender)}".rstrip()
     else:
         units = battle.independent or Units()
-        text = f"{bt.INDEPENDENT} {_units({k: units.of(k) for k in ('cavalry', 'infantry', 'archer')})}"
-    return text + (f", {battle.fort} fort" if battle.fort not in ("none", "blanked") else "")
+        defender = f"{bt.INDEPENDENT} {_units({k: units.of(k) for k in ('cavalry', 'infantry', 'archer')})}"
+    texts = []
+    for side, text, army in (
+        (bt.ATTACKER, _army(battle.attacker), battle.attacker),
+        (bt.DEFENDER, defender, battle.defender),
+    ):
+        for joined in battle.reinforcements:
+            if joined.side == side:
+                text += f" + {_army(joined.army)} {written('en', 'FROM', RULESET)} {joined.army.area}"
+        plan = plans.get(army.player) if army is not None else None
+        cards = [*plan.heroes, *plan.tactics] if plan is not None else []
+        texts.append(text + (f" ({', '.join(cards)})" if cards else ""))
+    fort = f", {battle.fort} fort" if battle.fort not in ("none", "blanked") else ""
+    return texts[0], texts[1] + fort

@@ -456,7 +456,7 @@ def fight(
     from. A blocking `manual` effect (ER-13.6) takes the ruling answered, else its default (rulings.py)."""
     turn.battles[attack.target] = turn.battles.get(attack.target, 0) + 1
     prefix = f"battle.{key_part(attack.target)}.{turn.battles[attack.target]}"
-    decide = None if turn.checking else reinforcement_decider(state, data, attack, prefix, turn)
+    decide = None if turn.checking else reinforcement_decider(state, data, options, attack, prefix, turn)
     battle = build_battle(state, data, options, attack, decide)
     if battle.defender is not None:  # ER-15.4: attacked first by a trade partner, the defender is free of its ban
         bans = getattr(state.players[battle.defender.player], "trade_bans", [])
@@ -517,9 +517,14 @@ def with_decisions(happened: list[Event], needs: list[Found], base: int, rolled:
     return out + happened[cursor:]
 
 
-def reinforcement_decider(state: GameState, data: GameData, attack: Attack, prefix: str, turn: Turn) -> Decide:
+def reinforcement_decider(
+    state: GameState, data: GameData, options: Options, attack: Attack, prefix: str, turn: Turn
+) -> Decide:
     """ER-14.12: a player who could reinforce the battle decides: the answer (one REINFORCE line, or REINFORCE
-    NEVER), else its standing reinforcement that fits, else REINFORCE NEVER if kept, else the default: no."""
+    NEVER), else its standing reinforcement that fits, else REINFORCE NEVER if kept, else the default: no. A question
+    keeps the position before the battle, for the odds of its answers (decision_odds.py)."""
+    from adjudicator.rulesets.conqueror.decision_odds import ReinforcementPoint
+
     defender = defender_of(state, data, attack.target)
 
     def decide(faction: str, standing: tuple[Reinforce, bt.Reinforcement] | None) -> bt.Reinforcement | None:
@@ -545,7 +550,9 @@ def reinforcement_decider(state: GameState, data: GameData, attack: Attack, pref
             return order
 
         kept = standing[0] if standing is not None else never
-        taken = take_decision(need.decision(NO_REINFORCEMENT, kept, read), turn, (len(turn.events), turn.rolls))
+        where = (len(turn.events), turn.rolls)
+        point = lambda: ReinforcementPoint(state.copy(), attack, options)  # noqa: E731
+        taken = take_decision(need.decision(NO_REINFORCEMENT, kept, read), turn, where, point)
         choice, events = taken.value, taken.events
         turn.events += events
         if choice.never:

@@ -187,6 +187,12 @@ class ConquerorGame(ConquerorRuleset):
 
         return attack_odds(self, state, seat, orders)
 
+    def decision_odds(self, state: GameState, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
+        """The odds of each answer to a reinforcement or Free Men question, where it arose (decision_odds.py)."""
+        from adjudicator.rulesets.conqueror.decision_odds import decision_odds
+
+        return decision_odds(self, seat, key, point)
+
     def broken_invariants(self, state: GameState) -> list[str]:
         return broken(state, self.data)
 

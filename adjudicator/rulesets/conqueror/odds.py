@@ -60,15 +60,23 @@ class _PathDice(Dice):
     """Dice that give the values of a fixed path, then take the first value of each further draw, noting the
     path of each other value with its weight as a branch still to play. A volley die only counts as hit or miss
     against the battle's hit numbers (`thresholds`), so its faces are grouped into those classes, each stood for
-    by its lowest face (exact, and far fewer branches)."""
+    by its lowest face (exact, and far fewer branches). The `known` faces (1-6) come first: dice already rolled
+    where a question arose, which the odds from there take as they fell."""
 
-    def __init__(self, path: list[Any], weight: Fraction, thresholds: frozenset[int]) -> None:
+    def __init__(
+        self, path: list[Any], weight: Fraction, thresholds: frozenset[int], known: Sequence[int] = ()
+    ) -> None:
         super().__init__()
-        self.path, self.weight, self.thresholds = path, weight, thresholds
-        self.position = 0
+        self.path, self.weight, self.thresholds, self.known = path, weight, thresholds, known
+        self.position = self.known_used = 0
         self.branches: list[tuple[list[Any], Fraction]] = []
 
     def roll_face(self, purpose: str, table: Sequence[T], *, hidden: bool = False) -> T:
+        if self.known_used < len(self.known):
+            face = self.known[self.known_used]
+            self.known_used += 1
+            self.log.append((purpose, face))
+            return table[face - 1]
         if self.position == len(self.path):
             counts = Counter(table)
             if purpose.startswith("volley"):
@@ -95,6 +103,7 @@ class _State:
     result: Any
     weight: Fraction
     paths: int = 1
+    known: tuple[int, ...] = ()  # the known faces the next phases still take (_PathDice)
 
 
 def battle_odds(
@@ -102,12 +111,14 @@ def battle_odds(
     plans: Mapping[str, Plan],
     orders: Mapping[str, Standing] | None = None,
     rulings: Mapping[str, Effects] | None = None,
+    known: Sequence[int] = (),
 ) -> BattleOdds:
-    """The exact odds of `battle` with the known `plans` (and standing orders)."""
+    """The exact odds of `battle` with the known `plans` (and standing orders); `known`: the faces (1-6) of the
+    battle's first dice, already rolled, taken as they fell."""
     wins = {ATTACKER: Fraction(0), DEFENDER: Fraction(0), None: Fraction(0)}
     losses: dict[str, Fraction] = {}
     branches = 0
-    for outcome, weight, paths in outcomes(battle, plans, orders or {}, rulings or {}):
+    for outcome, weight, paths in outcomes(battle, plans, orders or {}, rulings or {}, tuple(known)):
         branches += paths
         wins[outcome.winner] += weight
         for player, kinds in outcome.losses.items():
@@ -116,7 +127,11 @@ def battle_odds(
 
 
 def outcomes(
-    battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], rulings: Mapping[str, Effects]
+    battle: Battle,
+    plans: Mapping[str, Plan],
+    orders: Mapping[str, Standing],
+    rulings: Mapping[str, Effects],
+    known: tuple[int, ...] = (),
 ) -> Iterator[tuple[BattleOutcome, Fraction, int]]:
     """Every way the battle can end, with its probability (the weights sum to 1) and the number of paths of the
     dice that lead to it. The battle is played phase by phase (battle.py): each phase goes on from a copy of the
@@ -128,7 +143,7 @@ def outcomes(
         opened = open_battle(deck_battle, plans, orders, rulings)
         if isinstance(opened, BattleOutcome):
             raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
-        for volleyed in _merged(_played(_State(opened, None, deck_weight), volley_step, thresholds)):
+        for volleyed in _merged(_played(_State(opened, None, deck_weight, known=known), volley_step, thresholds)):
             for meleed in _merged(_played(volleyed, _melee_of(volleyed.field), thresholds)):
                 strengths, rolled, automa = meleed.result
                 outcome = close_battle(meleed.field, strengths, rolled, automa)
@@ -149,11 +164,11 @@ def _played(start: _State, phase: Callable[[Field, Dice], Any], thresholds: froz
     stack: list[tuple[list[Any], Fraction]] = [([], start.weight)]
     while stack:
         path, weight = stack.pop()
-        dice = _PathDice(path, weight, thresholds)
+        dice = _PathDice(path, weight, thresholds, start.known)
         field = copied(start.field)
         result = phase(field, dice)
         stack += dice.branches
-        yield _State(field, result, dice.weight)
+        yield _State(field, result, dice.weight, known=start.known[dice.known_used :])
 
 
 def _merged(states: Iterable[_State]) -> list[_State]:
