@@ -14,8 +14,9 @@ import pytest
 from adjudicator.archive.models import DecisionRow, GameRow
 from adjudicator.engine.decisions import Pending
 from adjudicator.engine.vocabulary import AttackOdds
+from adjudicator.rulesets.conqueror import battle_types as bt
 from adjudicator.rulesets.conqueror.battle_setup import Attack, build_battle, fits, standing_of
-from adjudicator.rulesets.conqueror.decision_odds import FreeMenPoint
+from adjudicator.rulesets.conqueror.decision_odds import BattlePoint
 from adjudicator.rulesets.conqueror.game import ConquerorGame
 from adjudicator.rulesets.conqueror.odds import battle_odds
 from adjudicator.rulesets.conqueror.orders import BattlePlan, Reinforce
@@ -117,7 +118,7 @@ def free_men_question() -> tuple[ConquerorGame, GameState, Pending]:
     return rules, state, next(p for p in result.pending if p.key == "battle.OST.1.freemen")
 
 
-def at_faces(point: FreeMenPoint, faces: tuple[int, ...]) -> FreeMenPoint:
+def at_faces(point: BattlePoint, faces: tuple[int, ...]) -> BattlePoint:
     return replace(point, known=faces)
 
 
@@ -175,7 +176,7 @@ def test_ER_14_15_the_enemys_own_free_men_answer_is_his_secret() -> None:
 
 def test_other_conqueror_questions_get_no_odds() -> None:
     rules, state, asked = free_men_question()
-    assert rules.decision_odds(state, "ostra", "battle.OST.1.losses", asked.position) == []
+    assert rules.decision_odds(state, "ostra", "battle.OST.1.retreat", asked.position) == []
     assert rules.decision_odds(state, "ostra", asked.key, None) == []
 
 
@@ -199,3 +200,62 @@ def test_the_reinforcement_notice_lists_each_answers_odds(tmp_path: Path) -> Non
         "# wenn du VERSTÄRKE aurel AUS THA antwortest",
         "# wenn du VERSTÄRKE kesh AUS THA antwortest",
     ]
+
+
+def volley_loss_question(state_change: dict[str, str] | None = None) -> tuple[ConquerorGame, GameState, Pending]:
+    """Aurel attacks kesh's 1 INF 1 ARC in MIR; kesh's archer fires first and hits (a 4): aurel, with three kinds of
+    units, is asked which are lost first, after that one die (ER-14.17, ER-14.13)."""
+    rules, state = campaign_of("aurel")
+    del state.army["MIR"]
+    kesh_in(state, "MIR", infantry=1, archer=1)
+    keep(state, "kesh", **(state_change or {}))
+    result = ask(rules, state, "aurel", [FOUR, ONE, FOUR, ONE], {}, "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR")
+    return rules, state, next(p for p in result.pending if p.key == "battle.MIR.1.losses" and p.seat == "aurel")
+
+
+def loss_order(*kinds: str) -> tuple[str, ...]:
+    return (*kinds, *(kind for kind in bt.LOSS_PRIORITY if kind not in kinds))
+
+
+def test_ER_14_17_each_order_of_losses_gets_the_odds_of_the_battle_on_from_the_die_that_fell() -> None:
+    rules, state, asked = volley_loss_question()
+    point = asked.position
+    assert point.known == (5,) and set(point.plans) == {"aurel"}  # before the council: his own plan alone
+    found = rules.decision_odds(state, "aurel", asked.key, point)
+    # six orders of ARC, INF, CAV; only the kind lost first changes the figure here: three lines
+    assert [choice for choice, _ in found] == ["LOSSES ARC, INF, CAV", "LOSSES INF, ARC, CAV", "LOSSES CAV, ARC, INF"]
+    for (_, line), first in zip(found, ("archer", "infantry", "cavalry"), strict=True):
+        orders = {**point.orders, "aurel": replace(point.orders["aurel"], loss_priority=loss_order(first))}
+        odds = battle_odds(point.battle, point.plans, orders, known=(5,))
+        assert line.wins == pytest.approx(float(odds.attacker_wins), abs=1e-12)
+        assert line.attacker_losses == pytest.approx(float(odds.expected_losses["aurel"]), abs=1e-12)
+    assert len({line.wins for _, line in found}) == 3
+
+
+def test_ER_14_17_over_every_face_of_the_die_that_fell_the_default_answer_averages_to_the_odds_from_the_start() -> None:
+    rules, state, asked = volley_loss_question()
+    point = asked.position
+    total = sum(
+        rules.decision_odds(state, "aurel", asked.key, replace(point, known=(face,)))[0][1].wins / 6
+        for face in range(1, 7)
+    )
+    assert total == pytest.approx(float(battle_odds(point.battle, point.plans, point.orders).attacker_wins), abs=1e-9)
+
+
+def test_ER_8_14_a_defence_plan_is_not_read_before_the_council_reveals_it() -> None:
+    rules, state, asked = volley_loss_question()
+    plain = figures(rules.decision_odds(state, "aurel", asked.key, asked.position))
+    card = state.players["kesh"].hand[0]
+    rules, state, hidden = volley_loss_question({"DEFENCE": f"DEFENCE TACTICS {card}", "LOSSES": "LOSSES ARC"})
+    assert figures(rules.decision_odds(state, "aurel", hidden.key, hidden.position)) == plain
+
+
+def test_ER_14_16_the_order_of_a_sides_players_gets_its_odds_and_equal_figures_are_given_once() -> None:
+    """After the melee every die has fallen and the casualty is one unit whoever takes it: one line."""
+    rules, state = oro_battle()
+    keep(state, "thal", **{"REINFORCE@kesh/THA": "REINFORCE kesh FROM THA 2 INF"})
+    result = ask(rules, state, "aurel", DICE, {}, ATTACK)
+    asked = next(p for p in result.pending if p.key == "battle.ORO.1.assign_defender")
+    assert set(asked.position.plans) == {"aurel", "kesh"}  # after the council: every principal's plan
+    (found,) = rules.decision_odds(state, "aurel", asked.key, asked.position)
+    assert found[0] == "CASUALTIES kesh, thal" and (found[1].wins, found[1].defender_losses) == (1.0, 1.0)

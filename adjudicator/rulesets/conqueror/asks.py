@@ -228,7 +228,7 @@ def battle_needs(
     (ER-14.16) and each player's losses (ER-14.13, ER-14.17), Free Men (ER-14.15), the retreats (ER-14.18,
     ER-14.19)."""
     found = [
-        *loss_needs(state, data, choices, battle, events, log),
+        *loss_needs(state, data, choices, battle, events, log, plans),
         *free_men_needs(state, data, choices, battle, events, log, plans),
     ]
     found += retreat_needs(state, data, choices, battle, outcome, events, log)
@@ -249,13 +249,14 @@ def loss_needs(
     battle: bt.Battle,
     events: list[Event],
     log: list[tuple[str, Any]],
+    plans: Mapping[str, bt.Plan],
 ) -> list[Found]:
     """ER-14.16, ER-14.17: at a player's first loss to hits or casualties, which units go when it has two kinds or
     more and does not lose them all; before the first loss of a side of several players, the assignment."""
     units = battle_units(battle)
     found: list[Found] = []  # the assignment first: it comes before a player's choice at the same loss
     for side in (bt.ATTACKER, bt.DEFENDER):
-        found += assign_needs(state, data, choices, battle, events, log, side, units)
+        found += assign_needs(state, data, choices, battle, events, log, side, units, plans)
     for seat, mine in units.items():
         lost = lost_events(events, seat)
         if not lost or seat == bt.INDEPENDENT:
@@ -278,8 +279,18 @@ def loss_needs(
         )
         standing = kept(state, data, seat, LossPriority, lambda o: o.scope == "losses")
         default = LossPriority(scope="losses", kinds=bt.LOSS_PRIORITY)
-        found.append(Found(first, rolls, need, taker(choices, need, standing, default, read_losses(data, seat))))
+        point = battle_point(state, data, battle, seen_plans(plans, events, first, seat), log[:rolls], seat)
+        taken = taker(choices, need, standing, default, read_losses(data, seat), point)
+        found.append(Found(first, rolls, need, taken))
     return found
+
+
+def seen_plans(plans: Mapping[str, bt.Plan], events: list[Event], at: int, seat: str) -> dict[str, bt.Plan]:
+    """The plans `seat` knows at event `at` of a battle: every principal's once the council revealed them (ER-8.14),
+    else his own alone."""
+    if any(e.kind == "battle_council" for e in events[:at]):
+        return dict(plans)
+    return {player: plan for player, plan in plans.items() if player == seat}
 
 
 def taker(
@@ -322,6 +333,7 @@ def assign_needs(
     log: list[tuple[str, Any]],
     side: str,
     units: dict[str, dict[str, int]],
+    plans: Mapping[str, bt.Plan],
 ) -> list[Found]:
     """ER-14.16: the opposing principal (against an independent army the attacker) hands the side's losses to its
     players, when the side has several players and does not lose every unit."""
@@ -360,8 +372,9 @@ def assign_needs(
             )
         return order
 
-    at = hits[0]
-    return [Found(at, rolls_before(log, rule, side), need, taker(choices, need, standing, default, read))]
+    at, rolls = hits[0], rolls_before(log, rule, side)
+    point = battle_point(state, data, battle, seen_plans(plans, events, at, assigner), log[:rolls], assigner)
+    return [Found(at, rolls, need, taker(choices, need, standing, default, read, point))]
 
 
 def free_men_needs(
@@ -408,12 +421,12 @@ def free_men_needs(
             standing = FreeMen(use=True)  # given with the attack or in the defence plan
         read = lambda text, s=seat: read_order(data, s, text, FreeMen, "ER-14.15")  # noqa: E731
         rolls = sum(1 for purpose, _ in log if str(purpose).startswith("volley"))
-        point = council_point(state, data, battle, plans, log[:rolls], seat)
+        point = battle_point(state, data, battle, plans, log[:rolls], seat)
         found.append(Found(at, rolls, need, taker(choices, need, standing, FREE_MEN_NOT_USED, read, point)))
     return found
 
 
-def council_point(
+def battle_point(
     state: GameState,
     data: GameData,
     battle: bt.Battle,
@@ -421,16 +434,16 @@ def council_point(
     rolled: list[tuple[str, Any]],
     seat: str,
 ) -> Callable[[], Any]:
-    """What a Free Men question keeps (decision_odds.FreeMenPoint): the battle, the plans revealed at the council,
-    the faces of the volley dice, and the standing orders of battle as `seat` knows them."""
+    """What a question in the middle of a battle keeps (decision_odds.BattlePoint): the battle, the plans `seat`
+    knows, the faces of the battle's dice rolled before it, and the standing orders of battle as `seat` knows them."""
 
     def point() -> Any:
         from adjudicator.rulesets.conqueror.attack_odds import as_seen_by
         from adjudicator.rulesets.conqueror.battle_setup import standing_of
-        from adjudicator.rulesets.conqueror.decision_odds import FreeMenPoint
+        from adjudicator.rulesets.conqueror.decision_odds import BattlePoint
 
         known = tuple(int(face) for _, face in rolled)
-        return FreeMenPoint(battle, dict(plans), known, standing_of(as_seen_by(state, seat), data, battle))
+        return BattlePoint(battle, dict(plans), known, standing_of(as_seen_by(state, seat), data, battle))
 
     return point
 

@@ -7,15 +7,19 @@ where the question arose (the engine's Pending.position), as the asked seat can 
 - Free Men (ER-14.15), asked after the reveal (the council of war, ER-8.14) and the volleys: to use them or not,
   with the plans as revealed and the volley dice as they fell (odds.battle_odds `known`). The enemy's Free Men are
   his own decision: taken as his default, not used.
+- Which units are lost first (ER-14.17) and in which order a side's players take its losses (ER-14.16), asked at
+  the first loss: each order of the kinds (the players) there are, with the dice rolled so far as they fell, and
+  the plans once the council revealed them (before it, only the asked seat's own). Orders that give the same figure
+  are given once, by the first of them.
 
 Everywhere the other players' standing orders are their secret (ER-14): they follow the defaults, as in a
-receipt (attack_odds.py). The other questions (which units are lost, the assignment of a side's losses, the
-retreats) get no figure: a retreat comes after the battle, and losses arise while its dice fall."""
+receipt (attack_odds.py). A retreat (ER-14.18, ER-14.19) comes after the battle: no figure."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from itertools import permutations
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import AttackOdds
@@ -39,10 +43,10 @@ class ReinforcementPoint:
 
 
 @dataclass(frozen=True)
-class FreeMenPoint:
-    """Where a Free Men question arose (ER-14.15): the battle, the plans the council revealed (ER-8.14), the faces
-    of the battle's dice rolled so far (the volleys), and the players' standing orders of battle as the asked seat
-    knows them (his own; the defaults for the others)."""
+class BattlePoint:
+    """Where a question in the middle of a battle arose (ER-14.15 to ER-14.17): the battle, the plans the asked seat
+    knows (all once the council revealed them, ER-8.14), the faces of the battle's dice rolled so far, and the
+    players' standing orders of battle as he knows them (his own; the defaults for the others)."""
 
     battle: bt.Battle
     plans: Mapping[str, bt.Plan]
@@ -55,8 +59,14 @@ def decision_odds(rules: ConquerorGame, seat: str, key: str, point: object) -> l
     ANSWER line writes it; none for other questions, or without the point the question kept."""
     if key.endswith(".reinforce") and isinstance(point, ReinforcementPoint):
         return _reinforcement_odds(rules, seat, point)
-    if key.endswith(".freemen") and isinstance(point, FreeMenPoint):
+    if not isinstance(point, BattlePoint):
+        return []
+    if key.endswith(".freemen"):
         return _free_men_odds(seat, point)
+    if key.endswith(".losses"):
+        return _orders_odds(seat, point, "loss_priority", _loss_orders(point.battle, seat))
+    if ".assign_" in key:
+        return _orders_odds(seat, point, "assign_order", _assign_orders(point.battle, key.rpartition("_")[2]))
     return []
 
 
@@ -96,7 +106,49 @@ def _reinforcement_odds(rules: ConquerorGame, seat: str, point: ReinforcementPoi
     return found
 
 
-def _free_men_odds(seat: str, point: FreeMenPoint) -> list[tuple[str, AttackOdds]]:
+def _loss_orders(battle: bt.Battle, seat: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each order in which `seat` may lose the kinds of units he has in the battle (ER-14.17), from the default's
+    on, as its LOSSES line and as the battle's loss priority (the kinds not named after, in the default order)."""
+    from adjudicator.rulesets.conqueror.asks import battle_units, shown
+    from adjudicator.rulesets.conqueror.orders import LossPriority
+
+    kinds = [kind for kind in bt.LOSS_PRIORITY if battle_units(battle).get(seat, {}).get(kind)]
+    found = []
+    for order in permutations(kinds):
+        priority = (*order, *(kind for kind in bt.LOSS_PRIORITY if kind not in order))
+        found.append((shown(LossPriority(scope="losses", kinds=order)), priority))
+    return found
+
+
+def _assign_orders(battle: bt.Battle, side: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each order in which the players of `side` may take its losses (ER-14.16), from the default's on."""
+    from adjudicator.rulesets.conqueror.asks import battle_units, shown, side_of
+    from adjudicator.rulesets.conqueror.orders import CasualtyOrder
+
+    players = [p for p in battle_units(battle) if p != bt.INDEPENDENT and side_of(battle, p) == side]
+    return [(shown(CasualtyOrder(seats=order)), order) for order in permutations(players)]
+
+
+def _orders_odds(
+    seat: str, point: BattlePoint, field: str, answers: list[tuple[str, tuple[str, ...]]]
+) -> list[tuple[str, AttackOdds]]:
+    """The battle played on from the dice rolled so far with each answer as `seat`'s standing order `field` of this
+    battle (ER-14: an answer before a standing order); answers of the same figure once, by the first."""
+    from adjudicator.rulesets.conqueror.odds import battle_odds
+
+    found: dict[tuple[float, float, float], tuple[str, AttackOdds]] = {}
+    for text, order in answers:
+        orders = {**point.orders, seat: replace(point.orders.get(seat, bt.NO_ORDERS), **{field: order})}
+        try:
+            odds = battle_odds(point.battle, point.plans, orders, known=point.known)
+        except bt.BattleError:
+            return []
+        line = _line(point.battle, point.plans, odds)
+        found.setdefault((line.wins, line.attacker_losses, line.defender_losses), (text, line))
+    return list(found.values())
+
+
+def _free_men_odds(seat: str, point: BattlePoint) -> list[tuple[str, AttackOdds]]:
     """To use Free Men (ER-8.18) or not, the battle played on from the volleys as they fell."""
     from adjudicator.rulesets.conqueror.asks import shown
     from adjudicator.rulesets.conqueror.odds import battle_odds
