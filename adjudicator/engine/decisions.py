@@ -178,9 +178,13 @@ def take(
 
 
 def read_answer(decision: Decision[T], text: str, decisions_rule: str = "") -> T:
-    """The choice an answer makes: one of the decision's `choices` (else refused, naming them and the game's
-    decisions rule), read by its `read`."""
-    if decision.choices and text.strip().casefold() not in (c.casefold() for c in decision.choices):
+    """The choice an answer makes: read by the decision's `read` (which may spell a choice in the reader's keywords),
+    and then one of its `choices`, if it has any (else refused, naming them and the game's decisions rule)."""
+    value: Any = decision.read(text) if decision.read is not None else text.strip()
+    if not decision.choices:
+        return cast(T, value)
+    chosen = next((c for c in decision.choices if c.casefold() == str(value).strip().casefold()), None)
+    if chosen is None:
         raise BadAnswer(
             N_(
                 "%(answer)s is not one of %(choices)s (%(rule)s)",
@@ -189,9 +193,6 @@ def read_answer(decision: Decision[T], text: str, decisions_rule: str = "") -> T
                 rule=decisions_rule or decision.rule,
             )
         )
-    if decision.read is not None:
-        return decision.read(text)
-    chosen = next((c for c in decision.choices if c.casefold() == text.strip().casefold()), text.strip())
     return cast(T, chosen)
 
 

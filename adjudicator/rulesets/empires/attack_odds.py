@@ -33,6 +33,7 @@ from adjudicator.rulesets.empires.orders import Attack, PlanLine
 from adjudicator.rulesets.empires.state import GameState
 
 if TYPE_CHECKING:
+    from adjudicator.rulesets.empires.battle import MarkerPoint
     from adjudicator.rulesets.empires.game import EmpiresGame
     from adjudicator.rulesets.empires.odds import Plan, Side
     from adjudicator.rulesets.empires.play import Play
@@ -200,3 +201,69 @@ def decision_odds(rules: EmpiresGame, state: GameState, seat: str, key: str) -> 
         if figure is not None:
             found.append((answer, AttackOdds(area, f"{attacker} " + _held(hands), ", ".join(mine), *figure)))
     return found
+
+
+def marker_odds(rules: EmpiresGame, state: GameState, seat: str, point: MarkerPoint) -> list[tuple[str, AttackOdds]]:
+    """The odds of each answer to a marker question (EAW-12.7: push or pull, asked of the winner of a comparison in
+    the middle of a battle): the marker moved so, then the comparisons left, with the seat's own stack and standing
+    orders, against every stack the enemy could have formed (his possible hands, could_hold) that begins with the
+    cards he revealed, each equally likely; the enemy's moves and losses by the defaults (EAW-12.7, EAW-12.8)."""
+    from adjudicator.rulesets.empires.battle import ATTACKER_SIDE, DEFENDER_SIDE, PULL, PUSH, move_marker
+    from adjudicator.rulesets.empires.battle import preferred_move as move_of
+    from adjudicator.rulesets.empires.odds import Plan, Side, side_stacks, stack_odds
+
+    data, options = rules.data, rules.options_of(state)
+    enemy = point.defender if seat == point.attacker else point.attacker
+    mine = point.stacks[seat]
+    shown = [data.card(card).id for card in point.stacks[enemy][: point.n]]
+    theirs = state.players[enemy]
+    hands = could_hold(data, state, seat, enemy)
+    role = "attack" if enemy == point.attacker else "defend"
+    try:
+        found = [
+            side_stacks(data, point.kind, Side(hand, False, tuple(theirs.personalities)), Plan(), role)
+            for hand in hands
+        ]
+    except ValueError:
+        return []  # more stacks than odds.MAX_CASES
+    stacks_ = [s for each in found for s in each if [data.card(c).id for c in s[: point.n]] == shown]
+    if not stacks_:
+        return []
+    own = state.players[seat]
+    moves = {seat: move_of(options, standing.marker_plan(own)), enemy: move_of(options, None)}
+    losses = None
+    if options.loss_selection == "owner_chooses":
+        losses_of = {seat: standing.loss_priority(own), enemy: ()}
+        losses = (losses_of[point.attacker], losses_of[point.defender])
+    side = ATTACKER_SIDE if seat == point.attacker else DEFENDER_SIDE
+    lines = []
+    for choice in (PUSH, PULL):
+        moved, _ = move_marker(point.markers, side, choice)
+        each = []
+        for other in stacks_:
+            pair = {seat: mine, enemy: other}
+            each.append(
+                stack_odds(
+                    data,
+                    point.kind,
+                    (pair[point.attacker], pair[point.defender]),
+                    point.bonus,
+                    (moves[point.attacker], moves[point.defender]),
+                    losses,
+                    after=(moved, point.n),
+                )
+            )
+        cards = len(theirs.hand)  # public (EAW-1.4), as is every card he revealed
+        if len(each) > 1:
+            held = N_("%(cards)s cards, %(stacks)s possible stacks", cards=cards, stacks=len(each))
+        else:
+            held = N_("%(cards)s cards", cards=cards)
+        texts = {seat: ", ".join(data.card(c).id for c in mine), enemy: f"{enemy} ({held})"}
+        figure = (
+            _mean([o.attacker_wins for o in each]),
+            *(_mean([o.cards_lost[s] for o in each]) for s in ("attacker", "defender")),
+        )
+        lines.append(
+            (choice, AttackOdds(point.target, texts[point.attacker], texts[point.defender], *map(float, figure)))
+        )
+    return lines

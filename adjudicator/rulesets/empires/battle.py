@@ -356,7 +356,10 @@ def _comparisons(
         if winner is None:
             continue
         side = sides[winner]
-        choice = _marker_choice(play, winner, target, n, markers, side)
+        point = MarkerPoint(
+            target, kind, attacker, defender, dict(formed), n, markers, (bonus[attacker], bonus[defender])
+        )
+        choice = _marker_choice(play, winner, target, n, markers, side, point)
         markers, move = move_marker(markers, side, choice)
         play.say("marker_moved", winner, n=n, move=move, markers=list(markers), rule="EAW-8.4")
         if all(m == side for m in markers):
@@ -366,7 +369,25 @@ def _comparisons(
     return markers, revealed, None
 
 
-def _marker_choice(play: Play, winner: str, target: str, n: int, markers: tuple[int, ...], side: int) -> str:
+@dataclass(frozen=True)
+class MarkerPoint:
+    """Where a marker question arose (EAW-12.7), for the odds of its answers (attack_odds.marker_odds): the battle,
+    both stacks as formed (the figure reads of the enemy's only the cards revealed), the comparison won, the markers
+    before its move, and each side's melee bonus (EAW-8.2)."""
+
+    target: str
+    kind: str
+    attacker: str
+    defender: str
+    stacks: Mapping[str, tuple[str, ...]]
+    n: int
+    markers: tuple[int, ...]
+    bonus: tuple[int, int]
+
+
+def _marker_choice(
+    play: Play, winner: str, target: str, n: int, markers: tuple[int, ...], side: int, point: MarkerPoint
+) -> str:
     """EAW-8.4, EAW-12.7: push or pull; asked only when both can be done and the option lets the winner choose."""
     plan = standing.marker_plan(play.state.players[winner])
     if not (CENTRE in markers and -side in markers):
@@ -381,6 +402,7 @@ def _marker_choice(play: Play, winner: str, target: str, n: int, markers: tuple[
         default=PUSH,
         standing=plan if plan in (PUSH, PULL) else None,
         choices=(PUSH, PULL),
+        position=lambda: point,
     )
 
 

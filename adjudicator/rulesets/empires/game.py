@@ -154,10 +154,13 @@ class EmpiresGame(EmpiresRuleset):
         return attack_odds(self, state, seat, orders)
 
     def decision_odds(self, state: GameState, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
-        """The odds of each choice of a defender's siege or ambush decision, on what he can know (attack_odds.py):
-        asked before the battle, on the position before the step."""
-        from adjudicator.rulesets.empires.attack_odds import decision_odds
+        """The odds of each choice of a defender's siege or ambush decision, asked before the battle, on the position
+        before the step; of a marker question, where it arose in the battle (attack_odds.py)."""
+        from adjudicator.rulesets.empires.attack_odds import decision_odds, marker_odds
+        from adjudicator.rulesets.empires.battle import MarkerPoint
 
+        if key.startswith("marker.") and isinstance(point, MarkerPoint):
+            return marker_odds(self, state, seat, point)
         return decision_odds(self, state, seat, key)
 
     def broken_invariants(self, state: GameState) -> list[str]:

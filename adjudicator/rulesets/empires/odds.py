@@ -139,14 +139,20 @@ def stack_odds(
     moves: tuple[str, str] = (PUSH, PUSH),
     losses: tuple[Sequence[str], Sequence[str]] | None = None,
     compared: dict[tuple[str | None, str | None], Comparison] | None = None,
+    after: tuple[tuple[int, ...], int] | None = None,
 ) -> Odds:
     """The exact odds of two known stacks (instances, top first). `moves`: each side's push or pull (EAW-8.4);
-    `losses`: each side's loss priority when the owner chooses (None: random selection, EAW-8.8)."""
+    `losses`: each side's loss priority when the owner chooses (None: random selection, EAW-8.8); `after`: the
+    battle goes on from these markers after that many comparisons (a rout already ends it, EAW-8.10)."""
     attack, defend = (tuple(s) for s in stacks_)
     rounds = max(len(attack), len(defend))
-    live: dict[tuple[int, ...], Fraction] = {(CENTRE,) * BATTLE_MARKERS: Fraction(1)}
+    markers, done = after or ((CENTRE,) * BATTLE_MARKERS, 0)
+    live: dict[tuple[int, ...], Fraction] = {markers: Fraction(1)}
     ended: Ended = []
-    for n in range(1, rounds + 1):
+    for side, routed in ((ATTACKER_SIDE, "defender"), (DEFENDER_SIDE, "attacker")):
+        if all(m == side for m in markers):
+            ended, live = [(markers, done, Fraction(1), routed)], {}
+    for n in range(done + 1, rounds + 1):
         mine = data.card(attack[n - 1]) if n <= len(attack) else None
         theirs = data.card(defend[n - 1]) if n <= len(defend) else None
         pair = (mine and mine.id, theirs and theirs.id)
@@ -241,7 +247,7 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     data, options, kind = forces.data, forces.options, forces.kind
     chosen_plans = tuple(p or Plan() for p in sides)
     candidates = [
-        _side_stacks(data, kind, side, plan, role)
+        side_stacks(data, kind, side, plan, role)
         for side, plan, role in zip((forces.attacker, forces.defender), chosen_plans, ("attack", "defend"), strict=True)
     ]
     if len(candidates[0]) * len(candidates[1]) > MAX_CASES:
@@ -271,7 +277,7 @@ def battle_odds(forces: Forces, sides: tuple[Plan | None, Plan | None] = (None, 
     return _scale(total, count)
 
 
-def _side_stacks(data: GameData, kind: str, side: Side, plan: Plan, role: str) -> list[tuple[str, ...]]:
+def side_stacks(data: GameData, kind: str, side: Side, plan: Plan, role: str) -> list[tuple[str, ...]]:
     """The stacks one side may fight with: its known stack (EAW-8.21: refused if the battle would), else its
     standing stack where legal (EAW-12.6), else every legal stack of its hand."""
     hand = stacks.numbered(side.cards)

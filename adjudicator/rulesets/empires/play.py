@@ -100,9 +100,13 @@ class Play:
         read: Callable[[str], T] | None = None,
         choices: tuple[str, ...] = (),
         show: Callable[[T], str] = str,
+        position: Callable[[], Any] | None = None,
     ) -> T:
         """Answer, else standing order, else default (engine/decisions.py take); the decision events are the
-        seat's alone (its choice would tell its plans)."""
+        seat's alone (its choice would tell its plans). `position`: what a pending one keeps (engine Pending). A choice
+        may be answered in any language's keyword for it (SCHIEBE, TIRA, JA)."""
+        if choices and read is None:
+            read = in_english  # type: ignore[assignment]
         decision = Decision(
             seat=seat,
             key=key,
@@ -115,7 +119,7 @@ class Play:
             show=show,
             visible_to=frozenset({seat}),
         )
-        taken: Taken[T] = take(decision, self, (len(self.events), len(self.dice.log)))
+        taken: Taken[T] = take(decision, self, (len(self.events), len(self.dice.log)), position)
         self.events += taken.events
         return taken.value
 
@@ -136,3 +140,14 @@ class Play:
     def roll_bonus(self, seat: str, roll: str) -> int:
         """EAW-11.6 roll_mod: what the player's personalities add to a roll of that kind."""
         return sum(e.number() for e in self.effects_of(seat, "roll_mod") if e.args.get("roll") == roll)
+
+
+def in_english(text: str) -> str:
+    """A one-word answer as the game's English choice: a keyword of any language ("SCHIEBE" -> "push"), else as
+    written."""
+    from adjudicator.orders.keywords import keyword_of
+    from adjudicator.rulesets.empires.loader import RULESET
+
+    word = text.strip()
+    name = keyword_of(RULESET).get(word.casefold())
+    return name.lower() if name is not None else word

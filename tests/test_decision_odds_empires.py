@@ -1,0 +1,150 @@
+"""Odds in Empires of the Ancient World's marker notices (EAW-12.7, with the option `marker_choice` =
+`winner_chooses`): the winner of a comparison asked whether to push or pull gets the odds of each answer, the
+battle played on from the markers it leaves, with his own stack, against every stack the enemy could have formed
+that begins with the cards he revealed (his stack's order and his unrevealed cards are his secret). Test map and
+cards: tests/eaw_helpers.py."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from adjudicator.archive.models import DecisionRow, GameRow
+from adjudicator.engine.chance import GivenDice
+from adjudicator.engine.decisions import Pending
+from adjudicator.engine.steps import StepResult, resolve_step
+from adjudicator.orders import parse_orders
+from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires.attack_odds import could_hold
+from adjudicator.rulesets.empires.battle import ATTACKER_SIDE, DEFENDER_SIDE, PULL, PUSH, move_marker
+from adjudicator.rulesets.empires.battle_stacks import OPEN, numbered
+from adjudicator.rulesets.empires.game import EmpiresGame
+from adjudicator.rulesets.empires.odds import candidate_stacks, stack_odds
+from adjudicator.rulesets.empires.state import GameState
+from adjudicator.services.reports import write_decision_notices
+from adjudicator.services.turn import questions_now
+from tests.eaw_helpers import small_data
+from tests.test_receipt_odds_empires import ATTACK, HEADER, border_war
+
+DATA = small_data(marker_choice="winner_chooses")
+RULES = EmpiresGame(load_ruleset("empires-aw").info, DATA, DATA.options)
+STACK = "archer, horse_a, guard_a, pike, blade"  # red's values 5, 3, 3, 4, 5 against blue's 4, 3, 4, 3
+
+
+def marker_battle(stack: str = STACK) -> tuple[GameState, list[Pending]]:
+    """Red attacks blue's Raetia with `stack` (the siege test's position, the winner choosing its marker moves):
+    the position before the step and the marker questions asked (blue at comparison 3, red at comparison 5)."""
+    state, result = marker_step(stack)
+    return state, [p for p in result.pending if p.key.startswith("marker.")]
+
+
+def marker_step(stack: str = STACK, answers: dict[str, dict[str, str]] | None = None) -> tuple[GameState, StepResult]:
+    _, state = border_war()
+    state.phase = "action"
+    held = {c for p in state.players.values() for c in p.hand}
+    state.deck = [c for c in DATA.general_deck if c not in held]
+    state.players["green"].half, state.players["green"].home_group = "south", "E"
+    state.players["green"].hand = list(DATA.home_army("E"))
+    state.home_groups = {"north": ["B", "C"], "south": ["F"]}
+    plan = parse_orders(f"{HEADER}\n{ATTACK} WITH {stack}\n", RULES)
+    state.players["red"].plan, state.players["red"].planned = [o.to_json() for o in plan.orders], True
+    step = RULES.due(state)
+    assert step is not None
+    return state, resolve_step(RULES, state, step, {}, GivenDice(values=[2] * 40), answers, ask=True)
+
+
+def figures(found: list) -> list[tuple[str, tuple[float, float, float]]]:
+    return [(choice, (o.wins, o.attacker_losses, o.defender_losses)) for choice, o in found]
+
+
+def test_EAW_8_4_the_battle_goes_on_from_the_markers_a_comparison_left() -> None:
+    """Two known stacks without dice: the odds from the markers after comparison 2 are the odds from the start."""
+    red, blue = numbered(("archer", "horse_a", "guard_a")), numbered(("rider", "horse_d", "guard_d"))
+    whole = stack_odds(DATA, OPEN, (red, blue))
+    after_two = (ATTACKER_SIDE, 0, 0)  # 5 against 4 pushed red's way; 3 against 3 moved nothing
+    assert stack_odds(DATA, OPEN, (red, blue), after=(after_two, 2)) == whole
+    routed = stack_odds(DATA, OPEN, (red, blue), after=((DEFENDER_SIDE,) * 3, 2))  # a rout ends it (EAW-8.10)
+    assert (routed.defender_wins, routed.defender_routs) == (1, 1)
+
+
+def test_EAW_12_7_each_move_gets_the_odds_of_the_comparisons_left_against_the_stacks_the_enemy_could_have() -> None:
+    state, asked = marker_battle()
+    question = asked[0]
+    assert (question.seat, question.key) == ("blue", "marker.RAE.3")
+    point = question.position
+    found = RULES.decision_odds(state, "blue", question.key, point)
+    assert [choice for choice, _ in found] == [PUSH, PULL]
+    # red's stacks: any legal stack of each hand red could hold that begins archer, horse_a, guard_a
+    shown = ["archer", "horse_a", "guard_a"]
+    stacks = [
+        s
+        for hand in could_hold(DATA, state, "blue", "red")
+        for s in candidate_stacks(DATA, numbered(hand), OPEN, False)
+        if [DATA.card(c).id for c in s[:3]] == shown
+    ]
+    assert (
+        len(stacks) > 1
+        and f"({len(state.players['red'].hand)} cards, {len(stacks)} possible stacks)" in found[0][1].attacker
+    )
+    for choice, line in found:
+        moved, _ = move_marker(point.markers, DEFENDER_SIDE, choice)
+        each = [stack_odds(DATA, OPEN, (s, point.stacks["blue"]), point.bonus, after=(moved, 3)) for s in stacks]
+        wins = sum((o.attacker_wins for o in each), Fraction(0)) / len(each)
+        assert line.wins == pytest.approx(float(wins), abs=1e-12)
+    assert figures(found)[0][1] != figures(found)[1][1]
+
+
+def test_EAW_12_7_the_enemys_cards_not_yet_revealed_never_shape_the_figure() -> None:
+    """Red's last two cards in the other order: blue's question, after three comparisons, gets the same figures."""
+    state, asked = marker_battle()
+    other_state, other = marker_battle("archer, horse_a, guard_a, blade, pike")
+    assert other[0].key == asked[0].key == "marker.RAE.3"
+    assert figures(RULES.decision_odds(state, "blue", asked[0].key, asked[0].position)) == figures(
+        RULES.decision_odds(other_state, "blue", other[0].key, other[0].position)
+    )
+
+
+def test_EAW_12_7_with_every_card_revealed_the_figure_is_the_battles_end() -> None:
+    """Red's question at comparison 5: blue's four cards are all shown, one stack is left to weigh."""
+    state, asked = marker_battle()
+    question = asked[1]
+    assert (question.seat, question.key) == ("red", "marker.RAE.5")
+    (push, pushed), (pull, pulled) = RULES.decision_odds(state, "red", question.key, question.position)
+    assert pushed.defender == "blue (4 cards)" and (pushed.wins, pulled.wins) == (1.0, 1.0)
+    assert pushed.attacker_losses > pulled.attacker_losses  # a marker left on his side costs red a card (EAW-8.8)
+
+
+def test_the_marker_notice_gives_each_moves_odds_in_the_readers_keywords(tmp_path: Path) -> None:
+    state, result = marker_step(answers={"blue": {"stack.RAE": "rider, horse_d, guard_d, guard_d"}})
+    asked = questions_now(result.pending)
+    assert [q.key for q in asked] == ["marker.RAE.3"]
+    game = GameRow(id=1, name="t", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
+    rows = [
+        DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
+        for q in asked
+    ]
+    [path] = write_decision_notices(tmp_path, RULES, game, 1, result, rows, {"blue": "de"}, RULES.snapshot_text(state))
+    lines = [
+        line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")
+    ]
+    assert [line.split(":")[0] for line in lines] == ["# wenn du SCHIEBE antwortest", "# wenn du ZIEHE antwortest"]
+    assert "mögliche Stapel" in lines[0]
+
+
+@pytest.mark.parametrize("answer", ["pull", "ZIEHE", "tira", "TREK"])
+def test_EAW_12_7_a_move_is_answered_in_any_languages_keyword(answer: str) -> None:
+    """The notice writes the moves in the reader's keywords: each of them is read as the answer."""
+    defaulted = marker_step()[1]
+    answered = marker_step(answers={"blue": {"marker.RAE.3": answer}})[1]
+    moved = [e.data["move"] for e in answered.events if e.kind == "marker_moved" and e.data["n"] == 3]
+    assert moved == ["pull"] and not [e for e in answered.events if e.kind == "answer_refused"]
+    assert [e.data["move"] for e in defaulted.events if e.kind == "marker_moved" and e.data["n"] == 3] == ["push"]
+
+
+def test_EAW_12_7_an_answer_that_is_no_move_is_refused_naming_the_moves() -> None:
+    refused = [
+        e for e in marker_step(answers={"blue": {"marker.RAE.3": "ZIEH"}})[1].events if e.kind == "answer_refused"
+    ]
+    assert [e.data["reason"] for e in refused] == ["'ZIEH' is not one of push, pull (EAW-12)"]
