@@ -17,7 +17,7 @@ the exact odds after."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,11 +30,12 @@ from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
+    from adjudicator.rulesets.coe.battle import Units
     from adjudicator.rulesets.coe.battle1984 import LandBattle1984, Target
-    from adjudicator.rulesets.coe.decisions import Point
+    from adjudicator.rulesets.coe.decisions import Pick, Point
     from adjudicator.rulesets.coe.odds_forces import Comp
 
-Units = dict[str, int]
+FIGURES = ("wins", "attacker_losses", "defender_losses")  # an odds line's figures, weighed over the ways to get there
 
 
 def decision_odds(
@@ -100,17 +101,6 @@ def _retreat_odds(
     return [("continue", fight_on), (f"retreat to {place}" if place else "retreat", retreat)]
 
 
-@dataclass(frozen=True)
-class Round:
-    """One Classic round (C-6.5 to C-6.12) as the asked seat knows it, each pair (attacker's, defender's): the battle
-    legions, the hits each side takes where the roll is made (None: to roll), and the units each loses where they
-    are chosen (None: by the side's loss priority, C-15.6)."""
-
-    legions: tuple[Units, Units]
-    hits: tuple[int | None, int | None] = (None, None)
-    losses: tuple[Units | None, Units | None] = (None, None)
-
-
 def _target_odds(
     rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str]
 ) -> list[tuple[str, AttackOdds]]:
@@ -126,7 +116,7 @@ def _target_odds(
     at = _battle_1984(rules, point.state, code, sides, point.by_sea)
     found = []
     for target in at.ranked_targets(seat):
-        total, line = [0.0, 0.0, 0.0], None
+        lines = []  # (chance, the odds line of the battle on from there) of each way the cycle's shots can fall
         for chance, battle in _shot(at, seat, target):
             if seat == attacker and battle.force(defender).units and battle.force(attacker).units:
                 branches = _shot(battle, defender, battle.ranked_targets(defender)[0])
@@ -144,11 +134,9 @@ def _target_odds(
                     *own,
                     after_round={left: 1.0},
                 )
-                line = odds_line(code, defender, odds)
-                figures = (line.wins, line.attacker_losses, line.defender_losses)
-                total = [t + chance * further * f for t, f in zip(total, figures, strict=True)]
-        assert line is not None
-        found.append((target.show(), AttackOdds(code, line.attacker, line.defender, *total)))
+                lines.append((chance * further, odds_line(code, defender, odds)))
+        figure = [sum(p * getattr(line, name) for p, line in lines) for name in FIGURES]
+        found.append((target.show(), AttackOdds(code, lines[0][1].attacker, lines[0][1].defender, *figure)))
     return found
 
 
@@ -173,6 +161,17 @@ def _shot(battle: LandBattle1984, seat: str, target: Target) -> list[tuple[float
     )
     hit.remove(battle.enemy(seat), target, seat)
     return [(p, after) for p, after in ((chance, hit), (1 - chance, battle)) if p]
+
+
+@dataclass(frozen=True)
+class Round:
+    """One Classic round (C-6.5 to C-6.12) as the asked seat knows it, each pair (attacker's, defender's): the battle
+    legions, the hits each side takes where the roll is made (None: to roll), and the units each loses where they
+    are chosen (None: by the side's loss priority, C-15.6)."""
+
+    legions: tuple[Units, Units]
+    hits: tuple[int | None, int | None] = (None, None)
+    losses: tuple[Units | None, Units | None] = (None, None)
 
 
 def _legion_odds(
@@ -240,7 +239,10 @@ def _round_figure(
 
 
 def after_round(
-    forces: tuple[Force, Force], fortified: bool, plan: Round, priorities: tuple[list, list]
+    forces: tuple[Force, Force],
+    fortified: bool,
+    plan: Round,
+    priorities: tuple[Sequence[str | Pick], Sequence[str | Pick]],
 ) -> dict[tuple[Comp, Comp], float]:
     """The units each side is left with after the round, with their chances: a roll not yet made counted over its
     faces (C-6.8: symbols matched with the legion's own units, catapults in reserve too; the defender's fortress dice

@@ -84,13 +84,11 @@ def _reinforcement_odds(rules: ConquerorGame, seat: str, point: ReinforcementPoi
     attack = point.attack if point.attack.seat == seat else replace(point.attack, plan=BattlePlan())  # sealed
     defender = defender_of(seen, data, attack.target)
     choices: list[tuple[Reinforce, bt.Reinforcement | None]] = [(NO_REINFORCEMENT, None)]
+    principals = [p for p in (attack.seat, defender) if p is not None]
     for area in data.map_for(seen.players_count).board.neighbours(attack.target):
-        for principal in (attack.seat, defender):
-            if principal is None:
-                continue
-            wish = Reinforce(seat=principal, origin=area)
+        for wish in [Reinforce(seat=p, origin=area) for p in principals] if area != attack.origin else []:
             joined = fits(seen, data, attack, defender, seat, wish)
-            if isinstance(joined, bt.Reinforcement) and area != attack.origin:
+            if isinstance(joined, bt.Reinforcement):
                 choices.append((wish, joined))
     found = []
     for wish, joined in choices:
