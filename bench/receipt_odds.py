@@ -10,7 +10,11 @@ attacks costs a moderator's machine.
   2 cards (the largest hand a receipt weighs: some 60 sets of cards);
 - empires-aw: a plan of 3 attacks on another player's areas in a self-played game of 4 seats (round II's plans step,
   the example data), each defender's stack over every home army he could hold;
-- empires-aw: the odds of a defender's siege decision (both choices).
+- empires-aw: the odds of a defender's siege decision (both choices);
+- the questions asked in the middle of a battle (each answer's odds, from the point the question keeps):
+  coe-classic, the legions a defender of 6 INF 3 CAV 2 CAT in a fortified city could form against 10 INF 3 CAV
+  1 CAT and two leaders (12 legions); conqueror-er, a third player's reinforcement (3 answers) and an attacker's
+  losses after one volley die (6 orders of 3 kinds); empires-aw, a marker move (2 answers, 6 stacks weighed).
 
 Run from the repository root: python -m bench.receipt_odds [--rounds 15]
 """
@@ -111,6 +115,11 @@ def main() -> None:
     measures["empires-aw, a siege decision's 2 choices"] = Call(
         lambda run: rules.decision_odds(_acting(state, seat), defender, f"siege.{target}")
     )
+    for name, (rules, state, seat, pending) in questions().items():
+        print(f"{name}: {len(rules.decision_odds(state, seat, pending.key, pending.position))} answers with odds")
+        measures[name] = Call(
+            lambda run, r=rules, s=state, seat=seat, p=pending: r.decision_odds(s, seat, p.key, p.position)
+        )
     rows = interleave(measures, options.rounds)
     print(load_text())
     print_rows(rows)
@@ -118,6 +127,57 @@ def main() -> None:
         odds, verdicts = rows[f"{name}: odds"].cpus, rows[f"{name}: verdicts"].cpus
         ratio = statistics.median(o / v for o, v in zip(odds, verdicts, strict=True))
         print(f"{name}: the odds cost {ratio:.0f}x the verdicts (CPU, median of the rounds' ratios)")
+
+
+def questions() -> dict[str, tuple[Any, Any, str, Any]]:
+    """The questions of the notices measured: (ruleset, position before the step, the asked seat, its Pending)."""
+    from adjudicator.engine.steps import resolve_step
+    from adjudicator.orders import parse_orders
+    from adjudicator.rulesets import load_ruleset
+    from adjudicator.rulesets.coe.economy import tribute_value
+    from tests.helpers import place, start
+    from tests.test_conqueror_asks import ask
+    from tests.test_conqueror_campaign import FOUR, ONE, campaign_of, kesh_in
+    from tests.test_decision_odds_empires import RULES, marker_battle
+
+    coe = load_ruleset("coe-classic")
+    state = start()
+    place(state, "MAC", "Macedonia", infantry=10, cavalry=3, catapult=1)
+    place(state, "THR", "Egyptus", infantry=6, cavalry=3, catapult=2)
+    state.areas["THR"].city = "fortified"
+    for seat, player in state.players.items():
+        player.tribute = tribute_value(coe, state, seat)
+    move = parse_orders(
+        "GAME g TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1, G2 WITH 10 INF, 3 CAV, 1 CAT: MAC -> THR\n", coe
+    )
+    result = resolve_step(coe, state, coe.due(state), {"Macedonia": move}, NO_DICE, ask=True)
+    found = {
+        "coe-classic, a defender's battle legion": (coe, state, "Egyptus", _asked(result.pending, "Egyptus", ".legion"))
+    }
+    conqueror_rules, oro = campaign_of("aurel")
+    kesh_in(oro, "ORO", infantry=2)
+    oro.army["BRE"] = oro.army.pop("AUR")
+    asked = ask(conqueror_rules, oro, "aurel", [ONE, FOUR, ONE], {}, "ATTACK 1 CAV 2 INF 1 ARC: BRE -> ORO").pending
+    found["conqueror-er, a reinforcement"] = (conqueror_rules, oro, "thal", _asked(asked, "thal", ".reinforce"))
+    conqueror_rules, mir = campaign_of("aurel")
+    del mir.army["MIR"]
+    kesh_in(mir, "MIR", infantry=1, archer=1)
+    asked = ask(
+        conqueror_rules, mir, "aurel", [FOUR, ONE, FOUR, ONE], {}, "ATTACK 1 CAV 2 INF 1 ARC: AUR -> MIR"
+    ).pending
+    found["conqueror-er, losses after a volley die"] = (
+        conqueror_rules,
+        mir,
+        "aurel",
+        _asked(asked, "aurel", ".losses"),
+    )
+    marker_state, markers = marker_battle()
+    found["empires-aw, a marker move"] = (RULES, marker_state, "blue", markers[0])
+    return found
+
+
+def _asked(pending: list[Any], seat: str, ending: str) -> Any:
+    return next(p for p in pending if p.seat == seat and p.key.endswith(ending))
 
 
 def _acting(state: Any, seat: str) -> Any:
