@@ -5,6 +5,7 @@ defaults (C-15)."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +27,9 @@ from adjudicator.rulesets.coe.odds import land_odds
 from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.services.reports import choice_rows, write_decision_notices
 from adjudicator.services.turn import questions_now
+from tests.conftest import SEATS, Pbem
 from tests.helpers import place, start
+from tests.test_decisions_cli import Write, contested_position
 from tests.test_receipt_odds import ATTACK, HEADER, SECRET_STANDING, border_war
 
 RULES = load_ruleset("coe-classic")
@@ -540,3 +543,30 @@ def test_a_legion_notice_gives_each_legions_odds_in_the_readers_keywords(tmp_pat
         "# wenn du 6 INF 1 KAV antwortest",
         "# wenn du 5 INF 2 KAV antwortest",
     ]
+
+
+def test_by_mail_a_legion_notice_carries_the_odds_of_each_legion(pbem: Pbem, write: Write, tmp_path: Path) -> None:
+    """End to end: a game that asks; Macedonia's G1 marches 5 INF 2 CAV on Thracia, a legion of 6 of 7 (C-6.5). The
+    tick asks before any die, and the notice mailed to Macedonia gives each legion's odds."""
+    position = contested_position(pbem, write)
+    snapshot = json.loads(position.read_text())
+    snapshot["areas"]["MOE"]["units"]["Macedonia"]["infantry"] = 5
+    big = write("big.json", json.dumps(snapshot))
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    created = pbem("new", "rome1", "--from-snapshot", str(big), *seats, "--decisions", "ask")
+    assert created.exit_code == 0, created.output
+    pbem.passwords = {
+        line.split()[0]: line.split()[1]
+        for line in created.output.splitlines()
+        if len(line.split()) == 2 and line.split()[0] in SEATS
+    }
+    assert (
+        pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "MOVE G1 WITH 5 INF 2 CAV: MOE -> THR"))).exit_code == 0
+    )
+    waiting = pbem("adjudicate", "rome1")
+    assert "Waiting for Macedonia: battle.THR.1.legion" in waiting.output, waiting.output
+    mails = [m for m in pbem.sent() if m["To"] == SEATS["Macedonia"] and "decisions" in m["Subject"]]
+    (body,) = [m.get_body(("plain",)).get_content() for m in mails]
+    lines = [line.strip() for line in body.splitlines() if line.strip().startswith("# if you answer")]
+    assert [line.split(":")[0] for line in lines] == ["# if you answer 5 INF 1 CAV", "# if you answer 4 INF 2 CAV"]
+    assert "the attacker wins" in lines[0] and "your enemy is taken to follow the defaults" in body
