@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import replace
+from math import comb
 from pathlib import Path
 
 import pytest
 
 from adjudicator.archive.models import DecisionRow, GameRow
-from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.chance import GivenDice, KeyedDice
 from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import resolve_step
 from adjudicator.engine.vocabulary import Event
@@ -23,12 +24,13 @@ from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.battle import FACES, fill, units_text
 from adjudicator.rulesets.coe.decision_odds import expected_pursuit_losses
 from adjudicator.rulesets.coe.economy import tribute_value
-from adjudicator.rulesets.coe.odds import land_odds
+from adjudicator.rulesets.coe.odds import land_odds, naval_odds
 from adjudicator.rulesets.coe.state import Force, GameState
 from adjudicator.services.reports import choice_rows, write_decision_notices
 from adjudicator.services.turn import questions_now
 from tests.conftest import SEATS, Pbem
 from tests.helpers import place, start
+from tests.test_coe_classic_naval import BLANK, GALLEY, at_sea, fleet, one_round
 from tests.test_decisions_cli import Write, contested_position
 from tests.test_receipt_odds import ATTACK, HEADER, SECRET_STANDING, border_war
 
@@ -570,3 +572,80 @@ def test_by_mail_a_legion_notice_carries_the_odds_of_each_legion(pbem: Pbem, wri
     lines = [line.strip() for line in body.splitlines() if line.strip().startswith("# if you answer")]
     assert [line.split(":")[0] for line in lines] == ["# if you answer 5 INF 1 CAV", "# if you answer 4 INF 2 CAV"]
     assert "the attacker wins" in lines[0] and "your enemy is taken to follow the defaults" in body
+
+
+def naval_question(state: GameState, dice: list[int], seat: str) -> Pending:
+    """Macedonia's NAVAL AEG resolved in ask mode with these dice: `seat`'s naval losses question of round 1."""
+    for name, player in state.players.items():
+        player.tribute = tribute_value(RULES, state, name)
+    orders = parse_orders(f"{HEADER}\nNAVAL AEG\n", RULES)
+    result = resolve_step(RULES, state, RULES.due(state), {"Macedonia": orders}, GivenDice(values=dice), ask=True)
+    return next(p for p in result.pending if p.seat == seat and p.key == "naval.AEG.1.losses")
+
+
+def binomial_at_most(dice: int, most: int) -> dict[int, float]:
+    """Galley faces among `dice` dice (one face in six, C-7.3), the hits capped at `most` galleys."""
+    found: dict[int, float] = defaultdict(float)
+    for hits in range(dice + 1):
+        found[min(hits, most)] += comb(dice, hits) * (1 / 6) ** hits * (5 / 6) ** (dice - hits)
+    return found
+
+
+def test_C_15_10_each_pair_of_galleys_to_sink_gets_the_odds_of_the_round_and_the_rounds_left() -> None:
+    """Egyptus's fleet (the Caesar's galley 1, galley 2 with 3 INF, 3 with 1 INF, 4 empty) takes 2 hits from
+    Macedonia's 2 empty galleys; Egyptus rolls his 8 dice after answering."""
+    asked = naval_question(fleet(), one_round(2), "Egyptus")
+    found = RULES.decision_odds(fleet(), "Egyptus", asked.key, asked.position)
+    assert [choice for choice, _ in found] == ["1, 2", "1, 3", "1, 4", "2, 3", "2, 4", "3, 4"]
+    cargo = {1: 0, 2: 3, 3: 1, 4: 0}
+    for choice, odds in found:
+        sunk = [int(g) for g in choice.split(", ")]
+        wins = mine = his = 0.0
+        for hits, p in binomial_at_most(8, 2).items():  # Macedonia loses empty galleys
+            his_lost = len(sunk) + sum(cargo[g] for g in sunk)
+            if 1 in sunk:  # his Caesar's galley: the captor takes over (C-8.13)
+                figure = (1.0, hits, his_lost)
+            elif hits == 2:  # Macedonia's fleet is gone (C-7.5)
+                figure = (0.0, 2, his_lost)
+            else:
+                left = [
+                    {"infantry": cargo[g], **({"caesar": True} if g == 1 else {})}
+                    for g in (1, 2, 3, 4)
+                    if g not in sunk
+                ]
+                on = naval_odds(RULES, 2 - hits, left, rounds=2)
+                figure = (
+                    float(on.attacker_wins),
+                    hits + float(sum(on.attacker_losses.values())),
+                    his_lost + float(sum(on.defender_losses.values())),
+                )
+            wins, mine, his = wins + p * figure[0], mine + p * figure[1], his + p * figure[2]
+        assert (odds.wins, odds.attacker_losses, odds.defender_losses) == pytest.approx((wins, mine, his), abs=1e-9)
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 3])
+def test_C_7_5_a_naval_battle_has_three_rounds_and_the_odds_go_on_for_those_left(rounds: int) -> None:
+    """One galley against one: a round sinks a galley with 1 - (5/6)^2 each; after the rounds left, no winner."""
+    odds = naval_odds(RULES, 1, 1, rounds=rounds)
+    stay = (25 / 36) ** 2  # neither galley sunk in a round
+    assert float(odds.draw) == pytest.approx(stay**rounds + (1 - stay**rounds) * (11 / 36) ** 2 / (1 - stay), abs=1e-12)
+    assert naval_odds(RULES, 1, 1) == naval_odds(RULES, 1, 1, rounds=3)
+
+
+def test_C_15_10_the_defenders_secret_naval_losses_never_shape_the_attackers_figure() -> None:
+    """Macedonia (galley 1 with G1 and 1 INF, galley 2 empty) takes a hit after both rolls: Egyptus's losses of the
+    round, his choice, are taken by the default; his standing NAVAL LOSSES does not change the figure."""
+
+    def two_fleets() -> GameState:
+        state = at_sea(at_sea(start(), "AEG", 1, "Macedonia", (1,), inf=1), "AEG", 2, "Macedonia")
+        return at_sea(at_sea(at_sea(state, "AEG", 1, "Egyptus", (1,), inf=2), "AEG", 2, "Egyptus"), "AEG", 3, "Egyptus")
+
+    dice = [GALLEY, BLANK, BLANK, BLANK] + [GALLEY] + [BLANK] * 5 + [BLANK] * 20
+    plain = naval_question(two_fleets(), dice, "Macedonia")
+    assert (plain.position.hits, plain.position.enemy_hits) == (1, 1)
+    figure = RULES.decision_odds(two_fleets(), "Macedonia", plain.key, plain.position)
+    assert [choice for choice, _ in figure] == ["1", "2"]
+    secret = two_fleets()
+    secret.players["Egyptus"].standing["naval_losses"] = ["generals"]
+    hidden = naval_question(secret, dice, "Macedonia")
+    assert RULES.decision_odds(secret, "Macedonia", hidden.key, hidden.position) == figure

@@ -132,7 +132,7 @@ def _naval_battles(rules: CoeRuleset, turn: Turn) -> list[AttackOdds]:
     for zone, defenders in naval.items():
         units = turn.state.areas[zone].units
         for defender in defenders:
-            fleets = (_fleet(units[turn.seat]), _fleet(units[defender]))
+            fleets = (fleet_of(units[turn.seat]), fleet_of(units[defender]))
             odds = naval_odds(rules, *fleets, turn.state.players[turn.seat].standing, None)
             found.append(odds_line(zone, defender, odds))
     return found
@@ -149,7 +149,7 @@ def odds_line(area: str, defender: str, odds: Odds) -> AttackOdds:
     )
 
 
-def _fleet(force: Force) -> list[dict[str, Any]]:
+def fleet_of(force: Force) -> list[dict[str, Any]]:
     """A side's galleys, each with what it carries (C-5.22)."""
     fleet = []
     for galley in force.galleys:

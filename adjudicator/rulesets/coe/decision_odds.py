@@ -10,22 +10,24 @@ choice of it, C-15.5, and the units he lost where he had a choice of them, C-15.
 - Classic battle legions (C-15.5): each legion the seat could form, for the round about to be fought.
 - Classic losses (C-15.6): each way to take the round's hits from his legion (C-6.9), for the round's rest.
 - 1984 targets (O-14.4, O-14.5): each target his shot could aim at, for the cycle's rest.
+- Classic naval losses (C-15.10): each set of galleys that could sink, for the round's rest and the rounds left
+  (1984's naval targets get no figure yet).
 
 A Classic round is played out over what is not yet rolled or chosen (Round), a 1984 cycle shot by shot; then the
 battle goes on from each state they leave (odds.land_odds after_round): the retreat first (C-6.13, O-6.8 step 9),
-the exact odds after."""
+the exact odds after; a naval round is played out likewise, then the rounds left (odds.naval_odds rounds)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.vocabulary import AttackOdds
-from adjudicator.rulesets.coe.attack_odds import NO_DICE, defence_pieces, land_battle_odds, odds_line, pieces
+from adjudicator.rulesets.coe.attack_odds import NO_DICE, defence_pieces, fleet_of, land_battle_odds, odds_line, pieces
 from adjudicator.rulesets.coe.capture import others_with_units
 from adjudicator.rulesets.coe.ruleset import CoeRuleset
-from adjudicator.rulesets.coe.state import Force, GameState
+from adjudicator.rulesets.coe.state import Cargo, Force, GameState
 from adjudicator.rulesets.coe.turn import Turn
 from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
@@ -45,6 +47,8 @@ def decision_odds(
     question's default writes the answer; none for other decisions, or without the point the question kept."""
     from adjudicator.rulesets.coe.odds_forces import is_1984
 
+    if key.startswith("naval.") and point is not None and point.enemy and not is_1984(rules):
+        return _naval_losses_odds(rules, seat, key.split(".")[1], int(key.split(".")[2]), point)
     what, code = battle_question(key)
     sides = _sides(point, code) if point is not None else None
     if point is None or sides is None or seat not in sides:
@@ -172,6 +176,89 @@ class Round:
     legions: tuple[Units, Units]
     hits: tuple[int | None, int | None] = (None, None)
     losses: tuple[Units | None, Units | None] = (None, None)
+
+
+def _naval_losses_odds(
+    rules: CoeRuleset, seat: str, zone: str, number: int, point: Point
+) -> list[tuple[str, AttackOdds]]:
+    """A Classic naval losses question (C-15.10): each set of `point.hits` of `seat`'s galleys that could sink (equal
+    figures once, by the first set), then the round's rest: the defender, asked after the attacker's roll, rolls his
+    two dice a galley (C-7.3) and the attacker loses galleys by his default order (his standing NAVAL LOSSES is his
+    secret); the attacker, asked after both rolls, sees the defender lose his by the default order. The attacker's
+    losses come first (C-8.13); then the rounds left (C-7.5)."""
+    from itertools import combinations
+
+    from adjudicator.rulesets.coe.naval import CATEGORIES, ROUNDS, category
+    from adjudicator.rulesets.coe.odds_chain import binomial, capped
+    from adjudicator.rulesets.coe.odds_forces import describe_fleet
+
+    state, enemy = point.state, point.enemy
+    attacker = state.active
+    if attacker not in (seat, enemy) or seat == enemy or zone not in state.areas:
+        return []
+    defender = enemy if seat == attacker else seat
+    fleets = {side: state.areas[zone].units[side] for side in (attacker, defender)}
+    mine, theirs = fleets[seat], fleets[enemy]
+
+    def by_default(force: Force, hits: int) -> list[int]:  # C-15.10's default order (naval.galleys_to_sink)
+        aboard = force.aboard
+        ranked = sorted(
+            force.galleys,
+            key=lambda g: (CATEGORIES.index(category(aboard.get(g))), (aboard.get(g) or Cargo()).units, g),
+        )
+        return ranked[:hits]
+
+    if seat == defender:  # his roll to come: two dice a galley, one in six a galley face (C-7.3)
+        rolled = capped(binomial(2 * len(mine.galleys), False), len(theirs.galleys))
+        enemy_sinks = [(by_default(theirs, hits), float(p)) for hits, p in enumerate(rolled) if p]
+    else:
+        enemy_sinks = [(by_default(theirs, point.enemy_hits), 1.0)]
+    standing = state.players[seat].standing
+    own = (standing if seat == attacker else None, standing if seat == defender else None)
+    texts = (describe_fleet(fleet_of(fleets[attacker])), f"{defender} {describe_fleet(fleet_of(fleets[defender]))}")
+    found: dict[tuple[float, ...], tuple[str, AttackOdds]] = {}
+    for sunk in combinations(sorted(mine.galleys), point.hits):
+        figure = [0.0, 0.0, 0.0]
+        for enemy_sunk, p in enemy_sinks:
+            lost = {seat: list(sunk), enemy: enemy_sunk}
+            forces = (fleets[attacker], fleets[defender])
+            end = _after_naval_round(rules, forces, (lost[attacker], lost[defender]), ROUNDS - number, own)
+            figure = [f + p * x for f, x in zip(figure, end, strict=True)]
+        answer = ", ".join(str(g) for g in sunk)
+        found.setdefault(tuple(figure), (answer, AttackOdds(zone, *texts, *figure)))
+    return list(found.values())
+
+
+def _after_naval_round(
+    rules: CoeRuleset,
+    forces: tuple[Force, Force],
+    sunk: tuple[list[int], list[int]],
+    rounds_left: int,
+    standings: tuple[Mapping[str, Any] | None, Mapping[str, Any] | None],
+) -> tuple[float, float, float]:
+    """The attacker's chance to win and each side's expected losses (galleys and the units they carry) once the
+    galleys `sunk` of a round have gone: the attacker's first, his Caesar aboard ending his battle (C-8.13), a fleet
+    gone ending it (C-7.5), then the rounds left."""
+    from adjudicator.rulesets.coe.odds import naval_odds
+
+    lost: list[float] = []
+    rest: list[list[dict[str, Any]]] = []
+    caesar: list[bool] = []
+    for force, galleys in zip(forces, sunk, strict=True):
+        aboard = [force.aboard.get(g) or Cargo() for g in galleys]
+        lost.append(float(len(galleys) + sum(cargo.units for cargo in aboard)))
+        rest.append(fleet_of(replace(force, galleys=[g for g in force.galleys if g not in galleys])))
+        caesar.append(any(cargo.caesar for cargo in aboard))
+    # as the odds' chain ends a round (odds_classic.classic_naval): both fleets gone, a draw; the attacker's Caesar
+    # first (C-8.13), then the defender's; then a fleet gone (C-7.5); the third round over, no winner
+    if not rest[0] and not rest[1]:
+        return 0.0, lost[0], lost[1]
+    if caesar[0] or caesar[1] or not rest[0] or not rest[1] or not rounds_left:
+        wins = not caesar[0] and (caesar[1] or (bool(rest[0]) and not rest[1]))
+        return float(wins), lost[0], lost[1]
+    odds = naval_odds(rules, rest[0], rest[1], *standings, rounds=rounds_left)
+    more = [float(sum(odds.attacker_losses.values())), float(sum(odds.defender_losses.values()))]
+    return float(odds.attacker_wins), lost[0] + more[0], lost[1] + more[1]
 
 
 def _legion_odds(

@@ -68,6 +68,9 @@ class Point:
     hits: int = 0
     enemy_hits: int = 0
     enemy_losses: Mapping[str, int] | None = None
+    # a Classic naval losses question (C-15.10): the enemy fleet's owner (the asked seat's own hits in `hits`, the
+    # defender's of the round in `enemy_hits` when the attacker is asked)
+    enemy: str = ""
 
 
 def decide(

@@ -5,12 +5,13 @@ Dice order: in each round the attacker's dice (two per galley, by galley number)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.orders.keywords import in_english
 from adjudicator.rulesets.coe.capture import capture_leaders, remove_galleys, remove_units
-from adjudicator.rulesets.coe.decisions import bad_answer, decide, standing
+from adjudicator.rulesets.coe.decisions import Point, bad_answer, decide, standing
 from adjudicator.rulesets.coe.orders import NavalBattle
 from adjudicator.rulesets.coe.state import Cargo, Force
 from adjudicator.rulesets.coe.turn import Turn
@@ -66,8 +67,11 @@ def category(cargo: Cargo | None) -> str:
     return "generals" if cargo.generals else "loaded"
 
 
-def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) -> list[int]:
-    """Which own galleys sink (C-7.4, C-15.10): by answer (galley numbers), standing order or default."""
+def galleys_to_sink(
+    turn: Turn, seat: str, force: Force, hits: int, key: str, at: Callable[[], Point] | None = None
+) -> list[int]:
+    """Which own galleys sink (C-7.4, C-15.10): by answer (galley numbers), standing order or default. `at`: the Point
+    a question keeps (decisions.decide)."""
     ruleset = turn.rules
     preset = standing(turn, seat, "naval_losses")
     order = list(dict.fromkeys([*(preset or []), *CATEGORIES]))
@@ -103,6 +107,7 @@ def galleys_to_sink(turn: Turn, seat: str, force: Force, hits: int, key: str) ->
         parse,
         ruleset.rule("15.10"),
         lambda v: ", ".join(N_("galley %(number)s", number=g) for g in v) or N_("none"),
+        at,
     )
 
 
@@ -116,10 +121,13 @@ def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> N
         attack, defence = area.units.get(attacker), area.units.get(defender)
         if attack is None or defence is None or not attack.galleys or not defence.galleys:
             break
+        key = f"naval.{zone}.{number}.losses"
         a_faces = [turn.dice.roll(f"{zone} naval round {number}: attacker") for _ in range(2 * len(attack.galleys))]
-        d_sunk = galleys_to_sink(turn, defender, defence, a_faces.count(GALLEY_FACE), f"naval.{zone}.{number}.losses")
+        d_hits = a_faces.count(GALLEY_FACE)
+        d_sunk = galleys_to_sink(turn, defender, defence, d_hits, key, naval_point(turn, attacker, d_hits))
         d_faces = [turn.dice.roll(f"{zone} naval round {number}: defender") for _ in range(2 * len(defence.galleys))]
-        a_sunk = galleys_to_sink(turn, attacker, attack, d_faces.count(GALLEY_FACE), f"naval.{zone}.{number}.losses")
+        a_hits = d_faces.count(GALLEY_FACE)
+        a_sunk = galleys_to_sink(turn, attacker, attack, a_hits, key, naval_point(turn, defender, a_hits, d_hits))
         turn.event(
             "naval_round",
             attacker,
@@ -140,6 +148,13 @@ def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> N
             break
         sink(turn, zone, defender, defence, d_sunk, attacker)
     turn.event("naval_end", attacker, area=zone, defender=defender)
+
+
+def naval_point(turn: Turn, enemy: str, hits: int, enemy_hits: int = 0) -> Callable[[], Point]:
+    """The Point a naval losses question keeps: the position, the enemy, the asked seat's hits; the attacker's also
+    the hits the defender took (decision_odds.py)."""
+    state = turn.state
+    return lambda: Point(state.copy(), hits=hits, enemy_hits=enemy_hits, enemy=enemy)
 
 
 def sink(turn: Turn, zone: str, seat: str, force: Force, galleys: list[int], captor: str | None) -> None:

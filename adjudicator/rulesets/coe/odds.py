@@ -29,6 +29,7 @@ from typing import Any
 
 from adjudicator.errors import PbemError
 from adjudicator.rulesets.coe.battle import retreat_wanted
+from adjudicator.rulesets.coe.naval import ROUNDS
 from adjudicator.rulesets.coe.odds_chain import Odds
 from adjudicator.rulesets.coe.odds_classic import ClassicSide, classic_land, classic_naval
 from adjudicator.rulesets.coe.odds_forces import (
@@ -115,18 +116,20 @@ def naval_odds(
     defender_standing: Mapping[str, Any] | None = None,
     *,
     exact: bool = False,
+    rounds: int = ROUNDS,
 ) -> Odds:
     """Exact odds of a naval battle. Galleys: a number of empty galleys, or one dict per galley (numbered 1.. in
     that order) with what it carries: infantry, cavalry, catapult, generals, caesar. Classic: cargo only decides
     which galleys are lost first (C-15.10, standing "naval_losses") and what sinks with them; 1984: cargo fights
-    and is shot first (O-6.24, standing "targets"). A sunk Caesar ends his side's battle (O-7.5, C-8.13)."""
+    and is shot first (O-6.24, standing "targets"). A sunk Caesar ends his side's battle (O-7.5, C-8.13). `rounds`
+    (Classic): the rounds left to fight (C-7.5: three in all)."""
     rules = rules_of(ruleset)
     fleets = (read_fleet(attacker_galleys, "attacker"), read_fleet(defender_galleys, "defender"))
     if not fleets[0] or not fleets[1]:
         raise ValueError("a naval battle needs galleys on both sides")
     standings = (attacker_standing or {}, defender_standing or {})
     if not is_1984(rules):
-        tally, states = classic_naval(fleets, standings, exact)
+        tally, states = classic_naval(fleets, standings, exact, rounds)
     else:
         base = rules.data["targets"]
         a_side = FleetSide(fleets[0], base, kind_priority(standings[1].get("targets")), exact)

@@ -334,10 +334,14 @@ class _LandChain:
 
 
 def classic_naval(
-    fleets: tuple[list[Army], list[Army]], standings: tuple[Mapping[str, Any], Mapping[str, Any]], exact: bool
+    fleets: tuple[list[Army], list[Army]],
+    standings: tuple[Mapping[str, Any], Mapping[str, Any]],
+    exact: bool,
+    rounds: int = ROUNDS,
 ) -> tuple[Tally, int]:
-    """C-7.3 to C-7.5: up to 3 rounds; 2 dice per galley, each galley face sinks one galley, chosen by its owner
-    (C-15.10). The order in which a side loses its galleys is fixed, so a state is the number each has lost."""
+    """C-7.3 to C-7.5: up to 3 rounds (`rounds`: those left of a battle already fought); 2 dice per galley, each
+    galley face sinks one galley, chosen by its owner (C-15.10). The order in which a side loses its galleys is
+    fixed, so a state is the number each has lost."""
     zero: Prob = Fraction(0) if exact else 0.0
     orders = []
     for fleet, standing in zip(fleets, standings, strict=True):
@@ -357,7 +361,7 @@ def classic_naval(
     ends: dict[tuple[str, int, int], Prob] = {}
     layer: dict[tuple[int, int], Prob] = {(0, 0): zero + 1}
     states = 0
-    for number in range(1, ROUNDS + 1):
+    for number in range(1, rounds + 1):
         following: dict[tuple[int, int], Prob] = {}
         for (sa, sd), m in layer.items():
             states += 1
@@ -380,7 +384,7 @@ def classic_naval(
                         outcome = "attacker"
                     elif a_gone or d_gone:
                         outcome = "defender" if a_gone else "attacker"
-                    elif number == ROUNDS:
+                    elif number == rounds:
                         outcome = "undecided"
                     else:
                         following[key] = following.get(key, zero) + p
