@@ -1,6 +1,6 @@
-"""The odds of each answer to a question asked in the middle of a land battle (a decision notice prints them),
-reckoned on the battle as it stands at the question (the engine's Pending.position: the Point it keeps), as the
-asked seat can know it: his own standing orders; the enemy's are his secret (C-15), so the enemy is taken to follow
+"""The odds of each answer to a question asked in the middle of a battle (a decision notice prints them), reckoned
+on the battle as it stands at the question (the engine's Pending.position: the Point it keeps), as the asked seat
+can know it: his own standing orders; the enemy's are his secret (C-15), so the enemy is taken to follow
 the defaults, and so is his part of the round that the asked seat has not seen (his battle legion where he had a
 choice of it, C-15.5, and the units he lost where he had a choice of them, C-15.6).
 
