@@ -30,6 +30,8 @@ from adjudicator.services.reports import choice_rows, write_decision_notices
 from adjudicator.services.turn import questions_now
 from tests.conftest import SEATS, Pbem
 from tests.helpers import place, start
+from tests.test_coe_1984_battles import at_sea as at_sea_1984
+from tests.test_coe_1984_battles import fleet_at_mac
 from tests.test_coe_classic_naval import BLANK, GALLEY, at_sea, fleet, one_round
 from tests.test_decisions_cli import Write, contested_position
 from tests.test_receipt_odds import ATTACK, HEADER, SECRET_STANDING, border_war
@@ -649,3 +651,43 @@ def test_C_15_10_the_defenders_secret_naval_losses_never_shape_the_attackers_fig
     secret.players["Egyptus"].standing["naval_losses"] = ["generals"]
     hidden = naval_question(secret, dice, "Macedonia")
     assert RULES.decision_odds(secret, "Macedonia", hidden.key, hidden.position) == figure
+
+
+def test_O_6_24_at_sea_the_default_targets_figure_is_the_battles_odds_from_its_start() -> None:
+    """Macedonia's galley 1 (G1, 2 INF) sails into the Aegean against Egyptus's galley 1 (G2, 1 INF) and galley 2
+    (G3 alone): the first shot's default target, played out, is the battle the odds function gives from the start;
+    the other target is the other way to fight it."""
+    state = fleet_at_mac(start(ruleset="coe-1984"), 1)
+    at_sea_1984(state, "AEG", 1, "Egyptus", (2,), inf=1)
+    at_sea_1984(state, "AEG", 2, "Egyptus", (3,))
+    for name, player in state.players.items():
+        player.tribute = tribute_value(RULES_1984, state, name)
+    orders = parse_orders(f"{HEADER}\nSAIL GALLEY 1: MAC -> AEG CARRYING G1 WITH 2 INF\n", RULES_1984)
+    result = resolve_step(
+        RULES_1984,
+        state,
+        RULES_1984.due(state),
+        {"Macedonia": orders},
+        GivenDice(values=[1, 1, 4, 1, 3, 1, 3] * 3),
+        ask=True,
+    )
+    asked = next(p for p in result.pending if p.key == "naval.AEG.1.target")
+    found = RULES_1984.decision_odds(state, "Macedonia", asked.key, asked.position)
+    assert [choice for choice, _ in found] == ["galley 2", "infantry aboard galley 1"]  # O-14.4: 3 before 4
+    start_odds = naval_odds(
+        RULES_1984, [{"infantry": 2, "generals": 1}], [{"infantry": 1, "generals": 1}, {"generals": 1}]
+    )
+    default = found[0][1]
+    assert default.wins == pytest.approx(float(start_odds.attacker_wins), abs=1e-12)
+    assert default.attacker_losses == pytest.approx(float(sum(start_odds.attacker_losses.values())), abs=1e-12)
+    assert default.defender_losses == pytest.approx(float(sum(start_odds.defender_losses.values())), abs=1e-12)
+    assert found[1][1].defender_losses != pytest.approx(default.defender_losses)
+
+
+def test_O_14_4_on_land_the_default_targets_figure_is_the_battles_odds_from_its_start() -> None:
+    mine, his = {**NONE, "infantry": 4, "cavalry": 1}, {**NONE, "infantry": 2, "cavalry": 1, "catapult": 1}
+    state, asked = target_question(mine, his, "Macedonia")
+    (_, default), *_ = RULES_1984.decision_odds(state, "Macedonia", asked.key, asked.position)
+    start_odds = land_odds(RULES_1984, {**mine, "leaders": 1, "by_sea": {}}, {**his, "fortified": False}, area="THR")
+    assert default.wins == pytest.approx(float(start_odds.attacker_wins), abs=1e-12)
+    assert default.attacker_losses == pytest.approx(float(sum(start_odds.attacker_losses.values())), abs=1e-12)

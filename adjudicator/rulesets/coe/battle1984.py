@@ -208,6 +208,15 @@ class Combat:
         """What a target question keeps beside the position, for the odds of its answers (decision_odds.py)."""
         return None
 
+    def copy(self) -> Combat:
+        """The same battle on a copy of the position (what a shot does to it leaves this one as it is)."""
+        return type(self)(
+            Turn(self.ruleset, self.turn.state.copy(), self.attacker, (), self.turn.dice, {}),
+            self.area,
+            self.attacker,
+            self.defender,
+        )
+
     # -- O-6.8: one shot ----------------------------------------------------------------------------------
 
     def shoot(self, seat: str, cycle: int) -> None:
@@ -259,6 +268,11 @@ class LandBattle1984(Combat):
     def point(self) -> Callable[[], Point]:
         """The position and the attacking units that came by sea and are left (O-6.17)."""
         return lambda: Point(self.turn.state.copy(), dict(self.sea_borne))
+
+    def copy(self) -> LandBattle1984:
+        turn = Turn(self.ruleset, self.turn.state.copy(), self.attacker, (), self.turn.dice, {})
+        turn.scratch["by_sea"] = {self.area: dict(self.sea_borne)}
+        return LandBattle1984(turn, self.area, self.attacker, self.defender)
 
     def came_by_sea(self) -> dict[str, int]:
         """The attacker's units that landed in the battle province from galleys this turn (O-6.17), as the
@@ -454,6 +468,10 @@ class NavalBattle1984(Combat):
 
     at_sea = True
     prefix = "naval"
+
+    def point(self) -> Callable[[], Point]:
+        """The position and the enemy fleet's owner."""
+        return lambda: Point(self.turn.state.copy(), defender=self.defender)
 
     def strength(self, seat: str) -> int:
         """Catapults aboard (O-6.5, O-6.23); a fortified city never counts at sea."""

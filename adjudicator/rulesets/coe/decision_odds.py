@@ -9,13 +9,13 @@ choice of it, C-15.5, and the units he lost where he had a choice of them, C-15.
   retreat (C-6.20); in 1984 without pursuit (O-6.19).
 - Classic battle legions (C-15.5): each legion the seat could form, for the round about to be fought.
 - Classic losses (C-15.6): each way to take the round's hits from his legion (C-6.9), for the round's rest.
-- 1984 targets (O-14.4, O-14.5): each target his shot could aim at, for the cycle's rest.
-- Classic naval losses (C-15.10): each set of galleys that could sink, for the round's rest and the rounds left
-  (1984's naval targets get no figure yet).
+- 1984 targets (O-14.4, O-14.5; at sea O-6.24): each target his shot could aim at, for the cycle's rest.
+- Classic naval losses (C-15.10): each set of galleys that could sink, for the round's rest and the rounds left.
 
 A Classic round is played out over what is not yet rolled or chosen (Round), a 1984 cycle shot by shot; then the
 battle goes on from each state they leave (odds.land_odds after_round): the retreat first (C-6.13, O-6.8 step 9),
-the exact odds after; a naval round is played out likewise, then the rounds left (odds.naval_odds rounds)."""
+the exact odds after; a Classic naval round is played out likewise, then the rounds left (odds.naval_odds rounds),
+and a 1984 cycle at sea shot by shot, then the battle on (odds.naval_odds after_round)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from adjudicator.rulesets.coe.vocabulary import UNIT_KINDS
 
 if TYPE_CHECKING:
     from adjudicator.rulesets.coe.battle import Units
-    from adjudicator.rulesets.coe.battle1984 import LandBattle1984, Target
+    from adjudicator.rulesets.coe.battle1984 import Combat, Target
     from adjudicator.rulesets.coe.decisions import Pick, Point
     from adjudicator.rulesets.coe.odds_forces import Comp
 
@@ -47,8 +47,15 @@ def decision_odds(
     question's default writes the answer; none for other decisions, or without the point the question kept."""
     from adjudicator.rulesets.coe.odds_forces import is_1984
 
-    if key.startswith("naval.") and point is not None and point.enemy and not is_1984(rules):
-        return _naval_losses_odds(rules, seat, key.split(".")[1], int(key.split(".")[2]), point)
+    if key.startswith("naval.") and point is not None and point.defender:
+        _, zone, number, what = key.split(".")
+        if is_1984(rules):
+            return (
+                _target_odds(rules, seat, zone, point, (point.state.active or "", point.defender))
+                if what == "target"
+                else []
+            )
+        return _naval_losses_odds(rules, seat, zone, int(number), point) if what == "losses" else []
     what, code = battle_question(key)
     sides = _sides(point, code) if point is not None else None
     if point is None or sides is None or seat not in sides:
@@ -106,65 +113,96 @@ def _retreat_odds(
 
 
 def _target_odds(
-    rules: CoeRuleset, seat: str, code: str, point: Point, sides: tuple[str, str]
+    rules: CoeRuleset, seat: str, area: str, point: Point, sides: tuple[str, str]
 ) -> list[tuple[str, AttackOdds]]:
-    """A 1984 target question (O-14.4, O-14.5): each target `seat`'s shot could aim at, in the default order, the
-    shot hitting with its chance (O-6.7); the attacker's shot is followed by the defender's reply at the target his
-    defaults name (his standing TARGETS are his secret); then the battle on, the attacker's retreat first."""
-    from adjudicator.rulesets.coe.battle import units_of
-    from adjudicator.rulesets.coe.odds_forces import comp_of
+    """A 1984 target question (O-14.4, O-14.5; at sea O-6.24): each target `seat`'s shot could aim at, in the default
+    order, the shot hitting with its chance (O-6.7); the attacker's shot is followed by the defender's reply at the
+    target his defaults name (his standing TARGETS are his secret); then the battle on, on land the attacker's retreat
+    first."""
+    from adjudicator.rulesets.coe.battle1984 import LandBattle1984, NavalBattle1984
 
     attacker, defender = sides
+    turn = Turn(rules, point.state.copy(), attacker, (), NO_DICE, {})
+    if rules.board.is_land(area):
+        turn.scratch["by_sea"] = {area: dict(point.by_sea)}
+    at = (LandBattle1984 if rules.board.is_land(area) else NavalBattle1984)(turn, area, attacker, defender)
     standing = point.state.players[seat].standing
     own = (standing if seat == attacker else None, standing if seat == defender else None)
-    at = _battle_1984(rules, point.state, code, sides, point.by_sea)
     found = []
     for target in at.ranked_targets(seat):
         lines = []  # (chance, the odds line of the battle on from there) of each way the cycle's shots can fall
         for chance, battle in _shot(at, seat, target):
-            if seat == attacker and battle.force(defender).units and battle.force(attacker).units:
+            if seat == attacker and _fighting(battle):
                 branches = _shot(battle, defender, battle.ranked_targets(defender)[0])
             else:
                 branches = [(1.0, battle)]
-            for further, after in branches:
-                left = tuple(comp_of(units_of(after.force(side))) for side in sides)
-                odds = land_battle_odds(
-                    rules,
-                    point.state,
-                    code,
-                    sides,
-                    pieces(at.force(attacker)) | {"by_sea": dict(after.sea_borne)},
-                    defence_pieces(point.state, code, defender, at.force(defender)),
-                    *own,
-                    after_round={left: 1.0},
-                )
-                lines.append((chance * further, odds_line(code, defender, odds)))
+            lines += [(chance * further, _battle_on(rules, at, after, own)) for further, after in branches]
         figure = [sum(p * getattr(line, name) for p, line in lines) for name in FIGURES]
-        found.append((target.show(), AttackOdds(code, lines[0][1].attacker, lines[0][1].defender, *figure)))
+        found.append((target.show(), AttackOdds(area, lines[0][1].attacker, lines[0][1].defender, *figure)))
     return found
 
 
-def _battle_1984(
-    rules: CoeRuleset, state: GameState, code: str, sides: tuple[str, str], by_sea: Mapping[str, int]
-) -> LandBattle1984:
-    """The engine's 1984 land battle in `code` on a copy of `state`, the attacking units that came by sea as given."""
-    from adjudicator.rulesets.coe.battle1984 import LandBattle1984
-
-    turn = Turn(rules, state.copy(), sides[0], (), NO_DICE, {})
-    turn.scratch["by_sea"] = {code: dict(by_sea)}
-    return LandBattle1984(turn, code, *sides)
-
-
-def _shot(battle: LandBattle1984, seat: str, target: Target) -> list[tuple[float, LandBattle1984]]:
+def _shot(battle: Combat, seat: str, target: Target) -> list[tuple[float, Combat]]:
     """`seat`'s shot at `target` (O-6.7): the battle after a hit and after a miss, each with its chance (a shot
     needing 1 or less hits without a die, O-15.1)."""
     needed = battle.base_number(target) - battle.advantage(seat)
     chance = 1.0 if needed <= 1 else max(0, 7 - needed) / 6
-    hit = _battle_1984(
-        battle.ruleset, battle.turn.state, battle.area, (battle.attacker, battle.defender), battle.sea_borne
-    )
+    hit = battle.copy()
     hit.remove(battle.enemy(seat), target, seat)
     return [(p, after) for p, after in ((chance, hit), (1 - chance, battle)) if p]
+
+
+def _fighting(battle: Combat) -> bool:
+    """Whether both sides fight on: combat units on land (O-6.14), galleys and the Caesar at sea (O-6.26, O-7.5)."""
+    sides = (battle.attacker, battle.defender)
+    if not battle.at_sea:
+        return all(battle.force(side).units for side in sides)
+    players = battle.turn.state.players
+    return all(battle.force(side).galleys and not players[side].eliminated for side in sides)
+
+
+def _battle_on(
+    rules: CoeRuleset,
+    before: Combat,
+    after: Combat,
+    standings: tuple[Mapping[str, Any] | None, Mapping[str, Any] | None],
+) -> AttackOdds:
+    """The odds line of a 1984 battle gone from `before` to `after` by the shots of a cycle: the battle on from there
+    (odds.py after_round), its losses counted from `before`."""
+    from adjudicator.rulesets.coe.battle import units_of
+    from adjudicator.rulesets.coe.odds import naval_odds
+    from adjudicator.rulesets.coe.odds_forces import comp_of, describe_fleet
+
+    area, sides, state = before.area, (before.attacker, before.defender), before.turn.state
+    if not before.at_sea:
+        left = tuple(comp_of(units_of(after.force(side))) for side in sides)
+        attack = pieces(before.force(sides[0])) | {"by_sea": dict(after.sea_borne)}  # type: ignore[attr-defined]
+        defence = defence_pieces(state, area, sides[1], before.force(sides[1]))
+        odds = land_battle_odds(rules, state, area, sides, attack, defence, *standings, after_round={left: 1.0})
+        return odds_line(area, sides[1], odds)
+    fleets = [fleet_of(before.force(side)) for side in sides]
+    if not _fighting(after):  # a fleet gone or a Caesar sunk: the battle is over (O-6.26, O-7.5)
+        winner = (
+            sides[0] if after.force(sides[0]).galleys and not after.turn.state.players[sides[0]].eliminated else None
+        )
+        lost = [_afloat(before.force(side)) - _afloat(after.force(side)) for side in sides]
+        texts = [describe_fleet(fleet) for fleet in fleets]
+        return AttackOdds(area, texts[0], f"{sides[1]} {texts[1]}", float(winner == sides[0]), *map(float, lost))
+    galleys = [before.force(side).galleys for side in sides]
+    left = tuple(
+        tuple(
+            comp_of(units_of(after.force(side).aboard.get(g) or Cargo())) if g in after.force(side).galleys else None
+            for g in own
+        )
+        for side, own in zip(sides, galleys, strict=True)
+    )
+    odds = naval_odds(rules, fleets[0], fleets[1], *standings, after_round={left: 1.0})
+    return odds_line(area, sides[1], odds)
+
+
+def _afloat(force: Force) -> int:
+    """A fleet's pieces as a naval battle's losses count them: galleys and the combat units aboard."""
+    return len(force.galleys) + sum((force.aboard.get(g) or Cargo()).units for g in force.galleys)
 
 
 @dataclass(frozen=True)
@@ -192,11 +230,11 @@ def _naval_losses_odds(
     from adjudicator.rulesets.coe.odds_chain import binomial, capped
     from adjudicator.rulesets.coe.odds_forces import describe_fleet
 
-    state, enemy = point.state, point.enemy
+    state, defender = point.state, point.defender
     attacker = state.active
-    if attacker not in (seat, enemy) or seat == enemy or zone not in state.areas:
+    if seat not in (attacker, defender) or zone not in state.areas:
         return []
-    defender = enemy if seat == attacker else seat
+    enemy = defender if seat == attacker else attacker
     fleets = {side: state.areas[zone].units[side] for side in (attacker, defender)}
     mine, theirs = fleets[seat], fleets[enemy]
 

@@ -68,9 +68,10 @@ class Point:
     hits: int = 0
     enemy_hits: int = 0
     enemy_losses: Mapping[str, int] | None = None
-    # a Classic naval losses question (C-15.10): the enemy fleet's owner (the asked seat's own hits in `hits`, the
-    # defender's of the round in `enemy_hits` when the attacker is asked)
-    enemy: str = ""
+    # a naval battle's defender (its attacker is the seat whose turn it is); in a Classic naval losses question
+    # (C-15.10) the asked seat's hits are in `hits`, the defender's of the round in `enemy_hits` when the attacker is
+    # asked
+    defender: str = ""
 
 
 def decide(

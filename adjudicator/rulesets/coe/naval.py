@@ -124,7 +124,7 @@ def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> N
         key = f"naval.{zone}.{number}.losses"
         a_faces = [turn.dice.roll(f"{zone} naval round {number}: attacker") for _ in range(2 * len(attack.galleys))]
         d_hits = a_faces.count(GALLEY_FACE)
-        d_sunk = galleys_to_sink(turn, defender, defence, d_hits, key, naval_point(turn, attacker, d_hits))
+        d_sunk = galleys_to_sink(turn, defender, defence, d_hits, key, naval_point(turn, defender, d_hits))
         d_faces = [turn.dice.roll(f"{zone} naval round {number}: defender") for _ in range(2 * len(defence.galleys))]
         a_hits = d_faces.count(GALLEY_FACE)
         a_sunk = galleys_to_sink(turn, attacker, attack, a_hits, key, naval_point(turn, defender, a_hits, d_hits))
@@ -150,11 +150,11 @@ def fight_naval_battle(turn: Turn, zone: str, attacker: str, defender: str) -> N
     turn.event("naval_end", attacker, area=zone, defender=defender)
 
 
-def naval_point(turn: Turn, enemy: str, hits: int, enemy_hits: int = 0) -> Callable[[], Point]:
-    """The Point a naval losses question keeps: the position, the enemy, the asked seat's hits; the attacker's also
-    the hits the defender took (decision_odds.py)."""
+def naval_point(turn: Turn, defender: str, hits: int, enemy_hits: int = 0) -> Callable[[], Point]:
+    """The Point a naval losses question keeps: the position, the battle's defender, the asked seat's hits; the
+    attacker's also the hits the defender took (decision_odds.py)."""
     state = turn.state
-    return lambda: Point(state.copy(), hits=hits, enemy_hits=enemy_hits, enemy=enemy)
+    return lambda: Point(state.copy(), hits=hits, enemy_hits=enemy_hits, defender=defender)
 
 
 def sink(turn: Turn, zone: str, seat: str, force: Force, galleys: list[int], captor: str | None) -> None:

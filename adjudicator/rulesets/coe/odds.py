@@ -117,12 +117,15 @@ def naval_odds(
     *,
     exact: bool = False,
     rounds: int = ROUNDS,
+    after_round: Mapping[tuple[tuple[Galley, ...], tuple[Galley, ...]], Prob] | None = None,
 ) -> Odds:
     """Exact odds of a naval battle. Galleys: a number of empty galleys, or one dict per galley (numbered 1.. in
     that order) with what it carries: infantry, cavalry, catapult, generals, caesar. Classic: cargo only decides
     which galleys are lost first (C-15.10, standing "naval_losses") and what sinks with them; 1984: cargo fights
     and is shot first (O-6.24, standing "targets"). A sunk Caesar ends his side's battle (O-7.5, C-8.13). `rounds`
-    (Classic): the rounds left to fight (C-7.5: three in all)."""
+    (Classic): the rounds left to fight (C-7.5: three in all). `after_round` (1984): the battle goes on after shots
+    already fought, from these fleets (each galley's units aboard, in the order given, None once sunk) with these
+    chances, its losses counted from the galleys given."""
     rules = rules_of(ruleset)
     fleets = (read_fleet(attacker_galleys, "attacker"), read_fleet(defender_galleys, "defender"))
     if not fleets[0] or not fleets[1]:
@@ -150,7 +153,15 @@ def naval_odds(
             return counts
 
         tally, states = shot_battle(
-            a_side, d_side, a0, d0, exact, [*UNIT_KINDS, "galley"], (lost(a0), lost(d0)), lambda a, d: False
+            a_side,
+            d_side,
+            a0,
+            d0,
+            exact,
+            [*UNIT_KINDS, "galley"],
+            (lost(a0), lost(d0)),
+            lambda a, d: False,
+            after_round,
         )
     return tally.odds(rules, "naval", describe_fleet(attacker_galleys), describe_fleet(defender_galleys), states)
 
