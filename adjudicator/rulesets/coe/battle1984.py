@@ -270,6 +270,7 @@ class LandBattle1984(Combat):
         return lambda: Point(self.turn.state.copy(), dict(self.sea_borne))
 
     def copy(self) -> LandBattle1984:
+        """As Combat.copy, the attacking units that came by sea and are left with it (O-6.17)."""
         turn = Turn(self.ruleset, self.turn.state.copy(), self.attacker, (), self.turn.dice, {})
         turn.scratch["by_sea"] = {self.area: dict(self.sea_borne)}
         return LandBattle1984(turn, self.area, self.attacker, self.defender)
