@@ -15,7 +15,6 @@ from adjudicator.archive.models import DecisionRow, GameRow
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import StepResult, resolve_step
-from adjudicator.orders import parse_orders
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.attack_odds import could_hold
 from adjudicator.rulesets.empires.battle import ATTACKER_SIDE, DEFENDER_SIDE, PULL, PUSH, move_marker
@@ -26,7 +25,7 @@ from adjudicator.rulesets.empires.state import GameState
 from adjudicator.services.reports import write_decision_notices
 from adjudicator.services.turn import questions_now
 from tests.eaw_helpers import small_data
-from tests.test_receipt_odds_empires import ATTACK, HEADER, border_war
+from tests.test_receipt_odds_empires import attack_planned, border_war
 
 DATA = small_data(marker_choice="winner_chooses")
 RULES = EmpiresGame(load_ruleset("empires-aw").info, DATA, DATA.options)
@@ -42,14 +41,7 @@ def marker_battle(stack: str = STACK) -> tuple[GameState, list[Pending]]:
 
 def marker_step(stack: str = STACK, answers: dict[str, dict[str, str]] | None = None) -> tuple[GameState, StepResult]:
     _, state = border_war()
-    state.phase = "action"
-    held = {c for p in state.players.values() for c in p.hand}
-    state.deck = [c for c in DATA.general_deck if c not in held]
-    state.players["green"].half, state.players["green"].home_group = "south", "E"
-    state.players["green"].hand = list(DATA.home_army("E"))
-    state.home_groups = {"north": ["B", "C"], "south": ["F"]}
-    plan = parse_orders(f"{HEADER}\n{ATTACK} WITH {stack}\n", RULES)
-    state.players["red"].plan, state.players["red"].planned = [o.to_json() for o in plan.orders], True
+    attack_planned(RULES, state, stack)
     step = RULES.due(state)
     assert step is not None
     return state, resolve_step(RULES, state, step, {}, GivenDice(values=[2] * 40), answers, ask=True)

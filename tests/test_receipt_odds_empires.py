@@ -195,19 +195,26 @@ def test_eaw_odds_reach_the_player_by_mail(placed: Mailed) -> None:
     assert game_position(placed.data) is not None
 
 
+def attack_planned(rules: EmpiresGame, state: GameState, stack: str) -> None:
+    """The border war made a whole position of the action phase, as the archive stores one (the deck, green on home
+    army E, the home armies left), with red's plan: attack Raetia with `stack`."""
+    state.phase = "action"
+    held = {c for p in state.players.values() for c in p.hand}
+    state.deck = [c for c in DATA.general_deck if c not in held]
+    state.players["green"].half, state.players["green"].home_group = "south", "E"
+    state.players["green"].hand = list(DATA.home_army("E"))
+    state.home_groups = {"north": ["B", "C"], "south": ["F"]}
+    plan = parse_orders(f"{HEADER}\n{ATTACK} WITH {stack}\n", rules)
+    state.players["red"].plan, state.players["red"].planned = [o.to_json() for o in plan.orders], True
+
+
 def test_EAW_12_4_a_siege_decision_notice_gives_the_odds_of_each_choice(tmp_path: Path) -> None:
     """EAW-12.4: asked whether to defend Raetia's fort in a siege, blue's notice gives the odds of the siege and of
     the open battle, on what blue can know: its own hand against any stack red could form from what it could hold
     (the stack red sent with the attack is its secret)."""
     rules, state = border_war()
-    state.phase, state.forts = "action", {"RAE": "blue"}
-    held = {c for p in state.players.values() for c in p.hand}  # a whole position, as the archive stores one
-    state.deck = [c for c in DATA.general_deck if c not in held]
-    state.players["green"].half, state.players["green"].home_group = "south", "E"
-    state.players["green"].hand = list(DATA.home_army("E"))
-    state.home_groups = {"north": ["B", "C"], "south": ["F"]}
-    plan = parse_orders(f"{HEADER}\n{ATTACK} WITH archer, horse_a, guard_a, pike, blade\n", rules)
-    state.players["red"].plan, state.players["red"].planned = [o.to_json() for o in plan.orders], True
+    state.forts = {"RAE": "blue"}
+    attack_planned(rules, state, "archer, horse_a, guard_a, pike, blade")
     step = rules.due(state)
     assert step is not None
     result = resolve_step(rules, state, step, {}, GivenDice(values=[3] * 40), ask=True)
