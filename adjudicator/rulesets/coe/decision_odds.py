@@ -47,15 +47,8 @@ def decision_odds(
     question's default writes the answer; none for other decisions, or without the point the question kept."""
     from adjudicator.rulesets.coe.odds_forces import is_1984
 
-    if key.startswith("naval.") and point is not None and point.defender:
-        _, zone, number, what = key.split(".")
-        if is_1984(rules):
-            return (
-                _target_odds(rules, seat, zone, point, (point.state.active or "", point.defender))
-                if what == "target"
-                else []
-            )
-        return _naval_losses_odds(rules, seat, zone, int(number), point) if what == "losses" else []
+    if key.startswith("naval."):
+        return _naval_odds(rules, seat, key, point)
     what, code = battle_question(key)
     sides = _sides(point, code) if point is not None else None
     if point is None or sides is None or seat not in sides:
@@ -69,6 +62,23 @@ def decision_odds(
     if what == "losses" and point.legion:
         return _losses_odds(rules, seat, code, point, sides)
     return []
+
+
+def _naval_odds(rules: CoeRuleset, seat: str, key: str, point: Point | None) -> list[tuple[str, AttackOdds]]:
+    """A naval battle's question, naval.<zone>.<round or cycle>.<what>: its attacker is the seat whose turn it is, its
+    defender the one the point names."""
+    from adjudicator.rulesets.coe.odds_forces import is_1984
+
+    parts = key.split(".")
+    if point is None or len(parts) != 4 or not point.defender or point.state.active is None:
+        return []
+    _, zone, number, what = parts
+    sides = (point.state.active, point.defender)
+    if seat not in sides or zone not in point.state.areas:
+        return []
+    if is_1984(rules):
+        return _target_odds(rules, seat, zone, point, sides) if what == "target" else []
+    return _naval_losses_odds(rules, seat, zone, int(number), point) if what == "losses" else []
 
 
 def _retreat_odds(
@@ -230,10 +240,7 @@ def _naval_losses_odds(
     from adjudicator.rulesets.coe.odds_chain import binomial, capped
     from adjudicator.rulesets.coe.odds_forces import describe_fleet
 
-    state, defender = point.state, point.defender
-    attacker = state.active
-    if seat not in (attacker, defender) or zone not in state.areas:
-        return []
+    state, attacker, defender = point.state, point.state.active, point.defender
     enemy = defender if seat == attacker else attacker
     fleets = {side: state.areas[zone].units[side] for side in (attacker, defender)}
     mine, theirs = fleets[seat], fleets[enemy]
