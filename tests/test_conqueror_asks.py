@@ -479,6 +479,9 @@ def test_ER_14_12_by_mail_the_turn_waits_for_the_answer_the_notice_names_the_for
     notice = (pbem.data / "games" / "er1" / "outbox" / f"decisions-turn-{number:04d}-kesh.txt").read_text()
     assert "thal attacks PEL from ORO: do you reinforce a side, and from where?" in notice
     assert "ANSWER battle.PEL.1.reinforce: REINFORCE NEVER" in notice and "ER-14.12" in notice
+    odds = [line.strip() for line in notice.splitlines() if line.strip().startswith("# if you answer REINFORCE")]
+    assert odds[0].startswith("# if you answer REINFORCE NEVER: PEL: ") and len(odds) > 1, notice  # each answer's odds
+    assert "REINFORCE thal FROM DUN" in "".join(odds) and "the attacker wins" in odds[0]
     assert "battle" not in notice.split("Answer by sending")[0].split("campaign turn")[-1].casefold()  # no die yet
     answer = pbem.orders("kesh", number, "ANSWER battle.PEL.1.reinforce: REINFORCE thal FROM DUN", game="er1")
     assert pbem("answer", "er1", str(answer)).exit_code == 0
