@@ -1,7 +1,8 @@
-"""Odds in a retreat notice (Classic C-15.7, 1984 O-14.6): asked in the middle of a battle whether to continue or
-retreat, a seat gets the odds of each choice reckoned on the battle as it stands at that question (the forces left
-after the round or shots the notice shows), on what he can know: his own standing orders, the enemy following the
-defaults (C-15)."""
+"""Odds in Conquest of the Empire's decision notices: asked in the middle of a battle (whether to continue or retreat,
+C-15.7 and O-14.6; a battle legion, C-15.5; a round's losses, C-15.6; the galleys that sink, C-15.10; a 1984 shot's
+target, O-14.4, O-14.5, O-6.24), a seat gets the odds of each answer reckoned on the battle as it stands at that
+question, on what he can know: his own standing orders, the enemy following the defaults (C-15), the enemy's unseen
+choices of the round too."""
 
 from __future__ import annotations
 
