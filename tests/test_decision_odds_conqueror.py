@@ -192,9 +192,9 @@ def test_the_reinforcement_notice_lists_each_answers_odds(tmp_path: Path) -> Non
     (path,) = write_decision_notices(
         tmp_path, rules, game, 5, result, waiting, {"thal": "de"}, rules.snapshot_text(state)
     )
-    lines = [
-        line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")
-    ]
+    notice = path.read_text(encoding="utf-8")
+    assert "(Vorgabe: VERSTÄRKE NIE; ER-14.12)" in notice  # the default in the reader's keywords, as he answers
+    lines = [line.strip() for line in notice.splitlines() if line.strip().startswith("# wenn")]
     assert [line.split(":")[0] for line in lines] == [
         "# wenn du VERSTÄRKE NIE antwortest",
         "# wenn du VERSTÄRKE aurel AUS THA antwortest",

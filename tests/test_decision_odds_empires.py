@@ -15,12 +15,14 @@ from adjudicator.archive.models import DecisionRow, GameRow
 from adjudicator.engine.chance import GivenDice
 from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import StepResult, resolve_step
+from adjudicator.render.i18n import engine_text
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.empires.attack_odds import could_hold
 from adjudicator.rulesets.empires.battle import ATTACKER_SIDE, DEFENDER_SIDE, PULL, PUSH, move_marker
 from adjudicator.rulesets.empires.battle_stacks import OPEN, numbered
 from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.rulesets.empires.odds import candidate_stacks, stack_odds
+from adjudicator.rulesets.empires.play import in_english
 from adjudicator.rulesets.empires.state import GameState
 from adjudicator.services.reports import write_decision_notices
 from adjudicator.services.turn import questions_now
@@ -140,3 +142,10 @@ def test_EAW_12_7_an_answer_that_is_no_move_is_refused_naming_the_moves() -> Non
         e for e in marker_step(answers={"blue": {"marker.RAE.3": "ZIEH"}})[1].events if e.kind == "answer_refused"
     ]
     assert [e.data["reason"] for e in refused] == ["'ZIEH' is not one of push, pull (EAW-12)"]
+
+
+@pytest.mark.parametrize("language", ["de", "it", "nl"])
+def test_EAW_12_a_choice_shown_in_the_readers_words_can_be_typed_back_as_the_answer(language: str) -> None:
+    """A notice shows the default in the reader's words ("standaard: schuiven"): each choice so written is read."""
+    for choice in ("push", "pull", "siege", "open", "yes", "no"):
+        assert in_english(engine_text(language, choice, RULES.name)) == choice, (language, choice)

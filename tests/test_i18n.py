@@ -202,6 +202,8 @@ def test_every_engine_text_translates_back_from_its_english_form(language: str) 
         ("coe-classic", "Egyptus 1 INF 2 CAV", ("infantry", "cavalry")),  # a seat's name before his units
         ("conqueror-er", "1 CAV 2 ARC (rally)", ("cavalry", "archer")),  # a note after them
         ("conqueror-er", "4 INF 2 SHIP ELITE", ("infantry", "ship", "elite")),  # a keyword after them
+        # an army and the one that joins it from an area (ER-8.4)
+        ("conqueror-er", "kesh 2 INF + 1 CAV 1 ARC FROM THA", ("infantry", "cavalry", "archer", "from")),
     ],
 )
 def test_a_force_in_an_odds_line_is_written_in_the_readers_keywords(
@@ -209,7 +211,7 @@ def test_a_force_in_an_odds_line_is_written_in_the_readers_keywords(
 ) -> None:
     for language in ("de", "it", "nl"):
         words = [written(language, kind, ruleset) for kind in kinds]
-        keywords = re.findall(r"\b(?:INF|CAV|ARC|SHIP|ELITE)\b", english)
+        keywords = re.findall(r"\b(?:INF|CAV|ARC|SHIP|ELITE|FROM)\b", english)
         expected = english
         for keyword, word in zip(keywords, words, strict=True):
             expected = re.sub(rf"\b{keyword}\b", word, expected, count=1)

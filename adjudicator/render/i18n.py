@@ -296,6 +296,14 @@ def _translate(language: str, text: str, depth: int, ruleset: str | None = None)
             translated = [_translate(language, part, depth + 1, ruleset) for part in (head, tail[:-1])]
             if translated != [head, tail[:-1]]:
                 return f"{translated[0]} ({translated[1]})"
+        if " + " in text:  # a force and those who join it: "1 CAV 2 INF + 2 INF FROM THA"
+            return " + ".join(_translate(language, part, depth + 1, ruleset) for part in text.split(" + "))
+        words = text.split(" ")
+        if (
+            len(words) > 3 and words[-2].isupper() and _unit_list(words[:-2], ruleset)
+        ):  # units and where: "2 INF FROM THA"
+            units = _translate(language, " ".join(words[:-2]), depth + 1, ruleset)
+            return f"{units} {keywords_written(language, words[-2], ruleset)} {words[-1]}"
         for separator in (", ", " "):  # a list of texts ("galley 1, galley 2") or of unit counts ("2 INF 1 CAV")
             if separator in text:
                 parts = text.split(separator)

@@ -116,6 +116,13 @@ def choose_units(
     return fill(pool, count, priority)
 
 
+def fortress_dice(fortified: bool, attacking_catapults: int) -> int:
+    """2 extra defender dice for a fortified city he controls, 1 if the attacker has a catapult there (C-6.7)."""
+    if not fortified:
+        return 0
+    return 1 if attacking_catapults else 2
+
+
 def has_choice(pool: Units, count: int) -> bool:
     """Whether taking `count` of `pool` leaves a choice: some but not all, of two kinds or more (C-6.9)."""
     return 0 < count < sum(pool.values()) and sum(1 for n in pool.values() if n) > 1
@@ -249,11 +256,9 @@ class LandBattle:
         return lambda: Point(state.copy(), legion=dict(legion), hits=hits, enemy_hits=enemy_hits, enemy_losses=seen)
 
     def fortress_dice(self, attack: Force) -> int:
-        """2 extra defender dice for a fortified city, 1 if the attacker has a catapult there (C-6.7)."""
+        """The defender's fortress dice in this battle (C-6.7)."""
         area = self.turn.state.area(self.code)
-        if area.city != "fortified" or area.owner != self.defender:
-            return 0
-        return 1 if attack.catapult else 2
+        return fortress_dice(area.city == "fortified" and area.owner == self.defender, attack.catapult)
 
     def destinations(self, seat: str) -> list[str]:
         """Adjacent land provinces without other players' combat units, in C-15.8 default order (C-6.17)."""

@@ -236,7 +236,7 @@ def _naval_losses_odds(
     losses come first (C-8.13); then the rounds left (C-7.5)."""
     from itertools import combinations
 
-    from adjudicator.rulesets.coe.naval import CATEGORIES, ROUNDS, category
+    from adjudicator.rulesets.coe.naval import ROUNDS, first_to_sink
     from adjudicator.rulesets.coe.odds_chain import binomial, capped
     from adjudicator.rulesets.coe.odds_forces import describe_fleet
 
@@ -245,19 +245,11 @@ def _naval_losses_odds(
     fleets = {side: state.areas[zone].units[side] for side in (attacker, defender)}
     mine, theirs = fleets[seat], fleets[enemy]
 
-    def by_default(force: Force, hits: int) -> list[int]:  # C-15.10's default order (naval.galleys_to_sink)
-        aboard = force.aboard
-        ranked = sorted(
-            force.galleys,
-            key=lambda g: (CATEGORIES.index(category(aboard.get(g))), (aboard.get(g) or Cargo()).units, g),
-        )
-        return ranked[:hits]
-
     if seat == defender:  # his roll to come: two dice a galley, one in six a galley face (C-7.3)
         rolled = capped(binomial(2 * len(mine.galleys), False), len(theirs.galleys))
-        enemy_sinks = [(by_default(theirs, hits), float(p)) for hits, p in enumerate(rolled) if p]
+        enemy_sinks = [(first_to_sink(theirs, hits), float(p)) for hits, p in enumerate(rolled) if p]
     else:
-        enemy_sinks = [(by_default(theirs, point.enemy_hits), 1.0)]
+        enemy_sinks = [(first_to_sink(theirs, point.enemy_hits), 1.0)]
     standing = state.players[seat].standing
     own = (standing if seat == attacker else None, standing if seat == defender else None)
     texts = (describe_fleet(fleet_of(fleets[attacker])), f"{defender} {describe_fleet(fleet_of(fleets[defender]))}")
@@ -379,12 +371,12 @@ def after_round(
     """The units each side is left with after the round, with their chances: a roll not yet made counted over its
     faces (C-6.8: symbols matched with the legion's own units, catapults in reserve too; the defender's fortress dice
     with his, C-6.7; the hits capped at the legion hit, C-6.9), losses not yet chosen taken by `priorities`."""
-    from adjudicator.rulesets.coe.battle import fill, units_of
+    from adjudicator.rulesets.coe.battle import fill, fortress_dice, units_of
     from adjudicator.rulesets.coe.odds_chain import capped, symbol_hits
     from adjudicator.rulesets.coe.odds_forces import comp_of, minus
 
     attack, defence = forces
-    fortress = (1 if attack.catapult else 2) if fortified else 0
+    fortress = fortress_dice(fortified, attack.catapult)
 
     def hits(known: int | None, side: int, extra_dice: int) -> list[tuple[int, float]]:
         """The hits side `side` takes: known, or the enemy's roll of his legion (and `extra_dice`)."""

@@ -5,7 +5,7 @@ Dice order: in each round the attacker's dice (two per galley, by galley number)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from adjudicator.engine.vocabulary import N_, Rejected
@@ -67,6 +67,15 @@ def category(cargo: Cargo | None) -> str:
     return "generals" if cargo.generals else "loaded"
 
 
+def first_to_sink(force: Force, hits: int, priority: Sequence[str] = CATEGORIES) -> list[int]:
+    """The `hits` galleys of `force` that sink first by a priority of categories (C-15.10: by default empty, loaded,
+    generals, the Caesar), the fewest units aboard first within one, then the lowest number."""
+    aboard = force.aboard
+    return sorted(
+        force.galleys, key=lambda g: (priority.index(category(aboard.get(g))), (aboard.get(g) or Cargo()).units, g)
+    )[:hits]
+
+
 def galleys_to_sink(
     turn: Turn, seat: str, force: Force, hits: int, key: str, at: Callable[[], Point] | None = None
 ) -> list[int]:
@@ -76,14 +85,8 @@ def galleys_to_sink(
     preset = standing(turn, seat, "naval_losses")
     order = list(dict.fromkeys([*(preset or []), *CATEGORIES]))
 
-    def ranked(priority: list[str]) -> list[int]:
-        return sorted(
-            force.galleys,
-            key=lambda g: (priority.index(category(force.aboard.get(g))), (force.aboard.get(g) or Cargo()).units, g),
-        )[:hits]
-
     if hits == 0 or hits >= len(force.galleys):  # C-15.10: nothing to choose, so no decision (and no question)
-        return ranked(list(CATEGORIES))
+        return first_to_sink(force, hits)
 
     def parse(text: str) -> list[int]:
         numbers = [int(w) for w in text.replace(",", " ").split() if w.isdigit()]
@@ -102,8 +105,8 @@ def galleys_to_sink(
         seat,
         key,
         N_("which %(count)s of your galleys sink?", count=hits),
-        ranked(list(CATEGORIES)),
-        ranked(order) if preset else None,
+        first_to_sink(force, hits),
+        first_to_sink(force, hits, order) if preset else None,
         parse,
         ruleset.rule("15.10"),
         lambda v: ", ".join(N_("galley %(number)s", number=g) for g in v) or N_("none"),

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from adjudicator.rulesets.coe.battle import default_legion, fill, retreat_wanted
+from adjudicator.rulesets.coe.battle import default_legion, fill, fortress_dice, retreat_wanted
 from adjudicator.rulesets.coe.decisions import Pick, complete_choice
 from adjudicator.rulesets.coe.naval import CATEGORIES, ROUNDS
 from adjudicator.rulesets.coe.odds_chain import Tally, binomial, capped, symbol_hits
@@ -191,7 +191,7 @@ class _LandChain:
             self.d_by_total.setdefault(dfn.totals[ident], []).append(ident)
         self.a_retreats = att.retreat_table(sum(self.a0), sum(self.d0))
         self.d_retreats = dfn.retreat_table(sum(self.d0), sum(self.a0))
-        self.fortress = [(1 if c[2] else 2) if defender.fortified else 0 for c in att.comps[:na]]  # C-6.7
+        self.fortress = [fortress_dice(defender.fortified, c[2]) for c in att.comps[:na]]  # C-6.7
         self.mass: list[list[Prob]] = [[self.zero] * na for _ in range(nd)]  # by defender id, then attacker id
         for (ia, id_), p in (start or {(self.ia0, self.id0): 1}).items():
             self.mass[id_][ia] += p

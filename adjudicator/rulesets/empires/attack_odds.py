@@ -236,6 +236,12 @@ def marker_odds(rules: EmpiresGame, state: GameState, seat: str, point: MarkerPo
         losses_of = {seat: standing.loss_priority(own), enemy: ()}
         losses = (losses_of[point.attacker], losses_of[point.defender])
     side = ATTACKER_SIDE if seat == point.attacker else DEFENDER_SIDE
+    cards = len(theirs.hand)  # public (EAW-1.4), as is every card he revealed
+    if len(stacks_) > 1:
+        held = N_("%(cards)s cards, %(stacks)s possible stacks", cards=cards, stacks=len(stacks_))
+    else:
+        held = N_("%(cards)s cards", cards=cards)
+    texts = {seat: ", ".join(data.card(c).id for c in mine), enemy: f"{enemy} ({held})"}
     lines = []
     for choice in (PUSH, PULL):
         moved, _ = move_marker(point.markers, side, choice)
@@ -253,12 +259,6 @@ def marker_odds(rules: EmpiresGame, state: GameState, seat: str, point: MarkerPo
                     after=(moved, point.n),
                 )
             )
-        cards = len(theirs.hand)  # public (EAW-1.4), as is every card he revealed
-        if len(each) > 1:
-            held = N_("%(cards)s cards, %(stacks)s possible stacks", cards=cards, stacks=len(each))
-        else:
-            held = N_("%(cards)s cards", cards=cards)
-        texts = {seat: ", ".join(data.card(c).id for c in mine), enemy: f"{enemy} ({held})"}
         figure = (
             _mean([o.attacker_wins for o in each]),
             *(_mean([o.cards_lost[s] for o in each]) for s in ("attacker", "defender")),

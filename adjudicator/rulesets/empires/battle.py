@@ -62,8 +62,9 @@ Events (data keys; public unless marked private):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Final
 
 from adjudicator.engine.decisions import BadAnswer
@@ -356,8 +357,8 @@ def _comparisons(
         if winner is None:
             continue
         side = sides[winner]
-        point = MarkerPoint(
-            target, kind, attacker, defender, dict(formed), n, markers, (bonus[attacker], bonus[defender])
+        point = partial(
+            MarkerPoint, target, kind, attacker, defender, formed, n, markers, (bonus[attacker], bonus[defender])
         )
         choice = _marker_choice(play, winner, target, n, markers, side, point)
         markers, move = move_marker(markers, side, choice)
@@ -386,9 +387,10 @@ class MarkerPoint:
 
 
 def _marker_choice(
-    play: Play, winner: str, target: str, n: int, markers: tuple[int, ...], side: int, point: MarkerPoint
+    play: Play, winner: str, target: str, n: int, markers: tuple[int, ...], side: int, point: Callable[[], MarkerPoint]
 ) -> str:
-    """EAW-8.4, EAW-12.7: push or pull; asked only when both can be done and the option lets the winner choose."""
+    """EAW-8.4, EAW-12.7: push or pull; asked only when both can be done and the option lets the winner choose.
+    `point`: makes what a question keeps (made only for one asked)."""
     plan = standing.marker_plan(play.state.players[winner])
     if not (CENTRE in markers and -side in markers):
         return preferred_move(play.options, plan)
@@ -402,7 +404,7 @@ def _marker_choice(
         default=PUSH,
         standing=plan if plan in (PUSH, PULL) else None,
         choices=(PUSH, PULL),
-        position=lambda: point,
+        position=point,
     )
 
 
