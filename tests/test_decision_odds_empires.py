@@ -1,8 +1,11 @@
-"""Odds in Empires of the Ancient World's marker notices (EAW-12.7, with the option `marker_choice` =
-`winner_chooses`): the winner of a comparison asked whether to push or pull gets the odds of each answer, the
-battle played on from the markers it leaves, with his own stack, against every stack the enemy could have formed
-that begins with the cards he revealed (his stack's order and his unrevealed cards are his secret). Test map and
-cards: tests/eaw_helpers.py."""
+"""Odds in Empires of the Ancient World's battle notices.
+
+Stack questions (EAW-12.6): a seat asked for its stack gets the odds of its default and of its best other stacks,
+each against every stack the enemy could form from every hand he could hold (the enemy's stack is his secret).
+Marker questions (EAW-12.7, with the option `marker_choice` = `winner_chooses`): the winner of a comparison asked
+whether to push or pull gets the odds of each answer, the battle played on from the markers it leaves, with his own
+stack, against every stack the enemy could have formed that begins with the cards he revealed (his stack's order
+and his unrevealed cards are his secret). Test map and cards: tests/eaw_helpers.py."""
 
 from __future__ import annotations
 
@@ -17,9 +20,10 @@ from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import StepResult, resolve_step
 from adjudicator.render.i18n import engine_text
 from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets.empires import attack_odds
 from adjudicator.rulesets.empires.attack_odds import could_hold
 from adjudicator.rulesets.empires.battle import ATTACKER_SIDE, DEFENDER_SIDE, PULL, PUSH, move_marker
-from adjudicator.rulesets.empires.battle_stacks import OPEN, numbered
+from adjudicator.rulesets.empires.battle_stacks import OPEN, base_id, numbered
 from adjudicator.rulesets.empires.game import EmpiresGame
 from adjudicator.rulesets.empires.odds import candidate_stacks, stack_odds
 from adjudicator.rulesets.empires.play import in_english
@@ -51,6 +55,92 @@ def marker_step(stack: str = STACK, answers: dict[str, dict[str, str]] | None = 
 
 def figures(found: list) -> list[tuple[str, tuple[float, float, float]]]:
     return [(choice, (o.wins, o.attacker_losses, o.defender_losses)) for choice, o in found]
+
+
+def stack_question(stack: str = STACK) -> tuple[GameState, Pending, Pending]:
+    """Blue's stack question when red attacks Raetia with `stack` (its orders' STACK, which blue cannot see), and
+    blue's first marker question after it (its point holds the battle's melee bonuses)."""
+    state, result = marker_step(stack)
+    asked, marker = result.pending[0], result.pending[1]
+    assert (asked.seat, asked.key, marker.key) == ("blue", "stack.RAE", "marker.RAE.3")
+    return state, asked, marker
+
+
+def enemy_stacks(state: GameState) -> list[list[tuple[str, ...]]]:
+    """Per hand red could hold as blue knows it, every stack of the largest size red could form from it."""
+    return [candidate_stacks(DATA, numbered(hand), OPEN, False) for hand in could_hold(DATA, state, "blue", "red")]
+
+
+def test_EAW_12_6_each_stack_answer_gets_the_odds_against_every_stack_the_enemy_could_form() -> None:
+    state, asked, marker = stack_question()
+    found = RULES.decision_odds(state, "blue", asked.key, asked.position)
+    hand = state.players["blue"].hand
+    largest = {tuple(base_id(c) for c in s) for s in candidate_stacks(DATA, hand, OPEN, False)}
+    assert len(largest) == 2 and {answer for answer, _ in found} == {", ".join(s) for s in largest}
+    assert found[0][0] == asked.default == "rider, horse_d, guard_d, guard_d"  # the default comes first
+    per_hand = enemy_stacks(state)
+    for answer, line in found:
+        mine = numbered(answer.split(", "))
+        each = [
+            sum((stack_odds(DATA, OPEN, (red, mine), marker.position.bonus).attacker_wins for red in hand), Fraction(0))
+            / len(hand)
+            for hand in per_hand
+        ]
+        assert line.wins == pytest.approx(float(sum(each, Fraction(0)) / len(each)), abs=1e-12)
+    # ranked for blue, the defender: the lower red's chance, the better
+    ranks = sorted(found, key=lambda item: item[1].wins)
+    for rank, (answer, line) in enumerate(ranks, start=1):
+        assert line.defender == f"{answer} (rank {rank} of 2 stacks)"
+    assert found[0][1].wins > found[1][1].wins  # here the default is not blue's best stack
+    assert found[0][1].attacker == "red (6 cards, 3 possible home armies)"
+
+
+def test_EAW_12_6_the_stack_the_attacker_ordered_never_shapes_the_defenders_figure() -> None:
+    """Red's STACK in its orders is red's secret: blue's figures are the same whatever red ordered."""
+    state, asked, _ = stack_question()
+    other_state, other, _ = stack_question("archer, horse_a, guard_a, blade, pike")
+    assert figures(RULES.decision_odds(state, "blue", asked.key, asked.position)) == figures(
+        RULES.decision_odds(other_state, "blue", other.key, other.position)
+    )
+
+
+def test_EAW_12_6_stacks_are_ranked_up_to_the_pairs_a_notice_weighs_then_the_default_stands_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state, asked, _ = stack_question()
+    pairs = 2 * sum(len(stacks) for stacks in enemy_stacks(state))  # blue's two stacks by red's
+    monkeypatch.setattr(attack_odds, "MOST_STACK_PAIRS", pairs)
+    assert len(RULES.decision_odds(state, "blue", asked.key, asked.position)) == 2
+    monkeypatch.setattr(attack_odds, "MOST_STACK_PAIRS", pairs - 1)
+    [(answer, line)] = RULES.decision_odds(state, "blue", asked.key, asked.position)
+    assert answer == asked.default and line.defender == asked.default  # no rank: the others were not weighed
+
+
+def test_EAW_12_6_no_more_stacks_are_listed_than_a_notice_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, asked, _ = stack_question()
+    monkeypatch.setattr(attack_odds, "STACKS_LISTED", 1)
+    [(answer, line)] = RULES.decision_odds(state, "blue", asked.key, asked.position)
+    assert answer == asked.default and line.defender.endswith("(rank 2 of 2 stacks)")
+
+
+def test_the_stack_notice_lists_each_stacks_odds_and_rank_in_the_readers_language(tmp_path: Path) -> None:
+    state, result = marker_step()
+    asked = questions_now(result.pending)
+    assert [q.key for q in asked] == ["stack.RAE"]
+    game = GameRow(id=1, name="t", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
+    rows = [
+        DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
+        for q in asked
+    ]
+    [path] = write_decision_notices(tmp_path, RULES, game, 1, result, rows, {"blue": "de"}, RULES.snapshot_text(state))
+    lines = [
+        line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")
+    ]
+    assert [line.split(":")[0] for line in lines] == [
+        "# wenn du rider, horse_d, guard_d, guard_d antwortest",
+        "# wenn du horse_d, rider, guard_d, guard_d antwortest",
+    ]
+    assert "(Rang 2 von 2 Stapeln)" in lines[0] and "(Rang 1 von 2 Stapeln)" in lines[1]
 
 
 def test_EAW_8_4_the_battle_goes_on_from_the_markers_a_comparison_left() -> None:

@@ -20,14 +20,14 @@ BATTLE_QUESTIONS = {  # the questions of each ruleset whose answers change a bat
     "coe-classic": {("battle", "retreat"), ("battle", "legion"), ("battle", "losses"), ("naval", "losses")},
     "coe-1984": {("battle", "retreat"), ("battle", "target"), ("naval", "target")},
     "conqueror-er": {("battle", "losses"), ("battle", "reinforce"), ("battle", "freemen")},
-    "empires-aw": {("marker", ""), ("siege", ""), ("ambush", "")},
+    "empires-aw": {("stack", ""), ("marker", ""), ("siege", ""), ("ambush", "")},
 }
 OPTIONS = {"empires-aw": {"marker_choice": "winner_chooses"}}
 
 
 def kind_of(key: str) -> tuple[str, str]:
     parts = key.split(".")
-    return (parts[0], "") if parts[0] in ("marker", "siege", "ambush") else (parts[0], parts[-1])
+    return (parts[0], "") if parts[0] in ("stack", "marker", "siege", "ambush") else (parts[0], parts[-1])
 
 
 @pytest.mark.parametrize(

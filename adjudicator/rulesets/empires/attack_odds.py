@@ -33,11 +33,13 @@ from adjudicator.rulesets.empires.orders import Attack, PlanLine
 from adjudicator.rulesets.empires.state import GameState
 
 if TYPE_CHECKING:
-    from adjudicator.rulesets.empires.battle import MarkerPoint
+    from adjudicator.rulesets.empires.battle import MarkerPoint, StackPoint
     from adjudicator.rulesets.empires.game import EmpiresGame
     from adjudicator.rulesets.empires.odds import Plan, Side
     from adjudicator.rulesets.empires.play import Play
 
+STACKS_LISTED = 6  # a stack question's answers given a line: the default, then the seat's best other stacks
+MOST_STACK_PAIRS = 5_000  # pairs of stacks (the seat's answers by the enemy's) a stack notice ranks at most (1 s)
 NO_DICE = KeyedDice(key=bytes(32))  # the checks roll nothing; a fixed key keeps the figure the same at every check
 
 
@@ -267,3 +269,63 @@ def marker_odds(rules: EmpiresGame, state: GameState, seat: str, point: MarkerPo
             (choice, AttackOdds(point.target, texts[point.attacker], texts[point.defender], *map(float, figure)))
         )
     return lines
+
+
+def stack_choice_odds(
+    rules: EmpiresGame, state: GameState, seat: str, point: StackPoint
+) -> list[tuple[str, AttackOdds]]:
+    """The odds of the answers to a stack question (EAW-12.6: both seats form their stacks secretly, at once): each
+    legal stack of the largest size the seat could form (odds.candidate_stacks), with its standing orders, against
+    every stack of that size the enemy could form from every hand he could hold (could_hold), each equally likely,
+    the enemy's marker moves and losses by the defaults (EAW-12.7, EAW-12.8). Listed: the default answer, then the
+    seat's best other stacks (STACKS_LISTED in all), each named with its rank among them; the default's alone when
+    ranking them all would weigh more than MOST_STACK_PAIRS pairs of stacks."""
+    from adjudicator.rulesets.empires.odds import Plan, Side, candidate_stacks, side_stacks
+    from adjudicator.rulesets.empires.play import Play
+
+    data = rules.data
+    attacking = seat == point.attacker
+    enemy = point.defender if attacking else point.attacker
+    role, enemy_role = ("attack", "defend") if attacking else ("defend", "attack")
+    play = Play(state.copy(), data, rules.options_of(state), NO_DICE)
+    own = state.players[seat]
+    default = own_stack(play, seat, point.kind, (), role)
+    free = bool(play.effects_of(seat, "stack_order_free"))
+    personalities = tuple(state.players[enemy].personalities)
+    hands = [Side(hand, False, personalities) for hand in could_hold(data, state, seat, enemy)]
+    try:
+        largest = candidate_stacks(data, own.hand, point.kind, free)
+        theirs = sum(len(side_stacks(data, point.kind, hand, Plan(), enemy_role)) for hand in hands)
+    except ValueError:
+        return []  # more stacks than odds.MAX_CASES
+    answers = list(dict.fromkeys([default, *(tuple(base_id(i) for i in stack) for stack in largest)]))
+    if len(answers) * theirs > MOST_STACK_PAIRS:
+        answers = [default]  # too many to rank in a notice's time: the default's figure alone
+    mine = Plan(standing.marker_plan(own), standing.loss_priority(own))
+    plans = (mine, None) if attacking else (None, mine)
+    figures = {}
+    for stack in answers:
+        side = Side(stack, True, tuple(own.personalities))
+        pairs = [(side, hand) if attacking else (hand, side) for hand in hands]
+        figure = averaged(play, point.kind, pairs, plans, point.ambush)
+        if figure is not None:
+            figures[stack] = figure
+    ranked = sorted(figures, key=lambda stack: _seat_rank(figures[stack], attacking, stack))
+    listed = [stack for stack in ranked if stack == default] + [s for s in ranked if s != default]
+    held = f"{enemy} " + _held(hands)
+    lines = []
+    for stack in listed[:STACKS_LISTED]:
+        text = ", ".join(stack)
+        if len(ranked) > 1:
+            text += (
+                " (" + N_("rank %(rank)s of %(stacks)s stacks", rank=ranked.index(stack) + 1, stacks=len(ranked)) + ")"
+            )
+        attacker_text, defender_text = (text, held) if attacking else (held, text)
+        lines.append((", ".join(stack), AttackOdds(point.target, attacker_text, defender_text, *figures[stack])))
+    return lines
+
+
+def _seat_rank(figure: tuple[float, float, float], attacking: bool, stack: tuple[str, ...]) -> tuple[Any, ...]:
+    """How good a stack's figure is for the seat, best first: its side's chance to win, then its own cards lost."""
+    wins, attacker_lost, defender_lost = figure
+    return (-wins, attacker_lost, stack) if attacking else (wins, defender_lost, stack)

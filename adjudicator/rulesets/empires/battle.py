@@ -205,9 +205,10 @@ def fight(play: Play, attacker: str, target: str, attack: Attack, crossing: froz
     }
     if ambush:
         play.say("ambush_laid", defender, area=target, bonus=bonus[defender], rule="EAW-8.2")
+    point = partial(StackPoint, target, kind, attacker, defender, ambush)
     formed = {
-        attacker: _stack(play, attacker, ATTACK, kind, target, attack.stack),
-        defender: _stack(play, defender, DEFEND, kind, target, ()),
+        attacker: _stack(play, attacker, ATTACK, kind, target, attack.stack, point),
+        defender: _stack(play, defender, DEFEND, kind, target, (), point),
     }
     play.say("stacks_formed", None, area=target, sizes={s: len(c) for s, c in formed.items()}, rule=RULE_OF[kind])
     markers, revealed, routed = _comparisons(play, attacker, defender, target, kind, formed, bonus)
@@ -274,9 +275,30 @@ def _ambush(play: Play, defender: str, target: str, crossing: frozenset[str]) ->
     return choice == "yes"
 
 
-def _stack(play: Play, seat: str, side: str, kind: str, target: str, given: tuple[str, ...]) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class StackPoint:
+    """Where a stack question arose (EAW-12.6: asked of both seats at once, before any card is shown), for the odds
+    of its answers (attack_odds.stack_choice_odds): the battle, its type and whether the defender lies in ambush."""
+
+    target: str
+    kind: str
+    attacker: str
+    defender: str
+    ambush: bool
+
+
+def _stack(
+    play: Play,
+    seat: str,
+    side: str,
+    kind: str,
+    target: str,
+    given: tuple[str, ...],
+    point: Callable[[], StackPoint] | None = None,
+) -> tuple[str, ...]:
     """EAW-12.6, EAW-8.21: the seat's stack (instances, top first): its order, else its decision; refused as a whole
-    when it breaks the battle's restrictions, the default stack taking its place."""
+    when it breaks the battle's restrictions, the default stack taking its place. `point`: makes what a question
+    keeps (made only for one asked)."""
     data = play.data
     player = play.state.players[seat]
     free = bool(play.effects_of(seat, "stack_order_free"))
@@ -301,6 +323,7 @@ def _stack(play: Play, seat: str, side: str, kind: str, target: str, given: tupl
             standing=standing.stack_plan(player, kind, side),
             read=read,
             show=", ".join,
+            position=point,
         )
     chosen = stacks.instances(player.hand, ids)
     reason = (

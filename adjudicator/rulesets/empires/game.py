@@ -155,12 +155,14 @@ class EmpiresGame(EmpiresRuleset):
 
     def decision_odds(self, state: GameState, seat: str, key: str, point: Any = None) -> list[tuple[str, AttackOdds]]:
         """The odds of each choice of a defender's siege or ambush decision, asked before the battle, on the position
-        before the step; of a marker question, where it arose in the battle (attack_odds.py)."""
-        from adjudicator.rulesets.empires.attack_odds import decision_odds, marker_odds
-        from adjudicator.rulesets.empires.battle import MarkerPoint
+        before the step; of a stack or marker question, where it arose in the battle (attack_odds.py)."""
+        from adjudicator.rulesets.empires.attack_odds import decision_odds, marker_odds, stack_choice_odds
+        from adjudicator.rulesets.empires.battle import MarkerPoint, StackPoint
 
         if key.startswith("marker.") and isinstance(point, MarkerPoint):
             return marker_odds(self, state, seat, point)
+        if key.startswith("stack.") and isinstance(point, StackPoint):
+            return stack_choice_odds(self, state, seat, point)
         return decision_odds(self, state, seat, key)
 
     def broken_invariants(self, state: GameState) -> list[str]:
