@@ -1,7 +1,8 @@
 """What the odds of Empires' stack questions (EAW-12.6) cost a decision notice, on the questions real games ask: the
-bots play games of the example data in ask mode (4 seats, the winner choosing its marker moves), and every stack
-question a step asks has its answers' odds reckoned where it arose (Ruleset.decision_odds with the question's
-point), timed in CPU. No target: a notice is written once per question, when the turn stops for it.
+bots play games of the example data in ask mode (4 seats, the winner choosing its marker moves: the games of
+tests/test_decision_odds_selfplay.py), and every stack question a step asks has its answers' odds reckoned where it
+arose (Ruleset.decision_odds with the question's point), timed in CPU. No target: a notice is written once per
+question, when the turn stops for it.
 
 Prints the questions met, how many got the default's line alone (ranking every stack would weigh more than
 attack_odds.MOST_STACK_PAIRS pairs), the median and the largest CPU a question, and the load.
@@ -16,12 +17,8 @@ import statistics
 import time
 from collections import Counter
 
-from adjudicator.engine.chance import turn_dice
-from adjudicator.engine.steps import resolve_step
-from adjudicator.orders import parse_orders
-from adjudicator.rulesets import load_ruleset
-from adjudicator.services.selfplay import bot_of, header, playable, step_rng
 from bench.measure import load_text
+from tests.test_decision_odds_selfplay import questions_met
 
 
 def main() -> None:
@@ -29,30 +26,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--steps", type=int, default=80)
     options = parser.parse_args()
-    rules, _ = playable(load_ruleset("empires-aw"), None, None, {"marker_choice": "winner_chooses"})
-    bot = bot_of(rules)
     seconds: list[float] = []
     lines: Counter[int] = Counter()
-    for game in range(options.games):
-        state = rules.initial_state(f"g{game}", bot.seats(rules, 4))
-        for number in range(options.steps):
-            step = rules.due(state)
-            if step is None:
-                break
-            texts = {
-                s: bot.orders(rules, state, s, header("g", step.number, s, "x"), step_rng(game, step.number))
-                for s in step.seats
-            }
-            given = {s: parse_orders(text, rules) for s, text in texts.items()}
-            key = f"game {game} step {number}".encode().ljust(32, b".")
-            result = resolve_step(rules, state, step, given, turn_dice(key, str(number), key), ask=True)
-            for pending in result.pending:
-                if pending.key.startswith("stack."):
-                    began = time.process_time()
-                    found = rules.decision_odds(state, pending.seat, pending.key, pending.position)
-                    seconds.append(time.process_time() - began)
-                    lines[len(found)] += 1
-            state = resolve_step(rules, state, step, given, turn_dice(key, str(number), key)).state
+    for rules, state, pending in questions_met("empires-aw", options.games, options.steps):
+        if pending.key.startswith("stack."):
+            began = time.process_time()
+            found = rules.decision_odds(state, pending.seat, pending.key, pending.position)
+            seconds.append(time.process_time() - began)
+            lines[len(found)] += 1
     if not seconds:
         print("no stack question was asked")
         return

@@ -123,19 +123,23 @@ def test_EAW_12_6_no_more_stacks_are_listed_than_a_notice_shows(monkeypatch: pyt
     assert answer == asked.default and line.defender.endswith("(rank 2 of 2 stacks)")
 
 
-def test_the_stack_notice_lists_each_stacks_odds_and_rank_in_the_readers_language(tmp_path: Path) -> None:
-    state, result = marker_step()
+def german_odds_lines(folder: Path, state: GameState, result: StepResult, key: str) -> list[str]:
+    """The odds lines of blue's notice in German, written by the real notice writer for the one question `key` the
+    step asks now."""
     asked = questions_now(result.pending)
-    assert [q.key for q in asked] == ["stack.RAE"]
+    assert [q.key for q in asked] == [key]
     game = GameRow(id=1, name="t", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
     rows = [
         DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
         for q in asked
     ]
-    [path] = write_decision_notices(tmp_path, RULES, game, 1, result, rows, {"blue": "de"}, RULES.snapshot_text(state))
-    lines = [
-        line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")
-    ]
+    [path] = write_decision_notices(folder, RULES, game, 1, result, rows, {"blue": "de"}, RULES.snapshot_text(state))
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")]
+
+
+def test_the_stack_notice_lists_each_stacks_odds_and_rank_in_the_readers_language(tmp_path: Path) -> None:
+    state, result = marker_step()
+    lines = german_odds_lines(tmp_path, state, result, "stack.RAE")
     assert [line.split(":")[0] for line in lines] == [
         "# wenn du rider, horse_d, guard_d, guard_d antwortest",
         "# wenn du horse_d, rider, guard_d, guard_d antwortest",
@@ -202,17 +206,7 @@ def test_EAW_12_7_with_every_card_revealed_the_figure_is_the_battles_end() -> No
 
 def test_the_marker_notice_gives_each_moves_odds_in_the_readers_keywords(tmp_path: Path) -> None:
     state, result = marker_step(answers={"blue": {"stack.RAE": "rider, horse_d, guard_d, guard_d"}})
-    asked = questions_now(result.pending)
-    assert [q.key for q in asked] == ["marker.RAE.3"]
-    game = GameRow(id=1, name="t", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
-    rows = [
-        DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
-        for q in asked
-    ]
-    [path] = write_decision_notices(tmp_path, RULES, game, 1, result, rows, {"blue": "de"}, RULES.snapshot_text(state))
-    lines = [
-        line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")
-    ]
+    lines = german_odds_lines(tmp_path, state, result, "marker.RAE.3")
     assert [line.split(":")[0] for line in lines] == ["# wenn du SCHIEBE antwortest", "# wenn du ZIEHE antwortest"]
     assert "mögliche Stapel" in lines[0]
 

@@ -7,13 +7,16 @@ have none."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from adjudicator.engine.chance import turn_dice
+from adjudicator.engine.decisions import Pending
 from adjudicator.engine.steps import resolve_step
 from adjudicator.orders import parse_orders
-from adjudicator.rulesets import load_ruleset
+from adjudicator.rulesets import Ruleset, load_ruleset
 from adjudicator.services.selfplay import bot_of, header, playable, step_rng
 
 BATTLE_QUESTIONS = {  # the questions of each ruleset whose answers change a battle: (first, last part of the key)
@@ -30,14 +33,11 @@ def kind_of(key: str) -> tuple[str, str]:
     return (parts[0], "") if parts[0] in ("stack", "marker", "siege", "ambush") else (parts[0], parts[-1])
 
 
-@pytest.mark.parametrize(
-    ("ruleset", "games", "steps"),
-    [("coe-classic", 6, 60), ("coe-1984", 3, 50), ("conqueror-er", 2, 45), ("empires-aw", 1, 80)],
-)
-def test_every_battle_question_the_bots_meet_gets_its_answers_odds(ruleset: str, games: int, steps: int) -> None:
+def questions_met(ruleset: str, games: int, steps: int) -> Iterator[tuple[Ruleset, Any, Pending]]:
+    """Each question the bots' seeded games of `ruleset` ask (in ask mode, 3 seats, Empires 4), with the ruleset and
+    the position before its step; the games go on with the defaults."""
     rules, _ = playable(load_ruleset(ruleset), None, None, OPTIONS.get(ruleset))
     bot = bot_of(rules)
-    asked: Counter[tuple[str, str]] = Counter()
     for game in range(games):
         state = rules.initial_state(f"g{game}", bot.seats(rules, 3 if ruleset != "empires-aw" else 4))
         for number in range(steps):
@@ -52,9 +52,19 @@ def test_every_battle_question_the_bots_meet_gets_its_answers_odds(ruleset: str,
             key = f"game {game} step {number}".encode().ljust(32, b".")
             result = resolve_step(rules, state, step, given, turn_dice(key, str(number), key), ask=True)
             for pending in result.pending:
-                kind = kind_of(pending.key)
-                if kind in BATTLE_QUESTIONS[ruleset]:
-                    asked[kind] += 1
-                    assert rules.decision_odds(state, pending.seat, pending.key, pending.position), pending
+                yield rules, state, pending
             state = resolve_step(rules, state, step, given, turn_dice(key, str(number), key)).state
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "games", "steps"),
+    [("coe-classic", 6, 60), ("coe-1984", 3, 50), ("conqueror-er", 2, 45), ("empires-aw", 1, 80)],
+)
+def test_every_battle_question_the_bots_meet_gets_its_answers_odds(ruleset: str, games: int, steps: int) -> None:
+    asked: Counter[tuple[str, str]] = Counter()
+    for rules, state, pending in questions_met(ruleset, games, steps):
+        kind = kind_of(pending.key)
+        if kind in BATTLE_QUESTIONS[ruleset]:
+            asked[kind] += 1
+            assert rules.decision_odds(state, pending.seat, pending.key, pending.position), pending
     assert asked, "no battle question was asked"
