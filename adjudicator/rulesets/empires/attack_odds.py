@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from adjudicator.rulesets.empires.play import Play
 
 STACKS_LISTED = 6  # a stack question's answers given a line: the default, then the seat's best other stacks
-MOST_STACK_PAIRS = 5_000  # pairs of stacks (the seat's answers by the enemy's) a stack notice ranks at most (1 s)
+MOST_STACK_PAIRS = 5_000  # pairs of stacks (the seat's answers by the enemy's) a stack notice ranks at most: about
+# 1 s at the 0.2 ms a pair of most battles (bench/stack_questions.py)
 NO_DICE = KeyedDice(key=bytes(32))  # the checks roll nothing; a fixed key keeps the figure the same at every check
 
 
@@ -303,7 +304,7 @@ def stack_choice_odds(
         answers = [default]  # too many to rank in a notice's time: the default's figure alone
     mine = Plan(standing.marker_plan(own), standing.loss_priority(own))
     plans = (mine, None) if attacking else (None, mine)
-    figures = {}
+    figures: dict[tuple[str, ...], tuple[float, float, float]] = {}
     for stack in answers:
         side = Side(stack, True, tuple(own.personalities))
         pairs = [(side, hand) if attacking else (hand, side) for hand in hands]
