@@ -227,8 +227,27 @@ def _lost_cards(
     return Fraction(army), Fraction(k - army)
 
 
+# Stacks formed in this process: (data id, hand, battle type, free order) -> (the data, kept so that its id is not
+# reused while the entry lives; the stacks). A notice ranking a seat's stacks weighs each of them against the same
+# hands of the enemy, whose stacks were otherwise formed again for each (some tenth of its time). Oldest first.
+_FORMED: dict[tuple[int, tuple[str, ...], str, bool], tuple[GameData, tuple[tuple[str, ...], ...]]] = {}
+FORMED_KEPT = 64
+
+
 def candidate_stacks(data: GameData, hand: Sequence[str], kind: str, free_order: bool) -> list[tuple[str, ...]]:
     """Every distinct legal stack (instances, top first) of the largest size an owner of `hand` could form."""
+    key = (id(data), tuple(hand), kind, free_order)
+    found = _FORMED.get(key)
+    if found is not None and found[0] is data:
+        return list(found[1])
+    formed = _form_stacks(data, hand, kind, free_order)
+    _FORMED[key] = (data, tuple(formed))
+    if len(_FORMED) > FORMED_KEPT:
+        del _FORMED[next(iter(_FORMED))]
+    return formed
+
+
+def _form_stacks(data: GameData, hand: Sequence[str], kind: str, free_order: bool) -> list[tuple[str, ...]]:
     size = len(stacks.default(data, hand, kind, free_order))
     found: dict[tuple[str, ...], tuple[str, ...]] = {}
     can = stacks.eligible(data, hand, kind)
