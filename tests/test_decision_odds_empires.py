@@ -123,9 +123,8 @@ def test_EAW_12_6_no_more_stacks_are_listed_than_a_notice_shows(monkeypatch: pyt
     assert answer == asked.default and line.defender.endswith("(rank 2 of 2 stacks)")
 
 
-def german_odds_lines(folder: Path, state: GameState, result: StepResult, key: str) -> list[str]:
-    """The odds lines of blue's notice in German, written by the real notice writer for the one question `key` the
-    step asks now."""
+def blue_notice(folder: Path, state: GameState, result: StepResult, key: str, language: str = "de") -> str:
+    """Blue's notice in `language`, written by the real notice writer for the one question `key` the step asks now."""
     asked = questions_now(result.pending)
     assert [q.key for q in asked] == [key]
     game = GameRow(id=1, name="t", ruleset=RULES.name, seed="", commitment="", created="", decision_hours=48)
@@ -133,8 +132,24 @@ def german_odds_lines(folder: Path, state: GameState, result: StepResult, key: s
         DecisionRow(game_id=1, turn=1, seat=q.seat, key=q.key, question=q.question, default=q.default, rule=q.rule)
         for q in asked
     ]
-    [path] = write_decision_notices(folder, RULES, game, 1, result, rows, {"blue": "de"}, RULES.snapshot_text(state))
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("# wenn")]
+    snapshot = RULES.snapshot_text(state)
+    [path] = write_decision_notices(folder, RULES, game, 1, result, rows, {"blue": language}, snapshot)
+    return path.read_text(encoding="utf-8")
+
+
+def german_odds_lines(folder: Path, state: GameState, result: StepResult, key: str) -> list[str]:
+    """The odds lines of blue's notice in German."""
+    lines = blue_notice(folder, state, result, key).splitlines()
+    return [line.strip() for line in lines if line.strip().startswith("# wenn")]
+
+
+def test_the_notice_says_the_enemys_unseen_stack_is_weighed_over_every_one_he_could_form(tmp_path: Path) -> None:
+    """Read as blue reads it: red's stack is not taken as red's default (the lines average over red's stacks), and
+    the sentence above the answers says so."""
+    state, result = marker_step()
+    notice = blue_notice(tmp_path, state, result, "stack.RAE", "en")
+    assert "every stack he could form from every hand he could hold counts alike" in notice
+    assert "your enemy is taken to follow the defaults" not in notice
 
 
 def test_the_stack_notice_lists_each_stacks_odds_and_rank_in_the_readers_language(tmp_path: Path) -> None:
