@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from adjudicator.engine.chance import orders_commitment, orders_digest
+from adjudicator.engine.chance import orders_commitment, orders_digest, step_commitment
 from adjudicator.services.chain import chain_hash
 
 
@@ -97,7 +97,10 @@ def chain_link(previous: str, row: sqlite3.Row, version: int) -> str:
 
 def orders_hash(row: sqlite3.Row) -> str:
     """The orders hash of a turn's order text as the code makes it: keyed by the turn's orders key (secret like the
-    seed, but in the archive), or unkeyed in a turn that has none."""
+    seed, but in the archive), seat by seat in a sealed step that stores its seats' texts, or unkeyed in a turn that
+    has none."""
+    if row["orders_key"] and row["seat_orders"]:
+        return step_commitment(bytes.fromhex(row["orders_key"]), json.loads(row["seat_orders"]))
     if row["orders_key"]:
         return orders_commitment(bytes.fromhex(row["orders_key"]), [row["orders_text"]])
     return orders_digest([row["orders_text"]])

@@ -57,15 +57,18 @@ def test_EAW_12_selfplay_in_round_pace_with_decisions_asked_keeps_the_invariants
     assert verify(archive, "asked")[1] == []
 
 
+FREE_ACTION = 35  # the step of the game below that asks for a rout's free action
+
+
 def test_EAW_13_9_a_game_with_decisions_asked_goes_on_past_the_free_action_of_a_rout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The bench's game 19 (4 seats, its options, round pace, decisions asked) with a fixed dice secret (every new
-    game draws its own, so a stop seen in the bench did not come back when the game was run again): at step 34 a
-    rout's free action is asked (EAW-12.9). The bot answered with an attack carrying its own THEN, refused (EAW-13.9:
-    a free action earns no other); asked again, it wrote the same answer, until "step 34 still asks after 50
-    answers"."""
-    secret = hashlib.sha256(b"eaw-flake-103").digest()
+    game draws its own, so a stop seen in the bench did not come back when the game was run again): at step 35 a
+    rout's free action is asked (EAW-12.9). The bot used to answer with an attack carrying its own THEN, refused
+    (EAW-13.9: a free action earns no other); asked again, it wrote the same answer, until "step 34 still asks after
+    50 answers" (in the game of that stop, whose dice the orders commitments of newer games no longer make)."""
+    secret = hashlib.sha256(b"eaw-flake-104").digest()
     monkeypatch.setattr("adjudicator.services.games.secrets.token_bytes", lambda n=32: secret[:n])
     archive, options = Archive.open(tmp_path, None), game_options(19)
     rules, _ = playable(load_ruleset("empires-aw"), None, None, options)
@@ -73,11 +76,11 @@ def test_EAW_13_9_a_game_with_decisions_asked_goes_on_past_the_free_action_of_a_
     played = play_archived_game(
         archive, tmp_path, "eaw-19", "empires-aw", seats, 20, 35, pace="round", decisions="ask", options=options
     )
-    assert 34 in [s.number for s in played if "free_action" in s.events]
+    assert FREE_ACTION in [s.number for s in played if "free_action" in s.events]
     assert not [s.number for s in played if "answer_refused" in s.events]  # the bot's answers are all read
     with archive.session() as session:
         game, _, _ = current_game(session, "eaw-19")
-        (free,) = [d for d in db.decisions(session, game, 34) if d.key.startswith("free.")]
+        (free,) = [d for d in db.decisions(session, game, FREE_ACTION) if d.key.startswith("free.")]
     assert free.answer is not None and free.answer.startswith("ATTACK") and " THEN " not in free.answer
     assert dice_secret(archive, "eaw-19") == secret.hex()  # what the bench names with a game's problem
     assert dice_secret(archive, "eaw-20") == "none"

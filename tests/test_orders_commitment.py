@@ -24,7 +24,16 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import GameRow
 from adjudicator.archive.store import close_archives
-from adjudicator.engine.chance import KeyedDice, orders_commitment, orders_digest, orders_key, turn_dice
+from adjudicator.engine.chance import (
+    KeyedDice,
+    fingerprints_commitment,
+    orders_commitment,
+    orders_digest,
+    orders_fingerprint,
+    orders_key,
+    step_commitment,
+    turn_dice,
+)
 from adjudicator.rulesets import load_ruleset
 from adjudicator.services.chain import DIGESTED, chain_hash, turn_digest
 from adjudicator.services.clock import SYSTEM_CLOCK
@@ -80,6 +89,24 @@ def test_the_orders_commitment_is_the_documented_formula_and_old_games_keep_thei
     assert keyed.orders_hash == expected and keyed.orders_key == key
 
 
+def test_a_step_of_several_seats_commits_seat_by_seat_and_a_receipts_fingerprint_checks_each() -> None:
+    """Each seat's commitment is HMAC-SHA256(orders key, SHA-256 of its text), the step's orders hash SHA-256 of
+    the lines "<seat> <commitment>"; a seat's receipt prints SHA-256 of its text, from which the commitment is
+    made without the text. A step of one seat keeps the formula above, whatever its texts are given as."""
+    key, texts = b"o" * 32, {"kesh": "GAME g TURN 3 PLAYER kesh PASSWORD [removed]\nDEFENCE AT KES\n", "aurel": ""}
+    seats = {seat: hmac.new(key, hashlib.sha256(text.encode()).digest(), hashlib.sha256).hexdigest()
+             for seat, text in texts.items()}  # fmt: skip
+    lines = f"kesh {seats['kesh']}\naurel {seats['aurel']}\n"
+    assert step_commitment(key, texts) == hashlib.sha256(lines.encode()).hexdigest()
+    assert fingerprints_commitment(key, [orders_fingerprint(texts["kesh"])]) == seats["kesh"]
+    joined = "".join(texts.values())
+    by_seat = turn_dice(b"k" * 32, joined, orders=key, by_seat=texts)
+    assert by_seat.orders_hash == step_commitment(key, texts) != orders_commitment(key, [joined])
+    assert by_seat.by_seat == texts and turn_dice(b"k" * 32, joined, orders=key).orders_hash == seats["kesh"]
+    reordered = dict(reversed(texts.items()))  # the step's seat order is part of what is committed
+    assert step_commitment(key, reordered) != step_commitment(key, texts)
+
+
 # --- Conqueror: one seat's sealed plan and a failed recruit --------------------------------------------------
 
 
@@ -88,6 +115,7 @@ class ErGame:
     data: Path
     site: Path
     truth: str  # the stored text of the plans step (kesh's orders, password removed)
+    by_seat: dict[str, str]  # each seat's text in that step, which commits seat by seat
     card: str  # kesh's only card, in his sealed plan
     areas: list[str]
     cards: list[str]
@@ -116,8 +144,9 @@ def er_game(tmp_path_factory: pytest.TempPathFactory) -> ErGame:
     areas = sorted(snapshot["public"]["army"])
     with Archive.open(pbem.data, None).session() as session:
         row = next(r for r in db.turns(session, db.find_game(session, "er1")) if r.number == PLANS)
-        truth = row.orders_text
+        truth, by_seat = row.orders_text, json.loads(row.seat_orders)
     assert plan in truth and FAILED_RECRUIT in truth
+    assert by_seat == {seat: truth if seat == "kesh" else "" for seat in by_seat} and len(by_seat) == 3
     assert pbem("site", "er1", "--out", str(base / "site")).exit_code == 0
     observed = base / "observed"  # what the observer holds while the game runs
     shutil.copytree(pbem.data / "games" / "er1", observed / "reports")
@@ -131,7 +160,7 @@ def er_game(tmp_path_factory: pytest.TempPathFactory) -> ErGame:
         pytest.fail("the game did not end")
     close_archives()
     cards = sorted({c for part in whole_snapshot(pbem, 1)["private"].values() for c in part["hand"]} | {card})
-    return ErGame(pbem.data, observed, truth, card, areas, cards)
+    return ErGame(pbem.data, observed, truth, by_seat, card, areas, cards)
 
 
 def er_candidates(game: ErGame) -> list[str]:
@@ -162,9 +191,15 @@ def test_ER_10_the_seed_revealed_at_the_end_checks_the_orders_commitment(er_game
     assert seed, "the last report reveals no seed"
     report = (folder / f"turn-{PLANS:04d}" / "report.txt").read_text(encoding="utf-8")
     key = orders_key(bytes.fromhex(seed.group(1)), PLANS)
-    assert orders_commitment(key, [er_game.truth]) == report_value(report, "orders hash")
+    # each seat's commitment, and the step's orders hash made of them (engine/chance.py step_commitment)
+    kesh = report_value(report, "orders commitment of kesh:")
+    assert orders_commitment(key, [er_game.truth]) == kesh
+    assert report_value(report, "orders commitment of aurel:") == orders_commitment(key, [""])
+    lines = "".join(f"{seat} {orders_commitment(key, [text])}\n" for seat, text in er_game.by_seat.items())
+    assert step_commitment(key, er_game.by_seat) == hashlib.sha256(lines.encode()).hexdigest()
+    assert step_commitment(key, er_game.by_seat) == report_value(report, "orders hash")
     others = [text for text in er_candidates(er_game) if text != er_game.truth]
-    assert all(orders_commitment(key, [text]) != report_value(report, "orders hash") for text in others[:200])
+    assert all(orders_commitment(key, [text]) != kesh for text in others[:200])
     verified = Pbem(er_game.data)("verify", "er1")
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
 
@@ -331,15 +366,15 @@ def test_resolve_with_the_orders_key_reproduces_a_stored_turn_byte_for_byte(coe:
     assert wrong.exit_code != 0 and "--orders-key 1=...: no --key 1=... is given for that turn" in wrong.output
 
 
-def test_C_5_31_C_14_1_a_classic_game_that_ends_reveals_the_seed_that_checks_its_orders_hash(
-    tmp_path: Path,
-) -> None:
-    """Two seats (C-3.1): Egyptus captures Hispania's lone Caesar (C-5.31), which ends the game (C-8.8), and orders
-    a purchase after it that is refused (C-14.1: the game is over). Nothing published matches the orders; the last
-    report reveals the seed, and with it the observer checks the orders hash against the true orders."""
-    two = {"Egyptus": "e@example.org", "Hispania": "h@example.org"}
-    pbem = Pbem(tmp_path / "data")
-    pbem.new_game(name="template", seats=two)
+TWO = {"Egyptus": "e@example.org", "Hispania": "h@example.org"}
+CAPTURE = "MOVE G1 WITH 5 INF 2 CAV: LUS -> HIS"  # takes Hispania's lone Caesar (C-5.31): the game ends (C-8.8)
+
+
+def caesar_capture_game(folder: Path) -> Pbem:
+    """rome1 of two seats (C-3.1) in `folder`, where Egyptus's CAPTURE in turn 1 ends the game: a whole game, seed
+    revealed, in one turn."""
+    pbem = Pbem(folder / "data")
+    pbem.new_game(name="template", seats=TWO)
     snapshot = json.loads((pbem.data / "games/template/turn-0000/snapshot.json").read_text(encoding="utf-8"))
     areas, empty = snapshot["areas"], {"caesar": 0, "generals": [], "infantry": 0, "cavalry": 0, "catapult": 0}
     areas["HIS"]["city"] = None
@@ -348,19 +383,29 @@ def test_C_5_31_C_14_1_a_classic_game_that_ends_reveals_the_seed_that_checks_its
     areas["LUS"] = {"owner": "Egyptus", "city": None, "roads": []}
     areas["LUS"]["units"] = {"Egyptus": {**empty, "generals": [1], "infantry": 5, "cavalry": 2, "galleys": []}}
     snapshot["players"]["Egyptus"]["tribute"], snapshot["players"]["Hispania"]["tribute"] = 20, 10  # C-9.1
-    position = tmp_path / "position.json"
+    position = folder / "position.json"
     position.write_text(json.dumps(snapshot), encoding="utf-8")
-    seats = [a for seat, mail in two.items() for a in ("--seat", f"{seat}={mail}")]
+    seats = [a for seat, mail in TWO.items() for a in ("--seat", f"{seat}={mail}")]
     created = pbem("new", "rome1", "--from-snapshot", str(position), *seats)
     assert created.exit_code == 0, created.output
     pbem.passwords = {
         parts[0]: parts[1]
         for parts in map(str.split, created.output.splitlines())
-        if len(parts) == 2 and parts[0] in two
+        if len(parts) == 2 and parts[0] in TWO
     }
+    return pbem
+
+
+def test_C_5_31_C_14_1_a_classic_game_that_ends_reveals_the_seed_that_checks_its_orders_hash(
+    tmp_path: Path,
+) -> None:
+    """Two seats (C-3.1): Egyptus captures Hispania's lone Caesar (C-5.31), which ends the game (C-8.8), and orders
+    a purchase after it that is refused (C-14.1: the game is over). Nothing published matches the orders; the last
+    report reveals the seed, and with it the observer checks the orders hash against the true orders."""
+    pbem = caesar_capture_game(tmp_path)
     observed = published(pbem.data / "games/rome1")  # the setup report, before the turn
     refused = "BUY 1 FORTIFIED CITY AT BRI"
-    sent = pbem("submit", "rome1", str(pbem.orders("Egyptus", 1, "MOVE G1 WITH 5 INF 2 CAV: LUS -> HIS", refused)))
+    sent = pbem("submit", "rome1", str(pbem.orders("Egyptus", 1, CAPTURE, refused)))
     assert sent.exit_code == 0 and "rejected (C-14.1)" in sent.output, sent.output
     assert pbem("adjudicate", "rome1").exit_code == 0
     site = tmp_path / "site"
@@ -372,7 +417,7 @@ def test_C_5_31_C_14_1_a_classic_game_that_ends_reveals_the_seed_that_checks_its
     header = truth.splitlines()[0]
     buys = [f"BUY {n} {what} AT {area}" for n in range(1, 4) for what in ("INF", "CAV", "CITY", "FORTIFIED CITY")
             for area in sorted(load_ruleset("coe-classic").board.areas)]  # fmt: skip
-    candidates = [f"{header}\nMOVE G1 WITH 5 INF 2 CAV: LUS -> HIS\n{buy}\n" for buy in buys]
+    candidates = [f"{header}\n{CAPTURE}\n{buy}\n" for buy in buys]
     assert truth in candidates
     public = observed | published(pbem.data / "games/rome1", site)
     assert not [text for digest, text in unkeyed_digests(candidates).items() if digest in public]

@@ -18,6 +18,7 @@ from adjudicator.archive import queries as db
 from adjudicator.cli import app
 from adjudicator.engine.chance import KeyedDice, orders_commitment
 from adjudicator.services.chain import chain_hash
+from adjudicator.services.turn import step_seats
 
 SEAT = "aurel"  # the player whose mails are kept
 
@@ -359,3 +360,59 @@ def test_the_scripted_classic_games_turn_files_pass(tmp_path: Path) -> None:
     result = check(folder / "games")
     assert result.exit_code == 0, result.output
     assert re.search(r"game demo turn \d+: its key hashes down to turn \d+'s key, [1-9]\d* draw", result.output)
+
+
+def sealed_turns(demo: Path) -> list[int]:
+    """The demo's steps of several seats (ER-5's sealed plans), which commit to each seat's orders apart."""
+    with Archive.in_folder(demo).session() as session:
+        return [row.number for row in db.turns(session, db.find_game(session, "demo")) if "," in (row.seat or "")]
+
+
+def test_at_the_end_the_players_receipts_confirm_each_turn_he_ordered_in_sealed_steps_too(
+    demo: Path, tmp_path: Path
+) -> None:
+    with Archive.in_folder(demo).session() as session:
+        turns = db.turns(session, db.find_game(session, "demo"))
+        mine = [row.number for row in turns if SEAT in step_seats(row)]
+    sealed = sealed_turns(demo)
+    result = check(kept_mails(demo, tmp_path / "kept"))
+    assert result.exit_code == 0, result.output
+    said = re.search(
+        r"game demo: (\d+) turn\(s\) resolved with the orders your last receipt of each confirmed"
+        r"(?:; (\d+) turn\(s\) of your seat with no receipt resolved with no orders)?",
+        result.output,
+    )
+    assert said, result.output
+    assert int(said.group(1)) + int(said.group(2) or 0) == len(mine) and int(said.group(1)) > len(sealed) > 2
+
+
+def test_a_seats_commitment_changed_in_a_report_no_longer_makes_the_steps_orders_hash(
+    demo: Path, tmp_path: Path
+) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    number = sealed_turns(demo)[0]
+    report = (demo / "games" / "demo" / f"turn-{number:04d}" / "report.txt").read_text()
+    line = re.search(rf"^      orders commitment of {SEAT}: ([0-9a-f]{{64}})$", report, re.M)
+    assert line, report
+    edited = tmp_path / "kept" / "report.txt"  # the report file, one digit of his commitment changed
+    edited.write_text(report.replace(line.group(1), line.group(1)[:-1] + ("0" if line.group(1)[-1] != "0" else "1")))
+    found = problems(check(kept))
+    assert any(
+        p.startswith("report.txt:") and f"turn {number}: its orders hash is not SHA-256 of its seats' commitments" in p
+        for p in found
+    ), found
+    assert any(f"turn {number}: the reports do not agree on its seats' commitments" in p for p in found), found
+
+
+def test_the_moderators_verify_names_a_sealed_step_whose_seats_texts_were_edited(demo: Path) -> None:
+    number = sealed_turns(demo)[0]
+    with Archive.in_folder(demo).session() as session:
+        row = next(r for r in db.turns(session, db.find_game(session, "demo")) if r.number == number)
+        texts = json.loads(row.seat_orders)
+        texts[SEAT] += "# added\n"
+        row.seat_orders = json.dumps(texts)
+        session.add(row)
+        session.commit()
+    verified = CliRunner().invoke(app, ["verify", "demo", "--data", str(demo)])
+    assert verified.exit_code == 1
+    assert f"turn {number}: its seats' order texts do not make its orders text: the turn was edited" in verified.output

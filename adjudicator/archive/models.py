@@ -127,6 +127,9 @@ class TurnRow(SQLModel, table=True):
     # the dice; not chained, as a replay makes them again ("" in older archives: their reports print no draws)
     dice_faces: str = ""
     hidden_faces: str = ""  # the same for the hidden draws (hidden_dice_json), shown once the game has ended
+    # a step of several seats that commits seat by seat (engine/chance.py step_commitment): each seat's order text
+    # (JSON object in the step's seat order, "" for none), orders_text being them joined; "" for any other step
+    seat_orders: str = ""
 
 
 class OrderSetRow(SQLModel, table=True):

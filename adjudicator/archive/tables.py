@@ -36,7 +36,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         *("id", "game_id", "number", "seat", "round", "orders_text", "orders_hash", "dice_source", "given_dice"),
         *("turn_key", "hidden_key", "hidden_dice_json", "orders_key", "state_json", "state_hash", "events_json"),
         *("results_json", "dice_json", "answers_json", "superseded", "mailed", "chain", "created", "dice_faces"),
-        "hidden_faces",
+        *("hidden_faces", "seat_orders"),
     ),
     ORDER_SET: ("id", "game_id", "turn", "seat", "text", "received", "replaced", "source"),
     DECISION: (

@@ -38,6 +38,12 @@ anybody with the orders (the archive's) recomputes the key and checks every turn
 older versions keep the unkeyed `orders_digest` to their end (GameRow.orders_hash_version 0), so that their dice
 stay the same; each stored turn keeps the orders key it was committed with (none for the unkeyed hash).
 
+A step of several seats (sealed plans) commits seat by seat (`step_commitment`): each seat's commitment is
+`orders_commitment` of its own text, and the step's orders hash is SHA-256 of the lines "<seat> <commitment>" in
+the step's seat order. The report prints each seat's commitment, so that every seat checks its own orders from its
+receipt (which prints SHA-256 of the text stored, `orders_fingerprint`) once the seed is revealed, without the
+other seats' orders. Games begun before (orders_hash_version 1) commit to the seats' texts joined.
+
 A dice file replaces the stream with given numbers, one per draw, consumed in the order the ruleset draws
 (each ruleset documents its order); a shuffle consumes its n - 1 numbers as above. A number outside the
 draw's range, or running out of numbers, is a clear error.
@@ -57,6 +63,7 @@ CHAIN_LENGTH = 10_000
 FACES = 6  # the die a roll has when its faces are not named
 CHECKPOINT_EVERY = 100
 ORDERS_KEYED = 1  # GameRow.orders_hash_version of a game that publishes orders_commitment (0: orders_digest)
+ORDERS_BY_SEAT = 2  # ... of a game whose steps of several seats commit to each seat's orders (step_commitment)
 
 T = TypeVar("T")
 
@@ -211,6 +218,7 @@ class KeyedDice(Dice):
     hidden_key: bytes = b""  # hidden_turn_key: none means this turn may make no hidden draw
     hidden_counter: int = 0
     orders_key: bytes = b""  # the key of orders_hash (orders_commitment); none for an unkeyed orders_digest
+    by_seat: dict[str, str] = field(default_factory=dict)  # the seats' texts orders_hash commits to one by one
 
     def _next(self, purpose: str, faces: int, hidden: bool) -> int:
         if faces > 256:
@@ -312,14 +320,43 @@ def orders_commitment(key: bytes, texts: Iterable[str]) -> str:
     """The keyed commitment to a turn's order texts: HMAC-SHA256(orders key, the texts' sha256s one after the
     other), for one text HMAC-SHA256(orders_key(seed, turn), sha256(text)). Without the key it tells nothing of
     the orders; with the seed revealed, anybody checks it."""
+    return fingerprints_commitment(key, (orders_fingerprint(text) for text in texts))
+
+
+def orders_fingerprint(text: str) -> str:
+    """SHA-256 of an order text as stored: what a seat's receipt prints, so that the seat can check the turn's
+    commitment without the text once the seed is revealed (fingerprints_commitment)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def fingerprints_commitment(key: bytes, fingerprints: Iterable[str]) -> str:
+    """orders_commitment from the texts' fingerprints (hex): a player checks his own orders from his receipt."""
     mac = hmac.new(key, digestmod=hashlib.sha256)
-    for text in texts:
-        mac.update(hashlib.sha256(text.encode()).digest())
+    for fingerprint in fingerprints:
+        mac.update(bytes.fromhex(fingerprint))
     return mac.hexdigest()
 
 
-def turn_dice(key: bytes, text: str, hidden_key: bytes = b"", orders: bytes = b"") -> KeyedDice:
+def seat_commitments(key: bytes, texts: Mapping[str, str]) -> dict[str, str]:
+    """Each seat's commitment to its own order text ("" for none) in a step of several seats."""
+    return {seat: orders_commitment(key, [text]) for seat, text in texts.items()}
+
+
+def step_commitment(key: bytes, texts: Mapping[str, str]) -> str:
+    """The orders hash of a step that commits seat by seat: SHA-256 of the lines "<seat> <commitment>\n" in the
+    step's seat order; anybody checks it against the commitments a report prints."""
+    lines = "".join(f"{seat} {committed}\n" for seat, committed in seat_commitments(key, texts).items())
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def turn_dice(
+    key: bytes, text: str, hidden_key: bytes = b"", orders: bytes = b"", by_seat: Mapping[str, str] | None = None
+) -> KeyedDice:
     """The keyed stream of a turn resolved from `text`: its orders hash is the commitment keyed by `orders` (the
-    turn's orders_key), or with none the unkeyed orders_digest of the games of older versions."""
+    turn's orders_key), or with none the unkeyed orders_digest of the games of older versions. `by_seat`: the
+    texts of a step of several seats that commits seat by seat (step_commitment), `text` being them joined."""
+    if by_seat and orders:
+        committed, seats = step_commitment(orders, by_seat), dict(by_seat)
+        return KeyedDice(key=key, orders_hash=committed, hidden_key=hidden_key, orders_key=orders, by_seat=seats)
     committed = orders_commitment(orders, [text]) if orders else orders_digest([text])
     return KeyedDice(key=key, orders_hash=committed, hidden_key=hidden_key, orders_key=orders)

@@ -260,6 +260,7 @@ def recheck_orders_sent_ahead(session: Session, game: GameRow, ruleset: Ruleset,
             rechecked=True,
             source=stored.text,
         )
+        receipt.fingerprint_stored(stored.text, stored.received)
         if threads is None:
             threads = db.last_order_mails(session, game)
         mail = threads.get(seat_name) if stored.source == "mail" else None

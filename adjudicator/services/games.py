@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import ORDERS_KEYED, chain_checkpoints
+from adjudicator.engine.chance import ORDERS_BY_SEAT, chain_checkpoints
 from adjudicator.engine.steps import SETUP
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import language_code
@@ -162,7 +162,8 @@ def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Cl
             decision_hours=decision_hours,
             created=timestamp(clock),
             game_data=stored_data,
-            orders_hash_version=ORDERS_KEYED,  # its orders hashes tell nothing of the orders (engine/chance.py)
+            # its orders hashes tell nothing of the orders, and commit to each seat's apart (engine/chance.py)
+            orders_hash_version=ORDERS_BY_SEAT,
             chain_version=DIGESTED,  # its reports print each turn's digest: players follow the chain (chain.py)
             **(mail or {}),
         )

@@ -15,6 +15,7 @@ from sqlmodel import Session
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
+from adjudicator.engine.chance import ORDERS_BY_SEAT
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
@@ -305,6 +306,7 @@ def _seat_report(
         seats=list(ruleset.seats_of(state)),
         seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
         orders_keyed=orders_keyed(game),
+        orders_by_seat=game.orders_hash_version >= ORDERS_BY_SEAT,
         seat=seat,
         **ruleset.report_context(state),
     )

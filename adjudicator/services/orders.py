@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.engine.chance import KeyedDice
+from adjudicator.engine.chance import KeyedDice, orders_fingerprint
 from adjudicator.engine.protocol import game_data_of
 from adjudicator.engine.vocabulary import AttackOdds, HandOdds, OrderResult
 from adjudicator.errors import PbemError
@@ -83,6 +83,10 @@ class Receipt:
     withdraw_refused: int = 0  # the line of a WITHDRAW sent beside orders: refused, nothing stored
     shown: str = ""  # (MYORDERS) when the stored set shown again was received (UTC, to the minute)
     odds: list[AttackOdds] = field(default_factory=list)  # the battles the orders would fight, as the seat knows them
+    # the seat's orders for the turn as the archive now holds them (stored, withdrawn: none, rechecked, MYORDERS):
+    # their orders_fingerprint and when they were stored, which the player keeps to check the turn's commitment
+    fingerprint: str = ""
+    received: str = ""
 
     @property
     def lines(self) -> list[VerdictLine]:
@@ -92,6 +96,10 @@ class Receipt:
     @property
     def text(self) -> str:
         return self.text_in("en")
+
+    def fingerprint_stored(self, text: str, received: str) -> None:
+        """Print the fingerprint of `text`, the seat's orders as stored at `received` (the archive's ISO time)."""
+        self.fingerprint, self.received = orders_fingerprint(text), received
 
     def text_in(self, language: str) -> str:
         return render(
@@ -399,6 +407,8 @@ def store_order_set(
             from adjudicator.services.bots import take_back
 
             take_back(session, seat)
+    if receipt.stored or receipt.withdrawn:
+        receipt.fingerprint_stored(orders.source if receipt.stored else "", received)
     receipt.ahead = receipt.ahead and receipt.stored  # the notes on when orders are checked are for stored orders
     receipt.provisional = receipt.provisional and receipt.stored
     for order in orders.orders:

@@ -96,6 +96,7 @@ def my_orders(session: Session, game: GameRow, state: Any, seat: SeatRow) -> str
     orders = parse_orders(stored.text, ruleset)
     shown = _minute(stored.received)
     receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number, shown=shown)
+    receipt.fingerprint_stored(stored.text, stored.received)
     return receipt.text_in(say)
 
 

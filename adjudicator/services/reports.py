@@ -10,7 +10,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from adjudicator.engine.chance import ORDERS_KEYED
+from adjudicator.engine.chance import ORDERS_BY_SEAT, ORDERS_KEYED, seat_commitments
 from adjudicator.engine.envelope import envelope_text
 from adjudicator.engine.protocol import PUBLIC, hides_information
 from adjudicator.engine.vocabulary import AttackOdds, OrderResult
@@ -45,6 +45,7 @@ def turn_context(
         "round": row.round,
         "turn_key": row.turn_key,
         "orders_hash": row.orders_hash,
+        "seat_hashes": _seat_hashes(row),
         **_senders(ruleset, row),
         "bots": list(bots),
         "events": ruleset.report_events(
@@ -62,6 +63,13 @@ def turn_context(
         "chain": row.chain,  # the game's chain head after this turn, published so that players can hold to it
         "digest": turn_digest(row) if digested and row.chain else "",  # what the head covers of the turn
     }
+
+
+def _seat_hashes(row: TurnRow) -> list[tuple[str, str]]:
+    """Each seat's commitment in a step that commits seat by seat (engine/chance.py step_commitment), as its report
+    prints them for the seats to check their own orders; none for any other step."""
+    by_seat = json.loads(row.seat_orders) if row.seat_orders and row.orders_key else {}
+    return list(seat_commitments(bytes.fromhex(row.orders_key), by_seat).items()) if by_seat else []
 
 
 def public_draws(row: TurnRow) -> list[tuple[int, str, int, int]]:
@@ -184,6 +192,7 @@ def turn_reports(
             # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
             "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state, game) else "",
             "orders_keyed": orders_keyed(game),
+            "orders_by_seat": game.orders_hash_version >= ORDERS_BY_SEAT,
             "chain_digested": game.chain_version >= DIGESTED,  # its heads follow from the digests printed
         }
 

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import (
+    ORDERS_BY_SEAT,
     ORDERS_KEYED,
     GivenDice,
     KeyedDice,
@@ -134,6 +135,9 @@ def turn_row(
         created=timestamp(clock),
         dice_faces=json.dumps(dice.faces_log) if [tuple(d) for d in result.dice] == dice.log else "",
         hidden_faces=json.dumps(dice.hidden_faces_log) if dice.hidden_log else "",
+        seat_orders=json.dumps(dice.by_seat, ensure_ascii=False)
+        if isinstance(dice, KeyedDice) and dice.by_seat
+        else "",
     )
 
 
@@ -168,7 +172,8 @@ def turn_inputs(
     answers = answers_of(Answer(d.seat, d.key, d.answer) for d in asked if d.answer is not None)
     # a game begun with an older version keeps its unkeyed orders hash, so that its dice stay as they were made
     keyed = orders_key(seed, number) if game.orders_hash_version >= ORDERS_KEYED else b""
-    dice = turn_dice(turn_key(seed, number, checkpoints), text, hidden_turn_key(seed, number), keyed)
+    by_seat = texts if len(texts) > 1 and game.orders_hash_version >= ORDERS_BY_SEAT else None
+    dice = turn_dice(turn_key(seed, number, checkpoints), text, hidden_turn_key(seed, number), keyed, by_seat)
     return text, asked, answers, dice
 
 

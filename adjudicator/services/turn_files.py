@@ -107,14 +107,18 @@ class FileChance:
         """Whether step `number` may be resolved: with turn keys given, only the steps they name are."""
         return self.keys is None or number in self.keys
 
-    def dice(self, number: int, before: str, text: str) -> KeyedDice | GivenDice:
+    def dice(
+        self, number: int, before: str, text: str, by_seat: Mapping[str, str] | None = None
+    ) -> KeyedDice | GivenDice:
+        """The step's dice; `by_seat`: the seats' texts of a sealed step, which the keyed orders hash commits to
+        seat by seat (engine/chance.py step_commitment), `text` being them joined."""
         if self.given is not None:
             return self.given
         if self.keys is not None:
             if number not in self.keys:
                 raise PbemError(f"no --key for turn {number}: with --key, give the turn key of every step resolved")
             key, hidden, orders = self.keys[number]
-            return turn_dice(key, text, hidden, orders)
+            return turn_dice(key, text, hidden, orders, by_seat)
         state_key = hashlib.sha256(before.encode()).digest()
         # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
         return KeyedDice(
@@ -134,12 +138,13 @@ def file_step(
     befores: list[str],
     *,
     clock: Clock,
+    by_seat: Mapping[str, str] | None = None,
 ) -> Any:
     """Resolve the step due from its order text with no archive; its row and the snapshot before it are added to
-    `rows` and `befores`. Returns the state after it."""
+    `rows` and `befores` (`by_seat`: a sealed step's texts, FileChance.dice). Returns the state after it."""
     before = ruleset.snapshot_text(state)
     befores.append(before)
-    dice = chance.dice(number, before, text)
+    dice = chance.dice(number, before, text, by_seat)
     result = play(ruleset, state, text, dice)
     rows.append(turn_row(ruleset, game, number, seat, ruleset.round_of(state), text, result, dice, clock=clock))
     return result.state
@@ -266,8 +271,11 @@ def sealed_files(
             f"({', '.join(step.seats)}) gives one (--orders for each; the header line alone orders nothing), "
             "or --no-orders SEAT for a seat that sent none"
         )
-    text = step_orders_text({seat: texts[seat] for seat in step.seats})
-    state = file_step(ruleset, game, state, step.number, step_seat(step), text, chance, rows, befores, clock=clock)
+    by_seat = {seat: texts[seat] for seat in step.seats}
+    text = step_orders_text(by_seat)
+    state = file_step(
+        ruleset, game, state, step.number, step_seat(step), text, chance, rows, befores, clock=clock, by_seat=by_seat
+    )
     return state, not_understood
 
 

@@ -17,9 +17,12 @@ chain head after the turn; from these it checks, game by game:
   and published again breaks the link to the next head a player kept; one head per turn, none repeated. A digest
   covers the turn's orders, state and events as the archive stores them, which no report prints: that a digest
   fits its turn only `pbem verify` checks;
-- at the game's end, the revealed seed against the commitment and every turn key, and the hidden draws that the
-  site's turn pages then show, recomputed from the seed. The orders hashes need the order texts, which no report
-  prints, and which cards the hidden draws dealt needs the rules' replay: they are named as unchecked.
+- a step of several seats' orders hash against the seats' commitments its report prints (step_commitment);
+- at the game's end, the revealed seed against the commitment and every turn key, the hidden draws that the
+  site's turn pages then show, recomputed from the seed, and each turn of the player's seat against the
+  fingerprint of his orders that his last receipt for it prints (the orders hash, or his seat's commitment, must
+  be the commitment to it). The other seats' order texts are in no report, and which cards the hidden draws dealt
+  needs the rules' replay: they are named as unchecked.
 
 Each problem names the file and line. Reports are read in each language the catalogues have."""
 
@@ -41,7 +44,10 @@ from adjudicator.engine.chance import (
     KeyedDice,
     chain_keys,
     commitment,
+    fingerprints_commitment,
     hidden_turn_key,
+    orders_fingerprint,
+    orders_key,
 )
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import translations
@@ -70,11 +76,16 @@ TURN_HEADINGS = ("Turn %(number)s: %(seat)s (round %(round)s)", "Turn %(number)s
 KEY_LINE = "Dice: turn key %(key)s"
 DICE_FILE = "(dice file)"
 HASH_LINE = "orders hash %(hash)s"
+SEAT_HASH_LINE = "orders commitment of %(seat)s: %(hash)s"  # a step of several seats: each seat's commitment
 ROLLS = "rolls: %(rolls)s"
 NO_ROLLS = "no dice were rolled"
 DRAW_LINE = "draw %(number)s of 1-%(faces)s: %(value)s (%(purpose)s)"
 CHAIN_LINE = "Archive chain after this turn: %(hash)s"
 DIGEST_LINE = "Turn digest: %(digest)s"
+# a receipt's line (templates/receipt.txt.j2): the seat's orders for the turn as the archive holds them
+FINGERPRINT_LINE = (
+    "Fingerprint of the orders of %(seat)s for turn %(turn)s of game %(game)s, stored %(received)s: %(fingerprint)s"
+)
 SEED_LINES = (
     "The game has ended: its dice seed is %(seed)s. With it anybody can check the commitment, recompute every hidden "
     'draw and check each turn\'s orders hash against the orders: HMAC-SHA256(HMAC-SHA256(seed, "orders|<turn>"), '
@@ -100,6 +111,17 @@ class TurnCopy:
     chain_at: str = ""
     digest: str = ""
     heading: bool = False  # under a turn's own heading (other sections, "Position after turn n", print no dice)
+    seats: tuple[str, ...] = ()  # the seats who ordered in the step, as its heading names them
+    seat_hashes: dict[str, str] = field(default_factory=dict)  # each seat's commitment, in the step's seat order
+
+
+@dataclass(frozen=True, order=True)
+class Fingerprint:
+    """A receipt's fingerprint of a seat's orders for a turn, as stored at `received` (ISO 8601, to the second)."""
+
+    received: str
+    value: str
+    where: str = field(compare=False)
 
 
 @dataclass
@@ -111,6 +133,8 @@ class GameCopies:
     seeds: dict[str, list[str]] = field(default_factory=dict)
     # the hidden draws a site page shows, by (turn, page): (number, faces, value, purpose, where)
     hidden: dict[tuple[int, str], list[tuple[int, int, int, str, str]]] = field(default_factory=dict)
+    # the fingerprints the receipts print, by (turn, seat)
+    fingerprints: dict[tuple[int, str], list[Fingerprint]] = field(default_factory=dict)
 
 
 @dataclass
@@ -272,8 +296,10 @@ def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCo
             heading = re.search(r"\d+", line)
             current = None
             if public and heading:
+                named = _match(TURN_HEADINGS, line.strip("= "))[0]
+                seats = named.groupdict().get("seat") if named else None
                 current = TurnCopy(
-                    int(heading.group()), where, heading=bool(_match(TURN_HEADINGS, line.strip("= "))[0])
+                    int(heading.group()), where, heading=bool(named), seats=tuple(seats.split(", ")) if seats else ()
                 )
                 games.setdefault(game, GameCopies()).turns.setdefault(current.turn, []).append(current)
             continue
@@ -283,7 +309,12 @@ def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCo
 def _read_line(
     line: str, where: str, game: str, turn: TurnCopy | None, games: dict[str, GameCopies], problems: list[str]
 ) -> None:
-    """One line of a report: a commitment, a seed, or one of a turn's dice or chain lines."""
+    """One line of a report: a commitment, a seed, one of a turn's dice or chain lines, or a receipt's
+    fingerprint."""
+    found, begins = _match(FINGERPRINT_LINE, line)
+    if begins:
+        _keep_fingerprint(found, where, line, games, problems)
+        return
     found, begins = _match(COMMITMENTS, line)
     if begins:
         _keep(found, "commitment", where, line, games.setdefault(game, GameCopies()).commitments, problems)
@@ -309,6 +340,18 @@ def _keep(
         problems.append(f"{where}: the dice {name} is garbled: {line[:90]!r}")
 
 
+def _keep_fingerprint(
+    found: re.Match[str] | None, where: str, line: str, games: dict[str, GameCopies], problems: list[str]
+) -> None:
+    """Keep a receipt's fingerprint under its game, turn and seat; a garbled one is a problem."""
+    value, turn = (found.group("fingerprint"), found.group("turn")) if found else ("", "")
+    if not _HEX.fullmatch(value) or not (turn.isdecimal() and turn.isascii() and len(turn) < 10) or found is None:
+        problems.append(f"{where}: the receipt's orders fingerprint is garbled: {line[:90]!r}")
+        return
+    kept = games.setdefault(found.group("game"), GameCopies()).fingerprints
+    kept.setdefault((int(turn), found.group("seat")), []).append(Fingerprint(found.group("received"), value, where))
+
+
 def _seed_begun(line: str) -> tuple[re.Match[str] | None, bool]:
     """A seed line cut short (a truncated report): it begins like one, the seed is read up to its full stop."""
     for msgid in SEED_LINES:
@@ -326,6 +369,14 @@ def _read_turn_line(line: str, where: str, turn: TurnCopy, problems: list[str]) 
             turn.key, turn.key_at = value, where
         else:
             problems.append(f"{where}: turn {turn.turn}'s key is garbled: {line[:90]!r}")
+        return
+    found, begins = _match(SEAT_HASH_LINE, line)
+    if begins:
+        value = found.group("hash") if found else ""
+        if _HEX.fullmatch(value) and found is not None:
+            turn.seat_hashes[found.group("seat")] = value
+        else:
+            problems.append(f"{where}: turn {turn.turn}'s commitment to a seat's orders is garbled: {line[:90]!r}")
         return
     found, begins = _match(HASH_LINE, line.split(";", 1)[0])
     if begins:
@@ -426,15 +477,14 @@ def _check_turn(
     for what, value_of in (
         ("turn key", lambda c: c.key),
         ("orders hash", lambda c: c.orders_hash),
+        ("seats' commitments", lambda c: " ".join(f"{seat} {value}" for seat, value in c.seat_hashes.items())),
         ("rolls", lambda c: " ".join(map(str, c.rolls)) if c.rolls is not None else ""),
         ("draws", lambda c: "; ".join(f"{n} {f} {v} {p}" for n, f, v, p in c.draws)),
         ("archive chain head", lambda c: c.chain),
         ("turn digest", lambda c: c.digest),
     ):
         _agree(label, what, [(value_of(c), c.where) for c in copies if value_of(c)], problems)
-    for copy in copies:
-        if copy.key and copy.rolls is None:
-            problems.append(f"{copy.where}: {label}: the report ends before its orders hash line (truncated?)")
+    problems += [problem for copy in copies for problem in _copy_problems(label, copy)]
     first = copies[0]
     revealed = {c.key: c.key_at for c in copies if _HEX.fullmatch(c.key)}  # each key printed, where first
     walks = [_check_key(label, number, key, where, keys) for key, where in revealed.items()]
@@ -459,6 +509,20 @@ def _check_turn(
     if head:
         said.append(f"chain head {head[:16]}...")
     return ", ".join(said)
+
+
+def _copy_problems(label: str, copy: TurnCopy) -> list[str]:
+    """One copy of a turn on its own: cut short before its orders hash line, or an orders hash that is not made
+    from the seats' commitments it prints."""
+    if copy.key and copy.rolls is None:
+        return [f"{copy.where}: {label}: the report ends before its orders hash line (truncated?)"]
+    lines = "".join(f"{seat} {value}\n" for seat, value in copy.seat_hashes.items())
+    if copy.seat_hashes and hashlib.sha256(lines.encode()).hexdigest() != copy.orders_hash:
+        return [
+            f"{copy.where}: {label}: its orders hash is not SHA-256 of its seats' commitments "
+            "(engine/chance.py step_commitment)"
+        ]
+    return []
 
 
 def _check_links(name: str, game: GameCopies, anchor: str | None, checked: Checked) -> None:
@@ -590,10 +654,7 @@ def _check_seed(name: str, game: GameCopies, keys: dict[int, str], checked: Chec
         else:
             checked.lines.append(f"game {name}: the revealed seed makes the dice commitment and every turn key read")
         _check_hidden(name, game, secret, checked)
-    notes.append(
-        f"game {name}: the orders hashes the seed keys need the turns' order texts, which no report prints: not "
-        "recomputed here"
-    )
+        _check_own_orders(name, game, secret, checked)
 
 
 def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) -> None:
@@ -628,3 +689,78 @@ def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) ->
         f"game {name}: {agreed} hidden draw(s) of {len({turn for turn, _ in game.hidden})} turn(s) recomputed from "
         "the revealed seed"
     )
+
+
+def _check_own_orders(name: str, game: GameCopies, seed: bytes, checked: Checked) -> None:
+    """Each turn was resolved with the orders the player's last receipt for it confirmed: with the revealed seed,
+    the commitment to the receipt's fingerprint (engine/chance.py fingerprints_commitment) must be the orders hash
+    of a step that seat alone ordered in. A turn of his seat with no receipt must have been resolved with none."""
+    problems, notes = checked.problems, checked.notes
+    if not game.fingerprints:
+        notes.append(
+            f"game {name}: no receipt with an orders fingerprint in the folder (older versions printed none): the "
+            "orders hashes are not checked against your orders"
+        )
+        return
+    agreed, unchecked = 0, []
+    for (turn, seat), kept in sorted(game.fingerprints.items()):
+        committed = _seat_commitment(game.turns.get(turn, []), seat)
+        if committed is None:
+            unchecked.append(turn)
+            continue
+        key = orders_key(seed, turn)
+        last, *_ = kept = sorted(set(kept), reverse=True)
+        if fingerprints_commitment(key, [last.value]) == committed:
+            agreed += 1
+            continue
+        replaced = next((k for k in kept[1:] if fingerprints_commitment(key, [k.value]) == committed), None)
+        problems.append(
+            f"{last.where}: game {name} turn {turn}: resolved with the orders of {seat} stored {replaced.received}, "
+            f"which the orders stored {last.received} had replaced"
+            if replaced
+            else f"{last.where}: game {name} turn {turn}: its orders hash is not the commitment to the orders of "
+            f"{seat} this receipt confirmed: the turn was resolved with other orders"
+        )
+    silent, unconfirmed = _unreceipted(game, {seat for _, seat in game.fingerprints}, seed)
+    checked.lines.append(
+        f"game {name}: {agreed} turn(s) resolved with the orders your last receipt of each confirmed"
+        + (f"; {silent} turn(s) of your seat with no receipt resolved with no orders" if silent else "")
+    )
+    if unconfirmed:
+        notes.append(
+            f"game {name}: turn(s) {spans(unconfirmed)}: resolved with orders of your seat that no receipt in the "
+            "folder confirms (the bot's orders, or a receipt you did not keep): not checked"
+        )
+    if unchecked:
+        notes.append(
+            f"game {name}: turn(s) {spans(sorted(set(unchecked)))}: the folder holds no report of the turn, or the "
+            "step's orders hash commits to several seats' orders together (older versions): your receipt's "
+            "fingerprint is not checked"
+        )
+
+
+def _seat_commitment(copies: list[TurnCopy], seat: str) -> str | None:
+    """The commitment to `seat`'s orders that a turn's report prints: the orders hash of a step he alone ordered in,
+    or his line of a step of several seats; None when the folder holds no such report of the turn."""
+    for copy in copies:
+        if copy.orders_hash and copy.seats == (seat,):
+            return copy.orders_hash
+        if seat in copy.seat_hashes:
+            return copy.seat_hashes[seat]
+    return None
+
+
+def _unreceipted(game: GameCopies, seats: set[str], seed: bytes) -> tuple[int, list[int]]:
+    """The seats' own steps for which the folder holds no receipt: how many were resolved with no orders, and
+    the turns resolved with orders that no receipt confirms (the bot's, or receipts the player did not keep)."""
+    nothing, silent, unconfirmed = orders_fingerprint(""), 0, []
+    for turn, copies in sorted(game.turns.items()):
+        for seat in sorted(seats):
+            committed = _seat_commitment(copies, seat) if (turn, seat) not in game.fingerprints else None
+            if committed is None or not 0 < turn < CHAIN_LENGTH:
+                continue
+            if fingerprints_commitment(orders_key(seed, turn), [nothing]) == committed:
+                silent += 1
+            else:
+                unconfirmed.append(turn)
+    return silent, unconfirmed

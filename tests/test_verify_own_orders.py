@@ -1,0 +1,114 @@
+"""A player checks from his own receipts that each of his turns was resolved with the orders the moderator
+confirmed (services/verify_reports.py): the receipt prints the fingerprint of the text stored, the report the
+turn's commitment, and the seed that the game's end reveals links the two (engine/chance.py
+fingerprints_commitment). The moderator's `pbem verify` cannot see orders changed before the turn was resolved:
+his archive is consistent with them. The game is the one of two seats that one turn ends (C-5.31, C-8.8)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+from adjudicator.archive import Archive
+from adjudicator.archive.store import close_archives
+from adjudicator.engine.chance import orders_fingerprint
+from adjudicator.mail.inbound import read_message
+from adjudicator.services.clock import FixedClock
+from adjudicator.services.mailbox import ingest
+from tests.conftest import Pbem, read_eml
+from tests.test_orders_commitment import CAPTURE, TWO, caesar_capture_game
+from tests.test_verify_reports import check, problems
+
+SEAT = "Egyptus"
+NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+REFUSED = "BUY 1 INF AT EGY"  # refused once the capture has ended the game (C-14.1): the set still stands
+
+
+def mail_orders(pbem: Pbem, at: datetime, *lines: str) -> None:
+    """Egyptus mails his orders; the moderator's archive takes them at `at`."""
+    message = EmailMessage()
+    message["From"], message["To"] = TWO[SEAT], "gm@example.org"
+    message["Subject"], message["Message-ID"] = "orders", f"<{at.timestamp():.0f}@players.example.org>"
+    header = f"GAME rome1 TURN 1 PLAYER {SEAT} PASSWORD {pbem.passwords[SEAT]}"
+    message.set_content("\n".join([header, *lines]) + "\n")
+    ingest(Archive.open(pbem.data, None), read_message(bytes(message)), clock=FixedClock(at))
+
+
+def kept_mails(pbem: Pbem, into: Path) -> Path:
+    """Everything the game mailed Egyptus (receipts, reports), as he saved it."""
+    sent = pbem("send", "--no-png", "--eml-dir", str(into))
+    assert sent.exit_code == 0, sent.output
+    for path in into.glob("*.eml"):
+        if TWO[SEAT] not in str(read_eml(path)["To"]):
+            path.unlink()
+    return into
+
+
+def stored_text(pbem: Pbem) -> str:
+    (text,) = pbem.sql("SELECT text FROM orderset WHERE replaced = 0 AND seat = 'Egyptus'")[0]
+    return str(text)
+
+
+def resolved(pbem: Pbem) -> None:
+    """The moderator resolves the turn, which ends the game: its report reveals the seed."""
+    assert pbem("adjudicate", "rome1").exit_code == 0
+    close_archives()
+
+
+def test_the_receipt_prints_the_fingerprint_of_the_text_stored_and_when(tmp_path: Path) -> None:
+    pbem = caesar_capture_game(tmp_path)
+    mail_orders(pbem, NOON, CAPTURE)
+    (receipt,) = [m for m in pbem.sent() if "Receipt" in str(m["Subject"])]
+    body = receipt.get_content()
+    line = re.search(
+        r"^Fingerprint of the orders of (\S+) for turn (\d+) of game (\S+), stored (\S+): (\w+)$", body, re.M
+    )
+    assert line, body
+    assert line.groups() == (SEAT, "1", "rome1", NOON.isoformat(), orders_fingerprint(stored_text(pbem)))
+    assert "pbem verify --from-reports" in body
+
+
+def test_a_turn_resolved_with_the_orders_the_receipt_confirmed_passes(tmp_path: Path) -> None:
+    pbem = caesar_capture_game(tmp_path)
+    mail_orders(pbem, NOON, CAPTURE)
+    resolved(pbem)
+    result = check(kept_mails(pbem, tmp_path / "kept"))
+    assert result.exit_code == 0, result.output
+    assert (
+        "ok       game rome1: 1 turn(s) resolved with the orders your last receipt of each confirmed" in result.output
+    )
+
+
+def test_orders_changed_by_the_moderator_before_the_turn_are_caught_by_the_players_receipt(tmp_path: Path) -> None:
+    pbem = caesar_capture_game(tmp_path)
+    mail_orders(pbem, NOON, CAPTURE)
+    pbem.sql(f"UPDATE orderset SET text = text || char(10) || '{REFUSED}' WHERE seat = '{SEAT}'")  # receipt sent
+    resolved(pbem)
+    verified = pbem("verify", "rome1")
+    assert verified.exit_code == 0 and "0 problems" in verified.output  # his archive agrees with itself
+    result = check(kept_mails(pbem, tmp_path / "kept"))
+    assert result.exit_code == 1
+    assert [
+        p
+        for p in problems(result)
+        if "game rome1 turn 1: its orders hash is not the commitment to the orders of Egyptus this receipt confirmed"
+        in p
+    ], result.output
+
+
+def test_a_turn_resolved_with_the_set_the_player_had_replaced_is_named_with_both_times(tmp_path: Path) -> None:
+    pbem = caesar_capture_game(tmp_path)
+    mail_orders(pbem, NOON, CAPTURE, REFUSED)
+    mail_orders(pbem, NOON + timedelta(minutes=5), CAPTURE)
+    pbem.sql(f"UPDATE orderset SET replaced = 1 WHERE seat = '{SEAT}' AND text NOT LIKE '%BUY%'")
+    pbem.sql(f"UPDATE orderset SET replaced = 0 WHERE seat = '{SEAT}' AND text LIKE '%BUY%'")
+    resolved(pbem)
+    found = problems(check(kept_mails(pbem, tmp_path / "kept")))
+    assert [
+        p
+        for p in found
+        if "game rome1 turn 1: resolved with the orders of Egyptus stored 2026-11-29T12:00:00+00:00, which the orders "
+        "stored 2026-11-29T12:05:00+00:00 had replaced" in p
+    ], found
