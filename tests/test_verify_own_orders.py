@@ -26,14 +26,24 @@ NOON = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 REFUSED = "BUY 1 INF AT EGY"  # refused once the capture has ended the game (C-14.1): the set still stands
 
 
-def mail_orders(pbem: Pbem, at: datetime, *lines: str) -> None:
-    """Egyptus mails his orders; the moderator's archive takes them at `at`."""
+def order_mail(pbem: Pbem, at: datetime, *lines: str) -> bytes:
+    """Egyptus's mail of his orders, sent at `at`."""
     message = EmailMessage()
     message["From"], message["To"] = TWO[SEAT], "gm@example.org"
     message["Subject"], message["Message-ID"] = "orders", f"<{at.timestamp():.0f}@players.example.org>"
     header = f"GAME rome1 TURN 1 PLAYER {SEAT} PASSWORD {pbem.passwords[SEAT]}"
-    message.set_content("\n".join([header, *lines]) + "\n")
-    ingest(Archive.open(pbem.data, None), read_message(bytes(message)), clock=FixedClock(at))
+    message.set_content("Hello,\n\n" + "\n".join([header, *lines]) + "\n-- \nEgyptus\n")
+    return bytes(message)
+
+
+def received(pbem: Pbem, mail: bytes, at: datetime) -> None:
+    """The moderator's archive takes the mail at `at`."""
+    ingest(Archive.open(pbem.data, None), read_message(mail), clock=FixedClock(at))
+
+
+def mail_orders(pbem: Pbem, at: datetime, *lines: str) -> None:
+    """Egyptus mails his orders; the moderator's archive takes them at `at`."""
+    received(pbem, order_mail(pbem, at, *lines), at)
 
 
 def kept_mails(pbem: Pbem, into: Path) -> Path:
@@ -111,4 +121,32 @@ def test_a_turn_resolved_with_the_set_the_player_had_replaced_is_named_with_both
         for p in found
         if "game rome1 turn 1: resolved with the orders of Egyptus stored 2026-11-29T12:00:00+00:00, which the orders "
         "stored 2026-11-29T12:05:00+00:00 had replaced" in p
+    ], found
+
+
+def test_a_receipt_confirms_the_orders_of_the_mail_it_answers(tmp_path: Path) -> None:
+    pbem = caesar_capture_game(tmp_path)
+    sent = order_mail(pbem, NOON, CAPTURE)
+    received(pbem, sent, NOON)
+    kept = kept_mails(pbem, tmp_path / "kept")
+    (kept / "sent-orders.eml").write_bytes(sent)  # the player keeps what he sent, as his mail program does
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    assert "ok       game rome1: 1 receipt(s) confirm the orders of the mail you sent" in result.output
+
+
+def test_orders_stored_other_than_the_mail_sent_are_caught_by_the_receipt_that_answers_it(tmp_path: Path) -> None:
+    """The moderator takes the mail in with a line of his own: the receipt is consistent with what he stored (and
+    so, at the end, is the turn's commitment), but not with the mail the player kept."""
+    pbem = caesar_capture_game(tmp_path)
+    sent = order_mail(pbem, NOON, CAPTURE)
+    received(pbem, order_mail(pbem, NOON, CAPTURE, REFUSED), NOON)  # the same Message-ID, another text
+    kept = kept_mails(pbem, tmp_path / "kept")
+    (kept / "sent-orders.eml").write_bytes(sent)
+    found = problems(check(kept))
+    assert [
+        p
+        for p in found
+        if "game rome1 turn 1: the receipt confirms other orders of Egyptus than the mail it answers (sent-orders.eml)"
+        in p
     ], found

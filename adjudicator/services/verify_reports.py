@@ -18,6 +18,8 @@ chain head after the turn; from these it checks, game by game:
   covers the turn's orders, state and events as the archive stores them, which no report prints: that a digest
   fits its turn only `pbem verify` checks;
 - a step of several seats' orders hash against the seats' commitments its report prints (step_commitment);
+- each receipt against the order mail it answers, when the folder holds the mail the player sent: the receipt's
+  fingerprint must be that of the mail's orders as the archive stores them;
 - at the game's end, the revealed seed against the commitment and every turn key, the hidden draws that the
   site's turn pages then show, recomputed from the seed, and each turn of the player's seat against the
   fingerprint of his orders that his last receipt for it prints (the orders hash, or his seat's commitment, must
@@ -49,7 +51,7 @@ from adjudicator.engine.chance import (
     orders_fingerprint,
     orders_key,
 )
-from adjudicator.orders.keywords import KEYWORD_LANGUAGES
+from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of
 from adjudicator.render.i18n import translations
 from adjudicator.services.chain import digest_link
 from adjudicator.services.verify_published import spans
@@ -161,8 +163,10 @@ def verify_reports(folder: Path) -> Checked:
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
+    mails = _sent_mails(folder)
     for name in sorted(games):
         _check_game(name, games[name], checked)
+        _check_sent(name, games[name], mails, checked)
     return checked
 
 
@@ -203,6 +207,66 @@ def _texts(folder: Path) -> Iterator[tuple[str, str, str]]:
                 yield name, "\n" * before + html.unescape(found.group(1)), ""
         else:
             yield name, raw.decode("utf-8", "replace"), ""
+
+
+@dataclass(frozen=True)
+class SentMail:
+    """An order mail the player sent (kept in the folder), as the moderator's archive stores its orders."""
+
+    game: str
+    seat: str
+    fingerprint: str
+    where: str
+
+
+@dataclass
+class Mails:
+    """The folder's mails: each one's In-Reply-To by file name (a receipt answers the order mail it is for), and
+    the order mails among them by Message-ID."""
+
+    replies: dict[str, str] = field(default_factory=dict)
+    sent: dict[str, SentMail] = field(default_factory=dict)
+
+
+def _sent_mails(folder: Path) -> Mails:
+    """Read each .eml file's threading headers, and the orders of each that holds an order set."""
+    from adjudicator.mail.inbound import MailError, read_message
+
+    mails = Mails()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".eml"):
+        name, raw = str(path.relative_to(folder)), path.read_bytes()
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
+        try:
+            mail = read_message(raw)
+        except MailError:
+            continue  # a file that is no mail is named by the reading of the reports
+        seat = _header_seat(mail.text)
+        if seat is not None and mail.message_id:
+            stored = orders_fingerprint(_stored_text(mail.text))
+            mails.sent[mail.message_id] = SentMail(*seat, stored, name)
+    return mails
+
+
+def _stored_text(text: str) -> str:
+    """The order text the archive stores of a mail's text: its mail command lines blanked, the passwords replaced
+    by the mark (services/mailbox.py read_mail, services/orders.py store_order_set)."""
+    from adjudicator.mail.commands import split_commands
+    from adjudicator.services.passwords import without_passwords
+
+    return without_passwords(split_commands(text)[0])
+
+
+def _header_seat(text: str) -> tuple[str, str] | None:
+    """(game, seat) of the first header line of an order text, in any language; None without one."""
+    words = keyword_of()
+    for line in text.splitlines():
+        tokens = line.split()
+        if tokens and words.get(tokens[0].casefold()) == "GAME":
+            named = {words.get(key.casefold()): value for key, value in zip(tokens[::2], tokens[1::2], strict=False)}
+            game, seat = named.get("GAME"), named.get("PLAYER")
+            return (game, seat) if game and seat else None
+    return None
 
 
 def _hidden_texts(folder: Path) -> Iterator[tuple[str, str, int]]:
@@ -764,3 +828,26 @@ def _unreceipted(game: GameCopies, seats: set[str], seed: bytes) -> tuple[int, l
             else:
                 unconfirmed.append(turn)
     return silent, unconfirmed
+
+
+def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> None:
+    """Each receipt that answers an order mail the folder holds confirms the orders of that mail: its fingerprint
+    is that of the mail's orders as the archive stores them. A moderator who stored other orders than a player
+    sent, and confirmed those, is caught here, before the game ends."""
+    nothing, agreed = orders_fingerprint(""), 0
+    for (turn, seat), kept in sorted(game.fingerprints.items()):
+        for receipt in kept:
+            sent = mails.sent.get(mails.replies.get(receipt.where.split(" (mail text)")[0], ""))
+            if sent is None or (sent.game.casefold(), sent.seat) != (name.casefold(), seat):
+                continue  # no order mail of this seat in the folder that the receipt answers
+            if receipt.value == nothing:
+                continue  # WITHDRAW: the receipt confirms no orders, whatever the mail said besides
+            if receipt.value == sent.fingerprint:
+                agreed += 1
+            else:
+                checked.problems.append(
+                    f"{receipt.where}: game {name} turn {turn}: the receipt confirms other orders of {seat} than "
+                    f"the mail it answers ({sent.where}) holds: the archive stored orders you did not send"
+                )
+    if agreed:
+        checked.lines.append(f"game {name}: {agreed} receipt(s) confirm the orders of the mail you sent")
