@@ -370,9 +370,9 @@ TWO = {"Egyptus": "e@example.org", "Hispania": "h@example.org"}
 CAPTURE = "MOVE G1 WITH 5 INF 2 CAV: LUS -> HIS"  # takes Hispania's lone Caesar (C-5.31): the game ends (C-8.8)
 
 
-def caesar_capture_game(folder: Path) -> Pbem:
+def caesar_capture_game(folder: Path, *options: str) -> Pbem:
     """rome1 of two seats (C-3.1) in `folder`, where Egyptus's CAPTURE in turn 1 ends the game: a whole game, seed
-    revealed, in one turn."""
+    revealed, in one turn; `options`: more options of `pbem new`."""
     pbem = Pbem(folder / "data")
     pbem.new_game(name="template", seats=TWO)
     snapshot = json.loads((pbem.data / "games/template/turn-0000/snapshot.json").read_text(encoding="utf-8"))
@@ -386,7 +386,7 @@ def caesar_capture_game(folder: Path) -> Pbem:
     position = folder / "position.json"
     position.write_text(json.dumps(snapshot), encoding="utf-8")
     seats = [a for seat, mail in TWO.items() for a in ("--seat", f"{seat}={mail}")]
-    created = pbem("new", "rome1", "--from-snapshot", str(position), *seats)
+    created = pbem("new", "rome1", "--from-snapshot", str(position), *seats, *options)
     assert created.exit_code == 0, created.output
     pbem.passwords = {
         parts[0]: parts[1]

@@ -11,12 +11,16 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
 from adjudicator.engine.chance import orders_fingerprint
 from adjudicator.mail.inbound import read_message
+from adjudicator.render.i18n import translations
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.verify_reports import FINGERPRINT_LINE
 from tests.conftest import Pbem, read_eml
 from tests.test_orders_commitment import CAPTURE, TWO, caesar_capture_game
 from tests.test_verify_reports import check, problems
@@ -80,11 +84,18 @@ def test_the_receipt_prints_the_fingerprint_of_the_text_stored_and_when(tmp_path
     assert "pbem verify --from-reports" in body
 
 
-def test_a_turn_resolved_with_the_orders_the_receipt_confirmed_passes(tmp_path: Path) -> None:
-    pbem = caesar_capture_game(tmp_path)
+@pytest.mark.parametrize("language", ["en", "de", "it", "nl"])
+def test_a_turn_resolved_with_the_orders_the_receipt_confirmed_passes(tmp_path: Path, language: str) -> None:
+    """In the player's language: his receipts and reports are read in each language the catalogues have."""
+    pbem = caesar_capture_game(tmp_path, "--language", f"{SEAT}={language}")
     mail_orders(pbem, NOON, CAPTURE)
     resolved(pbem)
-    result = check(kept_mails(pbem, tmp_path / "kept"))
+    kept = kept_mails(pbem, tmp_path / "kept")
+    fingerprint = translations(language).gettext(FINGERPRINT_LINE).split("%(")[0]  # "Fingerabdruck der Befehle von "
+    assert fingerprint != "Fingerprint of the orders of " or language == "en"
+    texts = [read_eml(mail).get_body(preferencelist=("plain",)).get_content() for mail in kept.glob("*.eml")]
+    assert any(fingerprint in text for text in texts)  # his receipt, in his language
+    result = check(kept)
     assert result.exit_code == 0, result.output
     assert (
         "ok       game rome1: 1 turn(s) resolved with the orders your last receipt of each confirmed" in result.output
@@ -150,3 +161,21 @@ def test_orders_stored_other_than_the_mail_sent_are_caught_by_the_receipt_that_a
         if "game rome1 turn 1: the receipt confirms other orders of Egyptus than the mail it answers (sent-orders.eml)"
         in p
     ], found
+
+
+def test_the_answer_to_myorders_restates_the_stored_orders_and_is_not_held_to_the_mail_that_asked(
+    tmp_path: Path,
+) -> None:
+    pbem = caesar_capture_game(tmp_path)
+    sent, asked = order_mail(pbem, NOON, CAPTURE), order_mail(pbem, NOON + timedelta(minutes=1), "MYORDERS")
+    received(pbem, sent, NOON)
+    received(pbem, asked, NOON + timedelta(minutes=1))
+    kept = kept_mails(pbem, tmp_path / "kept")
+    (kept / "sent-orders.eml").write_bytes(sent)
+    (kept / "sent-myorders.eml").write_bytes(asked)
+    stored = f"stored {NOON.isoformat()}: {orders_fingerprint(stored_text(pbem))}"
+    texts = [read_eml(mail).get_body(preferencelist=("plain",)).get_content() for mail in kept.glob("[0-9]*.eml")]
+    assert sum(stored in text for text in texts) == 2  # the receipt, and the answer to MYORDERS
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    assert "ok       game rome1: 1 receipt(s) confirm the orders of the mail you sent" in result.output

@@ -356,7 +356,7 @@ def turn_dice(
     turn's orders_key), or with none the unkeyed orders_digest of the games of older versions. `by_seat`: the
     texts of a step of several seats that commits seat by seat (step_commitment), `text` being them joined."""
     if by_seat and orders:
-        committed, seats = step_commitment(orders, by_seat), dict(by_seat)
-        return KeyedDice(key=key, orders_hash=committed, hidden_key=hidden_key, orders_key=orders, by_seat=seats)
+        committed, texts = step_commitment(orders, by_seat), dict(by_seat)
+        return KeyedDice(key=key, orders_hash=committed, hidden_key=hidden_key, orders_key=orders, by_seat=texts)
     committed = orders_commitment(orders, [text]) if orders else orders_digest([text])
     return KeyedDice(key=key, orders_hash=committed, hidden_key=hidden_key, orders_key=orders)

@@ -15,7 +15,6 @@ from sqlmodel import Session
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
-from adjudicator.engine.chance import ORDERS_BY_SEAT
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import gettext
@@ -25,7 +24,14 @@ from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.notices import deadline_text
 from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import hidden_draws_revealed, mail_map, orders_keyed, turn_context, turn_reports
+from adjudicator.services.reports import (
+    hidden_draws_revealed,
+    mail_map,
+    orders_by_seat,
+    orders_keyed,
+    turn_context,
+    turn_reports,
+)
 from adjudicator.services.turn import step_seats
 
 
@@ -306,7 +312,7 @@ def _seat_report(
         seats=list(ruleset.seats_of(state)),
         seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
         orders_keyed=orders_keyed(game),
-        orders_by_seat=game.orders_hash_version >= ORDERS_BY_SEAT,
+        orders_by_seat=orders_by_seat(game),
         seat=seat,
         **ruleset.report_context(state),
     )

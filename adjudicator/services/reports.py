@@ -136,6 +136,11 @@ def orders_keyed(game: GameRow) -> bool:
     return game.orders_hash_version >= ORDERS_KEYED
 
 
+def orders_by_seat(game: GameRow) -> bool:
+    """Whether the game's steps of several seats commit to each seat's orders (engine/chance.py step_commitment)."""
+    return game.orders_hash_version >= ORDERS_BY_SEAT
+
+
 def turn_reports(
     ruleset: Ruleset,
     game: GameRow,
@@ -192,7 +197,7 @@ def turn_reports(
             # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
             "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state, game) else "",
             "orders_keyed": orders_keyed(game),
-            "orders_by_seat": game.orders_hash_version >= ORDERS_BY_SEAT,
+            "orders_by_seat": orders_by_seat(game),
             "chain_digested": game.chain_version >= DIGESTED,  # its heads follow from the digests printed
         }
 

@@ -298,7 +298,7 @@ def _secret_key_problems(game: GameRow, row: TurnRow, hidden: bytes, keyed: byte
 def _seat_orders_problems(game: GameRow, row: TurnRow) -> list[str]:
     """A step of several seats of a game that commits seat by seat stores each seat's text, which joined make its
     orders text (the replay then remakes the commitments from them)."""
-    seats, by_seat = step_seats(row), seat_orders(row)
+    seats, by_seat = step_seats(row), _seat_texts(row)
     if by_seat is None:
         return [f"turn {row.number}: its seats' order texts are garbled: the turn was edited"]
     if len(seats) > 1 and row.orders_key and game.orders_hash_version >= ORDERS_BY_SEAT and list(by_seat) != seats:
@@ -308,7 +308,7 @@ def _seat_orders_problems(game: GameRow, row: TurnRow) -> list[str]:
     return []
 
 
-def seat_orders(row: TurnRow) -> dict[str, str] | None:
+def _seat_texts(row: TurnRow) -> dict[str, str] | None:
     """The seats' order texts a turn stores (TurnRow.seat_orders; none for most steps); None when garbled."""
     try:
         by_seat = json.loads(row.seat_orders) if row.seat_orders else {}
@@ -333,7 +333,7 @@ def _verify_replay(
     """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored
     (`hidden`, `keyed`: the turn's secret keys; `stored_hash`: the hash of the stored text). True when the replay
     wrote the stored snapshot text itself and its position keeps the invariants."""
-    dice = turn_dice(turn_key, row.orders_text, hidden, keyed, seat_orders(row))
+    dice = turn_dice(turn_key, row.orders_text, hidden, keyed, _seat_texts(row))
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)

@@ -88,6 +88,13 @@ DIGEST_LINE = "Turn digest: %(digest)s"
 FINGERPRINT_LINE = (
     "Fingerprint of the orders of %(seat)s for turn %(turn)s of game %(game)s, stored %(received)s: %(fingerprint)s"
 )
+# the lines of a receipt that shows orders stored before, answering a later mail (orders sent ahead checked again,
+# MYORDERS): its fingerprint is not that of the mail it answers
+RESTATED = (
+    "Your turn %(turn)s is open now: the orders you sent ahead were checked again against the position",
+    "The orders stored for you for turn %(turn)s (received %(received)s UTC), checked again against the position as "
+    "it stands now; nothing was changed.",
+)
 SEED_LINES = (
     "The game has ended: its dice seed is %(seed)s. With it anybody can check the commitment, recompute every hidden "
     'draw and check each turn\'s orders hash against the orders: HMAC-SHA256(HMAC-SHA256(seed, "orders|<turn>"), '
@@ -221,11 +228,12 @@ class SentMail:
 
 @dataclass
 class Mails:
-    """The folder's mails: each one's In-Reply-To by file name (a receipt answers the order mail it is for), and
-    the order mails among them by Message-ID."""
+    """The folder's mails: each one's In-Reply-To by file name (a receipt answers the order mail it is for), the
+    order mails among them by Message-ID, and the receipts that show orders stored by an earlier mail."""
 
     replies: dict[str, str] = field(default_factory=dict)
     sent: dict[str, SentMail] = field(default_factory=dict)
+    restated: set[str] = field(default_factory=set)
 
 
 def _sent_mails(folder: Path) -> Mails:
@@ -241,6 +249,8 @@ def _sent_mails(folder: Path) -> Mails:
             mail = read_message(raw)
         except MailError:
             continue  # a file that is no mail is named by the reading of the reports
+        if any(_match(RESTATED, line.strip())[0] for line in mail.text.splitlines()):
+            mails.restated.add(name)
         seat = _header_seat(mail.text)
         if seat is not None and mail.message_id:
             stored = orders_fingerprint(_stored_text(mail.text))
@@ -783,7 +793,8 @@ def _check_own_orders(name: str, game: GameCopies, seed: bytes, checked: Checked
             f"which the orders stored {last.received} had replaced"
             if replaced
             else f"{last.where}: game {name} turn {turn}: its orders hash is not the commitment to the orders of "
-            f"{seat} this receipt confirmed: the turn was resolved with other orders"
+            f"{seat} this receipt confirmed (stored {last.received}): the turn was resolved with other orders (orders "
+            "you did not send, unless you sent a later set whose receipt is not in the folder)"
         )
     silent, unconfirmed = _unreceipted(game, {seat for _, seat in game.fingerprints}, seed)
     checked.lines.append(
@@ -837,9 +848,10 @@ def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> 
     nothing, agreed = orders_fingerprint(""), 0
     for (turn, seat), kept in sorted(game.fingerprints.items()):
         for receipt in kept:
-            sent = mails.sent.get(mails.replies.get(receipt.where.split(" (mail text)")[0], ""))
-            if sent is None or (sent.game.casefold(), sent.seat) != (name.casefold(), seat):
-                continue  # no order mail of this seat in the folder that the receipt answers
+            file = receipt.where.split(" (mail text)")[0]
+            sent = mails.sent.get(mails.replies.get(file, "")) if file not in mails.restated else None
+            if sent is None or (sent.game.casefold(), sent.seat.casefold()) != (name.casefold(), seat.casefold()):
+                continue  # no order mail of this seat in the folder that the receipt answers with its own orders
             if receipt.value == nothing:
                 continue  # WITHDRAW: the receipt confirms no orders, whatever the mail said besides
             if receipt.value == sent.fingerprint:
