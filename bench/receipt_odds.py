@@ -7,7 +7,7 @@ attacks costs a moderator's machine.
 - conqueror-er: a campaign turn of 3 attacks by 3 armies (one on a faction's small fort, whose defender holds the
   one tactic card of the setup, weighed over every card he could hold; two on independent armies: each card of the
   automa deck taken by its share), then the same with the first one 10 v 8 units, then with the defender holding
-  2 cards (the largest hand a receipt weighs: some 60 sets of cards);
+  2 cards (55 sets of cards), then 4 (692 sets: the largest hand of the full deck a receipt weighs);
 - empires-aw: a plan of 3 attacks on another player's areas in a self-played game of 4 seats (round II's plans step,
   the example data), each defender's stack over every home army he could hold;
 - empires-aw: the odds of a defender's siege decision (both choices);
@@ -97,6 +97,7 @@ def main() -> None:
         "conqueror-er, 3 attacks": conqueror(big=False),
         "conqueror-er, 3 attacks, one 10 v 8": conqueror(big=True),
         "conqueror-er, 3 attacks, a hand of 2": conqueror(big=False, hand=2),
+        "conqueror-er, 3 attacks, a hand of 4": conqueror(big=False, hand=4),
         "empires-aw, 3 attacks": empires(),
     }
     measures: dict[str, Call] = {}

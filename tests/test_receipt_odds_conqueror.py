@@ -268,8 +268,8 @@ def test_ER_6_10_an_empty_hand_has_no_second_figure_nor_has_an_independent_army(
 
 def test_a_receipt_weighs_at_most_its_limit_of_sets_of_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """At the limit the sets are weighed; one past it the line says the hand is too large to weigh, with the
-    chance that he holds a card that would help him. On the game's full deck a hand of 2 is weighed and a hand of
-    3 (over 200 sets) is not."""
+    chance that he holds a card that would help him. On the game's full deck a hand of 4 (692 sets) is weighed and a
+    hand of 5 (over 1800 sets) is not."""
     rules, state = border_war()
     two_sets = with_unseen(rules, state, {"last-stand": 4, "forced-march": 3}, ["forced-march"])
     monkeypatch.setattr(attack_odds, "MOST_PLAYED_SETS", 2)
@@ -279,10 +279,34 @@ def test_a_receipt_weighs_at_most_its_limit_of_sets_of_cards(monkeypatch: pytest
     assert too_many is not None and (too_many.wins, too_many.sets, too_many.helps) == (None, 1, float(Fraction(4, 7)))
     monkeypatch.undo()
     deck = state.decks.tactics
-    state.players["thal"].hand, state.decks.tactics = deck[:2], deck[2:]
+    state.players["thal"].hand, state.decks.tactics = deck[:4], deck[4:]
     assert if_played(rules, state).wins is not None  # type: ignore[attr-defined]
-    state.players["thal"].hand, state.decks.tactics = deck[:3], deck[3:]
+    state.players["thal"].hand, state.decks.tactics = deck[:5], deck[5:]
     assert if_played(rules, state).wins is None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("defending", [{"cavalry": 3, "infantry": 3, "archer": 2}, {"infantry": 1}])
+def test_ER_8_13_hand_odds_are_the_battle_odds_of_each_set_of_cards(defending: dict[str, int]) -> None:
+    """odds.hand_odds (the volley played once, ER-8.2; sets of cards alike in what they do played on as one) gives
+    each set of thal's cards exactly the odds battle_odds gives it: every set of up to 2 of the game's tactic cards
+    and some of 3, against an army whose volley can end in several ways, and one the volley can wipe out (ER-8.26)."""
+    from itertools import combinations_with_replacement
+
+    from adjudicator.rulesets.conqueror.odds import hand_odds
+
+    rules, state = border_war()
+    state.army["SOL"] = Army("thal", defending)
+    kinds = sorted(card.id for card in rules.data.cards.tactics)
+    sets = [cards for n in (0, 1, 2) for cards in combinations_with_replacement(kinds, n)]
+    sets += [("ambush", "breach", "shield-wall"), ("rally", "sea-raid", "spoils"), ("charge", "charge", "last-stand")]
+    battle = sol_battle(rules, state)
+    plans = {"aurel": bt.Plan(tactics=("rally",))}
+    standing = standing_of(as_seen_by(state, "aurel"), rules.data, battle)
+    expected = [
+        battle_odds(sol_battle(rules, state, cards), {**plans, "thal": bt.Plan(tactics=cards)}, standing)
+        for cards in sets
+    ]
+    assert hand_odds(battle, plans, standing, sets) == expected
 
 
 def test_the_receipt_prints_the_figure_if_the_defender_plays_his_cards() -> None:

@@ -23,7 +23,6 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache
 from itertools import islice
 from math import comb
 from typing import TYPE_CHECKING, Any
@@ -41,8 +40,8 @@ if TYPE_CHECKING:
     from adjudicator.rulesets.conqueror.game import ConquerorGame
     from adjudicator.rulesets.conqueror.odds import BattleOdds
 
-MOST_PLAYED_SETS = 80  # the sets of cards a defender could play that one battle's line weighs at most (each is a
-# battle's odds: a hand of 2 of 12 kinds of card is 79 sets, some 0.5 s)
+MOST_PLAYED_SETS = 1000  # the sets of cards a defender could play that one battle's line weighs at most (a hand of
+# 3 of 12 kinds of card is at most 455 sets; of 4 of 10 kinds, 975 sets, some 0.4 s with odds.hand_odds)
 
 
 def attack_odds(rules: ConquerorGame, state: GameState, seat: str, orders: Any) -> list[AttackOdds]:
@@ -134,35 +133,29 @@ def _if_played(
 ) -> HandOdds | None:
     """The battle's odds if its defender plays the tactic cards he may hold (ER-8.13), averaged over his possible
     hands (the module's docstring says how); None against an independent army or an empty hand."""
-    from adjudicator.rulesets.conqueror.odds import battle_odds
+    from adjudicator.rulesets.conqueror.odds import hand_odds
 
     defender, attacker = battle.defender_id, battle.attacker.player
     size = hands.sizes.get(defender, 0) if battle.defender is not None else 0
     if not size or size > sum(hands.unseen.values()):
         return None  # no hand; or cards that do not add up (a checked position's always do): nothing to weigh
 
-    @cache
-    def played(cards: tuple[str, ...]) -> BattleOdds:  # from a hand that holds them (ER-8.13)
-        if not cards:
-            return plain
-        assert battle.defender is not None
-        holding = replace(battle, defender=replace(battle.defender, hand=cards))
-        return battle_odds(holding, {**plans, defender: bt.Plan(tactics=cards)}, standing)
-
-    def helps(card: str) -> bool:  # changes the battle, and not for the attacker's good
-        alone = played((card,))
+    def helps(alone: BattleOdds) -> bool:  # changes the battle, and not for the attacker's good
         return alone.attacker_wins <= plain.attacker_wins and _figures(alone, attacker, defender) != unchanged
 
     unchanged = _figures(plain, attacker, defender)
-    useful = {card: count for card, count in sorted(hands.unseen.items()) if helps(card)}
+    kinds = sorted(hands.unseen)
+    alone = dict(zip(kinds, hand_odds(battle, plans, standing, [(card,) for card in kinds]), strict=True))
+    useful = {card: hands.unseen[card] for card in kinds if helps(alone[card])}
     others = sum(hands.unseen.values()) - sum(useful.values())
     helps_chance = 1 - Fraction(comb(others, size), comb(others + sum(useful.values()), size))
     sets = list(islice(_played_sets(useful, others, size), MOST_PLAYED_SETS + 1))
     if len(sets) > MOST_PLAYED_SETS:
         return HandOdds(size, float(helps_chance), MOST_PLAYED_SETS)
     total = [Fraction(0)] * 3
-    for cards, share in sets:
-        odds = played(cards)
+    for (_cards, share), odds in zip(
+        sets, hand_odds(battle, plans, standing, [cards for cards, _ in sets]), strict=True
+    ):
         lost = odds.expected_losses
         for n, figure in enumerate((odds.attacker_wins, lost.get(attacker, 0), lost.get(defender, 0))):
             total[n] += share * figure

@@ -6,11 +6,13 @@ four values 1, 2, 3, 4 with weights 2, 1, 1, 2 in 6; volley dice, their re-rolls
 re-rolls cards allow are all enumerated. Against an independent army the top automa card is unknown to the
 players: each card of the deck (else of its discards, ER-8.36) is taken with its share. The plans are the
 cards the asker knows (typically the attacker's own); the other side is assumed to play what `plans` says
-(nothing if absent). A `manual` effect has no odds until the moderator rules (ER-13.6)."""
+(nothing if absent). A `manual` effect has no odds until the moderator rules (ER-13.6). `hand_odds` gives the
+same odds for each set of tactic cards a defender could play (ER-8.13), at a fraction of a battle_odds each."""
 
 from __future__ import annotations
 
 import copy
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
@@ -21,8 +23,8 @@ from adjudicator.engine.chance import Dice
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets.conqueror.battle import armies, close_battle, melee_step, open_battle, volley_step
 from adjudicator.rulesets.conqueror.battle_field import Field, Group
-from adjudicator.rulesets.conqueror.battle_losses import complete
-from adjudicator.rulesets.conqueror.battle_melee import melee, melee_strengths
+from adjudicator.rulesets.conqueror.battle_losses import BATTLE_OPS, complete
+from adjudicator.rulesets.conqueror.battle_melee import Strengths, melee, melee_strengths
 from adjudicator.rulesets.conqueror.battle_types import (
     ATTACKER,
     DEFENDER,
@@ -30,6 +32,7 @@ from adjudicator.rulesets.conqueror.battle_types import (
     KINDS,
     LOSS_PRIORITY,
     NO_ORDERS,
+    NO_PLAN,
     Army,
     Battle,
     BattleError,
@@ -115,15 +118,35 @@ def battle_odds(
 ) -> BattleOdds:
     """The exact odds of `battle` with the known `plans` (and standing orders); `known`: the faces (1-6) of the
     battle's first dice, already rolled, taken as they fell."""
-    wins = {ATTACKER: Fraction(0), DEFENDER: Fraction(0), None: Fraction(0)}
-    losses: dict[str, Fraction] = {}
-    branches = 0
+    tally = _Tally()
     for outcome, weight, paths in outcomes(battle, plans, orders or {}, rulings or {}, tuple(known)):
-        branches += paths
-        wins[outcome.winner] += weight
+        tally.count(outcome, weight, paths)
+    return tally.odds()
+
+
+class _Tally:
+    """BattleOdds being summed up: each result's chance, each player's expected losses, the paths."""
+
+    def __init__(self) -> None:
+        self.wins: dict[str | None, Fraction] = dict.fromkeys((ATTACKER, DEFENDER, None), Fraction(0))
+        self.losses: dict[str, Fraction] = {}
+        self.branches = 0
+
+    def count(self, outcome: BattleOutcome, weight: Fraction, paths: int) -> None:
+        self.branches += paths
+        self.wins[outcome.winner] += weight
         for player, kinds in outcome.losses.items():
-            losses[player] = losses.get(player, Fraction(0)) + weight * sum(kinds.values())
-    return BattleOdds(wins[ATTACKER], wins[DEFENDER], wins[None], losses, branches)
+            self.losses[player] = self.losses.get(player, Fraction(0)) + weight * sum(kinds.values())
+
+    def add(self, other: _Tally) -> None:
+        self.branches += other.branches
+        for winner, weight in other.wins.items():
+            self.wins[winner] += weight
+        for player, lost in other.losses.items():
+            self.losses[player] = self.losses.get(player, Fraction(0)) + lost
+
+    def odds(self) -> BattleOdds:
+        return BattleOdds(self.wins[ATTACKER], self.wins[DEFENDER], self.wins[None], self.losses, self.branches)
 
 
 def outcomes(
@@ -144,10 +167,122 @@ def outcomes(
         if isinstance(opened, BattleOutcome):
             raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
         for volleyed in _merged(_played(_State(opened, None, deck_weight, known=known), volley_step, thresholds)):
-            for meleed in _merged(_played(volleyed, _melee_of(volleyed.field), thresholds)):
-                strengths, rolled, automa = meleed.result
-                outcome = close_battle(meleed.field, strengths, rolled, automa)
-                yield outcome, meleed.weight, volleyed.paths * meleed.paths
+            yield from _closed(volleyed, thresholds)
+
+
+def _closed(volleyed: _State, thresholds: frozenset[int]) -> Iterator[tuple[BattleOutcome, Fraction, int]]:
+    """Every way the battle can end from a state at the end of the volley (step 3 held, unless it ended it)."""
+    for meleed in _merged(_played(volleyed, _melee_of(volleyed.field), thresholds)):
+        strengths, rolled, automa = meleed.result
+        outcome = close_battle(meleed.field, strengths, rolled, automa)
+        yield outcome, meleed.weight, volleyed.paths * meleed.paths
+
+
+# The ops of a played card that melee_strengths sums up (its melee re-roll included), read nowhere else once the
+# volley is over: the volley reads no card (ER-8.2, battle_volley.CARDS).
+STRENGTH_OPS: Final = frozenset({"strength", "unit_strength", "defence_bonus", "reroll"})
+# Conditions (ER-13.6 `if`) that read only the battle and the side and player of their card (Field.condition):
+# the same from the first step of a battle to its last.
+FIXED_CONDITIONS: Final = frozenset(
+    {"attacking", "defending", "at_sea", "on_land", "from_sea", "area_fort", "own_capital", "region"}
+)
+CardsKey = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def hand_odds(
+    battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], card_sets: Sequence[tuple[str, ...]]
+) -> list[BattleOdds]:
+    """battle_odds of `battle` for each set of tactic cards its defending player could hold and play (ER-8.13)
+    beside `plans`: the same figures, at a fraction of the cost. Tactic cards are played after the volley (ER-8.2,
+    ER-8.12), so the volley is played once for all the sets. The winner and the losses from a field at the end
+    of the volley depend on the cards only through the melee strengths and re-rolls they give (melee_strengths)
+    and their other battle effects (_cards_key): sets of cards alike in those are played on as one; each melee is
+    played once for all sets giving its strengths, and the casualties (step 5) once for each field it can end in
+    and the cards' other effects."""
+    if battle.defender is None:
+        raise BattleError("ER-8.31: an independent army plays no card")
+    thresholds = hit_numbers(battle)
+    opened: dict[CardsKey, Field] = {}  # one field opened with each kind of set of cards
+    keys = []
+    for cards in card_sets:
+        field = _holding(battle, plans, orders, cards)
+        keys.append(_cards_key(field))
+        opened.setdefault(keys[-1], field)
+    tallies = {key: _Tally() for key in opened}
+    bare = _State(_holding(battle, plans, orders, ()), None, Fraction(1))
+    for volleyed in _merged(_played(bare, volley_step, thresholds)):
+        if volleyed.field.ended is not None:  # ER-8.26: no card was played
+            ended = _Tally()
+            for outcome, weight, paths in _closed(volleyed, thresholds):
+                ended.count(outcome, weight, paths)
+            for tally in tallies.values():
+                tally.add(ended)
+            continue
+        probe = copied(volleyed.field)
+        strengths: dict[tuple[str, ...], Strengths] = {}
+        melees: dict[str, list[_State]] = {}
+        closes: dict[tuple[object, ...], BattleOutcome] = {}
+        played: dict[tuple[str, tuple[str, ...]], _Tally] = {}
+        for (strength, others), field in opened.items():
+            if strength not in strengths:
+                _take_cards(probe, field)
+                strengths[strength] = melee_strengths(probe)
+            made = strengths[strength]
+            key = (repr(made), others)
+            if key not in played:
+                if key[0] not in melees:  # the melee reads its strengths, not the cards (battle_melee.melee)
+                    phase = functools.partial(melee, strengths=made)
+                    melees[key[0]] = _merged(_played(volleyed, phase, thresholds))
+                played[key] = _Tally()
+                for meleed in melees[key[0]]:
+                    done = (field_key(meleed.field), others)
+                    if done not in closes:
+                        closing = copied(meleed.field)
+                        _take_cards(closing, field)
+                        closes[done] = close_battle(closing, *meleed.result)
+                    played[key].count(closes[done], meleed.weight, volleyed.paths * meleed.paths)
+            tallies[(strength, others)].add(played[key])
+    return [tallies[key].odds() for key in keys]
+
+
+def _holding(
+    battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], cards: tuple[str, ...]
+) -> Field:
+    """The battle opened with its defender holding and playing `cards` (ER-8.13)."""
+    assert battle.defender is not None
+    player = battle.defender.player
+    holding = replace(battle, defender=replace(battle.defender, hand=cards))
+    opened = open_battle(holding, {**plans, player: replace(plans.get(player, NO_PLAN), tactics=cards)}, orders, {})
+    if isinstance(opened, BattleOutcome):
+        raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
+    return opened
+
+
+def _take_cards(field: Field, opened: Field) -> None:
+    """`field`, the battle after its volley, with the plans and the cards in play of `opened` (the same battle
+    opened with other cards: its groups are `field`'s, in the same order)."""
+    index = {id(g): i for i, g in enumerate(opened.groups)}
+    field.battle, field.plans = opened.battle, opened.plans
+    field.sources = [
+        replace(s, group=field.groups[index[id(s.group)]]) if s.group is not None else s for s in opened.sources
+    ]
+
+
+def _cards_key(opened: Field) -> CardsKey:
+    """What the defender's played cards do in this battle, their ids and texts aside: the effects melee_strengths
+    sums up, in any order; the other battle effects, in order (a self-removal's may matter); not those a fixed
+    condition keeps out of the battle (ER-13.6)."""
+    strength: list[str] = []
+    others: list[str] = []
+    for source in opened.sources:
+        if source.kind != "tactic" or source.side != DEFENDER:
+            continue
+        for effect in source.effects:
+            fixed = [c for c in effect.conditions if c.name in FIXED_CONDITIONS]
+            if effect.op in BATTLE_OPS and all(opened.condition(source, c) for c in fixed):
+                found = strength if effect.op in STRENGTH_OPS else others
+                found.append(repr(replace(effect, text="", key="")))
+    return tuple(sorted(strength)), tuple(others)
 
 
 def _melee_of(field: Field) -> Callable[[Field, Dice], Any]:
