@@ -219,15 +219,12 @@ def hand_odds(
                 tally.add(ended)
             continue
         probe = copied(volleyed.field)
-        strengths: dict[tuple[str, ...], Strengths] = {}
         melees: dict[str, list[_State]] = {}
         closes: dict[tuple[object, ...], BattleOutcome] = {}
         played: dict[tuple[str, tuple[str, ...]], _Tally] = {}
         for (strength, others), field in opened.items():
-            if strength not in strengths:
-                _take_cards(probe, field)
-                strengths[strength] = melee_strengths(probe)
-            made = strengths[strength]
+            _take_cards(probe, field)
+            made: Strengths = melee_strengths(probe)
             key = (repr(made), others)
             if key not in played:
                 if key[0] not in melees:  # the melee reads its strengths, not the cards (battle_melee.melee)
@@ -235,7 +232,7 @@ def hand_odds(
                     melees[key[0]] = _merged(_played(volleyed, phase, thresholds))
                 played[key] = _Tally()
                 for meleed in melees[key[0]]:
-                    done = (field_key(meleed.field), others)
+                    done = (field_key(meleed.field), others)  # step 5 reads no strength op (battle_losses)
                     if done not in closes:
                         closing = copied(meleed.field)
                         _take_cards(closing, field)
