@@ -7,7 +7,8 @@ attacks costs a moderator's machine.
 - conqueror-er: a campaign turn of 3 attacks by 3 armies (one on a faction's small fort, whose defender holds the
   one tactic card of the setup, weighed over every card he could hold; two on independent armies: each card of the
   automa deck taken by its share), then the same with the first one 10 v 8 units, then with the defender holding
-  2 cards (55 sets of cards), then 4 (692 sets: the largest hand of the full deck a receipt weighs);
+  2 cards (55 sets of cards), then 4 (692 sets: the largest hand of the full deck a receipt weighs), then 2 cards
+  and 2 heroes face down (each pair of his faction's 5 heroes weighed);
 - empires-aw: a plan of 3 attacks on another player's areas in a self-played game of 4 seats (round II's plans step,
   the example data), each defender's stack over every home army he could hold;
 - empires-aw: the odds of a defender's siege decision (both choices);
@@ -32,9 +33,9 @@ from bench.measure import Call, interleave, load_text, print_rows
 NO_DICE = KeyedDice(key=bytes(32))
 
 
-def conqueror(big: bool, hand: int = 1) -> tuple[Any, Any, Any, str]:
-    """Aurel's campaign turn: AUR -> SOL (thal, a small fort, `hand` tactic cards in his hand), BRE -> VAL and
-    ILS -> GAR (independent armies)."""
+def conqueror(big: bool, hand: int = 1, heroes: int = 0) -> tuple[Any, Any, Any, str]:
+    """Aurel's campaign turn: AUR -> SOL (thal, a small fort, `hand` tactic cards in his hand and `heroes` face
+    down), BRE -> VAL and ILS -> GAR (independent armies)."""
     from adjudicator.rulesets.conqueror.state import Army
     from tests.test_conqueror_campaign import campaign_of, orders
 
@@ -42,6 +43,7 @@ def conqueror(big: bool, hand: int = 1) -> tuple[Any, Any, Any, str]:
     dealt = len(state.players["thal"].hand)
     state.players["thal"].hand += state.decks.tactics[: hand - dealt]
     del state.decks.tactics[: hand - dealt]
+    state.players["thal"].heroes_down = sorted(h.id for h in rules.data.cards.heroes if h.faction == "thal")[:heroes]
     state.army["SOL"] = Army(
         "thal", {"cavalry": 3, "infantry": 3, "archer": 2} if big else {"cavalry": 1, "infantry": 2}
     )
@@ -98,6 +100,7 @@ def main() -> None:
         "conqueror-er, 3 attacks, one 10 v 8": conqueror(big=True),
         "conqueror-er, 3 attacks, a hand of 2": conqueror(big=False, hand=2),
         "conqueror-er, 3 attacks, a hand of 4": conqueror(big=False, hand=4),
+        "conqueror-er, 3 attacks, a hand of 2, 2 heroes": conqueror(big=False, hand=2, heroes=2),
         "empires-aw, 3 attacks": empires(),
     }
     measures: dict[str, Call] = {}

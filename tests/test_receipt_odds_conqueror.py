@@ -323,3 +323,83 @@ def test_the_receipt_prints_the_figure_if_the_defender_plays_his_cards() -> None
     line = next(line.strip() for line in text.splitlines() if line.strip().startswith("if he plays every card"))
     assert f"you win {100 * played.wins:.1f}%" in line and "1 in his hand" in line and "57.1%" in line, text
     assert "wenn er jede Karte spielt" in receipt.text_in("de")
+
+
+# -- ER-8.12: the defender's heroes ----------------------------------------------------------------------------
+
+
+def with_heroes(state: GameState, down: list[str], up: tuple[str, ...] = ()) -> GameState:
+    """`state` where thal holds the heroes `down` face down and `up` face up (used once, ER-6.11)."""
+    state = state.copy()
+    thal = state.players["thal"]
+    thal.heroes_down, thal.heroes_up = list(down), dict.fromkeys(up, 1)
+    return state
+
+
+def thal_heroes(rules: ConquerorGame) -> list[str]:
+    return sorted(hero.id for hero in rules.data.cards.heroes if hero.faction == "thal")
+
+
+def wins_with(rules: ConquerorGame, state: GameState, heroes: tuple[str, ...]) -> Fraction:
+    """aurel's chance at SOL if thal, holding his heroes as `state` says, plays `heroes` and no card."""
+    battle = sol_battle(rules, state)
+    plans = {"aurel": bt.Plan(tactics=("rally",)), "thal": bt.Plan(heroes=heroes)}
+    return battle_odds(battle, plans, standing_of(as_seen_by(state, "aurel"), rules.data, battle)).attacker_wins
+
+
+def test_ER_8_12_a_face_down_hero_is_weighed_over_every_hero_the_defender_could_hold() -> None:
+    """thal holds no card and one hero face down: any of his faction's 5, each as likely (he chose it, nobody sees
+    which, ER-6.10); he plays it if it helps him (ER-8.12). The figure is the mean of the battle with each of them
+    played; one of them has no effect in a battle, so he holds a hero that helps with 4 chances in 5."""
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4}, [])
+    heroes = thal_heroes(rules)
+    assert len(heroes) == 5
+    played = if_played(rules, with_heroes(state, heroes[:1]))
+    assert played is not None and played.heroes == 1 and played.cards == 0
+    each = [wins_with(rules, with_heroes(state, [hero]), (hero,)) for hero in heroes]
+    helping = [wins for wins in each if wins < wins_with(rules, state, ())]
+    assert len(helping) == 4  # the fifth changes nothing here: played or not, the same battle
+    assert played.wins == float(sum(each, Fraction(0)) / 5)
+    assert (played.helps, played.sets) == (0.8, 5)  # each helping hero, or none played
+
+
+def test_ER_6_10_which_heroes_the_defender_holds_face_down_never_shapes_the_figure_but_their_number_does() -> None:
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4}, [])
+    heroes = thal_heroes(rules)
+    first = if_played(rules, with_heroes(state, heroes[:1]))
+    assert first == if_played(rules, with_heroes(state, heroes[3:4]))
+    two = if_played(rules, with_heroes(state, heroes[1:3]))
+    assert two is not None and first is not None and two.heroes == 2 and two.wins != first.wins
+    assert two == if_played(rules, with_heroes(state, [heroes[0], heroes[4]]))
+
+
+def test_ER_8_12_a_face_up_hero_is_known_and_played_and_is_no_hero_he_could_hold_face_down() -> None:
+    """A hero used once lies face up (ER-6.11): everybody knows it. With no hero face down, the figure is the
+    battle with it played; with one face down too, that one is any of the other 4."""
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4}, [])
+    heroes = thal_heroes(rules)
+    known = with_heroes(state, [], up=(heroes[0],))
+    played = if_played(rules, known)
+    assert played is not None and (played.heroes, played.sets) == (0, 1)
+    assert played.wins == float(wins_with(rules, known, (heroes[0],)))
+    both = if_played(rules, with_heroes(state, heroes[1:2], up=(heroes[0],)))
+    each = [wins_with(rules, with_heroes(state, [h], up=(heroes[0],)), (heroes[0], h)) for h in heroes[1:]]
+    assert both is not None and both.wins == float(sum(each, Fraction(0)) / 4)
+
+
+def test_the_receipt_names_the_heroes_weighed_in_the_readers_language() -> None:
+    from adjudicator.services.orders import checked_receipt
+
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4, "forced-march": 3}, ["forced-march"])
+    state = with_heroes(state, thal_heroes(rules)[:1])
+    receipt = checked_receipt("g1", "round", rules, state, orders("aurel", ATTACK_SOL), "aurel", 5)
+    played = receipt.odds[0].if_played
+    assert played is not None and played.wins is not None and played.heroes == 1
+    line = next(line.strip() for line in receipt.text.splitlines() if line.strip().startswith("if he plays every"))
+    assert "every card and hero" in line and "1 cards in his hand, 1 heroes face down" in line, receipt.text
+    assert f"you win {100 * played.wins:.1f}%" in line
+    assert "Helden" in receipt.text_in("de")

@@ -81,7 +81,8 @@ class HandOdds:
     on what the attacker can see (the ruleset says which cards he is taken to play): `cards`, the number of cards in
     his hand; `helps`, the chance that it holds at least one he would play; `sets`, the distinct sets of cards he
     could so play, each weighed. The figures are None where there were more such sets than a receipt weighs
-    (`sets` is then that limit)."""
+    (`sets` is then that limit). `heroes`: where the ruleset weighs heroes too (cards held face down, which he
+    chose), how many he holds so; None where no hero is weighed."""
 
     cards: int
     helps: float
@@ -89,6 +90,7 @@ class HandOdds:
     wins: float | None = None
     attacker_losses: float | None = None
     defender_losses: float | None = None
+    heroes: int | None = None
 
 
 @dataclass(frozen=True)

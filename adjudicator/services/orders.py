@@ -115,8 +115,9 @@ class Receipt:
 def odds_rows(odds: Sequence[AttackOdds]) -> list[tuple[str, ...]]:
     """The receipt's odds lines as plain values (the lean renderer looks up no attributes): area, forces, the chance
     to win in per cent, the expected losses of each side; then, where the defender holds hidden cards he could play
-    (AttackOdds.if_played), their number, the chance that one would change the battle and the sets weighed, and the
-    same three figures if he plays them ("" where the sets were too many to weigh); else six "" (no such line)."""
+    (AttackOdds.if_played), their number, the chance that one would change the battle and the sets weighed, the
+    same three figures if he plays them ("" where the sets were too many to weigh) and the heroes he holds face down
+    where they are weighed too ("" where not); else seven "" (no such line)."""
     return [
         (
             o.area,
@@ -137,9 +138,10 @@ def _figures(wins: float | None, attacker_losses: float | None, defender_losses:
 
 def _if_played(played: HandOdds | None) -> tuple[str, ...]:
     if played is None:
-        return ("",) * 6
+        return ("",) * 7
     figures = _figures(played.wins, played.attacker_losses, played.defender_losses)
-    return (str(played.cards), _percent(played.helps), str(played.sets), *figures)
+    heroes = "" if played.heroes is None else str(played.heroes)
+    return (str(played.cards), _percent(played.helps), str(played.sets), *figures, heroes)
 
 
 def _percent(chance: float) -> str:

@@ -14,8 +14,11 @@ His hand is hidden but its size is not (ER-6.10), so a second figure says what h
 played them (ER-8.13: any number): his hand is any `size` of the tactic cards the attacker has not seen (the
 game's cards less the attacker's hand and the discards), each hand as likely as any other; he is taken to play
 each card of it that, played alone, changes the battle without raising the attacker's chance. Each set of cards
-so played is weighed by its chance, exactly. His face-down heroes are not weighed: he chose them, nobody drew
-them, so no share of them is his."""
+so played is weighed by its chance, exactly. His heroes count in the same figure (ER-8.12): how many he holds
+face down is known (ER-6.10), which is not, so they are any that many of his faction's heroes not lying face up
+or discarded, each set as likely. He chose them, nobody drew them: that they are equally likely is an assumption,
+the same as for an Empires stack (the attacker knows nothing better). His face-up heroes are known; he is taken to
+play each hero, face up or down, that helps him as a card does."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
-from itertools import islice
+from itertools import combinations, islice
 from math import comb
 from typing import TYPE_CHECKING, Any
 
@@ -85,13 +88,27 @@ def as_seen_by(state: GameState, seat: str) -> GameState:
 
 class _Hands:
     """What the attacker knows of the other players' hands: their sizes (ER-6.10) and the tactic cards he has not
-    seen (ER-1.2: every tactic card is in the deck, a hand or the discards), by id."""
+    seen (ER-1.2: every tactic card is in the deck, a hand or the discards), by id; of their heroes, how many each
+    holds face down, which of his faction's he could so hold (those not face up nor discarded) and his face-up
+    ones (ER-6.10, ER-6.11)."""
 
     def __init__(self, state: GameState, rules: ConquerorGame, seat: str) -> None:
         self.sizes = {player: len(p.hand) for player, p in state.players.items()}
         unseen = Counter({card.id: card.count for card in rules.data.cards.tactics})
         unseen.subtract([*state.players[seat].hand, *state.decks.tactic_discards])
         self.unseen = +unseen
+        self.face_down = {player: len(p.heroes_down) for player, p in state.players.items()}
+        self.face_up = {player: tuple(sorted(p.heroes_up)) for player, p in state.players.items()}
+        self.could_hold = {
+            player: tuple(
+                sorted(
+                    hero.id
+                    for hero in rules.data.cards.heroes
+                    if hero.faction == player and hero.id not in p.heroes_up and hero.id not in p.heroes_discarded
+                )
+            )
+            for player, p in state.players.items()
+        }
 
 
 def _line(
@@ -131,35 +148,60 @@ def _if_played(
     plain: BattleOdds,
     hands: _Hands,
 ) -> HandOdds | None:
-    """The battle's odds if its defender plays the tactic cards he may hold (ER-8.13), averaged over his possible
-    hands (the module's docstring says how); None against an independent army or an empty hand."""
+    """The battle's odds if its defender plays the tactic cards (ER-8.13) and heroes (ER-8.12) he may hold,
+    averaged over his possible hands and face-down heroes (the module's docstring says how); None against an
+    independent army, or a defender with neither cards nor heroes."""
     from adjudicator.rulesets.conqueror.odds import hand_odds
 
+    if battle.defender is None:
+        return None
     defender, attacker = battle.defender_id, battle.attacker.player
-    size = hands.sizes.get(defender, 0) if battle.defender is not None else 0
-    if not size or size > sum(hands.unseen.values()):
-        return None  # no hand; or cards that do not add up (a checked position's always do): nothing to weigh
+    size, down, could_hold = hands.sizes.get(defender, 0), hands.face_down.get(defender, 0), hands.could_hold[defender]
+    heroes = sorted({*could_hold, *hands.face_up[defender]}) if down else list(hands.face_up[defender])
+    if size > sum(hands.unseen.values()) or down > len(could_hold) or not (size or heroes):
+        return None  # cards or heroes that do not add up (a checked position's always do), or nothing to weigh
 
     def helps(alone: BattleOdds) -> bool:  # changes the battle, and not for the attacker's good
         return alone.attacker_wins <= plain.attacker_wins and _figures(alone, attacker, defender) != unchanged
 
     unchanged = _figures(plain, attacker, defender)
-    kinds = sorted(hands.unseen)
-    alone = dict(zip(kinds, hand_odds(battle, plans, standing, [(card,) for card in kinds]), strict=True))
-    useful = {card: hands.unseen[card] for card in kinds if helps(alone[card])}
+    kinds = sorted(hands.unseen) if size else []
+    cards_alone, heroes_alone = (
+        [(card,) for card in kinds] + [()] * len(heroes),
+        [()] * len(kinds) + [(h,) for h in heroes],
+    )
+    singles = hand_odds(battle, plans, standing, cards_alone, heroes_alone)  # each card, then each hero, played alone
+    useful = {
+        card: hands.unseen[card] for card, alone in zip(kinds, singles[: len(kinds)], strict=True) if helps(alone)
+    }
+    useful_heroes = {hero for hero, alone in zip(heroes, singles[len(kinds) :], strict=True) if helps(alone)}
     others = sum(hands.unseen.values()) - sum(useful.values())
-    helps_chance = 1 - Fraction(comb(others, size), comb(others + sum(useful.values()), size))
-    sets = list(islice(_played_sets(useful, others, size), MOST_PLAYED_SETS + 1))
+    hero_plays = _hero_plays(useful_heroes, could_hold, down, hands.face_up[defender])
+    no_card = Fraction(comb(others, size), comb(others + sum(useful.values()), size))
+    helps_chance = 1 - no_card * sum((share for played, share in hero_plays if not played), Fraction(0))
+    weighed = down if heroes else None
+    card_sets = islice(_played_sets(useful, others, size), MOST_PLAYED_SETS + 1)
+    sets = [(cards, played, a * b) for cards, a in card_sets for played, b in hero_plays][: MOST_PLAYED_SETS + 1]
     if len(sets) > MOST_PLAYED_SETS:
-        return HandOdds(size, float(helps_chance), MOST_PLAYED_SETS)
+        return HandOdds(size, float(helps_chance), MOST_PLAYED_SETS, heroes=weighed)
     total = [Fraction(0)] * 3
-    for (_cards, share), odds in zip(
-        sets, hand_odds(battle, plans, standing, [cards for cards, _ in sets]), strict=True
-    ):
+    played_odds = hand_odds(battle, plans, standing, [c for c, _, _ in sets], [h for _, h, _ in sets])
+    for (_cards, _heroes, share), odds in zip(sets, played_odds, strict=True):
         lost = odds.expected_losses
         for n, figure in enumerate((odds.attacker_wins, lost.get(attacker, 0), lost.get(defender, 0))):
             total[n] += share * figure
-    return HandOdds(size, float(helps_chance), len(sets), *(float(figure) for figure in total))
+    return HandOdds(size, float(helps_chance), len(sets), *(float(figure) for figure in total), heroes=weighed)
+
+
+def _hero_plays(
+    useful: set[str], could_hold: tuple[str, ...], down: int, face_up: tuple[str, ...]
+) -> list[tuple[tuple[str, ...], Fraction]]:
+    """Each set of heroes the defender would play, with its chance: the useful ones among his face-up heroes and
+    the `down` he holds face down (ER-8.12), those being any `down` of `could_hold`, each set as likely. He chose
+    them (ER-6.10), so this is an assumption, as a hand of cards drawn is not; nobody sees which."""
+    holdings = list(combinations(could_hold, down))
+    played = Counter(tuple(sorted(h for h in {*held, *face_up} if h in useful)) for held in holdings)
+    return [(heroes, Fraction(count, len(holdings))) for heroes, count in sorted(played.items())]
 
 
 def _played_sets(useful: Mapping[str, int], others: int, size: int) -> Iterator[tuple[tuple[str, ...], Fraction]]:

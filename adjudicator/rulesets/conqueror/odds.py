@@ -190,10 +190,15 @@ CardsKey = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def hand_odds(
-    battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], card_sets: Sequence[tuple[str, ...]]
+    battle: Battle,
+    plans: Mapping[str, Plan],
+    orders: Mapping[str, Standing],
+    card_sets: Sequence[tuple[str, ...]],
+    hero_sets: Sequence[tuple[str, ...]] | None = None,
 ) -> list[BattleOdds]:
     """battle_odds of `battle` for each set of tactic cards its defending player could hold and play (ER-8.13)
-    beside `plans`: the same figures, at a fraction of the cost. Tactic cards are played after the volley (ER-8.2,
+    beside `plans`, with the heroes of `hero_sets` (the same length; none if not given) played too (ER-8.12):
+    the same figures, at a fraction of the cost. Cards and heroes are played after the volley (ER-8.2,
     ER-8.12), so the volley is played once for all the sets. The winner and the losses from a field at the end
     of the volley depend on the cards only through the melee strengths and re-rolls they give (melee_strengths)
     and their other battle effects (_cards_key): sets of cards alike in those are played on as one; each melee is
@@ -204,8 +209,8 @@ def hand_odds(
     thresholds = hit_numbers(battle)
     opened: dict[CardsKey, Field] = {}  # one field opened with each kind of set of cards
     keys = []
-    for cards in card_sets:
-        field = _holding(battle, plans, orders, cards)
+    for cards, heroes in zip(card_sets, hero_sets or [()] * len(card_sets), strict=True):
+        field = _holding(battle, plans, orders, cards, heroes)
         keys.append(_cards_key(field))
         opened.setdefault(keys[-1], field)
     tallies = {key: _Tally() for key in opened}
@@ -243,13 +248,19 @@ def hand_odds(
 
 
 def _holding(
-    battle: Battle, plans: Mapping[str, Plan], orders: Mapping[str, Standing], cards: tuple[str, ...]
+    battle: Battle,
+    plans: Mapping[str, Plan],
+    orders: Mapping[str, Standing],
+    cards: tuple[str, ...],
+    heroes: tuple[str, ...] = (),
 ) -> Field:
-    """The battle opened with its defender holding and playing `cards` (ER-8.13)."""
+    """The battle opened with its defender holding and playing `cards` (ER-8.13) and `heroes` (ER-8.12: those not
+    used before held face down)."""
     assert battle.defender is not None
-    player = battle.defender.player
-    holding = replace(battle, defender=replace(battle.defender, hand=cards))
-    opened = open_battle(holding, {**plans, player: replace(plans.get(player, NO_PLAN), tactics=cards)}, orders, {})
+    army, player = battle.defender, battle.defender.player
+    holding = replace(battle, defender=replace(army, hand=cards, heroes=dict.fromkeys(heroes, 0) | dict(army.heroes)))
+    plan = replace(plans.get(player, NO_PLAN), tactics=cards, heroes=heroes)
+    opened = open_battle(holding, {**plans, player: plan}, orders, {})
     if isinstance(opened, BattleOutcome):
         raise BattleError("ER-13.6: the odds need the moderator's ruling on the manual effects in play")
     return opened
@@ -266,13 +277,13 @@ def _take_cards(field: Field, opened: Field) -> None:
 
 
 def _cards_key(opened: Field) -> CardsKey:
-    """What the defender's played cards do in this battle, their ids and texts aside: the effects melee_strengths
-    sums up, in any order; the other battle effects, in order (a self-removal's may matter); not those a fixed
-    condition keeps out of the battle (ER-13.6)."""
+    """What the defender's played cards and heroes do in this battle, their ids and texts aside: the effects
+    melee_strengths sums up, in any order; the other battle effects, in order (a self-removal's may matter); not
+    those a fixed condition keeps out of the battle (ER-13.6)."""
     strength: list[str] = []
     others: list[str] = []
     for source in opened.sources:
-        if source.kind != "tactic" or source.side != DEFENDER:
+        if source.kind not in ("tactic", "hero") or source.side != DEFENDER:
             continue
         for effect in source.effects:
             fixed = [c for c in effect.conditions if c.name in FIXED_CONDITIONS]
