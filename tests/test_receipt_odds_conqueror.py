@@ -400,6 +400,25 @@ def test_the_receipt_names_the_heroes_weighed_in_the_readers_language() -> None:
     played = receipt.odds[0].if_played
     assert played is not None and played.wins is not None and played.heroes == 1
     line = next(line.strip() for line in receipt.text.splitlines() if line.strip().startswith("if he plays every"))
-    assert "every card and hero" in line and "1 cards in his hand, 1 heroes face down" in line, receipt.text
+    assert "every card and hero" in line and "cards in his hand: 1; heroes face down: 1" in line, receipt.text
     assert f"you win {100 * played.wins:.1f}%" in line
     assert "Helden" in receipt.text_in("de")
+
+
+def test_the_limit_counts_the_sets_of_cards_and_heroes_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of one card (4 chances in 7 to help him) and one hero face down (4 of his 5 help): 2 sets of cards
+    times 5 sets of heroes are 10 sets, weighed at a limit of 10 and too many at 9; the receipt then says so."""
+    from adjudicator.services.orders import checked_receipt
+
+    rules, state = border_war()
+    state = with_unseen(rules, state, {"last-stand": 4, "forced-march": 3}, ["forced-march"])
+    state = with_heroes(state, thal_heroes(rules)[:1])
+    monkeypatch.setattr(attack_odds, "MOST_PLAYED_SETS", 10)
+    weighed = if_played(rules, state)
+    assert weighed is not None and weighed.sets == 10 and weighed.wins is not None
+    monkeypatch.setattr(attack_odds, "MOST_PLAYED_SETS", 9)
+    too_many = if_played(rules, state)
+    assert too_many is not None and (too_many.wins, too_many.sets, too_many.heroes) == (None, 9, 1)
+    assert too_many.helps == weighed.helps == float(1 - Fraction(3, 7) * Fraction(1, 5))
+    text = checked_receipt("g1", "round", rules, state, orders("aurel", ATTACK_SOL), "aurel", 5).text
+    assert "too many hands to weigh (more than 9 sets of cards and heroes)" in text, text
