@@ -15,12 +15,12 @@ import pytest
 
 from adjudicator.archive import Archive
 from adjudicator.archive.store import close_archives
-from adjudicator.engine.chance import orders_fingerprint
+from adjudicator.engine.chance import chain_checkpoints, orders_digest, orders_fingerprint, turn_key
 from adjudicator.mail.inbound import read_message
 from adjudicator.render.i18n import translations
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.mailbox import ingest
-from adjudicator.services.verify_reports import FINGERPRINT_LINE
+from adjudicator.services.verify_reports import FINGERPRINT_LINE, SEED_LINES
 from tests.conftest import Pbem, read_eml
 from tests.test_orders_commitment import CAPTURE, TWO, caesar_capture_game
 from tests.test_verify_reports import check, problems
@@ -34,7 +34,7 @@ def order_mail(pbem: Pbem, at: datetime, *lines: str) -> bytes:
     """Egyptus's mail of his orders, sent at `at`."""
     message = EmailMessage()
     message["From"], message["To"] = TWO[SEAT], "gm@example.org"
-    message["Subject"], message["Message-ID"] = "orders", f"<{at.timestamp():.0f}@players.example.org>"
+    message["Subject"], message["Message-ID"] = "orders", f"<{at.timestamp():.0f}.{len(lines)}@players.example.org>"
     header = f"GAME rome1 TURN 1 PLAYER {SEAT} PASSWORD {pbem.passwords[SEAT]}"
     message.set_content("Hello,\n\n" + "\n".join([header, *lines]) + "\n-- \nEgyptus\n")
     return bytes(message)
@@ -151,7 +151,9 @@ def test_orders_stored_other_than_the_mail_sent_are_caught_by_the_receipt_that_a
     so, at the end, is the turn's commitment), but not with the mail the player kept."""
     pbem = caesar_capture_game(tmp_path)
     sent = order_mail(pbem, NOON, CAPTURE)
-    received(pbem, order_mail(pbem, NOON, CAPTURE, REFUSED), NOON)  # the same Message-ID, another text
+    doctored = sent.replace(CAPTURE.encode(), f"{CAPTURE}\n{REFUSED}".encode())  # the same Message-ID
+    assert doctored != sent
+    received(pbem, doctored, NOON)
     kept = kept_mails(pbem, tmp_path / "kept")
     (kept / "sent-orders.eml").write_bytes(sent)
     found = problems(check(kept))
@@ -179,3 +181,69 @@ def test_the_answer_to_myorders_restates_the_stored_orders_and_is_not_held_to_th
     result = check(kept)
     assert result.exit_code == 0, result.output
     assert "ok       game rome1: 1 receipt(s) confirm the orders of the mail you sent" in result.output
+
+
+@pytest.mark.parametrize("sets", [((CAPTURE, REFUSED), (CAPTURE,)), ((CAPTURE,), (CAPTURE, REFUSED))])
+def test_two_sets_stored_in_the_same_second_are_both_last_and_either_may_be_the_one_resolved(
+    tmp_path: Path, sets: tuple[tuple[str, ...], ...]
+) -> None:
+    """The archive keeps times to the second: a set and its correction taken in one second leave two receipts that
+    are both the last one the player holds; the turn resolved with the later one is no problem, whichever it is."""
+    pbem = caesar_capture_game(tmp_path)
+    for lines in sets:
+        received(pbem, order_mail(pbem, NOON, *lines), NOON)
+    resolved(pbem)
+    result = check(kept_mails(pbem, tmp_path / "kept"))
+    assert result.exit_code == 0, result.output
+    assert "game rome1: 1 turn(s) resolved with the orders your last receipt of each confirmed" in result.output
+
+
+def test_a_fingerprint_line_outside_a_receipt_proves_nothing(tmp_path: Path) -> None:
+    """Another player may write a receipt's line in his press: only a receipt's own line, in a text that begins
+    with the receipt's title, is read."""
+    pbem = caesar_capture_game(tmp_path)
+    mail_orders(pbem, NOON, CAPTURE)
+    resolved(pbem)
+    kept = kept_mails(pbem, tmp_path / "kept")
+    forged = (
+        f"Fingerprint of the orders of {SEAT} for turn 1 of game rome1, stored 2099-01-01T00:00:00+00:00: {'ab' * 32}"
+    )
+    (kept / "press.txt").write_text(f"Press from Hispania to {SEAT}:\n{forged}\n{forged[:40]}\n", encoding="utf-8")
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    assert "game rome1: 1 turn(s) resolved with the orders your last receipt of each confirmed" in result.output
+
+
+def test_a_withdraw_takes_the_seat_back_from_the_bot_so_that_the_turn_is_resolved_with_no_orders(
+    tmp_path: Path,
+) -> None:
+    """Left on the bot, a seat with no orders gets the bot's: the player's WITHDRAW (a receipt of no orders) would
+    then be contradicted by the turn. His WITHDRAW is his own act: the seat is his again."""
+    pbem = caesar_capture_game(tmp_path)
+    assert pbem("gm", "bot", "rome1", SEAT).exit_code == 0
+    mail_orders(pbem, NOON, "WITHDRAW")
+    assert pbem.sql(f"SELECT run_by_bot FROM seat WHERE seat = '{SEAT}' AND game_id = 2") == [(0,)]
+    assert pbem("adjudicate", "rome1", "--now").exit_code == 0  # no orders: resolved now, past the deadline
+    report = (pbem.data / "games/rome1/turn-0001/report.txt").read_text(encoding="utf-8")
+    assert "given by the bot" not in report and f"No orders received from {SEAT}" in report, report
+
+
+def test_a_game_of_unkeyed_orders_hashes_checks_a_receipt_against_the_hash_of_its_fingerprint(tmp_path: Path) -> None:
+    """A game begun by an older version publishes orders_digest, SHA-256 of the texts' SHA-256s; its last report
+    says so beside the seed. The files below are what such a game prints; the check uses that formula."""
+    seed, text = bytes(range(32)), "GAME rome1 TURN 1 PLAYER Egyptus PASSWORD [removed]\nBUY 1 INF\n"
+    key = turn_key(seed, 1, chain_checkpoints(seed)).hex()
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    seed_line = translations("en").gettext(SEED_LINES[1]) % {"seed": seed.hex()}
+    report = f"Game rome1 - public report\n=== Turn 1: {SEAT} (round 1) ===\nDice: turn key {key}\n"
+    report += f"      orders hash {orders_digest([text])}; no dice were rolled\n{seed_line}\n"
+    (folder / "report.txt").write_text(report, encoding="utf-8")
+    receipt = f"Receipt: game rome1, turn 1, {SEAT}\nYour order set is stored.\n"
+    receipt += f"Fingerprint of the orders of {SEAT} for turn 1 of game rome1, stored {NOON.isoformat()}: "
+    (folder / "receipt.txt").write_text(receipt + orders_fingerprint(text) + "\n", encoding="utf-8")
+    result = check(folder)
+    assert result.exit_code == 0, result.output
+    assert "game rome1: 1 turn(s) resolved with the orders your last receipt of each confirmed" in result.output
+    (folder / "receipt.txt").write_text(receipt + orders_fingerprint(text + "x") + "\n", encoding="utf-8")
+    assert [p for p in problems(check(folder)) if "turn 1: its orders hash is not the commitment" in p]

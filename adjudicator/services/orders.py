@@ -405,12 +405,14 @@ def store_order_set(
     else:
         receipt.replaced = db.store_orders(game, number, seat.seat, orders.source, received, source)
         receipt.stored = True
-        if seat.run_by_bot and source != "bot":  # the seat's own orders: its player is back
+    if receipt.stored or receipt.withdrawn:
+        receipt.fingerprint_stored(orders.source if receipt.stored else "", received)
+        # the seat's own orders, or its own WITHDRAW (the bot would order again for a seat left with none): its
+        # player is back, and his receipt's fingerprint is what the turn is resolved with
+        if seat.run_by_bot and source != "bot":
             from adjudicator.services.bots import take_back
 
             take_back(session, seat)
-    if receipt.stored or receipt.withdrawn:
-        receipt.fingerprint_stored(orders.source if receipt.stored else "", received)
     receipt.ahead = receipt.ahead and receipt.stored  # the notes on when orders are checked are for stored orders
     receipt.provisional = receipt.provisional and receipt.stored
     for order in orders.orders:

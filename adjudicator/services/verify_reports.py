@@ -35,8 +35,9 @@ import email.policy
 import hashlib
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
@@ -84,12 +85,14 @@ NO_ROLLS = "no dice were rolled"
 DRAW_LINE = "draw %(number)s of 1-%(faces)s: %(value)s (%(purpose)s)"
 CHAIN_LINE = "Archive chain after this turn: %(hash)s"
 DIGEST_LINE = "Turn digest: %(digest)s"
-# a receipt's line (templates/receipt.txt.j2): the seat's orders for the turn as the archive holds them
+# a receipt (templates/receipt.txt.j2): its first line, and its line of the seat's orders as the archive holds them
+RECEIPT_TITLE = "Receipt: game %(game)s, turn %(turn)s, %(seat)s"
 FINGERPRINT_LINE = (
     "Fingerprint of the orders of %(seat)s for turn %(turn)s of game %(game)s, stored %(received)s: %(fingerprint)s"
 )
 # the lines of a receipt that shows orders stored before, answering a later mail (orders sent ahead checked again,
 # MYORDERS): its fingerprint is not that of the mail it answers
+NO_ORDERS = orders_fingerprint("")  # what a receipt of WITHDRAW prints, and a turn of a seat with no orders commits
 RESTATED = (
     "Your turn %(turn)s is open now: the orders you sent ahead were checked again against the position",
     "The orders stored for you for turn %(turn)s (received %(received)s UTC), checked again against the position as "
@@ -144,6 +147,7 @@ class GameCopies:
     hidden: dict[tuple[int, str], list[tuple[int, int, int, str, str]]] = field(default_factory=dict)
     # the fingerprints the receipts print, by (turn, seat)
     fingerprints: dict[tuple[int, str], list[Fingerprint]] = field(default_factory=dict)
+    unkeyed: bool = False  # its seed came with the line of a game whose orders hashes are unkeyed (orders_digest)
 
 
 @dataclass
@@ -268,14 +272,15 @@ def _stored_text(text: str) -> str:
 
 
 def _header_seat(text: str) -> tuple[str, str] | None:
-    """(game, seat) of the first header line of an order text, in any language; None without one."""
+    """(game, seat) of the first header line of an order text, in any language; None without one. A line that
+    only begins with the word (a greeting, "Game on!") is no header."""
     words = keyword_of()
     for line in text.splitlines():
         tokens = line.split()
         if tokens and words.get(tokens[0].casefold()) == "GAME":
             named = {words.get(key.casefold()): value for key, value in zip(tokens[::2], tokens[1::2], strict=False)}
-            game, seat = named.get("GAME"), named.get("PLAYER")
-            return (game, seat) if game and seat else None
+            if named.get("GAME") and named.get("PLAYER"):
+                return named["GAME"], named["PLAYER"]
     return None
 
 
@@ -360,8 +365,17 @@ def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCo
     game = mail_game
     current: TurnCopy | None = None
     public = False  # only a public (or moderator's) report's sections carry the dice
+    receipt: re.Match[str] | None = None  # a receipt's title, when it is the text's first line
+    first = True
     for number, raw in enumerate(text.splitlines(), 1):
         line, where = raw.strip(), f"{source}:{number}"
+        if first and line:
+            first, receipt = False, _match(RECEIPT_TITLE, line)[0]
+        found, begins = _match(FINGERPRINT_LINE, line)
+        if begins:  # a receipt's own line; quoted elsewhere (press, a reply) it proves nothing
+            if receipt is not None:
+                _keep_fingerprint(found, receipt, where, line, games, problems)
+            continue
         title, _ = _match(TITLES, line)
         if title:
             game, public, current = title.group("game"), "seat" not in title.groupdict(), None
@@ -383,12 +397,7 @@ def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCo
 def _read_line(
     line: str, where: str, game: str, turn: TurnCopy | None, games: dict[str, GameCopies], problems: list[str]
 ) -> None:
-    """One line of a report: a commitment, a seed, one of a turn's dice or chain lines, or a receipt's
-    fingerprint."""
-    found, begins = _match(FINGERPRINT_LINE, line)
-    if begins:
-        _keep_fingerprint(found, where, line, games, problems)
-        return
+    """One line of a report: a commitment, a seed, or one of a turn's dice or chain lines."""
     found, begins = _match(COMMITMENTS, line)
     if begins:
         _keep(found, "commitment", where, line, games.setdefault(game, GameCopies()).commitments, problems)
@@ -397,7 +406,9 @@ def _read_line(
     if not begins:
         found, begins = _seed_begun(line)
     if begins:
-        _keep(found, "seed", where, line, games.setdefault(game, GameCopies()).seeds, problems)
+        copies = games.setdefault(game, GameCopies())
+        _keep(found, "seed", where, line, copies.seeds, problems)
+        copies.unkeyed = copies.unkeyed or bool(_match(SEED_LINES[1], line)[0])
         return
     if turn is not None:
         _read_turn_line(line, where, turn, problems)
@@ -415,15 +426,33 @@ def _keep(
 
 
 def _keep_fingerprint(
-    found: re.Match[str] | None, where: str, line: str, games: dict[str, GameCopies], problems: list[str]
+    found: re.Match[str] | None,
+    receipt: re.Match[str],
+    where: str,
+    line: str,
+    games: dict[str, GameCopies],
+    problems: list[str],
 ) -> None:
-    """Keep a receipt's fingerprint under its game, turn and seat; a garbled one is a problem."""
-    value, turn = (found.group("fingerprint"), found.group("turn")) if found else ("", "")
-    if not _HEX.fullmatch(value) or not (turn.isdecimal() and turn.isascii() and len(turn) < 10) or found is None:
+    """Keep a receipt's fingerprint under its game, turn and seat, which its title names too; a garbled one, or
+    one of another game, turn or seat than its receipt's, is a problem."""
+    if found is None or not _HEX.fullmatch(found.group("fingerprint")) or not _stored_at(found.group("received")):
         problems.append(f"{where}: the receipt's orders fingerprint is garbled: {line[:90]!r}")
         return
-    kept = games.setdefault(found.group("game"), GameCopies()).fingerprints
-    kept.setdefault((int(turn), found.group("seat")), []).append(Fingerprint(found.group("received"), value, where))
+    named = [found.group(name) for name in ("game", "turn", "seat")]
+    if named != [receipt.group(name) for name in ("game", "turn", "seat")] or not named[1].isdecimal():
+        problems.append(f"{where}: the fingerprint names another game, turn or seat than its receipt: {line[:90]!r}")
+        return
+    kept = games.setdefault(named[0], GameCopies()).fingerprints
+    stored = Fingerprint(found.group("received"), found.group("fingerprint"), where)
+    kept.setdefault((int(named[1]), named[2]), []).append(stored)
+
+
+def _stored_at(text: str) -> bool:
+    """Whether a receipt's time is the archive's ISO time."""
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
 
 
 def _seed_begun(line: str) -> tuple[re.Match[str] | None, bool]:
@@ -768,8 +797,9 @@ def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) ->
 def _check_own_orders(name: str, game: GameCopies, seed: bytes, checked: Checked) -> None:
     """Each turn was resolved with the orders the player's last receipt for it confirmed: with the revealed seed,
     the commitment to the receipt's fingerprint (engine/chance.py fingerprints_commitment) must be the orders hash
-    of a step that seat alone ordered in. A turn of his seat with no receipt must have been resolved with none."""
-    problems, notes = checked.problems, checked.notes
+    of a step that seat alone ordered in, or the seat's line of a step of several seats. A turn of his seat with no
+    receipt must have been resolved with none."""
+    notes = checked.notes
     if not game.fingerprints:
         notes.append(
             f"game {name}: no receipt with an orders fingerprint in the folder (older versions printed none): the "
@@ -782,20 +812,11 @@ def _check_own_orders(name: str, game: GameCopies, seed: bytes, checked: Checked
         if committed is None:
             unchecked.append(turn)
             continue
-        key = orders_key(seed, turn)
-        last, *_ = kept = sorted(set(kept), reverse=True)
-        if fingerprints_commitment(key, [last.value]) == committed:
+        problem = _turn_problem(name, turn, seat, kept, committed, _committer(game, seed, turn))
+        if problem:
+            checked.problems.append(problem)
+        else:
             agreed += 1
-            continue
-        replaced = next((k for k in kept[1:] if fingerprints_commitment(key, [k.value]) == committed), None)
-        problems.append(
-            f"{last.where}: game {name} turn {turn}: resolved with the orders of {seat} stored {replaced.received}, "
-            f"which the orders stored {last.received} had replaced"
-            if replaced
-            else f"{last.where}: game {name} turn {turn}: its orders hash is not the commitment to the orders of "
-            f"{seat} this receipt confirmed (stored {last.received}): the turn was resolved with other orders (orders "
-            "you did not send, unless you sent a later set whose receipt is not in the folder)"
-        )
     silent, unconfirmed = _unreceipted(game, {seat for _, seat in game.fingerprints}, seed)
     checked.lines.append(
         f"game {name}: {agreed} turn(s) resolved with the orders your last receipt of each confirmed"
@@ -814,6 +835,38 @@ def _check_own_orders(name: str, game: GameCopies, seed: bytes, checked: Checked
         )
 
 
+def _committer(game: GameCopies, seed: bytes, turn: int) -> Callable[[str], str]:
+    """The commitment to a fingerprint that turn `turn` prints: keyed by the turn's orders key, or in a game of an
+    older version whose seed line says its hashes are unkeyed, orders_digest (SHA-256 of the fingerprint)."""
+    if game.unkeyed:
+        return lambda fingerprint: hashlib.sha256(bytes.fromhex(fingerprint)).hexdigest()
+    key = orders_key(seed, turn)
+    return lambda fingerprint: fingerprints_commitment(key, [fingerprint])
+
+
+def _turn_problem(
+    name: str, turn: int, seat: str, kept: list[Fingerprint], committed: str, commit: Callable[[str], str]
+) -> str:
+    """The problem with one turn of the seat ("" for none): the last receipts (those stored in the same second
+    are all last: either may be) must confirm what the turn committed to."""
+    kept = sorted(set(kept), reverse=True)
+    last = [k for k in kept if k.received == kept[0].received]
+    if any(commit(k.value) == committed for k in last):
+        return ""
+    replaced = next((k for k in kept[len(last) :] if commit(k.value) == committed), None)
+    where, stored = last[0].where, last[0].received
+    if replaced:
+        return (
+            f"{where}: game {name} turn {turn}: resolved with the orders of {seat} stored {replaced.received}, "
+            f"which the orders stored {stored} had replaced"
+        )
+    return (
+        f"{where}: game {name} turn {turn}: its orders hash is not the commitment to the orders of {seat} this "
+        f"receipt confirmed (stored {stored}): the turn was resolved with other orders (orders you did not send, "
+        "unless you sent a later set whose receipt is not in the folder)"
+    )
+
+
 def _seat_commitment(copies: list[TurnCopy], seat: str) -> str | None:
     """The commitment to `seat`'s orders that a turn's report prints: the orders hash of a step he alone ordered in,
     or his line of a step of several seats; None when the folder holds no such report of the turn."""
@@ -828,13 +881,13 @@ def _seat_commitment(copies: list[TurnCopy], seat: str) -> str | None:
 def _unreceipted(game: GameCopies, seats: set[str], seed: bytes) -> tuple[int, list[int]]:
     """The seats' own steps for which the folder holds no receipt: how many were resolved with no orders, and
     the turns resolved with orders that no receipt confirms (the bot's, or receipts the player did not keep)."""
-    nothing, silent, unconfirmed = orders_fingerprint(""), 0, []
+    silent, unconfirmed = 0, []
     for turn, copies in sorted(game.turns.items()):
         for seat in sorted(seats):
             committed = _seat_commitment(copies, seat) if (turn, seat) not in game.fingerprints else None
             if committed is None or not 0 < turn < CHAIN_LENGTH:
                 continue
-            if fingerprints_commitment(orders_key(seed, turn), [nothing]) == committed:
+            if _committer(game, seed, turn)(NO_ORDERS) == committed:
                 silent += 1
             else:
                 unconfirmed.append(turn)
@@ -845,21 +898,22 @@ def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> 
     """Each receipt that answers an order mail the folder holds confirms the orders of that mail: its fingerprint
     is that of the mail's orders as the archive stores them. A moderator who stored other orders than a player
     sent, and confirmed those, is caught here, before the game ends."""
-    nothing, agreed = orders_fingerprint(""), 0
+    agreed = 0
     for (turn, seat), kept in sorted(game.fingerprints.items()):
         for receipt in kept:
             file = receipt.where.split(" (mail text)")[0]
             sent = mails.sent.get(mails.replies.get(file, "")) if file not in mails.restated else None
             if sent is None or (sent.game.casefold(), sent.seat.casefold()) != (name.casefold(), seat.casefold()):
                 continue  # no order mail of this seat in the folder that the receipt answers with its own orders
-            if receipt.value == nothing:
+            if receipt.value == NO_ORDERS:
                 continue  # WITHDRAW: the receipt confirms no orders, whatever the mail said besides
             if receipt.value == sent.fingerprint:
                 agreed += 1
             else:
                 checked.problems.append(
                     f"{receipt.where}: game {name} turn {turn}: the receipt confirms other orders of {seat} than "
-                    f"the mail it answers ({sent.where}) holds: the archive stored orders you did not send"
+                    f"the mail it answers ({sent.where}) holds: the archive stored orders you did not send (unless "
+                    "your mail system changed the mail after your copy was kept)"
                 )
     if agreed:
         checked.lines.append(f"game {name}: {agreed} receipt(s) confirm the orders of the mail you sent")

@@ -23,7 +23,7 @@ play each hero, face up or down, that helps him as a card does."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations, islice
@@ -166,22 +166,16 @@ def _if_played(
 
     unchanged = _figures(plain, attacker, defender)
     kinds = sorted(hands.unseen) if size else []
-    cards_alone, heroes_alone = (
-        [(card,) for card in kinds] + [()] * len(heroes),
-        [()] * len(kinds) + [(h,) for h in heroes],
-    )
-    singles = hand_odds(battle, plans, standing, cards_alone, heroes_alone)  # each card, then each hero, played alone
-    useful = {
-        card: hands.unseen[card] for card, alone in zip(kinds, singles[: len(kinds)], strict=True) if helps(alone)
-    }
-    useful_heroes = {hero for hero, alone in zip(heroes, singles[len(kinds) :], strict=True) if helps(alone)}
+    singles = hand_odds(battle, plans, standing, [(card,) for card in kinds])  # each card played alone
+    useful = {card: hands.unseen[card] for card, alone in zip(kinds, singles, strict=True) if helps(alone)}
+    useful_heroes = {hero for hero in heroes if _helps_alone(battle, plans, standing, hero, helps)}
     others = sum(hands.unseen.values()) - sum(useful.values())
     hero_plays = _hero_plays(useful_heroes, could_hold, down, hands.face_up[defender])
     no_card = Fraction(comb(others, size), comb(others + sum(useful.values()), size))
     helps_chance = 1 - no_card * sum((share for played, share in hero_plays if not played), Fraction(0))
     weighed = down if heroes else None
-    card_sets = islice(_played_sets(useful, others, size), MOST_PLAYED_SETS + 1)
-    sets = [(cards, played, a * b) for cards, a in card_sets for played, b in hero_plays][: MOST_PLAYED_SETS + 1]
+    card_sets = _played_sets(useful, others, size)
+    sets = list(islice(((c, h, a * b) for c, a in card_sets for h, b in hero_plays), MOST_PLAYED_SETS + 1))
     if len(sets) > MOST_PLAYED_SETS:
         return HandOdds(size, float(helps_chance), MOST_PLAYED_SETS, heroes=weighed)
     total = [Fraction(0)] * 3
@@ -191,6 +185,23 @@ def _if_played(
         for n, figure in enumerate((odds.attacker_wins, lost.get(attacker, 0), lost.get(defender, 0))):
             total[n] += share * figure
     return HandOdds(size, float(helps_chance), len(sets), *(float(figure) for figure in total), heroes=weighed)
+
+
+def _helps_alone(
+    battle: bt.Battle,
+    plans: Mapping[str, bt.Plan],
+    standing: Mapping[str, bt.Standing],
+    hero: str,
+    helps: Callable[[BattleOdds], bool],
+) -> bool:
+    """Whether the defender's `hero`, played alone, would help him; not a hero whose effect awaits the moderator's
+    ruling (ER-13.6): nobody can tell what it does before he rules."""
+    from adjudicator.rulesets.conqueror.odds import hand_odds
+
+    try:
+        return helps(hand_odds(battle, plans, standing, [()], [(hero,)])[0])
+    except bt.BattleError:
+        return False
 
 
 def _hero_plays(
