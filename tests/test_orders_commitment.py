@@ -204,6 +204,42 @@ def test_ER_10_the_seed_revealed_at_the_end_checks_the_orders_commitment(er_game
     assert verified.exit_code == 0 and "0 problems" in verified.output, verified.output
 
 
+def test_ER_5_a_sealed_step_of_a_game_begun_before_commits_joined_and_resolve_reproduces_it(tmp_path: Path) -> None:
+    """A game begun before each seat's orders were committed apart (orders hash version 1) goes on committing to
+    the seats' texts joined, prints no seat lines, and `pbem resolve --joined-orders` reproduces its plans step
+    byte for byte from the keys; without the switch the same files give another orders hash."""
+    pbem = Pbem(tmp_path / "data")
+    game_data = short_data(tmp_path / "er-data")
+    created = new_er(pbem, game_data, seats=SEATS3)
+    assert created.startswith("0\n"), created
+    pbem.passwords = {p[0]: p[1] for p in map(str.split, created.splitlines()) if len(p) == 2 and p[0] in SEATS3}
+    pbem.sql("UPDATE game SET orders_hash_version = 1")  # as the version before this one made it
+    card = whole_snapshot(pbem, 1)["private"]["kesh"]["hand"][0]
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    plan = pbem.orders("kesh", PLANS, SECRET_PLAN.format(card=card), game="er1")
+    assert pbem("submit", "er1", str(plan)).exit_code == 0
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step (ER-5)
+    with Archive.open(pbem.data, None).session() as session:
+        rows = {r.number: r for r in db.turns(session, db.find_game(session, "er1"))}
+    row, before = rows[PLANS], rows[PLANS - 1]
+    report = (pbem.data / "games/er1" / f"turn-{PLANS:04d}" / "report.txt").read_text(encoding="utf-8")
+    assert row.seat_orders == "" and "orders commitment of" not in report
+    assert orders_commitment(bytes.fromhex(row.orders_key), [row.orders_text]) == row.orders_hash
+    (tmp_path / "before.json").write_text(before.state_json, encoding="utf-8")
+    (tmp_path / "kesh.txt").write_text(row.orders_text, encoding="utf-8")
+    given = ["--state", str(tmp_path / "before.json"), "--orders", str(tmp_path / "kesh.txt")]
+    given += ["--no-orders", "aurel", "--no-orders", "thal", "--game-data", str(game_data)]
+    given += [f"--key={PLANS}={row.turn_key}", f"--hidden-key={PLANS}={row.hidden_key}"]
+    given += [f"--orders-key={PLANS}={row.orders_key}"]
+    joined = pbem("resolve", *given, "--joined-orders", "--out", str(tmp_path / "joined"), data=False)
+    assert joined.exit_code == 0, joined.output
+    assert (tmp_path / "joined" / "snapshot.json").read_text(encoding="utf-8") == row.state_json
+    assert f"orders hash {row.orders_hash}" in (tmp_path / "joined" / "public.txt").read_text(encoding="utf-8")
+    by_seat = pbem("resolve", *given, "--out", str(tmp_path / "by-seat"), data=False)
+    assert by_seat.exit_code == 0, by_seat.output
+    assert f"orders hash {row.orders_hash}" not in (tmp_path / "by-seat" / "public.txt").read_text(encoding="utf-8")
+
+
 # --- Conquest of the Empire: a failed order never made public --------------------------------------------------
 
 FAILED_BUY = "BUY 1 FORTIFIED CITY AT BRI"  # refused (C-12.6: he does not control BRI), never made public

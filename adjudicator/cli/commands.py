@@ -526,6 +526,14 @@ def resolve(
             help="SEAT: a seat of the step due that sent no orders (resolved as past the deadline); once per seat."
         ),
     ] = None,
+    joined_orders: Annotated[
+        bool,
+        typer.Option(
+            "--joined-orders",
+            help="With --orders-key, a sealed step of a game begun before each seat's orders were committed apart "
+            "(its report prints no 'orders commitment of' lines): commit to the seats' orders joined, as it did.",
+        ),
+    ] = False,
 ) -> None:
     """Resolve the due player-turn(s) from files alone, with no archive. Lines not understood and spare dice
     are reported (on stderr and in report.txt)."""
@@ -548,6 +556,7 @@ def resolve(
         game_data=game_data,
         keys=keys,
         silent=no_orders or [],
+        joined_orders=joined_orders,
     )
     for seat, error in done.not_understood:
         typer.echo(

@@ -102,6 +102,7 @@ class FileChance:
 
     given: GivenDice | None = None
     keys: TurnKeys | None = None
+    joined: bool = False  # a sealed step's keyed orders hash commits to its seats' texts joined (older games)
 
     def keyed(self, number: int) -> bool:
         """Whether step `number` may be resolved: with turn keys given, only the steps they name are."""
@@ -118,7 +119,7 @@ class FileChance:
             if number not in self.keys:
                 raise PbemError(f"no --key for turn {number}: with --key, give the turn key of every step resolved")
             key, hidden, orders = self.keys[number]
-            return turn_dice(key, text, hidden, orders, by_seat)
+            return turn_dice(key, text, hidden, orders, None if self.joined else by_seat)
         state_key = hashlib.sha256(before.encode()).digest()
         # files alone: nothing is secret from the moderator who runs them, so the hidden draws are keyed likewise
         return KeyedDice(
@@ -311,6 +312,7 @@ def resolve_files(
     game_data: Path | None = None,
     keys: TurnKeys | None = None,
     silent: Sequence[str] = (),
+    joined_orders: bool = False,
 ) -> FileResolution:
     """`pbem resolve`: the due player-turns of a snapshot from a turn file, with no archive.
 
@@ -326,7 +328,9 @@ def resolve_files(
     resolved (up to the next step with seats, or the game's end). A ruleset whose data the moderator supplies
     reads the snapshot with the data folder `game_data` (services/game_reads.py load_snapshot). The seats `silent`
     (`--no-orders`) sent no orders for the step due: a seat of a sealed step, or the seat of the one-seat step due;
-    the step is resolved as the archive resolves it past the deadline, with no text from them.
+    the step is resolved as the archive resolves it past the deadline, with no text from them. With
+    `joined_orders` a sealed step's keyed orders hash commits to the seats' texts joined, as games begun before
+    each seat's were committed apart (orders hash version 1) made it.
     """
     from adjudicator.archive.models import GameRow
 
@@ -347,7 +351,7 @@ def resolve_files(
         )
     if dice_text is not None and keys:
         raise PbemError("give either a dice file (--dice) or the turn keys (--key), not both")
-    chance = FileChance(given_dice(dice_text, ruleset), keys if keys else None)
+    chance = FileChance(given_dice(dice_text, ruleset), keys if keys else None, joined_orders)
     given = chance.given
     if not files and not silent:
         if due.seats:
