@@ -135,9 +135,10 @@ def test_a_turn_resolved_with_the_set_the_player_had_replaced_is_named_with_both
     ], found
 
 
-def test_a_receipt_confirms_the_orders_of_the_mail_it_answers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("greeting", ["Hello,", "Game on, Hispania!"])  # the second begins with a header's word
+def test_a_receipt_confirms_the_orders_of_the_mail_it_answers(tmp_path: Path, greeting: str) -> None:
     pbem = caesar_capture_game(tmp_path)
-    sent = order_mail(pbem, NOON, CAPTURE)
+    sent = order_mail(pbem, NOON, CAPTURE).replace(b"Hello,", greeting.encode())
     received(pbem, sent, NOON)
     kept = kept_mails(pbem, tmp_path / "kept")
     (kept / "sent-orders.eml").write_bytes(sent)  # the player keeps what he sent, as his mail program does
