@@ -343,10 +343,14 @@ def seat_commitments(key: bytes, texts: Mapping[str, str]) -> dict[str, str]:
 
 
 def step_commitment(key: bytes, texts: Mapping[str, str]) -> str:
-    """The orders hash of a step that commits seat by seat: SHA-256 of the lines "<seat> <commitment>\n" in the
-    step's seat order; anybody checks it against the commitments a report prints."""
-    lines = "".join(f"{seat} {committed}\n" for seat, committed in seat_commitments(key, texts).items())
-    return hashlib.sha256(lines.encode()).hexdigest()
+    """The orders hash of a step that commits seat by seat (seats_hash of its seat_commitments)."""
+    return seats_hash(seat_commitments(key, texts))
+
+
+def seats_hash(commitments: Mapping[str, str]) -> str:
+    """SHA-256 of the lines "<seat> <commitment>\n" in the step's seat order: anybody checks a step's orders hash
+    against the commitments its report prints."""
+    return hashlib.sha256("".join(f"{seat} {value}\n" for seat, value in commitments.items()).encode()).hexdigest()
 
 
 def turn_dice(

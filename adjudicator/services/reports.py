@@ -22,6 +22,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services.chain import DIGESTED, turn_digest
 from adjudicator.services.orders import odds_rows, verdict_lines
 from adjudicator.services.positions import stored_state
+from adjudicator.services.turn import seat_texts
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
 # that use it, so that the commands that work on files alone (`pbem check --state`) do not load it.
@@ -68,10 +69,10 @@ def turn_context(
 def _seat_hashes(row: TurnRow) -> list[tuple[str, str]]:
     """Each seat's commitment in a step that commits seat by seat (engine/chance.py step_commitment), as its report
     prints them for the seats to check their own orders; none for any other step."""
+    by_seat = seat_texts(row) if row.orders_key else None
     try:  # a row edited past the archive is verify's to name: its report prints no lines it cannot make
-        by_seat = json.loads(row.seat_orders) if row.seat_orders and row.orders_key else {}
         return list(seat_commitments(bytes.fromhex(row.orders_key), by_seat).items()) if by_seat else []
-    except (ValueError, TypeError, AttributeError):
+    except ValueError:
         return []
 
 

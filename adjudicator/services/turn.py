@@ -90,6 +90,18 @@ def step_seats(row: TurnRow) -> list[str]:
     return row.seat.split(", ") if row.seat else []
 
 
+def seat_texts(row: TurnRow) -> dict[str, str] | None:
+    """The seats' order texts a step of several seats stores (TurnRow.seat_orders; none for most steps), in the
+    step's seat order; None when garbled."""
+    try:
+        by_seat = json.loads(row.seat_orders) if row.seat_orders else {}
+    except ValueError:
+        return None
+    if not isinstance(by_seat, dict) or not all(isinstance(t, str) for t in by_seat.values()):
+        return None
+    return by_seat
+
+
 def verdicts(result: StepResult) -> list[Any] | dict[str, list[Any]]:
     """The verdicts of a step as stored: one seat's list (Conquest of the Empire's player-turn, as ever), or each
     seat's list under its name for a step of several seats."""

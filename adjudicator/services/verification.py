@@ -25,7 +25,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.game_reads import game_ruleset
 from adjudicator.services.positions import stored_state
-from adjudicator.services.turn import play, replayed_fields, step_orders_text, step_seat, step_seats
+from adjudicator.services.turn import play, replayed_fields, seat_texts, step_orders_text, step_seat, step_seats
 from adjudicator.services.verify_published import verify_published
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -298,7 +298,7 @@ def _secret_key_problems(game: GameRow, row: TurnRow, hidden: bytes, keyed: byte
 def _seat_orders_problems(game: GameRow, row: TurnRow) -> list[str]:
     """A step of several seats of a game that commits seat by seat stores each seat's text, which joined make its
     orders text (the replay then remakes the commitments from them)."""
-    seats, by_seat = step_seats(row), _seat_texts(row)
+    seats, by_seat = step_seats(row), seat_texts(row)
     if by_seat is None:
         return [f"turn {row.number}: its seats' order texts are garbled: the turn was edited"]
     if len(seats) > 1 and row.orders_key and game.orders_hash_version >= ORDERS_BY_SEAT and list(by_seat) != seats:
@@ -306,17 +306,6 @@ def _seat_orders_problems(game: GameRow, row: TurnRow) -> list[str]:
     if by_seat and step_orders_text(by_seat) != row.orders_text:
         return [f"turn {row.number}: its seats' order texts do not make its orders text: the turn was edited"]
     return []
-
-
-def _seat_texts(row: TurnRow) -> dict[str, str] | None:
-    """The seats' order texts a turn stores (TurnRow.seat_orders; none for most steps); None when garbled."""
-    try:
-        by_seat = json.loads(row.seat_orders) if row.seat_orders else {}
-    except ValueError:
-        return None
-    if not isinstance(by_seat, dict) or not all(isinstance(t, str) for t in by_seat.values()):
-        return None
-    return by_seat
 
 
 def _verify_replay(
@@ -333,7 +322,7 @@ def _verify_replay(
     """Replay the turn from the position before it, its orders, answers and dice; compare with what is stored
     (`hidden`, `keyed`: the turn's secret keys; `stored_hash`: the hash of the stored text). True when the replay
     wrote the stored snapshot text itself and its position keeps the invariants."""
-    dice = turn_dice(turn_key, row.orders_text, hidden, keyed, _seat_texts(row))
+    dice = turn_dice(turn_key, row.orders_text, hidden, keyed, seat_texts(row))
     answers = json.loads(row.answers_json)
     # on `previous` itself, a freshly loaded position that is not used again: no copy of it is needed
     result = play(ruleset, previous, row.orders_text, dice, answers, in_place=True)

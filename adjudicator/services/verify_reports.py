@@ -51,6 +51,7 @@ from adjudicator.engine.chance import (
     hidden_turn_key,
     orders_fingerprint,
     orders_key,
+    seats_hash,
 )
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of
 from adjudicator.render.i18n import translations
@@ -167,14 +168,14 @@ def verify_reports(folder: Path) -> Checked:
         checked.problems.append(f"{folder}: not a folder")
         return checked
     games: dict[str, GameCopies] = {}
-    for where, text, game in _texts(folder):
+    mails = Mails()
+    for where, text, game in _texts(folder, mails):
         _read_report(text, where, game, games, checked.problems)
     for where, text, turn in _hidden_texts(folder):
         _read_hidden(text, where, turn, games, checked.problems)
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
-    mails = _sent_mails(folder)
     for name in sorted(games):
         _check_game(name, games[name], checked)
         _check_sent(name, games[name], mails, checked)
@@ -199,27 +200,6 @@ def _name_unnamed(games: dict[str, GameCopies], notes: list[str]) -> None:
 # -- reading ----------------------------------------------------------------------------------------------------
 
 
-def _texts(folder: Path) -> Iterator[tuple[str, str, str]]:
-    """(where, text, game named by the mail's subject or "") of each readable file; a mail gives its text parts."""
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in _READ):
-        name = str(path.relative_to(folder))
-        raw = path.read_bytes()
-        if path.suffix.lower() == ".eml":
-            message = email.message_from_bytes(raw, policy=email.policy.default)
-            subject = _SUBJECT_GAME.match(str(message.get("Subject", "")))
-            for part in message.walk():
-                if part.get_content_type() == "text/plain":
-                    text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8", "replace")
-                    yield f"{name} (mail text)", text, subject.group(1) if subject else ""
-        elif path.suffix.lower() in (".html", ".htm"):
-            page = raw.decode("utf-8", "replace")
-            for found in _REPORT_PRE.finditer(page):
-                before = page.count("\n", 0, found.start(1))  # lines numbered as in the page
-                yield name, "\n" * before + html.unescape(found.group(1)), ""
-        else:
-            yield name, raw.decode("utf-8", "replace"), ""
-
-
 @dataclass(frozen=True)
 class SentMail:
     """An order mail the player sent (kept in the folder), as the moderator's archive stores its orders."""
@@ -240,26 +220,44 @@ class Mails:
     restated: set[str] = field(default_factory=set)
 
 
-def _sent_mails(folder: Path) -> Mails:
-    """Read each .eml file's threading headers, and the orders of each that holds an order set."""
+def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
+    """(where, text, game named by the mail's subject or "") of each readable file; a mail gives its text parts,
+    and what `mails` keeps of it."""
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in _READ):
+        name = str(path.relative_to(folder))
+        raw = path.read_bytes()
+        if path.suffix.lower() == ".eml":
+            message = email.message_from_bytes(raw, policy=email.policy.default)
+            _keep_mail(name, raw, message, mails)
+            subject = _SUBJECT_GAME.match(str(message.get("Subject", "")))
+            for part in message.walk():
+                if part.get_content_type() == "text/plain":
+                    text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8", "replace")
+                    yield f"{name} (mail text)", text, subject.group(1) if subject else ""
+        elif path.suffix.lower() in (".html", ".htm"):
+            page = raw.decode("utf-8", "replace")
+            for found in _REPORT_PRE.finditer(page):
+                before = page.count("\n", 0, found.start(1))  # lines numbered as in the page
+                yield name, "\n" * before + html.unescape(found.group(1)), ""
+        else:
+            yield name, raw.decode("utf-8", "replace"), ""
+
+
+def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mails) -> None:
+    """Keep a mail's threading header, whether it restates stored orders, and its orders if it holds an order set
+    (read as `pbem ingest` reads a mail: adjudicator/mail/inbound.py)."""
     from adjudicator.mail.inbound import MailError, read_message
 
-    mails = Mails()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".eml"):
-        name, raw = str(path.relative_to(folder)), path.read_bytes()
-        message = email.message_from_bytes(raw, policy=email.policy.default)
-        mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
-        try:
-            mail = read_message(raw)
-        except MailError:
-            continue  # a file that is no mail is named by the reading of the reports
-        if any(_match(RESTATED, line.strip())[0] for line in mail.text.splitlines()):
-            mails.restated.add(name)
-        seat = _header_seat(mail.text)
-        if seat is not None and mail.message_id:
-            stored = orders_fingerprint(_stored_text(mail.text))
-            mails.sent[mail.message_id] = SentMail(*seat, stored, name)
-    return mails
+    mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
+    try:
+        mail = read_message(raw)
+    except MailError:
+        return  # a file that is no mail is named by the reading of the reports
+    if any(_match(RESTATED, line.strip())[0] for line in mail.text.splitlines()):
+        mails.restated.add(name)
+    seat = _header_seat(mail.text)
+    if seat is not None and mail.message_id:
+        mails.sent[mail.message_id] = SentMail(*seat, orders_fingerprint(_stored_text(mail.text)), name)
 
 
 def _stored_text(text: str) -> str:
@@ -619,8 +617,7 @@ def _copy_problems(label: str, copy: TurnCopy) -> list[str]:
     from the seats' commitments it prints."""
     if copy.key and copy.rolls is None:
         return [f"{copy.where}: {label}: the report ends before its orders hash line (truncated?)"]
-    lines = "".join(f"{seat} {value}\n" for seat, value in copy.seat_hashes.items())
-    if copy.seat_hashes and hashlib.sha256(lines.encode()).hexdigest() != copy.orders_hash:
+    if copy.seat_hashes and seats_hash(copy.seat_hashes) != copy.orders_hash:
         return [
             f"{copy.where}: {label}: its orders hash is not SHA-256 of its seats' commitments "
             "(engine/chance.py step_commitment)"

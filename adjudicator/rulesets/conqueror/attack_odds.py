@@ -99,15 +99,10 @@ class _Hands:
         self.unseen = +unseen
         self.face_down = {player: len(p.heroes_down) for player, p in state.players.items()}
         self.face_up = {player: tuple(sorted(p.heroes_up)) for player, p in state.players.items()}
+        seen = {player: {*p.heroes_up, *p.heroes_discarded} for player, p in state.players.items()}
         self.could_hold = {
-            player: tuple(
-                sorted(
-                    hero.id
-                    for hero in rules.data.cards.heroes
-                    if hero.faction == player and hero.id not in p.heroes_up and hero.id not in p.heroes_discarded
-                )
-            )
-            for player, p in state.players.items()
+            player: tuple(sorted(h.id for h in rules.data.cards.heroes if h.faction == player and h.id not in known))
+            for player, known in seen.items()
         }
 
 
@@ -168,7 +163,7 @@ def _if_played(
     kinds = sorted(hands.unseen) if size else []
     singles = hand_odds(battle, plans, standing, [(card,) for card in kinds])  # each card played alone
     useful = {card: hands.unseen[card] for card, alone in zip(kinds, singles, strict=True) if helps(alone)}
-    useful_heroes = {hero for hero in heroes if _helps_alone(battle, plans, standing, hero, helps)}
+    useful_heroes = _useful_heroes(battle, plans, standing, heroes, helps)
     others = sum(hands.unseen.values()) - sum(useful.values())
     hero_plays = _hero_plays(useful_heroes, could_hold, down, hands.face_up[defender])
     no_card = Fraction(comb(others, size), comb(others + sum(useful.values()), size))
@@ -187,21 +182,27 @@ def _if_played(
     return HandOdds(size, float(helps_chance), len(sets), *(float(figure) for figure in total), heroes=weighed)
 
 
-def _helps_alone(
+def _useful_heroes(
     battle: bt.Battle,
     plans: Mapping[str, bt.Plan],
     standing: Mapping[str, bt.Standing],
-    hero: str,
+    heroes: list[str],
     helps: Callable[[BattleOdds], bool],
-) -> bool:
-    """Whether the defender's `hero`, played alone, would help him; not a hero whose effect awaits the moderator's
-    ruling (ER-13.6): nobody can tell what it does before he rules."""
+) -> set[str]:
+    """The defender's heroes that, each played alone, would help him; not a hero whose effect awaits the
+    moderator's ruling (ER-13.6): nobody can tell what it does before he rules. All in one hand_odds, unless one
+    of them awaits a ruling: then each alone."""
     from adjudicator.rulesets.conqueror.odds import hand_odds
 
+    if not heroes:
+        return set()
     try:
-        return helps(hand_odds(battle, plans, standing, [()], [(hero,)])[0])
+        alone = hand_odds(battle, plans, standing, [()] * len(heroes), [(hero,) for hero in heroes])
     except bt.BattleError:
-        return False
+        if len(heroes) == 1:
+            return set()
+        return set().union(*(_useful_heroes(battle, plans, standing, [hero], helps) for hero in heroes))
+    return {hero for hero, odds in zip(heroes, alone, strict=True) if helps(odds)}
 
 
 def _hero_plays(
