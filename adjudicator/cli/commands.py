@@ -640,17 +640,30 @@ def report(
 def site(
     game: Annotated[str, typer.Argument(help="The game.")],
     out: Annotated[Path, typer.Option(help="Folder for the HTML files (made if missing).")],
+    record: Annotated[
+        bool,
+        typer.Option(
+            help="Once the game is over by its rules, write its record (record.json): every turn's orders, answers, "
+            "keys and positions and the game's data, for the players to replay the whole game."
+        ),
+    ] = True,
     language: LanguageOption = None,
     data: DataOption = DEFAULT_DATA,
     db: DbOption = None,
 ) -> None:
     """Write a static HTML archive of a game: its turns' public reports, maps, battles and dice keys, with how to
-    check the dice. Nothing private to a seat is included."""
+    check the dice. Nothing private to a seat is included while the game runs; once it is over, its record too
+    (unless --no-record)."""
     from adjudicator.services.reports import write_game_site
 
     try:
         files = write_game_site(
-            _archive(data, db), game, out, lambda done: typer.echo(f"  {done}", err=True), _language(language) or "en"
+            _archive(data, db),
+            game,
+            out,
+            lambda done: typer.echo(f"  {done}", err=True),
+            _language(language) or "en",
+            record,
         )
     except OSError as problem:
         fail(str(problem))

@@ -29,6 +29,7 @@ from adjudicator.services.clock import SYSTEM_CLOCK, FixedClock, parse_time
 from adjudicator.services.deadlines import tick
 from adjudicator.services.demo import fresh_folder
 from adjudicator.services.game_reads import current_game, due_turns
+from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.reports import write_game_site
@@ -192,7 +193,9 @@ def _finish(archive: Archive, data: Path, say: Callable[[str], None]) -> None:
     if problems:
         raise PbemError("the demo game did not verify")
     site = write_game_site(archive, GAME, data / "site")
-    say(f"The game as a web site: {site[-1]}")
+    say(f"The game as a web site: {data / 'site' / 'index.html'}")
+    if data / "site" / RECORD_FILE in site:
+        say(f"The game's record, for the players to replay it: {data / 'site' / RECORD_FILE}")
     # SVG maps only: a whole game's mails are written at once, and a PNG per step would triple the demo's time
     sent = send_outbox(archive, None, data / "mail", with_png=False)
     say(f"The mails to the players (welcomes, receipts, reports): {sent.sent} .eml files in {data / 'mail'}")

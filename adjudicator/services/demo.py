@@ -11,6 +11,7 @@ from adjudicator.archive import Archive
 from adjudicator.engine.protocol import Ruleset
 from adjudicator.errors import PbemError
 from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.orders import submit
 from adjudicator.services.reports import write_game_site
@@ -66,5 +67,7 @@ def run_demo(data: Path, say: Callable[[str], None], ruleset: Ruleset) -> Path:
     if problems:
         raise PbemError("the demo game did not verify")
     site = write_game_site(archive, name, data / "site")
-    say(f"The game as a web site: {site[-1]}")
+    say(f"The game as a web site: {data / 'site' / 'index.html'}")
+    if data / "site" / RECORD_FILE in site:
+        say(f"The game's record, for the players to replay it: {data / 'site' / RECORD_FILE}")
     return game.folder

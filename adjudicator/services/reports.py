@@ -471,17 +471,27 @@ def stored_report(
 
 
 def write_game_site(
-    archive: Archive, name: str, out: Path, progress: Callable[[str], None] | None = None, language: str = "en"
+    archive: Archive,
+    name: str,
+    out: Path,
+    progress: Callable[[str], None] | None = None,
+    language: str = "en",
+    record: bool = True,
 ) -> list[Path]:
-    """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`."""
+    """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`; with `record`,
+    once the game is over by its rules, its record too (game_record.py), for the players to replay it."""
     from adjudicator.archive import queries as db
+    from adjudicator.archive.verify_rows import orm_rows
     from adjudicator.render.site import SiteTurn, write_site
+    from adjudicator.services.game_record import RECORD_FILE, game_over, record_text
 
     with archive.session() as session:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
         bots = db.bot_seats(session, game, [row.number for row in rows])
+        stored = orm_rows(session, name) if record else None
     ruleset = _game_ruleset(game)
+    recorded = stored is not None and game_over(stored)
     befores = [None, *(row.state_json for row in rows[:-1])]
     # the game's end reveals the seed, and with it the hidden draws, which anybody can then recompute
     ended = bool(rows) and hidden_draws_revealed(ruleset, stored_state(ruleset, rows[-1].state_json), game)
@@ -509,10 +519,15 @@ def write_game_site(
         "commitment": game.commitment,
         "orders_keyed": orders_keyed(game),
         "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
+        "record": RECORD_FILE if recorded else "",
     }
     # who holds what after the latest turn, as the ruleset tells it (none: the index shows no standings)
     standings = ruleset.report_context(stored_state(ruleset, rows[-1].state_json)).get("standings") if rows else None
-    return write_site(out, about, pages, progress, language, standings or [])
+    written = write_site(out, about, pages, progress, language, standings or [])
+    if recorded and stored is not None:
+        write_atomically(out / RECORD_FILE, record_text(stored), public=True)
+        written.append(out / RECORD_FILE)
+    return written
 
 
 def _game_ruleset(game: GameRow) -> Ruleset:

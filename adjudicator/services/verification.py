@@ -75,21 +75,28 @@ def verify_rows(
     stored: GameRows, data: Path | None = None, mail_dirs: Sequence[Path] = (), notes: list[str] | None = None
 ) -> tuple[list[str], list[str]]:
     """verify() of the rows read of a game."""
+    passed, problems, rows = replay_game(stored)
+    verify_published(stored, data, mail_dirs, passed, problems, notes, rows)
+    return passed, problems
+
+
+def replay_game(stored: GameRows) -> tuple[list[str], list[str], list[TurnRow]]:
+    """Replay every turn of the rows read of a game and follow its chain: (checks passed, problems found, the
+    turns whose number is a number). What the archive alone holds is verify_published's; a game's record
+    (game_record.py) holds the rest, which a player replays with this."""
     game = stored.game
-    rows = stored.turns
     seats = [s.seat for s in stored.seats]
     asked = _asked(stored.decisions)
     passed: list[str] = []
     problems: list[str] = []
-    rows = _numbered(rows, problems)
+    rows = _numbered(stored.turns, problems)
     keys = _dice_keys(game, rows, problems)
     try:
         ruleset = game_ruleset(game)  # bound to the game's stored data, if its ruleset takes data
     except PbemError as damaged:  # damaged stored game data: no turn can be replayed, the chain is still followed
         problems.append(f"{damaged}; no turn is replayed")
         _verify_chain(game, rows, passed, problems)
-        verify_published(stored, data, mail_dirs, passed, problems, notes, rows)  # they need no replay
-        return passed, problems
+        return passed, problems, rows
     _verify_data(game, rows, passed, problems)
     previous: Any = None
     for index, row in enumerate(rows):
@@ -100,8 +107,7 @@ def verify_rows(
             problems.append(f"turn {row.number}: cannot be replayed ({type(broken).__name__}: {broken})")
         previous = _stored_state(ruleset, row, problems, replayed)
     _verify_chain(game, rows, passed, problems)
-    verify_published(stored, data, mail_dirs, passed, problems, notes, rows)
-    return passed, problems
+    return passed, problems, rows
 
 
 def _asked(decisions: Sequence[DecisionRow]) -> dict[int, dict[tuple[str, str], str | None]]:

@@ -23,8 +23,12 @@ chain head after the turn; from these it checks, game by game:
 - at the game's end, the revealed seed against the commitment and every turn key, the hidden draws that the
   site's turn pages then show, recomputed from the seed, and each turn of the player's seat against the
   fingerprint of his orders that his last receipt for it prints (the orders hash, or his seat's commitment, must
-  be the commitment to it). The other seats' order texts are in no report, and which cards the hidden draws dealt
-  needs the rules' replay: they are named as unchecked.
+  be the commitment to it);
+- the game's record, when the folder holds it (a file whose name ends in record.json, which the site offers once
+  the game is over: game_record.py): every turn replayed from it as `pbem verify` replays the archive, every hidden
+  draw dealt again from the seed, every seat's orders held to the orders hashes, and its chain heads held to those
+  the reports printed, so that the record is the game the player was sent. Without it, the other seats' order texts
+  and which cards the hidden draws dealt are named as unchecked.
 
 Each problem names the file and line. Reports are read in each language the catalogues have."""
 
@@ -34,12 +38,14 @@ import email
 import email.policy
 import hashlib
 import html
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.chance import (
     CHAIN_LENGTH,
@@ -53,10 +59,15 @@ from adjudicator.engine.chance import (
     orders_key,
     seats_hash,
 )
+from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of
 from adjudicator.render.i18n import translations
 from adjudicator.services.chain import digest_link
+from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.verify_published import spans
+
+if TYPE_CHECKING:
+    from adjudicator.archive.verify_rows import GameRows
 
 _HEX = re.compile(r"[0-9a-f]{64}")
 _FIELD = re.compile(r"%\((\w+)\)s")
@@ -149,6 +160,7 @@ class GameCopies:
     # the fingerprints the receipts print, by (turn, seat)
     fingerprints: dict[tuple[int, str], list[Fingerprint]] = field(default_factory=dict)
     unkeyed: bool = False  # its seed came with the line of a game whose orders hashes are unkeyed (orders_digest)
+    record: str = ""  # where the folder holds the game's record (game_record.py), which the check replays
 
 
 @dataclass
@@ -176,9 +188,12 @@ def verify_reports(folder: Path) -> Checked:
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
+    records = list(_records(folder, games, checked.problems))
     for name in sorted(games):
         _check_game(name, games[name], checked)
         _check_sent(name, games[name], mails, checked)
+    for where, stored in records:
+        _check_record(where, stored, games, checked)
     return checked
 
 
@@ -280,6 +295,23 @@ def _header_seat(text: str) -> tuple[str, str] | None:
             if named.get("GAME") and named.get("PLAYER"):
                 return named["GAME"], named["PLAYER"]
     return None
+
+
+def _records(folder: Path, games: dict[str, GameCopies], problems: list[str]) -> Iterator[tuple[str, GameRows]]:
+    """(where, rows) of each game record the folder holds (a file whose name ends in record.json); a file that is
+    no record is a problem naming it and its line."""
+    from adjudicator.services.game_record import read_record
+
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name.lower().endswith(RECORD_FILE)):
+        where = str(path.relative_to(folder))
+        try:
+            stored = read_record(path.read_text("utf-8", "replace"))
+        except PbemError as bad:
+            problems.append(f"{where}: {bad}")
+            continue
+        if stored.game.name in games:
+            games[stored.game.name].record = where
+        yield where, stored
 
 
 def _hidden_texts(folder: Path) -> Iterator[tuple[str, str, int]]:
@@ -648,8 +680,12 @@ def _check_links(name: str, game: GameCopies, anchor: str | None, checked: Check
         checked.notes.append(
             f"game {name}: {followed} chain link(s) followed"
             + (f"; turn(s) {spans(unlinked)} not linked (the folder lacks the head before)" if unlinked else "")
-            + "; each digest covers its turn's orders, state and events as the archive stores them, which only "
-            "`pbem verify` recomputes"
+            + "; each digest covers its turn's orders, state and events as the archive stores them, which "
+            + (
+                f"the replay of the record ({game.record}) recomputes"
+                if game.record
+                else "only `pbem verify` recomputes"
+            )
         )
     elif any(heads.values()):
         checked.notes.append(
@@ -759,6 +795,8 @@ def _check_seed(name: str, game: GameCopies, keys: dict[int, str], checked: Chec
 
 def _check_hidden(name: str, game: GameCopies, seed: bytes, checked: Checked) -> None:
     """Recompute each turn's hidden draws from the revealed seed's hidden key of the turn (engine/chance.py)."""
+    if not game.hidden and game.record:
+        return  # the record's replay deals them again (_check_record)
     if not game.hidden:
         checked.notes.append(
             f"game {name}: no hidden draws read (the site's turn pages show them once the game has ended): "
@@ -914,3 +952,57 @@ def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> 
                 )
     if agreed:
         checked.lines.append(f"game {name}: {agreed} receipt(s) confirm the orders of the mail you sent")
+
+
+def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], checked: Checked) -> None:
+    """A game's record (game_record.py) replayed as `pbem verify` replays the archive, and held to the reports: the
+    chain heads its turns make must be those the reports printed."""
+    from adjudicator.services.verification import replay_game
+
+    name = stored.game.name
+    _, problems, rows = replay_game(stored)
+    checked.problems += [f"{where}: game {name}: {problem}" for problem in problems]
+    game = games.get(name)
+    if game is None:
+        checked.notes.append(
+            f"{where}: the record of game {name}, of which the folder holds no report: replayed, but not held to "
+            "what you were sent"
+        )
+        return
+    found = len(checked.problems)
+    tied = _tie_record(where, name, stored.game.commitment, rows, game, checked.problems)
+    if problems or len(checked.problems) > found:
+        return
+    hidden = sum(len(json.loads(row.hidden_dice_json or "[]")) for row in rows)
+    checked.lines.append(
+        f"game {name}: its record ({where}) replays: {len(rows)} turn(s) resolved again from every seat's orders, "
+        f"answers and keys, {hidden} hidden draw(s) dealt again from the seed; its chain heads are the {tied} your "
+        "reports printed"
+    )
+    if not tied:
+        checked.notes.append(
+            f"game {name}: your reports print no chain heads (an older version): the record is not held to them"
+        )
+
+
+def _tie_record(where: str, name: str, committed: str, rows: list[Any], game: GameCopies, problems: list[str]) -> int:
+    """The record against the reports: the same dice commitment, and each chain head a report printed is that of
+    the record's turn; returns how many heads agree."""
+    if game.commitments and committed not in game.commitments:
+        problems.append(f"{where}: game {name}: the record's dice commitment is not the one your reports printed")
+    chains = {row.number: row.chain for row in rows}
+    agreed = 0
+    for number, copies in sorted(game.turns.items()):
+        printed = next((c for c in copies if c.chain), None)
+        if printed is None:
+            continue
+        if number not in chains:
+            problems.append(f"{where}: game {name} turn {number}: not in the record, yet {printed.chain_at} prints it")
+        elif chains[number] != printed.chain:
+            problems.append(
+                f"{where}: game {name} turn {number}: the record's chain head is not the one {printed.chain_at} "
+                "printed: the record is not the game you were sent"
+            )
+        else:
+            agreed += 1
+    return agreed

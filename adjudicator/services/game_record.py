@@ -1,0 +1,122 @@
+"""A game's record: every stored turn with its inputs and its secret keys, for a game over by its rules.
+
+While a game runs, its hidden cards, sealed plans and future dice must stay secret, so the reports print only what
+the players may see, and a player's check (verify_reports.py) holds them to one another and to the commitments they
+print. Once the game is over nothing in it is secret any more. The record then gives the players what `pbem verify`
+reads of the archive: the seed, each turn's orders (the seats' texts, passwords removed), answers, keys, hidden
+draws and position, and the data the game was played with. Nothing of a player's address, password or press.
+
+A player replays it (`pbem verify --from-reports`): every turn resolved again from the position before it, every
+hidden draw dealt again from the seed, the chain remade link by link. The chain heads it gives must be those the
+reports printed while the game ran, so a record cannot be made up after the game: it is the game the players were
+sent, turned into cards, plans and positions."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.archive.tables import COLUMNS, TURN
+from adjudicator.errors import PbemError
+from adjudicator.services.game_reads import game_ruleset
+from adjudicator.services.positions import stored_state
+
+if TYPE_CHECKING:
+    from adjudicator.archive.verify_rows import GameRows
+
+RECORD_FORMAT = "pbem game record"
+RECORD_VERSION = 1
+RECORD_FILE = "record.json"  # the site's copy; a player may keep it under any name ending in it
+# What a record keeps of the game row: what the replay and the chain read, nothing of the moderator's mail settings
+GAME_FIELDS = (
+    *("name", "ruleset", "pace", "seed", "commitment", "status", "created", "chain_head", "chain_turn"),
+    *("game_data", "orders_hash_version", "chain_version"),
+)
+TURN_FIELDS = tuple(column for column in COLUMNS[TURN] if column not in ("id", "game_id", "superseded", "mailed"))
+DECISION_FIELDS = ("turn", "seat", "key", "question", "default", "rule", "asked", "answer", "answered")
+NUMBERS = frozenset({"number", "round", "turn", "chain_turn", "orders_hash_version", "chain_version"})
+MAY_BE_NONE = frozenset({"seat", "answer", "answered"})  # the setup's seat, a decision not answered
+
+
+def game_over(stored: GameRows) -> bool:
+    """Whether the game's rules have ended it: its last position has no step due. A game the moderator ended early
+    keeps its seed, as its reports do (reports.hidden_draws_revealed)."""
+    if not stored.turns:
+        return False
+    ruleset = game_ruleset(stored.game)
+    return ruleset.due(stored_state(ruleset, stored.turns[-1].state_json)) is None
+
+
+def game_record(stored: GameRows) -> dict[str, Any]:
+    """The record of a game over by its rules (a PbemError for any other: it would give away hidden cards, plans
+    and dice still to come)."""
+    game = stored.game
+    if not game_over(stored):
+        raise PbemError(
+            f"game {game.name} is not over by its rules: its record would give away its seed, hidden cards and "
+            "sealed plans, so it is made only once the last report has revealed the seed"
+        )
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "game": {name: getattr(game, name) for name in GAME_FIELDS},
+        "seats": [seat.seat for seat in stored.seats],
+        "turns": [{name: getattr(row, name) for name in TURN_FIELDS} for row in stored.turns],
+        "decisions": [{name: getattr(row, name) for name in DECISION_FIELDS} for row in stored.decisions],
+    }
+
+
+def record_text(stored: GameRows) -> str:
+    """The record as the file holds it: JSON, a field a line, so that a damaged file names its line."""
+    return json.dumps(game_record(stored), ensure_ascii=False, indent=1) + "\n"
+
+
+def read_record(text: str) -> GameRows:
+    """The rows a record holds, as `pbem verify` reads them of the archive (a PbemError naming the line of what is
+    wrong with the file)."""
+    from adjudicator.archive.verify_rows import GameRows
+
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise PbemError(f"line {bad.lineno} column {bad.colno}: not JSON ({bad.msg}); truncated?") from None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise PbemError(f"not a game record (its format is not {RECORD_FORMAT!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise PbemError(f"a game record of version {record.get('version')!r}; this version reads {RECORD_VERSION}")
+    game = _row(record.get("game"), "game", GAME_FIELDS)
+    return GameRows(
+        game=game,
+        turns=[_row(turn, f"turn {index}", TURN_FIELDS) for index, turn in enumerate(_list(record, "turns"))],
+        seats=[SimpleNamespace(seat=seat, language="en") for seat in _list(record, "seats")],
+        decisions=[_row(d, f"decision {i}", DECISION_FIELDS) for i, d in enumerate(_list(record, "decisions"))],
+        withdrawn=set(),
+        observers=[],
+        order_sets={},
+        order_mails=[],
+        mails=[],
+    )
+
+
+def _list(record: dict[str, Any], key: str) -> list[Any]:
+    found = record.get(key)
+    if not isinstance(found, list):
+        raise PbemError(f"its {key!r} is not a list")
+    return found
+
+
+def _row(fields: Any, what: str, names: tuple[str, ...]) -> SimpleNamespace:
+    """A row of the record with the archive's attributes; its missing fields are named."""
+    if not isinstance(fields, dict):
+        raise PbemError(f"its {what} is not an object")
+    missing = [name for name in names if name not in fields]
+    if missing:
+        raise PbemError(f"its {what} lacks {', '.join(missing)}")
+    for name in names:  # each of the archive's type, as the replay reads it
+        value = fields[name]
+        if name in NUMBERS and (type(value) is not int):
+            raise PbemError(f"its {what}'s {name} is not a whole number: {value!r:.60}")
+        if name not in NUMBERS and not isinstance(value, str) and not (value is None and name in MAY_BE_NONE):
+            raise PbemError(f"its {what}'s {name} is not a text: {value!r:.60}")
+    return SimpleNamespace(**{name: fields[name] for name in names}, checkpoints="", id=None)

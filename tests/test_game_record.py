@@ -1,0 +1,225 @@
+"""A game's record (services/game_record.py): once the game is over by its rules, `pbem site` writes every turn's
+orders, answers, keys and positions, and a player's `pbem verify --from-reports` replays the whole game from it and
+holds it to the chain heads his reports printed while the game ran. The games are real: the Conqueror demo (a whole
+game by mail), the Empires demo, and a Classic game that one turn ends (C-5.31, C-8.8)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
+from adjudicator.archive.verify_rows import orm_rows
+from adjudicator.cli import app
+from adjudicator.engine.chance import turn_dice
+from adjudicator.errors import PbemError
+from adjudicator.services.chain import chain_hash
+from adjudicator.services.game_reads import game_ruleset
+from adjudicator.services.game_record import game_record
+from adjudicator.services.positions import stored_state
+from adjudicator.services.turn import play, replayed_fields, seat_texts
+from tests.test_orders_commitment import CAPTURE, caesar_capture_game
+from tests.test_verify_reports import check, kept_mails, problems
+
+
+def pbem(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def publish(data: Path, out: Path, *options: str) -> Path:
+    """The moderator's `pbem site` of the game demo of data folder `data`."""
+    published = pbem("site", "demo", "--out", str(out), "--data", str(data), *options)
+    assert published.exit_code == 0, published.output
+    return out
+
+
+def archive_turns(data: Path) -> list[db.TurnRow]:
+    with Archive.in_folder(data).session() as session:
+        return db.turns(session, db.find_game(session, "demo"))
+
+
+def record_line(result: Result) -> re.Match[str] | None:
+    return re.search(
+        r"^ok +game demo: its record \((.+)\) replays: (\d+) turn\(s\) resolved again from every seat's orders, "
+        r"answers and keys, (\d+) hidden draw\(s\) dealt again from the seed; its chain heads are the (\d+) your "
+        r"reports printed$",
+        result.output,
+        re.M,
+    )
+
+
+@pytest.fixture
+def demo(conqueror_demo: tuple[Path, Result], tmp_path: Path) -> Path:
+    """A copy of the Conqueror demo's data folder, which a test may edit."""
+    folder, result = conqueror_demo
+    assert result.exit_code == 0, result.output
+    return Path(shutil.copytree(folder, tmp_path / "demo"))
+
+
+@pytest.fixture(scope="module")
+def empires_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("empires") / "demo"
+    played = pbem("demo", "--ruleset", "empires-aw", "--data", str(folder))
+    assert played.exit_code == 0, played.output
+    return folder
+
+
+def test_ER_4_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_heads_the_player_kept(
+    demo: Path, tmp_path: Path
+) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    shutil.copy(publish(demo, tmp_path / "site") / "record.json", kept / "record.json")
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    line = record_line(result)
+    assert line, result.output
+    turns = archive_turns(demo)
+    assert int(line.group(2)) == len(turns)
+    # every hidden draw of the game (the decks' shuffles, the cards dealt), counted in the archive
+    assert int(line.group(3)) == sum(len(json.loads(row.hidden_dice_json or "[]")) for row in turns) > 10
+    printed = {int(n) for n in re.findall(r"^ok +game demo turn (\d+):.*chain head", result.output, re.M)}
+    assert int(line.group(4)) == len(printed) > 30
+    # what the record settles is no longer named as unchecked
+    assert "no hidden draws read" not in result.output
+    assert "which the replay of the record (record.json) recomputes" in result.output
+
+
+def test_the_record_is_written_once_the_game_is_over_and_not_a_turn_before(demo: Path, tmp_path: Path) -> None:
+    over = publish(demo, tmp_path / "over")
+    assert (over / "record.json").is_file()
+    assert 'href="record.json"' in (over / "index.html").read_text(encoding="utf-8")
+    assert not (publish(demo, tmp_path / "unasked", "--no-record") / "record.json").exists()
+    last = archive_turns(demo)[-1].number
+    rolled = pbem("gm", "rollback", "demo", "--to", str(last - 1), "--data", str(demo))
+    assert rolled.exit_code == 0, rolled.output
+    running = publish(demo, tmp_path / "running")
+    assert not (running / "record.json").exists()  # it would give away the seed and every hidden card
+    assert 'href="record.json"' not in (running / "index.html").read_text(encoding="utf-8")
+    with Archive.in_folder(demo).session() as session:
+        with pytest.raises(PbemError, match="not over by its rules"):
+            game_record(orm_rows(session, "demo"))
+
+
+def test_a_hidden_draw_changed_in_the_record_is_caught_by_the_replay_naming_the_turn(
+    demo: Path, tmp_path: Path
+) -> None:
+    folder = kept_mails(demo, tmp_path / "kept")
+    record = json.loads((publish(demo, tmp_path / "site") / "record.json").read_text(encoding="utf-8"))
+    turn = next(t for t in record["turns"] if t["number"] > 0 and t["hidden_dice_json"])
+    draws = json.loads(turn["hidden_dice_json"])
+    faces = json.loads(turn["hidden_faces"])
+    draws[0][1] = draws[0][1] % faces[0] + 1  # another card of the same deck
+    turn["hidden_dice_json"] = json.dumps(draws)
+    (folder / "record.json").write_text(json.dumps(record), encoding="utf-8")
+    result = check(folder)
+    assert result.exit_code == 1
+    found = problems(result)
+    assert any(
+        p.startswith(f"record.json: game demo: turn {turn['number']} ") and "replay differs in hidden_dice_json" in p
+        for p in found
+    ), found
+    assert not record_line(result)
+
+
+def rewrite_from(data: Path, number: int, slipped: str) -> None:
+    """A moderator who holds the seed slips a line into turn `number`'s orders and plays the game on from there with
+    the rules: every later turn resolved again, every hash and link made anew. His archive agrees with itself."""
+    with Archive.in_folder(data).session() as session:
+        game = db.find_game(session, "demo")
+        ruleset = game_ruleset(game)
+        link, previous = game.commitment, None
+        for row in db.turns(session, game):
+            if row.number == number:
+                row.orders_text += slipped
+            if row.number >= number:
+                keys = (bytes.fromhex(row.hidden_key), bytes.fromhex(row.orders_key))
+                dice = turn_dice(bytes.fromhex(row.turn_key), row.orders_text, *keys, seat_texts(row))
+                result = play(ruleset, previous, row.orders_text, dice, json.loads(row.answers_json))
+                row.state_json = ruleset.snapshot_text(result.state)
+                for name, value in replayed_fields(row.orders_text, result, dice, row.state_json).items():
+                    setattr(row, name, value)
+                row.dice_faces, row.hidden_faces = json.dumps(dice.faces_log), json.dumps(dice.hidden_faces_log)
+                row.chain = chain_hash(link, row, game.chain_version)
+                session.add(row)
+            link, previous = row.chain, stored_state(ruleset, row.state_json)
+        game.chain_head = link
+        session.add(game)
+        session.commit()
+
+
+def test_a_game_played_on_anew_after_the_reports_went_out_replays_but_is_not_the_game_the_player_was_sent(
+    demo: Path, tmp_path: Path
+) -> None:
+    number = next(row.number for row in reversed(archive_turns(demo)) if row.orders_text and "," not in row.seat)
+    rewrite_from(demo, number, "\n# a line the moderator slipped in\n")
+    site = publish(demo, tmp_path / "site")
+    alone = check(site)  # the site and record he publishes agree with each other and replay
+    assert alone.exit_code == 0 and record_line(alone), alone.output
+    kept = kept_mails(demo, tmp_path / "kept")
+    shutil.copy(site / "record.json", kept / "record.json")
+    result = check(kept)
+    assert result.exit_code == 1
+    found = problems(result)
+    assert any(
+        p.startswith(f"record.json: game demo turn {number}: the record's chain head is not the one ")
+        and "the record is not the game you were sent" in p
+        for p in found
+    ), found
+    assert not any(f"turn {number - 1}:" in p for p in found)  # the turns before the rewrite are the game sent
+
+
+def test_a_truncated_or_garbled_record_is_named_with_its_line_and_nothing_else_fails(
+    demo: Path, tmp_path: Path
+) -> None:
+    text = (publish(demo, tmp_path / "site") / "record.json").read_text(encoding="utf-8")
+    folder = kept_mails(demo, tmp_path / "kept")
+    (folder / "record.json").write_text(text[: len(text) // 2], encoding="utf-8")
+    record = json.loads(text)
+    del record["turns"][3]["state_json"]
+    (folder / "lacking-record.json").write_text(json.dumps(record), encoding="utf-8")
+    record["turns"][3]["state_json"], record["turns"][0]["number"] = "{}", "0"
+    (folder / "typed-record.json").write_text(json.dumps(record), encoding="utf-8")
+    (folder / "other-record.json").write_text('{"format": "something else"}', encoding="utf-8")
+    result = check(folder)
+    assert result.exit_code == 1
+    found = problems(result)
+    assert any(re.fullmatch(r"record\.json: line \d+ column \d+: not JSON \(.+\); truncated\?", p) for p in found), (
+        found
+    )
+    assert "lacking-record.json: its turn 3 lacks state_json" in found
+    assert "typed-record.json: its turn 0's number is not a whole number: '0'" in found
+    assert "other-record.json: not a game record (its format is not 'pbem game record')" in found
+    assert len(found) == 4  # the mails themselves still pass
+
+
+def test_a_record_of_another_game_is_not_taken_for_the_game_the_player_was_sent(
+    demo: Path, empires_demo: Path, tmp_path: Path
+) -> None:
+    own = kept_mails(empires_demo, tmp_path / "red", "red")
+    shutil.copy(empires_demo / "site" / "record.json", own / "record.json")
+    honest = check(own)
+    assert honest.exit_code == 0 and record_line(honest), honest.output
+    kept = kept_mails(demo, tmp_path / "kept")
+    shutil.copy(empires_demo / "site" / "record.json", kept / "record.json")  # also a game named demo
+    found = problems(check(kept))
+    assert "record.json: game demo: the record's dice commitment is not the one your reports printed" in found
+    assert any("the record's chain head is not the one" in p for p in found), found
+
+
+def test_C_8_8_a_classic_game_that_one_turn_ends_has_a_record_that_replays(tmp_path: Path) -> None:
+    game = caesar_capture_game(tmp_path)
+    sent = game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE)))
+    assert sent.exit_code == 0, sent.output
+    assert game("adjudicate", "rome1").exit_code == 0
+    site = tmp_path / "site"
+    assert game("site", "rome1", "--out", str(site)).exit_code == 0
+    result = check(site)
+    assert result.exit_code == 0, result.output
+    # the setup is an imported position (`pbem new --from-snapshot`), which is not replayed; turn 1 is
+    assert re.search(r"^ok +game rome1: its record \(record\.json\) replays: 2 turn\(s\)", result.output, re.M)
