@@ -5,6 +5,7 @@ game by mail), the Empires demo, and a Classic game that one turn ends (C-5.31, 
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -24,6 +25,7 @@ from adjudicator.services.game_reads import game_ruleset
 from adjudicator.services.game_record import game_record
 from adjudicator.services.positions import stored_state
 from adjudicator.services.turn import play, replayed_fields, seat_texts
+from tests.conftest import read_eml
 from tests.test_orders_commitment import CAPTURE, caesar_capture_game
 from tests.test_verify_reports import check, kept_mails, problems
 
@@ -44,14 +46,20 @@ def archive_turns(data: Path) -> list[db.TurnRow]:
         return db.turns(session, db.find_game(session, "demo"))
 
 
-def record_line(result: Result) -> re.Match[str] | None:
+def record_line(result: Result, where: str = ".+", game: str = "demo") -> re.Match[str] | None:
+    """The line of a record (`where`: the file, or the mail and its attachment) that replays and is held to the
+    reports."""
     return re.search(
-        r"^ok +game demo: its record \((.+)\) replays: (\d+) turn\(s\) resolved again from every seat's orders, "
-        r"answers and keys, (\d+) hidden draw\(s\) dealt again from the seed; its chain heads are the (\d+) your "
-        r"reports printed$",
+        rf"^ok +game {game}: its record \(({where})\) replays: (\d+) turn\(s\) resolved again from every seat's "
+        r"orders, answers and keys, (\d+) hidden draw\(s\) dealt again from the seed; its chain heads are the (\d+) "
+        r"your reports printed$",
         result.output,
         re.M,
     )
+
+
+def last_mail(data: Path, seat: str) -> Path:
+    return max((data / "mail").glob(f"*-{seat}@*.eml"), key=lambda p: int(p.name.split("-")[0]))
 
 
 @pytest.fixture
@@ -74,10 +82,9 @@ def test_ER_4_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_he
     demo: Path, tmp_path: Path
 ) -> None:
     kept = kept_mails(demo, tmp_path / "kept")
-    shutil.copy(publish(demo, tmp_path / "site") / "record.json", kept / "record.json")
-    result = check(kept)
+    result = check(kept)  # his mails alone: the last report mail carries the record
     assert result.exit_code == 0, result.output
-    line = record_line(result)
+    line = record_line(result, re.escape(f"{last_mail(demo, 'aurel').name} (record.json.gz)"))
     assert line, result.output
     turns = archive_turns(demo)
     assert int(line.group(2)) == len(turns)
@@ -87,7 +94,37 @@ def test_ER_4_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_he
     assert int(line.group(4)) == len(printed) > 30
     # what the record settles is no longer named as unchecked
     assert "no hidden draws read" not in result.output
-    assert "which the replay of the record (record.json) recomputes" in result.output
+    assert "which the replay of the record (" in result.output
+    shutil.copy(publish(demo, tmp_path / "site") / "record.json", kept / "record.json")
+    both = check(kept)  # the site's copy is the same record
+    assert both.exit_code == 0 and record_line(both, "record.json").groups()[1:] == line.groups()[1:], both.output
+
+
+def test_only_the_last_report_mail_carries_the_record_and_says_so_in_the_players_language(demo: Path) -> None:
+    for seat in ("aurel", "kesh", "thal"):
+        mails = sorted((demo / "mail").glob(f"*-{seat}@*.eml"), key=lambda p: int(p.name.split("-")[0]))
+        carrying = [m for m in mails if "record.json.gz" in m.read_text(encoding="utf-8")]
+        assert carrying == [mails[-1]], seat
+        message = read_eml(mails[-1])
+        attached = {part.get_filename(): part for part in message.iter_attachments()}
+        record = json.loads(gzip.decompress(attached["record.json.gz"].get_payload(decode=True)))
+        assert record["turns"][-1]["chain"] == archive_turns(demo)[-1].chain  # the game to its last turn
+        assert "Attached is its record (record.json.gz)" in message.get_body(("plain",)).get_content()
+
+
+def test_a_record_attached_cut_short_is_named_with_its_mail(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    mail = kept / last_mail(demo, "aurel").name
+    message = read_eml(mail)
+    part = next(p for p in message.iter_attachments() if p.get_filename() == "record.json.gz")
+    packed = part.get_payload(decode=True)
+    part.set_content(packed[: len(packed) // 2], maintype="application", subtype="gzip", filename="record.json.gz")
+    mail.write_bytes(message.as_bytes())
+    found = problems(check(kept))
+    assert found == [
+        f"{mail.name} (record.json.gz): not a gzip file, or cut short (Compressed file ended before the "
+        "end-of-stream marker was reached)"
+    ], found
 
 
 def test_the_record_is_written_once_the_game_is_over_and_not_a_turn_before(demo: Path, tmp_path: Path) -> None:
@@ -124,7 +161,7 @@ def test_a_hidden_draw_changed_in_the_record_is_caught_by_the_replay_naming_the_
         p.startswith(f"record.json: game demo: turn {turn['number']} ") and "replay differs in hidden_dice_json" in p
         for p in found
     ), found
-    assert not record_line(result)
+    assert not record_line(result, "record.json") and record_line(result, ".+ \\(record.json.gz\\)")
 
 
 def rewrite_from(data: Path, number: int, slipped: str) -> None:
@@ -217,9 +254,12 @@ def test_C_8_8_a_classic_game_that_one_turn_ends_has_a_record_that_replays(tmp_p
     sent = game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE)))
     assert sent.exit_code == 0, sent.output
     assert game("adjudicate", "rome1").exit_code == 0
-    site = tmp_path / "site"
+    site, mails = tmp_path / "site", tmp_path / "mails"
     assert game("site", "rome1", "--out", str(site)).exit_code == 0
-    result = check(site)
-    assert result.exit_code == 0, result.output
-    # the setup is an imported position (`pbem new --from-snapshot`), which is not replayed; turn 1 is
-    assert re.search(r"^ok +game rome1: its record \(record\.json\) replays: 2 turn\(s\)", result.output, re.M)
+    assert game("send", "--eml-dir", str(mails)).exit_code == 0
+    for folder, where in ((site, "record.json"), (mails, r"\d+-h@example\.org\.eml \(record\.json\.gz\)")):
+        result = check(folder)
+        assert result.exit_code == 0, result.output
+        # the setup is an imported position (`pbem new --from-snapshot`), which is not replayed; turn 1 is
+        line = record_line(result, where, "rome1")
+        assert line and line.group(2) == "2" and line.group(3) == "0", result.output

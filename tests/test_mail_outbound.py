@@ -449,10 +449,12 @@ def test_a_crash_mid_batch_does_not_send_the_delivered_mails_again(
     handler = Collector()
     real_build = outbound.build_message
 
-    def crash_on_the_second(row: OutboxRow, sender: str, with_png: bool = True, map_svg: str = "") -> EmailMessage:
+    def crash_on_the_second(
+        row: OutboxRow, sender: str, with_png: bool = True, map_svg: str = "", record: bytes | None = None
+    ) -> EmailMessage:
         if row.id == ids[1]:
             raise KeyboardInterrupt
-        return real_build(row, sender, with_png, map_svg)
+        return real_build(row, sender, with_png, map_svg, record)
 
     with smtp_server(handler) as server:
         settings = SmtpSettings(host=HOST, port=server.port, security="none", timeout=5)

@@ -64,10 +64,12 @@ def mail_fields(
     thread: str = "",
     secret: str = "",
     map_turn: tuple[str, str] | None = None,
+    record_turn: str = "",
 ) -> dict[str, Any]:
     """Every field of the outbox row queue_mail stores for these arguments (queue_mails stores them). `map_turn`:
     the chain head of the turn whose map the mail carries and the map's language, drawn when the mail is sent (a turn
-    without a chain head, of an older archive, gives its map drawn as `map_svg`)."""
+    without a chain head, of an older archive, gives its map drawn as `map_svg`). `record_turn`: the chain head of
+    the last turn of the game's record the mail carries, made when it is sent."""
     return {
         "game": game,
         "to": to,
@@ -84,6 +86,7 @@ def mail_fields(
         "thread": thread,
         "map_turn": map_turn[0] if map_turn else "",
         "map_language": map_turn[1] if map_turn else "",
+        "record_turn": record_turn,
     }
 
 

@@ -204,6 +204,9 @@ class OutboxRow(SQLModel, table=True):
     # queues its mails (with map_svg) as it did.
     map_turn: str = Field(default="", sa_column_kwargs={"server_default": ""})
     map_language: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    # the chain head of the last turn of the game's record that the mail carries (a player's last report mail, once
+    # the game is over by its rules: services/game_record.py), made when the mail is sent; "" for none
+    record_turn: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class ObserverRow(SQLModel, table=True):

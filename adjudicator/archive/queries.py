@@ -371,12 +371,16 @@ def queue_mail(
     thread: str = "",
     secret: str = "",
     map_turn: tuple[str, str] | None = None,
+    record_turn: str = "",
 ) -> OutboxRow:
     """Put a mail in the outbox (sent later by `pbem send`); the caller's transaction commits it. `in_reply_to`
     and `thread` (the References: Message-IDs) thread it with the player's mail. `secret`: a password the body
-    carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered."""
+    carries (welcome, reset), which `pbem send` removes from the stored body once the mail is delivered. `map_turn`,
+    `record_turn`: what the mail carries, made when it is sent (mail_fields)."""
     row = OutboxRow(
-        **mail_fields(to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret, map_turn)
+        **mail_fields(
+            to, subject, body, created, game, html, map_svg, in_reply_to, thread, secret, map_turn, record_turn
+        )
     )
     session.add(row)
     return row

@@ -46,7 +46,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     MESSAGE: ("id", "message_id", "received", "sender", "subject", "raw", "game", "seat", "outcome"),
     OUTBOX: (
         *("id", "game", "to", "subject", "body", "html", "map_svg", "created", "sent", "attempts", "error", "secret"),
-        *("in_reply_to", "thread", "map_turn", "map_language"),
+        *("in_reply_to", "thread", "map_turn", "map_language", "record_turn"),
     ),
     OBSERVER: ("id", "game_id", "email", "language", "since", "confirmed", "token_hash"),
 }

@@ -82,14 +82,18 @@ def message_id(row: OutboxRow, sender: str) -> str:
     return f"<pbem.{row.id}.{digest}@{domain}>"
 
 
+RECORD_ATTACHMENT = "record.json.gz"  # the game's record a player's last report mail carries (game_record.py)
 MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
 
 
-def build_message(row: OutboxRow, sender: str, with_png: bool = True, map_svg: str | None = None) -> EmailMessage:
+def build_message(
+    row: OutboxRow, sender: str, with_png: bool = True, map_svg: str | None = None, record: bytes | None = None
+) -> EmailMessage:
     """The mail for an outbox row: To, From, Subject, Date, Message-ID and a plain UTF-8 body; with an HTML
     alternative and the map attached as map.svg when the row has them (plain text stays for text-only readers),
     and as map.png too unless `with_png` is false (for readers and webmail that show no SVG). `map_svg`: the map
-    drawn for a row that names its turn (services.reports.queued_maps); by default the row's own."""
+    drawn for a row that names its turn (services.reports.queued_maps); by default the row's own. `record`: the
+    game's record the row carries, gzipped (services.reports.queued_records), attached as record.json.gz."""
     if map_svg is None:
         map_svg = row.map_svg
     message = EmailMessage()
@@ -115,6 +119,8 @@ def build_message(row: OutboxRow, sender: str, with_png: bool = True, map_svg: s
         message.add_attachment(map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
     if map_svg and with_png:
         message.add_attachment(map_png(map_svg), maintype="image", subtype="png", filename="map.png")
+    if record is not None:
+        message.add_attachment(record, maintype="application", subtype="gzip", filename=RECORD_ATTACHMENT)
     return message
 
 
@@ -250,7 +256,8 @@ def send_outbox(
 ) -> SendReport:
     """Deliver the unsent outbox rows in id order (as .eml files when eml_dir is given), committing each one; the
     maps (drawn now for the rows that name their turn) go as map.png too unless `with_png` is false (build_message)."""
-    from adjudicator.services.reports import queued_maps  # the rulesets and the map: only when mail is sent
+    # the rulesets, the map and the records: only when mail is sent
+    from adjudicator.services.reports import queued_maps, queued_records
 
     if smtp is None and eml_dir is None:
         raise ValueError("nowhere to send the outbox: give SMTP settings or a folder for .eml files")
@@ -261,7 +268,7 @@ def send_outbox(
             query = query.limit(limit)
         ids = list(session.exec(query).all())
     report = SendReport()
-    maps = queued_maps(archive)
+    maps, records = queued_maps(archive), queued_records(archive)
     link = _SmtpLink(smtp) if eml_dir is None and smtp is not None else None
     try:
         for row_id in ids:
@@ -271,7 +278,7 @@ def send_outbox(
                 continue
             refused: dict[str, tuple[int, bytes]] = {}
             try:
-                message = build_message(row, sender, with_png, maps(row))
+                message = build_message(row, sender, with_png, maps(row), records(row))
                 if eml_dir is not None:
                     write_atomically(eml_dir / eml_name(row), message.as_string())
                 else:

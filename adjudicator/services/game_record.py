@@ -14,6 +14,7 @@ sent, turned into cards, plans and positions."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -57,10 +58,12 @@ def game_record(stored: GameRows) -> dict[str, Any]:
             f"game {game.name} is not over by its rules: its record would give away its seed, hidden cards and "
             "sealed plans, so it is made only once the last report has revealed the seed"
         )
+    last = stored.turns[-1]  # the record ends with it, whatever the archive holds since
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
-        "game": {name: getattr(game, name) for name in GAME_FIELDS},
+        "game": {name: getattr(game, name) for name in GAME_FIELDS}
+        | {"chain_head": last.chain, "chain_turn": last.number},
         "seats": [seat.seat for seat in stored.seats],
         "turns": [{name: getattr(row, name) for name in TURN_FIELDS} for row in stored.turns],
         "decisions": [{name: getattr(row, name) for name in DECISION_FIELDS} for row in stored.decisions],
@@ -70,6 +73,15 @@ def game_record(stored: GameRows) -> dict[str, Any]:
 def record_text(stored: GameRows) -> str:
     """The record as the file holds it: JSON, a field a line, so that a damaged file names its line."""
     return json.dumps(game_record(stored), ensure_ascii=False, indent=1) + "\n"
+
+
+def record_until(stored: GameRows, chain: str) -> str:
+    """The record of the game up to the turn whose chain head is `chain` (a mail's record, made when it is sent: the
+    game as it was when the mail was queued); a PbemError when no live turn has that head (the archive changed)."""
+    for index, row in enumerate(stored.turns):
+        if row.chain == chain:
+            return record_text(replace(stored, turns=stored.turns[: index + 1]))
+    raise PbemError(f"the turn of this mail's record (chain head {chain[:16]}...) is not in the archive")
 
 
 def read_record(text: str) -> GameRows:

@@ -17,7 +17,7 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment, render
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.bots import after_missed, bot_notes, take_back_note
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
@@ -33,6 +33,13 @@ from adjudicator.services.reports import (
     turn_reports,
 )
 from adjudicator.services.turn import step_seats
+
+# the line of a player's last report mail, whose attachment is the game's record (mail/outbound.py RECORD_ATTACHMENT)
+RECORD_NOTE = N_(
+    "The game is over. Attached is its record (record.json.gz): every turn's orders, answers, keys and positions. "
+    "Keep this mail with your other mails of the game: `pbem verify --from-reports FOLDER` replays the whole game "
+    "from the record and holds it to the reports you received."
+)
 
 
 def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
@@ -178,6 +185,8 @@ def _mail_reports_read(
 ) -> None:
     watchers = db.observer_addresses(session, game)
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
+    # the game is over by its rules: each player's last report mail carries its record (game_record.py)
+    record = news[-1].chain if ruleset.due(stored_state(ruleset, news[-1].state_json)) is None else ""
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()
@@ -231,6 +240,7 @@ def _mail_reports_read(
             + "\n"
             + private
             + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
+            + ("\n" + gettext(say, RECORD_NOTE) + "\n" if record else "")
         )
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
         mails.append(
@@ -243,6 +253,7 @@ def _mail_reports_read(
                 html=html,
                 **maps[say],
                 **_thread_of(threads.get(seat.seat)),
+                record_turn=record,
             )
         )
     for address, say in watchers if watched else []:

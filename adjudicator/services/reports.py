@@ -3,6 +3,7 @@ notices, a stored report again, and the game's static web site."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache, partial
@@ -350,6 +351,21 @@ def queued_maps(archive: Archive) -> Callable[[OutboxRow], str]:
         return turn_map(ruleset, game, row, language)
 
     return lambda mail: draw(mail.game or "", mail.map_turn, mail.map_language) if mail.map_turn else mail.map_svg
+
+
+def queued_records(archive: Archive) -> Callable[[OutboxRow], bytes | None]:
+    """The game's record a queued mail carries (OutboxRow.record_turn), gzipped, made when the mail is sent: once
+    per game and turn in a run of `pbem send`; None for a mail without one."""
+    from adjudicator.archive.verify_rows import orm_rows
+    from adjudicator.services.game_record import record_until
+
+    @cache
+    def make(game_name: str, chain: str) -> bytes:
+        with archive.session() as session:
+            stored = orm_rows(session, game_name)
+        return gzip.compress(record_until(stored, chain).encode(), mtime=0)
+
+    return lambda mail: make(mail.game or "", mail.record_turn) if mail.record_turn else None
 
 
 def write_turn_files(

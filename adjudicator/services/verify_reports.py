@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import gzip
 import hashlib
 import html
 import json
@@ -188,7 +189,7 @@ def verify_reports(folder: Path) -> Checked:
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
-    records = list(_records(folder, games, checked.problems))
+    records = list(_records(folder, games, mails, checked.problems))
     for name in sorted(games):
         _check_game(name, games[name], checked)
         _check_sent(name, games[name], mails, checked)
@@ -233,6 +234,7 @@ class Mails:
     replies: dict[str, str] = field(default_factory=dict)
     sent: dict[str, SentMail] = field(default_factory=dict)
     restated: set[str] = field(default_factory=set)
+    records: list[tuple[str, bytes]] = field(default_factory=list)  # (where, file) of the game records attached
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -264,6 +266,10 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
     from adjudicator.mail.inbound import MailError, read_message
 
     mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
+    for part in message.iter_attachments() if message.is_multipart() else ():
+        attached = part.get_filename() or ""
+        if _is_record(attached):
+            mails.records.append((f"{name} ({attached})", part.get_payload(decode=True) or b""))
     try:
         mail = read_message(raw)
     except MailError:
@@ -297,15 +303,31 @@ def _header_seat(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _records(folder: Path, games: dict[str, GameCopies], problems: list[str]) -> Iterator[tuple[str, GameRows]]:
-    """(where, rows) of each game record the folder holds (a file whose name ends in record.json); a file that is
-    no record is a problem naming it and its line."""
+def _is_record(name: str) -> bool:
+    """Whether a file is a game record by its name: ending in record.json, or record.json.gz (a mail's)."""
+    return name.lower().endswith((RECORD_FILE, RECORD_FILE + ".gz"))
+
+
+def _records(
+    folder: Path, games: dict[str, GameCopies], mails: Mails, problems: list[str]
+) -> Iterator[tuple[str, GameRows]]:
+    """(where, rows) of each game record the folder holds, as a file or attached to a mail; one that is no record
+    is a problem naming it and its line."""
     from adjudicator.services.game_record import read_record
 
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name.lower().endswith(RECORD_FILE)):
-        where = str(path.relative_to(folder))
+    files = [
+        (str(p.relative_to(folder)), p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and _is_record(p.name)
+    ]
+    for where, raw in [*files, *mails.records]:
         try:
-            stored = read_record(path.read_text("utf-8", "replace"))
+            if where.lower().endswith((".gz", ".gz)")):
+                raw = gzip.decompress(raw)
+            stored = read_record(raw.decode("utf-8", "replace"))
+        except (OSError, EOFError) as bad:  # a gzip file cut short or damaged
+            problems.append(f"{where}: not a gzip file, or cut short ({bad})")
+            continue
         except PbemError as bad:
             problems.append(f"{where}: {bad}")
             continue
