@@ -234,7 +234,7 @@ class Mails:
     replies: dict[str, str] = field(default_factory=dict)
     sent: dict[str, SentMail] = field(default_factory=dict)
     restated: set[str] = field(default_factory=set)
-    records: list[tuple[str, bytes]] = field(default_factory=list)  # (where, file) of the game records attached
+    records: list[tuple[str, str, bytes]] = field(default_factory=list)  # (where, name, file) of records attached
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -269,7 +269,7 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
     for part in message.iter_attachments() if message.is_multipart() else ():
         attached = part.get_filename() or ""
         if _is_record(attached):
-            mails.records.append((f"{name} ({attached})", part.get_payload(decode=True) or b""))
+            mails.records.append((f"{name} ({attached})", attached, part.get_payload(decode=True) or b""))
     try:
         mail = read_message(raw)
     except MailError:
@@ -316,13 +316,13 @@ def _records(
     from adjudicator.services.game_record import read_record
 
     files = [
-        (str(p.relative_to(folder)), p.read_bytes())
+        (str(p.relative_to(folder)), p.name, p.read_bytes())
         for p in sorted(folder.rglob("*"))
         if p.is_file() and _is_record(p.name)
     ]
-    for where, raw in [*files, *mails.records]:
+    for where, name, raw in [*files, *mails.records]:
         try:
-            if where.lower().endswith((".gz", ".gz)")):
+            if name.lower().endswith(".gz"):
                 raw = gzip.decompress(raw)
             stored = read_record(raw.decode("utf-8", "replace"))
         except (OSError, EOFError) as bad:  # a gzip file cut short or damaged
