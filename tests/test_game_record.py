@@ -263,3 +263,37 @@ def test_C_8_8_a_classic_game_that_one_turn_ends_has_a_record_that_replays(tmp_p
         # the setup is an imported position (`pbem new --from-snapshot`), which is not replayed; turn 1 is
         line = record_line(result, where, "rome1")
         assert line and line.group(2) == "2" and line.group(3) == "0", result.output
+
+
+def ended_with(tmp_path: Path, *lines: str, options: tuple[str, ...] = ()) -> tuple[Path, Path, Result]:
+    """The Classic game that Egyptus's capture ends (C-5.31, C-8.8), his orders holding `lines` too: its site, the
+    players' mails, and the output of `pbem site`."""
+    game = caesar_capture_game(tmp_path, *options)
+    sent = game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE, *lines)))
+    assert sent.exit_code == 0, sent.output
+    assert game("adjudicate", "rome1").exit_code == 0
+    site, mails = tmp_path / "site", tmp_path / "mails"
+    published = game("site", "rome1", "--out", str(site))
+    assert published.exit_code == 0 and game("send", "--eml-dir", str(mails)).exit_code == 0
+    return site, mails, published
+
+
+@pytest.mark.parametrize(
+    ("line", "options"),
+    [("PRESS TO Hispania: keep this between us", ()), ("BROADCAST: an offer to all", ("--anonymous-press",))],
+    ids=["private press", "anonymous broadcast"],
+)
+def test_a_game_whose_orders_hold_private_press_gets_no_record_by_mail_or_on_the_site(
+    tmp_path: Path, line: str, options: tuple[str, ...]
+) -> None:
+    site, mails, published = ended_with(tmp_path, line, options=options)
+    assert not (site / "record.json").exists()
+    assert "the orders of turn(s) 1 hold private press" in published.output
+    assert list(mails.glob("*.eml"))
+    assert not any("record.json" in mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml"))
+
+
+def test_a_broadcast_signed_by_its_sender_is_public_and_the_record_is_made(tmp_path: Path) -> None:
+    site, mails, _ = ended_with(tmp_path, "BROADCAST: an offer to all")
+    assert (site / "record.json").is_file()
+    assert any("record.json.gz" in mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml"))

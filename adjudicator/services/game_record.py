@@ -4,7 +4,8 @@ While a game runs, its hidden cards, sealed plans and future dice must stay secr
 the players may see, and a player's check (verify_reports.py) holds them to one another and to the commitments they
 print. Once the game is over nothing in it is secret any more. The record then gives the players what `pbem verify`
 reads of the archive: the seed, each turn's orders (the seats' texts, passwords removed), answers, keys, hidden
-draws and position, and the data the game was played with. Nothing of a player's address, password or press.
+draws and position, and the data the game was played with. Nothing of a player's address or password; and a game
+whose orders hold private press (press is an order, covered by the turn's hashes) gets no record.
 
 A player replays it (`pbem verify --from-reports`): every turn resolved again from the position before it, every
 hidden draw dealt again from the seed, the chain remade link by link. The chain heads it gives must be those the
@@ -14,12 +15,15 @@ sent, turned into cards, plans and positions."""
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.archive.tables import COLUMNS, TURN
 from adjudicator.errors import PbemError
+from adjudicator.orders.keywords import spellings
 from adjudicator.services.game_reads import game_ruleset
 from adjudicator.services.positions import stored_state
 
@@ -49,15 +53,40 @@ def game_over(stored: GameRows) -> bool:
     return ruleset.due(stored_state(ruleset, stored.turns[-1].state_json)) is None
 
 
-def game_record(stored: GameRows) -> dict[str, Any]:
-    """The record of a game over by its rules (a PbemError for any other: it would give away hidden cards, plans
-    and dice still to come)."""
-    game = stored.game
+def press_turns(game: Any, turns: Sequence[Any]) -> list[int]:
+    """The turns whose orders hold press that stays private after the game: a PRESS to some seats, and in a game of
+    anonymous press any BROADCAST too (its text names the sender). Press is an order, so its text is in the orders
+    the turn's hashes and chain cover: a record cannot leave it out and still replay."""
+    words = spellings("PRESS") + (spellings("BROADCAST") if game.anonymous_press else ())
+    private = re.compile(rf"^[^\S\n]*(?:{'|'.join(map(re.escape, words))})(?!\w)", re.IGNORECASE | re.MULTILINE)
+    return [row.number for row in turns if private.search(row.orders_text)]
+
+
+def record_refused(stored: GameRows) -> str:
+    """Why the game gets no record ("" when it does): a game not over would give away its seed, hidden cards and
+    sealed plans; a game whose orders hold private press would publish it."""
+    name = stored.game.name
     if not game_over(stored):
-        raise PbemError(
-            f"game {game.name} is not over by its rules: its record would give away its seed, hidden cards and "
-            "sealed plans, so it is made only once the last report has revealed the seed"
+        return (
+            f"game {name} is not over by its rules: its record would give away its seed, hidden cards and sealed "
+            "plans, so it is made only once the game is over"
         )
+    pressed = press_turns(stored.game, stored.turns)
+    if pressed:
+        shown = ", ".join(map(str, pressed[:10])) + (", ..." if len(pressed) > 10 else "")
+        return (
+            f"game {name}: the orders of turn(s) {shown} hold private press, which is part of the orders the "
+            "record would publish: no record is made"
+        )
+    return ""
+
+
+def game_record(stored: GameRows) -> dict[str, Any]:
+    """The record of a game over by its rules whose orders hold no private press (a PbemError for any other)."""
+    game = stored.game
+    refused = record_refused(stored)
+    if refused:
+        raise PbemError(refused)
     last = stored.turns[-1]  # the record ends with it, whatever the archive holds since
     return {
         "format": RECORD_FORMAT,

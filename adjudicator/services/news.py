@@ -22,6 +22,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services.bots import after_missed, bot_notes, take_back_note
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
+from adjudicator.services.game_record import press_turns
 from adjudicator.services.notices import deadline_text
 from adjudicator.services.positions import stored_state
 from adjudicator.services.reports import (
@@ -185,8 +186,10 @@ def _mail_reports_read(
 ) -> None:
     watchers = db.observer_addresses(session, game)
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
-    # the game is over by its rules: each player's last report mail carries its record (game_record.py)
-    record = news[-1].chain if ruleset.due(stored_state(ruleset, news[-1].state_json)) is None else ""
+    # the game is over by its rules: each player's last report mail carries its record (game_record.py), unless its
+    # orders hold private press, which the record would publish
+    over = ruleset.due(stored_state(ruleset, news[-1].state_json)) is None
+    record = news[-1].chain if over and not press_turns(game, db.turns(session, game)) else ""
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()

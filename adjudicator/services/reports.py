@@ -497,17 +497,27 @@ def write_game_site(
     """`pbem site`: the game's public archive as static HTML (adjudicator/render/site.py) in `out`; with `record`,
     once the game is over by its rules, its record too (game_record.py), for the players to replay it."""
     from adjudicator.archive import queries as db
-    from adjudicator.archive.verify_rows import orm_rows
+    from adjudicator.archive.verify_rows import GameRows
     from adjudicator.render.site import SiteTurn, write_site
-    from adjudicator.services.game_record import RECORD_FILE, game_over, record_text
+    from adjudicator.services.game_record import RECORD_FILE, record_refused, record_text
 
     with archive.session() as session:
         game = db.find_game(session, name)
         rows = db.turns(session, game)
         bots = db.bot_seats(session, game, [row.number for row in rows])
-        stored = orm_rows(session, name) if record else None
+        # what a record reads of the game (archive/verify_rows.py: the rest is the archive's alone)
+        stored = GameRows(
+            game, rows, db.game_seats(session, game), db.decisions_after(session, game, -1), set(), [], {}, [], []
+        )
     ruleset = _game_ruleset(game)
-    recorded = stored is not None and game_over(stored)
+    over = bool(rows) and ruleset.due(stored_state(ruleset, rows[-1].state_json)) is None
+    stored = stored if record and over else None
+    refused = record_refused(stored) if stored is not None else ""
+    if refused and progress is not None:
+        progress(refused)
+    recorded = stored is not None and not refused
+    if not recorded:
+        (out / RECORD_FILE).unlink(missing_ok=True)  # a record written before (a --no-record site, a roll-back)
     befores = [None, *(row.state_json for row in rows[:-1])]
     # the game's end reveals the seed, and with it the hidden draws, which anybody can then recompute
     ended = bool(rows) and hidden_draws_revealed(ruleset, stored_state(ruleset, rows[-1].state_json), game)
