@@ -51,8 +51,8 @@ def record_line(result: Result, where: str = ".+", game: str = "demo") -> re.Mat
     reports."""
     return re.search(
         rf"^ok +game {game}: its record \(({where})\) replays: (\d+) turn\(s\) resolved again from every seat's "
-        r"orders, answers and keys, (\d+) hidden draw\(s\) dealt again from the seed; its chain heads are the (\d+) "
-        r"your reports printed$",
+        r"orders, answers and keys, (\d+) hidden draw\(s\) dealt again from the seed; it is the game of the (\d+) "
+        r"turn\(s\) your reports printed$",
         result.output,
         re.M,
     )
@@ -87,17 +87,18 @@ def test_ER_4_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_he
     line = record_line(result, re.escape(f"{last_mail(demo, 'aurel').name} (record.json.gz)"))
     assert line, result.output
     turns = archive_turns(demo)
-    assert int(line.group(2)) == len(turns)
+    assert int(line.group(2)) == len(turns) - 1  # every turn but the setup, which is held to the setup rules
     # every hidden draw of the game (the decks' shuffles, the cards dealt), counted in the archive
     assert int(line.group(3)) == sum(len(json.loads(row.hidden_dice_json or "[]")) for row in turns) > 10
-    printed = {int(n) for n in re.findall(r"^ok +game demo turn (\d+):.*chain head", result.output, re.M)}
+    printed = {int(n) for n in re.findall(r"^ok +game demo turn (\d+):", result.output, re.M)}
     assert int(line.group(4)) == len(printed) > 30
     # what the record settles is no longer named as unchecked
     assert "no hidden draws read" not in result.output
     assert "which the replay of the record (" in result.output
     shutil.copy(publish(demo, tmp_path / "site") / "record.json", kept / "record.json")
-    both = check(kept)  # the site's copy is the same record
+    both = check(kept)  # the site's copy is the same record: replayed once
     assert both.exit_code == 0 and record_line(both, "record.json").groups()[1:] == line.groups()[1:], both.output
+    assert len(re.findall(r"its record \(", both.output)) == 1
 
 
 def test_only_the_last_report_mail_carries_the_record_and_says_so_in_the_players_language(demo: Path) -> None:
@@ -122,7 +123,7 @@ def test_a_record_attached_cut_short_is_named_with_its_mail(demo: Path, tmp_path
     mail.write_bytes(message.as_bytes())
     found = problems(check(kept))
     assert found == [
-        f"{mail.name} (record.json.gz): not a gzip file, or cut short (Compressed file ended before the "
+        f"{mail.name} (record.json.gz): not a gzip file, or cut short or damaged (Compressed file ended before the "
         "end-of-stream marker was reached)"
     ], found
 
@@ -257,12 +258,13 @@ def test_C_8_8_a_classic_game_that_one_turn_ends_has_a_record_that_replays(tmp_p
     site, mails = tmp_path / "site", tmp_path / "mails"
     assert game("site", "rome1", "--out", str(site)).exit_code == 0
     assert game("send", "--eml-dir", str(mails)).exit_code == 0
-    for folder, where in ((site, "record.json"), (mails, r"\d+-h@example\.org\.eml \(record\.json\.gz\)")):
+    for folder, where in ((site, "record.json"), (mails, r"\d+-[eh]@example\.org\.eml \(record\.json\.gz\)")):
         result = check(folder)
         assert result.exit_code == 0, result.output
-        # the setup is an imported position (`pbem new --from-snapshot`), which is not replayed; turn 1 is
+        # the setup is an imported position (`pbem new --from-snapshot`), which is not replayed; turn 1 is, and the
+        # record of each player's mail is the same: replayed once
         line = record_line(result, where, "rome1")
-        assert line and line.group(2) == "2" and line.group(3) == "0", result.output
+        assert line and line.group(2) == "1" and line.group(3) == "0", result.output
 
 
 def ended_with(tmp_path: Path, *lines: str, options: tuple[str, ...] = ()) -> tuple[Path, Path, Result]:
@@ -297,3 +299,106 @@ def test_a_broadcast_signed_by_its_sender_is_public_and_the_record_is_made(tmp_p
     site, mails, _ = ended_with(tmp_path, "BROADCAST: an offer to all")
     assert (site / "record.json").is_file()
     assert any("record.json.gz" in mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml"))
+
+
+def test_records_damaged_in_any_way_are_named_never_a_crash(demo: Path, tmp_path: Path) -> None:
+    text = (publish(demo, tmp_path / "site") / "record.json").read_text(encoding="utf-8")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    packed = bytearray(gzip.compress(text.encode()))
+    packed[20] ^= 0xFF  # damaged in transit
+    (folder / "damaged-record.json.gz").write_bytes(bytes(packed))
+    (folder / "nested-record.json").write_text("[" * 100_000, encoding="utf-8")
+    (folder / "digits-record.json").write_text("9" * 5_000, encoding="utf-8")
+    record = json.loads(text)
+    record["turns"][0]["hidden_dice_json"] = "5"  # the setup's, which no replay deals
+    record["turns"][2]["state_json"] = "9" * 5_000
+    (folder / "fields-record.json").write_text(json.dumps(record), encoding="utf-8")
+    record["game"]["game_data"] = "{" + "9" * 5_000
+    (folder / "data-record.json").write_text(json.dumps(record), encoding="utf-8")
+    result = check(folder)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    found = problems(result)
+    named = {p.split(":")[0] for p in found}
+    assert named >= {f.name for f in folder.iterdir()}, found
+    assert any(p.startswith("fields-record.json: game demo: turn 2:") for p in found), found
+
+
+def strip_chain_lines(folder: Path) -> None:
+    """The mails of a game begun by an older version: no turn digests, no chain heads."""
+    for mail in folder.glob("*.eml"):
+        message = read_eml(mail)
+        body = message.get_body(("plain",))
+        text = body.get_content()
+        kept = [line for line in text.splitlines() if not line.startswith(("Turn digest:", "Archive chain after"))]
+        body.set_content("\n".join(kept) + "\n", charset="utf-8")
+        mail.write_bytes(message.as_bytes())
+
+
+def test_without_chain_heads_a_rewritten_game_is_caught_by_the_orders_hash_its_reports_printed(
+    demo: Path, tmp_path: Path
+) -> None:
+    number = next(row.number for row in reversed(archive_turns(demo)) if row.orders_text and "," not in row.seat)
+    kept = kept_mails(demo, tmp_path / "kept")
+    last = kept / last_mail(demo, "aurel").name  # its own record set aside: the moderator's new one is checked
+    last.write_bytes(last.read_bytes().replace(b"record.json.gz", b"set-aside.gz"))
+    strip_chain_lines(kept)
+    rewrite_from(demo, number, "\n# a line the moderator slipped in\n")
+    shutil.copy(publish(demo, tmp_path / "site") / "record.json", kept / "record.json")
+    found = problems(check(kept))
+    assert any(
+        p.startswith(f"record.json: game demo turn {number}: the record's orders hash is not the one ") for p in found
+    ), found
+
+
+def test_turns_of_the_record_that_no_kept_report_prints_are_named(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    (kept / last_mail(demo, "aurel").name).unlink()  # the last report mail lost
+    shutil.copy(publish(demo, tmp_path / "site") / "record.json", kept / "record.json")
+    result = check(kept)
+    last = archive_turns(demo)[-1].number
+    untied = re.search(
+        r"^note +game demo: turn\(s\) ([\d, -]+) of the record \(record\.json\): no report", result.output, re.M
+    )
+    assert result.exit_code == 0 and untied, result.output
+    assert untied.group(1).endswith(str(last))
+
+
+def test_a_record_attached_to_a_mail_of_another_game_is_named(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    mail = kept / last_mail(demo, "aurel").name
+    mail.write_bytes(mail.read_bytes().replace(b"Subject: [demo]", b"Subject: [other]", 1))
+    found = problems(check(kept))
+    assert f"{mail.name} (record.json.gz): the record of game demo, attached to a mail of game other" in found, found
+
+
+def test_a_roll_back_of_the_games_end_sends_its_queued_mails_without_the_record(tmp_path: Path) -> None:
+    game = caesar_capture_game(tmp_path)
+    assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE))).exit_code == 0
+    assert game("adjudicate", "rome1").exit_code == 0
+    assert game("gm", "rollback", "rome1", "--to", "0").exit_code == 0  # before the mails went out
+    mails = tmp_path / "mails"
+    sent = game("send", "--eml-dir", str(mails))
+    assert sent.exit_code == 0, sent.output  # none stays queued for a record whose turn is gone
+    texts = [mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml")]
+    assert any("Rolled back to turn 0" in text for text in texts)
+    assert not any("record.json" in text for text in texts)  # neither the attachment nor the line about it
+
+
+def test_after_a_roll_back_the_record_is_held_to_the_copy_of_the_turn_it_holds(tmp_path: Path) -> None:
+    game = caesar_capture_game(tmp_path)
+    mails = tmp_path / "mails"
+    assert game("submit", "rome1", str(game.orders("Egyptus", 1))).exit_code == 0  # a turn 1 that ends nothing
+    assert game("adjudicate", "rome1").exit_code == 0
+    assert game("send", "--eml-dir", str(mails)).exit_code == 0
+    assert game("gm", "rollback", "rome1", "--to", "0").exit_code == 0
+    assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE))).exit_code == 0
+    assert game("adjudicate", "rome1").exit_code == 0
+    assert game("send", "--eml-dir", str(mails)).exit_code == 0
+    egyptus = tmp_path / "egyptus"
+    egyptus.mkdir()
+    for mail in mails.glob("*-e@example.org.eml"):
+        shutil.copy(mail, egyptus / mail.name)
+    result = check(egyptus)
+    assert record_line(result, r"\d+-e@example\.org\.eml \(record\.json\.gz\)", "rome1"), result.output
+    assert not any("the record is not the game you were sent" in p for p in problems(result)), result.output

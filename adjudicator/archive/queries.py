@@ -9,7 +9,7 @@ from functools import cache, wraps
 from typing import Any, TypeVar
 
 from sqlalchemy import Boolean, bindparam, func, insert, literal_column, or_
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from adjudicator.archive.lean import unknown_game, unknown_seat
 from adjudicator.archive.lean_mail import LeanSession, mail_fields
@@ -355,6 +355,12 @@ def withdraw_orders(
 @_lean_too
 def decisions(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
     return list(session.exec(_decisions_of_turn(), params={"game": game.id, "turn": turn}).all())
+
+
+def unsent_records(session: Session, game: str, chains: Collection[str]) -> list[OutboxRow]:
+    """The game's mails not sent yet that carry the record of a turn whose chain head is one of `chains`."""
+    query = select(OutboxRow).where(OutboxRow.game == game, OutboxRow.sent == None)  # noqa: E711 (SQL)
+    return [row for row in session.exec(query.where(col(OutboxRow.record_turn).in_(list(chains)))).all()]
 
 
 @_lean_too

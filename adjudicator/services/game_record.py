@@ -122,6 +122,8 @@ def read_record(text: str) -> GameRows:
         record = json.loads(text)
     except json.JSONDecodeError as bad:
         raise PbemError(f"line {bad.lineno} column {bad.colno}: not JSON ({bad.msg}); truncated?") from None
+    except (ValueError, RecursionError) as bad:  # a number of thousands of digits, arrays nested thousands deep
+        raise PbemError(f"not a JSON file this check reads ({type(bad).__name__}: {str(bad)[:80]})") from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise PbemError(f"not a game record (its format is not {RECORD_FORMAT!r})")
     if record.get("version") != RECORD_VERSION:

@@ -10,12 +10,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from markupsafe import escape
 from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
+from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
@@ -41,6 +43,18 @@ RECORD_NOTE = N_(
     "Keep this mail with your other mails of the game: `pbem verify --from-reports FOLDER` replays the whole game "
     "from the record and holds it to the reports you received."
 )
+
+
+def withdraw_records(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> None:
+    """A roll-back of a game's end: the mails not sent yet that would carry the record of a withdrawn turn go without
+    it (the game is not over any more), and without the line that says they carry it."""
+    for row in db.unsent_records(session, game.name, [turn.chain for turn in withdrawn if turn.chain]):
+        for language in KEYWORD_LANGUAGES:
+            note = "\n" + gettext(language, RECORD_NOTE) + "\n"
+            row.body = row.body.replace(note, "")
+            row.html = row.html.replace(str(escape(note)), "")
+        row.record_turn = ""
+        session.add(row)
 
 
 def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:

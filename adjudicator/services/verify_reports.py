@@ -41,6 +41,7 @@ import hashlib
 import html
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -234,7 +235,8 @@ class Mails:
     replies: dict[str, str] = field(default_factory=dict)
     sent: dict[str, SentMail] = field(default_factory=dict)
     restated: set[str] = field(default_factory=set)
-    records: list[tuple[str, str, bytes]] = field(default_factory=list)  # (where, name, file) of records attached
+    # (where, file name, game its subject names or "", file) of the records attached
+    records: list[tuple[str, str, str, bytes]] = field(default_factory=list)
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -245,8 +247,8 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
         raw = path.read_bytes()
         if path.suffix.lower() == ".eml":
             message = email.message_from_bytes(raw, policy=email.policy.default)
-            _keep_mail(name, raw, message, mails)
             subject = _SUBJECT_GAME.match(str(message.get("Subject", "")))
+            _keep_mail(name, raw, message, mails, subject.group(1) if subject else "")
             for part in message.walk():
                 if part.get_content_type() == "text/plain":
                     text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8", "replace")
@@ -260,16 +262,17 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
             yield name, raw.decode("utf-8", "replace"), ""
 
 
-def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mails) -> None:
-    """Keep a mail's threading header, whether it restates stored orders, and its orders if it holds an order set
-    (read as `pbem ingest` reads a mail: adjudicator/mail/inbound.py)."""
+def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mails, game: str = "") -> None:
+    """Keep a mail's threading header, the game records attached to it (`game`: the game its subject names),
+    whether it restates stored orders, and its orders if it holds an order set (read as `pbem ingest` reads a mail:
+    adjudicator/mail/inbound.py)."""
     from adjudicator.mail.inbound import MailError, read_message
 
     mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
     for part in message.iter_attachments() if message.is_multipart() else ():
         attached = part.get_filename() or ""
         if _is_record(attached):
-            mails.records.append((f"{name} ({attached})", attached, part.get_payload(decode=True) or b""))
+            mails.records.append((f"{name} ({attached})", attached, game, part.get_payload(decode=True) or b""))
     try:
         mail = read_message(raw)
     except MailError:
@@ -316,20 +319,28 @@ def _records(
     from adjudicator.services.game_record import read_record
 
     files = [
-        (str(p.relative_to(folder)), p.name, p.read_bytes())
+        (str(p.relative_to(folder)), p.name, "", p.read_bytes())
         for p in sorted(folder.rglob("*"))
         if p.is_file() and _is_record(p.name)
     ]
-    for where, name, raw in [*files, *mails.records]:
+    seen: dict[str, str] = {}  # each record's text (by its hash) and where it was read first
+    for where, name, subject, raw in [*files, *mails.records]:
         try:
-            if name.lower().endswith(".gz"):
-                raw = gzip.decompress(raw)
-            stored = read_record(raw.decode("utf-8", "replace"))
-        except (OSError, EOFError) as bad:  # a gzip file cut short or damaged
-            problems.append(f"{where}: not a gzip file, or cut short ({bad})")
+            text = (gzip.decompress(raw) if name.lower().endswith(".gz") else raw).decode("utf-8", "replace")
+        except (OSError, EOFError, zlib.error) as bad:  # a gzip file cut short or damaged
+            problems.append(f"{where}: not a gzip file, or cut short or damaged ({bad})")
             continue
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        if digest in seen:
+            continue  # the same record again (the site's and a mail's): replayed once
+        seen[digest] = where
+        try:
+            stored = read_record(text)
         except PbemError as bad:
             problems.append(f"{where}: {bad}")
+            continue
+        if subject and subject != stored.game.name:
+            problems.append(f"{where}: the record of game {stored.game.name}, attached to a mail of game {subject}")
             continue
         if stored.game.name in games:
             games[stored.game.name].record = where
@@ -977,12 +988,16 @@ def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> 
 
 
 def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], checked: Checked) -> None:
-    """A game's record (game_record.py) replayed as `pbem verify` replays the archive, and held to the reports: the
-    chain heads its turns make must be those the reports printed."""
+    """A game's record (game_record.py) replayed as `pbem verify` replays the archive, and held to the reports: each
+    turn a report printed must have that report's chain head, key and orders hash in the record."""
     from adjudicator.services.verification import replay_game
 
     name = stored.game.name
-    _, problems, rows = replay_game(stored)
+    try:
+        passed, problems, rows = replay_game(stored)
+    except Exception as broken:  # noqa: BLE001 (whatever a forged or damaged record holds, it is named, not a crash)
+        checked.problems.append(f"{where}: game {name}: cannot be replayed ({type(broken).__name__}: {broken})")
+        return
     checked.problems += [f"{where}: game {name}: {problem}" for problem in problems]
     game = games.get(name)
     if game is None:
@@ -992,39 +1007,65 @@ def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], ch
         )
         return
     found = len(checked.problems)
-    tied = _tie_record(where, name, stored.game.commitment, rows, game, checked.problems)
+    tied, untied = _tie_record(where, name, stored.game.commitment, rows, game, checked.problems)
     if problems or len(checked.problems) > found:
         return
-    hidden = sum(len(json.loads(row.hidden_dice_json or "[]")) for row in rows)
+    replayed = [row for row in rows if row.number > 0]  # the setup is held to the setup rules, not replayed
+    hidden = sum(len(json.loads(row.hidden_dice_json or "[]")) for row in replayed)  # each one the replay dealt
     checked.lines.append(
-        f"game {name}: its record ({where}) replays: {len(rows)} turn(s) resolved again from every seat's orders, "
-        f"answers and keys, {hidden} hidden draw(s) dealt again from the seed; its chain heads are the {tied} your "
-        "reports printed"
+        f"game {name}: its record ({where}) replays: {sum('replay matches' in p for p in passed)} turn(s) resolved "
+        f"again from every seat's orders, answers and keys, {hidden} hidden draw(s) dealt again from the seed; it is "
+        f"the game of the {tied} turn(s) your reports printed"
     )
-    if not tied:
+    if untied:
         checked.notes.append(
-            f"game {name}: your reports print no chain heads (an older version): the record is not held to them"
+            f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
+            "are held to nothing you were sent"
         )
 
 
-def _tie_record(where: str, name: str, committed: str, rows: list[Any], game: GameCopies, problems: list[str]) -> int:
-    """The record against the reports: the same dice commitment, and each chain head a report printed is that of
-    the record's turn; returns how many heads agree."""
+def _tie_record(
+    where: str, name: str, committed: str, rows: list[Any], game: GameCopies, problems: list[str]
+) -> tuple[int, list[int]]:
+    """The record against the reports: the same dice commitment, and each turn a report printed has in the record
+    the chain head, key and orders hash that report printed (copies that disagree with each other are named by the
+    reports' own check: one that agrees is enough). Returns how many turns agree, and the record's turns that no
+    report in the folder prints."""
     if game.commitments and committed not in game.commitments:
         problems.append(f"{where}: game {name}: the record's dice commitment is not the one your reports printed")
-    chains = {row.number: row.chain for row in rows}
+    recorded = {row.number: row for row in rows}
     agreed = 0
     for number, copies in sorted(game.turns.items()):
-        printed = next((c for c in copies if c.chain), None)
-        if printed is None:
+        printed = [c for c in copies if c.chain or c.key or c.orders_hash]
+        if not printed:
             continue
-        if number not in chains:
-            problems.append(f"{where}: game {name} turn {number}: not in the record, yet {printed.chain_at} prints it")
-        elif chains[number] != printed.chain:
+        row = recorded.get(number)
+        if row is None:
+            problems.append(f"{where}: game {name} turn {number}: not in the record, yet {printed[0].where} prints it")
+            continue
+        differ = [_record_differs(row, copy) for copy in printed]
+        if all(differ):
+            copy, what = next((c, d) for c, d in zip(printed, differ, strict=True))
             problems.append(
-                f"{where}: game {name} turn {number}: the record's chain head is not the one {printed.chain_at} "
-                "printed: the record is not the game you were sent"
+                f"{where}: game {name} turn {number}: the record's {what} is not the one {copy.where} printed: the "
+                "record is not the game you were sent"
             )
         else:
             agreed += 1
-    return agreed
+    untied = sorted(
+        n for n in recorded if n > 0 and not any(c.chain or c.key or c.orders_hash for c in game.turns.get(n, []))
+    )
+    return agreed, untied
+
+
+def _record_differs(row: Any, copy: TurnCopy) -> str:
+    """What of a turn's report copy the record's turn does not have ("" for nothing): its chain head, its turn key,
+    its orders hash."""
+    for what, printed, recorded in (
+        ("chain head", copy.chain, row.chain),
+        ("turn key", copy.key if _HEX.fullmatch(copy.key) else "", row.turn_key),
+        ("orders hash", copy.orders_hash, row.orders_hash),
+    ):
+        if printed and printed != recorded:
+            return what
+    return ""
