@@ -107,6 +107,13 @@ FINGERPRINT_LINE = (
 # the lines of a receipt that shows orders stored before, answering a later mail (orders sent ahead checked again,
 # MYORDERS): its fingerprint is not that of the mail it answers
 NO_ORDERS = orders_fingerprint("")  # what a receipt of WITHDRAW prints, and a turn of a seat with no orders commits
+# the notice of a roll-back (services/gm.py): the turns it names were withdrawn, and the reports of them that the
+# player got before it are set aside (each mail pbem sends names its place in the outbox in its Message-ID)
+ROLLED_BACK = (
+    "The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are withdrawn. Orders "
+    "for them must be sent again."
+)
+_QUEUED = re.compile(r"<pbem\.(\d+)\.[0-9a-f]+@")
 RESTATED = (
     "Your turn %(turn)s is open now: the orders you sent ahead were checked again against the position",
     "The orders stored for you for turn %(turn)s (received %(received)s UTC), checked again against the position as "
@@ -190,6 +197,7 @@ def verify_reports(folder: Path) -> Checked:
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
+    _set_aside_withdrawn(games, mails, checked.notes)
     records = list(_records(folder, games, mails, checked.problems))
     for name in sorted(games):
         _check_game(name, games[name], checked)
@@ -197,6 +205,24 @@ def verify_reports(folder: Path) -> Checked:
     for where, stored in records:
         _check_record(where, stored, games, checked)
     return checked
+
+
+def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list[str]) -> None:
+    """A roll-back withdraws turns: the copies of them in mails sent before its notice are set aside (the turns
+    played again are other turns of the same numbers), and named in a note."""
+    for name, notice, turns, where in mails.rollbacks:
+        game, aside = games.get(name), []
+        for number in turns if game is not None else ():
+            copies = game.turns.get(number, [])
+            kept = [c for c in copies if mails.queued.get(c.where.split(" (mail text)")[0], notice) >= notice]
+            if len(kept) < len(copies):
+                aside.append(number)
+                game.turns[number] = kept
+        if aside:
+            notes.append(
+                f"game {name}: turn(s) {spans(aside)}: the reports of them sent before the roll-back notice ({where}) "
+                "are set aside: the moderator withdrew those turns"
+            )
 
 
 def _name_unnamed(games: dict[str, GameCopies], notes: list[str]) -> None:
@@ -237,6 +263,9 @@ class Mails:
     restated: set[str] = field(default_factory=set)
     # (where, file name, game its subject names or "", file) of the records attached
     records: list[tuple[str, str, str, bytes]] = field(default_factory=list)
+    queued: dict[str, int] = field(default_factory=dict)  # each mail pbem sent: its place in the outbox, by file name
+    # (game, place in the outbox, turns withdrawn, file) of each roll-back notice
+    rollbacks: list[tuple[str, int, list[int], str]] = field(default_factory=list)
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -279,6 +308,14 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
         return  # a file that is no mail is named by the reading of the reports
     if any(_match(RESTATED, line.strip())[0] for line in mail.text.splitlines()):
         mails.restated.add(name)
+    queued = _QUEUED.match(mail.message_id or "")
+    if queued:
+        mails.queued[name] = int(queued.group(1))
+        for line in mail.text.splitlines():
+            rolled = _match(ROLLED_BACK, line.strip())[0]
+            turns = rolled.group("turns").split(", ") if rolled else []
+            if rolled and game and all(turn.isdigit() for turn in turns):
+                mails.rollbacks.append((game, int(queued.group(1)), [int(turn) for turn in turns], name))
     seat = _header_seat(mail.text)
     if seat is not None and mail.message_id:
         mails.sent[mail.message_id] = SentMail(*seat, orders_fingerprint(_stored_text(mail.text)), name)
