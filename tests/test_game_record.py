@@ -9,6 +9,7 @@ import gzip
 import json
 import re
 import shutil
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -123,8 +124,8 @@ def test_a_record_attached_cut_short_is_named_with_its_mail(demo: Path, tmp_path
     mail.write_bytes(message.as_bytes())
     found = problems(check(kept))
     assert found == [
-        f"{mail.name} (record.json.gz): not a gzip file, or cut short or damaged (Compressed file ended before the "
-        "end-of-stream marker was reached)"
+        f"{mail.name} (record.json.gz): not a gzip file, or cut short or damaged (the compressed data ends before its "
+        "end mark)"
     ], found
 
 
@@ -282,8 +283,12 @@ def ended_with(tmp_path: Path, *lines: str, options: tuple[str, ...] = ()) -> tu
 
 @pytest.mark.parametrize(
     ("line", "options"),
-    [("PRESS TO Hispania: keep this between us", ()), ("BROADCAST: an offer to all", ("--anonymous-press",))],
-    ids=["private press", "anonymous broadcast"],
+    [
+        ("PRESS TO Hispania: keep this between us", ()),
+        ("preß to Hispania: keep this between us", ()),  # read as the parser reads it: case folded
+        ("BROADCAST: an offer to all", ("--anonymous-press",)),
+    ],
+    ids=["private press", "private press spelt otherwise", "anonymous broadcast"],
 )
 def test_a_game_whose_orders_hold_private_press_gets_no_record_by_mail_or_on_the_site(
     tmp_path: Path, line: str, options: tuple[str, ...]
@@ -295,8 +300,9 @@ def test_a_game_whose_orders_hold_private_press_gets_no_record_by_mail_or_on_the
     assert not any("record.json" in mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml"))
 
 
-def test_a_broadcast_signed_by_its_sender_is_public_and_the_record_is_made(tmp_path: Path) -> None:
-    site, mails, _ = ended_with(tmp_path, "BROADCAST: an offer to all")
+@pytest.mark.parametrize("line", ["BROADCAST: an offer to all", "PRESS: an offer to all", "# PRESS TO Hispania: no"])
+def test_a_broadcast_signed_by_its_sender_is_public_and_the_record_is_made(tmp_path: Path, line: str) -> None:
+    site, mails, _ = ended_with(tmp_path, line)
     assert (site / "record.json").is_file()
     assert any("record.json.gz" in mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml"))
 
@@ -372,17 +378,22 @@ def test_a_record_attached_to_a_mail_of_another_game_is_named(demo: Path, tmp_pa
     assert f"{mail.name} (record.json.gz): the record of game demo, attached to a mail of game other" in found, found
 
 
-def test_a_roll_back_of_the_games_end_sends_its_queued_mails_without_the_record(tmp_path: Path) -> None:
+def test_a_roll_back_of_the_games_end_drops_its_queued_reports_which_would_mail_the_seed_and_record(
+    tmp_path: Path,
+) -> None:
     game = caesar_capture_game(tmp_path)
     assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE))).exit_code == 0
     assert game("adjudicate", "rome1").exit_code == 0
+    with Archive.in_folder(game.data).session() as session:
+        seed = db.find_game(session, "rome1").seed
     assert game("gm", "rollback", "rome1", "--to", "0").exit_code == 0  # before the mails went out
     mails = tmp_path / "mails"
     sent = game("send", "--eml-dir", str(mails))
-    assert sent.exit_code == 0, sent.output  # none stays queued for a record whose turn is gone
+    assert sent.exit_code == 0, sent.output  # nothing stays queued
     texts = [mail.read_text(encoding="utf-8") for mail in mails.glob("*.eml")]
-    assert any("Rolled back to turn 0" in text for text in texts)
-    assert not any("record.json" in text for text in texts)  # neither the attachment nor the line about it
+    assert sum("Rolled back to turn 0" in text for text in texts) == 2  # each seat is told
+    assert not any("Report, turn 1" in text for text in texts)
+    assert not any(seed in text or "record.json" in text for text in texts)  # the game goes on: its seed is secret
 
 
 def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_record_passes(tmp_path: Path) -> None:
@@ -403,6 +414,55 @@ def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_rec
     # the report of the turn withdrawn came before the roll-back's notice: set aside, not held against the new one
     assert result.exit_code == 0, result.output
     assert re.search(
-        r"^note +game rome1: turn\(s\) 1: the reports of them sent before the roll-back notice", result.output, re.M
+        r"^note +game rome1: turn\(s\) 1: the reports and receipts of them sent before the roll-back notice",
+        result.output,
+        re.M,
     )
     assert record_line(result, r"\d+-e@example\.org\.eml \(record\.json\.gz\)", "rome1"), result.output
+
+
+def notice(folder: Path, subject: str, first_line: str) -> None:
+    """A mail as pbem sends them (its Message-ID names a place in the outbox after every other)."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "pbem@localhost", "aurel@example.org", subject
+    message["Message-ID"] = "<pbem.99999.0123456789abcdef@localhost>"
+    message.set_content(first_line + "\n")
+    (folder / "99999-aurel@example.org.eml").write_bytes(message.as_bytes())
+
+
+ROLLED = (
+    "The moderator rolled the game back to the position after turn 35; turns 36, 37 are withdrawn. Orders for them "
+    "must be sent again."
+)
+
+
+def test_a_roll_back_notice_counts_only_as_the_moderators_notice_not_quoted_in_press(
+    demo: Path, tmp_path: Path
+) -> None:
+    quoted = kept_mails(demo, tmp_path / "quoted")
+    notice(quoted, "[demo] Press from kesh", ROLLED)  # another player's press quoting a notice
+    result = check(quoted)
+    assert result.exit_code == 0 and "roll-back notice" not in result.output, result.output
+    told = kept_mails(demo, tmp_path / "told")
+    notice(told, "[demo] Rolled back to turn 35", ROLLED)
+    assert re.search(r"^note +game demo: turn\(s\) 36-37: the reports and receipts", check(told).output, re.M)
+
+
+def test_a_record_is_read_up_to_its_size_limit_and_not_a_byte_over(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small gzip file may unpack to gigabytes: the check unpacks a record up to the limit only."""
+    from adjudicator.services import verify_reports
+
+    kept = kept_mails(demo, tmp_path / "kept")
+    message = read_eml(kept / last_mail(demo, "aurel").name)
+    packed = next(p for p in message.iter_attachments() if p.get_filename() == "record.json.gz")
+    size = len(gzip.decompress(packed.get_payload(decode=True)))
+    monkeypatch.setattr(verify_reports, "RECORD_MOST_BYTES", size)
+    assert record_line(check(kept))
+    monkeypatch.setattr(verify_reports, "RECORD_MOST_BYTES", size - 1)
+    found = problems(check(kept))
+    assert found == [
+        f"{last_mail(demo, 'aurel').name} (record.json.gz): over {size - 1} bytes, too large for a game's record: "
+        "not read"
+    ], found

@@ -357,10 +357,12 @@ def decisions(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
     return list(session.exec(_decisions_of_turn(), params={"game": game.id, "turn": turn}).all())
 
 
-def unsent_records(session: Session, game: str, chains: Collection[str]) -> list[OutboxRow]:
-    """The game's mails not sent yet that carry the record of a turn whose chain head is one of `chains`."""
+def unsent_reports(session: Session, game: str, chains: Collection[str]) -> list[OutboxRow]:
+    """The game's mails not sent yet that carry the map or the record of a turn whose chain head is one of `chains`:
+    the report mails of those turns."""
     query = select(OutboxRow).where(OutboxRow.game == game, OutboxRow.sent == None)  # noqa: E711 (SQL)
-    return [row for row in session.exec(query.where(col(OutboxRow.record_turn).in_(list(chains)))).all()]
+    named = or_(col(OutboxRow.map_turn).in_(list(chains)), col(OutboxRow.record_turn).in_(list(chains)))
+    return list(session.exec(query.where(named)).all())
 
 
 @_lean_too

@@ -15,7 +15,6 @@ sent, turned into cards, plans and positions."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from types import SimpleNamespace
@@ -23,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.archive.tables import COLUMNS, TURN
 from adjudicator.errors import PbemError
-from adjudicator.orders.keywords import spellings
+from adjudicator.orders.parser import parse_turn_file
+from adjudicator.orders.sets import Press
+from adjudicator.rulesets import Ruleset
 from adjudicator.services.game_reads import game_ruleset
 from adjudicator.services.positions import stored_state
 
@@ -53,13 +54,19 @@ def game_over(stored: GameRows) -> bool:
     return ruleset.due(stored_state(ruleset, stored.turns[-1].state_json)) is None
 
 
-def press_turns(game: Any, turns: Sequence[Any]) -> list[int]:
+def press_turns(ruleset: Ruleset, game: Any, turns: Sequence[Any]) -> list[int]:
     """The turns whose orders hold press that stays private after the game: a PRESS to some seats, and in a game of
-    anonymous press any BROADCAST too (its text names the sender). Press is an order, so its text is in the orders
-    the turn's hashes and chain cover: a record cannot leave it out and still replay."""
-    words = spellings("PRESS") + (spellings("BROADCAST") if game.anonymous_press else ())
-    private = re.compile(rf"^[^\S\n]*(?:{'|'.join(map(re.escape, words))})(?!\w)", re.IGNORECASE | re.MULTILINE)
-    return [row.number for row in turns if private.search(row.orders_text)]
+    anonymous press any press (its text names the sender), as the order parser reads them. Press is an order, so
+    its text is in the orders the turn's hashes and chain cover: a record cannot leave it out and still replay."""
+    return [row.number for row in turns if _private_press(ruleset, row.orders_text, bool(game.anonymous_press))]
+
+
+def _private_press(ruleset: Ruleset, text: str, anonymous: bool) -> bool:
+    return any(
+        isinstance(order, Press) and (anonymous or order.to is not None)
+        for orders in parse_turn_file(text, ruleset)
+        for order in orders.orders
+    )
 
 
 def record_refused(stored: GameRows) -> str:
@@ -71,7 +78,7 @@ def record_refused(stored: GameRows) -> str:
             f"game {name} is not over by its rules: its record would give away its seed, hidden cards and sealed "
             "plans, so it is made only once the game is over"
         )
-    pressed = press_turns(stored.game, stored.turns)
+    pressed = press_turns(game_ruleset(stored.game), stored.game, stored.turns)
     if pressed:
         shown = ", ".join(map(str, pressed[:10])) + (", ..." if len(pressed) > 10 else "")
         return (

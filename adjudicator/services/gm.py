@@ -19,7 +19,7 @@ from adjudicator.services.bots import take_back
 from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
-from adjudicator.services.news import withdraw_records
+from adjudicator.services.news import drop_withdrawn_reports
 from adjudicator.services.notices import queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 
@@ -194,7 +194,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
             session.add(orders)
         game.status, game.deadline = "running", None
         session.add(game)
-        withdraw_records(session, game, later)
+        drop_withdrawn_reports(session, game, later)  # before the observers are told of the reports they had
         for seat in db.game_seats(session, game):
             tell_seat(
                 session,

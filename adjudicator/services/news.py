@@ -10,14 +10,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from markupsafe import escape
 from sqlmodel import Session
 
 from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
-from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render import markup_environment, render
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
@@ -45,16 +43,13 @@ RECORD_NOTE = N_(
 )
 
 
-def withdraw_records(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> None:
-    """A roll-back of a game's end: the mails not sent yet that would carry the record of a withdrawn turn go without
-    it (the game is not over any more), and without the line that says they carry it."""
-    for row in db.unsent_records(session, game.name, [turn.chain for turn in withdrawn if turn.chain]):
-        for language in KEYWORD_LANGUAGES:
-            note = "\n" + gettext(language, RECORD_NOTE) + "\n"
-            row.body = row.body.replace(note, "")
-            row.html = row.html.replace(str(escape(note)), "")
-        row.record_turn = ""
-        session.add(row)
+def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> int:
+    """A roll-back: the report mails of the withdrawn turns that were not sent yet are dropped (a game's end would
+    mail its seed and its record, while the game goes on); returns how many."""
+    dropped = db.unsent_reports(session, game.name, [turn.chain for turn in withdrawn if turn.chain])
+    for row in dropped:
+        session.delete(row)
+    return len(dropped)
 
 
 def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
@@ -203,7 +198,7 @@ def _mail_reports_read(
     # the game is over by its rules: each player's last report mail carries its record (game_record.py), unless its
     # orders hold private press, which the record would publish
     over = ruleset.due(stored_state(ruleset, news[-1].state_json)) is None
-    record = news[-1].chain if over and not press_turns(game, db.turns(session, game)) else ""
+    record = news[-1].chain if over and not press_turns(ruleset, game, db.turns(session, game)) else ""
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
     languages = {seat.language for seat in seats if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import gzip
 import hashlib
 import html
 import json
@@ -111,9 +110,14 @@ NO_ORDERS = orders_fingerprint("")  # what a receipt of WITHDRAW prints, and a t
 # player got before it are set aside (each mail pbem sends names its place in the outbox in its Message-ID)
 ROLLED_BACK = (
     "The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are withdrawn. Orders "
-    "for them must be sent again."
+    "for them must be sent again.",
+    "The moderator rolled game %(game)s back to the position after turn %(turn)s. The reports you were sent of later "
+    "turns are withdrawn (turns %(turns)s); those turns will be played again.",
 )
-_QUEUED = re.compile(r"<pbem\.(\d+)\.[0-9a-f]+@")
+ROLLED_SUBJECT = "Rolled back to turn %(turn)s"
+RECORD_MOST_BYTES = 100 * 2**20  # a game's record read at most (a Classic game of 400 turns: 8 MB)
+_QUEUED = re.compile(r"<pbem\.([0-9]{1,15})\.[0-9a-f]+@")
+_NUMBER, _NUMBERS = re.compile(r"[0-9]{1,9}"), re.compile(r"[0-9]{1,9}(?:, [0-9]{1,9})*")
 RESTATED = (
     "Your turn %(turn)s is open now: the orders you sent ahead were checked again against the position",
     "The orders stored for you for turn %(turn)s (received %(received)s UTC), checked again against the position as "
@@ -208,20 +212,42 @@ def verify_reports(folder: Path) -> Checked:
 
 
 def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list[str]) -> None:
-    """A roll-back withdraws turns: the copies of them in mails sent before its notice are set aside (the turns
-    played again are other turns of the same numbers), and named in a note."""
+    """A roll-back withdraws turns: what the player got of them before its notice (their reports, the receipts of
+    orders for them, a record of the game's end) is set aside, since the turns played again are other turns of the
+    same numbers, and named in a note."""
     for name, notice, turns, where in mails.rollbacks:
-        game, aside = games.get(name), []
-        for number in turns if game is not None else ():
-            copies = game.turns.get(number, [])
-            kept = [c for c in copies if mails.queued.get(c.where.split(" (mail text)")[0], notice) >= notice]
-            if len(kept) < len(copies):
-                aside.append(number)
+        game = games.get(name)
+        if game is None:
+            continue
+
+        def before(place: str, notice: int = notice) -> bool:  # a mail pbem sent before the notice
+            return mails.queued.get(place.split(" (")[0], notice) < notice
+
+        aside = set()
+        for number in turns:
+            kept = [c for c in game.turns.get(number, []) if not before(c.where)]
+            if len(kept) < len(game.turns.get(number, [])):
+                aside.add(number)
                 game.turns[number] = kept
+            if not game.turns.get(number):
+                game.turns.pop(number, None)  # no report of it left: the gap is named
+            for key in [key for key in game.fingerprints if key[0] == number]:
+                receipts = [f for f in game.fingerprints[key] if not before(f.where)]
+                if len(receipts) < len(game.fingerprints[key]):
+                    aside.add(number)
+                game.fingerprints[key] = receipts
+                if not receipts:
+                    del game.fingerprints[key]
+        records = [r for r in mails.records if not (r[2] == name and before(r[0]))]
+        if len(records) < len(mails.records):
+            notes.append(
+                f"game {name}: the record attached to a mail before the roll-back notice ({where}) is set aside"
+            )
+            mails.records = records
         if aside:
             notes.append(
-                f"game {name}: turn(s) {spans(aside)}: the reports of them sent before the roll-back notice ({where}) "
-                "are set aside: the moderator withdrew those turns"
+                f"game {name}: turn(s) {spans(sorted(aside))}: the reports and receipts of them sent before the "
+                f"roll-back notice ({where}) are set aside: the moderator withdrew those turns"
             )
 
 
@@ -311,14 +337,28 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
     queued = _QUEUED.match(mail.message_id or "")
     if queued:
         mails.queued[name] = int(queued.group(1))
-        for line in mail.text.splitlines():
-            rolled = _match(ROLLED_BACK, line.strip())[0]
-            turns = rolled.group("turns").split(", ") if rolled else []
-            if rolled and game and all(turn.isdigit() for turn in turns):
-                mails.rollbacks.append((game, int(queued.group(1)), [int(turn) for turn in turns], name))
+        withdrawn = _rolled_back(str(message.get("Subject", "")), mail.text, game)
+        if withdrawn:
+            mails.rollbacks.append((game, int(queued.group(1)), withdrawn, name))
     seat = _header_seat(mail.text)
     if seat is not None and mail.message_id:
         mails.sent[mail.message_id] = SentMail(*seat, orders_fingerprint(_stored_text(mail.text)), name)
+
+
+def _rolled_back(subject: str, text: str, game: str) -> list[int]:
+    """The turns a roll-back notice withdraws ([] for a mail that is none): its subject names the game and the turn
+    rolled back to, and its first line is the notice (services/gm.py), naming that turn and later ones."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not game or not lines or not subject.startswith(f"[{game}] "):
+        return []
+    titled = _match(ROLLED_SUBJECT, subject.removeprefix(f"[{game}] ").strip())[0]
+    said = _match(ROLLED_BACK, lines[0])[0]
+    if titled is None or said is None or titled.group("turn") != said.group("turn"):
+        return []
+    if not _NUMBER.fullmatch(said.group("turn")) or not _NUMBERS.fullmatch(said.group("turns")):
+        return []
+    turns = [int(turn) for turn in said.group("turns").split(", ")]
+    return turns if all(turn > int(said.group("turn")) for turn in turns) else []
 
 
 def _stored_text(text: str) -> str:
@@ -343,6 +383,15 @@ def _header_seat(text: str) -> tuple[str, str] | None:
     return None
 
 
+def _gunzip(packed: bytes) -> bytes:
+    """A gzip file's content, at most one byte over RECORD_MOST_BYTES (a small file may unpack to gigabytes)."""
+    unpacker = zlib.decompressobj(wbits=31)
+    content = unpacker.decompress(packed, RECORD_MOST_BYTES + 1)
+    if len(content) <= RECORD_MOST_BYTES and not unpacker.eof:
+        raise EOFError("the compressed data ends before its end mark")
+    return content
+
+
 def _is_record(name: str) -> bool:
     """Whether a file is a game record by its name: ending in record.json, or record.json.gz (a mail's)."""
     return name.lower().endswith((RECORD_FILE, RECORD_FILE + ".gz"))
@@ -363,10 +412,14 @@ def _records(
     seen: dict[str, str] = {}  # each record's text (by its hash) and where it was read first
     for where, name, subject, raw in [*files, *mails.records]:
         try:
-            text = (gzip.decompress(raw) if name.lower().endswith(".gz") else raw).decode("utf-8", "replace")
+            content = _gunzip(raw) if name.lower().endswith(".gz") else raw
         except (OSError, EOFError, zlib.error) as bad:  # a gzip file cut short or damaged
             problems.append(f"{where}: not a gzip file, or cut short or damaged ({bad})")
             continue
+        if len(content) > RECORD_MOST_BYTES:
+            problems.append(f"{where}: over {RECORD_MOST_BYTES} bytes, too large for a game's record: not read")
+            continue
+        text = content.decode("utf-8", "replace")
         digest = hashlib.sha256(text.encode()).hexdigest()
         if digest in seen:
             continue  # the same record again (the site's and a mail's): replayed once
