@@ -409,7 +409,7 @@ def _records(
         for p in sorted(folder.rglob("*"))
         if p.is_file() and _is_record(p.name)
     ]
-    seen: dict[str, str] = {}  # each record's text (by its hash) and where it was read first
+    seen: set[str] = set()  # the records read (by their content's hash)
     for where, name, subject, raw in [*files, *mails.records]:
         try:
             content = _gunzip(raw) if name.lower().endswith(".gz") else raw
@@ -419,19 +419,18 @@ def _records(
         if len(content) > RECORD_MOST_BYTES:
             problems.append(f"{where}: over {RECORD_MOST_BYTES} bytes, too large for a game's record: not read")
             continue
-        text = content.decode("utf-8", "replace")
-        digest = hashlib.sha256(text.encode()).hexdigest()
-        if digest in seen:
-            continue  # the same record again (the site's and a mail's): replayed once
-        seen[digest] = where
         try:
-            stored = read_record(text)
+            stored = read_record(content.decode("utf-8", "replace"))
         except PbemError as bad:
             problems.append(f"{where}: {bad}")
             continue
         if subject and subject != stored.game.name:
             problems.append(f"{where}: the record of game {stored.game.name}, attached to a mail of game {subject}")
             continue
+        digest = hashlib.sha256(content).hexdigest()
+        if digest in seen:
+            continue  # the same record again (the site's and a mail's): replayed once
+        seen.add(digest)
         if stored.game.name in games:
             games[stored.game.name].record = where
         yield where, stored
