@@ -24,11 +24,15 @@ chain head after the turn; from these it checks, game by game:
   site's turn pages then show, recomputed from the seed, and each turn of the player's seat against the
   fingerprint of his orders that his last receipt for it prints (the orders hash, or his seat's commitment, must
   be the commitment to it);
-- the game's record, when the folder holds it (a file whose name ends in record.json, which the site offers once
-  the game is over: game_record.py): every turn replayed from it as `pbem verify` replays the archive, every hidden
-  draw dealt again from the seed, every seat's orders held to the orders hashes, and its chain heads held to those
-  the reports printed, so that the record is the game the player was sent. Without it, the other seats' order texts
-  and which cards the hidden draws dealt are named as unchecked.
+- the game's record, when the folder holds it (attached to the player's last report mail as record.json.gz, or a
+  file whose name ends in record.json, which the site offers once the game is over: game_record.py): every turn
+  replayed from it as `pbem verify` replays the archive, every hidden draw dealt again from the seed, every seat's
+  orders held to the orders hashes, and each turn's chain head, key and orders hash held to those the reports
+  printed, so that the record is the game the player was sent. Without it, the other seats' order texts and which
+  cards the hidden draws dealt are named as unchecked.
+
+A roll-back notice (its subject and first line as services/gm.py writes them) sets aside what the player got of
+the withdrawn turns before it: the order of the mails is read from the outbox place each pbem Message-ID names.
 
 Each problem names the file and line. Reports are read in each language the catalogues have."""
 
