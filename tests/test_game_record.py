@@ -466,3 +466,24 @@ def test_a_record_is_read_up_to_its_size_limit_and_not_a_byte_over(
         f"{last_mail(demo, 'aurel').name} (record.json.gz): over {size - 1} bytes, too large for a game's record: "
         "not read"
     ], found
+
+
+def test_a_record_mailed_before_a_roll_back_of_the_games_end_is_set_aside(tmp_path: Path) -> None:
+    game = caesar_capture_game(tmp_path)
+    mails = tmp_path / "mails"
+    for ending in ("# the first ending", "# the ending played again"):
+        assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE, ending))).exit_code == 0
+        assert game("adjudicate", "rome1").exit_code == 0
+        assert game("send", "--eml-dir", str(mails)).exit_code == 0  # each ending's mails carry its record
+        if ending == "# the first ending":
+            assert game("gm", "rollback", "rome1", "--to", "0").exit_code == 0
+    egyptus = tmp_path / "egyptus"
+    egyptus.mkdir()
+    for mail in mails.glob("*-e@example.org.eml"):
+        shutil.copy(mail, egyptus / mail.name)
+    result = check(egyptus)
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"^note +game rome1: the record attached to a mail before the roll-back notice", result.output, re.M
+    )
+    assert len(re.findall(r"its record \(", result.output)) == 1  # the record of the ending played again
