@@ -79,7 +79,7 @@ def empires_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def test_ER_4_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_heads_the_player_kept(
+def test_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_reports_the_player_kept(
     demo: Path, tmp_path: Path
 ) -> None:
     kept = kept_mails(demo, tmp_path / "kept")
