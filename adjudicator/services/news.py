@@ -43,13 +43,12 @@ RECORD_NOTE = N_(
 )
 
 
-def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> int:
+def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> None:
     """A roll-back: the report mails of the withdrawn turns that were not sent yet are dropped (a game's end would
-    mail its seed and its record, while the game goes on); returns how many."""
-    dropped = db.unsent_reports(session, game.name, [turn.chain for turn in withdrawn if turn.chain])
-    for row in dropped:
+    mail its seed and its record, while the game goes on). A mail is named by the last turn it reports: one that
+    also reported earlier turns goes with it, and the notice of the roll-back tells the seat why."""
+    for row in db.unsent_reports(session, game.name, [turn.chain for turn in withdrawn if turn.chain]):
         session.delete(row)
-    return len(dropped)
 
 
 def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
