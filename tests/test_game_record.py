@@ -378,6 +378,14 @@ def test_a_record_attached_to_a_mail_of_another_game_is_named(demo: Path, tmp_pa
     assert f"{mail.name} (record.json.gz): the record of game demo, attached to a mail of game other" in found, found
 
 
+def mails_of(address: str, mails: Path, into: Path) -> Path:
+    """The mails of `mails` that one player got, as he keeps them."""
+    into.mkdir()
+    for mail in mails.glob(f"*-{address}.eml"):
+        shutil.copy(mail, into / mail.name)
+    return into
+
+
 def test_a_roll_back_of_the_games_end_drops_its_queued_reports_which_would_mail_the_seed_and_record(
     tmp_path: Path,
 ) -> None:
@@ -406,11 +414,7 @@ def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_rec
     assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE))).exit_code == 0
     assert game("adjudicate", "rome1").exit_code == 0
     assert game("send", "--eml-dir", str(mails)).exit_code == 0
-    egyptus = tmp_path / "egyptus"
-    egyptus.mkdir()
-    for mail in mails.glob("*-e@example.org.eml"):
-        shutil.copy(mail, egyptus / mail.name)
-    result = check(egyptus)
+    result = check(mails_of("e@example.org", mails, tmp_path / "egyptus"))
     # the report of the turn withdrawn came before the roll-back's notice: set aside, not held against the new one
     assert result.exit_code == 0, result.output
     assert re.search(
@@ -481,11 +485,7 @@ def test_a_record_mailed_before_a_roll_back_of_the_games_end_is_set_aside(tmp_pa
         assert game("send", "--eml-dir", str(mails)).exit_code == 0  # each ending's mails carry its record
         if ending == "# the first ending":
             assert game("gm", "rollback", "rome1", "--to", "0").exit_code == 0
-    egyptus = tmp_path / "egyptus"
-    egyptus.mkdir()
-    for mail in mails.glob("*-e@example.org.eml"):
-        shutil.copy(mail, egyptus / mail.name)
-    result = check(egyptus)
+    result = check(mails_of("e@example.org", mails, tmp_path / "egyptus"))
     assert result.exit_code == 0, result.output
     assert re.search(
         r"^note +game rome1: the record attached to a mail before the roll-back notice", result.output, re.M
