@@ -69,31 +69,22 @@ def _private_press(ruleset: Ruleset, text: str, anonymous: bool) -> bool:
     )
 
 
-def record_refused(stored: GameRows) -> str:
-    """Why the game gets no record ("" when it does): a game not over would give away its seed, hidden cards and
-    sealed plans; a game whose orders hold private press would publish it."""
-    name = stored.game.name
+def game_record(stored: GameRows) -> dict[str, Any]:
+    """The record of a game over by its rules whose orders hold no private press; a PbemError for any other: a game
+    not over would give away its seed, hidden cards and sealed plans, and private press would be published."""
+    game = stored.game
     if not game_over(stored):
-        return (
-            f"game {name} is not over by its rules: its record would give away its seed, hidden cards and sealed "
-            "plans, so it is made only once the game is over"
+        raise PbemError(
+            f"game {game.name} is not over by its rules: its record would give away its seed, hidden cards and "
+            "sealed plans, so it is made only once the game is over"
         )
-    pressed = press_turns(game_ruleset(stored.game), stored.game, stored.turns)
+    pressed = press_turns(game_ruleset(game), game, stored.turns)
     if pressed:
         shown = ", ".join(map(str, pressed[:10])) + (", ..." if len(pressed) > 10 else "")
-        return (
-            f"game {name}: the orders of turn(s) {shown} hold private press, which is part of the orders the "
+        raise PbemError(
+            f"game {game.name}: the orders of turn(s) {shown} hold private press, which is part of the orders the "
             "record would publish: no record is made"
         )
-    return ""
-
-
-def game_record(stored: GameRows) -> dict[str, Any]:
-    """The record of a game over by its rules whose orders hold no private press (a PbemError for any other)."""
-    game = stored.game
-    refused = record_refused(stored)
-    if refused:
-        raise PbemError(refused)
     last = stored.turns[-1]  # the record ends with it, whatever the archive holds since
     return {
         "format": RECORD_FORMAT,

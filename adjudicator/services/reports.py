@@ -15,6 +15,7 @@ from adjudicator.engine.chance import ORDERS_BY_SEAT, ORDERS_KEYED, seat_commitm
 from adjudicator.engine.envelope import envelope_text
 from adjudicator.engine.protocol import PUBLIC, hides_information
 from adjudicator.engine.vocabulary import AttackOdds, OrderResult
+from adjudicator.errors import PbemError
 from adjudicator.orders import parse_turn_file
 from adjudicator.render import render, write_atomically
 from adjudicator.render.i18n import gettext
@@ -30,6 +31,7 @@ from adjudicator.services.turn import seat_texts
 if TYPE_CHECKING:
     from adjudicator.archive import Archive
     from adjudicator.archive.models import DecisionRow, GameRow, OutboxRow, TurnRow
+    from adjudicator.archive.verify_rows import GameRows
     from adjudicator.engine.steps import StepResult
 
 
@@ -499,7 +501,7 @@ def write_game_site(
     from adjudicator.archive import queries as db
     from adjudicator.archive.verify_rows import GameRows
     from adjudicator.render.site import SiteTurn, write_site
-    from adjudicator.services.game_record import RECORD_FILE, record_refused, record_text
+    from adjudicator.services.game_record import RECORD_FILE
 
     with archive.session() as session:
         game = db.find_game(session, name)
@@ -510,12 +512,7 @@ def write_game_site(
             game, rows, db.game_seats(session, game), db.decisions_after(session, game, -1), set(), [], {}, [], []
         )
     ruleset = _game_ruleset(game)
-    over = bool(rows) and ruleset.due(stored_state(ruleset, rows[-1].state_json)) is None
-    stored = stored if record and over else None
-    refused = record_refused(stored) if stored is not None else ""
-    if refused and progress is not None:
-        progress(refused)
-    recorded = stored is not None and not refused
+    recorded = _site_record(stored, progress) if record else ""
     if not recorded:
         (out / RECORD_FILE).unlink(missing_ok=True)  # a record written before (a --no-record site, a roll-back)
     befores = [None, *(row.state_json for row in rows[:-1])]
@@ -550,10 +547,25 @@ def write_game_site(
     # who holds what after the latest turn, as the ruleset tells it (none: the index shows no standings)
     standings = ruleset.report_context(stored_state(ruleset, rows[-1].state_json)).get("standings") if rows else None
     written = write_site(out, about, pages, progress, language, standings or [])
-    if recorded and stored is not None:
-        write_atomically(out / RECORD_FILE, record_text(stored), public=True)
+    if recorded:
+        write_atomically(out / RECORD_FILE, recorded, public=True)
         written.append(out / RECORD_FILE)
     return written
+
+
+def _site_record(stored: GameRows, progress: Callable[[str], None] | None) -> str:
+    """The text of the game's record for its site: "" for a game not over, and for one whose record is refused (its
+    orders hold private press), which `progress` is told."""
+    from adjudicator.services.game_record import game_over, record_text
+
+    if not game_over(stored):
+        return ""
+    try:
+        return record_text(stored)
+    except PbemError as refused:
+        if progress is not None:
+            progress(str(refused))
+        return ""
 
 
 def _game_ruleset(game: GameRow) -> Ruleset:
