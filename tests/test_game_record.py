@@ -111,7 +111,9 @@ def test_only_the_last_report_mail_carries_the_record_and_says_so_in_the_players
         attached = {part.get_filename(): part for part in message.iter_attachments()}
         record = json.loads(gzip.decompress(attached["record.json.gz"].get_payload(decode=True)))
         assert record["turns"][-1]["chain"] == archive_turns(demo)[-1].chain  # the game to its last turn
-        assert "Attached is its record (record.json.gz)" in message.get_body(("plain",)).get_content()
+        text = message.get_body(("plain",)).get_content()
+        assert "Attached is its record (record.json.gz)" in text
+        assert "You order next" not in text  # ER-10: the game has ended, no orders are asked any more
 
 
 def test_a_record_attached_cut_short_is_named_with_its_mail(demo: Path, tmp_path: Path) -> None:
@@ -491,3 +493,10 @@ def test_a_record_mailed_before_a_roll_back_of_the_games_end_is_set_aside(tmp_pa
         r"^note +game rome1: the record attached to a mail before the roll-back notice", result.output, re.M
     )
     assert len(re.findall(r"its record \(", result.output)) == 1  # the record of the ending played again
+
+
+def test_the_last_mails_of_an_empires_game_ask_for_no_more_orders(empires_demo: Path) -> None:
+    for seat in ("blue", "green", "red"):
+        mails = sorted((empires_demo / "mail").glob(f"*-{seat}@*.eml"), key=lambda p: int(p.name.split("-")[0]))
+        text = read_eml(mails[-1]).get_body(("plain",)).get_content()
+        assert "Attached is its record" in text and "You order next" not in text, seat
