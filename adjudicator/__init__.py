@@ -1,3 +1,6 @@
 """PBEM adjudicator for ancient-world conquest board games."""
 
 __version__ = "0.1.0"
+# the header of each mail pbem sends naming its version: a player's check re-renders his private reports from the
+# game's record only with the templates of the version that wrote them (services/verify_private.py)
+VERSION_HEADER = "X-PBEM-Version"

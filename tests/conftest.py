@@ -180,6 +180,23 @@ def conqueror_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Resu
     return folder, result
 
 
+@pytest.fixture
+def demo(conqueror_demo: tuple[Path, Result], tmp_path: Path) -> Path:
+    """A copy of the Conqueror demo's data folder (archive, mails, turn files), which a test may edit."""
+    folder, result = conqueror_demo
+    assert result.exit_code == 0, result.output
+    return Path(shutil.copytree(folder, tmp_path / "demo"))
+
+
+@pytest.fixture(scope="session")
+def empires_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`pbem demo --ruleset empires-aw` played once a session: its data folder, which the tests only read."""
+    folder = tmp_path_factory.mktemp("empires") / "demo"
+    played = CliRunner().invoke(app, ["demo", "--ruleset", "empires-aw", "--data", str(folder)])
+    assert played.exit_code == 0, played.output
+    return folder
+
+
 MailGame = tuple[Archive, Path, dict[str, str]]  # the archive, the data folder, the seats' passwords
 
 

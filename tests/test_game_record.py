@@ -63,22 +63,6 @@ def last_mail(data: Path, seat: str) -> Path:
     return max((data / "mail").glob(f"*-{seat}@*.eml"), key=lambda p: int(p.name.split("-")[0]))
 
 
-@pytest.fixture
-def demo(conqueror_demo: tuple[Path, Result], tmp_path: Path) -> Path:
-    """A copy of the Conqueror demo's data folder, which a test may edit."""
-    folder, result = conqueror_demo
-    assert result.exit_code == 0, result.output
-    return Path(shutil.copytree(folder, tmp_path / "demo"))
-
-
-@pytest.fixture(scope="module")
-def empires_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("empires") / "demo"
-    played = pbem("demo", "--ruleset", "empires-aw", "--data", str(folder))
-    assert played.exit_code == 0, played.output
-    return folder
-
-
 def test_the_record_of_a_game_over_replays_every_turn_and_is_held_to_the_reports_the_player_kept(
     demo: Path, tmp_path: Path
 ) -> None:
@@ -425,6 +409,8 @@ def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_rec
         re.M,
     )
     assert record_line(result, r"\d+-e@example\.org\.eml \(record\.json\.gz\)", "rome1"), result.output
+    # the private reports too: the withdrawn turn 1's is set aside, the welcome's setup and the new turn 1's compared
+    assert re.search(r"^ok +game rome1: 2 private report\(s\) for Egyptus \(turn\(s\) 0-1\)", result.output, re.M)
 
 
 def notice(folder: Path, subject: str, first_line: str) -> None:

@@ -46,14 +46,6 @@ def turn_with_draws(demo: Path) -> int:
         return next(row.number for row in turns if json.loads(row.dice_json))
 
 
-@pytest.fixture
-def demo(conqueror_demo: tuple[Path, Result], tmp_path: Path) -> Path:
-    """A copy of the demo's data folder (archive, mails, turn files) that a test may edit."""
-    folder, result = conqueror_demo
-    assert result.exit_code == 0, result.output
-    return Path(shutil.copytree(folder, tmp_path / "demo"))
-
-
 def test_an_honest_game_passes_from_a_players_mails_with_every_draw_recomputed_and_the_seed_checked(
     demo: Path, tmp_path: Path
 ) -> None:

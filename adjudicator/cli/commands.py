@@ -12,6 +12,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from adjudicator import __version__
 from adjudicator.cli import DATA_ENV, DB_ENV, DEFAULT_DATA, run_check, run_ingest
 from adjudicator.errors import PbemError
 from adjudicator.settings import DEFAULT_RULESET
@@ -106,6 +107,28 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: loading rich would double the start-up time of every command
 )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"pbem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print pbem's version (the one its mails name in X-PBEM-Version) and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Options of every command."""
+
 
 DataOption = Annotated[
     Path,

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
+from adjudicator import VERSION_HEADER, __version__
 from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
@@ -104,6 +105,7 @@ def build_message(
     message["Message-ID"] = message_id(row, sender)
     if row.game:
         message["X-PBEM-Game"] = row.game
+    message[VERSION_HEADER] = __version__
     if row.in_reply_to:  # threads with the player's mail (RFC 5322 section 3.6.4)
         message["In-Reply-To"] = row.in_reply_to
         message["References"] = row.thread or row.in_reply_to

@@ -44,7 +44,7 @@ import gettext as stdlib_gettext
 import io
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -195,6 +195,21 @@ def _keyword_values(language: str, msgid: str, ruleset: str | None = None) -> di
 # -- engine texts: stored in English, translated when rendered -------------------------------------------------
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def message_pattern(text: str, wide: Collection[str] = ()) -> re.Pattern[str]:
+    """A message as rendered (translated), its %(name)s fields as named groups, to read a rendered line back: each
+    field as little text as fits, those of `wide` as much."""
+    pieces = PLACEHOLDER.split(text)  # text, name, text, name, ..., text
+    return re.compile(
+        "".join(
+            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{'.*' if piece in wide else '.*?'})"
+            for i, piece in enumerate(pieces)
+        )
+        + r"\Z"
+    )
+
+
 # Event data that holds engine text (the rest are codes, seats, numbers, the player's own words, or words that the
 # sentences translate themselves); a captured general's `choice` is a switch of the sentence, not a text.
 ENGINE_TEXT_KEYS = frozenset(

@@ -3,7 +3,6 @@ turn waits for answers (the decisions' questions, with their notices), queued in
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -16,7 +15,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
-from adjudicator.render import markup_environment, render
+from adjudicator.render import markup_environment
 from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.bots import after_missed, bot_notes, take_back_note
@@ -25,14 +24,7 @@ from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.game_record import press_turns
 from adjudicator.services.notices import deadline_text
 from adjudicator.services.positions import stored_state
-from adjudicator.services.reports import (
-    hidden_draws_revealed,
-    mail_map,
-    orders_by_seat,
-    orders_keyed,
-    turn_context,
-    turn_reports,
-)
+from adjudicator.services.reports import mail_map, seat_report, turn_reports
 from adjudicator.services.turn import step_seats
 
 # the line of a player's last report mail, whose attachment is the game's record (mail/outbound.py RECORD_ATTACHMENT)
@@ -242,7 +234,7 @@ def _mail_reports_read(
         private = (
             privates[f"report-{seat.seat}.txt"]
             if not grouped
-            else _seat_report(ruleset, game, found, states, seat.seat, say)
+            else seat_report(ruleset, game, found, states, seat.seat, say)
         )
         subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
         body = (
@@ -313,31 +305,6 @@ def _covered(
     rows = [found[number] for number in sorted(found) if number in wanted]
     covered = {seat: [row for row in rows if row.number >= start] for seat, start in starts.items()}
     return covered, [row for row in rows if row.number >= shared] if watched else []
-
-
-def _seat_report(
-    ruleset: Ruleset, game: GameRow, rows: list[TurnRow], states: dict[int, str], seat: str, say: str
-) -> str:
-    """A seat's private report of several turns (reports.turn_reports renders one): each turn's private events
-    and the seat's verdicts, then its position after the last."""
-    state = stored_state(ruleset, rows[-1].state_json)
-    hidden = "private" in json.loads(rows[-1].state_json)  # its own view of a game with hidden cards
-    return render(
-        "report-seat.txt.j2",
-        say,
-        ruleset=ruleset,
-        title=ruleset.title,
-        game=game.name,
-        turns=[turn_context(ruleset, row, states.get(row.number - 1)) for row in rows],
-        state=ruleset.snapshot(state, seat) if hidden else json.loads(rows[-1].state_json),
-        commitment=game.commitment,
-        seats=list(ruleset.seats_of(state)),
-        seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
-        orders_keyed=orders_keyed(game),
-        orders_by_seat=orders_by_seat(game),
-        seat=seat,
-        **ruleset.report_context(state),
-    )
 
 
 def _thread_of(message_id: str | None) -> dict[str, str]:

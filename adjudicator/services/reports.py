@@ -229,6 +229,32 @@ def turn_reports(
     return outputs
 
 
+def seat_report(
+    ruleset: Ruleset, game: GameRow, rows: list[TurnRow], states: dict[int, str], seat: str, say: str
+) -> str:
+    """A seat's private report of several turns, as a mail of them holds it (turn_reports renders the same text for
+    one): each turn's private events and the seat's verdicts, then its position after the last. `states`: the
+    snapshot texts by turn number, of the turns before `rows` too (their battles then name their leaders)."""
+    state = stored_state(ruleset, rows[-1].state_json)
+    hidden = "private" in json.loads(rows[-1].state_json)  # its own view of a game with hidden cards
+    return render(
+        "report-seat.txt.j2",
+        say,
+        ruleset=ruleset,
+        title=ruleset.title,
+        game=game.name,
+        turns=[turn_context(ruleset, row, states.get(row.number - 1)) for row in rows],
+        state=ruleset.snapshot(state, seat) if hidden else json.loads(rows[-1].state_json),
+        commitment=game.commitment,
+        seats=list(ruleset.seats_of(state)),
+        seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
+        orders_keyed=orders_keyed(game),
+        orders_by_seat=orders_by_seat(game),
+        seat=seat,
+        **ruleset.report_context(state),
+    )
+
+
 # Reports rendered in this process, and what a turn's reports share: (ruleset, what they are rendered from) -> (the
 # ruleset, the text or the shared context); the ruleset is kept so that its id is not reused while the entry lives.
 # Oldest first, bounded.

@@ -29,7 +29,8 @@ chain head after the turn; from these it checks, game by game:
   replayed from it as `pbem verify` replays the archive, every hidden draw dealt again from the seed, every seat's
   orders held to the orders hashes, and each turn's chain head, key and orders hash held to those the reports
   printed, so that the record is the game the player was sent. Without it, the other seats' order texts and which
-  cards the hidden draws dealt are named as unchecked.
+  cards the hidden draws dealt are named as unchecked. With it, each private report the player kept is rendered
+  again from the record and held to his mail's text (verify_private.py).
 
 A roll-back notice (its subject and first line as services/gm.py writes them) sets aside what the player got of
 the withdrawn turns before it: the order of the mails is read from the outbox place each pbem Message-ID names.
@@ -52,6 +53,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator import VERSION_HEADER
 from adjudicator.engine.chance import (
     CHAIN_LENGTH,
     DiceError,
@@ -66,16 +68,16 @@ from adjudicator.engine.chance import (
 )
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of
-from adjudicator.render.i18n import translations
+from adjudicator.render.i18n import PLACEHOLDER, message_pattern, translations
 from adjudicator.services.chain import digest_link
 from adjudicator.services.game_record import RECORD_FILE
+from adjudicator.services.verify_private import PrivateCopy, check_private_reports, private_copies
 from adjudicator.services.verify_published import spans
 
 if TYPE_CHECKING:
     from adjudicator.archive.verify_rows import GameRows
 
 _HEX = re.compile(r"[0-9a-f]{64}")
-_FIELD = re.compile(r"%\((\w+)\)s")
 _SUBJECT_GAME = re.compile(r"\[([^\]]+)\]")  # "[demo] Report, turn 4": the game a mail is about
 _REPORT_PRE = re.compile(r'<pre id="report">(.*?)</pre>', re.S)
 _HIDDEN_PRE = re.compile(r'<pre id="hidden-draws">(.*?)</pre>', re.S)  # a site's turn page once the game has ended
@@ -178,6 +180,7 @@ class GameCopies:
     fingerprints: dict[tuple[int, str], list[Fingerprint]] = field(default_factory=dict)
     unkeyed: bool = False  # its seed came with the line of a game whose orders hashes are unkeyed (orders_digest)
     record: str = ""  # where the folder holds the game's record (game_record.py), which the check replays
+    privates: list[PrivateCopy] = field(default_factory=list)  # the seats' private reports (verify_private.py)
 
 
 @dataclass
@@ -200,6 +203,9 @@ def verify_reports(folder: Path) -> Checked:
     mails = Mails()
     for where, text, game in _texts(folder, mails):
         _read_report(text, where, game, games, checked.problems)
+        mail = where.removesuffix(" (mail text)")
+        for private in private_copies(mail, where, text, mails.versions.get(mail, "")):
+            games.setdefault(private.game, GameCopies()).privates.append(private)
     for where, text, turn in _hidden_texts(folder):
         _read_hidden(text, where, turn, games, checked.problems)
     _name_unnamed(games, checked.notes)
@@ -242,6 +248,9 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
                 game.fingerprints[key] = receipts
                 if not receipts:
                     del game.fingerprints[key]
+        withdrawn = [p for p in game.privates if before(p.mail) and set(p.turns) & set(turns)]
+        aside |= {number for p in withdrawn for number in p.turns if number in turns}
+        game.privates = [p for p in game.privates if p not in withdrawn]
         records = [r for r in mails.records if not (r[2] == name and before(r[0]))]
         if len(records) < len(mails.records):
             notes.append(
@@ -296,6 +305,7 @@ class Mails:
     queued: dict[str, int] = field(default_factory=dict)  # each mail pbem sent: its place in the outbox, by file name
     # (game, place in the outbox, turns withdrawn, file) of each roll-back notice
     rollbacks: list[tuple[str, int, list[int], str]] = field(default_factory=list)
+    versions: dict[str, str] = field(default_factory=dict)  # the pbem version each mail names, by file name
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -328,6 +338,7 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
     from adjudicator.mail.inbound import MailError, read_message
 
     mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
+    mails.versions[name] = str(message.get(VERSION_HEADER, "")).strip()
     for part in message.iter_attachments() if message.is_multipart() else ():
         attached = part.get_filename() or ""
         if _is_record(attached):
@@ -491,12 +502,7 @@ def _lines(msgid: str) -> tuple[_Line, ...]:
     found = []
     for language in KEYWORD_LANGUAGES:
         text = translations(language).gettext(msgid)
-        pieces = _FIELD.split(text)  # text, name, text, name, ..., text
-        regex = "".join(
-            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{'.*' if piece in ('purpose', 'rolls') else '.*?'})"
-            for i, piece in enumerate(pieces)
-        )
-        line = _Line(pieces[0], re.compile(regex + r"\Z"))
+        line = _Line(PLACEHOLDER.split(text)[0], message_pattern(text, ("purpose", "rolls")))
         if line not in found:
             found.append(line)
     return tuple(found)
@@ -1115,6 +1121,10 @@ def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], ch
             f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
             "are held to nothing you were sent"
         )
+    lines, problems, notes = check_private_reports(where, stored, game.privates)
+    checked.lines += lines
+    checked.problems += problems
+    checked.notes += notes
 
 
 def _tie_record(

@@ -1,0 +1,130 @@
+"""A player's private reports held to the game's record (services/verify_private.py): each one his mails hold is
+rendered again from the record, for his seat, its turns and his language, and must be the mail's text. A moderator
+who showed a player cards, verdicts or a position the game did not give him is named with the mail and its line."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from email.message import EmailMessage
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+from adjudicator import __version__
+from adjudicator.cli import app
+from tests.test_game_record import mails_of
+from tests.test_orders_commitment import CAPTURE, caesar_capture_game
+from tests.test_verify_reports import check, kept_mails, problems
+
+
+def private_line(result: Result, seat: str, game: str = "demo") -> re.Match[str] | None:
+    return re.search(
+        rf"^ok +game {game}: (\d+) private report\(s\) for {seat} \(turn\(s\) ([\d, -]+)\) are the record's, line for "
+        r"line: the cards, verdicts and positions they showed are the game's$",
+        result.output,
+        re.M,
+    )
+
+
+def read_mail(path: Path) -> EmailMessage:
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)  # type: ignore[return-value]
+
+
+def mail_text(path: Path) -> str:
+    return read_mail(path).get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+
+def rewrite_mail(path: Path, old: str, new: str) -> None:
+    """The mail with `old` replaced by `new` in its text, as a moderator would forge it before sending."""
+    message = read_mail(path)
+    body = message.get_body(("plain",))
+    assert body is not None
+    text = body.get_content()
+    assert old in text, old
+    body.set_content(text.replace(old, new, 1), charset="utf-8")
+    path.write_bytes(message.as_bytes())
+
+
+def with_private_report(folder: Path, seat: str) -> list[Path]:
+    return [mail for mail in sorted(folder.glob("*.eml")) if f"private report for {seat}" in mail_text(mail)]
+
+
+def test_every_private_report_of_a_player_is_the_one_the_record_renders_for_his_seat(
+    demo: Path, tmp_path: Path
+) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    line = private_line(result, "aurel")
+    assert line, result.output
+    assert int(line.group(1)) == len(with_private_report(kept, "aurel")) > 10
+    assert line.group(2).startswith("1-")  # every turn of the game, from the first, in one span
+
+
+def test_a_card_the_game_never_dealt_shown_in_a_private_report_is_named_with_the_mail_and_its_line(
+    demo: Path,
+    tmp_path: Path,
+) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    forged = next(
+        mail for mail in with_private_report(kept, "aurel") if "face-down heroes:\n  aurel-" in mail_text(mail)
+    )
+    shown = re.search(r"^  (aurel-\d) (.+?) \(hero", mail_text(forged), re.M)
+    assert shown
+    rewrite_mail(forged, shown.group(0), shown.group(0).replace(shown.group(2), "Gaius the Invented"))
+    found = problems(check(kept))
+    assert len(found) == 1, found
+    where = re.match(rf"{re.escape(forged.name)} \(mail text\):(\d+): game demo turn\(s\) ", found[0])
+    assert where, found
+    assert mail_text(forged).splitlines()[int(where.group(1)) - 1].startswith(f"  {shown.group(1)} Gaius the Invented")
+    assert "aurel's private report is not the one the record" in found[0]
+    assert "Gaius the Invented" in found[0] and shown.group(2) in found[0]  # the line mailed, and the record's
+
+
+def test_a_private_report_of_another_pbem_version_is_not_compared_and_the_note_says_so(
+    demo: Path,
+    tmp_path: Path,
+) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    older = with_private_report(kept, "aurel")[3]
+    message = read_mail(older)
+    message.replace_header("X-PBEM-Version", "0.0.9")
+    older.write_bytes(message.as_bytes())
+    rewrite_mail(older, "private report for aurel\n", "private report for aurel\n(worded otherwise)\n")
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    line = private_line(result, "aurel")
+    assert line and int(line.group(1)) == len(with_private_report(kept, "aurel")) - 1, result.output
+    assert re.search(r"^note +game demo: 1 private report\(s\) in texts of pbem version 0\.0\.9 ", result.output, re.M)
+
+
+def test_C_8_8_the_private_reports_of_a_one_turn_classic_game_are_compared_in_each_players_language(
+    tmp_path: Path,
+) -> None:
+    game = caesar_capture_game(tmp_path, "--language", "Hispania=de")
+    assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE))).exit_code == 0
+    assert game("adjudicate", "rome1").exit_code == 0
+    mails = tmp_path / "mails"
+    assert game("send", "--eml-dir", str(mails)).exit_code == 0
+    for seat, address in (("Egyptus", "e@example.org"), ("Hispania", "h@example.org")):
+        result = check(mails_of(address, mails, tmp_path / seat))
+        assert result.exit_code == 0, result.output
+        line = private_line(result, seat, "rome1")
+        assert line and line.groups() == ("2", "0-1"), result.output  # the welcome mail's setup, turn 1
+    german = [mail_text(mail) for mail in (tmp_path / "Hispania").glob("*.eml")]
+    assert sum("Partie rome1 - privater Bericht für Hispania" in text for text in german) == 2  # read in German
+
+
+def test_the_private_reports_of_an_empires_game_are_the_records(empires_demo: Path, tmp_path: Path) -> None:
+    result = check(kept_mails(empires_demo, tmp_path / "red", "red"))
+    assert result.exit_code == 0, result.output
+    line = private_line(result, "red")
+    assert line and int(line.group(1)) >= 3 and line.group(2).startswith("1-"), result.output
+
+
+def test_every_mail_names_the_pbem_version_that_pbem_version_prints(demo: Path) -> None:
+    printed = CliRunner().invoke(app, ["--version"])
+    assert printed.exit_code == 0 and printed.output == f"pbem {__version__}\n"
+    assert {read_mail(mail)["X-PBEM-Version"] for mail in (demo / "mail").glob("*.eml")} == {__version__}
