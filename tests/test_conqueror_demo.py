@@ -16,6 +16,7 @@ from adjudicator.archive import queries as db
 from adjudicator.cli import app
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.ruleset import CoeRuleset
+from adjudicator.services import bot_demo
 
 
 def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_score_and_verifies(
@@ -111,3 +112,46 @@ def test_a_bot_demo_goes_on_at_the_deadline_when_a_player_mailed_only_press(
     assert "for step 2: no game orders: the stored orders stay" in result.output
     assert "step 2 (player-turn) resolved at the deadline" in result.output
     assert "Stopped after 4 steps, as asked: the game goes on" in result.output
+
+
+class ConcedingTo:
+    """Every player but `winner` mails press to him and concedes him the game (O-14.15, C-14.2)."""
+
+    def __init__(self, bot: Any, winner: str) -> None:
+        self.bot, self.to = bot, winner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def orders(self, ruleset: Any, state: Any, seat: str, header: str, rng: Any) -> str:
+        if seat == self.to:
+            return self.bot.orders(ruleset, state, seat, header, rng)
+        return f"{header}\nPRESS TO {self.to}: you have won\nCONCEDE TO {self.to}\n"
+
+
+def test_C_14_2_a_bot_demo_that_ends_names_the_winner_and_why_its_site_has_no_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = load_ruleset("coe-1984").bot
+    monkeypatch.setattr(CoeRuleset, "bot", property(lambda self: ConcedingTo(real, "Egyptus")))
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--data", str(tmp_path / "demo")])
+    assert result.exit_code == 0, result.output
+    assert "The game has ended: Egyptus wins." in result.output
+    assert "Stopped after" not in result.output
+    # the players' press to Egyptus is part of their orders: the record would publish it
+    assert re.search(
+        r"^No record on the site: game demo: the orders of turn\(s\) 1, 3 hold private press", result.output, re.M
+    )
+    assert not (tmp_path / "demo" / "site" / "record.json").exists()
+
+
+def test_a_bot_demo_whose_bots_do_not_end_the_game_stops_at_the_most_steps_and_finishes_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot_demo, "MAX_STEPS", 3)
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--data", str(tmp_path / "demo")])
+    assert result.exit_code == 0, result.output
+    assert "Stopped after 3 steps, the most a demo plays: the bots did not end the game, which goes on" in result.output
+    assert "The game has ended" not in result.output and "final score" not in result.output
+    assert "Verified by replay" in result.output and (tmp_path / "demo" / "site" / "index.html").exists()
+    assert len(list((tmp_path / "demo" / "mail").glob("*.eml"))) > 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,13 +33,16 @@ from adjudicator.services.game_reads import current_game, due_turns
 from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.positions import stored_state
 from adjudicator.services.reports import write_game_site
 from adjudicator.services.selfplay import bot_of, header, playable, step_rng
 from adjudicator.services.verification import verify
 
 GAME = "demo"
 MODERATOR = "pbem@example.org"
-MAX_STEPS = 1000  # a guard: conqueror-er ends its game long before; a game that never ends takes `turns`
+# The most steps a demo plays unless told: conqueror-er's and empires-aw's bots end their games long before; the
+# 1984 rules end a game only when one Caesar is left (O-13.1), which the random bots reach in some games only
+MAX_STEPS = 1000
 
 
 @dataclass
@@ -85,11 +89,10 @@ def run_bot_demo(data: Path, say: Callable[[str], None], demo: BotDemo) -> Path:
             report = made.folder / f"turn-{number:04d}" / "report.txt"
             say(f"  step {number} ({phases.get(number, seat or 'no orders')}) resolved{late} -> {report}")
         played += len(rows)
-    else:
-        if demo.turns is None:
-            raise PbemError(f"game {GAME} did not end in {MAX_STEPS} steps: give --turns N to stop it earlier")
-        say(f"Stopped after {played} steps, as asked: the game goes on")
-    _finish(archive, data, say)
+    if ruleset.due(_position(archive)) is not None:
+        why = "as asked: the game" if demo.turns else "the most a demo plays: the bots did not end the game, which"
+        say(f"Stopped after {played} steps, {why} goes on")
+    _finish(archive, data, ruleset, say)
     say(pace.text())
     return made.folder
 
@@ -178,34 +181,39 @@ def _message(sender: str, seat: str, number: int, text: str) -> bytes:
     return bytes(mail)
 
 
-def _finish(archive: Archive, data: Path, say: Callable[[str], None]) -> None:
-    """The final score, the verification by replay, the site and the outbox as .eml files."""
+def _finish(archive: Archive, data: Path, ruleset: Ruleset, say: Callable[[str], None]) -> None:
+    """The final score of a game that has ended, the verification by replay, the site and the outbox as .eml
+    files."""
     with archive.session() as session:
-        game = db.find_game(session, GAME)
-        last = db.turns(session, game)[-1]
-        events = json.loads(last.events_json)
-    for line in final_score(events):
-        say(line)
+        last = db.turns(session, db.find_game(session, GAME))[-1]
+    state = stored_state(ruleset, last.state_json)
+    if ruleset.due(state) is None:
+        for line in final_score(json.loads(last.events_json), bot_of(ruleset).winner(ruleset, state)):
+            say(line)
     passed, problems = verify(archive, GAME)
     say(f"Verified by replay: {len(passed)} checks passed, {len(problems)} problems")
     for problem in problems:
         say(f"  PROBLEM {problem}")
     if problems:
         raise PbemError("the demo game did not verify")
-    site = write_game_site(archive, GAME, data / "site")
+    told: list[str] = []  # a page written, or why the game gets no record
+    site = write_game_site(archive, GAME, data / "site", progress=told.append)
     say(f"The game as a web site: {data / 'site' / 'index.html'}")
     if data / "site" / RECORD_FILE in site:
         say(f"The game's record, for the players to replay it: {data / 'site' / RECORD_FILE}")
+    for refused in (text for text in told if not re.fullmatch(r"turn \d+", text)):
+        say(f"No record on the site: {refused}")
     # SVG maps only: a whole game's mails are written at once, and a PNG per step would triple the demo's time
     sent = send_outbox(archive, None, data / "mail", with_png=False)
     say(f"The mails to the players (welcomes, receipts, reports): {sent.sent} .eml files in {data / 'mail'}")
 
 
-def final_score(events: list[dict[str, Any]]) -> list[str]:
-    """The lines of the final score: the last event that names winners and scores (Conqueror: game_won, ER-10)."""
+def final_score(events: list[dict[str, Any]], winner: str | None = None) -> list[str]:
+    """The lines of the final score: the last event that names winners and scores (Conqueror: game_won, ER-10), or
+    else the `winner` the bot reads from the position (Conquest of the Empire's last Caesar, O-13.1)."""
     end = next((e for e in reversed(events) if "scores" in e.get("data", {})), None)
     if end is None:
-        return ["The game ended without a final score."]
+        return [f"The game has ended: {winner} wins." if winner else "The game ended without a final score."]
     scores: dict[str, int] = end["data"]["scores"]
     lines = [f"Final score (winner: {', '.join(end['data'].get('winners', [])) or 'none'}):"]
     lines += [f"  {seat:10} {vp:3} VP" for seat, vp in sorted(scores.items(), key=lambda item: (-item[1], item[0]))]
