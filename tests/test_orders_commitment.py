@@ -302,6 +302,18 @@ def test_C_12_6_a_refused_purchase_matches_no_published_digest(coe: Pbem, tmp_pa
     assert not found, f"{len(candidates)} candidates: {found[:1]} matches a published digest"
 
 
+SEATS_COMMITMENTS = "A step of several seats prints each seat's commitment"
+
+
+def test_the_setup_report_explains_seats_commitments_only_where_the_rules_have_steps_of_several_seats(
+    coe: Pbem, conqueror_demo: tuple[Path, Result]
+) -> None:
+    classic = (coe.data / "games/rome1/turn-0000/report.txt").read_text(encoding="utf-8")
+    assert "The orders hash is HMAC-SHA256(orders key" in classic and SEATS_COMMITMENTS not in classic
+    sealed = (conqueror_demo[0] / "games/demo/turn-0000/report.txt").read_text(encoding="utf-8")  # ER-4.3
+    assert SEATS_COMMITMENTS in sealed
+
+
 def test_C_12_6_the_published_chain_head_gives_no_refused_order_away(coe: Pbem) -> None:
     """The observer replays each candidate from the public snapshot before the turn with the revealed turn key and
     the printed orders hash (every die as the turn rolled it), and hashes the turn as the chain does: the turn's digest

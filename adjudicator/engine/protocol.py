@@ -267,6 +267,12 @@ class Ruleset(Protocol):
         ...
 
     @property
+    def shared_steps(self) -> bool:
+        """Whether some of its steps take orders from several seats at once (sealed plans, bids): their reports
+        print each seat's commitment (engine/chance.py step_commitment), which the setup report explains."""
+        ...
+
+    @property
     def grouped_reports(self) -> bool:
         """Whether a seat's report mail waits until a step of its own is due (or the game ends) and then covers every
         step since its last one; observers' wait for a step of several seats."""

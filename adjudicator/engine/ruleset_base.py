@@ -91,6 +91,7 @@ class RulesetBase:
     # -- facts with a default ---------------------------------------------------------------------------------------
     hidden_information: bool = False
     grouped_reports: bool = False
+    shared_steps: bool = False
     dice_words: Mapping[str, int] = MappingProxyType({})  # a dice file holds numbers only
     largest_draw: int = 6  # a six-sided die
     templates: Path | None = None

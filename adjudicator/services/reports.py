@@ -143,9 +143,10 @@ def orders_keyed(game: GameRow) -> bool:
     return game.orders_hash_version >= ORDERS_KEYED
 
 
-def orders_by_seat(game: GameRow) -> bool:
-    """Whether the game's steps of several seats commit to each seat's orders (engine/chance.py step_commitment)."""
-    return game.orders_hash_version >= ORDERS_BY_SEAT
+def orders_by_seat(ruleset: Ruleset, game: GameRow) -> bool:
+    """Whether the game's steps of several seats commit to each seat's orders (engine/chance.py step_commitment):
+    a game of a ruleset that has such steps (Conquest of the Empire has none), begun by a version that does so."""
+    return ruleset.shared_steps and game.orders_hash_version >= ORDERS_BY_SEAT
 
 
 def turn_reports(
@@ -204,7 +205,7 @@ def turn_reports(
             # hidden draws can be checked once the game is over: its end reveals the seed they are keyed from
             "seed_revealed": game.seed if hidden_draws_revealed(ruleset, state, game) else "",
             "orders_keyed": orders_keyed(game),
-            "orders_by_seat": orders_by_seat(game),
+            "orders_by_seat": orders_by_seat(ruleset, game),
             "chain_digested": game.chain_version >= DIGESTED,  # its heads follow from the digests printed
         }
 
@@ -249,7 +250,7 @@ def seat_report(
         seats=list(ruleset.seats_of(state)),
         seed_revealed=game.seed if hidden_draws_revealed(ruleset, state, game) else "",
         orders_keyed=orders_keyed(game),
-        orders_by_seat=orders_by_seat(game),
+        orders_by_seat=orders_by_seat(ruleset, game),
         seat=seat,
         **ruleset.report_context(state),
     )

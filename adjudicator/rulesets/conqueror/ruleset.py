@@ -75,6 +75,7 @@ class ConquerorRuleset(RulesetBase):
     hidden_information = True  # hands, face-down heroes and deck orders are secret
     # ER-4: a player orders twice a round (plans, campaign); his report mails come then, not after every step
     grouped_reports = True
+    shared_steps = True  # ER-4.3: the simultaneous phases are resolved from sealed order sets, one step
     # what describes the unbound ruleset: no seats or order language before the data names them (ER-13)
     seat_names: tuple[str, ...] = ()
     grammar_files: tuple[Path, ...] = ()

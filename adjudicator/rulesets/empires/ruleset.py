@@ -64,6 +64,7 @@ class EmpiresRuleset(RulesetBase):
     game_data = EmpiresGameData()
     hidden_information = True  # hands, home armies drawn unseen, the deck's order, stacks until revealed
     grouped_reports = True  # a seat's report mail comes when it orders next (its plan, or its plan ran out)
+    shared_steps = True  # EAW-12: the placements and the plans are sealed (SEALED) steps of every seat
     seat_names: tuple[str, ...] = ()
     grammar_files: tuple[Path, ...] = ()
 

@@ -267,6 +267,7 @@ class SealedBids(RulesetBase):
 
     largest_draw: int = 12  # a shuffle of the 12 cards draws up to 12
     hidden_information: bool = True  # hands are secret: the deal is a hidden draw, the chain is salted
+    shared_steps: bool = True  # every seat bids in one sealed step
 
     @cached_property
     def card_names(self) -> frozenset[str]:
