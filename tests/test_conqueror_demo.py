@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,26 +87,29 @@ def test_a_bot_demo_of_a_game_its_bots_never_end_stops_after_the_steps_asked_and
     assert (folder / "site" / "index.html").exists()
 
 
-class PressOnlyOnce:
-    """A player who, on one step, mails only press (C-13: no game orders, so none are stored for his turn)."""
+class Scripted:
+    """The ruleset's bot, but where `written(seat, header)` gives an order text, the players mail that instead."""
 
-    def __init__(self, bot: Any, step: int) -> None:
-        self.bot, self.step = bot, step
+    def __init__(self, bot: Any, written: Callable[[str, str], str | None]) -> None:
+        self.bot, self.written = bot, written
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.bot, name)
 
     def orders(self, ruleset: Any, state: Any, seat: str, header: str, rng: Any) -> str:
-        if header.split()[3] == str(self.step):
-            return f"{header}\nBROADCAST: Ave!\n"
-        return self.bot.orders(ruleset, state, seat, header, rng)
+        return self.written(seat, header) or self.bot.orders(ruleset, state, seat, header, rng)
+
+
+def press_only_on_step(step: int) -> Callable[[str, str], str | None]:
+    """A player who, on one step, mails only press (C-13: no game orders, so none are stored for his turn)."""
+    return lambda seat, header: f"{header}\nBROADCAST: Ave!\n" if header.split()[3] == str(step) else None
 
 
 def test_a_bot_demo_goes_on_at_the_deadline_when_a_player_mailed_only_press(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = load_ruleset("coe-1984").bot
-    monkeypatch.setattr(CoeRuleset, "bot", property(lambda self: PressOnlyOnce(real, step=2)))
+    monkeypatch.setattr(CoeRuleset, "bot", property(lambda self: Scripted(real, press_only_on_step(2))))
     folder = tmp_path / "demo"
     result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--turns", "4", "--data", str(folder)])
     assert result.exit_code == 0, result.output
@@ -114,26 +118,18 @@ def test_a_bot_demo_goes_on_at_the_deadline_when_a_player_mailed_only_press(
     assert "Stopped after 4 steps, as asked: the game goes on" in result.output
 
 
-class ConcedingTo:
+def conceding_to(winner: str) -> Callable[[str, str], str | None]:
     """Every player but `winner` mails press to him and concedes him the game (O-14.15, C-14.2)."""
-
-    def __init__(self, bot: Any, winner: str) -> None:
-        self.bot, self.to = bot, winner
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.bot, name)
-
-    def orders(self, ruleset: Any, state: Any, seat: str, header: str, rng: Any) -> str:
-        if seat == self.to:
-            return self.bot.orders(ruleset, state, seat, header, rng)
-        return f"{header}\nPRESS TO {self.to}: you have won\nCONCEDE TO {self.to}\n"
+    return lambda seat, header: (
+        None if seat == winner else f"{header}\nPRESS TO {winner}: you won\nCONCEDE TO {winner}\n"
+    )
 
 
 def test_C_14_2_a_bot_demo_that_ends_names_the_winner_and_why_its_site_has_no_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = load_ruleset("coe-1984").bot
-    monkeypatch.setattr(CoeRuleset, "bot", property(lambda self: ConcedingTo(real, "Egyptus")))
+    monkeypatch.setattr(CoeRuleset, "bot", property(lambda self: Scripted(real, conceding_to("Egyptus"))))
     result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--data", str(tmp_path / "demo")])
     assert result.exit_code == 0, result.output
     assert "The game has ended: Egyptus wins." in result.output
