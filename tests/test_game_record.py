@@ -364,11 +364,13 @@ def test_a_record_attached_to_a_mail_of_another_game_is_named(demo: Path, tmp_pa
     assert f"{mail.name} (record.json.gz): the record of game demo, attached to a mail of game other" in found, found
 
 
-def mails_of(address: str, mails: Path, into: Path) -> Path:
-    """The mails of `mails` that one player got, as he keeps them."""
+def mails_of(address: str, mails: Path, into: Path, client: bool = False) -> Path:
+    """The mails of `mails` that one player got, as he keeps them; `client`: under the names a mail client gives,
+    "<subject> (<n>).eml"."""
     into.mkdir()
     for mail in mails.glob(f"*-{address}.eml"):
-        shutil.copy(mail, into / mail.name)
+        subject = str(read_eml(mail)["Subject"]).replace("/", "_")
+        shutil.copy(mail, into / (f"{subject} ({mail.name.split('-')[0]}).eml" if client else mail.name))
     return into
 
 
@@ -390,7 +392,10 @@ def test_a_roll_back_of_the_games_end_drops_its_queued_reports_which_would_mail_
     assert not any(seed in text or "record.json" in text for text in texts)  # the game goes on: its seed is secret
 
 
-def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_record_passes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("client", [False, True], ids=["pbem's names", "a mail client's names"])
+def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_record_passes(
+    tmp_path: Path, client: bool
+) -> None:
     game = caesar_capture_game(tmp_path)
     mails = tmp_path / "mails"
     assert game("submit", "rome1", str(game.orders("Egyptus", 1))).exit_code == 0  # a turn 1 that ends nothing
@@ -400,7 +405,7 @@ def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_rec
     assert game("submit", "rome1", str(game.orders("Egyptus", 1, CAPTURE))).exit_code == 0
     assert game("adjudicate", "rome1").exit_code == 0
     assert game("send", "--eml-dir", str(mails)).exit_code == 0
-    result = check(mails_of("e@example.org", mails, tmp_path / "egyptus"))
+    result = check(mails_of("e@example.org", mails, tmp_path / "egyptus", client))
     # the report of the turn withdrawn came before the roll-back's notice: set aside, not held against the new one
     assert result.exit_code == 0, result.output
     assert re.search(
@@ -408,7 +413,7 @@ def test_after_a_roll_back_the_withdrawn_turns_reports_are_set_aside_and_the_rec
         result.output,
         re.M,
     )
-    assert record_line(result, r"\d+-e@example\.org\.eml \(record\.json\.gz\)", "rome1"), result.output
+    assert record_line(result, r".+\.eml \(record\.json\.gz\)", "rome1"), result.output
     # the private reports too: the withdrawn turn 1's is set aside, the welcome's setup and the new turn 1's compared
     assert re.search(r"^ok +game rome1: 2 private report\(s\) for Egyptus \(turn\(s\) 0-1\)", result.output, re.M)
 

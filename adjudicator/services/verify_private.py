@@ -43,7 +43,6 @@ class PrivateCopy:
     source: str  # the file (a mail's text part) it is in
     first: int  # the line number of lines[0] in it
     version: str  # the pbem version of the mail ("" for a file that is no mail, or a mail of an older pbem)
-    mail: str  # the file's name (a roll-back notice sets aside the mails before it)
 
     @property
     def where(self) -> str:
@@ -63,7 +62,7 @@ def _headings(language: str) -> tuple[re.Pattern[str], ...]:
     return tuple(message_pattern(translations(language).gettext(heading)) for heading in PRIVATE_HEADINGS)
 
 
-def private_copies(mail: str, source: str, text: str, version: str) -> list[PrivateCopy]:
+def private_copies(source: str, text: str, version: str) -> list[PrivateCopy]:
     """The private reports a text holds (`source`: how its problems name it, `version`: its mail's pbem version)."""
     lines = text.splitlines()
     found = []
@@ -81,9 +80,7 @@ def private_copies(mail: str, source: str, text: str, version: str) -> list[Priv
             if number.isdecimal() and number.isascii() and len(number) < 10:
                 turns.append(int(number))
         shown = tuple(lines[first:])
-        found.append(
-            PrivateCopy(title["game"], title["seat"], language, tuple(turns), shown, source, index, version, mail)
-        )
+        found.append(PrivateCopy(title["game"], title["seat"], language, tuple(turns), shown, source, index, version))
     return found
 
 

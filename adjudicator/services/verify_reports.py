@@ -203,8 +203,7 @@ def verify_reports(folder: Path) -> Checked:
     mails = Mails()
     for where, text, game in _texts(folder, mails):
         _read_report(text, where, game, games, checked.problems)
-        mail = where.removesuffix(" (mail text)")
-        for private in private_copies(mail, where, text, mails.versions.get(mail, "")):
+        for private in private_copies(where, text, mails.versions.get(file_of(where), "")):
             games.setdefault(private.game, GameCopies()).privates.append(private)
     for where, text, turn in _hidden_texts(folder):
         _read_hidden(text, where, turn, games, checked.problems)
@@ -231,7 +230,7 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
             continue
 
         def before(place: str, notice: int = notice) -> bool:  # a mail pbem sent before the notice
-            return mails.queued.get(place.split(" (")[0], notice) < notice
+            return mails.queued.get(file_of(place), notice) < notice
 
         aside = set()
         for number in turns:
@@ -248,7 +247,7 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
                 game.fingerprints[key] = receipts
                 if not receipts:
                     del game.fingerprints[key]
-        withdrawn = [p for p in game.privates if before(p.mail) and set(p.turns) & set(turns)]
+        withdrawn = [p for p in game.privates if before(p.source) and set(p.turns) & set(turns)]
         aside |= {number for p in withdrawn for number in p.turns if number in turns}
         game.privates = [p for p in game.privates if p not in withdrawn]
         records = [r for r in mails.records if not (r[2] == name and before(r[0]))]
@@ -262,6 +261,12 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
                 f"game {name}: turn(s) {spans(sorted(aside))}: the reports and receipts of them sent before the "
                 f"roll-back notice ({where}) are set aside: the moderator withdrew those turns"
             )
+
+
+def file_of(place: str) -> str:
+    """The file a place names: "5-a@b.eml (mail text):12", "5-a@b.eml (record.json.gz)" and "report.txt:3" name
+    5-a@b.eml and report.txt; a file's own name may hold " (" (a mail client saves "Report, turn 1 (5).eml")."""
+    return re.sub(r" \([^()]*\)\Z", "", re.sub(r":\d+\Z", "", place))
 
 
 def _name_unnamed(games: dict[str, GameCopies], notes: list[str]) -> None:
