@@ -128,3 +128,29 @@ def test_every_mail_names_the_pbem_version_that_pbem_version_prints(demo: Path) 
     printed = CliRunner().invoke(app, ["--version"])
     assert printed.exit_code == 0 and printed.output == f"pbem {__version__}\n"
     assert {read_mail(mail)["X-PBEM-Version"] for mail in (demo / "mail").glob("*.eml")} == {__version__}
+
+
+def test_a_report_mail_whose_private_report_was_changed_around_its_lines_is_named(demo: Path, tmp_path: Path) -> None:
+    """The forgeries that keep every rendered line: a turn's section left out, a line added after the report, its
+    title worded otherwise (so that it would not be read), a title naming another game."""
+    cases = {
+        "a turn left out": (r"\n=== Turn (\d+): \w+ ===\n(?:(?!===).*\n)*?(?==== Turn)", ""),
+        "a line added after it": (r"\nDeadline: ", "\n  aurel-9 Gaius the Invented (hero, strength 9)\nDeadline: "),
+        "its title reworded": (r"Game demo - private report for aurel", "Game demo \u2013 private report for aurel"),
+        "another game's title": (r"Game demo - private report for aurel", "Game dem0 - private report for aurel"),
+    }
+    expected = {
+        "a turn left out": r"cannot give: its turns \([\d, -]+\) are not those of the public reports before it",
+        "a line added after it": r"this line reads '  aurel-9 Gaius the Invented .*pbem writes only the deadline",
+        "its title reworded": r"a report mail of game demo without a private report this check can read",
+        "another game's title": r"a private report of game dem0 in a mail about game demo",
+    }
+    for case, (pattern, forged) in cases.items():
+        kept = kept_mails(demo, tmp_path / case)
+        mail, found = next(
+            (m, f) for m in with_private_report(kept, "aurel") if (f := re.search(pattern, mail_text(m)))
+        )
+        rewrite_mail(mail, found.group(0), forged)
+        named = problems(check(kept))  # a reworded title leaves headings the public reports' reading names too
+        assert named and all(p.startswith(mail.name) for p in named), (case, named)
+        assert any(re.search(expected[case], p) for p in named), (case, named)

@@ -29,18 +29,26 @@ def zone_name(name: str) -> str:
     raise UnknownZone(f"unknown time zone {name!r}: write an IANA name such as Europe/Berlin or America/New_York")
 
 
+# the deadline line's forms (deadline_line), which a report mail ends with
+DEADLINE_LINES = (
+    "Deadline: none yet (it is set when the moderator's clock next runs).",
+    "Deadline: %(utc)s.",
+    "Deadline: %(utc)s (%(zone)s: %(local)s).",
+)
+
+
 def deadline_line(language: str, deadline: str | None, zone: str = "") -> str:
     """'Deadline: 2026-11-26 08:00 UTC (Europe/Berlin: 2026-11-26 09:00 CET)', in the reader's language."""
     if deadline is None:
-        return gettext(language, "Deadline: none yet (it is set when the moderator's clock next runs).")
+        return gettext(language, DEADLINE_LINES[0])
     moment = datetime.fromisoformat(deadline)
     utc = moment.strftime("%Y-%m-%d %H:%M") + " UTC"
     if not zone or zone == "UTC":
-        return gettext(language, "Deadline: %(utc)s.", utc=utc)
+        return gettext(language, DEADLINE_LINES[1], utc=utc)
     local = moment.astimezone(ZoneInfo(zone))
     return gettext(
         language,
-        "Deadline: %(utc)s (%(zone)s: %(local)s).",
+        DEADLINE_LINES[2],
         utc=utc,
         zone=zone,
         local=local.strftime("%Y-%m-%d %H:%M %Z"),

@@ -16,23 +16,16 @@ from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
 from adjudicator.render import markup_environment
-from adjudicator.render.i18n import N_, gettext
+from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.bots import after_missed, bot_notes, take_back_note
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, timestamp
 from adjudicator.services.game_reads import current_game, game_folder
 from adjudicator.services.game_record import press_turns
-from adjudicator.services.notices import deadline_text
+from adjudicator.services.notices import RECORD_NOTE, REPORT_SUBJECT, deadline_text
 from adjudicator.services.positions import stored_state
 from adjudicator.services.reports import mail_map, seat_report, turn_reports
 from adjudicator.services.turn import step_seats
-
-# the line of a player's last report mail, whose attachment is the game's record (mail/outbound.py RECORD_ATTACHMENT)
-RECORD_NOTE = N_(
-    "The game is over. Attached is its record (record.json.gz): every turn's orders, answers, keys and positions. "
-    "Keep this mail with your other mails of the game: `pbem verify --from-reports FOLDER` replays the whole game "
-    "from the record and holds it to the reports you received."
-)
 
 
 def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> None:
@@ -236,7 +229,7 @@ def _mail_reports_read(
             if not grouped
             else seat_report(ruleset, game, found, states, seat.seat, say)
         )
-        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
+        subject = f"[{game.name}] " + gettext(say, REPORT_SUBJECT, turn=news[-1].number)
         body = (
             publics(found, say)
             + take_back_note(seat)
@@ -260,7 +253,7 @@ def _mail_reports_read(
             )
         )
     for address, say in watchers if watched else []:
-        subject = f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=news[-1].number)
+        subject = f"[{game.name}] " + gettext(say, REPORT_SUBJECT, turn=news[-1].number)
         text = publics(watched, say)
         html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
         mails.append(db.mail_fields(address, subject, text, timestamp(clock), game.name, html=html, **maps[say]))

@@ -10,7 +10,7 @@ from adjudicator.archive.lean_mail import LeanSession, queries_for
 from adjudicator.mail.clock import deadline_line
 from adjudicator.mail.inbound import Incoming
 from adjudicator.render import render, ruleset_templates
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services import floods
 from adjudicator.services.clock import Clock, timestamp
@@ -42,6 +42,15 @@ def thread_headers(mail: Incoming | None) -> dict[str, str]:
     if mail is None:
         return {}
     return {"in_reply_to": mail.message_id, "thread": f"{mail.references} {mail.message_id}".strip()}
+
+
+REPORT_SUBJECT = N_("Report, turn %(turn)s")  # a report mail's subject, after "[game] "
+# the line of a player's last report mail, whose attachment is the game's record (mail/outbound.py RECORD_ATTACHMENT)
+RECORD_NOTE = N_(
+    "The game is over. Attached is its record (record.json.gz): every turn's orders, answers, keys and positions. "
+    "Keep this mail with your other mails of the game: `pbem verify --from-reports FOLDER` replays the whole game "
+    "from the record and holds it to the reports you received."
+)
 
 
 def deadline_text(game: GameRow, seat: SeatRow) -> str:

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from adjudicator import __version__
+from adjudicator.mail.clock import DEADLINE_LINES
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import message_pattern, translations
+from adjudicator.services.notices import RECORD_NOTE
 from adjudicator.services.verify_published import spans
 
 if TYPE_CHECKING:
@@ -39,10 +42,11 @@ class PrivateCopy:
     seat: str
     language: str
     turns: tuple[int, ...]  # the turns its headings name, in order
-    lines: tuple[str, ...]  # the text from the report's first line (the rules' title) to the end
+    lines: tuple[str, ...]  # the text from its title line ("Game demo - private report for aurel") to the end
     source: str  # the file (a mail's text part) it is in
-    first: int  # the line number of lines[0] in it
+    first: int  # the line number of its title line in it
     version: str  # the pbem version of the mail ("" for a file that is no mail, or a mail of an older pbem)
+    report_mail: bool  # in a report mail, which ends with it, the deadline and the record's note
 
     @property
     def where(self) -> str:
@@ -62,33 +66,38 @@ def _headings(language: str) -> tuple[re.Pattern[str], ...]:
     return tuple(message_pattern(translations(language).gettext(heading)) for heading in PRIVATE_HEADINGS)
 
 
-def private_copies(source: str, text: str, version: str) -> list[PrivateCopy]:
-    """The private reports a text holds (`source`: how its problems name it, `version`: its mail's pbem version)."""
+def private_copies(source: str, text: str, version: str, report_mail: bool = False) -> list[PrivateCopy]:
+    """The private reports a text holds (`source`: how its problems name it, `version`: its mail's pbem version,
+    `report_mail`: whether it is a report mail's text)."""
     lines = text.splitlines()
     found = []
     for index, line in enumerate(lines):
         language, title = next(((lang, m) for lang, p in _titles() if (m := p.match(line.strip()))), ("", None))
-        if title is None or index == 0:
+        if title is None:
             continue
-        first = index - 1  # the rules' title, which begins every report
+        rules = lines[index - 1] if index else None  # the rules' title, which begins every report
         turns = []
         for heading in lines[index + 1 :]:
-            if heading == lines[first]:
+            if heading == rules:
                 break  # the next report begins
             named = _HEADING.match(heading.strip())
             number = next((m.group("number") for p in _headings(language) if named and (m := p.match(named[1]))), "")
             if number.isdecimal() and number.isascii() and len(number) < 10:
                 turns.append(int(number))
-        shown = tuple(lines[first:])
-        found.append(PrivateCopy(title["game"], title["seat"], language, tuple(turns), shown, source, index, version))
+        shown, turns_named = tuple(lines[index:]), tuple(turns)
+        seat, first = title["seat"], index + 1
+        found.append(
+            PrivateCopy(title["game"], seat, language, turns_named, shown, source, first, version, report_mail)
+        )
     return found
 
 
 def check_private_reports(
-    record: str, stored: GameRows, copies: list[PrivateCopy]
+    record: str, stored: GameRows, copies: list[PrivateCopy], public: Mapping[str, list[tuple[int, int]]]
 ) -> tuple[list[str], list[str], list[str]]:
     """(lines, problems, notes) of holding a game's private reports to its record (`record`: where it is), which
-    has replayed."""
+    has replayed. `public`: the (line, turn) of each public report's turn section, by the text it is in: a private
+    report covers the turns of the public sections before it (news.py renders both of the same turns)."""
     from adjudicator.services.game_reads import game_ruleset
     from adjudicator.services.reports import seat_report
 
@@ -104,16 +113,31 @@ def check_private_reports(
     for copy in (copy for copy in copies if copy.version == __version__):
         label = f"{copy.where}: game {game.name}"
         missing = [number for number in copy.turns if number not in rows]
-        if copy.seat not in seats or not copy.turns or missing:
-            what = f"turn(s) {spans(missing)} are not in it" if missing else f"it has no seat {copy.seat} of such turns"
-            problems.append(f"{label}: a private report for {copy.seat} that the record ({record}) cannot give: {what}")
+        reported = _reported(copy, copies, public.get(copy.source, []))
+        if copy.seat not in seats or not copy.turns or missing or reported not in ([], sorted(copy.turns)):
+            problems.append(
+                f"{label}: a private report for {copy.seat} that the record ({record}) cannot give: "
+                + (
+                    f"it has no seat {copy.seat}"
+                    if copy.seat not in seats
+                    else "it names no turn"
+                    if not copy.turns
+                    else f"turn(s) {spans(missing)} are not in it"
+                    if missing
+                    else f"its turns ({spans(list(copy.turns))}) are not those of the public reports before it "
+                    f"({spans(reported)})"
+                )
+            )
             continue
         try:
             text = seat_report(ruleset, game, [rows[n] for n in copy.turns], states, copy.seat, copy.language)
         except Exception as broken:  # noqa: BLE001 (a forged record that replays yet renders nothing is named)
             problems.append(f"{label}: the record ({record}) cannot render {copy.seat}'s report: {broken}")
             continue
-        differs = _first_difference(text.splitlines(), copy.lines)
+        rendered = text.splitlines()[1:]  # from its title: the rules' title aside
+        differs = _first_difference(rendered, copy.lines)
+        if differs is None and copy.report_mail:
+            differs = _added(copy.lines[len(rendered) :], copy.language, len(rendered))
         if differs is not None:
             at, mailed, rendered = differs
             problems.append(
@@ -136,6 +160,24 @@ def check_private_reports(
         for version, count in sorted(other.items())
     ]
     return lines, problems, notes
+
+
+def _reported(copy: PrivateCopy, copies: list[PrivateCopy], sections: list[tuple[int, int]]) -> list[int]:
+    """The turns of the public sections between the private report before `copy` in its text (or the text's start)
+    and `copy`."""
+    since = max((c.first for c in copies if c.source == copy.source and c.first < copy.first), default=0)
+    return sorted({turn for line, turn in sections if since < line < copy.first})
+
+
+def _added(after: tuple[str, ...], language: str, at: int) -> tuple[int, str, str] | None:
+    """In a report mail, what follows the private report (`after`, from its line `at`) that pbem does not write
+    there: it writes only the deadline and, at the game's end, the record's note."""
+    say = translations(language).gettext
+    allowed = [message_pattern(say(line)) for line in DEADLINE_LINES]
+    for index, line in enumerate(after):
+        if line.strip() and line.strip() != say(RECORD_NOTE) and not any(p.match(line.strip()) for p in allowed):
+            return at + index, line, "(nothing: pbem writes only the deadline and the record's note after it)"
+    return None
 
 
 def _first_difference(rendered: list[str], mailed: tuple[str, ...]) -> tuple[int, str, str] | None:

@@ -53,7 +53,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator import VERSION_HEADER
+from adjudicator import VERSION_HEADER, __version__
 from adjudicator.engine.chance import (
     CHAIN_LENGTH,
     DiceError,
@@ -71,6 +71,7 @@ from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of
 from adjudicator.render.i18n import PLACEHOLDER, message_pattern, translations
 from adjudicator.services.chain import digest_link
 from adjudicator.services.game_record import RECORD_FILE
+from adjudicator.services.notices import REPORT_SUBJECT
 from adjudicator.services.verify_private import PrivateCopy, check_private_reports, private_copies
 from adjudicator.services.verify_published import spans
 
@@ -203,13 +204,19 @@ def verify_reports(folder: Path) -> Checked:
     mails = Mails()
     for where, text, game in _texts(folder, mails):
         _read_report(text, where, game, games, checked.problems)
-        for private in private_copies(where, text, mails.versions.get(file_of(where), "")):
+        mail = file_of(where)
+        for private in private_copies(where, text, mails.versions.get(mail, ""), mail in mails.reports):
+            if not private.game or (game and private.game != game):
+                about = f"of game {private.game} in a mail about game {game}" if private.game else "that names no game"
+                checked.problems.append(f"{private.where}: a private report {about}")
+                continue
             games.setdefault(private.game, GameCopies()).privates.append(private)
     for where, text, turn in _hidden_texts(folder):
         _read_hidden(text, where, turn, games, checked.problems)
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
+    _unread_privates(games, mails, checked.problems)  # before a roll-back sets some aside
     _set_aside_withdrawn(games, mails, checked.notes)
     records = list(_records(folder, games, mails, checked.problems))
     for name in sorted(games):
@@ -263,6 +270,19 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
             )
 
 
+def _unread_privates(games: dict[str, GameCopies], mails: Mails, problems: list[str]) -> None:
+    """A player's report mails each end with his private report: when the folder holds a seat's private reports of a
+    game, a report mail of it written by this version whose private report cannot be read (its title or headings
+    worded otherwise) is named, lest a private report escape the check by being garbled."""
+    for name, game in games.items():
+        if not any(p.version == __version__ for p in game.privates):
+            continue
+        held = {file_of(p.source) for p in game.privates}
+        for mail in sorted(m for m, of in mails.reports.items() if of == name and mails.versions[m] == __version__):
+            if mail not in held:
+                problems.append(f"{mail}: a report mail of game {name} without a private report this check can read")
+
+
 def file_of(place: str) -> str:
     """The file a place names: "5-a@b.eml (mail text):12", "5-a@b.eml (record.json.gz)" and "report.txt:3" name
     5-a@b.eml and report.txt; a file's own name may hold " (" (a mail client saves "Report, turn 1 (5).eml")."""
@@ -311,6 +331,7 @@ class Mails:
     # (game, place in the outbox, turns withdrawn, file) of each roll-back notice
     rollbacks: list[tuple[str, int, list[int], str]] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)  # the pbem version each mail names, by file name
+    reports: dict[str, str] = field(default_factory=dict)  # the report mails (their subject says so): file -> game
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -344,6 +365,8 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
 
     mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
     mails.versions[name] = str(message.get(VERSION_HEADER, "")).strip()
+    if game and _match(REPORT_SUBJECT, str(message.get("Subject", "")).removeprefix(f"[{game}] ").strip())[0]:
+        mails.reports[name] = game
     for part in message.iter_attachments() if message.is_multipart() else ():
         attached = part.get_filename() or ""
         if _is_record(attached):
@@ -1126,7 +1149,12 @@ def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], ch
             f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
             "are held to nothing you were sent"
         )
-    lines, problems, notes = check_private_reports(where, stored, game.privates)
+    sections: dict[str, list[tuple[int, int]]] = {}  # each text's public turn sections: (line, turn)
+    for number, copies in game.turns.items():
+        for copy in (copy for copy in copies if copy.heading):
+            source, line = copy.where.rsplit(":", 1)
+            sections.setdefault(source, []).append((int(line), number))
+    lines, problems, notes = check_private_reports(where, stored, game.privates, sections)
     checked.lines += lines
     checked.problems += problems
     checked.notes += notes
