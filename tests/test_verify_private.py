@@ -10,6 +10,7 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
+from markupsafe import escape
 from typer.testing import CliRunner, Result
 
 from adjudicator import __version__
@@ -36,14 +37,16 @@ def mail_text(path: Path) -> str:
     return read_mail(path).get_body(("plain",)).get_content()  # type: ignore[union-attr]
 
 
-def rewrite_mail(path: Path, old: str, new: str) -> None:
-    """The mail with `old` replaced by `new` in its text, as a moderator would forge it before sending."""
+def rewrite_mail(path: Path, old: str, new: str, parts: tuple[str, ...] = ("plain", "html")) -> None:
+    """The mail with `old` replaced by `new` in its text and its HTML part (or `parts`), as a moderator would forge
+    it."""
     message = read_mail(path)
-    body = message.get_body(("plain",))
-    assert body is not None
-    text = body.get_content()
-    assert old in text, old
-    body.set_content(text.replace(old, new, 1), charset="utf-8")
+    for part in parts:
+        body = message.get_body((part,))
+        assert body is not None
+        text, (was, now) = body.get_content(), (str(escape(old)), str(escape(new))) if part == "html" else (old, new)
+        assert was in text, was
+        body.set_content(text.replace(was, now, 1), subtype=part, charset="utf-8")
     path.write_bytes(message.as_bytes())
 
 
@@ -154,3 +157,14 @@ def test_a_report_mail_whose_private_report_was_changed_around_its_lines_is_name
         named = problems(check(kept))  # a reworded title leaves headings the public reports' reading names too
         assert named and all(p.startswith(mail.name) for p in named), (case, named)
         assert any(re.search(expected[case], p) for p in named), (case, named)
+
+
+def test_a_report_mails_html_part_that_shows_other_cards_than_its_text_is_named(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    mail = with_private_report(kept, "aurel")[-2]
+    shown = re.search(r"^  (aurel-\d) (.+?) \(hero", mail_text(mail), re.M)
+    assert shown
+    rewrite_mail(mail, shown.group(0), shown.group(0).replace(shown.group(2), "Gaius the Invented"), ("html",))
+    named = problems(check(kept))
+    assert len(named) == 1 and named[0].startswith(f"{mail.name}: its HTML part (what most mail programs show)")
+    assert "Gaius the Invented" in named[0] and shown.group(2) in named[0], named

@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +82,7 @@ if TYPE_CHECKING:
 _HEX = re.compile(r"[0-9a-f]{64}")
 _SUBJECT_GAME = re.compile(r"\[([^\]]+)\]")  # "[demo] Report, turn 4": the game a mail is about
 _REPORT_PRE = re.compile(r'<pre id="report">(.*?)</pre>', re.S)
+_REPORT_HTML = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)  # the text of a report mail's HTML part
 _HIDDEN_PRE = re.compile(r'<pre id="hidden-draws">(.*?)</pre>', re.S)  # a site's turn page once the game has ended
 _PAGE_TURN = re.compile(r"turn-(\d+)\.html?\Z")
 _READ = (".eml", ".txt", ".html", ".htm")
@@ -216,6 +218,7 @@ def verify_reports(folder: Path) -> Checked:
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
+    checked.problems += mails.problems
     _unread_privates(games, mails, checked.problems)  # before a roll-back sets some aside
     _set_aside_withdrawn(games, mails, checked.notes)
     records = list(_records(folder, games, mails, checked.problems))
@@ -332,6 +335,7 @@ class Mails:
     rollbacks: list[tuple[str, int, list[int], str]] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)  # the pbem version each mail names, by file name
     reports: dict[str, str] = field(default_factory=dict)  # the report mails (their subject says so): file -> game
+    problems: list[str] = field(default_factory=list)  # what a mail as a whole shows wrong (its HTML part)
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -365,6 +369,8 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
 
     mails.replies[name] = " ".join(str(message.get("In-Reply-To", "")).split())
     mails.versions[name] = str(message.get(VERSION_HEADER, "")).strip()
+    if mails.versions[name]:
+        mails.problems += _html_differs(name, message)
     if game and _match(REPORT_SUBJECT, str(message.get("Subject", "")).removeprefix(f"[{game}] ").strip())[0]:
         mails.reports[name] = game
     for part in message.iter_attachments() if message.is_multipart() else ():
@@ -386,6 +392,27 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
     seat = _header_seat(mail.text)
     if seat is not None and mail.message_id:
         mails.sent[mail.message_id] = SentMail(*seat, orders_fingerprint(_stored_text(mail.text)), name)
+
+
+def _html_differs(name: str, message: email.message.Message) -> list[str]:
+    """A pbem mail's HTML part, which most mail programs show, holds the text part in its <pre>
+    (report-mail.html.j2): where it says otherwise, the check of the text would not cover what the player read."""
+    if not isinstance(message, email.message.EmailMessage):
+        return []
+    plain, markup = message.get_body(("plain",)), message.get_body(("html",))
+    if plain is None or markup is None or plain is markup:
+        return []
+    shown = _REPORT_HTML.findall(markup.get_content())
+    text = plain.get_content().rstrip("\n").splitlines()
+    if not shown:
+        return [f"{name}: its HTML part holds no text to compare with its text part"]
+    for number, (line, seen) in enumerate(zip_longest(text, html.unescape(shown[-1]).splitlines()), 1):
+        if line != seen:
+            return [
+                f"{name}: its HTML part (what most mail programs show) differs from its text part at line {number}: "
+                f"{seen!r} where the text reads {line!r}"
+            ]
+    return []
 
 
 def _rolled_back(subject: str, text: str, game: str) -> list[int]:
