@@ -1,6 +1,7 @@
 """PBEM adjudicator for ancient-world conquest board games."""
 
 __version__ = "0.1.0"
-# the header of each mail pbem sends naming its version: a player's check re-renders his private reports from the
-# game's record only with the templates of the version that wrote them (services/verify_private.py)
+# the header of each mail pbem sends naming its release (resources.release: the version and a digest of what writes
+# the texts): a player's check re-renders his private reports from the game's record only with the same
+# (services/verify_private.py)
 VERSION_HEADER = "X-PBEM-Version"

@@ -24,6 +24,32 @@ def resource_dir(name: str) -> Path:
     raise FileNotFoundError(f"data folder {name!r} is missing from the installation ({_PACKAGE})")
 
 
+# What writes the texts pbem mails: its code, templates, catalogues, grammars and rulesets (the data folders shipped
+# inside the package when installed, beside it in a source tree; games/ holds each ruleset's templates and words)
+TEXT_FOLDERS = ("templates", "locale", "grammar", "games")
+TEXT_SUFFIXES = frozenset({".py", ".j2", ".po", ".mo", ".lark", ".toml"})
+
+
+@cache
+def release() -> str:
+    """This pbem's version and a digest of everything that writes its texts, e.g. '0.1.0+1a2b3c4d5e6f': two
+    installations of the same release give the same, a changed template or sentence another. Every mail names it
+    (VERSION_HEADER), so that a player's check compares a text only with what its own code would write."""
+    from adjudicator import __version__
+
+    digest = hashlib.sha256()
+    code = (p for p in _PACKAGE.rglob("*.py") if p.relative_to(_PACKAGE).parts[0] not in TEXT_FOLDERS)
+    files = [(p.relative_to(_PACKAGE).as_posix(), p) for p in code]
+    for name in TEXT_FOLDERS:
+        folder = resource_dir(name)
+        files += [
+            (f"{name}/{p.relative_to(folder).as_posix()}", p) for p in folder.rglob("*") if p.suffix in TEXT_SUFFIXES
+        ]
+    for name, path in sorted(files):
+        digest.update(f"{name}\0{path.stat().st_size}\0".encode() + path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
 def cache_dir() -> Path:
     """The user's cache folder of this tool (XDG_CACHE_HOME, else ~/.cache): compiled artefacts a command would
     otherwise rebuild in every process. Nothing in it is needed: a missing or unwritable folder costs time only."""

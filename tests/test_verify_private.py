@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import re
+import shutil
+import subprocess
+import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -15,6 +19,7 @@ from typer.testing import CliRunner, Result
 
 from adjudicator import __version__
 from adjudicator.cli import app
+from adjudicator.resources import release
 from tests.test_game_record import mails_of
 from tests.test_orders_commitment import CAPTURE, caesar_capture_game
 from tests.test_verify_reports import check, kept_mails, problems
@@ -127,10 +132,11 @@ def test_the_private_reports_of_an_empires_game_are_the_records(empires_demo: Pa
     assert line and int(line.group(1)) >= 3 and line.group(2).startswith("1-"), result.output
 
 
-def test_every_mail_names_the_pbem_version_that_pbem_version_prints(demo: Path) -> None:
+def test_every_mail_names_the_pbem_release_that_pbem_version_prints(demo: Path) -> None:
     printed = CliRunner().invoke(app, ["--version"])
-    assert printed.exit_code == 0 and printed.output == f"pbem {__version__}\n"
-    assert {read_mail(mail)["X-PBEM-Version"] for mail in (demo / "mail").glob("*.eml")} == {__version__}
+    assert printed.exit_code == 0 and printed.output == f"pbem {release()}\n"
+    assert re.fullmatch(rf"{re.escape(__version__)}\+[0-9a-f]{{12}}", release())  # the version, and what writes texts
+    assert {read_mail(mail)["X-PBEM-Version"] for mail in (demo / "mail").glob("*.eml")} == {release()}
 
 
 def test_a_report_mail_whose_private_report_was_changed_around_its_lines_is_named(demo: Path, tmp_path: Path) -> None:
@@ -168,3 +174,27 @@ def test_a_report_mails_html_part_that_shows_other_cards_than_its_text_is_named(
     named = problems(check(kept))
     assert len(named) == 1 and named[0].startswith(f"{mail.name}: its HTML part (what most mail programs show)")
     assert "Gaius the Invented" in named[0] and shown.group(2) in named[0], named
+
+
+def release_of(tree: Path) -> str:
+    """The release a source tree at `tree` names, asked of a fresh Python."""
+    asked = subprocess.run(
+        [sys.executable, "-c", "from adjudicator.resources import release; print(release())"],
+        env={**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
+    )
+    return asked.stdout.strip()
+
+
+def test_the_release_is_the_same_for_the_same_code_and_another_once_a_template_changes(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parent.parent
+    tree = tmp_path / "tree"
+    for name in ("adjudicator", "templates", "locale", "grammar", "games"):
+        shutil.copytree(source / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
+    assert release_of(tree) == release()  # wherever it is installed
+    report = tree / "templates" / "report-seat.txt.j2"
+    report.write_text(report.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert release_of(tree) != release()  # its texts may differ: mails it wrote are not compared with this one's

@@ -12,9 +12,9 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from adjudicator import __version__
 from adjudicator.cli import DATA_ENV, DB_ENV, DEFAULT_DATA, run_check, run_ingest
 from adjudicator.errors import PbemError
+from adjudicator.resources import release
 from adjudicator.settings import DEFAULT_RULESET
 
 # The help texts say what each ruleset's [help] table says (ruleset.toml; the core names no game): a text names a
@@ -111,7 +111,7 @@ app = typer.Typer(
 
 def _print_version(asked: bool) -> None:
     if asked:
-        typer.echo(f"pbem {__version__}")
+        typer.echo(f"pbem {release()}")
         raise typer.Exit()
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from adjudicator import VERSION_HEADER, __version__
+from adjudicator import VERSION_HEADER
 from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
 from adjudicator.orders.sets import PASSWORD_MARK
 from adjudicator.render import svg_inline, write_atomically
 from adjudicator.render.pngmap import map_png
+from adjudicator.resources import release
 
 SECURITY_MODES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
@@ -105,7 +106,7 @@ def build_message(
     message["Message-ID"] = message_id(row, sender)
     if row.game:
         message["X-PBEM-Game"] = row.game
-    message[VERSION_HEADER] = __version__
+    message[VERSION_HEADER] = release()
     if row.in_reply_to:  # threads with the player's mail (RFC 5322 section 3.6.4)
         message["In-Reply-To"] = row.in_reply_to
         message["References"] = row.thread or row.in_reply_to

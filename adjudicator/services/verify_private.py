@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from adjudicator import __version__
 from adjudicator.mail.clock import DEADLINE_LINES
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import message_pattern, translations
+from adjudicator.resources import release
 from adjudicator.services.notices import RECORD_NOTE
 from adjudicator.services.verify_published import spans
 
@@ -109,8 +109,8 @@ def check_private_reports(
     problems: list[str] = []
     agreed: dict[str, set[int]] = {}
     reports: Counter[str] = Counter()
-    other = Counter(copy.version or "none" for copy in copies if copy.version != __version__)
-    for copy in (copy for copy in copies if copy.version == __version__):
+    other = Counter(copy.version or "none" for copy in copies if copy.version != release())
+    for copy in (copy for copy in copies if copy.version == release()):
         label = f"{copy.where}: game {game.name}"
         missing = [number for number in copy.turns if number not in rows]
         reported = _reported(copy, copies, public.get(copy.source, []))
@@ -154,7 +154,7 @@ def check_private_reports(
         for seat, turns in sorted(agreed.items())
     ]
     notes = [
-        f"game {game.name}: {count} private report(s) in texts of pbem version {version} (this is {__version__}; "
+        f"game {game.name}: {count} private report(s) in texts of pbem version {version} (this is {release()}; "
         "none: no mail, or a mail of an older pbem) are not compared with the record: other templates word them "
         "otherwise"
         for version, count in sorted(other.items())

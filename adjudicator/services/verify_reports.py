@@ -54,7 +54,7 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adjudicator import VERSION_HEADER, __version__
+from adjudicator import VERSION_HEADER
 from adjudicator.engine.chance import (
     CHAIN_LENGTH,
     DiceError,
@@ -70,6 +70,7 @@ from adjudicator.engine.chance import (
 from adjudicator.errors import PbemError
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES, keyword_of
 from adjudicator.render.i18n import PLACEHOLDER, message_pattern, translations
+from adjudicator.resources import release
 from adjudicator.services.chain import digest_link
 from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.notices import REPORT_SUBJECT
@@ -278,10 +279,10 @@ def _unread_privates(games: dict[str, GameCopies], mails: Mails, problems: list[
     game, a report mail of it written by this version whose private report cannot be read (its title or headings
     worded otherwise) is named, lest a private report escape the check by being garbled."""
     for name, game in games.items():
-        if not any(p.version == __version__ for p in game.privates):
+        if not any(p.version == release() for p in game.privates):
             continue
         held = {file_of(p.source) for p in game.privates}
-        for mail in sorted(m for m, of in mails.reports.items() if of == name and mails.versions[m] == __version__):
+        for mail in sorted(m for m, of in mails.reports.items() if of == name and mails.versions[m] == release()):
             if mail not in held:
                 problems.append(f"{mail}: a report mail of game {name} without a private report this check can read")
 
