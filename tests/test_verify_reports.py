@@ -417,3 +417,22 @@ def test_the_moderators_verify_names_a_sealed_step_whose_seats_texts_were_edited
     verified = CliRunner().invoke(app, ["verify", "demo", "--data", str(demo)])
     assert verified.exit_code == 1
     assert f"turn {number}: its seats' order texts do not make its orders text: the turn was edited" in verified.output
+
+
+def test_an_event_that_begins_like_a_draw_line_in_german_is_read_as_an_event(
+    empires_demo: Path, tmp_path: Path
+) -> None:
+    """German "Wurf für den Startspieler: 3 (EAW-3.11)." begins as a draw line ("Wurf 1 von 1-3: 3 (...)") does:
+    a draw line is read only below its turn's dice line."""
+    folder = tmp_path / "german"
+    folder.mkdir()
+    for number in (1, 2, 3):
+        shown = CliRunner().invoke(
+            app, ["report", "demo", "--turn", str(number), "--language", "de", "--data", str(empires_demo)]
+        )
+        assert shown.exit_code == 0, shown.output
+        (folder / f"report-{number}.txt").write_text(shown.output)
+    assert re.search(r"^  Wurf für ", (folder / "report-2.txt").read_text(), re.M)  # the event
+    result = check(folder)
+    assert result.exit_code == 0 and not problems(result), result.output
+    assert re.search(r"^ok +game demo turn 2: .*[1-9] draw\(s\) recomputed", result.output, re.M), result.output

@@ -704,7 +704,7 @@ def _read_turn_line(line: str, where: str, turn: TurnCopy, problems: list[str]) 
         _read_hash_line(line, where, turn, problems)
         return
     found, begins = _match(DRAW_LINE, line)
-    if begins:
+    if begins and turn.key_at:  # a draw line follows its turn's dice line; before it, an event may begin alike
         draw = _draw(found)
         if draw is None:
             problems.append(f"{where}: turn {turn.turn}'s draw line is garbled: {line[:90]!r}")
