@@ -151,3 +151,10 @@ def test_a_bot_demo_whose_bots_do_not_end_the_game_stops_at_the_most_steps_and_f
     assert "The game has ended" not in result.output and "final score" not in result.output
     assert "Verified by replay" in result.output and (tmp_path / "demo" / "site" / "index.html").exists()
     assert len(list((tmp_path / "demo" / "mail").glob("*.eml"))) > 3
+
+
+def test_a_bot_demo_of_no_steps_is_refused_before_anything_is_made(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--turns", "0", "--data", str(folder)])
+    assert result.exit_code == 2 and "0 is not in the range x>=1" in result.output
+    assert not folder.exists()

@@ -105,7 +105,8 @@ def test_a_private_report_of_another_pbem_version_is_not_compared_and_the_note_s
     assert result.exit_code == 0, result.output
     line = private_line(result, "aurel")
     assert line and int(line.group(1)) == len(with_private_report(kept, "aurel")) - 1, result.output
-    assert re.search(r"^note +game demo: 1 private report\(s\) in texts of pbem version 0\.0\.9 ", result.output, re.M)
+    noted = r"^note +game demo: 1 private report\(s\) in mails of pbem 0\.0\.9 are not compared"
+    assert re.search(noted, result.output, re.M), result.output
 
 
 def test_C_8_8_the_private_reports_of_a_one_turn_classic_game_are_compared_in_each_players_language(

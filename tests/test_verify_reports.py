@@ -436,3 +436,14 @@ def test_an_event_that_begins_like_a_draw_line_in_german_is_read_as_an_event(
     result = check(folder)
     assert result.exit_code == 0 and not problems(result), result.output
     assert re.search(r"^ok +game demo turn 2: .*[1-9] draw\(s\) recomputed", result.output, re.M), result.output
+
+
+def test_a_mail_part_in_an_unknown_charset_is_read_as_utf8_not_a_crash(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    mail = sorted(kept.glob("*.eml"))[0]
+    raw = mail.read_bytes()
+    assert b'charset="utf-8"' in raw
+    mail.write_bytes(raw.replace(b'charset="utf-8"', b'charset="x-bogus"'))
+    result = check(kept)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 0 and not problems(result), result.output

@@ -774,7 +774,8 @@ def demo(
     mode: Annotated[str | None, typer.Option(help="Mode of a bot demo ({ruleset:modes}).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bots' orders in a bot demo (default 1).")] = None,
     turns: Annotated[
-        int | None, typer.Option(help="Stop a bot demo after this many steps (default: play to the end).")
+        int | None,
+        typer.Option(min=1, help="Stop a bot demo after this many steps (default: play to the end, 1,000 at most)."),
     ] = None,
 ) -> None:
     from adjudicator.rulesets import load_ruleset

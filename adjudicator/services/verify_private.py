@@ -109,7 +109,7 @@ def check_private_reports(
     problems: list[str] = []
     agreed: dict[str, set[int]] = {}
     reports: Counter[str] = Counter()
-    other = Counter(copy.version or "none" for copy in copies if copy.version != release())
+    other = Counter(copy.version for copy in copies if copy.version != release())
     for copy in (copy for copy in copies if copy.version == release()):
         label = f"{copy.where}: game {game.name}"
         missing = [number for number in copy.turns if number not in rows]
@@ -154,9 +154,9 @@ def check_private_reports(
         for seat, turns in sorted(agreed.items())
     ]
     notes = [
-        f"game {game.name}: {count} private report(s) in texts of pbem version {version} (this is {release()}; "
-        "none: no mail, or a mail of an older pbem) are not compared with the record: other templates word them "
-        "otherwise"
+        f"game {game.name}: {count} private report(s) "
+        + (f"in mails of pbem {version}" if version else "in texts that name no pbem release (files, older mails)")
+        + f" are not compared with the record: this is pbem {release()}, whose texts may be worded otherwise"
         for version, count in sorted(other.items())
     ]
     return lines, problems, notes

@@ -351,7 +351,7 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
             _keep_mail(name, raw, message, mails, subject.group(1) if subject else "")
             for part in message.walk():
                 if part.get_content_type() == "text/plain":
-                    text = part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8", "replace")
+                    text = _part_text(part)
                     yield f"{name} (mail text)", text, subject.group(1) if subject else ""
         elif path.suffix.lower() in (".html", ".htm"):
             page = raw.decode("utf-8", "replace")
@@ -360,6 +360,16 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
                 yield name, "\n" * before + html.unescape(found.group(1)), ""
         else:
             yield name, raw.decode("utf-8", "replace"), ""
+
+
+def _part_text(part: email.message.Message) -> str:
+    """A mail part's text in the charset it names; in UTF-8 when that charset is unknown (a damaged header)."""
+    payload = part.get_payload(decode=True)
+    payload = payload if isinstance(payload, bytes) else b""
+    try:
+        return payload.decode(part.get_content_charset() or "utf-8", "replace")
+    except LookupError:
+        return payload.decode("utf-8", "replace")
 
 
 def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mails, game: str = "") -> None:
@@ -403,8 +413,8 @@ def _html_differs(name: str, message: email.message.Message) -> list[str]:
     plain, markup = message.get_body(("plain",)), message.get_body(("html",))
     if plain is None or markup is None or plain is markup:
         return []
-    shown = _REPORT_HTML.findall(markup.get_content())
-    text = plain.get_content().rstrip("\n").splitlines()
+    shown = _REPORT_HTML.findall(_part_text(markup))
+    text = _part_text(plain).rstrip("\r\n").splitlines()
     if not shown:
         return [f"{name}: its HTML part holds no text to compare with its text part"]
     for number, (line, seen) in enumerate(zip_longest(text, html.unescape(shown[-1]).splitlines()), 1):
