@@ -62,6 +62,8 @@ def after_missed(game: GameRow, ruleset: Ruleset, seat: SeatRow) -> None:
 
 
 TAKE_BACK = N_("The bot orders for your seat until you send orders again: the template at the end of this mail does.")
+RUN_BY_BOT = N_("%(seat)s is run by the bot.")
+BACK_FROM_BOT = N_("%(seat)s is played by its player again.")
 
 
 def take_back_note(seat: SeatRow) -> str:
@@ -75,6 +77,6 @@ def bot_notes(seats: list[SeatRow], say: str) -> str:
     """The report's lines on the seats the bot runs and those their players took back ("" when none)."""
     from adjudicator.render.i18n import gettext
 
-    lines = [gettext(say, "%(seat)s is run by the bot.", seat=s.seat) for s in seats if s.run_by_bot]
-    lines += [gettext(say, "%(seat)s is played by its player again.", seat=s.seat) for s in seats if s.back_from_bot]
+    lines = [gettext(say, RUN_BY_BOT, seat=s.seat) for s in seats if s.run_by_bot]
+    lines += [gettext(say, BACK_FROM_BOT, seat=s.seat) for s in seats if s.back_from_bot]
     return "".join(line + "\n" for line in lines)

@@ -94,7 +94,20 @@ def game_record(stored: GameRows) -> dict[str, Any]:
         "seats": [seat.seat for seat in stored.seats],
         "turns": [{name: getattr(row, name) for name in TURN_FIELDS} for row in stored.turns],
         "decisions": [{name: getattr(row, name) for name in DECISION_FIELDS} for row in stored.decisions],
+        # the seats whose orders the bot gave, which the public reports name (an older record has none)
+        "bots": [[number, seat] for number, seats in bot_turns(stored).items() for seat in seats],
     }
+
+
+def bot_turns(stored: GameRows) -> dict[int, list[str]]:
+    """The seats whose orders for each live turn the bot gave (number -> seats in name order; a turn without any is
+    left out), as queries.bot_seats reads them of the archive."""
+    live = {row.number for row in stored.turns}
+    found: dict[int, list[str]] = {}
+    for (number, seat), orders in sorted(stored.order_sets.items()):
+        if orders.source == "bot" and number in live:
+            found.setdefault(number, []).append(seat)
+    return found
 
 
 def record_text(stored: GameRows) -> str:
@@ -134,10 +147,19 @@ def read_record(text: str) -> GameRows:
         decisions=[_row(d, f"decision {i}", DECISION_FIELDS) for i, d in enumerate(_list(record, "decisions"))],
         withdrawn=set(),
         observers=[],
-        order_sets={},
+        order_sets={(turn, seat): SimpleNamespace(source="bot") for turn, seat in _bots(record)},
         order_mails=[],
         mails=[],
     )
+
+
+def _bots(record: dict[str, Any]) -> list[tuple[int, str]]:
+    """The record's (turn, seat) whose orders the bot gave; none in a record of an older version."""
+    found = record.get("bots", [])
+    pairs = found if isinstance(found, list) else [None]
+    if not all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int and isinstance(p[1], str) for p in pairs):
+        raise PbemError("its 'bots' is not a list of [turn, seat]")
+    return [(turn, seat) for turn, seat in pairs]
 
 
 def _list(record: dict[str, Any], key: str) -> list[Any]:

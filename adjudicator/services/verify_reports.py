@@ -29,8 +29,8 @@ chain head after the turn; from these it checks, game by game:
   replayed from it as `pbem verify` replays the archive, every hidden draw dealt again from the seed, every seat's
   orders held to the orders hashes, and each turn's chain head, key and orders hash held to those the reports
   printed, so that the record is the game the player was sent. Without it, the other seats' order texts and which
-  cards the hidden draws dealt are named as unchecked. With it, each private report the player kept is rendered
-  again from the record and held to his mail's text (verify_private.py).
+  cards the hidden draws dealt are named as unchecked. With it, each report the player's mails hold, public and
+  private, is rendered again from the record and held to his mail's text (verify_rendered.py).
 
 A roll-back notice (its subject and first line as services/gm.py writes them) sets aside what the player got of
 the withdrawn turns before it: the order of the mails is read from the outbox place each pbem Message-ID names.
@@ -74,8 +74,8 @@ from adjudicator.resources import release
 from adjudicator.services.chain import digest_link
 from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.notices import REPORT_SUBJECT
-from adjudicator.services.verify_private import PrivateCopy, check_private_reports, private_copies
 from adjudicator.services.verify_published import spans
+from adjudicator.services.verify_rendered import ReportCopy, check_rendered, report_copies
 
 if TYPE_CHECKING:
     from adjudicator.archive.verify_rows import GameRows
@@ -184,7 +184,7 @@ class GameCopies:
     fingerprints: dict[tuple[int, str], list[Fingerprint]] = field(default_factory=dict)
     unkeyed: bool = False  # its seed came with the line of a game whose orders hashes are unkeyed (orders_digest)
     record: str = ""  # where the folder holds the game's record (game_record.py), which the check replays
-    privates: list[PrivateCopy] = field(default_factory=list)  # the seats' private reports (verify_private.py)
+    rendered: list[ReportCopy] = field(default_factory=list)  # the reports as texts (verify_rendered.py)
 
 
 @dataclass
@@ -208,19 +208,19 @@ def verify_reports(folder: Path) -> Checked:
     for where, text, game in _texts(folder, mails):
         _read_report(text, where, game, games, checked.problems)
         mail = file_of(where)
-        for private in private_copies(where, text, mails.versions.get(mail, ""), mail in mails.reports):
-            if not private.game or (game and private.game != game):
-                about = f"of game {private.game} in a mail about game {game}" if private.game else "that names no game"
-                checked.problems.append(f"{private.where}: a private report {about}")
+        for copy in report_copies(where, text, mails.versions.get(mail, ""), mail in mails.reports):
+            if not copy.game or (game and copy.game != game):
+                about = f"of game {copy.game} in a mail about game {game}" if copy.game else "that names no game"
+                checked.problems.append(f"{copy.where}: a report {about}")
                 continue
-            games.setdefault(private.game, GameCopies()).privates.append(private)
+            games.setdefault(copy.game, GameCopies()).rendered.append(copy)
     for where, text, turn in _hidden_texts(folder):
         _read_hidden(text, where, turn, games, checked.problems)
     _name_unnamed(games, checked.notes)
     if not games:
         checked.problems.append(f"{folder}: no report of any game found (.eml, .txt or .html files)")
     checked.problems += mails.problems
-    _unread_privates(games, mails, checked.problems)  # before a roll-back sets some aside
+    _unread_reports(games, mails, checked.problems)  # before a roll-back sets some aside
     _set_aside_withdrawn(games, mails, checked.notes)
     records = list(_records(folder, games, mails, checked.problems))
     for name in sorted(games):
@@ -258,9 +258,9 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
                 game.fingerprints[key] = receipts
                 if not receipts:
                     del game.fingerprints[key]
-        withdrawn = [p for p in game.privates if before(p.source) and set(p.turns) & set(turns)]
-        aside |= {number for p in withdrawn for number in p.turns if number in turns}
-        game.privates = [p for p in game.privates if p not in withdrawn]
+        withdrawn = [c for c in game.rendered if before(c.source) and set(c.turns) & set(turns)]
+        aside |= {number for c in withdrawn for number in c.turns if number in turns}
+        game.rendered = [c for c in game.rendered if c not in withdrawn]
         records = [r for r in mails.records if not (r[2] == name and before(r[0]))]
         if len(records) < len(mails.records):
             notes.append(
@@ -274,17 +274,12 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
             )
 
 
-def _unread_privates(games: dict[str, GameCopies], mails: Mails, problems: list[str]) -> None:
-    """A player's report mails each end with his private report: when the folder holds a seat's private reports of a
-    game, a report mail of it written by this version whose private report cannot be read (its title or headings
-    worded otherwise) is named, lest a private report escape the check by being garbled."""
-    for name, game in games.items():
-        if not any(p.version == release() for p in game.privates):
-            continue
-        held = {file_of(p.source) for p in game.privates}
-        for mail in sorted(m for m, of in mails.reports.items() if of == name and mails.versions[m] == release()):
-            if mail not in held:
-                problems.append(f"{mail}: a report mail of game {name} without a private report this check can read")
+def _unread_reports(games: dict[str, GameCopies], mails: Mails, problems: list[str]) -> None:
+    """A report mail of this release whose reports cannot be read at all (their titles worded otherwise) is named,
+    lest its texts escape the comparison with the record by being garbled."""
+    held = {file_of(copy.source) for game in games.values() for copy in game.rendered}
+    for mail in sorted(m for m in mails.reports if mails.versions[m] == release() and m not in held):
+        problems.append(f"{mail}: a report mail of game {mails.reports[mail]} without a report this check can read")
 
 
 def file_of(place: str) -> str:
@@ -1187,12 +1182,7 @@ def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], ch
             f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
             "are held to nothing you were sent"
         )
-    sections: dict[str, list[tuple[int, int]]] = {}  # each text's public turn sections: (line, turn)
-    for number, copies in game.turns.items():
-        for copy in (copy for copy in copies if copy.heading):
-            source, line = copy.where.rsplit(":", 1)
-            sections.setdefault(source, []).append((int(line), number))
-    lines, problems, notes = check_private_reports(where, stored, game.privates, sections)
+    lines, problems, notes = check_rendered(where, stored, game.rendered)
     checked.lines += lines
     checked.problems += problems
     checked.notes += notes

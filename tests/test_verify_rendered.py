@@ -1,6 +1,7 @@
-"""A player's private reports held to the game's record (services/verify_private.py): each one his mails hold is
-rendered again from the record, for his seat, its turns and his language, and must be the mail's text. A moderator
-who showed a player cards, verdicts or a position the game did not give him is named with the mail and its line."""
+"""A player's reports held to the game's record (services/verify_rendered.py): each one his mails hold, public and
+private, is rendered again from the record, for its turns, his seat and his language, and must be the mail's text.
+A moderator who showed a player cards, verdicts or a position the game did not give him is named with the mail and
+its line."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typer.testing import CliRunner, Result
 from adjudicator import __version__
 from adjudicator.cli import app
 from adjudicator.resources import release
-from tests.test_game_record import mails_of
+from tests.test_game_record import archive_turns, mails_of
 from tests.test_orders_commitment import CAPTURE, caesar_capture_game
 from tests.test_verify_reports import check, kept_mails, problems
 
@@ -55,13 +56,16 @@ def rewrite_mail(path: Path, old: str, new: str, parts: tuple[str, ...] = ("plai
     path.write_bytes(message.as_bytes())
 
 
+def reports_in(mail: Path) -> int:
+    """How many reports, public and private, a mail's text holds."""
+    return len(re.findall(r"^Game demo - (?:public|private) report", mail_text(mail), re.M))
+
+
 def with_private_report(folder: Path, seat: str) -> list[Path]:
     return [mail for mail in sorted(folder.glob("*.eml")) if f"private report for {seat}" in mail_text(mail)]
 
 
-def test_every_private_report_of_a_player_is_the_one_the_record_renders_for_his_seat(
-    demo: Path, tmp_path: Path
-) -> None:
+def test_every_report_a_player_kept_is_the_one_the_record_renders_for_his_seat(demo: Path, tmp_path: Path) -> None:
     kept = kept_mails(demo, tmp_path / "kept")
     result = check(kept)
     assert result.exit_code == 0, result.output
@@ -69,6 +73,11 @@ def test_every_private_report_of_a_player_is_the_one_the_record_renders_for_his_
     assert line, result.output
     assert int(line.group(1)) == len(with_private_report(kept, "aurel")) > 10
     assert line.group(2).startswith("1-")  # every turn of the game, from the first, in one span
+    public = re.search(
+        r"^ok +game demo: (\d+) public report\(s\) \(turn\(s\) 1-(\d+)\) are the record's", result.output, re.M
+    )
+    mailed = sum(reports_in(mail) for mail in kept.glob("*.eml")) - int(line.group(1))
+    assert public and int(public.group(1)) == mailed and int(public.group(2)) == len(archive_turns(demo)) - 1
 
 
 def test_a_card_the_game_never_dealt_shown_in_a_private_report_is_named_with_the_mail_and_its_line(
@@ -91,7 +100,7 @@ def test_a_card_the_game_never_dealt_shown_in_a_private_report_is_named_with_the
     assert "Gaius the Invented" in found[0] and shown.group(2) in found[0]  # the line mailed, and the record's
 
 
-def test_a_private_report_of_another_pbem_version_is_not_compared_and_the_note_says_so(
+def test_the_reports_of_a_mail_of_another_pbem_release_are_not_compared_and_the_note_says_so(
     demo: Path,
     tmp_path: Path,
 ) -> None:
@@ -105,7 +114,7 @@ def test_a_private_report_of_another_pbem_version_is_not_compared_and_the_note_s
     assert result.exit_code == 0, result.output
     line = private_line(result, "aurel")
     assert line and int(line.group(1)) == len(with_private_report(kept, "aurel")) - 1, result.output
-    noted = r"^note +game demo: 1 private report\(s\) in mails of pbem 0\.0\.9 are not compared"
+    noted = rf"^note +game demo: {reports_in(older)} report\(s\) in mails of pbem 0\.0\.9 are not compared"
     assert re.search(noted, result.output, re.M), result.output
 
 
@@ -140,7 +149,7 @@ def test_every_mail_names_the_pbem_release_that_pbem_version_prints(demo: Path) 
     assert {read_mail(mail)["X-PBEM-Version"] for mail in (demo / "mail").glob("*.eml")} == {release()}
 
 
-def test_a_report_mail_whose_private_report_was_changed_around_its_lines_is_named(demo: Path, tmp_path: Path) -> None:
+def test_a_report_mail_changed_around_its_reports_lines_is_named(demo: Path, tmp_path: Path) -> None:
     """The forgeries that keep every rendered line: a turn's section left out, a line added after the report, its
     title worded otherwise (so that it would not be read), a title naming another game."""
     cases = {
@@ -151,9 +160,9 @@ def test_a_report_mail_whose_private_report_was_changed_around_its_lines_is_name
     }
     expected = {
         "a turn left out": r"cannot give: its turns \([\d, -]+\) are not those of the public reports before it",
-        "a line added after it": r"this line reads '  aurel-9 Gaius the Invented .*pbem writes only the deadline",
-        "its title reworded": r"a report mail of game demo without a private report this check can read",
-        "another game's title": r"a private report of game dem0 in a mail about game demo",
+        "a line added after it": r"a line pbem does not write in a report mail, outside its reports: '  aurel-9 Gaius",
+        "its title reworded": r"a line pbem does not write in a report mail, outside its reports: '",
+        "another game's title": r"a report of game dem0 in a mail about game demo",
     }
     for case, (pattern, forged) in cases.items():
         kept = kept_mails(demo, tmp_path / case)
@@ -199,3 +208,16 @@ def test_the_release_is_the_same_for_the_same_code_and_another_once_a_template_c
     report = tree / "templates" / "report-seat.txt.j2"
     report.write_text(report.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert release_of(tree) != release()  # its texts may differ: mails it wrote are not compared with this one's
+
+
+def test_a_public_report_that_shows_another_position_than_the_records_is_named(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    mail = with_private_report(kept, "aurel")[-3]
+    shown = re.search(r"^  aurel: coins (\d+),", mail_text(mail), re.M)
+    assert shown
+    rewrite_mail(mail, shown.group(0), f"  aurel: coins {int(shown.group(1)) + 30},")
+    named = problems(check(kept))
+    assert len(named) == 1 and named[0].startswith(f"{mail.name} (mail text):"), named
+    assert (
+        "the public report is not the one the record" in named[0] and f"coins {int(shown.group(1)) + 30}," in named[0]
+    )
