@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 from adjudicator import __version__
 from adjudicator.cli import app
 from adjudicator.resources import release
-from tests.test_game_record import archive_turns, mails_of
+from tests.test_game_record import archive_turns, mails_of, publish
 from tests.test_orders_commitment import CAPTURE, caesar_capture_game
 from tests.test_verify_reports import check, kept_mails, problems
 
@@ -221,3 +221,21 @@ def test_a_public_report_that_shows_another_position_than_the_records_is_named(d
     assert (
         "the public report is not the one the record" in named[0] and f"coins {int(shown.group(1)) + 30}," in named[0]
     )
+
+
+def test_a_site_page_names_its_release_and_its_report_is_held_to_the_record(demo: Path, tmp_path: Path) -> None:
+    site = publish(demo, tmp_path / "site")
+    result = check(site)
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"^ok +game demo: \d+ public report\(s\) \(turn\(s\) 0-\d+\) are the record's", result.output, re.M
+    )
+    page = site / "turn-0005.html"
+    text = page.read_text(encoding="utf-8")
+    assert f'<meta name="generator" content="pbem {release()}">' in text
+    shown = re.search(r"^  aurel: coins (\d+),", text, re.M)
+    assert shown
+    page.write_text(text.replace(shown.group(0), f"  aurel: coins {int(shown.group(1)) + 30},"), encoding="utf-8")
+    named = problems(check(site))
+    assert len(named) == 1 and named[0].startswith("turn-0005.html:"), named
+    assert "the public report is not the one the record" in named[0]

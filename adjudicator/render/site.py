@@ -17,6 +17,7 @@ from typing import Any
 
 from adjudicator.engine.vocabulary import Event
 from adjudicator.render import environment, markup_environment, render, templates_of, write_atomically
+from adjudicator.resources import release
 
 
 @dataclass
@@ -96,6 +97,7 @@ def write_site(
                 previous=previous,
                 following=following,
                 previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"],
+                release=release(),  # a player's check compares the page's report with the record's only then
             ),
         )
         if progress is not None:

@@ -84,6 +84,7 @@ _HEX = re.compile(r"[0-9a-f]{64}")
 _SUBJECT_GAME = re.compile(r"\[([^\]]+)\]")  # "[demo] Report, turn 4": the game a mail is about
 _REPORT_PRE = re.compile(r'<pre id="report">(.*?)</pre>', re.S)
 _REPORT_HTML = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)  # the text of a report mail's HTML part
+_GENERATOR = re.compile(r'<meta name="generator" content="pbem ([^"]{1,80})">')
 _HIDDEN_PRE = re.compile(r'<pre id="hidden-draws">(.*?)</pre>', re.S)  # a site's turn page once the game has ended
 _PAGE_TURN = re.compile(r"turn-(\d+)\.html?\Z")
 _READ = (".eml", ".txt", ".html", ".htm")
@@ -329,7 +330,7 @@ class Mails:
     queued: dict[str, int] = field(default_factory=dict)  # each mail pbem sent: its place in the outbox, by file name
     # (game, place in the outbox, turns withdrawn, file) of each roll-back notice
     rollbacks: list[tuple[str, int, list[int], str]] = field(default_factory=list)
-    versions: dict[str, str] = field(default_factory=dict)  # the pbem version each mail names, by file name
+    versions: dict[str, str] = field(default_factory=dict)  # the pbem release each mail or page names, by file
     reports: dict[str, str] = field(default_factory=dict)  # the report mails (their subject says so): file -> game
     problems: list[str] = field(default_factory=list)  # what a mail as a whole shows wrong (its HTML part)
 
@@ -350,6 +351,8 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
                     yield f"{name} (mail text)", text, subject.group(1) if subject else ""
         elif path.suffix.lower() in (".html", ".htm"):
             page = raw.decode("utf-8", "replace")
+            generator = _GENERATOR.search(page)  # a site page names the release that wrote it
+            mails.versions[name] = generator.group(1) if generator else ""
             for found in _REPORT_PRE.finditer(page):
                 before = page.count("\n", 0, found.start(1))  # lines numbered as in the page
                 yield name, "\n" * before + html.unescape(found.group(1)), ""
