@@ -229,6 +229,12 @@ def verify_reports(folder: Path) -> Checked:
         _check_sent(name, games[name], mails, checked)
     for where, stored in records:
         _check_record(where, stored, games, checked)
+    for name, game in sorted(games.items()):
+        if game.rendered and not game.record:
+            checked.notes.append(
+                f"game {name}: its {len(game.rendered)} report(s) are held to the game's record once the folder holds "
+                "it: it comes with your last report mail when the game is over"
+            )
     return checked
 
 
