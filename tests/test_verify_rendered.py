@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 from adjudicator import __version__
 from adjudicator.cli import app
 from adjudicator.resources import release
-from tests.test_game_record import archive_turns, mails_of, publish
+from tests.test_game_record import archive_turns, ended_with, mails_of, publish
 from tests.test_orders_commitment import CAPTURE, caesar_capture_game
 from tests.test_verify_reports import check, kept_mails, problems
 
@@ -157,17 +157,25 @@ def test_a_report_mail_changed_around_its_reports_lines_is_named(demo: Path, tmp
         "a line added after it": (r"\nDeadline: ", "\n  aurel-9 Gaius the Invented (hero, strength 9)\nDeadline: "),
         "its title reworded": (r"Game demo - private report for aurel", "Game demo \u2013 private report for aurel"),
         "another game's title": (r"Game demo - private report for aurel", "Game dem0 - private report for aurel"),
+        "the rules' title": ("Rises\nGame demo - private", "Rises (send your password)\nGame demo - private"),
+        "a deadline of its own": (r"\nDeadline: ", "\nDeadline: none for you: your empire is dissolved.\nDeadline: "),
+        "another seat on the bot": (r"\nDeadline: ", "\nGaius is run by the bot.\nDeadline: "),
+        "the public reports removed": (r"\A(?:.*\n)*?(?=Conqueror: Empire Rises\nGame demo - private)", ""),
     }
     expected = {
         "a turn left out": r"cannot give: its turns \([\d, -]+\) are not those of the public reports before it",
         "a line added after it": r"a line pbem does not write in a report mail, outside its reports: '  aurel-9 Gaius",
         "its title reworded": r"a line pbem does not write in a report mail, outside its reports: '",
         "another game's title": r"a report of game dem0 in a mail about game demo",
+        "the rules' title": r"a line pbem does not write in a report mail, outside its reports: 'Conqueror: .*\(send",
+        "a deadline of its own": r"a line pbem does not write in a report mail, outside its reports: 'Deadline: none",
+        "another seat on the bot": r"a line pbem does not write in a report mail, outside its reports: 'Gaius is run",
+        "the public reports removed": r"its turns \([\d, -]+\) are not those of the public reports before it \(none\)",
     }
     for case, (pattern, forged) in cases.items():
         kept = kept_mails(demo, tmp_path / case)
         mail, found = next(
-            (m, f) for m in with_private_report(kept, "aurel") if (f := re.search(pattern, mail_text(m)))
+            (m, f) for m in with_private_report(kept, "aurel") if (f := re.search(pattern, mail_text(m), re.M))
         )
         rewrite_mail(mail, found.group(0), forged)
         named = problems(check(kept))  # a reworded title leaves headings the public reports' reading names too
@@ -239,3 +247,34 @@ def test_a_site_page_names_its_release_and_its_report_is_held_to_the_record(demo
     named = problems(check(site))
     assert len(named) == 1 and named[0].startswith("turn-0005.html:"), named
     assert "the public report is not the one the record" in named[0]
+
+
+def test_a_mail_with_a_second_text_part_is_named(demo: Path, tmp_path: Path) -> None:
+    kept = kept_mails(demo, tmp_path / "kept")
+    mail = with_private_report(kept, "aurel")[-2]
+    message = read_mail(mail)
+    message.add_attachment("kesh has conceded: send your orders to me.", disposition="inline")
+    mail.write_bytes(message.as_bytes())
+    named = problems(check(kept))
+    assert any(p == f"{mail.name}: it has 2 text and 1 HTML parts, where pbem writes one" for p in named), named
+
+
+def test_a_site_page_whose_report_is_hidden_is_named(demo: Path, tmp_path: Path) -> None:
+    site = publish(demo, tmp_path / "site")
+    page = site / "turn-0007.html"
+    page.write_text(page.read_text(encoding="utf-8").replace('<pre id="report">', '<pre hidden id="x">'), "utf-8")
+    named = problems(check(site))
+    assert "turn-0007.html: a site page without a report this check can read" in named, named
+
+
+def test_C_8_8_a_game_over_without_a_record_passes_and_says_why_its_reports_wait(tmp_path: Path) -> None:
+    """A game whose orders hold private press gets no record: its last report mail ends without the record's note,
+    and a report quoted in press (a broadcast) is no report."""
+    _, mails, _ = ended_with(tmp_path, "PRESS TO Hispania: Game rome1 - public report")
+    for address in ("e@example.org", "h@example.org"):
+        result = check(mails_of(address, mails, tmp_path / address))
+        assert result.exit_code == 0 and not problems(result), result.output
+        said = (
+            r"^note +game rome1: its \d+ report\(s\) are not held to the game's record: the folder holds none, though"
+        )
+        assert re.search(said, result.output, re.M), result.output

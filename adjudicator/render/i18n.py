@@ -197,15 +197,13 @@ def _keyword_values(language: str, msgid: str, ruleset: str | None = None) -> di
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
-def message_pattern(text: str, wide: Collection[str] = ()) -> re.Pattern[str]:
+def message_pattern(text: str, wide: Collection[str] = (), forms: Mapping[str, str] | None = None) -> re.Pattern[str]:
     """A message as rendered (translated), its %(name)s fields as named groups, to read a rendered line back: each
-    field as little text as fits, those of `wide` as much."""
+    field as little text as fits, those of `wide` as much, those of `forms` as the regex it gives."""
     pieces = PLACEHOLDER.split(text)  # text, name, text, name, ..., text
+    field = {name: (forms or {}).get(name, ".*" if name in wide else ".*?") for name in pieces[1::2]}
     return re.compile(
-        "".join(
-            re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{'.*' if piece in wide else '.*?'})"
-            for i, piece in enumerate(pieces)
-        )
+        "".join(re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{field[piece]})" for i, piece in enumerate(pieces))
         + r"\Z"
     )
 

@@ -19,11 +19,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.mail.clock import DEADLINE_LINES
 from adjudicator.orders.keywords import KEYWORD_LANGUAGES
-from adjudicator.render.i18n import message_pattern, translations
+from adjudicator.render.i18n import engine_text, message_pattern, translations
 from adjudicator.resources import release
 from adjudicator.services.bots import BACK_FROM_BOT, RUN_BY_BOT, TAKE_BACK
 from adjudicator.services.notices import RECORD_NOTE
@@ -39,30 +39,33 @@ HEADINGS = {  # a public report's one turn; a private report's turns
     PRIVATE_TITLE: ("Turn %(number)s: %(seat)s", "Turn %(number)s"),
 }
 MAIL_LINES = (*DEADLINE_LINES, RECORD_NOTE, TAKE_BACK, RUN_BY_BOT, BACK_FROM_BOT)  # a report mail's other lines
+MOMENT = r"\d{4}-\d\d-\d\d \d\d:\d\d"
+FIELD_FORMS = {"utc": MOMENT + " UTC", "zone": r"[A-Za-z0-9_/+-]{1,40}", "local": MOMENT + r" [A-Za-z0-9+-]{1,8}"}
+REPORT_MAIL, PAGE = "report mail", "site page"  # the texts that hold nothing but their reports and pbem's own lines
 _HEADING = re.compile(r"=== (.*) ===\Z")
 
 
 @dataclass(frozen=True)
 class ReportCopy:
-    """One report as a text (a mail's, a file's) holds it."""
+    """One report as a text (a mail's, a site page's, a file's) holds it."""
 
     game: str
     seat: str | None  # the seat of a private report; None for a public one
     language: str
     turns: tuple[int, ...]  # the turns its headings name, in order (a public report has one)
     text: tuple[str, ...]  # the whole text it is in, shared by the reports of that text
-    index: int  # its title line's index in `text`
+    start: int  # the index in `text` of its first line, the rules' title (its own title is the next)
     source: str  # the text's name (a mail's text part)
-    version: str  # the pbem release of the mail ("" for a file that is no mail, or a mail of an older pbem)
-    report_mail: bool  # in a report mail, which holds nothing else but pbem's notes
+    version: str  # the pbem release of the mail or page ("" for a file, or a mail of an older pbem)
+    frame: str  # REPORT_MAIL or PAGE: a text that holds nothing else; "" for others (a welcome, an answer)
     lines: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "lines", self.text[self.index :])  # from its title to the end of the text
+        object.__setattr__(self, "lines", self.text[self.start :])  # from its first line to the end of the text
 
     @property
     def where(self) -> str:
-        return f"{self.source}:{self.index + 1}"
+        return f"{self.source}:{self.start + 2}"  # its title line
 
     @property
     def kind(self) -> str:
@@ -80,37 +83,69 @@ def _titles() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
 
 
 @cache
+def _rules_titles() -> frozenset[str]:
+    """The line that begins every report, the title of its rules, as each ruleset gives it in each language: a
+    report's title quoted elsewhere (in press) lacks it."""
+    from adjudicator.rulesets import ruleset_infos
+
+    return frozenset(
+        engine_text(language, info.title, info.name) for info in ruleset_infos() for language in KEYWORD_LANGUAGES
+    )
+
+
+@cache
 def _headings(title: str, language: str) -> tuple[re.Pattern[str], ...]:
     return tuple(message_pattern(translations(language).gettext(heading)) for heading in HEADINGS[title])
 
 
-def report_copies(source: str, text: str, version: str, report_mail: bool = False) -> list[ReportCopy]:
-    """The reports a text holds (`source`: how its problems name it, `version`: its mail's pbem release,
-    `report_mail`: whether it is a report mail's text)."""
+def report_copies(source: str, text: str, version: str, frame: str = "") -> list[ReportCopy]:
+    """The reports a text holds (`source`: how its problems name it, `version`: its mail's or page's pbem release,
+    `frame`: REPORT_MAIL or PAGE for a text that holds nothing else)."""
     lines = tuple(text.splitlines())
     found = []
-    for index, line in enumerate(lines):
+    for index, line in enumerate(lines[1:], 1):
         kind, language, title = next(
             ((t, lang, m) for t, lang, p in _titles() if (m := p.match(line.strip()))), ("", "", None)
         )
-        if title is None:
+        rules = lines[index - 1]
+        if title is None or rules.strip() not in _rules_titles():
             continue
-        rules = lines[index - 1] if index else None  # the rules' title, which begins every report
         turns = []
         for heading in lines[index + 1 :]:
             if heading == rules:
                 break  # the next report begins
             named = _HEADING.match(heading.strip())
             patterns = _headings(kind, language) if named else ()
-            number = next((m.group("number") for p in patterns if (m := p.match(named[1])) and named), "")
+            number = next((m.group("number") for p in patterns if named and (m := p.match(named[1]))), "")
             if number.isdecimal() and number.isascii() and len(number) < 10:
                 turns.append(int(number))
         seat = title.groupdict().get("seat")
         turns = turns if seat else turns[:1]
-        found.append(
-            ReportCopy(title["game"], seat, language, tuple(turns), lines, index, source, version, report_mail)
-        )
+        found.append(ReportCopy(title["game"], seat, language, tuple(turns), lines, index - 1, source, version, frame))
     return found
+
+
+@dataclass(frozen=True)
+class _Record:
+    """What the reports are rendered from: the record's rows, read once."""
+
+    where: str
+    stored: GameRows
+    ruleset: Any
+    rows: dict[int, Any]
+    states: dict[int, str]
+    bots: dict[int, list[str]]
+    seats: frozenset[str]
+
+    @classmethod
+    def read(cls, where: str, stored: GameRows) -> _Record:
+        from adjudicator.services.game_reads import game_ruleset
+        from adjudicator.services.game_record import bot_turns
+
+        rows = {row.number: row for row in stored.turns}
+        states = {number: row.state_json for number, row in rows.items()}
+        seats = frozenset(seat.seat for seat in stored.seats)
+        return cls(where, stored, game_ruleset(stored.game), rows, states, bot_turns(stored), seats)
 
 
 def check_rendered(record: str, stored: GameRows, copies: list[ReportCopy]) -> tuple[list[str], list[str], list[str]]:
@@ -118,20 +153,21 @@ def check_rendered(record: str, stored: GameRows, copies: list[ReportCopy]) -> t
     replayed."""
     problems: list[str] = []
     compared = [copy for copy in copies if copy.version == release()]
+    read = _Record.read(record, stored)
     covered: dict[str, set[int]] = {}  # the line indexes of each text that its reports cover
     failed: set[str] = set()  # the texts with a report that is not the record's (named once)
     agreed: dict[str | None, list[ReportCopy]] = {}
     for copy in compared:
-        found = _compare(copy, stored, compared, record)
-        if isinstance(found, str):
-            problems.append(found)
+        problem, length = _compare(copy, read, compared)
+        if problem:
+            problems.append(problem)
             failed.add(copy.source)
             continue
-        covered.setdefault(copy.source, set()).update(range(copy.index - 1, copy.index + found))  # the rules' title too
+        covered.setdefault(copy.source, set()).update(range(copy.start, copy.start + length))
         agreed.setdefault(copy.seat, []).append(copy)
-    for source, copy in {c.source: c for c in compared if c.report_mail}.items():
+    for source, copy in {c.source: c for c in compared if c.frame}.items():
         if source not in failed:
-            problems += _other_lines(copy, covered.get(source, set()))
+            problems += _other_lines(copy, covered.get(source, set()), read.seats)
     name = stored.game.name
     lines = [
         f"game {name}: {len(found)} "
@@ -150,19 +186,16 @@ def check_rendered(record: str, stored: GameRows, copies: list[ReportCopy]) -> t
     return lines, problems, notes
 
 
-def _compare(copy: ReportCopy, stored: GameRows, copies: list[ReportCopy], record: str) -> str | int:
-    """A problem of one report against the record, or the number of its lines the record renders."""
-    from adjudicator.services.game_reads import game_ruleset
-    from adjudicator.services.game_record import bot_turns
+def _compare(copy: ReportCopy, record: _Record, copies: list[ReportCopy]) -> tuple[str, int]:
+    """(the problem of one report against the record or "", the number of its lines)."""
     from adjudicator.services.reports import seat_report, turn_reports
 
-    game, label = stored.game, f"{copy.where}: game {stored.game.name}"
-    rows = {row.number: row for row in stored.turns}
-    missing = [number for number in copy.turns if number not in rows]
-    reported = _reported(copy, copies) if copy.seat else []
-    seated = copy.seat is None or copy.seat in {seat.seat for seat in stored.seats}
-    if not seated or not copy.turns or missing or reported not in ([], sorted(copy.turns)):
-        return f"{label}: {copy.kind} that the record ({record}) cannot give: " + (
+    game, label = record.stored.game, f"{copy.where}: game {record.stored.game.name}"
+    missing = [number for number in copy.turns if number not in record.rows]
+    reported = _reported(copy, copies) if copy.seat else list(copy.turns)
+    seated = copy.seat is None or copy.seat in record.seats
+    if not seated or not copy.turns or missing or reported != sorted(copy.turns):
+        return f"{label}: {copy.kind} that the record ({record.where}) cannot give: " + (
             f"it has no seat {copy.seat}"
             if not seated
             else "it names no turn"
@@ -170,48 +203,49 @@ def _compare(copy: ReportCopy, stored: GameRows, copies: list[ReportCopy], recor
             else f"turn(s) {spans(missing)} are not in it"
             if missing
             else f"its turns ({spans(list(copy.turns))}) are not those of the public reports before it "
-            f"({spans(reported)})"
-        )
-    ruleset, states = game_ruleset(game), {number: row.state_json for number, row in rows.items()}
+            f"({spans(reported) or 'none'})"
+        ), 0
+    rows, states = record.rows, record.states
     try:
         if copy.seat:
-            text = seat_report(ruleset, game, [rows[n] for n in copy.turns], states, copy.seat, copy.language)
+            text = seat_report(record.ruleset, game, [rows[n] for n in copy.turns], states, copy.seat, copy.language)
         else:
-            number = copy.turns[0]
-            bots = bot_turns(stored).get(number, ())
-            text = turn_reports(ruleset, game, rows[number], {}, copy.language, states.get(number - 1), bots=bots)[
-                "report.txt"
-            ]
+            number, say = copy.turns[0], copy.language
+            bots = record.bots.get(number, ())
+            made = turn_reports(record.ruleset, game, rows[number], {}, say, states.get(number - 1), bots=bots)
+            text = made["report.txt"]
     except Exception as broken:  # noqa: BLE001 (a forged record that replays yet renders nothing is named)
-        return f"{label}: the record ({record}) cannot render {copy.kind}: {broken}"
-    rendered = text.splitlines()[1:]  # from its title: the rules' title aside
+        return f"{label}: the record ({record.where}) cannot render {copy.kind}: {broken}", 0
+    rendered = text.splitlines()
     for index, line in enumerate(rendered):
         held = copy.lines[index] if index < len(copy.lines) else "(the text ends)"
         if held.rstrip() != line.rstrip():
             return (
-                f"{copy.source}:{copy.index + index + 1}: game {game.name} turn(s) {spans(list(copy.turns))}: "
-                f"{copy.kind} is not the one the record ({record}) gives: this line reads {held!r}; rendered from "
-                f"the record it reads {line!r}"
-            )
-    return len(rendered)
+                f"{copy.source}:{copy.start + index + 1}: game {game.name} turn(s) {spans(list(copy.turns))}: "
+                f"{copy.kind} is not the one the record ({record.where}) gives: this line reads {held!r}; rendered "
+                f"from the record it reads {line!r}"
+            ), 0
+    return "", len(rendered)
 
 
 def _reported(copy: ReportCopy, copies: list[ReportCopy]) -> list[int]:
     """The turns of the public reports between the private report before `copy` in its text (or the text's start)
-    and `copy`."""
-    same = [c for c in copies if c.source == copy.source and c.index < copy.index]
-    since = max((c.index for c in same if c.seat), default=-1)
-    return sorted({n for c in same if c.seat is None and c.index > since for n in c.turns})
+    and `copy`: pbem writes a private report after the public reports of its turns."""
+    same = [c for c in copies if c.source == copy.source and c.start < copy.start]
+    since = max((c.start for c in same if c.seat), default=-1)
+    return sorted({n for c in same if c.seat is None and c.start > since for n in c.turns})
 
 
-def _other_lines(copy: ReportCopy, covered: set[int]) -> list[str]:
-    """The lines of a report mail's text outside its reports that pbem does not write there."""
+def _other_lines(copy: ReportCopy, covered: set[int], seats: frozenset[str]) -> list[str]:
+    """The lines of a report mail's text or a site page's report outside its reports that pbem does not write
+    there: in a mail, the notes on seats the bot runs (the game's seats), the deadline and the record's note."""
     say = translations(copy.language).gettext
-    allowed = [message_pattern(say(line)) for line in MAIL_LINES]
+    forms = {**FIELD_FORMS, "seat": "|".join(re.escape(seat) for seat in sorted(seats)) or "(?!)"}
+    allowed = [message_pattern(say(line), forms=forms) for line in MAIL_LINES] if copy.frame == REPORT_MAIL else []
     for index, line in enumerate(copy.text):
         if index not in covered and line.strip() and not any(p.match(line.strip()) for p in allowed):
             return [
-                f"{copy.source}:{index + 1}: game {copy.game}: a line pbem does not write in a report mail, outside "
+                f"{copy.source}:{index + 1}: game {copy.game}: a line pbem does not write in a {copy.frame}, outside "
                 f"its reports: {line!r}"
             ]
     return []

@@ -46,6 +46,7 @@ import html
 import json
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -75,7 +76,7 @@ from adjudicator.services.chain import digest_link
 from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.notices import REPORT_SUBJECT
 from adjudicator.services.verify_published import spans
-from adjudicator.services.verify_rendered import ReportCopy, check_rendered, report_copies
+from adjudicator.services.verify_rendered import PAGE, REPORT_MAIL, ReportCopy, check_rendered, report_copies
 
 if TYPE_CHECKING:
     from adjudicator.archive.verify_rows import GameRows
@@ -87,7 +88,8 @@ _REPORT_HTML = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)  # the text of a repor
 _GENERATOR = re.compile(r'<meta name="generator" content="pbem ([^"]{1,80})">')
 _HIDDEN_PRE = re.compile(r'<pre id="hidden-draws">(.*?)</pre>', re.S)  # a site's turn page once the game has ended
 _PAGE_TURN = re.compile(r"turn-(\d+)\.html?\Z")
-_READ = (".eml", ".txt", ".html", ".htm")
+_PAGES = (".html", ".htm")
+_READ = (".eml", ".txt", *_PAGES)
 
 # The report lines read (templates/report.txt.j2, welcome.txt.j2), each with the fields it gives.
 TITLES = (
@@ -209,7 +211,8 @@ def verify_reports(folder: Path) -> Checked:
     for where, text, game in _texts(folder, mails):
         _read_report(text, where, game, games, checked.problems)
         mail = file_of(where)
-        for copy in report_copies(where, text, mails.versions.get(mail, ""), mail in mails.reports):
+        frame = REPORT_MAIL if mail in mails.reports else PAGE if where == mail and mail.endswith(_PAGES) else ""
+        for copy in report_copies(where, text, mails.versions.get(mail, ""), frame):
             if not copy.game or (game and copy.game != game):
                 about = f"of game {copy.game} in a mail about game {game}" if copy.game else "that names no game"
                 checked.problems.append(f"{copy.where}: a report {about}")
@@ -232,8 +235,13 @@ def verify_reports(folder: Path) -> Checked:
     for name, game in sorted(games.items()):
         if game.rendered and not game.record:
             checked.notes.append(
-                f"game {name}: its {len(game.rendered)} report(s) are held to the game's record once the folder holds "
-                "it: it comes with your last report mail when the game is over"
+                f"game {name}: its {len(game.rendered)} report(s) are not held to the game's record: "
+                + (
+                    "the folder holds none, though the game is over (a game whose orders hold private press gets "
+                    "none; observers are sent none, and the game's site may offer it as record.json)"
+                    if game.seeds
+                    else "the game goes on, and its record comes with the last report mail once it is over"
+                )
             )
     return checked
 
@@ -282,11 +290,14 @@ def _set_aside_withdrawn(games: dict[str, GameCopies], mails: Mails, notes: list
 
 
 def _unread_reports(games: dict[str, GameCopies], mails: Mails, problems: list[str]) -> None:
-    """A report mail of this release whose reports cannot be read at all (their titles worded otherwise) is named,
-    lest its texts escape the comparison with the record by being garbled."""
+    """A report mail or a site page of this release whose reports cannot be read at all (their titles worded
+    otherwise, a page's report hidden) is named, lest its texts escape the comparison with the record."""
     held = {file_of(copy.source) for game in games.values() for copy in game.rendered}
-    for mail in sorted(m for m in mails.reports if mails.versions[m] == release() and m not in held):
-        problems.append(f"{mail}: a report mail of game {mails.reports[mail]} without a report this check can read")
+    pages = [name for name, version in mails.versions.items() if name.endswith(_PAGES) and version == release()]
+    for name in sorted({*pages, *(m for m in mails.reports if mails.versions[m] == release())} - held):
+        problems.append(
+            f"{name}: a {'site page' if name in pages else 'report mail'} without a report this check can read"
+        )
 
 
 def file_of(place: str) -> str:
@@ -414,14 +425,17 @@ def _html_differs(name: str, message: email.message.Message) -> list[str]:
     (report-mail.html.j2): where it says otherwise, the check of the text would not cover what the player read."""
     if not isinstance(message, email.message.EmailMessage):
         return []
+    parts = Counter(part.get_content_type() for part in message.walk())
+    if parts["text/plain"] > 1 or parts["text/html"] > 1:
+        return [f"{name}: it has {parts['text/plain']} text and {parts['text/html']} HTML parts, where pbem writes one"]
     plain, markup = message.get_body(("plain",)), message.get_body(("html",))
     if plain is None or markup is None or plain is markup:
         return []
     shown = _REPORT_HTML.findall(_part_text(markup))
     text = _part_text(plain).rstrip("\r\n").splitlines()
-    if not shown:
-        return [f"{name}: its HTML part holds no text to compare with its text part"]
-    for number, (line, seen) in enumerate(zip_longest(text, html.unescape(shown[-1]).splitlines()), 1):
+    if len(shown) != 1:
+        return [f"{name}: its HTML part holds {len(shown)} texts, where pbem writes one, its text part's"]
+    for number, (line, seen) in enumerate(zip_longest(text, html.unescape(shown[0]).rstrip("\r\n").splitlines()), 1):
         if line != seen:
             return [
                 f"{name}: its HTML part (what most mail programs show) differs from its text part at line {number}: "
