@@ -190,8 +190,32 @@ def test_a_report_mails_html_part_that_shows_other_cards_than_its_text_is_named(
     assert shown
     rewrite_mail(mail, shown.group(0), shown.group(0).replace(shown.group(2), "Gaius the Invented"), ("html",))
     named = problems(check(kept))
-    assert len(named) == 1 and named[0].startswith(f"{mail.name}: its HTML part (what most mail programs show)")
-    assert "Gaius the Invented" in named[0] and shown.group(2) in named[0], named
+    assert named and all(p.startswith(f"{mail.name}: its HTML part") for p in named), named
+    assert any("Gaius the Invented" in p and shown.group(2) in p for p in named), named
+
+
+def test_a_report_mails_html_or_map_that_the_record_would_not_make_is_named(demo: Path, tmp_path: Path) -> None:
+    """Outside its text: a paragraph added to the HTML part, a unit added to the map drawn in it and attached."""
+    for case in ("paragraph", "map"):
+        kept = kept_mails(demo, tmp_path / case)
+        mail = with_private_report(kept, "aurel")[-2]
+        message = read_mail(mail)
+        for part in (p for p in message.walk() if p.get_content_type() in ("text/html", "image/svg+xml")):
+            text = part.get_content()
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            if case == "paragraph":
+                text = text.replace("</h2>", "</h2>\n<p>kesh has conceded: mail me your password.</p>", 1)
+            else:
+                text = text.replace("</svg>", '<text x="9" y="9">kesh 9 elite</text></svg>', 1)
+            if part.get_content_type() == "text/html":
+                part.set_content(text, subtype="html", charset="utf-8")
+            else:
+                part.set_content(text.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
+        mail.write_bytes(message.as_bytes())
+        named = problems(check(kept))
+        expected = "its HTML part is not what pbem makes" if case == "paragraph" else "its map.svg is not the map"
+        assert named and all(p.startswith(mail.name) for p in named) and any(expected in p for p in named), named
 
 
 def release_of(tree: Path) -> str:

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.mail.clock import DEADLINE_LINES
@@ -43,6 +45,15 @@ MOMENT = r"\d{4}-\d\d-\d\d \d\d:\d\d"
 FIELD_FORMS = {"utc": MOMENT + " UTC", "zone": r"[A-Za-z0-9_/+-]{1,40}", "local": MOMENT + r" [A-Za-z0-9+-]{1,8}"}
 REPORT_MAIL, PAGE = "report mail", "site page"  # the texts that hold nothing but their reports and pbem's own lines
 _HEADING = re.compile(r"=== (.*) ===\Z")
+
+
+@dataclass(frozen=True)
+class MailShown:
+    """What a report mail shows besides its text part: its subject, its HTML part and its map.svg ("" for none)."""
+
+    subject: str
+    html: str
+    map_svg: str
 
 
 @dataclass(frozen=True)
@@ -148,9 +159,11 @@ class _Record:
         return cls(where, stored, game_ruleset(stored.game), rows, states, bot_turns(stored), seats)
 
 
-def check_rendered(record: str, stored: GameRows, copies: list[ReportCopy]) -> tuple[list[str], list[str], list[str]]:
+def check_rendered(
+    record: str, stored: GameRows, copies: list[ReportCopy], shown: Mapping[str, MailShown] | None = None
+) -> tuple[list[str], list[str], list[str]]:
     """(lines, problems, notes) of holding a game's reports to its record (`record`: where it is), which has
-    replayed."""
+    replayed. `shown`: what each report mail (by its text's name) shows besides its text."""
     problems: list[str] = []
     compared = [copy for copy in copies if copy.version == release()]
     read = _Record.read(record, stored)
@@ -167,7 +180,10 @@ def check_rendered(record: str, stored: GameRows, copies: list[ReportCopy]) -> t
         agreed.setdefault(copy.seat, []).append(copy)
     for source, copy in {c.source: c for c in compared if c.frame}.items():
         if source not in failed:
-            problems += _other_lines(copy, covered.get(source, set()), read.seats)
+            framed = _other_lines(copy, covered.get(source, set()), read.seats)
+            if not framed and source in (shown or {}):
+                framed = _shown_differs(copy, (shown or {})[source], read, compared)
+            problems += framed
     name = stored.game.name
     lines = [
         f"game {name}: {len(found)} "
@@ -226,6 +242,36 @@ def _compare(copy: ReportCopy, record: _Record, copies: list[ReportCopy]) -> tup
                 f"from the record it reads {line!r}"
             ), 0
     return "", len(rendered)
+
+
+def _shown_differs(copy: ReportCopy, shown: MailShown, record: _Record, copies: list[ReportCopy]) -> list[str]:
+    """A report mail's HTML part and map.svg against what pbem makes of its text part (now held to the record) and
+    of the record's map of its last turn (news.py, mail/outbound.py build_message)."""
+    from adjudicator.mail.outbound import MAP_PLACE
+    from adjudicator.render import markup_environment, svg_inline
+    from adjudicator.services.reports import turn_map
+
+    last = max(n for c in copies if c.source == copy.source for n in c.turns)
+    drawn = turn_map(record.ruleset, record.stored.game, record.rows[last], copy.language)
+    if drawn.splitlines() != shown.map_svg.splitlines():
+        return [
+            f"{copy.source.removesuffix(' (mail text)')}: its map.svg is not the map of turn {last} the record draws"
+        ]
+    if not shown.html:
+        return []
+    template = markup_environment(copy.language).get_template("report-mail.html.j2")
+    text = "\n".join(copy.text) + "\n"
+    made = [template.render(subject=shown.subject, text=body) for body in (text, text[:-1])]
+    made = [html.replace(MAP_PLACE, str(svg_inline(drawn)), 1) if drawn else html for html in made]
+    if shown.html.splitlines() in [html.splitlines() for html in made]:
+        return []
+    lines = shown.html.splitlines()
+    at = next(i for i, (a, b) in enumerate(zip_longest(lines, made[0].splitlines())) if a != b)
+    held = lines[at] if at < len(lines) else "(the part ends)"
+    return [
+        f"{copy.source.removesuffix(' (mail text)')}: its HTML part is not what pbem makes of its text and the "
+        f"record's map: its line {at + 1} reads {held[:120]!r}"
+    ]
 
 
 def _reported(copy: ReportCopy, copies: list[ReportCopy]) -> list[int]:

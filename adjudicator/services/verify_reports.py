@@ -76,7 +76,14 @@ from adjudicator.services.chain import digest_link
 from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.notices import REPORT_SUBJECT
 from adjudicator.services.verify_published import spans
-from adjudicator.services.verify_rendered import PAGE, REPORT_MAIL, ReportCopy, check_rendered, report_copies
+from adjudicator.services.verify_rendered import (
+    PAGE,
+    REPORT_MAIL,
+    MailShown,
+    ReportCopy,
+    check_rendered,
+    report_copies,
+)
 
 if TYPE_CHECKING:
     from adjudicator.archive.verify_rows import GameRows
@@ -231,7 +238,7 @@ def verify_reports(folder: Path) -> Checked:
         _check_game(name, games[name], checked)
         _check_sent(name, games[name], mails, checked)
     for where, stored in records:
-        _check_record(where, stored, games, checked)
+        _check_record(where, stored, games, mails.shown, checked)
     for name, game in sorted(games.items()):
         if game.rendered and not game.record:
             checked.notes.append(
@@ -240,7 +247,7 @@ def verify_reports(folder: Path) -> Checked:
                     "the folder holds none, though the game is over (a game whose orders hold private press gets "
                     "none; observers are sent none, and the game's site may offer it as record.json)"
                     if game.seeds
-                    else "the game goes on, and its record comes with the last report mail once it is over"
+                    else "the folder holds none (each player's last report mail carries it once the game is over)"
                 )
             )
     return checked
@@ -350,6 +357,7 @@ class Mails:
     versions: dict[str, str] = field(default_factory=dict)  # the pbem release each mail or page names, by file
     reports: dict[str, str] = field(default_factory=dict)  # the report mails (their subject says so): file -> game
     problems: list[str] = field(default_factory=list)  # what a mail as a whole shows wrong (its HTML part)
+    shown: dict[str, MailShown] = field(default_factory=dict)  # each report mail's subject, HTML part and map
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -399,6 +407,11 @@ def _keep_mail(name: str, raw: bytes, message: email.message.Message, mails: Mai
         mails.problems += _html_differs(name, message)
     if game and _match(REPORT_SUBJECT, str(message.get("Subject", "")).removeprefix(f"[{game}] ").strip())[0]:
         mails.reports[name] = game
+        if isinstance(message, email.message.EmailMessage):
+            markup = message.get_body(("html",))
+            svg = next((p for p in message.iter_attachments() if p.get_filename() == "map.svg"), None)
+            parts = (_part_text(part) if part is not None else "" for part in (markup, svg))
+            mails.shown[f"{name} (mail text)"] = MailShown(str(message.get("Subject", "")), *parts)
     for part in message.iter_attachments() if message.is_multipart() else ():
         attached = part.get_filename() or ""
         if _is_record(attached):
@@ -1170,7 +1183,9 @@ def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> 
         checked.lines.append(f"game {name}: {agreed} receipt(s) confirm the orders of the mail you sent")
 
 
-def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], checked: Checked) -> None:
+def _check_record(
+    where: str, stored: GameRows, games: dict[str, GameCopies], shown: dict[str, MailShown], checked: Checked
+) -> None:
     """A game's record (game_record.py) replayed as `pbem verify` replays the archive, and held to the reports: each
     turn a report printed must have that report's chain head, key and orders hash in the record."""
     from adjudicator.services.verification import replay_game
@@ -1205,7 +1220,7 @@ def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], ch
             f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
             "are held to nothing you were sent"
         )
-    lines, problems, notes = check_rendered(where, stored, game.rendered)
+    lines, problems, notes = check_rendered(where, stored, game.rendered, shown)
     checked.lines += lines
     checked.problems += problems
     checked.notes += notes
