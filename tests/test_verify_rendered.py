@@ -302,3 +302,16 @@ def test_C_8_8_a_game_over_without_a_record_passes_and_says_why_its_reports_wait
             r"^note +game rome1: its \d+ report\(s\) are not held to the game's record: the folder holds none, though"
         )
         assert re.search(said, result.output, re.M), result.output
+
+
+def test_a_site_pages_other_parts_and_its_map_are_held_to_the_record(demo: Path, tmp_path: Path) -> None:
+    site = publish(demo, tmp_path / "site")
+    page, drawn = site / "turn-0010.html", site / "turn-0012.svg"
+    page.write_text(page.read_text(encoding="utf-8").replace("</nav>", "</nav>\n<p>kesh has conceded.</p>", 1), "utf-8")
+    drawn.write_text(drawn.read_text(encoding="utf-8").replace("</svg>", "<text>kesh 9 elite</text></svg>", 1), "utf-8")
+    named = problems(check(site))
+    assert len(named) == 2, named
+    assert (
+        named[0].startswith("turn-0010.html: its page is not what pbem makes of the record") and "conceded" in named[0]
+    )
+    assert named[1].startswith("turn-0012.html: its map is not what pbem makes of the record") and "9 elite" in named[1]

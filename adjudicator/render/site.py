@@ -63,56 +63,49 @@ def _battle_kinds(templates: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(getattr(module, "battle_opening", ())), frozenset(getattr(module, "battle_kinds", ()))
 
 
-def write_site(
-    out: Path,
-    game: dict[str, Any],
-    turns: list[SiteTurn],
-    progress: Callable[[str], None] | None = None,
-    language: str = "en",
-    standings: list[dict[str, Any]] | None = None,
-) -> list[Path]:
-    """Write index.html, one page and one map per turn, and style.css into `out`, in `language`; returns the
-    files written. `game` names its ruleset (`ruleset`); `standings` (the ruleset's, engine/protocol.py
-    report_context) are who holds what after the latest turn, shown on the index with that turn's map."""
-    env = markup_environment(language)
-    templates = templates_of(game) or ""
+def write_site(out: Path, files: dict[str, str], progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write the site's files (site_files) into `out`; returns the files written, telling `progress` of each turn's
+    page."""
     written = []
-
-    def write(name: str, text: str) -> None:
+    for name, text in files.items():
         write_atomically(out / name, text, public=True)  # the site is for a web server
         written.append(out / name)
+        if progress is not None and name.startswith("turn-") and name.endswith(".html"):
+            progress(f"turn {int(name[5:9])}")
+    return written
 
-    write("style.css", env.get_template("site/style.css").render())
+
+def site_files(
+    game: dict[str, Any], turns: list[SiteTurn], language: str = "en", standings: list[dict[str, Any]] | None = None
+) -> dict[str, str]:
+    """The site's files by name: index.html, one page and one map per turn, and style.css, in `language`. `game`
+    names its ruleset (`ruleset`); `standings` (the ruleset's, engine/protocol.py report_context) are who holds
+    what after the latest turn, shown on the index with that turn's map."""
+    env = markup_environment(language)
+    templates = templates_of(game) or ""
+    files = {"style.css": env.get_template("site/style.css").render()}
     fights = [battles(turn, language, templates) for turn in turns]
     for i, turn in enumerate(turns):
         previous = turns[i - 1].number if i else None
         following = turns[i + 1].number if i + 1 < len(turns) else None
-        write(f"turn-{turn.number:04d}.svg", turn.map_svg)
-        write(
-            f"turn-{turn.number:04d}.html",
-            env.get_template("site/turn.html.j2").render(
-                game=game,
-                turn=turn,
-                battles=fights[i],
-                previous=previous,
-                following=following,
-                previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"],
-                release=release(),  # a player's check compares the page's report with the record's only then
-            ),
-        )
-        if progress is not None:
-            progress(f"turn {turn.number}")
-    write(
-        "index.html",
-        env.get_template("site/index.html.j2").render(
+        files[f"turn-{turn.number:04d}.svg"] = turn.map_svg
+        files[f"turn-{turn.number:04d}.html"] = env.get_template("site/turn.html.j2").render(
             game=game,
-            turns=[
-                {"number": t.number, "seat": t.seat, "round": t.round, "battles": len(fight), "key": t.turn_key}
-                for t, fight in zip(turns, fights, strict=True)
-            ],
-            standings=standings or [],
-            figures=[label for label, _ in (standings or [{}])[0].get("figures", [])],
-            latest_map=turns[-1].map_svg if turns else "",
-        ),
+            turn=turn,
+            battles=fights[i],
+            previous=previous,
+            following=following,
+            previous_key=turns[i - 1].turn_key if i and turns[i - 1].number > 0 else game["commitment"],
+            release=release(),  # a player's check compares the page with what the game's record makes only then
+        )
+    files["index.html"] = env.get_template("site/index.html.j2").render(
+        game=game,
+        turns=[
+            {"number": t.number, "seat": t.seat, "round": t.round, "battles": len(fight), "key": t.turn_key}
+            for t, fight in zip(turns, fights, strict=True)
+        ],
+        standings=standings or [],
+        figures=[label for label, _ in (standings or [{}])[0].get("figures", [])],
+        latest_map=turns[-1].map_svg if turns else "",
     )
-    return written
+    return files

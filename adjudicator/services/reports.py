@@ -527,7 +527,7 @@ def write_game_site(
     once the game is over by its rules, its record too (game_record.py), for the players to replay it."""
     from adjudicator.archive import queries as db
     from adjudicator.archive.verify_rows import GameRows
-    from adjudicator.render.site import SiteTurn, write_site
+    from adjudicator.render.site import write_site
     from adjudicator.services.game_record import RECORD_FILE
 
     with archive.session() as session:
@@ -538,10 +538,26 @@ def write_game_site(
         stored = GameRows(
             game, rows, db.game_seats(session, game), db.decisions_after(session, game, -1), set(), [], {}, [], []
         )
-    ruleset = _game_ruleset(game)
     recorded = _site_record(stored, progress) if record else ""
     if not recorded:
         (out / RECORD_FILE).unlink(missing_ok=True)  # a record written before (a --no-record site, a roll-back)
+    written = write_site(out, game_site(stored, bots, language, bool(recorded)), progress)
+    if recorded:
+        write_atomically(out / RECORD_FILE, recorded, public=True)
+        written.append(out / RECORD_FILE)
+    return written
+
+
+def game_site(
+    stored: GameRows, bots: Mapping[int, Sequence[str]], language: str = "en", recorded: bool = False
+) -> dict[str, str]:
+    """The site's files of a game's rows (render/site.py site_files), from the archive or from the game's record:
+    `bots`, the seats whose orders the bot gave by turn; `recorded`, whether the site offers the game's record."""
+    from adjudicator.render.site import SiteTurn, site_files
+    from adjudicator.services.game_record import RECORD_FILE
+
+    game, rows = stored.game, stored.turns
+    ruleset = _game_ruleset(game)
     befores = [None, *(row.state_json for row in rows[:-1])]
     # the game's end reveals the seed, and with it the hidden draws, which anybody can then recompute
     ended = bool(rows) and hidden_draws_revealed(ruleset, stored_state(ruleset, rows[-1].state_json), game)
@@ -573,11 +589,7 @@ def write_game_site(
     }
     # who holds what after the latest turn, as the ruleset tells it (none: the index shows no standings)
     standings = ruleset.report_context(stored_state(ruleset, rows[-1].state_json)).get("standings") if rows else None
-    written = write_site(out, about, pages, progress, language, standings or [])
-    if recorded:
-        write_atomically(out / RECORD_FILE, recorded, public=True)
-        written.append(out / RECORD_FILE)
-    return written
+    return site_files(about, pages, language, standings or [])
 
 
 def _site_record(stored: GameRows, progress: Callable[[str], None] | None) -> str:

@@ -147,6 +147,16 @@ class _Record:
     states: dict[int, str]
     bots: dict[int, list[str]]
     seats: frozenset[str]
+    sites: dict[str, dict[str, str]] = field(default_factory=dict)  # the site by language, made when asked
+
+    def site(self, language: str) -> dict[str, str]:
+        """The game's site in `language` as pbem makes it of the record (reports.game_site), made once."""
+        from adjudicator.services.reports import game_site
+
+        made = self.sites.get(language)
+        if made is None:
+            made = self.sites[language] = game_site(self.stored, self.bots, language)
+        return made
 
     @classmethod
     def read(cls, where: str, stored: GameRows) -> _Record:
@@ -160,10 +170,15 @@ class _Record:
 
 
 def check_rendered(
-    record: str, stored: GameRows, copies: list[ReportCopy], shown: Mapping[str, MailShown] | None = None
+    record: str,
+    stored: GameRows,
+    copies: list[ReportCopy],
+    shown: Mapping[str, MailShown] | None = None,
+    pages: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[list[str], list[str], list[str]]:
     """(lines, problems, notes) of holding a game's reports to its record (`record`: where it is), which has
-    replayed. `shown`: what each report mail (by its text's name) shows besides its text."""
+    replayed. `shown`: what each report mail (by its text's name) shows besides its text; `pages`: each site page
+    (by its name) and the map beside it, which must be what pbem makes of the record."""
     problems: list[str] = []
     compared = [copy for copy in copies if copy.version == release()]
     read = _Record.read(record, stored)
@@ -183,6 +198,8 @@ def check_rendered(
             framed = _other_lines(copy, covered.get(source, set()), read.seats)
             if not framed and source in (shown or {}):
                 framed = _shown_differs(copy, (shown or {})[source], read, compared)
+            if not framed and source in (pages or {}):
+                framed = _page_differs(copy, (pages or {})[source], read)
             problems += framed
     name = stored.game.name
     lines = [
@@ -272,6 +289,25 @@ def _shown_differs(copy: ReportCopy, shown: MailShown, record: _Record, copies: 
         f"{copy.source.removesuffix(' (mail text)')}: its HTML part is not what pbem makes of its text and the "
         f"record's map: its line {at + 1} reads {held[:120]!r}"
     ]
+
+
+def _page_differs(copy: ReportCopy, page: tuple[str, str], record: _Record) -> list[str]:
+    """A site page, and the map beside it, against the page pbem makes of the record (reports.game_site): its
+    battles, dice and map too, not only its report."""
+    made = record.site(copy.language)
+    name = copy.source.replace("\\", "/").rsplit("/", 1)[-1]
+    for shown, expected, what in ((page[0], made.get(name, ""), "page"), (page[1], made.get(name[:-4] + "svg"), "map")):
+        if expected is None or (what == "map" and not shown):
+            continue  # no map beside the page: a site saved without its maps
+        lines, wanted = shown.splitlines(), expected.splitlines()
+        if lines != wanted:
+            at = next(i for i, (a, b) in enumerate(zip_longest(lines, wanted)) if a != b)
+            held = lines[at] if at < len(lines) else "(the file ends)"
+            return [
+                f"{copy.source}: its {what} is not what pbem makes of the record ({record.where}): its line {at + 1} "
+                f"reads {held[:120]!r}"
+            ]
+    return []
 
 
 def _reported(copy: ReportCopy, copies: list[ReportCopy]) -> list[int]:

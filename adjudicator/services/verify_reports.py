@@ -238,7 +238,7 @@ def verify_reports(folder: Path) -> Checked:
         _check_game(name, games[name], checked)
         _check_sent(name, games[name], mails, checked)
     for where, stored in records:
-        _check_record(where, stored, games, mails.shown, checked)
+        _check_record(where, stored, games, mails, checked)
     for name, game in sorted(games.items()):
         if game.rendered and not game.record:
             checked.notes.append(
@@ -358,6 +358,7 @@ class Mails:
     reports: dict[str, str] = field(default_factory=dict)  # the report mails (their subject says so): file -> game
     problems: list[str] = field(default_factory=list)  # what a mail as a whole shows wrong (its HTML part)
     shown: dict[str, MailShown] = field(default_factory=dict)  # each report mail's subject, HTML part and map
+    pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # each site page of a release, and its map
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -378,6 +379,9 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
             page = raw.decode("utf-8", "replace")
             generator = _GENERATOR.search(page)  # a site page names the release that wrote it
             mails.versions[name] = generator.group(1) if generator else ""
+            if generator:
+                drawn = path.with_suffix(".svg")  # the map the page shows
+                mails.pages[name] = page, drawn.read_text("utf-8", "replace") if drawn.is_file() else ""
             for found in _REPORT_PRE.finditer(page):
                 before = page.count("\n", 0, found.start(1))  # lines numbered as in the page
                 yield name, "\n" * before + html.unescape(found.group(1)), ""
@@ -1183,9 +1187,7 @@ def _check_sent(name: str, game: GameCopies, mails: Mails, checked: Checked) -> 
         checked.lines.append(f"game {name}: {agreed} receipt(s) confirm the orders of the mail you sent")
 
 
-def _check_record(
-    where: str, stored: GameRows, games: dict[str, GameCopies], shown: dict[str, MailShown], checked: Checked
-) -> None:
+def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], mails: Mails, checked: Checked) -> None:
     """A game's record (game_record.py) replayed as `pbem verify` replays the archive, and held to the reports: each
     turn a report printed must have that report's chain head, key and orders hash in the record."""
     from adjudicator.services.verification import replay_game
@@ -1220,7 +1222,7 @@ def _check_record(
             f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
             "are held to nothing you were sent"
         )
-    lines, problems, notes = check_rendered(where, stored, game.rendered, shown)
+    lines, problems, notes = check_rendered(where, stored, game.rendered, mails.shown, mails.pages)
     checked.lines += lines
     checked.problems += problems
     checked.notes += notes
