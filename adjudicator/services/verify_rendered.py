@@ -268,27 +268,22 @@ def _shown_differs(copy: ReportCopy, shown: MailShown, record: _Record, copies: 
     from adjudicator.render import markup_environment, svg_inline
     from adjudicator.services.reports import turn_map
 
+    mail = copy.source.removesuffix(" (mail text)")
     last = max(n for c in copies if c.source == copy.source for n in c.turns)
     drawn = turn_map(record.ruleset, record.stored.game, record.rows[last], copy.language)
-    if drawn.splitlines() != shown.map_svg.splitlines():
-        return [
-            f"{copy.source.removesuffix(' (mail text)')}: its map.svg is not the map of turn {last} the record draws"
-        ]
+    if shown.map_svg and _differs(shown.map_svg, drawn):  # none: a mail saved without its attachments
+        return [f"{mail}: its map.svg is not the map of turn {last} the record draws"]
     if not shown.html:
         return []
     template = markup_environment(copy.language).get_template("report-mail.html.j2")
-    text = "\n".join(copy.text) + "\n"
+    text = "\n".join(copy.text) + "\n"  # the text part as sent: with its last line's end, which pbem adds if need be
     made = [template.render(subject=shown.subject, text=body) for body in (text, text[:-1])]
     made = [html.replace(MAP_PLACE, str(svg_inline(drawn)), 1) if drawn else html for html in made]
-    if shown.html.splitlines() in [html.splitlines() for html in made]:
+    differs = [_differs(shown.html, html) for html in made]
+    if not all(differs):
         return []
-    lines = shown.html.splitlines()
-    at = next(i for i, (a, b) in enumerate(zip_longest(lines, made[0].splitlines())) if a != b)
-    held = lines[at] if at < len(lines) else "(the part ends)"
-    return [
-        f"{copy.source.removesuffix(' (mail text)')}: its HTML part is not what pbem makes of its text and the "
-        f"record's map: its line {at + 1} reads {held[:120]!r}"
-    ]
+    at, held = differs[0] or (0, "")
+    return [f"{mail}: its HTML part is not what pbem makes of its text and the record's map: line {at} reads {held!r}"]
 
 
 def _page_differs(copy: ReportCopy, page: tuple[str, str], record: _Record) -> list[str]:
@@ -297,17 +292,23 @@ def _page_differs(copy: ReportCopy, page: tuple[str, str], record: _Record) -> l
     made = record.site(copy.language)
     name = copy.source.replace("\\", "/").rsplit("/", 1)[-1]
     for shown, expected, what in ((page[0], made.get(name, ""), "page"), (page[1], made.get(name[:-4] + "svg"), "map")):
-        if expected is None or (what == "map" and not shown):
+        if not shown and what == "map":
             continue  # no map beside the page: a site saved without its maps
-        lines, wanted = shown.splitlines(), expected.splitlines()
-        if lines != wanted:
-            at = next(i for i, (a, b) in enumerate(zip_longest(lines, wanted)) if a != b)
-            held = lines[at] if at < len(lines) else "(the file ends)"
+        differs = _differs(shown, expected or "")
+        if differs:
             return [
-                f"{copy.source}: its {what} is not what pbem makes of the record ({record.where}): its line {at + 1} "
-                f"reads {held[:120]!r}"
+                f"{copy.source}: its {what} is not what pbem makes of the record ({record.where}): its line "
+                f"{differs[0]} reads {differs[1]!r}"
             ]
     return []
+
+
+def _differs(shown: str, made: str) -> tuple[int, str] | None:
+    """(the line number, the line shown, cut short) of the first line in which two texts differ; None for none."""
+    for number, (held, wanted) in enumerate(zip_longest(shown.splitlines(), made.splitlines()), 1):
+        if held != wanted:
+            return number, "(the text ends)" if held is None else held[:120]
+    return None
 
 
 def _reported(copy: ReportCopy, copies: list[ReportCopy]) -> list[int]:
