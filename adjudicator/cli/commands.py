@@ -123,7 +123,8 @@ def _main(
             "--version",
             callback=_print_version,
             is_eager=True,
-            help="Print pbem's version (the one its mails name in X-PBEM-Version) and exit.",
+            help="Print pbem's release (its version and a digest of what writes its texts, which its mails and site "
+            "pages name) and exit.",
         ),
     ] = False,
 ) -> None:
