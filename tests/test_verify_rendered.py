@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 from adjudicator import __version__
 from adjudicator.cli import app
 from adjudicator.resources import release
-from tests.test_game_record import archive_turns, ended_with, mails_of, publish
+from tests.test_game_record import archive_turns, ended_with, mails_of, pbem, publish
 from tests.test_orders_commitment import CAPTURE, caesar_capture_game
 from tests.test_verify_reports import check, kept_mails, problems
 
@@ -315,3 +315,21 @@ def test_a_site_pages_other_parts_and_its_map_are_held_to_the_record(demo: Path,
         named[0].startswith("turn-0010.html: its page is not what pbem makes of the record") and "conceded" in named[0]
     )
     assert named[1].startswith("turn-0012.html: its map is not what pbem makes of the record") and "9 elite" in named[1]
+
+
+def test_a_site_page_saved_while_the_game_ran_is_the_records_too(demo: Path, tmp_path: Path) -> None:
+    """Written before the game's end, a page has no link to a later turn (when it was the latest) and no hidden
+    draws; the rest of it is held to the record as a page of the finished site is."""
+    kept = kept_mails(demo, tmp_path / "kept")  # the last one carries the record of the whole game
+    rolled = pbem("gm", "rollback", "demo", "--to", "30", "--data", str(demo))  # the site as it stood at turn 30
+    assert rolled.exit_code == 0, rolled.output
+    publish(demo, kept / "site")
+    assert 'rel="next"' not in (kept / "site" / "turn-0030.html").read_text(encoding="utf-8")
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    public = re.search(r"^ok +game demo: (\d+) public report\(s\)", result.output, re.M)
+    assert (
+        public
+        and int(public.group(1))
+        == sum(reports_in(mail) for mail in kept.glob("*.eml")) - len(with_private_report(kept, "aurel")) + 31
+    ), result.output

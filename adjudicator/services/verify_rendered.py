@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
@@ -45,6 +45,7 @@ MOMENT = r"\d{4}-\d\d-\d\d \d\d:\d\d"
 FIELD_FORMS = {"utc": MOMENT + " UTC", "zone": r"[A-Za-z0-9_/+-]{1,40}", "local": MOMENT + r" [A-Za-z0-9+-]{1,8}"}
 REPORT_MAIL, PAGE = "report mail", "site page"  # the texts that hold nothing but their reports and pbem's own lines
 _HEADING = re.compile(r"=== (.*) ===\Z")
+_PAGE_NAME = re.compile(r"turn-\d{4}\.html?")
 
 
 @dataclass(frozen=True)
@@ -147,15 +148,17 @@ class _Record:
     states: dict[int, str]
     bots: dict[int, list[str]]
     seats: frozenset[str]
-    sites: dict[str, dict[str, str]] = field(default_factory=dict)  # the site by language, made when asked
+    sites: dict[tuple[str, int | None], dict[str, str]] = field(default_factory=dict)  # made when asked
 
-    def site(self, language: str) -> dict[str, str]:
-        """The game's site in `language` as pbem makes it of the record (reports.game_site), made once."""
+    def site(self, language: str, upto: int | None = None) -> dict[str, str]:
+        """The game's site in `language` as pbem makes it of the record (reports.game_site), made once; `upto`: as
+        it stood after that many turns."""
         from adjudicator.services.reports import game_site
 
-        made = self.sites.get(language)
+        made = self.sites.get((language, upto))
         if made is None:
-            made = self.sites[language] = game_site(self.stored, self.bots, language)
+            stood = replace(self.stored, turns=self.stored.turns[:upto])
+            made = self.sites[language, upto] = game_site(stood, self.bots, language)
         return made
 
     @classmethod
@@ -288,17 +291,28 @@ def _shown_differs(copy: ReportCopy, shown: MailShown, record: _Record, copies: 
 
 def _page_differs(copy: ReportCopy, page: tuple[str, str], record: _Record) -> list[str]:
     """A site page, and the map beside it, against the page pbem makes of the record (reports.game_site): its
-    battles, dice and map too, not only its report."""
-    made = record.site(copy.language)
+    battles, dice and map too, not only its report. A page saved while the game ran is the page of the site as it
+    stood then: without the hidden draws the game's end reveals, and, when it was the latest, without a link to
+    the next turn."""
     name = copy.source.replace("\\", "/").rsplit("/", 1)[-1]
-    for shown, expected, what in ((page[0], made.get(name, ""), "page"), (page[1], made.get(name[:-4] + "svg"), "map")):
+    number = int(name[5:9]) if _PAGE_NAME.fullmatch(name) else -1
+    at = next((i for i, row in enumerate(record.stored.turns) if row.number == number), None)
+    last = len(record.stored.turns)
+    stood = [None, last - 1]  # the finished site; the site while the game ran, at a later turn than this page's
+    if at is not None and at + 1 < last and 'rel="next"' not in page[0]:
+        stood.append(at + 1)  # the site when this page was the latest
+    for shown, suffix, what in ((page[0], ".html", "page"), (page[1], ".svg", "map")):
         if not shown and what == "map":
             continue  # no map beside the page: a site saved without its maps
-        differs = _differs(shown, expected or "")
-        if differs:
+        named = name.rsplit(".", 1)[0] + suffix
+        differs = [_differs(shown, record.site(copy.language, upto).get(named, "")) for upto in stood[:1]]
+        for upto in stood[1:] if differs[0] else ():  # the sites of the game running, made only when needed
+            differs.append(_differs(shown, record.site(copy.language, upto).get(named, "")))
+        if all(differs):
+            line, held = differs[0] or (0, "")
             return [
-                f"{copy.source}: its {what} is not what pbem makes of the record ({record.where}): its line "
-                f"{differs[0]} reads {differs[1]!r}"
+                f"{copy.source}: its {what} is not what pbem makes of the record ({record.where}): its line {line} "
+                f"reads {held!r}"
             ]
     return []
 
