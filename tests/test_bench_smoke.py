@@ -49,6 +49,13 @@ SMOKE: dict[str, tuple[list[str], list[str]]] = {
             r"^(\d+) of \1 steps reproduced byte for byte$",
         ],
     ),
+    "verify_reports": (
+        ["--data", "{tmp}/reports", "--runs", "1"],
+        [
+            rf"^{ruleset} {what}: \d+\.\d\d s CPU \(target <= 2 s: (met|NOT met)\)$"
+            for ruleset, what in (("conqueror-er", "aurel's mails"), ("empires-aw", "site"))
+        ],
+    ),
     "eaw_selfplay": (
         ["--games", "1", "--memory"],
         [r"^1 games, \d+ steps \(\d+ a game\), \d+ battles, .*median \d+\.\d\d s a game.*, 0 problems$"],
