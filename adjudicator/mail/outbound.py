@@ -21,7 +21,7 @@ from adjudicator.archive.models import OutboxRow
 from adjudicator.archive.queries import queue_mail
 from adjudicator.archive.store import Archive
 from adjudicator.orders.sets import PASSWORD_MARK
-from adjudicator.render import svg_inline, write_atomically
+from adjudicator.render import with_map, write_atomically
 from adjudicator.render.pngmap import map_png
 from adjudicator.resources import release
 
@@ -85,7 +85,6 @@ def message_id(row: OutboxRow, sender: str) -> str:
 
 
 RECORD_ATTACHMENT = "record.json.gz"  # the game's record a player's last report mail carries (game_record.py)
-MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
 
 
 def build_message(
@@ -116,8 +115,7 @@ def build_message(
     else:  # quoted-printable: readable, and safe through servers without 8BITMIME
         message.set_content(body, charset="utf-8", cte="quoted-printable")
     if row.html:
-        html = row.html.replace(MAP_PLACE, str(svg_inline(map_svg)), 1) if map_svg else row.html
-        message.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
+        message.add_alternative(with_map(row.html, map_svg), subtype="html", charset="utf-8", cte="quoted-printable")
     if map_svg:
         message.add_attachment(map_svg.encode("utf-8"), maintype="image", subtype="svg+xml", filename="map.svg")
     if map_svg and with_png:

@@ -277,6 +277,19 @@ def svg_inline(svg: str) -> Any:
     return Markup(svg)  # noqa: S704 (made by our own escaping template)
 
 
+MAP_PLACE = "<!-- map.svg -->"  # where the HTML part of a report mail shows the map (drawn inline when sent)
+
+
+def report_mail_html(language: str, subject: str, text: str) -> str:
+    """A report mail's HTML part: its text in a <pre>, and MAP_PLACE where the map goes (with_map)."""
+    return markup_environment(language).get_template("report-mail.html.j2").render(subject=subject, text=text)
+
+
+def with_map(html: str, map_svg: str) -> str:
+    """A report mail's HTML part with its map drawn inline (none: as it is)."""
+    return html.replace(MAP_PLACE, str(svg_inline(map_svg)), 1) if map_svg else html
+
+
 def render(template: str, language: str = "en", **context: Any) -> str:
     """`template` in `language`, with `ruleset_templates` (the ruleset's template folder) set from the context
     unless given."""

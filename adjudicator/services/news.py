@@ -15,7 +15,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import DecisionRow, GameRow, SeatRow, TurnRow
 from adjudicator.engine.protocol import groups_reports
-from adjudicator.render import markup_environment
+from adjudicator.render import report_mail_html
 from adjudicator.render.i18n import gettext
 from adjudicator.rulesets import Ruleset
 from adjudicator.services.bots import after_missed, bot_notes, take_back_note
@@ -238,7 +238,7 @@ def _mail_reports_read(
             + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
             + ("\n" + gettext(say, RECORD_NOTE) + "\n" if record else "")
         )
-        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=body)
+        html = report_mail_html(say, subject, body)
         mails.append(
             db.mail_fields(
                 seat.email,
@@ -255,7 +255,7 @@ def _mail_reports_read(
     for address, say in watchers if watched else []:
         subject = f"[{game.name}] " + gettext(say, REPORT_SUBJECT, turn=news[-1].number)
         text = publics(watched, say)
-        html = markup_environment(say).get_template("report-mail.html.j2").render(subject=subject, text=text)
+        html = report_mail_html(say, subject, text)
         mails.append(db.mail_fields(address, subject, text, timestamp(clock), game.name, html=html, **maps[say]))
     db.queue_mails(session, mails)  # in the order of the seats, then the observers
 

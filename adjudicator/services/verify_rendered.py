@@ -267,8 +267,7 @@ def _compare(copy: ReportCopy, record: _Record, copies: list[ReportCopy]) -> tup
 def _shown_differs(copy: ReportCopy, shown: MailShown, record: _Record, copies: list[ReportCopy]) -> list[str]:
     """A report mail's HTML part and map.svg against what pbem makes of its text part (now held to the record) and
     of the record's map of its last turn (news.py, mail/outbound.py build_message)."""
-    from adjudicator.mail.outbound import MAP_PLACE
-    from adjudicator.render import markup_environment, svg_inline
+    from adjudicator.render import report_mail_html, with_map
     from adjudicator.services.reports import turn_map
 
     mail = copy.source.removesuffix(" (mail text)")
@@ -278,10 +277,8 @@ def _shown_differs(copy: ReportCopy, shown: MailShown, record: _Record, copies: 
         return [f"{mail}: its map.svg is not the map of turn {last} the record draws"]
     if not shown.html:
         return []
-    template = markup_environment(copy.language).get_template("report-mail.html.j2")
     text = "\n".join(copy.text) + "\n"  # the text part as sent: with its last line's end, which pbem adds if need be
-    made = [template.render(subject=shown.subject, text=body) for body in (text, text[:-1])]
-    made = [html.replace(MAP_PLACE, str(svg_inline(drawn)), 1) if drawn else html for html in made]
+    made = [with_map(report_mail_html(copy.language, shown.subject, body), drawn) for body in (text, text[:-1])]
     differs = [_differs(shown.html, html) for html in made]
     if not all(differs):
         return []
