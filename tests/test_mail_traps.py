@@ -16,6 +16,7 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import OutboxRow
 from adjudicator.mail.inbound import Incoming
+from adjudicator.mail.outbound import send_outbox
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
@@ -23,6 +24,7 @@ from adjudicator.services.deadlines import tick
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import rollback, set_observer
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.verify_reports import verify_reports
 from tests.conftest import Pbem
 from tests.test_conqueror_asks import due_step
 from tests.test_conqueror_plans_cli import SEATS3
@@ -286,6 +288,7 @@ def test_observers_are_told_when_turns_they_were_sent_are_rolled_back(tmp_path: 
     later = FixedClock(START + timedelta(hours=1))
     assert "turn 1 (Macedonia) resolved" in "\n".join(tick(archive, tmp_path, clock=later).lines)
     assert any(m.to == FAN and "Report, turn 1" in m.subject for m in outbox(archive))
+    assert send_outbox(archive, None, tmp_path / "sent", with_png=False).sent  # the report went out
     set_observer(archive, "rome1", LATECOMER, language="de", clock=FixedClock(START + timedelta(hours=2)))
     rollback(archive, tmp_path, "rome1", 0, clock=FixedClock(START + timedelta(hours=3)))
     notices = [m for m in outbox(archive) if "Rolled back" in m.subject or "Zurückgesetzt" in m.subject]
@@ -295,6 +298,38 @@ def test_observers_are_told_when_turns_they_were_sent_are_rolled_back(tmp_path: 
     observing = f"[rome1] {gettext('de', 'Observing')}"
     assert [m.subject for m in outbox(archive) if m.to == LATECOMER] == [observing]  # he was never sent turn 1
     assert {m.to for m in notices} == {FAN, *SEATS.values()}
+
+
+def test_a_roll_back_before_the_reports_went_out_mails_the_kept_turns_again(tmp_path: Path, archive: Archive) -> None:
+    """Turns 1-3 resolved at one deadline share one unsent report mail, named by turn 3. Rolled back to turn 2, that
+    mail is dropped (it reports a withdrawn turn), and each seat and observer is sent the kept turns' reports."""
+    clock = FixedClock(START)
+    options = NewGameOptions("rome1", "coe-classic", SEATS, pace="round")
+    passwords = new_game(archive, tmp_path, options, clock=clock).passwords
+    set_observer(archive, "rome1", FAN, clock=clock)
+    for turn, seat in enumerate(SEATS, 1):
+        ingest(archive, mail(seat, passwords[seat], "BUY 1 INF", turn=turn, mid=seat), clock=clock)
+    later = FixedClock(START + timedelta(hours=1))
+    assert "rome1: reports of turn(s) 1, 2, 3 queued" in tick(archive, tmp_path, clock=later).lines
+    rollback(archive, tmp_path, "rome1", 2, clock=FixedClock(START + timedelta(hours=2)))
+    reports = [m for m in outbox(archive) if "Report, turn" in m.subject]
+    assert [m.subject for m in reports] == ["[rome1] Report, turn 2"] * (len(SEATS) + 1)
+    for report in reports:
+        assert "=== Turn 1:" in report.body and "=== Turn 2:" in report.body, report.to
+        assert "=== Turn 3:" not in report.body, report.to
+    notices = [m.id for m in outbox(archive) if "Rolled back" in m.subject]
+    assert max(notices) < min(m.id for m in reports)  # the notice first, then the reports it announces
+    sent = tmp_path / "sent"
+    assert send_outbox(archive, None, sent, with_png=False).sent
+    egyptus = tmp_path / "egyptus"
+    egyptus.mkdir()
+    for kept in sent.glob(f"*-{SEATS['Egyptus']}.eml"):
+        kept.rename(egyptus / kept.name)
+    checked = verify_reports(egyptus)  # the player's check of what he got: turns 1 and 2, their chain heads
+    assert not checked.problems, checked.problems
+    assert [(ok, line.split(":")[0]) for ok, line in checked.turns] == [
+        (True, f"game rome1 turn {n}") for n in (0, 1, 2)
+    ]
 
 
 # -- the welcome carries the map and names the player's guide -----------------------------------------------------

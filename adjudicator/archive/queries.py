@@ -365,6 +365,14 @@ def unsent_reports(session: Session, game: str, chains: Collection[str]) -> list
     return list(session.exec(query.where(named)).all())
 
 
+def map_turns_mailed(session: Session, game: str, addresses: Collection[str] | None) -> set[str]:
+    """The chain heads of the turns whose maps the game's mails (to `addresses`; None: to anybody) name, sent or not."""
+    query = select(OutboxRow.map_turn).where(OutboxRow.game == game, OutboxRow.map_turn != "")
+    if addresses is not None:
+        query = query.where(col(OutboxRow.to).in_(list(addresses)))
+    return set(session.exec(query).all())
+
+
 @_lean_too
 def queue_mail(
     session: Session,

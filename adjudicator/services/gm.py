@@ -18,8 +18,8 @@ from adjudicator.render.i18n import N_, gettext
 from adjudicator.services.bots import take_back
 from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
-from adjudicator.services.game_reads import current_game, game_folder
-from adjudicator.services.news import drop_withdrawn_reports
+from adjudicator.services.game_reads import current_game, game_folder, game_ruleset
+from adjudicator.services.news import drop_withdrawn_reports, mail_dropped_turns
 from adjudicator.services.notices import queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 
@@ -194,7 +194,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
             session.add(orders)
         game.status, game.deadline = "running", None
         session.add(game)
-        drop_withdrawn_reports(session, game, later)  # before the observers are told of the reports they had
+        dropped = drop_withdrawn_reports(session, game, later)  # before observers are told of the reports they had
         for seat in db.game_seats(session, game):
             tell_seat(
                 session,
@@ -210,6 +210,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
                 clock=clock,
             )
         _tell_observers_of_rollback(session, game, to, later, clock=clock)
+        mail_dropped_turns(session, game, game_ruleset(game), dropped, clock=clock)  # after the notices
     folder = game_folder(data, name)
     for row in later:
         old = folder / f"turn-{row.number:04d}"

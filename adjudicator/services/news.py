@@ -28,12 +28,43 @@ from adjudicator.services.reports import mail_map, seat_report, turn_reports
 from adjudicator.services.turn import step_seats
 
 
-def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> None:
+def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[TurnRow]) -> set[str]:
     """A roll-back: the report mails of the withdrawn turns that were not sent yet are dropped (a game's end would
-    mail its seed and its record, while the game goes on). A mail is named by the last turn it reports: one that
-    also reported earlier turns goes with it, and the notice of the roll-back tells the seat why."""
-    for row in db.unsent_reports(session, game.name, [turn.chain for turn in withdrawn if turn.chain]):
+    mail its seed and its record, while the game goes on); the addresses they were for. A mail is named by the last
+    turn it reports: one that also reported kept turns goes with it, and mail_dropped_turns mails those again."""
+    dropped = db.unsent_reports(session, game.name, [turn.chain for turn in withdrawn if turn.chain])
+    for row in dropped:
         session.delete(row)
+    session.flush()
+    reported = _last_reported(session, game, None)
+    for turn in withdrawn:
+        if turn.number > reported:
+            turn.mailed = False  # never sent: an observer is not told that a report he never got is withdrawn
+            session.add(turn)
+    return {row.to for row in dropped}
+
+
+def mail_dropped_turns(
+    session: Session, game: GameRow, ruleset: Ruleset, addresses: set[str], *, clock: Clock
+) -> list[int]:
+    """After a roll-back dropped the unsent report mails to `addresses`: the kept turns those mails reported, which no
+    other mail to them names, are mailed again to every seat and observer, as when they were resolved; the turns. A
+    ruleset that groups its reports in turn pace needs none: a seat's next mail covers every step since its own."""
+    if not addresses or (groups_reports(ruleset) and game.pace == "turn"):
+        return []
+    reported = _last_reported(session, game, addresses)
+    lost = [row for row in db.turns(session, game) if row.number > reported and row.mailed]
+    if lost:
+        _mail_reports(session, game, ruleset, lost, db.game_seats(session, game), clock=clock)
+    return [row.number for row in lost]
+
+
+def _last_reported(session: Session, game: GameRow, addresses: set[str] | None) -> int:
+    """The last live turn whose map a mail of the game's names (to these addresses; None: to anybody), sent or not:
+    a report mail names the last turn it reports, a welcome the position it shows. 0: none (the setup is no news)."""
+    numbers = {row.chain: row.number for row in db.turns(session, game) if row.chain}
+    named = db.map_turns_mailed(session, game.name, addresses)
+    return max((numbers[chain] for chain in named if chain in numbers), default=0)
 
 
 def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
