@@ -333,3 +333,21 @@ def test_a_site_page_saved_while_the_game_ran_is_the_records_too(demo: Path, tmp
         and int(public.group(1))
         == sum(reports_in(mail) for mail in kept.glob("*.eml")) - len(with_private_report(kept, "aurel")) + 31
     ), result.output
+    # the index as it stood at turn 30: the game running, turn 30 the latest, its standings and map
+    assert re.search(r"^ok +game demo: 1 site index page\(s\) are the record's", result.output, re.M), result.output
+
+
+def test_a_site_index_page_whose_standings_the_record_would_not_make_is_named(demo: Path, tmp_path: Path) -> None:
+    site = publish(demo, tmp_path / "site")
+    index = site / "index.html"
+    text = index.read_text(encoding="utf-8")
+    assert f'<meta name="generator" content="pbem {release()}">' in text
+    result = check(site)
+    assert re.search(r"^ok +game demo: 1 site index page\(s\) are the record's", result.output, re.M), result.output
+    figure = re.search(r'<td class="number">(\d+)</td>', text)
+    assert figure
+    index.write_text(text.replace(figure.group(0), f'<td class="number">{int(figure.group(1)) + 30}</td>', 1), "utf-8")
+    named = problems(check(site))
+    assert len(named) == 1 and named[0].startswith("index.html: its index page is not what pbem makes of the record")
+    line = text[: figure.start()].count("\n") + 1
+    assert f"its line {line} reads" in named[0] and str(int(figure.group(1)) + 30) in named[0], named

@@ -107,5 +107,6 @@ def site_files(
         standings=standings or [],
         figures=[label for label, _ in (standings or [{}])[0].get("figures", [])],
         latest_map=turns[-1].map_svg if turns else "",
+        release=release(),
     )
     return files

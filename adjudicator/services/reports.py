@@ -553,8 +553,19 @@ def game_site(
 ) -> dict[str, str]:
     """The site's files of a game's rows (render/site.py site_files), from the archive or from the game's record:
     `bots`, the seats whose orders the bot gave by turn; `recorded`, whether the site offers the game's record."""
-    from adjudicator.render.site import SiteTurn, site_files
+    from adjudicator.render.site import site_files
     from adjudicator.services.game_record import RECORD_FILE
+
+    about, pages, standings = site_parts(stored, bots, language)
+    return site_files(about | {"record": RECORD_FILE if recorded else ""}, pages, language, standings)
+
+
+def site_parts(
+    stored: GameRows, bots: Mapping[int, Sequence[str]], language: str = "en"
+) -> tuple[dict[str, Any], list[Any], list[dict[str, Any]]]:
+    """What game_site makes the site's files of: the game, a page's contents per turn (render/site.py SiteTurn,
+    their reports and maps: most of the work), and the standings after the latest turn."""
+    from adjudicator.render.site import SiteTurn
 
     game, rows = stored.game, stored.turns
     ruleset = _game_ruleset(game)
@@ -585,11 +596,10 @@ def game_site(
         "commitment": game.commitment,
         "orders_keyed": orders_keyed(game),
         "seats": list(_seats(ruleset, rows[-1].state_json)) if rows else [],
-        "record": RECORD_FILE if recorded else "",
     }
     # who holds what after the latest turn, as the ruleset tells it (none: the index shows no standings)
     standings = ruleset.report_context(stored_state(ruleset, rows[-1].state_json)).get("standings") if rows else None
-    return site_files(about, pages, language, standings or [])
+    return about, pages, standings or []
 
 
 def _site_record(stored: GameRows, progress: Callable[[str], None] | None) -> str:

@@ -8,19 +8,21 @@ have mailed him a hand the game never dealt him. So each report a mail holds is 
 (reports.turn_reports, reports.seat_report), for its turns, seat and language, and must be the mail's text line by
 line. A private report's turns must be those of the public reports before it (news.py renders both of the same
 turns), and in a report mail every other line must be one pbem writes there: the bot's notes, the deadline, the
-record's note.
+record's note. A saved site page, and the site's index page, must be whole the page the record makes.
 
 The texts are written by this release's code and templates (resources.release): a mail of another release (its
 X-PBEM-Version header) is not compared, nor a text that is no mail, which names none."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import zip_longest
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.mail.clock import DEADLINE_LINES
@@ -46,6 +48,10 @@ FIELD_FORMS = {"utc": MOMENT + " UTC", "zone": r"[A-Za-z0-9_/+-]{1,40}", "local"
 REPORT_MAIL, PAGE = "report mail", "site page"  # the texts that hold nothing but their reports and pbem's own lines
 _HEADING = re.compile(r"=== (.*) ===\Z")
 _PAGE_NAME = re.compile(r"turn-\d{4}\.html?")
+SITE_INDEX = re.compile(r'<table id="turns">')  # what only the site's index page holds (site/index.html.j2)
+_INDEX_GAME = re.compile(r"<h1>([^<]{1,200})</h1>")
+_INDEX_LATEST = re.compile(r'<p><a href="turn-(\d{4,})\.html">')
+_PAGE_LANGUAGE = re.compile(r'<html lang="([a-z]{2,3})">')
 
 
 @dataclass(frozen=True)
@@ -148,17 +154,29 @@ class _Record:
     states: dict[int, str]
     bots: dict[int, list[str]]
     seats: frozenset[str]
-    sites: dict[tuple[str, int | None], dict[str, str]] = field(default_factory=dict)  # made when asked
+    parts: dict[tuple[str, int | None], Any] = field(default_factory=dict)  # what the sites are made of, when asked
+    sites: dict[tuple[str, int | None, bool], dict[str, str]] = field(default_factory=dict)
 
-    def site(self, language: str, upto: int | None = None) -> dict[str, str]:
+    def site(self, language: str, upto: int | None = None, recorded: bool = False) -> dict[str, str]:
         """The game's site in `language` as pbem makes it of the record (reports.game_site), made once; `upto`: as
-        it stood after that many turns."""
-        from adjudicator.services.reports import game_site
+        it stood after that many turns, while the game ran; `recorded`: offering the record, as a finished site may
+        (the same pages: only the files are made again)."""
+        from adjudicator.render.site import site_files
+        from adjudicator.services.game_record import RECORD_FILE
+        from adjudicator.services.reports import site_parts
 
-        made = self.sites.get((language, upto))
+        made = self.sites.get((language, upto, recorded))
         if made is None:
-            stood = replace(self.stored, turns=self.stored.turns[:upto])
-            made = self.sites[language, upto] = game_site(stood, self.bots, language)
+            if (language, upto) not in self.parts:
+                running = upto is not None and upto < len(self.stored.turns)
+                game = (
+                    SimpleNamespace(**{**vars(self.stored.game), "status": "running"}) if running else self.stored.game
+                )
+                stood = replace(self.stored, game=game, turns=self.stored.turns[:upto])
+                self.parts[language, upto] = site_parts(stood, self.bots, language)
+            about, pages, standings = self.parts[language, upto]
+            about = about | {"record": RECORD_FILE if recorded else ""}
+            made = self.sites[language, upto, recorded] = site_files(about, pages, language, standings)
         return made
 
     @classmethod
@@ -178,10 +196,12 @@ def check_rendered(
     copies: list[ReportCopy],
     shown: Mapping[str, MailShown] | None = None,
     pages: Mapping[str, tuple[str, str]] | None = None,
+    indexes: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[list[str], list[str], list[str]]:
     """(lines, problems, notes) of holding a game's reports to its record (`record`: where it is), which has
     replayed. `shown`: what each report mail (by its text's name) shows besides its text; `pages`: each site page
-    (by its name) and the map beside it, which must be what pbem makes of the record."""
+    (by its name) and the map beside it, which must be what pbem makes of the record; `indexes`: each site index
+    page (by its name) and its release, held whole to the record's (_index_differs)."""
     problems: list[str] = []
     compared = [copy for copy in copies if copy.version == release()]
     read = _Record.read(record, stored)
@@ -212,7 +232,18 @@ def check_rendered(
         + (": the cards, verdicts and positions they showed are the game's" if seat else "")
         for seat, found in sorted(agreed.items(), key=lambda item: item[0] or "")
     ]
+    indexes = indexes or {}
+    ours = [where for where, (page, _) in indexes.items() if _index_game(page) == name]
+    held = [where for where in ours if indexes[where][1] == release()]
+    wrong = [problem for where in held for problem in _index_differs(where, indexes[where][0], read)]
+    problems += wrong
+    if held and not wrong:
+        lines.append(
+            f"game {name}: {len(held)} site index page(s) are the record's: the standings, the latest map and the "
+            "turns' keys they showed"
+        )
     other = Counter(copy.version for copy in copies if copy.version != release())
+    other.update(indexes[where][1] for where in ours if where not in held)
     notes = [
         f"game {name}: {count} report(s) "
         + (f"in mails of pbem {version}" if version else "in texts that name no pbem release (files, older mails)")
@@ -312,6 +343,38 @@ def _page_differs(copy: ReportCopy, page: tuple[str, str], record: _Record) -> l
                 f"reads {held!r}"
             ]
     return []
+
+
+def _index_game(page: str) -> str:
+    """The game a site index page names in its heading ("" for none)."""
+    found = _INDEX_GAME.search(page)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def _index_differs(where: str, page: str, record: _Record) -> list[str]:
+    """A site index page (its standings, latest map, turns and keys) against the index pbem makes of the record: of
+    the finished game, with or without the record offered, or of the game running when its latest turn was the
+    one the page links to as such."""
+    language = _PAGE_LANGUAGE.search(page)
+    if language is None or language.group(1) not in KEYWORD_LANGUAGES:
+        return [f"{where}: a site index page in no language pbem writes"]
+    say = language.group(1)
+    latest = _INDEX_LATEST.search(page)
+    numbers = [row.number for row in record.stored.turns]
+    at = numbers.index(int(latest.group(1))) if latest and int(latest.group(1)) in numbers else len(numbers) - 1
+    # a page whose latest turn is not the game's last was written while the game ran; the finished site may offer
+    # the record or not (`pbem site --no-record`)
+    stood = [(at + 1, False)] if at + 1 < len(numbers) else [(None, False), (None, True)]
+    first = None
+    for upto, recorded in stood:  # the second site made only when the first differs
+        differs = _differs(page, record.site(say, upto, recorded)["index.html"])
+        if differs is None:
+            return []
+        first = first or differs
+    line, held = first or (0, "")
+    return [
+        f"{where}: its index page is not what pbem makes of the record ({record.where}): its line {line} reads {held!r}"
+    ]
 
 
 def _differs(shown: str, made: str) -> tuple[int, str] | None:

@@ -79,6 +79,7 @@ from adjudicator.services.verify_published import spans
 from adjudicator.services.verify_rendered import (
     PAGE,
     REPORT_MAIL,
+    SITE_INDEX,
     MailShown,
     ReportCopy,
     check_rendered,
@@ -300,7 +301,11 @@ def _unread_reports(games: dict[str, GameCopies], mails: Mails, problems: list[s
     """A report mail or a site page of this release whose reports cannot be read at all (their titles worded
     otherwise, a page's report hidden) is named, lest its texts escape the comparison with the record."""
     held = {file_of(copy.source) for game in games.values() for copy in game.rendered}
-    pages = [name for name, version in mails.versions.items() if name.endswith(_PAGES) and version == release()]
+    pages = [
+        name
+        for name, version in mails.versions.items()
+        if name.endswith(_PAGES) and version == release() and name not in mails.indexes
+    ]
     for name in sorted({*pages, *(m for m in mails.reports if mails.versions[m] == release())} - held):
         problems.append(
             f"{name}: a {'site page' if name in pages else 'report mail'} without a report this check can read"
@@ -359,6 +364,7 @@ class Mails:
     problems: list[str] = field(default_factory=list)  # what a mail as a whole shows wrong (its HTML part)
     shown: dict[str, MailShown] = field(default_factory=dict)  # each report mail's subject, HTML part and map
     pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # each site page of a release, and its map
+    indexes: dict[str, str] = field(default_factory=dict)  # each site index page of a release
 
 
 def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
@@ -379,7 +385,9 @@ def _texts(folder: Path, mails: Mails) -> Iterator[tuple[str, str, str]]:
             page = raw.decode("utf-8", "replace")
             generator = _GENERATOR.search(page)  # a site page names the release that wrote it
             mails.versions[name] = generator.group(1) if generator else ""
-            if generator:
+            if generator and SITE_INDEX.search(page):  # the site's index: no report, held whole to the record
+                mails.indexes[name] = page
+            elif generator:
                 drawn = path.with_suffix(".svg")  # the map the page shows
                 mails.pages[name] = page, drawn.read_text("utf-8", "replace") if drawn.is_file() else ""
             for found in _REPORT_PRE.finditer(page):
@@ -1222,7 +1230,14 @@ def _check_record(where: str, stored: GameRows, games: dict[str, GameCopies], ma
             f"game {name}: turn(s) {spans(untied)} of the record ({where}): no report of them in the folder, so they "
             "are held to nothing you were sent"
         )
-    lines, problems, notes = check_rendered(where, stored, game.rendered, mails.shown, mails.pages)
+    lines, problems, notes = check_rendered(
+        where,
+        stored,
+        game.rendered,
+        mails.shown,
+        mails.pages,
+        {n: (p, mails.versions[n]) for n, p in mails.indexes.items()},
+    )
     checked.lines += lines
     checked.problems += problems
     checked.notes += notes
