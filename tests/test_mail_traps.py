@@ -3,6 +3,7 @@ outbox rows, `pbem tick`): a mail without game orders keeps the stored orders, W
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -19,10 +20,11 @@ from adjudicator.mail.inbound import Incoming
 from adjudicator.mail.outbound import send_outbox
 from adjudicator.render.i18n import gettext
 from adjudicator.services.adjudication import adjudicate
+from adjudicator.services.bots import set_bot
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
 from adjudicator.services.games import NewGameOptions, new_game
-from adjudicator.services.gm import rollback, set_observer
+from adjudicator.services.gm import replace_player, rollback, set_observer
 from adjudicator.services.mailbox import ingest
 from adjudicator.services.verify_reports import verify_reports
 from tests.conftest import Pbem
@@ -330,6 +332,103 @@ def test_a_roll_back_before_the_reports_went_out_mails_the_kept_turns_again(tmp_
     assert [(ok, line.split(":")[0]) for ok, line in checked.turns] == [
         (True, f"game rome1 turn {n}") for n in (0, 1, 2)
     ]
+
+
+def round_game(tmp_path: Path, archive: Archive) -> dict[str, str]:
+    """rome1 in round pace with the observer FAN: every seat orders at each deadline (turns 1-3 a round)."""
+    options = NewGameOptions("rome1", "coe-classic", SEATS, pace="round")
+    passwords = new_game(archive, tmp_path, options, clock=FixedClock(START)).passwords
+    set_observer(archive, "rome1", FAN, clock=FixedClock(START))
+    return passwords
+
+
+def play_round(archive: Archive, data: Path, passwords: dict[str, str], first: int, hours: int) -> None:
+    """Each seat's BUY for turns first..first+2, resolved at one tick `hours` after the start."""
+    clock = FixedClock(START + timedelta(hours=hours))
+    for turn, seat in enumerate(SEATS, first):
+        ingest(archive, mail(seat, passwords[seat], "BUY 1 INF", turn=turn, mid=f"{seat}{turn}"), clock=clock)
+    assert f"turn {first + 2} (Hispania) resolved" in "\n".join(tick(archive, data, clock=clock).lines)
+
+
+def unsent_reports(archive: Archive) -> dict[str, list[list[int]]]:
+    """The turns of each unsent report mail, by address."""
+    found: dict[str, list[list[int]]] = {}
+    for row in outbox(archive):
+        if row.sent is None and "Report, turn" in row.subject:
+            turns = {int(n) for n in re.findall(r"^=== Turn (\d+):", row.body, re.M)}  # public and private
+            found.setdefault(row.to, []).append(sorted(turns))
+    return found
+
+
+def send(archive: Archive, data: Path, limit: int | None = None) -> list[str]:
+    """`pbem send --eml-dir` of the unsent mails (the first `limit`); the addresses sent to."""
+    before = {row.id for row in outbox(archive) if row.sent is None}
+    send_outbox(archive, None, data / "sent", limit, with_png=False)
+    return [row.to for row in outbox(archive) if row.id in before and row.sent is not None]
+
+
+def test_an_observer_is_told_of_every_withdrawn_turn_a_sent_mail_reported(tmp_path: Path, archive: Archive) -> None:
+    passwords = round_game(tmp_path, archive)
+    play_round(archive, tmp_path, passwords, 1, 1)
+    send(archive, tmp_path)  # turns 1-3 in one mail, named by turn 3
+    rollback(archive, tmp_path, "rome1", 1, clock=FixedClock(START + timedelta(hours=2)))
+    (notice,) = [m for m in outbox(archive) if m.to == FAN and "Rolled back" in m.subject]
+    assert "The reports you were sent of later turns are withdrawn (turns 2, 3)" in notice.body
+    assert not unsent_reports(archive)  # turn 1 was sent: nothing to mail again
+
+
+def test_a_roll_back_mails_the_kept_turns_only_to_those_whose_mail_it_dropped(tmp_path: Path, archive: Archive) -> None:
+    passwords = round_game(tmp_path, archive)
+    play_round(archive, tmp_path, passwords, 1, 1)
+    send(archive, tmp_path)
+    play_round(archive, tmp_path, passwords, 4, 2)  # turns 4-6 in one mail each, named by turn 6
+    receipts = len([row for row in outbox(archive) if row.sent is None and "Report" not in row.subject])
+    sent = send(archive, tmp_path, limit=receipts + 2)[receipts:]  # two reports went out before the roll-back
+    assert len(set(sent)) == 2
+    rollback(archive, tmp_path, "rome1", 5, clock=FixedClock(START + timedelta(hours=3)))
+    dropped = {*SEATS.values(), FAN} - set(sent)
+    assert unsent_reports(archive) == {address: [[4, 5]] for address in dropped}
+
+
+def test_a_roll_back_mails_nothing_again_when_the_mail_it_dropped_reported_no_kept_turn(
+    tmp_path: Path, archive: Archive
+) -> None:
+    passwords = round_game(tmp_path, archive)
+    play_round(archive, tmp_path, passwords, 1, 1)
+    send(archive, tmp_path)
+    play_round(archive, tmp_path, passwords, 4, 2)  # queued, not sent
+    rollback(archive, tmp_path, "rome1", 2, clock=FixedClock(START + timedelta(hours=3)))
+    assert not unsent_reports(archive)  # turns 1 and 2 went out in the mail of turns 1-3
+
+
+def test_a_report_mailed_again_says_whose_orders_the_bot_gave(tmp_path: Path, archive: Archive) -> None:
+    """The bot gave Macedonia's turn 4, and Macedonia took his seat back at turn 7 before the roll-back."""
+    passwords = round_game(tmp_path, archive)
+    play_round(archive, tmp_path, passwords, 1, 1)
+    send(archive, tmp_path)
+    assert set_bot(archive, "rome1", "Macedonia")
+    later = FixedClock(START + timedelta(hours=2))
+    for turn, seat in ((5, "Egyptus"), (6, "Hispania")):
+        ingest(archive, mail(seat, passwords[seat], "BUY 1 INF", turn=turn, mid=f"{seat}{turn}"), clock=later)
+    tick(archive, tmp_path, clock=later)
+    play_round(archive, tmp_path, passwords, 7, 3)
+    rollback(archive, tmp_path, "rome1", 4, clock=FixedClock(START + timedelta(hours=4)))
+    (again,) = [m for m in outbox(archive) if m.to == FAN and m.sent is None and "Report, turn 4" in m.subject]
+    assert "The orders of Macedonia were given by the bot." in again.body, again.body
+
+
+def test_a_roll_back_keeps_the_unsent_welcome_of_a_new_player(tmp_path: Path, archive: Archive) -> None:
+    passwords = round_game(tmp_path, archive)
+    play_round(archive, tmp_path, passwords, 1, 1)
+    send(archive, tmp_path)
+    clock = FixedClock(START + timedelta(hours=2))
+    password = replace_player(archive, "rome1", "Hispania", "new@example.org", clock=clock)
+    rollback(archive, tmp_path, "rome1", 2, clock=FixedClock(START + timedelta(hours=3)))
+    with archive.session() as session:
+        mails = session.exec(select(OutboxRow).where(OutboxRow.to == "new@example.org")).all()
+    (welcome,) = [m for m in mails if "Welcome to" in m.subject]
+    assert welcome.sent is None and password in welcome.secret
+    assert not unsent_reports(archive)  # the others had turns 1-3; the new player's welcome shows his position
 
 
 # -- the welcome carries the map and names the player's guide -----------------------------------------------------

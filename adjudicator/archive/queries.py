@@ -358,19 +358,18 @@ def decisions(session: Session, game: GameRow, turn: int) -> list[DecisionRow]:
 
 
 def unsent_reports(session: Session, game: str, chains: Collection[str]) -> list[OutboxRow]:
-    """The game's mails not sent yet that carry the map or the record of a turn whose chain head is one of `chains`:
-    the report mails of those turns."""
+    """The game's mails not sent yet that carry the map or the record of a turn whose chain head is one of `chains`,
+    but no password: the report mails of those turns."""
     query = select(OutboxRow).where(OutboxRow.game == game, OutboxRow.sent == None)  # noqa: E711 (SQL)
     named = or_(col(OutboxRow.map_turn).in_(list(chains)), col(OutboxRow.record_turn).in_(list(chains)))
-    return list(session.exec(query.where(named)).all())
+    # a welcome names its turn's map too, but carries the seat's password: it goes whatever its map shows
+    return list(session.exec(query.where(named, OutboxRow.secret == "")).all())
 
 
-def map_turns_mailed(session: Session, game: str, addresses: Collection[str] | None) -> set[str]:
-    """The chain heads of the turns whose maps the game's mails (to `addresses`; None: to anybody) name, sent or not."""
-    query = select(OutboxRow.map_turn).where(OutboxRow.game == game, OutboxRow.map_turn != "")
-    if addresses is not None:
-        query = query.where(col(OutboxRow.to).in_(list(addresses)))
-    return set(session.exec(query).all())
+def map_turns_mailed(session: Session, game: str, addresses: Collection[str]) -> list[tuple[str, str]]:
+    """(address, chain head) of each mail of the game's to `addresses`, sent or not, that names a turn's map."""
+    query = select(OutboxRow.to, OutboxRow.map_turn).where(OutboxRow.game == game, OutboxRow.map_turn != "")
+    return list(session.exec(query.where(col(OutboxRow.to).in_(list(addresses)))).all())
 
 
 @_lean_too

@@ -19,7 +19,7 @@ from adjudicator.services.bots import take_back
 from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
 from adjudicator.services.game_reads import current_game, game_folder, game_ruleset
-from adjudicator.services.news import drop_withdrawn_reports, mail_dropped_turns
+from adjudicator.services.news import drop_withdrawn_reports, mail_dropped_turns, reported_upto
 from adjudicator.services.notices import queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 
@@ -210,7 +210,7 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
                 clock=clock,
             )
         _tell_observers_of_rollback(session, game, to, later, clock=clock)
-        mail_dropped_turns(session, game, game_ruleset(game), dropped, clock=clock)  # after the notices
+        mail_dropped_turns(session, game, game_ruleset(game), dropped, later, clock=clock)  # after the notices
     folder = game_folder(data, name)
     for row in later:
         old = folder / f"turn-{row.number:04d}"
@@ -226,15 +226,16 @@ def _tell_observers_of_rollback(
     session: Session, game: GameRow, to: int, later: list[TurnRow], *, clock: Clock
 ) -> None:
     """An observer who was mailed the report of a withdrawn turn learns that it is withdrawn (one who never got one
-    is not troubled): a report mail in his outbox names the turn, or the turn was mailed and stored after he began
-    observing (reports are queued in the transaction that stores the turn; one mail may carry several turns)."""
+    is not troubled): a mail to him names the turn or a later one (a report mail reports the turns since his mail
+    before it, news.reported_upto), or a report mail's subject names it (queued by an older pbem)."""
     for watcher in db.observers(session, game):
         say = watcher.language
         subjects = set(db.subjects_mailed_to(session, game, watcher.email))
+        upto = reported_upto(session, game, {watcher.email}, later)[watcher.email]
         seen = [
             row.number
             for row in later
-            if (row.mailed and row.created >= watcher.since)
+            if row.number <= upto
             or f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=row.number) in subjects
         ]
         if not seen:

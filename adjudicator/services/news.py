@@ -36,35 +36,41 @@ def drop_withdrawn_reports(session: Session, game: GameRow, withdrawn: Sequence[
     for row in dropped:
         session.delete(row)
     session.flush()
-    reported = _last_reported(session, game, None)
-    for turn in withdrawn:
-        if turn.number > reported:
-            turn.mailed = False  # never sent: an observer is not told that a report he never got is withdrawn
-            session.add(turn)
     return {row.to for row in dropped}
 
 
+def reported_upto(
+    session: Session, game: GameRow, addresses: set[str], withdrawn: Sequence[TurnRow] = ()
+) -> dict[str, int]:
+    """The last turn each address's mails of the game name, sent or queued (0: none), among the live turns and the
+    turns `withdrawn` by a roll-back under way: a report mail names the last turn it reports, and reports every turn
+    after the one its address's mail before named; a welcome names the position it shows."""
+    numbers = {row.chain: row.number for row in [*db.turns(session, game), *withdrawn] if row.chain}
+    found = dict.fromkeys(addresses, 0)
+    for address, chain in db.map_turns_mailed(session, game.name, addresses):
+        if chain in numbers:
+            found[address] = max(found[address], numbers[chain])
+    return found
+
+
 def mail_dropped_turns(
-    session: Session, game: GameRow, ruleset: Ruleset, addresses: set[str], *, clock: Clock
-) -> list[int]:
-    """After a roll-back dropped the unsent report mails to `addresses`: the kept turns those mails reported, which no
-    other mail to them names, are mailed again to every seat and observer, as when they were resolved; the turns. A
-    ruleset that groups its reports in turn pace needs none: a seat's next mail covers every step since its own."""
-    if not addresses or (groups_reports(ruleset) and game.pace == "turn"):
-        return []
-    reported = _last_reported(session, game, addresses)
-    lost = [row for row in db.turns(session, game) if row.number > reported and row.mailed]
-    if lost:
-        _mail_reports(session, game, ruleset, lost, db.game_seats(session, game), clock=clock)
-    return [row.number for row in lost]
-
-
-def _last_reported(session: Session, game: GameRow, addresses: set[str] | None) -> int:
-    """The last live turn whose map a mail of the game's names (to these addresses; None: to anybody), sent or not:
-    a report mail names the last turn it reports, a welcome the position it shows. 0: none (the setup is no news)."""
-    numbers = {row.chain: row.number for row in db.turns(session, game) if row.chain}
-    named = db.map_turns_mailed(session, game.name, addresses)
-    return max((numbers[chain] for chain in named if chain in numbers), default=0)
+    session: Session, game: GameRow, ruleset: Ruleset, dropped: set[str], withdrawn: Sequence[TurnRow], *, clock: Clock
+) -> None:
+    """After a roll-back dropped the unsent report mails to the addresses `dropped`: each is mailed the kept turns
+    that no other mail of its named, as when they were resolved. A ruleset that groups its reports in turn pace
+    needs none: a seat's next mail covers every step since its own."""
+    if not dropped or (groups_reports(ruleset) and game.pace == "turn"):
+        return
+    kept = [row for row in db.turns(session, game) if row.number > 0 and row.mailed]  # the others are news to come
+    last = max((row.number for row in kept), default=0)
+    since: dict[int, set[str]] = {}
+    for address, number in reported_upto(session, game, dropped, withdrawn).items():
+        since.setdefault(min(number, last), set()).add(address)
+    seats = db.game_seats(session, game)
+    for number, addresses in sorted(since.items()):
+        lost = [row for row in kept if row.number > number]
+        if lost:
+            _mail_reports(session, game, ruleset, lost, seats, clock=clock, again=addresses)
 
 
 def mail_news(archive: Archive, data: Path, name: str, *, clock: Clock = SYSTEM_CLOCK) -> list[str]:
@@ -194,32 +200,50 @@ def _notice_text(notice: Path, questions: list[DecisionRow], *, clock: Clock) ->
 
 
 def _mail_reports(
-    session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[SeatRow], *, clock: Clock
+    session: Session,
+    game: GameRow,
+    ruleset: Ruleset,
+    news: list[TurnRow],
+    seats: list[SeatRow],
+    *,
+    clock: Clock,
+    again: set[str] | None = None,
 ) -> None:
     """Each seat gets the public reports of the turns its mail covers (_covered) and its private report of them
     (rendered from the archive, so a report file not yet written by another process is no obstacle; texts the
     turn's files were just rendered with are not rendered again, reports.turn_reports), with the new deadline,
     threaded with its latest order mail; each observer gets the public reports only. `seats`: the game's seats (read
-    by the caller in this transaction)."""
+    by the caller in this transaction); `again`: older turns mailed again to these addresses (seats and observers)
+    only."""
     with session.no_autoflush:  # the caller's changes (NMR counts, turns mailed) are none of what is read here
-        return _mail_reports_read(session, game, ruleset, news, seats, clock=clock)
+        return _mail_reports_read(session, game, ruleset, news, seats, clock=clock, again=again)
 
 
 def _mail_reports_read(
-    session: Session, game: GameRow, ruleset: Ruleset, news: list[TurnRow], seats: list[SeatRow], *, clock: Clock
+    session: Session,
+    game: GameRow,
+    ruleset: Ruleset,
+    news: list[TurnRow],
+    seats: list[SeatRow],
+    *,
+    clock: Clock,
+    again: set[str] | None,
 ) -> None:
-    watchers = db.observer_addresses(session, game)
+    watchers = [(a, say) for a, say in db.observer_addresses(session, game) if again is None or a in again]
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
     # the game is over by its rules: each player's last report mail carries its record (game_record.py), unless its
     # orders hold private press, which the record would publish
     over = ruleset.due(stored_state(ruleset, news[-1].state_json)) is None
     record = news[-1].chain if over and not press_turns(ruleset, game, db.turns(session, game)) else ""
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
-    languages = {seat.language for seat in seats if covered.get(seat.seat)}
+    to = [seat for seat in seats if again is None or seat.email in again]
+    languages = {seat.language for seat in to if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()
     maps = {say: mail_map(ruleset, game, news[-1], say) for say in languages}
-    # the turns whose orders the bot gave, which the public reports name (read only in a game with a seat on the bot)
-    bots = db.bot_seats(session, game, rows) if any(s.run_by_bot or s.back_from_bot for s in seats) else {}
+    # the turns whose orders the bot gave, which the public reports name (read only in a game with a seat on the bot,
+    # or when older turns are mailed again: the bot may have left the seat since)
+    bot_read = again is not None or any(s.run_by_bot or s.back_from_bot for s in seats)
+    bots = db.bot_seats(session, game, rows) if bot_read else {}
     # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
     states = db.turn_states(session, game, {number - 1 for number in rows} - set(rows))
     states |= {row.number: row.state_json for row in rows.values()}
@@ -250,7 +274,7 @@ def _mail_reports_read(
     )
     threads = db.last_order_mail_ids(session, game)
     mails = []
-    for seat in seats:
+    for seat in to:
         found = covered.get(seat.seat, [])
         if not found:
             continue  # its news waits for its next step (ER-4)
