@@ -13,12 +13,14 @@ from adjudicator.archive import Archive
 from adjudicator.archive import queries as db
 from adjudicator.archive.models import OutboxRow
 from adjudicator.rulesets import load_ruleset
+from adjudicator.services.adjudication import adjudicate
 from adjudicator.services.clock import FixedClock
 from adjudicator.services.deadlines import tick
 from adjudicator.services.game_reads import current_game, due_turns
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.gm import replace_player
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.player_commands import history
 from adjudicator.services.selfplay import bot_of, header, playable, selfplay_seats, step_rng
 from tests.conftest import SEATS, MailGame, Pbem
 from tests.test_mail_commands import last_id, letter, orders, queued, without_messages
@@ -56,6 +58,20 @@ def test_myorders_in_german_for_orders_sent_ahead(game: MailGame) -> None:
     assert "Die für dich gespeicherten Befehle für Zug 2" in answer.body and "Zeile   3  BUY 1 INF" in answer.body
 
 
+def test_myorders_between_a_seats_turns_shows_the_last_orders_it_sent(game: MailGame) -> None:
+    """Macedonia's turn 1 is resolved; its next is turn 4, for which it sent nothing yet."""
+    archive, data, passwords = game
+    ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
+    assert adjudicate(archive, data, "rome1").turns
+    mark = last_id(archive)
+    asked = orders("Macedonia", passwords["Macedonia"], "MYORDERS", turn=4, mid="2")
+    assert ingest(archive, asked).text == "commands: MYORDERS"
+    (answer,) = queued(archive, mark)
+    assert "No orders of yours are stored for turn 4.\n" in answer.body
+    assert "The last orders of yours stored are for turn 1, received " in answer.body
+    assert "\n  BUY 1 INF\n" in answer.body
+
+
 def test_a_forged_password_gets_no_stored_orders_and_a_stranger_no_answer(game: MailGame) -> None:
     archive, _, passwords = game
     ingest(archive, orders("Macedonia", passwords["Macedonia"], "BUY 1 INF"))
@@ -91,6 +107,18 @@ def test_report_and_history_by_mail_in_italian_with_a_bad_turn_named(game: MailG
     assert "I turni della partita rome1:" in answer.body
     assert "     1  " in answer.body and "  Macedonia\n" in answer.body
     assert "riga 4: scrivi RAPPORTO <n>, n un turno di questa partita da 0 a 1." in answer.body
+
+
+def test_history_calls_only_the_first_turn_the_setup_and_names_the_steps_nobody_orders_in(empires_demo: Path) -> None:
+    """Empires' income, revolts and action rounds are steps of the rules (EAW-6): no seat's, and no setup."""
+    with Archive.in_folder(empires_demo).session() as session:
+        game = db.find_game(session, "demo")
+        seat = db.game_seats(session, game)[0]
+        answer = history(session, game, seat).splitlines()
+    turns = [line for line in answer if line.startswith("  ")]
+    assert turns[0].endswith("  the setup") and sum(line.endswith("the setup") for line in turns) == 1
+    nobody = [line for line in turns if line.endswith("  a step of the rules, nobody's orders")]
+    assert nobody and all(not line.startswith("     0") for line in nobody)
 
 
 @pytest.mark.parametrize("name", ["coe-classic", "coe-1984", "conqueror-er", "empires-aw"])

@@ -309,6 +309,14 @@ def current_orders(session: Session, game: GameRow, turn: int, seat: str) -> Ord
     return session.exec(_current_orders(), params={"game": game.id, "turn": turn, "seat": seat}).first()  # type: ignore[no-any-return]
 
 
+def latest_orders(session: Session, game: GameRow, seat: str, before: int) -> OrderSetRow | None:
+    """The seat's current order set of the latest turn before `before` (none: it sent none)."""
+    query = select(OrderSetRow).where(
+        OrderSetRow.game_id == game.id, OrderSetRow.seat == seat, OrderSetRow.turn < before, _CURRENT_ORDERS
+    )
+    return session.exec(query.order_by(col(OrderSetRow.turn).desc()).limit(1)).first()
+
+
 @_lean_too
 def store_orders(
     session: Session,

@@ -6,7 +6,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from adjudicator.errors import PbemError
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import N_, gettext
 
 
 class UnknownZone(PbemError, ValueError):
@@ -30,10 +30,10 @@ def zone_name(name: str) -> str:
 
 
 # the deadline line's forms (deadline_line), which a report mail ends with
-DEADLINE_LINES = (
-    "Deadline: none yet (it is set when the moderator's clock next runs).",
-    "Deadline: %(utc)s.",
-    "Deadline: %(utc)s (%(zone)s: %(local)s).",
+DEADLINE_LINES = (  # marked N_ so that the catalogues keep them
+    N_("Deadline: none yet (it is set when the moderator's clock next runs)."),
+    N_("Deadline: %(utc)s."),
+    N_("Deadline: %(utc)s (%(zone)s: %(local)s)."),
 )
 
 

@@ -92,7 +92,18 @@ def my_orders(session: Session, game: GameRow, state: Any, seat: SeatRow) -> str
         return gettext(say, "No turn of yours is open for orders now.")
     stored = db.current_orders(session, game, number, seat.seat)
     if stored is None:
-        return gettext(say, "No orders of yours are stored for turn %(turn)s.", turn=number)
+        none = gettext(say, "No orders of yours are stored for turn %(turn)s.", turn=number)
+        # a plan sent for an earlier step may be what is in force now (Empires' action rounds, EAW-6)
+        last = db.latest_orders(session, game, seat.seat, number)
+        if last is None:
+            return none
+        sent = gettext(
+            say,
+            "The last orders of yours stored are for turn %(turn)s, received %(when)s:",
+            turn=last.turn,
+            when=_when(last.received),
+        )
+        return f"{none}\n{sent}\n" + "".join(f"  {line}\n" for line in last.text.splitlines())
     orders = parse_orders(stored.text, ruleset)
     shown = _minute(stored.received)
     receipt = checked_receipt(game.name, game.pace, ruleset, state, orders, seat.seat, number, shown=shown)
@@ -126,9 +137,10 @@ def past_report(session: Session, game: GameRow, seat: SeatRow, command: Command
 def history(session: Session, game: GameRow, seat: SeatRow) -> str:
     """HISTORY: the game's turns, whose each was and when it was resolved, for REPORT n."""
     say = seat.language
-    lines, setup = [gettext(say, "The turns of game %(game)s:", game=game.name)], gettext(say, "the setup")
-    for number, whose, created in db.turn_dates(session, game):
-        lines.append(f"  {number:>4}  {_when(created)}  {whose or setup}")
+    lines = [gettext(say, "The turns of game %(game)s:", game=game.name)]
+    setup, nobody = gettext(say, "the setup"), gettext(say, "a step of the rules, nobody's orders")
+    for index, (number, whose, created) in enumerate(db.turn_dates(session, game)):
+        lines.append(f"  {number:>4}  {_when(created)}  {whose or (setup if index == 0 else nobody)}")
     report = written(say, "REPORT")
     lines.append(gettext(say, "A turn's report: %(command)s <n> below the order header.", command=report))
     return "\n".join(lines)
