@@ -103,7 +103,7 @@ def test_ER_13_later_steps_and_verify_use_the_stored_data_not_the_folder(pbem: P
     verified = pbem("verify", "er1")
     assert verified.exit_code == 0, verified.output
     assert "turn 0: setup matches the setup rules" in verified.output and "0 problems" in verified.output
-    assert "turn 1 (None): replay matches" in verified.output and "turn 2 (None): replay matches" in verified.output
+    assert "turn 1: replay matches" in verified.output and "turn 2: replay matches" in verified.output
 
 
 def test_ER_4_1_a_whole_round_without_orders_is_played_by_the_defaults_and_verifies(pbem: Pbem, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ def test_EAW_12_2_round_pace_runs_the_round_at_one_deadline_and_stops_where_a_pl
                 "--option", "action_rounds_first=4", "--data", str(data))  # fmt: skip
     assert made.exit_code == 0, made.output
     done = adjudicate(data)  # the placement (defaults), then round I's revolt in the same run
-    assert "Turn 2 (red, blue, green) resolved" in done and "Turn 3 (None) resolved" in done
+    assert "Turn 2 (red, blue, green) resolved" in done and "Turn 3 resolved" in done
     assert "due 4 red, 4 blue, 4 green" in due(data)
     submit(data, tmp_path, 4, "red", "RECRUIT best", "RECRUIT best")  # two actions of four
     for seat in ("blue", "green"):

@@ -146,7 +146,7 @@ def test_a_hidden_draw_changed_in_the_record_is_caught_by_the_replay_naming_the_
     assert result.exit_code == 1
     found = problems(result)
     assert any(
-        p.startswith(f"record.json: game demo: turn {turn['number']} ") and "replay differs in hidden_dice_json" in p
+        re.match(rf"record\.json: game demo: turn {turn['number']}\b", p) and "replay differs in hidden_dice_json" in p
         for p in found
     ), found
     assert not record_line(result, "record.json") and record_line(result, ".+ \\(record.json.gz\\)")

@@ -436,7 +436,8 @@ def adjudicate(
     if done.stored_blocks:
         typer.echo(f"Stored orders from the turn file: {', '.join(done.stored_blocks)}")
     for row in done.turns:
-        typer.echo(f"Turn {row.number} ({row.seat}) resolved{'' if row.orders_text else ': no orders received'}")
+        named = f"Turn {row.number} ({row.seat})" if row.seat else f"Turn {row.number}"
+        typer.echo(f"{named} resolved{'' if row.orders_text else ': no orders received'}")
     for decision in done.waiting:
         typer.echo(f"Waiting for {decision.seat}: {decision.key} ({decision.question}; default {decision.default})")
     for path in done.files:

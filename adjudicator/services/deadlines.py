@@ -28,6 +28,7 @@ from adjudicator.services.game_reads import current_game, due_turns, game_folder
 from adjudicator.services.news import mail_news, queue_news
 from adjudicator.services.notices import deadline_text, mail_to_seat
 from adjudicator.services.repair import missing_files
+from adjudicator.services.turn import turn_name
 
 
 @dataclass
@@ -161,7 +162,7 @@ def _tick_game(
             done = adjudicate_locked(
                 session, game, ruleset, state, defaults=moment >= deadline, clock=clock, seats=seats
             )
-            lines = [f"{name}: turn {row.number} ({row.seat}) resolved" for row in done.turns]
+            lines = [f"{name}: {turn_name(row)} resolved" for row in done.turns]
             lines = lines or [f"{name}: waiting for decisions" if done.waiting else f"{name}: nothing to do"]
         news, questions = queue_news(
             session, game, ruleset, clock=clock, seats=done.seats if done else None, resolved=done.turns if done else ()

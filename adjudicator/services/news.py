@@ -231,19 +231,13 @@ def _mail_reports_read(
 ) -> None:
     watchers = [(a, say) for a, say in db.observer_addresses(session, game) if again is None or a in again]
     covered, watched = _covered(session, game, ruleset, news, [seat.seat for seat in seats])
-    # the game is over by its rules: each player's last report mail carries its record (game_record.py), unless its
-    # orders hold private press, which the record would publish
-    over = ruleset.due(stored_state(ruleset, news[-1].state_json)) is None
-    record = news[-1].chain if over and not press_turns(ruleset, game, db.turns(session, game)) else ""
+    record = _record_turn(session, game, ruleset, news[-1])
     rows = {row.number: row for found in [*covered.values(), watched] for row in found}
     to = [seat for seat in seats if again is None or seat.email in again]
     languages = {seat.language for seat in to if covered.get(seat.seat)}
     languages |= {language for _, language in watchers} if watched else set()
     maps = {say: mail_map(ruleset, game, news[-1], say) for say in languages}
-    # the turns whose orders the bot gave, which the public reports name (read only in a game with a seat on the bot,
-    # or when older turns are mailed again: the bot may have left the seat since)
-    bot_read = again is not None or any(s.run_by_bot or s.back_from_bot for s in seats)
-    bots = db.bot_seats(session, game, rows) if bot_read else {}
+    bots = _bot_turns(session, game, seats, list(rows), again is not None)
     # the battle headers name leaders: the positions before the turns (of those not mailed, only the texts)
     states = db.turn_states(session, game, {number - 1 for number in rows} - set(rows))
     states |= {row.number: row.state_json for row in rows.values()}
@@ -285,14 +279,7 @@ def _mail_reports_read(
             else seat_report(ruleset, game, found, states, seat.seat, say)
         )
         subject = f"[{game.name}] " + gettext(say, REPORT_SUBJECT, turn=news[-1].number)
-        body = (
-            publics(found, say)
-            + take_back_note(seat)
-            + "\n"
-            + private
-            + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
-            + ("\n" + gettext(say, RECORD_NOTE) + "\n" if record else "")
-        )
+        body = _report_body(game, seat, publics(found, say), private, bool(record))
         html = report_mail_html(say, subject, body)
         mails.append(
             db.mail_fields(
@@ -313,6 +300,37 @@ def _mail_reports_read(
         html = report_mail_html(say, subject, text)
         mails.append(db.mail_fields(address, subject, text, timestamp(clock), game.name, html=html, **maps[say]))
     db.queue_mails(session, mails)  # in the order of the seats, then the observers
+
+
+def _record_turn(session: Session, game: GameRow, ruleset: Ruleset, last: TurnRow) -> str:
+    """The chain head of the turn whose record a report mail carries: `last`'s once the game is over by its rules
+    (each player's last report mail, game_record.py), unless its orders hold private press, which the record would
+    publish; "" for none."""
+    over = ruleset.due(stored_state(ruleset, last.state_json)) is None
+    return last.chain if over and not press_turns(ruleset, game, db.turns(session, game)) else ""
+
+
+def _bot_turns(
+    session: Session, game: GameRow, seats: list[SeatRow], numbers: list[int], again: bool
+) -> dict[int, list[str]]:
+    """The seats whose orders the bot gave in these turns, which the public reports name: read only in a game with a
+    seat on the bot, or when older turns are mailed `again` (the bot may have left the seat since)."""
+    if again or any(s.run_by_bot or s.back_from_bot for s in seats):
+        return db.bot_seats(session, game, numbers)
+    return {}
+
+
+def _report_body(game: GameRow, seat: SeatRow, publics: str, private: str, record: bool) -> str:
+    """A seat's report mail: the public reports, the bot's note, its private report, the deadline while the game
+    runs, and the record's note when the mail carries it."""
+    return (
+        publics
+        + take_back_note(seat)
+        + "\n"
+        + private
+        + ("\n" + deadline_text(game, seat) if game.status == "running" else "")
+        + ("\n" + gettext(seat.language, RECORD_NOTE) + "\n" if record else "")
+    )
 
 
 def _covered(

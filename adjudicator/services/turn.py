@@ -90,6 +90,11 @@ def step_seats(row: TurnRow) -> list[str]:
     return row.seat.split(", ") if row.seat else []
 
 
+def turn_name(row: TurnRow) -> str:
+    """'turn 5 (Egyptus)' as the moderator's lines name a turn; 'turn 5' for a step nobody orders in."""
+    return f"turn {row.number} ({row.seat})" if row.seat else f"turn {row.number}"
+
+
 def seat_texts(row: TurnRow) -> dict[str, str] | None:
     """The seats' order texts a step of several seats stores (TurnRow.seat_orders; none for most steps), in the
     step's seat order; None when garbled."""

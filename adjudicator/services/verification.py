@@ -25,7 +25,15 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.game_reads import game_ruleset
 from adjudicator.services.positions import stored_state
-from adjudicator.services.turn import play, replayed_fields, seat_texts, step_orders_text, step_seat, step_seats
+from adjudicator.services.turn import (
+    play,
+    replayed_fields,
+    seat_texts,
+    step_orders_text,
+    step_seat,
+    step_seats,
+    turn_name,
+)
 from adjudicator.services.verify_published import verify_published
 
 # The archive (sqlmodel, SQLAlchemy: a large part of a command's start-up time) is imported by the functions
@@ -342,12 +350,12 @@ def _verify_replay(
         differences.append("hidden_faces")
     broken = ruleset.broken_invariants(result.state)
     if differences:
-        problems.append(f"turn {row.number} ({row.seat}): replay differs in {', '.join(differences)}")
+        problems.append(f"{turn_name(row)}: replay differs in {', '.join(differences)}")
         return False
     if broken:
-        problems.append(f"turn {row.number} ({row.seat}): invariants broken: {'; '.join(broken)}")
+        problems.append(f"{turn_name(row)}: invariants broken: {'; '.join(broken)}")
         return False
-    passed.append(f"turn {row.number} ({row.seat}): replay matches ({len(result.dice)} dice), invariants hold")
+    passed.append(f"{turn_name(row)}: replay matches ({len(result.dice)} dice), invariants hold")
     return text == row.state_json  # the hash matched; an edited text under a stale hash is read with every check
 
 

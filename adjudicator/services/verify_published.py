@@ -27,7 +27,7 @@ from adjudicator.orders.keywords import KEYWORD_LANGUAGES
 from adjudicator.render.i18n import gettext
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.game_reads import game_folder, game_ruleset
-from adjudicator.services.turn import step_orders_text, step_seats
+from adjudicator.services.turn import step_orders_text, step_seats, turn_name
 
 if TYPE_CHECKING:
     from adjudicator.archive.models import GameRow, OrderSetRow, TurnRow
@@ -309,7 +309,7 @@ def _check_order_sets(live: list[TurnRow], current: dict[tuple[int, str], OrderS
         differ = [seat for seat, text in texts.items() if (text.rstrip("\n") not in row.orders_text) or not text]
         named = ", ".join(differ) or ", ".join(seats)
         problems.append(
-            f"turn {row.number} ({row.seat}): the stored order set of {named} differs from the orders the turn "
+            f"{turn_name(row)}: the stored order set of {named} differs from the orders the turn "
             f"resolved: an order set row was edited, added or removed after the turn"
         )
     return checked
@@ -345,7 +345,7 @@ def _check_order_mails(
                 at = None
             if at is None or not any(timedelta(0) <= at - sent <= _SAME_MAIL for sent in mails.get(seat, [])):
                 problems.append(
-                    f"turn {row.number} ({row.seat}): the order set of {seat} came by mail (received "
+                    f"{turn_name(row)}: the order set of {seat} came by mail (received "
                     f"{stored.received}), but no stored mail of {seat}'s orders was received then: the mail's row "
                     "was deleted or edited"
                 )

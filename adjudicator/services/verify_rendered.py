@@ -202,28 +202,9 @@ def check_rendered(
     replayed. `shown`: what each report mail (by its text's name) shows besides its text; `pages`: each site page
     (by its name) and the map beside it, which must be what pbem makes of the record; `indexes`: each site index
     page (by its name) and its release, held whole to the record's (_index_differs)."""
-    problems: list[str] = []
     compared = [copy for copy in copies if copy.version == release()]
     read = _Record.read(record, stored)
-    covered: dict[str, set[int]] = {}  # the line indexes of each text that its reports cover
-    failed: set[str] = set()  # the texts with a report that is not the record's (named once)
-    agreed: dict[str | None, list[ReportCopy]] = {}
-    for copy in compared:
-        problem, length = _compare(copy, read, compared)
-        if problem:
-            problems.append(problem)
-            failed.add(copy.source)
-            continue
-        covered.setdefault(copy.source, set()).update(range(copy.start, copy.start + length))
-        agreed.setdefault(copy.seat, []).append(copy)
-    for source, copy in {c.source: c for c in compared if c.frame}.items():
-        if source not in failed:
-            framed = _other_lines(copy, covered.get(source, set()), read.seats)
-            if not framed and source in (shown or {}):
-                framed = _shown_differs(copy, (shown or {})[source], read, compared)
-            if not framed and source in (pages or {}):
-                framed = _page_differs(copy, (pages or {})[source], read)
-            problems += framed
+    agreed, problems = _compare_all(compared, read, shown or {}, pages or {})
     name = stored.game.name
     lines = [
         f"game {name}: {len(found)} "
@@ -251,6 +232,37 @@ def check_rendered(
         for version, count in sorted(other.items())
     ]
     return lines, problems, notes
+
+
+def _compare_all(
+    compared: list[ReportCopy],
+    read: _Record,
+    shown: Mapping[str, MailShown],
+    pages: Mapping[str, tuple[str, str]],
+) -> tuple[dict[str | None, list[ReportCopy]], list[str]]:
+    """Each report of this release against the record, then what holds it (a report mail's other lines, HTML and
+    map; a site page whole): the reports that agree, by seat (None: public), and the problems."""
+    problems: list[str] = []
+    covered: dict[str, set[int]] = {}  # the line indexes of each text that its reports cover
+    failed: set[str] = set()  # the texts with a report that is not the record's (named once)
+    agreed: dict[str | None, list[ReportCopy]] = {}
+    for copy in compared:
+        problem, length = _compare(copy, read, compared)
+        if problem:
+            problems.append(problem)
+            failed.add(copy.source)
+            continue
+        covered.setdefault(copy.source, set()).update(range(copy.start, copy.start + length))
+        agreed.setdefault(copy.seat, []).append(copy)
+    for source, copy in {c.source: c for c in compared if c.frame}.items():
+        if source not in failed:
+            framed = _other_lines(copy, covered.get(source, set()), read.seats)
+            if not framed and source in shown:
+                framed = _shown_differs(copy, shown[source], read, compared)
+            if not framed and source in pages:
+                framed = _page_differs(copy, pages[source], read)
+            problems += framed
+    return agreed, problems
 
 
 def _compare(copy: ReportCopy, record: _Record, copies: list[ReportCopy]) -> tuple[str, int]:
