@@ -368,6 +368,20 @@ def test_a_grace_period_takes_late_orders_after_the_deadline_then_resolves_witho
 # -- AWAY ------------------------------------------------------------------------------------------------------------
 
 
+
+def test_a_turn_of_a_seat_away_is_resolved_without_waiting_for_its_deadline(tmp_path: Path) -> None:
+    """Its standing orders or the bot play an absent seat's turns: nobody is waited for, nor reminded."""
+    archive = Archive.open(tmp_path, None)
+    start = datetime(2026, 11, 28, 8, tzinfo=UTC)
+    made = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS), clock=FixedClock(start))
+    away = orders("Macedonia", made.passwords["Macedonia"], "AWAY 2026-11-28 2026-12-02")
+    assert ingest(archive, away, clock=FixedClock(start)).text == "commands: AWAY"
+    first = tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=1))).lines
+    assert "rome1: turn 1 (Macedonia) resolved" in first
+    second = tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=2))).lines
+    assert second[0].startswith("rome1: waiting for Egyptus until "), second  # Egyptus is not away
+
+
 def test_the_turns_of_an_announced_absence_are_not_counted_missed(tmp_path: Path) -> None:
     archive = Archive.open(tmp_path, None)
     start = datetime(2026, 11, 28, 8, tzinfo=UTC)

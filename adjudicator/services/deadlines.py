@@ -146,10 +146,12 @@ def _tick_game(
         if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing, seats = order_for_bots(session, game, ruleset, state, due, clock=clock)  # seats run by the bot
+        # an absent seat's turns are played by its standing orders or the bot (AWAY): nobody waits for it
+        missing = [(number, seat) for number, seat in missing if not _away(seats, seat, moment)]
         answer_for_bots(session, game, ruleset, state, clock=clock)
         deadline = parse_time(game.deadline)
         grace = deadline + timedelta(hours=game.grace_hours)
-        waited = _waited_for(session, game, due, missing) if moment < deadline else []
+        waited = _waited_for(session, game, due, missing, moment) if moment < deadline else []
         if missing and waited:
             assert seats is not None  # read when orders are missing
             lines = _remind(session, game, missing, seats, moment, deadline, clock=clock)
@@ -191,19 +193,26 @@ def _tick_game(
     return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
 
 
+def _away(seats: list[SeatRow] | None, name: str, moment: datetime) -> bool:
+    """Whether the seat is away today (AWAY, in UTC dates as the seat gave them); `seats`: the game's."""
+    today = moment.date().isoformat()
+    return any(s.seat == name and s.away_from <= today <= s.away_until for s in seats or [])
+
+
 def _waited_for(
-    session: Session, game: GameRow, due: list[tuple[int, str]], missing: list[tuple[int, str]]
+    session: Session, game: GameRow, due: list[tuple[int, str]], missing: list[tuple[int, str]], moment: datetime
 ) -> list[str]:
     """The due seats a turn waits for before its deadline: in a game resolved early once all orders are in (the
     default), those without orders and those that said WAIT for it; in a game resolved early once all are ready
-    (`early` "ready"), those that have not said READY for it."""
+    (`early` "ready"), those that have not said READY for it and are not away."""
     if game.early == "orders" and missing:
         return [seat for _, seat in missing]
     if not due or (game.early == "orders" and min(number for number, _ in due) > game.wait_turn):
         return []  # no seat said WAIT for a due turn: the seats are not read (a tick of many games must be fast)
     seats = {row.seat: row for row in db.game_seats(session, game)}
     if game.early == "ready":
-        return [seat for number, seat in due if seats[seat].ready_for != number]
+        rows = list(seats.values())
+        return [seat for number, seat in due if seats[seat].ready_for != number and not _away(rows, seat, moment)]
     return [seat for number, seat in due if seats[seat].wait_for == number]
 
 
