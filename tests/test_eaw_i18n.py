@@ -102,8 +102,15 @@ def mails(archive: Archive, seat: str) -> list[OutboxRow]:
 
 @cache
 def translations(language: str) -> dict[str, str]:
+    """msgid -> its translation; a message with plural forms gives each English form all its translated forms."""
     with (CATALOGUE / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
-        return {m.id: m.string for m in read_po(source, locale=language) if m.id}
+        messages = [m for m in read_po(source, locale=language) if m.id]
+    found = {}
+    for message in messages:
+        forms = message.id if isinstance(message.id, tuple) else (message.id,)
+        said = message.string if isinstance(message.string, tuple) else (message.string,)
+        found |= dict.fromkeys(forms, " ".join(said))
+    return found
 
 
 @cache

@@ -63,12 +63,18 @@ def template_ids(folder: Path | None = None) -> set[str]:
     ],
 )
 def test_every_message_is_translated_with_its_placeholders(folder: Path, language: str) -> None:
-    messages = {m.id: m for m in catalogue(language, folder) if m.id}
+    read = catalogue(language, folder)
+    messages = {m.id: m for m in read if m.id}
     assert set(messages) == template_ids(folder), f"{folder}: run pybabel update (see adjudicator/render/i18n.py)"
     for msgid, message in messages.items():
-        assert message.string, f"{folder} {language}: {msgid!r} is not translated"
-        assert sorted(PLACEHOLDER.findall(message.string)) == sorted(PLACEHOLDER.findall(msgid)), msgid
-        assert message.string[:1].isspace() == msgid[:1].isspace(), msgid  # fragments keep their spaces
+        # a message with a count (ngettext) has its singular and plural msgids and a form per plural of the language
+        ids = msgid if isinstance(msgid, tuple) else (msgid,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert len(forms) == (read.num_plurals if message.pluralizable else 1), msgid
+        for form in forms:
+            assert form, f"{folder} {language}: {msgid!r} is not translated"
+            assert all(sorted(PLACEHOLDER.findall(form)) == sorted(PLACEHOLDER.findall(i)) for i in ids), msgid
+            assert form[:1].isspace() == ids[0][:1].isspace(), msgid  # fragments keep their spaces
         assert "fuzzy" not in message.flags, msgid
 
 

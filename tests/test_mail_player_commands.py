@@ -368,7 +368,6 @@ def test_a_grace_period_takes_late_orders_after_the_deadline_then_resolves_witho
 # -- AWAY ------------------------------------------------------------------------------------------------------------
 
 
-
 def test_a_turn_of_a_seat_away_is_resolved_without_waiting_for_its_deadline(tmp_path: Path) -> None:
     """Its standing orders or the bot play an absent seat's turns: nobody is waited for, nor reminded."""
     archive = Archive.open(tmp_path, None)

@@ -9,19 +9,19 @@ in the core's, then in every known ruleset's (`translations`).
 
 The .po files are the source: they are compiled in memory when first needed, so no binary .mo file is kept in
 the tree. To add or update strings, one extract and one update per catalogue (the core's, then each ruleset's):
-    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output --project pbem \
-        --copyright-holder "pbem maintainers" -o locale/messages.pot .
+    pybabel extract -F locale/babel.cfg -k N_ -k gettext:2 -k plural_gettext:2,3 -k tr --no-location \
+        --sort-output --project pbem --copyright-holder "pbem maintainers" -o locale/messages.pot .
     pybabel update -i locale/messages.pot -d locale --no-fuzzy-matching --ignore-obsolete -w 120
-    pybabel extract -F games/conqueror-er/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
-        --project pbem --copyright-holder "pbem maintainers" -o games/conqueror-er/locale/messages.pot .
+    pybabel extract -F games/conqueror-er/babel.cfg -k N_ -k gettext:2 -k plural_gettext:2,3 -k tr --no-location \
+        --sort-output --project pbem --copyright-holder "pbem maintainers" -o games/conqueror-er/locale/messages.pot .
     pybabel update -i games/conqueror-er/locale/messages.pot -d games/conqueror-er/locale --no-fuzzy-matching \
         --ignore-obsolete -w 120
-    pybabel extract -F games/coe-classic/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
-        --project pbem --copyright-holder "pbem maintainers" -o games/coe-classic/locale/messages.pot .
+    pybabel extract -F games/coe-classic/babel.cfg -k N_ -k gettext:2 -k plural_gettext:2,3 -k tr --no-location \
+        --sort-output --project pbem --copyright-holder "pbem maintainers" -o games/coe-classic/locale/messages.pot .
     pybabel update -i games/coe-classic/locale/messages.pot -d games/coe-classic/locale --no-fuzzy-matching \
         --ignore-obsolete -w 120
-    pybabel extract -F games/empires-aw/babel.cfg -k N_ -k gettext:2 -k tr --no-location --sort-output \
-        --project pbem --copyright-holder "pbem maintainers" -o games/empires-aw/locale/messages.pot .
+    pybabel extract -F games/empires-aw/babel.cfg -k N_ -k gettext:2 -k plural_gettext:2,3 -k tr --no-location \
+        --sort-output --project pbem --copyright-holder "pbem maintainers" -o games/empires-aw/locale/messages.pot .
     pybabel update -i games/empires-aw/locale/messages.pot -d games/empires-aw/locale --no-fuzzy-matching \
         --ignore-obsolete -w 120
 (run from the top of the source tree; locale/babel.cfg leaves out the sources a ruleset's babel.cfg extracts; the
@@ -180,6 +180,16 @@ def gettext(language: str, msgid: str, *, in_ruleset: str | None = None, **value
     reader writes it."""
     text = translations(language, in_ruleset).ugettext(msgid)
     values = {**_keyword_values(language, msgid, in_ruleset), **values}
+    return text % values if values else text
+
+
+def plural_gettext(
+    language: str, singular: str, plural: str, count: int, *, in_ruleset: str | None = None, **values: object
+) -> str:
+    """`gettext` of a message with a count: the catalogue's form for `count` (its Plural-Forms: "1 Münze", "2
+    Münzen"), `singular` or `plural` in English; the count is one of the %(name)s `values`."""
+    text = translations(language, in_ruleset).ngettext(singular, plural, count)
+    values = {**_keyword_values(language, singular, in_ruleset), **values}
     return text % values if values else text
 
 

@@ -16,7 +16,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import N_, gettext
+from adjudicator.render.i18n import N_, gettext, keywords_written, plural_gettext
 from adjudicator.rulesets import EXTRA_FOLDERS
 from adjudicator.rulesets.conqueror import rounds
 from adjudicator.rulesets.conqueror.card_text import card_words, effects_words
@@ -24,7 +24,7 @@ from adjudicator.rulesets.conqueror.data import RULESET
 from adjudicator.rulesets.conqueror.movement import active, kind_of_step
 from adjudicator.rulesets.conqueror.politics import board_of
 from adjudicator.rulesets.conqueror.preparation import hero_price
-from adjudicator.rulesets.conqueror.state import FOOD_HELD, food_limit, fort_of, standard_units
+from adjudicator.rulesets.conqueror.state import FOOD_HELD, INDEPENDENT, food_limit, fort_of, standard_units
 
 if TYPE_CHECKING:
     from adjudicator.engine.steps import Step
@@ -42,6 +42,9 @@ UNIT_KEYWORDS: Final = {  # ER-0.3, in the order a report lists them
     "siege": "SIEGE",
 }
 KEYWORD: Final = re.compile(r"\{([A-Z]+)\}")
+# ER-0.3: the independent army as a reader is told of it; also the word engine_text gives a stored odds line's
+# "independent 2 CAV" (attack_odds.battle_texts) in the reader's language. Never an order's word: orders name seats.
+INDEPENDENT_WORD: Final = N_("independent")
 SURCHARGE: Final = 2  # ER-5.12, ER-5.19: the second space of a district or upgrade type
 
 
@@ -177,8 +180,15 @@ class Template:
             variants = [v for v in variants if v]
         return []
 
+    def coins(self, price: int) -> str:
+        """A price: "1 coin", "3 coins" in the reader's language."""
+        return plural_gettext(self.language, "%(price)s coin", "%(price)s coins", price, price=price)
+
     def coins_line(self) -> str:
-        return gettext(self.language, "You hold %(coins)s coins now.", coins=self.player.coins)
+        coins = self.player.coins
+        return plural_gettext(
+            self.language, "You hold %(coins)s coin now.", "You hold %(coins)s coins now.", coins, coins=coins
+        )
 
     # -- Conquest mode's purchases (ER-3.11) ------------------------------------------------------------------------
     def purchases(self) -> tuple[list[Section], list[str | tuple[str, ...]]]:
@@ -202,7 +212,7 @@ class Template:
         return [section], examples
 
     def priced(self, order: str, price: int) -> str:
-        return f"{self.spoken(order)}: " + gettext(self.language, "%(price)s coins", price=price)
+        return f"{self.spoken(order)}: " + self.coins(price)
 
     @cached_property  # the plans step's sections and examples both list them
     def _buildable(self) -> list[tuple[str, int]]:
@@ -324,17 +334,12 @@ class Template:
             lines.append(
                 self.spoken("{ELITE}")
                 + f" ({board.elite.name}): "
-                + gettext(self.language, "%(price)s coins", price=board.elite.cost)
+                + self.coins(board.elite.cost)
                 + (f"; {words}" if words else "")
             )
         for hero in self.free_heroes():
             price = hero_price(self.state, self.data, self.seat, hero)
-            lines.append(
-                self.spoken("{HERO} ")
-                + gettext(self.language, "%(price)s coins", price=price)
-                + ": "
-                + card_words(self.language, self.data, hero)
-            )
+            lines.append(self.spoken("{HERO} ") + self.coins(price) + ": " + card_words(self.language, self.data, hero))
         food = (
             self.spoken("{FOOD} {STORE} | {FOOD} {NO} {STORE}")
             + ": "
@@ -383,7 +388,7 @@ class Template:
             gettext(
                 self.language,
                 "In force: %(lines)s",
-                lines="; ".join(self.player.standing.values()) or gettext(self.language, "none"),
+                lines="; ".join(self.standing_lines()) or gettext(self.language, "none"),
             )
         ]
         forms = [
@@ -412,6 +417,11 @@ class Template:
         for form, note in forms:
             lines.append(self.spoken(self.placeholders(form)) + ": " + gettext(self.language, note))
         return Section(gettext(self.language, "Standing orders (kept until changed, ER-14):"), lines)
+
+    def standing_lines(self) -> list[str]:
+        """The seat's standing orders in force, kept as canonical English lines (plans.py store_standing), in the
+        reader's keywords, as the report's sentence of the orders kept writes them."""
+        return [keywords_written(self.language, line, RULESET) for line in self.player.standing.values()]
 
     @cached_property  # every form of two sections asks
     def _placeholder_words(self) -> dict[str, str]:
@@ -542,7 +552,7 @@ class Template:
             examples += self.march_examples(area, {k: n for k, n in land.items() if n > 0}, near, marching)
         standing = Section(
             gettext(self.language, "Your standing orders in force for the battles (changed in the plans step, ER-14):"),
-            list(self.player.standing.values()) or [gettext(self.language, "none")],
+            self.standing_lines() or [gettext(self.language, "none")],
         )
         sections = [armies, self.cards_section(), standing, self.campaign_forms()]
         return [s for s in sections if s.lines], examples
@@ -553,7 +563,8 @@ class Template:
         for n in near:
             step = kind_of_step(self.state, self.data, self.seat, n)
             owner = self.state.army[n].owner if n in self.state.army and self.state.army[n].total else ""
-            attack = gettext(self.language, "attack: %(owner)s", owner=owner)
+            named = gettext(self.language, INDEPENDENT_WORD) if owner == INDEPENDENT else owner
+            attack = gettext(self.language, "attack: %(owner)s", owner=named)
             targets.append(n + (f" ({attack})" if step == "attack" and owner else ""))
         units = self.spoken(self.units(ready)) or gettext(self.language, "none ready")
         return f"{area}: {units} -> " + ", ".join(targets)
