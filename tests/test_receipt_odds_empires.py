@@ -104,7 +104,8 @@ def test_eaw_receipt_odds_take_the_attacks_stack_and_the_attackers_standing_orde
     assert found == [("RAE", ", ".join(stack), "blue (4 cards, 3 possible home armies)", *expected(stack, "pull"))]
     assert found != odds_of(rules, state, f"ATTACK RAE FROM GAL WITH {', '.join(stack)}")
     refused = odds_of(rules, state, "ATTACK RAE FROM GAL WITH horse_a, pike")
-    assert refused == odds_of(rules, state, ATTACK)
+    [(area, default, *rest)] = odds_of(rules, state, ATTACK)
+    assert refused == [(area, f"{default} (the default stack, EAW-8.21)", *rest)]
 
 
 def test_eaw_odds_never_read_what_the_attacker_cannot_see() -> None:

@@ -69,10 +69,10 @@ def attack_odds(rules: EmpiresGame, state: GameState, seat: str, orders: Any) ->
         if defender is None or defender == seat or attack_refusal(play, seat, attack) is not None:
             continue  # no battle (a neutral area is taken by a roll, EAW-7.4), or refused: its verdict says why
         kind = _kind(play, attack.target)
-        mine = own_stack(play, seat, kind, attack.stack)
+        mine, refused = chosen_stack(play, seat, kind, attack.stack)
         key = (attack.target, mine)
         if key not in found:
-            line = _line(play, seat, defender, attack.target, kind, mine)
+            line = _line(play, seat, defender, attack.target, kind, mine, refused)
             if line is not None:
                 found[key] = line
     return list(found.values())
@@ -90,14 +90,21 @@ def own_stack(play: Play, seat: str, kind: str, given: Sequence[str], side: str 
     """EAW-12.6, EAW-8.21: the seat's stack (card ids, top first) as the battle forms it without an answer: the
     attack's stack (`given`), else the standing STACK plan of its `side`, else the default; a stack the battle
     refuses is the default."""
+    return chosen_stack(play, seat, kind, given, side)[0]
+
+
+def chosen_stack(
+    play: Play, seat: str, kind: str, given: Sequence[str], side: str = "attack"
+) -> tuple[tuple[str, ...], bool]:
+    """`own_stack`, and whether a stack written (the attack's or a standing plan) is refused for the default."""
     player = play.state.players[seat]
     free = bool(play.effects_of(seat, "stack_order_free"))
-    fallback = stacks.default(play.data, player.hand, kind, free)
     ids = tuple(base_id(c) for c in given) or standing.stack_plan(player, kind, side) or ()
     chosen = stacks.instances(player.hand, ids) if ids else None
-    if chosen is None or stacks.problem(play.data, player.hand, kind, chosen, free) is not None:
-        chosen = fallback
-    return tuple(base_id(i) for i in chosen)
+    refused = bool(ids) and stacks.refusal(play.data, player.hand, kind, ids, free) is not None
+    if chosen is None or refused:
+        chosen = stacks.default(play.data, player.hand, kind, free)
+    return tuple(base_id(i) for i in chosen), refused
 
 
 def could_hold(data: GameData, state: GameState, seat: str, defender: str) -> list[tuple[str, ...]]:
@@ -122,8 +129,11 @@ def could_hold(data: GameData, state: GameState, seat: str, defender: str) -> li
     return hands
 
 
-def _line(play: Play, seat: str, defender: str, target: str, kind: str, mine: tuple[str, ...]) -> AttackOdds | None:
-    """The battle's receipt line: the average of the odds over the hands the defender could hold."""
+def _line(
+    play: Play, seat: str, defender: str, target: str, kind: str, mine: tuple[str, ...], refused: bool = False
+) -> AttackOdds | None:
+    """The battle's receipt line: the average of the odds over the hands the defender could hold; `refused`: the
+    stack written is refused, so the line names the default stack it is for (EAW-8.21)."""
     from adjudicator.rulesets.empires.odds import Plan, Side
 
     data, state = play.data, play.state
@@ -132,7 +142,8 @@ def _line(play: Play, seat: str, defender: str, target: str, kind: str, mine: tu
     plans = (Plan(standing.marker_plan(own), standing.loss_priority(own)), None)
     sides = [Side(hand, False, tuple(theirs.personalities)) for hand in could_hold(data, state, seat, defender)]
     figure = averaged(play, kind, [(attacker, side) for side in sides], plans)
-    return None if figure is None else AttackOdds(target, ", ".join(mine), f"{defender} " + _held(sides), *figure)
+    text = ", ".join(mine) + (" (" + N_("the default stack, EAW-8.21") + ")" if refused else "")
+    return None if figure is None else AttackOdds(target, text, f"{defender} " + _held(sides), *figure)
 
 
 def averaged(

@@ -326,11 +326,7 @@ def _stack(
             position=point,
         )
     chosen = stacks.instances(player.hand, ids)
-    reason = (
-        N_("%(cards)s: not in hand (%(rule)s)", cards=", ".join(stacks.missing(player.hand, ids)), rule="EAW-8.21")
-        if chosen is None
-        else stacks.problem(data, player.hand, kind, chosen, free)
-    )
+    reason = stacks.refusal(data, player.hand, kind, ids, free)
     if chosen is None or reason is not None:
         play.say("stack_refused", seat, area=target, rule="EAW-8.21")
         play.tell(seat, "stack_refused_reason", seat, reason=reason, rule="EAW-8.21")

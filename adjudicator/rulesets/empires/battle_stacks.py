@@ -121,6 +121,15 @@ def problem(
     return None
 
 
+def refusal(data: GameData, hand: Sequence[str], kind: str, ids: Sequence[str], free_order: bool) -> str | None:
+    """EAW-8.21: why a battle of `kind` refuses the stack of card ids `ids` (top first) from `hand` as a whole: a card
+    not in hand, or a restriction of EAW-9.2 (`problem`); None when it takes the stack."""
+    chosen = instances(hand, ids)
+    if chosen is None:
+        return N_("%(cards)s: not in hand (%(rule)s)", cards=", ".join(missing(hand, ids)), rule="EAW-8.21")
+    return problem(data, hand, kind, chosen, free_order)
+
+
 def by_value(data: GameData) -> Callable[[str], tuple[int, str, str]]:
     """The sort key of EAW-8.21: base value highest first, then card id and instance."""
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from adjudicator.engine.vocabulary import N_, OrderResult, Rejected
 from adjudicator.orders.keywords import in_english
+from adjudicator.rulesets.empires import battle_stacks as stacks
 from adjudicator.rulesets.empires.actions import order_text, refusal
 from adjudicator.rulesets.empires.board import LAND_KINDS, not_a_province, unknown_area, unreachable
 from adjudicator.rulesets.empires.data import (
@@ -170,6 +171,17 @@ def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
             "as the position stands now, no alternative can be taken and the default would be (a control marker, "
             "EAW-12.2); the line is judged again when its turn comes"
         )
+    for i, action in enumerate(line.alternatives, 1):
+        stack = _refused_stack(play, seat, action) if never[i - 1] is None else None
+        if stack is not None:
+            said = N_(
+                "%(said)s; the stack of alternative %(n)s would be refused as the position stands: %(why)s; the "
+                "default stack would fight: %(cards)s (EAW-8.21)",
+                said=said,
+                n=i,
+                why=stack[0],
+                cards=stack[1],
+            )
     for i, n in enumerate(never, 1):  # one engine text each, so that the renderer translates the whole
         if n is not None:
             said = N_(
@@ -180,3 +192,21 @@ def check_plan_line(play: Play, seat: str, line: PlanLine) -> OrderResult:
                 rule=n.rule,
             )
     return OrderResult(line.line, line.text, True, said, "EAW-12.2")
+
+
+def _refused_stack(play: Play, seat: str, action: Action) -> tuple[str, str] | None:
+    """EAW-8.21: why the battle an attack would fight now refuses its written stack, and the default stack that would
+    fight instead (card ids); None without a written stack, without a battle now, or for a stack it takes. A fort's
+    siege is the defender's secret (EAW-12.4): the battle judged is its default, open (a sea area: naval)."""
+    if not isinstance(action, Attack) or not action.stack:
+        return None
+    defender = play.state.controller(action.target)
+    if defender is None or defender == seat:
+        return None
+    kind = stacks.NAVAL if play.data.map.areas[action.target].is_sea else stacks.OPEN
+    hand = play.state.players[seat].hand
+    free = bool(play.effects_of(seat, "stack_order_free"))
+    why = stacks.refusal(play.data, hand, kind, action.stack, free)
+    if why is None:
+        return None
+    return why, ", ".join(base_id(i) for i in stacks.default(play.data, hand, kind, free))

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from adjudicator.engine.chance import GivenDice
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import N_, gettext
+from adjudicator.render.i18n import N_, engine_text, gettext
 from adjudicator.rulesets.empires import data as eaw
+from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.actions import refusal
 from adjudicator.rulesets.empires.attack import needs_sea_move, sea_move_bonus
 from adjudicator.rulesets.empires.board import Route, attack_route, is_last_province
@@ -278,7 +279,8 @@ class Template:
                 + self._("provinces")
                 + ">: "
                 + self._("your starting fort in a land province you control (EAW-3.10, EAW-12.14)"),
-            ],
+            ]
+            + self.setup_seas(),
         )
         best = sorted(free, key=lambda a: (-self.map.areas[a].value, a))[:3]
         examples: list[Order] = []
@@ -304,6 +306,21 @@ class Template:
             for a in self.map.areas.values()
             if a.is_province and self.state.controller(a.id) is None and a.half not in full
         )
+
+    def setup_seas(self) -> list[str]:
+        """EAW-2.11: the seas a PLACE list may name, and the unnamed ones it may not (the map labels them too)."""
+        seas = [a for a in sorted(self.map.areas) if self.map.areas[a].is_sea]
+        named = [a for a in seas if self.map.areas[a].named]
+        unnamed = [self.area(a) for a in seas if not self.map.areas[a].named]
+        lines = [self._("Seas %(kw_place)s may name (EAW-2.11): %(seas)s", seas=", ".join(named))] if named else []
+        if unnamed:
+            lines.append(
+                self._(
+                    "Unnamed seas, which cannot be taken at setup though the map labels them (EAW-2.11): %(seas)s",
+                    seas=", ".join(unnamed),
+                )
+            )
+        return lines
 
     def placeable(self, area: str) -> bool:
         """EAW-3.9, EAW-2.11: a setup marker goes into a province or a named sea."""
@@ -580,8 +597,28 @@ class Template:
             found.append(LossesOrder(tuple(s["losses"])))
         return found
 
+    def stack_warning(self, order: Order) -> str | None:
+        """A standing STACK plan a battle would refuse with the hand as it stands: why, and that the default stack
+        would fight (EAW-8.21); None for any other plan."""
+        if not isinstance(order, StackOrder):
+            return None
+        free = bool(self.play.effects_of(self.seat, "stack_order_free"))
+        why = standing.stack_refusal(self.data, self.player, order, free)
+        if why is None:
+            return None
+        return (
+            self.line(order)
+            + ": "
+            + self._(
+                "as your hand stands now a battle would refuse it: %(why)s; the default stack would fight (EAW-8.21)",
+                why=engine_text(self.language, why, RULESET),
+            )
+        )
+
     def standing_section(self) -> Section:
-        now = [self.line(o) for o in self.standing_orders()]
+        plans = self.standing_orders()
+        now = [self.line(o) for o in plans]
+        warnings = [w for w in map(self.stack_warning, plans) if w is not None]
         forms = [
             self.kw("DEFEND")
             + f" {self.kw('SIEGE')} | {self.kw('OPEN')} [{self.kw('AT')} <"
@@ -599,7 +636,7 @@ class Template:
             self.kw("MARKERS") + f" {self.kw('PUSH')} | {self.kw('PULL')} (EAW-12.7)",
             self.kw("LOSSES") + " <" + self._("cards") + "> (EAW-12.8)",
         ]
-        lines = forms + [self._("Yours now:") + " " + ("; ".join(now) if now else self._("none"))]
+        lines = forms + [self._("Yours now:") + " " + ("; ".join(now) if now else self._("none")), *warnings]
         return Section(self._("Standing battle plans, kept until you replace them:"), lines)
 
     # examples ---------------------------------------------------------------------------------------------------------

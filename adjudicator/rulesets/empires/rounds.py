@@ -18,6 +18,7 @@ Events (data keys; `rule` in each):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 
 from adjudicator.engine.steps import Step
@@ -26,7 +27,7 @@ from adjudicator.errors import PbemError
 from adjudicator.orders.sets import Answer, Language, OrderSet, Press
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.data import GAME_ROUNDS, SCORED_ROUNDS, Options
-from adjudicator.rulesets.empires.orders import STANDING_ORDERS, PlanLine
+from adjudicator.rulesets.empires.orders import STANDING_ORDERS, PlanLine, StackOrder
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.state import (
     ACTION,
@@ -137,13 +138,31 @@ def check_lines(play: Play, seat: str, orders: OrderSet | None) -> list[OrderRes
         if isinstance(order, PlanLine):
             results.append(check_line(play, seat, order))
         elif isinstance(order, STANDING_ORDERS):
-            results.append(OrderResult(order.line, order.text, True, N_("kept as a standing order"), "EAW-12"))
+            results.append(OrderResult(order.line, order.text, True, kept_note(play, seat, order), "EAW-12"))
         elif isinstance(order, (Answer, Press, Language)):
             continue
         else:
             reason = N_("not an order of this step: send one action a line (EAW-7) or standing battle plans")
             results.append(OrderResult(order.line, order.text, False, reason, "EAW-12.2"))
     return results
+
+
+def kept_note(play: Play, seat: str, order: object) -> str:
+    """A standing order's verdict: kept; for a STACK plan a battle would refuse with the hand as it stands, why, and
+    that the default stack would fight (EAW-8.21)."""
+    kept = N_("kept as a standing order")
+    if not isinstance(order, StackOrder):
+        return kept
+    player = copy.deepcopy(play.state.players[seat])
+    standing.store(player, order)  # as it will stand once kept
+    why = standing.stack_refusal(play.data, player, order, bool(play.effects_of(seat, "stack_order_free")))
+    if why is None:
+        return kept
+    return N_(
+        "%(kept)s; as your hand stands now a battle would refuse it: %(why)s; the default stack would fight (EAW-8.21)",
+        kept=kept,
+        why=why,
+    )
 
 
 def check_line(play: Play, seat: str, line: PlanLine) -> OrderResult:

@@ -36,11 +36,12 @@ from adjudicator.rulesets.empires.data import (
     GameData,
     Options,
 )
-from adjudicator.rulesets.empires.orders import STANDING_ORDERS, FortChoice, PlaceChoice, StartChoice
+from adjudicator.rulesets.empires.orders import STANDING_ORDERS, FortChoice, PlaceChoice, StartChoice, canonical
 from adjudicator.rulesets.empires.play import Play
 from adjudicator.rulesets.empires.state import DEAL, PLACEMENT, REVOLT, Control, GameState, Player
 
 SEAT_COLOURS = ("red", "blue", "green", "yellow", "white")  # EAW-3.5: one colour per player
+LIST_RULES: dict[type, str] = {StartChoice: "EAW-3.7", PlaceChoice: "EAW-3.9", FortChoice: "EAW-3.10"}
 
 
 class SetupError(PbemError, ValueError):
@@ -283,7 +284,7 @@ def check_setup(data: GameData, orders: OrderSet | None) -> list[OrderResult]:
     results: list[OrderResult] = []
     for order in orders.orders if orders is not None else ():
         if isinstance(order, (StartChoice, PlaceChoice, FortChoice)):
-            results.append(_check_areas(data, order))
+            results += _check_areas(data, order)
         elif isinstance(order, STANDING_ORDERS):
             results.append(OrderResult(order.line, order.text, True, N_("kept as a standing order"), "EAW-12"))
         elif isinstance(order, (Answer, Press, Language)):
@@ -297,16 +298,47 @@ def check_setup(data: GameData, orders: OrderSet | None) -> list[OrderResult]:
     return results
 
 
-def _check_areas(data: GameData, order: StartChoice | PlaceChoice | FortChoice) -> OrderResult:
-    rule = {StartChoice: "EAW-3.7", PlaceChoice: "EAW-3.9", FortChoice: "EAW-3.10"}[type(order)]
-    for text in order.areas:
-        area = area_id(data, text)
-        if area is None:
-            return OrderResult(order.line, order.text, False, N_("no area %(area)s on the map", area=text), rule)
-        found = data.map.areas[area]
-        if not found.is_province and not isinstance(order, PlaceChoice):
-            return OrderResult(order.line, order.text, False, N_("%(area)s is not a land province", area=area), rule)
-        if found.is_sea and not found.named:
-            reason = N_("%(area)s is an unnamed sea, which cannot be taken at setup", area=area)
-            return OrderResult(order.line, order.text, False, reason, "EAW-2.11")
-    return OrderResult(order.line, order.text, True, "", rule)
+def _check_areas(data: GameData, order: StartChoice | PlaceChoice | FortChoice) -> list[OrderResult]:
+    """EAW-12.1, EAW-12.13, EAW-12.14: the step takes a list's areas in order and skips those it can never take, so
+    the verdict says just that: the part used accepted, each area skipped rejected with its rule; a list of nothing
+    that can be taken is rejected (the default applies)."""
+    rule = LIST_RULES[type(order)]
+    skipped = {text: why for text in order.areas if (why := _never_taken(data, order, text)) is not None}
+    if len(skipped) == len(order.areas):
+        whole = len(skipped) == 1
+        return [
+            OrderResult(order.line, order.text if whole else text, False, reason, why_rule)
+            for text, (reason, why_rule) in skipped.items()
+        ]
+    if not skipped:
+        return [OrderResult(order.line, order.text, True, "", rule)]
+    used = replace(order, areas=tuple(a for a in order.areas if a not in skipped))
+    return [
+        OrderResult(order.line, canonical(used), True, "", rule),
+        *(OrderResult(order.line, text, False, reason, why) for text, (reason, why) in skipped.items()),
+    ]
+
+
+def _never_taken(data: GameData, order: StartChoice | PlaceChoice | FortChoice, text: str) -> tuple[str, str] | None:
+    """Why the placement can never take the area `text` names for `order` (reason, rule), None when it may."""
+    rule = LIST_RULES[type(order)]
+    area = area_id(data, text)
+    if area is None:
+        return N_("no area %(area)s on the map", area=text), rule
+    found = data.map.areas[area]
+    if not found.is_province and not isinstance(order, PlaceChoice):
+        return N_("%(area)s is not a land province", area=area), rule
+    if found.is_sea and not found.named:
+        return unnamed_sea(data, area), "EAW-2.11"
+    return None
+
+
+def named_seas(data: GameData) -> list[str]:
+    """EAW-2.11: the sea areas that may be taken at setup."""
+    return sorted(a.id for a in data.map.areas.values() if a.is_sea and a.named)
+
+
+def unnamed_sea(data: GameData, area: str) -> str:
+    """EAW-2.11: why an unnamed sea is refused, naming the seas that may be taken (the map labels every sea)."""
+    why = N_("%(area)s is an unnamed sea, which cannot be taken at setup", area=area)
+    return N_("%(why)s; the seas that may be taken at setup: %(seas)s", why=why, seas=", ".join(named_seas(data)))

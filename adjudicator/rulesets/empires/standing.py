@@ -3,12 +3,16 @@ the player replaces them. An order for one area comes before the player's order 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.rulesets.empires.orders import AmbushOrder, DefendOrder, LossesOrder, MarkersOrder, StackOrder
 from adjudicator.rulesets.empires.state import Player
 
+if TYPE_CHECKING:
+    from adjudicator.rulesets.empires.data import GameData
+
 ANY = "*"
+SIDES = ("attack", "defend")  # EAW-12.6: a STACK plan's sides
 
 
 def store(player: Player, order: Any) -> bool:
@@ -52,6 +56,21 @@ def stack_plan(player: Player, situation: str, side: str) -> tuple[str, ...] | N
     for key in (f"{situation}.{side}", f"{situation}.{ANY}", f"{ANY}.{side}", f"{ANY}.{ANY}"):
         if key in stacks:
             return tuple(stacks[key])
+    return None
+
+
+def stack_refusal(data: GameData, player: Player, order: StackOrder, free_order: bool) -> str | None:
+    """EAW-8.21: why a battle would refuse the standing STACK plan `order` with the player's hand as it stands, in a
+    battle type and side it is the plan for (`stack_plan`: a more specific plan comes first); None when none would."""
+    from adjudicator.rulesets.empires.battle_stacks import SIZES, refusal
+
+    for kind in (order.situation,) if order.situation else tuple(SIZES):
+        for side in (order.side,) if order.side else SIDES:
+            if stack_plan(player, kind, side) != tuple(order.cards):
+                continue
+            why = refusal(data, player.hand, kind, order.cards, free_order)
+            if why is not None:
+                return why
     return None
 
 
