@@ -469,6 +469,27 @@ def test_a_conqueror_welcome_attaches_its_map_and_names_its_guide(pbem: Pbem, tm
     assert "docs/players-conqueror.md" in welcome.get_body(("plain",)).get_content()
 
 
+def test_ER_13_a_conqueror_welcome_reports_the_setup_too_so_the_players_chain_starts_at_the_commitment(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    """The setup (turn 0, with the game data's digest) and the first step the game plays at once (turn 1): the
+    welcome reports both, the private report covers both, and the player's check links turn 1 to turn 0."""
+    seats = ["--seat", "kesh=kesh@example.org", "--seat", "aurel=aurel@example.org", "--seat", "thal=t@example.org"]
+    created = pbem("new", "er1", "--ruleset", "conqueror-er", "--game-data", str(EXAMPLE), *seats)
+    assert created.exit_code == 0, created.output
+    folder = tmp_path / "eml"
+    text = _welcomes(pbem, folder)["kesh@example.org"].get_body(("plain",)).get_content()
+    assert "=== Turn 0: setup ===" in text and "Game data digest: " in text and "=== Turn 1" in text
+    kept = tmp_path / "kesh"
+    kept.mkdir()
+    for mail in folder.rglob("*-kesh@example.org.eml"):
+        mail.rename(kept / mail.name)
+    checked = verify_reports(kept)
+    assert not checked.problems, checked.problems
+    assert [line.split(":")[0] for _, line in checked.turns] == ["game er1 turn 0", "game er1 turn 1"]
+    assert not any("not linked" in note for note in checked.notes), checked.notes
+
+
 # -- orders sent ahead: one rule for every ruleset -----------------------------------------------------------------
 
 

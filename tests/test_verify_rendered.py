@@ -72,9 +72,9 @@ def test_every_report_a_player_kept_is_the_one_the_record_renders_for_his_seat(d
     line = private_line(result, "aurel")
     assert line, result.output
     assert int(line.group(1)) == len(with_private_report(kept, "aurel")) > 10
-    assert line.group(2).startswith("1-")  # every turn of the game, from the first, in one span
+    assert line.group(2).startswith("0-")  # every turn of the game, from the setup the welcome reports, in one span
     public = re.search(
-        r"^ok +game demo: (\d+) public report\(s\) \(turn\(s\) 1-(\d+)\) are the record's", result.output, re.M
+        r"^ok +game demo: (\d+) public report\(s\) \(turn\(s\) 0-(\d+)\) are the record's", result.output, re.M
     )
     mailed = sum(reports_in(mail) for mail in kept.glob("*.eml")) - int(line.group(1))
     assert public and int(public.group(1)) == mailed and int(public.group(2)) == len(archive_turns(demo)) - 1
@@ -139,7 +139,7 @@ def test_the_private_reports_of_an_empires_game_are_the_records(empires_demo: Pa
     result = check(kept_mails(empires_demo, tmp_path / "red", "red"))
     assert result.exit_code == 0, result.output
     line = private_line(result, "red")
-    assert line and int(line.group(1)) >= 3 and line.group(2).startswith("1-"), result.output
+    assert line and int(line.group(1)) >= 3 and line.group(2).startswith("0-"), result.output
 
 
 def test_every_mail_names_the_pbem_release_that_pbem_version_prints(demo: Path) -> None:

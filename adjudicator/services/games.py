@@ -210,6 +210,7 @@ def new_game(archive: Archive, data: Path, options: NewGameOptions, *, clock: Cl
                     passwords[seat_row.seat],
                     welcomes[seat_row.seat],
                     clock=clock,
+                    earlier=rows[:-1],
                 )
     from adjudicator.services.reports import write_turn_files  # here: reading a game draws no map
 

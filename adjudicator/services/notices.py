@@ -3,7 +3,7 @@ answer), answers to a registered sender, and the welcome with a seat's password.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from adjudicator.archive.lean_mail import LeanSession, queries_for
@@ -175,9 +175,12 @@ def queue_welcome(
     welcome: str | None = None,
     *,
     clock: Clock,
+    earlier: Sequence[TurnRow] = (),
 ) -> None:
     """Queue the welcome mail with the password to the seat's registered address: the welcome, the position (the
-    public report of the latest turn), the seat's private report with its orders template, and the deadline."""
+    public report of turn `row`), the seat's private report with its orders template, and the deadline. `earlier`:
+    the turns before `row` it reports too, a new game's setup and the steps played at once after it, so that the
+    player's reports hold every turn from the commitment on (verify_reports.py follows their chain heads)."""
     say = seat.language
     if welcome is None:
         welcome = render_welcome(ruleset, game, row, seat, password)
@@ -187,10 +190,18 @@ def queue_welcome(
         f"[{game.name}] {seat.seat}",
     )
     # imported here: the maps and reports it loads are no part of a receipt (an order mail's command start-up)
-    from adjudicator.services.reports import mail_map, turn_reports
+    from adjudicator.services.reports import mail_map, seat_report, turn_reports
 
     reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
     parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
+    if earlier:  # the reports of every turn, then the private report of them all, as a report mail of several turns
+        states = {turn.number: turn.state_json for turn in [*earlier, row]}
+        befores = [states.get(turn.number - 1) for turn in earlier]
+        publics = [
+            turn_reports(ruleset, game, t, {}, say, b)["report.txt"] for t, b in zip(earlier, befores, strict=True)
+        ]
+        private = seat_report(ruleset, game, [*earlier, row], states, seat.seat, say)
+        parts = [parts[0], *publics, reports["report.txt"], private]
     body = "\n".join(parts)  # the welcome's text states the deadline
     # the board, attached as the reports attach it: a first turn cannot be planned without it
     queries_for(session).queue_mail(
