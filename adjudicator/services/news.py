@@ -276,7 +276,7 @@ def _mail_reports_read(
         private = (
             privates[f"report-{seat.seat}.txt"]
             if not grouped
-            else seat_report(ruleset, game, found, states, seat.seat, say)
+            else seat_report(ruleset, game, found, states, seat.seat, say, bots)
         )
         subject = f"[{game.name}] " + gettext(say, REPORT_SUBJECT, turn=news[-1].number)
         body = _report_body(game, seat, publics(found, say), private, bool(record))

@@ -231,11 +231,18 @@ def turn_reports(
 
 
 def seat_report(
-    ruleset: Ruleset, game: GameRow, rows: list[TurnRow], states: dict[int, str], seat: str, say: str
+    ruleset: Ruleset,
+    game: GameRow,
+    rows: list[TurnRow],
+    states: dict[int, str],
+    seat: str,
+    say: str,
+    bots: Mapping[int, Sequence[str]] | None = None,
 ) -> str:
     """A seat's private report of several turns, as a mail of them holds it (turn_reports renders the same text for
     one): each turn's private events and the seat's verdicts, then its position after the last. `states`: the
-    snapshot texts by turn number, of the turns before `rows` too (their battles then name their leaders)."""
+    snapshot texts by turn number, of the turns before `rows` too (their battles then name their leaders); `bots`:
+    turn -> the seats whose orders the bot gave (their lines are echoed in the reader's keywords)."""
     state = stored_state(ruleset, rows[-1].state_json)
     hidden = "private" in json.loads(rows[-1].state_json)  # its own view of a game with hidden cards
     return render(
@@ -244,7 +251,9 @@ def seat_report(
         ruleset=ruleset,
         title=ruleset.title,
         game=game.name,
-        turns=[turn_context(ruleset, row, states.get(row.number - 1)) for row in rows],
+        turns=[
+            turn_context(ruleset, row, states.get(row.number - 1), (bots or {}).get(row.number, ())) for row in rows
+        ],
         state=ruleset.snapshot(state, seat) if hidden else json.loads(rows[-1].state_json),
         commitment=game.commitment,
         seats=list(ruleset.seats_of(state)),

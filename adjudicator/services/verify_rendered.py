@@ -287,7 +287,8 @@ def _compare(copy: ReportCopy, record: _Record, copies: list[ReportCopy]) -> tup
     rows, states = record.rows, record.states
     try:
         if copy.seat:
-            text = seat_report(record.ruleset, game, [rows[n] for n in copy.turns], states, copy.seat, copy.language)
+            found = [rows[n] for n in copy.turns]
+            text = seat_report(record.ruleset, game, found, states, copy.seat, copy.language, record.bots)
         else:
             number, say = copy.turns[0], copy.language
             bots = record.bots.get(number, ())

@@ -1,4 +1,4 @@
-"""What a tester found playing Empires of the Ancient World by mail, each as the rule demands it:
+"""Empires of the Ancient World by mail, where the receipts must tell what the step will do, as the rule demands it:
 - a placement list naming an area that can never be taken (an unnamed sea, EAW-2.11): the receipt and the step agree
   on what is carried out (the rest of the list, EAW-12.13), and the seas that may be taken are named;
 - an attack's stack, or a standing STACK plan, that the battle would refuse (EAW-8.21): the receipt and the orders

@@ -1,6 +1,6 @@
-"""Findings of a tester who played Conqueror: Empire Rises and Empires by mail in German, Italian and Dutch: the
-odds lines spoke formally (Sie, u), the independent army kept its English name, the orders template and a bot's
-echoed orders kept English keywords, and counts did not agree ("1 Münzen", "nessuno" for cards)."""
+"""Conqueror: Empire Rises and Empires by mail in German, Italian and Dutch, as a player reads them: the odds lines
+speak as every other sentence does (du, je), the independent army has the reader's name, the orders template and a
+bot's echoed orders use the reader's keywords, and counts agree in number ("1 Münze", "nessuna" carta)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import re
 from pathlib import Path
 
 from adjudicator.archive import Archive
+from adjudicator.archive import queries as db
 from adjudicator.render.i18n import keywords_written
-from adjudicator.services.game_reads import current_game
+from adjudicator.services.game_reads import current_game, game_ruleset
+from adjudicator.services.reports import seat_report
 from tests.conftest import Pbem
 from tests.test_conqueror_asks import play_until
 from tests.test_conqueror_new import data_copy, new_er
@@ -42,7 +44,7 @@ def template_of(report: str) -> str:
 def test_odds_lines_say_du_and_je_and_name_the_independent_army_in_the_readers_language(
     pbem: Pbem, tmp_path: Path
 ) -> None:
-    """Findings 1 and 2: a German and a Dutch receipt of an attack on an independent army (ER-8.31), and the orders
+    """A German and a Dutch receipt of an attack on an independent army (ER-8.31), and the orders
     template that offers the attack."""
     start(pbem, tmp_path)
     number = play_until(pbem, 1, "kesh", {})
@@ -64,7 +66,7 @@ def test_odds_lines_say_du_and_je_and_name_the_independent_army_in_the_readers_l
 
 
 def test_the_templates_standing_orders_are_written_in_the_readers_keywords(pbem: Pbem, tmp_path: Path) -> None:
-    """Finding 3: the standing orders in force, in the campaign template and in the next plans template, as the
+    """The standing orders in force, in the campaign template and in the next plans template, as the
     report's own sentence of the orders kept writes them (VERLUSTE BOG, INF, KAV)."""
     start(pbem, tmp_path)
     mailed(pbem, "kesh", PLANS, "LOSSES ARC, INF, CAV", "RETREAT FROM KES TO DUN")
@@ -86,7 +88,7 @@ def test_the_templates_standing_orders_are_written_in_the_readers_keywords(pbem:
 
 
 def test_a_bot_seats_orders_are_echoed_in_its_readers_keywords(pbem: Pbem, tmp_path: Path) -> None:
-    """Finding 4: the bot writes English keywords; an Italian and a Dutch seat's private report echoes them in its
+    """The bot writes English keywords; an Italian and a Dutch seat's private report echoes them in its
     own (the line as the seat wrote it stays for a player's own orders)."""
     start(pbem, tmp_path)
     for seat in ("aurel", "thal"):
@@ -105,7 +107,7 @@ def test_a_bot_seats_orders_are_echoed_in_its_readers_keywords(pbem: Pbem, tmp_p
 
 
 def test_counts_agree_coins_and_no_cards(pbem: Pbem, tmp_path: Path) -> None:
-    """Finding 5: one coin is "1 Münze" / "1 munt" / "1 moneta" in the orders template, and an empty hand of tactic
+    """One coin is "1 Münze" / "1 munt" / "1 moneta" in the orders template, and an empty hand of tactic
     cards is "nessuna" in Italian."""
     start(pbem, tmp_path)
     with Archive.open(pbem.data, pbem.db).session() as session:
@@ -136,7 +138,7 @@ def test_counts_agree_coins_and_no_cards(pbem: Pbem, tmp_path: Path) -> None:
 
 
 def test_an_empty_hand_reads_nessuna_in_italian_and_one_card_is_singular() -> None:
-    """Finding 5: the end of a private report (seat-position) of a seat without cards, Empires and Conqueror."""
+    """The end of a private report (seat-position) of a seat without cards, Empires and Conqueror."""
     from adjudicator.render import environment
 
     empires = environment("it").get_template("empires/seat-position.txt.j2")
@@ -147,3 +149,20 @@ def test_an_empty_hand_reads_nessuna_in_italian_and_one_card_is_singular() -> No
     state = {"public": {"phase": "ended"}, "private": {"kesh": {"hand": [], "heroes_down": []}}}
     shown = conqueror.render(state=state, seat="kesh", ruleset="conqueror-er", orders_template=lambda s, lang: None)
     assert "Le tue carte tattica: nessuna\n" in shown and "I tuoi eroi coperti: nessuno\n" in shown
+
+
+def test_a_report_of_several_turns_echoes_a_bot_seats_orders_in_its_readers_keywords(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    """A report mail of several steps (ER-4) renders each step's verdicts as the step's own report does."""
+    start(pbem, tmp_path)
+    assert pbem("gm", "bot", "er1", "thal").exit_code == 0
+    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # the plans step, thal's orders the bot's
+    with Archive.open(pbem.data, pbem.db).session() as session:
+        game = db.find_game(session, "er1")
+        every = db.turns(session, game)
+        rows = every[-2:]
+        bots = db.bot_seats(session, game, [row.number for row in rows])
+        text = seat_report(game_ruleset(game), game, rows, {r.number: r.state_json for r in every}, "thal", "nl", bots)
+    echoed = re.findall(r"^  regel +\d+  (.*)$", text, re.M)
+    assert echoed and all(keywords_written("nl", line, "conqueror-er") == line for line in echoed), echoed
