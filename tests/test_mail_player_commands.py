@@ -117,7 +117,7 @@ def test_history_calls_only_the_first_turn_the_setup_and_names_the_steps_nobody_
         answer = history(session, game, seat).splitlines()
     turns = [line for line in answer if line.startswith("  ")]
     assert turns[0].endswith("  the setup") and sum(line.endswith("the setup") for line in turns) == 1
-    nobody = [line for line in turns if line.endswith("  a step of the rules, nobody's orders")]
+    nobody = [line for line in turns if line.endswith("  played without new orders")]
     assert nobody and all(not line.startswith("     0") for line in nobody)
 
 
@@ -379,6 +379,28 @@ def test_a_turn_of_a_seat_away_is_resolved_without_waiting_for_its_deadline(tmp_
     assert "rome1: turn 1 (Macedonia) resolved" in first
     second = tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=2))).lines
     assert second[0].startswith("rome1: waiting for Egyptus until "), second  # Egyptus is not away
+
+
+def test_the_turn_of_a_seat_away_after_the_one_resolved_is_resolved_in_the_same_run(tmp_path: Path) -> None:
+    """Egyptus is away: once Macedonia's turn 1 is resolved, Egyptus's turn 2 follows at once, with one report mail;
+    Hispania's turn 3 waits for Hispania. Everybody away: the game waits for its deadlines, it does not play itself."""
+    archive = Archive.open(tmp_path, None)
+    start = datetime(2026, 11, 28, 8, tzinfo=UTC)
+    made = new_game(archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS), clock=FixedClock(start))
+    clock = FixedClock(start)
+    ingest(archive, orders("Egyptus", made.passwords["Egyptus"], "AWAY 2026-11-28 2026-12-02", turn=2), clock=clock)
+    ingest(archive, orders("Macedonia", made.passwords["Macedonia"], "BUY 1 INF", mid="2"), clock=clock)
+    lines = tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=1))).lines
+    assert lines[:3] == [
+        "rome1: turn 1 (Macedonia) resolved",
+        "rome1: turn 2 (Egyptus) resolved",
+        "rome1: reports of turn(s) 1, 2 queued",
+    ], lines
+    for seat in ("Macedonia", "Hispania"):
+        away = orders(seat, made.passwords[seat], "AWAY 2026-11-28 2026-12-02", turn=3, mid=f"a{seat}")
+        assert ingest(archive, away, clock=clock).text == "commands: AWAY"
+    waiting = tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=2))).lines
+    assert waiting[0].startswith("rome1: waiting for Hispania until "), waiting
 
 
 def test_the_turns_of_an_announced_absence_are_not_counted_missed(tmp_path: Path) -> None:

@@ -176,13 +176,15 @@ def adjudicate_locked(
         refuse_before_deadline(session, game, due, clock=clock)
     seed, checkpoints = bytes.fromhex(game.seed), game_checkpoints(game)
     planned = due_steps(ruleset, state, game.pace)
+    away = seats_away(seats, clock.now())
     while (step := ruleset.due(state)) is not None:
         if planned and step == planned[0]:
             planned.pop(0)
-        elif step.seats:
+        elif step.seats and not (done.turns and set(step.seats) <= away):
             break  # the due steps are done (or a seat was eliminated earlier in the round)
-        # else a step nobody orders in (Conqueror's New Year, Taxation, end of round): it resolves in the same
-        # run as the step before it, so that it neither waits for a deadline nor mails a report of its own
+        # else a step nobody orders in (Conqueror's New Year, Taxation, end of round), or only seats away (AWAY:
+        # their standing orders or the bot play it): it resolves in the same run as the step before it, so that it
+        # neither waits for a deadline nor mails a report of its own
         number, seat = step.number, step_seat(step)
         text, asked, answers, dice = turn_inputs(session, game, seed, number, step.seats, checkpoints)
         result = play(
@@ -217,6 +219,14 @@ def adjudicate_locked(
         game.status = "ended"
     session.add(game)
     return done
+
+
+def seats_away(seats: list[SeatRow], moment: datetime) -> frozenset[str]:
+    """The seats away on the moment's day (AWAY, in UTC dates), while some seat is present: a game of absent seats
+    only waits for its deadlines rather than playing itself to its end."""
+    today = moment.date().isoformat()
+    away = frozenset(s.seat for s in seats if s.away_from <= today <= s.away_until)
+    return away if len(away) < len(seats) else frozenset()
 
 
 def refuse_before_deadline(session: Session, game: GameRow, due: list[tuple[int, str]], *, clock: Clock) -> None:

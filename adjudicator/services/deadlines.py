@@ -20,7 +20,7 @@ from adjudicator.archive.lean_tick import LeanTickSession
 from adjudicator.archive.models import GameRow, SeatRow
 from adjudicator.errors import PbemError
 from adjudicator.render.i18n import gettext
-from adjudicator.services.adjudication import adjudicate_locked
+from adjudicator.services.adjudication import adjudicate_locked, seats_away
 from adjudicator.services.bot_orders import answer_for_bots, order_for_bots
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, FixedClock, parse_time
 from adjudicator.services.frozen import objects_made_frozen
@@ -147,7 +147,8 @@ def _tick_game(
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing, seats = order_for_bots(session, game, ruleset, state, due, clock=clock)  # seats run by the bot
         # an absent seat's turns are played by its standing orders or the bot (AWAY): nobody waits for it
-        missing = [(number, seat) for number, seat in missing if not _away(seats, seat, moment)]
+        away = seats_away(seats, moment) if seats is not None else frozenset()
+        missing = [(number, seat) for number, seat in missing if seat not in away]
         answer_for_bots(session, game, ruleset, state, clock=clock)
         deadline = parse_time(game.deadline)
         grace = deadline + timedelta(hours=game.grace_hours)
@@ -193,12 +194,6 @@ def _tick_game(
     return lines + (mail_news(archive, data, name, clock=clock) if questions else [])
 
 
-def _away(seats: list[SeatRow] | None, name: str, moment: datetime) -> bool:
-    """Whether the seat is away today (AWAY, in UTC dates as the seat gave them); `seats`: the game's."""
-    today = moment.date().isoformat()
-    return any(s.seat == name and s.away_from <= today <= s.away_until for s in seats or [])
-
-
 def _waited_for(
     session: Session, game: GameRow, due: list[tuple[int, str]], missing: list[tuple[int, str]], moment: datetime
 ) -> list[str]:
@@ -211,8 +206,8 @@ def _waited_for(
         return []  # no seat said WAIT for a due turn: the seats are not read (a tick of many games must be fast)
     seats = {row.seat: row for row in db.game_seats(session, game)}
     if game.early == "ready":
-        rows = list(seats.values())
-        return [seat for number, seat in due if seats[seat].ready_for != number and not _away(rows, seat, moment)]
+        away = seats_away(list(seats.values()), moment)
+        return [seat for number, seat in due if seats[seat].ready_for != number and seat not in away]
     return [seat for number, seat in due if seats[seat].wait_for == number]
 
 

@@ -138,7 +138,8 @@ def history(session: Session, game: GameRow, seat: SeatRow) -> str:
     """HISTORY: the game's turns, whose each was and when it was resolved, for REPORT n."""
     say = seat.language
     lines = [gettext(say, "The turns of game %(game)s:", game=game.name)]
-    setup, nobody = gettext(say, "the setup"), gettext(say, "a step of the rules, nobody's orders")
+    # a step without a seat: one of the rules (income, New Year), or one the plans sent before play (Empires' actions)
+    setup, nobody = gettext(say, "the setup"), gettext(say, "played without new orders")
     for index, (number, whose, created) in enumerate(db.turn_dates(session, game)):
         lines.append(f"  {number:>4}  {_when(created)}  {whose or (setup if index == 0 else nobody)}")
     report = written(say, "REPORT")
