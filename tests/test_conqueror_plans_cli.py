@@ -14,20 +14,31 @@ SEATS3 = {"kesh": "k@example.org", "aurel": "a@example.org", "thal": "t@example.
 PLANS = 3  # setup is step 1, taxation step 2 (imperator: no chronicle in round 1, ER-4.5)
 
 
-def start(pbem: Pbem, tmp_path: Path) -> None:
+def start(pbem: Pbem, tmp_path: Path, taxation: bool = True) -> None:
+    """er1 for three seats, with Taxation resolved (ER-5.2) unless not `taxation`: the plans step due."""
     created = new_er(pbem, data_copy(tmp_path), seats=SEATS3)
     assert created.startswith("0\n")
     for line in created.splitlines():  # each seat's password, as `pbem new` prints it
         parts = line.split()
         if len(parts) == 2 and parts[0] in SEATS3:
             pbem.passwords[parts[0]] = parts[1]
-    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    if taxation:
+        assert pbem("adjudicate", "er1", "--now").exit_code == 0
 
 
 def submit(pbem: Pbem, seat: str, *lines: str) -> str:
     result = pbem("submit", "er1", str(pbem.orders(seat, PLANS, *lines, game="er1")))
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def test_ER_4_plans_sent_before_taxation_is_resolved_get_their_verdicts(pbem: Pbem, tmp_path: Path) -> None:
+    """A new game waits at Taxation (step 2, nobody orders in it) until the clock runs: the plans mailed back at
+    once, for step 3, are judged as the position stands, line by line, not answered with no verdict at all."""
+    start(pbem, tmp_path, taxation=False)
+    checked = pbem("check", "--game", "er1", str(pbem.orders("thal", PLANS, "RECRUIT 1 CAV AT KES", "LOSSES INF")))
+    assert "rejected (ER-6.3)" in checked.output and "kept as a standing order" in checked.output, checked.output
+    assert "1 accepted, 1 rejected, 0 not understood." in checked.output
 
 
 def test_ER_5_ER_6_a_plans_step_for_three_seats_by_submit_and_adjudicate(pbem: Pbem, tmp_path: Path) -> None:

@@ -170,6 +170,9 @@ class ConquerorGame(ConquerorRuleset):
 
     def check_orders(self, state: GameState, seat: str, number: int, orders: Any, chance: Dice) -> list[OrderResult]:
         step = rounds.due(state)
+        if step is not None and not step.seats:  # New Year or Taxation first (ER-4): orders sent ahead are for a
+            # later step of the round, checked against the position as it stands
+            step = next((later for later in rounds.steps_of_round(state) if later.number == number), None)
         if step is None or seat not in step.seats:
             return []
         options = setup.options_from_json(state.options)
