@@ -18,6 +18,8 @@ from adjudicator.cli import app
 from adjudicator.rulesets import load_ruleset
 from adjudicator.rulesets.coe.ruleset import CoeRuleset
 from adjudicator.services import bot_demo
+from adjudicator.services.game_reads import game_ruleset
+from adjudicator.services.positions import stored_state
 
 
 def test_ER_10_the_conqueror_demo_plays_a_conquest_game_by_mail_to_its_final_score_and_verifies(
@@ -158,3 +160,17 @@ def test_a_bot_demo_of_no_steps_is_refused_before_anything_is_made(tmp_path: Pat
     result = CliRunner().invoke(app, ["demo", "--ruleset", "coe-1984", "--turns", "0", "--data", str(folder)])
     assert result.exit_code == 2 and "0 is not in the range x>=1" in result.output
     assert not folder.exists()
+
+
+def test_ER_10_3_the_sites_standings_at_the_games_end_give_each_players_final_score(demo: Path) -> None:
+    """Victory points in play are only part of a final score (ER-10.3): once the game has ended, the standings (the
+    site's index) give the final score, the one the last report names."""
+    with Archive.in_folder(demo).session() as session:
+        game = db.find_game(session, "demo")
+        last = db.turns(session, game)[-1]
+    ruleset = game_ruleset(game)
+    state = stored_state(ruleset, last.state_json)
+    assert state.ended and state.final_scores
+    shown = {row["seat"]: dict(row["figures"])["Victory points"] for row in ruleset.standings(state)}
+    final = {seat: sum(item["vp"] for item in sheet.values()) for seat, sheet in state.final_scores.items()}
+    assert shown == final and any(shown[seat] != state.players[seat].vp for seat in shown), (shown, final)

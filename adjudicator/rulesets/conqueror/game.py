@@ -298,12 +298,14 @@ class ConquerorGame(ConquerorRuleset):
         """Who holds what, for the site's index (protocol.py, report_context): each faction's controlled areas
         (ER-2.3), coins and VP, all public (ER-6.10 hides only hands and decks)."""
         held = controllers(state, self.data.map_for(state.players_count))  # one pass for every faction
+        # once the game has ended, its final score (ER-10.3), of which the victory points won in play are a part
+        final = {faction: sum(item["vp"] for item in sheet.values()) for faction, sheet in state.final_scores.items()}
         return [
             {
                 "seat": faction,
                 "eliminated": player.eliminated,
                 "held": sorted(area for area, holder in held.items() if holder == faction),
-                "figures": [(N_("Coins"), player.coins), (N_("Victory points"), player.vp)],
+                "figures": [(N_("Coins"), player.coins), (N_("Victory points"), final.get(faction, player.vp))],
             }
             for faction, player in state.players.items()
         ]
