@@ -54,11 +54,16 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 
 def _revealed(events_json: str) -> list[str]:
-    """The card instances a step's public events show (a battle's reveal names the copy, EAW-8.4)."""
+    """The card instances a step's public events show: a battle's reveal names the copy (EAW-8.4), a recruit the copy
+    taken from the display (EAW-7.20), which the reports name by its card, copies being alike (EAW-13.17)."""
     return [
-        e["data"]["instance"]
+        e["data"]["instance"] if e["kind"] == "card_revealed" else e["data"]["card"]
         for e in json.loads(events_json)
-        if e["kind"] == "card_revealed" and "visible_to" not in e and "instance" in e["data"]
+        if "visible_to" not in e
+        and (
+            (e["kind"] == "card_revealed" and "instance" in e["data"])
+            or (e["kind"] == "card_recruited" and "card" in e["data"])
+        )
     ]
 
 

@@ -176,8 +176,8 @@ def test_EAW_12_2_the_report_mail_of_several_steps_tells_each_steps_private_even
         path for path in sorted((made.data / "games" / GAME).glob("turn-*/report-red.txt"))
         if "Your plan has run out" in path.read_text(encoding="utf-8")
     )  # fmt: skip
-    assert "Your plan has run out with 1 actions left this round" in ran_out.read_text(encoding="utf-8")
-    assert "Your plan has run out with 1 actions left this round" in body
+    assert "Your plan has run out with 1 action left this round" in ran_out.read_text(encoding="utf-8")
+    assert "Your plan has run out with 1 action left this round" in body
 
 
 def test_EAW_12_2_by_mail_a_seat_sends_at_most_two_order_mails_a_round_and_one_with_a_full_plan(

@@ -67,8 +67,8 @@ def middle_game(**options: Any) -> tuple[GameState, GameData]:
 def test_public_report_shows_the_map_display_and_every_players_counts() -> None:
     public = reports(*middle_game())["public"]
     assert "Game round II of 4; next: the actions." in public
-    assert "GAL Gallia (3 VP): red, 2 control marker(s); fort of red; trade markers blue 2, red 1" in public
-    assert "MCE Mare Centrale (8 VP): green, 1 control marker(s); trade markers green 3" in public
+    assert "GAL Gallia (3 VP): red, 2 control markers; fort of red; trade markers blue 2, red 1" in public
+    assert "MCE Mare Centrale (8 VP): green, 1 control marker; trade markers green 3" in public
     assert "Archer [archer]: archer, fast, value 3, against mounted 5" in public
     assert "Deck: 3 cards; discards: 0 cards." in public
     assert "Start player: red; action order red, blue, green (EAW-4.2).\nNext to act: blue.\n" in public
@@ -94,9 +94,9 @@ def test_seat_report_shows_its_hand_with_values_its_plan_and_standing_plans_and_
     assert "Your hand (3 cards):" in red
     assert "Blade [blade]: sword, slow, melee, value 5, upkeep 1 VP" in red
     assert "Horse D [horse_d]: mounted, fast, value 3, home army D" in found["blue"]  # no second "mounted"
-    assert "Guard A [guard_a#2]: spear, slow, melee, value 3, home army A" in red
+    assert "Guard A [guard_a]: spear, slow, melee, value 3, home army A" in red
     assert "Your home army is group A (EAW-3.8)" in red
-    assert "Your plan for this round, 1 action(s) left, taken in order (EAW-12.2):\n  TRADE ITA DISPLACE blue" in red
+    assert "Your plan for this round, 1 action left, taken in order (EAW-12.2):\n  TRADE ITA DISPLACE blue" in red
     assert "when attacked in GAL: siege (EAW-12.4)" in red
     assert "ambush when attacked: yes (EAW-12.5)" in red
     assert "losses, first given up: blade (EAW-12.8)" in red
@@ -144,7 +144,7 @@ def test_EAW_4_3_the_action_rounds_and_EAW_1_2_the_stock_follow_the_games_option
     public = reports(state, data, options=replace(data.options, action_rounds_first=5))["public"]
     assert "Action round 1 of 4 (EAW-4.3)." in public  # round II: one fewer than the game's first, not the data's
     assert "Game options set by the moderator (EAW-11.7): action_rounds_first = 5." in public
-    assert "    in stock (EAW-1.2): 4 control markers, 1 forts\n    actions taken this round: 2 of 4\n" in public
+    assert "    in stock (EAW-1.2): 4 control markers, 1 fort\n    actions taken this round: 2 of 4\n" in public
     assert "  blue (south): 0 VP; warehouse 1 trade markers; plunder 0; cards in hand 2\n    actions taken" in public
 
 

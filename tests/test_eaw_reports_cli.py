@@ -54,7 +54,7 @@ def test_EAW_3_8_reds_report_shows_its_home_army_and_the_public_report_none_of_i
     assert re.search(r"Your home army is group [A-F] \(EAW-3\.8\)", red)
     public = report(played)
     assert "Game round I of 4; next: the plans of the round." in public
-    assert "NLR " in public and "red, 1 control marker(s); fort of red" in public
+    assert "NLR " in public and "red, 1 control marker; fort of red" in public
     for card in hand:
         assert f"[{card}]" not in public and card not in report(played, "--seat", "blue", "--language", "en")
     assert re.search(

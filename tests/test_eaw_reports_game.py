@@ -138,14 +138,15 @@ def test_EAW_3_8_no_public_report_shows_a_home_army_card_and_each_seat_sees_its_
     assert hidden
     revealed = {e.data["card"] for s in steps for e in s.events if e.kind == "card_revealed" and e.public}
     for step, found in zip(steps, rendered, strict=True):
-        for card in hidden - revealed:
-            assert f"[{card}]" not in found["public"] and f" {card}," not in found["public"], (step.number, card)
+        for card in (c for c in hidden if base_id(c) not in revealed):  # a reveal names the card (EAW-13.17)
+            name = base_id(card)  # a copy is named by its card (EAW-13.17)
+            assert f"[{name}]" not in found["public"] and f" {name}," not in found["public"], (step.number, card)
         for seat, player in step.state.players.items():
             for card in player.hand:
-                assert f"[{card}]: " in found[seat], (step.number, seat, card)
+                assert f"[{base_id(card)}]: " in found[seat], (step.number, seat, card)
                 others = [found[o] for o in SEATS if o != seat]
                 if base_id(card) not in {base_id(c) for o in SEATS if o != seat for c in step.state.players[o].hand}:
-                    assert all(f"[{card}]: " not in text for text in others), (step.number, card)
+                    assert all(f"[{base_id(card)}]: " not in text for text in others), (step.number, card)
 
 
 def test_the_public_position_counts_each_players_hand_and_the_deck(

@@ -172,7 +172,7 @@ def test_EAW_2_6_trade_room_shows_full_areas() -> None:
 
 def test_EAW_7_11_a_diplomat_is_shown_the_takeover_for_one_marker_and_the_removal() -> None:
     template = made(middle_game(personalities={"red": ["envoy"]}))
-    assert has(template, "DIPLOMACY CRE, GER, MOC, MOR, SIC: 1 trade marker(s), no roll (EAW-7.11)")
+    assert has(template, "DIPLOMACY CRE, GER, MOC, MOR, SIC: 1 trade marker, no roll (EAW-7.11)")
     assert has(template, "DIPLOMACY REMOVE AFR, GAL, MCE PAY 0-3: 6+, +1 per marker paid")
     assert has(made(middle_game()), "DIPLOMACY CRE, GER, MOC, MOR, SIC: 2 trade markers, then 2+ (EAW-7.10)")
 

@@ -477,7 +477,10 @@ def _picks(play: Play, seat: str, target: str, cards: list[str], count: int) -> 
     order = play.decide(
         seat,
         f"losses.{target}",
-        N_("You lose %(n)s card(s) of your revealed stack: which, in order?", n=count),
+        # the text is stored in English: its own msgid for one card, so that every language says it in the singular
+        N_("You lose one card of your revealed stack: which?")
+        if count == 1
+        else N_("You lose %(n)s cards of your revealed stack: which, in order?", n=count),
         "EAW-12.8",
         default=default,
         standing=plan or None,

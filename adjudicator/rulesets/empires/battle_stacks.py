@@ -39,6 +39,12 @@ OPEN, SIEGE, NAVAL = "open", "siege", "naval"  # the battle types (EAW-9.2; orde
 SIZES: Final = {OPEN: OPEN_STACK, SIEGE: SIEGE_STACK, NAVAL: NAVAL_STACK}
 # EAW-8.20: at most one card of each of these groups at sea; galleys without limit
 NAVAL_GROUPS: Final = (("sword", "spear"), ("foot", "archer"), ("artillery",))
+# EAW-8.20: each group as the refusal says it, a msgid of its own, so that the reader gets it in his language
+NAVAL_GROUP_NAMES: Final = {
+    ("sword", "spear"): N_("sword or spear"),
+    ("foot", "archer"): N_("foot soldier or archer"),
+    ("artillery",): N_("artillery"),
+}
 NAVAL_CATEGORIES: Final = frozenset({"sword", "spear", "foot", "archer", "artillery", "galley"})
 RULE_OF: Final = {OPEN: "EAW-8.1", SIEGE: "EAW-8.15", NAVAL: "EAW-8.20"}
 
@@ -107,9 +113,11 @@ def problem(
             return N_("a naval stack needs at least one card (%(rule)s)", rule=rule)
         for group in NAVAL_GROUPS:
             if sum(data.card(i).category in group for i in stack) > 1:
-                return N_("at most one %(group)s card at sea (%(rule)s)", group=" or ".join(group), rule=rule)
+                return N_("at most one %(group)s card at sea (%(rule)s)", group=NAVAL_GROUP_NAMES[group], rule=rule)
         return None
     wanted = min(size, len(can))
+    if len(stack) == 1 < wanted:  # stored in English: one card has its own msgid, read singular in every language
+        return N_("a stack of one card where %(wanted)s can be stacked (%(rule)s)", wanted=wanted, rule=rule)
     if len(stack) < wanted:
         return N_(
             "a stack of %(n)s cards where %(wanted)s can be stacked (%(rule)s)", n=len(stack), wanted=wanted, rule=rule

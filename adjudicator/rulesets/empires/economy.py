@@ -65,8 +65,12 @@ def pay(play: Play, seat: str, n: int, rule: str, purpose: str = "") -> None:
     if n <= 0:
         return
     if not can_pay(play, seat, n):
+        has = spendable(play, seat)  # stored in English: one marker has its own msgid, read singular in every language
         raise Rejected(
-            rule, N_("%(n)s trade markers are needed, the warehouse holds %(has)s", n=n, has=spendable(play, seat))
+            rule,
+            N_("one trade marker is needed, the warehouse holds %(has)s", has=has)
+            if n == 1
+            else N_("%(n)s trade markers are needed, the warehouse holds %(has)s", n=n, has=has),
         )
     player = play.state.players[seat]
     own = min(n, player.warehouse)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from adjudicator.engine.chance import GivenDice
 from adjudicator.orders.keywords import written
-from adjudicator.render.i18n import N_, engine_text, gettext
+from adjudicator.render.i18n import N_, engine_text, gettext, plural_gettext
 from adjudicator.rulesets.empires import data as eaw
 from adjudicator.rulesets.empires import standing
 from adjudicator.rulesets.empires.actions import refusal
@@ -454,7 +454,15 @@ class Template:
         lines = []
         if neutral:
             if takeover is not None:
-                cost = self._("%(cost)s trade marker(s), no roll (EAW-7.11)", cost=takeover.number("cost", 1))
+                paid = takeover.number("cost", 1)
+                cost = plural_gettext(
+                    self.language,
+                    "%(cost)s trade marker, no roll (EAW-7.11)",
+                    "%(cost)s trade markers, no roll (EAW-7.11)",
+                    paid,
+                    in_ruleset=RULESET,
+                    cost=paid,
+                )
             else:
                 cost = self._(
                     "%(cost)s trade markers, then %(roll)s (EAW-7.10)",
@@ -530,12 +538,20 @@ class Template:
         sites = self.fort_sites()
         if not sites:
             return Section("")
+        cost = self.fort_cost()  # an engineer's fort_cost may make it 1 (EAW-11.6)
         line = (
             self.kw("FORT")
             + " "
             + " | ".join(sites)
             + ": "
-            + self._("%(cost)s trade markers (EAW-7.25)", cost=self.fort_cost())
+            + plural_gettext(
+                self.language,
+                "%(cost)s trade marker (EAW-7.25)",
+                "%(cost)s trade markers (EAW-7.25)",
+                cost,
+                in_ruleset=RULESET,
+                cost=cost,
+            )
         )
         return Section(self._("A fort in a province of yours without one:"), [line])
 

@@ -61,7 +61,7 @@ BEST: Final = "best"  # Recruit.wants: the card of highest value (EAW-12.3)
 MIN_PREFIX: Final = 3  # the shortest beginning of a card name that names it
 MAX_PAY: Final = 3  # EAW-7.11 b, EAW-12.10: 0 to 3 trade markers
 STACK_SIZES: Final = {"open": eaw.OPEN_STACK, "siege": eaw.SIEGE_STACK, "naval": eaw.NAVAL_STACK}
-COPY: Final = re.compile(r"\s*#\d+$")  # the copy number of a card instance, as reports show it (data.base_id)
+COPY: Final = re.compile(r"\s*#\d+$")  # a copy number, as older reports showed it: copies are alike (EAW-13.17)
 _SITUATIONS: Final = {"OPEN": "open", "SIEGE": "siege", "NAVAL": "naval"}
 _SIDES: Final = {"ATTACK": "attack", "DEFEND": "defend"}
 # the engine board's link kind of a connection (the first of its kinds in this order)
@@ -110,7 +110,7 @@ class Cards:
                 self.keys.setdefault(key, set()).add(card.id)
 
     def lookup(self, text: str) -> list[str]:
-        key = _key(COPY.sub("", text))  # a copy (e_swords#2, as reports name it) is its card (EAW-12.6)
+        key = _key(COPY.sub("", text))  # a copy (e_swords#2) is its card (EAW-12.6, EAW-13.17)
         if not key:
             return []
         if key in self.keys:
