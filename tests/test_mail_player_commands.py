@@ -221,6 +221,23 @@ def test_resign_tells_the_moderator_locks_the_password_and_opens_the_seat_until_
         assert (seat.email, seat.resigned) == ("new@example.org", "")
 
 
+def test_a_round_does_not_wait_for_a_seat_given_up_until_a_new_player_takes_it(tmp_path: Path) -> None:
+    """Nobody can send a resigned seat's orders (its password is locked): the round is resolved once the other
+    seats' orders are in, its turn played by its standing orders, as an absent seat's is."""
+    archive = Archive.open(tmp_path, None)
+    start = datetime(2026, 11, 28, 8, tzinfo=UTC)
+    options = NewGameOptions("rome1", "coe-classic", SEATS, pace="round", mail={"moderator": "gm@example.org"})
+    made = new_game(archive, tmp_path, options, clock=FixedClock(start))
+    clock = FixedClock(start)
+    resigned = orders("Hispania", made.passwords["Hispania"], "RESIGN", turn=3)
+    assert ingest(archive, resigned, clock=clock).text == "commands: RESIGN"
+    for turn, seat in ((1, "Macedonia"), (2, "Egyptus")):
+        sent = orders(seat, made.passwords[seat], "BUY 1 INF", turn=turn, mid=seat)
+        assert ingest(archive, sent, clock=clock).text == "orders stored"
+    lines = tick(archive, tmp_path, clock=FixedClock(start + timedelta(hours=1))).lines
+    assert "rome1: turn 3 (Hispania) resolved" in lines, lines
+
+
 def _list_answer(archive: Archive, address: str, mid: str) -> str:
     assert ingest(archive, letter(address, "LIST", mid=mid)).text == "LIST answered"
     return queued(archive)[-1].body

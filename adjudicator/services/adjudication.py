@@ -182,9 +182,9 @@ def adjudicate_locked(
             planned.pop(0)
         elif step.seats and not (done.turns and set(step.seats) <= away):
             break  # the due steps are done (or a seat was eliminated earlier in the round)
-        # else a step nobody orders in (Conqueror's New Year, Taxation, end of round), or only seats away (AWAY:
-        # their standing orders or the bot play it): it resolves in the same run as the step before it, so that it
-        # neither waits for a deadline nor mails a report of its own
+        # else a step nobody orders in (Conqueror's New Year, Taxation, end of round), or only seats away (AWAY,
+        # RESIGN: their standing orders or the bot play it): it resolves in the same run as the step before it, so
+        # that it neither waits for a deadline nor mails a report of its own
         number, seat = step.number, step_seat(step)
         text, asked, answers, dice = turn_inputs(session, game, seed, number, step.seats, checkpoints)
         result = play(
@@ -222,10 +222,11 @@ def adjudicate_locked(
 
 
 def seats_away(seats: list[SeatRow], moment: datetime) -> frozenset[str]:
-    """The seats away on the moment's day (AWAY, in UTC dates), while some seat is present: a game of absent seats
-    only waits for its deadlines rather than playing itself to its end."""
+    """The seats nobody will order for before the deadline: away on the moment's day (AWAY, in UTC dates), or given
+    up (RESIGN) and not yet given to a new player; while some seat is played: a game of absent seats only waits for
+    its deadlines rather than playing itself to its end."""
     today = moment.date().isoformat()
-    away = frozenset(s.seat for s in seats if s.away_from <= today <= s.away_until)
+    away = frozenset(s.seat for s in seats if s.away_from <= today <= s.away_until or s.resigned)
     return away if len(away) < len(seats) else frozenset()
 
 

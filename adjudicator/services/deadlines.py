@@ -146,7 +146,7 @@ def _tick_game(
         if due:  # the due seats' orders, and those sent ahead that a resolved turn makes due, in one query
             db.read_current_orders(session, game, min(n for n, _ in due))
         missing, seats = order_for_bots(session, game, ruleset, state, due, clock=clock)  # seats run by the bot
-        # an absent seat's turns are played by its standing orders or the bot (AWAY): nobody waits for it
+        # an absent seat's turns are played by its standing orders or the bot (AWAY, RESIGN): nobody waits for it
         away = seats_away(seats, moment) if seats is not None else frozenset()
         missing = [(number, seat) for number, seat in missing if seat not in away]
         answer_for_bots(session, game, ruleset, state, clock=clock)
