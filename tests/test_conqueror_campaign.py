@@ -316,7 +316,7 @@ def test_ER_8_14_the_report_tells_the_battle_with_the_cards_revealed_and_the_dra
     assert "Council of war, attacker: heroes nothing; tactic cards rally (ER-8.14)." in text  # revealed: public
     assert "The beaten independent army's 1 cavalry leave the game (ER-8.33)." in text
     assert "aurel conquers SOL with 1 infantry (ER-8.24)." in text
-    assert "kesh draws 1 tactic card(s) (ER-8.28)." in text
+    assert "kesh draws 1 tactic card (ER-8.28)." in text
     for event in result.events:  # hidden information: a drawn card is named only to its drawer
         if event.kind == "tactics_drawn":
             assert event.visible_to == frozenset({event.seat})
@@ -512,7 +512,7 @@ def test_ER_12_5_a_matching_army_is_blocked_for_a_coin_and_stays_blocked_for_the
     assert units(result.state, "SOL") == ("aurel", {"archer": 1})
     assert [e.seat for e in of(result.events, "blocked")] == ["varun", "varun"]
     blocked = sentences(of(result.events, "blocked"))[0]
-    assert "varun pays 1 coin(s) and blocks aurel's 1 cavalry, 1 infantry in AUR" in blocked
+    assert "varun pays 1 coin and blocks aurel's 1 cavalry, 1 infantry in AUR" in blocked
 
 
 def test_ER_14_11_no_block_outside_the_filters_or_without_standing_orders() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjudicator.render.i18n import gettext
+from adjudicator.render.i18n import plural_gettext
 from tests.conftest import Pbem
 from tests.test_conqueror_plans_cli import PLANS
 from tests.test_conqueror_receipts_i18n import mailed, start
@@ -82,7 +82,11 @@ def test_ER_5_14_the_report_names_the_district_built_in_a_whole_sentence(pbem: P
     turn = pbem.data / "games" / "er1" / f"turn-{PLANS:04d}"
     public = (turn / "report.txt").read_text(encoding="utf-8")
     assert "thal builds an academy for 4 coins (ER-5.14)." in public and "a academy" not in public
-    german = gettext("de", "%(seat)s builds an academy for %(price)s coins (ER-5.14).", seat="thal", price=4)
+    academy = (
+        "%(seat)s builds an academy for %(price)s coin (ER-5.14).",
+        "%(seat)s builds an academy for %(price)s coins (ER-5.14).",
+    )
+    german = plural_gettext("de", *academy, 4, in_ruleset="conqueror-er", seat="thal", price=4)
     assert german == "thal baut eine Akademie für 4 Münzen (ER-5.14)."
 
 

@@ -21,7 +21,7 @@ from adjudicator.orders import parse_orders
 from adjudicator.orders.keywords import KeywordTableError, keyword_of, keyword_table, written
 from adjudicator.orders.sets import OrderSet
 from adjudicator.render import environment
-from adjudicator.render.i18n import engine_text, gettext
+from adjudicator.render.i18n import engine_text, gettext, plural_gettext
 from adjudicator.render.svgmap import render_map_for_turn
 from adjudicator.resources import resource_dir
 from adjudicator.rulesets import load_ruleset
@@ -377,8 +377,8 @@ def test_ER_13_6_an_effect_that_gives_coins_vp_food_or_cards_says_so_in_words(la
     )
     told = conqueror_sentences(given, language)
     assert not [op for op in ("coins 2", "vp 2", "food 2", "draw_tactic") if op in told], told
-    coins = "%(source)s: %(seat)s gets %(n)s coin(s) (ER-13.6)."
-    assert gettext(language, coins, source="harvest", seat="aurel", n=2) in told
+    coins = ("%(source)s: %(seat)s gets %(n)s coin (ER-13.6).", "%(source)s: %(seat)s gets %(n)s coins (ER-13.6).")
+    assert plural_gettext(language, *coins, 2, in_ruleset="conqueror-er", source="harvest", seat="aurel", n=2) in told
 
 
 @pytest.mark.parametrize("language", READERS)

@@ -131,13 +131,20 @@ def _environment(language: str) -> _Environment:
     from adjudicator.render import language_filters
     from adjudicator.render.i18n import translations
 
-    lookup = translations(language).ugettext
+    catalogue = translations(language)
+    lookup = catalogue.ugettext
 
     def gettext(message: str, /, **values: Any) -> str:  # render/__init__.py _direct_gettext, without escaping
         return lookup(message) % values
 
+    def ngettext(singular: str, plural: str, num: int, /, **values: Any) -> str:
+        # Jinja's newstyle ngettext (jinja2/ext.py _make_new_ngettext): the form for `num`, which is %(num)s unless
+        # given; a receipt's counts agree in number with it, and Jinja need not be loaded for that
+        return catalogue.ngettext(singular, plural, num) % {"num": num, **values}
+
     return _Environment(
-        {**BUILTIN_FILTERS, **language_filters(language)}, {"gettext": gettext, "_": gettext, "language": language}
+        {**BUILTIN_FILTERS, **language_filters(language)},
+        {"gettext": gettext, "_": gettext, "ngettext": ngettext, "language": language},
     )
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from adjudicator.engine.vocabulary import Event
-from adjudicator.render.i18n import N_, gettext
+from adjudicator.render.i18n import N_, gettext, plural_gettext
 from adjudicator.rulesets.conqueror.data import Effect, GameData
 from adjudicator.rulesets.conqueror.vocabulary import Condition, Counter, FortLimit, Place, UnitCount, UnitSelector
 
@@ -321,7 +321,10 @@ def _recruit(language: str, effect: Effect) -> str:
     args, place = effect.args, effect.place("where")
     units, where = _units(language, str(args["type"])), _place(language, place) if place else "-"
     text = gettext(language, "places %(n)s %(units)s in %(where)s", n=args.get("n", 0), units=units, where=where)
-    return text + (" " + gettext(language, "for %(cost)s coins", cost=args["cost"]) if args.get("cost") else "")
+    if not args.get("cost"):
+        return text
+    cost = args["cost"]  # the price agrees with its number ("für 1 Münze")
+    return text + " " + plural_gettext(language, "for %(cost)s coin", "for %(cost)s coins", cost, cost=cost)
 
 
 def _discount(language: str, effect: Effect) -> str:
