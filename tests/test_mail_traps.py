@@ -334,6 +334,33 @@ def test_a_roll_back_before_the_reports_went_out_mails_the_kept_turns_again(tmp_
     ]
 
 
+def test_a_roll_back_keeps_orders_sent_ahead_for_a_turn_after_the_withdrawn_ones_and_names_the_deadline(
+    tmp_path: Path, archive: Archive
+) -> None:
+    """Turns 1 and 2 resolved, Macedonia's orders for turn 4 sent ahead; rolled back to turn 1, only turn 2 is
+    withdrawn: Egyptus must send turn 2's orders again, Macedonia's for turn 4 stand (checked again when it opens).
+    Every seat's notice gives the new deadline, which the game has from then on."""
+    passwords = new_game(
+        archive, tmp_path, NewGameOptions("rome1", "coe-classic", SEATS), clock=FixedClock(START)
+    ).passwords
+    clock = FixedClock(START + timedelta(hours=1))
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 1 INF"), clock=clock)
+    ingest(archive, mail("Egyptus", passwords["Egyptus"], "BUY 1 INF", turn=2, mid="2"), clock=clock)
+    assert adjudicate(archive, tmp_path, "rome1", clock=clock).turns
+    assert adjudicate(archive, tmp_path, "rome1", clock=clock).turns
+    ingest(archive, mail("Macedonia", passwords["Macedonia"], "BUY 2 INF", turn=4, mid="3"), clock=clock)
+    assert stored(archive, "Macedonia", 4) is not None
+    rolled = FixedClock(START + timedelta(hours=2))
+    assert rollback(archive, tmp_path, "rome1", 1, clock=rolled) == [2]
+    assert stored(archive, "Egyptus", 2) is None and stored(archive, "Macedonia", 4) is not None
+    with archive.session() as session:
+        deadline = db.find_game(session, "rome1").deadline
+    assert deadline is not None and deadline > rolled.now().isoformat()
+    notices = [m for m in outbox(archive) if "Rolled back" in m.subject]
+    assert len(notices) == len(SEATS)
+    assert all(f"Deadline: {deadline[:16].replace('T', ' ')} UTC." in m.body for m in notices), notices[0].body
+
+
 def round_game(tmp_path: Path, archive: Archive) -> dict[str, str]:
     """rome1 in round pace with the observer FAN: every seat orders at each deadline (turns 1-3 a round)."""
     options = NewGameOptions("rome1", "coe-classic", SEATS, pace="round")

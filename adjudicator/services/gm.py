@@ -20,7 +20,7 @@ from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
 from adjudicator.services.game_reads import current_game, game_folder, game_ruleset
 from adjudicator.services.news import drop_withdrawn_reports, mail_dropped_turns, reported_upto
-from adjudicator.services.notices import queue_welcome, tell_seat
+from adjudicator.services.notices import deadline_text, mail_to_seat, queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 
 
@@ -190,25 +190,27 @@ def rollback(archive: Archive, data: Path, name: str, to: int, *, clock: Clock =
         for decision in db.decisions_after(session, game, to):
             session.delete(decision)
         for orders in db.order_sets_after(session, game, to):
-            orders.replaced = True
-            session.add(orders)
-        game.status, game.deadline = "running", None
+            if orders.turn <= later[-1].number:  # orders sent ahead for a later turn stand, checked when it opens
+                orders.replaced = True
+                session.add(orders)
+        game.status = "running"  # the turn after `to` is due again, with a whole deadline (none while paused)
+        game.deadline = (
+            None if game.paused else (clock.now() + timedelta(hours=game.turn_hours)).isoformat("T", "seconds")
+        )
         session.add(game)
         dropped = drop_withdrawn_reports(session, game, later)  # before observers are told of the reports they had
+        turns = ", ".join(str(t.number) for t in later)
         for seat in db.game_seats(session, game):
-            tell_seat(
-                session,
-                game,
-                seat,
-                N_("Rolled back to turn %(turn)s"),
-                N_(
-                    "The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are "
-                    "withdrawn. Orders for them must be sent again."
-                ),
+            say = seat.language
+            told = gettext(
+                say,
+                "The moderator rolled the game back to the position after turn %(turn)s; turns %(turns)s are "
+                "withdrawn. Orders for them must be sent again.",
                 turn=to,
-                turns=", ".join(str(t.number) for t in later),
-                clock=clock,
+                turns=turns,
             )
+            subject = gettext(say, "Rolled back to turn %(turn)s", turn=to)
+            mail_to_seat(session, game, seat, subject, f"{told}\n{deadline_text(game, seat)}", clock=clock)
         _tell_observers_of_rollback(session, game, to, later, clock=clock)
         mail_dropped_turns(session, game, game_ruleset(game), dropped, later, clock=clock)  # after the notices
     folder = game_folder(data, name)
