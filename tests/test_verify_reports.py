@@ -19,6 +19,7 @@ from adjudicator.cli import app
 from adjudicator.engine.chance import KeyedDice, orders_commitment
 from adjudicator.services.chain import chain_hash
 from adjudicator.services.turn import step_seats
+from tests.conftest import SEATS, Pbem
 
 SEAT = "aurel"  # the player whose mails are kept
 
@@ -450,3 +451,26 @@ def test_a_mail_part_in_an_unknown_charset_is_read_as_utf8_not_a_crash(demo: Pat
     result = check(kept)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 0 and not problems(result), result.output
+
+
+def test_a_game_begun_from_an_imported_position_reports_it_as_its_setup_and_the_players_check_passes(
+    pbem: Pbem, tmp_path: Path
+) -> None:
+    """`pbem new --from-snapshot`: no turn was played to reach the position, so its report is the game's setup (the
+    seats, the dice commitment), not a turn of a dice file with an empty orders hash."""
+    pbem.new_game()
+    assert pbem("submit", "rome1", str(pbem.orders("Macedonia", 1, "BUY 1 INF"))).exit_code == 0
+    assert pbem("adjudicate", "rome1").exit_code == 0
+    position = pbem.data / "games" / "rome1" / "turn-0001" / "snapshot.json"
+    seats = [a for seat, mail in SEATS.items() for a in ("--seat", f"{seat}={mail}")]
+    assert pbem("new", "s", "--from-snapshot", str(position), *seats).exit_code == 0
+    assert "=== Turn 1: setup ===" in (pbem.data / "games" / "s" / "turn-0001" / "report.txt").read_text("utf-8")
+    mails, kept = tmp_path / "mails", tmp_path / "kept"
+    assert pbem("send", "--eml-dir", str(mails)).exit_code == 0
+    kept.mkdir()
+    for mail in mails.rglob("*.eml"):
+        if mail.name.endswith(f"-{SEATS['Egyptus']}.eml") and "Subject: [s] " in mail.read_text("utf-8"):
+            shutil.copy(mail, kept / mail.name)
+    result = check(kept)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^ok +game s turn 1: the setup", result.output, re.M), result.output

@@ -48,6 +48,8 @@ def turn_context(
         "seat": row.seat,
         "round": row.round,
         "turn_key": row.turn_key,
+        # a position imported as the game's start (`pbem new --from-snapshot`): no turn was played, it is the setup
+        "start": row.dice_source == "imported",
         "orders_hash": row.orders_hash,
         "seat_hashes": _seat_hashes(row),
         **_senders(ruleset, row),

@@ -169,6 +169,7 @@ class TurnCopy:
     chain_at: str = ""
     digest: str = ""
     heading: bool = False  # under a turn's own heading (other sections, "Position after turn n", print no dice)
+    setup: bool = False  # the game's setup: turn 0, or the position a game was begun from (`pbem new --from-snapshot`)
     seats: tuple[str, ...] = ()  # the seats who ordered in the step, as its heading names them
     seat_hashes: dict[str, str] = field(default_factory=dict)  # each seat's commitment, in the step's seat order
 
@@ -657,8 +658,13 @@ def _read_report(text: str, source: str, mail_game: str, games: dict[str, GameCo
             if public and heading:
                 named = _match(TURN_HEADINGS, line.strip("= "))[0]
                 seats = named.groupdict().get("seat") if named else None
+                setup = _match(TURN_HEADINGS[1], line.strip("= "))[0] is not None
                 current = TurnCopy(
-                    int(heading.group()), where, heading=bool(named), seats=tuple(seats.split(", ")) if seats else ()
+                    int(heading.group()),
+                    where,
+                    heading=bool(named),
+                    setup=setup,
+                    seats=tuple(seats.split(", ")) if seats else (),
                 )
                 games.setdefault(game, GameCopies()).turns.setdefault(current.turn, []).append(current)
             continue
@@ -816,7 +822,7 @@ def _check_game(name: str, game: GameCopies, checked: Checked) -> None:
             problems.append(f"{where}: game {name}: turn {number} is beyond the dice chain ({CHAIN_LENGTH} keys)")
             continue
         copies = [c for c in game.turns[number] if c.key or c.rolls is not None or c.chain or c.digest]
-        if number > 0:  # every turn's own section prints its dice line: one without it was cut short
+        if not _setup(game, number):  # every turn's own section prints its dice line: one without it was cut short
             cut = [c for c in game.turns[number] if c.heading and c not in copies]
             problems += [f"{c.where}: game {name} turn {number}: the report ends before its dice line" for c in cut]
         if not copies:
@@ -862,7 +868,7 @@ def _check_turn(
     first = copies[0]
     revealed = {c.key: c.key_at for c in copies if _HEX.fullmatch(c.key)}  # each key printed, where first
     walks = [_check_key(label, number, key, where, keys) for key, where in revealed.items()]
-    walks = walks or [_check_key(label, number, "", "", keys)]
+    walks = walks or [_check_key(label, number, "", "", keys, number == 0 or any(c.setup for c in copies))]
     problems += [walk.removeprefix("PROBLEM ") for walk in walks if walk.startswith("PROBLEM")]
     walked = next((walk for walk in walks if walk.startswith("PROBLEM")), walks[0])
     if revealed:  # the turns after it walk down to a key that follows, where one does
@@ -906,13 +912,13 @@ def _check_links(name: str, game: GameCopies, anchor: str | None, checked: Check
     digests = {n: next((c.digest for c in found if c.digest), "") for n, found in game.turns.items()}
     followed, unlinked = 0, []
     for number in sorted(n for n in game.turns if heads[n] and digests[n]):
-        previous = anchor if number == 0 else heads.get(number - 1, "")
+        previous = anchor if _setup(game, number) else heads.get(number - 1, "")
         if not previous:
             unlinked.append(number)
             continue
         if digest_link(previous, digests[number]) != heads[number]:
             where = next(c.chain_at for c in game.turns[number] if c.chain)
-            before = "the commitment" if number == 0 else f"turn {number - 1}'s head"
+            before = "the commitment" if _setup(game, number) else f"turn {number - 1}'s head"
             checked.problems.append(
                 f"{where}: game {name} turn {number}: its chain head does not follow from {before} and its digest"
             )
@@ -935,6 +941,12 @@ def _check_links(name: str, game: GameCopies, anchor: str | None, checked: Check
         )
 
 
+def _setup(game: GameCopies, number: int) -> bool:
+    """Whether the turn is the game's setup, whose chain head follows from the commitment: turn 0, or the position
+    a game was begun from, which its reports head as the setup."""
+    return number == 0 or any(copy.setup for copy in game.turns.get(number, []))
+
+
 def _draws_key(copy: TurnCopy) -> tuple[object, ...]:
     return (copy.key, copy.orders_hash, copy.rolls, tuple(copy.draws))
 
@@ -953,10 +965,11 @@ def _short(value: str) -> str:
     return repr(value if len(value) <= 70 else value[:67] + "...")
 
 
-def _check_key(label: str, number: int, key: str, where: str, keys: dict[int, str]) -> str:
-    """Walk the turn's key down to the nearest earlier key known (the commitment is turn 0's)."""
+def _check_key(label: str, number: int, key: str, where: str, keys: dict[int, str], setup: bool = False) -> str:
+    """Walk the turn's key down to the nearest earlier key known (the commitment is turn 0's); `setup`: the game's
+    setup, which has no key."""
     if not key:
-        return "the setup, no turn key" if number == 0 else "no turn key (dice file or none printed)"
+        return "the setup, no turn key" if setup else "no turn key (dice file or none printed)"
     earlier = [t for t in keys if t < number]
     keys.setdefault(number, key)
     if not earlier:
