@@ -3,7 +3,7 @@ placement of new pieces (C-12)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.vocabulary import N_, Rejected
 from adjudicator.orders.keywords import in_english
@@ -64,15 +64,25 @@ def start_inflation(turn: Turn) -> None:
     begins, whoever triggered it: so from the turn after the trigger, and both levels at once mean triple
     prices at once."""
     state = turn.state
-    if turn.rules.edition("inflation_timing") == "next_turn":
-        due = list(state.inflation_pending)
-    else:
-        due = [p for p in state.inflation_pending if p["seat"] == turn.seat]
+    due = pending_for(turn.rules, state, turn.seat)
     for level in sorted(p["level"] for p in due):
         if level > state.inflation:
             state.inflation = level
             turn.event("inflation", turn.seat, level=level, rule=turn.rules.rule("11.7"))
     state.inflation_pending = [p for p in state.inflation_pending if p not in due]
+
+
+def pending_for(ruleset: CoeRuleset, state: GameState, seat: str) -> list[dict[str, Any]]:
+    """The inflation levels triggered but not in force that take effect as `seat`'s player-turn begins: those it
+    triggered (C-11.7), in the 1984 edition every one (O-10.8)."""
+    if ruleset.edition("inflation_timing") == "next_turn":
+        return list(state.inflation_pending)
+    return [p for p in state.inflation_pending if p["seat"] == seat]
+
+
+def level_in_turn(ruleset: CoeRuleset, state: GameState, seat: str) -> int:
+    """The inflation level in force in `seat`'s next player-turn (its orders template's prices)."""
+    return max([state.inflation, *(p["level"] for p in pending_for(ruleset, state, seat))])
 
 
 def collect_tribute(turn: Turn) -> None:

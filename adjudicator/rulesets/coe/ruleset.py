@@ -231,15 +231,23 @@ class CoeRuleset(RulesetBase):
 
     def report_context(self, state: GameState) -> dict[str, Any]:
         """What a seat's report needs: its losses, and for the orders template at its end the next turn numbers,
-        the prices, and whether the standing battle order is TARGETS (1984, O-14.4) or LOSSES."""
+        the prices (now, and of a seat's next turn where inflation rises as it begins), and whether the standing
+        battle order is TARGETS (1984, O-14.4) or LOSSES."""
+        from adjudicator.rulesets.coe.economy import level_in_turn
         from adjudicator.rulesets.coe.told import losses_of
 
-        multiplier = self.data["inflation"]["multipliers"][state.inflation]
-        prices = {piece: price * multiplier for piece, price in self.data["prices"].items()}
+        def prices_at(level: int) -> dict[str, int]:
+            multiplier = self.data["inflation"]["multipliers"][level]
+            return {piece: price * multiplier for piece, price in self.data["prices"].items()}
+
         targets = self.edition("combat") == "target_number"
+        # a level triggered but not in force yet raises the prices of the turns it takes effect in (C-11.7, O-10.8)
+        later = {seat: level_in_turn(self, state, seat) for seat in state.players}
         return {
             **super().report_context(state),  # `coming`: the next turn numbers (next_steps)
-            "prices": prices,
+            "prices": prices_at(state.inflation),
+            "turn_prices": {seat: prices_at(level) for seat, level in later.items() if level != state.inflation},
+            "inflation_rule": self.rule("11.7"),
             "targets": targets,
             "losses": losses_of,
             "standings": standings(state),
