@@ -253,6 +253,7 @@ def test_help_is_answered_to_a_registered_address_in_the_keywords_language_and_t
     (answer,) = queued(archive, mark)
     assert answer.to == "his@example.org" and "BEOBACHTE <Partie>" in answer.body
     assert "PASSWORT ZURÜCKSETZEN <Partie> <Sitz>" in answer.body
+    assert "Befehle für Conquest of the Empire, klassische Ausgabe (2005), einer pro Zeile" in answer.body  # its title
 
 
 def test_status_tells_deadline_who_has_sent_orders_and_missed_turns(game: MailGame) -> None:
