@@ -279,6 +279,16 @@ def test_C_6_9_a_battle_report_names_the_leaders_tells_hits_rolled_and_applied_a
     assert "Your standing orders in force:\n  RETREAT FROM THR WHEN UNITS < 2\n" in macedonia
 
 
+def test_C_6_9_a_seats_losses_of_units_alone_end_without_a_separator(tmp_path: Path) -> None:
+    """Both sides hit with every die: Macedonia loses 2 INF and nothing else, a line that ends with the units."""
+    state = start()
+    legion(state, "MOE", 1, inf=6)
+    legion(state, "THR", seat="Egyptus", inf=2)
+    orders = "GAME test TURN 1 PLAYER Macedonia PASSWORD x\nMOVE G1 WITH 6 INF: MOE -> THR\n"
+    out = resolve_position(tmp_path, state, orders, dice="1 1 1 1 1 1 1 1")
+    assert "\n  Your losses: 2 INF\n" in (out / "report-Macedonia.txt").read_text()
+
+
 def test_O_6_22_removed_roads_are_told_as_a_sentence(tmp_path: Path) -> None:
     from tests.helpers import road
 
