@@ -14,10 +14,11 @@ SEATS3 = {"kesh": "k@example.org", "aurel": "a@example.org", "thal": "t@example.
 PLANS = 3  # setup is step 1, taxation step 2 (imperator: no chronicle in round 1, ER-4.5)
 
 
-def start(pbem: Pbem, tmp_path: Path, taxation: bool = True) -> None:
-    """er1 for three seats, with Taxation resolved (ER-5.2) unless not `taxation`: the plans step due."""
-    created = new_er(pbem, data_copy(tmp_path), seats=SEATS3)
-    assert created.startswith("0\n")
+def start(pbem: Pbem, tmp_path: Path, *options: str, taxation: bool = True) -> None:
+    """er1 for three seats (`options`: more of `pbem new`'s), with Taxation resolved (ER-5.2) unless not
+    `taxation`: the plans step due."""
+    created = new_er(pbem, data_copy(tmp_path), *options, seats=SEATS3)
+    assert created.startswith("0\n"), created
     for line in created.splitlines():  # each seat's password, as `pbem new` prints it
         parts = line.split()
         if len(parts) == 2 and parts[0] in SEATS3:

@@ -15,19 +15,13 @@ from adjudicator.render.i18n import engine_text, gettext
 from adjudicator.services.mailbox import ingest
 from tests.conftest import Pbem
 from tests.test_conqueror_asks import play_until
-from tests.test_conqueror_new import data_copy, new_er
 from tests.test_conqueror_plans_cli import PLANS, SEATS3
+from tests.test_conqueror_plans_cli import start as three_seats
 
 
 def start(pbem: Pbem, tmp_path: Path) -> None:
     """A 3-seat game: kesh reads German, aurel Italian, thal English; taxation resolved, the plans step due."""
-    created = new_er(pbem, data_copy(tmp_path), "--language", "kesh=de", "--language", "aurel=it", seats=SEATS3)
-    assert created.startswith("0\n"), created
-    for line in created.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] in SEATS3:
-            pbem.passwords[parts[0]] = parts[1]
-    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    three_seats(pbem, tmp_path, "--language", "kesh=de", "--language", "aurel=it")
 
 
 def mailed(pbem: Pbem, seat: str, turn: int, *lines: str) -> str:

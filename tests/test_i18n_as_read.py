@@ -14,21 +14,14 @@ from adjudicator.services.game_reads import current_game, game_ruleset
 from adjudicator.services.reports import seat_report
 from tests.conftest import Pbem
 from tests.test_conqueror_asks import play_until
-from tests.test_conqueror_new import data_copy, new_er
-from tests.test_conqueror_plans_cli import PLANS, SEATS3
+from tests.test_conqueror_plans_cli import PLANS
+from tests.test_conqueror_plans_cli import start as three_seats
 from tests.test_conqueror_receipts_i18n import mailed
 
 
 def start(pbem: Pbem, tmp_path: Path, *extra: str) -> None:
     """A 3-seat game: kesh reads German, aurel Italian, thal Dutch; taxation resolved, the plans step due."""
-    languages = ("--language", "kesh=de", "--language", "aurel=it", "--language", "thal=nl")
-    created = new_er(pbem, data_copy(tmp_path), *languages, *extra, seats=SEATS3)
-    assert created.startswith("0\n"), created
-    for line in created.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] in SEATS3:
-            pbem.passwords[parts[0]] = parts[1]
-    assert pbem("adjudicate", "er1", "--now").exit_code == 0  # taxation (ER-5.2)
+    three_seats(pbem, tmp_path, "--language", "kesh=de", "--language", "aurel=it", "--language", "thal=nl", *extra)
 
 
 def last_report(pbem: Pbem, seat: str) -> str:
