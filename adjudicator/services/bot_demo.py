@@ -33,6 +33,7 @@ from adjudicator.services.game_reads import current_game, due_turns
 from adjudicator.services.game_record import RECORD_FILE
 from adjudicator.services.games import NewGameOptions, new_game
 from adjudicator.services.mailbox import ingest
+from adjudicator.services.notices import REPORT_SUBJECT
 from adjudicator.services.positions import stored_state
 from adjudicator.services.reports import write_game_site
 from adjudicator.services.selfplay import bot_of, header, playable, step_rng
@@ -136,7 +137,7 @@ def _tick(
         addresses = {seat.email: seat for seat in db.game_seats(session, game)}
         for mail in db.outbox_after(session, queued):
             seat = addresses.get(mail.to)
-            report = gettext(seat.language, "Report, turn %(turn)s", turn=rows[-1][0]) if seat and rows else None
+            report = gettext(seat.language, REPORT_SUBJECT, turn=rows[-1][0]) if seat and rows else None
             if seat is None or mail.subject != f"[{GAME}] {report}":
                 continue
             if ruleset.due(state) is None:

@@ -20,7 +20,7 @@ from adjudicator.services.chain import chain_head
 from adjudicator.services.clock import SYSTEM_CLOCK, Clock, parse_time, timestamp
 from adjudicator.services.game_reads import current_game, game_folder, game_ruleset
 from adjudicator.services.news import drop_withdrawn_reports, mail_dropped_turns, reported_upto
-from adjudicator.services.notices import deadline_text, mail_to_seat, queue_welcome, tell_seat
+from adjudicator.services.notices import REPORT_SUBJECT, deadline_text, mail_to_seat, queue_welcome, tell_seat
 from adjudicator.services.passwords import hash_password
 
 
@@ -237,8 +237,7 @@ def _tell_observers_of_rollback(
         seen = [
             row.number
             for row in later
-            if row.number <= upto
-            or f"[{game.name}] " + gettext(say, "Report, turn %(turn)s", turn=row.number) in subjects
+            if row.number <= upto or f"[{game.name}] " + gettext(say, REPORT_SUBJECT, turn=row.number) in subjects
         ]
         if not seen:
             continue

@@ -192,17 +192,15 @@ def queue_welcome(
     # imported here: the maps and reports it loads are no part of a receipt (an order mail's command start-up)
     from adjudicator.services.reports import mail_map, seat_report, turn_reports
 
-    reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
-    parts = [text.rstrip("\n") + "\n", reports["report.txt"], reports[f"report-{seat.seat}.txt"]]
     if earlier:  # the reports of every turn, then the private report of them all, as a report mail of several turns
-        states = {turn.number: turn.state_json for turn in [*earlier, row]}
-        befores = [states.get(turn.number - 1) for turn in earlier]
-        publics = [
-            turn_reports(ruleset, game, t, {}, say, b)["report.txt"] for t, b in zip(earlier, befores, strict=True)
-        ]
-        private = seat_report(ruleset, game, [*earlier, row], states, seat.seat, say)
-        parts = [parts[0], *publics, reports["report.txt"], private]
-    body = "\n".join(parts)  # the welcome's text states the deadline
+        rows = [*earlier, row]
+        states = {turn.number: turn.state_json for turn in rows}
+        publics = [turn_reports(ruleset, game, t, {}, say, states.get(t.number - 1))["report.txt"] for t in rows]
+        private = seat_report(ruleset, game, rows, states, seat.seat, say)
+    else:
+        reports = turn_reports(ruleset, game, row, {seat.seat: say}, say)
+        publics, private = [reports["report.txt"]], reports[f"report-{seat.seat}.txt"]
+    body = "\n".join([text.rstrip("\n") + "\n", *publics, private])  # the welcome's text states the deadline
     # the board, attached as the reports attach it: a first turn cannot be planned without it
     queries_for(session).queue_mail(
         seat.email, subject, body, timestamp(clock), game.name, secret=password, **mail_map(ruleset, game, row, say)
